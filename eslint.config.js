@@ -1,0 +1,51 @@
+// Lint is type-aware and also enforces the layering of the architecture doc:
+// src/shared imports nothing platform-specific, the renderer imports nothing of Node or Electron,
+// and the sandbox stays runnable in plain Node (no Electron, no main-process code).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const nodeOnly = ['electron', 'keytar', 'undici', 'node-machine-id', 'node:*', 'fs', 'path', 'os', 'crypto', 'http', 'child_process'];
+const restrict = (patterns, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+});
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.tmp/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  { files: ['**/*.js'], extends: [tseslint.configs.disableTypeChecked] },
+  {
+    files: ['src/shared/**'],
+    rules: restrict([...nodeOnly, 'react', 'react-dom', 'zustand', '**/main/**', '**/renderer/**', '**/sandbox/**', '**/preload/**'],
+      'src/shared is the contract: it imports no platform, UI or process code.'),
+  },
+  {
+    files: ['src/sandbox/**'],
+    rules: restrict(['electron', 'keytar', 'react', 'react-dom', 'zustand', '**/main/**', '**/renderer/**', '**/preload/**'],
+      'The sandbox runs in plain Node: it may import src/shared and Node built-ins only.'),
+  },
+  {
+    files: ['src/renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...restrict([...nodeOnly, '**/main/**', '**/sandbox/**', '**/preload/**'],
+        'The renderer reaches the main process only through lib/api.ts and window.keydesk.'),
+    },
+  },
+);

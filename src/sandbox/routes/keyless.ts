@@ -1,0 +1,39 @@
+import { LIMITS } from '../../shared/rules.ts';
+import type { FetchKeylessBody, KeylessBody } from '../../shared/wire.ts';
+import { notFound } from '../errors.ts';
+import { ok, type RouteHandler } from './types.ts';
+
+export const addKeyless: RouteHandler = {
+  auth: 'service',
+  handle: ({ params, store, service }) => {
+    const hwid = params.requiredString('hwid');
+    const isPremium = params.bool('isPremium') ?? false;
+    const days = params.int('days', LIMITS.daysMin, LIMITS.daysMax) ?? null;
+    const keyless = store.addKeyless(service.id, hwid, isPremium, days);
+    return ok({ message: 'Keyless entry added successfully', keyless } satisfies Omit<KeylessBody, 'success'>, 201);
+  },
+};
+
+export const fetchKeyless: RouteHandler = {
+  auth: 'service',
+  handle: ({ params, store, service }) => {
+    const term = params.requiredString('fetch');
+    const { limit, offset } = params.page();
+    const page = store.searchKeyless(service.id, term, limit, offset);
+    if (!page.best) throw notFound('No keyless entry has a HWID containing that text.');
+    return ok({
+      message: `Found ${page.total} keyless entr${page.total === 1 ? 'y' : 'ies'}`,
+      keyless: page.best,
+      keylessEntries: page.items,
+      total: page.total,
+    } satisfies Omit<FetchKeylessBody, 'success'>);
+  },
+};
+
+export const deleteKeyless: RouteHandler = {
+  auth: 'service',
+  handle: ({ params, store, service }) => {
+    store.deleteKeyless(service.id, params.requiredString('hwid'));
+    return ok({ message: 'Keyless entry deleted successfully' });
+  },
+};

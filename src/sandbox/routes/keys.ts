@@ -1,0 +1,99 @@
+import { fixedExpiryProblem, LIMITS } from '../../shared/rules.ts';
+import type { DeleteKeyBody, FetchGeneratedBody, FetchKeyBody, GenerateBody, KeyBody } from '../../shared/wire.ts';
+import { invalid, notFound } from '../errors.ts';
+import { ok, type Reply, type RouteHandler, type ServiceContext } from './types.ts';
+
+type Body<T> = Omit<T, 'success'>;
+
+function generate({ params, store, service }: ServiceContext): Reply {
+  const expire = params.requiredDate('expire');
+  const count = params.requiredInt('count', LIMITS.countMin, LIMITS.countMax);
+  const isPremium = params.requiredBool('isPremium');
+  const note = params.string('note', LIMITS.noteMaxChars) ?? '';
+  const expiresByDaysKey = params.bool('expiresByDaysKey') ?? false;
+  // The official JS client spells it daysKeys; both spellings are one parameter.
+  const daysKey = params.int(['daysKey', 'daysKeys'], LIMITS.daysMin, LIMITS.daysMax);
+  if (expiresByDaysKey && daysKey === undefined) throw invalid('daysKey is required when expiresByDaysKey is true.');
+  if (!expiresByDaysKey) {
+    const problem = fixedExpiryProblem(expire, store.now());
+    if (problem) throw invalid(problem);
+  }
+  const generatedKeys = store.generateKeys(service.id, {
+    count, isPremium, note, expire, expiresByDaysKey, daysKey: daysKey ?? null,
+  });
+  return ok(
+    { message: `Generated ${count} key${count === 1 ? '' : 's'} successfully`, generatedKeys } satisfies Body<GenerateBody>,
+    201,
+  );
+}
+
+export const generateKey: RouteHandler = { auth: 'service', handle: generate };
+
+export const deleteKey: RouteHandler = {
+  auth: 'service',
+  handle: ({ params, store, service }) =>
+    ok({
+      message: 'Key deleted successfully',
+      deletedKey: store.deleteKey(service.id, params.requiredString('keyValue'), false),
+    } satisfies Body<DeleteKeyBody>),
+};
+
+export const deleteGeneratedKey: RouteHandler = {
+  auth: 'service',
+  handle: ({ params, store, service }) =>
+    ok({
+      message: 'Generated key deleted successfully',
+      deletedKey: store.deleteKey(service.id, params.requiredString('keyValue'), true),
+    } satisfies Body<DeleteKeyBody>),
+};
+
+export const expandExpiration: RouteHandler = {
+  auth: 'service',
+  handle: ({ params, store, service }) => {
+    const keyValue = params.requiredString('keyValue');
+    const days = params.requiredInt('days', LIMITS.daysMin, LIMITS.daysMax);
+    const key = store.extendKey(service.id, keyValue, days);
+    return ok({ message: `Key extended by ${days} day${days === 1 ? '' : 's'}`, key } satisfies Body<KeyBody>);
+  },
+};
+
+export const resetHwid: RouteHandler = {
+  auth: 'service',
+  handle: ({ params, store, service, limits }) =>
+    ok({
+      message: 'HWID reset successfully',
+      key: store.resetHwid(service.id, params.requiredString('keyValue'), limits.hwidResetCooldownMinutes),
+    } satisfies Body<KeyBody>),
+};
+
+export const fetchKey: RouteHandler = {
+  auth: 'service',
+  handle: ({ params, store, service }) => {
+    const term = params.requiredString('fetch');
+    const { limit, offset } = params.page();
+    const page = store.searchKeys(service.id, 'active', term, limit, offset);
+    if (!page.best) throw notFound('No active key matches that value, HWID or note.');
+    return ok({
+      message: `Found ${page.total} active key${page.total === 1 ? '' : 's'}`,
+      key: page.best,
+      keys: page.items,
+      total: page.total,
+    } satisfies Body<FetchKeyBody>);
+  },
+};
+
+export const fetchGeneratedKey: RouteHandler = {
+  auth: 'service',
+  handle: ({ params, store, service }) => {
+    const term = params.requiredString('fetch');
+    const { limit, offset } = params.page();
+    const page = store.searchKeys(service.id, 'generated', term, limit, offset);
+    if (!page.best) throw notFound('No generated key matches that value or note.');
+    return ok({
+      message: `Found ${page.total} generated key${page.total === 1 ? '' : 's'}`,
+      generatedKey: page.best,
+      generatedKeys: page.items,
+      total: page.total,
+    } satisfies Body<FetchGeneratedBody>);
+  },
+};

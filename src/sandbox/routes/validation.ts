@@ -1,0 +1,17 @@
+import { KEYLESS_KEY } from '../../shared/wire.ts';
+import type { RouteHandler } from './types.ts';
+
+/**
+ * What a protected application calls: no apiKey, always 200 once the parameters are well formed; the
+ * outcome is in V2_Authentication.
+ */
+export const validate: RouteHandler = {
+  auth: 'public',
+  handle: ({ params, store }) => {
+    const key = params.requiredString('key');
+    const service = params.requiredString('service');
+    const hwid = params.requiredString('hwid');
+    const dryRun = params.bool('dryRun') ?? false;
+    return { status: 200, body: store.validate(service, key, hwid, dryRun, KEYLESS_KEY) };
+  },
+};

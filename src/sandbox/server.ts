@@ -1,0 +1,274 @@
+// The sandbox's HTTP front: node:http, checks in the order wire.md fixes (Host, route, method, size, media
+// type, JSON syntax, apiKey, parameters, state), every answer JSON. Runs in plain Node and inside Electron's main.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { LIMITS } from '../shared/rules.ts';
+import type { WireErrorCode } from '../shared/result.ts';
+import { ROUTES, WIRE_STATUS, type HttpMethod, type RouteName, type WireFailure } from '../shared/wire.ts';
+import { WireError } from './errors.ts';
+import { Params, readApiKey } from './params.ts';
+import { HANDLERS } from './routes/index.ts';
+import type { Reply, SandboxLimits } from './routes/types.ts';
+import type { SandboxStore } from './store.ts';
+
+export interface SandboxServerOptions {
+  store: SandboxStore;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  limits?: Partial<SandboxLimits>;
+  /** Called for a request that failed with an unexpected error (a bug): for the operator's log. */
+  onInternalError?: (error: unknown) => void;
+}
+
+export interface RunningSandbox {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  /** Stops accepting, lets requests in flight finish (forcing them after `graceMs`), then resolves. */
+  close(graceMs?: number): Promise<void>;
+}
+
+const MAX_HEADER_BYTES = 32 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const routesByPath = new Map<string, Map<HttpMethod, RouteName>>();
+for (const [name, route] of Object.entries(ROUTES) as [RouteName, (typeof ROUTES)[RouteName]][]) {
+  const methods = routesByPath.get(route.path) ?? new Map<HttpMethod, RouteName>();
+  methods.set(route.method, name);
+  routesByPath.set(route.path, methods);
+}
+
+function failureBody(error: WireError): WireFailure {
+  const body: WireFailure = { success: false, message: error.message, code: error.code };
+  if (error.code === 'COOLDOWN') body.error = error.message;
+  return body;
+}
+
+function send(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': JSON_TYPE,
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, error: WireError, extraHeaders: Record<string, string> = {}): void {
+  const headers: Record<string, string> = { ...extraHeaders };
+  if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
+  if (error.allow !== undefined) headers.Allow = error.allow;
+  send(res, WIRE_STATUS[error.code], failureBody(error), headers);
+}
+
+/** A response written straight to a socket, for requests node:http could not parse. */
+function rawError(socket: Socket, code: WireErrorCode, message: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const text = JSON.stringify({ success: false, message, code });
+  const status = WIRE_STATUS[code];
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 414 ? 'URI Too Long' : 'Bad Request'}\r\nContent-Type: ${JSON_TYPE}\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
+
+/** Reads the body up to the limit. Resolves null when the limit is crossed. */
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > LIMITS.bodyMaxBytes) {
+        done = true;
+        req.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!done) resolve(Buffer.concat(chunks, size));
+    });
+    req.on('error', reject);
+  });
+}
+
+function isJsonMediaType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  return header.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+}
+
+/** Requests per second per service, as a token bucket refilled continuously. */
+class RateLimiter {
+  private readonly buckets = new Map<number, { tokens: number; at: number }>();
+  private readonly perSecond: number;
+
+  constructor(perSecond: number) {
+    this.perSecond = perSecond;
+  }
+
+  /** Seconds to wait, or 0 when the request may go ahead. */
+  take(serviceId: number, now: number): number {
+    const b = this.buckets.get(serviceId) ?? { tokens: this.perSecond, at: now };
+    b.tokens = Math.min(this.perSecond, b.tokens + ((now - b.at) / 1000) * this.perSecond);
+    b.at = now;
+    this.buckets.set(serviceId, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - b.tokens) / this.perSecond));
+  }
+}
+
+export function startSandboxServer(options: SandboxServerOptions): Promise<RunningSandbox> {
+  const { store } = options;
+  const limits: SandboxLimits = {
+    hwidResetCooldownMinutes: options.limits?.hwidResetCooldownMinutes ?? 0,
+    rateLimitPerSecond: options.limits?.rateLimitPerSecond ?? 0,
+  };
+  const limiter = limits.rateLimitPerSecond > 0 ? new RateLimiter(limits.rateLimitPerSecond) : null;
+  const host = options.host ?? '127.0.0.1';
+  let allowedHosts = new Set<string>();
+  let inFlight = 0;
+  let idle: (() => void) | null = null;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // 1. Host: against DNS rebinding, only the addresses we listen on.
+    const hostHeader = req.headers.host?.toLowerCase();
+    if (hostHeader === undefined || !allowedHosts.has(hostHeader)) {
+      throw new WireError('HOST_NOT_ALLOWED', 'The Host header does not name an address this sandbox listens on.');
+    }
+    // 2. Route and 3. method.
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const methods = routesByPath.get(path);
+    if (!methods) throw new WireError('NOT_FOUND', `There is no endpoint at ${path.slice(0, 100)}.`);
+    const routeName = methods.get(req.method as HttpMethod);
+    if (routeName === undefined) {
+      const allow = [...methods.keys()].join(', ');
+      throw new WireError('METHOD_NOT_ALLOWED', `${path} accepts ${allow} only.`, { allow });
+    }
+    // 4. Size.
+    if (Buffer.byteLength(url) > LIMITS.urlMaxBytes) {
+      throw new WireError('URI_TOO_LONG', `The URL is longer than ${LIMITS.urlMaxBytes / 1024} KiB.`);
+    }
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > LIMITS.bodyMaxBytes) {
+      res.setHeader('Connection', 'close');
+      throw new WireError('PAYLOAD_TOO_LARGE', `The body is larger than ${LIMITS.bodyMaxBytes / 1024} KiB.`);
+    }
+    const raw = await readBody(req);
+    if (raw === null) {
+      res.setHeader('Connection', 'close');
+      throw new WireError('PAYLOAD_TOO_LARGE', `The body is larger than ${LIMITS.bodyMaxBytes / 1024} KiB.`);
+    }
+    // 5. Media type and 6. JSON syntax (POST bodies only; a GET's body is not read as parameters).
+    let body: Record<string, unknown> | null = null;
+    if (req.method === 'POST' && raw.length > 0) {
+      if (!isJsonMediaType(req.headers['content-type'])) {
+        throw new WireError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw new WireError('INVALID_INPUT', 'The body is not valid JSON.');
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new WireError('INVALID_INPUT', 'The JSON body must be an object.');
+      }
+      body = parsed as Record<string, unknown>;
+    }
+    const params = new Params(new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), body);
+    const handler = HANDLERS[routeName];
+    let reply: Reply;
+    if (handler.auth === 'public') {
+      reply = handler.handle({ params, store });
+    } else {
+      // 7. apiKey.
+      const apiKey = readApiKey(params);
+      const service = store.serviceByApiKey(apiKey);
+      if (!service) throw new WireError('API_KEY_INVALID', 'The apiKey is not valid for any service.');
+      if (limiter) {
+        const wait = limiter.take(service.id, Date.now());
+        if (wait > 0) {
+          throw new WireError('RATE_LIMITED', `Too many requests; at most ${limits.rateLimitPerSecond} per second are allowed.`, {
+            retryAfterSeconds: wait,
+          });
+        }
+      }
+      // 8. Parameters and 9. state, inside the handler.
+      reply = handler.handle({ params, store, service, limits });
+    }
+    send(res, reply.status, reply.body);
+  }
+
+  const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    inFlight++;
+    res.on('close', () => {
+      inFlight--;
+      if (inFlight === 0 && idle) idle();
+    });
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof WireError) {
+        sendError(res, error);
+      } else {
+        options.onInternalError?.(error);
+        sendError(res, new WireError('INTERNAL', 'The sandbox failed to handle this request; this is a bug in Keydesk.'));
+      }
+    });
+  });
+
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      rawError(socket, 'URI_TOO_LONG', `The request line and headers are longer than ${MAX_HEADER_BYTES / 1024} KiB.`);
+    } else if (error.code === 'ECONNRESET' || error.code === 'HPE_HEADER_TIMEOUT' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      socket.destroy();
+    } else {
+      rawError(socket, 'INVALID_INPUT', 'The request is not well-formed HTTP/1.1.');
+    }
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      const { port } = server.address() as AddressInfo;
+      const shown = host.includes(':') ? `[${host}]` : host;
+      allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${shown.toLowerCase()}:${port}`]);
+      const url = `http://${shown}:${port}`;
+      resolve({
+        url,
+        host,
+        port,
+        close: (graceMs = 4_000) =>
+          new Promise<void>((done) => {
+            const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+            server.close(() => {
+              clearTimeout(timer);
+              done();
+            });
+            server.closeIdleConnections();
+            if (inFlight > 0) {
+              idle = () => setImmediate(() => server.closeIdleConnections());
+            }
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,233 @@
+// The one contract: every operation the renderer can ask of the main process, with its input schema, its
+// result type and a one-line trust note (what the renderer may supply). Main registers handlers by iterating
+// this object, the preload builds the bridge from its names, and the renderer's types come from it.
+import { z } from 'zod';
+import type {
+  AppStatus,
+  AuditEntry,
+  BulkItemResult,
+  BulkProgress,
+  ExecutionSample,
+  HwidReading,
+  Key,
+  KeylessEntry,
+  LedgerRow,
+  Profile,
+  SandboxState,
+  ValidationReport,
+} from './domain.ts';
+import { HWID_METHODS } from './domain.ts';
+import type { Result } from './result.ts';
+import { LIMITS, schemas } from './rules.ts';
+
+export interface OperationSpec<I extends z.ZodType, O> {
+  readonly input: I;
+  readonly trust: string;
+  /** Phantom: carries the output type; never set at run time. */
+  readonly output?: O;
+}
+const op =
+  <O>() =>
+  <I extends z.ZodType>(input: I, trust: string): OperationSpec<I, O> => ({ input, trust });
+
+const none = z.undefined();
+const httpUrl = z
+  .string()
+  .max(2_048)
+  .refine(
+    (v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'https:' || u.protocol === 'http:') && u.username === '' && u.password === '';
+      } catch {
+        return false;
+      }
+    },
+    { error: 'Enter a full http(s) address without credentials, e.g. https://api.example.com.' },
+  );
+const profileId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Unknown profile id.' });
+const apiKey = z.string().min(1, { error: 'The apiKey is required.' }).max(LIMITS.textMaxChars);
+const page = { limit: schemas.pageLimit.optional(), offset: schemas.pageOffset.optional() };
+const exportFormat = z.enum(['csv', 'json']);
+const ledgerFilter = z.strictObject({
+  text: z.string().max(LIMITS.textMaxChars).optional(),
+  status: z.enum(['generated', 'active', 'deleted']).optional(),
+  premium: z.boolean().optional(),
+});
+const auditFilter = z.strictObject({
+  text: z.string().max(LIMITS.textMaxChars).optional(),
+  outcome: z.enum(['ok', 'failed']).optional(),
+  action: z.string().max(64).optional(),
+});
+
+export const generateInput = z
+  .strictObject({
+    expire: schemas.date,
+    count: schemas.count,
+    isPremium: z.boolean(),
+    note: schemas.note.optional(),
+    expiresByDaysKey: z.boolean().optional(),
+    daysKey: schemas.days.optional(),
+  })
+  .refine((v) => !v.expiresByDaysKey || v.daysKey !== undefined, {
+    error: 'Days is required when the key expires by days.',
+    path: ['daysKey'],
+  });
+
+export const contract = {
+  'app.status': op<AppStatus>()(none, 'Nothing.'),
+
+  'profiles.list': op<{ profiles: Profile[]; activeProfileId: string | null }>()(none, 'Nothing.'),
+  'profiles.add': op<Profile>()(
+    z.strictObject({
+      name: z.string().min(1).max(LIMITS.serviceNameMaxChars),
+      baseUrl: httpUrl,
+      apiKey,
+      validationUrl: httpUrl.optional(),
+      serviceIdentifier: schemas.identifier.optional(),
+    }),
+    'Supplies a new apiKey once; main checks it against the service before storing it in the keychain.',
+  ),
+  'profiles.update': op<Profile>()(
+    z.strictObject({
+      id: profileId,
+      name: z.string().min(1).max(LIMITS.serviceNameMaxChars).optional(),
+      baseUrl: httpUrl.optional(),
+      apiKey: apiKey.optional(),
+      validationUrl: httpUrl.optional(),
+      serviceIdentifier: schemas.identifier.nullable().optional(),
+    }),
+    'May replace the apiKey; main re-checks it when the key or base URL changes.',
+  ),
+  'profiles.remove': op<null>()(z.strictObject({ id: profileId }), 'Names a profile; the sandbox profile is refused.'),
+  'profiles.select': op<Profile>()(z.strictObject({ id: profileId }), 'Names a profile.'),
+
+  'executions.get': op<{ executionCount: number; sampledAt: string }>()(none, 'Nothing.'),
+  'executions.push': op<{ executionCount: number }>()(none, 'Nothing; mutating, sent once.'),
+  'executions.history': op<{ samples: ExecutionSample[] }>()(
+    z.strictObject({ range: z.enum(['1h', '24h', '7d', '30d', 'all']) }),
+    'A range name only.',
+  ),
+
+  'keys.generate': op<{ generatedKeys: Key[] }>()(generateInput, 'Generation parameters, checked by the shared rules.'),
+  'keys.lookup': op<{ active: Key[]; generated: Key[] }>()(
+    z.strictObject({ term: schemas.searchTerm }),
+    'A search term.',
+  ),
+  'keys.fetchActive': op<{ keys: Key[]; total: number }>()(
+    z.strictObject({ term: schemas.searchTerm, ...page }),
+    'A search term and paging.',
+  ),
+  'keys.fetchGenerated': op<{ keys: Key[]; total: number }>()(
+    z.strictObject({ term: schemas.searchTerm, ...page }),
+    'A search term and paging.',
+  ),
+  'keys.delete': op<{ deletedKey: string }>()(
+    z.strictObject({ keyValue: schemas.keyValue, state: z.enum(['generated', 'active']).optional() }),
+    'A key value; destructive, the renderer confirms first.',
+  ),
+  'keys.extend': op<{ key: Key }>()(
+    z.strictObject({ keyValue: schemas.keyValue, days: schemas.days }),
+    'A key value and a day count.',
+  ),
+  'keys.resetHwid': op<{ key: Key }>()(z.strictObject({ keyValue: schemas.keyValue }), 'A key value.'),
+  'keys.bulk': op<{ results: BulkItemResult[]; cancelled: boolean }>()(
+    z
+      .strictObject({
+        jobId: z.uuid(),
+        action: z.enum(['delete', 'extend', 'resetHwid']),
+        keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax),
+        days: schemas.days.optional(),
+      })
+      .refine((v) => v.action !== 'extend' || v.days !== undefined, { error: 'Days is required to extend.', path: ['days'] }),
+    'Key values and an action; main paces the requests and reports progress.',
+  ),
+  'keys.bulkCancel': op<{ cancelled: boolean }>()(z.strictObject({ jobId: z.uuid() }), 'A job id it started.'),
+
+  'ledger.query': op<{ rows: LedgerRow[]; total: number }>()(
+    z.strictObject({
+      filter: ledgerFilter,
+      sort: z.strictObject({
+        field: z.enum(['createdAt', 'expiresAt', 'value', 'note', 'status', 'lastSeenAt']),
+        dir: z.enum(['asc', 'desc']),
+      }),
+      offset: schemas.pageOffset,
+      limit: schemas.pageLimit,
+    }),
+    'Filter, sort and paging over the local ledger.',
+  ),
+  'ledger.export': op<{ path: string | null }>()(
+    z.strictObject({ filter: ledgerFilter, format: exportFormat }),
+    'A filter and a format; main asks the user for the path.',
+  ),
+
+  'identifier.check': op<{ exists: boolean; service: string | null }>()(
+    z.strictObject({ identifier: schemas.identifier }),
+    'An identifier.',
+  ),
+
+  'keyless.lookup': op<{ entries: KeylessEntry[]; total: number }>()(
+    z.strictObject({ term: schemas.searchTerm, ...page }),
+    'A HWID search term.',
+  ),
+  'keyless.add': op<{ entry: KeylessEntry }>()(
+    z.strictObject({ hwid: schemas.hwid, isPremium: z.boolean().optional(), days: schemas.days.optional() }),
+    'A HWID and options.',
+  ),
+  'keyless.delete': op<null>()(z.strictObject({ hwid: schemas.hwid }), 'A HWID; destructive, confirmed first.'),
+
+  'hwid.read': op<{ readings: HwidReading[] }>()(none, 'Nothing.'),
+  'validation.run': op<ValidationReport>()(
+    z
+      .strictObject({
+        mode: z.enum(['key', 'keyless']),
+        keyValue: schemas.keyValue.optional(),
+        service: schemas.identifier.optional(),
+        hwid: z.union([
+          z.strictObject({ method: z.enum(HWID_METHODS) }),
+          z.strictObject({ custom: schemas.hwid }),
+        ]),
+        dryRun: z.boolean().optional(),
+        confirmActivation: z.boolean().optional(),
+      })
+      .refine((v) => v.mode === 'keyless' || v.keyValue !== undefined, {
+        error: 'A key is required unless validating keyless.',
+        path: ['keyValue'],
+      }),
+    'Key, service and HWID choice; a real validation on a remote service needs confirmActivation.',
+  ),
+
+  'audit.list': op<{ entries: AuditEntry[]; total: number }>()(
+    z.strictObject({ filter: auditFilter, offset: schemas.pageOffset, limit: schemas.pageLimit }),
+    'Filter and paging.',
+  ),
+  'audit.export': op<{ path: string | null }>()(
+    z.strictObject({ format: exportFormat }),
+    'A format; main asks the user for the path.',
+  ),
+} as const;
+
+export type Contract = typeof contract;
+export type OperationName = keyof Contract;
+export type OperationInput<N extends OperationName> = z.input<Contract[N]['input']>;
+export type ParsedInput<N extends OperationName> = z.output<Contract[N]['input']>;
+export type OperationOutput<N extends OperationName> =
+  Contract[N] extends OperationSpec<z.ZodType, infer O> ? O : never;
+export type OperationResult<N extends OperationName> = Result<OperationOutput<N>>;
+export const OPERATION_NAMES = Object.keys(contract) as OperationName[];
+
+/** Events main sends to the renderer. */
+export interface EventMap {
+  'bulk.progress': BulkProgress;
+  'sandbox.stateChanged': SandboxState;
+  'executions.sampled': { profileId: string; at: string; count: number };
+}
+export type EventName = keyof EventMap;
+export const EVENT_NAMES: readonly EventName[] = ['bulk.progress', 'sandbox.stateChanged', 'executions.sampled'];
+
+/** What the preload exposes as `window.keydesk`: exactly one function per operation, plus `on`. */
+export type KeydeskBridge = {
+  readonly [N in OperationName]: (input: OperationInput<N>) => Promise<OperationResult<N>>;
+} & {
+  readonly on: <E extends EventName>(event: E, listener: (payload: EventMap[E]) => void) => () => void;
+};

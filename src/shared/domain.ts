@@ -1,0 +1,103 @@
+// Domain types the renderer and main process share. Keys and keyless entries are the wire objects
+// themselves: the app shows what the service says, read defensively by the client.
+import type { KeyStatus, ValidationOutcome, WireKey, WireKeylessEntry } from './wire.ts';
+
+export type Key = WireKey;
+export type KeylessEntry = WireKeylessEntry;
+export type { KeyStatus, ValidationOutcome };
+
+export type SecretStorageKind = 'os-keychain' | 'session-only';
+export type ProfileKind = 'sandbox' | 'remote';
+
+/** A service the vendor manages. Never carries the apiKey: only whether one is stored and its last four. */
+export interface Profile {
+  id: string;
+  name: string;
+  kind: ProfileKind;
+  baseUrl: string;
+  validationUrl: string;
+  serviceIdentifier: string | null;
+  hasKey: boolean;
+  /** "…abcd" */
+  keyHint: string | null;
+  storage: SecretStorageKind;
+}
+
+export interface SandboxState {
+  url: string | null;
+  running: boolean;
+  error: string | null;
+}
+
+export interface AppStatus {
+  version: string;
+  platform: string;
+  sandbox: SandboxState;
+  secretStorage: SecretStorageKind;
+  activeProfileId: string | null;
+}
+
+export interface ExecutionSample {
+  at: string;
+  count: number;
+}
+
+export const HWID_METHODS = ['machine-id-hashed', 'machine-id-raw', 'windows-smbios-uuid', 'mac-base64'] as const;
+export type HwidMethod = (typeof HWID_METHODS)[number];
+
+export interface HwidReading {
+  method: HwidMethod;
+  label: string;
+  value: string | null;
+  unavailableReason: string | null;
+}
+
+export interface ValidationReport {
+  outcome: ValidationOutcome;
+  success: boolean;
+  message: string;
+  dryRun: boolean;
+  hwid: string;
+  premium: boolean | null;
+  expiresAt: string | null;
+  notes: string;
+  keyless: boolean | null;
+  registeredServiceId: string | null;
+  /** The response body as received, for the "raw JSON" view. */
+  raw: unknown;
+}
+
+export type LedgerSortField = 'createdAt' | 'expiresAt' | 'value' | 'note' | 'status' | 'lastSeenAt';
+export interface LedgerRow {
+  value: string;
+  note: string;
+  status: KeyStatus | 'deleted';
+  isPremium: boolean;
+  expiresAt: string | null;
+  hwid: string | null;
+  createdAt: string | null;
+  lastSeenAt: string;
+}
+
+export interface BulkItemResult {
+  keyValue: string;
+  ok: boolean;
+  message: string;
+}
+export interface BulkProgress {
+  jobId: string;
+  done: number;
+  total: number;
+  failed: number;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  profileId: string;
+  profileName: string;
+  action: string;
+  target: string;
+  outcome: 'ok' | 'failed';
+  message: string;
+}

@@ -1,0 +1,120 @@
+// Input rules shared by the sandbox, the main process and the renderer's forms. Each rule is written once,
+// here: plain predicates and limits first (usable without zod, e.g. by the sandbox's hot path), then the
+// zod schemas built from them.
+import { z } from 'zod';
+
+export const LIMITS = {
+  noteMaxChars: 1_000,
+  /** keyValue, hwid, service, search term. */
+  textMaxChars: 256,
+  countMin: 1,
+  countMax: 100_000,
+  daysMin: 1,
+  daysMax: 999_999,
+  pageLimitMin: 1,
+  pageLimitMax: 1_000,
+  pageLimitDefault: 100,
+  pageOffsetMax: 1_000_000,
+  bodyMaxBytes: 64 * 1024,
+  urlMaxBytes: 8 * 1024,
+  serviceNameMaxChars: 100,
+} as const;
+
+export const IDENTIFIER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+/** The last instant a key may expire: 9999-12-31T23:59:59.999Z. */
+export const MAX_EXPIRES_AT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** A `YYYY-MM-DD` string naming a real calendar day (2023-02-29 is not one), years 0001 to 9999. */
+export function isCalendarDate(value: string): boolean {
+  const m = DATE_PATTERN.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const d = new Date(Date.UTC(2000, month - 1, day));
+  d.setUTCFullYear(year);
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
+}
+
+export function isIdentifier(value: string): boolean {
+  return IDENTIFIER_PATTERN.test(value);
+}
+
+export function isIntInRange(value: number, min: number, max: number): boolean {
+  return Number.isSafeInteger(value) && value >= min && value <= max;
+}
+
+/** `YYYY-MM-DD` of an instant, in UTC. */
+export function utcDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The last millisecond of a calendar day, UTC. The caller has checked `isCalendarDate`. */
+export function endOfUtcDay(date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const t = new Date(Date.UTC(2000, m - 1, d, 23, 59, 59, 999));
+  t.setUTCFullYear(y);
+  return t.getTime();
+}
+
+export function addDays(ms: number, days: number): number {
+  return ms + days * DAY_MS;
+}
+
+/** Characters a person can count: code points, so an emoji is one, as a person would count it. */
+export function charLength(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}
+
+/** The identifier a service name gets when none is given: lowercase, runs of other characters become `-`. */
+export function slugIdentifier(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 64);
+}
+
+// ---- zod schemas, for IPC inputs and forms -------------------------------------------------------------
+
+const text = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .min(1, { error: `${label} is required.` })
+    .refine((v) => charLength(v) <= max, { error: `${label} must be at most ${max} characters.` });
+
+const intIn = (label: string, min: number, max: number) =>
+  z
+    .int({ error: `${label} must be a whole number.` })
+    .min(min, { error: `${label} must be between ${min} and ${max.toLocaleString('en-US')}.` })
+    .max(max, { error: `${label} must be between ${min} and ${max.toLocaleString('en-US')}.` });
+
+export const schemas = {
+  keyValue: text('Key', LIMITS.textMaxChars),
+  hwid: text('HWID', LIMITS.textMaxChars),
+  searchTerm: text('Search term', LIMITS.textMaxChars),
+  serviceName: text('Service', LIMITS.textMaxChars),
+  note: z
+    .string({ error: 'Note must be text.' })
+    .refine((v) => charLength(v) <= LIMITS.noteMaxChars, { error: `Note must be at most ${LIMITS.noteMaxChars} characters.` }),
+  identifier: z.string({ error: 'Identifier must be text.' }).regex(IDENTIFIER_PATTERN, {
+    error: 'Identifier must be 1 to 64 letters, digits, dots, underscores or hyphens.',
+  }),
+  date: z
+    .string({ error: 'Date must be text.' })
+    .refine(isCalendarDate, { error: 'Date must be a real calendar date written YYYY-MM-DD.' }),
+  count: intIn('Count', LIMITS.countMin, LIMITS.countMax),
+  days: intIn('Days', LIMITS.daysMin, LIMITS.daysMax),
+  pageLimit: intIn('Limit', LIMITS.pageLimitMin, LIMITS.pageLimitMax),
+  pageOffset: intIn('Offset', 0, LIMITS.pageOffsetMax),
+} as const;
+
+/** The fixed-date rule: a fixed expiry may not lie before today (UTC). Days keys only check the format. */
+export function fixedExpiryProblem(expire: string, nowMs: number): string | null {
+  if (!isCalendarDate(expire)) return 'expire must be a real calendar date written YYYY-MM-DD.';
+  if (expire < utcDate(nowMs)) return `expire (${expire}) is before today (${utcDate(nowMs)}, UTC).`;
+  return null;
+}

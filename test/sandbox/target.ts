@@ -1,0 +1,42 @@
+// Where the conformance suite points: by default a sandbox it starts itself; with KEYDESK_TEST_BASE_URL,
+// KEYDESK_TEST_API_KEY and KEYDESK_TEST_SERVICE set, any server that speaks the API.
+import { join } from 'node:path';
+import { send, type RawRequest, type RawResponse } from '../support/http.ts';
+import { createService, startSandbox, tempDir } from '../support/sandbox-process.ts';
+
+export interface Target {
+  url: string;
+  apiKey: string;
+  /** The service identifier validation is asked with. */
+  service: string;
+  /** True for a sandbox this suite started: sandbox-only behaviour (Host guard, dryRun, keyless add) is tested. */
+  local: boolean;
+  close(): Promise<void>;
+}
+
+export async function openTarget(): Promise<Target> {
+  const { KEYDESK_TEST_BASE_URL: url, KEYDESK_TEST_API_KEY: apiKey, KEYDESK_TEST_SERVICE: service } = process.env;
+  if (url && apiKey && service) return { url: url.replace(/\/$/, ''), apiKey, service, local: false, close: async () => {} };
+  const db = join(tempDir(), 'conformance.db');
+  const created = createService(db, 'Conformance Suite', 'conformance');
+  const sandbox = await startSandbox({ db });
+  return {
+    url: sandbox.url,
+    apiKey: created.apiKey,
+    service: created.identifier,
+    local: true,
+    close: async () => {
+      await sandbox.stop();
+    },
+  };
+}
+
+/** Sends a request and checks what every answer must have: a JSON body with the JSON content type. */
+export async function call(target: Target, req: RawRequest): Promise<RawResponse> {
+  const res = await send(target.url, req);
+  if (!String(res.headers['content-type']).startsWith('application/json')) {
+    throw new Error(`${req.method ?? 'GET'} ${req.path}: content-type ${String(res.headers['content-type'])}, body ${res.text.slice(0, 200)}`);
+  }
+  void res.json; // throws unless the body is JSON
+  return res;
+}

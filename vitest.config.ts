@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'sandbox',
+          include: ['test/sandbox/**/*.test.ts'],
+          environment: 'node',
+          // These suites start real sandbox processes; on a 2-core machine run files one at a time.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
