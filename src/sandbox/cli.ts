@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { isIdentifier, LIMITS, slugIdentifier } from '../shared/rules.ts';
 import { WireError } from './errors.ts';
 import { keydeskUserDataDir, SANDBOX_DB_FILE } from './paths.ts';
-import { startSandboxServer } from './server.ts';
+import { startSandboxServer, type RunningSandbox } from './server.ts';
 import { SandboxStore } from './store.ts';
 
 const USAGE = `Usage:
@@ -51,26 +51,31 @@ async function serve(args: string[]): Promise<void> {
         `Its apiKey, shown only this once: ${apiKey}\n`,
     );
   }
-  const sandbox = await startSandboxServer({
-    store,
-    host: values.host,
-    port,
-    limits: { hwidResetCooldownMinutes, rateLimitPerSecond },
-    onInternalError: (error) => process.stderr.write(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
-  });
-  process.stdout.write(`Keydesk sandbox listening on ${sandbox.url}\n`);
-
+  // Handlers go in before the ready line is printed: whoever reads that line may signal at once.
+  let sandbox: RunningSandbox | null = null;
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    void sandbox.close(4_000).then(() => {
+    void (sandbox?.close(4_000) ?? Promise.resolve()).then(() => {
       store.close();
       process.exit(0);
     });
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  sandbox = await startSandboxServer({
+    store,
+    host: values.host,
+    port,
+    limits: { hwidResetCooldownMinutes, rateLimitPerSecond },
+    onInternalError: (error) => process.stderr.write(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+  });
+  if (stopping) {
+    await sandbox.close(0);
+    return;
+  }
+  process.stdout.write(`Keydesk sandbox listening on ${sandbox.url}\n`);
 }
 
 function createService(args: string[]): void {

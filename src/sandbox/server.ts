@@ -1,7 +1,9 @@
 // The sandbox's HTTP front: node:http, checks in the order wire.md fixes (Host, route, method, size, media
 // type, JSON syntax, apiKey, parameters, state), every answer JSON. Runs in plain Node and inside Electron's main.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+
+const netClose = NetServer.prototype.close;
 import { LIMITS } from '../shared/rules.ts';
 import type { WireErrorCode } from '../shared/result.ts';
 import { ROUTES, WIRE_STATUS, type HttpMethod, type RouteName, type WireFailure } from '../shared/wire.ts';
@@ -139,8 +141,6 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
   const limiter = limits.rateLimitPerSecond > 0 ? new RateLimiter(limits.rateLimitPerSecond) : null;
   const host = options.host ?? '127.0.0.1';
   let allowedHosts = new Set<string>();
-  let inFlight = 0;
-  let idle: (() => void) | null = null;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // 1. Host: against DNS rebinding, only the addresses we listen on.
@@ -214,11 +214,19 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     send(res, reply.status, reply.body);
   }
 
+  // Connections are tracked so shutdown can end them gracefully: node's own server.close() destroys
+  // connections whose response has ended but may not have been flushed yet (a 30 MB key batch, say).
+  const sockets = new Set<Socket>();
+  const busy = new Set<Socket>();
+  let closing = false;
+
   const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
-    inFlight++;
+    const socket = req.socket;
+    busy.add(socket);
+    if (closing) res.setHeader('Connection', 'close');
     res.on('close', () => {
-      inFlight--;
-      if (inFlight === 0 && idle) idle();
+      busy.delete(socket);
+      if (closing) socket.end();
     });
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) {
@@ -232,6 +240,10 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
         sendError(res, new WireError('INTERNAL', 'The sandbox failed to handle this request; this is a bug in Keydesk.'));
       }
     });
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
   });
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -258,15 +270,16 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
         port,
         close: (graceMs = 4_000) =>
           new Promise<void>((done) => {
-            const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-            server.close(() => {
+            closing = true;
+            const timer = setTimeout(() => {
+              for (const socket of sockets) socket.destroy();
+            }, graceMs);
+            // net.Server#close only stops listening; it resolves once every connection has ended.
+            netClose.call(server, () => {
               clearTimeout(timer);
               done();
             });
-            server.closeIdleConnections();
-            if (inFlight > 0) {
-              idle = () => setImmediate(() => server.closeIdleConnections());
-            }
+            for (const socket of sockets) if (!busy.has(socket)) socket.end();
           }),
       });
     });

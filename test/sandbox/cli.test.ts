@@ -1,0 +1,116 @@
+// The sandbox commands, driven exactly as the issue writes them: through `npm run sandbox -- ...`.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { qs, send } from '../support/http.ts';
+import { createService, ROOT, startSandbox, tempDir } from '../support/sandbox-process.ts';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const runSandbox = ['npm', 'run', '--silent', 'sandbox', '--', 'serve'];
+
+describe('sandbox serve', () => {
+  it('prints exactly one stdout line naming the real port when started on port 0', async () => {
+    const db = join(tempDir(), 'ready.db');
+    createService(db, 'Ready');
+    const sandbox = await startSandbox({ db, command: runSandbox });
+    expect(sandbox.port).toBeGreaterThan(0);
+    expect(sandbox.stdout()).toBe(`Keydesk sandbox listening on http://127.0.0.1:${sandbox.port}\n`);
+    expect(await sandbox.stop('SIGTERM')).toBe(0);
+    expect(sandbox.stdout().split('\n')).toEqual([`Keydesk sandbox listening on http://127.0.0.1:${sandbox.port}`, '']);
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'on %s to the whole process group finishes the request in flight and exits 0 within 5 s',
+    async (signal) => {
+      const db = join(tempDir(), 'signal.db');
+      const { apiKey } = createService(db, 'Signals');
+      const sandbox = await startSandbox({ db, command: runSandbox });
+      // A request that takes a while: 100,000 keys.
+      const inFlight = send(sandbox.url, {
+        path: `/api/generate-key/get?${qs({ apiKey, expire: '2099-01-01', count: 100_000, isPremium: false, note: 'in flight' })}`,
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      const started = Date.now();
+      process.kill(-(sandbox.child.pid ?? 0), signal);
+      const [res, code] = await Promise.all([inFlight, sandbox.stop(signal)]);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(code).toBe(0);
+      expect(res.status).toBe(201);
+      expect((res.json.generatedKeys as unknown[]).length).toBe(100_000);
+    },
+  );
+
+  it('with no --db uses sandbox.db in the user data directory and creates a demo service once', async () => {
+    const home = tempDir('keydesk-home-');
+    const env = { XDG_CONFIG_HOME: home };
+    const start = () =>
+      new Promise<{ out: string; err: string }>((resolve) => {
+        const child = spawn(npm, ['run', '--silent', 'sandbox', '--', 'serve', '--port', '0'], { cwd: ROOT, env: { ...process.env, ...env } });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) child.kill('SIGTERM');
+        });
+        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        child.on('exit', () => resolve({ out, err }));
+      });
+    const first = await start();
+    expect(existsSync(join(home, 'Keydesk', 'sandbox.db'))).toBe(true);
+    expect(first.err).toMatch(/identifier demo/);
+    const apiKey = /apiKey, shown only this once: (\S+)/.exec(first.err)?.[1];
+    expect(apiKey).toMatch(/^kd_[A-Za-z0-9_-]{43}$/);
+    expect(first.out).toMatch(/^Keydesk sandbox listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    const second = await start();
+    expect(second.err).not.toMatch(/apiKey/);
+  });
+
+  it('refuses a port already in use with a message and exit 1', async () => {
+    const db = join(tempDir(), 'busy.db');
+    createService(db, 'Busy');
+    const sandbox = await startSandbox({ db });
+    const r = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', 'src/sandbox/cli.ts', 'serve', '--port', String(sandbox.port), '--db', db], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    await sandbox.stop();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/port is in use/);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('sandbox create-service', () => {
+  const run = (...args: string[]) => spawnSync(npm, ['run', '--silent', 'sandbox', '--', 'create-service', ...args], { cwd: ROOT, encoding: 'utf8' });
+
+  it('prints one JSON line {name, identifier, apiKey}, the identifier a slug of the name by default', () => {
+    const db = join(tempDir(), 'create.db');
+    const r = run('--db', db, '--name', 'My Great App!');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    const created = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
+    expect(Object.keys(created)).toEqual(['name', 'identifier', 'apiKey']);
+    expect(created).toMatchObject({ name: 'My Great App!', identifier: 'my-great-app' });
+  });
+
+  it('refuses a taken identifier, whatever its case, with a message on stderr and exit 1', () => {
+    const db = join(tempDir(), 'taken.db');
+    expect(run('--db', db, '--name', 'One', '--identifier', 'acme').status).toBe(0);
+    const r = run('--db', db, '--name', 'Two', '--identifier', 'ACME');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/identifier "ACME" is taken/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('explains a missing name or a bad identifier', () => {
+    const db = join(tempDir(), 'bad.db');
+    const noName = run('--db', db);
+    expect(noName.status).toBe(2);
+    expect(noName.stderr).toMatch(/--name is required/);
+    const bad = run('--db', db, '--name', 'X', '--identifier', 'not ok');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--identifier must be/);
+  });
+});

@@ -1,0 +1,70 @@
+// The optional limits, started through the CLI flags that turn them on.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { send, qs } from '../support/http.ts';
+import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
+import { futureDate } from './api.ts';
+
+describe('--rate-limit N', () => {
+  let sandbox: SandboxProcess;
+  let apiKey: string;
+  let otherKey: string;
+  beforeAll(async () => {
+    const db = join(tempDir(), 'rate.db');
+    apiKey = createService(db, 'Rate A').apiKey;
+    otherKey = createService(db, 'Rate B').apiKey;
+    sandbox = await startSandbox({ db, args: ['--rate-limit', '5'] });
+  });
+  afterAll(async () => {
+    await sandbox.stop();
+  });
+
+  it('answers requests over N per second per apiKey with 429 RATE_LIMITED and Retry-After, other keys unaffected', async () => {
+    const path = `/api/execution-count?${qs({ apiKey })}`;
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<typeof send>> | undefined;
+    for (let i = 0; i < 8; i++) {
+      const res = await send(sandbox.url, { path });
+      statuses.push(res.status);
+      if (res.status === 429) limited ??= res;
+    }
+    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+    expect(limited?.json).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(Number(limited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await send(sandbox.url, { path: `/api/execution-count?${qs({ apiKey: otherKey })}` })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await send(sandbox.url, { path })).status).toBe(200);
+  });
+});
+
+describe('--hwid-reset-cooldown M', () => {
+  let sandbox: SandboxProcess;
+  let apiKey: string;
+  beforeAll(async () => {
+    const db = join(tempDir(), 'cooldown.db');
+    apiKey = createService(db, 'Cooldown', 'cool').apiKey;
+    sandbox = await startSandbox({ db, args: ['--hwid-reset-cooldown', '10'] });
+  });
+  afterAll(async () => {
+    await sandbox.stop();
+  });
+
+  it('refuses a second reset of one key inside M minutes with 429 COOLDOWN, Retry-After and an error field', async () => {
+    const json = (path: string, body: object) =>
+      send(sandbox.url, { method: 'POST', path, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey, ...body }) });
+    const gen = await json('/api/generate-key/post', { expire: futureDate(), count: 2, isPremium: false });
+    const [a, b] = gen.json.generatedKeys as { value: string }[];
+    for (const k of [a, b]) await send(sandbox.url, { path: `/v2_validation?${qs({ key: k?.value, service: 'cool', hwid: 'H1' })}` });
+
+    expect((await json('/api/reset-hwid', { keyValue: a?.value })).status).toBe(200);
+    const again = await json('/api/reset-hwid', { keyValue: a?.value });
+    expect(again.status).toBe(429);
+    expect(again.json).toMatchObject({ success: false, code: 'COOLDOWN' });
+    expect(again.json.error).toBe(again.json.message);
+    const retry = Number(again.headers['retry-after']);
+    expect(retry).toBeGreaterThan(590);
+    expect(retry).toBeLessThanOrEqual(600);
+    expect((await json('/api/reset-hwid', { keyValue: b?.value })).status).toBe(200);
+  });
+});
