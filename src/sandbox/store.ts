@@ -79,6 +79,9 @@ export function sha256(text: string): Buffer {
 interface Segment<T> {
   count(): number;
   rows(limit: number, offset: number): T[];
+  countSql: string;
+  rowsSql: string;
+  params: (string | number)[];
 }
 
 /** Pages across segments laid end to end (best-ranked segment first) without materialising them. */
@@ -427,18 +430,16 @@ export class SandboxStore {
   }
 
   /**
-   * Keys of one state matching a search term: exact value first, then exact HWID (active keys), then
-   * note contains term; newest first within each.
+   * The ranked parts of a key search: exact value first, then exact HWID (active keys), then note contains
+   * term; newest first within each.
    */
-  searchKeys(serviceId: number, status: 'active' | 'generated', term: string, limit: number, offset: number): Page<WireKey> {
+  private keySegments(serviceId: number, status: 'active' | 'generated', term: string): Segment<KeyRow>[] {
     const st = status === 'active' ? ACTIVE : GENERATED;
     const noteIds = this.matchingNoteIds(serviceId, term);
-    const segments: Segment<KeyRow>[] = [
-      segment(
-        this.prepared,
-        `FROM keys k JOIN notes n ON n.id = k.note_id WHERE k.value = ? AND k.service_id = ? AND k.status = ?`,
-        [term, serviceId, st],
-      ),
+    const segments = [
+      segment(this.prepared, 'FROM keys k JOIN notes n ON n.id = k.note_id WHERE k.value = ? AND k.service_id = ? AND k.status = ?', [
+        term, serviceId, st,
+      ]),
     ];
     if (st === ACTIVE) {
       segments.push(
@@ -459,12 +460,27 @@ export class SandboxStore {
         [noteIds, st, term, term],
       ),
     );
-    const page = pageSegments(segments, limit, offset);
+    return segments;
+  }
+
+  searchKeys(serviceId: number, status: 'active' | 'generated', term: string, limit: number, offset: number): Page<WireKey> {
+    const page = pageSegments(this.keySegments(serviceId, status, term), limit, offset);
     return {
       best: page.best && this.toWireKey(page.best),
       items: page.items.map((r) => this.toWireKey(r)),
       total: page.total,
     };
+  }
+
+  /** SQLite's plan for every query a key search runs (the note lookup included): proof that no step scans keys. */
+  explainKeySearch(serviceId: number, status: 'active' | 'generated', term: string): string[] {
+    const plan = (sql: string, params: (string | number)[]) =>
+      (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+    const notes =
+      charLength(term) >= 3
+        ? plan('SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND n.service_id = ?', ['"x"', serviceId])
+        : plan('SELECT id FROM notes WHERE service_id = ? AND kd_contains(text, ?)', [serviceId, term]);
+    return [...notes, ...this.keySegments(serviceId, status, term).flatMap((s) => [...plan(s.countSql, s.params), ...plan(s.rowsSql, [...s.params, 1, 0])])];
   }
 
   // ---- keyless -----------------------------------------------------------------------------------------
@@ -575,10 +591,14 @@ const toKeyless = (row: KeylessRow): WireKeylessEntry => ({
 });
 
 function segment(prepare: (sql: string) => StatementSync, from: string, params: (string | number)[]): Segment<KeyRow> {
+  const countSql = `SELECT count(*) AS n ${from}`;
+  const rowsSql = `SELECT ${KEY_COLUMNS} ${from} ORDER BY k.id DESC LIMIT ? OFFSET ?`;
   return {
-    count: () => (prepare(`SELECT count(*) AS n ${from}`).get(...params) as { n: number }).n,
-    rows: (limit, offset) =>
-      prepare(`SELECT ${KEY_COLUMNS} ${from} ORDER BY k.id DESC LIMIT ? OFFSET ?`).all(...params, limit, offset) as unknown as KeyRow[],
+    countSql,
+    rowsSql,
+    params,
+    count: () => (prepare(countSql).get(...params) as { n: number }).n,
+    rows: (limit, offset) => prepare(rowsSql).all(...params, limit, offset) as unknown as KeyRow[],
   };
 }
 

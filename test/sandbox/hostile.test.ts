@@ -1,0 +1,118 @@
+// Property-based: malformed and hostile requests never get a 5xx or a non-JSON answer, and the sandbox
+// still answers correctly afterwards.
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/shared/wire.ts';
+import { send } from '../support/http.ts';
+import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
+
+let sandbox: SandboxProcess;
+let apiKey: string;
+beforeAll(async () => {
+  const db = join(tempDir(), 'hostile.db');
+  apiKey = createService(db, 'Hostile', 'hostile').apiKey;
+  sandbox = await startSandbox({ db });
+});
+afterAll(async () => {
+  await sandbox.stop();
+});
+
+const PARAM_NAMES = [
+  'apiKey', 'expire', 'count', 'isPremium', 'note', 'expiresByDaysKey', 'daysKey', 'daysKeys', 'keyValue', 'days',
+  'fetch', 'identifier', 'hwid', 'limit', 'offset', 'key', 'service', 'dryRun', '__proto__', 'constructor',
+];
+const hostileString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom(
+    '', ' ', '0', '-1', '1e309', '0x10', 'NaN', 'Infinity', '9'.repeat(400), 'true', 'null', '2023-02-29', '9999-12-31',
+    "'; DROP TABLE keys; --", '%', '_', '"', '\u0000', '\uD800', '../../etc/passwd', '<script>', '{"a":1}', 'x'.repeat(300),
+  ),
+);
+const jsonValue = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.integer(), { maxKeys: 3 }),
+  fc.constantFrom(1e308, -0, 2 ** 53 + 1, 100_000, 100_001, 999_999, 1_000_000),
+);
+const withKey = fc.constantFrom('none', 'valid', 'wrong');
+const routePath = fc.oneof(
+  fc.constantFrom(...Object.values(ROUTES).map((r) => r.path)),
+  fc.constantFrom('/', '/api', '/api/', '/api/key/fetch/', '/API/key/fetch', '/v2_validation/x', '/%2e%2e/etc'),
+);
+const request = fc.record({
+  method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
+  path: routePath,
+  key: withKey,
+  query: fc.array(fc.tuple(fc.constantFrom(...PARAM_NAMES), hostileString), { maxLength: 6 }),
+  body: fc.oneof(
+    fc.constant(undefined),
+    fc.dictionary(fc.constantFrom(...PARAM_NAMES), jsonValue, { maxKeys: 6 }).map((o) => JSON.stringify(o)),
+    fc.string({ maxLength: 60 }),
+    fc.constantFrom('{', '[]', 'null', '{"apiKey":', '\u0000\u0001', '{"count":1e999}', '{"a":' + '['.repeat(5_000)),
+  ),
+  contentType: fc.constantFrom(undefined, 'application/json', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data'),
+});
+
+describe('hostile input', () => {
+  it('answers 1,200 generated malformed requests with JSON and never a 5xx', async () => {
+    let sent = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const query = new URLSearchParams(r.query);
+        if (r.key === 'valid') query.append('apiKey', apiKey);
+        if (r.key === 'wrong') query.append('apiKey', 'kd_wrong');
+        const headers: Record<string, string> = {};
+        if (r.contentType) headers['Content-Type'] = r.contentType;
+        const res = await send(sandbox.url, { method: r.method, path: `${r.path}?${query.toString()}`, headers, body: r.body });
+        sent++;
+        expect(res.status).toBeLessThan(500);
+        if (r.method !== 'HEAD') {
+          expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+          expect(typeof res.json.success).toBe('boolean');
+          expect(typeof res.json.message).toBe('string');
+          expect(res.text).not.toContain(apiKey);
+          expect(res.text).not.toMatch(/SQLITE|at .*\.ts:|node:internal/);
+        }
+      }),
+      { numRuns: 1_200 },
+    );
+    expect(sent).toBe(1_200);
+  });
+
+  it('answers raw bytes that are not HTTP with a JSON 400 or closes, and keeps serving', async () => {
+    const garbage = ['GARBAGE\r\n\r\n', 'GET / HTTP/9.9\r\n\r\n', 'GET /api/execution-count HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n', '\u0000\u0001\u0002\r\n\r\n'];
+    for (const bytes of garbage) {
+      const answer = await new Promise<string>((resolve) => {
+        const s = connect(sandbox.port, '127.0.0.1', () => s.write(bytes));
+        let data = '';
+        s.on('data', (d) => (data += d.toString()));
+        s.on('close', () => resolve(data));
+        s.on('error', () => resolve(data));
+        setTimeout(() => s.destroy(), 2_000);
+      });
+      if (answer !== '') {
+        expect(answer).toMatch(/^HTTP\/1\.1 4\d\d /);
+        expect(answer).toContain('application/json');
+      }
+    }
+  });
+
+  it('still counts, generates and validates correctly afterwards', async () => {
+    const q = `apiKey=${encodeURIComponent(apiKey)}`;
+    const before = (await send(sandbox.url, { path: `/api/execution-count?${q}` })).json.executionCount as number;
+    const push = await send(sandbox.url, { method: 'POST', path: `/api/push-execution-count?${q}` });
+    expect(push.json.executionCount).toBe(before + 1);
+    const gen = await send(sandbox.url, { path: `/api/generate-key/get?${q}&expire=2099-01-01&count=1&isPremium=false&note=after` });
+    expect(gen.status).toBe(201);
+    const value = (gen.json.generatedKeys as { value: string }[])[0]?.value ?? '';
+    const v = await send(sandbox.url, { path: `/v2_validation?key=${value}&service=hostile&hwid=H` });
+    expect(v.json.V2_Authentication).toBe('success');
+  });
+});

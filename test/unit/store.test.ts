@@ -1,0 +1,135 @@
+// The store with an injected clock: expiry and cooldowns without waiting, and the query plans behind search.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { WireError } from '../../src/sandbox/errors.ts';
+import { SandboxStore, type ServiceRecord } from '../../src/sandbox/store.ts';
+
+const DAY = 86_400_000;
+let now: number;
+let store: SandboxStore;
+let service: ServiceRecord;
+
+beforeEach(() => {
+  now = Date.UTC(2026, 10, 22, 12);
+  store = new SandboxStore(':memory:', { now: () => now });
+  service = store.createService('Clocked', 'clocked').service;
+});
+
+const gen = (over: Partial<Parameters<SandboxStore['generateKeys']>[1]> = {}) =>
+  store.generateKeys(service.id, { count: 1, isPremium: false, note: 'n', expire: '2026-11-30', expiresByDaysKey: false, daysKey: null, ...over })[0]!;
+
+const codeOf = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof WireError) return e.code;
+    throw e;
+  }
+  return undefined;
+};
+
+describe('expiry', () => {
+  it('a fixed key is valid through the last millisecond of its day and expired after it, with its own fields', () => {
+    const k = gen({ isPremium: true });
+    now = Date.UTC(2026, 10, 30, 23, 59, 59, 999);
+    expect(store.validate('clocked', k.value, 'H', false, 'keyless').V2_Authentication).toBe('success');
+    now += 1;
+    const v = store.validate('clocked', k.value, 'H', false, 'keyless');
+    expect(v.V2_Authentication).toBe('expired');
+    expect(v.success).toBe(false);
+    expect(v.Key_Information).toMatchObject({ Premium_Mode: true, expiresAt: '2026-11-30T23:59:59.999Z', NoKey_Requirement: false });
+    expect(v.Key_Information.Notes).toMatch(/expired on 2026-11-30/);
+  });
+
+  it('a days key runs from activation, not generation', () => {
+    const k = gen({ expiresByDaysKey: true, daysKey: 3 });
+    now += 10 * DAY;
+    const v = store.validate('clocked', k.value, 'H', false, 'keyless');
+    expect(v.Key_Information.expiresAt).toBe(new Date(now + 3 * DAY).toISOString());
+    now += 3 * DAY + 1;
+    expect(store.validate('clocked', k.value, 'H', false, 'keyless').V2_Authentication).toBe('expired');
+  });
+
+  it('extending an already expired key moves expiresAt from its current value', () => {
+    const k = gen();
+    now = Date.UTC(2027, 0, 10);
+    const extended = store.extendKey(service.id, k.value, 5);
+    expect(extended.expiresAt).toBe('2026-12-05T23:59:59.999Z');
+    expect(store.validate('clocked', k.value, 'H', false, 'keyless').V2_Authentication).toBe('expired');
+  });
+
+  it('a keyless entry with days expires; without days it never does', () => {
+    store.addKeyless(service.id, 'TEMP', false, 2);
+    store.addKeyless(service.id, 'FOREVER', true, null);
+    now += 2 * DAY + 1;
+    const temp = store.validate('clocked', 'keyless', 'TEMP', false, 'keyless');
+    expect(temp.V2_Authentication).toBe('not_whitelisted');
+    expect(temp.Key_Information.NoKey_Requirement).toBe(true);
+    expect(store.validate('clocked', 'keyless', 'FOREVER', false, 'keyless').V2_Authentication).toBe('success');
+  });
+});
+
+describe('HWID reset cooldown', () => {
+  it('refuses a reset inside the cooldown with the seconds left, and allows it after', () => {
+    const k = gen();
+    store.validate('clocked', k.value, 'H1', false, 'keyless');
+    store.resetHwid(service.id, k.value, 10);
+    now += 4 * 60_000;
+    try {
+      store.resetHwid(service.id, k.value, 10);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(WireError);
+      expect((e as WireError).code).toBe('COOLDOWN');
+      expect((e as WireError).retryAfterSeconds).toBe(360);
+      expect((e as WireError).message).toBe("This key's HWID was reset recently; try again in 6 min.");
+    }
+    now += 6 * 60_000;
+    expect(store.resetHwid(service.id, k.value, 10).lastResetAt).toBe(new Date(now).toISOString());
+  });
+});
+
+describe('services and isolation', () => {
+  it('keeps apiKeys as SHA-256 digests only', () => {
+    const { apiKey } = store.createService('Other', 'other');
+    const rows = store.inspect('SELECT * FROM services');
+    expect(JSON.stringify(rows)).not.toContain(apiKey);
+    expect(store.serviceByApiKey(apiKey)?.identifier).toBe('other');
+    expect(store.serviceByApiKey(`${apiKey}x`)).toBeNull();
+  });
+
+  it("never lets one service see, extend, delete or validate another service's keys", () => {
+    const other = store.createService('Other', 'other').service;
+    const k = gen({ note: 'shared words' });
+    expect(store.searchKeys(other.id, 'generated', 'shared', 10, 0).total).toBe(0);
+    expect(codeOf(() => store.deleteKey(other.id, k.value, false))).toBe('NOT_FOUND');
+    expect(codeOf(() => store.extendKey(other.id, k.value, 1))).toBe('NOT_FOUND');
+    expect(store.validate('other', k.value, 'H', false, 'keyless').V2_Authentication).toBe('invalid_key');
+  });
+
+  it('refuses a second service with the same identifier in another case', () => {
+    expect(codeOf(() => store.createService('Dup', 'CLOCKED'))).toBe('CONFLICT');
+  });
+});
+
+describe('search uses indexes, never a scan of keys', () => {
+  it.each([
+    ['active', 'a note term'],
+    ['generated', 'a note term'],
+    ['active', 'ab'],
+  ] as const)('%s keys, term "%s"', (status, term) => {
+    gen({ note: 'a note term here' });
+    const plan = store.explainKeySearch(service.id, status, term);
+    expect(plan.length).toBeGreaterThan(3);
+    for (const step of plan) expect(step).not.toMatch(/^SCAN (k|keys)\b/);
+    if (term.length >= 3) expect(plan[0]).toMatch(/^SCAN f VIRTUAL TABLE INDEX \d+:M/);
+  });
+
+  it('pages across the ranked segments: exact value, exact HWID, then notes, newest first', () => {
+    const keys = store.generateKeys(service.id, { count: 4, isPremium: false, note: 'seg test', expire: '2026-12-31', expiresByDaysKey: false, daysKey: null });
+    for (const k of keys) store.validate('clocked', k.value, k === keys[0] ? 'seg test' : `H-${k.value}`, false, 'keyless');
+    const page = store.searchKeys(service.id, 'active', 'seg test', 10, 0);
+    expect(page.total).toBe(4);
+    expect(page.items.map((k) => k.value)).toEqual([keys[0]!.value, keys[3]!.value, keys[2]!.value, keys[1]!.value]);
+    expect(store.searchKeys(service.id, 'active', 'seg test', 2, 1).items.map((k) => k.value)).toEqual([keys[3]!.value, keys[2]!.value]);
+  });
+});
