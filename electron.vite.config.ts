@@ -15,13 +15,13 @@ export default defineConfig({
       externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve('src/preload/index.ts') },
-        output: { format: 'cjs', entryFileNames: '[name].cjs', inlineDynamicImports: true },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },
   },
   renderer: {
     root: 'src/renderer',
     plugins: [react()],
-    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    build: { minify: true, rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
   },
 });

@@ -71,10 +71,6 @@ async function serve(args: string[]): Promise<void> {
     limits: { hwidResetCooldownMinutes, rateLimitPerSecond },
     onInternalError: (error) => process.stderr.write(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
-  if (stopping) {
-    await sandbox.close(0);
-    return;
-  }
   process.stdout.write(`Keydesk sandbox listening on ${sandbox.url}\n`);
 }
 

@@ -22,7 +22,7 @@ export function generateKeyValues(count: number): string[] {
         bits += 8;
       }
       bits -= 5;
-      s += ALPHABET[(acc >> bits) & 31];
+      s += ALPHABET.charAt((acc >> bits) & 31);
       if (c % GROUP_LEN === GROUP_LEN - 1 && c < GROUPS * GROUP_LEN - 1) s += '-';
     }
     out[k] = s;
@@ -35,7 +35,7 @@ const ID_ALPHABET = ALPHABET.toLowerCase();
 export function publicId(prefix: string): string {
   const bytes = randomFillSync(Buffer.allocUnsafe(12));
   let s = prefix;
-  for (const b of bytes) s += ID_ALPHABET[b & 31];
+  for (const b of bytes) s += ID_ALPHABET.charAt(b & 31);
   return s;
 }
 

@@ -2,8 +2,6 @@
 // type, JSON syntax, apiKey, parameters, state), every answer JSON. Runs in plain Node and inside Electron's main.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
-
-const netClose = NetServer.prototype.close;
 import { LIMITS } from '../shared/rules.ts';
 import type { WireErrorCode } from '../shared/result.ts';
 import { ROUTES, WIRE_STATUS, type HttpMethod, type RouteName, type WireFailure } from '../shared/wire.ts';
@@ -275,7 +273,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
               for (const socket of sockets) socket.destroy();
             }, graceMs);
             // net.Server#close only stops listening; it resolves once every connection has ended.
-            netClose.call(server, () => {
+            NetServer.prototype.close.call(server, () => {
               clearTimeout(timer);
               done();
             });

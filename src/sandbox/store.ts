@@ -229,7 +229,7 @@ export class SandboxStore {
 
   /** Runs a raw query; for tests and benchmarks that inspect the database (integrity, query plans). */
   inspect(sql: string, ...params: (string | number | null)[]): Record<string, unknown>[] {
-    return this.db.prepare(sql).all(...params) as Record<string, unknown>[];
+    return this.db.prepare(sql).all(...params);
   }
 
   // ---- services ----------------------------------------------------------------------------------------

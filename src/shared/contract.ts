@@ -17,6 +17,7 @@ import type {
   ValidationReport,
 } from './domain.ts';
 import { HWID_METHODS } from './domain.ts';
+import type { EventName, OperationName } from './operations.ts';
 import type { Result } from './result.ts';
 import { LIMITS, schemas } from './rules.ts';
 
@@ -205,16 +206,16 @@ export const contract = {
     z.strictObject({ format: exportFormat }),
     'A format; main asks the user for the path.',
   ),
-} as const;
+} as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 
 export type Contract = typeof contract;
-export type OperationName = keyof Contract;
+export type { EventName, OperationName };
+export { EVENT_NAMES, OPERATION_NAMES } from './operations.ts';
 export type OperationInput<N extends OperationName> = z.input<Contract[N]['input']>;
 export type ParsedInput<N extends OperationName> = z.output<Contract[N]['input']>;
 export type OperationOutput<N extends OperationName> =
   Contract[N] extends OperationSpec<z.ZodType, infer O> ? O : never;
 export type OperationResult<N extends OperationName> = Result<OperationOutput<N>>;
-export const OPERATION_NAMES = Object.keys(contract) as OperationName[];
 
 /** Events main sends to the renderer. */
 export interface EventMap {
@@ -222,8 +223,9 @@ export interface EventMap {
   'sandbox.stateChanged': SandboxState;
   'executions.sampled': { profileId: string; at: string; count: number };
 }
-export type EventName = keyof EventMap;
-export const EVENT_NAMES: readonly EventName[] = ['bulk.progress', 'sandbox.stateChanged', 'executions.sampled'];
+// EventMap must name exactly the events of operations.ts: a missing or extra event does not compile.
+type EventMapIsExact = keyof EventMap extends EventName ? (EventName extends keyof EventMap ? true : never) : never;
+export const EVENT_MAP_IS_EXACT: EventMapIsExact = true;
 
 /** What the preload exposes as `window.keydesk`: exactly one function per operation, plus `on`. */
 export type KeydeskBridge = {

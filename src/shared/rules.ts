@@ -65,7 +65,14 @@ export function addDays(ms: number, days: number): number {
 /** Characters a person can count: code points, so an emoji is one, as a person would count it. */
 export function charLength(value: string): number {
   let n = 0;
-  for (const _ of value) n++;
+  for (let i = 0; i < value.length; i++, n++) {
+    const c = value.charCodeAt(i);
+    // A high surrogate followed by a low one is one character.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length) {
+      const d = value.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+  }
   return n;
 }
 

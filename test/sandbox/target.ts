@@ -37,6 +37,6 @@ export async function call(target: Target, req: RawRequest): Promise<RawResponse
   if (!String(res.headers['content-type']).startsWith('application/json')) {
     throw new Error(`${req.method ?? 'GET'} ${req.path}: content-type ${String(res.headers['content-type'])}, body ${res.text.slice(0, 200)}`);
   }
-  void res.json; // throws unless the body is JSON
+  if (typeof res.json !== 'object') throw new Error('the body is not a JSON object'); // the getter throws for non-JSON
   return res;
 }

@@ -46,8 +46,8 @@ export function startSandbox(options: { db: string; args?: string[]; env?: NodeJ
   });
   let out = '';
   let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
   return new Promise((resolveStart, rejectStart) => {
     const timer = setTimeout(() => rejectStart(new Error(`sandbox did not start: ${err}`)), 20_000);
@@ -55,7 +55,7 @@ export function startSandbox(options: { db: string; args?: string[]; env?: NodeJ
       const m = /Keydesk sandbox listening on (http:\/\/[^\s]+)\n/.exec(out);
       if (!m?.[1]) return;
       clearTimeout(timer);
-      child.stdout?.off('data', onData);
+      child.stdout.off('data', onData);
       const url = m[1];
       resolveStart({
         url,
@@ -69,7 +69,7 @@ export function startSandbox(options: { db: string; args?: string[]; env?: NodeJ
         },
       });
     };
-    child.stdout?.on('data', onData);
+    child.stdout.on('data', onData);
     void exited.then((code) => rejectStart(new Error(`sandbox exited with ${code}: ${err}`)));
   });
 }

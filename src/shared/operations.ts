@@ -1,0 +1,41 @@
+// The names alone, so the preload (which must stay a tiny sandboxed bundle) can build the bridge without
+// pulling in zod. contract.ts is checked against this list: an operation missing from either side, or
+// added to only one, does not compile.
+export const OPERATION_NAMES = [
+  'app.status',
+  'profiles.list',
+  'profiles.add',
+  'profiles.update',
+  'profiles.remove',
+  'profiles.select',
+  'executions.get',
+  'executions.push',
+  'executions.history',
+  'keys.generate',
+  'keys.lookup',
+  'keys.fetchActive',
+  'keys.fetchGenerated',
+  'keys.delete',
+  'keys.extend',
+  'keys.resetHwid',
+  'keys.bulk',
+  'keys.bulkCancel',
+  'ledger.query',
+  'ledger.export',
+  'identifier.check',
+  'keyless.lookup',
+  'keyless.add',
+  'keyless.delete',
+  'hwid.read',
+  'validation.run',
+  'audit.list',
+  'audit.export',
+] as const;
+export type OperationName = (typeof OPERATION_NAMES)[number];
+
+export const EVENT_NAMES = ['bulk.progress', 'sandbox.stateChanged', 'executions.sampled'] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** IPC channel names, derived here once for main and preload. */
+export const operationChannel = (name: OperationName): string => `keydesk:op:${name}`;
+export const eventChannel = (name: EventName): string => `keydesk:event:${name}`;

@@ -1,0 +1,55 @@
+// The contract covers the design's operations table, and every input schema refuses what it should.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { contract, generateInput } from '../../src/shared/contract.ts';
+import { OPERATION_NAMES } from '../../src/shared/operations.ts';
+
+// operations.md of the design, plus keys.bulkCancel (a bulk job must be cancellable from the renderer).
+const DESIGN_TABLE = [
+  'app.status', 'profiles.list', 'profiles.add', 'profiles.update', 'profiles.remove', 'profiles.select',
+  'executions.get', 'executions.push', 'executions.history', 'keys.generate', 'keys.lookup', 'keys.fetchActive',
+  'keys.fetchGenerated', 'keys.delete', 'keys.extend', 'keys.resetHwid', 'keys.bulk', 'ledger.query', 'ledger.export',
+  'identifier.check', 'keyless.lookup', 'keyless.add', 'keyless.delete', 'hwid.read', 'validation.run', 'audit.list',
+  'audit.export',
+];
+
+describe('contract', () => {
+  it('declares every operation of the design table, and keys.bulkCancel', () => {
+    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.bulkCancel'].sort());
+    for (const name of OPERATION_NAMES) expect(contract[name].trust.length, name).toBeGreaterThan(5);
+  });
+
+  it('every input schema refuses 200 arbitrary values of the wrong shape without throwing', () => {
+    const junk = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.anything(), { maxLength: 3 }),
+      // Objects with a key no operation declares: every object schema is strict.
+      fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'zzUnknown', 'apiKeyX'), fc.anything(), { minKeys: 1, maxKeys: 3 }),
+    );
+    for (const name of OPERATION_NAMES) {
+      fc.assert(
+        fc.property(junk, (value) => {
+          expect(contract[name].input.safeParse(value).success, `${name} accepted ${JSON.stringify(value)}`).toBe(false);
+        }),
+        { numRuns: 200 },
+      );
+    }
+  });
+
+  it('applies the shared rules to generate, with the problem on the field', () => {
+    const ok = generateInput.safeParse({ expire: '2027-01-31', count: 10, isPremium: false });
+    expect(ok.success).toBe(true);
+    const bad = generateInput.safeParse({ expire: '2027-02-29', count: 10, isPremium: false, expiresByDaysKey: true });
+    // Both problems at once, so a form can show each beside its field.
+    expect(bad.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['expire', 'Date must be a real calendar date written YYYY-MM-DD.'],
+      ['daysKey', 'Days is required when the key expires by days.'],
+    ]);
+    const noDays = generateInput.safeParse({ expire: '2027-01-31', count: 1, isPremium: false, expiresByDaysKey: true });
+    expect(noDays.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['daysKey', 'Days is required when the key expires by days.']]);
+  });
+});

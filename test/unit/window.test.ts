@@ -1,0 +1,108 @@
+// The secure window defaults, with electron mocked: options, open/navigation guards, permissions, CSP header.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+type Handler = (...args: unknown[]) => unknown;
+interface WindowState {
+  options: { webPreferences: Record<string, unknown> } | null;
+  handlers: Map<string, (...args: unknown[]) => unknown>;
+  openHandler: undefined | ((d: { url: string }) => unknown);
+  openExternal: string[];
+  loaded: string[];
+}
+const state = vi.hoisted((): WindowState => ({
+  options: null,
+  handlers: new Map<string, (...args: unknown[]) => unknown>(),
+  openHandler: undefined as undefined | ((d: { url: string }) => unknown),
+  openExternal: [] as string[],
+  loaded: [] as string[],
+}));
+
+vi.mock('electron', () => {
+  class BrowserWindow {
+    webContents = {
+      setWindowOpenHandler: (h: (d: { url: string }) => unknown) => (state.openHandler = h),
+      on: (event: string, h: (...args: unknown[]) => unknown) => state.handlers.set(event, h),
+    };
+    constructor(options: WindowState['options']) {
+      state.options = options;
+    }
+    once() {}
+    loadURL(url: string) {
+      state.loaded.push(url);
+      return Promise.resolve();
+    }
+  }
+  return { BrowserWindow, shell: { openExternal: (u: string) => (state.openExternal.push(u), Promise.resolve()) } };
+});
+
+const { createMainWindow, hardenSession } = await import('../../src/main/window.ts');
+const { APP_URL, CONTENT_SECURITY_POLICY } = await import('../../src/main/security.ts');
+
+beforeEach(() => {
+  state.handlers.clear();
+  state.openExternal.length = 0;
+  state.loaded.length = 0;
+  createMainWindow({ preload: '/app/preload/index.cjs', url: APP_URL, devServerUrl: undefined });
+});
+
+const navigate = (event: string, url: string): boolean => {
+  let prevented = false;
+  (state.handlers.get(event) as Handler)({ preventDefault: () => (prevented = true) }, url);
+  return prevented;
+};
+
+describe('main window', () => {
+  it('is sandboxed and context-isolated, with no Node integration anywhere and no webviews', () => {
+    const prefs = state.options?.webPreferences;
+    expect(prefs).toMatchObject({
+      sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false,
+      preload: '/app/preload/index.cjs',
+    });
+    expect(state.loaded).toEqual(['keydesk://app/index.html']);
+  });
+
+  it('denies every new window and sends only https links to the browser', () => {
+    for (const url of ['https://example.com/docs', 'http://example.com', 'file:///etc/passwd', 'javascript:alert(1)', 'https://user:pw@example.com']) {
+      expect(state.openHandler?.({ url })).toEqual({ action: 'deny' });
+    }
+    expect(state.openExternal).toEqual(['https://example.com/docs']);
+  });
+
+  it('blocks navigation and redirects away from the app, allows its own pages, and refuses webviews', () => {
+    expect(navigate('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(navigate('will-navigate', 'file:///etc/passwd')).toBe(true);
+    expect(navigate('will-redirect', 'http://127.0.0.1:9999/')).toBe(true);
+    expect(navigate('will-navigate', 'keydesk://app/index.html#keys')).toBe(false);
+    expect(navigate('will-attach-webview', 'x')).toBe(true);
+  });
+});
+
+describe('session hardening', () => {
+  it('denies permission requests and checks, and adds the CSP header to app responses only', () => {
+    let requestHandler: Handler | undefined;
+    let checkHandler: Handler | undefined;
+    let headersHandler: Handler | undefined;
+    const session = {
+      setPermissionRequestHandler: (h: Handler) => (requestHandler = h),
+      setPermissionCheckHandler: (h: Handler) => (checkHandler = h),
+      webRequest: { onHeadersReceived: (h: Handler) => (headersHandler = h) },
+    };
+    hardenSession(session as never, 'http://localhost:5173');
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
+      const callback = vi.fn();
+      requestHandler?.({}, permission, callback);
+      expect(callback).toHaveBeenCalledWith(false);
+    }
+    expect(checkHandler?.({}, 'media')).toBe(false);
+    const seen: unknown[] = [];
+    headersHandler?.({ url: 'http://localhost:5173/index.html', responseHeaders: {} }, (r: unknown) => seen.push(r));
+    headersHandler?.({ url: 'https://elsewhere.example/', responseHeaders: { a: ['b'] } }, (r: unknown) => seen.push(r));
+    expect(seen).toEqual([
+      { responseHeaders: { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } },
+      { responseHeaders: { a: ['b'] } },
+    ]);
+    expect(CONTENT_SECURITY_POLICY).toContain("default-src 'none'");
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-(inline|eval)/);
+  });
+});
