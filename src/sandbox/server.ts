@@ -6,9 +6,10 @@ import { LIMITS } from '../shared/rules.ts';
 import type { WireErrorCode } from '../shared/result.ts';
 import { ROUTES, WIRE_STATUS, type HttpMethod, type RouteName, type WireFailure } from '../shared/wire.ts';
 import { WireError } from './errors.ts';
+import { ExecutionCounter } from './executions.ts';
 import { Params, readApiKey } from './params.ts';
 import { HANDLERS } from './routes/index.ts';
-import type { Reply, SandboxLimits } from './routes/types.ts';
+import { RawJson, type Reply, type SandboxLimits } from './routes/types.ts';
 import type { SandboxStore } from './store.ts';
 
 export interface SandboxServerOptions {
@@ -46,7 +47,7 @@ function failureBody(error: WireError): WireFailure {
 }
 
 function send(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  const text = body instanceof RawJson ? body.bytes : JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(text),
@@ -137,6 +138,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     rateLimitPerSecond: options.limits?.rateLimitPerSecond ?? 0,
   };
   const limiter = limits.rateLimitPerSecond > 0 ? new RateLimiter(limits.rateLimitPerSecond) : null;
+  const executions = new ExecutionCounter(store);
   const host = options.host ?? '127.0.0.1';
   let allowedHosts = new Set<string>();
 
@@ -207,7 +209,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
         }
       }
       // 8. Parameters and 9. state, inside the handler.
-      reply = handler.handle({ params, store, service, limits });
+      reply = await handler.handle({ params, store, executions, service, limits });
     }
     send(res, reply.status, reply.body);
   }

@@ -1,7 +1,7 @@
 // The store with an injected clock: expiry and cooldowns without waiting, and the query plans behind search.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WireError } from '../../src/sandbox/errors.ts';
-import { SandboxStore, type ServiceRecord } from '../../src/sandbox/store.ts';
+import { batchJsonBytes, batchKeys, SandboxStore, type ServiceRecord } from '../../src/sandbox/store.ts';
 
 const DAY = 86_400_000;
 let now: number;
@@ -15,7 +15,7 @@ beforeEach(() => {
 });
 
 const gen = (over: Partial<Parameters<SandboxStore['generateKeys']>[1]> = {}) =>
-  store.generateKeys(service.id, { count: 1, isPremium: false, note: 'n', expire: '2026-11-30', expiresByDaysKey: false, daysKey: null, ...over })[0]!;
+  batchKeys(store.generateKeys(service.id, { count: 1, isPremium: false, note: 'n', expire: '2026-11-30', expiresByDaysKey: false, daysKey: null, ...over }))[0]!;
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
@@ -125,11 +125,32 @@ describe('search uses indexes, never a scan of keys', () => {
   });
 
   it('pages across the ranked segments: exact value, exact HWID, then notes, newest first', () => {
-    const keys = store.generateKeys(service.id, { count: 4, isPremium: false, note: 'seg test', expire: '2026-12-31', expiresByDaysKey: false, daysKey: null });
+    const keys = batchKeys(store.generateKeys(service.id, { count: 4, isPremium: false, note: 'seg test', expire: '2026-12-31', expiresByDaysKey: false, daysKey: null }));
     for (const k of keys) store.validate('clocked', k.value, k === keys[0] ? 'seg test' : `H-${k.value}`, false, 'keyless');
     const page = store.searchKeys(service.id, 'active', 'seg test', 10, 0);
     expect(page.total).toBe(4);
     expect(page.items.map((k) => k.value)).toEqual([keys[0]!.value, keys[3]!.value, keys[2]!.value, keys[1]!.value]);
     expect(store.searchKeys(service.id, 'active', 'seg test', 2, 1).items.map((k) => k.value)).toEqual([keys[3]!.value, keys[2]!.value]);
+  });
+});
+
+describe('generated batches', () => {
+  it('serialise byte-identically to JSON.stringify of the key objects, whatever the note holds', () => {
+    for (const note of ['', 'plain', 'quote " backslash \\ newline \n tab \t', '🔑 ünïcödé \u2028', '</script>']) {
+      const batch = store.generateKeys(service.id, { count: 3, isPremium: true, note, expire: '2026-12-31', expiresByDaysKey: false, daysKey: null });
+      expect(batchJsonBytes(batch).toString('utf8')).toBe(JSON.stringify(batchKeys(batch)));
+      expect(batchJsonBytes(batch, '{"a":', '}').toString('utf8')).toBe(`{"a":${JSON.stringify(batchKeys(batch))}}`);
+      expect((JSON.parse(batchJsonBytes(batch).toString('utf8')) as { note: string }[]).map((k) => k.note)).toEqual([note, note, note]);
+    }
+  });
+
+  it('store a batch in one piece: every key readable by value with the batch fields', () => {
+    const batch = batchKeys(store.generateKeys(service.id, { count: 50, isPremium: false, note: 'whole', expire: '2026-12-31', expiresByDaysKey: true, daysKey: 9 }));
+    expect(new Set(batch.map((k) => k.id)).size).toBe(50);
+    const found = store.searchKeys(service.id, 'generated', 'whole', 100, 0);
+    expect(found.total).toBe(50);
+    expect(found.items.map((k) => k.value).sort()).toEqual(batch.map((k) => k.value).sort());
+    const one = store.searchKeys(service.id, 'generated', batch[7]!.value, 1, 0).best;
+    expect(one).toEqual(batch[7]);
   });
 });

@@ -3,10 +3,10 @@ import { ok, type RouteHandler } from './types.ts';
 
 export const pushExecutionCount: RouteHandler = {
   auth: 'service',
-  handle: ({ store, service }) =>
+  handle: async ({ executions, service }) =>
     ok({
       message: 'Execution count incremented successfully',
-      executionCount: store.pushExecution(service.id),
+      executionCount: await executions.push(service.id),
     } satisfies Omit<ExecutionCountBody, 'success'>),
 };
 

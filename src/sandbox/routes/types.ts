@@ -1,3 +1,4 @@
+import type { ExecutionCounter } from '../executions.ts';
 import type { Params } from '../params.ts';
 import type { SandboxStore, ServiceRecord } from '../store.ts';
 
@@ -8,14 +9,23 @@ export interface SandboxLimits {
   rateLimitPerSecond: number;
 }
 
+/** A JSON body already serialised to UTF-8 (for bodies too large to stringify generically). */
+export class RawJson {
+  readonly bytes: Buffer;
+  constructor(bytes: Buffer) {
+    this.bytes = bytes;
+  }
+}
+
 export interface Reply {
   status: number;
-  body: object;
+  body: object | RawJson;
 }
 
 export interface ServiceContext {
   params: Params;
   store: SandboxStore;
+  executions: ExecutionCounter;
   service: ServiceRecord;
   limits: SandboxLimits;
 }
@@ -26,7 +36,7 @@ export interface PublicContext {
 
 /** A route that acts for one service (apiKey checked before it runs), or a public one (validation). */
 export type RouteHandler =
-  | { auth: 'service'; handle: (ctx: ServiceContext) => Reply }
+  | { auth: 'service'; handle: (ctx: ServiceContext) => Reply | Promise<Reply> }
   | { auth: 'public'; handle: (ctx: PublicContext) => Reply };
 
 export const ok = (body: object, status = 200): Reply => ({ status, body: { success: true, ...body } });

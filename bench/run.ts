@@ -1,0 +1,234 @@
+// `npm run bench [-- --only throughput,generate,search]`: Keydesk's performance figures, each a ratio to a
+// baseline measured in the same run on loopback, so a noisy machine moves both sides together.
+// Bounded: every load phase runs for a fixed time against 127.0.0.1 and stops by itself.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { parseArgs } from 'node:util';
+import { Pool, request } from 'undici';
+import { generateKeyValues } from '../src/sandbox/keygen.ts';
+import { SandboxStore } from '../src/sandbox/store.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const NODE_FLAGS = ['--disable-warning=ExperimentalWarning'];
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    seconds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '32' },
+    'search-keys': { type: 'string', default: '1000000' },
+  },
+});
+const only = new Set((args.only ?? 'throughput,generate,search').split(','));
+const SECONDS = Number(args.seconds);
+const CONNECTIONS = Number(args.connections);
+const SEARCH_KEYS = Number(args['search-keys']);
+const work = mkdtempSync(join(tmpdir(), 'keydesk-bench-'));
+const children: ChildProcess[] = [];
+const rows: { figure: string; ours: string; baseline: string; ratio: number; target: string; pass: boolean }[] = [];
+
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+function startChild(script: string, scriptArgs: string[], ready: RegExp): Promise<string> {
+  const child = spawn(process.execPath, [...NODE_FLAGS, join(ROOT, script), ...scriptArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((res, rej) => {
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = ready.exec(out);
+      if (m?.[1]) res(m[1]);
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('exit', (code) => rej(new Error(`${script} exited with ${code}: ${err}`)));
+  });
+}
+
+function createService(db: string, identifier: string): string {
+  const argv = [...NODE_FLAGS, 'src/sandbox/cli.ts', 'create-service', '--db', db, '--name', identifier, '--identifier', identifier];
+  const r = spawnSync(process.execPath, argv, { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return (JSON.parse(r.stdout) as { apiKey: string }).apiKey;
+}
+
+/** Closed-loop load: CONNECTIONS requests always in flight for `seconds`; returns requests per second. */
+async function throughput(origin: string, method: 'GET' | 'POST', path: string, seconds: number): Promise<number> {
+  const pool = new Pool(origin, { connections: CONNECTIONS, pipelining: 1 });
+  let done = 0;
+  const end = performance.now() + seconds * 1000;
+  const loop = async (): Promise<void> => {
+    while (performance.now() < end) {
+      const res = await pool.request({ method, path });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`${method} ${path.slice(0, 40)}: HTTP ${res.statusCode}`);
+      done++;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  return done / elapsed;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+};
+const p95 = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)] ?? Number.NaN;
+};
+const fmt = (n: number, unit: string): string => `${n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2)} ${unit}`;
+
+function record(figure: string, ours: string, baseline: string, ratio: number, target: string, pass: boolean): void {
+  rows.push({ figure, ours, baseline, ratio, target, pass });
+  console.error(`  ${figure}: ratio ${ratio.toFixed(2)} (${pass ? 'meets' : 'MISSES'} ${target})`);
+}
+
+async function benchThroughput(): Promise<void> {
+  console.error('throughput: bare node:http vs the sandbox, alternating runs of', SECONDS, 's,', CONNECTIONS, 'connections');
+  const db = join(work, 'throughput.db');
+  const apiKey = createService(db, 'bench');
+  const sandbox = await startChild('src/sandbox/cli.ts', ['serve', '--port', '0', '--db', db], /listening on (http:\/\/\S+)\n/);
+  const baseline = await startChild('bench/baseline-server.ts', [], /baseline on (http:\/\/\S+)\n/);
+
+  const gen = await fetch(`${sandbox}/api/generate-key/get?apiKey=${apiKey}&expire=2099-01-01&count=1&isPremium=false`);
+  const value = ((await gen.json()) as { generatedKeys: { value: string }[] }).generatedKeys[0]?.value ?? '';
+  const validatePath = `/v2_validation?key=${value}&service=bench&hwid=BENCH-HWID`;
+  await fetch(`${sandbox}${validatePath}`); // activates and binds: the steady state of a protected app
+  const pushPath = `/api/push-execution-count?apiKey=${encodeURIComponent(apiKey)}`;
+
+  await throughput(baseline, 'GET', '/', 0.5);
+  await throughput(sandbox, 'GET', validatePath, 0.5);
+  const base: number[] = [];
+  const validation: number[] = [];
+  const push: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    base.push(await throughput(baseline, 'GET', '/', SECONDS));
+    validation.push(await throughput(sandbox, 'GET', validatePath, SECONDS));
+    push.push(await throughput(sandbox, 'POST', pushPath, SECONDS));
+  }
+  const b = median(base);
+  const v = median(validation);
+  const p = median(push);
+  record('/v2_validation throughput ÷ bare node:http', fmt(v, 'req/s'), fmt(b, 'req/s'), v / b, '≥ 0.5', v / b >= 0.5);
+  record('push-execution-count throughput ÷ bare node:http', fmt(p, 'req/s'), fmt(b, 'req/s'), p / b, '≥ 0.3', p / b >= 0.3);
+}
+
+async function benchGenerate(): Promise<void> {
+  console.error('generate: 100,000 keys in one request vs one prepared INSERT of 100,000 rows in one transaction');
+  // One running sandbox and one baseline database, both growing by 100,000 rows a round, as in real use.
+  const db = join(work, 'generate.db');
+  const apiKey = encodeURIComponent(createService(db, 'gen'));
+  const sandbox = await startChild('src/sandbox/cli.ts', ['serve', '--port', '0', '--db', db], /listening on (http:\/\/\S+)\n/);
+  const plain = openPlain(join(work, 'plain.db'));
+  const ours: number[] = [];
+  const base: number[] = [];
+  for (let round = 0; round < 6; round++) {
+    const t0 = performance.now();
+    const res = await request(`${sandbox}/api/generate-key/get?apiKey=${apiKey}&expire=2099-01-01&count=100000&isPremium=false&note=round-${round}`);
+    const bytes = await res.body.arrayBuffer();
+    ours.push(performance.now() - t0);
+    const body = JSON.parse(Buffer.from(bytes).toString('utf8')) as { generatedKeys: unknown[] };
+    if (res.statusCode !== 201 || body.generatedKeys.length !== 100_000) throw new Error(`generate failed: ${res.statusCode}`);
+    base.push(plain.insert100k());
+    await new Promise((r) => setTimeout(r, 500)); // both sides idle between rounds
+  }
+  plain.close();
+  ours.shift(); // round 0 warms both processes' code paths
+  base.shift();
+  const o = median(ours);
+  const b = median(base);
+  record('generate 100,000 keys (one request, body received) ÷ plain 100,000-row INSERT', fmt(o, 'ms'), fmt(b, 'ms'), o / b, '≤ 3', o / b <= 3);
+}
+
+/** The baseline: the same 13 columns, the same pragmas, no indexes, values prepared in advance. */
+function openPlain(file: string): { insert100k(): number; close(): void } {
+  const db = new DatabaseSync(file);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  db.exec(`CREATE TABLE plain (id INTEGER PRIMARY KEY, service_id INTEGER, value TEXT, note_id INTEGER, status INTEGER,
+    is_premium INTEGER, expires_by_days INTEGER, days_key INTEGER, expires_at INTEGER, hwid TEXT, created_at INTEGER,
+    activated_at INTEGER, last_reset_at INTEGER)`);
+  const insert = db.prepare(`INSERT INTO plain (service_id, value, note_id, status, is_premium, expires_by_days, days_key,
+    expires_at, created_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)`);
+  return {
+    insert100k: () => {
+      const values = generateKeyValues(100_000);
+      const now = Date.now();
+      const t0 = performance.now();
+      db.exec('BEGIN');
+      for (const v of values) insert.run(1, v, 1, 0, 0, null, now, now);
+      db.exec('COMMIT');
+      return performance.now() - t0;
+    },
+    close: () => db.close(),
+  };
+}
+
+function benchSearch(): void {
+  const batches = SEARCH_KEYS / 100;
+  console.error(`search: ${SEARCH_KEYS.toLocaleString('en-US')} keys in ${batches.toLocaleString('en-US')} batches with distinct notes`);
+  const file = join(work, 'search.db');
+  const store = new SandboxStore(file);
+  const { service } = store.createService('Search', 'search');
+  const regions = ['EU', 'US', 'APAC', 'LATAM'];
+  const t0 = performance.now();
+  for (let i = 0; i < batches; i++) {
+    store.generateKeys(service.id, {
+      count: 100, isPremium: i % 7 === 0, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
+      note: `Order ${String(i).padStart(6, '0')} for customer-${String(i % 997).padStart(4, '0')} (${regions[i % 4] ?? ''})`,
+    });
+  }
+  console.error(`  populated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  store.close();
+
+  // The naive design: the note inline on every key, found by LIKE '%term%'.
+  const db = new DatabaseSync(file);
+  db.exec(`CREATE TABLE naive AS SELECT k.id, k.service_id, k.value, n.text AS note, k.status, k.is_premium, k.expires_by_days,
+    k.days_key, k.expires_at, k.hwid, k.created_at, k.activated_at, k.last_reset_at FROM keys k JOIN notes n ON n.id = k.note_id`);
+  const naiveCount = db.prepare("SELECT count(*) AS n FROM naive WHERE service_id = ? AND status = 0 AND note LIKE ? ESCAPE '\\'");
+  const naiveRows = db.prepare("SELECT * FROM naive WHERE service_id = ? AND status = 0 AND note LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT 100");
+  const ours = new SandboxStore(file);
+  const terms = Array.from({ length: 40 }, (_, i) => {
+    const n = (i * 7_919) % batches;
+    return i % 2 === 0 ? `CUSTOMER-${String(n % 997).padStart(4, '0')}` : `order ${String(n).padStart(6, '0')}`;
+  });
+  const naiveMs: number[] = [];
+  const oursMs: number[] = [];
+  for (const term of terms) {
+    const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    let t = performance.now();
+    const total = (naiveCount.get(service.id, like) as { n: number }).n;
+    naiveRows.all(service.id, like);
+    naiveMs.push(performance.now() - t);
+    t = performance.now();
+    const page = ours.searchKeys(service.id, 'generated', term, 100, 0);
+    oursMs.push(performance.now() - t);
+    if (page.total !== total) throw new Error(`search disagrees with the scan for "${term}": ${page.total} vs ${total}`);
+  }
+  ours.close();
+  db.close();
+  const n = p95(naiveMs);
+  const o = p95(oursMs);
+  record(
+    `note search over ${SEARCH_KEYS.toLocaleString('en-US')} keys: p95 LIKE scan ÷ p95 ours`,
+    fmt(o, 'ms'), fmt(n, 'ms'), n / o, '≥ 20', n / o >= 20,
+  );
+}
+
+if (only.has('throughput')) await benchThroughput();
+if (only.has('generate')) await benchGenerate();
+if (only.has('search')) benchSearch();
+
+console.log('\n| figure | ours | baseline | ratio | target |');
+console.log('|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.figure} | ${r.ours} | ${r.baseline} | ${r.ratio.toFixed(2)} | ${r.target}${r.pass ? '' : ' (missed)'} |`);
+console.log(`\nNode ${process.version}, ${process.platform}/${process.arch}, load from this process over 127.0.0.1.`);
+process.exit(rows.every((r) => r.pass) ? 0 : 1);
