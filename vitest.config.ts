@@ -16,6 +16,9 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        test: { name: 'package', include: ['test/package/**/*.test.ts'], environment: 'node', testTimeout: 180_000 },
+      },
     ],
   },
 });
