@@ -1,7 +1,6 @@
 import { LIMITS } from '../../shared/rules.ts';
 import type { FetchKeylessBody, KeylessBody } from '../../shared/wire.ts';
-import { notFound } from '../errors.ts';
-import { ok, type RouteHandler } from './types.ts';
+import { counted, ok, pagedSearch, type RouteHandler } from './types.ts';
 
 export const addKeyless: RouteHandler = {
   auth: 'service',
@@ -17,12 +16,13 @@ export const addKeyless: RouteHandler = {
 export const fetchKeyless: RouteHandler = {
   auth: 'service',
   handle: ({ params, store, service }) => {
-    const term = params.requiredString('fetch');
-    const { limit, offset } = params.page();
-    const page = store.searchKeyless(service.id, term, limit, offset);
-    if (!page.best) throw notFound('No keyless entry has a HWID containing that text.');
+    const page = pagedSearch(
+      params,
+      (term, limit, offset) => store.searchKeyless(service.id, term, limit, offset),
+      'No keyless entry has a HWID containing that text.',
+    );
     return ok({
-      message: `Found ${page.total} keyless entr${page.total === 1 ? 'y' : 'ies'}`,
+      message: `Found ${counted(page.total, 'keyless entry', 'keyless entries')}`,
       keyless: page.best,
       keylessEntries: page.items,
       total: page.total,

@@ -1,8 +1,8 @@
 import { fixedExpiryProblem, LIMITS } from '../../shared/rules.ts';
 import type { DeleteKeyBody, FetchGeneratedBody, FetchKeyBody, KeyBody } from '../../shared/wire.ts';
-import { invalid, notFound } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { batchJsonBytes } from '../store.ts';
-import { ok, RawJson, type Reply, type RouteHandler, type ServiceContext } from './types.ts';
+import { counted, ok, pagedSearch, RawJson, type Reply, type RouteHandler, type ServiceContext } from './types.ts';
 
 type Body<T> = Omit<T, 'success'>;
 
@@ -20,7 +20,7 @@ function generate({ params, store, service }: ServiceContext): Reply {
     if (problem) throw invalid(problem);
   }
   const batch = store.generateKeys(service.id, { count, isPremium, note, expire, expiresByDaysKey, daysKey: daysKey ?? null });
-  const message = `Generated ${count} key${count === 1 ? '' : 's'} successfully`;
+  const message = `Generated ${counted(count, 'key')} successfully`;
   // The GenerateBody shape, written without building 100,000 objects.
   return {
     status: 201,
@@ -54,7 +54,7 @@ export const expandExpiration: RouteHandler = {
     const keyValue = params.requiredString('keyValue');
     const days = params.requiredInt('days', LIMITS.daysMin, LIMITS.daysMax);
     const key = store.extendKey(service.id, keyValue, days);
-    return ok({ message: `Key extended by ${days} day${days === 1 ? '' : 's'}`, key } satisfies Body<KeyBody>);
+    return ok({ message: `Key extended by ${counted(days, 'day')}`, key } satisfies Body<KeyBody>);
   },
 };
 
@@ -70,12 +70,13 @@ export const resetHwid: RouteHandler = {
 export const fetchKey: RouteHandler = {
   auth: 'service',
   handle: ({ params, store, service }) => {
-    const term = params.requiredString('fetch');
-    const { limit, offset } = params.page();
-    const page = store.searchKeys(service.id, 'active', term, limit, offset);
-    if (!page.best) throw notFound('No active key matches that value, HWID or note.');
+    const page = pagedSearch(
+      params,
+      (term, limit, offset) => store.searchKeys(service.id, 'active', term, limit, offset),
+      'No active key matches that value, HWID or note.',
+    );
     return ok({
-      message: `Found ${page.total} active key${page.total === 1 ? '' : 's'}`,
+      message: `Found ${counted(page.total, 'active key')}`,
       key: page.best,
       keys: page.items,
       total: page.total,
@@ -86,12 +87,13 @@ export const fetchKey: RouteHandler = {
 export const fetchGeneratedKey: RouteHandler = {
   auth: 'service',
   handle: ({ params, store, service }) => {
-    const term = params.requiredString('fetch');
-    const { limit, offset } = params.page();
-    const page = store.searchKeys(service.id, 'generated', term, limit, offset);
-    if (!page.best) throw notFound('No generated key matches that value or note.');
+    const page = pagedSearch(
+      params,
+      (term, limit, offset) => store.searchKeys(service.id, 'generated', term, limit, offset),
+      'No generated key matches that value or note.',
+    );
     return ok({
-      message: `Found ${page.total} generated key${page.total === 1 ? '' : 's'}`,
+      message: `Found ${counted(page.total, 'generated key')}`,
       generatedKey: page.best,
       generatedKeys: page.items,
       total: page.total,

@@ -1,6 +1,7 @@
 import type { ExecutionCounter } from '../executions.ts';
 import type { Params } from '../params.ts';
-import type { SandboxStore, ServiceRecord } from '../store.ts';
+import { notFound } from '../errors.ts';
+import type { Page, SandboxStore, ServiceRecord } from '../store.ts';
 
 export interface SandboxLimits {
   /** Minutes between HWID resets of one key; 0 = no cooldown. */
@@ -40,3 +41,19 @@ export type RouteHandler =
   | { auth: 'public'; handle: (ctx: PublicContext) => Reply };
 
 export const ok = (body: object, status = 200): Reply => ({ status, body: { success: true, ...body } });
+
+/** Reads the `fetch` term and paging, runs a search, and answers 404 with `notFoundMessage` when nothing matches. */
+export function pagedSearch<T>(
+  params: Params,
+  search: (term: string, limit: number, offset: number) => Page<T>,
+  notFoundMessage: string,
+): { best: T; items: T[]; total: number } {
+  const term = params.requiredString('fetch');
+  const { limit, offset } = params.page();
+  const { best, items, total } = search(term, limit, offset);
+  if (best === null) throw notFound(notFoundMessage);
+  return { best, items, total };
+}
+
+/** "1 key", "3 keys". */
+export const counted = (n: number, singular: string, plural = `${singular}s`): string => `${n} ${n === 1 ? singular : plural}`;
