@@ -17,6 +17,10 @@ export default defineConfig({
         },
       },
       {
+        // The main process's core in plain Node: real sandbox, real keychain where one answers.
+        test: { name: 'main', include: ['test/main/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
+      },
+      {
         test: { name: 'package', include: ['test/package/**/*.test.ts'], environment: 'node', testTimeout: 180_000 },
       },
     ],
