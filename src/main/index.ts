@@ -1,36 +1,80 @@
-// Lifecycle only: the window, the app scheme, the guards. Everything else lives in modules that run without Electron.
+// Lifecycle only: the window, the app scheme, the guards, and the core. Everything else lives in modules
+// that run without Electron (and are tested that way, or through the harness).
 import { join } from 'node:path';
-import { app, BrowserWindow, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+import { EVENT_NAMES, eventChannel } from '../shared/operations.ts';
+import { Core } from './core.ts';
+import { createHandlers } from './handlers/index.ts';
+import { registerIpc, trustedSender } from './ipc/register.ts';
 import { registerAppScheme, serveRenderer } from './protocol.ts';
-import { APP_URL } from './security.ts';
+import { openSecretStore } from './secrets/keytar-store.ts';
+import { APP_URL, isAppUrl } from './security.ts';
 import { createMainWindow, hardenSession } from './window.ts';
 
 const devServerUrl = process.env.ELECTRON_RENDERER_URL;
 registerAppScheme();
 
+let mainWindow: BrowserWindow | null = null;
+let core: Core | null = null;
+
+async function start(): Promise<void> {
+  hardenSession(session.defaultSession, devServerUrl);
+  serveRenderer(join(import.meta.dirname, '../renderer'));
+  const secrets = await openSecretStore();
+  if (secrets.fallbackReason) console.warn(`keydesk: apiKeys are kept for this session only. ${secrets.fallbackReason}`);
+  core = await Core.start({
+    userDataDir: app.getPath('userData'),
+    secrets: secrets.store,
+    secretsFallbackReason: secrets.fallbackReason,
+    version: app.getVersion(),
+    askSavePath: async (suggestedName) => {
+      const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
+      const r = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
+      return r.canceled || !r.filePath ? null : r.filePath;
+    },
+  });
+  registerIpc(
+    ipcMain,
+    createHandlers(core),
+    trustedSender(() => mainWindow?.webContents.mainFrame ?? null, (url) => isAppUrl(url, devServerUrl)),
+  );
+  for (const event of EVENT_NAMES) {
+    core.on(event, (payload) => {
+      mainWindow?.webContents.send(eventChannel(event), payload);
+    });
+  }
+  const open = (): void => {
+    mainWindow = createMainWindow({ preload: join(import.meta.dirname, '../preload/index.cjs'), url: devServerUrl ?? APP_URL, devServerUrl });
+    mainWindow.on('closed', () => {
+      mainWindow = null;
+    });
+  };
+  open();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) open();
+  });
+}
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', () => {
-    const [win] = BrowserWindow.getAllWindows();
-    if (win) {
-      if (win.isMinimized()) win.restore();
-      win.focus();
+    if (mainWindow) {
+      if (mainWindow.isMinimized()) mainWindow.restore();
+      mainWindow.focus();
     }
   });
-
-  void app.whenReady().then(() => {
-    hardenSession(session.defaultSession, devServerUrl);
-    serveRenderer(join(import.meta.dirname, '../renderer'));
-    const open = () =>
-      createMainWindow({ preload: join(import.meta.dirname, '../preload/index.cjs'), url: devServerUrl ?? APP_URL, devServerUrl });
-    open();
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) open();
-    });
-  });
-
+  void app.whenReady().then(start);
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
+  });
+  let closing = false;
+  app.on('will-quit', (event) => {
+    if (closing || !core) return;
+    closing = true;
+    event.preventDefault();
+    void core.close().finally(() => {
+      app.quit();
+    });
   });
 }

@@ -323,6 +323,18 @@ export class SandboxStore {
     }
   }
 
+  /**
+   * Gives a service a new apiKey; the old one stops working at once. For the desktop app's embedded sandbox,
+   * whose demo key lives in the keychain: if that entry is lost, the app issues a new key rather than a new service.
+   */
+  rotateApiKey(identifier: string): string {
+    const apiKey = newApiKey();
+    const r = this.db.prepare('UPDATE services SET api_key_sha256 = ? WHERE identifier = ?').run(sha256(apiKey), identifier);
+    if (r.changes === 0) throw notFound(`No service has the identifier "${identifier}".`);
+    this.byApiKey.clear();
+    return apiKey;
+  }
+
   /** The service an apiKey belongs to. Keys are compared by SHA-256 digest; positive answers are cached. */
   serviceByApiKey(apiKey: string): ServiceRecord | null {
     const cached = this.byApiKey.get(apiKey);

@@ -1,0 +1,157 @@
+// The main process's core, free of Electron: secrets, profiles, the local store, the embedded sandbox and a
+// client per profile. Electron's main and the harness both run exactly this.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventMap, EventName } from '../shared/contract.ts';
+import type { Profile, SandboxState, SecretStorageKind } from '../shared/domain.ts';
+import { fail, type Failure } from '../shared/result.ts';
+import { SANDBOX_DB_FILE } from '../sandbox/paths.ts';
+import { startSandboxServer, type RunningSandbox } from '../sandbox/server.ts';
+import { SandboxStore } from '../sandbox/store.ts';
+import { ServiceClient, type ClientOptions } from './client/service-client.ts';
+import { keyHint } from './client/urls.ts';
+import type { SecretStore } from './secrets/secret-store.ts';
+import { LocalDb } from './store/local-db.ts';
+import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
+
+export const SANDBOX_PROFILE_ID = 'sandbox';
+const SANDBOX_SERVICE = { name: 'Demo', identifier: 'demo' };
+
+export interface CoreOptions {
+  userDataDir: string;
+  secrets: SecretStore;
+  /** Why the OS keychain is not in use, if it is not. */
+  secretsFallbackReason?: string | null;
+  version: string;
+  platform?: NodeJS.Platform;
+  clientOptions?: ClientOptions;
+  /** Asks the user where to save an export; null when they cancel. Electron shows a dialog. */
+  askSavePath: (suggestedName: string) => Promise<string | null>;
+  /** Requests per second for bulk actions. */
+  bulkRatePerSecond?: number;
+}
+
+export class Core {
+  readonly options: CoreOptions;
+  readonly secrets: SecretStore;
+  readonly profiles: ProfilesFile;
+  readonly db: LocalDb;
+  private readonly events = new EventEmitter();
+  private sandboxStore: SandboxStore | null = null;
+  private sandbox: RunningSandbox | null = null;
+  private sandboxError: string | null = null;
+  private readonly clients = new Map<string, ServiceClient>();
+
+  private constructor(options: CoreOptions) {
+    this.options = options;
+    this.secrets = options.secrets;
+    mkdirSync(options.userDataDir, { recursive: true });
+    this.profiles = new ProfilesFile(options.userDataDir);
+    this.db = new LocalDb(join(options.userDataDir, 'keydesk.db'));
+  }
+
+  static async start(options: CoreOptions): Promise<Core> {
+    const core = new Core(options);
+    await core.startSandbox();
+    return core;
+  }
+
+  /** The embedded sandbox on 127.0.0.1 (random port), its database in userData, its demo key in the SecretStore. */
+  private async startSandbox(): Promise<void> {
+    try {
+      const store = new SandboxStore(join(this.options.userDataDir, SANDBOX_DB_FILE));
+      this.sandboxStore = store;
+      let apiKey = await this.secrets.get(SANDBOX_PROFILE_ID);
+      if (store.serviceByIdentifier(SANDBOX_SERVICE.identifier) === null) {
+        apiKey = store.createService(SANDBOX_SERVICE.name, SANDBOX_SERVICE.identifier).apiKey;
+      } else if (apiKey === null || store.serviceByApiKey(apiKey) === null) {
+        // The key was lost (session-only storage, a wiped keychain): issue a new one for the same service.
+        apiKey = store.rotateApiKey(SANDBOX_SERVICE.identifier);
+      }
+      await this.secrets.set(SANDBOX_PROFILE_ID, apiKey);
+      this.sandbox = await startSandboxServer({ store, host: '127.0.0.1', port: 0 });
+      const profile: StoredProfile = {
+        id: SANDBOX_PROFILE_ID,
+        name: 'Local sandbox',
+        kind: 'sandbox',
+        baseUrl: this.sandbox.url,
+        validationUrl: `${this.sandbox.url}/v2_validation`,
+        serviceIdentifier: SANDBOX_SERVICE.identifier,
+        keyHint: keyHint(apiKey),
+      };
+      this.profiles.upsert(profile);
+      if (this.profiles.activeProfileId === null || this.profiles.get(this.profiles.activeProfileId) === null) {
+        this.profiles.setActive(SANDBOX_PROFILE_ID);
+      }
+      this.clients.delete(SANDBOX_PROFILE_ID);
+      this.sandboxError = null;
+    } catch (error) {
+      this.sandboxError = `The local sandbox could not start: ${(error as Error).message}`;
+    }
+    this.emit('sandbox.stateChanged', this.sandboxState());
+  }
+
+  sandboxState(): SandboxState {
+    return { url: this.sandbox?.url ?? null, running: this.sandbox !== null, error: this.sandboxError };
+  }
+
+  get secretStorage(): SecretStorageKind {
+    return this.secrets.kind;
+  }
+
+  toProfile(p: StoredProfile): Profile {
+    return { ...p, hasKey: p.keyHint !== null, storage: this.secrets.kind };
+  }
+
+  /** The profile an operation acts on, with its client; a Failure when there is none or it has no key. */
+  async active(): Promise<{ profile: StoredProfile; client: ServiceClient } | Failure> {
+    const id = this.profiles.activeProfileId;
+    const profile = id === null ? null : this.profiles.get(id);
+    if (!profile) return fail('NOT_FOUND', 'No profile is selected. Choose or add a service first.');
+    const client = await this.clientFor(profile);
+    if (!client) return fail('KEYCHAIN_UNAVAILABLE', `No apiKey is stored for "${profile.name}" (keys kept for the session only are gone after a restart). Enter it again.`);
+    return { profile, client };
+  }
+
+  async clientFor(profile: StoredProfile): Promise<ServiceClient | null> {
+    const cached = this.clients.get(profile.id);
+    if (cached && cached.target.baseUrl === profile.baseUrl && cached.target.validationUrl === profile.validationUrl) return cached;
+    const apiKey = await this.secrets.get(profile.id);
+    if (apiKey === null) return null;
+    const client = new ServiceClient({ baseUrl: profile.baseUrl, validationUrl: profile.validationUrl, apiKey }, this.options.clientOptions);
+    this.clients.set(profile.id, client);
+    return client;
+  }
+
+  /** A client for a candidate profile that is not saved yet (checking a key before storing it). */
+  probeClient(baseUrl: string, validationUrl: string, apiKey: string): ServiceClient {
+    return new ServiceClient({ baseUrl, validationUrl, apiKey }, this.options.clientOptions);
+  }
+
+  forgetClient(profileId: string): void {
+    this.clients.delete(profileId);
+  }
+
+  newProfileId(): string {
+    return `p_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  }
+
+  on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): () => void {
+    this.events.on(event, listener);
+    return () => this.events.off(event, listener);
+  }
+
+  emit<E extends EventName>(event: E, payload: EventMap[E]): void {
+    this.events.emit(event, payload);
+  }
+
+  async close(): Promise<void> {
+    await this.sandbox?.close(2_000);
+    this.sandbox = null;
+    this.sandboxStore?.close();
+    this.sandboxStore = null;
+    this.db.close();
+  }
+}

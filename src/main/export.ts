@@ -1,0 +1,38 @@
+// CSV and JSON writers for exports. CSV cells that a spreadsheet would run as a formula are neutralised.
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+
+const FORMULA = /^[=+\-@\t\r]/;
+
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+  if (FORMULA.test(text)) text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Streams rows to `path` as CSV (with a header) or as a JSON array; returns the number of rows written. */
+export async function writeExport<T extends object>(path: string, format: 'csv' | 'json', columns: readonly (keyof T & string)[], rows: Iterable<T>): Promise<number> {
+  const out = createWriteStream(path, { encoding: 'utf8', mode: 0o600 });
+  const write = async (chunk: string): Promise<void> => {
+    if (!out.write(chunk)) await once(out, 'drain');
+  };
+  let n = 0;
+  if (format === 'csv') {
+    await write(`${columns.join(',')}\n`);
+    for (const row of rows) {
+      await write(`${columns.map((c) => csvCell(row[c])).join(',')}\n`);
+      n++;
+    }
+  } else {
+    await write('[');
+    for (const row of rows) {
+      await write(`${n === 0 ? '\n' : ',\n'}${JSON.stringify(row)}`);
+      n++;
+    }
+    await write(n === 0 ? ']\n' : '\n]\n');
+  }
+  out.end();
+  await once(out, 'finish');
+  return n;
+}

@@ -1,0 +1,22 @@
+import type { Core } from '../core.ts';
+import { appHandlers } from './app.ts';
+import { executionHandlers } from './executions.ts';
+import { keyHandlers } from './keys.ts';
+import { ledgerHandlers } from './ledger.ts';
+import { profileHandlers } from './profiles.ts';
+import { serviceHandlers } from './service.ts';
+import type { Handlers } from './types.ts';
+
+/** Every operation's handler over one core. */
+export function createHandlers(core: Core): Handlers {
+  return {
+    ...appHandlers(core),
+    ...profileHandlers(core),
+    ...executionHandlers(core),
+    ...keyHandlers(core),
+    ...ledgerHandlers(core),
+    ...serviceHandlers(core),
+  };
+}
+
+export type { Handlers };

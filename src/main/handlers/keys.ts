@@ -1,0 +1,137 @@
+import type { BulkItemResult, Key } from '../../shared/domain.ts';
+import { fail, ok, type Result } from '../../shared/result.ts';
+import type { Core } from '../core.ts';
+import { audited, type Handlers } from './types.ts';
+
+/** A lookup that found nothing is an empty list, not a failure. */
+const orEmpty = (r: Result<{ keys: Key[]; total: number }>): Result<{ keys: Key[]; total: number }> =>
+  !r.ok && r.code === 'NOT_FOUND' ? ok({ keys: [], total: 0 }) : r;
+
+export const keyHandlers = (
+  core: Core,
+): Pick<Handlers, 'keys.generate' | 'keys.lookup' | 'keys.fetchActive' | 'keys.fetchGenerated' | 'keys.delete' | 'keys.extend' | 'keys.resetHwid' | 'keys.bulk' | 'keys.bulkCancel'> => {
+  const jobs = new Map<string, { cancelled: boolean }>();
+
+  return {
+    'keys.generate': async (input) => {
+      const a = await core.active();
+      if ('ok' in a) return a;
+      return audited(core, a.profile, 'keys.generate', `${input.count} key(s)${input.note ? `: ${input.note.slice(0, 60)}` : ''}`, async () => {
+        const r = await a.client.generate(input);
+        if (!r.ok) return r;
+        core.db.recordKeys(a.profile.id, r.data);
+        return ok({ generatedKeys: r.data });
+      });
+    },
+
+    'keys.lookup': async ({ term }) => {
+      const a = await core.active();
+      if ('ok' in a) return a;
+      const active = orEmpty(await a.client.fetchActive(term));
+      if (!active.ok) return active;
+      const generated = orEmpty(await a.client.fetchGenerated(term));
+      if (!generated.ok) return generated;
+      core.db.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
+      return ok({ active: active.data.keys, generated: generated.data.keys });
+    },
+
+    'keys.fetchActive': async ({ term, limit, offset }) => {
+      const a = await core.active();
+      if ('ok' in a) return a;
+      const r = orEmpty(await a.client.fetchActive(term, limit, offset));
+      if (r.ok) core.db.recordKeys(a.profile.id, r.data.keys);
+      return r;
+    },
+
+    'keys.fetchGenerated': async ({ term, limit, offset }) => {
+      const a = await core.active();
+      if ('ok' in a) return a;
+      const r = orEmpty(await a.client.fetchGenerated(term, limit, offset));
+      if (r.ok) core.db.recordKeys(a.profile.id, r.data.keys);
+      return r;
+    },
+
+    'keys.delete': async ({ keyValue, state }) => {
+      const a = await core.active();
+      if ('ok' in a) return a;
+      return audited(core, a.profile, 'keys.delete', keyValue, async () => {
+        const r = await a.client.deleteKey(keyValue, state === 'generated');
+        if (!r.ok) return r;
+        core.db.markDeleted(a.profile.id, keyValue);
+        return ok({ deletedKey: r.data });
+      });
+    },
+
+    'keys.extend': async ({ keyValue, days }) => {
+      const a = await core.active();
+      if ('ok' in a) return a;
+      return audited(core, a.profile, 'keys.extend', keyValue, async () => {
+        const r = await a.client.extend(keyValue, days);
+        if (!r.ok) return r;
+        if (!r.data) return fail('BAD_RESPONSE', 'The service extended the key but did not describe it; look it up to see the new expiry.');
+        core.db.recordKeys(a.profile.id, [r.data]);
+        return ok({ key: r.data });
+      });
+    },
+
+    'keys.resetHwid': async ({ keyValue }) => {
+      const a = await core.active();
+      if ('ok' in a) return a;
+      return audited(core, a.profile, 'keys.resetHwid', keyValue, async () => {
+        const r = await a.client.resetHwid(keyValue);
+        if (!r.ok) return r;
+        if (!r.data) return fail('BAD_RESPONSE', 'The service reset the HWID but did not describe the key; look it up to see it.');
+        core.db.recordKeys(a.profile.id, [r.data]);
+        return ok({ key: r.data });
+      });
+    },
+
+    'keys.bulk': async ({ jobId, action, keyValues, days }) => {
+      const a = await core.active();
+      if ('ok' in a) return a;
+      if (jobs.has(jobId)) return fail('CONFLICT', 'A bulk job with that id is already running.');
+      const job = { cancelled: false };
+      jobs.set(jobId, job);
+      const perSecond = core.options.bulkRatePerSecond ?? 5;
+      const interval = 1000 / perSecond;
+      const results: BulkItemResult[] = [];
+      let failed = 0;
+      let nextAt = Date.now();
+      try {
+        for (const keyValue of keyValues) {
+          while (!job.cancelled && Date.now() < nextAt) await new Promise((r) => setTimeout(r, Math.min(50, nextAt - Date.now())));
+          if (job.cancelled) break;
+          nextAt = Math.max(nextAt, Date.now()) + interval;
+          const op = action === 'delete' ? 'keys.delete' : action === 'extend' ? 'keys.extend' : 'keys.resetHwid';
+          const r = await audited(core, a.profile, op, keyValue, async (): Promise<Result<null>> => {
+            if (action === 'delete') {
+              const d = await a.client.deleteKey(keyValue, false);
+              if (!d.ok) return d;
+              core.db.markDeleted(a.profile.id, keyValue);
+              return ok(null);
+            }
+            const k = action === 'extend' ? await a.client.extend(keyValue, days ?? 0) : await a.client.resetHwid(keyValue);
+            if (!k.ok) return k;
+            if (k.data) core.db.recordKeys(a.profile.id, [k.data]);
+            return ok(null);
+          });
+          if (!r.ok) failed++;
+          results.push({ keyValue, ok: r.ok, message: r.ok ? 'Done' : r.message });
+          core.emit('bulk.progress', { jobId, done: results.length, total: keyValues.length, failed });
+        }
+      } finally {
+        jobs.delete(jobId);
+      }
+      for (const keyValue of keyValues.slice(results.length)) {
+        results.push({ keyValue, ok: false, message: 'Cancelled before it was sent.' });
+      }
+      return ok({ results, cancelled: job.cancelled });
+    },
+
+    'keys.bulkCancel': ({ jobId }) => {
+      const job = jobs.get(jobId);
+      if (job) job.cancelled = true;
+      return Promise.resolve(ok({ cancelled: job !== undefined }));
+    },
+  };
+};

@@ -1,0 +1,94 @@
+import { fail, ok, type Result } from '../../shared/result.ts';
+import { keyHint } from '../client/urls.ts';
+import { SANDBOX_PROFILE_ID, type Core } from '../core.ts';
+import type { StoredProfile } from '../store/profiles-file.ts';
+import { audited, type Handlers } from './types.ts';
+
+const defaultValidationUrl = (baseUrl: string): string => `${new URL(baseUrl).origin}/v2_validation`;
+
+/** The check the official client makes at creation: the key must read the execution count. */
+async function checkKey(core: Core, baseUrl: string, validationUrl: string, apiKey: string): Promise<Result<null>> {
+  const r = await core.probeClient(baseUrl, validationUrl, apiKey).executionCount();
+  if (r.ok) return ok(null);
+  const reason = r.code === 'API_KEY_INVALID' || r.code === 'API_KEY_MISSING' ? 'The service refused this apiKey' : 'The service could not be reached with this apiKey';
+  return fail(r.code, `${reason}: ${r.message} Nothing was saved.`);
+}
+
+export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.select'> => ({
+  'profiles.list': () =>
+    Promise.resolve(ok({ profiles: core.profiles.list().map((p) => core.toProfile(p)), activeProfileId: core.profiles.activeProfileId })),
+
+  'profiles.add': async (input) => {
+    const validationUrl = input.validationUrl ?? defaultValidationUrl(input.baseUrl);
+    const id = core.newProfileId();
+    return audited(core, { id, name: input.name }, 'profiles.add', input.name, async () => {
+      const checked = await checkKey(core, input.baseUrl, validationUrl, input.apiKey);
+      if (!checked.ok) return checked;
+      try {
+        await core.secrets.set(id, input.apiKey);
+      } catch (error) {
+        return fail('KEYCHAIN_UNAVAILABLE', `The keychain refused to store the apiKey (${(error as Error).message}). Nothing was saved.`);
+      }
+      const profile: StoredProfile = {
+        id,
+        name: input.name,
+        kind: 'remote',
+        baseUrl: input.baseUrl,
+        validationUrl,
+        serviceIdentifier: input.serviceIdentifier ?? null,
+        keyHint: keyHint(input.apiKey),
+      };
+      core.profiles.upsert(profile);
+      return ok(core.toProfile(profile));
+    });
+  },
+
+  'profiles.update': async (input) => {
+    const current = core.profiles.get(input.id);
+    if (!current) return fail('NOT_FOUND', 'That profile does not exist.');
+    if (current.kind === 'sandbox' && (input.baseUrl !== undefined || input.apiKey !== undefined)) {
+      return fail('INVALID_INPUT', 'The local sandbox profile keeps its own address and key.');
+    }
+    return audited(core, current, 'profiles.update', input.name ?? current.name, async () => {
+      const baseUrl = input.baseUrl ?? current.baseUrl;
+      const validationUrl = input.validationUrl ?? (input.baseUrl !== undefined ? defaultValidationUrl(baseUrl) : current.validationUrl);
+      if (input.baseUrl !== undefined || input.apiKey !== undefined) {
+        const apiKey = input.apiKey ?? (await core.secrets.get(current.id));
+        if (apiKey === null) return fail('KEYCHAIN_UNAVAILABLE', 'No apiKey is stored for this profile; enter it again.');
+        const checked = await checkKey(core, baseUrl, validationUrl, apiKey);
+        if (!checked.ok) return checked;
+        if (input.apiKey !== undefined) await core.secrets.set(current.id, input.apiKey);
+      }
+      const next: StoredProfile = {
+        ...current,
+        name: input.name ?? current.name,
+        baseUrl,
+        validationUrl,
+        serviceIdentifier: input.serviceIdentifier === undefined ? current.serviceIdentifier : input.serviceIdentifier,
+        keyHint: input.apiKey !== undefined ? keyHint(input.apiKey) : current.keyHint,
+      };
+      core.profiles.upsert(next);
+      core.forgetClient(current.id);
+      return ok(core.toProfile(next));
+    });
+  },
+
+  'profiles.remove': async ({ id }) => {
+    const current = core.profiles.get(id);
+    if (!current) return fail('NOT_FOUND', 'That profile does not exist.');
+    if (id === SANDBOX_PROFILE_ID) return fail('INVALID_INPUT', 'The local sandbox profile cannot be removed.');
+    return audited(core, current, 'profiles.remove', current.name, async () => {
+      await core.secrets.delete(id);
+      core.profiles.remove(id);
+      core.forgetClient(id);
+      return ok(null);
+    });
+  },
+
+  'profiles.select': ({ id }) => {
+    const profile = core.profiles.get(id);
+    if (!profile) return Promise.resolve(fail('NOT_FOUND', 'That profile does not exist.'));
+    core.profiles.setActive(id);
+    return Promise.resolve(ok(core.toProfile(profile)));
+  },
+});

@@ -1,0 +1,81 @@
+import type { ValidationReport } from '../../shared/domain.ts';
+import { fail, ok } from '../../shared/result.ts';
+import { KEYLESS_KEY } from '../../shared/wire.ts';
+import type { Core } from '../core.ts';
+import { readAllHwids, readHwid } from '../hwid.ts';
+import { audited, type Handlers } from './types.ts';
+
+export const serviceHandlers = (
+  core: Core,
+): Pick<Handlers, 'identifier.check' | 'keyless.lookup' | 'keyless.add' | 'keyless.delete' | 'hwid.read' | 'validation.run'> => ({
+  'identifier.check': async ({ identifier }) => {
+    const a = await core.active();
+    if ('ok' in a) return a;
+    return a.client.identifierCheck(identifier);
+  },
+
+  'keyless.lookup': async ({ term, limit, offset }) => {
+    const a = await core.active();
+    if ('ok' in a) return a;
+    const r = await a.client.fetchKeyless(term, limit, offset);
+    return !r.ok && r.code === 'NOT_FOUND' ? ok({ entries: [], total: 0 }) : r;
+  },
+
+  'keyless.add': async ({ hwid, isPremium, days }) => {
+    const a = await core.active();
+    if ('ok' in a) return a;
+    return audited(core, a.profile, 'keyless.add', hwid, async () => {
+      const r = await a.client.addKeyless(hwid, isPremium, days);
+      if (!r.ok && r.code === 'NOT_FOUND') return fail('UNSUPPORTED', 'This service has no endpoint to add keyless entries (the sandbox has one).');
+      return r.ok ? ok({ entry: r.data }) : r;
+    });
+  },
+
+  'keyless.delete': async ({ hwid }) => {
+    const a = await core.active();
+    if ('ok' in a) return a;
+    return audited(core, a.profile, 'keyless.delete', hwid, () => a.client.deleteKeyless(hwid));
+  },
+
+  'hwid.read': async () => ok({ readings: await readAllHwids(core.options.platform) }),
+
+  'validation.run': async (input) => {
+    const a = await core.active();
+    if ('ok' in a) return a;
+    const sandbox = a.profile.kind === 'sandbox';
+    const dryRun = sandbox ? (input.dryRun ?? true) : false;
+    if (!sandbox && input.dryRun) {
+      return fail('UNSUPPORTED', 'A dry run exists only on the local sandbox; a real service always activates and binds.');
+    }
+    if (!dryRun && !sandbox && input.confirmActivation !== true) {
+      return fail('NEEDS_CONFIRMATION', 'Validating against a remote service activates the key and binds it to this HWID. Confirm to go ahead.');
+    }
+    let hwid: string;
+    if ('custom' in input.hwid) {
+      hwid = input.hwid.custom;
+    } else {
+      const reading = await readHwid(input.hwid.method, core.options.platform);
+      if (reading.value === null) return fail('UNSUPPORTED', `${reading.label}: ${reading.unavailableReason ?? 'unavailable'}`);
+      hwid = reading.value;
+    }
+    const service = input.service ?? a.profile.serviceIdentifier;
+    if (!service) return fail('INVALID_INPUT', 'Enter the service identifier to validate against.');
+    const key = input.mode === 'keyless' ? KEYLESS_KEY : (input.keyValue ?? '');
+    const run = async () => {
+      const r = await a.client.validate({ key, service, hwid, dryRun });
+      if (!r.ok) return r;
+      const v = r.data.reading;
+      const report: ValidationReport = {
+        outcome: v.outcome, success: v.success, message: v.message, dryRun, hwid, premium: v.premium, expiresAt: v.expiresAt,
+        notes: v.notes, keyless: v.keyless, registeredServiceId: v.registeredServiceId, raw: r.data.raw,
+      };
+      // A real validation may have activated or bound the key: bring the ledger up to date.
+      if (!dryRun && input.mode === 'key' && v.success) {
+        const seen = await a.client.fetchActive(key);
+        if (seen.ok) core.db.recordKeys(a.profile.id, seen.data.keys);
+      }
+      return ok(report);
+    };
+    return dryRun ? run() : audited(core, a.profile, 'validation.run', input.mode === 'keyless' ? `keyless ${hwid}` : key, run);
+  },
+});

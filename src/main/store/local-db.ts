@@ -1,0 +1,220 @@
+// The app's own records in node:sqlite (userData/keydesk.db): the ledger of keys this app generated or has
+// seen, execution samples for the history chart, and the audit log of mutating operations. No secrets.
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import type { AuditEntry, ExecutionSample, Key, LedgerRow, LedgerSortField } from '../../shared/domain.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS ledger (
+  profile_id   TEXT NOT NULL,
+  value        TEXT NOT NULL,
+  note         TEXT NOT NULL,
+  status       TEXT NOT NULL,
+  is_premium   INTEGER NOT NULL,
+  expires_at   TEXT,
+  hwid         TEXT,
+  created_at   TEXT,
+  last_seen_at TEXT NOT NULL,
+  PRIMARY KEY (profile_id, value)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS ledger_created ON ledger (profile_id, created_at);
+CREATE INDEX IF NOT EXISTS ledger_seen ON ledger (profile_id, last_seen_at);
+CREATE INDEX IF NOT EXISTS ledger_expires ON ledger (profile_id, expires_at);
+CREATE INDEX IF NOT EXISTS ledger_note ON ledger (profile_id, note);
+CREATE INDEX IF NOT EXISTS ledger_status ON ledger (profile_id, status);
+CREATE TABLE IF NOT EXISTS samples (
+  profile_id TEXT NOT NULL,
+  at         TEXT NOT NULL,
+  count      INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS samples_by_time ON samples (profile_id, at);
+CREATE TABLE IF NOT EXISTS audit (
+  id           INTEGER PRIMARY KEY,
+  at           TEXT NOT NULL,
+  profile_id   TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  action       TEXT NOT NULL,
+  target       TEXT NOT NULL,
+  outcome      TEXT NOT NULL,
+  message      TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_by_time ON audit (at);
+`;
+
+const SORT_COLUMNS: Record<LedgerSortField, string> = {
+  createdAt: 'created_at',
+  expiresAt: 'expires_at',
+  value: 'value',
+  note: 'note',
+  status: 'status',
+  lastSeenAt: 'last_seen_at',
+};
+
+export interface LedgerFilter {
+  text?: string | undefined;
+  status?: 'generated' | 'active' | 'deleted' | undefined;
+  premium?: boolean | undefined;
+}
+export interface AuditFilter {
+  text?: string | undefined;
+  outcome?: 'ok' | 'failed' | undefined;
+  action?: string | undefined;
+}
+
+interface LedgerDbRow {
+  value: string;
+  note: string;
+  status: string;
+  is_premium: number;
+  expires_at: string | null;
+  hwid: string | null;
+  created_at: string | null;
+  last_seen_at: string;
+}
+
+const likeTerm = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export class LocalDb {
+  private readonly db: DatabaseSync;
+
+  constructor(file: string) {
+    this.db = new DatabaseSync(file, { timeout: 5_000 });
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+    this.db.exec(SCHEMA);
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  // ---- ledger --------------------------------------------------------------------------------------------
+
+  /** Records keys as the service last described them. */
+  recordKeys(profileId: string, keys: readonly Key[], seenAt = new Date().toISOString()): void {
+    if (keys.length === 0) return;
+    const upsert = this.db.prepare(`INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
+        expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
+        last_seen_at = excluded.last_seen_at`);
+    this.db.exec('BEGIN');
+    try {
+      for (const k of keys) {
+        upsert.run(profileId, k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, seenAt);
+      }
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
+    this.db.prepare("UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value = ?").run(seenAt, profileId, value);
+  }
+
+  private ledgerWhere(profileId: string, filter: LedgerFilter): { sql: string; params: SQLInputValue[] } {
+    const clauses = ['profile_id = ?'];
+    const params: SQLInputValue[] = [profileId];
+    if (filter.text) {
+      clauses.push("(value LIKE ? ESCAPE '\\' OR note LIKE ? ESCAPE '\\' OR hwid LIKE ? ESCAPE '\\')");
+      const t = likeTerm(filter.text);
+      params.push(t, t, t);
+    }
+    if (filter.status) {
+      clauses.push('status = ?');
+      params.push(filter.status);
+    }
+    if (filter.premium !== undefined) {
+      clauses.push('is_premium = ?');
+      params.push(filter.premium ? 1 : 0);
+    }
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  queryLedger(
+    profileId: string,
+    filter: LedgerFilter,
+    sort: { field: LedgerSortField; dir: 'asc' | 'desc' },
+    offset: number,
+    limit: number,
+  ): { rows: LedgerRow[]; total: number } {
+    const where = this.ledgerWhere(profileId, filter);
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
+    const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
+    const rows = this.db
+      .prepare(`SELECT * FROM ledger WHERE ${where.sql} ORDER BY ${SORT_COLUMNS[sort.field]} ${dir}, value ${dir} LIMIT ? OFFSET ?`)
+      .all(...where.params, limit, offset) as unknown as LedgerDbRow[];
+    return { rows: rows.map(toLedgerRow), total };
+  }
+
+  *iterateLedger(profileId: string, filter: LedgerFilter): Generator<LedgerRow> {
+    const where = this.ledgerWhere(profileId, filter);
+    for (const row of this.db.prepare(`SELECT * FROM ledger WHERE ${where.sql} ORDER BY created_at DESC, value`).iterate(...where.params)) {
+      yield toLedgerRow(row as unknown as LedgerDbRow);
+    }
+  }
+
+  // ---- samples -------------------------------------------------------------------------------------------
+
+  recordSample(profileId: string, count: number, at = new Date().toISOString()): void {
+    this.db.prepare('INSERT INTO samples (profile_id, at, count) VALUES (?, ?, ?)').run(profileId, at, count);
+  }
+
+  samples(profileId: string, since: string | null): ExecutionSample[] {
+    return (
+      this.db
+        .prepare('SELECT at, count FROM samples WHERE profile_id = ? AND at >= ? ORDER BY at')
+        .all(profileId, since ?? '') as unknown as ExecutionSample[]
+    ).map((s) => ({ at: s.at, count: s.count }));
+  }
+
+  // ---- audit ---------------------------------------------------------------------------------------------
+
+  audit(entry: Omit<AuditEntry, 'id' | 'at'> & { at?: string }): void {
+    this.db
+      .prepare('INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(entry.at ?? new Date().toISOString(), entry.profileId, entry.profileName, entry.action, entry.target, entry.outcome, entry.message);
+  }
+
+  private auditWhere(filter: AuditFilter): { sql: string; params: SQLInputValue[] } {
+    const clauses = ['1 = 1'];
+    const params: SQLInputValue[] = [];
+    if (filter.text) {
+      clauses.push("(target LIKE ? ESCAPE '\\' OR message LIKE ? ESCAPE '\\' OR profile_name LIKE ? ESCAPE '\\')");
+      const t = likeTerm(filter.text);
+      params.push(t, t, t);
+    }
+    if (filter.outcome) {
+      clauses.push('outcome = ?');
+      params.push(filter.outcome);
+    }
+    if (filter.action) {
+      clauses.push('action = ?');
+      params.push(filter.action);
+    }
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  listAudit(filter: AuditFilter, offset: number, limit: number): { entries: AuditEntry[]; total: number } {
+    const where = this.auditWhere(filter);
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM audit WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
+    const entries = this.db
+      .prepare(`SELECT id, at, profile_id AS profileId, profile_name AS profileName, action, target, outcome, message FROM audit
+        WHERE ${where.sql} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .all(...where.params, limit, offset) as unknown as AuditEntry[];
+    return { entries: entries.map((e) => ({ ...e })), total };
+  }
+}
+
+function toLedgerRow(r: LedgerDbRow): LedgerRow {
+  return {
+    value: r.value,
+    note: r.note,
+    status: r.status === 'active' || r.status === 'deleted' ? r.status : 'generated',
+    isPremium: r.is_premium === 1,
+    expiresAt: r.expires_at,
+    hwid: r.hwid,
+    createdAt: r.created_at,
+    lastSeenAt: r.last_seen_at,
+  };
+}

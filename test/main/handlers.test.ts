@@ -1,0 +1,268 @@
+// Every operation through dispatch (the path IPC and the harness take), on a real core: the embedded sandbox,
+// a second sandbox standing in for a remote service, the local store in a temporary userData.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core, SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
+import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
+import { dispatch } from '../../src/main/ipc/dispatch.ts';
+import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
+import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { SandboxStore } from '../../src/sandbox/store.ts';
+import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
+import type { BulkProgress, Key } from '../../src/shared/domain.ts';
+import type { Result } from '../../src/shared/result.ts';
+import { tempDir } from '../support/sandbox-process.ts';
+
+let core: Core;
+let handlers: Handlers;
+let userData: string;
+let remote: RunningSandbox;
+let remoteStore: SandboxStore;
+let remoteKey: string;
+const exportsDir = tempDir('keydesk-exports-');
+const secrets = new MemorySecretStore();
+
+async function call<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<Result<OperationOutput<N>>> {
+  return (await dispatch(handlers, name, input)) as Result<OperationOutput<N>>;
+}
+async function must<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<OperationOutput<N>> {
+  const r = await call(name, input);
+  if (!r.ok) throw new Error(`${name} failed: ${r.code} ${r.message}`);
+  return r.data;
+}
+
+beforeAll(async () => {
+  userData = tempDir('keydesk-userdata-');
+  core = await Core.start({
+    userDataDir: userData,
+    secrets,
+    version: '0.0.0-test',
+    askSavePath: (name) => Promise.resolve(join(exportsDir, name)),
+    bulkRatePerSecond: 50,
+  });
+  handlers = createHandlers(core);
+  remoteStore = new SandboxStore(':memory:');
+  remoteKey = remoteStore.createService('Remote Co', 'remote-co').apiKey;
+  remote = await startSandboxServer({ store: remoteStore });
+});
+afterAll(async () => {
+  await core.close();
+  await remote.close();
+  remoteStore.close();
+});
+
+describe('first start', () => {
+  it('runs the embedded sandbox with a ready Local sandbox profile and says where keys are kept', async () => {
+    const status = await must('app.status');
+    expect(status).toMatchObject({ version: '0.0.0-test', secretStorage: 'session-only', activeProfileId: SANDBOX_PROFILE_ID });
+    expect(status.sandbox.running).toBe(true);
+    expect(status.sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const { profiles } = await must('profiles.list');
+    expect(profiles).toEqual([
+      expect.objectContaining({ id: 'sandbox', name: 'Local sandbox', kind: 'sandbox', hasKey: true, storage: 'session-only', serviceIdentifier: 'demo' }),
+    ]);
+    expect(profiles[0]?.keyHint).toMatch(/^….{4}$/);
+  });
+});
+
+describe('the sandbox profile, end to end', () => {
+  let keys: Key[];
+
+  it('generates keys and records them in the ledger', async () => {
+    keys = (await must('keys.generate', { expire: '2099-06-30', count: 3, isPremium: true, note: 'Spring batch' })).generatedKeys;
+    expect(keys).toHaveLength(3);
+    const ledger = await must('ledger.query', { filter: { text: 'spring' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 10 });
+    expect(ledger.total).toBe(3);
+    expect(ledger.rows.map((r) => r.value)).toEqual(keys.map((k) => k.value).sort());
+  });
+
+  it('looks up by note across active and generated', async () => {
+    const found = await must('keys.lookup', { term: 'SPRING' });
+    expect(found.active).toEqual([]);
+    expect(found.generated.map((k) => k.value).sort()).toEqual(keys.map((k) => k.value).sort());
+  });
+
+  it('previews validation as a dry run on the sandbox: the key stays generated', async () => {
+    const report = await must('validation.run', { mode: 'key', keyValue: keys[0]?.value, hwid: { custom: 'HW-PREVIEW' } });
+    expect(report).toMatchObject({ outcome: 'success', dryRun: true, hwid: 'HW-PREVIEW', premium: true, notes: 'Spring batch' });
+    expect((await must('keys.fetchGenerated', { term: keys[0]?.value ?? '' })).total).toBe(1);
+  });
+
+  it('validates for real when asked (activates and binds), with this machine\'s HWID', async () => {
+    const report = await must('validation.run', { mode: 'key', keyValue: keys[0]?.value, hwid: { method: 'machine-id-raw' }, dryRun: false });
+    expect(report.outcome).toBe('success');
+    expect(report.dryRun).toBe(false);
+    const active = await must('keys.fetchActive', { term: report.hwid });
+    expect(active.keys.map((k) => k.value)).toEqual([keys[0]?.value]);
+    const row = (await must('ledger.query', { filter: { status: 'active' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 5 })).rows;
+    expect(row.map((r) => r.value)).toEqual([keys[0]?.value]);
+  });
+
+  it('extends, resets the HWID and deletes, keeping the ledger current', async () => {
+    const extended = await must('keys.extend', { keyValue: keys[0]?.value ?? '', days: 10 });
+    expect(extended.key.expiresAt).toBe('2099-07-10T23:59:59.999Z');
+    const reset = await must('keys.resetHwid', { keyValue: keys[0]?.value ?? '' });
+    expect(reset.key).toMatchObject({ hwid: null, status: 'active' });
+    expect(reset.key.lastResetAt).not.toBeNull();
+    expect(await must('keys.delete', { keyValue: keys[1]?.value ?? '', state: 'generated' })).toEqual({ deletedKey: keys[1]?.value });
+    const deleted = await must('ledger.query', { filter: { status: 'deleted' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 5 });
+    expect(deleted.rows.map((r) => r.value)).toEqual([keys[1]?.value]);
+    const gone = await call('keys.delete', { keyValue: keys[1]?.value ?? '' });
+    expect(gone).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+  });
+
+  it('counts executions, samples them, and keeps the history', async () => {
+    const sampled: number[] = [];
+    const off = core.on('executions.sampled', (s) => sampled.push(s.count));
+    const before = await must('executions.get');
+    const pushed = await must('executions.push');
+    expect(pushed.executionCount).toBe(before.executionCount + 1);
+    const after = await must('executions.get');
+    off();
+    expect(after.executionCount).toBe(before.executionCount + 1);
+    expect(sampled).toEqual([before.executionCount, after.executionCount]);
+    const history = await must('executions.history', { range: '1h' });
+    expect(history.samples.map((s) => s.count)).toEqual([before.executionCount, pushed.executionCount, after.executionCount]);
+  });
+
+  it('checks identifiers and manages keyless entries', async () => {
+    expect(await must('identifier.check', { identifier: 'demo' })).toEqual({ exists: true, service: 'Demo' });
+    expect(await must('identifier.check', { identifier: 'nobody-here' })).toEqual({ exists: false, service: null });
+    const { entry } = await must('keyless.add', { hwid: 'HW-KEYLESS-1', isPremium: true });
+    expect(entry).toMatchObject({ hwid: 'HW-KEYLESS-1', isPremium: true, expiresAt: null });
+    expect((await must('keyless.lookup', { term: 'KEYLESS' })).total).toBe(1);
+    const v = await must('validation.run', { mode: 'keyless', hwid: { custom: 'HW-KEYLESS-1' } });
+    expect(v).toMatchObject({ outcome: 'success', keyless: true });
+    expect(await must('keyless.delete', { hwid: 'HW-KEYLESS-1' })).toBeNull();
+    expect(await must('keyless.lookup', { term: 'KEYLESS' })).toEqual({ entries: [], total: 0 });
+  });
+
+  it('reads this machine\'s HWID under every method, saying why one is unavailable', async () => {
+    const { readings } = await must('hwid.read');
+    expect(readings.map((r) => r.method)).toEqual(['machine-id-hashed', 'machine-id-raw', 'windows-smbios-uuid', 'mac-base64']);
+    expect(readings[0]?.value).toMatch(/^[0-9a-f]{64}$/);
+    const smbios = readings[2];
+    if (process.platform !== 'win32') expect(smbios).toMatchObject({ value: null, unavailableReason: expect.stringMatching(/Windows only/) as unknown });
+  });
+});
+
+describe('bulk actions', () => {
+  it('extends many keys at the configured rate, reporting progress and a result per key', async () => {
+    const keys = (await must('keys.generate', { expire: '2099-01-01', count: 6, isPremium: false, note: 'bulk extend' })).generatedKeys;
+    const progress: BulkProgress[] = [];
+    const off = core.on('bulk.progress', (p) => progress.push(p));
+    const started = Date.now();
+    const values = [...keys.map((k) => k.value), 'NOT-A-KEY'];
+    const r = await must('keys.bulk', { jobId: crypto.randomUUID(), action: 'extend', keyValues: values, days: 2 });
+    off();
+    expect(Date.now() - started).toBeGreaterThanOrEqual((values.length - 1) * 20 - 5); // 50 per second
+    expect(r.cancelled).toBe(false);
+    expect(r.results.map((x) => x.ok)).toEqual([true, true, true, true, true, true, false]);
+    expect(r.results[6]?.message).toMatch(/No key has that value/);
+    expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(progress.at(-1)).toMatchObject({ total: 7, failed: 1 });
+  });
+
+  it('stops when cancelled and reports the keys it never sent', async () => {
+    const keys = (await must('keys.generate', { expire: '2099-01-01', count: 20, isPremium: false, note: 'bulk cancel' })).generatedKeys;
+    const jobId = crypto.randomUUID();
+    const off = core.on('bulk.progress', (p) => {
+      if (p.jobId === jobId && p.done === 3) void call('keys.bulkCancel', { jobId });
+    });
+    const r = await must('keys.bulk', { jobId, action: 'delete', keyValues: keys.map((k) => k.value) });
+    off();
+    expect(r.cancelled).toBe(true);
+    const sent = r.results.filter((x) => x.ok).length;
+    expect(sent).toBeGreaterThanOrEqual(3);
+    expect(sent).toBeLessThan(20);
+    expect(r.results.filter((x) => x.message === 'Cancelled before it was sent.')).toHaveLength(20 - sent);
+    expect((await must('keys.fetchGenerated', { term: 'bulk cancel' })).total).toBe(20 - sent);
+  });
+});
+
+describe('remote profiles', () => {
+  let remoteId: string;
+
+  it('refuses a wrong apiKey at creation and saves nothing', async () => {
+    const r = await call('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: 'kd_wrong-key-123' });
+    expect(r).toMatchObject({ ok: false, code: 'API_KEY_INVALID' });
+    expect(!r.ok && r.message).toMatch(/refused this apiKey.*Nothing was saved/);
+    expect((await must('profiles.list')).profiles).toHaveLength(1);
+  });
+
+  it('adds a remote service after checking its key, and works against it once selected', async () => {
+    const p = await must('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: remoteKey, serviceIdentifier: 'remote-co' });
+    remoteId = p.id;
+    expect(p).toMatchObject({ kind: 'remote', validationUrl: `${remote.url}/v2_validation`, hasKey: true, keyHint: `…${remoteKey.slice(-4)}` });
+    await must('profiles.select', { id: p.id });
+    const gen = await must('keys.generate', { expire: '2099-01-01', count: 1, isPremium: false, note: 'on remote' });
+    expect(remoteStore.searchKeys(1, 'generated', 'on remote', 10, 0).total).toBe(1);
+    const refused = await call('validation.run', { mode: 'key', keyValue: gen.generatedKeys[0]?.value, hwid: { custom: 'HW-R' } });
+    expect(refused).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION' });
+    const report = await must('validation.run', { mode: 'key', keyValue: gen.generatedKeys[0]?.value, hwid: { custom: 'HW-R' }, confirmActivation: true });
+    expect(report).toMatchObject({ outcome: 'success', dryRun: false });
+  });
+
+  it('renames, refuses a replacement key that fails its check, and removes the profile with its secret', async () => {
+    expect((await must('profiles.update', { id: remoteId, name: 'Remote Co' })).name).toBe('Remote Co');
+    const bad = await call('profiles.update', { id: remoteId, apiKey: 'kd_not-it' });
+    expect(bad).toMatchObject({ ok: false, code: 'API_KEY_INVALID' });
+    expect(await secrets.get(remoteId)).toBe(remoteKey);
+    expect(await call('profiles.remove', { id: SANDBOX_PROFILE_ID })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    expect(await must('profiles.remove', { id: remoteId })).toBeNull();
+    expect(await secrets.get(remoteId)).toBeNull();
+    expect((await must('app.status')).activeProfileId).toBe(SANDBOX_PROFILE_ID);
+  });
+});
+
+describe('records', () => {
+  it('audits every mutating operation, failures included, with no secret in it', async () => {
+    const { entries, total } = await must('audit.list', { filter: {}, offset: 0, limit: 1000 });
+    expect(total).toBeGreaterThan(20);
+    const actions = new Set(entries.map((e) => e.action));
+    for (const a of ['keys.generate', 'keys.extend', 'keys.resetHwid', 'keys.delete', 'executions.push', 'keyless.add', 'keyless.delete', 'profiles.add', 'profiles.remove', 'validation.run']) {
+      expect(actions, a).toContain(a);
+    }
+    expect(entries.some((e) => e.outcome === 'failed' && e.action === 'profiles.add')).toBe(true);
+    const failedOnly = await must('audit.list', { filter: { outcome: 'failed' }, offset: 0, limit: 1000 });
+    expect(failedOnly.entries.every((e) => e.outcome === 'failed')).toBe(true);
+  });
+
+  it('exports the ledger as CSV and the activity as JSON to the path the user chose', async () => {
+    const csv = await must('ledger.export', { filter: { text: 'spring' }, format: 'csv' });
+    const lines = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,hwid,createdAt,lastSeenAt');
+    expect(lines).toHaveLength(4);
+    const json = await must('audit.export', { format: 'json' });
+    const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as unknown[];
+    expect(rows.length).toBe((await must('audit.list', { filter: {}, offset: 0, limit: 1 })).total);
+  });
+
+  it('writes no apiKey to any file under userData, in any form', async () => {
+    const sandboxKey = await secrets.get(SANDBOX_PROFILE_ID);
+    const forms = [sandboxKey ?? 'x', remoteKey].flatMap((k) => [k, encodeURIComponent(k), Buffer.from(k).toString('base64'), Buffer.from(k).toString('base64url')]);
+    const files: string[] = [];
+    const walk = (dir: string): void => {
+      for (const f of readdirSync(dir)) {
+        const p = join(dir, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else files.push(p);
+      }
+    };
+    walk(userData);
+    expect(files.some((f) => f.endsWith('keydesk.db'))).toBe(true);
+    for (const f of files) {
+      const content = readFileSync(f).toString('latin1');
+      for (const form of forms) expect(content.includes(form), `${f} holds a key`).toBe(false);
+    }
+  });
+});
+
+describe('input checking', () => {
+  it('answers bad input with INVALID_INPUT naming the field, and never runs the handler', async () => {
+    const r = await call('keys.generate', { expire: '2023-02-29', count: 0, isPremium: false });
+    expect(r).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    expect(!r.ok && r.message).toMatch(/expire: Date must be a real calendar date.*count: Count must be between 1 and 100,000/);
+  });
+});
