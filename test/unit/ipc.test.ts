@@ -1,0 +1,90 @@
+// The IPC wrapper: the sender check comes first, then the contract's schema; a handler runs only for a
+// trusted sender with valid input, and every answer is a Result, never a throw.
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import type { Handlers } from '../../src/main/handlers/types.ts';
+import { registerIpc, trustedSender } from '../../src/main/ipc/register.ts';
+import { OPERATION_NAMES, operationChannel, type OperationName } from '../../src/shared/operations.ts';
+import type { Result } from '../../src/shared/result.ts';
+
+type Listener = (event: unknown, raw: unknown) => Promise<Result<unknown>>;
+
+function setup() {
+  const listeners = new Map<string, Listener>();
+  const calls: OperationName[] = [];
+  const handlers = Object.fromEntries(
+    OPERATION_NAMES.map((n) => [n, vi.fn(() => { calls.push(n); return Promise.resolve({ ok: true, data: null }); })]),
+  ) as unknown as Handlers;
+  const mainFrame = { url: 'keydesk://app/index.html', detached: false };
+  const isTrusted = trustedSender(() => mainFrame as never, (url) => url.startsWith('keydesk://app/'));
+  registerIpc({ handle: (channel: string, fn: Listener) => listeners.set(channel, fn) } as never, handlers, isTrusted);
+  const invoke = (name: OperationName, raw: unknown, frame: unknown = mainFrame) => {
+    const fn = listeners.get(operationChannel(name));
+    if (!fn) throw new Error(`no listener for ${name}`);
+    return fn({ senderFrame: frame }, raw);
+  };
+  return { listeners, calls, mainFrame, invoke };
+}
+
+describe('ipc register', () => {
+  it('registers exactly one channel per contract operation', () => {
+    const { listeners } = setup();
+    expect([...listeners.keys()].sort()).toEqual(OPERATION_NAMES.map(operationChannel).sort());
+  });
+
+  it('refuses a null frame, a detached frame, another frame and a foreign URL, with zero handler calls', async () => {
+    const { invoke, calls, mainFrame } = setup();
+    const others = [
+      null, // no frame (navigated away or destroyed)
+      { ...mainFrame, detached: true }, // a detached frame
+      { url: 'keydesk://app/index.html', detached: false }, // another frame at our URL (a subframe, another window)
+      { url: 'https://evil.example/', detached: false },
+    ];
+    for (const frame of others) {
+      for (const name of OPERATION_NAMES) {
+        expect(await invoke(name, undefined, frame)).toEqual({ ok: false, code: 'FORBIDDEN', message: "This request did not come from Keydesk's own window." });
+      }
+    }
+    mainFrame.url = 'https://evil.example/';
+    expect(await invoke('app.status', undefined)).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    expect(calls).toEqual([]);
+  });
+
+  it('passes a trusted sender with valid input to the handler', async () => {
+    const { invoke, calls } = setup();
+    expect(await invoke('app.status', undefined)).toEqual({ ok: true, data: null });
+    expect(await invoke('keys.extend', { keyValue: 'K', days: 2 })).toEqual({ ok: true, data: null });
+    expect(calls).toEqual(['app.status', 'keys.extend']);
+  });
+
+  it('answers 200 invalid inputs per operation with INVALID_INPUT, never a throw, never a handler call', async () => {
+    const { invoke, calls } = setup();
+    const invalid = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.anything(), { maxLength: 3 }),
+      fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'toString', 'zz', 'apiKey '), fc.anything(), { minKeys: 1, maxKeys: 3 }),
+      fc.record({ keyValue: fc.oneof(fc.integer(), fc.constant(''), fc.string({ minLength: 257, maxLength: 300 })), days: fc.oneof(fc.constant(0), fc.constant(1.5), fc.string()) }),
+    );
+    let checked = 0;
+    for (const name of OPERATION_NAMES) {
+      await fc.assert(
+        fc.asyncProperty(invalid, async (raw) => {
+          const r = await invoke(name, raw);
+          expect(r.ok).toBe(false);
+          if (!r.ok) {
+            expect(r.code).toBe('INVALID_INPUT');
+            expect(r.message.length).toBeGreaterThan(0);
+          }
+          checked++;
+        }),
+        { numRuns: 200 },
+      );
+    }
+    expect(checked).toBe(200 * OPERATION_NAMES.length);
+    expect(calls).toEqual([]);
+  });
+});
