@@ -21,6 +21,10 @@ export default defineConfig({
         test: { name: 'main', include: ['test/main/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
       },
       {
+        // Chromium through the harness; needs the built renderer (npm test builds first).
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false },
+      },
+      {
         test: { name: 'package', include: ['test/package/**/*.test.ts'], environment: 'node', testTimeout: 180_000 },
       },
     ],

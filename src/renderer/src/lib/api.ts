@@ -1,6 +1,7 @@
 // The renderer's only door to the main process. Views and components go through the store, which calls this.
-import type { KeydeskBridge } from '../../../shared/contract.ts';
+import type { OperationInput, OperationName, OperationResult } from '../../../shared/contract.ts';
 
-export function bridge(): KeydeskBridge {
-  return window.keydesk;
+export function call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationResult<N>> {
+  const fn = window.keydesk[name] as (input: OperationInput<N>) => Promise<OperationResult<N>>;
+  return fn(input);
 }

@@ -1,0 +1,60 @@
+// `npm run harness -- [--port P] [--user-data DIR]`: the app in any browser, backed by the real core.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Core } from '../main/core.ts';
+import { openSecretStore } from '../main/secrets/keytar-store.ts';
+import { startHarness } from './server.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, 'user-data': { type: 'string' } } });
+const rendererDir = join(root, 'out/renderer');
+if (!existsSync(join(rendererDir, 'index.html'))) {
+  process.stderr.write('keydesk harness: out/renderer is missing; run `npm run build` first.\n');
+  process.exit(1);
+}
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  process.stderr.write('keydesk harness: --port must be a whole number from 0 to 65535.\n');
+  process.exit(2);
+}
+const userDataDir = values['user-data'] ?? mkdtempSync(join(tmpdir(), 'keydesk-harness-'));
+const secrets = await openSecretStore();
+process.stderr.write(
+  secrets.fallbackReason
+    ? `keydesk harness: apiKeys are kept in memory for this run only. ${secrets.fallbackReason}\n`
+    : 'keydesk harness: apiKeys are kept in the OS keychain.\n',
+);
+process.stderr.write(`keydesk harness: user data in ${userDataDir}\n`);
+
+// A signal during start-up is remembered and honoured once there is something to stop.
+const early = { signalled: false };
+let stop = (): void => {
+  early.signalled = true;
+};
+process.on('SIGINT', () => {
+  stop();
+});
+process.on('SIGTERM', () => {
+  stop();
+});
+
+const exportsDir = join(userDataDir, 'exports');
+const core = await Core.start({
+  userDataDir,
+  secrets: secrets.store,
+  secretsFallbackReason: secrets.fallbackReason,
+  version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
+  // No native dialog in a browser: exports go to <user data>/exports, and the path is shown.
+  askSavePath: (name) => {
+    mkdirSync(exportsDir, { recursive: true });
+    return Promise.resolve(join(exportsDir, name));
+  },
+});
+const harness = await startHarness({ core, rendererDir, port });
+stop = () => {
+  void harness.close().then(() => core.close()).then(() => process.exit(0));
+};
+if (early.signalled) stop();
+process.stdout.write(`Keydesk harness on ${harness.url}\n`);
