@@ -8,7 +8,14 @@ import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { parseArgs } from 'node:util';
 import { Pool, request } from 'undici';
+import { defaultDispatcher } from '../src/main/client/service-client.ts';
+import { Core, SANDBOX_PROFILE_ID } from '../src/main/core.ts';
+import { createHandlers } from '../src/main/handlers/index.ts';
+import { dispatch } from '../src/main/ipc/dispatch.ts';
+import { MemorySecretStore } from '../src/main/secrets/secret-store.ts';
+import { LocalDb } from '../src/main/store/local-db.ts';
 import { generateKeyValues } from '../src/sandbox/keygen.ts';
+import type { Key } from '../src/shared/domain.ts';
 import { SandboxStore } from '../src/sandbox/store.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -21,7 +28,7 @@ const { values: args } = parseArgs({
     'search-keys': { type: 'string', default: '1000000' },
   },
 });
-const only = new Set((args.only ?? 'throughput,generate,search').split(','));
+const only = new Set((args.only ?? 'throughput,generate,search,core,ledger').split(','));
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
 const SEARCH_KEYS = Number(args['search-keys']);
@@ -228,9 +235,73 @@ function benchSearch(): void {
   );
 }
 
+/** One operation through the whole core (dispatch, schema, handler, client) ÷ the same request with undici directly. */
+async function benchCore(): Promise<void> {
+  console.error('core: identifier.check through dispatch vs the same GET with undici directly, against the embedded sandbox');
+  const secrets = new MemorySecretStore();
+  const core = await Core.start({ userDataDir: join(work, 'core'), secrets, version: 'bench', askSavePath: () => Promise.resolve(null) });
+  const handlers = createHandlers(core);
+  const url = core.sandboxState().url ?? '';
+  const apiKey = (await secrets.get(SANDBOX_PROFILE_ID)) ?? '';
+  const direct = async (): Promise<void> => {
+    const res = await request(`${url}/api/identifier-check?apiKey=${encodeURIComponent(apiKey)}&identifier=demo`, { dispatcher: defaultDispatcher() });
+    const body = (await res.body.json()) as { exists: boolean };
+    if (!body.exists) throw new Error('identifier-check failed');
+  };
+  const viaCore = async (): Promise<void> => {
+    const r = await dispatch(handlers, 'identifier.check', { identifier: 'demo' });
+    if (!r.ok) throw new Error(r.message);
+  };
+  const time = async (fn: () => Promise<void>, n: number): Promise<number> => {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await fn();
+    return (performance.now() - t0) / n;
+  };
+  await time(direct, 300);
+  await time(viaCore, 300);
+  const d: number[] = [];
+  const c: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    d.push(await time(direct, 1_000));
+    c.push(await time(viaCore, 1_000));
+  }
+  await core.close();
+  const dm = median(d);
+  const cm = median(c);
+  record('one operation through the core ÷ the same request with undici directly', fmt(cm * 1000, 'µs'), fmt(dm * 1000, 'µs'), cm / dm, '≤ 1.3', cm / dm <= 1.3);
+}
+
+/** ledger.query over 100,000 rows: p95 of a filtered, sorted page of 100. */
+function benchLedger(): void {
+  console.error('ledger: 100,000 rows, filtered and sorted pages');
+  const db = new LocalDb(join(work, 'ledger.db'));
+  const now = Date.now();
+  const keys = generateKeyValues(100_000).map((value, i) => ({
+    id: '', value, note: `batch-${String(i % 500).padStart(3, '0')} customer ${i % 977}`, status: (i % 3 === 0 ? 'active' : 'generated'),
+    isPremium: i % 7 === 0, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: new Date(now + i * 60_000).toISOString(),
+    hwid: i % 3 === 0 ? `HW-${i}` : null, createdAt: new Date(now - i * 1_000).toISOString(), activatedAt: null, lastResetAt: null, serviceId: 'svc',
+  }));
+  db.recordKeys('bench', keys);
+  const unfiltered: number[] = [];
+  const filtered: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    let t = performance.now();
+    db.queryLedger('bench', {}, { field: 'createdAt', dir: 'desc' }, i * 100, 100);
+    unfiltered.push(performance.now() - t);
+    t = performance.now();
+    const page = db.queryLedger('bench', { text: `batch-${String(i * 7 % 500).padStart(3, '0')}`, status: i % 2 ? 'generated' : undefined }, { field: 'expiresAt', dir: 'asc' }, 0, 100);
+    filtered.push(performance.now() - t);
+    if (page.total === 0) throw new Error('ledger filter found nothing');
+  }
+  db.close();
+  record('ledger.query over 100,000 rows: p95 of a text-filtered, sorted page of 100 ÷ p95 of an unfiltered page', fmt(p95(filtered), 'ms'), fmt(p95(unfiltered), 'ms'), p95(filtered) / p95(unfiltered), 'reported', true);
+}
+
 if (only.has('throughput')) await benchThroughput();
 if (only.has('generate')) await benchGenerate();
 if (only.has('search')) benchSearch();
+if (only.has('core')) await benchCore();
+if (only.has('ledger')) benchLedger();
 
 console.log('\n| figure | ours | baseline | ratio | target |');
 console.log('|---|---|---|---|---|');

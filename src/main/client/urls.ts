@@ -9,24 +9,49 @@ export interface BuiltUrl {
 
 const REDACTED = '[redacted]';
 
-/** Joins a base URL (which may carry a path prefix) with a route path and query parameters. */
+/**
+ * Joins a base URL (which may carry a path prefix) with a route path and query parameters. The redacted twin
+ * is built only when something asks for it (a message or a log line), off the hot path.
+ */
 export function buildUrl(
   base: string,
   path: string,
   query: Record<string, string | number | boolean | undefined> = {},
   secretParam = 'apiKey',
 ): BuiltUrl {
-  const u = new URL(base);
-  u.pathname = `${u.pathname.replace(/\/+$/, '')}${path}`;
-  u.search = '';
-  u.hash = '';
-  const shown = new URL(u);
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined) continue;
-    u.searchParams.append(k, String(v));
-    shown.searchParams.append(k, k === secretParam ? REDACTED : String(v));
+  const root = normalizeBase(base);
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
+  const search = params.toString();
+  const url = `${root}${path}${search ? `?${search}` : ''}`;
+  let redacted: string | undefined;
+  return {
+    url,
+    get redacted() {
+      if (redacted === undefined) {
+        const shown = new URLSearchParams();
+        for (const [k, v] of params) shown.append(k, k === secretParam ? REDACTED : v);
+        const s = shown.toString().replaceAll(`=${encodeURIComponent(REDACTED)}`, `=${REDACTED}`);
+        redacted = `${root}${path}${s ? `?${s}` : ''}`;
+      }
+      return redacted;
+    },
+  };
+}
+
+const bases = new Map<string, string>();
+/** The base URL without query, fragment or trailing slash; parsed once per distinct base. Throws if invalid. */
+function normalizeBase(base: string): string {
+  let root = bases.get(base);
+  if (root === undefined) {
+    const u = new URL(base);
+    u.search = '';
+    u.hash = '';
+    root = u.toString().replace(/\/+$/, '');
+    if (bases.size > 100) bases.clear();
+    bases.set(base, root);
   }
-  return { url: u.toString(), redacted: shown.toString().replace(`=${encodeURIComponent(REDACTED)}`, `=${REDACTED}`) };
+  return root;
 }
 
 /** Every form a secret could take in a message: raw, URL-encoded (both styles), base64 and base64url. */

@@ -14,6 +14,7 @@ CREATE TABLE IF NOT EXISTS ledger (
   hwid         TEXT,
   created_at   TEXT,
   last_seen_at TEXT NOT NULL,
+  search       TEXT NOT NULL,             -- lower(value, note, hwid): one column for the text filter
   PRIMARY KEY (profile_id, value)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS ledger_created ON ledger (profile_id, created_at);
@@ -91,15 +92,16 @@ export class LocalDb {
   /** Records keys as the service last described them. */
   recordKeys(profileId: string, keys: readonly Key[], seenAt = new Date().toISOString()): void {
     if (keys.length === 0) return;
-    const upsert = this.db.prepare(`INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    const upsert = this.db.prepare(`INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
         expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
-        last_seen_at = excluded.last_seen_at`);
+        last_seen_at = excluded.last_seen_at, search = excluded.search`);
     this.db.exec('BEGIN');
     try {
       for (const k of keys) {
-        upsert.run(profileId, k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, seenAt);
+        const search = `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase();
+        upsert.run(profileId, k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, seenAt, search);
       }
       this.db.exec('COMMIT');
     } catch (error) {
@@ -116,9 +118,8 @@ export class LocalDb {
     const clauses = ['profile_id = ?'];
     const params: SQLInputValue[] = [profileId];
     if (filter.text) {
-      clauses.push("(value LIKE ? ESCAPE '\\' OR note LIKE ? ESCAPE '\\' OR hwid LIKE ? ESCAPE '\\')");
-      const t = likeTerm(filter.text);
-      params.push(t, t, t);
+      clauses.push('instr(search, ?) > 0');
+      params.push(filter.text.toLowerCase());
     }
     if (filter.status) {
       clauses.push('status = ?');
