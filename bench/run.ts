@@ -15,7 +15,6 @@ import { dispatch } from '../src/main/ipc/dispatch.ts';
 import { MemorySecretStore } from '../src/main/secrets/secret-store.ts';
 import { LocalDb } from '../src/main/store/local-db.ts';
 import { generateKeyValues } from '../src/sandbox/keygen.ts';
-import type { Key } from '../src/shared/domain.ts';
 import { SandboxStore } from '../src/sandbox/store.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
