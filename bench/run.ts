@@ -15,6 +15,7 @@ import { dispatch } from '../src/main/ipc/dispatch.ts';
 import { MemorySecretStore } from '../src/main/secrets/secret-store.ts';
 import { LocalDb } from '../src/main/store/local-db.ts';
 import { generateKeyValues } from '../src/sandbox/keygen.ts';
+import type { Key } from '../src/shared/domain.ts';
 import { SandboxStore } from '../src/sandbox/store.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -275,8 +276,8 @@ function benchLedger(): void {
   console.error('ledger: 100,000 rows, filtered and sorted pages');
   const db = new LocalDb(join(work, 'ledger.db'));
   const now = Date.now();
-  const keys = generateKeyValues(100_000).map((value, i) => ({
-    id: '', value, note: `batch-${String(i % 500).padStart(3, '0')} customer ${i % 977}`, status: (i % 3 === 0 ? 'active' : 'generated'),
+  const keys = generateKeyValues(100_000).map((value, i): Key => ({
+    id: '', value, note: `batch-${String(i % 500).padStart(3, '0')} customer ${i % 977}`, status: i % 3 === 0 ? 'active' : 'generated',
     isPremium: i % 7 === 0, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: new Date(now + i * 60_000).toISOString(),
     hwid: i % 3 === 0 ? `HW-${i}` : null, createdAt: new Date(now - i * 1_000).toISOString(), activatedAt: null, lastResetAt: null, serviceId: 'svc',
   }));
