@@ -25,6 +25,10 @@ export default defineConfig({
         test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000, fileParallelism: false },
       },
       {
+        // Real Electron, wherever its binary exists; reports itself skipped, with the reason, elsewhere.
+        test: { name: 'electron', include: ['test/electron/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
+      },
+      {
         test: { name: 'package', include: ['test/package/**/*.test.ts'], environment: 'node', testTimeout: 180_000 },
       },
     ],
