@@ -1,0 +1,105 @@
+// A recognisable apiKey goes through every failure the client can meet, via the core (profiles.add checks
+// the key, and every attempt is audited). It must then appear nowhere: in no result, log line, thrown
+// message or file under userData, raw, URL-encoded or base64.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { Core } from '../../src/main/core.ts';
+import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
+import { dispatch } from '../../src/main/ipc/dispatch.ts';
+import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
+import { tempDir } from '../support/sandbox-process.ts';
+
+const CANARY = 'kd_CANARY-b8e1d4-NEVER-SEEN_qq';
+const FORMS = [CANARY, encodeURIComponent(CANARY), Buffer.from(CANARY).toString('base64'), Buffer.from(CANARY).toString('base64url')];
+const leaks = (text: string) => FORMS.filter((f) => text.includes(f));
+
+let server: Server;
+let base: string;
+let core: Core;
+let handlers: Handlers;
+let userData: string;
+const logged: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    const mode = (req.url ?? '').split('/')[1] ?? '';
+    const echo = `${req.method ?? ''} ${req.url ?? ''}`;
+    const json = (status: number, body: object, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    if (mode === '401') json(401, { success: false, message: `bad key ${CANARY} in ${echo}`, code: 'API_KEY_INVALID' });
+    else if (mode === '404') json(404, { success: false, message: `nothing at ${echo}` });
+    else if (mode === '500') json(500, { message: Buffer.from(CANARY).toString('base64') });
+    else if (mode === '503') json(503, { message: encodeURIComponent(CANARY) }, { 'retry-after': '0' });
+    else if (mode === 'html') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html>${CANARY}</html>`);
+    } else if (mode === 'redirect') {
+      res.writeHead(301, { location: `https://x.example/?k=${CANARY}` });
+      res.end();
+    } else if (mode === 'reset') req.socket.destroy();
+    // 'timeout': never answers
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  userData = tempDir('keydesk-canary-');
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+      logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack ?? ''}` : String(a))).join(' '));
+    });
+  }
+  core = await Core.start({
+    userDataDir: userData,
+    secrets: new MemorySecretStore(),
+    version: 'canary',
+    askSavePath: () => Promise.resolve(null),
+    clientOptions: { timeouts: { connectMs: 1_000, headersMs: 300, bodyMs: 300 }, retryDelaysMs: [5, 5], onAttempt: (a) => logged.push(a.url) },
+  });
+  handlers = createHandlers(core);
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await core.close();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+it('leaves no trace of the apiKey after 401, 404, 500, 503, HTML, redirect, timeout, refused and DNS failures', async () => {
+  const closedPort = await new Promise<number>((r) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => r(port));
+    });
+  });
+  const targets = ['401', '404', '500', '503', 'html', 'redirect', 'reset', 'timeout'].map((m) => `${base}/${m}`);
+  targets.push(`http://127.0.0.1:${closedPort}`, 'http://keydesk-canary.invalid');
+  const results: unknown[] = [];
+  for (const baseUrl of targets) {
+    const r = await dispatch(handlers, 'profiles.add', { name: 'Canary', baseUrl, apiKey: CANARY });
+    expect(r.ok, baseUrl).toBe(false);
+    results.push(r);
+  }
+  expect(leaks(JSON.stringify(results))).toEqual([]);
+  expect(logged.length).toBeGreaterThan(10);
+  expect(leaks(logged.join('\n'))).toEqual([]);
+  const audit = await dispatch(handlers, 'audit.list', { filter: { action: 'profiles.add' }, offset: 0, limit: 100 });
+  expect(audit.ok && (audit.data as { total: number }).total).toBe(targets.length);
+  expect(leaks(JSON.stringify(audit))).toEqual([]);
+  await core.close();
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const f of readdirSync(dir)) {
+      const p = join(dir, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  walk(userData);
+  expect(files.length).toBeGreaterThan(2);
+  for (const f of files) expect(leaks(readFileSync(f).toString('latin1')), f).toEqual([]);
+});
