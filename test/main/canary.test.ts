@@ -1,15 +1,15 @@
 // A recognisable apiKey goes through every failure the client can meet, via the core (profiles.add checks
 // the key, and every attempt is audited). It must then appear nowhere: in no result, log line, thrown
 // message or file under userData, raw, URL-encoded or base64.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { Core } from '../../src/main/core.ts';
 import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
 import { dispatch } from '../../src/main/ipc/dispatch.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
+import { listFiles } from '../support/files.ts';
 import { tempDir } from '../support/sandbox-process.ts';
 
 const CANARY = 'kd_CANARY-b8e1d4-NEVER-SEEN_qq';
@@ -91,15 +91,7 @@ it('leaves no trace of the apiKey after 401, 404, 500, 503, HTML, redirect, time
   expect(audit.ok && (audit.data as { total: number }).total).toBe(targets.length);
   expect(leaks(JSON.stringify(audit))).toEqual([]);
   await core.close();
-  const files: string[] = [];
-  const walk = (dir: string): void => {
-    for (const f of readdirSync(dir)) {
-      const p = join(dir, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else files.push(p);
-    }
-  };
-  walk(userData);
+  const files = listFiles(userData);
   expect(files.length).toBeGreaterThan(2);
   for (const f of files) expect(leaks(readFileSync(f).toString('latin1')), f).toEqual([]);
 });

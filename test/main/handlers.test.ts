@@ -1,6 +1,6 @@
 // Every operation through dispatch (the path IPC and the harness take), on a real core: the embedded sandbox,
 // a second sandbox standing in for a remote service, the local store in a temporary userData.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Core, SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
@@ -12,6 +12,7 @@ import { SandboxStore } from '../../src/sandbox/store.ts';
 import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
 import type { BulkProgress, Key } from '../../src/shared/domain.ts';
 import type { Result } from '../../src/shared/result.ts';
+import { listFiles } from '../support/files.ts';
 import { tempDir } from '../support/sandbox-process.ts';
 
 let core: Core;
@@ -242,15 +243,7 @@ describe('records', () => {
   it('writes no apiKey to any file under userData, in any form', async () => {
     const sandboxKey = await secrets.get(SANDBOX_PROFILE_ID);
     const forms = [sandboxKey ?? 'x', remoteKey].flatMap((k) => [k, encodeURIComponent(k), Buffer.from(k).toString('base64'), Buffer.from(k).toString('base64url')]);
-    const files: string[] = [];
-    const walk = (dir: string): void => {
-      for (const f of readdirSync(dir)) {
-        const p = join(dir, f);
-        if (statSync(p).isDirectory()) walk(p);
-        else files.push(p);
-      }
-    };
-    walk(userData);
+      const files = listFiles(userData);
     expect(files.some((f) => f.endsWith('keydesk.db'))).toBe(true);
     for (const f of files) {
       const content = readFileSync(f).toString('latin1');

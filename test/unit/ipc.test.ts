@@ -6,6 +6,7 @@ import type { Handlers } from '../../src/main/handlers/types.ts';
 import { registerIpc, trustedSender } from '../../src/main/ipc/register.ts';
 import { OPERATION_NAMES, operationChannel, type OperationName } from '../../src/shared/operations.ts';
 import type { Result } from '../../src/shared/result.ts';
+import { invalidInput } from '../support/arbitraries.ts';
 
 type Listener = (event: unknown, raw: unknown) => Promise<Result<unknown>>;
 
@@ -60,13 +61,7 @@ describe('ipc register', () => {
   it('answers 200 invalid inputs per operation with INVALID_INPUT, never a throw, never a handler call', async () => {
     const { invoke, calls } = setup();
     const invalid = fc.oneof(
-      fc.string(),
-      fc.integer(),
-      fc.double(),
-      fc.boolean(),
-      fc.constant(null),
-      fc.array(fc.anything(), { maxLength: 3 }),
-      fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'toString', 'zz', 'apiKey '), fc.anything(), { minKeys: 1, maxKeys: 3 }),
+      invalidInput,
       fc.record({ keyValue: fc.oneof(fc.integer(), fc.constant(''), fc.string({ minLength: 257, maxLength: 300 })), days: fc.oneof(fc.constant(0), fc.constant(1.5), fc.string()) }),
     );
     let checked = 0;

@@ -2,17 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ProfileKind } from '../../shared/domain.ts';
+import type { Profile } from '../../shared/domain.ts';
 
-export interface StoredProfile {
-  id: string;
-  name: string;
-  kind: ProfileKind;
-  baseUrl: string;
-  validationUrl: string;
-  serviceIdentifier: string | null;
-  keyHint: string | null;
-}
+/** A profile as stored: what the renderer sees, less what is derived at run time (hasKey, storage). */
+export type StoredProfile = Omit<Profile, 'hasKey' | 'storage'>;
 
 interface FileShape {
   version: 1;
