@@ -243,7 +243,7 @@ describe('records', () => {
   it('writes no apiKey to any file under userData, in any form', async () => {
     const sandboxKey = await secrets.get(SANDBOX_PROFILE_ID);
     const forms = [sandboxKey ?? 'x', remoteKey].flatMap((k) => [k, encodeURIComponent(k), Buffer.from(k).toString('base64'), Buffer.from(k).toString('base64url')]);
-      const files = listFiles(userData);
+    const files = listFiles(userData);
     expect(files.some((f) => f.endsWith('keydesk.db'))).toBe(true);
     for (const f of files) {
       const content = readFileSync(f).toString('latin1');
