@@ -27,7 +27,7 @@ describe('Electron smoke', () => {
     app = await electron.launch({ executablePath: binary ?? '', args: [join(ROOT, 'out/main/index.js'), `--user-data-dir=${tempDir('keydesk-electron-')}`] });
     const page = await app.firstWindow();
     await page.locator('[data-app-state="ready"]').waitFor();
-    await expect(page.getByText(/running at http:\/\/127\.0\.0\.1:\d+/)).resolves.toBeDefined();
+    await page.getByText(/Local sandbox at http:\/\/127\.0\.0\.1:\d+/).waitFor();
     const status = await page.evaluate(() => window.keydesk['app.status'](undefined));
     expect(status).toMatchObject({ ok: true, data: { activeProfileId: 'sandbox', sandbox: { running: true } } });
     const generated = await page.evaluate(() => window.keydesk['keys.generate']({ expire: '2099-12-31', count: 1, isPremium: false, note: 'smoke' }));

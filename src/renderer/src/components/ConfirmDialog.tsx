@@ -1,0 +1,36 @@
+import { useEffect, useRef } from 'react';
+
+interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  body: string;
+  confirmLabel: string;
+  destructive?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** Asks before anything destructive. Native <dialog>: focus is trapped and Esc cancels. */
+export function ConfirmDialog({ open, title, body, confirmLabel, destructive, onConfirm, onCancel }: ConfirmDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby="confirm-title" onCancel={onCancel}>
+      <h2 id="confirm-title">{title}</h2>
+      <p>{body}</p>
+      <div className="actions">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className={destructive ? 'danger' : 'primary'} onClick={onConfirm} autoFocus>
+          {confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,354 @@
+// One zustand store made of slices; each slice keeps its data, its status and its last error. Components
+// select narrowly. Nothing secret is ever held here: apiKeys go straight through to main and are dropped.
+import { create } from 'zustand';
+import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract.ts';
+import type { AppStatus, ExecutionSample, Key, KeylessEntry, Profile, ValidationReport, HwidReading, AuditEntry } from '../../../shared/domain.ts';
+import type { Failure } from '../../../shared/result.ts';
+import { call } from '../lib/api.ts';
+
+export type Status = 'idle' | 'loading' | 'ready' | 'error';
+export type ViewName = 'overview' | 'keys' | 'keyless' | 'identifier' | 'validate' | 'profiles' | 'activity';
+export interface Toast {
+  id: number;
+  kind: 'success' | 'error';
+  text: string;
+}
+
+interface UiSlice {
+  view: ViewName;
+  online: boolean;
+  toasts: Toast[];
+  paletteOpen: boolean;
+  setView: (view: ViewName) => void;
+  setPaletteOpen: (open: boolean) => void;
+  notify: (kind: Toast['kind'], text: string) => void;
+  dismiss: (id: number) => void;
+}
+
+interface SessionSlice {
+  appStatus: AppStatus | null;
+  profiles: Profile[];
+  activeProfileId: string | null;
+  session: Status;
+  sessionError: string | null;
+  loadSession: () => Promise<void>;
+  selectProfile: (id: string) => Promise<void>;
+  addProfile: (input: OperationInput<'profiles.add'>) => Promise<Failure | null>;
+  removeProfile: (id: string) => Promise<void>;
+}
+
+interface ExecutionsSlice {
+  executionCount: number | null;
+  sampledAt: string | null;
+  history: ExecutionSample[];
+  executions: Status;
+  executionsError: string | null;
+  refreshExecutions: () => Promise<void>;
+  pushExecution: () => Promise<void>;
+  loadHistory: (range: OperationInput<'executions.history'>['range']) => Promise<void>;
+}
+
+interface KeysSlice {
+  lastGenerated: Key[];
+  generating: Status;
+  generateError: Failure | null;
+  generate: (input: OperationInput<'keys.generate'>) => Promise<boolean>;
+  lookupTerm: string;
+  lookupResult: { active: Key[]; generated: Key[] } | null;
+  lookup: Status;
+  lookupError: string | null;
+  runLookup: (term: string) => Promise<void>;
+  selectedKey: Key | null;
+  selectKey: (key: Key | null) => void;
+  keyAction: Status;
+  keyActionError: Failure | null;
+  extendKey: (keyValue: string, days: number) => Promise<boolean>;
+  resetHwid: (keyValue: string) => Promise<boolean>;
+  deleteKey: (key: Key) => Promise<boolean>;
+}
+
+interface ServiceSlice {
+  keyless: { entries: KeylessEntry[]; total: number } | null;
+  keylessStatus: Status;
+  keylessError: Failure | null;
+  lookupKeyless: (term: string) => Promise<void>;
+  addKeyless: (input: OperationInput<'keyless.add'>) => Promise<boolean>;
+  deleteKeyless: (hwid: string) => Promise<boolean>;
+  identifier: { identifier: string; exists: boolean; service: string | null } | null;
+  identifierStatus: Status;
+  identifierError: string | null;
+  checkIdentifier: (identifier: string) => Promise<void>;
+  hwids: HwidReading[];
+  loadHwids: () => Promise<void>;
+  validation: ValidationReport | null;
+  validationStatus: Status;
+  validationError: Failure | null;
+  runValidation: (input: OperationInput<'validation.run'>) => Promise<void>;
+  audit: { entries: AuditEntry[]; total: number } | null;
+  loadAudit: (input: OperationInput<'audit.list'>) => Promise<void>;
+  exportAudit: (format: 'csv' | 'json') => Promise<void>;
+}
+
+export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice;
+
+let toastId = 0;
+const OFFLINE_CODES = new Set(['NETWORK', 'TIMEOUT']);
+
+export const useKeydesk = create<KeydeskState>()((set, get) => {
+  /** Calls main, tracks connectivity, and hands back the data or the failure. */
+  async function run<N extends OperationName>(name: N, input: OperationInput<N>): Promise<{ data: OperationOutput<N> } | { failure: Failure }> {
+    const r = await call(name, input);
+    if (r.ok) {
+      if (!get().online) set({ online: true });
+      return { data: r.data };
+    }
+    if (OFFLINE_CODES.has(r.code)) set({ online: false });
+    return { failure: r };
+  }
+  const toastOk = (text: string) => {
+    get().notify('success', text);
+  };
+
+  return {
+    // ---- ui ----
+    view: 'overview',
+    online: true,
+    toasts: [],
+    paletteOpen: false,
+    setView: (view) => {
+      set({ view, paletteOpen: false });
+    },
+    setPaletteOpen: (paletteOpen) => {
+      set({ paletteOpen });
+    },
+    notify: (kind, text) => {
+      const id = ++toastId;
+      set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text }] }));
+      setTimeout(() => {
+        get().dismiss(id);
+      }, kind === 'error' ? 8_000 : 3_000);
+    },
+    dismiss: (id) => {
+      set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+    },
+
+    // ---- session ----
+    appStatus: null,
+    profiles: [],
+    activeProfileId: null,
+    session: 'idle',
+    sessionError: null,
+    loadSession: async () => {
+      set({ session: 'loading' });
+      const status = await run('app.status', undefined);
+      const list = await run('profiles.list', undefined);
+      if ('failure' in status || 'failure' in list) {
+        const f = 'failure' in status ? status.failure : (list as { failure: Failure }).failure;
+        set({ session: 'error', sessionError: f.message });
+        return;
+      }
+      set({ session: 'ready', sessionError: null, appStatus: status.data, profiles: list.data.profiles, activeProfileId: list.data.activeProfileId });
+    },
+    selectProfile: async (id) => {
+      const r = await run('profiles.select', { id });
+      if ('failure' in r) {
+        get().notify('error', r.failure.message);
+        return;
+      }
+      set({ activeProfileId: id, lookupResult: null, selectedKey: null, executionCount: null, history: [], keyless: null, identifier: null, validation: null, lastGenerated: [] });
+      toastOk(`Now working on ${r.data.name}.`);
+    },
+    addProfile: async (input) => {
+      const r = await run('profiles.add', input);
+      if ('failure' in r) return r.failure;
+      set((s) => ({ profiles: [...s.profiles, r.data] }));
+      toastOk(`Added ${r.data.name}.`);
+      return null;
+    },
+    removeProfile: async (id) => {
+      const r = await run('profiles.remove', { id });
+      if ('failure' in r) {
+        get().notify('error', r.failure.message);
+        return;
+      }
+      await get().loadSession();
+      toastOk('Profile removed.');
+    },
+
+    // ---- executions ----
+    executionCount: null,
+    sampledAt: null,
+    history: [],
+    executions: 'idle',
+    executionsError: null,
+    refreshExecutions: async () => {
+      set({ executions: get().executionCount === null ? 'loading' : get().executions });
+      const r = await run('executions.get', undefined);
+      if ('failure' in r) {
+        set({ executions: 'error', executionsError: r.failure.message });
+        return;
+      }
+      set({ executions: 'ready', executionsError: null, executionCount: r.data.executionCount, sampledAt: r.data.sampledAt });
+    },
+    pushExecution: async () => {
+      const r = await run('executions.push', undefined);
+      if ('failure' in r) {
+        get().notify('error', r.failure.message);
+        return;
+      }
+      set({ executionCount: r.data.executionCount });
+      toastOk(`Execution counted: ${r.data.executionCount.toLocaleString()}.`);
+    },
+    loadHistory: async (range) => {
+      const r = await run('executions.history', { range });
+      if ('data' in r) set({ history: r.data.samples });
+    },
+
+    // ---- keys ----
+    lastGenerated: [],
+    generating: 'idle',
+    generateError: null,
+    generate: async (input) => {
+      set({ generating: 'loading', generateError: null });
+      const r = await run('keys.generate', input);
+      if ('failure' in r) {
+        set({ generating: 'error', generateError: r.failure });
+        return false;
+      }
+      set({ generating: 'ready', lastGenerated: r.data.generatedKeys });
+      toastOk(`Generated ${r.data.generatedKeys.length.toLocaleString()} key(s).`);
+      return true;
+    },
+    lookupTerm: '',
+    lookupResult: null,
+    lookup: 'idle',
+    lookupError: null,
+    runLookup: async (term) => {
+      set({ lookupTerm: term, lookup: 'loading', lookupError: null });
+      const r = await run('keys.lookup', { term });
+      if (get().lookupTerm !== term) return; // a newer search has started
+      if ('failure' in r) {
+        set({ lookup: 'error', lookupError: r.failure.message, lookupResult: null });
+        return;
+      }
+      set({ lookup: 'ready', lookupResult: r.data });
+    },
+    selectedKey: null,
+    selectKey: (key) => {
+      set({ selectedKey: key, keyActionError: null });
+    },
+    keyAction: 'idle',
+    keyActionError: null,
+    extendKey: async (keyValue, days) => {
+      set({ keyAction: 'loading', keyActionError: null });
+      const r = await run('keys.extend', { keyValue, days });
+      if ('failure' in r) {
+        set({ keyAction: 'error', keyActionError: r.failure });
+        return false;
+      }
+      set({ keyAction: 'ready', selectedKey: r.data.key });
+      toastOk(`Extended by ${days} day(s).`);
+      return true;
+    },
+    resetHwid: async (keyValue) => {
+      set({ keyAction: 'loading', keyActionError: null });
+      const r = await run('keys.resetHwid', { keyValue });
+      if ('failure' in r) {
+        set({ keyAction: 'error', keyActionError: r.failure });
+        return false;
+      }
+      set({ keyAction: 'ready', selectedKey: r.data.key });
+      toastOk('HWID reset.');
+      return true;
+    },
+    deleteKey: async (key) => {
+      set({ keyAction: 'loading', keyActionError: null });
+      const r = await run('keys.delete', { keyValue: key.value, state: key.status });
+      if ('failure' in r) {
+        set({ keyAction: 'error', keyActionError: r.failure });
+        return false;
+      }
+      const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);
+      set((s) => ({
+        keyAction: 'ready',
+        selectedKey: null,
+        lookupResult: s.lookupResult && { active: drop(s.lookupResult.active), generated: drop(s.lookupResult.generated) },
+      }));
+      toastOk('Key deleted.');
+      return true;
+    },
+
+    // ---- keyless, identifier, validation, activity ----
+    keyless: null,
+    keylessStatus: 'idle',
+    keylessError: null,
+    lookupKeyless: async (term) => {
+      set({ keylessStatus: 'loading', keylessError: null });
+      const r = await run('keyless.lookup', { term });
+      if ('failure' in r) {
+        set({ keylessStatus: 'error', keylessError: r.failure });
+        return;
+      }
+      set({ keylessStatus: 'ready', keyless: r.data });
+    },
+    addKeyless: async (input) => {
+      const r = await run('keyless.add', input);
+      if ('failure' in r) {
+        set({ keylessError: r.failure });
+        return false;
+      }
+      set({ keylessError: null, keyless: { entries: [r.data.entry], total: 1 } });
+      toastOk('Keyless entry added.');
+      return true;
+    },
+    deleteKeyless: async (hwid) => {
+      const r = await run('keyless.delete', { hwid });
+      if ('failure' in r) {
+        set({ keylessError: r.failure });
+        return false;
+      }
+      set((s) => ({ keyless: s.keyless && { entries: s.keyless.entries.filter((e) => e.hwid !== hwid), total: s.keyless.total - 1 } }));
+      toastOk('Keyless entry deleted.');
+      return true;
+    },
+    identifier: null,
+    identifierStatus: 'idle',
+    identifierError: null,
+    checkIdentifier: async (identifier) => {
+      set({ identifierStatus: 'loading', identifierError: null });
+      const r = await run('identifier.check', { identifier });
+      if ('failure' in r) {
+        set({ identifierStatus: 'error', identifierError: r.failure.message });
+        return;
+      }
+      set({ identifierStatus: 'ready', identifier: { identifier, ...r.data } });
+    },
+    hwids: [],
+    loadHwids: async () => {
+      const r = await run('hwid.read', undefined);
+      if ('data' in r) set({ hwids: r.data.readings });
+    },
+    validation: null,
+    validationStatus: 'idle',
+    validationError: null,
+    runValidation: async (input) => {
+      set({ validationStatus: 'loading', validationError: null });
+      const r = await run('validation.run', input);
+      if ('failure' in r) {
+        set({ validationStatus: 'error', validationError: r.failure });
+        return;
+      }
+      set({ validationStatus: 'ready', validation: r.data });
+    },
+    audit: null,
+    loadAudit: async (input) => {
+      const r = await run('audit.list', input);
+      if ('data' in r) set({ audit: r.data });
+    },
+    exportAudit: async (format) => {
+      const r = await run('audit.export', { format });
+      if ('failure' in r) get().notify('error', r.failure.message);
+      else if (r.data.path) toastOk(`Saved to ${r.data.path}.`);
+    },
+  };
+});

@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { schemas } from '../../../../shared/rules.ts';
+import { Field } from '../../components/Field.tsx';
+import { useKeydesk } from '../../store/index.ts';
+
+export function Identifier() {
+  const result = useKeydesk((s) => s.identifier);
+  const status = useKeydesk((s) => s.identifierStatus);
+  const error = useKeydesk((s) => s.identifierError);
+  const check = useKeydesk((s) => s.checkIdentifier);
+  const [value, setValue] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  return (
+    <section aria-labelledby="identifier-title">
+      <h1 id="identifier-title">Identifier check</h1>
+      <form
+        className="card"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          const parsed = schemas.identifier.safeParse(value.trim());
+          if (!parsed.success) {
+            setFieldError(parsed.error.issues[0]?.message ?? 'Enter an identifier.');
+            return;
+          }
+          setFieldError(null);
+          void check(parsed.data);
+        }}
+      >
+        <Field label="Identifier" value={value} error={fieldError} onChange={(e) => { setValue(e.target.value); }} />
+        <button type="submit" className="primary" disabled={status === 'loading'}>
+          Check
+        </button>
+        {error && <p role="alert" className="error">{error}</p>}
+        {result && (
+          <p role="status" className="result">
+            {result.exists ? `“${result.identifier}” exists: it belongs to ${result.service ?? 'a service'}.` : `“${result.identifier}” does not exist.`}
+          </p>
+        )}
+      </form>
+    </section>
+  );
+}

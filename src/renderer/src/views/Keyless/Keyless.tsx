@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { schemas } from '../../../../shared/rules.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { Field } from '../../components/Field.tsx';
+import { useKeydesk } from '../../store/index.ts';
+
+export function Keyless() {
+  const result = useKeydesk((s) => s.keyless);
+  const status = useKeydesk((s) => s.keylessStatus);
+  const error = useKeydesk((s) => s.keylessError);
+  const lookup = useKeydesk((s) => s.lookupKeyless);
+  const add = useKeydesk((s) => s.addKeyless);
+  const remove = useKeydesk((s) => s.deleteKeyless);
+  const [term, setTerm] = useState('');
+  const [hwid, setHwid] = useState('');
+  const [premium, setPremium] = useState(false);
+  const [days, setDays] = useState('');
+  const [fieldError, setFieldError] = useState<{ hwid?: string; days?: string }>({});
+  const [toDelete, setToDelete] = useState<string | null>(null);
+
+  return (
+    <section aria-labelledby="keyless-title">
+      <h1 id="keyless-title">Keyless</h1>
+      <p className="muted">HWIDs authorized without a key.</p>
+      <div className="columns">
+        <form
+          className="card"
+          aria-labelledby="keyless-add-title"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            const h = schemas.hwid.safeParse(hwid);
+            const d = days.trim() === '' ? null : schemas.days.safeParse(Number(days));
+            const problems = { hwid: h.success ? undefined : h.error.issues[0]?.message, days: d && !d.success ? d.error.issues[0]?.message : undefined };
+            setFieldError(problems);
+            if (!h.success || (d && !d.success)) return;
+            void add({ hwid: h.data, isPremium: premium, ...(d ? { days: d.data } : {}) }).then((ok) => {
+              if (ok) setHwid('');
+            });
+          }}
+        >
+          <h2 id="keyless-add-title">Add an entry</h2>
+          <Field label="HWID" value={hwid} error={fieldError.hwid} onChange={(e) => { setHwid(e.target.value); }} />
+          <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); }} />
+          <Field label="Days (empty: no expiry)" inputMode="numeric" value={days} error={fieldError.days} onChange={(e) => { setDays(e.target.value); }} />
+          <button type="submit" className="primary">Add</button>
+        </form>
+        <div className="card">
+          <h2>Find entries</h2>
+          <form role="search" onSubmit={(e) => { e.preventDefault(); if (term.trim()) void lookup(term.trim()); }}>
+            <Field label="HWID contains" type="search" value={term} onChange={(e) => { setTerm(e.target.value); }} />
+            <button type="submit">Search</button>
+          </form>
+          {error && <p role="alert" className="error">{error.message}</p>}
+          {status === 'ready' && result?.total === 0 && <p>No keyless entry matches.</p>}
+          {result && result.entries.length > 0 && (
+            <table aria-label="Keyless entries">
+              <thead>
+                <tr>
+                  <th scope="col">HWID</th>
+                  <th scope="col">Premium</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col"><span className="visually-hidden">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.entries.map((e) => (
+                  <tr key={e.hwid}>
+                    <td className="mono">{e.hwid}</td>
+                    <td>{e.isPremium ? 'Yes' : 'No'}</td>
+                    <td>{e.expiresAt ? new Date(e.expiresAt).toLocaleDateString() : 'Never'}</td>
+                    <td>{e.lastUsedAt ? new Date(e.lastUsedAt).toLocaleString() : '—'}</td>
+                    <td>
+                      <button type="button" className="danger" aria-label={`Delete keyless entry ${e.hwid}`} onClick={() => { setToDelete(e.hwid); }}>
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </div>
+      </div>
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete this keyless entry?"
+        body={`${toDelete ?? ''} will no longer be authorized without a key.`}
+        confirmLabel="Delete"
+        destructive
+        onCancel={() => { setToDelete(null); }}
+        onConfirm={() => {
+          if (toDelete) void remove(toDelete);
+          setToDelete(null);
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+import { useState, type SubmitEvent } from 'react';
+import { generateInput } from '../../../../shared/contract.ts';
+import type { Key } from '../../../../shared/domain.ts';
+import { utcDate } from '../../../../shared/rules.ts';
+import { Field } from '../../components/Field.tsx';
+import { useKeydesk } from '../../store/index.ts';
+
+type Errors = Partial<Record<'expire' | 'count' | 'daysKey' | 'note' | 'form', string>>;
+
+function download(name: string, type: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+const csv = (keys: Key[]) =>
+  ['value,note,isPremium,expire,expiresByDaysKey,daysKey', ...keys.map((k) => [k.value, JSON.stringify(k.note), k.isPremium, k.expire ?? '', k.expiresByDaysKey, k.daysKey ?? ''].join(','))].join('\n');
+
+export function GenerateForm() {
+  const generate = useKeydesk((s) => s.generate);
+  const generating = useKeydesk((s) => s.generating);
+  const serverError = useKeydesk((s) => s.generateError);
+  const generated = useKeydesk((s) => s.lastGenerated);
+  const notify = useKeydesk((s) => s.notify);
+  const [count, setCount] = useState('10');
+  const [byDays, setByDays] = useState(false);
+  const [expire, setExpire] = useState(() => utcDate(Date.now() + 365 * 86_400_000));
+  const [days, setDays] = useState('30');
+  const [note, setNote] = useState('');
+  const [premium, setPremium] = useState(false);
+  const [errors, setErrors] = useState<Errors>({});
+
+  const submit = (e: SubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    // The same rules main applies, from the shared contract: problems show beside their field.
+    const parsed = generateInput.safeParse({
+      expire,
+      count: count.trim() === '' ? undefined : Number(count),
+      isPremium: premium,
+      note: note === '' ? undefined : note,
+      expiresByDaysKey: byDays,
+      daysKey: byDays ? (days.trim() === '' ? undefined : Number(days)) : undefined,
+    });
+    if (!parsed.success) {
+      const next: Errors = {};
+      for (const issue of parsed.error.issues) {
+        const field = String(issue.path[0] ?? 'form') as keyof Errors;
+        next[field] ??= issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    void generate(parsed.data);
+  };
+
+  return (
+    <form className="card" aria-labelledby="generate-title" onSubmit={submit} noValidate>
+      <h2 id="generate-title">Generate keys</h2>
+      <Field label="Count" inputMode="numeric" value={count} error={errors.count} onChange={(e) => { setCount(e.target.value); }} />
+      <fieldset>
+        <legend>Expiry</legend>
+        <label>
+          <input type="radio" name="expiry" checked={!byDays} onChange={() => { setByDays(false); }} /> On a date
+        </label>
+        <label>
+          <input type="radio" name="expiry" checked={byDays} onChange={() => { setByDays(true); }} /> Days after activation
+        </label>
+      </fieldset>
+      <Field
+        label={byDays ? 'Expire (required by the service; not used for days keys)' : 'Expiry date'}
+        placeholder="YYYY-MM-DD"
+        value={expire}
+        error={errors.expire}
+        onChange={(e) => { setExpire(e.target.value); }}
+      />
+      {byDays && <Field label="Days" inputMode="numeric" value={days} error={errors.daysKey} onChange={(e) => { setDays(e.target.value); }} />}
+      <Field label="Note" value={note} error={errors.note} onChange={(e) => { setNote(e.target.value); }} />
+      <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); }} />
+      {serverError && (
+        <p role="alert" className="error">
+          {serverError.message}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={generating === 'loading'}>
+        {generating === 'loading' ? `Generating ${count} key(s)…` : 'Generate'}
+      </button>
+      {generating === 'loading' && <progress aria-label="Generating keys" />}
+      {generated.length > 0 && (
+        <div className="generated" aria-label="Generated keys">
+          <p>
+            {generated.length.toLocaleString()} key(s) generated.{' '}
+            <button
+              type="button"
+              onClick={() => {
+                navigator.clipboard.writeText(generated.map((k) => k.value).join('\n')).then(
+                  () => { notify('success', 'All keys copied.'); },
+                  () => { notify('error', 'The clipboard refused; use an export instead.'); },
+                );
+              }}
+            >
+              Copy all
+            </button>{' '}
+            <button type="button" onClick={() => { download('keys.csv', 'text/csv', csv(generated)); }}>
+              Export CSV
+            </button>{' '}
+            <button type="button" onClick={() => { download('keys.json', 'application/json', JSON.stringify(generated, null, 2)); }}>
+              Export JSON
+            </button>
+          </p>
+          <ul className="mono">
+            {generated.slice(0, 20).map((k) => (
+              <li key={k.value}>{k.value}</li>
+            ))}
+          </ul>
+          {generated.length > 20 && <p className="muted">…and {(generated.length - 20).toLocaleString()} more (export them all).</p>}
+        </div>
+      )}
+    </form>
+  );
+}

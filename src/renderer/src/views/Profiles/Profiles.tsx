@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import type { Failure } from '../../../../shared/result.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { Field } from '../../components/Field.tsx';
+import { useKeydesk } from '../../store/index.ts';
+
+const STORAGE = { 'os-keychain': 'OS keychain', 'session-only': 'this session only' } as const;
+
+export function Profiles() {
+  const profiles = useKeydesk((s) => s.profiles);
+  const activeId = useKeydesk((s) => s.activeProfileId);
+  const select = useKeydesk((s) => s.selectProfile);
+  const add = useKeydesk((s) => s.addProfile);
+  const remove = useKeydesk((s) => s.removeProfile);
+  const [name, setName] = useState('');
+  const [baseUrl, setBaseUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [validationUrl, setValidationUrl] = useState('');
+  const [identifier, setIdentifier] = useState('');
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [toRemove, setToRemove] = useState<string | null>(null);
+
+  return (
+    <section aria-labelledby="profiles-title">
+      <h1 id="profiles-title">Profiles</h1>
+      <div className="columns">
+        <div className="card">
+          <h2>Services</h2>
+          <ul className="profiles">
+            {profiles.map((p) => (
+              <li key={p.id} aria-current={p.id === activeId ? 'true' : undefined}>
+                <strong>{p.name}</strong> <span className="muted">{p.kind === 'sandbox' ? 'local sandbox' : p.baseUrl}</span>
+                <br />
+                <span className="muted">
+                  Key {p.keyHint ?? 'missing'} · stored in {STORAGE[p.storage]}
+                </span>
+                <div className="actions">
+                  {p.id !== activeId && (
+                    <button type="button" onClick={() => void select(p.id)}>
+                      Use {p.name}
+                    </button>
+                  )}
+                  {p.kind !== 'sandbox' && (
+                    <button type="button" className="danger" onClick={() => { setToRemove(p.id); }}>
+                      Remove {p.name}
+                    </button>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <form
+          className="card"
+          aria-labelledby="add-profile-title"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setBusy(true);
+            void add({
+              name: name.trim(),
+              baseUrl: baseUrl.trim(),
+              apiKey,
+              ...(validationUrl.trim() ? { validationUrl: validationUrl.trim() } : {}),
+              ...(identifier.trim() ? { serviceIdentifier: identifier.trim() } : {}),
+            }).then((f) => {
+              setBusy(false);
+              setFailure(f);
+              if (!f) {
+                // The key is not kept in the renderer once main has it.
+                setApiKey('');
+                setName('');
+                setBaseUrl('');
+              }
+            });
+          }}
+        >
+          <h2 id="add-profile-title">Add a remote service</h2>
+          <Field label="Name" value={name} required onChange={(e) => { setName(e.target.value); }} />
+          <Field label="Base URL" type="url" placeholder="https://api.example.com" value={baseUrl} required onChange={(e) => { setBaseUrl(e.target.value); }} />
+          <Field label="API key" type="password" autoComplete="off" value={apiKey} required onChange={(e) => { setApiKey(e.target.value); }} hint="Checked with the service before it is saved; never shown again." />
+          <Field label="Validation URL (optional)" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); }} />
+          <Field label="Service identifier (optional)" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
+          {failure && <p role="alert" className="error">{failure.message}</p>}
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Checking the key…' : 'Add service'}
+          </button>
+        </form>
+      </div>
+      <ConfirmDialog
+        open={toRemove !== null}
+        title="Remove this service?"
+        body="Its apiKey is deleted from the keychain. The keys on the service are not touched."
+        confirmLabel="Remove"
+        destructive
+        onCancel={() => { setToRemove(null); }}
+        onConfirm={() => {
+          if (toRemove) void remove(toRemove);
+          setToRemove(null);
+        }}
+      />
+    </section>
+  );
+}

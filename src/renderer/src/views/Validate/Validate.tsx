@@ -1,0 +1,111 @@
+import { useEffect, useState } from 'react';
+import type { HwidMethod, ValidationOutcome } from '../../../../shared/domain.ts';
+import { Field } from '../../components/Field.tsx';
+import { useKeydesk } from '../../store/index.ts';
+
+const OUTCOME_WORDS: Record<ValidationOutcome, string> = {
+  success: 'Valid: this machine would be let in.',
+  invalid_service: 'No service has that identifier.',
+  invalid_key: 'No such key for this service.',
+  expired: 'The key has expired.',
+  hwid_mismatch: 'The key is bound to another machine.',
+  not_whitelisted: 'This HWID is not authorized without a key.',
+};
+
+export function Validate() {
+  const hwids = useKeydesk((s) => s.hwids);
+  const loadHwids = useKeydesk((s) => s.loadHwids);
+  const report = useKeydesk((s) => s.validation);
+  const status = useKeydesk((s) => s.validationStatus);
+  const error = useKeydesk((s) => s.validationError);
+  const run = useKeydesk((s) => s.runValidation);
+  const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId));
+  const [choice, setChoice] = useState<HwidMethod | 'custom'>('machine-id-hashed');
+  const [custom, setCustom] = useState('');
+  const [keyless, setKeyless] = useState(false);
+  const [keyValue, setKeyValue] = useState('');
+  const [service, setService] = useState('');
+  const [dryRun, setDryRun] = useState(true);
+  const [confirmed, setConfirmed] = useState(false);
+  const sandbox = profile?.kind === 'sandbox';
+
+  useEffect(() => {
+    void loadHwids();
+  }, [loadHwids]);
+
+  return (
+    <section aria-labelledby="validate-title">
+      <h1 id="validate-title">Validate &amp; HWID</h1>
+      <div className="columns">
+        <fieldset className="card">
+          <legend>This machine&apos;s HWID</legend>
+          {hwids.map((h) => (
+            <label key={h.method} className="choice">
+              <input type="radio" name="hwid" disabled={h.value === null} checked={choice === h.method} onChange={() => { setChoice(h.method); }} />
+              <span>
+                {h.label}
+                <br />
+                <code>{h.value ?? `unavailable: ${h.unavailableReason ?? ''}`}</code>
+              </span>
+            </label>
+          ))}
+          <label className="choice">
+            <input type="radio" name="hwid" checked={choice === 'custom'} onChange={() => { setChoice('custom'); }} />
+            <span>Type a value</span>
+          </label>
+          {choice === 'custom' && <Field label="Custom HWID" value={custom} onChange={(e) => { setCustom(e.target.value); }} />}
+        </fieldset>
+        <form
+          className="card"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void run({
+              mode: keyless ? 'keyless' : 'key',
+              ...(keyless ? {} : { keyValue }),
+              ...(service.trim() ? { service: service.trim() } : {}),
+              hwid: choice === 'custom' ? { custom } : { method: choice },
+              ...(sandbox ? { dryRun } : { confirmActivation: confirmed }),
+            });
+          }}
+        >
+          <Field label="Keyless (check the HWID list instead of a key)" type="checkbox" checked={keyless} onChange={(e) => { setKeyless(e.target.checked); }} />
+          {!keyless && <Field label="Key" className="mono" value={keyValue} onChange={(e) => { setKeyValue(e.target.value); }} />}
+          <Field label="Service identifier" placeholder={profile?.serviceIdentifier ?? ''} value={service} onChange={(e) => { setService(e.target.value); }} />
+          {sandbox ? (
+            <Field label="Dry run (nothing changes)" type="checkbox" checked={dryRun} onChange={(e) => { setDryRun(e.target.checked); }} />
+          ) : (
+            <Field
+              label="I understand a real validation activates the key and binds it to this HWID"
+              type="checkbox"
+              checked={confirmed}
+              onChange={(e) => { setConfirmed(e.target.checked); }}
+            />
+          )}
+          <button type="submit" className="primary" disabled={status === 'loading'}>
+            Validate
+          </button>
+          {error && <p role="alert" className="error">{error.message}</p>}
+          {report && (
+            <div role="status" className={`result ${report.success ? 'ok' : 'bad'}`} aria-label="Validation outcome">
+              <p>
+                <strong>{OUTCOME_WORDS[report.outcome]}</strong> {report.dryRun ? '(dry run: nothing changed)' : ''}
+              </p>
+              <dl className="detail">
+                <div><dt>V2_Authentication</dt><dd>{report.outcome}</dd></div>
+                <div><dt>Premium</dt><dd>{report.premium === null ? '—' : report.premium ? 'Yes' : 'No'}</dd></div>
+                <div><dt>Expires</dt><dd>{report.expiresAt ? new Date(report.expiresAt).toLocaleString() : '—'}</dd></div>
+                <div><dt>HWID</dt><dd className="mono">{report.hwid}</dd></div>
+                <div><dt>Notes</dt><dd>{report.notes || '—'}</dd></div>
+              </dl>
+              <details>
+                <summary>Raw JSON</summary>
+                <pre>{JSON.stringify(report.raw, null, 2)}</pre>
+              </details>
+            </div>
+          )}
+        </form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,207 @@
+// The spec's journey and the error paths, in Chromium through the harness, found by role and label as a
+// person would: generate a batch -> find it by note -> validate with a HWID (it activates) -> find it by
+// HWID -> extend -> reset HWID -> delete; then keyless, identifier, executions, a remote profile.
+import { join } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
+import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
+
+let harness: HarnessProcess;
+let browser: Browser;
+let page: Page;
+
+const nav = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name, exact: true }).click();
+const toast = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
+const search = async (term: string) => {
+  await page.getByLabel('Key value, note or HWID').fill(term);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+};
+const rows = () => page.getByRole('table', { name: 'Matching keys' }).getByRole('row');
+
+beforeAll(async () => {
+  harness = await startHarnessProcess();
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(harness.url);
+  await page.locator('[data-app-state="ready"]').waitFor();
+});
+afterAll(async () => {
+  await browser.close();
+  await harness.stop();
+});
+
+describe('the key journey', () => {
+  let value = '';
+
+  it('generates a batch and finds it by note', async () => {
+    await nav('Keys');
+    await page.getByLabel('Count').fill('3');
+    await page.getByLabel('Note', { exact: true }).fill('Journey batch');
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await page.getByText('3 key(s) generated.').waitFor();
+    await search('journey');
+    await expect.poll(() => rows().count()).toBe(4); // header + 3
+    expect(await page.getByRole('table', { name: 'Matching keys' }).getByText('generated').count()).toBe(3);
+    value = (await rows().nth(1).getByRole('button').textContent()) ?? '';
+    expect(value).toMatch(/^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
+  });
+
+  it('validates it with a HWID, which activates and binds it', async () => {
+    await nav('Validate & HWID');
+    await page.getByLabel('Type a value').check();
+    await page.getByLabel('Custom HWID').fill('HW-JOURNEY-1');
+    await page.getByLabel('Key', { exact: true }).fill(value);
+    await page.getByLabel('Dry run (nothing changes)').uncheck();
+    await page.getByRole('button', { name: 'Validate', exact: true }).click();
+    const outcome = page.getByRole('status', { name: 'Validation outcome' });
+    await outcome.getByText('Valid: this machine would be let in.').waitFor();
+    expect(await outcome.getByText('success', { exact: true }).count()).toBe(1);
+  });
+
+  it('finds it by HWID, extends it, resets its HWID and deletes it after confirming', async () => {
+    await nav('Keys');
+    await search('HW-JOURNEY-1');
+    await expect.poll(() => rows().count()).toBe(2);
+    expect(await rows().nth(1).getByText('active').count()).toBe(1);
+    await rows().nth(1).getByRole('button', { name: value }).click();
+    const detail = page.getByRole('complementary', { name: 'Key detail' });
+    await detail.getByText('HW-JOURNEY-1').waitFor();
+
+    await detail.getByLabel('Extend by days').fill('5');
+    await detail.getByRole('button', { name: 'Extend' }).click();
+    await toast('Extended by 5 day(s).');
+
+    await detail.getByRole('button', { name: 'Reset HWID' }).click();
+    await toast('HWID reset.');
+    expect(await detail.getByText('HW-JOURNEY-1').count()).toBe(0);
+
+    await detail.getByRole('button', { name: 'Delete key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this key?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await detail.getByRole('button', { name: 'Delete key' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await toast('Key deleted.');
+    await search(value);
+    await page.getByText('No key matches.').waitFor();
+  });
+
+  it('deletes a generated key', async () => {
+    await search('journey');
+    await expect.poll(() => rows().count()).toBe(3);
+    const other = (await rows().nth(1).getByRole('button').textContent()) ?? '';
+    await rows().nth(1).getByRole('button').click();
+    await page.getByRole('complementary', { name: 'Key detail' }).getByRole('button', { name: 'Delete key' }).click();
+    await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
+    await toast('Key deleted.');
+    await search(other);
+    await page.getByText('No key matches.').waitFor();
+  });
+});
+
+describe('other services of the spec', () => {
+  it('adds, finds and deletes a keyless entry', async () => {
+    await nav('Keyless');
+    await page.getByLabel('HWID', { exact: true }).fill('KL-JOURNEY-7');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await toast('Keyless entry added.');
+    await page.getByLabel('HWID contains').fill('JOURNEY');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Keyless entries' });
+    await table.getByText('KL-JOURNEY-7').waitFor();
+    await table.getByRole('button', { name: 'Delete keyless entry KL-JOURNEY-7' }).click();
+    await page.getByRole('dialog', { name: 'Delete this keyless entry?' }).getByRole('button', { name: 'Delete' }).click();
+    await toast('Keyless entry deleted.');
+    expect(await table.getByText('KL-JOURNEY-7').count()).toBe(0);
+  });
+
+  it('checks identifiers, refusing a malformed one beside its field', async () => {
+    await nav('Identifier check');
+    await page.getByLabel('Identifier', { exact: true }).fill('demo');
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.getByText('“demo” exists: it belongs to Demo.').waitFor();
+    await page.getByLabel('Identifier', { exact: true }).fill('not valid!');
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.getByText('Identifier must be 1 to 64 letters, digits, dots, underscores or hyphens.').waitFor();
+  });
+
+  it('pushes and reads executions', async () => {
+    await nav('Overview');
+    const count = page.getByLabel('Execution count', { exact: true });
+    await expect.poll(async () => (await count.textContent())?.trim()).toMatch(/^\d+$/);
+    const before = Number((await count.textContent())?.replaceAll(',', ''));
+    await page.getByRole('button', { name: 'Push +1' }).click();
+    await toast(/Execution counted/);
+    await expect.poll(async () => Number((await count.textContent())?.replaceAll(',', ''))).toBe(before + 1);
+  });
+
+  it('opens views from the command palette with the keyboard', async () => {
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.getByLabel('Search commands').fill('keyless');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Keyless', level: 1 }).waitFor();
+    await page.keyboard.press('Control+k');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => palette.isVisible()).toBe(false);
+  });
+});
+
+describe('error paths', () => {
+  it('shows an impossible date and days out of range beside their fields, and keeps what was typed', async () => {
+    await nav('Keys');
+    await page.getByLabel('Expiry date').fill('2023-02-29');
+    await page.getByLabel('Note', { exact: true }).fill('kept');
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await page.getByText('Date must be a real calendar date written YYYY-MM-DD.').waitFor();
+    expect(await page.getByLabel('Note', { exact: true }).inputValue()).toBe('kept');
+    await page.getByLabel('Days after activation').check();
+    await page.getByLabel('Days', { exact: true }).fill('0');
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await page.getByText('Days must be between 1 and 999,999.').waitFor();
+  });
+
+  describe('a remote profile pointed at a second sandbox', () => {
+    let remote: SandboxProcess;
+    let apiKey: string;
+    beforeAll(async () => {
+      const db = join(tempDir(), 'remote.db');
+      apiKey = createService(db, 'Remote Shop', 'remote-shop').apiKey;
+      remote = await startSandbox({ db });
+    });
+    afterAll(async () => {
+      await remote.stop();
+    });
+
+    it('refuses a wrong apiKey at creation, saving nothing', async () => {
+      await nav('Profiles');
+      await page.getByLabel('Name').fill('Remote Shop');
+      await page.getByLabel('Base URL').fill(remote.url);
+      await page.getByLabel('API key').fill('kd_definitely-wrong');
+      await page.getByRole('button', { name: 'Add service' }).click();
+      await page.getByText(/The service refused this apiKey.*Nothing was saved\./).waitFor();
+      expect(await page.getByRole('button', { name: 'Use Remote Shop' }).count()).toBe(0);
+    });
+
+    it('adds it with the right key, works against it, and shows the failure when it stops mid-session', async () => {
+      await page.getByLabel('API key').fill(apiKey);
+      await page.getByRole('button', { name: 'Add service' }).click();
+      await toast('Added Remote Shop.');
+      expect(await page.getByLabel('API key').inputValue()).toBe('');
+      await page.getByRole('button', { name: 'Use Remote Shop' }).click();
+      await toast('Now working on Remote Shop.');
+      await nav('Identifier check');
+      await page.getByLabel('Identifier', { exact: true }).fill('remote-shop');
+      await page.getByRole('button', { name: 'Check', exact: true }).click();
+      await page.getByText('“remote-shop” exists: it belongs to Remote Shop.').waitFor();
+
+      await remote.stop();
+      await page.getByRole('button', { name: 'Check', exact: true }).click();
+      await page.getByText(/refused the connection/).first().waitFor();
+      await page.getByText('The service is not answering. Your work is kept; actions will go through once it is back.').waitFor();
+      expect(await page.getByLabel('Identifier', { exact: true }).inputValue()).toBe('remote-shop');
+    });
+  });
+});
