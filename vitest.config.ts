@@ -17,6 +17,10 @@ export default defineConfig({
         },
       },
       {
+        // The renderer's store against a fake bridge typed by the contract.
+        test: { name: 'renderer', include: ['test/renderer/**/*.test.ts'], environment: 'node' },
+      },
+      {
         // The main process's core in plain Node: real sandbox, real keychain where one answers.
         test: { name: 'main', include: ['test/main/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
       },

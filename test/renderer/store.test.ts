@@ -1,0 +1,126 @@
+// The renderer's store with a fake bridge typed by the contract: what each action does with success,
+// failure and loss of connection, without a main process.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
+import type { Key, Profile } from '../../src/shared/domain.ts';
+import { OPERATION_NAMES } from '../../src/shared/operations.ts';
+
+type Impl = { [N in OperationName]?: (input: unknown) => Promise<OperationResult<N>> };
+let impl: Impl = {};
+const calls: { name: OperationName; input: unknown }[] = [];
+const bridge = Object.fromEntries(
+  OPERATION_NAMES.map((name) => [
+    name,
+    (input: unknown) => {
+      calls.push({ name, input });
+      const fn = impl[name];
+      return fn ? fn(input) : Promise.resolve({ ok: false, code: 'UNSUPPORTED', message: `${name} not faked` });
+    },
+  ]),
+) as unknown as KeydeskBridge;
+Object.assign(globalThis, { window: { keydesk: bridge } });
+
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const initial = useKeydesk.getState();
+
+const key = (value: string, status: Key['status'] = 'generated'): Key => ({
+  id: `k_${value}`, value, note: 'n', status, isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
+  expiresAt: '2099-01-01T23:59:59.999Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+});
+const sandbox: Profile = {
+  id: 'sandbox', name: 'Local sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', validationUrl: 'http://127.0.0.1:1/v2_validation',
+  serviceIdentifier: 'demo', hasKey: true, keyHint: '…abcd', storage: 'os-keychain',
+};
+
+beforeEach(() => {
+  vi.useRealTimers();
+  impl = {};
+  calls.length = 0;
+  useKeydesk.setState(initial, true);
+});
+
+describe('session', () => {
+  it('loads status and profiles, then is ready', async () => {
+    impl['app.status'] = () =>
+      Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: 'http://127.0.0.1:1', running: true, error: null }, secretStorage: 'os-keychain', activeProfileId: 'sandbox' } });
+    impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandbox], activeProfileId: 'sandbox' } });
+    await useKeydesk.getState().loadSession();
+    expect(useKeydesk.getState()).toMatchObject({ session: 'ready', activeProfileId: 'sandbox', profiles: [sandbox] });
+  });
+
+  it('reports a failed start with the message main gave', async () => {
+    impl['app.status'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The local sandbox could not start: EACCES.' });
+    impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [], activeProfileId: null } });
+    await useKeydesk.getState().loadSession();
+    expect(useKeydesk.getState()).toMatchObject({ session: 'error', sessionError: 'The local sandbox could not start: EACCES.' });
+  });
+});
+
+describe('keys', () => {
+  it('keeps the server error of a failed generate, and the keys of a good one', async () => {
+    impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'count must be a whole number from 1 to 100000.' });
+    expect(await useKeydesk.getState().generate({ expire: '2099-01-01', count: 1, isPremium: false })).toBe(false);
+    expect(useKeydesk.getState()).toMatchObject({ generating: 'error', generateError: { code: 'INVALID_INPUT' } });
+    impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('A'), key('B')] } });
+    expect(await useKeydesk.getState().generate({ expire: '2099-01-01', count: 2, isPremium: false })).toBe(true);
+    expect(useKeydesk.getState().lastGenerated.map((k) => k.value)).toEqual(['A', 'B']);
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Generated 2 key(s).' });
+  });
+
+  it('shows only the newest lookup when an older one answers last', async () => {
+    let releaseOld: () => void = () => {};
+    impl['keys.lookup'] = (input) => {
+      const term = (input as { term: string }).term;
+      const data = { active: [], generated: [key(term)] };
+      if (term === 'old') return new Promise((r) => { releaseOld = () => { r({ ok: true, data }); }; });
+      return Promise.resolve({ ok: true, data });
+    };
+    const old = useKeydesk.getState().runLookup('old');
+    await useKeydesk.getState().runLookup('new');
+    releaseOld();
+    await old;
+    expect(useKeydesk.getState().lookupResult?.generated.map((k) => k.value)).toEqual(['new']);
+  });
+
+  it('drops a deleted key from the results and the selection, sending its state', async () => {
+    useKeydesk.setState({ lookupResult: { active: [key('A', 'active')], generated: [key('B')] }, selectedKey: key('B') });
+    impl['keys.delete'] = () => Promise.resolve({ ok: true, data: { deletedKey: 'B' } });
+    expect(await useKeydesk.getState().deleteKey(key('B'))).toBe(true);
+    expect(calls.at(-1)).toEqual({ name: 'keys.delete', input: { keyValue: 'B', state: 'generated' } });
+    expect(useKeydesk.getState()).toMatchObject({ selectedKey: null, lookupResult: { active: [key('A', 'active')], generated: [] } });
+  });
+
+  it('keeps a cooldown failure with its time left', async () => {
+    impl['keys.resetHwid'] = () => Promise.resolve({ ok: false, code: 'COOLDOWN', message: 'Try again in 6 min.', retryAfterSeconds: 360 });
+    expect(await useKeydesk.getState().resetHwid('A')).toBe(false);
+    expect(useKeydesk.getState().keyActionError).toEqual({ ok: false, code: 'COOLDOWN', message: 'Try again in 6 min.', retryAfterSeconds: 360 });
+  });
+});
+
+describe('connectivity and feedback', () => {
+  it('goes offline on a network failure and back online on the next success', async () => {
+    impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
+    await useKeydesk.getState().refreshExecutions();
+    expect(useKeydesk.getState()).toMatchObject({ online: false, executions: 'error', executionsError: 'refused the connection' });
+    impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-01-01T00:00:00.000Z' } });
+    await useKeydesk.getState().refreshExecutions();
+    expect(useKeydesk.getState()).toMatchObject({ online: true, executions: 'ready', executionCount: 7 });
+  });
+
+  it('clears success toasts after 3 s and error toasts after 8 s', () => {
+    vi.useFakeTimers();
+    useKeydesk.getState().notify('success', 'done');
+    useKeydesk.getState().notify('error', 'failed');
+    vi.advanceTimersByTime(3_001);
+    expect(useKeydesk.getState().toasts.map((t) => t.text)).toEqual(['failed']);
+    vi.advanceTimersByTime(5_000);
+    expect(useKeydesk.getState().toasts).toEqual([]);
+  });
+
+  it('switching profile clears what belonged to the previous one', async () => {
+    useKeydesk.setState({ executionCount: 5, lookupResult: { active: [], generated: [key('X')] }, selectedKey: key('X') });
+    impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
+    await useKeydesk.getState().selectProfile('p2');
+    expect(useKeydesk.getState()).toMatchObject({ activeProfileId: 'p2', executionCount: null, lookupResult: null, selectedKey: null });
+  });
+});
