@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
 
-const VIEWS = ['Overview', 'Keys', 'Keyless', 'Identifier check', 'Validate & HWID', 'Profiles', 'Activity'];
+const VIEWS = ['Overview', 'Keys', 'All keys', 'Keyless', 'Identifier check', 'Validate & HWID', 'Profiles', 'Activity'];
 let harness: HarnessProcess;
 let browser: Browser;
 

@@ -3,6 +3,7 @@ import { CommandPalette, VIEWS } from './components/CommandPalette.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { useKeydesk, type ViewName } from './store/index.ts';
 import { Activity } from './views/Activity/Activity.tsx';
+import { AllKeys } from './views/AllKeys/AllKeys.tsx';
 import { Identifier } from './views/Identifier/Identifier.tsx';
 import { Keyless } from './views/Keyless/Keyless.tsx';
 import { Keys } from './views/Keys/Keys.tsx';
@@ -13,6 +14,7 @@ import { Validate } from './views/Validate/Validate.tsx';
 const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   overview: Overview,
   keys: Keys,
+  ledger: AllKeys,
   keyless: Keyless,
   identifier: Identifier,
   validate: Validate,

@@ -4,6 +4,7 @@ import { useKeydesk, type ViewName } from '../store/index.ts';
 export const VIEWS: { view: ViewName; label: string }[] = [
   { view: 'overview', label: 'Overview' },
   { view: 'keys', label: 'Keys' },
+  { view: 'ledger', label: 'All keys' },
   { view: 'keyless', label: 'Keyless' },
   { view: 'identifier', label: 'Identifier check' },
   { view: 'validate', label: 'Validate & HWID' },

@@ -5,9 +5,10 @@ import type { OperationInput, OperationName, OperationOutput } from '../../../sh
 import type { AppStatus, ExecutionSample, Key, KeylessEntry, Profile, ValidationReport, HwidReading, AuditEntry } from '../../../shared/domain.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
+import { createLedgerSlice, type LedgerSlice } from './ledger.ts';
 
 export type Status = 'idle' | 'loading' | 'ready' | 'error';
-export type ViewName = 'overview' | 'keys' | 'keyless' | 'identifier' | 'validate' | 'profiles' | 'activity';
+export type ViewName = 'overview' | 'keys' | 'ledger' | 'keyless' | 'identifier' | 'validate' | 'profiles' | 'activity';
 export interface Toast {
   id: number;
   kind: 'success' | 'error';
@@ -89,12 +90,12 @@ interface ServiceSlice {
   exportAudit: (format: 'csv' | 'json') => Promise<void>;
 }
 
-export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice;
+export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice;
 
 let toastId = 0;
 const OFFLINE_CODES = new Set(['NETWORK', 'TIMEOUT']);
 
-export const useKeydesk = create<KeydeskState>()((set, get) => {
+export const useKeydesk = create<KeydeskState>()((set, get, store) => {
   /** Calls main, tracks connectivity, and hands back the data or the failure. */
   async function run<N extends OperationName>(name: N, input: OperationInput<N>): Promise<{ data: OperationOutput<N> } | { failure: Failure }> {
     const r = await call(name, input);
@@ -110,6 +111,7 @@ export const useKeydesk = create<KeydeskState>()((set, get) => {
   };
 
   return {
+    ...createLedgerSlice(set, get, store),
     // ---- ui ----
     view: 'overview',
     online: true,

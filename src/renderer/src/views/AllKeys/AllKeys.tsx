@@ -1,0 +1,231 @@
+import { useEffect, useRef, useState } from 'react';
+import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
+import { schemas } from '../../../../shared/rules.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { Field } from '../../components/Field.tsx';
+import { useKeydesk } from '../../store/index.ts';
+import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
+
+const ROW_HEIGHT = 34;
+const OVERSCAN = 6;
+/** Never more rows in the DOM than this, whatever the window size. */
+export const MAX_DOM_ROWS = 60;
+
+const COLUMNS: { field: LedgerSortField; label: string }[] = [
+  { field: 'value', label: 'Key' },
+  { field: 'status', label: 'Status' },
+  { field: 'note', label: 'Note' },
+  { field: 'expiresAt', label: 'Expires' },
+  { field: 'createdAt', label: 'Created' },
+  { field: 'lastSeenAt', label: 'Last seen' },
+];
+
+function Row({ row, index, top }: { row: LedgerRow | undefined; index: number; top: number }) {
+  const selected = useKeydesk((s) => (row ? s.selection.has(row.value) : false));
+  const toggle = useKeydesk((s) => s.toggleSelected);
+  return (
+    <div role="row" aria-rowindex={index + 2} className="vrow" style={{ transform: `translateY(${top}px)` }} aria-selected={selected}>
+      <div role="gridcell" className="vcell check">
+        {row && <input type="checkbox" aria-label={`Select ${row.value}`} checked={selected} onChange={() => { toggle(row.value); }} />}
+      </div>
+      {row ? (
+        <>
+          <div role="gridcell" className="vcell mono">{row.value}</div>
+          <div role="gridcell" className="vcell">{row.status}</div>
+          <div role="gridcell" className="vcell">{row.note}</div>
+          <div role="gridcell" className="vcell">{row.expiresAt ? row.expiresAt.slice(0, 10) : '—'}</div>
+          <div role="gridcell" className="vcell">{row.createdAt ? row.createdAt.slice(0, 10) : '—'}</div>
+          <div role="gridcell" className="vcell">{new Date(row.lastSeenAt).toLocaleString()}</div>
+        </>
+      ) : (
+        <div role="gridcell" className="vcell muted">Loading…</div>
+      )}
+    </div>
+  );
+}
+
+function BulkBar() {
+  const selection = useKeydesk((s) => s.selection.size);
+  const bulk = useKeydesk((s) => s.bulk);
+  const run = useKeydesk((s) => s.runBulk);
+  const cancel = useKeydesk((s) => s.cancelBulk);
+  const clear = useKeydesk((s) => s.clearSelection);
+  const [days, setDays] = useState('30');
+  const [daysError, setDaysError] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<BulkAction | null>(null);
+  const running = bulk?.running === true;
+
+  return (
+    <div className="card bulk" aria-label="Bulk actions" role="region">
+      <p>
+        <strong>{selection.toLocaleString()}</strong> selected{' '}
+        <button type="button" disabled={selection === 0 || running} onClick={clear}>
+          Clear selection
+        </button>
+      </p>
+      <div className="inline">
+        <button type="button" className="danger" disabled={selection === 0 || running} onClick={() => { setConfirm('delete'); }}>
+          Delete selected
+        </button>
+        <button type="button" disabled={selection === 0 || running} onClick={() => { setConfirm('resetHwid'); }}>
+          Reset HWID of selected
+        </button>
+        <Field label="Days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); }} />
+        <button
+          type="button"
+          disabled={selection === 0 || running}
+          onClick={() => {
+            const parsed = schemas.days.safeParse(days.trim() === '' ? undefined : Number(days));
+            setDaysError(parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter days.'));
+            if (parsed.success) void run('extend', parsed.data);
+          }}
+        >
+          Extend selected
+        </button>
+      </div>
+      {bulk && (
+        <div className="bulk-progress">
+          <progress aria-label="Bulk progress" max={bulk.total} value={bulk.done} />
+          <span role="status">
+            {bulk.running ? `${bulk.done.toLocaleString()} of ${bulk.total.toLocaleString()} done, ${bulk.failed} failed` : `${bulk.results.filter((r) => r.ok).length.toLocaleString()} of ${bulk.total.toLocaleString()} succeeded${bulk.cancelled ? ' (cancelled)' : ''}`}
+          </span>
+          {running && (
+            <button type="button" onClick={() => void cancel()}>
+              Cancel
+            </button>
+          )}
+          {!running && bulk.results.some((r) => !r.ok) && (
+            <details>
+              <summary>Keys that did not succeed ({bulk.results.filter((r) => !r.ok).length.toLocaleString()}, still selected)</summary>
+              <ul className="mono">
+                {bulk.results.filter((r) => !r.ok).slice(0, 100).map((r) => (
+                  <li key={r.keyValue}>
+                    {r.keyValue}: {r.message}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirm !== null}
+        title={confirm === 'delete' ? `Delete ${selection.toLocaleString()} keys?` : `Reset the HWID of ${selection.toLocaleString()} keys?`}
+        body={confirm === 'delete' ? 'They stop working at once. This cannot be undone.' : 'Each key will bind to the next machine that validates it.'}
+        confirmLabel={confirm === 'delete' ? 'Delete' : 'Reset'}
+        destructive={confirm === 'delete'}
+        onCancel={() => { setConfirm(null); }}
+        onConfirm={() => {
+          if (confirm) void run(confirm);
+          setConfirm(null);
+        }}
+      />
+    </div>
+  );
+}
+
+export function AllKeys() {
+  const total = useKeydesk((s) => s.ledgerTotal);
+  const pages = useKeydesk((s) => s.ledgerPages);
+  const error = useKeydesk((s) => s.ledgerError);
+  const sort = useKeydesk((s) => s.ledgerSort);
+  const filter = useKeydesk((s) => s.ledgerFilter);
+  const setFilter = useKeydesk((s) => s.setLedgerFilter);
+  const setSort = useKeydesk((s) => s.setLedgerSort);
+  const loadPage = useKeydesk((s) => s.loadLedgerPage);
+  const selectAll = useKeydesk((s) => s.selectAllMatching);
+  const exportLedger = useKeydesk((s) => s.exportLedger);
+  const generation = useKeydesk((s) => s.ledgerGeneration);
+  const viewport = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(400);
+
+  useEffect(() => {
+    const el = viewport.current;
+    if (!el) return;
+    const measure = () => {
+      setHeight(el.clientHeight);
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+    };
+  }, []);
+
+  const count = total ?? 0;
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const visible = Math.min(MAX_DOM_ROWS, Math.ceil(height / ROW_HEIGHT) + 2 * OVERSCAN);
+  const last = Math.min(count, first + visible);
+
+  useEffect(() => {
+    if (total === null) {
+      void loadPage(0);
+      return;
+    }
+    for (let p = Math.floor(first / LEDGER_PAGE); p <= Math.floor(Math.max(first, last - 1) / LEDGER_PAGE); p++) void loadPage(p);
+  }, [first, last, total, generation, loadPage]);
+
+  const rows = [];
+  for (let i = first; i < last; i++) rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT} row={pages.get(Math.floor(i / LEDGER_PAGE))?.[i % LEDGER_PAGE]} />);
+
+  return (
+    <section aria-labelledby="ledger-title" className="ledger">
+      <h1 id="ledger-title">All keys</h1>
+      <p className="muted">Every key this app generated or has seen for this service, kept current by every lookup and action.</p>
+      <div className="inline">
+        <Field label="Filter (key, note or HWID)" type="search" value={filter.text ?? ''} onChange={(e) => { setFilter({ ...filter, text: e.target.value || undefined }); }} />
+        <label>
+          Status{' '}
+          <select value={filter.status ?? ''} onChange={(e) => { setFilter({ ...filter, status: (e.target.value || undefined) as typeof filter.status }); }}>
+            <option value="">Any</option>
+            <option value="generated">Generated</option>
+            <option value="active">Active</option>
+            <option value="deleted">Deleted</option>
+          </select>
+        </label>
+        <label>
+          Premium{' '}
+          <select value={filter.premium === undefined ? '' : String(filter.premium)} onChange={(e) => { setFilter({ ...filter, premium: e.target.value === '' ? undefined : e.target.value === 'true' }); }}>
+            <option value="">Any</option>
+            <option value="true">Premium</option>
+            <option value="false">Standard</option>
+          </select>
+        </label>
+        <button type="button" disabled={count === 0} onClick={() => void selectAll()}>
+          Select all {count.toLocaleString()}
+        </button>
+        <button type="button" onClick={() => void exportLedger('csv')}>Export CSV</button>
+        <button type="button" onClick={() => void exportLedger('json')}>Export JSON</button>
+      </div>
+      {error && <p role="alert" className="error">{error}</p>}
+      <p role="status" className="muted">{total === null ? 'Loading…' : `${count.toLocaleString()} key(s)`}</p>
+      <div role="grid" aria-label="All keys" aria-rowcount={count + 1} className="vgrid">
+        <div role="row" aria-rowindex={1} className="vhead">
+          <div role="columnheader" className="vcell check"><span className="visually-hidden">Selected</span></div>
+          {COLUMNS.map((c) => (
+            <div key={c.field} role="columnheader" className="vcell" aria-sort={sort.field === c.field ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+              <button type="button" className="link" onClick={() => { setSort(c.field); }}>
+                {c.label}
+              </button>
+            </div>
+          ))}
+        </div>
+        <div
+          ref={viewport}
+          className="vbody"
+          role="rowgroup"
+          tabIndex={0}
+          aria-label="Rows"
+          onScroll={(e) => {
+            setScrollTop(e.currentTarget.scrollTop);
+          }}
+        >
+          <div style={{ height: count * ROW_HEIGHT, position: 'relative' }}>{rows}</div>
+        </div>
+      </div>
+      <BulkBar />
+    </section>
+  );
+}
