@@ -35,7 +35,9 @@ describe('All keys', () => {
     await page.getByText('2,030 key(s)').waitFor();
     expect(await domRows()).toBeLessThanOrEqual(60);
     expect(await grid().getAttribute('aria-rowcount')).toBe('2031');
-    await grid().getByLabel('Rows').evaluate((el) => { el.scrollTop = 1_500 * 34; });
+    await grid().getByLabel('Rows').evaluate((el: { scrollTop: number }) => {
+      el.scrollTop = 1_500 * 34;
+    });
     await expect.poll(async () => grid().locator('.vrow[aria-rowindex="1502"]').getByText(/^[0-9A-Z]{5}-/).count()).toBe(1);
     expect(await domRows()).toBeLessThanOrEqual(60);
   });
