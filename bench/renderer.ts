@@ -1,0 +1,101 @@
+// Renderer figures with 100,000 keys in the ledger, measured in Chromium through the harness: opening All keys
+// to first rows painted, a filter keystroke to updated rows, DOM rows at any time, initial JS gzipped.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { launchBrowser } from '../test/support/browser.ts';
+import { startHarnessProcess } from '../test/support/harness-process.ts';
+
+export interface RendererFigures {
+  openMs: number[];
+  keystrokeMs: number[];
+  maxDomRows: number;
+  initialJsGzipBytes: number;
+  ledgerRows: number;
+}
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+export async function measureRenderer(): Promise<RendererFigures> {
+  const assets = join(ROOT, 'out/renderer/assets');
+  const html = readFileSync(join(ROOT, 'out/renderer/index.html'), 'utf8');
+  const entry = /src="\.\/assets\/([^"]+\.js)"/.exec(html)?.[1];
+  if (!entry || !readdirSync(assets).includes(entry)) throw new Error('run npm run build first');
+  const initialJsGzipBytes = gzipSync(readFileSync(join(assets, entry)), { level: 9 }).length;
+
+  const harness = await startHarnessProcess();
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(harness.url);
+    await page.locator('[data-app-state="ready"]').waitFor();
+    // 100 batches of 1,000 keys with distinct notes, so a filter narrows as a person types.
+    const ledgerRows = await page.evaluate(async () => {
+      for (let b = 0; b < 100; b++) {
+        const r = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 1_000, isPremium: b % 5 === 0, note: `batch ${String(b).padStart(4, '0')} for customer ${b * 37}` });
+        if (!r.ok) throw new Error(r.message);
+      }
+      const q = await window.keydesk['ledger.query']({ filter: {}, sort: { field: 'createdAt', dir: 'desc' }, offset: 0, limit: 1 });
+      return q.ok ? q.data.total : -1;
+    });
+
+    // Runs in the page: click a view button, resolve at the first frame after the first row is in the DOM.
+    const openAllKeys = `(async () => {
+      const nav = [...document.querySelectorAll('nav[aria-label="Views"] button')];
+      nav.find((b) => b.textContent === 'Overview').click();
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const t0 = performance.now();
+      nav.find((b) => b.textContent === 'All keys').click();
+      await new Promise((res) => {
+        const check = () => (document.querySelector('.vrow .mono') ? requestAnimationFrame(() => res()) : requestAnimationFrame(check));
+        check();
+      });
+      return performance.now() - t0;
+    })()`;
+    const openMs: number[] = [];
+    for (let i = 0; i < 7; i++) openMs.push((await page.evaluate(openAllKeys)) as number);
+
+    // One keystroke at a time, as React sees typing; done at the first frame after the new rows are shown.
+    const keystroke = (ch: string) => `(async () => {
+      const input = [...document.querySelectorAll('input[type=search]')].find((i) => i.labels[0]?.textContent.startsWith('Filter'));
+      const status = [...document.querySelectorAll('.ledger [role=status]')][0];
+      const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+      let sawLoading = false;
+      const t0 = performance.now();
+      setValue.call(input, input.value + ${JSON.stringify(ch)});
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((res) => {
+        const check = () => {
+          if (status.textContent === 'Loading…') sawLoading = true;
+          if (sawLoading && status.textContent.endsWith('key(s)')) requestAnimationFrame(() => res());
+          else requestAnimationFrame(check);
+        };
+        check();
+      });
+      return performance.now() - t0;
+    })()`;
+    const keystrokeMs: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      await page.getByLabel('Filter (key, note or HWID)').fill('');
+      await page.getByText('100,000 key(s)').waitFor();
+      for (const ch of 'batch 0042') keystrokeMs.push((await page.evaluate(keystroke(ch))) as number);
+    }
+    const found = (await page.locator('.ledger [role=status]').first().textContent()) ?? '';
+    if (found !== '1,000 key(s)') throw new Error(`filter found ${found}`);
+
+    await page.getByLabel('Filter (key, note or HWID)').fill('');
+    await page.getByText('100,000 key(s)').waitFor();
+    let maxDomRows = 0;
+    for (const fraction of [0, 0.1, 0.37, 0.5, 0.83, 1]) {
+      await page.getByLabel('Rows').evaluate((el: { scrollTop: number; scrollHeight: number }, f) => {
+        el.scrollTop = el.scrollHeight * f;
+      }, fraction);
+      await page.waitForTimeout(150);
+      maxDomRows = Math.max(maxDomRows, await page.locator('.vrow').count());
+    }
+    return { openMs, keystrokeMs, maxDomRows, initialJsGzipBytes, ledgerRows };
+  } finally {
+    await browser.close();
+    await harness.stop();
+  }
+}
