@@ -53,7 +53,7 @@ export async function measureRenderer(): Promise<RendererFigures> {
       return performance.now() - t0;
     })()`;
     const openMs: number[] = [];
-    for (let i = 0; i < 7; i++) openMs.push((await page.evaluate(openAllKeys)) as number);
+    for (let i = 0; i < 7; i++) openMs.push(await page.evaluate<number>(openAllKeys));
 
     // One keystroke at a time, as React sees typing; done at the first frame after the new rows are shown.
     const keystroke = (ch: string) => `(async () => {
@@ -78,7 +78,7 @@ export async function measureRenderer(): Promise<RendererFigures> {
     for (let round = 0; round < 2; round++) {
       await page.getByLabel('Filter (key, note or HWID)').fill('');
       await page.getByText('100,000 key(s)').waitFor();
-      for (const ch of 'batch 0042') keystrokeMs.push((await page.evaluate(keystroke(ch))) as number);
+      for (const ch of 'batch 0042') keystrokeMs.push(await page.evaluate<number>(keystroke(ch)));
     }
     const found = (await page.locator('.ledger [role=status]').first().textContent()) ?? '';
     if (found !== '1,000 key(s)') throw new Error(`filter found ${found}`);
