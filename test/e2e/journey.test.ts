@@ -197,6 +197,20 @@ describe('error paths', () => {
       await page.getByRole('button', { name: 'Check', exact: true }).click();
       await page.getByText('“remote-shop” exists: it belongs to Remote Shop.').waitFor();
 
+      await nav('Profiles');
+      await page.getByRole('button', { name: 'Edit Remote Shop' }).click();
+      const edit = page.getByRole('form', { name: 'Edit Remote Shop' });
+      await edit.getByLabel('Replace API key (leave empty to keep it)').fill('kd_not-the-key');
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await edit.getByText(/The service refused this apiKey/).waitFor();
+      await edit.getByLabel('Name').fill('Remote Shop EU');
+      await edit.getByLabel('Replace API key (leave empty to keep it)').fill('');
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await toast('Saved Remote Shop EU.');
+      expect(await page.getByRole('combobox', { name: 'Service' }).locator('option', { hasText: 'Remote Shop EU' }).count()).toBe(1);
+
+      await nav('Identifier check');
+      await page.getByLabel('Identifier', { exact: true }).fill('remote-shop');
       await remote.stop();
       await page.getByRole('button', { name: 'Check', exact: true }).click();
       await page.getByText(/refused the connection/).first().waitFor();

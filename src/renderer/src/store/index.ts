@@ -35,6 +35,7 @@ interface SessionSlice {
   loadSession: () => Promise<void>;
   selectProfile: (id: string) => Promise<void>;
   addProfile: (input: OperationInput<'profiles.add'>) => Promise<Failure | null>;
+  updateProfile: (input: OperationInput<'profiles.update'>) => Promise<Failure | null>;
   removeProfile: (id: string) => Promise<void>;
 }
 
@@ -165,6 +166,13 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
       if ('failure' in r) return r.failure;
       set((s) => ({ profiles: [...s.profiles, r.data] }));
       toastOk(`Added ${r.data.name}.`);
+      return null;
+    },
+    updateProfile: async (input) => {
+      const r = await run('profiles.update', input);
+      if ('failure' in r) return r.failure;
+      set((s) => ({ profiles: s.profiles.map((p) => (p.id === r.data.id ? r.data : p)) }));
+      toastOk(`Saved ${r.data.name}.`);
       return null;
     },
     removeProfile: async (id) => {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Failure } from '../../../../shared/result.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Field } from '../../components/Field.tsx';
+import { EditProfile } from './EditProfile.tsx';
 import { useKeydesk } from '../../store/index.ts';
 
 const STORAGE = { 'os-keychain': 'OS keychain', 'session-only': 'this session only' } as const;
@@ -20,6 +21,7 @@ export function Profiles() {
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
   const [toRemove, setToRemove] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
 
   return (
     <section aria-labelledby="profiles-title">
@@ -42,11 +44,17 @@ export function Profiles() {
                     </button>
                   )}
                   {p.kind !== 'sandbox' && (
+                    <button type="button" onClick={() => { setEditing(editing === p.id ? null : p.id); }} aria-expanded={editing === p.id}>
+                      Edit {p.name}
+                    </button>
+                  )}
+                  {p.kind !== 'sandbox' && (
                     <button type="button" className="danger" onClick={() => { setToRemove(p.id); }}>
                       Remove {p.name}
                     </button>
                   )}
                 </div>
+                {editing === p.id && <EditProfile profile={p} onDone={() => { setEditing(null); }} />}
               </li>
             ))}
           </ul>

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import type { Profile } from '../../../../shared/domain.ts';
+import type { Failure } from '../../../../shared/result.ts';
+import { Field } from '../../components/Field.tsx';
+import { useKeydesk } from '../../store/index.ts';
+
+/** Edits a remote profile; a new key (or base URL) is checked by main before anything is saved. */
+export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () => void }) {
+  const update = useKeydesk((s) => s.updateProfile);
+  const [name, setName] = useState(profile.name);
+  const [baseUrl, setBaseUrl] = useState(profile.baseUrl);
+  const [validationUrl, setValidationUrl] = useState(profile.validationUrl);
+  const [identifier, setIdentifier] = useState(profile.serviceIdentifier ?? '');
+  const [apiKey, setApiKey] = useState('');
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      className="edit-profile"
+      aria-label={`Edit ${profile.name}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setBusy(true);
+        void update({
+          id: profile.id,
+          ...(name.trim() !== profile.name ? { name: name.trim() } : {}),
+          ...(baseUrl.trim() !== profile.baseUrl ? { baseUrl: baseUrl.trim() } : {}),
+          ...(validationUrl.trim() !== profile.validationUrl ? { validationUrl: validationUrl.trim() } : {}),
+          ...(identifier.trim() !== (profile.serviceIdentifier ?? '') ? { serviceIdentifier: identifier.trim() || null } : {}),
+          ...(apiKey ? { apiKey } : {}),
+        }).then((f) => {
+          setBusy(false);
+          setFailure(f);
+          if (!f) {
+            setApiKey('');
+            onDone();
+          }
+        });
+      }}
+    >
+      <Field label="Name" value={name} onChange={(e) => { setName(e.target.value); }} />
+      <Field label="Base URL" type="url" value={baseUrl} onChange={(e) => { setBaseUrl(e.target.value); }} />
+      <Field label="Validation URL" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); }} />
+      <Field label="Service identifier" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
+      <Field label="Replace API key (leave empty to keep it)" type="password" autoComplete="off" value={apiKey} onChange={(e) => { setApiKey(e.target.value); }} />
+      {failure && <p role="alert" className="error">{failure.message}</p>}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Checking…' : 'Save'}
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
