@@ -1,5 +1,6 @@
 // The sandbox's HTTP front: node:http, checks in the order wire.md fixes (Host, route, method, size, media
 // type, JSON syntax, apiKey, parameters, state), every answer JSON. Runs in plain Node and inside Electron's main.
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { LIMITS } from '../shared/rules.ts';
@@ -46,16 +47,26 @@ function failureBody(error: WireError): WireFailure {
   return body;
 }
 
+const BASE_HEADERS = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+
 function send(res: ServerResponse, status: number, body: object, headers: Record<string, string> = {}): void {
-  const text = body instanceof RawJson ? body.bytes : JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': JSON_TYPE,
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    ...headers,
-  });
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...BASE_HEADERS, 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
+}
+
+/**
+ * Writes a pre-serialised body chunk by chunk, waiting for the socket when it is full: the client reads the
+ * first megabytes while the rest are still being written.
+ */
+async function sendChunks(res: ServerResponse, status: number, body: RawJson): Promise<void> {
+  res.writeHead(status, { ...BASE_HEADERS, 'Content-Length': body.length });
+  for (const chunk of body.chunks()) {
+    if (res.destroyed) return;
+    // A client that goes away while the socket is full never drains: stop on close too.
+    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  }
+  res.end();
 }
 
 function sendError(res: ServerResponse, error: WireError, extraHeaders: Record<string, string> = {}): void {
@@ -211,7 +222,8 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       // 8. Parameters and 9. state, inside the handler.
       reply = await handler.handle({ params, store, executions, service, limits });
     }
-    send(res, reply.status, reply.body);
+    if (reply.body instanceof RawJson) await sendChunks(res, reply.status, reply.body);
+    else send(res, reply.status, reply.body);
   }
 
   // Connections are tracked so shutdown can end them gracefully: node's own server.close() destroys

@@ -71,12 +71,13 @@ export function batchKeys(batch: GeneratedBatch): WireKey[] {
 }
 
 /**
- * `prefix` + the batch as a JSON array + `suffix`, as UTF-8 bytes: byte-identical to
- * JSON.stringify(batchKeys(batch)) between them, and several times faster, because the shared fields are
- * encoded once and every key is copied into one buffer. Ids and values come from ASCII URL-safe alphabets,
- * so they never need escaping.
+ * `prefix` + the batch as a JSON array + `suffix`, as UTF-8 bytes in chunks of about `chunkBytes`:
+ * byte-identical to JSON.stringify(batchKeys(batch)) between them, and several times faster, because the
+ * shared fields are encoded once and keys are copied into buffers. The length is known before the first
+ * chunk is built, so a response can declare it and start sending while the rest is being written.
+ * Ids and values come from ASCII URL-safe alphabets, so they never need escaping.
  */
-export function batchJsonBytes(batch: GeneratedBatch, prefix = '', suffix = ''): Buffer {
+export function batchJsonChunks(batch: GeneratedBatch, prefix = '', suffix = '', chunkBytes = 1 << 20): { length: number; chunks: () => Generator<Buffer> } {
   const head = Buffer.from(`${prefix}[`);
   const open = Buffer.from('{"id":"');
   const mid = Buffer.from('","value":"');
@@ -84,28 +85,53 @@ export function batchJsonBytes(batch: GeneratedBatch, prefix = '', suffix = ''):
   const end = Buffer.from(`]${suffix}`);
   const ids = batch.ids.map(keyPublicId);
   const values = batch.values.bytes;
-  let size = head.length + end.length + Math.max(0, ids.length - 1);
-  for (const id of ids) size += open.length + id.length + mid.length + KEY_LENGTH + tail.length;
-  const out = Buffer.allocUnsafe(size);
-  out.set(head, 0);
-  let at = head.length;
-  const ascii = (text: string): void => {
-    for (let c = 0; c < text.length; c++) out[at++] = text.charCodeAt(c);
-  };
-  for (let i = 0; i < ids.length; i++) {
-    if (i > 0) out[at++] = 0x2c; // ,
-    out.set(open, at);
-    at += open.length;
-    ascii(ids[i] ?? '');
-    out.set(mid, at);
-    at += mid.length;
-    values.copy(out, at, i * KEY_LENGTH, (i + 1) * KEY_LENGTH);
-    at += KEY_LENGTH;
-    out.set(tail, at);
-    at += tail.length;
+  const itemBytes = (i: number) => open.length + (ids[i]?.length ?? 0) + mid.length + KEY_LENGTH + tail.length;
+  let length = head.length + end.length + Math.max(0, ids.length - 1);
+  for (let i = 0; i < ids.length; i++) length += itemBytes(i);
+
+  function* chunks(): Generator<Buffer> {
+    let i = 0;
+    let first = true;
+    while (first || i < ids.length) {
+      // Size this chunk exactly, then fill it.
+      let size = first ? head.length : 0;
+      let j = i;
+      while (j < ids.length && (size < chunkBytes || j === i)) {
+        size += itemBytes(j) + (j > 0 ? 1 : 0);
+        j++;
+      }
+      const last = j >= ids.length;
+      if (last) size += end.length;
+      const out = Buffer.allocUnsafe(size);
+      let at = 0;
+      if (first) {
+        out.set(head, 0);
+        at = head.length;
+      }
+      for (; i < j; i++) {
+        if (i > 0) out[at++] = 0x2c; // ,
+        out.set(open, at);
+        at += open.length;
+        const id = ids[i] ?? '';
+        for (let c = 0; c < id.length; c++) out[at++] = id.charCodeAt(c);
+        out.set(mid, at);
+        at += mid.length;
+        values.copy(out, at, i * KEY_LENGTH, (i + 1) * KEY_LENGTH);
+        at += KEY_LENGTH;
+        out.set(tail, at);
+        at += tail.length;
+      }
+      if (last) out.set(end, at);
+      first = false;
+      yield out;
+    }
   }
-  out.set(end, at);
-  return out;
+  return { length, chunks };
+}
+
+/** The whole of batchJsonChunks in one buffer. */
+export function batchJsonBytes(batch: GeneratedBatch, prefix = '', suffix = ''): Buffer {
+  return Buffer.concat([...batchJsonChunks(batch, prefix, suffix).chunks()]);
 }
 
 export interface Page<T> {

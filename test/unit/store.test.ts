@@ -1,7 +1,7 @@
 // The store with an injected clock: expiry and cooldowns without waiting, and the query plans behind search.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WireError } from '../../src/sandbox/errors.ts';
-import { batchJsonBytes, batchKeys, SandboxStore, type ServiceRecord } from '../../src/sandbox/store.ts';
+import { batchJsonBytes, batchJsonChunks, batchKeys, SandboxStore, type ServiceRecord } from '../../src/sandbox/store.ts';
 
 const DAY = 86_400_000;
 let now: number;
@@ -141,6 +141,19 @@ describe('generated batches', () => {
       expect(batchJsonBytes(batch).toString('utf8')).toBe(JSON.stringify(batchKeys(batch)));
       expect(batchJsonBytes(batch, '{"a":', '}').toString('utf8')).toBe(`{"a":${JSON.stringify(batchKeys(batch))}}`);
       expect((JSON.parse(batchJsonBytes(batch).toString('utf8')) as { note: string }[]).map((k) => k.note)).toEqual([note, note, note]);
+    }
+  });
+
+  it('serialise to the same bytes in chunks of any size, and declare that length up front', () => {
+    const batch = store.generateKeys(service.id, { count: 57, isPremium: false, note: 'chunked "note" ü', expire: '2026-12-31', expiresByDaysKey: false, daysKey: null });
+    const whole = JSON.stringify(batchKeys(batch));
+    for (const size of [1, 64, 1_000, 1 << 20]) {
+      const body = batchJsonChunks(batch, '{"k":', '}', size);
+      const chunks = [...body.chunks()];
+      const text = Buffer.concat(chunks).toString('utf8');
+      expect(text).toBe(`{"k":${whole}}`);
+      expect(body.length).toBe(Buffer.byteLength(text));
+      if (size === 1) expect(chunks).toHaveLength(57);
     }
   });
 

@@ -1,7 +1,7 @@
 import { fixedExpiryProblem, LIMITS } from '../../shared/rules.ts';
 import type { DeleteKeyBody, FetchGeneratedBody, FetchKeyBody, KeyBody } from '../../shared/wire.ts';
 import { invalid } from '../errors.ts';
-import { batchJsonBytes } from '../store.ts';
+import { batchJsonChunks } from '../store.ts';
 import { counted, ok, pagedSearch, RawJson, type Reply, type RouteHandler, type ServiceContext } from './types.ts';
 
 type Body<T> = Omit<T, 'success'>;
@@ -24,7 +24,7 @@ function generate({ params, store, service }: ServiceContext): Reply {
   // The GenerateBody shape, written without building 100,000 objects.
   return {
     status: 201,
-    body: new RawJson(batchJsonBytes(batch, `{"success":true,"message":${JSON.stringify(message)},"generatedKeys":`, '}')),
+    body: new RawJson(batchJsonChunks(batch, `{"success":true,"message":${JSON.stringify(message)},"generatedKeys":`, '}')),
   };
 }
 

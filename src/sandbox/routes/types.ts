@@ -10,11 +10,16 @@ export interface SandboxLimits {
   rateLimitPerSecond: number;
 }
 
-/** A JSON body already serialised to UTF-8 (for bodies too large to stringify generically). */
+/**
+ * A JSON body already serialised to UTF-8, of a known length, produced in chunks (for bodies too large to
+ * stringify generically: the first chunk can be on the wire while the next is being written).
+ */
 export class RawJson {
-  readonly bytes: Buffer;
-  constructor(bytes: Buffer) {
-    this.bytes = bytes;
+  readonly length: number;
+  readonly chunks: () => Iterable<Buffer>;
+  constructor(body: { length: number; chunks: () => Iterable<Buffer> }) {
+    this.length = body.length;
+    this.chunks = body.chunks;
   }
 }
 
