@@ -2,17 +2,15 @@
 // person would: generate a batch -> find it by note -> validate with a HWID (it activates) -> find it by
 // HWID -> extend -> reset HWID -> delete; then keyless, identifier, executions, a remote profile.
 import { join } from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
-import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
+import { openApp, type AppPage } from '../support/app-page.ts';
 import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
 
-let harness: HarnessProcess;
-let browser: Browser;
+let app: AppPage;
 let page: Page;
 
-const nav = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name, exact: true }).click();
+const nav = (name: string) => app.nav(name);
 const toast = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
 const search = async (term: string) => {
   await page.getByLabel('Key value, note or HWID').fill(term);
@@ -21,15 +19,11 @@ const search = async (term: string) => {
 const rows = () => page.getByRole('table', { name: 'Matching keys' }).getByRole('row');
 
 beforeAll(async () => {
-  harness = await startHarnessProcess();
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(harness.url);
-  await page.locator('[data-app-state="ready"]').waitFor();
+  app = await openApp();
+  page = app.page;
 });
 afterAll(async () => {
-  await browser.close();
-  await harness.stop();
+  await app.close();
 });
 
 describe('the key journey', () => {

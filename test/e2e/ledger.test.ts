@@ -1,33 +1,27 @@
 // The All keys view in Chromium through the harness: a virtualised table of the ledger, filter and sort,
 // multi-select, and bulk actions with progress, cancel and a result per key.
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
-import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
+import { openApp, type AppPage } from '../support/app-page.ts';
 
-let harness: HarnessProcess;
-let browser: Browser;
+let app: AppPage;
 let page: Page;
 const grid = () => page.getByRole('grid', { name: 'All keys' });
 const domRows = () => grid().locator('.vrow').count();
 
 beforeAll(async () => {
-  harness = await startHarnessProcess();
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(harness.url);
-  await page.locator('[data-app-state="ready"]').waitFor();
+  app = await openApp();
+  page = app.page;
   const made = await page.evaluate(async () => {
     const a = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 2_000, isPremium: false, note: 'ledger bulk' });
     const b = await window.keydesk['keys.generate']({ expire: '2099-06-01', count: 30, isPremium: true, note: 'ledger premium' });
     return a.ok && b.ok;
   });
   expect(made).toBe(true);
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'All keys', exact: true }).click();
+  await app.nav('All keys');
 });
 afterAll(async () => {
-  await browser.close();
-  await harness.stop();
+  await app.close();
 });
 
 describe('All keys', () => {
