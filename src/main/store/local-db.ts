@@ -74,10 +74,14 @@ interface LedgerDbRow {
   last_seen_at: string;
 }
 
+/** Rows read to guess how many rows a ledger filter matches. */
+const SAMPLE_ROWS = 1_000;
+
 const likeTerm = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export class LocalDb {
   private readonly db: DatabaseSync;
+  private readonly ledgerSizes = new Map<string, number>();
 
   constructor(file: string) {
     this.db = new DatabaseSync(file, { timeout: 5_000 });
@@ -95,6 +99,7 @@ export class LocalDb {
   /** Records keys as the service last described them. */
   recordKeys(profileId: string, keys: readonly Key[], seenAt = new Date().toISOString()): void {
     if (keys.length === 0) return;
+    this.ledgerSizes.delete(profileId);
     const upsert = this.db.prepare(`INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
@@ -117,24 +122,52 @@ export class LocalDb {
     this.db.prepare("UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value = ?").run(seenAt, profileId, value);
   }
 
-  private ledgerWhere(profileId: string, filter: LedgerFilter): { sql: string; params: SQLInputValue[] } {
+  /**
+   * The WHERE clause for a filter. The unary + keeps SQLite off the status index where reading through it would
+   * cost a table lookup per row: with a text term, which one pass over ledger_search or the table answers, and
+   * when walking the sort column's index (`walk`), which must stay the way rows are read.
+   */
+  private ledgerWhere(profileId: string, filter: LedgerFilter, walk = false): { sql: string; params: SQLInputValue[] } {
     const clauses = ['profile_id = ?'];
     const params: SQLInputValue[] = [profileId];
+    const plus = walk || filter.text ? '+' : '';
     if (filter.text) {
       clauses.push('instr(search, ?) > 0');
       params.push(filter.text.toLowerCase());
     }
     if (filter.status) {
-      clauses.push('status = ?');
+      clauses.push(`${plus}status = ?`);
       params.push(filter.status);
     }
     if (filter.premium !== undefined) {
-      clauses.push('is_premium = ?');
+      clauses.push(`${plus}is_premium = ?`);
       params.push(filter.premium ? 1 : 0);
     }
     return { sql: clauses.join(' AND '), params };
   }
 
+  /** How many rows a profile's ledger holds, counted once and kept until the next write. */
+  private ledgerSize(profileId: string): number {
+    let n = this.ledgerSizes.get(profileId);
+    if (n === undefined) {
+      n = (this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ?').get(profileId) as { n: number }).n;
+      this.ledgerSizes.set(profileId, n);
+    }
+    return n;
+  }
+
+  /**
+   * One page of the ledger and the number of rows the filter matches. Two plans, chosen by how many rows match:
+   * - most rows ("dense"): count the matches, then walk the sort column's index, testing each row, until the
+   *   page is full; a page costs about its own size.
+   * - few rows ("sparse"): one pass over the table collects each match's key and sort value, which give the
+   *   count; the page is taken from those small pairs and only its rows are read whole. Walking the sort index
+   *   instead would read a table row for nearly every row in it (a WITHOUT ROWID table cannot defer that read),
+   *   and reading every match whole to sort it costs a lookup per match.
+   * Which plan is guessed from the first SAMPLE_ROWS rows in key order (random for generated keys). A sparse
+   * guess runs the sparse plan at once; a dense guess counts first and the count decides. A wrong guess only
+   * costs time: both plans return the same rows.
+   */
   queryLedger(
     profileId: string,
     filter: LedgerFilter,
@@ -143,16 +176,43 @@ export class LocalDb {
     limit: number,
   ): { rows: LedgerRow[]; total: number } {
     const where = this.ledgerWhere(profileId, filter);
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
     const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
-    // Walking the sort index finds a page quickly when most rows match; when few do, it would look up most of
-    // the table to find them, and one scan keeping the best rows is cheaper. The unary + keeps SQLite off the index.
-    const all = filter.text ? (this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ?').get(profileId) as { n: number }).n : total;
-    const column = `${total * 2 < all ? '+' : ''}${SORT_COLUMNS[sort.field]}`;
+    const column = SORT_COLUMNS[sort.field];
+    const size = this.ledgerSize(profileId);
+    let total: number | null = null;
+    if (!filter.text && !filter.status && filter.premium === undefined) total = size;
+    else {
+      const sample = this.db
+        .prepare(`SELECT count(*) AS sampled, coalesce(sum(${where.sql}), 0) AS matches FROM (SELECT * FROM ledger WHERE profile_id = ? LIMIT ?)`)
+        .get(...where.params, profileId, SAMPLE_ROWS) as { sampled: number; matches: number };
+      if (sample.sampled === size) total = sample.matches;
+      else if (sample.matches * 4 >= sample.sampled) total = this.countLedger(where);
+    }
+
+    if (total === null || total * 2 < size) {
+      const rows = this.db
+        .prepare(
+          `WITH hits AS MATERIALIZED (SELECT value, ${column} AS k FROM ledger WHERE ${where.sql}),
+             page AS MATERIALIZED (SELECT value, k FROM hits ORDER BY k ${dir}, value ${dir} LIMIT ? OFFSET ?)
+           SELECT ledger.*, (SELECT count(*) FROM hits) AS total
+           FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
+           ORDER BY page.k ${dir}, page.value ${dir}`,
+        )
+        .all(...where.params, limit, offset, profileId) as unknown as (LedgerDbRow & { total: number })[];
+      // With no row on the page, the count is known to be 0 only on the first page.
+      total ??= rows[0]?.total ?? (offset === 0 ? 0 : this.countLedger(where));
+      return { rows: rows.map(toLedgerRow), total };
+    }
+
+    const walk = this.ledgerWhere(profileId, filter, true);
     const rows = this.db
-      .prepare(`SELECT * FROM ledger WHERE ${where.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT ? OFFSET ?`)
-      .all(...where.params, limit, offset) as unknown as LedgerDbRow[];
+      .prepare(`SELECT * FROM ledger WHERE ${walk.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT ? OFFSET ?`)
+      .all(...walk.params, limit, offset) as unknown as LedgerDbRow[];
     return { rows: rows.map(toLedgerRow), total };
+  }
+
+  private countLedger(where: { sql: string; params: SQLInputValue[] }): number {
+    return (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
   }
 
   *iterateLedger(profileId: string, filter: LedgerFilter): Generator<LedgerRow> {
