@@ -15,7 +15,8 @@ import { EVENT_NAMES, OPERATION_NAMES, type OperationName } from '../shared/oper
 import { fail } from '../shared/result.ts';
 import { BRIDGE_PATH, bridgeScript, EVENTS_PATH, RPC_PREFIX, TOKEN_HEADER } from './bridge-script.ts';
 
-const MAX_RPC_BYTES = 1024 * 1024;
+// The largest input the contract allows is 100,000 keys (keys.bulk, keys.export): about 20 MiB of JSON at worst.
+const MAX_RPC_BYTES = 32 * 1024 * 1024;
 
 export interface RunningHarness {
   url: string;

@@ -64,7 +64,14 @@ if (!app.requestSingleInstanceLock()) {
       mainWindow.focus();
     }
   });
-  void app.whenReady().then(start);
+  // A start that fails (an unreadable or newer keydesk.db, say) says why rather than leaving no window at all.
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      dialog.showErrorBox('Keydesk could not start', error instanceof Error ? error.message : String(error));
+      app.exit(1);
+    });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

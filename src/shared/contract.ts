@@ -144,6 +144,10 @@ export const contract = {
     'Key values and an action; main paces the requests and reports progress.',
   ),
   'keys.bulkCancel': op<{ cancelled: boolean }>()(z.strictObject({ jobId: z.uuid() }), 'A job id it started.'),
+  'keys.export': op<{ path: string | null }>()(
+    z.strictObject({ keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax), format: exportFormat }),
+    'Key values; main writes their ledger rows to the path the user picks.',
+  ),
 
   'ledger.query': op<{ rows: LedgerRow[]; total: number }>()(
     z.strictObject({
@@ -203,8 +207,8 @@ export const contract = {
     'Filter and paging.',
   ),
   'audit.export': op<{ path: string | null }>()(
-    z.strictObject({ format: exportFormat }),
-    'A format; main asks the user for the path.',
+    z.strictObject({ filter: auditFilter, format: exportFormat }),
+    'A filter and a format; main asks the user for the path.',
   ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 

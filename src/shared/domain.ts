@@ -74,6 +74,8 @@ export interface LedgerRow {
   status: KeyStatus | 'deleted';
   isPremium: boolean;
   expiresAt: string | null;
+  /** A days key's term (days from activation); null for a fixed-date key. */
+  daysKey: number | null;
   hwid: string | null;
   createdAt: string | null;
   lastSeenAt: string;

@@ -20,6 +20,7 @@ export const OPERATION_NAMES = [
   'keys.resetHwid',
   'keys.bulk',
   'keys.bulkCancel',
+  'keys.export',
   'ledger.query',
   'ledger.export',
   'identifier.check',

@@ -10,7 +10,7 @@ import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { SandboxStore } from '../../src/sandbox/store.ts';
 import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
-import type { BulkProgress, Key } from '../../src/shared/domain.ts';
+import type { BulkProgress, Key, LedgerRow } from '../../src/shared/domain.ts';
 import type { Result } from '../../src/shared/result.ts';
 import { listFiles } from '../support/files.ts';
 import { tempDir } from '../support/sandbox-process.ts';
@@ -230,14 +230,31 @@ describe('records', () => {
     expect(failedOnly.entries.every((e) => e.outcome === 'failed')).toBe(true);
   });
 
-  it('exports the ledger as CSV and the activity as JSON to the path the user chose', async () => {
+  it('exports the ledger as CSV and the filtered activity as JSON to the path the user chose', async () => {
     const csv = await must('ledger.export', { filter: { text: 'spring' }, format: 'csv' });
     const lines = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,hwid,createdAt,lastSeenAt');
+    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,lastSeenAt');
     expect(lines).toHaveLength(4);
-    const json = await must('audit.export', { format: 'json' });
-    const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as unknown[];
-    expect(rows.length).toBe((await must('audit.list', { filter: {}, offset: 0, limit: 1 })).total);
+    const json = await must('audit.export', { filter: { outcome: 'failed' }, format: 'json' });
+    const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as { outcome: string }[];
+    expect(rows.length).toBe((await must('audit.list', { filter: { outcome: 'failed' }, offset: 0, limit: 1 })).total);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.outcome === 'failed')).toBe(true);
+  });
+
+  it('exports a generated batch, in its order, as CSV a spreadsheet reads safely and as JSON', async () => {
+    const { generatedKeys } = await must('keys.generate', { expire: '2099-01-01', count: 3, isPremium: true, note: '=SUM(A1), "quoted"', expiresByDaysKey: true, daysKey: 30 });
+    const keyValues = generatedKeys.map((k) => k.value).reverse();
+    const csv = await must('keys.export', { keyValues, format: 'csv' });
+    const lines = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(4);
+    // The note would run as a formula in a spreadsheet: it is quoted, its quotes doubled, and it starts with '.
+    lines.slice(1).forEach((line, i) => {
+      expect(line.startsWith(`${keyValues[i] ?? ''},"'=SUM(A1), ""quoted""",generated,true,,30,,`)).toBe(true);
+    });
+    const json = await must('keys.export', { keyValues, format: 'json' });
+    const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as LedgerRow[];
+    expect(rows.map((r) => [r.value, r.note, r.isPremium, r.daysKey, r.status])).toEqual(keyValues.map((v) => [v, '=SUM(A1), "quoted"', true, 30, 'generated']));
   });
 
   it('writes no apiKey to any file under userData, in any form', async () => {

@@ -1,9 +1,13 @@
 // The app's ledger against a plain model: whichever plan queryLedger picks (dense walk, sparse pass, whole-ledger
 // sample), every filter, sort, direction and page returns exactly the rows and count the model does.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalDb, type LedgerFilter } from '../../src/main/store/local-db.ts';
 import type { Key, LedgerRow, LedgerSortField } from '../../src/shared/domain.ts';
+import { tempDir } from '../support/sandbox-process.ts';
 
 const PROFILE = 'profile-under-test';
 const OTHER = 'another-profile';
@@ -35,6 +39,7 @@ function makeKeys(count: number, seed: number): Key[] {
     // Few distinct timestamps, so ties are broken by value; some keys have no expiry or creation time.
     const created = r() < 0.05 ? '' : new Date(Date.UTC(2026, 0, 1 + Math.floor(r() * 40))).toISOString();
     const expiresAt = r() < 0.2 ? null : new Date(Date.UTC(2027, 0, 1 + Math.floor(r() * 30))).toISOString();
+    const daysKey = expiresAt === null && r() < 0.5 ? 1 + Math.floor(r() * 90) : null;
     keys.push({
       id: String(i),
       value: `K${Math.floor(r() * 1e9).toString(36).toUpperCase()}-${i.toString(36).toUpperCase()}`,
@@ -42,8 +47,8 @@ function makeKeys(count: number, seed: number): Key[] {
       status,
       isPremium: r() < 0.25,
       expire: null,
-      expiresByDaysKey: false,
-      daysKey: null,
+      expiresByDaysKey: daysKey !== null,
+      daysKey,
       expiresAt,
       hwid: status === 'active' ? `HW-${Math.floor(r() * 1e6)}` : null,
       createdAt: created,
@@ -110,6 +115,15 @@ describe.each([
     expect(all).toHaveLength(size);
     expect(new Set(all.map((r) => r.value))).toEqual(new Set(keys.map((k) => k.value)));
     expect(all.filter((r) => r.status === 'deleted')).toHaveLength(20);
+    const days = new Map(keys.map((k) => [k.value, k.daysKey]));
+    expect(all.every((r) => r.daysKey === days.get(r.value))).toBe(true);
+    expect(all.some((r) => r.daysKey !== null)).toBe(true);
+  });
+
+  it('gives the rows of chosen keys in the order asked, leaving out keys it does not hold', () => {
+    const values = [keys[5]?.value ?? '', 'NOT-A-KEY', keys[2]?.value ?? '', keys[400]?.value ?? ''];
+    expect([...db.iterateLedgerKeys(PROFILE, values)].map((r) => r.value)).toEqual([values[0], values[2], values[3]]);
+    expect([...db.iterateLedgerKeys(OTHER, values)]).toEqual([]);
   });
 
   it('returns the model’s rows and count for every filter, sort and page', () => {
@@ -161,5 +175,47 @@ describe('ledger size', () => {
     expect(db.queryLedger(PROFILE, {}, { field: 'value', dir: 'asc' }, 0, 10).total).toBe(1_500);
     expect(db.queryLedger(PROFILE, { text: 'beta' }, { field: 'value', dir: 'asc' }, 0, 10).total).toBe(keys.filter((k) => k.note.includes('beta')).length);
     db.close();
+  });
+});
+
+describe('schema upgrades', () => {
+  // The ledger as the first release wrote it, frozen here: upgrades must keep such a file's rows.
+  const FIRST_RELEASE = `
+    CREATE TABLE ledger (profile_id TEXT NOT NULL, value TEXT NOT NULL, note TEXT NOT NULL, status TEXT NOT NULL,
+      is_premium INTEGER NOT NULL, expires_at TEXT, hwid TEXT, created_at TEXT, last_seen_at TEXT NOT NULL,
+      search TEXT NOT NULL, PRIMARY KEY (profile_id, value)) WITHOUT ROWID;
+    INSERT INTO ledger VALUES ('p', 'OLD-KEY-1', 'from before', 'active', 1, '2030-01-01T00:00:00.000Z', 'HW-1',
+      '2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', 'old-key-1' || char(10) || 'from before' || char(10) || 'hw-1');`;
+
+  it('opens a first-release file, keeps its rows and records days keys from then on', () => {
+    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
+    const old = new DatabaseSync(file);
+    old.exec(FIRST_RELEASE);
+    old.close();
+
+    const db = new LocalDb(file);
+    const before = db.queryLedger('p', { text: 'from before' }, { field: 'value', dir: 'asc' }, 0, 10);
+    expect(before.total).toBe(1);
+    expect(before.rows[0]).toMatchObject({ value: 'OLD-KEY-1', status: 'active', isPremium: true, hwid: 'HW-1', daysKey: null });
+    db.recordKeys('p', makeKeys(50, 5).filter((k) => k.daysKey !== null));
+    expect(db.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 100).rows.filter((r) => r.daysKey !== null).length).toBeGreaterThan(0);
+    db.close();
+
+    // Opening again changes nothing.
+    const again = new LocalDb(file);
+    expect(again.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 100).rows.find((r) => r.value === 'OLD-KEY-1')?.note).toBe('from before');
+    again.close();
+    rmSync(file, { force: true });
+  });
+
+  it('refuses a file from a newer Keydesk, saying so, and leaves it untouched', () => {
+    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
+    const newer = new DatabaseSync(file);
+    newer.exec('PRAGMA user_version = 99; CREATE TABLE future (x);');
+    newer.close();
+    expect(() => new LocalDb(file)).toThrow(/newer Keydesk \(schema 99\)/);
+    const check = new DatabaseSync(file);
+    expect(check.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'ledger'").get()).toEqual({ n: 0 });
+    check.close();
   });
 });

@@ -43,6 +43,15 @@ CREATE TABLE IF NOT EXISTS audit (
 CREATE INDEX IF NOT EXISTS audit_by_time ON audit (at);
 `;
 
+/**
+ * Changes to SCHEMA once it shipped, in order: entry i takes a file from user_version i to i + 1. A new file
+ * gets SCHEMA and then every entry, so old and new files end the same. Append only; never edit an entry.
+ */
+const MIGRATIONS: readonly string[] = [
+  // 1: a days key's term, shown until activation gives it an expiry.
+  'ALTER TABLE ledger ADD COLUMN days_key INTEGER;',
+];
+
 const SORT_COLUMNS: Record<LedgerSortField, string> = {
   createdAt: 'created_at',
   expiresAt: 'expires_at',
@@ -72,7 +81,10 @@ interface LedgerDbRow {
   hwid: string | null;
   created_at: string | null;
   last_seen_at: string;
+  days_key: number | null;
 }
+
+const AUDIT_SELECT = 'SELECT id, at, profile_id AS profileId, profile_name AS profileName, action, target, outcome, message FROM audit';
 
 /** Rows read to guess how many rows a ledger filter matches. */
 const SAMPLE_ROWS = 1_000;
@@ -85,9 +97,28 @@ export class LocalDb {
 
   constructor(file: string) {
     this.db = new DatabaseSync(file, { timeout: 5_000 });
+    const { user_version: from } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
+    if (from > MIGRATIONS.length) {
+      this.db.close();
+      throw new Error(`keydesk.db was written by a newer Keydesk (schema ${from}); update Keydesk to open it.`);
+    }
     // 32 MiB of page cache: a 100,000-key ledger's pages stay in memory between keystrokes.
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;');
     this.db.exec(SCHEMA);
+    this.migrate(from);
+  }
+
+  private migrate(from: number): void {
+    if (from === MIGRATIONS.length) return;
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const step of MIGRATIONS.slice(from)) this.db.exec(step);
+      this.db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+      this.db.exec('COMMIT');
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   close(): void {
@@ -100,16 +131,16 @@ export class LocalDb {
   recordKeys(profileId: string, keys: readonly Key[], seenAt = new Date().toISOString()): void {
     if (keys.length === 0) return;
     this.ledgerSizes.delete(profileId);
-    const upsert = this.db.prepare(`INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    const upsert = this.db.prepare(`INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
         expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
-        last_seen_at = excluded.last_seen_at, search = excluded.search`);
+        last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key`);
     this.db.exec('BEGIN');
     try {
       for (const k of keys) {
         const search = `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase();
-        upsert.run(profileId, k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, seenAt, search);
+        upsert.run(profileId, k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, seenAt, search, k.expiresByDaysKey ? k.daysKey : null);
       }
       this.db.exec('COMMIT');
     } catch (error) {
@@ -215,6 +246,14 @@ export class LocalDb {
     return (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
   }
 
+  /** The rows of the given keys, in the order given; keys the ledger does not hold are left out. */
+  *iterateLedgerKeys(profileId: string, values: readonly string[]): Generator<LedgerRow> {
+    const rows = this.db
+      .prepare('SELECT ledger.* FROM json_each(?) AS j CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = j.value ORDER BY j.key')
+      .iterate(JSON.stringify(values), profileId);
+    for (const row of rows) yield toLedgerRow(row as unknown as LedgerDbRow);
+  }
+
   *iterateLedger(profileId: string, filter: LedgerFilter): Generator<LedgerRow> {
     const where = this.ledgerWhere(profileId, filter);
     for (const row of this.db.prepare(`SELECT * FROM ledger WHERE ${where.sql} ORDER BY created_at DESC, value`).iterate(...where.params)) {
@@ -266,11 +305,14 @@ export class LocalDb {
   listAudit(filter: AuditFilter, offset: number, limit: number): { entries: AuditEntry[]; total: number } {
     const where = this.auditWhere(filter);
     const total = (this.db.prepare(`SELECT count(*) AS n FROM audit WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
-    const entries = this.db
-      .prepare(`SELECT id, at, profile_id AS profileId, profile_name AS profileName, action, target, outcome, message FROM audit
-        WHERE ${where.sql} ORDER BY id DESC LIMIT ? OFFSET ?`)
-      .all(...where.params, limit, offset) as unknown as AuditEntry[];
+    const entries = this.db.prepare(`${AUDIT_SELECT} WHERE ${where.sql} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...where.params, limit, offset) as unknown as AuditEntry[];
     return { entries: entries.map((e) => ({ ...e })), total };
+  }
+
+  /** Every entry the filter matches, newest first, one at a time (for exports). */
+  *iterateAudit(filter: AuditFilter): Generator<AuditEntry> {
+    const where = this.auditWhere(filter);
+    for (const e of this.db.prepare(`${AUDIT_SELECT} WHERE ${where.sql} ORDER BY id DESC`).iterate(...where.params)) yield { ...(e as unknown as AuditEntry) };
   }
 }
 
@@ -281,6 +323,7 @@ function toLedgerRow(r: LedgerDbRow): LedgerRow {
     status: r.status === 'active' || r.status === 'deleted' ? r.status : 'generated',
     isPremium: r.is_premium === 1,
     expiresAt: r.expires_at,
+    daysKey: r.days_key,
     hwid: r.hwid,
     createdAt: r.created_at,
     lastSeenAt: r.last_seen_at,

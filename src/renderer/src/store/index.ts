@@ -55,6 +55,7 @@ interface KeysSlice {
   generating: Status;
   generateError: Failure | null;
   generate: (input: OperationInput<'keys.generate'>) => Promise<boolean>;
+  exportGenerated: (format: 'csv' | 'json') => Promise<void>;
   lookupTerm: string;
   lookupResult: { active: Key[]; generated: Key[] } | null;
   lookup: Status;
@@ -88,7 +89,7 @@ interface ServiceSlice {
   runValidation: (input: OperationInput<'validation.run'>) => Promise<void>;
   audit: { entries: AuditEntry[]; total: number } | null;
   loadAudit: (input: OperationInput<'audit.list'>) => Promise<void>;
-  exportAudit: (format: 'csv' | 'json') => Promise<void>;
+  exportAudit: (filter: OperationInput<'audit.export'>['filter'], format: 'csv' | 'json') => Promise<void>;
 }
 
 export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice;
@@ -229,6 +230,13 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
       toastOk(`Generated ${r.data.generatedKeys.length.toLocaleString()} key(s).`);
       return true;
     },
+    exportGenerated: async (format) => {
+      const keyValues = get().lastGenerated.map((k) => k.value);
+      if (keyValues.length === 0) return;
+      const r = await run('keys.export', { keyValues, format });
+      if ('failure' in r) get().notify('error', r.failure.message);
+      else if (r.data.path) toastOk(`Saved ${keyValues.length.toLocaleString()} key(s) to ${r.data.path}.`);
+    },
     lookupTerm: '',
     lookupResult: null,
     lookup: 'idle',
@@ -355,8 +363,8 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
       const r = await run('audit.list', input);
       if ('data' in r) set({ audit: r.data });
     },
-    exportAudit: async (format) => {
-      const r = await run('audit.export', { format });
+    exportAudit: async (filter, format) => {
+      const r = await run('audit.export', { filter, format });
       if ('failure' in r) get().notify('error', r.failure.message);
       else if (r.data.path) toastOk(`Saved to ${r.data.path}.`);
     },

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Field } from '../../components/Field.tsx';
 import { useKeydesk } from '../../store/index.ts';
 
@@ -9,9 +9,12 @@ export function Activity() {
   const [text, setText] = useState('');
   const [outcome, setOutcome] = useState<'' | 'ok' | 'failed'>('');
 
+  // What the list shows is what an export writes.
+  const filter = useMemo(() => ({ ...(text ? { text } : {}), ...(outcome ? { outcome } : {}) }), [text, outcome]);
+
   useEffect(() => {
-    void load({ filter: { ...(text ? { text } : {}), ...(outcome ? { outcome } : {}) }, offset: 0, limit: 200 });
-  }, [load, text, outcome]);
+    void load({ filter, offset: 0, limit: 200 });
+  }, [load, filter]);
 
   return (
     <section aria-labelledby="activity-title">
@@ -31,7 +34,7 @@ export function Activity() {
             <button
               key={format}
               type="button"
-              onClick={() => void exportAudit(format)}
+              onClick={() => void exportAudit(filter, format)}
             >
               Export {format.toUpperCase()}
             </button>

@@ -33,7 +33,7 @@ function Row({ row, index, top }: { row: LedgerRow | undefined; index: number; t
           <div role="gridcell" className="vcell mono">{row.value}</div>
           <div role="gridcell" className="vcell">{row.status}</div>
           <div role="gridcell" className="vcell">{row.note}</div>
-          <div role="gridcell" className="vcell">{row.expiresAt ? row.expiresAt.slice(0, 10) : '—'}</div>
+          <div role="gridcell" className="vcell">{row.expiresAt ? row.expiresAt.slice(0, 10) : row.daysKey !== null ? `${row.daysKey.toLocaleString()} days from activation` : '—'}</div>
           <div role="gridcell" className="vcell">{row.createdAt ? row.createdAt.slice(0, 10) : '—'}</div>
           <div role="gridcell" className="vcell">{new Date(row.lastSeenAt).toLocaleString()}</div>
         </>

@@ -1,23 +1,10 @@
 import { useState, type SubmitEvent } from 'react';
 import { generateInput } from '../../../../shared/contract.ts';
-import type { Key } from '../../../../shared/domain.ts';
 import { utcDate } from '../../../../shared/rules.ts';
 import { Field } from '../../components/Field.tsx';
 import { useKeydesk } from '../../store/index.ts';
 
 type Errors = Partial<Record<'expire' | 'count' | 'daysKey' | 'note' | 'form', string>>;
-
-function download(name: string, type: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(url);
-}
-
-const csv = (keys: Key[]) =>
-  ['value,note,isPremium,expire,expiresByDaysKey,daysKey', ...keys.map((k) => [k.value, JSON.stringify(k.note), k.isPremium, k.expire ?? '', k.expiresByDaysKey, k.daysKey ?? ''].join(','))].join('\n');
 
 export function GenerateForm() {
   const generate = useKeydesk((s) => s.generate);
@@ -25,6 +12,7 @@ export function GenerateForm() {
   const serverError = useKeydesk((s) => s.generateError);
   const generated = useKeydesk((s) => s.lastGenerated);
   const notify = useKeydesk((s) => s.notify);
+  const exportGenerated = useKeydesk((s) => s.exportGenerated);
   const [count, setCount] = useState('10');
   const [byDays, setByDays] = useState(false);
   const [expire, setExpire] = useState(() => utcDate(Date.now() + 365 * 86_400_000));
@@ -104,10 +92,10 @@ export function GenerateForm() {
             >
               Copy all
             </button>{' '}
-            <button type="button" onClick={() => { download('keys.csv', 'text/csv', csv(generated)); }}>
+            <button type="button" onClick={() => void exportGenerated('csv')}>
               Export CSV
             </button>{' '}
-            <button type="button" onClick={() => { download('keys.json', 'application/json', JSON.stringify(generated, null, 2)); }}>
+            <button type="button" onClick={() => void exportGenerated('json')}>
               Export JSON
             </button>
           </p>

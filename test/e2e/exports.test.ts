@@ -1,0 +1,76 @@
+// Exports as a person makes them, in Chromium through the harness (which saves to <user data>/exports and says
+// where): a generated batch from the Keys view, the filtered ledger from All keys, the filtered activity log.
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry, LedgerRow } from '../../src/shared/domain.ts';
+import { openApp, type AppPage } from '../support/app-page.ts';
+
+let app: AppPage;
+let page: Page;
+const NOTE = 'export, "spring" batch';
+
+/** Waits for the toast naming the saved file (the pattern names its kind) and returns the path it names. */
+async function savedPath(pattern: RegExp): Promise<string> {
+  const toast = page.getByText(pattern).last();
+  await toast.waitFor();
+  const path = pattern.exec((await toast.textContent()) ?? '')?.[1];
+  if (!path) throw new Error('the toast names no file');
+  expect(path.startsWith(app.harness.userData)).toBe(true);
+  return path;
+}
+
+beforeAll(async () => {
+  app = await openApp();
+  page = app.page;
+  // Other keys, so every export below must filter.
+  const made = await page.evaluate(async () => (await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 5, isPremium: false, note: 'unrelated' })).ok);
+  expect(made).toBe(true);
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('exports', () => {
+  let batch: string[] = [];
+
+  it('saves a generated batch as CSV, in order, with its days term and a note a spreadsheet will not run', async () => {
+    await app.nav('Keys');
+    await page.getByLabel('Count').fill('3');
+    await page.getByLabel('Days after activation').check();
+    await page.getByLabel('Days', { exact: true }).fill('45');
+    await page.getByLabel('Note', { exact: true }).fill(NOTE);
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    const shown = page.getByLabel('Generated keys');
+    await shown.getByText('3 key(s) generated.').waitFor();
+    batch = (await shown.locator('li').allTextContents()).map((v) => v.trim());
+    expect(batch).toHaveLength(3);
+
+    await shown.getByRole('button', { name: 'Export CSV' }).click();
+    const lines = readFileSync(await savedPath(/Saved 3 key\(s\) to (.+keydesk-generated-[^/\\]+)\.$/), 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,lastSeenAt');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(batch);
+    for (const line of lines.slice(1)) expect(line).toContain(',"export, ""spring"" batch",generated,false,,45,,');
+  });
+
+  it('saves the filtered ledger as JSON, showing a days key’s term in the table', async () => {
+    await app.nav('All keys');
+    await page.getByLabel('Filter (key, note or HWID)').fill('spring');
+    await page.getByText('3 key(s)', { exact: true }).waitFor();
+    expect(await page.getByRole('grid', { name: 'All keys' }).getByText('45 days from activation').count()).toBe(3);
+    await page.getByRole('button', { name: 'Export JSON' }).click();
+    const rows = JSON.parse(readFileSync(await savedPath(/Saved to (.+keydesk-keys-[^/\\]+)\.$/), 'utf8')) as LedgerRow[];
+    expect(rows.map((r) => r.value).sort()).toEqual([...batch].sort());
+    expect(rows.every((r) => r.note === NOTE && r.daysKey === 45 && r.status === 'generated')).toBe(true);
+  });
+
+  it('saves the activity log as filtered on screen', async () => {
+    await app.nav('Activity');
+    await page.getByLabel('Filter', { exact: true }).fill('spring');
+    await page.getByText('1 operation(s)').waitFor();
+    await page.getByRole('button', { name: 'Export JSON' }).click();
+    const entries = JSON.parse(readFileSync(await savedPath(/Saved to (.+keydesk-activity-[^/\\]+)\.$/), 'utf8')) as AuditEntry[];
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ action: 'keys.generate', outcome: 'ok', target: `3 key(s): ${NOTE}` });
+  });
+});
