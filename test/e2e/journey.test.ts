@@ -144,7 +144,7 @@ describe('other services of the spec', () => {
 });
 
 describe('error paths', () => {
-  it('shows an impossible date and days out of range beside their fields, and keeps what was typed', async () => {
+  it('shows an impossible date and days out of range beside their fields, and keeps what was typed, even across views', async () => {
     await nav('Keys');
     await page.getByLabel('Expiry date').fill('2023-02-29');
     await page.getByLabel('Note', { exact: true }).fill('kept');
@@ -155,6 +155,11 @@ describe('error paths', () => {
     await page.getByLabel('Days', { exact: true }).fill('0');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
     await page.getByText('Days must be between 1 and 999,999.').waitFor();
+    await nav('Overview');
+    await nav('Keys');
+    expect(await page.getByLabel('Note', { exact: true }).inputValue()).toBe('kept');
+    expect(await page.getByLabel('Days', { exact: true }).inputValue()).toBe('0');
+    await page.getByLabel('On a date').check();
   });
 
   describe('a remote profile pointed at a second sandbox', () => {

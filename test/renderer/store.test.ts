@@ -2,7 +2,7 @@
 // failure and loss of connection, without a main process.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
-import type { Key, Profile } from '../../src/shared/domain.ts';
+import type { Key, LedgerRow, Profile } from '../../src/shared/domain.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 
 type Impl = { [N in OperationName]?: (input: unknown) => Promise<OperationResult<N>> };
@@ -26,6 +26,9 @@ const initial = useKeydesk.getState();
 const key = (value: string, status: Key['status'] = 'generated'): Key => ({
   id: `k_${value}`, value, note: 'n', status, isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
   expiresAt: '2099-01-01T23:59:59.999Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+});
+const ledgerRow = (value: string): LedgerRow => ({
+  value, note: 'n', status: 'generated', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
 });
 const sandbox: Profile = {
   id: 'sandbox', name: 'Local sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', validationUrl: 'http://127.0.0.1:1/v2_validation',
@@ -117,10 +120,33 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().toasts).toEqual([]);
   });
 
-  it('switching profile clears what belonged to the previous one', async () => {
-    useKeydesk.setState({ executionCount: 5, lookupResult: { active: [], generated: [key('X')] }, selectedKey: key('X') });
+  it('switching profile clears what belonged to the previous one, the ledger and its selection included', async () => {
+    useKeydesk.setState({ activeProfileId: 'sandbox', executionCount: 5, lookupResult: { active: [], generated: [key('X')] }, selectedKey: key('X') });
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('X')], total: 1 } });
+    await useKeydesk.getState().loadLedgerPage(0);
+    useKeydesk.getState().toggleSelected('X');
     impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
     await useKeydesk.getState().selectProfile('p2');
-    expect(useKeydesk.getState()).toMatchObject({ activeProfileId: 'p2', executionCount: null, lookupResult: null, selectedKey: null });
+    expect(useKeydesk.getState()).toMatchObject({ activeProfileId: 'p2', executionCount: null, lookupResult: null, selectedKey: null, ledgerTotal: null, ledgerStale: null });
+    expect(useKeydesk.getState().ledgerPages.size).toBe(0);
+    expect(useKeydesk.getState().selection.size).toBe(0);
+  });
+
+  it('keeps the previous rows on screen while a new filter loads, then shows the new ones', async () => {
+    let answer: (rows: string[]) => void = () => undefined;
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A'), ledgerRow('B')], total: 2 } });
+    await useKeydesk.getState().loadLedgerPage(0);
+    impl['ledger.query'] = () =>
+      new Promise((resolve) => {
+        answer = (rows) => { resolve({ ok: true, data: { rows: rows.map(ledgerRow), total: rows.length } }); };
+      });
+    useKeydesk.getState().setLedgerFilter({ text: 'b' });
+    const loading = useKeydesk.getState().loadLedgerPage(0);
+    expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: null, ledgerStale: { total: 2 } });
+    expect(useKeydesk.getState().ledgerStale?.pages.get(0)?.map((r) => r.value)).toEqual(['A', 'B']);
+    answer(['B']);
+    await loading;
+    expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 1, ledgerStale: null });
+    expect(useKeydesk.getState().ledgerPages.get(0)?.map((r) => r.value)).toEqual(['B']);
   });
 });

@@ -1,10 +1,12 @@
 // One zustand store made of slices; each slice keeps its data, its status and its last error. Components
 // select narrowly. Nothing secret is ever held here: apiKeys go straight through to main and are dropped.
+import { useCallback } from 'react';
 import { create } from 'zustand';
 import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract.ts';
 import type { AppStatus, ExecutionSample, Key, KeylessEntry, Profile, ValidationReport, HwidReading, AuditEntry } from '../../../shared/domain.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
+import { createDraftsSlice, DRAFT_DEFAULTS, type Drafts, type DraftsSlice } from './drafts.ts';
 import { createLedgerSlice, type LedgerSlice } from './ledger.ts';
 
 export type Status = 'idle' | 'loading' | 'ready' | 'error';
@@ -92,7 +94,7 @@ interface ServiceSlice {
   exportAudit: (filter: OperationInput<'audit.export'>['filter'], format: 'csv' | 'json') => Promise<void>;
 }
 
-export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice;
+export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice & DraftsSlice;
 
 let toastId = 0;
 const OFFLINE_CODES = new Set(['NETWORK', 'TIMEOUT']);
@@ -111,9 +113,16 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
   const toastOk = (text: string) => {
     get().notify('success', text);
   };
+  /** Makes a profile the active one; what was shown or selected for another profile goes. */
+  const activate = (id: string | null) => {
+    if (get().activeProfileId === id) return;
+    set({ activeProfileId: id, lookupResult: null, selectedKey: null, executionCount: null, history: [], keyless: null, identifier: null, validation: null, lastGenerated: [] });
+    get().clearLedger();
+  };
 
   return {
     ...createLedgerSlice(set, get, store),
+    ...createDraftsSlice(set, get, store),
     // ---- ui ----
     view: 'overview',
     online: true,
@@ -151,7 +160,8 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
         set({ session: 'error', sessionError: f.message });
         return;
       }
-      set({ session: 'ready', sessionError: null, appStatus: status.data, profiles: list.data.profiles, activeProfileId: list.data.activeProfileId });
+      set({ session: 'ready', sessionError: null, appStatus: status.data, profiles: list.data.profiles });
+      activate(list.data.activeProfileId);
     },
     selectProfile: async (id) => {
       const r = await run('profiles.select', { id });
@@ -159,7 +169,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
         get().notify('error', r.failure.message);
         return;
       }
-      set({ activeProfileId: id, lookupResult: null, selectedKey: null, executionCount: null, history: [], keyless: null, identifier: null, validation: null, lastGenerated: [] });
+      activate(id);
       toastOk(`Now working on ${r.data.name}.`);
     },
     addProfile: async (input) => {
@@ -370,3 +380,16 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
     },
   };
 });
+
+/** Like useState, for a named form draft kept by the store: leaving a view and coming back finds it as it was. */
+export function useDraft<K extends keyof Drafts>(key: K): [Drafts[K], (value: Drafts[K]) => void] {
+  const value = useKeydesk((s) => s.drafts[key]) ?? DRAFT_DEFAULTS[key];
+  const setDraft = useKeydesk((s) => s.setDraft);
+  const update = useCallback(
+    (next: Drafts[K]) => {
+      setDraft(key, next);
+    },
+    [key, setDraft],
+  );
+  return [value, update];
+}

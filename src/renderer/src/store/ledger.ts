@@ -25,12 +25,16 @@ export interface LedgerSlice {
   ledgerSort: { field: LedgerSortField; dir: 'asc' | 'desc' };
   ledgerTotal: number | null;
   ledgerPages: ReadonlyMap<number, LedgerRow[]>;
+  /** What the table showed before the filter or sort changed, kept on screen until the first new page arrives. */
+  ledgerStale: { total: number; pages: ReadonlyMap<number, LedgerRow[]> } | null;
   /** Bumps on every filter or sort change; answers for an older generation are dropped. */
   ledgerGeneration: number;
   ledgerError: string | null;
   selection: ReadonlySet<string>;
   bulk: BulkJob | null;
   setLedgerFilter: (filter: LedgerFilter) => void;
+  /** Another profile became active: nothing shown or selected belongs to it. */
+  clearLedger: () => void;
   setLedgerSort: (field: LedgerSortField) => void;
   loadLedgerPage: (page: number) => Promise<void>;
   toggleSelected: (value: string) => void;
@@ -47,19 +51,31 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
   const inFlight = new Set<string>();
   const reset = (patch: Partial<LedgerSlice>) => {
     inFlight.clear();
-    set((s) => ({ ...patch, ledgerTotal: null, ledgerPages: new Map(), ledgerGeneration: s.ledgerGeneration + 1, ledgerError: null }));
+    set((s) => ({
+      ...patch,
+      ledgerStale: s.ledgerTotal === null ? s.ledgerStale : { total: s.ledgerTotal, pages: s.ledgerPages },
+      ledgerTotal: null,
+      ledgerPages: new Map(),
+      ledgerGeneration: s.ledgerGeneration + 1,
+      ledgerError: null,
+    }));
   };
   return {
     ledgerFilter: {},
     ledgerSort: { field: 'createdAt', dir: 'desc' },
     ledgerTotal: null,
     ledgerPages: new Map(),
+    ledgerStale: null,
     ledgerGeneration: 0,
     ledgerError: null,
     selection: new Set(),
     bulk: null,
     setLedgerFilter: (ledgerFilter) => {
       reset({ ledgerFilter });
+    },
+    clearLedger: () => {
+      reset({ selection: new Set() });
+      set({ ledgerStale: null });
     },
     setLedgerSort: (field) => {
       const { ledgerSort } = get();
@@ -74,10 +90,10 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       inFlight.delete(key);
       if (get().ledgerGeneration !== ledgerGeneration) return;
       if (!r.ok) {
-        set({ ledgerError: r.message });
+        set({ ledgerError: r.message, ledgerStale: null });
         return;
       }
-      set((s) => ({ ledgerTotal: r.data.total, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerError: null }));
+      set((s) => ({ ledgerTotal: r.data.total, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null }));
     },
     toggleSelected: (value) => {
       set((s) => {

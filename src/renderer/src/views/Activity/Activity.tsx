@@ -1,13 +1,23 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
+import type { AuditEntry } from '../../../../shared/domain.ts';
+import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { Field } from '../../components/Field.tsx';
-import { useKeydesk } from '../../store/index.ts';
+import { useDraft, useKeydesk } from '../../store/index.ts';
+
+const COLUMNS: Column<AuditEntry>[] = [
+  { header: 'When', cell: (e) => new Date(e.at).toLocaleString() },
+  { header: 'Service', cell: (e) => e.profileName },
+  { header: 'Operation', cell: (e) => e.action },
+  { header: 'Target', cell: (e) => e.target, className: 'mono' },
+  { header: 'Outcome', cell: (e) => (e.outcome === 'ok' ? 'Succeeded' : `Failed: ${e.message}`) },
+];
 
 export function Activity() {
   const audit = useKeydesk((s) => s.audit);
   const load = useKeydesk((s) => s.loadAudit);
   const exportAudit = useKeydesk((s) => s.exportAudit);
-  const [text, setText] = useState('');
-  const [outcome, setOutcome] = useState<'' | 'ok' | 'failed'>('');
+  const [text, setText] = useDraft('activity.text');
+  const [outcome, setOutcome] = useDraft('activity.outcome');
 
   // What the list shows is what an export writes.
   const filter = useMemo(() => ({ ...(text ? { text } : {}), ...(outcome ? { outcome } : {}) }), [text, outcome]);
@@ -42,28 +52,7 @@ export function Activity() {
         </div>
         <p className="muted">{audit ? `${audit.total.toLocaleString()} operation(s)` : 'Loading…'}</p>
         {audit && audit.entries.length > 0 && (
-          <table aria-label="Activity">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Service</th>
-                <th scope="col">Operation</th>
-                <th scope="col">Target</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {audit.entries.map((e) => (
-                <tr key={e.id}>
-                  <td>{new Date(e.at).toLocaleString()}</td>
-                  <td>{e.profileName}</td>
-                  <td>{e.action}</td>
-                  <td className="mono">{e.target}</td>
-                  <td>{e.outcome === 'ok' ? 'Succeeded' : `Failed: ${e.message}`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable label="Activity" columns={COLUMNS} rows={audit.entries} rowKey={(e) => e.id} />
         )}
       </div>
     </section>

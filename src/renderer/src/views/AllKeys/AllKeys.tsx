@@ -3,7 +3,7 @@ import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { schemas } from '../../../../shared/rules.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Field } from '../../components/Field.tsx';
-import { useKeydesk } from '../../store/index.ts';
+import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
 
 const ROW_HEIGHT = 34;
@@ -20,6 +20,19 @@ const COLUMNS: { field: LedgerSortField; label: string }[] = [
   { field: 'lastSeenAt', label: 'Last seen' },
 ];
 
+/** A date, or a days key's term: "+45 days" on screen, read out whole. */
+function Expiry({ row }: { row: LedgerRow }) {
+  if (row.expiresAt) return row.expiresAt.slice(0, 10);
+  if (row.daysKey === null) return '—';
+  const days = row.daysKey.toLocaleString();
+  return (
+    <span title={`${days} days from activation`}>
+      <span aria-hidden="true">+{days} days</span>
+      <span className="visually-hidden">{days} days from activation</span>
+    </span>
+  );
+}
+
 function Row({ row, index, top }: { row: LedgerRow | undefined; index: number; top: number }) {
   const selected = useKeydesk((s) => (row ? s.selection.has(row.value) : false));
   const toggle = useKeydesk((s) => s.toggleSelected);
@@ -33,7 +46,9 @@ function Row({ row, index, top }: { row: LedgerRow | undefined; index: number; t
           <div role="gridcell" className="vcell mono">{row.value}</div>
           <div role="gridcell" className="vcell">{row.status}</div>
           <div role="gridcell" className="vcell">{row.note}</div>
-          <div role="gridcell" className="vcell">{row.expiresAt ? row.expiresAt.slice(0, 10) : row.daysKey !== null ? `${row.daysKey.toLocaleString()} days from activation` : '—'}</div>
+          <div role="gridcell" className="vcell">
+            <Expiry row={row} />
+          </div>
           <div role="gridcell" className="vcell">{row.createdAt ? row.createdAt.slice(0, 10) : '—'}</div>
           <div role="gridcell" className="vcell">{new Date(row.lastSeenAt).toLocaleString()}</div>
         </>
@@ -50,7 +65,7 @@ function BulkBar() {
   const run = useKeydesk((s) => s.runBulk);
   const cancel = useKeydesk((s) => s.cancelBulk);
   const clear = useKeydesk((s) => s.clearSelection);
-  const [days, setDays] = useState('30');
+  const [days, setDays] = useDraft('bulk.days');
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<BulkAction | null>(null);
   const running = bulk?.running === true;
@@ -126,12 +141,13 @@ function BulkBar() {
 
 export function AllKeys() {
   const total = useKeydesk((s) => s.ledgerTotal);
-  const pages = useKeydesk((s) => s.ledgerPages);
+  const fresh = useKeydesk((s) => s.ledgerPages);
+  const stale = useKeydesk((s) => s.ledgerStale);
   const error = useKeydesk((s) => s.ledgerError);
   const sort = useKeydesk((s) => s.ledgerSort);
   const filter = useKeydesk((s) => s.ledgerFilter);
-  const setFilter = useKeydesk((s) => s.setLedgerFilter);
-  const setSort = useKeydesk((s) => s.setLedgerSort);
+  const setLedgerFilter = useKeydesk((s) => s.setLedgerFilter);
+  const setLedgerSort = useKeydesk((s) => s.setLedgerSort);
   const loadPage = useKeydesk((s) => s.loadLedgerPage);
   const selectAll = useKeydesk((s) => s.selectAllMatching);
   const exportLedger = useKeydesk((s) => s.exportLedger);
@@ -139,6 +155,19 @@ export function AllKeys() {
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
+  // A new filter or sort starts at the top; a refresh after a bulk action keeps the place.
+  const toTop = () => {
+    if (viewport.current) viewport.current.scrollTop = 0;
+    setScrollTop(0);
+  };
+  const setFilter = (next: typeof filter) => {
+    setLedgerFilter(next);
+    toTop();
+  };
+  const setSort = (field: LedgerSortField) => {
+    setLedgerSort(field);
+    toTop();
+  };
 
   useEffect(() => {
     const el = viewport.current;
@@ -154,7 +183,10 @@ export function AllKeys() {
     };
   }, []);
 
-  const count = total ?? 0;
+  // While a new filter loads, the old rows stay (dimmed) rather than the table flashing empty.
+  const loading = total === null;
+  const count = total ?? stale?.total ?? 0;
+  const pages = loading && stale ? stale.pages : fresh;
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const visible = Math.min(MAX_DOM_ROWS, Math.ceil(height / ROW_HEIGHT) + 2 * OVERSCAN);
   const last = Math.min(count, first + visible);
@@ -193,7 +225,7 @@ export function AllKeys() {
             <option value="false">Standard</option>
           </select>
         </label>
-        <button type="button" disabled={count === 0} onClick={() => void selectAll()}>
+        <button type="button" disabled={loading || count === 0} onClick={() => void selectAll()}>
           Select all {count.toLocaleString()}
         </button>
         <button type="button" onClick={() => void exportLedger('csv')}>Export CSV</button>
@@ -201,7 +233,7 @@ export function AllKeys() {
       </div>
       {error && <p role="alert" className="error">{error}</p>}
       <p role="status" className="muted">{total === null ? 'Loading…' : `${count.toLocaleString()} key(s)`}</p>
-      <div role="grid" aria-label="All keys" aria-rowcount={count + 1} className="vgrid">
+      <div role="grid" aria-label="All keys" aria-rowcount={count + 1} aria-busy={loading} className={loading ? 'vgrid stale' : 'vgrid'}>
         <div role="row" aria-rowindex={1} className="vhead">
           <div role="columnheader" className="vcell check"><span className="visually-hidden">Selected</span></div>
           {COLUMNS.map((c) => (

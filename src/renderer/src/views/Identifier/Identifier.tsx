@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { schemas } from '../../../../shared/rules.ts';
 import { Field } from '../../components/Field.tsx';
-import { useKeydesk } from '../../store/index.ts';
+import { useDraft, useKeydesk } from '../../store/index.ts';
 
 export function Identifier() {
   const result = useKeydesk((s) => s.identifier);
   const status = useKeydesk((s) => s.identifierStatus);
   const error = useKeydesk((s) => s.identifierError);
   const check = useKeydesk((s) => s.checkIdentifier);
-  const [value, setValue] = useState('');
+  const [value, setValue] = useDraft('identifier.value');
   const [fieldError, setFieldError] = useState<string | null>(null);
   return (
     <section aria-labelledby="identifier-title">

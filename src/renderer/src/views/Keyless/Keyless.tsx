@@ -1,8 +1,17 @@
 import { useState } from 'react';
 import { schemas } from '../../../../shared/rules.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import type { KeylessEntry } from '../../../../shared/domain.ts';
+import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { Field } from '../../components/Field.tsx';
-import { useKeydesk } from '../../store/index.ts';
+import { useDraft, useKeydesk } from '../../store/index.ts';
+
+const COLUMNS: Column<KeylessEntry>[] = [
+  { header: 'HWID', cell: (e) => e.hwid, className: 'mono wrap' },
+  { header: 'Premium', cell: (e) => (e.isPremium ? 'Yes' : 'No') },
+  { header: 'Expires', cell: (e) => (e.expiresAt ? new Date(e.expiresAt).toLocaleDateString() : 'Never') },
+  { header: 'Last used', cell: (e) => (e.lastUsedAt ? new Date(e.lastUsedAt).toLocaleString() : '—') },
+];
 
 export function Keyless() {
   const result = useKeydesk((s) => s.keyless);
@@ -11,10 +20,10 @@ export function Keyless() {
   const lookup = useKeydesk((s) => s.lookupKeyless);
   const add = useKeydesk((s) => s.addKeyless);
   const remove = useKeydesk((s) => s.deleteKeyless);
-  const [term, setTerm] = useState('');
-  const [hwid, setHwid] = useState('');
-  const [premium, setPremium] = useState(false);
-  const [days, setDays] = useState('');
+  const [term, setTerm] = useDraft('keyless.term');
+  const [hwid, setHwid] = useDraft('keyless.hwid');
+  const [premium, setPremium] = useDraft('keyless.premium');
+  const [days, setDays] = useDraft('keyless.days');
   const [fieldError, setFieldError] = useState<{ hwid?: string; days?: string }>({});
   const [toDelete, setToDelete] = useState<string | null>(null);
 
@@ -22,7 +31,35 @@ export function Keyless() {
     <section aria-labelledby="keyless-title">
       <h1 id="keyless-title">Keyless</h1>
       <p className="muted">HWIDs authorized without a key.</p>
-      <div className="columns">
+      <div className="columns split-3-2">
+        <div className="card">
+          <h2>Find entries</h2>
+          <form role="search" onSubmit={(e) => { e.preventDefault(); if (term.trim()) void lookup(term.trim()); }}>
+            <Field label="HWID contains" type="search" value={term} onChange={(e) => { setTerm(e.target.value); }} />
+            <button type="submit">Search</button>
+          </form>
+          {error && <p role="alert" className="error">{error.message}</p>}
+          {status === 'ready' && result?.total === 0 && <p>No keyless entry matches.</p>}
+          {result && result.entries.length > 0 && (
+            <DataTable
+              label="Keyless entries"
+              columns={[
+                ...COLUMNS,
+                {
+                  header: 'Actions',
+                  hidden: true,
+                  cell: (e) => (
+                    <button type="button" className="danger" aria-label={`Delete keyless entry ${e.hwid}`} onClick={() => { setToDelete(e.hwid); }}>
+                      Delete
+                    </button>
+                  ),
+                },
+              ]}
+              rows={result.entries}
+              rowKey={(e) => e.hwid}
+            />
+          )}
+        </div>
         <form
           className="card"
           aria-labelledby="keyless-add-title"
@@ -45,43 +82,6 @@ export function Keyless() {
           <Field label="Days (empty: no expiry)" inputMode="numeric" value={days} error={fieldError.days} onChange={(e) => { setDays(e.target.value); }} />
           <button type="submit" className="primary">Add</button>
         </form>
-        <div className="card">
-          <h2>Find entries</h2>
-          <form role="search" onSubmit={(e) => { e.preventDefault(); if (term.trim()) void lookup(term.trim()); }}>
-            <Field label="HWID contains" type="search" value={term} onChange={(e) => { setTerm(e.target.value); }} />
-            <button type="submit">Search</button>
-          </form>
-          {error && <p role="alert" className="error">{error.message}</p>}
-          {status === 'ready' && result?.total === 0 && <p>No keyless entry matches.</p>}
-          {result && result.entries.length > 0 && (
-            <table aria-label="Keyless entries">
-              <thead>
-                <tr>
-                  <th scope="col">HWID</th>
-                  <th scope="col">Premium</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col"><span className="visually-hidden">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.entries.map((e) => (
-                  <tr key={e.hwid}>
-                    <td className="mono">{e.hwid}</td>
-                    <td>{e.isPremium ? 'Yes' : 'No'}</td>
-                    <td>{e.expiresAt ? new Date(e.expiresAt).toLocaleDateString() : 'Never'}</td>
-                    <td>{e.lastUsedAt ? new Date(e.lastUsedAt).toLocaleString() : '—'}</td>
-                    <td>
-                      <button type="button" className="danger" aria-label={`Delete keyless entry ${e.hwid}`} onClick={() => { setToDelete(e.hwid); }}>
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </div>
       </div>
       <ConfirmDialog
         open={toDelete !== null}

@@ -1,8 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { generateInput } from '../../../../shared/contract.ts';
-import { utcDate } from '../../../../shared/rules.ts';
 import { Field } from '../../components/Field.tsx';
-import { useKeydesk } from '../../store/index.ts';
+import { useDraft, useKeydesk } from '../../store/index.ts';
 
 type Errors = Partial<Record<'expire' | 'count' | 'daysKey' | 'note' | 'form', string>>;
 
@@ -13,12 +12,12 @@ export function GenerateForm() {
   const generated = useKeydesk((s) => s.lastGenerated);
   const notify = useKeydesk((s) => s.notify);
   const exportGenerated = useKeydesk((s) => s.exportGenerated);
-  const [count, setCount] = useState('10');
-  const [byDays, setByDays] = useState(false);
-  const [expire, setExpire] = useState(() => utcDate(Date.now() + 365 * 86_400_000));
-  const [days, setDays] = useState('30');
-  const [note, setNote] = useState('');
-  const [premium, setPremium] = useState(false);
+  const [count, setCount] = useDraft('generate.count');
+  const [byDays, setByDays] = useDraft('generate.byDays');
+  const [expire, setExpire] = useDraft('generate.expire');
+  const [days, setDays] = useDraft('generate.days');
+  const [note, setNote] = useDraft('generate.note');
+  const [premium, setPremium] = useDraft('generate.premium');
   const [errors, setErrors] = useState<Errors>({});
 
   const submit = (e: SubmitEvent<HTMLFormElement>) => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { schemas } from '../../../../shared/rules.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Field } from '../../components/Field.tsx';
@@ -16,10 +16,17 @@ export function KeyDetail() {
   const [days, setDays] = useState('30');
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const card = useRef<HTMLElement>(null);
+  const shown = key?.value;
+
+  // The detail sits below the results: a key picked there is brought into view.
+  useEffect(() => {
+    if (shown !== undefined) card.current?.scrollIntoView({ block: 'nearest' });
+  }, [shown]);
 
   if (!key) {
     return (
-      <aside className="card" aria-label="Key detail">
+      <aside ref={card} className="card" aria-label="Key detail">
         <p className="muted">Select a key to see every field and act on it.</p>
       </aside>
     );
@@ -37,7 +44,7 @@ export function KeyDetail() {
     ['Id', key.id],
   ];
   return (
-    <aside className="card" aria-labelledby="detail-title">
+    <aside ref={card} className="card" aria-labelledby="detail-title">
       <h2 id="detail-title">Key detail</h2>
       <dl className="detail">
         {fields.map(([label, value]) => (

@@ -6,12 +6,12 @@ export function Keys() {
   return (
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">Keys</h1>
-      <div className="columns">
+      <div className="columns split-2-3">
+        <GenerateForm />
         <div>
-          <GenerateForm />
           <Lookup />
+          <KeyDetail />
         </div>
-        <KeyDetail />
       </div>
     </section>
   );

@@ -1,7 +1,15 @@
-import { useState, type SubmitEvent } from 'react';
+import type { SubmitEvent } from 'react';
 import type { Key } from '../../../../shared/domain.ts';
+import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { Field } from '../../components/Field.tsx';
-import { useKeydesk } from '../../store/index.ts';
+import { useDraft, useKeydesk } from '../../store/index.ts';
+
+const COLUMNS: Column<Key>[] = [
+  { header: 'Status', cell: (k) => k.status },
+  { header: 'Note', cell: (k) => k.note },
+  { header: 'HWID', cell: (k) => k.hwid ?? '—', className: 'mono wrap' },
+  { header: 'Expires', cell: (k) => k.expire ?? (k.expiresByDaysKey ? `${k.daysKey ?? '?'} days from activation` : '—') },
+];
 
 export function Lookup() {
   const runLookup = useKeydesk((s) => s.runLookup);
@@ -10,7 +18,7 @@ export function Lookup() {
   const error = useKeydesk((s) => s.lookupError);
   const selectKey = useKeydesk((s) => s.selectKey);
   const selected = useKeydesk((s) => s.selectedKey);
-  const [term, setTerm] = useState('');
+  const [term, setTerm] = useDraft('lookup.term');
   const rows: Key[] = result ? [...result.active, ...result.generated] : [];
 
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
@@ -28,32 +36,23 @@ export function Lookup() {
       {status === 'error' && <p role="alert" className="error">{error}</p>}
       {status === 'ready' && rows.length === 0 && <p>No key matches.</p>}
       {rows.length > 0 && (
-        <table aria-label="Matching keys">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Status</th>
-              <th scope="col">Note</th>
-              <th scope="col">HWID</th>
-              <th scope="col">Expires</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((k) => (
-              <tr key={k.value} aria-selected={selected?.value === k.value}>
-                <td>
-                  <button type="button" className="link mono" onClick={() => { selectKey(k); }}>
-                    {k.value}
-                  </button>
-                </td>
-                <td>{k.status}</td>
-                <td>{k.note}</td>
-                <td className="mono">{k.hwid ?? '—'}</td>
-                <td>{k.expire ?? (k.expiresByDaysKey ? `${k.daysKey ?? '?'} days from activation` : '—')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label="Matching keys"
+          columns={[
+            {
+              header: 'Key',
+              cell: (k) => (
+                <button type="button" className="link mono" onClick={() => { selectKey(k); }}>
+                  {k.value}
+                </button>
+              ),
+            },
+            ...COLUMNS,
+          ]}
+          rows={rows}
+          rowKey={(k) => k.value}
+          isSelected={(k) => selected?.value === k.value}
+        />
       )}
     </div>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import type { HwidMethod, ValidationOutcome } from '../../../../shared/domain.ts';
+import type { ValidationOutcome } from '../../../../shared/domain.ts';
 import { Field } from '../../components/Field.tsx';
-import { useKeydesk } from '../../store/index.ts';
+import { useDraft, useKeydesk } from '../../store/index.ts';
 
 const OUTCOME_WORDS: Record<ValidationOutcome, string> = {
   success: 'Valid: this machine would be let in.',
@@ -20,11 +20,11 @@ export function Validate() {
   const error = useKeydesk((s) => s.validationError);
   const run = useKeydesk((s) => s.runValidation);
   const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId));
-  const [choice, setChoice] = useState<HwidMethod | 'custom'>('machine-id-hashed');
-  const [custom, setCustom] = useState('');
-  const [keyless, setKeyless] = useState(false);
-  const [keyValue, setKeyValue] = useState('');
-  const [service, setService] = useState('');
+  const [choice, setChoice] = useDraft('validate.hwidChoice');
+  const [custom, setCustom] = useDraft('validate.customHwid');
+  const [keyless, setKeyless] = useDraft('validate.keyless');
+  const [keyValue, setKeyValue] = useDraft('validate.keyValue');
+  const [service, setService] = useDraft('validate.service');
   const [dryRun, setDryRun] = useState(true);
   const [confirmed, setConfirmed] = useState(false);
   const sandbox = profile?.kind === 'sandbox';

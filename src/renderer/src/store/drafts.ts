@@ -1,0 +1,64 @@
+// What a person has typed into a form and not yet finished with. It lives in the store, not the view, so leaving
+// a view and coming back finds the form as it was (until the app closes). Each draft is named and typed here.
+// Nothing secret is kept: profile forms (which take an apiKey) and confirmations stay view-local on purpose.
+import type { StateCreator } from 'zustand';
+import type { HwidMethod } from '../../../shared/domain.ts';
+import { utcDate } from '../../../shared/rules.ts';
+
+export interface Drafts {
+  'generate.count': string;
+  'generate.byDays': boolean;
+  'generate.expire': string;
+  'generate.days': string;
+  'generate.note': string;
+  'generate.premium': boolean;
+  'lookup.term': string;
+  'keyless.term': string;
+  'keyless.hwid': string;
+  'keyless.premium': boolean;
+  'keyless.days': string;
+  'identifier.value': string;
+  'validate.hwidChoice': HwidMethod | 'custom';
+  'validate.customHwid': string;
+  'validate.keyless': boolean;
+  'validate.keyValue': string;
+  'validate.service': string;
+  'activity.text': string;
+  'activity.outcome': '' | 'ok' | 'failed';
+  'bulk.days': string;
+}
+
+export const DRAFT_DEFAULTS: Drafts = {
+  'generate.count': '10',
+  'generate.byDays': false,
+  'generate.expire': utcDate(Date.now() + 365 * 86_400_000),
+  'generate.days': '30',
+  'generate.note': '',
+  'generate.premium': false,
+  'lookup.term': '',
+  'keyless.term': '',
+  'keyless.hwid': '',
+  'keyless.premium': false,
+  'keyless.days': '',
+  'identifier.value': '',
+  'validate.hwidChoice': 'machine-id-hashed',
+  'validate.customHwid': '',
+  'validate.keyless': false,
+  'validate.keyValue': '',
+  'validate.service': '',
+  'activity.text': '',
+  'activity.outcome': '',
+  'bulk.days': '30',
+};
+
+export interface DraftsSlice {
+  drafts: Partial<Drafts>;
+  setDraft: <K extends keyof Drafts>(key: K, value: Drafts[K]) => void;
+}
+
+export const createDraftsSlice: StateCreator<DraftsSlice, [], [], DraftsSlice> = (set) => ({
+  drafts: {},
+  setDraft: (key, value) => {
+    set((s) => ({ drafts: { ...s.drafts, [key]: value } }));
+  },
+});
