@@ -23,6 +23,7 @@ export const OPERATION_NAMES = [
   'keys.export',
   'ledger.query',
   'ledger.export',
+  'ledger.values',
   'identifier.check',
   'keyless.lookup',
   'keyless.add',

@@ -76,6 +76,8 @@ describe('the sandbox profile, end to end', () => {
     const ledger = await must('ledger.query', { filter: { text: 'spring' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 10 });
     expect(ledger.total).toBe(3);
     expect(ledger.rows.map((r) => r.value)).toEqual(keys.map((k) => k.value).sort());
+    const values = await must('ledger.values', { filter: { text: 'spring' } });
+    expect({ values: [...values.values].sort(), total: values.total }).toEqual({ values: keys.map((k) => k.value).sort(), total: 3 });
   });
 
   it('looks up by note across active and generated', async () => {

@@ -132,6 +132,19 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().selection.size).toBe(0);
   });
 
+  it('selects every matching key in one call, and says so when a bulk action could not take them all', async () => {
+    useKeydesk.getState().setLedgerFilter({ text: 'spring' });
+    impl['ledger.values'] = () => Promise.resolve({ ok: true, data: { values: ['A', 'B'], total: 2 } });
+    await useKeydesk.getState().selectAllMatching();
+    expect([...useKeydesk.getState().selection]).toEqual(['A', 'B']);
+    expect(calls.filter((c) => c.name === 'ledger.values').map((c) => c.input)).toEqual([{ filter: { text: 'spring' } }]);
+    expect(useKeydesk.getState().toasts).toEqual([]);
+    impl['ledger.values'] = () => Promise.resolve({ ok: true, data: { values: ['A', 'B', 'C'], total: 250_000 } });
+    await useKeydesk.getState().selectAllMatching();
+    expect(useKeydesk.getState().selection.size).toBe(3);
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Selected 3 of 250,000: one bulk action takes at most 100,000 keys. Narrow the filter for the rest.' });
+  });
+
   it('keeps the previous rows on screen while a new filter loads, then shows the new ones', async () => {
     let answer: (rows: string[]) => void = () => undefined;
     impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A'), ledgerRow('B')], total: 2 } });

@@ -15,8 +15,8 @@ const DESIGN_TABLE = [
 ];
 
 describe('contract', () => {
-  it('declares every operation of the design table, plus keys.bulkCancel and keys.export', () => {
-    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.bulkCancel', 'keys.export'].sort());
+  it('declares every operation of the design table, plus keys.bulkCancel, keys.export and ledger.values', () => {
+    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.bulkCancel', 'keys.export', 'ledger.values'].sort());
     for (const name of OPERATION_NAMES) expect(contract[name].trust.length, name).toBeGreaterThan(5);
   });
 

@@ -120,6 +120,19 @@ describe.each([
     expect(all.some((r) => r.daysKey !== null)).toBe(true);
   });
 
+  it('lists the values a filter matches, capped, with the full count', () => {
+    for (const filter of [{}, { text: 'alpha' }, { text: 'beta', premium: true }, { status: 'deleted' as const }, { text: 'no such text' }]) {
+      const want = modelQuery(all, filter, 'value', 'asc', 0, size).values;
+      const got = db.ledgerValues(PROFILE, filter, size);
+      expect(got.total).toBe(want.length);
+      expect([...got.values].sort()).toEqual(want);
+      const capped = db.ledgerValues(PROFILE, filter, 7);
+      expect(capped.values.length).toBe(Math.min(7, want.length));
+      expect(capped.total).toBe(want.length);
+      expect(capped.values.every((v) => want.includes(v))).toBe(true);
+    }
+  });
+
   it('gives the rows of chosen keys in the order asked, leaving out keys it does not hold', () => {
     const values = [keys[5]?.value ?? '', 'NOT-A-KEY', keys[2]?.value ?? '', keys[400]?.value ?? ''];
     expect([...db.iterateLedgerKeys(PROFILE, values)].map((r) => r.value)).toEqual([values[0], values[2], values[3]]);

@@ -1,5 +1,6 @@
 import type { AuditEntry, LedgerRow } from '../../shared/domain.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
+import { LIMITS } from '../../shared/rules.ts';
 import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
 import type { Handlers } from './types.ts';
@@ -8,11 +9,17 @@ const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status',
 const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message'];
 const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 
-export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
+export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'ledger.values' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
   'ledger.query': ({ filter, sort, offset, limit }) => {
     const id = core.profiles.activeProfileId;
     if (id === null) return Promise.resolve(fail('NOT_FOUND', 'No profile is selected.'));
     return Promise.resolve(ok(core.db.queryLedger(id, filter, sort, offset, limit)));
+  },
+
+  'ledger.values': ({ filter }) => {
+    const id = core.profiles.activeProfileId;
+    if (id === null) return Promise.resolve(fail('NOT_FOUND', 'No profile is selected.'));
+    return Promise.resolve(ok(core.db.ledgerValues(id, filter, LIMITS.countMax)));
   },
 
   'ledger.export': ({ filter, format }) => {

@@ -246,6 +246,16 @@ export class LocalDb {
     return (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
   }
 
+  /**
+   * The key values a filter matches, at most `max` of them (in key order), and how many match in all: one pass,
+   * reading the narrow ledger_search index when there is a text term.
+   */
+  ledgerValues(profileId: string, filter: LedgerFilter, max: number): { values: string[]; total: number } {
+    const where = this.ledgerWhere(profileId, filter);
+    const values = (this.db.prepare(`SELECT value FROM ledger WHERE ${where.sql} LIMIT ?`).all(...where.params, max) as { value: string }[]).map((r) => r.value);
+    return { values, total: values.length < max ? values.length : this.countLedger(where) };
+  }
+
   /** The rows of the given keys, in the order given; keys the ledger does not hold are left out. */
   *iterateLedgerKeys(profileId: string, values: readonly string[]): Generator<LedgerRow> {
     const rows = this.db

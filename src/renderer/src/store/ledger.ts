@@ -3,6 +3,7 @@
 import type { StateCreator } from 'zustand';
 import type { OperationInput } from '../../../shared/contract.ts';
 import type { BulkItemResult, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
+import { LIMITS } from '../../../shared/rules.ts';
 import { call, subscribe } from '../lib/api.ts';
 
 export const LEDGER_PAGE = 200;
@@ -103,18 +104,15 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       });
     },
     selectAllMatching: async () => {
-      const { ledgerFilter, ledgerSort } = get();
-      const values: string[] = [];
-      for (let offset = 0; ; offset += 1_000) {
-        const r = await call('ledger.query', { filter: ledgerFilter, sort: ledgerSort, offset, limit: 1_000 });
-        if (!r.ok) {
-          get().notify('error', r.message);
-          return;
-        }
-        values.push(...r.data.rows.map((row) => row.value));
-        if (values.length >= r.data.total || r.data.rows.length === 0) break;
+      const r = await call('ledger.values', { filter: get().ledgerFilter });
+      if (!r.ok) {
+        get().notify('error', r.message);
+        return;
       }
-      set({ selection: new Set(values) });
+      set({ selection: new Set(r.data.values) });
+      if (r.data.total > r.data.values.length) {
+        get().notify('error', `Selected ${r.data.values.length.toLocaleString()} of ${r.data.total.toLocaleString()}: one bulk action takes at most ${LIMITS.countMax.toLocaleString()} keys. Narrow the filter for the rest.`);
+      }
     },
     clearSelection: () => {
       set({ selection: new Set() });
