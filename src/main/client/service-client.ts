@@ -5,7 +5,7 @@ import type { Key, KeylessEntry } from '../../shared/domain.ts';
 import { fail, ok, WIRE_ERROR_CODES, type ErrorCode, type Failure, type Result } from '../../shared/result.ts';
 import { ROUTES, type RouteName } from '../../shared/wire.ts';
 import { isObject, readKey, readKeyless, readKeylessList, readKeys, readNumber, readString, readValidation, type ValidationReading } from './read.ts';
-import { buildUrl, redact } from './urls.ts';
+import { buildUrl, redact, type BuiltUrl } from './urls.ts';
 
 export interface Timeouts {
   connectMs: number;
@@ -115,7 +115,8 @@ export class ServiceClient {
     const delays = this.options.retryDelaysMs ?? [300, 1_000];
     const tries = mutating ? 1 : delays.length + 1;
 
-    let last: Failure = this.failure('NETWORK', `${spec.method} ${built.redacted}: no attempt was made.`);
+    // The redacted URL is only built for a message or the attempt log: a success never pays for it.
+    let last: Failure | null = null;
     for (let i = 0; i < tries; i++) {
       this.options.onAttempt?.({ method: spec.method, url: built.redacted });
       let res: Attempt;
@@ -129,7 +130,7 @@ export class ServiceClient {
         }
         return last;
       }
-      const outcome = this.interpret(res, spec.method, built.redacted, read);
+      const outcome = this.interpret(res, spec.method, built, read);
       if (outcome.ok) return outcome;
       last = outcome;
       const retryable = res.status >= 500 || res.status === 429;
@@ -137,13 +138,13 @@ export class ServiceClient {
       const retryAfter = Number(res.headers['retry-after']);
       await sleep(Number.isFinite(retryAfter) && retryAfter >= 0 ? Math.min(retryAfter, 10) * 1000 : (delays[i] ?? 1_000));
     }
-    return last;
+    return last ?? this.failure('NETWORK', `${spec.method} ${built.redacted}: no attempt was made.`);
   }
 
-  private interpret<T>(res: Attempt, method: string, shownUrl: string, read: (body: Record<string, unknown>) => T | null): Result<T> {
-    const where = `${method} ${shownUrl}`;
+  private interpret<T>(res: Attempt, method: string, url: BuiltUrl, read: (body: Record<string, unknown>) => T | null): Result<T> {
+    const where = () => `${method} ${url.redacted}`;
     if (res.status >= 300 && res.status < 400) {
-      return this.failure('HTTP_ERROR', `${where}: the service answered HTTP ${res.status} (a redirect), which Keydesk does not follow. Check the base URL.`);
+      return this.failure('HTTP_ERROR', `${where()}: the service answered HTTP ${res.status} (a redirect), which Keydesk does not follow. Check the base URL.`);
     }
     let json: unknown;
     try {
@@ -152,7 +153,7 @@ export class ServiceClient {
       const html = /^\s*</.test(res.text);
       return this.failure(
         'BAD_RESPONSE',
-        `${where}: HTTP ${res.status} with ${html ? 'an HTML page' : 'a body that is not JSON'} instead of the service's JSON answer.`,
+        `${where()}: HTTP ${res.status} with ${html ? 'an HTML page' : 'a body that is not JSON'} instead of the service's JSON answer.`,
       );
     }
     const body = isObject(json) ? json : null;
@@ -163,10 +164,10 @@ export class ServiceClient {
       const reason = serviceMessage ? serviceMessage.slice(0, 300) : 'no reason given';
       return this.failure(code, `${reason} (HTTP ${res.status})`, Number.isFinite(retryAfter) ? retryAfter : undefined);
     }
-    if (!body) return this.failure('BAD_RESPONSE', `${where}: HTTP ${res.status} with JSON that is not an object.`);
+    if (!body) return this.failure('BAD_RESPONSE', `${where()}: HTTP ${res.status} with JSON that is not an object.`);
     if (body.success === false) return this.failure(isWireCode(body.code) ? body.code : 'HTTP_ERROR', serviceMessage ?? 'The service reported a failure.');
     const value = read(body);
-    if (value === null) return this.failure('BAD_RESPONSE', `${where}: HTTP ${res.status}, but the answer lacks the fields Keydesk needs.`);
+    if (value === null) return this.failure('BAD_RESPONSE', `${where()}: HTTP ${res.status}, but the answer lacks the fields Keydesk needs.`);
     return ok(value);
   }
 
