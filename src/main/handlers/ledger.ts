@@ -9,30 +9,22 @@ const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status',
 const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message'];
 const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 
+/** Runs `fn` for the active profile's ledger; with none selected, says so. */
+const forActive = <T>(core: Core, fn: (profileId: string) => Result<T> | Promise<Result<T>>): Promise<Result<T>> => {
+  const id = core.profiles.activeProfileId;
+  return Promise.resolve(id === null ? fail('NOT_FOUND', 'No profile is selected.') : fn(id));
+};
+
 export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'ledger.values' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
-  'ledger.query': ({ filter, sort, offset, limit }) => {
-    const id = core.profiles.activeProfileId;
-    if (id === null) return Promise.resolve(fail('NOT_FOUND', 'No profile is selected.'));
-    return Promise.resolve(ok(core.db.queryLedger(id, filter, sort, offset, limit)));
-  },
+  'ledger.query': ({ filter, sort, offset, limit }) => forActive(core, (id) => ok(core.db.queryLedger(id, filter, sort, offset, limit))),
 
-  'ledger.values': ({ filter }) => {
-    const id = core.profiles.activeProfileId;
-    if (id === null) return Promise.resolve(fail('NOT_FOUND', 'No profile is selected.'));
-    return Promise.resolve(ok(core.db.ledgerValues(id, filter, LIMITS.countMax)));
-  },
+  'ledger.values': ({ filter }) => forActive(core, (id) => ok(core.db.ledgerValues(id, filter, LIMITS.countMax))),
 
-  'ledger.export': ({ filter, format }) => {
-    const id = core.profiles.activeProfileId;
-    if (id === null) return Promise.resolve(fail('NOT_FOUND', 'No profile is selected.'));
-    return saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(id, filter));
-  },
+  'ledger.export': ({ filter, format }) =>
+    forActive(core, (id) => saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(id, filter))),
 
-  'keys.export': ({ keyValues, format }) => {
-    const id = core.profiles.activeProfileId;
-    if (id === null) return Promise.resolve(fail('NOT_FOUND', 'No profile is selected.'));
-    return saveExport(core, `keydesk-generated-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedgerKeys(id, keyValues));
-  },
+  'keys.export': ({ keyValues, format }) =>
+    forActive(core, (id) => saveExport(core, `keydesk-generated-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedgerKeys(id, keyValues))),
 
   'audit.list': ({ filter, offset, limit }) => Promise.resolve(ok(core.db.listAudit(filter, offset, limit))),
 
