@@ -215,6 +215,13 @@ describe('error paths', () => {
       await page.getByText(/refused the connection/).first().waitFor();
       await page.getByText('The service is not answering. Your work is kept; actions will go through once it is back.').waitFor();
       expect(await page.getByLabel('Identifier', { exact: true }).inputValue()).toBe('remote-shop');
+
+      // Back to the sandbox from the keyboard: the palette lists the other services.
+      await page.keyboard.press('Control+k');
+      await page.getByRole('dialog', { name: 'Command palette' }).getByLabel('Search commands').fill('switch to local');
+      await page.keyboard.press('Enter');
+      await toast('Now working on Local sandbox.');
+      expect(await page.getByRole('combobox', { name: 'Service' }).inputValue()).toBe('sandbox');
     });
   });
 });

@@ -23,17 +23,33 @@ export function CommandPalette() {
   const setOpen = useKeydesk((s) => s.setPaletteOpen);
   const setView = useKeydesk((s) => s.setView);
   const pushExecution = useKeydesk((s) => s.pushExecution);
+  const refreshExecutions = useKeydesk((s) => s.refreshExecutions);
+  const exportLedger = useKeydesk((s) => s.exportLedger);
+  const selectProfile = useKeydesk((s) => s.selectProfile);
+  const profiles = useKeydesk((s) => s.profiles);
+  const activeProfileId = useKeydesk((s) => s.activeProfileId);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const dialog = useRef<HTMLDialogElement>(null);
 
-  const commands = useMemo<Command[]>(
-    () => [
+  const commands = useMemo<Command[]>(() => {
+    // Actions close the palette first, so their toasts and dialogs are not behind it.
+    const action = (label: string, fn: () => unknown): Command => ({
+      label,
+      run: () => {
+        setOpen(false);
+        void fn();
+      },
+    });
+    return [
       ...VIEWS.map((v) => ({ label: `Go to ${v.label}`, run: () => { setView(v.view); } })),
-      { label: 'Push +1 execution', run: () => { void pushExecution(); setOpen(false); } },
-    ],
-    [setView, pushExecution, setOpen],
-  );
+      ...profiles.filter((p) => p.id !== activeProfileId).map((p) => action(`Switch to ${p.name}`, () => selectProfile(p.id))),
+      action('Push +1 execution', pushExecution),
+      action('Refresh the execution count', refreshExecutions),
+      action('Export All keys (its current filter) as CSV', () => exportLedger('csv')),
+      action('Export All keys (its current filter) as JSON', () => exportLedger('json')),
+    ];
+  }, [setView, setOpen, profiles, activeProfileId, selectProfile, pushExecution, refreshExecutions, exportLedger]);
   const shown = commands.filter((c) => c.label.toLowerCase().includes(query.trim().toLowerCase()));
 
   useEffect(() => {
