@@ -1,6 +1,5 @@
 // The sandbox's HTTP front: node:http, checks in the order wire.md fixes (Host, route, method, size, media
 // type, JSON syntax, apiKey, parameters, state), every answer JSON. Runs in plain Node and inside Electron's main.
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { LIMITS } from '../shared/rules.ts';
@@ -63,10 +62,25 @@ async function sendChunks(res: ServerResponse, status: number, body: RawJson): P
   res.writeHead(status, { ...BASE_HEADERS, 'Content-Length': body.length });
   for (const chunk of body.chunks()) {
     if (res.destroyed) return;
-    // A client that goes away while the socket is full never drains: stop on close too.
-    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(chunk)) await drainOrClose(res);
   }
   res.end();
+}
+
+/**
+ * Resolves when the socket can take more, or when the client has gone (a full socket to a client that left
+ * never drains). Both listeners go either way: a large answer waits dozens of times on one response.
+ */
+function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function sendError(res: ServerResponse, error: WireError, extraHeaders: Record<string, string> = {}): void {

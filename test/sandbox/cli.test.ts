@@ -1,6 +1,7 @@
 // The sandbox commands, driven exactly as the issue writes them: through `npm run sandbox -- ...`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { qs, send } from '../support/http.ts';
@@ -40,6 +41,28 @@ describe('sandbox serve', () => {
       expect((res.json.generatedKeys as unknown[]).length).toBe(100_000);
     },
   );
+
+  it('streams a 100,000-key answer to a slow reader whole, and says nothing on stderr', async () => {
+    const db = join(tempDir(), 'slow.db');
+    const { apiKey } = createService(db, 'Slow reader');
+    const sandbox = await startSandbox({ db });
+    // Read a little at a time so the socket fills and the server waits for it to drain, again and again.
+    const body = await new Promise<Buffer>((resolve, reject) => {
+      get(`${sandbox.url}/api/generate-key/get?${qs({ apiKey, expire: '2099-01-01', count: 100_000, isPremium: false, note: 'slow' })}`, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => {
+          parts.push(d);
+          res.pause();
+          setTimeout(() => res.resume(), 1);
+        });
+        res.on('end', () => { resolve(Buffer.concat(parts)); });
+        res.on('error', reject);
+      }).on('error', reject);
+    });
+    expect((JSON.parse(body.toString('utf8')) as { generatedKeys: unknown[] }).generatedKeys).toHaveLength(100_000);
+    expect(await sandbox.stop()).toBe(0);
+    expect(sandbox.stderr()).toBe('');
+  });
 
   it('with no --db uses sandbox.db in the user data directory and creates a demo service once', async () => {
     const home = tempDir('keydesk-home-');
