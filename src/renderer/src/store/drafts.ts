@@ -2,6 +2,7 @@
 // a view and coming back finds the form as it was (until the app closes). Each draft is named and typed here.
 // Nothing secret is kept: profile forms (which take an apiKey) and confirmations stay view-local on purpose.
 import type { StateCreator } from 'zustand';
+import type { OperationInput } from '../../../shared/contract.ts';
 import type { HwidMethod } from '../../../shared/domain.ts';
 import { utcDate } from '../../../shared/rules.ts';
 
@@ -24,7 +25,7 @@ export interface Drafts {
   'validate.keyValue': string;
   'validate.service': string;
   'activity.text': string;
-  'activity.outcome': '' | 'ok' | 'failed';
+  'activity.outcome': '' | NonNullable<OperationInput<'audit.list'>['filter']['outcome']>;
   'bulk.days': string;
 }
 

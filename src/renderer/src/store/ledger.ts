@@ -50,15 +50,16 @@ type Notify = { notify: (kind: 'success' | 'error', text: string) => void };
 
 export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], LedgerSlice> = (set, get) => {
   const inFlight = new Set<string>();
-  const reset = (patch: Partial<LedgerSlice>) => {
+  /** Starts a new generation of pages; the rows shown so far stay as stale unless the patch says otherwise. */
+  const reset = (patch: Pick<Partial<LedgerSlice>, 'ledgerFilter' | 'ledgerSort' | 'selection' | 'ledgerStale'>) => {
     inFlight.clear();
     set((s) => ({
-      ...patch,
       ledgerStale: s.ledgerTotal === null ? s.ledgerStale : { total: s.ledgerTotal, pages: s.ledgerPages },
       ledgerTotal: null,
       ledgerPages: new Map(),
       ledgerGeneration: s.ledgerGeneration + 1,
       ledgerError: null,
+      ...patch,
     }));
   };
   return {
@@ -75,8 +76,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       reset({ ledgerFilter });
     },
     clearLedger: () => {
-      reset({ selection: new Set() });
-      set({ ledgerStale: null });
+      reset({ selection: new Set(), ledgerStale: null });
     },
     setLedgerSort: (field) => {
       const { ledgerSort } = get();

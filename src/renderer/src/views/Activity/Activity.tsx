@@ -34,7 +34,7 @@ export function Activity() {
           <Field label="Filter" type="search" value={text} onChange={(e) => { setText(e.target.value); }} />
           <label>
             Outcome{' '}
-            <select value={outcome} onChange={(e) => { setOutcome(e.target.value as '' | 'ok' | 'failed'); }}>
+            <select value={outcome} onChange={(e) => { setOutcome(e.target.value as typeof outcome); }}>
               <option value="">Any</option>
               <option value="ok">Succeeded</option>
               <option value="failed">Failed</option>
