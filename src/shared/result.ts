@@ -42,6 +42,11 @@ export interface Failure {
   message: string;
   /** Seconds to wait, for COOLDOWN and RATE_LIMITED. */
   retryAfterSeconds?: number;
+  /**
+   * The technical detail (HTTP status, redacted URL, service wording) for a "Details" disclosure, kept apart
+   * from `message`, which is what a vendor reads first. Never raw exception text, never a secret.
+   */
+  detail?: string;
 }
 export interface Success<T> {
   ok: true;
