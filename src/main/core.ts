@@ -33,6 +33,12 @@ export interface CoreOptions {
   bulkRatePerSecond?: number;
 }
 
+/** The selected profile and a client that calls its service with its stored key. */
+export interface ActiveProfile {
+  profile: StoredProfile;
+  client: ServiceClient;
+}
+
 export class Core {
   readonly options: CoreOptions;
   readonly secrets: SecretStore;
@@ -105,11 +111,20 @@ export class Core {
     return { ...p, hasKey: p.keyHint !== null, storage: this.secrets.kind };
   }
 
-  /** The profile an operation acts on, with its client; a Failure when there is none or it has no key. */
-  async active(): Promise<{ profile: StoredProfile; client: ServiceClient } | Failure> {
+  /**
+   * The selected profile, for operations on local data only (history, ledger): they need no stored key.
+   * A Failure when none is selected.
+   */
+  requireProfile(): StoredProfile | Failure {
     const id = this.profiles.activeProfileId;
     const profile = id === null ? null : this.profiles.get(id);
-    if (!profile) return fail('NOT_FOUND', 'No profile is selected. Choose or add a service first.');
+    return profile ?? fail('NOT_FOUND', 'No profile is selected. Choose or add a service first.');
+  }
+
+  /** The selected profile with a client holding its key, for operations that call the service. */
+  async requireClient(): Promise<ActiveProfile | Failure> {
+    const profile = this.requireProfile();
+    if ('ok' in profile) return profile;
     const client = await this.clientFor(profile);
     if (!client) return fail('KEYCHAIN_UNAVAILABLE', `No apiKey is stored for "${profile.name}" (keys kept for the session only are gone after a restart). Enter it again.`);
     return { profile, client };

@@ -1,24 +1,20 @@
 import { ok } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
-import { audited, type Handlers } from './types.ts';
+import { audited, needsKey, needsProfile, type Handlers } from './types.ts';
 
 const RANGE_MS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 
 export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' | 'executions.push' | 'executions.history'> => ({
-  'executions.get': async () => {
-    const a = await core.active();
-    if ('ok' in a) return a;
+  'executions.get': needsKey(core, async (_input, a) => {
     const r = await a.client.executionCount();
     if (!r.ok) return r;
     const sampledAt = new Date().toISOString();
     core.db.recordSample(a.profile.id, r.data, sampledAt);
     core.emit('executions.sampled', { profileId: a.profile.id, at: sampledAt, count: r.data });
     return ok({ executionCount: r.data, sampledAt });
-  },
+  }),
 
-  'executions.push': async () => {
-    const a = await core.active();
-    if ('ok' in a) return a;
+  'executions.push': needsKey(core, async (_input, a) => {
     return audited(core, a.profile, 'executions.push', 'execution count', async () => {
       const pushed = await a.client.pushExecution();
       if (!pushed.ok) return pushed;
@@ -29,12 +25,11 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
       core.db.recordSample(a.profile.id, executionCount);
       return ok({ executionCount });
     });
-  },
+  }),
 
-  'executions.history': async ({ range }) => {
-    const a = await core.active();
-    if ('ok' in a) return a;
+  // Local samples only: works without a stored key.
+  'executions.history': needsProfile(core, ({ range }, profile) => {
     const since = range === 'all' ? null : new Date(Date.now() - RANGE_MS[range]).toISOString();
-    return ok({ samples: core.db.samples(a.profile.id, since) });
-  },
+    return ok({ samples: core.db.samples(profile.id, since) });
+  }),
 });

@@ -1,7 +1,7 @@
 import type { BulkItemResult, Key } from '../../shared/domain.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
-import { audited, type Handlers } from './types.ts';
+import { audited, needsKey, type Handlers } from './types.ts';
 
 /** A lookup that found nothing is an empty list, not a failure. */
 const orEmpty = (r: Result<{ keys: Key[]; total: number }>): Result<{ keys: Key[]; total: number }> =>
@@ -13,58 +13,46 @@ export const keyHandlers = (
   const jobs = new Map<string, { cancelled: boolean }>();
 
   return {
-    'keys.generate': async (input) => {
-      const a = await core.active();
-      if ('ok' in a) return a;
+    'keys.generate': needsKey(core, async (input, a) => {
       return audited(core, a.profile, 'keys.generate', `${input.count} key(s)${input.note ? `: ${input.note.slice(0, 60)}` : ''}`, async () => {
         const r = await a.client.generate(input);
         if (!r.ok) return r;
         core.db.recordKeys(a.profile.id, r.data);
         return ok({ generatedKeys: r.data });
       });
-    },
+    }),
 
-    'keys.lookup': async ({ term }) => {
-      const a = await core.active();
-      if ('ok' in a) return a;
+    'keys.lookup': needsKey(core, async ({ term }, a) => {
       const active = orEmpty(await a.client.fetchActive(term));
       if (!active.ok) return active;
       const generated = orEmpty(await a.client.fetchGenerated(term));
       if (!generated.ok) return generated;
       core.db.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
       return ok({ active: active.data.keys, generated: generated.data.keys });
-    },
+    }),
 
-    'keys.fetchActive': async ({ term, limit, offset }) => {
-      const a = await core.active();
-      if ('ok' in a) return a;
+    'keys.fetchActive': needsKey(core, async ({ term, limit, offset }, a) => {
       const r = orEmpty(await a.client.fetchActive(term, limit, offset));
       if (r.ok) core.db.recordKeys(a.profile.id, r.data.keys);
       return r;
-    },
+    }),
 
-    'keys.fetchGenerated': async ({ term, limit, offset }) => {
-      const a = await core.active();
-      if ('ok' in a) return a;
+    'keys.fetchGenerated': needsKey(core, async ({ term, limit, offset }, a) => {
       const r = orEmpty(await a.client.fetchGenerated(term, limit, offset));
       if (r.ok) core.db.recordKeys(a.profile.id, r.data.keys);
       return r;
-    },
+    }),
 
-    'keys.delete': async ({ keyValue, state }) => {
-      const a = await core.active();
-      if ('ok' in a) return a;
+    'keys.delete': needsKey(core, async ({ keyValue, state }, a) => {
       return audited(core, a.profile, 'keys.delete', keyValue, async () => {
         const r = await a.client.deleteKey(keyValue, state === 'generated');
         if (!r.ok) return r;
         core.db.markDeleted(a.profile.id, keyValue);
         return ok({ deletedKey: r.data });
       });
-    },
+    }),
 
-    'keys.extend': async ({ keyValue, days }) => {
-      const a = await core.active();
-      if ('ok' in a) return a;
+    'keys.extend': needsKey(core, async ({ keyValue, days }, a) => {
       return audited(core, a.profile, 'keys.extend', keyValue, async () => {
         const r = await a.client.extend(keyValue, days);
         if (!r.ok) return r;
@@ -72,11 +60,9 @@ export const keyHandlers = (
         core.db.recordKeys(a.profile.id, [r.data]);
         return ok({ key: r.data });
       });
-    },
+    }),
 
-    'keys.resetHwid': async ({ keyValue }) => {
-      const a = await core.active();
-      if ('ok' in a) return a;
+    'keys.resetHwid': needsKey(core, async ({ keyValue }, a) => {
       return audited(core, a.profile, 'keys.resetHwid', keyValue, async () => {
         const r = await a.client.resetHwid(keyValue);
         if (!r.ok) return r;
@@ -84,11 +70,9 @@ export const keyHandlers = (
         core.db.recordKeys(a.profile.id, [r.data]);
         return ok({ key: r.data });
       });
-    },
+    }),
 
-    'keys.bulk': async ({ jobId, action, keyValues, days }) => {
-      const a = await core.active();
-      if ('ok' in a) return a;
+    'keys.bulk': needsKey(core, async ({ jobId, action, keyValues, days }, a) => {
       if (jobs.has(jobId)) return fail('CONFLICT', 'A bulk job with that id is already running.');
       const job = { cancelled: false };
       jobs.set(jobId, job);
@@ -126,7 +110,7 @@ export const keyHandlers = (
         results.push({ keyValue, ok: false, message: 'Cancelled before it was sent.' });
       }
       return ok({ results, cancelled: job.cancelled });
-    },
+    }),
 
     'keys.bulkCancel': ({ jobId }) => {
       const job = jobs.get(jobId);

@@ -3,28 +3,25 @@ import { fail, ok, type Result } from '../../shared/result.ts';
 import { LIMITS } from '../../shared/rules.ts';
 import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
-import type { Handlers } from './types.ts';
+import { needsProfile, type Handlers } from './types.ts';
 
 const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status', 'isPremium', 'expiresAt', 'daysKey', 'hwid', 'createdAt', 'lastSeenAt'];
 const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message'];
 const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 
-/** Runs `fn` for the active profile's ledger; with none selected, says so. */
-const forActive = <T>(core: Core, fn: (profileId: string) => Result<T> | Promise<Result<T>>): Promise<Result<T>> => {
-  const id = core.profiles.activeProfileId;
-  return Promise.resolve(id === null ? fail('NOT_FOUND', 'No profile is selected.') : fn(id));
-};
-
 export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'ledger.values' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
-  'ledger.query': ({ filter, sort, offset, limit }) => forActive(core, (id) => ok(core.db.queryLedger(id, filter, sort, offset, limit))),
+  // The ledger is local data: a selected profile is enough, no stored key needed.
+  'ledger.query': needsProfile(core, ({ filter, sort, offset, limit }, p) => ok(core.db.queryLedger(p.id, filter, sort, offset, limit))),
 
-  'ledger.values': ({ filter }) => forActive(core, (id) => ok(core.db.ledgerValues(id, filter, LIMITS.countMax))),
+  'ledger.values': needsProfile(core, ({ filter }, p) => ok(core.db.ledgerValues(p.id, filter, LIMITS.countMax))),
 
-  'ledger.export': ({ filter, format }) =>
-    forActive(core, (id) => saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(id, filter))),
+  'ledger.export': needsProfile(core, ({ filter, format }, p) =>
+    saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(p.id, filter)),
+  ),
 
-  'keys.export': ({ keyValues, format }) =>
-    forActive(core, (id) => saveExport(core, `keydesk-generated-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedgerKeys(id, keyValues))),
+  'keys.export': needsProfile(core, ({ keyValues, format }, p) =>
+    saveExport(core, `keydesk-generated-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedgerKeys(p.id, keyValues)),
+  ),
 
   'audit.list': ({ filter, offset, limit }) => Promise.resolve(ok(core.db.listAudit(filter, offset, limit))),
 

@@ -3,45 +3,35 @@ import { fail, ok } from '../../shared/result.ts';
 import { KEYLESS_KEY } from '../../shared/wire.ts';
 import type { Core } from '../core.ts';
 import { readAllHwids, readHwid } from '../hwid.ts';
-import { audited, type Handlers } from './types.ts';
+import { audited, needsKey, type Handlers } from './types.ts';
 
 export const serviceHandlers = (
   core: Core,
 ): Pick<Handlers, 'identifier.check' | 'keyless.lookup' | 'keyless.add' | 'keyless.delete' | 'hwid.read' | 'validation.run'> => ({
-  'identifier.check': async ({ identifier }) => {
-    const a = await core.active();
-    if ('ok' in a) return a;
+  'identifier.check': needsKey(core, async ({ identifier }, a) => {
     return a.client.identifierCheck(identifier);
-  },
+  }),
 
-  'keyless.lookup': async ({ term, limit, offset }) => {
-    const a = await core.active();
-    if ('ok' in a) return a;
+  'keyless.lookup': needsKey(core, async ({ term, limit, offset }, a) => {
     const r = await a.client.fetchKeyless(term, limit, offset);
     return !r.ok && r.code === 'NOT_FOUND' ? ok({ entries: [], total: 0 }) : r;
-  },
+  }),
 
-  'keyless.add': async ({ hwid, isPremium, days }) => {
-    const a = await core.active();
-    if ('ok' in a) return a;
+  'keyless.add': needsKey(core, async ({ hwid, isPremium, days }, a) => {
     return audited(core, a.profile, 'keyless.add', hwid, async () => {
       const r = await a.client.addKeyless(hwid, isPremium, days);
       if (!r.ok && r.code === 'NOT_FOUND') return fail('UNSUPPORTED', 'This service has no endpoint to add keyless entries (the sandbox has one).');
       return r.ok ? ok({ entry: r.data }) : r;
     });
-  },
+  }),
 
-  'keyless.delete': async ({ hwid }) => {
-    const a = await core.active();
-    if ('ok' in a) return a;
+  'keyless.delete': needsKey(core, async ({ hwid }, a) => {
     return audited(core, a.profile, 'keyless.delete', hwid, () => a.client.deleteKeyless(hwid));
-  },
+  }),
 
   'hwid.read': async () => ok({ readings: await readAllHwids(core.options.platform) }),
 
-  'validation.run': async (input) => {
-    const a = await core.active();
-    if ('ok' in a) return a;
+  'validation.run': needsKey(core, async (input, a) => {
     const sandbox = a.profile.kind === 'sandbox';
     const dryRun = sandbox ? (input.dryRun ?? true) : false;
     if (!sandbox && input.dryRun) {
@@ -77,5 +67,5 @@ export const serviceHandlers = (
       return ok(report);
     };
     return dryRun ? run() : audited(core, a.profile, 'validation.run', input.mode === 'keyless' ? `keyless ${hwid}` : key, run);
-  },
+  }),
 });

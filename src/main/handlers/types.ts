@@ -1,11 +1,33 @@
 import type { OperationName, OperationResult, ParsedInput } from '../../shared/contract.ts';
-import { fail, type Result } from '../../shared/result.ts';
-import type { Core } from '../core.ts';
+import { fail, type Failure, type Result } from '../../shared/result.ts';
+import type { ActiveProfile, Core } from '../core.ts';
 import type { StoredProfile } from '../store/profiles-file.ts';
 
 export type Handler<N extends OperationName> = (input: ParsedInput<N>) => Promise<OperationResult<N>>;
 /** Every operation of the contract, handled: a missing one does not compile. */
 export type Handlers = { [N in OperationName]: Handler<N> };
+
+/**
+ * A handler that needs a selected profile but no key: it works on local data (samples, the ledger). With no
+ * profile selected it answers that, and `run` is not called.
+ */
+export const needsProfile =
+  <I, R extends Result<unknown>>(core: Core, run: (input: I, profile: StoredProfile) => R | Promise<R>) =>
+  (input: I): Promise<R | Failure> => {
+    const profile = core.requireProfile();
+    return Promise.resolve('ok' in profile ? profile : run(input, profile));
+  };
+
+/**
+ * A handler that calls the selected profile's service: it needs the profile and its stored key. Without
+ * either it answers why, and `run` is not called.
+ */
+export const needsKey =
+  <I, R extends Result<unknown>>(core: Core, run: (input: I, active: ActiveProfile) => Promise<R>) =>
+  async (input: I): Promise<R | Failure> => {
+    const active = await core.requireClient();
+    return 'ok' in active ? active : run(input, active);
+  };
 
 /**
  * Runs a mutating operation and records it in the audit log: when, which profile, what, on what, and how it

@@ -1,0 +1,40 @@
+// A real core in a temporary userData, driven through dispatch (the path IPC and the harness take).
+import { join } from 'node:path';
+import { Core, type CoreOptions } from '../../src/main/core.ts';
+import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
+import { dispatch } from '../../src/main/ipc/dispatch.ts';
+import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
+import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
+import type { Result } from '../../src/shared/result.ts';
+import { tempDir } from './sandbox-process.ts';
+
+export interface TestCore {
+  core: Core;
+  handlers: Handlers;
+  userData: string;
+  call<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<Result<OperationOutput<N>>>;
+  /** Calls and returns the data; a failure throws with its code and message. */
+  must<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<OperationOutput<N>>;
+  close(): Promise<void>;
+}
+
+export async function startTestCore(options: Partial<CoreOptions> = {}): Promise<TestCore> {
+  const userData = options.userDataDir ?? tempDir('keydesk-userdata-');
+  const exportsDir = tempDir('keydesk-exports-');
+  const core = await Core.start({
+    secrets: new MemorySecretStore(),
+    version: '0.0.0-test',
+    askSavePath: (name) => Promise.resolve(join(exportsDir, name)),
+    ...options,
+    userDataDir: userData,
+  });
+  const handlers = createHandlers(core);
+  const call = async <N extends OperationName>(name: N, input?: OperationInput<N>): Promise<Result<OperationOutput<N>>> =>
+    (await dispatch(handlers, name, input)) as Result<OperationOutput<N>>;
+  const must = async <N extends OperationName>(name: N, input?: OperationInput<N>): Promise<OperationOutput<N>> => {
+    const r = await call(name, input);
+    if (!r.ok) throw new Error(`${name} failed: ${r.code} ${r.message}`);
+    return r.data;
+  };
+  return { core, handlers, userData, call, must, close: () => core.close() };
+}
