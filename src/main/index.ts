@@ -1,7 +1,7 @@
 // Lifecycle only: the window, the app scheme, the guards, and the core. Everything else lives in modules
 // that run without Electron (and are tested that way, or through the harness).
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, screen, session, shell } from 'electron';
 import { EVENT_NAMES, eventChannel } from '../shared/operations.ts';
 import { Core } from './core.ts';
 import { createHandlers } from './handlers/index.ts';
@@ -9,7 +9,9 @@ import { registerIpc, trustedSender } from './ipc/register.ts';
 import { registerAppScheme, serveRenderer } from './protocol.ts';
 import { openSecretStore } from './secrets/keytar-store.ts';
 import { APP_URL, isAppUrl } from './security.ts';
-import { createMainWindow, hardenSession } from './window.ts';
+import { aboutContent, installMenu } from './menu.ts';
+import { createMainWindow, hardenSession, openExternalLink, WINDOW_SIZE } from './window.ts';
+import { loadWindowState, placeWindow, saveWindowState } from './window-state.ts';
 
 const devServerUrl = process.env.ELECTRON_RENDERER_URL;
 registerAppScheme();
@@ -20,10 +22,11 @@ let core: Core | null = null;
 async function start(): Promise<void> {
   hardenSession(session.defaultSession, devServerUrl);
   serveRenderer(join(import.meta.dirname, '../renderer'));
+  const userDataDir = app.getPath('userData');
   const secrets = await openSecretStore();
   if (secrets.fallbackReason) console.warn(`keydesk: apiKeys are kept for this session only. ${secrets.fallbackReason}`);
   core = await Core.start({
-    userDataDir: app.getPath('userData'),
+    userDataDir,
     secrets: secrets.store,
     secretsFallbackReason: secrets.fallbackReason,
     version: app.getVersion(),
@@ -43,8 +46,42 @@ async function start(): Promise<void> {
       mainWindow?.webContents.send(eventChannel(event), payload);
     });
   }
+  installMenu({
+    platform: process.platform,
+    isDev: !app.isPackaged,
+    version: app.getVersion(),
+    actions: {
+      openLink: openExternalLink,
+      openDataFolder: () => {
+        void shell.openPath(userDataDir).then((problem) => {
+          if (problem) dialog.showErrorBox('Keydesk could not open its data folder', `${userDataDir}\n${problem}`);
+        });
+      },
+      showAbout: () => {
+        const { message, detail } = aboutContent(app.getVersion(), process.versions);
+        const options = { type: 'info' as const, title: 'About Keydesk', message, detail, buttons: ['OK'] };
+        void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+      },
+    },
+  });
   const open = (): void => {
-    mainWindow = createMainWindow({ preload: join(import.meta.dirname, '../preload/index.cjs'), url: devServerUrl ?? APP_URL, devServerUrl });
+    // Placed on a display that is there now: a saved monitor may have been unplugged since.
+    const saved = loadWindowState(userDataDir);
+    const displays = [screen.getPrimaryDisplay(), ...screen.getAllDisplays()].map((d) => d.workArea);
+    mainWindow = createMainWindow({
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      url: devServerUrl ?? APP_URL,
+      devServerUrl,
+      bounds: placeWindow(saved?.bounds ?? null, displays, WINDOW_SIZE),
+      maximized: saved?.maximized ?? false,
+      onClose: (state) => {
+        try {
+          saveWindowState(userDataDir, state);
+        } catch (error) {
+          console.warn(`keydesk: the window's size and position were not saved: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      },
+    });
     mainWindow.on('closed', () => {
       mainWindow = null;
     });

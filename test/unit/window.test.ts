@@ -8,6 +8,7 @@ interface WindowState {
   openHandler: undefined | ((d: { url: string }) => unknown);
   openExternal: string[];
   loaded: string[];
+  win: { handlers: Map<string, () => void>; once: Map<string, () => void>; maximized: boolean; shown: boolean } | null;
 }
 const state = vi.hoisted((): WindowState => ({
   options: null,
@@ -15,6 +16,7 @@ const state = vi.hoisted((): WindowState => ({
   openHandler: undefined as undefined | ((d: { url: string }) => unknown),
   openExternal: [] as string[],
   loaded: [] as string[],
+  win: null,
 }));
 
 vi.mock('electron', () => {
@@ -23,10 +25,29 @@ vi.mock('electron', () => {
       setWindowOpenHandler: (h: (d: { url: string }) => unknown) => (state.openHandler = h),
       on: (event: string, h: (...args: unknown[]) => unknown) => state.handlers.set(event, h),
     };
+    own = { handlers: new Map<string, () => void>(), once: new Map<string, () => void>(), maximized: false, shown: false };
     constructor(options: WindowState['options']) {
       state.options = options;
+      state.win = this.own;
     }
-    once() {}
+    once(event: string, h: () => void) {
+      this.own.once.set(event, h);
+    }
+    on(event: string, h: () => void) {
+      this.own.handlers.set(event, h);
+    }
+    maximize() {
+      this.own.maximized = true;
+    }
+    isMaximized() {
+      return this.own.maximized;
+    }
+    show() {
+      this.own.shown = true;
+    }
+    getNormalBounds() {
+      return { x: 5, y: 6, width: 1000, height: 700 };
+    }
     loadURL(url: string) {
       state.loaded.push(url);
       return Promise.resolve();
@@ -75,6 +96,23 @@ describe('main window', () => {
     expect(navigate('will-redirect', 'http://127.0.0.1:9999/')).toBe(true);
     expect(navigate('will-navigate', 'keydesk://app/index.html#keys')).toBe(false);
     expect(navigate('will-attach-webview', 'x')).toBe(true);
+  });
+});
+
+describe('window placement', () => {
+  it('opens at the default size unless given placed bounds, and maximises before showing when it was maximised', () => {
+    expect(state.options).toMatchObject({ width: 1280, height: 800, minWidth: 960, minHeight: 600 });
+    const saved: unknown[] = [];
+    createMainWindow({
+      preload: '/p.cjs', url: APP_URL, devServerUrl: undefined,
+      bounds: { x: -100, y: 40, width: 1400, height: 900 }, maximized: true,
+      onClose: (s) => saved.push(s),
+    });
+    expect(state.options).toMatchObject({ x: -100, y: 40, width: 1400, height: 900 });
+    state.win?.once.get('ready-to-show')?.();
+    expect(state.win).toMatchObject({ maximized: true, shown: true });
+    state.win?.handlers.get('close')?.();
+    expect(saved).toEqual([{ bounds: { x: 5, y: 6, width: 1000, height: 700 }, maximized: true }]);
   });
 });
 

@@ -1,0 +1,103 @@
+// The application menu, from Electron's standard roles so the OS supplies the labels, shortcuts and
+// behaviour users expect (Cmd+C/Cmd+V on macOS need the Edit menu's roles). The template is a pure function
+// of the platform, the mode and the version, tested without Electron; installMenu is the one Electron call.
+import { Menu, type MenuItemConstructorOptions } from 'electron';
+
+/** Where Help points. Opened through the https-only link helper, like every link out of the app. */
+export const PROJECT_URL = 'https://github.com/keydesk/keydesk';
+export const DOCS_URL = `${PROJECT_URL}#readme`;
+
+export interface MenuActions {
+  /** Opens an https link in the user's browser (anything else is refused by the helper behind it). */
+  openLink: (url: string) => void;
+  /** Opens the user-data folder (profiles, local store, sandbox database) in the file manager. */
+  openDataFolder: () => void;
+  showAbout: () => void;
+}
+
+export interface MenuOptions {
+  platform: NodeJS.Platform;
+  /** Development only: reload and the DevTools are never offered to users. */
+  isDev: boolean;
+  version: string;
+  actions: MenuActions;
+}
+
+export const APP_NAME = 'Keydesk';
+
+export function menuTemplate({ platform, isDev, version, actions }: MenuOptions): MenuItemConstructorOptions[] {
+  const mac = platform === 'darwin';
+  const separator: MenuItemConstructorOptions = { type: 'separator' };
+  const about: MenuItemConstructorOptions = { label: `About ${APP_NAME}`, click: () => actions.showAbout() };
+  const template: MenuItemConstructorOptions[] = [];
+  if (mac) {
+    template.push({
+      label: APP_NAME,
+      submenu: [about, separator, { role: 'services' }, separator, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, separator, { role: 'quit' }],
+    });
+  } else {
+    template.push({ label: '&File', submenu: [{ role: 'quit' }] });
+  }
+  template.push({
+    label: mac ? 'Edit' : '&Edit',
+    submenu: [
+      { role: 'undo' },
+      { role: 'redo' },
+      separator,
+      { role: 'cut' },
+      { role: 'copy' },
+      { role: 'paste' },
+      ...(mac ? [{ role: 'pasteAndMatchStyle' } as const] : []),
+      { role: 'delete' },
+      separator,
+      { role: 'selectAll' },
+    ],
+  });
+  template.push({
+    label: mac ? 'View' : '&View',
+    submenu: [
+      ...(isDev ? [{ role: 'reload' } as const, { role: 'forceReload' } as const, { role: 'toggleDevTools' } as const, separator] : []),
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      separator,
+      { role: 'togglefullscreen' },
+    ],
+  });
+  template.push({
+    label: mac ? 'Window' : '&Window',
+    role: 'window',
+    submenu: mac
+      ? [{ role: 'minimize' }, { role: 'zoom' }, separator, { role: 'front' }]
+      : [{ role: 'minimize' }, { role: 'close' }],
+  });
+  template.push({
+    label: mac ? 'Help' : '&Help',
+    role: 'help',
+    submenu: [
+      { label: `${APP_NAME} documentation`, click: () => actions.openLink(DOCS_URL) },
+      { label: 'Project page', click: () => actions.openLink(PROJECT_URL) },
+      separator,
+      { label: 'Open data folder', click: () => actions.openDataFolder() },
+      // On macOS About lives in the app menu, where users look for it.
+      ...(mac ? [] : [separator, about]),
+      separator,
+      { label: `Version ${version}`, enabled: false },
+    ],
+  });
+  return template;
+}
+
+/** What the About box says: the version first, then what it runs on (for bug reports). */
+export function aboutContent(version: string, versions: Partial<Record<'electron' | 'chrome' | 'node', string>>): { message: string; detail: string } {
+  const parts = [
+    versions.electron && `Electron ${versions.electron}`,
+    versions.chrome && `Chromium ${versions.chrome}`,
+    versions.node && `Node ${versions.node}`,
+  ].filter((p): p is string => typeof p === 'string' && p !== '');
+  return { message: `${APP_NAME} ${version}`, detail: parts.join('\n') };
+}
+
+export function installMenu(options: MenuOptions): void {
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(options)));
+}
