@@ -21,6 +21,10 @@ export default defineConfig({
         test: { name: 'renderer', include: ['test/renderer/**/*.test.ts'], environment: 'node' },
       },
       {
+        // Renderer components in jsdom with React Testing Library: what a person sees, presses and hears.
+        test: { name: 'components', include: ['test/components/**/*.test.tsx'], environment: 'jsdom', setupFiles: ['test/components/setup.ts'] },
+      },
+      {
         // The main process's core in plain Node: real sandbox, real keychain where one answers.
         test: { name: 'main', include: ['test/main/**/*.test.ts'], environment: 'node', testTimeout: 30_000 },
       },

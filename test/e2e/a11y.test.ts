@@ -3,10 +3,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VIEWS as REGISTRY } from '../../src/renderer/src/views/registry.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
 
-const VIEWS = ['Overview', 'Keys', 'All keys', 'Keyless', 'Identifier check', 'Validate & HWID', 'Profiles', 'Activity'];
+const VIEWS = REGISTRY.map((v) => v.label);
 let harness: HarnessProcess;
 let browser: Browser;
 

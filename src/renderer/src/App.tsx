@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { CommandPalette, VIEWS } from './components/CommandPalette.tsx';
+import { CommandPalette } from './components/CommandPalette.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { useKeydesk, type ViewName } from './store/index.ts';
 import { Activity } from './views/Activity/Activity.tsx';
@@ -10,6 +10,7 @@ import { Keys } from './views/Keys/Keys.tsx';
 import { Overview } from './views/Overview/Overview.tsx';
 import { Profiles } from './views/Profiles/Profiles.tsx';
 import { Validate } from './views/Validate/Validate.tsx';
+import { VIEWS } from './views/registry.ts';
 
 const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   overview: Overview,

@@ -1,16 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useKeydesk, type ViewName } from '../store/index.ts';
+import { useKeydesk } from '../store/index.ts';
+import { VIEWS } from '../views/registry.ts';
 
-export const VIEWS: { view: ViewName; label: string }[] = [
-  { view: 'overview', label: 'Overview' },
-  { view: 'keys', label: 'Keys' },
-  { view: 'ledger', label: 'All keys' },
-  { view: 'keyless', label: 'Keyless' },
-  { view: 'identifier', label: 'Identifier check' },
-  { view: 'validate', label: 'Validate & HWID' },
-  { view: 'profiles', label: 'Profiles' },
-  { view: 'activity', label: 'Activity' },
-];
 
 interface Command {
   label: string;

@@ -8,9 +8,10 @@ import type { Failure } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
 import { createDraftsSlice, DRAFT_DEFAULTS, type Drafts, type DraftsSlice } from './drafts.ts';
 import { createLedgerSlice, type LedgerSlice } from './ledger.ts';
+import type { ViewName } from '../views/registry.ts';
 
 export type Status = 'idle' | 'loading' | 'ready' | 'error';
-export type ViewName = 'overview' | 'keys' | 'ledger' | 'keyless' | 'identifier' | 'validate' | 'profiles' | 'activity';
+export type { ViewName } from '../views/registry.ts';
 export interface Toast {
   id: number;
   kind: 'success' | 'error';

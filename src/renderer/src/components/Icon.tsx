@@ -1,0 +1,40 @@
+// A few 16px line icons, drawn inline (no icon font, no network, CSP-safe). Decorative: the text beside an
+// icon carries the meaning, so each is aria-hidden.
+const PATHS = {
+  check: 'M3.5 8.5l3 3 6-7',
+  circle: 'M8 3.25a4.75 4.75 0 1 0 0 9.5a4.75 4.75 0 1 0 0-9.5z',
+  dot: 'M8 5a3 3 0 1 0 0 6a3 3 0 1 0 0-6z',
+  cross: 'M4.5 4.5l7 7M11.5 4.5l-7 7',
+  clock: 'M8 2.75a5.25 5.25 0 1 0 0 10.5a5.25 5.25 0 1 0 0-10.5zM8 5v3.25l2.25 1.5',
+  star: 'M8 2.5l1.7 3.5 3.8.5-2.8 2.6.7 3.8L8 11.1l-3.4 1.8.7-3.8L2.5 6.5l3.8-.5z',
+  lock: 'M4.5 7.5h7v5.5h-7zM6 7.5V5.5a2 2 0 0 1 4 0v2',
+  copy: 'M5.5 5.5h7v7.5h-7zM3.5 10.5V3h7',
+  alert: 'M8 2.5l6 10.5H2zM8 6.5v3M8 11.25v.5',
+  search: 'M7 3a4 4 0 1 0 0 8a4 4 0 1 0 0-8zM10 10l3.5 3.5',
+  plus: 'M8 3.5v9M3.5 8h9',
+  arrowUp: 'M8 12.5v-9M4.5 7L8 3.5 11.5 7',
+  arrowDown: 'M8 3.5v9M4.5 9L8 12.5 11.5 9',
+  command: 'M4 2.5h8v11H4zM6 5.5h4M6 8h4M6 10.5h2.5',
+} as const;
+export type IconName = keyof typeof PATHS;
+
+export function Icon({ name, className }: { name: IconName; className?: string }) {
+  const filled = name === 'dot' || name === 'star';
+  return (
+    <svg
+      className={className ? `icon ${className}` : 'icon'}
+      viewBox="0 0 16 16"
+      width="16"
+      height="16"
+      aria-hidden="true"
+      focusable="false"
+      fill={filled ? 'currentColor' : 'none'}
+      stroke="currentColor"
+      strokeWidth={filled ? 1 : 1.6}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}

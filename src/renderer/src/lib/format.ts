@@ -1,0 +1,83 @@
+// The one formatter for dates, numbers and counts on screen, on Intl in the user's locale (the OS locale in
+// Electron). Views never call toLocaleString or build plurals by hand: "1 key", "10,000 keys", never "key(s)".
+
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { one: string; other: string };
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600_000],
+  ['month', 30 * 24 * 3600_000],
+  ['week', 7 * 24 * 3600_000],
+  ['day', 24 * 3600_000],
+  ['hour', 3600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
+
+export interface Formatter {
+  locale: string;
+  /** 10000 → "10,000" (en). */
+  number: (n: number) => string;
+  /** A count with its noun in the right plural form: count(1, KEY) → "1 key", count(10000, KEY) → "10,000 keys". */
+  count: (n: number, forms: PluralForms) => string;
+  /** The noun alone, in the form the number asks for. */
+  noun: (n: number, forms: PluralForms) => string;
+  /** A calendar date: "30 Jun 2027" (en-GB), "Jun 30, 2027" (en-US). */
+  date: (iso: string) => string;
+  /** A date and time to the minute. */
+  dateTime: (iso: string) => string;
+  /** A time of day to the second. */
+  time: (iso: string) => string;
+  /** "3 minutes ago", "in 2 days", relative to `now` (ms). */
+  relative: (iso: string, now?: number) => string;
+}
+
+/** An ISO value that does not parse is shown as it came, never as "Invalid Date". */
+const parse = (iso: string): number | null => {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : t;
+};
+
+export function createFormatter(locale?: string): Formatter {
+  const resolved = new Intl.NumberFormat(locale).resolvedOptions().locale;
+  const numbers = new Intl.NumberFormat(resolved);
+  const plurals = new Intl.PluralRules(resolved);
+  const dates = new Intl.DateTimeFormat(resolved, { dateStyle: 'medium' });
+  const dateTimes = new Intl.DateTimeFormat(resolved, { dateStyle: 'medium', timeStyle: 'short' });
+  const times = new Intl.DateTimeFormat(resolved, { timeStyle: 'medium' });
+  const relatives = new Intl.RelativeTimeFormat(resolved, { numeric: 'auto' });
+  const noun = (n: number, forms: PluralForms) => forms[plurals.select(n)] ?? forms.other;
+  const withDate = (iso: string, f: (t: number) => string) => {
+    const t = parse(iso);
+    return t === null ? iso : f(t);
+  };
+  return {
+    locale: resolved,
+    number: (n) => numbers.format(n),
+    count: (n, forms) => `${numbers.format(n)} ${noun(n, forms)}`,
+    noun,
+    date: (iso) => withDate(iso, (t) => dates.format(t)),
+    dateTime: (iso) => withDate(iso, (t) => dateTimes.format(t)),
+    time: (iso) => withDate(iso, (t) => times.format(t)),
+    relative: (iso, now = Date.now()) =>
+      withDate(iso, (t) => {
+        const diff = t - now;
+        for (const [unit, ms] of UNITS) {
+          if (Math.abs(diff) >= ms || unit === 'second') return relatives.format(Math.round(diff / ms), unit);
+        }
+        return relatives.format(0, 'second');
+      }),
+  };
+}
+
+/** The formatter in the locale of this machine. */
+export const fmt = createFormatter();
+
+/** Nouns used in counts across the app. */
+export const NOUNS = {
+  key: { one: 'key', other: 'keys' },
+  entry: { one: 'entry', other: 'entries' },
+  operation: { one: 'operation', other: 'operations' },
+  day: { one: 'day', other: 'days' },
+  execution: { one: 'execution', other: 'executions' },
+  match: { one: 'match', other: 'matches' },
+} as const satisfies Record<string, PluralForms>;

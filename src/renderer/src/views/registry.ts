@@ -1,0 +1,18 @@
+// The one list of views: the side navigation, the command palette and the tests (unit, e2e, accessibility,
+// screenshots) all read it. Pure data, so Node tests can import it; App maps each name to its component.
+
+export const VIEWS = [
+  { view: 'overview', label: 'Overview', summary: 'Execution count and its history' },
+  { view: 'keys', label: 'Keys', summary: 'Generate keys, find one, act on it' },
+  { view: 'ledger', label: 'All keys', summary: 'Every key known for this service, with bulk actions' },
+  { view: 'keyless', label: 'Keyless', summary: 'HWIDs authorized without a key' },
+  { view: 'identifier', label: 'Identifier check', summary: 'Whether a service identifier exists' },
+  { view: 'validate', label: 'Validate & HWID', summary: "Validate a key or this machine's HWID" },
+  { view: 'profiles', label: 'Profiles', summary: 'Services this app manages' },
+  { view: 'activity', label: 'Activity', summary: 'Every operation this app has run' },
+] as const satisfies readonly { view: string; label: string; summary: string }[];
+
+export type ViewName = (typeof VIEWS)[number]['view'];
+export type ViewInfo = (typeof VIEWS)[number];
+
+export const viewLabel = (view: ViewName): string => VIEWS.find((v) => v.view === view)?.label ?? view;

@@ -1,0 +1,43 @@
+// The one formatter: locale numbers and dates, real plurals, relative time.
+import { describe, expect, it } from 'vitest';
+import { createFormatter, NOUNS } from '../../src/renderer/src/lib/format.ts';
+
+const en = createFormatter('en-US');
+const de = createFormatter('de-DE');
+const fr = createFormatter('fr-FR');
+
+describe('counts', () => {
+  it('uses the singular for one and the plural otherwise, with grouped digits', () => {
+    expect(en.count(1, NOUNS.key)).toBe('1 key');
+    expect(en.count(0, NOUNS.key)).toBe('0 keys');
+    expect(en.count(10000, NOUNS.key)).toBe('10,000 keys');
+    expect(en.count(2, NOUNS.entry)).toBe('2 entries');
+  });
+  it('groups digits the way the locale does', () => {
+    expect(de.number(10000)).toBe('10.000');
+    expect(en.number(1234567)).toBe('1,234,567');
+  });
+  it('follows the locale plural rule (French counts 0 as singular)', () => {
+    expect(fr.noun(0, NOUNS.key)).toBe('key');
+    expect(en.noun(0, NOUNS.key)).toBe('keys');
+  });
+});
+
+describe('dates', () => {
+  const iso = '2027-06-30T12:00:00.000Z';
+  it('writes a calendar date in the locale, never the ISO form', () => {
+    expect(en.date(iso)).toBe('Jun 30, 2027');
+    expect(de.date(iso)).toBe('30.06.2027');
+  });
+  it('shows an unparseable value as it came rather than "Invalid Date"', () => {
+    expect(en.date('soon')).toBe('soon');
+    expect(en.relative('soon')).toBe('soon');
+  });
+  it('reads relative time in the largest whole unit', () => {
+    const now = Date.parse(iso);
+    expect(en.relative(new Date(now - 3 * 60_000).toISOString(), now)).toBe('3 minutes ago');
+    expect(en.relative(new Date(now + 2 * 86_400_000).toISOString(), now)).toBe('in 2 days');
+    expect(en.relative(new Date(now - 86_400_000).toISOString(), now)).toBe('yesterday');
+    expect(en.relative(iso, now)).toBe('now');
+  });
+});
