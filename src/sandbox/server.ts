@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { LIMITS } from '../shared/rules.ts';
 import type { WireErrorCode } from '../shared/result.ts';
-import { ROUTES, WIRE_STATUS, type HttpMethod, type RouteName, type WireFailure } from '../shared/wire.ts';
+import { ROUTES, WIRE_STATUS, type RouteName, type RouteSpec, type WireFailure } from '../shared/wire.ts';
 import { WireError } from './errors.ts';
 import { ExecutionCounter } from './executions.ts';
 import { Params, readApiKey } from './params.ts';
@@ -33,10 +33,11 @@ export interface RunningSandbox {
 const MAX_HEADER_BYTES = 32 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-const routesByPath = new Map<string, Map<HttpMethod, RouteName>>();
-for (const [name, route] of Object.entries(ROUTES) as [RouteName, (typeof ROUTES)[RouteName]][]) {
-  const methods = routesByPath.get(route.path) ?? new Map<HttpMethod, RouteName>();
-  methods.set(route.method, name);
+/** path → method → route, from the one route table. */
+const routesByPath = new Map<string, Map<string, RouteName>>();
+for (const [name, route] of Object.entries(ROUTES) as [RouteName, RouteSpec][]) {
+  const methods = routesByPath.get(route.path) ?? new Map<string, RouteName>();
+  for (const method of route.methods) methods.set(method, name);
   routesByPath.set(route.path, methods);
 }
 
@@ -179,7 +180,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     const path = q === -1 ? url : url.slice(0, q);
     const methods = routesByPath.get(path);
     if (!methods) throw new WireError('NOT_FOUND', `There is no endpoint at ${path.slice(0, 100)}.`);
-    const routeName = methods.get(req.method as HttpMethod);
+    const routeName = methods.get(req.method ?? '');
     if (routeName === undefined) {
       const allow = [...methods.keys()].join(', ');
       throw new WireError('METHOD_NOT_ALLOWED', `${path} accepts ${allow} only.`, { allow });

@@ -787,9 +787,10 @@ function validationBody(
     Authentication: outcome,
     Registered_ServiceID: registered,
     Key_Information: {
-      NoKey_Requirement: found ? found.keyless : null,
+      // Only a success grants anything: a client that reads Premium_Mode alone must not let anyone in.
+      NoKey_Requirement: outcome === 'success' && found !== null && found.keyless,
       Hardware_ID: hwid,
-      Premium_Mode: found ? found.premium : null,
+      Premium_Mode: outcome === 'success' && found !== null && found.premium,
       Notes: notes,
       expiresAt: found ? iso(found.expiresAt) : null,
     },

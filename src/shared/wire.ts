@@ -19,26 +19,147 @@ export const WIRE_STATUS: Readonly<Record<WireErrorCode, number>> = {
 };
 
 export type HttpMethod = 'GET' | 'POST';
+/** Where a parameter (or the apiKey) travels: the URL's query string or the JSON body. */
+export type ParamPlace = 'query' | 'body';
 
-/** Every route of the service. `apiKeyIn` is where the spec puts the apiKey (the sandbox accepts both). */
+/** The request header that asks the sandbox for the detail dialect; a remote service ignores it. */
+export const DETAIL_HEADER = 'Keydesk-Detail';
+export const DETAIL_FULL = 'full';
+
+declare const BODIES: unique symbol;
+/** Carries a route's two response types; it holds nothing at run time. */
+export interface Bodies<Real, Detail> {
+  readonly [BODIES]?: { real: Real; detail: Detail };
+}
+const bodies = <Real, Detail>(): Bodies<Real, Detail> => ({});
+
+/** Everything about one endpoint; the sandbox's router and the desktop client both read only this. */
+export interface RouteSpec {
+  /** Methods the endpoint accepts; the first is the one Keydesk's client sends. */
+  readonly methods: readonly [HttpMethod, ...HttpMethod[]];
+  /** Where the sandbox serves it. */
+  readonly path: string;
+  /**
+   * 'api': `path` is joined to a profile's base URL. 'validation': a profile's validation URL is the whole
+   * endpoint (the real service may put it on another host), so the client joins nothing to it.
+   */
+  readonly base: 'api' | 'validation';
+  /** Where the spec puts the apiKey ('none': a public endpoint). The sandbox accepts it in either place. */
+  readonly apiKey: ParamPlace | 'none';
+  /** Where the client sends each parameter. The sandbox reads any of them from either place. */
+  readonly params: Readonly<Record<string, ParamPlace>>;
+  /** Changes the service's state: sent once and never retried (wire.md, "Client tolerance"). */
+  readonly mutates: boolean;
+  readonly bodies: Bodies<unknown, unknown>;
+}
+
+const GENERATE_PARAMS = ['expire', 'count', 'isPremium', 'note', 'expiresByDaysKey', 'daysKey'] as const;
+const PAGED_SEARCH = { fetch: 'query', limit: 'query', offset: 'query' } as const;
+const all = <P extends ParamPlace>(names: readonly string[], place: P): Record<string, P> =>
+  Object.fromEntries(names.map((n) => [n, place]));
+
+/** Every endpoint of the service (../shared/spec/wire.md). */
 export const ROUTES = {
-  pushExecutionCount: { method: 'POST', path: '/api/push-execution-count', apiKeyIn: 'query' },
-  executionCount: { method: 'GET', path: '/api/execution-count', apiKeyIn: 'query' },
-  generateKeyGet: { method: 'GET', path: '/api/generate-key/get', apiKeyIn: 'query' },
-  generateKeyPost: { method: 'POST', path: '/api/generate-key/post', apiKeyIn: 'body' },
-  deleteKey: { method: 'POST', path: '/api/key/delete', apiKeyIn: 'body' },
-  deleteGeneratedKey: { method: 'POST', path: '/api/generated-key/delete', apiKeyIn: 'body' },
-  expandExpiration: { method: 'POST', path: '/api/key/expand-expiration', apiKeyIn: 'query' },
-  fetchKey: { method: 'GET', path: '/api/key/fetch', apiKeyIn: 'query' },
-  resetHwid: { method: 'POST', path: '/api/reset-hwid', apiKeyIn: 'body' },
-  fetchGeneratedKey: { method: 'GET', path: '/api/generated-key/fetch', apiKeyIn: 'query' },
-  identifierCheck: { method: 'GET', path: '/api/identifier-check', apiKeyIn: 'query' },
-  addKeyless: { method: 'POST', path: '/api/keyless/add', apiKeyIn: 'body' },
-  fetchKeyless: { method: 'GET', path: '/api/keyless/fetch', apiKeyIn: 'query' },
-  deleteKeyless: { method: 'POST', path: '/api/keyless/delete', apiKeyIn: 'body' },
-  validate: { method: 'GET', path: '/v2_validation', apiKeyIn: 'none' },
-} as const satisfies Record<string, { method: HttpMethod; path: string; apiKeyIn: 'query' | 'body' | 'none' }>;
+  pushExecutionCount: {
+    methods: ['POST'], path: '/api/push-execution-count', base: 'api', apiKey: 'query', params: {}, mutates: true,
+    bodies: bodies<RealPushBody, ExecutionCountBody>(),
+  },
+  executionCount: {
+    methods: ['GET'], path: '/api/execution-count', base: 'api', apiKey: 'query', params: {}, mutates: false,
+    bodies: bodies<RealExecutionCountBody, ExecutionCountBody>(),
+  },
+  generateKeyGet: {
+    methods: ['GET'], path: '/api/generate-key/get', base: 'api', apiKey: 'query', params: all(GENERATE_PARAMS, 'query'), mutates: true,
+    bodies: bodies<RealGenerateBody, GenerateBody>(),
+  },
+  generateKeyPost: {
+    methods: ['POST'], path: '/api/generate-key/post', base: 'api', apiKey: 'body', params: all(GENERATE_PARAMS, 'body'), mutates: true,
+    bodies: bodies<RealGenerateBody, GenerateBody>(),
+  },
+  deleteKey: {
+    methods: ['POST'], path: '/api/key/delete', base: 'api', apiKey: 'body', params: { keyValue: 'body' }, mutates: true,
+    bodies: bodies<RealMessageBody, DeleteKeyBody>(),
+  },
+  deleteGeneratedKey: {
+    methods: ['POST'], path: '/api/generated-key/delete', base: 'api', apiKey: 'body', params: { keyValue: 'body' }, mutates: true,
+    bodies: bodies<RealMessageBody, DeleteKeyBody>(),
+  },
+  expandExpiration: {
+    methods: ['POST'], path: '/api/key/expand-expiration', base: 'api', apiKey: 'query', params: { keyValue: 'query', days: 'query' }, mutates: true,
+    bodies: bodies<RealKeyBody, KeyBody>(),
+  },
+  fetchKey: {
+    methods: ['GET'], path: '/api/key/fetch', base: 'api', apiKey: 'query', params: PAGED_SEARCH, mutates: false,
+    bodies: bodies<RealFetchKeyBody, FetchKeyBody>(),
+  },
+  resetHwid: {
+    methods: ['POST'], path: '/api/reset-hwid', base: 'api', apiKey: 'body', params: { keyValue: 'body' }, mutates: true,
+    bodies: bodies<RealMessageBody, KeyBody>(),
+  },
+  fetchGeneratedKey: {
+    methods: ['GET'], path: '/api/generated-key/fetch', base: 'api', apiKey: 'query', params: PAGED_SEARCH, mutates: false,
+    bodies: bodies<RealFetchGeneratedBody, FetchGeneratedBody>(),
+  },
+  identifierCheck: {
+    methods: ['GET'], path: '/api/identifier-check', base: 'api', apiKey: 'query', params: { identifier: 'query' }, mutates: false,
+    bodies: bodies<RealIdentifierCheckBody, IdentifierCheckBody>(),
+  },
+  addKeyless: {
+    methods: ['POST'], path: '/api/keyless/add', base: 'api', apiKey: 'body', params: { hwid: 'body', isPremium: 'body', days: 'body' }, mutates: true,
+    bodies: bodies<RealKeylessBody, KeylessBody>(),
+  },
+  fetchKeyless: {
+    methods: ['GET'], path: '/api/keyless/fetch', base: 'api', apiKey: 'query', params: PAGED_SEARCH, mutates: false,
+    bodies: bodies<RealFetchKeylessBody, FetchKeylessBody>(),
+  },
+  deleteKeyless: {
+    methods: ['POST'], path: '/api/keyless/delete', base: 'api', apiKey: 'body', params: { hwid: 'body' }, mutates: true,
+    bodies: bodies<RealMessageBody, WireSuccess>(),
+  },
+  validate: {
+    // Validation binds a HWID on first use, but a protected application repeats it freely: it is the one
+    // state-changing call whose repeat is harmless, so the client may retry it.
+    methods: ['GET', 'POST'], path: '/v2_validation', base: 'validation', apiKey: 'none',
+    params: { key: 'query', service: 'query', hwid: 'query', dryRun: 'query' }, mutates: false,
+    bodies: bodies<RealValidationBody, ValidationBody>(),
+  },
+} as const satisfies Record<string, RouteSpec>;
 export type RouteName = keyof typeof ROUTES;
+
+type BodiesOf<R extends RouteName> = NonNullable<(typeof ROUTES)[R]['bodies'][typeof BODIES]>;
+/** A route's success body in the real dialect (the default). */
+export type RealBody<R extends RouteName> = BodiesOf<R>['real'];
+/** A route's success body in the detail dialect (`Keydesk-Detail: full`). */
+export type DetailBody<R extends RouteName> = BodiesOf<R>['detail'];
+
+type ParamValue = string | number | boolean | undefined;
+/**
+ * Splits a request's parameters (the apiKey included) between query string and JSON body as the route says.
+ * A name the route does not list goes in the query string. `body` is undefined when nothing goes there.
+ */
+export function placeParams(
+  route: RouteName,
+  params: Readonly<Record<string, ParamValue>>,
+  apiKey: string | null,
+): { query: Record<string, ParamValue>; body: Record<string, ParamValue> | undefined } {
+  const spec: RouteSpec = ROUTES[route];
+  const query: Record<string, ParamValue> = {};
+  let body: Record<string, ParamValue> | undefined;
+  const put = (place: ParamPlace, name: string, value: ParamValue): void => {
+    if (value === undefined) return;
+    if (place === 'body') (body ??= {})[name] = value;
+    else query[name] = value;
+  };
+  if (spec.apiKey !== 'none' && apiKey !== null) put(spec.apiKey, 'apiKey', apiKey);
+  for (const [name, value] of Object.entries(params)) put(spec.params[name] ?? 'query', name, value);
+  return { query, body };
+}
+
+/** The URL base and path a client joins for a route: the API base + path, or the validation URL alone. */
+export function endpointOf(route: RouteName, bases: { baseUrl: string; validationUrl: string }): { base: string; path: string } {
+  const spec: RouteSpec = ROUTES[route];
+  return spec.base === 'validation' ? { base: bases.validationUrl, path: '' } : { base: bases.baseUrl, path: spec.path };
+}
 
 export type KeyStatus = 'generated' | 'active';
 
@@ -129,9 +250,11 @@ export const VALIDATION_OUTCOMES = [
 export type ValidationOutcome = (typeof VALIDATION_OUTCOMES)[number];
 
 export interface KeyInformation {
-  NoKey_Requirement: boolean | null;
+  /** False on every outcome but success. */
+  NoKey_Requirement: boolean;
   Hardware_ID: string;
-  Premium_Mode: boolean | null;
+  /** False on every outcome but success: a client that checks premium alone must not let anyone in. */
+  Premium_Mode: boolean;
   Notes: string;
   expiresAt: string | null;
 }
@@ -141,6 +264,81 @@ export interface ValidationBody {
   V2_Authentication: ValidationOutcome;
   Authentication: ValidationOutcome;
   Registered_ServiceID: string | null;
+  Key_Information: KeyInformation;
+}
+
+// ---- the real dialect (the default): exactly the fields the hosted service sends --------------------------
+
+/** A key as the real service shows it. */
+export interface RealKey {
+  id: string;
+  value: string;
+  note: string;
+  hwid: string | null;
+  expiresAt: string | null;
+  isPremium: boolean;
+  lastResetAt: string | null;
+  serviceId: string;
+}
+export interface RealGeneratedKey {
+  value: string;
+  note: string;
+  expiresAt: string | null;
+  isPremium: boolean;
+}
+export interface RealUnusedKey {
+  id: string;
+  value: string;
+  note: string;
+  expiresAt: string | null;
+  isPremium: boolean;
+}
+export interface RealKeyless {
+  id: string;
+  hwid: string;
+  expiresAt: string | null;
+  isPremium: boolean;
+}
+export interface RealPushBody {
+  success: true;
+  message: string;
+}
+export interface RealExecutionCountBody {
+  executionCount: number;
+}
+export interface RealGenerateBody {
+  message: string;
+  generatedKeys: RealGeneratedKey[];
+}
+export interface RealMessageBody {
+  message: string;
+}
+export interface RealKeyBody {
+  message: string;
+  key: RealKey;
+}
+export interface RealFetchKeyBody {
+  key: RealKey;
+}
+export interface RealFetchGeneratedBody {
+  generatedKey: RealUnusedKey;
+}
+export interface RealFetchKeylessBody {
+  keyless: RealKeyless;
+}
+export interface RealIdentifierCheckBody {
+  message: string;
+  service: string | null;
+}
+export interface RealKeylessBody {
+  message: string;
+  keyless: RealKeyless;
+}
+export interface RealValidationBody {
+  OwnerSecretID: string;
+  Registered_ServiceID: string | null;
+  Authentication: ValidationOutcome;
+  V2_Authentication: ValidationOutcome;
   Key_Information: KeyInformation;
 }
 

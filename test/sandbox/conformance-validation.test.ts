@@ -150,7 +150,7 @@ describe('/v2_validation', () => {
     const bad = (await get(t, '/v2_validation', { key: k?.value, service: 'no-such-service', hwid: 'H' }, false)).json as unknown as ValidationBody;
     shape(bad);
     expect(bad).toMatchObject({ V2_Authentication: 'invalid_service', Registered_ServiceID: null, success: false });
-    expect(bad.Key_Information).toMatchObject({ Premium_Mode: null, expiresAt: null, NoKey_Requirement: null, Hardware_ID: 'H' });
+    expect(bad.Key_Information).toMatchObject({ Premium_Mode: false, expiresAt: null, NoKey_Requirement: false, Hardware_ID: 'H' });
   });
 
   it('reports an unknown key as invalid_key with 200', async () => {
@@ -193,6 +193,47 @@ describe('/v2_validation', () => {
     const real = await validate(t, k?.value ?? '', h);
     expect(real.V2_Authentication).toBe('success');
     expect((await validate(t, k?.value ?? '', `${h}-2`, { dryRun: 'true' })).V2_Authentication).toBe('hwid_mismatch');
+  });
+
+  it('answers POST with the parameters in the query string, no body and no Content-Type (as the Java client sends it)', async () => {
+    const [k] = await generate(t, { isPremium: true });
+    const h = hwid('POSTQ');
+    const res = await call(t, { method: 'POST', path: `/v2_validation?${new URLSearchParams({ key: k?.value ?? '', service: t.service, hwid: h }).toString()}` });
+    expect(res.status).toBe(200);
+    const v = res.json as unknown as ValidationBody;
+    expect(v.V2_Authentication).toBe('success');
+    expect(v.Key_Information).toMatchObject({ Hardware_ID: h, Premium_Mode: true, NoKey_Requirement: false });
+    // The same key from another machine, by POST: bound already, so hwid_mismatch, and nothing is granted.
+    const other = await call(t, { method: 'POST', path: `/v2_validation?${new URLSearchParams({ key: k?.value ?? '', service: t.service, hwid: `${h}-2` }).toString()}` });
+    expect((other.json as unknown as ValidationBody).V2_Authentication).toBe('hwid_mismatch');
+    expect((other.json as unknown as ValidationBody).Key_Information).toMatchObject({ Premium_Mode: false, NoKey_Requirement: false });
+  });
+
+  it('answers POST with the parameters in a JSON body', async () => {
+    const [k] = await generate(t);
+    const h = hwid('POSTJ');
+    const res = await call(t, {
+      method: 'POST',
+      path: '/v2_validation',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ key: k?.value, service: t.service, hwid: h }),
+    });
+    expect(res.status).toBe(200);
+    expect((res.json as unknown as ValidationBody).V2_Authentication).toBe('success');
+  });
+
+  it('grants nothing on any outcome but success: Premium_Mode and NoKey_Requirement are false', async () => {
+    const [premium] = await generate(t, { isPremium: true, expire: new Date(Date.now() + DAY).toISOString().slice(0, 10) });
+    const h = hwid('GRANT');
+    expect((await validate(t, premium?.value ?? '', h)).Key_Information.Premium_Mode).toBe(true);
+    const outcomes = [
+      await validate(t, premium?.value ?? '', `${h}-other`), // hwid_mismatch
+      await validate(t, 'NO-SUCH-KEY', h), // invalid_key
+      await validate(t, 'keyless', h), // not_whitelisted
+      (await get(t, '/v2_validation', { key: premium?.value, service: 'no-such-service-zz9', hwid: h }, false)).json as unknown as ValidationBody,
+    ];
+    expect(outcomes.map((v) => v.V2_Authentication)).toEqual(['hwid_mismatch', 'invalid_key', 'not_whitelisted', 'invalid_service']);
+    for (const v of outcomes) expect(v.Key_Information, v.V2_Authentication).toMatchObject({ Premium_Mode: false, NoKey_Requirement: false });
   });
 
   it('has no apiKey requirement: a request without one is answered', async () => {

@@ -28,7 +28,7 @@ const codeOf = (fn: () => unknown): string | undefined => {
 };
 
 describe('expiry', () => {
-  it('a fixed key is valid through the last millisecond of its day and expired after it, with its own fields', () => {
+  it('a fixed key is valid through the last millisecond of its day and expired after it, granting nothing then', () => {
     const k = gen({ isPremium: true });
     now = Date.UTC(2026, 10, 30, 23, 59, 59, 999);
     expect(store.validate('clocked', k.value, 'H', false, 'keyless').V2_Authentication).toBe('success');
@@ -36,7 +36,8 @@ describe('expiry', () => {
     const v = store.validate('clocked', k.value, 'H', false, 'keyless');
     expect(v.V2_Authentication).toBe('expired');
     expect(v.success).toBe(false);
-    expect(v.Key_Information).toMatchObject({ Premium_Mode: true, expiresAt: '2026-11-30T23:59:59.999Z', NoKey_Requirement: false });
+    // The key's expiry is shown, but a premium key that has expired grants no premium (wire.md, validation).
+    expect(v.Key_Information).toMatchObject({ Premium_Mode: false, expiresAt: '2026-11-30T23:59:59.999Z', NoKey_Requirement: false });
     expect(v.Key_Information.Notes).toMatch(/expired on 2026-11-30/);
   });
 
@@ -63,8 +64,10 @@ describe('expiry', () => {
     now += 2 * DAY + 1;
     const temp = store.validate('clocked', 'keyless', 'TEMP', false, 'keyless');
     expect(temp.V2_Authentication).toBe('not_whitelisted');
-    expect(temp.Key_Information.NoKey_Requirement).toBe(true);
-    expect(store.validate('clocked', 'keyless', 'FOREVER', false, 'keyless').V2_Authentication).toBe('success');
+    expect(temp.Key_Information.NoKey_Requirement).toBe(false);
+    const forever = store.validate('clocked', 'keyless', 'FOREVER', false, 'keyless');
+    expect(forever.V2_Authentication).toBe('success');
+    expect(forever.Key_Information).toMatchObject({ NoKey_Requirement: true, Premium_Mode: true });
   });
 });
 

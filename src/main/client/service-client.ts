@@ -3,7 +3,7 @@
 import { EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { Key, KeylessEntry } from '../../shared/domain.ts';
 import { fail, ok, WIRE_ERROR_CODES, type ErrorCode, type Failure, type Result } from '../../shared/result.ts';
-import { ROUTES, type RouteName } from '../../shared/wire.ts';
+import { DETAIL_FULL, DETAIL_HEADER, endpointOf, placeParams, ROUTES, type RouteName, type RouteSpec } from '../../shared/wire.ts';
 import { isObject, readKey, readKeyless, readKeylessList, readKeys, readNumber, readString, readValidation, type ValidationReading } from './read.ts';
 import { buildUrl, redact, type BuiltUrl } from './urls.ts';
 
@@ -50,11 +50,6 @@ export function defaultDispatcher(timeouts: Timeouts = DEFAULT_TIMEOUTS): Dispat
   return d;
 }
 
-const MUTATING: ReadonlySet<RouteName> = new Set<RouteName>([
-  'pushExecutionCount', 'generateKeyGet', 'generateKeyPost', 'deleteKey', 'deleteGeneratedKey', 'expandExpiration',
-  'resetHwid', 'addKeyless', 'deleteKeyless',
-]);
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isWireCode = (c: unknown): c is ErrorCode => typeof c === 'string' && (WIRE_ERROR_CODES as readonly string[]).includes(c);
 
@@ -88,7 +83,7 @@ export class ServiceClient {
     const res = await request(url, {
       method: method,
       dispatcher: this.dispatcher,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { accept: 'application/json', [DETAIL_HEADER]: DETAIL_FULL, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body,
     });
     return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
@@ -99,38 +94,38 @@ export class ServiceClient {
    * mutating calls are sent exactly once, and a timeout or reset on one is reported as an unknown outcome.
    */
   async send<T>(route: RouteName, params: Query, read: (body: Record<string, unknown>) => T | null): Promise<Result<T>> {
-    const spec = ROUTES[route];
-    const mutating = MUTATING.has(route);
-    const withKey: Query = spec.apiKeyIn === 'none' ? params : { apiKey: this.target.apiKey ?? undefined, ...params };
-    const inBody = spec.method === 'POST' && spec.apiKeyIn === 'body';
-    const base = route === 'validate' ? this.target.validationUrl : this.target.baseUrl;
-    const path = route === 'validate' ? '' : spec.path;
+    // The route table says everything: method, base, path, where each parameter goes, whether it mutates.
+    const spec: RouteSpec = ROUTES[route];
+    const method = spec.methods[0];
+    const mutating = spec.mutates;
+    const placed = placeParams(route, params, this.target.apiKey);
+    const { base, path } = endpointOf(route, this.target);
     let built;
     try {
-      built = buildUrl(base, path, inBody ? {} : withKey);
+      built = buildUrl(base, path, placed.query);
     } catch {
       return this.failure('INVALID_INPUT', `The service address ${base} is not a valid URL.`);
     }
-    const body = inBody ? JSON.stringify(withKey) : undefined;
+    const body = placed.body && JSON.stringify(placed.body);
     const delays = this.options.retryDelaysMs ?? [300, 1_000];
     const tries = mutating ? 1 : delays.length + 1;
 
     // The redacted URL is only built for a message or the attempt log: a success never pays for it.
     let last: Failure | null = null;
     for (let i = 0; i < tries; i++) {
-      this.options.onAttempt?.({ method: spec.method, url: built.redacted });
+      this.options.onAttempt?.({ method: method, url: built.redacted });
       let res: Attempt;
       try {
-        res = await this.attempt(spec.method, built.url, body);
+        res = await this.attempt(method, built.url, body);
       } catch (error) {
-        last = this.networkFailure(error, spec.method, built.redacted, mutating);
+        last = this.networkFailure(error, method, built.redacted, mutating);
         if (i + 1 < tries && last.code !== 'BAD_RESPONSE') {
           await sleep(delays[i] ?? 1_000);
           continue;
         }
         return last;
       }
-      const outcome = this.interpret(res, spec.method, built, read);
+      const outcome = this.interpret(res, method, built, read);
       if (outcome.ok) return outcome;
       last = outcome;
       const retryable = res.status >= 500 || res.status === 429;
@@ -138,7 +133,7 @@ export class ServiceClient {
       const retryAfter = Number(res.headers['retry-after']);
       await sleep(Number.isFinite(retryAfter) && retryAfter >= 0 ? Math.min(retryAfter, 10) * 1000 : (delays[i] ?? 1_000));
     }
-    return last ?? this.failure('NETWORK', `${spec.method} ${built.redacted}: no attempt was made.`);
+    return last ?? this.failure('NETWORK', `${method} ${built.redacted}: no attempt was made.`);
   }
 
   private interpret<T>(res: Attempt, method: string, url: BuiltUrl, read: (body: Record<string, unknown>) => T | null): Result<T> {

@@ -1,7 +1,7 @@
 import type { ExecutionCountBody } from '../../shared/wire.ts';
-import { ok, type RouteHandler } from './types.ts';
+import { ok, type ServiceHandler } from './types.ts';
 
-export const pushExecutionCount: RouteHandler = {
+export const pushExecutionCount: ServiceHandler = {
   auth: 'service',
   handle: async ({ executions, service }) =>
     ok({
@@ -10,7 +10,7 @@ export const pushExecutionCount: RouteHandler = {
     } satisfies Omit<ExecutionCountBody, 'success'>),
 };
 
-export const executionCount: RouteHandler = {
+export const executionCount: ServiceHandler = {
   auth: 'service',
   handle: ({ store, service }) =>
     ok({

@@ -11,11 +11,14 @@ import {
   generateKey,
   resetHwid,
 } from './keys.ts';
-import type { RouteHandler } from './types.ts';
+import type { HandlerFor } from './types.ts';
 import { validate } from './validation.ts';
 
-/** One handler per route of the wire contract; a route without a handler does not compile. */
-export const HANDLERS: Readonly<Record<RouteName, RouteHandler>> = {
+/**
+ * One handler per route of the wire contract (src/shared/wire.ts): a route without a handler, or a handler that
+ * checks the apiKey where the table says there is none (or the reverse), does not compile.
+ */
+export const HANDLERS: { readonly [R in RouteName]: HandlerFor<R> } = {
   pushExecutionCount,
   executionCount,
   generateKeyGet: generateKey,

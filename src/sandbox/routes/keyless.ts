@@ -1,8 +1,8 @@
 import { LIMITS } from '../../shared/rules.ts';
 import type { FetchKeylessBody, KeylessBody } from '../../shared/wire.ts';
-import { counted, ok, pagedSearch, type RouteHandler } from './types.ts';
+import { counted, ok, pagedSearch, type ServiceHandler } from './types.ts';
 
-export const addKeyless: RouteHandler = {
+export const addKeyless: ServiceHandler = {
   auth: 'service',
   handle: ({ params, store, service }) => {
     const hwid = params.requiredString('hwid');
@@ -13,7 +13,7 @@ export const addKeyless: RouteHandler = {
   },
 };
 
-export const fetchKeyless: RouteHandler = {
+export const fetchKeyless: ServiceHandler = {
   auth: 'service',
   handle: ({ params, store, service }) => {
     const page = pagedSearch(
@@ -30,7 +30,7 @@ export const fetchKeyless: RouteHandler = {
   },
 };
 
-export const deleteKeyless: RouteHandler = {
+export const deleteKeyless: ServiceHandler = {
   auth: 'service',
   handle: ({ params, store, service }) => {
     store.deleteKeyless(service.id, params.requiredString('hwid'));

@@ -2,7 +2,7 @@ import { fixedExpiryProblem, LIMITS } from '../../shared/rules.ts';
 import type { DeleteKeyBody, FetchGeneratedBody, FetchKeyBody, KeyBody } from '../../shared/wire.ts';
 import { invalid } from '../errors.ts';
 import { batchJsonChunks } from '../store.ts';
-import { counted, ok, pagedSearch, RawJson, type Reply, type RouteHandler, type ServiceContext } from './types.ts';
+import { counted, ok, pagedSearch, RawJson, type Reply, type ServiceHandler, type ServiceContext } from './types.ts';
 
 type Body<T> = Omit<T, 'success'>;
 
@@ -28,9 +28,9 @@ function generate({ params, store, service }: ServiceContext): Reply {
   };
 }
 
-export const generateKey: RouteHandler = { auth: 'service', handle: generate };
+export const generateKey: ServiceHandler = { auth: 'service', handle: generate };
 
-export const deleteKey: RouteHandler = {
+export const deleteKey: ServiceHandler = {
   auth: 'service',
   handle: ({ params, store, service }) =>
     ok({
@@ -39,7 +39,7 @@ export const deleteKey: RouteHandler = {
     } satisfies Body<DeleteKeyBody>),
 };
 
-export const deleteGeneratedKey: RouteHandler = {
+export const deleteGeneratedKey: ServiceHandler = {
   auth: 'service',
   handle: ({ params, store, service }) =>
     ok({
@@ -48,7 +48,7 @@ export const deleteGeneratedKey: RouteHandler = {
     } satisfies Body<DeleteKeyBody>),
 };
 
-export const expandExpiration: RouteHandler = {
+export const expandExpiration: ServiceHandler = {
   auth: 'service',
   handle: ({ params, store, service }) => {
     const keyValue = params.requiredString('keyValue');
@@ -58,7 +58,7 @@ export const expandExpiration: RouteHandler = {
   },
 };
 
-export const resetHwid: RouteHandler = {
+export const resetHwid: ServiceHandler = {
   auth: 'service',
   handle: ({ params, store, service, limits }) =>
     ok({
@@ -67,7 +67,7 @@ export const resetHwid: RouteHandler = {
     } satisfies Body<KeyBody>),
 };
 
-export const fetchKey: RouteHandler = {
+export const fetchKey: ServiceHandler = {
   auth: 'service',
   handle: ({ params, store, service }) => {
     const page = pagedSearch(
@@ -84,7 +84,7 @@ export const fetchKey: RouteHandler = {
   },
 };
 
-export const fetchGeneratedKey: RouteHandler = {
+export const fetchGeneratedKey: ServiceHandler = {
   auth: 'service',
   handle: ({ params, store, service }) => {
     const page = pagedSearch(

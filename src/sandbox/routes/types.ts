@@ -1,3 +1,4 @@
+import type { ROUTES, RouteName } from '../../shared/wire.ts';
 import type { ExecutionCounter } from '../executions.ts';
 import type { Params } from '../params.ts';
 import { notFound } from '../errors.ts';
@@ -41,9 +42,12 @@ export interface PublicContext {
 }
 
 /** A route that acts for one service (apiKey checked before it runs), or a public one (validation). */
-export type RouteHandler =
-  | { auth: 'service'; handle: (ctx: ServiceContext) => Reply | Promise<Reply> }
-  | { auth: 'public'; handle: (ctx: PublicContext) => Reply };
+export type ServiceHandler = { auth: 'service'; handle: (ctx: ServiceContext) => Reply | Promise<Reply> };
+export type PublicHandler = { auth: 'public'; handle: (ctx: PublicContext) => Reply };
+export type RouteHandler = ServiceHandler | PublicHandler;
+
+/** The handler a route must have: public exactly when the route table says it takes no apiKey. */
+export type HandlerFor<R extends RouteName> = (typeof ROUTES)[R]['apiKey'] extends 'none' ? PublicHandler : ServiceHandler;
 
 export const ok = (body: object, status = 200): Reply => ({ status, body: { success: true, ...body } });
 

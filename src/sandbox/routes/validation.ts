@@ -1,11 +1,11 @@
 import { KEYLESS_KEY } from '../../shared/wire.ts';
-import type { RouteHandler } from './types.ts';
+import type { PublicHandler } from './types.ts';
 
 /**
  * What a protected application calls: no apiKey, always 200 once the parameters are well formed; the
  * outcome is in V2_Authentication.
  */
-export const validate: RouteHandler = {
+export const validate: PublicHandler = {
   auth: 'public',
   handle: ({ params, store }) => {
     const key = params.requiredString('key');

@@ -1,0 +1,50 @@
+// The route table is the whole description of each endpoint: these check what the client derives from it.
+import { describe, expect, it } from 'vitest';
+import { endpointOf, placeParams, ROUTES, type RouteName, type RouteSpec } from '../../src/shared/wire.ts';
+
+const names = Object.keys(ROUTES) as RouteName[];
+
+describe('the route table', () => {
+  it('marks exactly the calls wire.md says are never retried as mutating', () => {
+    // wire.md "Client tolerance": generate, delete, extend, reset, push, keyless add/delete.
+    expect(names.filter((n) => ROUTES[n].mutates).sort()).toEqual(
+      ['addKeyless', 'deleteGeneratedKey', 'deleteKey', 'deleteKeyless', 'expandExpiration', 'generateKeyGet', 'generateKeyPost', 'pushExecutionCount', 'resetHwid'].sort(),
+    );
+  });
+
+  it('lets validation take GET and POST, every other route one method', () => {
+    expect(ROUTES.validate.methods).toEqual(['GET', 'POST']);
+    for (const n of names.filter((x) => x !== 'validate')) expect((ROUTES[n] as RouteSpec).methods, n).toHaveLength(1);
+  });
+
+  it('sends a GET route’s parameters and apiKey in the query string', () => {
+    expect(placeParams('fetchKey', { fetch: 'abc', limit: 5, offset: undefined }, 'secret')).toEqual({
+      query: { apiKey: 'secret', fetch: 'abc', limit: 5 },
+      body: undefined,
+    });
+  });
+
+  it('sends a body route’s apiKey and parameters in the JSON body', () => {
+    expect(placeParams('resetHwid', { keyValue: 'K' }, 'secret')).toEqual({ query: {}, body: { apiKey: 'secret', keyValue: 'K' } });
+    expect(placeParams('generateKeyPost', { expire: '2099-01-01', count: 2, isPremium: false }, 'secret').body).toEqual({
+      apiKey: 'secret', expire: '2099-01-01', count: 2, isPremium: false,
+    });
+  });
+
+  it('sends expand-expiration (a POST) entirely in the query string, as the spec puts it', () => {
+    expect(placeParams('expandExpiration', { keyValue: 'K', days: 3 }, 'secret')).toEqual({
+      query: { apiKey: 'secret', keyValue: 'K', days: 3 },
+      body: undefined,
+    });
+  });
+
+  it('never sends an apiKey to validation, and uses the validation URL as the whole endpoint', () => {
+    expect(placeParams('validate', { key: 'K', service: 's', hwid: 'H' }, 'secret')).toEqual({
+      query: { key: 'K', service: 's', hwid: 'H' },
+      body: undefined,
+    });
+    const bases = { baseUrl: 'https://api.example', validationUrl: 'https://check.example/v2_validation' };
+    expect(endpointOf('validate', bases)).toEqual({ base: bases.validationUrl, path: '' });
+    expect(endpointOf('fetchKey', bases)).toEqual({ base: bases.baseUrl, path: '/api/key/fetch' });
+  });
+});
