@@ -6,12 +6,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventMap, EventName } from '../shared/contract.ts';
 import type { Profile, SandboxState, SecretStorageKind } from '../shared/domain.ts';
-import { fail, type Failure } from '../shared/result.ts';
+import { fail, ok, type Failure, type Result } from '../shared/result.ts';
+import type { RouteName } from '../shared/wire.ts';
 import { SANDBOX_DB_FILE } from '../sandbox/paths.ts';
 import { startSandboxServer, type RunningSandbox } from '../sandbox/server.ts';
 import { SandboxStore } from '../sandbox/store.ts';
 import { ServiceClient, type ClientOptions } from './client/service-client.ts';
 import { keyHint } from './client/urls.ts';
+import { fromService, keychainFailure } from './failures.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { LocalDb } from './store/local-db.ts';
 import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
@@ -31,6 +33,21 @@ export interface CoreOptions {
   askSavePath: (suggestedName: string) => Promise<string | null>;
   /** Requests per second for bulk actions. */
   bulkRatePerSecond?: number;
+}
+
+/**
+ * The client as main uses it: every failure it returns is converted once, here, at the edge of main, into a
+ * vendor's message with the technical text as its detail (src/main/failures.ts).
+ */
+class PresentedClient extends ServiceClient {
+  override async send<T>(
+    route: RouteName,
+    params: Parameters<ServiceClient['send']>[1],
+    read: (body: Record<string, unknown>) => T | null,
+  ): Promise<Result<T>> {
+    const r = await super.send(route, params, read);
+    return r.ok ? r : fromService(route, r);
+  }
 }
 
 /** The selected profile and a client that calls its service with its stored key. */
@@ -94,7 +111,7 @@ export class Core {
       this.clients.delete(SANDBOX_PROFILE_ID);
       this.sandboxError = null;
     } catch (error) {
-      this.sandboxError = `The local sandbox could not start: ${(error as Error).message}`;
+      this.sandboxError = sandboxStartWords(error);
     }
     this.emit('sandbox.stateChanged', this.sandboxState());
   }
@@ -125,24 +142,48 @@ export class Core {
   async requireClient(): Promise<ActiveProfile | Failure> {
     const profile = this.requireProfile();
     if ('ok' in profile) return profile;
-    const client = await this.clientFor(profile);
-    if (!client) return fail('KEYCHAIN_UNAVAILABLE', `No apiKey is stored for "${profile.name}" (keys kept for the session only are gone after a restart). Enter it again.`);
+    const cached = this.clients.get(profile.id);
+    if (cached && cached.target.baseUrl === profile.baseUrl && cached.target.validationUrl === profile.validationUrl) return { profile, client: cached };
+    const apiKey = await this.readKey(profile);
+    if (!apiKey.ok) return apiKey;
+    if (apiKey.data === null) {
+      return fail('KEYCHAIN_UNAVAILABLE', `No apiKey is stored for "${profile.name}" (keys kept for the session only are gone after a restart). Enter it again.`);
+    }
+    const client = new PresentedClient({ baseUrl: profile.baseUrl, validationUrl: profile.validationUrl, apiKey: apiKey.data }, this.options.clientOptions);
+    this.clients.set(profile.id, client);
     return { profile, client };
   }
 
-  async clientFor(profile: StoredProfile): Promise<ServiceClient | null> {
-    const cached = this.clients.get(profile.id);
-    if (cached && cached.target.baseUrl === profile.baseUrl && cached.target.validationUrl === profile.validationUrl) return cached;
-    const apiKey = await this.secrets.get(profile.id);
-    if (apiKey === null) return null;
-    const client = new ServiceClient({ baseUrl: profile.baseUrl, validationUrl: profile.validationUrl, apiKey }, this.options.clientOptions);
-    this.clients.set(profile.id, client);
-    return client;
+  /** A profile's stored apiKey (null when none is stored); a keychain that refuses is a failure in words. */
+  async readKey(profile: Pick<StoredProfile, 'id' | 'name'>): Promise<Result<string | null>> {
+    try {
+      return ok(await this.secrets.get(profile.id));
+    } catch (error) {
+      return keychainFailure('read', profile.name, error);
+    }
+  }
+
+  async storeKey(profile: Pick<StoredProfile, 'id' | 'name'>, apiKey: string): Promise<Result<null>> {
+    try {
+      await this.secrets.set(profile.id, apiKey);
+      return ok(null);
+    } catch (error) {
+      return keychainFailure('store', profile.name, error);
+    }
+  }
+
+  async deleteKey(profile: Pick<StoredProfile, 'id' | 'name'>): Promise<Result<null>> {
+    try {
+      await this.secrets.delete(profile.id);
+      return ok(null);
+    } catch (error) {
+      return keychainFailure('delete', profile.name, error);
+    }
   }
 
   /** A client for a candidate profile that is not saved yet (checking a key before storing it). */
   probeClient(baseUrl: string, validationUrl: string, apiKey: string): ServiceClient {
-    return new ServiceClient({ baseUrl, validationUrl, apiKey }, this.options.clientOptions);
+    return new PresentedClient({ baseUrl, validationUrl, apiKey }, this.options.clientOptions);
   }
 
   forgetClient(profileId: string): void {
@@ -169,4 +210,15 @@ export class Core {
     this.sandboxStore = null;
     this.db.close();
   }
+}
+
+/** Why the embedded sandbox did not start, in words; the raw error goes to main's log only. */
+function sandboxStartWords(error: unknown): string {
+  console.error('keydesk: the embedded sandbox could not start:', error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('ERR_SQLITE')) {
+    return `The local sandbox could not start: its database (${SANDBOX_DB_FILE} in Keydesk's data folder) could not be opened. Another Keydesk may be using it, or it is damaged.`;
+  }
+  if (code === 'EADDRINUSE' || code === 'EACCES') return 'The local sandbox could not start: no local port on 127.0.0.1 could be opened for it.';
+  return "The local sandbox could not start. The reason is in Keydesk's log.";
 }

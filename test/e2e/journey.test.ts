@@ -212,7 +212,7 @@ describe('error paths', () => {
       await page.getByLabel('Identifier', { exact: true }).fill('remote-shop');
       await remote.stop();
       await page.getByRole('button', { name: 'Check', exact: true }).click();
-      await page.getByText(/refused the connection/).first().waitFor();
+      await page.getByText(/Keydesk could not reach the service/).first().waitFor();
       await page.getByText('The service is not answering. Your work is kept; actions will go through once it is back.').waitFor();
       expect(await page.getByLabel('Identifier', { exact: true }).inputValue()).toBe('remote-shop');
 

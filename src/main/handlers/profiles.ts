@@ -10,8 +10,8 @@ const defaultValidationUrl = (baseUrl: string): string => `${new URL(baseUrl).or
 async function checkKey(core: Core, baseUrl: string, validationUrl: string, apiKey: string): Promise<Result<null>> {
   const r = await core.probeClient(baseUrl, validationUrl, apiKey).executionCount();
   if (r.ok) return ok(null);
-  const reason = r.code === 'API_KEY_INVALID' || r.code === 'API_KEY_MISSING' ? 'The service refused this apiKey' : 'The service could not be reached with this apiKey';
-  return fail(r.code, `${reason}: ${r.message} Nothing was saved.`);
+  const refused = r.code === 'API_KEY_INVALID' || r.code === 'API_KEY_MISSING';
+  return { ...r, message: `${refused ? 'The service refused this apiKey.' : r.message} Nothing was saved.` };
 }
 
 export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.select'> => ({
@@ -24,11 +24,8 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
     return audited(core, { id, name: input.name }, 'profiles.add', input.name, async () => {
       const checked = await checkKey(core, input.baseUrl, validationUrl, input.apiKey);
       if (!checked.ok) return checked;
-      try {
-        await core.secrets.set(id, input.apiKey);
-      } catch (error) {
-        return fail('KEYCHAIN_UNAVAILABLE', `The keychain refused to store the apiKey (${(error as Error).message}). Nothing was saved.`);
-      }
+      const stored = await core.storeKey({ id, name: input.name }, input.apiKey);
+      if (!stored.ok) return { ...stored, message: `${stored.message} Nothing was saved.` };
       const profile: StoredProfile = {
         id,
         name: input.name,
@@ -53,11 +50,15 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
       const baseUrl = input.baseUrl ?? current.baseUrl;
       const validationUrl = input.validationUrl ?? (input.baseUrl !== undefined ? defaultValidationUrl(baseUrl) : current.validationUrl);
       if (input.baseUrl !== undefined || input.apiKey !== undefined) {
-        const apiKey = input.apiKey ?? (await core.secrets.get(current.id));
-        if (apiKey === null) return fail('KEYCHAIN_UNAVAILABLE', 'No apiKey is stored for this profile; enter it again.');
-        const checked = await checkKey(core, baseUrl, validationUrl, apiKey);
+        const stored = input.apiKey === undefined ? await core.readKey(current) : ok(input.apiKey);
+        if (!stored.ok) return stored;
+        if (stored.data === null) return fail('KEYCHAIN_UNAVAILABLE', 'No apiKey is stored for this profile; enter it again.');
+        const checked = await checkKey(core, baseUrl, validationUrl, stored.data);
         if (!checked.ok) return checked;
-        if (input.apiKey !== undefined) await core.secrets.set(current.id, input.apiKey);
+        if (input.apiKey !== undefined) {
+          const saved = await core.storeKey(current, input.apiKey);
+          if (!saved.ok) return { ...saved, message: `${saved.message} Nothing was saved.` };
+        }
       }
       const next: StoredProfile = {
         ...current,
@@ -78,7 +79,8 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
     if (!current) return fail('NOT_FOUND', 'That profile does not exist.');
     if (id === SANDBOX_PROFILE_ID) return fail('INVALID_INPUT', 'The local sandbox profile cannot be removed.');
     return audited(core, current, 'profiles.remove', current.name, async () => {
-      await core.secrets.delete(id);
+      const deleted = await core.deleteKey(current);
+      if (!deleted.ok) return { ...deleted, message: `${deleted.message} The profile was kept.` };
       core.profiles.remove(id);
       core.forgetClient(id);
       return ok(null);

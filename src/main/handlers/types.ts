@@ -1,6 +1,7 @@
 import type { OperationName, OperationResult, ParsedInput } from '../../shared/contract.ts';
-import { fail, type Failure, type Result } from '../../shared/result.ts';
+import type { Failure, Result } from '../../shared/result.ts';
 import type { ActiveProfile, Core } from '../core.ts';
+import { unexpectedFailure } from '../failures.ts';
 import type { StoredProfile } from '../store/profiles-file.ts';
 
 export type Handler<N extends OperationName> = (input: ParsedInput<N>) => Promise<OperationResult<N>>;
@@ -31,7 +32,8 @@ export const needsKey =
 
 /**
  * Runs a mutating operation and records it in the audit log: when, which profile, what, on what, and how it
- * ended. The target is a key value, HWID or profile name, never a secret.
+ * ended. The target is a key value, HWID or profile name, never a secret; the message is the vendor's words,
+ * never raw exception text (a throw is recorded as an internal error, its text in main's log only).
  */
 export async function audited<T>(
   core: Core,
@@ -44,7 +46,7 @@ export async function audited<T>(
   try {
     result = await run();
   } catch (error) {
-    result = fail('INTERNAL', `Keydesk failed to ${action}: ${(error as Error).message}`);
+    result = unexpectedFailure(action, error);
   }
   core.db.audit({
     profileId: profile.id,

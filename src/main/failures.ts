@@ -1,0 +1,120 @@
+// The one error policy, at the edge of main (architecture practice 15): every failure that leaves main has a
+// code, a message a vendor reads first, and, apart from it, the technical detail for a "Details" disclosure.
+// Raw exception text (D-Bus, SQLite, zod, undici) never crosses the bridge or reaches the audit log: it goes to
+// main's own log only.
+import type { ErrorCode, Failure } from '../shared/result.ts';
+import { ROUTES, type RouteName } from '../shared/wire.ts';
+
+const KEY_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>(['deleteKey', 'expandExpiration', 'resetHwid', 'fetchKey']);
+const GENERATED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>(['deleteGeneratedKey', 'fetchGeneratedKey']);
+const KEYLESS_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>(['addKeyless', 'fetchKeyless', 'deleteKeyless']);
+
+const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`;
+const waitWords = (seconds: number | undefined): string => {
+  if (seconds === undefined || seconds <= 0) return 'Try again later.';
+  return seconds < 120 ? `Try again in ${plural(Math.ceil(seconds), 'second')}.` : `Try again in ${plural(Math.ceil(seconds / 60), 'minute')}.`;
+};
+
+/** What a vendor reads first for a failure the service (or the way to it) gave on `route`. */
+function serviceWords(route: RouteName, code: ErrorCode, retryAfterSeconds: number | undefined): string {
+  switch (code) {
+    case 'API_KEY_MISSING':
+    case 'API_KEY_INVALID':
+      return "The service refused this profile's apiKey. Replace the key in Profiles.";
+    case 'NOT_FOUND':
+      if (KEY_ROUTES.has(route)) return 'The service has no key with that value.';
+      if (GENERATED_ROUTES.has(route)) return 'The service has no generated key with that value.';
+      if (KEYLESS_ROUTES.has(route)) return 'The service has no keyless entry for that HWID.';
+      return "The service does not know this address. Check the profile's base URL.";
+    case 'CONFLICT':
+      if (route === 'resetHwid') return 'That key is not active, so it has no HWID to reset.';
+      if (route === 'addKeyless') return 'A keyless entry for that HWID exists already.';
+      return 'The service refused: the key is not in a state that allows this.';
+    case 'COOLDOWN':
+      return `This key's HWID was reset recently and the service enforces a cooldown. ${waitWords(retryAfterSeconds)}`;
+    case 'RATE_LIMITED':
+      return `The service is limiting how fast requests may come. ${waitWords(retryAfterSeconds)}`;
+    case 'INVALID_INPUT':
+      return 'The service refused a value in the request. See the details for its reason.';
+    case 'HOST_NOT_ALLOWED':
+      return "The service refused the address it was reached by. Check the profile's base URL.";
+    case 'METHOD_NOT_ALLOWED':
+    case 'UNSUPPORTED_MEDIA_TYPE':
+    case 'PAYLOAD_TOO_LARGE':
+    case 'URI_TOO_LONG':
+      return 'The service refused the request as Keydesk sent it. See the details.';
+    case 'INTERNAL':
+      return 'The service failed while handling the request. Try again later.';
+    case 'NETWORK':
+      return 'Keydesk could not reach the service. Check that it is running and that the address is right.';
+    case 'TIMEOUT':
+      return 'The service did not answer in time. Try again.';
+    case 'OUTCOME_UNKNOWN':
+      return 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.';
+    case 'BAD_RESPONSE':
+      return "The service's answer was not what Keydesk expected. Check the profile's base URL.";
+    case 'HTTP_ERROR':
+      return 'The service answered with an error Keydesk does not recognise. See the details.';
+    default:
+      return 'The service could not do this. See the details.';
+  }
+}
+
+/**
+ * A failure from the service client, in the policy's form: the client's own text (status, redacted URL, the
+ * service's wording) becomes the detail; the message is the vendor's sentence for the code on this route.
+ */
+export function fromService(route: RouteName, failure: Failure): Failure {
+  if (failure.detail !== undefined) return failure;
+  const { method, path } = ROUTES[route];
+  const detail = failure.message.startsWith(`${method} `) ? failure.message : `${method} ${path}: ${failure.message}`;
+  const presented: Failure = { ok: false, code: failure.code, message: serviceWords(route, failure.code, failure.retryAfterSeconds), detail };
+  if (failure.retryAfterSeconds !== undefined) presented.retryAfterSeconds = failure.retryAfterSeconds;
+  return presented;
+}
+
+/** The keychain operations Keydesk makes, for words and for the log. */
+export type KeychainAction = 'store' | 'read' | 'delete';
+
+/**
+ * A keychain that refused (locked, no D-Bus session, a denied prompt): what to do about it, and no D-Bus text.
+ * The raw error goes to main's log.
+ */
+export function keychainFailure(action: KeychainAction, profileName: string, error: unknown): Failure {
+  logRaw(`keychain ${action} for "${profileName}"`, error);
+  const what =
+    action === 'store'
+      ? `The OS keychain refused to store the apiKey for "${profileName}"`
+      : action === 'read'
+        ? `The OS keychain did not give Keydesk the apiKey for "${profileName}"`
+        : `The OS keychain refused to delete the apiKey for "${profileName}"`;
+  return {
+    ok: false,
+    code: 'KEYCHAIN_UNAVAILABLE',
+    message: `${what}. It may be locked: unlock it and try again.`,
+    detail: `keychain ${action} failed${errorName(error)}; the system's own message is in Keydesk's log.`,
+  };
+}
+
+/** A handler that threw: a bug. The vendor learns that nothing is known to have happened; the log has the rest. */
+export function unexpectedFailure(action: string, error: unknown): Failure {
+  logRaw(action, error);
+  return {
+    ok: false,
+    code: 'INTERNAL',
+    message: `Keydesk could not finish ${action} because of an internal error. Try again, and report it if it repeats.`,
+    detail: `unexpected error${errorName(error)} in ${action}; the full text is in Keydesk's log.`,
+  };
+}
+
+/** A name or code that says what kind of error it was without its text: "(ENOENT)", "(TypeError)". */
+function errorName(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return '';
+  const e = error as { code?: unknown; name?: unknown };
+  const label = typeof e.code === 'string' && /^[A-Z0-9_]{2,40}$/.test(e.code) ? e.code : typeof e.name === 'string' && e.name !== 'Error' && /^\w{1,40}$/.test(e.name) ? e.name : '';
+  return label ? ` (${label})` : '';
+}
+
+function logRaw(what: string, error: unknown): void {
+  console.error(`keydesk: ${what} failed:`, error);
+}
