@@ -66,7 +66,7 @@ function serviceWords(route: RouteName, code: ErrorCode, retryAfterSeconds: numb
  */
 export function fromService(route: RouteName, failure: Failure): Failure {
   if (failure.detail !== undefined) return failure;
-  const { method, path } = ROUTES[route];
+  const { methods: [method], path } = ROUTES[route];
   const detail = failure.message.startsWith(`${method} `) ? failure.message : `${method} ${path}: ${failure.message}`;
   const presented: Failure = { ok: false, code: failure.code, message: serviceWords(route, failure.code, failure.retryAfterSeconds), detail };
   if (failure.retryAfterSeconds !== undefined) presented.retryAfterSeconds = failure.retryAfterSeconds;
