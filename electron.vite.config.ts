@@ -1,6 +1,20 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
+import { META_CONTENT_SECURITY_POLICY } from './src/main/security.ts';
+
+/** index.html's CSP meta tag, written from the one policy in src/main/security.ts (the header's). */
+const CSP_PLACEHOLDER = '<!-- keydesk:csp -->';
+const cspMeta = (): Plugin => ({
+  name: 'keydesk-csp-meta',
+  transformIndexHtml: (html) => {
+    if (!html.includes(CSP_PLACEHOLDER) || /[&"<>]/.test(META_CONTENT_SECURITY_POLICY)) {
+      throw new Error(`index.html needs ${CSP_PLACEHOLDER} where the CSP meta tag goes, and the policy must need no escaping.`);
+    }
+    return html.replace(CSP_PLACEHOLDER, `<meta http-equiv="Content-Security-Policy" content="${META_CONTENT_SECURITY_POLICY}" />`);
+  },
+});
 
 export default defineConfig({
   main: {
@@ -21,7 +35,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [react()],
+    plugins: [cspMeta(), react()],
     build: { minify: true, rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
   },
 });

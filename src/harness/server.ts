@@ -13,7 +13,7 @@ import { dispatch } from '../main/ipc/dispatch.ts';
 import { contentType, resolveInside } from '../main/static-files.ts';
 import { EVENT_NAMES, OPERATION_NAMES, type OperationName } from '../shared/operations.ts';
 import { fail } from '../shared/result.ts';
-import { BRIDGE_PATH, bridgeScript, EVENTS_PATH, RPC_PREFIX, TOKEN_HEADER } from './bridge-script.ts';
+import { BRIDGE_PATH, buildBridgeScript, EVENTS_PATH, RPC_PREFIX, TOKEN_HEADER, TOKEN_META } from './bridge-script.ts';
 
 // The largest input the contract allows: 100,000 key values of up to 256 characters (keys.bulk, keys.export),
 // under 27 MB of JSON when they are ASCII, as every key Keydesk has seen is.
@@ -30,7 +30,7 @@ export async function startHarness(options: { core: Core; rendererDir: string; p
   const handlers = createHandlers(core);
   const token = randomBytes(32).toString('base64url');
   const tokenBytes = Buffer.from(token);
-  const script = bridgeScript();
+  const script = await buildBridgeScript();
   let origin = '';
   let allowedHosts = new Set<string>();
   const streams = new Set<ServerResponse>();
@@ -110,7 +110,7 @@ export async function startHarness(options: { core: Core; rendererDir: string; p
       return;
     }
     if (extname(file) === '.html') {
-      const head = `<meta name="keydesk-harness-token" content="${token}" /><script src="${BRIDGE_PATH}"></script>`;
+      const head = `<meta name="${TOKEN_META}" content="${token}" /><script src="${BRIDGE_PATH}"></script>`;
       body = Buffer.from(body.toString('utf8').replace('</head>', `${head}</head>`));
     }
     send(res, 200, contentType(file), body, { 'content-security-policy': CONTENT_SECURITY_POLICY });

@@ -5,7 +5,10 @@ export const APP_SCHEME = 'keydesk';
 export const APP_ORIGIN = `${APP_SCHEME}://app`;
 export const APP_URL = `${APP_ORIGIN}/index.html`;
 
-export const CONTENT_SECURITY_POLICY = [
+// The one Content-Security-Policy. Main sends it as a header on every app response (and the harness does);
+// the build writes the same policy into index.html as a meta tag (electron.vite.config.ts), less
+// frame-ancestors, which a meta tag cannot carry (browsers ignore it there and log an error).
+const CSP_DIRECTIVES = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -16,7 +19,9 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "frame-ancestors 'none'",
   "object-src 'none'",
-].join('; ');
+] as const;
+export const CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.join('; ');
+export const META_CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.filter((d) => !d.startsWith('frame-ancestors ')).join('; ');
 
 export function secureWebPreferences(preload: string) {
   return {

@@ -1,24 +1,24 @@
-// The bridge: exactly one function per contract operation, plus a typed `on` that returns an unsubscribe.
-// Sandboxed preload: it may require nothing but electron, so it imports the names, not the schemas.
+// The preload: window.keydesk over IPC. The bridge itself (names, `on` semantics) is the shared builder's;
+// this file only supplies the IPC transport. Sandboxed, so it bundles to one CommonJS file that requires
+// nothing but electron (test/package/preload-bundle.test.ts checks the built file).
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { EventMap, KeydeskBridge } from '../shared/contract.ts';
-import { EVENT_NAMES, eventChannel, OPERATION_NAMES, operationChannel, type EventName } from '../shared/operations.ts';
+import { buildBridge, type BridgeTransport } from '../shared/bridge.ts';
+import { eventChannel, operationChannel } from '../shared/operations.ts';
 
-export function buildBridge(ipc: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>): KeydeskBridge {
-  const bridge: Record<string, unknown> = {};
-  for (const name of OPERATION_NAMES) {
-    // Only the input crosses; the channel is fixed by the name, so the renderer cannot pick one.
-    bridge[name] = (input: unknown) => ipc.invoke(operationChannel(name), input);
-  }
-  bridge.on = <E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): (() => void) => {
-    if (!(EVENT_NAMES as readonly string[]).includes(event)) throw new Error(`Unknown Keydesk event: ${event}`);
-    const wrapped = (_event: IpcRendererEvent, payload: EventMap[E]): void => listener(payload);
-    ipc.on(eventChannel(event), wrapped);
-    return () => {
-      ipc.removeListener(eventChannel(event), wrapped);
-    };
+export function ipcTransport(ipc: Pick<typeof ipcRenderer, 'invoke' | 'on' | 'removeListener'>): BridgeTransport {
+  return {
+    invoke: (name, input) => ipc.invoke(operationChannel(name), input),
+    subscribe: (event, deliver) => {
+      // The IPC event (with its sender) never reaches the page: only the payload.
+      const wrapped = (_event: IpcRendererEvent, payload: unknown): void => {
+        deliver(payload);
+      };
+      ipc.on(eventChannel(event), wrapped);
+      return () => {
+        ipc.removeListener(eventChannel(event), wrapped);
+      };
+    },
   };
-  return Object.freeze(bridge) as KeydeskBridge;
 }
 
-contextBridge.exposeInMainWorld('keydesk', buildBridge(ipcRenderer));
+contextBridge.exposeInMainWorld('keydesk', buildBridge(ipcTransport(ipcRenderer)));

@@ -18,13 +18,14 @@ function setup() {
   ) as unknown as Handlers;
   const mainFrame = { url: 'keydesk://app/index.html', detached: false };
   const isTrusted = trustedSender(() => mainFrame as never, (url) => url.startsWith('keydesk://app/'));
-  registerIpc({ handle: (channel: string, fn: Listener) => listeners.set(channel, fn) } as never, handlers, isTrusted);
+  const logged: string[] = [];
+  registerIpc({ handle: (channel: string, fn: Listener) => listeners.set(channel, fn) } as never, handlers, isTrusted, (line) => logged.push(line));
   const invoke = (name: OperationName, raw: unknown, frame: unknown = mainFrame) => {
     const fn = listeners.get(operationChannel(name));
     if (!fn) throw new Error(`no listener for ${name}`);
     return fn({ senderFrame: frame }, raw);
   };
-  return { listeners, calls, mainFrame, invoke };
+  return { listeners, calls, mainFrame, invoke, logged };
 }
 
 describe('ipc register', () => {
@@ -49,6 +50,23 @@ describe('ipc register', () => {
     mainFrame.url = 'https://evil.example/';
     expect(await invoke('app.status', undefined)).toMatchObject({ ok: false, code: 'FORBIDDEN' });
     expect(calls).toEqual([]);
+  });
+
+  it('logs each refused sender once, however often it asks, and never logs a trusted one', async () => {
+    const { invoke, logged } = setup();
+    const evil = { url: 'https://evil.example/', detached: false };
+    for (let i = 0; i < 5; i++) {
+      await invoke('app.status', undefined, evil);
+      await invoke('keys.extend', { keyValue: 'K', days: 1 }, evil);
+      await invoke('app.status', undefined, null);
+    }
+    await invoke('app.status', undefined, { url: 'https://other.example/', detached: false });
+    await invoke('app.status', undefined);
+    expect(logged).toEqual([
+      "keydesk: refused IPC on keydesk:op:app.status from https://evil.example/: not Keydesk's own window (further requests from it are refused silently).",
+      "keydesk: refused IPC on keydesk:op:app.status from (no frame): not Keydesk's own window (further requests from it are refused silently).",
+      "keydesk: refused IPC on keydesk:op:app.status from https://other.example/: not Keydesk's own window (further requests from it are refused silently).",
+    ]);
   });
 
   it('passes a trusted sender with valid input to the handler', async () => {

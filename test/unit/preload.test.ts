@@ -1,5 +1,6 @@
 // The bridge exposes exactly the contract's operations plus `on`; each sends on its own fixed channel.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildBridge } from '../../src/shared/bridge.ts';
 import { contract } from '../../src/shared/contract.ts';
 import { EVENT_NAMES, OPERATION_NAMES } from '../../src/shared/operations.ts';
 
@@ -29,8 +30,8 @@ describe('preload bridge', () => {
   });
 
   it('sends each operation on keydesk:op:<name> with only the input', async () => {
-    const { buildBridge } = await import('../../src/preload/index.ts');
-    const bridge = buildBridge(ipc);
+    const { ipcTransport } = await import('../../src/preload/index.ts');
+    const bridge = buildBridge(ipcTransport(ipc));
     await expect(bridge['keys.extend']({ keyValue: 'K', days: 3 })).resolves.toEqual({
       ok: true,
       data: { channel: 'keydesk:op:keys.extend', input: { keyValue: 'K', days: 3 } },
@@ -39,8 +40,8 @@ describe('preload bridge', () => {
   });
 
   it('subscribes to a known event, passes only the payload, and unsubscribes the same listener', async () => {
-    const { buildBridge } = await import('../../src/preload/index.ts');
-    const bridge = buildBridge(ipc);
+    const { ipcTransport } = await import('../../src/preload/index.ts');
+    const bridge = buildBridge(ipcTransport(ipc));
     const listener = vi.fn();
     const off = bridge.on('bulk.progress', listener);
     expect(ipc.on).toHaveBeenCalledWith('keydesk:event:bulk.progress', expect.any(Function));
@@ -53,8 +54,8 @@ describe('preload bridge', () => {
   });
 
   it('refuses an unknown event name', async () => {
-    const { buildBridge } = await import('../../src/preload/index.ts');
-    const bridge = buildBridge(ipc);
+    const { ipcTransport } = await import('../../src/preload/index.ts');
+    const bridge = buildBridge(ipcTransport(ipc));
     expect(() => bridge.on('keydesk:op:app.status' as never, () => {})).toThrow(/Unknown Keydesk event/);
     expect(ipc.on).not.toHaveBeenCalled();
   });

@@ -17,10 +17,28 @@ export function trustedSender(getMainFrame: () => WebFrameMain | null, isAppUrl:
   };
 }
 
-export function registerIpc(ipcMain: Pick<IpcMain, 'handle'>, handlers: Handlers, isTrusted: SenderCheck): void {
+/** Senders refused so far: each is logged once (as VS Code does), so a misbehaving page cannot flood the log. */
+const MAX_REMEMBERED_SENDERS = 256;
+
+export function registerIpc(
+  ipcMain: Pick<IpcMain, 'handle'>,
+  handlers: Handlers,
+  isTrusted: SenderCheck,
+  log: (line: string) => void = (line) => {
+    console.warn(line);
+  },
+): void {
+  const refused = new Set<string>();
+  const logRefused = (frame: WebFrameMain | null, channel: string): void => {
+    const sender = frame === null ? '(no frame)' : `${frame.detached ? 'detached frame at ' : ''}${frame.url || '(no URL)'}`;
+    if (refused.has(sender) || refused.size >= MAX_REMEMBERED_SENDERS) return;
+    refused.add(sender);
+    log(`keydesk: refused IPC on ${channel} from ${sender}: not Keydesk's own window (further requests from it are refused silently).`);
+  };
   for (const name of OPERATION_NAMES) {
     ipcMain.handle(operationChannel(name), (event: IpcMainInvokeEvent, raw: unknown) => {
       if (!isTrusted(event.senderFrame)) {
+        logRefused(event.senderFrame, operationChannel(name));
         return Promise.resolve(fail('FORBIDDEN', "This request did not come from Keydesk's own window."));
       }
       return dispatch(handlers, name, raw);

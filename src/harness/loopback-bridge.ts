@@ -1,0 +1,71 @@
+// The harness's transport for the shared bridge: operations over fetch to the harness, guarded by this
+// run's token, and events over one EventSource. Runs in the browser (bundled by bridge-script.ts); typed
+// against the few browser APIs it uses, so it needs no DOM library and is unit-tested in Node with fakes.
+import { buildBridge, type BridgeTransport } from '../shared/bridge.ts';
+import { EVENT_NAMES, type EventName } from '../shared/operations.ts';
+import { fail } from '../shared/result.ts';
+
+export const BRIDGE_PATH = '/__keydesk/bridge.js';
+export const RPC_PREFIX = '/__keydesk/rpc/';
+export const EVENTS_PATH = '/__keydesk/events';
+export const TOKEN_HEADER = 'x-keydesk-token';
+export const TOKEN_META = 'keydesk-harness-token';
+
+export interface EventSourceLike {
+  addEventListener(type: string, listener: (message: { data: string }) => void): void;
+}
+export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string }) => Promise<{ json(): Promise<unknown> }>;
+
+export function loopbackTransport(token: string, env: { fetch: FetchLike; openEvents: (url: string) => EventSourceLike }): BridgeTransport {
+  const deliveries = new Map<EventName, Set<(payload: unknown) => void>>(EVENT_NAMES.map((e) => [e, new Set()]));
+  let source: EventSourceLike | null = null;
+  const connect = (): void => {
+    if (source) return;
+    source = env.openEvents(`${EVENTS_PATH}?token=${encodeURIComponent(token)}`);
+    for (const event of EVENT_NAMES) {
+      source.addEventListener(event, (message) => {
+        const payload: unknown = JSON.parse(message.data);
+        for (const deliver of deliveries.get(event) ?? []) deliver(payload);
+      });
+    }
+  };
+  return {
+    invoke: async (name, input) => {
+      try {
+        const res = await env.fetch(RPC_PREFIX + name, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+          body: JSON.stringify({ input }),
+        });
+        return await res.json();
+      } catch (error) {
+        return fail('NETWORK', `The Keydesk harness is not answering (${error instanceof Error ? error.message : String(error)}).`);
+      }
+    },
+    subscribe: (event, deliver) => {
+      connect();
+      // The builder hands a fresh function per subscription, so a Set never merges two of them.
+      const set = deliveries.get(event);
+      set?.add(deliver);
+      return () => {
+        set?.delete(deliver);
+      };
+    },
+  };
+}
+
+/** The few browser globals the harness page gives the bridge. */
+export interface BrowserGlobals {
+  document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null };
+  fetch: FetchLike;
+  EventSource: new (url: string) => EventSourceLike;
+}
+
+/** Defines window.keydesk, read-only, as the preload's contextBridge does. */
+export function installLoopbackBridge(globals: BrowserGlobals): void {
+  const token = globals.document.querySelector(`meta[name="${TOKEN_META}"]`)?.getAttribute('content') ?? '';
+  const bridge = buildBridge(
+    loopbackTransport(token, { fetch: (url, init) => globals.fetch(url, init), openEvents: (url) => new globals.EventSource(url) }),
+  );
+  Object.defineProperty(globals, 'keydesk', { value: bridge, enumerable: true });
+}
