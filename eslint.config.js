@@ -12,7 +12,7 @@ const restrict = (patterns, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.tmp/**', 'test-results/**'] },
+  { ignores: ['out/**', 'dist/**', 'packages/*/dist/**', 'node_modules/**', '.tmp/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -9,9 +9,9 @@ import { keydeskUserDataDir, SANDBOX_DB_FILE } from './paths.ts';
 import { startSandboxServer, type RunningSandbox } from './server.ts';
 import { SandboxStore } from './store.ts';
 
-const USAGE = `Usage:
-  npm run sandbox -- serve [--host 127.0.0.1] [--port 8787] [--db FILE] [--hwid-reset-cooldown MINUTES] [--rate-limit PER_SECOND]
-  npm run sandbox -- create-service [--db FILE] --name NAME [--identifier ID]`;
+const USAGE = `Usage (installed: keydesk-sandbox; from a clone of Keydesk: npm run sandbox --):
+  keydesk-sandbox serve [--host 127.0.0.1] [--port 8787] [--db FILE] [--hwid-reset-cooldown MINUTES] [--rate-limit PER_SECOND]
+  keydesk-sandbox create-service [--db FILE] --name NAME [--identifier ID]`;
 
 class UsageError extends Error {}
 

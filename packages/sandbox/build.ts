@@ -1,0 +1,31 @@
+// `npm pack` in this folder runs this first: the sandbox's CLI (src/sandbox/cli.ts) bundled into one
+// JavaScript file. Node refuses to strip types under node_modules, so the installed bin cannot be the
+// TypeScript source; and the package has no dependencies (it installs offline), so what the sandbox uses
+// from src/shared (zod with it) is bundled in, and only Node built-ins stay imports.
+import { rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { build } from 'rolldown';
+
+const here = import.meta.dirname;
+const dist = join(here, 'dist');
+rmSync(dist, { recursive: true, force: true });
+
+const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'node:sqlite']);
+const output = await build({
+  input: join(here, '../../src/sandbox/cli.ts'),
+  platform: 'node',
+  // Anything not a Node built-in must be bundled; an unresolved import fails the build rather than the user.
+  external: (id) => builtins.has(id),
+  output: {
+    file: join(dist, 'cli.js'),
+    format: 'esm',
+    banner: '#!/usr/bin/env node',
+    minify: false,
+  },
+});
+const imports = output.output.flatMap((chunk) => (chunk.type === 'chunk' ? chunk.imports : []));
+const foreign = imports.filter((id) => !builtins.has(id));
+if (foreign.length > 0) throw new Error(`The sandbox bundle imports more than Node built-ins: ${foreign.join(', ')}`);
+// stderr: `npm pack --json` prints its JSON on stdout, after this script has run.
+process.stderr.write(`keydesk-sandbox: built dist/cli.js (imports: ${[...new Set(imports)].sort().join(', ')})\n`);
