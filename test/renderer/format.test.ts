@@ -41,3 +41,27 @@ describe('dates', () => {
     expect(en.relative(iso, now)).toBe('now');
   });
 });
+
+describe('history buckets for the chart', async () => {
+  const { toChartBuckets } = await import('../../src/renderer/src/lib/history.ts');
+  it('keeps the running total and counts each bucket by its rise since the previous one', () => {
+    const buckets = toChartBuckets([
+      { at: '2026-11-23T00:00:00.000Z', min: 10, max: 14 },
+      { at: '2026-11-23T00:05:00.000Z', min: 15, max: 20 },
+      { at: '2026-11-23T00:10:00.000Z', min: 20, max: 20 },
+    ]);
+    expect(buckets).toEqual([
+      { at: Date.parse('2026-11-23T00:00:00.000Z'), total: 14, added: 4 },
+      { at: Date.parse('2026-11-23T00:05:00.000Z'), total: 20, added: 6 },
+      { at: Date.parse('2026-11-23T00:10:00.000Z'), total: 20, added: 0 },
+    ]);
+  });
+  it('reads raw samples as one-count buckets and never draws a negative bar when a count goes down', () => {
+    const buckets = toChartBuckets([
+      { at: '2026-11-23T00:00:00.000Z', count: 5 },
+      { at: '2026-11-23T00:01:00.000Z', count: 8 },
+      { at: '2026-11-23T00:02:00.000Z', count: 2 },
+    ]);
+    expect(buckets.map((b) => [b.total, b.added])).toEqual([[5, 0], [8, 3], [2, 0]]);
+  });
+});

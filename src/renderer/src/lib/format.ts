@@ -17,6 +17,8 @@ export interface Formatter {
   locale: string;
   /** 10000 → "10,000" (en). */
   number: (n: number) => string;
+  /** 12500 → "13K" (en): for axis ticks, never for a figure someone reads as exact. */
+  compact: (n: number) => string;
   /** A count with its noun in the right plural form: count(1, KEY) → "1 key", count(10000, KEY) → "10,000 keys". */
   count: (n: number, forms: PluralForms) => string;
   /** The noun alone, in the form the number asks for. */
@@ -40,6 +42,7 @@ const parse = (iso: string): number | null => {
 export function createFormatter(locale?: string): Formatter {
   const resolved = new Intl.NumberFormat(locale).resolvedOptions().locale;
   const numbers = new Intl.NumberFormat(resolved);
+  const compacts = new Intl.NumberFormat(resolved, { notation: 'compact', maximumFractionDigits: 1 });
   const plurals = new Intl.PluralRules(resolved);
   const dates = new Intl.DateTimeFormat(resolved, { dateStyle: 'medium' });
   const dateTimes = new Intl.DateTimeFormat(resolved, { dateStyle: 'medium', timeStyle: 'short' });
@@ -53,6 +56,7 @@ export function createFormatter(locale?: string): Formatter {
   return {
     locale: resolved,
     number: (n) => numbers.format(n),
+    compact: (n) => compacts.format(n),
     count: (n, forms) => `${numbers.format(n)} ${noun(n, forms)}`,
     noun,
     date: (iso) => withDate(iso, (t) => dates.format(t)),

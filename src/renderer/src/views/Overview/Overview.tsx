@@ -1,5 +1,10 @@
-import { useEffect, useState } from 'react';
-import type { ExecutionSample } from '../../../../shared/domain.ts';
+import { useEffect, useMemo, useState } from 'react';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { HistoryChart } from '../../components/HistoryChart.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
+import { Time } from '../../components/Time.tsx';
+import { fmt } from '../../lib/format.ts';
+import { toChartBuckets } from '../../lib/history.ts';
 import { useKeydesk } from '../../store/index.ts';
 
 const RANGES = [
@@ -11,24 +16,6 @@ const RANGES = [
 ] as const;
 type Range = (typeof RANGES)[number][0];
 const REFRESH_MS = 5_000;
-
-function Chart({ samples }: { samples: ExecutionSample[] }) {
-  if (samples.length < 2) return <p className="muted">Not enough samples yet: the count is sampled each time it is read.</p>;
-  const xs = samples.map((s) => Date.parse(s.at));
-  const ys = samples.map((s) => s.count);
-  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  const [y0, y1] = [Math.min(...ys), Math.max(...ys)];
-  const w = 600;
-  const h = 140;
-  const px = (x: number) => (x1 === x0 ? 0 : ((x - x0) / (x1 - x0)) * w);
-  const py = (y: number) => (y1 === y0 ? h / 2 : h - ((y - y0) / (y1 - y0)) * h);
-  const points = samples.map((s, i) => `${px(xs[i] ?? 0).toFixed(1)},${py(s.count).toFixed(1)}`).join(' ');
-  return (
-    <svg className="chart" viewBox={`-4 -4 ${w + 8} ${h + 8}`} role="img" aria-label={`Execution count from ${y0} to ${y1}`}>
-      <polyline points={points} fill="none" stroke="currentColor" strokeWidth="2" />
-    </svg>
-  );
-}
 
 export function Overview() {
   const count = useKeydesk((s) => s.executionCount);
@@ -70,40 +57,59 @@ export function Overview() {
     };
   }, [refresh, loadHistory, range, profileId]);
 
-  const first = history[0]?.count;
-  const last = history.at(-1)?.count;
+  const buckets = useMemo(() => toChartBuckets(history), [history]);
+  const first = buckets[0]?.total;
+  const last = buckets.at(-1)?.total;
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title">Overview</h1>
       <div className="card">
         <h2>Executions</h2>
         {status === 'error' && <p role="alert" className="error">{error}</p>}
-        <p className="big" aria-label="Execution count">
-          {count === null ? '…' : count.toLocaleString()}
+        {count === null ? (
+          <Skeleton label="Reading the execution count…" lines={1} />
+        ) : (
+          <p className="big" aria-label="Execution count">
+            {fmt.number(count)}
+          </p>
+        )}
+        <p className="muted">
+          {sampledAt ? (
+            <>
+              Read at <Time iso={sampledAt} mode="time" />
+            </>
+          ) : (
+            'Reading…'
+          )}
         </p>
-        <p className="muted">{sampledAt ? `Read at ${new Date(sampledAt).toLocaleTimeString()}` : 'Reading…'}</p>
         <button type="button" className="primary" onClick={() => void push()}>
           Push +1
         </button>
       </div>
       <div className="card">
         <h2>History</h2>
-        <label>
-          Range{' '}
-          <select value={range} onChange={(e) => { setRange(e.target.value as Range); }}>
-            {RANGES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <fieldset className="segmented">
+          <legend className="visually-hidden">Range</legend>
+          {RANGES.map(([value, label]) => (
+            <label key={value}>
+              <input type="radio" name="history-range" value={value} checked={range === value} onChange={() => { setRange(value); }} />
+              <span>{label}</span>
+            </label>
+          ))}
+        </fieldset>
         {first !== undefined && last !== undefined && (
           <p>
-            Change over the range: <strong>{last - first >= 0 ? `+${(last - first).toLocaleString()}` : (last - first).toLocaleString()}</strong>
+            Change over the range: <strong>{last - first >= 0 ? `+${fmt.number(last - first)}` : fmt.number(last - first)}</strong>
           </p>
         )}
-        <Chart samples={history} />
+        {buckets.length >= 2 ? (
+          <HistoryChart buckets={buckets} />
+        ) : (
+          <EmptyState title="No history in this range yet" action={<button type="button" onClick={() => void push()}>Push +1 now</button>}>
+            The count is sampled each time it is read (every few seconds while this view is open), so the chart fills in as you
+            work. Pick a longer range to see earlier samples.
+          </EmptyState>
+        )}
       </div>
     </section>
   );

@@ -1,0 +1,177 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { fmt, NOUNS } from '../lib/format.ts';
+import type { ChartBucket } from '../lib/history.ts';
+
+const HEIGHT = 220;
+/** Width of each y axis; the plot starts this far from the left. */
+const AXIS_SIZE = 56;
+// uPlot's Side is an ambient const enum, which isolated modules cannot read: its two values, by number.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- Side.Left in uPlot.d.ts
+const LEFT: uPlot.Axis.Side = 3;
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- Side.Right in uPlot.d.ts
+const RIGHT: uPlot.Axis.Side = 1;
+
+/** The chart's colours come from the design tokens, so both themes (and a switch between them) are right. */
+function palette() {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string) => css.getPropertyValue(name).trim();
+  return { line: v('--chart-line'), bar: v('--chart-bar'), grid: v('--chart-grid'), text: v('--color-fg-muted'), font: `12px ${v('--font-sans') || 'sans-serif'}` };
+}
+
+function options(width: number, onCursor: (idx: number | null, left: number, top: number, plotWidth: number) => void): uPlot.Options {
+  const c = palette();
+  const axis = (scale: string, side: uPlot.Axis.Side, values: uPlot.Axis['values']): uPlot.Axis => ({
+    scale,
+    side,
+    stroke: c.text,
+    font: c.font,
+    grid: { show: side === LEFT, stroke: c.grid, width: 1 },
+    ticks: { stroke: c.grid, width: 1, size: 4 },
+    values,
+    size: AXIS_SIZE,
+  });
+  return {
+    width,
+    height: HEIGHT,
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false }, points: { size: 7 } },
+    scales: { x: { time: true }, total: { auto: true }, added: { auto: true, range: (_u, _min, max) => [0, Math.max(1, max)] } },
+    series: [
+      {},
+      { label: 'Executions per bucket', scale: 'added', fill: c.bar, stroke: c.bar, width: 0, paths: uPlot.paths.bars?.({ size: [0.7, 48] }), points: { show: false } },
+      { label: 'Running total', scale: 'total', stroke: c.line, width: 2, points: { show: false } },
+    ],
+    axes: [
+      { stroke: c.text, font: c.font, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1, size: 4 } },
+      axis('total', LEFT, (_u, splits) => splits.map((v) => fmt.compact(v))),
+      axis('added', RIGHT, (_u, splits) => splits.map((v) => (Number.isInteger(v) ? fmt.compact(v) : ''))),
+    ],
+    hooks: {
+      setCursor: [
+        (u) => {
+          const { idx, left, top } = u.cursor;
+          onCursor(idx ?? null, left ?? 0, top ?? 0, u.over.clientWidth);
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * The execution history: the running total as a line (left axis) and the executions counted in each bucket as
+ * bars (right axis), over time. Hovering shows the exact values and time; the same figures are in a table
+ * below for keyboard and screen-reader users.
+ */
+export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const [hover, setHover] = useState<{ idx: number; left: number; top: number; flip: boolean } | null>(null);
+  const [dark, setDark] = useState(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
+  const data = useMemo<uPlot.AlignedData>(
+    () => [buckets.map((b) => b.at / 1000), buckets.map((b) => b.added), buckets.map((b) => b.total)],
+    [buckets],
+  );
+
+  useEffect(() => {
+    const mq = window.matchMedia('(prefers-color-scheme: dark)');
+    const onChange = () => {
+      setDark(mq.matches);
+    };
+    mq.addEventListener('change', onChange);
+    return () => {
+      mq.removeEventListener('change', onChange);
+    };
+  }, []);
+
+  // One plot per theme; new data goes into the same plot.
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const u = new uPlot(
+      options(el.clientWidth || 600, (idx, left, top, plotWidth) => {
+        setHover(idx === null ? null : { idx, left, top, flip: left > plotWidth / 2 });
+      }),
+      [[], [], []],
+      el,
+    );
+    plot.current = u;
+    const ro = new ResizeObserver(() => {
+      u.setSize({ width: el.clientWidth, height: HEIGHT });
+    });
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      u.destroy();
+      plot.current = null;
+    };
+  }, [dark]);
+
+  useEffect(() => {
+    plot.current?.setData(data);
+  }, [data, dark]);
+
+  const at = hover ? buckets[hover.idx] : undefined;
+  const first = buckets[0];
+  const last = buckets.at(-1);
+  const summary =
+    first && last
+      ? `Execution count from ${fmt.number(first.total)} to ${fmt.number(last.total)}, ${fmt.dateTime(new Date(first.at).toISOString())} to ${fmt.dateTime(new Date(last.at).toISOString())}`
+      : 'No history';
+  return (
+    <figure className="history-chart">
+      <div className="chart-legend" aria-hidden="true">
+        <span className="legend-line">Running total (left axis)</span>
+        <span className="legend-bar">Executions per interval (right axis)</span>
+      </div>
+      <div className="chart-host" role="img" aria-label={summary}>
+        <div ref={host} />
+        {hover && at && (
+          <div
+            className={hover.flip ? 'chart-tooltip flip' : 'chart-tooltip'}
+            style={{ left: hover.left + AXIS_SIZE, top: Math.max(0, hover.top - 8) }}
+          >
+            <time dateTime={new Date(at.at).toISOString()}>{fmt.dateTime(new Date(at.at).toISOString())}</time>
+            <span>
+              Total <strong>{fmt.number(at.total)}</strong>
+            </span>
+            <span>
+              +{fmt.count(at.added, NOUNS.execution)}
+            </span>
+          </div>
+        )}
+      </div>
+      <details className="chart-table">
+        <summary>Show the figures as a table</summary>
+        <div className="table-wrap" role="region" aria-label="Execution history figures" tabIndex={0}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Running total</th>
+                <th scope="col">Executions in the interval</th>
+              </tr>
+            </thead>
+            <tbody>
+              {buckets.map((b) => {
+                const iso = new Date(b.at).toISOString();
+                return (
+                  <tr key={b.at}>
+                    <td>
+                      <time className="time" dateTime={iso} title={iso}>
+                        {fmt.dateTime(iso)}
+                      </time>
+                    </td>
+                    <td className="num">{fmt.number(b.total)}</td>
+                    <td className="num">{fmt.number(b.added)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}
