@@ -104,22 +104,25 @@ export const contract = {
   'profiles.select': op<Profile>()(z.strictObject({ id: profileId }), 'Names a profile.'),
 
   'executions.get': op<{ executionCount: number; sampledAt: string }>()(none, 'Nothing.'),
-  'executions.push': op<{ executionCount: number }>()(none, 'Nothing; mutating, sent once.'),
+  // executionCount: null when the push was done but the new total could not be read back.
+  'executions.push': op<{ executionCount: number | null }>()(none, 'Nothing; mutating, sent once.'),
   'executions.history': op<{ samples: ExecutionSample[] }>()(
     z.strictObject({ range: z.enum(['1h', '24h', '7d', '30d', 'all']) }),
     'A range name only.',
   ),
 
   'keys.generate': op<{ generatedKeys: Key[] }>()(generateInput, 'Generation parameters, checked by the shared rules.'),
-  'keys.lookup': op<{ active: Key[]; generated: Key[] }>()(
+  // bestMatchOnly: the service sent its single best match per state, not every match (the real dialect).
+  'keys.lookup': op<{ active: Key[]; generated: Key[]; bestMatchOnly?: boolean }>()(
     z.strictObject({ term: schemas.searchTerm }),
     'A search term.',
   ),
-  'keys.fetchActive': op<{ keys: Key[]; total: number }>()(
+  // total: null when the service does not report one (the real dialect sends its best match only).
+  'keys.fetchActive': op<{ keys: Key[]; total: number | null }>()(
     z.strictObject({ term: schemas.searchTerm, ...page }),
     'A search term and paging.',
   ),
-  'keys.fetchGenerated': op<{ keys: Key[]; total: number }>()(
+  'keys.fetchGenerated': op<{ keys: Key[]; total: number | null }>()(
     z.strictObject({ term: schemas.searchTerm, ...page }),
     'A search term and paging.',
   ),
@@ -127,11 +130,12 @@ export const contract = {
     z.strictObject({ keyValue: schemas.keyValue, state: z.enum(['generated', 'active']).optional() }),
     'A key value; destructive, the renderer confirms first.',
   ),
-  'keys.extend': op<{ key: Key }>()(
+  // key: null when the service did it but neither described the key nor let Keydesk re-fetch it.
+  'keys.extend': op<{ key: Key | null }>()(
     z.strictObject({ keyValue: schemas.keyValue, days: schemas.days }),
     'A key value and a day count.',
   ),
-  'keys.resetHwid': op<{ key: Key }>()(z.strictObject({ keyValue: schemas.keyValue }), 'A key value.'),
+  'keys.resetHwid': op<{ key: Key | null }>()(z.strictObject({ keyValue: schemas.keyValue }), 'A key value.'),
   'keys.bulk': op<{ results: BulkItemResult[]; cancelled: boolean }>()(
     z
       .strictObject({
@@ -175,7 +179,8 @@ export const contract = {
     'An identifier.',
   ),
 
-  'keyless.lookup': op<{ entries: KeylessEntry[]; total: number }>()(
+  // total: null when the service sent its best match only.
+  'keyless.lookup': op<{ entries: KeylessEntry[]; total: number | null }>()(
     z.strictObject({ term: schemas.searchTerm, ...page }),
     'A HWID search term.',
   ),

@@ -2,8 +2,22 @@
 // themselves: the app shows what the service says, read defensively by the client.
 import type { KeyStatus, ValidationOutcome, WireKey, WireKeylessEntry } from './wire.ts';
 
-export type Key = WireKey;
-export type KeylessEntry = WireKeylessEntry;
+/**
+ * A key as Keydesk read it. The real service's dialect leaves fields out (no status, createdAt, activatedAt,
+ * days-key terms); `unreported` names them so a screen says "not reported by this service" instead of showing
+ * a blank or a default as if the service had said it. Absent means every field was reported.
+ */
+export interface Key extends Omit<WireKey, 'createdAt'> {
+  /** null when the service did not report it. */
+  createdAt: string | null;
+  unreported?: readonly UnreportedKeyField[];
+}
+export type UnreportedKeyField = 'id' | 'status' | 'createdAt' | 'activatedAt' | 'daysKey' | 'lastResetAt';
+/** A keyless entry as read; `unreported` as for Key. */
+export interface KeylessEntry extends Omit<WireKeylessEntry, 'createdAt'> {
+  createdAt: string | null;
+  unreported?: readonly ('id' | 'createdAt' | 'lastUsedAt')[];
+}
 export type { KeyStatus, ValidationOutcome };
 
 export type SecretStorageKind = 'os-keychain' | 'session-only';
@@ -53,7 +67,9 @@ export interface HwidReading {
 }
 
 export interface ValidationReport {
+  /** Any word Keydesk does not know reads as a refusal (invalid_key); `reportedOutcome` keeps the word itself. */
   outcome: ValidationOutcome;
+  reportedOutcome?: string;
   success: boolean;
   message: string;
   dryRun: boolean;

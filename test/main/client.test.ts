@@ -123,7 +123,7 @@ const leaks = (text: string): boolean =>
 describe('every failure becomes a plain result that names what happened and never carries the apiKey', () => {
   it.each([
     ['401', 'API_KEY_INVALID', /is invalid .*\(HTTP 401\)/],
-    ['404', 'HTTP_ERROR', /HTTP 404/],
+    ['404', 'NOT_FOUND', /HTTP 404/],
     ['500', 'HTTP_ERROR', /HTTP 500/],
     ['503', 'HTTP_ERROR', /HTTP 503/],
     ['html', 'BAD_RESPONSE', /HTTP 502 with an HTML page/],

@@ -1,6 +1,6 @@
 // Tolerant readers for what a remote service sends back. The sandbox sends exactly the wire shapes; the real
 // service may omit fields or use older names, so each reader takes what it recognises and fills the rest.
-import type { Key, KeylessEntry, ValidationOutcome } from '../../shared/domain.ts';
+import type { Key, KeylessEntry, KeyStatus, UnreportedKeyField, ValidationOutcome } from '../../shared/domain.ts';
 import { VALIDATION_OUTCOMES } from '../../shared/wire.ts';
 
 type Obj = Record<string, unknown>;
@@ -9,53 +9,70 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-export function readKey(v: unknown): Key | null {
+/**
+ * A key in any shape the service sends: the detail dialect's full object, the real dialect's RealKey (no status,
+ * createdAt, activatedAt, expire or days-key terms) or older snake_case names. `status` is what the endpoint
+ * implies when the body does not say (key/fetch finds active keys, generated-key/fetch generated ones); without
+ * either, a bound HWID means active. Fields the service left out are listed in `unreported`.
+ */
+export function readKey(v: unknown, impliedStatus?: KeyStatus): Key | null {
   if (!isObj(v)) return null;
   const value = str(v.value) ?? str(v.key_value) ?? str(v.keyValue);
   if (value === null) return null;
   const expiresAt = str(v.expiresAt) ?? str(v.expires_on);
-  return {
-    id: str(v.id) ?? str(v._id) ?? '',
+  const hwid = str(v.hwid) || null;
+  const id = str(v.id) ?? str(v._id);
+  const said = v.status === 'active' || v.status === 'generated' ? v.status : null;
+  const unreported: UnreportedKeyField[] = [];
+  if (id === null) unreported.push('id');
+  if (said === null && impliedStatus === undefined) unreported.push('status');
+  if (!('createdAt' in v)) unreported.push('createdAt');
+  if (!('activatedAt' in v)) unreported.push('activatedAt');
+  if (!('daysKey' in v) && !('expiresByDaysKey' in v)) unreported.push('daysKey');
+  if (!('lastResetAt' in v)) unreported.push('lastResetAt');
+  const key: Key = {
+    id: id ?? '',
     value,
     note: str(v.note) ?? '',
-    status: v.status === 'active' || (v.status !== 'generated' && typeof v.hwid === 'string' && v.hwid !== '') ? 'active' : 'generated',
+    status: said ?? impliedStatus ?? (hwid !== null ? 'active' : 'generated'),
     isPremium: bool(v.isPremium) ?? bool(v.is_premium) ?? false,
     expire: str(v.expire) ?? (expiresAt ? expiresAt.slice(0, 10) : null),
     expiresByDaysKey: bool(v.expiresByDaysKey) ?? false,
     daysKey: num(v.daysKey),
     expiresAt,
-    hwid: str(v.hwid) || null,
-    createdAt: str(v.createdAt) ?? '',
+    hwid,
+    createdAt: str(v.createdAt),
     activatedAt: str(v.activatedAt),
     lastResetAt: str(v.lastResetAt),
     serviceId: str(v.serviceId) ?? '',
   };
+  return unreported.length > 0 ? { ...key, unreported } : key;
 }
 
-export function readKeys(v: unknown): Key[] {
-  return Array.isArray(v) ? v.map(readKey).filter((k): k is Key => k !== null) : [];
+export function readKeys(v: unknown, impliedStatus?: KeyStatus): Key[] {
+  return Array.isArray(v) ? v.map((k) => readKey(k, impliedStatus)).filter((k): k is Key => k !== null) : [];
 }
 
 export function readKeyless(v: unknown): KeylessEntry | null {
   if (!isObj(v)) return null;
   const hwid = str(v.hwid);
   if (hwid === null) return null;
-  return {
+  const unreported = (['id', 'createdAt', 'lastUsedAt'] as const).filter((f) => !(f in v));
+  const entry: KeylessEntry = {
     id: str(v.id) ?? '',
     hwid,
     isPremium: bool(v.isPremium) ?? false,
     expiresAt: str(v.expiresAt),
-    createdAt: str(v.createdAt) ?? '',
+    createdAt: str(v.createdAt),
     lastUsedAt: str(v.lastUsedAt),
   };
-}
-
-export function readKeylessList(v: unknown): KeylessEntry[] {
-  return Array.isArray(v) ? v.map(readKeyless).filter((k): k is KeylessEntry => k !== null) : [];
+  return unreported.length > 0 ? { ...entry, unreported } : entry;
 }
 
 export interface ValidationReading {
   outcome: ValidationOutcome;
+  /** The outcome word exactly as the service sent it (it may be one Keydesk does not know). */
+  reportedOutcome: string;
   success: boolean;
   message: string;
   registeredServiceId: string | null;
@@ -66,22 +83,28 @@ export interface ValidationReading {
   expiresAt: string | null;
 }
 
-/** Validation answers in the Key_Information shape, or the flat one (key_value, is_premium, expires_on). */
+/**
+ * Validation answers in the Key_Information shape, or the flat one (key_value, is_premium, expires_on). Only
+ * `success` lets a machine in: any other word, known or not, is a refusal, and premium is then never reported.
+ */
 export function readValidation(v: unknown): ValidationReading | null {
   if (!isObj(v)) return null;
-  const raw = str(v.V2_Authentication) ?? str(v.Authentication);
+  const raw = str(v.V2_Authentication) ?? str(v.Authentication) ?? (v.success === true ? 'success' : null);
   if (raw === null) return null;
-  const outcome = (VALIDATION_OUTCOMES as readonly string[]).includes(raw) ? (raw as ValidationOutcome) : 'invalid_key';
+  const known = (VALIDATION_OUTCOMES as readonly string[]).includes(raw);
+  const outcome = known ? (raw as ValidationOutcome) : 'invalid_key';
+  const success = outcome === 'success';
   const info = isObj(v.Key_Information) ? v.Key_Information : v;
   return {
     outcome,
-    success: outcome === 'success',
+    reportedOutcome: raw,
+    success,
     message: str(v.message) ?? '',
     registeredServiceId: str(v.Registered_ServiceID),
-    keyless: bool(info.NoKey_Requirement),
-    hwid: str(info.Hardware_ID) ?? str(info.hwid),
-    premium: bool(info.Premium_Mode) ?? bool(info.is_premium),
-    notes: str(info.Notes) ?? str(info.note) ?? '',
+    keyless: success ? bool(info.NoKey_Requirement) : false,
+    hwid: str(info.Hardware_ID) ?? str(info.hwid) ?? str(info.hardware_id),
+    premium: success ? (bool(info.Premium_Mode) ?? bool(info.is_premium) ?? bool(info.isPremium)) : false,
+    notes: str(info.Notes) ?? str(info.notes) ?? str(info.note) ?? '',
     expiresAt: str(info.expiresAt) ?? str(info.expires_on),
   };
 }

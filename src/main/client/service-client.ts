@@ -4,7 +4,7 @@ import { EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } f
 import type { Key, KeylessEntry } from '../../shared/domain.ts';
 import { fail, ok, WIRE_ERROR_CODES, type ErrorCode, type Failure, type Result } from '../../shared/result.ts';
 import { DETAIL_FULL, DETAIL_HEADER, endpointOf, placeParams, ROUTES, type RouteName, type RouteSpec } from '../../shared/wire.ts';
-import { isObject, readKey, readKeyless, readKeylessList, readKeys, readNumber, readString, readValidation, type ValidationReading } from './read.ts';
+import { isObject, readKey, readKeyless, readKeys, readNumber, readString, readValidation, type ValidationReading } from './read.ts';
 import { buildUrl, redact, type BuiltUrl } from './urls.ts';
 
 export interface Timeouts {
@@ -51,6 +51,39 @@ export function defaultDispatcher(timeouts: Timeouts = DEFAULT_TIMEOUTS): Dispat
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What a reader returns when the body lacks what the operation needs. */
+export const UNREADABLE: unique symbol = Symbol('unreadable');
+type Reader<T> = (body: Record<string, unknown>) => T | typeof UNREADABLE;
+
+interface Interpretation<T> {
+  method: string;
+  url: BuiltUrl;
+  read: Reader<T>;
+  mutating: boolean;
+  /** Validation: `success: false` with an outcome word is an answer, not a failed call. */
+  outcomeInBody: boolean;
+  probablyDone: string | undefined;
+}
+
+/** Retry-After in seconds, as a number of seconds or an HTTP date; undefined when absent or unreadable. */
+function retryAfterSeconds(headers: Attempt['headers']): number | undefined {
+  const raw = headers['retry-after'];
+  const v = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (!v) return undefined;
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** "Cooldown active. Try again in 42 minutes" → 2,520 s; also seconds and hours. */
+function cooldownSeconds(text: string): number | undefined {
+  const m = /(\d+(?:\.\d+)?)\s*(hours?|hrs?|minutes?|mins?|seconds?|secs?|[hms])\b/i.exec(text);
+  if (!m?.[1] || !m[2]) return undefined;
+  const n = Number(m[1]);
+  const unit = m[2].toLowerCase();
+  return Math.ceil(unit.startsWith('h') ? n * 3600 : unit.startsWith('m') ? n * 60 : n);
+}
 const isWireCode = (c: unknown): c is ErrorCode => typeof c === 'string' && (WIRE_ERROR_CODES as readonly string[]).includes(c);
 
 interface Attempt {
@@ -92,8 +125,10 @@ export class ServiceClient {
   /**
    * Sends one request of the wire contract. Reads are retried at most twice on network errors, 5xx and 429;
    * mutating calls are sent exactly once, and a timeout or reset on one is reported as an unknown outcome.
+   * `read` returns UNREADABLE when the body lacks what Keydesk needs; on a mutating call that answered 2xx,
+   * that is "it probably took effect" (`probablyDone` says what to check), never a plain failure.
    */
-  async send<T>(route: RouteName, params: Query, read: (body: Record<string, unknown>) => T | null): Promise<Result<T>> {
+  async send<T>(route: RouteName, params: Query, read: Reader<T>, probablyDone?: string): Promise<Result<T>> {
     // The route table says everything: method, base, path, where each parameter goes, whether it mutates.
     const spec: RouteSpec = ROUTES[route];
     const method = spec.methods[0];
@@ -109,6 +144,7 @@ export class ServiceClient {
     const body = placed.body && JSON.stringify(placed.body);
     const delays = this.options.retryDelaysMs ?? [300, 1_000];
     const tries = mutating ? 1 : delays.length + 1;
+    const how: Interpretation<T> = { method, url: built, read, mutating, outcomeInBody: route === 'validate', probablyDone };
 
     // The redacted URL is only built for a message or the attempt log: a success never pays for it.
     let last: Failure | null = null;
@@ -125,45 +161,75 @@ export class ServiceClient {
         }
         return last;
       }
-      const outcome = this.interpret(res, method, built, read);
+      const outcome = this.interpret(res, how);
       if (outcome.ok) return outcome;
       last = outcome;
-      const retryable = res.status >= 500 || res.status === 429;
+      const retryable = (res.status >= 500 || res.status === 429) && outcome.code !== 'COOLDOWN';
       if (!retryable || i + 1 >= tries) return outcome;
-      const retryAfter = Number(res.headers['retry-after']);
-      await sleep(Number.isFinite(retryAfter) && retryAfter >= 0 ? Math.min(retryAfter, 10) * 1000 : (delays[i] ?? 1_000));
+      const retryAfter = retryAfterSeconds(res.headers);
+      await sleep(retryAfter !== undefined ? Math.min(retryAfter, 10) * 1000 : (delays[i] ?? 1_000));
     }
     return last ?? this.failure('NETWORK', `${method} ${built.redacted}: no attempt was made.`);
   }
 
-  private interpret<T>(res: Attempt, method: string, url: BuiltUrl, read: (body: Record<string, unknown>) => T | null): Result<T> {
-    const where = () => `${method} ${url.redacted}`;
-    if (res.status >= 300 && res.status < 400) {
-      return this.failure('HTTP_ERROR', `${where()}: the service answered HTTP ${res.status} (a redirect), which Keydesk does not follow. Check the base URL.`);
+  /**
+   * Turns one HTTP answer into a result, judging by what the service did: a 2xx is done unless the body says
+   * otherwise (`success: false`, or an `error` field, which is how the real service reports a cooldown even with
+   * 200); a 404 without a code is "nothing there"; a cooldown is COOLDOWN whatever the status.
+   */
+  private interpret<T>(res: Attempt, how: Interpretation<T>): Result<T> {
+    const where = () => `${how.method} ${how.url.redacted}`;
+    const status = res.status;
+    const done = status >= 200 && status < 300;
+    if (status >= 300 && status < 400) {
+      return this.failure('HTTP_ERROR', `${where()}: the service answered HTTP ${status} (a redirect), which Keydesk does not follow. Check the base URL.`);
     }
     let json: unknown;
     try {
-      json = JSON.parse(res.text);
+      json = done && res.text.trim() === '' ? {} : JSON.parse(res.text);
     } catch {
       const html = /^\s*</.test(res.text);
-      return this.failure(
-        'BAD_RESPONSE',
-        `${where()}: HTTP ${res.status} with ${html ? 'an HTML page' : 'a body that is not JSON'} instead of the service's JSON answer.`,
-      );
+      const title = html ? /<title[^>]*>([^<]{1,120})<\/title>/i.exec(res.text)?.[1]?.trim() : undefined;
+      const what = `HTTP ${status} with ${html ? `an HTML page${title ? ` ("${title}")` : ''}` : 'a body that is not JSON'} instead of the service's JSON answer`;
+      if (status === 429) {
+        return this.failure('RATE_LIMITED', `${where()}: too many requests (${what}). Wait before trying again.`, retryAfterSeconds(res.headers));
+      }
+      if (done && how.mutating) return this.probablyDone(where(), status, how.probablyDone);
+      return this.failure('BAD_RESPONSE', `${where()}: ${what}.`);
     }
     const body = isObject(json) ? json : null;
-    const serviceMessage = body ? (readString(body.message) ?? readString(body.error)) : null;
-    if (res.status < 200 || res.status >= 300) {
-      const retryAfter = Number(res.headers['retry-after']);
-      const code = body && isWireCode(body.code) ? body.code : 'HTTP_ERROR';
-      const reason = serviceMessage ? serviceMessage.slice(0, 300) : 'no reason given';
-      return this.failure(code, `${reason} (HTTP ${res.status})`, Number.isFinite(retryAfter) ? retryAfter : undefined);
+    const serviceError = body ? readString(body.error) : null;
+    const serviceMessage = body ? (readString(body.message) ?? serviceError) : null;
+    const cooldown = [serviceError, serviceMessage].find((t) => t !== null && /cool\s*-?down/i.test(t));
+    const bodyCode = body && isWireCode(body.code) ? body.code : null;
+    if (cooldown !== undefined || bodyCode === 'COOLDOWN') {
+      const words = cooldown ?? serviceMessage ?? 'A cooldown is active.';
+      return this.failure('COOLDOWN', `${words.slice(0, 300)} (HTTP ${status})`, retryAfterSeconds(res.headers) ?? cooldownSeconds(words));
     }
-    if (!body) return this.failure('BAD_RESPONSE', `${where()}: HTTP ${res.status} with JSON that is not an object.`);
-    if (body.success === false) return this.failure(isWireCode(body.code) ? body.code : 'HTTP_ERROR', serviceMessage ?? 'The service reported a failure.');
-    const value = read(body);
-    if (value === null) return this.failure('BAD_RESPONSE', `${where()}: HTTP ${res.status}, but the answer lacks the fields Keydesk needs.`);
+    if (!done) {
+      const code = bodyCode ?? (status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMITED' : 'HTTP_ERROR');
+      const reason = serviceMessage ? serviceMessage.slice(0, 300) : 'no reason given';
+      return this.failure(code, `${reason} (HTTP ${status})`, retryAfterSeconds(res.headers));
+    }
+    if (!body) {
+      if (how.mutating) return this.probablyDone(where(), status, how.probablyDone);
+      return this.failure('BAD_RESPONSE', `${where()}: HTTP ${status} with JSON that is not an object.`);
+    }
+    const refused = body.success === false || (serviceError !== null && body.success !== true);
+    if (refused && !(how.outcomeInBody && readValidation(body) !== null)) {
+      return this.failure(bodyCode ?? 'HTTP_ERROR', `${(serviceMessage ?? 'The service reported a failure.').slice(0, 300)} (HTTP ${status})`);
+    }
+    const value = how.read(body);
+    if (value === UNREADABLE) {
+      if (how.mutating) return this.probablyDone(where(), status, how.probablyDone);
+      return this.failure('BAD_RESPONSE', `${where()}: HTTP ${status}, but the answer lacks the fields Keydesk needs.`);
+    }
     return ok(value);
+  }
+
+  /** A mutating call the service accepted (2xx) with an answer Keydesk cannot read: not a plain failure. */
+  private probablyDone(where: string, status: number, what = 'it probably took effect: check before retrying'): Failure {
+    return this.failure('OUTCOME_UNKNOWN', `The service accepted the request (HTTP ${status}) but its answer could not be read: ${what}. (${where})`);
   }
 
   private networkFailure(error: unknown, method: string, shownUrl: string, mutating: boolean): Failure {
@@ -197,42 +263,48 @@ export class ServiceClient {
   // ---- the service's operations -------------------------------------------------------------------------
 
   executionCount(): Promise<Result<number>> {
-    return this.send('executionCount', {}, (b) => readNumber(b.executionCount));
+    return this.send('executionCount', {}, (b) => readNumber(b.executionCount) ?? UNREADABLE);
   }
 
+  /** The new total, or null when the service does not say (the real dialect): the caller re-reads it. */
   pushExecution(): Promise<Result<number | null>> {
-    // The real service's answer has no total; the sandbox's has the new one.
     return this.send('pushExecutionCount', {}, (b) => readNumber(b.executionCount));
   }
 
   generate(params: { expire: string; count: number; isPremium: boolean; note?: string; expiresByDaysKey?: boolean; daysKey?: number }): Promise<Result<Key[]>> {
-    return this.send('generateKeyPost', { ...params }, (b) => (Array.isArray(b.generatedKeys) ? readKeys(b.generatedKeys) : null));
+    return this.send(
+      'generateKeyPost',
+      { ...params },
+      (b) => (Array.isArray(b.generatedKeys) ? readKeys(b.generatedKeys, 'generated') : UNREADABLE),
+      'the keys were probably created: look them up before generating again',
+    );
   }
 
+  /** Done on any 2xx: the real service answers `{message}` alone. */
   deleteKey(keyValue: string, generatedOnly: boolean): Promise<Result<string>> {
     return this.send(generatedOnly ? 'deleteGeneratedKey' : 'deleteKey', { keyValue }, (b) => readString(b.deletedKey) ?? keyValue);
   }
 
+  /** The extended key, or null when the service did not describe it (the caller re-fetches). */
   extend(keyValue: string, days: number): Promise<Result<Key | null>> {
     return this.send('expandExpiration', { keyValue, days }, (b) => readKey(b.key));
   }
 
+  /** The reset key (always active), or null when the service answered `{message}` alone. */
   resetHwid(keyValue: string): Promise<Result<Key | null>> {
-    return this.send('resetHwid', { keyValue }, (b) => readKey(b.key));
+    return this.send('resetHwid', { keyValue }, (b) => readKey(b.key, 'active'));
   }
 
-  fetchActive(term: string, limit?: number, offset?: number): Promise<Result<{ keys: Key[]; total: number }>> {
-    return this.send('fetchKey', { fetch: term, limit, offset }, (b) => {
-      const keys = Array.isArray(b.keys) ? readKeys(b.keys) : [readKey(b.key)].filter((k): k is Key => k !== null);
-      return { keys, total: readNumber(b.total) ?? keys.length };
-    });
+  /**
+   * Active keys matching a term. The detail dialect sends a list and its total; the real one only the best
+   * match (`key`), or nothing: then `total` is null, unknown. No match at all is an empty list, total 0.
+   */
+  fetchActive(term: string, limit?: number, offset?: number): Promise<Result<Page<Key>>> {
+    return this.send('fetchKey', { fetch: term, limit, offset }, (b) => page(b.keys, b.key, b.total, (v) => readKey(v, 'active')));
   }
 
-  fetchGenerated(term: string, limit?: number, offset?: number): Promise<Result<{ keys: Key[]; total: number }>> {
-    return this.send('fetchGeneratedKey', { fetch: term, limit, offset }, (b) => {
-      const keys = Array.isArray(b.generatedKeys) ? readKeys(b.generatedKeys) : [readKey(b.generatedKey)].filter((k): k is Key => k !== null);
-      return { keys, total: readNumber(b.total) ?? keys.length };
-    });
+  fetchGenerated(term: string, limit?: number, offset?: number): Promise<Result<Page<Key>>> {
+    return this.send('fetchGeneratedKey', { fetch: term, limit, offset }, (b) => page(b.generatedKeys, b.generatedKey, b.total, (v) => readKey(v, 'generated')));
   }
 
   identifierCheck(identifier: string): Promise<Result<{ exists: boolean; service: string | null }>> {
@@ -243,24 +315,39 @@ export class ServiceClient {
   }
 
   addKeyless(hwid: string, isPremium?: boolean, days?: number): Promise<Result<KeylessEntry>> {
-    return this.send('addKeyless', { hwid, isPremium, days }, (b) => readKeyless(b.keyless));
+    return this.send('addKeyless', { hwid, isPremium, days }, (b) => readKeyless(b.keyless) ?? UNREADABLE, 'the entry was probably added: look it up');
   }
 
-  fetchKeyless(term: string, limit?: number, offset?: number): Promise<Result<{ entries: KeylessEntry[]; total: number }>> {
+  fetchKeyless(term: string, limit?: number, offset?: number): Promise<Result<{ entries: KeylessEntry[]; total: number | null }>> {
     return this.send('fetchKeyless', { fetch: term, limit, offset }, (b) => {
-      const entries = Array.isArray(b.keylessEntries) ? readKeylessList(b.keylessEntries) : [readKeyless(b.keyless)].filter((k): k is KeylessEntry => k !== null);
-      return { entries, total: readNumber(b.total) ?? entries.length };
+      const p = page(b.keylessEntries, b.keyless, b.total, readKeyless);
+      return { entries: p.keys, total: p.total };
     });
   }
 
   deleteKeyless(hwid: string): Promise<Result<null>> {
-    return this.send('deleteKeyless', { hwid }, () => true).then((r) => (r.ok ? ok(null) : r));
+    return this.send('deleteKeyless', { hwid }, () => null);
   }
 
   validate(params: { key: string; service: string; hwid: string; dryRun?: boolean }): Promise<Result<{ reading: ValidationReading; raw: unknown }>> {
     return this.send('validate', { ...params, dryRun: params.dryRun ? true : undefined }, (b) => {
       const reading = readValidation(b);
-      return reading && { reading, raw: b };
+      return reading ? { reading, raw: b } : UNREADABLE;
     });
   }
+}
+
+/** One page of a lookup; `total` is null when the service sent a best match without a list or count. */
+export interface Page<T> {
+  keys: T[];
+  total: number | null;
+}
+
+function page<T>(list: unknown, best: unknown, total: unknown, read: (v: unknown) => T | null): Page<T> {
+  if (Array.isArray(list)) {
+    const keys = list.map(read).filter((k): k is T => k !== null);
+    return { keys, total: readNumber(total) ?? (keys.length === 0 ? 0 : null) };
+  }
+  const one = read(best);
+  return one === null ? { keys: [], total: 0 } : { keys: [one], total: readNumber(total) };
 }

@@ -18,11 +18,14 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
     return audited(core, a.profile, 'executions.push', 'execution count', async () => {
       const pushed = await a.client.pushExecution();
       if (!pushed.ok) return pushed;
-      // The real service does not return the new total; read it (a read, so it may be retried).
-      const total = pushed.data ?? (await a.client.executionCount());
-      if (typeof total !== 'number' && !total.ok) return total;
-      const executionCount = typeof total === 'number' ? total : total.data;
-      core.db.recordSample(a.profile.id, executionCount);
+      // The push is done. The real service does not return the new total: read it (a read, so it may be
+      // retried); if that read fails, the push still happened and says so, with the total unknown.
+      let executionCount = pushed.data;
+      if (executionCount === null) {
+        const total = await a.client.executionCount();
+        executionCount = total.ok ? total.data : null;
+      }
+      if (executionCount !== null) core.db.recordSample(a.profile.id, executionCount);
       return ok({ executionCount });
     });
   }),

@@ -1,11 +1,26 @@
 import type { BulkItemResult, Key } from '../../shared/domain.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
+import type { Page, ServiceClient } from '../client/service-client.ts';
 import type { Core } from '../core.ts';
 import { audited, needsKey, type Handlers } from './types.ts';
 
-/** A lookup that found nothing is an empty list, not a failure. */
-const orEmpty = (r: Result<{ keys: Key[]; total: number }>): Result<{ keys: Key[]; total: number }> =>
-  !r.ok && r.code === 'NOT_FOUND' ? ok({ keys: [], total: 0 }) : r;
+/** A lookup that found nothing (a 404, with or without a code) is an empty list, not a failure. */
+const orEmpty = (r: Result<Page<Key>>): Result<Page<Key>> => (!r.ok && r.code === 'NOT_FOUND' ? ok({ keys: [], total: 0 }) : r);
+
+/**
+ * The key after a change the service made but did not fully describe (the real dialect answers a reset with
+ * `{message}` alone, and an extend with a key without its status): read it back, active keys first. Null when
+ * it cannot be read back; the change itself stands.
+ */
+async function readBack(client: ServiceClient, keyValue: string, given: Key | null): Promise<Key | null> {
+  if (given && !given.unreported?.includes('status')) return given;
+  for (const fetch of [client.fetchActive.bind(client), client.fetchGenerated.bind(client)]) {
+    const r = await fetch(keyValue, 1);
+    const found = r.ok ? r.data.keys.find((k) => k.value === keyValue) : undefined;
+    if (found) return found;
+  }
+  return given;
+}
 
 export const keyHandlers = (
   core: Core,
@@ -28,7 +43,8 @@ export const keyHandlers = (
       const generated = orEmpty(await a.client.fetchGenerated(term));
       if (!generated.ok) return generated;
       core.db.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
-      return ok({ active: active.data.keys, generated: generated.data.keys });
+      const bestMatchOnly = active.data.total === null || generated.data.total === null;
+      return ok({ active: active.data.keys, generated: generated.data.keys, ...(bestMatchOnly ? { bestMatchOnly } : {}) });
     }),
 
     'keys.fetchActive': needsKey(core, async ({ term, limit, offset }, a) => {
@@ -56,9 +72,9 @@ export const keyHandlers = (
       return audited(core, a.profile, 'keys.extend', keyValue, async () => {
         const r = await a.client.extend(keyValue, days);
         if (!r.ok) return r;
-        if (!r.data) return fail('BAD_RESPONSE', 'The service extended the key but did not describe it; look it up to see the new expiry.');
-        core.db.recordKeys(a.profile.id, [r.data]);
-        return ok({ key: r.data });
+        const key = await readBack(a.client, keyValue, r.data);
+        if (key) core.db.recordKeys(a.profile.id, [key]);
+        return ok({ key });
       });
     }),
 
@@ -66,9 +82,9 @@ export const keyHandlers = (
       return audited(core, a.profile, 'keys.resetHwid', keyValue, async () => {
         const r = await a.client.resetHwid(keyValue);
         if (!r.ok) return r;
-        if (!r.data) return fail('BAD_RESPONSE', 'The service reset the HWID but did not describe the key; look it up to see it.');
-        core.db.recordKeys(a.profile.id, [r.data]);
-        return ok({ key: r.data });
+        const key = await readBack(a.client, keyValue, r.data);
+        if (key) core.db.recordKeys(a.profile.id, [key]);
+        return ok({ key });
       });
     }),
 
@@ -96,7 +112,8 @@ export const keyHandlers = (
             }
             const k = action === 'extend' ? await a.client.extend(keyValue, days ?? 0) : await a.client.resetHwid(keyValue);
             if (!k.ok) return k;
-            if (k.data) core.db.recordKeys(a.profile.id, [k.data]);
+            // A key without its status (the real dialect) would be recorded with a guessed one: leave it out.
+            if (k.data && !k.data.unreported?.includes('status')) core.db.recordKeys(a.profile.id, [k.data]);
             return ok(null);
           });
           if (!r.ok) failed++;

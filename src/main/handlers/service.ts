@@ -56,7 +56,7 @@ export const serviceHandlers = (
       if (!r.ok) return r;
       const v = r.data.reading;
       const report: ValidationReport = {
-        outcome: v.outcome, success: v.success, message: v.message, dryRun, hwid, premium: v.premium, expiresAt: v.expiresAt,
+        outcome: v.outcome, reportedOutcome: v.reportedOutcome, success: v.success, message: v.message, dryRun, hwid, premium: v.premium, expiresAt: v.expiresAt,
         notes: v.notes, keyless: v.keyless, registeredServiceId: v.registeredServiceId, raw: r.data.raw,
       };
       // A real validation may have activated or bound the key: bring the ledger up to date.

@@ -74,7 +74,8 @@ interface KeysSlice {
 }
 
 interface ServiceSlice {
-  keyless: { entries: KeylessEntry[]; total: number } | null;
+  /** total: null when the service sent its best match only. */
+  keyless: { entries: KeylessEntry[]; total: number | null } | null;
   keylessStatus: Status;
   keylessError: Failure | null;
   lookupKeyless: (term: string) => Promise<void>;
@@ -218,8 +219,13 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
         get().notify('error', r.failure.message);
         return;
       }
-      set({ executionCount: r.data.executionCount });
-      toastOk(`Execution counted: ${r.data.executionCount.toLocaleString()}.`);
+      const total = r.data.executionCount;
+      if (total === null) {
+        toastOk('Execution counted. The service did not report the new total; refresh to read it.');
+        return;
+      }
+      set({ executionCount: total });
+      toastOk(`Execution counted: ${total.toLocaleString()}.`);
     },
     loadHistory: async (range) => {
       const r = await run('executions.history', { range });
@@ -275,8 +281,9 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
         set({ keyAction: 'error', keyActionError: r.failure });
         return false;
       }
-      set({ keyAction: 'ready', selectedKey: r.data.key });
-      toastOk(`Extended by ${days} day(s).`);
+      // The service extended the key; if it could not be read back, keep the selection and say so.
+      set((s) => ({ keyAction: 'ready', selectedKey: r.data.key ?? s.selectedKey }));
+      toastOk(r.data.key ? `Extended by ${days} day(s).` : `Extended by ${days} day(s). The service did not describe the key: look it up to see the new expiry.`);
       return true;
     },
     resetHwid: async (keyValue) => {
@@ -286,8 +293,8 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
         set({ keyAction: 'error', keyActionError: r.failure });
         return false;
       }
-      set({ keyAction: 'ready', selectedKey: r.data.key });
-      toastOk('HWID reset.');
+      set((s) => ({ keyAction: 'ready', selectedKey: r.data.key ?? s.selectedKey }));
+      toastOk(r.data.key ? 'HWID reset.' : 'HWID reset. The service did not describe the key: look it up to see it.');
       return true;
     },
     deleteKey: async (key) => {
@@ -336,7 +343,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
         set({ keylessError: r.failure });
         return false;
       }
-      set((s) => ({ keyless: s.keyless && { entries: s.keyless.entries.filter((e) => e.hwid !== hwid), total: s.keyless.total - 1 } }));
+      set((s) => ({ keyless: s.keyless && { entries: s.keyless.entries.filter((e) => e.hwid !== hwid), total: s.keyless.total === null ? null : s.keyless.total - 1 } }));
       toastOk('Keyless entry deleted.');
       return true;
     },
