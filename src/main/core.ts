@@ -11,7 +11,7 @@ import type { RouteName } from '../shared/wire.ts';
 import { SANDBOX_DB_FILE } from '../sandbox/paths.ts';
 import { startSandboxServer, type RunningSandbox } from '../sandbox/server.ts';
 import { SandboxStore } from '../sandbox/store.ts';
-import { ServiceClient, type ClientOptions } from './client/service-client.ts';
+import { ServiceClient, type ClientOptions, type Reader } from './client/service-client.ts';
 import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
@@ -43,9 +43,10 @@ class PresentedClient extends ServiceClient {
   override async send<T>(
     route: RouteName,
     params: Parameters<ServiceClient['send']>[1],
-    read: (body: Record<string, unknown>) => T | null,
+    read: Reader<T>,
+    probablyDone?: string,
   ): Promise<Result<T>> {
-    const r = await super.send(route, params, read);
+    const r = await super.send(route, params, read, probablyDone);
     return r.ok ? r : fromService(route, r);
   }
 }

@@ -32,6 +32,8 @@ async function must<N extends OperationName>(name: N, input?: OperationInput<N>)
   if (!r.ok) throw new Error(`${name} failed: ${r.code} ${r.message}`);
   return r.data;
 }
+/** What the vendor is told: the message, then the technical detail behind "Details" (the error policy). */
+const said = (r: Result<unknown>): string => (r.ok ? '' : `${r.message} | ${r.detail ?? ''}`);
 const leaks = (v: unknown): boolean => {
   const text = JSON.stringify(v);
   return [API_KEY, encodeURIComponent(API_KEY), Buffer.from(API_KEY).toString('base64')].some((f) => text.includes(f));
@@ -75,7 +77,7 @@ describe('any non-2xx, non-JSON or HTML body, redirect, timeout or reset is a fa
     fake.on('GET', '/api/execution-count', reply);
     const r = await call('executions.get');
     expect(r).toMatchObject({ ok: false, code });
-    expect(!r.ok && r.message).toMatch(message);
+    expect(said(r)).toMatch(message);
     expect(leaks(r), JSON.stringify(r)).toBe(false);
   });
 });
@@ -233,7 +235,9 @@ describe('cooldown: {error: "Cooldown active … N minutes"} with 429, 400 or ev
   it.each([429, 400, 200])('HTTP %i', async (status) => {
     fake.on('POST', '/api/reset-hwid', { status, body: { error: 'Cooldown active. Please wait 42 minutes before resetting again.' } });
     const r = await call('keys.resetHwid', { keyValue: VALUE });
-    expect(r).toEqual({ ok: false, code: 'COOLDOWN', message: `Cooldown active. Please wait 42 minutes before resetting again. (HTTP ${status})`, retryAfterSeconds: 42 * 60 });
+    expect(r).toMatchObject({ ok: false, code: 'COOLDOWN', retryAfterSeconds: 42 * 60 });
+    expect(!r.ok && r.message).toMatch(/cooldown\. Try again in 42 minutes\./);
+    expect(!r.ok && r.detail).toMatch(`Cooldown active. Please wait 42 minutes before resetting again. (HTTP ${status})`);
     expect(fake.hits('POST', '/api/reset-hwid')).toBe(1);
   });
 
@@ -246,7 +250,7 @@ describe('cooldown: {error: "Cooldown active … N minutes"} with 429, 400 or ev
     fake.on('POST', '/api/reset-hwid', { status: 200, body: { error: 'Cooldown active: 5 minutes left' } }, { status: 200, body: { message: 'HWID reset successfully' } });
     const r = await must('keys.bulk', { jobId: crypto.randomUUID(), action: 'resetHwid', keyValues: [VALUE, GEN] });
     expect(r.results.map((x) => x.ok)).toEqual([false, true]);
-    expect(r.results[0]?.message).toMatch(/Cooldown active: 5 minutes left/);
+    expect(r.results[0]?.message).toMatch(/cooldown\. Try again in 5 minutes\./);
   });
 });
 
@@ -292,7 +296,8 @@ describe('generate: a 201 whose body cannot be read means the keys were probably
     fake.on('POST', '/api/generate-key/post', reply);
     const r = await call('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false });
     expect(r).toMatchObject({ ok: false, code: 'OUTCOME_UNKNOWN' });
-    expect(!r.ok && r.message).toMatch(/HTTP 201.*the keys were probably created: look them up before generating again/);
+    expect(!r.ok && r.message).toBe('The service accepted the request but its answer could not be read: the keys were probably created: look them up before generating again.');
+    expect(!r.ok && r.detail).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/api\/generate-key\/post: HTTP 201 with an answer Keydesk could not read\.$/);
     expect(fake.hits('POST', '/api/generate-key/post')).toBe(1);
   });
 });
@@ -307,7 +312,7 @@ describe('429 with an HTML body still honours Retry-After', () => {
     fake.on('POST', '/api/push-execution-count', { status: 429, headers: { 'retry-after': '120' }, body: '<html><title>Too Many Requests</title></html>' });
     const r = await call('executions.push');
     expect(r).toMatchObject({ ok: false, code: 'RATE_LIMITED', retryAfterSeconds: 120 });
-    expect(!r.ok && r.message).toMatch(/too many requests \(HTTP 429 with an HTML page \("Too Many Requests"\)/);
+    expect(said(r)).toMatch(/Try again in 2 minutes\..*too many requests \(HTTP 429 with an HTML page \("Too Many Requests"\)/);
   });
 });
 
@@ -330,7 +335,7 @@ describe('mutating calls are sent once, never retried; a timeout on one is an un
     fake.on(method, path, { hang: true });
     const r = await run();
     expect(r).toMatchObject({ ok: false, code: 'OUTCOME_UNKNOWN' });
-    expect(!r.ok && r.message).toMatch(/outcome unknown: check before retrying/);
+    expect(said(r)).toMatch(/Check before retrying\..*outcome unknown: check before retrying/);
     expect(fake.hits(method, path)).toBe(1);
   });
 });

@@ -54,7 +54,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** What a reader returns when the body lacks what the operation needs. */
 export const UNREADABLE: unique symbol = Symbol('unreadable');
-type Reader<T> = (body: Record<string, unknown>) => T | typeof UNREADABLE;
+export type Reader<T> = (body: Record<string, unknown>) => T | typeof UNREADABLE;
 
 interface Interpretation<T> {
   method: string;
@@ -229,7 +229,10 @@ export class ServiceClient {
 
   /** A mutating call the service accepted (2xx) with an answer Keydesk cannot read: not a plain failure. */
   private probablyDone(where: string, status: number, what = 'it probably took effect: check before retrying'): Failure {
-    return this.failure('OUTCOME_UNKNOWN', `The service accepted the request (HTTP ${status}) but its answer could not be read: ${what}. (${where})`);
+    // Words of its own, already in the error policy's form (a message, the detail apart): this is not a plain
+    // failure, and the general "outcome unknown" sentence would not say what to do.
+    const failure = this.failure('OUTCOME_UNKNOWN', `The service accepted the request but its answer could not be read: ${what}.`);
+    return { ...failure, detail: this.redact(`${where}: HTTP ${status} with an answer Keydesk could not read.`) };
   }
 
   private networkFailure(error: unknown, method: string, shownUrl: string, mutating: boolean): Failure {
