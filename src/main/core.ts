@@ -105,9 +105,9 @@ export class Core {
         serviceIdentifier: SANDBOX_SERVICE.identifier,
         keyHint: keyHint(apiKey),
       };
-      this.profiles.upsert(profile);
+      this.profiles.upsert(profile, 'start-up');
       if (this.profiles.activeProfileId === null || this.profiles.get(this.profiles.activeProfileId) === null) {
-        this.profiles.setActive(SANDBOX_PROFILE_ID);
+        this.profiles.setActive(SANDBOX_PROFILE_ID, 'start-up');
       }
       this.clients.delete(SANDBOX_PROFILE_ID);
       this.sandboxError = null;
@@ -123,6 +123,13 @@ export class Core {
 
   get secretStorage(): SecretStorageKind {
     return this.secrets.kind;
+  }
+
+  /** Why keys are kept for this session only, in one line for the Profiles view; null with an OS keychain. */
+  get secretStorageReason(): string | null {
+    if (this.secrets.kind === 'os-keychain') return null;
+    const reason = (this.options.secretsFallbackReason ?? '').replace(/\s+/g, ' ').trim();
+    return reason === '' ? 'No OS keychain is in use.' : reason.length > 300 ? `${reason.slice(0, 299)}…` : reason;
   }
 
   toProfile(p: StoredProfile): Profile {

@@ -48,6 +48,10 @@ export interface AppStatus {
   platform: string;
   sandbox: SandboxState;
   secretStorage: SecretStorageKind;
+  /** Why apiKeys are kept for this session only (no OS keychain answered, …); null with the OS keychain. */
+  secretStorageReason: string | null;
+  /** Why profiles.json was not used (unreadable, written by a newer Keydesk), naming the file; null when it was. */
+  profilesFileProblem: string | null;
   activeProfileId: string | null;
 }
 

@@ -45,7 +45,7 @@ beforeEach(() => {
 describe('session', () => {
   it('loads status and profiles, then is ready', async () => {
     impl['app.status'] = () =>
-      Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: 'http://127.0.0.1:1', running: true, error: null }, secretStorage: 'os-keychain', activeProfileId: 'sandbox' } });
+      Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: 'http://127.0.0.1:1', running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' } });
     impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandbox], activeProfileId: 'sandbox' } });
     await useKeydesk.getState().loadSession();
     expect(useKeydesk.getState()).toMatchObject({ session: 'ready', activeProfileId: 'sandbox', profiles: [sandbox] });

@@ -10,6 +10,8 @@ export const appHandlers = (core: Core): Pick<Handlers, 'app.status'> => ({
         platform: core.options.platform ?? process.platform,
         sandbox: core.sandboxState(),
         secretStorage: core.secretStorage,
+        secretStorageReason: core.secretStorageReason,
+        profilesFileProblem: core.profiles.problem,
         activeProfileId: core.profiles.activeProfileId,
       }),
     ),

@@ -47,6 +47,14 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
       return fail('INVALID_INPUT', 'The local sandbox profile keeps its own address and key.');
     }
     return audited(core, current, 'profiles.update', input.name ?? current.name, async () => {
+      // A stored key never goes to another origin: moving the profile there takes the key typed again. Otherwise a
+      // compromised renderer could point every profile at itself and collect the keys without ever seeing one.
+      if (input.baseUrl !== undefined && input.apiKey === undefined && new URL(input.baseUrl).origin !== new URL(current.baseUrl).origin) {
+        return fail(
+          'API_KEY_MISSING',
+          `Type the apiKey again to move "${current.name}" to ${new URL(input.baseUrl).origin}: Keydesk never sends a stored key to a new address. Nothing was saved.`,
+        );
+      }
       const baseUrl = input.baseUrl ?? current.baseUrl;
       const validationUrl = input.validationUrl ?? (input.baseUrl !== undefined ? defaultValidationUrl(baseUrl) : current.validationUrl);
       if (input.baseUrl !== undefined || input.apiKey !== undefined) {

@@ -1,45 +1,111 @@
-// Profiles (everything but the apiKey) in a small JSON file in userData, written atomically.
+// Profiles (everything but the apiKey) in a small JSON file in userData, parsed with a schema and written
+// atomically: a temporary file beside it, flushed to disk, then renamed over it.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
 import type { Profile } from '../../shared/domain.ts';
 
 /** A profile as stored: what the renderer sees, less what is derived at run time (hasKey, storage). */
 export type StoredProfile = Omit<Profile, 'hasKey' | 'storage'>;
 
-interface FileShape {
-  version: 1;
-  activeProfileId: string | null;
-  profiles: StoredProfile[];
+/** The format this Keydesk writes. A file with a higher version was written by a newer Keydesk. */
+export const PROFILES_FILE_VERSION = 1;
+export const PROFILES_FILE = 'profiles.json';
+
+const storedProfile = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  kind: z.enum(['sandbox', 'remote']),
+  baseUrl: z.string(),
+  validationUrl: z.string(),
+  serviceIdentifier: z.string().nullable(),
+  keyHint: z.string().nullable(),
+}) satisfies z.ZodType<StoredProfile>;
+
+const fileShape = z.object({
+  version: z.literal(PROFILES_FILE_VERSION),
+  activeProfileId: z.string().nullable(),
+  profiles: z.array(storedProfile),
+});
+type FileShape = z.infer<typeof fileShape>;
+
+const EMPTY: FileShape = { version: PROFILES_FILE_VERSION, activeProfileId: null, profiles: [] };
+
+/** What was read: the profiles, or why the file was refused (null when there was no file yet). */
+type Loaded = { data: FileShape; refused: null } | { data: FileShape; refused: string };
+
+function read(path: string): Loaded {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { data: structuredClone(EMPTY), refused: null };
+    return { data: structuredClone(EMPTY), refused: `it could not be read (${code ?? 'unknown error'})` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { data: structuredClone(EMPTY), refused: 'it is not valid JSON' };
+  }
+  const version = typeof json === 'object' && json !== null && 'version' in json ? json.version : undefined;
+  if (typeof version === 'number' && version > PROFILES_FILE_VERSION) {
+    return { data: structuredClone(EMPTY), refused: `it was written by a newer Keydesk (format ${version}; this one reads ${PROFILES_FILE_VERSION})` };
+  }
+  const parsed = fileShape.safeParse(json);
+  if (!parsed.success) return { data: structuredClone(EMPTY), refused: 'its contents are not profiles this Keydesk understands' };
+  return { data: parsed.data, refused: null };
 }
 
 export class ProfilesFile {
   readonly path: string;
+  /**
+   * Why the file on disk was refused, in words naming it and where its copy is; null when it was read (or
+   * there was none). While set, start-up writes leave the file untouched; the user's first change to
+   * profiles writes a new one (the copy keeps the old).
+   */
+  readonly problem: string | null = null;
   private data: FileShape;
+  private holding = false;
 
-  constructor(userDataDir: string) {
-    this.path = join(userDataDir, 'profiles.json');
-    this.data = this.load();
-  }
-
-  private load(): FileShape {
-    try {
-      const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as Partial<FileShape>;
-      if (parsed.version === 1 && Array.isArray(parsed.profiles)) {
-        return { version: 1, activeProfileId: parsed.activeProfileId ?? null, profiles: parsed.profiles };
+  constructor(userDataDir: string, now: () => Date = () => new Date()) {
+    this.path = join(userDataDir, PROFILES_FILE);
+    const loaded = read(this.path);
+    this.data = loaded.data;
+    if (loaded.refused !== null) {
+      const copy = `${this.path}.refused-${now().toISOString().replaceAll(':', '-')}`;
+      let kept: string;
+      try {
+        copyFileSync(this.path, copy);
+        kept = `a copy is kept beside it as ${basename(copy)}`;
+      } catch (error) {
+        kept = `no copy could be made (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`;
       }
-    } catch {
-      // missing or unreadable: start empty (the sandbox profile is recreated by the core)
+      this.problem =
+        `Keydesk did not use ${this.path}: ${loaded.refused}. The file was left as it is, ${kept}, and Keydesk ` +
+        'started with the Local sandbox profile alone. Your next change to profiles writes a new file.';
+      this.holding = true;
+      console.error(`keydesk: ${this.problem}`);
     }
-    return { version: 1, activeProfileId: null, profiles: [] };
   }
 
-  /** Write to a temporary file beside the real one, then rename: a crash leaves the old file or the new. */
-  private save(): void {
+  /** Write to a temporary file beside the real one, flush it to disk, then rename: a crash leaves the old file or the new. */
+  private save(by: 'start-up' | 'user'): void {
+    if (this.holding && by === 'start-up') return;
+    this.holding = false;
     mkdirSync(dirname(this.path), { recursive: true });
     const tmp = `${this.path}.${randomUUID()}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.data, null, 2), { mode: 0o600 });
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeFileSync(fd, JSON.stringify(this.data, null, 2));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, this.path);
+    syncDirectory(dirname(this.path));
   }
 
   list(): StoredProfile[] {
@@ -55,21 +121,36 @@ export class ProfilesFile {
     return this.data.activeProfileId;
   }
 
-  upsert(profile: StoredProfile): void {
+  /** `by: 'start-up'` is the core's own bookkeeping (the sandbox profile); it never replaces a refused file. */
+  upsert(profile: StoredProfile, by: 'start-up' | 'user' = 'user'): void {
     const i = this.data.profiles.findIndex((p) => p.id === profile.id);
     if (i === -1) this.data.profiles.push({ ...profile });
     else this.data.profiles[i] = { ...profile };
-    this.save();
+    this.save(by);
   }
 
   remove(id: string): void {
     this.data.profiles = this.data.profiles.filter((p) => p.id !== id);
     if (this.data.activeProfileId === id) this.data.activeProfileId = this.data.profiles[0]?.id ?? null;
-    this.save();
+    this.save('user');
   }
 
-  setActive(id: string): void {
+  setActive(id: string, by: 'start-up' | 'user' = 'user'): void {
     this.data.activeProfileId = id;
-    this.save();
+    this.save(by);
+  }
+}
+
+/** The rename itself is durable only once the directory is flushed (POSIX); Windows has no such call. */
+function syncDirectory(dir: string): void {
+  if (process.platform === 'win32') return;
+  let fd: number | null = null;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // A filesystem that cannot flush a directory still has the renamed file.
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }

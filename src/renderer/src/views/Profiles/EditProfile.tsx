@@ -42,7 +42,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
       <Field label="Base URL" type="url" value={baseUrl} onChange={(e) => { setBaseUrl(e.target.value); }} />
       <Field label="Validation URL" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); }} />
       <Field label="Service identifier" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
-      <Field label="Replace API key (leave empty to keep it)" type="password" autoComplete="off" value={apiKey} onChange={(e) => { setApiKey(e.target.value); }} />
+      <Field label="Replace API key (leave empty to keep it)" type="password" autoComplete="off" value={apiKey} onChange={(e) => { setApiKey(e.target.value); }} hint="Needed again when the base URL moves to another address: a stored key is never sent anywhere new." />
       {failure && <p role="alert" className="error">{failure.message}</p>}
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>

@@ -10,6 +10,7 @@ const STORAGE = { 'os-keychain': 'OS keychain', 'session-only': 'this session on
 export function Profiles() {
   const profiles = useKeydesk((s) => s.profiles);
   const activeId = useKeydesk((s) => s.activeProfileId);
+  const status = useKeydesk((s) => s.appStatus);
   const select = useKeydesk((s) => s.selectProfile);
   const add = useKeydesk((s) => s.addProfile);
   const remove = useKeydesk((s) => s.removeProfile);
@@ -29,6 +30,12 @@ export function Profiles() {
       <div className="columns">
         <div className="card">
           <h2>Services</h2>
+          {status?.profilesFileProblem && <p role="alert" className="error">{status.profilesFileProblem}</p>}
+          {status?.secretStorageReason && (
+            <p className="muted">
+              Keys are kept for this session only and are gone when Keydesk quits. {status.secretStorageReason}
+            </p>
+          )}
           <ul className="profiles">
             {profiles.map((p) => (
               <li key={p.id} aria-current={p.id === activeId ? 'true' : undefined}>
