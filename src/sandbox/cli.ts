@@ -10,7 +10,7 @@ import { startSandboxServer, type RunningSandbox } from './server.ts';
 import { SandboxStore } from './store.ts';
 
 const USAGE = `Usage (installed: keydesk-sandbox; from a clone of Keydesk: npm run sandbox --):
-  keydesk-sandbox serve [--host 127.0.0.1] [--port 8787] [--db FILE] [--hwid-reset-cooldown MINUTES] [--rate-limit PER_SECOND]
+  keydesk-sandbox serve [--host 127.0.0.1] [--port 8787] [--db FILE] [--hwid-reset-cooldown MINUTES] [--rate-limit PER_SECOND] [--real-only]
   keydesk-sandbox create-service [--db FILE] --name NAME [--identifier ID]`;
 
 class UsageError extends Error {}
@@ -36,6 +36,8 @@ async function serve(args: string[]): Promise<void> {
       db: { type: 'string' },
       'hwid-reset-cooldown': { type: 'string' },
       'rate-limit': { type: 'string' },
+      // Answer like the hosted service: the Keydesk-Detail header is ignored.
+      'real-only': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -69,6 +71,7 @@ async function serve(args: string[]): Promise<void> {
     host: values.host,
     port,
     limits: { hwidResetCooldownMinutes, rateLimitPerSecond },
+    realOnly: values['real-only'],
     onInternalError: (error) => process.stderr.write(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
   process.stdout.write(`Keydesk sandbox listening on ${sandbox.url}\n`);

@@ -1,31 +1,12 @@
 // The sandbox database schema. Notes are stored once per distinct text (a batch shares one), and a trigram
 // FTS5 index over them answers "note contains T, ignoring case" without scanning keys.
-export const SCHEMA_VERSION = 1;
+// Keys and keyless entries use AUTOINCREMENT: an id names one key or entry for the database's whole life,
+// never reused after a delete (wire.md, "Real dialect").
+export const SCHEMA_VERSION = 2;
 
-export const SCHEMA_V1 = `
-CREATE TABLE services (
-  id              INTEGER PRIMARY KEY,
-  public_id       TEXT NOT NULL UNIQUE,
-  name            TEXT NOT NULL,
-  identifier      TEXT NOT NULL UNIQUE COLLATE NOCASE,
-  api_key_sha256  BLOB NOT NULL UNIQUE,
-  execution_count INTEGER NOT NULL DEFAULT 0,
-  created_at      INTEGER NOT NULL
-);
-
-CREATE TABLE notes (
-  id         INTEGER PRIMARY KEY,
-  service_id INTEGER NOT NULL REFERENCES services(id),
-  text       TEXT NOT NULL,
-  UNIQUE (service_id, text)
-);
-CREATE VIRTUAL TABLE notes_fts USING fts5(text, content = 'notes', content_rowid = 'id', tokenize = 'trigram case_sensitive 0');
-CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
-  INSERT INTO notes_fts (rowid, text) VALUES (new.id, new.text);
-END;
-
-CREATE TABLE keys (
-  id              INTEGER PRIMARY KEY,
+const KEYS_TABLE = (name: string) => `
+CREATE TABLE ${name} (
+  id              INTEGER PRIMARY KEY AUTOINCREMENT,
   service_id      INTEGER NOT NULL,
   value           TEXT NOT NULL UNIQUE,
   note_id         INTEGER NOT NULL,
@@ -38,12 +19,14 @@ CREATE TABLE keys (
   created_at      INTEGER NOT NULL,
   activated_at    INTEGER,
   last_reset_at   INTEGER
-);
+);`;
+const KEYS_INDEXES = `
 CREATE INDEX keys_by_note ON keys (note_id, status);
-CREATE INDEX keys_by_hwid ON keys (hwid) WHERE hwid IS NOT NULL;
+CREATE INDEX keys_by_hwid ON keys (hwid) WHERE hwid IS NOT NULL;`;
 
-CREATE TABLE keyless (
-  id           INTEGER PRIMARY KEY,
+const KEYLESS_TABLE = (name: string) => `
+CREATE TABLE ${name} (
+  id           INTEGER PRIMARY KEY AUTOINCREMENT,
   service_id   INTEGER NOT NULL REFERENCES services(id),
   hwid         TEXT NOT NULL,
   is_premium   INTEGER NOT NULL,
@@ -51,5 +34,55 @@ CREATE TABLE keyless (
   created_at   INTEGER NOT NULL,
   last_used_at INTEGER,
   UNIQUE (service_id, hwid)
+);`;
+
+/** A new database, at SCHEMA_VERSION. */
+export const SCHEMA = `
+CREATE TABLE services (
+  id              INTEGER PRIMARY KEY,
+  public_id       TEXT NOT NULL UNIQUE,
+  name            TEXT NOT NULL,
+  identifier      TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  api_key_sha256  BLOB NOT NULL UNIQUE,
+  execution_count INTEGER NOT NULL DEFAULT 0,
+  created_at      INTEGER NOT NULL,
+  -- Validation's OwnerSecretID: random, stable, unrelated to the apiKey.
+  owner_secret_id TEXT UNIQUE
 );
+
+CREATE TABLE notes (
+  id         INTEGER PRIMARY KEY,
+  service_id INTEGER NOT NULL REFERENCES services(id),
+  text       TEXT NOT NULL,
+  UNIQUE (service_id, text)
+);
+CREATE VIRTUAL TABLE notes_fts USING fts5(text, content = 'notes', content_rowid = 'id', tokenize = 'trigram case_sensitive 0');
+CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN
+  INSERT INTO notes_fts (rowid, text) VALUES (new.id, new.text);
+END;
+${KEYS_TABLE('keys')}
+${KEYS_INDEXES}
+${KEYLESS_TABLE('keyless')}
 `;
+
+/**
+ * Migrations, by the version they start from. Each runs inside the transaction that also sets user_version.
+ * 1 → 2: ids never reused (AUTOINCREMENT, so the tables are rebuilt), and each service's OwnerSecretID
+ * (filled in by the store, which owns the random source).
+ */
+export const MIGRATIONS: Readonly<Record<number, string>> = {
+  1: `
+ALTER TABLE services ADD COLUMN owner_secret_id TEXT;
+CREATE UNIQUE INDEX services_by_owner_secret ON services (owner_secret_id);
+${KEYS_TABLE('keys_v2')}
+INSERT INTO keys_v2 SELECT id, service_id, value, note_id, status, is_premium, expires_by_days, days_key, expires_at, hwid,
+  created_at, activated_at, last_reset_at FROM keys;
+DROP TABLE keys;
+ALTER TABLE keys_v2 RENAME TO keys;
+${KEYS_INDEXES}
+${KEYLESS_TABLE('keyless_v2')}
+INSERT INTO keyless_v2 SELECT id, service_id, hwid, is_premium, expires_at, created_at, last_used_at FROM keyless;
+DROP TABLE keyless;
+ALTER TABLE keyless_v2 RENAME TO keyless;
+`,
+};

@@ -9,7 +9,8 @@ import { WireError } from './errors.ts';
 import { ExecutionCounter } from './executions.ts';
 import { Params, readApiKey } from './params.ts';
 import { HANDLERS } from './routes/index.ts';
-import { RawJson, type Reply, type SandboxLimits } from './routes/types.ts';
+import { Streamed, type Reply, type RouteHandler, type SandboxLimits } from './routes/types.ts';
+import { dialectOf, inDialect } from './dialect.ts';
 import type { SandboxStore } from './store.ts';
 
 export interface SandboxServerOptions {
@@ -18,6 +19,8 @@ export interface SandboxServerOptions {
   /** 0 picks a free port. */
   port?: number;
   limits?: Partial<SandboxLimits>;
+  /** Ignore `Keydesk-Detail: full` and answer every request in the real dialect, like the hosted service. */
+  realOnly?: boolean;
   /** Called for a request that failed with an unexpected error (a bug): for the operator's log. */
   onInternalError?: (error: unknown) => void;
 }
@@ -59,7 +62,7 @@ function send(res: ServerResponse, status: number, body: object, headers: Record
  * Writes a pre-serialised body chunk by chunk, waiting for the socket when it is full: the client reads the
  * first megabytes while the rest are still being written.
  */
-async function sendChunks(res: ServerResponse, status: number, body: RawJson): Promise<void> {
+async function sendChunks(res: ServerResponse, status: number, body: { length: number; chunks: () => Iterable<Buffer> }): Promise<void> {
   res.writeHead(status, { ...BASE_HEADERS, 'Content-Length': body.length });
   for (const chunk of body.chunks()) {
     if (res.destroyed) return;
@@ -166,6 +169,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
   const limiter = limits.rateLimitPerSecond > 0 ? new RateLimiter(limits.rateLimitPerSecond) : null;
   const executions = new ExecutionCounter(store);
   const host = options.host ?? '127.0.0.1';
+  const realOnly = options.realOnly ?? false;
   let allowedHosts = new Set<string>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -217,7 +221,8 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       body = parsed as Record<string, unknown>;
     }
     const params = new Params(new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), body);
-    const handler = HANDLERS[routeName];
+    // The handler's type ties its reply to this route's detail body (routes/index.ts).
+    const handler: RouteHandler = HANDLERS[routeName];
     let reply: Reply;
     if (handler.auth === 'public') {
       reply = handler.handle({ params, store });
@@ -237,8 +242,9 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       // 8. Parameters and 9. state, inside the handler.
       reply = await handler.handle({ params, store, executions, service, limits });
     }
-    if (reply.body instanceof RawJson) await sendChunks(res, reply.status, reply.body);
-    else send(res, reply.status, reply.body);
+    const dialect = dialectOf(req.headers, realOnly);
+    if (reply.body instanceof Streamed) await sendChunks(res, reply.status, reply.body.render(dialect));
+    else send(res, reply.status, inDialect(routeName, reply.body, dialect));
   }
 
   // Connections are tracked so shutdown can end them gracefully: node's own server.close() destroys

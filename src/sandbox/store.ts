@@ -1,13 +1,13 @@
 // The sandbox's storage: node:sqlite in WAL mode. Every write is one transaction, so a crash at any moment
 // leaves either all of a batch or none of it. The store speaks domain terms and throws WireError for the
 // outcomes the wire contract names (not found, conflict, cooldown, out-of-range results).
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { addDays, charLength, endOfUtcDay, isIdentifier, LIMITS, MAX_EXPIRES_AT_MS, utcDate } from '../shared/rules.ts';
 import type { ValidationBody, ValidationOutcome, WireKey, WireKeylessEntry } from '../shared/wire.ts';
 import { invalid, notFound, WireError } from './errors.ts';
 import { generateKeyBlock, KEY_LENGTH, newApiKey, publicId, type KeyValueBlock } from './keygen.ts';
-import { SCHEMA_V1, SCHEMA_VERSION } from './schema.ts';
+import { MIGRATIONS, SCHEMA, SCHEMA_VERSION } from './schema.ts';
 
 const GENERATED = 0;
 const ACTIVE = 1;
@@ -18,6 +18,8 @@ export interface ServiceRecord {
   publicId: string;
   name: string;
   identifier: string;
+  /** Validation's OwnerSecretID: opaque, stable, never derived from the apiKey. */
+  ownerSecretId: string;
 }
 
 interface KeyRow {
@@ -72,35 +74,45 @@ export function batchKeys(batch: GeneratedBatch): WireKey[] {
 
 /**
  * `prefix` + the batch as a JSON array + `suffix`, as UTF-8 bytes in chunks of about `chunkBytes`:
- * byte-identical to JSON.stringify(batchKeys(batch)) between them, and several times faster, because the
- * shared fields are encoded once and keys are copied into buffers. The length is known before the first
- * chunk is built, so a response can declare it and start sending while the rest is being written.
- * Ids and values come from ASCII URL-safe alphabets, so they never need escaping.
+ * byte-identical to JSON.stringify(batchKeys(batch)) between them (or, for `real`, to the real dialect's
+ * `[{value, note, expiresAt, isPremium}]`), and several times faster, because the shared fields are encoded once
+ * and keys are copied into buffers. The length is known before the first chunk is built, so a response can
+ * declare it and start sending while the rest is being written. Ids and values come from ASCII URL-safe
+ * alphabets, so they never need escaping.
  */
-export function batchJsonChunks(batch: GeneratedBatch, prefix = '', suffix = '', chunkBytes = 1 << 20): { length: number; chunks: () => Generator<Buffer> } {
+export function batchJsonChunks(
+  batch: GeneratedBatch,
+  prefix = '',
+  suffix = '',
+  chunkBytes = 1 << 20,
+  dialect: 'detail' | 'real' = 'detail',
+): { length: number; chunks: () => Generator<Buffer> } {
+  const real = dialect === 'real';
+  const { note, expiresAt, isPremium } = batch.shared;
   const head = Buffer.from(`${prefix}[`);
-  const open = Buffer.from('{"id":"');
-  const mid = Buffer.from('","value":"');
-  const tail = Buffer.from(`",${JSON.stringify(batch.shared).slice(1)}`);
+  const open = Buffer.from(real ? '{"value":"' : '{"id":"');
+  const mid = Buffer.from(real ? '' : '","value":"');
+  const tail = Buffer.from(`",${JSON.stringify(real ? { note, expiresAt, isPremium } : batch.shared).slice(1)}`);
   const end = Buffer.from(`]${suffix}`);
-  const ids = batch.ids.map(keyPublicId);
+  const ids = real ? [] : batch.ids.map(keyPublicId);
+  const count = batch.ids.length;
   const values = batch.values.bytes;
   const itemBytes = (i: number) => open.length + (ids[i]?.length ?? 0) + mid.length + KEY_LENGTH + tail.length;
-  let length = head.length + end.length + Math.max(0, ids.length - 1);
-  for (let i = 0; i < ids.length; i++) length += itemBytes(i);
+  let length = head.length + end.length + Math.max(0, count - 1);
+  for (let i = 0; i < count; i++) length += itemBytes(i);
 
   function* chunks(): Generator<Buffer> {
     let i = 0;
     let first = true;
-    while (first || i < ids.length) {
+    while (first || i < count) {
       // Size this chunk exactly, then fill it.
       let size = first ? head.length : 0;
       let j = i;
-      while (j < ids.length && (size < chunkBytes || j === i)) {
+      while (j < count && (size < chunkBytes || j === i)) {
         size += itemBytes(j) + (j > 0 ? 1 : 0);
         j++;
       }
-      const last = j >= ids.length;
+      const last = j >= count;
       if (last) size += end.length;
       const out = Buffer.allocUnsafe(size);
       let at = 0;
@@ -144,6 +156,8 @@ export interface StoreOptions {
   /** Clock in epoch ms; injectable so expiry can be tested without waiting. */
   now?: () => number;
 }
+
+const SERVICE_COLUMNS = 'id, public_id, name, identifier, owner_secret_id';
 
 const KEY_COLUMNS = `k.id, k.service_id, k.value, n.text AS note, k.status, k.is_premium, k.expires_by_days,
   k.days_key, k.expires_at, k.hwid, k.created_at, k.activated_at, k.last_reset_at`;
@@ -260,8 +274,8 @@ export class SandboxStore {
     );
     const p = (sql: string) => this.db.prepare(sql);
     this.stmt = {
-      serviceByHash: p('SELECT id, public_id, name, identifier FROM services WHERE api_key_sha256 = ?'),
-      serviceByIdentifier: p('SELECT id, public_id, name, identifier FROM services WHERE identifier = ?'),
+      serviceByHash: p(`SELECT ${SERVICE_COLUMNS} FROM services WHERE api_key_sha256 = ?`),
+      serviceByIdentifier: p(`SELECT ${SERVICE_COLUMNS} FROM services WHERE identifier = ?`),
       servicePublicId: p('SELECT public_id FROM services WHERE id = ?'),
       push: p('UPDATE services SET execution_count = execution_count + ? WHERE id = ? RETURNING execution_count'),
       count: p('SELECT execution_count FROM services WHERE id = ?'),
@@ -291,18 +305,33 @@ export class SandboxStore {
     };
   }
 
+  /** Brings the file to SCHEMA_VERSION. The version is read inside the write transaction: two processes opening one file at once migrate it once. */
   private migrate(): void {
-    const row = this.db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined;
-    const version = row?.user_version ?? 0;
-    if (version > SCHEMA_VERSION) {
-      throw new Error(`The sandbox database ${this.file} was written by a newer Keydesk (schema ${version}).`);
-    }
-    if (version === 0) {
-      this.transaction(() => {
-        this.db.exec(SCHEMA_V1);
-        this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-      });
-    }
+    const version = (): number => (this.db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined)?.user_version ?? 0;
+    const check = (v: number): void => {
+      if (v > SCHEMA_VERSION) throw new Error(`The sandbox database ${this.file} was written by a newer Keydesk (schema ${v}).`);
+    };
+    check(version());
+    if (version() === SCHEMA_VERSION) return;
+    this.transaction(() => {
+      let v = version();
+      check(v);
+      if (v === 0) {
+        this.db.exec(SCHEMA);
+        v = SCHEMA_VERSION;
+      }
+      for (; v < SCHEMA_VERSION; v++) {
+        const sql = MIGRATIONS[v];
+        if (sql === undefined) throw new Error(`The sandbox database ${this.file} has schema ${v}, which this Keydesk cannot upgrade.`);
+        this.db.exec(sql);
+      }
+      // Services made before OwnerSecretID existed get theirs now.
+      const fill = this.db.prepare('UPDATE services SET owner_secret_id = ? WHERE id = ?');
+      for (const row of this.db.prepare('SELECT id FROM services WHERE owner_secret_id IS NULL').all() as { id: number }[]) {
+        fill.run(randomUUID(), row.id);
+      }
+      this.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    });
   }
 
   /** Runs `fn` in one IMMEDIATE transaction: all of its writes land, or none do. */
@@ -341,9 +370,9 @@ export class SandboxStore {
     const apiKey = newApiKey();
     try {
       const row = this.db
-        .prepare(`INSERT INTO services (public_id, name, identifier, api_key_sha256, created_at) VALUES (?, ?, ?, ?, ?)
-          RETURNING id, public_id, name, identifier`)
-        .get(publicId('svc_'), name, identifier, sha256(apiKey), this.now()) as unknown as ServiceRow;
+        .prepare(`INSERT INTO services (public_id, name, identifier, api_key_sha256, created_at, owner_secret_id) VALUES (?, ?, ?, ?, ?, ?)
+          RETURNING ${SERVICE_COLUMNS}`)
+        .get(publicId('svc_'), name, identifier, sha256(apiKey), this.now(), randomUUID()) as unknown as ServiceRow;
       return { service: toService(row), apiKey };
     } catch (error) {
       if (isUniqueViolation(error)) throw new WireError('CONFLICT', `The identifier "${identifier}" is taken.`);
@@ -691,7 +720,7 @@ export class SandboxStore {
     if (!service) {
       return validationBody('invalid_service', null, hwid, null, 'No service has that identifier.');
     }
-    const registered = service.identifier;
+    const registered = { identifier: service.identifier, owner: service.ownerSecretId };
 
     if (key === keylessKey) {
       const entry = this.stmt.keylessByHwid.get(service.id, hwid) as KeylessRow | undefined;
@@ -733,12 +762,14 @@ interface ServiceRow {
   public_id: string;
   name: string;
   identifier: string;
+  owner_secret_id: string;
 }
 const toService = (row: ServiceRow): ServiceRecord => ({
   id: row.id,
   publicId: row.public_id,
   name: row.name,
   identifier: row.identifier,
+  ownerSecretId: row.owner_secret_id,
 });
 
 export const keyPublicId = (rowid: number): string => `k_${rowid.toString(36).padStart(8, '0')}`;
@@ -775,7 +806,7 @@ const OUTCOME_MESSAGES: Record<ValidationOutcome, string> = {
 
 function validationBody(
   outcome: ValidationOutcome,
-  registered: string | null,
+  registered: { identifier: string; owner: string } | null,
   hwid: string,
   found: { keyless: boolean; premium: boolean; expiresAt: number | null } | null,
   notes: string,
@@ -783,9 +814,10 @@ function validationBody(
   return {
     success: outcome === 'success',
     message: outcome === 'success' && found?.keyless ? 'This device is authorized without a key.' : OUTCOME_MESSAGES[outcome],
+    OwnerSecretID: registered?.owner ?? null,
     V2_Authentication: outcome,
     Authentication: outcome,
-    Registered_ServiceID: registered,
+    Registered_ServiceID: registered?.identifier ?? null,
     Key_Information: {
       // Only a success grants anything: a client that reads Premium_Mode alone must not let anyone in.
       NoKey_Requirement: outcome === 'success' && found !== null && found.keyless,

@@ -261,6 +261,8 @@ export interface KeyInformation {
 export interface ValidationBody {
   success: boolean;
   message: string;
+  /** An opaque, stable id of the service's owner (null for invalid_service): never the apiKey nor a digest of it. */
+  OwnerSecretID: string | null;
   V2_Authentication: ValidationOutcome;
   Authentication: ValidationOutcome;
   Registered_ServiceID: string | null;
@@ -335,7 +337,7 @@ export interface RealKeylessBody {
   keyless: RealKeyless;
 }
 export interface RealValidationBody {
-  OwnerSecretID: string;
+  OwnerSecretID: string | null;
   Registered_ServiceID: string | null;
   Authentication: ValidationOutcome;
   V2_Authentication: ValidationOutcome;

@@ -148,6 +148,26 @@ describe('delete', () => {
   });
 });
 
+describe('ids', () => {
+  it('are never reused: the key generated after deleting the newest one gets a new id', async () => {
+    const [k] = await generate(t);
+    expect((await postJson(t, '/api/key/delete', { keyValue: k?.value })).status).toBe(200);
+    const [next] = await generate(t);
+    expect(next?.id).not.toBe(k?.id);
+    const [again] = await generate(t);
+    expect(new Set([k?.id, next?.id, again?.id]).size).toBe(3);
+  });
+
+  it('of keyless entries are never reused either (sandbox only)', async (ctx) => {
+    if (!t.local) ctx.skip();
+    const hwid = `IDS-${uniqueNote('').trim().replaceAll(' ', '')}`;
+    const first = (await postJson(t, '/api/keyless/add', { hwid })).json.keyless as { id: string };
+    expect((await postJson(t, '/api/keyless/delete', { hwid })).status).toBe(200);
+    const second = (await postJson(t, '/api/keyless/add', { hwid })).json.keyless as { id: string };
+    expect(second.id).not.toBe(first.id);
+  });
+});
+
 describe('expand expiration', () => {
   it('moves a fixed key expiry by the days given (query form) and expire follows', async () => {
     const expire = futureDate(10);

@@ -1,4 +1,5 @@
 // Conformance: identifier check, keyless entries and /v2_validation.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ValidationBody, WireKey, WireKeylessEntry } from '../../src/shared/wire.ts';
 import { DAY, failure, generate, get, postJson, uniqueNote, validate } from './api.ts';
@@ -98,7 +99,7 @@ describe('keyless entries (add is sandbox only)', () => {
 describe('/v2_validation', () => {
   const shape = (v: ValidationBody): void => {
     expect(Object.keys(v).sort()).toEqual(
-      ['Authentication', 'Key_Information', 'Registered_ServiceID', 'V2_Authentication', 'message', 'success'].sort(),
+      ['Authentication', 'Key_Information', 'OwnerSecretID', 'Registered_ServiceID', 'V2_Authentication', 'message', 'success'].sort(),
     );
     expect(Object.keys(v.Key_Information).sort()).toEqual(['Hardware_ID', 'NoKey_Requirement', 'Notes', 'Premium_Mode', 'expiresAt'].sort());
     expect(v.Authentication).toBe(v.V2_Authentication);
@@ -234,6 +235,24 @@ describe('/v2_validation', () => {
     ];
     expect(outcomes.map((v) => v.V2_Authentication)).toEqual(['hwid_mismatch', 'invalid_key', 'not_whitelisted', 'invalid_service']);
     for (const v of outcomes) expect(v.Key_Information, v.V2_Authentication).toMatchObject({ Premium_Mode: false, NoKey_Requirement: false });
+  });
+
+  it('gives an OwnerSecretID that is stable, opaque, and neither the apiKey nor a digest of it', async () => {
+    const [a] = await generate(t);
+    const [b] = await generate(t);
+    const one = await validate(t, a?.value ?? '', hwid('OWNER'));
+    const two = await validate(t, b?.value ?? '', hwid('OWNER'));
+    const miss = await validate(t, 'NO-SUCH-KEY', 'H');
+    expect(typeof one.OwnerSecretID).toBe('string');
+    expect(one.OwnerSecretID?.length).toBeGreaterThanOrEqual(16);
+    expect(two.OwnerSecretID).toBe(one.OwnerSecretID);
+    expect(miss.OwnerSecretID).toBe(one.OwnerSecretID);
+    const secret = one.OwnerSecretID ?? '';
+    const digest = createHash('sha256').update(t.apiKey).digest();
+    for (const leak of [t.apiKey, t.apiKey.slice(3), digest.toString('hex'), digest.toString('base64'), digest.toString('base64url')]) {
+      expect(secret).not.toContain(leak);
+      expect(leak).not.toContain(secret);
+    }
   });
 
   it('has no apiKey requirement: a request without one is answered', async () => {

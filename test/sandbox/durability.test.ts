@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { DETAIL_FULL, DETAIL_HEADER } from '../../src/shared/wire.ts';
 import { qs, send } from '../support/http.ts';
 import { createService, startSandbox, tempDir } from '../support/sandbox-process.ts';
 
@@ -17,7 +18,7 @@ describe('durability', () => {
       const before = (await send(sandbox.url, { path: `/api/execution-count?${qs({ apiKey })}` })).json.executionCount as number;
       const totals = await Promise.all(
         Array.from({ length: 2_000 }, async () => {
-          const res = await pool.request({ method: 'POST', path });
+          const res = await pool.request({ method: 'POST', path, headers: { [DETAIL_HEADER]: DETAIL_FULL } });
           expect(res.statusCode).toBe(200);
           return ((await res.body.json()) as { executionCount: number }).executionCount;
         }),

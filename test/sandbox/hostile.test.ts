@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/shared/wire.ts';
+import { DETAIL_FULL, DETAIL_HEADER, ROUTES } from '../../src/shared/wire.ts';
 import { send } from '../support/http.ts';
 import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
 
@@ -68,7 +68,8 @@ describe('hostile input', () => {
         const query = new URLSearchParams(r.query);
         if (r.key === 'valid') query.append('apiKey', apiKey);
         if (r.key === 'wrong') query.append('apiKey', 'kd_wrong');
-        const headers: Record<string, string> = {};
+        // The detail dialect: every answer, success or failure, then has `success` and `message`.
+        const headers: Record<string, string> = { [DETAIL_HEADER]: DETAIL_FULL };
         if (r.contentType) headers['Content-Type'] = r.contentType;
         const res = await send(sandbox.url, { method: r.method, path: `${r.path}?${query.toString()}`, headers, body: r.body });
         sent++;
@@ -107,7 +108,7 @@ describe('hostile input', () => {
   it('still counts, generates and validates correctly afterwards', async () => {
     const q = `apiKey=${encodeURIComponent(apiKey)}`;
     const before = (await send(sandbox.url, { path: `/api/execution-count?${q}` })).json.executionCount as number;
-    const push = await send(sandbox.url, { method: 'POST', path: `/api/push-execution-count?${q}` });
+    const push = await send(sandbox.url, { method: 'POST', path: `/api/push-execution-count?${q}`, headers: { [DETAIL_HEADER]: DETAIL_FULL } });
     expect(push.json.executionCount).toBe(before + 1);
     const gen = await send(sandbox.url, { path: `/api/generate-key/get?${q}&expire=2099-01-01&count=1&isPremium=false&note=after` });
     expect(gen.status).toBe(201);

@@ -1,6 +1,7 @@
 // Where the conformance suite points: by default a sandbox it starts itself; with KEYDESK_TEST_BASE_URL,
 // KEYDESK_TEST_API_KEY and KEYDESK_TEST_SERVICE set, any server that speaks the API.
 import { join } from 'node:path';
+import { DETAIL_FULL, DETAIL_HEADER } from '../../src/shared/wire.ts';
 import { send, type RawRequest, type RawResponse } from '../support/http.ts';
 import { createService, startSandbox, tempDir } from '../support/sandbox-process.ts';
 
@@ -31,9 +32,14 @@ export async function openTarget(): Promise<Target> {
   };
 }
 
-/** Sends a request and checks what every answer must have: a JSON body with the JSON content type. */
-export async function call(target: Target, req: RawRequest): Promise<RawResponse> {
-  const res = await send(target.url, req);
+/**
+ * Sends a request and checks what every answer must have: a JSON body with the JSON content type. Asks for the
+ * detail dialect (`Keydesk-Detail: full`, as Keydesk's client does) unless `dialect` is 'real', which sends no
+ * such header: the default answer, the one every client of the real service gets.
+ */
+export async function call(target: Target, req: RawRequest, dialect: 'detail' | 'real' = 'detail'): Promise<RawResponse> {
+  const headers = dialect === 'detail' ? { [DETAIL_HEADER]: DETAIL_FULL, ...req.headers } : req.headers;
+  const res = await send(target.url, { ...req, headers });
   if (!String(res.headers['content-type']).startsWith('application/json')) {
     throw new Error(`${req.method ?? 'GET'} ${req.path}: content-type ${String(res.headers['content-type'])}, body ${res.text.slice(0, 200)}`);
   }

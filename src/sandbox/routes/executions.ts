@@ -1,7 +1,7 @@
-import type { ExecutionCountBody } from '../../shared/wire.ts';
+import type { DetailBody, ExecutionCountBody } from '../../shared/wire.ts';
 import { ok, type ServiceHandler } from './types.ts';
 
-export const pushExecutionCount: ServiceHandler = {
+export const pushExecutionCount: ServiceHandler<DetailBody<'pushExecutionCount'>> = {
   auth: 'service',
   handle: async ({ executions, service }) =>
     ok({
@@ -10,7 +10,7 @@ export const pushExecutionCount: ServiceHandler = {
     } satisfies Omit<ExecutionCountBody, 'success'>),
 };
 
-export const executionCount: ServiceHandler = {
+export const executionCount: ServiceHandler<DetailBody<'executionCount'>> = {
   auth: 'service',
   handle: ({ store, service }) =>
     ok({

@@ -1,10 +1,10 @@
 import { isIdentifier } from '../../shared/rules.ts';
-import type { IdentifierCheckBody } from '../../shared/wire.ts';
+import type { DetailBody, IdentifierCheckBody } from '../../shared/wire.ts';
 import { invalid } from '../errors.ts';
 import { ok, type ServiceHandler } from './types.ts';
 
 /** Service identifiers are global: this says whether any service holds one, and which. */
-export const identifierCheck: ServiceHandler = {
+export const identifierCheck: ServiceHandler<DetailBody<'identifierCheck'>> = {
   auth: 'service',
   handle: ({ params, store }) => {
     const identifier = params.requiredString('identifier');

@@ -1,8 +1,8 @@
 import { LIMITS } from '../../shared/rules.ts';
-import type { FetchKeylessBody, KeylessBody } from '../../shared/wire.ts';
+import type { DetailBody, FetchKeylessBody, KeylessBody } from '../../shared/wire.ts';
 import { counted, ok, pagedSearch, type ServiceHandler } from './types.ts';
 
-export const addKeyless: ServiceHandler = {
+export const addKeyless: ServiceHandler<DetailBody<'addKeyless'>> = {
   auth: 'service',
   handle: ({ params, store, service }) => {
     const hwid = params.requiredString('hwid');
@@ -13,7 +13,7 @@ export const addKeyless: ServiceHandler = {
   },
 };
 
-export const fetchKeyless: ServiceHandler = {
+export const fetchKeyless: ServiceHandler<DetailBody<'fetchKeyless'>> = {
   auth: 'service',
   handle: ({ params, store, service }) => {
     const page = pagedSearch(
@@ -30,7 +30,7 @@ export const fetchKeyless: ServiceHandler = {
   },
 };
 
-export const deleteKeyless: ServiceHandler = {
+export const deleteKeyless: ServiceHandler<DetailBody<'deleteKeyless'>> = {
   auth: 'service',
   handle: ({ params, store, service }) => {
     store.deleteKeyless(service.id, params.requiredString('hwid'));

@@ -1,4 +1,4 @@
-import type { ROUTES, RouteName } from '../../shared/wire.ts';
+import type { DetailBody, ROUTES, RouteName } from '../../shared/wire.ts';
 import type { ExecutionCounter } from '../executions.ts';
 import type { Params } from '../params.ts';
 import { notFound } from '../errors.ts';
@@ -24,9 +24,21 @@ export class RawJson {
   }
 }
 
-export interface Reply {
+/** Which of the two dialects an answer is written in (wire.md): the real service's, or Keydesk's detail. */
+export type Dialect = 'real' | 'detail';
+
+/** A body too large to build as objects (a 100,000-key batch), written straight to bytes in either dialect. */
+export class Streamed {
+  readonly render: (dialect: Dialect) => RawJson;
+  constructor(render: (dialect: Dialect) => RawJson) {
+    this.render = render;
+  }
+}
+
+/** A handler's answer: its detail-dialect body (the server derives the real one), or a streamed body. */
+export interface Reply<B extends object = object> {
   status: number;
-  body: object | RawJson;
+  body: B | Streamed;
 }
 
 export interface ServiceContext {
@@ -42,14 +54,25 @@ export interface PublicContext {
 }
 
 /** A route that acts for one service (apiKey checked before it runs), or a public one (validation). */
-export type ServiceHandler = { auth: 'service'; handle: (ctx: ServiceContext) => Reply | Promise<Reply> };
-export type PublicHandler = { auth: 'public'; handle: (ctx: PublicContext) => Reply };
+export interface ServiceHandler<B extends object = object> {
+  auth: 'service';
+  handle: (ctx: ServiceContext) => Reply<B> | Promise<Reply<B>>;
+}
+export interface PublicHandler<B extends object = object> {
+  auth: 'public';
+  handle: (ctx: PublicContext) => Reply<B>;
+}
 export type RouteHandler = ServiceHandler | PublicHandler;
 
-/** The handler a route must have: public exactly when the route table says it takes no apiKey. */
-export type HandlerFor<R extends RouteName> = (typeof ROUTES)[R]['apiKey'] extends 'none' ? PublicHandler : ServiceHandler;
+/**
+ * The handler a route must have: public exactly when the route table says it takes no apiKey, answering the
+ * route's detail-dialect body.
+ */
+export type HandlerFor<R extends RouteName> = (typeof ROUTES)[R]['apiKey'] extends 'none'
+  ? PublicHandler<DetailBody<R>>
+  : ServiceHandler<DetailBody<R>>;
 
-export const ok = (body: object, status = 200): Reply => ({ status, body: { success: true, ...body } });
+export const ok = <T extends object>(body: T, status = 200): Reply<T & { success: true }> => ({ status, body: { success: true, ...body } });
 
 /** Reads the `fetch` term and paging, runs a search, and answers 404 with `notFoundMessage` when nothing matches. */
 export function pagedSearch<T>(

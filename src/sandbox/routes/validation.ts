@@ -1,11 +1,11 @@
-import { KEYLESS_KEY } from '../../shared/wire.ts';
+import { KEYLESS_KEY, type DetailBody } from '../../shared/wire.ts';
 import type { PublicHandler } from './types.ts';
 
 /**
  * What a protected application calls: no apiKey, always 200 once the parameters are well formed; the
  * outcome is in V2_Authentication.
  */
-export const validate: PublicHandler = {
+export const validate: PublicHandler<DetailBody<'validate'>> = {
   auth: 'public',
   handle: ({ params, store }) => {
     const key = params.requiredString('key');
