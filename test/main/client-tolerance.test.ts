@@ -425,3 +425,46 @@ describe('the client on its own', () => {
     expect(fake.requests[0]?.body).toEqual({ apiKey: API_KEY, keyValue: VALUE });
   });
 });
+
+describe('Keydesk asks for the detail dialect, and copes when a remote service ignores it', () => {
+  it('every request carries Keydesk-Detail: full', async () => {
+    fake.on('GET', '/api/execution-count', { status: 200, body: { executionCount: 1 } })
+      .on('POST', '/api/key/delete', { status: 200, body: { message: 'Deleted' } })
+      .on('GET', '/v2_validation', { status: 200, body: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'No such key' } } });
+    await must('executions.get');
+    await must('keys.delete', { keyValue: VALUE });
+    await must('validation.run', { mode: 'key', keyValue: VALUE, hwid: { custom: 'HW' }, confirmActivation: true });
+    expect(fake.requests.map((q) => [q.path, q.headers['keydesk-detail']])).toEqual([
+      ['/api/execution-count', 'full'],
+      ['/api/key/delete', 'full'],
+      ['/v2_validation', 'full'],
+    ]);
+  });
+});
+
+describe('a base URL with a trailing /api (the official client\'s own base) is the same service', () => {
+  it.each([
+    ['/api', ''],
+    ['/api/', ''],
+    ['/API', ''],
+    ['/', ''],
+    ['/tenant-7/api', '/tenant-7'],
+    ['/api?x=1#top', ''],
+  ])('%s is saved as the origin%s, and calls reach /api/... once', async (suffix, prefix) => {
+    fake.on('GET', `${prefix}/api/execution-count`, { status: 200, body: { executionCount: 3 } });
+    const added = await must('profiles.add', { name: `Suffix ${suffix}`, baseUrl: `${fake.url}${suffix}`, apiKey: API_KEY });
+    expect(added.baseUrl).toBe(`${fake.url}${prefix}`);
+    expect(added.validationUrl).toBe(`${fake.url}/v2_validation`);
+    expect(fake.requests.map((q) => q.path)).toEqual([`${prefix}/api/execution-count`]);
+    await must('profiles.remove', { id: added.id });
+  });
+
+  it('profiles.update normalises the same way', async () => {
+    fake.on('GET', '/api/execution-count', { status: 200, body: { executionCount: 3 } });
+    const added = await must('profiles.add', { name: 'To update', baseUrl: fake.url, apiKey: API_KEY });
+    const updated = await must('profiles.update', { id: added.id, baseUrl: `${fake.url}/api/` });
+    expect(updated.baseUrl).toBe(fake.url);
+    expect(fake.requests.map((q) => q.path)).toEqual(['/api/execution-count', '/api/execution-count']);
+    await must('profiles.remove', { id: added.id });
+  });
+});

@@ -39,6 +39,17 @@ export function buildUrl(
   };
 }
 
+/**
+ * The service's base URL as Keydesk keeps it: its origin (plus any path prefix it is mounted under), without
+ * query, fragment, trailing slash or a trailing `/api`. The official client's own base ends in `/api`; a vendor
+ * who copies it names the same service, and the route table's paths already start with `/api`. Throws if invalid.
+ */
+export function normalizeServiceBase(raw: string): string {
+  const u = new URL(raw.trim());
+  const path = u.pathname.replace(/\/+$/, '').replace(/\/api$/i, '').replace(/\/+$/, '');
+  return `${u.origin}${path}`;
+}
+
 const bases = new Map<string, string>();
 /** The base URL without query, fragment or trailing slash; parsed once per distinct base. Throws if invalid. */
 function normalizeBase(base: string): string {

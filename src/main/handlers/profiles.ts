@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from '../../shared/result.ts';
-import { keyHint } from '../client/urls.ts';
+import { keyHint, normalizeServiceBase } from '../client/urls.ts';
 import { SANDBOX_PROFILE_ID, type Core } from '../core.ts';
 import type { StoredProfile } from '../store/profiles-file.ts';
 import { audited, type Handlers } from './types.ts';
@@ -18,7 +18,8 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
   'profiles.list': () =>
     Promise.resolve(ok({ profiles: core.profiles.list().map((p) => core.toProfile(p)), activeProfileId: core.profiles.activeProfileId })),
 
-  'profiles.add': async (input) => {
+  'profiles.add': async (entered) => {
+    const input = { ...entered, baseUrl: normalizeServiceBase(entered.baseUrl) };
     const validationUrl = input.validationUrl ?? defaultValidationUrl(input.baseUrl);
     const id = core.newProfileId();
     return audited(core, { id, name: input.name }, 'profiles.add', input.name, async () => {
@@ -40,7 +41,8 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
     });
   },
 
-  'profiles.update': async (input) => {
+  'profiles.update': async (entered) => {
+    const input = entered.baseUrl === undefined ? entered : { ...entered, baseUrl: normalizeServiceBase(entered.baseUrl) };
     const current = core.profiles.get(input.id);
     if (!current) return fail('NOT_FOUND', 'That profile does not exist.');
     if (current.kind === 'sandbox' && (input.baseUrl !== undefined || input.apiKey !== undefined)) {

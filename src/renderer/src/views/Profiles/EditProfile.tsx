@@ -4,6 +4,9 @@ import type { Failure } from '../../../../shared/result.ts';
 import { Field } from '../../components/Field.tsx';
 import { useKeydesk } from '../../store/index.ts';
 
+/** Keydesk wants the service's origin; a trailing /api (the official client's own base) is dropped on save. */
+export const ORIGIN_HINT = "The service's origin, e.g. https://api.example.com. A trailing /api is the same service and is dropped.";
+
 /** Edits a remote profile; a new key (or base URL) is checked by main before anything is saved. */
 export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () => void }) {
   const update = useKeydesk((s) => s.updateProfile);
@@ -39,7 +42,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
       }}
     >
       <Field label="Name" value={name} onChange={(e) => { setName(e.target.value); }} />
-      <Field label="Base URL" type="url" value={baseUrl} onChange={(e) => { setBaseUrl(e.target.value); }} />
+      <Field label="Base URL" type="url" value={baseUrl} onChange={(e) => { setBaseUrl(e.target.value); }} hint={ORIGIN_HINT} />
       <Field label="Validation URL" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); }} />
       <Field label="Service identifier" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
       <Field label="Replace API key (leave empty to keep it)" type="password" autoComplete="off" value={apiKey} onChange={(e) => { setApiKey(e.target.value); }} hint="Needed again when the base URL moves to another address: a stored key is never sent anywhere new." />

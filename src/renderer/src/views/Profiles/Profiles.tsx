@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Failure } from '../../../../shared/result.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Field } from '../../components/Field.tsx';
-import { EditProfile } from './EditProfile.tsx';
+import { EditProfile, ORIGIN_HINT } from './EditProfile.tsx';
 import { useKeydesk } from '../../store/index.ts';
 
 const STORAGE = { 'os-keychain': 'OS keychain', 'session-only': 'this session only' } as const;
@@ -92,7 +92,7 @@ export function Profiles() {
         >
           <h2 id="add-profile-title">Add a remote service</h2>
           <Field label="Name" value={name} required onChange={(e) => { setName(e.target.value); }} />
-          <Field label="Base URL" type="url" placeholder="https://api.example.com" value={baseUrl} required onChange={(e) => { setBaseUrl(e.target.value); }} />
+          <Field label="Base URL" type="url" placeholder="https://api.example.com" value={baseUrl} required onChange={(e) => { setBaseUrl(e.target.value); }} hint={ORIGIN_HINT} />
           <Field label="API key" type="password" autoComplete="off" value={apiKey} required onChange={(e) => { setApiKey(e.target.value); }} hint="Checked with the service before it is saved; never shown again." />
           <Field label="Validation URL (optional)" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); }} />
           <Field label="Service identifier (optional)" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
