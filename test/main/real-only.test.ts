@@ -1,0 +1,139 @@
+// Every operation through the handlers with a remote profile on a real-only sandbox: it ignores
+// `Keydesk-Detail: full` and answers exactly like the hosted service (wire.md "Real dialect"). Every operation
+// must work, and where the dialect gives less, the result says so (total null, fields named as unreported).
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Core } from '../../src/main/core.ts';
+import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
+import { dispatch } from '../../src/main/ipc/dispatch.ts';
+import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
+import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.ts';
+import { SandboxStore } from '../../src/sandbox/store.ts';
+import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
+import type { Key } from '../../src/shared/domain.ts';
+import type { Result } from '../../src/shared/result.ts';
+import { tempDir } from '../support/sandbox-process.ts';
+
+let core: Core;
+let handlers: Handlers;
+let remote: RunningSandbox;
+let store: SandboxStore;
+
+async function call<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<Result<OperationOutput<N>>> {
+  return (await dispatch(handlers, name, input)) as Result<OperationOutput<N>>;
+}
+async function must<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<OperationOutput<N>> {
+  const r = await call(name, input);
+  if (!r.ok) throw new Error(`${name} failed: ${r.code} ${r.message} ${r.detail ?? ''}`);
+  return r.data;
+}
+
+beforeAll(async () => {
+  store = new SandboxStore(':memory:');
+  const { apiKey } = store.createService('Real Shop', 'real-shop');
+  remote = await startSandboxServer({ store, realOnly: true });
+  core = await Core.start({
+    userDataDir: tempDir('keydesk-real-only-'),
+    secrets: new MemorySecretStore(),
+    version: '0.0.0-test',
+    askSavePath: (name) => Promise.resolve(join(tempDir('keydesk-real-only-exports-'), name)),
+    bulkRatePerSecond: 100,
+  });
+  handlers = createHandlers(core);
+  // The official client's own base, with /api: the same service.
+  const profile = await must('profiles.add', { name: 'Real Shop', baseUrl: `${remote.url}/api`, apiKey, serviceIdentifier: 'real-shop' });
+  expect(profile.baseUrl).toBe(remote.url);
+  await must('profiles.select', { id: profile.id });
+});
+afterAll(async () => {
+  await core.close();
+  await remote.close();
+  store.close();
+});
+
+describe('a remote profile on a real-only sandbox: every operation works', () => {
+  let keys: Key[] = [];
+
+  it('pushes and reads the execution count (the push answer has no count: it is read again)', async () => {
+    expect(await must('executions.get')).toMatchObject({ executionCount: 0 });
+    expect(await must('executions.push')).toEqual({ executionCount: 1 });
+    expect(await must('executions.get')).toMatchObject({ executionCount: 1 });
+  });
+
+  it('generates keys: generated, with what the service did not report named', async () => {
+    keys = (await must('keys.generate', { expire: '2099-06-30', count: 3, isPremium: true, note: 'Real batch' })).generatedKeys;
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatchObject({ status: 'generated', isPremium: true, note: 'Real batch', expire: '2099-06-30', createdAt: null });
+    expect(keys[0]?.unreported).toContain('createdAt');
+  });
+
+  it('looks up generated keys by note: the best match only, and says so', async () => {
+    const found = await must('keys.lookup', { term: 'real batch' });
+    expect(found.active).toEqual([]);
+    expect(found.generated).toHaveLength(1);
+    expect(keys.map((k) => k.value)).toContain(found.generated[0]?.value);
+    expect(found.bestMatchOnly).toBe(true);
+  });
+
+  it('checks identifiers (taken and free)', async () => {
+    expect(await must('identifier.check', { identifier: 'REAL-SHOP' })).toEqual({ exists: true, service: 'Real Shop' });
+    expect(await must('identifier.check', { identifier: 'nobody-has-this' })).toEqual({ exists: false, service: null });
+  });
+
+  it('refuses validation without consent, then validates for real: activated and bound', async () => {
+    const input = { mode: 'key' as const, keyValue: keys[0]?.value, hwid: { custom: 'HW-REAL-1' } };
+    expect(await call('validation.run', input)).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION' });
+    const report = await must('validation.run', { ...input, confirmActivation: true });
+    expect(report).toMatchObject({ outcome: 'success', success: true, premium: true, hwid: 'HW-REAL-1', notes: 'Real batch', registeredServiceId: 'real-shop' });
+    const other = await must('validation.run', { ...input, hwid: { custom: 'HW-OTHER' }, confirmActivation: true });
+    expect(other).toMatchObject({ outcome: 'hwid_mismatch', success: false, premium: false });
+  });
+
+  it('looks the active key up by HWID and value', async () => {
+    const byHwid = await must('keys.lookup', { term: 'HW-REAL-1' });
+    expect(byHwid.active.map((k) => [k.value, k.status, k.hwid])).toEqual([[keys[0]?.value, 'active', 'HW-REAL-1']]);
+    expect(byHwid.active[0]?.unreported).toEqual(['createdAt', 'activatedAt', 'daysKey']);
+  });
+
+  it('extends the active key', async () => {
+    const r = await must('keys.extend', { keyValue: keys[0]?.value ?? '', days: 10 });
+    expect(r.key).toMatchObject({ value: keys[0]?.value, status: 'active', expiresAt: '2099-07-10T23:59:59.999Z' });
+  });
+
+  it('extends a generated key (its status is read back)', async () => {
+    const r = await must('keys.extend', { keyValue: keys[1]?.value ?? '', days: 1 });
+    expect(r.key).toMatchObject({ value: keys[1]?.value, status: 'generated', expiresAt: '2099-07-01T23:59:59.999Z' });
+  });
+
+  it('resets the HWID (the answer is {message} alone: the key is read back)', async () => {
+    const r = await must('keys.resetHwid', { keyValue: keys[0]?.value ?? '' });
+    expect(r.key).toMatchObject({ value: keys[0]?.value, status: 'active', hwid: null });
+    expect(r.key?.lastResetAt).not.toBeNull();
+  });
+
+  it('deletes an active key and a generated one', async () => {
+    expect(await must('keys.delete', { keyValue: keys[0]?.value ?? '', state: 'active' })).toEqual({ deletedKey: keys[0]?.value });
+    expect(await must('keys.delete', { keyValue: keys[1]?.value ?? '', state: 'generated' })).toEqual({ deletedKey: keys[1]?.value });
+    expect(await must('keys.lookup', { term: keys[0]?.value ?? '' })).toEqual({ active: [], generated: [] });
+  });
+
+  it('adds, finds, validates and deletes a keyless entry', async () => {
+    expect(await must('keyless.add', { hwid: 'KL-REAL-1', isPremium: true, days: 5 })).toMatchObject({ entry: { hwid: 'KL-REAL-1', isPremium: true } });
+    const found = await must('keyless.lookup', { term: 'KL-REAL' });
+    expect(found).toMatchObject({ total: null, entries: [{ hwid: 'KL-REAL-1', createdAt: null, unreported: ['createdAt', 'lastUsedAt'] }] });
+    const report = await must('validation.run', { mode: 'keyless', hwid: { custom: 'KL-REAL-1' }, confirmActivation: true });
+    expect(report).toMatchObject({ outcome: 'success', keyless: true, premium: true });
+    expect(await must('keyless.delete', { hwid: 'KL-REAL-1' })).toBeNull();
+    expect(await must('keyless.lookup', { term: 'KL-REAL' })).toEqual({ entries: [], total: 0 });
+  });
+
+  it('runs bulk extend, reset and delete', async () => {
+    const batch = (await must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'Bulk real' })).generatedKeys.map((k) => k.value);
+    for (const [i, value] of batch.entries()) await must('validation.run', { mode: 'key', keyValue: value, hwid: { custom: `HW-BULK-${i}` }, confirmActivation: true });
+    for (const action of ['extend', 'resetHwid', 'delete'] as const) {
+      const r = await must('keys.bulk', { jobId: crypto.randomUUID(), action, keyValues: batch, ...(action === 'extend' ? { days: 2 } : {}) });
+      expect(r.results.map((x) => [x.ok, x.message])).toEqual(batch.map(() => [true, 'Done']));
+    }
+    expect((await must('keys.lookup', { term: 'Bulk real' })).active).toEqual([]);
+  });
+});
