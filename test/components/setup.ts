@@ -1,8 +1,25 @@
-// Each component test starts from an empty document and unpatched globals.
+// Each component test starts from an empty document and unpatched globals. jsdom has no layout and no modal
+// dialogs: the two browser methods the components call are filled in with their visible effect.
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+if (!('showModal' in HTMLDialogElement.prototype) || typeof HTMLDialogElement.prototype.showModal !== 'function') {
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+}
+if (typeof HTMLDialogElement.prototype.close !== 'function') {
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+}
+Element.prototype.scrollIntoView = function scrollIntoView() {
+  // No layout in jsdom: nothing to scroll.
+};
 
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
+  localStorage.clear();
 });

@@ -1,7 +1,7 @@
 // axe-core on every view, light and dark, at the smallest supported window (960×600): no serious or
-// critical violation.
+// critical violation, with nothing open, with the command palette open, and with each confirmation dialog open.
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWS as REGISTRY } from '../../src/renderer/src/views/registry.ts';
 import { launchBrowser } from '../support/browser.ts';
@@ -20,22 +20,80 @@ afterAll(async () => {
   await harness.stop();
 });
 
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+}
+
+async function open(colorScheme: 'light' | 'dark', view: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 960, height: 600 }, colorScheme });
+  const page = await context.newPage();
+  await page.goto(harness.url);
+  await page.locator('[data-app-state="ready"]').waitFor();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: view, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: view }).waitFor();
+  return page;
+}
+
 describe.each(['light', 'dark'] as const)('%s theme', (colorScheme) => {
-  it.each(VIEWS)('%s has no serious or critical accessibility violation', async (view) => {
-    const context = await browser.newContext({ viewport: { width: 960, height: 600 }, colorScheme });
-    const page = await context.newPage();
-    await page.goto(harness.url);
-    await page.locator('[data-app-state="ready"]').waitFor();
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: view, exact: true }).click();
-    await page.getByRole('heading', { level: 1 }).waitFor();
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
-    expect(serious).toEqual([]);
+  it.each(VIEWS)('%s has no serious or critical accessibility violation, alone and with the command palette open', async (view) => {
+    const page = await open(colorScheme, view);
+    expect(await seriousViolations(page)).toEqual([]);
     // Evaluated in the page (this file is typed for Node, without the DOM).
     const horizontalScroll = await page.evaluate('document.documentElement.scrollWidth > window.innerWidth');
     expect(horizontalScroll).toBe(false);
-    await context.close();
+
+    await page.keyboard.press('Control+k');
+    const combobox = page.getByRole('combobox', { name: 'Search commands' });
+    await combobox.waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    // With no match, the palette's empty state.
+    await combobox.fill('no such command');
+    await page.getByText('No command matches').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.context().close();
+  });
+
+  it('the confirmation dialogs (delete a key, delete a keyless entry, bulk delete) have no serious or critical violation', async () => {
+    const page = await open(colorScheme, 'Keys');
+    const note = `a11y-${colorScheme}`;
+    const hwid = colorScheme === 'light' ? 'a11y-light-hwid-0001' : 'a11y-dark-hwid-0001';
+    await page.evaluate(
+      async ([n, h]) => {
+        await window.keydesk['keys.generate']({ expire: '2099-12-31', count: 2, isPremium: true, note: n });
+        await window.keydesk['keyless.add']({ hwid: h, isPremium: false });
+      },
+      [note, hwid] as const,
+    );
+
+    await page.getByRole('searchbox', { name: /key value/i }).fill(note);
+    await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+    const table = page.getByRole('table', { name: 'Matching keys' });
+    await table.waitFor();
+    await table.getByRole('row').nth(1).getByRole('button').first().click();
+    await page.getByRole('button', { name: 'Delete key' }).click();
+    await page.getByRole('dialog', { name: 'Delete this key?' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Keyless', exact: true }).click();
+    await page.getByRole('searchbox', { name: /HWID/i }).fill(hwid);
+    await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: `Delete keyless entry ${hwid}` }).click();
+    await page.getByRole('dialog', { name: 'Delete this keyless entry?' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'All keys', exact: true }).click();
+    await page.getByRole('searchbox', { name: /filter/i }).fill(note);
+    await page.getByRole('checkbox', { name: /^Select / }).first().check();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await page.getByRole('dialog', { name: /^Delete \d+ keys?\?$/ }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.context().close();
   });
 });

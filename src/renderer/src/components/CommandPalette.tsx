@@ -1,47 +1,48 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { noteRecent, readRecent } from '../lib/recent.ts';
 import { useKeydesk } from '../store/index.ts';
-import { VIEWS } from '../views/registry.ts';
+import { rankCommands, useCommands, type Command } from './commands.ts';
+import { EmptyState } from './EmptyState.tsx';
 
-
-interface Command {
-  label: string;
-  run: () => void;
+interface Section {
+  title: string;
+  commands: Command[];
 }
 
-/** Ctrl/Cmd+K: every view and the common actions, filtered as you type; Enter runs, Esc closes. */
+/**
+ * Ctrl/Cmd+K: every view and every action, as an ARIA 1.2 combobox. The text box keeps focus; Up and Down
+ * (Home, End) move the active option, named to assistive technology through aria-activedescendant; Enter runs
+ * it, Esc closes. Recently run commands come first.
+ */
 export function CommandPalette() {
   const open = useKeydesk((s) => s.paletteOpen);
   const setOpen = useKeydesk((s) => s.setPaletteOpen);
-  const setView = useKeydesk((s) => s.setView);
-  const pushExecution = useKeydesk((s) => s.pushExecution);
-  const refreshExecutions = useKeydesk((s) => s.refreshExecutions);
-  const exportLedger = useKeydesk((s) => s.exportLedger);
-  const selectProfile = useKeydesk((s) => s.selectProfile);
-  const profiles = useKeydesk((s) => s.profiles);
-  const activeProfileId = useKeydesk((s) => s.activeProfileId);
+  const commands = useCommands();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
+  const [recent, setRecent] = useState<string[]>([]);
   const dialog = useRef<HTMLDialogElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
 
-  const commands = useMemo<Command[]>(() => {
-    // Actions close the palette first, so their toasts and dialogs are not behind it.
-    const action = (label: string, fn: () => unknown): Command => ({
-      label,
-      run: () => {
-        setOpen(false);
-        void fn();
-      },
-    });
-    return [
-      ...VIEWS.map((v) => ({ label: `Go to ${v.label}`, run: () => { setView(v.view); } })),
-      ...profiles.filter((p) => p.id !== activeProfileId).map((p) => action(`Switch to ${p.name}`, () => selectProfile(p.id))),
-      action('Push +1 execution', pushExecution),
-      action('Refresh the execution count', refreshExecutions),
-      action('Export All keys (its current filter) as CSV', () => exportLedger('csv')),
-      action('Export All keys (its current filter) as JSON', () => exportLedger('json')),
-    ];
-  }, [setView, setOpen, profiles, activeProfileId, selectProfile, pushExecution, refreshExecutions, exportLedger]);
-  const shown = commands.filter((c) => c.label.toLowerCase().includes(query.trim().toLowerCase()));
+  const sections = useMemo<Section[]>(() => {
+    const ranked = rankCommands(commands, query, recent);
+    const out: Section[] = [];
+    if (ranked.recent.length > 0) out.push({ title: 'Recent', commands: ranked.recent });
+    if (query.trim() !== '') {
+      if (ranked.rest.length > 0) out.push({ title: 'Matches', commands: ranked.rest });
+      return out;
+    }
+    for (const group of ['Actions', 'Services', 'Views'] as const) {
+      const inGroup = ranked.rest.filter((c) => c.group === group);
+      if (inGroup.length > 0) out.push({ title: group, commands: inGroup });
+    }
+    return out;
+  }, [commands, query, recent]);
+  const flat = sections.flatMap((s) => s.commands);
+  const current = flat[Math.min(active, flat.length - 1)];
+  const optionId = (c: Command) => `${id}-option-${c.id}`;
 
   useEffect(() => {
     const d = dialog.current;
@@ -49,35 +50,104 @@ export function CommandPalette() {
     if (open && !d.open) {
       setQuery('');
       setActive(0);
+      setRecent(readRecent());
       d.showModal();
+      input.current?.focus();
     }
     if (!open && d.open) d.close();
   }, [open]);
 
+  // The active option stays in view as the arrows move it.
+  useEffect(() => {
+    if (!current) return;
+    list.current?.querySelector(`[id="${CSS.escape(optionId(current))}"]`)?.scrollIntoView({ block: 'nearest' });
+  });
+
+  const run = (c: Command) => {
+    setRecent(noteRecent(c.id));
+    c.run();
+  };
+  const move = (to: number) => {
+    if (flat.length === 0) return;
+    setActive(((to % flat.length) + flat.length) % flat.length);
+  };
+
   return (
-    <dialog ref={dialog} className="dialog palette" aria-label="Command palette" onCancel={() => { setOpen(false); }}>
+    <dialog
+      ref={dialog}
+      className="dialog palette"
+      aria-label="Command palette"
+      onCancel={() => { setOpen(false); }}
+      onClose={() => { if (open) setOpen(false); }}
+    >
       <input
+        ref={input}
+        role="combobox"
         aria-label="Search commands"
-        placeholder="Type a command…"
+        aria-expanded={flat.length > 0}
+        aria-controls={flat.length > 0 ? `${id}-list` : undefined}
+        aria-autocomplete="list"
+        aria-activedescendant={current ? optionId(current) : undefined}
+        placeholder="Type a command or a view…"
+        autoComplete="off"
+        spellCheck={false}
         value={query}
-        autoFocus
         onChange={(e) => {
           setQuery(e.target.value);
           setActive(0);
         }}
         onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') setActive((a) => Math.min(a + 1, shown.length - 1));
-          if (e.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
-          if (e.key === 'Enter') shown[active]?.run();
+          // Home and End stay with the text box, as the ARIA pattern for an editable combobox has it.
+          const keys: Record<string, () => void> = {
+            ArrowDown: () => { move(active + 1); },
+            ArrowUp: () => { move(active - 1); },
+            PageDown: () => { move(Math.min(flat.length - 1, active + 8)); },
+            PageUp: () => { move(Math.max(0, active - 8)); },
+            Enter: () => { if (current) run(current); },
+          };
+          const handler = keys[e.key];
+          if (handler) {
+            e.preventDefault();
+            handler();
+          }
         }}
       />
-      <ul role="listbox" aria-label="Commands">
-        {shown.map((c, i) => (
-          <li key={c.label} role="option" aria-selected={i === active} onClick={c.run}>
-            {c.label}
-          </li>
+      {flat.length > 0 && (
+      <div ref={list} id={`${id}-list`} role="listbox" aria-label="Commands" className="palette-list">
+        {sections.map((s) => (
+          <div key={s.title} role="group" aria-labelledby={`${id}-group-${s.title}`}>
+            <div role="presentation" id={`${id}-group-${s.title}`} className="palette-group">
+              {s.title}
+            </div>
+            {s.commands.map((c) => {
+              const index = flat.indexOf(c);
+              return (
+                <div
+                  key={c.id}
+                  id={optionId(c)}
+                  role="option"
+                  aria-selected={c === current}
+                  className="palette-option"
+                  onMouseMove={() => { if (index !== active) setActive(index); }}
+                  onMouseDown={(e) => { e.preventDefault(); }}
+                  onClick={() => { run(c); }}
+                >
+                  {c.label}
+                </div>
+              );
+            })}
+          </div>
         ))}
-      </ul>
+      </div>
+      )}
+      {flat.length === 0 && (
+        <EmptyState title={`No command matches “${query.trim()}”`} icon="command">
+          Try a view’s name, or words like “generate”, “validate”, “export” or “switch”.
+        </EmptyState>
+      )}
+      <p className="palette-hint" aria-hidden="true">
+        <kbd>↑</kbd> <kbd>↓</kbd> to move · <kbd>Enter</kbd> to run · <kbd>Esc</kbd> to close
+      </p>
     </dialog>
   );
 }

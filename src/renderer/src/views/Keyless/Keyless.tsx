@@ -77,7 +77,7 @@ export function Keyless() {
           }}
         >
           <h2 id="keyless-add-title">Add an entry</h2>
-          <Field label="HWID" value={hwid} error={fieldError.hwid} onChange={(e) => { setHwid(e.target.value); }} />
+          <Field label="HWID" data-command-target="add-keyless" value={hwid} error={fieldError.hwid} onChange={(e) => { setHwid(e.target.value); }} />
           <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); }} />
           <Field label="Days (empty: no expiry)" inputMode="numeric" value={days} error={fieldError.days} onChange={(e) => { setDays(e.target.value); }} />
           <button type="submit" className="primary">Add</button>

@@ -47,7 +47,7 @@ export function GenerateForm() {
   return (
     <form className="card" aria-labelledby="generate-title" onSubmit={submit} noValidate>
       <h2 id="generate-title">Generate keys</h2>
-      <Field label="Count" inputMode="numeric" value={count} error={errors.count} onChange={(e) => { setCount(e.target.value); }} />
+      <Field label="Count" data-command-target="generate" inputMode="numeric" value={count} error={errors.count} onChange={(e) => { setCount(e.target.value); }} />
       <fieldset>
         <legend>Expiry</legend>
         <label>

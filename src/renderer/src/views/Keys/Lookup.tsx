@@ -29,7 +29,7 @@ export function Lookup() {
     <div className="card">
       <h2>Find keys</h2>
       <form role="search" onSubmit={submit}>
-        <Field label="Key value, note or HWID" type="search" value={term} onChange={(e) => { setTerm(e.target.value); }} />
+        <Field label="Key value, note or HWID" data-command-target="lookup" type="search" value={term} onChange={(e) => { setTerm(e.target.value); }} />
         <button type="submit">Search</button>
       </form>
       {status === 'loading' && <p role="status">Searching…</p>}

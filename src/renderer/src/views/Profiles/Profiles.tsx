@@ -91,7 +91,7 @@ export function Profiles() {
           }}
         >
           <h2 id="add-profile-title">Add a remote service</h2>
-          <Field label="Name" value={name} required onChange={(e) => { setName(e.target.value); }} />
+          <Field label="Name" data-command-target="add-profile" value={name} required onChange={(e) => { setName(e.target.value); }} />
           <Field label="Base URL" type="url" placeholder="https://api.example.com" value={baseUrl} required onChange={(e) => { setBaseUrl(e.target.value); }} hint={ORIGIN_HINT} />
           <Field label="API key" type="password" autoComplete="off" value={apiKey} required onChange={(e) => { setApiKey(e.target.value); }} hint="Checked with the service before it is saved; never shown again." />
           <Field label="Validation URL (optional)" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); }} />

@@ -70,7 +70,7 @@ export function Validate() {
           }}
         >
           <Field label="Keyless (check the HWID list instead of a key)" type="checkbox" checked={keyless} onChange={(e) => { setKeyless(e.target.checked); }} />
-          {!keyless && <Field label="Key" className="mono" value={keyValue} onChange={(e) => { setKeyValue(e.target.value); }} />}
+          {!keyless && <Field label="Key" data-command-target="validate" className="mono" value={keyValue} onChange={(e) => { setKeyValue(e.target.value); }} />}
           <Field label="Service identifier" placeholder={profile?.serviceIdentifier ?? ''} value={service} onChange={(e) => { setService(e.target.value); }} />
           {sandbox ? (
             <Field label="Dry run (nothing changes)" type="checkbox" checked={dryRun} onChange={(e) => { setDryRun(e.target.checked); }} />
