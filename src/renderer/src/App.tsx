@@ -5,6 +5,7 @@ import { useKeydesk, type ViewName } from './store/index.ts';
 import { Activity } from './views/Activity/Activity.tsx';
 import { AllKeys } from './views/AllKeys/AllKeys.tsx';
 import { Identifier } from './views/Identifier/Identifier.tsx';
+import { Integration } from './views/Integration/Integration.tsx';
 import { Keyless } from './views/Keyless/Keyless.tsx';
 import { Keys } from './views/Keys/Keys.tsx';
 import { Overview } from './views/Overview/Overview.tsx';
@@ -19,6 +20,7 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   keyless: Keyless,
   identifier: Identifier,
   validate: Validate,
+  integration: Integration,
   profiles: Profiles,
   activity: Activity,
 };

@@ -7,6 +7,7 @@ import type { AppStatus, ExecutionSample, Key, KeylessEntry, Profile, Validation
 import type { Failure } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
 import { createDraftsSlice, DRAFT_DEFAULTS, type Drafts, type DraftsSlice } from './drafts.ts';
+import { createIntegrationSlice, type IntegrationSlice } from './integration.ts';
 import { createLedgerSlice, type LedgerSlice } from './ledger.ts';
 import type { ViewName } from '../views/registry.ts';
 
@@ -96,7 +97,7 @@ interface ServiceSlice {
   exportAudit: (filter: OperationInput<'audit.export'>['filter'], format: 'csv' | 'json') => Promise<void>;
 }
 
-export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice & DraftsSlice;
+export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice & DraftsSlice & IntegrationSlice;
 
 let toastId = 0;
 const OFFLINE_CODES = new Set(['NETWORK', 'TIMEOUT']);
@@ -124,6 +125,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
 
   return {
     ...createLedgerSlice(set, get, store),
+    ...createIntegrationSlice(set, get, store),
     ...createDraftsSlice(set, get, store),
     // ---- ui ----
     view: 'overview',

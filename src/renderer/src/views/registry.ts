@@ -8,6 +8,7 @@ export const VIEWS = [
   { view: 'keyless', label: 'Keyless', summary: 'HWIDs authorized without a key' },
   { view: 'identifier', label: 'Identifier check', summary: 'Whether a service identifier exists' },
   { view: 'validate', label: 'Validate & HWID', summary: "Validate a key or this machine's HWID" },
+  { view: 'integration', label: 'Integration', summary: 'Point a protected app at this service: URLs, a test key, snippets' },
   { view: 'profiles', label: 'Profiles', summary: 'Services this app manages' },
   { view: 'activity', label: 'Activity', summary: 'Every operation this app has run' },
 ] as const satisfies readonly { view: string; label: string; summary: string }[];

@@ -1,0 +1,78 @@
+// The Integration view as a vendor uses it: read the sandbox's URLs and identifier, generate a test key with
+// one click, run the view's own JavaScript snippet in Node against the running sandbox (as a protected app
+// would validate), and watch the key turn active, in the view and in All keys.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApp, type AppPage } from '../support/app-page.ts';
+import { tempDir } from '../support/sandbox-process.ts';
+
+let app: AppPage;
+let page: Page;
+let keyValue = '';
+const region = (name: string) => page.getByRole('region', { name });
+const snippet = async (label: string) => (await page.getByLabel(`${label} snippet`, { exact: true }).textContent()) ?? '';
+const hasCurl = spawnSync('curl', ['--version']).status === 0;
+
+beforeAll(async () => {
+  app = await openApp();
+  page = app.page;
+  await app.nav('Integration');
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('the Integration view', () => {
+  it("shows the sandbox's base URL, validation URL, service identifier, and that it is running", async () => {
+    const service = region('Service');
+    await service.getByText('Local sandbox').waitFor();
+    const base = (await service.locator('dd code').nth(0).textContent()) ?? '';
+    expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await service.locator('dd code').nth(1).textContent()).toBe(`${base}/v2_validation`);
+    expect(await service.locator('dd code').nth(2).textContent()).toBe('demo');
+    await expect.poll(() => service.getByRole('status', { name: 'Sandbox state' }).textContent()).toBe(`Running at ${base}`);
+    // Before a key exists the snippets say so rather than showing a key that is not there.
+    expect(await snippet('JavaScript')).toContain('"YOUR-KEY"');
+  });
+
+  it('generates a test key with one click, and the snippets use it', async () => {
+    await page.getByRole('button', { name: 'Generate a test key' }).click();
+    const testKey = page.getByRole('definition').filter({ has: page.getByRole('button', { name: 'Copy key' }) });
+    await testKey.waitFor();
+    keyValue = (await testKey.locator('code').textContent()) ?? '';
+    expect(keyValue).toMatch(/^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
+    await region('Test key').getByText('Generated', { exact: true }).waitFor();
+    for (const label of ['curl', 'JavaScript', 'Lua', 'Java']) expect(await snippet(label), label).toContain(keyValue);
+  });
+
+  it("validates the key from the JavaScript snippet run in Node, and the view then shows it active and bound", async () => {
+    const dir = tempDir('keydesk-snippet-');
+    const file = join(dir, 'validate.mjs');
+    writeFileSync(file, await snippet('JavaScript'));
+    const run = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('valid\n');
+    await page.getByRole('button', { name: 'Check its status' }).click();
+    await region('Test key').getByText('Active', { exact: true }).waitFor();
+    await region('Test key').getByText('bound to integration-test-machine').waitFor();
+  });
+
+  it.skipIf(!hasCurl)('validates again from the curl snippet, from the same machine', async () => {
+    const run = spawnSync('sh', ['-c', await snippet('curl')], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ V2_Authentication: 'success' });
+  });
+
+  it('shows the key active in All keys', async () => {
+    await app.nav('All keys');
+    await page.getByLabel('Filter (key, note or HWID)').fill(keyValue);
+    await page.getByText('1 key(s)').waitFor();
+    const row = page.getByRole('grid', { name: 'All keys' }).locator('.vrow').filter({ hasText: keyValue });
+    // The status cell says "active" (its exact casing is the table's to choose).
+    await row.getByText(/^active$/i).waitFor();
+    expect(await row.textContent()).toContain('integration test');
+  });
+});
