@@ -15,7 +15,7 @@ import { EVENT_NAMES, OPERATION_NAMES, type OperationName } from '../shared/oper
 import { fail } from '../shared/result.ts';
 import { BRIDGE_PATH, buildBridgeScript, EVENTS_PATH, RPC_PREFIX, TOKEN_HEADER, TOKEN_META } from './bridge-script.ts';
 
-// The largest input the contract allows: 100,000 key values of up to 256 characters (keys.bulk, keys.export),
+// The largest input the contract allows: 100,000 key values of up to 256 characters (jobs.start, keys.export),
 // under 27 MB of JSON when they are ASCII, as every key Keydesk has seen is.
 const MAX_RPC_BYTES = 32 * 1024 * 1024;
 

@@ -15,6 +15,7 @@ import { ServiceClient, type ClientOptions, type Reader } from './client/service
 import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
+import { JobService, type JobClock } from './jobs/job-service.ts';
 import { LocalDb } from './store/local-db.ts';
 import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
 
@@ -31,8 +32,8 @@ export interface CoreOptions {
   clientOptions?: ClientOptions;
   /** Asks the user where to save an export; null when they cancel. Electron shows a dialog. */
   askSavePath: (suggestedName: string) => Promise<string | null>;
-  /** Requests per second for bulk actions. */
-  bulkRatePerSecond?: number;
+  /** The jobs' clock; tests hold Retry-After pauses open with a fake one. */
+  jobClock?: JobClock;
 }
 
 /**
@@ -62,6 +63,7 @@ export class Core {
   readonly secrets: SecretStore;
   readonly profiles: ProfilesFile;
   readonly db: LocalDb;
+  readonly jobs: JobService;
   private readonly events = new EventEmitter();
   private sandboxStore: SandboxStore | null = null;
   private sandbox: RunningSandbox | null = null;
@@ -74,6 +76,19 @@ export class Core {
     mkdirSync(options.userDataDir, { recursive: true });
     this.profiles = new ProfilesFile(options.userDataDir);
     this.db = new LocalDb(join(options.userDataDir, 'keydesk.db'));
+    this.jobs = new JobService({
+      db: this.db,
+      profile: (id) => this.profiles.get(id),
+      // Jobs start and resume on the selected profile only (a job belongs to its profile).
+      clientFor: async (id) => {
+        const a = await this.requireClient();
+        return 'ok' in a || a.profile.id !== id ? null : a.client;
+      },
+      emit: (summary) => {
+        this.emit('jobs.progress', summary);
+      },
+      ...(options.jobClock ? { clock: options.jobClock } : {}),
+    });
   }
 
   static async start(options: CoreOptions): Promise<Core> {
@@ -212,6 +227,7 @@ export class Core {
   }
 
   async close(): Promise<void> {
+    await this.jobs.close();
     await this.sandbox?.close(2_000);
     this.sandbox = null;
     this.sandboxStore?.close();

@@ -5,10 +5,10 @@ import { z } from 'zod';
 import type {
   AppStatus,
   AuditEntry,
-  BulkItemResult,
-  BulkProgress,
   ExecutionSample,
   HwidReading,
+  JobItem,
+  JobSummary,
   Key,
   KeylessEntry,
   LedgerRow,
@@ -16,7 +16,7 @@ import type {
   SandboxState,
   ValidationReport,
 } from './domain.ts';
-import { HWID_METHODS } from './domain.ts';
+import { HWID_METHODS, JOB_ITEM_STATES } from './domain.ts';
 import type { EventName, OperationName } from './operations.ts';
 import type { Result } from './result.ts';
 import { LIMITS, schemas } from './rules.ts';
@@ -60,6 +60,14 @@ const auditFilter = z.strictObject({
   outcome: z.enum(['ok', 'failed']).optional(),
   action: z.string().max(64).optional(),
 });
+
+/** The most keys one generate job takes: ten requests of the service's 100,000. */
+export const JOB_GENERATE_MAX = 10 * LIMITS.countMax;
+export const JOB_CEILING_MAX = 256;
+const jobTarget = z.union([
+  z.strictObject({ keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax) }),
+  z.strictObject({ filter: ledgerFilter }),
+]);
 
 export const generateInput = z
   .strictObject({
@@ -136,18 +144,6 @@ export const contract = {
     'A key value and a day count.',
   ),
   'keys.resetHwid': op<{ key: Key | null }>()(z.strictObject({ keyValue: schemas.keyValue }), 'A key value.'),
-  'keys.bulk': op<{ results: BulkItemResult[]; cancelled: boolean }>()(
-    z
-      .strictObject({
-        jobId: z.uuid(),
-        action: z.enum(['delete', 'extend', 'resetHwid']),
-        keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax),
-        days: schemas.days.optional(),
-      })
-      .refine((v) => v.action !== 'extend' || v.days !== undefined, { error: 'Days is required to extend.', path: ['days'] }),
-    'Key values and an action; main paces the requests and reports progress.',
-  ),
-  'keys.bulkCancel': op<{ cancelled: boolean }>()(z.strictObject({ jobId: z.uuid() }), 'A job id it started.'),
   'keys.export': op<{ path: string | null }>()(
     z.strictObject({ keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax), format: exportFormat }),
     'Key values; main writes their ledger rows to the path the user picks.',
@@ -219,6 +215,43 @@ export const contract = {
     z.strictObject({ filter: auditFilter, format: exportFormat }),
     'A filter and a format; main asks the user for the path.',
   ),
+
+  'jobs.start': op<JobSummary>()(
+    z.discriminatedUnion('action', [
+      z.strictObject({ action: z.enum(['delete', 'resetHwid']), target: jobTarget }),
+      z.strictObject({ action: z.literal('extend'), target: jobTarget, days: schemas.days }),
+      z.strictObject({
+        action: z.literal('generate'),
+        expire: schemas.date,
+        count: z.int().min(LIMITS.countMin).max(JOB_GENERATE_MAX, { error: `At most ${JOB_GENERATE_MAX.toLocaleString('en-US')} keys in one job.` }),
+        isPremium: z.boolean(),
+        note: schemas.note.optional(),
+        expiresByDaysKey: z.boolean().optional(),
+        daysKey: schemas.days.optional(),
+      }),
+    ]),
+    'An action and its keys (values, or a ledger filter main resolves); main runs it as a job on the active profile.',
+  ),
+  'jobs.list': op<{ jobs: JobSummary[] }>()(none, "Nothing; the active profile's recent jobs."),
+  'jobs.get': op<JobSummary>()(z.strictObject({ jobId: z.uuid() }), "A job id; another profile's job is not found."),
+  'jobs.items': op<{ items: JobItem[]; total: number }>()(
+    z.strictObject({ jobId: z.uuid(), state: z.enum(JOB_ITEM_STATES).optional(), offset: schemas.pageOffset, limit: schemas.pageLimit }),
+    "A job id, an item state and paging.",
+  ),
+  'jobs.cancel': op<JobSummary>()(z.strictObject({ jobId: z.uuid() }), 'A job id; stops sending at once.'),
+  'jobs.resume': op<JobSummary>()(
+    z.strictObject({ jobId: z.uuid(), retryUnknown: z.boolean().optional() }),
+    'A job id; retryUnknown is the user choosing to send again items whose outcome is unknown.',
+  ),
+  'jobs.export': op<{ path: string | null }>()(
+    z.strictObject({ jobId: z.uuid(), format: exportFormat }),
+    "A job id and a format; main writes every item's outcome to the path the user picks.",
+  ),
+  'jobs.getCeiling': op<{ ceiling: number; isDefault: boolean }>()(z.strictObject({ profileId }), 'A profile id.'),
+  'jobs.setCeiling': op<{ ceiling: number; isDefault: boolean }>()(
+    z.strictObject({ profileId, ceiling: z.int().min(1).max(JOB_CEILING_MAX).nullable() }),
+    'A profile id and the most requests a job may keep in flight there (null: the default).',
+  ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 
 export type Contract = typeof contract;
@@ -232,7 +265,7 @@ export type OperationResult<N extends OperationName> = Result<OperationOutput<N>
 
 /** Events main sends to the renderer. */
 export interface EventMap {
-  'bulk.progress': BulkProgress;
+  'jobs.progress': JobSummary;
   'sandbox.stateChanged': SandboxState;
   'executions.sampled': { profileId: string; at: string; count: number };
 }

@@ -101,16 +101,57 @@ export interface LedgerRow {
   lastSeenAt: string;
 }
 
-export interface BulkItemResult {
-  keyValue: string;
-  ok: boolean;
-  message: string;
-}
-export interface BulkProgress {
-  jobId: string;
-  done: number;
+/** What a job does: one request per key, or (generate) one request per batch of up to 100,000 keys. */
+export type JobAction = 'delete' | 'extend' | 'resetHwid' | 'generate';
+/**
+ * running: main is sending; cancelled: the user stopped it (pending items were not sent); interrupted: Keydesk
+ * quit, crashed or lost the service mid-job (pending items can be resumed); finished: nothing left pending.
+ */
+export type JobState = 'running' | 'cancelled' | 'interrupted' | 'finished';
+/**
+ * pending: not sent; sent: on the wire now; done / failed: the service answered; unknown: sent, and no answer
+ * came (a reset, a timeout, a crash). An unknown item is never sent again unless the user asks.
+ */
+export const JOB_ITEM_STATES = ['pending', 'sent', 'done', 'failed', 'unknown'] as const;
+export type JobItemState = (typeof JOB_ITEM_STATES)[number];
+
+export interface JobSummary {
+  id: string;
+  profileId: string;
+  action: JobAction;
+  /** Extend's day count; null otherwise. */
+  days: number | null;
+  /** Generate's note; null otherwise. */
+  note: string | null;
+  state: JobState;
+  /** Why a job stopped by itself (the service cannot be reached), in words; null otherwise. */
+  reason: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  /** Keys in all: a generate job's batches count for their size. */
   total: number;
-  failed: number;
+  counts: Record<JobItemState, number>;
+  /** Keys per second over the last few seconds; null when not running. */
+  ratePerSecond: number | null;
+  /** Seconds left at the current rate; null when unknown or not running. */
+  etaSeconds: number | null;
+  /** Requests in flight allowed right now (adaptive), and the profile's ceiling. */
+  concurrency: number;
+  ceiling: number;
+  /** Set while the service asked to wait (Retry-After). */
+  pausedUntil: string | null;
+}
+
+export interface JobItem {
+  seq: number;
+  /** The key value; for generate, the batch ("batch 2"). */
+  target: string;
+  /** Keys this item stands for: 1, or a generate batch's size. */
+  size: number;
+  state: JobItemState;
+  /** The service's or Keydesk's error code for failed and unknown items. */
+  code: string | null;
+  message: string | null;
 }
 
 export interface AuditEntry {

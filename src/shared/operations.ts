@@ -18,8 +18,6 @@ export const OPERATION_NAMES = [
   'keys.delete',
   'keys.extend',
   'keys.resetHwid',
-  'keys.bulk',
-  'keys.bulkCancel',
   'keys.export',
   'ledger.query',
   'ledger.export',
@@ -32,10 +30,19 @@ export const OPERATION_NAMES = [
   'validation.run',
   'audit.list',
   'audit.export',
+  'jobs.start',
+  'jobs.list',
+  'jobs.get',
+  'jobs.items',
+  'jobs.cancel',
+  'jobs.resume',
+  'jobs.export',
+  'jobs.getCeiling',
+  'jobs.setCeiling',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
-export const EVENT_NAMES = ['bulk.progress', 'sandbox.stateChanged', 'executions.sampled'] as const;
+export const EVENT_NAMES = ['jobs.progress', 'sandbox.stateChanged', 'executions.sampled'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** IPC channel names, derived here once for main and preload. */

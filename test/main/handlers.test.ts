@@ -10,7 +10,7 @@ import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { SandboxStore } from '../../src/sandbox/store.ts';
 import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
-import type { BulkProgress, Key, LedgerRow } from '../../src/shared/domain.ts';
+import type { JobSummary, Key, LedgerRow } from '../../src/shared/domain.ts';
 import type { Result } from '../../src/shared/result.ts';
 import { listFiles } from '../support/files.ts';
 import { tempDir } from '../support/sandbox-process.ts';
@@ -40,7 +40,6 @@ beforeAll(async () => {
     secrets,
     version: '0.0.0-test',
     askSavePath: (name) => Promise.resolve(join(exportsDir, name)),
-    bulkRatePerSecond: 50,
   });
   handlers = createHandlers(core);
   remoteStore = new SandboxStore(':memory:');
@@ -150,37 +149,102 @@ describe('the sandbox profile, end to end', () => {
   });
 });
 
-describe('bulk actions', () => {
-  it('extends many keys at the configured rate, reporting progress and a result per key', async () => {
+describe('bulk jobs', () => {
+  const settled = async (jobId: string): Promise<JobSummary> => {
+    await core.jobs.settled(jobId);
+    return must('jobs.get', { jobId });
+  };
+
+  it('extends many keys as a job, with progress events and a structured outcome per key', async () => {
     const keys = (await must('keys.generate', { expire: '2099-01-01', count: 6, isPremium: false, note: 'bulk extend' })).generatedKeys;
-    const progress: BulkProgress[] = [];
-    const off = core.on('bulk.progress', (p) => progress.push(p));
-    const started = Date.now();
+    const progress: JobSummary[] = [];
+    const off = core.on('jobs.progress', (p) => progress.push(p));
     const values = [...keys.map((k) => k.value), 'NOT-A-KEY'];
-    const r = await must('keys.bulk', { jobId: crypto.randomUUID(), action: 'extend', keyValues: values, days: 2 });
+    const started = await must('jobs.start', { action: 'extend', target: { keyValues: values }, days: 2 });
+    expect(started).toMatchObject({ state: 'running', total: 7, action: 'extend', days: 2, profileId: SANDBOX_PROFILE_ID });
+    const job = await settled(started.id);
     off();
-    expect(Date.now() - started).toBeGreaterThanOrEqual((values.length - 1) * 20 - 5); // 50 per second
-    expect(r.cancelled).toBe(false);
-    expect(r.results.map((x) => x.ok)).toEqual([true, true, true, true, true, true, false]);
-    expect(r.results[6]?.message).toBe('The service has no key with that value.');
-    expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    expect(progress.at(-1)).toMatchObject({ total: 7, failed: 1 });
+    expect(job).toMatchObject({ state: 'finished', counts: { done: 6, failed: 1, unknown: 0, pending: 0, sent: 0 } });
+    const items = await must('jobs.items', { jobId: job.id, offset: 0, limit: 100 });
+    expect(items.items.map((i) => i.state)).toEqual(['done', 'done', 'done', 'done', 'done', 'done', 'failed']);
+    expect(items.items[6]).toMatchObject({ target: 'NOT-A-KEY', code: 'NOT_FOUND' });
+    expect(progress.at(-1)).toMatchObject({ id: job.id, state: 'finished', counts: { done: 6, failed: 1 } });
+    // The ledger learned the new expiry of each key.
+    const ledger = await must('ledger.query', { filter: { text: 'bulk extend' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 10 });
+    expect(ledger.rows.every((r) => r.expiresAt?.startsWith('2099-01-03'))).toBe(true);
   });
 
-  it('stops when cancelled and reports the keys it never sent', async () => {
-    const keys = (await must('keys.generate', { expire: '2099-01-01', count: 20, isPremium: false, note: 'bulk cancel' })).generatedKeys;
-    const jobId = crypto.randomUUID();
-    const off = core.on('bulk.progress', (p) => {
-      if (p.jobId === jobId && p.done === 3) void call('keys.bulkCancel', { jobId });
-    });
-    const r = await must('keys.bulk', { jobId, action: 'delete', keyValues: keys.map((k) => k.value) });
-    off();
-    expect(r.cancelled).toBe(true);
-    const sent = r.results.filter((x) => x.ok).length;
-    expect(sent).toBeGreaterThanOrEqual(3);
-    expect(sent).toBeLessThan(20);
-    expect(r.results.filter((x) => x.message === 'Cancelled before it was sent.')).toHaveLength(20 - sent);
-    expect((await must('keys.fetchGenerated', { term: 'bulk cancel' })).total).toBe(20 - sent);
+  it('runs over a ledger filter that main resolves, without the keys crossing the bridge', async () => {
+    await must('keys.generate', { expire: '2099-01-01', count: 25, isPremium: false, note: 'bulk by filter' });
+    const started = await must('jobs.start', { action: 'delete', target: { filter: { text: 'bulk by filter' } } });
+    expect(started.total).toBe(25);
+    expect(await settled(started.id)).toMatchObject({ state: 'finished', counts: { done: 25 } });
+    expect((await must('keys.fetchGenerated', { term: 'bulk by filter' })).total).toBe(0);
+    const deleted = await must('ledger.query', { filter: { text: 'bulk by filter', status: 'deleted' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 100 });
+    expect(deleted.total).toBe(25);
+  });
+
+  it('outlives whoever started it: a reload finds it in jobs.list, follows it and cancels it', async () => {
+    const made = await must('jobs.start', { action: 'generate', count: 400, expire: '2099-01-01', isPremium: false, note: 'bulk reattach' });
+    expect((await settled(made.id)).counts.done).toBe(400);
+    await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 1 });
+    try {
+      // The first "renderer" starts the job and is gone (a reload): nothing awaits the job.
+      const started = await must('jobs.start', { action: 'delete', target: { filter: { text: 'bulk reattach' } } });
+      // The reloaded renderer asks what is running, and hears its progress.
+      const listed = (await must('jobs.list')).jobs.find((j) => j.id === started.id);
+      expect(listed?.state).toBe('running');
+      const seen: JobSummary[] = [];
+      const off = core.on('jobs.progress', (p) => {
+        if (p.id === started.id) seen.push(p);
+      });
+      while ((seen.at(-1)?.counts.done ?? 0) < 3) await new Promise((r) => setTimeout(r, 5));
+      const cancelled = await must('jobs.cancel', { jobId: started.id });
+      expect(cancelled.state).toBe('cancelled');
+      const job = await settled(started.id);
+      off();
+      expect(job.state).toBe('cancelled');
+      expect(job.counts.sent).toBe(0);
+      expect(job.counts.pending).toBeGreaterThan(0);
+      // What the job says was not sent is exactly what the service still holds.
+      expect((await must('keys.fetchGenerated', { term: 'bulk reattach', limit: 1 })).total).toBe(job.counts.pending);
+      // And it resumes where it stopped.
+      await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: null });
+      await must('jobs.resume', { jobId: started.id });
+      expect(await settled(started.id)).toMatchObject({ state: 'finished', counts: { done: 400, pending: 0 } });
+    } finally {
+      await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: null });
+    }
+  });
+
+  it('generates more than one request takes as a job of batches, recorded in the ledger', async () => {
+    const started = await must('jobs.start', { action: 'generate', count: 100_001, expire: '2099-01-01', isPremium: false, note: 'bulk two batches' });
+    const job = await settled(started.id);
+    // Items first: a batch that did not finish shows its code and message here.
+    expect((await must('jobs.items', { jobId: job.id, offset: 0, limit: 10 })).items).toMatchObject([
+      { target: 'batch 1', size: 100_000, state: 'done' },
+      { target: 'batch 2', size: 1, state: 'done' },
+    ]);
+    expect(job).toMatchObject({ state: 'finished', total: 100_001, counts: { done: 100_001 } });
+    expect((await must('ledger.query', { filter: { text: 'bulk two batches' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 })).total).toBe(100_001);
+  });
+
+  it('keeps a ceiling per profile, with a default that says it is one', async () => {
+    expect(await must('jobs.getCeiling', { profileId: SANDBOX_PROFILE_ID })).toEqual({ ceiling: 64, isDefault: true });
+    expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 12 })).toEqual({ ceiling: 12, isDefault: false });
+    expect(await must('jobs.getCeiling', { profileId: SANDBOX_PROFILE_ID })).toEqual({ ceiling: 12, isDefault: false });
+    expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: null })).toEqual({ ceiling: 64, isDefault: true });
+    expect(await call('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 0 })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+  });
+
+  it('exports every item with its outcome', async () => {
+    const job = (await must('jobs.list')).jobs.find((j) => j.action === 'extend');
+    if (!job) throw new Error('no extend job');
+    const r = await must('jobs.export', { jobId: job.id, format: 'csv' });
+    const lines = readFileSync(r.path ?? '', 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('seq,target,size,state,code,message');
+    expect(lines).toHaveLength(8);
+    expect(lines[7]).toMatch(/^7,NOT-A-KEY,1,failed,NOT_FOUND,/);
   });
 });
 

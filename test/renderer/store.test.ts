@@ -1,15 +1,29 @@
 // The renderer's store with a fake bridge typed by the contract: what each action does with success,
 // failure and loss of connection, without a main process.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
-import type { Key, LedgerRow, Profile } from '../../src/shared/domain.ts';
+import type { EventMap, EventName, KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
+import type { JobSummary, Key, LedgerRow, Profile } from '../../src/shared/domain.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 
 type Impl = { [N in OperationName]?: (input: unknown) => Promise<OperationResult<N>> };
 let impl: Impl = {};
 const calls: { name: OperationName; input: unknown }[] = [];
-const bridge = Object.fromEntries(
-  OPERATION_NAMES.map((name) => [
+/** Events from "main": tests emit them as main would. */
+const listeners = new Map<string, Set<(payload: unknown) => void>>();
+const emit = <E extends EventName>(event: E, payload: EventMap[E]): void => {
+  for (const l of listeners.get(event) ?? []) l(payload);
+};
+const bridge = Object.fromEntries([
+  [
+    'on',
+    (event: string, listener: (payload: unknown) => void) => {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener);
+      listeners.set(event, set);
+      return () => set.delete(listener);
+    },
+  ],
+  ...OPERATION_NAMES.map((name) => [
     name,
     (input: unknown) => {
       calls.push({ name, input });
@@ -17,7 +31,7 @@ const bridge = Object.fromEntries(
       return fn ? fn(input) : Promise.resolve({ ok: false, code: 'UNSUPPORTED', message: `${name} not faked` });
     },
   ]),
-) as unknown as KeydeskBridge;
+]) as unknown as KeydeskBridge;
 Object.assign(globalThis, { window: { keydesk: bridge } });
 
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -34,6 +48,13 @@ const sandbox: Profile = {
   id: 'sandbox', name: 'Local sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', validationUrl: 'http://127.0.0.1:1/v2_validation',
   serviceIdentifier: 'demo', hasKey: true, keyHint: '…abcd', storage: 'os-keychain',
 };
+
+const JOB_A = '0b7e4a52-6a0f-4b7e-9a43-1f0f6f0c2a11';
+const COUNTS: JobSummary['counts'] = { pending: 100, sent: 0, done: 0, failed: 0, unknown: 0 };
+const job = (over: Partial<JobSummary>): JobSummary => ({
+  id: JOB_A, profileId: 'sandbox', action: 'extend', days: 7, note: null, state: 'running', reason: null, createdAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: null, total: 100, counts: COUNTS, ratePerSecond: null, etaSeconds: null, concurrency: 4, ceiling: 64, pausedUntil: null, ...over,
+});
 
 beforeEach(() => {
   vi.useRealTimers();
@@ -132,17 +153,45 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().selection.size).toBe(0);
   });
 
-  it('selects every matching key in one call, and says so when a bulk action could not take them all', async () => {
+  it('selects all matching as the filter itself, and a bulk action sends the filter, not the keys', async () => {
+    useKeydesk.setState({ activeProfileId: 'sandbox' });
     useKeydesk.getState().setLedgerFilter({ text: 'spring' });
-    impl['ledger.values'] = () => Promise.resolve({ ok: true, data: { values: ['A', 'B'], total: 2 } });
-    await useKeydesk.getState().selectAllMatching();
-    expect([...useKeydesk.getState().selection]).toEqual(['A', 'B']);
-    expect(calls.filter((c) => c.name === 'ledger.values').map((c) => c.input)).toEqual([{ filter: { text: 'spring' } }]);
-    expect(useKeydesk.getState().toasts).toEqual([]);
-    impl['ledger.values'] = () => Promise.resolve({ ok: true, data: { values: ['A', 'B', 'C'], total: 250_000 } });
-    await useKeydesk.getState().selectAllMatching();
-    expect(useKeydesk.getState().selection.size).toBe(3);
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Selected 3 of 250,000: one bulk action takes at most 100,000 keys. Narrow the filter for the rest.' });
+    useKeydesk.getState().selectAllMatching();
+    expect(useKeydesk.getState().selectedAll).toEqual({ text: 'spring' });
+    impl['jobs.start'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A }) });
+    await useKeydesk.getState().runBulk('extend', 7);
+    expect(calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([{ action: 'extend', target: { filter: { text: 'spring' } }, days: 7 }]);
+    expect(useKeydesk.getState()).toMatchObject({ selectedAll: null, job: { id: JOB_A, state: 'running' } });
+    // A new filter is a new question: "all matching" does not carry over.
+    useKeydesk.getState().selectAllMatching();
+    useKeydesk.getState().setLedgerFilter({ text: 'autumn' });
+    expect(useKeydesk.getState().selectedAll).toBeNull();
+  });
+
+  it('after a reload, finds the running job, follows its progress, and cancels it', async () => {
+    useKeydesk.setState({ activeProfileId: 'sandbox' });
+    impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A, counts: { ...COUNTS, done: 10, pending: 90 } })] } });
+    await useKeydesk.getState().attachJobs();
+    expect(useKeydesk.getState().job).toMatchObject({ id: JOB_A, counts: { done: 10 } });
+    emit('jobs.progress', job({ id: JOB_A, counts: { ...COUNTS, done: 40, pending: 60 } }));
+    expect(useKeydesk.getState().job?.counts.done).toBe(40);
+    impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'cancelled', counts: { ...COUNTS, done: 41, pending: 59 } }) });
+    await useKeydesk.getState().cancelBulk();
+    expect(calls.filter((c) => c.name === 'jobs.cancel').map((c) => c.input)).toEqual([{ jobId: JOB_A }]);
+    expect(useKeydesk.getState().job).toMatchObject({ state: 'cancelled', counts: { done: 41, pending: 59 } });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: '41 of 100 done, 59 not sent (cancelled).' });
+  });
+
+  it("never shows another profile's job, and forgets the job on a profile switch", async () => {
+    useKeydesk.setState({ activeProfileId: 'sandbox' });
+    emit('jobs.progress', job({ id: JOB_A, profileId: 'p2' }));
+    expect(useKeydesk.getState().job).toBeNull();
+    emit('jobs.progress', job({ id: JOB_A }));
+    expect(useKeydesk.getState().job?.id).toBe(JOB_A);
+    impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
+    impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
+    await useKeydesk.getState().selectProfile('p2');
+    expect(useKeydesk.getState().job).toBeNull();
   });
 
   it('keeps the previous rows on screen while a new filter loads, then shows the new ones', async () => {

@@ -5,18 +5,19 @@ import { contract, generateInput } from '../../src/shared/contract.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 import { invalidInput } from '../support/arbitraries.ts';
 
-// operations.md of the design, plus keys.bulkCancel (a bulk job must be cancellable from the renderer).
+// operations.md of the design, with keys.bulk replaced by the jobs.* operations (issue 10: bulk work is a job).
 const DESIGN_TABLE = [
   'app.status', 'profiles.list', 'profiles.add', 'profiles.update', 'profiles.remove', 'profiles.select',
   'executions.get', 'executions.push', 'executions.history', 'keys.generate', 'keys.lookup', 'keys.fetchActive',
-  'keys.fetchGenerated', 'keys.delete', 'keys.extend', 'keys.resetHwid', 'keys.bulk', 'ledger.query', 'ledger.export',
+  'keys.fetchGenerated', 'keys.delete', 'keys.extend', 'keys.resetHwid', 'ledger.query', 'ledger.export',
   'identifier.check', 'keyless.lookup', 'keyless.add', 'keyless.delete', 'hwid.read', 'validation.run', 'audit.list',
   'audit.export',
 ];
 
 describe('contract', () => {
-  it('declares every operation of the design table, plus keys.bulkCancel, keys.export and ledger.values', () => {
-    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.bulkCancel', 'keys.export', 'ledger.values'].sort());
+  it('declares every operation of the design table, plus keys.export, ledger.values and the jobs', () => {
+    const jobs = ['jobs.start', 'jobs.list', 'jobs.get', 'jobs.items', 'jobs.cancel', 'jobs.resume', 'jobs.export', 'jobs.getCeiling', 'jobs.setCeiling'];
+    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', 'ledger.values', ...jobs].sort());
     for (const name of OPERATION_NAMES) expect(contract[name].trust.length, name).toBeGreaterThan(5);
   });
 

@@ -43,14 +43,14 @@ describe('preload bridge', () => {
     const { ipcTransport } = await import('../../src/preload/index.ts');
     const bridge = buildBridge(ipcTransport(ipc));
     const listener = vi.fn();
-    const off = bridge.on('bulk.progress', listener);
-    expect(ipc.on).toHaveBeenCalledWith('keydesk:event:bulk.progress', expect.any(Function));
+    const off = bridge.on('jobs.progress', listener);
+    expect(ipc.on).toHaveBeenCalledWith('keydesk:event:jobs.progress', expect.any(Function));
     const wrapped = ipc.on.mock.calls[0]?.[1] as (e: unknown, p: unknown) => void;
     wrapped({ sender: 'secret' }, { jobId: 'j', done: 1, total: 2, failed: 0 });
     expect(listener).toHaveBeenCalledWith({ jobId: 'j', done: 1, total: 2, failed: 0 });
     off();
-    expect(ipc.removeListener).toHaveBeenCalledWith('keydesk:event:bulk.progress', wrapped);
-    expect(EVENT_NAMES).toContain('bulk.progress');
+    expect(ipc.removeListener).toHaveBeenCalledWith('keydesk:event:jobs.progress', wrapped);
+    expect(EVENT_NAMES).toContain('jobs.progress');
   });
 
   it('refuses an unknown event name', async () => {

@@ -1,6 +1,7 @@
 import type { Core } from '../core.ts';
 import { appHandlers } from './app.ts';
 import { executionHandlers } from './executions.ts';
+import { jobHandlers } from './jobs.ts';
 import { keyHandlers } from './keys.ts';
 import { ledgerHandlers } from './ledger.ts';
 import { profileHandlers } from './profiles.ts';
@@ -15,6 +16,7 @@ export function createHandlers(core: Core): Handlers {
     ...executionHandlers(core),
     ...keyHandlers(core),
     ...ledgerHandlers(core),
+    ...jobHandlers(core),
     ...serviceHandlers(core),
   };
 }

@@ -1,4 +1,4 @@
-import type { BulkItemResult, Key } from '../../shared/domain.ts';
+import type { Key } from '../../shared/domain.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Page, ServiceClient } from '../client/service-client.ts';
 import type { Core } from '../core.ts';
@@ -24,9 +24,7 @@ async function readBack(client: ServiceClient, keyValue: string, given: Key | nu
 
 export const keyHandlers = (
   core: Core,
-): Pick<Handlers, 'keys.generate' | 'keys.lookup' | 'keys.fetchActive' | 'keys.fetchGenerated' | 'keys.delete' | 'keys.extend' | 'keys.resetHwid' | 'keys.bulk' | 'keys.bulkCancel'> => {
-  const jobs = new Map<string, { cancelled: boolean }>();
-
+): Pick<Handlers, 'keys.generate' | 'keys.lookup' | 'keys.fetchActive' | 'keys.fetchGenerated' | 'keys.delete' | 'keys.extend' | 'keys.resetHwid'> => {
   return {
     'keys.generate': needsKey(core, async (input, a) => {
       return audited(core, a.profile, 'keys.generate', `${input.count} key(s)${input.note ? `: ${input.note.slice(0, 60)}` : ''}`, async () => {
@@ -87,52 +85,5 @@ export const keyHandlers = (
         return ok({ key });
       });
     }),
-
-    'keys.bulk': needsKey(core, async ({ jobId, action, keyValues, days }, a) => {
-      if (jobs.has(jobId)) return fail('CONFLICT', 'A bulk job with that id is already running.');
-      const job = { cancelled: false };
-      jobs.set(jobId, job);
-      const perSecond = core.options.bulkRatePerSecond ?? 5;
-      const interval = 1000 / perSecond;
-      const results: BulkItemResult[] = [];
-      let failed = 0;
-      let nextAt = Date.now();
-      try {
-        for (const keyValue of keyValues) {
-          while (!job.cancelled && Date.now() < nextAt) await new Promise((r) => setTimeout(r, Math.min(50, nextAt - Date.now())));
-          if (job.cancelled) break;
-          nextAt = Math.max(nextAt, Date.now()) + interval;
-          const op = action === 'delete' ? 'keys.delete' : action === 'extend' ? 'keys.extend' : 'keys.resetHwid';
-          const r = await audited(core, a.profile, op, keyValue, async (): Promise<Result<null>> => {
-            if (action === 'delete') {
-              const d = await a.client.deleteKey(keyValue, false);
-              if (!d.ok) return d;
-              core.db.markDeleted(a.profile.id, keyValue);
-              return ok(null);
-            }
-            const k = action === 'extend' ? await a.client.extend(keyValue, days ?? 0) : await a.client.resetHwid(keyValue);
-            if (!k.ok) return k;
-            // A key without its status (the real dialect) would be recorded with a guessed one: leave it out.
-            if (k.data && !k.data.unreported?.includes('status')) core.db.recordKeys(a.profile.id, [k.data]);
-            return ok(null);
-          });
-          if (!r.ok) failed++;
-          results.push({ keyValue, ok: r.ok, message: r.ok ? 'Done' : r.message });
-          core.emit('bulk.progress', { jobId, done: results.length, total: keyValues.length, failed });
-        }
-      } finally {
-        jobs.delete(jobId);
-      }
-      for (const keyValue of keyValues.slice(results.length)) {
-        results.push({ keyValue, ok: false, message: 'Cancelled before it was sent.' });
-      }
-      return ok({ results, cancelled: job.cancelled });
-    }),
-
-    'keys.bulkCancel': ({ jobId }) => {
-      const job = jobs.get(jobId);
-      if (job) job.cancelled = true;
-      return Promise.resolve(ok({ cancelled: job !== undefined }));
-    },
   };
 };

@@ -1,7 +1,7 @@
 // The app's own records in node:sqlite (userData/keydesk.db): the ledger of keys this app generated or has
 // seen, execution samples for the history chart, and the audit log of mutating operations. No secrets.
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import type { AuditEntry, ExecutionSample, Key, LedgerRow, LedgerSortField } from '../../shared/domain.ts';
+import type { AuditEntry, ExecutionSample, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow, LedgerSortField } from '../../shared/domain.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ledger (
@@ -50,6 +50,31 @@ CREATE INDEX IF NOT EXISTS audit_by_time ON audit (at);
 const MIGRATIONS: readonly string[] = [
   // 1: a days key's term, shown until activation gives it an expiry.
   'ALTER TABLE ledger ADD COLUMN days_key INTEGER;',
+  // 2: bulk work as persisted jobs (see src/main/jobs/), and a per-profile ceiling on requests in flight.
+  `CREATE TABLE jobs (
+     id          TEXT PRIMARY KEY,
+     profile_id  TEXT NOT NULL,
+     action      TEXT NOT NULL,
+     params      TEXT NOT NULL,             -- JSON: days, or generate's parameters
+     state       TEXT NOT NULL,
+     reason      TEXT,
+     created_at  TEXT NOT NULL,
+     finished_at TEXT,
+     total       INTEGER NOT NULL
+   );
+   CREATE INDEX jobs_by_profile ON jobs (profile_id, created_at);
+   CREATE TABLE job_items (
+     job_id  TEXT NOT NULL,
+     seq     INTEGER NOT NULL,
+     target  TEXT NOT NULL,
+     size    INTEGER NOT NULL,
+     state   TEXT NOT NULL,
+     code    TEXT,
+     message TEXT,
+     PRIMARY KEY (job_id, seq)
+   ) WITHOUT ROWID;
+   CREATE INDEX job_items_by_state ON job_items (job_id, state, seq);
+   CREATE TABLE profile_settings (profile_id TEXT PRIMARY KEY, bulk_ceiling INTEGER);`,
 ];
 
 const SORT_COLUMNS: Record<LedgerSortField, string> = {
@@ -83,6 +108,35 @@ interface LedgerDbRow {
   last_seen_at: string;
   days_key: number | null;
 }
+
+/** A job as stored: its parameters stay JSON, read by the job service that wrote them. */
+export interface StoredJob {
+  id: string;
+  profileId: string;
+  action: JobAction;
+  params: string;
+  state: JobState;
+  reason: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  total: number;
+}
+/** How one sent item ended, with what the ledger and the audit log learn from it; written in one transaction. */
+export interface ItemSettlement {
+  seq: number;
+  state: Exclude<JobItemState, 'sent'>;
+  code: string | null;
+  message: string | null;
+}
+export interface SettleBatch {
+  jobId: string;
+  profileId: string;
+  items: readonly ItemSettlement[];
+  seenKeys: readonly Key[];
+  deletedValues: readonly string[];
+  audit: readonly Omit<AuditEntry, 'id' | 'at'>[];
+}
+const JOB_SELECT = 'SELECT id, profile_id AS profileId, action, params, state, reason, created_at AS createdAt, finished_at AS finishedAt, total FROM jobs';
 
 const AUDIT_SELECT = 'SELECT id, at, profile_id AS profileId, profile_name AS profileName, action, target, outcome, message FROM audit';
 
@@ -125,28 +179,49 @@ export class LocalDb {
     if (this.db.isOpen) this.db.close();
   }
 
+  /** Runs `fn` in one transaction: all of it, or none. */
+  private tx<T>(fn: () => T): T {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const r = fn();
+      this.db.exec('COMMIT');
+      return r;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
   // ---- ledger --------------------------------------------------------------------------------------------
 
   /** Records keys as the service last described them. */
   recordKeys(profileId: string, keys: readonly Key[], seenAt = new Date().toISOString()): void {
     if (keys.length === 0) return;
+    this.tx(() => {
+      this.upsertKeys(profileId, keys, seenAt);
+    });
+  }
+
+  /**
+   * One statement for the whole batch: the rows go in as one JSON array read by json_each, so 100,000 keys cost
+   * one call into SQLite rather than 100,000. The search text is lower-cased here, as the filter term is.
+   */
+  private upsertKeys(profileId: string, keys: readonly Key[], seenAt: string): void {
     this.ledgerSizes.delete(profileId);
-    const upsert = this.db.prepare(`INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
-        expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
-        last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key`);
-    this.db.exec('BEGIN');
-    try {
-      for (const k of keys) {
-        const search = `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase();
-        upsert.run(profileId, k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, seenAt, search, k.expiresByDaysKey ? k.daysKey : null);
-      }
-      this.db.exec('COMMIT');
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
+    const rows = keys.map((k) => [
+      k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null,
+      `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase(), k.expiresByDaysKey ? k.daysKey : null,
+    ]);
+    this.db
+      .prepare(
+        `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key)
+         SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]'
+         FROM (SELECT value AS v FROM json_each(?3)) WHERE true
+         ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
+           expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
+           last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key`,
+      )
+      .run(profileId, seenAt, JSON.stringify(rows));
   }
 
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
@@ -269,6 +344,154 @@ export class LocalDb {
     for (const row of this.db.prepare(`SELECT * FROM ledger WHERE ${where.sql} ORDER BY created_at DESC, value`).iterate(...where.params)) {
       yield toLedgerRow(row as unknown as LedgerDbRow);
     }
+  }
+
+  // ---- jobs ----------------------------------------------------------------------------------------------
+
+  /**
+   * Creates a job and its items, all pending, in one transaction. Items are key values given, the keys a ledger
+   * filter matches now (resolved here, in one statement, never shipped through the renderer), or a generate
+   * job's batches. Returns the number of keys the job covers.
+   */
+  createJob(
+    job: Omit<StoredJob, 'total' | 'finishedAt' | 'reason' | 'state'>,
+    items: { keyValues: readonly string[] } | { filter: LedgerFilter } | { batches: readonly number[] },
+  ): number {
+    return this.tx(() => {
+      this.db
+        .prepare("INSERT INTO jobs (id, profile_id, action, params, state, created_at, total) VALUES (?, ?, ?, ?, 'running', ?, 0)")
+        .run(job.id, job.profileId, job.action, job.params, job.createdAt);
+      if ('filter' in items) {
+        const where = this.ledgerWhere(job.profileId, items.filter);
+        this.db
+          .prepare(`INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, row_number() OVER (ORDER BY value), value, 1, 'pending' FROM ledger WHERE ${where.sql}`)
+          .run(job.id, ...where.params);
+      } else if ('batches' in items) {
+        this.db
+          .prepare("INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, key + 1, 'batch ' || (key + 1), value, 'pending' FROM json_each(?)")
+          .run(job.id, JSON.stringify(items.batches));
+      } else {
+        // A value given twice is one item: sending it twice would extend twice.
+        this.db
+          .prepare("INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, min(key) + 1, value, 1, 'pending' FROM json_each(?) GROUP BY value")
+          .run(job.id, JSON.stringify(items.keyValues));
+      }
+      const { total } = this.db.prepare('SELECT coalesce(sum(size), 0) AS total FROM job_items WHERE job_id = ?').get(job.id) as { total: number };
+      this.db.prepare('UPDATE jobs SET total = ? WHERE id = ?').run(total, job.id);
+      return total;
+    });
+  }
+
+  job(jobId: string): StoredJob | null {
+    const row = this.db.prepare(`${JOB_SELECT} WHERE id = ?`).get(jobId) as StoredJob | undefined;
+    return row ? { ...row } : null;
+  }
+
+  /** A profile's most recent jobs, newest first. */
+  jobs(profileId: string, limit = 20): StoredJob[] {
+    return (this.db.prepare(`${JOB_SELECT} WHERE profile_id = ? ORDER BY created_at DESC, id LIMIT ?`).all(profileId, limit) as unknown as StoredJob[]).map((j) => ({ ...j }));
+  }
+
+  setJobState(jobId: string, state: JobState, reason: string | null, finishedAt: string | null): void {
+    this.db.prepare('UPDATE jobs SET state = ?, reason = ?, finished_at = ? WHERE id = ?').run(state, reason, finishedAt, jobId);
+  }
+
+  /** Keys per item state (a generate batch counts for its size). */
+  jobCounts(jobId: string): Record<JobItemState, number> {
+    const counts: Record<JobItemState, number> = { pending: 0, sent: 0, done: 0, failed: 0, unknown: 0 };
+    for (const r of this.db.prepare('SELECT state, sum(size) AS n FROM job_items WHERE job_id = ? GROUP BY state').all(jobId) as { state: JobItemState; n: number }[]) {
+      counts[r.state] = r.n;
+    }
+    return counts;
+  }
+
+  /**
+   * Marks up to `max` pending items sent, lowest first, and returns them: committed before any of them goes on
+   * the wire, so a crash from here on leaves them "sent", which the next start turns into "unknown".
+   */
+  claimJobItems(jobId: string, max: number): { seq: number; target: string; size: number }[] {
+    const rows = this.db
+      .prepare(
+        `UPDATE job_items SET state = 'sent' WHERE job_id = ?1 AND seq IN
+           (SELECT seq FROM job_items WHERE job_id = ?1 AND state = 'pending' ORDER BY seq LIMIT ?2)
+         RETURNING seq, target, size`,
+      )
+      .all(jobId, max) as { seq: number; target: string; size: number }[];
+    return rows.map((r) => ({ seq: r.seq, target: r.target, size: r.size })).sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Item outcomes, the keys they changed and their audit entries, in one transaction. */
+  settleJobItems(batch: SettleBatch, at = new Date().toISOString()): void {
+    this.tx(() => {
+      if (batch.items.length > 0) {
+        this.db
+          .prepare(
+            `UPDATE job_items SET state = j.value ->> '$[1]', code = j.value ->> '$[2]', message = j.value ->> '$[3]'
+             FROM json_each(?) AS j WHERE job_items.job_id = ? AND job_items.seq = j.value ->> '$[0]'`,
+          )
+          .run(JSON.stringify(batch.items.map((i) => [i.seq, i.state, i.code, i.message])), batch.jobId);
+      }
+      if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at);
+      if (batch.deletedValues.length > 0) {
+        this.ledgerSizes.delete(batch.profileId);
+        this.db
+          .prepare("UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))")
+          .run(at, batch.profileId, JSON.stringify(batch.deletedValues));
+      }
+      if (batch.audit.length > 0) {
+        this.db
+          .prepare(
+            `INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message)
+             SELECT ?, value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]', value ->> '$[5]' FROM json_each(?)`,
+          )
+          .run(at, JSON.stringify(batch.audit.map((e) => [e.profileId, e.profileName, e.action, e.target, e.outcome, e.message])));
+      }
+    });
+  }
+
+  /** Puts items back to pending (the user chose to send items again, or they were refused unsent). */
+  requeueJobItems(jobId: string, from: 'unknown' | 'failed'): number {
+    return Number(this.db.prepare("UPDATE job_items SET state = 'pending', code = NULL, message = NULL WHERE job_id = ? AND state = ?").run(jobId, from).changes);
+  }
+
+  /**
+   * After a crash or quit: every job still marked running is interrupted, and its items that were on the wire
+   * are unknown (they may or may not have taken effect). Returns the ids of the jobs it interrupted.
+   */
+  interruptRunningJobs(reason: string, at = new Date().toISOString()): string[] {
+    return this.tx(() => {
+      const ids = (this.db.prepare("SELECT id FROM jobs WHERE state = 'running'").all() as { id: string }[]).map((r) => r.id);
+      for (const id of ids) {
+        this.db
+          .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
+          .run('Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.', id);
+        this.setJobState(id, 'interrupted', reason, at);
+      }
+      return ids;
+    });
+  }
+
+  jobItems(jobId: string, state: JobItemState | undefined, offset: number, limit: number): { items: JobItem[]; total: number } {
+    const where = state === undefined ? 'job_id = ?' : 'job_id = ? AND state = ?';
+    const params: SQLInputValue[] = state === undefined ? [jobId] : [jobId, state];
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM job_items WHERE ${where}`).get(...params) as { n: number }).n;
+    const items = this.db.prepare(`SELECT seq, target, size, state, code, message FROM job_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`).all(...params, limit, offset) as unknown as JobItem[];
+    return { items: items.map((i) => ({ ...i })), total };
+  }
+
+  *iterateJobItems(jobId: string): Generator<JobItem> {
+    for (const i of this.db.prepare('SELECT seq, target, size, state, code, message FROM job_items WHERE job_id = ? ORDER BY seq').iterate(jobId)) yield { ...(i as unknown as JobItem) };
+  }
+
+  bulkCeiling(profileId: string): number | null {
+    const row = this.db.prepare('SELECT bulk_ceiling AS c FROM profile_settings WHERE profile_id = ?').get(profileId) as { c: number | null } | undefined;
+    return row?.c ?? null;
+  }
+
+  setBulkCeiling(profileId: string, ceiling: number | null): void {
+    this.db
+      .prepare('INSERT INTO profile_settings (profile_id, bulk_ceiling) VALUES (?, ?) ON CONFLICT (profile_id) DO UPDATE SET bulk_ceiling = excluded.bulk_ceiling')
+      .run(profileId, ceiling);
   }
 
   // ---- samples -------------------------------------------------------------------------------------------

@@ -2,24 +2,12 @@
 // demand and cached until the filter or sort changes, so 100,000 rows never sit in memory at once.
 import type { StateCreator } from 'zustand';
 import type { OperationInput } from '../../../shared/contract.ts';
-import type { BulkItemResult, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
-import { LIMITS } from '../../../shared/rules.ts';
+import type { JobItem, JobSummary, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
 
 export const LEDGER_PAGE = 200;
 export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
 export type BulkAction = 'delete' | 'extend' | 'resetHwid';
-
-export interface BulkJob {
-  jobId: string;
-  action: BulkAction;
-  total: number;
-  done: number;
-  failed: number;
-  running: boolean;
-  cancelled: boolean;
-  results: BulkItemResult[];
-}
 
 export interface LedgerSlice {
   ledgerFilter: LedgerFilter;
@@ -31,25 +19,67 @@ export interface LedgerSlice {
   /** Bumps on every filter or sort change; answers for an older generation are dropped. */
   ledgerGeneration: number;
   ledgerError: string | null;
+  /** Keys picked one by one. */
   selection: ReadonlySet<string>;
-  bulk: BulkJob | null;
+  /** "Select all matching": the filter itself, resolved by main when a job starts; nothing is loaded here. */
+  selectedAll: LedgerFilter | null;
+  /** The active profile's current (or last interrupted) job, as main last reported it. */
+  job: JobSummary | null;
+  /** The job's items that need a decision: failed and unknown, the first page of each. */
+  jobProblems: { failed: JobItem[]; unknown: JobItem[] } | null;
   setLedgerFilter: (filter: LedgerFilter) => void;
   /** Another profile became active: nothing shown or selected belongs to it. */
   clearLedger: () => void;
   setLedgerSort: (field: LedgerSortField) => void;
   loadLedgerPage: (page: number) => Promise<void>;
   toggleSelected: (value: string) => void;
-  selectAllMatching: () => Promise<void>;
+  selectAllMatching: () => void;
   clearSelection: () => void;
   runBulk: (action: BulkAction, days?: number) => Promise<void>;
   cancelBulk: () => Promise<void>;
+  /** Sends a stopped job's pending items; with retryUnknown, the user chose to send unknown ones again too. */
+  resumeJob: (retryUnknown: boolean) => Promise<void>;
+  exportJob: (format: 'csv' | 'json') => Promise<void>;
+  /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
+  attachJobs: () => Promise<void>;
+  dismissJob: () => void;
   exportLedger: (format: 'csv' | 'json') => Promise<string | null>;
 }
 
-type Notify = { notify: (kind: 'success' | 'error', text: string) => void };
+type Notify = { notify: (kind: 'success' | 'error', text: string) => void; activeProfileId: string | null };
+
+const plural = (n: number, one: string): string => `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
 
 export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], LedgerSlice> = (set, get) => {
   const inFlight = new Set<string>();
+  let unsubscribe: (() => void) | null = null;
+  const loadProblems = async (job: JobSummary) => {
+    const page = async (state: 'failed' | 'unknown') => {
+      if (job.counts[state] === 0) return [];
+      const r = await call('jobs.items', { jobId: job.id, state, offset: 0, limit: 100 });
+      return r.ok ? r.data.items : [];
+    };
+    const [failed, unknown] = [await page('failed'), await page('unknown')];
+    if (get().job?.id === job.id) set({ jobProblems: { failed, unknown } });
+  };
+  /** A job's progress from main: shown only for the active profile; the end of a run refreshes the table. */
+  const onProgress = (p: JobSummary) => {
+    const { job, activeProfileId } = get();
+    if (p.profileId !== activeProfileId) return;
+    if (job !== null && job.id !== p.id && job.state === 'running') return;
+    const ended = job?.id === p.id && job.state === 'running' && p.state !== 'running';
+    set({ job: p, ...(job?.id === p.id ? {} : { jobProblems: null }) });
+    if (ended) {
+      reset({});
+      void loadProblems(p);
+      const { done, failed, unknown, pending } = p.counts;
+      const parts = [`${done.toLocaleString()} of ${p.total.toLocaleString()} done`];
+      if (failed > 0) parts.push(`${failed.toLocaleString()} failed`);
+      if (unknown > 0) parts.push(`${plural(unknown, 'outcome')} unknown`);
+      if (pending > 0) parts.push(`${pending.toLocaleString()} not sent (${p.state})`);
+      get().notify(failed + unknown + pending === 0 ? 'success' : 'error', `${parts.join(', ')}.`);
+    }
+  };
   /** Starts a new generation of pages; the rows shown so far stay as stale unless the patch says otherwise. */
   const reset = (patch: Pick<Partial<LedgerSlice>, 'ledgerFilter' | 'ledgerSort' | 'selection' | 'ledgerStale'>) => {
     inFlight.clear();
@@ -71,11 +101,17 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     ledgerGeneration: 0,
     ledgerError: null,
     selection: new Set(),
-    bulk: null,
+    selectedAll: null,
+    job: null,
+    jobProblems: null,
     setLedgerFilter: (ledgerFilter) => {
+      // "All matching" meant the old filter; it does not carry over to a new one.
+      set({ selectedAll: null });
       reset({ ledgerFilter });
     },
     clearLedger: () => {
+      // Another profile: its jobs are not this one's, and neither is what was selected.
+      set({ selectedAll: null, job: null, jobProblems: null });
       reset({ selection: new Set(), ledgerStale: null });
     },
     setLedgerSort: (field) => {
@@ -98,51 +134,73 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     toggleSelected: (value) => {
       set((s) => {
-        const next = new Set(s.selection);
+        // Picking one row leaves "all matching" for a selection of rows.
+        const next = new Set(s.selectedAll ? [] : s.selection);
         if (!next.delete(value)) next.add(value);
-        return { selection: next };
+        return { selection: next, selectedAll: null };
       });
     },
-    selectAllMatching: async () => {
-      const r = await call('ledger.values', { filter: get().ledgerFilter });
-      if (!r.ok) {
-        get().notify('error', r.message);
-        return;
-      }
-      set({ selection: new Set(r.data.values) });
-      if (r.data.total > r.data.values.length) {
-        get().notify('error', `Selected ${r.data.values.length.toLocaleString()} of ${r.data.total.toLocaleString()}: one bulk action takes at most ${LIMITS.countMax.toLocaleString()} keys. Narrow the filter for the rest.`);
-      }
+    selectAllMatching: () => {
+      set((s) => ({ selectedAll: { ...s.ledgerFilter }, selection: new Set() }));
     },
     clearSelection: () => {
-      set({ selection: new Set() });
+      set({ selection: new Set(), selectedAll: null });
     },
     runBulk: async (action, days) => {
-      const keyValues = [...get().selection];
-      if (keyValues.length === 0) return;
-      const jobId = crypto.randomUUID();
-      set({ bulk: { jobId, action, total: keyValues.length, done: 0, failed: 0, running: true, cancelled: false, results: [] } });
-      const off = subscribe('bulk.progress', (p) => {
-        if (p.jobId === jobId) set((s) => ({ bulk: s.bulk && { ...s.bulk, done: p.done, failed: p.failed } }));
-      });
-      const r = await call('keys.bulk', { jobId, action, keyValues, ...(days === undefined ? {} : { days }) });
-      off();
+      const { selection, selectedAll } = get();
+      if (selectedAll === null && selection.size === 0) return;
+      const target = selectedAll ? { filter: selectedAll } : { keyValues: [...selection] };
+      const r = await call('jobs.start', action === 'extend' ? { action, target, days: days ?? 0 } : { action, target });
       if (!r.ok) {
-        set((s) => ({ bulk: s.bulk && { ...s.bulk, running: false } }));
         get().notify('error', r.message);
         return;
       }
-      const failed = r.data.results.filter((x) => !x.ok).length;
-      set((s) => ({
-        bulk: s.bulk && { ...s.bulk, running: false, cancelled: r.data.cancelled, results: r.data.results, done: r.data.results.length - (r.data.cancelled ? r.data.results.filter((x) => x.message.startsWith('Cancelled')).length : 0), failed },
-        selection: new Set(r.data.results.filter((x) => !x.ok).map((x) => x.keyValue)),
-      }));
-      reset({});
-      get().notify(failed === 0 ? 'success' : 'error', `${r.data.results.length - failed} of ${r.data.results.length} done${r.data.cancelled ? ' (cancelled)' : ''}.`);
+      set({ selection: new Set(), selectedAll: null, jobProblems: null });
+      onProgress(r.data);
+      if (r.data.state !== 'running') set({ job: r.data });
     },
     cancelBulk: async () => {
-      const job = get().bulk;
-      if (job?.running) await call('keys.bulkCancel', { jobId: job.jobId });
+      const job = get().job;
+      if (job?.state !== 'running') return;
+      const r = await call('jobs.cancel', { jobId: job.id });
+      if (!r.ok) get().notify('error', r.message);
+      else onProgress(r.data);
+    },
+    resumeJob: async (retryUnknown) => {
+      const job = get().job;
+      if (!job || job.state === 'running') return;
+      const r = await call('jobs.resume', { jobId: job.id, retryUnknown });
+      if (!r.ok) {
+        get().notify('error', r.message);
+        return;
+      }
+      set({ job: r.data, jobProblems: null });
+      if (r.data.state !== 'running') void loadProblems(r.data);
+    },
+    exportJob: async (format) => {
+      const job = get().job;
+      if (!job) return;
+      const r = await call('jobs.export', { jobId: job.id, format });
+      if (!r.ok) get().notify('error', r.message);
+      else if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
+    },
+    attachJobs: async () => {
+      unsubscribe ??= subscribe('jobs.progress', onProgress);
+      const profileId = get().activeProfileId;
+      const r = await call('jobs.list', undefined);
+      if (!r.ok || get().activeProfileId !== profileId) return;
+      // A running job first; else the latest one if it stopped with work left (interrupted or cancelled).
+      const running = r.data.jobs.find((j) => j.state === 'running');
+      const latest = r.data.jobs[0];
+      const show = running ?? (latest && latest.state !== 'finished' && latest.counts.pending + latest.counts.unknown > 0 ? latest : undefined);
+      if (!show) return;
+      const current = get().job;
+      if (current && current.id !== show.id && current.state === 'running') return;
+      set({ job: show });
+      if (show.state !== 'running') void loadProblems(show);
+    },
+    dismissJob: () => {
+      if (get().job?.state !== 'running') set({ job: null, jobProblems: null });
     },
     exportLedger: async (format) => {
       const r = await call('ledger.export', { filter: get().ledgerFilter, format });

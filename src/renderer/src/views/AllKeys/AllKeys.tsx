@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
+import type { JobSummary, LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { schemas } from '../../../../shared/rules.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Field } from '../../components/Field.tsx';
@@ -34,7 +34,7 @@ function Expiry({ row }: { row: LedgerRow }) {
 }
 
 function Row({ row, index, top }: { row: LedgerRow | undefined; index: number; top: number }) {
-  const selected = useKeydesk((s) => (row ? s.selection.has(row.value) : false));
+  const selected = useKeydesk((s) => (row ? s.selectedAll !== null || s.selection.has(row.value) : false));
   const toggle = useKeydesk((s) => s.toggleSelected);
   return (
     <div role="row" aria-rowindex={index + 2} className="vrow" style={{ transform: `translateY(${top}px)` }} aria-selected={selected}>
@@ -59,36 +59,139 @@ function Row({ row, index, top }: { row: LedgerRow | undefined; index: number; t
   );
 }
 
-function BulkBar() {
-  const selection = useKeydesk((s) => s.selection.size);
-  const bulk = useKeydesk((s) => s.bulk);
-  const run = useKeydesk((s) => s.runBulk);
+const ACTION_LABEL: Record<JobSummary['action'], string> = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWID', generate: 'Generate' };
+const STATE_LABEL: Record<JobSummary['state'], string> = { running: 'Running', cancelled: 'Cancelled', interrupted: 'Interrupted', finished: 'Finished' };
+const n = (x: number) => x.toLocaleString();
+
+/** Seconds as "45 s", "3 min", "2 h 5 min". */
+function duration(seconds: number): string {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+  const min = Math.round(seconds / 60);
+  return min < 90 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
+}
+
+/** One line that says where a job stands, in the words a person reads first. */
+export function jobLine(j: JobSummary): string {
+  const { done, failed, unknown, pending, sent } = j.counts;
+  const parts = [`${n(done)} of ${n(j.total)} done`];
+  if (failed > 0) parts.push(`${n(failed)} failed`);
+  if (unknown > 0) parts.push(`${n(unknown)} unknown`);
+  if (j.state === 'running') {
+    if (j.ratePerSecond !== null) parts.push(`${n(Math.round(j.ratePerSecond))} keys/s`);
+    if (j.etaSeconds !== null && pending + sent > 0) parts.push(`about ${duration(j.etaSeconds)} left`);
+  } else if (pending > 0) parts.push(`${n(pending)} not sent`);
+  const what = j.action === 'extend' && j.days !== null ? `Extend by ${n(j.days)} days` : ACTION_LABEL[j.action];
+  return `${what}, ${STATE_LABEL[j.state].toLowerCase()}: ${parts.join(', ')}.`;
+}
+
+function JobPanel({ job }: { job: JobSummary }) {
+  const problems = useKeydesk((s) => s.jobProblems);
   const cancel = useKeydesk((s) => s.cancelBulk);
+  const resume = useKeydesk((s) => s.resumeJob);
+  const exportJob = useKeydesk((s) => s.exportJob);
+  const dismiss = useKeydesk((s) => s.dismissJob);
+  const [confirmUnknown, setConfirmUnknown] = useState(false);
+  const running = job.state === 'running';
+  const settled = job.counts.done + job.counts.failed + job.counts.unknown;
+  return (
+    <div className="bulk-progress">
+      <progress aria-label="Bulk progress" max={job.total} value={settled} />
+      <span role="status">{jobLine(job)}</span>
+      {job.pausedUntil && running && <span className="muted"> The service asked to wait; paused until {new Date(job.pausedUntil).toLocaleTimeString()}.</span>}
+      {job.reason && <p className="error">{job.reason}</p>}
+      <div className="inline">
+        {running && (
+          <button type="button" onClick={() => void cancel()}>
+            Cancel
+          </button>
+        )}
+        {!running && job.counts.pending > 0 && (
+          <button type="button" onClick={() => void resume(false)}>
+            Resume ({n(job.counts.pending)} not sent)
+          </button>
+        )}
+        {!running && job.counts.unknown > 0 && (
+          <button type="button" onClick={() => { setConfirmUnknown(true); }}>
+            Send the {n(job.counts.unknown)} unknown again…
+          </button>
+        )}
+        <button type="button" onClick={() => void exportJob('csv')}>Export results CSV</button>
+        <button type="button" onClick={() => void exportJob('json')}>Export results JSON</button>
+        {!running && (
+          <button type="button" onClick={dismiss}>
+            Dismiss
+          </button>
+        )}
+      </div>
+      {!running && problems && (['unknown', 'failed'] as const).map((state) =>
+        problems[state].length === 0 ? null : (
+          <details key={state}>
+            <summary>
+              {state === 'unknown'
+                ? `Sent with no answer: outcome unknown (${n(job.counts.unknown)}); check these keys before sending again`
+                : `Refused by the service (${n(job.counts.failed)})`}
+              {job.counts[state] > problems[state].length ? `, first ${n(problems[state].length)} shown; export for all` : ''}
+            </summary>
+            <ul className="mono">
+              {problems[state].map((item) => (
+                <li key={item.seq}>
+                  {item.target}: {item.message ?? item.code}
+                </li>
+              ))}
+            </ul>
+          </details>
+        ),
+      )}
+      <ConfirmDialog
+        open={confirmUnknown}
+        title={`Send ${n(job.counts.unknown)} requests again?`}
+        body={`Each was sent once and no answer came back, so it may already have taken effect. ${job.action === 'extend' ? 'Sending an extension again extends the key again. ' : ''}Check these keys first if that matters.`}
+        confirmLabel="Send again"
+        destructive={job.action === 'extend' || job.action === 'generate'}
+        onCancel={() => { setConfirmUnknown(false); }}
+        onConfirm={() => {
+          setConfirmUnknown(false);
+          void resume(true);
+        }}
+      />
+    </div>
+  );
+}
+
+function BulkBar() {
+  const picked = useKeydesk((s) => s.selection.size);
+  const selectedAll = useKeydesk((s) => s.selectedAll !== null);
+  const total = useKeydesk((s) => s.ledgerTotal);
+  const job = useKeydesk((s) => s.job);
+  const run = useKeydesk((s) => s.runBulk);
   const clear = useKeydesk((s) => s.clearSelection);
   const [days, setDays] = useDraft('bulk.days');
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<BulkAction | null>(null);
-  const running = bulk?.running === true;
+  const running = job?.state === 'running';
+  const count = selectedAll ? (total ?? 0) : picked;
+  const none = count === 0 || running;
+  const what = selectedAll ? `all ${n(count)} matching keys` : `${n(count)} keys`;
 
   return (
     <div className="card bulk" aria-label="Bulk actions" role="region">
       <p>
-        <strong>{selection.toLocaleString()}</strong> selected{' '}
-        <button type="button" disabled={selection === 0 || running} onClick={clear}>
+        <strong>{selectedAll ? `All ${n(count)} matching` : n(count)}</strong> selected{' '}
+        <button type="button" disabled={count === 0 || running} onClick={clear}>
           Clear selection
         </button>
       </p>
       <div className="inline">
-        <button type="button" className="danger" disabled={selection === 0 || running} onClick={() => { setConfirm('delete'); }}>
+        <button type="button" className="danger" disabled={none} onClick={() => { setConfirm('delete'); }}>
           Delete selected
         </button>
-        <button type="button" disabled={selection === 0 || running} onClick={() => { setConfirm('resetHwid'); }}>
+        <button type="button" disabled={none} onClick={() => { setConfirm('resetHwid'); }}>
           Reset HWID of selected
         </button>
         <Field label="Days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); }} />
         <button
           type="button"
-          disabled={selection === 0 || running}
+          disabled={none}
           onClick={() => {
             const parsed = schemas.days.safeParse(days.trim() === '' ? undefined : Number(days));
             setDaysError(parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter days.'));
@@ -98,34 +201,10 @@ function BulkBar() {
           Extend selected
         </button>
       </div>
-      {bulk && (
-        <div className="bulk-progress">
-          <progress aria-label="Bulk progress" max={bulk.total} value={bulk.done} />
-          <span role="status">
-            {bulk.running ? `${bulk.done.toLocaleString()} of ${bulk.total.toLocaleString()} done, ${bulk.failed} failed` : `${bulk.results.filter((r) => r.ok).length.toLocaleString()} of ${bulk.total.toLocaleString()} succeeded${bulk.cancelled ? ' (cancelled)' : ''}`}
-          </span>
-          {running && (
-            <button type="button" onClick={() => void cancel()}>
-              Cancel
-            </button>
-          )}
-          {!running && bulk.results.some((r) => !r.ok) && (
-            <details>
-              <summary>Keys that did not succeed ({bulk.results.filter((r) => !r.ok).length.toLocaleString()}, still selected)</summary>
-              <ul className="mono">
-                {bulk.results.filter((r) => !r.ok).slice(0, 100).map((r) => (
-                  <li key={r.keyValue}>
-                    {r.keyValue}: {r.message}
-                  </li>
-                ))}
-              </ul>
-            </details>
-          )}
-        </div>
-      )}
+      {job && <JobPanel job={job} />}
       <ConfirmDialog
         open={confirm !== null}
-        title={confirm === 'delete' ? `Delete ${selection.toLocaleString()} keys?` : `Reset the HWID of ${selection.toLocaleString()} keys?`}
+        title={confirm === 'delete' ? `Delete ${what}?` : `Reset the HWID of ${what}?`}
         body={confirm === 'delete' ? 'They stop working at once. This cannot be undone.' : 'Each key will bind to the next machine that validates it.'}
         confirmLabel={confirm === 'delete' ? 'Delete' : 'Reset'}
         destructive={confirm === 'delete'}
@@ -152,6 +231,12 @@ export function AllKeys() {
   const selectAll = useKeydesk((s) => s.selectAllMatching);
   const exportLedger = useKeydesk((s) => s.exportLedger);
   const generation = useKeydesk((s) => s.ledgerGeneration);
+  const attachJobs = useKeydesk((s) => s.attachJobs);
+  const profileId = useKeydesk((s) => s.activeProfileId);
+  // A job main is running for this profile (started before a reload, say) shows here with its progress.
+  useEffect(() => {
+    void attachJobs();
+  }, [attachJobs, profileId]);
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
@@ -225,7 +310,7 @@ export function AllKeys() {
             <option value="false">Standard</option>
           </select>
         </label>
-        <button type="button" disabled={loading || count === 0} onClick={() => void selectAll()}>
+        <button type="button" disabled={loading || count === 0} onClick={selectAll}>
           Select all {count.toLocaleString()}
         </button>
         <button type="button" onClick={() => void exportLedger('csv')}>Export CSV</button>

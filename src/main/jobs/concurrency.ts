@@ -1,0 +1,112 @@
+// How many requests a job keeps in flight, and when the next may go: additive increase while answers are fast
+// and clean, halving on overload (429, 5xx), a pause for Retry-After, and, once the service has said "too many",
+// pacing at the rate it was seen to accept (probing slowly upward), so a rate-limited service is not hammered
+// into a 429 storm. Pure: time comes in as arguments, so tests drive it without a clock.
+
+/** Requests in flight at the start of a job. */
+export const START_CONCURRENCY = 4;
+/** Latency this much above the best seen (or twice it, whichever is larger) stops growth: the service is queueing. */
+const QUEUEING_SLACK_MS = 25;
+/** After an overload, pace at this share of the rate the service was seen to accept. */
+const PACE_SHARE = 0.95;
+/** Paced rate growth per second without an overload (probing for more). */
+const PACE_PROBE_PER_SECOND = 0.01;
+/** The window over which accepted answers are counted to estimate the service's rate. */
+const RATE_WINDOW_MS = 2_000;
+
+export class AdaptiveConcurrency {
+  private current: number;
+  private ceiling: number;
+  private threshold = Number.POSITIVE_INFINITY;
+  private bestLatencyMs = Number.POSITIVE_INFINITY;
+  private pausedUntilMs = 0;
+  private lastOverloadAtMs = Number.NEGATIVE_INFINITY;
+  /** Requests sent so far, and how many had been sent at the last halving: a ticket below it predates it. */
+  private tickets = 0;
+  private overloadTicket = 0;
+  /** Requests per second while pacing; Infinity until the service first refuses. */
+  private paceRate = Number.POSITIVE_INFINITY;
+  private paceFromMs = 0;
+  private nextSendAtMs = 0;
+  /** When recent answers were accepted, for the rate estimate. */
+  private readonly accepted: number[] = [];
+
+  constructor(ceiling: number) {
+    this.ceiling = Math.max(1, ceiling);
+    this.current = Math.min(START_CONCURRENCY, this.ceiling);
+  }
+
+  /** Requests that may be in flight now. */
+  get limit(): number {
+    return Math.max(1, Math.floor(this.current));
+  }
+
+  setCeiling(ceiling: number): void {
+    this.ceiling = Math.max(1, ceiling);
+    this.current = Math.min(this.current, this.ceiling);
+  }
+
+  /** Milliseconds until the next request may go (a Retry-After pause or pacing); 0 when it may go now. */
+  waitMs(nowMs: number): number {
+    return Math.max(0, this.pausedUntilMs - nowMs, this.nextSendAtMs - nowMs);
+  }
+
+  pausedUntil(nowMs: number): number | null {
+    return this.pausedUntilMs > nowMs ? this.pausedUntilMs : null;
+  }
+
+  /** A request is going out now; the ticket goes back with its answer. */
+  sent(nowMs: number): number {
+    const ticket = this.tickets++;
+    if (!Number.isFinite(this.paceRate)) return ticket;
+    // Probe upward slowly while nothing is refused.
+    const rate = this.paceRate * (1 + (PACE_PROBE_PER_SECOND * Math.max(0, nowMs - this.paceFromMs)) / 1000);
+    this.nextSendAtMs = Math.max(nowMs, this.nextSendAtMs) + 1000 / rate;
+    return ticket;
+  }
+
+  /** The service answered (success or a definite refusal of the item itself, e.g. NOT_FOUND). */
+  answered(ticket: number, latencyMs: number, nowMs: number): void {
+    this.accepted.push(nowMs);
+    while (this.accepted.length > 0 && (this.accepted[0] ?? 0) < nowMs - RATE_WINDOW_MS) this.accepted.shift();
+    this.bestLatencyMs = Math.min(this.bestLatencyMs, Math.max(latencyMs, 0.1));
+    const fast = latencyMs <= Math.max(2 * this.bestLatencyMs, this.bestLatencyMs + QUEUEING_SLACK_MS);
+    // An answer to a request sent before the last halving says nothing about the new limit.
+    if (!fast || ticket < this.overloadTicket) return;
+    // Slow start (one more per answer: doubling per round trip) up to the last halving, then one per round trip.
+    this.current += this.current < this.threshold ? 1 : 1 / this.current;
+    this.current = Math.min(this.current, this.ceiling);
+  }
+
+  /**
+   * The service is overloaded (429 or 5xx). Halves once per round trip (answers to requests sent before the
+   * last halving do not halve again), pauses everything for Retry-After, and starts pacing at the rate the
+   * service was seen to accept.
+   */
+  overloaded(ticket: number, nowMs: number, retryAfterSeconds: number | undefined): void {
+    if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) {
+      this.pausedUntilMs = Math.max(this.pausedUntilMs, nowMs + retryAfterSeconds * 1000);
+    }
+    if (ticket < this.overloadTicket) return;
+    const windowMs = Math.min(RATE_WINDOW_MS, nowMs - Math.max(this.lastOverloadAtMs, this.accepted[0] ?? nowMs));
+    const seen = this.accepted.filter((t) => t >= nowMs - RATE_WINDOW_MS).length;
+    if (seen > 0) {
+      // Answers accepted over the window (at least a second: a burst into a full token bucket is not a rate).
+      this.paceRate = Math.max(1, (seen / Math.max(windowMs, 1000)) * 1000 * PACE_SHARE);
+      this.paceFromMs = Math.max(nowMs, this.pausedUntilMs);
+    } else if (Number.isFinite(this.paceRate)) {
+      this.paceRate = Math.max(1, this.paceRate / 2);
+      this.paceFromMs = Math.max(nowMs, this.pausedUntilMs);
+    }
+    this.current = Math.max(1, Math.floor(this.current / 2));
+    this.threshold = this.current;
+    this.lastOverloadAtMs = nowMs;
+    this.overloadTicket = this.tickets;
+    this.accepted.length = 0;
+  }
+
+  /** Requests per second being paced at, or null when not pacing. */
+  get pacedRate(): number | null {
+    return Number.isFinite(this.paceRate) ? this.paceRate : null;
+  }
+}

@@ -1,0 +1,480 @@
+// Bulk work as a service in main: a job is persisted with one row per item before anything is sent, runs here
+// whatever the renderer does (a reload reattaches through jobs.list / jobs.progress), and survives a quit or a
+// crash as "interrupted" with every item's state. The rule that matters: an item is marked sent (committed)
+// before it goes on the wire, and an item sent with no answer is "unknown" and is never sent again unless the
+// user asks: extend is not idempotent.
+import { randomUUID } from 'node:crypto';
+import type { JobAction, JobItemState, JobState, JobSummary, Key } from '../../shared/domain.ts';
+import { fail, ok, type ErrorCode, type Result } from '../../shared/result.ts';
+import type { ServiceClient } from '../client/service-client.ts';
+import type { ItemSettlement, LedgerFilter, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
+import { AdaptiveConcurrency } from './concurrency.ts';
+
+/** Requests in flight a job may reach by default: high for the local sandbox, modest for a remote service. */
+export const DEFAULT_CEILING = { sandbox: 64, remote: 8 } as const;
+/** The service's limit per generate request. */
+export const GENERATE_BATCH = 100_000;
+/** Progress events at most this often while a job runs (and always on a change of state). */
+const PROGRESS_EVERY_MS = 100;
+/** Completions counted for the rate shown. */
+const RATE_WINDOW_MS = 5_000;
+/** How long quitting waits for answers already on the wire before leaving them unknown. */
+const QUIT_GRACE_MS = 2_000;
+
+export interface GenerateParams {
+  expire: string;
+  isPremium: boolean;
+  note?: string | undefined;
+  expiresByDaysKey?: boolean | undefined;
+  daysKey?: number | undefined;
+}
+export type JobRequest =
+  | { action: 'delete' | 'resetHwid'; target: JobTarget }
+  | { action: 'extend'; target: JobTarget; days: number }
+  | ({ action: 'generate'; count: number } & GenerateParams);
+export type JobTarget = { keyValues: readonly string[] } | { filter: LedgerFilter };
+
+interface JobParams {
+  days?: number;
+  generate?: GenerateParams;
+}
+
+/** Time, injectable so tests can hold a Retry-After pause open without waiting for it. */
+export interface JobClock {
+  now(): number;
+  /** Resolves after `ms`, or at once when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+export const realClock: JobClock = {
+  now: () => performance.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      if (signal.aborted) {
+        resolve();
+        return;
+      }
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    }),
+};
+
+export interface JobServiceDeps {
+  db: LocalDb;
+  /** The profile's name and kind, or null when it is gone. */
+  profile(profileId: string): { id: string; name: string; kind: 'sandbox' | 'remote' } | null;
+  clientFor(profileId: string): Promise<ServiceClient | null>;
+  emit(summary: JobSummary): void;
+  clock?: JobClock;
+}
+
+interface Run {
+  job: StoredJob;
+  params: JobParams;
+  client: ServiceClient;
+  profileName: string;
+  control: AdaptiveConcurrency;
+  counts: Record<JobItemState, number>;
+  inflight: number;
+  stop: { state: 'cancelled' | 'interrupted'; reason: string | null } | null;
+  abort: AbortController;
+  wake: (() => void) | null;
+  settle: ItemSettlement[];
+  seenKeys: Key[];
+  deleted: string[];
+  audit: SettleBatch['audit'][number][];
+  completions: { at: number; size: number }[];
+  lastEmitAt: number;
+  finished: Promise<void>;
+}
+
+type Outcome =
+  | { kind: 'done'; keys: Key[] }
+  | { kind: 'failed' | 'unknown'; code: ErrorCode; message: string; overload: boolean; retryAfter?: number | undefined }
+  | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
+
+const AUDIT_ACTION = { delete: 'keys.delete', extend: 'keys.extend', resetHwid: 'keys.resetHwid', generate: 'keys.generate' } as const;
+
+/** What a failed request means for its item and for the job. */
+function classify(r: Result<unknown> & { ok: false }): Outcome {
+  const { code, message, retryAfterSeconds: retryAfter } = r;
+  switch (code) {
+    // The service refused before acting on it: the item is safe to send again, after the pause.
+    case 'RATE_LIMITED':
+      return { kind: 'requeue', code, message, retryAfter, stopJob: false };
+    // Never reached the service, or it refuses this profile's key: nothing was done; stop and let the user resume.
+    case 'NETWORK':
+    case 'TIMEOUT':
+    case 'API_KEY_INVALID':
+    case 'API_KEY_MISSING':
+      return { kind: 'requeue', code, message, retryAfter, stopJob: true };
+    // Sent, and no trustworthy answer: it may or may not have taken effect.
+    case 'OUTCOME_UNKNOWN':
+    case 'INTERNAL':
+    case 'HTTP_ERROR':
+    case 'BAD_RESPONSE':
+      return { kind: 'unknown', code, message, overload: true, retryAfter };
+    default:
+      return { kind: 'failed', code, message, overload: false };
+  }
+}
+
+export class JobService {
+  private readonly db: LocalDb;
+  private readonly deps: JobServiceDeps;
+  private readonly clock: JobClock;
+  private readonly runs = new Map<string, Run>();
+  private closed = false;
+
+  constructor(deps: JobServiceDeps) {
+    this.deps = deps;
+    this.db = deps.db;
+    this.clock = deps.clock ?? realClock;
+    // Whatever was running when Keydesk last stopped did not finish: say so, item by item.
+    this.db.interruptRunningJobs('Keydesk stopped while this job ran.');
+  }
+
+  ceiling(profileId: string): { ceiling: number; isDefault: boolean } {
+    const set = this.db.bulkCeiling(profileId);
+    if (set !== null) return { ceiling: set, isDefault: false };
+    return { ceiling: DEFAULT_CEILING[this.deps.profile(profileId)?.kind ?? 'remote'], isDefault: true };
+  }
+
+  setCeiling(profileId: string, ceiling: number | null): { ceiling: number; isDefault: boolean } {
+    this.db.setBulkCeiling(profileId, ceiling);
+    const now = this.ceiling(profileId);
+    for (const run of this.runs.values()) {
+      if (run.job.profileId === profileId && run.job.action !== 'generate') run.control.setCeiling(now.ceiling);
+    }
+    return now;
+  }
+
+  async start(profileId: string, request: JobRequest): Promise<Result<JobSummary>> {
+    const profile = this.deps.profile(profileId);
+    if (!profile) return fail('NOT_FOUND', 'That profile no longer exists.');
+    const id = randomUUID();
+    const params: JobParams =
+      request.action === 'extend'
+        ? { days: request.days }
+        : request.action === 'generate'
+          ? { generate: { expire: request.expire, isPremium: request.isPremium, note: request.note, expiresByDaysKey: request.expiresByDaysKey, daysKey: request.daysKey } }
+          : {};
+    const job = { id, profileId, action: request.action, params: JSON.stringify(params), createdAt: new Date().toISOString() };
+    let items: Parameters<LocalDb['createJob']>[1];
+    if (request.action === 'generate') {
+      const batches: number[] = [];
+      for (let left = request.count; left > 0; left -= GENERATE_BATCH) batches.push(Math.min(GENERATE_BATCH, left));
+      items = { batches };
+    } else items = request.target;
+    const total = this.db.createJob(job, items);
+    if (total === 0) {
+      this.db.setJobState(id, 'finished', null, new Date().toISOString());
+      return fail('NOT_FOUND', 'No keys match; nothing was sent.');
+    }
+    return this.run(id);
+  }
+
+  /** Runs (or resumes) a job's pending items. */
+  private async run(jobId: string): Promise<Result<JobSummary>> {
+    const job = this.db.job(jobId);
+    if (!job) return fail('NOT_FOUND', 'That job no longer exists.');
+    const profile = this.deps.profile(job.profileId);
+    const client = profile ? await this.deps.clientFor(job.profileId) : null;
+    if (!profile || !client) {
+      this.db.setJobState(jobId, 'interrupted', 'No apiKey is available for this profile; enter it again, then resume.', new Date().toISOString());
+      return fail('KEYCHAIN_UNAVAILABLE', 'No apiKey is available for this profile; enter it again, then resume.');
+    }
+    if (this.closed) return fail('CANCELLED', 'Keydesk is quitting.');
+    this.db.setJobState(jobId, 'running', null, null);
+    const run: Run = {
+      job: { ...job, state: 'running', reason: null, finishedAt: null },
+      params: JSON.parse(job.params) as JobParams,
+      client,
+      profileName: profile.name,
+      control: new AdaptiveConcurrency(job.action === 'generate' ? 1 : this.ceiling(job.profileId).ceiling),
+      counts: this.db.jobCounts(jobId),
+      inflight: 0,
+      stop: null,
+      abort: new AbortController(),
+      wake: null,
+      settle: [],
+      seenKeys: [],
+      deleted: [],
+      audit: [],
+      completions: [],
+      lastEmitAt: Number.NEGATIVE_INFINITY,
+      finished: Promise.resolve(),
+    };
+    this.runs.set(jobId, run);
+    run.finished = this.drive(run);
+    this.emit(run, true);
+    return ok(this.summary(run.job, run));
+  }
+
+  private async drive(run: Run): Promise<void> {
+    try {
+      for (;;) {
+        this.flush(run);
+        this.emit(run, false);
+        if (run.stop) {
+          if (run.inflight === 0) break;
+          await this.waitForAnswer(run);
+          continue;
+        }
+        const wait = run.control.waitMs(this.clock.now());
+        if (wait > 0) {
+          // A Retry-After pause or pacing: nothing new goes out until it ends (or the job is stopped).
+          this.emit(run, true);
+          await this.clock.sleep(wait, run.abort.signal);
+          continue;
+        }
+        const free = run.control.limit - run.inflight;
+        if (free <= 0) {
+          await this.waitForAnswer(run);
+          continue;
+        }
+        const claimed = this.db.claimJobItems(run.job.id, run.control.pacedRate === null ? free : 1);
+        if (claimed.length === 0) {
+          if (run.inflight === 0) break;
+          await this.waitForAnswer(run);
+          continue;
+        }
+        for (const item of claimed) {
+          run.counts.pending -= item.size;
+          run.counts.sent += item.size;
+          void this.send(run, item, run.control.sent(this.clock.now()));
+        }
+      }
+    } catch (error) {
+      run.stop ??= { state: 'interrupted', reason: `Keydesk stopped this job after an internal error: ${(error as Error).message}` };
+    } finally {
+      this.finish(run);
+    }
+  }
+
+  private finish(run: Run): void {
+    if (this.closed && run.stop?.state === 'interrupted') {
+      // Quitting: the database may be closing; the next start marks what is left.
+      this.runs.delete(run.job.id);
+      return;
+    }
+    this.flush(run);
+    const state: JobState = run.stop?.state ?? 'finished';
+    const reason = run.stop?.reason ?? null;
+    const finishedAt = new Date().toISOString();
+    this.db.setJobState(run.job.id, state, reason, finishedAt);
+    run.job = { ...run.job, state, reason, finishedAt };
+    this.runs.delete(run.job.id);
+    this.deps.emit(this.summary(run.job, null));
+  }
+
+  private waitForAnswer(run: Run): Promise<void> {
+    return new Promise((resolve) => {
+      run.wake = () => {
+        run.wake = null;
+        resolve();
+      };
+    });
+  }
+
+  private async send(run: Run, item: { seq: number; target: string; size: number }, ticket: number): Promise<void> {
+    run.inflight++;
+    const sentAt = this.clock.now();
+    let outcome: Outcome;
+    try {
+      outcome = await this.perform(run, item);
+    } catch (error) {
+      outcome = { kind: 'unknown', code: 'INTERNAL', message: `Keydesk failed while sending: ${(error as Error).message}`, overload: false };
+    }
+    run.inflight--;
+    const now = this.clock.now();
+    const action = AUDIT_ACTION[run.job.action];
+    const audit = (outcome2: 'ok' | 'failed', message: string): void => {
+      run.audit.push({ profileId: run.job.profileId, profileName: run.profileName, action, target: run.job.action === 'generate' ? `${item.size} key(s) (${item.target} of a job)` : item.target, outcome: outcome2, message });
+    };
+    run.counts.sent -= item.size;
+    switch (outcome.kind) {
+      case 'done':
+        run.control.answered(ticket, now - sentAt, now);
+        run.counts.done += item.size;
+        run.completions.push({ at: now, size: item.size });
+        run.settle.push({ seq: item.seq, state: 'done', code: null, message: null });
+        if (run.job.action === 'delete') run.deleted.push(item.target);
+        else for (const k of outcome.keys) run.seenKeys.push(k);
+        audit('ok', '');
+        break;
+      case 'failed':
+      case 'unknown':
+        if (outcome.overload) run.control.overloaded(ticket, now, outcome.retryAfter);
+        else run.control.answered(ticket, now - sentAt, now);
+        run.counts[outcome.kind] += item.size;
+        run.completions.push({ at: now, size: item.size });
+        run.settle.push({ seq: item.seq, state: outcome.kind, code: outcome.code, message: outcome.message });
+        audit('failed', outcome.message);
+        break;
+      case 'requeue':
+        run.counts.pending += item.size;
+        run.settle.push({ seq: item.seq, state: 'pending', code: null, message: null });
+        if (outcome.stopJob) {
+          run.stop ??= { state: 'interrupted', reason: `${outcome.message} Resume the job when this is fixed.` };
+          run.abort.abort();
+        } else run.control.overloaded(ticket, now, outcome.retryAfter);
+        break;
+    }
+    run.wake?.();
+  }
+
+  private async perform(run: Run, item: { target: string; size: number }): Promise<Outcome> {
+    const { client } = run;
+    const action: JobAction = run.job.action;
+    let r: Result<Key[]>;
+    if (action === 'delete') {
+      const d = await client.deleteKey(item.target, false);
+      r = d.ok ? ok([]) : d;
+    } else if (action === 'extend' || action === 'resetHwid') {
+      const k = action === 'extend' ? await client.extend(item.target, run.params.days ?? 0) : await client.resetHwid(item.target);
+      // A key without its status (the real dialect) would be recorded with a guessed one: leave it out.
+      r = k.ok ? ok(k.data && !k.data.unreported?.includes('status') ? [k.data] : []) : k;
+    } else {
+      const g = run.params.generate;
+      if (!g) return { kind: 'failed', code: 'INTERNAL', message: 'The job lost its parameters.', overload: false };
+      r = await client.generate({ ...stripUndefined(g), count: item.size });
+    }
+    return r.ok ? { kind: 'done', keys: r.data } : classify(r);
+  }
+
+  /** Writes what has settled since the last flush: one transaction. */
+  private flush(run: Run): void {
+    if (run.settle.length === 0) return;
+    const batch: SettleBatch = { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, deletedValues: run.deleted, audit: run.audit };
+    run.settle = [];
+    run.seenKeys = [];
+    run.deleted = [];
+    run.audit = [];
+    this.db.settleJobItems(batch);
+  }
+
+  private emit(run: Run, force: boolean): void {
+    const now = this.clock.now();
+    if (!force && now - run.lastEmitAt < PROGRESS_EVERY_MS) return;
+    run.lastEmitAt = now;
+    this.deps.emit(this.summary(run.job, run));
+  }
+
+  private summary(job: StoredJob, run: Run | null): JobSummary {
+    const params = JSON.parse(job.params) as JobParams;
+    const counts = run ? { ...run.counts } : this.db.jobCounts(job.id);
+    let ratePerSecond: number | null = null;
+    let etaSeconds: number | null = null;
+    let pausedUntil: string | null = null;
+    if (run) {
+      const now = this.clock.now();
+      while (run.completions.length > 0 && (run.completions[0]?.at ?? 0) < now - RATE_WINDOW_MS) run.completions.shift();
+      const first = run.completions[0];
+      if (first && run.completions.length > 1) {
+        const span = Math.max(now - first.at, 250);
+        ratePerSecond = (run.completions.reduce((n, c) => n + c.size, 0) / span) * 1000;
+        etaSeconds = ratePerSecond > 0 ? Math.ceil((counts.pending + counts.sent) / ratePerSecond) : null;
+      }
+      const until = run.control.pausedUntil(now);
+      if (until !== null) pausedUntil = new Date(Date.now() + (until - now)).toISOString();
+    }
+    return {
+      id: job.id,
+      profileId: job.profileId,
+      action: job.action,
+      days: params.days ?? null,
+      note: params.generate?.note ?? null,
+      state: run?.stop ? run.stop.state : job.state,
+      reason: run?.stop ? run.stop.reason : job.reason,
+      createdAt: job.createdAt,
+      finishedAt: job.finishedAt,
+      total: job.total,
+      counts,
+      ratePerSecond,
+      etaSeconds,
+      concurrency: run ? run.control.limit : 0,
+      ceiling: job.action === 'generate' ? 1 : this.ceiling(job.profileId).ceiling,
+      pausedUntil,
+    };
+  }
+
+  // ---- what the handlers ask --------------------------------------------------------------------------
+
+  list(profileId: string): JobSummary[] {
+    return this.db.jobs(profileId).map((j) => this.summary(this.runs.get(j.id)?.job ?? j, this.runs.get(j.id) ?? null));
+  }
+
+  /** A job of this profile; another profile's job is not found. */
+  get(profileId: string, jobId: string): JobSummary | null {
+    const run = this.runs.get(jobId);
+    const job = run?.job ?? this.db.job(jobId);
+    if (!job || job.profileId !== profileId) return null;
+    return this.summary(job, run ?? null);
+  }
+
+  /** Stops sending at once; answers already on the wire are still recorded. */
+  cancel(profileId: string, jobId: string): Result<JobSummary> {
+    const run = this.runs.get(jobId);
+    if (!run || run.job.profileId !== profileId) {
+      const s = this.get(profileId, jobId);
+      return s ? ok(s) : fail('NOT_FOUND', 'That job was not found for this profile.');
+    }
+    run.stop ??= { state: 'cancelled', reason: null };
+    run.abort.abort();
+    run.wake?.();
+    this.db.setJobState(jobId, 'cancelled', null, null);
+    const s = this.summary(run.job, run);
+    this.deps.emit(s);
+    return ok(s);
+  }
+
+  /**
+   * Sends a stopped job's pending items. Unknown items stay unknown unless `retryUnknown` is the user's choice
+   * to send them again.
+   */
+  async resume(profileId: string, jobId: string, retryUnknown: boolean): Promise<Result<JobSummary>> {
+    const job = this.db.job(jobId);
+    if (!job || job.profileId !== profileId) return fail('NOT_FOUND', 'That job was not found for this profile.');
+    if (this.runs.has(jobId)) return fail('CONFLICT', 'That job is already running.');
+    if (retryUnknown) this.db.requeueJobItems(jobId, 'unknown');
+    if (this.db.jobCounts(jobId).pending === 0) {
+      const s = this.get(profileId, jobId);
+      return s ? ok(s) : fail('NOT_FOUND', 'That job was not found for this profile.');
+    }
+    return this.run(jobId);
+  }
+
+  /** Waits until a job stops running (tests and the bench). */
+  async settled(jobId: string): Promise<void> {
+    await this.runs.get(jobId)?.finished;
+  }
+
+  /**
+   * Quitting: stop sending, give answers already on the wire a moment, and leave the rest to the next start,
+   * which marks the jobs interrupted and their unanswered items unknown.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    const runs = [...this.runs.values()];
+    for (const run of runs) {
+      run.stop ??= { state: 'interrupted', reason: 'Keydesk quit while this job ran.' };
+      run.abort.abort();
+      run.wake?.();
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(runs.map((r) => r.finished)), new Promise((r) => (timer = setTimeout(r, QUIT_GRACE_MS)))]);
+    clearTimeout(timer);
+    // Record what did answer; whatever is still on the wire is unknown, and the jobs are interrupted.
+    for (const run of runs) this.flush(run);
+    this.db.interruptRunningJobs('Keydesk quit while this job ran.');
+  }
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

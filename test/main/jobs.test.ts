@@ -1,0 +1,271 @@
+// The job engine at its boundaries: a fake service where the point is what the service does on the wire (a reset
+// mid-request, a 429 with Retry-After), a fake clock so a 30-second pause costs nothing, and a real child process
+// killed with SIGKILL mid-job whose sandbox database is then compared with the job's items.
+import { spawn } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../src/main/client/service-client.ts';
+import { Core } from '../../src/main/core.ts';
+import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
+import { JobService, type JobClock } from '../../src/main/jobs/job-service.ts';
+import { LocalDb } from '../../src/main/store/local-db.ts';
+import { SANDBOX_DB_FILE } from '../../src/sandbox/paths.ts';
+import { SandboxStore } from '../../src/sandbox/store.ts';
+import type { JobSummary } from '../../src/shared/domain.ts';
+import { ROOT, tempDir } from '../support/sandbox-process.ts';
+
+/** A service that deletes keys, with a hook deciding each request's fate; it logs every key it was sent. */
+interface FakeService {
+  url: string;
+  received: string[];
+  close(): Promise<void>;
+}
+type Fate = (keyValue: string, n: number, req: IncomingMessage, res: ServerResponse) => 'ok' | 'handled';
+
+async function fakeService(fate: Fate): Promise<FakeService> {
+  const received: string[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      const { keyValue } = JSON.parse(body || '{}') as { keyValue?: string };
+      received.push(keyValue ?? '');
+      if (fate(keyValue ?? '', received.length, req, res) === 'handled') return;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: keyValue }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** Time that only moves when a test lets a sleep end. */
+function fakeClock(): JobClock & { sleeps: number[]; release(): void; pending(): number } {
+  let t = 0;
+  const waiting: { ms: number; resolve: () => void }[] = [];
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => t,
+    sleep: (ms, signal) =>
+      new Promise((resolve) => {
+        sleeps.push(ms);
+        const entry = { ms, resolve };
+        waiting.push(entry);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      }),
+    release() {
+      const w = waiting.shift();
+      if (!w) return;
+      t += w.ms;
+      w.resolve();
+    },
+    pending: () => waiting.length,
+  };
+}
+
+const until = async (check: () => boolean): Promise<void> => {
+  while (!check()) await new Promise((r) => setTimeout(r, 5));
+};
+
+function service(url: string, db: LocalDb, clock?: JobClock, events: JobSummary[] = []): JobService {
+  const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'test-key' }, { retryDelaysMs: [] });
+  return new JobService({
+    db,
+    profile: (id) => (id === 'p1' ? { id, name: 'Fake', kind: 'remote' } : null),
+    clientFor: () => Promise.resolve(client),
+    emit: (s) => events.push(s),
+    ...(clock ? { clock } : {}),
+  });
+}
+
+const values = (n: number, prefix = 'K'): string[] => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
+
+describe('unknown outcomes', () => {
+  let fake: FakeService;
+  let db: LocalDb;
+  beforeAll(async () => {
+    // K0003's request reaches the service, and the connection dies before an answer: sent, outcome unknown.
+    fake = await fakeService((key, _n, req) => {
+      if (key !== 'K0003') return 'ok';
+      req.socket.destroy();
+      return 'handled';
+    });
+    db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+  });
+  afterAll(async () => {
+    db.close();
+    await fake.close();
+  });
+
+  it('marks an item whose request got no answer unknown, and never sends it again unless the user asks', async () => {
+    const jobs = service(fake.url, db);
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(8) } });
+    if (!started.ok) throw new Error(started.message);
+    await jobs.settled(started.data.id);
+    const after = jobs.get('p1', started.data.id);
+    expect(after).toMatchObject({ state: 'finished', counts: { done: 7, unknown: 1, pending: 0, sent: 0, failed: 0 } });
+    expect(db.jobItems(started.data.id, 'unknown', 0, 10).items).toEqual([
+      expect.objectContaining({ target: 'K0003', state: 'unknown', code: 'OUTCOME_UNKNOWN' }),
+    ]);
+    expect(fake.received.filter((k) => k === 'K0003')).toHaveLength(1);
+
+    // Resuming sends pending items only: there are none, and the unknown one stays unsent.
+    const resumed = await jobs.resume('p1', started.data.id, false);
+    expect(resumed.ok && resumed.data.counts.unknown).toBe(1);
+    await jobs.settled(started.data.id);
+    expect(fake.received.filter((k) => k === 'K0003')).toHaveLength(1);
+    expect(fake.received).toHaveLength(8);
+
+    // The user's explicit choice sends it again (and here it is lost again).
+    const retried = await jobs.resume('p1', started.data.id, true);
+    expect(retried.ok).toBe(true);
+    await jobs.settled(started.data.id);
+    expect(fake.received.filter((k) => k === 'K0003')).toHaveLength(2);
+    expect(fake.received).toHaveLength(9);
+  });
+
+  it("does not show or cancel another profile's job", async () => {
+    const jobs = service(fake.url, db);
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['X1'] } });
+    if (!started.ok) throw new Error(started.message);
+    await jobs.settled(started.data.id);
+    expect(jobs.get('p2', started.data.id)).toBeNull();
+    expect(jobs.list('p2')).toEqual([]);
+    expect(jobs.cancel('p2', started.data.id)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+  });
+});
+
+describe('a 429 with Retry-After', () => {
+  it('pauses the whole job: nothing more is sent until the pause ends, and the refused item is sent once more', async () => {
+    let refused = false;
+    const fake = await fakeService((_key, n, _req, res) => {
+      if (n !== 5) return 'ok';
+      refused = true;
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' }).end(JSON.stringify({ success: false, code: 'RATE_LIMITED', message: 'Too many requests.' }));
+      return 'handled';
+    });
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const clock = fakeClock();
+    const events: JobSummary[] = [];
+    const jobs = service(fake.url, db, clock, events);
+    try {
+      const keys = values(40);
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys } });
+      if (!started.ok) throw new Error(started.message);
+      // The engine asks the clock for the 30 s pause; while it waits, every answer already on the wire arrives.
+      await until(() => clock.pending() > 0 && jobs.get('p1', started.data.id)?.counts.sent === 0);
+      expect(refused).toBe(true);
+      expect(clock.sleeps[0]).toBe(30_000);
+      const duringPause = fake.received.length;
+      const paused = jobs.get('p1', started.data.id);
+      expect(paused?.pausedUntil).not.toBeNull();
+      expect(paused?.state).toBe('running');
+      // Let other work run; the job is held at the pause and sends nothing.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(fake.received.length).toBe(duringPause);
+      // Four answers grew the limit from 4 to 8 in slow start; the 429 halved it.
+      expect(paused?.concurrency).toBe(4);
+
+      clock.release();
+      // Paced from here on: each further sleep is a pacing gap, released as it comes.
+      const releaser = setInterval(() => {
+        clock.release();
+      }, 1);
+      await jobs.settled(started.data.id);
+      clearInterval(releaser);
+      const done = jobs.get('p1', started.data.id);
+      expect(done).toMatchObject({ state: 'finished', counts: { done: 40, pending: 0, unknown: 0, failed: 0 } });
+      // Every key was deleted exactly once; the one refused with 429 was sent twice (first refused, then accepted).
+      const refusedKey = fake.received[4];
+      expect(new Set(fake.received)).toEqual(new Set(keys));
+      expect(fake.received.filter((k) => k === refusedKey)).toHaveLength(2);
+      expect(fake.received).toHaveLength(41);
+      expect(events.some((e) => e.pausedUntil !== null)).toBe(true);
+    } finally {
+      db.close();
+      await fake.close();
+    }
+  });
+});
+
+describe('a crash mid-job', () => {
+  it('leaves the job interrupted, with items whose state matches what the sandbox did, and resumes the pending ones', async () => {
+    const dir = tempDir('keydesk-crash-');
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(ROOT, 'test/support/job-child.ts'), dir], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const exited = new Promise<void>((r) => child.on('exit', () => r()));
+    // The child prints progress lines; kill it once some items are done and many are still pending.
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        const done = [...out.matchAll(/^done (\d+)$/gm)].map((m) => Number(m[1])).at(-1) ?? 0;
+        if (done >= 20) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`the child exited (${code}) before the kill: ${err}`)));
+    });
+    child.kill('SIGKILL');
+    await exited;
+    const jobId = /^job (\S+)$/m.exec(out)?.[1] ?? '';
+
+    const db = new LocalDb(join(dir, 'keydesk.db'));
+    const sandbox = new SandboxStore(join(dir, SANDBOX_DB_FILE));
+    const inSandbox = (): Set<string> => new Set(sandbox.inspect('SELECT value FROM keys').map((r) => String(r.value)));
+    let pending: string[];
+    let unknown: string[];
+    try {
+      // What a restart does first: the job was running, so it is interrupted; items on the wire become unknown.
+      const jobs = new JobService({ db, profile: () => null, clientFor: () => Promise.resolve(null), emit: () => undefined });
+      expect(db.job(jobId)?.state).toBe('interrupted');
+      const items = db.jobItems(jobId, undefined, 0, 5_000).items;
+      expect(items).toHaveLength(2_000);
+      expect(items.filter((i) => i.state === 'sent')).toEqual([]);
+      const present = inSandbox();
+      // done: the sandbox deleted it; pending: the sandbox never saw it; unknown: either.
+      for (const item of items.filter((i) => i.state === 'done')) expect(present.has(item.target), item.target).toBe(false);
+      pending = items.filter((i) => i.state === 'pending').map((i) => i.target);
+      unknown = items.filter((i) => i.state === 'unknown').map((i) => i.target);
+      for (const v of pending) expect(present.has(v), v).toBe(true);
+      expect(items.filter((i) => i.state === 'done').length).toBeGreaterThanOrEqual(20);
+      expect(pending.length).toBeGreaterThan(0);
+      expect(jobs.list('sandbox').find((j) => j.id === jobId)?.counts.pending).toBe(pending.length);
+    } finally {
+      sandbox.close();
+      db.close();
+    }
+
+    // A restart of the whole core, then the user resumes: the pending keys go, the unknown ones are not sent.
+    const core = await Core.start({ userDataDir: dir, secrets: new MemorySecretStore(), version: 'test', askSavePath: () => Promise.resolve(null) });
+    try {
+      const unknownBefore = new Set(unknown.filter((v) => core.db.jobItems(jobId, 'unknown', 0, 5_000).items.some((i) => i.target === v)));
+      const resumed = await core.jobs.resume('sandbox', jobId, false);
+      if (!resumed.ok) throw new Error(resumed.message);
+      await core.jobs.settled(jobId);
+      expect(core.jobs.get('sandbox', jobId)).toMatchObject({ state: 'finished', counts: { pending: 0, sent: 0, unknown: unknown.length, done: 2_000 - unknown.length } });
+      expect(core.db.jobItems(jobId, 'unknown', 0, 5_000).items.map((i) => i.target).sort()).toEqual([...unknownBefore].sort());
+    } finally {
+      await core.close();
+    }
+    const after = new SandboxStore(join(dir, SANDBOX_DB_FILE));
+    try {
+      const present = new Set(after.inspect('SELECT value FROM keys').map((r) => String(r.value)));
+      for (const v of pending) expect(present.has(v), v).toBe(false);
+    } finally {
+      after.close();
+    }
+  });
+});
