@@ -165,11 +165,6 @@ export const contract = {
     z.strictObject({ filter: ledgerFilter, format: exportFormat }),
     'A filter and a format; main asks the user for the path.',
   ),
-  'ledger.values': op<{ values: string[]; total: number }>()(
-    z.strictObject({ filter: ledgerFilter }),
-    'A filter over the local ledger; at most 100,000 key values (what one bulk action takes) come back.',
-  ),
-
   'identifier.check': op<{ exists: boolean; service: string | null }>()(
     z.strictObject({ identifier: schemas.identifier }),
     'An identifier.',

@@ -140,6 +140,11 @@ export interface JobSummary {
   ceiling: number;
   /** Set while the service asked to wait (Retry-After). */
   pausedUntil: string | null;
+  /**
+   * Increases with every summary main makes: an answer and an event can arrive in either order, and the
+   * older of two summaries of one job must not replace the newer.
+   */
+  version: number;
 }
 
 export interface JobItem {

@@ -21,7 +21,6 @@ export const OPERATION_NAMES = [
   'keys.export',
   'ledger.query',
   'ledger.export',
-  'ledger.values',
   'identifier.check',
   'keyless.lookup',
   'keyless.add',

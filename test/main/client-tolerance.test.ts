@@ -10,6 +10,7 @@ import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts'
 import { dispatch } from '../../src/main/ipc/dispatch.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
+import type { JobItem } from '../../src/shared/domain.ts';
 import type { Result } from '../../src/shared/result.ts';
 import { FakeService, real, type Reply } from '../support/fake-service.ts';
 import { tempDir } from '../support/sandbox-process.ts';
@@ -46,7 +47,6 @@ beforeAll(async () => {
     secrets: new MemorySecretStore(),
     version: '0.0.0-test',
     askSavePath: (name) => Promise.resolve(join(tempDir('keydesk-tolerance-exports-'), name)),
-    bulkRatePerSecond: 100,
     clientOptions: { timeouts: TIMEOUTS, retryDelaysMs: [20, 20] },
   });
   handlers = createHandlers(core);
@@ -54,6 +54,13 @@ beforeAll(async () => {
   const profile = await must('profiles.add', { name: 'Real-shaped remote', baseUrl: fake.url, apiKey: API_KEY, serviceIdentifier: 'real-svc' });
   await must('profiles.select', { id: profile.id });
 });
+/** Runs a bulk job to its end and gives its items. */
+async function jobItems(input: OperationInput<'jobs.start'>): Promise<JobItem[]> {
+  const started = await must('jobs.start', input);
+  await core.jobs.settled(started.id);
+  return (await must('jobs.items', { jobId: started.id, offset: 0, limit: 100 })).items;
+}
+
 afterAll(async () => {
   await core.close();
   await fake.close();
@@ -118,8 +125,8 @@ describe('reset-hwid, delete and keyless delete answered with {message} alone ar
 
   it('a bulk HWID reset answered {message} reports every key done', async () => {
     fake.on('POST', '/api/reset-hwid', { status: 200, body: { message: 'HWID reset successfully' } });
-    const r = await must('keys.bulk', { jobId: crypto.randomUUID(), action: 'resetHwid', keyValues: [VALUE, GEN] });
-    expect(r.results).toEqual([{ keyValue: VALUE, ok: true, message: 'Done' }, { keyValue: GEN, ok: true, message: 'Done' }]);
+    const items = await jobItems({ action: 'resetHwid', target: { keyValues: [VALUE, GEN] } });
+    expect(items.map((i) => [i.target, i.state])).toEqual([[VALUE, 'done'], [GEN, 'done']]);
   });
 
   it('key/delete {message}: a success naming the deleted key', async () => {
@@ -134,8 +141,8 @@ describe('reset-hwid, delete and keyless delete answered with {message} alone ar
 
   it('a bulk delete answered {message} reports every key done', async () => {
     fake.on('POST', '/api/key/delete', { status: 200, body: { message: 'Key deleted successfully' } });
-    const r = await must('keys.bulk', { jobId: crypto.randomUUID(), action: 'delete', keyValues: [VALUE, GEN] });
-    expect(r.results.every((x) => x.ok)).toBe(true);
+    const items = await jobItems({ action: 'delete', target: { keyValues: [VALUE, GEN] } });
+    expect(items.map((i) => i.state)).toEqual(['done', 'done']);
   });
 
   it('keyless/delete {message}: a success', async () => {
@@ -248,9 +255,10 @@ describe('cooldown: {error: "Cooldown active … N minutes"} with 429, 400 or ev
 
   it('in a bulk reset, the cooldown is that key\'s failure and the others go on', async () => {
     fake.on('POST', '/api/reset-hwid', { status: 200, body: { error: 'Cooldown active: 5 minutes left' } }, { status: 200, body: { message: 'HWID reset successfully' } });
-    const r = await must('keys.bulk', { jobId: crypto.randomUUID(), action: 'resetHwid', keyValues: [VALUE, GEN] });
-    expect(r.results.map((x) => x.ok)).toEqual([false, true]);
-    expect(r.results[0]?.message).toMatch(/cooldown\. Try again in 5 minutes\./);
+    const items = await jobItems({ action: 'resetHwid', target: { keyValues: [VALUE, GEN] } });
+    expect(items.map((i) => i.state)).toEqual(['failed', 'done']);
+    expect(items[0]).toMatchObject({ code: 'COOLDOWN' });
+    expect(items[0]?.message).toMatch(/cooldown\. Try again in 5 minutes\./);
   });
 });
 

@@ -35,7 +35,7 @@ describe('a selected profile whose apiKey is gone (session-only storage after a 
 describe('no profile selected', () => {
   it('answers local and service operations alike with NOT_FOUND and the same words', async () => {
     t.core.profiles.setActive('p_gone');
-    const results = [await t.call('executions.history', { range: '1h' }), await t.call('ledger.values', { filter: {} }), await t.call('keys.generate', { expire: '2099-01-01', count: 1, isPremium: false })];
+    const results = [await t.call('executions.history', { range: '1h' }), await t.call('jobs.list', undefined), await t.call('keys.generate', { expire: '2099-01-01', count: 1, isPremium: false })];
     for (const r of results) expect(r).toEqual({ ok: false, code: 'NOT_FOUND', message: 'No profile is selected. Choose or add a service first.' });
   });
 });

@@ -51,9 +51,10 @@ const sandbox: Profile = {
 
 const JOB_A = '0b7e4a52-6a0f-4b7e-9a43-1f0f6f0c2a11';
 const COUNTS: JobSummary['counts'] = { pending: 100, sent: 0, done: 0, failed: 0, unknown: 0 };
+let version = 0;
 const job = (over: Partial<JobSummary>): JobSummary => ({
   id: JOB_A, profileId: 'sandbox', action: 'extend', days: 7, note: null, state: 'running', reason: null, createdAt: '2026-01-01T00:00:00.000Z',
-  finishedAt: null, total: 100, counts: COUNTS, ratePerSecond: null, etaSeconds: null, concurrency: 4, ceiling: 64, pausedUntil: null, ...over,
+  finishedAt: null, total: 100, counts: COUNTS, ratePerSecond: null, etaSeconds: null, concurrency: 4, ceiling: 64, pausedUntil: null, version: ++version, ...over,
 });
 
 beforeEach(() => {
@@ -166,6 +167,22 @@ describe('connectivity and feedback', () => {
     useKeydesk.getState().selectAllMatching();
     useKeydesk.getState().setLedgerFilter({ text: 'autumn' });
     expect(useKeydesk.getState().selectedAll).toBeNull();
+  });
+
+  it('keeps the newer of an answer and an event that arrive out of order', async () => {
+    useKeydesk.setState({ activeProfileId: 'sandbox' });
+    await useKeydesk.getState().attachJobs();
+    const running = job({ id: JOB_A }); // made first: the older summary
+    const finished = job({ id: JOB_A, state: 'finished', counts: { ...COUNTS, pending: 0, done: 100 } });
+    // The job finished before jobs.start's own answer came back.
+    impl['jobs.start'] = () => {
+      emit('jobs.progress', finished);
+      return Promise.resolve({ ok: true, data: running });
+    };
+    useKeydesk.getState().toggleSelected('A');
+    await useKeydesk.getState().runBulk('delete');
+    expect(useKeydesk.getState().job).toMatchObject({ state: 'finished', counts: { done: 100 } });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: '100 of 100 done.' });
   });
 
   it('after a reload, finds the running job, follows its progress, and cancels it', async () => {

@@ -78,14 +78,14 @@ describe.each(transports)('the bridge over %s', (_name, make) => {
     expect(seen).toHaveLength(3);
     off2();
     emit('executions.sampled', { profileId: 'p', at: 'c', count: 3 });
-    emit('bulk.progress', { jobId: 'j', done: 1, total: 1, failed: 0 });
+    emit('sandbox.stateChanged', { url: null, running: false, error: null });
     expect(seen).toHaveLength(3);
   });
 
   it('refuses an unknown event and a listener that is not a function', () => {
     const bridge = buildBridge(make().transport);
     expect(() => bridge.on('keydesk:op:app.status' as never, () => undefined)).toThrow(/Unknown Keydesk event/);
-    expect(() => bridge.on('bulk.progress', 'x' as never)).toThrow(/must be a function/);
+    expect(() => bridge.on('jobs.progress', 'x' as never)).toThrow(/must be a function/);
   });
 });
 
@@ -99,7 +99,7 @@ describe('the loopback transport', () => {
     });
     expect(requests[0]?.headers[TOKEN_HEADER]).toBe('T0KEN');
     expect(sources).toHaveLength(0);
-    bridge.on('bulk.progress', () => undefined);
+    bridge.on('jobs.progress', () => undefined);
     bridge.on('sandbox.stateChanged', () => undefined);
     expect(sources.map((s) => s.url)).toEqual([`${EVENTS_PATH}?token=T0KEN`]);
   });

@@ -1,5 +1,5 @@
 import type { Key } from '../../shared/domain.ts';
-import { fail, ok, type Result } from '../../shared/result.ts';
+import { ok, type Result } from '../../shared/result.ts';
 import type { Page, ServiceClient } from '../client/service-client.ts';
 import type { Core } from '../core.ts';
 import { audited, needsKey, type Handlers } from './types.ts';

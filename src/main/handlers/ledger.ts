@@ -1,6 +1,5 @@
 import type { AuditEntry, LedgerRow } from '../../shared/domain.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
-import { LIMITS } from '../../shared/rules.ts';
 import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
 import { needsProfile, type Handlers } from './types.ts';
@@ -9,11 +8,9 @@ const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status',
 const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message'];
 const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 
-export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'ledger.values' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
+export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
   // The ledger is local data: a selected profile is enough, no stored key needed.
   'ledger.query': needsProfile(core, ({ filter, sort, offset, limit }, p) => ok(core.db.queryLedger(p.id, filter, sort, offset, limit))),
-
-  'ledger.values': needsProfile(core, ({ filter }, p) => ok(core.db.ledgerValues(p.id, filter, LIMITS.countMax))),
 
   'ledger.export': needsProfile(core, ({ filter, format }, p) =>
     saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(p.id, filter)),

@@ -18,6 +18,8 @@ export const GENERATE_BATCH = 100_000;
 const PROGRESS_EVERY_MS = 100;
 /** Completions counted for the rate shown. */
 const RATE_WINDOW_MS = 5_000;
+/** A flush longer than this yields to due timers before the next request goes out. */
+const LONG_STRETCH_MS = 20;
 /** How long quitting waits for answers already on the wire before leaving them unknown. */
 const QUIT_GRACE_MS = 2_000;
 
@@ -129,6 +131,7 @@ export class JobService {
   private readonly clock: JobClock;
   private readonly runs = new Map<string, Run>();
   private closed = false;
+  private version = 0;
 
   constructor(deps: JobServiceDeps) {
     this.deps = deps;
@@ -218,7 +221,14 @@ export class JobService {
   private async drive(run: Run): Promise<void> {
     try {
       for (;;) {
+        const t0 = performance.now();
         this.flush(run);
+        if (performance.now() - t0 > LONG_STRETCH_MS) {
+          // After a long synchronous stretch (a 100,000-key batch into the ledger), let due timers run before
+          // sending: undici retires keep-alive sockets the service is about to close on a timer, and a
+          // request written on one would be reset unanswered, its outcome unknown.
+          await new Promise((r) => setTimeout(r, 0));
+        }
         this.emit(run, false);
         if (run.stop) {
           if (run.inflight === 0) break;
@@ -400,6 +410,7 @@ export class JobService {
       concurrency: run ? run.control.limit : 0,
       ceiling: job.action === 'generate' ? 1 : this.ceiling(job.profileId).ceiling,
       pausedUntil,
+      version: ++this.version,
     };
   }
 
@@ -459,8 +470,10 @@ export class JobService {
    * which marks the jobs interrupted and their unanswered items unknown.
    */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     const runs = [...this.runs.values()];
+    if (runs.length === 0) return;
     for (const run of runs) {
       run.stop ??= { state: 'interrupted', reason: 'Keydesk quit while this job ran.' };
       run.abort.abort();

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -13,6 +13,8 @@ interface ConfirmDialogProps {
 /** Asks before anything destructive. Native <dialog>: focus is trapped and Esc cancels. */
 export function ConfirmDialog({ open, title, body, confirmLabel, destructive, onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  // One id per dialog: two dialogs on a view must not share the element that names them.
+  const titleId = useId();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -20,8 +22,8 @@ export function ConfirmDialog({ open, title, body, confirmLabel, destructive, on
     if (!open && d.open) d.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby="confirm-title" onCancel={onCancel}>
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={onCancel}>
+      <h2 id={titleId}>{title}</h2>
       <p>{body}</p>
       <div className="actions">
         <button type="button" onClick={onCancel}>

@@ -67,7 +67,9 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     const { job, activeProfileId } = get();
     if (p.profileId !== activeProfileId) return;
     if (job !== null && job.id !== p.id && job.state === 'running') return;
-    const ended = job?.id === p.id && job.state === 'running' && p.state !== 'running';
+    // Answers and events race: an older summary of the job shown never replaces a newer one.
+    if (job?.id === p.id && p.version <= job.version) return;
+    const ended = p.state !== 'running' && !(job?.id === p.id && job.state !== 'running');
     set({ job: p, ...(job?.id === p.id ? {} : { jobProblems: null }) });
     if (ended) {
       reset({});
@@ -157,7 +159,6 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       }
       set({ selection: new Set(), selectedAll: null, jobProblems: null });
       onProgress(r.data);
-      if (r.data.state !== 'running') set({ job: r.data });
     },
     cancelBulk: async () => {
       const job = get().job;
@@ -174,7 +175,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         get().notify('error', r.message);
         return;
       }
-      set({ job: r.data, jobProblems: null });
+      set({ jobProblems: null });
+      onProgress(r.data);
       if (r.data.state !== 'running') void loadProblems(r.data);
     },
     exportJob: async (format) => {
