@@ -73,6 +73,7 @@ async function serve(args: string[]): Promise<void> {
     limits: { hwidResetCooldownMinutes, rateLimitPerSecond },
     realOnly: values['real-only'],
     onInternalError: (error) => process.stderr.write(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    onNotice: (line) => process.stderr.write(`${line}\n`),
   });
   process.stdout.write(`Keydesk sandbox listening on ${sandbox.url}\n`);
 }

@@ -54,6 +54,9 @@ export class Params {
     return this.read([name], ({ value }) => {
       if (typeof value !== 'string') throw invalid(`${name} must be a string.`);
       if (charLength(value) > maxChars) throw invalid(`${name} must be at most ${maxChars} characters.`);
+      // SQLite's text functions and FTS5's query syntax end a string at NUL, so no search could be correct for it.
+      // Every other control character is data like any other: stored, matched and searched exactly.
+      if (value.includes('\u0000')) throw invalid(`${name} must not contain the NUL character (U+0000).`);
       return value;
     });
   }

@@ -23,6 +23,11 @@ export interface SandboxServerOptions {
   realOnly?: boolean;
   /** Called for a request that failed with an unexpected error (a bug): for the operator's log. */
   onInternalError?: (error: unknown) => void;
+  /**
+   * One short line for the operator about something that is not a bug (clients that left before their answer),
+   * at most once a minute however often it happens.
+   */
+  onNotice?: (line: string) => void;
 }
 
 export interface RunningSandbox {
@@ -94,18 +99,56 @@ function sendError(res: ServerResponse, error: WireError, extraHeaders: Record<s
   send(res, WIRE_STATUS[error.code], failureBody(error), headers);
 }
 
-/** A response written straight to a socket, for requests node:http could not parse. */
-function rawError(socket: Socket, code: WireErrorCode, message: string): void {
+const REASONS: Partial<Record<number, string>> = { 403: 'Forbidden', 405: 'Method Not Allowed', 414: 'URI Too Long' };
+/** Every method some route takes, for the Allow header of a method no route knows. */
+const ALL_METHODS = [...new Set(Object.values(ROUTES as Record<RouteName, RouteSpec>).flatMap((r) => r.methods))].join(', ');
+
+/** A response written straight to a socket, for requests node:http does not hand to the request handler. */
+function rawError(socket: Socket, code: WireErrorCode, message: string, headers: Record<string, string> = {}): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const text = JSON.stringify({ success: false, message, code });
   const status = WIRE_STATUS[code];
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   socket.end(
-    `HTTP/1.1 ${status} ${status === 414 ? 'URI Too Long' : 'Bad Request'}\r\nContent-Type: ${JSON_TYPE}\r\n` +
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\nContent-Type: ${JSON_TYPE}\r\n${extra}` +
       `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
   );
+}
+
+/** The request's client went away before it could be answered: not a bug, nothing to answer. */
+class ClientGone extends Error {}
+
+/**
+ * Counts clients that left mid-request and reports them as one short line at most once per `windowMs`: a
+ * thousand impatient clients cost one line, not a thousand stack traces.
+ */
+class GoneNotice {
+  private last = -Infinity;
+  private unreported = 0;
+  private readonly write: ((line: string) => void) | undefined;
+  private readonly windowMs: number;
+  constructor(write: ((line: string) => void) | undefined, windowMs = 60_000) {
+    this.write = write;
+    this.windowMs = windowMs;
+  }
+  note(now: number): void {
+    this.unreported++;
+    if (this.write === undefined || now - this.last < this.windowMs) return;
+    const n = this.unreported;
+    this.unreported = 0;
+    this.last = now;
+    this.write(`${n === 1 ? 'A client' : `${n} clients`} disconnected before the answer was sent (not an error).`);
+  }
+}
+
+const GONE_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+function isClientGone(error: unknown, req: IncomingMessage, res: ServerResponse): boolean {
+  if (error instanceof ClientGone) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && GONE_CODES.has(code) && (req.destroyed || res.destroyed || req.socket.destroyed);
 }
 
 /** Reads the body up to the limit. Resolves null when the limit is crossed. */
@@ -126,9 +169,16 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!done) resolve(Buffer.concat(chunks, size));
+      if (!done) {
+        done = true;
+        resolve(Buffer.concat(chunks, size));
+      }
     });
     req.on('error', reject);
+    // A client that leaves mid-body may close without an error: the read must still end.
+    req.on('close', () => {
+      if (!done) reject(new ClientGone());
+    });
   });
 }
 
@@ -170,6 +220,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
   const executions = new ExecutionCounter(store);
   const host = options.host ?? '127.0.0.1';
   const realOnly = options.realOnly ?? false;
+  const gone = new GoneNotice(options.onNotice);
   let allowedHosts = new Set<string>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -253,7 +304,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
   const busy = new Set<Socket>();
   let closing = false;
 
-  const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket;
     busy.add(socket);
     if (closing) res.setHeader('Connection', 'close');
@@ -262,6 +313,11 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       if (closing) socket.end();
     });
     handle(req, res).catch((error: unknown) => {
+      if (isClientGone(error, req, res)) {
+        gone.note(Date.now());
+        res.destroy();
+        return;
+      }
       if (res.headersSent) {
         res.destroy();
         return;
@@ -273,6 +329,18 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
         sendError(res, new WireError('INTERNAL', 'The sandbox failed to handle this request; this is a bug in Keydesk.'));
       }
     });
+  };
+  const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, onRequest);
+  // `Expect:` values other than 100-continue: node would answer 417 with an empty body; answer as usual instead.
+  server.on('checkExpectation', onRequest);
+  // CONNECT is handed over as a tunnel request, never to the request handler: refuse it in JSON here.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const hostHeader = req.headers.host?.toLowerCase();
+    if (hostHeader === undefined || !allowedHosts.has(hostHeader)) {
+      rawError(socket, 'HOST_NOT_ALLOWED', 'The Host header does not name an address this sandbox listens on.');
+    } else {
+      rawError(socket, 'METHOD_NOT_ALLOWED', `The sandbox is not a proxy: CONNECT is not accepted. Use ${ALL_METHODS}.`, { Allow: ALL_METHODS });
+    }
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -280,7 +348,9 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
   });
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code === 'HPE_HEADER_OVERFLOW') {
+    if (error.code === 'HPE_INVALID_METHOD') {
+      rawError(socket, 'METHOD_NOT_ALLOWED', `The request method is not one the sandbox knows. Use ${ALL_METHODS}.`, { Allow: ALL_METHODS });
+    } else if (error.code === 'HPE_HEADER_OVERFLOW') {
       rawError(socket, 'URI_TOO_LONG', `The request line and headers are longer than ${MAX_HEADER_BYTES / 1024} KiB.`);
     } else if (error.code === 'ECONNRESET' || error.code === 'HPE_HEADER_TIMEOUT' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
       socket.destroy();

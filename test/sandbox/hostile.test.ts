@@ -19,6 +19,22 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
+/** Sends raw bytes and returns everything the server writes before it closes (or 3 s pass). */
+function rawExchange(bytes: string): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect(sandbox.port, '127.0.0.1', () => s.write(bytes));
+    let data = '';
+    s.on('data', (d) => (data += d.toString()));
+    s.on('close', () => {
+      resolve(data);
+    });
+    s.on('error', () => {
+      resolve(data);
+    });
+    setTimeout(() => s.destroy(), 3_000);
+  });
+}
+
 const PARAM_NAMES = [
   'apiKey', 'expire', 'count', 'isPremium', 'note', 'expiresByDaysKey', 'daysKey', 'daysKeys', 'keyValue', 'days',
   'fetch', 'identifier', 'hwid', 'limit', 'offset', 'key', 'service', 'dryRun', '__proto__', 'constructor',
@@ -103,6 +119,58 @@ describe('hostile input', () => {
         expect(answer).toContain('application/json');
       }
     }
+  });
+
+  it('answers CONNECT and methods node:http cannot parse with a JSON 405 and an Allow header', async () => {
+    const host = `Host: 127.0.0.1:${sandbox.port}\r\n`;
+    for (const line of ['CONNECT 127.0.0.1:80 HTTP/1.1', 'CONNECT /api/key/fetch HTTP/1.1', 'FOO /api/key/fetch HTTP/1.1', 'BREW /v2_validation HTTP/1.1']) {
+      const answer = await rawExchange(`${line}\r\n${host}\r\n`);
+      expect(answer, line).toMatch(/^HTTP\/1\.1 405 /);
+      expect(answer, line).toContain('Content-Type: application/json; charset=utf-8');
+      expect(answer, line).toMatch(/\r\nAllow: [A-Z, ]+\r\n/);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { code: string; message: string };
+      expect(body.code).toBe('METHOD_NOT_ALLOWED');
+      expect(body.message.length).toBeGreaterThan(10);
+    }
+    // The Host guard comes first, for CONNECT too.
+    expect(await rawExchange('CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: attacker.test\r\n\r\n')).toMatch(/^HTTP\/1\.1 403 /);
+  });
+
+  it('answers an Expect header other than 100-continue like any request, in JSON', async () => {
+    const res = await send(sandbox.url, { path: `/api/execution-count?apiKey=${encodeURIComponent(apiKey)}`, headers: { Expect: 'something-else' } });
+    expect(res.status).toBe(200);
+    expect(typeof res.json.executionCount).toBe('number');
+  });
+
+  it('does not call 1,000 clients that leave mid-request a bug: stderr gets at most one short line', async () => {
+    const before = sandbox.stderr().length;
+    const host = `Host: 127.0.0.1:${sandbox.port}\r\n`;
+    let left = 0;
+    await Promise.all(
+      Array.from({ length: 1_000 }, (_, i) =>
+        new Promise<void>((resolve) => {
+          const s = connect(sandbox.port, '127.0.0.1', () => {
+            // A body promised and never finished, then the connection dropped.
+            s.write(`POST /api/key/delete HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"apiKey":"`);
+            setTimeout(() => {
+              s.destroy();
+              left++;
+              resolve();
+            }, 10 + (i % 40));
+          });
+          s.on('error', () => {
+            resolve();
+          });
+        }),
+      ),
+    );
+    expect(left).toBeGreaterThan(900);
+    // Let the server notice every close before reading its stderr.
+    await new Promise((r) => setTimeout(r, 500));
+    const written = sandbox.stderr().slice(before);
+    expect(written).not.toMatch(/Internal error|bug|\n\s+at /);
+    expect(written.split('\n').filter(Boolean).length).toBeLessThanOrEqual(1);
+    expect(written.length).toBeLessThan(200);
   });
 
   it('still counts, generates and validates correctly afterwards', async () => {
