@@ -37,7 +37,6 @@ beforeAll(async () => {
     secrets: new MemorySecretStore(),
     version: '0.0.0-test',
     askSavePath: (name) => Promise.resolve(join(tempDir('keydesk-real-only-exports-'), name)),
-    bulkRatePerSecond: 100,
   });
   handlers = createHandlers(core);
   // The official client's own base, with /api: the same service.
@@ -131,8 +130,11 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
     const batch = (await must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'Bulk real' })).generatedKeys.map((k) => k.value);
     for (const [i, value] of batch.entries()) await must('validation.run', { mode: 'key', keyValue: value, hwid: { custom: `HW-BULK-${i}` }, confirmActivation: true });
     for (const action of ['extend', 'resetHwid', 'delete'] as const) {
-      const r = await must('keys.bulk', { jobId: crypto.randomUUID(), action, keyValues: batch, ...(action === 'extend' ? { days: 2 } : {}) });
-      expect(r.results.map((x) => [x.ok, x.message])).toEqual(batch.map(() => [true, 'Done']));
+      const target = { keyValues: batch };
+      const job = await must('jobs.start', action === 'extend' ? { action, target, days: 2 } : { action, target });
+      await core.jobs.settled(job.id);
+      const { items } = await must('jobs.items', { jobId: job.id, offset: 0, limit: 10 });
+      expect(items.map((i) => [i.target, i.state, i.code])).toEqual(batch.map((v) => [v, 'done', null]));
     }
     expect((await must('keys.lookup', { term: 'Bulk real' })).active).toEqual([]);
   });
