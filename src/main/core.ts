@@ -69,6 +69,9 @@ export class Core {
   private sandbox: RunningSandbox | null = null;
   private sandboxError: string | null = null;
   private readonly clients = new Map<string, ServiceClient>();
+  private thinning: Promise<void> | null = null;
+  private lastThinnedAt = Number.NEGATIVE_INFINITY;
+  private closed = false;
 
   private constructor(options: CoreOptions) {
     this.options = options;
@@ -94,7 +97,35 @@ export class Core {
   static async start(options: CoreOptions): Promise<Core> {
     const core = new Core(options);
     await core.startSandbox();
+    void core.thinSamples();
     return core;
+  }
+
+  /**
+   * Applies the execution samples' retention rule (LocalDb, SAMPLE_RETENTION) at most once an hour: one day's
+   * window at a time, yielding to the event loop between windows, so a large backlog never freezes the app.
+   * Resolves when this round is done (at once when one ran within the hour).
+   */
+  thinSamples(now = Date.now()): Promise<void> {
+    if (this.thinning) return this.thinning;
+    if (now - this.lastThinnedAt < 3_600_000) return Promise.resolve();
+    this.lastThinnedAt = now;
+    const yieldToEvents = () => new Promise((resolve) => setImmediate(resolve));
+    this.thinning = (async () => {
+      try {
+        await yieldToEvents(); // first: so `finally` never runs before `this.thinning` is set
+        for (const window of this.db.sampleThinningWindows(now)) {
+          if (this.closed) return;
+          this.db.thinSampleWindow(window);
+          await yieldToEvents();
+        }
+      } catch (error) {
+        console.error('keydesk: thinning the execution samples failed:', error);
+      } finally {
+        this.thinning = null;
+      }
+    })();
+    return this.thinning;
   }
 
   /** The embedded sandbox on 127.0.0.1 (random port), its database in userData, its demo key in the SecretStore. */
@@ -227,6 +258,8 @@ export class Core {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    await this.thinning;
     await this.jobs.close();
     await this.sandbox?.close(2_000);
     this.sandbox = null;

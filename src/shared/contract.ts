@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type {
   AppStatus,
   AuditEntry,
-  ExecutionSample,
+  HistoryBucket,
   HwidReading,
   JobItem,
   JobSummary,
@@ -114,9 +114,13 @@ export const contract = {
   'executions.get': op<{ executionCount: number; sampledAt: string }>()(none, 'Nothing.'),
   // executionCount: null when the push was done but the new total could not be read back.
   'executions.push': op<{ executionCount: number | null }>()(none, 'Nothing; mutating, sent once.'),
-  'executions.history': op<{ samples: ExecutionSample[] }>()(
-    z.strictObject({ range: z.enum(['1h', '24h', '7d', '30d', 'all']) }),
-    'A range name only.',
+  'executions.history': op<{ buckets: HistoryBucket[]; samples: number }>()(
+    z.strictObject({
+      range: z.enum(['1h', '24h', '7d', '30d', 'all']),
+      /** How many buckets the chart can show (its width); main groups the samples into at most this many. */
+      points: z.int().min(2).max(LIMITS.historyPointsMax).optional(),
+    }),
+    'A range name and how many points the chart draws; main downsamples to that (min and max per bucket).',
   ),
 
   'keys.generate': op<{ generatedKeys: Key[] }>()(generateInput, 'Generation parameters, checked by the shared rules.'),

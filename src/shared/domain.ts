@@ -60,6 +60,16 @@ export interface ExecutionSample {
   count: number;
 }
 
+/**
+ * A stretch of the execution history as main serves it for a chart: the time of its last sample and the lowest
+ * and highest count read in it. A single sample is a bucket whose min and max are its count.
+ */
+export interface HistoryBucket {
+  at: string;
+  min: number;
+  max: number;
+}
+
 export const HWID_METHODS = ['machine-id-hashed', 'machine-id-raw', 'windows-smbios-uuid', 'mac-base64'] as const;
 export type HwidMethod = (typeof HWID_METHODS)[number];
 

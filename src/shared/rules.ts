@@ -18,6 +18,9 @@ export const LIMITS = {
   bodyMaxBytes: 64 * 1024,
   urlMaxBytes: 8 * 1024,
   serviceNameMaxChars: 100,
+  /** Buckets one history answer holds at most (a chart several thousand pixels wide); 600 when not asked. */
+  historyPointsMax: 4_000,
+  historyPointsDefault: 600,
 } as const;
 
 export const IDENTIFIER_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;

@@ -123,7 +123,7 @@ describe('the sandbox profile, end to end', () => {
     expect(after.executionCount).toBe(before.executionCount + 1);
     expect(sampled).toEqual([before.executionCount, after.executionCount]);
     const history = await must('executions.history', { range: '1h' });
-    expect(history.samples.map((s) => s.count)).toEqual([before.executionCount, pushed.executionCount, after.executionCount]);
+    expect(history.buckets.map((s) => s.max)).toEqual([before.executionCount, pushed.executionCount, after.executionCount]);
   });
 
   it('checks identifiers and manages keyless entries', async () => {

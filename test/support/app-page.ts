@@ -13,8 +13,9 @@ export interface AppPage {
   close(): Promise<number | null>;
 }
 
-export async function openApp(viewport = { width: 1280, height: 800 }): Promise<AppPage> {
-  const harness = await startHarnessProcess();
+/** Opens the app on a fresh user-data directory, or on `userData` when given (e.g. one seeded beforehand). */
+export async function openApp(viewport = { width: 1280, height: 800 }, userData?: string): Promise<AppPage> {
+  const harness = await startHarnessProcess(userData);
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport });
   await page.goto(harness.url);

@@ -1,4 +1,5 @@
 import { ok } from '../../shared/result.ts';
+import { LIMITS } from '../../shared/rules.ts';
 import type { Core } from '../core.ts';
 import { audited, needsKey, needsProfile, type Handlers } from './types.ts';
 
@@ -11,6 +12,7 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
     const sampledAt = new Date().toISOString();
     core.db.recordSample(a.profile.id, r.data, sampledAt);
     core.emit('executions.sampled', { profileId: a.profile.id, at: sampledAt, count: r.data });
+    void core.thinSamples();
     return ok({ executionCount: r.data, sampledAt });
   }),
 
@@ -30,9 +32,9 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
     });
   }),
 
-  // Local samples only: works without a stored key.
-  'executions.history': needsProfile(core, ({ range }, profile) => {
+  // Local samples only: works without a stored key. Downsampled in the database to what the chart can show.
+  'executions.history': needsProfile(core, ({ range, points }, profile) => {
     const since = range === 'all' ? null : new Date(Date.now() - RANGE_MS[range]).toISOString();
-    return ok({ samples: core.db.samples(profile.id, since) });
+    return ok(core.db.history(profile.id, since, points ?? LIMITS.historyPointsDefault));
   }),
 });

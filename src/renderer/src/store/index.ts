@@ -3,7 +3,7 @@
 import { useCallback } from 'react';
 import { create } from 'zustand';
 import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract.ts';
-import type { AppStatus, ExecutionSample, Key, KeylessEntry, Profile, ValidationReport, HwidReading, AuditEntry } from '../../../shared/domain.ts';
+import type { AppStatus, HistoryBucket, Key, KeylessEntry, Profile, ValidationReport, HwidReading, AuditEntry } from '../../../shared/domain.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
 import { createDraftsSlice, DRAFT_DEFAULTS, type Drafts, type DraftsSlice } from './drafts.ts';
@@ -46,12 +46,13 @@ interface SessionSlice {
 interface ExecutionsSlice {
   executionCount: number | null;
   sampledAt: string | null;
-  history: ExecutionSample[];
+  /** The execution history as main serves it: at most as many buckets as the chart asked for. */
+  history: HistoryBucket[];
   executions: Status;
   executionsError: string | null;
   refreshExecutions: () => Promise<void>;
   pushExecution: () => Promise<void>;
-  loadHistory: (range: OperationInput<'executions.history'>['range']) => Promise<void>;
+  loadHistory: (range: OperationInput<'executions.history'>['range'], points?: number) => Promise<void>;
 }
 
 interface KeysSlice {
@@ -229,9 +230,9 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
       set({ executionCount: total });
       toastOk(`Execution counted: ${total.toLocaleString()}.`);
     },
-    loadHistory: async (range) => {
-      const r = await run('executions.history', { range });
-      if ('data' in r) set({ history: r.data.samples });
+    loadHistory: async (range, points) => {
+      const r = await run('executions.history', points === undefined ? { range } : { range, points });
+      if ('data' in r) set({ history: r.data.buckets });
     },
 
     // ---- keys ----

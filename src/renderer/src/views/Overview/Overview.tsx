@@ -5,6 +5,7 @@ import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt } from '../../lib/format.ts';
 import { toChartBuckets } from '../../lib/history.ts';
+import { LIMITS } from '../../../../shared/rules.ts';
 import { useKeydesk } from '../../store/index.ts';
 
 const RANGES = [
@@ -16,6 +17,9 @@ const RANGES = [
 ] as const;
 type Range = (typeof RANGES)[number][0];
 const REFRESH_MS = 5_000;
+
+/** How many buckets the chart can show: about one per device pixel of the window's width, within the contract. */
+const chartPoints = (): number => Math.min(LIMITS.historyPointsMax, Math.max(2, Math.round(window.innerWidth * (window.devicePixelRatio || 1))));
 
 export function Overview() {
   const count = useKeydesk((s) => s.executionCount);
@@ -33,7 +37,7 @@ export function Overview() {
   useEffect(() => {
     let timer: ReturnType<typeof setInterval> | null = null;
     const tick = () => {
-      void refresh().then(() => loadHistory(range));
+      void refresh().then(() => loadHistory(range, chartPoints()));
     };
     const start = () => {
       if (timer === null && document.visibilityState === 'visible') {
