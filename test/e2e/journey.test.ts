@@ -126,7 +126,7 @@ describe('other services of the spec', () => {
     const count = page.getByLabel('Execution count', { exact: true });
     await expect.poll(async () => (await count.textContent())?.trim()).toMatch(/^\d+$/);
     const before = Number((await count.textContent())?.replaceAll(',', ''));
-    await page.getByRole('button', { name: 'Push +1' }).click();
+    await page.getByRole('button', { name: 'Push +1', exact: true }).click();
     await toast(/Execution counted/);
     await expect.poll(async () => Number((await count.textContent())?.replaceAll(',', ''))).toBe(before + 1);
   });
