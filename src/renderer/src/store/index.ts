@@ -62,7 +62,7 @@ interface KeysSlice {
   generate: (input: OperationInput<'keys.generate'>) => Promise<boolean>;
   exportGenerated: (format: 'csv' | 'json') => Promise<void>;
   lookupTerm: string;
-  lookupResult: { active: Key[]; generated: Key[] } | null;
+  lookupResult: OperationOutput<'keys.lookup'> | null;
   lookup: Status;
   lookupError: string | null;
   runLookup: (term: string) => Promise<void>;
@@ -311,7 +311,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
       set((s) => ({
         keyAction: 'ready',
         selectedKey: null,
-        lookupResult: s.lookupResult && { active: drop(s.lookupResult.active), generated: drop(s.lookupResult.generated) },
+        lookupResult: s.lookupResult && { ...s.lookupResult, active: drop(s.lookupResult.active), generated: drop(s.lookupResult.generated) },
       }));
       toastOk('Key deleted.');
       return true;

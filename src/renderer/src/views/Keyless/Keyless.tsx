@@ -10,7 +10,7 @@ const COLUMNS: Column<KeylessEntry>[] = [
   { header: 'HWID', cell: (e) => e.hwid, className: 'mono wrap' },
   { header: 'Premium', cell: (e) => (e.isPremium ? 'Yes' : 'No') },
   { header: 'Expires', cell: (e) => (e.expiresAt ? new Date(e.expiresAt).toLocaleDateString() : 'Never') },
-  { header: 'Last used', cell: (e) => (e.lastUsedAt ? new Date(e.lastUsedAt).toLocaleString() : '—') },
+  { header: 'Last used', cell: (e) => (e.lastUsedAt ? new Date(e.lastUsedAt).toLocaleString() : e.unreported?.includes('lastUsedAt') ? 'not reported by this service' : '—') },
 ];
 
 export function Keyless() {
@@ -40,6 +40,9 @@ export function Keyless() {
           </form>
           {error && <p role="alert" className="error">{error.message}</p>}
           {status === 'ready' && result?.total === 0 && <p>No keyless entry matches.</p>}
+          {status === 'ready' && result?.total === null && result.entries.length > 0 && (
+            <p className="muted">This service returns its best match only. Search by a longer part of the HWID to reach a particular entry.</p>
+          )}
           {result && result.entries.length > 0 && (
             <DataTable
               label="Keyless entries"

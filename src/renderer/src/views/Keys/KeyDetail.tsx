@@ -5,6 +5,8 @@ import { Field } from '../../components/Field.tsx';
 import { useKeydesk } from '../../store/index.ts';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+/** What a field shows when the service's dialect leaves it out: never a blank or a default posing as data. */
+const NOT_REPORTED = 'not reported by this service';
 
 export function KeyDetail() {
   const key = useKeydesk((s) => s.selectedKey);
@@ -31,17 +33,26 @@ export function KeyDetail() {
       </aside>
     );
   }
+  const unreported = new Set(key.unreported);
+  const told = (field: NonNullable<typeof key.unreported>[number], shown: string) => (unreported.has(field) ? NOT_REPORTED : shown);
+  const expires = key.expiresAt
+    ? when(key.expiresAt)
+    : key.expiresByDaysKey
+      ? `${key.daysKey ?? '?'} days after activation`
+      : unreported.has('daysKey')
+        ? `no date yet (${NOT_REPORTED} whether it counts from activation)`
+        : '—';
   const fields: [string, string][] = [
     ['Value', key.value],
-    ['Status', key.status],
+    ['Status', told('status', key.status)],
     ['Note', key.note || '—'],
     ['Premium', key.isPremium ? 'Yes' : 'No'],
-    ['Expires', key.expiresAt ? when(key.expiresAt) : key.expiresByDaysKey ? `${key.daysKey ?? '?'} days after activation` : '—'],
+    ['Expires', expires],
     ['HWID', key.hwid ?? '—'],
-    ['Created', when(key.createdAt)],
-    ['Activated', when(key.activatedAt)],
-    ['Last HWID reset', when(key.lastResetAt)],
-    ['Id', key.id],
+    ['Created', told('createdAt', when(key.createdAt))],
+    ['Activated', told('activatedAt', when(key.activatedAt))],
+    ['Last HWID reset', told('lastResetAt', when(key.lastResetAt))],
+    ['Id', told('id', key.id)],
   ];
   return (
     <aside ref={card} className="card" aria-labelledby="detail-title">

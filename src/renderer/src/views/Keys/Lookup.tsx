@@ -35,6 +35,9 @@ export function Lookup() {
       {status === 'loading' && <p role="status">Searching…</p>}
       {status === 'error' && <p role="alert" className="error">{error}</p>}
       {status === 'ready' && rows.length === 0 && <p>No key matches.</p>}
+      {status === 'ready' && rows.length > 0 && result?.bestMatchOnly && (
+        <p className="muted">This service returns its best match only, one active and one generated key at most. Search by an exact key value or HWID to reach a particular key.</p>
+      )}
       {rows.length > 0 && (
         <DataTable
           label="Matching keys"

@@ -12,6 +12,10 @@ const OUTCOME_WORDS: Record<ValidationOutcome, string> = {
   not_whitelisted: 'This HWID is not authorized without a key.',
 };
 
+/** A word the service sent that Keydesk does not know is still a refusal: say so with the word itself. */
+const outcomeWords = (outcome: ValidationOutcome, reported: string | undefined): string =>
+  reported === undefined || reported === outcome ? OUTCOME_WORDS[outcome] : `Refused: the service answered “${reported}”.`;
+
 export function Validate() {
   const hwids = useKeydesk((s) => s.hwids);
   const loadHwids = useKeydesk((s) => s.loadHwids);
@@ -89,10 +93,10 @@ export function Validate() {
           {report && (
             <div role="status" className={`result ${report.success ? 'ok' : 'bad'}`} aria-label="Validation outcome">
               <p>
-                <strong>{OUTCOME_WORDS[report.outcome]}</strong> {report.dryRun ? '(dry run: nothing changed)' : ''}
+                <strong>{outcomeWords(report.outcome, report.reportedOutcome)}</strong> {report.dryRun ? '(dry run: nothing changed)' : ''}
               </p>
               <dl className="detail">
-                <div><dt>V2_Authentication</dt><dd>{report.outcome}</dd></div>
+                <div><dt>V2_Authentication</dt><dd>{report.reportedOutcome ?? report.outcome}</dd></div>
                 <div><dt>Premium</dt><dd>{report.premium === null ? '—' : report.premium ? 'Yes' : 'No'}</dd></div>
                 <div><dt>Expires</dt><dd>{report.expiresAt ? new Date(report.expiresAt).toLocaleString() : '—'}</dd></div>
                 <div><dt>HWID</dt><dd className="mono">{report.hwid}</dd></div>

@@ -1,0 +1,221 @@
+// The journey again, in Chromium through the harness, on a REMOTE profile whose service is a `--real-only`
+// sandbox: it ignores `Keydesk-Detail: full` and answers exactly like the hosted service (wire.md "Real
+// dialect"). Every operation must work, and where that dialect gives less (one best match, no totals, no
+// createdAt) the screen says so instead of showing blanks as data.
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApp, type AppPage } from '../support/app-page.ts';
+import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
+
+let app: AppPage;
+let page: Page;
+let remote: SandboxProcess;
+let apiKey: string;
+
+const nav = (name: string) => app.nav(name);
+const toast = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
+const search = async (term: string) => {
+  await page.getByLabel('Key value, note or HWID').fill(term);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+};
+const rows = () => page.getByRole('table', { name: 'Matching keys' }).getByRole('row');
+const detail = () => page.getByRole('complementary', { name: 'Key detail' });
+const detailField = (label: string) => detail().locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+const BEST_MATCH = /This service returns its best match only/;
+const NOT_REPORTED = 'not reported by this service';
+
+beforeAll(async () => {
+  const db = join(tempDir(), 'real-only.db');
+  apiKey = createService(db, 'Real Shop', 'real-shop').apiKey;
+  remote = await startSandbox({ db, args: ['--real-only'] });
+  app = await openApp();
+  page = app.page;
+});
+afterAll(async () => {
+  await app.close();
+  await remote.stop();
+});
+
+describe('a remote profile on a --real-only sandbox', () => {
+  let value = '';
+
+  it('adds the service with the official client\'s /api base, saved as its origin', async () => {
+    await nav('Profiles');
+    await page.getByText("The service's origin, e.g. https://api.example.com.", { exact: false }).first().waitFor();
+    await page.getByLabel('Name').fill('Real Shop');
+    await page.getByLabel('Base URL').fill(`${remote.url}/api`);
+    await page.getByLabel('API key').fill(apiKey);
+    await page.getByLabel('Service identifier (optional)').fill('real-shop');
+    await page.getByRole('button', { name: 'Add service' }).click();
+    await toast('Added Real Shop.');
+    await page.getByText(remote.url, { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Use Real Shop' }).click();
+    await toast('Now working on Real Shop.');
+  });
+
+  it('pushes an execution: the answer has no count, the count is read again', async () => {
+    await nav('Overview');
+    const count = page.getByLabel('Execution count', { exact: true });
+    await expect.poll(async () => (await count.textContent())?.trim()).toBe('0');
+    await page.getByRole('button', { name: 'Push +1', exact: true }).click();
+    await toast('Execution counted: 1.');
+    await expect.poll(async () => (await count.textContent())?.trim()).toBe('1');
+  });
+
+  it('generates a batch and looks it up by note: one best match, and the screen says so', async () => {
+    await nav('Keys');
+    await page.getByLabel('Count').fill('3');
+    await page.getByLabel('Note', { exact: true }).fill('Real journey');
+    await page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await page.getByText('3 key(s) generated.').waitFor();
+    await search('real journey');
+    await page.getByText(BEST_MATCH).waitFor();
+    await expect.poll(() => rows().filter({ hasText: 'generated' }).count()).toBe(1);
+    expect(await rows().count()).toBe(2); // header + the best match
+    value = (await rows().nth(1).getByRole('button').textContent()) ?? '';
+    expect(value).toMatch(/^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
+    await rows().nth(1).getByRole('button').click();
+    await expect.poll(() => detailField('Created').textContent()).toBe(NOT_REPORTED);
+  });
+
+  it('checks an identifier', async () => {
+    await nav('Identifier check');
+    await page.getByLabel('Identifier', { exact: true }).fill('real-shop');
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.getByText('“real-shop” exists: it belongs to Real Shop.').waitFor();
+  });
+
+  it('validates only with consent, then activates and binds the key', async () => {
+    await nav('Validate & HWID');
+    await page.getByLabel('Type a value').check();
+    await page.getByLabel('Custom HWID').fill('HW-REAL-E2E');
+    await page.getByLabel('Key', { exact: true }).fill(value);
+    await page.getByRole('button', { name: 'Validate', exact: true }).click();
+    await page.getByText(/activates the key and binds it to this HWID/).first().waitFor();
+    await page.getByLabel('I understand a real validation activates the key and binds it to this HWID').check();
+    await page.getByRole('button', { name: 'Validate', exact: true }).click();
+    const outcome = page.getByRole('status', { name: 'Validation outcome' });
+    await outcome.getByText('Valid: this machine would be let in.').waitFor();
+    expect(await outcome.getByText('success', { exact: true }).count()).toBe(1);
+  });
+
+  it('finds the active key by HWID, extends it, resets its HWID and deletes it', async () => {
+    await nav('Keys');
+    await search('HW-REAL-E2E');
+    // The previous search's table stays until this one answers: wait for this one's row.
+    await expect.poll(() => rows().filter({ hasText: 'active' }).count()).toBe(1);
+    expect(await rows().count()).toBe(2);
+    await rows().nth(1).getByRole('button', { name: value }).click();
+    await detail().getByText('HW-REAL-E2E').waitFor();
+    expect(await detailField('Activated').textContent()).toBe(NOT_REPORTED);
+
+    await detail().getByLabel('Extend by days').fill('5');
+    await detail().getByRole('button', { name: 'Extend' }).click();
+    await toast('Extended by 5 day(s).');
+    expect(await detailField('Status').textContent()).toBe('active');
+
+    await detail().getByRole('button', { name: 'Reset HWID' }).click();
+    await toast('HWID reset.');
+    expect(await detail().getByText('HW-REAL-E2E').count()).toBe(0);
+    expect(await detailField('Last HWID reset').textContent()).not.toBe('—');
+
+    await detail().getByRole('button', { name: 'Delete key' }).click();
+    await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
+    await toast('Key deleted.');
+    await search(value);
+    await page.getByText('No key matches.').waitFor();
+  });
+
+  it('deletes a generated key', async () => {
+    await search('real journey');
+    await expect.poll(() => rows().filter({ hasText: 'generated' }).count()).toBe(1);
+    expect(await rows().count()).toBe(2);
+    const other = (await rows().nth(1).getByRole('button').textContent()) ?? '';
+    expect(other).not.toBe(value);
+    await rows().nth(1).getByRole('button').click();
+    await detail().getByRole('button', { name: 'Delete key' }).click();
+    await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
+    await toast('Key deleted.');
+    await search(other);
+    await page.getByText('No key matches.').waitFor();
+  });
+
+  it('adds, finds, validates keyless and deletes a keyless entry', async () => {
+    await nav('Keyless');
+    await page.getByLabel('HWID', { exact: true }).fill('KL-REAL-E2E');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await toast('Keyless entry added.');
+    await page.getByLabel('HWID contains').fill('KL-REAL');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const table = page.getByRole('table', { name: 'Keyless entries' });
+    await table.getByText('KL-REAL-E2E').waitFor();
+    await page.getByText(BEST_MATCH).waitFor();
+    expect(await table.getByText(NOT_REPORTED).count()).toBe(1); // last used
+
+    await nav('Validate & HWID');
+    await page.getByLabel('Keyless (check the HWID list instead of a key)').check();
+    await page.getByLabel('Type a value').check();
+    await page.getByLabel('Custom HWID').fill('KL-REAL-E2E');
+    await page.getByLabel('I understand a real validation activates the key and binds it to this HWID').check();
+    await page.getByRole('button', { name: 'Validate', exact: true }).click();
+    await page.getByRole('status', { name: 'Validation outcome' }).getByText('Valid: this machine would be let in.').waitFor();
+    await page.getByLabel('Keyless (check the HWID list instead of a key)').uncheck();
+
+    await nav('Keyless');
+    await table.getByRole('button', { name: 'Delete keyless entry KL-REAL-E2E' }).click();
+    await page.getByRole('dialog', { name: 'Delete this keyless entry?' }).getByRole('button', { name: 'Delete' }).click();
+    await toast('Keyless entry deleted.');
+    expect(await table.getByText('KL-REAL-E2E').count()).toBe(0);
+  });
+
+  it('extends, resets and deletes keys in bulk from All keys', async () => {
+    const values = await page.evaluate(async () => {
+      const made = await window.keydesk['keys.generate']({ expire: '2099-01-31', count: 3, isPremium: false, note: 'Real bulk' });
+      if (!made.ok) throw new Error(made.message);
+      const keys = made.data.generatedKeys.map((k) => k.value);
+      // Activate them, so each has a HWID to reset.
+      for (const [i, keyValue] of keys.entries()) {
+        const r = await window.keydesk['validation.run']({ mode: 'key', keyValue, hwid: { custom: `HW-BULK-${i}` }, confirmActivation: true });
+        if (!r.ok || !r.data.success) throw new Error(`validation of ${keyValue} failed`);
+      }
+      return keys;
+    });
+    const state = () =>
+      page.evaluate(async (vs) => {
+        const out: { hwid: string | null; expire: string | null }[] = [];
+        for (const v of vs) {
+          const r = await window.keydesk['keys.fetchActive']({ term: v });
+          const k = r.ok ? r.data.keys.find((x) => x.value === v) : undefined;
+          out.push(k ? { hwid: k.hwid, expire: k.expire } : { hwid: 'gone', expire: null });
+        }
+        return out;
+      }, values);
+    const grid = page.getByRole('grid', { name: 'All keys' });
+    const selectAll = async () => {
+      await page.getByLabel('Filter (key, note or HWID)').fill('real bulk');
+      await page.getByText('3 key(s)').waitFor();
+      for (let i = 0; i < 3; i++) await grid.locator('.vrow').nth(i).getByRole('checkbox').check();
+      await page.getByText('3 selected').waitFor();
+    };
+
+    await nav('All keys');
+    await selectAll();
+    await page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('7');
+    await page.getByRole('button', { name: 'Extend selected' }).click();
+    await expect.poll(state).toEqual(values.map((_, i) => ({ hwid: `HW-BULK-${i}`, expire: '2099-02-07' })));
+    await page.getByText('3 of 3 succeeded').waitFor();
+
+    await selectAll();
+    await page.getByRole('button', { name: 'Reset HWID of selected' }).click();
+    await page.getByRole('dialog', { name: 'Reset the HWID of 3 keys?' }).getByRole('button', { name: 'Reset' }).click();
+    await expect.poll(state).toEqual(values.map(() => ({ hwid: null, expire: '2099-02-07' })));
+    await page.getByText('3 of 3 succeeded').waitFor();
+
+    await selectAll();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await page.getByRole('dialog', { name: 'Delete 3 keys?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(state).toEqual(values.map(() => ({ hwid: 'gone', expire: null })));
+    await page.getByText('3 of 3 succeeded').waitFor();
+  });
+});
