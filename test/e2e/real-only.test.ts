@@ -204,18 +204,18 @@ describe('a remote profile on a --real-only sandbox', () => {
     await page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('7');
     await page.getByRole('button', { name: 'Extend selected' }).click();
     await expect.poll(state).toEqual(values.map((_, i) => ({ hwid: `HW-BULK-${i}`, expire: '2099-02-07' })));
-    await page.getByText('3 of 3 succeeded').waitFor();
+    await page.getByText('Extend by 7 days, finished: 3 of 3 done.').waitFor();
 
     await selectAll();
     await page.getByRole('button', { name: 'Reset HWID of selected' }).click();
     await page.getByRole('dialog', { name: 'Reset the HWID of 3 keys?' }).getByRole('button', { name: 'Reset' }).click();
     await expect.poll(state).toEqual(values.map(() => ({ hwid: null, expire: '2099-02-07' })));
-    await page.getByText('3 of 3 succeeded').waitFor();
+    await page.getByText(/^Reset HWID, finished: 3 of 3 done\.$/).waitFor();
 
     await selectAll();
     await page.getByRole('button', { name: 'Delete selected' }).click();
     await page.getByRole('dialog', { name: 'Delete 3 keys?' }).getByRole('button', { name: 'Delete' }).click();
     await expect.poll(state).toEqual(values.map(() => ({ hwid: 'gone', expire: null })));
-    await page.getByText('3 of 3 succeeded').waitFor();
+    await page.getByText(/^Delete, finished: 3 of 3 done\.$/).waitFor();
   });
 });
