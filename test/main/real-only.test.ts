@@ -66,6 +66,12 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
     expect(keys[0]?.unreported).toContain('createdAt');
   });
 
+  it('generates a days key: no expiry until activation, and its term named as unreported', async () => {
+    const [k] = (await must('keys.generate', { expire: '2099-06-30', count: 1, isPremium: false, note: 'Days real', expiresByDaysKey: true, daysKey: 45 })).generatedKeys;
+    expect(k).toMatchObject({ status: 'generated', expiresAt: null, expire: null, daysKey: null });
+    expect(k?.unreported).toContain('daysKey');
+  });
+
   it('looks up generated keys by note: the best match only, and says so', async () => {
     const found = await must('keys.lookup', { term: 'real batch' });
     expect(found.active).toEqual([]);

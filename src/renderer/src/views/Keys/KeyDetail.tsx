@@ -40,7 +40,7 @@ export function KeyDetail() {
     : key.expiresByDaysKey
       ? `${key.daysKey ?? '?'} days after activation`
       : unreported.has('daysKey')
-        ? `no date yet (${NOT_REPORTED} whether it counts from activation)`
+        ? `from activation (the number of days is ${NOT_REPORTED})`
         : '—';
   const fields: [string, string][] = [
     ['Value', key.value],

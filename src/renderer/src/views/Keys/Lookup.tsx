@@ -8,7 +8,11 @@ const COLUMNS: Column<Key>[] = [
   { header: 'Status', cell: (k) => k.status },
   { header: 'Note', cell: (k) => k.note },
   { header: 'HWID', cell: (k) => k.hwid ?? '—', className: 'mono wrap' },
-  { header: 'Expires', cell: (k) => k.expire ?? (k.expiresByDaysKey ? `${k.daysKey ?? '?'} days from activation` : '—') },
+  {
+    header: 'Expires',
+    // Without an expiry date a key is a days key not yet activated; the real dialect does not give its term.
+    cell: (k) => k.expire ?? (k.expiresByDaysKey ? `${k.daysKey ?? '?'} days from activation` : k.unreported?.includes('daysKey') ? 'from activation' : '—'),
+  },
 ];
 
 export function Lookup() {
