@@ -115,6 +115,33 @@ describe('keys', () => {
     expect(useKeydesk.getState()).toMatchObject({ selectedKey: null, lookupResult: { active: [key('A', 'active')], generated: [] } });
   });
 
+  it('a reset or extend the service did without describing the key keeps the selection and says so', async () => {
+    useKeydesk.setState({ selectedKey: key('A', 'active') });
+    impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: null } });
+    expect(await useKeydesk.getState().resetHwid('A')).toBe(true);
+    expect(useKeydesk.getState()).toMatchObject({ keyAction: 'ready', selectedKey: key('A', 'active') });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'HWID reset. The service did not describe the key: look it up to see it.' });
+    impl['keys.extend'] = () => Promise.resolve({ ok: true, data: { key: null } });
+    expect(await useKeydesk.getState().extendKey('A', 3)).toBe(true);
+    expect(useKeydesk.getState().selectedKey?.value).toBe('A');
+    expect(useKeydesk.getState().toasts.at(-1)?.text).toMatch(/^Extended by 3 day\(s\)\. The service did not describe the key/);
+  });
+
+  it('a push whose new total the service did not report keeps the last count and says to refresh', async () => {
+    useKeydesk.setState({ executionCount: 41 });
+    impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: null } });
+    await useKeydesk.getState().pushExecution();
+    expect(useKeydesk.getState().executionCount).toBe(41);
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Execution counted. The service did not report the new total; refresh to read it.' });
+  });
+
+  it('deleting from a best-match-only result keeps the note that it is one', async () => {
+    useKeydesk.setState({ lookupResult: { active: [key('A', 'active')], generated: [key('B')], bestMatchOnly: true }, selectedKey: key('B') });
+    impl['keys.delete'] = () => Promise.resolve({ ok: true, data: { deletedKey: 'B' } });
+    await useKeydesk.getState().deleteKey(key('B'));
+    expect(useKeydesk.getState().lookupResult).toEqual({ active: [key('A', 'active')], generated: [], bestMatchOnly: true });
+  });
+
   it('keeps a cooldown failure with its time left', async () => {
     impl['keys.resetHwid'] = () => Promise.resolve({ ok: false, code: 'COOLDOWN', message: 'Try again in 6 min.', retryAfterSeconds: 360 });
     expect(await useKeydesk.getState().resetHwid('A')).toBe(false);
