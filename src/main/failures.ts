@@ -107,6 +107,21 @@ export function unexpectedFailure(action: string, error: unknown): Failure {
   };
 }
 
+/** An export that could not be written: where to look, with the system's error code only. */
+export function exportFailure(error: unknown): Failure {
+  logRaw('writing an export', error);
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const why =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'Keydesk may not write there'
+      : code === 'ENOSPC'
+        ? 'the disk is full'
+        : code === 'ENOENT'
+          ? 'that folder does not exist'
+          : 'the system refused';
+  return { ok: false, code: 'INTERNAL', message: `The export could not be written: ${why}. Choose another place and try again.`, detail: `writing the export failed${errorName(error)}` };
+}
+
 /** A name or code that says what kind of error it was without its text: "(ENOENT)", "(TypeError)". */
 function errorName(error: unknown): string {
   if (typeof error !== 'object' || error === null) return '';

@@ -14,15 +14,18 @@ export const HWID_LABELS: Record<HwidMethod, string> = {
   'mac-base64': 'First MAC address, base64 (Java client)',
 };
 
+/** Why a method has no value here, in words Keydesk chose (never a command's or a library's raw output). */
+class Unavailable extends Error {}
+
 async function machineId(original: boolean): Promise<string> {
   return nodeMachineId.machineId(original);
 }
 
 async function smbiosUuid(platform: NodeJS.Platform): Promise<string> {
-  if (platform !== 'win32') throw new Error('Windows only: this machine is not running Windows.');
+  if (platform !== 'win32') throw new Unavailable('Windows only: this machine is not running Windows.');
   const { stdout } = await run('powershell.exe', ['-NoProfile', '-Command', '(Get-CimInstance -Class Win32_ComputerSystemProduct).UUID'], { timeout: 5_000 });
   const uuid = stdout.trim();
-  if (!uuid) throw new Error('Windows reported no SMBIOS UUID.');
+  if (!uuid) throw new Unavailable('Windows reported no SMBIOS UUID.');
   return uuid;
 }
 
@@ -35,7 +38,7 @@ export function macBase64(interfaces = networkInterfaces()): string {
       }
     }
   }
-  throw new Error('No network interface with a hardware address was found.');
+  throw new Unavailable('No network interface with a hardware address was found.');
 }
 
 const READERS: Record<HwidMethod, (platform: NodeJS.Platform) => Promise<string>> = {
@@ -50,7 +53,9 @@ export async function readHwid(method: HwidMethod, platform: NodeJS.Platform = p
     const value = await READERS[method](platform);
     return { method, label: HWID_LABELS[method], value, unavailableReason: null };
   } catch (error) {
-    return { method, label: HWID_LABELS[method], value: null, unavailableReason: (error as Error).message };
+    if (!(error instanceof Unavailable)) console.error(`keydesk: reading the HWID (${method}) failed:`, error);
+    const reason = error instanceof Unavailable ? error.message : "This machine did not give it (the system's answer is in Keydesk's log).";
+    return { method, label: HWID_LABELS[method], value: null, unavailableReason: reason };
   }
 }
 

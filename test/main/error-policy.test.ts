@@ -1,5 +1,7 @@
 // One error policy: every failure that crosses the bridge has a code, a message a vendor reads first and, apart,
 // the technical detail; no raw exception text (D-Bus, SQLite, zod) reaches a result or the audit log.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
 import { audited } from '../../src/main/handlers/types.ts';
@@ -8,6 +10,7 @@ import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/serve
 import { SandboxStore } from '../../src/sandbox/store.ts';
 import type { Failure } from '../../src/shared/result.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { tempDir } from '../support/sandbox-process.ts';
 
 const DBUS_TEXT = 'org.freedesktop.Secret.Error.IsLocked: Cannot create an item in a locked collection';
 const RAW = /freedesktop|IsLocked|locked collection|SQLITE|database is locked|Invalid input|expected string|received/i;
@@ -139,6 +142,25 @@ describe('a handler that throws', () => {
     const entry = await lastAudit();
     expect(entry).toMatchObject({ action: 'keys.extend', outcome: 'failed', message: (r as Failure).message });
     expect(JSON.stringify(entry)).not.toMatch(RAW);
+  });
+});
+
+describe('an export that cannot be written', () => {
+  it('says so in words with the error code as detail, never the system text', async () => {
+    const blocker = join(tempDir('keydesk-blocked-'), 'a-file');
+    writeFileSync(blocker, '');
+    const u = await startTestCore({ askSavePath: () => Promise.resolve(join(blocker, 'export.csv')) });
+    try {
+      const r = await u.call('audit.export', { filter: {}, format: 'csv' });
+      expect(r).toEqual({
+        ok: false,
+        code: 'INTERNAL',
+        message: 'The export could not be written: the system refused. Choose another place and try again.',
+        detail: 'writing the export failed (ENOTDIR)',
+      });
+    } finally {
+      await u.close();
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import type { JobItem } from '../../shared/domain.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
+import { exportFailure } from '../failures.ts';
 import { needsKey, needsProfile, type Handlers } from './types.ts';
 
 const ITEM_COLUMNS: readonly (keyof JobItem)[] = ['seq', 'target', 'size', 'state', 'code', 'message'];
@@ -36,7 +37,7 @@ export const jobHandlers = (
     try {
       await writeExport(path, format, ITEM_COLUMNS, core.db.iterateJobItems(jobId));
     } catch (error) {
-      return fail('INTERNAL', `The export could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+      return exportFailure(error);
     }
     return ok({ path });
   }),

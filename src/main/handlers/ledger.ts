@@ -1,7 +1,8 @@
 import type { AuditEntry, LedgerRow } from '../../shared/domain.ts';
-import { fail, ok, type Result } from '../../shared/result.ts';
+import { ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
+import { exportFailure } from '../failures.ts';
 import { needsProfile, type Handlers } from './types.ts';
 
 const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status', 'isPremium', 'expiresAt', 'daysKey', 'hwid', 'createdAt', 'lastSeenAt'];
@@ -38,7 +39,7 @@ async function saveExport<T extends object>(
   try {
     await writeExport(path, format, columns, rows);
   } catch (error) {
-    return fail('INTERNAL', `The export could not be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+    return exportFailure(error);
   }
   return ok({ path });
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobAction, JobItemState, JobState, JobSummary, Key } from '../../shared/domain.ts';
 import { fail, ok, type ErrorCode, type Result } from '../../shared/result.ts';
 import type { ServiceClient } from '../client/service-client.ts';
+import { unexpectedFailure } from '../failures.ts';
 import type { ItemSettlement, LedgerFilter, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
 
@@ -260,7 +261,7 @@ export class JobService {
         }
       }
     } catch (error) {
-      run.stop ??= { state: 'interrupted', reason: `Keydesk stopped this job after an internal error: ${(error as Error).message}` };
+      run.stop ??= { state: 'interrupted', reason: unexpectedFailure('this job', error).message };
     } finally {
       this.finish(run);
     }
