@@ -1,6 +1,6 @@
 // Each component test starts from an empty document and unpatched globals. jsdom has no layout and no modal
 // dialogs: the two browser methods the components call are filled in with their visible effect.
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 if (!('showModal' in HTMLDialogElement.prototype) || typeof HTMLDialogElement.prototype.showModal !== 'function') {
@@ -17,6 +17,9 @@ if (typeof HTMLDialogElement.prototype.close !== 'function') {
 Element.prototype.scrollIntoView = function scrollIntoView() {
   // No layout in jsdom: nothing to scroll.
 };
+
+// findBy*/waitFor give up after 1 s by default; on a loaded CI machine a render can take longer.
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();
