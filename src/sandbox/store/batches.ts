@@ -1,0 +1,187 @@
+// Key batches: one generate request writes its whole batch in one statement and one transaction (all or
+// none), and its answer is serialised without building 100,000 key objects.
+import { endOfUtcDay } from '../../shared/rules.ts';
+import type { WireKey } from '../../shared/wire.ts';
+import { generateKeyBlock, KEY_LENGTH, type KeyValueBlock } from '../keygen.ts';
+import type { Db } from './db.ts';
+import { iso, isUniqueViolation, keyPublicId } from './rows.ts';
+import type { Services } from './services.ts';
+
+export interface GenerateParams {
+  count: number;
+  isPremium: boolean;
+  note: string;
+  /** Checked calendar date; the fixed expiry day. Ignored for days keys. */
+  expire: string;
+  expiresByDaysKey: boolean;
+  daysKey: number | null;
+}
+
+type BatchShared = Omit<WireKey, 'id' | 'value'>;
+
+/** A generated batch, kept compact: 100,000 keys differ only in id and value. */
+export interface GeneratedBatch {
+  shared: BatchShared;
+  /** Row ids; the public id is keyPublicId(row id). */
+  ids: number[];
+  values: KeyValueBlock;
+}
+
+/** The batch as key objects. */
+export function batchKeys(batch: GeneratedBatch): WireKey[] {
+  return batch.ids.map((id, i) => ({ id: keyPublicId(id), value: batch.values.value(i), ...batch.shared }));
+}
+
+/**
+ * `prefix` + the batch as a JSON array + `suffix`, as UTF-8 bytes in chunks of about `chunkBytes`:
+ * byte-identical to JSON.stringify(batchKeys(batch)) between them (or, for `real`, to the real dialect's
+ * `[{value, note, expiresAt, isPremium}]`), and several times faster, because the shared fields are encoded once
+ * and keys are copied into buffers. The length is known before the first chunk is built, so a response can
+ * declare it and start sending while the rest is being written. Ids and values come from ASCII URL-safe
+ * alphabets, so they never need escaping.
+ */
+export function batchJsonChunks(
+  batch: GeneratedBatch,
+  prefix = '',
+  suffix = '',
+  chunkBytes = 1 << 20,
+  dialect: 'detail' | 'real' = 'detail',
+): { length: number; chunks: () => Generator<Buffer> } {
+  const real = dialect === 'real';
+  const { note, expiresAt, isPremium } = batch.shared;
+  const head = Buffer.from(`${prefix}[`);
+  const open = Buffer.from(real ? '{"value":"' : '{"id":"');
+  const mid = Buffer.from(real ? '' : '","value":"');
+  const tail = Buffer.from(`",${JSON.stringify(real ? { note, expiresAt, isPremium } : batch.shared).slice(1)}`);
+  const end = Buffer.from(`]${suffix}`);
+  const ids = real ? [] : batch.ids.map(keyPublicId);
+  const count = batch.ids.length;
+  const values = batch.values.bytes;
+  const itemBytes = (i: number) => open.length + (ids[i]?.length ?? 0) + mid.length + KEY_LENGTH + tail.length;
+  let length = head.length + end.length + Math.max(0, count - 1);
+  for (let i = 0; i < count; i++) length += itemBytes(i);
+
+  function* chunks(): Generator<Buffer> {
+    let i = 0;
+    let first = true;
+    while (first || i < count) {
+      // Size this chunk exactly, then fill it.
+      let size = first ? head.length : 0;
+      let j = i;
+      while (j < count && (size < chunkBytes || j === i)) {
+        size += itemBytes(j) + (j > 0 ? 1 : 0);
+        j++;
+      }
+      const last = j >= count;
+      if (last) size += end.length;
+      const out = Buffer.allocUnsafe(size);
+      let at = 0;
+      if (first) {
+        out.set(head, 0);
+        at = head.length;
+      }
+      for (; i < j; i++) {
+        if (i > 0) out[at++] = 0x2c; // ,
+        out.set(open, at);
+        at += open.length;
+        const id = ids[i] ?? '';
+        for (let c = 0; c < id.length; c++) out[at++] = id.charCodeAt(c);
+        out.set(mid, at);
+        at += mid.length;
+        values.copy(out, at, i * KEY_LENGTH, (i + 1) * KEY_LENGTH);
+        at += KEY_LENGTH;
+        out.set(tail, at);
+        at += tail.length;
+      }
+      if (last) out.set(end, at);
+      first = false;
+      yield out;
+    }
+  }
+  return { length, chunks };
+}
+
+/** The whole of batchJsonChunks in one buffer. */
+export function batchJsonBytes(batch: GeneratedBatch, prefix = '', suffix = ''): Buffer {
+  return Buffer.concat([...batchJsonChunks(batch, prefix, suffix).chunks()]);
+}
+
+export class Batches {
+  private readonly db: Db;
+  private readonly services: Services;
+  private readonly now: () => number;
+
+  constructor(db: Db, services: Services, now: () => number) {
+    this.db = db;
+    this.services = services;
+    this.now = now;
+  }
+
+  private noteId(serviceId: number, note: string): number {
+    this.db.run('INSERT INTO notes (service_id, text) VALUES (?, ?) ON CONFLICT (service_id, text) DO NOTHING', serviceId, note);
+    const row = this.db.get<{ id: number }>('SELECT id FROM notes WHERE service_id = ? AND text = ?', serviceId, note);
+    if (!row) throw new Error('The note just written is missing.');
+    return row.id;
+  }
+
+  /** Generates one batch in one transaction: all of it is written, or none. */
+  generate(serviceId: number, params: GenerateParams): GeneratedBatch {
+    const now = this.now();
+    const expiresAt = params.expiresByDaysKey ? null : endOfUtcDay(params.expire);
+    const daysKey = params.expiresByDaysKey ? params.daysKey : null;
+    // Every key of a batch shares all fields but id and value (field order is the wire's).
+    const shared: BatchShared = {
+      note: params.note,
+      status: 'generated',
+      isPremium: params.isPremium,
+      expire: expiresAt === null ? null : params.expire,
+      expiresByDaysKey: params.expiresByDaysKey,
+      daysKey,
+      expiresAt: iso(expiresAt),
+      hwid: null,
+      createdAt: iso(now) as string,
+      activatedAt: null,
+      lastResetAt: null,
+      serviceId: this.services.publicId(serviceId),
+    };
+    const premium = params.isPremium ? 1 : 0;
+    const byDays = params.expiresByDaysKey ? 1 : 0;
+    const batch = this.db.transaction(() => {
+      const noteId = this.noteId(serviceId, params.note);
+      for (let attempt = 1; ; attempt++) {
+        const block = generateKeyBlock(params.count);
+        const json = block.json();
+        let last: number;
+        try {
+          // One statement inserts the whole batch from a JSON array: the per-row work stays inside SQLite.
+          const inserted = this.db.run(
+            `INSERT INTO keys (service_id, value, note_id, status, is_premium, expires_by_days, days_key, expires_at, created_at)
+             SELECT ?, j.value, ?, 0, ?, ?, ?, ?, ? FROM json_each(?) AS j`,
+            serviceId, noteId, premium, byDays, daysKey, expiresAt, now, json,
+          );
+          last = Number(inserted.lastInsertRowid);
+        } catch (error) {
+          // A repeated 125-bit value is never expected; the failed statement alone is undone, so draw again.
+          if (isUniqueViolation(error) && attempt < 3) continue;
+          throw error;
+        }
+        return { shared, ids: this.batchIds(block, json, last), values: block };
+      }
+    });
+    this.db.wrote(params.count);
+    return batch;
+  }
+
+  /**
+   * Ids of a batch just inserted by one statement. SQLite gives such rows consecutive rowids in order; that is
+   * checked at both ends, and the ids are read back by value should it ever not hold.
+   */
+  private batchIds(block: KeyValueBlock, json: string, last: number): number[] {
+    const first = last - block.count + 1;
+    const idOf = (i: number) => this.db.get<{ id: number }>('SELECT id FROM keys WHERE value = ?', block.value(i))?.id;
+    if (idOf(0) === first && idOf(block.count - 1) === last) {
+      return Array.from({ length: block.count }, (_, i) => first + i);
+    }
+    return this.db.all<{ id: number }>('SELECT k.id FROM json_each(?) AS j JOIN keys k ON k.value = j.value ORDER BY j.key', json).map((r) => r.id);
+  }
+}
