@@ -75,6 +75,7 @@ async function serve(args: string[]): Promise<void> {
     onInternalError: (error) => process.stderr.write(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     onNotice: (line) => process.stderr.write(`${line}\n`),
   });
+  if (sandbox.exposure !== null) process.stderr.write(`${sandbox.exposure}\n`);
   process.stdout.write(`Keydesk sandbox listening on ${sandbox.url}\n`);
 }
 

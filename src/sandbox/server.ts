@@ -2,6 +2,7 @@
 // type, JSON syntax, apiKey, parameters, state), every answer JSON. Runs in plain Node and inside Electron's main.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { LIMITS } from '../shared/rules.ts';
 import type { WireErrorCode } from '../shared/result.ts';
 import { ROUTES, WIRE_STATUS, type RouteName, type RouteSpec, type WireFailure } from '../shared/wire.ts';
@@ -34,6 +35,11 @@ export interface RunningSandbox {
   readonly url: string;
   readonly host: string;
   readonly port: number;
+  /**
+   * For a bind other than loopback, the one line the operator must see: who can now reach the sandbox, and
+   * which Host values it accepts. Null on loopback.
+   */
+  readonly exposure: string | null;
   /** Stops accepting, lets requests in flight finish (forcing them after `graceMs`), then resolves. */
   close(graceMs?: number): Promise<void>;
 }
@@ -185,6 +191,34 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
 function isJsonMediaType(header: string | undefined): boolean {
   if (header === undefined) return false;
   return header.split(';', 1)[0]?.trim().toLowerCase() === 'application/json';
+}
+
+/** True for an address only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\./.test(h);
+}
+
+const hostPort = (address: string, port: number): string => `${address.includes(':') ? `[${address}]` : address}:${port}`.toLowerCase();
+
+/**
+ * The Host header values answered (against DNS rebinding). On loopback: the loopback names. Bound elsewhere, any
+ * client on the network could claim `Host: 127.0.0.1`, so only the address bound is accepted; for a wildcard bind
+ * (0.0.0.0 or ::), this machine's own non-loopback addresses.
+ */
+function hostsAllowed(host: string, port: number): Set<string> {
+  if (isLoopback(host)) {
+    return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, hostPort(host.replace(/^\[|\]$/g, ''), port)]);
+  }
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === '0.0.0.0' || bare === '::' || bare === '') {
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i !== undefined && !i.internal && (bare !== '0.0.0.0' || i.family === 'IPv4'))
+      .map((i) => hostPort(i?.address ?? '', port));
+    return new Set(own);
+  }
+  return new Set([hostPort(bare, port)]);
 }
 
 /** Requests per second per service, as a token bucket refilled continuously. */
@@ -365,12 +399,16 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
       const shown = host.includes(':') ? `[${host}]` : host;
-      allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${shown.toLowerCase()}:${port}`]);
+      allowedHosts = hostsAllowed(host, port);
       const url = `http://${shown}:${port}`;
       resolve({
         url,
         host,
         port,
+        exposure: isLoopback(host)
+          ? null
+          : `Keydesk sandbox: bound to ${shown}, not loopback: any machine that can reach this host on port ${port} can now call it ` +
+            `(validation needs no apiKey). Only requests whose Host header is ${[...allowedHosts].join(' or ') || '(no address of this machine)'} are answered.`,
         close: (graceMs = 4_000) =>
           new Promise<void>((done) => {
             closing = true;
