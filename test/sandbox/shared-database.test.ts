@@ -36,9 +36,9 @@ describe('two processes on one database', () => {
 
       let bothSucceeded = 0;
       for (const [fromA, fromB] of outcomes) {
-        const successes = [fromA, fromB].filter((v) => v?.V2_Authentication === 'success').length;
+        const successes = [fromA, fromB].filter((v) => v.V2_Authentication === 'success').length;
         if (successes !== 1) bothSucceeded++;
-        expect([fromA?.V2_Authentication, fromB?.V2_Authentication].sort()).toEqual(['hwid_mismatch', 'success']);
+        expect([fromA.V2_Authentication, fromB.V2_Authentication].sort()).toEqual(['hwid_mismatch', 'success']);
       }
       expect(bothSucceeded).toBe(0);
 

@@ -35,7 +35,7 @@ export class Db {
 
   constructor(file: string, options: DbOptions = {}) {
     this.file = file;
-    this.checkpointEveryRows = options.checkpointEveryRows ?? 2_000;
+    this.checkpointEveryRows = options.checkpointEveryRows ?? 1_000;
     this.idleMs = options.idleMs ?? 1_000;
     this.conn = new DatabaseSync(file, { timeout: 5_000 });
     // 16 KiB pages: bulk inserts into the key indexes touch ~30% fewer pages. Takes effect on a new file only.
