@@ -42,7 +42,7 @@ describe('exports', () => {
     await page.getByLabel('Note', { exact: true }).fill(NOTE);
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
     const shown = page.getByLabel('Generated keys');
-    await shown.getByText('3 key(s) generated.').waitFor();
+    await shown.getByText('3 keys generated.').waitFor();
     batch = (await shown.locator('li').allTextContents()).map((v) => v.trim());
     expect(batch).toHaveLength(3);
 
@@ -67,7 +67,7 @@ describe('exports', () => {
   it('saves the activity log as filtered on screen', async () => {
     await app.nav('Activity');
     await page.getByLabel('Filter', { exact: true }).fill('spring');
-    await page.getByText('1 operation(s)').waitFor();
+    await page.getByText('1 operation', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Export JSON' }).click();
     const entries = JSON.parse(readFileSync(await savedPath(/Saved to (.+keydesk-activity-[^/\\]+)\.$/), 'utf8')) as AuditEntry[];
     expect(entries).toHaveLength(1);

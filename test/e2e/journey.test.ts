@@ -34,7 +34,7 @@ describe('the key journey', () => {
     await page.getByLabel('Count').fill('3');
     await page.getByLabel('Note', { exact: true }).fill('Journey batch');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
-    await page.getByText('3 key(s) generated.').waitFor();
+    await page.getByText('3 keys generated.').waitFor();
     await search('journey');
     await expect.poll(() => rows().count()).toBe(4); // header + 3
     expect(await page.getByRole('table', { name: 'Matching keys' }).getByText('generated').count()).toBe(3);
@@ -59,13 +59,13 @@ describe('the key journey', () => {
     await search('HW-JOURNEY-1');
     await expect.poll(() => rows().count()).toBe(2);
     expect(await rows().nth(1).getByText('active').count()).toBe(1);
-    await rows().nth(1).getByRole('button', { name: value }).click();
+    await rows().nth(1).getByRole('button', { name: value, exact: true }).click();
     const detail = page.getByRole('complementary', { name: 'Key detail' });
     await detail.getByText('HW-JOURNEY-1').waitFor();
 
     await detail.getByLabel('Extend by days').fill('5');
     await detail.getByRole('button', { name: 'Extend' }).click();
-    await toast('Extended by 5 day(s).');
+    await toast('Extended by 5 days.');
 
     await detail.getByRole('button', { name: 'Reset HWID' }).click();
     await toast('HWID reset.');

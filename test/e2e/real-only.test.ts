@@ -68,14 +68,14 @@ describe('a remote profile on a --real-only sandbox', () => {
     await page.getByLabel('Count').fill('3');
     await page.getByLabel('Note', { exact: true }).fill('Real journey');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
-    await page.getByText('3 key(s) generated.').waitFor();
+    await page.getByText('3 keys generated.').waitFor();
     await search('real journey');
     await page.getByText(BEST_MATCH).waitFor();
     await expect.poll(() => rows().filter({ hasText: 'generated' }).count()).toBe(1);
     expect(await rows().count()).toBe(2); // header + the best match
-    value = (await rows().nth(1).getByRole('button').textContent()) ?? '';
+    value = (await rows().nth(1).getByRole('button').first().textContent()) ?? '';
     expect(value).toMatch(/^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
-    await rows().nth(1).getByRole('button').click();
+    await rows().nth(1).getByRole('button').first().click();
     await expect.poll(() => detailField('Created').textContent()).toBe(NOT_REPORTED);
   });
 
@@ -106,7 +106,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     // The previous search's table stays until this one answers: wait for this one's row.
     await expect.poll(() => rows().filter({ hasText: 'active' }).count()).toBe(1);
     expect(await rows().count()).toBe(2);
-    await rows().nth(1).getByRole('button', { name: value }).click();
+    await rows().nth(1).getByRole('button', { name: value, exact: true }).click();
     await detail().getByText('HW-REAL-E2E').waitFor();
     expect(await detailField('Activated').textContent()).toBe(NOT_REPORTED);
 
@@ -131,9 +131,9 @@ describe('a remote profile on a --real-only sandbox', () => {
     await search('real journey');
     await expect.poll(() => rows().filter({ hasText: 'generated' }).count()).toBe(1);
     expect(await rows().count()).toBe(2);
-    const other = (await rows().nth(1).getByRole('button').textContent()) ?? '';
+    const other = (await rows().nth(1).getByRole('button').first().textContent()) ?? '';
     expect(other).not.toBe(value);
-    await rows().nth(1).getByRole('button').click();
+    await rows().nth(1).getByRole('button').first().click();
     await detail().getByRole('button', { name: 'Delete key' }).click();
     await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
     await toast('Key deleted.');

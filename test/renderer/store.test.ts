@@ -89,14 +89,15 @@ describe('keys', () => {
     impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('A'), key('B')] } });
     expect(await useKeydesk.getState().generate({ expire: '2099-01-01', count: 2, isPremium: false })).toBe(true);
     expect(useKeydesk.getState().lastGenerated.map((k) => k.value)).toEqual(['A', 'B']);
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Generated 2 key(s).' });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Generated 2 keys.' });
   });
 
   it('shows only the newest lookup when an older one answers last', async () => {
     let releaseOld: () => void = () => {};
-    impl['keys.lookup'] = (input) => {
+    impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
+    impl['keys.fetchGenerated'] = (input) => {
       const term = (input as { term: string }).term;
-      const data = { active: [], generated: [key(term)] };
+      const data = { keys: [key(term)], total: 1 };
       if (term === 'old') return new Promise((r) => { releaseOld = () => { r({ ok: true, data }); }; });
       return Promise.resolve({ ok: true, data });
     };
@@ -105,6 +106,14 @@ describe('keys', () => {
     releaseOld();
     await old;
     expect(useKeydesk.getState().lookupResult?.generated.map((k) => k.value)).toEqual(['new']);
+  });
+
+  it('asks for one page of each state at the page offset and keeps the totals the service gave', async () => {
+    impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [key('A', 'active')], total: 51 } });
+    impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [key('B')], total: null } });
+    await useKeydesk.getState().runLookup('shop', 1);
+    expect(calls.map((c) => c.input)).toEqual([{ term: 'shop', limit: 50, offset: 50 }, { term: 'shop', limit: 50, offset: 50 }]);
+    expect(useKeydesk.getState().lookupResult).toMatchObject({ page: 1, totals: { active: 51, generated: null } });
   });
 
   it('drops a deleted key from the results and the selection, sending its state', async () => {

@@ -6,6 +6,7 @@ import type { OperationInput, OperationName, OperationOutput } from '../../../sh
 import type { AppStatus, HistoryBucket, Key, KeylessEntry, Profile, ValidationReport, HwidReading, AuditEntry } from '../../../shared/domain.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
+import { fmt, NOUNS } from '../lib/format.ts';
 import { createDraftsSlice, DRAFT_DEFAULTS, type Drafts, type DraftsSlice } from './drafts.ts';
 import { createIntegrationSlice, type IntegrationSlice } from './integration.ts';
 import { createLedgerSlice, type LedgerSlice } from './ledger.ts';
@@ -62,10 +63,14 @@ interface KeysSlice {
   generate: (input: OperationInput<'keys.generate'>) => Promise<boolean>;
   exportGenerated: (format: 'csv' | 'json') => Promise<void>;
   lookupTerm: string;
-  lookupResult: OperationOutput<'keys.lookup'> | null;
+  /**
+   * One page of a search: active and generated keys from the same offset. Totals are null when the service
+   * answers with its best match only (the real dialect), so the screen can say so rather than claim "all".
+   */
+  lookupResult: { active: Key[]; generated: Key[]; page?: number; totals?: { active: number | null; generated: number | null } } | null;
   lookup: Status;
   lookupError: string | null;
-  runLookup: (term: string) => Promise<void>;
+  runLookup: (term: string, page?: number) => Promise<void>;
   selectedKey: Key | null;
   selectKey: (key: Key | null) => void;
   keyAction: Status;
@@ -101,6 +106,8 @@ interface ServiceSlice {
 export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice & DraftsSlice & IntegrationSlice;
 
 let toastId = 0;
+/** Keys of each state per Lookup page. */
+export const LOOKUP_PAGE = 50;
 const OFFLINE_CODES = new Set(['NETWORK', 'TIMEOUT']);
 
 export const useKeydesk = create<KeydeskState>()((set, get, store) => {
@@ -228,7 +235,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
         return;
       }
       set({ executionCount: total });
-      toastOk(`Execution counted: ${total.toLocaleString()}.`);
+      toastOk(`Execution counted: ${fmt.number(total)}.`);
     },
     loadHistory: async (range, points) => {
       const r = await run('executions.history', points === undefined ? { range } : { range, points });
@@ -247,7 +254,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
         return false;
       }
       set({ generating: 'ready', lastGenerated: r.data.generatedKeys });
-      toastOk(`Generated ${r.data.generatedKeys.length.toLocaleString()} key(s).`);
+      toastOk(`Generated ${fmt.count(r.data.generatedKeys.length, NOUNS.key)}.`);
       return true;
     },
     exportGenerated: async (format) => {
@@ -255,21 +262,26 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
       if (keyValues.length === 0) return;
       const r = await run('keys.export', { keyValues, format });
       if ('failure' in r) get().notify('error', r.failure.message);
-      else if (r.data.path) toastOk(`Saved ${keyValues.length.toLocaleString()} key(s) to ${r.data.path}.`);
+      else if (r.data.path) toastOk(`Saved ${fmt.count(keyValues.length, NOUNS.key)} to ${r.data.path}.`);
     },
     lookupTerm: '',
     lookupResult: null,
     lookup: 'idle',
     lookupError: null,
-    runLookup: async (term) => {
+    runLookup: async (term, page = 0) => {
       set({ lookupTerm: term, lookup: 'loading', lookupError: null });
-      const r = await run('keys.lookup', { term });
+      const paging = { term, limit: LOOKUP_PAGE, offset: page * LOOKUP_PAGE };
+      const [active, generated] = await Promise.all([run('keys.fetchActive', paging), run('keys.fetchGenerated', paging)]);
       if (get().lookupTerm !== term) return; // a newer search has started
-      if ('failure' in r) {
-        set({ lookup: 'error', lookupError: r.failure.message, lookupResult: null });
+      if ('failure' in active || 'failure' in generated) {
+        const f = 'failure' in active ? active.failure : (generated as { failure: Failure }).failure;
+        set({ lookup: 'error', lookupError: f.message, lookupResult: null });
         return;
       }
-      set({ lookup: 'ready', lookupResult: r.data });
+      set({
+        lookup: 'ready',
+        lookupResult: { active: active.data.keys, generated: generated.data.keys, page, totals: { active: active.data.total, generated: generated.data.total } },
+      });
     },
     selectedKey: null,
     selectKey: (key) => {
@@ -286,7 +298,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
       }
       // The service extended the key; if it could not be read back, keep the selection and say so.
       set((s) => ({ keyAction: 'ready', selectedKey: r.data.key ?? s.selectedKey }));
-      toastOk(r.data.key ? `Extended by ${days} day(s).` : `Extended by ${days} day(s). The service did not describe the key: look it up to see the new expiry.`);
+      toastOk(r.data.key ? `Extended by ${fmt.count(days, NOUNS.day)}.` : `Extended by ${fmt.count(days, NOUNS.day)}. The service did not describe the key: look it up to see the new expiry.`);
       return true;
     },
     resetHwid: async (keyValue) => {

@@ -1,15 +1,31 @@
 import { useEffect, useMemo } from 'react';
 import type { AuditEntry } from '../../../../shared/domain.ts';
+import { Badge } from '../../components/Badge.tsx';
+import { operationWords } from '../../lib/words.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
+import { Time } from '../../components/Time.tsx';
+import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 const COLUMNS: Column<AuditEntry>[] = [
-  { header: 'When', cell: (e) => new Date(e.at).toLocaleString() },
+  { header: 'When', cell: (e) => <Time iso={e.at} mode="dateTime" /> },
   { header: 'Service', cell: (e) => e.profileName },
-  { header: 'Operation', cell: (e) => e.action },
+  { header: 'Operation', cell: (e) => <span title={e.action}>{operationWords(e.action)}</span> },
   { header: 'Target', cell: (e) => e.target, className: 'mono' },
-  { header: 'Outcome', cell: (e) => (e.outcome === 'ok' ? 'Succeeded' : `Failed: ${e.message}`) },
+  {
+    header: 'Outcome',
+    cell: (e) =>
+      e.outcome === 'ok' ? (
+        <Badge tone="success" icon="check">Succeeded</Badge>
+      ) : (
+        <span className="outcome-failed">
+          <Badge tone="danger" icon="alert">Failed</Badge> {e.message}
+        </span>
+      ),
+  },
 ];
 
 export function Activity() {
@@ -50,9 +66,21 @@ export function Activity() {
             </button>
           ))}
         </div>
-        <p className="muted">{audit ? `${audit.total.toLocaleString()} operation(s)` : 'Loading…'}</p>
-        {audit && audit.entries.length > 0 && (
-          <DataTable label="Activity" columns={COLUMNS} rows={audit.entries} rowKey={(e) => e.id} />
+        {audit ? <p className="muted">{fmt.count(audit.total, NOUNS.operation)}</p> : <Skeleton label="Loading the activity…" variant="rows" lines={4} />}
+        {audit && (
+          <DataTable
+            label="Activity"
+            columns={COLUMNS}
+            rows={audit.entries}
+            rowKey={(e) => e.id}
+            empty={
+              text || outcome ? (
+                <EmptyState title="No operation matches this filter.">Clear the filter to see every operation.</EmptyState>
+              ) : (
+                <EmptyState title="Nothing done yet">Every change this app makes to a service (generate, delete, extend, validate…) is listed here, with its outcome.</EmptyState>
+              )
+            }
+          />
         )}
       </div>
     </section>

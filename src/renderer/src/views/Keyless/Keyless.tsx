@@ -2,15 +2,39 @@ import { useState } from 'react';
 import { schemas } from '../../../../shared/rules.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import type { KeylessEntry } from '../../../../shared/domain.ts';
+import { Badge, ExpiredBadge, isExpired, PremiumBadge } from '../../components/Badge.tsx';
+import { CopyButton } from '../../components/CopyButton.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { Time } from '../../components/Time.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 const COLUMNS: Column<KeylessEntry>[] = [
-  { header: 'HWID', cell: (e) => e.hwid, className: 'mono wrap' },
-  { header: 'Premium', cell: (e) => (e.isPremium ? 'Yes' : 'No') },
-  { header: 'Expires', cell: (e) => (e.expiresAt ? new Date(e.expiresAt).toLocaleDateString() : 'Never') },
-  { header: 'Last used', cell: (e) => (e.lastUsedAt ? new Date(e.lastUsedAt).toLocaleString() : e.unreported?.includes('lastUsedAt') ? 'not reported by this service' : '—') },
+  {
+    header: 'HWID',
+    className: 'mono wrap',
+    cell: (e) => (
+      <span className="with-copy">
+        <span>{e.hwid}</span>
+        <CopyButton value={e.hwid} label={`Copy HWID ${e.hwid}`} />
+      </span>
+    ),
+  },
+  {
+    header: 'Kind',
+    cell: (e) => (
+      <span className="badges">
+        {e.isPremium ? <PremiumBadge /> : <Badge tone="neutral">Standard</Badge>}
+        {isExpired(e.expiresAt) && <ExpiredBadge />}
+      </span>
+    ),
+  },
+  { header: 'Expires', cell: (e) => (e.expiresAt ? <Time iso={e.expiresAt} mode="date" /> : 'Never') },
+  {
+    header: 'Last used',
+    cell: (e) => (e.lastUsedAt || !e.unreported?.includes('lastUsedAt') ? <Time iso={e.lastUsedAt} mode="relative" /> : <span className="muted">not reported by this service</span>),
+  },
 ];
 
 export function Keyless() {
@@ -39,7 +63,14 @@ export function Keyless() {
             <button type="submit">Search</button>
           </form>
           {error && <p role="alert" className="error">{error.message}</p>}
-          {status === 'ready' && result?.total === 0 && <p>No keyless entry matches.</p>}
+          {status === 'idle' && !result && (
+            <EmptyState title="Find an authorized HWID">
+              Machines listed here pass validation without a key. Search by part of a HWID, or add one with the form.
+            </EmptyState>
+          )}
+          {status === 'ready' && result?.entries.length === 0 && (
+            <EmptyState title="No keyless entry matches.">No authorized HWID contains “{term.trim()}”. Add it with the form if it should pass without a key.</EmptyState>
+          )}
           {status === 'ready' && result?.total === null && result.entries.length > 0 && (
             <p className="muted">This service returns its best match only. Search by a longer part of the HWID to reach a particular entry.</p>
           )}

@@ -1,5 +1,8 @@
 import { useState, type SubmitEvent } from 'react';
 import { generateInput } from '../../../../shared/contract.ts';
+import { isCalendarDate, utcDate } from '../../../../shared/rules.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
@@ -23,8 +26,11 @@ export function GenerateForm() {
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     // The same rules main applies, from the shared contract: problems show beside their field.
+    // A days key's expiry runs from activation; the service still requires a date, which it ignores for such keys.
+    // The form does not ask for it: it sends the date typed for a dated key if it is valid, else a year from today.
+    const sentExpire = byDays ? (isCalendarDate(expire) ? expire : utcDate(Date.now() + 365 * 86_400_000)) : expire;
     const parsed = generateInput.safeParse({
-      expire,
+      expire: sentExpire,
       count: count.trim() === '' ? undefined : Number(count),
       isPremium: premium,
       note: note === '' ? undefined : note,
@@ -57,14 +63,18 @@ export function GenerateForm() {
           <input type="radio" name="expiry" checked={byDays} onChange={() => { setByDays(true); }} /> Days after activation
         </label>
       </fieldset>
-      <Field
-        label={byDays ? 'Expire (required by the service; not used for days keys)' : 'Expiry date'}
-        placeholder="YYYY-MM-DD"
-        value={expire}
-        error={errors.expire}
-        onChange={(e) => { setExpire(e.target.value); }}
-      />
-      {byDays && <Field label="Days" inputMode="numeric" value={days} error={errors.daysKey} onChange={(e) => { setDays(e.target.value); }} />}
+      {byDays ? (
+        <Field
+          label="Days"
+          inputMode="numeric"
+          value={days}
+          error={errors.daysKey ?? errors.expire}
+          hint="Each key expires this many days after the machine that first validates it."
+          onChange={(e) => { setDays(e.target.value); }}
+        />
+      ) : (
+        <Field label="Expiry date" placeholder="YYYY-MM-DD" value={expire} error={errors.expire} onChange={(e) => { setExpire(e.target.value); }} />
+      )}
       <Field label="Note" value={note} error={errors.note} onChange={(e) => { setNote(e.target.value); }} />
       <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); }} />
       {serverError && (
@@ -73,13 +83,13 @@ export function GenerateForm() {
         </p>
       )}
       <button type="submit" className="primary" disabled={generating === 'loading'}>
-        {generating === 'loading' ? `Generating ${count} key(s)…` : 'Generate'}
+        {generating === 'loading' ? `Generating ${Number.isFinite(Number(count)) ? fmt.count(Number(count), NOUNS.key) : 'keys'}…` : 'Generate'}
       </button>
       {generating === 'loading' && <progress aria-label="Generating keys" />}
       {generated.length > 0 && (
         <div className="generated" aria-label="Generated keys">
           <p>
-            {generated.length.toLocaleString()} key(s) generated.{' '}
+            {fmt.count(generated.length, NOUNS.key)} generated.{' '}
             <button
               type="button"
               onClick={() => {
@@ -100,10 +110,15 @@ export function GenerateForm() {
           </p>
           <ul className="mono">
             {generated.slice(0, 20).map((k) => (
-              <li key={k.value}>{k.value}</li>
+              <li key={k.value}>
+                <span className="with-copy">
+                  <span>{k.value}</span>
+                  <CopyButton value={k.value} label={`Copy key ${k.value}`} />
+                </span>
+              </li>
             ))}
           </ul>
-          {generated.length > 20 && <p className="muted">…and {(generated.length - 20).toLocaleString()} more (export them all).</p>}
+          {generated.length > 20 && <p className="muted">…and {fmt.number(generated.length - 20)} more (export them all).</p>}
         </div>
       )}
     </form>

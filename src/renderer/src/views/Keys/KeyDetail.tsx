@@ -1,11 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
 import { schemas } from '../../../../shared/rules.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { KeyBadges } from '../../components/Badge.tsx';
+import { CopyButton } from '../../components/CopyButton.tsx';
 import { Field } from '../../components/Field.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { Time } from '../../components/Time.tsx';
+import { fmt, NOUNS } from '../../lib/format.ts';
+import type { ReactNode } from 'react';
 import { useKeydesk } from '../../store/index.ts';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-/** What a field shows when the service's dialect leaves it out: never a blank or a default posing as data. */
+
+/** What a field shows when the service's dialect leaves it out. */
 const NOT_REPORTED = 'not reported by this service';
 
 export function KeyDetail() {
@@ -15,53 +21,75 @@ export function KeyDetail() {
   const extendKey = useKeydesk((s) => s.extendKey);
   const resetHwid = useKeydesk((s) => s.resetHwid);
   const deleteKey = useKeydesk((s) => s.deleteKey);
+  const selectKey = useKeydesk((s) => s.selectKey);
   const [days, setDays] = useState('30');
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const card = useRef<HTMLElement>(null);
   const shown = key?.value;
 
-  // The detail sits below the results: a key picked there is brought into view.
+  // The panel opens beside the list; the key picked is brought into view within it.
   useEffect(() => {
     if (shown !== undefined) card.current?.scrollIntoView({ block: 'nearest' });
   }, [shown]);
 
-  if (!key) {
-    return (
-      <aside ref={card} className="card" aria-label="Key detail">
-        <p className="muted">Select a key to see every field and act on it.</p>
-      </aside>
-    );
-  }
+  if (!key) return null;
+  // What the service's dialect leaves out is said, never shown as a blank or a default posing as data.
   const unreported = new Set(key.unreported);
-  const told = (field: NonNullable<typeof key.unreported>[number], shown: string) => (unreported.has(field) ? NOT_REPORTED : shown);
-  const expires = key.expiresAt
-    ? when(key.expiresAt)
-    : key.expiresByDaysKey
-      ? `${key.daysKey ?? '?'} days after activation`
-      : unreported.has('daysKey')
-        ? `from activation (the number of days is ${NOT_REPORTED})`
-        : '—';
-  const fields: [string, string][] = [
-    ['Value', key.value],
-    ['Status', told('status', key.status)],
+  const told = (field: NonNullable<typeof key.unreported>[number], shown: ReactNode): ReactNode =>
+    unreported.has(field) ? <span className="muted">{NOT_REPORTED}</span> : shown;
+  const fields: [string, ReactNode][] = [
+    [
+      'Value',
+      <span key="v" className="with-copy">
+        <span className="mono">{key.value}</span>
+        <CopyButton value={key.value} label={`Copy key ${key.value}`} />
+      </span>,
+    ],
+    ['Status', told('status', <KeyBadges key="s" status={key.status} isPremium={key.isPremium} expiresAt={key.expiresAt} hwid={key.hwid} />)],
     ['Note', key.note || '—'],
     ['Premium', key.isPremium ? 'Yes' : 'No'],
-    ['Expires', expires],
-    ['HWID', key.hwid ?? '—'],
-    ['Created', told('createdAt', when(key.createdAt))],
-    ['Activated', told('activatedAt', when(key.activatedAt))],
-    ['Last HWID reset', told('lastResetAt', when(key.lastResetAt))],
-    ['Id', told('id', key.id)],
+    [
+      'Expires',
+      key.expiresAt ? (
+        <Time key="e" iso={key.expiresAt} />
+      ) : key.expiresByDaysKey ? (
+        key.daysKey === null ? 'Days after activation' : `${fmt.count(key.daysKey, NOUNS.day)} after activation`
+      ) : unreported.has('daysKey') ? (
+        `From activation (the number of days is ${NOT_REPORTED})`
+      ) : (
+        '—'
+      ),
+    ],
+    [
+      'HWID',
+      key.hwid ? (
+        <span key="h" className="with-copy">
+          <span className="mono">{key.hwid}</span>
+          <CopyButton value={key.hwid} label={`Copy HWID ${key.hwid}`} />
+        </span>
+      ) : (
+        'Not bound'
+      ),
+    ],
+    ['Created', told('createdAt', <Time key="c" iso={key.createdAt} />)],
+    ['Activated', told('activatedAt', <Time key="a" iso={key.activatedAt} />)],
+    ['Last HWID reset', told('lastResetAt', <Time key="r" iso={key.lastResetAt} />)],
+    ['Id', told('id', <span key="i" className="mono">{key.id}</span>)],
   ];
   return (
-    <aside ref={card} className="card" aria-labelledby="detail-title">
-      <h2 id="detail-title">Key detail</h2>
+    <aside ref={card} className="card side-panel" aria-label="Key detail">
+      <div className="side-panel-head">
+        <h2 id="detail-title">Key detail</h2>
+        <button type="button" className="icon-button" aria-label="Close the key detail" onClick={() => { selectKey(null); }}>
+          <Icon name="cross" />
+        </button>
+      </div>
       <dl className="detail">
         {fields.map(([label, value]) => (
           <div key={label}>
             <dt>{label}</dt>
-            <dd className={label === 'Value' || label === 'HWID' ? 'mono' : undefined}>{value}</dd>
+            <dd>{value}</dd>
           </div>
         ))}
       </dl>

@@ -1,18 +1,40 @@
 import type { SubmitEvent } from 'react';
 import type { Key } from '../../../../shared/domain.ts';
+import { KeyBadges } from '../../components/Badge.tsx';
+import { CopyButton } from '../../components/CopyButton.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { Field } from '../../components/Field.tsx';
-import { useDraft, useKeydesk } from '../../store/index.ts';
+import { Skeleton } from '../../components/Skeleton.tsx';
+import { Time } from '../../components/Time.tsx';
+import { fmt, NOUNS } from '../../lib/format.ts';
+import { LOOKUP_PAGE, useDraft, useKeydesk } from '../../store/index.ts';
+
+/** A key's expiry: its date, or a days key's term. */
+export function KeyExpiry({ k }: { k: Pick<Key, 'expiresAt' | 'expiresByDaysKey' | 'daysKey' | 'unreported'> }) {
+  if (k.expiresByDaysKey && !k.expiresAt) return <span>{k.daysKey === null ? 'Days after activation' : `${fmt.count(k.daysKey, NOUNS.day)} after activation`}</span>;
+  // Without an expiry date a key is a days key not yet activated; the real dialect does not give its term.
+  if (!k.expiresAt && k.unreported?.includes('daysKey')) return <span>From activation</span>;
+  return <Time iso={k.expiresAt} mode="date" />;
+}
 
 const COLUMNS: Column<Key>[] = [
-  { header: 'Status', cell: (k) => k.status },
-  { header: 'Note', cell: (k) => k.note },
-  { header: 'HWID', cell: (k) => k.hwid ?? '—', className: 'mono wrap' },
+  { header: 'Status', cell: (k) => <KeyBadges status={k.status} isPremium={k.isPremium} expiresAt={k.expiresAt} hwid={k.hwid} /> },
+  { header: 'Note', cell: (k) => k.note || <span className="muted">—</span> },
   {
-    header: 'Expires',
-    // Without an expiry date a key is a days key not yet activated; the real dialect does not give its term.
-    cell: (k) => k.expire ?? (k.expiresByDaysKey ? `${k.daysKey ?? '?'} days from activation` : k.unreported?.includes('daysKey') ? 'from activation' : '—'),
+    header: 'HWID',
+    className: 'mono',
+    cell: (k) =>
+      k.hwid ? (
+        <span className="with-copy">
+          <span className="truncate" title={k.hwid}>{k.hwid}</span>
+          <CopyButton value={k.hwid} label={`Copy HWID ${k.hwid}`} />
+        </span>
+      ) : (
+        <span className="muted">—</span>
+      ),
   },
+  { header: 'Expires', cell: (k) => <KeyExpiry k={k} /> },
 ];
 
 export function Lookup() {
@@ -20,10 +42,16 @@ export function Lookup() {
   const result = useKeydesk((s) => s.lookupResult);
   const status = useKeydesk((s) => s.lookup);
   const error = useKeydesk((s) => s.lookupError);
+  const lookupTerm = useKeydesk((s) => s.lookupTerm);
   const selectKey = useKeydesk((s) => s.selectKey);
   const selected = useKeydesk((s) => s.selectedKey);
   const [term, setTerm] = useDraft('lookup.term');
   const rows: Key[] = result ? [...result.active, ...result.generated] : [];
+  const page = result?.page ?? 0;
+  const totals = result?.totals;
+  const known = totals && totals.active !== null && totals.generated !== null ? { active: totals.active, generated: totals.generated } : null;
+  const total = known ? known.active + known.generated : null;
+  const pages = known ? Math.max(1, Math.ceil(Math.max(known.active, known.generated) / LOOKUP_PAGE)) : 1;
 
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -32,34 +60,57 @@ export function Lookup() {
   return (
     <div className="card">
       <h2>Find keys</h2>
-      <form role="search" onSubmit={submit}>
+      <form role="search" className="inline" onSubmit={submit}>
         <Field label="Key value, note or HWID" data-command-target="lookup" type="search" value={term} onChange={(e) => { setTerm(e.target.value); }} />
         <button type="submit">Search</button>
       </form>
-      {status === 'loading' && <p role="status">Searching…</p>}
+      {status === 'loading' && rows.length === 0 && <Skeleton label="Searching…" variant="rows" lines={3} />}
       {status === 'error' && <p role="alert" className="error">{error}</p>}
-      {status === 'ready' && rows.length === 0 && <p>No key matches.</p>}
-      {status === 'ready' && rows.length > 0 && result?.bestMatchOnly && (
-        <p className="muted">This service returns its best match only, one active and one generated key at most. Search by an exact key value or HWID to reach a particular key.</p>
+      {status === 'idle' && (
+        <EmptyState title="Search this service’s keys">Type a whole key value, a whole HWID, or part of a note.</EmptyState>
       )}
+      {status === 'ready' && rows.length === 0 && <EmptyState title="No key matches.">Nothing has this value or HWID, and no note contains “{lookupTerm}”.</EmptyState>}
       {rows.length > 0 && (
-        <DataTable
-          label="Matching keys"
-          columns={[
-            {
-              header: 'Key',
-              cell: (k) => (
-                <button type="button" className="link mono" onClick={() => { selectKey(k); }}>
-                  {k.value}
-                </button>
-              ),
-            },
-            ...COLUMNS,
-          ]}
-          rows={rows}
-          rowKey={(k) => k.value}
-          isSelected={(k) => selected?.value === k.value}
-        />
+        <>
+          <p className="muted" role="status">
+            {total === null
+              ? 'This service returns its best match only, one active and one generated key at most. Search by an exact key value or HWID to reach a particular key.'
+              : total > rows.length
+                ? `Showing ${fmt.number(rows.length)} of ${fmt.count(total, NOUNS.match)} (page ${fmt.number(page + 1)} of ${fmt.number(pages)}).`
+                : fmt.count(total, NOUNS.match)}
+          </p>
+          <DataTable
+            label="Matching keys"
+            columns={[
+              {
+                header: 'Key',
+                cell: (k) => (
+                  <span className="with-copy">
+                    <button type="button" className="link mono" aria-expanded={selected?.value === k.value} onClick={() => { selectKey(k); }}>
+                      {k.value}
+                    </button>
+                    <CopyButton value={k.value} label={`Copy key ${k.value}`} />
+                  </span>
+                ),
+              },
+              ...COLUMNS,
+            ]}
+            rows={rows}
+            rowKey={(k) => k.value}
+            isCurrent={(k) => selected?.value === k.value}
+          />
+          {pages > 1 && (
+            <nav className="pager" aria-label="Result pages">
+              <span className="muted">Page {fmt.number(page + 1)} of {fmt.number(pages)}</span>
+              <button type="button" disabled={page === 0 || status === 'loading'} onClick={() => void runLookup(lookupTerm, page - 1)}>
+                Previous
+              </button>
+              <button type="button" disabled={page + 1 >= pages || status === 'loading'} onClick={() => void runLookup(lookupTerm, page + 1)}>
+                Next
+              </button>
+            </nav>
+          )}
+        </>
       )}
     </div>
   );

@@ -1,0 +1,70 @@
+// The generate form: problems beside their fields, and a days key asks only for days while the request still
+// carries the valid expire the service requires.
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { isCalendarDate } from '../../src/shared/rules.ts';
+import type { Key } from '../../src/shared/domain.ts';
+import { calls, impl, resetBridge } from './bridge.ts';
+
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
+const initial = useKeydesk.getState();
+
+const key = (value: string): Key => ({
+  id: `k_${value}`, value, note: '', status: 'generated', isPremium: false, expire: '2099-01-01', expiresByDaysKey: true, daysKey: 45,
+  expiresAt: null, hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+});
+
+beforeEach(() => {
+  resetBridge();
+  useKeydesk.setState(initial, true);
+});
+
+describe('generate form', () => {
+  it('asks a days key for its days only, and still sends a valid expire', async () => {
+    const user = userEvent.setup();
+    impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('AAAAA-1'), key('AAAAA-2')] } });
+    render(<GenerateForm />);
+    expect(screen.getByLabelText('Expiry date')).toBeTruthy();
+    await user.click(screen.getByLabelText('Days after activation'));
+    expect(screen.queryByLabelText('Expiry date')).toBeNull();
+    expect(screen.queryByText(/not used for days keys/)).toBeNull();
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '2');
+    await user.clear(screen.getByLabelText('Days'));
+    await user.type(screen.getByLabelText('Days'), '45');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const sent = calls.find((c) => c.name === 'keys.generate')?.input as { expire: string; expiresByDaysKey: boolean; daysKey: number; count: number };
+    expect(sent).toMatchObject({ count: 2, expiresByDaysKey: true, daysKey: 45 });
+    expect(isCalendarDate(sent.expire)).toBe(true);
+    expect(await screen.findByText('2 keys generated.')).toBeTruthy();
+  });
+
+  it('says "1 key", not "1 key(s)"', async () => {
+    const user = userEvent.setup();
+    impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('BBBBB-1')] } });
+    render(<GenerateForm />);
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '1');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(await screen.findByText('1 key generated.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy key BBBBB-1' })).toBeTruthy();
+  });
+
+  it('shows each problem beside its field and sends nothing', async () => {
+    const user = userEvent.setup();
+    render(<GenerateForm />);
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '0');
+    await user.clear(screen.getByLabelText('Expiry date'));
+    await user.type(screen.getByLabelText('Expiry date'), '2023-02-29');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const count = screen.getByLabelText('Count');
+    const date = screen.getByLabelText('Expiry date');
+    expect(count.getAttribute('aria-invalid')).toBe('true');
+    expect(date.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(date.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent).toMatch(/real calendar date/);
+    expect(calls.filter((c) => c.name === 'keys.generate')).toEqual([]);
+  });
+});
