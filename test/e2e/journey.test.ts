@@ -38,7 +38,7 @@ describe('the key journey', () => {
     await search('journey');
     await expect.poll(() => rows().count()).toBe(4); // header + 3
     expect(await page.getByRole('table', { name: 'Matching keys' }).getByText('generated').count()).toBe(3);
-    value = (await rows().nth(1).getByRole('button').textContent()) ?? '';
+    value = (await rows().nth(1).getByRole('button').first().textContent()) ?? '';
     expect(value).toMatch(/^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
   });
 
@@ -85,8 +85,8 @@ describe('the key journey', () => {
   it('deletes a generated key', async () => {
     await search('journey');
     await expect.poll(() => rows().count()).toBe(3);
-    const other = (await rows().nth(1).getByRole('button').textContent()) ?? '';
-    await rows().nth(1).getByRole('button').click();
+    const other = (await rows().nth(1).getByRole('button').first().textContent()) ?? '';
+    await rows().nth(1).getByRole('button').first().click();
     await page.getByRole('complementary', { name: 'Key detail' }).getByRole('button', { name: 'Delete key' }).click();
     await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
     await toast('Key deleted.');

@@ -109,7 +109,7 @@ export function Overview() {
         {buckets.length >= 2 ? (
           <HistoryChart buckets={buckets} />
         ) : (
-          <EmptyState title="No history in this range yet" action={<button type="button" onClick={() => void push()}>Push +1 now</button>}>
+          <EmptyState title="No history in this range yet" action={<button type="button" onClick={() => void push()}>Count an execution now</button>}>
             The count is sampled each time it is read (every few seconds while this view is open), so the chart fills in as you
             work. Pick a longer range to see earlier samples.
           </EmptyState>
