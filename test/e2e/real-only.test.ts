@@ -112,8 +112,8 @@ describe('a remote profile on a --real-only sandbox', () => {
 
     await detail().getByLabel('Extend by days').fill('5');
     await detail().getByRole('button', { name: 'Extend' }).click();
-    await toast('Extended by 5 day(s).');
-    expect(await detailField('Status').textContent()).toBe('active');
+    await toast('Extended by 5 days.');
+    expect(await detailField('Status').textContent()).toMatch(/^Active/);
 
     await detail().getByRole('button', { name: 'Reset HWID' }).click();
     await toast('HWID reset.');
