@@ -133,7 +133,7 @@ describe('keys', () => {
     impl['keys.extend'] = () => Promise.resolve({ ok: true, data: { key: null } });
     expect(await useKeydesk.getState().extendKey('A', 3)).toBe(true);
     expect(useKeydesk.getState().selectedKey?.value).toBe('A');
-    expect(useKeydesk.getState().toasts.at(-1)?.text).toMatch(/^Extended by 3 day\(s\)\. The service did not describe the key/);
+    expect(useKeydesk.getState().toasts.at(-1)?.text).toMatch(/^Extended by 3 days\. The service did not describe the key/);
   });
 
   it('a push whose new total the service did not report keeps the last count and says to refresh', async () => {
