@@ -145,10 +145,12 @@ describe('keys', () => {
   });
 
   it('deleting from a best-match-only result keeps the note that it is one', async () => {
-    useKeydesk.setState({ lookupResult: { active: [key('A', 'active')], generated: [key('B')], bestMatchOnly: true }, selectedKey: key('B') });
+    // Unknown totals are how a page says the service gave its best match only.
+    const totals = { active: null, generated: null };
+    useKeydesk.setState({ lookupResult: { active: [key('A', 'active')], generated: [key('B')], page: 0, totals }, selectedKey: key('B') });
     impl['keys.delete'] = () => Promise.resolve({ ok: true, data: { deletedKey: 'B' } });
     await useKeydesk.getState().deleteKey(key('B'));
-    expect(useKeydesk.getState().lookupResult).toEqual({ active: [key('A', 'active')], generated: [], bestMatchOnly: true });
+    expect(useKeydesk.getState().lookupResult).toEqual({ active: [key('A', 'active')], generated: [], page: 0, totals });
   });
 
   it('keeps a cooldown failure with its time left', async () => {
