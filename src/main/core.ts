@@ -69,6 +69,8 @@ export class Core {
   private sandbox: RunningSandbox | null = null;
   private sandboxError: string | null = null;
   private readonly clients = new Map<string, ServiceClient>();
+  /** Keys the keychain refused to store, kept in memory for this session (the sandbox's, see startSandbox). */
+  private readonly sessionKeys = new Map<string, string>();
   private thinning: Promise<void> | null = null;
   private lastThinnedAt = Number.NEGATIVE_INFINITY;
   private closed = false;
@@ -133,14 +135,19 @@ export class Core {
     try {
       const store = new SandboxStore(join(this.options.userDataDir, SANDBOX_DB_FILE));
       this.sandboxStore = store;
-      let apiKey = await this.secrets.get(SANDBOX_PROFILE_ID);
+      const sandboxRef = { id: SANDBOX_PROFILE_ID, name: 'Local sandbox' };
+      // A keychain that refuses (locked since the probe) must not keep the sandbox down: its key is then new and
+      // kept in memory for this session; the next start with a keychain that answers rotates it again.
+      const stored = await this.readKey(sandboxRef);
+      let apiKey = stored.ok ? stored.data : null;
       if (store.serviceByIdentifier(SANDBOX_SERVICE.identifier) === null) {
         apiKey = store.createService(SANDBOX_SERVICE.name, SANDBOX_SERVICE.identifier).apiKey;
       } else if (apiKey === null || store.serviceByApiKey(apiKey) === null) {
         // The key was lost (session-only storage, a wiped keychain): issue a new one for the same service.
         apiKey = store.rotateApiKey(SANDBOX_SERVICE.identifier);
       }
-      await this.secrets.set(SANDBOX_PROFILE_ID, apiKey);
+      this.sessionKeys.delete(SANDBOX_PROFILE_ID);
+      if (!(await this.storeKey(sandboxRef, apiKey)).ok) this.sessionKeys.set(SANDBOX_PROFILE_ID, apiKey);
       this.sandbox = await startSandboxServer({ store, host: '127.0.0.1', port: 0 });
       const profile: StoredProfile = {
         id: SANDBOX_PROFILE_ID,
@@ -210,6 +217,8 @@ export class Core {
 
   /** A profile's stored apiKey (null when none is stored); a keychain that refuses is a failure in words. */
   async readKey(profile: Pick<StoredProfile, 'id' | 'name'>): Promise<Result<string | null>> {
+    const session = this.sessionKeys.get(profile.id);
+    if (session !== undefined) return ok(session);
     try {
       return ok(await this.secrets.get(profile.id));
     } catch (error) {

@@ -97,6 +97,20 @@ describe('a locked keychain', () => {
   });
 });
 
+describe('a keychain locked before Keydesk starts', () => {
+  it('does not keep the Local sandbox down: its key is kept for the session, and it works', async () => {
+    const locked = new LockableSecretStore();
+    locked.locked = true;
+    const u = await startTestCore({ secrets: locked });
+    try {
+      expect((await u.must('app.status')).sandbox).toMatchObject({ running: true, error: null });
+      expect((await u.must('keys.generate', { expire: '2099-01-01', count: 1, isPremium: false })).generatedKeys).toHaveLength(1);
+    } finally {
+      await u.close();
+    }
+  });
+});
+
 describe('a failure from the service', () => {
   beforeAll(async () => {
     await t.must('profiles.select', { id: SANDBOX_PROFILE_ID });
