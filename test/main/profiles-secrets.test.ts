@@ -119,8 +119,11 @@ describe('profiles.json', () => {
     }
   });
 
-  it('of the right version but the wrong shape: refused by the schema', async () => {
-    const content = JSON.stringify({ version: 1, activeProfileId: null, profiles: [{ id: 5, name: 'Acme' }] });
+  it.each([
+    ['a field of the wrong type', [{ id: 5, name: 'Acme' }]],
+    ['a base URL that is not an http(s) address', [{ id: 'p_1', name: 'Acme', kind: 'remote', baseUrl: 'file:///etc', validationUrl: 'https://a.example/v2_validation', serviceIdentifier: null, keyHint: null }]],
+  ])('of the right version but the wrong shape (%s): refused by the schema', async (_name, profiles) => {
+    const content = JSON.stringify({ version: 1, activeProfileId: null, profiles });
     const { t, path } = await refusedFile(content);
     try {
       expect((await t.must('app.status')).profilesFileProblem).toMatch(/: its contents are not profiles this Keydesk understands\./);

@@ -13,12 +13,13 @@ export type StoredProfile = Omit<Profile, 'hasKey' | 'storage'>;
 export const PROFILES_FILE_VERSION = 1;
 export const PROFILES_FILE = 'profiles.json';
 
+const httpUrl = z.string().refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol));
 const storedProfile = z.object({
   id: z.string().min(1),
   name: z.string(),
   kind: z.enum(['sandbox', 'remote']),
-  baseUrl: z.string(),
-  validationUrl: z.string(),
+  baseUrl: httpUrl,
+  validationUrl: httpUrl,
   serviceIdentifier: z.string().nullable(),
   keyHint: z.string().nullable(),
 }) satisfies z.ZodType<StoredProfile>;
