@@ -56,7 +56,7 @@ describe('exports', () => {
   it('saves the filtered ledger as JSON, showing a days key’s term in the table', async () => {
     await app.nav('All keys');
     await page.getByLabel('Filter (key, note or HWID)').fill('spring');
-    await page.getByText('3 key(s)', { exact: true }).waitFor();
+    await page.getByText('3 keys', { exact: true }).waitFor();
     expect(await page.getByRole('grid', { name: 'All keys' }).getByText('45 days from activation').count()).toBe(3);
     await page.getByRole('button', { name: 'Export JSON' }).click();
     const rows = JSON.parse(readFileSync(await savedPath(/Saved to (.+keydesk-keys-[^/\\]+)\.$/), 'utf8')) as LedgerRow[];

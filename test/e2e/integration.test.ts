@@ -69,7 +69,7 @@ describe('the Integration view', () => {
   it('shows the key active in All keys', async () => {
     await app.nav('All keys');
     await page.getByLabel('Filter (key, note or HWID)').fill(keyValue);
-    await page.getByText('1 key(s)').waitFor();
+    await page.getByText('1 key', { exact: true }).waitFor();
     const row = page.getByRole('grid', { name: 'All keys' }).locator('.vrow').filter({ hasText: keyValue });
     // The status cell says "active" (its exact casing is the table's to choose).
     await row.getByText(/^active$/i).waitFor();

@@ -26,7 +26,7 @@ afterAll(async () => {
 
 describe('All keys', () => {
   it('shows every key with a bounded number of DOM rows, loading pages as it scrolls', async () => {
-    await page.getByText('2,030 key(s)').waitFor();
+    await page.getByText('2,030 keys').waitFor();
     expect(await domRows()).toBeLessThanOrEqual(60);
     expect(await grid().getAttribute('aria-rowcount')).toBe('2031');
     await grid().getByLabel('Rows').evaluate((el: { scrollTop: number }) => {
@@ -38,15 +38,31 @@ describe('All keys', () => {
 
   it('filters and sorts', async () => {
     await page.getByLabel('Filter (key, note or HWID)').fill('PREMIUM');
-    await page.getByText('30 key(s)').waitFor();
+    await page.getByText('30 keys').waitFor();
     await page.getByLabel('Filter (key, note or HWID)').fill('');
     await page.getByLabel('Premium').selectOption('true');
-    await page.getByText('30 key(s)').waitFor();
+    await page.getByText('30 keys').waitFor();
     await page.getByRole('columnheader', { name: 'Key' }).getByRole('button').click();
     await expect.poll(() => page.getByRole('columnheader', { name: 'Key' }).getAttribute('aria-sort')).toBe('ascending');
     const first = await grid().locator('.vrow').nth(0).locator('.mono').textContent();
     const second = await grid().locator('.vrow').nth(1).locator('.mono').textContent();
     expect((first ?? '') < (second ?? '')).toBe(true);
+  });
+
+  it('ticks a range with shift-click, every row on screen from the header, then offers all matching', async () => {
+    const box = (i: number) => grid().locator('.vrow').nth(i).getByRole('checkbox');
+    await box(1).click();
+    await box(4).click({ modifiers: ['Shift'] });
+    await page.getByText('4 selected').waitFor();
+    expect(await Promise.all([0, 1, 2, 3, 4, 5].map((i) => box(i).isChecked()))).toEqual([false, true, true, true, true, false]);
+    const header = page.getByRole('checkbox', { name: 'Select every row on screen' });
+    await header.click();
+    await expect.poll(() => header.isChecked()).toBe(true);
+    const offer = page.getByRole('button', { name: 'Select all 30 matching' });
+    await offer.click();
+    await page.getByText('All 30 matching selected').waitFor();
+    await page.getByRole('button', { name: 'Clear selection' }).click();
+    await page.getByText('0 selected').waitFor();
   });
 
   it('extends selected keys in bulk, as a job with progress and an outcome per key', async () => {
@@ -63,7 +79,7 @@ describe('All keys', () => {
     expect(await page.evaluate(async () => (await window.keydesk['jobs.setCeiling']({ profileId: 'sandbox', ceiling: 1 })).ok)).toBe(true);
     await page.getByLabel('Premium').selectOption('');
     await page.getByLabel('Filter (key, note or HWID)').fill('ledger bulk');
-    await page.getByText('2,000 key(s)').waitFor();
+    await page.getByText('2,000 keys').waitFor();
     await page.getByRole('button', { name: 'Select all 2,000' }).click();
     await page.getByText('All 2,000 matching selected').waitFor();
     await page.getByRole('button', { name: 'Delete selected' }).click();
@@ -89,7 +105,7 @@ describe('All keys', () => {
     expect(deleted + notSent).toBe(2_000);
     await page.getByRole('button', { name: `Resume (${notSent.toLocaleString('en-US')} not sent)` }).waitFor();
     await page.getByLabel('Status').selectOption('deleted');
-    await page.getByText(`${deleted.toLocaleString('en-US')} key(s)`).waitFor();
+    await page.getByText(`${deleted.toLocaleString('en-US')} keys`).waitFor();
     expect(await page.evaluate(async () => (await window.keydesk['jobs.setCeiling']({ profileId: 'sandbox', ceiling: null })).ok)).toBe(true);
   });
 });

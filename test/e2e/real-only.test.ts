@@ -194,7 +194,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     const grid = page.getByRole('grid', { name: 'All keys' });
     const selectAll = async () => {
       await page.getByLabel('Filter (key, note or HWID)').fill('real bulk');
-      await page.getByText('3 key(s)').waitFor();
+      await page.getByText('3 keys', { exact: true }).waitFor();
       for (let i = 0; i < 3; i++) await grid.locator('.vrow').nth(i).getByRole('checkbox').check();
       await page.getByText('3 selected').waitFor();
     };

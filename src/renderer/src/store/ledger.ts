@@ -33,6 +33,8 @@ export interface LedgerSlice {
   setLedgerSort: (field: LedgerSortField) => void;
   loadLedgerPage: (page: number) => Promise<void>;
   toggleSelected: (value: string) => void;
+  /** Ticks or unticks many rows at once (a shift-click range, the rows shown); leaves "all matching" like a toggle. */
+  setSelected: (values: readonly string[], selected: boolean) => void;
   selectAllMatching: () => void;
   clearSelection: () => void;
   runBulk: (action: BulkAction, days?: number) => Promise<void>;
@@ -139,6 +141,16 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         // Picking one row leaves "all matching" for a selection of rows.
         const next = new Set(s.selectedAll ? [] : s.selection);
         if (!next.delete(value)) next.add(value);
+        return { selection: next, selectedAll: null };
+      });
+    },
+    setSelected: (values, selected) => {
+      set((s) => {
+        const next = new Set(s.selectedAll ? [] : s.selection);
+        for (const v of values) {
+          if (selected) next.add(v);
+          else next.delete(v);
+        }
         return { selection: next, selectedAll: null };
       });
     },

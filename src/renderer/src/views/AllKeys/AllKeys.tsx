@@ -1,7 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { JobSummary, LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { schemas } from '../../../../shared/rules.ts';
+import { isExpired, StatusBadge } from '../../components/Badge.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
+import { Icon } from '../../components/Icon.tsx';
+import { Time } from '../../components/Time.tsx';
+import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
@@ -11,46 +16,88 @@ const OVERSCAN = 6;
 /** Never more rows in the DOM than this, whatever the window size. */
 export const MAX_DOM_ROWS = 60;
 
-const COLUMNS: { field: LedgerSortField; label: string }[] = [
+/** The grid's columns in order; the HWID column cannot be sorted (the ledger has no index on it). */
+const COLUMNS: { field: LedgerSortField | null; label: string }[] = [
   { field: 'value', label: 'Key' },
   { field: 'status', label: 'Status' },
   { field: 'note', label: 'Note' },
+  { field: null, label: 'HWID' },
   { field: 'expiresAt', label: 'Expires' },
   { field: 'createdAt', label: 'Created' },
   { field: 'lastSeenAt', label: 'Last seen' },
 ];
 
-/** A date, or a days key's term: "+45 days" on screen, read out whole. */
+/** A date (with a clock badge once passed), or a days key's term: "+45 days" on screen, read out whole. */
 function Expiry({ row }: { row: LedgerRow }) {
-  if (row.expiresAt) return row.expiresAt.slice(0, 10);
+  if (row.expiresAt) {
+    return isExpired(row.expiresAt) && row.status !== 'deleted' ? (
+      <span className="expired" title={`Expired ${fmt.dateTime(row.expiresAt)}`}>
+        <Icon name="clock" />
+        <Time iso={row.expiresAt} mode="date" />
+        <span className="visually-hidden"> (expired)</span>
+      </span>
+    ) : (
+      <Time iso={row.expiresAt} mode="date" />
+    );
+  }
   if (row.daysKey === null) return '—';
-  const days = row.daysKey.toLocaleString();
+  const days = fmt.number(row.daysKey);
   return (
-    <span title={`${days} days from activation`}>
-      <span aria-hidden="true">+{days} days</span>
+    <span title={`${fmt.count(row.daysKey, NOUNS.day)} from activation`}>
+      <span aria-hidden="true">+{fmt.count(row.daysKey, NOUNS.day)}</span>
       <span className="visually-hidden">{days} days from activation</span>
     </span>
   );
 }
 
-function Row({ row, index, top }: { row: LedgerRow | undefined; index: number; top: number }) {
+/** Picks a row: a plain click toggles it; with Shift, every loaded row from the last pick to this one. */
+type Pick = (index: number, value: string, shift: boolean, selected: boolean) => void;
+
+function Row({ row, index, top, onPick }: { row: LedgerRow | undefined; index: number; top: number; onPick: Pick }) {
   const selected = useKeydesk((s) => (row ? s.selectedAll !== null || s.selection.has(row.value) : false));
-  const toggle = useKeydesk((s) => s.toggleSelected);
   return (
     <div role="row" aria-rowindex={index + 2} className="vrow" style={{ transform: `translateY(${top}px)` }} aria-selected={selected}>
       <div role="gridcell" className="vcell check">
-        {row && <input type="checkbox" aria-label={`Select ${row.value}`} checked={selected} onChange={() => { toggle(row.value); }} />}
+        {row && (
+          <input
+            type="checkbox"
+            aria-label={`Select ${row.value}`}
+            checked={selected}
+            onChange={() => {
+              // The click handler does the work: it alone sees the Shift key.
+            }}
+            onClick={(e) => { onPick(index, row.value, e.shiftKey, !selected); }}
+          />
+        )}
       </div>
       {row ? (
         <>
           <div role="gridcell" className="vcell mono">{row.value}</div>
-          <div role="gridcell" className="vcell">{row.status}</div>
+          <div role="gridcell" className="vcell status">
+            <StatusBadge status={row.status} />
+            {row.isPremium && (
+              <span className="premium-mark" title="Premium">
+                <Icon name="star" />
+                <span className="visually-hidden">Premium</span>
+              </span>
+            )}
+          </div>
           <div role="gridcell" className="vcell">{row.note}</div>
+          <div role="gridcell" className="vcell hwid" title={row.hwid ?? undefined}>
+            {row.hwid ? (
+              <>
+                <Icon name="lock" />
+                <span>{row.hwid}</span>
+              </>
+            ) : (
+              <span className="muted">—</span>
+            )}
+          </div>
           <div role="gridcell" className="vcell">
             <Expiry row={row} />
           </div>
-          <div role="gridcell" className="vcell">{row.createdAt ? row.createdAt.slice(0, 10) : '—'}</div>
-          <div role="gridcell" className="vcell">{new Date(row.lastSeenAt).toLocaleString()}</div>
+          <div role="gridcell" className="vcell"><Time iso={row.createdAt} mode="date" /></div>
+          <div role="gridcell" className="vcell"><Time iso={row.lastSeenAt} mode="relative" /></div>
         </>
       ) : (
         <div role="gridcell" className="vcell muted">Loading…</div>
@@ -232,6 +279,11 @@ export function AllKeys() {
   const exportLedger = useKeydesk((s) => s.exportLedger);
   const generation = useKeydesk((s) => s.ledgerGeneration);
   const attachJobs = useKeydesk((s) => s.attachJobs);
+  const selection = useKeydesk((s) => s.selection);
+  const selectedAll = useKeydesk((s) => s.selectedAll !== null);
+  const setSelected = useKeydesk((s) => s.setSelected);
+  const clear = useKeydesk((s) => s.clearSelection);
+  const anchor = useRef<number | null>(null);
   const profileId = useKeydesk((s) => s.activeProfileId);
   // A job main is running for this profile (started before a reload, say) shows here with its progress.
   useEffect(() => {
@@ -284,8 +336,35 @@ export function AllKeys() {
     for (let p = Math.floor(first / LEDGER_PAGE); p <= Math.floor(Math.max(first, last - 1) / LEDGER_PAGE); p++) void loadPage(p);
   }, [first, last, total, generation, loadPage]);
 
+  const rowAt = (i: number): LedgerRow | undefined => pages.get(Math.floor(i / LEDGER_PAGE))?.[i % LEDGER_PAGE];
+  // The header checkbox speaks for the rows on screen (not the overscan above and below).
+  const shownFirst = Math.min(count, Math.floor(scrollTop / ROW_HEIGHT));
+  const shownLast = Math.min(count, Math.ceil((scrollTop + height) / ROW_HEIGHT));
+  const shownValues: string[] = [];
+  for (let i = shownFirst; i < shownLast; i++) {
+    const r = rowAt(i);
+    if (r) shownValues.push(r.value);
+  }
+  const shownPicked = selectedAll ? shownValues.length : shownValues.filter((v) => selection.has(v)).length;
+  const shownState = shownValues.length === 0 || shownPicked === 0 ? 'none' : shownPicked === shownValues.length ? 'all' : 'some';
+  const onPick = useCallback<Pick>(
+    (index, value, shift, selected) => {
+      if (shift && anchor.current !== null) {
+        const [a, b] = anchor.current < index ? [anchor.current, index] : [index, anchor.current];
+        const values: string[] = [];
+        for (let i = a; i <= b; i++) {
+          const r = pages.get(Math.floor(i / LEDGER_PAGE))?.[i % LEDGER_PAGE];
+          if (r) values.push(r.value);
+        }
+        setSelected(values, selected);
+      } else setSelected([value], selected);
+      anchor.current = index;
+    },
+    [pages, setSelected],
+  );
+
   const rows = [];
-  for (let i = first; i < last; i++) rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT} row={pages.get(Math.floor(i / LEDGER_PAGE))?.[i % LEDGER_PAGE]} />);
+  for (let i = first; i < last; i++) rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT} row={rowAt(i)} onPick={onPick} />);
 
   return (
     <section aria-labelledby="ledger-title" className="ledger">
@@ -311,21 +390,37 @@ export function AllKeys() {
           </select>
         </label>
         <button type="button" disabled={loading || count === 0} onClick={selectAll}>
-          Select all {count.toLocaleString()}
+          Select all {fmt.number(count)}
         </button>
         <button type="button" onClick={() => void exportLedger('csv')}>Export CSV</button>
         <button type="button" onClick={() => void exportLedger('json')}>Export JSON</button>
       </div>
       {error && <p role="alert" className="error">{error}</p>}
-      <p role="status" className="muted">{total === null ? 'Loading…' : `${count.toLocaleString()} key(s)`}</p>
+      <p role="status" className="muted">{total === null ? 'Loading…' : fmt.count(count, NOUNS.key)}</p>
+      {!selectedAll && shownState === 'all' && count > shownValues.length && (
+        <p className="select-all-offer">
+          The {fmt.count(shownValues.length, NOUNS.key)} shown {shownValues.length === 1 ? 'is' : 'are'} selected.{' '}
+          <button type="button" className="link" onClick={selectAll}>
+            Select all {fmt.number(count)} matching
+          </button>
+        </p>
+      )}
       <div role="grid" aria-label="All keys" aria-rowcount={count + 1} aria-busy={loading} className={loading ? 'vgrid stale' : 'vgrid'}>
         <div role="row" aria-rowindex={1} className="vhead">
-          <div role="columnheader" className="vcell check"><span className="visually-hidden">Selected</span></div>
+          <div role="columnheader" className="vcell check">
+            <HeaderCheckbox
+              label="Select every row on screen"
+              state={shownState}
+              onChange={(all) => {
+                if (!all && selectedAll) clear();
+                else setSelected(shownValues, all);
+                anchor.current = null;
+              }}
+            />
+          </div>
           {COLUMNS.map((c) => (
-            <div key={c.field} role="columnheader" className="vcell" aria-sort={sort.field === c.field ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-              <button type="button" className="link" onClick={() => { setSort(c.field); }}>
-                {c.label}
-              </button>
+            <div key={c.label} role="columnheader" className="vcell" aria-sort={ariaSort(sort, c.field ?? undefined)}>
+              {c.field ? <SortButton label={c.label} field={c.field} sort={sort} onSort={(f) => { setSort(f as LedgerSortField); }} /> : c.label}
             </div>
           ))}
         </div>
