@@ -7,6 +7,8 @@ import { ACTIVE, GENERATED, KEY_COLUMNS, toWireKey, type KeyRow } from './rows.t
 import type { Services } from './services.ts';
 
 const MINUTE_MS = 60_000;
+/** Built once: validation runs this on every call, and a statement is found by its text. */
+const KEY_BY_VALUE = `SELECT ${KEY_COLUMNS} FROM keys k JOIN notes n ON n.id = k.note_id WHERE k.value = ? AND k.service_id = ?`;
 
 export class Keys {
   private readonly db: Db;
@@ -21,7 +23,7 @@ export class Keys {
 
   /** This service's key with that value, or null. */
   row(serviceId: number, value: string): KeyRow | null {
-    return this.db.get<KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys k JOIN notes n ON n.id = k.note_id WHERE k.value = ? AND k.service_id = ?`, value, serviceId) ?? null;
+    return this.db.get<KeyRow>(KEY_BY_VALUE, value, serviceId) ?? null;
   }
 
   wire(row: KeyRow): WireKey {

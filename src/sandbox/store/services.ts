@@ -24,6 +24,8 @@ interface ServiceRow {
   owner_secret_id: string;
 }
 const COLUMNS = 'id, public_id, name, identifier, owner_secret_id';
+const BY_DIGEST = `SELECT ${COLUMNS} FROM services WHERE api_key_sha256 = ?`;
+const BY_IDENTIFIER = `SELECT ${COLUMNS} FROM services WHERE identifier = ?`;
 const toService = (row: ServiceRow): ServiceRecord => ({
   id: row.id,
   publicId: row.public_id,
@@ -102,7 +104,7 @@ export class Services {
     this.fresh();
     const cached = this.keyCache.get(apiKey);
     if (cached) return cached;
-    const row = this.db.get<ServiceRow>(`SELECT ${COLUMNS} FROM services WHERE api_key_sha256 = ?`, sha256(apiKey));
+    const row = this.db.get<ServiceRow>(BY_DIGEST, sha256(apiKey));
     if (!row) return null;
     const service = toService(row);
     if (this.keyCache.size > 10_000) this.keyCache.clear();
@@ -119,7 +121,7 @@ export class Services {
     const cacheKey = identifier.toLowerCase();
     const cached = cacheable ? this.identifierCache.get(cacheKey) : undefined;
     if (cached) return cached;
-    const row = this.db.get<ServiceRow>(`SELECT ${COLUMNS} FROM services WHERE identifier = ?`, identifier);
+    const row = this.db.get<ServiceRow>(BY_IDENTIFIER, identifier);
     if (!row) return null;
     const service = toService(row);
     if (cacheable) this.identifierCache.set(cacheKey, service);
