@@ -1,6 +1,6 @@
 // Secrets and local files: a stored apiKey never goes to another origin; profiles.json is parsed with a schema and,
 // when refused, left untouched with a copy beside it; the reason keys are session-only reaches app.status.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
@@ -97,10 +97,13 @@ describe('profiles.json', () => {
       expect((await t.must('executions.get')).executionCount).toBe(0);
       expect(readFileSync(path, 'utf8')).toBe(content);
 
-      // The user's first change writes a new file; the copy keeps the old one.
+      // The user's first change writes a new file; the copy keeps the old one, and the message says so now.
       await t.must('profiles.select', { id: SANDBOX_PROFILE_ID });
       expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ version: 1, activeProfileId: SANDBOX_PROFILE_ID });
       expect(readFileSync(join(userData, copies(userData)[0]!), 'utf8')).toBe(content);
+      expect((await t.must('app.status')).profilesFileProblem).toBe(
+        `Keydesk did not use ${path}: it is not valid JSON. A copy of it is kept beside it as ${copies(userData)[0] ?? '?'}; your changes to profiles since are in a new file.`,
+      );
     } finally {
       await t.close();
     }
@@ -129,6 +132,23 @@ describe('profiles.json', () => {
       expect((await t.must('app.status')).profilesFileProblem).toMatch(/: its contents are not profiles this Keydesk understands\./);
       expect(readFileSync(path, 'utf8')).toBe(content);
       expect((await t.must('profiles.list')).profiles).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('that cannot even be copied (a directory in its place): never replaced, changes last for the session', async () => {
+    const userData = tempDir('keydesk-profiles-');
+    const path = join(userData, 'profiles.json');
+    mkdirSync(path);
+    const t = await startTestCore({ userDataDir: userData });
+    try {
+      const message = (await t.must('app.status')).profilesFileProblem;
+      expect(message).toMatch(new RegExp(`^Keydesk did not use ${path.replaceAll('.', '\\.')}: it could not be read \\(EISDIR\\)\\. No copy of it could be made \\(\\w+\\), so Keydesk leaves it as it is`));
+      expect(message).toMatch(/changes to profiles last for this session only\.$/);
+      await t.must('profiles.select', { id: SANDBOX_PROFILE_ID });
+      expect(statSync(path).isDirectory()).toBe(true);
+      expect(copies(userData)).toEqual([]);
     } finally {
       await t.close();
     }

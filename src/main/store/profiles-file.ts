@@ -62,14 +62,15 @@ function read(path: string): Loaded {
 
 export class ProfilesFile {
   readonly path: string;
-  /**
-   * Why the file on disk was refused, in words naming it and where its copy is; null when it was read (or
-   * there was none). While set, start-up writes leave the file untouched; the user's first change to
-   * profiles writes a new one (the copy keeps the old).
-   */
-  readonly problem: string | null = null;
   private data: FileShape;
-  private holding = false;
+  /** Why the file on disk was refused (null when it was read, or there was none), and where its copy went. */
+  private readonly refused: { reason: string; copy: string | null; copyError: string | null } | null = null;
+  /**
+   * 'free': writes go to disk. 'held': a refused file stays untouched through start-up, and the user's first
+   * change writes a new one (the copy keeps the old). 'never': no copy could be made, so the refused file is
+   * never replaced and this session's changes stay in memory.
+   */
+  private writes: 'free' | 'held' | 'never' = 'free';
 
   constructor(userDataDir: string, now: () => Date = () => new Date()) {
     this.path = join(userDataDir, PROFILES_FILE);
@@ -77,25 +78,39 @@ export class ProfilesFile {
     this.data = loaded.data;
     if (loaded.refused !== null) {
       const copy = `${this.path}.refused-${now().toISOString().replaceAll(':', '-')}`;
-      let kept: string;
       try {
         copyFileSync(this.path, copy);
-        kept = `a copy is kept beside it as ${basename(copy)}`;
+        this.refused = { reason: loaded.refused, copy: basename(copy), copyError: null };
+        this.writes = 'held';
       } catch (error) {
-        kept = `no copy could be made (${(error as NodeJS.ErrnoException).code ?? 'unknown error'})`;
+        this.refused = { reason: loaded.refused, copy: null, copyError: (error as NodeJS.ErrnoException).code ?? 'unknown error' };
+        this.writes = 'never';
       }
-      this.problem =
-        `Keydesk did not use ${this.path}: ${loaded.refused}. The file was left as it is, ${kept}, and Keydesk ` +
-        'started with the Local sandbox profile alone. Your next change to profiles writes a new file.';
-      this.holding = true;
-      console.error(`keydesk: ${this.problem}`);
+      console.error(`keydesk: ${this.problem ?? ''}`);
     }
+  }
+
+  /**
+   * Why the file on disk was refused, in words naming it, where its copy is, and what happens to changes;
+   * null when it was read (or there was none). It stays true as the session goes on.
+   */
+  get problem(): string | null {
+    const r = this.refused;
+    if (r === null) return null;
+    const head = `Keydesk did not use ${this.path}: ${r.reason}.`;
+    if (r.copy === null) {
+      return `${head} No copy of it could be made (${r.copyError ?? 'unknown error'}), so Keydesk leaves it as it is and started with the Local sandbox profile alone; changes to profiles last for this session only.`;
+    }
+    if (this.writes === 'held') {
+      return `${head} The file was left as it is, a copy is kept beside it as ${r.copy}, and Keydesk started with the Local sandbox profile alone. Your next change to profiles writes a new file.`;
+    }
+    return `${head} A copy of it is kept beside it as ${r.copy}; your changes to profiles since are in a new file.`;
   }
 
   /** Write to a temporary file beside the real one, flush it to disk, then rename: a crash leaves the old file or the new. */
   private save(by: 'start-up' | 'user'): void {
-    if (this.holding && by === 'start-up') return;
-    this.holding = false;
+    if (this.writes === 'never' || (this.writes === 'held' && by === 'start-up')) return;
+    this.writes = 'free';
     mkdirSync(dirname(this.path), { recursive: true });
     const tmp = `${this.path}.${randomUUID()}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
