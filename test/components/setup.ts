@@ -26,3 +26,19 @@ afterEach(() => {
   vi.restoreAllMocks();
   localStorage.clear();
 });
+
+// jsdom lacks a few browser APIs the views use; these stand-ins do as little as a test needs.
+Element.prototype.scrollIntoView = function scrollIntoView() {};
+if (typeof HTMLDialogElement !== 'undefined' && typeof HTMLDialogElement.prototype.showModal !== 'function') {
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.open = true;
+  };
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    this.open = false;
+  };
+}
+// uPlot reads the pixel ratio through matchMedia when it loads; jsdom has no media queries to answer.
+if (typeof window.matchMedia !== 'function') {
+  // A query that never matches and never changes (its listeners are never called).
+  window.matchMedia = (media: string) => Object.assign(new EventTarget(), { matches: false, media, onchange: null }) as unknown as MediaQueryList;
+}

@@ -212,8 +212,10 @@ describe('error paths', () => {
       await page.getByLabel('Identifier', { exact: true }).fill('remote-shop');
       await remote.stop();
       await page.getByRole('button', { name: 'Check', exact: true }).click();
-      await page.getByText(/Keydesk could not reach the service/).first().waitFor();
-      await page.getByText('The service is not answering. Your work is kept; actions will go through once it is back.').waitFor();
+      await page.getByText(/Keydesk could not reach the service/).filter({ visible: true }).first().waitFor();
+      const banner = page.getByRole('alert').filter({ hasText: 'Remote Shop EU is not answering.' });
+      await banner.waitFor();
+      expect(await banner.textContent()).toContain('nothing is queued');
       expect(await page.getByLabel('Identifier', { exact: true }).inputValue()).toBe('remote-shop');
 
       // Back to the sandbox from the keyboard: the palette lists the other services.

@@ -51,6 +51,20 @@ describe('against the real sandbox', () => {
     expect(gone).toMatchObject({ ok: false, code: 'NOT_FOUND' });
   });
 
+  it('reads a refused validation as an answer with its outcome and Notes, not as an error', async () => {
+    const gen = await client.generate({ expire: '2099-01-31', count: 1, isPremium: false, note: 'bound' });
+    const value = gen.ok ? (gen.data[0]?.value ?? '') : '';
+    expect((await client.validate({ key: value, service: 'client-test', hwid: 'HW-A' })).ok).toBe(true);
+    const refused = await client.validate({ key: value, service: 'client-test', hwid: 'HW-B', dryRun: true });
+    expect(refused.ok && refused.data.reading).toMatchObject({ outcome: 'hwid_mismatch', success: false, hwid: 'HW-B' });
+    expect(refused.ok && refused.data.reading.notes).not.toBe('');
+    expect(refused.ok && refused.data.raw).toMatchObject({ V2_Authentication: 'hwid_mismatch' });
+    const unknown = await client.validate({ key: 'NO-SUCH-KEY', service: 'client-test', hwid: 'HW-A', dryRun: true });
+    expect(unknown.ok && unknown.data.reading).toMatchObject({ outcome: 'invalid_key', success: false });
+    const noService = await client.validate({ key: value, service: 'no-such-service', hwid: 'HW-A', dryRun: true });
+    expect(noService.ok && noService.data.reading).toMatchObject({ outcome: 'invalid_service', success: false });
+  });
+
   it('checks identifiers and manages keyless entries', async () => {
     expect(await client.identifierCheck('CLIENT-TEST')).toEqual({ ok: true, data: { exists: true, service: 'Client Test' } });
     const added = await client.addKeyless('HW-KEYLESS', true, 5);

@@ -164,7 +164,7 @@ describe('connectivity and feedback', () => {
   it('goes offline on a network failure and back online on the next success', async () => {
     impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
     await useKeydesk.getState().refreshExecutions();
-    expect(useKeydesk.getState()).toMatchObject({ online: false, executions: 'error', executionsError: 'refused the connection' });
+    expect(useKeydesk.getState()).toMatchObject({ online: false, executions: 'error', executionsError: { code: 'NETWORK', message: 'refused the connection' } });
     impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-01-01T00:00:00.000Z' } });
     await useKeydesk.getState().refreshExecutions();
     expect(useKeydesk.getState()).toMatchObject({ online: true, executions: 'ready', executionCount: 7 });

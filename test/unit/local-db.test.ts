@@ -191,6 +191,23 @@ describe('ledger size', () => {
   });
 });
 
+describe('the audit log', () => {
+  it('finds entries by operation name as well as by target, and pages through every one', () => {
+    const db = new LocalDb(':memory:');
+    for (let i = 0; i < 250; i++) {
+      const action = i % 5 === 0 ? 'keys.generate' : 'keys.extend';
+      db.audit({ profileId: PROFILE, profileName: 'Shop', action, target: `KEY-${i}`, outcome: 'ok', message: '' });
+    }
+    expect(db.listAudit({ text: 'generate' }, 0, 100).total).toBe(50);
+    expect(db.listAudit({ text: 'generate' }, 0, 100).entries.every((e) => e.action === 'keys.generate')).toBe(true);
+    expect(db.listAudit({ text: 'KEY-24' }, 0, 100).entries.map((e) => e.target).sort()).toEqual(['KEY-24', 'KEY-240', 'KEY-241', 'KEY-242', 'KEY-243', 'KEY-244', 'KEY-245', 'KEY-246', 'KEY-247', 'KEY-248', 'KEY-249']);
+    const seen = new Set<number>();
+    for (let offset = 0; offset < 250; offset += 100) for (const e of db.listAudit({}, offset, 100).entries) seen.add(e.id);
+    expect(seen.size).toBe(250);
+    db.close();
+  });
+});
+
 describe('schema upgrades', () => {
   // The ledger as the first release wrote it, frozen here: upgrades must keep such a file's rows.
   const FIRST_RELEASE = `

@@ -619,9 +619,10 @@ export class LocalDb {
     const clauses = ['1 = 1'];
     const params: SQLInputValue[] = [];
     if (filter.text) {
-      clauses.push("(target LIKE ? ESCAPE '\\' OR message LIKE ? ESCAPE '\\' OR profile_name LIKE ? ESCAPE '\\')");
+      // The text finds an operation by its name ("generate") as well as by its target, message or service.
+      clauses.push("(action LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\' OR message LIKE ? ESCAPE '\\' OR profile_name LIKE ? ESCAPE '\\')");
       const t = likeTerm(filter.text);
-      params.push(t, t, t);
+      params.push(t, t, t, t);
     }
     if (filter.outcome) {
       clauses.push('outcome = ?');

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { CommandPalette } from './components/CommandPalette.tsx';
 import { Toasts } from './components/Toasts.tsx';
+import { ViewBoundary } from './components/ViewBoundary.tsx';
 import { useKeydesk, type ViewName } from './store/index.ts';
 import { Activity } from './views/Activity/Activity.tsx';
 import { AllKeys } from './views/AllKeys/AllKeys.tsx';
@@ -43,15 +44,50 @@ function ProfileSwitcher() {
   );
 }
 
+/** Names the service every action goes to: the active profile, its address, and the sandbox's trouble if any. */
+function ActiveService() {
+  const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId));
+  const sandbox = useKeydesk((s) => s.appStatus?.sandbox);
+  if (!profile) return <span className="muted">No service selected</span>;
+  const down = profile.kind === 'sandbox' && sandbox && !sandbox.running;
+  return (
+    <span className="active-service" aria-label="Active service">
+      <strong>{profile.name}</strong> <span className="muted">at</span> <span className="mono">{profile.baseUrl}</span>
+      {down && <span className="error"> · not running{sandbox.error ? `: ${sandbox.error}` : ''}</span>}
+    </span>
+  );
+}
+
+/** Says what is true while the service does not answer: what failed was not done, and nothing waits to be sent. */
+function OfflineBanner() {
+  const online = useKeydesk((s) => s.online);
+  const reason = useKeydesk((s) => s.offlineReason);
+  const name = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name ?? 'The service');
+  if (online) return null;
+  return (
+    <div role="alert" className="offline">
+      <p>
+        <strong>{name} is not answering.</strong> What just failed was not done, and nothing is queued: try it again once
+        the service is back. Keydesk checks every few seconds; this notice goes as soon as it answers.
+      </p>
+      {reason && (
+        <details>
+          <summary>Details</summary>
+          <pre>{[reason.message, reason.detail].filter(Boolean).join('\n')}</pre>
+        </details>
+      )}
+    </div>
+  );
+}
+
 export function App() {
   const session = useKeydesk((s) => s.session);
   const sessionError = useKeydesk((s) => s.sessionError);
-  const online = useKeydesk((s) => s.online);
   const view = useKeydesk((s) => s.view);
   const setView = useKeydesk((s) => s.setView);
   const setPaletteOpen = useKeydesk((s) => s.setPaletteOpen);
   const loadSession = useKeydesk((s) => s.loadSession);
-  const sandbox = useKeydesk((s) => s.appStatus?.sandbox);
+  const activeProfileId = useKeydesk((s) => s.activeProfileId);
 
   useEffect(() => {
     void loadSession();
@@ -93,7 +129,7 @@ export function App() {
       <header className="topbar">
         <strong className="brand">Keydesk</strong>
         <ProfileSwitcher />
-        <span className="muted">{sandbox?.running ? `Local sandbox at ${sandbox.url ?? ''}` : (sandbox?.error ?? '')}</span>
+        <ActiveService />
         <button type="button" className="palette-button" onClick={() => { setPaletteOpen(true); }} aria-keyshortcuts="Control+K Meta+K">
           Commands <kbd>Ctrl K</kbd>
         </button>
@@ -106,12 +142,11 @@ export function App() {
         ))}
       </nav>
       <main className="content">
-        {!online && (
-          <p role="alert" className="offline">
-            The service is not answering. Your work is kept; actions will go through once it is back.
-          </p>
-        )}
-        <View />
+        <OfflineBanner />
+        {/* Keyed by view and profile: leaving a failed view, or switching service, gives it a fresh start. */}
+        <ViewBoundary key={`${view}:${activeProfileId ?? ''}`} name={VIEWS.find((v) => v.view === view)?.label ?? 'This view'}>
+          <View />
+        </ViewBoundary>
       </main>
       <Toasts />
       <CommandPalette />

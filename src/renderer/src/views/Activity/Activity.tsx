@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { AuditEntry } from '../../../../shared/domain.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { operationWords } from '../../lib/words.ts';
@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
@@ -28,26 +29,40 @@ const COLUMNS: Column<AuditEntry>[] = [
   },
 ];
 
+export const ACTIVITY_PAGE = 100;
+
 export function Activity() {
   const audit = useKeydesk((s) => s.audit);
+  const status = useKeydesk((s) => s.auditStatus);
+  const error = useKeydesk((s) => s.auditError);
   const load = useKeydesk((s) => s.loadAudit);
   const exportAudit = useKeydesk((s) => s.exportAudit);
   const [text, setText] = useDraft('activity.text');
   const [outcome, setOutcome] = useDraft('activity.outcome');
+  const [offset, setOffset] = useState(0);
 
   // What the list shows is what an export writes.
   const filter = useMemo(() => ({ ...(text ? { text } : {}), ...(outcome ? { outcome } : {}) }), [text, outcome]);
+  // A new filter starts again from the newest entry.
+  const [shownFilter, setShownFilter] = useState(filter);
+  if (shownFilter !== filter) {
+    setShownFilter(filter);
+    setOffset(0);
+  }
 
   useEffect(() => {
-    void load({ filter, offset: 0, limit: 200 });
-  }, [load, filter]);
+    void load({ filter, offset, limit: ACTIVITY_PAGE });
+  }, [load, filter, offset]);
 
+  const total = audit?.total ?? 0;
+  const first = audit && audit.entries.length > 0 ? audit.offset + 1 : 0;
+  const last = audit ? audit.offset + audit.entries.length : 0;
   return (
     <section aria-labelledby="activity-title">
       <h1 id="activity-title">Activity</h1>
       <div className="card">
         <div className="inline">
-          <Field label="Filter" type="search" value={text} onChange={(e) => { setText(e.target.value); }} />
+          <Field label="Filter" type="search" value={text} hint="Operation, target or message" onChange={(e) => { setText(e.target.value); }} />
           <label>
             Outcome{' '}
             <select value={outcome} onChange={(e) => { setOutcome(e.target.value as typeof outcome); }}>
@@ -60,27 +75,46 @@ export function Activity() {
             <button
               key={format}
               type="button"
+              disabled={error !== null}
               onClick={() => void exportAudit(filter, format)}
             >
               Export {format.toUpperCase()}
             </button>
           ))}
         </div>
-        {audit ? <p className="muted">{fmt.count(audit.total, NOUNS.operation)}</p> : <Skeleton label="Loading the activity…" variant="rows" lines={4} />}
-        {audit && (
-          <DataTable
-            label="Activity"
-            columns={COLUMNS}
-            rows={audit.entries}
-            rowKey={(e) => e.id}
-            empty={
-              text || outcome ? (
-                <EmptyState title="No operation matches this filter.">Clear the filter to see every operation.</EmptyState>
-              ) : (
-                <EmptyState title="Nothing done yet">Every change this app makes to a service (generate, delete, extend, validate…) is listed here, with its outcome.</EmptyState>
-              )
-            }
-          />
+        {error && <FailureMessage failure={error} />}
+        {!error && audit === null && <Skeleton label="Loading the activity…" variant="rows" lines={4} />}
+        {!error && audit && (
+          <>
+            <p className="muted" role="status">
+              {total <= audit.limit && audit.offset === 0
+                ? fmt.count(total, NOUNS.operation)
+                : `${fmt.number(first)}–${fmt.number(last)} of ${fmt.count(total, NOUNS.operation)}, newest first`}
+            </p>
+            <DataTable
+              label="Activity"
+              columns={COLUMNS}
+              rows={audit.entries}
+              rowKey={(e) => e.id}
+              empty={
+                text || outcome ? (
+                  <EmptyState title="No operation matches this filter.">Clear the filter to see every operation.</EmptyState>
+                ) : (
+                  <EmptyState title="Nothing done yet">Every change this app makes to a service (generate, delete, extend, validate…) is listed here, with its outcome.</EmptyState>
+                )
+              }
+            />
+            {total > audit.limit && (
+              <nav className="pager" aria-label="Activity pages">
+                <button type="button" disabled={status === 'loading' || audit.offset === 0} onClick={() => { setOffset(Math.max(0, audit.offset - ACTIVITY_PAGE)); }}>
+                  Newer
+                </button>
+                <button type="button" disabled={status === 'loading' || last >= total} onClick={() => { setOffset(audit.offset + ACTIVITY_PAGE); }}>
+                  Older
+                </button>
+              </nav>
+            )}
+          </>
         )}
       </div>
     </section>

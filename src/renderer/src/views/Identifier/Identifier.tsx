@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { schemas } from '../../../../shared/rules.ts';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
@@ -31,7 +32,7 @@ export function Identifier() {
         <button type="submit" className="primary" disabled={status === 'loading'}>
           Check
         </button>
-        {error && <p role="alert" className="error">{error}</p>}
+        {error && <FailureMessage failure={error} />}
         {result && (
           <p role="status" className="result">
             {result.exists ? `“${result.identifier}” exists: it belongs to ${result.service ?? 'a service'}.` : `“${result.identifier}” does not exist.`}

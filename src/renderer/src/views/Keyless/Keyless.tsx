@@ -7,6 +7,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Time } from '../../components/Time.tsx';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
@@ -62,7 +63,8 @@ export function Keyless() {
             <Field label="HWID contains" type="search" value={term} onChange={(e) => { setTerm(e.target.value); }} />
             <button type="submit">Search</button>
           </form>
-          {error && <p role="alert" className="error">{error.message}</p>}
+          {error && <FailureMessage failure={error} />}
+          {status === 'loading' && <p role="status">Searching…</p>}
           {status === 'idle' && !result && (
             <EmptyState title="Find an authorized HWID">
               Machines listed here pass validation without a key. Search by part of a HWID, or add one with the form.

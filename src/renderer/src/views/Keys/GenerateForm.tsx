@@ -1,17 +1,30 @@
 import { useState, type SubmitEvent } from 'react';
 import { generateInput } from '../../../../shared/contract.ts';
-import { isCalendarDate, utcDate } from '../../../../shared/rules.ts';
+import { fixedExpiryProblem, isCalendarDate, utcDate } from '../../../../shared/rules.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
-type Errors = Partial<Record<'expire' | 'count' | 'daysKey' | 'note' | 'form', string>>;
+type FieldName = 'expire' | 'count' | 'daysKey' | 'note';
+type Errors = Partial<Record<FieldName | 'form', string>>;
+
+/** A whole number as a person types it: digits only, so `1e3`, `10.0` or `0x10` are refused, not reinterpreted. */
+const WHOLE = /^\s*\d+\s*$/;
+const wholeOrNaN = (text: string) => (WHOLE.test(text) ? Number(text) : Number.NaN);
+
+/** The field a service error is about, when its message names one ("expire (…) is before today"). */
+function serverField(message: string): FieldName | null {
+  const m = /^(expire|count|daysKey|note)\b/.exec(message);
+  return m ? (m[1] as FieldName) : null;
+}
 
 export function GenerateForm() {
   const generate = useKeydesk((s) => s.generate);
   const generating = useKeydesk((s) => s.generating);
   const serverError = useKeydesk((s) => s.generateError);
+  const clearServerError = useKeydesk((s) => s.clearGenerateError);
   const generated = useKeydesk((s) => s.lastGenerated);
   const notify = useKeydesk((s) => s.notify);
   const exportGenerated = useKeydesk((s) => s.exportGenerated);
@@ -22,6 +35,15 @@ export function GenerateForm() {
   const [note, setNote] = useDraft('generate.note');
   const [premium, setPremium] = useDraft('generate.premium');
   const [errors, setErrors] = useState<Errors>({});
+  const serverAt = serverError ? serverField(serverError.message) : null;
+  /** A change to a field answers the complaint about it: its error, and the service's if it named that field. */
+  const changed = (...fields: (FieldName | 'premium' | 'byDays')[]) => {
+    const answered = fields.filter((f): f is FieldName => f !== 'premium' && f !== 'byDays' && errors[f] !== undefined);
+    if (answered.length > 0) {
+      setErrors((current) => Object.fromEntries(Object.entries(current).filter(([f]) => !answered.includes(f as FieldName))));
+    }
+    if (serverError && (serverAt === null || fields.some((f) => f === serverAt))) clearServerError();
+  };
 
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -31,18 +53,25 @@ export function GenerateForm() {
     const sentExpire = byDays ? (isCalendarDate(expire) ? expire : utcDate(Date.now() + 365 * 86_400_000)) : expire;
     const parsed = generateInput.safeParse({
       expire: sentExpire,
-      count: count.trim() === '' ? undefined : Number(count),
+      count: count.trim() === '' ? undefined : wholeOrNaN(count),
       isPremium: premium,
       note: note === '' ? undefined : note,
       expiresByDaysKey: byDays,
-      daysKey: byDays ? (days.trim() === '' ? undefined : Number(days)) : undefined,
+      daysKey: byDays ? (days.trim() === '' ? undefined : wholeOrNaN(days)) : undefined,
     });
+    const next: Errors = {};
     if (!parsed.success) {
-      const next: Errors = {};
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0] ?? 'form') as keyof Errors;
         next[field] ??= issue.message;
       }
+    }
+    // The service refuses a fixed expiry before today (UTC); say so before sending.
+    if (!byDays && !next.expire) {
+      const past = fixedExpiryProblem(expire, Date.now());
+      if (past) next.expire = past.replace(/^expire/, 'The expiry date');
+    }
+    if (!parsed.success || Object.keys(next).length > 0) {
       setErrors(next);
       return;
     }
@@ -53,14 +82,14 @@ export function GenerateForm() {
   return (
     <form className="card" aria-labelledby="generate-title" onSubmit={submit} noValidate>
       <h2 id="generate-title">Generate keys</h2>
-      <Field label="Count" data-command-target="generate" inputMode="numeric" value={count} error={errors.count} onChange={(e) => { setCount(e.target.value); }} />
+      <Field label="Count" data-command-target="generate" inputMode="numeric" value={count} error={errors.count ?? (serverAt === 'count' ? serverError?.message : undefined)} onChange={(e) => { setCount(e.target.value); changed('count'); }} />
       <fieldset>
         <legend>Expiry</legend>
         <label>
-          <input type="radio" name="expiry" checked={!byDays} onChange={() => { setByDays(false); }} /> On a date
+          <input type="radio" name="expiry" checked={!byDays} onChange={() => { setByDays(false); changed('byDays'); }} /> On a date
         </label>
         <label>
-          <input type="radio" name="expiry" checked={byDays} onChange={() => { setByDays(true); }} /> Days after activation
+          <input type="radio" name="expiry" checked={byDays} onChange={() => { setByDays(true); changed('byDays'); }} /> Days after activation
         </label>
       </fieldset>
       {byDays ? (
@@ -68,20 +97,22 @@ export function GenerateForm() {
           label="Days"
           inputMode="numeric"
           value={days}
-          error={errors.daysKey ?? errors.expire}
+          error={errors.daysKey ?? errors.expire ?? (serverAt === 'daysKey' || serverAt === 'expire' ? serverError?.message : undefined)}
           hint="Each key expires this many days after the machine that first validates it."
-          onChange={(e) => { setDays(e.target.value); }}
+          onChange={(e) => { setDays(e.target.value); changed('daysKey', 'expire'); }}
         />
       ) : (
-        <Field label="Expiry date" placeholder="YYYY-MM-DD" value={expire} error={errors.expire} onChange={(e) => { setExpire(e.target.value); }} />
+        <Field
+          label="Expiry date"
+          placeholder="YYYY-MM-DD"
+          value={expire}
+          error={errors.expire ?? (serverAt === 'expire' ? serverError?.message : undefined)}
+          onChange={(e) => { setExpire(e.target.value); changed('expire'); }}
+        />
       )}
-      <Field label="Note" value={note} error={errors.note} onChange={(e) => { setNote(e.target.value); }} />
-      <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); }} />
-      {serverError && (
-        <p role="alert" className="error">
-          {serverError.message}
-        </p>
-      )}
+      <Field label="Note" value={note} error={errors.note ?? (serverAt === 'note' ? serverError?.message : undefined)} onChange={(e) => { setNote(e.target.value); changed('note'); }} />
+      <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); changed('premium'); }} />
+      {serverError && serverAt === null && <FailureMessage failure={serverError} />}
       <button type="submit" className="primary" disabled={generating === 'loading'}>
         {generating === 'loading' ? `Generating ${Number.isFinite(Number(count)) ? fmt.count(Number(count), NOUNS.key) : 'keys'}…` : 'Generate'}
       </button>

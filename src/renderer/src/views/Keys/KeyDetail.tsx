@@ -3,6 +3,8 @@ import { schemas } from '../../../../shared/rules.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { KeyBadges } from '../../components/Badge.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import type { Key } from '../../../../shared/domain.ts';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { Time } from '../../components/Time.tsx';
@@ -10,12 +12,17 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import type { ReactNode } from 'react';
 import { useKeydesk } from '../../store/index.ts';
 
-
 /** What a field shows when the service's dialect leaves it out. */
 const NOT_REPORTED = 'not reported by this service';
 
 export function KeyDetail() {
   const key = useKeydesk((s) => s.selectedKey);
+  if (!key) return null;
+  // Keyed by the key: what was typed, and any complaint about it, belongs to the key it was typed for.
+  return <KeyCard key={key.value} keyData={key} />;
+}
+
+function KeyCard({ keyData: key }: { keyData: Key }) {
   const busy = useKeydesk((s) => s.keyAction === 'loading');
   const error = useKeydesk((s) => s.keyActionError);
   const extendKey = useKeydesk((s) => s.extendKey);
@@ -26,14 +33,12 @@ export function KeyDetail() {
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const card = useRef<HTMLElement>(null);
-  const shown = key?.value;
 
   // The panel opens beside the list; the key picked is brought into view within it.
   useEffect(() => {
-    if (shown !== undefined) card.current?.scrollIntoView({ block: 'nearest' });
-  }, [shown]);
+    card.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
 
-  if (!key) return null;
   // What the service's dialect leaves out is said, never shown as a blank or a default posing as data.
   const unreported = new Set(key.unreported);
   const told = (field: NonNullable<typeof key.unreported>[number], shown: ReactNode): ReactNode =>
@@ -93,12 +98,7 @@ export function KeyDetail() {
           </div>
         ))}
       </dl>
-      {error && (
-        <p role="alert" className="error">
-          {error.message}
-          {error.retryAfterSeconds !== undefined ? ` (about ${Math.ceil(error.retryAfterSeconds / 60)} min left)` : ''}
-        </p>
-      )}
+      {error && <FailureMessage failure={error} />}
       <form
         className="inline"
         onSubmit={(e) => {
@@ -112,7 +112,7 @@ export function KeyDetail() {
           void extendKey(key.value, parsed.data);
         }}
       >
-        <Field label="Extend by days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); }} />
+        <Field label="Extend by days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); setDaysError(null); }} />
         <button type="submit" disabled={busy}>
           Extend
         </button>

@@ -4,6 +4,7 @@ import { KeyBadges } from '../../components/Badge.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
@@ -65,7 +66,7 @@ export function Lookup() {
         <button type="submit">Search</button>
       </form>
       {status === 'loading' && rows.length === 0 && <Skeleton label="Searching…" variant="rows" lines={3} />}
-      {status === 'error' && <p role="alert" className="error">{error}</p>}
+      {status === 'error' && error && <FailureMessage failure={error} />}
       {status === 'idle' && (
         <EmptyState title="Search this service’s keys">Type a whole key value, a whole HWID, or part of a note.</EmptyState>
       )}

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { HistoryChart } from '../../components/HistoryChart.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
@@ -69,16 +70,25 @@ export function Overview() {
       <h1 id="overview-title">Overview</h1>
       <div className="card">
         <h2>Executions</h2>
-        {status === 'error' && <p role="alert" className="error">{error}</p>}
-        {count === null ? (
+        {status === 'error' && error && <FailureMessage failure={error} />}
+        {count === null && status !== 'error' ? (
           <Skeleton label="Reading the execution count…" lines={1} />
         ) : (
-          <p className="big" aria-label="Execution count">
-            {fmt.number(count)}
+          // After a failed read the last count stays, plainly marked as no longer current.
+          <p className={`big${status === 'error' ? ' stale' : ''}`} aria-label="Execution count">
+            {count === null ? '—' : fmt.number(count)}
           </p>
         )}
         <p className="muted">
-          {sampledAt ? (
+          {status === 'error' ? (
+            sampledAt ? (
+              <>
+                Last known count, read at <Time iso={sampledAt} mode="time" />: it may have changed since.
+              </>
+            ) : (
+              'No count could be read.'
+            )
+          ) : sampledAt ? (
             <>
               Read at <Time iso={sampledAt} mode="time" />
             </>

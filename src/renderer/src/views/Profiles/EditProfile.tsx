@@ -1,13 +1,25 @@
 import { useState } from 'react';
 import type { Profile } from '../../../../shared/domain.ts';
 import type { Failure } from '../../../../shared/result.ts';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useKeydesk } from '../../store/index.ts';
 
 /** Keydesk wants the service's origin; a trailing /api (the official client's own base) is dropped on save. */
 export const ORIGIN_HINT = "The service's origin, e.g. https://api.example.com. A trailing /api is the same service and is dropped.";
 
-/** Edits a remote profile; a new key (or base URL) is checked by main before anything is saved. */
+const originOf = (url: string): string | null => {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Edits a remote profile; a new key (or base URL) is checked by main before anything is saved. A stored apiKey
+ * never goes to another origin: moving the profile to one asks for the key again, and says why.
+ */
 export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () => void }) {
   const update = useKeydesk((s) => s.updateProfile);
   const [name, setName] = useState(profile.name);
@@ -17,12 +29,20 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
   const [apiKey, setApiKey] = useState('');
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
+  const [keyError, setKeyError] = useState<string | null>(null);
+  const newOrigin = originOf(baseUrl);
+  const originChanges = newOrigin !== null && newOrigin !== originOf(profile.baseUrl);
   return (
     <form
       className="edit-profile"
       aria-label={`Edit ${profile.name}`}
       onSubmit={(e) => {
         e.preventDefault();
+        if (originChanges && apiKey === '') {
+          setKeyError(`Type the apiKey for ${newOrigin}: Keydesk never sends a stored key to a new address.`);
+          return;
+        }
+        setKeyError(null);
         setBusy(true);
         void update({
           id: profile.id,
@@ -45,8 +65,21 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
       <Field label="Base URL" type="url" value={baseUrl} onChange={(e) => { setBaseUrl(e.target.value); }} hint={ORIGIN_HINT} />
       <Field label="Validation URL" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); }} />
       <Field label="Service identifier" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
-      <Field label="Replace API key (leave empty to keep it)" type="password" autoComplete="off" value={apiKey} onChange={(e) => { setApiKey(e.target.value); }} hint="Needed again when the base URL moves to another address: a stored key is never sent anywhere new." />
-      {failure && <p role="alert" className="error">{failure.message}</p>}
+      {originChanges ? (
+        <Field
+          label="API key (required: the address changes)"
+          type="password"
+          autoComplete="off"
+          aria-required
+          value={apiKey}
+          error={keyError}
+          hint={`The stored key was given for ${originOf(profile.baseUrl) ?? profile.baseUrl}; it is never sent to another address.`}
+          onChange={(e) => { setApiKey(e.target.value); setKeyError(null); }}
+        />
+      ) : (
+        <Field label="Replace API key (leave empty to keep it)" type="password" autoComplete="off" value={apiKey} onChange={(e) => { setApiKey(e.target.value); }} />
+      )}
+      {failure && <FailureMessage failure={failure} />}
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Checking…' : 'Save'}

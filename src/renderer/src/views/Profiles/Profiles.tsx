@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Failure } from '../../../../shared/result.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { EditProfile, ORIGIN_HINT } from './EditProfile.tsx';
 import { useKeydesk } from '../../store/index.ts';
@@ -82,10 +83,12 @@ export function Profiles() {
               setBusy(false);
               setFailure(f);
               if (!f) {
-                // The key is not kept in the renderer once main has it.
+                // The form is ready for another service; the key is not kept in the renderer once main has it.
                 setApiKey('');
                 setName('');
                 setBaseUrl('');
+                setValidationUrl('');
+                setIdentifier('');
               }
             });
           }}
@@ -96,7 +99,7 @@ export function Profiles() {
           <Field label="API key" type="password" autoComplete="off" value={apiKey} required onChange={(e) => { setApiKey(e.target.value); }} hint="Checked with the service before it is saved; never shown again." />
           <Field label="Validation URL (optional)" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); }} />
           <Field label="Service identifier (optional)" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
-          {failure && <p role="alert" className="error">{failure.message}</p>}
+          {failure && <FailureMessage failure={failure} />}
           <button type="submit" className="primary" disabled={busy}>
             {busy ? 'Checking the key…' : 'Add service'}
           </button>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { ValidationOutcome } from '../../../../shared/domain.ts';
+import type { ValidationOutcome, ValidationReport } from '../../../../shared/domain.ts';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
@@ -12,9 +13,39 @@ const OUTCOME_WORDS: Record<ValidationOutcome, string> = {
   not_whitelisted: 'This HWID is not authorized without a key.',
 };
 
-/** A word the service sent that Keydesk does not know is still a refusal: say so with the word itself. */
-const outcomeWords = (outcome: ValidationOutcome, reported: string | undefined): string =>
-  reported === undefined || reported === outcome ? OUTCOME_WORDS[outcome] : `Refused: the service answered “${reported}”.`;
+/** The answer's first words; a word the service sent that Keydesk does not know is still a refusal, named as sent. */
+function headline(report: ValidationReport): string {
+  if (report.success) return OUTCOME_WORDS.success;
+  if (report.reportedOutcome !== undefined && report.reportedOutcome !== report.outcome) return `Refused: the service answered “${report.reportedOutcome}”.`;
+  return `Refused: ${OUTCOME_WORDS[report.outcome]}`;
+}
+
+/**
+ * The service's answer, good or bad. A refusal is an answer, not an error: it shows with the outcome's words,
+ * `V2_Authentication`, the service's Notes and the raw JSON, styled as a failure.
+ */
+function ValidationAnswer({ report }: { report: ValidationReport }) {
+  return (
+    <div role="status" className={`result ${report.success ? 'ok' : 'bad'}`} aria-label="Validation outcome" data-outcome={report.outcome}>
+      <p>
+        <strong>{headline(report)}</strong>{' '}
+        {report.dryRun ? '(dry run: nothing changed)' : ''}
+      </p>
+      {!report.success && report.message && <p>{report.message}</p>}
+      <dl className="detail">
+        <div><dt>V2_Authentication</dt><dd>{report.reportedOutcome ?? report.outcome}</dd></div>
+        <div><dt>Notes</dt><dd>{report.notes || '—'}</dd></div>
+        <div><dt>Premium</dt><dd>{report.premium === null ? '—' : report.premium ? 'Yes' : 'No'}</dd></div>
+        <div><dt>Expires</dt><dd>{report.expiresAt ? new Date(report.expiresAt).toLocaleString() : '—'}</dd></div>
+        <div><dt>HWID</dt><dd className="mono">{report.hwid}</dd></div>
+      </dl>
+      <details>
+        <summary>Raw JSON</summary>
+        <pre>{JSON.stringify(report.raw, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}
 
 export function Validate() {
   const hwids = useKeydesk((s) => s.hwids);
@@ -89,25 +120,9 @@ export function Validate() {
           <button type="submit" className="primary" disabled={status === 'loading'}>
             Validate
           </button>
-          {error && <p role="alert" className="error">{error.message}</p>}
-          {report && (
-            <div role="status" className={`result ${report.success ? 'ok' : 'bad'}`} aria-label="Validation outcome">
-              <p>
-                <strong>{outcomeWords(report.outcome, report.reportedOutcome)}</strong> {report.dryRun ? '(dry run: nothing changed)' : ''}
-              </p>
-              <dl className="detail">
-                <div><dt>V2_Authentication</dt><dd>{report.reportedOutcome ?? report.outcome}</dd></div>
-                <div><dt>Premium</dt><dd>{report.premium === null ? '—' : report.premium ? 'Yes' : 'No'}</dd></div>
-                <div><dt>Expires</dt><dd>{report.expiresAt ? new Date(report.expiresAt).toLocaleString() : '—'}</dd></div>
-                <div><dt>HWID</dt><dd className="mono">{report.hwid}</dd></div>
-                <div><dt>Notes</dt><dd>{report.notes || '—'}</dd></div>
-              </dl>
-              <details>
-                <summary>Raw JSON</summary>
-                <pre>{JSON.stringify(report.raw, null, 2)}</pre>
-              </details>
-            </div>
-          )}
+          {status === 'loading' && <p role="status">Asking the service…</p>}
+          {error && <FailureMessage failure={error} />}
+          {report && <ValidationAnswer report={report} />}
         </form>
       </div>
     </section>

@@ -1,0 +1,315 @@
+// The views as a person meets them, in jsdom with React Testing Library against a fake bridge typed by the
+// contract: what is on screen after a refusal, a failure, a profile switch, a change of field or a crash.
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AuditEntry, ValidationReport } from '../../src/shared/domain.ts';
+import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../renderer/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { App } = await import('../../src/renderer/src/App.tsx');
+const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
+const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
+const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
+const { Activity, ACTIVITY_PAGE } = await import('../../src/renderer/src/views/Activity/Activity.tsx');
+const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
+const { ViewBoundary } = await import('../../src/renderer/src/components/ViewBoundary.tsx');
+const { FailureMessage } = await import('../../src/renderer/src/components/FailureMessage.tsx');
+const initial = useKeydesk.getState();
+
+const success: ValidationReport = {
+  outcome: 'success', success: true, message: 'The key is valid.', dryRun: false, hwid: 'HW-A', premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z', notes: 'spring batch', keyless: false, registeredServiceId: 'demo', raw: { V2_Authentication: 'success' },
+};
+const mismatch: ValidationReport = {
+  ...success, outcome: 'hwid_mismatch', success: false, message: 'The key is bound to another device.', dryRun: true, hwid: 'HW-B',
+  expiresAt: null, notes: 'The key is bound to another HWID.',
+  raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.', Hardware_ID: 'HW-B' } },
+};
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ session: 'ready', activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
+});
+
+async function validateWith(user: ReturnType<typeof userEvent.setup>, hwid: string) {
+  const hwidField = screen.queryByLabelText('Custom HWID');
+  if (!hwidField) await user.click(screen.getByLabelText('Type a value'));
+  await user.clear(screen.getByLabelText('Custom HWID'));
+  await user.type(screen.getByLabelText('Custom HWID'), hwid);
+  await user.click(screen.getByRole('button', { name: 'Validate' }));
+}
+
+describe('Validate & HWID', () => {
+  it('after a success, a refusal shows alone: its words, V2_Authentication, Notes and raw JSON, styled as a failure', async () => {
+    const user = userEvent.setup();
+    render(<Validate />);
+    await user.type(screen.getByLabelText('Key'), 'KEY-1');
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: success });
+    await validateWith(user, 'HW-A');
+    await screen.findByText('Valid: this machine would be let in.');
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: mismatch });
+    await validateWith(user, 'HW-B');
+    const outcome = await screen.findByRole('status', { name: 'Validation outcome' });
+    expect(within(outcome).getByText('Refused: The key is bound to another machine.')).toBeTruthy();
+    expect(within(outcome).getByText('hwid_mismatch')).toBeTruthy();
+    expect(within(outcome).getByText('The key is bound to another HWID.')).toBeTruthy();
+    expect(within(outcome).getByText('Raw JSON')).toBeTruthy();
+    expect(outcome.querySelector('pre')?.textContent).toContain('"Hardware_ID": "HW-B"');
+    expect(outcome.className).toContain('bad');
+    expect(screen.queryByText('Valid: this machine would be let in.')).toBeNull();
+    expect(screen.queryByText('spring batch')).toBeNull();
+    expect(screen.getAllByRole('status', { name: 'Validation outcome' })).toHaveLength(1);
+  });
+
+  it('a failed call shows its message and Details, and nothing of the answer before it', async () => {
+    const user = userEvent.setup();
+    render(<Validate />);
+    await user.type(screen.getByLabelText('Key'), 'KEY-1');
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: success });
+    await validateWith(user, 'HW-A');
+    await screen.findByText('Valid: this machine would be let in.');
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'The service could not answer.', detail: 'POST http://127.0.0.1:1/v2_validation?key=***: HTTP 502' });
+    await validateWith(user, 'HW-B');
+    await screen.findByText('The service could not answer.');
+    expect(screen.getByText('Details')).toBeTruthy();
+    expect(screen.getByText(/HTTP 502/)).toBeTruthy();
+    expect(screen.queryByRole('status', { name: 'Validation outcome' })).toBeNull();
+  });
+});
+
+describe('FailureMessage', () => {
+  it('puts the technical detail under a closed Details disclosure, and shows none when there is none', () => {
+    const { rerender, container } = render(<FailureMessage failure={{ ok: false, code: 'NOT_FOUND', message: 'The service has no key with that value.', detail: 'HTTP 404 from GET /api/key/fetch' }} />);
+    expect(screen.getByRole('alert').textContent).toContain('The service has no key with that value.');
+    const details = container.querySelector('details');
+    expect(details?.open).toBe(false);
+    expect(details?.textContent).toContain('HTTP 404 from GET /api/key/fetch');
+    rerender(<FailureMessage failure={{ ok: false, code: 'NOT_FOUND', message: 'The service has no key with that value.' }} />);
+    expect(container.querySelector('details')).toBeNull();
+  });
+});
+
+describe('a view that throws', () => {
+  it('shows a recoverable error inside its boundary, and Try again renders it anew', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    function Fragile() {
+      if (fail) throw new RangeError('Maximum call stack size exceeded');
+      return <p>Chart drawn</p>;
+    }
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(
+      <div>
+        <nav>still here</nav>
+        <ViewBoundary name="Overview">
+          <Fragile />
+        </ViewBoundary>
+      </div>,
+    );
+    expect(screen.getByRole('heading', { name: 'Overview could not be shown' })).toBeTruthy();
+    expect(screen.getByText('still here')).toBeTruthy();
+    expect(screen.getByText('Maximum call stack size exceeded')).toBeTruthy();
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(screen.getByText('Chart drawn')).toBeTruthy();
+    quiet.mockRestore();
+  });
+});
+
+describe('the header, the offline notice and a profile switch', () => {
+  beforeEach(() => {
+    fake.impl['app.status'] = () =>
+      Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: sandboxProfile.baseUrl, running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' } });
+    fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
+  });
+
+  it('names the active profile and its address, and after a switch nothing of the first one remains', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    const header = await screen.findByLabelText('Active service');
+    expect(header.textContent).toBe('Local sandbox at http://127.0.0.1:1');
+    act(() => {
+      useKeydesk.setState({ view: 'validate', validation: mismatch, validationError: null, lookupResult: { active: [], generated: [key('FROM-SANDBOX')] } });
+    });
+    await screen.findByText('Refused: The key is bound to another machine.');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Service' }), 'p2');
+    await waitFor(() => {
+      expect(screen.getByLabelText('Active service').textContent).toBe('Remote Shop at https://shop.example.com');
+    });
+    expect(screen.queryByText('Refused: The key is bound to another machine.')).toBeNull();
+    expect(useKeydesk.getState().lookupResult).toBeNull();
+  });
+
+  it('says only what is true while the service does not answer, and goes on the next answer', async () => {
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'GET http://127.0.0.1:1/api/executions: 127.0.0.1:1 refused the connection. Is the service running?' });
+    render(<App />);
+    const banner = await screen.findByText(/is not answering/);
+    const text = banner.closest('[role="alert"]')?.textContent ?? '';
+    expect(text).toContain('Local sandbox is not answering.');
+    expect(text).toContain('nothing is queued');
+    expect(text).not.toMatch(/will go through|once it is back, actions/);
+    // A failed read leaves the last count marked as such.
+    expect(await screen.findByText('No count could be read.')).toBeTruthy();
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: true, data: { exists: true, service: 'Demo' } });
+    await act(() => useKeydesk.getState().checkIdentifier('demo'));
+    expect(screen.queryByText(/is not answering/)).toBeNull();
+  });
+});
+
+describe('Generate form', () => {
+  it('refuses 1e3 and a past date beside their fields, sending nothing', async () => {
+    const user = userEvent.setup();
+    render(<GenerateForm />);
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '1e3');
+    await user.clear(screen.getByLabelText('Expiry date'));
+    await user.type(screen.getByLabelText('Expiry date'), '2020-01-01');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(screen.getByText('Count must be a whole number.')).toBeTruthy();
+    expect(screen.getByText(/^The expiry date \(2020-01-01\) is before today/)).toBeTruthy();
+    expect(fake.calls.filter((c) => c.name === 'keys.generate')).toHaveLength(0);
+  });
+
+  it('shows a service error beside the field it names, and clears it as soon as that field changes', async () => {
+    const user = userEvent.setup();
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'note must be at most 1000 characters.' });
+    render(<GenerateForm />);
+    await user.type(screen.getByLabelText('Note', { exact: true }), 'spring');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const note = screen.getByLabelText('Note', { exact: true });
+    await waitFor(() => {
+      expect(note.getAttribute('aria-invalid')).toBe('true');
+    });
+    expect(screen.getByText('note must be at most 1000 characters.')).toBeTruthy();
+    await user.type(screen.getByLabelText('Count'), '0');
+    expect(screen.getByText('note must be at most 1000 characters.')).toBeTruthy();
+    await user.type(note, 'x');
+    expect(screen.queryByText('note must be at most 1000 characters.')).toBeNull();
+    expect(note.getAttribute('aria-invalid')).toBeNull();
+  });
+});
+
+describe('Keys: the detail panel', () => {
+  it('does not carry a field error over to the next key opened', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ lookup: 'ready', lookupResult: { active: [], generated: [key('KEY-A'), key('KEY-B')] } });
+    render(<Keys />);
+    await user.click(screen.getByRole('button', { name: 'KEY-A' }));
+    const detail = screen.getByRole('complementary', { name: 'Key detail' });
+    await user.clear(within(detail).getByLabelText('Extend by days'));
+    await user.type(within(detail).getByLabelText('Extend by days'), '0');
+    await user.click(within(detail).getByRole('button', { name: 'Extend' }));
+    expect(within(detail).getByText('Days must be between 1 and 999,999.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'KEY-B' }));
+    const next = screen.getByRole('complementary', { name: 'Key detail' });
+    expect(within(next).getByText('KEY-B', { selector: 'dd span.mono' })).toBeTruthy();
+    expect(within(next).queryByText('Days must be between 1 and 999,999.')).toBeNull();
+    expect(within(next).getByLabelText<HTMLInputElement>('Extend by days').value).toBe('30');
+  });
+
+  it('shows the new expiry and HWID in the result row after an extend and a reset', async () => {
+    const user = userEvent.setup();
+    const bound = key('KEY-A', 'active', { hwid: 'HW-OLD', expire: '2099-01-01', expiresAt: '2099-01-01T23:59:59.999Z' });
+    const extended = { ...bound, expire: '2099-01-06', expiresAt: '2099-01-06T23:59:59.999Z' };
+    const expiry = (iso: string) => table.querySelector(`time[datetime="${iso}"]`);
+    useKeydesk.setState({ lookup: 'ready', lookupResult: { active: [bound], generated: [] } });
+    fake.impl['keys.extend'] = () => Promise.resolve({ ok: true, data: { key: extended } });
+    fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: { ...extended, hwid: null } } });
+    render(<Keys />);
+    const table = screen.getByRole('table', { name: 'Matching keys' });
+    expect(expiry('2099-01-01T23:59:59.999Z')).not.toBeNull();
+    await user.click(screen.getByRole('button', { name: 'KEY-A' }));
+    const detail = screen.getByRole('complementary', { name: 'Key detail' });
+    await user.clear(within(detail).getByLabelText('Extend by days'));
+    await user.type(within(detail).getByLabelText('Extend by days'), '5');
+    await user.click(within(detail).getByRole('button', { name: 'Extend' }));
+    await waitFor(() => {
+      expect(expiry('2099-01-06T23:59:59.999Z')).not.toBeNull();
+    });
+    expect(expiry('2099-01-01T23:59:59.999Z')).toBeNull();
+    await user.click(within(detail).getByRole('button', { name: 'Reset HWID' }));
+    await waitFor(() => {
+      expect(within(table).queryByText('HW-OLD')).toBeNull();
+    });
+  });
+});
+
+describe('Activity', () => {
+  const entries = (from: number, n: number): AuditEntry[] =>
+    Array.from({ length: n }, (_, i) => ({ id: 250 - from - i, at: '2026-01-01T00:00:00.000Z', profileId: 'sandbox', profileName: 'Local sandbox', action: 'keys.generate', target: `T-${from + i}`, outcome: 'ok', message: '' }));
+
+  it('pages through every entry, and shows the reason when main refuses the filter', async () => {
+    const user = userEvent.setup();
+    fake.impl['audit.list'] = (input) => {
+      const { offset, limit, filter } = input as { offset: number; limit: number; filter: { text?: string } };
+      if ((filter.text?.length ?? 0) > 256) return Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'The filter must be at most 256 characters.' });
+      return Promise.resolve({ ok: true, data: { entries: entries(offset, Math.min(limit, 250 - offset)), total: 250 } });
+    };
+    render(<Activity />);
+    await screen.findByText('1–100 of 250 operations, newest first');
+    await user.click(screen.getByRole('button', { name: 'Older' }));
+    await screen.findByText('101–200 of 250 operations, newest first');
+    await user.click(screen.getByRole('button', { name: 'Older' }));
+    await screen.findByText('201–250 of 250 operations, newest first');
+    expect(screen.getByText('T-249')).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Older' }).disabled).toBe(true);
+    expect(fake.calls.filter((c) => c.name === 'audit.list').map((c) => (c.input as { offset: number }).offset)).toEqual([0, ACTIVITY_PAGE, 2 * ACTIVITY_PAGE]);
+
+    act(() => {
+      useKeydesk.getState().setDraft('activity.text', 'x'.repeat(257));
+    });
+    await screen.findByText('The filter must be at most 256 characters.');
+    expect(screen.queryByRole('table', { name: 'Activity' })).toBeNull();
+    expect(screen.queryByText(/of 250 operations/)).toBeNull();
+  });
+});
+
+describe('Profiles', () => {
+  it('clears every field of the add form after adding a profile', async () => {
+    const user = userEvent.setup();
+    fake.impl['profiles.add'] = () => Promise.resolve({ ok: true, data: { ...remoteProfile, id: 'p3', name: 'EU Shop' } });
+    render(<Profiles />);
+    const form = screen.getByRole('form', { name: 'Add a remote service' });
+    await user.type(within(form).getByLabelText('Name'), 'EU Shop');
+    await user.type(within(form).getByLabelText('Base URL'), 'https://eu.example.com');
+    await user.type(within(form).getByLabelText('API key'), 'kd_secret');
+    await user.type(within(form).getByLabelText('Validation URL (optional)'), 'https://eu.example.com/v2_validation');
+    await user.type(within(form).getByLabelText('Service identifier (optional)'), 'eu-shop');
+    await user.click(within(form).getByRole('button', { name: 'Add service' }));
+    await screen.findByText('EU Shop');
+    for (const label of ['Name', 'Base URL', 'API key', 'Validation URL (optional)', 'Service identifier (optional)']) {
+      expect(within(form).getByLabelText<HTMLInputElement>(label).value, label).toBe('');
+    }
+  });
+
+  it('asks for the apiKey again when the base URL moves to another origin, and says why', async () => {
+    const user = userEvent.setup();
+    fake.impl['profiles.update'] = () => Promise.resolve({ ok: true, data: { ...remoteProfile, baseUrl: 'https://new.example.net' } });
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Edit Remote Shop' }));
+    const edit = screen.getByRole('form', { name: 'Edit Remote Shop' });
+    // A new path on the same origin keeps the stored key.
+    await user.clear(within(edit).getByLabelText('Base URL'));
+    await user.type(within(edit).getByLabelText('Base URL'), 'https://shop.example.com/v1');
+    expect(within(edit).getByLabelText('Replace API key (leave empty to keep it)')).toBeTruthy();
+    await user.clear(within(edit).getByLabelText('Base URL'));
+    await user.type(within(edit).getByLabelText('Base URL'), 'https://new.example.net');
+    const keyField = within(edit).getByLabelText('API key (required: the address changes)');
+    expect(within(edit).getByText('The stored key was given for https://shop.example.com; it is never sent to another address.')).toBeTruthy();
+    await user.click(within(edit).getByRole('button', { name: 'Save' }));
+    expect(within(edit).getByText('Type the apiKey for https://new.example.net: Keydesk never sends a stored key to a new address.')).toBeTruthy();
+    expect(fake.calls.filter((c) => c.name === 'profiles.update')).toHaveLength(0);
+    await user.type(keyField, 'kd_new');
+    await user.click(within(edit).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'profiles.update').map((c) => c.input)).toEqual([{ id: 'p2', baseUrl: 'https://new.example.net', apiKey: 'kd_new' }]);
+    });
+  });
+});

@@ -1,0 +1,206 @@
+// Issue 8 §1 in Chromium through the harness: after a refusal, a change made from the detail panel, or a switch
+// to another service, the screen shows only what is true now. Screenshots of each state go to
+// $KEYDESK_SHOTS when it is set, for a person to look at.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApp, type AppPage } from '../support/app-page.ts';
+import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
+
+let app: AppPage;
+let page: Page;
+let value = '';
+const NOTE = 'truth batch';
+
+const shot = async (name: string) => {
+  const dir = process.env.KEYDESK_SHOTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+};
+const toast = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
+const outcome = () => page.getByRole('status', { name: 'Validation outcome' });
+const validate = async (hwid: string, options: { key?: string; service?: string; dryRun: boolean }) => {
+  if (options.key !== undefined) await page.getByLabel('Key', { exact: true }).fill(options.key);
+  await page.getByLabel('Service identifier').fill(options.service ?? '');
+  await page.getByLabel('Custom HWID').fill(hwid);
+  await page.getByLabel('Dry run (nothing changes)').setChecked(options.dryRun);
+  await page.getByRole('button', { name: 'Validate', exact: true }).click();
+};
+const rows = () => page.getByRole('table', { name: 'Matching keys' }).getByRole('row');
+
+beforeAll(async () => {
+  app = await openApp();
+  page = app.page;
+  value = await page.evaluate(async (note) => {
+    const r = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 1, isPremium: false, note });
+    return r.ok ? (r.data.generatedKeys[0]?.value ?? '') : '';
+  }, NOTE);
+  expect(value).not.toBe('');
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('Validate & HWID', () => {
+  it('binds with HWID A, then a dry run with HWID B shows only the refusal, with its Notes and raw JSON', async () => {
+    await app.nav('Validate & HWID');
+    await page.getByLabel('Type a value').check();
+    await validate('HW-TRUTH-A', { key: value, dryRun: false });
+    await outcome().getByText('Valid: this machine would be let in.').waitFor();
+
+    await validate('HW-TRUTH-B', { dryRun: true });
+    await outcome().getByText('Refused: The key is bound to another machine.').waitFor();
+    expect(await outcome().count()).toBe(1);
+    expect(await page.getByText('Valid: this machine would be let in.').count()).toBe(0);
+    expect(await outcome().getByText('hwid_mismatch', { exact: true }).count()).toBe(1);
+    expect(await outcome().getByText('The key is bound to another HWID.', { exact: true }).count()).toBe(1);
+    await outcome().getByText('Raw JSON').click();
+    expect(await outcome().locator('pre').textContent()).toContain('"V2_Authentication": "hwid_mismatch"');
+    expect(await outcome().getAttribute('class')).toContain('bad');
+    await shot('validate-refused');
+  });
+
+  it('shows an unknown key, an unknown service and an unlisted keyless HWID each alone, as refusals', async () => {
+    await validate('HW-TRUTH-A', { key: 'NOPE1-NOPE2-NOPE3-NOPE4-NOPE5', dryRun: true });
+    await outcome().getByText('Refused: No such key for this service.').waitFor();
+    expect(await outcome().count()).toBe(1);
+
+    await validate('HW-TRUTH-A', { key: value, service: 'no-such-service', dryRun: true });
+    await outcome().getByText('Refused: No service has that identifier.').waitFor();
+    expect(await page.getByText('Refused: No such key for this service.').count()).toBe(0);
+
+    await page.getByLabel('Keyless (check the HWID list instead of a key)').check();
+    await validate('HW-NOT-LISTED', { dryRun: true });
+    await outcome().getByText('Refused: This HWID is not authorized without a key.').waitFor();
+    expect(await outcome().count()).toBe(1);
+    expect(await outcome().getByText('not_whitelisted', { exact: true }).count()).toBe(1);
+    await page.getByLabel('Keyless (check the HWID list instead of a key)').uncheck();
+  });
+});
+
+describe('search results after a change from the detail panel', () => {
+  it('shows the new expiry after extend, no HWID after reset, and drops the row after delete', async () => {
+    await app.nav('Keys');
+    await page.getByLabel('Key value, note or HWID').fill(NOTE);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => rows().count()).toBe(2);
+    const row = rows().nth(1);
+    await row.locator('time[datetime^="2099-01-01"]').waitFor();
+    await row.getByText('HW-TRUTH-A').waitFor();
+    await row.getByRole('button', { name: value, exact: true }).click();
+    const detail = page.getByRole('complementary', { name: 'Key detail' });
+
+    await detail.getByLabel('Extend by days').fill('5');
+    await detail.getByRole('button', { name: 'Extend' }).click();
+    await toast('Extended by 5 days.');
+    await row.locator('time[datetime^="2099-01-06"]').waitFor();
+    expect(await row.locator('time[datetime^="2099-01-01"]').count()).toBe(0);
+
+    await detail.getByRole('button', { name: 'Reset HWID' }).click();
+    await toast('HWID reset.');
+    await expect.poll(() => row.getByText('HW-TRUTH-A').count()).toBe(0);
+    await shot('search-row-after-extend-and-reset');
+
+    await detail.getByRole('button', { name: 'Delete key' }).click();
+    await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
+    await toast('Key deleted.');
+    await page.getByText('No key matches.').waitFor();
+    expect(await page.getByRole('button', { name: value, exact: true }).count()).toBe(0);
+    await shot('search-empty-after-delete');
+  });
+});
+
+describe('switching to another service', () => {
+  let remote: SandboxProcess;
+  let apiKey: string;
+  const db = join(tempDir(), 'second.db');
+  beforeAll(async () => {
+    apiKey = createService(db, 'Second Shop', 'second-shop').apiKey;
+    remote = await startSandbox({ db });
+  });
+  afterAll(async () => {
+    await remote.stop();
+  });
+
+  it('leaves nothing of the first one: not its results, selection, bulk outcome nor error; the header names the new one', async () => {
+    const header = page.getByLabel('Active service');
+    expect(await header.textContent()).toMatch(/^Local sandbox at http:\/\/127\.0\.0\.1:\d+$/);
+
+    // State on the sandbox: a bulk outcome with keys still selected, a search result, a validation refusal, an error.
+    const made = await page.evaluate(async () => {
+      const r = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 2, isPremium: false, note: 'switch pair' });
+      return r.ok;
+    });
+    expect(made).toBe(true);
+    await app.nav('All keys');
+    await page.getByLabel('Filter (key, note or HWID)').fill('switch pair');
+    await page.getByText('2 keys', { exact: true }).waitFor();
+    const grid = page.getByRole('grid', { name: 'All keys' });
+    for (let i = 0; i < 2; i++) await grid.locator('.vrow').nth(i).getByRole('checkbox').check();
+    await page.getByText('2 selected').waitFor();
+    await page.getByRole('button', { name: 'Reset HWID of selected' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /Reset/ }).click();
+    await page.getByRole('status').filter({ hasText: /of 2 done/ }).first().waitFor();
+    await app.nav('Keys');
+    await page.getByLabel('Key value, note or HWID').fill('switch pair');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => rows().count()).toBe(3);
+    await app.nav('Identifier check');
+    await page.getByLabel('Identifier', { exact: true }).fill('demo');
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.getByText('“demo” exists: it belongs to Demo.').waitFor();
+    await app.nav('Validate & HWID');
+    await validate('HW-TRUTH-B', { key: 'NOPE1-NOPE2-NOPE3-NOPE4-NOPE5', dryRun: true });
+    await outcome().getByText('Refused: No such key for this service.').waitFor();
+
+    await app.nav('Profiles');
+    const add = page.getByRole('form', { name: 'Add a remote service' });
+    await add.getByLabel('Name').fill('Second Shop');
+    await add.getByLabel('Base URL').fill(remote.url);
+    await add.getByLabel('API key').fill(apiKey);
+    await add.getByLabel('Service identifier (optional)').fill('second-shop');
+    await add.getByRole('button', { name: 'Add service' }).click();
+    await toast('Added Second Shop.');
+    for (const label of ['Name', 'Base URL', 'API key', 'Validation URL (optional)', 'Service identifier (optional)']) {
+      expect(await add.getByLabel(label).inputValue(), label).toBe('');
+    }
+    await page.getByRole('combobox', { name: 'Service' }).selectOption({ label: 'Second Shop' });
+    await toast('Now working on Second Shop.');
+    expect(await header.textContent()).toBe(`Second Shop at ${remote.url}`);
+
+    await app.nav('Validate & HWID');
+    expect(await outcome().count()).toBe(0);
+    expect(await page.getByText(/Refused:/).count()).toBe(0);
+    await app.nav('Identifier check');
+    expect(await page.getByText(/exists: it belongs to/).count()).toBe(0);
+    await app.nav('Keys');
+    expect(await page.getByRole('table', { name: 'Matching keys' }).count()).toBe(0);
+    await app.nav('All keys');
+    await page.getByText('0 selected').waitFor();
+    expect(await page.getByText(/of 2 done/).count()).toBe(0);
+    expect(await page.getByRole('progressbar', { name: 'Bulk progress' }).count()).toBe(0);
+    expect(await page.getByText(/Refused by the service/).count()).toBe(0);
+    await shot('switched-profile-all-keys');
+    await app.nav('Validate & HWID');
+    await shot('switched-profile-validate');
+  });
+
+  it('marks the last count stale and says the service is not answering when it stops, and clears within 5 s of its return', async () => {
+    await app.nav('Overview');
+    const count = page.getByLabel('Execution count', { exact: true });
+    await expect.poll(async () => (await count.textContent())?.trim()).toMatch(/^\d+$/);
+    await remote.stop();
+    const banner = page.getByRole('alert').filter({ hasText: 'Second Shop is not answering.' });
+    await banner.waitFor();
+    await page.getByText(/^Last known count, read at/).waitFor();
+    expect(await banner.textContent()).not.toMatch(/will go through/);
+    await shot('offline-stale-count');
+    // The same service again at the same address: the notice goes on the probe's next answer, with no click.
+    remote = await startSandbox({ db, args: ['--port', String(remote.port)] });
+    await banner.waitFor({ state: 'detached' });
+    await expect.poll(async () => (await count.textContent())?.trim()).toMatch(/^\d+$/);
+    expect(await page.getByText(/^Last known count/).count()).toBe(0);
+  });
+});

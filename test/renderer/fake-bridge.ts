@@ -1,0 +1,47 @@
+// A fake `window.keydesk` typed by the contract, for the renderer's store and component tests: each test says
+// what main answers per operation; anything not faked answers UNSUPPORTED, and every call is recorded.
+import type { KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
+import type { Key, Profile } from '../../src/shared/domain.ts';
+import { OPERATION_NAMES } from '../../src/shared/operations.ts';
+
+export type Impl = { [N in OperationName]?: (input: unknown) => Promise<OperationResult<N>> };
+
+export const fake: { impl: Impl; calls: { name: OperationName; input: unknown }[] } = { impl: {}, calls: [] };
+
+const bridge = Object.fromEntries([
+  ...OPERATION_NAMES.map((name) => [
+    name,
+    (input: unknown) => {
+      fake.calls.push({ name, input });
+      const fn = fake.impl[name];
+      return fn ? fn(input) : Promise.resolve({ ok: false, code: 'UNSUPPORTED', message: `${name} not faked` });
+    },
+  ]),
+  ['on', () => () => undefined],
+]) as unknown as KeydeskBridge;
+
+/** Installs the bridge where lib/api.ts looks for it; works in node (no window) and in jsdom. */
+export function installBridge(): void {
+  if (typeof window === 'undefined') Object.assign(globalThis, { window: { keydesk: bridge } });
+  else Object.assign(window, { keydesk: bridge });
+}
+
+export function resetFake(): void {
+  fake.impl = {};
+  fake.calls.length = 0;
+}
+
+export const key = (value: string, status: Key['status'] = 'generated', patch: Partial<Key> = {}): Key => ({
+  id: `k_${value}`, value, note: 'n', status, isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
+  expiresAt: '2099-01-01T23:59:59.999Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+  ...patch,
+});
+
+export const sandboxProfile: Profile = {
+  id: 'sandbox', name: 'Local sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', validationUrl: 'http://127.0.0.1:1/v2_validation',
+  serviceIdentifier: 'demo', hasKey: true, keyHint: '…abcd', storage: 'os-keychain',
+};
+export const remoteProfile: Profile = {
+  id: 'p2', name: 'Remote Shop', kind: 'remote', baseUrl: 'https://shop.example.com', validationUrl: 'https://shop.example.com/v2_validation',
+  serviceIdentifier: 'shop', hasKey: true, keyHint: '…wxyz', storage: 'os-keychain',
+};

@@ -1,0 +1,229 @@
+// The store's truth rules (issue 8 §1): no view shows what an earlier call, an earlier profile or a failed call
+// left behind. A fake bridge typed by the contract stands in for main.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Key, ValidationReport } from '../../src/shared/domain.ts';
+import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from './fake-bridge.ts';
+
+installBridge();
+const { useKeydesk, OFFLINE_PROBE_MS } = await import('../../src/renderer/src/store/index.ts');
+const initial = useKeydesk.getState();
+const state = () => useKeydesk.getState();
+
+const report = (patch: Partial<ValidationReport>): ValidationReport => ({
+  outcome: 'success', success: true, message: 'The key is valid.', dryRun: true, hwid: 'HW-A', premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z', notes: '', keyless: false, registeredServiceId: 'demo', raw: { V2_Authentication: 'success' },
+  ...patch,
+});
+const mismatch = report({
+  outcome: 'hwid_mismatch', success: false, message: 'The key is bound to another device.', hwid: 'HW-B', expiresAt: null,
+  notes: 'The key is bound to another HWID.', raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } },
+});
+/** What main answers to a search: the two fetches the Keys view makes. */
+const fakeSearch = (active: Key[], generated: Key[] = []) => {
+  fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: active, total: active.length } });
+  fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: generated, total: generated.length } });
+};
+const validateInput = { mode: 'key', keyValue: 'K', hwid: { custom: 'HW-B' }, dryRun: true } as const;
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('Validate & HWID', () => {
+  it('replaces an earlier success with a refusal, keeping the refusal as an answer, not an error', async () => {
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: report({}) });
+    await state().runValidation({ ...validateInput, hwid: { custom: 'HW-A' } });
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: mismatch });
+    await state().runValidation(validateInput);
+    expect(state()).toMatchObject({ validationStatus: 'ready', validationError: null, validation: { outcome: 'hwid_mismatch', success: false, notes: 'The key is bound to another HWID.' } });
+  });
+
+  it('shows nothing of an earlier answer while a new one is asked, nor after it fails', async () => {
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: report({}) });
+    await state().runValidation(validateInput);
+    let answer: () => void = () => undefined;
+    fake.impl['validation.run'] = () => new Promise((r) => { answer = () => { r({ ok: false, code: 'INVALID_INPUT', message: 'Enter the service identifier to validate against.' }); }; });
+    const pending = state().runValidation(validateInput);
+    expect(state()).toMatchObject({ validationStatus: 'loading', validation: null, validationError: null });
+    answer();
+    await pending;
+    expect(state()).toMatchObject({ validationStatus: 'error', validation: null, validationError: { code: 'INVALID_INPUT' } });
+  });
+});
+
+describe('a failed call clears the earlier result or marks it stale', () => {
+  it('identifier check: an earlier answer goes when the next check fails', async () => {
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: true, data: { exists: true, service: 'Demo' } });
+    await state().checkIdentifier('demo');
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'The service answered HTTP 500.' });
+    await state().checkIdentifier('other');
+    expect(state()).toMatchObject({ identifier: null, identifierStatus: 'error', identifierError: { message: 'The service answered HTTP 500.' } });
+  });
+
+  it('keyless search: the earlier list goes when the next search fails', async () => {
+    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [{ hwid: 'KL-1', isPremium: false, expiresAt: null, lastUsedAt: null, createdAt: null, id: 'e1', serviceId: 's' } as never], total: 1 } });
+    await state().lookupKeyless('KL');
+    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: false, code: 'API_KEY_INVALID', message: 'The service refused the apiKey.' });
+    await state().lookupKeyless('KL');
+    expect(state()).toMatchObject({ keyless: null, keylessStatus: 'error', keylessError: { code: 'API_KEY_INVALID' } });
+  });
+
+  it('executions: a failed read keeps the last count but says it failed (the view marks it stale)', async () => {
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 41, sampledAt: '2026-01-01T00:00:00.000Z' } });
+    await state().refreshExecutions();
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'HTTP 502' });
+    await state().refreshExecutions();
+    expect(state()).toMatchObject({ executionCount: 41, sampledAt: '2026-01-01T00:00:00.000Z', executions: 'error', executionsError: { message: 'HTTP 502' } });
+  });
+
+  it('generate: the previous batch goes when a new one is asked for', async () => {
+    useKeydesk.setState({ lastGenerated: [key('OLD')] });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'expire (2020-01-01) is before today (2026-01-01, UTC).' });
+    await state().generate({ expire: '2020-01-01', count: 1, isPremium: false });
+    expect(state()).toMatchObject({ lastGenerated: [], generating: 'error' });
+    state().clearGenerateError();
+    expect(state()).toMatchObject({ generateError: null, generating: 'idle' });
+  });
+
+  it('activity: a filter main refuses shows its reason and no list that answered another filter', async () => {
+    fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 250 } });
+    await state().loadAudit({ filter: {}, offset: 100, limit: 100 });
+    expect(state().audit).toMatchObject({ total: 250, offset: 100, limit: 100 });
+    fake.impl['audit.list'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'The filter must be at most 256 characters.' });
+    await state().loadAudit({ filter: { text: 'x'.repeat(257) }, offset: 0, limit: 100 });
+    expect(state()).toMatchObject({ audit: null, auditStatus: 'error', auditError: { message: 'The filter must be at most 256 characters.' } });
+  });
+});
+
+describe('search results follow the detail panel', () => {
+  it('shows the new expiry after an extend and no HWID after a reset, in the result row', async () => {
+    const bound = key('A', 'active', { hwid: 'HW-1', expire: '2099-01-01' });
+    useKeydesk.setState({ lookupResult: { active: [bound], generated: [key('B')] }, selectedKey: bound });
+    fake.impl['keys.extend'] = () => Promise.resolve({ ok: true, data: { key: { ...bound, expire: '2099-01-06' } } });
+    await state().extendKey('A', 5);
+    expect(state().lookupResult?.active[0]).toMatchObject({ value: 'A', expire: '2099-01-06', hwid: 'HW-1' });
+    fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: { ...bound, expire: '2099-01-06', hwid: null } } });
+    await state().resetHwid('A');
+    expect(state().lookupResult?.active[0]).toMatchObject({ value: 'A', expire: '2099-01-06', hwid: null });
+    expect(state().lookupResult?.generated.map((k) => k.value)).toEqual(['B']);
+    expect(state().selectedKey).toMatchObject({ hwid: null, expire: '2099-01-06' });
+  });
+});
+
+describe('search results after a change the service did not describe', () => {
+  it('reads the search again, so the row and the detail show the key as it is now', async () => {
+    const bound = key('A', 'active', { hwid: 'HW-1' });
+    fakeSearch([bound]);
+    await state().runLookup('A');
+    state().selectKey(bound);
+    fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: null } });
+    fakeSearch([{ ...bound, hwid: null }]);
+    expect(await state().resetHwid('A')).toBe(true);
+    expect(state().lookupResult?.active[0]?.hwid).toBeNull();
+    expect(state().selectedKey?.hwid).toBeNull();
+    expect(state().toasts.at(-1)?.text).toBe('HWID reset. The service did not describe the key: the search is read again.');
+  });
+});
+
+describe('keyless add', () => {
+  it('shows the current search again, now with the new entry among the others', async () => {
+    const entry = (hwid: string) => ({ hwid, isPremium: false, expiresAt: null, lastUsedAt: null }) as never;
+    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [entry('SHOP-1')], total: 1 } });
+    await state().lookupKeyless('SHOP');
+    fake.impl['keyless.add'] = () => Promise.resolve({ ok: true, data: { entry: entry('SHOP-2') } });
+    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [entry('SHOP-1'), entry('SHOP-2')], total: 2 } });
+    expect(await state().addKeyless({ hwid: 'SHOP-2' })).toBe(true);
+    expect(state().keyless?.entries.map((e) => e.hwid)).toEqual(['SHOP-1', 'SHOP-2']);
+    expect(fake.calls.filter((c) => c.name === 'keyless.lookup').map((c) => c.input)).toEqual([{ term: 'SHOP' }, { term: 'SHOP' }]);
+  });
+});
+
+describe('switching profile', () => {
+  it('resets every view’s data, selection, bulk job and error to nothing', async () => {
+    useKeydesk.setState({
+      executionCount: 5, sampledAt: '2026-01-01T00:00:00.000Z', executionsError: { ok: false, code: 'NETWORK', message: 'x' },
+      lastGenerated: [key('G')], generateError: { ok: false, code: 'INVALID_INPUT', message: 'count' },
+      lookupTerm: 'x', lookupResult: { active: [], generated: [key('X')] }, lookupError: { ok: false, code: 'NETWORK', message: 'x' },
+      selectedKey: key('X'), keyActionError: { ok: false, code: 'COOLDOWN', message: 'wait' },
+      keyless: { entries: [], total: 0 }, keylessError: { ok: false, code: 'NETWORK', message: 'x' }, keylessTerm: 'k',
+      identifier: { identifier: 'demo', exists: true, service: 'Demo' }, identifierError: { ok: false, code: 'NETWORK', message: 'x' },
+      validation: mismatch, validationError: { ok: false, code: 'INVALID_INPUT', message: 'x' },
+      online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'refused' },
+      selection: new Set(['A', 'B']),
+      selectedAll: { text: 'spring' },
+      toasts: [{ id: 1, kind: 'error', text: '0 of 2 done.' }],
+    });
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
+    await state().selectProfile('p2');
+    expect(state()).toMatchObject({
+      activeProfileId: 'p2', executionCount: null, sampledAt: null, executionsError: null, lastGenerated: [], generateError: null,
+      lookupTerm: '', lookupResult: null, lookupError: null, selectedKey: null, keyActionError: null,
+      keyless: null, keylessError: null, keylessTerm: null, identifier: null, identifierError: null, validation: null, validationError: null,
+      online: true, offlineReason: null, selectedAll: null, job: null,
+    });
+    expect(state().toasts.map((t) => t.text)).toEqual(['Now working on Remote Shop.']);
+    expect(state().selection.size).toBe(0);
+  });
+
+  it('drops an answer that arrives for the profile that was switched away from', async () => {
+    let answer: () => void = () => undefined;
+    fakeSearch([]);
+    fake.impl['keys.fetchGenerated'] = () => new Promise((r) => { answer = () => { r({ ok: true, data: { keys: [key('FROM-SANDBOX')], total: 1 } }); }; });
+    const pending = state().runLookup('x');
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
+    await state().selectProfile('p2');
+    answer();
+    await pending;
+    expect(state()).toMatchObject({ activeProfileId: 'p2', lookupResult: null, lookup: 'idle' });
+  });
+});
+
+describe('the offline notice', () => {
+  it('is not cleared by a call main answers alone, only by one the service answered', async () => {
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
+    await state().checkIdentifier('x');
+    expect(state()).toMatchObject({ online: false, offlineReason: { message: 'refused the connection' } });
+    fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 0 } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    await state().loadAudit({ filter: {}, offset: 0, limit: 100 });
+    await state().loadHistory('24h');
+    expect(state().online).toBe(false);
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: true, data: { exists: false, service: null } });
+    await state().checkIdentifier('demo');
+    expect(state()).toMatchObject({ online: true, offlineReason: null });
+  });
+
+  it('goes when the service answers even with a refusal, but not on a check main made alone', async () => {
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
+    await state().checkIdentifier('x');
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'Identifier must be 1 to 64 letters, digits, dots, underscores or hyphens.' });
+    await state().checkIdentifier('y');
+    expect(state().online).toBe(false);
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'API_KEY_INVALID', message: 'The service refused the apiKey.' });
+    await state().checkIdentifier('z');
+    expect(state()).toMatchObject({ online: true, offlineReason: null });
+  });
+
+  it('shows after a failed background poll and goes within 5 s of the service coming back, by a probe', async () => {
+    vi.useFakeTimers();
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
+    await state().refreshExecutions(); // what the Overview's poll calls
+    expect(state().online).toBe(false);
+    await vi.advanceTimersByTimeAsync(OFFLINE_PROBE_MS * 2);
+    expect(state().online).toBe(false);
+    const probesWhileDown = fake.calls.filter((c) => c.name === 'executions.get').length;
+    expect(probesWhileDown).toBeGreaterThanOrEqual(2);
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 9, sampledAt: '2026-01-01T00:00:00.000Z' } });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(state()).toMatchObject({ online: true, offlineReason: null, executionCount: 9, executions: 'ready' });
+    // Once back, the probing stops.
+    const probes = fake.calls.length;
+    await vi.advanceTimersByTimeAsync(OFFLINE_PROBE_MS * 3);
+    expect(fake.calls.length).toBe(probes);
+  });
+});
