@@ -21,6 +21,8 @@ import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
 const SANDBOX_SERVICE = { name: 'Demo', identifier: 'demo' };
+/** The embedded sandbox's page cache: enough for a local demo service, not the standalone server's 256 MiB. */
+const EMBEDDED_SANDBOX_CACHE_KIB = 16 * 1024;
 
 export interface CoreOptions {
   userDataDir: string;
@@ -133,7 +135,7 @@ export class Core {
   /** The embedded sandbox on 127.0.0.1 (random port), its database in userData, its demo key in the SecretStore. */
   private async startSandbox(): Promise<void> {
     try {
-      const store = new SandboxStore(join(this.options.userDataDir, SANDBOX_DB_FILE));
+      const store = new SandboxStore(join(this.options.userDataDir, SANDBOX_DB_FILE), { cacheSizeKiB: EMBEDDED_SANDBOX_CACHE_KIB });
       this.sandboxStore = store;
       const sandboxRef = { id: SANDBOX_PROFILE_ID, name: 'Local sandbox' };
       // A keychain that refuses (locked since the probe) must not keep the sandbox down: its key is then new and

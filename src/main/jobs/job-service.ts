@@ -86,6 +86,8 @@ interface Run {
   stop: { state: 'cancelled' | 'interrupted'; reason: string | null } | null;
   abort: AbortController;
   wake: (() => void) | null;
+  /** Set by an answer or a cancel; cleared when the loop has looked. */
+  signalled: boolean;
   settle: ItemSettlement[];
   seenKeys: Key[];
   deleted: string[];
@@ -205,6 +207,7 @@ export class JobService {
       stop: null,
       abort: new AbortController(),
       wake: null,
+      signalled: false,
       settle: [],
       seenKeys: [],
       deleted: [],
@@ -222,16 +225,9 @@ export class JobService {
   private async drive(run: Run): Promise<void> {
     try {
       for (;;) {
-        const t0 = performance.now();
-        this.flush(run);
-        if (performance.now() - t0 > LONG_STRETCH_MS) {
-          // After a long synchronous stretch (a 100,000-key batch into the ledger), let due timers run before
-          // sending: undici retires keep-alive sockets the service is about to close on a timer, and a
-          // request written on one would be reset unanswered, its outcome unknown.
-          await new Promise((r) => setTimeout(r, 0));
-        }
-        this.emit(run, false);
         if (run.stop) {
+          this.step(run, 0);
+          this.emit(run, false);
           if (run.inflight === 0) break;
           await this.waitForAnswer(run);
           continue;
@@ -239,26 +235,31 @@ export class JobService {
         const wait = run.control.waitMs(this.clock.now());
         if (wait > 0) {
           // A Retry-After pause or pacing: nothing new goes out until it ends (or the job is stopped).
+          this.step(run, 0);
           this.emit(run, true);
           await this.clock.sleep(wait, run.abort.signal);
           continue;
         }
         const free = run.control.limit - run.inflight;
-        if (free <= 0) {
-          await this.waitForAnswer(run);
-          continue;
-        }
-        const claimed = this.db.claimJobItems(run.job.id, run.control.pacedRate === null ? free : 1);
-        if (claimed.length === 0) {
-          if (run.inflight === 0) break;
-          await this.waitForAnswer(run);
-          continue;
+        const paced = run.control.pacedRate !== null;
+        const t0 = performance.now();
+        // What settled, and the next items marked sent: one transaction.
+        const claimed = this.step(run, free <= 0 ? 0 : paced ? 1 : free);
+        this.emit(run, false);
+        if (claimed.length === 0 && run.inflight === 0) break;
+        if (performance.now() - t0 > LONG_STRETCH_MS) {
+          // After a long synchronous stretch (a 100,000-key batch into the ledger), let due timers run before
+          // sending: undici retires keep-alive sockets the service is about to close on a timer, and a
+          // request written on one would be reset unanswered, its outcome unknown.
+          await new Promise((r) => setTimeout(r, 0));
         }
         for (const item of claimed) {
           run.counts.pending -= item.size;
           run.counts.sent += item.size;
           void this.send(run, item, run.control.sent(this.clock.now()));
         }
+        if (paced && claimed.length > 0) continue;
+        await this.waitForAnswer(run);
       }
     } catch (error) {
       run.stop ??= { state: 'interrupted', reason: unexpectedFailure('this job', error).message };
@@ -273,7 +274,7 @@ export class JobService {
       this.runs.delete(run.job.id);
       return;
     }
-    this.flush(run);
+    this.step(run, 0);
     const state: JobState = run.stop?.state ?? 'finished';
     const reason = run.stop?.reason ?? null;
     const finishedAt = new Date().toISOString();
@@ -283,13 +284,24 @@ export class JobService {
     this.deps.emit(this.summary(run.job, null));
   }
 
-  private waitForAnswer(run: Run): Promise<void> {
-    return new Promise((resolve) => {
-      run.wake = () => {
-        run.wake = null;
-        resolve();
-      };
-    });
+  /** Resolves after the next answer (or a cancel), and after every other answer that arrived with it. */
+  private async waitForAnswer(run: Run): Promise<void> {
+    // An answer (or a cancel) that came while the loop was busy elsewhere is not waited for again.
+    if (!run.signalled) {
+      await new Promise<void>((resolve) => {
+        run.wake = () => {
+          run.wake = null;
+          resolve();
+        };
+      });
+    }
+    await new Promise((r) => setImmediate(r));
+    run.signalled = false;
+  }
+
+  private signal(run: Run): void {
+    run.signalled = true;
+    run.wake?.();
   }
 
   private async send(run: Run, item: { seq: number; target: string; size: number }, ticket: number): Promise<void> {
@@ -336,7 +348,7 @@ export class JobService {
         } else run.control.overloaded(ticket, now, outcome.retryAfter);
         break;
     }
-    run.wake?.();
+    this.signal(run);
   }
 
   private async perform(run: Run, item: { target: string; size: number }): Promise<Outcome> {
@@ -358,15 +370,15 @@ export class JobService {
     return r.ok ? { kind: 'done', keys: r.data } : classify(r);
   }
 
-  /** Writes what has settled since the last flush: one transaction. */
-  private flush(run: Run): void {
-    if (run.settle.length === 0) return;
-    const batch: SettleBatch = { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, deletedValues: run.deleted, audit: run.audit };
+  /** Writes what has settled since the last step and claims up to `claim` more items: one transaction. */
+  private step(run: Run, claim: number): { seq: number; target: string; size: number }[] {
+    const batch: SettleBatch | null =
+      run.settle.length === 0 ? null : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, deletedValues: run.deleted, audit: run.audit };
     run.settle = [];
     run.seenKeys = [];
     run.deleted = [];
     run.audit = [];
-    this.db.settleJobItems(batch);
+    return this.db.jobStep(batch, claim > 0 ? { jobId: run.job.id, max: claim } : null);
   }
 
   private emit(run: Run, force: boolean): void {
@@ -438,7 +450,7 @@ export class JobService {
     }
     run.stop ??= { state: 'cancelled', reason: null };
     run.abort.abort();
-    run.wake?.();
+    this.signal(run);
     this.db.setJobState(jobId, 'cancelled', null, null);
     const s = this.summary(run.job, run);
     this.deps.emit(s);
@@ -478,13 +490,13 @@ export class JobService {
     for (const run of runs) {
       run.stop ??= { state: 'interrupted', reason: 'Keydesk quit while this job ran.' };
       run.abort.abort();
-      run.wake?.();
+      this.signal(run);
     }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(runs.map((r) => r.finished)), new Promise((r) => (timer = setTimeout(r, QUIT_GRACE_MS)))]);
     clearTimeout(timer);
     // Record what did answer; whatever is still on the wire is unknown, and the jobs are interrupted.
-    for (const run of runs) this.flush(run);
+    for (const run of runs) this.step(run, 0);
     this.db.interruptRunningJobs('Keydesk quit while this job ran.');
   }
 }

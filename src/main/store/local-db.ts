@@ -442,17 +442,30 @@ export class LocalDb {
     return rows.map((r) => ({ seq: r.seq, target: r.target, size: r.size })).sort((a, b) => a.seq - b.seq);
   }
 
+  /**
+   * One step of a running job, in one transaction: what settled since the last step (item outcomes, the keys
+   * they changed, their audit entries), then up to `claim` more items marked sent. One commit per step, not
+   * one per item: at hundreds of items a second the commits are what cost.
+   */
+  jobStep(batch: SettleBatch | null, claim: { jobId: string; max: number } | null, at = new Date().toISOString()): { seq: number; target: string; size: number }[] {
+    if (batch === null && claim === null) return [];
+    return this.tx(() => {
+      if (batch !== null) this.settleInTx(batch, at);
+      return claim === null || claim.max <= 0 ? [] : this.claimJobItems(claim.jobId, claim.max);
+    });
+  }
+
   /** Item outcomes, the keys they changed and their audit entries, in one transaction. */
   settleJobItems(batch: SettleBatch, at = new Date().toISOString()): void {
     this.tx(() => {
-      if (batch.items.length > 0) {
-        this.db
-          .prepare(
-            `UPDATE job_items SET state = j.value ->> '$[1]', code = j.value ->> '$[2]', message = j.value ->> '$[3]'
-             FROM json_each(?) AS j WHERE job_items.job_id = ? AND job_items.seq = j.value ->> '$[0]'`,
-          )
-          .run(JSON.stringify(batch.items.map((i) => [i.seq, i.state, i.code, i.message])), batch.jobId);
-      }
+      this.settleInTx(batch, at);
+    });
+  }
+
+  private settleInTx(batch: SettleBatch, at: string): void {
+    // One keyed update per item: a join against json_each here may scan the job's items once per batch.
+      const setItem = this.db.prepare('UPDATE job_items SET state = ?, code = ?, message = ? WHERE job_id = ? AND seq = ?');
+      for (const i of batch.items) setItem.run(i.state, i.code, i.message, batch.jobId, i.seq);
       if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at);
       if (batch.deletedValues.length > 0) {
         this.ledgerSizes.delete(batch.profileId);
@@ -468,7 +481,6 @@ export class LocalDb {
           )
           .run(at, JSON.stringify(batch.audit.map((e) => [e.profileId, e.profileName, e.action, e.target, e.outcome, e.message])));
       }
-    });
   }
 
   /** Puts items back to pending (the user chose to send items again, or they were refused unsent). */

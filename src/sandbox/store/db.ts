@@ -14,6 +14,11 @@ export interface DbOptions {
   checkpointEveryRows?: number;
   /** Once writes pause this long, the WAL is checkpointed and truncated to nothing. */
   idleMs?: number;
+  /**
+   * Most page cache to keep, in KiB (default 256 MiB, for a sandbox serving load). The sandbox embedded in the
+   * desktop app passes less: a desktop app should not hold that much memory for a local demo service.
+   */
+  cacheSizeKiB?: number;
 }
 
 /** WAL file size kept after a checkpoint resets it (SQLite truncates it down to this). */
@@ -47,7 +52,7 @@ export class Db {
     // Up to 256 MiB of page cache, used only as the database grows: batch inserts land at random places in
     // the unique value index, and once its pages no longer fit, each batch rereads them (measured: a 100,000-key
     // batch went from ~250 to ~430 ms past 300,000 keys with 64 MiB).
-    this.conn.exec('PRAGMA cache_size = -262144');
+    this.conn.exec(`PRAGMA cache_size = -${Math.max(1_024, Math.floor(options.cacheSizeKiB ?? 262_144))}`);
     // SQLite's automatic checkpoint would run inside the COMMIT of whichever request crossed its threshold;
     // wrote() schedules them instead (see DbOptions).
     this.conn.exec('PRAGMA wal_autocheckpoint = 0');
