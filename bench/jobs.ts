@@ -178,9 +178,9 @@ export async function harnessRss(root: string, userData: string, batches: number
     const html = await (await fetch(url)).text();
     const token = /name="keydesk-harness-token" content="([^"]+)"/.exec(html)?.[1] ?? '';
     const rpc = async (name: string, input: unknown): Promise<unknown> => {
-      const res = await fetch(`${url}/__keydesk/rpc/${name}`, {
+      const res = await fetch(new URL(`/__keydesk/rpc/${name}`, url), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-keydesk-token': token, origin: url },
+        headers: { 'content-type': 'application/json', 'x-keydesk-token': token, origin: new URL(url).origin },
         body: JSON.stringify({ input }),
       });
       const r = (await res.json()) as { ok: boolean; message?: string; data?: unknown };

@@ -38,7 +38,7 @@ export async function measureRenderer(): Promise<RendererFigures> {
         if (!r.ok) throw new Error(r.message);
       }
       const q = await window.keydesk['ledger.query']({ filter: {}, sort: { field: 'createdAt', dir: 'desc' }, offset: 0, limit: 1 });
-      return q.ok ? q.data.total : -1;
+      return q.ok ? (q.data.total ?? -1) : -1;
     });
 
     // Runs in the page: click a view button, resolve at the first frame after the first row is in the DOM.

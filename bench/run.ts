@@ -514,6 +514,78 @@ async function benchRss(): Promise<void> {
   record('harness RSS after generating 200,000 keys', fmt(r.rssMiB, 'MiB'), '', r.rssMiB, '≤ 300 MB', r.rssMiB * 1.048576 <= 300);
 }
 
+/** The ledger at 100,000 and then 1,000,000 keys: pages at any depth (a jump by offset, a seek from a row) and filters. */
+function benchLedgerScale(): void {
+  console.error('ledger-scale: ledger.query at 100,000 and 1,000,000 keys');
+  const db = new LocalDb(join(work, 'ledger-scale.db'));
+  const P = 'scale';
+  const now = Date.now();
+  let made = 0;
+  const fill = (to: number): void => {
+    const t0 = performance.now();
+    while (made < to) {
+      const base = made;
+      const keys = generateKeyValues(100_000).map((value, j): Key => {
+        const i = base + j;
+        return {
+          id: '', value, note: `batch-${String(Math.floor(i / 1_000)).padStart(4, '0')} customer ${i % 977}`, status: i % 3 === 0 ? 'active' : 'generated',
+          isPremium: i % 7 === 0, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: new Date(now + (i % 5_000) * 60_000).toISOString(),
+          hwid: i % 3 === 0 ? `HW-${i}` : null, createdAt: new Date(now - i * 1_000).toISOString(), activatedAt: null, lastResetAt: null, serviceId: 'svc',
+        };
+      });
+      db.recordKeys(P, keys);
+      made += 100_000;
+    }
+    console.error(`  filled to ${made.toLocaleString('en-US')} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  };
+  const measure = (n: number) => {
+    const sort = { field: 'createdAt' as const, dir: 'desc' as const };
+    const jump: number[] = [];
+    const seek: number[] = [];
+    const text: number[] = [];
+    const status: number[] = [];
+    const premium: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const offset = Math.floor(((i * 7_919) % 1_000) / 1_000 * (n - 200));
+      let t = performance.now();
+      const page = db.queryLedger(P, {}, sort, offset, 200);
+      jump.push(performance.now() - t);
+      const row = page.rows[100];
+      if (!row) throw new Error('no row');
+      t = performance.now();
+      const next = db.seekLedger(P, {}, sort, i % 2 ? { after: { key: row.createdAt, value: row.value } } : { before: { key: row.createdAt, value: row.value } }, 200);
+      seek.push(performance.now() - t);
+      if (next.length === 0) throw new Error('seek found nothing');
+      t = performance.now();
+      const term = i % 2 ? `batch-${String((i * 37) % Math.floor(n / 1_000)).padStart(4, '0')}` : (page.rows[i % 200]?.value.slice(6, 11) ?? '').toLowerCase();
+      const found = db.queryLedger(P, { text: term }, sort, 0, 200);
+      text.push(performance.now() - t);
+      if (found.total === 0) throw new Error(`text filter "${term}" found nothing`);
+      t = performance.now();
+      db.queryLedger(P, { status: i % 2 ? 'active' : 'generated' }, sort, 0, 200);
+      status.push(performance.now() - t);
+      t = performance.now();
+      db.queryLedger(P, { premium: i % 2 === 0 }, sort, 0, 200);
+      premium.push(performance.now() - t);
+    }
+    return { jump: p95(jump), seek: p95(seek), text: p95(text), status: p95(status), premium: p95(premium) };
+  };
+  fill(100_000);
+  const small = measure(100_000);
+  fill(1_000_000);
+  const big = measure(1_000_000);
+  db.close();
+  const row = (what: string, key: keyof typeof small, target: number) => {
+    record(`ledger ${what}: p95 at 1,000,000 keys (at 100,000 in "baseline"; ratio = growth)`, fmt(big[key], 'ms'), fmt(small[key], 'ms'), big[key] / small[key], `≤ ${target} ms at 1M`, big[key] <= target);
+  };
+  row('page reached by seeking from a row (scrolling)', 'seek', 50);
+  row('page at a random depth by offset (a jump)', 'jump', 50);
+  row('text filter, first page and count', 'text', 100);
+  row('status filter, first page and count', 'status', 100);
+  row('premium filter, first page and count', 'premium', 100);
+}
+
+if (only.has('ledger-scale')) benchLedgerScale();
 if (only.has('bulk')) await benchBulk();
 if (only.has('ratelimit')) await benchRateLimit();
 if (only.has('generate-core')) await benchGenerateCore();

@@ -55,6 +55,7 @@ const ledgerFilter = z.strictObject({
   status: z.enum(['generated', 'active', 'deleted']).optional(),
   premium: z.boolean().optional(),
 });
+const ledgerCursor = z.strictObject({ key: z.string().max(LIMITS.noteMaxChars).nullable(), value: schemas.keyValue });
 const auditFilter = z.strictObject({
   text: z.string().max(LIMITS.textMaxChars).optional(),
   outcome: z.enum(['ok', 'failed']).optional(),
@@ -153,7 +154,7 @@ export const contract = {
     'Key values; main writes their ledger rows to the path the user picks.',
   ),
 
-  'ledger.query': op<{ rows: LedgerRow[]; total: number }>()(
+  'ledger.query': op<{ rows: LedgerRow[]; total: number | null }>()(
     z.strictObject({
       filter: ledgerFilter,
       sort: z.strictObject({
@@ -162,8 +163,10 @@ export const contract = {
       }),
       offset: schemas.pageOffset,
       limit: schemas.pageLimit,
+      // The row next to the page wanted, from a page already shown: seek paging, cheap at any depth.
+      cursor: z.union([z.strictObject({ after: ledgerCursor }), z.strictObject({ before: ledgerCursor })]).optional(),
     }),
-    'Filter, sort and paging over the local ledger.',
+    'Filter, sort and paging (an offset, or a cursor row) over the local ledger; total is null on a cursor page.',
   ),
   'ledger.export': op<{ path: string | null }>()(
     z.strictObject({ filter: ledgerFilter, format: exportFormat }),

@@ -249,6 +249,21 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().job).toBeNull();
   });
 
+  it('asks for the page after a loaded one by seeking from its last row, and for a far page by offset', async () => {
+    const page0 = Array.from({ length: 200 }, (_, i) => ({ ...ledgerRow(`K${String(i).padStart(3, '0')}`), createdAt: `2026-01-0${(i % 9) + 1}` }));
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: page0, total: 1_000 } });
+    await useKeydesk.getState().loadLedgerPage(0);
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('NEXT')], total: null } });
+    await useKeydesk.getState().loadLedgerPage(1);
+    await useKeydesk.getState().loadLedgerPage(4);
+    const inputs = calls.filter((c) => c.name === 'ledger.query').map((c) => c.input as { offset: number; cursor?: unknown });
+    expect(inputs[1]?.cursor).toEqual({ after: { key: page0[199]?.createdAt, value: 'K199' } });
+    expect(inputs[2]).toMatchObject({ offset: 800 });
+    expect(inputs[2]?.cursor).toBeUndefined();
+    // A seek page brings no count: the one the first page gave stays.
+    expect(useKeydesk.getState().ledgerTotal).toBe(1_000);
+  });
+
   it('keeps the previous rows on screen while a new filter loads, then shows the new ones', async () => {
     let answer: (rows: string[]) => void = () => undefined;
     impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A'), ledgerRow('B')], total: 2 } });

@@ -164,6 +164,59 @@ describe.each([
     );
   }, 60_000); // 400 queries over a 4,000-row ledger: seconds on a loaded machine
 
+  it('seeks the page after or before any row, at every sort and direction, as the model orders them', () => {
+    const someKey = keys[77]?.value ?? '';
+    fc.assert(
+      fc.property(
+        fc.constantFrom(undefined, 'alpha', 'beta', someKey.slice(2, 6).toLowerCase(), 'no such text'),
+        fc.constantFrom(undefined, 'generated', 'active', 'deleted' as const),
+        fc.constantFrom(undefined, true, false),
+        fc.constantFrom(...SORTS),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        fc.nat(),
+        fc.integer({ min: 1, max: 120 }),
+        (text, status, premium, field, dir, pick, limit) => {
+          const filter: LedgerFilter = { text, status, premium };
+          const order = modelQuery(all, filter, field, dir, 0, size).values;
+          if (order.length === 0) return;
+          const i = pick % order.length;
+          const row = all.find((r) => r.value === order[i]);
+          if (!row) throw new Error('model row missing');
+          const cursor = { key: COLUMN[field](row), value: row.value };
+          expect(db.seekLedger(PROFILE, filter, { field, dir }, { after: cursor }, limit).map((r) => r.value)).toEqual(order.slice(i + 1, i + 1 + limit));
+          expect(db.seekLedger(PROFILE, filter, { field, dir }, { before: cursor }, limit).map((r) => r.value)).toEqual(order.slice(Math.max(0, i - limit), i));
+        },
+      ),
+      { numRuns: 300, seed },
+    );
+  }, 60_000);
+
+  it('walks the whole ledger page by page with seeks, forward and back, at every sort', () => {
+    for (const field of SORTS) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const filter: LedgerFilter = field === 'note' ? { premium: true } : {};
+        const order = modelQuery(all, filter, field, dir, 0, size).values;
+        const cursorOf = (r: LedgerRow) => ({ key: COLUMN[field](r), value: r.value });
+        const forward: string[] = [];
+        let page = db.queryLedger(PROFILE, filter, { field, dir }, 0, 97).rows;
+        while (page.length > 0) {
+          forward.push(...page.map((r) => r.value));
+          const last = page.at(-1);
+          page = last ? db.seekLedger(PROFILE, filter, { field, dir }, { after: cursorOf(last) }, 97) : [];
+        }
+        expect(forward, `${field} ${dir} forward`).toEqual(order);
+        const back: string[] = [];
+        page = db.queryLedger(PROFILE, filter, { field, dir }, Math.max(0, order.length - 97), 97).rows;
+        while (page.length > 0) {
+          back.unshift(...page.map((r) => r.value));
+          const first = page[0];
+          page = first ? db.seekLedger(PROFILE, filter, { field, dir }, { before: cursorOf(first) }, 97) : [];
+        }
+        expect(back, `${field} ${dir} back`).toEqual(order);
+      }
+    }
+  });
+
   it('answers the same whether a term matches most rows, a third of them or a handful', () => {
     // Over half (the dense walk), between a quarter and half (guessed dense, counted, then sparse), under a quarter.
     for (const [text, low, high] of [['alpha', 0.5, 1], ['gamma', 0.25, 0.5], ['beta', 0, 0.25]] as const) {

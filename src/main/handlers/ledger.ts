@@ -11,7 +11,10 @@ const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':'
 
 export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
   // The ledger is local data: a selected profile is enough, no stored key needed.
-  'ledger.query': needsProfile(core, ({ filter, sort, offset, limit }, p) => ok(core.db.queryLedger(p.id, filter, sort, offset, limit))),
+  'ledger.query': needsProfile(core, ({ filter, sort, offset, limit, cursor }, p) =>
+    // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET.
+    ok(cursor ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null } : core.db.queryLedger(p.id, filter, sort, offset, limit)),
+  ),
 
   'ledger.export': needsProfile(core, ({ filter, format }, p) =>
     saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(p.id, filter)),

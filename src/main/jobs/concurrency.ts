@@ -61,7 +61,9 @@ export class AdaptiveConcurrency {
     if (!Number.isFinite(this.paceRate)) return ticket;
     // Probe upward slowly while nothing is refused.
     const rate = this.paceRate * (1 + (PACE_PROBE_PER_SECOND * Math.max(0, nowMs - this.paceFromMs)) / 1000);
-    this.nextSendAtMs = Math.max(nowMs, this.nextSendAtMs) + 1000 / rate;
+    // A late send (a busy event loop, a slow timer) may catch up by two gaps, so lateness does not lower the rate.
+    const gap = 1000 / rate;
+    this.nextSendAtMs = Math.max(nowMs - 2 * gap, this.nextSendAtMs) + gap;
     return ticket;
   }
 

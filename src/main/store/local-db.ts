@@ -113,6 +113,11 @@ export interface LedgerFilter {
   status?: 'generated' | 'active' | 'deleted' | undefined;
   premium?: boolean | undefined;
 }
+/** A row's place in a sort: its sort key (null sorts first ascending) and its value, the unique tiebreaker. */
+export interface LedgerCursor {
+  key: string | null;
+  value: string;
+}
 export interface AuditFilter {
   text?: string | undefined;
   outcome?: 'ok' | 'failed' | undefined;
@@ -230,7 +235,10 @@ export class LocalDb {
    */
   private upsertKeys(profileId: string, keys: readonly Key[], seenAt: string): void {
     this.ledgerSizes.delete(profileId);
-    const rows = keys.map((k) => [
+    // In key order: every index this touches leads with the value (or a column the batch shares), so sorted rows
+    // walk each B-tree once, front to back, rather than landing on random pages of a table larger than the cache.
+    const sorted = [...keys].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    const rows = sorted.map((k) => [
       k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null,
       `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase(), k.expiresByDaysKey ? k.daysKey : null,
     ]);
@@ -337,6 +345,48 @@ export class LocalDb {
       .prepare(`SELECT * FROM ledger WHERE ${walk.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT ? OFFSET ?`)
       .all(...walk.params, limit, offset) as unknown as LedgerDbRow[];
     return { rows: rows.map(toLedgerRow), total };
+  }
+
+  /**
+   * The page next to a row already shown: seek paging on (sort key, value), so a page costs about its own size
+   * at any depth, where OFFSET costs the depth. `after` continues in the sort's direction from the cursor row,
+   * `before` goes back from it (rows still come in the sort's order). NULL sort keys come first ascending and last
+   * descending, as ORDER BY puts them; each side of that boundary is its own index range.
+   */
+  seekLedger(
+    profileId: string,
+    filter: LedgerFilter,
+    sort: { field: LedgerSortField; dir: 'asc' | 'desc' },
+    cursor: { after: LedgerCursor } | { before: LedgerCursor },
+    limit: number,
+  ): LedgerRow[] {
+    const back = 'before' in cursor;
+    const at = 'before' in cursor ? cursor.before : cursor.after;
+    // Going back is going forward in the other direction, then turning the rows round.
+    const asc = (sort.dir === 'asc') !== back;
+    const column = SORT_COLUMNS[sort.field];
+    const walk = this.ledgerWhere(profileId, filter, true);
+    const dir = asc ? 'ASC' : 'DESC';
+    const segments: { sql: string; params: SQLInputValue[]; order: string }[] = [];
+    const cmp = asc ? '>' : '<';
+    if (at.key === null) {
+      segments.push({ sql: `${column} IS NULL AND value ${cmp} ?`, params: [at.value], order: `value ${dir}` });
+      // Ascending, the non-NULL keys follow the NULLs; descending, nothing follows them.
+      if (asc) segments.push({ sql: `${column} IS NOT NULL`, params: [], order: `${column} ${dir}, value ${dir}` });
+    } else {
+      segments.push({ sql: `(${column}, value) ${cmp} (?, ?)`, params: [at.key, at.value], order: `${column} ${dir}, value ${dir}` });
+      if (!asc) segments.push({ sql: `${column} IS NULL`, params: [], order: `value ${dir}` });
+    }
+    const rows: LedgerDbRow[] = [];
+    for (const seg of segments) {
+      if (rows.length >= limit) break;
+      const got = this.db
+        .prepare(`SELECT * FROM ledger WHERE ${walk.sql} AND ${seg.sql} ORDER BY ${seg.order} LIMIT ?`)
+        .all(...walk.params, ...seg.params, limit - rows.length) as unknown as LedgerDbRow[];
+      rows.push(...got);
+    }
+    if (back) rows.reverse();
+    return rows.map(toLedgerRow);
   }
 
   private countLedger(where: { sql: string; params: SQLInputValue[] }): number {

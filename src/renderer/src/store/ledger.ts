@@ -50,6 +50,9 @@ export interface LedgerSlice {
 
 type Notify = { notify: (kind: 'success' | 'error', text: string) => void; activeProfileId: string | null };
 
+/** A row's place in the current sort, for seeking the page next to it. */
+const cursorOf = (row: LedgerRow, field: LedgerSortField) => ({ key: row[field], value: row.value });
+
 const plural = (n: number, one: string): string => `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
 
 export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], LedgerSlice> = (set, get) => {
@@ -127,14 +130,19 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const key = `${ledgerGeneration}:${page}`;
       if (ledgerPages.has(page) || inFlight.has(key)) return;
       inFlight.add(key);
-      const r = await call('ledger.query', { filter: ledgerFilter, sort: ledgerSort, offset: page * LEDGER_PAGE, limit: LEDGER_PAGE });
+      // Next to a page already loaded, seek from its edge row (cheap at any depth); a jump asks by offset.
+      const prev = ledgerPages.get(page - 1);
+      const next = ledgerPages.get(page + 1);
+      const edge = prev?.length === LEDGER_PAGE ? prev.at(-1) : next?.[0];
+      const cursor = edge && (edge === prev?.at(-1) ? { after: cursorOf(edge, ledgerSort.field) } : { before: cursorOf(edge, ledgerSort.field) });
+      const r = await call('ledger.query', { filter: ledgerFilter, sort: ledgerSort, offset: page * LEDGER_PAGE, limit: LEDGER_PAGE, ...(cursor ? { cursor } : {}) });
       inFlight.delete(key);
       if (get().ledgerGeneration !== ledgerGeneration) return;
       if (!r.ok) {
         set({ ledgerError: r.message, ledgerStale: null });
         return;
       }
-      set((s) => ({ ledgerTotal: r.data.total, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null }));
+      set((s) => ({ ledgerTotal: r.data.total ?? s.ledgerTotal, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null }));
     },
     toggleSelected: (value) => {
       set((s) => {
