@@ -590,7 +590,6 @@ if (only.has('bulk')) await benchBulk();
 if (only.has('ratelimit')) await benchRateLimit();
 if (only.has('generate-core')) await benchGenerateCore();
 if (only.has('rss')) await benchRss();
->>>>>>> 849d9f7 (Jobs: one transaction per step (settle + claim), answers coalesced per event-loop turn; bench: bulk vs raw undici and a one-at-a-time loop, a rate-limited sandbox, generate through the core, harness RSS; the embedded sandbox keeps 16 MiB of page cache)
 if (only.has('renderer')) {
   console.error('renderer: Chromium through the harness, 100,000 keys in the ledger');
   const r = await measureRenderer();
