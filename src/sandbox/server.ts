@@ -364,7 +364,12 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       }
     });
   };
-  const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, onRequest);
+  // An idle keep-alive connection must be closed by the client before the server: a server that closes first
+  // races the client's next request on that socket, and a mutating request lost in that race has an unknown
+  // outcome. Node's 5 s default loses the race whenever the event loop stalls for 5 s between two requests
+  // (recording a 100,000-key batch in the app's own process does); clients read `Keep-Alive: timeout=65` and
+  // give up on the socket a little earlier.
+  const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: 65_000 }, onRequest);
   // `Expect:` values other than 100-continue: node would answer 417 with an empty body; answer as usual instead.
   server.on('checkExpectation', onRequest);
   // CONNECT is handed over as a tunnel request, never to the request handler: refuse it in JSON here.
