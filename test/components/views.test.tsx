@@ -14,6 +14,7 @@ const { GenerateForm } = await import('../../src/renderer/src/views/Keys/Generat
 const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
 const { Activity, ACTIVITY_PAGE } = await import('../../src/renderer/src/views/Activity/Activity.tsx');
 const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
+const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
 const { ViewBoundary } = await import('../../src/renderer/src/components/ViewBoundary.tsx');
 const { FailureMessage } = await import('../../src/renderer/src/components/FailureMessage.tsx');
 const initial = useKeydesk.getState();
@@ -268,6 +269,24 @@ describe('Activity', () => {
     await screen.findByText('The filter must be at most 256 characters.');
     expect(screen.queryByRole('table', { name: 'Activity' })).toBeNull();
     expect(screen.queryByText(/of 250 operations/)).toBeNull();
+  });
+});
+
+describe('Keyless', () => {
+  it('refuses 1e3 days beside the field, and shows a refused add with the add form', async () => {
+    const user = userEvent.setup();
+    fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That HWID is already authorized without a key.' });
+    render(<Keyless />);
+    const form = screen.getByRole('form', { name: 'Add an entry' });
+    await user.type(within(form).getByLabelText('HWID'), 'HW-1');
+    await user.type(within(form).getByLabelText('Days (empty: no expiry)'), '1e3');
+    await user.click(within(form).getByRole('button', { name: 'Add' }));
+    expect(within(form).getByText('Days must be a whole number.')).toBeTruthy();
+    expect(fake.calls.filter((c) => c.name === 'keyless.add')).toHaveLength(0);
+    await user.clear(within(form).getByLabelText('Days (empty: no expiry)'));
+    expect(within(form).queryByText('Days must be a whole number.')).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Add' }));
+    expect(await within(form).findByText('That HWID is already authorized without a key.')).toBeTruthy();
   });
 });
 

@@ -131,6 +131,15 @@ describe('search results after a change the service did not describe', () => {
 });
 
 describe('keyless add', () => {
+  it('keeps its failure apart from the search’s, and leaves the list it shows alone', async () => {
+    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 0 } });
+    await state().lookupKeyless('SHOP');
+    fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That HWID is already authorized without a key.' });
+    expect(await state().addKeyless({ hwid: 'SHOP-1' })).toBe(false);
+    expect(state()).toMatchObject({ keylessAddError: { code: 'CONFLICT' }, keylessError: null, keyless: { entries: [], total: 0 } });
+  });
+
+
   it('shows the current search again, now with the new entry among the others', async () => {
     const entry = (hwid: string) => ({ hwid, isPremium: false, expiresAt: null, lastUsedAt: null }) as never;
     fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [entry('SHOP-1')], total: 1 } });
@@ -151,6 +160,7 @@ describe('switching profile', () => {
       lookupTerm: 'x', lookupResult: { active: [], generated: [key('X')] }, lookupError: { ok: false, code: 'NETWORK', message: 'x' },
       selectedKey: key('X'), keyActionError: { ok: false, code: 'COOLDOWN', message: 'wait' },
       keyless: { entries: [], total: 0 }, keylessError: { ok: false, code: 'NETWORK', message: 'x' }, keylessTerm: 'k',
+      keylessAddError: { ok: false, code: 'CONFLICT', message: 'x' },
       identifier: { identifier: 'demo', exists: true, service: 'Demo' }, identifierError: { ok: false, code: 'NETWORK', message: 'x' },
       validation: mismatch, validationError: { ok: false, code: 'INVALID_INPUT', message: 'x' },
       online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'refused' },
@@ -163,7 +173,7 @@ describe('switching profile', () => {
     expect(state()).toMatchObject({
       activeProfileId: 'p2', executionCount: null, sampledAt: null, executionsError: null, lastGenerated: [], generateError: null,
       lookupTerm: '', lookupResult: null, lookupError: null, selectedKey: null, keyActionError: null,
-      keyless: null, keylessError: null, keylessTerm: null, identifier: null, identifierError: null, validation: null, validationError: null,
+      keyless: null, keylessError: null, keylessTerm: null, keylessAddError: null, identifier: null, identifierError: null, validation: null, validationError: null,
       online: true, offlineReason: null, selectedAll: null, job: null,
     });
     expect(state().toasts.map((t) => t.text)).toEqual(['Now working on Remote Shop.']);

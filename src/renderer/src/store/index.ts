@@ -91,6 +91,8 @@ interface ServiceSlice {
   keyless: { entries: KeylessEntry[]; total: number | null } | null;
   keylessStatus: Status;
   keylessError: Failure | null;
+  /** The last add's failure, shown with the add form (the search's own failure is keylessError). */
+  keylessAddError: Failure | null;
   /** The term of the search the list shows, so a change to the list can show that search again. */
   keylessTerm: string | null;
   lookupKeyless: (term: string) => Promise<void>;
@@ -160,6 +162,7 @@ function profileData() {
     keyless: null,
     keylessStatus: 'idle',
     keylessError: null,
+    keylessAddError: null,
     keylessTerm: null,
     identifier: null,
     identifierStatus: 'idle',
@@ -465,9 +468,10 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
       const r = await run('keyless.add', input);
       if (!r) return false;
       if ('failure' in r) {
-        set({ keylessError: r.failure });
+        set({ keylessAddError: r.failure });
         return false;
       }
+      set({ keylessAddError: null });
       toastOk('Keyless entry added.');
       // The list shows the current search again, now with the new entry where it matches; with no search yet,
       // the new entry alone.

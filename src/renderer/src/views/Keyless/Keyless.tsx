@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Time } from '../../components/Time.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
+import { parseWhole } from '../../lib/numbers.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 const COLUMNS: Column<KeylessEntry>[] = [
@@ -42,6 +43,7 @@ export function Keyless() {
   const result = useKeydesk((s) => s.keyless);
   const status = useKeydesk((s) => s.keylessStatus);
   const error = useKeydesk((s) => s.keylessError);
+  const addError = useKeydesk((s) => s.keylessAddError);
   const lookup = useKeydesk((s) => s.lookupKeyless);
   const add = useKeydesk((s) => s.addKeyless);
   const remove = useKeydesk((s) => s.deleteKeyless);
@@ -103,7 +105,7 @@ export function Keyless() {
           onSubmit={(e) => {
             e.preventDefault();
             const h = schemas.hwid.safeParse(hwid);
-            const d = days.trim() === '' ? null : schemas.days.safeParse(Number(days));
+            const d = days.trim() === '' ? null : schemas.days.safeParse(parseWhole(days));
             const problems = { hwid: h.success ? undefined : h.error.issues[0]?.message, days: d && !d.success ? d.error.issues[0]?.message : undefined };
             setFieldError(problems);
             if (!h.success || (d && !d.success)) return;
@@ -113,9 +115,10 @@ export function Keyless() {
           }}
         >
           <h2 id="keyless-add-title">Add an entry</h2>
-          <Field label="HWID" data-command-target="add-keyless" value={hwid} error={fieldError.hwid} onChange={(e) => { setHwid(e.target.value); }} />
+          <Field label="HWID" data-command-target="add-keyless" value={hwid} error={fieldError.hwid} onChange={(e) => { setHwid(e.target.value); setFieldError({ ...fieldError, hwid: undefined }); }} />
           <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); }} />
-          <Field label="Days (empty: no expiry)" inputMode="numeric" value={days} error={fieldError.days} onChange={(e) => { setDays(e.target.value); }} />
+          <Field label="Days (empty: no expiry)" inputMode="numeric" value={days} error={fieldError.days} onChange={(e) => { setDays(e.target.value); setFieldError({ ...fieldError, days: undefined }); }} />
+          {addError && <FailureMessage failure={addError} />}
           <button type="submit" className="primary">Add</button>
         </form>
       </div>

@@ -4,15 +4,13 @@ import { fixedExpiryProblem, isCalendarDate, utcDate } from '../../../../shared/
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
+import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 type FieldName = 'expire' | 'count' | 'daysKey' | 'note';
 type Errors = Partial<Record<FieldName | 'form', string>>;
 
-/** A whole number as a person types it: digits only, so `1e3`, `10.0` or `0x10` are refused, not reinterpreted. */
-const WHOLE = /^\s*\d+\s*$/;
-const wholeOrNaN = (text: string) => (WHOLE.test(text) ? Number(text) : Number.NaN);
 
 /** The field a service error is about, when its message names one ("expire (…) is before today"). */
 function serverField(message: string): FieldName | null {
@@ -53,11 +51,11 @@ export function GenerateForm() {
     const sentExpire = byDays ? (isCalendarDate(expire) ? expire : utcDate(Date.now() + 365 * 86_400_000)) : expire;
     const parsed = generateInput.safeParse({
       expire: sentExpire,
-      count: count.trim() === '' ? undefined : wholeOrNaN(count),
+      count: count.trim() === '' ? undefined : parseWhole(count),
       isPremium: premium,
       note: note === '' ? undefined : note,
       expiresByDaysKey: byDays,
-      daysKey: byDays ? (days.trim() === '' ? undefined : wholeOrNaN(days)) : undefined,
+      daysKey: byDays ? (days.trim() === '' ? undefined : parseWhole(days)) : undefined,
     });
     const next: Errors = {};
     if (!parsed.success) {

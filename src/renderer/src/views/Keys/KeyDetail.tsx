@@ -9,6 +9,7 @@ import { Field } from '../../components/Field.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
+import { parseWhole } from '../../lib/numbers.ts';
 import type { ReactNode } from 'react';
 import { useKeydesk } from '../../store/index.ts';
 
@@ -103,7 +104,7 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
         className="inline"
         onSubmit={(e) => {
           e.preventDefault();
-          const parsed = schemas.days.safeParse(days.trim() === '' ? undefined : Number(days));
+          const parsed = schemas.days.safeParse(days.trim() === '' ? undefined : parseWhole(days));
           if (!parsed.success) {
             setDaysError(parsed.error.issues[0]?.message ?? 'Enter a number of days.');
             return;
