@@ -56,7 +56,9 @@ export async function openSecretStore(
   }
   const store = new KeytarSecretStore(keytar, options.service);
   const account = `probe-${randomUUID()}`;
-  const timeout = options.probeTimeoutMs ?? 3_000;
+  // A keychain that is there but slow (a loaded machine, a keyring opening for the first time) must not send the
+  // user's keys to session-only storage; one that hangs must not hold up the start for long either.
+  const timeout = options.probeTimeoutMs ?? 10_000;
   try {
     await withTimeout(store.set(account, 'probe'), timeout, 'The keychain');
     const back = await withTimeout(store.get(account), timeout, 'The keychain');
