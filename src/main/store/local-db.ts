@@ -341,6 +341,17 @@ export class LocalDb {
     }
 
     const walk = this.ledgerWhere(profileId, filter, true);
+    if (offset > 0 && !filter.text && !filter.status && filter.premium === undefined) {
+      // A jump deep into the whole ledger: skip `offset` entries of the sort column's index, which holds the
+      // sort key and the value (the key) and nothing else, so no row is read until the page's first; then seek.
+      const at = this.db
+        .prepare(`SELECT ${column} AS k, value FROM ledger WHERE profile_id = ? ORDER BY ${column} ${dir}, value ${dir} LIMIT 1 OFFSET ?`)
+        .get(profileId, offset) as { k: string | null; value: string } | undefined;
+      if (!at) return { rows: [], total };
+      const first = this.db.prepare('SELECT * FROM ledger WHERE profile_id = ? AND value = ?').get(profileId, at.value) as unknown as LedgerDbRow;
+      const rest = limit > 1 ? this.seekLedger(profileId, filter, sort, { after: { key: at.k, value: at.value } }, limit - 1) : [];
+      return { rows: [toLedgerRow(first), ...rest], total };
+    }
     const rows = this.db
       .prepare(`SELECT * FROM ledger WHERE ${walk.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT ? OFFSET ?`)
       .all(...walk.params, limit, offset) as unknown as LedgerDbRow[];
