@@ -1,11 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { JobSummary, LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { schemas } from '../../../../shared/rules.ts';
-import { isExpired, StatusBadge } from '../../components/Badge.tsx';
+import { isExpired } from '../../components/Badge.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
-import { Icon } from '../../components/Icon.tsx';
-import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
@@ -30,14 +28,14 @@ const COLUMNS: { field: LedgerSortField | null; label: string }[] = [
 /** A date (with a clock badge once passed), or a days key's term: "+45 days" on screen, read out whole. */
 function Expiry({ row }: { row: LedgerRow }) {
   if (row.expiresAt) {
+    // Plain text and CSS marks in the grid's rows: a keystroke re-renders every row on screen.
     return isExpired(row.expiresAt) && row.status !== 'deleted' ? (
-      <span className="expired" title={`Expired ${fmt.dateTime(row.expiresAt)}`}>
-        <Icon name="clock" />
-        <Time iso={row.expiresAt} mode="date" />
+      <span className="expired" title={`Expired: ${row.expiresAt}`}>
+        {fmt.date(row.expiresAt)}
         <span className="visually-hidden"> (expired)</span>
       </span>
     ) : (
-      <Time iso={row.expiresAt} mode="date" />
+      <span title={row.expiresAt}>{fmt.date(row.expiresAt)}</span>
     );
   }
   if (row.daysKey === null) return '—';
@@ -49,6 +47,8 @@ function Expiry({ row }: { row: LedgerRow }) {
     </span>
   );
 }
+
+const STATUS_WORD: Record<LedgerRow['status'], string> = { generated: 'Generated', active: 'Active', deleted: 'Deleted' };
 
 /** Picks a row: a plain click toggles it; with Shift, every loaded row from the last pick to this one. */
 type Pick = (index: number, value: string, shift: boolean, selected: boolean) => void;
@@ -74,10 +74,9 @@ function Row({ row, index, top, onPick }: { row: LedgerRow | undefined; index: n
         <>
           <div role="gridcell" className="vcell mono">{row.value}</div>
           <div role="gridcell" className="vcell status">
-            <StatusBadge status={row.status} />
+            <span className={`badge mark mark-${row.status}`}>{STATUS_WORD[row.status]}</span>
             {row.isPremium && (
-              <span className="premium-mark" title="Premium">
-                <Icon name="star" />
+              <span className="badge mark mark-premium" title="Premium">
                 <span className="visually-hidden">Premium</span>
               </span>
             )}
@@ -85,10 +84,7 @@ function Row({ row, index, top, onPick }: { row: LedgerRow | undefined; index: n
           <div role="gridcell" className="vcell">{row.note}</div>
           <div role="gridcell" className="vcell hwid" title={row.hwid ?? undefined}>
             {row.hwid ? (
-              <>
-                <Icon name="lock" />
-                <span>{row.hwid}</span>
-              </>
+              <span className="bound">{row.hwid}</span>
             ) : (
               <span className="muted">—</span>
             )}
@@ -96,8 +92,8 @@ function Row({ row, index, top, onPick }: { row: LedgerRow | undefined; index: n
           <div role="gridcell" className="vcell">
             <Expiry row={row} />
           </div>
-          <div role="gridcell" className="vcell"><Time iso={row.createdAt} mode="date" /></div>
-          <div role="gridcell" className="vcell"><Time iso={row.lastSeenAt} mode="relative" /></div>
+          <div role="gridcell" className="vcell" title={row.createdAt ?? undefined}>{row.createdAt ? fmt.date(row.createdAt) : '—'}</div>
+          <div role="gridcell" className="vcell" title={row.lastSeenAt}>{fmt.relative(row.lastSeenAt)}</div>
         </>
       ) : (
         <div role="gridcell" className="vcell muted">Loading…</div>
