@@ -58,7 +58,11 @@ try {
       if (view.view === 'keys') {
         await page.getByRole('searchbox', { name: /key value/i }).fill('Partner');
         await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
-        await page.getByRole('table', { name: 'Matching keys' }).waitFor();
+        const table = page.getByRole('table', { name: 'Matching keys' });
+        await table.waitFor();
+        // The key detail opens beside the list.
+        await table.getByRole('row').nth(1).getByRole('button').first().click();
+        await page.getByRole('complementary', { name: 'Key detail' }).waitFor();
       }
       if (view.view === 'keyless') {
         await page.getByRole('searchbox', { name: /HWID/i }).fill('c0ffee');
