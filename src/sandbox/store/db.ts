@@ -148,6 +148,11 @@ export class Db {
    * Notes that a committed write added about `rows` rows' worth of pages to the WAL. Past the budget a PASSIVE
    * checkpoint is queued for after the current request (setImmediate), and once writes pause the WAL is
    * truncated: the file stays bounded under load and shrinks to nothing when idle.
+   *
+   * The checkpoint runs on this thread, between requests, on purpose: SQLite restarts the WAL from its start
+   * only when a writer begins after a checkpoint that copied every frame. A checkpointer thread racing the writes
+   * never gets there under steady load (tried: 206 MiB of -wal within 20,000 mixed writes; between requests,
+   * 18 MiB at most over 200,000).
    */
   wrote(rows: number): void {
     this.rowsSinceCheckpoint += rows;
