@@ -81,9 +81,12 @@ export interface HwidReading {
 }
 
 export interface ValidationReport {
-  /** Any word Keydesk does not know reads as a refusal (invalid_key); `reportedOutcome` keeps the word itself. */
+  /**
+   * Any word Keydesk does not know reads as a refusal (invalid_key); `reportedOutcome` keeps the word itself, and
+   * is null when the service refused without an outcome word (the flat shape's `{success: false, message}`).
+   */
   outcome: ValidationOutcome;
-  reportedOutcome?: string;
+  reportedOutcome?: string | null;
   success: boolean;
   message: string;
   dryRun: boolean;

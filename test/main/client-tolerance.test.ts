@@ -191,10 +191,30 @@ describe('key/fetch and friends: a single object, absent, or (detail dialect onl
 
   it('the object absent from a 200: nothing found, not a failure', async () => {
     fake.on('GET', '/api/key/fetch', { status: 200, body: { message: 'No keys' } })
-      .on('GET', '/api/generated-key/fetch', { status: 200, body: {} })
+      .on('GET', '/api/generated-key/fetch', { status: 200, body: { generatedKey: null } })
       .on('GET', '/api/keyless/fetch', { status: 200, body: { message: 'none' } });
     expect(await call('keys.lookup', { term: 'nothing' })).toEqual({ ok: true, data: { active: [], generated: [] } });
     expect(await call('keyless.lookup', { term: 'nothing' })).toEqual({ ok: true, data: { entries: [], total: 0 } });
+  });
+
+  it.each<[string, string, Record<string, unknown>]>([
+    ['a key object without a value', '/api/key/fetch', { key: { note: 'real note', hwid: 'HW-1' } }],
+    ['a key that is not an object', '/api/key/fetch', { key: 'AAAAA' }],
+    ['an empty body: no list, no object, no message', '/api/key/fetch', {}],
+    ['a list with an item that cannot be read', '/api/key/fetch', { keys: [real.key(), { note: 'no value' }], total: 2 }],
+    ['a list field that is not a list', '/api/key/fetch', { keys: 'none', message: 'ok' }],
+  ])('a 200 whose answer cannot be read (%s) is BAD_RESPONSE, never "nothing found"', async (_, path, body) => {
+    fake.on('GET', path, { status: 200, body });
+    const r = await call('keys.fetchActive', { term: 'real' });
+    expect(r).toMatchObject({ ok: false, code: 'BAD_RESPONSE' });
+    expect(said(r)).toMatch(/HTTP 200, but the answer lacks the fields Keydesk needs/);
+    fake.on('GET', path, { status: 200, body });
+    expect(await call('keys.lookup', { term: 'real' })).toMatchObject({ ok: false, code: 'BAD_RESPONSE' });
+  });
+
+  it('keyless/fetch with an unreadable entry is BAD_RESPONSE, not an empty list', async () => {
+    fake.on('GET', '/api/keyless/fetch', { status: 200, body: { message: 'found', keyless: { isPremium: true } } });
+    expect(await call('keyless.lookup', { term: 'HW' })).toMatchObject({ ok: false, code: 'BAD_RESPONSE' });
   });
 
   it('the detail dialect\'s list and total are used when present', async () => {
@@ -248,6 +268,18 @@ describe('cooldown: {error: "Cooldown active … N minutes"} with 429, 400 or ev
     expect(fake.hits('POST', '/api/reset-hwid')).toBe(1);
   });
 
+  it('a 2xx success whose message merely mentions a cooldown is a success, not COOLDOWN', async () => {
+    fake.on('POST', '/api/reset-hwid', { status: 200, body: { success: true, message: 'HWID reset. A 60-minute cooldown now applies to this key.' } })
+      .on('GET', '/api/key/fetch', { status: 200, body: { key: real.key({ hwid: null }) } });
+    const r = await call('keys.resetHwid', { keyValue: VALUE });
+    expect(r).toMatchObject({ ok: true, data: { key: { value: VALUE, status: 'active', hwid: null } } });
+  });
+
+  it('a 200 without success:true whose message reports a cooldown is COOLDOWN', async () => {
+    fake.on('POST', '/api/reset-hwid', { status: 200, body: { message: 'Cooldown active: 7 minutes left' } });
+    expect(await call('keys.resetHwid', { keyValue: VALUE })).toMatchObject({ ok: false, code: 'COOLDOWN', retryAfterSeconds: 7 * 60 });
+  });
+
   it('a Retry-After header, when sent, gives the time left', async () => {
     fake.on('POST', '/api/reset-hwid', { status: 429, headers: { 'retry-after': '95' }, body: { success: false, code: 'COOLDOWN', message: 'Cooldown active', error: 'Cooldown active' } });
     expect(await call('keys.resetHwid', { keyValue: VALUE })).toMatchObject({ ok: false, code: 'COOLDOWN', retryAfterSeconds: 95 });
@@ -287,6 +319,17 @@ describe('validation: Key_Information or flat shape; any outcome but success is 
   it('hwid_mismatch with success:false: a refusal with its words and Notes, not a failed call', async () => {
     fake.on('GET', '/v2_validation', { status: 200, body: { success: false, message: 'Key is bound to another machine', ...realBody('hwid_mismatch', { Notes: 'Bound to HW-1' }) } });
     expect(await run()).toMatchObject({ ok: true, data: { outcome: 'hwid_mismatch', reportedOutcome: 'hwid_mismatch', success: false, notes: 'Bound to HW-1' } });
+  });
+
+  it('the flat shape\'s refusal {success: false, message} without an outcome word: a refusal in its words, no word guessed', async () => {
+    const body = { success: false, message: 'Invalid key for this service' };
+    fake.on('GET', '/v2_validation', { status: 200, body });
+    expect(await run()).toMatchObject({ ok: true, data: { success: false, reportedOutcome: null, message: 'Invalid key for this service', premium: false, raw: body } });
+  });
+
+  it('a validation 200 {success: false} with no words at all is still a failed call, not a made-up refusal', async () => {
+    fake.on('GET', '/v2_validation', { status: 200, body: { success: false } });
+    expect(await run()).toMatchObject({ ok: false });
   });
 
   it('an outcome word Keydesk does not know is a refusal that keeps the word, and never premium', async () => {

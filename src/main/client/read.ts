@@ -71,8 +71,8 @@ export function readKeyless(v: unknown): KeylessEntry | null {
 
 export interface ValidationReading {
   outcome: ValidationOutcome;
-  /** The outcome word exactly as the service sent it (it may be one Keydesk does not know). */
-  reportedOutcome: string;
+  /** The outcome word exactly as the service sent it (it may be one Keydesk does not know); null when it sent none. */
+  reportedOutcome: string | null;
   success: boolean;
   message: string;
   registeredServiceId: string | null;
@@ -90,8 +90,11 @@ export interface ValidationReading {
 export function readValidation(v: unknown): ValidationReading | null {
   if (!isObj(v)) return null;
   const raw = str(v.V2_Authentication) ?? str(v.Authentication) ?? (v.success === true ? 'success' : null);
-  if (raw === null) return null;
-  const known = (VALIDATION_OUTCOMES as readonly string[]).includes(raw);
+  // The flat shape's refusal can come without an outcome word: `{success: false, message}` (or `{error}`). It is
+  // still an answer, a refusal in the service's words; no word is then reported rather than one guessed.
+  const words = str(v.message) ?? str(v.error);
+  if (raw === null && !(words && (v.success === false || str(v.error) !== null))) return null;
+  const known = raw !== null && (VALIDATION_OUTCOMES as readonly string[]).includes(raw);
   const outcome = known ? (raw as ValidationOutcome) : 'invalid_key';
   const success = outcome === 'success';
   const info = isObj(v.Key_Information) ? v.Key_Information : v;
@@ -99,7 +102,7 @@ export function readValidation(v: unknown): ValidationReading | null {
     outcome,
     reportedOutcome: raw,
     success,
-    message: str(v.message) ?? '',
+    message: words ?? '',
     registeredServiceId: str(v.Registered_ServiceID),
     keyless: success ? bool(info.NoKey_Requirement) : false,
     hwid: str(info.Hardware_ID) ?? str(info.hwid) ?? str(info.hardware_id),

@@ -200,7 +200,10 @@ export class ServiceClient {
     const body = isObject(json) ? json : null;
     const serviceError = body ? readString(body.error) : null;
     const serviceMessage = body ? (readString(body.message) ?? serviceError) : null;
-    const cooldown = [serviceError, serviceMessage].find((t) => t !== null && /cool\s*-?down/i.test(t));
+    // On a 2xx only an `error` field, or a body that does not claim success, reports a cooldown: a success
+    // whose message merely mentions one ("reset; a 60-minute cooldown now applies") is a success.
+    const cooldownWords = done && body?.success === true ? [serviceError] : [serviceError, serviceMessage];
+    const cooldown = cooldownWords.find((t) => t !== null && /cool\s*-?down/i.test(t));
     const bodyCode = body && isWireCode(body.code) ? body.code : null;
     if (cooldown !== undefined || bodyCode === 'COOLDOWN') {
       const words = cooldown ?? serviceMessage ?? 'A cooldown is active.';
@@ -300,14 +303,15 @@ export class ServiceClient {
 
   /**
    * Active keys matching a term. The detail dialect sends a list and its total; the real one only the best
-   * match (`key`), or nothing: then `total` is null, unknown. No match at all is an empty list, total 0.
+   * match (`key`), or nothing: then `total` is null, unknown. No match at all is an empty list, total 0; an
+   * answer that does not plainly say what it found is BAD_RESPONSE, never "nothing found".
    */
   fetchActive(term: string, limit?: number, offset?: number): Promise<Result<Page<Key>>> {
-    return this.send('fetchKey', { fetch: term, limit, offset }, (b) => page(b.keys, b.key, b.total, (v) => readKey(v, 'active')));
+    return this.send('fetchKey', { fetch: term, limit, offset }, (b) => page(b, 'keys', 'key', (v) => readKey(v, 'active')));
   }
 
   fetchGenerated(term: string, limit?: number, offset?: number): Promise<Result<Page<Key>>> {
-    return this.send('fetchGeneratedKey', { fetch: term, limit, offset }, (b) => page(b.generatedKeys, b.generatedKey, b.total, (v) => readKey(v, 'generated')));
+    return this.send('fetchGeneratedKey', { fetch: term, limit, offset }, (b) => page(b, 'generatedKeys', 'generatedKey', (v) => readKey(v, 'generated')));
   }
 
   identifierCheck(identifier: string): Promise<Result<{ exists: boolean; service: string | null }>> {
@@ -323,8 +327,8 @@ export class ServiceClient {
 
   fetchKeyless(term: string, limit?: number, offset?: number): Promise<Result<{ entries: KeylessEntry[]; total: number | null }>> {
     return this.send('fetchKeyless', { fetch: term, limit, offset }, (b) => {
-      const p = page(b.keylessEntries, b.keyless, b.total, readKeyless);
-      return { entries: p.keys, total: p.total };
+      const p = page(b, 'keylessEntries', 'keyless', readKeyless);
+      return p === UNREADABLE ? p : { entries: p.keys, total: p.total };
     });
   }
 
@@ -346,11 +350,23 @@ export interface Page<T> {
   total: number | null;
 }
 
-function page<T>(list: unknown, best: unknown, total: unknown, read: (v: unknown) => T | null): Page<T> {
+/**
+ * One page of a lookup's 200 answer, or UNREADABLE when the body does not plainly say what was found. A list
+ * (the detail dialect) is read item by item; a single best match (the real dialect) must be readable; no list
+ * and no object is "none" only when the object is explicitly null or the body carries a message saying so. An
+ * answer Keydesk cannot read is never reported as "nothing found": the vendor would believe the key gone.
+ */
+function page<T>(body: Record<string, unknown>, listField: string, bestField: string, read: (v: unknown) => T | null): Page<T> | typeof UNREADABLE {
+  const list = body[listField];
+  const best = body[bestField];
   if (Array.isArray(list)) {
-    const keys = list.map(read).filter((k): k is T => k !== null);
-    return { keys, total: readNumber(total) ?? (keys.length === 0 ? 0 : null) };
+    const keys = list.map(read);
+    if (keys.some((k) => k === null)) return UNREADABLE;
+    const found = keys as T[];
+    return { keys: found, total: readNumber(body.total) ?? (found.length === 0 ? 0 : null) };
   }
+  if (list !== undefined && list !== null) return UNREADABLE;
+  if (best === null || (best === undefined && (readString(body.message) ?? '') !== '')) return { keys: [], total: 0 };
   const one = read(best);
-  return one === null ? { keys: [], total: 0 } : { keys: [one], total: readNumber(total) };
+  return one === null ? UNREADABLE : { keys: [one], total: readNumber(body.total) };
 }

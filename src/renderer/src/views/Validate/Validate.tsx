@@ -16,6 +16,7 @@ const OUTCOME_WORDS: Record<ValidationOutcome, string> = {
 /** The answer's first words; a word the service sent that Keydesk does not know is still a refusal, named as sent. */
 function headline(report: ValidationReport): string {
   if (report.success) return OUTCOME_WORDS.success;
+  if (report.reportedOutcome === null) return 'Refused: the service gave no outcome word; its message says why.';
   if (report.reportedOutcome !== undefined && report.reportedOutcome !== report.outcome) return `Refused: the service answered “${report.reportedOutcome}”.`;
   return `Refused: ${OUTCOME_WORDS[report.outcome]}`;
 }
@@ -33,7 +34,7 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
       </p>
       {!report.success && report.message && <p>{report.message}</p>}
       <dl className="detail">
-        <div><dt>V2_Authentication</dt><dd>{report.reportedOutcome ?? report.outcome}</dd></div>
+        <div><dt>V2_Authentication</dt><dd>{report.reportedOutcome === null ? '— (not sent)' : (report.reportedOutcome ?? report.outcome)}</dd></div>
         <div><dt>Notes</dt><dd>{report.notes || '—'}</dd></div>
         <div><dt>Premium</dt><dd>{report.premium === null ? '—' : report.premium ? 'Yes' : 'No'}</dd></div>
         <div><dt>Expires</dt><dd>{report.expiresAt ? new Date(report.expiresAt).toLocaleString() : '—'}</dd></div>
