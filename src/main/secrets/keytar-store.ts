@@ -37,8 +37,34 @@ export interface OpenedSecretStore {
   fallbackReason: string | null;
 }
 
-const withTimeout = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
-  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms).unref())]);
+/** A probe step that did not answer in time: told apart from a keychain that answered with an error. */
+class ProbeTimeout extends Error {
+  readonly ms: number;
+  constructor(ms: number) {
+    super(`The keychain did not answer within ${ms} ms`);
+    this.ms = ms;
+  }
+}
+
+/** The keychain answered, but not with the secret it was given. */
+class ProbeMismatch extends Error {}
+
+const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new ProbeTimeout(ms)), ms).unref())]);
+
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(2))} s`;
+
+/**
+ * The reason the user reads, in words: never the raw error text (D-Bus names, library paths), which goes to
+ * main's log instead (architecture practice 15).
+ */
+function fallbackWords(error: unknown): string {
+  if (error instanceof ProbeTimeout) return `No OS keychain answered: it did not answer within ${seconds(error.ms)}.`;
+  if (error instanceof ProbeMismatch) return 'The OS keychain answered but did not give back the test secret it was given, so it is not trusted.';
+  return 'No OS keychain answered: the Secret Service is not running.';
+}
+
+const rawText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * The OS keychain through keytar, proven by a round trip (set, read back, delete) before it is trusted; or,
@@ -52,7 +78,8 @@ export async function openSecretStore(
   try {
     keytar = load();
   } catch (error) {
-    return { store: new MemorySecretStore(), fallbackReason: `The keychain module could not load (${(error as Error).message}).` };
+    console.warn(`Keydesk: the keychain module (keytar) could not load: ${rawText(error)}`);
+    return { store: new MemorySecretStore(), fallbackReason: 'No OS keychain answered: the keychain module could not load.' };
   }
   const store = new KeytarSecretStore(keytar, options.service);
   const account = `probe-${randomUUID()}`;
@@ -60,12 +87,13 @@ export async function openSecretStore(
   // user's keys to session-only storage; one that hangs must not hold up the start for long either.
   const timeout = options.probeTimeoutMs ?? 10_000;
   try {
-    await withTimeout(store.set(account, 'probe'), timeout, 'The keychain');
-    const back = await withTimeout(store.get(account), timeout, 'The keychain');
-    await withTimeout(store.delete(account), timeout, 'The keychain');
-    if (back !== 'probe') throw new Error('it did not return what was stored');
+    await withTimeout(store.set(account, 'probe'), timeout);
+    const back = await withTimeout(store.get(account), timeout);
+    await withTimeout(store.delete(account), timeout);
+    if (back !== 'probe') throw new ProbeMismatch('the keychain did not return what was stored');
     return { store, fallbackReason: null };
   } catch (error) {
-    return { store: new MemorySecretStore(), fallbackReason: `No OS keychain answered (${(error as Error).message}).` };
+    console.warn(`Keydesk: the OS keychain probe failed, secrets are kept for this session only: ${rawText(error)}`);
+    return { store: new MemorySecretStore(), fallbackReason: fallbackWords(error) };
   }
 }
