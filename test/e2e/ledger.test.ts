@@ -75,8 +75,12 @@ describe('All keys', () => {
   });
 
   it('deletes all matching keys as a job that survives a reload, and cancels it part way', async () => {
-    // One request in flight, so the job is still running when the page reloads.
-    expect(await page.evaluate(async () => (await window.keydesk['jobs.setCeiling']({ profileId: 'sandbox', ceiling: 1 })).ok)).toBe(true);
+    // One request in flight (set where a person sets it, in Profiles), so the job still runs when the page reloads.
+    await app.nav('Profiles');
+    await page.getByLabel('Bulk requests in flight (default)').fill('1');
+    await page.getByRole('button', { name: 'Save limit' }).click();
+    await page.getByLabel('Bulk requests in flight (set by you)').waitFor();
+    await app.nav('All keys');
     await page.getByLabel('Premium').selectOption('');
     await page.getByLabel('Filter (key, note or HWID)').fill('ledger bulk');
     await page.getByText('2,000 keys').waitFor();
@@ -106,6 +110,8 @@ describe('All keys', () => {
     await page.getByRole('button', { name: `Resume (${notSent.toLocaleString('en-US')} not sent)` }).waitFor();
     await page.getByLabel('Status').selectOption('deleted');
     await page.getByText(`${deleted.toLocaleString('en-US')} keys`).waitFor();
-    expect(await page.evaluate(async () => (await window.keydesk['jobs.setCeiling']({ profileId: 'sandbox', ceiling: null })).ok)).toBe(true);
+    await app.nav('Profiles');
+    await page.getByRole('button', { name: 'Use the default' }).click();
+    await page.getByLabel('Bulk requests in flight (default)').waitFor();
   });
 });

@@ -223,6 +223,15 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: '100 of 100 done.' });
   });
 
+  it('saves a profile ceiling through main and says what it is now', async () => {
+    impl['jobs.setCeiling'] = (input) => Promise.resolve({ ok: true, data: { ceiling: (input as { ceiling: number }).ceiling, isDefault: false } });
+    expect(await useKeydesk.getState().saveCeiling('sandbox', 12)).toEqual({ ceiling: 12, isDefault: false });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Bulk jobs keep at most 12 requests in flight.' });
+    impl['jobs.setCeiling'] = () => Promise.resolve({ ok: false, code: 'NOT_FOUND', message: 'That profile no longer exists.' });
+    expect(await useKeydesk.getState().saveCeiling('gone', 3)).toBeNull();
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'That profile no longer exists.' });
+  });
+
   it('after a reload, finds the running job, follows its progress, and cancels it', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A, counts: { ...COUNTS, done: 10, pending: 90 } })] } });

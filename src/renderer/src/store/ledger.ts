@@ -45,6 +45,9 @@ export interface LedgerSlice {
   /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
   attachJobs: () => Promise<void>;
   dismissJob: () => void;
+  /** A profile's ceiling on bulk requests in flight; null (and a toast) when main refuses. */
+  loadCeiling: (profileId: string) => Promise<{ ceiling: number; isDefault: boolean } | null>;
+  saveCeiling: (profileId: string, ceiling: number | null) => Promise<{ ceiling: number; isDefault: boolean } | null>;
   exportLedger: (format: 'csv' | 'json') => Promise<string | null>;
 }
 
@@ -220,6 +223,19 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       if (current && current.id !== show.id && current.state === 'running') return;
       set({ job: show });
       if (show.state !== 'running') void loadProblems(show);
+    },
+    loadCeiling: async (profileId) => {
+      const r = await call('jobs.getCeiling', { profileId });
+      return r.ok ? r.data : null;
+    },
+    saveCeiling: async (profileId, ceiling) => {
+      const r = await call('jobs.setCeiling', { profileId, ceiling });
+      if (!r.ok) {
+        get().notify('error', r.message);
+        return null;
+      }
+      get().notify('success', `Bulk jobs keep at most ${r.data.ceiling.toLocaleString()} requests in flight${r.data.isDefault ? ' (the default)' : ''}.`);
+      return r.data;
     },
     dismissJob: () => {
       if (get().job?.state !== 'running') set({ job: null, jobProblems: null });

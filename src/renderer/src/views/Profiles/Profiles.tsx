@@ -3,6 +3,7 @@ import type { Failure } from '../../../../shared/result.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
+import { BulkCeiling } from './BulkCeiling.tsx';
 import { EditProfile, ORIGIN_HINT } from './EditProfile.tsx';
 import { useKeydesk } from '../../store/index.ts';
 
@@ -62,6 +63,7 @@ export function Profiles() {
                     </button>
                   )}
                 </div>
+                <BulkCeiling profile={p} />
                 {editing === p.id && <EditProfile profile={p} onDone={() => { setEditing(null); }} />}
               </li>
             ))}
