@@ -1,7 +1,7 @@
 // Profiles (everything but the apiKey) in a small JSON file in userData, parsed with a schema and written
 // atomically: a temporary file beside it, flushed to disk, then renamed over it.
 import { randomUUID } from 'node:crypto';
-import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Profile } from '../../shared/domain.ts';
@@ -107,20 +107,34 @@ export class ProfilesFile {
     return `${head} A copy of it is kept beside it as ${r.copy}; your changes to profiles since are in a new file.`;
   }
 
-  /** Write to a temporary file beside the real one, flush it to disk, then rename: a crash leaves the old file or the new. */
-  private save(by: 'start-up' | 'user'): void {
-    if (this.writes === 'never' || (this.writes === 'held' && by === 'start-up')) return;
-    this.writes = 'free';
+  /**
+   * Makes `next` the profiles, on disk first: write a temporary file beside the real one, flush it, then rename.
+   * A crash leaves the old file or the new; a failed write (disk full, a read-only folder) throws, removes its
+   * temporary file and leaves both the file and memory as they were, so the screen never shows a change that
+   * was not saved.
+   */
+  private commit(next: FileShape, by: 'start-up' | 'user'): void {
+    if (this.writes === 'never' || (this.writes === 'held' && by === 'start-up')) {
+      this.data = next;
+      return;
+    }
     mkdirSync(dirname(this.path), { recursive: true });
     const tmp = `${this.path}.${randomUUID()}.tmp`;
     const fd = openSync(tmp, 'w', 0o600);
     try {
-      writeFileSync(fd, JSON.stringify(this.data, null, 2));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      try {
+        writeFileSync(fd, JSON.stringify(next, null, 2));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, this.path);
+    } catch (error) {
+      rmSync(tmp, { force: true });
+      throw error;
     }
-    renameSync(tmp, this.path);
+    this.data = next;
+    this.writes = 'free';
     syncDirectory(dirname(this.path));
   }
 
@@ -139,21 +153,21 @@ export class ProfilesFile {
 
   /** `by: 'start-up'` is the core's own bookkeeping (the sandbox profile); it never replaces a refused file. */
   upsert(profile: StoredProfile, by: 'start-up' | 'user' = 'user'): void {
-    const i = this.data.profiles.findIndex((p) => p.id === profile.id);
-    if (i === -1) this.data.profiles.push({ ...profile });
-    else this.data.profiles[i] = { ...profile };
-    this.save(by);
+    const profiles = [...this.data.profiles];
+    const i = profiles.findIndex((p) => p.id === profile.id);
+    if (i === -1) profiles.push({ ...profile });
+    else profiles[i] = { ...profile };
+    this.commit({ ...this.data, profiles }, by);
   }
 
   remove(id: string): void {
-    this.data.profiles = this.data.profiles.filter((p) => p.id !== id);
-    if (this.data.activeProfileId === id) this.data.activeProfileId = this.data.profiles[0]?.id ?? null;
-    this.save('user');
+    const profiles = this.data.profiles.filter((p) => p.id !== id);
+    const activeProfileId = this.data.activeProfileId === id ? (profiles[0]?.id ?? null) : this.data.activeProfileId;
+    this.commit({ ...this.data, profiles, activeProfileId }, 'user');
   }
 
   setActive(id: string, by: 'start-up' | 'user' = 'user'): void {
-    this.data.activeProfileId = id;
-    this.save(by);
+    this.commit({ ...this.data, activeProfileId: id }, by);
   }
 }
 
