@@ -291,3 +291,27 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().ledgerPages.get(0)?.map((r) => r.value)).toEqual(['B']);
   });
 });
+
+describe('loaders record their error', () => {
+  const failure = { ok: false as const, code: 'INTERNAL' as const, message: 'The local database could not be read.' };
+  it('the history read keeps its failure and shows no chart of another range', async () => {
+    useKeydesk.setState({ history: [{ at: '2026-01-01T00:00:00.000Z', min: 1, max: 2 }] });
+    impl['executions.history'] = () => Promise.resolve(failure);
+    await useKeydesk.getState().loadHistory('24h');
+    expect(useKeydesk.getState()).toMatchObject({ historyStatus: 'error', historyError: failure, history: [] });
+  });
+  it('reading this machine’s HWIDs keeps its failure, then clears it on success', async () => {
+    impl['hwid.read'] = () => Promise.resolve(failure);
+    await useKeydesk.getState().loadHwids();
+    expect(useKeydesk.getState()).toMatchObject({ hwidsStatus: 'error', hwidsError: failure });
+    impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
+    await useKeydesk.getState().loadHwids();
+    expect(useKeydesk.getState()).toMatchObject({ hwidsStatus: 'ready', hwidsError: null, hwids: [] });
+  });
+  it('the activity list keeps its failure and drops the list of another filter', async () => {
+    useKeydesk.setState({ audit: { entries: [], total: 3, offset: 0, limit: 50 } });
+    impl['audit.list'] = () => Promise.resolve(failure);
+    await useKeydesk.getState().loadAudit({ filter: {}, offset: 0, limit: 50 });
+    expect(useKeydesk.getState()).toMatchObject({ auditStatus: 'error', auditError: failure, audit: null });
+  });
+});

@@ -28,6 +28,7 @@ export function Overview() {
   const status = useKeydesk((s) => s.executions);
   const error = useKeydesk((s) => s.executionsError);
   const history = useKeydesk((s) => s.history);
+  const historyError = useKeydesk((s) => s.historyError);
   const refresh = useKeydesk((s) => s.refreshExecutions);
   const push = useKeydesk((s) => s.pushExecution);
   const loadHistory = useKeydesk((s) => s.loadHistory);
@@ -116,6 +117,7 @@ export function Overview() {
             Change over the range: <strong>{last - first >= 0 ? `+${fmt.number(last - first)}` : fmt.number(last - first)}</strong>
           </p>
         )}
+        {historyError && <FailureMessage failure={historyError} />}
         {buckets.length >= 2 ? (
           <HistoryChart buckets={buckets} />
         ) : (

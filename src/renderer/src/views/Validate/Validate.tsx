@@ -51,6 +51,7 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
 export function Validate() {
   const hwids = useKeydesk((s) => s.hwids);
   const loadHwids = useKeydesk((s) => s.loadHwids);
+  const hwidsError = useKeydesk((s) => s.hwidsError);
   const report = useKeydesk((s) => s.validation);
   const status = useKeydesk((s) => s.validationStatus);
   const error = useKeydesk((s) => s.validationError);
@@ -75,6 +76,7 @@ export function Validate() {
       <div className="columns">
         <fieldset className="card">
           <legend>This machine&apos;s HWID</legend>
+          {hwidsError && <FailureMessage failure={hwidsError} />}
           {hwids.map((h) => (
             <label key={h.method} className="choice">
               <input type="radio" name="hwid" disabled={h.value === null} checked={choice === h.method} onChange={() => { setChoice(h.method); }} />
