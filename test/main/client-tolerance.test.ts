@@ -178,6 +178,33 @@ describe('extend: {message} with or without the key is a success', () => {
   });
 });
 
+describe('extend answered with a key without its status, and no way to read it back: the ledger is not guessed at', () => {
+  const rowOf = async (value: string) =>
+    (await must('ledger.query', { filter: { text: value }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 10 })).rows.find((r) => r.value === value);
+  const down = () =>
+    fake.on('GET', '/api/key/fetch', { status: 500, body: { message: 'down' } }).on('GET', '/api/generated-key/fetch', { status: 500, body: { message: 'down' } });
+
+  it('an active key whose HWID was reset keeps its ledger status; the fields that came back are updated', async () => {
+    const value = 'RESET-BBBBB-CCCCC-DDDDD-EEEEE';
+    fake.on('GET', '/api/key/fetch', { status: 200, body: { key: real.key({ value, hwid: 'HW-1' }) } });
+    await must('keys.fetchActive', { term: value });
+    expect(await rowOf(value)).toMatchObject({ status: 'active', hwid: 'HW-1' });
+    fake.reset();
+    fake.on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Expiration extended', key: real.key({ value, hwid: null, expiresAt: '2027-03-02T23:59:59.999Z' }) } });
+    down();
+    await must('keys.extend', { keyValue: value, days: 30 });
+    expect(await rowOf(value)).toMatchObject({ status: 'active', hwid: null, expiresAt: '2027-03-02T23:59:59.999Z' });
+  });
+
+  it('a key not in the ledger yet is not added with a made-up status', async () => {
+    const value = 'NEWKY-BBBBB-CCCCC-DDDDD-EEEEE';
+    fake.on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Expiration extended', key: real.key({ value, hwid: null }) } });
+    down();
+    await must('keys.extend', { keyValue: value, days: 30 });
+    expect(await rowOf(value)).toBeUndefined();
+  });
+});
+
 describe('key/fetch and friends: a single object, absent, or (detail dialect only) a list', () => {
   it('a single best match: found, and the lookup says it is the best match only', async () => {
     fake.on('GET', '/api/key/fetch', { status: 200, body: { key: real.key() } })

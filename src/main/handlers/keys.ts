@@ -22,6 +22,12 @@ async function readBack(client: ServiceClient, keyValue: string, given: Key | nu
   return given;
 }
 
+/** Into the ledger: a whole key as it is, or, when its status went unreported, only the fields that came back. */
+function record(core: Core, profileId: string, key: Key): void {
+  if (key.unreported?.includes('status')) core.db.recordReportedFields(profileId, key);
+  else core.db.recordKeys(profileId, [key]);
+}
+
 export const keyHandlers = (
   core: Core,
 ): Pick<Handlers, 'keys.generate' | 'keys.lookup' | 'keys.fetchActive' | 'keys.fetchGenerated' | 'keys.delete' | 'keys.extend' | 'keys.resetHwid'> => {
@@ -71,7 +77,7 @@ export const keyHandlers = (
         const r = await a.client.extend(keyValue, days);
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
-        if (key) core.db.recordKeys(a.profile.id, [key]);
+        if (key) record(core, a.profile.id, key);
         return ok({ key });
       });
     }),
@@ -81,7 +87,7 @@ export const keyHandlers = (
         const r = await a.client.resetHwid(keyValue);
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
-        if (key) core.db.recordKeys(a.profile.id, [key]);
+        if (key) record(core, a.profile.id, key);
         return ok({ key });
       });
     }),

@@ -254,6 +254,27 @@ export class LocalDb {
       .run(profileId, seenAt, JSON.stringify(rows));
   }
 
+  /**
+   * A key the service described only in part (no status: the real dialect's extend answer, when it could not be
+   * read back). Updates the ledger row's fields that came back and nothing else: the status is never guessed, and
+   * a key not in the ledger yet is not added (a row needs a status). Like the job service, which records no
+   * key whose status is unreported.
+   */
+  recordReportedFields(profileId: string, key: Key, seenAt = new Date().toISOString()): void {
+    const unreported = new Set(key.unreported ?? []);
+    const sets = ['note = ?', 'is_premium = ?', 'expires_at = ?', 'hwid = ?', 'search = ?', 'last_seen_at = ?'];
+    const params: SQLInputValue[] = [key.note, key.isPremium ? 1 : 0, key.expiresAt, key.hwid, `${key.value}\n${key.note}\n${key.hwid ?? ''}`.toLowerCase(), seenAt];
+    if (!unreported.has('daysKey')) {
+      sets.push('days_key = ?');
+      params.push(key.expiresByDaysKey ? key.daysKey : null);
+    }
+    if (!unreported.has('createdAt') && key.createdAt) {
+      sets.push('created_at = ?');
+      params.push(key.createdAt);
+    }
+    this.db.prepare(`UPDATE ledger SET ${sets.join(', ')} WHERE profile_id = ? AND value = ?`).run(...params, profileId, key.value);
+  }
+
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
     this.db.prepare("UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value = ?").run(seenAt, profileId, value);
   }
