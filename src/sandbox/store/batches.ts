@@ -3,9 +3,8 @@
 import { endOfUtcDay } from '../../shared/rules.ts';
 import type { WireKey } from '../../shared/wire.ts';
 import { generateKeyBlock, KEY_LENGTH, type KeyValueBlock } from '../keygen.ts';
-import type { Db } from './db.ts';
 import { iso, isUniqueViolation, keyPublicId } from './rows.ts';
-import type { Services } from './services.ts';
+import { ServiceScoped } from './scoped.ts';
 
 export interface GenerateParams {
   count: number;
@@ -106,17 +105,7 @@ export function batchJsonBytes(batch: GeneratedBatch, prefix = '', suffix = ''):
   return Buffer.concat([...batchJsonChunks(batch, prefix, suffix).chunks()]);
 }
 
-export class Batches {
-  private readonly db: Db;
-  private readonly services: Services;
-  private readonly now: () => number;
-
-  constructor(db: Db, services: Services, now: () => number) {
-    this.db = db;
-    this.services = services;
-    this.now = now;
-  }
-
+export class Batches extends ServiceScoped {
   private noteId(serviceId: number, note: string): number {
     this.db.run('INSERT INTO notes (service_id, text) VALUES (?, ?) ON CONFLICT (service_id, text) DO NOTHING', serviceId, note);
     const row = this.db.get<{ id: number }>('SELECT id FROM notes WHERE service_id = ? AND text = ?', serviceId, note);

@@ -2,25 +2,14 @@
 import { addDays, LIMITS, MAX_EXPIRES_AT_MS } from '../../shared/rules.ts';
 import type { WireKey } from '../../shared/wire.ts';
 import { invalid, notFound, WireError } from '../errors.ts';
-import type { Db } from './db.ts';
 import { ACTIVE, GENERATED, KEY_COLUMNS, toWireKey, type KeyRow } from './rows.ts';
-import type { Services } from './services.ts';
+import { ServiceScoped } from './scoped.ts';
 
 const MINUTE_MS = 60_000;
 /** Built once: validation runs this on every call, and a statement is found by its text. */
 const KEY_BY_VALUE = `SELECT ${KEY_COLUMNS} FROM keys k JOIN notes n ON n.id = k.note_id WHERE k.value = ? AND k.service_id = ?`;
 
-export class Keys {
-  private readonly db: Db;
-  private readonly services: Services;
-  private readonly now: () => number;
-
-  constructor(db: Db, services: Services, now: () => number) {
-    this.db = db;
-    this.services = services;
-    this.now = now;
-  }
-
+export class Keys extends ServiceScoped {
   /** This service's key with that value, or null. */
   row(serviceId: number, value: string): KeyRow | null {
     return this.db.get<KeyRow>(KEY_BY_VALUE, value, serviceId) ?? null;
