@@ -2,18 +2,13 @@
 // real service and third-party clients have met it. Every operation runs through the handlers (the path IPC and
 // the harness take) on a real core with a remote profile pointed at a fake service on 127.0.0.1, which answers
 // in exactly the scripted status, headers and body. Success is judged by what the service did.
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
-import { Core } from '../../src/main/core.ts';
-import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
-import { dispatch } from '../../src/main/ipc/dispatch.ts';
-import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
-import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
+import type { OperationInput } from '../../src/shared/contract.ts';
 import type { JobItem } from '../../src/shared/domain.ts';
 import type { Result } from '../../src/shared/result.ts';
+import { startTestCore, type TestCore } from '../support/core.ts';
 import { FakeService, real, type Reply } from '../support/fake-service.ts';
-import { tempDir } from '../support/sandbox-process.ts';
 
 const API_KEY = 'kd_CANARY-5e1f-tolerance-DO-NOT-LEAK';
 const VALUE = 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE';
@@ -22,17 +17,10 @@ const GEN = 'GGGGG-HHHHH-IIIII-JJJJJ-KKKKK';
 const TIMEOUTS = { connectMs: 2_000, headersMs: 1_500, bodyMs: 1_500 };
 
 const fake = new FakeService();
-let core: Core;
-let handlers: Handlers;
+let t: TestCore;
 
-async function call<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<Result<OperationOutput<N>>> {
-  return (await dispatch(handlers, name, input)) as Result<OperationOutput<N>>;
-}
-async function must<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<OperationOutput<N>> {
-  const r = await call(name, input);
-  if (!r.ok) throw new Error(`${name} failed: ${r.code} ${r.message}`);
-  return r.data;
-}
+const call: TestCore['call'] = (name, input) => t.call(name, input);
+const must: TestCore['must'] = (name, input) => t.must(name, input);
 /** What the vendor is told: the message, then the technical detail behind "Details" (the error policy). */
 const said = (r: Result<unknown>): string => (r.ok ? '' : `${r.message} | ${r.detail ?? ''}`);
 const leaks = (v: unknown): boolean => {
@@ -42,14 +30,7 @@ const leaks = (v: unknown): boolean => {
 
 beforeAll(async () => {
   await fake.start();
-  core = await Core.start({
-    userDataDir: tempDir('keydesk-tolerance-'),
-    secrets: new MemorySecretStore(),
-    version: '0.0.0-test',
-    askSavePath: (name) => Promise.resolve(join(tempDir('keydesk-tolerance-exports-'), name)),
-    clientOptions: { timeouts: TIMEOUTS, retryDelaysMs: [20, 20] },
-  });
-  handlers = createHandlers(core);
+  t = await startTestCore({ clientOptions: { timeouts: TIMEOUTS, retryDelaysMs: [20, 20] } });
   fake.on('GET', '/api/execution-count', { status: 200, body: { executionCount: 7 } });
   const profile = await must('profiles.add', { name: 'Real-shaped remote', baseUrl: fake.url, apiKey: API_KEY, serviceIdentifier: 'real-svc' });
   await must('profiles.select', { id: profile.id });
@@ -57,12 +38,12 @@ beforeAll(async () => {
 /** Runs a bulk job to its end and gives its items. */
 async function jobItems(input: OperationInput<'jobs.start'>): Promise<JobItem[]> {
   const started = await must('jobs.start', input);
-  await core.jobs.settled(started.id);
+  await t.core.jobs.settled(started.id);
   return (await must('jobs.items', { jobId: started.id, offset: 0, limit: 100 })).items;
 }
 
 afterAll(async () => {
-  await core.close();
+  await t.close();
   await fake.close();
 });
 beforeEach(() => {

@@ -3,20 +3,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core, SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
-import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
-import { dispatch } from '../../src/main/ipc/dispatch.ts';
+import { SANDBOX_PROFILE_ID, type Core } from '../../src/main/core.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { SandboxStore } from '../../src/sandbox/store.ts';
-import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
 import type { JobSummary, Key, LedgerRow } from '../../src/shared/domain.ts';
-import type { Result } from '../../src/shared/result.ts';
+import { startTestCore, type TestCore } from '../support/core.ts';
 import { listFiles } from '../support/files.ts';
 import { tempDir } from '../support/sandbox-process.ts';
 
+let t: TestCore;
 let core: Core;
-let handlers: Handlers;
 let userData: string;
 let remote: RunningSandbox;
 let remoteStore: SandboxStore;
@@ -24,30 +21,18 @@ let remoteKey: string;
 const exportsDir = tempDir('keydesk-exports-');
 const secrets = new MemorySecretStore();
 
-async function call<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<Result<OperationOutput<N>>> {
-  return (await dispatch(handlers, name, input)) as Result<OperationOutput<N>>;
-}
-async function must<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<OperationOutput<N>> {
-  const r = await call(name, input);
-  if (!r.ok) throw new Error(`${name} failed: ${r.code} ${r.message}`);
-  return r.data;
-}
+const call: TestCore['call'] = (name, input) => t.call(name, input);
+const must: TestCore['must'] = (name, input) => t.must(name, input);
 
 beforeAll(async () => {
-  userData = tempDir('keydesk-userdata-');
-  core = await Core.start({
-    userDataDir: userData,
-    secrets,
-    version: '0.0.0-test',
-    askSavePath: (name) => Promise.resolve(join(exportsDir, name)),
-  });
-  handlers = createHandlers(core);
+  t = await startTestCore({ secrets, askSavePath: (name) => Promise.resolve(join(exportsDir, name)) });
+  ({ core, userData } = t);
   remoteStore = new SandboxStore(':memory:');
   remoteKey = remoteStore.createService('Remote Co', 'remote-co').apiKey;
   remote = await startSandboxServer({ store: remoteStore });
 });
 afterAll(async () => {
-  await core.close();
+  await t.close();
   await remote.close();
   remoteStore.close();
 });

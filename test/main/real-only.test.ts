@@ -1,51 +1,31 @@
 // Every operation through the handlers with a remote profile on a real-only sandbox: it ignores
 // `Keydesk-Detail: full` and answers exactly like the hosted service (wire.md "Real dialect"). Every operation
 // must work, and where the dialect gives less, the result says so (total null, fields named as unreported).
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Core } from '../../src/main/core.ts';
-import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
-import { dispatch } from '../../src/main/ipc/dispatch.ts';
-import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.ts';
 import { SandboxStore } from '../../src/sandbox/store.ts';
-import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
-import type { Result } from '../../src/shared/result.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { startTestCore, type TestCore } from '../support/core.ts';
 
-let core: Core;
-let handlers: Handlers;
+let t: TestCore;
 let remote: RunningSandbox;
 let store: SandboxStore;
 
-async function call<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<Result<OperationOutput<N>>> {
-  return (await dispatch(handlers, name, input)) as Result<OperationOutput<N>>;
-}
-async function must<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<OperationOutput<N>> {
-  const r = await call(name, input);
-  if (!r.ok) throw new Error(`${name} failed: ${r.code} ${r.message} ${r.detail ?? ''}`);
-  return r.data;
-}
+const call: TestCore['call'] = (name, input) => t.call(name, input);
+const must: TestCore['must'] = (name, input) => t.must(name, input);
 
 beforeAll(async () => {
   store = new SandboxStore(':memory:');
   const { apiKey } = store.createService('Real Shop', 'real-shop');
   remote = await startSandboxServer({ store, realOnly: true });
-  core = await Core.start({
-    userDataDir: tempDir('keydesk-real-only-'),
-    secrets: new MemorySecretStore(),
-    version: '0.0.0-test',
-    askSavePath: (name) => Promise.resolve(join(tempDir('keydesk-real-only-exports-'), name)),
-  });
-  handlers = createHandlers(core);
+  t = await startTestCore();
   // The official client's own base, with /api: the same service.
   const profile = await must('profiles.add', { name: 'Real Shop', baseUrl: `${remote.url}/api`, apiKey, serviceIdentifier: 'real-shop' });
   expect(profile.baseUrl).toBe(remote.url);
   await must('profiles.select', { id: profile.id });
 });
 afterAll(async () => {
-  await core.close();
+  await t.close();
   await remote.close();
   store.close();
 });
@@ -138,7 +118,7 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
     for (const action of ['extend', 'resetHwid', 'delete'] as const) {
       const target = { keyValues: batch };
       const job = await must('jobs.start', action === 'extend' ? { action, target, days: 2 } : { action, target });
-      await core.jobs.settled(job.id);
+      await t.core.jobs.settled(job.id);
       const { items } = await must('jobs.items', { jobId: job.id, offset: 0, limit: 10 });
       expect(items.map((i) => [i.target, i.state, i.code])).toEqual(batch.map((v) => [v, 'done', null]));
     }

@@ -33,7 +33,7 @@ export async function startTestCore(options: Partial<CoreOptions> = {}): Promise
     (await dispatch(handlers, name, input)) as Result<OperationOutput<N>>;
   const must = async <N extends OperationName>(name: N, input?: OperationInput<N>): Promise<OperationOutput<N>> => {
     const r = await call(name, input);
-    if (!r.ok) throw new Error(`${name} failed: ${r.code} ${r.message}`);
+    if (!r.ok) throw new Error(`${name} failed: ${r.code} ${r.message} ${r.detail ?? ''}`);
     return r.data;
   };
   return { core, handlers, userData, call, must, close: () => core.close() };
