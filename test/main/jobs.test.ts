@@ -146,6 +146,94 @@ describe('unknown outcomes', () => {
   });
 });
 
+describe('resuming and cancelling', () => {
+  it('runs a job once when two resumes arrive together, so one cancel stops all of its sending', async () => {
+    const fake = await fakeService(() => 'ok');
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const jobs = service(fake.url, db);
+    try {
+      const id = 'job-twice';
+      db.createJob({ id, profileId: 'p1', action: 'delete', params: '{}', createdAt: new Date().toISOString() }, { keyValues: values(6) });
+      db.setJobState(id, 'interrupted', 'Stopped for the test.', new Date().toISOString());
+      // Both calls are made before either awaits anything: the second must see the first's reservation.
+      const [a, b] = await Promise.all([jobs.resume('p1', id, false), jobs.resume('p1', id, false)]);
+      expect([a.ok, b.ok].sort()).toEqual([false, true]);
+      expect([a, b].find((r) => !r.ok)).toMatchObject({ ok: false, code: 'CONFLICT' });
+      await jobs.settled(id);
+      expect(jobs.get('p1', id)).toMatchObject({ state: 'finished', counts: { done: 6, pending: 0, sent: 0, unknown: 0 } });
+      expect(fake.received).toHaveLength(6);
+    } finally {
+      db.close();
+      await fake.close();
+    }
+  });
+
+  it('keeps a cancelled job running until its requests on the wire answer, so a crash then leaves them unknown, not sent', async () => {
+    const held: ServerResponse[] = [];
+    const fake = await fakeService((_key, _n, _req, res) => {
+      held.push(res);
+      return 'handled';
+    });
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const jobs = service(fake.url, db);
+    try {
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(40) } });
+      if (!started.ok) throw new Error(started.message);
+      const id = started.data.id;
+      await until(() => held.length >= START_CONCURRENCY && held.length === jobs.get('p1', id)?.counts.sent);
+      const onWire = jobs.get('p1', id)?.counts.sent ?? 0;
+      expect(onWire).toBeGreaterThan(0);
+      const cancelled = jobs.cancel('p1', id);
+      expect(cancelled).toMatchObject({ ok: true, data: { state: 'cancelled', finishedAt: null } });
+      // Not yet recorded as ended: its requests are still out.
+      expect(db.job(id)?.finishedAt).toBeNull();
+      // Keydesk dies here; the next start must not leave those items "sent" forever.
+      const next = service(fake.url, db);
+      expect(db.jobItems(id, 'sent', 0, 100).total).toBe(0);
+      expect(db.jobItems(id, 'unknown', 0, 100).total).toBe(onWire);
+      expect(next.get('p1', id)).toMatchObject({ state: 'interrupted', counts: { sent: 0, unknown: onWire } });
+    } finally {
+      // Let the first process's requests end (unanswered) before the database closes.
+      const ender = setInterval(() => {
+        for (const res of held.splice(0)) res.destroy();
+      }, 5);
+      for (const job of jobs.list('p1')) await jobs.settled(job.id);
+      clearInterval(ender);
+      db.close();
+      await fake.close();
+    }
+  });
+
+  it('records a cancelled job as cancelled once its last answer arrives', async () => {
+    const held: ServerResponse[] = [];
+    const fake = await fakeService((_key, _n, _req, res) => {
+      held.push(res);
+      return 'handled';
+    });
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const events: JobSummary[] = [];
+    const jobs = service(fake.url, db, undefined, events);
+    try {
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(40) } });
+      if (!started.ok) throw new Error(started.message);
+      const id = started.data.id;
+      await until(() => held.length >= START_CONCURRENCY && held.length === jobs.get('p1', id)?.counts.sent);
+      jobs.cancel('p1', id);
+      for (const res of held) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
+      await jobs.settled(id);
+      const final = jobs.get('p1', id);
+      expect(final).toMatchObject({ state: 'cancelled', counts: { sent: 0, done: held.length, pending: 40 - held.length } });
+      expect(final?.finishedAt).not.toBeNull();
+      expect(db.job(id)).toMatchObject({ state: 'cancelled' });
+      expect(events.at(-1)).toMatchObject({ state: 'cancelled', counts: { sent: 0 } });
+      expect(events.at(-1)?.finishedAt).not.toBeNull();
+    } finally {
+      db.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('a 429 with Retry-After', () => {
   it('pauses the whole job: nothing more is sent until the pause ends, and the refused item is sent once more', async () => {
     let refused = false;

@@ -133,6 +133,8 @@ export class JobService {
   private readonly deps: JobServiceDeps;
   private readonly clock: JobClock;
   private readonly runs = new Map<string, Run>();
+  /** Jobs between a start or resume and their run: reserved before the first await, so a second resume is refused. */
+  private readonly starting = new Set<string>();
   private closed = false;
   private version = 0;
 
@@ -184,8 +186,22 @@ export class JobService {
     return this.run(id);
   }
 
-  /** Runs (or resumes) a job's pending items. */
+  /** Runs (or resumes) a job's pending items; a job already running or starting is refused. */
   private async run(jobId: string): Promise<Result<JobSummary>> {
+    if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
+    this.starting.add(jobId);
+    try {
+      return await this.runReserved(jobId);
+    } finally {
+      this.starting.delete(jobId);
+    }
+  }
+
+  private isActive(jobId: string): boolean {
+    return this.runs.has(jobId) || this.starting.has(jobId);
+  }
+
+  private async runReserved(jobId: string): Promise<Result<JobSummary>> {
     const job = this.db.job(jobId);
     if (!job) return fail('NOT_FOUND', 'That job no longer exists.');
     const profile = this.deps.profile(job.profileId);
@@ -195,6 +211,7 @@ export class JobService {
       return fail('KEYCHAIN_UNAVAILABLE', 'No apiKey is available for this profile; enter it again, then resume.');
     }
     if (this.closed) return fail('CANCELLED', 'Keydesk is quitting.');
+    if (this.runs.has(jobId)) return fail('CONFLICT', 'That job is already running.');
     this.db.setJobState(jobId, 'running', null, null);
     const run: Run = {
       job: { ...job, state: 'running', reason: null, finishedAt: null },
@@ -441,7 +458,7 @@ export class JobService {
     return this.summary(job, run ?? null);
   }
 
-  /** Stops sending at once; answers already on the wire are still recorded. */
+  /** Stops sending at once; answers already on the wire are still recorded, and then the job is cancelled. */
   cancel(profileId: string, jobId: string): Result<JobSummary> {
     const run = this.runs.get(jobId);
     if (!run || run.job.profileId !== profileId) {
@@ -451,7 +468,8 @@ export class JobService {
     run.stop ??= { state: 'cancelled', reason: null };
     run.abort.abort();
     this.signal(run);
-    this.db.setJobState(jobId, 'cancelled', null, null);
+    // The job stays "running" in the database until its last answer is recorded (finish() writes "cancelled"):
+    // if Keydesk dies first, the next start finds it running and marks its unanswered items unknown.
     const s = this.summary(run.job, run);
     this.deps.emit(s);
     return ok(s);
@@ -464,7 +482,7 @@ export class JobService {
   async resume(profileId: string, jobId: string, retryUnknown: boolean): Promise<Result<JobSummary>> {
     const job = this.db.job(jobId);
     if (!job || job.profileId !== profileId) return fail('NOT_FOUND', 'That job was not found for this profile.');
-    if (this.runs.has(jobId)) return fail('CONFLICT', 'That job is already running.');
+    if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
     if (retryUnknown) this.db.requeueJobItems(jobId, 'unknown');
     if (this.db.jobCounts(jobId).pending === 0) {
       const s = this.get(profileId, jobId);

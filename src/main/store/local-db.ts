@@ -571,18 +571,17 @@ export class LocalDb {
   }
 
   /**
-   * After a crash or quit: every job still marked running is interrupted, and its items that were on the wire
-   * are unknown (they may or may not have taken effect). Returns the ids of the jobs it interrupted.
+   * After a crash or quit (no job runs in this process any more): every job still marked running is
+   * interrupted, and every item still marked sent, whatever its job's state, is unknown (it may or may not have
+   * taken effect). Returns the ids of the jobs it interrupted.
    */
   interruptRunningJobs(reason: string, at = new Date().toISOString()): string[] {
     return this.tx(() => {
+      this.db
+        .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id IN (SELECT id FROM jobs) AND state = 'sent'")
+        .run('Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.');
       const ids = (this.db.prepare("SELECT id FROM jobs WHERE state = 'running'").all() as { id: string }[]).map((r) => r.id);
-      for (const id of ids) {
-        this.db
-          .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
-          .run('Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.', id);
-        this.setJobState(id, 'interrupted', reason, at);
-      }
+      for (const id of ids) this.setJobState(id, 'interrupted', reason, at);
       return ids;
     });
   }
