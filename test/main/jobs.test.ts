@@ -62,7 +62,16 @@ function fakeClock(): JobClock & { sleeps: number[]; release(): void; pending():
         sleeps.push(ms);
         const entry = { ms, resolve };
         waiting.push(entry);
-        signal.addEventListener('abort', () => resolve(), { once: true });
+        // An ended sleep is no longer waiting: release() moves time for the sleeps still pending.
+        signal.addEventListener(
+          'abort',
+          () => {
+            const i = waiting.indexOf(entry);
+            if (i >= 0) waiting.splice(i, 1);
+            resolve();
+          },
+          { once: true },
+        );
       }),
     release() {
       const w = waiting.shift();
@@ -284,6 +293,47 @@ describe('a 429 with Retry-After', () => {
       expect(fake.received.filter((k) => k === refusedKey)).toHaveLength(2);
       expect(fake.received).toHaveLength(41);
       expect(events.some((e) => e.pausedUntil !== null)).toBe(true);
+    } finally {
+      db.close();
+      await fake.close();
+    }
+  });
+});
+
+describe('answers during a Retry-After pause', () => {
+  it('records answers that arrive while the job is paused, then keeps pausing for the rest of the pause', async () => {
+    const held: ServerResponse[] = [];
+    const fake = await fakeService((_key, n, _req, res) => {
+      if (n === START_CONCURRENCY) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' }).end(JSON.stringify({ success: false, code: 'RATE_LIMITED', message: 'Too many requests.' }));
+      } else if (n < START_CONCURRENCY) held.push(res);
+      else return 'ok';
+      return 'handled';
+    });
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const clock = fakeClock();
+    const jobs = service(fake.url, db, clock);
+    try {
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(12) } });
+      if (!started.ok) throw new Error(started.message);
+      const id = started.data.id;
+      await until(() => clock.pending() > 0 && held.length === START_CONCURRENCY - 1);
+      const sentBefore = fake.received.length;
+      for (const res of held) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
+      // Saved while the pause still holds: the clock has not moved.
+      await expect.poll(() => db.jobItems(id, 'done', 0, 1).total, { timeout: 30_000 }).toBe(START_CONCURRENCY - 1);
+      expect(db.jobItems(id, 'sent', 0, 1).total).toBe(0);
+      await until(() => clock.pending() > 0);
+      expect(jobs.get('p1', id)?.pausedUntil).not.toBeNull();
+      expect(fake.received.length).toBe(sentBefore);
+      expect(clock.sleeps.every((ms) => ms === 30_000)).toBe(true);
+
+      const releaser = setInterval(() => {
+        clock.release();
+      }, 1);
+      await jobs.settled(id);
+      clearInterval(releaser);
+      expect(jobs.get('p1', id)).toMatchObject({ state: 'finished', counts: { done: 12, pending: 0, sent: 0, unknown: 0 } });
     } finally {
       db.close();
       await fake.close();

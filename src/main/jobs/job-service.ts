@@ -251,10 +251,11 @@ export class JobService {
         }
         const wait = run.control.waitMs(this.clock.now());
         if (wait > 0) {
-          // A Retry-After pause or pacing: nothing new goes out until it ends (or the job is stopped).
+          // A Retry-After pause or pacing: nothing new goes out until it ends (or the job is stopped). An answer
+          // ends the sleep early so it is saved now; the loop then sleeps again for what is left of the pause.
           this.step(run, 0);
           this.emit(run, true);
-          await this.clock.sleep(wait, run.abort.signal);
+          await this.sleepUnlessAnswered(run, wait);
           continue;
         }
         const free = run.control.limit - run.inflight;
@@ -314,6 +315,30 @@ export class JobService {
     }
     await new Promise((r) => setImmediate(r));
     run.signalled = false;
+  }
+
+  /** Sleeps for `ms`, ending early on an answer or when the job is stopped. */
+  private async sleepUnlessAnswered(run: Run, ms: number): Promise<void> {
+    if (run.signalled) {
+      run.signalled = false;
+      return;
+    }
+    const woken = new AbortController();
+    const stop = (): void => {
+      woken.abort();
+    };
+    run.abort.signal.addEventListener('abort', stop, { once: true });
+    run.wake = () => {
+      run.wake = null;
+      woken.abort();
+    };
+    try {
+      await this.clock.sleep(ms, woken.signal);
+    } finally {
+      run.wake = null;
+      run.abort.signal.removeEventListener('abort', stop);
+      run.signalled = false;
+    }
   }
 
   private signal(run: Run): void {
