@@ -10,13 +10,6 @@ import { createService, startSandbox, tempDir, type SandboxProcess } from '../su
 let app: AppPage;
 let page: Page;
 
-const nav = (name: string) => app.nav(name);
-const toast = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
-const search = async (term: string) => {
-  await page.getByLabel('Key value, note or HWID').fill(term);
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
-};
-const rows = () => page.getByRole('table', { name: 'Matching keys' }).getByRole('row');
 
 beforeAll(async () => {
   app = await openApp();
@@ -30,20 +23,20 @@ describe('the key journey', () => {
   let value = '';
 
   it('generates a batch and finds it by note', async () => {
-    await nav('Keys');
+    await app.nav('Keys');
     await page.getByLabel('Count').fill('3');
     await page.getByLabel('Note', { exact: true }).fill('Journey batch');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
     await page.getByText('3 keys generated.').waitFor();
-    await search('journey');
-    await expect.poll(() => rows().count()).toBe(4); // header + 3
+    await app.search('journey');
+    await expect.poll(() => app.matchingRows().count()).toBe(4); // header + 3
     expect(await page.getByRole('table', { name: 'Matching keys' }).getByText('generated').count()).toBe(3);
-    value = (await rows().nth(1).getByRole('button').first().textContent()) ?? '';
+    value = (await app.matchingRows().nth(1).getByRole('button').first().textContent()) ?? '';
     expect(value).toMatch(/^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
   });
 
   it('validates it with a HWID, which activates and binds it', async () => {
-    await nav('Validate & HWID');
+    await app.nav('Validate & HWID');
     await page.getByLabel('Type a value').check();
     await page.getByLabel('Custom HWID').fill('HW-JOURNEY-1');
     await page.getByLabel('Key', { exact: true }).fill(value);
@@ -55,20 +48,20 @@ describe('the key journey', () => {
   });
 
   it('finds it by HWID, extends it, resets its HWID and deletes it after confirming', async () => {
-    await nav('Keys');
-    await search('HW-JOURNEY-1');
-    await expect.poll(() => rows().count()).toBe(2);
-    expect(await rows().nth(1).getByText('active').count()).toBe(1);
-    await rows().nth(1).getByRole('button', { name: value, exact: true }).click();
+    await app.nav('Keys');
+    await app.search('HW-JOURNEY-1');
+    await expect.poll(() => app.matchingRows().count()).toBe(2);
+    expect(await app.matchingRows().nth(1).getByText('active').count()).toBe(1);
+    await app.matchingRows().nth(1).getByRole('button', { name: value, exact: true }).click();
     const detail = page.getByRole('complementary', { name: 'Key detail' });
     await detail.getByText('HW-JOURNEY-1').waitFor();
 
     await detail.getByLabel('Extend by days').fill('5');
     await detail.getByRole('button', { name: 'Extend' }).click();
-    await toast('Extended by 5 days.');
+    await app.toast('Extended by 5 days.');
 
     await detail.getByRole('button', { name: 'Reset HWID' }).click();
-    await toast('HWID reset.');
+    await app.toast('HWID reset.');
     expect(await detail.getByText('HW-JOURNEY-1').count()).toBe(0);
 
     await detail.getByRole('button', { name: 'Delete key' }).click();
@@ -77,42 +70,42 @@ describe('the key journey', () => {
     await expect.poll(() => dialog.isVisible()).toBe(false);
     await detail.getByRole('button', { name: 'Delete key' }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
-    await toast('Key deleted.');
-    await search(value);
+    await app.toast('Key deleted.');
+    await app.search(value);
     await page.getByText('No key matches.').waitFor();
   });
 
   it('deletes a generated key', async () => {
-    await search('journey');
-    await expect.poll(() => rows().count()).toBe(3);
-    const other = (await rows().nth(1).getByRole('button').first().textContent()) ?? '';
-    await rows().nth(1).getByRole('button').first().click();
+    await app.search('journey');
+    await expect.poll(() => app.matchingRows().count()).toBe(3);
+    const other = (await app.matchingRows().nth(1).getByRole('button').first().textContent()) ?? '';
+    await app.matchingRows().nth(1).getByRole('button').first().click();
     await page.getByRole('complementary', { name: 'Key detail' }).getByRole('button', { name: 'Delete key' }).click();
     await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
-    await toast('Key deleted.');
-    await search(other);
+    await app.toast('Key deleted.');
+    await app.search(other);
     await page.getByText('No key matches.').waitFor();
   });
 });
 
 describe('other services of the spec', () => {
   it('adds, finds and deletes a keyless entry', async () => {
-    await nav('Keyless');
+    await app.nav('Keyless');
     await page.getByLabel('HWID', { exact: true }).fill('KL-JOURNEY-7');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await toast('Keyless entry added.');
+    await app.toast('Keyless entry added.');
     await page.getByLabel('HWID contains').fill('JOURNEY');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const table = page.getByRole('table', { name: 'Keyless entries' });
     await table.getByText('KL-JOURNEY-7').waitFor();
     await table.getByRole('button', { name: 'Delete keyless entry KL-JOURNEY-7' }).click();
     await page.getByRole('dialog', { name: 'Delete this keyless entry?' }).getByRole('button', { name: 'Delete' }).click();
-    await toast('Keyless entry deleted.');
+    await app.toast('Keyless entry deleted.');
     expect(await table.getByText('KL-JOURNEY-7').count()).toBe(0);
   });
 
   it('checks identifiers, refusing a malformed one beside its field', async () => {
-    await nav('Identifier check');
+    await app.nav('Identifier check');
     await page.getByLabel('Identifier', { exact: true }).fill('demo');
     await page.getByRole('button', { name: 'Check', exact: true }).click();
     await page.getByText('“demo” exists: it belongs to Demo.').waitFor();
@@ -122,12 +115,12 @@ describe('other services of the spec', () => {
   });
 
   it('pushes and reads executions', async () => {
-    await nav('Overview');
+    await app.nav('Overview');
     const count = page.getByLabel('Execution count', { exact: true });
     await expect.poll(async () => (await count.textContent())?.trim()).toMatch(/^\d+$/);
     const before = Number((await count.textContent())?.replaceAll(',', ''));
     await page.getByRole('button', { name: 'Push +1', exact: true }).click();
-    await toast(/Execution counted/);
+    await app.toast(/Execution counted/);
     await expect.poll(async () => Number((await count.textContent())?.replaceAll(',', ''))).toBe(before + 1);
   });
 
@@ -145,7 +138,7 @@ describe('other services of the spec', () => {
 
 describe('error paths', () => {
   it('shows an impossible date and days out of range beside their fields, and keeps what was typed, even across views', async () => {
-    await nav('Keys');
+    await app.nav('Keys');
     await page.getByLabel('Expiry date').fill('2023-02-29');
     await page.getByLabel('Note', { exact: true }).fill('kept');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
@@ -155,8 +148,8 @@ describe('error paths', () => {
     await page.getByLabel('Days', { exact: true }).fill('0');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
     await page.getByText('Days must be between 1 and 999,999.').waitFor();
-    await nav('Overview');
-    await nav('Keys');
+    await app.nav('Overview');
+    await app.nav('Keys');
     expect(await page.getByLabel('Note', { exact: true }).inputValue()).toBe('kept');
     expect(await page.getByLabel('Days', { exact: true }).inputValue()).toBe('0');
     await page.getByLabel('On a date').check();
@@ -175,7 +168,7 @@ describe('error paths', () => {
     });
 
     it('refuses a wrong apiKey at creation, saving nothing', async () => {
-      await nav('Profiles');
+      await app.nav('Profiles');
       await page.getByLabel('Name').fill('Remote Shop');
       await page.getByLabel('Base URL').fill(remote.url);
       await page.getByLabel('API key').fill('kd_definitely-wrong');
@@ -187,16 +180,16 @@ describe('error paths', () => {
     it('adds it with the right key, works against it, and shows the failure when it stops mid-session', async () => {
       await page.getByLabel('API key').fill(apiKey);
       await page.getByRole('button', { name: 'Add service' }).click();
-      await toast('Added Remote Shop.');
+      await app.toast('Added Remote Shop.');
       expect(await page.getByLabel('API key').inputValue()).toBe('');
       await page.getByRole('button', { name: 'Use Remote Shop' }).click();
-      await toast('Now working on Remote Shop.');
-      await nav('Identifier check');
+      await app.toast('Now working on Remote Shop.');
+      await app.nav('Identifier check');
       await page.getByLabel('Identifier', { exact: true }).fill('remote-shop');
       await page.getByRole('button', { name: 'Check', exact: true }).click();
       await page.getByText('“remote-shop” exists: it belongs to Remote Shop.').waitFor();
 
-      await nav('Profiles');
+      await app.nav('Profiles');
       await page.getByRole('button', { name: 'Edit Remote Shop' }).click();
       const edit = page.getByRole('form', { name: 'Edit Remote Shop' });
       await edit.getByLabel('Replace API key (leave empty to keep it)').fill('kd_not-the-key');
@@ -205,10 +198,10 @@ describe('error paths', () => {
       await edit.getByLabel('Name').fill('Remote Shop EU');
       await edit.getByLabel('Replace API key (leave empty to keep it)').fill('');
       await edit.getByRole('button', { name: 'Save' }).click();
-      await toast('Saved Remote Shop EU.');
+      await app.toast('Saved Remote Shop EU.');
       expect(await page.getByRole('combobox', { name: 'Service' }).locator('option', { hasText: 'Remote Shop EU' }).count()).toBe(1);
 
-      await nav('Identifier check');
+      await app.nav('Identifier check');
       await page.getByLabel('Identifier', { exact: true }).fill('remote-shop');
       await remote.stop();
       await page.getByRole('button', { name: 'Check', exact: true }).click();
@@ -222,7 +215,7 @@ describe('error paths', () => {
       await page.keyboard.press('Control+k');
       await page.getByRole('dialog', { name: 'Command palette' }).getByLabel('Search commands').fill('switch to local');
       await page.keyboard.press('Enter');
-      await toast('Now working on Local sandbox.');
+      await app.toast('Now working on Local sandbox.');
       expect(await page.getByRole('combobox', { name: 'Service' }).inputValue()).toBe('sandbox');
     });
   });

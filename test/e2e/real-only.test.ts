@@ -13,13 +13,6 @@ let page: Page;
 let remote: SandboxProcess;
 let apiKey: string;
 
-const nav = (name: string) => app.nav(name);
-const toast = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
-const search = async (term: string) => {
-  await page.getByLabel('Key value, note or HWID').fill(term);
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
-};
-const rows = () => page.getByRole('table', { name: 'Matching keys' }).getByRole('row');
 const detail = () => page.getByRole('complementary', { name: 'Key detail' });
 const detailField = (label: string) => detail().locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
 const BEST_MATCH = /This service returns its best match only/;
@@ -41,53 +34,53 @@ describe('a remote profile on a --real-only sandbox', () => {
   let value = '';
 
   it('adds the service with the official client\'s /api base, saved as its origin', async () => {
-    await nav('Profiles');
+    await app.nav('Profiles');
     await page.getByText("The service's origin, e.g. https://api.example.com.", { exact: false }).first().waitFor();
     await page.getByLabel('Name').fill('Real Shop');
     await page.getByLabel('Base URL').fill(`${remote.url}/api`);
     await page.getByLabel('API key').fill(apiKey);
     await page.getByLabel('Service identifier (optional)').fill('real-shop');
     await page.getByRole('button', { name: 'Add service' }).click();
-    await toast('Added Real Shop.');
+    await app.toast('Added Real Shop.');
     await page.getByText(remote.url, { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Use Real Shop' }).click();
-    await toast('Now working on Real Shop.');
+    await app.toast('Now working on Real Shop.');
   });
 
   it('pushes an execution: the answer has no count, the count is read again', async () => {
-    await nav('Overview');
+    await app.nav('Overview');
     const count = page.getByLabel('Execution count', { exact: true });
     await expect.poll(async () => (await count.textContent())?.trim()).toBe('0');
     await page.getByRole('button', { name: 'Push +1', exact: true }).click();
-    await toast('Execution counted: 1.');
+    await app.toast('Execution counted: 1.');
     await expect.poll(async () => (await count.textContent())?.trim()).toBe('1');
   });
 
   it('generates a batch and looks it up by note: one best match, and the screen says so', async () => {
-    await nav('Keys');
+    await app.nav('Keys');
     await page.getByLabel('Count').fill('3');
     await page.getByLabel('Note', { exact: true }).fill('Real journey');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
     await page.getByText('3 keys generated.').waitFor();
-    await search('real journey');
+    await app.search('real journey');
     await page.getByText(BEST_MATCH).waitFor();
-    await expect.poll(() => rows().filter({ hasText: 'generated' }).count()).toBe(1);
-    expect(await rows().count()).toBe(2); // header + the best match
-    value = (await rows().nth(1).getByRole('button').first().textContent()) ?? '';
+    await expect.poll(() => app.matchingRows().filter({ hasText: 'generated' }).count()).toBe(1);
+    expect(await app.matchingRows().count()).toBe(2); // header + the best match
+    value = (await app.matchingRows().nth(1).getByRole('button').first().textContent()) ?? '';
     expect(value).toMatch(/^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/);
-    await rows().nth(1).getByRole('button').first().click();
+    await app.matchingRows().nth(1).getByRole('button').first().click();
     await expect.poll(() => detailField('Created').textContent()).toBe(NOT_REPORTED);
   });
 
   it('checks an identifier', async () => {
-    await nav('Identifier check');
+    await app.nav('Identifier check');
     await page.getByLabel('Identifier', { exact: true }).fill('real-shop');
     await page.getByRole('button', { name: 'Check', exact: true }).click();
     await page.getByText('“real-shop” exists: it belongs to Real Shop.').waitFor();
   });
 
   it('validates only with consent, then activates and binds the key', async () => {
-    await nav('Validate & HWID');
+    await app.nav('Validate & HWID');
     await page.getByLabel('Type a value').check();
     await page.getByLabel('Custom HWID').fill('HW-REAL-E2E');
     await page.getByLabel('Key', { exact: true }).fill(value);
@@ -101,51 +94,51 @@ describe('a remote profile on a --real-only sandbox', () => {
   });
 
   it('finds the active key by HWID, extends it, resets its HWID and deletes it', async () => {
-    await nav('Keys');
-    await search('HW-REAL-E2E');
+    await app.nav('Keys');
+    await app.search('HW-REAL-E2E');
     // The previous search's table stays until this one answers: wait for this one's row.
-    await expect.poll(() => rows().filter({ hasText: 'active' }).count()).toBe(1);
-    expect(await rows().count()).toBe(2);
-    await rows().nth(1).getByRole('button', { name: value, exact: true }).click();
+    await expect.poll(() => app.matchingRows().filter({ hasText: 'active' }).count()).toBe(1);
+    expect(await app.matchingRows().count()).toBe(2);
+    await app.matchingRows().nth(1).getByRole('button', { name: value, exact: true }).click();
     await detail().getByText('HW-REAL-E2E').waitFor();
     expect(await detailField('Activated').textContent()).toBe(NOT_REPORTED);
 
     await detail().getByLabel('Extend by days').fill('5');
     await detail().getByRole('button', { name: 'Extend' }).click();
-    await toast('Extended by 5 days.');
+    await app.toast('Extended by 5 days.');
     expect(await detailField('Status').textContent()).toMatch(/^Active/);
 
     await detail().getByRole('button', { name: 'Reset HWID' }).click();
-    await toast('HWID reset.');
+    await app.toast('HWID reset.');
     expect(await detail().getByText('HW-REAL-E2E').count()).toBe(0);
     expect(await detailField('Last HWID reset').textContent()).not.toBe('—');
 
     await detail().getByRole('button', { name: 'Delete key' }).click();
     await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
-    await toast('Key deleted.');
-    await search(value);
+    await app.toast('Key deleted.');
+    await app.search(value);
     await page.getByText('No key matches.').waitFor();
   });
 
   it('deletes a generated key', async () => {
-    await search('real journey');
-    await expect.poll(() => rows().filter({ hasText: 'generated' }).count()).toBe(1);
-    expect(await rows().count()).toBe(2);
-    const other = (await rows().nth(1).getByRole('button').first().textContent()) ?? '';
+    await app.search('real journey');
+    await expect.poll(() => app.matchingRows().filter({ hasText: 'generated' }).count()).toBe(1);
+    expect(await app.matchingRows().count()).toBe(2);
+    const other = (await app.matchingRows().nth(1).getByRole('button').first().textContent()) ?? '';
     expect(other).not.toBe(value);
-    await rows().nth(1).getByRole('button').first().click();
+    await app.matchingRows().nth(1).getByRole('button').first().click();
     await detail().getByRole('button', { name: 'Delete key' }).click();
     await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
-    await toast('Key deleted.');
-    await search(other);
+    await app.toast('Key deleted.');
+    await app.search(other);
     await page.getByText('No key matches.').waitFor();
   });
 
   it('adds, finds, validates keyless and deletes a keyless entry', async () => {
-    await nav('Keyless');
+    await app.nav('Keyless');
     await page.getByLabel('HWID', { exact: true }).fill('KL-REAL-E2E');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await toast('Keyless entry added.');
+    await app.toast('Keyless entry added.');
     await page.getByLabel('HWID contains').fill('KL-REAL');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const table = page.getByRole('table', { name: 'Keyless entries' });
@@ -153,7 +146,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     await page.getByText(BEST_MATCH).waitFor();
     expect(await table.getByText(NOT_REPORTED).count()).toBe(1); // last used
 
-    await nav('Validate & HWID');
+    await app.nav('Validate & HWID');
     await page.getByLabel('Keyless (check the HWID list instead of a key)').check();
     await page.getByLabel('Type a value').check();
     await page.getByLabel('Custom HWID').fill('KL-REAL-E2E');
@@ -162,10 +155,10 @@ describe('a remote profile on a --real-only sandbox', () => {
     await page.getByRole('status', { name: 'Validation outcome' }).getByText('Valid: this machine would be let in.').waitFor();
     await page.getByLabel('Keyless (check the HWID list instead of a key)').uncheck();
 
-    await nav('Keyless');
+    await app.nav('Keyless');
     await table.getByRole('button', { name: 'Delete keyless entry KL-REAL-E2E' }).click();
     await page.getByRole('dialog', { name: 'Delete this keyless entry?' }).getByRole('button', { name: 'Delete' }).click();
-    await toast('Keyless entry deleted.');
+    await app.toast('Keyless entry deleted.');
     expect(await table.getByText('KL-REAL-E2E').count()).toBe(0);
   });
 
@@ -199,7 +192,7 @@ describe('a remote profile on a --real-only sandbox', () => {
       await page.getByText('3 selected').waitFor();
     };
 
-    await nav('All keys');
+    await app.nav('All keys');
     await selectAll();
     await page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('7');
     await page.getByRole('button', { name: 'Extend selected' }).click();

@@ -19,7 +19,6 @@ const shot = async (name: string) => {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 };
-const toast = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
 const outcome = () => page.getByRole('status', { name: 'Validation outcome' });
 const validate = async (hwid: string, options: { key?: string; service?: string; dryRun: boolean }) => {
   if (options.key !== undefined) await page.getByLabel('Key', { exact: true }).fill(options.key);
@@ -28,7 +27,6 @@ const validate = async (hwid: string, options: { key?: string; service?: string;
   await page.getByLabel('Dry run (nothing changes)').setChecked(options.dryRun);
   await page.getByRole('button', { name: 'Validate', exact: true }).click();
 };
-const rows = () => page.getByRole('table', { name: 'Matching keys' }).getByRole('row');
 
 beforeAll(async () => {
   app = await openApp();
@@ -85,8 +83,8 @@ describe('search results after a change from the detail panel', () => {
     await app.nav('Keys');
     await page.getByLabel('Key value, note or HWID').fill(NOTE);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => rows().count()).toBe(2);
-    const row = rows().nth(1);
+    await expect.poll(() => app.matchingRows().count()).toBe(2);
+    const row = app.matchingRows().nth(1);
     await row.locator('time[datetime^="2099-01-01"]').waitFor();
     await row.getByText('HW-TRUTH-A').waitFor();
     await row.getByRole('button', { name: value, exact: true }).click();
@@ -94,18 +92,18 @@ describe('search results after a change from the detail panel', () => {
 
     await detail.getByLabel('Extend by days').fill('5');
     await detail.getByRole('button', { name: 'Extend' }).click();
-    await toast('Extended by 5 days.');
+    await app.toast('Extended by 5 days.');
     await row.locator('time[datetime^="2099-01-06"]').waitFor();
     expect(await row.locator('time[datetime^="2099-01-01"]').count()).toBe(0);
 
     await detail.getByRole('button', { name: 'Reset HWID' }).click();
-    await toast('HWID reset.');
+    await app.toast('HWID reset.');
     await expect.poll(() => row.getByText('HW-TRUTH-A').count()).toBe(0);
     await shot('search-row-after-extend-and-reset');
 
     await detail.getByRole('button', { name: 'Delete key' }).click();
     await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
-    await toast('Key deleted.');
+    await app.toast('Key deleted.');
     await page.getByText('No key matches.').waitFor();
     expect(await page.getByRole('button', { name: value, exact: true }).count()).toBe(0);
     await shot('search-empty-after-delete');
@@ -146,7 +144,7 @@ describe('switching to another service', () => {
     await app.nav('Keys');
     await page.getByLabel('Key value, note or HWID').fill('switch pair');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => rows().count()).toBe(3);
+    await expect.poll(() => app.matchingRows().count()).toBe(3);
     await app.nav('Identifier check');
     await page.getByLabel('Identifier', { exact: true }).fill('demo');
     await page.getByRole('button', { name: 'Check', exact: true }).click();
@@ -162,12 +160,12 @@ describe('switching to another service', () => {
     await add.getByLabel('API key').fill(apiKey);
     await add.getByLabel('Service identifier (optional)').fill('second-shop');
     await add.getByRole('button', { name: 'Add service' }).click();
-    await toast('Added Second Shop.');
+    await app.toast('Added Second Shop.');
     for (const label of ['Name', 'Base URL', 'API key', 'Validation URL (optional)', 'Service identifier (optional)']) {
       expect(await add.getByLabel(label).inputValue(), label).toBe('');
     }
     await page.getByRole('combobox', { name: 'Service' }).selectOption({ label: 'Second Shop' });
-    await toast('Now working on Second Shop.');
+    await app.toast('Now working on Second Shop.');
     expect(await header.textContent()).toBe(`Second Shop at ${remote.url}`);
 
     await app.nav('Validate & HWID');

@@ -1,6 +1,6 @@
 // The app as a person meets it: the harness started as `npm run harness` would be, Chromium, one page that has
 // reached data-app-state="ready".
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { launchBrowser } from './browser.ts';
 import { startHarnessProcess, type HarnessProcess } from './harness-process.ts';
 
@@ -10,6 +10,12 @@ export interface AppPage {
   page: Page;
   /** Clicks a view in the side navigation. */
   nav(view: string): Promise<void>;
+  /** Waits for a status message (a toast) containing the text. */
+  toast(text: string | RegExp): Promise<void>;
+  /** Searches the Keys view for a key value, note or HWID. */
+  search(term: string): Promise<void>;
+  /** The rows of the Keys view's results table, its header row first. */
+  matchingRows(): Locator;
   close(): Promise<number | null>;
 }
 
@@ -25,6 +31,12 @@ export async function openApp(viewport = { width: 1280, height: 800 }, userData?
     browser,
     page,
     nav: (view) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: view, exact: true }).click(),
+    toast: (text) => page.getByRole('status').filter({ hasText: text }).first().waitFor(),
+    search: async (term) => {
+      await page.getByLabel('Key value, note or HWID').fill(term);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+    },
+    matchingRows: () => page.getByRole('table', { name: 'Matching keys' }).getByRole('row'),
     close: async () => {
       await browser.close();
       return harness.stop();
