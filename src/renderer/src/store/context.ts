@@ -162,6 +162,7 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
     // Toasts too: "0 of 2 done" under the new service's name would be about the wrong one.
     set({ activeProfileId: id, ...profileData(), toasts: [] });
     get().clearLedger();
+    get().clearProfileDrafts();
   };
 
   const request: StoreContext['request'] = async (name, input, keys, done, options = {}) => {

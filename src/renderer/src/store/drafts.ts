@@ -52,14 +52,31 @@ export const DRAFT_DEFAULTS: Drafts = {
   'bulk.days': '30',
 };
 
+/**
+ * Drafts that name something of one service (a key, a search term, an identifier): a profile switch clears them,
+ * so nothing typed for service A is sent to service B (Validate dry-running B with A's identifier, say).
+ * The rest (how to generate, which HWID method) is the person's habit and stays.
+ */
+export const PROFILE_DRAFTS = [
+  'lookup.term', 'keyless.term', 'keyless.hwid', 'identifier.value', 'validate.keyValue', 'validate.service',
+] as const satisfies readonly (keyof Drafts)[];
+
 export interface DraftsSlice {
   drafts: Partial<Drafts>;
   setDraft: <K extends keyof Drafts>(key: K, value: Drafts[K]) => void;
+  clearProfileDrafts: () => void;
 }
 
 export const createDraftsSlice: StateCreator<DraftsSlice, [], [], DraftsSlice> = (set) => ({
   drafts: {},
   setDraft: (key, value) => {
     set((s) => ({ drafts: { ...s.drafts, [key]: value } }));
+  },
+  clearProfileDrafts: () => {
+    set((s) => {
+      const drafts = { ...s.drafts };
+      for (const key of PROFILE_DRAFTS) Reflect.deleteProperty(drafts, key);
+      return { drafts };
+    });
   },
 });

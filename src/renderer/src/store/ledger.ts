@@ -142,7 +142,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       inFlight.delete(key);
       if (get().ledgerGeneration !== ledgerGeneration) return;
       if (!r.ok) {
-        set({ ledgerError: r.message, ledgerStale: null });
+        // The rows shown before stay, marked stale by the view, beside the reason this filter was refused.
+        set({ ledgerError: r.message });
         return;
       }
       set((s) => ({ ledgerTotal: r.data.total ?? s.ledgerTotal, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null }));

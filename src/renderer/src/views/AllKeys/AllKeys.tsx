@@ -316,10 +316,12 @@ export function AllKeys() {
     };
   }, []);
 
-  // While a new filter loads, the old rows stay (dimmed) rather than the table flashing empty.
-  const loading = total === null;
+  // While a new filter loads, the old rows stay (dimmed) rather than the table flashing empty; when it is refused,
+  // they stay dimmed beside the reason, and nothing says "Loading…" that is not.
+  const failed = total === null && error !== null;
+  const loading = total === null && !failed;
   const count = total ?? stale?.total ?? 0;
-  const pages = loading && stale ? stale.pages : fresh;
+  const pages = total === null && stale ? stale.pages : fresh;
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const visible = Math.min(MAX_DOM_ROWS, Math.ceil(height / ROW_HEIGHT) + 2 * OVERSCAN);
   const last = Math.min(count, first + visible);
@@ -385,14 +387,16 @@ export function AllKeys() {
             <option value="false">Standard</option>
           </select>
         </label>
-        <button type="button" disabled={loading || count === 0} onClick={selectAll}>
+        <button type="button" disabled={total === null || count === 0} onClick={selectAll}>
           Select all {fmt.number(count)}
         </button>
         <button type="button" onClick={() => void exportLedger('csv')}>Export CSV</button>
         <button type="button" onClick={() => void exportLedger('json')}>Export JSON</button>
       </div>
       {error && <p role="alert" className="error">{error}</p>}
-      <p role="status" className="muted">{total === null ? 'Loading…' : fmt.count(count, NOUNS.key)}</p>
+      <p role="status" className="muted">
+        {failed ? (stale ? `Still showing the earlier results (${fmt.count(count, NOUNS.key)}), not this filter's.` : '') : loading ? 'Loading…' : fmt.count(count, NOUNS.key)}
+      </p>
       {!selectedAll && shownState === 'all' && count > shownValues.length && (
         <p className="select-all-offer">
           The {fmt.count(shownValues.length, NOUNS.key)} shown {shownValues.length === 1 ? 'is' : 'are'} selected.{' '}
@@ -401,7 +405,7 @@ export function AllKeys() {
           </button>
         </p>
       )}
-      <div role="grid" aria-label="All keys" aria-rowcount={count + 1} aria-busy={loading} className={loading ? 'vgrid stale' : 'vgrid'}>
+      <div role="grid" aria-label="All keys" aria-rowcount={count + 1} aria-busy={loading} className={total === null ? 'vgrid stale' : 'vgrid'}>
         <div role="row" aria-rowindex={1} className="vhead">
           <div role="columnheader" className="vcell check">
             <HeaderCheckbox

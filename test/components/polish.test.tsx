@@ -1,0 +1,71 @@
+// What a new user met walking the app: a refused filter, a form draft carried to another profile, field-path
+// jargon, stale results beside a new attempt. Each case is what is on screen (or in the store) after it.
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { LedgerRow } from '../../src/shared/domain.ts';
+import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../renderer/fake-bridge.ts';
+
+installBridge();
+// jsdom has no layout: the table measures its viewport once and never again.
+if (typeof globalThis.ResizeObserver !== 'function') {
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
+const initial = useKeydesk.getState();
+
+const row = (value: string): LedgerRow => ({
+  value, note: 'spring', status: 'generated', isPremium: false, expiresAt: null, daysKey: null, hwid: null,
+  createdAt: '2026-01-01T00:00:00.000Z', lastSeenAt: '2026-01-01T00:00:00.000Z',
+});
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ session: 'ready', activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
+});
+
+describe('All keys: a filter main refuses', () => {
+  it('shows the reason in words, never "Loading…", and keeps the earlier rows marked stale', async () => {
+    fake.impl['ledger.query'] = (input) => {
+      const text = (input as { filter: { text?: string } }).filter.text ?? '';
+      if (text.length > 256) return Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'Use at most 256 characters.' });
+      return Promise.resolve({ ok: true, data: { rows: [row('KEY-AAA'), row('KEY-BBB')], total: 2 } });
+    };
+    render(<AllKeys />);
+    await screen.findByText('KEY-AAA');
+    fireEvent.change(screen.getByLabelText('Filter (key, note or HWID)'), { target: { value: 'x'.repeat(257) } });
+    await screen.findByText('Use at most 256 characters.');
+    expect(screen.queryByText('Loading…')).toBeNull();
+    expect(screen.getByText('KEY-AAA')).toBeTruthy();
+    expect(screen.getByRole('grid', { name: 'All keys' }).className).toContain('stale');
+    expect(screen.getByRole('status').textContent).toContain('earlier results');
+    expect(screen.getByRole('button', { name: /^Select all/ })).toHaveProperty('disabled', true);
+  });
+});
+
+describe('form drafts and a profile switch', () => {
+  it('clears what was typed for one service (identifier, search terms) when another profile becomes active', async () => {
+    const s = useKeydesk.getState();
+    s.setDraft('validate.service', 'service-of-a');
+    s.setDraft('validate.keyValue', 'KEY-OF-A');
+    s.setDraft('lookup.term', 'term-a');
+    s.setDraft('keyless.term', 'hw-a');
+    s.setDraft('identifier.value', 'id-a');
+    s.setDraft('generate.note', 'note kept');
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
+    await act(() => useKeydesk.getState().selectProfile('p2'));
+    const d = useKeydesk.getState().drafts;
+    expect(d['validate.service']).toBeUndefined();
+    expect(d['validate.keyValue']).toBeUndefined();
+    expect(d['lookup.term']).toBeUndefined();
+    expect(d['keyless.term']).toBeUndefined();
+    expect(d['identifier.value']).toBeUndefined();
+    await waitFor(() => { expect(useKeydesk.getState().activeProfileId).toBe('p2'); });
+  });
+});
