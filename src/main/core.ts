@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { EventMap, EventName } from '../shared/contract.ts';
 import type { Profile, SandboxState, SecretStorageKind } from '../shared/domain.ts';
 import { fail, ok, type Failure, type Result } from '../shared/result.ts';
-import type { RouteName } from '../shared/wire.ts';
+import { ROUTES, type RouteName } from '../shared/wire.ts';
 import { SANDBOX_DB_FILE } from '../sandbox/paths.ts';
 import { startSandboxServer, type RunningSandbox } from '../sandbox/server.ts';
 import { SandboxStore } from '../sandbox/store.ts';
@@ -156,7 +156,7 @@ export class Core {
         name: 'Local sandbox',
         kind: 'sandbox',
         baseUrl: this.sandbox.url,
-        validationUrl: `${this.sandbox.url}/v2_validation`,
+        validationUrl: `${this.sandbox.url}${ROUTES.validate.path}`,
         serviceIdentifier: SANDBOX_SERVICE.identifier,
         keyHint: keyHint(apiKey),
       };

@@ -3,16 +3,21 @@
 // Raw exception text (D-Bus, SQLite, zod, undici) never crosses the bridge or reaches the audit log: it goes to
 // main's own log only.
 import type { ErrorCode, Failure } from '../shared/result.ts';
-import { ROUTES, type RouteName } from '../shared/wire.ts';
+import { ROUTES, type RouteName, type RouteSpec } from '../shared/wire.ts';
 
-const KEY_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>(['deleteKey', 'expandExpiration', 'resetHwid', 'fetchKey']);
-const GENERATED_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>(['deleteGeneratedKey', 'fetchGeneratedKey']);
-const KEYLESS_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>(['addKeyless', 'fetchKeyless', 'deleteKeyless']);
 
 const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`;
 const waitWords = (seconds: number | undefined): string => {
   if (seconds === undefined || seconds <= 0) return 'Try again later.';
   return seconds < 120 ? `Try again in ${plural(Math.ceil(seconds), 'second')}.` : `Try again in ${plural(Math.ceil(seconds / 60), 'minute')}.`;
+};
+
+/** A "not found" in words, by what the route table says the route names; a route that names none was itself not found. */
+const NOT_FOUND_WORDS: Record<NonNullable<RouteSpec['resource']> | 'address', string> = {
+  key: 'The service has no key with that value.',
+  generatedKey: 'The service has no generated key with that value.',
+  keyless: 'The service has no keyless entry for that HWID.',
+  address: "The service does not know this address. Check the profile's base URL.",
 };
 
 /** What a vendor reads first for a failure the service (or the way to it) gave on `route`. */
@@ -22,10 +27,7 @@ function serviceWords(route: RouteName, code: ErrorCode, retryAfterSeconds: numb
     case 'API_KEY_INVALID':
       return "The service refused this profile's apiKey. Replace the key in Profiles.";
     case 'NOT_FOUND':
-      if (KEY_ROUTES.has(route)) return 'The service has no key with that value.';
-      if (GENERATED_ROUTES.has(route)) return 'The service has no generated key with that value.';
-      if (KEYLESS_ROUTES.has(route)) return 'The service has no keyless entry for that HWID.';
-      return "The service does not know this address. Check the profile's base URL.";
+      return NOT_FOUND_WORDS[(ROUTES[route] as RouteSpec).resource ?? 'address'];
     case 'CONFLICT':
       if (route === 'resetHwid') return 'That key is not active, so it has no HWID to reset.';
       if (route === 'addKeyless') return 'A keyless entry for that HWID exists already.';

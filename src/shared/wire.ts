@@ -50,6 +50,16 @@ export interface RouteSpec {
   readonly params: Readonly<Record<string, ParamPlace>>;
   /** Changes the service's state: sent once and never retried (wire.md, "Client tolerance"). */
   readonly mutates: boolean;
+  /**
+   * What a key or entry named in the request is: how a "not found" or "conflict" on this route is put in words.
+   * Absent for routes that name none.
+   */
+  readonly resource?: 'key' | 'generatedKey' | 'keyless';
+  /**
+   * The answer is in the body whatever `success` says (validation): `success: false` with an outcome is a
+   * refusal the service gave, not a failed call.
+   */
+  readonly answerInBody?: true;
   readonly bodies: Bodies<unknown, unknown>;
 }
 
@@ -77,27 +87,27 @@ export const ROUTES = {
     bodies: bodies<RealGenerateBody, GenerateBody>(),
   },
   deleteKey: {
-    methods: ['POST'], path: '/api/key/delete', base: 'api', apiKey: 'body', params: { keyValue: 'body' }, mutates: true,
+    methods: ['POST'], path: '/api/key/delete', base: 'api', apiKey: 'body', params: { keyValue: 'body' }, mutates: true, resource: 'key',
     bodies: bodies<RealMessageBody, DeleteKeyBody>(),
   },
   deleteGeneratedKey: {
-    methods: ['POST'], path: '/api/generated-key/delete', base: 'api', apiKey: 'body', params: { keyValue: 'body' }, mutates: true,
+    methods: ['POST'], path: '/api/generated-key/delete', base: 'api', apiKey: 'body', params: { keyValue: 'body' }, mutates: true, resource: 'generatedKey',
     bodies: bodies<RealMessageBody, DeleteKeyBody>(),
   },
   expandExpiration: {
-    methods: ['POST'], path: '/api/key/expand-expiration', base: 'api', apiKey: 'query', params: { keyValue: 'query', days: 'query' }, mutates: true,
+    methods: ['POST'], path: '/api/key/expand-expiration', base: 'api', apiKey: 'query', params: { keyValue: 'query', days: 'query' }, mutates: true, resource: 'key',
     bodies: bodies<RealKeyBody, KeyBody>(),
   },
   fetchKey: {
-    methods: ['GET'], path: '/api/key/fetch', base: 'api', apiKey: 'query', params: PAGED_SEARCH, mutates: false,
+    methods: ['GET'], path: '/api/key/fetch', base: 'api', apiKey: 'query', params: PAGED_SEARCH, mutates: false, resource: 'key',
     bodies: bodies<RealFetchKeyBody, FetchKeyBody>(),
   },
   resetHwid: {
-    methods: ['POST'], path: '/api/reset-hwid', base: 'api', apiKey: 'body', params: { keyValue: 'body' }, mutates: true,
+    methods: ['POST'], path: '/api/reset-hwid', base: 'api', apiKey: 'body', params: { keyValue: 'body' }, mutates: true, resource: 'key',
     bodies: bodies<RealMessageBody, KeyBody>(),
   },
   fetchGeneratedKey: {
-    methods: ['GET'], path: '/api/generated-key/fetch', base: 'api', apiKey: 'query', params: PAGED_SEARCH, mutates: false,
+    methods: ['GET'], path: '/api/generated-key/fetch', base: 'api', apiKey: 'query', params: PAGED_SEARCH, mutates: false, resource: 'generatedKey',
     bodies: bodies<RealFetchGeneratedBody, FetchGeneratedBody>(),
   },
   identifierCheck: {
@@ -105,22 +115,22 @@ export const ROUTES = {
     bodies: bodies<RealIdentifierCheckBody, IdentifierCheckBody>(),
   },
   addKeyless: {
-    methods: ['POST'], path: '/api/keyless/add', base: 'api', apiKey: 'body', params: { hwid: 'body', isPremium: 'body', days: 'body' }, mutates: true,
+    methods: ['POST'], path: '/api/keyless/add', base: 'api', apiKey: 'body', params: { hwid: 'body', isPremium: 'body', days: 'body' }, mutates: true, resource: 'keyless',
     bodies: bodies<RealKeylessBody, KeylessBody>(),
   },
   fetchKeyless: {
-    methods: ['GET'], path: '/api/keyless/fetch', base: 'api', apiKey: 'query', params: PAGED_SEARCH, mutates: false,
+    methods: ['GET'], path: '/api/keyless/fetch', base: 'api', apiKey: 'query', params: PAGED_SEARCH, mutates: false, resource: 'keyless',
     bodies: bodies<RealFetchKeylessBody, FetchKeylessBody>(),
   },
   deleteKeyless: {
-    methods: ['POST'], path: '/api/keyless/delete', base: 'api', apiKey: 'body', params: { hwid: 'body' }, mutates: true,
+    methods: ['POST'], path: '/api/keyless/delete', base: 'api', apiKey: 'body', params: { hwid: 'body' }, mutates: true, resource: 'keyless',
     bodies: bodies<RealMessageBody, WireSuccess>(),
   },
   validate: {
     // Validation binds a HWID on first use, but a protected application repeats it freely: it is the one
     // state-changing call whose repeat is harmless, so the client may retry it.
     methods: ['GET', 'POST'], path: '/v2_validation', base: 'validation', apiKey: 'none',
-    params: { key: 'query', service: 'query', hwid: 'query', dryRun: 'query' }, mutates: false,
+    params: { key: 'query', service: 'query', hwid: 'query', dryRun: 'query' }, mutates: false, answerInBody: true,
     bodies: bodies<RealValidationBody, ValidationBody>(),
   },
 } as const satisfies Record<string, RouteSpec>;

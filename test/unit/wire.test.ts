@@ -1,5 +1,7 @@
 // The route table is the whole description of each endpoint: these check what the client derives from it.
 import { describe, expect, it } from 'vitest';
+import { fromService } from '../../src/main/failures.ts';
+import { fail } from '../../src/shared/result.ts';
 import { endpointOf, placeParams, ROUTES, type RouteName, type RouteSpec } from '../../src/shared/wire.ts';
 
 const names = Object.keys(ROUTES) as RouteName[];
@@ -10,6 +12,28 @@ describe('the route table', () => {
     expect(names.filter((n) => ROUTES[n].mutates).sort()).toEqual(
       ['addKeyless', 'deleteGeneratedKey', 'deleteKey', 'deleteKeyless', 'expandExpiration', 'generateKeyGet', 'generateKeyPost', 'pushExecutionCount', 'resetHwid'].sort(),
     );
+  });
+
+  it('says which routes answer in the body whatever `success` says: validation alone', () => {
+    expect(names.filter((n) => (ROUTES[n] as RouteSpec).answerInBody === true)).toEqual(['validate']);
+  });
+
+  it('says what each route that names a key or entry is about, for the words of a "not found"', () => {
+    const about = Object.fromEntries(names.map((n) => [n, (ROUTES[n] as RouteSpec).resource ?? null]));
+    expect(about).toEqual({
+      pushExecutionCount: null, executionCount: null, generateKeyGet: null, generateKeyPost: null, identifierCheck: null, validate: null,
+      deleteKey: 'key', expandExpiration: 'key', resetHwid: 'key', fetchKey: 'key',
+      deleteGeneratedKey: 'generatedKey', fetchGeneratedKey: 'generatedKey',
+      addKeyless: 'keyless', fetchKeyless: 'keyless', deleteKeyless: 'keyless',
+    });
+  });
+
+  it('words a 404 by the route table: the key, generated key or keyless entry it names, else the address', () => {
+    const notFound = (route: RouteName) => fromService(route, fail('NOT_FOUND', 'gone (HTTP 404)')).message;
+    expect(notFound('resetHwid')).toBe('The service has no key with that value.');
+    expect(notFound('fetchGeneratedKey')).toBe('The service has no generated key with that value.');
+    expect(notFound('deleteKeyless')).toBe('The service has no keyless entry for that HWID.');
+    expect(notFound('executionCount')).toMatch(/does not know this address/);
   });
 
   it('lets validation take GET and POST, every other route one method', () => {

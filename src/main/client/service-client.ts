@@ -61,8 +61,8 @@ interface Interpretation<T> {
   url: BuiltUrl;
   read: Reader<T>;
   mutating: boolean;
-  /** Validation: `success: false` with an outcome word is an answer, not a failed call. */
-  outcomeInBody: boolean;
+  /** The route table's `answerInBody` (validation): `success: false` with an outcome is an answer, not a failed call. */
+  answerInBody: boolean;
   probablyDone: string | undefined;
 }
 
@@ -144,7 +144,7 @@ export class ServiceClient {
     const body = placed.body && JSON.stringify(placed.body);
     const delays = this.options.retryDelaysMs ?? [300, 1_000];
     const tries = mutating ? 1 : delays.length + 1;
-    const how: Interpretation<T> = { method, url: built, read, mutating, outcomeInBody: route === 'validate', probablyDone };
+    const how: Interpretation<T> = { method, url: built, read, mutating, answerInBody: spec.answerInBody === true, probablyDone };
 
     // The redacted URL is only built for a message or the attempt log: a success never pays for it.
     let last: Failure | null = null;
@@ -219,7 +219,7 @@ export class ServiceClient {
       return this.failure('BAD_RESPONSE', `${where()}: HTTP ${status} with JSON that is not an object.`);
     }
     const refused = body.success === false || (serviceError !== null && body.success !== true);
-    if (refused && !(how.outcomeInBody && readValidation(body) !== null)) {
+    if (refused && !(how.answerInBody && readValidation(body) !== null)) {
       return this.failure(bodyCode ?? 'HTTP_ERROR', `${(serviceMessage ?? 'The service reported a failure.').slice(0, 300)} (HTTP ${status})`);
     }
     const value = how.read(body);

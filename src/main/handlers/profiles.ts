@@ -1,10 +1,11 @@
 import { fail, ok, type Result } from '../../shared/result.ts';
+import { ROUTES } from '../../shared/wire.ts';
 import { keyHint, normalizeServiceBase } from '../client/urls.ts';
 import { SANDBOX_PROFILE_ID, type Core } from '../core.ts';
 import type { StoredProfile } from '../store/profiles-file.ts';
 import { audited, type Handlers } from './types.ts';
 
-const defaultValidationUrl = (baseUrl: string): string => `${new URL(baseUrl).origin}/v2_validation`;
+const defaultValidationUrl = (baseUrl: string): string => `${new URL(baseUrl).origin}${ROUTES.validate.path}`;
 
 /** The check the official client makes at creation: the key must read the execution count. */
 async function checkKey(core: Core, baseUrl: string, validationUrl: string, apiKey: string): Promise<Result<null>> {

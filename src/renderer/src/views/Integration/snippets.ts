@@ -2,6 +2,15 @@
 // wire.md "Validation"). One snippet per client a vendor is likely to ship, each built from the same values
 // and each runnable as written. Pure, so its output is tested in Node.
 
+import type { ROUTES } from '../../../../shared/wire.ts';
+
+/**
+ * The validation request's parameter names. Each must be a parameter of the route table's `validate` route
+ * (src/shared/wire.ts), so a rename there fails the typecheck here rather than shipping snippets that send
+ * the old name.
+ */
+const P = { key: 'key', service: 'service', hwid: 'hwid' } as const satisfies Record<string, keyof typeof ROUTES.validate.params>;
+
 export interface SnippetValues {
   /** The service's base URL: what the official client is pointed at (it adds /api itself). */
   baseUrl: string;
@@ -24,24 +33,24 @@ const shellQuote = (value: string): string => `'${value.replaceAll("'", `'\\''`)
 /** The request itself, with its parameters encoded: what every snippet sends. */
 export function validationRequestUrl(v: SnippetValues): string {
   const url = new URL(v.validationUrl);
-  url.searchParams.set('key', v.key);
-  url.searchParams.set('service', v.service);
-  url.searchParams.set('hwid', v.hwid);
+  url.searchParams.set(P.key, v.key);
+  url.searchParams.set(P.service, v.service);
+  url.searchParams.set(P.hwid, v.hwid);
   return url.toString();
 }
 
 export function integrationSnippets(v: SnippetValues): Snippet[] {
   const curl = [
     `curl -sS --get ${shellQuote(v.validationUrl)} \\`,
-    `  --data-urlencode ${shellQuote(`key=${v.key}`)} \\`,
-    `  --data-urlencode ${shellQuote(`service=${v.service}`)} \\`,
-    `  --data-urlencode ${shellQuote(`hwid=${v.hwid}`)}`,
+    `  --data-urlencode ${shellQuote(`${P.key}=${v.key}`)} \\`,
+    `  --data-urlencode ${shellQuote(`${P.service}=${v.service}`)} \\`,
+    `  --data-urlencode ${shellQuote(`${P.hwid}=${v.hwid}`)}`,
   ].join('\n');
 
   const javascript = [
     `// Node 18+ or a browser. The official JavaScript client sends the same request from`,
     `// validateKey({ keyValue, service, hwid }) when its base URL is ${v.baseUrl.replace(/\/+$/, '')}/api.`,
-    `const params = new URLSearchParams({ key: ${literal(v.key)}, service: ${literal(v.service)}, hwid: ${literal(v.hwid)} });`,
+    `const params = new URLSearchParams({ ${P.key}: ${literal(v.key)}, ${P.service}: ${literal(v.service)}, ${P.hwid}: ${literal(v.hwid)} });`,
     `const res = await fetch(${literal(v.validationUrl)} + '?' + params);`,
     `const body = await res.json();`,
     `console.log(body.V2_Authentication === 'success' ? 'valid' : 'refused: ' + (body.V2_Authentication ?? body.message));`,
@@ -51,9 +60,9 @@ export function integrationSnippets(v: SnippetValues): Snippet[] {
     `-- LuaSocket (luarocks install luasocket); for https add luasec.`,
     `local http = require("socket.http")`,
     `local url = require("socket.url")`,
-    `local query = "key=" .. url.escape(${literal(v.key)})`,
-    `  .. "&service=" .. url.escape(${literal(v.service)})`,
-    `  .. "&hwid=" .. url.escape(${literal(v.hwid)})`,
+    `local query = "${P.key}=" .. url.escape(${literal(v.key)})`,
+    `  .. "&${P.service}=" .. url.escape(${literal(v.service)})`,
+    `  .. "&${P.hwid}=" .. url.escape(${literal(v.hwid)})`,
     `local body, status = http.request(${literal(v.validationUrl)} .. "?" .. query)`,
     `-- status 200; the key is valid when body's V2_Authentication is "success"`,
     `print(status, body)`,
@@ -70,9 +79,9 @@ export function integrationSnippets(v: SnippetValues): Snippet[] {
     ``,
     `public class ValidateKey {`,
     `  public static void main(String[] args) throws Exception {`,
-    `    String query = "key=" + URLEncoder.encode(${literal(v.key)}, UTF_8)`,
-    `        + "&service=" + URLEncoder.encode(${literal(v.service)}, UTF_8)`,
-    `        + "&hwid=" + URLEncoder.encode(${literal(v.hwid)}, UTF_8);`,
+    `    String query = "${P.key}=" + URLEncoder.encode(${literal(v.key)}, UTF_8)`,
+    `        + "&${P.service}=" + URLEncoder.encode(${literal(v.service)}, UTF_8)`,
+    `        + "&${P.hwid}=" + URLEncoder.encode(${literal(v.hwid)}, UTF_8);`,
     `    HttpRequest request = HttpRequest.newBuilder(URI.create(${literal(v.validationUrl)} + "?" + query))`,
     `        .POST(HttpRequest.BodyPublishers.noBody())`,
     `        .build();`,
