@@ -66,6 +66,24 @@ describe('Validate & HWID', () => {
     expect(screen.getAllByRole('status', { name: 'Validation outcome' })).toHaveLength(1);
   });
 
+  it('a refusal without an outcome word (the flat shape\'s {success: false, message}) shows the service\'s words, and no guessed outcome', async () => {
+    const user = userEvent.setup();
+    render(<Validate />);
+    await user.type(screen.getByLabelText('Key'), 'KEY-1');
+    const wordless: ValidationReport = {
+      ...success, outcome: 'invalid_key', reportedOutcome: null, success: false, message: 'Invalid key for this service', premium: false, notes: '',
+      raw: { success: false, message: 'Invalid key for this service' },
+    };
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: wordless });
+    await validateWith(user, 'HW-A');
+    const outcome = await screen.findByRole('status', { name: 'Validation outcome' });
+    expect(within(outcome).getByText('Refused: the service gave no outcome word; its message says why.')).toBeTruthy();
+    expect(within(outcome).getByText('Invalid key for this service')).toBeTruthy();
+    expect(within(outcome).getByText('— (not sent)')).toBeTruthy();
+    expect(within(outcome).queryByText(/No such key for this service/)).toBeNull();
+    expect(outcome.className).toContain('bad');
+  });
+
   it('a failed call shows its message and Details, and nothing of the answer before it', async () => {
     const user = userEvent.setup();
     render(<Validate />);
