@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { SandboxStore } from '../../src/sandbox/store.ts';
 import { DETAIL_FULL, DETAIL_HEADER, type ValidationBody } from '../../src/shared/wire.ts';
 import { qs, send } from '../support/http.ts';
 import { createService, startSandbox, tempDir } from '../support/sandbox-process.ts';
@@ -52,6 +53,36 @@ describe('two processes on one database', () => {
       await Promise.all(pools.map((p) => p.close()));
       await a.stop();
       await b.stop();
+    }
+  });
+
+  it('an apiKey rotated by another process stops working in a running sandbox at its next request, and the new one works', async () => {
+    const db = join(tempDir(), 'rotate.db');
+    const { apiKey, identifier } = createService(db, 'Rotated');
+    const sandbox = await startSandbox({ db });
+    const pool = new Pool(sandbox.url, { connections: 4 });
+    const push = async (key: string): Promise<number> => {
+      const res = await pool.request({ method: 'POST', path: `/api/push-execution-count?${qs({ apiKey: key })}` });
+      await res.body.dump();
+      return res.statusCode;
+    };
+    try {
+      // Several at once, so the running sandbox has the old key in its cache, and looks it up within one turn.
+      expect(await Promise.all([push(apiKey), push(apiKey), push(apiKey)])).toEqual([200, 200, 200]);
+      // The app's embedded sandbox: another connection, in another process, on the same file.
+      const other = new SandboxStore(db);
+      let rotated: string;
+      try {
+        rotated = other.rotateApiKey(identifier);
+      } finally {
+        other.close();
+      }
+      expect(await push(apiKey)).toBe(401);
+      expect(await Promise.all([push(rotated), push(rotated)])).toEqual([200, 200]);
+      expect(await push(apiKey)).toBe(401);
+    } finally {
+      await pool.close();
+      await sandbox.stop();
     }
   });
 });
