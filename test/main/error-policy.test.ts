@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
 import { audited } from '../../src/main/handlers/types.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
-import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.ts';
-import { SandboxStore } from '../../src/sandbox/store.ts';
+import { startSandboxServer } from '../../src/sandbox/server.ts';
 import type { Failure } from '../../src/shared/result.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 import { tempDir } from '../support/sandbox-process.ts';
 
 const DBUS_TEXT = 'org.freedesktop.Secret.Error.IsLocked: Cannot create an item in a locked collection';
@@ -31,22 +31,17 @@ class LockableSecretStore extends MemorySecretStore {
 
 let t: TestCore;
 let secrets: LockableSecretStore;
-let remote: RunningSandbox;
-let remoteStore: SandboxStore;
-let remoteKey: string;
+let remote: RemoteSandbox;
 const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
 
 beforeAll(async () => {
   secrets = new LockableSecretStore();
   t = await startTestCore({ secrets });
-  remoteStore = new SandboxStore(':memory:');
-  remoteKey = remoteStore.createService('Remote Co', 'remote-co').apiKey;
-  remote = await startSandboxServer({ store: remoteStore });
+  remote = await startRemoteSandbox();
 });
 afterAll(async () => {
   await t.close();
   await remote.close();
-  remoteStore.close();
   logged.mockRestore();
 });
 
@@ -55,7 +50,7 @@ const lastAudit = async () => (await t.must('audit.list', { filter: {}, offset: 
 describe('a locked keychain', () => {
   let remoteId: string;
   beforeAll(async () => {
-    remoteId = (await t.must('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: remoteKey })).id;
+    remoteId = (await t.must('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: remote.apiKey })).id;
     secrets.locked = true;
   });
   afterAll(() => {
@@ -63,7 +58,7 @@ describe('a locked keychain', () => {
   });
 
   it('on replacing a key: KEYCHAIN_UNAVAILABLE in words, no D-Bus text in the result or the audit log', async () => {
-    const r = await t.call('profiles.update', { id: remoteId, apiKey: remoteKey });
+    const r = await t.call('profiles.update', { id: remoteId, apiKey: remote.apiKey });
     expect(r).toMatchObject({ ok: false, code: 'KEYCHAIN_UNAVAILABLE' });
     const f = r as Failure;
     expect(f.message).toBe('The OS keychain refused to store the apiKey for "Remote". It may be locked: unlock it and try again. Nothing was saved.');
@@ -76,7 +71,7 @@ describe('a locked keychain', () => {
   });
 
   it('on adding a profile and on calling the service, the same words', async () => {
-    const added = await t.call('profiles.add', { name: 'Second', baseUrl: remote.url, apiKey: remoteKey });
+    const added = await t.call('profiles.add', { name: 'Second', baseUrl: remote.url, apiKey: remote.apiKey });
     expect(added).toMatchObject({
       ok: false,
       code: 'KEYCHAIN_UNAVAILABLE',
@@ -127,10 +122,10 @@ describe('a failure from the service', () => {
   });
 
   it('an unreachable service: NETWORK in words, the redacted address as detail', async () => {
-    const closed = await startSandboxServer({ store: remoteStore });
+    const closed = await startSandboxServer({ store: remote.store });
     const url = closed.url;
     await closed.close();
-    const r = await t.call('profiles.add', { name: 'Gone', baseUrl: url, apiKey: remoteKey });
+    const r = await t.call('profiles.add', { name: 'Gone', baseUrl: url, apiKey: remote.apiKey });
     expect(r).toMatchObject({
       ok: false,
       code: 'NETWORK',
@@ -138,7 +133,7 @@ describe('a failure from the service', () => {
     });
     const detail = (r as Failure).detail ?? '';
     expect(detail).toContain(`GET ${url}/api/execution-count?apiKey=[redacted]`);
-    expect(detail).not.toContain(remoteKey);
+    expect(detail).not.toContain(remote.apiKey);
   });
 });
 

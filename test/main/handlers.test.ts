@@ -5,19 +5,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_PROFILE_ID, type Core } from '../../src/main/core.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
-import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.ts';
-import { SandboxStore } from '../../src/sandbox/store.ts';
 import type { JobSummary, Key, LedgerRow } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { listFiles } from '../support/files.ts';
+import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 import { tempDir } from '../support/sandbox-process.ts';
 
 let t: TestCore;
 let core: Core;
 let userData: string;
-let remote: RunningSandbox;
-let remoteStore: SandboxStore;
-let remoteKey: string;
+let remote: RemoteSandbox;
 const exportsDir = tempDir('keydesk-exports-');
 const secrets = new MemorySecretStore();
 
@@ -27,14 +24,11 @@ const must: TestCore['must'] = (name, input) => t.must(name, input);
 beforeAll(async () => {
   t = await startTestCore({ secrets, askSavePath: (name) => Promise.resolve(join(exportsDir, name)) });
   ({ core, userData } = t);
-  remoteStore = new SandboxStore(':memory:');
-  remoteKey = remoteStore.createService('Remote Co', 'remote-co').apiKey;
-  remote = await startSandboxServer({ store: remoteStore });
+  remote = await startRemoteSandbox();
 });
 afterAll(async () => {
   await t.close();
   await remote.close();
-  remoteStore.close();
 });
 
 describe('first start', () => {
@@ -242,12 +236,12 @@ describe('remote profiles', () => {
   });
 
   it('adds a remote service after checking its key, and works against it once selected', async () => {
-    const p = await must('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: remoteKey, serviceIdentifier: 'remote-co' });
+    const p = await must('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: remote.apiKey, serviceIdentifier: 'remote-co' });
     remoteId = p.id;
-    expect(p).toMatchObject({ kind: 'remote', validationUrl: `${remote.url}/v2_validation`, hasKey: true, keyHint: `…${remoteKey.slice(-4)}` });
+    expect(p).toMatchObject({ kind: 'remote', validationUrl: `${remote.url}/v2_validation`, hasKey: true, keyHint: `…${remote.apiKey.slice(-4)}` });
     await must('profiles.select', { id: p.id });
     const gen = await must('keys.generate', { expire: '2099-01-01', count: 1, isPremium: false, note: 'on remote' });
-    expect(remoteStore.searchKeys(1, 'generated', 'on remote', 10, 0).total).toBe(1);
+    expect(remote.store.searchKeys(1, 'generated', 'on remote', 10, 0).total).toBe(1);
     const refused = await call('validation.run', { mode: 'key', keyValue: gen.generatedKeys[0]?.value, hwid: { custom: 'HW-R' } });
     expect(refused).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION' });
     const report = await must('validation.run', { mode: 'key', keyValue: gen.generatedKeys[0]?.value, hwid: { custom: 'HW-R' }, confirmActivation: true });
@@ -258,7 +252,7 @@ describe('remote profiles', () => {
     expect((await must('profiles.update', { id: remoteId, name: 'Remote Co' })).name).toBe('Remote Co');
     const bad = await call('profiles.update', { id: remoteId, apiKey: 'kd_not-it' });
     expect(bad).toMatchObject({ ok: false, code: 'API_KEY_INVALID' });
-    expect(await secrets.get(remoteId)).toBe(remoteKey);
+    expect(await secrets.get(remoteId)).toBe(remote.apiKey);
     expect(await call('profiles.remove', { id: SANDBOX_PROFILE_ID })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
     expect(await must('profiles.remove', { id: remoteId })).toBeNull();
     expect(await secrets.get(remoteId)).toBeNull();
@@ -308,7 +302,7 @@ describe('records', () => {
 
   it('writes no apiKey to any file under userData, in any form', async () => {
     const sandboxKey = await secrets.get(SANDBOX_PROFILE_ID);
-    const forms = [sandboxKey ?? 'x', remoteKey].flatMap((k) => [k, encodeURIComponent(k), Buffer.from(k).toString('base64'), Buffer.from(k).toString('base64url')]);
+    const forms = [sandboxKey ?? 'x', remote.apiKey].flatMap((k) => [k, encodeURIComponent(k), Buffer.from(k).toString('base64'), Buffer.from(k).toString('base64url')]);
     const files = listFiles(userData);
     expect(files.some((f) => f.endsWith('keydesk.db'))).toBe(true);
     for (const f of files) {

@@ -5,34 +5,28 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
 import { MemorySecretStore, type SecretStore } from '../../src/main/secrets/secret-store.ts';
-import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.ts';
-import { SandboxStore } from '../../src/sandbox/store.ts';
 import { startCaptureServer, type CaptureServer } from '../support/capture-server.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 import { tempDir } from '../support/sandbox-process.ts';
 
 vi.spyOn(console, 'error').mockImplementation(() => undefined);
 
 describe('a stored apiKey never goes to another origin', () => {
   let t: TestCore;
-  let remote: RunningSandbox;
-  let remoteStore: SandboxStore;
-  let remoteKey: string;
+  let remote: RemoteSandbox;
   let capture: CaptureServer;
   let id: string;
 
   beforeAll(async () => {
     t = await startTestCore();
-    remoteStore = new SandboxStore(':memory:');
-    remoteKey = remoteStore.createService('Remote Co', 'remote-co').apiKey;
-    remote = await startSandboxServer({ store: remoteStore });
+    remote = await startRemoteSandbox();
     capture = await startCaptureServer();
-    id = (await t.must('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: remoteKey })).id;
+    id = (await t.must('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: remote.apiKey })).id;
   });
   afterAll(async () => {
     await t.close();
     await remote.close();
-    remoteStore.close();
     await capture.close();
   });
 
@@ -60,9 +54,9 @@ describe('a stored apiKey never goes to another origin', () => {
     expect(r).toMatchObject({ ok: false, code: 'API_KEY_INVALID', message: 'The service refused this apiKey. Nothing was saved.' });
     expect(capture.requests).toHaveLength(1);
     expect(capture.requests[0]?.url).toBe('/api/execution-count?apiKey=kd_typed-anew-1234');
-    expect(capture.everything()).not.toContain(remoteKey);
+    expect(capture.everything()).not.toContain(remote.apiKey);
     expect(t.core.profiles.get(id)?.baseUrl).toBe(remote.url);
-    expect(await t.core.secrets.get(id)).toBe(remoteKey);
+    expect(await t.core.secrets.get(id)).toBe(remote.apiKey);
   });
 
   it('keeps using the stored key on its own origin (a rename, the same base URL)', async () => {
@@ -157,12 +151,10 @@ describe('profiles.json', () => {
   it('a good file is read back after a restart, with no problem reported and no copy made', async () => {
     const userData = tempDir('keydesk-profiles-');
     const secrets = new MemorySecretStore();
-    const store = new SandboxStore(':memory:');
-    const key = store.createService('Shop', 'shop').apiKey;
-    const remote = await startSandboxServer({ store });
+    const remote = await startRemoteSandbox({ name: 'Shop', identifier: 'shop' });
     try {
       const first = await startTestCore({ userDataDir: userData, secrets });
-      const added = await first.must('profiles.add', { name: 'Shop', baseUrl: remote.url, apiKey: key });
+      const added = await first.must('profiles.add', { name: 'Shop', baseUrl: remote.url, apiKey: remote.apiKey });
       await first.must('profiles.select', { id: added.id });
       await first.close();
       const second = await startTestCore({ userDataDir: userData, secrets });
@@ -173,7 +165,6 @@ describe('profiles.json', () => {
       await second.close();
     } finally {
       await remote.close();
-      store.close();
     }
   });
 });

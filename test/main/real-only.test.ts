@@ -2,32 +2,27 @@
 // `Keydesk-Detail: full` and answers exactly like the hosted service (wire.md "Real dialect"). Every operation
 // must work, and where the dialect gives less, the result says so (total null, fields named as unreported).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxServer, type RunningSandbox } from '../../src/sandbox/server.ts';
-import { SandboxStore } from '../../src/sandbox/store.ts';
 import type { Key } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 
 let t: TestCore;
-let remote: RunningSandbox;
-let store: SandboxStore;
+let remote: RemoteSandbox;
 
 const call: TestCore['call'] = (name, input) => t.call(name, input);
 const must: TestCore['must'] = (name, input) => t.must(name, input);
 
 beforeAll(async () => {
-  store = new SandboxStore(':memory:');
-  const { apiKey } = store.createService('Real Shop', 'real-shop');
-  remote = await startSandboxServer({ store, realOnly: true });
+  remote = await startRemoteSandbox({ name: 'Real Shop', identifier: 'real-shop' }, { realOnly: true });
   t = await startTestCore();
   // The official client's own base, with /api: the same service.
-  const profile = await must('profiles.add', { name: 'Real Shop', baseUrl: `${remote.url}/api`, apiKey, serviceIdentifier: 'real-shop' });
+  const profile = await must('profiles.add', { name: 'Real Shop', baseUrl: `${remote.url}/api`, apiKey: remote.apiKey, serviceIdentifier: 'real-shop' });
   expect(profile.baseUrl).toBe(remote.url);
   await must('profiles.select', { id: profile.id });
 });
 afterAll(async () => {
   await t.close();
   await remote.close();
-  store.close();
 });
 
 describe('a remote profile on a real-only sandbox: every operation works', () => {
