@@ -341,6 +341,46 @@ describe('answers during a Retry-After pause', () => {
   });
 });
 
+describe('extend and HWID reset on a real-dialect service', () => {
+  it('updates the ledger rows from the fields that came back and leaves their status alone', async () => {
+    const newExpiry = '2031-01-01T00:00:00.000Z';
+    // The real service: extend answers the key without a status (its HWID was reset: none implied); reset
+    // answers {message} alone.
+    const fake = await fakeService((_key, _n, req, res) => {
+      const body = req.url?.includes('reset')
+        ? { message: 'HWID reset.' }
+        : { message: 'Extended.', key: { id: 'id-E1', value: 'E1', note: 'n', hwid: null, expiresAt: newExpiry, isPremium: false, lastResetAt: null, serviceId: 'svc_1' } };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return 'handled';
+    });
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const jobs = service(fake.url, db);
+    const row = (value: string): { status: string; expiresAt: string | null; hwid: string | null } | undefined =>
+      db.queryLedger('p1', { text: value }, { field: 'value', dir: 'asc' }, 0, 1).rows[0];
+    try {
+      const base = { id: '', note: 'n', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+      db.recordKeys('p1', [
+        { ...base, value: 'E1', status: 'active', hwid: null, expiresAt: '2030-01-01T00:00:00.000Z' },
+        { ...base, value: 'R1', status: 'active', hwid: 'HW-1', expiresAt: '2030-01-01T00:00:00.000Z' },
+      ]);
+      const extended = await jobs.start('p1', { action: 'extend', target: { keyValues: ['E1'] }, days: 365 });
+      if (!extended.ok) throw new Error(extended.message);
+      await jobs.settled(extended.data.id);
+      expect(row('E1')).toMatchObject({ status: 'active', expiresAt: newExpiry, hwid: null });
+
+      const reset = await jobs.start('p1', { action: 'resetHwid', target: { keyValues: ['R1'] } });
+      if (!reset.ok) throw new Error(reset.message);
+      await jobs.settled(reset.data.id);
+      expect(row('R1')).toMatchObject({ status: 'active', hwid: null, expiresAt: '2030-01-01T00:00:00.000Z' });
+      // The search text follows: the old HWID no longer finds the key.
+      expect(db.queryLedger('p1', { text: 'hw-1' }, { field: 'value', dir: 'asc' }, 0, 1).total).toBe(0);
+    } finally {
+      db.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('a crash mid-job', () => {
   it('leaves the job interrupted, with items whose state matches what the sandbox did, and resumes the pending ones', async () => {
     const dir = tempDir('keydesk-crash-');

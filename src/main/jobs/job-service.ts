@@ -90,6 +90,10 @@ interface Run {
   signalled: boolean;
   settle: ItemSettlement[];
   seenKeys: Key[];
+  /** Keys described in part (no status): only their reported fields go into the ledger. */
+  reportedKeys: Key[];
+  /** Keys whose HWID a reset cleared, where the service described nothing more. */
+  hwidCleared: string[];
   deleted: string[];
   audit: SettleBatch['audit'][number][];
   completions: { at: number; size: number }[];
@@ -98,7 +102,7 @@ interface Run {
 }
 
 type Outcome =
-  | { kind: 'done'; keys: Key[] }
+  | { kind: 'done'; keys: Key[]; hwidCleared?: boolean }
   | { kind: 'failed' | 'unknown'; code: ErrorCode; message: string; overload: boolean; retryAfter?: number | undefined }
   | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
 
@@ -227,6 +231,8 @@ export class JobService {
       signalled: false,
       settle: [],
       seenKeys: [],
+      reportedKeys: [],
+      hwidCleared: [],
       deleted: [],
       audit: [],
       completions: [],
@@ -369,7 +375,11 @@ export class JobService {
         run.completions.push({ at: now, size: item.size });
         run.settle.push({ seq: item.seq, state: 'done', code: null, message: null });
         if (run.job.action === 'delete') run.deleted.push(item.target);
-        else for (const k of outcome.keys) run.seenKeys.push(k);
+        else {
+          // A key without its status (the real dialect) would be recorded with a guessed one: only its fields.
+          for (const k of outcome.keys) (k.unreported?.includes('status') ? run.reportedKeys : run.seenKeys).push(k);
+          if (outcome.hwidCleared) run.hwidCleared.push(item.target);
+        }
         audit('ok', '');
         break;
       case 'failed':
@@ -402,8 +412,9 @@ export class JobService {
       r = d.ok ? ok([]) : d;
     } else if (action === 'extend' || action === 'resetHwid') {
       const k = action === 'extend' ? await client.extend(item.target, run.params.days ?? 0) : await client.resetHwid(item.target);
-      // A key without its status (the real dialect) would be recorded with a guessed one: leave it out.
-      r = k.ok ? ok(k.data && !k.data.unreported?.includes('status') ? [k.data] : []) : k;
+      if (!k.ok) return classify(k);
+      // A reset answered with {message} alone (the real dialect) still cleared the key's HWID.
+      return { kind: 'done', keys: k.data ? [k.data] : [], hwidCleared: action === 'resetHwid' && k.data === null };
     } else {
       const g = run.params.generate;
       if (!g) return { kind: 'failed', code: 'INTERNAL', message: 'The job lost its parameters.', overload: false };
@@ -415,9 +426,13 @@ export class JobService {
   /** Writes what has settled since the last step and claims up to `claim` more items: one transaction. */
   private step(run: Run, claim: number): { seq: number; target: string; size: number }[] {
     const batch: SettleBatch | null =
-      run.settle.length === 0 ? null : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, deletedValues: run.deleted, audit: run.audit };
+      run.settle.length === 0
+        ? null
+        : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, reportedKeys: run.reportedKeys, hwidCleared: run.hwidCleared, deletedValues: run.deleted, audit: run.audit };
     run.settle = [];
     run.seenKeys = [];
+    run.reportedKeys = [];
+    run.hwidCleared = [];
     run.deleted = [];
     run.audit = [];
     return this.db.jobStep(batch, claim > 0 ? { jobId: run.job.id, max: claim } : null);

@@ -160,6 +160,10 @@ export interface SettleBatch {
   profileId: string;
   items: readonly ItemSettlement[];
   seenKeys: readonly Key[];
+  /** Keys described in part (no status): their reported fields update existing rows; the status stays. */
+  reportedKeys?: readonly Key[];
+  /** Values whose HWID a reset cleared (the service described nothing more): the rest of the row stays. */
+  hwidCleared?: readonly string[];
   deletedValues: readonly string[];
   audit: readonly Omit<AuditEntry, 'id' | 'at'>[];
 }
@@ -549,6 +553,15 @@ export class LocalDb {
       const setItem = this.db.prepare('UPDATE job_items SET state = ?, code = ?, message = ? WHERE job_id = ? AND seq = ?');
       for (const i of batch.items) setItem.run(i.state, i.code, i.message, batch.jobId, i.seq);
       if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at);
+      for (const k of batch.reportedKeys ?? []) this.recordReportedFields(batch.profileId, k, at);
+      if (batch.hwidCleared && batch.hwidCleared.length > 0) {
+        this.db
+          .prepare(
+            `UPDATE ledger SET hwid = NULL, search = lower(value || char(10) || note || char(10)), last_seen_at = ?
+             WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
+          )
+          .run(at, batch.profileId, JSON.stringify(batch.hwidCleared));
+      }
       if (batch.deletedValues.length > 0) {
         this.ledgerSizes.delete(batch.profileId);
         this.db
