@@ -48,3 +48,30 @@ export const inputIssueWords: z.core.$ZodErrorMap = (issue) => {
       return 'This value is not valid.';
   }
 };
+
+/** How a person names an input field: the form's label, never the contract's path ("filter.text", "hwid.custom"). */
+const FIELD_LABELS: Record<string, string> = {
+  keyValue: 'Key', keyValues: 'Keys', value: 'Value', hwid: 'HWID', custom: 'HWID', text: 'Filter', term: 'Search term',
+  serviceIdentifier: 'Service identifier', baseUrl: 'Base URL', validationUrl: 'Validation URL', apiKey: 'apiKey',
+  expire: 'Expiry date', daysKey: 'Days', days: 'Days', note: 'Note', count: 'Count', isPremium: 'Premium',
+  name: 'Name', offset: 'Position', limit: 'Page size', ceiling: 'Requests in flight', outcome: 'Outcome',
+};
+
+/** The label for an issue's path: its last named field, as the form calls it ("Filter" for filter.text). */
+export function fieldLabel(path: readonly PropertyKey[]): string | null {
+  const last = [...path].reverse().find((p): p is string => typeof p === 'string');
+  if (last === undefined) return null;
+  const known = FIELD_LABELS[last];
+  if (known) return known;
+  const words = last.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * One issue in words a person reads: a schema's own sentence ("Key is required.") as it is, since it names its
+ * field already; a generic one from inputIssueWords after the field's label ("Filter: Use at most 256 characters.").
+ */
+export function issueSentence(issue: { path: readonly PropertyKey[]; message: string }, generic: boolean): string {
+  const label = generic ? fieldLabel(issue.path) : null;
+  return label ? `${label}: ${issue.message}` : issue.message;
+}

@@ -47,6 +47,8 @@ export interface Failure {
    * from `message`, which is what a vendor reads first. Never raw exception text, never a secret.
    */
   detail?: string;
+  /** For INVALID_INPUT: the input field the first problem is about ("expire", "filter.text"), for a form to place it. */
+  field?: string;
 }
 export interface Success<T> {
   ok: true;

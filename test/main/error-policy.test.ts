@@ -176,13 +176,13 @@ describe('an export that cannot be written', () => {
 describe('input the contract refuses', () => {
   it('is answered in clear words, never zod defaults', async () => {
     const cases = [
-      [await t.call('profiles.add', { name: 5, baseUrl: 'https://a.example', apiKey: 'k', extra: true } as never), 'name: Must be text.; Keydesk does not know the field "extra".'],
-      [await t.call('profiles.add', { baseUrl: 'https://a.example', apiKey: 'k' } as never), 'name: This is required.'],
-      [await t.call('profiles.add', { name: 'x'.repeat(101), baseUrl: 'https://a.example', apiKey: 'k' }), 'name: Use at most 100 characters.'],
-      [await t.call('jobs.cancel', { jobId: 'not-a-uuid' }), 'jobId: Must be an id Keydesk made (a UUID).'],
-      [await t.call('executions.history', { range: 'week' } as never), 'range: Must be one of "1h", "24h", "7d", "30d", "all".'],
+      [await t.call('profiles.add', { name: 5, baseUrl: 'https://a.example', apiKey: 'k', extra: true } as never), 'Name: Must be text. Keydesk does not know the field "extra".'],
+      [await t.call('profiles.add', { baseUrl: 'https://a.example', apiKey: 'k' } as never), 'Name: This is required.'],
+      [await t.call('profiles.add', { name: 'x'.repeat(101), baseUrl: 'https://a.example', apiKey: 'k' }), 'Name: Use at most 100 characters.'],
+      [await t.call('jobs.cancel', { jobId: 'not-a-uuid' }), 'Job id: Must be an id Keydesk made (a UUID).'],
+      [await t.call('executions.history', { range: 'week' } as never), 'Range: Must be one of "1h", "24h", "7d", "30d", "all".'],
       [await t.call('app.status', {} as never), 'This operation takes no input.'],
-      [await t.call('jobs.start', { action: 'extend', target: { keyValues: [] }, days: 1 }), 'target.keyValues: Give at least 1.'],
+      [await t.call('jobs.start', { action: 'extend', target: { keyValues: [] }, days: 1 }), 'Keys: Give at least 1.'],
     ] as const;
     for (const [r, message] of cases) {
       expect(r).toMatchObject({ ok: false, code: 'INVALID_INPUT' });

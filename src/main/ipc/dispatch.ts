@@ -1,21 +1,30 @@
 // The transport-free half of IPC: parse the input with the contract's schema, run the handler, and always
 // answer with a plain Result. Electron's register.ts and the harness's loopback bridge both call this.
 import { contract, type OperationName } from '../../shared/contract.ts';
-import { inputIssueWords } from '../../shared/input-words.ts';
+import { inputIssueWords, issueSentence } from '../../shared/input-words.ts';
 import { fail, type Result } from '../../shared/result.ts';
 import { unexpectedFailure } from '../failures.ts';
 import type { Handlers } from '../handlers/types.ts';
 
+const pathKey = (path: readonly PropertyKey[]): string => path.map(String).join('.');
+
 type AnyHandler = (input: unknown) => Promise<Result<unknown>>;
 
 export async function dispatch(handlers: Handlers, name: OperationName, raw: unknown): Promise<Result<unknown>> {
-  const parsed = contract[name].input.safeParse(raw, { error: inputIssueWords });
+  // The issues worded here rather than by the schema itself: they need their field's label to say what they are about.
+  const generic = new Set<string>();
+  const parsed = contract[name].input.safeParse(raw, {
+    error: (issue) => {
+      generic.add(pathKey(issue.path ?? []));
+      return inputIssueWords(issue);
+    },
+  });
   if (!parsed.success) {
-    const message = parsed.error.issues
-      .slice(0, 5)
-      .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
-      .join('; ');
-    return fail('INVALID_INPUT', message);
+    const issues = parsed.error.issues.slice(0, 5);
+    // Words first, no contract paths ("keyValue: …"); `field` lets a form put the message beside its field.
+    const message = issues.map((i) => issueSentence(i, generic.has(pathKey(i.path)))).join(' ');
+    const field = issues[0]?.path.filter((p) => typeof p === 'string').join('.');
+    return field ? { ...fail('INVALID_INPUT', message), field } : fail('INVALID_INPUT', message);
   }
   try {
     return await (handlers[name] as AnyHandler)(parsed.data);

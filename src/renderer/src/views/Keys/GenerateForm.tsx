@@ -13,8 +13,8 @@ type Errors = Partial<Record<FieldName | 'form', string>>;
 
 
 /** The field a service error is about, when its message names one ("expire (…) is before today"). */
-function serverField(message: string): FieldName | null {
-  const m = /^(expire|count|daysKey|note)\b/.exec(message);
+function serverField(failure: { message: string; field?: string }): FieldName | null {
+  const m = /^(expire|count|daysKey|note)\b/.exec(failure.field ?? failure.message);
   return m ? (m[1] as FieldName) : null;
 }
 
@@ -33,7 +33,7 @@ export function GenerateForm() {
   const [note, setNote] = useDraft('generate.note');
   const [premium, setPremium] = useDraft('generate.premium');
   const [errors, setErrors] = useState<Errors>({});
-  const serverAt = serverError ? serverField(serverError.message) : null;
+  const serverAt = serverError ? serverField(serverError) : null;
   /** A change to a field answers the complaint about it: its error, and the service's if it named that field. */
   const changed = (...fields: (FieldName | 'premium' | 'byDays')[]) => {
     const answered = fields.filter((f): f is FieldName => f !== 'premium' && f !== 'byDays' && errors[f] !== undefined);
