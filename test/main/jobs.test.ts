@@ -381,6 +381,36 @@ describe('extend and HWID reset on a real-dialect service', () => {
   });
 });
 
+describe('a job over every key a filter matches', () => {
+  it('leaves out keys the ledger knows are deleted, unless the filter asks for deleted keys', async () => {
+    const fake = await fakeService(() => 'ok');
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const jobs = service(fake.url, db);
+    try {
+      const base = { id: '', note: '', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+      db.recordKeys('p1', [
+        { ...base, value: 'A1', status: 'active' },
+        { ...base, value: 'G1', status: 'generated' },
+        { ...base, value: 'D1', status: 'generated' },
+      ]);
+      db.markDeleted('p1', 'D1');
+      const all = await jobs.start('p1', { action: 'delete', target: { filter: {} } });
+      if (!all.ok) throw new Error(all.message);
+      expect(all.data.total).toBe(2);
+      await jobs.settled(all.data.id);
+      expect([...fake.received].sort()).toEqual(['A1', 'G1']);
+      // Asked for by name, deleted keys are what the user chose.
+      const deleted = await jobs.start('p1', { action: 'delete', target: { filter: { status: 'deleted' } } });
+      if (!deleted.ok) throw new Error(deleted.message);
+      expect(deleted.data.total).toBe(3);
+    } finally {
+      for (const job of jobs.list('p1')) await jobs.settled(job.id);
+      db.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('a crash mid-job', () => {
   it('leaves the job interrupted, with items whose state matches what the sandbox did, and resumes the pending ones', async () => {
     const dir = tempDir('keydesk-crash-');

@@ -307,6 +307,15 @@ export class LocalDb {
     return { sql: clauses.join(' AND '), params };
   }
 
+  /**
+   * The keys a filter names as a job's targets: as the ledger shows them, less those it knows are deleted unless
+   * the filter asks for deleted keys (sending them again would only fail, or extend nothing).
+   */
+  private targetWhere(profileId: string, filter: LedgerFilter): { sql: string; params: SQLInputValue[] } {
+    const where = this.ledgerWhere(profileId, filter);
+    return filter.status ? where : { sql: `${where.sql} AND +status <> 'deleted'`, params: where.params };
+  }
+
   /** How many rows a profile's ledger holds, counted once and kept until the next write. */
   private ledgerSize(profileId: string): number {
     let n = this.ledgerSizes.get(profileId);
@@ -470,7 +479,7 @@ export class LocalDb {
         .prepare("INSERT INTO jobs (id, profile_id, action, params, state, created_at, total) VALUES (?, ?, ?, ?, 'running', ?, 0)")
         .run(job.id, job.profileId, job.action, job.params, job.createdAt);
       if ('filter' in items) {
-        const where = this.ledgerWhere(job.profileId, items.filter);
+        const where = this.targetWhere(job.profileId, items.filter);
         this.db
           .prepare(`INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, row_number() OVER (ORDER BY value), value, 1, 'pending' FROM ledger WHERE ${where.sql}`)
           .run(job.id, ...where.params);
