@@ -154,7 +154,8 @@ export const contract = {
     'Key values; main writes their ledger rows to the path the user picks.',
   ),
 
-  'ledger.query': op<{ rows: LedgerRow[]; total: number | null }>()(
+  // totalCapped: more than `total` rows match (the count stopped at LEDGER_COUNT_CAP); exactCount asks for all.
+  'ledger.query': op<{ rows: LedgerRow[]; total: number | null; totalCapped: boolean }>()(
     z.strictObject({
       filter: ledgerFilter,
       sort: z.strictObject({
@@ -165,8 +166,9 @@ export const contract = {
       limit: schemas.pageLimit,
       // The row next to the page wanted, from a page already shown: seek paging, cheap at any depth.
       cursor: z.union([z.strictObject({ after: ledgerCursor }), z.strictObject({ before: ledgerCursor })]).optional(),
+      exactCount: z.boolean().optional(),
     }),
-    'Filter, sort and paging (an offset, or a cursor row) over the local ledger; total is null on a cursor page.',
+    'Filter, sort and paging (an offset, or a cursor row) over the local ledger; total is null on a cursor page, and past 10,000 matches only a lower bound (totalCapped) unless exactCount.',
   ),
   'ledger.export': op<{ path: string | null }>()(
     z.strictObject({ filter: ledgerFilter, format: exportFormat }),

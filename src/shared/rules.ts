@@ -3,6 +3,9 @@
 // zod schemas built from them.
 import { z } from 'zod';
 
+/** A filtered ledger count stops here: past it the screen says "more than 10,000", and counts exactly on request. */
+export const LEDGER_COUNT_CAP = 10_000;
+
 export const LIMITS = {
   noteMaxChars: 1_000,
   /** keyValue, hwid, service, search term. */

@@ -35,7 +35,7 @@ describe('All keys: a filter main refuses', () => {
     fake.impl['ledger.query'] = (input) => {
       const text = (input as { filter: { text?: string } }).filter.text ?? '';
       if (text.length > 256) return Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'Use at most 256 characters.' });
-      return Promise.resolve({ ok: true, data: { rows: [row('KEY-AAA'), row('KEY-BBB')], total: 2 } });
+      return Promise.resolve({ ok: true, data: { rows: [row('KEY-AAA'), row('KEY-BBB')], total: 2, totalCapped: false } });
     };
     render(<AllKeys />);
     await screen.findByText('KEY-AAA');

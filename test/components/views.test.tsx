@@ -14,6 +14,7 @@ const { GenerateForm } = await import('../../src/renderer/src/views/Keys/Generat
 const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
 const { Activity, ACTIVITY_PAGE } = await import('../../src/renderer/src/views/Activity/Activity.tsx');
 const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
+const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
 const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
 const { ViewBoundary } = await import('../../src/renderer/src/components/ViewBoundary.tsx');
 const { FailureMessage } = await import('../../src/renderer/src/components/FailureMessage.tsx');
@@ -348,5 +349,32 @@ describe('Profiles', () => {
     await waitFor(() => {
       expect(fake.calls.filter((c) => c.name === 'profiles.update').map((c) => c.input)).toEqual([{ id: 'p2', baseUrl: 'https://new.example.net', apiKey: 'kd_new' }]);
     });
+  });
+});
+
+describe('All keys: a count past the cap', () => {
+  const row = (value: string) => ({
+    value, note: 'spring', status: 'generated' as const, isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
+  });
+  it('says "more than 10,000" match, and Count exactly asks main for the whole count and shows it', async () => {
+    // jsdom has no layout: the view measures its viewport through a ResizeObserver that never fires here.
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
+    fake.impl['ledger.query'] = (input) => {
+      const exact = (input as { exactCount?: boolean }).exactCount === true;
+      return Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: exact ? 123_456 : 10_000, totalCapped: !exact } });
+    };
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    const status = await screen.findByText(/More than 10,000 keys match/);
+    expect(screen.getByRole('button', { name: 'Select all matching (more than 10,000)' })).toBeTruthy();
+    await user.click(within(status).getByRole('button', { name: 'Count exactly' }));
+    await waitFor(() => {
+      expect(screen.getByRole('status').textContent).toBe('123,456 keys');
+    });
+    expect(fake.calls.filter((c) => c.name === 'ledger.query').map((c) => (c.input as { exactCount?: boolean }).exactCount)).toContain(true);
+    expect(screen.queryByRole('button', { name: 'Count exactly' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Select all 123,456' })).toBeTruthy();
+    vi.unstubAllGlobals();
   });
 });

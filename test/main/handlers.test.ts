@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_PROFILE_ID, type Core } from '../../src/main/core.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import type { JobSummary, Key, LedgerRow } from '../../src/shared/domain.ts';
+import { LEDGER_COUNT_CAP } from '../../src/shared/rules.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { listFiles } from '../support/files.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
@@ -203,7 +204,10 @@ describe('bulk jobs', () => {
       { seq: 2, target: 'batch 2', size: 1, state: 'done', code: null, message: null },
     ]);
     expect(job).toMatchObject({ state: 'finished', total: 100_001, counts: { done: 100_001 } });
-    expect((await must('ledger.query', { filter: { text: 'bulk two batches' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 })).total).toBe(100_001);
+    // The count stops at the cap; asked for, it is exact.
+    const query = { filter: { text: 'bulk two batches' }, sort: { field: 'value' as const, dir: 'asc' as const }, offset: 0, limit: 1 };
+    expect(await must('ledger.query', query)).toMatchObject({ total: LEDGER_COUNT_CAP, totalCapped: true });
+    expect(await must('ledger.query', { ...query, exactCount: true })).toMatchObject({ total: 100_001, totalCapped: false });
   });
 
   it('keeps a ceiling per profile, with a default that says it is one', async () => {

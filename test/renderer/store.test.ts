@@ -182,7 +182,7 @@ describe('connectivity and feedback', () => {
 
   it('switching profile clears what belonged to the previous one, the ledger and its selection included', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox', executionCount: 5, lookupResult: { active: [], generated: [key('X')] }, selectedKey: key('X') });
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('X')], total: 1 } });
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('X')], total: 1, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(0);
     useKeydesk.getState().toggleSelected('X');
     impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
@@ -260,9 +260,9 @@ describe('connectivity and feedback', () => {
 
   it('asks for the page after a loaded one by seeking from its last row, and for a far page by offset', async () => {
     const page0 = Array.from({ length: 200 }, (_, i) => ({ ...ledgerRow(`K${String(i).padStart(3, '0')}`), createdAt: `2026-01-0${(i % 9) + 1}` }));
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: page0, total: 1_000 } });
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: page0, total: 1_000, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(0);
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('NEXT')], total: null } });
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('NEXT')], total: null, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(1);
     await useKeydesk.getState().loadLedgerPage(4);
     const inputs = calls.filter((c) => c.name === 'ledger.query').map((c) => c.input as { offset: number; cursor?: unknown });
@@ -273,13 +273,39 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().ledgerTotal).toBe(1_000);
   });
 
+  it('keeps a capped count as "more than", learns the exact count from a short page, and counts exactly on request', async () => {
+    const full = Array.from({ length: 200 }, (_, i) => ledgerRow(`K${String(i).padStart(5, '0')}`));
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: 10_000, totalCapped: true } });
+    useKeydesk.getState().setLedgerFilter({ text: 'k' });
+    await useKeydesk.getState().loadLedgerPage(0);
+    expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 10_000, ledgerTotalCapped: true });
+    // A seek page carries no count: "more than 10,000" stays.
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: null, totalCapped: false } });
+    await useKeydesk.getState().loadLedgerPage(1);
+    expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 10_000, ledgerTotalCapped: true });
+    // Page 60 holds 13 rows: the matches end at 60 × 200 + 13.
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full.slice(0, 13), total: 10_000, totalCapped: true } });
+    await useKeydesk.getState().loadLedgerPage(60);
+    expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 12_013, ledgerTotalCapped: false });
+
+    useKeydesk.getState().setLedgerFilter({ text: 'kd' });
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: 10_000, totalCapped: true } });
+    await useKeydesk.getState().loadLedgerPage(0);
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full.slice(0, 1), total: 654_321, totalCapped: false } });
+    await useKeydesk.getState().countLedgerExactly();
+    expect(calls.at(-1)).toMatchObject({ name: 'ledger.query', input: { filter: { text: 'kd' }, exactCount: true } });
+    expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 654_321, ledgerTotalCapped: false, ledgerCounting: false });
+    // The rows shown stay the pages loaded; the count alone changed.
+    expect(useKeydesk.getState().ledgerPages.get(0)).toHaveLength(200);
+  });
+
   it('keeps the previous rows on screen while a new filter loads, then shows the new ones', async () => {
     let answer: (rows: string[]) => void = () => undefined;
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A'), ledgerRow('B')], total: 2 } });
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A'), ledgerRow('B')], total: 2, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(0);
     impl['ledger.query'] = () =>
       new Promise((resolve) => {
-        answer = (rows) => { resolve({ ok: true, data: { rows: rows.map(ledgerRow), total: rows.length } }); };
+        answer = (rows) => { resolve({ ok: true, data: { rows: rows.map(ledgerRow), total: rows.length, totalCapped: false } }); };
       });
     useKeydesk.getState().setLedgerFilter({ text: 'b' });
     const loading = useKeydesk.getState().loadLedgerPage(0);

@@ -1,5 +1,5 @@
-// The app's ledger against a plain model: whichever plan queryLedger picks (dense walk, sparse pass, whole-ledger
-// sample), every filter, sort, direction and page returns exactly the rows and count the model does.
+// The app's ledger against a plain model: whichever plan queryLedger picks (dense walk, sparse pass, deep jump),
+// every filter, sort, direction and page returns exactly the model's rows, and its count up to the cap.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalDb, type LedgerFilter } from '../../src/main/store/local-db.ts';
 import type { Key, LedgerRow, LedgerSortField } from '../../src/shared/domain.ts';
+import { LEDGER_COUNT_CAP } from '../../src/shared/rules.ts';
 import { tempDir } from '../support/sandbox-process.ts';
 
 const PROFILE = 'profile-under-test';
@@ -152,11 +153,16 @@ describe.each([
         fc.constantFrom('asc' as const, 'desc' as const),
         fc.nat({ max: size + 20 }),
         fc.integer({ min: 1, max: 250 }),
-        (text, status, premium, field, dir, offset, limit) => {
+        fc.constantFrom(undefined, 1, 40, 700, 'exact' as const),
+        (text, status, premium, field, dir, offset, limit, count) => {
           const filter: LedgerFilter = { text, status, premium };
-          const got = db.queryLedger(PROFILE, filter, { field, dir }, offset, limit);
+          const got = db.queryLedger(PROFILE, filter, { field, dir }, offset, limit, count === 'exact' ? { exact: true, cap: 1 } : { cap: count });
           const want = modelQuery(all, filter, field, dir, offset, limit);
-          expect(got.total).toBe(want.total);
+          // Exact up to the cap; past it, "more than cap". The whole ledger's size is always exact, and so is an exact count.
+          const unfiltered = text === undefined && status === undefined && premium === undefined;
+          const cap = count === 'exact' || unfiltered ? Infinity : (count ?? LEDGER_COUNT_CAP);
+          expect(got.totalCapped).toBe(want.total > cap);
+          expect(got.total).toBe(want.total > cap ? cap : want.total);
           expect(got.rows.map((r) => r.value)).toEqual(want.values);
         },
       ),
@@ -218,7 +224,7 @@ describe.each([
   });
 
   it('answers the same whether a term matches most rows, a third of them or a handful', () => {
-    // Over half (the dense walk), between a quarter and half (guessed dense, counted, then sparse), under a quarter.
+    // Over half (the dense walk), between a quarter and half and under a quarter (the sparse pass).
     for (const [text, low, high] of [['alpha', 0.5, 1], ['gamma', 0.25, 0.5], ['beta', 0, 0.25]] as const) {
       const got = db.queryLedger(PROFILE, { text }, { field: 'createdAt', dir: 'desc' }, 0, 50);
       const want = modelQuery(all, { text }, 'createdAt', 'desc', 0, 50);

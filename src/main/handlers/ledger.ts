@@ -11,9 +11,9 @@ const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':'
 
 export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
   // The ledger is local data: a selected profile is enough, no stored key needed.
-  'ledger.query': needsProfile(core, ({ filter, sort, offset, limit, cursor }, p) =>
+  'ledger.query': needsProfile(core, ({ filter, sort, offset, limit, cursor, exactCount }, p) =>
     // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET.
-    ok(cursor ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null } : core.db.queryLedger(p.id, filter, sort, offset, limit)),
+    ok(cursor ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false } : core.db.queryLedger(p.id, filter, sort, offset, limit, { exact: exactCount === true })),
   ),
 
   'ledger.export': needsProfile(core, ({ filter, format }, p) =>

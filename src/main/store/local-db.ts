@@ -1,6 +1,7 @@
 // The app's own records in node:sqlite (userData/keydesk.db): the ledger of keys this app generated or has
 // seen, execution samples for the history chart, and the audit log of mutating operations. No secrets.
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { LEDGER_COUNT_CAP } from '../../shared/rules.ts';
 import type { AuditEntry, HistoryBucket, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow, LedgerSortField } from '../../shared/domain.ts';
 
 const SCHEMA = `
@@ -171,8 +172,6 @@ const JOB_SELECT = 'SELECT id, profile_id AS profileId, action, params, state, r
 
 const AUDIT_SELECT = 'SELECT id, at, profile_id AS profileId, profile_name AS profileName, action, target, outcome, message FROM audit';
 
-/** Rows read to guess how many rows a ledger filter matches. */
-const SAMPLE_ROWS = 1_000;
 
 const likeTerm = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -327,16 +326,15 @@ export class LocalDb {
   }
 
   /**
-   * One page of the ledger and the number of rows the filter matches. Two plans, chosen by how many rows match:
-   * - most rows ("dense"): count the matches, then walk the sort column's index, testing each row, until the
-   *   page is full; a page costs about its own size.
-   * - few rows ("sparse"): one pass over the table collects each match's key and sort value, which give the
-   *   count; the page is taken from those small pairs and only its rows are read whole. Walking the sort index
-   *   instead would read a table row for nearly every row in it (a WITHOUT ROWID table cannot defer that read),
-   *   and reading every match whole to sort it costs a lookup per match.
-   * Which plan is guessed from the first SAMPLE_ROWS rows in key order (random for generated keys). A sparse
-   * guess runs the sparse plan at once; a dense guess counts first and the count decides. A wrong guess only
-   * costs time: both plans return the same rows.
+   * One page of the ledger and how many rows the filter matches. Counting every match of a filter over a large
+   * ledger costs a pass over all of it, so the count stops at `cap` (as mail clients say "more than 10,000"):
+   * `totalCapped` says more than `total` rows match. `exact` counts them all. Two plans for the page:
+   * - most rows ("dense"), or more than the cap: walk the sort column's index, testing each row, until the page
+   *   is full; a page costs about its own size divided by the share of rows that match.
+   * - few rows ("sparse", at most the cap or under half the ledger): one pass collects each match's key and sort
+   *   value; the page is taken from those small pairs and only its rows are read whole. Walking the sort index
+   *   instead would read a table row for nearly every row in it (a WITHOUT ROWID table cannot defer that read).
+   * Both plans return the same rows.
    */
   queryLedger(
     profileId: string,
@@ -344,34 +342,35 @@ export class LocalDb {
     sort: { field: LedgerSortField; dir: 'asc' | 'desc' },
     offset: number,
     limit: number,
-  ): { rows: LedgerRow[]; total: number } {
+    count: { exact?: boolean; cap?: number } = {},
+  ): { rows: LedgerRow[]; total: number; totalCapped: boolean } {
     const where = this.ledgerWhere(profileId, filter);
     const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
     const column = SORT_COLUMNS[sort.field];
     const size = this.ledgerSize(profileId);
-    let total: number | null = null;
-    if (!filter.text && !filter.status && filter.premium === undefined) total = size;
+    const cap = count.cap ?? LEDGER_COUNT_CAP;
+    const unfiltered = !filter.text && !filter.status && filter.premium === undefined;
+    let total: number;
+    let totalCapped = false;
+    if (unfiltered) total = size;
+    else if (count.exact === true) total = this.countLedger(where);
     else {
-      const sample = this.db
-        .prepare(`SELECT count(*) AS sampled, coalesce(sum(${where.sql}), 0) AS matches FROM (SELECT * FROM ledger WHERE profile_id = ? LIMIT ?)`)
-        .get(...where.params, profileId, SAMPLE_ROWS) as { sampled: number; matches: number };
-      if (sample.sampled === size) total = sample.matches;
-      else if (sample.matches * 4 >= sample.sampled) total = this.countLedger(where);
+      // Counting stops at the cap's next match, wherever the plan reads them from.
+      const n = (this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ledger WHERE ${where.sql} LIMIT ?)`).get(...where.params, cap + 1) as { n: number }).n;
+      totalCapped = n > cap;
+      total = totalCapped ? cap : n;
     }
 
-    if (total === null || total * 2 < size) {
+    if (!unfiltered && !totalCapped && total * 2 < size) {
       const rows = this.db
         .prepare(
           `WITH hits AS MATERIALIZED (SELECT value, ${column} AS k FROM ledger WHERE ${where.sql}),
              page AS MATERIALIZED (SELECT value, k FROM hits ORDER BY k ${dir}, value ${dir} LIMIT ? OFFSET ?)
-           SELECT ledger.*, (SELECT count(*) FROM hits) AS total
-           FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
+           SELECT ledger.* FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
            ORDER BY page.k ${dir}, page.value ${dir}`,
         )
-        .all(...where.params, limit, offset, profileId) as unknown as (LedgerDbRow & { total: number })[];
-      // With no row on the page, the count is known to be 0 only on the first page.
-      total ??= rows[0]?.total ?? (offset === 0 ? 0 : this.countLedger(where));
-      return { rows: rows.map(toLedgerRow), total };
+        .all(...where.params, limit, offset, profileId) as unknown as LedgerDbRow[];
+      return { rows: rows.map(toLedgerRow), total, totalCapped };
     }
 
     const walk = this.ledgerWhere(profileId, filter, true);
@@ -381,15 +380,15 @@ export class LocalDb {
       const at = this.db
         .prepare(`SELECT ${column} AS k, value FROM ledger WHERE profile_id = ? ORDER BY ${column} ${dir}, value ${dir} LIMIT 1 OFFSET ?`)
         .get(profileId, offset) as { k: string | null; value: string } | undefined;
-      if (!at) return { rows: [], total };
+      if (!at) return { rows: [], total, totalCapped };
       const first = this.db.prepare('SELECT * FROM ledger WHERE profile_id = ? AND value = ?').get(profileId, at.value) as unknown as LedgerDbRow;
       const rest = limit > 1 ? this.seekLedger(profileId, filter, sort, { after: { key: at.k, value: at.value } }, limit - 1) : [];
-      return { rows: [toLedgerRow(first), ...rest], total };
+      return { rows: [toLedgerRow(first), ...rest], total, totalCapped };
     }
     const rows = this.db
       .prepare(`SELECT * FROM ledger WHERE ${walk.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT ? OFFSET ?`)
       .all(...walk.params, limit, offset) as unknown as LedgerDbRow[];
-    return { rows: rows.map(toLedgerRow), total };
+    return { rows: rows.map(toLedgerRow), total, totalCapped };
   }
 
   /**

@@ -13,6 +13,10 @@ export interface LedgerSlice {
   ledgerFilter: LedgerFilter;
   ledgerSort: { field: LedgerSortField; dir: 'asc' | 'desc' };
   ledgerTotal: number | null;
+  /** More than ledgerTotal rows match: main stopped counting at its cap. Reading to the end, or countLedgerExactly, makes it exact. */
+  ledgerTotalCapped: boolean;
+  /** An exact count is on its way. */
+  ledgerCounting: boolean;
   ledgerPages: ReadonlyMap<number, LedgerRow[]>;
   /** What the table showed before the filter or sort changed, kept on screen until the first new page arrives. */
   ledgerStale: { total: number; pages: ReadonlyMap<number, LedgerRow[]> } | null;
@@ -32,6 +36,8 @@ export interface LedgerSlice {
   clearLedger: () => void;
   setLedgerSort: (field: LedgerSortField) => void;
   loadLedgerPage: (page: number) => Promise<void>;
+  /** Asks main to count every row the filter matches, past the cap. */
+  countLedgerExactly: () => Promise<void>;
   toggleSelected: (value: string) => void;
   /** Ticks or unticks many rows at once (a shift-click range, the rows shown); leaves "all matching" like a toggle. */
   setSelected: (values: readonly string[], selected: boolean) => void;
@@ -96,6 +102,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     set((s) => ({
       ledgerStale: s.ledgerTotal === null ? s.ledgerStale : { total: s.ledgerTotal, pages: s.ledgerPages },
       ledgerTotal: null,
+      ledgerTotalCapped: false,
+      ledgerCounting: false,
       ledgerPages: new Map(),
       ledgerGeneration: s.ledgerGeneration + 1,
       ledgerError: null,
@@ -106,6 +114,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     ledgerFilter: {},
     ledgerSort: { field: 'createdAt', dir: 'desc' },
     ledgerTotal: null,
+    ledgerTotalCapped: false,
+    ledgerCounting: false,
     ledgerPages: new Map(),
     ledgerStale: null,
     ledgerGeneration: 0,
@@ -146,7 +156,30 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         set({ ledgerError: r.message });
         return;
       }
-      set((s) => ({ ledgerTotal: r.data.total ?? s.ledgerTotal, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null }));
+      set((s) => {
+        let total = r.data.total ?? s.ledgerTotal;
+        let capped = r.data.total === null ? s.ledgerTotalCapped : r.data.totalCapped;
+        // Past a capped count, a short page is the end of the matches: the count is exact from here.
+        const end = page * LEDGER_PAGE + r.data.rows.length;
+        if (capped && total !== null && r.data.rows.length < LEDGER_PAGE && (r.data.rows.length > 0 || s.ledgerPages.get(page - 1)?.length === LEDGER_PAGE) && end > total) {
+          total = end;
+          capped = false;
+        }
+        return { ledgerTotal: total, ledgerTotalCapped: capped, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null };
+      });
+    },
+    countLedgerExactly: async () => {
+      const { ledgerFilter, ledgerSort, ledgerGeneration, ledgerTotalCapped, ledgerCounting } = get();
+      if (!ledgerTotalCapped || ledgerCounting) return;
+      set({ ledgerCounting: true });
+      const r = await call('ledger.query', { filter: ledgerFilter, sort: ledgerSort, offset: 0, limit: 1, exactCount: true });
+      if (get().ledgerGeneration !== ledgerGeneration) return;
+      if (!r.ok) {
+        set({ ledgerCounting: false });
+        get().notify('error', r.message);
+        return;
+      }
+      set({ ledgerCounting: false, ledgerTotal: r.data.total, ledgerTotalCapped: r.data.totalCapped });
     },
     toggleSelected: (value) => {
       set((s) => {

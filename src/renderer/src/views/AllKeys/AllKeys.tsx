@@ -205,6 +205,7 @@ function BulkBar() {
   const picked = useKeydesk((s) => s.selection.size);
   const selectedAll = useKeydesk((s) => s.selectedAll !== null);
   const total = useKeydesk((s) => s.ledgerTotal);
+  const capped = useKeydesk((s) => s.ledgerTotalCapped);
   const job = useKeydesk((s) => s.job);
   const run = useKeydesk((s) => s.runBulk);
   const clear = useKeydesk((s) => s.clearSelection);
@@ -214,12 +215,14 @@ function BulkBar() {
   const running = job?.state === 'running';
   const count = selectedAll ? (total ?? 0) : picked;
   const none = count === 0 || running;
-  const what = selectedAll ? `all ${n(count)} matching keys` : `${n(count)} keys`;
+  // Past the count's cap the number is a lower bound: say so; main resolves the filter, so the job gets them all.
+  const allMatching = capped ? `more than ${n(count)}` : n(count);
+  const what = selectedAll ? `all ${allMatching} matching keys` : `${n(count)} keys`;
 
   return (
     <div className="card bulk" aria-label="Bulk actions" role="region">
       <p>
-        <strong>{selectedAll ? `All ${n(count)} matching` : n(count)}</strong> selected{' '}
+        <strong>{selectedAll ? `All ${allMatching} matching` : n(count)}</strong> selected{' '}
         <button type="button" disabled={count === 0 || running} onClick={clear}>
           Clear selection
         </button>
@@ -263,6 +266,9 @@ function BulkBar() {
 
 export function AllKeys() {
   const total = useKeydesk((s) => s.ledgerTotal);
+  const capped = useKeydesk((s) => s.ledgerTotalCapped);
+  const counting = useKeydesk((s) => s.ledgerCounting);
+  const countExactly = useKeydesk((s) => s.countLedgerExactly);
   const fresh = useKeydesk((s) => s.ledgerPages);
   const stale = useKeydesk((s) => s.ledgerStale);
   const error = useKeydesk((s) => s.ledgerError);
@@ -322,9 +328,14 @@ export function AllKeys() {
   const loading = total === null && !failed;
   const count = total ?? stale?.total ?? 0;
   const pages = total === null && stale ? stale.pages : fresh;
+  // With a capped count the table spans the cap, and one page past the furthest full page loaded: it grows as
+  // the user scrolls, until a short page gives the end.
+  let rowCount = count;
+  if (capped) for (const [p, r] of fresh) if (r.length === LEDGER_PAGE) rowCount = Math.max(rowCount, (p + 2) * LEDGER_PAGE);
+  const selectAllText = capped ? `Select all matching (more than ${fmt.number(count)})` : `Select all ${fmt.number(count)}`;
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const visible = Math.min(MAX_DOM_ROWS, Math.ceil(height / ROW_HEIGHT) + 2 * OVERSCAN);
-  const last = Math.min(count, first + visible);
+  const last = Math.min(rowCount, first + visible);
 
   useEffect(() => {
     if (total === null) {
@@ -336,8 +347,8 @@ export function AllKeys() {
 
   const rowAt = (i: number): LedgerRow | undefined => pages.get(Math.floor(i / LEDGER_PAGE))?.[i % LEDGER_PAGE];
   // The header checkbox speaks for the rows on screen (not the overscan above and below).
-  const shownFirst = Math.min(count, Math.floor(scrollTop / ROW_HEIGHT));
-  const shownLast = Math.min(count, Math.ceil((scrollTop + height) / ROW_HEIGHT));
+  const shownFirst = Math.min(rowCount, Math.floor(scrollTop / ROW_HEIGHT));
+  const shownLast = Math.min(rowCount, Math.ceil((scrollTop + height) / ROW_HEIGHT));
   const shownValues: string[] = [];
   for (let i = shownFirst; i < shownLast; i++) {
     const r = rowAt(i);
@@ -388,24 +399,32 @@ export function AllKeys() {
           </select>
         </label>
         <button type="button" disabled={total === null || count === 0} onClick={selectAll}>
-          Select all {fmt.number(count)}
+          {selectAllText}
         </button>
         <button type="button" onClick={() => void exportLedger('csv')}>Export CSV</button>
         <button type="button" onClick={() => void exportLedger('json')}>Export JSON</button>
       </div>
       {error && <p role="alert" className="error">{error}</p>}
       <p role="status" className="muted">
-        {failed ? (stale ? `Still showing the earlier results (${fmt.count(count, NOUNS.key)}), not this filter's.` : '') : loading ? 'Loading…' : fmt.count(count, NOUNS.key)}
+        {failed ? (stale ? `Still showing the earlier results (${fmt.count(count, NOUNS.key)}), not this filter's.` : '') : loading ? 'Loading…' : capped ? `More than ${fmt.count(count, NOUNS.key)} match` : fmt.count(count, NOUNS.key)}
+        {capped && total !== null && (
+          <>
+            {' '}
+            <button type="button" className="link" disabled={counting} onClick={() => void countExactly()}>
+              {counting ? 'Counting…' : 'Count exactly'}
+            </button>
+          </>
+        )}
       </p>
       {!selectedAll && shownState === 'all' && count > shownValues.length && (
         <p className="select-all-offer">
           The {fmt.count(shownValues.length, NOUNS.key)} shown {shownValues.length === 1 ? 'is' : 'are'} selected.{' '}
           <button type="button" className="link" onClick={selectAll}>
-            Select all {fmt.number(count)} matching
+            {capped ? selectAllText : `${selectAllText} matching`}
           </button>
         </p>
       )}
-      <div role="grid" aria-label="All keys" aria-rowcount={count + 1} aria-busy={loading} className={total === null ? 'vgrid stale' : 'vgrid'}>
+      <div role="grid" aria-label="All keys" aria-rowcount={capped ? -1 : count + 1} aria-busy={loading} className={total === null ? 'vgrid stale' : 'vgrid'}>
         <div role="row" aria-rowindex={1} className="vhead">
           <div role="columnheader" className="vcell check">
             <HeaderCheckbox
@@ -434,7 +453,7 @@ export function AllKeys() {
             setScrollTop(e.currentTarget.scrollTop);
           }}
         >
-          <div style={{ height: count * ROW_HEIGHT, position: 'relative' }}>{rows}</div>
+          <div style={{ height: rowCount * ROW_HEIGHT, position: 'relative' }}>{rows}</div>
         </div>
       </div>
       <BulkBar />
