@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { Core } from '../../src/main/core.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
@@ -405,6 +405,35 @@ describe('a job over every key a filter matches', () => {
       expect(deleted.data.total).toBe(3);
     } finally {
       for (const job of jobs.list('p1')) await jobs.settled(job.id);
+      db.close();
+      await fake.close();
+    }
+  });
+});
+
+describe('an exception while sending', () => {
+  it('gives the item and the audit words, and the raw exception text only to the log', async () => {
+    const fake = await fakeService(() => 'ok');
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const client = new ServiceClient({ baseUrl: fake.url, validationUrl: `${fake.url}/v2_validation`, apiKey: 'test-key' }, { retryDelaysMs: [] });
+    // The boundary under test: the client throwing instead of answering a Result.
+    client.deleteKey = () => Promise.reject(new Error('SQLITE_CORRUPT raw /home/vendor/secret detail'));
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'remote' }), clientFor: () => Promise.resolve(client), emit: () => undefined });
+    try {
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['K1'] } });
+      if (!started.ok) throw new Error(started.message);
+      await jobs.settled(started.data.id);
+      const [item] = db.jobItems(started.data.id, 'unknown', 0, 1).items;
+      expect(item?.code).toBe('INTERNAL');
+      expect(item?.message).toMatch(/internal error/);
+      expect(item?.message).not.toMatch(/SQLITE|secret/);
+      const audit = db.listAudit({}, 0, 10).entries;
+      expect(audit).toHaveLength(1);
+      expect(audit[0]?.message).not.toMatch(/SQLITE|secret/);
+      expect(logged.mock.calls.flat().map(String).join(' ')).toMatch(/SQLITE_CORRUPT/);
+    } finally {
+      logged.mockRestore();
       db.close();
       await fake.close();
     }

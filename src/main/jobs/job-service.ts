@@ -359,7 +359,9 @@ export class JobService {
     try {
       outcome = await this.perform(run, item);
     } catch (error) {
-      outcome = { kind: 'unknown', code: 'INTERNAL', message: `Keydesk failed while sending: ${(error as Error).message}`, overload: false };
+      // Words for the item and the audit; the exception's own text goes to main's log only.
+      const failure = unexpectedFailure('sending a job item', error);
+      outcome = { kind: 'unknown', code: 'INTERNAL', message: `${failure.message} The request may or may not have taken effect.`, overload: false };
     }
     run.inflight--;
     const now = this.clock.now();
