@@ -1,8 +1,8 @@
 // What a new user met walking the app: a refused filter, a form draft carried to another profile, field-path
 // jargon, stale results beside a new attempt. Each case is what is on screen (or in the store) after it.
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { LedgerRow } from '../../src/shared/domain.ts';
+import type { LedgerRow, ValidationReport } from '../../src/shared/domain.ts';
 import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../renderer/fake-bridge.ts';
 
 installBridge();
@@ -16,6 +16,7 @@ if (typeof globalThis.ResizeObserver !== 'function') {
 }
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
+const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
 const initial = useKeydesk.getState();
 
 const row = (value: string): LedgerRow => ({
@@ -67,5 +68,43 @@ describe('form drafts and a profile switch', () => {
     expect(d['keyless.term']).toBeUndefined();
     expect(d['identifier.value']).toBeUndefined();
     await waitFor(() => { expect(useKeydesk.getState().activeProfileId).toBe('p2'); });
+  });
+});
+
+const validated: ValidationReport = {
+  outcome: 'success', success: true, message: 'The key is valid.', dryRun: false, hwid: 'HW-A', premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z', notes: 'spring batch', keyless: false, registeredServiceId: 'demo', raw: { V2_Authentication: 'success' },
+};
+const unknownKey: ValidationReport = {
+  ...validated, outcome: 'invalid_key', success: false, message: 'No such key.', premium: false, expiresAt: null,
+  notes: 'The key does not exist.', raw: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'The key does not exist.' } },
+};
+
+describe('Validate: what the answer says', () => {
+  it('a real success says the machine was let in and the key is now bound, not that it "would be"', () => {
+    useKeydesk.setState({ validation: validated, validationStatus: 'ready' });
+    render(<Validate />);
+    const outcome = screen.getByRole('status', { name: 'Validation outcome' });
+    expect(within(outcome).getByText('Valid: this machine was let in; the key is now bound to it.')).toBeTruthy();
+    expect(within(outcome).queryByText(/would be let in/)).toBeNull();
+  });
+
+  it('a dry-run success still says "would be let in"', () => {
+    useKeydesk.setState({ validation: { ...validated, dryRun: true }, validationStatus: 'ready' });
+    render(<Validate />);
+    expect(screen.getByText('Valid: this machine would be let in.')).toBeTruthy();
+  });
+
+  it('a key the service does not have shows no Premium or expiry, its Notes as the reason, and the code after the words', () => {
+    useKeydesk.setState({ validation: unknownKey, validationStatus: 'ready' });
+    render(<Validate />);
+    const outcome = screen.getByRole('status', { name: 'Validation outcome' });
+    const terms = [...outcome.querySelectorAll('dt')].map((dt) => dt.textContent);
+    expect(terms).not.toContain('Premium');
+    expect(terms).not.toContain('Expires');
+    expect(terms[0]).toMatch(/^Reason/);
+    expect(terms.at(-1)).toMatch(/V2_Authentication/);
+    expect(within(outcome).getByText('The key does not exist.')).toBeTruthy();
+    expect(within(outcome).getByText('invalid_key')).toBeTruthy();
   });
 });

@@ -52,7 +52,7 @@ describe('Validate & HWID', () => {
     await user.type(screen.getByLabelText('Key'), 'KEY-1');
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: success });
     await validateWith(user, 'HW-A');
-    await screen.findByText('Valid: this machine would be let in.');
+    await screen.findByText('Valid: this machine was let in; the key is now bound to it.');
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: mismatch });
     await validateWith(user, 'HW-B');
     const outcome = await screen.findByRole('status', { name: 'Validation outcome' });
@@ -62,7 +62,7 @@ describe('Validate & HWID', () => {
     expect(within(outcome).getByText('Raw JSON')).toBeTruthy();
     expect(outcome.querySelector('pre')?.textContent).toContain('"Hardware_ID": "HW-B"');
     expect(outcome.className).toContain('bad');
-    expect(screen.queryByText('Valid: this machine would be let in.')).toBeNull();
+    expect(screen.queryByText('Valid: this machine was let in; the key is now bound to it.')).toBeNull();
     expect(screen.queryByText('spring batch')).toBeNull();
     expect(screen.getAllByRole('status', { name: 'Validation outcome' })).toHaveLength(1);
   });
@@ -91,7 +91,7 @@ describe('Validate & HWID', () => {
     await user.type(screen.getByLabelText('Key'), 'KEY-1');
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: success });
     await validateWith(user, 'HW-A');
-    await screen.findByText('Valid: this machine would be let in.');
+    await screen.findByText('Valid: this machine was let in; the key is now bound to it.');
     fake.impl['validation.run'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'The service could not answer.', detail: 'POST http://127.0.0.1:1/v2_validation?key=***: HTTP 502' });
     await validateWith(user, 'HW-B');
     await screen.findByText('The service could not answer.');

@@ -43,7 +43,7 @@ describe('the key journey', () => {
     await page.getByLabel('Dry run (nothing changes)').uncheck();
     await page.getByRole('button', { name: 'Validate', exact: true }).click();
     const outcome = page.getByRole('status', { name: 'Validation outcome' });
-    await outcome.getByText('Valid: this machine would be let in.').waitFor();
+    await outcome.getByText('Valid: this machine was let in; the key is now bound to it.').waitFor();
     expect(await outcome.getByText('success', { exact: true }).count()).toBe(1);
   });
 

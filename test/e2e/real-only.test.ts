@@ -89,7 +89,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     await page.getByLabel('I understand a real validation activates the key and binds it to this HWID').check();
     await page.getByRole('button', { name: 'Validate', exact: true }).click();
     const outcome = page.getByRole('status', { name: 'Validation outcome' });
-    await outcome.getByText('Valid: this machine would be let in.').waitFor();
+    await outcome.getByText('Valid: this machine was let in; the key is now bound to it.').waitFor();
     expect(await outcome.getByText('success', { exact: true }).count()).toBe(1);
   });
 
@@ -152,7 +152,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     await page.getByLabel('Custom HWID').fill('KL-REAL-E2E');
     await page.getByLabel('I understand a real validation activates the key and binds it to this HWID').check();
     await page.getByRole('button', { name: 'Validate', exact: true }).click();
-    await page.getByRole('status', { name: 'Validation outcome' }).getByText('Valid: this machine would be let in.').waitFor();
+    await page.getByRole('status', { name: 'Validation outcome' }).getByText(/^Valid: this machine was let in/).waitFor();
     await page.getByLabel('Keyless (check the HWID list instead of a key)').uncheck();
 
     await app.nav('Keyless');

@@ -46,12 +46,12 @@ describe('Validate & HWID', () => {
     await app.nav('Validate & HWID');
     await page.getByLabel('Type a value').check();
     await validate('HW-TRUTH-A', { key: value, dryRun: false });
-    await outcome().getByText('Valid: this machine would be let in.').waitFor();
+    await outcome().getByText('Valid: this machine was let in; the key is now bound to it.').waitFor();
 
     await validate('HW-TRUTH-B', { dryRun: true });
     await outcome().getByText('Refused: The key is bound to another machine.').waitFor();
     expect(await outcome().count()).toBe(1);
-    expect(await page.getByText('Valid: this machine would be let in.').count()).toBe(0);
+    expect(await page.getByText('Valid: this machine was let in; the key is now bound to it.').count()).toBe(0);
     expect(await outcome().getByText('hwid_mismatch', { exact: true }).count()).toBe(1);
     expect(await outcome().getByText('The key is bound to another HWID.', { exact: true }).count()).toBe(1);
     await outcome().getByText('Raw JSON').click();

@@ -15,17 +15,25 @@ const OUTCOME_WORDS: Record<ValidationOutcome, string> = {
 
 /** The answer's first words; a word the service sent that Keydesk does not know is still a refusal, named as sent. */
 function headline(report: ValidationReport): string {
-  if (report.success) return OUTCOME_WORDS.success;
+  if (report.success) {
+    if (report.dryRun) return OUTCOME_WORDS.success;
+    // A real validation that succeeds has happened: the service let the machine in and (with a key) bound it.
+    return report.keyless === true ? 'Valid: this machine was let in.' : 'Valid: this machine was let in; the key is now bound to it.';
+  }
   if (report.reportedOutcome === null) return 'Refused: the service gave no outcome word; its message says why.';
   if (report.reportedOutcome !== undefined && report.reportedOutcome !== report.outcome) return `Refused: the service answered “${report.reportedOutcome}”.`;
   return `Refused: ${OUTCOME_WORDS[report.outcome]}`;
 }
+
+/** Refusals about a key that exists: only these say anything true about its premium flag and expiry. */
+const KEY_FOUND: ReadonlySet<ValidationOutcome> = new Set<ValidationOutcome>(['success', 'expired', 'hwid_mismatch']);
 
 /**
  * The service's answer, good or bad. A refusal is an answer, not an error: it shows with the outcome's words,
  * `V2_Authentication`, the service's Notes and the raw JSON, styled as a failure.
  */
 function ValidationAnswer({ report }: { report: ValidationReport }) {
+  const keyFound = KEY_FOUND.has(report.outcome) && (report.reportedOutcome === undefined || report.reportedOutcome === report.outcome);
   return (
     <div role="status" className={`result ${report.success ? 'ok' : 'bad'}`} aria-label="Validation outcome" data-outcome={report.outcome}>
       <p>
@@ -34,11 +42,12 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
       </p>
       {!report.success && report.message && <p>{report.message}</p>}
       <dl className="detail">
-        <div><dt>V2_Authentication</dt><dd>{report.reportedOutcome === null ? '— (not sent)' : (report.reportedOutcome ?? report.outcome)}</dd></div>
-        <div><dt>Notes</dt><dd>{report.notes || '—'}</dd></div>
-        <div><dt>Premium</dt><dd>{report.premium === null ? '—' : report.premium ? 'Yes' : 'No'}</dd></div>
-        <div><dt>Expires</dt><dd>{report.expiresAt ? new Date(report.expiresAt).toLocaleString() : '—'}</dd></div>
+        {/* A refusal's Notes are its reason; a key the service did not find has no premium flag or expiry to show. */}
+        <div><dt>{report.success ? 'Notes' : 'Reason (the service\'s Notes)'}</dt><dd>{report.notes || '—'}</dd></div>
+        {keyFound && report.premium !== null && <div><dt>Premium</dt><dd>{report.premium ? 'Yes' : 'No'}</dd></div>}
+        {keyFound && report.expiresAt && <div><dt>Expires</dt><dd>{new Date(report.expiresAt).toLocaleString()}</dd></div>}
         <div><dt>HWID</dt><dd className="mono">{report.hwid}</dd></div>
+        <div className="muted"><dt>Service code (V2_Authentication)</dt><dd className="mono">{report.reportedOutcome === null ? '— (not sent)' : (report.reportedOutcome ?? report.outcome)}</dd></div>
       </dl>
       <details>
         <summary>Raw JSON</summary>
