@@ -211,7 +211,7 @@ describe('connectivity and feedback', () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     await useKeydesk.getState().attachJobs();
     const running = job({ id: JOB_A }); // made first: the older summary
-    const finished = job({ id: JOB_A, state: 'finished', counts: { ...COUNTS, pending: 0, done: 100 } });
+    const finished = job({ id: JOB_A, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 0, done: 100 } });
     // The job finished before jobs.start's own answer came back.
     impl['jobs.start'] = () => {
       emit('jobs.progress', finished);
@@ -239,11 +239,31 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().job).toMatchObject({ id: JOB_A, counts: { done: 10 } });
     emit('jobs.progress', job({ id: JOB_A, counts: { ...COUNTS, done: 40, pending: 60 } }));
     expect(useKeydesk.getState().job?.counts.done).toBe(40);
-    impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'cancelled', counts: { ...COUNTS, done: 41, pending: 59 } }) });
+    // Cancel's own answer comes while 4 requests are still on the wire: the job has not ended yet.
+    impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'cancelled', counts: { ...COUNTS, done: 41, sent: 4, pending: 55 } }) });
+    const toastsBefore = useKeydesk.getState().toasts.length;
+    const generation = useKeydesk.getState().ledgerGeneration;
     await useKeydesk.getState().cancelBulk();
     expect(calls.filter((c) => c.name === 'jobs.cancel').map((c) => c.input)).toEqual([{ jobId: JOB_A }]);
-    expect(useKeydesk.getState().job).toMatchObject({ state: 'cancelled', counts: { done: 41, pending: 59 } });
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: '41 of 100 done, 59 not sent (cancelled).' });
+    expect(useKeydesk.getState().job).toMatchObject({ state: 'cancelled', counts: { done: 41, sent: 4, pending: 55 } });
+    expect(useKeydesk.getState().toasts).toHaveLength(toastsBefore);
+    expect(useKeydesk.getState().ledgerGeneration).toBe(generation);
+    // The last answers are recorded, and main records the end: now the toast, and the table refreshes.
+    emit('jobs.progress', job({ id: JOB_A, state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, done: 45, pending: 55 } }));
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: '45 of 100 done, 55 not sent (cancelled).' });
+    expect(useKeydesk.getState().ledgerGeneration).toBe(generation + 1);
+    expect(useKeydesk.getState().toasts).toHaveLength(toastsBefore + 1);
+  });
+
+  it('says so when the items of an ended job cannot be read, never an empty list', async () => {
+    useKeydesk.setState({ activeProfileId: 'sandbox' });
+    impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A })] } });
+    await useKeydesk.getState().attachJobs();
+    impl['jobs.items'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read the job.' });
+    emit('jobs.progress', job({ id: JOB_A, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 0, done: 95, unknown: 5 } }));
+    await vi.waitFor(() => {
+      expect(useKeydesk.getState().jobProblems).toMatchObject({ unknown: [], error: expect.stringMatching(/could not be read: Keydesk could not read the job/) as unknown });
+    });
   });
 
   it("never shows another profile's job, and forgets the job on a profile switch", async () => {

@@ -29,8 +29,8 @@ export interface LedgerSlice {
   selectedAll: LedgerFilter | null;
   /** The active profile's current (or last interrupted) job, as main last reported it. */
   job: JobSummary | null;
-  /** The job's items that need a decision: failed and unknown, the first page of each. */
-  jobProblems: { failed: JobItem[]; unknown: JobItem[] } | null;
+  /** The job's items that need a decision: failed and unknown, the first page of each; `error` when they could not be read. */
+  jobProblems: { failed: JobItem[]; unknown: JobItem[]; error: string | null } | null;
   setLedgerFilter: (filter: LedgerFilter) => void;
   /** Another profile became active: nothing shown or selected belongs to it. */
   clearLedger: () => void;
@@ -68,32 +68,40 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
   const inFlight = new Set<string>();
   let unsubscribe: (() => void) | null = null;
   const loadProblems = async (job: JobSummary) => {
+    let error: string | null = null;
     const page = async (state: 'failed' | 'unknown') => {
       if (job.counts[state] === 0) return [];
       const r = await call('jobs.items', { jobId: job.id, state, offset: 0, limit: 100 });
-      return r.ok ? r.data.items : [];
+      if (r.ok) return r.data.items;
+      // Never an empty list under "5 unknown": say the items could not be read.
+      error ??= `The job's ${state} items could not be read: ${r.message}`;
+      return [];
     };
     const [failed, unknown] = [await page('failed'), await page('unknown')];
-    if (get().job?.id === job.id) set({ jobProblems: { failed, unknown } });
+    if (get().job?.id === job.id) set({ jobProblems: { failed, unknown, error } });
   };
-  /** A job's progress from main: shown only for the active profile; the end of a run refreshes the table. */
+  /**
+   * A job's progress from main: shown only for the active profile. A job has ended when main records its end
+   * (finishedAt): a cancel's own summary comes while answers are still on the wire. The end refreshes the table.
+   */
   const onProgress = (p: JobSummary) => {
     const { job, activeProfileId } = get();
     if (p.profileId !== activeProfileId) return;
     if (job !== null && job.id !== p.id && job.state === 'running') return;
     // Answers and events race: an older summary of the job shown never replaces a newer one.
     if (job?.id === p.id && p.version <= job.version) return;
-    const ended = p.state !== 'running' && !(job?.id === p.id && job.state !== 'running');
+    const ended = p.finishedAt !== null && !(job?.id === p.id && job.finishedAt !== null);
     set({ job: p, ...(job?.id === p.id ? {} : { jobProblems: null }) });
     if (ended) {
       reset({});
       void loadProblems(p);
-      const { done, failed, unknown, pending } = p.counts;
+      const { done, failed, unknown, pending, sent } = p.counts;
       const parts = [`${done.toLocaleString()} of ${p.total.toLocaleString()} done`];
       if (failed > 0) parts.push(`${failed.toLocaleString()} failed`);
       if (unknown > 0) parts.push(`${plural(unknown, 'outcome')} unknown`);
+      if (sent > 0) parts.push(`${sent.toLocaleString()} sent, no answer recorded`);
       if (pending > 0) parts.push(`${pending.toLocaleString()} not sent (${p.state})`);
-      get().notify(failed + unknown + pending === 0 ? 'success' : 'error', `${parts.join(', ')}.`);
+      get().notify(done === p.total ? 'success' : 'error', `${parts.join(', ')}.`);
     }
   };
   /** Starts a new generation of pages; the rows shown so far stay as stale unless the patch says otherwise. */

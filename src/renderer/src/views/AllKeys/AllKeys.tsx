@@ -166,6 +166,11 @@ function JobPanel({ job }: { job: JobSummary }) {
           </button>
         )}
       </div>
+      {!running && problems?.error && (
+        <p role="alert" className="error">
+          {problems.error}
+        </p>
+      )}
       {!running && problems && (['unknown', 'failed'] as const).map((state) =>
         problems[state].length === 0 ? null : (
           <details key={state}>
