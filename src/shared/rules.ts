@@ -101,7 +101,8 @@ const text = (label: string, max: number) =>
 
 const intIn = (label: string, min: number, max: number) =>
   z
-    .int({ error: `${label} must be a whole number.` })
+    // "-5" or "1e3" typed into a form arrives here as NaN: the words say which numbers are accepted, not only "whole".
+    .int({ error: `${label} must be a whole number from ${min} to ${max.toLocaleString('en-US')}.` })
     .min(min, { error: `${label} must be between ${min} and ${max.toLocaleString('en-US')}.` })
     .max(max, { error: `${label} must be between ${min} and ${max.toLocaleString('en-US')}.` });
 

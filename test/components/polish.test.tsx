@@ -1,6 +1,7 @@
 // What a new user met walking the app: a refused filter, a form draft carried to another profile, field-path
 // jargon, stale results beside a new attempt. Each case is what is on screen (or in the store) after it.
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerRow, ValidationReport } from '../../src/shared/domain.ts';
 import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../renderer/fake-bridge.ts';
@@ -16,6 +17,7 @@ if (typeof globalThis.ResizeObserver !== 'function') {
 }
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
+const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
 const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
 const initial = useKeydesk.getState();
 
@@ -106,5 +108,18 @@ describe('Validate: what the answer says', () => {
     expect(terms.at(-1)).toMatch(/V2_Authentication/);
     expect(within(outcome).getByText('The key does not exist.')).toBeTruthy();
     expect(within(outcome).getByText('invalid_key')).toBeTruthy();
+  });
+});
+
+describe('a negative number of days', () => {
+  it('says which numbers are accepted, not only "a whole number", and sends nothing', async () => {
+    const user = userEvent.setup();
+    render(<Keyless />);
+    const form = screen.getByRole('form', { name: 'Add an entry' });
+    await user.type(within(form).getByLabelText('HWID'), 'HW-1');
+    await user.type(within(form).getByLabelText('Days (empty: no expiry)'), '-5');
+    await user.click(within(form).getByRole('button', { name: 'Add' }));
+    expect(within(form).getByText('Days must be a whole number from 1 to 999,999.')).toBeTruthy();
+    expect(fake.calls.filter((c) => c.name === 'keyless.add')).toHaveLength(0);
   });
 });

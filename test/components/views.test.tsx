@@ -192,7 +192,7 @@ describe('Generate form', () => {
     await user.clear(screen.getByLabelText('Expiry date'));
     await user.type(screen.getByLabelText('Expiry date'), '2020-01-01');
     await user.click(screen.getByRole('button', { name: 'Generate' }));
-    expect(screen.getByText('Count must be a whole number.')).toBeTruthy();
+    expect(screen.getByText('Count must be a whole number from 1 to 100,000.')).toBeTruthy();
     expect(screen.getByText(/^The expiry date \(2020-01-01\) is before today/)).toBeTruthy();
     expect(fake.calls.filter((c) => c.name === 'keys.generate')).toHaveLength(0);
   });
@@ -300,10 +300,10 @@ describe('Keyless', () => {
     await user.type(within(form).getByLabelText('HWID'), 'HW-1');
     await user.type(within(form).getByLabelText('Days (empty: no expiry)'), '1e3');
     await user.click(within(form).getByRole('button', { name: 'Add' }));
-    expect(within(form).getByText('Days must be a whole number.')).toBeTruthy();
+    expect(within(form).getByText('Days must be a whole number from 1 to 999,999.')).toBeTruthy();
     expect(fake.calls.filter((c) => c.name === 'keyless.add')).toHaveLength(0);
     await user.clear(within(form).getByLabelText('Days (empty: no expiry)'));
-    expect(within(form).queryByText('Days must be a whole number.')).toBeNull();
+    expect(within(form).queryByText('Days must be a whole number from 1 to 999,999.')).toBeNull();
     await user.click(within(form).getByRole('button', { name: 'Add' }));
     expect(await within(form).findByText('That HWID is already authorized without a key.')).toBeTruthy();
   });
