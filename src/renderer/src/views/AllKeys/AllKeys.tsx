@@ -122,7 +122,11 @@ export function jobLine(j: JobSummary): string {
   if (j.state === 'running') {
     if (j.ratePerSecond !== null) parts.push(`${n(Math.round(j.ratePerSecond))} keys/s`);
     if (j.etaSeconds !== null && pending + sent > 0) parts.push(`about ${duration(j.etaSeconds)} left`);
-  } else if (pending > 0) parts.push(`${n(pending)} not sent`);
+  } else {
+    // A stopped job may still have answers on the wire: never leave them out of the sum.
+    if (sent > 0) parts.push(`${n(sent)} sent, awaiting an answer`);
+    if (pending > 0) parts.push(`${n(pending)} not sent`);
+  }
   const what = j.action === 'extend' && j.days !== null ? `Extend by ${n(j.days)} days` : ACTION_LABEL[j.action];
   return `${what}, ${STATE_LABEL[j.state].toLowerCase()}: ${parts.join(', ')}.`;
 }
