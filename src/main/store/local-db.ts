@@ -328,12 +328,13 @@ export class LocalDb {
   /**
    * One page of the ledger and how many rows the filter matches. Counting every match of a filter over a large
    * ledger costs a pass over all of it, so the count stops at `cap` (as mail clients say "more than 10,000"):
-   * `totalCapped` says more than `total` rows match. `exact` counts them all. Two plans for the page:
-   * - most rows ("dense"), or more than the cap: walk the sort column's index, testing each row, until the page
-   *   is full; a page costs about its own size divided by the share of rows that match.
-   * - few rows ("sparse", at most the cap or under half the ledger): one pass collects each match's key and sort
-   *   value; the page is taken from those small pairs and only its rows are read whole. Walking the sort index
-   *   instead would read a table row for nearly every row in it (a WITHOUT ROWID table cannot defer that read).
+   * `totalCapped` says more than `total` rows match; `exact` counts them all. Two plans for the page:
+   * - few rows ("sparse"): one pass collects each match's key and sort value, stopping past the cap; under it,
+   *   those are every match, giving the count, and the page is taken from the small pairs, only its rows read
+   *   whole. Walking the sort index instead would read a table row for nearly every row in it (a WITHOUT ROWID
+   *   table cannot defer that read).
+   * - more than the cap: walk the sort column's index, testing each row, until the page is full; a page costs
+   *   about its size divided by the share of rows that match.
    * Both plans return the same rows.
    */
   queryLedger(
@@ -353,24 +354,28 @@ export class LocalDb {
     let total: number;
     let totalCapped = false;
     if (unfiltered) total = size;
-    else if (count.exact === true) total = this.countLedger(where);
     else {
-      // Counting stops at the cap's next match, wherever the plan reads them from.
-      const n = (this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ledger WHERE ${where.sql} LIMIT ?)`).get(...where.params, cap + 1) as { n: number }).n;
-      totalCapped = n > cap;
-      total = totalCapped ? cap : n;
-    }
-
-    if (!unfiltered && !totalCapped && total * 2 < size) {
+      // One pass collects the matches' keys and sort values, stopping at the cap's next match (all of them with
+      // `exact` while under half the ledger). Under the cap, they are every match: the count, and the page
+      // taken from them. Past it, the dense walk below makes the page.
+      const most = count.exact === true ? Math.ceil(size / 2) : cap + 1;
       const rows = this.db
         .prepare(
-          `WITH hits AS MATERIALIZED (SELECT value, ${column} AS k FROM ledger WHERE ${where.sql}),
+          `WITH hits AS MATERIALIZED (SELECT value, ${column} AS k FROM ledger WHERE ${where.sql} LIMIT ?),
              page AS MATERIALIZED (SELECT value, k FROM hits ORDER BY k ${dir}, value ${dir} LIMIT ? OFFSET ?)
-           SELECT ledger.* FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
+           SELECT ledger.*, (SELECT count(*) FROM hits) AS total
+           FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
            ORDER BY page.k ${dir}, page.value ${dir}`,
         )
-        .all(...where.params, limit, offset, profileId) as unknown as LedgerDbRow[];
-      return { rows: rows.map(toLedgerRow), total, totalCapped };
+        .all(...where.params, most, limit, offset, profileId) as unknown as (LedgerDbRow & { total: number })[];
+      // With no row on the page, the matches are known to be none only on the first page.
+      const hits = rows[0]?.total ?? (offset === 0 ? 0 : this.countLedger(where, most));
+      if (hits < most) return { rows: rows.map(toLedgerRow), total: hits, totalCapped: false };
+      if (count.exact === true) total = this.countLedger(where);
+      else {
+        total = cap;
+        totalCapped = true;
+      }
     }
 
     const walk = this.ledgerWhere(profileId, filter, true);
@@ -433,8 +438,10 @@ export class LocalDb {
     return rows.map(toLedgerRow);
   }
 
-  private countLedger(where: { sql: string; params: SQLInputValue[] }): number {
-    return (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
+  /** How many rows match, or `most` when at least that many do. */
+  private countLedger(where: { sql: string; params: SQLInputValue[] }, most?: number): number {
+    if (most === undefined) return (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
+    return (this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ledger WHERE ${where.sql} LIMIT ?)`).get(...where.params, most) as { n: number }).n;
   }
 
   /**
