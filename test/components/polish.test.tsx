@@ -4,7 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerRow, ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../renderer/fake-bridge.ts';
+import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../renderer/fake-bridge.ts';
 
 installBridge();
 // jsdom has no layout: the table measures its viewport once and never again.
@@ -17,6 +17,8 @@ if (typeof globalThis.ResizeObserver !== 'function') {
 }
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
+const { Identifier } = await import('../../src/renderer/src/views/Identifier/Identifier.tsx');
+const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
 const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
 const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
 const initial = useKeydesk.getState();
@@ -121,5 +123,34 @@ describe('a negative number of days', () => {
     await user.click(within(form).getByRole('button', { name: 'Add' }));
     expect(within(form).getByText('Days must be a whole number from 1 to 999,999.')).toBeTruthy();
     expect(fake.calls.filter((c) => c.name === 'keyless.add')).toHaveLength(0);
+  });
+});
+
+describe('a result beside a new attempt', () => {
+  it('Identifier check: an answer about "nope" goes when a new identifier is refused by the form', async () => {
+    const user = userEvent.setup();
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: true, data: { exists: false, service: null } });
+    render(<Identifier />);
+    await user.type(screen.getByLabelText('Identifier'), 'nope');
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    await screen.findByText('“nope” does not exist.');
+    await user.clear(screen.getByLabelText('Identifier'));
+    await user.type(screen.getByLabelText('Identifier'), 'bad id!');
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    expect(screen.queryByText('“nope” does not exist.')).toBeNull();
+    expect(fake.calls.filter((c) => c.name === 'identifier.check')).toHaveLength(1);
+  });
+
+  it('Keys: the last batch is marked as the earlier one while the form shows a new error', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ lastGenerated: ['A', 'B', 'C', 'D', 'E'].map((v) => key(v)), generating: 'ready' });
+    render(<GenerateForm />);
+    expect(screen.getByText(/^5 keys generated\./)).toBeTruthy();
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '1e3');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const batch = screen.getByLabelText('Generated keys');
+    expect(batch.className).toContain('stale');
+    expect(batch.textContent).toMatch(/^From the generate before this attempt: 5 keys generated\./);
   });
 });

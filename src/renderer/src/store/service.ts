@@ -21,6 +21,8 @@ export interface ServiceSlice {
   identifierStatus: Status;
   identifierError: Failure | null;
   checkIdentifier: (identifier: string) => Promise<void>;
+  /** Forgets the last check's answer and error: a new attempt the form refused is not about that identifier. */
+  clearIdentifier: () => void;
   hwids: HwidReading[];
   hwidsStatus: Status;
   /** Reading this machine's HWIDs failed (main could not run a method at all). */
@@ -81,6 +83,9 @@ export function createServiceSlice(ctx: StoreContext): Omit<ServiceSlice, keyof 
       await request('identifier.check', { identifier }, { status: 'identifierStatus', error: 'identifierError' }, (data) => ({ identifier: { identifier, ...data } }), {
         before: { identifier: null },
       });
+    },
+    clearIdentifier: () => {
+      set({ identifier: null, identifierError: null, identifierStatus: 'idle' });
     },
     hwids: [],
     hwidsStatus: 'idle',

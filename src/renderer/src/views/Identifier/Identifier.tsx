@@ -9,6 +9,7 @@ export function Identifier() {
   const status = useKeydesk((s) => s.identifierStatus);
   const error = useKeydesk((s) => s.identifierError);
   const check = useKeydesk((s) => s.checkIdentifier);
+  const clear = useKeydesk((s) => s.clearIdentifier);
   const [value, setValue] = useDraft('identifier.value');
   const [fieldError, setFieldError] = useState<string | null>(null);
   return (
@@ -22,6 +23,7 @@ export function Identifier() {
           const parsed = schemas.identifier.safeParse(value.trim());
           if (!parsed.success) {
             setFieldError(parsed.error.issues[0]?.message ?? 'Enter an identifier.');
+            clear(); // the answer about the identifier before is not an answer about this one
             return;
           }
           setFieldError(null);

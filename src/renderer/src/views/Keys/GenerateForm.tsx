@@ -34,6 +34,7 @@ export function GenerateForm() {
   const [premium, setPremium] = useDraft('generate.premium');
   const [errors, setErrors] = useState<Errors>({});
   const serverAt = serverError ? serverField(serverError) : null;
+  const staleGenerated = Object.keys(errors).length > 0;
   /** A change to a field answers the complaint about it: its error, and the service's if it named that field. */
   const changed = (...fields: (FieldName | 'premium' | 'byDays')[]) => {
     const answered = fields.filter((f): f is FieldName => f !== 'premium' && f !== 'byDays' && errors[f] !== undefined);
@@ -116,8 +117,10 @@ export function GenerateForm() {
       </button>
       {generating === 'loading' && <progress aria-label="Generating keys" />}
       {generated.length > 0 && (
-        <div className="generated" aria-label="Generated keys">
+        // A new attempt the form refused leaves the last batch's keys (still worth copying) marked as the earlier ones.
+        <div className={staleGenerated ? 'generated stale' : 'generated'} aria-label="Generated keys">
           <p>
+            {staleGenerated ? 'From the generate before this attempt: ' : ''}
             {fmt.count(generated.length, NOUNS.key)} generated.{' '}
             <button
               type="button"
