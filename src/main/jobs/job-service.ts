@@ -4,11 +4,12 @@
 // before it goes on the wire, and an item sent with no answer is "unknown" and is never sent again unless the
 // user asks: extend is not idempotent.
 import { randomUUID } from 'node:crypto';
+import type { ParsedInput } from '../../shared/contract.ts';
 import type { JobAction, JobItemState, JobState, JobSummary, Key } from '../../shared/domain.ts';
 import { fail, ok, type ErrorCode, type Result } from '../../shared/result.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import { unexpectedFailure } from '../failures.ts';
-import type { ItemSettlement, LedgerFilter, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
+import type { ItemSettlement, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
 
 /** Requests in flight a job may reach by default: high for the local sandbox, modest for a remote service. */
@@ -24,18 +25,10 @@ const LONG_STRETCH_MS = 20;
 /** How long quitting waits for answers already on the wire before leaving them unknown. */
 const QUIT_GRACE_MS = 2_000;
 
-export interface GenerateParams {
-  expire: string;
-  isPremium: boolean;
-  note?: string | undefined;
-  expiresByDaysKey?: boolean | undefined;
-  daysKey?: number | undefined;
-}
-export type JobRequest =
-  | { action: 'delete' | 'resetHwid'; target: JobTarget }
-  | { action: 'extend'; target: JobTarget; days: number }
-  | ({ action: 'generate'; count: number } & GenerateParams);
-export type JobTarget = { keyValues: readonly string[] } | { filter: LedgerFilter };
+/** A job as jobs.start's input checks it. */
+export type JobRequest = ParsedInput<'jobs.start'>;
+export type GenerateParams = Omit<Extract<JobRequest, { action: 'generate' }>, 'action' | 'count'>;
+export type JobTarget = Extract<JobRequest, { target: unknown }>['target'];
 
 interface JobParams {
   days?: number;

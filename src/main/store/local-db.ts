@@ -1,6 +1,7 @@
 // The app's own records in node:sqlite (userData/keydesk.db): the ledger of keys this app generated or has
 // seen, execution samples for the history chart, and the audit log of mutating operations. No secrets.
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import type { ParsedInput } from '../../shared/contract.ts';
 import { LEDGER_COUNT_CAP } from '../../shared/rules.ts';
 import type { AuditEntry, HistoryBucket, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow, LedgerSortField } from '../../shared/domain.ts';
 
@@ -109,11 +110,8 @@ const SORT_COLUMNS: Record<LedgerSortField, string> = {
   lastSeenAt: 'last_seen_at',
 };
 
-export interface LedgerFilter {
-  text?: string | undefined;
-  status?: 'generated' | 'active' | 'deleted' | undefined;
-  premium?: boolean | undefined;
-}
+/** A ledger filter as the contract's ledger.query checks it. */
+export type LedgerFilter = ParsedInput<'ledger.query'>['filter'];
 /** A row's place in a sort: its sort key (null sorts first ascending) and its value, the unique tiebreaker. */
 export interface LedgerCursor {
   key: string | null;

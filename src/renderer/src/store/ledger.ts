@@ -2,12 +2,13 @@
 // demand and cached until the filter or sort changes, so 100,000 rows never sit in memory at once.
 import type { StateCreator } from 'zustand';
 import type { OperationInput } from '../../../shared/contract.ts';
-import type { JobItem, JobSummary, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
+import type { JobAction, JobItem, JobSummary, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
 
 export const LEDGER_PAGE = 200;
 export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
-export type BulkAction = 'delete' | 'extend' | 'resetHwid';
+/** What the All keys table sends in bulk: every job action but generate. */
+export type BulkAction = Exclude<JobAction, 'generate'>;
 
 export interface LedgerSlice {
   ledgerFilter: LedgerFilter;
