@@ -19,6 +19,7 @@ const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
 const { Identifier } = await import('../../src/renderer/src/views/Identifier/Identifier.tsx');
 const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
+const { EditProfile } = await import('../../src/renderer/src/views/Profiles/EditProfile.tsx');
 const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
 const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
 const initial = useKeydesk.getState();
@@ -152,5 +153,23 @@ describe('a result beside a new attempt', () => {
     const batch = screen.getByLabelText('Generated keys');
     expect(batch.className).toContain('stale');
     expect(batch.textContent).toMatch(/^From the generate before this attempt: 5 keys generated\./);
+  });
+});
+
+describe('Profiles: editing the base URL', () => {
+  it('moves a validation URL that was the default along with it', async () => {
+    const user = userEvent.setup();
+    render(<EditProfile profile={remoteProfile} onDone={() => undefined} />);
+    await user.clear(screen.getByLabelText('Base URL'));
+    await user.type(screen.getByLabelText('Base URL'), 'https://new.example.com');
+    expect(screen.getByLabelText('Validation URL')).toHaveProperty('value', 'https://new.example.com/v2_validation');
+  });
+
+  it('leaves a validation URL the person set where it is', async () => {
+    const user = userEvent.setup();
+    render(<EditProfile profile={{ ...remoteProfile, validationUrl: 'https://auth.example.net/check' }} onDone={() => undefined} />);
+    await user.clear(screen.getByLabelText('Base URL'));
+    await user.type(screen.getByLabelText('Base URL'), 'https://new.example.com');
+    expect(screen.getByLabelText('Validation URL')).toHaveProperty('value', 'https://auth.example.net/check');
   });
 });

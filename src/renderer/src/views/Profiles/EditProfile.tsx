@@ -16,6 +16,12 @@ const originOf = (url: string): string | null => {
   }
 };
 
+/** The validation URL a profile gets when none is set: the base's origin + /v2_validation. */
+const defaultValidationUrl = (base: string): string | null => {
+  const origin = originOf(base);
+  return origin === null ? null : `${origin}/v2_validation`;
+};
+
 /**
  * Edits a remote profile; a new key (or base URL) is checked by main before anything is saved. A stored apiKey
  * never goes to another origin: moving the profile to one asks for the key again, and says why.
@@ -25,6 +31,8 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
   const [name, setName] = useState(profile.name);
   const [baseUrl, setBaseUrl] = useState(profile.baseUrl);
   const [validationUrl, setValidationUrl] = useState(profile.validationUrl);
+  // A validation URL that was the default follows the base URL as it changes, until the person sets one.
+  const [followsBase, setFollowsBase] = useState(profile.validationUrl === defaultValidationUrl(profile.baseUrl));
   const [identifier, setIdentifier] = useState(profile.serviceIdentifier ?? '');
   const [apiKey, setApiKey] = useState('');
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -62,8 +70,12 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
       }}
     >
       <Field label="Name" value={name} onChange={(e) => { setName(e.target.value); }} />
-      <Field label="Base URL" type="url" value={baseUrl} onChange={(e) => { setBaseUrl(e.target.value); }} hint={ORIGIN_HINT} />
-      <Field label="Validation URL" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); }} />
+      <Field label="Base URL" type="url" value={baseUrl} onChange={(e) => {
+          setBaseUrl(e.target.value);
+          const following = followsBase ? defaultValidationUrl(e.target.value) : null;
+          if (following !== null) setValidationUrl(following);
+        }} hint={ORIGIN_HINT} />
+      <Field label="Validation URL" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); setFollowsBase(false); }} />
       <Field label="Service identifier" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
       {originChanges ? (
         <Field
