@@ -347,7 +347,7 @@ describe('Profiles', () => {
     await user.type(keyField, 'kd_new');
     await user.click(within(edit).getByRole('button', { name: 'Save' }));
     await waitFor(() => {
-      expect(fake.calls.filter((c) => c.name === 'profiles.update').map((c) => c.input)).toEqual([{ id: 'p2', baseUrl: 'https://new.example.net', apiKey: 'kd_new' }]);
+      expect(fake.calls.filter((c) => c.name === 'profiles.update').map((c) => c.input)).toEqual([{ id: 'p2', baseUrl: 'https://new.example.net', validationUrl: 'https://new.example.net/v2_validation', apiKey: 'kd_new' }]);
     });
   });
 });
