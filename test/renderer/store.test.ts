@@ -266,6 +266,15 @@ describe('connectivity and feedback', () => {
     });
   });
 
+  it("keeps another profile's running job in view as running elsewhere until main records its end", () => {
+    useKeydesk.setState({ activeProfileId: 'sandbox' });
+    emit('jobs.progress', job({ id: JOB_A, profileId: 'p2', counts: { ...COUNTS, done: 10, pending: 90 } }));
+    expect(useKeydesk.getState().job).toBeNull();
+    expect(useKeydesk.getState().jobElsewhere).toMatchObject({ id: JOB_A, profileId: 'p2', counts: { done: 10 } });
+    emit('jobs.progress', job({ id: JOB_A, profileId: 'p2', state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 0, done: 100 } }));
+    expect(useKeydesk.getState().jobElsewhere).toBeNull();
+  });
+
   it("never shows another profile's job, and forgets the job on a profile switch", async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     emit('jobs.progress', job({ id: JOB_A, profileId: 'p2' }));

@@ -30,6 +30,8 @@ export interface LedgerSlice {
   selectedAll: LedgerFilter | null;
   /** The active profile's current (or last interrupted) job, as main last reported it. */
   job: JobSummary | null;
+  /** A job still running on another profile, as its last progress event said: it keeps sending while unseen. */
+  jobElsewhere: JobSummary | null;
   /** The job's items that need a decision: failed and unknown, the first page of each; `error` when they could not be read. */
   jobProblems: { failed: JobItem[]; unknown: JobItem[]; error: string | null } | null;
   setLedgerFilter: (filter: LedgerFilter) => void;
@@ -86,8 +88,14 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
    * (finishedAt): a cancel's own summary comes while answers are still on the wire. The end refreshes the table.
    */
   const onProgress = (p: JobSummary) => {
-    const { job, activeProfileId } = get();
-    if (p.profileId !== activeProfileId) return;
+    const { job, activeProfileId, jobElsewhere } = get();
+    if (p.profileId !== activeProfileId) {
+      // Not shown as this profile's job, but never invisible while it runs.
+      if (p.finishedAt === null) set({ jobElsewhere: p });
+      else if (jobElsewhere?.id === p.id) set({ jobElsewhere: null });
+      return;
+    }
+    if (jobElsewhere?.id === p.id) set({ jobElsewhere: null });
     if (job !== null && job.id !== p.id && job.state === 'running') return;
     // Answers and events race: an older summary of the job shown never replaces a newer one.
     if (job?.id === p.id && p.version <= job.version) return;
@@ -132,6 +140,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     selection: new Set(),
     selectedAll: null,
     job: null,
+    jobElsewhere: null,
     jobProblems: null,
     setLedgerFilter: (ledgerFilter) => {
       // "All matching" meant the old filter; it does not carry over to a new one.

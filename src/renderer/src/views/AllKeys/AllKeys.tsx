@@ -210,6 +210,18 @@ function JobPanel({ job }: { job: JobSummary }) {
   );
 }
 
+/** A job running on another profile: it keeps sending while this one is shown, so say where. */
+function JobElsewhere() {
+  const elsewhere = useKeydesk((s) => s.jobElsewhere);
+  const name = useKeydesk((s) => s.profiles.find((p) => p.id === elsewhere?.profileId)?.name);
+  if (!elsewhere) return null;
+  return (
+    <p role="status" className="muted">
+      A job is running on {name ?? 'another profile'}: {jobLine(elsewhere)} Switch to that profile to follow or cancel it.
+    </p>
+  );
+}
+
 function BulkBar() {
   const picked = useKeydesk((s) => s.selection.size);
   const selectedAll = useKeydesk((s) => s.selectedAll !== null);
@@ -257,6 +269,7 @@ function BulkBar() {
         </button>
       </div>
       {job && <JobPanel job={job} />}
+      <JobElsewhere />
       <ConfirmDialog
         open={confirm !== null}
         title={confirm === 'delete' ? `Delete ${what}?` : `Reset the HWID of ${what}?`}
