@@ -20,6 +20,7 @@ const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.t
 const { Identifier } = await import('../../src/renderer/src/views/Identifier/Identifier.tsx');
 const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
 const { EditProfile } = await import('../../src/renderer/src/views/Profiles/EditProfile.tsx');
+const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
 const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
 const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
 const initial = useKeydesk.getState();
@@ -171,5 +172,17 @@ describe('Profiles: editing the base URL', () => {
     await user.clear(screen.getByLabelText('Base URL'));
     await user.type(screen.getByLabelText('Base URL'), 'https://new.example.com');
     expect(screen.getByLabelText('Validation URL')).toHaveProperty('value', 'https://auth.example.net/check');
+  });
+});
+
+describe('Profiles: removing one', () => {
+  it('says the session-only apiKey is forgotten, not that a keychain entry is deleted', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ profiles: [sandboxProfile, { ...remoteProfile, storage: 'session-only' }] });
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).not.toMatch(/keychain\. /);
+    expect(dialog.textContent).toContain('kept only for this session (no keychain), is forgotten');
   });
 });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { Profile } from '../../../../shared/domain.ts';
 import type { Failure } from '../../../../shared/result.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
@@ -8,6 +9,14 @@ import { EditProfile, ORIGIN_HINT } from './EditProfile.tsx';
 import { useKeydesk } from '../../store/index.ts';
 
 const STORAGE = { 'os-keychain': 'OS keychain', 'session-only': 'this session only' } as const;
+
+/** What removing a profile does to its apiKey, true for where that key is kept. */
+function removeWords(profile: Profile | undefined): string {
+  if (!profile?.hasKey) return 'It has no stored apiKey.';
+  return profile.storage === 'os-keychain'
+    ? 'Its apiKey is deleted from the OS keychain.'
+    : 'Its apiKey, kept only for this session (no keychain), is forgotten.';
+}
 
 export function Profiles() {
   const profiles = useKeydesk((s) => s.profiles);
@@ -110,7 +119,7 @@ export function Profiles() {
       <ConfirmDialog
         open={toRemove !== null}
         title="Remove this service?"
-        body="Its apiKey is deleted from the keychain. The keys on the service are not touched."
+        body={`${removeWords(profiles.find((p) => p.id === toRemove))} The keys on the service are not touched.`}
         confirmLabel="Remove"
         destructive
         onCancel={() => { setToRemove(null); }}
