@@ -186,3 +186,35 @@ describe('Profiles: removing one', () => {
     expect(dialog.textContent).toContain('kept only for this session (no keychain), is forgotten');
   });
 });
+
+describe('Profiles: adding one after a failure', () => {
+  it('drops "could not reach the service" when the next attempt is refused by a field', async () => {
+    const user = userEvent.setup();
+    fake.impl['profiles.add'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' });
+    render(<Profiles />);
+    await user.type(screen.getByLabelText('Name'), 'Shop');
+    await user.type(screen.getByLabelText('Base URL'), 'https://shop.example.org');
+    await user.type(screen.getByLabelText('API key'), 'kd_1');
+    await user.click(screen.getByRole('button', { name: 'Add service' }));
+    await screen.findByText('Keydesk could not reach the service.');
+    await user.clear(screen.getByLabelText('Name'));
+    await user.click(screen.getByRole('button', { name: 'Add service' }));
+    expect(screen.queryByText('Keydesk could not reach the service.')).toBeNull();
+    expect(fake.calls.filter((c) => c.name === 'profiles.add')).toHaveLength(1);
+  });
+});
+
+describe('Keyless: the first-visit prompt', () => {
+  it('does not show beside an error, nor while the search box holds a term not yet searched', () => {
+    useKeydesk.getState().setDraft('keyless.term', 'HW-12');
+    const { unmount } = render(<Keyless />);
+    expect(screen.queryByText('Find an authorized HWID')).toBeNull();
+    expect(screen.getByText('Press Search to list the entries whose HWID contains “HW-12”.')).toBeTruthy();
+    unmount();
+    useKeydesk.getState().setDraft('keyless.term', '');
+    useKeydesk.setState({ keylessError: { ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' } });
+    render(<Keyless />);
+    expect(screen.getByText('Keydesk could not reach the service.')).toBeTruthy();
+    expect(screen.queryByText('Find an authorized HWID')).toBeNull();
+  });
+});

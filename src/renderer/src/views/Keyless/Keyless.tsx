@@ -67,10 +67,14 @@ export function Keyless() {
           </form>
           {error && <FailureMessage failure={error} />}
           {status === 'loading' && <p role="status">Searching…</p>}
-          {status === 'idle' && !result && (
+          {/* The first-visit prompt only for a first visit: not beside an error, nor under a term typed and not searched. */}
+          {status === 'idle' && !result && !error && term.trim() === '' && (
             <EmptyState title="Find an authorized HWID">
               Machines listed here pass validation without a key. Search by part of a HWID, or add one with the form.
             </EmptyState>
+          )}
+          {status === 'idle' && !result && !error && term.trim() !== '' && (
+            <p className="muted">Press Search to list the entries whose HWID contains “{term.trim()}”.</p>
           )}
           {status === 'ready' && result?.entries.length === 0 && (
             <EmptyState title="No keyless entry matches.">No authorized HWID contains “{term.trim()}”. Add it with the form if it should pass without a key.</EmptyState>

@@ -81,8 +81,11 @@ export function Profiles() {
         <form
           className="card"
           aria-labelledby="add-profile-title"
+          // A new attempt, refused by a field or sent, is not the one the last failure was about.
+          onInvalidCapture={() => { setFailure(null); }}
           onSubmit={(e) => {
             e.preventDefault();
+            setFailure(null);
             setBusy(true);
             void add({
               name: name.trim(),
