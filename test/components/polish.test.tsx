@@ -21,6 +21,7 @@ const { Identifier } = await import('../../src/renderer/src/views/Identifier/Ide
 const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
 const { EditProfile } = await import('../../src/renderer/src/views/Profiles/EditProfile.tsx');
 const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
+const { Overview } = await import('../../src/renderer/src/views/Overview/Overview.tsx');
 const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
 const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
 const initial = useKeydesk.getState();
@@ -216,5 +217,15 @@ describe('Keyless: the first-visit prompt', () => {
     render(<Keyless />);
     expect(screen.getByText('Keydesk could not reach the service.')).toBeTruthy();
     expect(screen.queryByText('Find an authorized HWID')).toBeNull();
+  });
+});
+
+describe('Overview: Push +1 while offline', () => {
+  it('is disabled with the reason beside it', () => {
+    useKeydesk.setState({ online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' } });
+    render(<Overview />);
+    const push = screen.getByRole('button', { name: 'Push +1' });
+    expect(push).toHaveProperty('disabled', true);
+    expect(screen.getByText('Push waits until the service answers again.')).toBeTruthy();
   });
 });

@@ -31,6 +31,7 @@ export function Overview() {
   const historyError = useKeydesk((s) => s.historyError);
   const refresh = useKeydesk((s) => s.refreshExecutions);
   const push = useKeydesk((s) => s.pushExecution);
+  const online = useKeydesk((s) => s.online);
   const loadHistory = useKeydesk((s) => s.loadHistory);
   const profileId = useKeydesk((s) => s.activeProfileId);
   const [range, setRange] = useState<Range>('24h');
@@ -97,9 +98,11 @@ export function Overview() {
             'Reading…'
           )}
         </p>
-        <button type="button" className="primary" onClick={() => void push()}>
+        {/* Offline, a push would only fail: the button says why it waits instead. */}
+        <button type="button" className="primary" disabled={!online} aria-describedby={online ? undefined : 'push-offline'} onClick={() => void push()}>
           Push +1
         </button>
+        {!online && <p id="push-offline" className="muted">Push waits until the service answers again.</p>}
       </div>
       <div className="card">
         <h2>History</h2>
