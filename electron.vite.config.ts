@@ -2,17 +2,22 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
-import { META_CONTENT_SECURITY_POLICY } from './src/main/security.ts';
+import { developmentContentSecurityPolicy, META_CONTENT_SECURITY_POLICY } from './src/main/security.ts';
 
-/** index.html's CSP meta tag, written from the one policy in src/main/security.ts (the header's). */
+/**
+ * index.html's CSP meta tag, written from the one policy in src/main/security.ts (the header's). The dev server
+ * gets the development policy, the one main sends as a header then (React Refresh and Vite's client need it).
+ */
 const CSP_PLACEHOLDER = '<!-- keydesk:csp -->';
 const cspMeta = (): Plugin => ({
   name: 'keydesk-csp-meta',
-  transformIndexHtml: (html) => {
-    if (!html.includes(CSP_PLACEHOLDER) || /[&"<>]/.test(META_CONTENT_SECURITY_POLICY)) {
+  transformIndexHtml: (html, ctx) => {
+    const devUrl = ctx.server ? (ctx.server.resolvedUrls?.local[0] ?? `http://localhost:${String(ctx.server.config.server.port)}`) : undefined;
+    const policy = devUrl === undefined ? META_CONTENT_SECURITY_POLICY : developmentContentSecurityPolicy(devUrl, true);
+    if (!html.includes(CSP_PLACEHOLDER) || /[&"<>]/.test(policy)) {
       throw new Error(`index.html needs ${CSP_PLACEHOLDER} where the CSP meta tag goes, and the policy must need no escaping.`);
     }
-    return html.replace(CSP_PLACEHOLDER, `<meta http-equiv="Content-Security-Policy" content="${META_CONTENT_SECURITY_POLICY}" />`);
+    return html.replace(CSP_PLACEHOLDER, `<meta http-equiv="Content-Security-Policy" content="${policy}" />`);
   },
 });
 

@@ -23,6 +23,24 @@ const CSP_DIRECTIVES = [
 export const CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.join('; ');
 export const META_CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.filter((d) => !d.startsWith('frame-ancestors ')).join('; ');
 
+/**
+ * The policy while `npm run dev` serves the renderer, and only then: Vite's dev server needs what a build never
+ * does. React Refresh's preamble is an inline script, Vite's client adds each stylesheet as an inline <style>, and
+ * hot reload talks over a WebSocket to the dev server. Everything else stays as strict as the shipped policy.
+ */
+export function developmentContentSecurityPolicy(devServerUrl: string, meta = false): string {
+  const ws = new URL(devServerUrl);
+  ws.protocol = ws.protocol === 'https:' ? 'wss:' : 'ws:';
+  const loosen: Record<string, string> = {
+    'script-src': "script-src 'self' 'unsafe-inline'",
+    'style-src': "style-src 'self' 'unsafe-inline'",
+    'connect-src': `connect-src 'self' ${ws.origin}`,
+  };
+  return CSP_DIRECTIVES.filter((d) => !(meta && d.startsWith('frame-ancestors ')))
+    .map((d) => loosen[d.slice(0, d.indexOf(' '))] ?? d)
+    .join('; ');
+}
+
 export function secureWebPreferences(preload: string) {
   return {
     preload,

@@ -1,5 +1,5 @@
 import { BrowserWindow, shell, type Session } from 'electron';
-import { CONTENT_SECURITY_POLICY, externalLinkTarget, isAppUrl, secureWebPreferences } from './security.ts';
+import { CONTENT_SECURITY_POLICY, developmentContentSecurityPolicy, externalLinkTarget, isAppUrl, secureWebPreferences } from './security.ts';
 import type { Rect, SizeLimits, WindowState } from './window-state.ts';
 
 export const WINDOW_SIZE: SizeLimits = { width: 1280, height: 800, minWidth: 960, minHeight: 600 };
@@ -20,10 +20,12 @@ export interface WindowOptions {
 export function hardenSession(session: Session, devServerUrl: string | undefined): void {
   session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
-  // The CSP as a header too, for every response of the app's own origin (the dev server included).
+  // The CSP as a header too, for every response of the app's own origin; the dev server's own, looser, policy
+  // in development (its inline React Refresh preamble, inline styles and hot-reload socket).
+  const policy = devServerUrl === undefined ? CONTENT_SECURITY_POLICY : developmentContentSecurityPolicy(devServerUrl);
   session.webRequest.onHeadersReceived((details, callback) => {
     const headers = { ...details.responseHeaders };
-    if (isAppUrl(details.url, devServerUrl)) headers['Content-Security-Policy'] = [CONTENT_SECURITY_POLICY];
+    if (isAppUrl(details.url, devServerUrl)) headers['Content-Security-Policy'] = [policy];
     callback({ responseHeaders: headers });
   });
 }

@@ -57,7 +57,7 @@ vi.mock('electron', () => {
 });
 
 const { createMainWindow, hardenSession } = await import('../../src/main/window.ts');
-const { APP_URL, CONTENT_SECURITY_POLICY } = await import('../../src/main/security.ts');
+const { APP_URL, CONTENT_SECURITY_POLICY, developmentContentSecurityPolicy } = await import('../../src/main/security.ts');
 
 beforeEach(() => {
   state.handlers.clear();
@@ -136,11 +136,26 @@ describe('session hardening', () => {
     const seen: unknown[] = [];
     headersHandler?.({ url: 'http://localhost:5173/index.html', responseHeaders: {} }, (r: unknown) => seen.push(r));
     headersHandler?.({ url: 'https://elsewhere.example/', responseHeaders: { a: ['b'] } }, (r: unknown) => seen.push(r));
+    // In development the dev server's own policy (its inline preamble and hot-reload socket; test/e2e/dev-server).
     expect(seen).toEqual([
-      { responseHeaders: { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } },
+      { responseHeaders: { 'Content-Security-Policy': [developmentContentSecurityPolicy('http://localhost:5173')] } },
       { responseHeaders: { a: ['b'] } },
     ]);
     expect(CONTENT_SECURITY_POLICY).toContain("default-src 'none'");
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-(inline|eval)/);
+  });
+
+  it('sends the shipped policy, with nothing inline allowed, when no dev server is in use', () => {
+    let headersHandler: Handler | undefined;
+    const session = {
+      setPermissionRequestHandler: () => undefined,
+      setPermissionCheckHandler: () => undefined,
+      webRequest: { onHeadersReceived: (h: Handler) => (headersHandler = h) },
+    };
+    hardenSession(session as never, undefined);
+    const seen: unknown[] = [];
+    headersHandler?.({ url: APP_URL, responseHeaders: {} }, (r: unknown) => seen.push(r));
+    headersHandler?.({ url: 'http://localhost:5173/index.html', responseHeaders: {} }, (r: unknown) => seen.push(r));
+    expect(seen).toEqual([{ responseHeaders: { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } }, { responseHeaders: {} }]);
   });
 });
