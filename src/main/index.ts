@@ -1,5 +1,6 @@
 // Lifecycle only: the window, the app scheme, the guards, and the core. Everything else lives in modules
 // that run without Electron (and are tested that way, or through the harness).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, screen, session, shell } from 'electron';
 import { EVENT_NAMES, eventChannel } from '../shared/operations.ts';
@@ -9,7 +10,7 @@ import { registerIpc, trustedSender } from './ipc/register.ts';
 import { registerAppScheme, serveRenderer } from './protocol.ts';
 import { openSecretStore } from './secrets/keytar-store.ts';
 import { APP_URL, isAppUrl } from './security.ts';
-import { aboutContent, installMenu } from './menu.ts';
+import { aboutContent, installMenu, projectLinks } from './menu.ts';
 import { createMainWindow, hardenSession, openExternalLink, WINDOW_SIZE } from './window.ts';
 import { loadWindowState, placeWindow, saveWindowState } from './window-state.ts';
 
@@ -50,6 +51,7 @@ async function start(): Promise<void> {
     platform: process.platform,
     isDev: !app.isPackaged,
     version: app.getVersion(),
+    links: projectLinks(readFileSync(join(app.getAppPath(), 'package.json'), 'utf8')),
     actions: {
       openLink: openExternalLink,
       openDataFolder: () => {

@@ -3,9 +3,29 @@
 // of the platform, the mode and the version, tested without Electron; installMenu is the one Electron call.
 import { Menu, type MenuItemConstructorOptions } from 'electron';
 
-/** Where Help points. Opened through the https-only link helper, like every link out of the app. */
-export const PROJECT_URL = 'https://github.com/keydesk/keydesk';
-export const DOCS_URL = `${PROJECT_URL}#readme`;
+/**
+ * Where Help points: the `homepage` of the app's package.json, when it is an https address, and nowhere
+ * otherwise (a build that names no homepage offers no link rather than one that leads nowhere). Opened through
+ * the https-only link helper, like every link out of the app.
+ */
+export function projectLinks(packageJson: string): { project: string; docs: string } | null {
+  let homepage: unknown;
+  try {
+    homepage = (JSON.parse(packageJson) as { homepage?: unknown }).homepage;
+  } catch {
+    return null;
+  }
+  if (typeof homepage !== 'string') return null;
+  try {
+    const url = new URL(homepage);
+    if (url.protocol !== 'https:') return null;
+    const docs = new URL(url);
+    if (docs.hash === '' && docs.hostname === 'github.com') docs.hash = 'readme';
+    return { project: url.toString(), docs: docs.toString() };
+  } catch {
+    return null;
+  }
+}
 
 export interface MenuActions {
   /** Opens an https link in the user's browser (anything else is refused by the helper behind it). */
@@ -20,12 +40,14 @@ export interface MenuOptions {
   /** Development only: reload and the DevTools are never offered to users. */
   isDev: boolean;
   version: string;
+  /** From `projectLinks`; null leaves the links out of Help. */
+  links: { project: string; docs: string } | null;
   actions: MenuActions;
 }
 
 export const APP_NAME = 'Keydesk';
 
-export function menuTemplate({ platform, isDev, version, actions }: MenuOptions): MenuItemConstructorOptions[] {
+export function menuTemplate({ platform, isDev, version, links, actions }: MenuOptions): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
   const separator: MenuItemConstructorOptions = { type: 'separator' };
   const about: MenuItemConstructorOptions = { label: `About ${APP_NAME}`, click: () => actions.showAbout() };
@@ -75,9 +97,13 @@ export function menuTemplate({ platform, isDev, version, actions }: MenuOptions)
     label: mac ? 'Help' : '&Help',
     role: 'help',
     submenu: [
-      { label: `${APP_NAME} documentation`, click: () => actions.openLink(DOCS_URL) },
-      { label: 'Project page', click: () => actions.openLink(PROJECT_URL) },
-      separator,
+      ...(links
+        ? [
+            { label: `${APP_NAME} documentation`, click: () => actions.openLink(links.docs) },
+            { label: 'Project page', click: () => actions.openLink(links.project) },
+            separator,
+          ]
+        : []),
       { label: 'Open data folder', click: () => actions.openDataFolder() },
       // On macOS About lives in the app menu, where users look for it.
       ...(mac ? [] : [separator, about]),

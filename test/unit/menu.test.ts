@@ -11,7 +11,8 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { aboutContent, DOCS_URL, installMenu, menuTemplate, PROJECT_URL } = await import('../../src/main/menu.ts');
+const { aboutContent, installMenu, menuTemplate, projectLinks } = await import('../../src/main/menu.ts');
+const LINKS = { project: 'https://github.com/acme/keydesk', docs: 'https://github.com/acme/keydesk#readme' };
 
 const actions = () => ({ openLink: vi.fn(), openDataFolder: vi.fn(), showAbout: vi.fn() });
 const submenu = (item: MenuItemConstructorOptions | undefined): MenuItemConstructorOptions[] =>
@@ -26,7 +27,7 @@ const click = (item: MenuItemConstructorOptions | undefined): void => {
 describe('application menu', () => {
   it('has Edit, View, Window and Help menus made of standard roles on every platform', () => {
     for (const platform of ['darwin', 'win32', 'linux'] as const) {
-      const template = menuTemplate({ platform, isDev: false, version: '1.2.3', actions: actions() });
+      const template = menuTemplate({ platform, isDev: false, version: '1.2.3', links: LINKS, actions: actions() });
       const labels = template.map((m) => (m.label ?? '').replace('&', ''));
       expect(labels.slice(-4), platform).toEqual(['Edit', 'View', 'Window', 'Help']);
       expect(roles(submenu(byLabel(template, /Edit/)))).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']));
@@ -39,16 +40,16 @@ describe('application menu', () => {
 
   it('offers reload and the DevTools in development only', () => {
     for (const platform of ['darwin', 'win32', 'linux'] as const) {
-      const user = allRoles(menuTemplate({ platform, isDev: false, version: '1.2.3', actions: actions() }));
+      const user = allRoles(menuTemplate({ platform, isDev: false, version: '1.2.3', links: LINKS, actions: actions() }));
       for (const role of ['reload', 'forceReload', 'toggleDevTools']) expect(user, `${platform} ${role}`).not.toContain(role);
-      const dev = roles(submenu(byLabel(menuTemplate({ platform, isDev: true, version: '1.2.3', actions: actions() }), /View/)));
+      const dev = roles(submenu(byLabel(menuTemplate({ platform, isDev: true, version: '1.2.3', links: LINKS, actions: actions() }), /View/)));
       expect(dev).toEqual(['reload', 'forceReload', 'toggleDevTools', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen']);
     }
   });
 
   it('on macOS starts with the app menu (About, Services, Hide, Quit) and has Paste and Match Style', () => {
     const a = actions();
-    const template = menuTemplate({ platform: 'darwin', isDev: false, version: '1.2.3', actions: a });
+    const template = menuTemplate({ platform: 'darwin', isDev: false, version: '1.2.3', links: LINKS, actions: a });
     expect(template[0]?.label).toBe('Keydesk');
     const appMenu = submenu(template[0]);
     expect(roles(appMenu)).toEqual(['services', 'hide', 'hideOthers', 'unhide', 'quit']);
@@ -60,7 +61,7 @@ describe('application menu', () => {
   });
 
   it('on Windows and Linux has a File menu with Quit, and About in Help', () => {
-    const template = menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', actions: actions() });
+    const template = menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: LINKS, actions: actions() });
     expect(template[0]?.label).toBe('&File');
     expect(roles(submenu(template[0]))).toEqual(['quit']);
     expect(submenu(byLabel(template, /Help/)).map((i) => i.label).filter(Boolean)).toEqual([
@@ -75,17 +76,31 @@ describe('application menu', () => {
 
   it('Help opens the docs and project page through the link helper, and the data folder', () => {
     const a = actions();
-    const help = submenu(byLabel(menuTemplate({ platform: 'win32', isDev: false, version: '1.2.3', actions: a }), /Help/));
+    const help = submenu(byLabel(menuTemplate({ platform: 'win32', isDev: false, version: '1.2.3', links: LINKS, actions: a }), /Help/));
     const item = (label: string) => help.find((i) => i.label === label);
     click(item('Keydesk documentation'));
     click(item('Project page'));
     click(item('Open data folder'));
     click(item('About Keydesk'));
-    expect(a.openLink.mock.calls).toEqual([[DOCS_URL], [PROJECT_URL]]);
-    for (const url of [DOCS_URL, PROJECT_URL]) expect(new URL(url).protocol).toBe('https:');
+    expect(a.openLink.mock.calls).toEqual([[LINKS.docs], [LINKS.project]]);
     expect(a.openDataFolder).toHaveBeenCalledTimes(1);
     expect(a.showAbout).toHaveBeenCalledTimes(1);
     expect(item('Version 1.2.3')?.enabled).toBe(false);
+  });
+
+  it('Help offers no documentation or project link when the build names no https homepage', () => {
+    const help = submenu(byLabel(menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: null, actions: actions() }), /Help/));
+    expect(help.map((i) => i.label).filter(Boolean)).toEqual(['Open data folder', 'About Keydesk', 'Version 1.2.3']);
+    expect(help[0]?.type).not.toBe('separator');
+  });
+
+  it('takes its links from package.json: an https homepage only, the README anchor on GitHub', () => {
+    expect(projectLinks(JSON.stringify({ homepage: 'https://github.com/acme/keydesk' }))).toEqual(LINKS);
+    expect(projectLinks(JSON.stringify({ homepage: 'https://keydesk.example/docs#start' }))).toEqual({ project: 'https://keydesk.example/docs#start', docs: 'https://keydesk.example/docs#start' });
+    expect(projectLinks(JSON.stringify({ homepage: 'http://keydesk.example/' }))).toBeNull();
+    expect(projectLinks(JSON.stringify({ homepage: 'not a url' }))).toBeNull();
+    expect(projectLinks(JSON.stringify({ name: 'keydesk' }))).toBeNull();
+    expect(projectLinks('{ broken')).toBeNull();
   });
 
   it('About names the version first, then what it runs on', () => {
@@ -97,7 +112,7 @@ describe('application menu', () => {
   });
 
   it('installs the template as the application menu', () => {
-    installMenu({ platform: 'linux', isDev: false, version: '9.9.9', actions: actions() });
+    installMenu({ platform: 'linux', isDev: false, version: '9.9.9', links: LINKS, actions: actions() });
     expect(installed.menu).toEqual({ built: true });
     expect(JSON.stringify(installed.template)).toContain('Version 9.9.9');
   });
