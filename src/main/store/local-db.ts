@@ -1,6 +1,6 @@
 // The app's own records in node:sqlite (userData/keydesk.db): the ledger of keys this app generated or has
 // seen, execution samples for the history chart, and the audit log of mutating operations. No secrets.
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { ParsedInput } from '../../shared/contract.ts';
 import { LEDGER_COUNT_CAP } from '../../shared/rules.ts';
 import type { AuditEntry, HistoryBucket, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow, LedgerSortField } from '../../shared/domain.ts';
@@ -176,6 +176,8 @@ const likeTerm = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\
 export class LocalDb {
   private readonly db: DatabaseSync;
   private readonly ledgerSizes = new Map<string, number>();
+  /** Statements a running job repeats every step, compiled once: compiling costs more than running them. */
+  private readonly jobStatements = new Map<string, StatementSync>();
 
   constructor(file: string) {
     this.db = new DatabaseSync(file, { timeout: 5_000 });
@@ -218,6 +220,16 @@ export class LocalDb {
       this.db.exec('ROLLBACK');
       throw error;
     }
+  }
+
+  /** A job statement, compiled on first use. */
+  private jobStatement(sql: string): StatementSync {
+    let st = this.jobStatements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.jobStatements.set(sql, st);
+    }
+    return st;
   }
 
   // ---- ledger --------------------------------------------------------------------------------------------
@@ -531,13 +543,11 @@ export class LocalDb {
    * the wire, so a crash from here on leaves them "sent", which the next start turns into "unknown".
    */
   claimJobItems(jobId: string, max: number): { seq: number; target: string; size: number }[] {
-    const rows = this.db
-      .prepare(
-        `UPDATE job_items SET state = 'sent' WHERE job_id = ?1 AND seq IN
-           (SELECT seq FROM job_items WHERE job_id = ?1 AND state = 'pending' ORDER BY seq LIMIT ?2)
-         RETURNING seq, target, size`,
-      )
-      .all(jobId, max) as { seq: number; target: string; size: number }[];
+    const rows = this.jobStatement(
+      `UPDATE job_items SET state = 'sent' WHERE job_id = ?1 AND seq IN
+         (SELECT seq FROM job_items WHERE job_id = ?1 AND state = 'pending' ORDER BY seq LIMIT ?2)
+       RETURNING seq, target, size`,
+    ).all(jobId, max) as { seq: number; target: string; size: number }[];
     return rows.map((r) => ({ seq: r.seq, target: r.target, size: r.size })).sort((a, b) => a.seq - b.seq);
   }
 
@@ -563,32 +573,28 @@ export class LocalDb {
 
   private settleInTx(batch: SettleBatch, at: string): void {
     // One keyed update per item: a join against json_each here may scan the job's items once per batch.
-      const setItem = this.db.prepare('UPDATE job_items SET state = ?, code = ?, message = ? WHERE job_id = ? AND seq = ?');
-      for (const i of batch.items) setItem.run(i.state, i.code, i.message, batch.jobId, i.seq);
-      if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at);
-      for (const k of batch.reportedKeys ?? []) this.recordReportedFields(batch.profileId, k, at);
-      if (batch.hwidCleared && batch.hwidCleared.length > 0) {
-        this.db
-          .prepare(
-            `UPDATE ledger SET hwid = NULL, search = lower(value || char(10) || note || char(10)), last_seen_at = ?
-             WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
-          )
-          .run(at, batch.profileId, JSON.stringify(batch.hwidCleared));
-      }
-      if (batch.deletedValues.length > 0) {
-        this.ledgerSizes.delete(batch.profileId);
-        this.db
-          .prepare("UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))")
-          .run(at, batch.profileId, JSON.stringify(batch.deletedValues));
-      }
-      if (batch.audit.length > 0) {
-        this.db
-          .prepare(
-            `INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message)
-             SELECT ?, value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]', value ->> '$[5]' FROM json_each(?)`,
-          )
-          .run(at, JSON.stringify(batch.audit.map((e) => [e.profileId, e.profileName, e.action, e.target, e.outcome, e.message])));
-      }
+    const setItem = this.jobStatement('UPDATE job_items SET state = ?, code = ?, message = ? WHERE job_id = ? AND seq = ?');
+    for (const i of batch.items) setItem.run(i.state, i.code, i.message, batch.jobId, i.seq);
+    if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at);
+    for (const k of batch.reportedKeys ?? []) this.recordReportedFields(batch.profileId, k, at);
+    if (batch.hwidCleared && batch.hwidCleared.length > 0) {
+      this.jobStatement(
+        `UPDATE ledger SET hwid = NULL, search = lower(value || char(10) || note || char(10)), last_seen_at = ?
+         WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
+      ).run(at, batch.profileId, JSON.stringify(batch.hwidCleared));
+    }
+    if (batch.deletedValues.length > 0) {
+      this.ledgerSizes.delete(batch.profileId);
+      this.jobStatement(
+        "UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))",
+      ).run(at, batch.profileId, JSON.stringify(batch.deletedValues));
+    }
+    if (batch.audit.length > 0) {
+      this.jobStatement(
+        `INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message)
+         SELECT ?, value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]', value ->> '$[5]' FROM json_each(?)`,
+      ).run(at, JSON.stringify(batch.audit.map((e) => [e.profileId, e.profileName, e.action, e.target, e.outcome, e.message])));
+    }
   }
 
   /** Puts items back to pending (the user chose to send items again, or they were refused unsent). */
