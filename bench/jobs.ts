@@ -2,6 +2,8 @@
 // rate-limited sandbox, generate through the core against the HTTP call alone, and the harness's memory.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Pool, request } from 'undici';
 import { Core } from '../src/main/core.ts';
@@ -196,4 +198,53 @@ export async function harnessRss(root: string, userData: string, batches: number
   } finally {
     child.kill('SIGTERM');
   }
+}
+
+/** A pass-through in front of `origin` that notes when each request reaches it: what the service sees, and when. */
+export async function arrivalRecorder(origin: string): Promise<{ url: string; arrivals: number[]; close(): Promise<void> }> {
+  const pool = new Pool(origin, { connections: 64, pipelining: 1 });
+  const arrivals: number[] = [];
+  const server = createServer((req, res) => {
+    arrivals.push(performance.now());
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'connection'));
+      pool
+        .request({ method: req.method ?? 'GET', path: req.url ?? '/', headers, body: chunks.length > 0 ? Buffer.concat(chunks) : null })
+        .then(async (up) => {
+          res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? 'application/json') });
+          res.end(Buffer.from(await up.body.arrayBuffer()));
+        })
+        .catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    arrivals,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await pool.close();
+    },
+  };
+}
+
+/**
+ * Cancels a running bulk job and times it: from the cancel call to the last request that reached the service
+ * (0 when none came after it), and to the job recorded as cancelled (its last answer in, its end written).
+ */
+export async function cancelLatency(c: BenchCore, recorder: { arrivals: number[] }, keys: string[], runForMs: number): Promise<{ lastSendMs: number; cancelledMs: number; sentAfter: number; job: JobSummary }> {
+  const started = await c.call('jobs.start', { action: 'extend', target: { keyValues: keys }, days: 1 });
+  await new Promise((r) => setTimeout(r, runForMs));
+  const t0 = performance.now();
+  const atCancel = await c.call('jobs.cancel', { jobId: started.id });
+  await c.core.jobs.settled(started.id);
+  const job = await c.call('jobs.get', { jobId: started.id });
+  const cancelledMs = performance.now() - t0;
+  if (atCancel.state !== 'cancelled' || job.state !== 'cancelled' || job.finishedAt === null) throw new Error(`cancel: ${atCancel.state} then ${job.state}`);
+  const after = recorder.arrivals.filter((t) => t > t0);
+  return { lastSendMs: Math.max(0, ...after.map((t) => t - t0)), cancelledMs, sentAfter: after.length, job };
 }

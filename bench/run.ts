@@ -17,7 +17,7 @@ import { LocalDb } from '../src/main/store/local-db.ts';
 import { generateKeyValues } from '../src/sandbox/keygen.ts';
 import type { Key } from '../src/shared/domain.ts';
 import { SandboxStore } from '../src/sandbox/store.ts';
-import { activate, coreBulk, expiries, generateRaw, harnessRss, rateLimitedBulk, rawBulk, sequentialBulk, startCore, type BulkAction } from './jobs.ts';
+import { activate, arrivalRecorder, cancelLatency, coreBulk, expiries, generateRaw, harnessRss, rateLimitedBulk, rawBulk, sequentialBulk, startCore, type BulkAction } from './jobs.ts';
 import { measureRenderer } from './renderer.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -31,7 +31,7 @@ const { values: args } = parseArgs({
   },
 });
 // Subsets by name, e.g. `--only bulk,ratelimit` (the whole run takes several minutes).
-const ALL = 'throughput,generate,wal,search,core,ledger,history,bulk,ratelimit,generate-core,ledger-scale,rss,renderer';
+const ALL = 'throughput,generate,wal,search,core,ledger,history,bulk,cancel,ratelimit,generate-core,ledger-scale,rss,renderer';
 const only = new Set((args.only ?? ALL).split(','));
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
@@ -438,6 +438,34 @@ async function benchBulk(): Promise<void> {
   }
 }
 
+async function benchCancel(): Promise<void> {
+  const runs = 9;
+  console.error(`cancel: ${runs} bulk extend jobs through the core, each cancelled mid-run; a pass-through notes when requests reach the sandbox`);
+  const db = join(work, 'cancel.db');
+  const apiKey = createService(db, 'bench');
+  const origin = await startChild('src/sandbox/cli.ts', ['serve', '--port', '0', '--db', db], /listening on (http:\/\/\S+)\n/);
+  const recorder = await arrivalRecorder(origin);
+  const c = await startCore(join(work, 'cancel-core'), recorder.url, apiKey);
+  await c.call('jobs.setCeiling', { profileId: c.core.profiles.activeProfileId ?? '', ceiling: 16 });
+  const lastSend: number[] = [];
+  const cancelled: number[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const keys = await generateRaw(origin, apiKey, 5_000, `cancel ${i}`);
+      const r = await cancelLatency(c, recorder, keys, 300 + 50 * i);
+      if (r.job.counts.pending === 0) throw new Error('cancel: the job ended before it was cancelled; give it more keys');
+      lastSend.push(r.lastSendMs);
+      cancelled.push(r.cancelledMs);
+      console.error(`  cancel ${i + 1}: last request reached the sandbox ${fmt(r.lastSendMs, 'ms')} after (${r.sentAfter} on the wire), recorded cancelled after ${fmt(r.cancelledMs, 'ms')}; ${r.job.counts.done} done, ${r.job.counts.pending} never sent`);
+    }
+  } finally {
+    await c.core.close();
+    await recorder.close();
+  }
+  record(`cancel → no more requests reach the sandbox: p95 of ${runs} cancels (16 in flight)`, fmt(p95(lastSend), 'ms'), '200 ms', p95(lastSend) / 200, '≤ 200 ms', p95(lastSend) <= 200);
+  record(`cancel → the job recorded as cancelled (its answers in): p95 of ${runs} cancels`, fmt(p95(cancelled), 'ms'), '200 ms', p95(cancelled) / 200, '≤ 200 ms', p95(cancelled) <= 200);
+}
+
 async function benchRateLimit(): Promise<void> {
   const seconds = 20;
   console.error(`ratelimit: a bulk extend job against a sandbox started with --rate-limit 50, for ${seconds} s`);
@@ -587,6 +615,7 @@ function benchLedgerScale(): void {
 
 if (only.has('ledger-scale')) benchLedgerScale();
 if (only.has('bulk')) await benchBulk();
+if (only.has('cancel')) await benchCancel();
 if (only.has('ratelimit')) await benchRateLimit();
 if (only.has('generate-core')) await benchGenerateCore();
 if (only.has('rss')) await benchRss();

@@ -243,6 +243,46 @@ describe('resuming and cancelling', () => {
   });
 });
 
+describe('cancel while answers stream in', () => {
+  it('sends nothing after the cancel, records every item honestly, and ends cancelled', async () => {
+    // A service that answers at once: items keep settling and new ones keep going out until the cancel.
+    const fake = await fakeService(() => 'ok');
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const events: JobSummary[] = [];
+    const jobs = service(fake.url, db, undefined, events);
+    try {
+      const keys = values(3_000);
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys } });
+      if (!started.ok) throw new Error(started.message);
+      const id = started.data.id;
+      await until(() => fake.received.length >= 100);
+      const cancelled = jobs.cancel('p1', id);
+      if (!cancelled.ok) throw new Error(cancelled.message);
+      // Everything the job will ever send was already claimed (marked sent, or answered) when cancel returned.
+      const { pending, sent, done, failed, unknown } = cancelled.data.counts;
+      const claimedAtCancel = sent + done + failed + unknown;
+      expect(cancelled.data.state).toBe('cancelled');
+      expect(pending).toBeGreaterThan(0);
+      await jobs.settled(id);
+      expect(fake.received).toHaveLength(claimedAtCancel);
+
+      const final = jobs.get('p1', id);
+      expect(final).toMatchObject({ state: 'cancelled', counts: { sent: 0, failed: 0, unknown: 0, done: claimedAtCancel, pending: keys.length - claimedAtCancel } });
+      expect(final?.finishedAt).not.toBeNull();
+      expect(events.at(-1)).toMatchObject({ id, state: 'cancelled', counts: { sent: 0 } });
+      // Item by item: done exactly for the keys the service received, pending for the ones it never saw.
+      const received = new Set(fake.received);
+      const items = db.jobItems(id, undefined, 0, keys.length).items;
+      expect(items.filter((i) => i.state === 'done').map((i) => i.target).sort()).toEqual([...received].sort());
+      expect(items.filter((i) => i.state === 'pending').every((i) => !received.has(i.target))).toBe(true);
+      expect(items.every((i) => i.state === 'done' || i.state === 'pending')).toBe(true);
+    } finally {
+      db.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('a 429 with Retry-After', () => {
   it('pauses the whole job: nothing more is sent until the pause ends, and the refused item is sent once more', async () => {
     let refused = false;

@@ -269,6 +269,11 @@ export class JobService {
           // sending: undici retires keep-alive sockets the service is about to close on a timer, and a
           // request written on one would be reset unanswered, its outcome unknown.
           await new Promise((r) => setTimeout(r, 0));
+          if (stopped(run)) {
+            // Cancelled (or quitting) meanwhile: these were claimed but never sent, so they go back to pending.
+            for (const item of claimed) run.settle.push({ seq: item.seq, state: 'pending', code: null, message: null });
+            continue;
+          }
         }
         for (const item of claimed) {
           run.counts.pending -= item.size;
@@ -552,6 +557,11 @@ export class JobService {
     for (const run of runs) this.step(run, 0);
     this.db.interruptRunningJobs('Keydesk quit while this job ran.');
   }
+}
+
+/** Whether the job was stopped; read after an await, where a cancel may have come in. */
+function stopped(run: Run): boolean {
+  return run.stop !== null;
 }
 
 function stripUndefined<T extends object>(o: T): T {
