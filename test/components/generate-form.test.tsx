@@ -5,7 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isCalendarDate } from '../../src/shared/rules.ts';
 import type { Key } from '../../src/shared/domain.ts';
-import { calls, impl, resetBridge } from './bridge.ts';
+import { fake, installBridge, resetFake } from '../support/fake-bridge.ts';
+
+installBridge();
 
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
@@ -17,14 +19,14 @@ const key = (value: string): Key => ({
 });
 
 beforeEach(() => {
-  resetBridge();
+  resetFake();
   useKeydesk.setState(initial, true);
 });
 
 describe('generate form', () => {
   it('asks a days key for its days only, and still sends a valid expire', async () => {
     const user = userEvent.setup();
-    impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('AAAAA-1'), key('AAAAA-2')] } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('AAAAA-1'), key('AAAAA-2')] } });
     render(<GenerateForm />);
     expect(screen.getByLabelText('Expiry date')).toBeTruthy();
     await user.click(screen.getByLabelText('Days after activation'));
@@ -35,7 +37,7 @@ describe('generate form', () => {
     await user.clear(screen.getByLabelText('Days'));
     await user.type(screen.getByLabelText('Days'), '45');
     await user.click(screen.getByRole('button', { name: 'Generate' }));
-    const sent = calls.find((c) => c.name === 'keys.generate')?.input as { expire: string; expiresByDaysKey: boolean; daysKey: number; count: number };
+    const sent = fake.calls.find((c) => c.name === 'keys.generate')?.input as { expire: string; expiresByDaysKey: boolean; daysKey: number; count: number };
     expect(sent).toMatchObject({ count: 2, expiresByDaysKey: true, daysKey: 45 });
     expect(isCalendarDate(sent.expire)).toBe(true);
     expect(await screen.findByText('2 keys generated.')).toBeTruthy();
@@ -43,7 +45,7 @@ describe('generate form', () => {
 
   it('says "1 key", not "1 key(s)"', async () => {
     const user = userEvent.setup();
-    impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('BBBBB-1')] } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('BBBBB-1')] } });
     render(<GenerateForm />);
     await user.clear(screen.getByLabelText('Count'));
     await user.type(screen.getByLabelText('Count'), '1');
@@ -65,6 +67,6 @@ describe('generate form', () => {
     expect(count.getAttribute('aria-invalid')).toBe('true');
     expect(date.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(date.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent).toMatch(/real calendar date/);
-    expect(calls.filter((c) => c.name === 'keys.generate')).toEqual([]);
+    expect(fake.calls.filter((c) => c.name === 'keys.generate')).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/shared/domain.ts';
-import { calls, impl, resetBridge } from './bridge.ts';
+import { fake, installBridge, resetFake } from '../support/fake-bridge.ts';
+
+installBridge();
 
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { CommandPalette } = await import('../../src/renderer/src/components/CommandPalette.tsx');
@@ -26,7 +28,7 @@ function openPalette() {
 const optionNames = () => screen.queryAllByRole('option').map((o) => o.textContent);
 
 beforeEach(() => {
-  resetBridge();
+  resetFake();
   useKeydesk.setState(initial, true);
   useKeydesk.setState({ profiles: [profile('sandbox', 'Local sandbox'), profile('p2', 'Production')], activeProfileId: 'sandbox' });
 });
@@ -65,11 +67,11 @@ describe('command palette', () => {
 
   it('filters as you type and runs the active command on Enter, then closes', async () => {
     const user = userEvent.setup();
-    impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: 42 } });
+    fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: 42 } });
     await user.type(openPalette(), 'push');
     expect(optionNames()).toEqual(['Push +1 execution']);
     await user.keyboard('{Enter}');
-    expect(calls.map((c) => c.name)).toEqual(['executions.push']);
+    expect(fake.calls.map((c) => c.name)).toEqual(['executions.push']);
     expect(useKeydesk.getState().paletteOpen).toBe(false);
   });
 

@@ -4,7 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerRow, ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../renderer/fake-bridge.ts';
+import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 // jsdom has no layout: the table measures its viewport once and never again.
@@ -34,7 +34,7 @@ const row = (value: string): LedgerRow => ({
 beforeEach(() => {
   resetFake();
   useKeydesk.setState(initial, true);
-  useKeydesk.setState({ session: 'ready', activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
 });
 
@@ -89,7 +89,7 @@ const unknownKey: ValidationReport = {
 
 describe('Validate: what the answer says', () => {
   it('a real success says the machine was let in and the key is now bound, not that it "would be"', () => {
-    useKeydesk.setState({ validation: validated, validationStatus: 'ready' });
+    useKeydesk.setState({ validation: validated, validationRequest: { status: 'ready', error: null } });
     render(<Validate />);
     const outcome = screen.getByRole('status', { name: 'Validation outcome' });
     expect(within(outcome).getByText('Valid: this machine was let in; the key is now bound to it.')).toBeTruthy();
@@ -97,13 +97,13 @@ describe('Validate: what the answer says', () => {
   });
 
   it('a dry-run success still says "would be let in"', () => {
-    useKeydesk.setState({ validation: { ...validated, dryRun: true }, validationStatus: 'ready' });
+    useKeydesk.setState({ validation: { ...validated, dryRun: true }, validationRequest: { status: 'ready', error: null } });
     render(<Validate />);
     expect(screen.getByText('Valid: this machine would be let in.')).toBeTruthy();
   });
 
   it('a key the service does not have shows no Premium or expiry, its Notes as the reason, and the code after the words', () => {
-    useKeydesk.setState({ validation: unknownKey, validationStatus: 'ready' });
+    useKeydesk.setState({ validation: unknownKey, validationRequest: { status: 'ready', error: null } });
     render(<Validate />);
     const outcome = screen.getByRole('status', { name: 'Validation outcome' });
     const terms = [...outcome.querySelectorAll('dt')].map((dt) => dt.textContent);
@@ -146,7 +146,7 @@ describe('a result beside a new attempt', () => {
 
   it('Keys: the last batch is marked as the earlier one while the form shows a new error', async () => {
     const user = userEvent.setup();
-    useKeydesk.setState({ lastGenerated: ['A', 'B', 'C', 'D', 'E'].map((v) => key(v)), generating: 'ready' });
+    useKeydesk.setState({ lastGenerated: ['A', 'B', 'C', 'D', 'E'].map((v) => key(v)), generateRequest: { status: 'ready', error: null } });
     render(<GenerateForm />);
     expect(screen.getByText(/^5 keys generated\./)).toBeTruthy();
     await user.clear(screen.getByLabelText('Count'));
@@ -213,7 +213,7 @@ describe('Keyless: the first-visit prompt', () => {
     expect(screen.getByText('Press Search to list the entries whose HWID contains “HW-12”.')).toBeTruthy();
     unmount();
     useKeydesk.getState().setDraft('keyless.term', '');
-    useKeydesk.setState({ keylessError: { ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' } });
+    useKeydesk.setState({ keylessRequest: { status: 'error', error: { ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' } } });
     render(<Keyless />);
     expect(screen.getByText('Keydesk could not reach the service.')).toBeTruthy();
     expect(screen.queryByText('Find an authorized HWID')).toBeNull();

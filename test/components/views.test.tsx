@@ -4,7 +4,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../renderer/fake-bridge.ts';
+import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -33,7 +33,7 @@ const mismatch: ValidationReport = {
 beforeEach(() => {
   resetFake();
   useKeydesk.setState(initial, true);
-  useKeydesk.setState({ session: 'ready', activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
 });
 
@@ -156,7 +156,7 @@ describe('the header, the offline notice and a profile switch', () => {
     const header = await screen.findByLabelText('Active service');
     expect(header.textContent).toBe('Local sandbox at http://127.0.0.1:1');
     act(() => {
-      useKeydesk.setState({ view: 'validate', validation: mismatch, validationError: null, lookupResult: { active: [], generated: [key('FROM-SANDBOX')] } });
+      useKeydesk.setState({ view: 'validate', validation: mismatch, validationRequest: { status: 'idle', error: null }, lookupResult: { active: [], generated: [key('FROM-SANDBOX')] } });
     });
     await screen.findByText('Refused: The key is bound to another machine.');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Service' }), 'p2');
@@ -219,7 +219,7 @@ describe('Generate form', () => {
 describe('Keys: the detail panel', () => {
   it('does not carry a field error over to the next key opened', async () => {
     const user = userEvent.setup();
-    useKeydesk.setState({ lookup: 'ready', lookupResult: { active: [], generated: [key('KEY-A'), key('KEY-B')] } });
+    useKeydesk.setState({ lookupRequest: { status: 'ready', error: null }, lookupResult: { active: [], generated: [key('KEY-A'), key('KEY-B')] } });
     render(<Keys />);
     await user.click(screen.getByRole('button', { name: 'KEY-A' }));
     const detail = screen.getByRole('complementary', { name: 'Key detail' });
@@ -239,7 +239,7 @@ describe('Keys: the detail panel', () => {
     const bound = key('KEY-A', 'active', { hwid: 'HW-OLD', expire: '2099-01-01', expiresAt: '2099-01-01T23:59:59.999Z' });
     const extended = { ...bound, expire: '2099-01-06', expiresAt: '2099-01-06T23:59:59.999Z' };
     const expiry = (iso: string) => table.querySelector(`time[datetime="${iso}"]`);
-    useKeydesk.setState({ lookup: 'ready', lookupResult: { active: [bound], generated: [] } });
+    useKeydesk.setState({ lookupRequest: { status: 'ready', error: null }, lookupResult: { active: [bound], generated: [] } });
     fake.impl['keys.extend'] = () => Promise.resolve({ ok: true, data: { key: extended } });
     fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: { ...extended, hwid: null } } });
     render(<Keys />);

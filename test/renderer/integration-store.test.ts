@@ -1,93 +1,64 @@
 // The Integration slice with a fake bridge typed by the contract: the test key it asks for, its status on
 // demand, answers that arrive after a profile switch, and the sandbox's state as main reports it.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EventMap, KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
+import type { OperationResult } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
-import { OPERATION_NAMES } from '../../src/shared/operations.ts';
+import { emit, fake, installBridge, key as baseKey, resetFake } from '../support/fake-bridge.ts';
 
-type Impl = { [N in OperationName]?: (input: unknown) => Promise<OperationResult<N>> };
-let impl: Impl = {};
-const calls: { name: OperationName; input: unknown }[] = [];
-const listeners = new Map<string, Set<(payload: unknown) => void>>();
-const bridge = {
-  ...Object.fromEntries(
-    OPERATION_NAMES.map((name) => [
-      name,
-      (input: unknown) => {
-        calls.push({ name, input });
-        const fn = impl[name];
-        return fn ? fn(input) : Promise.resolve({ ok: false, code: 'UNSUPPORTED', message: `${name} not faked` });
-      },
-    ]),
-  ),
-  on: (event: string, listener: (payload: unknown) => void) => {
-    if (!listeners.has(event)) listeners.set(event, new Set());
-    listeners.get(event)?.add(listener);
-    return () => listeners.get(event)?.delete(listener);
-  },
-} as unknown as KeydeskBridge;
-Object.assign(globalThis, { window: { keydesk: bridge } });
-const emit = <E extends keyof EventMap>(event: E, payload: EventMap[E]) => {
-  for (const l of listeners.get(event) ?? []) l(payload);
-};
+installBridge();
 
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const initial = useKeydesk.getState();
 
-const key = (value: string, status: Key['status'] = 'generated', hwid: string | null = null): Key => ({
-  id: `k_${value}`, value, note: 'integration test', status, isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
-  expiresAt: '2099-01-01T23:59:59.999Z', hwid, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
-});
+const key = (value: string, status: Key['status'] = 'generated', hwid: string | null = null): Key => baseKey(value, status, { note: 'integration test', hwid });
 
 beforeEach(() => {
-  impl = {};
-  calls.length = 0;
-  listeners.clear();
+  resetFake();
   useKeydesk.setState({ ...initial, activeProfileId: 'sandbox' }, true);
 });
 
 describe('the integration slice', () => {
   it('generates one non-premium key noted "integration test", 30 days out, for the active profile', async () => {
-    impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('K1')] } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('K1')] } });
     await useKeydesk.getState().generateTestKey('sandbox');
-    const input = calls[0]?.input as { expire: string; count: number; isPremium: boolean; note: string };
-    expect(calls.map((c) => c.name)).toEqual(['keys.generate']);
+    const input = fake.calls[0]?.input as { expire: string; count: number; isPremium: boolean; note: string };
+    expect(fake.calls.map((c) => c.name)).toEqual(['keys.generate']);
     expect(input).toMatchObject({ count: 1, isPremium: false, note: 'integration test' });
     const days = (Date.parse(`${input.expire}T00:00:00Z`) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(28);
     expect(days).toBeLessThan(31);
-    expect(useKeydesk.getState()).toMatchObject({ testKey: { profileId: 'sandbox', key: { value: 'K1' } }, testKeyBusy: false, testKeyError: null });
+    expect(useKeydesk.getState()).toMatchObject({ testKey: { profileId: 'sandbox', key: { value: 'K1' } }, testKeyRequest: { status: 'ready', error: null } });
   });
 
   it('drops a key that arrives after the user switched to another profile', async () => {
     let answer: (r: OperationResult<'keys.generate'>) => void = () => undefined;
-    impl['keys.generate'] = () => new Promise((r) => (answer = r));
+    fake.impl['keys.generate'] = () => new Promise((r) => (answer = r));
     const pending = useKeydesk.getState().generateTestKey('sandbox');
     useKeydesk.setState({ activeProfileId: 'remote' });
     answer({ ok: true, data: { generatedKeys: [key('K1')] } });
     await pending;
-    expect(useKeydesk.getState()).toMatchObject({ testKey: null, testKeyBusy: false });
+    expect(useKeydesk.getState()).toMatchObject({ testKey: null });
   });
 
   it('keeps a refused generation as a failure with the service message, and no key', async () => {
-    impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'API_KEY_INVALID', message: 'The apiKey was refused.' });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'API_KEY_INVALID', message: 'The apiKey was refused.' });
     await useKeydesk.getState().generateTestKey('sandbox');
-    expect(useKeydesk.getState()).toMatchObject({ testKey: null, testKeyError: { code: 'API_KEY_INVALID', message: 'The apiKey was refused.' } });
+    expect(useKeydesk.getState()).toMatchObject({ testKey: null, testKeyRequest: { status: 'error', error: { code: 'API_KEY_INVALID', message: 'The apiKey was refused.' } } });
   });
 
   it('refreshes the key from the service: active and bound once validated, or says it is gone', async () => {
     useKeydesk.setState({ testKey: { profileId: 'sandbox', key: key('K1') } });
-    impl['keys.lookup'] = () => Promise.resolve({ ok: true, data: { active: [key('K1', 'active', 'machine-1')], generated: [] } });
+    fake.impl['keys.lookup'] = () => Promise.resolve({ ok: true, data: { active: [key('K1', 'active', 'machine-1')], generated: [] } });
     await useKeydesk.getState().refreshTestKey();
-    expect(calls.at(-1)).toEqual({ name: 'keys.lookup', input: { term: 'K1' } });
+    expect(fake.calls.at(-1)).toEqual({ name: 'keys.lookup', input: { term: 'K1' } });
     expect(useKeydesk.getState().testKey?.key).toMatchObject({ status: 'active', hwid: 'machine-1' });
-    impl['keys.lookup'] = () => Promise.resolve({ ok: true, data: { active: [key('K10', 'active')], generated: [] } });
+    fake.impl['keys.lookup'] = () => Promise.resolve({ ok: true, data: { active: [key('K10', 'active')], generated: [] } });
     await useKeydesk.getState().refreshTestKey();
-    expect(useKeydesk.getState().testKeyError).toMatchObject({ code: 'NOT_FOUND' });
+    expect(useKeydesk.getState().testKeyRequest).toMatchObject({ status: 'error', error: { code: 'NOT_FOUND' } });
   });
 
   it("reads the sandbox's state, follows its changes, and stops following when told", async () => {
-    impl['app.status'] = () =>
+    fake.impl['app.status'] = () =>
       Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: 'http://127.0.0.1:9', running: true, error: null }, secretStorage: 'os-keychain', activeProfileId: 'sandbox' } } as OperationResult<'app.status'>);
     const stop = useKeydesk.getState().watchSandbox();
     await expect.poll(() => useKeydesk.getState().sandboxState).toEqual({ url: 'http://127.0.0.1:9', running: true, error: null });

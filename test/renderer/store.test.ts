@@ -1,53 +1,15 @@
 // The renderer's store with a fake bridge typed by the contract: what each action does with success,
 // failure and loss of connection, without a main process.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EventMap, EventName, KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
-import type { JobSummary, Key, LedgerRow, Profile } from '../../src/shared/domain.ts';
-import { OPERATION_NAMES } from '../../src/shared/operations.ts';
+import type { JobSummary } from '../../src/shared/domain.ts';
+import { emit, fake, installBridge, key, ledgerRow, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
-type Impl = { [N in OperationName]?: (input: unknown) => Promise<OperationResult<N>> };
-let impl: Impl = {};
-const calls: { name: OperationName; input: unknown }[] = [];
-/** Events from "main": tests emit them as main would. */
-const listeners = new Map<string, Set<(payload: unknown) => void>>();
-const emit = <E extends EventName>(event: E, payload: EventMap[E]): void => {
-  for (const l of listeners.get(event) ?? []) l(payload);
-};
-const bridge = Object.fromEntries([
-  [
-    'on',
-    (event: string, listener: (payload: unknown) => void) => {
-      const set = listeners.get(event) ?? new Set();
-      set.add(listener);
-      listeners.set(event, set);
-      return () => set.delete(listener);
-    },
-  ],
-  ...OPERATION_NAMES.map((name) => [
-    name,
-    (input: unknown) => {
-      calls.push({ name, input });
-      const fn = impl[name];
-      return fn ? fn(input) : Promise.resolve({ ok: false, code: 'UNSUPPORTED', message: `${name} not faked` });
-    },
-  ]),
-]) as unknown as KeydeskBridge;
-Object.assign(globalThis, { window: { keydesk: bridge } });
+installBridge();
 
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const initial = useKeydesk.getState();
 
-const key = (value: string, status: Key['status'] = 'generated'): Key => ({
-  id: `k_${value}`, value, note: 'n', status, isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
-  expiresAt: '2099-01-01T23:59:59.999Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
-});
-const ledgerRow = (value: string): LedgerRow => ({
-  value, note: 'n', status: 'generated', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
-});
-const sandbox: Profile = {
-  id: 'sandbox', name: 'Local sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', validationUrl: 'http://127.0.0.1:1/v2_validation',
-  serviceIdentifier: 'demo', hasKey: true, keyHint: '…abcd', storage: 'os-keychain',
-};
+const sandbox = sandboxProfile;
 
 const JOB_A = '0b7e4a52-6a0f-4b7e-9a43-1f0f6f0c2a11';
 const COUNTS: JobSummary['counts'] = { pending: 100, sent: 0, done: 0, failed: 0, unknown: 0 };
@@ -59,34 +21,33 @@ const job = (over: Partial<JobSummary>): JobSummary => ({
 
 beforeEach(() => {
   vi.useRealTimers();
-  impl = {};
-  calls.length = 0;
+  resetFake();
   useKeydesk.setState(initial, true);
 });
 
 describe('session', () => {
   it('loads status and profiles, then is ready', async () => {
-    impl['app.status'] = () =>
+    fake.impl['app.status'] = () =>
       Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: 'http://127.0.0.1:1', running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' } });
-    impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandbox], activeProfileId: 'sandbox' } });
+    fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandbox], activeProfileId: 'sandbox' } });
     await useKeydesk.getState().loadSession();
-    expect(useKeydesk.getState()).toMatchObject({ session: 'ready', activeProfileId: 'sandbox', profiles: [sandbox] });
+    expect(useKeydesk.getState()).toMatchObject({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandbox] });
   });
 
   it('reports a failed start with the message main gave', async () => {
-    impl['app.status'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The local sandbox could not start: EACCES.' });
-    impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [], activeProfileId: null } });
+    fake.impl['app.status'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The local sandbox could not start: EACCES.' });
+    fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [], activeProfileId: null } });
     await useKeydesk.getState().loadSession();
-    expect(useKeydesk.getState()).toMatchObject({ session: 'error', sessionError: 'The local sandbox could not start: EACCES.' });
+    expect(useKeydesk.getState()).toMatchObject({ sessionRequest: { status: 'error', error: { message: 'The local sandbox could not start: EACCES.' } } });
   });
 });
 
 describe('keys', () => {
   it('keeps the server error of a failed generate, and the keys of a good one', async () => {
-    impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'count must be a whole number from 1 to 100000.' });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'count must be a whole number from 1 to 100000.' });
     expect(await useKeydesk.getState().generate({ expire: '2099-01-01', count: 1, isPremium: false })).toBe(false);
-    expect(useKeydesk.getState()).toMatchObject({ generating: 'error', generateError: { code: 'INVALID_INPUT' } });
-    impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('A'), key('B')] } });
+    expect(useKeydesk.getState()).toMatchObject({ generateRequest: { status: 'error', error: { code: 'INVALID_INPUT' } } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('A'), key('B')] } });
     expect(await useKeydesk.getState().generate({ expire: '2099-01-01', count: 2, isPremium: false })).toBe(true);
     expect(useKeydesk.getState().lastGenerated.map((k) => k.value)).toEqual(['A', 'B']);
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Generated 2 keys.' });
@@ -94,8 +55,8 @@ describe('keys', () => {
 
   it('shows only the newest lookup when an older one answers last', async () => {
     let releaseOld: () => void = () => {};
-    impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
-    impl['keys.fetchGenerated'] = (input) => {
+    fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
+    fake.impl['keys.fetchGenerated'] = (input) => {
       const term = (input as { term: string }).term;
       const data = { keys: [key(term)], total: 1 };
       if (term === 'old') return new Promise((r) => { releaseOld = () => { r({ ok: true, data }); }; });
@@ -109,28 +70,28 @@ describe('keys', () => {
   });
 
   it('asks for one page of each state at the page offset and keeps the totals the service gave', async () => {
-    impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [key('A', 'active')], total: 51 } });
-    impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [key('B')], total: null } });
+    fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [key('A', 'active')], total: 51 } });
+    fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [key('B')], total: null } });
     await useKeydesk.getState().runLookup('shop', 1);
-    expect(calls.map((c) => c.input)).toEqual([{ term: 'shop', limit: 50, offset: 50 }, { term: 'shop', limit: 50, offset: 50 }]);
+    expect(fake.calls.map((c) => c.input)).toEqual([{ term: 'shop', limit: 50, offset: 50 }, { term: 'shop', limit: 50, offset: 50 }]);
     expect(useKeydesk.getState().lookupResult).toMatchObject({ page: 1, totals: { active: 51, generated: null } });
   });
 
   it('drops a deleted key from the results and the selection, sending its state', async () => {
     useKeydesk.setState({ lookupResult: { active: [key('A', 'active')], generated: [key('B')] }, selectedKey: key('B') });
-    impl['keys.delete'] = () => Promise.resolve({ ok: true, data: { deletedKey: 'B' } });
+    fake.impl['keys.delete'] = () => Promise.resolve({ ok: true, data: { deletedKey: 'B' } });
     expect(await useKeydesk.getState().deleteKey(key('B'))).toBe(true);
-    expect(calls.at(-1)).toEqual({ name: 'keys.delete', input: { keyValue: 'B', state: 'generated' } });
+    expect(fake.calls.at(-1)).toEqual({ name: 'keys.delete', input: { keyValue: 'B', state: 'generated' } });
     expect(useKeydesk.getState()).toMatchObject({ selectedKey: null, lookupResult: { active: [key('A', 'active')], generated: [] } });
   });
 
   it('a reset or extend the service did without describing the key keeps the selection and says so', async () => {
     useKeydesk.setState({ selectedKey: key('A', 'active') });
-    impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: null } });
+    fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: null } });
     expect(await useKeydesk.getState().resetHwid('A')).toBe(true);
-    expect(useKeydesk.getState()).toMatchObject({ keyAction: 'ready', selectedKey: key('A', 'active') });
+    expect(useKeydesk.getState()).toMatchObject({ keyActionRequest: { status: 'ready', error: null }, selectedKey: key('A', 'active') });
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'HWID reset. The service did not describe the key: look it up to see it.' });
-    impl['keys.extend'] = () => Promise.resolve({ ok: true, data: { key: null } });
+    fake.impl['keys.extend'] = () => Promise.resolve({ ok: true, data: { key: null } });
     expect(await useKeydesk.getState().extendKey('A', 3)).toBe(true);
     expect(useKeydesk.getState().selectedKey?.value).toBe('A');
     expect(useKeydesk.getState().toasts.at(-1)?.text).toMatch(/^Extended by 3 days\. The service did not describe the key/);
@@ -138,7 +99,7 @@ describe('keys', () => {
 
   it('a push whose new total the service did not report keeps the last count and says to refresh', async () => {
     useKeydesk.setState({ executionCount: 41 });
-    impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: null } });
+    fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: null } });
     await useKeydesk.getState().pushExecution();
     expect(useKeydesk.getState().executionCount).toBe(41);
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Execution counted. The service did not report the new total; refresh to read it.' });
@@ -148,26 +109,26 @@ describe('keys', () => {
     // Unknown totals are how a page says the service gave its best match only.
     const totals = { active: null, generated: null };
     useKeydesk.setState({ lookupResult: { active: [key('A', 'active')], generated: [key('B')], page: 0, totals }, selectedKey: key('B') });
-    impl['keys.delete'] = () => Promise.resolve({ ok: true, data: { deletedKey: 'B' } });
+    fake.impl['keys.delete'] = () => Promise.resolve({ ok: true, data: { deletedKey: 'B' } });
     await useKeydesk.getState().deleteKey(key('B'));
     expect(useKeydesk.getState().lookupResult).toEqual({ active: [key('A', 'active')], generated: [], page: 0, totals });
   });
 
   it('keeps a cooldown failure with its time left', async () => {
-    impl['keys.resetHwid'] = () => Promise.resolve({ ok: false, code: 'COOLDOWN', message: 'Try again in 6 min.', retryAfterSeconds: 360 });
+    fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: false, code: 'COOLDOWN', message: 'Try again in 6 min.', retryAfterSeconds: 360 });
     expect(await useKeydesk.getState().resetHwid('A')).toBe(false);
-    expect(useKeydesk.getState().keyActionError).toEqual({ ok: false, code: 'COOLDOWN', message: 'Try again in 6 min.', retryAfterSeconds: 360 });
+    expect(useKeydesk.getState().keyActionRequest.error).toEqual({ ok: false, code: 'COOLDOWN', message: 'Try again in 6 min.', retryAfterSeconds: 360 });
   });
 });
 
 describe('connectivity and feedback', () => {
   it('goes offline on a network failure and back online on the next success', async () => {
-    impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
     await useKeydesk.getState().refreshExecutions();
-    expect(useKeydesk.getState()).toMatchObject({ online: false, executions: 'error', executionsError: { code: 'NETWORK', message: 'refused the connection' } });
-    impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-01-01T00:00:00.000Z' } });
+    expect(useKeydesk.getState()).toMatchObject({ online: false, countRequest: { status: 'error', error: { code: 'NETWORK', message: 'refused the connection' } } });
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-01-01T00:00:00.000Z' } });
     await useKeydesk.getState().refreshExecutions();
-    expect(useKeydesk.getState()).toMatchObject({ online: true, executions: 'ready', executionCount: 7 });
+    expect(useKeydesk.getState()).toMatchObject({ online: true, countRequest: { status: 'ready', error: null }, executionCount: 7 });
   });
 
   it('clears success toasts after 3 s and error toasts after 8 s', () => {
@@ -182,10 +143,10 @@ describe('connectivity and feedback', () => {
 
   it('switching profile clears what belonged to the previous one, the ledger and its selection included', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox', executionCount: 5, lookupResult: { active: [], generated: [key('X')] }, selectedKey: key('X') });
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('X')], total: 1, totalCapped: false } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('X')], total: 1, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(0);
     useKeydesk.getState().toggleSelected('X');
-    impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
     await useKeydesk.getState().selectProfile('p2');
     expect(useKeydesk.getState()).toMatchObject({ activeProfileId: 'p2', executionCount: null, lookupResult: null, selectedKey: null, ledgerTotal: null, ledgerStale: null });
     expect(useKeydesk.getState().ledgerPages.size).toBe(0);
@@ -197,9 +158,9 @@ describe('connectivity and feedback', () => {
     useKeydesk.getState().setLedgerFilter({ text: 'spring' });
     useKeydesk.getState().selectAllMatching();
     expect(useKeydesk.getState().selectedAll).toEqual({ text: 'spring' });
-    impl['jobs.start'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A }) });
+    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A }) });
     await useKeydesk.getState().runBulk('extend', 7);
-    expect(calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([{ action: 'extend', target: { filter: { text: 'spring' } }, days: 7 }]);
+    expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([{ action: 'extend', target: { filter: { text: 'spring' } }, days: 7 }]);
     expect(useKeydesk.getState()).toMatchObject({ selectedAll: null, job: { id: JOB_A, state: 'running' } });
     // A new filter is a new question: "all matching" does not carry over.
     useKeydesk.getState().selectAllMatching();
@@ -213,7 +174,7 @@ describe('connectivity and feedback', () => {
     const running = job({ id: JOB_A }); // made first: the older summary
     const finished = job({ id: JOB_A, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 0, done: 100 } });
     // The job finished before jobs.start's own answer came back.
-    impl['jobs.start'] = () => {
+    fake.impl['jobs.start'] = () => {
       emit('jobs.progress', finished);
       return Promise.resolve({ ok: true, data: running });
     };
@@ -224,27 +185,27 @@ describe('connectivity and feedback', () => {
   });
 
   it('saves a profile ceiling through main and says what it is now', async () => {
-    impl['jobs.setCeiling'] = (input) => Promise.resolve({ ok: true, data: { ceiling: (input as { ceiling: number }).ceiling, isDefault: false } });
+    fake.impl['jobs.setCeiling'] = (input) => Promise.resolve({ ok: true, data: { ceiling: (input as { ceiling: number }).ceiling, isDefault: false } });
     expect(await useKeydesk.getState().saveCeiling('sandbox', 12)).toEqual({ ceiling: 12, isDefault: false });
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Bulk jobs keep at most 12 requests in flight.' });
-    impl['jobs.setCeiling'] = () => Promise.resolve({ ok: false, code: 'NOT_FOUND', message: 'That profile no longer exists.' });
+    fake.impl['jobs.setCeiling'] = () => Promise.resolve({ ok: false, code: 'NOT_FOUND', message: 'That profile no longer exists.' });
     expect(await useKeydesk.getState().saveCeiling('gone', 3)).toBeNull();
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'That profile no longer exists.' });
   });
 
   it('after a reload, finds the running job, follows its progress, and cancels it', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
-    impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A, counts: { ...COUNTS, done: 10, pending: 90 } })] } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A, counts: { ...COUNTS, done: 10, pending: 90 } })] } });
     await useKeydesk.getState().attachJobs();
     expect(useKeydesk.getState().job).toMatchObject({ id: JOB_A, counts: { done: 10 } });
     emit('jobs.progress', job({ id: JOB_A, counts: { ...COUNTS, done: 40, pending: 60 } }));
     expect(useKeydesk.getState().job?.counts.done).toBe(40);
     // Cancel's own answer comes while 4 requests are still on the wire: the job has not ended yet.
-    impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'cancelled', counts: { ...COUNTS, done: 41, sent: 4, pending: 55 } }) });
+    fake.impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'cancelled', counts: { ...COUNTS, done: 41, sent: 4, pending: 55 } }) });
     const toastsBefore = useKeydesk.getState().toasts.length;
     const generation = useKeydesk.getState().ledgerGeneration;
     await useKeydesk.getState().cancelBulk();
-    expect(calls.filter((c) => c.name === 'jobs.cancel').map((c) => c.input)).toEqual([{ jobId: JOB_A }]);
+    expect(fake.calls.filter((c) => c.name === 'jobs.cancel').map((c) => c.input)).toEqual([{ jobId: JOB_A }]);
     expect(useKeydesk.getState().job).toMatchObject({ state: 'cancelled', counts: { done: 41, sent: 4, pending: 55 } });
     expect(useKeydesk.getState().toasts).toHaveLength(toastsBefore);
     expect(useKeydesk.getState().ledgerGeneration).toBe(generation);
@@ -257,9 +218,9 @@ describe('connectivity and feedback', () => {
 
   it('says so when the items of an ended job cannot be read, never an empty list', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
-    impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A })] } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A })] } });
     await useKeydesk.getState().attachJobs();
-    impl['jobs.items'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read the job.' });
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read the job.' });
     emit('jobs.progress', job({ id: JOB_A, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 0, done: 95, unknown: 5 } }));
     await vi.waitFor(() => {
       expect(useKeydesk.getState().jobProblems).toMatchObject({ unknown: [], error: expect.stringMatching(/could not be read: Keydesk could not read the job/) as unknown });
@@ -281,20 +242,20 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().job).toBeNull();
     emit('jobs.progress', job({ id: JOB_A }));
     expect(useKeydesk.getState().job?.id).toBe(JOB_A);
-    impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
-    impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
     await useKeydesk.getState().selectProfile('p2');
     expect(useKeydesk.getState().job).toBeNull();
   });
 
   it('asks for the page after a loaded one by seeking from its last row, and for a far page by offset', async () => {
     const page0 = Array.from({ length: 200 }, (_, i) => ({ ...ledgerRow(`K${String(i).padStart(3, '0')}`), createdAt: `2026-01-0${(i % 9) + 1}` }));
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: page0, total: 1_000, totalCapped: false } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: page0, total: 1_000, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(0);
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('NEXT')], total: null, totalCapped: false } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('NEXT')], total: null, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(1);
     await useKeydesk.getState().loadLedgerPage(4);
-    const inputs = calls.filter((c) => c.name === 'ledger.query').map((c) => c.input as { offset: number; cursor?: unknown });
+    const inputs = fake.calls.filter((c) => c.name === 'ledger.query').map((c) => c.input as { offset: number; cursor?: unknown });
     expect(inputs[1]?.cursor).toEqual({ after: { key: page0[199]?.createdAt, value: 'K199' } });
     expect(inputs[2]).toMatchObject({ offset: 800 });
     expect(inputs[2]?.cursor).toBeUndefined();
@@ -304,25 +265,25 @@ describe('connectivity and feedback', () => {
 
   it('keeps a capped count as "more than", learns the exact count from a short page, and counts exactly on request', async () => {
     const full = Array.from({ length: 200 }, (_, i) => ledgerRow(`K${String(i).padStart(5, '0')}`));
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: 10_000, totalCapped: true } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: 10_000, totalCapped: true } });
     useKeydesk.getState().setLedgerFilter({ text: 'k' });
     await useKeydesk.getState().loadLedgerPage(0);
     expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 10_000, ledgerTotalCapped: true });
     // A seek page carries no count: "more than 10,000" stays.
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: null, totalCapped: false } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: null, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(1);
     expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 10_000, ledgerTotalCapped: true });
     // Page 60 holds 13 rows: the matches end at 60 × 200 + 13.
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full.slice(0, 13), total: 10_000, totalCapped: true } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full.slice(0, 13), total: 10_000, totalCapped: true } });
     await useKeydesk.getState().loadLedgerPage(60);
     expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 12_013, ledgerTotalCapped: false });
 
     useKeydesk.getState().setLedgerFilter({ text: 'kd' });
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: 10_000, totalCapped: true } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: 10_000, totalCapped: true } });
     await useKeydesk.getState().loadLedgerPage(0);
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full.slice(0, 1), total: 654_321, totalCapped: false } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full.slice(0, 1), total: 654_321, totalCapped: false } });
     await useKeydesk.getState().countLedgerExactly();
-    expect(calls.at(-1)).toMatchObject({ name: 'ledger.query', input: { filter: { text: 'kd' }, exactCount: true } });
+    expect(fake.calls.at(-1)).toMatchObject({ name: 'ledger.query', input: { filter: { text: 'kd' }, exactCount: true } });
     expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 654_321, ledgerTotalCapped: false, ledgerCounting: false });
     // The rows shown stay the pages loaded; the count alone changed.
     expect(useKeydesk.getState().ledgerPages.get(0)).toHaveLength(200);
@@ -330,11 +291,11 @@ describe('connectivity and feedback', () => {
 
   it('keeps the previous rows on screen while a new filter loads, then shows the new ones', async () => {
     let answer: (rows: string[]) => void = () => undefined;
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A'), ledgerRow('B')], total: 2, totalCapped: false } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A'), ledgerRow('B')], total: 2, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(0);
-    impl['ledger.query'] = () =>
+    fake.impl['ledger.query'] = () =>
       new Promise((resolve) => {
-        answer = (rows) => { resolve({ ok: true, data: { rows: rows.map(ledgerRow), total: rows.length, totalCapped: false } }); };
+        answer = (rows) => { resolve({ ok: true, data: { rows: rows.map((v) => ledgerRow(v)), total: rows.length, totalCapped: false } }); };
       });
     useKeydesk.getState().setLedgerFilter({ text: 'b' });
     const loading = useKeydesk.getState().loadLedgerPage(0);
@@ -351,22 +312,22 @@ describe('loaders record their error', () => {
   const failure = { ok: false as const, code: 'INTERNAL' as const, message: 'The local database could not be read.' };
   it('the history read keeps its failure and shows no chart of another range', async () => {
     useKeydesk.setState({ history: [{ at: '2026-01-01T00:00:00.000Z', min: 1, max: 2 }] });
-    impl['executions.history'] = () => Promise.resolve(failure);
+    fake.impl['executions.history'] = () => Promise.resolve(failure);
     await useKeydesk.getState().loadHistory('24h');
-    expect(useKeydesk.getState()).toMatchObject({ historyStatus: 'error', historyError: failure, history: [] });
+    expect(useKeydesk.getState()).toMatchObject({ historyRequest: { status: 'error', error: failure }, history: [] });
   });
   it('reading this machine’s HWIDs keeps its failure, then clears it on success', async () => {
-    impl['hwid.read'] = () => Promise.resolve(failure);
+    fake.impl['hwid.read'] = () => Promise.resolve(failure);
     await useKeydesk.getState().loadHwids();
-    expect(useKeydesk.getState()).toMatchObject({ hwidsStatus: 'error', hwidsError: failure });
-    impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
+    expect(useKeydesk.getState()).toMatchObject({ hwidsRequest: { status: 'error', error: failure } });
+    fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
     await useKeydesk.getState().loadHwids();
-    expect(useKeydesk.getState()).toMatchObject({ hwidsStatus: 'ready', hwidsError: null, hwids: [] });
+    expect(useKeydesk.getState()).toMatchObject({ hwidsRequest: { status: 'ready', error: null }, hwids: [] });
   });
   it('the activity list keeps its failure and drops the list of another filter', async () => {
     useKeydesk.setState({ audit: { entries: [], total: 3, offset: 0, limit: 50 } });
-    impl['audit.list'] = () => Promise.resolve(failure);
+    fake.impl['audit.list'] = () => Promise.resolve(failure);
     await useKeydesk.getState().loadAudit({ filter: {}, offset: 0, limit: 50 });
-    expect(useKeydesk.getState()).toMatchObject({ auditStatus: 'error', auditError: failure, audit: null });
+    expect(useKeydesk.getState()).toMatchObject({ auditRequest: { status: 'error', error: failure }, audit: null });
   });
 });

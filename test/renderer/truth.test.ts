@@ -1,8 +1,9 @@
 // The store's truth rules (issue 8 §1): no view shows what an earlier call, an earlier profile or a failed call
 // left behind. A fake bridge typed by the contract stands in for main.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { failed, IDLE } from '../../src/renderer/src/store/request.ts';
 import type { Key, ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from './fake-bridge.ts';
+import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk, OFFLINE_PROBE_MS } = await import('../../src/renderer/src/store/index.ts');
@@ -40,7 +41,7 @@ describe('Validate & HWID', () => {
     await state().runValidation({ ...validateInput, hwid: { custom: 'HW-A' } });
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: mismatch });
     await state().runValidation(validateInput);
-    expect(state()).toMatchObject({ validationStatus: 'ready', validationError: null, validation: { outcome: 'hwid_mismatch', success: false, notes: 'The key is bound to another HWID.' } });
+    expect(state()).toMatchObject({ validationRequest: { status: 'ready', error: null }, validation: { outcome: 'hwid_mismatch', success: false, notes: 'The key is bound to another HWID.' } });
   });
 
   it('shows nothing of an earlier answer while a new one is asked, nor after it fails', async () => {
@@ -49,10 +50,10 @@ describe('Validate & HWID', () => {
     let answer: () => void = () => undefined;
     fake.impl['validation.run'] = () => new Promise((r) => { answer = () => { r({ ok: false, code: 'INVALID_INPUT', message: 'Enter the service identifier to validate against.' }); }; });
     const pending = state().runValidation(validateInput);
-    expect(state()).toMatchObject({ validationStatus: 'loading', validation: null, validationError: null });
+    expect(state()).toMatchObject({ validationRequest: { status: 'loading', error: null }, validation: null });
     answer();
     await pending;
-    expect(state()).toMatchObject({ validationStatus: 'error', validation: null, validationError: { code: 'INVALID_INPUT' } });
+    expect(state()).toMatchObject({ validationRequest: { status: 'error', error: { code: 'INVALID_INPUT' } }, validation: null });
   });
 });
 
@@ -62,7 +63,7 @@ describe('a failed call clears the earlier result or marks it stale', () => {
     await state().checkIdentifier('demo');
     fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'The service answered HTTP 500.' });
     await state().checkIdentifier('other');
-    expect(state()).toMatchObject({ identifier: null, identifierStatus: 'error', identifierError: { message: 'The service answered HTTP 500.' } });
+    expect(state()).toMatchObject({ identifier: null, identifierRequest: { status: 'error', error: { message: 'The service answered HTTP 500.' } } });
   });
 
   it('keyless search: the earlier list goes when the next search fails', async () => {
@@ -70,7 +71,7 @@ describe('a failed call clears the earlier result or marks it stale', () => {
     await state().lookupKeyless('KL');
     fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: false, code: 'API_KEY_INVALID', message: 'The service refused the apiKey.' });
     await state().lookupKeyless('KL');
-    expect(state()).toMatchObject({ keyless: null, keylessStatus: 'error', keylessError: { code: 'API_KEY_INVALID' } });
+    expect(state()).toMatchObject({ keyless: null, keylessRequest: { status: 'error', error: { code: 'API_KEY_INVALID' } } });
   });
 
   it('executions: a failed read keeps the last count but says it failed (the view marks it stale)', async () => {
@@ -78,16 +79,16 @@ describe('a failed call clears the earlier result or marks it stale', () => {
     await state().refreshExecutions();
     fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'HTTP 502' });
     await state().refreshExecutions();
-    expect(state()).toMatchObject({ executionCount: 41, sampledAt: '2026-01-01T00:00:00.000Z', executions: 'error', executionsError: { message: 'HTTP 502' } });
+    expect(state()).toMatchObject({ executionCount: 41, sampledAt: '2026-01-01T00:00:00.000Z', countRequest: { status: 'error', error: { message: 'HTTP 502' } } });
   });
 
   it('generate: the previous batch goes when a new one is asked for', async () => {
     useKeydesk.setState({ lastGenerated: [key('OLD')] });
     fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'expire (2020-01-01) is before today (2026-01-01, UTC).' });
     await state().generate({ expire: '2020-01-01', count: 1, isPremium: false });
-    expect(state()).toMatchObject({ lastGenerated: [], generating: 'error' });
+    expect(state()).toMatchObject({ lastGenerated: [], generateRequest: { status: 'error' } });
     state().clearGenerateError();
-    expect(state()).toMatchObject({ generateError: null, generating: 'idle' });
+    expect(state()).toMatchObject({ generateRequest: { status: 'idle', error: null } });
   });
 
   it('activity: a filter main refuses shows its reason and no list that answered another filter', async () => {
@@ -96,7 +97,7 @@ describe('a failed call clears the earlier result or marks it stale', () => {
     expect(state().audit).toMatchObject({ total: 250, offset: 100, limit: 100 });
     fake.impl['audit.list'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'The filter must be at most 256 characters.' });
     await state().loadAudit({ filter: { text: 'x'.repeat(257) }, offset: 0, limit: 100 });
-    expect(state()).toMatchObject({ audit: null, auditStatus: 'error', auditError: { message: 'The filter must be at most 256 characters.' } });
+    expect(state()).toMatchObject({ audit: null, auditRequest: { status: 'error', error: { message: 'The filter must be at most 256 characters.' } } });
   });
 });
 
@@ -136,7 +137,7 @@ describe('keyless add', () => {
     await state().lookupKeyless('SHOP');
     fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That HWID is already authorized without a key.' });
     expect(await state().addKeyless({ hwid: 'SHOP-1' })).toBe(false);
-    expect(state()).toMatchObject({ keylessAddError: { code: 'CONFLICT' }, keylessError: null, keyless: { entries: [], total: 0 } });
+    expect(state()).toMatchObject({ keylessAddRequest: { status: 'error', error: { code: 'CONFLICT' } }, keylessRequest: { error: null }, keyless: { entries: [], total: 0 } });
   });
 
 
@@ -155,14 +156,14 @@ describe('keyless add', () => {
 describe('switching profile', () => {
   it('resets every view’s data, selection, bulk job and error to nothing', async () => {
     useKeydesk.setState({
-      executionCount: 5, sampledAt: '2026-01-01T00:00:00.000Z', executionsError: { ok: false, code: 'NETWORK', message: 'x' },
-      lastGenerated: [key('G')], generateError: { ok: false, code: 'INVALID_INPUT', message: 'count' },
-      lookupTerm: 'x', lookupResult: { active: [], generated: [key('X')] }, lookupError: { ok: false, code: 'NETWORK', message: 'x' },
-      selectedKey: key('X'), keyActionError: { ok: false, code: 'COOLDOWN', message: 'wait' },
-      keyless: { entries: [], total: 0 }, keylessError: { ok: false, code: 'NETWORK', message: 'x' }, keylessTerm: 'k',
-      keylessAddError: { ok: false, code: 'CONFLICT', message: 'x' },
-      identifier: { identifier: 'demo', exists: true, service: 'Demo' }, identifierError: { ok: false, code: 'NETWORK', message: 'x' },
-      validation: mismatch, validationError: { ok: false, code: 'INVALID_INPUT', message: 'x' },
+      executionCount: 5, sampledAt: '2026-01-01T00:00:00.000Z', countRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
+      lastGenerated: [key('G')], generateRequest: failed({ ok: false, code: 'INVALID_INPUT', message: 'count' }),
+      lookupTerm: 'x', lookupResult: { active: [], generated: [key('X')] }, lookupRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
+      selectedKey: key('X'), keyActionRequest: failed({ ok: false, code: 'COOLDOWN', message: 'wait' }),
+      keyless: { entries: [], total: 0 }, keylessRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }), keylessTerm: 'k',
+      keylessAddRequest: failed({ ok: false, code: 'CONFLICT', message: 'x' }),
+      identifier: { identifier: 'demo', exists: true, service: 'Demo' }, identifierRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
+      validation: mismatch, validationRequest: failed({ ok: false, code: 'INVALID_INPUT', message: 'x' }),
       online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'refused' },
       selection: new Set(['A', 'B']),
       selectedAll: { text: 'spring' },
@@ -171,9 +172,9 @@ describe('switching profile', () => {
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
     await state().selectProfile('p2');
     expect(state()).toMatchObject({
-      activeProfileId: 'p2', executionCount: null, sampledAt: null, executionsError: null, lastGenerated: [], generateError: null,
-      lookupTerm: '', lookupResult: null, lookupError: null, selectedKey: null, keyActionError: null,
-      keyless: null, keylessError: null, keylessTerm: null, keylessAddError: null, identifier: null, identifierError: null, validation: null, validationError: null,
+      activeProfileId: 'p2', executionCount: null, sampledAt: null, countRequest: IDLE, lastGenerated: [], generateRequest: IDLE,
+      lookupTerm: '', lookupResult: null, lookupRequest: IDLE, selectedKey: null, keyActionRequest: IDLE,
+      keyless: null, keylessRequest: IDLE, keylessTerm: null, keylessAddRequest: IDLE, identifier: null, identifierRequest: IDLE, validation: null, validationRequest: IDLE,
       online: true, offlineReason: null, selectedAll: null, job: null,
     });
     expect(state().toasts.map((t) => t.text)).toEqual(['Now working on Remote Shop.']);
@@ -189,7 +190,7 @@ describe('switching profile', () => {
     await state().selectProfile('p2');
     answer();
     await pending;
-    expect(state()).toMatchObject({ activeProfileId: 'p2', lookupResult: null, lookup: 'idle' });
+    expect(state()).toMatchObject({ activeProfileId: 'p2', lookupResult: null, lookupRequest: IDLE });
   });
 });
 
@@ -230,7 +231,7 @@ describe('the offline notice', () => {
     expect(probesWhileDown).toBeGreaterThanOrEqual(2);
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 9, sampledAt: '2026-01-01T00:00:00.000Z' } });
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(state()).toMatchObject({ online: true, offlineReason: null, executionCount: 9, executions: 'ready' });
+    expect(state()).toMatchObject({ online: true, offlineReason: null, executionCount: 9, countRequest: { status: 'ready', error: null } });
     // Once back, the probing stops.
     const probes = fake.calls.length;
     await vi.advanceTimersByTimeAsync(OFFLINE_PROBE_MS * 3);

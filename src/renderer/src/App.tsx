@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { CommandPalette } from './components/CommandPalette.tsx';
 import { Toasts } from './components/Toasts.tsx';
+import { FailureMessage } from './components/FailureMessage.tsx';
 import { ViewBoundary } from './components/ViewBoundary.tsx';
 import { useKeydesk, type ViewName } from './store/index.ts';
 import { Activity } from './views/Activity/Activity.tsx';
@@ -81,8 +82,7 @@ function OfflineBanner() {
 }
 
 export function App() {
-  const session = useKeydesk((s) => s.session);
-  const sessionError = useKeydesk((s) => s.sessionError);
+  const { status: session, error: sessionError } = useKeydesk((s) => s.sessionRequest);
   const view = useKeydesk((s) => s.view);
   const setView = useKeydesk((s) => s.setView);
   const setPaletteOpen = useKeydesk((s) => s.setPaletteOpen);
@@ -109,7 +109,7 @@ export function App() {
     return (
       <main className="center" data-app-state="error">
         <h1>Keydesk could not start</h1>
-        <p role="alert">{sessionError}</p>
+        {sessionError && <FailureMessage failure={sessionError} />}
         <button type="button" onClick={() => void loadSession()}>
           Try again
         </button>

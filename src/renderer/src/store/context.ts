@@ -1,10 +1,11 @@
 // What every slice of the store shares: the one way to call main (connectivity, a profile switch dropping
-// stale answers), the one request helper (status and error kept for the caller), toasts and profile activation.
+// stale answers), the one request helper (a RequestState kept for the caller), toasts and profile activation.
 import type { StoreApi } from 'zustand';
 import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract.ts';
 import type { ErrorCode, Failure } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
-import type { KeydeskState, Status } from './index.ts';
+import type { KeydeskState } from './index.ts';
+import { failed, IDLE, LOADING, READY, type RequestState } from './request.ts';
 
 const OFFLINE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['NETWORK', 'TIMEOUT']);
 /** Failures only an answering service gives (main's own checks never use these): the service is back. */
@@ -23,7 +24,6 @@ const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
   'ledger.query', 'ledger.export', 'hwid.read', 'audit.list', 'audit.export',
   'jobs.list', 'jobs.get', 'jobs.items', 'jobs.cancel', 'jobs.export', 'jobs.getCeiling', 'jobs.setCeiling',
 ]);
-type Answer<N extends OperationName> = { data: OperationOutput<N> } | { failure: Failure };
 
 /** Everything shown, selected or failed for one profile: what a profile switch puts back to nothing. */
 export type ProfileData = ReturnType<typeof profileData>;
@@ -34,57 +34,79 @@ export function profileData() {
     executionCount: null,
     sampledAt: null,
     history: [],
-    historyStatus: 'idle',
-    historyError: null,
-    executions: 'idle',
-    executionsError: null,
+    historyRequest: IDLE,
+    countRequest: IDLE,
+    pushRequest: IDLE,
     lastGenerated: [],
-    generating: 'idle',
-    generateError: null,
+    generateRequest: IDLE,
+    exportGeneratedRequest: IDLE,
     lookupTerm: '',
     lookupResult: null,
-    lookup: 'idle',
-    lookupError: null,
+    lookupRequest: IDLE,
     selectedKey: null,
-    keyAction: 'idle',
-    keyActionError: null,
+    keyActionRequest: IDLE,
     keyless: null,
-    keylessStatus: 'idle',
-    keylessError: null,
-    keylessAddError: null,
+    keylessRequest: IDLE,
+    keylessAddRequest: IDLE,
+    keylessDeleteRequest: IDLE,
     keylessTerm: null,
     identifier: null,
-    identifierStatus: 'idle',
-    identifierError: null,
+    identifierRequest: IDLE,
     validation: null,
-    validationStatus: 'idle',
-    validationError: null,
+    validationRequest: IDLE,
+    testKeyRequest: IDLE,
   } satisfies Partial<KeydeskState>;
 }
 
 type Set = StoreApi<KeydeskState>['setState'];
 type Get = StoreApi<KeydeskState>['getState'];
-/** Names of the state's status fields, and of its last-failure fields. */
-type StatusKey = { [K in keyof KeydeskState]: KeydeskState[K] extends Status ? (Status extends KeydeskState[K] ? K : never) : never }[keyof KeydeskState];
-type FailureKey = { [K in keyof KeydeskState]: [KeydeskState[K]] extends [Failure | null] ? (null extends KeydeskState[K] ? K : never) : never }[keyof KeydeskState];
+/** Names of the state's request fields (`<what>Request`). */
+export type RequestKey = { [K in keyof KeydeskState]: KeydeskState[K] extends RequestState ? K : never }[keyof KeydeskState];
+/**
+ * Where a request's failure goes: its RequestState (shown by its view), or, for an action whose view keeps no
+ * place for it, also an error toast.
+ */
+export interface RequestOptions {
+  /** A call about profiles or this machine rather than the active service: never dropped on a profile switch. */
+  global?: boolean;
+  /** Set with the loading mark (a result that would read as the new answer goes, say). */
+  before?: Partial<KeydeskState>;
+  /** Set with the failure (a list that answered another question goes, say). */
+  onFailure?: Partial<KeydeskState>;
+  /** A newer request under the same key makes this one's answer moot: it is dropped, state untouched. */
+  latest?: boolean;
+  /** A background refresh: the state keeps showing the last answer (no loading mark) until this one comes. */
+  background?: boolean;
+  /** The failure is also said in an error toast (for actions started from a place that cannot show it). */
+  toast?: boolean;
+}
+type Answer<T> = { data: T } | { failure: Failure };
 
 export interface StoreContext {
   set: Set;
   get: Get;
-  run: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<N> | null>;
-  runGlobal: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<N>>;
+  run: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<OperationOutput<N>> | null>;
+  runGlobal: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<OperationOutput<N>>>;
   /**
-   * The request a loader or an action makes: marks `status` loading and clears `error`, calls main, then records
-   * the failure under `error` (status "error") or sets what `done` makes of the data (status "ready").
-   * Resolves the data, or null after a failure or an answer for a profile no longer active.
+   * The request a loader or an action makes: marks `key` loading (its error cleared), calls main, then records
+   * the failure under `key` (status "error") or sets what `done` makes of the data (status "ready").
+   * Resolves `{ data }` (data may itself be null), or null after a failure or an answer no longer wanted
+   * (another profile, a newer request).
    */
   request: <N extends OperationName>(
     name: N,
     input: OperationInput<N>,
-    keys: { status: StatusKey; error: FailureKey },
+    key: RequestKey,
     done: (data: OperationOutput<N>) => Partial<KeydeskState>,
-    options?: { global?: boolean; before?: Partial<KeydeskState>; onFailure?: Partial<KeydeskState> },
-  ) => Promise<OperationOutput<N> | null>;
+    options?: RequestOptions,
+  ) => Promise<{ data: OperationOutput<N> } | null>;
+  /** The same for a request made of several calls: `work` makes them and answers with the data or the first failure. */
+  requestWith: <T>(
+    work: () => Promise<Answer<T> | null>,
+    key: RequestKey,
+    done: (data: T) => Partial<KeydeskState>,
+    options?: RequestOptions,
+  ) => Promise<{ data: T } | null>;
   toastOk: (text: string) => void;
   activate: (id: string | null) => void;
   refreshAfterChange: (keyValue: string) => Promise<void>;
@@ -99,7 +121,7 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
    * Calls main and tracks whether the service answers. Resolves null when another profile became active while
    * the call was out: its answer belongs to no view any more.
    */
-  async function run<N extends OperationName>(name: N, input: OperationInput<N>): Promise<Answer<N> | null> {
+  async function run<N extends OperationName>(name: N, input: OperationInput<N>): Promise<Answer<OperationOutput<N>> | null> {
     const epoch = profileEpoch;
     const r = await call(name, input);
     if (epoch !== profileEpoch) return null;
@@ -112,7 +134,7 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
     return { failure: r };
   }
   /** The same, for calls about profiles or this machine rather than the active service: never dropped. */
-  async function runGlobal<N extends OperationName>(name: N, input: OperationInput<N>): Promise<Answer<N>> {
+  async function runGlobal<N extends OperationName>(name: N, input: OperationInput<N>): Promise<Answer<OperationOutput<N>>> {
     const r = await call(name, input);
     return r.ok ? { data: r.data } : { failure: r };
   }
@@ -138,7 +160,7 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
       const r = await run('executions.get', undefined);
       if (epoch !== profileEpoch || !r) return;
       probing = null;
-      if ('data' in r) set({ executions: 'ready', executionsError: null, executionCount: r.data.executionCount, sampledAt: r.data.sampledAt });
+      if ('data' in r) set({ countRequest: READY, executionCount: r.data.executionCount, sampledAt: r.data.sampledAt });
       else if (!get().online) probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);
     };
     probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);
@@ -165,16 +187,24 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
     get().clearProfileDrafts();
   };
 
-  const request: StoreContext['request'] = async (name, input, keys, done, options = {}) => {
-    set({ [keys.status]: 'loading', [keys.error]: null, ...options.before } as Partial<KeydeskState>);
-    const r = options.global ? await runGlobal(name, input) : await run(name, input);
-    if (!r) return null;
+  /** Bumps per request key; an answer for an older request under `latest` is dropped. */
+  const generations = new Map<RequestKey, number>();
+  const requestWith: StoreContext['requestWith'] = async (work, key, done, options = {}) => {
+    const generation = (generations.get(key) ?? 0) + 1;
+    generations.set(key, generation);
+    const marked = options.background && get()[key].status !== 'idle' ? {} : { [key]: LOADING };
+    set({ ...marked, ...options.before } as Partial<KeydeskState>);
+    const r = await work();
+    if (!r || (options.latest && generations.get(key) !== generation)) return null;
     if ('failure' in r) {
-      set({ [keys.status]: 'error', [keys.error]: r.failure, ...options.onFailure } as Partial<KeydeskState>);
+      set({ [key]: failed(r.failure), ...options.onFailure } as Partial<KeydeskState>);
+      if (options.toast) get().notify('error', r.failure.message);
       return null;
     }
-    set({ [keys.status]: 'ready', ...done(r.data) } as Partial<KeydeskState>);
-    return r.data;
+    set({ [key]: READY, ...done(r.data) } as Partial<KeydeskState>);
+    return r;
   };
-  return { set, get, run, runGlobal, request, toastOk, activate, refreshAfterChange };
+  const request: StoreContext['request'] = (name, input, key, done, options = {}) =>
+    requestWith(() => (options.global ? runGlobal(name, input) : run(name, input)), key, done, options);
+  return { set, get, run, runGlobal, request, requestWith, toastOk, activate, refreshAfterChange };
 }

@@ -13,7 +13,7 @@ import { createServiceSlice, type ServiceSlice } from './service.ts';
 import { createSessionSlice, type SessionSlice } from './session.ts';
 import { createUiSlice, type UiSlice } from './ui.ts';
 
-export type Status = 'idle' | 'loading' | 'ready' | 'error';
+export { IDLE, type RequestState, type Status } from './request.ts';
 export type { ViewName } from '../views/registry.ts';
 export { LOOKUP_PAGE } from './keys.ts';
 export { OFFLINE_PROBE_MS } from './context.ts';
@@ -29,7 +29,6 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
   const ctx = createStoreContext(set, get);
   return {
     ...createLedgerSlice(set, get, store),
-    ...createIntegrationSlice(set, get, store),
     ...createDraftsSlice(set, get, store),
     ...profileData(),
     ...createUiSlice(ctx),
@@ -37,6 +36,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
     ...createExecutionsSlice(ctx),
     ...createKeysSlice(ctx),
     ...createServiceSlice(ctx),
+    ...createIntegrationSlice(ctx),
   };
 });
 

@@ -1,9 +1,8 @@
 // Keys: generate, search (a page at a time), and act on one.
 import type { OperationInput } from '../../../shared/contract.ts';
 import type { Key } from '../../../shared/domain.ts';
-import type { Failure } from '../../../shared/result.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
-import type { Status } from './index.ts';
+import { IDLE, type RequestState } from './request.ts';
 import type { ProfileData, StoreContext } from './context.ts';
 
 /** Keys of each state per Lookup page. */
@@ -19,11 +18,11 @@ function replaceKey<R extends { active: Key[]; generated: Key[] }>(result: R | n
 
 export interface KeysSlice {
   lastGenerated: Key[];
-  generating: Status;
-  generateError: Failure | null;
+  generateRequest: RequestState;
   generate: (input: OperationInput<'keys.generate'>) => Promise<boolean>;
   /** The person changed the form: the service's answer to the previous submission no longer applies. */
   clearGenerateError: () => void;
+  exportGeneratedRequest: RequestState;
   exportGenerated: (format: 'csv' | 'json') => Promise<void>;
   lookupTerm: string;
   /**
@@ -31,101 +30,85 @@ export interface KeysSlice {
    * answers with its best match only (the real dialect), so the screen can say so rather than claim "all".
    */
   lookupResult: { active: Key[]; generated: Key[]; page?: number; totals?: { active: number | null; generated: number | null } } | null;
-  lookup: Status;
-  lookupError: Failure | null;
+  lookupRequest: RequestState;
   runLookup: (term: string, page?: number) => Promise<void>;
   selectedKey: Key | null;
   selectKey: (key: Key | null) => void;
-  keyAction: Status;
-  keyActionError: Failure | null;
+  /** The last extend, HWID reset or delete from the key's panel. */
+  keyActionRequest: RequestState;
   extendKey: (keyValue: string, days: number) => Promise<boolean>;
   resetHwid: (keyValue: string) => Promise<boolean>;
   deleteKey: (key: Key) => Promise<boolean>;
 }
 
 export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof ProfileData> {
-  const { set, get, run, request, toastOk, refreshAfterChange } = ctx;
+  const { set, get, run, request, requestWith, toastOk, refreshAfterChange } = ctx;
+  /** The key as the service described it after a change: the detail and any search row showing it follow. */
+  const described = (d: { key: Key | null }) => (d.key ? { selectedKey: d.key, lookupResult: replaceKey(get().lookupResult, d.key) } : {});
+  /**
+   * The panel's change to one key, then a toast; when the service did not describe the key, the search is asked
+   * again so no row keeps the old state.
+   */
+  const change = async (keyValue: string, sent: Promise<{ data: { key: Key | null } } | null>, said: (described: boolean) => string) => {
+    const r = await sent;
+    if (!r) return false;
+    toastOk(said(r.data.key !== null));
+    if (!r.data.key) await refreshAfterChange(keyValue);
+    return true;
+  };
+  /** What the toast adds when the service changed a key without describing it. */
+  const undescribed = (what: string) => `The service did not describe the key: ${get().lookupTerm ? 'the search is read again.' : `look it up to see ${what}.`}`;
   return {
     generate: async (input) => {
       // A batch shown under a new attempt would read as its result: it goes (the ledger keeps every key).
-      const data = await request('keys.generate', input, { status: 'generating', error: 'generateError' }, (d) => ({ lastGenerated: d.generatedKeys }), {
+      const r = await request('keys.generate', input, 'generateRequest', (d) => ({ lastGenerated: d.generatedKeys }), {
         before: { lastGenerated: [] },
       });
-      if (!data) return false;
-      toastOk(`Generated ${fmt.count(data.generatedKeys.length, NOUNS.key)}.`);
+      if (!r) return false;
+      toastOk(`Generated ${fmt.count(r.data.generatedKeys.length, NOUNS.key)}.`);
       return true;
     },
     clearGenerateError: () => {
-      if (get().generateError) set({ generateError: null, generating: 'idle' });
+      if (get().generateRequest.error) set({ generateRequest: IDLE });
     },
     exportGenerated: async (format) => {
       const keyValues = get().lastGenerated.map((k) => k.value);
       if (keyValues.length === 0) return;
-      const r = await run('keys.export', { keyValues, format });
-      if (!r) return;
-      if ('failure' in r) get().notify('error', r.failure.message);
-      else if (r.data.path) toastOk(`Saved ${fmt.count(keyValues.length, NOUNS.key)} to ${r.data.path}.`);
+      const r = await request('keys.export', { keyValues, format }, 'exportGeneratedRequest', () => ({}), { toast: true });
+      if (r?.data.path) toastOk(`Saved ${fmt.count(keyValues.length, NOUNS.key)} to ${r.data.path}.`);
     },
     runLookup: async (term, page = 0) => {
-      set({ lookupTerm: term, lookup: 'loading', lookupError: null });
       const paging = { term, limit: LOOKUP_PAGE, offset: page * LOOKUP_PAGE };
-      const [active, generated] = await Promise.all([run('keys.fetchActive', paging), run('keys.fetchGenerated', paging)]);
-      if (!active || !generated || get().lookupTerm !== term) return; // another profile, or a newer search has started
-      if ('failure' in active || 'failure' in generated) {
-        const f = 'failure' in active ? active.failure : (generated as { failure: Failure }).failure;
-        set({ lookup: 'error', lookupError: f, lookupResult: null });
-        return;
-      }
-      set({
-        lookup: 'ready',
-        lookupResult: { active: active.data.keys, generated: generated.data.keys, page, totals: { active: active.data.total, generated: generated.data.total } },
-      });
+      await requestWith(
+        async () => {
+          const [active, generated] = await Promise.all([run('keys.fetchActive', paging), run('keys.fetchGenerated', paging)]);
+          if (!active || !generated) return null; // another profile is active now
+          if ('failure' in active) return active;
+          if ('failure' in generated) return generated;
+          return { data: { active: active.data, generated: generated.data } };
+        },
+        'lookupRequest',
+        ({ active, generated }) => ({
+          lookupResult: { active: active.keys, generated: generated.keys, page, totals: { active: active.total, generated: generated.total } },
+        }),
+        // A newer search makes this one's answer moot; a failed one shows no rows of another search.
+        { before: { lookupTerm: term }, onFailure: { lookupResult: null }, latest: true },
+      );
     },
     selectKey: (key) => {
-      set({ selectedKey: key, keyActionError: null, keyAction: 'idle' });
+      set({ selectedKey: key, keyActionRequest: IDLE });
     },
-    extendKey: async (keyValue, days) => {
-      set({ keyAction: 'loading', keyActionError: null });
-      const r = await run('keys.extend', { keyValue, days });
-      if (!r) return false;
-      if ('failure' in r) {
-        set({ keyAction: 'error', keyActionError: r.failure });
-        return false;
-      }
-      // The service extended the key: the detail and the search row show it; if the service did not describe it,
-      // the search is asked again so no row keeps the old expiry.
-      set((s) => ({ keyAction: 'ready', selectedKey: r.data.key ?? s.selectedKey, lookupResult: r.data.key ? replaceKey(s.lookupResult, r.data.key) : s.lookupResult }));
-      toastOk(r.data.key ? `Extended by ${fmt.count(days, NOUNS.day)}.` : `Extended by ${fmt.count(days, NOUNS.day)}. The service did not describe the key: ${get().lookupTerm ? 'the search is read again.' : 'look it up to see the new expiry.'}`);
-      if (!r.data.key) await refreshAfterChange(keyValue);
-      return true;
-    },
-    resetHwid: async (keyValue) => {
-      set({ keyAction: 'loading', keyActionError: null });
-      const r = await run('keys.resetHwid', { keyValue });
-      if (!r) return false;
-      if ('failure' in r) {
-        set({ keyAction: 'error', keyActionError: r.failure });
-        return false;
-      }
-      set((s) => ({ keyAction: 'ready', selectedKey: r.data.key ?? s.selectedKey, lookupResult: r.data.key ? replaceKey(s.lookupResult, r.data.key) : s.lookupResult }));
-      toastOk(r.data.key ? 'HWID reset.' : `HWID reset. The service did not describe the key: ${get().lookupTerm ? 'the search is read again.' : 'look it up to see it.'}`);
-      if (!r.data.key) await refreshAfterChange(keyValue);
-      return true;
-    },
+    extendKey: (keyValue, days) =>
+      change(keyValue, request('keys.extend', { keyValue, days }, 'keyActionRequest', described), (told) => `Extended by ${fmt.count(days, NOUNS.day)}.${told ? '' : ` ${undescribed('the new expiry')}`}`),
+    resetHwid: (keyValue) =>
+      change(keyValue, request('keys.resetHwid', { keyValue }, 'keyActionRequest', described), (told) => `HWID reset.${told ? '' : ` ${undescribed('it')}`}`),
     deleteKey: async (key) => {
-      set({ keyAction: 'loading', keyActionError: null });
-      const r = await run('keys.delete', { keyValue: key.value, state: key.status });
-      if (!r) return false;
-      if ('failure' in r) {
-        set({ keyAction: 'error', keyActionError: r.failure });
-        return false;
-      }
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);
-      set((s) => ({
-        keyAction: 'ready',
-        selectedKey: null,
-        lookupResult: s.lookupResult && { ...s.lookupResult, active: drop(s.lookupResult.active), generated: drop(s.lookupResult.generated) },
-      }));
+      const r = await request('keys.delete', { keyValue: key.value, state: key.status }, 'keyActionRequest', () => {
+        const shown = get().lookupResult;
+        return { selectedKey: null, lookupResult: shown && { ...shown, active: drop(shown.active), generated: drop(shown.generated) } };
+      });
+      if (!r) return false;
       toastOk('Key deleted.');
       return true;
     },

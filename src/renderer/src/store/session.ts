@@ -2,16 +2,18 @@
 import type { OperationInput } from '../../../shared/contract.ts';
 import type { AppStatus, Profile } from '../../../shared/domain.ts';
 import type { Failure } from '../../../shared/result.ts';
-import type { Status } from './index.ts';
+import { IDLE, type RequestState } from './request.ts';
 import type { ProfileData, StoreContext } from './context.ts';
 
 export interface SessionSlice {
   appStatus: AppStatus | null;
   profiles: Profile[];
   activeProfileId: string | null;
-  session: Status;
-  sessionError: string | null;
+  /** Reading the app's status and its profiles: nothing else can start before it is ready. */
+  sessionRequest: RequestState;
   loadSession: () => Promise<void>;
+  /** The last profile change (select, add, save, remove); its failure goes to the form or a toast. */
+  profileRequest: RequestState;
   selectProfile: (id: string) => Promise<void>;
   addProfile: (input: OperationInput<'profiles.add'>) => Promise<Failure | null>;
   updateProfile: (input: OperationInput<'profiles.update'>) => Promise<Failure | null>;
@@ -19,54 +21,49 @@ export interface SessionSlice {
 }
 
 export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof ProfileData> {
-  const { set, get, runGlobal, toastOk, activate } = ctx;
+  const { get, runGlobal, requestWith, request, toastOk, activate } = ctx;
   return {
     appStatus: null,
     profiles: [],
     activeProfileId: null,
-    session: 'idle',
-    sessionError: null,
+    sessionRequest: IDLE,
     loadSession: async () => {
-      set({ session: 'loading' });
-      const status = await runGlobal('app.status', undefined);
-      const list = await runGlobal('profiles.list', undefined);
-      if ('failure' in status || 'failure' in list) {
-        const f = 'failure' in status ? status.failure : (list as { failure: Failure }).failure;
-        set({ session: 'error', sessionError: f.message });
-        return;
-      }
-      set({ session: 'ready', sessionError: null, appStatus: status.data, profiles: list.data.profiles });
-      activate(list.data.activeProfileId);
+      const r = await requestWith(
+        async () => {
+          const status = await runGlobal('app.status', undefined);
+          if ('failure' in status) return status;
+          const list = await runGlobal('profiles.list', undefined);
+          return 'failure' in list ? list : { data: { appStatus: status.data, ...list.data } };
+        },
+        'sessionRequest',
+        ({ appStatus, profiles }) => ({ appStatus, profiles }),
+      );
+      if (r) activate(r.data.activeProfileId);
     },
+    profileRequest: IDLE,
     selectProfile: async (id) => {
-      const r = await runGlobal('profiles.select', { id });
-      if ('failure' in r) {
-        get().notify('error', r.failure.message);
-        return;
-      }
+      const r = await request('profiles.select', { id }, 'profileRequest', () => ({}), { global: true, toast: true });
+      if (!r) return;
       activate(id);
       toastOk(`Now working on ${r.data.name}.`);
     },
     addProfile: async (input) => {
-      const r = await runGlobal('profiles.add', input);
-      if ('failure' in r) return r.failure;
-      set((s) => ({ profiles: [...s.profiles, r.data] }));
+      const r = await request('profiles.add', input, 'profileRequest', (p) => ({ profiles: [...get().profiles, p] }), { global: true });
+      if (!r) return get().profileRequest.error;
       toastOk(`Added ${r.data.name}.`);
       return null;
     },
     updateProfile: async (input) => {
-      const r = await runGlobal('profiles.update', input);
-      if ('failure' in r) return r.failure;
-      set((s) => ({ profiles: s.profiles.map((p) => (p.id === r.data.id ? r.data : p)) }));
+      const r = await request('profiles.update', input, 'profileRequest', (p) => ({ profiles: get().profiles.map((q) => (q.id === p.id ? p : q)) }), {
+        global: true,
+      });
+      if (!r) return get().profileRequest.error;
       toastOk(`Saved ${r.data.name}.`);
       return null;
     },
     removeProfile: async (id) => {
-      const r = await runGlobal('profiles.remove', { id });
-      if ('failure' in r) {
-        get().notify('error', r.failure.message);
-        return;
-      }
+      const r = await request('profiles.remove', { id }, 'profileRequest', () => ({}), { global: true, toast: true });
+      if (!r) return;
       await get().loadSession();
       toastOk('Profile removed.');
     },

@@ -33,8 +33,7 @@ export const ACTIVITY_PAGE = 100;
 
 export function Activity() {
   const audit = useKeydesk((s) => s.audit);
-  const status = useKeydesk((s) => s.auditStatus);
-  const error = useKeydesk((s) => s.auditError);
+  const { status, error } = useKeydesk((s) => s.auditRequest);
   const load = useKeydesk((s) => s.loadAudit);
   const exportAudit = useKeydesk((s) => s.exportAudit);
   const [text, setText] = useDraft('activity.text');

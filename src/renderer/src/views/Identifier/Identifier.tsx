@@ -6,8 +6,7 @@ import { useDraft, useKeydesk } from '../../store/index.ts';
 
 export function Identifier() {
   const result = useKeydesk((s) => s.identifier);
-  const status = useKeydesk((s) => s.identifierStatus);
-  const error = useKeydesk((s) => s.identifierError);
+  const { status, error } = useKeydesk((s) => s.identifierRequest);
   const check = useKeydesk((s) => s.checkIdentifier);
   const clear = useKeydesk((s) => s.clearIdentifier);
   const [value, setValue] = useDraft('identifier.value');

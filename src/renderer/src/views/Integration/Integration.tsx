@@ -47,8 +47,8 @@ function SandboxRunning() {
 export function Integration() {
   const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId) ?? null);
   const testKey = useKeydesk((s) => (s.testKey && s.testKey.profileId === s.activeProfileId ? s.testKey.key : null));
-  const busy = useKeydesk((s) => s.testKeyBusy);
-  const error = useKeydesk((s) => s.testKeyError);
+  const busy = useKeydesk((s) => s.testKeyRequest.status === 'loading');
+  const error = useKeydesk((s) => s.testKeyRequest.error);
   const generate = useKeydesk((s) => s.generateTestKey);
   const refresh = useKeydesk((s) => s.refreshTestKey);
 

@@ -41,9 +41,9 @@ const COLUMNS: Column<KeylessEntry>[] = [
 
 export function Keyless() {
   const result = useKeydesk((s) => s.keyless);
-  const status = useKeydesk((s) => s.keylessStatus);
-  const error = useKeydesk((s) => s.keylessError);
-  const addError = useKeydesk((s) => s.keylessAddError);
+  const { status, error } = useKeydesk((s) => s.keylessRequest);
+  const deleteError = useKeydesk((s) => s.keylessDeleteRequest.error);
+  const addError = useKeydesk((s) => s.keylessAddRequest.error);
   const lookup = useKeydesk((s) => s.lookupKeyless);
   const add = useKeydesk((s) => s.addKeyless);
   const remove = useKeydesk((s) => s.deleteKeyless);
@@ -66,6 +66,7 @@ export function Keyless() {
             <button type="submit">Search</button>
           </form>
           {error && <FailureMessage failure={error} />}
+          {deleteError && <FailureMessage failure={deleteError} />}
           {status === 'loading' && <p role="status">Searching…</p>}
           {/* The first-visit prompt only for a first visit: not beside an error, nor under a term typed and not searched. */}
           {status === 'idle' && !result && !error && term.trim() === '' && (

@@ -20,8 +20,7 @@ function serverField(failure: { message: string; field?: string }): FieldName | 
 
 export function GenerateForm() {
   const generate = useKeydesk((s) => s.generate);
-  const generating = useKeydesk((s) => s.generating);
-  const serverError = useKeydesk((s) => s.generateError);
+  const { status: generating, error: serverError } = useKeydesk((s) => s.generateRequest);
   const clearServerError = useKeydesk((s) => s.clearGenerateError);
   const generated = useKeydesk((s) => s.lastGenerated);
   const notify = useKeydesk((s) => s.notify);

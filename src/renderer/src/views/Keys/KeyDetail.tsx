@@ -24,8 +24,8 @@ export function KeyDetail() {
 }
 
 function KeyCard({ keyData: key }: { keyData: Key }) {
-  const busy = useKeydesk((s) => s.keyAction === 'loading');
-  const error = useKeydesk((s) => s.keyActionError);
+  const busy = useKeydesk((s) => s.keyActionRequest.status === 'loading');
+  const error = useKeydesk((s) => s.keyActionRequest.error);
   const extendKey = useKeydesk((s) => s.extendKey);
   const resetHwid = useKeydesk((s) => s.resetHwid);
   const deleteKey = useKeydesk((s) => s.deleteKey);

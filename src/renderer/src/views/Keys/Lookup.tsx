@@ -41,8 +41,7 @@ const COLUMNS: Column<Key>[] = [
 export function Lookup() {
   const runLookup = useKeydesk((s) => s.runLookup);
   const result = useKeydesk((s) => s.lookupResult);
-  const status = useKeydesk((s) => s.lookup);
-  const error = useKeydesk((s) => s.lookupError);
+  const { status, error } = useKeydesk((s) => s.lookupRequest);
   const lookupTerm = useKeydesk((s) => s.lookupTerm);
   const selectKey = useKeydesk((s) => s.selectKey);
   const selected = useKeydesk((s) => s.selectedKey);

@@ -25,10 +25,9 @@ const chartPoints = (): number => Math.min(LIMITS.historyPointsMax, Math.max(2, 
 export function Overview() {
   const count = useKeydesk((s) => s.executionCount);
   const sampledAt = useKeydesk((s) => s.sampledAt);
-  const status = useKeydesk((s) => s.executions);
-  const error = useKeydesk((s) => s.executionsError);
+  const { status, error } = useKeydesk((s) => s.countRequest);
   const history = useKeydesk((s) => s.history);
-  const historyError = useKeydesk((s) => s.historyError);
+  const historyError = useKeydesk((s) => s.historyRequest.error);
   const refresh = useKeydesk((s) => s.refreshExecutions);
   const push = useKeydesk((s) => s.pushExecution);
   const online = useKeydesk((s) => s.online);

@@ -60,10 +60,9 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
 export function Validate() {
   const hwids = useKeydesk((s) => s.hwids);
   const loadHwids = useKeydesk((s) => s.loadHwids);
-  const hwidsError = useKeydesk((s) => s.hwidsError);
+  const hwidsError = useKeydesk((s) => s.hwidsRequest.error);
   const report = useKeydesk((s) => s.validation);
-  const status = useKeydesk((s) => s.validationStatus);
-  const error = useKeydesk((s) => s.validationError);
+  const { status, error } = useKeydesk((s) => s.validationRequest);
   const run = useKeydesk((s) => s.runValidation);
   const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId));
   const [choice, setChoice] = useDraft('validate.hwidChoice');

@@ -1,12 +1,20 @@
-// A fake `window.keydesk` typed by the contract, for the renderer's store and component tests: each test says
-// what main answers per operation; anything not faked answers UNSUPPORTED, and every call is recorded.
-import type { KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
-import type { Key, Profile } from '../../src/shared/domain.ts';
+// The one fake `window.keydesk` for the renderer's store and component tests, typed by the contract: each test
+// says what main answers per operation (anything not faked answers UNSUPPORTED), every call is recorded, and
+// events are emitted as main would send them.
+import type { EventMap, EventName, KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
+import type { Key, LedgerRow, Profile } from '../../src/shared/domain.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 
 export type Impl = { [N in OperationName]?: (input: unknown) => Promise<OperationResult<N>> };
 
 export const fake: { impl: Impl; calls: { name: OperationName; input: unknown }[] } = { impl: {}, calls: [] };
+
+const listeners = new Map<string, Set<(payload: unknown) => void>>();
+
+/** Sends an event to the renderer as main would. */
+export function emit<E extends EventName>(event: E, payload: EventMap[E]): void {
+  for (const l of listeners.get(event) ?? []) l(payload);
+}
 
 const bridge = Object.fromEntries([
   ...OPERATION_NAMES.map((name) => [
@@ -17,7 +25,15 @@ const bridge = Object.fromEntries([
       return fn ? fn(input) : Promise.resolve({ ok: false, code: 'UNSUPPORTED', message: `${name} not faked` });
     },
   ]),
-  ['on', () => () => undefined],
+  [
+    'on',
+    (event: string, listener: (payload: unknown) => void) => {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener);
+      listeners.set(event, set);
+      return () => set.delete(listener);
+    },
+  ],
 ]) as unknown as KeydeskBridge;
 
 /** Installs the bridge where lib/api.ts looks for it; works in node (no window) and in jsdom. */
@@ -26,6 +42,10 @@ export function installBridge(): void {
   else Object.assign(window, { keydesk: bridge });
 }
 
+/**
+ * Forgets every answer and call: the next test starts from nothing faked. Listeners stay, as they do in the app
+ * (the store subscribes once per window).
+ */
 export function resetFake(): void {
   fake.impl = {};
   fake.calls.length = 0;
@@ -34,6 +54,11 @@ export function resetFake(): void {
 export const key = (value: string, status: Key['status'] = 'generated', patch: Partial<Key> = {}): Key => ({
   id: `k_${value}`, value, note: 'n', status, isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
   expiresAt: '2099-01-01T23:59:59.999Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+  ...patch,
+});
+
+export const ledgerRow = (value: string, patch: Partial<LedgerRow> = {}): LedgerRow => ({
+  value, note: 'n', status: 'generated', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
   ...patch,
 });
 

@@ -1,0 +1,19 @@
+// The one status pattern of the store: every loader and action keeps a RequestState under `<what>Request`.
+import type { Failure } from '../../../shared/result.ts';
+
+export type Status = 'idle' | 'loading' | 'ready' | 'error';
+
+/**
+ * Where one loader or action stands, and its last failure. Every slice keeps one per request, named
+ * `<what>Request` (lookupRequest, keyActionRequest…), and only context.ts `request()` writes it.
+ */
+export interface RequestState {
+  readonly status: Status;
+  readonly error: Failure | null;
+}
+
+/** A request not made yet, or forgotten (as after a profile switch). */
+export const IDLE: RequestState = Object.freeze({ status: 'idle', error: null });
+export const LOADING: RequestState = Object.freeze({ status: 'loading', error: null });
+export const READY: RequestState = Object.freeze({ status: 'ready', error: null });
+export const failed = (error: Failure): RequestState => ({ status: 'error', error });
