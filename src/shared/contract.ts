@@ -236,7 +236,10 @@ export const contract = {
     ]),
     'An action and its keys (values, or a ledger filter main resolves); main runs it as a job on the active profile.',
   ),
-  'jobs.list': op<{ jobs: JobSummary[] }>()(none, "Nothing; the active profile's recent jobs."),
+  'jobs.list': op<{ jobs: JobSummary[]; elsewhere: JobSummary[] }>()(
+    none,
+    "Nothing; the active profile's recent jobs, and the jobs running now for other profiles (they keep sending unseen).",
+  ),
   'jobs.get': op<JobSummary>()(z.strictObject({ jobId: z.uuid() }), "A job id; another profile's job is not found."),
   'jobs.items': op<{ items: JobItem[]; total: number }>()(
     z.strictObject({ jobId: z.uuid(), state: z.enum(JOB_ITEM_STATES).optional(), offset: schemas.pageOffset, limit: schemas.pageLimit }),

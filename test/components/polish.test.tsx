@@ -35,7 +35,7 @@ beforeEach(() => {
   resetFake();
   useKeydesk.setState(initial, true);
   useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
-  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
+  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
 });
 
 describe('All keys: a filter main refuses', () => {

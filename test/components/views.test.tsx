@@ -359,7 +359,7 @@ describe('All keys: a count past the cap', () => {
   it('says "more than 10,000" match, and Count exactly asks main for the whole count and shows it', async () => {
     // jsdom has no layout: the view measures its viewport through a ResizeObserver that never fires here.
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
     fake.impl['ledger.query'] = (input) => {
       const exact = (input as { exactCount?: boolean }).exactCount === true;
       return Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: exact ? 123_456 : 10_000, totalCapped: !exact } });

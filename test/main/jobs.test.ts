@@ -283,6 +283,34 @@ describe('cancel while answers stream in', () => {
   });
 });
 
+describe("another profile's running job", () => {
+  it('is listed as running elsewhere for every other profile while it runs, and not once it has ended', async () => {
+    const held: ServerResponse[] = [];
+    const fake = await fakeService((_key, _n, _req, res) => {
+      held.push(res);
+      return 'handled';
+    });
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const jobs = service(fake.url, db);
+    try {
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(10) } });
+      if (!started.ok) throw new Error(started.message);
+      await until(() => held.length >= START_CONCURRENCY && held.length === jobs.get('p1', started.data.id)?.counts.sent);
+      expect(jobs.runningElsewhere('p2')).toEqual([expect.objectContaining({ id: started.data.id, profileId: 'p1', state: 'running', total: 10 })]);
+      expect(jobs.runningElsewhere('p1')).toEqual([]);
+      // Its own profile still cannot be reached from p2: following or cancelling needs p1.
+      expect(jobs.get('p2', started.data.id)).toBeNull();
+      jobs.cancel('p1', started.data.id);
+      for (const res of held) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
+      await jobs.settled(started.data.id);
+      expect(jobs.runningElsewhere('p2')).toEqual([]);
+    } finally {
+      db.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('a 429 with Retry-After', () => {
   it('pauses the whole job: nothing more is sent until the pause ends, and the refused item is sent once more', async () => {
     let refused = false;

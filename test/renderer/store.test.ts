@@ -195,7 +195,7 @@ describe('connectivity and feedback', () => {
 
   it('after a reload, finds the running job, follows its progress, and cancels it', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A, counts: { ...COUNTS, done: 10, pending: 90 } })] } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A, counts: { ...COUNTS, done: 10, pending: 90 } })], elsewhere: [] } });
     await useKeydesk.getState().attachJobs();
     expect(useKeydesk.getState().job).toMatchObject({ id: JOB_A, counts: { done: 10 } });
     emit('jobs.progress', job({ id: JOB_A, counts: { ...COUNTS, done: 40, pending: 60 } }));
@@ -218,7 +218,7 @@ describe('connectivity and feedback', () => {
 
   it('says so when the items of an ended job cannot be read, never an empty list', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A })] } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A })], elsewhere: [] } });
     await useKeydesk.getState().attachJobs();
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read the job.' });
     emit('jobs.progress', job({ id: JOB_A, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 0, done: 95, unknown: 5 } }));
@@ -236,6 +236,18 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().jobElsewhere).toBeNull();
   });
 
+  it("after a reload or a profile switch, finds another profile's running job from jobs.list, before any progress event", async () => {
+    useKeydesk.setState({ activeProfileId: 'sandbox', jobElsewhere: null });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [job({ id: JOB_A, profileId: 'p2', counts: { ...COUNTS, done: 30, pending: 70 } })] } });
+    await useKeydesk.getState().attachJobs();
+    expect(useKeydesk.getState().job).toBeNull();
+    expect(useKeydesk.getState().jobElsewhere).toMatchObject({ id: JOB_A, profileId: 'p2', state: 'running', counts: { done: 30 } });
+    // Once main's list no longer has it (it ended while unseen), nothing says it runs.
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+    await useKeydesk.getState().attachJobs();
+    expect(useKeydesk.getState().jobElsewhere).toBeNull();
+  });
+
   it("never shows another profile's job, and forgets the job on a profile switch", async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     emit('jobs.progress', job({ id: JOB_A, profileId: 'p2' }));
@@ -243,7 +255,7 @@ describe('connectivity and feedback', () => {
     emit('jobs.progress', job({ id: JOB_A }));
     expect(useKeydesk.getState().job?.id).toBe(JOB_A);
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
     await useKeydesk.getState().selectProfile('p2');
     expect(useKeydesk.getState().job).toBeNull();
   });

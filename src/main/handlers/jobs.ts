@@ -14,7 +14,7 @@ export const jobHandlers = (
 ): Pick<Handlers, 'jobs.start' | 'jobs.list' | 'jobs.get' | 'jobs.items' | 'jobs.cancel' | 'jobs.resume' | 'jobs.export' | 'jobs.getCeiling' | 'jobs.setCeiling'> => ({
   'jobs.start': needsKey(core, (input, a) => core.jobs.start(a.profile.id, input)),
 
-  'jobs.list': needsProfile(core, (_input, p) => ok({ jobs: core.jobs.list(p.id) })),
+  'jobs.list': needsProfile(core, (_input, p) => ok({ jobs: core.jobs.list(p.id), elsewhere: core.jobs.runningElsewhere(p.id) })),
 
   'jobs.get': needsProfile(core, ({ jobId }, p) => {
     const s = core.jobs.get(p.id, jobId);

@@ -490,6 +490,14 @@ export class JobService {
     return this.db.jobs(profileId).map((j) => this.summary(this.runs.get(j.id)?.job ?? j, this.runs.get(j.id) ?? null));
   }
 
+  /**
+   * Jobs running now for other profiles than this one: only that they run and how far they are (a reload or a
+   * profile switch must still say so); following or cancelling one needs its own profile.
+   */
+  runningElsewhere(profileId: string): JobSummary[] {
+    return [...this.runs.values()].filter((r) => r.job.profileId !== profileId).map((r) => this.summary(r.job, r));
+  }
+
   /** A job of this profile; another profile's job is not found. */
   get(profileId: string, jobId: string): JobSummary | null {
     const run = this.runs.get(jobId);

@@ -266,6 +266,9 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const profileId = get().activeProfileId;
       const r = await call('jobs.list', undefined);
       if (!r.ok || get().activeProfileId !== profileId) return;
+      // Another profile's running job is known from progress events only once one arrives: after a reload or a
+      // profile switch, main's list says so at once.
+      set({ jobElsewhere: r.data.elsewhere[0] ?? null });
       // A running job first; else the latest one if it stopped with work left (interrupted or cancelled).
       const running = r.data.jobs.find((j) => j.state === 'running');
       const latest = r.data.jobs[0];

@@ -217,7 +217,7 @@ function JobElsewhere() {
   if (!elsewhere) return null;
   return (
     <p role="status" className="muted">
-      A job is running on {name ?? 'another profile'}: {jobLine(elsewhere)} Switch to that profile to follow or cancel it.
+      A job is running {name ? `for profile ${name}` : 'for another profile'}: {jobLine(elsewhere)} Switch to that profile to follow or cancel it.
     </p>
   );
 }
