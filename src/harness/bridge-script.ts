@@ -1,17 +1,19 @@
-// The harness page's bridge script: the shared bridge builder with the loopback transport, bundled from the
-// same TypeScript the preload uses into one classic script, when the harness starts.
+// The harness page's bridge script, bundled when the harness starts (bundle-bridge.ts, in a child process).
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { build } from 'rolldown';
 
 export { BRIDGE_PATH, EVENTS_PATH, RPC_PREFIX, TOKEN_HEADER, TOKEN_META } from './loopback-bridge.ts';
 
-export async function buildBridgeScript(): Promise<string> {
-  const output = await build({
-    input: join(import.meta.dirname, 'bridge-entry.ts'),
-    platform: 'browser',
-    write: false,
-    output: { format: 'iife', minify: false },
+export function buildBridgeScript(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', join(import.meta.dirname, 'bundle-bridge.ts')],
+      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`Bundling the harness bridge script failed: ${stderr.trim() || error.message}`));
+        else resolve(stdout);
+      },
+    );
   });
-  const [chunk] = output.output;
-  return chunk.code;
 }
