@@ -15,6 +15,7 @@ import type { OperationInput, OperationName, OperationOutput } from '../src/shar
 import type { JobSummary } from '../src/shared/domain.ts';
 import type { Result } from '../src/shared/result.ts';
 import { ROUTES } from '../src/shared/wire.ts';
+import type { MemoryParts } from './memory-probe.ts';
 
 export type BulkAction = 'extend' | 'resetHwid' | 'delete';
 const ROUTE = { extend: ROUTES.expandExpiration, resetHwid: ROUTES.resetHwid, delete: ROUTES.deleteKey } as const;
@@ -162,21 +163,44 @@ export function expiries(dbFile: string): Map<string, number> {
 }
 
 /** The harness as `npm run harness` runs it; generates keys through its bridge and reads its resident memory. */
-export async function harnessRss(root: string, userData: string, batches: number): Promise<{ rssMiB: number; ledgerRows: number }> {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(root, 'src/harness/cli.ts'), '--user-data', userData], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
+export interface HarnessMemory {
+  /** VmRSS, MiB. */
+  rssMiB: number;
+  parts: MemoryParts;
+}
+
+/**
+ * The harness (Electron main's core behind a loopback bridge) as a separate process: RSS when it has started,
+ * and again 1 s after generating `batches` × 100,000 keys through its bridge, with the parts from
+ * bench/memory-probe.ts.
+ */
+export async function harnessRss(root: string, userData: string, batches: number): Promise<{ start: HarnessMemory; after: HarnessMemory; ledgerRows: number }> {
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', '--import', join(root, 'bench/memory-probe.ts'), join(root, 'src/harness/cli.ts'), '--user-data', userData],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
   });
+  const waitFor = async <T>(read: () => T | undefined): Promise<T> => {
+    for (;;) {
+      const v = read();
+      if (v !== undefined) return v;
+      if (child.exitCode !== null) throw new Error(`harness exited with ${child.exitCode}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const measure = async (): Promise<HarnessMemory> => {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid ?? 0}/status`, 'utf8'))?.[1] ?? Number.NaN);
+    const from = out.length;
+    child.kill('SIGUSR2');
+    const line = await waitFor(() => /keydesk-memory (\{.*\})\n/.exec(out.slice(from))?.[1]);
+    return { rssMiB: kb / 1024, parts: JSON.parse(line) as MemoryParts };
+  };
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const m = /Keydesk harness on (http:\/\/\S+)\n/.exec(out);
-        if (m?.[1]) resolve(m[1]);
-      });
-      child.on('exit', (code) => reject(new Error(`harness exited with ${code}`)));
-    });
+    const url = await waitFor(() => /Keydesk harness on (http:\/\/\S+)\n/.exec(out)?.[1]);
     const html = await (await fetch(url)).text();
     const token = /name="keydesk-harness-token" content="([^"]+)"/.exec(html)?.[1] ?? '';
     const rpc = async (name: string, input: unknown): Promise<unknown> => {
@@ -189,12 +213,12 @@ export async function harnessRss(root: string, userData: string, batches: number
       if (!r.ok) throw new Error(`${name}: ${r.message ?? ''}`);
       return r.data;
     };
+    await new Promise((r) => setTimeout(r, 1_000));
+    const start = await measure();
     for (let b = 0; b < batches; b++) await rpc('keys.generate', { expire: '2099-01-01', count: 100_000, isPremium: false, note: `rss batch ${b}` });
     const q = (await rpc('ledger.query', { filter: {}, sort: { field: 'createdAt', dir: 'desc' }, offset: 0, limit: 1 })) as { total: number };
     await new Promise((r) => setTimeout(r, 1_000));
-    const status = readFileSync(`/proc/${child.pid ?? 0}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
-    return { rssMiB: kb / 1024, ledgerRows: q.total };
+    return { start, after: await measure(), ledgerRows: q.total };
   } finally {
     child.kill('SIGTERM');
   }
