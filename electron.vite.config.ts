@@ -24,8 +24,13 @@ const cspMeta = (): Plugin => ({
 export default defineConfig({
   main: {
     build: {
-      // node:sqlite is newer than some bundlers' list of Node built-ins: keep it external explicitly.
-      rollupOptions: { input: { index: resolve('src/main/index.ts') }, external: ['node:sqlite'] },
+      // node:sqlite is newer than some bundlers' list of Node built-ins: keep it external explicitly. The ledger
+      // writer's worker thread is an entry of its own, out/main/ledger-writer.worker.js beside index.js, where
+      // src/main/store/ledger-writer.ts looks for it.
+      rollupOptions: {
+        input: { index: resolve('src/main/index.ts'), 'ledger-writer.worker': resolve('src/main/store/ledger-writer.worker.ts') },
+        external: ['node:sqlite'],
+      },
     },
   },
   preload: {

@@ -16,6 +16,7 @@ import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { JobService, type JobClock } from './jobs/job-service.ts';
+import { LedgerWriter } from './store/ledger-writer.ts';
 import { LocalDb } from './store/local-db.ts';
 import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
 
@@ -36,6 +37,8 @@ export interface CoreOptions {
   askSavePath: (suggestedName: string) => Promise<string | null>;
   /** The jobs' clock; tests hold Retry-After pauses open with a fake one. */
   jobClock?: JobClock;
+  /** How long the ledger writer's chunk waits for the database's write lock before it is reported failed. */
+  ledgerBusyTimeoutMs?: number;
 }
 
 /**
@@ -65,6 +68,8 @@ export class Core {
   readonly secrets: SecretStore;
   readonly profiles: ProfilesFile;
   readonly db: LocalDb;
+  /** Every ledger write a handler makes, off main's event loop and in order (src/main/store/ledger-writer.ts). */
+  readonly ledger: LedgerWriter;
   readonly jobs: JobService;
   private readonly events = new EventEmitter();
   private sandboxStore: SandboxStore | null = null;
@@ -82,7 +87,19 @@ export class Core {
     this.secrets = options.secrets;
     mkdirSync(options.userDataDir, { recursive: true });
     this.profiles = new ProfilesFile(options.userDataDir);
-    this.db = new LocalDb(join(options.userDataDir, 'keydesk.db'));
+    const dbFile = join(options.userDataDir, 'keydesk.db');
+    this.db = new LocalDb(dbFile);
+    this.ledger = new LedgerWriter({
+      file: dbFile,
+      ...(options.ledgerBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.ledgerBusyTimeoutMs }),
+      onChange: (state) => {
+        this.emit('ledger.changed', state);
+      },
+      onFailure: (profileId, words) => {
+        // The audit log keeps it past this session: the keys are on the service, and this says which are missing here.
+        this.db.audit({ profileId, profileName: this.profiles.get(profileId)?.name ?? profileId, action: 'ledger.record', target: 'ledger', outcome: 'failed', message: words });
+      },
+    });
     this.jobs = new JobService({
       db: this.db,
       profile: (id) => this.profiles.get(id),
@@ -272,6 +289,8 @@ export class Core {
     this.closed = true;
     await this.thinning;
     await this.jobs.close();
+    // Quit flushes the keys still being recorded (bounded): the service has them whatever happens here.
+    await this.ledger.close();
     await this.sandbox?.close(2_000);
     this.sandbox = null;
     this.sandboxStore?.close();

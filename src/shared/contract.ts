@@ -155,7 +155,9 @@ export const contract = {
   ),
 
   // totalCapped: more than `total` rows match (the count stopped at LEDGER_COUNT_CAP); exactCount asks for all.
-  'ledger.query': op<{ rows: LedgerRow[]; total: number | null; totalCapped: boolean }>()(
+  // recording: keys handed to the ledger writer and not yet written (absent when none); recordingFailed: the last
+  // ledger write that failed for this profile, in words (absent when none). 'ledger.changed' says when they change.
+  'ledger.query': op<{ rows: LedgerRow[]; total: number | null; totalCapped: boolean; recording?: number; recordingFailed?: string }>()(
     z.strictObject({
       filter: ledgerFilter,
       sort: z.strictObject({
@@ -275,6 +277,8 @@ export interface EventMap {
   'jobs.progress': JobSummary;
   'sandbox.stateChanged': SandboxState;
   'executions.sampled': { profileId: string; at: string; count: number };
+  /** A profile's queued ledger writes changed: `recording` keys still to write; `failure` the last write that failed, in words. */
+  'ledger.changed': { profileId: string; recording: number; failure: string | null };
 }
 // EventMap must name exactly the events of operations.ts: a missing or extra event does not compile.
 type EventMapIsExact = keyof EventMap extends EventName ? (EventName extends keyof EventMap ? true : never) : never;

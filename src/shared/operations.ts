@@ -41,7 +41,7 @@ export const OPERATION_NAMES = [
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
-export const EVENT_NAMES = ['jobs.progress', 'sandbox.stateChanged', 'executions.sampled'] as const;
+export const EVENT_NAMES = ['jobs.progress', 'sandbox.stateChanged', 'executions.sampled', 'ledger.changed'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** IPC channel names, derived here once for main and preload. */

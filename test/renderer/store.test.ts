@@ -260,6 +260,27 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().job).toBeNull();
   });
 
+  it('shows how many keys main is still recording, counts them down, and reloads the table when they are all in', async () => {
+    useKeydesk.setState({ activeProfileId: 'sandbox' });
+    impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
+    await useKeydesk.getState().attachJobs();
+    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A')], total: 1, totalCapped: false, recording: 10_000 } });
+    await useKeydesk.getState().loadLedgerPage(0);
+    expect(useKeydesk.getState()).toMatchObject({ ledgerRecording: 10_000, ledgerTotal: 1 });
+    emit('ledger.changed', { profileId: 'other', recording: 0, failure: null });
+    expect(useKeydesk.getState().ledgerRecording).toBe(10_000);
+    emit('ledger.changed', { profileId: 'sandbox', recording: 5_000, failure: null });
+    expect(useKeydesk.getState()).toMatchObject({ ledgerRecording: 5_000, ledgerTotal: 1 });
+    const generation = useKeydesk.getState().ledgerGeneration;
+    emit('ledger.changed', { profileId: 'sandbox', recording: 0, failure: null });
+    // The pages shown are now short of what the ledger holds: a new generation loads them again.
+    expect(useKeydesk.getState()).toMatchObject({ ledgerRecording: 0, ledgerTotal: null, ledgerGeneration: generation + 1 });
+    const failure = '3 key(s) could not be recorded in the ledger: the disk is full. The service has them: look them up in Keys to bring them into the ledger.';
+    emit('ledger.changed', { profileId: 'sandbox', recording: 0, failure });
+    expect(useKeydesk.getState().ledgerRecordingFailed).toBe(failure);
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: failure });
+  });
+
   it('asks for the page after a loaded one by seeking from its last row, and for a far page by offset', async () => {
     const page0 = Array.from({ length: 200 }, (_, i) => ({ ...ledgerRow(`K${String(i).padStart(3, '0')}`), createdAt: `2026-01-0${(i % 9) + 1}` }));
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: page0, total: 1_000, totalCapped: false } });

@@ -12,7 +12,12 @@ const notFound = () => fail('NOT_FOUND', 'That job was not found for this profil
 export const jobHandlers = (
   core: Core,
 ): Pick<Handlers, 'jobs.start' | 'jobs.list' | 'jobs.get' | 'jobs.items' | 'jobs.cancel' | 'jobs.resume' | 'jobs.export' | 'jobs.getCeiling' | 'jobs.setCeiling'> => ({
-  'jobs.start': needsKey(core, (input, a) => core.jobs.start(a.profile.id, input)),
+  // A job's targets are read from the ledger (a filter) and its outcomes written there: keys still being recorded
+  // go in first, so a job over "all matching" right after a generate covers every new key, in order.
+  'jobs.start': needsKey(core, async (input, a) => {
+    await core.ledger.idle();
+    return core.jobs.start(a.profile.id, input);
+  }),
 
   'jobs.list': needsProfile(core, (_input, p) => ok({ jobs: core.jobs.list(p.id), elsewhere: core.jobs.runningElsewhere(p.id) })),
 
@@ -27,7 +32,10 @@ export const jobHandlers = (
 
   'jobs.cancel': needsProfile(core, ({ jobId }, p) => core.jobs.cancel(p.id, jobId)),
 
-  'jobs.resume': needsProfile(core, ({ jobId, retryUnknown }, p) => core.jobs.resume(p.id, jobId, retryUnknown === true)),
+  'jobs.resume': needsProfile(core, async ({ jobId, retryUnknown }, p) => {
+    await core.ledger.idle();
+    return core.jobs.resume(p.id, jobId, retryUnknown === true);
+  }),
 
   'jobs.export': needsProfile(core, async ({ jobId, format }, p): Promise<Result<{ path: string | null }>> => {
     const job = core.jobs.get(p.id, jobId);

@@ -22,10 +22,13 @@ async function readBack(client: ServiceClient, keyValue: string, given: Key | nu
   return given;
 }
 
-/** Into the ledger: a whole key as it is, or, when its status went unreported, only the fields that came back. */
-function record(core: Core, profileId: string, key: Key): void {
-  if (key.unreported?.includes('status')) core.db.recordReportedFields(profileId, key);
-  else core.db.recordKeys(profileId, [key]);
+/**
+ * Into the ledger: a whole key as it is, or, when its status went unreported, only the fields that came back.
+ * Awaited (a row or a few, behind whatever was queued first): when the handler answers, the ledger shows it.
+ */
+async function record(core: Core, profileId: string, key: Key): Promise<void> {
+  if (key.unreported?.includes('status')) await core.ledger.recordReportedFields(profileId, key);
+  else await core.ledger.recordKeys(profileId, [key]);
 }
 
 export const keyHandlers = (
@@ -36,7 +39,10 @@ export const keyHandlers = (
       return audited(core, a.profile, 'keys.generate', `${input.count} key(s)${input.note ? `: ${input.note.slice(0, 60)}` : ''}`, async () => {
         const r = await a.client.generate(input);
         if (!r.ok) return r;
-        core.db.recordKeys(a.profile.id, r.data);
+        // Handed to the ledger writer, not awaited: the keys exist on the service now, and up to 100,000 rows
+        // take the writer seconds. ledger.query says how many are still being recorded; a failure is reported
+        // in words there, by 'ledger.changed' and in the audit log.
+        void core.ledger.recordKeys(a.profile.id, r.data);
         return ok({ generatedKeys: r.data });
       });
     }),
@@ -46,20 +52,20 @@ export const keyHandlers = (
       if (!active.ok) return active;
       const generated = orEmpty(await a.client.fetchGenerated(term));
       if (!generated.ok) return generated;
-      core.db.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
+      await core.ledger.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
       const bestMatchOnly = active.data.total === null || generated.data.total === null;
       return ok({ active: active.data.keys, generated: generated.data.keys, ...(bestMatchOnly ? { bestMatchOnly } : {}) });
     }),
 
     'keys.fetchActive': needsKey(core, async ({ term, limit, offset }, a) => {
       const r = orEmpty(await a.client.fetchActive(term, limit, offset));
-      if (r.ok) core.db.recordKeys(a.profile.id, r.data.keys);
+      if (r.ok) await core.ledger.recordKeys(a.profile.id, r.data.keys);
       return r;
     }),
 
     'keys.fetchGenerated': needsKey(core, async ({ term, limit, offset }, a) => {
       const r = orEmpty(await a.client.fetchGenerated(term, limit, offset));
-      if (r.ok) core.db.recordKeys(a.profile.id, r.data.keys);
+      if (r.ok) await core.ledger.recordKeys(a.profile.id, r.data.keys);
       return r;
     }),
 
@@ -67,7 +73,7 @@ export const keyHandlers = (
       return audited(core, a.profile, 'keys.delete', keyValue, async () => {
         const r = await a.client.deleteKey(keyValue, state === 'generated');
         if (!r.ok) return r;
-        core.db.markDeleted(a.profile.id, keyValue);
+        await core.ledger.markDeleted(a.profile.id, keyValue);
         return ok({ deletedKey: r.data });
       });
     }),
@@ -77,7 +83,7 @@ export const keyHandlers = (
         const r = await a.client.extend(keyValue, days);
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
-        if (key) record(core, a.profile.id, key);
+        if (key) await record(core, a.profile.id, key);
         return ok({ key });
       });
     }),
@@ -87,7 +93,7 @@ export const keyHandlers = (
         const r = await a.client.resetHwid(keyValue);
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
-        if (key) record(core, a.profile.id, key);
+        if (key) await record(core, a.profile.id, key);
         return ok({ key });
       });
     }),

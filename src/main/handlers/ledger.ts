@@ -11,18 +11,25 @@ const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':'
 
 export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
   // The ledger is local data: a selected profile is enough, no stored key needed.
-  'ledger.query': needsProfile(core, ({ filter, sort, offset, limit, cursor, exactCount }, p) =>
+  'ledger.query': needsProfile(core, ({ filter, sort, offset, limit, cursor, exactCount }, p) => {
     // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET.
-    ok(cursor ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false } : core.db.queryLedger(p.id, filter, sort, offset, limit, { exact: exactCount === true })),
-  ),
+    const page = cursor ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false } : core.db.queryLedger(p.id, filter, sort, offset, limit, { exact: exactCount === true });
+    // What the ledger does not hold yet, said beside what it does: the view never shows a partial ledger as whole.
+    const recording = core.ledger.recording(p.id);
+    const failed = core.ledger.failure(p.id);
+    return ok({ ...page, ...(recording > 0 ? { recording } : {}), ...(failed === null ? {} : { recordingFailed: failed }) });
+  }),
 
-  'ledger.export': needsProfile(core, ({ filter, format }, p) =>
-    saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(p.id, filter)),
-  ),
+  // Exports wait for the keys still being recorded: a batch generated a moment ago is in the file.
+  'ledger.export': needsProfile(core, async ({ filter, format }, p) => {
+    await core.ledger.idle();
+    return saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(p.id, filter));
+  }),
 
-  'keys.export': needsProfile(core, ({ keyValues, format }, p) =>
-    saveExport(core, `keydesk-generated-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedgerKeys(p.id, keyValues)),
-  ),
+  'keys.export': needsProfile(core, async ({ keyValues, format }, p) => {
+    await core.ledger.idle();
+    return saveExport(core, `keydesk-generated-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedgerKeys(p.id, keyValues));
+  }),
 
   'audit.list': ({ filter, offset, limit }) => Promise.resolve(ok(core.db.listAudit(filter, offset, limit))),
 

@@ -179,15 +179,19 @@ export class LocalDb {
   /** Statements a running job repeats every step, compiled once: compiling costs more than running them. */
   private readonly jobStatements = new Map<string, StatementSync>();
 
-  constructor(file: string) {
-    this.db = new DatabaseSync(file, { timeout: 5_000 });
+  /**
+   * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
+   * keystrokes); the ledger writer's own connection takes less. `busyTimeoutMs`: how long a statement waits for
+   * the other connection's write lock (the ledger writer holds it one chunk at a time) before it fails.
+   */
+  constructor(file: string, options: { cacheKiB?: number; busyTimeoutMs?: number } = {}) {
+    this.db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5_000 });
     const { user_version: from } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
     if (from > MIGRATIONS.length) {
       this.db.close();
       throw new Error(`keydesk.db was written by a newer Keydesk (schema ${from}); update Keydesk to open it.`);
     }
-    // 32 MiB of page cache: a 100,000-key ledger's pages stay in memory between keystrokes.
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;');
+    this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -${Math.round(options.cacheKiB ?? 32_768)};`);
     this.db.exec(SCHEMA);
     this.migrate(from);
   }

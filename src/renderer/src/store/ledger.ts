@@ -24,6 +24,10 @@ export interface LedgerSlice {
   /** Bumps on every filter or sort change; answers for an older generation are dropped. */
   ledgerGeneration: number;
   ledgerError: string | null;
+  /** Keys main's ledger writer still has to record for this profile (a batch just generated): not in the pages yet. */
+  ledgerRecording: number;
+  /** The last ledger write that failed for this profile, in main's words; null when none. */
+  ledgerRecordingFailed: string | null;
   /** Keys picked one by one. */
   selection: ReadonlySet<string>;
   /** "Select all matching": the filter itself, resolved by main when a job starts; nothing is loaded here. */
@@ -70,6 +74,15 @@ const plural = (n: number, one: string): string => `${n.toLocaleString()} ${one}
 export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], LedgerSlice> = (set, get) => {
   const inFlight = new Set<string>();
   let unsubscribe: (() => void) | null = null;
+  let unsubscribeLedger: (() => void) | null = null;
+  /** Main's ledger writer changed for a profile: the active one's count is shown, and its end refreshes the table. */
+  const onLedgerChanged = (e: { profileId: string; recording: number; failure: string | null }) => {
+    const { activeProfileId, ledgerRecording, ledgerRecordingFailed } = get();
+    if (e.profileId !== activeProfileId) return;
+    set({ ledgerRecording: e.recording, ledgerRecordingFailed: e.failure });
+    if (e.failure !== null && e.failure !== ledgerRecordingFailed) get().notify('error', e.failure);
+    if (ledgerRecording > 0 && e.recording === 0) reset({});
+  };
   const loadProblems = async (job: JobSummary) => {
     let error: string | null = null;
     const page = async (state: 'failed' | 'unknown') => {
@@ -137,6 +150,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     ledgerStale: null,
     ledgerGeneration: 0,
     ledgerError: null,
+    ledgerRecording: 0,
+    ledgerRecordingFailed: null,
     selection: new Set(),
     selectedAll: null,
     job: null,
@@ -149,7 +164,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     clearLedger: () => {
       // Another profile: its jobs are not this one's, and neither is what was selected.
-      set({ selectedAll: null, job: null, jobProblems: null });
+      set({ selectedAll: null, job: null, jobProblems: null, ledgerRecording: 0, ledgerRecordingFailed: null });
       reset({ selection: new Set(), ledgerStale: null });
     },
     setLedgerSort: (field) => {
@@ -183,7 +198,10 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
           total = end;
           capped = false;
         }
-        return { ledgerTotal: total, ledgerTotalCapped: capped, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null };
+        return {
+          ledgerTotal: total, ledgerTotalCapped: capped, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null,
+          ledgerRecording: r.data.recording ?? 0, ledgerRecordingFailed: r.data.recordingFailed ?? null,
+        };
       });
     },
     countLedgerExactly: async () => {
@@ -263,6 +281,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     attachJobs: async () => {
       unsubscribe ??= subscribe('jobs.progress', onProgress);
+      unsubscribeLedger ??= subscribe('ledger.changed', onLedgerChanged);
       const profileId = get().activeProfileId;
       const r = await call('jobs.list', undefined);
       if (!r.ok || get().activeProfileId !== profileId) return;

@@ -294,6 +294,8 @@ export function AllKeys() {
   const fresh = useKeydesk((s) => s.ledgerPages);
   const stale = useKeydesk((s) => s.ledgerStale);
   const error = useKeydesk((s) => s.ledgerError);
+  const recording = useKeydesk((s) => s.ledgerRecording);
+  const recordingFailed = useKeydesk((s) => s.ledgerRecordingFailed);
   const sort = useKeydesk((s) => s.ledgerSort);
   const filter = useKeydesk((s) => s.ledgerFilter);
   const setLedgerFilter = useKeydesk((s) => s.setLedgerFilter);
@@ -427,6 +429,12 @@ export function AllKeys() {
         <button type="button" onClick={() => void exportLedger('json')}>Export JSON</button>
       </div>
       {error && <p role="alert" className="error">{error}</p>}
+      {recordingFailed && <p role="alert" className="error">{recordingFailed}</p>}
+      {recording > 0 && (
+        <p role="status" className="muted">
+          Recording {fmt.count(recording, NOUNS.key)} in the ledger… The list refreshes when they are all in.
+        </p>
+      )}
       <p role="status" className="muted">
         {failed ? (stale ? `Still showing the earlier results (${fmt.count(count, NOUNS.key)}), not this filter's.` : '') : loading ? 'Loading…' : capped ? `More than ${fmt.count(count, NOUNS.key)} match` : fmt.count(count, NOUNS.key)}
         {capped && total !== null && (

@@ -1,0 +1,368 @@
+// Ledger writes off main's event loop. Recording 100,000 generated keys costs SQLite one to a few seconds (the
+// ledger's indexes grow with it); done on main, that froze every IPC call for as long. Here main only queues the
+// write: a worker thread with its own connection to keydesk.db (WAL) applies the queue in order, each batch in
+// chunks of LEDGER_CHUNK rows, one transaction each, so main's own small writes (jobs, audit, samples) wait for
+// the write lock at most one chunk. Readers that must see every queued key wait for `idle()`; the ledger view
+// says how many keys are still being recorded (`recording`).
+import { Worker } from 'node:worker_threads';
+import type { Key } from '../../shared/domain.ts';
+import type { LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
+
+/** Rows per transaction: the write lock is held about that long (milliseconds), never for a whole batch. */
+export const LEDGER_CHUNK = 5_000;
+/** Chunks handed to the worker before it acknowledges one: enough to keep it busy, few enough to bound memory. */
+const AHEAD = 2;
+/** A chunk is sent to a restarted worker once more; then it is reported as not recorded. */
+const MAX_ATTEMPTS = 2;
+/** Worker deaths in a row with no write done in between: then the queue is reported failed rather than retried. */
+const MAX_CRASHES_IN_A_ROW = 3;
+/** The worker's page cache: it writes, main reads; 16 MiB keeps a growing ledger's index pages warm. */
+const WORKER_CACHE_KIB = 16 * 1024;
+
+/** How one queued write ended. `failure` is in words, for the ledger view and the audit log; null when all went in. */
+export interface WriteOutcome {
+  written: number;
+  failed: number;
+  failure: string | null;
+}
+
+/** What the ledger view is told when a profile's pending writes change. */
+export interface RecordingState {
+  profileId: string;
+  /** Keys still waiting to be written. */
+  recording: number;
+  /** The last write that failed for this profile, in words; null once a later write of keys went in whole. */
+  failure: string | null;
+}
+
+export interface LedgerWriterOptions {
+  /** keydesk.db, already opened (schema and migrations applied) by main's LocalDb. */
+  file: string;
+  /** How long a chunk waits for main's write lock before it fails (SQLite's busy timeout). */
+  busyTimeoutMs?: number;
+  /** A profile's pending count went up (a write was queued) or a write ended. */
+  onChange?: (state: RecordingState) => void;
+  /** A write ended with rows not recorded: `words` for the user, already in the failure words of this file. */
+  onFailure?: (profileId: string, words: string) => void;
+}
+
+type Payload = { kind: 'keys'; keys: readonly Key[] } | { kind: 'deleted'; value: string } | { kind: 'reported'; key: Key };
+
+interface Op {
+  profileId: string;
+  seenAt: string;
+  payload: Payload;
+  size: number;
+  /** Rows handed to the worker so far (keys: the next chunk starts here). */
+  posted: number;
+  /** Rows not yet acknowledged, written or refused. */
+  left: number;
+  failed: number;
+  /** SQLite's result code of the first refusal (null: the worker stopped). */
+  firstError: number | null | undefined;
+  done: (outcome: WriteOutcome) => void;
+}
+
+interface Part {
+  op: Op;
+  size: number;
+  message: LedgerWrite;
+  attempts: number;
+}
+
+/** The worker's entry: the .ts beside this file in source (node, tests, the harness), the bundled .js in out/main. */
+function workerUrl(): URL {
+  // A name computed at run time: the bundler must not treat it as an asset to copy (electron.vite.config.ts builds
+  // the worker as an entry of its own, out/main/ledger-writer.worker.js, beside index.js).
+  const name = `ledger-writer.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`;
+  return new URL(`./${name}`, import.meta.url);
+}
+
+/** Not an SQLite code: close() ran out of time with the write still queued. */
+const QUIT = -1;
+
+/** Why SQLite refused a chunk, by its primary result code; the raw text goes to main's log only. */
+function reasonWords(errcode: number | null | undefined): string {
+  if (errcode === null || errcode === undefined) return 'the ledger writer stopped unexpectedly';
+  if (errcode === QUIT) return 'Keydesk quit before they were written';
+  switch (errcode & 0xff) {
+    case 5: // SQLITE_BUSY
+    case 6: // SQLITE_LOCKED
+      return 'the ledger file stayed busy (another Keydesk, or a long write, held it)';
+    case 13: // SQLITE_FULL
+      return 'the disk is full';
+    case 8: // SQLITE_READONLY
+      return 'the ledger file cannot be written';
+    case 10: // SQLITE_IOERR
+      return 'the disk refused the write';
+    case 11: // SQLITE_CORRUPT
+    case 26: // SQLITE_NOTADB
+      return 'the ledger file is damaged';
+    default:
+      return 'the ledger database refused the write';
+  }
+}
+
+function failureWords(op: Op): string {
+  const reason = reasonWords(op.firstError);
+  switch (op.payload.kind) {
+    case 'keys': {
+      const what = op.failed === op.size ? `${op.size.toLocaleString('en-US')} key(s)` : `${op.failed.toLocaleString('en-US')} of ${op.size.toLocaleString('en-US')} keys`;
+      return `${what} could not be recorded in the ledger: ${reason}. The service has them: look them up in Keys to bring them into the ledger.`;
+    }
+    case 'deleted':
+      return `The ledger could not mark ${op.payload.value} deleted: ${reason}. The service deleted it.`;
+    case 'reported':
+      return `The ledger could not record the change to ${op.payload.key.value}: ${reason}. The service has it.`;
+  }
+}
+
+export class LedgerWriter {
+  private readonly options: LedgerWriterOptions;
+  private worker: Worker | null = null;
+  private readonly queue: Op[] = [];
+  /** Parts posted to the worker and not yet acknowledged, in the order posted (the worker's order). */
+  private readonly inFlight = new Map<number, Part>();
+  private nextSeq = 1;
+  private pumpScheduled = false;
+  private crashesInARow = 0;
+  private closing = false;
+  private terminated = false;
+  /** Parts a dead worker held, to send first to the next one. */
+  private resend: Part[] = [];
+  private readonly pending = new Map<string, number>();
+  private readonly failures = new Map<string, string>();
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(options: LedgerWriterOptions) {
+    this.options = options;
+    this.startWorker();
+  }
+
+  // ---- the writes (in the order called) --------------------------------------------------------------------
+
+  /** Records keys as the service last described them. Resolves when they are written (or reported failed); never rejects. */
+  recordKeys(profileId: string, keys: readonly Key[], seenAt = new Date().toISOString()): Promise<WriteOutcome> {
+    return this.enqueue(profileId, seenAt, { kind: 'keys', keys }, keys.length);
+  }
+
+  markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): Promise<WriteOutcome> {
+    return this.enqueue(profileId, seenAt, { kind: 'deleted', value }, 1);
+  }
+
+  /** A key described in part (no status): only its reported fields update the row (LocalDb.recordReportedFields). */
+  recordReportedFields(profileId: string, key: Key, seenAt = new Date().toISOString()): Promise<WriteOutcome> {
+    return this.enqueue(profileId, seenAt, { kind: 'reported', key }, 1);
+  }
+
+  // ---- what readers see ----------------------------------------------------------------------------------
+
+  /** Rows of this profile queued and not yet written. */
+  recording(profileId: string): number {
+    return this.pending.get(profileId) ?? 0;
+  }
+
+  /** The last failed write of this profile, in words; null once a later write of keys went in whole. */
+  failure(profileId: string): string | null {
+    return this.failures.get(profileId) ?? null;
+  }
+
+  /** Resolves when every write queued so far has ended (written or reported failed). */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Flushes the queue, waiting at most `timeoutMs`, then stops the worker. Writes still queued then are not
+   * recorded (main's log says how many); the service has those keys. Writes asked for after this are refused.
+   */
+  async close(timeoutMs = 10_000): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.idle(), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+    const unwritten = [...this.pending.values()].reduce((a, b) => a + b, 0);
+    if (unwritten > 0) console.error(`keydesk: quitting with ${unwritten} ledger row(s) not yet written; the service has them.`);
+    this.terminated = true;
+    const worker = this.worker;
+    this.worker = null;
+    this.inFlight.clear();
+    this.resend = [];
+    for (const op of [...this.queue]) this.settle(op, op.left, QUIT);
+    await worker?.terminate();
+  }
+
+  // ---- the queue -------------------------------------------------------------------------------------------
+
+  private enqueue(profileId: string, seenAt: string, payload: Payload, size: number): Promise<WriteOutcome> {
+    if (size === 0) return Promise.resolve({ written: 0, failed: 0, failure: null });
+    if (this.closing) return Promise.resolve({ written: 0, failed: size, failure: 'Keydesk is quitting: the ledger takes no more writes.' });
+    return new Promise((done) => {
+      const op: Op = { profileId, seenAt, payload, size, posted: 0, left: size, failed: 0, firstError: undefined, done };
+      this.queue.push(op);
+      this.addPending(profileId, size);
+      this.changed(profileId);
+      this.schedulePump();
+    });
+  }
+
+  /** Posting waits for the next turn of the event loop: the caller (a handler answering) goes first. */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
+  }
+
+  /** Hands the worker the next parts of the queue, at most AHEAD at a time; starts a worker when there is work. */
+  private pump(): void {
+    if (this.terminated) return;
+    const work = () => this.resend.length > 0 || this.queue.some((o) => o.posted < o.size);
+    if (this.worker === null && work()) this.startWorker();
+    while (this.worker !== null && this.inFlight.size < AHEAD && work()) {
+      const again = this.resend.shift();
+      if (again) {
+        this.post(again);
+        continue;
+      }
+      const op = this.queue.find((o) => o.posted < o.size);
+      if (op) this.post(this.nextPart(op));
+    }
+  }
+
+  private nextPart(op: Op): Part {
+    const seq = this.nextSeq++;
+    const base = { seq, profileId: op.profileId, seenAt: op.seenAt };
+    const p = op.payload;
+    let message: LedgerWrite;
+    let size = 1;
+    if (p.kind === 'keys') {
+      // Serialised here, one chunk per turn of the event loop: a few milliseconds each, never the whole batch.
+      const chunk = p.keys.slice(op.posted, op.posted + LEDGER_CHUNK);
+      size = chunk.length;
+      message = { ...base, kind: 'keys', keys: JSON.stringify(chunk) };
+    } else if (p.kind === 'deleted') {
+      message = { ...base, kind: 'deleted', value: p.value };
+    } else {
+      message = { ...base, kind: 'reported', key: p.key };
+    }
+    op.posted += size;
+    return { op, size, message, attempts: 0 };
+  }
+
+  private post(part: Part): void {
+    part.attempts++;
+    this.inFlight.set(part.message.seq, part);
+    this.worker?.postMessage(part.message);
+  }
+
+  private onAck(ack: LedgerWriteAck): void {
+    const part = this.inFlight.get(ack.seq);
+    if (!part) return;
+    this.inFlight.delete(ack.seq);
+    this.crashesInARow = 0;
+    if (ack.ok) this.settle(part.op, part.size, undefined);
+    else {
+      console.error(`keydesk: the ledger writer could not write ${part.size} row(s) (SQLite ${ack.errcode ?? '?'}): ${ack.message}`);
+      this.settle(part.op, part.size, ack.errcode);
+    }
+    this.pump();
+  }
+
+  /**
+   * `rows` of `op` ended: written (`error` undefined) or not (SQLite's code, or null when the worker stopped).
+   * The op ends when none is left.
+   */
+  private settle(op: Op, rows: number, error: number | null | undefined): void {
+    op.left -= rows;
+    if (error !== undefined) {
+      op.failed += rows;
+      if (op.firstError === undefined) op.firstError = error;
+    }
+    this.addPending(op.profileId, -rows);
+    if (op.left > 0) {
+      // One event per chunk (20 for 100,000 keys): the count shown goes down as the rows go in.
+      this.changed(op.profileId);
+      return;
+    }
+    const i = this.queue.indexOf(op);
+    if (i >= 0) this.queue.splice(i, 1);
+    let failure: string | null = null;
+    if (op.failed > 0) {
+      failure = failureWords(op);
+      this.failures.set(op.profileId, failure);
+      this.options.onFailure?.(op.profileId, failure);
+    } else if (op.payload.kind === 'keys') {
+      this.failures.delete(op.profileId);
+    }
+    op.done({ written: op.size - op.failed, failed: op.failed, failure });
+    this.changed(op.profileId);
+    if (this.isIdle()) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  private isIdle(): boolean {
+    return this.queue.length === 0 && this.inFlight.size === 0;
+  }
+
+  private addPending(profileId: string, n: number): void {
+    const now = (this.pending.get(profileId) ?? 0) + n;
+    if (now > 0) this.pending.set(profileId, now);
+    else this.pending.delete(profileId);
+  }
+
+  private changed(profileId: string): void {
+    this.options.onChange?.({ profileId, recording: this.recording(profileId), failure: this.failure(profileId) });
+  }
+
+  // ---- the worker ------------------------------------------------------------------------------------------
+
+  private startWorker(): void {
+    const workerData: LedgerWorkerData = { file: this.options.file, cacheKiB: WORKER_CACHE_KIB, busyTimeoutMs: this.options.busyTimeoutMs ?? 5_000 };
+    const worker = new Worker(workerUrl(), { workerData });
+    // The queue, not the thread, keeps Keydesk's work alive: close() flushes it before quitting.
+    worker.unref();
+    worker.on('message', (ack: LedgerWriteAck) => {
+      if (this.worker === worker) this.onAck(ack);
+    });
+    worker.on('error', (error) => {
+      console.error('keydesk: the ledger writer thread failed:', error);
+    });
+    worker.on('exit', (code) => {
+      if (this.worker === worker) this.onWorkerExit(code);
+    });
+    this.worker = worker;
+  }
+
+  /**
+   * The worker died (not stopped by close): what it held goes once more to a new one, first and in the same
+   * order; a part already sent twice, or everything queued after repeated deaths with nothing written between
+   * them, is reported not recorded. A new worker starts only when there is work for it.
+   */
+  private onWorkerExit(code: number): void {
+    console.error(`keydesk: the ledger writer thread stopped (exit code ${code}) with ${this.inFlight.size} write(s) in its hands.`);
+    this.worker = null;
+    this.crashesInARow++;
+    const held = [...this.inFlight.values()];
+    this.inFlight.clear();
+    const giveUp = this.crashesInARow >= MAX_CRASHES_IN_A_ROW;
+    for (const part of held) {
+      if (giveUp || part.attempts >= MAX_ATTEMPTS) this.settle(part.op, part.size, null);
+      else this.resend.push(part);
+    }
+    if (giveUp) {
+      for (const part of this.resend) this.settle(part.op, part.size, null);
+      this.resend = [];
+      for (const op of [...this.queue]) this.settle(op, op.left, null);
+      this.crashesInARow = 0;
+    }
+    this.pump();
+  }
+}

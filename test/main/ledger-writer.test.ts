@@ -1,0 +1,157 @@
+// The ledger writer (src/main/store/ledger-writer.ts): ledger writes on a worker thread with its own connection to
+// keydesk.db, in order, behind keys.generate's answer. A real core with its embedded sandbox, real files, a real
+// worker; no timing is asserted, only what the ledger holds and what the answers say about it.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/main/core.ts';
+import { LEDGER_CHUNK, LedgerWriter, type RecordingState } from '../../src/main/store/ledger-writer.ts';
+import { LocalDb } from '../../src/main/store/local-db.ts';
+import type { EventMap } from '../../src/shared/contract.ts';
+import type { Key } from '../../src/shared/domain.ts';
+import { startTestCore, type TestCore } from '../support/core.ts';
+import { tempDir } from '../support/sandbox-process.ts';
+
+const byValue = { field: 'value' as const, dir: 'asc' as const };
+/** More than one chunk, so a batch is several transactions. */
+const MANY = LEDGER_CHUNK * 2 + 1_234;
+
+/** The next 'ledger.changed' for `profileId` that satisfies `test`. */
+function nextChange(core: Core, profileId: string, test: (e: EventMap['ledger.changed']) => boolean): Promise<EventMap['ledger.changed']> {
+  return new Promise((resolve) => {
+    const off = core.on('ledger.changed', (e) => {
+      if (e.profileId === profileId && test(e)) {
+        off();
+        resolve(e);
+      }
+    });
+  });
+}
+
+const key = (value: string, note: string): Key => ({
+  id: '', value, note, status: 'generated', isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
+  expiresAt: null, hwid: null, createdAt: '2026-11-23T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 'svc',
+});
+
+describe('keys.generate hands its keys to the ledger writer', () => {
+  let t: TestCore;
+  let profileId: string;
+
+  beforeAll(async () => {
+    t = await startTestCore();
+    profileId = t.core.profiles.activeProfileId ?? '';
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers before they are recorded, says how many are still being recorded, then holds every one', async () => {
+    const drained = nextChange(t.core, profileId, (e) => e.recording === 0);
+    const { generatedKeys } = await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer batch one' });
+    expect(generatedKeys).toHaveLength(MANY);
+    const query = { filter: { text: 'writer batch one' }, sort: byValue, offset: 0, limit: 5 };
+    const first = await t.must('ledger.query', query);
+    // Never a partial ledger shown as whole: what is missing is counted as still being recorded.
+    expect(first.recording).toBeGreaterThan(0);
+    expect((first.total ?? 0) + (first.recording ?? 0)).toBeGreaterThanOrEqual(MANY);
+    expect(first.recordingFailed).toBeUndefined();
+    expect(await drained).toEqual({ profileId, recording: 0, failure: null });
+    const after = await t.must('ledger.query', { ...query, exactCount: true });
+    expect(after.total).toBe(MANY);
+    expect(after.recording).toBeUndefined();
+    expect(after.rows.map((r) => r.value)).toEqual(generatedKeys.map((k) => k.value).sort().slice(0, 5));
+  });
+
+  it('keeps the order of writes: a key deleted right after its batch was generated ends deleted', async () => {
+    const { generatedKeys } = await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer order' });
+    const victim = generatedKeys[MANY - 1]?.value ?? '';
+    // Queued behind the batch that adds its row: the delete waits for it, then marks the row.
+    await t.must('keys.delete', { keyValue: victim, state: 'generated' });
+    const rows = await t.must('ledger.query', { filter: { text: victim }, sort: byValue, offset: 0, limit: 5 });
+    expect(rows.rows).toEqual([expect.objectContaining({ value: victim, status: 'deleted' })]);
+    await t.core.ledger.idle();
+    const deleted = await t.must('ledger.query', { filter: { text: 'writer order', status: 'deleted' }, sort: byValue, offset: 0, limit: 5, exactCount: true });
+    expect(deleted.total).toBe(1);
+  });
+
+  it('starts a job over "all matching" right after a generate with every new key in it', async () => {
+    const { generatedKeys } = await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer job target' });
+    const job = await t.must('jobs.start', { action: 'extend', days: 1, target: { filter: { text: 'writer job target' } } });
+    expect(job.total).toBe(generatedKeys.length);
+    await t.must('jobs.cancel', { jobId: job.id });
+    await t.core.jobs.settled(job.id);
+  });
+
+  it('exports a batch generated a moment ago whole', async () => {
+    const { generatedKeys } = await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer export' });
+    const saved = await t.must('keys.export', { keyValues: generatedKeys.map((k) => k.value), format: 'json' });
+    const { readFileSync } = await import('node:fs');
+    const rows = JSON.parse(readFileSync(saved.path ?? '', 'utf8')) as { value: string }[];
+    expect(rows.map((r) => r.value)).toEqual(generatedKeys.map((k) => k.value));
+  });
+});
+
+describe('quitting with keys still being recorded', () => {
+  it('flushes the queue before the core closes', async () => {
+    const t = await startTestCore();
+    const profileId = t.core.profiles.activeProfileId ?? '';
+    await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer quit' });
+    expect(t.core.ledger.recording(profileId)).toBe(MANY);
+    await t.close();
+    const db = new LocalDb(join(t.userData, 'keydesk.db'));
+    try {
+      expect(db.queryLedger(profileId, { text: 'writer quit' }, byValue, 0, 1, { exact: true }).total).toBe(MANY);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('a write the ledger refuses', () => {
+  it('is reported in words with what the service still has, and the next write goes in', async () => {
+    const file = join(tempDir('keydesk-writer-'), 'keydesk.db');
+    const db = new LocalDb(file);
+    const changes: RecordingState[] = [];
+    const failures: string[] = [];
+    const writer = new LedgerWriter({ file, busyTimeoutMs: 200, onChange: (s) => changes.push(s), onFailure: (_p, words) => failures.push(words) });
+    // Another connection holds the write lock past the writer's busy timeout.
+    const other = new DatabaseSync(file);
+    other.exec('BEGIN IMMEDIATE');
+    const refused = await writer.recordKeys('p', [key('KD-REFUSED-1', 'held'), key('KD-REFUSED-2', 'held')]);
+    other.exec('ROLLBACK');
+    other.close();
+    expect(refused).toEqual({
+      written: 0,
+      failed: 2,
+      failure: '2 key(s) could not be recorded in the ledger: the ledger file stayed busy (another Keydesk, or a long write, held it). The service has them: look them up in Keys to bring them into the ledger.',
+    });
+    expect(failures).toEqual([refused.failure]);
+    expect(writer.failure('p')).toBe(refused.failure);
+    expect(changes.at(-1)).toEqual({ profileId: 'p', recording: 0, failure: refused.failure });
+
+    const next = await writer.recordKeys('p', [key('KD-NEXT', 'after')]);
+    expect(next).toEqual({ written: 1, failed: 0, failure: null });
+    expect(writer.failure('p')).toBeNull();
+    expect(db.queryLedger('p', {}, byValue, 0, 10).rows.map((r) => r.value)).toEqual(['KD-NEXT']);
+    await writer.close();
+    db.close();
+  });
+
+  it('when the worker cannot run: every queued write is reported, and once it can, the next write starts a new one', async () => {
+    const dir = join(tempDir('keydesk-writer-'), 'not-yet');
+    const file = join(dir, 'keydesk.db');
+    // The folder is missing: the worker dies opening the file, again on each restart.
+    const writer = new LedgerWriter({ file });
+    const lost = await writer.recordKeys('p', [key('KD-LOST', 'lost')]);
+    expect(lost).toMatchObject({ written: 0, failed: 1 });
+    expect(lost.failure).toBe('1 key(s) could not be recorded in the ledger: the ledger writer stopped unexpectedly. The service has them: look them up in Keys to bring them into the ledger.');
+    mkdirSync(dir);
+    const db = new LocalDb(file);
+    expect(await writer.markDeleted('p', 'KD-NONE')).toEqual({ written: 1, failed: 0, failure: null });
+    expect(await writer.recordKeys('p', [key('KD-FOUND', 'found')])).toEqual({ written: 1, failed: 0, failure: null });
+    expect(db.queryLedger('p', {}, byValue, 0, 10).rows.map((r) => r.value)).toEqual(['KD-FOUND']);
+    await writer.close();
+    db.close();
+  });
+});
