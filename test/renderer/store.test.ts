@@ -262,9 +262,9 @@ describe('connectivity and feedback', () => {
 
   it('shows how many keys main is still recording, counts them down, and reloads the table when they are all in', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
-    impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
     await useKeydesk.getState().attachJobs();
-    impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A')], total: 1, totalCapped: false, recording: 10_000 } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A')], total: 1, totalCapped: false, recording: 10_000 } });
     await useKeydesk.getState().loadLedgerPage(0);
     expect(useKeydesk.getState()).toMatchObject({ ledgerRecording: 10_000, ledgerTotal: 1 });
     emit('ledger.changed', { profileId: 'other', recording: 0, failure: null });
