@@ -216,7 +216,14 @@ export async function harnessRss(root: string, userData: string, batches: number
     await new Promise((r) => setTimeout(r, 1_000));
     const start = await measure();
     for (let b = 0; b < batches; b++) await rpc('keys.generate', { expire: '2099-01-01', count: 100_000, isPremium: false, note: `rss batch ${b}` });
-    const q = (await rpc('ledger.query', { filter: {}, sort: { field: 'createdAt', dir: 'desc' }, offset: 0, limit: 1 })) as { total: number };
+    // keys.generate answers before its keys are in the ledger (main's ledger writer records them on a thread):
+    // read the count once nothing is still being recorded.
+    const query = () => rpc('ledger.query', { filter: {}, sort: { field: 'createdAt', dir: 'desc' }, offset: 0, limit: 1, exactCount: true }) as Promise<{ total: number; recording?: number }>;
+    let q = await query();
+    while (q.recording !== undefined) {
+      await new Promise((r) => setTimeout(r, 250));
+      q = await query();
+    }
     await new Promise((r) => setTimeout(r, 1_000));
     return { start, after: await measure(), ledgerRows: q.total };
   } finally {
