@@ -96,6 +96,7 @@ describe.each([
 ])('ledger queries over $size rows', ({ size, seed }) => {
   let db: LocalDb;
   let all: LedgerRow[];
+  let deletedValues: Set<string>;
   const keys = makeKeys(size, seed);
 
   beforeAll(() => {
@@ -107,6 +108,7 @@ describe.each([
     db.recordKeys(PROFILE, keys.slice(0, 40), '2026-11-22T11:00:00.000Z');
     for (const k of keys.slice(40, 60)) db.markDeleted(PROFILE, k.value, '2026-11-22T12:00:00.000Z');
     all = ledgerOf(db);
+    deletedValues = new Set(all.filter((r) => r.status === 'deleted').map((r) => r.value));
   });
   afterAll(() => {
     db.close();
@@ -121,9 +123,9 @@ describe.each([
     expect(all.some((r) => r.daysKey !== null)).toBe(true);
   });
 
-  it('lists the values a filter matches, capped, with the full count', () => {
-    for (const filter of [{}, { text: 'alpha' }, { text: 'beta', premium: true }, { status: 'deleted' as const }, { text: 'no such text' }]) {
-      const want = modelQuery(all, filter, 'value', 'asc', 0, size).values;
+  it('lists the values a filter names as targets, capped, with the full count: deleted keys only when the filter asks for them', () => {
+    for (const filter of [{}, { text: 'alpha' }, { text: 'beta', premium: true }, { status: 'deleted' as const }, { status: 'generated' as const }, { text: 'no such text' }, { text: 'a' }]) {
+      const want = modelQuery(all, filter, 'value', 'asc', 0, size).values.filter((v) => filter.status === 'deleted' || !deletedValues.has(v));
       const got = db.ledgerValues(PROFILE, filter, size);
       expect(got.total).toBe(want.length);
       expect([...got.values].sort()).toEqual(want);
@@ -236,6 +238,152 @@ describe.each([
   });
 });
 
+describe('deep pages from anchors and the text index, through writes from this connection and another', () => {
+  // Anchors every 7 rows and no plain OFFSET at all, so every page over 1,500 rows starts from an anchor; a cap
+  // of 5 sends every filter with more matches down the walk along the sort index.
+  const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
+  let db: LocalDb;
+  let other: LocalDb;
+  let keys: Key[];
+  let step = 0;
+
+  beforeAll(() => {
+    db = new LocalDb(file, { paging: { directOffset: 0, anchorStep: 7 } });
+    other = new LocalDb(file);
+    keys = makeKeys(1_500, 21);
+    db.recordKeys(PROFILE, keys.slice(0, 1_200), '2026-11-22T10:00:00.000Z');
+  });
+  afterAll(() => {
+    db.close();
+    other.close();
+    rmSync(file, { force: true });
+  });
+
+  /** One more write, from a rotating set of writers: each must drop what anchors and counts were worked out. */
+  function write(): void {
+    step++;
+    // Every writer in turn, each right after a query that cached anchors.
+    const at = `2026-11-22T12:${String(step % 60).padStart(2, '0')}:00.000Z`;
+    const k = keys[(step * 37) % 1_200];
+    if (!k) throw new Error('no key');
+    switch (step % 5) {
+      case 0:
+        db.recordKeys(PROFILE, keys.slice(1_200 + step * 3, 1_200 + step * 3 + 3), at);
+        break;
+      case 1:
+        db.markDeleted(PROFILE, k.value, at);
+        break;
+      case 2:
+        db.recordReportedFields(PROFILE, { ...k, note: `renamed ${step} beta`, hwid: null }, at);
+        break;
+      case 3:
+        // Another connection on the same file (a writer thread would be one): this one learns of it by data_version.
+        other.recordKeys(PROFILE, [{ ...k, note: `moved ${step} alpha`, status: 'active', createdAt: null }], at);
+        break;
+      default:
+        other.markDeleted(PROFILE, k.value, at);
+    }
+  }
+
+  it('returns the model’s page at any offset, sort and direction, with and without filters, as writes land', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(undefined, 'alpha', 'a', 'be', 'beta', 'renamed', 'moved'),
+        fc.constantFrom(undefined, 'generated', 'active', 'deleted' as const),
+        fc.constantFrom(undefined, true, false),
+        fc.constantFrom(...SORTS),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        fc.nat({ max: 1_600 }),
+        fc.integer({ min: 1, max: 60 }),
+        (text, status, premium, field, dir, offset, limit) => {
+          const filter: LedgerFilter = { text, status, premium };
+          const capped = filter.text || filter.status || filter.premium !== undefined ? 5 : Infinity;
+          // The page, then the same page after a write (its anchors were cached by the first), on both connections.
+          for (let round = 0; round < 2; round++) {
+            if (round === 1) write();
+            const want = modelQuery(ledgerOf(db), filter, field, dir, offset, limit);
+            for (const reader of [db, other]) {
+              const got = reader.queryLedger(PROFILE, filter, { field, dir }, offset, limit, { cap: 5 });
+              expect(got.rows.map((r) => r.value)).toEqual(want.values);
+              expect(got.total).toBe(Math.min(want.total, capped));
+            }
+          }
+        },
+      ),
+      { numRuns: 250, seed: 5 },
+    );
+    expect(step).toBeGreaterThan(50);
+  }, 120_000);
+
+  it('seeks after and before any row of a filter with few matches or many, as writes land', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(undefined, 'alpha', 'beta', 'renamed', 'hw-', 'k'),
+        fc.constantFrom(undefined, 'active', 'deleted' as const),
+        fc.constantFrom(...SORTS),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        fc.nat(),
+        fc.integer({ min: 1, max: 80 }),
+        (text, status, field, dir, pick, limit) => {
+          write();
+          const filter: LedgerFilter = { text, status };
+          const all = ledgerOf(db);
+          const order = modelQuery(all, filter, field, dir, 0, all.length).values;
+          if (order.length === 0) return;
+          const i = pick % order.length;
+          const row = all.find((r) => r.value === order[i]);
+          if (!row) throw new Error('model row missing');
+          const cursor = { key: COLUMN[field](row), value: row.value };
+          expect(db.seekLedger(PROFILE, filter, { field, dir }, { after: cursor }, limit).map((r) => r.value)).toEqual(order.slice(i + 1, i + 1 + limit));
+          expect(db.seekLedger(PROFILE, filter, { field, dir }, { before: cursor }, limit).map((r) => r.value)).toEqual(order.slice(Math.max(0, i - limit), i));
+        },
+      ),
+      { numRuns: 120, seed: 9 },
+    );
+  }, 120_000);
+});
+
+describe('the text filter', () => {
+  // Notes from a small alphabet with quotes, FTS syntax, spaces, capitals and letters outside ASCII, so short
+  // and long terms, and terms that look like index queries, all have matches to find or to miss.
+  const ALPHABET = ['a', 'b', 'É', 'é', 'ß', '"', '*', ' ', '-', ':', '(', 'AND', 'x', 'Ω', '😀'];
+  function notedKeys(count: number, seed: number): Key[] {
+    const r = rng(seed);
+    return makeKeys(count, seed).map((k) => ({ ...k, note: Array.from({ length: Math.floor(r() * 9) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('') }));
+  }
+
+  it('finds exactly the rows whose value, note or HWID holds the term, in any case, for terms of any length', () => {
+    const db = new LocalDb(':memory:');
+    const keys = notedKeys(2_000, 31);
+    db.recordKeys(PROFILE, keys, '2026-11-22T10:00:00.000Z');
+    // Notes rewritten afterwards: the index must follow each row's new text, not keep its old one.
+    db.recordKeys(PROFILE, notedKeys(2_000, 32).slice(0, 500).map((k, i) => ({ ...k, value: keys[i]?.value ?? '' })), '2026-11-22T11:00:00.000Z');
+    const all = ledgerOf(db);
+    const texts = all.map((r) => `${r.value}\n${r.note}\n${r.hwid ?? ''}`);
+    fc.assert(
+      fc.property(fc.nat(), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 9 }), fc.boolean(), fc.constantFrom(undefined, 'active' as const), (pick, start, length, upper, status) => {
+        const source = Array.from(texts[pick % texts.length] ?? '');
+        const piece = source.slice(start % source.length, (start % source.length) + length).join('');
+        const term = upper ? piece.toUpperCase() : piece;
+        const filter: LedgerFilter = { text: term, status };
+        const want = modelQuery(all, filter, 'value', 'asc', 0, 50);
+        const got = db.queryLedger(PROFILE, filter, { field: 'value', dir: 'asc' }, 0, 50, { exact: true });
+        expect(got.total, JSON.stringify(term)).toBe(want.total);
+        expect(got.rows.map((r) => r.value)).toEqual(want.values);
+        expect(db.ledgerValues(PROFILE, filter, 10_000).total).toBe(modelQuery(all, filter, 'value', 'asc', 0, 0).total - (status ? 0 : all.filter((r) => r.status === 'deleted' && modelQuery([r], filter, 'value', 'asc', 0, 1).total === 1).length));
+      }),
+      { numRuns: 400, seed: 3 },
+    );
+    for (const term of ['"', '""', 'AND', '* ', '(', 'a:b', 'NEAR', '😀', 'ω', 'SS', 'no such text at all']) {
+      const want = modelQuery(all, { text: term }, 'createdAt', 'desc', 0, 100);
+      const got = db.queryLedger(PROFILE, { text: term }, { field: 'createdAt', dir: 'desc' }, 0, 100);
+      expect(got.total, term).toBe(want.total);
+      expect(got.rows.map((r) => r.value), term).toEqual(want.values);
+    }
+    db.close();
+  }, 120_000);
+});
+
 describe('ledger size', () => {
   it('counts keys recorded after an earlier query', () => {
     const db = new LocalDb(':memory:');
@@ -294,6 +442,74 @@ describe('schema upgrades', () => {
     const again = new LocalDb(file);
     expect(again.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 100).rows.find((r) => r.value === 'OLD-KEY-1')?.note).toBe('from before');
     again.close();
+    rmSync(file, { force: true });
+  });
+
+  // The ledger as schema 3 (the release before the text index) left it, frozen here, with its indexes.
+  const SCHEMA_3 = `
+    CREATE TABLE ledger (profile_id TEXT NOT NULL, value TEXT NOT NULL, note TEXT NOT NULL, status TEXT NOT NULL,
+      is_premium INTEGER NOT NULL, expires_at TEXT, hwid TEXT, created_at TEXT, last_seen_at TEXT NOT NULL,
+      search TEXT NOT NULL, days_key INTEGER, PRIMARY KEY (profile_id, value)) WITHOUT ROWID;
+    CREATE INDEX ledger_created ON ledger (profile_id, created_at);
+    CREATE INDEX ledger_seen ON ledger (profile_id, last_seen_at);
+    CREATE INDEX ledger_expires ON ledger (profile_id, expires_at);
+    CREATE INDEX ledger_note ON ledger (profile_id, note);
+    CREATE INDEX ledger_status ON ledger (profile_id, status);
+    CREATE INDEX ledger_search ON ledger (profile_id, search);
+    CREATE TABLE samples (profile_id TEXT NOT NULL, at TEXT NOT NULL, count INTEGER NOT NULL);
+    CREATE INDEX samples_by_time_count ON samples (profile_id, at, count);
+    CREATE TABLE audit (id INTEGER PRIMARY KEY, at TEXT NOT NULL, profile_id TEXT NOT NULL, profile_name TEXT NOT NULL,
+      action TEXT NOT NULL, target TEXT NOT NULL, outcome TEXT NOT NULL, message TEXT NOT NULL);
+    CREATE INDEX audit_by_time ON audit (at);
+    CREATE TABLE jobs (id TEXT PRIMARY KEY, profile_id TEXT NOT NULL, action TEXT NOT NULL, params TEXT NOT NULL,
+      state TEXT NOT NULL, reason TEXT, created_at TEXT NOT NULL, finished_at TEXT, total INTEGER NOT NULL);
+    CREATE INDEX jobs_by_profile ON jobs (profile_id, created_at);
+    CREATE TABLE job_items (job_id TEXT NOT NULL, seq INTEGER NOT NULL, target TEXT NOT NULL, size INTEGER NOT NULL,
+      state TEXT NOT NULL, code TEXT, message TEXT, PRIMARY KEY (job_id, seq)) WITHOUT ROWID;
+    CREATE INDEX job_items_by_state ON job_items (job_id, state, seq);
+    CREATE TABLE profile_settings (profile_id TEXT PRIMARY KEY, bulk_ceiling INTEGER);
+    PRAGMA user_version = 3;`;
+
+  it('upgrades a schema-3 file with rows: every row kept, whole, and found by the text filter', () => {
+    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
+    const old = new DatabaseSync(file);
+    old.exec(SCHEMA_3);
+    const keys = makeKeys(3_000, 41).map((k, i) => (i % 10 === 0 ? { ...k, note: `Café Größe ${i}` } : k));
+    const insert = old.prepare('INSERT INTO ledger VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    old.exec('BEGIN');
+    for (const [i, k] of keys.entries()) {
+      const profile = i % 3 === 0 ? OTHER : PROFILE;
+      insert.run(profile, k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, '2026-03-01T00:00:00.000Z',
+        `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase(), k.daysKey);
+    }
+    old.exec('COMMIT');
+    const before = old.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();
+    old.exec("INSERT INTO jobs VALUES ('j1', 'p', 'extend', '{}', 'done', NULL, '2026-03-01T00:00:00.000Z', NULL, 0)");
+    old.close();
+
+    const db = new LocalDb(file);
+    const check = new DatabaseSync(file);
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 4 });
+    const after = check.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();
+    expect(after).toEqual(before);
+    // The index agrees with the rows it was built from.
+    expect(() => { check.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')"); }).not.toThrow();
+    expect(check.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 1 });
+    check.close();
+    const mine = keys.filter((_, i) => i % 3 !== 0);
+    const rows = ledgerOf(db);
+    expect(rows).toHaveLength(mine.length);
+    for (const term of ['café größe', 'GRÖSSE', 'größe 1', mine[7]?.value.slice(3, 9) ?? '', 'hw-', 'é']) {
+      const got = db.queryLedger(PROFILE, { text: term }, { field: 'createdAt', dir: 'desc' }, 0, 100, { exact: true });
+      const want = modelQuery(rows, { text: term }, 'createdAt', 'desc', 0, 100);
+      expect(got.total, term).toBe(want.total);
+      expect(got.rows.map((r) => r.value), term).toEqual(want.values);
+    }
+    expect(db.queryLedger(PROFILE, { text: 'größe 1' }, { field: 'value', dir: 'asc' }, 0, 1).total).toBeGreaterThan(0);
+    // Writing after the upgrade keeps the index in step.
+    db.recordKeys(PROFILE, [{ ...(mine[0] as Key), note: 'after the upgrade' }]);
+    expect(db.queryLedger(PROFILE, { text: 'after the upgrade' }, { field: 'value', dir: 'asc' }, 0, 10).rows.map((r) => r.value)).toEqual([mine[0]?.value]);
+    db.close();
     rmSync(file, { force: true });
   });
 

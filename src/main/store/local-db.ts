@@ -24,8 +24,6 @@ CREATE INDEX IF NOT EXISTS ledger_seen ON ledger (profile_id, last_seen_at);
 CREATE INDEX IF NOT EXISTS ledger_expires ON ledger (profile_id, expires_at);
 CREATE INDEX IF NOT EXISTS ledger_note ON ledger (profile_id, note);
 CREATE INDEX IF NOT EXISTS ledger_status ON ledger (profile_id, status);
--- Narrow copy of the text the filter reads: counting matches scans this, not the wide rows.
-CREATE INDEX IF NOT EXISTS ledger_search ON ledger (profile_id, search);
 CREATE TABLE IF NOT EXISTS samples (
   profile_id TEXT NOT NULL,
   at         TEXT NOT NULL,
@@ -79,6 +77,49 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE profile_settings (profile_id TEXT PRIMARY KEY, bulk_ceiling INTEGER);`,
   // 3: the history reads min and max count per time range from the index alone (SCHEMA creates the new one).
   'DROP INDEX IF EXISTS samples_by_time;',
+  // 4: the ledger gets an integer rowid, so a trigram full-text index (ledger_text) can name its rows: a text
+  // filter reads the rows holding the term's trigrams, not the whole ledger. Triggers keep the index in step
+  // with every writer. It indexes the search text with two newlines after it, so every character of it starts
+  // a trigram, and a term of 1 or 2 characters is found through the trigrams that start with it
+  // (ledger_trigrams lists them). Each sort index carries the value, the sort's tiebreaker; the status index
+  // carries premium too, so a premium filter reads index entries, not rows. The narrow ledger_search copy goes.
+  `CREATE TABLE ledger_v4 (
+     id           INTEGER PRIMARY KEY,
+     profile_id   TEXT NOT NULL,
+     value        TEXT NOT NULL,
+     note         TEXT NOT NULL,
+     status       TEXT NOT NULL,
+     is_premium   INTEGER NOT NULL,
+     expires_at   TEXT,
+     hwid         TEXT,
+     created_at   TEXT,
+     last_seen_at TEXT NOT NULL,
+     search       TEXT NOT NULL,
+     days_key     INTEGER,
+     UNIQUE (profile_id, value)
+   );
+   INSERT INTO ledger_v4 (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key)
+     SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value;
+   DROP TABLE ledger;
+   ALTER TABLE ledger_v4 RENAME TO ledger;
+   CREATE INDEX ledger_created ON ledger (profile_id, created_at, value);
+   CREATE INDEX ledger_seen ON ledger (profile_id, last_seen_at, value);
+   CREATE INDEX ledger_expires ON ledger (profile_id, expires_at, value);
+   CREATE INDEX ledger_note ON ledger (profile_id, note, value);
+   CREATE INDEX ledger_status ON ledger (profile_id, status, is_premium, value);
+   CREATE VIRTUAL TABLE ledger_text USING fts5 (search, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1', detail = 'none');
+   CREATE VIRTUAL TABLE ledger_trigrams USING fts5vocab (ledger_text, 'row');
+   INSERT INTO ledger_text (rowid, search) SELECT id, search || char(10, 10) FROM ledger;
+   CREATE TRIGGER ledger_text_insert AFTER INSERT ON ledger BEGIN
+     INSERT INTO ledger_text (rowid, search) VALUES (new.id, new.search || char(10, 10));
+   END;
+   CREATE TRIGGER ledger_text_delete AFTER DELETE ON ledger BEGIN
+     DELETE FROM ledger_text WHERE rowid = old.id;
+   END;
+   CREATE TRIGGER ledger_text_update AFTER UPDATE OF id, search ON ledger WHEN old.id IS NOT new.id OR old.search IS NOT new.search BEGIN
+     DELETE FROM ledger_text WHERE rowid = old.id;
+     INSERT INTO ledger_text (rowid, search) VALUES (new.id, new.search || char(10, 10));
+   END;`,
 ];
 
 const HOUR_MS = 3_600_000;
@@ -99,6 +140,34 @@ export interface SampleWindow {
   from: string;
   to: string;
   prefix: number;
+}
+
+/**
+ * How deep pages are found (tests make both small, so every path runs over a small ledger):
+ * - directOffset: a page this close to the start of its order is a plain OFFSET, cheaper than anchors;
+ * - anchorStep: rows between two anchors, so a page at any depth skips fewer than this many rows.
+ */
+export interface LedgerPaging {
+  directOffset: number;
+  anchorStep: number;
+}
+const PAGING: LedgerPaging = { directOffset: 2_000, anchorStep: 128 };
+/** Anchor lists kept at once (one per profile, filter and sort column): about 8,000 small pairs at 1,000,000 rows. */
+const ANCHOR_CACHE = 6;
+/**
+ * Trigrams a term of 3 characters or more is looked up by: its rarest ones. Every row holding the term holds
+ * them all; more of them narrow the candidates less than each one costs to read.
+ */
+const RAREST_TRIGRAMS = 3;
+/**
+ * A term of 1 or 2 characters starting more distinct trigrams than this is common (a letter of the key
+ * alphabet starts about a thousand): a scan finds the count's cap of matches within its first rows.
+ */
+const SHORT_TERM_TRIGRAMS = 200;
+
+interface Anchors {
+  keys: LedgerCursor[];
+  total: number;
 }
 
 const SORT_COLUMNS: Record<LedgerSortField, string> = {
@@ -171,6 +240,31 @@ const JOB_SELECT = 'SELECT id, profile_id AS profileId, action, params, state, r
 const AUDIT_SELECT = 'SELECT id, at, profile_id AS profileId, profile_name AS profileName, action, target, outcome, message FROM audit';
 
 
+/** A filter's text as the stored search text holds it (lower-cased), or null for no text. */
+const textTerm = (filter: LedgerFilter): string | null => (filter.text ? filter.text.toLowerCase() : null);
+
+const isUnfiltered = (filter: LedgerFilter): boolean => !filter.text && !filter.status && filter.premium === undefined;
+
+/** A string as one quoted FTS5 token: nothing in it is read as query syntax. */
+const ftsString = (text: string): string => `"${text.replaceAll('"', '""')}"`;
+
+/**
+ * A place in a sort as SQL conditions over a sort key column `k` and the value `v` (the tiebreaker): the rows
+ * from `at` on in the direction asked (with `at` itself when `inclusive`), as one or two ranges read in turn.
+ * NULL keys come first ascending and last descending, as ORDER BY puts them.
+ */
+function cursorSegments(k: string, v: string, asc: boolean, at: LedgerCursor, inclusive: boolean): { sql: string; params: SQLInputValue[]; order: string }[] {
+  const dir = asc ? 'ASC' : 'DESC';
+  const cmp = `${asc ? '>' : '<'}${inclusive ? '=' : ''}`;
+  if (at.key === null) {
+    const first = { sql: `${k} IS NULL AND ${v} ${cmp} ?`, params: [at.value], order: `${v} ${dir}` };
+    // Ascending, the non-NULL keys follow the NULLs; descending, nothing follows them.
+    return asc ? [first, { sql: `${k} IS NOT NULL`, params: [], order: `${k} ${dir}, ${v} ${dir}` }] : [first];
+  }
+  const first = { sql: `(${k}, ${v}) ${cmp} (?, ?)`, params: [at.key, at.value], order: `${k} ${dir}, ${v} ${dir}` };
+  return asc ? [first] : [first, { sql: `${k} IS NULL`, params: [], order: `${v} ${dir}` }];
+}
+
 const likeTerm = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export class LocalDb {
@@ -178,13 +272,20 @@ export class LocalDb {
   private readonly ledgerSizes = new Map<string, number>();
   /** Statements a running job repeats every step, compiled once: compiling costs more than running them. */
   private readonly jobStatements = new Map<string, StatementSync>();
+  private readonly anchorCache = new Map<string, Anchors>();
+  private readonly textMatches = new Map<string, string | null>();
+  private dataVersion = -1;
+
+  private readonly paging: LedgerPaging;
 
   /**
    * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
    * keystrokes); the ledger writer's own connection takes less. `busyTimeoutMs`: how long a statement waits for
    * the other connection's write lock (the ledger writer holds it one chunk at a time) before it fails.
+   * `paging`: how deep pages are found (see LedgerPaging).
    */
-  constructor(file: string, options: { cacheKiB?: number; busyTimeoutMs?: number } = {}) {
+  constructor(file: string, options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging> } = {}) {
+    this.paging = { ...PAGING, ...options.paging };
     this.db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5_000 });
     const { user_version: from } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
     if (from > MIGRATIONS.length) {
@@ -251,7 +352,7 @@ export class LocalDb {
    * one call into SQLite rather than 100,000. The search text is lower-cased here, as the filter term is.
    */
   private upsertKeys(profileId: string, keys: readonly Key[], seenAt: string): void {
-    this.ledgerSizes.delete(profileId);
+    this.ledgerCaches(true);
     // In key order: every index this touches leads with the value (or a column the batch shares), so sorted rows
     // walk each B-tree once, front to back, rather than landing on random pages of a table larger than the cache.
     const sorted = [...keys].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
@@ -289,47 +390,129 @@ export class LocalDb {
       sets.push('created_at = ?');
       params.push(key.createdAt);
     }
+    this.ledgerCaches(true);
     this.db.prepare(`UPDATE ledger SET ${sets.join(', ')} WHERE profile_id = ? AND value = ?`).run(...params, profileId, key.value);
   }
 
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
+    this.ledgerCaches(true);
     this.db.prepare("UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value = ?").run(seenAt, profileId, value);
   }
 
   /**
-   * The WHERE clause for a filter. The unary + keeps SQLite off the status index where reading through it would
-   * cost a table lookup per row: with a text term, which one pass over ledger_search or the table answers, and
-   * when walking the sort column's index (`walk`), which must stay the way rows are read.
+   * A filter as SQL over `ledger` (its columns prefixed with `t`, a table alias and a dot, or nothing):
+   * - 'walk' tests each row read along a sort index: the unary + keeps SQLite off the status index, which would
+   *   change the order rows are read in, and the text is a substring test of the row's own search text;
+   * - 'set' names every match at once (a job's targets, an export, a count): a term of 3 characters or more is
+   *   looked up in ledger_text (its candidates then tested, which also keeps the exact substring meaning), and
+   *   status and premium may use their index.
    */
-  private ledgerWhere(profileId: string, filter: LedgerFilter, walk = false): { sql: string; params: SQLInputValue[] } {
-    const clauses = ['profile_id = ?'];
+  private ledgerWhere(profileId: string, filter: LedgerFilter, mode: 'walk' | 'set', t = ''): { sql: string; params: SQLInputValue[] } {
+    const clauses = [`${t}profile_id = ?`];
     const params: SQLInputValue[] = [profileId];
-    const plus = walk || filter.text ? '+' : '';
-    if (filter.text) {
-      clauses.push('instr(search, ?) > 0');
-      params.push(filter.text.toLowerCase());
+    const term = textTerm(filter);
+    const plus = mode === 'walk' || term !== null ? '+' : '';
+    if (term !== null) {
+      const match = mode === 'set' ? this.textMatch(term) : null;
+      if (match !== null) {
+        clauses.push(`${t}id IN (SELECT rowid FROM ledger_text WHERE ledger_text MATCH ?)`);
+        params.push(match);
+      }
+      clauses.push(`instr(${t}search, ?) > 0`);
+      params.push(term);
     }
     if (filter.status) {
-      clauses.push(`${plus}status = ?`);
+      clauses.push(`${plus}${t}status = ?`);
       params.push(filter.status);
     }
     if (filter.premium !== undefined) {
-      clauses.push(`${plus}is_premium = ?`);
+      clauses.push(`${plus}${t}is_premium = ?`);
       params.push(filter.premium ? 1 : 0);
     }
     return { sql: clauses.join(' AND '), params };
   }
 
   /**
-   * The keys a filter names as a job's targets: as the ledger shows them, less those it knows are deleted unless
-   * the filter asks for deleted keys (sending them again would only fail, or extend nothing).
+   * The ledger_text query for the rows that may hold `term` (lower-cased), or null when a scan finds them
+   * sooner. The index keeps no positions (detail=none), so its rows are candidates that the caller's substring
+   * test narrows to the exact meaning; they always include every row holding the term:
+   * - 3 characters or more: the rarest few of its trigrams, all required (a row holding the term holds them all);
+   * - 1 or 2: any trigram starting with it (every character of the indexed text starts one); null when so many
+   *   do that the term is common; and no row holds a term no trigram starts with.
+   * Kept until the ledger changes: typing a term asks for it several times.
+   */
+  private textMatch(term: string): string | null {
+    const known = this.textMatches.get(term);
+    if (known !== undefined) return known;
+    const chars = Array.from(term);
+    let match: string | null;
+    if (chars.length >= 3) {
+      const grams = new Set<string>();
+      for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(''));
+      const counts = new Map([...grams].map((g) => [g, 0]));
+      for (const r of this.db.prepare('SELECT term, doc FROM ledger_trigrams WHERE term IN (SELECT value FROM json_each(?))').all(JSON.stringify([...grams])) as { term: string; doc: number }[]) {
+        counts.set(r.term, r.doc);
+      }
+      match = [...counts].sort((a, b) => a[1] - b[1]).slice(0, RAREST_TRIGRAMS).map(([g]) => ftsString(g)).join(' AND ');
+    } else {
+      // Code points sort as their UTF-8 bytes do: every trigram starting with the term lies below this bound.
+      const starting = this.db
+        .prepare('SELECT term FROM ledger_trigrams WHERE term >= ? AND term < ? LIMIT ?')
+        .all(term, `${term}\u{10FFFF}\u{10FFFF}\u{10FFFF}`, SHORT_TERM_TRIGRAMS + 1) as { term: string }[];
+      if (starting.length > SHORT_TERM_TRIGRAMS) match = null;
+      // A term under 3 characters matches no row as a query of its own.
+      else if (starting.length === 0) match = ftsString(term);
+      else match = starting.map((r) => ftsString(r.term)).join(' OR ');
+    }
+    this.textMatches.set(term, match);
+    return match;
+  }
+
+  /**
+   * The matches of a filter as (value, k) pairs, k the sort column, read the cheapest way and stopping after
+   * `most`: a term of 3 characters or more streams ledger_text's candidates (so the LIMIT stops the index read
+   * itself); other filters read the table or the status index.
+   */
+  private hitsSource(profileId: string, filter: LedgerFilter, column: string): { sql: string; params: SQLInputValue[] } {
+    const term = textTerm(filter);
+    const match = term === null ? null : this.textMatch(term);
+    if (match === null) {
+      const where = this.ledgerWhere(profileId, filter, 'set');
+      return { sql: `SELECT value, ${column} AS k FROM ledger WHERE ${where.sql} LIMIT ?`, params: where.params };
+    }
+    const where = this.ledgerWhere(profileId, filter, 'walk', 'l.');
+    return {
+      sql: `SELECT l.value AS value, l.${column} AS k FROM ledger_text CROSS JOIN ledger AS l ON l.id = ledger_text.rowid WHERE ledger_text MATCH ? AND ${where.sql} LIMIT ?`,
+      params: [match, ...where.params],
+    };
+  }
+
+  /**
+   * The keys a filter names as a job's targets, and the ones "select all matching" counts: as the ledger shows
+   * them, less those it knows are deleted unless the filter asks for deleted keys (sending them again would only
+   * fail, or extend nothing).
    */
   private targetWhere(profileId: string, filter: LedgerFilter): { sql: string; params: SQLInputValue[] } {
-    const where = this.ledgerWhere(profileId, filter);
+    const where = this.ledgerWhere(profileId, filter, 'set');
     return filter.status ? where : { sql: `${where.sql} AND +status <> 'deleted'`, params: where.params };
   }
 
-  /** How many rows a profile's ledger holds, counted once and kept until the next write. */
+  /**
+   * Drops what was worked out from the ledger when it may have changed: after this connection's own writes
+   * (`wrote`), and when another connection (a writer thread, another process) committed, which
+   * PRAGMA data_version tells.
+   */
+  private ledgerCaches(wrote = false): void {
+    const { data_version: version } = this.db.prepare('PRAGMA data_version').get() as { data_version: number };
+    if (wrote || version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.ledgerSizes.clear();
+      this.anchorCache.clear();
+      this.textMatches.clear();
+    }
+  }
+
+  /** How many rows a profile's ledger holds, counted once and kept until the ledger changes. */
   private ledgerSize(profileId: string): number {
     let n = this.ledgerSizes.get(profileId);
     if (n === undefined) {
@@ -343,12 +526,11 @@ export class LocalDb {
    * One page of the ledger and how many rows the filter matches. Counting every match of a filter over a large
    * ledger costs a pass over all of it, so the count stops at `cap` (as mail clients say "more than 10,000"):
    * `totalCapped` says more than `total` rows match; `exact` counts them all. Two plans for the page:
-   * - few rows ("sparse"): one pass collects each match's key and sort value, stopping past the cap; under it,
-   *   those are every match, giving the count, and the page is taken from the small pairs, only its rows read
-   *   whole. Walking the sort index instead would read a table row for nearly every row in it (a WITHOUT ROWID
-   *   table cannot defer that read).
-   * - more than the cap: walk the sort column's index, testing each row, until the page is full; a page costs
-   *   about its size divided by the share of rows that match.
+   * - few rows ("sparse"): one pass collects each match's key and sort value (a text term through ledger_text),
+   *   stopping past the cap; under it, those are every match, giving the count, and the page is taken from the
+   *   small pairs, only its rows read whole.
+   * - more than the cap: the page is read along the sort column's index, testing each row (see pageAt); a page
+   *   costs about its size divided by the share of rows that match.
    * Both plans return the same rows.
    */
   queryLedger(
@@ -359,62 +541,121 @@ export class LocalDb {
     limit: number,
     count: { exact?: boolean; cap?: number } = {},
   ): { rows: LedgerRow[]; total: number; totalCapped: boolean } {
-    const where = this.ledgerWhere(profileId, filter);
+    this.ledgerCaches();
     const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
     const column = SORT_COLUMNS[sort.field];
     const size = this.ledgerSize(profileId);
     const cap = count.cap ?? LEDGER_COUNT_CAP;
-    const unfiltered = !filter.text && !filter.status && filter.premium === undefined;
-    let total: number;
-    let totalCapped = false;
-    if (unfiltered) total = size;
-    else {
-      // One pass collects the matches' keys and sort values, stopping at the cap's next match (all of them with
-      // `exact` while under half the ledger). Under the cap, they are every match: the count, and the page
-      // taken from them. Past it, the dense walk below makes the page.
-      const most = count.exact === true ? Math.ceil(size / 2) : cap + 1;
-      const rows = this.db
-        .prepare(
-          `WITH hits AS MATERIALIZED (SELECT value, ${column} AS k FROM ledger WHERE ${where.sql} LIMIT ?),
-             page AS MATERIALIZED (SELECT value, k FROM hits ORDER BY k ${dir}, value ${dir} LIMIT ? OFFSET ?)
-           SELECT ledger.*, (SELECT count(*) FROM hits) AS total
-           FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
-           ORDER BY page.k ${dir}, page.value ${dir}`,
-        )
-        .all(...where.params, most, limit, offset, profileId) as unknown as (LedgerDbRow & { total: number })[];
-      // With no row on the page, the matches are known to be none only on the first page.
-      const hits = rows[0]?.total ?? (offset === 0 ? 0 : this.countLedger(where, most));
-      if (hits < most) return { rows: rows.map(toLedgerRow), total: hits, totalCapped: false };
-      if (count.exact === true) total = this.countLedger(where);
-      else {
-        total = cap;
-        totalCapped = true;
-      }
-    }
-
-    const walk = this.ledgerWhere(profileId, filter, true);
-    if (offset > 0 && !filter.text && !filter.status && filter.premium === undefined) {
-      // A jump deep into the whole ledger: skip `offset` entries of the sort column's index, which holds the
-      // sort key and the value (the key) and nothing else, so no row is read until the page's first; then seek.
-      const at = this.db
-        .prepare(`SELECT ${column} AS k, value FROM ledger WHERE profile_id = ? ORDER BY ${column} ${dir}, value ${dir} LIMIT 1 OFFSET ?`)
-        .get(profileId, offset) as { k: string | null; value: string } | undefined;
-      if (!at) return { rows: [], total, totalCapped };
-      const first = this.db.prepare('SELECT * FROM ledger WHERE profile_id = ? AND value = ?').get(profileId, at.value) as unknown as LedgerDbRow;
-      const rest = limit > 1 ? this.seekLedger(profileId, filter, sort, { after: { key: at.k, value: at.value } }, limit - 1) : [];
-      return { rows: [toLedgerRow(first), ...rest], total, totalCapped };
-    }
+    if (isUnfiltered(filter)) return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: size, totalCapped: false };
+    // One pass collects the matches' keys and sort values, stopping at the cap's next match (all of them with
+    // `exact` while under half the ledger). Under the cap, they are every match: the count, and the page
+    // taken from them. Past it, the page is read along the sort index.
+    const most = count.exact === true ? Math.ceil(size / 2) : cap + 1;
+    const hits = this.hitsSource(profileId, filter, column);
     const rows = this.db
-      .prepare(`SELECT * FROM ledger WHERE ${walk.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT ? OFFSET ?`)
-      .all(...walk.params, limit, offset) as unknown as LedgerDbRow[];
-    return { rows: rows.map(toLedgerRow), total, totalCapped };
+      .prepare(
+        `WITH hits AS MATERIALIZED (${hits.sql}),
+           page AS MATERIALIZED (SELECT value, k FROM hits ORDER BY k ${dir}, value ${dir} LIMIT ? OFFSET ?)
+         SELECT ledger.*, (SELECT count(*) FROM hits) AS total
+         FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
+         ORDER BY page.k ${dir}, page.value ${dir}`,
+      )
+      .all(...hits.params, most, limit, offset, profileId) as unknown as (LedgerDbRow & { total: number })[];
+    // With no row on the page, the matches are known to be none only on the first page.
+    const found = rows[0]?.total ?? (offset === 0 ? 0 : this.countLedger(profileId, filter, most));
+    if (found < most) return { rows: rows.map(toLedgerRow), total: found, totalCapped: false };
+    const page = this.pageAt(profileId, filter, sort, offset, limit);
+    return count.exact === true ? { rows: page, total: this.countLedger(profileId, filter), totalCapped: false } : { rows: page, total: cap, totalCapped: true };
+  }
+
+  /**
+   * The page at `offset` of the rows a filter passes, read along the sort column's index. Near either end, a
+   * plain OFFSET; deeper, from the nearest anchor (see anchors), so no page skips more than paging.anchorStep rows.
+   * A descending page is the ascending order's rows counted from the end, turned round.
+   */
+  private pageAt(profileId: string, filter: LedgerFilter, sort: { field: LedgerSortField; dir: 'asc' | 'desc' }, offset: number, limit: number): LedgerRow[] {
+    const column = SORT_COLUMNS[sort.field];
+    const step = this.paging.anchorStep;
+    if (offset < this.paging.directOffset) {
+      const walk = this.ledgerWhere(profileId, filter, 'walk');
+      const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
+      const rows = this.db
+        .prepare(`SELECT * FROM ledger WHERE ${walk.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT ? OFFSET ?`)
+        .all(...walk.params, limit, offset) as unknown as LedgerDbRow[];
+      return rows.map(toLedgerRow);
+    }
+    const { keys, total } = this.anchors(profileId, filter, column);
+    if (offset >= total) return [];
+    const asc = sort.dir === 'asc';
+    const from = asc ? offset : Math.max(0, total - offset - limit);
+    const to = asc ? Math.min(total, offset + limit) : total - offset;
+    const i = Math.floor(from / step);
+    const anchor = keys[i];
+    if (!anchor) throw new Error(`ledger anchor ${i} of ${keys.length} missing`);
+    const skip = from - i * step;
+    const rows = this.walkFrom(profileId, filter, column, true, anchor, true, skip + (to - from)).slice(skip);
+    if (!asc) rows.reverse();
+    return rows.map(toLedgerRow);
+  }
+
+  /**
+   * Every paging.anchorStep-th row (its sort key and value) of the rows a filter passes, in ascending sort order, and
+   * how many there are: one pass along the sort index, kept until the ledger changes. A page at any depth
+   * starts from the anchor before it.
+   */
+  private anchors(profileId: string, filter: LedgerFilter, column: string): Anchors {
+    const id = JSON.stringify([profileId, column, textTerm(filter), filter.status ?? null, filter.premium ?? null]);
+    const cached = this.anchorCache.get(id);
+    if (cached) {
+      // Most recently used last: the oldest goes first when the cache is full.
+      this.anchorCache.delete(id);
+      this.anchorCache.set(id, cached);
+      return cached;
+    }
+    const step = this.paging.anchorStep;
+    const walk = this.ledgerWhere(profileId, filter, 'walk');
+    const keys = (
+      this.db
+        .prepare(
+          `SELECT k, value FROM (SELECT ${column} AS k, value, row_number() OVER (ORDER BY ${column}, value) AS n FROM ledger WHERE ${walk.sql})
+           WHERE n % ? = 1 % ?`,
+        )
+        .all(...walk.params, step, step) as { k: string | null; value: string }[]
+    ).map((r) => ({ key: r.k, value: r.value }));
+    const last = keys.at(-1);
+    const total = last ? (keys.length - 1) * step + 1 + this.walkFrom(profileId, filter, column, true, last, false, step).length : 0;
+    const built = { keys, total };
+    if (this.anchorCache.size >= ANCHOR_CACHE) {
+      const oldest = this.anchorCache.keys().next().value;
+      if (oldest !== undefined) this.anchorCache.delete(oldest);
+    }
+    this.anchorCache.set(id, built);
+    return built;
+  }
+
+  /**
+   * Up to `limit` rows the filter passes from a row's place along the sort index, in the direction asked,
+   * with the row itself when `inclusive`. NULL sort keys come first ascending and last descending, as ORDER BY
+   * puts them; each side of that boundary is its own index range.
+   */
+  private walkFrom(profileId: string, filter: LedgerFilter, column: string, asc: boolean, at: LedgerCursor, inclusive: boolean, limit: number): LedgerDbRow[] {
+    const walk = this.ledgerWhere(profileId, filter, 'walk');
+    const rows: LedgerDbRow[] = [];
+    for (const seg of cursorSegments(column, 'value', asc, at, inclusive)) {
+      if (rows.length >= limit) break;
+      const got = this.db
+        .prepare(`SELECT * FROM ledger WHERE ${walk.sql} AND ${seg.sql} ORDER BY ${seg.order} LIMIT ?`)
+        .all(...walk.params, ...seg.params, limit - rows.length) as unknown as LedgerDbRow[];
+      rows.push(...got);
+    }
+    return rows;
   }
 
   /**
    * The page next to a row already shown: seek paging on (sort key, value), so a page costs about its own size
    * at any depth, where OFFSET costs the depth. `after` continues in the sort's direction from the cursor row,
-   * `before` goes back from it (rows still come in the sort's order). NULL sort keys come first ascending and last
-   * descending, as ORDER BY puts them; each side of that boundary is its own index range.
+   * `before` goes back from it (rows still come in the sort's order). A filter with few matches (up to the
+   * count's cap) takes the page from its matches, as queryLedger's sparse plan does; others walk the sort index.
    */
   seekLedger(
     profileId: string,
@@ -423,49 +664,55 @@ export class LocalDb {
     cursor: { after: LedgerCursor } | { before: LedgerCursor },
     limit: number,
   ): LedgerRow[] {
+    this.ledgerCaches();
     const back = 'before' in cursor;
     const at = 'before' in cursor ? cursor.before : cursor.after;
     // Going back is going forward in the other direction, then turning the rows round.
     const asc = (sort.dir === 'asc') !== back;
     const column = SORT_COLUMNS[sort.field];
-    const walk = this.ledgerWhere(profileId, filter, true);
-    const dir = asc ? 'ASC' : 'DESC';
-    const segments: { sql: string; params: SQLInputValue[]; order: string }[] = [];
-    const cmp = asc ? '>' : '<';
-    if (at.key === null) {
-      segments.push({ sql: `${column} IS NULL AND value ${cmp} ?`, params: [at.value], order: `value ${dir}` });
-      // Ascending, the non-NULL keys follow the NULLs; descending, nothing follows them.
-      if (asc) segments.push({ sql: `${column} IS NOT NULL`, params: [], order: `${column} ${dir}, value ${dir}` });
-    } else {
-      segments.push({ sql: `(${column}, value) ${cmp} (?, ?)`, params: [at.key, at.value], order: `${column} ${dir}, value ${dir}` });
-      if (!asc) segments.push({ sql: `${column} IS NULL`, params: [], order: `value ${dir}` });
-    }
-    const rows: LedgerDbRow[] = [];
-    for (const seg of segments) {
-      if (rows.length >= limit) break;
+    let rows: LedgerDbRow[] | null = null;
+    if (!isUnfiltered(filter)) {
+      const most = LEDGER_COUNT_CAP + 1;
+      const hits = this.hitsSource(profileId, filter, column);
+      const segments = cursorSegments('k', 'value', asc, at, false);
+      const union = segments.map((s) => `SELECT * FROM (SELECT value, k, ${segments.indexOf(s)} AS seg FROM hits WHERE ${s.sql} ORDER BY ${s.order} LIMIT ?)`);
       const got = this.db
-        .prepare(`SELECT * FROM ledger WHERE ${walk.sql} AND ${seg.sql} ORDER BY ${seg.order} LIMIT ?`)
-        .all(...walk.params, ...seg.params, limit - rows.length) as unknown as LedgerDbRow[];
-      rows.push(...got);
+        .prepare(
+          `WITH hits AS MATERIALIZED (${hits.sql}),
+             page AS MATERIALIZED (SELECT * FROM (${union.join(' UNION ALL ')}) ORDER BY seg, k ${asc ? 'ASC' : 'DESC'}, value ${asc ? 'ASC' : 'DESC'} LIMIT ?)
+           SELECT ledger.*, (SELECT count(*) FROM hits) AS total
+           FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
+           ORDER BY page.seg, page.k ${asc ? 'ASC' : 'DESC'}, page.value ${asc ? 'ASC' : 'DESC'}`,
+        )
+        .all(...hits.params, most, ...segments.flatMap((s) => [...s.params, limit]), limit, profileId) as unknown as (LedgerDbRow & { total: number })[];
+      // No row: either no match past the cursor, or (past the cap) the matches were not all read.
+      const found = got[0]?.total ?? this.countLedger(profileId, filter, most);
+      if (found < most) rows = got;
     }
+    rows ??= this.walkFrom(profileId, filter, column, asc, at, false, limit);
     if (back) rows.reverse();
     return rows.map(toLedgerRow);
   }
 
   /** How many rows match, or `most` when at least that many do. */
-  private countLedger(where: { sql: string; params: SQLInputValue[] }, most?: number): number {
-    if (most === undefined) return (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
-    return (this.db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ledger WHERE ${where.sql} LIMIT ?)`).get(...where.params, most) as { n: number }).n;
+  private countLedger(profileId: string, filter: LedgerFilter, most?: number): number {
+    if (most === undefined) {
+      const where = this.ledgerWhere(profileId, filter, 'set');
+      return (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
+    }
+    const hits = this.hitsSource(profileId, filter, 'value');
+    return (this.db.prepare(`SELECT count(*) AS n FROM (${hits.sql})`).get(...hits.params, most) as { n: number }).n;
   }
 
   /**
-   * The key values a filter matches, at most `max` of them (in key order), and how many match in all: one pass,
-   * reading the narrow ledger_search index when there is a text term.
+   * The key values a filter names as a job's targets (targetWhere: known deleted keys left out unless the filter
+   * asks for them), at most `max` of them (in key order), and how many there are in all.
    */
   ledgerValues(profileId: string, filter: LedgerFilter, max: number): { values: string[]; total: number } {
-    const where = this.ledgerWhere(profileId, filter);
-    const values = (this.db.prepare(`SELECT value FROM ledger WHERE ${where.sql} LIMIT ?`).all(...where.params, max) as { value: string }[]).map((r) => r.value);
-    return { values, total: values.length < max ? values.length : this.countLedger(where) };
+    const where = this.targetWhere(profileId, filter);
+    const values = (this.db.prepare(`SELECT value FROM ledger WHERE ${where.sql} ORDER BY value LIMIT ?`).all(...where.params, max) as { value: string }[]).map((r) => r.value);
+    const total = values.length < max ? values.length : (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
+    return { values, total };
   }
 
   /** The rows of the given keys, in the order given; keys the ledger does not hold are left out. */
@@ -477,7 +724,7 @@ export class LocalDb {
   }
 
   *iterateLedger(profileId: string, filter: LedgerFilter): Generator<LedgerRow> {
-    const where = this.ledgerWhere(profileId, filter);
+    const where = this.ledgerWhere(profileId, filter, 'set');
     for (const row of this.db.prepare(`SELECT * FROM ledger WHERE ${where.sql} ORDER BY created_at DESC, value`).iterate(...where.params)) {
       yield toLedgerRow(row as unknown as LedgerDbRow);
     }
@@ -582,13 +829,14 @@ export class LocalDb {
     if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at);
     for (const k of batch.reportedKeys ?? []) this.recordReportedFields(batch.profileId, k, at);
     if (batch.hwidCleared && batch.hwidCleared.length > 0) {
+      this.ledgerCaches(true);
       this.jobStatement(
         `UPDATE ledger SET hwid = NULL, search = lower(value || char(10) || note || char(10)), last_seen_at = ?
          WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
       ).run(at, batch.profileId, JSON.stringify(batch.hwidCleared));
     }
     if (batch.deletedValues.length > 0) {
-      this.ledgerSizes.delete(batch.profileId);
+      this.ledgerCaches(true);
       this.jobStatement(
         "UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))",
       ).run(at, batch.profileId, JSON.stringify(batch.deletedValues));
