@@ -301,7 +301,9 @@ export class LocalDb {
     if (from === MIGRATIONS.length) return;
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      for (const step of MIGRATIONS.slice(from)) this.db.exec(step);
+      // Read again under the write lock: another connection (the ledger writer's) may have migrated meanwhile.
+      const { user_version: now } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
+      for (const step of MIGRATIONS.slice(now)) this.db.exec(step);
       this.db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
       this.db.exec('COMMIT');
     } catch (error) {
