@@ -1,10 +1,14 @@
 // What `npm run build` produced, checked as shipped: the sandboxed preload is one small CommonJS file that
 // requires nothing but electron, and index.html carries the one CSP (the header's, less frame-ancestors).
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../../src/main/security.ts';
-import { ROOT } from '../support/sandbox-process.ts';
+import type { LedgerWorkerData, LedgerWrite, LedgerWriteAck } from '../../src/main/store/ledger-writer-protocol.ts';
+import { LocalDb } from '../../src/main/store/local-db.ts';
+import { ROOT, tempDir } from '../support/sandbox-process.ts';
 
 const built = (path: string): string => readFileSync(join(ROOT, 'out', path), 'utf8');
 
@@ -27,5 +31,28 @@ describe('the build output', () => {
     expect(directives(CONTENT_SECURITY_POLICY).filter((d) => !d.startsWith('frame-ancestors'))).toEqual(directives(META_CONTENT_SECURITY_POLICY));
     expect(directives(CONTENT_SECURITY_POLICY)).toContain("frame-ancestors 'none'");
     expect(html.indexOf('<meta charset')).toBeLessThan(html.indexOf('Content-Security-Policy'));
+  });
+
+  it('builds the ledger writer as its own entry beside index.js, which runs as a worker thread and writes the ledger', async () => {
+    // index.js looks for it by name beside itself (src/main/store/ledger-writer.ts); node:sqlite stays external.
+    expect(built('main/index.js')).toContain('ledger-writer.worker.');
+    const file = join(tempDir('keydesk-built-writer-'), 'keydesk.db');
+    const db = new LocalDb(file);
+    const workerData: LedgerWorkerData = { file, cacheKiB: 1024, busyTimeoutMs: 5_000 };
+    const worker = new Worker(join(ROOT, 'out/main/ledger-writer.worker.js'), { workerData });
+    try {
+      const key = {
+        id: '', value: 'KD-BUILT', note: 'from the build', status: 'generated', isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
+        expiresAt: null, hwid: null, createdAt: '2026-11-23T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+      };
+      const write: LedgerWrite = { seq: 1, kind: 'keys', profileId: 'p', seenAt: '2026-11-23T00:00:00.000Z', keys: JSON.stringify([key]) };
+      worker.postMessage(write);
+      const [ack] = (await once(worker, 'message')) as [LedgerWriteAck];
+      expect(ack).toEqual({ seq: 1, ok: true });
+      expect(db.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 5).rows).toEqual([expect.objectContaining({ value: 'KD-BUILT', note: 'from the build', status: 'generated' })]);
+    } finally {
+      await worker.terminate();
+      db.close();
+    }
   });
 });
