@@ -262,7 +262,7 @@ describe('connectivity and feedback', () => {
 
   it('shows how many keys main is still recording, counts them down, and reloads the table when they are all in', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [] } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
     await useKeydesk.getState().attachJobs();
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A')], total: 1, totalCapped: false, recording: 10_000 } });
     await useKeydesk.getState().loadLedgerPage(0);
