@@ -168,18 +168,35 @@ describe('the header, the offline notice and a profile switch', () => {
   });
 
   it('says only what is true while the service does not answer, and goes on the next answer', async () => {
-    fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'GET http://127.0.0.1:1/api/executions: 127.0.0.1:1 refused the connection. Is the service running?' });
+    fake.impl['executions.get'] = () =>
+      Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service. Check that it is running and that the address is right.', detail: 'GET http://127.0.0.1:1/api/executions: 127.0.0.1:1 refused the connection. Is the service running?' });
     render(<App />);
-    const banner = await screen.findByText(/is not answering/);
+    const headline = 'Local sandbox refused the connection: it is probably not running. Start it, or check the port in its address.';
+    const banner = await screen.findByText(headline);
     const text = banner.closest('[role="alert"]')?.textContent ?? '';
-    expect(text).toContain('Local sandbox is not answering.');
     expect(text).toContain('nothing is queued');
     expect(text).not.toMatch(/will go through|once it is back, actions/);
     // A failed read leaves the last count marked as such.
     expect(await screen.findByText('No count could be read.')).toBeTruthy();
     fake.impl['identifier.check'] = () => Promise.resolve({ ok: true, data: { exists: true, service: 'Demo' } });
     await act(() => useKeydesk.getState().checkIdentifier('demo'));
-    expect(screen.queryByText(/is not answering/)).toBeNull();
+    expect(screen.queryByText(headline)).toBeNull();
+  });
+
+  it.each([
+    ['a refused connection', { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: 127.0.0.1:1 refused the connection. Is the service running?' }, true, 'Local sandbox refused the connection: it is probably not running. Start it, or check the port in its address.'],
+    ['a host no name server knows', { code: 'NETWORK', detail: 'GET https://shop.example.com/api/executions: the host shop.example.com was not found (DNS).' }, true, 'Keydesk cannot reach Local sandbox: this computer seems to have no network. Check the connection.'],
+    ['no network on this machine', { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: the request failed (network error).' }, false, 'Keydesk cannot reach Local sandbox: this computer seems to have no network. Check the connection.'],
+    ['an answer that never came', { code: 'TIMEOUT', detail: 'GET http://127.0.0.1:1/api/executions: no answer within 15 s.' }, true, 'Local sandbox did not answer in time: it may be overloaded or far away.'],
+    ['a connection reset', { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: the connection was reset.' }, true, 'Local sandbox is not answering.'],
+  ] as const)('names the cause of the outage in its first words: %s', async (_cause, failure, networkUp, headline) => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(networkUp);
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: false, message: 'Keydesk could not reach the service.', ...failure });
+    render(<App />);
+    const banner = await screen.findByText(headline);
+    expect(banner.tagName).toBe('STRONG');
+    // The client's own words stay under Details.
+    expect(banner.closest('[role="alert"]')?.querySelector('details pre')?.textContent).toContain(failure.detail);
   });
 });
 

@@ -206,7 +206,7 @@ describe('error paths', () => {
       await remote.stop();
       await page.getByRole('button', { name: 'Check', exact: true }).click();
       await page.getByText(/Keydesk could not reach the service/).filter({ visible: true }).first().waitFor();
-      const banner = page.getByRole('alert').filter({ hasText: 'Remote Shop EU is not answering.' });
+      const banner = page.getByRole('alert').filter({ hasText: 'Remote Shop EU refused the connection: it is probably not running.' });
       await banner.waitFor();
       expect(await banner.textContent()).toContain('nothing is queued');
       expect(await page.getByLabel('Identifier', { exact: true }).inputValue()).toBe('remote-shop');

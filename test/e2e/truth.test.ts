@@ -190,7 +190,7 @@ describe('switching to another service', () => {
     const count = page.getByLabel('Execution count', { exact: true });
     await expect.poll(async () => (await count.textContent())?.trim()).toMatch(/^\d+$/);
     await remote.stop();
-    const banner = page.getByRole('alert').filter({ hasText: 'Second Shop is not answering.' });
+    const banner = page.getByRole('alert').filter({ hasText: 'Second Shop refused the connection: it is probably not running.' });
     await banner.waitFor();
     await page.getByText(/^Last known count, read at/).waitFor();
     expect(await banner.textContent()).not.toMatch(/will go through/);

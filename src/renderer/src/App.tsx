@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { CommandPalette } from './components/CommandPalette.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { FailureMessage } from './components/FailureMessage.tsx';
@@ -14,6 +14,7 @@ import { Overview } from './views/Overview/Overview.tsx';
 import { Profiles } from './views/Profiles/Profiles.tsx';
 import { Validate } from './views/Validate/Validate.tsx';
 import { VIEWS } from './views/registry.ts';
+import { offlineCause, offlineHeadline } from './lib/words.ts';
 
 const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   overview: Overview,
@@ -64,12 +65,24 @@ function OfflineBanner() {
   const online = useKeydesk((s) => s.online);
   const reason = useKeydesk((s) => s.offlineReason);
   const name = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name ?? 'The service');
+  const [networkUp, setNetworkUp] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const update = () => {
+      setNetworkUp(navigator.onLine);
+    };
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
   if (online) return null;
   return (
-    <div role="alert" className="offline">
+    <div role="alert" className="offline" data-cause={offlineCause(reason, networkUp)}>
       <p>
-        <strong>{name} is not answering.</strong> What just failed was not done, and nothing is queued: try it again once
-        the service is back. Keydesk checks every few seconds; this notice goes as soon as it answers.
+        <strong>{offlineHeadline(offlineCause(reason, networkUp), name)}</strong> What just failed was not done, and nothing is
+        queued: try it again once the service is back. Keydesk checks every few seconds; this notice goes as soon as it answers.
       </p>
       {reason && (
         <details>

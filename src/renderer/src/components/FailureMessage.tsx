@@ -1,4 +1,5 @@
 import type { Failure } from '../../../shared/result.ts';
+import { plain } from '../lib/words.ts';
 
 /**
  * A failure as a vendor reads it: the message first, announced; the technical detail (HTTP status, redacted
@@ -8,7 +9,7 @@ export function FailureMessage({ failure, stale }: { failure: Failure; stale?: s
   return (
     <div role="alert" className="failure">
       <p className="error">
-        {failure.message}
+        {plain(failure.message)}
         {failure.retryAfterSeconds !== undefined ? ` (about ${Math.max(1, Math.ceil(failure.retryAfterSeconds / 60)).toLocaleString()} min left)` : ''}
       </p>
       {stale && <p className="stale-note">{stale}</p>}

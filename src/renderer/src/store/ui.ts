@@ -1,5 +1,6 @@
 // The window's own state: the view shown, the palette, toasts, and whether the service answers.
 import type { Failure } from '../../../shared/result.ts';
+import { plain } from '../lib/words.ts';
 import type { ViewName } from '../views/registry.ts';
 import type { Toast } from './index.ts';
 import type { ProfileData, StoreContext } from './context.ts';
@@ -34,7 +35,7 @@ export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileDat
     },
     notify: (kind, text) => {
       const id = ++toastId;
-      set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text }] }));
+      set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text: plain(text) }] }));
       setTimeout(() => {
         get().dismiss(id);
       }, kind === 'error' ? 8_000 : 3_000);

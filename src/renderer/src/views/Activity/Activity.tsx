@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { AuditEntry } from '../../../../shared/domain.ts';
 import { Badge } from '../../components/Badge.tsx';
-import { operationWords } from '../../lib/words.ts';
+import { operationWords, plain } from '../../lib/words.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
@@ -14,8 +14,8 @@ import { useDraft, useKeydesk } from '../../store/index.ts';
 const COLUMNS: Column<AuditEntry>[] = [
   { header: 'When', cell: (e) => <Time iso={e.at} mode="dateTime" /> },
   { header: 'Service', cell: (e) => e.profileName },
-  { header: 'Operation', cell: (e) => <span title={e.action}>{operationWords(e.action)}</span> },
-  { header: 'Target', cell: (e) => e.target, className: 'mono' },
+  { header: 'Operation', cell: (e) => operationWords(e.action) },
+  { header: 'Target', cell: (e) => plain(e.target), className: 'mono' },
   {
     header: 'Outcome',
     cell: (e) =>
@@ -23,7 +23,7 @@ const COLUMNS: Column<AuditEntry>[] = [
         <Badge tone="success" icon="check">Succeeded</Badge>
       ) : (
         <span className="outcome-failed">
-          <Badge tone="danger" icon="alert">Failed</Badge> {e.message}
+          <Badge tone="danger" icon="alert">Failed</Badge> {plain(e.message)}
         </span>
       ),
   },

@@ -1,6 +1,7 @@
 // Integration: everything a vendor needs to point a protected app at the active service, and to watch it
 // work: the URLs, the service identifier, a fresh test key, and a snippet per common client. On the local
 // sandbox it also says whether the sandbox is running, since nothing answers otherwise.
+import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { useEffect } from 'react';
 import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -107,11 +108,7 @@ export function Integration() {
             </button>
           )}
         </div>
-        {error && (
-          <p role="alert" className="error">
-            {error.message}
-          </p>
-        )}
+        {error && <FailureMessage failure={error} />}
         {testKey && (
           <dl className="facts" aria-label="The test key">
             <Value label="Key" value={testKey.value} />
