@@ -278,7 +278,8 @@ describe('connectivity and feedback', () => {
     const failure = '3 key(s) could not be recorded in the ledger: the disk is full. The service has them: look them up in Keys to bring them into the ledger.';
     emit('ledger.changed', { profileId: 'sandbox', recording: 0, failure });
     expect(useKeydesk.getState().ledgerRecordingFailed).toBe(failure);
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: failure });
+    // Toasts say it in product words (lib/words.ts plain()): "3 keys", never "3 key(s)".
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: failure.replace('3 key(s)', '3 keys') });
   });
 
   it('asks for the page after a loaded one by seeking from its last row, and for a far page by offset', async () => {
