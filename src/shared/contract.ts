@@ -253,8 +253,8 @@ export const contract = {
     'A job id; retryUnknown is the user choosing to send again items whose outcome is unknown.',
   ),
   'jobs.export': op<{ path: string | null }>()(
-    z.strictObject({ jobId: z.uuid(), format: exportFormat }),
-    "A job id and a format; main writes every item's outcome to the path the user picks.",
+    z.strictObject({ jobId: z.uuid(), format: exportFormat, what: z.enum(['items', 'keys']).optional() }),
+    "A job id and a format; main writes every item's outcome (or, with what: 'keys', a generate job's keys) to the path the user picks.",
   ),
   'jobs.getCeiling': op<{ ceiling: number; isDefault: boolean }>()(z.strictObject({ profileId }), 'A profile id.'),
   'jobs.setCeiling': op<{ ceiling: number; isDefault: boolean }>()(

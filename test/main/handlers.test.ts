@@ -214,6 +214,19 @@ describe('bulk jobs', () => {
     const query = { filter: { text: 'bulk two batches' }, sort: { field: 'value' as const, dir: 'asc' as const }, offset: 0, limit: 1 };
     expect(await must('ledger.query', query)).toMatchObject({ total: LEDGER_COUNT_CAP, totalCapped: true });
     expect(await must('ledger.query', { ...query, exactCount: true })).toMatchObject({ total: 100_001, totalCapped: false });
+    // Its keys export whole, across both requests, as the ledger has them.
+    const exported = await must('jobs.export', { jobId: job.id, format: 'csv', what: 'keys' });
+    const lines = readFileSync(exported.path ?? '', 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,lastSeenAt');
+    expect(lines).toHaveLength(100_002);
+    expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(100_001);
+    expect(lines.slice(1).every((l) => l.includes(',bulk two batches,generated,'))).toBe(true);
+  });
+
+  it("refuses to export keys of a job that made none (only a generate job's keys are its own)", async () => {
+    const job = (await must('jobs.list')).jobs.find((j) => j.action === 'delete');
+    if (!job) throw new Error('no delete job');
+    expect(await call('jobs.export', { jobId: job.id, format: 'csv', what: 'keys' })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
   });
 
   it('keeps a ceiling per profile, with a default that says it is one', async () => {

@@ -3,6 +3,7 @@ import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
 import { exportFailure } from '../failures.ts';
+import { LEDGER_COLUMNS } from './ledger.ts';
 import { needsKey, needsProfile, type Handlers } from './types.ts';
 
 const ITEM_COLUMNS: readonly (keyof JobItem)[] = ['seq', 'target', 'size', 'state', 'code', 'message'];
@@ -37,13 +38,18 @@ export const jobHandlers = (
     return core.jobs.resume(p.id, jobId, retryUnknown === true);
   }),
 
-  'jobs.export': needsProfile(core, async ({ jobId, format }, p): Promise<Result<{ path: string | null }>> => {
+  'jobs.export': needsProfile(core, async ({ jobId, format, what }, p): Promise<Result<{ path: string | null }>> => {
     const job = core.jobs.get(p.id, jobId);
     if (!job) return notFound();
-    const path = await core.options.askSavePath(`keydesk-job-${job.action}-${job.createdAt.slice(0, 19).replaceAll(':', '-')}.${format}`);
+    const keys = what === 'keys';
+    if (keys && job.action !== 'generate') return fail('INVALID_INPUT', 'Only a generate job has keys of its own to export; export its results instead.');
+    const stamp = job.createdAt.slice(0, 19).replaceAll(':', '-');
+    const path = await core.options.askSavePath(keys ? `keydesk-generated-${stamp}.${format}` : `keydesk-job-${job.action}-${stamp}.${format}`);
     if (path === null) return ok({ path: null });
     try {
-      await writeExport(path, format, ITEM_COLUMNS, core.db.iterateJobItems(jobId));
+      // A generate job's keys as the ledger has them (its batches may hold up to 1,000,000), or every item's outcome.
+      if (keys) await writeExport(path, format, LEDGER_COLUMNS, core.db.iterateJobKeys(jobId, p.id));
+      else await writeExport(path, format, ITEM_COLUMNS, core.db.iterateJobItems(jobId));
     } catch (error) {
       return exportFailure(error);
     }

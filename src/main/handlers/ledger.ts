@@ -5,7 +5,7 @@ import { writeExport } from '../export.ts';
 import { exportFailure } from '../failures.ts';
 import { needsProfile, type Handlers } from './types.ts';
 
-const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status', 'isPremium', 'expiresAt', 'daysKey', 'hwid', 'createdAt', 'lastSeenAt'];
+export const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status', 'isPremium', 'expiresAt', 'daysKey', 'hwid', 'createdAt', 'lastSeenAt'];
 const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message'];
 const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 

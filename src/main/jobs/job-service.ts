@@ -88,6 +88,8 @@ interface Run {
   /** Keys whose HWID a reset cleared, where the service described nothing more. */
   hwidCleared: string[];
   deleted: string[];
+  /** Values a generate batch made, kept with the job for its export. */
+  generated: string[];
   audit: SettleBatch['audit'][number][];
   completions: { at: number; size: number }[];
   lastEmitAt: number;
@@ -227,6 +229,7 @@ export class JobService {
       reportedKeys: [],
       hwidCleared: [],
       deleted: [],
+      generated: [],
       audit: [],
       completions: [],
       lastEmitAt: Number.NEGATIVE_INFINITY,
@@ -376,6 +379,7 @@ export class JobService {
         run.settle.push({ seq: item.seq, state: 'done', code: null, message: null });
         if (run.job.action === 'delete') run.deleted.push(item.target);
         else {
+          if (run.job.action === 'generate') for (const k of outcome.keys) run.generated.push(k.value);
           // A key without its status (the real dialect) would be recorded with a guessed one: only its fields.
           for (const k of outcome.keys) (k.unreported?.includes('status') ? run.reportedKeys : run.seenKeys).push(k);
           if (outcome.hwidCleared) run.hwidCleared.push(item.target);
@@ -428,12 +432,13 @@ export class JobService {
     const batch: SettleBatch | null =
       run.settle.length === 0
         ? null
-        : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, reportedKeys: run.reportedKeys, hwidCleared: run.hwidCleared, deletedValues: run.deleted, audit: run.audit };
+        : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, reportedKeys: run.reportedKeys, hwidCleared: run.hwidCleared, deletedValues: run.deleted, generatedValues: run.generated, audit: run.audit };
     run.settle = [];
     run.seenKeys = [];
     run.reportedKeys = [];
     run.hwidCleared = [];
     run.deleted = [];
+    run.generated = [];
     run.audit = [];
     return this.db.jobStep(batch, claim > 0 ? { jobId: run.job.id, max: claim } : null);
   }

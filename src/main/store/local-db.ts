@@ -120,6 +120,8 @@ const MIGRATIONS: readonly string[] = [
      DELETE FROM ledger_text WHERE rowid = old.id;
      INSERT INTO ledger_text (rowid, search) VALUES (new.id, new.search || char(10, 10));
    END;`,
+  // 5: the keys each generate job made, so its keys can be exported whatever their number (past one request's).
+  'CREATE TABLE job_keys (job_id TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (job_id, value)) WITHOUT ROWID;',
 ];
 
 const HOUR_MS = 3_600_000;
@@ -233,6 +235,8 @@ export interface SettleBatch {
   /** Values whose HWID a reset cleared (the service described nothing more): the rest of the row stays. */
   hwidCleared?: readonly string[];
   deletedValues: readonly string[];
+  /** The values a generate job's batches made, kept with the job for its export. */
+  generatedValues?: readonly string[];
   audit: readonly Omit<AuditEntry, 'id' | 'at'>[];
 }
 const JOB_SELECT = 'SELECT id, profile_id AS profileId, action, params, state, reason, created_at AS createdAt, finished_at AS finishedAt, total FROM jobs';
@@ -843,6 +847,9 @@ export class LocalDb {
         "UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))",
       ).run(at, batch.profileId, JSON.stringify(batch.deletedValues));
     }
+    if (batch.generatedValues && batch.generatedValues.length > 0) {
+      this.jobStatement('INSERT OR IGNORE INTO job_keys (job_id, value) SELECT ?, value FROM json_each(?)').run(batch.jobId, JSON.stringify(batch.generatedValues));
+    }
     if (batch.audit.length > 0) {
       this.jobStatement(
         `INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message)
@@ -882,6 +889,14 @@ export class LocalDb {
 
   *iterateJobItems(jobId: string): Generator<JobItem> {
     for (const i of this.db.prepare('SELECT seq, target, size, state, code, message FROM job_items WHERE job_id = ? ORDER BY seq').iterate(jobId)) yield { ...(i as unknown as JobItem) };
+  }
+
+  /** A generate job's keys as the ledger has them now, in key order. */
+  *iterateJobKeys(jobId: string, profileId: string): Generator<LedgerRow> {
+    const rows = this.db
+      .prepare('SELECT ledger.* FROM job_keys CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = job_keys.value WHERE job_keys.job_id = ? ORDER BY job_keys.value')
+      .iterate(profileId, jobId);
+    for (const row of rows) yield toLedgerRow(row as unknown as LedgerDbRow);
   }
 
   bulkCeiling(profileId: string): number | null {

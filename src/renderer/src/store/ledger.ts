@@ -9,6 +9,8 @@ export const LEDGER_PAGE = 200;
 export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
 /** What the All keys table sends in bulk: every job action but generate. */
 export type BulkAction = Exclude<JobAction, 'generate'>;
+/** A generate job's parameters, as jobs.start takes them. */
+export type GenerateJobInput = Omit<Extract<OperationInput<'jobs.start'>, { action: 'generate' }>, 'action'>;
 
 export interface LedgerSlice {
   ledgerFilter: LedgerFilter;
@@ -55,6 +57,13 @@ export interface LedgerSlice {
   /** Sends a stopped job's pending items; with retryUnknown, the user chose to send unknown ones again too. */
   resumeJob: (retryUnknown: boolean) => Promise<void>;
   exportJob: (format: 'csv' | 'json') => Promise<void>;
+  /**
+   * More keys than one request takes: a generate job of batches in main (progress, cancel between requests).
+   * Refused, with words, while another job of this profile runs: the panel follows one job at a time.
+   */
+  startGenerateJob: (input: GenerateJobInput) => Promise<boolean>;
+  /** The shown generate job's keys (as the ledger has them), to a file the user picks. */
+  exportJobKeys: (format: 'csv' | 'json') => Promise<void>;
   /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
   attachJobs: () => Promise<void>;
   dismissJob: () => void;
@@ -276,6 +285,28 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const job = get().job;
       if (!job) return;
       const r = await call('jobs.export', { jobId: job.id, format });
+      if (!r.ok) get().notify('error', r.message);
+      else if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
+    },
+    startGenerateJob: async (input) => {
+      const running = get().job;
+      if (running?.state === 'running') {
+        get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
+        return false;
+      }
+      const r = await call('jobs.start', { action: 'generate', ...input });
+      if (!r.ok) {
+        get().notify('error', r.message);
+        return false;
+      }
+      set({ jobProblems: null });
+      onProgress(r.data);
+      return true;
+    },
+    exportJobKeys: async (format) => {
+      const job = get().job;
+      if (job?.action !== 'generate') return;
+      const r = await call('jobs.export', { jobId: job.id, format, what: 'keys' });
       if (!r.ok) get().notify('error', r.message);
       else if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
     },

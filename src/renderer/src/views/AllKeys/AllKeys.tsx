@@ -8,6 +8,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
+import { jobLine } from '../../lib/jobs.ts';
 
 const ROW_HEIGHT = 34;
 const OVERSCAN = 6;
@@ -102,34 +103,7 @@ function Row({ row, index, top, onPick }: { row: LedgerRow | undefined; index: n
   );
 }
 
-const ACTION_LABEL: Record<JobSummary['action'], string> = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWID', generate: 'Generate' };
-const STATE_LABEL: Record<JobSummary['state'], string> = { running: 'Running', cancelled: 'Cancelled', interrupted: 'Interrupted', finished: 'Finished' };
 const n = (x: number) => x.toLocaleString();
-
-/** Seconds as "45 s", "3 min", "2 h 5 min". */
-function duration(seconds: number): string {
-  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
-  const min = Math.round(seconds / 60);
-  return min < 90 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
-}
-
-/** One line that says where a job stands, in the words a person reads first. */
-export function jobLine(j: JobSummary): string {
-  const { done, failed, unknown, pending, sent } = j.counts;
-  const parts = [`${n(done)} of ${n(j.total)} done`];
-  if (failed > 0) parts.push(`${n(failed)} failed`);
-  if (unknown > 0) parts.push(`${n(unknown)} unknown`);
-  if (j.state === 'running') {
-    if (j.ratePerSecond !== null) parts.push(`${n(Math.round(j.ratePerSecond))} keys/s`);
-    if (j.etaSeconds !== null && pending + sent > 0) parts.push(`about ${duration(j.etaSeconds)} left`);
-  } else {
-    // A stopped job may still have answers on the wire: never leave them out of the sum.
-    if (sent > 0) parts.push(`${n(sent)} sent, awaiting an answer`);
-    if (pending > 0) parts.push(`${n(pending)} not sent`);
-  }
-  const what = j.action === 'extend' && j.days !== null ? `Extend by ${n(j.days)} days` : ACTION_LABEL[j.action];
-  return `${what}, ${STATE_LABEL[j.state].toLowerCase()}: ${parts.join(', ')}.`;
-}
 
 function JobPanel({ job }: { job: JobSummary }) {
   const problems = useKeydesk((s) => s.jobProblems);

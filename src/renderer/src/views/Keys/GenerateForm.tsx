@@ -1,9 +1,11 @@
-import { useState, type SubmitEvent } from 'react';
-import { generateInput } from '../../../../shared/contract.ts';
-import { fixedExpiryProblem, isCalendarDate, utcDate } from '../../../../shared/rules.ts';
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { generateInput, JOB_GENERATE_MAX } from '../../../../shared/contract.ts';
+import type { JobSummary } from '../../../../shared/domain.ts';
+import { fixedExpiryProblem, isCalendarDate, LIMITS, utcDate } from '../../../../shared/rules.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
+import { jobLine } from '../../lib/jobs.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
@@ -11,6 +13,64 @@ import { useDraft, useKeydesk } from '../../store/index.ts';
 type FieldName = 'expire' | 'count' | 'daysKey' | 'note';
 type Errors = Partial<Record<FieldName | 'form', string>>;
 
+
+/** The time a submit is judged at (read when the person submits, never during render). */
+const clock = { now: (): number => Date.now() };
+
+/** Requests a count takes at the service's limit per request: more than one makes the generate a job. */
+const requestsFor = (count: number): number => Math.ceil(count / LIMITS.countMax);
+
+/** A generate job (more keys than one request takes): its progress, cancel between requests, and its keys' export. */
+function GenerateJob({ job }: { job: JobSummary }) {
+  const cancel = useKeydesk((s) => s.cancelBulk);
+  const resume = useKeydesk((s) => s.resumeJob);
+  const exportKeys = useKeydesk((s) => s.exportJobKeys);
+  const dismiss = useKeydesk((s) => s.dismissJob);
+  const running = job.state === 'running';
+  const ended = job.finishedAt !== null;
+  const settled = job.counts.done + job.counts.failed + job.counts.unknown;
+  return (
+    <div className="generated" role="group" aria-label="Generate job">
+      <progress aria-label="Generate job progress" max={job.total} value={settled} />
+      <p role="status">{jobLine(job)}</p>
+      {job.reason && <p className="error">{job.reason}</p>}
+      {running && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}
+      <p className="inline">
+        {running && (
+          <button type="button" onClick={() => void cancel()}>
+            Cancel
+          </button>
+        )}
+        {ended && job.counts.done > 0 && (
+          <>
+            <button type="button" onClick={() => void exportKeys('csv')}>
+              Export the {fmt.count(job.counts.done, NOUNS.key)} CSV
+            </button>{' '}
+            <button type="button" onClick={() => void exportKeys('json')}>
+              Export the {fmt.count(job.counts.done, NOUNS.key)} JSON
+            </button>
+          </>
+        )}
+        {ended && !running && job.counts.pending > 0 && (
+          <button type="button" onClick={() => void resume(false)}>
+            Resume ({fmt.count(job.counts.pending, NOUNS.key)} not requested)
+          </button>
+        )}
+        {ended && (
+          <button type="button" onClick={dismiss}>
+            Dismiss
+          </button>
+        )}
+      </p>
+      {ended && job.counts.unknown > 0 && (
+        <p className="error">
+          {fmt.count(job.counts.unknown, NOUNS.key)} were requested with no answer: they may exist on the service. Look them up (by note) before
+          generating them again.
+        </p>
+      )}
+    </div>
+  );
+}
 
 /** The field a service error is about, when its message names one ("expire (…) is before today"). */
 function serverField(failure: { message: string; field?: string }): FieldName | null {
@@ -25,6 +85,15 @@ export function GenerateForm() {
   const generated = useKeydesk((s) => s.lastGenerated);
   const notify = useKeydesk((s) => s.notify);
   const exportGenerated = useKeydesk((s) => s.exportGenerated);
+  const job = useKeydesk((s) => (s.job?.action === 'generate' ? s.job : null));
+  const jobRunning = useKeydesk((s) => s.job?.state === 'running');
+  const startJob = useKeydesk((s) => s.startGenerateJob);
+  const attachJobs = useKeydesk((s) => s.attachJobs);
+  const profileId = useKeydesk((s) => s.activeProfileId);
+  // A generate job main runs for this profile (started before a reload, say) shows here with its progress.
+  useEffect(() => {
+    void attachJobs();
+  }, [attachJobs, profileId]);
   const [count, setCount] = useDraft('generate.count');
   const [byDays, setByDays] = useDraft('generate.byDays');
   const [expire, setExpire] = useDraft('generate.expire');
@@ -34,6 +103,9 @@ export function GenerateForm() {
   const [errors, setErrors] = useState<Errors>({});
   const serverAt = serverError ? serverField(serverError) : null;
   const staleGenerated = Object.keys(errors).length > 0;
+  // More than one request's worth becomes a job of requests: said before anything is sent.
+  const wanted = parseWhole(count);
+  const requests = wanted > LIMITS.countMax && wanted <= JOB_GENERATE_MAX ? requestsFor(wanted) : null;
   /** A change to a field answers the complaint about it: its error, and the service's if it named that field. */
   const changed = (...fields: (FieldName | 'premium' | 'byDays')[]) => {
     const answered = fields.filter((f): f is FieldName => f !== 'premium' && f !== 'byDays' && errors[f] !== undefined);
@@ -48,16 +120,21 @@ export function GenerateForm() {
     // The same rules main applies, from the shared contract: problems show beside their field.
     // A days key's expiry runs from activation; the service still requires a date, which it ignores for such keys.
     // The form does not ask for it: it sends the date typed for a dated key if it is valid, else a year from today.
-    const sentExpire = byDays ? (isCalendarDate(expire) ? expire : utcDate(Date.now() + 365 * 86_400_000)) : expire;
+    const sentExpire = byDays ? (isCalendarDate(expire) ? expire : utcDate(clock.now() + 365 * 86_400_000)) : expire;
+    const asJob = wanted > LIMITS.countMax;
     const parsed = generateInput.safeParse({
       expire: sentExpire,
-      count: count.trim() === '' ? undefined : parseWhole(count),
+      // Above one request's limit the other rules still apply; the count's own is the job's (checked below).
+      count: count.trim() === '' ? undefined : asJob ? LIMITS.countMax : wanted,
       isPremium: premium,
       note: note === '' ? undefined : note,
       expiresByDaysKey: byDays,
       daysKey: byDays ? (days.trim() === '' ? undefined : parseWhole(days)) : undefined,
     });
     const next: Errors = {};
+    if (asJob && wanted > JOB_GENERATE_MAX) {
+      next.count = `Count: at most ${fmt.number(JOB_GENERATE_MAX)} keys in one job (${fmt.number(requestsFor(JOB_GENERATE_MAX))} requests of ${fmt.number(LIMITS.countMax)}).`;
+    }
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0] ?? 'form') as keyof Errors;
@@ -66,7 +143,7 @@ export function GenerateForm() {
     }
     // The service refuses a fixed expiry before today (UTC); say so before sending.
     if (!byDays && !next.expire) {
-      const past = fixedExpiryProblem(expire, Date.now());
+      const past = fixedExpiryProblem(expire, clock.now());
       if (past) next.expire = past.replace(/^expire/, 'The expiry date');
     }
     if (!parsed.success || Object.keys(next).length > 0) {
@@ -74,13 +151,26 @@ export function GenerateForm() {
       return;
     }
     setErrors({});
-    void generate(parsed.data);
+    if (asJob) void startJob({ ...parsed.data, count: wanted });
+    else void generate(parsed.data);
   };
 
   return (
     <form className="card" aria-labelledby="generate-title" onSubmit={submit} noValidate>
       <h2 id="generate-title">Generate keys</h2>
-      <Field label="Count" data-command-target="generate" inputMode="numeric" value={count} error={errors.count ?? (serverAt === 'count' ? serverError?.message : undefined)} onChange={(e) => { setCount(e.target.value); changed('count'); }} />
+      <Field
+        label="Count"
+        data-command-target="generate"
+        inputMode="numeric"
+        value={count}
+        error={errors.count ?? (serverAt === 'count' ? serverError?.message : undefined)}
+        hint={
+          requests === null
+            ? undefined
+            : `More than ${fmt.number(LIMITS.countMax)} keys (the service's limit per request): sent as ${fmt.number(requests)} requests, run as a job with progress that you can cancel between requests.`
+        }
+        onChange={(e) => { setCount(e.target.value); changed('count'); }}
+      />
       <fieldset>
         <legend>Expiry</legend>
         <label>
@@ -111,10 +201,16 @@ export function GenerateForm() {
       <Field label="Note" value={note} error={errors.note ?? (serverAt === 'note' ? serverError?.message : undefined)} onChange={(e) => { setNote(e.target.value); changed('note'); }} />
       <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); changed('premium'); }} />
       {serverError && serverAt === null && <FailureMessage failure={serverError} />}
-      <button type="submit" className="primary" disabled={generating === 'loading'}>
-        {generating === 'loading' ? `Generating ${Number.isFinite(Number(count)) ? fmt.count(Number(count), NOUNS.key) : 'keys'}…` : 'Generate'}
+      <button type="submit" className="primary" disabled={generating === 'loading' || jobRunning}>
+        {generating === 'loading'
+          ? `Generating ${Number.isFinite(Number(count)) ? fmt.count(Number(count), NOUNS.key) : 'keys'}…`
+          : requests === null
+            ? 'Generate'
+            : `Generate as a job of ${fmt.number(requests)} requests`}
       </button>
+      {jobRunning && !job && <p className="muted">A job is running for this profile (see All keys); generate when it ends.</p>}
       {generating === 'loading' && <progress aria-label="Generating keys" />}
+      {job && <GenerateJob job={job} />}
       {generated.length > 0 && (
         // A new attempt the form refused leaves the last batch's keys (still worth copying) marked as the earlier ones.
         <div className={staleGenerated ? 'generated stale' : 'generated'} aria-label="Generated keys">

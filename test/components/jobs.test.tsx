@@ -1,0 +1,137 @@
+// Jobs as a person meets them in jsdom against the contract-typed fake bridge: a generate of more keys than one
+// request takes (said before it starts, then a job with progress, cancel and an export of its keys), another
+// profile's running job found after a reload, and "Select all N" agreeing with the job it starts.
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JobSummary, LedgerRow } from '../../src/shared/domain.ts';
+import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
+const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
+const initial = useKeydesk.getState();
+
+const JOB = '6f1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b';
+let version = 0;
+const summary = (over: Partial<JobSummary>): JobSummary => ({
+  id: JOB, profileId: 'sandbox', action: 'generate', days: null, note: 'spring', state: 'running', reason: null, createdAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: null, total: 100_001, counts: { pending: 100_001, sent: 0, done: 0, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
+  concurrency: 1, ceiling: 1, pausedUntil: null, version: ++version, ...over,
+});
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+});
+
+describe('Generate: more keys than one request takes', () => {
+  it('says how many requests before starting, starts a generate job (never keys.generate), follows it, cancels it and exports its keys', async () => {
+    const user = userEvent.setup();
+    render(<GenerateForm />);
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '100001');
+    expect(screen.getByText(/More than 100,000 keys \(the service's limit per request\): sent as 2 requests, run as a job/)).toBeTruthy();
+    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({}) });
+    await user.type(screen.getByLabelText('Note'), 'spring');
+    await user.click(screen.getByRole('button', { name: 'Generate as a job of 2 requests' }));
+
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([
+        expect.objectContaining({ action: 'generate', count: 100_001, note: 'spring', isPremium: false, expiresByDaysKey: false }),
+      ]);
+    });
+    expect(fake.calls.some((c) => c.name === 'keys.generate')).toBe(false);
+    const panel = await screen.findByRole('group', { name: 'Generate job' });
+    expect(within(panel).getByRole('status').textContent).toBe('Generate, running: 0 of 100,001 done.');
+    // While it runs, the form does not start another.
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Generate as a job of 2 requests' }).disabled).toBe(true);
+
+    // The first request answers; cancel stops before the second.
+    act(() => {
+      emit('jobs.progress', summary({ counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }));
+    });
+    expect(within(panel).getByRole('status').textContent).toBe('Generate, running: 100,000 of 100,001 done.');
+    expect(within(panel).getByLabelText<HTMLProgressElement>('Generate job progress').value).toBe(100_000);
+    fake.impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: summary({ state: 'cancelled', counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }) });
+    await user.click(within(panel).getByRole('button', { name: 'Cancel' }));
+    expect(fake.calls.filter((c) => c.name === 'jobs.cancel').map((c) => c.input)).toEqual([{ jobId: JOB }]);
+    act(() => {
+      emit('jobs.progress', summary({ state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }));
+    });
+    expect(within(panel).getByRole('status').textContent).toBe('Generate, cancelled: 100,000 of 100,001 done, 1 not sent.');
+    expect(within(panel).getByRole('button', { name: 'Resume (1 key not requested)' })).toBeTruthy();
+
+    fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/keydesk-generated.csv' } });
+    await user.click(within(panel).getByRole('button', { name: 'Export the 100,000 keys CSV' }));
+    expect(fake.calls.filter((c) => c.name === 'jobs.export').map((c) => c.input)).toEqual([{ jobId: JOB, format: 'csv', what: 'keys' }]);
+    await waitFor(() => {
+      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Saved to /tmp/keydesk-generated.csv.' });
+    });
+  });
+
+  it('refuses more than a job takes beside the count, and sends nothing', async () => {
+    const user = userEvent.setup();
+    render(<GenerateForm />);
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '1000001');
+    expect(screen.queryByText(/sent as \d+ requests/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(screen.getByText('Count: at most 1,000,000 keys in one job (10 requests of 100,000).')).toBeTruthy();
+    expect(fake.calls.some((c) => c.name === 'jobs.start' || c.name === 'keys.generate')).toBe(false);
+  });
+
+  it('keeps 100,000 and below one keys.generate request, as before', async () => {
+    const user = userEvent.setup();
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [] } });
+    render(<GenerateForm />);
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '100000');
+    expect(screen.queryByText(/sent as \d+ requests/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'keys.generate').map((c) => (c.input as { count: number }).count)).toEqual([100_000]);
+    });
+    expect(fake.calls.some((c) => c.name === 'jobs.start')).toBe(false);
+  });
+});
+
+describe('All keys: jobs', () => {
+  const row = (value: string): LedgerRow => ({
+    value, note: 'spring', status: 'generated', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
+  });
+
+  it("after a reload, says a job is running for the other profile, found from jobs.list before any progress event", async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A')], total: 1, totalCapped: false } });
+    fake.impl['jobs.list'] = () =>
+      Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [summary({ profileId: 'p2', action: 'delete', total: 500, counts: { pending: 400, sent: 0, done: 100, failed: 0, unknown: 0 } })] } });
+    render(<AllKeys />);
+    const notice = await screen.findByText(/A job is running for profile Remote Shop:/);
+    expect(notice.textContent).toBe('A job is running for profile Remote Shop: Delete, running: 100 of 500 done. Switch to that profile to follow or cancel it.');
+    vi.unstubAllGlobals();
+  });
+
+  it('"Select all N" names the count the job then covers: main resolves the same filter, deleted keys left out', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    // Main counts 3 matching keys that are not deleted; the job it starts over the same filter covers those 3.
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), row('KD-C')], total: 3, totalCapped: false } });
+    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({ action: 'delete', total: 3, counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 } }) });
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await user.click(await screen.findByRole('button', { name: 'Select all 3' }));
+    expect(screen.getByText('All 3 matching')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Delete selected' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Delete all 3 matching keys?')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([{ action: 'delete', target: { filter: {} } }]);
+    });
+    expect(await screen.findByText('Delete, running: 0 of 3 done.')).toBeTruthy();
+    vi.unstubAllGlobals();
+  });
+});

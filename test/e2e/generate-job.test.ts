@@ -1,0 +1,53 @@
+// Generating more keys than one request takes, in Chromium through the harness: the form says how many requests
+// before anything is sent, runs them as a job with progress, and exports every key the job made. The service's
+// own limit (100,000 per request) holds: the audit log shows one request per batch.
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApp, type AppPage } from '../support/app-page.ts';
+
+let app: AppPage;
+let page: Page;
+
+beforeAll(async () => {
+  app = await openApp();
+  page = app.page;
+});
+afterAll(async () => {
+  await app.close();
+});
+
+describe('Generate: 100,001 keys', () => {
+  it('says it takes 2 requests, runs them as a job, and exports all 100,001 keys', async () => {
+    await app.nav('Keys');
+    await page.getByLabel('Count').fill('100001');
+    await page.getByText("More than 100,000 keys (the service's limit per request): sent as 2 requests, run as a job").waitFor();
+    await page.getByLabel('Note', { exact: true }).fill('two requests');
+    await page.getByRole('button', { name: 'Generate as a job of 2 requests' }).click();
+
+    const job = page.getByRole('group', { name: 'Generate job' });
+    await job.getByText('Generate, finished: 100,001 of 100,001 done.').waitFor({ timeout: 150_000 });
+    expect(await job.getByLabel('Generate job progress').getAttribute('value')).toBe('100001');
+
+    await job.getByRole('button', { name: 'Export the 100,001 keys CSV' }).click();
+    const toast = page.getByText(/^Saved to (.+keydesk-generated-[^/\\]+\.csv)\.$/).last();
+    await toast.waitFor();
+    const path = /^Saved to (.+)\.$/.exec((await toast.textContent()) ?? '')?.[1] ?? '';
+    expect(path.startsWith(app.harness.userData)).toBe(true);
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,lastSeenAt');
+    expect(lines).toHaveLength(100_002);
+    expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(100_001);
+    expect(lines.slice(1).every((l) => l.includes(',two requests,generated,false,'))).toBe(true);
+
+    // One request per batch, none above the service's limit.
+    const audit = await page.evaluate(async () => {
+      const r = await window.keydesk['audit.list']({ filter: { action: 'keys.generate' }, offset: 0, limit: 10 });
+      return r.ok ? r.data.entries.map((e) => [e.target, e.outcome]) : [];
+    });
+    expect(audit.sort()).toEqual([
+      ['1 key(s) (batch 2 of a job)', 'ok'],
+      ['100000 key(s) (batch 1 of a job)', 'ok'],
+    ]);
+  });
+});
