@@ -489,7 +489,7 @@ describe('schema upgrades', () => {
 
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
-    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 4 });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 5 });
     const after = check.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();
     expect(after).toEqual(before);
     // The index agrees with the rows it was built from.
