@@ -160,8 +160,11 @@ describe('extend: {message} with or without the key is a success', () => {
 });
 
 describe('extend answered with a key without its status, and no way to read it back: the ledger is not guessed at', () => {
-  const rowOf = async (value: string) =>
-    (await must('ledger.query', { filter: { text: value }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 10 })).rows.find((r) => r.value === value);
+  // A lookup's keys are queued for the ledger writer, not awaited: read the row once the queue has drained.
+  const rowOf = async (value: string) => {
+    await t.core.ledger.idle();
+    return (await must('ledger.query', { filter: { text: value }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 10 })).rows.find((r) => r.value === value);
+  };
   const down = () =>
     fake.on('GET', '/api/key/fetch', { status: 500, body: { message: 'down' } }).on('GET', '/api/generated-key/fetch', { status: 500, body: { message: 'down' } });
 

@@ -81,6 +81,8 @@ describe('the sandbox profile, end to end', () => {
     expect(report.dryRun).toBe(false);
     const active = await must('keys.fetchActive', { term: report.hwid });
     expect(active.keys.map((k) => k.value)).toEqual([keys[0]?.value]);
+    // What a validation learned goes to the ledger writer, not awaited by the answer.
+    await core.ledger.idle();
     const row = (await must('ledger.query', { filter: { status: 'active' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 5 })).rows;
     expect(row.map((r) => r.value)).toEqual([keys[0]?.value]);
   });

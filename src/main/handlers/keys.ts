@@ -24,7 +24,8 @@ async function readBack(client: ServiceClient, keyValue: string, given: Key | nu
 
 /**
  * Into the ledger: a whole key as it is, or, when its status went unreported, only the fields that came back.
- * Awaited (a row or a few, behind whatever was queued first): when the handler answers, the ledger shows it.
+ * A change the user made is awaited (one row, behind whatever was queued first): when the handler answers, the
+ * ledger shows it. Keys only read (lookups) are queued and not awaited.
  */
 async function record(core: Core, profileId: string, key: Key): Promise<void> {
   if (key.unreported?.includes('status')) await core.ledger.recordReportedFields(profileId, key);
@@ -52,20 +53,21 @@ export const keyHandlers = (
       if (!active.ok) return active;
       const generated = orEmpty(await a.client.fetchGenerated(term));
       if (!generated.ok) return generated;
-      await core.ledger.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
+      // Not awaited: the answer does not come from the ledger, and the queue may hold a large batch before it.
+      void core.ledger.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
       const bestMatchOnly = active.data.total === null || generated.data.total === null;
       return ok({ active: active.data.keys, generated: generated.data.keys, ...(bestMatchOnly ? { bestMatchOnly } : {}) });
     }),
 
     'keys.fetchActive': needsKey(core, async ({ term, limit, offset }, a) => {
       const r = orEmpty(await a.client.fetchActive(term, limit, offset));
-      if (r.ok) await core.ledger.recordKeys(a.profile.id, r.data.keys);
+      if (r.ok) void core.ledger.recordKeys(a.profile.id, r.data.keys);
       return r;
     }),
 
     'keys.fetchGenerated': needsKey(core, async ({ term, limit, offset }, a) => {
       const r = orEmpty(await a.client.fetchGenerated(term, limit, offset));
-      if (r.ok) await core.ledger.recordKeys(a.profile.id, r.data.keys);
+      if (r.ok) void core.ledger.recordKeys(a.profile.id, r.data.keys);
       return r;
     }),
 
