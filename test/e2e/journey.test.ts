@@ -56,11 +56,28 @@ describe('the key journey', () => {
     const detail = page.getByRole('complementary', { name: 'Key detail' });
     await detail.getByText('HW-JOURNEY-1').waitFor();
 
+    // The panel took the focus when it opened.
+    await expect.poll(() => detail.locator(':focus').count()).toBe(1);
+    // Esc closes it and gives the focus back to the key's row; Enter there opens it again.
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'detached' });
+    expect(await page.locator(':focus').getAttribute('data-key-row')).toBe(value);
+    await page.keyboard.press('Enter');
+    await detail.getByText('HW-JOURNEY-1').waitFor();
+
+    // Ten years and more is asked about first; Cancel extends nothing.
+    await detail.getByLabel('Extend by days').fill('4000');
+    await detail.getByRole('button', { name: 'Extend' }).click();
+    const longExtend = page.getByRole('dialog', { name: 'Extend by 4,000 days?' });
+    await longExtend.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => longExtend.isVisible()).toBe(false);
     await detail.getByLabel('Extend by days').fill('5');
     await detail.getByRole('button', { name: 'Extend' }).click();
     await app.toast('Extended by 5 days.');
 
+    // Resetting the HWID unbinds the customer's machine: asked first.
     await detail.getByRole('button', { name: 'Reset HWID' }).click();
+    await page.getByRole('dialog', { name: "Reset this key's HWID?" }).getByRole('button', { name: 'Reset' }).click();
     await app.toast('HWID reset.');
     expect(await detail.getByText('HW-JOURNEY-1').count()).toBe(0);
 
@@ -71,6 +88,8 @@ describe('the key journey', () => {
     await detail.getByRole('button', { name: 'Delete key' }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await app.toast('Key deleted.');
+    // The focus went on (to the next row, or the search box when none is left), not back to the page.
+    await expect.poll(() => page.locator(':focus').count()).toBe(1);
     await app.search(value);
     await page.getByText('No key matches.').waitFor();
   });

@@ -109,6 +109,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     expect(await detailField('Status').textContent()).toMatch(/^Active/);
 
     await detail().getByRole('button', { name: 'Reset HWID' }).click();
+    await page.getByRole('dialog', { name: "Reset this key's HWID?" }).getByRole('button', { name: 'Reset' }).click();
     await app.toast('HWID reset.');
     expect(await detail().getByText('HW-REAL-E2E').count()).toBe(0);
     expect(await detailField('Last HWID reset').textContent()).not.toBe('—');

@@ -97,6 +97,7 @@ describe('search results after a change from the detail panel', () => {
     expect(await row.locator('time[datetime^="2099-01-01"]').count()).toBe(0);
 
     await detail.getByRole('button', { name: 'Reset HWID' }).click();
+    await page.getByRole('dialog', { name: "Reset this key's HWID?" }).getByRole('button', { name: 'Reset' }).click();
     await app.toast('HWID reset.');
     await expect.poll(() => row.getByText('HW-TRUTH-A').count()).toBe(0);
     await shot('search-row-after-extend-and-reset');

@@ -82,6 +82,7 @@ export const NOUNS = {
   entry: { one: 'entry', other: 'entries' },
   operation: { one: 'operation', other: 'operations' },
   day: { one: 'day', other: 'days' },
+  year: { one: 'year', other: 'years' },
   execution: { one: 'execution', other: 'executions' },
   match: { one: 'match', other: 'matches' },
 } as const satisfies Record<string, PluralForms>;

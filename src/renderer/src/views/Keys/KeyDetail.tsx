@@ -12,9 +12,15 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import type { ReactNode } from 'react';
 import { useKeydesk } from '../../store/index.ts';
+import { focusKeyRow, rowAfter } from './Lookup.tsx';
 
 /** What a field shows when the service's dialect leaves it out. */
 const NOT_REPORTED = 'not reported by this service';
+/** An extension longer than this (ten years) is asked about first: a slip of the keyboard ("36500") is costly. */
+export const LONG_EXTEND_DAYS = 3650;
+
+/** What the panel asks before it acts, when it asks. */
+type Pending = { kind: 'delete' } | { kind: 'reset' } | { kind: 'extend'; days: number };
 
 export function KeyDetail() {
   const key = useKeydesk((s) => s.selectedKey);
@@ -32,13 +38,33 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
   const selectKey = useKeydesk((s) => s.selectKey);
   const [days, setDays] = useState('30');
   const [daysError, setDaysError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const [pending, setPending] = useState<Pending | null>(null);
   const card = useRef<HTMLElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
 
-  // The panel opens beside the list; the key picked is brought into view within it.
+  // The panel opens beside the list and takes the focus, so the keyboard goes on where the eyes go.
   useEffect(() => {
     card.current?.scrollIntoView({ block: 'nearest' });
+    heading.current?.focus({ preventScroll: true });
   }, []);
+
+  /** Closes the panel and gives the focus back to the key's row in the list. */
+  const close = () => {
+    selectKey(null);
+    focusKeyRow(key.value);
+  };
+  const extend = (n: number) => {
+    void extendKey(key.value, n);
+  };
+  const act = async (what: Pending) => {
+    if (what.kind === 'extend') extend(what.days);
+    else if (what.kind === 'reset') void resetHwid(key.value);
+    else {
+      // The row after the deleted one takes the focus (the one before it at the end; the search box if none is left).
+      const after = rowAfter(key.value);
+      if (await deleteKey(key)) focusKeyRow(after);
+    }
+  };
 
   // What the service's dialect leaves out is said, never shown as a blank or a default posing as data.
   const unreported = new Set(key.unreported);
@@ -84,10 +110,22 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
     ['Id', told('id', <span key="i" className="mono">{key.id}</span>)],
   ];
   return (
-    <aside ref={card} className="card side-panel" aria-label="Key detail">
+    <aside
+      ref={card}
+      className="card side-panel"
+      aria-label="Key detail"
+      onKeyDown={(e) => {
+        // Esc closes the panel; inside a confirmation it belongs to the dialog (which cancels itself).
+        if (e.key !== 'Escape' || e.defaultPrevented || (e.target as Element).closest('dialog')) return;
+        e.preventDefault();
+        close();
+      }}
+    >
       <div className="side-panel-head">
-        <h2 id="detail-title">Key detail</h2>
-        <button type="button" className="icon-button" aria-label="Close the key detail" onClick={() => { selectKey(null); }}>
+        <h2 id="detail-title" ref={heading} tabIndex={-1}>
+          Key detail
+        </h2>
+        <button type="button" className="icon-button" aria-label="Close the key detail" onClick={close}>
           <Icon name="cross" />
         </button>
       </div>
@@ -110,7 +148,8 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
             return;
           }
           setDaysError(null);
-          void extendKey(key.value, parsed.data);
+          if (parsed.data > LONG_EXTEND_DAYS) setPending({ kind: 'extend', days: parsed.data });
+          else extend(parsed.data);
         }}
       >
         <Field label="Extend by days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); setDaysError(null); }} />
@@ -119,25 +158,45 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
         </button>
       </form>
       <div className="actions">
-        <button type="button" disabled={busy || key.status !== 'active'} onClick={() => void resetHwid(key.value)}>
+        <button type="button" disabled={busy || key.status !== 'active'} onClick={() => { setPending({ kind: 'reset' }); }}>
           Reset HWID
         </button>
-        <button type="button" className="danger" disabled={busy} onClick={() => { setConfirming(true); }}>
+        <button type="button" className="danger" disabled={busy} onClick={() => { setPending({ kind: 'delete' }); }}>
           Delete key
         </button>
       </div>
       <ConfirmDialog
-        open={confirming}
-        title="Delete this key?"
-        body={`${key.value} will stop working at once. This cannot be undone.`}
-        confirmLabel="Delete"
-        destructive
-        onCancel={() => { setConfirming(false); }}
+        open={pending !== null}
+        {...question(pending ?? { kind: 'delete' }, key)}
+        onCancel={() => { setPending(null); }}
         onConfirm={() => {
-          setConfirming(false);
-          void deleteKey(key);
+          const what = pending;
+          setPending(null);
+          if (what) void act(what);
         }}
       />
     </aside>
   );
+}
+
+/** The confirmation for each action the panel asks about. */
+function question(what: Pending, key: Key): { title: string; body: string; confirmLabel: string; destructive: boolean } {
+  switch (what.kind) {
+    case 'delete':
+      return { title: 'Delete this key?', body: `${key.value} will stop working at once. This cannot be undone.`, confirmLabel: 'Delete', destructive: true };
+    case 'reset':
+      return {
+        title: "Reset this key's HWID?",
+        body: `${key.hwid ? `${key.value} is bound to ${key.hwid}. ` : ''}The customer's machine is unbound: the next machine to validate this key binds it. The service may not allow another reset for a while.`,
+        confirmLabel: 'Reset',
+        destructive: true,
+      };
+    case 'extend':
+      return {
+        title: `Extend by ${fmt.count(what.days, NOUNS.day)}?`,
+        body: `That is about ${fmt.count(Math.round(what.days / 365), NOUNS.year)}: more than ${fmt.count(LONG_EXTEND_DAYS / 365, NOUNS.year)} added to ${key.value}'s expiry at once.`,
+        confirmLabel: `Extend by ${fmt.count(what.days, NOUNS.day)}`,
+        destructive: false,
+      };
+  }
 }

@@ -38,6 +38,27 @@ const COLUMNS: Column<Key>[] = [
   { header: 'Expires', cell: (k) => <KeyExpiry k={k} /> },
 ];
 
+/** The search's rows in the order shown: active keys, then generated ones. */
+const shownRows = (): Key[] => {
+  const result = useKeydesk.getState().lookupResult;
+  return result ? [...result.active, ...result.generated] : [];
+};
+
+/** The key shown after `value` in the results (or before it, at the end), to take the focus when it goes. */
+export function rowAfter(value: string): string | null {
+  const rows = shownRows();
+  const at = rows.findIndex((k) => k.value === value);
+  if (at < 0) return null;
+  return (rows[at + 1] ?? rows[at - 1])?.value ?? null;
+}
+
+/** Puts the focus on a key's row in the results; with no such row, on the search box. */
+export function focusKeyRow(value: string | null): void {
+  const buttons = document.querySelectorAll<HTMLButtonElement>('button[data-key-row]');
+  const row = [...buttons].find((b) => b.dataset.keyRow === value);
+  (row ?? document.querySelector<HTMLInputElement>('[data-command-target="lookup"]'))?.focus();
+}
+
 export function Lookup() {
   const runLookup = useKeydesk((s) => s.runLookup);
   const result = useKeydesk((s) => s.lookupResult);
@@ -86,7 +107,7 @@ export function Lookup() {
                 header: 'Key',
                 cell: (k) => (
                   <span className="with-copy">
-                    <button type="button" className="link mono" aria-expanded={selected?.value === k.value} onClick={() => { selectKey(k); }}>
+                    <button type="button" className="link mono" data-key-row={k.value} aria-expanded={selected?.value === k.value} onClick={() => { selectKey(k); }}>
                       {k.value}
                     </button>
                     <CopyButton value={k.value} label={`Copy key ${k.value}`} />
