@@ -568,16 +568,11 @@ async function benchRss(): Promise<void> {
   const r = await harnessRss(ROOT, join(work, 'rss-userdata'), 2);
   if (r.ledgerRows !== 200_000) throw new Error(`the ledger holds ${r.ledgerRows} rows`);
   const mib = (bytes: number) => bytes / 1024 / 1024;
-  const parts = ({ rssMiB, parts: p }: HarnessMemory) => {
-    // What is neither V8's heap nor memory V8 knows about: SQLite's page caches, and memory freed to malloc
-    // that it has not returned to the system.
-    const otherNative = p.rssAnonKiB / 1024 - mib(p.heapTotal) - mib(p.external);
-    return (
-      `${fmt(rssMiB, 'MiB')} = file-backed ${fmt(p.rssFileKiB / 1024, 'MiB')} + anonymous ${fmt(p.rssAnonKiB / 1024, 'MiB')}: ` +
-      `V8 heap ${fmt(mib(p.heapTotal), 'MiB')} (${fmt(mib(p.heapUsed), 'MiB')} used; young generation ${fmt(mib(p.newSpace), 'MiB')}), ` +
-      `external ${fmt(mib(p.external), 'MiB')} (array buffers ${fmt(mib(p.arrayBuffers), 'MiB')}), other native ${fmt(otherNative, 'MiB')}`
-    );
-  };
+  const parts = ({ rssMiB, parts: p }: HarnessMemory) =>
+    `${fmt(rssMiB, 'MiB')} = file-backed ${fmt(p.rssFileKiB / 1024, 'MiB')} + anonymous ${fmt(p.rssAnonKiB / 1024, 'MiB')}: ` +
+    `V8 heap pages ${fmt(p.v8PagesKiB / 1024, 'MiB')} (heapTotal ${fmt(mib(p.heapTotal), 'MiB')}, ${fmt(mib(p.heapUsed), 'MiB')} used, young ` +
+    `generation ${fmt(mib(p.newSpace), 'MiB')}), malloc heap ${fmt(p.mallocHeapKiB / 1024, 'MiB')} (SQLite caches, buffers, freed but kept), ` +
+    `other anonymous ${fmt(p.otherAnonKiB / 1024, 'MiB')} (thread arenas, stacks, large objects); external ${fmt(mib(p.external), 'MiB')}`;
   console.error(`  at start: ${parts(r.start)}`);
   console.error(`  after 200,000 keys: ${parts(r.after)}`);
   const { parts: p } = r.after;
