@@ -1,26 +1,12 @@
 import type { Key } from '../../shared/domain.ts';
 import { ok, type Result } from '../../shared/result.ts';
-import type { Page, ServiceClient } from '../client/service-client.ts';
+import { readBack } from '../client/read-back.ts';
+import type { Page } from '../client/service-client.ts';
 import type { Core } from '../core.ts';
 import { audited, needsKey, type Handlers } from './types.ts';
 
 /** A lookup that found nothing (a 404, with or without a code) is an empty list, not a failure. */
 const orEmpty = (r: Result<Page<Key>>): Result<Page<Key>> => (!r.ok && r.code === 'NOT_FOUND' ? ok({ keys: [], total: 0 }) : r);
-
-/**
- * The key after a change the service made but did not fully describe (the real dialect answers a reset with
- * `{message}` alone, and an extend with a key without its status): read it back, active keys first. Null when
- * it cannot be read back; the change itself stands.
- */
-async function readBack(client: ServiceClient, keyValue: string, given: Key | null): Promise<Key | null> {
-  if (given && !given.unreported?.includes('status')) return given;
-  for (const fetch of [client.fetchActive.bind(client), client.fetchGenerated.bind(client)]) {
-    const r = await fetch(keyValue, 1);
-    const found = r.ok ? r.data.keys.find((k) => k.value === keyValue) : undefined;
-    if (found) return found;
-  }
-  return given;
-}
 
 /**
  * Into the ledger: a whole key as it is, or, when its status went unreported, only the fields that came back.

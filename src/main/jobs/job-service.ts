@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ParsedInput } from '../../shared/contract.ts';
 import type { JobAction, JobItemState, JobState, JobSummary, Key } from '../../shared/domain.ts';
 import { fail, ok, type ErrorCode, type Result } from '../../shared/result.ts';
+import { readBack } from '../client/read-back.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import { unexpectedFailure } from '../failures.ts';
 import type { ItemSettlement, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
@@ -97,7 +98,7 @@ interface Run {
 }
 
 type Outcome =
-  | { kind: 'done'; keys: Key[]; hwidCleared?: boolean }
+  | { kind: 'done'; keys: Key[]; hwidCleared?: boolean; note?: string }
   | { kind: 'failed' | 'unknown'; code: ErrorCode; message: string; overload: boolean; retryAfter?: number | undefined }
   | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
 
@@ -376,7 +377,7 @@ export class JobService {
         run.control.answered(ticket, now - sentAt, now);
         run.counts.done += item.size;
         run.completions.push({ at: now, size: item.size });
-        run.settle.push({ seq: item.seq, state: 'done', code: null, message: null });
+        run.settle.push({ seq: item.seq, state: 'done', code: null, message: outcome.note ?? null });
         if (run.job.action === 'delete') run.deleted.push(item.target);
         else {
           if (run.job.action === 'generate') for (const k of outcome.keys) run.generated.push(k.value);
@@ -384,7 +385,7 @@ export class JobService {
           for (const k of outcome.keys) (k.unreported?.includes('status') ? run.reportedKeys : run.seenKeys).push(k);
           if (outcome.hwidCleared) run.hwidCleared.push(item.target);
         }
-        audit('ok', '');
+        audit('ok', outcome.note ?? '');
         break;
       case 'failed':
       case 'unknown':
@@ -417,6 +418,14 @@ export class JobService {
     } else if (action === 'extend' || action === 'resetHwid') {
       const k = action === 'extend' ? await client.extend(item.target, run.params.days ?? 0) : await client.resetHwid(item.target);
       if (!k.ok) return classify(k);
+      if (action === 'extend' && k.data === null) {
+        // Extended, answered with {message} alone: the new expiry came back nowhere. Read the key back, so its
+        // ledger row does not go on showing the old expiry as current; when that fails too, the item says so.
+        const back = await readBack(client, item.target, null);
+        return back
+          ? { kind: 'done', keys: [back] }
+          : { kind: 'done', keys: [], note: 'Extended. The service did not describe the key and it could not be read back: All keys still shows the expiry seen before. Look the key up to refresh it.' };
+      }
       // A reset answered with {message} alone (the real dialect) still cleared the key's HWID.
       return { kind: 'done', keys: k.data ? [k.data] : [], hwidCleared: action === 'resetHwid' && k.data === null };
     } else {
