@@ -124,7 +124,7 @@ describe('a write the ledger refuses', () => {
     expect(refused).toEqual({
       written: 0,
       failed: 2,
-      failure: '2 key(s) could not be recorded in the ledger: the ledger file stayed busy (another Keydesk, or a long write, held it). The service has them: look them up in Keys to bring them into the ledger.',
+      failure: '2 keys could not be recorded in the ledger: the ledger file stayed busy (another Keydesk, or a long write, held it). The service has them: look them up in Keys to bring them into the ledger.',
     });
     expect(failures).toEqual([refused.failure]);
     expect(writer.failure('p')).toBe(refused.failure);
@@ -145,7 +145,7 @@ describe('a write the ledger refuses', () => {
     const writer = new LedgerWriter({ file });
     const lost = await writer.recordKeys('p', [key('KD-LOST', 'lost')]);
     expect(lost).toMatchObject({ written: 0, failed: 1 });
-    expect(lost.failure).toBe('1 key(s) could not be recorded in the ledger: the ledger writer stopped unexpectedly. The service has them: look them up in Keys to bring them into the ledger.');
+    expect(lost.failure).toBe('1 key could not be recorded in the ledger: the ledger writer stopped unexpectedly. The service has them: look them up in Keys to bring them into the ledger.');
     mkdirSync(dir);
     const db = new LocalDb(file);
     expect(await writer.markDeleted('p', 'KD-NONE')).toEqual({ written: 1, failed: 0, failure: null });

@@ -107,7 +107,8 @@ function failureWords(op: Op): string {
   const reason = reasonWords(op.firstError);
   switch (op.payload.kind) {
     case 'keys': {
-      const what = op.failed === op.size ? `${op.size.toLocaleString('en-US')} key(s)` : `${op.failed.toLocaleString('en-US')} of ${op.size.toLocaleString('en-US')} keys`;
+      const keys = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'key' : 'keys'}`;
+      const what = op.failed === op.size ? keys(op.size) : `${op.failed.toLocaleString('en-US')} of ${keys(op.size)}`;
       return `${what} could not be recorded in the ledger: ${reason}. The service has them: look them up in Keys to bring them into the ledger.`;
     }
     case 'deleted':
