@@ -229,3 +229,14 @@ describe('Overview: Push +1 while offline', () => {
     expect(screen.getByText('Push waits until the service answers again.')).toBeTruthy();
   });
 });
+
+describe('Overview: the chart\'s axes', () => {
+  it('labels time ticks with our Intl formatter and steps count axes by whole numbers only', async () => {
+    const { COUNT_STEPS, timeTicks } = await import('../../src/renderer/src/components/HistoryChart.tsx');
+    const { fmt } = await import('../../src/renderer/src/lib/format.ts');
+    expect(COUNT_STEPS.every((s) => Number.isInteger(s) && s >= 1)).toBe(true);
+    expect(COUNT_STEPS.slice(0, 6)).toEqual([1, 2, 5, 10, 20, 50]);
+    const t = Date.parse('2026-11-23T10:00:00.000Z') / 1000;
+    expect(timeTicks([t, t + 900], 900)).toEqual([fmt.axisTime(t * 1000, 900_000), fmt.axisTime((t + 900) * 1000, 900_000)]);
+  });
+});

@@ -65,3 +65,24 @@ describe('history buckets for the chart', async () => {
     expect(buckets.map((b) => [b.total, b.added])).toEqual([[5, 0], [8, 3], [2, 0]]);
   });
 });
+
+describe('time-axis ticks', () => {
+  const gb = createFormatter('en-GB');
+  // Local times: the axis shows the user's clock, as every other date on screen does.
+  const local = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0) => new Date(y, mo - 1, d, h, mi, s).getTime();
+
+  it('is as fine as the step between ticks: seconds, minutes, days, months', () => {
+    expect(gb.axisTime(local(2026, 11, 23, 14, 5, 30), 10_000)).toBe('14:05:30');
+    expect(gb.axisTime(local(2026, 11, 23, 14, 5), 15 * 60_000)).toBe('14:05');
+    expect(gb.axisTime(local(2026, 11, 23, 12), 86_400_000)).toBe('23 Nov');
+    expect(gb.axisTime(local(2027, 6, 1), 31 * 86_400_000)).toBe('Jun 2027');
+  });
+
+  it('marks midnight between time ticks with the date, so a day boundary can be seen', () => {
+    expect(gb.axisTime(local(2026, 11, 24), 3600_000)).toBe('24 Nov');
+  });
+
+  it('speaks the locale: a German axis reads "23. Nov."', () => {
+    expect(de.axisTime(local(2026, 11, 23, 12), 86_400_000)).toBe('23. Nov.');
+  });
+});

@@ -167,6 +167,10 @@ describe('switching profile', () => {
       online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'refused' },
       selection: new Set(['A', 'B']),
       selectedAll: { text: 'spring' },
+      ledgerFilter: { text: 'spring', premium: true },
+      keylessDeleteRequest: failed({ ok: false, code: 'NOT_FOUND', message: 'x' }),
+      testKeyRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
+      historyRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
       toasts: [{ id: 1, kind: 'error', text: '0 of 2 done.' }],
     });
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
@@ -176,6 +180,8 @@ describe('switching profile', () => {
       lookupTerm: '', lookupResult: null, lookupRequest: IDLE, selectedKey: null, keyActionRequest: IDLE,
       keyless: null, keylessRequest: IDLE, keylessTerm: null, keylessAddRequest: IDLE, identifier: null, identifierRequest: IDLE, validation: null, validationRequest: IDLE,
       online: true, offlineReason: null, selectedAll: null, job: null,
+      // What was typed in All keys' filter was about the other profile's keys.
+      ledgerFilter: {}, keylessDeleteRequest: IDLE, testKeyRequest: IDLE, historyRequest: IDLE,
     });
     expect(state().toasts.map((t) => t.text)).toEqual(['Now working on Remote Shop.']);
     expect(state().selection.size).toBe(0);

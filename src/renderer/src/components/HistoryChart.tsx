@@ -13,6 +13,12 @@ const LEFT: uPlot.Axis.Side = 3;
 // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- Side.Right in uPlot.d.ts
 const RIGHT: uPlot.Axis.Side = 1;
 
+/** Steps for a count axis: whole numbers only (1, 2, 5, 10, 20, 50…), so no tick ever reads "0.5 executions". */
+export const COUNT_STEPS: number[] = Array.from({ length: 15 }, (_, e) => [1, 2, 5].map((m) => m * 10 ** e)).flat();
+
+/** The time axis's tick labels, from our Intl formatter rather than uPlot's own date templates. */
+export const timeTicks = (splits: number[], stepSeconds: number): string[] => splits.map((s) => fmt.axisTime(s * 1000, stepSeconds * 1000));
+
 /** The chart's colours come from the design tokens, so both themes (and a switch between them) are right. */
 function palette() {
   const css = getComputedStyle(document.documentElement);
@@ -30,6 +36,7 @@ function options(width: number, onCursor: (idx: number | null, left: number, top
     grid: { show: side === LEFT, stroke: c.grid, width: 1 },
     ticks: { stroke: c.grid, width: 1, size: 4 },
     values,
+    incrs: COUNT_STEPS,
     size: AXIS_SIZE,
   });
   return {
@@ -44,9 +51,9 @@ function options(width: number, onCursor: (idx: number | null, left: number, top
       { label: 'Running total', scale: 'total', stroke: c.line, width: 2, points: { show: false } },
     ],
     axes: [
-      { stroke: c.text, font: c.font, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1, size: 4 } },
+      { stroke: c.text, font: c.font, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1, size: 4 }, values: (_u, splits, _axis, _space, step) => timeTicks(splits, step) },
       axis('total', LEFT, (_u, splits) => splits.map((v) => fmt.compact(v))),
-      axis('added', RIGHT, (_u, splits) => splits.map((v) => (Number.isInteger(v) ? fmt.compact(v) : ''))),
+      axis('added', RIGHT, (_u, splits) => splits.map((v) => fmt.compact(v))),
     ],
     hooks: {
       setCursor: [

@@ -31,6 +31,11 @@ export interface Formatter {
   time: (iso: string) => string;
   /** "3 minutes ago", "in 2 days", relative to `now` (ms). */
   relative: (iso: string, now?: number) => string;
+  /**
+   * A time-axis tick (ms) as fine as the step between ticks needs: "14:05:30" under a minute, "14:05" under a
+   * day, "30 Jun" under a month, "Jun 2027" beyond; a tick at midnight between time ticks shows its date instead.
+   */
+  axisTime: (ms: number, stepMs: number) => string;
 }
 
 /** An ISO value that does not parse is shown as it came, never as "Invalid Date". */
@@ -48,6 +53,10 @@ export function createFormatter(locale?: string): Formatter {
   const dateTimes = new Intl.DateTimeFormat(resolved, { dateStyle: 'medium', timeStyle: 'short' });
   const times = new Intl.DateTimeFormat(resolved, { timeStyle: 'medium' });
   const relatives = new Intl.RelativeTimeFormat(resolved, { numeric: 'auto' });
+  const axisSeconds = new Intl.DateTimeFormat(resolved, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const axisMinutes = new Intl.DateTimeFormat(resolved, { hour: '2-digit', minute: '2-digit' });
+  const axisDays = new Intl.DateTimeFormat(resolved, { day: 'numeric', month: 'short' });
+  const axisMonths = new Intl.DateTimeFormat(resolved, { month: 'short', year: 'numeric' });
   const noun = (n: number, forms: PluralForms) => forms[plurals.select(n)] ?? forms.other;
   const withDate = (iso: string, f: (t: number) => string) => {
     const t = parse(iso);
@@ -70,6 +79,14 @@ export function createFormatter(locale?: string): Formatter {
         }
         return relatives.format(0, 'second');
       }),
+    axisTime: (ms, stepMs) => {
+      const day = 24 * 3600_000;
+      if (stepMs >= 28 * day) return axisMonths.format(ms);
+      if (stepMs >= day) return axisDays.format(ms);
+      const d = new Date(ms);
+      if (d.getHours() === 0 && d.getMinutes() === 0 && d.getSeconds() === 0) return axisDays.format(ms);
+      return stepMs < 60_000 ? axisSeconds.format(ms) : axisMinutes.format(ms);
+    },
   };
 }
 

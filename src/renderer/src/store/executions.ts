@@ -21,7 +21,9 @@ export interface ExecutionsSlice {
 }
 
 export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, keyof ProfileData> {
-  const { request, toastOk } = ctx;
+  const { get, request, toastOk } = ctx;
+  /** The history the chart last asked for: a push reads it again, so the chart and the headline agree. */
+  let shown: OperationInput<'executions.history'> | null = null;
   return {
     refreshExecutions: async () => {
       // A poll: the count read earlier stays on screen (marked by the view as the last known one after a failure).
@@ -35,9 +37,12 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
       });
       if (!r) return;
       const total = r.data.executionCount;
+      // Main sampled the new count: the chart shows it now, not on the next poll.
+      if (shown) void get().loadHistory(shown.range, shown.points);
       toastOk(total === null ? 'Execution counted. The service did not report the new total; refresh to read it.' : `Execution counted: ${fmt.number(total)}.`);
     },
     loadHistory: async (range, points) => {
+      shown = points === undefined ? { range } : { range, points };
       // A failed read leaves no chart of another range or profile behind, and says why.
       await request('executions.history', points === undefined ? { range } : { range, points }, 'historyRequest', (data) => ({ history: data.buckets }), {
         onFailure: { history: [] },

@@ -172,9 +172,9 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       reset({ ledgerFilter });
     },
     clearLedger: () => {
-      // Another profile: its jobs are not this one's, and neither is what was selected.
+      // Another profile: its jobs are not this one's, and neither is what was selected or typed in the filter.
       set({ selectedAll: null, job: null, jobProblems: null, ledgerRecording: 0, ledgerRecordingFailed: null });
-      reset({ selection: new Set(), ledgerStale: null });
+      reset({ selection: new Set(), ledgerStale: null, ledgerFilter: {} });
     },
     setLedgerSort: (field) => {
       const { ledgerSort } = get();

@@ -65,7 +65,8 @@ export function Overview() {
 
   const buckets = useMemo(() => toChartBuckets(history), [history]);
   const first = buckets[0]?.total;
-  const last = buckets.at(-1)?.total;
+  // The range ends now: the headline count is the newest figure (a push shows in it before the chart reads again).
+  const last = count ?? buckets.at(-1)?.total;
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title">Overview</h1>
