@@ -157,7 +157,9 @@ export const contract = {
   // totalCapped: more than `total` rows match (the count stopped at LEDGER_COUNT_CAP); exactCount asks for all.
   // recording: keys handed to the ledger writer and not yet written (absent when none); recordingFailed: the last
   // ledger write that failed for this profile, in words (absent when none). 'ledger.changed' says when they change.
-  'ledger.query': op<{ rows: LedgerRow[]; total: number | null; totalCapped: boolean; recording?: number; recordingFailed?: string }>()(
+  // targets (absent on a cursor page): how many of the matches a bulk job over "all matching" acts on (known
+  // deleted keys left out unless the filter asks for deleted keys), a lower bound when targetsCapped.
+  'ledger.query': op<{ rows: LedgerRow[]; total: number | null; totalCapped: boolean; targets?: number; targetsCapped?: boolean; recording?: number; recordingFailed?: string }>()(
     z.strictObject({
       filter: ledgerFilter,
       sort: z.strictObject({

@@ -495,4 +495,19 @@ describe('All keys: a count past the cap', () => {
     expect(screen.getByRole('button', { name: 'Select all 123,456' })).toBeTruthy();
     vi.unstubAllGlobals();
   });
+
+  it('offers and counts, for "select all", only the keys a job would act on: deleted ones are left out, and said so', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+    // Five keys match; two of them are known deleted, so a job over all matching would act on three.
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: ['KD-A', 'KD-B', 'KD-C', 'KD-D', 'KD-E'].map(row), total: 5, totalCapped: false, targets: 3, targetsCapped: false } });
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await screen.findByText('5 keys');
+    await user.click(screen.getByRole('button', { name: 'Select all 3 (2 deleted left out)' }));
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    expect(within(bar).getByText('All 3 matching').textContent).toBe('All 3 matching');
+    vi.unstubAllGlobals();
+  });
 });

@@ -21,7 +21,7 @@ describe('a selected profile whose apiKey is gone (session-only storage after a 
     const history = await t.must('executions.history', { range: 'all' });
     expect(history).toMatchObject({ samples: 1, buckets: [expect.objectContaining({ min: history.buckets[0]?.max })] });
     const ledger = await t.must('ledger.query', { filter: {}, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 5 });
-    expect(ledger).toEqual({ rows: [], total: 0, totalCapped: false });
+    expect(ledger).toEqual({ rows: [], total: 0, totalCapped: false, targets: 0, targetsCapped: false });
   });
 
   it('answers every service call with KEYCHAIN_UNAVAILABLE naming the profile', async () => {

@@ -142,7 +142,7 @@ describe.each([
     expect([...db.iterateLedgerKeys(OTHER, values)]).toEqual([]);
   });
 
-  it('returns the model’s rows and count for every filter, sort and page', () => {
+  it('returns the model’s rows, count and bulk-target count for every filter, sort and page', () => {
     const someKey = keys[123]?.value ?? '';
     const someHwid = keys.find((k) => k.hwid !== null)?.hwid ?? 'none';
     const terms = [undefined, 'a', 'alpha', 'ALPHA launch', 'gamma', 'beta', 'resellers', someKey, someKey.slice(1, 5).toLowerCase(), someHwid, 'no such text', '\n'];
@@ -166,6 +166,10 @@ describe.each([
           expect(got.totalCapped).toBe(want.total > cap);
           expect(got.total).toBe(want.total > cap ? cap : want.total);
           expect(got.rows.map((r) => r.value)).toEqual(want.values);
+          // What "select all matching" acts on: known deleted keys only when the filter asks for them.
+          const targets = modelQuery(all, filter, field, dir, 0, size).values.filter((v) => status !== undefined || !deletedValues.has(v)).length;
+          expect(got.targetsCapped).toBe(targets > cap);
+          expect(got.targets).toBe(targets > cap ? cap : targets);
         },
       ),
       { numRuns: 400, seed },

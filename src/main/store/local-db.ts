@@ -153,23 +153,37 @@ export interface LedgerPaging {
   directOffset: number;
   anchorStep: number;
 }
-const PAGING: LedgerPaging = { directOffset: 2_000, anchorStep: 128 };
-/** Anchor lists kept at once (one per profile, filter and sort column): about 8,000 small pairs at 1,000,000 rows. */
+const PAGING: LedgerPaging = { directOffset: 2_000, anchorStep: 256 };
+/** Anchor lists kept at once (one per profile, filter, sort column and direction): up to 4,000 small pairs at 1,000,000 rows. */
 const ANCHOR_CACHE = 6;
 /**
- * Trigrams a term of 3 characters or more is looked up by: its rarest ones. Every row holding the term holds
- * them all; more of them narrow the candidates less than each one costs to read.
+ * Trigrams a term of 3 characters or more is looked up by, at most. Every row holding the term holds them all;
+ * more of them narrow the candidates less than each one costs to read.
  */
-const RAREST_TRIGRAMS = 3;
+const TERM_TRIGRAMS = 6;
 /**
  * A term of 1 or 2 characters starting more distinct trigrams than this is common (a letter of the key
  * alphabet starts about a thousand): a scan finds the count's cap of matches within its first rows.
  */
 const SHORT_TERM_TRIGRAMS = 200;
 
+/**
+ * A page of the ledger and its counts, each exact unless capped (more than the number given): `total`, the rows
+ * the filter matches; `targets`, those of them a bulk job over "all matching" acts on (targetWhere: known deleted
+ * keys left out unless the filter asks for deleted keys).
+ */
+export interface LedgerPage {
+  rows: LedgerRow[];
+  total: number;
+  totalCapped: boolean;
+  targets: number;
+  targetsCapped: boolean;
+}
+
 interface Anchors {
   keys: LedgerCursor[];
-  total: number;
+  /** The order has no row past the last anchor's step: a page beyond it is empty. */
+  complete: boolean;
 }
 
 const SORT_COLUMNS: Record<LedgerSortField, string> = {
@@ -442,7 +456,7 @@ export class LocalDb {
    * The ledger_text query for the rows that may hold `term` (lower-cased), or null when a scan finds them
    * sooner. The index keeps no positions (detail=none), so its rows are candidates that the caller's substring
    * test narrows to the exact meaning; they always include every row holding the term:
-   * - 3 characters or more: the rarest few of its trigrams, all required (a row holding the term holds them all);
+   * - 3 characters or more: up to TERM_TRIGRAMS of its trigrams, all required (a row holding the term holds them all);
    * - 1 or 2: any trigram starting with it (every character of the indexed text starts one); null when so many
    *   do that the term is common; and no row holds a term no trigram starts with.
    * Kept until the ledger changes: typing a term asks for it several times.
@@ -453,13 +467,15 @@ export class LocalDb {
     const chars = Array.from(term);
     let match: string | null;
     if (chars.length >= 3) {
+      // Evenly spread over the term, first and last included: together they cover most of it.
       const grams = new Set<string>();
-      for (let i = 0; i + 3 <= chars.length; i++) grams.add(chars.slice(i, i + 3).join(''));
-      const counts = new Map([...grams].map((g) => [g, 0]));
-      for (const r of this.db.prepare('SELECT term, doc FROM ledger_trigrams WHERE term IN (SELECT value FROM json_each(?))').all(JSON.stringify([...grams])) as { term: string; doc: number }[]) {
-        counts.set(r.term, r.doc);
+      const last = chars.length - 3;
+      const n = Math.min(TERM_TRIGRAMS, last + 1);
+      for (let j = 0; j < n; j++) {
+        const i = n === 1 ? 0 : Math.round((j * last) / (n - 1));
+        grams.add(chars.slice(i, i + 3).join(''));
       }
-      match = [...counts].sort((a, b) => a[1] - b[1]).slice(0, RAREST_TRIGRAMS).map(([g]) => ftsString(g)).join(' AND ');
+      match = [...grams].map(ftsString).join(' AND ');
     } else {
       // Code points sort as their UTF-8 bytes do: every trigram starting with the term lies below this bound.
       const starting = this.db
@@ -479,16 +495,19 @@ export class LocalDb {
    * `most`: a term of 3 characters or more streams ledger_text's candidates (so the LIMIT stops the index read
    * itself); other filters read the table or the status index.
    */
-  private hitsSource(profileId: string, filter: LedgerFilter, column: string): { sql: string; params: SQLInputValue[] } {
+  private hitsSource(profileId: string, filter: LedgerFilter, column: string, targetsOnly = false): { sql: string; params: SQLInputValue[] } {
     const term = textTerm(filter);
     const match = term === null ? null : this.textMatch(term);
+    // Only what a job would target (see targetWhere): known deleted keys out, unless the filter asks for them.
+    const targets = (t: string) => (targetsOnly && !filter.status ? ` AND +${t}status <> 'deleted'` : '');
     if (match === null) {
       const where = this.ledgerWhere(profileId, filter, 'set');
-      return { sql: `SELECT value, ${column} AS k FROM ledger WHERE ${where.sql} LIMIT ?`, params: where.params };
+      return { sql: `SELECT value, ${column} AS k, status AS st FROM ledger WHERE ${where.sql}${targets('')} LIMIT ?`, params: where.params };
     }
     const where = this.ledgerWhere(profileId, filter, 'walk', 'l.');
     return {
-      sql: `SELECT l.value AS value, l.${column} AS k FROM ledger_text CROSS JOIN ledger AS l ON l.id = ledger_text.rowid WHERE ledger_text MATCH ? AND ${where.sql} LIMIT ?`,
+      sql: `SELECT l.value AS value, l.${column} AS k, l.status AS st FROM ledger_text CROSS JOIN ledger AS l ON l.id = ledger_text.rowid
+            WHERE ledger_text MATCH ? AND ${where.sql}${targets('l.')} LIMIT ?`,
       params: [match, ...where.params],
     };
   }
@@ -518,12 +537,15 @@ export class LocalDb {
     }
   }
 
-  /** How many rows a profile's ledger holds, counted once and kept until the ledger changes. */
-  private ledgerSize(profileId: string): number {
-    let n = this.ledgerSizes.get(profileId);
+  /** How many rows a profile's ledger holds (with a status: of that status), counted once and kept until the ledger changes. */
+  private ledgerSize(profileId: string, status?: 'deleted'): number {
+    const id = status === undefined ? profileId : `${profileId}\u0000${status}`;
+    let n = this.ledgerSizes.get(id);
     if (n === undefined) {
-      n = (this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ?').get(profileId) as { n: number }).n;
-      this.ledgerSizes.set(profileId, n);
+      n = status === undefined
+        ? (this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ?').get(profileId) as { n: number }).n
+        : (this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ? AND status = ?').get(profileId, status) as { n: number }).n;
+      this.ledgerSizes.set(id, n);
     }
     return n;
   }
@@ -546,97 +568,140 @@ export class LocalDb {
     offset: number,
     limit: number,
     count: { exact?: boolean; cap?: number } = {},
-  ): { rows: LedgerRow[]; total: number; totalCapped: boolean } {
+  ): LedgerPage {
     this.ledgerCaches();
     const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
     const column = SORT_COLUMNS[sort.field];
     const size = this.ledgerSize(profileId);
     const cap = count.cap ?? LEDGER_COUNT_CAP;
-    if (isUnfiltered(filter)) return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: size, totalCapped: false };
+    if (isUnfiltered(filter)) {
+      return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: size, totalCapped: false, targets: size - this.ledgerSize(profileId, 'deleted'), targetsCapped: false };
+    }
     // One pass collects the matches' keys and sort values, stopping at the cap's next match (all of them with
     // `exact` while under half the ledger). Under the cap, they are every match: the count, and the page
     // taken from them. Past it, the page is read along the sort index.
     const most = count.exact === true ? Math.ceil(size / 2) : cap + 1;
+    // Status and premium are in the status index: counting the first matches there reads no row, where
+    // collecting their sort keys reads one per match. Past the cap, that count is all the page needs.
+    if (textTerm(filter) === null && count.exact !== true) {
+      const first = this.hitsSource(profileId, filter, 'value');
+      const c = this.db.prepare(`SELECT count(*) AS n, total(st <> 'deleted') AS t FROM (${first.sql})`).get(...first.params, most) as { n: number; t: number };
+      if (c.n >= most) {
+        const targets = filter.status || c.t > cap ? cap + 1 : this.countLedger(profileId, filter, cap + 1, true);
+        return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: cap, totalCapped: true, targets: Math.min(targets, cap), targetsCapped: targets > cap };
+      }
+    }
     const hits = this.hitsSource(profileId, filter, column);
     const rows = this.db
       .prepare(
         `WITH hits AS MATERIALIZED (${hits.sql}),
            page AS MATERIALIZED (SELECT value, k FROM hits ORDER BY k ${dir}, value ${dir} LIMIT ? OFFSET ?)
-         SELECT ledger.*, (SELECT count(*) FROM hits) AS total
+         SELECT ledger.*, (SELECT count(*) FROM hits) AS total, (SELECT count(*) FROM hits WHERE st <> 'deleted') AS targets
          FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
          ORDER BY page.k ${dir}, page.value ${dir}`,
       )
-      .all(...hits.params, most, limit, offset, profileId) as unknown as (LedgerDbRow & { total: number })[];
+      .all(...hits.params, most, limit, offset, profileId) as unknown as (LedgerDbRow & { total: number; targets: number })[];
     // With no row on the page, the matches are known to be none only on the first page.
     const found = rows[0]?.total ?? (offset === 0 ? 0 : this.countLedger(profileId, filter, most));
-    if (found < most) return { rows: rows.map(toLedgerRow), total: found, totalCapped: false };
+    if (found < most) {
+      const targets = filter.status ? found : (rows[0]?.targets ?? (found === 0 ? 0 : this.countLedger(profileId, filter, most, true)));
+      return { rows: rows.map(toLedgerRow), total: found, totalCapped: false, targets, targetsCapped: false };
+    }
     const page = this.pageAt(profileId, filter, sort, offset, limit);
-    return count.exact === true ? { rows: page, total: this.countLedger(profileId, filter), totalCapped: false } : { rows: page, total: cap, totalCapped: true };
+    if (count.exact === true) {
+      const total = this.countLedger(profileId, filter);
+      return { rows: page, total, totalCapped: false, targets: filter.status ? total : this.countLedger(profileId, filter, undefined, true), targetsCapped: false };
+    }
+    // When none of the first cap + 1 matches is deleted, there are more targets than the cap: no second pass.
+    const targets = filter.status || (rows[0]?.targets ?? 0) > cap ? cap + 1 : this.countLedger(profileId, filter, cap + 1, true);
+    return { rows: page, total: cap, totalCapped: true, targets: Math.min(targets, cap), targetsCapped: targets > cap };
   }
 
   /**
-   * The page at `offset` of the rows a filter passes, read along the sort column's index. Near either end, a
-   * plain OFFSET; deeper, from the nearest anchor (see anchors), so no page skips more than paging.anchorStep rows.
-   * A descending page is the ascending order's rows counted from the end, turned round.
+   * The page at `offset` of the rows a filter passes, read along the sort column's index. Near the start of its
+   * order, a plain OFFSET; deeper, from the nearest anchor before it (see anchorsTo), so no page skips more than
+   * paging.anchorStep rows.
    */
   private pageAt(profileId: string, filter: LedgerFilter, sort: { field: LedgerSortField; dir: 'asc' | 'desc' }, offset: number, limit: number): LedgerRow[] {
     const column = SORT_COLUMNS[sort.field];
-    const step = this.paging.anchorStep;
+    const asc = sort.dir === 'asc';
     if (offset < this.paging.directOffset) {
       const walk = this.ledgerWhere(profileId, filter, 'walk');
-      const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
+      const dir = asc ? 'ASC' : 'DESC';
       const rows = this.db
         .prepare(`SELECT * FROM ledger WHERE ${walk.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT ? OFFSET ?`)
         .all(...walk.params, limit, offset) as unknown as LedgerDbRow[];
       return rows.map(toLedgerRow);
     }
-    const { keys, total } = this.anchors(profileId, filter, column);
-    if (offset >= total) return [];
-    const asc = sort.dir === 'asc';
-    const from = asc ? offset : Math.max(0, total - offset - limit);
-    const to = asc ? Math.min(total, offset + limit) : total - offset;
+    // The whole ledger's size is known, so both directions share the ascending anchors: a descending page is
+    // the ascending rows counted from the end, turned round. A filter's anchors run its own direction.
+    const turn = !asc && isUnfiltered(filter);
+    const total = turn ? this.ledgerSize(profileId) : 0;
+    const from = turn ? Math.max(0, total - offset - limit) : offset;
+    const count = turn ? total - offset - from : limit;
+    if (count <= 0) return [];
+    const step = this.paging.anchorStep;
     const i = Math.floor(from / step);
-    const anchor = keys[i];
-    if (!anchor) throw new Error(`ledger anchor ${i} of ${keys.length} missing`);
+    const anchor = this.anchorsTo(profileId, filter, column, asc || turn, i).keys[i];
+    if (!anchor) return [];
     const skip = from - i * step;
-    const rows = this.walkFrom(profileId, filter, column, true, anchor, true, skip + (to - from)).slice(skip);
-    if (!asc) rows.reverse();
+    const rows = this.walkFrom(profileId, filter, column, asc || turn, anchor, true, skip + count).slice(skip);
+    if (turn) rows.reverse();
     return rows.map(toLedgerRow);
   }
 
   /**
-   * Every paging.anchorStep-th row (its sort key and value) of the rows a filter passes, in ascending sort order, and
-   * how many there are: one pass along the sort index, kept until the ledger changes. A page at any depth
-   * starts from the anchor before it.
+   * Anchors along a filter's order in one direction: the sort key and value of every paging.anchorStep-th row,
+   * the first `index + 1` of them (fewer at the end of the order). Each one is found from the one before by a
+   * seek and a skip of anchorStep index entries, so reaching an anchor costs the skip to its depth once; later
+   * pages at or above that depth cost a seek. Kept until the ledger changes.
    */
-  private anchors(profileId: string, filter: LedgerFilter, column: string): Anchors {
-    const id = JSON.stringify([profileId, column, textTerm(filter), filter.status ?? null, filter.premium ?? null]);
-    const cached = this.anchorCache.get(id);
-    if (cached) {
-      // Most recently used last: the oldest goes first when the cache is full.
-      this.anchorCache.delete(id);
-      this.anchorCache.set(id, cached);
-      return cached;
+  private anchorsTo(profileId: string, filter: LedgerFilter, column: string, asc: boolean, index: number): Anchors {
+    const id = JSON.stringify([profileId, column, asc, textTerm(filter), filter.status ?? null, filter.premium ?? null]);
+    let anchors = this.anchorCache.get(id);
+    if (anchors) this.anchorCache.delete(id);
+    else {
+      if (this.anchorCache.size >= ANCHOR_CACHE) {
+        const oldest = this.anchorCache.keys().next().value;
+        if (oldest !== undefined) this.anchorCache.delete(oldest);
+      }
+      anchors = { keys: [], complete: false };
     }
+    // Most recently used last: the oldest goes first when the cache is full.
+    this.anchorCache.set(id, anchors);
     const step = this.paging.anchorStep;
     const walk = this.ledgerWhere(profileId, filter, 'walk');
-    const keys = (
-      this.db
-        .prepare(
-          `SELECT k, value FROM (SELECT ${column} AS k, value, row_number() OVER (ORDER BY ${column}, value) AS n FROM ledger WHERE ${walk.sql})
-           WHERE n % ? = 1 % ?`,
-        )
-        .all(...walk.params, step, step) as { k: string | null; value: string }[]
-    ).map((r) => ({ key: r.k, value: r.value }));
-    const last = keys.at(-1);
-    const total = last ? (keys.length - 1) * step + 1 + this.walkFrom(profileId, filter, column, true, last, false, step).length : 0;
-    const built = { keys, total };
-    if (this.anchorCache.size >= ANCHOR_CACHE) {
-      const oldest = this.anchorCache.keys().next().value;
-      if (oldest !== undefined) this.anchorCache.delete(oldest);
+    const dir = asc ? 'ASC' : 'DESC';
+    if (anchors.keys.length === 0 && !anchors.complete) {
+      const first = this.db.prepare(`SELECT ${column} AS k, value FROM ledger WHERE ${walk.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT 1`).get(...walk.params) as
+        | { k: string | null; value: string }
+        | undefined;
+      if (first) anchors.keys.push({ key: first.k, value: first.value });
+      else anchors.complete = true;
     }
-    this.anchorCache.set(id, built);
-    return built;
+    // Compiled once per call: a deep page may need thousands of steps.
+    const statements = new Map<string, StatementSync>();
+    const statement = (sql: string): StatementSync => {
+      let st = statements.get(sql);
+      if (!st) statements.set(sql, (st = this.db.prepare(sql)));
+      return st;
+    };
+    while (!anchors.complete && anchors.keys.length <= index) {
+      const last = anchors.keys.at(-1);
+      if (!last) break;
+      // Skip step - 1 rows past the last anchor; the NULL-key boundary, when crossed, takes its share of the skip.
+      let skip = step - 1;
+      let next: { k: string | null; value: string } | undefined;
+      for (const seg of cursorSegments(column, 'value', asc, last, false)) {
+        const sql = `FROM ledger WHERE ${walk.sql} AND ${seg.sql}`;
+        next = statement(`SELECT ${column} AS k, value ${sql} ORDER BY ${seg.order} LIMIT 1 OFFSET ?`).get(...walk.params, ...seg.params, skip) as typeof next;
+        if (next) break;
+        skip -= (statement(`SELECT count(*) AS n FROM (SELECT 1 ${sql} LIMIT ?)`).get(...walk.params, ...seg.params, skip) as { n: number }).n;
+      }
+      if (next) anchors.keys.push({ key: next.k, value: next.value });
+      else anchors.complete = true;
+    }
+    return anchors;
   }
 
   /**
@@ -701,12 +766,12 @@ export class LocalDb {
   }
 
   /** How many rows match, or `most` when at least that many do. */
-  private countLedger(profileId: string, filter: LedgerFilter, most?: number): number {
+  private countLedger(profileId: string, filter: LedgerFilter, most?: number, targetsOnly = false): number {
     if (most === undefined) {
-      const where = this.ledgerWhere(profileId, filter, 'set');
+      const where = targetsOnly ? this.targetWhere(profileId, filter) : this.ledgerWhere(profileId, filter, 'set');
       return (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
     }
-    const hits = this.hitsSource(profileId, filter, 'value');
+    const hits = this.hitsSource(profileId, filter, 'value', targetsOnly);
     return (this.db.prepare(`SELECT count(*) AS n FROM (${hits.sql})`).get(...hits.params, most) as { n: number }).n;
   }
 

@@ -18,6 +18,8 @@ export interface LedgerSlice {
   ledgerTotal: number | null;
   /** More than ledgerTotal rows match: main stopped counting at its cap. Reading to the end, or countLedgerExactly, makes it exact. */
   ledgerTotalCapped: boolean;
+  /** What "select all matching" would act on: the matches less known deleted keys (unless the filter asks for them); null until main says. */
+  ledgerTargets: { count: number; capped: boolean } | null;
   /** An exact count is on its way. */
   ledgerCounting: boolean;
   ledgerPages: ReadonlyMap<number, LedgerRow[]>;
@@ -142,6 +144,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       ledgerStale: s.ledgerTotal === null ? s.ledgerStale : { total: s.ledgerTotal, pages: s.ledgerPages },
       ledgerTotal: null,
       ledgerTotalCapped: false,
+      ledgerTargets: null,
       ledgerCounting: false,
       ledgerPages: new Map(),
       ledgerGeneration: s.ledgerGeneration + 1,
@@ -154,6 +157,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     ledgerSort: { field: 'createdAt', dir: 'desc' },
     ledgerTotal: null,
     ledgerTotalCapped: false,
+    ledgerTargets: null,
     ledgerCounting: false,
     ledgerPages: new Map(),
     ledgerStale: null,
@@ -209,6 +213,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         }
         return {
           ledgerTotal: total, ledgerTotalCapped: capped, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null,
+          ...(r.data.targets === undefined ? {} : { ledgerTargets: { count: r.data.targets, capped: r.data.targetsCapped ?? false } }),
           ledgerRecording: r.data.recording ?? 0, ledgerRecordingFailed: r.data.recordingFailed ?? null,
         };
       });
@@ -224,7 +229,10 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         get().notify('error', r.message);
         return;
       }
-      set({ ledgerCounting: false, ledgerTotal: r.data.total, ledgerTotalCapped: r.data.totalCapped });
+      set({
+        ledgerCounting: false, ledgerTotal: r.data.total, ledgerTotalCapped: r.data.totalCapped,
+        ...(r.data.targets === undefined ? {} : { ledgerTargets: { count: r.data.targets, capped: r.data.targetsCapped ?? false } }),
+      });
     },
     toggleSelected: (value) => {
       set((s) => {

@@ -200,7 +200,8 @@ function BulkBar() {
   const picked = useKeydesk((s) => s.selection.size);
   const selectedAll = useKeydesk((s) => s.selectedAll !== null);
   const total = useKeydesk((s) => s.ledgerTotal);
-  const capped = useKeydesk((s) => s.ledgerTotalCapped);
+  const totalCapped = useKeydesk((s) => s.ledgerTotalCapped);
+  const targets = useKeydesk((s) => s.ledgerTargets);
   const job = useKeydesk((s) => s.job);
   const run = useKeydesk((s) => s.runBulk);
   const clear = useKeydesk((s) => s.clearSelection);
@@ -208,7 +209,9 @@ function BulkBar() {
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<BulkAction | null>(null);
   const running = job?.state === 'running';
-  const count = selectedAll ? (total ?? 0) : picked;
+  // "All matching" is what the job will act on: the matches less known deleted keys, unless the filter asks for them.
+  const count = selectedAll ? (targets?.count ?? total ?? 0) : picked;
+  const capped = selectedAll && (targets?.capped ?? totalCapped);
   const none = count === 0 || running;
   // Past the count's cap the number is a lower bound: say so; main resolves the filter, so the job gets them all.
   const allMatching = capped ? `more than ${n(count)}` : n(count);
@@ -263,6 +266,7 @@ function BulkBar() {
 export function AllKeys() {
   const total = useKeydesk((s) => s.ledgerTotal);
   const capped = useKeydesk((s) => s.ledgerTotalCapped);
+  const targets = useKeydesk((s) => s.ledgerTargets);
   const counting = useKeydesk((s) => s.ledgerCounting);
   const countExactly = useKeydesk((s) => s.countLedgerExactly);
   const fresh = useKeydesk((s) => s.ledgerPages);
@@ -330,7 +334,11 @@ export function AllKeys() {
   // the user scrolls, until a short page gives the end.
   let rowCount = count;
   if (capped) for (const [p, r] of fresh) if (r.length === LEDGER_PAGE) rowCount = Math.max(rowCount, (p + 2) * LEDGER_PAGE);
-  const selectAllText = capped ? `Select all matching (more than ${fmt.number(count)})` : `Select all ${fmt.number(count)}`;
+  // Select all names what a job will act on: deleted keys stay out unless the filter is for deleted keys.
+  const all = targets ?? { count, capped };
+  const leftOut = !capped && !all.capped && count > all.count ? ` (${fmt.number(count - all.count)} deleted left out)` : '';
+  const selectAllText = all.capped ? `Select all matching (more than ${fmt.number(all.count)})` : `Select all ${fmt.number(all.count)}${leftOut}`;
+  const selectAllOffer = all.capped ? selectAllText : `Select all ${fmt.number(all.count)} matching${leftOut}`;
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const visible = Math.min(MAX_DOM_ROWS, Math.ceil(height / ROW_HEIGHT) + 2 * OVERSCAN);
   const last = Math.min(rowCount, first + visible);
@@ -396,7 +404,7 @@ export function AllKeys() {
             <option value="false">Standard</option>
           </select>
         </label>
-        <button type="button" disabled={total === null || count === 0} onClick={selectAll}>
+        <button type="button" disabled={total === null || all.count === 0} onClick={selectAll}>
           {selectAllText}
         </button>
         <button type="button" onClick={() => void exportLedger('csv')}>Export CSV</button>
@@ -424,7 +432,7 @@ export function AllKeys() {
         <p className="select-all-offer">
           The {fmt.count(shownValues.length, NOUNS.key)} shown {shownValues.length === 1 ? 'is' : 'are'} selected.{' '}
           <button type="button" className="link" onClick={selectAll}>
-            {capped ? selectAllText : `${selectAllText} matching`}
+            {selectAllOffer}
           </button>
         </p>
       )}
