@@ -13,7 +13,6 @@ import { dispatch } from '../main/ipc/dispatch.ts';
 import { contentType, resolveInside } from '../main/static-files.ts';
 import { EVENT_NAMES, OPERATION_NAMES, type OperationName } from '../shared/operations.ts';
 import { fail } from '../shared/result.ts';
-import { jsonChunks } from './json-chunks.ts';
 import { BRIDGE_PATH, buildBridgeScript, EVENTS_PATH, RPC_PREFIX, TOKEN_HEADER, TOKEN_META } from './bridge-script.ts';
 
 // The largest input the contract allows: 100,000 key values of up to 256 characters (jobs.start, keys.export),
@@ -47,21 +46,6 @@ export async function startHarness(options: { core: Core; rendererDir: string; p
   const json = (res: ServerResponse, status: number, body: unknown) => {
     send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
   };
-  /** An operation's answer, which can be 100,000 keys: written in pieces, waiting for the socket when it is full. */
-  const jsonAnswer = async (res: ServerResponse, body: unknown): Promise<void> => {
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    for (const piece of jsonChunks(body)) {
-      if (res.destroyed) return;
-      if (!res.write(piece)) await new Promise<void>((resolve) => {
-        const done = () => {
-          res.off('drain', done).off('close', done);
-          resolve();
-        };
-        res.on('drain', done).on('close', done);
-      });
-    }
-    res.end();
-  };
 
   async function rpc(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
     // The token proves the page came from this run; the Origin check stops other local pages riding on it.
@@ -90,7 +74,7 @@ export async function startHarness(options: { core: Core; rendererDir: string; p
       json(res, 400, fail('INVALID_INPUT', 'The request body is not JSON.'));
       return;
     }
-    await jsonAnswer(res, await dispatch(handlers, name as OperationName, input));
+    json(res, 200, await dispatch(handlers, name as OperationName, input));
   }
 
   function events(req: IncomingMessage, res: ServerResponse, url: URL): void {
