@@ -8,6 +8,8 @@ export interface MemoryParts {
   /** /proc/self/status, KiB: anonymous (heaps, malloc) and file-backed (the binary, libraries) resident pages. */
   rssAnonKiB: number;
   rssFileKiB: number;
+  /** The highest RSS so far (VmHWM), KiB. */
+  rssPeakKiB: number;
   /** process.memoryUsage(), bytes. */
   heapTotal: number;
   heapUsed: number;
@@ -55,6 +57,7 @@ process.on('SIGUSR2', () => {
   const parts: MemoryParts = {
     rssAnonKiB: kib('RssAnon'),
     rssFileKiB: kib('RssFile'),
+    rssPeakKiB: kib('VmHWM'),
     heapTotal: m.heapTotal,
     heapUsed: m.heapUsed,
     external: m.external,

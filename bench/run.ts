@@ -569,7 +569,7 @@ async function benchRss(): Promise<void> {
   if (r.ledgerRows !== 200_000) throw new Error(`the ledger holds ${r.ledgerRows} rows`);
   const mib = (bytes: number) => bytes / 1024 / 1024;
   const parts = ({ rssMiB, parts: p }: HarnessMemory) =>
-    `${fmt(rssMiB, 'MiB')} = file-backed ${fmt(p.rssFileKiB / 1024, 'MiB')} + anonymous ${fmt(p.rssAnonKiB / 1024, 'MiB')}: ` +
+    `${fmt(rssMiB, 'MiB')} (peak so far ${fmt(p.rssPeakKiB / 1024, 'MiB')}) = file-backed ${fmt(p.rssFileKiB / 1024, 'MiB')} + anonymous ${fmt(p.rssAnonKiB / 1024, 'MiB')}: ` +
     `V8 heap pages ${fmt(p.v8PagesKiB / 1024, 'MiB')} (heapTotal ${fmt(mib(p.heapTotal), 'MiB')}, ${fmt(mib(p.heapUsed), 'MiB')} used, young ` +
     `generation ${fmt(mib(p.newSpace), 'MiB')}), malloc heap ${fmt(p.mallocHeapKiB / 1024, 'MiB')} (SQLite caches, buffers, freed but kept), ` +
     `other anonymous ${fmt(p.otherAnonKiB / 1024, 'MiB')} (thread arenas, stacks, large objects); external ${fmt(mib(p.external), 'MiB')}`;
@@ -578,7 +578,7 @@ async function benchRss(): Promise<void> {
   const { parts: p } = r.after;
   record(
     'harness RSS after generating 200,000 keys (baseline: RSS once started)',
-    `${fmt(r.after.rssMiB, 'MiB')} (heap ${fmt(mib(p.heapUsed), 'MiB')} used of ${fmt(mib(p.heapTotal), 'MiB')}, external ${fmt(mib(p.external), 'MiB')})`,
+    `${fmt(r.after.rssMiB, 'MiB')} (peak ${fmt(p.rssPeakKiB / 1024, 'MiB')}; heap ${fmt(mib(p.heapUsed), 'MiB')} used of ${fmt(mib(p.heapTotal), 'MiB')}, young generation ${fmt(mib(p.newSpace), 'MiB')})`,
     fmt(r.start.rssMiB, 'MiB'),
     r.after.rssMiB,
     '≤ 300 MB',
