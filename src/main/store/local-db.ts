@@ -289,7 +289,7 @@ export class LocalDb {
   private readonly db: DatabaseSync;
   private readonly ledgerSizes = new Map<string, number>();
   /** Statements a running job repeats every step, compiled once: compiling costs more than running them. */
-  private readonly jobStatements = new Map<string, StatementSync>();
+  private readonly statements = new Map<string, StatementSync>();
   private readonly anchorCache = new Map<string, Anchors>();
   private readonly textMatches = new Map<string, string | null>();
   private dataVersion = -1;
@@ -347,12 +347,12 @@ export class LocalDb {
     }
   }
 
-  /** A job statement, compiled on first use. */
-  private jobStatement(sql: string): StatementSync {
-    let st = this.jobStatements.get(sql);
+  /** A statement run many times a second (a job's every step), compiled on first use. */
+  private statement(sql: string): StatementSync {
+    let st = this.statements.get(sql);
     if (!st) {
       st = this.db.prepare(sql);
-      this.jobStatements.set(sql, st);
+      this.statements.set(sql, st);
     }
     return st;
   }
@@ -380,16 +380,14 @@ export class LocalDb {
       k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null,
       `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase(), k.expiresByDaysKey ? k.daysKey : null,
     ]);
-    this.db
-      .prepare(
-        `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key)
-         SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]'
-         FROM (SELECT value AS v FROM json_each(?3)) WHERE true
-         ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
-           expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
-           last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key`,
-      )
-      .run(profileId, seenAt, JSON.stringify(rows));
+    this.statement(
+      `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key)
+       SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]'
+       FROM (SELECT value AS v FROM json_each(?3)) WHERE true
+       ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
+         expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
+         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key`,
+    ).run(profileId, seenAt, JSON.stringify(rows));
   }
 
   /**
@@ -528,7 +526,7 @@ export class LocalDb {
    * PRAGMA data_version tells.
    */
   private ledgerCaches(wrote = false): void {
-    const { data_version: version } = this.db.prepare('PRAGMA data_version').get() as { data_version: number };
+    const { data_version: version } = this.statement('PRAGMA data_version').get() as { data_version: number };
     if (wrote || version !== this.dataVersion) {
       this.dataVersion = version;
       this.ledgerSizes.clear();
@@ -865,7 +863,7 @@ export class LocalDb {
    * the wire, so a crash from here on leaves them "sent", which the next start turns into "unknown".
    */
   claimJobItems(jobId: string, max: number): { seq: number; target: string; size: number }[] {
-    const rows = this.jobStatement(
+    const rows = this.statement(
       `UPDATE job_items SET state = 'sent' WHERE job_id = ?1 AND seq IN
          (SELECT seq FROM job_items WHERE job_id = ?1 AND state = 'pending' ORDER BY seq LIMIT ?2)
        RETURNING seq, target, size`,
@@ -895,28 +893,28 @@ export class LocalDb {
 
   private settleInTx(batch: SettleBatch, at: string): void {
     // One keyed update per item: a join against json_each here may scan the job's items once per batch.
-    const setItem = this.jobStatement('UPDATE job_items SET state = ?, code = ?, message = ? WHERE job_id = ? AND seq = ?');
+    const setItem = this.statement('UPDATE job_items SET state = ?, code = ?, message = ? WHERE job_id = ? AND seq = ?');
     for (const i of batch.items) setItem.run(i.state, i.code, i.message, batch.jobId, i.seq);
     if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at);
     for (const k of batch.reportedKeys ?? []) this.recordReportedFields(batch.profileId, k, at);
     if (batch.hwidCleared && batch.hwidCleared.length > 0) {
       this.ledgerCaches(true);
-      this.jobStatement(
+      this.statement(
         `UPDATE ledger SET hwid = NULL, search = lower(value || char(10) || note || char(10)), last_seen_at = ?
          WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
       ).run(at, batch.profileId, JSON.stringify(batch.hwidCleared));
     }
     if (batch.deletedValues.length > 0) {
       this.ledgerCaches(true);
-      this.jobStatement(
+      this.statement(
         "UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))",
       ).run(at, batch.profileId, JSON.stringify(batch.deletedValues));
     }
     if (batch.generatedValues && batch.generatedValues.length > 0) {
-      this.jobStatement('INSERT OR IGNORE INTO job_keys (job_id, value) SELECT ?, value FROM json_each(?)').run(batch.jobId, JSON.stringify(batch.generatedValues));
+      this.statement('INSERT OR IGNORE INTO job_keys (job_id, value) SELECT ?, value FROM json_each(?)').run(batch.jobId, JSON.stringify(batch.generatedValues));
     }
     if (batch.audit.length > 0) {
-      this.jobStatement(
+      this.statement(
         `INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message)
          SELECT ?, value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]', value ->> '$[5]' FROM json_each(?)`,
       ).run(at, JSON.stringify(batch.audit.map((e) => [e.profileId, e.profileName, e.action, e.target, e.outcome, e.message])));
