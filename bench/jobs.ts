@@ -126,6 +126,13 @@ export async function coreBulk(c: BenchCore, action: BulkAction, keys: string[])
   return { rate, job };
 }
 
+/** `count` keys generated through the core (keys.generate), once the ledger has recorded them all. */
+export async function generateCore(c: BenchCore, count: number, note: string): Promise<string[]> {
+  const { generatedKeys } = await c.call('keys.generate', { expire: '2099-01-01', count, isPremium: false, note });
+  await c.core.ledger.idle();
+  return generatedKeys.map((k) => k.value);
+}
+
 /** `count` keys generated on the service over HTTP (not recorded by the core). */
 export async function generateRaw(origin: string, apiKey: string, count: number, note: string, expire = '2099-01-01'): Promise<string[]> {
   const res = await request(`${origin}${ROUTES.generateKeyPost.path}`, {
