@@ -111,6 +111,9 @@ export class Core {
       emit: (summary) => {
         this.emit('jobs.progress', summary);
       },
+      recordKeys: (profileId, keys) => {
+        void this.ledger.recordKeys(profileId, keys);
+      },
       ...(options.jobClock ? { clock: options.jobClock } : {}),
     });
   }

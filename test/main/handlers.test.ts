@@ -212,6 +212,8 @@ describe('bulk jobs', () => {
       { seq: 2, target: 'batch 2', size: 1, state: 'done', code: null, message: null },
     ]);
     expect(job).toMatchObject({ state: 'finished', total: 100_001, counts: { done: 100_001 } });
+    // Its keys went to the ledger writer, batch by batch: in the ledger once it has drained.
+    await core.ledger.idle();
     // The count stops at the cap; asked for, it is exact.
     const query = { filter: { text: 'bulk two batches' }, sort: { field: 'value' as const, dir: 'asc' as const }, offset: 0, limit: 1 };
     expect(await must('ledger.query', query)).toMatchObject({ total: LEDGER_COUNT_CAP, totalCapped: true });

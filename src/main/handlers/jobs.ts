@@ -43,6 +43,8 @@ export const jobHandlers = (
     if (!job) return notFound();
     const keys = what === 'keys';
     if (keys && job.action !== 'generate') return fail('INVALID_INPUT', 'Only a generate job has keys of its own to export; export its results instead.');
+    // A generate job's keys are read from the ledger, where its last batch may still be being recorded.
+    if (keys) await core.ledger.idle();
     const stamp = job.createdAt.slice(0, 19).replaceAll(':', '-');
     const path = await core.options.askSavePath(keys ? `keydesk-generated-${stamp}.${format}` : `keydesk-job-${job.action}-${stamp}.${format}`);
     if (path === null) return ok({ path: null });

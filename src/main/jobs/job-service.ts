@@ -67,6 +67,11 @@ export interface JobServiceDeps {
   clientFor(profileId: string): Promise<ServiceClient | null>;
   emit(summary: JobSummary): void;
   clock?: JobClock;
+  /**
+   * Where a generate batch's keys go (up to 100,000 new rows): main's ledger writer, off the event loop, in place
+   * of the step's transaction, which would hold main for seconds. Without it they are written with the step.
+   */
+  recordKeys?: (profileId: string, keys: readonly Key[]) => void;
 }
 
 interface Run {
@@ -381,8 +386,9 @@ export class JobService {
         if (run.job.action === 'delete') run.deleted.push(item.target);
         else {
           if (run.job.action === 'generate') for (const k of outcome.keys) run.generated.push(k.value);
+          if (run.job.action === 'generate' && this.deps.recordKeys) this.deps.recordKeys(run.job.profileId, outcome.keys);
           // A key without its status (the real dialect) would be recorded with a guessed one: only its fields.
-          for (const k of outcome.keys) (k.unreported?.includes('status') ? run.reportedKeys : run.seenKeys).push(k);
+          else for (const k of outcome.keys) (k.unreported?.includes('status') ? run.reportedKeys : run.seenKeys).push(k);
           if (outcome.hwidCleared) run.hwidCleared.push(item.target);
         }
         audit('ok', outcome.note ?? '');
