@@ -154,4 +154,22 @@ describe('a write the ledger refuses', () => {
     await writer.close();
     db.close();
   });
+
+  it('starts its thread with the first write, lets it go when idle, and the next write starts another and goes in', async () => {
+    const file = join(tempDir('keydesk-writer-'), 'keydesk.db');
+    const db = new LocalDb(file);
+    const writer = new LedgerWriter({ file, idleMs: 50 });
+    expect(writer.threadRunning).toBe(false);
+    const first = writer.recordKeys('p', [key('KD-IDLE-1', 'idle')]);
+    await new Promise((r) => setImmediate(r));
+    expect(writer.threadRunning).toBe(true);
+    expect(await first).toEqual({ written: 1, failed: 0, failure: null });
+    await expect.poll(() => writer.threadRunning).toBe(false);
+    expect(await writer.recordKeys('p', [key('KD-IDLE-2', 'idle')])).toEqual({ written: 1, failed: 0, failure: null });
+    expect(await writer.markDeleted('p', 'KD-IDLE-1')).toEqual({ written: 1, failed: 0, failure: null });
+    expect(db.queryLedger('p', {}, byValue, 0, 10).rows.map((r) => [r.value, r.status])).toEqual([['KD-IDLE-1', 'deleted'], ['KD-IDLE-2', 'generated']]);
+    await writer.close();
+    expect(writer.threadRunning).toBe(false);
+    db.close();
+  });
 });

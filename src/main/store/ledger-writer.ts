@@ -6,7 +6,7 @@
 // says how many keys are still being recorded (`recording`).
 import { Worker } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
-import type { LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
+import type { LedgerRowWrite, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
 
 /**
  * Rows per transaction: the write lock is held for one chunk, never for a whole batch. With the ledger's trigram
@@ -24,6 +24,12 @@ const MAX_ATTEMPTS = 2;
 const MAX_CRASHES_IN_A_ROW = 3;
 /** The worker's page cache: it writes, main reads; 16 MiB keeps a growing ledger's index pages warm. */
 const WORKER_CACHE_KIB = 16 * 1024;
+/**
+ * With nothing queued for this long the thread ends, and the next write starts another (a few tens of
+ * milliseconds, off main's loop). A thread that has written 100,000 keys holds a V8 heap, a page cache and an
+ * allocator arena of its own, about 100 MiB; a desktop app idling for days should not keep them.
+ */
+export const LEDGER_WRITER_IDLE_MS = 5_000;
 
 /** How one queued write ended. `failure` is in words, for the ledger view and the audit log; null when all went in. */
 export interface WriteOutcome {
@@ -46,6 +52,8 @@ export interface LedgerWriterOptions {
   file: string;
   /** How long a chunk waits for main's write lock before it fails (SQLite's busy timeout). */
   busyTimeoutMs?: number;
+  /** How long the thread stays with nothing queued (LEDGER_WRITER_IDLE_MS). */
+  idleMs?: number;
   /** A profile's pending count went up (a write was queued) or a write ended. */
   onChange?: (state: RecordingState) => void;
   /** A write ended with rows not recorded: `words` for the user, already in the failure words of this file. */
@@ -72,7 +80,7 @@ interface Op {
 interface Part {
   op: Op;
   size: number;
-  message: LedgerWrite;
+  message: LedgerRowWrite;
   attempts: number;
 }
 
@@ -141,10 +149,16 @@ export class LedgerWriter {
   private readonly failures = new Map<string, string>();
   private readonly lastProgress = new Map<string, number>();
   private idleWaiters: (() => void)[] = [];
+  private idleTimer: NodeJS.Timeout | undefined;
 
+  /** The thread starts with the first write, not before: a session that records nothing never pays for it. */
   constructor(options: LedgerWriterOptions) {
     this.options = options;
-    this.startWorker();
+  }
+
+  /** Whether a writer thread is running now (it ends after LEDGER_WRITER_IDLE_MS with nothing queued). */
+  get threadRunning(): boolean {
+    return this.worker !== null;
   }
 
   // ---- the writes (in the order called) --------------------------------------------------------------------
@@ -188,6 +202,7 @@ export class LedgerWriter {
   async close(timeoutMs = 10_000): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    clearTimeout(this.idleTimer);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.idle(), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
     clearTimeout(timer);
@@ -207,6 +222,7 @@ export class LedgerWriter {
   private enqueue(profileId: string, seenAt: string, payload: Payload, size: number): Promise<WriteOutcome> {
     if (size === 0) return Promise.resolve({ written: 0, failed: 0, failure: null });
     if (this.closing) return Promise.resolve({ written: 0, failed: size, failure: 'Keydesk is quitting: the ledger takes no more writes.' });
+    clearTimeout(this.idleTimer);
     return new Promise((done) => {
       const op: Op = { profileId, seenAt, payload, size, posted: 0, left: size, failed: 0, firstError: undefined, done };
       this.queue.push(op);
@@ -246,7 +262,7 @@ export class LedgerWriter {
     const seq = this.nextSeq++;
     const base = { seq, profileId: op.profileId, seenAt: op.seenAt };
     const p = op.payload;
-    let message: LedgerWrite;
+    let message: LedgerRowWrite;
     let size = 1;
     if (p.kind === 'keys') {
       // Serialised here, one chunk per turn of the event loop: a few milliseconds each, never the whole batch.
@@ -317,7 +333,21 @@ export class LedgerWriter {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const w of waiters) w();
+      this.stopWhenStillIdle();
     }
+  }
+
+  /** Lets the thread go once nothing has been queued for LEDGER_WRITER_IDLE_MS. */
+  private stopWhenStillIdle(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      const worker = this.worker;
+      if (worker === null || !this.isIdle() || this.closing) return;
+      // Forgotten first, so its exit is not taken for a crash; a write queued from now on starts a new thread.
+      this.worker = null;
+      worker.postMessage({ kind: 'stop' } satisfies LedgerWrite);
+    }, this.options.idleMs ?? LEDGER_WRITER_IDLE_MS);
+    this.idleTimer.unref();
   }
 
   private isIdle(): boolean {

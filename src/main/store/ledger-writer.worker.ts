@@ -4,14 +4,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
 import { LocalDb } from './local-db.ts';
-import type { LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
+import type { LedgerRowWrite, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('ledger-writer.worker.ts runs only as a worker thread.');
 const data = workerData as LedgerWorkerData;
 const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, busyTimeoutMs: data.busyTimeoutMs });
 
-function apply(w: LedgerWrite): void {
+function apply(w: LedgerRowWrite): void {
   switch (w.kind) {
     case 'keys':
       db.recordKeys(w.profileId, JSON.parse(w.keys) as Key[], w.seenAt);
@@ -25,6 +25,12 @@ function apply(w: LedgerWrite): void {
 }
 
 port.on('message', (w: LedgerWrite) => {
+  if (w.kind === 'stop') {
+    // Main has nothing queued and has let go of this thread: with the port closed nothing keeps it alive, and
+    // its heap, page cache and allocator arena go back to the system with it.
+    port.close();
+    return;
+  }
   let ack: LedgerWriteAck;
   try {
     apply(w);
