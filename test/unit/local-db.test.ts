@@ -493,13 +493,15 @@ describe('schema upgrades', () => {
 
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
-    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 5 });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 6 });
     const after = check.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();
     expect(after).toEqual(before);
     // The index agrees with the rows it was built from.
     expect(() => { check.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')"); }).not.toThrow();
     expect(check.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 1 });
-    check.close();
+    const counts = () => check.prepare('SELECT profile_id, status, n FROM ledger_counts WHERE n > 0 ORDER BY profile_id, status').all();
+    const counted = () => check.prepare('SELECT profile_id, status, count(*) AS n FROM ledger GROUP BY profile_id, status ORDER BY profile_id, status').all();
+    expect(counts()).toEqual(counted());
     const mine = keys.filter((_, i) => i % 3 !== 0);
     const rows = ledgerOf(db);
     expect(rows).toHaveLength(mine.length);
@@ -513,6 +515,12 @@ describe('schema upgrades', () => {
     // Writing after the upgrade keeps the index in step.
     db.recordKeys(PROFILE, [{ ...(mine[0] as Key), note: 'after the upgrade' }]);
     expect(db.queryLedger(PROFILE, { text: 'after the upgrade' }, { field: 'value', dir: 'asc' }, 0, 10).rows.map((r) => r.value)).toEqual([mine[0]?.value]);
+    // The per-status counts follow inserts, status changes and deletes.
+    db.recordKeys(PROFILE, makeKeys(40, 43));
+    db.markDeleted(PROFILE, mine[1]?.value ?? '');
+    check.exec(`DELETE FROM ledger WHERE value = '${mine[2]?.value ?? ''}'`);
+    expect(counts()).toEqual(counted());
+    check.close();
     db.close();
     rmSync(file, { force: true });
   });

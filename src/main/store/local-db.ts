@@ -122,6 +122,26 @@ const MIGRATIONS: readonly string[] = [
    END;`,
   // 5: the keys each generate job made, so its keys can be exported whatever their number (past one request's).
   'CREATE TABLE job_keys (job_id TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (job_id, value)) WITHOUT ROWID;',
+  // 6: how many keys each profile's ledger holds per status, kept by triggers for every writer: the whole
+  // ledger's count (and its deleted keys') is read, not counted, after each write (a count is a pass over 1,000,000 index entries).
+  `CREATE TABLE ledger_counts (
+     profile_id TEXT NOT NULL,
+     status     TEXT NOT NULL,
+     n          INTEGER NOT NULL,
+     PRIMARY KEY (profile_id, status)
+   ) WITHOUT ROWID;
+   INSERT INTO ledger_counts (profile_id, status, n) SELECT profile_id, status, count(*) FROM ledger GROUP BY profile_id, status;
+   CREATE TRIGGER ledger_counts_insert AFTER INSERT ON ledger BEGIN
+     INSERT INTO ledger_counts (profile_id, status, n) VALUES (new.profile_id, new.status, 1) ON CONFLICT (profile_id, status) DO UPDATE SET n = n + 1;
+   END;
+   CREATE TRIGGER ledger_counts_delete AFTER DELETE ON ledger BEGIN
+     UPDATE ledger_counts SET n = n - 1 WHERE profile_id = old.profile_id AND status = old.status;
+   END;
+   CREATE TRIGGER ledger_counts_update AFTER UPDATE OF profile_id, status ON ledger
+   WHEN old.profile_id IS NOT new.profile_id OR old.status IS NOT new.status BEGIN
+     UPDATE ledger_counts SET n = n - 1 WHERE profile_id = old.profile_id AND status = old.status;
+     INSERT INTO ledger_counts (profile_id, status, n) VALUES (new.profile_id, new.status, 1) ON CONFLICT (profile_id, status) DO UPDATE SET n = n + 1;
+   END;`,
 ];
 
 const HOUR_MS = 3_600_000;
@@ -153,8 +173,8 @@ export interface LedgerPaging {
   directOffset: number;
   anchorStep: number;
 }
-const PAGING: LedgerPaging = { directOffset: 2_000, anchorStep: 256 };
-/** Anchor lists kept at once (one per profile, filter, sort column and direction): up to 4,000 small pairs at 1,000,000 rows. */
+const PAGING: LedgerPaging = { directOffset: 2_000, anchorStep: 1_024 };
+/** Anchor lists kept at once (one per profile, filter, sort column and direction): about 1,000 small pairs at 1,000,000 rows. */
 const ANCHOR_CACHE = 6;
 /**
  * Trigrams a term of 3 characters or more is looked up by, at most. Every row holding the term holds them all;
@@ -287,7 +307,6 @@ const likeTerm = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\
 
 export class LocalDb {
   private readonly db: DatabaseSync;
-  private readonly ledgerSizes = new Map<string, number>();
   /** Statements a running job repeats every step, compiled once: compiling costs more than running them. */
   private readonly statements = new Map<string, StatementSync>();
   private readonly anchorCache = new Map<string, Anchors>();
@@ -529,23 +548,19 @@ export class LocalDb {
     const { data_version: version } = this.statement('PRAGMA data_version').get() as { data_version: number };
     if (wrote || version !== this.dataVersion) {
       this.dataVersion = version;
-      this.ledgerSizes.clear();
       this.anchorCache.clear();
       this.textMatches.clear();
     }
   }
 
-  /** How many rows a profile's ledger holds (with a status: of that status), counted once and kept until the ledger changes. */
+  /** How many rows a profile's ledger holds (with a status: of that status), as ledger_counts keeps them. */
   private ledgerSize(profileId: string, status?: 'deleted'): number {
-    const id = status === undefined ? profileId : `${profileId}\u0000${status}`;
-    let n = this.ledgerSizes.get(id);
-    if (n === undefined) {
-      n = status === undefined
-        ? (this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ?').get(profileId) as { n: number }).n
-        : (this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ? AND status = ?').get(profileId, status) as { n: number }).n;
-      this.ledgerSizes.set(id, n);
-    }
-    return n;
+    const row = (
+      status === undefined
+        ? this.db.prepare('SELECT coalesce(sum(n), 0) AS n FROM ledger_counts WHERE profile_id = ?').get(profileId)
+        : this.db.prepare('SELECT coalesce(sum(n), 0) AS n FROM ledger_counts WHERE profile_id = ? AND status = ?').get(profileId, status)
+    ) as { n: number };
+    return row.n;
   }
 
   /**
@@ -642,8 +657,10 @@ export class LocalDb {
     const i = Math.floor(from / step);
     const anchor = this.anchorsTo(profileId, filter, column, asc || turn, i).keys[i];
     if (!anchor) return [];
-    const skip = from - i * step;
-    const rows = this.walkFrom(profileId, filter, column, asc || turn, anchor, true, skip + count).slice(skip);
+    // The skip to the page's first row reads index entries only; then the page's rows are read whole.
+    const first = this.skipFrom(profileId, filter, column, asc || turn, anchor, true, from - i * step, new Map());
+    if (!first) return [];
+    const rows = this.walkFrom(profileId, filter, column, asc || turn, first, true, count);
     if (turn) rows.reverse();
     return rows.map(toLedgerRow);
   }
@@ -677,29 +694,42 @@ export class LocalDb {
       if (first) anchors.keys.push({ key: first.k, value: first.value });
       else anchors.complete = true;
     }
-    // Compiled once per call: a deep page may need thousands of steps.
+    // Compiled once per call: a deep page may need a thousand steps.
     const statements = new Map<string, StatementSync>();
+    while (!anchors.complete && anchors.keys.length <= index) {
+      const last = anchors.keys.at(-1);
+      if (!last) break;
+      const next = this.skipFrom(profileId, filter, column, asc, last, false, step - 1, statements);
+      if (next) anchors.keys.push(next);
+      else anchors.complete = true;
+    }
+    return anchors;
+  }
+
+  /**
+   * The row `skip` places on from `at` (with `at` itself as place 0 when `inclusive`) among the rows the filter
+   * passes, in the direction asked, reading the sort index with LIMIT 1 OFFSET; the NULL-key boundary, when
+   * crossed, takes its share of the skip. `statements` keeps the compiled ones across calls.
+   */
+  private skipFrom(
+    profileId: string, filter: LedgerFilter, column: string, asc: boolean, at: LedgerCursor, inclusive: boolean, skip: number, statements: Map<string, StatementSync>,
+  ): LedgerCursor | undefined {
     const statement = (sql: string): StatementSync => {
       let st = statements.get(sql);
       if (!st) statements.set(sql, (st = this.db.prepare(sql)));
       return st;
     };
-    while (!anchors.complete && anchors.keys.length <= index) {
-      const last = anchors.keys.at(-1);
-      if (!last) break;
-      // Skip step - 1 rows past the last anchor; the NULL-key boundary, when crossed, takes its share of the skip.
-      let skip = step - 1;
-      let next: { k: string | null; value: string } | undefined;
-      for (const seg of cursorSegments(column, 'value', asc, last, false)) {
-        const sql = `FROM ledger WHERE ${walk.sql} AND ${seg.sql}`;
-        next = statement(`SELECT ${column} AS k, value ${sql} ORDER BY ${seg.order} LIMIT 1 OFFSET ?`).get(...walk.params, ...seg.params, skip) as typeof next;
-        if (next) break;
-        skip -= (statement(`SELECT count(*) AS n FROM (SELECT 1 ${sql} LIMIT ?)`).get(...walk.params, ...seg.params, skip) as { n: number }).n;
-      }
-      if (next) anchors.keys.push({ key: next.k, value: next.value });
-      else anchors.complete = true;
+    const walk = this.ledgerWhere(profileId, filter, 'walk');
+    let left = skip;
+    for (const seg of cursorSegments(column, 'value', asc, at, inclusive)) {
+      const sql = `FROM ledger WHERE ${walk.sql} AND ${seg.sql}`;
+      const row = statement(`SELECT ${column} AS k, value ${sql} ORDER BY ${seg.order} LIMIT 1 OFFSET ?`).get(...walk.params, ...seg.params, left) as
+        | { k: string | null; value: string }
+        | undefined;
+      if (row) return { key: row.k, value: row.value };
+      left -= (statement(`SELECT count(*) AS n FROM (SELECT 1 ${sql} LIMIT ?)`).get(...walk.params, ...seg.params, left) as { n: number }).n;
     }
-    return anchors;
+    return undefined;
   }
 
   /**
