@@ -246,8 +246,8 @@ export const contract = {
   ),
   'jobs.get': op<JobSummary>()(z.strictObject({ jobId: z.uuid() }), "A job id; another profile's job is not found."),
   'jobs.items': op<{ items: JobItem[]; total: number }>()(
-    z.strictObject({ jobId: z.uuid(), state: z.enum(JOB_ITEM_STATES).optional(), offset: schemas.pageOffset, limit: schemas.pageLimit }),
-    "A job id, an item state and paging.",
+    z.strictObject({ jobId: z.uuid(), state: z.enum(JOB_ITEM_STATES).optional(), noted: z.boolean().optional(), offset: schemas.pageOffset, limit: schemas.pageLimit }),
+    'A job id, an item state, noted: only items with words attached (a done item the ledger could not refresh), and paging.',
   ),
   'jobs.cancel': op<JobSummary>()(z.strictObject({ jobId: z.uuid() }), 'A job id; stops sending at once.'),
   'jobs.resume': op<JobSummary>()(

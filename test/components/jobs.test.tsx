@@ -134,4 +134,26 @@ describe('All keys: jobs', () => {
     expect(await screen.findByText('Delete, running: 0 of 3 done.')).toBeTruthy();
     vi.unstubAllGlobals();
   });
+
+  it('after an extend, lists the keys whose new expiry could not be read back, so their rows are not taken as current', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    const extend = { action: 'extend' as const, days: 5, total: 2 };
+    fake.impl['jobs.items'] = (input) => {
+      const { state, noted } = input as { state?: string; noted?: boolean };
+      const items = state === 'done' && noted === true ? [{ seq: 2, target: 'KD-B', size: 1, state: 'done' as const, code: null, message: 'Extended. The service did not describe the key…' }] : [];
+      return Promise.resolve({ ok: true, data: { items, total: items.length } });
+    };
+    render(<AllKeys />);
+    await screen.findByText('2 keys');
+    act(() => {
+      emit('jobs.progress', summary({ ...extend, counts: { pending: 0, sent: 2, done: 0, failed: 0, unknown: 0 } }));
+    });
+    act(() => {
+      emit('jobs.progress', summary({ ...extend, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 0, sent: 0, done: 2, failed: 0, unknown: 0 } }));
+    });
+    const summaryLine = await screen.findByText(/Extended, but the new expiry could not be read back \(1\)/);
+    expect(within(summaryLine.closest('details') as HTMLElement).getByText('KD-B')).toBeTruthy();
+    vi.unstubAllGlobals();
+  });
 });

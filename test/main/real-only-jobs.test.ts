@@ -69,6 +69,8 @@ describe('a bulk extend answered with {message} alone (real-only sandbox)', () =
 
     const { items } = await t.must('jobs.items', { jobId: job.id, offset: 0, limit: 10 });
     expect(items.filter((i) => i.target !== lost).every((i) => i.state === 'done' && i.message === null)).toBe(true);
+    // The panel's list of rows left with the earlier expiry: exactly that key.
+    expect(await t.must('jobs.items', { jobId: job.id, state: 'done', noted: true, offset: 0, limit: 10 })).toMatchObject({ total: 1, items: [{ target: lost }] });
     expect(items.find((i) => i.target === lost)).toMatchObject({ state: 'done', message: expect.stringMatching(/could not be read back: All keys still shows the expiry seen before/) as unknown });
   });
 });

@@ -27,8 +27,8 @@ export const jobHandlers = (
     return s ? ok(s) : notFound();
   }),
 
-  'jobs.items': needsProfile(core, ({ jobId, state, offset, limit }, p) =>
-    core.jobs.get(p.id, jobId) ? ok(core.db.jobItems(jobId, state, offset, limit)) : notFound(),
+  'jobs.items': needsProfile(core, ({ jobId, state, noted, offset, limit }, p) =>
+    core.jobs.get(p.id, jobId) ? ok(core.db.jobItems(jobId, state, offset, limit, noted === true)) : notFound(),
   ),
 
   'jobs.cancel': needsProfile(core, ({ jobId }, p) => core.jobs.cancel(p.id, jobId)),

@@ -972,13 +972,21 @@ export class LocalDb {
     });
   }
 
-  jobItems(jobId: string, state: JobItemState | undefined, offset: number, limit: number): { items: JobItem[]; total: number } {
-    const where = state === undefined ? 'job_id = ?' : 'job_id = ? AND state = ?';
-    const params: SQLInputValue[] = state === undefined ? [jobId] : [jobId, state];
+  /** A job's items, of one state if given; `noted`: only those with words attached (a done item says why). */
+  jobItems(jobId: string, state: JobItemState | undefined, offset: number, limit: number, noted = false): { items: JobItem[]; total: number } {
+    const clauses = ['job_id = ?'];
+    const params: SQLInputValue[] = [jobId];
+    if (state !== undefined) {
+      clauses.push('state = ?');
+      params.push(state);
+    }
+    if (noted) clauses.push('message IS NOT NULL');
+    const where = clauses.join(' AND ');
     const total = (this.db.prepare(`SELECT count(*) AS n FROM job_items WHERE ${where}`).get(...params) as { n: number }).n;
     const items = this.db.prepare(`SELECT seq, target, size, state, code, message FROM job_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`).all(...params, limit, offset) as unknown as JobItem[];
     return { items: items.map((i) => ({ ...i })), total };
   }
+
 
   *iterateJobItems(jobId: string): Generator<JobItem> {
     for (const i of this.db.prepare('SELECT seq, target, size, state, code, message FROM job_items WHERE job_id = ? ORDER BY seq').iterate(jobId)) yield { ...(i as unknown as JobItem) };

@@ -41,7 +41,7 @@ export interface LedgerSlice {
   /** A job still running on another profile, as its last progress event said: it keeps sending while unseen. */
   jobElsewhere: JobSummary | null;
   /** The job's items that need a decision: failed and unknown, the first page of each; `error` when they could not be read. */
-  jobProblems: { failed: JobItem[]; unknown: JobItem[]; error: string | null } | null;
+  jobProblems: { failed: JobItem[]; unknown: JobItem[]; error: string | null; stale?: { items: JobItem[]; total: number } } | null;
   setLedgerFilter: (filter: LedgerFilter) => void;
   /** Another profile became active: nothing shown or selected belongs to it. */
   clearLedger: () => void;
@@ -105,7 +105,14 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       return [];
     };
     const [failed, unknown] = [await page('failed'), await page('unknown')];
-    if (get().job?.id === job.id) set({ jobProblems: { failed, unknown, error } });
+    // An extend done without the key read back leaves its row with the expiry seen before: say which keys.
+    let stale: { items: JobItem[]; total: number } | undefined;
+    if (job.action === 'extend' && job.counts.done > 0) {
+      const r = await call('jobs.items', { jobId: job.id, state: 'done', noted: true, offset: 0, limit: 100 });
+      if (r.ok) stale = r.data.total > 0 ? r.data : undefined;
+      else error ??= `The job's done items could not be read: ${r.message}`;
+    }
+    if (get().job?.id === job.id) set({ jobProblems: { failed, unknown, error, ...(stale ? { stale } : {}) } });
   };
   /**
    * A job's progress from main: shown only for the active profile. A job has ended when main records its end

@@ -168,6 +168,20 @@ function JobPanel({ job }: { job: JobSummary }) {
           </details>
         ),
       )}
+      {!running && problems?.stale && (
+        <details>
+          <summary>
+            Extended, but the new expiry could not be read back ({n(problems.stale.total)}): these rows still show the expiry seen before; look the
+            keys up to refresh them
+            {problems.stale.total > problems.stale.items.length ? `, first ${n(problems.stale.items.length)} shown; export for all` : ''}
+          </summary>
+          <ul className="mono">
+            {problems.stale.items.map((item) => (
+              <li key={item.seq}>{item.target}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       <ConfirmDialog
         open={confirmUnknown}
         title={`Send ${n(job.counts.unknown)} requests again?`}
