@@ -374,6 +374,11 @@ describe('the text filter', () => {
         const got = db.queryLedger(PROFILE, filter, { field: 'value', dir: 'asc' }, 0, 50, { exact: true });
         expect(got.total, JSON.stringify(term)).toBe(want.total);
         expect(got.rows.map((r) => r.value)).toEqual(want.values);
+        // Capped at 3: past it, the count stops and the page is read along the sort index.
+        const capped = db.queryLedger(PROFILE, filter, { field: 'value', dir: 'asc' }, 0, 50, { cap: 3 });
+        expect(capped.total).toBe(Math.min(want.total, 3));
+        expect(capped.totalCapped).toBe(want.total > 3);
+        expect(capped.rows.map((r) => r.value)).toEqual(want.values);
         expect(db.ledgerValues(PROFILE, filter, 10_000).total).toBe(modelQuery(all, filter, 'value', 'asc', 0, 0).total - (status ? 0 : all.filter((r) => r.status === 'deleted' && modelQuery([r], filter, 'value', 'asc', 0, 1).total === 1).length));
       }),
       { numRuns: 400, seed: 3 },
@@ -386,6 +391,24 @@ describe('the text filter', () => {
     }
     db.close();
   }, 120_000);
+});
+
+describe('the text filter past its cap', () => {
+  it('counts only rows holding the term whole: not trigrams lying apart, nor the end of the indexed text', () => {
+    const db = new LocalDb(':memory:');
+    const base = makeKeys(6, 51);
+    // Each note holds "abc" and "bcd" but never "abcd"; each HWID ends in "4", so its text never holds "4\n".
+    db.recordKeys(PROFILE, base.map((k, i) => ({ ...k, note: `abc x bcd ${i}`, hwid: `HW-${i}4`, status: 'active' })));
+    for (const term of ['abcd', '4\n', 'bc', 'abc']) {
+      const all = ledgerOf(db);
+      const want = modelQuery(all, { text: term }, 'value', 'asc', 0, 10);
+      const got = db.queryLedger(PROFILE, { text: term }, { field: 'value', dir: 'asc' }, 0, 10, { cap: 1 });
+      expect(got.total, JSON.stringify(term)).toBe(Math.min(want.total, 1));
+      expect(got.totalCapped, JSON.stringify(term)).toBe(want.total > 1);
+      expect(got.rows.map((r) => r.value), JSON.stringify(term)).toEqual(want.values);
+    }
+    db.close();
+  });
 });
 
 describe('ledger size', () => {

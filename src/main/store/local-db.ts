@@ -508,6 +508,23 @@ export class LocalDb {
   }
 
   /**
+   * The ledger_text query whose candidates are exactly the filter's matches, or null: a text-only filter, in a
+   * ledger holding no other profile's keys, whose term has no newline (the indexed text ends in two) and is
+   * found by trigrams that each hold it whole (a term of 1 or 2 characters by the trigrams starting with it, one
+   * of 3 by itself). Longer terms' trigrams may lie apart in a row, so their candidates need the substring test.
+   */
+  private exactCandidates(profileId: string, filter: LedgerFilter): string | null {
+    const term = textTerm(filter);
+    if (term === null || filter.status || filter.premium !== undefined || term.includes('\n') || Array.from(term).length > 3) return null;
+    return this.onlyProfile(profileId) ? this.textMatch(term) : null;
+  }
+
+  /** The ledger holds no other profile's keys. */
+  private onlyProfile(profileId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM ledger_counts WHERE profile_id <> ? AND n > 0 LIMIT 1').get(profileId) === undefined;
+  }
+
+  /**
    * The matches of a filter as (value, k) pairs, k the sort column, read the cheapest way and stopping after
    * `most`: a term of 3 characters or more streams ledger_text's candidates (so the LIMIT stops the index read
    * itself); other filters read the table or the status index.
@@ -519,7 +536,10 @@ export class LocalDb {
     const targets = (t: string) => (targetsOnly && !filter.status ? ` AND +${t}status <> 'deleted'` : '');
     if (match === null) {
       const where = this.ledgerWhere(profileId, filter, 'set');
-      return { sql: `SELECT value, ${column} AS k, status AS st FROM ledger WHERE ${where.sql}${targets('')} LIMIT ?`, params: where.params };
+      // A common short term scanned in a ledger of one profile: in table order, which reads each page once,
+      // where an index on the profile would read a row at a time.
+      const from = term !== null && this.onlyProfile(profileId) ? 'ledger NOT INDEXED' : 'ledger';
+      return { sql: `SELECT value, ${column} AS k, status AS st FROM ${from} WHERE ${where.sql}${targets('')} LIMIT ?`, params: where.params };
     }
     const where = this.ledgerWhere(profileId, filter, 'walk', 'l.');
     return {
@@ -601,6 +621,16 @@ export class LocalDb {
       const c = this.db.prepare(`SELECT count(*) AS n, total(st <> 'deleted') AS t FROM (${first.sql})`).get(...first.params, most) as { n: number; t: number };
       if (c.n >= most) {
         const targets = filter.status || c.t > cap ? cap + 1 : this.countLedger(profileId, filter, cap + 1, true);
+        return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: cap, totalCapped: true, targets: Math.min(targets, cap), targetsCapped: targets > cap };
+      }
+    }
+    // A term whose index candidates are all matches (see exactCandidates), in a ledger holding one profile:
+    // counting its first candidates reads the index only. Past the cap, the page is read along the sort index.
+    const exact = count.exact === true ? null : this.exactCandidates(profileId, filter);
+    if (exact !== null) {
+      const n = (this.db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM ledger_text WHERE ledger_text MATCH ? LIMIT ?)').get(exact, most) as { n: number }).n;
+      if (n >= most) {
+        const targets = this.ledgerSize(profileId, 'deleted') === 0 ? cap + 1 : this.countLedger(profileId, filter, cap + 1, true);
         return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: cap, totalCapped: true, targets: Math.min(targets, cap), targetsCapped: targets > cap };
       }
     }
