@@ -19,6 +19,9 @@ export const COUNT_STEPS: number[] = Array.from({ length: 15 }, (_, e) => [1, 2,
 /** The time axis's tick labels, from our Intl formatter rather than uPlot's own date templates. */
 export const timeTicks = (splits: number[], stepSeconds: number): string[] => splits.map((s) => fmt.axisTime(s * 1000, stepSeconds * 1000));
 
+/** Least room between time ticks, in CSS pixels: a locale's longest tick ("12:44:50 PM") fits with a gap. */
+const TIME_TICK_SPACE = 110;
+
 /** The chart's colours come from the design tokens, so both themes (and a switch between them) are right. */
 function palette() {
   const css = getComputedStyle(document.documentElement);
@@ -51,7 +54,14 @@ function options(width: number, onCursor: (idx: number | null, left: number, top
       { label: 'Running total', scale: 'total', stroke: c.line, width: 2, points: { show: false } },
     ],
     axes: [
-      { stroke: c.text, font: c.font, grid: { stroke: c.grid, width: 1 }, ticks: { stroke: c.grid, width: 1, size: 4 }, values: (_u, splits, _axis, _space, step) => timeTicks(splits, step) },
+      {
+        stroke: c.text,
+        font: c.font,
+        grid: { stroke: c.grid, width: 1 },
+        ticks: { stroke: c.grid, width: 1, size: 4 },
+        space: TIME_TICK_SPACE,
+        values: (_u, splits, _axis, _space, step) => timeTicks(splits, step),
+      },
       axis('total', LEFT, (_u, splits) => splits.map((v) => fmt.compact(v))),
       axis('added', RIGHT, (_u, splits) => splits.map((v) => fmt.compact(v))),
     ],

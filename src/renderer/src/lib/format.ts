@@ -53,8 +53,8 @@ export function createFormatter(locale?: string): Formatter {
   const dateTimes = new Intl.DateTimeFormat(resolved, { dateStyle: 'medium', timeStyle: 'short' });
   const times = new Intl.DateTimeFormat(resolved, { timeStyle: 'medium' });
   const relatives = new Intl.RelativeTimeFormat(resolved, { numeric: 'auto' });
-  const axisSeconds = new Intl.DateTimeFormat(resolved, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  const axisMinutes = new Intl.DateTimeFormat(resolved, { hour: '2-digit', minute: '2-digit' });
+  const axisSeconds = new Intl.DateTimeFormat(resolved, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
+  const axisMinutes = new Intl.DateTimeFormat(resolved, { hour: 'numeric', minute: '2-digit' });
   const axisDays = new Intl.DateTimeFormat(resolved, { day: 'numeric', month: 'short' });
   const axisMonths = new Intl.DateTimeFormat(resolved, { month: 'short', year: 'numeric' });
   const noun = (n: number, forms: PluralForms) => forms[plurals.select(n)] ?? forms.other;
