@@ -10,6 +10,7 @@ import { Time } from '../../components/Time.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
+import { paddedWarning, showEnds, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 const COLUMNS: Column<KeylessEntry>[] = [
@@ -53,6 +54,27 @@ export function Keyless() {
   const [days, setDays] = useDraft('keyless.days');
   const [fieldError, setFieldError] = useState<{ hwid?: string; days?: string }>({});
   const [toDelete, setToDelete] = useState<string | null>(null);
+  /** The padded HWID waiting for the person to say "add it as typed". */
+  const [paddedToAdd, setPaddedToAdd] = useState<string | null>(null);
+  const submitAdd = (asTyped: boolean) => {
+    // The service trims nothing: blank is refused here, spaces at the ends are sent only once the person says so.
+    const shape = typedShape(hwid);
+    const h = shape === 'blank' ? null : schemas.hwid.safeParse(hwid);
+    const d = days.trim() === '' ? null : schemas.days.safeParse(parseWhole(days));
+    const problems = {
+      hwid: shape === 'blank' ? 'HWID is required.' : h && !h.success ? h.error.issues[0]?.message : undefined,
+      days: d && !d.success ? d.error.issues[0]?.message : undefined,
+    };
+    setFieldError(problems);
+    if (!h?.success || (d && !d.success)) return;
+    if (shape === 'padded' && !asTyped) {
+      setPaddedToAdd(h.data);
+      return;
+    }
+    void add({ hwid: h.data, isPremium: premium, ...(d ? { days: d.data } : {}) }).then((ok) => {
+      if (ok) setHwid('');
+    });
+  };
 
   return (
     <section aria-labelledby="keyless-title">
@@ -109,24 +131,34 @@ export function Keyless() {
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            const h = schemas.hwid.safeParse(hwid);
-            const d = days.trim() === '' ? null : schemas.days.safeParse(parseWhole(days));
-            const problems = { hwid: h.success ? undefined : h.error.issues[0]?.message, days: d && !d.success ? d.error.issues[0]?.message : undefined };
-            setFieldError(problems);
-            if (!h.success || (d && !d.success)) return;
-            void add({ hwid: h.data, isPremium: premium, ...(d ? { days: d.data } : {}) }).then((ok) => {
-              if (ok) setHwid('');
-            });
+            submitAdd(false);
           }}
         >
           <h2 id="keyless-add-title">Add an entry</h2>
-          <Field label="HWID" data-command-target="add-keyless" value={hwid} error={fieldError.hwid} onChange={(e) => { setHwid(e.target.value); setFieldError({ ...fieldError, hwid: undefined }); }} />
+          <Field
+            label="HWID"
+            data-command-target="add-keyless"
+            value={hwid}
+            error={fieldError.hwid}
+            hint={typedShape(hwid) === 'padded' ? paddedWarning('HWID') : undefined}
+            onChange={(e) => { setHwid(e.target.value); setFieldError({ ...fieldError, hwid: undefined }); }} />
           <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); }} />
           <Field label="Days (empty: no expiry)" inputMode="numeric" value={days} error={fieldError.days} onChange={(e) => { setDays(e.target.value); setFieldError({ ...fieldError, days: undefined }); }} />
           {addError && <FailureMessage failure={addError} />}
           <button type="submit" className="primary">Add</button>
         </form>
       </div>
+      <ConfirmDialog
+        open={paddedToAdd !== null}
+        title="Add the HWID with its spaces?"
+        body={`“${showEnds(paddedToAdd ?? '')}” starts or ends with a space (shown as ␠). The service keeps it as typed: a machine reporting “${(paddedToAdd ?? '').trim()}” will not match this entry.`}
+        confirmLabel="Add as typed"
+        onCancel={() => { setPaddedToAdd(null); }}
+        onConfirm={() => {
+          setPaddedToAdd(null);
+          submitAdd(true);
+        }}
+      />
       <ConfirmDialog
         open={toDelete !== null}
         title="Delete this keyless entry?"

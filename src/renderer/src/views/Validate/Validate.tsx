@@ -1,7 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { ValidationOutcome, ValidationReport } from '../../../../shared/domain.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { Time } from '../../components/Time.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
+import { paddedWarning, showEnds, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 const OUTCOME_WORDS: Record<ValidationOutcome, string> = {
@@ -45,8 +49,13 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
         {/* A refusal's Notes are its reason; a key the service did not find has no premium flag or expiry to show. */}
         <div><dt>{report.success ? 'Notes' : 'Reason (the service\'s Notes)'}</dt><dd>{report.notes || '—'}</dd></div>
         {keyFound && report.premium !== null && <div><dt>Premium</dt><dd>{report.premium ? 'Yes' : 'No'}</dd></div>}
-        {keyFound && report.expiresAt && <div><dt>Expires</dt><dd>{new Date(report.expiresAt).toLocaleString()}</dd></div>}
-        <div><dt>HWID</dt><dd className="mono">{report.hwid}</dd></div>
+        {keyFound && report.expiresAt && <div><dt>Expires</dt><dd><Time iso={report.expiresAt} mode="date" /></dd></div>}
+        <div>
+          <dt>HWID</dt>
+          <dd className="mono with-copy">
+            {report.hwid ? <><span>{report.hwid}</span><CopyButton value={report.hwid} label={`Copy HWID ${report.hwid}`} /></> : '—'}
+          </dd>
+        </div>
         <div className="muted"><dt>Service code (V2_Authentication)</dt><dd className="mono">{report.reportedOutcome === null ? '— (not sent)' : (report.reportedOutcome ?? report.outcome)}</dd></div>
       </dl>
       <details>
@@ -73,6 +82,30 @@ export function Validate() {
   const [dryRun, setDryRun] = useState(true);
   const [confirmed, setConfirmed] = useState(false);
   const sandbox = profile?.kind === 'sandbox';
+  const [fieldError, setFieldError] = useState<{ key?: string; hwid?: string }>({});
+  /** The padded values (key, HWID) waiting for the person to say "send them as typed". */
+  const [padded, setPadded] = useState<string[] | null>(null);
+
+  const submit = (asTyped: boolean) => {
+    // The service trims nothing: a blank key or HWID is refused here; spaces at the ends go only once confirmed.
+    const keyShape = keyless ? 'plain' : typedShape(keyValue);
+    const hwidShape = choice === 'custom' ? typedShape(custom) : 'plain';
+    const problems = { key: keyShape === 'blank' ? 'Key is required.' : undefined, hwid: hwidShape === 'blank' ? 'HWID is required.' : undefined };
+    setFieldError(problems);
+    if (problems.key || problems.hwid) return;
+    const paddedValues = [...(keyShape === 'padded' ? [`Key “${showEnds(keyValue)}”`] : []), ...(hwidShape === 'padded' ? [`HWID “${showEnds(custom)}”`] : [])];
+    if (paddedValues.length > 0 && !asTyped) {
+      setPadded(paddedValues);
+      return;
+    }
+    void run({
+      mode: keyless ? 'keyless' : 'key',
+      ...(keyless ? {} : { keyValue }),
+      ...(service.trim() ? { service: service.trim() } : {}),
+      hwid: choice === 'custom' ? { custom } : { method: choice },
+      ...(sandbox ? { dryRun } : { confirmActivation: confirmed }),
+    });
+  };
 
   useEffect(() => {
     void loadHwids();
@@ -91,7 +124,14 @@ export function Validate() {
               <span>
                 {h.label}
                 <br />
-                <code>{h.value ?? `unavailable: ${h.unavailableReason ?? ''}`}</code>
+                {h.value === null ? (
+                  <code>{`unavailable: ${h.unavailableReason ?? ''}`}</code>
+                ) : (
+                  <span className="with-copy">
+                    <code>{h.value}</code>
+                    <CopyButton value={h.value} label={`Copy ${h.label} HWID`} />
+                  </span>
+                )}
               </span>
             </label>
           ))}
@@ -99,24 +139,36 @@ export function Validate() {
             <input type="radio" name="hwid" checked={choice === 'custom'} onChange={() => { setChoice('custom'); }} />
             <span>Type a value</span>
           </label>
-          {choice === 'custom' && <Field label="Custom HWID" value={custom} onChange={(e) => { setCustom(e.target.value); }} />}
+          {choice === 'custom' && (
+            <Field
+              label="Custom HWID"
+              value={custom}
+              error={fieldError.hwid}
+              hint={typedShape(custom) === 'padded' ? paddedWarning('HWID') : undefined}
+              onChange={(e) => { setCustom(e.target.value); setFieldError({ ...fieldError, hwid: undefined }); }}
+            />
+          )}
         </fieldset>
         <form
           className="card"
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            void run({
-              mode: keyless ? 'keyless' : 'key',
-              ...(keyless ? {} : { keyValue }),
-              ...(service.trim() ? { service: service.trim() } : {}),
-              hwid: choice === 'custom' ? { custom } : { method: choice },
-              ...(sandbox ? { dryRun } : { confirmActivation: confirmed }),
-            });
+            submit(false);
           }}
         >
           <Field label="Keyless (check the HWID list instead of a key)" type="checkbox" checked={keyless} onChange={(e) => { setKeyless(e.target.checked); }} />
-          {!keyless && <Field label="Key" data-command-target="validate" className="mono" value={keyValue} onChange={(e) => { setKeyValue(e.target.value); }} />}
+          {!keyless && (
+            <Field
+              label="Key"
+              data-command-target="validate"
+              className="mono"
+              value={keyValue}
+              error={fieldError.key}
+              hint={typedShape(keyValue) === 'padded' ? paddedWarning('key') : undefined}
+              onChange={(e) => { setKeyValue(e.target.value); setFieldError({ ...fieldError, key: undefined }); }}
+            />
+          )}
           <Field label="Service identifier" placeholder={profile?.serviceIdentifier ?? ''} value={service} onChange={(e) => { setService(e.target.value); }} />
           {sandbox ? (
             <Field label="Dry run (nothing changes)" type="checkbox" checked={dryRun} onChange={(e) => { setDryRun(e.target.checked); }} />
@@ -136,6 +188,17 @@ export function Validate() {
           {report && <ValidationAnswer report={report} />}
         </form>
       </div>
+      <ConfirmDialog
+        open={padded !== null}
+        title="Send it with its spaces?"
+        body={`${(padded ?? []).join(' and ')} starts or ends with a space (shown as ␠). The service keeps spaces as typed, so it may not match the value without them.`}
+        confirmLabel="Validate as typed"
+        onCancel={() => { setPadded(null); }}
+        onConfirm={() => {
+          setPadded(null);
+          submit(true);
+        }}
+      />
     </section>
   );
 }
