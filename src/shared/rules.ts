@@ -99,12 +99,12 @@ const text = (label: string, max: number) =>
     .min(1, { error: `${label} is required.` })
     .refine((v) => charLength(v) <= max, { error: `${label} must be at most ${max} characters.` });
 
-const intIn = (label: string, min: number, max: number) =>
-  z
-    // "-5" or "1e3" typed into a form arrives here as NaN: the words say which numbers are accepted, not only "whole".
-    .int({ error: `${label} must be a whole number from ${min} to ${max.toLocaleString('en-US')}.` })
-    .min(min, { error: `${label} must be between ${min} and ${max.toLocaleString('en-US')}.` })
-    .max(max, { error: `${label} must be between ${min} and ${max.toLocaleString('en-US')}.` });
+const intIn = (label: string, min: number, max: number) => {
+  // "-5", "0", "1e3" and "2.5" get one sentence (a form turns what is not digits into NaN): it says which
+  // numbers are accepted, whichever rule the value broke.
+  const error = `${label} must be a whole number from ${min} to ${max.toLocaleString('en-US')}.`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+};
 
 export const schemas = {
   keyValue: text('Key', LIMITS.textMaxChars),

@@ -135,6 +135,43 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
+  it('bulk Extend refuses "1e3", "-5" and "0" with one sentence, then asks first (how many keys, by how many days, no undo)', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({ action: 'extend', days: 30, total: 2, counts: { pending: 2, sent: 0, done: 0, failed: 0, unknown: 0 } }) });
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await user.click(await screen.findByRole('checkbox', { name: 'Select KD-A' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select KD-B' }));
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    const days = within(bar).getByLabelText('Days');
+    for (const bad of ['1e3', '-5', '0', '2.5', '']) {
+      await user.clear(days);
+      if (bad !== '') await user.type(days, bad);
+      await user.click(within(bar).getByRole('button', { name: 'Extend selected' }));
+      expect(days.getAttribute('aria-invalid')).toBe('true');
+      expect(within(bar).getByText('Days must be a whole number from 1 to 999,999.')).toBeTruthy();
+      expect(screen.queryByRole('dialog')).toBeNull();
+    }
+    expect(fake.calls.some((c) => c.name === 'jobs.start')).toBe(false);
+
+    await user.clear(days);
+    await user.type(days, '30');
+    await user.click(within(bar).getByRole('button', { name: 'Extend selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Extend 2 keys by 30 days?' });
+    expect(within(dialog).getByText(/This cannot be undone\./)).toBeTruthy();
+    // Cancel sends nothing and keeps the selection.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(fake.calls.some((c) => c.name === 'jobs.start')).toBe(false);
+    expect(within(bar).getByText('2')).toBeTruthy();
+    await user.click(within(bar).getByRole('button', { name: 'Extend selected' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Extend 2 keys by 30 days?' })).getByRole('button', { name: 'Extend' }));
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([{ action: 'extend', target: { keyValues: ['KD-A', 'KD-B'] }, days: 30 }]);
+    });
+    vi.unstubAllGlobals();
+  });
+
   it('after an extend, lists the keys whose new expiry could not be read back, so their rows are not taken as current', async () => {
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });

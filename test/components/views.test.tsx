@@ -243,11 +243,11 @@ describe('Keys: the detail panel', () => {
     await user.clear(within(detail).getByLabelText('Extend by days'));
     await user.type(within(detail).getByLabelText('Extend by days'), '0');
     await user.click(within(detail).getByRole('button', { name: 'Extend' }));
-    expect(within(detail).getByText('Days must be between 1 and 999,999.')).toBeTruthy();
+    expect(within(detail).getByText('Days must be a whole number from 1 to 999,999.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'KEY-B' }));
     const next = screen.getByRole('complementary', { name: 'Key detail' });
     expect(within(next).getByText('KEY-B', { selector: 'dd span.mono' })).toBeTruthy();
-    expect(within(next).queryByText('Days must be between 1 and 999,999.')).toBeNull();
+    expect(within(next).queryByText('Days must be a whole number from 1 to 999,999.')).toBeNull();
     expect(within(next).getByLabelText<HTMLInputElement>('Extend by days').value).toBe('30');
   });
 

@@ -166,7 +166,7 @@ describe('error paths', () => {
     await page.getByLabel('Days after activation').check();
     await page.getByLabel('Days', { exact: true }).fill('0');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
-    await page.getByText('Days must be between 1 and 999,999.').waitFor();
+    await page.getByText('Days must be a whole number from 1 to 999,999.').waitFor();
     await app.nav('Overview');
     await app.nav('Keys');
     expect(await page.getByLabel('Note', { exact: true }).inputValue()).toBe('kept');

@@ -71,6 +71,8 @@ describe('All keys', () => {
     await page.getByText('3 selected').waitFor();
     await page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('7');
     await page.getByRole('button', { name: 'Extend selected' }).click();
+    // Extending cannot be undone: it asks first, naming how many keys and by how many days.
+    await page.getByRole('dialog', { name: 'Extend 3 keys by 7 days?' }).getByRole('button', { name: 'Extend' }).click();
     await page.getByText('Extend by 7 days, finished: 3 of 3 done.').waitFor();
     await page.getByText('0 selected').waitFor();
   });

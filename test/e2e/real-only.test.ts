@@ -197,6 +197,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     await selectAll();
     await page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('7');
     await page.getByRole('button', { name: 'Extend selected' }).click();
+    await page.getByRole('dialog', { name: 'Extend 3 keys by 7 days?' }).getByRole('button', { name: 'Extend' }).click();
     await expect.poll(state).toEqual(values.map((_, i) => ({ hwid: `HW-BULK-${i}`, expire: '2099-02-07' })));
     await page.getByText('Extend by 7 days, finished: 3 of 3 done.').waitFor();
 

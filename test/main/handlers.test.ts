@@ -343,7 +343,7 @@ describe('input checking', () => {
   it('answers bad input with INVALID_INPUT naming the field, and never runs the handler', async () => {
     const r = await call('keys.generate', { expire: '2023-02-29', count: 0, isPremium: false });
     expect(r).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
-    expect(!r.ok && r.message).toMatch(/^Date must be a real calendar date.*Count must be between 1 and 100,000/);
+    expect(!r.ok && r.message).toMatch(/^Date must be a real calendar date.*Count must be a whole number from 1 to 100,000/);
     expect(!r.ok && r.field).toBe('expire');
   });
 });

@@ -50,7 +50,7 @@ describe('other rules', () => {
 describe('zod schemas built from the rules', () => {
   it('gives a person-readable message for each problem', () => {
     expect(schemas.date.safeParse('2023-02-29').error?.issues[0]?.message).toBe('Date must be a real calendar date written YYYY-MM-DD.');
-    expect(schemas.days.safeParse(0).error?.issues[0]?.message).toBe('Days must be between 1 and 999,999.');
+    expect(schemas.days.safeParse(0).error?.issues[0]?.message).toBe('Days must be a whole number from 1 to 999,999.');
     expect(schemas.count.safeParse(2.5).error?.issues[0]?.message).toBe('Count must be a whole number from 1 to 100,000.');
     expect(schemas.note.safeParse('n'.repeat(1_001)).success).toBe(false);
     expect(schemas.keyValue.safeParse('').error?.issues[0]?.message).toBe('Key is required.');

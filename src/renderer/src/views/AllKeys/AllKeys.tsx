@@ -9,6 +9,7 @@ import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
 import { jobLine } from '../../lib/jobs.ts';
+import { parseWhole } from '../../lib/numbers.ts';
 
 const ROW_HEIGHT = 34;
 const OVERSCAN = 6;
@@ -210,6 +211,23 @@ function JobElsewhere() {
   );
 }
 
+/** A bulk action waiting for the person's yes, with the days an extend would add. */
+type Confirming = { action: BulkAction; days?: number };
+
+function confirmTitle(c: Confirming | null, what: string): string {
+  if (c?.action === 'delete') return `Delete ${what}?`;
+  if (c?.action === 'extend') return `Extend ${what} by ${fmt.count(c.days ?? 0, NOUNS.day)}?`;
+  return `Reset the HWID of ${what}?`;
+}
+
+function confirmBody(c: Confirming | null): string {
+  if (c?.action === 'delete') return 'They stop working at once. This cannot be undone.';
+  if (c?.action === 'extend') {
+    return `Each key's expiry moves ${fmt.count(c.days ?? 0, NOUNS.day)} later. This cannot be undone.`;
+  }
+  return 'Each key will bind to the next machine that validates it.';
+}
+
 function BulkBar() {
   const picked = useKeydesk((s) => s.selection.size);
   const selectedAll = useKeydesk((s) => s.selectedAll !== null);
@@ -221,7 +239,7 @@ function BulkBar() {
   const clear = useKeydesk((s) => s.clearSelection);
   const [days, setDays] = useDraft('bulk.days');
   const [daysError, setDaysError] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState<BulkAction | null>(null);
+  const [confirm, setConfirm] = useState<Confirming | null>(null);
   const running = job?.state === 'running';
   // "All matching" is what the job will act on: the matches less known deleted keys, unless the filter asks for them.
   const count = selectedAll ? (targets?.count ?? total ?? 0) : picked;
@@ -240,20 +258,21 @@ function BulkBar() {
         </button>
       </p>
       <div className="inline">
-        <button type="button" className="danger" disabled={none} onClick={() => { setConfirm('delete'); }}>
+        <button type="button" className="danger" disabled={none} onClick={() => { setConfirm({ action: 'delete' }); }}>
           Delete selected
         </button>
-        <button type="button" disabled={none} onClick={() => { setConfirm('resetHwid'); }}>
+        <button type="button" disabled={none} onClick={() => { setConfirm({ action: 'resetHwid' }); }}>
           Reset HWID of selected
         </button>
-        <Field label="Days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); }} />
+        <Field label="Days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); setDaysError(null); }} />
         <button
           type="button"
           disabled={none}
           onClick={() => {
-            const parsed = schemas.days.safeParse(days.trim() === '' ? undefined : Number(days));
+            // The Generate form's and the key panel's rule: digits only ("1e3" is not 1,000), one sentence for any bad value.
+            const parsed = schemas.days.safeParse(parseWhole(days));
             setDaysError(parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter days.'));
-            if (parsed.success) void run('extend', parsed.data);
+            if (parsed.success) setConfirm({ action: 'extend', days: parsed.data });
           }}
         >
           Extend selected
@@ -263,13 +282,13 @@ function BulkBar() {
       <JobElsewhere />
       <ConfirmDialog
         open={confirm !== null}
-        title={confirm === 'delete' ? `Delete ${what}?` : `Reset the HWID of ${what}?`}
-        body={confirm === 'delete' ? 'They stop working at once. This cannot be undone.' : 'Each key will bind to the next machine that validates it.'}
-        confirmLabel={confirm === 'delete' ? 'Delete' : 'Reset'}
-        destructive={confirm === 'delete'}
+        title={confirmTitle(confirm, what)}
+        body={confirmBody(confirm)}
+        confirmLabel={confirm?.action === 'delete' ? 'Delete' : confirm?.action === 'extend' ? 'Extend' : 'Reset'}
+        destructive={confirm?.action === 'delete' || confirm?.action === 'extend'}
         onCancel={() => { setConfirm(null); }}
         onConfirm={() => {
-          if (confirm) void run(confirm);
+          if (confirm) void run(confirm.action, confirm.days);
           setConfirm(null);
         }}
       />
