@@ -21,3 +21,6 @@ export function showEnds(value: string): string {
 export function paddedWarning(label: string): string {
   return `The ${label} starts or ends with a space. The service keeps spaces as typed, so it will not match the same ${label} without them.`;
 }
+
+/** What a search with nothing typed in it says, beside the box (it asks the service nothing). */
+export const BLANK_SEARCH = 'Type a key, HWID or note to search.';

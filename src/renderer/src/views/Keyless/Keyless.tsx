@@ -53,6 +53,8 @@ export function Keyless() {
   const [premium, setPremium] = useDraft('keyless.premium');
   const [days, setDays] = useDraft('keyless.days');
   const [fieldError, setFieldError] = useState<{ hwid?: string; days?: string }>({});
+  const [blankSearch, setBlankSearch] = useState<string | null>(null);
+  const searched = useKeydesk((s) => s.keylessTerm);
   const [toDelete, setToDelete] = useState<string | null>(null);
   /** The padded HWID waiting for the person to say "add it as typed". */
   const [paddedToAdd, setPaddedToAdd] = useState<string | null>(null);
@@ -83,8 +85,20 @@ export function Keyless() {
       <div className="columns split-3-2">
         <div className="card">
           <h2>Find entries</h2>
-          <form role="search" onSubmit={(e) => { e.preventDefault(); if (term.trim()) void lookup(term.trim()); }}>
-            <Field label="HWID contains" type="search" value={term} onChange={(e) => { setTerm(e.target.value); }} />
+          <form
+            role="search"
+            onSubmit={(e) => {
+              e.preventDefault();
+              // A blank search asks nothing: it says so beside the box; the list keeps naming the term it answers.
+              if (term.trim() === '') {
+                setBlankSearch('Type part of a HWID to search.');
+                return;
+              }
+              setBlankSearch(null);
+              void lookup(term.trim());
+            }}
+          >
+            <Field label="HWID contains" type="search" value={term} error={blankSearch} onChange={(e) => { setTerm(e.target.value); setBlankSearch(null); }} />
             <button type="submit">Search</button>
           </form>
           {error && <FailureMessage failure={error} />}
@@ -100,10 +114,13 @@ export function Keyless() {
             <p className="muted">Press Search to list the entries whose HWID contains “{term.trim()}”.</p>
           )}
           {status === 'ready' && result?.entries.length === 0 && (
-            <EmptyState title="No keyless entry matches.">No authorized HWID contains “{term.trim()}”. Add it with the form if it should pass without a key.</EmptyState>
+            <EmptyState title="No keyless entry matches.">No authorized HWID contains “{searched ?? term.trim()}”. Add it with the form if it should pass without a key.</EmptyState>
           )}
           {status === 'ready' && result?.total === null && result.entries.length > 0 && (
             <p className="muted">This service returns its best match only. Search by a longer part of the HWID to reach a particular entry.</p>
+          )}
+          {result && result.entries.length > 0 && searched !== null && (
+            <p className="muted result-term">Results for “{searched}”</p>
           )}
           {result && result.entries.length > 0 && (
             <DataTable

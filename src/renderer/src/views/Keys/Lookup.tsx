@@ -1,4 +1,4 @@
-import type { SubmitEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import type { Key } from '../../../../shared/domain.ts';
 import { KeyBadges } from '../../components/Badge.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -9,6 +9,7 @@ import { Field } from '../../components/Field.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
+import { BLANK_SEARCH } from '../../lib/text.ts';
 import { LOOKUP_PAGE, useDraft, useKeydesk } from '../../store/index.ts';
 
 /** A key's expiry: its date, or a days key's term. */
@@ -67,6 +68,7 @@ export function Lookup() {
   const selectKey = useKeydesk((s) => s.selectKey);
   const selected = useKeydesk((s) => s.selectedKey);
   const [term, setTerm] = useDraft('lookup.term');
+  const [blankError, setBlankError] = useState<string | null>(null);
   const rows: Key[] = result ? [...result.active, ...result.generated] : [];
   const page = result?.page ?? 0;
   const totals = result?.totals;
@@ -76,13 +78,26 @@ export function Lookup() {
 
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
-    if (term.trim() !== '') void runLookup(term.trim());
+    // A blank search asks nothing: it says so beside the box, and the last answer keeps the term it answers.
+    if (term.trim() === '') {
+      setBlankError(BLANK_SEARCH);
+      return;
+    }
+    setBlankError(null);
+    void runLookup(term.trim());
   };
   return (
     <div className="card">
       <h2>Find keys</h2>
       <form role="search" className="inline" onSubmit={submit}>
-        <Field label="Key value, note or HWID" data-command-target="lookup" type="search" value={term} onChange={(e) => { setTerm(e.target.value); }} />
+        <Field
+          label="Key value, note or HWID"
+          data-command-target="lookup"
+          type="search"
+          value={term}
+          error={blankError}
+          onChange={(e) => { setTerm(e.target.value); setBlankError(null); }}
+        />
         <button type="submit">Search</button>
       </form>
       {status === 'loading' && rows.length === 0 && <Skeleton label="Searching…" variant="rows" lines={3} />}
@@ -94,6 +109,7 @@ export function Lookup() {
       {rows.length > 0 && (
         <>
           <p className="muted" role="status">
+            <span className="result-term">Results for “{lookupTerm}”: </span>
             {total === null
               ? 'This service returns its best match only, one active and one generated key at most. Search by an exact key value or HWID to reach a particular key.'
               : total > rows.length
