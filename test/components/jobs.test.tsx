@@ -80,7 +80,23 @@ describe('Generate: more keys than one request takes', () => {
     await user.type(screen.getByLabelText('Count'), '1000001');
     expect(screen.queryByText(/sent as \d+ requests/)).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Generate' }));
-    expect(screen.getByText('Count: at most 1,000,000 keys in one job (10 requests of 100,000).')).toBeTruthy();
+    expect(screen.getByText('Count must be a whole number from 1 to 1,000,000; above 100,000 runs as a job of several requests.')).toBeTruthy();
+    expect(fake.calls.some((c) => c.name === 'jobs.start' || c.name === 'keys.generate')).toBe(false);
+  });
+
+  it('gives empty, "-5", "1e3", "2.5" and "0" the same count sentence, naming the limit jobs really have', async () => {
+    const user = userEvent.setup();
+    render(<GenerateForm />);
+    const count = screen.getByLabelText('Count');
+    for (const bad of ['', '-5', '1e3', '2.5', '0']) {
+      await user.clear(count);
+      if (bad !== '') await user.type(count, bad);
+      await user.click(screen.getByRole('button', { name: 'Generate' }));
+      expect(count.getAttribute('aria-invalid')).toBe('true');
+      expect(document.getElementById(count.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent).toBe(
+        'Count must be a whole number from 1 to 1,000,000; above 100,000 runs as a job of several requests.',
+      );
+    }
     expect(fake.calls.some((c) => c.name === 'jobs.start' || c.name === 'keys.generate')).toBe(false);
   });
 

@@ -209,7 +209,8 @@ describe('Generate form', () => {
     await user.clear(screen.getByLabelText('Expiry date'));
     await user.type(screen.getByLabelText('Expiry date'), '2020-01-01');
     await user.click(screen.getByRole('button', { name: 'Generate' }));
-    expect(screen.getByText('Count must be a whole number from 1 to 100,000.')).toBeTruthy();
+    // The limit the form really has: above one request's 100,000 it runs a job.
+    expect(screen.getByText('Count must be a whole number from 1 to 1,000,000; above 100,000 runs as a job of several requests.')).toBeTruthy();
     expect(screen.getByText(/^The expiry date \(2020-01-01\) is before today/)).toBeTruthy();
     expect(fake.calls.filter((c) => c.name === 'keys.generate')).toHaveLength(0);
   });

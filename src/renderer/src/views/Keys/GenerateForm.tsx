@@ -20,6 +20,9 @@ const clock = { now: (): number => Date.now() };
 /** Requests a count takes at the service's limit per request: more than one makes the generate a job. */
 const requestsFor = (count: number): number => Math.ceil(count / LIMITS.countMax);
 
+/** Every bad count gets the limit the form really has: jobs take more than one request's worth. */
+const COUNT_RULE = `Count must be a whole number from ${fmt.number(LIMITS.countMin)} to ${fmt.number(JOB_GENERATE_MAX)}; above ${fmt.number(LIMITS.countMax)} runs as a job of several requests.`;
+
 /** A generate job (more keys than one request takes): its progress, cancel between requests, and its keys' export. */
 function GenerateJob({ job }: { job: JobSummary }) {
   const cancel = useKeydesk((s) => s.cancelBulk);
@@ -132,13 +135,12 @@ export function GenerateForm() {
       daysKey: byDays ? (days.trim() === '' ? undefined : parseWhole(days)) : undefined,
     });
     const next: Errors = {};
-    if (asJob && wanted > JOB_GENERATE_MAX) {
-      next.count = `Count: at most ${fmt.number(JOB_GENERATE_MAX)} keys in one job (${fmt.number(requestsFor(JOB_GENERATE_MAX))} requests of ${fmt.number(LIMITS.countMax)}).`;
-    }
+    if (asJob && wanted > JOB_GENERATE_MAX) next.count = COUNT_RULE;
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0] ?? 'form') as keyof Errors;
-        next[field] ??= issue.message;
+        // The shared rule names one request's limit; the form takes more, as a job.
+        next[field] ??= field === 'count' ? COUNT_RULE : issue.message;
       }
     }
     // The service refuses a fixed expiry before today (UTC); say so before sending.
