@@ -92,6 +92,38 @@ describe('keys.generate hands its keys to the ledger writer', () => {
   });
 });
 
+describe('a batch the ledger database refuses, through the core', () => {
+  it('answers the generate, says in the ledger view and the activity log which keys are missing, and a lookup brings them in', async () => {
+    const t = await startTestCore();
+    try {
+      const profileId = t.core.profiles.activeProfileId ?? '';
+      // The database itself refuses these rows (as a full disk or a damaged file would refuse any).
+      const other = new DatabaseSync(join(t.userData, 'keydesk.db'));
+      other.exec("CREATE TRIGGER refuse_batch BEFORE INSERT ON ledger WHEN new.note = 'refused batch' BEGIN SELECT RAISE(ABORT, 'refused'); END;");
+      other.close();
+      const failed = nextChange(t.core, profileId, (e) => e.recording === 0 && e.failure !== null);
+      const { generatedKeys } = await t.must('keys.generate', { expire: '2099-01-01', count: 10, isPremium: false, note: 'refused batch' });
+      expect(generatedKeys).toHaveLength(10);
+      const words = '10 keys could not be recorded in the ledger: the ledger database refused the write. The service has them: look them up in Keys to bring them into the ledger.';
+      expect(await failed).toEqual({ profileId, recording: 0, failure: words });
+      expect(await t.must('ledger.query', { filter: {}, sort: byValue, offset: 0, limit: 5 })).toMatchObject({ total: 0, recordingFailed: words });
+      const { entries } = await t.must('audit.list', { filter: { outcome: 'failed' }, offset: 0, limit: 5 });
+      expect(entries).toEqual([expect.objectContaining({ action: 'ledger.record', outcome: 'failed', message: words })]);
+      // The service has them: once the database takes rows again, a lookup brings them into the ledger.
+      const again = new DatabaseSync(join(t.userData, 'keydesk.db'));
+      again.exec('DROP TRIGGER refuse_batch');
+      again.close();
+      expect((await t.must('keys.fetchGenerated', { term: 'refused batch', limit: 100, offset: 0 })).keys).toHaveLength(10);
+      await t.core.ledger.idle();
+      const after = await t.must('ledger.query', { filter: { text: 'refused batch' }, sort: byValue, offset: 0, limit: 20 });
+      expect(after.rows.map((r) => r.value)).toEqual(generatedKeys.map((k) => k.value).sort());
+      expect(after.recordingFailed).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('quitting with keys still being recorded', () => {
   it('flushes the queue before the core closes', async () => {
     const t = await startTestCore();

@@ -323,7 +323,8 @@ export class LedgerWriter {
     if (op.failed > 0) {
       failure = failureWords(op);
       this.failures.set(op.profileId, failure);
-      this.options.onFailure?.(op.profileId, failure);
+      const words = failure;
+      this.tell('onFailure', () => this.options.onFailure?.(op.profileId, words));
     } else if (op.payload.kind === 'keys') {
       this.failures.delete(op.profileId);
     }
@@ -361,7 +362,17 @@ export class LedgerWriter {
   }
 
   private changed(profileId: string): void {
-    this.options.onChange?.({ profileId, recording: this.recording(profileId), failure: this.failure(profileId) });
+    const state = { profileId, recording: this.recording(profileId), failure: this.failure(profileId) };
+    this.tell('onChange', () => this.options.onChange?.(state));
+  }
+
+  /** A listener that throws (an audit insert on a closing database, say) must not stop the queue. */
+  private tell(what: string, listener: () => void): void {
+    try {
+      listener();
+    } catch (error) {
+      console.error(`keydesk: the ledger writer's ${what} listener failed:`, error);
+    }
   }
 
   // ---- the worker ------------------------------------------------------------------------------------------
