@@ -66,6 +66,9 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
     }
   };
 
+  // Reset HWID is offered only when there is a machine to unbind; otherwise the reason sits beside the button.
+  const noReset = key.status !== 'active' ? 'Only an active key has an HWID to reset.' : key.hwid ? null : 'Not bound to a machine: there is no HWID to reset.';
+
   // What the service's dialect leaves out is said, never shown as a blank or a default posing as data.
   const unreported = new Set(key.unreported);
   const told = (field: NonNullable<typeof key.unreported>[number], shown: ReactNode): ReactNode =>
@@ -158,13 +161,23 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
         </button>
       </form>
       <div className="actions">
-        <button type="button" disabled={busy || key.status !== 'active'} onClick={() => { setPending({ kind: 'reset' }); }}>
+        <button
+          type="button"
+          disabled={busy || noReset !== null}
+          aria-describedby={noReset ? 'reset-hwid-why' : undefined}
+          onClick={() => { setPending({ kind: 'reset' }); }}
+        >
           Reset HWID
         </button>
         <button type="button" className="danger" disabled={busy} onClick={() => { setPending({ kind: 'delete' }); }}>
           Delete key
         </button>
       </div>
+      {noReset && (
+        <p id="reset-hwid-why" className="muted">
+          {noReset}
+        </p>
+      )}
       <ConfirmDialog
         open={pending !== null}
         {...question(pending ?? { kind: 'delete' }, key)}

@@ -1,0 +1,67 @@
+// The key detail panel as a person meets it: why an action is not offered, and the keyboard while it is open.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Key } from '../../src/shared/domain.ts';
+import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
+const initial = useKeydesk.getState();
+
+const show = (...keys: Key[]) => {
+  useKeydesk.setState({
+    lookupRequest: { status: 'ready', error: null },
+    lookupTerm: 'KEY',
+    lookupResult: { active: keys.filter((k) => k.status === 'active'), generated: keys.filter((k) => k.status !== 'active') },
+  });
+};
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+});
+
+const panel = () => screen.getByRole('complementary', { name: 'Key detail' });
+const resetButton = () => within(panel()).getByRole('button', { name: 'Reset HWID' });
+const why = () => document.getElementById(resetButton().getAttribute('aria-describedby') ?? '')?.textContent;
+
+describe('Key detail: Reset HWID', () => {
+  it('is disabled for a generated key, saying only an active key has an HWID to reset', async () => {
+    const user = userEvent.setup();
+    show(key('KEY-G'));
+    render(<Keys />);
+    await user.click(screen.getByRole('button', { name: 'KEY-G' }));
+    expect((resetButton() as HTMLButtonElement).disabled).toBe(true);
+    expect(why()).toBe('Only an active key has an HWID to reset.');
+  });
+
+  it('is disabled for an active key bound to no machine, saying so', async () => {
+    const user = userEvent.setup();
+    show(key('KEY-U', 'active', { hwid: null }));
+    render(<Keys />);
+    await user.click(screen.getByRole('button', { name: 'KEY-U' }));
+    expect((resetButton() as HTMLButtonElement).disabled).toBe(true);
+    expect(why()).toBe('Not bound to a machine: there is no HWID to reset.');
+  });
+
+  it('after a reset the key shows as not bound, and a second reset is not offered (no second "HWID reset.")', async () => {
+    const user = userEvent.setup();
+    const bound = key('KEY-B', 'active', { hwid: 'HW-1' });
+    fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: { ...bound, hwid: null } } });
+    show(bound);
+    render(<Keys />);
+    await user.click(screen.getByRole('button', { name: 'KEY-B' }));
+    expect((resetButton() as HTMLButtonElement).disabled).toBe(false);
+    expect(resetButton().getAttribute('aria-describedby')).toBeNull();
+    await user.click(resetButton());
+    await user.click(within(screen.getByRole('dialog', { name: "Reset this key's HWID?" })).getByRole('button', { name: 'Reset' }));
+    await waitFor(() => {
+      expect((resetButton() as HTMLButtonElement).disabled).toBe(true);
+    });
+    expect(why()).toBe('Not bound to a machine: there is no HWID to reset.');
+    expect(fake.calls.filter((c) => c.name === 'keys.resetHwid')).toHaveLength(1);
+  });
+});
