@@ -430,18 +430,22 @@ describe('extend and HWID reset on a real-dialect service', () => {
       db.recordKeys('p1', [
         { ...base, value: 'E1', status: 'active', hwid: null, expiresAt: '2030-01-01T00:00:00.000Z' },
         { ...base, value: 'R1', status: 'active', hwid: 'HW-1', expiresAt: '2030-01-01T00:00:00.000Z' },
+        { ...base, value: 'R2', note: 'ÉLAN Ötzi', status: 'active', hwid: 'HW-2', expiresAt: '2030-01-01T00:00:00.000Z' },
       ]);
       const extended = await jobs.start('p1', { action: 'extend', target: { keyValues: ['E1'] }, days: 365 });
       if (!extended.ok) throw new Error(extended.message);
       await jobs.settled(extended.data.id);
       expect(row('E1')).toMatchObject({ status: 'active', expiresAt: newExpiry, hwid: null });
 
-      const reset = await jobs.start('p1', { action: 'resetHwid', target: { keyValues: ['R1'] } });
+      const reset = await jobs.start('p1', { action: 'resetHwid', target: { keyValues: ['R1', 'R2'] } });
       if (!reset.ok) throw new Error(reset.message);
       await jobs.settled(reset.data.id);
       expect(row('R1')).toMatchObject({ status: 'active', hwid: null, expiresAt: '2030-01-01T00:00:00.000Z' });
       // The search text follows: the old HWID no longer finds the key.
       expect(db.queryLedger('p1', { text: 'hw-1' }, { field: 'value', dir: 'asc' }, 0, 1).total).toBe(0);
+      // ... and is lower-cased as every other writer does it (JavaScript's rules, not SQLite's ASCII-only lower()):
+      // a note with capitals beyond ASCII is still found by its lower-case words after the reset.
+      expect(db.queryLedger('p1', { text: 'élan ötzi' }, { field: 'value', dir: 'asc' }, 0, 5).rows.map((r) => [r.value, r.hwid])).toEqual([['R2', null]]);
     } finally {
       db.close();
       await fake.close();

@@ -324,6 +324,9 @@ export class LocalDb {
   constructor(file: string, options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging> } = {}) {
     this.paging = { ...PAGING, ...options.paging };
     this.db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5_000 });
+    // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII
+    // only): a statement that rebuilds it in SQL uses this.
+    this.db.function('js_lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
     const { user_version: from } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
     if (from > MIGRATIONS.length) {
       this.db.close();
@@ -960,7 +963,7 @@ export class LocalDb {
     if (batch.hwidCleared && batch.hwidCleared.length > 0) {
       this.ledgerCaches(true);
       this.statement(
-        `UPDATE ledger SET hwid = NULL, search = lower(value || char(10) || note || char(10)), last_seen_at = ?
+        `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), last_seen_at = ?
          WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
       ).run(at, batch.profileId, JSON.stringify(batch.hwidCleared));
     }
