@@ -73,6 +73,35 @@ describe('Generate: more keys than one request takes', () => {
     });
   });
 
+  it('after Cancel says "cancelling" while a request is still out, keeps focus on the job\'s status and the form idle until its answer', async () => {
+    const user = userEvent.setup();
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [summary({ total: 300_000, counts: { pending: 200_000, sent: 100_000, done: 0, failed: 0, unknown: 0 } })], elsewhere: [] } });
+    render(<GenerateForm />);
+    const panel = await screen.findByRole('group', { name: 'Generate job' });
+    const out = { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 };
+    act(() => {
+      emit('jobs.progress', summary({ total: 300_000, counts: out }));
+    });
+    fake.impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: summary({ total: 300_000, state: 'cancelled', counts: out }) });
+    await user.click(within(panel).getByRole('button', { name: 'Cancel' }));
+    const status = within(panel).getByRole('status');
+    await waitFor(() => {
+      expect(status.textContent).toBe('Generate, cancelling: 100,000 of 300,000 done, 100,000 sent, awaiting an answer, 100,000 not sent.');
+    });
+    expect(document.activeElement).toBe(status);
+    // Main is not done with it: nothing to resume, dismiss, export or start yet.
+    expect(within(panel).queryByRole('button', { name: /Resume|Dismiss|Export/ })).toBeNull();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: /^Generate/ }).disabled).toBe(true);
+    expect(within(panel).getByText(/the one already on its way still makes its keys, and its answer ends the job/)).toBeTruthy();
+
+    act(() => {
+      emit('jobs.progress', summary({ total: 300_000, state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } }));
+    });
+    expect(status.textContent).toBe('Generate, cancelled: 200,000 of 300,000 done, 100,000 not sent.');
+    expect(within(panel).getByRole('button', { name: 'Resume (100,000 keys not requested)' })).toBeTruthy();
+    expect(within(panel).getByRole('button', { name: 'Export the 200,000 keys CSV' })).toBeTruthy();
+  });
+
   it('refuses more than a job takes beside the count, and sends nothing', async () => {
     const user = userEvent.setup();
     render(<GenerateForm />);

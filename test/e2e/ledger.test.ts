@@ -101,11 +101,13 @@ describe('All keys', () => {
     const before = await done();
     await expect.poll(done).toBeGreaterThan(before);
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    // Focus goes to the line that says what the cancel did, not to whatever button follows.
+    expect(await page.evaluate(() => document.activeElement?.textContent ?? '')).toMatch(/^Delete, (running|cancelling|cancelled): /);
+    // Answers already on the wire settle after the cancel ("cancelling" meanwhile); main then records the job's
+    // end and the toast says so. Only then does the line say "cancelled", and it no longer counts answers awaited.
+    await page.getByText(/of 2,000 done.*\(cancelled\)\.$/).waitFor();
     const line = page.getByText(/^Delete, cancelled: /);
     await line.waitFor();
-    // Answers already on the wire settle after the cancel; main then records the job's end and the toast says
-    // so. Only then does the line stop changing, and it no longer counts answers awaited.
-    await page.getByText(/of 2,000 done.*\(cancelled\)\.$/).waitFor();
     await expect.poll(async () => /awaiting an answer/.test((await line.textContent()) ?? '')).toBe(false);
     const text = (await line.textContent()) ?? '';
     const count = (re: RegExp): number => Number(re.exec(text)?.[1]?.replaceAll(',', '') ?? 0);

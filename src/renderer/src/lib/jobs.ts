@@ -12,6 +12,18 @@ function duration(seconds: number): string {
   return min < 90 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
 }
 
+/**
+ * Main still runs the job: it is sending, or it was stopped (cancelled, say) and answers to requests already
+ * sent are still to come. Main records its end (finishedAt) only after the last of them.
+ */
+export const isLive = (j: JobSummary): boolean => j.finishedAt === null;
+
+/** The state in words: a stopped job still awaiting answers is "cancelling", not yet "cancelled". */
+function stateWord(j: JobSummary): string {
+  if (j.state !== 'running' && isLive(j)) return j.state === 'cancelled' ? 'cancelling' : 'stopping';
+  return STATE_LABEL[j.state].toLowerCase();
+}
+
 /** One line that says where a job stands, in the words a person reads first. */
 export function jobLine(j: JobSummary): string {
   const { done, failed, unknown, pending, sent } = j.counts;
@@ -27,6 +39,6 @@ export function jobLine(j: JobSummary): string {
     if (pending > 0) parts.push(`${n(pending)} not sent`);
   }
   const what = j.action === 'extend' && j.days !== null ? `Extend by ${n(j.days)} days` : ACTION_LABEL[j.action];
-  return `${what}, ${STATE_LABEL[j.state].toLowerCase()}: ${parts.join(', ')}.`;
+  return `${what}, ${stateWord(j)}: ${parts.join(', ')}.`;
 }
 

@@ -4,6 +4,7 @@ import type { StateCreator } from 'zustand';
 import type { OperationInput } from '../../../shared/contract.ts';
 import type { JobAction, JobItem, JobSummary, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
+import { isLive } from '../lib/jobs.ts';
 
 export const LEDGER_PAGE = 200;
 export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
@@ -127,7 +128,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       return;
     }
     if (jobElsewhere?.id === p.id) set({ jobElsewhere: null });
-    if (job !== null && job.id !== p.id && job.state === 'running') return;
+    if (job !== null && job.id !== p.id && isLive(job)) return;
     // Answers and events race: an older summary of the job shown never replaces a newer one.
     if (job?.id === p.id && p.version <= job.version) return;
     const ended = p.finishedAt !== null && !(job?.id === p.id && job.finishedAt !== null);
@@ -286,7 +287,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     resumeJob: async (retryUnknown) => {
       const job = get().job;
-      if (!job || job.state === 'running') return;
+      if (!job || isLive(job)) return;
       const r = await call('jobs.resume', { jobId: job.id, retryUnknown });
       if (!r.ok) {
         get().notify('error', r.message);
@@ -294,7 +295,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       }
       set({ jobProblems: null });
       onProgress(r.data);
-      if (r.data.state !== 'running') void loadProblems(r.data);
+      if (!isLive(r.data)) void loadProblems(r.data);
     },
     exportJob: async (format) => {
       const job = get().job;
@@ -305,7 +306,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     startGenerateJob: async (input) => {
       const running = get().job;
-      if (running?.state === 'running') {
+      if (running && isLive(running)) {
         get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
         return false;
       }
@@ -335,14 +336,15 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       // profile switch, main's list says so at once.
       set({ jobElsewhere: r.data.elsewhere[0] ?? null });
       // A running job first; else the latest one if it stopped with work left (interrupted or cancelled).
-      const running = r.data.jobs.find((j) => j.state === 'running');
+      // Running, or cancelled with answers still to come: main is not done with it.
+      const running = r.data.jobs.find(isLive);
       const latest = r.data.jobs[0];
       const show = running ?? (latest && latest.state !== 'finished' && latest.counts.pending + latest.counts.unknown > 0 ? latest : undefined);
       if (!show) return;
       const current = get().job;
-      if (current && current.id !== show.id && current.state === 'running') return;
+      if (current && current.id !== show.id && isLive(current)) return;
       set({ job: show });
-      if (show.state !== 'running') void loadProblems(show);
+      if (!isLive(show)) void loadProblems(show);
     },
     loadCeiling: async (profileId) => {
       const r = await call('jobs.getCeiling', { profileId });
@@ -358,7 +360,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       return r.data;
     },
     dismissJob: () => {
-      if (get().job?.state !== 'running') set({ job: null, jobProblems: null });
+      const job = get().job;
+      if (!job || !isLive(job)) set({ job: null, jobProblems: null });
     },
     exportLedger: async (format) => {
       const r = await call('ledger.export', { filter: get().ledgerFilter, format });

@@ -8,7 +8,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
-import { jobLine } from '../../lib/jobs.ts';
+import { isLive, jobLine } from '../../lib/jobs.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 
 const ROW_HEIGHT = 34;
@@ -113,17 +113,26 @@ function JobPanel({ job }: { job: JobSummary }) {
   const exportJob = useKeydesk((s) => s.exportJob);
   const dismiss = useKeydesk((s) => s.dismissJob);
   const [confirmUnknown, setConfirmUnknown] = useState(false);
-  const running = job.state === 'running';
+  const statusRef = useRef<HTMLSpanElement>(null);
+  // Sending, or cancelled with answers still to come: nothing to resume, dismiss or start yet.
+  const running = isLive(job);
   const settled = job.counts.done + job.counts.failed + job.counts.unknown;
   return (
     <div className="bulk-progress">
       <progress aria-label="Bulk progress" max={job.total} value={settled} />
-      <span role="status">{jobLine(job)}</span>
+      <span role="status" tabIndex={-1} ref={statusRef}>{jobLine(job)}</span>
       {job.pausedUntil && running && <span className="muted"> The service asked to wait; paused until {new Date(job.pausedUntil).toLocaleTimeString()}.</span>}
       {job.reason && <p className="error">{job.reason}</p>}
       <div className="inline">
-        {running && (
-          <button type="button" onClick={() => void cancel()}>
+        {job.state === 'running' && (
+          <button
+            type="button"
+            onClick={() => {
+              // The button goes once main stops sending: focus moves to the line that says what the cancel did.
+              statusRef.current?.focus();
+              void cancel();
+            }}
+          >
             Cancel
           </button>
         )}
@@ -240,7 +249,7 @@ function BulkBar() {
   const [days, setDays] = useDraft('bulk.days');
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Confirming | null>(null);
-  const running = job?.state === 'running';
+  const running = job !== null && isLive(job);
   // "All matching" is what the job will act on: the matches less known deleted keys, unless the filter asks for them.
   const count = selectedAll ? (targets?.count ?? total ?? 0) : picked;
   const capped = selectedAll && (targets?.capped ?? totalCapped);

@@ -1,11 +1,11 @@
-import { useEffect, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { generateInput, JOB_GENERATE_MAX } from '../../../../shared/contract.ts';
 import type { JobSummary } from '../../../../shared/domain.ts';
 import { fixedExpiryProblem, isCalendarDate, LIMITS, utcDate } from '../../../../shared/rules.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import { jobLine } from '../../lib/jobs.ts';
+import { isLive, jobLine } from '../../lib/jobs.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
@@ -29,18 +29,29 @@ function GenerateJob({ job }: { job: JobSummary }) {
   const resume = useKeydesk((s) => s.resumeJob);
   const exportKeys = useKeydesk((s) => s.exportJobKeys);
   const dismiss = useKeydesk((s) => s.dismissJob);
+  const statusRef = useRef<HTMLParagraphElement>(null);
   const running = job.state === 'running';
-  const ended = job.finishedAt !== null;
+  const ended = !isLive(job);
   const settled = job.counts.done + job.counts.failed + job.counts.unknown;
   return (
     <div className="generated" role="group" aria-label="Generate job">
       <progress aria-label="Generate job progress" max={job.total} value={settled} />
-      <p role="status">{jobLine(job)}</p>
+      <p role="status" tabIndex={-1} ref={statusRef}>{jobLine(job)}</p>
       {job.reason && <p className="error">{job.reason}</p>}
       {running && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}
+      {!running && !ended && job.counts.sent > 0 && (
+        <p className="muted">No further request is sent; the one already on its way still makes its keys, and its answer ends the job.</p>
+      )}
       <p className="inline">
         {running && (
-          <button type="button" onClick={() => void cancel()}>
+          <button
+            type="button"
+            onClick={() => {
+              // The button goes once main stops sending: focus moves to the line that says what the cancel did.
+              statusRef.current?.focus();
+              void cancel();
+            }}
+          >
             Cancel
           </button>
         )}
@@ -89,7 +100,8 @@ export function GenerateForm() {
   const notify = useKeydesk((s) => s.notify);
   const exportGenerated = useKeydesk((s) => s.exportGenerated);
   const job = useKeydesk((s) => (s.job?.action === 'generate' ? s.job : null));
-  const jobRunning = useKeydesk((s) => s.job?.state === 'running');
+  // Sending, or cancelled with a request still on its way: the form starts nothing until main is done with it.
+  const jobRunning = useKeydesk((s) => s.job !== null && isLive(s.job));
   const startJob = useKeydesk((s) => s.startGenerateJob);
   const attachJobs = useKeydesk((s) => s.attachJobs);
   const profileId = useKeydesk((s) => s.activeProfileId);
