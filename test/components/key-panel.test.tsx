@@ -65,3 +65,35 @@ describe('Key detail: Reset HWID', () => {
     expect(fake.calls.filter((c) => c.name === 'keys.resetHwid')).toHaveLength(1);
   });
 });
+
+describe('Key detail: the keyboard while it is open', () => {
+  it('Tab and Shift+Tab cycle inside the panel, and Tab from elsewhere in the view comes back into it', async () => {
+    const user = userEvent.setup();
+    show(key('KEY-A', 'active', { hwid: 'HW-1' }), key('KEY-B'));
+    render(<Keys />);
+    await user.click(screen.getByRole('button', { name: 'KEY-A' }));
+    const inside = () => panel().contains(document.activeElement);
+    for (let i = 0; i < 12; i++) {
+      await user.tab();
+      expect(inside()).toBe(true);
+    }
+    for (let i = 0; i < 12; i++) {
+      await user.tab({ shift: true });
+      expect(inside()).toBe(true);
+    }
+    screen.getByRole('searchbox', { name: 'Key value, note or HWID' }).focus();
+    await user.tab();
+    expect(document.activeElement).toBe(within(panel()).getByRole('button', { name: 'Close the key detail' }));
+  });
+
+  it('Esc closes it with the focus in the search box, outside the panel', async () => {
+    const user = userEvent.setup();
+    show(key('KEY-A'));
+    render(<Keys />);
+    await user.click(screen.getByRole('button', { name: 'KEY-A' }));
+    screen.getByRole('searchbox', { name: 'Key value, note or HWID' }).focus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('complementary', { name: 'Key detail' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'KEY-A' }));
+  });
+});

@@ -19,6 +19,9 @@ const NOT_REPORTED = 'not reported by this service';
 /** An extension longer than this (ten years) is asked about first: a slip of the keyboard ("36500") is costly. */
 export const LONG_EXTEND_DAYS = 3650;
 
+/** What Tab stops on inside the panel. */
+const TAB_STOPS = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
 /** What the panel asks before it acts, when it asks. */
 type Pending = { kind: 'delete' } | { kind: 'reset' } | { kind: 'extend'; days: number };
 
@@ -42,17 +45,48 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
   const card = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
+  /** Closes the panel and gives the focus back to the key's row in the list. */
+  const close = () => {
+    selectKey(null);
+    focusKeyRow(key.value);
+  };
+
   // The panel opens beside the list and takes the focus, so the keyboard goes on where the eyes go.
   useEffect(() => {
     card.current?.scrollIntoView({ block: 'nearest' });
     heading.current?.focus({ preventScroll: true });
   }, []);
 
-  /** Closes the panel and gives the focus back to the key's row in the list. */
-  const close = () => {
-    selectKey(null);
-    focusKeyRow(key.value);
-  };
+  // While it is open the panel holds the keyboard: Tab cycles inside it, and Esc closes it from anywhere in the
+  // view. A dialog (a confirmation inside the panel, the command palette) keeps its own Tab and Esc.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const panel = card.current;
+      const target = e.target instanceof Element ? e.target : null;
+      if (!panel || e.defaultPrevented || target?.closest('dialog') || document.querySelector('dialog[open]')) return;
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        selectKey(null);
+        focusKeyRow(key.value);
+        return;
+      }
+      if (e.key !== 'Tab') return;
+      const stops = [...panel.querySelectorAll<HTMLElement>(TAB_STOPS)].filter((el) => !el.closest('dialog'));
+      const first = stops[0];
+      const last = stops[stops.length - 1];
+      if (!first || !last) return;
+      const inside = panel.contains(document.activeElement);
+      if (!inside || (e.shiftKey && document.activeElement === first) || (!e.shiftKey && document.activeElement === last)) {
+        e.preventDefault();
+        (e.shiftKey ? last : first).focus();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [selectKey, key.value]);
+
   const extend = (n: number) => {
     void extendKey(key.value, n);
   };
@@ -113,17 +147,7 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
     ['Id', told('id', <span key="i" className="mono">{key.id}</span>)],
   ];
   return (
-    <aside
-      ref={card}
-      className="card side-panel"
-      aria-label="Key detail"
-      onKeyDown={(e) => {
-        // Esc closes the panel; inside a confirmation it belongs to the dialog (which cancels itself).
-        if (e.key !== 'Escape' || e.defaultPrevented || (e.target as Element).closest('dialog')) return;
-        e.preventDefault();
-        close();
-      }}
-    >
+    <aside ref={card} className="card side-panel" aria-label="Key detail">
       <div className="side-panel-head">
         <h2 id="detail-title" ref={heading} tabIndex={-1}>
           Key detail
