@@ -138,15 +138,15 @@ describe('a failure from the service', () => {
 });
 
 describe('a handler that throws', () => {
-  it('is an INTERNAL failure that names the action; the raw text goes to the log, not the result or audit log', async () => {
+  it('is an INTERNAL failure that names the action in words; the raw text goes to the log, not the result or audit log', async () => {
     const r = await audited(t.core, { id: SANDBOX_PROFILE_ID, name: 'Local sandbox' }, 'keys.extend', 'KEY-1', () =>
       Promise.reject(Object.assign(new Error('SQLITE_BUSY: database is locked'), { code: 'ERR_SQLITE_ERROR' })),
     );
     expect(r).toEqual({
       ok: false,
       code: 'INTERNAL',
-      message: 'Keydesk could not finish keys.extend because of an internal error. Try again, and report it if it repeats.',
-      detail: "unexpected error (ERR_SQLITE_ERROR) in keys.extend; the full text is in Keydesk's log.",
+      message: 'Keydesk could not finish “Extend a key” because of an internal error. Try again, and report it if it repeats.',
+      detail: "unexpected error (ERR_SQLITE_ERROR) in “Extend a key”; the full text is in Keydesk's log.",
     });
     const entry = await lastAudit();
     expect(entry).toMatchObject({ action: 'keys.extend', outcome: 'failed', message: (r as Failure).message });

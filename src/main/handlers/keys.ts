@@ -1,4 +1,5 @@
 import type { Key } from '../../shared/domain.ts';
+import { keyCount } from '../../shared/operation-words.ts';
 import { ok, type Result } from '../../shared/result.ts';
 import { readBack } from '../client/read-back.ts';
 import type { Page } from '../client/service-client.ts';
@@ -23,7 +24,7 @@ export const keyHandlers = (
 ): Pick<Handlers, 'keys.generate' | 'keys.lookup' | 'keys.fetchActive' | 'keys.fetchGenerated' | 'keys.delete' | 'keys.extend' | 'keys.resetHwid'> => {
   return {
     'keys.generate': needsKey(core, async (input, a) => {
-      return audited(core, a.profile, 'keys.generate', `${input.count} key(s)${input.note ? `: ${input.note.slice(0, 60)}` : ''}`, async () => {
+      return audited(core, a.profile, 'keys.generate', `${keyCount(input.count)}${input.note ? `: ${input.note.slice(0, 60)}` : ''}`, async () => {
         const r = await a.client.generate(input);
         if (!r.ok) return r;
         // Handed to the ledger writer, not awaited: the keys exist on the service now, and up to 100,000 rows

@@ -2,6 +2,7 @@ import type { OperationName, OperationResult, ParsedInput } from '../../shared/c
 import type { Failure, Result } from '../../shared/result.ts';
 import type { ActiveProfile, Core } from '../core.ts';
 import { unexpectedFailure } from '../failures.ts';
+import { operationWords } from '../../shared/operation-words.ts';
 import type { StoredProfile } from '../store/profiles-file.ts';
 
 export type Handler<N extends OperationName> = (input: ParsedInput<N>) => Promise<OperationResult<N>>;
@@ -46,7 +47,7 @@ export async function audited<T>(
   try {
     result = await run();
   } catch (error) {
-    result = unexpectedFailure(action, error);
+    result = unexpectedFailure(`“${operationWords(action)}”`, error);
   }
   core.db.audit({
     profileId: profile.id,

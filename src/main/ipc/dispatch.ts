@@ -4,6 +4,7 @@ import { contract, type OperationName } from '../../shared/contract.ts';
 import { inputIssueWords, issueSentence } from '../../shared/input-words.ts';
 import { fail, type Result } from '../../shared/result.ts';
 import { unexpectedFailure } from '../failures.ts';
+import { operationWords } from '../../shared/operation-words.ts';
 import type { Handlers } from '../handlers/types.ts';
 
 const pathKey = (path: readonly PropertyKey[]): string => path.map(String).join('.');
@@ -30,6 +31,6 @@ export async function dispatch(handlers: Handlers, name: OperationName, raw: unk
     return await (handlers[name] as AnyHandler)(parsed.data);
   } catch (error) {
     // A handler that throws is a bug: answer in words, keep the details for the log only.
-    return unexpectedFailure(name, error);
+    return unexpectedFailure(`“${operationWords(name)}”`, error);
   }
 }

@@ -10,6 +10,7 @@ import { fail, ok, type ErrorCode, type Result } from '../../shared/result.ts';
 import { readBack } from '../client/read-back.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import { unexpectedFailure } from '../failures.ts';
+import { keyCount } from '../../shared/operation-words.ts';
 import type { ItemSettlement, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
 
@@ -374,7 +375,7 @@ export class JobService {
     const now = this.clock.now();
     const action = AUDIT_ACTION[run.job.action];
     const audit = (outcome2: 'ok' | 'failed', message: string): void => {
-      run.audit.push({ profileId: run.job.profileId, profileName: run.profileName, action, target: run.job.action === 'generate' ? `${item.size} key(s) (${item.target} of a job)` : item.target, outcome: outcome2, message });
+      run.audit.push({ profileId: run.job.profileId, profileName: run.profileName, action, target: run.job.action === 'generate' ? `${keyCount(item.size)} (${item.target} of a job)` : item.target, outcome: outcome2, message });
     };
     run.counts.sent -= item.size;
     switch (outcome.kind) {

@@ -1,58 +1,11 @@
 // What a person reads instead of the program's own names: the Activity log and error lines say "Reset a key's
-// HWID", not "keys.resetHwid", and "10 keys", not "10 key(s)". Every operation has words here (a new one does
-// not compile without them); `plain()` is the last guard on any text main sends for the screen.
-import type { OperationName } from '../../../shared/contract.ts';
+// HWID", not "keys.resetHwid", and "10 keys", not "10 key(s)". Every operation's words are in
+// src/shared/operation-words.ts (main writes with them too); `plain()` is the last guard on any text for the screen.
+import { isOperation, operationWords, RETIRED_WORDS } from '../../../shared/operation-words.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { fmt, NOUNS } from './format.ts';
 
-const OPERATION_WORDS: Readonly<Record<OperationName, string>> = {
-  'app.status': 'Read the app status',
-  'profiles.list': 'List the services',
-  'profiles.add': 'Add a service',
-  'profiles.update': 'Edit a service',
-  'profiles.remove': 'Remove a service',
-  'profiles.select': 'Switch service',
-  'executions.get': 'Read the execution count',
-  'executions.push': 'Push an execution',
-  'executions.history': 'Read the execution history',
-  'keys.generate': 'Generate keys',
-  'keys.lookup': 'Find keys',
-  'keys.fetchActive': 'Find active keys',
-  'keys.fetchGenerated': 'Find generated keys',
-  'keys.delete': 'Delete a key',
-  'keys.extend': 'Extend a key',
-  'keys.resetHwid': "Reset a key's HWID",
-  'keys.export': 'Export keys',
-  'ledger.query': 'List All keys',
-  'ledger.export': 'Export All keys',
-  'identifier.check': 'Check an identifier',
-  'keyless.lookup': 'Find keyless entries',
-  'keyless.add': 'Add a keyless entry',
-  'keyless.delete': 'Delete a keyless entry',
-  'hwid.read': "Read this machine's HWIDs",
-  'validation.run': 'Validate',
-  'audit.list': 'Read the activity',
-  'audit.export': 'Export the activity',
-  'jobs.start': 'Bulk action on keys',
-  'jobs.list': 'List bulk actions',
-  'jobs.get': 'Read a bulk action',
-  'jobs.items': "Read a bulk action's keys",
-  'jobs.cancel': 'Cancel a bulk action',
-  'jobs.resume': 'Resume a bulk action',
-  'jobs.export': 'Export a bulk action',
-  'jobs.getCeiling': 'Read the bulk request limit',
-  'jobs.setCeiling': 'Set the bulk request limit',
-};
-/** Names earlier versions wrote to the activity log. */
-const RETIRED_WORDS: Readonly<Record<string, string>> = {
-  'keys.bulk': 'Bulk action on keys',
-  'keys.bulkCancel': 'Cancel a bulk action',
-};
-
-const isOperation = (id: string): id is OperationName => Object.hasOwn(OPERATION_WORDS, id);
-
-/** An operation (or a retired one from an old log row) in words; an id unknown to this version is shown as it is. */
-export const operationWords = (id: string): string => (isOperation(id) ? OPERATION_WORDS[id] : (RETIRED_WORDS[id] ?? id));
+export { operationWords };
 
 /** A dotted name that could be an operation id: "keys.resetHwid". */
 const ID = /\b[a-z]+\.[a-z][A-Za-z]*\b/g;
