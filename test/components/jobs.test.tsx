@@ -5,7 +5,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobSummary, LedgerRow } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { emit, fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -100,6 +100,43 @@ describe('Generate: more keys than one request takes', () => {
     expect(status.textContent).toBe('Generate, cancelled: 200,000 of 300,000 done, 100,000 not sent.');
     expect(within(panel).getByRole('button', { name: 'Resume (100,000 keys not requested)' })).toBeTruthy();
     expect(within(panel).getByRole('button', { name: 'Export the 200,000 keys CSV' })).toBeTruthy();
+  });
+
+  it("keeps its job's export and Resume after a bulk action in All keys, and no earlier batch shows under a new job", async () => {
+    const user = userEvent.setup();
+    // An earlier single-request batch is on screen when the job starts.
+    useKeydesk.setState({ lastGenerated: [key('KD-OLD')] });
+    render(<GenerateForm />);
+    expect(screen.getByText('1 key generated.')).toBeTruthy();
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '100001');
+    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({}) });
+    await user.click(screen.getByRole('button', { name: 'Generate as a job of 2 requests' }));
+    const panel = await screen.findByRole('group', { name: 'Generate job' });
+    expect(screen.queryByText('1 key generated.')).toBeNull();
+    expect(screen.queryByText('KD-OLD')).toBeNull();
+    expect(within(panel).getByText(/^Generate job of 100,001 keys \(note “spring”\), started /)).toBeTruthy();
+    act(() => {
+      emit('jobs.progress', summary({ state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }));
+    });
+    // A bulk delete in All keys takes the jobs panel; the Generate form keeps its own job.
+    const DELETE = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    act(() => {
+      emit('jobs.progress', summary({ id: DELETE, action: 'delete', total: 3, counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 } }));
+    });
+    act(() => {
+      emit('jobs.progress', summary({ id: DELETE, action: 'delete', total: 3, state: 'finished', finishedAt: '2026-01-01T00:02:00.000Z', counts: { pending: 0, sent: 0, done: 3, failed: 0, unknown: 0 } }));
+    });
+    expect(useKeydesk.getState().job?.id).toBe(DELETE);
+    expect(within(panel).getByRole('status').textContent).toBe('Generate, cancelled: 100,000 of 100,001 done, 1 not sent.');
+    fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/keys.json' } });
+    await user.click(within(panel).getByRole('button', { name: 'Export the 100,000 keys JSON' }));
+    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }) });
+    await user.click(within(panel).getByRole('button', { name: 'Resume (1 key not requested)' }));
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'jobs.resume').map((c) => c.input)).toEqual([{ jobId: JOB, retryUnknown: false }]);
+    });
+    expect(fake.calls.filter((c) => c.name === 'jobs.export').map((c) => c.input)).toEqual([{ jobId: JOB, format: 'json', what: 'keys' }]);
   });
 
   it('refuses more than a job takes beside the count, and sends nothing', async () => {

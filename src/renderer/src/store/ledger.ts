@@ -39,6 +39,11 @@ export interface LedgerSlice {
   selectedAll: LedgerFilter | null;
   /** The active profile's current (or last interrupted) job, as main last reported it. */
   job: JobSummary | null;
+  /**
+   * The active profile's latest generate job, kept when a bulk action in All keys takes `job`: the Generate form
+   * shows it, so its keys' export and Resume of the keys not requested stay reachable.
+   */
+  generateJob: JobSummary | null;
   /** A job still running on another profile, as its last progress event said: it keeps sending while unseen. */
   jobElsewhere: JobSummary | null;
   /** The job's items that need a decision: failed and unknown, the first page of each; `error` when they could not be read. */
@@ -57,8 +62,11 @@ export interface LedgerSlice {
   clearSelection: () => void;
   runBulk: (action: BulkAction, days?: number) => Promise<void>;
   cancelBulk: () => Promise<void>;
-  /** Sends a stopped job's pending items; with retryUnknown, the user chose to send unknown ones again too. */
-  resumeJob: (retryUnknown: boolean) => Promise<void>;
+  /**
+   * Sends a stopped job's pending items; with retryUnknown, the user chose to send unknown ones again too.
+   * `jobId` names the Generate form's job when it is not the one All keys shows.
+   */
+  resumeJob: (retryUnknown: boolean, jobId?: string) => Promise<void>;
   exportJob: (format: 'csv' | 'json') => Promise<void>;
   /**
    * More keys than one request takes: a generate job of batches in main (progress, cancel between requests).
@@ -70,13 +78,20 @@ export interface LedgerSlice {
   /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
   attachJobs: () => Promise<void>;
   dismissJob: () => void;
+  /** The Generate form's job is put away (All keys' panel too, if it shows the same stopped job). */
+  dismissGenerateJob: () => void;
   /** A profile's ceiling on bulk requests in flight; null (and a toast) when main refuses. */
   loadCeiling: (profileId: string) => Promise<{ ceiling: number; isDefault: boolean } | null>;
   saveCeiling: (profileId: string, ceiling: number | null) => Promise<{ ceiling: number; isDefault: boolean } | null>;
   exportLedger: (format: 'csv' | 'json') => Promise<string | null>;
 }
 
-type Notify = { notify: (kind: 'success' | 'error', text: string) => void; activeProfileId: string | null };
+type Notify = {
+  notify: (kind: 'success' | 'error', text: string) => void;
+  activeProfileId: string | null;
+  /** The keys slice's last single-request batch: a generate job started later replaces it on screen. */
+  lastGenerated: readonly unknown[];
+};
 
 /** A row's place in the current sort, for seeking the page next to it. */
 const cursorOf = (row: LedgerRow, field: LedgerSortField) => ({ key: row[field], value: row.value });
@@ -128,6 +143,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       return;
     }
     if (jobElsewhere?.id === p.id) set({ jobElsewhere: null });
+    const generating = get().generateJob;
+    if (p.action === 'generate' && (generating?.id !== p.id || p.version > generating.version)) set({ generateJob: p });
     if (job !== null && job.id !== p.id && isLive(job)) return;
     // Answers and events race: an older summary of the job shown never replaces a newer one.
     if (job?.id === p.id && p.version <= job.version) return;
@@ -176,6 +193,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     selection: new Set(),
     selectedAll: null,
     job: null,
+    generateJob: null,
     jobElsewhere: null,
     jobProblems: null,
     setLedgerFilter: (ledgerFilter) => {
@@ -185,7 +203,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     clearLedger: () => {
       // Another profile: its jobs are not this one's, and neither is what was selected or typed in the filter.
-      set({ selectedAll: null, job: null, jobProblems: null, ledgerRecording: 0, ledgerRecordingFailed: null });
+      set({ selectedAll: null, job: null, generateJob: null, jobProblems: null, ledgerRecording: 0, ledgerRecordingFailed: null });
       reset({ selection: new Set(), ledgerStale: null, ledgerFilter: {} });
     },
     setLedgerSort: (field) => {
@@ -285,15 +303,21 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       if (!r.ok) get().notify('error', r.message);
       else onProgress(r.data);
     },
-    resumeJob: async (retryUnknown) => {
-      const job = get().job;
+    resumeJob: async (retryUnknown, jobId) => {
+      const { job: shown, generateJob } = get();
+      const job = jobId === undefined || shown?.id === jobId ? shown : generateJob?.id === jobId ? generateJob : null;
       if (!job || isLive(job)) return;
+      if (shown && shown.id !== job.id && isLive(shown)) {
+        get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
+        return;
+      }
       const r = await call('jobs.resume', { jobId: job.id, retryUnknown });
       if (!r.ok) {
         get().notify('error', r.message);
         return;
       }
-      set({ jobProblems: null });
+      // A generate resumed is the latest generate: an earlier batch no longer reads as the form's result.
+      set({ jobProblems: null, ...(job.action === 'generate' ? { lastGenerated: [] } : {}) });
       onProgress(r.data);
       if (!isLive(r.data)) void loadProblems(r.data);
     },
@@ -315,13 +339,14 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         get().notify('error', r.message);
         return false;
       }
-      set({ jobProblems: null });
+      // The earlier batch under this job would read as its result: it goes, as before a new single generate.
+      set({ jobProblems: null, lastGenerated: [] });
       onProgress(r.data);
       return true;
     },
     exportJobKeys: async (format) => {
-      const job = get().job;
-      if (job?.action !== 'generate') return;
+      const job = get().generateJob;
+      if (!job) return;
       const r = await call('jobs.export', { jobId: job.id, format, what: 'keys' });
       if (!r.ok) get().notify('error', r.message);
       else if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
@@ -340,6 +365,9 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const running = r.data.jobs.find(isLive);
       const latest = r.data.jobs[0];
       const show = running ?? (latest && latest.state !== 'finished' && latest.counts.pending + latest.counts.unknown > 0 ? latest : undefined);
+      // The latest generate job, for the Generate form, if main is not done with it or it left work to resume.
+      const gen = r.data.jobs.find((j) => j.action === 'generate');
+      if (gen && (isLive(gen) || gen.counts.pending + gen.counts.unknown > 0) && get().generateJob?.id !== gen.id) set({ generateJob: gen });
       if (!show) return;
       const current = get().job;
       if (current && current.id !== show.id && isLive(current)) return;
@@ -362,6 +390,11 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     dismissJob: () => {
       const job = get().job;
       if (!job || !isLive(job)) set({ job: null, jobProblems: null });
+    },
+    dismissGenerateJob: () => {
+      const { generateJob, job } = get();
+      if (!generateJob || isLive(generateJob)) return;
+      set({ generateJob: null, ...(job?.id === generateJob.id ? { job: null, jobProblems: null } : {}) });
     },
     exportLedger: async (format) => {
       const r = await call('ledger.export', { filter: get().ledgerFilter, format });

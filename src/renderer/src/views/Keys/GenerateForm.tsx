@@ -28,13 +28,18 @@ function GenerateJob({ job }: { job: JobSummary }) {
   const cancel = useKeydesk((s) => s.cancelBulk);
   const resume = useKeydesk((s) => s.resumeJob);
   const exportKeys = useKeydesk((s) => s.exportJobKeys);
-  const dismiss = useKeydesk((s) => s.dismissJob);
+  const dismiss = useKeydesk((s) => s.dismissGenerateJob);
   const statusRef = useRef<HTMLParagraphElement>(null);
   const running = job.state === 'running';
   const ended = !isLive(job);
   const settled = job.counts.done + job.counts.failed + job.counts.unknown;
   return (
     <div className="generated" role="group" aria-label="Generate job">
+      {/* Its own time: a bulk action since, or a batch generated since, must not read as this job's. */}
+      <p className="muted">
+        Generate job of {fmt.count(job.total, NOUNS.key)}
+        {job.note ? ` (note “${job.note}”)` : ''}, started {fmt.time(job.createdAt)}
+      </p>
       <progress aria-label="Generate job progress" max={job.total} value={settled} />
       <p role="status" tabIndex={-1} ref={statusRef}>{jobLine(job)}</p>
       {job.reason && <p className="error">{job.reason}</p>}
@@ -66,7 +71,7 @@ function GenerateJob({ job }: { job: JobSummary }) {
           </>
         )}
         {ended && !running && job.counts.pending > 0 && (
-          <button type="button" onClick={() => void resume(false)}>
+          <button type="button" onClick={() => void resume(false, job.id)}>
             Resume ({fmt.count(job.counts.pending, NOUNS.key)} not requested)
           </button>
         )}
@@ -99,7 +104,8 @@ export function GenerateForm() {
   const generated = useKeydesk((s) => s.lastGenerated);
   const notify = useKeydesk((s) => s.notify);
   const exportGenerated = useKeydesk((s) => s.exportGenerated);
-  const job = useKeydesk((s) => (s.job?.action === 'generate' ? s.job : null));
+  // Its own last job, not All keys' panel: a bulk action since does not take its export or Resume away.
+  const job = useKeydesk((s) => s.generateJob);
   // Sending, or cancelled with a request still on its way: the form starts nothing until main is done with it.
   const jobRunning = useKeydesk((s) => s.job !== null && isLive(s.job));
   const startJob = useKeydesk((s) => s.startGenerateJob);
