@@ -95,7 +95,7 @@ describe('command palette', () => {
 
   it('lists the commands run last first, under "Recent"', async () => {
     const user = userEvent.setup();
-    await user.type(openPalette(), 'activity');
+    await user.type(openPalette(), 'go to activity');
     await user.keyboard('{Enter}');
     expect(useKeydesk.getState().view).toBe('activity');
     act(() => {

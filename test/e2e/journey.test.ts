@@ -146,9 +146,11 @@ describe('other services of the spec', () => {
   it('opens views from the command palette with the keyboard', async () => {
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
-    await palette.getByLabel('Search commands').fill('keyless');
+    await palette.getByLabel('Search commands').fill('go to keyless');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Keyless', level: 1 }).waitFor();
+    // The focus starts at the view's heading, not on the page body.
+    await expect.poll(() => page.locator(':focus').getAttribute('id')).toBe('keyless-title');
     await page.keyboard.press('Control+k');
     await page.keyboard.press('Escape');
     await expect.poll(() => palette.isVisible()).toBe(false);

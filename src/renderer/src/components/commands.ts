@@ -13,18 +13,33 @@ export interface Command {
   run: () => void;
 }
 
-/**
- * Opens a view and puts the cursor in the field an action starts with. Fields opt in with a
- * `data-command-target` attribute; the view renders on the next frame.
- */
-function openAt(setView: (v: ViewName) => void, view: ViewName, target?: string) {
-  setView(view);
-  if (target === undefined) return;
+/** How many frames a command waits for the view it opened to render what it focuses. */
+const RENDER_FRAMES = 30;
+
+/** Calls `focus` on the element `find` returns once the view has rendered it (a few frames at most). */
+function focusWhenShown(find: () => HTMLElement | null, frames = RENDER_FRAMES) {
   requestAnimationFrame(() => {
-    requestAnimationFrame(() => {
-      document.querySelector<HTMLElement>(`[data-command-target="${target}"]`)?.focus();
-    });
+    const el = find();
+    if (el) {
+      // A heading is not a Tab stop; it takes the focus from a script only (tabindex -1), so the reader starts there.
+      if (el.tabIndex < 0 && !el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+      el.focus();
+    } else if (frames > 0) focusWhenShown(find, frames - 1);
   });
+}
+
+/**
+ * Opens a view and puts the focus where it starts: the field an action starts with (fields opt in with a
+ * `data-command-target` attribute), or else the view's main heading (`<h1 id="{view}-title">`, see registry.ts),
+ * so the focus never stays on the page body.
+ */
+export function openAt(setView: (v: ViewName) => void, view: ViewName, target?: string) {
+  setView(view);
+  focusWhenShown(() =>
+    target === undefined
+      ? document.getElementById(`${view}-title`)
+      : document.querySelector<HTMLElement>(`[data-command-target="${target}"]`),
+  );
 }
 
 export function useCommands(): Command[] {
@@ -33,6 +48,8 @@ export function useCommands(): Command[] {
   const pushExecution = useKeydesk((s) => s.pushExecution);
   const refreshExecutions = useKeydesk((s) => s.refreshExecutions);
   const exportLedger = useKeydesk((s) => s.exportLedger);
+  const exportAudit = useKeydesk((s) => s.exportAudit);
+  const generateTestKey = useKeydesk((s) => s.generateTestKey);
   const selectProfile = useKeydesk((s) => s.selectProfile);
   const profiles = useKeydesk((s) => s.profiles);
   const activeProfileId = useKeydesk((s) => s.activeProfileId);
@@ -61,6 +78,20 @@ export function useCommands(): Command[] {
       action('refresh-count', 'Refresh the execution count', 'reload executions', refreshExecutions),
       action('export-csv', 'Export All keys as CSV (its current filter)', 'download save ledger', () => exportLedger('csv')),
       action('export-json', 'Export All keys as JSON (its current filter)', 'download save ledger', () => exportLedger('json')),
+      action('check-identifier', 'Check a service identifier…', 'identifier exists taken free service', () => { openAt(setView, 'identifier', 'identifier'); }),
+      ...(['csv', 'json'] as const).map((format) =>
+        action(`export-activity-${format}`, `Export Activity as ${format.toUpperCase()} (its current filter)`, 'download save audit log operations', () => {
+          // The filter the Activity view shows (kept in its drafts), so the file is what that list shows.
+          const drafts = useKeydesk.getState().drafts;
+          const text = drafts['activity.text'] ?? '';
+          const outcome = drafts['activity.outcome'] ?? '';
+          return exportAudit({ ...(text ? { text } : {}), ...(outcome ? { outcome } : {}) }, format);
+        }),
+      ),
+      action('test-key', 'Make an integration test key', 'integration test key snippet new', () => {
+        openAt(setView, 'integration');
+        if (activeProfileId !== null) void generateTestKey(activeProfileId);
+      }),
       action('add-service', 'Add a remote service…', 'profile new api key', () => { openAt(setView, 'profiles', 'add-profile'); }),
       ...profiles
         .filter((p) => p.id !== activeProfileId)
@@ -72,11 +103,11 @@ export function useCommands(): Command[] {
         keywords: v.summary,
         run: () => {
           close();
-          setView(v.view);
+          openAt(setView, v.view);
         },
       })),
     ];
-  }, [setView, setOpen, profiles, activeProfileId, selectProfile, pushExecution, refreshExecutions, exportLedger]);
+  }, [setView, setOpen, profiles, activeProfileId, selectProfile, pushExecution, refreshExecutions, exportLedger, exportAudit, generateTestKey]);
 }
 
 /** Commands whose label or keywords contain every word typed, labels matching first; recent ones lead. */

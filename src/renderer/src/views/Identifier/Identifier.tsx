@@ -29,7 +29,7 @@ export function Identifier() {
           void check(parsed.data);
         }}
       >
-        <Field label="Identifier" value={value} error={fieldError} onChange={(e) => { setValue(e.target.value); }} />
+        <Field label="Identifier" data-command-target="identifier" value={value} error={fieldError} onChange={(e) => { setValue(e.target.value); }} />
         <button type="submit" className="primary" disabled={status === 'loading'}>
           Check
         </button>

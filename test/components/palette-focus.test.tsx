@@ -1,0 +1,89 @@
+// The palette in the whole app: where the focus lands after a command, and the commands that reach the views'
+// own actions (identifier check, Activity export, the integration test key).
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { App } = await import('../../src/renderer/src/App.tsx');
+const { VIEWS } = await import('../../src/renderer/src/views/registry.ts');
+const initial = useKeydesk.getState();
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  // jsdom has no layout: All keys' virtualised table observes a size that never changes.
+  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  fake.impl['app.status'] = () =>
+    Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: sandboxProfile.baseUrl, running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' } });
+  fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
+  fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
+  fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+  fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
+  fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 0, offset: 0, limit: 100 } });
+});
+
+async function runCommand(user: ReturnType<typeof userEvent.setup>, label: string) {
+  act(() => {
+    useKeydesk.getState().setPaletteOpen(true);
+  });
+  const box = screen.getByRole('combobox', { name: 'Search commands' });
+  await user.clear(box);
+  await user.type(box, label);
+  await user.click(screen.getByRole('option', { name: label }));
+}
+
+describe('palette: where the focus goes', () => {
+  it('"Go to …" puts the focus on that view\'s main heading, for every view', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByLabelText('Active service');
+    for (const v of VIEWS) {
+      await runCommand(user, `Go to ${v.label}`);
+      await waitFor(() => {
+        expect(document.activeElement?.id).toBe(`${v.view}-title`);
+      });
+      expect(document.activeElement?.tagName).toBe('H1');
+    }
+  });
+
+  it('"Check a service identifier…" opens Identifier check with the focus in its field', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByLabelText('Active service');
+    await runCommand(user, 'Check a service identifier…');
+    await waitFor(() => {
+      expect(document.activeElement).toBe(screen.getByLabelText('Identifier'));
+    });
+  });
+});
+
+describe('palette: the views\' own actions', () => {
+  it('exports Activity with the filter the Activity view shows', async () => {
+    const user = userEvent.setup();
+    fake.impl['audit.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/activity.csv' } });
+    render(<App />);
+    await screen.findByLabelText('Active service');
+    act(() => {
+      useKeydesk.getState().setDraft('activity.text', 'reset');
+      useKeydesk.getState().setDraft('activity.outcome', 'failed');
+    });
+    await runCommand(user, 'Export Activity as CSV (its current filter)');
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'audit.export').map((c) => c.input)).toEqual([{ filter: { text: 'reset', outcome: 'failed' }, format: 'csv' }]);
+    });
+  });
+
+  it('makes an integration test key on the active service and opens Integration', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByLabelText('Active service');
+    await runCommand(user, 'Make an integration test key');
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'keys.generate').map((c) => (c.input as { note: string; count: number }).count)).toEqual([1]);
+    });
+    expect(useKeydesk.getState().view).toBe('integration');
+  });
+});
