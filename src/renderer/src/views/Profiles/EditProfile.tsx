@@ -3,6 +3,7 @@ import type { Profile } from '../../../../shared/domain.ts';
 import type { Failure } from '../../../../shared/result.ts';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
+import { cleartextWarning, urlProblem } from '../../lib/urls.ts';
 import { useKeydesk } from '../../store/index.ts';
 
 /** Keydesk wants the service's origin; a trailing /api (the official client's own base) is dropped on save. */
@@ -38,14 +39,20 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
   const [keyError, setKeyError] = useState<string | null>(null);
+  const [urlError, setUrlError] = useState<{ baseUrl: string | null; validationUrl: string | null }>({ baseUrl: null, validationUrl: null });
+  const baseWarning = cleartextWarning(baseUrl);
   const newOrigin = originOf(baseUrl);
   const originChanges = newOrigin !== null && newOrigin !== originOf(profile.baseUrl);
   return (
     <form
       className="edit-profile"
       aria-label={`Edit ${profile.name}`}
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
+        const urls = { baseUrl: urlProblem('Base URL', baseUrl, true), validationUrl: urlProblem('Validation URL', validationUrl, true) };
+        setUrlError(urls);
+        if (urls.baseUrl !== null || urls.validationUrl !== null) return;
         if (originChanges && apiKey === '') {
           setKeyError(`Type the apiKey for ${newOrigin}: Keydesk never sends a stored key to a new address.`);
           return;
@@ -70,12 +77,26 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
       }}
     >
       <Field label="Name" value={name} onChange={(e) => { setName(e.target.value); }} />
-      <Field label="Base URL" type="url" value={baseUrl} onChange={(e) => {
+      <Field
+        label="Base URL"
+        type="url"
+        value={baseUrl}
+        error={urlError.baseUrl}
+        onChange={(e) => {
           setBaseUrl(e.target.value);
+          setUrlError({ ...urlError, baseUrl: null });
           const following = followsBase ? defaultValidationUrl(e.target.value) : null;
           if (following !== null) setValidationUrl(following);
-        }} hint={ORIGIN_HINT} />
-      <Field label="Validation URL" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); setFollowsBase(false); }} />
+        }}
+        hint={baseWarning ? <><strong className="warning">{baseWarning}</strong> {ORIGIN_HINT}</> : ORIGIN_HINT}
+      />
+      <Field
+        label="Validation URL"
+        type="url"
+        value={validationUrl}
+        error={urlError.validationUrl}
+        onChange={(e) => { setValidationUrl(e.target.value); setFollowsBase(false); setUrlError({ ...urlError, validationUrl: null }); }}
+      />
       <Field label="Service identifier" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
       {originChanges ? (
         <Field

@@ -6,6 +6,7 @@ import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { BulkCeiling } from './BulkCeiling.tsx';
 import { EditProfile, ORIGIN_HINT } from './EditProfile.tsx';
+import { cleartextWarning, urlProblem } from '../../lib/urls.ts';
 import { useKeydesk } from '../../store/index.ts';
 
 const STORAGE = { 'os-keychain': 'OS keychain', 'session-only': 'this session only' } as const;
@@ -34,6 +35,8 @@ export function Profiles() {
   const [busy, setBusy] = useState(false);
   const [toRemove, setToRemove] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<{ name?: string | null; baseUrl?: string | null; apiKey?: string | null; validationUrl?: string | null }>({});
+  const baseWarning = cleartextWarning(baseUrl);
 
   return (
     <section aria-labelledby="profiles-title">
@@ -81,11 +84,19 @@ export function Profiles() {
         <form
           className="card"
           aria-labelledby="add-profile-title"
-          // A new attempt, refused by a field or sent, is not the one the last failure was about.
-          onInvalidCapture={() => { setFailure(null); }}
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
+            // A new attempt, refused by a field or sent, is not the one the last failure was about.
             setFailure(null);
+            const problems = {
+              name: name.trim() === '' ? 'Name is required.' : null,
+              baseUrl: urlProblem('Base URL', baseUrl, true),
+              apiKey: apiKey === '' ? 'API key is required.' : null,
+              validationUrl: urlProblem('Validation URL', validationUrl, false),
+            };
+            setFieldError(problems);
+            if (Object.values(problems).some((p) => p !== null)) return;
             setBusy(true);
             void add({
               name: name.trim(),
@@ -108,10 +119,42 @@ export function Profiles() {
           }}
         >
           <h2 id="add-profile-title">Add a remote service</h2>
-          <Field label="Name" data-command-target="add-profile" value={name} required onChange={(e) => { setName(e.target.value); }} />
-          <Field label="Base URL" type="url" placeholder="https://api.example.com" value={baseUrl} required onChange={(e) => { setBaseUrl(e.target.value); }} hint={ORIGIN_HINT} />
-          <Field label="API key" type="password" autoComplete="off" value={apiKey} required onChange={(e) => { setApiKey(e.target.value); }} hint="Checked with the service before it is saved; never shown again." />
-          <Field label="Validation URL (optional)" type="url" value={validationUrl} onChange={(e) => { setValidationUrl(e.target.value); }} />
+          <Field
+            label="Name"
+            data-command-target="add-profile"
+            value={name}
+            aria-required
+            error={fieldError.name}
+            onChange={(e) => { setName(e.target.value); setFieldError({ ...fieldError, name: null }); }}
+          />
+          <Field
+            label="Base URL"
+            type="url"
+            placeholder="https://api.example.com"
+            value={baseUrl}
+            aria-required
+            error={fieldError.baseUrl}
+            onChange={(e) => { setBaseUrl(e.target.value); setFieldError({ ...fieldError, baseUrl: null }); }}
+            hint={baseWarning ? <><strong className="warning">{baseWarning}</strong> {ORIGIN_HINT}</> : ORIGIN_HINT}
+          />
+          <Field
+            label="API key"
+            type="password"
+            autoComplete="off"
+            value={apiKey}
+            aria-required
+            error={fieldError.apiKey}
+            onChange={(e) => { setApiKey(e.target.value); setFieldError({ ...fieldError, apiKey: null }); }}
+            hint="Checked with the service before it is saved; never shown again."
+          />
+          <Field
+            label="Validation URL (optional)"
+            type="url"
+            value={validationUrl}
+            error={fieldError.validationUrl}
+            hint={cleartextWarning(validationUrl) === null || baseWarning !== null ? undefined : 'http:// is not encrypted: what a protected app sends there can be read on the way.'}
+            onChange={(e) => { setValidationUrl(e.target.value); setFieldError({ ...fieldError, validationUrl: null }); }}
+          />
           <Field label="Service identifier (optional)" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
           {failure && <FailureMessage failure={failure} />}
           <button type="submit" className="primary" disabled={busy}>

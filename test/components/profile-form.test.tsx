@@ -1,0 +1,78 @@
+// The profile forms say what is wrong with an address in the page, beside the field (not in the browser's own
+// popup), and warn before an apiKey would cross the network unencrypted.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
+const initial = useKeydesk.getState();
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+});
+
+const addForm = () => screen.getByRole('form', { name: 'Add a remote service' });
+const adds = () => fake.calls.filter((c) => c.name === 'profiles.add').map((c) => c.input);
+
+describe('Profiles: adding a service', () => {
+  it('says beside each field what is missing or not an address, sends nothing, and clears a message on edit', async () => {
+    const user = userEvent.setup();
+    render(<Profiles />);
+    const form = addForm();
+    await user.click(within(form).getByRole('button', { name: 'Add service' }));
+    expect(within(form).getByText('Name is required.')).toBeTruthy();
+    expect(within(form).getByText('Base URL is required.')).toBeTruthy();
+    expect(within(form).getByText('API key is required.')).toBeTruthy();
+    await user.type(within(form).getByLabelText('Base URL'), 'shop.example.com');
+    expect(within(form).queryByText('Base URL is required.')).toBeNull();
+    await user.type(within(form).getByLabelText('Validation URL (optional)'), 'ftp://shop.example.com/v');
+    await user.click(within(form).getByRole('button', { name: 'Add service' }));
+    expect(within(form).getByText('Base URL must be a full web address, e.g. https://api.example.com.')).toBeTruthy();
+    expect(within(form).getByText('Validation URL must start with https:// (or http://).')).toBeTruthy();
+    expect(adds()).toEqual([]);
+  });
+
+  it('warns that an http:// remote sends the apiKey in clear, not for this machine, and still adds it if asked', async () => {
+    const user = userEvent.setup();
+    fake.impl['profiles.add'] = () => Promise.resolve({ ok: true, data: { ...remoteProfile, id: 'p3', name: 'Plain' } });
+    render(<Profiles />);
+    const form = addForm();
+    const base = within(form).getByLabelText('Base URL');
+    await user.type(base, 'http://127.0.0.1:8787');
+    expect(within(form).queryByText(/sent in clear/)).toBeNull();
+    await user.clear(base);
+    await user.type(base, 'http://shop.example.com');
+    const warning = within(form).getByText('http:// is not encrypted: the apiKey is sent in clear to shop.example.com on every request. Use https:// unless you trust every network in between.');
+    expect(base.getAttribute('aria-describedby')).toContain(warning.closest('small')?.id);
+    await user.type(within(form).getByLabelText('Name'), 'Plain');
+    await user.type(within(form).getByLabelText('API key'), 'kd_1');
+    await user.click(within(form).getByRole('button', { name: 'Add service' }));
+    await waitFor(() => {
+      expect(adds()).toEqual([{ name: 'Plain', baseUrl: 'http://shop.example.com', apiKey: 'kd_1' }]);
+    });
+  });
+});
+
+describe('Profiles: editing a service', () => {
+  it('refuses an empty or malformed address beside its field, and warns for http://', async () => {
+    const user = userEvent.setup();
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Edit Remote Shop' }));
+    const edit = screen.getByRole('form', { name: 'Edit Remote Shop' });
+    await user.clear(within(edit).getByLabelText('Base URL'));
+    await user.click(within(edit).getByRole('button', { name: 'Save' }));
+    expect(within(edit).getByText('Base URL is required.')).toBeTruthy();
+    await user.type(within(edit).getByLabelText('Base URL'), 'http://shop.example.com');
+    expect(within(edit).getByText(/the apiKey is sent in clear to shop\.example\.com/)).toBeTruthy();
+    await user.clear(within(edit).getByLabelText('Validation URL'));
+    await user.type(within(edit).getByLabelText('Validation URL'), 'nope');
+    await user.click(within(edit).getByRole('button', { name: 'Save' }));
+    expect(within(edit).getByText('Validation URL must be a full web address, e.g. https://api.example.com.')).toBeTruthy();
+    expect(fake.calls.filter((c) => c.name === 'profiles.update')).toEqual([]);
+  });
+});
