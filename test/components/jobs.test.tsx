@@ -254,6 +254,27 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
+  it('bulk Reset HWID says how many of the picked keys are active and bound, never promising a binding for generated ones', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    const active = { ...row('KD-C'), status: 'active' as const, hwid: 'HW-1' };
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), active], total: 3, totalCapped: false } });
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await user.click(await screen.findByRole('checkbox', { name: 'Select KD-A' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select KD-B' }));
+    await user.click(screen.getByRole('button', { name: 'Reset HWID of selected' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of 2 keys?' });
+    expect(within(dialog).getByText('None of the 2 keys is active, so none has an HWID to reset: every one will be refused.')).toBeTruthy();
+    expect(within(dialog).queryByText(/will bind to the next machine/)).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select KD-C' }));
+    await user.click(screen.getByRole('button', { name: 'Reset HWID of selected' }));
+    dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of 3 keys?' });
+    expect(within(dialog).getByText(/^1 of the 3 keys is active \(1 bound to a machine now\); each will bind to the next machine that validates it\. Only an active key/)).toBeTruthy();
+    vi.unstubAllGlobals();
+  });
+
   it('after an extend, lists the keys whose new expiry could not be read back, so their rows are not taken as current', async () => {
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });

@@ -229,12 +229,38 @@ function confirmTitle(c: Confirming | null, what: string): string {
   return `Reset the HWID of ${what}?`;
 }
 
-function confirmBody(c: Confirming | null): string {
+/** What the table knows of the keys a reset would send: how many are active, and how many of those are bound. */
+type Known = { active: number; bound: number; of: number } | null;
+
+function confirmBody(c: Confirming | null, known: Known): string {
   if (c?.action === 'delete') return 'They stop working at once. This cannot be undone.';
   if (c?.action === 'extend') {
     return `Each key's expiry moves ${fmt.count(c.days ?? 0, NOUNS.day)} later. This cannot be undone.`;
   }
-  return 'Each key will bind to the next machine that validates it.';
+  // Only an active key has an HWID to reset: the service refuses the rest, and the job lists them as failed.
+  const rule = 'Only an active key has an HWID to reset; a generated (never activated) or deleted key is refused and listed as failed.';
+  if (known === null) return `${rule} Each active key will bind to the next machine that validates it.`;
+  if (known.active === 0) return `None of the ${fmt.count(known.of, NOUNS.key)} is active, so none has an HWID to reset: every one will be refused.`;
+  return `${fmt.number(known.active)} of the ${fmt.count(known.of, NOUNS.key)} ${known.active === 1 ? 'is' : 'are'} active (${fmt.number(known.bound)} bound to a machine now); each will bind to the next machine that validates it. ${rule}`;
+}
+
+/** Counts the picked keys' statuses from the pages loaded, when every one of them is there (else null: not known). */
+function knownOf(values: ReadonlySet<string>, pages: ReadonlyMap<number, LedgerRow[]>): Known {
+  if (values.size === 0) return null;
+  let active = 0;
+  let bound = 0;
+  let found = 0;
+  for (const rows of pages.values()) {
+    for (const r of rows) {
+      if (!values.has(r.value)) continue;
+      found++;
+      if (r.status === 'active') {
+        active++;
+        if (r.hwid) bound++;
+      }
+    }
+  }
+  return found === values.size ? { active, bound, of: values.size } : null;
 }
 
 function BulkBar() {
@@ -250,6 +276,9 @@ function BulkBar() {
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Confirming | null>(null);
   const running = job !== null && isLive(job);
+  const selection = useKeydesk((s) => s.selection);
+  const pages = useKeydesk((s) => s.ledgerPages);
+  const filter = useKeydesk((s) => s.selectedAll);
   // "All matching" is what the job will act on: the matches less known deleted keys, unless the filter asks for them.
   const count = selectedAll ? (targets?.count ?? total ?? 0) : picked;
   const capped = selectedAll && (targets?.capped ?? totalCapped);
@@ -257,6 +286,15 @@ function BulkBar() {
   // Past the count's cap the number is a lower bound: say so; main resolves the filter, so the job gets them all.
   const allMatching = capped ? `more than ${n(count)}` : n(count);
   const what = selectedAll ? `all ${allMatching} matching keys` : `${n(count)} keys`;
+  // Read only while the reset dialog is open. "All matching" generated or deleted keys: none is active.
+  const known: Known =
+    confirm?.action !== 'resetHwid'
+      ? null
+      : filter
+        ? (filter.status === 'generated' || filter.status === 'deleted') && !capped
+          ? { active: 0, bound: 0, of: count }
+          : null
+        : knownOf(selection, pages);
 
   return (
     <div className="card bulk" aria-label="Bulk actions" role="region">
@@ -292,7 +330,7 @@ function BulkBar() {
       <ConfirmDialog
         open={confirm !== null}
         title={confirmTitle(confirm, what)}
-        body={confirmBody(confirm)}
+        body={confirmBody(confirm, confirm?.action === 'resetHwid' ? known : null)}
         confirmLabel={confirm?.action === 'delete' ? 'Delete' : confirm?.action === 'extend' ? 'Extend' : 'Reset'}
         destructive={confirm?.action === 'delete' || confirm?.action === 'extend'}
         onCancel={() => { setConfirm(null); }}
