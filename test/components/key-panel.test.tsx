@@ -97,3 +97,17 @@ describe('Key detail: the keyboard while it is open', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'KEY-A' }));
   });
 });
+
+describe('Key detail: blanks', () => {
+  it('shows an empty note and an unbound HWID as "—", as the search results do', async () => {
+    const user = userEvent.setup();
+    show(key('KEY-E', 'active', { note: '', hwid: null }));
+    render(<Keys />);
+    const row = screen.getByRole('button', { name: 'KEY-E' }).closest('tr');
+    expect([...(row?.querySelectorAll('td') ?? [])].filter((td) => td.textContent === '—')).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: 'KEY-E' }));
+    const value = (label: string) => [...panel().querySelectorAll('dt')].find((dt) => dt.textContent === label)?.nextElementSibling?.textContent;
+    expect(value('Note')).toBe('—');
+    expect(value('HWID')).toBe('—');
+  });
+});

@@ -116,7 +116,7 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       </span>,
     ],
     ['Status', told('status', <KeyBadges key="s" status={key.status} isPremium={key.isPremium} expiresAt={key.expiresAt} hwid={key.hwid} />)],
-    ['Note', key.note || '—'],
+    ['Note', key.note || <span key="n" className="muted">—</span>],
     ['Premium', key.isPremium ? 'Yes' : 'No'],
     [
       'Expires',
@@ -138,7 +138,8 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
           <CopyButton value={key.hwid} label={`Copy HWID ${key.hwid}`} />
         </span>
       ) : (
-        'Not bound'
+        // Blank as everywhere else (search results, All keys); the reason Reset HWID is off says "not bound".
+        <span key="h" className="muted">—</span>
       ),
     ],
     ['Created', told('createdAt', <Time key="c" iso={key.createdAt} />)],
