@@ -124,7 +124,7 @@ describe.each([
   });
 
   it('lists the values a filter names as targets, capped, with the full count: deleted keys only when the filter asks for them', () => {
-    for (const filter of [{}, { text: 'alpha' }, { text: 'beta', premium: true }, { status: 'deleted' as const }, { status: 'generated' as const }, { text: 'no such text' }, { text: 'a' }]) {
+    for (const filter of [{}, { text: 'alpha' }, { text: 'beta', premium: true }, { premium: true }, { premium: false }, { status: 'deleted' as const }, { status: 'generated' as const }, { text: 'no such text' }, { text: 'a' }]) {
       const want = modelQuery(all, filter, 'value', 'asc', 0, size).values.filter((v) => filter.status === 'deleted' || !deletedValues.has(v));
       const got = db.ledgerValues(PROFILE, filter, size);
       expect(got.total).toBe(want.length);

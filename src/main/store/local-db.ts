@@ -466,6 +466,13 @@ export class LocalDb {
       params.push(filter.status);
     }
     if (filter.premium !== undefined) {
+      if (!filter.status && mode === 'set' && term === null) {
+        // Premium alone, collected as a set: named with every status this profile's keys have (ledger_counts),
+        // so SQLite seeks the status index once per status to the premium entries, where otherwise it reads
+        // every entry of the profile to test is_premium (a premium key in seven: 70,000 entries to count 10,000).
+        clauses.push(`${t}status IN (SELECT status FROM ledger_counts WHERE profile_id = ? AND n > 0)`);
+        params.push(profileId);
+      }
       clauses.push(`${plus}${t}is_premium = ?`);
       params.push(filter.premium ? 1 : 0);
     }
