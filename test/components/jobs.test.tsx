@@ -275,6 +275,48 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
+  it('says when no key matches, disables Export with the reason, takes spaces alone as no filter, marks the sorted column by shape', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    const deleted = { ...row('KD-D'), status: 'deleted' as const, expiresAt: '2027-06-30T23:59:59.000Z', daysKey: null };
+    fake.impl['ledger.query'] = (input) => {
+      const { filter } = input as { filter: { text?: string } };
+      return Promise.resolve({ ok: true, data: filter.text === 'zz' ? { rows: [], total: 0, totalCapped: false } : { rows: [row('KD-A'), deleted], total: 2, totalCapped: false } });
+    };
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await screen.findByText('2 keys');
+    // A deleted key shows no expiry as if it still applied.
+    const deletedRow = screen.getByRole('checkbox', { name: 'Select KD-D' }).closest('[role="row"]') as HTMLElement;
+    expect(within(deletedRow).queryByText(/2027/)).toBeNull();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Export CSV' }).disabled).toBe(false);
+    expect(screen.getByText('Exports hold every matching key, newest first, whatever the sort shown.')).toBeTruthy();
+
+    const text = screen.getByLabelText('Filter (key, note or HWID)');
+    await user.type(text, 'zz');
+    expect(await screen.findByText('No key matches these filters.')).toBeTruthy();
+    const csv = screen.getByRole<HTMLButtonElement>('button', { name: 'Export CSV' });
+    expect(csv.disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Export JSON' }).disabled).toBe(true);
+    expect(document.getElementById(csv.getAttribute('aria-describedby')!)?.textContent).toBe('Nothing to export: no key matches.');
+
+    await user.clear(text);
+    await user.type(text, '   ');
+    await screen.findByText('2 keys');
+    expect(fake.calls.filter((c) => c.name === 'ledger.query').map((c) => (c.input as { filter: { text?: string } }).filter.text).at(-1)).toBeUndefined();
+
+    // Sortable columns show a neutral mark; the sorted one its direction, with aria-sort.
+    const header = (name: string) => screen.getByRole('columnheader', { name: new RegExp(`^${name}`) });
+    expect(header('Created').getAttribute('aria-sort')).toBe('descending');
+    expect(header('Key').getAttribute('aria-sort')).toBe('none');
+    const pathOf = (h: HTMLElement) => h.querySelector('svg path')?.getAttribute('d');
+    expect(pathOf(header('Key'))).not.toBe(pathOf(header('Created')));
+    await user.click(within(header('Key')).getByRole('button'));
+    expect(header('Key').getAttribute('aria-sort')).toBe('ascending');
+    expect(pathOf(header('Key'))).not.toBe(pathOf(header('Created')));
+    expect(pathOf(header('Created'))).toBe(pathOf(header('Status')));
+    vi.unstubAllGlobals();
+  });
+
   it('after an extend, lists the keys whose new expiry could not be read back, so their rows are not taken as current', async () => {
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });

@@ -13,7 +13,7 @@ beforeAll(async () => {
   app = await openApp();
   page = app.page;
   await app.nav('All keys');
-  await page.getByText('0 keys', { exact: true }).waitFor();
+  await page.getByText('No keys yet: the keys this app generates or looks up are listed here.', { exact: true }).waitFor();
 });
 afterAll(async () => {
   await app.close();

@@ -44,7 +44,7 @@ export function SortButton({ label, field, sort, onSort }: { label: string; fiel
   return (
     <button type="button" className="sort-button" onClick={() => { onSort(field); }}>
       <span>{label}</span>
-      <Icon name={active && sort.dir === 'asc' ? 'arrowUp' : 'arrowDown'} className={active ? 'sort-arrow active' : 'sort-arrow'} />
+      <Icon name={!active ? 'arrowUpDown' : sort.dir === 'asc' ? 'arrowUp' : 'arrowDown'} className={active ? 'sort-arrow active' : 'sort-arrow'} />
     </button>
   );
 }

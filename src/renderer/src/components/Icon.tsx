@@ -14,6 +14,8 @@ const PATHS = {
   plus: 'M8 3.5v9M3.5 8h9',
   arrowUp: 'M8 12.5v-9M4.5 7L8 3.5 11.5 7',
   arrowDown: 'M8 3.5v9M4.5 9L8 12.5 11.5 9',
+  /** A column that can be sorted but is not: neutral, so the active one is told by its shape, not colour alone. */
+  arrowUpDown: 'M5 6L8 3 11 6M5 10L8 13 11 10',
   command: 'M4 2.5h8v11H4zM6 5.5h4M6 8h4M6 10.5h2.5',
 } as const;
 export type IconName = keyof typeof PATHS;

@@ -29,9 +29,17 @@ const COLUMNS: { field: LedgerSortField | null; label: string }[] = [
 
 /** A date (with a clock badge once passed), or a days key's term: "+45 days" on screen, read out whole. */
 function Expiry({ row }: { row: LedgerRow }) {
+  // A deleted key expires never again: its last expiry is kept in the title only, not shown as if current.
+  if (row.status === 'deleted') {
+    return (
+      <span className="muted" title={row.expiresAt ? `Expiry when deleted: ${row.expiresAt}` : undefined}>
+        —<span className="visually-hidden"> (deleted)</span>
+      </span>
+    );
+  }
   if (row.expiresAt) {
     // Plain text and CSS marks in the grid's rows: a keystroke re-renders every row on screen.
-    return isExpired(row.expiresAt) && row.status !== 'deleted' ? (
+    return isExpired(row.expiresAt) ? (
       <span className="expired" title={`Expired: ${row.expiresAt}`}>
         {fmt.date(row.expiresAt)}
         <span className="visually-hidden"> (expired)</span>
@@ -419,6 +427,9 @@ export function AllKeys() {
   const leftOut = !capped && !all.capped && count > all.count ? ` (${fmt.number(count - all.count)} deleted left out)` : '';
   const selectAllText = all.capped ? `Select all matching (more than ${fmt.number(all.count)})` : `Select all ${fmt.number(all.count)}${leftOut}`;
   const selectAllOffer = all.capped ? selectAllText : `Select all ${fmt.number(all.count)} matching${leftOut}`;
+  // The filter's answer is in and matches nothing: said in the table, and there is nothing to export.
+  const nothing = total === 0;
+  const filtered = filter.text !== undefined || filter.status !== undefined || filter.premium !== undefined;
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const visible = Math.min(MAX_DOM_ROWS, Math.ceil(height / ROW_HEIGHT) + 2 * OVERSCAN);
   const last = Math.min(rowCount, first + visible);
@@ -466,7 +477,13 @@ export function AllKeys() {
       <h1 id="ledger-title">All keys</h1>
       <p className="muted">Every key this app generated or has seen for this service, kept current by every lookup and action.</p>
       <div className="inline">
-        <Field label="Filter (key, note or HWID)" type="search" value={filter.text ?? ''} onChange={(e) => { setFilter({ ...filter, text: e.target.value || undefined }); }} />
+        <Field
+          label="Filter (key, note or HWID)"
+          type="search"
+          value={filter.text ?? ''}
+          // Spaces alone filter nothing: they are no filter, not a search that matches no key.
+          onChange={(e) => { setFilter({ ...filter, text: e.target.value.trim() === '' ? undefined : e.target.value }); }}
+        />
         <label>
           Status{' '}
           <select value={filter.status ?? ''} onChange={(e) => { setFilter({ ...filter, status: (e.target.value || undefined) as typeof filter.status }); }}>
@@ -487,9 +504,12 @@ export function AllKeys() {
         <button type="button" disabled={total === null || all.count === 0} onClick={selectAll}>
           {selectAllText}
         </button>
-        <button type="button" onClick={() => void exportLedger('csv')}>Export CSV</button>
-        <button type="button" onClick={() => void exportLedger('json')}>Export JSON</button>
+        <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('csv')}>Export CSV</button>
+        <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('json')}>Export JSON</button>
       </div>
+      <p id="ledger-export-note" className="muted">
+        {nothing ? 'Nothing to export: no key matches.' : 'Exports hold every matching key, newest first, whatever the sort shown.'}
+      </p>
       {error && <p role="alert" className="error">{error}</p>}
       {recordingFailed && <p role="alert" className="error">{recordingFailed}</p>}
       {recording > 0 && (
@@ -498,7 +518,19 @@ export function AllKeys() {
         </p>
       )}
       <p role="status" className="muted">
-        {failed ? (stale ? `Still showing the earlier results (${fmt.count(count, NOUNS.key)}), not this filter's.` : '') : loading ? 'Loading…' : capped ? `More than ${fmt.count(count, NOUNS.key)} match` : fmt.count(count, NOUNS.key)}
+        {failed
+          ? stale
+            ? `Still showing the earlier results (${fmt.count(count, NOUNS.key)}), not this filter's.`
+            : ''
+          : loading
+            ? 'Loading…'
+            : nothing
+              ? filtered
+                ? 'No key matches these filters.'
+                : 'No keys yet: the keys this app generates or looks up are listed here.'
+              : capped
+                ? `More than ${fmt.count(count, NOUNS.key)} match`
+                : fmt.count(count, NOUNS.key)}
         {capped && total !== null && (
           <>
             {' '}
