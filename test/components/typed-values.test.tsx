@@ -118,3 +118,24 @@ describe('Validate: the key and the typed HWID', () => {
     expect(within(outcome).getByRole('button', { name: 'Copy HWID HW-A' })).toBeTruthy();
   });
 });
+
+describe('Validate: this machine\'s HWIDs', () => {
+  it('gives each HWID read a copy button that copies exactly that value, and none to an unavailable method', async () => {
+    const user = userEvent.setup();
+    fake.impl['hwid.read'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: {
+          readings: [
+            { method: 'machine-id-hashed', label: 'Machine id (hashed)', value: 'abc123', unavailableReason: null },
+            { method: 'machine-id-raw', label: 'Machine id (raw)', value: null, unavailableReason: 'no file' },
+          ],
+        },
+      });
+    render(<Validate />);
+    const copy = await screen.findByRole('button', { name: 'Copy Machine id (hashed) HWID' });
+    expect(screen.queryByRole('button', { name: 'Copy Machine id (raw) HWID' })).toBeNull();
+    await user.click(copy);
+    expect(await navigator.clipboard.readText()).toBe('abc123');
+  });
+});
