@@ -71,6 +71,6 @@ describe('exports', () => {
     await page.getByRole('button', { name: 'Export JSON' }).click();
     const entries = JSON.parse(readFileSync(await savedPath(/Saved to (.+keydesk-activity-[^/\\]+)\.$/), 'utf8')) as AuditEntry[];
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ action: 'keys.generate', outcome: 'ok', target: `3 key(s): ${NOTE}` });
+    expect(entries[0]).toMatchObject({ action: 'keys.generate', outcome: 'ok', target: `3 keys: ${NOTE}` });
   });
 });

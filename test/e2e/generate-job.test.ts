@@ -46,8 +46,8 @@ describe('Generate: 100,001 keys', () => {
       return r.ok ? r.data.entries.map((e) => [e.target, e.outcome]) : [];
     });
     expect(audit.sort()).toEqual([
-      ['1 key(s) (batch 2 of a job)', 'ok'],
-      ['100000 key(s) (batch 1 of a job)', 'ok'],
+      ['1 key (batch 2 of a job)', 'ok'],
+      ['100,000 keys (batch 1 of a job)', 'ok'],
     ]);
   });
 });
