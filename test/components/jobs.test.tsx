@@ -317,6 +317,35 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
+  it('keyboard: the rows are one Tab stop, arrows move between them, Space ticks; the bulk actions come before the table', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), row('KD-C')], total: 3, totalCapped: false } });
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    const boxes = await screen.findAllByRole('checkbox', { name: /^Select KD-/ });
+    expect(boxes.map((b) => b.tabIndex)).toEqual([0, -1, -1]);
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    const grid = screen.getByRole('grid', { name: 'All keys' });
+    expect(bar.compareDocumentPosition(grid) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    boxes[0]!.focus();
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Select KD-B' }));
+    await user.keyboard(' ');
+    expect(useKeydesk.getState().selection).toEqual(new Set(['KD-B']));
+    await user.keyboard('{End}');
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Select KD-C' }));
+    expect(screen.getAllByRole('checkbox', { name: /^Select KD-/ }).map((b) => b.tabIndex)).toEqual([-1, -1, 0]);
+    await user.keyboard('{Shift>} {/Shift}');
+    expect(useKeydesk.getState().selection).toEqual(new Set(['KD-B', 'KD-C']));
+    await user.keyboard('{Home}');
+    expect(document.activeElement).toBe(screen.getByRole('checkbox', { name: 'Select KD-A' }));
+    // Tab leaves the table: no other row is a stop.
+    await user.tab();
+    expect((document.activeElement as HTMLElement | null)?.closest('[role="grid"]')).toBeNull();
+    vi.unstubAllGlobals();
+  });
+
   it('after an extend, lists the keys whose new expiry could not be read back, so their rows are not taken as current', async () => {
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });

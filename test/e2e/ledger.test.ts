@@ -66,6 +66,33 @@ describe('All keys', () => {
     await page.getByText('0 selected').waitFor();
   });
 
+  it('keyboard: the rows are one Tab stop, arrows move, Space ticks, and the bulk actions are in sight above the table', async () => {
+    const stops = grid().locator('input[type="checkbox"][data-row]:not([tabindex="-1"])');
+    expect(await stops.count()).toBe(1);
+    await stops.first().focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const focused = page.locator(':focus');
+    expect(await focused.getAttribute('data-row')).toBe('2');
+    await page.keyboard.press('Space');
+    await page.getByText('1 selected').waitFor();
+    expect(await grid().locator('.vrow').nth(2).getByRole('checkbox').isChecked()).toBe(true);
+    await page.keyboard.press('End');
+    await expect.poll(() => focused.getAttribute('data-row')).toBe('29');
+    expect(await stops.count()).toBe(1);
+    // Shift+Tab leaves the rows at once (to the header), not through every row above.
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused.getAttribute('data-row')).toBeNull();
+    // The bulk actions sit above the table, on screen with what is selected.
+    const bar = page.getByRole('region', { name: 'Bulk actions' });
+    const box = await bar.boundingBox();
+    const gridBox = await grid().boundingBox();
+    expect(box && gridBox && box.y < gridBox.y).toBe(true);
+    await page.getByRole('button', { name: 'Clear selection' }).click();
+    await page.getByText('0 selected').waitFor();
+  });
+
   it('extends selected keys in bulk, as a job with progress and an outcome per key', async () => {
     for (let i = 0; i < 3; i++) await grid().locator('.vrow').nth(i).getByRole('checkbox').check();
     await page.getByText('3 selected').waitFor();

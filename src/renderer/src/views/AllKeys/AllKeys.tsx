@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { JobSummary, LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { schemas } from '../../../../shared/rules.ts';
 import { isExpired } from '../../components/Badge.tsx';
@@ -63,7 +63,11 @@ const STATUS_WORD: Record<LedgerRow['status'], string> = { generated: 'Generated
 /** Picks a row: a plain click toggles it; with Shift, every loaded row from the last pick to this one. */
 type Pick = (index: number, value: string, shift: boolean, selected: boolean) => void;
 
-function Row({ row, index, top, onPick }: { row: LedgerRow | undefined; index: number; top: number; onPick: Pick }) {
+/**
+ * One row. Only the row holding the table's Tab stop (`tabbable`) has a checkbox in the Tab order: the arrows move
+ * between rows, Space ticks (Shift+Space a range), so a thousand rows are not a thousand Tab stops.
+ */
+function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined; index: number; top: number; onPick: Pick; tabbable: boolean }) {
   const selected = useKeydesk((s) => (row ? s.selectedAll !== null || s.selection.has(row.value) : false));
   return (
     <div role="row" aria-rowindex={index + 2} className="vrow" style={{ transform: `translateY(${top}px)` }} aria-selected={selected}>
@@ -72,6 +76,8 @@ function Row({ row, index, top, onPick }: { row: LedgerRow | undefined; index: n
           <input
             type="checkbox"
             aria-label={`Select ${row.value}`}
+            data-row={index}
+            tabIndex={tabbable ? 0 : -1}
             checked={selected}
             onChange={() => {
               // The click handler does the work: it alone sees the Shift key.
@@ -385,9 +391,13 @@ export function AllKeys() {
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
   // A new filter or sort starts at the top; a refresh after a bulk action keeps the place.
+  // The row holding the table's one Tab stop; arrows move it, and focus follows once that row is rendered.
+  const [cursor, setCursor] = useState(0);
+  const focusCursor = useRef(false);
   const toTop = () => {
     if (viewport.current) viewport.current.scrollTop = 0;
     setScrollTop(0);
+    setCursor(0);
   };
   const setFilter = (next: typeof filter) => {
     setLedgerFilter(next);
@@ -465,12 +475,44 @@ export function AllKeys() {
         setSelected(values, selected);
       } else setSelected([value], selected);
       anchor.current = index;
+      setCursor(index);
     },
     [pages, setSelected],
   );
 
   const rows = [];
-  for (let i = first; i < last; i++) rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT} row={rowAt(i)} onPick={onPick} />);
+  // The Tab stop stays on the cursor row while it is rendered, else on the first row shown (the table scrolled away).
+  const stop = cursor >= first && cursor < last && rowAt(cursor) ? cursor : shownFirst;
+  for (let i = first; i < last; i++) rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT} row={rowAt(i)} onPick={onPick} tabbable={i === stop} />);
+  const rowTotal = rowCount;
+  useEffect(() => {
+    if (!focusCursor.current) return;
+    const box = viewport.current?.querySelector<HTMLInputElement>(`input[data-row="${String(cursor)}"]`);
+    if (box) {
+      focusCursor.current = false;
+      box.focus({ preventScroll: true });
+    }
+  });
+  /** Arrow keys, Page Up/Down, Home and End move between rows; the row scrolls into view and takes focus. */
+  const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const from = Number((e.target as HTMLElement).dataset.row ?? Number.NaN);
+    if (Number.isNaN(from)) return;
+    const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = { ArrowDown: from + 1, ArrowUp: from - 1, PageDown: from + page, PageUp: from - page, Home: 0, End: rowTotal - 1 };
+    const to = moves[e.key];
+    if (to === undefined || rowTotal === 0) return;
+    e.preventDefault();
+    const next = Math.min(rowTotal - 1, Math.max(0, to));
+    const el = viewport.current;
+    if (el) {
+      const top = next * ROW_HEIGHT;
+      if (top < el.scrollTop) el.scrollTop = top;
+      else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+      setScrollTop(el.scrollTop);
+    }
+    focusCursor.current = true;
+    setCursor(next);
+  };
 
   return (
     <section aria-labelledby="ledger-title" className="ledger">
@@ -548,6 +590,8 @@ export function AllKeys() {
           </button>
         </p>
       )}
+      {/* Above the table: in sight after "Select all", and next in the Tab order, whatever the table's length. */}
+      <BulkBar />
       <div role="grid" aria-label="All keys" aria-rowcount={capped ? -1 : count + 1} aria-busy={loading} className={total === null ? 'vgrid stale' : 'vgrid'}>
         <div role="row" aria-rowindex={1} className="vhead">
           <div role="columnheader" className="vcell check">
@@ -571,8 +615,10 @@ export function AllKeys() {
           ref={viewport}
           className="vbody"
           role="rowgroup"
-          tabIndex={0}
+          // Focusable for scrolling only while no row holds the Tab stop (none loaded yet).
+          tabIndex={rowAt(stop) ? -1 : 0}
           aria-label="Rows"
+          onKeyDown={onGridKey}
           onScroll={(e) => {
             setScrollTop(e.currentTarget.scrollTop);
           }}
@@ -580,7 +626,6 @@ export function AllKeys() {
           <div style={{ height: rowCount * ROW_HEIGHT, position: 'relative' }}>{rows}</div>
         </div>
       </div>
-      <BulkBar />
     </section>
   );
 }
