@@ -235,7 +235,7 @@ export function GenerateForm() {
         // A new attempt the form refused leaves the last batch's keys (still worth copying) marked as the earlier ones.
         <div className={staleGenerated ? 'generated stale' : 'generated'} aria-label="Generated keys">
           <p>
-            {staleGenerated ? 'From the generate before this attempt: ' : ''}
+            {staleGenerated ? 'The earlier batch (this attempt was refused, nothing sent): ' : ''}
             {fmt.count(generated.length, NOUNS.key)} generated.{' '}
             <button
               type="button"
