@@ -346,6 +346,32 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
+  it('keyboard: Ctrl+C copies the focused row\'s key, Ctrl+Shift+C its HWID, and an unbound key says there is none', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [{ ...row('KD-A'), hwid: 'HW-BOUND-1' }, { ...row('KD-B'), note: '' }], total: 2, totalCapped: false } });
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    const boxes = await screen.findAllByRole('checkbox', { name: /^Select KD-/ });
+    boxes[0]!.focus();
+    await user.keyboard('{Control>}c{/Control}');
+    expect(await navigator.clipboard.readText()).toBe('KD-A');
+    await waitFor(() => { expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Copied KD-A.' }); });
+    await user.keyboard('{Control>}{Shift>}C{/Shift}{/Control}');
+    expect(await navigator.clipboard.readText()).toBe('HW-BOUND-1');
+    await user.keyboard('{ArrowDown}{Control>}{Shift>}C{/Shift}{/Control}');
+    expect(await navigator.clipboard.readText()).toBe('HW-BOUND-1');
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'KD-B is not bound to a machine: there is no HWID to copy.' });
+    // Ctrl+C did not tick the row, and an empty note reads as a dash, not a blank cell.
+    expect(useKeydesk.getState().selection).toEqual(new Set());
+    const rowB = screen.getByRole('checkbox', { name: 'Select KD-B' }).closest('[role="row"]') as HTMLElement;
+    const noteColumn = screen.getAllByRole('columnheader').findIndex((h) => h.textContent.startsWith('Note'));
+    expect(noteColumn).toBeGreaterThan(0);
+    const rowA = screen.getByRole('checkbox', { name: 'Select KD-A' }).closest('[role="row"]') as HTMLElement;
+    expect(within(rowA).getAllByRole('gridcell')[noteColumn]?.textContent).toBe('spring');
+    expect(within(rowB).getAllByRole('gridcell')[noteColumn]?.textContent).toBe('—');
+    vi.unstubAllGlobals();
+  });
+
   it('after an extend, lists the keys whose new expiry could not be read back, so their rows are not taken as current', async () => {
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });

@@ -10,6 +10,7 @@ import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
 import { isLive, jobLine } from '../../lib/jobs.ts';
 import { parseWhole } from '../../lib/numbers.ts';
+import { plain } from '../../lib/words.ts';
 
 const ROW_HEIGHT = 34;
 const OVERSCAN = 6;
@@ -97,7 +98,7 @@ function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined
               </span>
             )}
           </div>
-          <div role="gridcell" className="vcell">{row.note}</div>
+          <div role="gridcell" className="vcell">{row.note || <span className="muted">—</span>}</div>
           <div role="gridcell" className="vcell hwid" title={row.hwid ?? undefined}>
             {row.hwid ? (
               <span className="bound">{row.hwid}</span>
@@ -185,7 +186,7 @@ function JobPanel({ job }: { job: JobSummary }) {
             <ul className="mono">
               {problems[state].map((item) => (
                 <li key={item.seq}>
-                  {item.target}: {item.message ?? item.code}
+                  {item.target}: {plain(item.message ?? 'The service gave no reason.')}
                 </li>
               ))}
             </ul>
@@ -368,6 +369,7 @@ export function AllKeys() {
   const error = useKeydesk((s) => s.ledgerError);
   const recording = useKeydesk((s) => s.ledgerRecording);
   const recordingFailed = useKeydesk((s) => s.ledgerRecordingFailed);
+  const notify = useKeydesk((s) => s.notify);
   const sort = useKeydesk((s) => s.ledgerSort);
   const filter = useKeydesk((s) => s.ledgerFilter);
   const setLedgerFilter = useKeydesk((s) => s.setLedgerFilter);
@@ -497,6 +499,22 @@ export function AllKeys() {
   const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const from = Number((e.target as HTMLElement).dataset.row ?? Number.NaN);
     if (Number.isNaN(from)) return;
+    // Ctrl/Cmd+C copies the focused row's key (with Shift: its HWID), as a spreadsheet copies its cell.
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c') {
+      const focused = rowAt(from);
+      if (!focused) return;
+      e.preventDefault();
+      const what = e.shiftKey ? focused.hwid : focused.value;
+      if (what === null) {
+        notify('error', `${focused.value} is not bound to a machine: there is no HWID to copy.`);
+        return;
+      }
+      navigator.clipboard.writeText(what).then(
+        () => { notify('success', `Copied ${e.shiftKey ? 'the HWID of ' : ''}${focused.value}.`); },
+        () => { notify('error', 'The clipboard refused; use an export instead.'); },
+      );
+      return;
+    }
     const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
     const moves: Record<string, number> = { ArrowDown: from + 1, ArrowUp: from - 1, PageDown: from + page, PageUp: from - page, Home: 0, End: rowTotal - 1 };
     const to = moves[e.key];
@@ -553,7 +571,7 @@ export function AllKeys() {
         {nothing ? 'Nothing to export: no key matches.' : 'Exports hold every matching key, newest first, whatever the sort shown.'}
       </p>
       {error && <p role="alert" className="error">{error}</p>}
-      {recordingFailed && <p role="alert" className="error">{recordingFailed}</p>}
+      {recordingFailed && <p role="alert" className="error">{plain(recordingFailed)}</p>}
       {recording > 0 && (
         <p role="status" className="muted">
           Recording {fmt.count(recording, NOUNS.key)} in the ledger… The list refreshes when they are all in.
@@ -592,7 +610,10 @@ export function AllKeys() {
       )}
       {/* Above the table: in sight after "Select all", and next in the Tab order, whatever the table's length. */}
       <BulkBar />
-      <div role="grid" aria-label="All keys" aria-rowcount={capped ? -1 : count + 1} aria-busy={loading} className={total === null ? 'vgrid stale' : 'vgrid'}>
+      <p id="ledger-keys-hint" className="muted">
+        In the table: arrows move, Space ticks (Shift+Space a range), Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
+      </p>
+      <div role="grid" aria-label="All keys" aria-describedby="ledger-keys-hint" aria-keyshortcuts="Control+C Meta+C Control+Shift+C Meta+Shift+C" aria-rowcount={capped ? -1 : count + 1} aria-busy={loading} className={total === null ? 'vgrid stale' : 'vgrid'}>
         <div role="row" aria-rowindex={1} className="vhead">
           <div role="columnheader" className="vcell check">
             <HeaderCheckbox
