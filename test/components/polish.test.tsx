@@ -58,14 +58,15 @@ describe('All keys: a filter main refuses', () => {
 });
 
 describe('form drafts and a profile switch', () => {
-  it('clears what was typed for one service (identifier, search terms) when another profile becomes active', async () => {
+  it('clears what was typed for one service (identifier, search terms, a generate note) when another profile becomes active, and keeps habits', async () => {
     const s = useKeydesk.getState();
     s.setDraft('validate.service', 'service-of-a');
     s.setDraft('validate.keyValue', 'KEY-OF-A');
     s.setDraft('lookup.term', 'term-a');
     s.setDraft('keyless.term', 'hw-a');
     s.setDraft('identifier.value', 'id-a');
-    s.setDraft('generate.note', 'note kept');
+    s.setDraft('generate.note', 'big batch for a customer of A');
+    s.setDraft('generate.count', '300000');
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
     await act(() => useKeydesk.getState().selectProfile('p2'));
     const d = useKeydesk.getState().drafts;
@@ -74,6 +75,9 @@ describe('form drafts and a profile switch', () => {
     expect(d['lookup.term']).toBeUndefined();
     expect(d['keyless.term']).toBeUndefined();
     expect(d['identifier.value']).toBeUndefined();
+    expect(d['generate.note']).toBeUndefined();
+    // How many to generate is the person's habit, not the service's: it stays.
+    expect(d['generate.count']).toBe('300000');
     await waitFor(() => { expect(useKeydesk.getState().activeProfileId).toBe('p2'); });
   });
 });

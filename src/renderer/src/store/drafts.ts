@@ -53,12 +53,13 @@ export const DRAFT_DEFAULTS: Drafts = {
 };
 
 /**
- * Drafts that name something of one service (a key, a search term, an identifier): a profile switch clears them,
- * so nothing typed for service A is sent to service B (Validate dry-running B with A's identifier, say).
- * The rest (how to generate, which HWID method) is the person's habit and stays.
+ * Drafts that name something of one service (a key, a search term, an identifier, a batch's note naming its
+ * customer): a profile switch clears them, so nothing typed for service A is sent to service B (Validate
+ * dry-running B with A's identifier, say, or B's keys generated under A's note). The rest (how many, how long,
+ * which HWID method) is the person's habit and stays.
  */
 export const PROFILE_DRAFTS = [
-  'lookup.term', 'keyless.term', 'keyless.hwid', 'identifier.value', 'validate.keyValue', 'validate.service',
+  'lookup.term', 'keyless.term', 'keyless.hwid', 'identifier.value', 'validate.keyValue', 'validate.service', 'generate.note',
 ] as const satisfies readonly (keyof Drafts)[];
 
 export interface DraftsSlice {
