@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { JobSummary, LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { schemas } from '../../../../shared/rules.ts';
 import { isExpired } from '../../components/Badge.tsx';
+import { CancelJobButton } from '../../components/CancelJobButton.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
@@ -140,16 +141,7 @@ function JobPanel({ job }: { job: JobSummary }) {
       {job.reason && <p className="error">{job.reason}</p>}
       <div className="inline">
         {job.state === 'running' && (
-          <button
-            type="button"
-            onClick={() => {
-              // The button goes once main stops sending: focus moves to the line that says what the cancel did.
-              statusRef.current?.focus();
-              void cancel();
-            }}
-          >
-            Cancel
-          </button>
+          <CancelJobButton status={statusRef} onCancel={cancel} />
         )}
         {!running && job.counts.pending > 0 && (
           <button type="button" onClick={() => void resume(false)}>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { generateInput, JOB_GENERATE_MAX } from '../../../../shared/contract.ts';
 import type { JobSummary } from '../../../../shared/domain.ts';
 import { fixedExpiryProblem, isCalendarDate, LIMITS, utcDate } from '../../../../shared/rules.ts';
+import { CancelJobButton } from '../../components/CancelJobButton.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
@@ -49,16 +50,7 @@ function GenerateJob({ job }: { job: JobSummary }) {
       )}
       <p className="inline">
         {running && (
-          <button
-            type="button"
-            onClick={() => {
-              // The button goes once main stops sending: focus moves to the line that says what the cancel did.
-              statusRef.current?.focus();
-              void cancel();
-            }}
-          >
-            Cancel
-          </button>
+          <CancelJobButton status={statusRef} onCancel={cancel} />
         )}
         {ended && job.counts.done > 0 && (
           <>
