@@ -102,6 +102,17 @@ describe('Generate: more keys than one request takes', () => {
     expect(within(panel).getByRole('button', { name: 'Export the 200,000 keys CSV' })).toBeTruthy();
   });
 
+  it('says a job finished when the cancel came after its last request, and names the job in its toast', async () => {
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [summary({ total: 150_000, counts: { pending: 0, sent: 50_000, done: 100_000, failed: 0, unknown: 0 } })], elsewhere: [] } });
+    render(<GenerateForm />);
+    const panel = await screen.findByRole('group', { name: 'Generate job' });
+    act(() => {
+      emit('jobs.progress', summary({ total: 150_000, state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 } }));
+    });
+    expect(within(panel).getByRole('status').textContent).toBe('Generate, finished (the cancel came after the last request): 150,000 of 150,000 done.');
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Generate: 150,000 of 150,000 done.' });
+  });
+
   it("keeps its job's export and Resume after a bulk action in All keys, and no earlier batch shows under a new job", async () => {
     const user = userEvent.setup();
     // An earlier single-request batch is on screen when the job starts.
@@ -369,6 +380,26 @@ describe('All keys: jobs', () => {
     const rowA = screen.getByRole('checkbox', { name: 'Select KD-A' }).closest('[role="row"]') as HTMLElement;
     expect(within(rowA).getAllByRole('gridcell')[noteColumn]?.textContent).toBe('spring');
     expect(within(rowB).getAllByRole('gridcell')[noteColumn]?.textContent).toBe('—');
+    vi.unstubAllGlobals();
+  });
+
+  it('says why the bulk actions are off while a job runs, and that they come back when it ends', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await user.click(await screen.findByRole('checkbox', { name: 'Select KD-A' }));
+    const why = /One job at a time per service: these actions come back when the job below ends/;
+    expect(screen.queryByText(why)).toBeNull();
+    act(() => {
+      emit('jobs.progress', summary({ action: 'extend', days: 5, total: 10, counts: { pending: 10, sent: 0, done: 0, failed: 0, unknown: 0 } }));
+    });
+    expect(await screen.findByText(why)).toBeTruthy();
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Delete selected' }).disabled).toBe(true);
+    act(() => {
+      emit('jobs.progress', summary({ action: 'extend', days: 5, total: 10, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 0, sent: 0, done: 10, failed: 0, unknown: 0 } }));
+    });
+    await waitFor(() => { expect(screen.queryByText(why)).toBeNull(); });
     vi.unstubAllGlobals();
   });
 

@@ -181,7 +181,7 @@ describe('connectivity and feedback', () => {
     useKeydesk.getState().toggleSelected('A');
     await useKeydesk.getState().runBulk('delete');
     expect(useKeydesk.getState().job).toMatchObject({ state: 'finished', counts: { done: 100 } });
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: '100 of 100 done.' });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Extend by 7 days: 100 of 100 done.' });
   });
 
   it('saves a profile ceiling through main and says what it is now', async () => {
@@ -211,7 +211,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().ledgerGeneration).toBe(generation);
     // The last answers are recorded, and main records the end: now the toast, and the table refreshes.
     emit('jobs.progress', job({ id: JOB_A, state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, done: 45, pending: 55 } }));
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: '45 of 100 done, 55 not sent (cancelled).' });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Extend by 7 days: 45 of 100 done, 55 not sent (cancelled).' });
     expect(useKeydesk.getState().ledgerGeneration).toBe(generation + 1);
     expect(useKeydesk.getState().toasts).toHaveLength(toastsBefore + 1);
   });

@@ -18,10 +18,19 @@ function duration(seconds: number): string {
  */
 export const isLive = (j: JobSummary): boolean => j.finishedAt === null;
 
-/** The state in words: a stopped job still awaiting answers is "cancelling", not yet "cancelled". */
+/**
+ * The state in words: a stopped job still awaiting answers is "cancelling", not yet "cancelled"; a cancel that
+ * came after the last request went out stopped nothing, and the job says it finished.
+ */
 function stateWord(j: JobSummary): string {
   if (j.state !== 'running' && isLive(j)) return j.state === 'cancelled' ? 'cancelling' : 'stopping';
+  if (j.state === 'cancelled' && j.counts.pending === 0 && j.counts.sent === 0) return 'finished (the cancel came after the last request)';
   return STATE_LABEL[j.state].toLowerCase();
+}
+
+/** What the job does, in words: "Extend by 7 days", "Reset HWID". */
+export function jobTitle(j: JobSummary): string {
+  return j.action === 'extend' && j.days !== null ? `Extend by ${n(j.days)} days` : ACTION_LABEL[j.action];
 }
 
 /** One line that says where a job stands, in the words a person reads first. */
@@ -38,7 +47,6 @@ export function jobLine(j: JobSummary): string {
     if (sent > 0) parts.push(`${n(sent)} sent, awaiting an answer`);
     if (pending > 0) parts.push(`${n(pending)} not sent`);
   }
-  const what = j.action === 'extend' && j.days !== null ? `Extend by ${n(j.days)} days` : ACTION_LABEL[j.action];
-  return `${what}, ${stateWord(j)}: ${parts.join(', ')}.`;
+  return `${jobTitle(j)}, ${stateWord(j)}: ${parts.join(', ')}.`;
 }
 

@@ -4,7 +4,7 @@ import type { StateCreator } from 'zustand';
 import type { OperationInput } from '../../../shared/contract.ts';
 import type { JobAction, JobItem, JobSummary, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
-import { isLive } from '../lib/jobs.ts';
+import { isLive, jobTitle } from '../lib/jobs.ts';
 
 export const LEDGER_PAGE = 200;
 export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
@@ -159,7 +159,10 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       if (unknown > 0) parts.push(`${plural(unknown, 'outcome')} unknown`);
       if (sent > 0) parts.push(`${sent.toLocaleString()} sent, no answer recorded`);
       if (pending > 0) parts.push(`${pending.toLocaleString()} not sent (${p.state})`);
-      get().notify(done === p.total ? 'success' : 'error', `${parts.join(', ')}.`);
+      // Named, so a toast is not taken for another job's; a cancel the person asked for, with nothing failed or
+      // in doubt, is not an error.
+      const clean = failed === 0 && unknown === 0 && sent === 0 && (done === p.total || p.state === 'cancelled');
+      get().notify(clean ? 'success' : 'error', `${jobTitle(p)}: ${parts.join(', ')}.`);
     }
   };
   /** Starts a new generation of pages; the rows shown so far stay as stale unless the patch says otherwise. */

@@ -332,6 +332,9 @@ function BulkBar() {
           Extend selected
         </button>
       </div>
+      {running && count > 0 && (
+        <p className="muted">One job at a time per service: these actions come back when the job below ends (or once you cancel it).</p>
+      )}
       {job && <JobPanel job={job} />}
       <JobElsewhere />
       <ConfirmDialog
