@@ -228,6 +228,30 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
+  it('past the count cap, counts the matching keys before asking, so the dialog of an irreversible action names the number', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['ledger.query'] = (input) => {
+      const exact = (input as { exactCount?: boolean }).exactCount === true;
+      return Promise.resolve({
+        ok: true,
+        data: exact
+          ? { rows: [row('KD-A')], total: 123_456, totalCapped: false, targets: 123_400, targetsCapped: false }
+          : { rows: [row('KD-A'), row('KD-B')], total: 10_000, totalCapped: true, targets: 10_000, targetsCapped: true },
+      });
+    };
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await user.click(await screen.findByRole('button', { name: /^Select all/ }));
+    expect(screen.getByText('All more than 10,000 matching')).toBeTruthy();
+    await user.clear(screen.getByLabelText('Days'));
+    await user.type(screen.getByLabelText('Days'), '5');
+    await user.click(screen.getByRole('button', { name: 'Extend selected' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Extend all 123,400 matching keys by 5 days?')).toBeTruthy();
+    expect(fake.calls.filter((c) => c.name === 'ledger.query' && (c.input as { exactCount?: boolean }).exactCount === true)).toHaveLength(1);
+    vi.unstubAllGlobals();
+  });
+
   it('bulk Extend refuses "1e3", "-5" and "0" with one sentence, then asks first (how many keys, by how many days, no undo)', async () => {
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });

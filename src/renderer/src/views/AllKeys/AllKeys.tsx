@@ -282,6 +282,7 @@ function BulkBar() {
   const [days, setDays] = useDraft('bulk.days');
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Confirming | null>(null);
+  const countExactly = useKeydesk((s) => s.countLedgerExactly);
   const running = job !== null && isLive(job);
   const selection = useKeydesk((s) => s.selection);
   const pages = useKeydesk((s) => s.ledgerPages);
@@ -293,6 +294,11 @@ function BulkBar() {
   // Past the count's cap the number is a lower bound: say so; main resolves the filter, so the job gets them all.
   const allMatching = capped ? `more than ${n(count)}` : n(count);
   const what = selectedAll ? `all ${allMatching} matching keys` : `${n(count)} keys`;
+  // An action that cannot be undone names its exact number: past the cap, the keys are counted first.
+  const ask = (next: Confirming) => {
+    if (capped) void countExactly().then(() => { setConfirm(next); });
+    else setConfirm(next);
+  };
   // Read only while the reset dialog is open. "All matching" generated or deleted keys: none is active.
   const known: Known =
     confirm?.action !== 'resetHwid'
@@ -312,10 +318,10 @@ function BulkBar() {
         </button>
       </p>
       <div className="inline">
-        <button type="button" className="danger" disabled={none} onClick={() => { setConfirm({ action: 'delete' }); }}>
+        <button type="button" className="danger" disabled={none} onClick={() => { ask({ action: 'delete' }); }}>
           Delete selected
         </button>
-        <button type="button" disabled={none} onClick={() => { setConfirm({ action: 'resetHwid' }); }}>
+        <button type="button" disabled={none} onClick={() => { ask({ action: 'resetHwid' }); }}>
           Reset HWID of selected
         </button>
         <Field label="Days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); setDaysError(null); }} />
@@ -326,7 +332,7 @@ function BulkBar() {
             // The Generate form's and the key panel's rule: digits only ("1e3" is not 1,000), one sentence for any bad value.
             const parsed = schemas.days.safeParse(parseWhole(days));
             setDaysError(parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter days.'));
-            if (parsed.success) setConfirm({ action: 'extend', days: parsed.data });
+            if (parsed.success) ask({ action: 'extend', days: parsed.data });
           }}
         >
           Extend selected
