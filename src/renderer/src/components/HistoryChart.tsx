@@ -16,8 +16,21 @@ const RIGHT: uPlot.Axis.Side = 1;
 /** Steps for a count axis: whole numbers only (1, 2, 5, 10, 20, 50…), so no tick ever reads "0.5 executions". */
 export const COUNT_STEPS: number[] = Array.from({ length: 15 }, (_, e) => [1, 2, 5].map((m) => m * 10 ** e)).flat();
 
-/** The time axis's tick labels, from our Intl formatter rather than uPlot's own date templates. */
-export const timeTicks = (splits: number[], stepSeconds: number): string[] => splits.map((s) => fmt.axisTime(s * 1000, stepSeconds * 1000));
+/**
+ * The time axis's tick labels, from our Intl formatter rather than uPlot's own date templates. A tick that would
+ * read as its neighbour (ticks under a second apart, over a range of a few seconds) is left blank: one label per
+ * time, never "4:30:32 AM" three times over.
+ */
+export const timeTicks = (splits: number[], stepSeconds: number): string[] =>
+  splits.map((s) => fmt.axisTime(s * 1000, stepSeconds * 1000)).map((label, i, all) => (i > 0 && label === all[i - 1] ? '' : label));
+
+/** Times to the second where points are under a minute apart, so no two rows or tooltips read the same. */
+export function timeLabel(buckets: readonly ChartBucket[]): (ms: number) => string {
+  let closest = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < buckets.length; i++) closest = Math.min(closest, (buckets[i]?.at ?? 0) - (buckets[i - 1]?.at ?? 0));
+  const format = closest < 60_000 ? fmt.dateTimeSeconds : fmt.dateTime;
+  return (ms) => format(new Date(ms).toISOString());
+}
 
 /** Least room between time ticks, in CSS pixels: a locale's longest tick ("12:44:50 PM") fits with a gap. */
 const TIME_TICK_SPACE = 110;
@@ -130,11 +143,12 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
   }, [data, dark]);
 
   const at = hover ? buckets[hover.idx] : undefined;
+  const when = timeLabel(buckets);
   const first = buckets[0];
   const last = buckets.at(-1);
   const summary =
     first && last
-      ? `Execution count from ${fmt.number(first.total)} to ${fmt.number(last.total)}, ${fmt.dateTime(new Date(first.at).toISOString())} to ${fmt.dateTime(new Date(last.at).toISOString())}`
+      ? `Execution count from ${fmt.number(first.total)} to ${fmt.number(last.total)}, ${when(first.at)} to ${when(last.at)}`
       : 'No history';
   return (
     <figure className="history-chart">
@@ -149,7 +163,7 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
             className={hover.flip ? 'chart-tooltip flip' : 'chart-tooltip'}
             style={{ left: hover.left + AXIS_SIZE, top: Math.max(0, hover.top - 8) }}
           >
-            <time dateTime={new Date(at.at).toISOString()}>{fmt.dateTime(new Date(at.at).toISOString())}</time>
+            <time dateTime={new Date(at.at).toISOString()}>{when(at.at)}</time>
             <span>
               Total <strong>{fmt.number(at.total)}</strong>
             </span>
@@ -177,7 +191,7 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
                   <tr key={b.at}>
                     <td>
                       <time className="time" dateTime={iso} title={iso}>
-                        {fmt.dateTime(iso)}
+                        {when(b.at)}
                       </time>
                     </td>
                     <td className="num">{fmt.number(b.total)}</td>

@@ -27,6 +27,8 @@ export interface Formatter {
   date: (iso: string) => string;
   /** A date and time to the minute. */
   dateTime: (iso: string) => string;
+  /** A date and time to the second, for points less than a minute apart. */
+  dateTimeSeconds: (iso: string) => string;
   /** A time of day to the second. */
   time: (iso: string) => string;
   /** "3 minutes ago", "in 2 days", relative to `now` (ms). */
@@ -51,6 +53,7 @@ export function createFormatter(locale?: string): Formatter {
   const plurals = new Intl.PluralRules(resolved);
   const dates = new Intl.DateTimeFormat(resolved, { dateStyle: 'medium' });
   const dateTimes = new Intl.DateTimeFormat(resolved, { dateStyle: 'medium', timeStyle: 'short' });
+  const dateTimeSeconds = new Intl.DateTimeFormat(resolved, { dateStyle: 'medium', timeStyle: 'medium' });
   const times = new Intl.DateTimeFormat(resolved, { timeStyle: 'medium' });
   const relatives = new Intl.RelativeTimeFormat(resolved, { numeric: 'auto' });
   const axisSeconds = new Intl.DateTimeFormat(resolved, { hour: 'numeric', minute: '2-digit', second: '2-digit' });
@@ -70,6 +73,7 @@ export function createFormatter(locale?: string): Formatter {
     noun,
     date: (iso) => withDate(iso, (t) => dates.format(t)),
     dateTime: (iso) => withDate(iso, (t) => dateTimes.format(t)),
+    dateTimeSeconds: (iso) => withDate(iso, (t) => dateTimeSeconds.format(t)),
     time: (iso) => withDate(iso, (t) => times.format(t)),
     relative: (iso, now = Date.now()) =>
       withDate(iso, (t) => {
