@@ -55,6 +55,11 @@ const ledgerFilter = z.strictObject({
   status: z.enum(['generated', 'active', 'deleted']).optional(),
   premium: z.boolean().optional(),
 });
+/** All keys' sort: a column and a direction; rows that tie are ordered by key value in the same direction. */
+const ledgerSort = z.strictObject({
+  field: z.enum(['createdAt', 'expiresAt', 'value', 'note', 'status', 'lastSeenAt']),
+  dir: z.enum(['asc', 'desc']),
+});
 const ledgerCursor = z.strictObject({ key: z.string().max(LIMITS.noteMaxChars).nullable(), value: schemas.keyValue });
 const auditFilter = z.strictObject({
   text: z.string().max(LIMITS.textMaxChars).optional(),
@@ -162,10 +167,7 @@ export const contract = {
   'ledger.query': op<{ rows: LedgerRow[]; total: number | null; totalCapped: boolean; targets?: number; targetsCapped?: boolean; recording?: number; recordingFailed?: string }>()(
     z.strictObject({
       filter: ledgerFilter,
-      sort: z.strictObject({
-        field: z.enum(['createdAt', 'expiresAt', 'value', 'note', 'status', 'lastSeenAt']),
-        dir: z.enum(['asc', 'desc']),
-      }),
+      sort: ledgerSort,
       offset: schemas.pageOffset,
       limit: schemas.pageLimit,
       // The row next to the page wanted, from a page already shown: seek paging, cheap at any depth.
@@ -174,9 +176,10 @@ export const contract = {
     }),
     'Filter, sort and paging (an offset, or a cursor row) over the local ledger; total is null on a cursor page, and past 10,000 matches only a lower bound (totalCapped) unless exactCount.',
   ),
+  // The file lists the rows in the order All keys shows them (its sort), so what was read on screen is found there.
   'ledger.export': op<{ path: string | null }>()(
-    z.strictObject({ filter: ledgerFilter, format: exportFormat }),
-    'A filter and a format; main asks the user for the path.',
+    z.strictObject({ filter: ledgerFilter, sort: ledgerSort, format: exportFormat }),
+    'A filter, the sort shown and a format; main asks the user for the path.',
   ),
   'identifier.check': op<{ exists: boolean; service: string | null }>()(
     z.strictObject({ identifier: schemas.identifier }),

@@ -324,7 +324,7 @@ describe('All keys: jobs', () => {
     const deletedRow = screen.getByRole('checkbox', { name: 'Select KD-D' }).closest('[role="row"]') as HTMLElement;
     expect(within(deletedRow).queryByText(/2027/)).toBeNull();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Export CSV' }).disabled).toBe(false);
-    expect(screen.getByText('Exports hold every matching key, newest first, whatever the sort shown.')).toBeTruthy();
+    expect(screen.getByText('Exports hold every matching key, in the order shown.')).toBeTruthy();
 
     const text = screen.getByLabelText('Filter (key, note or HWID)');
     await user.type(text, 'zz');

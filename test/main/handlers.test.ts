@@ -301,7 +301,7 @@ describe('records', () => {
   });
 
   it('exports the ledger as CSV and the filtered activity as JSON to the path the user chose', async () => {
-    const csv = await must('ledger.export', { filter: { text: 'spring' }, format: 'csv' });
+    const csv = await must('ledger.export', { filter: { text: 'spring' }, sort: { field: 'createdAt', dir: 'desc' }, format: 'csv' });
     const lines = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
     expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,lastSeenAt');
     expect(lines).toHaveLength(4);
@@ -310,6 +310,30 @@ describe('records', () => {
     expect(rows.length).toBe((await must('audit.list', { filter: { outcome: 'failed' }, offset: 0, limit: 1 })).total);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.outcome === 'failed')).toBe(true);
+  });
+
+  describe('All keys export order', () => {
+    beforeAll(async () => {
+      // Batches that differ in every sortable column but the last seen time.
+      for (const [expire, note] of [['2098-03-01', 'order-b'], ['2099-07-01', 'order-c'], ['2097-01-01', 'order-a']] as const) {
+        await must('keys.generate', { expire, count: 2, isPremium: false, note });
+      }
+      await core.ledger.idle();
+    });
+  it.each([
+    { field: 'value', dir: 'asc' },
+    { field: 'expiresAt', dir: 'desc' },
+    { field: 'note', dir: 'asc' },
+    { field: 'status', dir: 'desc' },
+    { field: 'createdAt', dir: 'desc' },
+  ] as const)('exports All keys in the order the table shows them, sorted by $field $dir', async (sort) => {
+    const filter = { text: 'order-' };
+    const shown = await must('ledger.query', { filter, sort, offset: 0, limit: 100 });
+    expect(shown.total).toBe(6);
+    const json = await must('ledger.export', { filter, sort, format: 'json' });
+    const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as { value: string }[];
+    expect(rows.map((r) => r.value)).toEqual(shown.rows.map((r) => r.value));
+  });
   });
 
   it('exports a generated batch, in its order, as CSV a spreadsheet reads safely and as JSON', async () => {

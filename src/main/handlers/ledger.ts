@@ -21,9 +21,10 @@ export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'led
   }),
 
   // Exports wait for the keys still being recorded: a batch generated a moment ago is in the file.
-  'ledger.export': needsProfile(core, async ({ filter, format }, p) => {
+  // They follow the sort shown, so the file reads in the order the table did.
+  'ledger.export': needsProfile(core, async ({ filter, sort, format }, p) => {
     await core.ledger.idle();
-    return saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(p.id, filter));
+    return saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(p.id, filter, sort));
   }),
 
   'keys.export': needsProfile(core, async ({ keyValues, format }, p) => {

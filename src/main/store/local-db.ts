@@ -862,9 +862,12 @@ export class LocalDb {
     for (const row of rows) yield toLedgerRow(row as unknown as LedgerDbRow);
   }
 
-  *iterateLedger(profileId: string, filter: LedgerFilter): Generator<LedgerRow> {
+  /** Every row a filter passes, in a sort's order: the order queryLedger pages through (ties by value, same direction). */
+  *iterateLedger(profileId: string, filter: LedgerFilter, sort: { field: LedgerSortField; dir: 'asc' | 'desc' }): Generator<LedgerRow> {
     const where = this.ledgerWhere(profileId, filter, 'set');
-    for (const row of this.db.prepare(`SELECT * FROM ledger WHERE ${where.sql} ORDER BY created_at DESC, value`).iterate(...where.params)) {
+    const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
+    const order = `${SORT_COLUMNS[sort.field]} ${dir}, value ${dir}`;
+    for (const row of this.db.prepare(`SELECT * FROM ledger WHERE ${where.sql} ORDER BY ${order}`).iterate(...where.params)) {
       yield toLedgerRow(row as unknown as LedgerDbRow);
     }
   }

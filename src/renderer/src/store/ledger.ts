@@ -400,7 +400,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       set({ generateJob: null, ...(job?.id === generateJob.id ? { job: null, jobProblems: null } : {}) });
     },
     exportLedger: async (format) => {
-      const r = await call('ledger.export', { filter: get().ledgerFilter, format });
+      const r = await call('ledger.export', { filter: get().ledgerFilter, sort: get().ledgerSort, format });
       if (!r.ok) {
         get().notify('error', r.message);
         return null;

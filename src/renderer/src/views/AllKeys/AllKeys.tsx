@@ -569,7 +569,7 @@ export function AllKeys() {
         <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('json')}>Export JSON</button>
       </div>
       <p id="ledger-export-note" className="muted">
-        {nothing ? 'Nothing to export: no key matches.' : 'Exports hold every matching key, newest first, whatever the sort shown.'}
+        {nothing ? 'Nothing to export: no key matches.' : 'Exports hold every matching key, in the order shown.'}
       </p>
       {error && <p role="alert" className="error">{error}</p>}
       {recordingFailed && <p role="alert" className="error">{plain(recordingFailed)}</p>}
