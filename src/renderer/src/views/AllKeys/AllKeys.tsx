@@ -18,10 +18,11 @@ const OVERSCAN = 6;
 /** Never more rows in the DOM than this, whatever the window size. */
 export const MAX_DOM_ROWS = 60;
 
-/** The grid's columns in order; the HWID column cannot be sorted (the ledger has no index on it). */
+/** The grid's columns in order; Premium and HWID cannot be sorted (the ledger's sorts do not include them). */
 const COLUMNS: { field: LedgerSortField | null; label: string }[] = [
   { field: 'value', label: 'Key' },
   { field: 'status', label: 'Status' },
+  { field: null, label: 'Premium' },
   { field: 'note', label: 'Note' },
   { field: null, label: 'HWID' },
   { field: 'expiresAt', label: 'Expires' },
@@ -93,11 +94,10 @@ function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined
           <div role="gridcell" className="vcell mono">{row.value}</div>
           <div role="gridcell" className="vcell status">
             <span className={`badge mark mark-${row.status}`}>{STATUS_WORD[row.status]}</span>
-            {row.isPremium && (
-              <span className="badge mark mark-premium" title="Premium">
-                <span className="visually-hidden">Premium</span>
-              </span>
-            )}
+          </div>
+          {/* The Premium filter's own words: a star is not the only mark. */}
+          <div role="gridcell" className="vcell">
+            {row.isPremium ? <span className="badge mark mark-premium">Premium</span> : <span className="muted">Standard</span>}
           </div>
           <div role="gridcell" className="vcell">{row.note || <span className="muted">—</span>}</div>
           <div role="gridcell" className="vcell hwid" title={row.hwid ?? undefined}>
