@@ -10,7 +10,7 @@ export interface AppPage {
   page: Page;
   /** Clicks a view in the side navigation. */
   nav(view: string): Promise<void>;
-  /** Waits for a status message (a toast) containing the text. */
+  /** Waits for a toast (a success or an error) containing the text. */
   toast(text: string | RegExp): Promise<void>;
   /** Searches the Keys view for a key value, note or HWID. */
   search(term: string): Promise<void>;
@@ -31,7 +31,7 @@ export async function openApp(viewport = { width: 1280, height: 800 }, userData?
     browser,
     page,
     nav: (view) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: view, exact: true }).click(),
-    toast: (text) => page.getByRole('status').filter({ hasText: text }).first().waitFor(),
+    toast: (text) => page.locator('.toasts .toast').filter({ hasText: text }).first().waitFor(),
     search: async (term) => {
       await page.getByLabel('Key value, note or HWID').fill(term);
       await page.getByRole('button', { name: 'Search', exact: true }).click();

@@ -1,25 +1,94 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useKeydesk } from '../store/index.ts';
+import type { Toast } from '../store/index.ts';
 
-/** Brief confirmations and errors, announced politely, dismissable. */
+/** How long a success stays once nothing holds it (the pointer over it, or the focus in it). */
+export const SUCCESS_MS = 6_000;
+
+/**
+ * Confirmations and errors. Successes are announced politely (status) and leave after a few seconds, held while
+ * hovered or focused; errors are announced at once (alert) and stay until dismissed. Each has a Dismiss button,
+ * and Esc inside one dismisses it. Both live regions are always in the page, so a reader hears what is added.
+ */
 export function Toasts() {
   const toasts = useKeydesk((s) => s.toasts);
-  const dismiss = useKeydesk((s) => s.dismiss);
+  const errors = toasts.filter((t) => t.kind === 'error');
+  const successes = toasts.filter((t) => t.kind === 'success');
   return (
-    <div className="toasts" role="status" aria-live="polite">
-      {toasts.map((t) => (
-        <div key={t.id} className={`toast ${t.kind}`}>
-          <span>{t.text}</span>
-          <button
-            type="button"
-            aria-label="Dismiss"
-            onClick={() => {
-              dismiss(t.id);
-            }}
-          >
-            ×
-          </button>
-        </div>
-      ))}
+    <div className="toasts">
+      <div role="alert" aria-label="Errors" className="toast-group">
+        {errors.map((t) => (
+          <ToastItem key={t.id} toast={t} />
+        ))}
+      </div>
+      <div role="status" aria-label="Notifications" className="toast-group">
+        {successes.map((t) => (
+          <ToastItem key={t.id} toast={t} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function ToastItem({ toast }: { toast: Toast }) {
+  const dismiss = useKeydesk((s) => s.dismiss);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const self = useRef<HTMLDivElement>(null);
+  const held = hovered || focused;
+  // A success counts down only while nothing holds it; leaving starts the full time again.
+  useEffect(() => {
+    if (toast.kind !== 'success' || held) return;
+    const timer = setTimeout(() => {
+      dismiss(toast.id);
+    }, SUCCESS_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [toast.kind, toast.id, held, dismiss]);
+
+  /** Dismissed from the keyboard: the focus goes to the next toast, else to the view's heading, never to nowhere. */
+  const close = (byKeyboard: boolean) => {
+    if (byKeyboard) {
+      const buttons = [...document.querySelectorAll<HTMLButtonElement>('.toasts .toast button')];
+      const mine = self.current?.querySelector('button');
+      const next = buttons.find((b) => b !== mine) ?? document.querySelector<HTMLElement>('main h1');
+      if (next) {
+        if (next.tagName === 'H1' && !next.hasAttribute('tabindex')) next.setAttribute('tabindex', '-1');
+        next.focus();
+      }
+    }
+    dismiss(toast.id);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'Escape') return;
+    e.stopPropagation();
+    close(true);
+  };
+  const textId = `toast-${String(toast.id)}`;
+  return (
+    <div
+      ref={self}
+      className={`toast ${toast.kind}`}
+      onMouseEnter={() => { setHovered(true); }}
+      onMouseLeave={() => { setHovered(false); }}
+      onFocus={() => { setFocused(true); }}
+      onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setFocused(false); }}
+      onKeyDown={onKeyDown}
+    >
+      <span id={textId}>{toast.text}</span>
+      <button
+        type="button"
+        aria-label="Dismiss"
+        aria-describedby={textId}
+        title="Dismiss (Esc)"
+        onClick={(e) => {
+          // A click from the keyboard (Enter/Space) has no pointer position: it moves the focus on.
+          close(e.detail === 0);
+        }}
+      >
+        ×
+      </button>
     </div>
   );
 }

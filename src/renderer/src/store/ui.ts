@@ -6,6 +6,9 @@ import type { Toast } from './index.ts';
 import type { ProfileData, StoreContext } from './context.ts';
 
 let toastId = 0;
+/** At most this many of each kind on screen at once (the oldest goes first), so the stack never covers the view. */
+const MAX_ERRORS = 3;
+const MAX_SUCCESSES = 2;
 
 export interface UiSlice {
   view: ViewName;
@@ -22,7 +25,7 @@ export interface UiSlice {
 }
 
 export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileData> {
-  const { set, get } = ctx;
+  const { set } = ctx;
   return {
     view: 'overview',
     toasts: [],
@@ -33,12 +36,17 @@ export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileDat
     setPaletteOpen: (paletteOpen) => {
       set({ paletteOpen });
     },
+    // The Toasts component times a success out (paused while hovered or focused); an error stays until dismissed.
     notify: (kind, text) => {
       const id = ++toastId;
-      set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text: plain(text) }] }));
-      setTimeout(() => {
-        get().dismiss(id);
-      }, kind === 'error' ? 8_000 : 3_000);
+      const words = plain(text);
+      set((s) => {
+        // The same message again moves to the end (newest) instead of stacking twice.
+        const others = s.toasts.filter((t) => t.kind !== kind || t.text !== words);
+        const keep = (k: Toast['kind'], max: number) => others.filter((t) => t.kind === k).slice(-max);
+        const kept = new Set([...keep('error', MAX_ERRORS - (kind === 'error' ? 1 : 0)), ...keep('success', MAX_SUCCESSES - (kind === 'success' ? 1 : 0))]);
+        return { toasts: [...others.filter((t) => kept.has(t)), { id, kind, text: words }] };
+      });
     },
     dismiss: (id) => {
       set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
