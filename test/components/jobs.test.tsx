@@ -22,6 +22,7 @@ const summary = (over: Partial<JobSummary>): JobSummary => ({
 });
 
 beforeEach(() => {
+  vi.useRealTimers();
   resetFake();
   useKeydesk.setState(initial, true);
   useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
@@ -30,6 +31,9 @@ beforeEach(() => {
 
 describe('Generate: more keys than one request takes', () => {
   it('says how many requests before starting, starts a generate job (never keys.generate), follows it, cancels it and exports its keys', async () => {
+    // Only the clock is set by hand, so the rate measured between two summaries is known.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00.000Z'));
     const user = userEvent.setup();
     render(<GenerateForm />);
     await user.clear(screen.getByLabelText('Count'));
@@ -46,15 +50,19 @@ describe('Generate: more keys than one request takes', () => {
     });
     expect(fake.calls.some((c) => c.name === 'keys.generate')).toBe(false);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
-    expect(within(panel).getByRole('status').textContent).toBe('Generate, running: 0 of 100,001 done.');
+    // Before the first answer: what is happening, and a bar that claims no progress yet.
+    expect(within(panel).getByRole('status').textContent).toBe('Generate, running: sending the first request, 0 of 100,001 done until it answers.');
+    expect(within(panel).getByLabelText<HTMLProgressElement>('Generate job progress').hasAttribute('value')).toBe(false);
     // While it runs, the form does not start another.
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Generate as a job of 2 requests' }).disabled).toBe(true);
 
-    // The first request answers; cancel stops before the second.
+    // The first request answers 4 s later (main has no rate yet: one answer): the rate and time left from here.
+    vi.setSystemTime(new Date('2026-01-01T00:00:04.000Z'));
     act(() => {
       emit('jobs.progress', summary({ counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }));
     });
-    expect(within(panel).getByRole('status').textContent).toBe('Generate, running: 100,000 of 100,001 done.');
+    expect(within(panel).getByRole('status').textContent).toBe('Generate, running: 100,000 of 100,001 done, 25,000 keys/s, about 1 s left.');
+    vi.useRealTimers();
     expect(within(panel).getByLabelText<HTMLProgressElement>('Generate job progress').value).toBe(100_000);
     fake.impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: summary({ state: 'cancelled', counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }) });
     await user.click(within(panel).getByRole('button', { name: 'Cancel' }));
@@ -224,7 +232,7 @@ describe('All keys: jobs', () => {
     await waitFor(() => {
       expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([{ action: 'delete', target: { filter: {} } }]);
     });
-    expect(await screen.findByText('Delete, running: 0 of 3 done.')).toBeTruthy();
+    expect(await screen.findByText('Delete, running: sending the first requests, 0 of 3 done until they answer.')).toBeTruthy();
     vi.unstubAllGlobals();
   });
 

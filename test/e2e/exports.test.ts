@@ -64,6 +64,26 @@ describe('exports', () => {
     expect(rows.every((r) => r.note === NOTE && r.daysKey === 45 && r.status === 'generated')).toBe(true);
   });
 
+  it('saves All keys in the order the table shows, after a sort by key and by note', async () => {
+    await app.nav('All keys');
+    await page.getByLabel('Filter (key, note or HWID)').fill('');
+    const grid = page.getByRole('grid', { name: 'All keys' });
+    // The batch and the 5 unrelated keys: few enough that every row is in the page.
+    await page.getByText('8 keys', { exact: true }).waitFor();
+    for (const column of ['Key', 'Note']) {
+      await grid.getByRole('button', { name: new RegExp(`^${column}`) }).click();
+      await grid.locator('[aria-sort="ascending"], [aria-sort="descending"]').filter({ hasText: column }).waitFor();
+      await page.getByText('8 keys', { exact: true }).waitFor();
+      const shown = (await grid.locator('.vrow .vcell.mono').allTextContents()).map((v) => v.trim());
+      expect(shown).toHaveLength(8);
+      await page.getByRole('button', { name: 'Export CSV' }).click();
+      const file = await savedPath(/Saved to (.+keydesk-keys-[^/\\]+\.csv)\.$/);
+      const lines = readFileSync(file, 'utf8').trim().split('\n').slice(1);
+      expect(lines.map((l) => l.split(',')[0])).toEqual(shown);
+      await page.locator('.toasts .toast').filter({ hasText: file }).getByRole('button', { name: 'Dismiss' }).click();
+    }
+  });
+
   it('saves the activity log as filtered on screen', async () => {
     await app.nav('Activity');
     await page.getByLabel('Filter', { exact: true }).fill('spring');

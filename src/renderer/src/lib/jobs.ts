@@ -33,9 +33,39 @@ export function jobTitle(j: JobSummary): string {
   return j.action === 'extend' && j.days !== null ? `Extend by ${n(j.days)} days` : ACTION_LABEL[j.action];
 }
 
+/** Items answered so far: done, failed or of unknown outcome. */
+export const settledOf = (j: JobSummary): number => j.counts.done + j.counts.failed + j.counts.unknown;
+
+/** Where this window first saw a job running: the base its own rate is measured from. */
+export interface PaceBase {
+  id: string;
+  /** ms since the epoch. */
+  at: number;
+  settled: number;
+}
+
+/**
+ * A running job's rate and time left, as main gives them (over its last few seconds) or, while main has none
+ * (it needs two answers in a few seconds, and one generate request can take longer), measured here: the answers
+ * since this window first saw the job running, over the time since. Never a figure before an answer has come.
+ */
+export function withPace(j: JobSummary, base: PaceBase | null, now: number): JobSummary {
+  if (j.state !== 'running' || j.ratePerSecond !== null || base?.id !== j.id) return j;
+  const answered = settledOf(j) - base.settled;
+  const seconds = (now - base.at) / 1000;
+  if (answered <= 0 || seconds <= 0) return j;
+  const rate = answered / seconds;
+  return { ...j, ratePerSecond: rate, etaSeconds: Math.ceil((j.counts.pending + j.counts.sent) / rate) };
+}
+
 /** One line that says where a job stands, in the words a person reads first. */
 export function jobLine(j: JobSummary): string {
   const { done, failed, unknown, pending, sent } = j.counts;
+  // Nothing has answered yet: "0 of N done" alone reads as stuck; say what is happening instead.
+  if (j.state === 'running' && settledOf(j) === 0) {
+    const one = j.action === 'generate' || j.total === 1;
+    return `${jobTitle(j)}, running: sending the first request${one ? '' : 's'}, 0 of ${n(j.total)} done until ${one ? 'it answers' : 'they answer'}.`;
+  }
   const parts = [`${n(done)} of ${n(j.total)} done`];
   if (failed > 0) parts.push(`${n(failed)} failed`);
   if (unknown > 0) parts.push(`${n(unknown)} unknown`);

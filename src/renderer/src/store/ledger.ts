@@ -4,7 +4,7 @@ import type { StateCreator } from 'zustand';
 import type { OperationInput } from '../../../shared/contract.ts';
 import type { JobAction, JobItem, JobSummary, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
-import { isLive, jobTitle } from '../lib/jobs.ts';
+import { isLive, jobTitle, settledOf, withPace, type PaceBase } from '../lib/jobs.ts';
 
 export const LEDGER_PAGE = 200;
 export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
@@ -130,11 +130,27 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     }
     if (get().job?.id === job.id) set({ jobProblems: { failed, unknown, error, ...(stale ? { stale } : {}) } });
   };
+  /** Per job, where this window first saw it running; its own rate runs from there (see withPace). */
+  const paceBases = new Map<string, PaceBase>();
+  const paced = (p: JobSummary): JobSummary => {
+    if (p.state !== 'running') {
+      paceBases.delete(p.id);
+      return p;
+    }
+    const now = Date.now();
+    const base = paceBases.get(p.id);
+    if (!base) {
+      paceBases.set(p.id, { id: p.id, at: now, settled: settledOf(p) });
+      return p;
+    }
+    return withPace(p, base, now);
+  };
   /**
    * A job's progress from main: shown only for the active profile. A job has ended when main records its end
    * (finishedAt): a cancel's own summary comes while answers are still on the wire. The end refreshes the table.
    */
-  const onProgress = (p: JobSummary) => {
+  const onProgress = (summary: JobSummary) => {
+    const p = paced(summary);
     const { job, activeProfileId, jobElsewhere } = get();
     if (p.profileId !== activeProfileId) {
       // Not shown as this profile's job, but never invisible while it runs.

@@ -41,7 +41,8 @@ function GenerateJob({ job }: { job: JobSummary }) {
         Generate job of {fmt.count(job.total, NOUNS.key)}
         {job.note ? ` (note “${job.note}”)` : ''}, started {fmt.time(job.createdAt)}
       </p>
-      <progress aria-label="Generate job progress" max={job.total} value={settled} />
+      {/* No answer yet: a bar that moves without claiming how far, not a stuck 0. */}
+      <progress aria-label="Generate job progress" max={job.total} value={running && settled === 0 ? undefined : settled} />
       <p role="status" tabIndex={-1} ref={statusRef}>{jobLine(job)}</p>
       {job.reason && <p className="error">{job.reason}</p>}
       {running && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}

@@ -1,0 +1,45 @@
+// A job's rate and time left: main's when it has them, else measured in the window from the answers it has seen;
+// none before an answer, none once the job stops.
+import { describe, expect, it } from 'vitest';
+import type { JobSummary } from '../../src/shared/domain.ts';
+import { jobLine, withPace } from '../../src/renderer/src/lib/jobs.ts';
+
+const job = (over: Partial<JobSummary>): JobSummary => ({
+  id: 'j1', profileId: 'sandbox', action: 'generate', days: null, note: null, state: 'running', reason: null, createdAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: null, total: 300_000, counts: { pending: 300_000, sent: 0, done: 0, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
+  concurrency: 1, ceiling: 1, pausedUntil: null, version: 1, ...over,
+});
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+
+describe('job pace', () => {
+  it('before any answer, says the first request is on its way and gives no rate', () => {
+    const j = withPace(job({ counts: { pending: 200_000, sent: 100_000, done: 0, failed: 0, unknown: 0 } }), { id: 'j1', at: T0, settled: 0 }, T0 + 5_000);
+    expect(j.ratePerSecond).toBeNull();
+    expect(jobLine(j)).toBe('Generate, running: sending the first request, 0 of 300,000 done until it answers.');
+    expect(jobLine(job({ action: 'delete', total: 40, counts: { pending: 30, sent: 10, done: 0, failed: 0, unknown: 0 } }))).toBe(
+      'Delete, running: sending the first requests, 0 of 40 done until they answer.',
+    );
+  });
+
+  it('after an answer, measures the answers since the window first saw the job over the time since', () => {
+    const j = withPace(job({ counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 } }), { id: 'j1', at: T0, settled: 0 }, T0 + 10_000);
+    expect(j.ratePerSecond).toBe(10_000);
+    expect(j.etaSeconds).toBe(20);
+    expect(jobLine(j)).toBe('Generate, running: 100,000 of 300,000 done, 10,000 keys/s, about 20 s left.');
+  });
+
+  it('counts only what answered after the base (a job seen first half done, after a reload)', () => {
+    const j = withPace(job({ counts: { pending: 0, sent: 100_000, done: 200_000, failed: 0, unknown: 0 } }), { id: 'j1', at: T0, settled: 100_000 }, T0 + 50_000);
+    expect(j.ratePerSecond).toBe(2_000);
+    expect(j.etaSeconds).toBe(50);
+  });
+
+  it("keeps main's own figures when it has them, and adds none to a stopped job or another job's base", () => {
+    const mains = job({ counts: { pending: 0, sent: 100_000, done: 200_000, failed: 0, unknown: 0 }, ratePerSecond: 40_000, etaSeconds: 3 });
+    expect(withPace(mains, { id: 'j1', at: T0, settled: 0 }, T0 + 1_000)).toBe(mains);
+    const stopped = job({ state: 'cancelled', counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } });
+    expect(withPace(stopped, { id: 'j1', at: T0, settled: 0 }, T0 + 1_000).ratePerSecond).toBeNull();
+    const other = job({ counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } });
+    expect(withPace(other, { id: 'j2', at: T0, settled: 0 }, T0 + 1_000).ratePerSecond).toBeNull();
+  });
+});
