@@ -1,6 +1,6 @@
 // The generate form: problems beside their fields, and a days key asks only for days while the request still
 // carries the valid expire the service requires.
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isCalendarDate } from '../../src/shared/rules.ts';
@@ -68,5 +68,47 @@ describe('generate form', () => {
     expect(date.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(date.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent).toMatch(/real calendar date/);
     expect(fake.calls.filter((c) => c.name === 'keys.generate')).toEqual([]);
+  });
+});
+
+describe('Generate: the expiry date', () => {
+  const dateField = () => screen.getByLabelText('Expiry date');
+  const problemOf = (el: HTMLElement) => document.getElementById(el.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent;
+
+  it('shows its format under the field before anything is typed', () => {
+    render(<GenerateForm />);
+    const hintId = dateField().getAttribute('aria-describedby');
+    expect(hintId && document.getElementById(hintId)?.textContent).toBe('Written YYYY-MM-DD (year, month, day), e.g. 2030-12-31.');
+  });
+
+  it.each([
+    ['', 'Enter the expiry date as YYYY-MM-DD (year, month, day), e.g. 2030-12-31.'],
+    ['12/31/2030', '“12/31/2030” is not written YYYY-MM-DD (year, month, day), e.g. 2030-12-31.'],
+    ['2030-2-3', '“2030-2-3” is not written YYYY-MM-DD (year, month, day), e.g. 2030-12-31.'],
+    ['2031-02-29', '“2031-02-29” is not a real calendar date: check the month and the day.'],
+    ['2030-13-01', '“2030-13-01” is not a real calendar date: check the month and the day.'],
+  ])('refuses %j beside the field, saying how to write it, keeps what was typed and sends nothing', async (typed, message) => {
+    const user = userEvent.setup();
+    render(<GenerateForm />);
+    await user.clear(dateField());
+    if (typed) await user.type(dateField(), typed);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(dateField().getAttribute('aria-invalid')).toBe('true');
+    expect(problemOf(dateField())).toBe(message);
+    expect((dateField() as HTMLInputElement).value).toBe(typed);
+    expect(fake.calls.filter((c) => c.name === 'keys.generate')).toEqual([]);
+  });
+
+  it('takes a pasted date with spaces around it as the date', async () => {
+    const user = userEvent.setup();
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [] } });
+    render(<GenerateForm />);
+    await user.clear(dateField());
+    await user.click(dateField());
+    await user.paste(' 2099-12-31 ');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'keys.generate').map((c) => (c.input as { expire: string }).expire)).toEqual(['2099-12-31']);
+    });
   });
 });

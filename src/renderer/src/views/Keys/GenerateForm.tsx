@@ -24,6 +24,20 @@ const requestsFor = (count: number): number => Math.ceil(count / LIMITS.countMax
 /** Every bad count gets the limit the form really has: jobs take more than one request's worth. */
 const COUNT_RULE = `Count must be a whole number from ${fmt.number(LIMITS.countMin)} to ${fmt.number(JOB_GENERATE_MAX)}; above ${fmt.number(LIMITS.countMax)} runs as a job of several requests.`;
 
+/** The expiry date's format, shown under the field and named again by every complaint about it. */
+const DATE_FORMAT = 'YYYY-MM-DD (year, month, day), e.g. 2030-12-31';
+
+/**
+ * What is wrong with a typed expiry date, in words that say how to write it; null for a real calendar date.
+ * (Whether it lies before today is checked apart: that needs the clock.)
+ */
+function expiryDateProblem(typed: string): string | null {
+  if (typed === '') return `Enter the expiry date as ${DATE_FORMAT}.`;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(typed)) return `“${typed}” is not written ${DATE_FORMAT}.`;
+  if (!isCalendarDate(typed)) return `“${typed}” is not a real calendar date: check the month and the day.`;
+  return null;
+}
+
 /** A generate job (more keys than one request takes): its progress, cancel between requests, and its keys' export. */
 function GenerateJob({ job }: { job: JobSummary }) {
   const cancel = useKeydesk((s) => s.cancelBulk);
@@ -134,7 +148,9 @@ export function GenerateForm() {
     // The same rules main applies, from the shared contract: problems show beside their field.
     // A days key's expiry runs from activation; the service still requires a date, which it ignores for such keys.
     // The form does not ask for it: it sends the date typed for a dated key if it is valid, else a year from today.
-    const sentExpire = byDays ? (isCalendarDate(expire) ? expire : utcDate(clock.now() + 365 * 86_400_000)) : expire;
+    // Spaces around a pasted date are not part of it.
+    const typedExpire = expire.trim();
+    const sentExpire = byDays ? (isCalendarDate(typedExpire) ? typedExpire : utcDate(clock.now() + 365 * 86_400_000)) : typedExpire;
     const asJob = wanted > LIMITS.countMax;
     const parsed = generateInput.safeParse({
       expire: sentExpire,
@@ -154,10 +170,14 @@ export function GenerateForm() {
         next[field] ??= field === 'count' ? COUNT_RULE : issue.message;
       }
     }
-    // The service refuses a fixed expiry before today (UTC); say so before sending.
-    if (!byDays && !next.expire) {
-      const past = fixedExpiryProblem(expire, clock.now());
-      if (past) next.expire = past.replace(/^expire/, 'The expiry date');
+    // The date's own words (how to write it), then the service's rule: a fixed expiry not before today (UTC).
+    if (!byDays) {
+      const problem = expiryDateProblem(typedExpire);
+      if (problem) next.expire = problem;
+      else {
+        const past = fixedExpiryProblem(typedExpire, clock.now());
+        if (past) next.expire = past.replace(/^expire/, 'The expiry date');
+      }
     }
     if (!parsed.success || Object.keys(next).length > 0) {
       setErrors(next);
@@ -206,6 +226,7 @@ export function GenerateForm() {
         <Field
           label="Expiry date"
           placeholder="YYYY-MM-DD"
+          hint={`Written ${DATE_FORMAT}.`}
           value={expire}
           error={errors.expire ?? (serverAt === 'expire' ? serverError?.message : undefined)}
           onChange={(e) => { setExpire(e.target.value); changed('expire'); }}
