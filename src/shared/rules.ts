@@ -6,6 +6,9 @@ import { z } from 'zod';
 /** A filtered ledger count stops here: past it the screen says "more than 10,000", and counts exactly on request. */
 export const LEDGER_COUNT_CAP = 10_000;
 
+/** The execution history's bounded ranges (executions.history), in ms back from now; 'all' has no bound. */
+export const HISTORY_RANGE_MS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
+
 export const LIMITS = {
   noteMaxChars: 1_000,
   /** keyValue, hwid, service, search term. */

@@ -22,7 +22,7 @@ beforeEach(() => {
 
 describe('Overview: the chart and the headline agree', () => {
   const sample = (at: string, count: number) => ({ at, min: count, max: count });
-  it('updates "Change over the range" with the headline after a push, and reads the history again', async () => {
+  it('updates the change with the headline after a push, and reads the history again', async () => {
     const user = userEvent.setup();
     let history = [sample('2026-11-23T10:00:00.000Z', 10), sample('2026-11-23T10:05:00.000Z', 12)];
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 12, sampledAt: '2026-11-23T10:05:00.000Z' } });
@@ -32,12 +32,13 @@ describe('Overview: the chart and the headline agree', () => {
       return Promise.resolve({ ok: true, data: { executionCount: 13 } });
     };
     render(<Overview />);
-    expect((await screen.findByText(/^Change over the range/)).textContent).toBe('Change over the range: +2');
+    // Samples over 5 minutes of the last 24 hours: the change is since the first of them, not over the whole range.
+    expect((await screen.findByText(/^Change since/)).textContent).toBe('Change since the first sample in the range: +2');
     const reads = () => fake.calls.filter((c) => c.name === 'executions.history').length;
     const before = reads();
     await user.click(screen.getByRole('button', { name: 'Push +1' }));
     await waitFor(() => {
-      expect(screen.getByText(/^Change over the range/).textContent).toBe('Change over the range: +3');
+      expect(screen.getByText(/^Change since/).textContent).toBe('Change since the first sample in the range: +3');
     });
     await waitFor(() => {
       expect(reads()).toBeGreaterThan(before);
@@ -48,3 +49,37 @@ describe('Overview: the chart and the headline agree', () => {
   });
 });
 
+describe('Overview: history that covers only part of the range (a first run, or a service added lately)', () => {
+  const sample = (at: string, count: number) => ({ at, min: count, max: count });
+  const serve = (history: { at: string; min: number; max: number }[], readAt: string, count: number) => {
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: count, sampledAt: readAt } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: history, samples: history.length } });
+  };
+
+  it('with one sample, says there is no history yet and names that sample, as for any profile', async () => {
+    serve([sample('2026-11-23T04:30:32.000Z', 0)], '2026-11-23T04:30:32.000Z', 0);
+    render(<Overview />);
+    expect(await screen.findByText('No history in this range yet')).toBeTruthy();
+    expect(screen.getByText(/^One sample so far: 0 at/)).toBeTruthy();
+    expect(screen.getByText(/A longer range may hold earlier samples\./)).toBeTruthy();
+    expect(screen.queryByTestId('chart')).toBeNull();
+  });
+
+  it('with samples a few seconds old, draws them and says the range has none before them', async () => {
+    serve([sample('2026-11-23T04:30:32.000Z', 0), sample('2026-11-23T04:30:37.000Z', 0)], '2026-11-23T04:30:37.000Z', 0);
+    render(<Overview />);
+    expect((await screen.findByTestId('chart')).textContent).toBe('0,0');
+    const note = screen.getByText(/^No samples in the last 24 hours before about/);
+    expect(note.textContent).toMatch(/: the count is sampled only while this app reads it \(every few seconds while this view is open\)\.$/);
+    expect(note.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-23T04:30:32.000Z');
+    expect(screen.getByText(/^Change since/).textContent).toBe('Change since the first sample in the range: +0');
+  });
+
+  it('with samples from the start of the range, says nothing of the kind and gives the change over the range', async () => {
+    serve([sample('2026-11-22T04:40:00.000Z', 3), sample('2026-11-23T04:30:00.000Z', 9)], '2026-11-23T04:30:37.000Z', 9);
+    render(<Overview />);
+    expect((await screen.findByTestId('chart')).textContent).toBe('3,9');
+    expect(screen.getByText(/^Change over the range/).textContent).toBe('Change over the range: +6');
+    expect(screen.queryByText(/^No samples in the/)).toBeNull();
+  });
+});

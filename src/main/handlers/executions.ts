@@ -1,9 +1,7 @@
 import { ok } from '../../shared/result.ts';
-import { LIMITS } from '../../shared/rules.ts';
+import { HISTORY_RANGE_MS as RANGE_MS, LIMITS } from '../../shared/rules.ts';
 import type { Core } from '../core.ts';
 import { audited, needsKey, needsProfile, type Handlers } from './types.ts';
-
-const RANGE_MS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 
 export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' | 'executions.push' | 'executions.history'> => ({
   'executions.get': needsKey(core, async (_input, a) => {

@@ -6,7 +6,7 @@ import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt } from '../../lib/format.ts';
 import { toChartBuckets } from '../../lib/history.ts';
-import { LIMITS } from '../../../../shared/rules.ts';
+import { HISTORY_RANGE_MS, LIMITS } from '../../../../shared/rules.ts';
 import { useKeydesk } from '../../store/index.ts';
 
 const RANGES = [
@@ -64,6 +64,13 @@ export function Overview() {
   }, [refresh, loadHistory, range, profileId]);
 
   const buckets = useMemo(() => toChartBuckets(history), [history]);
+  // A bounded range the samples reach back only part of (a first run, or a service added lately): the chart
+  // starts at its first sample, and says so rather than letting its axis pass for the whole range.
+  const firstAt = buckets[0]?.at;
+  const readAt = sampledAt === null ? buckets.at(-1)?.at : Date.parse(sampledAt);
+  const partial = (from: number | undefined): from is number =>
+    range !== 'all' && from !== undefined && readAt !== undefined && from - (readAt - HISTORY_RANGE_MS[range]) > HISTORY_RANGE_MS[range] / 20;
+  const rangeLabel = RANGES.find(([value]) => value === range)?.[1].toLowerCase() ?? 'range';
   const first = buckets[0]?.total;
   // The range ends now: the headline count is the newest figure (a push shows in it before the chart reads again).
   const last = count ?? buckets.at(-1)?.total;
@@ -117,16 +124,30 @@ export function Overview() {
         </fieldset>
         {first !== undefined && last !== undefined && (
           <p>
-            Change over the range: <strong>{last - first >= 0 ? `+${fmt.number(last - first)}` : fmt.number(last - first)}</strong>
+            {partial(firstAt) ? 'Change since the first sample in the range' : 'Change over the range'}: <strong>{last - first >= 0 ? `+${fmt.number(last - first)}` : fmt.number(last - first)}</strong>
           </p>
         )}
         {historyError && <FailureMessage failure={historyError} />}
         {buckets.length >= 2 ? (
-          <HistoryChart buckets={buckets} />
+          <>
+            <HistoryChart buckets={buckets} />
+            {partial(firstAt) && (
+              <p className="muted">
+                No samples in the {rangeLabel} before about <Time iso={new Date(firstAt).toISOString()} mode="dateTime" />: the count is sampled only
+                while this app reads it (every few seconds while this view is open).
+              </p>
+            )}
+          </>
         ) : (
+          // One rule for every profile, a first run's included: a chart needs two samples in the range.
           <EmptyState title="No history in this range yet" action={<button type="button" onClick={() => void push()}>Count an execution now</button>}>
-            The count is sampled each time it is read (every few seconds while this view is open), so the chart fills in as you
-            work. Pick a longer range to see earlier samples.
+            {buckets[0] ? (
+              <>
+                One sample so far: {fmt.number(buckets[0].total)} at <Time iso={new Date(buckets[0].at).toISOString()} mode="dateTime" />.{' '}
+              </>
+            ) : null}
+            The count is sampled each time this app reads it (every few seconds while this view is open), so the chart fills in as
+            you work.{range === 'all' ? '' : ' A longer range may hold earlier samples.'}
           </EmptyState>
         )}
       </div>
