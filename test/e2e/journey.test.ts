@@ -163,7 +163,7 @@ describe('error paths', () => {
     await page.getByLabel('Expiry date').fill('2023-02-29');
     await page.getByLabel('Note', { exact: true }).fill('kept');
     await page.getByRole('button', { name: 'Generate', exact: true }).click();
-    await page.getByText('Date must be a real calendar date written YYYY-MM-DD.').waitFor();
+    await page.getByText('“2023-02-29” is not a real calendar date: check the month and the day.').waitFor();
     expect(await page.getByLabel('Note', { exact: true }).inputValue()).toBe('kept');
     await page.getByLabel('Days after activation').check();
     await page.getByLabel('Days', { exact: true }).fill('0');
