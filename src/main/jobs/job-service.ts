@@ -22,6 +22,14 @@ export const GENERATE_BATCH = 100_000;
 const PROGRESS_EVERY_MS = 100;
 /** Completions counted for the rate shown. */
 const RATE_WINDOW_MS = 5_000;
+/**
+ * A bulk job's answers are written in groups: at most this long after the first of them arrived (and then the
+ * progress shown is the progress recorded), or at once when this many are waiting. Only answers wait: an item is
+ * always committed as sent before its request goes out, and an answer lost in a crash leaves its item sent, which
+ * the next start calls unknown, as it may or may not have taken effect.
+ */
+const WRITE_ANSWERS_EVERY_MS = PROGRESS_EVERY_MS;
+const WRITE_ANSWERS_AT = 1_000;
 /** A flush longer than this yields to due timers before the next request goes out. */
 const LONG_STRETCH_MS = 20;
 /** How long quitting waits for answers already on the wire before leaving them unknown. */
@@ -88,7 +96,9 @@ interface Run {
   wake: (() => void) | null;
   /** Set by an answer or a cancel; cleared when the loop has looked. */
   signalled: boolean;
+  /** Answers not written yet, and when the first of them arrived (performance.now()). */
   settle: ItemSettlement[];
+  settleSince: number;
   seenKeys: Key[];
   /** Keys described in part (no status): only their reported fields go into the ledger. */
   reportedKeys: Key[];
@@ -98,7 +108,8 @@ interface Run {
   /** Values a generate batch made, kept with the job for its export. */
   generated: string[];
   audit: SettleBatch['audit'][number][];
-  completions: { at: number; size: number }[];
+  /** Answers counted for the rate shown: per bucket, when its first came, the keys and the answers in it. */
+  completions: { at: number; size: number; answers: number }[];
   lastEmitAt: number;
   finished: Promise<void>;
 }
@@ -232,6 +243,7 @@ export class JobService {
       wake: null,
       signalled: false,
       settle: [],
+      settleSince: 0,
       seenKeys: [],
       reportedKeys: [],
       hwidCleared: [],
@@ -269,10 +281,13 @@ export class JobService {
         }
         const free = run.control.limit - run.inflight;
         const paced = run.control.pacedRate !== null;
+        const claim = free <= 0 ? 0 : paced ? 1 : free;
         const t0 = performance.now();
-        // What settled, and the next items marked sent: one transaction.
-        const claimed = this.step(run, free <= 0 ? 0 : paced ? 1 : free);
-        this.emit(run, false);
+        // A generate batch's answer (a few, each large) is written with the next claim: one transaction. A bulk
+        // job's answers (many, each small) wait to be written in groups, after the next requests have gone out.
+        const grouped = run.job.action !== 'generate';
+        const claimed = grouped ? this.claim(run, claim) : this.step(run, claim);
+        if (!grouped) this.emit(run, false);
         if (claimed.length === 0 && run.inflight === 0) break;
         if (performance.now() - t0 > LONG_STRETCH_MS) {
           // After a long synchronous stretch (a 100,000-key batch into the ledger), let due timers run before
@@ -281,7 +296,7 @@ export class JobService {
           await new Promise((r) => setTimeout(r, 0));
           if (stopped(run)) {
             // Cancelled (or quitting) meanwhile: these were claimed but never sent, so they go back to pending.
-            for (const item of claimed) run.settle.push({ seq: item.seq, state: 'pending', code: null, message: null });
+            for (const item of claimed) settleLater(run, { seq: item.seq, state: 'pending', code: null, message: null });
             continue;
           }
         }
@@ -289,6 +304,15 @@ export class JobService {
           run.counts.pending -= item.size;
           run.counts.sent += item.size;
           void this.send(run, item, run.control.sent(this.clock.now()));
+        }
+        if (grouped && this.answersDue(run)) {
+          // The requests just claimed reach the socket first (their sending continues in microtasks).
+          await new Promise((r) => setImmediate(r));
+          const t1 = performance.now();
+          this.step(run, 0);
+          this.emit(run, false);
+          // As above: a long write lets due timers run before the next request goes out.
+          if (performance.now() - t1 > LONG_STRETCH_MS) await new Promise((r) => setTimeout(r, 0));
         }
         if (paced && claimed.length > 0) continue;
         await this.waitForAnswer(run);
@@ -321,7 +345,10 @@ export class JobService {
     // An answer (or a cancel) that came while the loop was busy elsewhere is not waited for again.
     if (!run.signalled) {
       await new Promise<void>((resolve) => {
+        // Answers waiting to be written are written in time even if no other answer comes (a slow service).
+        const timer = run.settle.length > 0 ? setTimeout(() => run.wake?.(), Math.max(0, run.settleSince + WRITE_ANSWERS_EVERY_MS - performance.now())) : undefined;
         run.wake = () => {
+          clearTimeout(timer);
           run.wake = null;
           resolve();
         };
@@ -329,6 +356,11 @@ export class JobService {
     }
     await new Promise((r) => setImmediate(r));
     run.signalled = false;
+  }
+
+  /** Whether the answers waiting are to be written now. Real time, not the job's clock: a write is not a pause. */
+  private answersDue(run: Run): boolean {
+    return run.settle.length > 0 && (run.settle.length >= WRITE_ANSWERS_AT || performance.now() - run.settleSince >= WRITE_ANSWERS_EVERY_MS);
   }
 
   /** Sleeps for `ms`, ending early on an answer or when the job is stopped. */
@@ -382,8 +414,8 @@ export class JobService {
       case 'done':
         run.control.answered(ticket, now - sentAt, now);
         run.counts.done += item.size;
-        run.completions.push({ at: now, size: item.size });
-        run.settle.push({ seq: item.seq, state: 'done', code: null, message: outcome.note ?? null });
+        countCompletion(run, now, item.size);
+        settleLater(run, { seq: item.seq, state: 'done', code: null, message: outcome.note ?? null });
         if (run.job.action === 'delete') run.deleted.push(item.target);
         else {
           if (run.job.action === 'generate') for (const k of outcome.keys) run.generated.push(k.value);
@@ -399,13 +431,13 @@ export class JobService {
         if (outcome.overload) run.control.overloaded(ticket, now, outcome.retryAfter);
         else run.control.answered(ticket, now - sentAt, now);
         run.counts[outcome.kind] += item.size;
-        run.completions.push({ at: now, size: item.size });
-        run.settle.push({ seq: item.seq, state: outcome.kind, code: outcome.code, message: outcome.message });
+        countCompletion(run, now, item.size);
+        settleLater(run, { seq: item.seq, state: outcome.kind, code: outcome.code, message: outcome.message });
         audit('failed', outcome.message);
         break;
       case 'requeue':
         run.counts.pending += item.size;
-        run.settle.push({ seq: item.seq, state: 'pending', code: null, message: null });
+        settleLater(run, { seq: item.seq, state: 'pending', code: null, message: null });
         if (outcome.stopJob) {
           run.stop ??= { state: 'interrupted', reason: `${outcome.message} Resume the job when this is fixed.` };
           run.abort.abort();
@@ -443,6 +475,11 @@ export class JobService {
     return r.ok ? { kind: 'done', keys: r.data } : classify(r);
   }
 
+  /** Marks up to `claim` more items sent (committed before they go out); the answers waiting stay unwritten. */
+  private claim(run: Run, claim: number): { seq: number; target: string; size: number }[] {
+    return claim > 0 ? this.db.jobStep(null, { jobId: run.job.id, max: claim }) : [];
+  }
+
   /** Writes what has settled since the last step and claims up to `claim` more items: one transaction. */
   private step(run: Run, claim: number): { seq: number; target: string; size: number }[] {
     const batch: SettleBatch | null =
@@ -476,7 +513,7 @@ export class JobService {
       const now = this.clock.now();
       while (run.completions.length > 0 && (run.completions[0]?.at ?? 0) < now - RATE_WINDOW_MS) run.completions.shift();
       const first = run.completions[0];
-      if (first && run.completions.length > 1) {
+      if (first && (run.completions.length > 1 || first.answers > 1)) {
         const span = Math.max(now - first.at, 250);
         ratePerSecond = (run.completions.reduce((n, c) => n + c.size, 0) / span) * 1000;
         etaSeconds = ratePerSecond > 0 ? Math.ceil((counts.pending + counts.sent) / ratePerSecond) : null;
@@ -586,6 +623,21 @@ export class JobService {
     for (const run of runs) this.step(run, 0);
     this.db.interruptRunningJobs('Keydesk quit while this job ran.');
   }
+}
+
+/** Completions for the rate shown, in buckets of PROGRESS_EVERY_MS: a few dozen entries, not one per answer. */
+function countCompletion(run: Run, at: number, size: number): void {
+  const last = run.completions.at(-1);
+  if (last && at - last.at < PROGRESS_EVERY_MS) {
+    last.size += size;
+    last.answers++;
+  } else run.completions.push({ at, size, answers: 1 });
+}
+
+/** An item's end, written with the next group of answers. */
+function settleLater(run: Run, settlement: ItemSettlement): void {
+  if (run.settle.length === 0) run.settleSince = performance.now();
+  run.settle.push(settlement);
 }
 
 /** Whether the job was stopped; read after an await, where a cancel may have come in. */

@@ -393,15 +393,31 @@ export class LocalDb {
    * One statement for the whole batch: the rows go in as one JSON array read by json_each, so 100,000 keys cost
    * one call into SQLite rather than 100,000. The search text is lower-cased here, as the filter term is.
    */
-  private upsertKeys(profileId: string, keys: readonly Key[], seenAt: string): void {
+  private upsertKeys(profileId: string, keys: readonly Key[], seenAt: string, known = false): void {
     this.ledgerCaches(true);
     // In key order: every index this touches leads with the value (or a column the batch shares), so sorted rows
     // walk each B-tree once, front to back, rather than landing on random pages of a table larger than the cache.
     const sorted = [...keys].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-    const rows = sorted.map((k) => [
+    let rows = sorted.map((k) => [
       k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null,
       `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase(), k.expiresByDaysKey ? k.daysKey : null,
     ]);
+    if (known) {
+      // Keys a job's answers describe are in the ledger already, and an answer (an extend, a reset) changes few
+      // of their columns. A column a statement sets has its index entries rewritten even when the value is the
+      // same, so rows whose note, status, premium flag and creation are as recorded get a narrower update: no
+      // write to those four indexes, and none to the text index either unless the search text changed (its
+      // trigger looks). Whatever else (a new key, a changed note) goes through the full upsert below.
+      // One keyed statement per row: as one statement over json_each, SQLite reads the ledger in the outer loop.
+      const narrow = this.statement(
+        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5
+         WHERE profile_id = ?6 AND value = ?7 AND note = ?8 AND status = ?9 AND is_premium = ?10 AND (?11 IS NULL OR created_at IS ?11)`,
+      );
+      rows = rows.filter(([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey]) =>
+        narrow.run(expiresAt ?? null, hwid ?? null, search ?? null, daysKey ?? null, seenAt, profileId, value ?? null, note ?? null, status ?? null, isPremium ?? null, createdAt ?? null).changes === 0,
+      );
+      if (rows.length === 0) return;
+    }
     this.statement(
       `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key)
        SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]'
@@ -968,7 +984,7 @@ export class LocalDb {
     // One keyed update per item: a join against json_each here may scan the job's items once per batch.
     const setItem = this.statement('UPDATE job_items SET state = ?, code = ?, message = ? WHERE job_id = ? AND seq = ?');
     for (const i of batch.items) setItem.run(i.state, i.code, i.message, batch.jobId, i.seq);
-    if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at);
+    if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at, true);
     for (const k of batch.reportedKeys ?? []) this.recordReportedFields(batch.profileId, k, at);
     if (batch.hwidCleared && batch.hwidCleared.length > 0) {
       this.ledgerCaches(true);

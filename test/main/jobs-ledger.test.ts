@@ -1,0 +1,130 @@
+// What a bulk job writes, read back by value from a second connection (as the ledger writer's thread or a restart
+// sees it): answers are written in groups, yet no request leaves before its item is committed as sent; and after
+// extend, HWID reset and delete the ledger's text index and per-status counts still agree with its rows.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../src/main/client/service-client.ts';
+import { JobService } from '../../src/main/jobs/job-service.ts';
+import { LocalDb } from '../../src/main/store/local-db.ts';
+import type { OperationInput } from '../../src/shared/contract.ts';
+import { tempDir } from '../support/sandbox-process.ts';
+import { startTestCore, type TestCore } from '../support/core.ts';
+import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
+
+describe('a bulk job whose answers are written in groups', () => {
+  it('has every item committed as sent before its request reaches the service, and every answer written by its end', async () => {
+    const file = join(tempDir('keydesk-jobs-'), 'keydesk.db');
+    const db = new LocalDb(file);
+    // Another connection sees only what was committed.
+    const reader = new DatabaseSync(file, { readOnly: true });
+    const stateOf = reader.prepare('SELECT state FROM job_items WHERE target = ?');
+    const seen: { key: string; state: unknown }[] = [];
+    const server: Server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (d: string) => (body += d));
+      req.on('end', () => {
+        const { keyValue = '' } = JSON.parse(body || '{}') as { keyValue?: string };
+        seen.push({ key: keyValue, state: (stateOf.get(keyValue) as { state: string } | undefined)?.state });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: keyValue }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'test-key' }, { retryDelaysMs: [] });
+    const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'sandbox' }), clientFor: () => Promise.resolve(client), emit: () => undefined });
+    try {
+      const keys = Array.from({ length: 1_500 }, (_, i) => `G${String(i).padStart(5, '0')}`);
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys } });
+      if (!started.ok) throw new Error(started.message);
+      await jobs.settled(started.data.id);
+
+      expect(seen.map((s) => s.key).sort()).toEqual(keys);
+      // Committed as sent, never still pending (an answer may not be written yet, but the claim always is).
+      expect(seen.filter((s) => s.state !== 'sent')).toEqual([]);
+      const states = reader.prepare('SELECT state, count(*) AS n FROM job_items GROUP BY state').all();
+      expect(states).toEqual([{ state: 'done', n: 1_500 }]);
+      expect((reader.prepare("SELECT count(*) AS n FROM audit WHERE action = 'keys.delete' AND outcome = 'ok'").get() as { n: number }).n).toBe(1_500);
+    } finally {
+      reader.close();
+      db.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('the ledger after bulk extend, HWID reset and delete (full-dialect sandbox)', () => {
+  let t: TestCore;
+  let remote: RemoteSandbox;
+  let profileId: string;
+  let keys: string[];
+  beforeAll(async () => {
+    remote = await startRemoteSandbox({ name: 'Index Shop', identifier: 'index-shop' });
+    t = await startTestCore();
+    const profile = await t.must('profiles.add', { name: 'Index Shop', baseUrl: remote.url, apiKey: remote.apiKey, serviceIdentifier: 'index-shop' });
+    await t.must('profiles.select', { id: profile.id });
+    profileId = profile.id;
+    keys = (await t.must('keys.generate', { expire: '2099-01-31', count: 8, isPremium: false, note: 'Index Batch' })).generatedKeys.map((k) => k.value).sort();
+    // Six of them bound to a HWID, and the ledger told so by a lookup.
+    for (const [i, v] of keys.slice(0, 6).entries()) await t.must('validation.run', { mode: 'key', keyValue: v, hwid: { custom: `HW-IDX-${i}` }, confirmActivation: true });
+    await t.must('keys.lookup', { term: 'Index Batch' });
+    await t.core.ledger.idle();
+  });
+  afterAll(async () => {
+    await t.close();
+    await remote.close();
+  });
+
+  it('finds every key by its note, its new HWID state and its value, and counts each status as its rows say', async () => {
+    const run = async (input: OperationInput<'jobs.start'>): Promise<void> => {
+      const job = await t.must('jobs.start', input);
+      await t.core.jobs.settled(job.id);
+      expect(await t.must('jobs.get', { jobId: job.id })).toMatchObject({ state: 'finished', counts: { done: job.total } });
+    };
+    const [e0, e1, r2, r3, d4] = keys as [string, string, string, string, string, ...string[]];
+    await run({ action: 'extend', target: { keyValues: [e0, e1] }, days: 5 });
+    await run({ action: 'resetHwid', target: { keyValues: [r2, r3] } });
+    await run({ action: 'delete', target: { keyValues: [d4] } });
+
+    const second = new LocalDb(join(t.userData, 'keydesk.db'));
+    const raw = new DatabaseSync(join(t.userData, 'keydesk.db'), { readOnly: true });
+    try {
+      const found = (text: string): string[] => second.ledgerValues(profileId, { text }, 100).values.sort();
+      // The text index still holds every row: by note, and each by its value.
+      expect(found('index batch')).toEqual(keys.filter((k) => k !== d4).sort());
+      expect(found('Index Batch')).toHaveLength(7);
+      for (const v of keys) expect(second.ledgerValues(profileId, { text: v, status: v === d4 ? 'deleted' : undefined }, 10).values).toEqual([v]);
+      // Extended keys keep their HWID in the index; reset keys are no longer found by the HWID they had.
+      expect(found('hw-idx-0')).toEqual([e0]);
+      expect(found('hw-idx-1')).toEqual([e1]);
+      expect(found('hw-idx-2')).toEqual([]);
+      expect(found('hw-idx-3')).toEqual([]);
+      expect(found('hw-idx-5')).toEqual([keys[5]]);
+
+      // Each row as the service has it now.
+      const rows = new Map([...second.iterateLedgerKeys(profileId, keys)].map((r) => [r.value, r]));
+      for (const v of [e0, e1]) {
+        const ms = Number(remote.store.inspect('SELECT expires_at FROM keys WHERE value = ?', v)[0]?.expires_at);
+        expect(rows.get(v)).toMatchObject({ expiresAt: new Date(ms).toISOString(), status: 'active', note: 'Index Batch' });
+      }
+      expect(rows.get(r2)).toMatchObject({ hwid: null, status: 'active' });
+      expect(rows.get(d4)).toMatchObject({ status: 'deleted' });
+
+      // The per-status counts the triggers keep equal a count of the rows.
+      const kept = raw.prepare('SELECT status, n FROM ledger_counts WHERE profile_id = ? AND n > 0 ORDER BY status').all(profileId);
+      const counted = raw.prepare('SELECT status, count(*) AS n FROM ledger WHERE profile_id = ? GROUP BY status ORDER BY status').all(profileId);
+      expect(kept).toEqual(counted);
+      expect(counted).toEqual([
+        { status: 'active', n: 5 },
+        { status: 'deleted', n: 1 },
+        { status: 'generated', n: 2 },
+      ]);
+    } finally {
+      raw.close();
+      second.close();
+    }
+  });
+});
