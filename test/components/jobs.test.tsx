@@ -233,6 +233,12 @@ describe('All keys: jobs', () => {
       expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([{ action: 'delete', target: { filter: {} } }]);
     });
     expect(await screen.findByText('Delete, running: sending the first requests, 0 of 3 done until they answer.')).toBeTruthy();
+    // A bar that claims no progress before an answer, then the answers' share.
+    expect(screen.getByLabelText<HTMLProgressElement>('Bulk progress').hasAttribute('value')).toBe(false);
+    act(() => {
+      emit('jobs.progress', summary({ action: 'delete', total: 3, counts: { pending: 2, sent: 0, done: 1, failed: 0, unknown: 0 } }));
+    });
+    expect(screen.getByLabelText<HTMLProgressElement>('Bulk progress').value).toBe(1);
     vi.unstubAllGlobals();
   });
 

@@ -135,7 +135,8 @@ function JobPanel({ job }: { job: JobSummary }) {
   const settled = job.counts.done + job.counts.failed + job.counts.unknown;
   return (
     <div className="bulk-progress">
-      <progress aria-label="Bulk progress" max={job.total} value={settled} />
+      {/* No answer yet: a bar that moves without claiming how far, as the status line says. */}
+      <progress aria-label="Bulk progress" max={job.total} value={job.state === 'running' && settled === 0 ? undefined : settled} />
       <span role="status" tabIndex={-1} ref={statusRef}>{jobLine(job)}</span>
       {job.pausedUntil && running && <span className="muted"> The service asked to wait; paused until {new Date(job.pausedUntil).toLocaleTimeString()}.</span>}
       {job.reason && <p className="error">{job.reason}</p>}
