@@ -96,4 +96,35 @@ describe.each(['light', 'dark'] as const)('%s theme', (colorScheme) => {
     await page.keyboard.press('Escape');
     await page.context().close();
   });
+
+  it('toasts, an error and a success on screen, have no serious or critical violation, and Esc dismisses the focused one', async () => {
+    const page = await open(colorScheme, 'All keys');
+    const note = `toast-${colorScheme}`;
+    await page.evaluate(async (n) => {
+      await window.keydesk['keys.generate']({ expire: '2099-12-31', count: 1, isPremium: false, note: n });
+    }, note);
+    await page.getByRole('searchbox', { name: /filter/i }).fill(note);
+    await page.getByText('1 key', { exact: true }).waitFor();
+    // An error toast: the key is not bound, so it has no HWID to copy. It stays until dismissed.
+    await page.getByRole('checkbox', { name: /^Select [A-Z0-9]{5}-/ }).first().focus();
+    await page.keyboard.press('Control+Shift+C');
+    const errors = page.getByRole('alert', { name: 'Errors' });
+    await errors.getByText(/is not bound to a machine: there is no HWID to copy\.$/).waitFor();
+    // A success toast, held on screen by the focus on its Dismiss button.
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Overview', exact: true }).click();
+    await page.getByRole('button', { name: 'Push +1' }).click();
+    const successes = page.getByRole('status', { name: 'Notifications' });
+    const pushed = successes.locator('.toast').filter({ hasText: /^Execution counted/ });
+    await pushed.getByRole('button', { name: 'Dismiss' }).focus();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await pushed.waitFor({ state: 'detached' });
+    // The focus goes to the toast left, and Esc there dismisses it too.
+    const left = errors.locator('.toast');
+    // Evaluated in the page (this file is typed for Node, without the DOM).
+    expect(await page.evaluate("document.activeElement?.closest('.toast')?.textContent ?? ''")).toMatch(/no HWID to copy\.×$/);
+    await page.keyboard.press('Escape');
+    await left.waitFor({ state: 'detached' });
+    await page.context().close();
+  });
 });
