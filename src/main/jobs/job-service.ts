@@ -279,9 +279,12 @@ export class JobService {
           await this.sleepUnlessAnswered(run, wait);
           continue;
         }
-        const free = run.control.limit - run.inflight;
+        const limit = run.control.limit;
+        const free = limit - run.inflight;
         const paced = run.control.pacedRate !== null;
-        const claim = free <= 0 ? 0 : paced ? 1 : free;
+        // Each claim is a commit before its requests go out: with many in flight, free slots are filled a few at
+        // a time (a quarter of the limit), not one commit per answer; the service still has the rest queued.
+        const claim = free <= 0 || (free < Math.ceil(limit / 4) && run.inflight > 0) ? 0 : paced ? 1 : free;
         const t0 = performance.now();
         // A generate batch's answer (a few, each large) is written with the next claim: one transaction. A bulk
         // job's answers (many, each small) wait to be written in groups, after the next requests have gone out.
