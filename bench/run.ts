@@ -416,26 +416,50 @@ if (only.has('core')) await benchCore();
 if (only.has('ledger')) benchLedger();
 if (only.has('history')) benchHistory();
 async function benchBulk(): Promise<void> {
-  console.error('bulk: 10,000 keys per action through the core vs raw undici at 16 in flight, and a one-at-a-time loop');
+  const rounds = 3;
+  console.error(`bulk: 10,000 keys per action through the core vs raw undici at 16 in flight, ${rounds} rounds each, alternating, and a one-at-a-time loop`);
   const db = join(work, 'bulk.db');
   const apiKey = createService(db, 'bench');
   const origin = await startChild('src/sandbox/cli.ts', ['serve', '--port', '0', '--db', db], /listening on (http:\/\/\S+)\n/);
   const c = await startCore(join(work, 'bulk-core'), origin, apiKey);
   // The same 16 in flight as the raw baseline (a remote profile's default ceiling is 8; the user sets it in Profiles).
   await c.call('jobs.setCeiling', { profileId: c.core.profiles.activeProfileId ?? '', ceiling: 16 });
+  // CPU of this process (the core's main thread and its ledger writer; the sandbox is another process) per key.
+  const cpuMicros = (): number => {
+    const u = process.cpuUsage();
+    return u.user + u.system;
+  };
   try {
     for (const action of ['extend', 'resetHwid', 'delete'] as const satisfies readonly BulkAction[]) {
-      const rawKeys = await generateRaw(origin, apiKey, 10_000, `raw ${action}`);
-      // The core's keys come through the core, so the ledger holds them, as it does the keys a bulk action in
-      // All keys selects (a job over keys the ledger never saw inserts a row, and its trigram entries, per answer).
-      const coreKeys = await generateCore(c, 10_000, `core ${action}`);
+      // Raw and core alternate, each round over fresh keys, so a burst of other load on this shared machine
+      // lands on both sides; the figure is the best round of each (the one least disturbed).
+      const raw: number[] = [];
+      const ours: number[] = [];
+      const rawCpu: number[] = [];
+      const oursCpu: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const rawKeys = await generateRaw(origin, apiKey, 10_000, `raw ${action} ${round}`);
+        // The core's keys come through the core, so the ledger holds them, as it does the keys a bulk action in
+        // All keys selects (a job over keys the ledger never saw inserts a row, and its trigram entries, per answer).
+        const coreKeys = await generateCore(c, 10_000, `core ${action} ${round}`);
+        if (action === 'resetHwid') for (const keys of [rawKeys, coreKeys]) await activate(origin, 'bench', keys);
+        let t = cpuMicros();
+        raw.push(await rawBulk(origin, apiKey, action, rawKeys, 16));
+        rawCpu.push((cpuMicros() - t) / 10_000);
+        t = cpuMicros();
+        ours.push((await coreBulk(c, action, coreKeys)).rate);
+        oursCpu.push((cpuMicros() - t) / 10_000);
+        console.error(`  ${action} round ${round + 1}: core ${fmt(ours[round] ?? 0, 'keys/s')} (${(oursCpu[round] ?? 0).toFixed(0)} µs CPU per key), raw ${fmt(raw[round] ?? 0, 'keys/s')} (${(rawCpu[round] ?? 0).toFixed(0)} µs), ratio ${((ours[round] ?? 0) / (raw[round] ?? 1)).toFixed(2)}`);
+      }
       const seqKeys = await generateRaw(origin, apiKey, 3_000, `seq ${action}`);
-      if (action === 'resetHwid') for (const keys of [rawKeys, coreKeys, seqKeys]) await activate(origin, 'bench', keys);
-      const raw = await rawBulk(origin, apiKey, action, rawKeys, 16);
-      const ours = await coreBulk(c, action, coreKeys);
+      if (action === 'resetHwid') await activate(origin, 'bench', seqKeys);
       const seq = await sequentialBulk(origin, apiKey, action, seqKeys, 5);
-      console.error(`  ${action}: core ${fmt(ours.rate, 'keys/s')} (concurrency ${ours.job.ceiling} ceiling), raw ${fmt(raw, 'keys/s')}, one at a time ${fmt(seq, 'keys/s')}`);
-      record(`bulk ${action} of 10,000 keys through the core ÷ raw undici at 16 in flight (one-at-a-time loop: ${fmt(seq, 'keys/s')})`, fmt(ours.rate, 'keys/s'), fmt(raw, 'keys/s'), ours.rate / raw, '≥ 0.5', ours.rate / raw >= 0.5);
+      const best = Math.max(...ours);
+      const bestRaw = Math.max(...raw);
+      record(
+        `bulk ${action} of 10,000 keys through the core ÷ raw undici at 16 in flight, best of ${rounds} alternating rounds (CPU per key in this process: core ${Math.min(...oursCpu).toFixed(0)} µs, raw ${Math.min(...rawCpu).toFixed(0)} µs; one-at-a-time loop: ${fmt(seq, 'keys/s')})`,
+        fmt(best, 'keys/s'), fmt(bestRaw, 'keys/s'), best / bestRaw, '≥ 0.5', best / bestRaw >= 0.5,
+      );
     }
   } finally {
     await c.core.close();
