@@ -128,9 +128,9 @@ export async function coreBulk(c: BenchCore, action: BulkAction, keys: string[])
 
 /** `count` keys generated through the core (keys.generate), once the ledger has recorded them all. */
 export async function generateCore(c: BenchCore, count: number, note: string): Promise<string[]> {
-  const { generatedKeys } = await c.call('keys.generate', { expire: '2099-01-01', count, isPremium: false, note });
+  const { generated } = await c.call('keys.generate', { expire: '2099-01-01', count, isPremium: false, note });
   await c.core.ledger.idle();
-  return generatedKeys.map((k) => k.value);
+  return generated.values;
 }
 
 /** `count` keys generated on the service over HTTP (not recorded by the core). */

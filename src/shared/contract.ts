@@ -18,6 +18,7 @@ import type {
 } from './domain.ts';
 import { HWID_METHODS, JOB_ITEM_STATES } from './domain.ts';
 import type { EventName, OperationName } from './operations.ts';
+import type { KeyBatch } from './key-batch.ts';
 import type { Result } from './result.ts';
 import { LIMITS, schemas } from './rules.ts';
 
@@ -129,7 +130,9 @@ export const contract = {
     'A range name and how many points the chart draws; main downsamples to that (min and max per bucket).',
   ),
 
-  'keys.generate': op<{ generatedKeys: Key[] }>()(generateInput, 'Generation parameters, checked by the shared rules.'),
+  // The keys as a compact batch (src/shared/key-batch.ts: values, and the fields they share once): 100,000 key
+  // objects would cost main's heap and the IPC far more. keyAt / keysOf give Keys back.
+  'keys.generate': op<{ generated: KeyBatch }>()(generateInput, 'Generation parameters, checked by the shared rules.'),
   // bestMatchOnly: the service sent its single best match per state, not every match (the real dialect).
   'keys.lookup': op<{ active: Key[]; generated: Key[]; bestMatchOnly?: boolean }>()(
     z.strictObject({ term: schemas.searchTerm }),

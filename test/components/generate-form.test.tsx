@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { isCalendarDate } from '../../src/shared/rules.ts';
 import type { Key } from '../../src/shared/domain.ts';
 import { fake, installBridge, resetFake } from '../support/fake-bridge.ts';
+import { toKeyBatch } from '../../src/shared/key-batch.ts';
 
 installBridge();
 
@@ -26,7 +27,7 @@ beforeEach(() => {
 describe('generate form', () => {
   it('asks a days key for its days only, and still sends a valid expire', async () => {
     const user = userEvent.setup();
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('AAAAA-1'), key('AAAAA-2')] } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('AAAAA-1'), key('AAAAA-2')]) } });
     render(<GenerateForm />);
     expect(screen.getByLabelText('Expiry date')).toBeTruthy();
     await user.click(screen.getByLabelText('Days after activation'));
@@ -45,7 +46,7 @@ describe('generate form', () => {
 
   it('says "1 key", not "1 key(s)"', async () => {
     const user = userEvent.setup();
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('BBBBB-1')] } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('BBBBB-1')]) } });
     render(<GenerateForm />);
     await user.clear(screen.getByLabelText('Count'));
     await user.type(screen.getByLabelText('Count'), '1');

@@ -5,7 +5,8 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobSummary, LedgerRow } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { toKeyBatch } from '../../src/shared/key-batch.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -124,7 +125,7 @@ describe('Generate: more keys than one request takes', () => {
   it("keeps its job's export and Resume after a bulk action in All keys, and no earlier batch shows under a new job", async () => {
     const user = userEvent.setup();
     // An earlier single-request batch is on screen when the job starts.
-    useKeydesk.setState({ lastGenerated: [key('KD-OLD')] });
+    useKeydesk.setState({ lastGenerated: ['KD-OLD'] });
     render(<GenerateForm />);
     expect(screen.getByText('1 key generated.')).toBeTruthy();
     await user.clear(screen.getByLabelText('Count'));
@@ -187,7 +188,7 @@ describe('Generate: more keys than one request takes', () => {
 
   it('keeps 100,000 and below one keys.generate request, as before', async () => {
     const user = userEvent.setup();
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [] } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([]) } });
     render(<GenerateForm />);
     await user.clear(screen.getByLabelText('Count'));
     await user.type(screen.getByLabelText('Count'), '100000');

@@ -4,7 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerRow, ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 // jsdom has no layout: the table measures its viewport once and never again.
@@ -150,7 +150,7 @@ describe('a result beside a new attempt', () => {
 
   it('Keys: the last batch is marked as the earlier one while the form shows a new error', async () => {
     const user = userEvent.setup();
-    useKeydesk.setState({ lastGenerated: ['A', 'B', 'C', 'D', 'E'].map((v) => key(v)), generateRequest: { status: 'ready', error: null } });
+    useKeydesk.setState({ lastGenerated: ['A', 'B', 'C', 'D', 'E'], generateRequest: { status: 'ready', error: null } });
     render(<GenerateForm />);
     expect(screen.getByText(/^5 keys generated\./)).toBeTruthy();
     await user.clear(screen.getByLabelText('Count'));

@@ -9,6 +9,7 @@ import type { JobItem } from '../../src/shared/domain.ts';
 import type { Result } from '../../src/shared/result.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { FakeService, real, type Reply } from '../support/fake-service.ts';
+import { keyAt, keysOf } from '../../src/shared/key-batch.ts';
 
 const API_KEY = 'kd_CANARY-5e1f-tolerance-DO-NOT-LEAK';
 const VALUE = 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE';
@@ -430,8 +431,8 @@ describe('every operation on the real dialect\'s exact bodies (wire.md "Real dia
   it('generate {message, generatedKeys: [{value, note, expiresAt, isPremium}]}: generated keys, creation time not reported', async () => {
     fake.on('POST', '/api/generate-key/post', { status: 201, body: { message: 'Keys generated', generatedKeys: [{ value: GEN, note: 'batch', expiresAt: '2099-01-31T23:59:59.999Z', isPremium: true }] } });
     const r = await must('keys.generate', { expire: '2099-01-31', count: 1, isPremium: true, note: 'batch' });
-    expect(r.generatedKeys).toEqual([expect.objectContaining({ value: GEN, status: 'generated', isPremium: true, expire: '2099-01-31', createdAt: null })]);
-    expect(r.generatedKeys[0]?.unreported).toEqual(['id', 'createdAt', 'activatedAt', 'daysKey', 'lastResetAt']);
+    expect(keysOf(r.generated)).toEqual([expect.objectContaining({ value: GEN, status: 'generated', isPremium: true, expire: '2099-01-31', createdAt: null })]);
+    expect(keyAt(r.generated, 0).unreported).toEqual(['id', 'createdAt', 'activatedAt', 'daysKey', 'lastResetAt']);
   });
 
   it('key/fetch {key: RealKey} and generated-key/fetch {generatedKey}', async () => {

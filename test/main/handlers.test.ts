@@ -11,6 +11,7 @@ import { startTestCore, type TestCore } from '../support/core.ts';
 import { listFiles } from '../support/files.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 import { tempDir } from '../support/sandbox-process.ts';
+import { keysOf } from '../../src/shared/key-batch.ts';
 
 let t: TestCore;
 let core: Core;
@@ -50,7 +51,7 @@ describe('the sandbox profile, end to end', () => {
   let keys: Key[];
 
   it('generates keys and records them in the ledger', async () => {
-    keys = (await must('keys.generate', { expire: '2099-06-30', count: 3, isPremium: true, note: 'Spring batch' })).generatedKeys;
+    keys = keysOf((await must('keys.generate', { expire: '2099-06-30', count: 3, isPremium: true, note: 'Spring batch' })).generated);
     expect(keys).toHaveLength(3);
     const query = { filter: { text: 'spring' }, sort: { field: 'value' as const, dir: 'asc' as const }, offset: 0, limit: 10 };
     // The ledger writer records them off main's thread: until it has, the answer says how many are still coming.
@@ -142,7 +143,7 @@ describe('bulk jobs', () => {
   };
 
   it('extends many keys as a job, with progress events and a structured outcome per key', async () => {
-    const keys = (await must('keys.generate', { expire: '2099-01-01', count: 6, isPremium: false, note: 'bulk extend' })).generatedKeys;
+    const keys = keysOf((await must('keys.generate', { expire: '2099-01-01', count: 6, isPremium: false, note: 'bulk extend' })).generated);
     const progress: JobSummary[] = [];
     const off = core.on('jobs.progress', (p) => progress.push(p));
     const values = [...keys.map((k) => k.value), 'NOT-A-KEY'];
@@ -269,9 +270,9 @@ describe('remote profiles', () => {
     await must('profiles.select', { id: p.id });
     const gen = await must('keys.generate', { expire: '2099-01-01', count: 1, isPremium: false, note: 'on remote' });
     expect(remote.store.searchKeys(1, 'generated', 'on remote', 10, 0).total).toBe(1);
-    const refused = await call('validation.run', { mode: 'key', keyValue: gen.generatedKeys[0]?.value, hwid: { custom: 'HW-R' } });
+    const refused = await call('validation.run', { mode: 'key', keyValue: gen.generated.values[0], hwid: { custom: 'HW-R' } });
     expect(refused).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION' });
-    const report = await must('validation.run', { mode: 'key', keyValue: gen.generatedKeys[0]?.value, hwid: { custom: 'HW-R' }, confirmActivation: true });
+    const report = await must('validation.run', { mode: 'key', keyValue: gen.generated.values[0], hwid: { custom: 'HW-R' }, confirmActivation: true });
     expect(report).toMatchObject({ outcome: 'success', dryRun: false });
   });
 
@@ -337,8 +338,8 @@ describe('records', () => {
   });
 
   it('exports a generated batch, in its order, as CSV a spreadsheet reads safely and as JSON', async () => {
-    const { generatedKeys } = await must('keys.generate', { expire: '2099-01-01', count: 3, isPremium: true, note: '=SUM(A1), "quoted"', expiresByDaysKey: true, daysKey: 30 });
-    const keyValues = generatedKeys.map((k) => k.value).reverse();
+    const { generated } = await must('keys.generate', { expire: '2099-01-01', count: 3, isPremium: true, note: '=SUM(A1), "quoted"', expiresByDaysKey: true, daysKey: 30 });
+    const keyValues = [...generated.values].reverse();
     const csv = await must('keys.export', { keyValues, format: 'csv' });
     const lines = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
     expect(lines).toHaveLength(4);

@@ -12,6 +12,7 @@ import type { EventMap } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { tempDir } from '../support/sandbox-process.ts';
+import { keysOf } from '../../src/shared/key-batch.ts';
 
 const byValue = { field: 'value' as const, dir: 'asc' as const };
 /** More than one chunk, so a batch is several transactions. */
@@ -48,7 +49,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
 
   it('answers before they are recorded, says how many are still being recorded, then holds every one', async () => {
     const drained = nextChange(t.core, profileId, (e) => e.recording === 0);
-    const { generatedKeys } = await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer batch one' });
+    const generatedKeys = keysOf((await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer batch one' })).generated);
     expect(generatedKeys).toHaveLength(MANY);
     const query = { filter: { text: 'writer batch one' }, sort: byValue, offset: 0, limit: 5 };
     const first = await t.must('ledger.query', query);
@@ -64,7 +65,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
   });
 
   it('keeps the order of writes: a key deleted right after its batch was generated ends deleted', async () => {
-    const { generatedKeys } = await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer order' });
+    const generatedKeys = keysOf((await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer order' })).generated);
     const victim = generatedKeys[MANY - 1]?.value ?? '';
     // Queued behind the batch that adds its row: the delete waits for it, then marks the row.
     await t.must('keys.delete', { keyValue: victim, state: 'generated' });
@@ -76,7 +77,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
   });
 
   it('starts a job over "all matching" right after a generate with every new key in it', async () => {
-    const { generatedKeys } = await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer job target' });
+    const generatedKeys = keysOf((await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer job target' })).generated);
     const job = await t.must('jobs.start', { action: 'extend', days: 1, target: { filter: { text: 'writer job target' } } });
     expect(job.total).toBe(generatedKeys.length);
     await t.must('jobs.cancel', { jobId: job.id });
@@ -84,7 +85,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
   });
 
   it('exports a batch generated a moment ago whole', async () => {
-    const { generatedKeys } = await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer export' });
+    const generatedKeys = keysOf((await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer export' })).generated);
     const saved = await t.must('keys.export', { keyValues: generatedKeys.map((k) => k.value), format: 'json' });
     const { readFileSync } = await import('node:fs');
     const rows = JSON.parse(readFileSync(saved.path ?? '', 'utf8')) as { value: string }[];
@@ -102,7 +103,7 @@ describe('a batch the ledger database refuses, through the core', () => {
       other.exec("CREATE TRIGGER refuse_batch BEFORE INSERT ON ledger WHEN new.note = 'refused batch' BEGIN SELECT RAISE(ABORT, 'refused'); END;");
       other.close();
       const failed = nextChange(t.core, profileId, (e) => e.recording === 0 && e.failure !== null);
-      const { generatedKeys } = await t.must('keys.generate', { expire: '2099-01-01', count: 10, isPremium: false, note: 'refused batch' });
+      const generatedKeys = keysOf((await t.must('keys.generate', { expire: '2099-01-01', count: 10, isPremium: false, note: 'refused batch' })).generated);
       expect(generatedKeys).toHaveLength(10);
       const words = '10 keys could not be recorded in the ledger: the ledger database refused the write. The service has them: look them up in Keys to bring them into the ledger.';
       expect(await failed).toEqual({ profileId, recording: 0, failure: words });

@@ -50,7 +50,7 @@ afterAll(async () => {
 
 describe('a bulk extend answered with {message} alone (real-only sandbox)', () => {
   it('reads each key back, so the ledger shows the new expiry; a key that cannot be read back is done with words saying its row is old', async () => {
-    const keys = (await t.must('keys.generate', { expire: '2099-01-31', count: 4, isPremium: false, note: 'terse batch' })).generatedKeys.map((k) => k.value);
+    const keys = (await t.must('keys.generate', { expire: '2099-01-31', count: 4, isPremium: false, note: 'terse batch' })).generated.values;
     await t.must('validation.run', { mode: 'key', keyValue: keys[0] ?? '', hwid: { custom: 'HW-TERSE' }, confirmActivation: true });
     const lost = keys[3] ?? '';
     unreadable.add(lost);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Key } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
+import { keysOf } from '../../src/shared/key-batch.ts';
 
 let t: TestCore;
 let remote: RemoteSandbox;
@@ -35,14 +36,14 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
   });
 
   it('generates keys: generated, with what the service did not report named', async () => {
-    keys = (await must('keys.generate', { expire: '2099-06-30', count: 3, isPremium: true, note: 'Real batch' })).generatedKeys;
+    keys = keysOf((await must('keys.generate', { expire: '2099-06-30', count: 3, isPremium: true, note: 'Real batch' })).generated);
     expect(keys).toHaveLength(3);
     expect(keys[0]).toMatchObject({ status: 'generated', isPremium: true, note: 'Real batch', expire: '2099-06-30', createdAt: null });
     expect(keys[0]?.unreported).toContain('createdAt');
   });
 
   it('generates a days key: no expiry until activation, and its term named as unreported', async () => {
-    const [k] = (await must('keys.generate', { expire: '2099-06-30', count: 1, isPremium: false, note: 'Days real', expiresByDaysKey: true, daysKey: 45 })).generatedKeys;
+    const [k] = keysOf((await must('keys.generate', { expire: '2099-06-30', count: 1, isPremium: false, note: 'Days real', expiresByDaysKey: true, daysKey: 45 })).generated);
     expect(k).toMatchObject({ status: 'generated', expiresAt: null, expire: null, daysKey: null });
     expect(k?.unreported).toContain('daysKey');
   });
@@ -108,7 +109,7 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
   });
 
   it('runs bulk extend, reset and delete', async () => {
-    const batch = (await must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'Bulk real' })).generatedKeys.map((k) => k.value);
+    const batch = (await must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'Bulk real' })).generated.values;
     for (const [i, value] of batch.entries()) await must('validation.run', { mode: 'key', keyValue: value, hwid: { custom: `HW-BULK-${i}` }, confirmActivation: true });
     for (const action of ['extend', 'resetHwid', 'delete'] as const) {
       const target = { keyValues: batch };

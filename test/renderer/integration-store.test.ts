@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
 import { emit, fake, installBridge, key as baseKey, resetFake } from '../support/fake-bridge.ts';
+import { toKeyBatch } from '../../src/shared/key-batch.ts';
 
 installBridge();
 
@@ -19,7 +20,7 @@ beforeEach(() => {
 
 describe('the integration slice', () => {
   it('generates one non-premium key noted "integration test", 30 days out, for the active profile', async () => {
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('K1')] } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('K1')]) } });
     await useKeydesk.getState().generateTestKey('sandbox');
     const input = fake.calls[0]?.input as { expire: string; count: number; isPremium: boolean; note: string };
     expect(fake.calls.map((c) => c.name)).toEqual(['keys.generate']);
@@ -35,7 +36,7 @@ describe('the integration slice', () => {
     fake.impl['keys.generate'] = () => new Promise((r) => (answer = r));
     const pending = useKeydesk.getState().generateTestKey('sandbox');
     useKeydesk.setState({ activeProfileId: 'remote' });
-    answer({ ok: true, data: { generatedKeys: [key('K1')] } });
+    answer({ ok: true, data: { generated: toKeyBatch([key('K1')]) } });
     await pending;
     expect(useKeydesk.getState()).toMatchObject({ testKey: null });
   });

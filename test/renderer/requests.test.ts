@@ -52,7 +52,7 @@ const REQUESTS: [string, (s: State) => Promise<unknown>, keyof State][] = [
 describe('one request helper', () => {
   it.each(REQUESTS)('%s records its failure, in words and with its detail, under its own RequestState', async (_name, invoke, field) => {
     fake.impl = new Proxy({}, { get: () => () => Promise.resolve(refusal) });
-    useKeydesk.setState({ lastGenerated: [key('A')], testKey: { profileId: 'sandbox', key: key('T') } });
+    useKeydesk.setState({ lastGenerated: ['A'], testKey: { profileId: 'sandbox', key: key('T') } });
     await invoke(state());
     expect(fake.calls.length).toBeGreaterThan(0);
     expect(state()[field]).toEqual({ status: 'error', error: refusal });

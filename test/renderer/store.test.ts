@@ -3,6 +3,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobSummary } from '../../src/shared/domain.ts';
 import { emit, fake, installBridge, key, ledgerRow, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { toKeyBatch } from '../../src/shared/key-batch.ts';
 
 installBridge();
 
@@ -47,9 +48,9 @@ describe('keys', () => {
     fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'count must be a whole number from 1 to 100000.' });
     expect(await useKeydesk.getState().generate({ expire: '2099-01-01', count: 1, isPremium: false })).toBe(false);
     expect(useKeydesk.getState()).toMatchObject({ generateRequest: { status: 'error', error: { code: 'INVALID_INPUT' } } });
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [key('A'), key('B')] } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('A'), key('B')]) } });
     expect(await useKeydesk.getState().generate({ expire: '2099-01-01', count: 2, isPremium: false })).toBe(true);
-    expect(useKeydesk.getState().lastGenerated.map((k) => k.value)).toEqual(['A', 'B']);
+    expect(useKeydesk.getState().lastGenerated).toEqual(['A', 'B']);
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Generated 2 keys.' });
   });
 

@@ -83,7 +83,7 @@ describe('a failed call clears the earlier result or marks it stale', () => {
   });
 
   it('generate: the previous batch goes when a new one is asked for', async () => {
-    useKeydesk.setState({ lastGenerated: [key('OLD')] });
+    useKeydesk.setState({ lastGenerated: ['OLD'] });
     fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'expire (2020-01-01) is before today (2026-01-01, UTC).' });
     await state().generate({ expire: '2020-01-01', count: 1, isPremium: false });
     expect(state()).toMatchObject({ lastGenerated: [], generateRequest: { status: 'error' } });
@@ -157,7 +157,7 @@ describe('switching profile', () => {
   it('resets every view’s data, selection, bulk job and error to nothing', async () => {
     useKeydesk.setState({
       executionCount: 5, sampledAt: '2026-01-01T00:00:00.000Z', countRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
-      lastGenerated: [key('G')], generateRequest: failed({ ok: false, code: 'INVALID_INPUT', message: 'count' }),
+      lastGenerated: ['G'], generateRequest: failed({ ok: false, code: 'INVALID_INPUT', message: 'count' }),
       lookupTerm: 'x', lookupResult: { active: [], generated: [key('X')] }, lookupRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
       selectedKey: key('X'), keyActionRequest: failed({ ok: false, code: 'COOLDOWN', message: 'wait' }),
       keyless: { entries: [], total: 0 }, keylessRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }), keylessTerm: 'k',

@@ -2,6 +2,7 @@
 // Result: never a throw, never an undici error object, never the apiKey in a message.
 import { EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { Key, KeylessEntry } from '../../shared/domain.ts';
+import type { KeyBatch } from '../../shared/key-batch.ts';
 import { fail, ok, WIRE_ERROR_CODES, type ErrorCode, type Failure, type Result } from '../../shared/result.ts';
 import { DETAIL_FULL, DETAIL_HEADER, endpointOf, placeParams, ROUTES, type RouteName, type RouteSpec } from '../../shared/wire.ts';
 import { isObject, readKey, readKeyless, readKeys, readNumber, readString, readValidation, type ValidationReading } from './read.ts';
@@ -56,6 +57,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const UNREADABLE: unique symbol = Symbol('unreadable');
 export type Reader<T> = (body: Record<string, unknown>) => T | typeof UNREADABLE;
 
+/** A body read elsewhere: its JSON value, or (not JSON) its first characters. */
+export type BodyReading = { json: true; value: unknown } | { json: false; head: string };
+/** Reads a successful (2xx) answer's body from its bytes, somewhere other than here (main's ledger writer thread). */
+export type BodyParser = (bytes: ArrayBuffer) => Promise<BodyReading>;
+
+/**
+ * What generateInto reads a successful answer with: `read` gets the body's bytes and returns the body without its
+ * keys (judged as any answer is: a refusal, a cooldown); `batch` is then the keys it found, or null if none.
+ */
+export interface BatchIntake {
+  read: BodyParser;
+  readonly batch: KeyBatch | null;
+}
+
 interface Interpretation<T> {
   method: string;
   url: BuiltUrl;
@@ -89,7 +104,10 @@ const isWireCode = (c: unknown): c is ErrorCode => typeof c === 'string' && (WIR
 interface Attempt {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** The body, or its first characters when it was read elsewhere and was not JSON. */
   text: string;
+  /** The body's JSON value when it was read elsewhere (BodyParser); `unparsable` when that found no JSON. */
+  parsed?: { value: unknown } | 'unparsable';
 }
 
 export class ServiceClient {
@@ -111,15 +129,31 @@ export class ServiceClient {
     return fail(code, this.redact(message), retryAfterSeconds);
   }
 
-  /** One HTTP exchange. Throws only undici/network errors, which send() turns into results. */
-  private async attempt(method: string, url: string, body: string | undefined): Promise<Attempt> {
+  /**
+   * One HTTP exchange. Throws only undici/network errors, which send() turns into results. With `parse`, a 2xx
+   * body is handed over as bytes and read there; any other answer (an error body, small) is read here.
+   */
+  private async attempt(method: string, url: string, body: string | undefined, parse: BodyParser | undefined): Promise<Attempt> {
     const res = await request(url, {
       method: method,
       dispatcher: this.dispatcher,
       headers: { accept: 'application/json', [DETAIL_HEADER]: DETAIL_FULL, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body,
     });
-    return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
+    const status = res.statusCode;
+    if (parse === undefined || status < 200 || status >= 300) return { status, headers: res.headers, text: await res.body.text() };
+    const bytes = await res.body.arrayBuffer();
+    let reading: BodyReading;
+    try {
+      reading = await parse(bytes);
+    } catch (error) {
+      // Received but not read (the reader stopped): judged as an answer Keydesk cannot read, never a network failure.
+      console.error('keydesk: an answer could not be read:', error);
+      return { status, headers: res.headers, text: '', parsed: 'unparsable' };
+    }
+    if (reading.json) return { status, headers: res.headers, text: '', parsed: { value: reading.value } };
+    // An empty body is read here as it always is (a success with nothing to say); anything else was not JSON.
+    return { status, headers: res.headers, text: reading.head, ...(reading.head.trim() === '' ? {} : { parsed: 'unparsable' as const }) };
   }
 
   /**
@@ -128,7 +162,7 @@ export class ServiceClient {
    * `read` returns UNREADABLE when the body lacks what Keydesk needs; on a mutating call that answered 2xx,
    * that is "it probably took effect" (`probablyDone` says what to check), never a plain failure.
    */
-  async send<T>(route: RouteName, params: Query, read: Reader<T>, probablyDone?: string): Promise<Result<T>> {
+  async send<T>(route: RouteName, params: Query, read: Reader<T>, probablyDone?: string, parse?: BodyParser): Promise<Result<T>> {
     // The route table says everything: method, base, path, where each parameter goes, whether it mutates.
     const spec: RouteSpec = ROUTES[route];
     const method = spec.methods[0];
@@ -152,7 +186,7 @@ export class ServiceClient {
       this.options.onAttempt?.({ method: method, url: built.redacted });
       let res: Attempt;
       try {
-        res = await this.attempt(method, built.url, body);
+        res = await this.attempt(method, built.url, body, parse);
       } catch (error) {
         last = this.networkFailure(error, method, built.redacted, mutating);
         if (i + 1 < tries && last.code !== 'BAD_RESPONSE') {
@@ -186,7 +220,8 @@ export class ServiceClient {
     }
     let json: unknown;
     try {
-      json = done && res.text.trim() === '' ? {} : JSON.parse(res.text);
+      if (res.parsed === 'unparsable') throw new SyntaxError('not JSON');
+      json = res.parsed ? res.parsed.value : done && res.text.trim() === '' ? {} : JSON.parse(res.text);
     } catch {
       const html = /^\s*</.test(res.text);
       const title = html ? /<title[^>]*>([^<]{1,120})<\/title>/i.exec(res.text)?.[1]?.trim() : undefined;
@@ -277,13 +312,23 @@ export class ServiceClient {
     return this.send('pushExecutionCount', {}, (b) => readNumber(b.executionCount));
   }
 
-  generate(params: { expire: string; count: number; isPremium: boolean; note?: string; expiresByDaysKey?: boolean; daysKey?: number }): Promise<Result<Key[]>> {
+  generate(params: GenerateParams): Promise<Result<Key[]>> {
     return this.send(
       'generateKeyPost',
       { ...params },
       (b) => (Array.isArray(b.generatedKeys) ? readKeys(b.generatedKeys, 'generated') : UNREADABLE),
-      'the keys were probably created: look them up before generating again',
+      GENERATE_PROBABLY_DONE,
     );
+  }
+
+  /**
+   * generate, with a successful answer's body read by `intake` (main's ledger writer thread, which keeps the keys
+   * for the ledger): the answer is judged here exactly as generate judges it, and what comes back is the batch.
+   * A network failure before the body is read, or a body `intake` cannot read, is an unknown outcome as it is
+   * for generate. The caller tells the intake what became of the answer (src/main/handlers/keys.ts).
+   */
+  generateInto(params: GenerateParams, intake: BatchIntake): Promise<Result<KeyBatch>> {
+    return this.send('generateKeyPost', { ...params }, () => intake.batch ?? UNREADABLE, GENERATE_PROBABLY_DONE, (bytes) => intake.read(bytes));
   }
 
   /** Done on any 2xx: the real service answers `{message}` alone. */
@@ -343,6 +388,16 @@ export class ServiceClient {
     });
   }
 }
+
+export interface GenerateParams {
+  expire: string;
+  count: number;
+  isPremium: boolean;
+  note?: string;
+  expiresByDaysKey?: boolean;
+  daysKey?: number;
+}
+const GENERATE_PROBABLY_DONE = 'the keys were probably created: look them up before generating again';
 
 /** One page of a lookup; `total` is null when the service sent a best match without a list or count. */
 export interface Page<T> {

@@ -25,13 +25,19 @@ export const keyHandlers = (
   return {
     'keys.generate': needsKey(core, async (input, a) => {
       return audited(core, a.profile, 'keys.generate', `${keyCount(input.count)}${input.note ? `: ${input.note.slice(0, 60)}` : ''}`, async () => {
-        const r = await a.client.generate(input);
-        if (!r.ok) return r;
-        // Handed to the ledger writer, not awaited: the keys exist on the service now, and up to 100,000 rows
-        // take the writer seconds. ledger.query says how many are still being recorded; a failure is reported
-        // in words there, by 'ledger.changed' and in the audit log.
-        void core.ledger.recordKeys(a.profile.id, r.data);
-        return ok({ generatedKeys: r.data });
+        // The answer's body is read on the ledger writer's thread, which keeps the keys to record them: main
+        // holds only the batch (values, and the fields the keys share once), and so does the renderer.
+        const intake = core.ledger.intake();
+        const r = await a.client.generateInto(input, intake);
+        if (!r.ok) {
+          intake.release();
+          return r;
+        }
+        // Not awaited: the keys exist on the service now, and up to 100,000 rows take the writer seconds.
+        // ledger.query says how many are still being recorded; a failure is reported in words there, by
+        // 'ledger.changed' and in the audit log.
+        void intake.record(a.profile.id);
+        return ok({ generated: r.data });
       });
     }),
 

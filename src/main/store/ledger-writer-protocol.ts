@@ -1,5 +1,6 @@
 // The messages between main's LedgerWriter (ledger-writer.ts) and its worker thread (ledger-writer.worker.ts).
 import type { Key } from '../../shared/domain.ts';
+import type { KeyBatch } from '../../shared/key-batch.ts';
 
 /** What the worker opens: main's keydesk.db, with its own connection. */
 export interface LedgerWorkerData {
@@ -11,14 +12,38 @@ export interface LedgerWorkerData {
 /**
  * One write, applied in the order posted. `keys` is a JSON array of Key (one chunk of a batch): a string is
  * copied to the worker in one block, where a structured clone of 5,000 objects would cost main far more.
+ * `held` writes rows `from`–`to` of keys the worker read itself (a LedgerRead) and holds under `answer`; the
+ * last chunk lets them go.
  */
 export type LedgerRowWrite =
   | { seq: number; kind: 'keys'; profileId: string; seenAt: string; keys: string }
+  | { seq: number; kind: 'held'; profileId: string; seenAt: string; answer: number; from: number; to: number }
   | { seq: number; kind: 'deleted'; profileId: string; seenAt: string; value: string }
   | { seq: number; kind: 'reported'; profileId: string; seenAt: string; key: Key };
 
-/** A write, or: nothing is queued, close the connection and let the thread end (main starts another for the next write). */
-export type LedgerWrite = LedgerRowWrite | { kind: 'stop' };
+/**
+ * Read a service answer's JSON body (its bytes, transferred, not copied) and keep its `generatedKeys` in the
+ * worker under `answer` until main says to write them (a `held` write) or to let them go (`release`).
+ */
+export interface LedgerRead {
+  kind: 'read';
+  answer: number;
+  bytes: ArrayBuffer;
+}
+
+/** A write, a read, keys to let go, or: nothing is queued, close the connection and let the thread end. */
+export type LedgerWrite = LedgerRowWrite | LedgerRead | { kind: 'release'; answer: number } | { kind: 'stop' };
 
 /** The worker's answer to one write: committed, or refused with SQLite's result code and text (for main's log). */
 export type LedgerWriteAck = { seq: number; ok: true } | { seq: number; ok: false; errcode: number | null; message: string };
+
+/**
+ * The worker's answer to a read: the body's JSON value without `generatedKeys`, and those keys as a batch when
+ * they were a list (null: the body had none, and the worker holds nothing); or the body was not JSON (`head`:
+ * its first characters, for main's message).
+ */
+export type LedgerReadAnswer =
+  | { answer: number; json: true; body: unknown; batch: KeyBatch | null }
+  | { answer: number; json: false; head: string };
+
+export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer;

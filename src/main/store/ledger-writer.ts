@@ -4,9 +4,14 @@
 // chunks of LEDGER_CHUNK rows, one transaction each, so main's own small writes (jobs, audit, samples) wait for
 // the write lock at most one chunk. Readers that must see every queued key wait for `idle()`; the ledger view
 // says how many keys are still being recorded (`recording`).
+// A generate answer is read on the same thread (`intake()`): its body's bytes go there without a copy, its keys
+// are read and held there, and main gets the body without them and the keys as a compact KeyBatch. 100,000 key
+// objects then never live in main's heap, where collecting them grew its young generation to its largest.
 import { Worker } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
-import type { LedgerRowWrite, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
+import type { KeyBatch } from '../../shared/key-batch.ts';
+import type { BatchIntake, BodyReading } from '../client/service-client.ts';
+import type { LedgerReadAnswer, LedgerRowWrite, LedgerWorkerData, LedgerWorkerMessage, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
 
 /**
  * Rows per transaction: the write lock is held for one chunk, never for a whole batch. With the ledger's trigram
@@ -30,6 +35,12 @@ const WORKER_CACHE_KIB = 16 * 1024;
  * allocator arena of its own, about 100 MiB; a desktop app idling for days should not keep them.
  */
 export const LEDGER_WRITER_IDLE_MS = 5_000;
+/**
+ * The thread's young generation, MiB. Reading a 33 MB answer allocates a few hundred MiB of short-lived objects;
+ * V8's default lets the young generation grow to its largest for that (2 × 64 MiB in Node 24) and keep it. The
+ * thread's survivors (the held keys) are promoted a little sooner instead.
+ */
+const WORKER_YOUNG_MIB = 8;
 
 /** How one queued write ended. `failure` is in words, for the ledger view and the audit log; null when all went in. */
 export interface WriteOutcome {
@@ -60,7 +71,26 @@ export interface LedgerWriterOptions {
   onFailure?: (profileId: string, words: string) => void;
 }
 
-type Payload = { kind: 'keys'; keys: readonly Key[] } | { kind: 'deleted'; value: string } | { kind: 'reported'; key: Key };
+type Payload =
+  | { kind: 'keys'; keys: readonly Key[] }
+  | { kind: 'held'; answer: number }
+  | { kind: 'deleted'; value: string }
+  | { kind: 'reported'; key: Key };
+
+/**
+ * A generate answer read on the writer's thread (what ServiceClient.generateInto reads the body with). Its keys
+ * wait there until the answer is judged: record() queues them for the ledger like recordKeys, release() lets
+ * them go (the answer was a refusal, or unreadable). One of the two must follow a read.
+ */
+export interface AnswerIntake extends BatchIntake {
+  record(profileId: string, seenAt?: string): Promise<WriteOutcome>;
+  release(): void;
+}
+
+interface PendingRead {
+  resolve: (answer: LedgerReadAnswer) => void;
+  reject: (error: Error) => void;
+}
 
 interface Op {
   profileId: string;
@@ -120,7 +150,8 @@ function reasonWords(errcode: number | null | undefined): string {
 function failureWords(op: Op): string {
   const reason = reasonWords(op.firstError);
   switch (op.payload.kind) {
-    case 'keys': {
+    case 'keys':
+    case 'held': {
       const keys = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'key' : 'keys'}`;
       const what = op.failed === op.size ? keys(op.size) : `${op.failed.toLocaleString('en-US')} of ${keys(op.size)}`;
       return `${what} could not be recorded in the ledger: ${reason}. The service has them: look them up in Keys to bring them into the ledger.`;
@@ -150,6 +181,11 @@ export class LedgerWriter {
   private readonly lastProgress = new Map<string, number>();
   private idleWaiters: (() => void)[] = [];
   private idleTimer: NodeJS.Timeout | undefined;
+  private nextAnswer = 1;
+  /** Answers posted to the worker to read, not yet answered. */
+  private readonly reads = new Map<number, PendingRead>();
+  /** Answers whose keys the worker holds: not yet released or queued to be written. */
+  private readonly held = new Set<number>();
 
   /** The thread starts with the first write, not before: a session that records nothing never pays for it. */
   constructor(options: LedgerWriterOptions) {
@@ -175,6 +211,40 @@ export class LedgerWriter {
   /** A key described in part (no status): only its reported fields update the row (LocalDb.recordReportedFields). */
   recordReportedFields(profileId: string, key: Key, seenAt = new Date().toISOString()): Promise<WriteOutcome> {
     return this.enqueue(profileId, seenAt, { kind: 'reported', key }, 1);
+  }
+
+  /** A reader for one generate answer's body, off main's heap (AnswerIntake). */
+  intake(): AnswerIntake {
+    let answer: number | null = null;
+    let batch: KeyBatch | null = null;
+    return {
+      get batch() {
+        return batch;
+      },
+      read: async (bytes: ArrayBuffer): Promise<BodyReading> => {
+        const read = await this.read(bytes);
+        if (!read.json) return { json: false, head: read.head };
+        if (read.batch !== null) {
+          answer = read.answer;
+          batch = read.batch;
+        }
+        return { json: true, value: read.body };
+      },
+      record: (profileId: string, seenAt = new Date().toISOString()): Promise<WriteOutcome> => {
+        const from = answer;
+        answer = null;
+        if (from === null || batch === null) return Promise.resolve({ written: 0, failed: 0, failure: null });
+        const size = batch.values.length;
+        // From here the queue keeps the thread busy until the keys are written, or their write fails.
+        if (size === 0 || this.closing) this.release(from);
+        else this.held.delete(from);
+        return this.enqueue(profileId, seenAt, { kind: 'held', answer: from }, size);
+      },
+      release: (): void => {
+        if (answer !== null) this.release(answer);
+        answer = null;
+      },
+    };
   }
 
   // ---- what readers see ----------------------------------------------------------------------------------
@@ -213,8 +283,49 @@ export class LedgerWriter {
     this.worker = null;
     this.inFlight.clear();
     this.resend = [];
+    this.held.clear();
+    this.failReads('Keydesk is quitting');
     for (const op of [...this.queue]) this.settle(op, op.left, QUIT);
     await worker?.terminate();
+  }
+
+  // ---- reading answers ----------------------------------------------------------------------------------------
+
+  /** Hands the bytes to the worker (transferred: main keeps no copy) and waits for its reading. */
+  private read(bytes: ArrayBuffer): Promise<LedgerReadAnswer> {
+    if (this.closing) return Promise.reject(new Error('Keydesk is quitting: the ledger writer reads no more answers.'));
+    clearTimeout(this.idleTimer);
+    const worker = this.worker ?? this.startWorker();
+    const answer = this.nextAnswer++;
+    return new Promise((resolve, reject) => {
+      this.reads.set(answer, {
+        resolve: (read) => {
+          if (read.json && read.batch !== null) this.held.add(read.answer);
+          resolve(read);
+        },
+        reject,
+      });
+      worker.postMessage({ kind: 'read', answer, bytes } satisfies LedgerWrite, [bytes]);
+    });
+  }
+
+  private onRead(read: LedgerReadAnswer): void {
+    const pending = this.reads.get(read.answer);
+    this.reads.delete(read.answer);
+    pending?.resolve(read);
+    this.whenIdle();
+  }
+
+  private release(answer: number): void {
+    if (!this.held.delete(answer)) return;
+    this.worker?.postMessage({ kind: 'release', answer } satisfies LedgerWrite);
+    this.whenIdle();
+  }
+
+  private failReads(why: string): void {
+    const reads = [...this.reads.values()];
+    this.reads.clear();
+    for (const r of reads) r.reject(new Error(`The answer could not be read: ${why}.`));
   }
 
   // ---- the queue -------------------------------------------------------------------------------------------
@@ -269,6 +380,10 @@ export class LedgerWriter {
       const chunk = p.keys.slice(op.posted, op.posted + LEDGER_CHUNK);
       size = chunk.length;
       message = { ...base, kind: 'keys', keys: JSON.stringify(chunk) };
+    } else if (p.kind === 'held') {
+      // The worker has the keys: only which rows to write crosses over.
+      size = Math.min(LEDGER_CHUNK, op.size - op.posted);
+      message = { ...base, kind: 'held', answer: p.answer, from: op.posted, to: op.posted + size };
     } else if (p.kind === 'deleted') {
       message = { ...base, kind: 'deleted', value: p.value };
     } else {
@@ -325,17 +440,21 @@ export class LedgerWriter {
       this.failures.set(op.profileId, failure);
       const words = failure;
       this.tell('onFailure', () => this.options.onFailure?.(op.profileId, words));
-    } else if (op.payload.kind === 'keys') {
+    } else if (op.payload.kind === 'keys' || op.payload.kind === 'held') {
       this.failures.delete(op.profileId);
     }
     op.done({ written: op.size - op.failed, failed: op.failed, failure });
     this.changed(op.profileId);
-    if (this.isIdle()) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const w of waiters) w();
-      this.stopWhenStillIdle();
-    }
+    this.whenIdle();
+  }
+
+  /** With nothing left to do: wakes idle() waiters and lets the thread go later. */
+  private whenIdle(): void {
+    if (!this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+    this.stopWhenStillIdle();
   }
 
   /** Lets the thread go once nothing has been queued for LEDGER_WRITER_IDLE_MS. */
@@ -351,8 +470,9 @@ export class LedgerWriter {
     this.idleTimer.unref();
   }
 
+  /** Nothing queued or in the worker's hands: no write, no answer being read, no keys held for a write to come. */
   private isIdle(): boolean {
-    return this.queue.length === 0 && this.inFlight.size === 0;
+    return this.queue.length === 0 && this.inFlight.size === 0 && this.reads.size === 0 && this.held.size === 0;
   }
 
   private addPending(profileId: string, n: number): void {
@@ -377,13 +497,15 @@ export class LedgerWriter {
 
   // ---- the worker ------------------------------------------------------------------------------------------
 
-  private startWorker(): void {
+  private startWorker(): Worker {
     const workerData: LedgerWorkerData = { file: this.options.file, cacheKiB: WORKER_CACHE_KIB, busyTimeoutMs: this.options.busyTimeoutMs ?? 5_000 };
-    const worker = new Worker(workerUrl(), { workerData });
+    const worker = new Worker(workerUrl(), { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MIB } });
     // The queue, not the thread, keeps Keydesk's work alive: close() flushes it before quitting.
     worker.unref();
-    worker.on('message', (ack: LedgerWriteAck) => {
-      if (this.worker === worker) this.onAck(ack);
+    worker.on('message', (message: LedgerWorkerMessage) => {
+      if (this.worker !== worker) return;
+      if ('answer' in message) this.onRead(message);
+      else this.onAck(message);
     });
     worker.on('error', (error) => {
       console.error('keydesk: the ledger writer thread failed:', error);
@@ -392,6 +514,7 @@ export class LedgerWriter {
       if (this.worker === worker) this.onWorkerExit(code);
     });
     this.worker = worker;
+    return worker;
   }
 
   /**
@@ -403,12 +526,22 @@ export class LedgerWriter {
     console.error(`keydesk: the ledger writer thread stopped (exit code ${code}) with ${this.inFlight.size} write(s) in its hands.`);
     this.worker = null;
     this.crashesInARow++;
+    // Answers it was reading are lost (the caller reports the call's outcome as unknown), and so are the keys it
+    // held: their writes, queued or to come, are answered as not recorded by the next thread.
+    this.failReads('the ledger writer stopped unexpectedly');
+    this.held.clear();
     const held = [...this.inFlight.values()];
     this.inFlight.clear();
     const giveUp = this.crashesInARow >= MAX_CRASHES_IN_A_ROW;
     for (const part of held) {
-      if (giveUp || part.attempts >= MAX_ATTEMPTS) this.settle(part.op, part.size, null);
+      // Held keys went with the thread: sending their rows again would only be refused.
+      if (giveUp || part.attempts >= MAX_ATTEMPTS || part.op.payload.kind === 'held') this.settle(part.op, part.size, null);
       else this.resend.push(part);
+    }
+    for (const op of this.queue.filter((o) => o.payload.kind === 'held' && o.posted < o.size)) {
+      const unposted = op.size - op.posted;
+      op.posted = op.size;
+      this.settle(op, unposted, null);
     }
     if (giveUp) {
       for (const part of this.resend) this.settle(part.op, part.size, null);

@@ -1,6 +1,7 @@
 // The Integration view's slice: one fresh test key per profile, its status as the service reports it now
 // (so a vendor can watch it activate), and whether the embedded sandbox is running.
 import type { Key, SandboxState } from '../../../shared/domain.ts';
+import { keyAt } from '../../../shared/key-batch.ts';
 import { call, subscribe } from '../lib/api.ts';
 import type { ProfileData, StoreContext } from './context.ts';
 import type { RequestState } from './request.ts';
@@ -36,8 +37,8 @@ export function createIntegrationSlice(ctx: StoreContext): Omit<IntegrationSlice
           const answer = await run('keys.generate', { expire: utcDateIn(TEST_KEY_DAYS), count: 1, isPremium: false, note: TEST_KEY_NOTE });
           if (!answer || get().activeProfileId !== profileId) return null;
           if ('failure' in answer) return answer;
-          const key = answer.data.generatedKeys[0];
-          return key ? { data: key } : { failure: { ok: false, code: 'BAD_RESPONSE', message: 'The service answered without a key.' } };
+          const batch = answer.data.generated;
+          return batch.values.length > 0 ? { data: keyAt(batch, 0) } : { failure: { ok: false, code: 'BAD_RESPONSE', message: 'The service answered without a key.' } };
         },
         'testKeyRequest',
         (key) => ({ testKey: { profileId, key } }),

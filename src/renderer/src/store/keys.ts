@@ -17,7 +17,8 @@ function replaceKey<R extends { active: Key[]; generated: Key[] }>(result: R | n
 
 
 export interface KeysSlice {
-  lastGenerated: Key[];
+  /** The values of the last single-request batch (keys.generate answers them as a KeyBatch). */
+  lastGenerated: readonly string[];
   generateRequest: RequestState;
   generate: (input: OperationInput<'keys.generate'>) => Promise<boolean>;
   /** The person changed the form: the service's answer to the previous submission no longer applies. */
@@ -61,18 +62,18 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
   return {
     generate: async (input) => {
       // A batch shown under a new attempt would read as its result: it goes (the ledger keeps every key).
-      const r = await request('keys.generate', input, 'generateRequest', (d) => ({ lastGenerated: d.generatedKeys }), {
+      const r = await request('keys.generate', input, 'generateRequest', (d) => ({ lastGenerated: d.generated.values }), {
         before: { lastGenerated: [] },
       });
       if (!r) return false;
-      toastOk(`Generated ${fmt.count(r.data.generatedKeys.length, NOUNS.key)}.`);
+      toastOk(`Generated ${fmt.count(r.data.generated.values.length, NOUNS.key)}.`);
       return true;
     },
     clearGenerateError: () => {
       if (get().generateRequest.error) set({ generateRequest: IDLE });
     },
     exportGenerated: async (format) => {
-      const keyValues = get().lastGenerated.map((k) => k.value);
+      const keyValues = [...get().lastGenerated];
       if (keyValues.length === 0) return;
       const r = await request('keys.export', { keyValues, format }, 'exportGeneratedRequest', () => ({}), { toast: true });
       if (r?.data.path) toastOk(`Saved ${fmt.count(keyValues.length, NOUNS.key)} to ${r.data.path}.`);

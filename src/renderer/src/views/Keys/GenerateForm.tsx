@@ -254,7 +254,7 @@ export function GenerateForm() {
             <button
               type="button"
               onClick={() => {
-                navigator.clipboard.writeText(generated.map((k) => k.value).join('\n')).then(
+                navigator.clipboard.writeText(generated.join('\n')).then(
                   () => { notify('success', 'All keys copied.'); },
                   () => { notify('error', 'The clipboard refused; use an export instead.'); },
                 );
@@ -270,11 +270,11 @@ export function GenerateForm() {
             </button>
           </p>
           <ul className="mono">
-            {generated.slice(0, 20).map((k) => (
-              <li key={k.value}>
+            {generated.slice(0, 20).map((value) => (
+              <li key={value}>
                 <span className="with-copy">
-                  <span>{k.value}</span>
-                  <CopyButton value={k.value} label={`Copy key ${k.value}`} />
+                  <span>{value}</span>
+                  <CopyButton value={value} label={`Copy key ${value}`} />
                 </span>
               </li>
             ))}
