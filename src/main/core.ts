@@ -96,6 +96,10 @@ export class Core {
       onChange: (state) => {
         this.emit('ledger.changed', state);
       },
+      // The writer's commits have made main's cached ledger pages stale: they go back rather than wait to be reused.
+      onIdle: () => {
+        this.db.releaseMemory();
+      },
       onFailure: (profileId, words) => {
         // The audit log keeps it past this session: the keys are on the service, and this says which are missing here.
         this.db.audit({ profileId, profileName: this.profiles.get(profileId)?.name ?? profileId, action: 'ledger.record', target: 'ledger', outcome: 'failed', message: words });

@@ -51,22 +51,49 @@ function alike(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-function setField(batch: KeyBatch, keys: readonly Key[], field: KeyFieldName): void {
-  const first = keys[0];
-  if (first === undefined) return;
-  const value = fieldOf(first, field);
-  // Written through wider views: each value is read from `field` itself, so it has that field's type.
-  const same: Partial<Record<KeyFieldName, unknown>> = batch.same;
-  const each: Partial<Record<KeyFieldName, unknown[]>> = batch.each;
-  if (keys.every((k) => alike(fieldOf(k, field), value))) same[field] = value;
-  else each[field] = keys.map((k) => fieldOf(k, field));
+/**
+ * Builds a batch one key at a time (the ledger writer reads a 100,000-key answer key by key, holding none of
+ * them whole): a field stays in `same` until a key differs, then becomes a column.
+ */
+export class KeyBatchBuilder {
+  private readonly values: string[] = [];
+  private readonly same: Partial<Record<KeyFieldName, unknown>> = {};
+  private readonly each: Partial<Record<KeyFieldName, unknown[]>> = {};
+
+  add(key: Key): void {
+    const n = this.values.length;
+    this.values.push(key.value);
+    for (const field of KEY_FIELDS) {
+      const value = fieldOf(key, field);
+      const column = this.each[field];
+      if (column) column.push(value);
+      else if (n === 0) this.same[field] = value;
+      // Once a column, `same` keeps the first key's value unused (batch() leaves it out).
+      else if (!alike(this.same[field], value)) {
+        // The first key that differs: the field becomes a column, the keys before it all had the shared value.
+        const before = this.same[field];
+        this.each[field] = [...Array.from({ length: n }, () => before), value];
+      }
+    }
+  }
+
+  get size(): number {
+    return this.values.length;
+  }
+
+  /** The batch so far. Each value was read from its own field, so the wider views above hold each field's type. */
+  batch(): KeyBatch {
+    const same: Partial<Record<KeyFieldName, unknown>> = {};
+    for (const field of KEY_FIELDS) if (!this.each[field] && this.values.length > 0) same[field] = this.same[field];
+    return { values: this.values, same: same as Partial<KeyFields>, each: this.each as KeyBatch['each'] };
+  }
 }
 
 /** The batch of these keys (in their order); keyAt(toKeyBatch(keys), i) equals keys[i]. */
 export function toKeyBatch(keys: readonly Key[]): KeyBatch {
-  const batch: KeyBatch = { values: keys.map((k) => k.value), same: {}, each: {} };
-  for (const field of KEY_FIELDS) setField(batch, keys, field);
-  return batch;
+  const builder = new KeyBatchBuilder();
+  for (const key of keys) builder.add(key);
+  return builder.batch();
 }
 
 function fieldAt<F extends KeyFieldName>(batch: KeyBatch, i: number, field: F): KeyFields[F] {

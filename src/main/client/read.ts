@@ -69,6 +69,9 @@ export function readKey(v: unknown, impliedStatus?: KeyStatus, shared: Interner 
   return unreported.length > 0 ? { ...key, unreported } : key;
 }
 
+/** One string for each distinct text, for the keys of one answer read one at a time (readKey's `shared`). */
+export const sharedStrings = (): Interner => interner();
+
 export function readKeys(v: unknown, impliedStatus?: KeyStatus): Key[] {
   if (!Array.isArray(v)) return [];
   const shared = interner();

@@ -34,16 +34,18 @@ export interface LedgerRead {
 /** A write, a read, keys to let go, or: nothing is queued, close the connection and let the thread end. */
 export type LedgerWrite = LedgerRowWrite | LedgerRead | { kind: 'release'; answer: number } | { kind: 'stop' };
 
-/** The worker's answer to one write: committed, or refused with SQLite's result code and text (for main's log). */
-export type LedgerWriteAck = { seq: number; ok: true } | { seq: number; ok: false; errcode: number | null; message: string };
+/**
+ * The worker's answer to one write: committed, or refused with SQLite's result code and text (for main's log);
+ * `heapBytes`: the thread's V8 heap after it (main lets a thread with a large heap go as soon as it is idle).
+ */
+export type LedgerWriteAck = { heapBytes: number } & ({ seq: number; ok: true } | { seq: number; ok: false; errcode: number | null; message: string });
 
 /**
  * The worker's answer to a read: the body's JSON value without `generatedKeys`, and those keys as a batch when
  * they were a list (null: the body had none, and the worker holds nothing); or the body was not JSON (`head`:
  * its first characters, for main's message).
  */
-export type LedgerReadAnswer =
-  | { answer: number; json: true; body: unknown; batch: KeyBatch | null }
-  | { answer: number; json: false; head: string };
+export type LedgerReading = { answer: number; json: true; body: unknown; batch: KeyBatch | null } | { answer: number; json: false; head: string };
+export type LedgerReadAnswer = LedgerReading & { heapBytes: number };
 
 export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer;

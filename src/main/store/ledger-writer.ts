@@ -36,6 +36,12 @@ const WORKER_CACHE_KIB = 16 * 1024;
  */
 export const LEDGER_WRITER_IDLE_MS = 5_000;
 /**
+ * A thread whose V8 heap is larger than this when the queue empties ends then, not LEDGER_WRITER_IDLE_MS later:
+ * after reading a 100,000-key answer it holds 70–130 MiB that only its end gives back, and starting the next
+ * thread (tens of milliseconds) is nothing beside such a write.
+ */
+const LARGE_WORKER_HEAP_BYTES = 32 * 1024 * 1024;
+/**
  * The thread's young generation, MiB. Reading a 33 MB answer allocates a few hundred MiB of short-lived objects;
  * V8's default lets the young generation grow to its largest for that (2 × 64 MiB in Node 24) and keep it. The
  * thread's survivors (the held keys) are promoted a little sooner instead.
@@ -67,6 +73,8 @@ export interface LedgerWriterOptions {
   idleMs?: number;
   /** A profile's pending count went up (a write was queued) or a write ended. */
   onChange?: (state: RecordingState) => void;
+  /** Everything queued has ended and nothing is held: a moment for main's own connection to give memory back. */
+  onIdle?: () => void;
   /** A write ended with rows not recorded: `words` for the user, already in the failure words of this file. */
   onFailure?: (profileId: string, words: string) => void;
 }
@@ -186,6 +194,8 @@ export class LedgerWriter {
   private readonly reads = new Map<number, PendingRead>();
   /** Answers whose keys the worker holds: not yet released or queued to be written. */
   private readonly held = new Set<number>();
+  /** The running thread's V8 heap, as its last acknowledgement said. */
+  private workerHeapBytes = 0;
 
   /** The thread starts with the first write, not before: a session that records nothing never pays for it. */
   constructor(options: LedgerWriterOptions) {
@@ -312,6 +322,7 @@ export class LedgerWriter {
   private onRead(read: LedgerReadAnswer): void {
     const pending = this.reads.get(read.answer);
     this.reads.delete(read.answer);
+    this.workerHeapBytes = read.heapBytes;
     pending?.resolve(read);
     this.whenIdle();
   }
@@ -404,6 +415,7 @@ export class LedgerWriter {
     if (!part) return;
     this.inFlight.delete(ack.seq);
     this.crashesInARow = 0;
+    this.workerHeapBytes = ack.heapBytes;
     if (ack.ok) this.settle(part.op, part.size, undefined);
     else {
       console.error(`keydesk: the ledger writer could not write ${part.size} row(s) (SQLite ${ack.errcode ?? '?'}): ${ack.message}`);
@@ -454,19 +466,21 @@ export class LedgerWriter {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of waiters) w();
+    this.tell('onIdle', () => this.options.onIdle?.());
     this.stopWhenStillIdle();
   }
 
   /** Lets the thread go once nothing has been queued for LEDGER_WRITER_IDLE_MS. */
   private stopWhenStillIdle(): void {
     clearTimeout(this.idleTimer);
+    const waitMs = this.workerHeapBytes > LARGE_WORKER_HEAP_BYTES ? 0 : (this.options.idleMs ?? LEDGER_WRITER_IDLE_MS);
     this.idleTimer = setTimeout(() => {
       const worker = this.worker;
       if (worker === null || !this.isIdle() || this.closing) return;
       // Forgotten first, so its exit is not taken for a crash; a write queued from now on starts a new thread.
       this.worker = null;
       worker.postMessage({ kind: 'stop' } satisfies LedgerWrite);
-    }, this.options.idleMs ?? LEDGER_WRITER_IDLE_MS);
+    }, waitMs);
     this.idleTimer.unref();
   }
 
@@ -514,6 +528,7 @@ export class LedgerWriter {
       if (this.worker === worker) this.onWorkerExit(code);
     });
     this.worker = worker;
+    this.workerHeapBytes = 0;
     return worker;
   }
 

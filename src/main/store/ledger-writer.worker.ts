@@ -3,19 +3,23 @@
 // write SQLite refuses is answered as refused and the next one goes on; the thread itself stays up.
 // It also reads generate answers for main: the body's bytes come here, the keys are read and held here until
 // main has judged the answer and says to write them, and main gets back only the body and the keys as a batch.
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
-import { toKeyBatch } from '../../shared/key-batch.ts';
-import { isObject, readKeys } from '../client/read.ts';
+import { keyAt, type KeyBatch } from '../../shared/key-batch.ts';
+import { readGenerateAnswer } from './generate-answer.ts';
 import { LocalDb } from './local-db.ts';
-import type { LedgerRead, LedgerReadAnswer, LedgerRowWrite, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
+import type { LedgerRead, LedgerReadAnswer, LedgerReading, LedgerRowWrite, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('ledger-writer.worker.ts runs only as a worker thread.');
 const data = workerData as LedgerWorkerData;
 const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, busyTimeoutMs: data.busyTimeoutMs });
-/** Keys read from answers, by answer, until written or let go. */
-const held = new Map<number, Key[]>();
+/**
+ * Keys read from answers, by answer, until written or let go: as their batch (values, shared fields once), and
+ * made whole a chunk at a time as they are written, so 100,000 key objects do not live here either.
+ */
+const held = new Map<number, KeyBatch>();
 /** How much of a body that is not JSON goes back to main, for its message (an HTML page's title, say). */
 const HEAD_CHARS = 4_096;
 
@@ -28,12 +32,14 @@ function apply(w: LedgerRowWrite): void {
       db.recordKeys(w.profileId, JSON.parse(w.keys) as Key[], w.seenAt);
       return;
     case 'held': {
-      const keys = held.get(w.answer);
-      if (keys === undefined) throw new LostKeys('the keys read from the answer went with a ledger writer thread that stopped');
+      const batch = held.get(w.answer);
+      if (batch === undefined) throw new LostKeys('the keys read from the answer went with a ledger writer thread that stopped');
       try {
-        db.recordKeys(w.profileId, keys.slice(w.from, w.to), w.seenAt);
+        const keys: Key[] = [];
+        for (let i = w.from; i < Math.min(w.to, batch.values.length); i++) keys.push(keyAt(batch, i));
+        db.recordKeys(w.profileId, keys, w.seenAt);
       } finally {
-        if (w.to >= keys.length) held.delete(w.answer);
+        if (w.to >= batch.values.length) held.delete(w.answer);
       }
       return;
     }
@@ -45,20 +51,17 @@ function apply(w: LedgerRowWrite): void {
   }
 }
 
-/** A generate answer's body: its keys as the client reads them (read.ts, the same tolerance), held here. */
-function read(r: LedgerRead): LedgerReadAnswer {
+/** A generate answer's body: its keys read as the client reads them (read.ts), held here as a batch. */
+function read(r: LedgerRead): LedgerReading {
   const text = new TextDecoder().decode(r.bytes);
-  let json: unknown;
+  let answer;
   try {
-    json = JSON.parse(text);
+    answer = readGenerateAnswer(text);
   } catch {
     return { answer: r.answer, json: false, head: text.slice(0, HEAD_CHARS) };
   }
-  if (!isObject(json) || !Array.isArray(json.generatedKeys)) return { answer: r.answer, json: true, body: json, batch: null };
-  const { generatedKeys, ...body } = json;
-  const keys = readKeys(generatedKeys, 'generated');
-  held.set(r.answer, keys);
-  return { answer: r.answer, json: true, body, batch: toKeyBatch(keys) };
+  if (answer.batch !== null) held.set(r.answer, answer.batch);
+  return { answer: r.answer, json: true, body: answer.body, batch: answer.batch };
 }
 
 port.on('message', (w: LedgerWrite) => {
@@ -72,17 +75,19 @@ port.on('message', (w: LedgerWrite) => {
     held.delete(w.answer);
     return;
   }
+  const heapBytes = () => getHeapStatistics().total_heap_size;
   if (w.kind === 'read') {
-    port.postMessage(read(w));
+    port.postMessage({ ...read(w), heapBytes: heapBytes() } satisfies LedgerReadAnswer);
     return;
   }
   let ack: LedgerWriteAck;
   try {
     apply(w);
-    ack = { seq: w.seq, ok: true };
+    ack = { seq: w.seq, ok: true, heapBytes: heapBytes() };
   } catch (error) {
     const e = error as { errcode?: unknown; message?: unknown } | null;
-    ack = { seq: w.seq, ok: false, errcode: typeof e?.errcode === 'number' ? e.errcode : null, message: typeof e?.message === 'string' ? e.message : String(error) };
+    const message = typeof e?.message === 'string' ? e.message : String(error);
+    ack = { seq: w.seq, ok: false, errcode: typeof e?.errcode === 'number' ? e.errcode : null, message, heapBytes: heapBytes() };
   }
   port.postMessage(ack);
 });

@@ -356,6 +356,11 @@ export class LocalDb {
     if (this.db.isOpen) this.db.close();
   }
 
+  /** Gives back the page cache's memory (SQLite's `shrink_memory`); the next read fills it again as needed. */
+  releaseMemory(): void {
+    if (this.db.isOpen) this.db.exec('PRAGMA shrink_memory');
+  }
+
   /** Runs `fn` in one transaction: all of it, or none. */
   private tx<T>(fn: () => T): T {
     this.db.exec('BEGIN IMMEDIATE');

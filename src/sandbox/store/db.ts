@@ -178,6 +178,8 @@ export class Db {
     }
     // Another process may be writing: TRUNCATE must not wait for it on our event loop. If busy, try again later.
     if (!this.checkpoint('TRUNCATE')) this.idleTimer = setTimeout(this.onIdleCheck, this.idleMs).unref();
+    // Writes have paused: the page cache's memory goes back too (an embedded sandbox idles in a desktop app).
+    else this.conn.exec('PRAGMA shrink_memory');
   };
 
   /**

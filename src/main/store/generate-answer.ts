@@ -1,0 +1,132 @@
+// Reading a generate answer's body into a KeyBatch without holding its keys whole (the ledger writer's thread
+// runs this). JSON.parse of a 100,000-key answer makes about 1.5 million values that all live at once (~60 MiB
+// of heap in the thread that reads it); here the `generatedKeys` list is read one key at a time, each parsed,
+// read as the client reads keys (read.ts) and added to the batch, so each dies young. The result is exactly what
+// JSON.parse and readKeys give: anything this reader does not expect falls back to them.
+import { KeyBatchBuilder, toKeyBatch, type KeyBatch } from '../../shared/key-batch.ts';
+import { isObject, readKey, readKeys, sharedStrings } from '../client/read.ts';
+
+/** The body without `generatedKeys`, and those keys as a batch (null: the body had no list of them). */
+export interface GenerateAnswer {
+  body: unknown;
+  batch: KeyBatch | null;
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Just past the string that starts at `i` (a quote), or -1 when it does not end. */
+function stringEnd(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x5c) j++;
+    else if (c === 0x22) return j + 1;
+  }
+  return -1;
+}
+
+/**
+ * Just past the value that starts at `i`, found by its brackets and strings only (JSON.parse of the span checks
+ * it); -1 when it does not end.
+ */
+function valueEnd(text: string, i: number): number {
+  const first = text.charCodeAt(i);
+  if (first === 0x22) return stringEnd(text, i);
+  if (first !== 0x7b && first !== 0x5b) {
+    // A number, true, false or null: up to the next separator.
+    let j = i;
+    while (j < text.length) {
+      const c = text.charCodeAt(j);
+      if (c === 0x2c || c === 0x5d || c === 0x7d || isSpace(c)) break;
+      j++;
+    }
+    return j;
+  }
+  let depth = 0;
+  for (let j = i; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x22) {
+      const end = stringEnd(text, j);
+      if (end < 0) return -1;
+      j = end - 1;
+    } else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth === 0) return j + 1;
+    }
+  }
+  return -1;
+}
+
+/** The fast path: an object with one top-level `generatedKeys` list; null for anything else. */
+function readByKey(text: string): GenerateAnswer | null {
+  let i = skipSpace(text, 0);
+  if (text.charCodeAt(i) !== 0x7b) return null;
+  i = skipSpace(text, i + 1);
+  let list: { start: number; end: number; batch: KeyBatch } | null = null;
+  while (text.charCodeAt(i) === 0x22) {
+    const nameEnd = stringEnd(text, i);
+    if (nameEnd < 0) return null;
+    const name: unknown = JSON.parse(text.slice(i, nameEnd));
+    i = skipSpace(text, nameEnd);
+    if (text.charCodeAt(i) !== 0x3a) return null;
+    i = skipSpace(text, i + 1);
+    if (name === 'generatedKeys' && text.charCodeAt(i) === 0x5b) {
+      // A second list (JSON.parse keeps the last) is left to the plain path.
+      if (list !== null) return null;
+      const start = i;
+      const builder = new KeyBatchBuilder();
+      const shared = sharedStrings();
+      i = skipSpace(text, i + 1);
+      if (text.charCodeAt(i) !== 0x5d) {
+        for (;;) {
+          const end = valueEnd(text, i);
+          if (end <= i) return null;
+          const key = readKey(JSON.parse(text.slice(i, end)), 'generated', shared);
+          if (key !== null) builder.add(key);
+          i = skipSpace(text, end);
+          if (text.charCodeAt(i) !== 0x2c) break;
+          i = skipSpace(text, i + 1);
+        }
+        if (text.charCodeAt(i) !== 0x5d) return null;
+      }
+      list = { start, end: i + 1, batch: builder.batch() };
+      i = i + 1;
+    } else {
+      const end = valueEnd(text, i);
+      if (end <= i) return null;
+      i = end;
+    }
+    i = skipSpace(text, i);
+    if (text.charCodeAt(i) !== 0x2c) break;
+    i = skipSpace(text, i + 1);
+  }
+  if (list === null) return null;
+  // Everything but the list, parsed as it is (this also checks the rest of the body is JSON).
+  const body: unknown = JSON.parse(`${text.slice(0, list.start)}[]${text.slice(list.end)}`);
+  if (!isObject(body)) return null;
+  delete body.generatedKeys;
+  return { body, batch: list.batch };
+}
+
+/**
+ * The body's JSON value without `generatedKeys`, and its keys as the client reads them (readKeys, 'generated');
+ * throws a SyntaxError when the body is not JSON, as JSON.parse does.
+ */
+export function readGenerateAnswer(text: string): GenerateAnswer {
+  let fast: GenerateAnswer | null = null;
+  try {
+    fast = readByKey(text);
+  } catch {
+    // Not JSON where this reader looked: JSON.parse below says so (or reads what this reader does not expect).
+  }
+  if (fast !== null) return fast;
+  const json: unknown = JSON.parse(text);
+  if (!isObject(json) || !Array.isArray(json.generatedKeys)) return { body: json, batch: null };
+  const { generatedKeys, ...body } = json;
+  return { body, batch: toKeyBatch(readKeys(generatedKeys, 'generated')) };
+}
