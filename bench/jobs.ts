@@ -15,6 +15,7 @@ import type { OperationInput, OperationName, OperationOutput } from '../src/shar
 import type { JobSummary } from '../src/shared/domain.ts';
 import type { Result } from '../src/shared/result.ts';
 import { ROUTES } from '../src/shared/wire.ts';
+import { batchValues } from '../src/shared/key-batch.ts';
 import type { MemoryParts } from './memory-probe.ts';
 
 export type BulkAction = 'extend' | 'resetHwid' | 'delete';
@@ -130,7 +131,7 @@ export async function coreBulk(c: BenchCore, action: BulkAction, keys: string[])
 export async function generateCore(c: BenchCore, count: number, note: string): Promise<string[]> {
   const { generated } = await c.call('keys.generate', { expire: '2099-01-01', count, isPremium: false, note });
   await c.core.ledger.idle();
-  return generated.values;
+  return batchValues(generated);
 }
 
 /** `count` keys generated on the service over HTTP (not recorded by the core). */

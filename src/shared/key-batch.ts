@@ -1,7 +1,8 @@
 // A batch of keys in a compact shape: what keys.generate answers. The keys of one generate request share almost
 // every field (note, expiry, premium, creation time, service), so a batch is their values, each shared field
-// stated once, and only the fields that differ from key to key as columns. 100,000 generated keys are then a
-// list of values and a few strings to main and over IPC, not 100,000 objects; keyAt / keysOf give Keys back.
+// stated once, and only the fields that differ from key to key as columns. A column crosses main and IPC as one
+// JSON text: 100,000 generated keys are then a few strings in main's heap, not 100,000 objects or 200,000
+// strings. keysOf / keyAt / batchValues give them back where they are used (the renderer, tests).
 import type { Key, UnreportedKeyField } from './domain.ts';
 
 /** Every field of a Key but its value; `unreported` always present (empty: every field was reported). */
@@ -10,12 +11,28 @@ export interface KeyFields extends Omit<Key, 'value' | 'unreported'> {
 }
 export type KeyFieldName = keyof KeyFields;
 
+/** The JSON text of a T (JSON.stringify of it): typed, so only fromJson reads it, as a T. */
+declare const jsonOf: unique symbol;
+export type JsonText<T> = string & { readonly [jsonOf]: T };
+export const toJson = <T>(value: T): JsonText<T> => JSON.stringify(value) as JsonText<T>;
+export const fromJson = <T>(text: JsonText<T>): T => JSON.parse(text) as T;
+
+/** The batch as it crosses main and IPC. */
 export interface KeyBatch {
+  /** How many keys. */
+  count: number;
   /** The keys' values, in the order the service listed them. */
-  values: string[];
+  values: JsonText<string[]>;
   /** The fields every key of the batch has alike. */
   same: Partial<KeyFields>;
   /** The fields that differ between keys: one entry per key, in the order of `values`. */
+  each: { [F in KeyFieldName]?: JsonText<KeyFields[F][]> };
+}
+
+/** A batch opened: its columns as arrays (where the keys are made whole: the ledger writer, the renderer). */
+export interface KeyColumns {
+  values: string[];
+  same: Partial<KeyFields>;
   each: { [F in KeyFieldName]?: KeyFields[F][] };
 }
 
@@ -81,11 +98,16 @@ export class KeyBatchBuilder {
     return this.values.length;
   }
 
-  /** The batch so far. Each value was read from its own field, so the wider views above hold each field's type. */
+  /** The batch so far, as a KeyBatch. */
   batch(): KeyBatch {
+    return packColumns(this.columns());
+  }
+
+  /** The columns so far. Each value was read from its own field, so the wider views above hold each field's type. */
+  columns(): KeyColumns {
     const same: Partial<Record<KeyFieldName, unknown>> = {};
     for (const field of KEY_FIELDS) if (!this.each[field] && this.values.length > 0) same[field] = this.same[field];
-    return { values: this.values, same: same as Partial<KeyFields>, each: this.each as KeyBatch['each'] };
+    return { values: this.values, same: same as Partial<KeyFields>, each: this.each as KeyColumns['each'] };
   }
 }
 
@@ -96,38 +118,69 @@ export function toKeyBatch(keys: readonly Key[]): KeyBatch {
   return builder.batch();
 }
 
-function fieldAt<F extends KeyFieldName>(batch: KeyBatch, i: number, field: F): KeyFields[F] {
-  const column = batch.each[field];
-  const value = column ? column[i] : batch.same[field];
+/** The columns as they cross main: each one JSON text. */
+export function packColumns(columns: KeyColumns): KeyBatch {
+  const each: Partial<Record<KeyFieldName, string>> = {};
+  for (const field of KEY_FIELDS) {
+    const column = columns.each[field];
+    if (column) each[field] = toJson(column);
+  }
+  return { count: columns.values.length, values: toJson(columns.values), same: columns.same, each: each as KeyBatch['each'] };
+}
+
+/** A batch's columns as arrays (parses every column: open a batch once, then read its keys). */
+export function openBatch(batch: KeyBatch): KeyColumns {
+  const each: Partial<Record<KeyFieldName, unknown[]>> = {};
+  for (const field of KEY_FIELDS) {
+    const column = batch.each[field];
+    if (column !== undefined) each[field] = fromJson<unknown[]>(column);
+  }
+  return { values: fromJson(batch.values), same: batch.same, each: each as KeyColumns['each'] };
+}
+
+/** The values of a batch's keys, in order. */
+export function batchValues(batch: KeyBatch): string[] {
+  return fromJson(batch.values);
+}
+
+function fieldAt<F extends KeyFieldName>(columns: KeyColumns, i: number, field: F): KeyFields[F] {
+  const column = columns.each[field];
+  const value = column ? column[i] : columns.same[field];
   if (value === undefined) throw new Error(`A key batch without its ${field} field for key ${i}.`);
   return value;
 }
 
-/** The i-th key of a batch, as the service described it. */
-export function keyAt(batch: KeyBatch, i: number): Key {
-  const value = batch.values[i];
-  if (value === undefined) throw new RangeError(`A key batch of ${batch.values.length} has no key ${i}.`);
-  const unreported = fieldAt(batch, i, 'unreported');
+/** The i-th key of opened columns, as the service described it. */
+export function keyOf(columns: KeyColumns, i: number): Key {
+  const value = columns.values[i];
+  if (value === undefined) throw new RangeError(`A key batch of ${columns.values.length} has no key ${i}.`);
+  const unreported = fieldAt(columns, i, 'unreported');
   const key: Key = {
-    id: fieldAt(batch, i, 'id'),
+    id: fieldAt(columns, i, 'id'),
     value,
-    note: fieldAt(batch, i, 'note'),
-    status: fieldAt(batch, i, 'status'),
-    isPremium: fieldAt(batch, i, 'isPremium'),
-    expire: fieldAt(batch, i, 'expire'),
-    expiresByDaysKey: fieldAt(batch, i, 'expiresByDaysKey'),
-    daysKey: fieldAt(batch, i, 'daysKey'),
-    expiresAt: fieldAt(batch, i, 'expiresAt'),
-    hwid: fieldAt(batch, i, 'hwid'),
-    createdAt: fieldAt(batch, i, 'createdAt'),
-    activatedAt: fieldAt(batch, i, 'activatedAt'),
-    lastResetAt: fieldAt(batch, i, 'lastResetAt'),
-    serviceId: fieldAt(batch, i, 'serviceId'),
+    note: fieldAt(columns, i, 'note'),
+    status: fieldAt(columns, i, 'status'),
+    isPremium: fieldAt(columns, i, 'isPremium'),
+    expire: fieldAt(columns, i, 'expire'),
+    expiresByDaysKey: fieldAt(columns, i, 'expiresByDaysKey'),
+    daysKey: fieldAt(columns, i, 'daysKey'),
+    expiresAt: fieldAt(columns, i, 'expiresAt'),
+    hwid: fieldAt(columns, i, 'hwid'),
+    createdAt: fieldAt(columns, i, 'createdAt'),
+    activatedAt: fieldAt(columns, i, 'activatedAt'),
+    lastResetAt: fieldAt(columns, i, 'lastResetAt'),
+    serviceId: fieldAt(columns, i, 'serviceId'),
   };
   return unreported.length > 0 ? { ...key, unreported: [...unreported] } : key;
 }
 
-/** Every key of a batch (for a few; a large batch is best read by value or with keyAt). */
+/** The i-th key of a batch (opens it: for more than one key, keysOf or openBatch and keyOf). */
+export function keyAt(batch: KeyBatch, i: number): Key {
+  return keyOf(openBatch(batch), i);
+}
+
+/** Every key of a batch, in order. */
 export function keysOf(batch: KeyBatch): Key[] {
-  return batch.values.map((_, i) => keyAt(batch, i));
+  const columns = openBatch(batch);
+  return columns.values.map((_, i) => keyOf(columns, i));
 }

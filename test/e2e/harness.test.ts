@@ -6,7 +6,7 @@ import type { AppStatus, Key } from '../../src/shared/domain.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
-import { type KeyBatch } from '../../src/shared/key-batch.ts';
+import { batchValues, type KeyBatch } from '../../src/shared/key-batch.ts';
 
 let harness: HarnessProcess;
 let browser: Browser;
@@ -47,7 +47,7 @@ describe('the harness', () => {
       window.keydesk['keys.generate']({ expire: '2099-12-31', count: 2, isPremium: false, note: 'from the browser' }),
     );
     expect(generated.ok).toBe(true);
-    const keys = (generated as { data: { generated: KeyBatch } }).data.generated.values;
+    const keys = batchValues((generated as { data: { generated: KeyBatch } }).data.generated);
     const found = await page.evaluate(() => window.keydesk['keys.lookup']({ term: 'FROM THE BROWSER' }));
     expect((found as { data: { generated: Key[] } }).data.generated.map((k) => k.value).sort()).toEqual([...keys].sort());
   });

@@ -11,7 +11,7 @@ import { startTestCore, type TestCore } from '../support/core.ts';
 import { listFiles } from '../support/files.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 import { tempDir } from '../support/sandbox-process.ts';
-import { keysOf } from '../../src/shared/key-batch.ts';
+import { batchValues, keysOf } from '../../src/shared/key-batch.ts';
 
 let t: TestCore;
 let core: Core;
@@ -270,9 +270,9 @@ describe('remote profiles', () => {
     await must('profiles.select', { id: p.id });
     const gen = await must('keys.generate', { expire: '2099-01-01', count: 1, isPremium: false, note: 'on remote' });
     expect(remote.store.searchKeys(1, 'generated', 'on remote', 10, 0).total).toBe(1);
-    const refused = await call('validation.run', { mode: 'key', keyValue: gen.generated.values[0], hwid: { custom: 'HW-R' } });
+    const refused = await call('validation.run', { mode: 'key', keyValue: batchValues(gen.generated)[0], hwid: { custom: 'HW-R' } });
     expect(refused).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION' });
-    const report = await must('validation.run', { mode: 'key', keyValue: gen.generated.values[0], hwid: { custom: 'HW-R' }, confirmActivation: true });
+    const report = await must('validation.run', { mode: 'key', keyValue: batchValues(gen.generated)[0], hwid: { custom: 'HW-R' }, confirmActivation: true });
     expect(report).toMatchObject({ outcome: 'success', dryRun: false });
   });
 
@@ -339,7 +339,7 @@ describe('records', () => {
 
   it('exports a generated batch, in its order, as CSV a spreadsheet reads safely and as JSON', async () => {
     const { generated } = await must('keys.generate', { expire: '2099-01-01', count: 3, isPremium: true, note: '=SUM(A1), "quoted"', expiresByDaysKey: true, daysKey: 30 });
-    const keyValues = [...generated.values].reverse();
+    const keyValues = batchValues(generated).reverse();
     const csv = await must('keys.export', { keyValues, format: 'csv' });
     const lines = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
     expect(lines).toHaveLength(4);

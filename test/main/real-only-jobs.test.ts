@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/shared/wire.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
+import { batchValues } from '../../src/shared/key-batch.ts';
 
 let t: TestCore;
 let remote: RemoteSandbox;
@@ -50,7 +51,7 @@ afterAll(async () => {
 
 describe('a bulk extend answered with {message} alone (real-only sandbox)', () => {
   it('reads each key back, so the ledger shows the new expiry; a key that cannot be read back is done with words saying its row is old', async () => {
-    const keys = (await t.must('keys.generate', { expire: '2099-01-31', count: 4, isPremium: false, note: 'terse batch' })).generated.values;
+    const keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 4, isPremium: false, note: 'terse batch' })).generated);
     await t.must('validation.run', { mode: 'key', keyValue: keys[0] ?? '', hwid: { custom: 'HW-TERSE' }, confirmActivation: true });
     const lost = keys[3] ?? '';
     unreadable.add(lost);

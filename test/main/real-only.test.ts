@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Key } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
-import { keysOf } from '../../src/shared/key-batch.ts';
+import { batchValues, keysOf } from '../../src/shared/key-batch.ts';
 
 let t: TestCore;
 let remote: RemoteSandbox;
@@ -109,7 +109,7 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
   });
 
   it('runs bulk extend, reset and delete', async () => {
-    const batch = (await must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'Bulk real' })).generated.values;
+    const batch = batchValues((await must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'Bulk real' })).generated);
     for (const [i, value] of batch.entries()) await must('validation.run', { mode: 'key', keyValue: value, hwid: { custom: `HW-BULK-${i}` }, confirmActivation: true });
     for (const action of ['extend', 'resetHwid', 'delete'] as const) {
       const target = { keyValues: batch };

@@ -3,13 +3,13 @@
 // of heap in the thread that reads it); here the `generatedKeys` list is read one key at a time, each parsed,
 // read as the client reads keys (read.ts) and added to the batch, so each dies young. The result is exactly what
 // JSON.parse and readKeys give: anything this reader does not expect falls back to them.
-import { KeyBatchBuilder, toKeyBatch, type KeyBatch } from '../../shared/key-batch.ts';
+import { KeyBatchBuilder, type KeyColumns } from '../../shared/key-batch.ts';
 import { isObject, readKey, readKeys, sharedStrings } from '../client/read.ts';
 
-/** The body without `generatedKeys`, and those keys as a batch (null: the body had no list of them). */
+/** The body without `generatedKeys`, and those keys as batch columns (null: the body had no list of them). */
 export interface GenerateAnswer {
   body: unknown;
-  batch: KeyBatch | null;
+  batch: KeyColumns | null;
 }
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
@@ -67,7 +67,7 @@ function readByKey(text: string): GenerateAnswer | null {
   let i = skipSpace(text, 0);
   if (text.charCodeAt(i) !== 0x7b) return null;
   i = skipSpace(text, i + 1);
-  let list: { start: number; end: number; batch: KeyBatch } | null = null;
+  let list: { start: number; end: number; batch: KeyColumns } | null = null;
   while (text.charCodeAt(i) === 0x22) {
     const nameEnd = stringEnd(text, i);
     if (nameEnd < 0) return null;
@@ -94,7 +94,7 @@ function readByKey(text: string): GenerateAnswer | null {
         }
         if (text.charCodeAt(i) !== 0x5d) return null;
       }
-      list = { start, end: i + 1, batch: builder.batch() };
+      list = { start, end: i + 1, batch: builder.columns() };
       i = i + 1;
     } else {
       const end = valueEnd(text, i);
@@ -128,5 +128,7 @@ export function readGenerateAnswer(text: string): GenerateAnswer {
   const json: unknown = JSON.parse(text);
   if (!isObject(json) || !Array.isArray(json.generatedKeys)) return { body: json, batch: null };
   const { generatedKeys, ...body } = json;
-  return { body, batch: toKeyBatch(readKeys(generatedKeys, 'generated')) };
+  const builder = new KeyBatchBuilder();
+  for (const key of readKeys(generatedKeys, 'generated')) builder.add(key);
+  return { body, batch: builder.columns() };
 }

@@ -244,7 +244,7 @@ export class LedgerWriter {
         const from = answer;
         answer = null;
         if (from === null || batch === null) return Promise.resolve({ written: 0, failed: 0, failure: null });
-        const size = batch.values.length;
+        const size = batch.count;
         // From here the queue keeps the thread busy until the keys are written, or their write fails.
         if (size === 0 || this.closing) this.release(from);
         else this.held.delete(from);

@@ -6,7 +6,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
-import { keyAt, type KeyBatch } from '../../shared/key-batch.ts';
+import { keyOf, packColumns, type KeyColumns } from '../../shared/key-batch.ts';
 import { readGenerateAnswer } from './generate-answer.ts';
 import { LocalDb } from './local-db.ts';
 import type { LedgerRead, LedgerReadAnswer, LedgerReading, LedgerRowWrite, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
@@ -19,7 +19,7 @@ const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, busyTimeoutMs: data
  * Keys read from answers, by answer, until written or let go: as their batch (values, shared fields once), and
  * made whole a chunk at a time as they are written, so 100,000 key objects do not live here either.
  */
-const held = new Map<number, KeyBatch>();
+const held = new Map<number, KeyColumns>();
 /** How much of a body that is not JSON goes back to main, for its message (an HTML page's title, say). */
 const HEAD_CHARS = 4_096;
 
@@ -36,7 +36,7 @@ function apply(w: LedgerRowWrite): void {
       if (batch === undefined) throw new LostKeys('the keys read from the answer went with a ledger writer thread that stopped');
       try {
         const keys: Key[] = [];
-        for (let i = w.from; i < Math.min(w.to, batch.values.length); i++) keys.push(keyAt(batch, i));
+        for (let i = w.from; i < Math.min(w.to, batch.values.length); i++) keys.push(keyOf(batch, i));
         db.recordKeys(w.profileId, keys, w.seenAt);
       } finally {
         if (w.to >= batch.values.length) held.delete(w.answer);
@@ -61,7 +61,7 @@ function read(r: LedgerRead): LedgerReading {
     return { answer: r.answer, json: false, head: text.slice(0, HEAD_CHARS) };
   }
   if (answer.batch !== null) held.set(r.answer, answer.batch);
-  return { answer: r.answer, json: true, body: answer.body, batch: answer.batch };
+  return { answer: r.answer, json: true, body: answer.body, batch: answer.batch && packColumns(answer.batch) };
 }
 
 port.on('message', (w: LedgerWrite) => {

@@ -17,8 +17,9 @@ export interface SandboxLimits {
  */
 export class RawJson {
   readonly length: number;
-  readonly chunks: () => Iterable<Buffer>;
-  constructor(body: { length: number; chunks: () => Iterable<Buffer> }) {
+  /** The chunks in order; with `into`, each is written into the buffer it returns (see ChunkBuffer). */
+  readonly chunks: (into?: (size: number) => Buffer) => Iterable<Buffer>;
+  constructor(body: { length: number; chunks: (into?: (size: number) => Buffer) => Iterable<Buffer> }) {
     this.length = body.length;
     this.chunks = body.chunks;
   }

@@ -32,6 +32,12 @@ export function batchKeys(batch: GeneratedBatch): WireKey[] {
 }
 
 /**
+ * Where a chunk is written: a new buffer of `size` bytes by default, or a reused one that the caller has
+ * finished with (the server sends one chunk at a time, so one buffer serves a 33 MB answer).
+ */
+export type ChunkBuffer = (size: number) => Buffer;
+
+/**
  * `prefix` + the batch as a JSON array + `suffix`, as UTF-8 bytes in chunks of about `chunkBytes`:
  * byte-identical to JSON.stringify(batchKeys(batch)) between them (or, for `real`, to the real dialect's
  * `[{value, note, expiresAt, isPremium}]`), and several times faster, because the shared fields are encoded once
@@ -45,7 +51,7 @@ export function batchJsonChunks(
   suffix = '',
   chunkBytes = 1 << 20,
   dialect: 'detail' | 'real' = 'detail',
-): { length: number; chunks: () => Generator<Buffer> } {
+): { length: number; chunks: (into?: ChunkBuffer) => Generator<Buffer> } {
   const real = dialect === 'real';
   const { note, expiresAt, isPremium } = batch.shared;
   const head = Buffer.from(`${prefix}[`);
@@ -60,7 +66,7 @@ export function batchJsonChunks(
   let length = head.length + end.length + Math.max(0, count - 1);
   for (let i = 0; i < count; i++) length += itemBytes(i);
 
-  function* chunks(): Generator<Buffer> {
+  function* chunks(into: ChunkBuffer = (size) => Buffer.allocUnsafe(size)): Generator<Buffer> {
     let i = 0;
     let first = true;
     while (first || i < count) {
@@ -73,7 +79,7 @@ export function batchJsonChunks(
       }
       const last = j >= count;
       if (last) size += end.length;
-      const out = Buffer.allocUnsafe(size);
+      const out = into(size);
       let at = 0;
       if (first) {
         out.set(head, 0);

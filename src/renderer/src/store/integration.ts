@@ -38,7 +38,7 @@ export function createIntegrationSlice(ctx: StoreContext): Omit<IntegrationSlice
           if (!answer || get().activeProfileId !== profileId) return null;
           if ('failure' in answer) return answer;
           const batch = answer.data.generated;
-          return batch.values.length > 0 ? { data: keyAt(batch, 0) } : { failure: { ok: false, code: 'BAD_RESPONSE', message: 'The service answered without a key.' } };
+          return batch.count > 0 ? { data: keyAt(batch, 0) } : { failure: { ok: false, code: 'BAD_RESPONSE', message: 'The service answered without a key.' } };
         },
         'testKeyRequest',
         (key) => ({ testKey: { profileId, key } }),

@@ -1,6 +1,7 @@
 // Keys: generate, search (a page at a time), and act on one.
 import type { OperationInput } from '../../../shared/contract.ts';
 import type { Key } from '../../../shared/domain.ts';
+import { batchValues } from '../../../shared/key-batch.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
 import { IDLE, type RequestState } from './request.ts';
 import type { ProfileData, StoreContext } from './context.ts';
@@ -62,11 +63,11 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
   return {
     generate: async (input) => {
       // A batch shown under a new attempt would read as its result: it goes (the ledger keeps every key).
-      const r = await request('keys.generate', input, 'generateRequest', (d) => ({ lastGenerated: d.generated.values }), {
+      const r = await request('keys.generate', input, 'generateRequest', (d) => ({ lastGenerated: batchValues(d.generated) }), {
         before: { lastGenerated: [] },
       });
       if (!r) return false;
-      toastOk(`Generated ${fmt.count(r.data.generated.values.length, NOUNS.key)}.`);
+      toastOk(`Generated ${fmt.count(r.data.generated.count, NOUNS.key)}.`);
       return true;
     },
     clearGenerateError: () => {
