@@ -59,10 +59,12 @@ export function batchJsonChunks(
   const mid = Buffer.from(real ? '' : '","value":"');
   const tail = Buffer.from(`",${JSON.stringify(real ? { note, expiresAt, isPremium } : batch.shared).slice(1)}`);
   const end = Buffer.from(`]${suffix}`);
-  const ids = real ? [] : batch.ids.map(keyPublicId);
+  // Public ids are made as each key is written, not all first: 100,000 strings kept for the whole answer would
+  // outlive the sandbox's process's young generation and grow it.
+  const publicId = (i: number): string => (real ? '' : keyPublicId(batch.ids[i] ?? 0));
   const count = batch.ids.length;
   const values = batch.values.bytes;
-  const itemBytes = (i: number) => open.length + (ids[i]?.length ?? 0) + mid.length + KEY_LENGTH + tail.length;
+  const itemBytes = (i: number) => open.length + publicId(i).length + mid.length + KEY_LENGTH + tail.length;
   let length = head.length + end.length + Math.max(0, count - 1);
   for (let i = 0; i < count; i++) length += itemBytes(i);
 
@@ -89,7 +91,7 @@ export function batchJsonChunks(
         if (i > 0) out[at++] = 0x2c; // ,
         out.set(open, at);
         at += open.length;
-        const id = ids[i] ?? '';
+        const id = publicId(i);
         for (let c = 0; c < id.length; c++) out[at++] = id.charCodeAt(c);
         out.set(mid, at);
         at += mid.length;
