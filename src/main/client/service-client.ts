@@ -101,6 +101,28 @@ function cooldownSeconds(text: string): number | undefined {
 }
 const isWireCode = (c: unknown): c is ErrorCode => typeof c === 'string' && (WIRE_ERROR_CODES as readonly string[]).includes(c);
 
+/**
+ * A body's bytes in one ArrayBuffer (to hand over without a copy). With a Content-Length each chunk is copied in
+ * as it arrives and dropped: a chunk that dies at once is collected young, where undici's arrayBuffer() keeps
+ * all of them (33 MB for 100,000 keys) until the body ends and leaves them for a full collection.
+ */
+async function bodyBytes(body: AsyncIterable<Uint8Array>, contentLength: string | string[] | undefined): Promise<ArrayBuffer> {
+  const declared = typeof contentLength === 'string' && /^\d+$/.test(contentLength) ? Number(contentLength) : Number.NaN;
+  let out = new Uint8Array(Number.isSafeInteger(declared) && declared <= MAX_RESPONSE_BYTES ? declared : 64 * 1024);
+  let at = 0;
+  for await (const chunk of body) {
+    if (at + chunk.length > out.length) {
+      // No length, or more than it said (undici refuses that first): grow.
+      const grown = new Uint8Array(Math.max(out.length * 2, at + chunk.length));
+      grown.set(out.subarray(0, at));
+      out = grown;
+    }
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return at === out.length ? out.buffer : out.slice(0, at).buffer;
+}
+
 interface Attempt {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -142,7 +164,7 @@ export class ServiceClient {
     });
     const status = res.statusCode;
     if (parse === undefined || status < 200 || status >= 300) return { status, headers: res.headers, text: await res.body.text() };
-    const bytes = await res.body.arrayBuffer();
+    const bytes = await bodyBytes(res.body, res.headers['content-length']);
     let reading: BodyReading;
     try {
       reading = await parse(bytes);

@@ -27,8 +27,11 @@ const AHEAD = 2;
 const MAX_ATTEMPTS = 2;
 /** Worker deaths in a row with no write done in between: then the queue is reported failed rather than retried. */
 const MAX_CRASHES_IN_A_ROW = 3;
-/** The worker's page cache: it writes, main reads; 16 MiB keeps a growing ledger's index pages warm. */
-const WORKER_CACHE_KIB = 16 * 1024;
+/**
+ * The worker's page cache: it writes, main reads. 8 MiB: what a thread's allocator takes stays with the process
+ * after the thread ends (glibc keeps its arena), and the OS's file cache keeps the ledger's pages warm anyway.
+ */
+const WORKER_CACHE_KIB = 8 * 1024;
 /**
  * With nothing queued for this long the thread ends, and the next write starts another (a few tens of
  * milliseconds, off main's loop). A thread that has written 100,000 keys holds a V8 heap, a page cache and an
