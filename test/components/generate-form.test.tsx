@@ -102,7 +102,7 @@ describe('Generate: the expiry date', () => {
 
   it('takes a pasted date with spaces around it as the date', async () => {
     const user = userEvent.setup();
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generatedKeys: [] } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([]) } });
     render(<GenerateForm />);
     await user.clear(dateField());
     await user.click(dateField());

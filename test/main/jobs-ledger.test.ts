@@ -13,6 +13,7 @@ import type { OperationInput } from '../../src/shared/contract.ts';
 import { tempDir } from '../support/sandbox-process.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
+import { batchValues } from '../../src/shared/key-batch.ts';
 
 describe('a bulk job whose answers are written in groups', () => {
   it('has every item committed as sent before its request reaches the service, and every answer written by its end', async () => {
@@ -67,7 +68,7 @@ describe('the ledger after bulk extend, HWID reset and delete (full-dialect sand
     const profile = await t.must('profiles.add', { name: 'Index Shop', baseUrl: remote.url, apiKey: remote.apiKey, serviceIdentifier: 'index-shop' });
     await t.must('profiles.select', { id: profile.id });
     profileId = profile.id;
-    keys = (await t.must('keys.generate', { expire: '2099-01-31', count: 8, isPremium: false, note: 'Index Batch' })).generatedKeys.map((k) => k.value).sort();
+    keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 8, isPremium: false, note: 'Index Batch' })).generated).sort();
     // Six of them bound to a HWID, and the ledger told so by a lookup.
     for (const [i, v] of keys.slice(0, 6).entries()) await t.must('validation.run', { mode: 'key', keyValue: v, hwid: { custom: `HW-IDX-${i}` }, confirmActivation: true });
     await t.must('keys.lookup', { term: 'Index Batch' });
