@@ -112,6 +112,11 @@ export interface LedgerRow {
   hwid: string | null;
   createdAt: string | null;
   lastSeenAt: string;
+  /**
+   * The key was extended, and its new expiry never came back (the service answered with no key and a lookup
+   * failed): `expiresAt` is the expiry seen before. Absent otherwise; a later full description of the key clears it.
+   */
+  expiryStale?: true;
 }
 
 /** What a job does: one request per key, or (generate) one request per batch of up to 100,000 keys. */

@@ -129,3 +129,30 @@ describe('the ledger after bulk extend, HWID reset and delete (full-dialect sand
     }
   });
 });
+
+describe("a ledger row's mark for an expiry not read back", () => {
+  it('is set for the keys named, and cleared by any later full description of the key, whichever path writes it', () => {
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    try {
+      const base = { id: '', note: 'n', status: 'active' as const, isPremium: false, hwid: null, expire: null, expiresByDaysKey: false, daysKey: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+      const key = (value: string, expiresAt: string) => ({ ...base, value, expiresAt });
+      db.recordKeys('p1', ['A', 'B', 'C', 'D'].map((v) => key(v, '2030-01-01T00:00:00.000Z')));
+      db.markExpiryStale('p1', ['A', 'B', 'C']);
+      const marked = (): string[] => [...db.iterateLedgerKeys('p1', ['A', 'B', 'C', 'D'])].filter((r) => r.expiryStale).map((r) => r.value);
+      expect(marked()).toEqual(['A', 'B', 'C']);
+      // A job's answer describing the key (the narrow update), a list or lookup (the full upsert), and a key
+      // described in part with its expiry (recordReportedFields) each clear it.
+      db.createJob({ id: 'j', profileId: 'p1', action: 'extend', params: '{}', createdAt: new Date().toISOString() }, { keyValues: ['A'] });
+      const [claimed] = db.jobStep(null, { jobId: 'j', max: 1 });
+      db.settleJobItems({ jobId: 'j', profileId: 'p1', items: [{ seq: claimed?.seq ?? 1, state: 'done', code: null, message: null }], seenKeys: [key('A', '2031-01-01T00:00:00.000Z')], deletedValues: [], audit: [] });
+      expect(marked()).toEqual(['B', 'C']);
+      db.recordKeys('p1', [key('B', '2031-01-01T00:00:00.000Z')]);
+      expect(marked()).toEqual(['C']);
+      db.recordReportedFields('p1', { ...key('C', '2031-01-01T00:00:00.000Z'), unreported: ['status'] });
+      expect(marked()).toEqual([]);
+      expect([...db.iterateLedgerKeys('p1', ['A', 'B', 'C'])].map((r) => r.expiresAt)).toEqual(Array(3).fill('2031-01-01T00:00:00.000Z'));
+    } finally {
+      db.close();
+    }
+  });
+});

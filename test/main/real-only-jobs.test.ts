@@ -73,5 +73,25 @@ describe('a bulk extend answered with {message} alone (real-only sandbox)', () =
     // The panel's list of rows left with the earlier expiry: exactly that key.
     expect(await t.must('jobs.items', { jobId: job.id, state: 'done', noted: true, offset: 0, limit: 10 })).toMatchObject({ total: 1, items: [{ target: lost }] });
     expect(items.find((i) => i.target === lost)).toMatchObject({ state: 'done', message: expect.stringMatching(/could not be read back: All keys still shows the expiry seen before/) as unknown });
+
+    // The ledger marks that row, and only that one, as showing the expiry seen before.
+    expect(byValue.get(lost)).toMatchObject({ expiresAt: '2099-01-31T23:59:59.999Z', expiryStale: true });
+    expect(rows.filter((r) => r.expiryStale).map((r) => r.value)).toEqual([lost]);
+    // A later full description of the key (a lookup, once the service can find it) clears the mark.
+    unreadable.delete(lost);
+    await t.must('keys.lookup', { term: lost });
+    await t.core.ledger.idle();
+    const after = (await t.must('ledger.query', { filter: { text: lost }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 })).rows[0];
+    expect(after).toMatchObject({ value: lost, expiresAt: '2099-02-05T23:59:59.999Z' });
+    expect(after?.expiryStale).toBeUndefined();
+  });
+
+  it('marks the row of a key extended from its panel whose new expiry could not be read back', async () => {
+    const [key = ''] = batchValues((await t.must('keys.generate', { expire: '2099-03-31', count: 1, isPremium: false, note: 'terse single' })).generated);
+    await t.core.ledger.idle();
+    unreadable.add(key);
+    expect(await t.must('keys.extend', { keyValue: key, days: 2 })).toEqual({ key: null });
+    const row = (await t.must('ledger.query', { filter: { text: key }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 })).rows[0];
+    expect(row).toMatchObject({ value: key, expiresAt: '2099-03-31T23:59:59.999Z', expiryStale: true });
   });
 });

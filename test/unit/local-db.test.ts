@@ -516,7 +516,9 @@ describe('schema upgrades', () => {
 
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
-    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 6 });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 7 });
+    // No upgraded row is marked as showing an expiry not read back (migration 7).
+    expect(check.prepare('SELECT count(*) AS n FROM ledger WHERE expiry_stale <> 0').get()).toEqual({ n: 0 });
     const after = check.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();
     expect(after).toEqual(before);
     // The index agrees with the rows it was built from.

@@ -79,6 +79,8 @@ export const keyHandlers = (
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await record(core, a.profile.id, key);
+        // Extended, and the new expiry came back nowhere: the ledger row's expiry is the old one, and says so.
+        else core.db.markExpiryStale(a.profile.id, [keyValue]);
         return ok({ key });
       });
     }),

@@ -104,6 +104,8 @@ interface Run {
   reportedKeys: Key[];
   /** Keys whose HWID a reset cleared, where the service described nothing more. */
   hwidCleared: string[];
+  /** Keys extended whose new expiry could not be read back: their ledger rows are marked. */
+  expiryStale: string[];
   deleted: string[];
   /** Values a generate batch made, kept with the job for its export. */
   generated: string[];
@@ -115,7 +117,7 @@ interface Run {
 }
 
 type Outcome =
-  | { kind: 'done'; keys: Key[]; hwidCleared?: boolean; note?: string }
+  | { kind: 'done'; keys: Key[]; hwidCleared?: boolean; expiryStale?: boolean; note?: string }
   | { kind: 'failed' | 'unknown'; code: ErrorCode; message: string; overload: boolean; retryAfter?: number | undefined }
   | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
 
@@ -247,6 +249,7 @@ export class JobService {
       seenKeys: [],
       reportedKeys: [],
       hwidCleared: [],
+      expiryStale: [],
       deleted: [],
       generated: [],
       audit: [],
@@ -426,6 +429,7 @@ export class JobService {
           // A key without its status (the real dialect) would be recorded with a guessed one: only its fields.
           else for (const k of outcome.keys) (k.unreported?.includes('status') ? run.reportedKeys : run.seenKeys).push(k);
           if (outcome.hwidCleared) run.hwidCleared.push(item.target);
+          if (outcome.expiryStale) run.expiryStale.push(item.target);
         }
         audit('ok', outcome.note ?? '');
         break;
@@ -466,7 +470,7 @@ export class JobService {
         const back = await readBack(client, item.target, null);
         return back
           ? { kind: 'done', keys: [back] }
-          : { kind: 'done', keys: [], note: 'Extended. The service did not describe the key and it could not be read back: All keys still shows the expiry seen before. Look the key up to refresh it.' };
+          : { kind: 'done', keys: [], expiryStale: true, note: 'Extended. The service did not describe the key and it could not be read back: All keys still shows the expiry seen before, marked as not read back. Look the key up to refresh it.' };
       }
       // A reset answered with {message} alone (the real dialect) still cleared the key's HWID.
       return { kind: 'done', keys: k.data ? [k.data] : [], hwidCleared: action === 'resetHwid' && k.data === null };
@@ -488,11 +492,12 @@ export class JobService {
     const batch: SettleBatch | null =
       run.settle.length === 0
         ? null
-        : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, reportedKeys: run.reportedKeys, hwidCleared: run.hwidCleared, deletedValues: run.deleted, generatedValues: run.generated, audit: run.audit };
+        : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, reportedKeys: run.reportedKeys, hwidCleared: run.hwidCleared, expiryStale: run.expiryStale, deletedValues: run.deleted, generatedValues: run.generated, audit: run.audit };
     run.settle = [];
     run.seenKeys = [];
     run.reportedKeys = [];
     run.hwidCleared = [];
+    run.expiryStale = [];
     run.deleted = [];
     run.generated = [];
     run.audit = [];

@@ -142,6 +142,10 @@ const MIGRATIONS: readonly string[] = [
      UPDATE ledger_counts SET n = n - 1 WHERE profile_id = old.profile_id AND status = old.status;
      INSERT INTO ledger_counts (profile_id, status, n) VALUES (new.profile_id, new.status, 1) ON CONFLICT (profile_id, status) DO UPDATE SET n = n + 1;
    END;`,
+  // 7: a row whose key was extended while its new expiry could not be read back (the service answered the extend
+  // with no key, and a lookup failed): its expiry is the one seen before, and All keys says so. Any later full
+  // description of the key clears it.
+  'ALTER TABLE ledger ADD COLUMN expiry_stale INTEGER NOT NULL DEFAULT 0;',
 ];
 
 const HOUR_MS = 3_600_000;
@@ -238,6 +242,7 @@ interface LedgerDbRow {
   created_at: string | null;
   last_seen_at: string;
   days_key: number | null;
+  expiry_stale: number;
 }
 
 /** A job as stored: its parameters stay JSON, read by the job service that wrote them. */
@@ -268,6 +273,8 @@ export interface SettleBatch {
   reportedKeys?: readonly Key[];
   /** Values whose HWID a reset cleared (the service described nothing more): the rest of the row stays. */
   hwidCleared?: readonly string[];
+  /** Values extended whose new expiry could not be read back: their rows are marked (markExpiryStale). */
+  expiryStale?: readonly string[];
   deletedValues: readonly string[];
   /** The values a generate job's batches made, kept with the job for its export. */
   generatedValues?: readonly string[];
@@ -415,7 +422,7 @@ export class LocalDb {
       // trigger looks). Whatever else (a new key, a changed note) goes through the full upsert below.
       // One keyed statement per row: as one statement over json_each, SQLite reads the ledger in the outer loop.
       const narrow = this.statement(
-        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5
+        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, expiry_stale = 0
          WHERE profile_id = ?6 AND value = ?7 AND note = ?8 AND status = ?9 AND is_premium = ?10 AND (?11 IS NULL OR created_at IS ?11)`,
       );
       rows = rows.filter(([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey]) =>
@@ -429,7 +436,7 @@ export class LocalDb {
        FROM (SELECT value AS v FROM json_each(?3)) WHERE true
        ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
          expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
-         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key`,
+         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, expiry_stale = 0`,
     ).run(profileId, seenAt, JSON.stringify(rows));
   }
 
@@ -441,7 +448,8 @@ export class LocalDb {
    */
   recordReportedFields(profileId: string, key: Key, seenAt = new Date().toISOString()): void {
     const unreported = new Set(key.unreported ?? []);
-    const sets = ['note = ?', 'is_premium = ?', 'expires_at = ?', 'hwid = ?', 'search = ?', 'last_seen_at = ?'];
+    // The expiry always comes back (only the fields UnreportedKeyField names may not): a stale mark goes.
+    const sets = ['note = ?', 'is_premium = ?', 'expires_at = ?', 'hwid = ?', 'search = ?', 'last_seen_at = ?', 'expiry_stale = 0'];
     const params: SQLInputValue[] = [key.note, key.isPremium ? 1 : 0, key.expiresAt, key.hwid, `${key.value}\n${key.note}\n${key.hwid ?? ''}`.toLowerCase(), seenAt];
     if (!unreported.has('daysKey')) {
       sets.push('days_key = ?');
@@ -453,6 +461,16 @@ export class LocalDb {
     }
     this.ledgerCaches(true);
     this.db.prepare(`UPDATE ledger SET ${sets.join(', ')} WHERE profile_id = ? AND value = ?`).run(...params, profileId, key.value);
+  }
+
+  /**
+   * Keys extended on the service whose new expiry never came back (no key in the answer, and no lookup found
+   * it): their rows keep the expiry seen before, marked as such until a later full description of the key.
+   */
+  markExpiryStale(profileId: string, values: readonly string[]): void {
+    if (values.length === 0) return;
+    this.ledgerCaches(true);
+    this.statement('UPDATE ledger SET expiry_stale = 1 WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))').run(profileId, JSON.stringify(values));
   }
 
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
@@ -998,6 +1016,7 @@ export class LocalDb {
          WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
       ).run(at, batch.profileId, JSON.stringify(batch.hwidCleared));
     }
+    if (batch.expiryStale) this.markExpiryStale(batch.profileId, batch.expiryStale);
     if (batch.deletedValues.length > 0) {
       this.ledgerCaches(true);
       this.statement(
@@ -1219,5 +1238,6 @@ function toLedgerRow(r: LedgerDbRow): LedgerRow {
     hwid: r.hwid,
     createdAt: r.created_at,
     lastSeenAt: r.last_seen_at,
+    ...(r.expiry_stale === 1 ? { expiryStale: true } : {}),
   };
 }

@@ -30,6 +30,9 @@ const COLUMNS: { field: LedgerSortField | null; label: string }[] = [
   { field: 'lastSeenAt', label: 'Last seen' },
 ];
 
+/** What a row whose new expiry was never read back says (the ledger's expiryStale mark). */
+export const STALE_EXPIRY = 'Extended; new expiry not read back — look the key up.';
+
 /** A date (with a clock badge once passed), or a days key's term: "+45 days" on screen, read out whole. */
 function Expiry({ row }: { row: LedgerRow }) {
   // A deleted key expires never again: its last expiry is kept in the title only, not shown as if current.
@@ -37,6 +40,16 @@ function Expiry({ row }: { row: LedgerRow }) {
     return (
       <span className="muted" title={row.expiresAt ? `Expiry when deleted: ${row.expiresAt}` : undefined}>
         —<span className="visually-hidden"> (deleted)</span>
+      </span>
+    );
+  }
+  if (row.expiryStale) {
+    // Extended on the service, and the new expiry never came back: the date is the one seen before, and says so.
+    return (
+      <span className="stale-expiry" title={`${STALE_EXPIRY} Expiry seen before: ${row.expiresAt ?? 'none'}`}>
+        {row.expiresAt ? fmt.date(row.expiresAt) : '—'}
+        <span aria-hidden="true"> · not read back</span>
+        <span className="visually-hidden"> ({STALE_EXPIRY})</span>
       </span>
     );
   }
