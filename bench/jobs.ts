@@ -86,23 +86,30 @@ export async function sequentialBulk(origin: string, apiKey: string, action: Bul
 export interface BenchCore {
   core: Core;
   call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>>;
-  /** Attempts the core's client made (for counting 429s). */
+  /** Attempts the core's client made (for counting 429s; 0 unless started with countAttempts). */
   attempts: () => number;
 }
 
-/** A core (as the harness runs it) with a remote profile on `origin`, selected. */
-export async function startCore(userDataDir: string, origin: string, apiKey: string): Promise<BenchCore> {
+/**
+ * A core (as the harness runs it) with a remote profile on `origin`, selected. `countAttempts` hooks the client's
+ * attempt log (for counting 429s), which the app does not: a hooked request also builds its redacted URL.
+ */
+export async function startCore(userDataDir: string, origin: string, apiKey: string, countAttempts = false): Promise<BenchCore> {
   let attempts = 0;
   const core = await Core.start({
     userDataDir,
     secrets: new MemorySecretStore(),
     version: 'bench',
     askSavePath: () => Promise.resolve(null),
-    clientOptions: {
-      onAttempt: () => {
-        attempts++;
-      },
-    },
+    ...(countAttempts
+      ? {
+          clientOptions: {
+            onAttempt: () => {
+              attempts++;
+            },
+          },
+        }
+      : {}),
   });
   const handlers: Handlers = createHandlers(core);
   const call = async <N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationOutput<N>> => {

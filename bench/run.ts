@@ -502,7 +502,7 @@ async function benchRateLimit(): Promise<void> {
   const origin = await startChild('src/sandbox/cli.ts', ['serve', '--port', '0', '--db', db, '--rate-limit', '50'], /listening on (http:\/\/\S+)\n/);
   const keys = await generateRaw(origin, apiKey, 2_000, 'rate limited', '2099-01-01');
   await new Promise((r) => setTimeout(r, 1_100)); // the generate call used a token: start from a full bucket
-  const c = await startCore(join(work, 'ratelimit-core'), origin, apiKey);
+  const c = await startCore(join(work, 'ratelimit-core'), origin, apiKey, true);
   let result;
   try {
     result = await rateLimitedBulk(c, keys, seconds);
