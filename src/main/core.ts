@@ -89,7 +89,7 @@ export class Core {
     mkdirSync(options.userDataDir, { recursive: true });
     this.profiles = new ProfilesFile(options.userDataDir);
     const dbFile = join(options.userDataDir, 'keydesk.db');
-    this.db = new LocalDb(dbFile);
+    this.db = new LocalDb(dbFile, { background: true });
     this.ledger = new LedgerWriter({
       file: dbFile,
       ...(options.ledgerBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.ledgerBusyTimeoutMs }),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LedgerWriter } from '../../src/main/store/ledger-writer.ts';
 import { LocalDb, type LedgerFilter } from '../../src/main/store/local-db.ts';
 import type { Key, LedgerRow, LedgerSortField } from '../../src/shared/domain.ts';
 import { LEDGER_COUNT_CAP } from '../../src/shared/rules.ts';
@@ -393,6 +394,124 @@ describe('the text filter', () => {
   }, 120_000);
 });
 
+describe('anchors found ahead of need and kept through writes (ledger_log)', () => {
+  // Anchors every 7 rows and no plain OFFSET: every page starts from a block. A reader more than 300 log entries
+  // behind finds its anchors again; fewer, it moves their counts.
+  const file = join(tempDir('keydesk-anchors-'), 'keydesk.db');
+  let db: LocalDb;
+  let writer: LedgerWriter;
+  let keys: Key[];
+
+  beforeAll(() => {
+    db = new LocalDb(file, { paging: { directOffset: 0, anchorStep: 7, logCatchUp: 300 } });
+    keys = makeKeys(2_400, 41);
+    db.recordKeys(PROFILE, keys.slice(0, 1_000), '2026-11-22T10:00:00.000Z');
+    db.recordKeys(OTHER, makeKeys(200, 42), '2026-11-22T10:00:00.000Z');
+    writer = new LedgerWriter({ file });
+  });
+  afterAll(async () => {
+    await writer.close();
+    db.close();
+    rmSync(file, { force: true });
+  });
+
+  const FILTERS: LedgerFilter[] = [{}, { status: 'generated' }, { premium: true }, { status: 'active', premium: false }, { text: 'alpha' }];
+
+  /** Every filter's pages at depths spread over its order, at every sort and direction, against the model. */
+  function expectModelPages(label: string): void {
+    const all = ledgerOf(db);
+    for (const filter of FILTERS) {
+      for (const field of SORTS) {
+        for (const dir of ['asc', 'desc'] as const) {
+          const total = modelQuery(all, filter, field, dir, 0, 0).total;
+          for (const offset of [0, 6, 7, Math.floor(total / 3), Math.floor(total / 2) + 1, total - 5, total + 3]) {
+            const want = modelQuery(all, filter, field, dir, Math.max(0, offset), 9).values;
+            const got = db.queryLedger(PROFILE, filter, { field, dir }, Math.max(0, offset), 9).rows.map((r) => r.value);
+            expect(got, `${label}: ${JSON.stringify(filter)} ${field} ${dir} at ${offset}`).toEqual(want);
+          }
+        }
+      }
+    }
+  }
+
+  it('prepares every sort of the whole ledger in slices, each page then the model’s', () => {
+    // A zero budget still makes progress, one block per call, until nothing is left.
+    let calls = 0;
+    while (db.prepareLedger(PROFILE, 0)) calls++;
+    expect(calls).toBeGreaterThan(100);
+    expect(db.prepareLedger(PROFILE, 0)).toBe(false);
+    expectModelPages('prepared');
+  }, 120_000);
+
+  it('keeps deep pages the model’s through writes from the ledger writer’s thread: new keys at either end, moves, deletions, a rewrite of many', async () => {
+    let next = 1_000;
+    const fresh = (n: number, createdAt: string | null): Key[] => keys.slice(next, (next += n)).map((k) => ({ ...k, createdAt: createdAt ?? k.createdAt }));
+    const writes: [string, () => Promise<unknown>][] = [
+      // Forty keys created after every other: one block of the created order grows past its limit and is cut.
+      ['40 newest keys', () => writer.recordKeys(PROFILE, fresh(40, '2027-06-01T00:00:00.000Z'), '2026-11-22T13:00:00.000Z')],
+      ['40 keys with no creation time', () => writer.recordKeys(PROFILE, fresh(40, ''), '2026-11-22T13:01:00.000Z')],
+      ['a key deleted', () => writer.markDeleted(PROFILE, keys[10]?.value ?? '', '2026-11-22T13:02:00.000Z')],
+      ['a note and HWID rewritten', () => writer.recordReportedFields(PROFILE, { ...(keys[20] as Key), note: 'zzz moved alpha', hwid: null }, '2026-11-22T13:03:00.000Z')],
+      // Seen again with another status and premium: each row moves in the last-seen order and in and out of filters.
+      ['60 keys seen again, activated, premium flipped', () => writer.recordKeys(PROFILE, keys.slice(100, 160).map((k) => ({ ...k, status: 'active', isPremium: !k.isPremium })), '2026-11-22T13:04:00.000Z')],
+      ['another profile’s keys', () => writer.recordKeys(OTHER, makeKeys(30, 43), '2026-11-22T13:05:00.000Z')],
+      // More entries than a reader applies: its anchors are found again.
+      ['500 keys seen again', () => writer.recordKeys(PROFILE, keys.slice(200, 700), '2026-11-22T13:06:00.000Z')],
+      ['the same key written twice in one write', () => writer.recordKeys(PROFILE, [{ ...(keys[5] as Key), note: 'first' }, { ...(keys[5] as Key), note: 'again', status: 'active' }], '2026-11-22T13:07:00.000Z')],
+    ];
+    for (const [label, write] of writes) {
+      await write();
+      expectModelPages(`after ${label}`);
+    }
+  }, 300_000);
+
+  it('keeps a connection’s own writes and those of a connection that also reads in its counts', () => {
+    const other = new LocalDb(file, { paging: { directOffset: 0, anchorStep: 7 } });
+    try {
+      while (other.prepareLedger(PROFILE, 50));
+      for (let i = 0; i < 6; i++) {
+        const k = keys[300 + i] as Key;
+        if (i % 2 === 0) other.recordKeys(PROFILE, [{ ...k, note: `own ${i}`, createdAt: '2020-01-01T00:00:00.000Z' }], `2026-11-22T14:0${i}:00.000Z`);
+        else db.markDeleted(PROFILE, k.value, `2026-11-22T14:0${i}:00.000Z`);
+        const all = ledgerOf(db);
+        for (const reader of [db, other]) {
+          for (const field of SORTS) {
+            const want = modelQuery(all, {}, field, 'desc', 500, 20).values;
+            expect(reader.queryLedger(PROFILE, {}, { field, dir: 'desc' }, 500, 20).rows.map((r) => r.value)).toEqual(want);
+          }
+        }
+      }
+    } finally {
+      other.close();
+    }
+  }, 120_000);
+});
+
+describe('the text filter’s trigram choice', () => {
+  it('finds the model’s rows and count whether a term’s trigrams are rare, known or all common', () => {
+    // Thresholds scaled down so a 3,000-row ledger has trigrams of every kind: rare (≤ 20 rows), known (≤ 200)
+    // and common; "abc" and "bcd" both common, "abcd" in a few rows only.
+    const db = new LocalDb(':memory:', { paging: { rareTrigram: 20, knownTrigram: 200 } });
+    const r = rng(61);
+    const words = ['abc x bcd', 'abcd', 'alpha', 'beta', 'gamma', 'zeta 42', 'omega'];
+    const keys = makeKeys(3_000, 61).map((k, i) => ({ ...k, note: `${words[Math.floor(r() * words.length)] ?? ''} ${i % 50} ${r() < 0.01 ? 'abcdx' : ''}` }));
+    db.recordKeys(PROFILE, keys, '2026-11-22T10:00:00.000Z');
+    const all = ledgerOf(db);
+    for (const text of ['abcd', 'abcdx', 'abc x', 'bcd', 'alpha 4', 'zeta 42 1', 'a 4', ' 4', 'ga 3', 'omega 49', 'x bcd 7', keys[9]?.value.slice(2, 9) ?? '']) {
+      for (const cap of [5, 100, 10_000]) {
+        const want = modelQuery(all, { text }, 'createdAt', 'desc', 0, 30);
+        const got = db.queryLedger(PROFILE, { text }, { field: 'createdAt', dir: 'desc' }, 0, 30, { cap });
+        expect(got.rows.map((x) => x.value), `${text} cap ${cap}`).toEqual(want.values);
+        // "More than" exactly when more match: the count never says what is not true.
+        expect(got.totalCapped, `${text} cap ${cap}`).toBe(want.total > cap);
+        expect(got.total, `${text} cap ${cap}`).toBe(Math.min(want.total, cap));
+      }
+      expect(db.queryLedger(PROFILE, { text }, { field: 'value', dir: 'asc' }, 0, 1, { exact: true }).total).toBe(modelQuery(all, { text }, 'value', 'asc', 0, 0).total);
+    }
+    db.close();
+  }, 120_000);
+});
+
 describe('the text filter past its cap', () => {
   it('counts only rows holding the term whole: not trigrams lying apart, nor the end of the indexed text', () => {
     const db = new LocalDb(':memory:');
@@ -516,7 +635,7 @@ describe('schema upgrades', () => {
 
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
-    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 7 });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 8 });
     // No upgraded row is marked as showing an expiry not read back (migration 7).
     expect(check.prepare('SELECT count(*) AS n FROM ledger WHERE expiry_stale <> 0').get()).toEqual({ n: 0 });
     const after = check.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();

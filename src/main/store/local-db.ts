@@ -146,6 +146,46 @@ const MIGRATIONS: readonly string[] = [
   // with no key, and a lookup failed): its expiry is the one seen before, and All keys says so. Any later full
   // description of the key clears it.
   'ALTER TABLE ledger ADD COLUMN expiry_stale INTEGER NOT NULL DEFAULT 0;',
+  // 8: every change to a ledger row's place in a sort or in a status or premium filter, logged by triggers for
+  // every writer (the ledger writer's thread included): a reader moves its deep-page anchors' row counts by the
+  // rows changed since it last looked, where before any write made it find them all again (a pass over the
+  // sort index). An entry holds the row as it was (\`was\` 1), or only its key when it is new (\`was\` 0). The
+  // log keeps the last 32,768 entries or so: a reader further behind counts its anchors again.
+  // And the status index orders a status's rows by value, the status sort's order (premium after it, so a premium
+  // filter still reads index entries only): ordered by premium first, a page of the status sort, and each of its
+  // anchors, sorted a whole status's rows (300 ms at 1,000,000 keys).
+  `DROP INDEX ledger_status;
+   CREATE INDEX ledger_status ON ledger (profile_id, status, value, is_premium);
+   CREATE TABLE ledger_log (
+     seq          INTEGER PRIMARY KEY,
+     profile_id   TEXT NOT NULL,
+     value        TEXT NOT NULL,
+     was          INTEGER NOT NULL,
+     note         TEXT,
+     status       TEXT,
+     is_premium   INTEGER,
+     expires_at   TEXT,
+     created_at   TEXT,
+     last_seen_at TEXT
+   );
+   CREATE TRIGGER ledger_log_insert AFTER INSERT ON ledger BEGIN
+     INSERT INTO ledger_log (profile_id, value, was) VALUES (new.profile_id, new.value, 0);
+   END;
+   CREATE TRIGGER ledger_log_delete AFTER DELETE ON ledger BEGIN
+     INSERT INTO ledger_log (profile_id, value, was, note, status, is_premium, expires_at, created_at, last_seen_at)
+     VALUES (old.profile_id, old.value, 1, old.note, old.status, old.is_premium, old.expires_at, old.created_at, old.last_seen_at);
+   END;
+   CREATE TRIGGER ledger_log_update AFTER UPDATE ON ledger
+   WHEN old.profile_id IS NOT new.profile_id OR old.value IS NOT new.value OR old.note IS NOT new.note OR old.status IS NOT new.status
+     OR old.is_premium IS NOT new.is_premium OR old.expires_at IS NOT new.expires_at OR old.created_at IS NOT new.created_at
+     OR old.last_seen_at IS NOT new.last_seen_at BEGIN
+     INSERT INTO ledger_log (profile_id, value, was, note, status, is_premium, expires_at, created_at, last_seen_at)
+     VALUES (old.profile_id, old.value, 1, old.note, old.status, old.is_premium, old.expires_at, old.created_at, old.last_seen_at);
+     INSERT INTO ledger_log (profile_id, value, was) SELECT new.profile_id, new.value, 0 WHERE old.profile_id IS NOT new.profile_id OR old.value IS NOT new.value;
+   END;
+   CREATE TRIGGER ledger_log_trim AFTER INSERT ON ledger_log WHEN new.seq % 1024 = 0 BEGIN
+     DELETE FROM ledger_log WHERE seq <= new.seq - 32768;
+   END;`,
 ];
 
 const HOUR_MS = 3_600_000;
@@ -169,22 +209,47 @@ export interface SampleWindow {
 }
 
 /**
- * How deep pages are found (tests make both small, so every path runs over a small ledger):
+ * How deep pages and text terms are found (tests make them small, so every path runs over a small ledger):
  * - directOffset: a page this close to the start of its order is a plain OFFSET, cheaper than anchors;
- * - anchorStep: rows between two anchors, so a page at any depth skips fewer than this many rows.
+ * - anchorStep: rows between two anchors, so a page at any depth skips fewer than this many rows;
+ * - logCatchUp: ledger_log entries a reader applies to its anchors; further behind, it finds them again
+ *   (ledger_log keeps about 32,768);
+ * - rareTrigram, knownTrigram: a longer term's candidates come from its rarest trigrams (an index query
+ *   intersecting a trigram every row holds reads all its entries: tens of milliseconds at 1,000,000 rows). Up
+ *   to TERM_PROBES of its trigrams have their rows counted, each count stopping past rareTrigram (well under a
+ *   millisecond); when none is under it, TERM_TRIGRAMS of them are counted again up to knownTrigram (about
+ *   2 ms each at most).
  */
 export interface LedgerPaging {
   directOffset: number;
   anchorStep: number;
+  logCatchUp: number;
+  rareTrigram: number;
+  knownTrigram: number;
 }
-const PAGING: LedgerPaging = { directOffset: 2_000, anchorStep: 1_024 };
-/** Anchor lists kept at once (one per profile, filter, sort column and direction): about 1,000 small pairs at 1,000,000 rows. */
+const PAGING: LedgerPaging = { directOffset: 2_000, anchorStep: 1_024, logCatchUp: 16_384, rareTrigram: LEDGER_COUNT_CAP, knownTrigram: 40_000 };
+/** Filtered anchor lists kept at once (one per profile, filter, sort column and direction): about 1,000 small pairs at 1,000,000 rows. */
 const ANCHOR_CACHE = 6;
+/** Unfiltered anchor lists kept at once: every sort column of the last two profiles (a descending page uses the ascending list). */
+const ORDER_ANCHOR_CACHE = 12;
+/** A block grown past this many anchor steps (rows written into one stretch of the order) is cut again. */
+const SPLIT_BLOCK = 4;
+/**
+ * With `background`, the anchors of every sort are found ahead of need, in slices of at most WARM_SLICE_MS on
+ * main's loop, WARM_GAP_MS apart, starting WARM_DELAY_MS after the ledger was last read.
+ */
+const WARM_DELAY_MS = 250;
+const WARM_SLICE_MS = 8;
+const WARM_GAP_MS = 15;
 /**
  * Trigrams a term of 3 characters or more is looked up by, at most. Every row holding the term holds them all;
  * more of them narrow the candidates less than each one costs to read.
  */
 const TERM_TRIGRAMS = 6;
+/** Trigrams of a longer term whose rows are counted to find its rarest (see LedgerPaging). */
+const TERM_PROBES = 8;
+/** A term's candidates are all read for its page when they are at most this many times the count's cap. */
+const ALL_CANDIDATES = 2;
 /**
  * A term of 1 or 2 characters starting more distinct trigrams than this is common (a letter of the key
  * alphabet starts about a thousand): a scan finds the count's cap of matches within its first rows.
@@ -204,11 +269,36 @@ export interface LedgerPage {
   targetsCapped: boolean;
 }
 
+/**
+ * A filter's order in one direction cut into blocks: block j holds the rows from keys[j] (keys[0], null, is the
+ * start of the order) up to keys[j + 1], and counts[j] says how many. Found paging.anchorStep rows at a time,
+ * so each block holds that many when found; after writes (ledger_log), the counts move and the keys stay, and a
+ * block grown past SPLIT_BLOCK steps is cut again when a page lands in it. Until `complete`, the rows from the
+ * last key on are not counted yet (counts has one entry fewer than keys).
+ */
 interface Anchors {
-  keys: LedgerCursor[];
-  /** The order has no row past the last anchor's step: a page beyond it is empty. */
+  profileId: string;
+  filter: LedgerFilter;
+  column: string;
+  asc: boolean;
+  keys: (LedgerCursor | null)[];
+  /** keys as `ordered` writes them, to compare places in JavaScript. */
+  order: (LedgerCursor | null)[];
+  counts: number[];
   complete: boolean;
 }
+
+/** A ledger row's columns that place it in a sort, a status or a premium filter (as ledger_log keeps them). */
+interface PlacedRow {
+  value: string;
+  note: string;
+  status: string;
+  is_premium: number;
+  expires_at: string | null;
+  created_at: string | null;
+  last_seen_at: string;
+}
+type LogEntry = { profile_id: string; was: number } & PlacedRow;
 
 const SORT_COLUMNS: Record<LedgerSortField, string> = {
   createdAt: 'created_at',
@@ -295,11 +385,14 @@ const ftsString = (text: string): string => `"${text.replaceAll('"', '""')}"`;
 
 /**
  * A place in a sort as SQL conditions over a sort key column `k` and the value `v` (the tiebreaker): the rows
- * from `at` on in the direction asked (with `at` itself when `inclusive`), as one or two ranges read in turn.
+ * from `at` on in the direction asked (with `at` itself when `inclusive`; null: from the start), as one or two
+ * ranges read in turn.
  * NULL keys come first ascending and last descending, as ORDER BY puts them.
  */
-function cursorSegments(k: string, v: string, asc: boolean, at: LedgerCursor, inclusive: boolean): { sql: string; params: SQLInputValue[]; order: string }[] {
+function cursorSegments(k: string, v: string, asc: boolean, at: LedgerCursor | null, inclusive: boolean): { sql: string; params: SQLInputValue[]; order: string }[] {
   const dir = asc ? 'ASC' : 'DESC';
+  // No place: the whole order from its start.
+  if (at === null) return [{ sql: 'true', params: [], order: `${k} ${dir}, ${v} ${dir}` }];
   const cmp = `${asc ? '>' : '<'}${inclusive ? '=' : ''}`;
   if (at.key === null) {
     const first = { sql: `${k} IS NULL AND ${v} ${cmp} ?`, params: [at.value], order: `${v} ${dir}` };
@@ -310,15 +403,62 @@ function cursorSegments(k: string, v: string, asc: boolean, at: LedgerCursor, in
   return asc ? [first] : [first, { sql: `${k} IS NULL`, params: [], order: `${v} ${dir}` }];
 }
 
+/** Up to `n` items evenly spread over `items`, first and last included. */
+function spread<T>(items: readonly T[], n: number): T[] {
+  if (items.length <= n) return [...items];
+  const last = items.length - 1;
+  return Array.from({ length: n }, (_, j) => items[Math.round((j * last) / (n - 1))] as T);
+}
+
+const HIGH_UNIT = /[\uD800-\uFFFF]/;
+const HIGH_UNITS = /[\uD800-\uFFFF]/g;
+/**
+ * A string whose UTF-16 order (JavaScript's <) is SQLite's order of `text` (its UTF-8 bytes: code point order):
+ * the text itself unless it holds a surrogate pair or a character from U+E000, which are moved so that code
+ * points from U+E000 sort below those written as surrogate pairs (from U+10000).
+ */
+function ordered(text: string): string {
+  if (!HIGH_UNIT.test(text)) return text;
+  return text.replace(HIGH_UNITS, (c) => {
+    const x = c.charCodeAt(0);
+    return String.fromCharCode(x >= 0xe000 ? x - 0x800 : x + 0x2000);
+  });
+}
+const orderedPlace = (place: LedgerCursor): LedgerCursor => ({ key: place.key === null ? null : ordered(place.key), value: ordered(place.value) });
+
+/** Two places (as `ordered` writes them) in an ascending sort, as ORDER BY key, value puts them (NULL keys first). */
+function comparePlaces(a: LedgerCursor, b: LedgerCursor): number {
+  if (a.key !== b.key) {
+    if (a.key === null) return -1;
+    if (b.key === null) return 1;
+    return a.key < b.key ? -1 : 1;
+  }
+  return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+}
+
+/** Whether a row passes a filter with no text (the filters whose anchors follow the log). */
+const passes = (filter: LedgerFilter, row: PlacedRow): boolean =>
+  (!filter.status || row.status === filter.status) && (filter.premium === undefined || (row.is_premium === 1) === filter.premium);
+
 const likeTerm = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export class LocalDb {
   private readonly db: DatabaseSync;
   /** Statements a running job repeats every step, compiled once: compiling costs more than running them. */
   private readonly statements = new Map<string, StatementSync>();
+  /** Anchor lists, most recently used last: of filters (ANCHOR_CACHE), and of the whole ledger (ORDER_ANCHOR_CACHE). */
   private readonly anchorCache = new Map<string, Anchors>();
-  private readonly textMatches = new Map<string, string | null>();
+  private readonly orderAnchors = new Map<string, Anchors>();
+  /** Per term: its ledger_text query (null: scanned), and at most how many rows that query names, when known. */
+  private readonly textMatches = new Map<string, { match: string | null; rows: number | null }>();
   private dataVersion = -1;
+  /** This connection wrote to the ledger since it last read it (data_version tells only of other connections' writes). */
+  private wroteLedger = false;
+  /** The last ledger_log entry the anchors count (-1: none read yet). */
+  private logSeq = -1;
+  private readonly background: boolean;
+  private warmProfile: string | null = null;
+  private warmTimer: NodeJS.Timeout | undefined;
 
   private readonly paging: LedgerPaging;
 
@@ -326,10 +466,13 @@ export class LocalDb {
    * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
    * keystrokes); the ledger writer's own connection takes less. `busyTimeoutMs`: how long a statement waits for
    * the other connection's write lock (the ledger writer holds it one chunk at a time) before it fails.
-   * `paging`: how deep pages are found (see LedgerPaging).
+   * `paging`: how deep pages are found (see LedgerPaging). `background`: after the ledger is read, the anchors
+   * of every sort of that profile are found ahead of need, in short slices on this thread's event loop (main's
+   * connection; see prepareLedger).
    */
-  constructor(file: string, options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging> } = {}) {
+  constructor(file: string, options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging>; background?: boolean } = {}) {
     this.paging = { ...PAGING, ...options.paging };
+    this.background = options.background === true;
     this.db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5_000 });
     // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII
     // only): a statement that rebuilds it in SQL uses this.
@@ -360,12 +503,28 @@ export class LocalDb {
   }
 
   close(): void {
+    clearTimeout(this.warmTimer);
+    this.warmTimer = undefined;
     if (this.db.isOpen) this.db.close();
   }
 
   /** Gives back the page cache's memory (SQLite's `shrink_memory`); the next read fills it again as needed. */
   releaseMemory(): void {
     if (this.db.isOpen) this.db.exec('PRAGMA shrink_memory');
+  }
+
+  /** Runs `fn` in one read transaction (one snapshot of the file), unless a transaction is open already. */
+  private read<T>(fn: () => T): T {
+    if (this.db.isTransaction) return fn();
+    this.db.exec('BEGIN');
+    try {
+      const r = fn();
+      this.db.exec('COMMIT');
+      return r;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
   }
 
   /** Runs `fn` in one transaction: all of it, or none. */
@@ -507,8 +666,8 @@ export class LocalDb {
     if (filter.premium !== undefined) {
       if (!filter.status && mode === 'set' && term === null) {
         // Premium alone, collected as a set: named with every status this profile's keys have (ledger_counts),
-        // so SQLite seeks the status index once per status to the premium entries, where otherwise it reads
-        // every entry of the profile to test is_premium (a premium key in seven: 70,000 entries to count 10,000).
+        // so SQLite reads the status index, which holds is_premium, where otherwise it reads a row per entry
+        // to test it (a premium key in seven: 70,000 rows to count 10,000).
         clauses.push(`${t}status IN (SELECT status FROM ledger_counts WHERE profile_id = ? AND n > 0)`);
         params.push(profileId);
       }
@@ -522,26 +681,46 @@ export class LocalDb {
    * The ledger_text query for the rows that may hold `term` (lower-cased), or null when a scan finds them
    * sooner. The index keeps no positions (detail=none), so its rows are candidates that the caller's substring
    * test narrows to the exact meaning; they always include every row holding the term:
-   * - 3 characters or more: up to TERM_TRIGRAMS of its trigrams, all required (a row holding the term holds them all);
+   * - 3 characters or more: its two rarest trigrams held by at most the count's cap of rows, or when all are
+   *   common, up to TERM_TRIGRAMS of them; all required (a row holding the term holds them all);
    * - 1 or 2: any trigram starting with it (every character of the indexed text starts one); null when so many
    *   do that the term is common; and no row holds a term no trigram starts with.
    * Kept until the ledger changes: typing a term asks for it several times.
    */
   private textMatch(term: string): string | null {
+    return this.textLookup(term).match;
+  }
+
+  /** textMatch's query, and at most how many rows it names when the trigram counts tell (null: unknown). */
+  private textLookup(term: string): { match: string | null; rows: number | null } {
+    this.ledgerCaches();
     const known = this.textMatches.get(term);
     if (known !== undefined) return known;
     const chars = Array.from(term);
     let match: string | null;
+    let rows: number | null = null;
     if (chars.length >= 3) {
-      // Evenly spread over the term, first and last included: together they cover most of it.
-      const grams = new Set<string>();
-      const last = chars.length - 3;
-      const n = Math.min(TERM_TRIGRAMS, last + 1);
-      for (let j = 0; j < n; j++) {
-        const i = n === 1 ? 0 : Math.round((j * last) / (n - 1));
-        grams.add(chars.slice(i, i + 3).join(''));
-      }
-      match = [...grams].map(ftsString).join(' AND ');
+      const grams = [...new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + 3).join('')))];
+      const probe = this.statement('SELECT count(*) AS n FROM (SELECT 1 FROM ledger_text WHERE ledger_text MATCH ? LIMIT ?)');
+      const rarest = (candidates: readonly string[], limit: number): { g: string; n: number }[] => {
+        // The two with the fewest rows, each counted no further than the second fewest so far.
+        const best: { g: string; n: number }[] = [];
+        for (const g of candidates) {
+          const most = best.length < 2 ? limit : (best[1]?.n ?? limit);
+          const n = (probe.get(ftsString(g), most) as { n: number }).n;
+          if (n >= most) continue;
+          best.push({ g, n });
+          best.sort((x, y) => x.n - y.n);
+          best.length = Math.min(best.length, 2);
+        }
+        return best;
+      };
+      // The two rarest of those held by at most rareTrigram rows, or else by at most knownTrigram; when every
+      // one is common, up to TERM_TRIGRAMS of them evenly spread over the term, which together cover most of it.
+      let chosen = rarest(spread(grams, TERM_PROBES), this.paging.rareTrigram + 1);
+      if (chosen.length === 0) chosen = rarest(spread(grams, TERM_TRIGRAMS), this.paging.knownTrigram + 1);
+      rows = chosen[0]?.n ?? null;
+      match = (chosen.length > 0 ? chosen.map((c) => c.g) : spread(grams, TERM_TRIGRAMS)).map(ftsString).join(' AND ');
     } else {
       // Code points sort as their UTF-8 bytes do: every trigram starting with the term lies below this bound.
       const starting = this.db
@@ -552,8 +731,9 @@ export class LocalDb {
       else if (starting.length === 0) match = ftsString(term);
       else match = starting.map((r) => ftsString(r.term)).join(' OR ');
     }
-    this.textMatches.set(term, match);
-    return match;
+    const lookup = { match, rows };
+    this.textMatches.set(term, lookup);
+    return lookup;
   }
 
   /**
@@ -609,17 +789,104 @@ export class LocalDb {
   }
 
   /**
-   * Drops what was worked out from the ledger when it may have changed: after this connection's own writes
-   * (`wrote`), and when another connection (a writer thread, another process) committed, which
-   * PRAGMA data_version tells.
+   * Brings what was worked out from the ledger up to date when it may have changed: after this connection's own
+   * writes (`wrote`: noted, and done at the next read), and when another connection (a writer thread, another
+   * process) committed, which PRAGMA data_version tells. Text matches are dropped; anchors follow ledger_log.
+   * Called inside a read transaction, so the log and the rows it names are read as of one moment.
    */
   private ledgerCaches(wrote = false): void {
-    const { data_version: version } = this.statement('PRAGMA data_version').get() as { data_version: number };
-    if (wrote || version !== this.dataVersion) {
-      this.dataVersion = version;
-      this.anchorCache.clear();
-      this.textMatches.clear();
+    if (wrote) {
+      this.wroteLedger = true;
+      return;
     }
+    const { data_version: version } = this.statement('PRAGMA data_version').get() as { data_version: number };
+    if (!this.wroteLedger && version === this.dataVersion) return;
+    this.wroteLedger = false;
+    this.dataVersion = version;
+    this.textMatches.clear();
+    this.followLog();
+  }
+
+  private anchorLists(): Map<string, Anchors>[] {
+    return [this.orderAnchors, this.anchorCache];
+  }
+
+  /**
+   * Moves the anchors' row counts by the ledger_log entries since they were last moved: per key changed, -1 in
+   * the block of its place before the first of them (none when it was inserted), +1 in the block of its place
+   * now (none when it is gone), in each list whose filter it passed or passes. A text filter's lists are
+   * dropped (the log holds no search text), and so is every list when the log has lost entries they need.
+   */
+  private followLog(): void {
+    const { lo, hi } = this.statement('SELECT min(seq) AS lo, max(seq) AS hi FROM ledger_log').get() as { lo: number | null; hi: number | null };
+    const head = hi ?? 0;
+    const from = this.logSeq;
+    if (head === from) return;
+    this.logSeq = head;
+    if (this.orderAnchors.size + this.anchorCache.size === 0) return;
+    if (from < 0 || head < from || (lo !== null && lo > from + 1) || head - from > this.paging.logCatchUp) {
+      this.orderAnchors.clear();
+      this.anchorCache.clear();
+      return;
+    }
+    const entries = this.statement(
+      'SELECT profile_id, value, was, note, status, is_premium, expires_at, created_at, last_seen_at FROM ledger_log WHERE seq > ? AND seq <= ? ORDER BY seq',
+    ).all(from, head) as unknown as LogEntry[];
+    // Per profile and key, the row as the anchors counted it: as its first entry since then found it.
+    const before = new Map<string, Map<string, PlacedRow | null>>();
+    for (const e of entries) {
+      let changed = before.get(e.profile_id);
+      if (!changed) before.set(e.profile_id, (changed = new Map<string, PlacedRow | null>()));
+      if (!changed.has(e.value)) changed.set(e.value, e.was === 1 ? e : null);
+    }
+    const current = this.statement(
+      'SELECT value, note, status, is_premium, expires_at, created_at, last_seen_at FROM ledger WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))',
+    );
+    for (const [profileId, changed] of before) {
+      const now = new Map((current.all(profileId, JSON.stringify([...changed.keys()])) as unknown as PlacedRow[]).map((r) => [r.value, r]));
+      for (const lists of this.anchorLists()) {
+        for (const [id, list] of lists) {
+          if (list.profileId !== profileId) continue;
+          let kept = !list.filter.text;
+          const column = list.column as keyof PlacedRow;
+          for (const [value, was] of changed) {
+            if (!kept) break;
+            const is = now.get(value);
+            const wasIn = was !== null && passes(list.filter, was);
+            const isIn = is !== undefined && passes(list.filter, is);
+            // Most writes move a row in one order only (a key seen again: the last-seen one).
+            if (wasIn && isIn && was[column] === is[column]) continue;
+            if (wasIn) kept = this.countMove(list, was, -1);
+            if (kept && isIn) kept = this.countMove(list, is, 1);
+          }
+          if (!kept) lists.delete(id);
+        }
+      }
+    }
+  }
+
+  /** Adds `delta` to the count of the block holding `row`'s place (none while that block is not counted yet); false if a count would go below zero. */
+  private countMove(list: Anchors, row: PlacedRow, delta: number): boolean {
+    const place = orderedPlace({ key: row[list.column as keyof PlacedRow] as string | null, value: row.value });
+    const j = this.blockOf(list, place);
+    const n = list.counts[j];
+    if (n === undefined) return true;
+    list.counts[j] = n + delta;
+    return n + delta >= 0;
+  }
+
+  /** The block a place (as `ordered` writes it) falls in: the last whose first key is at or before it in the list's direction. */
+  private blockOf(list: Anchors, place: LedgerCursor): number {
+    const sign = list.asc ? 1 : -1;
+    let lo = 0;
+    let hi = list.order.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      const key = list.order[mid];
+      if (key && sign * comparePlaces(key, place) <= 0) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   /** How many rows a profile's ledger holds (with a status: of that status), as ledger_counts keeps them. */
@@ -651,6 +918,19 @@ export class LocalDb {
     limit: number,
     count: { exact?: boolean; cap?: number } = {},
   ): LedgerPage {
+    const page = this.read(() => this.queryLedgerNow(profileId, filter, sort, offset, limit, count));
+    this.warmSoon(profileId);
+    return page;
+  }
+
+  private queryLedgerNow(
+    profileId: string,
+    filter: LedgerFilter,
+    sort: { field: LedgerSortField; dir: 'asc' | 'desc' },
+    offset: number,
+    limit: number,
+    count: { exact?: boolean; cap?: number },
+  ): LedgerPage {
     this.ledgerCaches();
     const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
     const column = SORT_COLUMNS[sort.field];
@@ -664,8 +944,11 @@ export class LocalDb {
     // taken from them. Past it, the page is read along the sort index.
     const most = count.exact === true ? Math.ceil(size / 2) : cap + 1;
     // Status and premium are in the status index: counting the first matches there reads no row, where
-    // collecting their sort keys reads one per match. Past the cap, that count is all the page needs.
-    if (textTerm(filter) === null && count.exact !== true) {
+    // collecting their sort keys reads one per match. A common short term (scanned, not looked up) reads rows
+    // in table order, each page once, and counting them sorts nothing. Past the cap, that count is all the page needs.
+    const term = textTerm(filter);
+    const lookup = term === null ? null : this.textLookup(term);
+    if ((lookup === null || lookup.match === null) && count.exact !== true) {
       const first = this.hitsSource(profileId, filter, 'value');
       const c = this.db.prepare(`SELECT count(*) AS n, total(st <> 'deleted') AS t FROM (${first.sql})`).get(...first.params, most) as { n: number; t: number };
       if (c.n >= most) {
@@ -677,12 +960,19 @@ export class LocalDb {
     // counting its first candidates reads the index only. Past the cap, the page is read along the sort index.
     const exact = count.exact === true ? null : this.exactCandidates(profileId, filter);
     if (exact !== null) {
-      const n = (this.db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM ledger_text WHERE ledger_text MATCH ? LIMIT ?)').get(exact, most) as { n: number }).n;
+      const deleted = this.ledgerSize(profileId, 'deleted');
+      const n = (this.db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM ledger_text WHERE ledger_text MATCH ? LIMIT ?)').get(exact, most + deleted) as { n: number }).n;
       if (n >= most) {
-        const targets = this.ledgerSize(profileId, 'deleted') === 0 ? cap + 1 : this.countLedger(profileId, filter, cap + 1, true);
+        // At most `deleted` of them are deleted keys: past the cap by that many, the targets are past it too.
+        const targets = n >= most + deleted ? cap + 1 : this.countLedger(profileId, filter, cap + 1, true);
         return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: cap, totalCapped: true, targets: Math.min(targets, cap), targetsCapped: targets > cap };
       }
     }
+    // A term whose index candidates are known to be few (at most ALL_CANDIDATES times the cap) has them all read:
+    // the count and the page come from them even past the cap, where a page walked along the sort index would
+    // read a row per candidate for each match it finds, sparse as they are.
+    const known = count.exact !== true && lookup?.rows !== null && lookup?.rows !== undefined && lookup.rows <= ALL_CANDIDATES * cap ? lookup.rows + 1 : 0;
+    const reach = Math.max(most, known);
     const hits = this.hitsSource(profileId, filter, column);
     const rows = this.db
       .prepare(
@@ -692,12 +982,14 @@ export class LocalDb {
          FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
          ORDER BY page.k ${dir}, page.value ${dir}`,
       )
-      .all(...hits.params, most, limit, offset, profileId) as unknown as (LedgerDbRow & { total: number; targets: number })[];
+      .all(...hits.params, reach, limit, offset, profileId) as unknown as (LedgerDbRow & { total: number; targets: number })[];
     // With no row on the page, the matches are known to be none only on the first page.
-    const found = rows[0]?.total ?? (offset === 0 ? 0 : this.countLedger(profileId, filter, most));
-    if (found < most) {
-      const targets = filter.status ? found : (rows[0]?.targets ?? (found === 0 ? 0 : this.countLedger(profileId, filter, most, true)));
-      return { rows: rows.map(toLedgerRow), total: found, totalCapped: false, targets, targetsCapped: false };
+    const found = rows[0]?.total ?? (offset === 0 ? 0 : this.countLedger(profileId, filter, reach));
+    if (found < reach) {
+      // Every match was read: the page is theirs, and the counts exact (said "more than the cap" past it).
+      const targets = filter.status ? found : (rows[0]?.targets ?? (found === 0 ? 0 : this.countLedger(profileId, filter, reach, true)));
+      if (count.exact === true) return { rows: rows.map(toLedgerRow), total: found, totalCapped: false, targets, targetsCapped: false };
+      return { rows: rows.map(toLedgerRow), total: Math.min(found, cap), totalCapped: found > cap, targets: Math.min(targets, cap), targetsCapped: targets > cap };
     }
     const page = this.pageAt(profileId, filter, sort, offset, limit);
     if (count.exact === true) {
@@ -712,7 +1004,7 @@ export class LocalDb {
   /**
    * The page at `offset` of the rows a filter passes, read along the sort column's index. Near the start of its
    * order, a plain OFFSET; deeper, from the nearest anchor before it (see anchorsTo), so no page skips more than
-   * paging.anchorStep rows.
+   * paging.anchorStep rows (more only in a block that grew since, up to SPLIT_BLOCK steps).
    */
   private pageAt(profileId: string, filter: LedgerFilter, sort: { field: LedgerSortField; dir: 'asc' | 'desc' }, offset: number, limit: number): LedgerRow[] {
     const column = SORT_COLUMNS[sort.field];
@@ -732,67 +1024,155 @@ export class LocalDb {
     const from = turn ? Math.max(0, total - offset - limit) : offset;
     const count = turn ? total - offset - from : limit;
     if (count <= 0) return [];
-    const step = this.paging.anchorStep;
-    const i = Math.floor(from / step);
-    const anchor = this.anchorsTo(profileId, filter, column, asc || turn, i).keys[i];
-    if (!anchor) return [];
+    const statements = new Map<string, StatementSync>();
+    const list = this.anchorList(profileId, filter, column, asc || turn);
+    const spot = this.locate(list, from, statements);
+    if (!spot) return [];
     // The skip to the page's first row reads index entries only; then the page's rows are read whole.
-    const first = this.skipFrom(profileId, filter, column, asc || turn, anchor, true, from - i * step, new Map());
-    if (!first) return [];
+    const first = this.skipFrom(profileId, filter, column, asc || turn, spot.at, true, spot.skip, statements);
+    if (!('key' in first)) return [];
     const rows = this.walkFrom(profileId, filter, column, asc || turn, first, true, count);
     if (turn) rows.reverse();
     return rows.map(toLedgerRow);
   }
 
-  /**
-   * Anchors along a filter's order in one direction: the sort key and value of every paging.anchorStep-th row,
-   * the first `index + 1` of them (fewer at the end of the order). Each one is found from the one before by a
-   * seek and a skip of anchorStep index entries, so reaching an anchor costs the skip to its depth once; later
-   * pages at or above that depth cost a seek. Kept until the ledger changes.
-   */
-  private anchorsTo(profileId: string, filter: LedgerFilter, column: string, asc: boolean, index: number): Anchors {
+  /** A filter's anchor list in one direction, most recently used last; a new one holds only the start of the order. */
+  private anchorList(profileId: string, filter: LedgerFilter, column: string, asc: boolean): Anchors {
+    const unfiltered = isUnfiltered(filter);
+    const lists = unfiltered ? this.orderAnchors : this.anchorCache;
     const id = JSON.stringify([profileId, column, asc, textTerm(filter), filter.status ?? null, filter.premium ?? null]);
-    let anchors = this.anchorCache.get(id);
-    if (anchors) this.anchorCache.delete(id);
+    let list = lists.get(id);
+    if (list) lists.delete(id);
     else {
-      if (this.anchorCache.size >= ANCHOR_CACHE) {
-        const oldest = this.anchorCache.keys().next().value;
-        if (oldest !== undefined) this.anchorCache.delete(oldest);
+      if (lists.size >= (unfiltered ? ORDER_ANCHOR_CACHE : ANCHOR_CACHE)) {
+        const oldest = lists.keys().next().value;
+        if (oldest !== undefined) lists.delete(oldest);
       }
-      anchors = { keys: [], complete: false };
+      list = { profileId, filter: { ...filter }, column, asc, keys: [null], order: [null], counts: [], complete: false };
     }
-    // Most recently used last: the oldest goes first when the cache is full.
-    this.anchorCache.set(id, anchors);
-    const step = this.paging.anchorStep;
-    const walk = this.ledgerWhere(profileId, filter, 'walk');
-    const dir = asc ? 'ASC' : 'DESC';
-    if (anchors.keys.length === 0 && !anchors.complete) {
-      const first = this.db.prepare(`SELECT ${column} AS k, value FROM ledger WHERE ${walk.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT 1`).get(...walk.params) as
-        | { k: string | null; value: string }
-        | undefined;
-      if (first) anchors.keys.push({ key: first.k, value: first.value });
-      else anchors.complete = true;
-    }
-    // Compiled once per call: a deep page may need a thousand steps.
-    const statements = new Map<string, StatementSync>();
-    while (!anchors.complete && anchors.keys.length <= index) {
-      const last = anchors.keys.at(-1);
-      if (!last) break;
-      const next = this.skipFrom(profileId, filter, column, asc, last, false, step - 1, statements);
-      if (next) anchors.keys.push(next);
-      else anchors.complete = true;
-    }
-    return anchors;
+    lists.set(id, list);
+    return list;
   }
 
   /**
-   * The row `skip` places on from `at` (with `at` itself as place 0 when `inclusive`) among the rows the filter
-   * passes, in the direction asked, reading the sort index with LIMIT 1 OFFSET; the NULL-key boundary, when
-   * crossed, takes its share of the skip. `statements` keeps the compiled ones across calls.
+   * The block holding place `offset` of a list's order and how far into it: blocks are counted (found) up to
+   * that depth if they were not yet, and a block grown past SPLIT_BLOCK steps is cut first. Null past the end.
+   */
+  private locate(list: Anchors, offset: number, statements: Map<string, StatementSync>): { at: LedgerCursor | null; skip: number } | null {
+    let base = 0;
+    let j = 0;
+    for (;;) {
+      const n = list.counts[j];
+      if (n === undefined) {
+        if (list.complete) return null;
+        this.extendAnchors(list, statements);
+        continue;
+      }
+      if (offset < base + n) {
+        if (n > SPLIT_BLOCK * this.paging.anchorStep && this.splitBlock(list, j, statements)) continue;
+        return { at: list.keys[j] ?? null, skip: offset - base };
+      }
+      base += n;
+      j++;
+    }
+  }
+
+  /** Counts one more block at the end of a list: the next anchorStep rows from its last key, or all there are left. */
+  private extendAnchors(list: Anchors, statements: Map<string, StatementSync>): void {
+    const step = this.paging.anchorStep;
+    const next = this.skipFrom(list.profileId, list.filter, list.column, list.asc, list.keys.at(-1) ?? null, true, step, statements);
+    if ('key' in next) {
+      list.keys.push(next);
+      list.order.push(orderedPlace(next));
+      list.counts.push(step);
+    } else {
+      list.counts.push(next.rows);
+      list.complete = true;
+    }
+  }
+
+  /** Cuts block j (grown by writes) into blocks of anchorStep rows; false when it cannot be cut. */
+  private splitBlock(list: Anchors, j: number, statements: Map<string, StatementSync>): boolean {
+    const step = this.paging.anchorStep;
+    let left = list.counts[j] ?? 0;
+    let at = list.keys[j] ?? null;
+    const keys: LedgerCursor[] = [];
+    while (left > step) {
+      const next = this.skipFrom(list.profileId, list.filter, list.column, list.asc, at, true, step, statements);
+      if (!('key' in next)) break;
+      keys.push(next);
+      at = next;
+      left -= step;
+    }
+    if (keys.length === 0) return false;
+    list.keys.splice(j + 1, 0, ...keys);
+    list.order.splice(j + 1, 0, ...keys.map(orderedPlace));
+    list.counts.splice(j, 1, ...keys.map(() => step), left);
+    return true;
+  }
+
+  /**
+   * Finds the anchors of every sort of a profile's whole ledger, and cuts blocks grown by writes, for at most
+   * about `budgetMs`, in one read transaction; true while work is left. With `background`, main runs it in
+   * slices after the ledger is read, so the first deep page of a sort needs no pass over its index.
+   */
+  prepareLedger(profileId: string, budgetMs: number): boolean {
+    return this.read(() => {
+      this.ledgerCaches();
+      const end = performance.now() + budgetMs;
+      const statements = new Map<string, StatementSync>();
+      const limit = SPLIT_BLOCK * this.paging.anchorStep;
+      // At least one block per call, whatever the budget.
+      let worked = false;
+      const over = (): boolean => worked && performance.now() >= end;
+      for (const column of new Set(Object.values(SORT_COLUMNS))) {
+        const list = this.anchorList(profileId, {}, column, true);
+        while (!list.complete) {
+          if (over()) return true;
+          this.extendAnchors(list, statements);
+          worked = true;
+        }
+        for (let j = 0; j < list.counts.length; j++) {
+          if ((list.counts[j] ?? 0) <= limit) continue;
+          if (over()) return true;
+          this.splitBlock(list, j, statements);
+          worked = true;
+        }
+      }
+      return false;
+    });
+  }
+
+  /** With `background`: prepares the profile's anchors in slices, starting a little after the ledger was read. */
+  private warmSoon(profileId: string): void {
+    if (!this.background) return;
+    this.warmProfile = profileId;
+    clearTimeout(this.warmTimer);
+    const slice = (): void => {
+      this.warmTimer = undefined;
+      const profile = this.warmProfile;
+      if (profile === null || !this.db.isOpen) return;
+      let more = false;
+      try {
+        more = this.prepareLedger(profile, WARM_SLICE_MS);
+      } catch (error) {
+        // Busy or closing: the next read tries again; a jump finds what it needs itself meanwhile.
+        console.error('keydesk: preparing the ledger\'s deep pages failed:', error);
+      }
+      if (more) this.warmTimer = setTimeout(slice, WARM_GAP_MS).unref();
+    };
+    this.warmTimer = setTimeout(slice, WARM_DELAY_MS).unref();
+  }
+
+  /**
+   * The row `skip` places on from `at` (from the start of the order when null; with `at` itself as place 0
+   * when `inclusive`) among the rows the filter passes, in the direction asked, reading the sort index with
+   * LIMIT 1 OFFSET; the NULL-key boundary, when crossed, takes its share of the skip. With fewer rows than
+   * that, how many there are. `statements` keeps the compiled ones across calls.
    */
   private skipFrom(
-    profileId: string, filter: LedgerFilter, column: string, asc: boolean, at: LedgerCursor, inclusive: boolean, skip: number, statements: Map<string, StatementSync>,
-  ): LedgerCursor | undefined {
+    profileId: string, filter: LedgerFilter, column: string, asc: boolean, at: LedgerCursor | null, inclusive: boolean, skip: number, statements: Map<string, StatementSync>,
+  ): LedgerCursor | { rows: number } {
     const statement = (sql: string): StatementSync => {
       let st = statements.get(sql);
       if (!st) statements.set(sql, (st = this.db.prepare(sql)));
@@ -808,7 +1188,7 @@ export class LocalDb {
       if (row) return { key: row.k, value: row.value };
       left -= (statement(`SELECT count(*) AS n FROM (SELECT 1 ${sql} LIMIT ?)`).get(...walk.params, ...seg.params, left) as { n: number }).n;
     }
-    return undefined;
+    return { rows: skip - left };
   }
 
   /**
@@ -836,6 +1216,18 @@ export class LocalDb {
    * count's cap) takes the page from its matches, as queryLedger's sparse plan does; others walk the sort index.
    */
   seekLedger(
+    profileId: string,
+    filter: LedgerFilter,
+    sort: { field: LedgerSortField; dir: 'asc' | 'desc' },
+    cursor: { after: LedgerCursor } | { before: LedgerCursor },
+    limit: number,
+  ): LedgerRow[] {
+    const rows = this.read(() => this.seekLedgerNow(profileId, filter, sort, cursor, limit));
+    this.warmSoon(profileId);
+    return rows;
+  }
+
+  private seekLedgerNow(
     profileId: string,
     filter: LedgerFilter,
     sort: { field: LedgerSortField; dir: 'asc' | 'desc' },
