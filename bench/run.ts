@@ -17,7 +17,7 @@ import { MemorySecretStore } from '../src/main/secrets/secret-store.ts';
 import { LocalDb } from '../src/main/store/local-db.ts';
 import { generateKeyValues } from '../src/sandbox/keygen.ts';
 import { DETAIL_FULL, DETAIL_HEADER, ROUTES } from '../src/shared/wire.ts';
-import type { Key } from '../src/shared/domain.ts';
+import type { Key, LedgerRow } from '../src/shared/domain.ts';
 import { SandboxStore } from '../src/sandbox/store.ts';
 import { activate, arrivalRecorder, cancelLatency, coreBulk, generateCore, expiries, generateRaw, harnessRss, rateLimitedBulk, rawBulk, sequentialBulk, startCore, type BulkAction, type HarnessMemory } from './jobs.ts';
 import { measureRenderer } from './renderer.ts';
@@ -713,18 +713,21 @@ function benchLedgerScale(): void {
       add('status', () => db.queryLedger(P, { status: i % 2 ? 'active' : 'generated' }, sort, 0, 200));
       add('premium', () => db.queryLedger(P, { premium: i % 2 === 0 }, sort, 0, 200));
     }
-    // A deep page right after a write from the ledger writer's connection: one key marked deleted, or a chunk of
-    // 2,000 keys seen again (each moves in the last-seen order), at both sorts the jumps use.
-    for (let i = 0; i < 20; i++) {
+    // A deep page right after a write from the ledger writer's connection, at both sorts the jumps use and the
+    // last-seen order every write moves rows in: a key marked deleted or seen again (the page follows one
+    // ledger_log entry), and a writer's chunk of 2,000 keys seen again (2,000 entries).
+    const again = (rows: LedgerRow[]): Key[] =>
+      rows.map((r) => ({ id: '', value: r.value, note: r.note, status: r.status === 'active' ? 'active' : 'generated', isPremium: r.isPremium, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: r.expiresAt, hwid: r.hwid, createdAt: r.createdAt ?? '', activatedAt: null, lastResetAt: null, serviceId: 'svc' }));
+    for (let i = 0; i < 30; i++) {
+      const chunk = i % 3 === 2;
+      const at = Math.floor((((i * 7_919) % 1_000) / 1_000) * (n - 2_000));
       const k = some[i];
       if (!k) throw new Error('no row');
-      if (i % 2 === 0) writer.markDeleted(P, k.value);
-      else {
-        const seen = db.queryLedger(P, {}, { field: 'value', dir: 'asc' }, Math.floor(((i * 7_919) % 1_000) / 1_000 * (n - 2_000)), 2_000).rows;
-        writer.recordKeys(P, seen.map((r): Key => ({ id: '', value: r.value, note: r.note, status: r.status === 'active' ? 'active' : 'generated', isPremium: r.isPremium, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: r.expiresAt, hwid: r.hwid, createdAt: r.createdAt ?? '', activatedAt: null, lastResetAt: null, serviceId: 'svc' })));
-      }
+      if (chunk) writer.recordKeys(P, again(db.queryLedger(P, {}, { field: 'value', dir: 'asc' }, at, 2_000).rows));
+      else if (i % 2 === 0) writer.markDeleted(P, k.value);
+      else writer.recordKeys(P, again(db.queryLedger(P, {}, { field: 'value', dir: 'asc' }, at, 1).rows));
       const offset = Math.floor((((i * 4_049) % 1_000) / 1_000) * (n - 200));
-      add('jumpAfterWrite', () => db.queryLedger(P, {}, { field: i % 4 < 2 ? 'createdAt' : 'lastSeenAt', dir: i % 3 ? 'asc' : 'desc' }, offset, 200));
+      add(chunk ? 'jumpAfterChunk' : 'jumpAfterWrite', () => db.queryLedger(P, {}, { field: (['createdAt', 'lastSeenAt', 'value'] as const)[i % 3] ?? 'value', dir: i % 4 < 2 ? 'asc' : 'desc' }, offset, 200));
     }
     return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, p95(v)]));
   };
@@ -742,7 +745,8 @@ function benchLedgerScale(): void {
   row('page reached by seeking from a row (scrolling)', 'seek', 50);
   row('page at a random depth by offset (a jump)', 'jump', 50);
   row('page at a random depth of a status filter (2/3 of the keys)', 'jumpFiltered', 50);
-  row('page at a random depth right after a write from the ledger writer\'s connection (1 key, or 2,000 seen again)', 'jumpAfterWrite', 50);
+  row('page at a random depth right after a write of one key from the ledger writer\'s connection', 'jumpAfterWrite', 50);
+  row('… right after a chunk of 2,000 keys seen again from that connection (one writer transaction)', 'jumpAfterChunk', null);
   row('anchors of all 6 sorts found in the background after the ledger is read: total', 'prepare', null);
   row('… its longest slice on main\'s event loop', 'prepareSlice', null);
   row('text filter, 1 character, thousands of matches: first page and count', 'text1common', 100);
