@@ -6,7 +6,7 @@ import { CancelJobButton } from '../../components/CancelJobButton.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import { isLive, jobLine } from '../../lib/jobs.ts';
+import { isLive, jobLine, jobTitle } from '../../lib/jobs.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
@@ -113,8 +113,8 @@ export function GenerateForm() {
   const exportGenerated = useKeydesk((s) => s.exportGenerated);
   // Its own last job, not All keys' panel: a bulk action since does not take its export or Resume away.
   const job = useKeydesk((s) => s.generateJob);
-  // Sending, or cancelled with a request still on its way: the form starts nothing until main is done with it.
-  const jobRunning = useKeydesk((s) => s.job !== null && isLive(s.job));
+  // A job of this profile sending, or cancelled with a request still on its way (All keys' panel follows one job).
+  const runningJob = useKeydesk((s) => (s.job !== null && isLive(s.job) ? s.job : null));
   const startJob = useKeydesk((s) => s.startGenerateJob);
   const attachJobs = useKeydesk((s) => s.attachJobs);
   const profileId = useKeydesk((s) => s.activeProfileId);
@@ -134,6 +134,9 @@ export function GenerateForm() {
   // More than one request's worth becomes a job of requests: said before anything is sent.
   const wanted = parseWhole(count);
   const requests = wanted > LIMITS.countMax && wanted <= JOB_GENERATE_MAX ? requestsFor(wanted) : null;
+  // One job at a time per profile: a generate that would be a job waits for the running one; one request's worth
+  // is a single call, not a job, and goes beside a bulk job (not beside a generate job: the form follows that one).
+  const waitsForJob = runningJob !== null && (requests !== null || runningJob.action === 'generate');
   /** A change to a field answers the complaint about it: its error, and the service's if it named that field. */
   const changed = (...fields: (FieldName | 'premium' | 'byDays')[]) => {
     const answered = fields.filter((f): f is FieldName => f !== 'premium' && f !== 'byDays' && errors[f] !== undefined);
@@ -235,14 +238,22 @@ export function GenerateForm() {
       <Field label="Note" value={note} error={errors.note ?? (serverAt === 'note' ? serverError?.message : undefined)} onChange={(e) => { setNote(e.target.value); changed('note'); }} />
       <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); changed('premium'); }} />
       {serverError && serverAt === null && <FailureMessage failure={serverError} />}
-      <button type="submit" className="primary" disabled={generating === 'loading' || jobRunning}>
+      <button type="submit" className="primary" disabled={generating === 'loading' || waitsForJob}>
         {generating === 'loading'
           ? `Generating ${Number.isFinite(Number(count)) ? fmt.count(Number(count), NOUNS.key) : 'keys'}…`
           : requests === null
             ? 'Generate'
             : `Generate as a job of ${fmt.number(requests)} requests`}
       </button>
-      {jobRunning && !job && <p className="muted">A job is running for this profile (see All keys); generate when it ends.</p>}
+      {runningJob && runningJob.id !== job?.id && (
+        <p className="muted" role="status">
+          {runningJob.action === 'generate'
+            ? `The job “${jobTitle(runningJob)}” is running for this profile: generating starts again once it ends or is cancelled.`
+            : waitsForJob
+              ? `The job “${jobTitle(runningJob)}” is running for this profile (see All keys). More than ${fmt.number(LIMITS.countMax)} keys run as a job, and a profile runs one job at a time: this can start once that job ends or is cancelled. Up to ${fmt.number(LIMITS.countMax)} keys generate now.`
+              : `The job “${jobTitle(runningJob)}” is running for this profile (see All keys); up to ${fmt.number(LIMITS.countMax)} keys generate beside it.`}
+        </p>
+      )}
       {generating === 'loading' && <progress aria-label="Generating keys" />}
       {job && <GenerateJob job={job} />}
       {generated.length > 0 && (
