@@ -68,6 +68,25 @@ function alike(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
+/** Every field but the id and value alike (plain comparisons: the batch's hot path). */
+function alikeButId(a: Key, b: Key): boolean {
+  return (
+    a.note === b.note &&
+    a.status === b.status &&
+    a.isPremium === b.isPremium &&
+    a.expire === b.expire &&
+    a.expiresByDaysKey === b.expiresByDaysKey &&
+    a.daysKey === b.daysKey &&
+    a.expiresAt === b.expiresAt &&
+    a.hwid === b.hwid &&
+    a.createdAt === b.createdAt &&
+    a.activatedAt === b.activatedAt &&
+    a.lastResetAt === b.lastResetAt &&
+    a.serviceId === b.serviceId &&
+    alike(a.unreported ?? NONE, b.unreported ?? NONE)
+  );
+}
+
 /**
  * Builds a batch one key at a time (the ledger writer reads a 100,000-key answer key by key, holding none of
  * them whole): a field stays in `same` until a key differs, then becomes a column.
@@ -77,7 +96,31 @@ export class KeyBatchBuilder {
   private readonly same: Partial<Record<KeyFieldName, unknown>> = {};
   private readonly each: Partial<Record<KeyFieldName, unknown[]>> = {};
 
+  /** The first key: the common case (every field alike but the id) is checked against it field by field. */
+  private first: Key | null = null;
+  /** No column yet but the ids': the common case applies. */
+  private idsOnly = true;
+
   add(key: Key): void {
+    const f = this.first;
+    if (f !== null && this.idsOnly && alikeButId(key, f)) {
+      const ids = this.each.id;
+      if (ids) {
+        ids.push(key.id);
+        this.values.push(key.value);
+        return;
+      }
+      if (key.id === f.id) {
+        this.values.push(key.value);
+        return;
+      }
+    }
+    this.first ??= key;
+    this.addField(key);
+    this.idsOnly = KEY_FIELDS.every((field) => field === 'id' || this.each[field] === undefined);
+  }
+
+  private addField(key: Key): void {
     const n = this.values.length;
     this.values.push(key.value);
     for (const field of KEY_FIELDS) {

@@ -21,13 +21,19 @@ function skipSpace(text: string, i: number): number {
 
 /** Just past the string that starts at `i` (a quote), or -1 when it does not end. */
 function stringEnd(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === 0x5c) j++;
-    else if (c === 0x22) return j + 1;
+  let q = text.indexOf('"', i + 1);
+  while (q >= 0) {
+    // A quote after an odd number of backslashes is part of the string.
+    let slashes = 0;
+    while (text.charCodeAt(q - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return q + 1;
+    q = text.indexOf('"', q + 1);
   }
   return -1;
 }
+
+/** The next quote or bracket: the only characters that matter for finding where a value ends. */
+const STRUCTURE = /["[\]{}]/g;
 
 /**
  * Just past the value that starts at `i`, found by its brackets and strings only (JSON.parse of the span checks
@@ -47,20 +53,24 @@ function valueEnd(text: string, i: number): number {
     return j;
   }
   let depth = 0;
-  for (let j = i; j < text.length; j++) {
-    const c = text.charCodeAt(j);
+  STRUCTURE.lastIndex = i;
+  for (let m = STRUCTURE.exec(text); m !== null; m = STRUCTURE.exec(text)) {
+    const c = text.charCodeAt(m.index);
     if (c === 0x22) {
-      const end = stringEnd(text, j);
+      const end = stringEnd(text, m.index);
       if (end < 0) return -1;
-      j = end - 1;
+      STRUCTURE.lastIndex = end;
     } else if (c === 0x7b || c === 0x5b) depth++;
-    else if (c === 0x7d || c === 0x5d) {
+    else {
       depth--;
-      if (depth === 0) return j + 1;
+      if (depth === 0) return m.index + 1;
     }
   }
   return -1;
 }
+
+/** Keys parsed together: one JSON.parse per group, each group's objects dead before the next is read. */
+const GROUP = 500;
 
 /** The fast path: an object with one top-level `generatedKeys` list; null for anything else. */
 function readByKey(text: string): GenerateAnswer | null {
@@ -83,14 +93,30 @@ function readByKey(text: string): GenerateAnswer | null {
       const shared = sharedStrings();
       i = skipSpace(text, i + 1);
       if (text.charCodeAt(i) !== 0x5d) {
+        let groupStart = i;
+        let inGroup = 0;
+        const readGroup = (end: number) => {
+          // Its separators were checked below: the span between the group's first and last key is a list's inside.
+          const items: unknown = JSON.parse(`[${text.slice(groupStart, end)}]`);
+          if (!Array.isArray(items)) return;
+          for (const item of items) {
+            const key = readKey(item, 'generated', shared);
+            if (key !== null) builder.add(key);
+          }
+        };
         for (;;) {
           const end = valueEnd(text, i);
           if (end <= i) return null;
-          const key = readKey(JSON.parse(text.slice(i, end)), 'generated', shared);
-          if (key !== null) builder.add(key);
+          inGroup++;
           i = skipSpace(text, end);
-          if (text.charCodeAt(i) !== 0x2c) break;
+          const more = text.charCodeAt(i) === 0x2c;
+          if (!more || inGroup === GROUP) {
+            readGroup(end);
+            inGroup = 0;
+          }
+          if (!more) break;
           i = skipSpace(text, i + 1);
+          if (inGroup === 0) groupStart = i;
         }
         if (text.charCodeAt(i) !== 0x5d) return null;
       }

@@ -228,6 +228,12 @@ export class LedgerWriter {
 
   /** A reader for one generate answer's body, off main's heap (AnswerIntake). */
   intake(): AnswerIntake {
+    // The thread starts now, while the request is on its way, not once the answer is here (it may have ended idle).
+    if (this.worker === null && !this.closing) {
+      clearTimeout(this.idleTimer);
+      this.startWorker();
+      this.stopWhenStillIdle();
+    }
     let answer: number | null = null;
     let batch: KeyBatch | null = null;
     return {
