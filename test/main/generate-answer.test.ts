@@ -72,6 +72,19 @@ describe('a generate answer read key by key', () => {
     expect(offMainReading(text)).toEqual(plainReading(text));
   });
 
+  it('reads a large list whose strings and nested objects hold "}," where a group would be cut, as JSON.parse does', () => {
+    const items = Array.from({ length: 6_000 }, (_, i) =>
+      i % 97 === 0
+        ? { value: `N-${i}`, note: 'a note with },{"value":"FAKE"}, in it', extra: { nested: { deep: [i, '},'] } } }
+        : { value: `K-${i}`, note: `batch ${i % 3}`, isPremium: i % 2 === 0, expiresAt: '2099-01-31T23:59:59.999Z' },
+    );
+    const text = JSON.stringify({ message: 'Generated', generatedKeys: items, after: { x: '},' } });
+    expect(text.length).toBeGreaterThan(600_000);
+    const read = offMainReading(text);
+    expect(read).toEqual(plainReading(text));
+    expect(read.keys).toHaveLength(6_000);
+  });
+
   it.each([
     ['cut off', '{"message":"Keys generated","generatedKeys":[{"value":"AB'],
     ['a trailing comma in the list', '{"generatedKeys":[{"value":"T-1"},]}'],

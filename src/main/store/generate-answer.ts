@@ -71,6 +71,8 @@ function valueEnd(text: string, i: number): number {
 
 /** Keys parsed together: one JSON.parse per group, each group's objects dead before the next is read. */
 const GROUP = 500;
+/** About this many characters of keys per group when groups are cut without reading each key's extent. */
+const GROUP_CHARS = 256 * 1024;
 
 /** The fast path: an object with one top-level `generatedKeys` list; null for anything else. */
 function readByKey(text: string): GenerateAnswer | null {
@@ -93,6 +95,25 @@ function readByKey(text: string): GenerateAnswer | null {
       const shared = sharedStrings();
       i = skipSpace(text, i + 1);
       if (text.charCodeAt(i) !== 0x5d) {
+        // Whole groups first, cut after a "}," about GROUP_CHARS on: a cut inside a string or inside a key's own
+        // object leaves the group unbalanced and JSON.parse refuses it, so a group that parses is whole keys. At
+        // the first refusal, and for the last group, the keys are found one by one below.
+        for (;;) {
+          const cut = text.indexOf('},', i + GROUP_CHARS);
+          if (cut < 0) break;
+          let items: unknown;
+          try {
+            items = JSON.parse(`[${text.slice(i, cut + 1)}]`);
+          } catch {
+            break;
+          }
+          if (!Array.isArray(items)) break;
+          for (const item of items) {
+            const key = readKey(item, 'generated', shared);
+            if (key !== null) builder.add(key);
+          }
+          i = skipSpace(text, cut + 2);
+        }
         let groupStart = i;
         let inGroup = 0;
         const readGroup = (end: number) => {
