@@ -177,6 +177,53 @@ describe('resuming and cancelling', () => {
     }
   });
 
+  it('refuses a second bulk job for a profile while one starts or runs, in words, so no key is acted on twice', async () => {
+    // Answers are held until the test lets them go: the first job is still running when the others arrive.
+    const held: (() => void)[] = [];
+    const fake = await fakeService((key, _n, _req, res) => {
+      held.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: key })));
+      return 'handled';
+    });
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const jobs = service(fake.url, db);
+    try {
+      // Two starts made together (a confirmation accepted twice): the second sees the first's reservation.
+      const [a, b] = await Promise.all([
+        jobs.start('p1', { action: 'delete', target: { keyValues: values(4) } }),
+        jobs.start('p1', { action: 'delete', target: { keyValues: values(4) } }),
+      ]);
+      expect([a.ok, b.ok].sort()).toEqual([false, true]);
+      const refused = [a, b].find((r) => !r.ok);
+      expect(refused).toMatchObject({ ok: false, code: 'CONFLICT' });
+      expect(refused && !refused.ok && refused.message).toMatch(/already running for this profile.*nothing was started/);
+      const first = [a, b].find((r) => r.ok);
+      if (!first?.ok) throw new Error('no job started');
+      // While it runs, another bulk action over the same keys is refused too, and so is a resume of another job.
+      await until(() => held.length > 0);
+      expect(await jobs.start('p1', { action: 'resetHwid', target: { keyValues: values(4) } })).toMatchObject({ ok: false, code: 'CONFLICT' });
+      db.createJob({ id: 'other', profileId: 'p1', action: 'delete', params: '{}', createdAt: new Date().toISOString() }, { keyValues: values(2) });
+      db.setJobState('other', 'interrupted', 'Stopped for the test.', new Date().toISOString());
+      expect(await jobs.resume('p1', 'other', false)).toMatchObject({ ok: false, code: 'CONFLICT' });
+      // Only the first job's requests reached the service, once per key.
+      while (jobs.get('p1', first.data.id)?.finishedAt === null) {
+        for (const answer of held.splice(0)) answer();
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect([...fake.received].sort()).toEqual(values(4));
+      expect(db.jobs('p1').filter((j) => j.id !== 'other')).toHaveLength(1);
+      // Once it has ended, the next job starts.
+      const next = await jobs.start('p1', { action: 'delete', target: { keyValues: ['K0009'] } });
+      expect(next.ok).toBe(true);
+      while (next.ok && jobs.get('p1', next.data.id)?.finishedAt === null) {
+        for (const answer of held.splice(0)) answer();
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    } finally {
+      db.close();
+      await fake.close();
+    }
+  });
+
   it('keeps a cancelled job running until its requests on the wire answer, so a crash then leaves them unknown, not sent', async () => {
     const held: ServerResponse[] = [];
     const fake = await fakeService((_key, _n, _req, res) => {

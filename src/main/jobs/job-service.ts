@@ -149,6 +149,9 @@ function classify(r: Result<unknown> & { ok: false }): Outcome {
   }
 }
 
+/** A job's action in the words the screen uses. */
+const ACTION_WORDS: Record<JobRequest['action'], string> = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWID', generate: 'Generate' };
+
 export class JobService {
   private readonly db: LocalDb;
   private readonly deps: JobServiceDeps;
@@ -185,6 +188,10 @@ export class JobService {
   async start(profileId: string, request: JobRequest): Promise<Result<JobSummary>> {
     const profile = this.deps.profile(profileId);
     if (!profile) return fail('NOT_FOUND', 'That profile no longer exists.');
+    // Checked before the items are created (which can take seconds for a whole ledger): nothing awaits between
+    // here and the new job's reservation in run(), so a second start that arrives meanwhile sees this one.
+    const busy = this.conflictingJob(profileId, request.action, null);
+    if (busy) return fail('CONFLICT', busy);
     const id = randomUUID();
     const params: JobParams =
       request.action === 'extend'
@@ -220,6 +227,25 @@ export class JobService {
 
   private isActive(jobId: string): boolean {
     return this.runs.has(jobId) || this.starting.has(jobId);
+  }
+
+  /**
+   * Why a job of this action cannot start now for this profile, or null. Extend is not idempotent: two bulk jobs
+   * at once may act on the same keys (a second "all matching" over the same filter extends every key twice), so a
+   * bulk job waits for any other bulk job of the profile that runs or is starting. Generate makes new keys only;
+   * one generate at a time.
+   */
+  private conflictingJob(profileId: string, action: JobRequest['action'], except: string | null): string | null {
+    const ids = new Set([...this.runs.keys(), ...this.starting]);
+    for (const id of ids) {
+      if (id === except) continue;
+      const other = this.runs.get(id)?.job ?? this.db.job(id);
+      if (!other || other.profileId !== profileId) continue;
+      if ((action === 'generate') !== (other.action === 'generate')) continue;
+      const what = action === 'generate' ? 'A Generate job' : `A bulk ${ACTION_WORDS[other.action]} job`;
+      return `${what} is already running for this profile; it may act on the same keys, so nothing was started. Wait for it to end or cancel it, then start again.`;
+    }
+    return null;
   }
 
   private async runReserved(jobId: string): Promise<Result<JobSummary>> {
@@ -599,6 +625,8 @@ export class JobService {
     const job = this.db.job(jobId);
     if (!job || job.profileId !== profileId) return fail('NOT_FOUND', 'That job was not found for this profile.');
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
+    const busy = this.conflictingJob(profileId, job.action, jobId);
+    if (busy) return fail('CONFLICT', busy);
     if (retryUnknown) this.db.requeueJobItems(jobId, 'unknown');
     if (this.db.jobCounts(jobId).pending === 0) {
       const s = this.get(profileId, jobId);
