@@ -304,6 +304,53 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
+  it('says "starting the job" at once after the yes, disables every bulk action until main answers, and starts one job for a double yes', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    // Main lists the job's items before it answers (seconds for a whole ledger): the answer waits for the test.
+    let answer: (() => void) | undefined;
+    fake.impl['jobs.start'] = () =>
+      new Promise((resolve) => {
+        answer = () => { resolve({ ok: true, data: summary({ action: 'extend', days: 1, total: 2, counts: { pending: 2, sent: 0, done: 0, failed: 0, unknown: 0 } }) }); };
+      });
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await user.click(await screen.findByRole('button', { name: 'Select all 2' }));
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    await user.clear(within(bar).getByLabelText('Days'));
+    await user.type(within(bar).getByLabelText('Days'), '1');
+    await user.click(within(bar).getByRole('button', { name: 'Extend selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Extend all 2 matching keys by 1 day?' });
+    await user.dblClick(within(dialog).getByRole('button', { name: 'Extend' }));
+    expect(within(bar).getByRole('status').textContent).toMatch(/^Extend by 1 day: starting the job… .*nothing has been sent yet\.$/);
+    for (const name of ['Delete selected', 'Reset HWID of selected', 'Extend selected', 'Clear selection']) {
+      expect(within(bar).getByRole<HTMLButtonElement>('button', { name }).disabled).toBe(true);
+    }
+    // The yes cannot be given again meanwhile, and the store refuses a second start too.
+    await act(() => useKeydesk.getState().runBulk('extend', 1));
+    expect(fake.calls.filter((c) => c.name === 'jobs.start')).toHaveLength(1);
+    act(() => { answer?.(); });
+    await waitFor(() => {
+      expect(within(bar).getByRole('status').textContent).toBe('Extend by 1 day, running: sending the first requests, 0 of 2 done until they answer.');
+    });
+    expect(fake.calls.filter((c) => c.name === 'jobs.start')).toHaveLength(1);
+
+    // Cancel says "cancelling" at once and goes, before main's answer comes.
+    let cancelled: (() => void) | undefined;
+    fake.impl['jobs.cancel'] = () =>
+      new Promise((resolve) => {
+        cancelled = () => { resolve({ ok: true, data: summary({ action: 'extend', days: 1, total: 2, state: 'cancelled', finishedAt: '2026-01-01T00:00:01.000Z', counts: { pending: 2, sent: 0, done: 0, failed: 0, unknown: 0 } }) }); };
+      });
+    await user.click(within(bar).getByRole('button', { name: 'Cancel' }));
+    expect(within(bar).getByRole('status').textContent).toMatch(/^Extend by 1 day, cancelling: no further request is sent/);
+    expect(within(bar).queryByRole('button', { name: 'Cancel' })).toBeNull();
+    act(() => { cancelled?.(); });
+    await waitFor(() => {
+      expect(within(bar).getByRole('status').textContent).toBe('Extend by 1 day, cancelled: 0 of 2 done, 2 not sent.');
+    });
+    vi.unstubAllGlobals();
+  });
+
   it('bulk Reset HWID says how many of the picked keys are active and bound, never promising a binding for generated ones', async () => {
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
     const active = { ...row('KD-C'), status: 'active' as const, hwid: 'HW-1' };

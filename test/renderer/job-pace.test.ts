@@ -42,4 +42,13 @@ describe('job pace', () => {
     const other = job({ counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } });
     expect(withPace(other, { id: 'j2', at: T0, settled: 0 }, T0 + 1_000).ratePerSecond).toBeNull();
   });
+
+  it('gives no rate or time left until enough answers have come (a few answers in the first second mislead), then "1 key/s" in the singular', () => {
+    const early = job({ action: 'extend', days: 1, total: 741_267, counts: { pending: 741_200, sent: 63, done: 4, failed: 0, unknown: 0 }, ratePerSecond: 1, etaSeconds: 1_309_000 });
+    expect(jobLine(early)).toBe('Extend by 1 day, running: 4 of 741,267 done, estimating the time left.');
+    const settled = job({ action: 'extend', days: 2, total: 741_267, counts: { pending: 600_000, sent: 267, done: 141_000, failed: 0, unknown: 0 }, ratePerSecond: 1_200, etaSeconds: 500 });
+    expect(jobLine(settled)).toBe('Extend by 2 days, running: 141,000 of 741,267 done, 1,200 keys/s, about 8 min left.');
+    const slow = job({ action: 'delete', total: 10, counts: { pending: 5, sent: 1, done: 4, failed: 0, unknown: 0 }, ratePerSecond: 1, etaSeconds: 6 });
+    expect(jobLine(slow)).toBe('Delete, running: 4 of 10 done, 1 key/s, about 6 s left.');
+  });
 });

@@ -15,9 +15,12 @@ export function ConfirmDialog({ open, title, body, confirmLabel, destructive, on
   const ref = useRef<HTMLDialogElement>(null);
   // One id per dialog: two dialogs on a view must not share the element that names them.
   const titleId = useId();
+  // One yes per opening: a double click (or Enter held) must not ask for the action twice.
+  const answered = useRef(false);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
+    if (open) answered.current = false;
     if (open && !d.open) d.showModal();
     if (!open && d.open) d.close();
   }, [open]);
@@ -29,7 +32,11 @@ export function ConfirmDialog({ open, title, body, confirmLabel, destructive, on
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className={destructive ? 'danger' : 'primary'} onClick={onConfirm} autoFocus>
+        <button type="button" className={destructive ? 'danger' : 'primary'} onClick={() => {
+            if (answered.current) return;
+            answered.current = true;
+            onConfirm();
+          }} autoFocus>
           {confirmLabel}
         </button>
       </div>

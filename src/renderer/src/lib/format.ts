@@ -100,6 +100,7 @@ export const fmt = createFormatter();
 /** Nouns used in counts across the app. */
 export const NOUNS = {
   key: { one: 'key', other: 'keys' },
+  keyPerSecond: { one: 'key/s', other: 'keys/s' },
   entry: { one: 'entry', other: 'entries' },
   operation: { one: 'operation', other: 'operations' },
   day: { one: 'day', other: 'days' },

@@ -1,5 +1,6 @@
 // A bulk or generate job in the words a person reads first: shared by All keys' jobs panel and the Generate form.
-import type { JobSummary } from '../../../shared/domain.ts';
+import type { JobAction, JobSummary } from '../../../shared/domain.ts';
+import { fmt, NOUNS } from './format.ts';
 
 const ACTION_LABEL: Record<JobSummary['action'], string> = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWID', generate: 'Generate' };
 const STATE_LABEL: Record<JobSummary['state'], string> = { running: 'Running', cancelled: 'Cancelled', interrupted: 'Interrupted', finished: 'Finished' };
@@ -29,9 +30,24 @@ function stateWord(j: JobSummary): string {
 }
 
 /** What the job does, in words: "Extend by 7 days", "Reset HWID". */
-export function jobTitle(j: JobSummary): string {
-  return j.action === 'extend' && j.days !== null ? `Extend by ${n(j.days)} days` : ACTION_LABEL[j.action];
+export function jobTitle(j: Pick<JobSummary, 'action' | 'days'>): string {
+  return j.action === 'extend' && j.days !== null ? `Extend by ${fmt.count(j.days, NOUNS.day)}` : ACTION_LABEL[j.action];
 }
+
+/** A job asked of main and not answered yet: main lists its items first, which takes seconds for many keys. */
+export function startingLine(s: { action: JobAction; days: number | null }): string {
+  return `${jobTitle(s)}: starting the job… Keydesk is listing the keys it will send (a few seconds for many keys); nothing has been sent yet.`;
+}
+
+/** Answers a rate and a time left are read from: fewer, and the first figures (a slow first request, say) mislead. */
+const PACE_ANSWERS = 1_000;
+const PACE_SHARE = 0.05;
+
+/** Whether a running job's rate rests on enough answers to be shown as a figure. */
+export const paceSettled = (j: JobSummary): boolean => {
+  const settled = settledOf(j);
+  return settled >= Math.min(PACE_ANSWERS, j.total * PACE_SHARE) || settled >= j.total;
+};
 
 /** Items answered so far: done, failed or of unknown outcome. */
 export const settledOf = (j: JobSummary): number => j.counts.done + j.counts.failed + j.counts.unknown;
@@ -70,8 +86,13 @@ export function jobLine(j: JobSummary): string {
   if (failed > 0) parts.push(`${n(failed)} failed`);
   if (unknown > 0) parts.push(`${n(unknown)} unknown`);
   if (j.state === 'running') {
-    if (j.ratePerSecond !== null) parts.push(`${n(Math.round(j.ratePerSecond))} keys/s`);
-    if (j.etaSeconds !== null && pending + sent > 0) parts.push(`about ${duration(j.etaSeconds)} left`);
+    // Until enough answers have come, a rate (and the time left from it) is a guess: say it is being estimated.
+    if (!paceSettled(j)) {
+      if (pending + sent > 0) parts.push('estimating the time left');
+    } else {
+      if (j.ratePerSecond !== null) parts.push(fmt.count(Math.round(j.ratePerSecond), NOUNS.keyPerSecond));
+      if (j.etaSeconds !== null && pending + sent > 0) parts.push(`about ${duration(j.etaSeconds)} left`);
+    }
   } else {
     // A stopped job may still have answers on the wire: never leave them out of the sum.
     if (sent > 0) parts.push(`${n(sent)} sent, awaiting an answer`);

@@ -44,6 +44,13 @@ export interface LedgerSlice {
    * shows it, so its keys' export and Resume of the keys not requested stay reachable.
    */
   generateJob: JobSummary | null;
+  /**
+   * A job asked of main and not yet answered: main lists its items first (seconds for a whole ledger), so the
+   * screen says it is starting, and nothing else can start meanwhile. Null when none.
+   */
+  jobStarting: { action: JobAction; days: number | null } | null;
+  /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
+  jobCancelling: string | null;
   /** A job still running on another profile, as its last progress event said: it keeps sending while unseen. */
   jobElsewhere: JobSummary | null;
   /** The job's items that need a decision: failed and unknown, the first page of each; `error` when they could not be read. */
@@ -213,6 +220,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     selectedAll: null,
     job: null,
     generateJob: null,
+    jobStarting: null,
+    jobCancelling: null,
     jobElsewhere: null,
     jobProblems: null,
     setLedgerFilter: (ledgerFilter) => {
@@ -222,7 +231,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     clearLedger: () => {
       // Another profile: its jobs are not this one's, and neither is what was selected or typed in the filter.
-      set({ selectedAll: null, job: null, generateJob: null, jobProblems: null, ledgerRecording: 0, ledgerRecordingFailed: null });
+      set({ selectedAll: null, job: null, generateJob: null, jobCancelling: null, jobProblems: null, ledgerRecording: 0, ledgerRecordingFailed: null });
       reset({ selection: new Set(), ledgerStale: null, ledgerFilter: {} });
     },
     setLedgerSort: (field) => {
@@ -304,10 +313,15 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       set({ selection: new Set(), selectedAll: null });
     },
     runBulk: async (action, days) => {
-      const { selection, selectedAll } = get();
+      const { selection, selectedAll, jobStarting, job } = get();
       if (selectedAll === null && selection.size === 0) return;
+      // A start already asked for (a confirmation accepted twice), or a job main still runs: never a second one.
+      if (jobStarting !== null || (job !== null && isLive(job))) return;
       const target = selectedAll ? { filter: selectedAll } : { keyValues: [...selection] };
-      const r = await call('jobs.start', action === 'extend' ? { action, target, days: days ?? 0 } : { action, target });
+      set({ jobStarting: { action, days: action === 'extend' ? (days ?? 0) : null } });
+      const r = await call('jobs.start', action === 'extend' ? { action, target, days: days ?? 0 } : { action, target }).finally(() => {
+        set({ jobStarting: null });
+      });
       if (!r.ok) {
         get().notify('error', r.message);
         return;
@@ -317,20 +331,26 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     cancelBulk: async () => {
       const job = get().job;
-      if (job?.state !== 'running') return;
-      const r = await call('jobs.cancel', { jobId: job.id });
+      if (job?.state !== 'running' || get().jobCancelling === job.id) return;
+      set({ jobCancelling: job.id });
+      const r = await call('jobs.cancel', { jobId: job.id }).finally(() => {
+        if (get().jobCancelling === job.id) set({ jobCancelling: null });
+      });
       if (!r.ok) get().notify('error', r.message);
       else onProgress(r.data);
     },
     resumeJob: async (retryUnknown, jobId) => {
-      const { job: shown, generateJob } = get();
+      const { job: shown, generateJob, jobStarting } = get();
       const job = jobId === undefined || shown?.id === jobId ? shown : generateJob?.id === jobId ? generateJob : null;
-      if (!job || isLive(job)) return;
+      if (!job || isLive(job) || jobStarting !== null) return;
       if (shown && shown.id !== job.id && isLive(shown)) {
         get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
         return;
       }
-      const r = await call('jobs.resume', { jobId: job.id, retryUnknown });
+      set({ jobStarting: { action: job.action, days: job.days } });
+      const r = await call('jobs.resume', { jobId: job.id, retryUnknown }).finally(() => {
+        set({ jobStarting: null });
+      });
       if (!r.ok) {
         get().notify('error', r.message);
         return;
@@ -348,12 +368,15 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       else if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
     },
     startGenerateJob: async (input) => {
-      const running = get().job;
-      if (running && isLive(running)) {
+      const { job: running, jobStarting } = get();
+      if ((running && isLive(running)) || jobStarting !== null) {
         get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
         return false;
       }
-      const r = await call('jobs.start', { action: 'generate', ...input });
+      set({ jobStarting: { action: 'generate', days: null } });
+      const r = await call('jobs.start', { action: 'generate', ...input }).finally(() => {
+        set({ jobStarting: null });
+      });
       if (!r.ok) {
         get().notify('error', r.message);
         return false;

@@ -9,7 +9,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
-import { isLive, jobLine } from '../../lib/jobs.ts';
+import { isLive, jobLine, jobTitle, startingLine } from '../../lib/jobs.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { plain } from '../../lib/words.ts';
 
@@ -141,6 +141,8 @@ function JobPanel({ job }: { job: JobSummary }) {
   const resume = useKeydesk((s) => s.resumeJob);
   const exportJob = useKeydesk((s) => s.exportJob);
   const dismiss = useKeydesk((s) => s.dismissJob);
+  // Cancel asked, main not answered yet: said at once, and the button does not stay as if nothing happened.
+  const cancelling = useKeydesk((s) => s.jobCancelling === job.id);
   const [confirmUnknown, setConfirmUnknown] = useState(false);
   const statusRef = useRef<HTMLSpanElement>(null);
   // Sending, or cancelled with answers still to come: nothing to resume, dismiss or start yet.
@@ -150,11 +152,11 @@ function JobPanel({ job }: { job: JobSummary }) {
     <div className="bulk-progress">
       {/* No answer yet: a bar that moves without claiming how far, as the status line says. */}
       <progress aria-label="Bulk progress" max={job.total} value={job.state === 'running' && settled === 0 ? undefined : settled} />
-      <span role="status" tabIndex={-1} ref={statusRef}>{jobLine(job)}</span>
+      <span role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.` : jobLine(job)}</span>
       {job.pausedUntil && running && <span className="muted"> The service asked to wait; paused until {new Date(job.pausedUntil).toLocaleTimeString()}.</span>}
       {job.reason && <p className="error">{job.reason}</p>}
       <div className="inline">
-        {job.state === 'running' && (
+        {job.state === 'running' && !cancelling && (
           <CancelJobButton status={statusRef} onCancel={cancel} />
         )}
         {!running && job.counts.pending > 0 && (
@@ -292,12 +294,14 @@ function BulkBar() {
   const targets = useKeydesk((s) => s.ledgerTargets);
   const job = useKeydesk((s) => s.job);
   const run = useKeydesk((s) => s.runBulk);
+  const starting = useKeydesk((s) => s.jobStarting);
   const clear = useKeydesk((s) => s.clearSelection);
   const [days, setDays] = useDraft('bulk.days');
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Confirming | null>(null);
   const countExactly = useKeydesk((s) => s.countLedgerExactly);
-  const running = job !== null && isLive(job);
+  // A job asked for and not yet answered counts as running: no second one can be asked meanwhile.
+  const running = (job !== null && isLive(job)) || starting !== null;
   const selection = useKeydesk((s) => s.selection);
   const pages = useKeydesk((s) => s.ledgerPages);
   const filter = useKeydesk((s) => s.selectedAll);
@@ -355,7 +359,14 @@ function BulkBar() {
       {running && count > 0 && (
         <p className="muted">One job at a time per service: these actions come back when the job below ends (or once you cancel it).</p>
       )}
-      {job && <JobPanel job={job} />}
+      {starting ? (
+        <p role="status" className="bulk-progress">
+          <progress aria-label="Bulk progress" />
+          {startingLine(starting)}
+        </p>
+      ) : (
+        job && <JobPanel job={job} />
+      )}
       <JobElsewhere />
       <ConfirmDialog
         open={confirm !== null}

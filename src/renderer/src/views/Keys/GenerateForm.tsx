@@ -6,7 +6,7 @@ import { CancelJobButton } from '../../components/CancelJobButton.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import { isLive, jobLine, jobTitle } from '../../lib/jobs.ts';
+import { isLive, jobLine, jobTitle, startingLine } from '../../lib/jobs.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
@@ -44,6 +44,8 @@ function GenerateJob({ job }: { job: JobSummary }) {
   const resume = useKeydesk((s) => s.resumeJob);
   const exportKeys = useKeydesk((s) => s.exportJobKeys);
   const dismiss = useKeydesk((s) => s.dismissGenerateJob);
+  // Cancel asked, main not answered yet: said at once, and the button does not stay as if nothing happened.
+  const cancelling = useKeydesk((s) => s.jobCancelling === job.id);
   const statusRef = useRef<HTMLParagraphElement>(null);
   const running = job.state === 'running';
   const ended = !isLive(job);
@@ -57,14 +59,14 @@ function GenerateJob({ job }: { job: JobSummary }) {
       </p>
       {/* No answer yet: a bar that moves without claiming how far, not a stuck 0. */}
       <progress aria-label="Generate job progress" max={job.total} value={running && settled === 0 ? undefined : settled} />
-      <p role="status" tabIndex={-1} ref={statusRef}>{jobLine(job)}</p>
+      <p role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; the one already on its way still makes its keys.` : jobLine(job)}</p>
       {job.reason && <p className="error">{job.reason}</p>}
-      {running && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}
+      {running && !cancelling && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}
       {!running && !ended && job.counts.sent > 0 && (
         <p className="muted">No further request is sent; the one already on its way still makes its keys, and its answer ends the job.</p>
       )}
       <p className="inline">
-        {running && (
+        {running && !cancelling && (
           <CancelJobButton status={statusRef} onCancel={cancel} />
         )}
         {ended && job.counts.done > 0 && (
@@ -115,6 +117,8 @@ export function GenerateForm() {
   const job = useKeydesk((s) => s.generateJob);
   // A job of this profile sending, or cancelled with a request still on its way (All keys' panel follows one job).
   const runningJob = useKeydesk((s) => (s.job !== null && isLive(s.job) ? s.job : null));
+  // A job asked of main and not answered yet (main lists its requests first): said at once, nothing else starts.
+  const starting = useKeydesk((s) => s.jobStarting);
   const startJob = useKeydesk((s) => s.startGenerateJob);
   const attachJobs = useKeydesk((s) => s.attachJobs);
   const profileId = useKeydesk((s) => s.activeProfileId);
@@ -137,6 +141,8 @@ export function GenerateForm() {
   // One job at a time per profile: a generate that would be a job waits for the running one; one request's worth
   // is a single call, not a job, and goes beside a bulk job (not beside a generate job: the form follows that one).
   const waitsForJob = runningJob !== null && (requests !== null || runningJob.action === 'generate');
+  // The same rule while a job is starting: its answer has not come, but it runs as soon as it does.
+  const waitsForStart = starting !== null && (requests !== null || starting.action === 'generate');
   /** A change to a field answers the complaint about it: its error, and the service's if it named that field. */
   const changed = (...fields: (FieldName | 'premium' | 'byDays')[]) => {
     const answered = fields.filter((f): f is FieldName => f !== 'premium' && f !== 'byDays' && errors[f] !== undefined);
@@ -238,14 +244,14 @@ export function GenerateForm() {
       <Field label="Note" value={note} error={errors.note ?? (serverAt === 'note' ? serverError?.message : undefined)} onChange={(e) => { setNote(e.target.value); changed('note'); }} />
       <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); changed('premium'); }} />
       {serverError && serverAt === null && <FailureMessage failure={serverError} />}
-      <button type="submit" className="primary" disabled={generating === 'loading' || waitsForJob}>
+      <button type="submit" className="primary" disabled={generating === 'loading' || waitsForJob || waitsForStart}>
         {generating === 'loading'
           ? `Generating ${Number.isFinite(Number(count)) ? fmt.count(Number(count), NOUNS.key) : 'keys'}…`
           : requests === null
             ? 'Generate'
             : `Generate as a job of ${fmt.number(requests)} requests`}
       </button>
-      {runningJob && runningJob.id !== job?.id && (
+      {runningJob && runningJob.id !== job?.id && starting === null && (
         <p className="muted" role="status">
           {runningJob.action === 'generate'
             ? `The job “${jobTitle(runningJob)}” is running for this profile: generating starts again once it ends or is cancelled.`
@@ -255,7 +261,14 @@ export function GenerateForm() {
         </p>
       )}
       {generating === 'loading' && <progress aria-label="Generating keys" />}
-      {job && <GenerateJob job={job} />}
+      {starting?.action === 'generate' ? (
+        <div className="generated" role="group" aria-label="Generate job">
+          <progress aria-label="Generate job progress" />
+          <p role="status">{startingLine(starting)}</p>
+        </div>
+      ) : (
+        job && <GenerateJob job={job} />
+      )}
       {generated.length > 0 && (
         // A new attempt the form refused leaves the last batch's keys (still worth copying) marked as the earlier ones.
         <div className={staleGenerated ? 'generated stale' : 'generated'} aria-label="Generated keys">
