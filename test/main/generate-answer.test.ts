@@ -66,6 +66,10 @@ describe('a generate answer read key by key', () => {
     ['an empty list', '{"success":true,"generatedKeys":[]}'],
     ['no list', '{"success":false,"message":"Cooldown active","code":"COOLDOWN"}'],
     ['a list that is not one', '{"generatedKeys":{"value":"N-1"}}'],
+    ['a list, then the same member as null (the last one counts: no keys)', '{"generatedKeys":[{"value":"F-1"}],"generatedKeys":null}'],
+    ['a list, then the same member as an object', '{"generatedKeys":[{"value":"F-1"}],"generatedKeys":{}}'],
+    ['a list, then the same member escaped, as a string', '{"generatedKeys":[{"value":"F-1"}],"generated\\u004beys":"x"}'],
+    ['a string first, then the list', '{"generatedKeys":"x","generatedKeys":[{"value":"L-1"}]}'],
     ['not an object', '[{"value":"X-1"}]'],
     ['strings with escaped quotes and brackets', '{"message":"a \\"quoted\\" ] }","generatedKeys":[{"value":"Q-1","note":"say \\"hi\\" [ ]"}]}'],
   ])('reads %s as JSON.parse does', (_what, text) => {

@@ -415,6 +415,33 @@ describe('a 429 with Retry-After', () => {
   });
 });
 
+describe('a 429 without Retry-After on the last item', () => {
+  it('sends the refused item again before the job ends, so "finished" never leaves a key unsent', async () => {
+    // A proxy's or a remote service's 429 may carry no Retry-After: the item goes back to pending with no pause,
+    // while its answer still waits to be written with the others. The job must not end on the stale "sent".
+    let refusals = 0;
+    const fake = await fakeService((key, _n, _req, res) => {
+      if (key !== 'K2' || refusals > 0) return 'ok';
+      refusals++;
+      res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, code: 'RATE_LIMITED', message: 'Too many requests.' }));
+      return 'handled';
+    });
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const jobs = service(fake.url, db);
+    try {
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['K1', 'K2'] } });
+      if (!started.ok) throw new Error(started.message);
+      await jobs.settled(started.data.id);
+      expect(jobs.get('p1', started.data.id)).toMatchObject({ state: 'finished', counts: { done: 2, pending: 0, sent: 0, unknown: 0, failed: 0 } });
+      expect([...fake.received].sort()).toEqual(['K1', 'K2', 'K2']);
+      expect(db.jobCounts(started.data.id)).toMatchObject({ done: 2, pending: 0, sent: 0 });
+    } finally {
+      db.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('answers during a Retry-After pause', () => {
   it('records answers that arrive while the job is paused, then keeps pausing for the rest of the pause', async () => {
     const held: ServerResponse[] = [];

@@ -24,7 +24,8 @@ const PROGRESS_EVERY_MS = 100;
 const RATE_WINDOW_MS = 5_000;
 /**
  * A bulk job's answers are written in groups: at most this long after the first of them arrived, or at once when
- * this many are waiting; progress is emitted after a write, so the progress shown is the progress recorded. A
+ * this many are waiting. Progress events go out after a write, but a summary asked for between writes (a cancel,
+ * jobs.list) counts answers not yet written: at most this long or this many ahead of the file. A
  * write holds main's event loop (about 30 µs per answer), so groups stay small enough for the requests queued at
  * the service to outlast it. Only answers wait: an item is always committed as sent before its request goes out,
  * and an answer lost in a crash leaves its item sent, which the next start calls unknown, as it may or may not
@@ -322,7 +323,16 @@ export class JobService {
         const grouped = run.job.action !== 'generate';
         const claimed = grouped ? this.claim(run, claim) : this.step(run, claim);
         if (!grouped) this.emit(run, false);
-        if (claimed.length === 0 && run.inflight === 0) break;
+        if (claimed.length === 0 && run.inflight === 0) {
+          // Answers still waiting to be written may put items back to pending (a 429 with no Retry-After, which
+          // brings no pause that would write them first): the claim above could not see those. Write them, then
+          // look again; the job ends only when nothing is pending, in flight or waiting to be written.
+          if (run.settle.length > 0) {
+            this.step(run, 0);
+            continue;
+          }
+          break;
+        }
         if (performance.now() - t0 > LONG_STRETCH_MS) {
           // After a long synchronous stretch (a 100,000-key batch into the ledger), let due timers run before
           // sending: undici retires keep-alive sockets the service is about to close on a timer, and a

@@ -87,9 +87,10 @@ function readByKey(text: string): GenerateAnswer | null {
     i = skipSpace(text, nameEnd);
     if (text.charCodeAt(i) !== 0x3a) return null;
     i = skipSpace(text, i + 1);
-    if (name === 'generatedKeys' && text.charCodeAt(i) === 0x5b) {
-      // A second list (JSON.parse keeps the last) is left to the plain path.
-      if (list !== null) return null;
+    if (name === 'generatedKeys') {
+      // A second member of that name (JSON.parse keeps the last, list or not), or one that is not a list, is
+      // left to the plain path.
+      if (list !== null || text.charCodeAt(i) !== 0x5b) return null;
       const start = i;
       const builder = new KeyBatchBuilder();
       const shared = sharedStrings();

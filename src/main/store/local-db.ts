@@ -804,7 +804,11 @@ export class LocalDb {
     this.wroteLedger = false;
     this.dataVersion = version;
     this.textMatches.clear();
-    this.followLog();
+    // Its statements read as of one moment even when the caller (an export, a count) holds no read transaction:
+    // otherwise a commit from the writer's thread between them would move some rows twice.
+    this.read(() => {
+      this.followLog();
+    });
   }
 
   private anchorLists(): Map<string, Anchors>[] {
