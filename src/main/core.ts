@@ -94,6 +94,8 @@ export class Core {
       file: dbFile,
       ...(options.ledgerBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.ledgerBusyTimeoutMs }),
       onChange: (state) => {
+        // Main's deep-page anchors follow the writer's commits in the background, ahead of the next page asked for.
+        this.db.ledgerWritten();
         this.emit('ledger.changed', state);
       },
       // The writer's commits have made main's cached ledger pages stale: they go back rather than wait to be reused.

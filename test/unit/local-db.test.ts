@@ -485,6 +485,31 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
       other.close();
     }
   }, 120_000);
+
+  it('runs its background slices between reads and writes without changing any page', async () => {
+    const bg = new LocalDb(file, { paging: { directOffset: 0, anchorStep: 7 }, background: true });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 400));
+    try {
+      // A status filter's deep page: its list, too, is counted on in the background from here on.
+      bg.queryLedger(PROFILE, { status: 'generated' }, { field: 'note', dir: 'asc' }, 300, 10);
+      for (let i = 0; i < 6; i++) {
+        await pause();
+        if (i % 2 === 0) db.recordKeys(PROFILE, keys.slice(2_000 + i * 5, 2_005 + i * 5).map((k) => ({ ...k, createdAt: '2019-01-01T00:00:00.000Z' })), `2026-11-22T15:0${i}:00.000Z`);
+        else await writer.markDeleted(PROFILE, keys[400 + i]?.value ?? '', `2026-11-22T15:0${i}:00.000Z`);
+        bg.ledgerWritten();
+        await pause();
+        const all = ledgerOf(db);
+        for (const filter of [{}, { status: 'generated' as const }]) {
+          for (const field of SORTS) {
+            const want = modelQuery(all, filter, field, 'asc', 300, 10).values;
+            expect(bg.queryLedger(PROFILE, filter, { field, dir: 'asc' }, 300, 10).rows.map((r) => r.value), `${field} after write ${i}`).toEqual(want);
+          }
+        }
+      }
+    } finally {
+      bg.close();
+    }
+  }, 120_000);
 });
 
 describe('the text filter’s trigram choice', () => {

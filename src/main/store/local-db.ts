@@ -1129,8 +1129,11 @@ export class LocalDb {
       // At least one block per call, whatever the budget.
       let worked = false;
       const over = (): boolean => worked && performance.now() >= end;
-      for (const column of new Set(Object.values(SORT_COLUMNS))) {
-        const list = this.anchorList(profileId, {}, column, true);
+      // Every sort of the whole ledger, then the status and premium filters' lists already in use (most recent
+      // first): a jump deeper into one of those finds its blocks counted.
+      const lists = [...new Set(Object.values(SORT_COLUMNS))].map((column) => this.anchorList(profileId, {}, column, true));
+      lists.push(...[...this.anchorCache.values()].reverse().filter((l) => l.profileId === profileId && !l.filter.text));
+      for (const list of lists) {
         while (!list.complete) {
           if (over()) return true;
           this.extendAnchors(list, statements);
@@ -1145,6 +1148,14 @@ export class LocalDb {
       }
       return false;
     });
+  }
+
+  /**
+   * The ledger writer committed (main hears it from the writer's progress): with `background`, the anchors
+   * follow its changes in a slice soon after, rather than in the next page asked for.
+   */
+  ledgerWritten(): void {
+    if (this.warmProfile !== null) this.warmSoon(this.warmProfile);
   }
 
   /** With `background`: prepares the profile's anchors in slices, starting a little after the ledger was read. */
