@@ -118,9 +118,7 @@ export class Core {
       emit: (summary) => {
         this.emit('jobs.progress', summary);
       },
-      recordKeys: (profileId, keys) => {
-        void this.ledger.recordKeys(profileId, keys);
-      },
+      generateIntake: () => this.ledger.intake(),
       ...(options.jobClock ? { clock: options.jobClock } : {}),
     });
   }

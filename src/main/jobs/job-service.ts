@@ -8,8 +8,9 @@ import type { ParsedInput } from '../../shared/contract.ts';
 import type { JobAction, JobItemState, JobState, JobSummary, Key } from '../../shared/domain.ts';
 import { fail, ok, type ErrorCode, type Result } from '../../shared/result.ts';
 import { readBack } from '../client/read-back.ts';
-import type { ServiceClient } from '../client/service-client.ts';
+import type { BatchIntake, ServiceClient } from '../client/service-client.ts';
 import { unexpectedFailure } from '../failures.ts';
+import { toJson, type JsonText, type KeyBatch } from '../../shared/key-batch.ts';
 import { keyCount } from '../../shared/operation-words.ts';
 import type { ItemSettlement, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
@@ -80,10 +81,18 @@ export interface JobServiceDeps {
   emit(summary: JobSummary): void;
   clock?: JobClock;
   /**
-   * Where a generate batch's keys go (up to 100,000 new rows): main's ledger writer, off the event loop, in place
-   * of the step's transaction, which would hold main for seconds. Without it they are written with the step.
+   * A reader for one generate request's answer off main (main's ledger writer: LedgerWriter.intake): the body is
+   * read there, its keys (up to 100,000) stay there and are recorded from there, and main holds only the batch.
+   * Without it (the engine tested alone) the answer is read here and its keys are written with the step.
    */
-  recordKeys?: (profileId: string, keys: readonly Key[]) => void;
+  generateIntake?: () => GenerateIntake;
+}
+
+/** What a generate item's answer is read with (AnswerIntake): after the read, record() or release(), once. */
+export interface GenerateIntake extends BatchIntake {
+  /** Queues the keys read for the ledger; resolves when written or reported failed (the writer says so in words). */
+  record(profileId: string): Promise<unknown>;
+  release(): void;
 }
 
 interface Run {
@@ -110,8 +119,8 @@ interface Run {
   /** Keys extended whose new expiry could not be read back: their ledger rows are marked. */
   expiryStale: string[];
   deleted: string[];
-  /** Values a generate batch made, kept with the job for its export. */
-  generated: string[];
+  /** Values a generate batch made, kept with the job for its export: per answer, its values as one JSON list. */
+  generated: JsonText<string[]>[];
   audit: SettleBatch['audit'][number][];
   /** Answers counted for the rate shown: per bucket, when its first came, the keys and the answers in it. */
   completions: { at: number; size: number; answers: number }[];
@@ -120,7 +129,7 @@ interface Run {
 }
 
 type Outcome =
-  | { kind: 'done'; keys: Key[]; hwidCleared?: boolean; expiryStale?: boolean; note?: string }
+  | { kind: 'done'; keys: Key[]; batch?: KeyBatch; hwidCleared?: boolean; expiryStale?: boolean; note?: string }
   | { kind: 'failed' | 'unknown'; code: ErrorCode; message: string; overload: boolean; retryAfter?: number | undefined }
   | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
 
@@ -462,10 +471,11 @@ export class JobService {
         settleLater(run, { seq: item.seq, state: 'done', code: null, message: outcome.note ?? null });
         if (run.job.action === 'delete') run.deleted.push(item.target);
         else {
-          if (run.job.action === 'generate') for (const k of outcome.keys) run.generated.push(k.value);
-          if (run.job.action === 'generate' && this.deps.recordKeys) this.deps.recordKeys(run.job.profileId, outcome.keys);
+          // A generate answer read off main: its keys are already queued for the ledger; its values go to the export.
+          if (outcome.batch) run.generated.push(outcome.batch.values);
+          else if (run.job.action === 'generate') run.generated.push(toJson(outcome.keys.map((k) => k.value)));
           // A key without its status (the real dialect) would be recorded with a guessed one: only its fields.
-          else for (const k of outcome.keys) (k.unreported?.includes('status') ? run.reportedKeys : run.seenKeys).push(k);
+          for (const k of outcome.keys) (k.unreported?.includes('status') ? run.reportedKeys : run.seenKeys).push(k);
           if (outcome.hwidCleared) run.hwidCleared.push(item.target);
           if (outcome.expiryStale) run.expiryStale.push(item.target);
         }
@@ -515,7 +525,21 @@ export class JobService {
     } else {
       const g = run.params.generate;
       if (!g) return { kind: 'failed', code: 'INTERNAL', message: 'The job lost its parameters.', overload: false };
-      r = await client.generate({ ...stripUndefined(g), count: item.size });
+      const params = { ...stripUndefined(g), count: item.size };
+      const intake = this.deps.generateIntake?.();
+      if (intake) {
+        // Read off main, as keys.generate reads it: a 2xx body the reader cannot read (or a reader that stops: a
+        // crash, a quit) is an unknown outcome, "probably created", never sent again.
+        const b = await client.generateInto(params, intake);
+        if (!b.ok) {
+          intake.release();
+          return classify(b);
+        }
+        // The keys exist on the service: they go to the ledger whatever becomes of the job now.
+        void intake.record(run.job.profileId);
+        return { kind: 'done', keys: [], batch: b.data };
+      }
+      r = await client.generate(params);
     }
     return r.ok ? { kind: 'done', keys: r.data } : classify(r);
   }

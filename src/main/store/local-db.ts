@@ -2,6 +2,7 @@
 // seen, execution samples for the history chart, and the audit log of mutating operations. No secrets.
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { ParsedInput } from '../../shared/contract.ts';
+import type { JsonText } from '../../shared/key-batch.ts';
 import { LEDGER_COUNT_CAP } from '../../shared/rules.ts';
 import type { AuditEntry, HistoryBucket, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow, LedgerSortField } from '../../shared/domain.ts';
 
@@ -366,8 +367,8 @@ export interface SettleBatch {
   /** Values extended whose new expiry could not be read back: their rows are marked (markExpiryStale). */
   expiryStale?: readonly string[];
   deletedValues: readonly string[];
-  /** The values a generate job's batches made, kept with the job for its export. */
-  generatedValues?: readonly string[];
+  /** Values a generate job made, kept with the job for its export: per answer one JSON list of them (a KeyBatch's `values` as it came). */
+  generatedValues?: readonly JsonText<string[]>[];
   audit: readonly Omit<AuditEntry, 'id' | 'at'>[];
 }
 const JOB_SELECT = 'SELECT id, profile_id AS profileId, action, params, state, reason, created_at AS createdAt, finished_at AS finishedAt, total FROM jobs';
@@ -1430,8 +1431,9 @@ export class LocalDb {
         "UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))",
       ).run(at, batch.profileId, JSON.stringify(batch.deletedValues));
     }
-    if (batch.generatedValues && batch.generatedValues.length > 0) {
-      this.statement('INSERT OR IGNORE INTO job_keys (job_id, value) SELECT ?, value FROM json_each(?)').run(batch.jobId, JSON.stringify(batch.generatedValues));
+    // Straight from each answer's JSON list: 100,000 values never become 100,000 strings in main's heap.
+    for (const values of batch.generatedValues ?? []) {
+      this.statement('INSERT OR IGNORE INTO job_keys (job_id, value) SELECT ?, value FROM json_each(?)').run(batch.jobId, values);
     }
     if (batch.audit.length > 0) {
       this.statement(
