@@ -2,6 +2,7 @@
 // tolerance": extend comes "with or without key"): a pass-through in front of the sandbox drops the key from that
 // answer and nothing else. The keys really move on the service; the job must read them back so the ledger never
 // shows the old expiry as current, and say so when it cannot.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,5 +94,29 @@ describe('a bulk extend answered with {message} alone (real-only sandbox)', () =
     expect(await t.must('keys.extend', { keyValue: key, days: 2 })).toEqual({ key: null });
     const row = (await t.must('ledger.query', { filter: { text: key }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 })).rows[0];
     expect(row).toMatchObject({ value: key, expiresAt: '2099-03-31T23:59:59.999Z', expiryStale: true });
+  });
+
+  it('exports All keys with the "expiry not read back" mark on every row, set only on the row that has it', async () => {
+    const stale = (await t.must('ledger.query', { filter: { text: 'terse single' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 })).rows[0]?.value ?? '';
+    const filter = { text: 'terse' };
+    const sort = { field: 'value', dir: 'asc' } as const;
+    const shown = (await t.must('ledger.query', { filter, sort, offset: 0, limit: 10 })).rows;
+    expect(shown).toHaveLength(5);
+
+    const csv = await t.must('ledger.export', { filter, sort, format: 'csv' });
+    const [header = '', ...lines] = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
+    const columns = header.split(',');
+    expect(columns).toContain('expiryNotReadBack');
+    const cells = lines.map((l) => l.split(','));
+    const at = (name: string) => columns.indexOf(name);
+    expect(cells.map((c) => [c[at('value')], c[at('expiresAt')], c[at('expiryNotReadBack')]])).toEqual(
+      shown.map((r) => [r.value, r.expiresAt, r.value === stale ? 'true' : 'false']),
+    );
+
+    const json = await t.must('ledger.export', { filter, sort, format: 'json' });
+    const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as Record<string, unknown>[];
+    expect(rows.map((r) => [r.value, r.expiryNotReadBack])).toEqual(shown.map((r) => [r.value, r.value === stale]));
+    // The ledger's own name for the mark stays inside Keydesk.
+    expect(rows.some((r) => 'expiryStale' in r)).toBe(false);
   });
 });

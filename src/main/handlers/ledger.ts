@@ -6,6 +6,16 @@ import { exportFailure } from '../failures.ts';
 import { needsProfile, type Handlers } from './types.ts';
 
 export const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status', 'isPremium', 'expiresAt', 'daysKey', 'hwid', 'createdAt', 'lastSeenAt'];
+/**
+ * An All keys row as exported: the ledger's "expiry not read back" mark (an extend whose new expiry the service
+ * never described and a read-back could not find) on every row, in the words the table uses, as a true/false
+ * column like isPremium: a file must not pass off the expiry seen before as current.
+ */
+export type LedgerExportRow = Omit<LedgerRow, 'expiryStale'> & { expiryNotReadBack: boolean };
+const ALL_KEYS_COLUMNS: readonly (keyof LedgerExportRow)[] = ['value', 'note', 'status', 'isPremium', 'expiresAt', 'expiryNotReadBack', 'daysKey', 'hwid', 'createdAt', 'lastSeenAt'];
+function* allKeysRows(rows: Iterable<LedgerRow>): Generator<LedgerExportRow> {
+  for (const { expiryStale, ...row } of rows) yield { ...row, expiryNotReadBack: expiryStale === true };
+}
 const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message'];
 const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 
@@ -24,7 +34,7 @@ export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'led
   // They follow the sort shown, so the file reads in the order the table did.
   'ledger.export': needsProfile(core, async ({ filter, sort, format }, p) => {
     await core.ledger.idle();
-    return saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedger(p.id, filter, sort));
+    return saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, ALL_KEYS_COLUMNS, allKeysRows(core.db.iterateLedger(p.id, filter, sort)));
   }),
 
   'keys.export': needsProfile(core, async ({ keyValues, format }, p) => {
