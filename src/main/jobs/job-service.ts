@@ -530,7 +530,13 @@ export class JobService {
       if (intake) {
         // Read off main, as keys.generate reads it: a 2xx body the reader cannot read (or a reader that stops: a
         // crash, a quit) is an unknown outcome, "probably created", never sent again.
-        const b = await client.generateInto(params, intake);
+        let b: Result<KeyBatch>;
+        try {
+          b = await client.generateInto(params, intake);
+        } catch (error) {
+          intake.release();
+          throw error;
+        }
         if (!b.ok) {
           intake.release();
           return classify(b);
