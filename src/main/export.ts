@@ -11,15 +11,31 @@ export function csvCell(value: unknown): string {
   return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** Streams rows to `path` as CSV (with a header) or as a JSON array; returns the number of rows written. */
-export async function writeExport<T extends object>(path: string, format: 'csv' | 'json', columns: readonly (keyof T & string)[], rows: Iterable<T>): Promise<number> {
+/**
+ * Streams rows to `path` as CSV (with a header) or as a JSON array; returns the number of rows written. `names`
+ * gives a column its name in the file where the field's own name would mislead a reader (CSV header, JSON key).
+ */
+export async function writeExport<T extends object>(
+  path: string,
+  format: 'csv' | 'json',
+  columns: readonly (keyof T & string)[],
+  rows: Iterable<T>,
+  names: Partial<Record<keyof T & string, string>> = {},
+): Promise<number> {
+  const renamed = Object.keys(names).length > 0;
+  const named = (row: T): unknown => {
+    if (!renamed) return row;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(row)) out[(names as Record<string, string | undefined>)[k] ?? k] = v;
+    return out;
+  };
   const out = createWriteStream(path, { encoding: 'utf8', mode: 0o600 });
   const write = async (chunk: string): Promise<void> => {
     if (!out.write(chunk)) await once(out, 'drain');
   };
   let n = 0;
   if (format === 'csv') {
-    await write(`${columns.join(',')}\n`);
+    await write(`${columns.map((c) => names[c] ?? c).join(',')}\n`);
     for (const row of rows) {
       await write(`${columns.map((c) => csvCell(row[c])).join(',')}\n`);
       n++;
@@ -27,7 +43,7 @@ export async function writeExport<T extends object>(path: string, format: 'csv' 
   } else {
     await write('[');
     for (const row of rows) {
-      await write(`${n === 0 ? '\n' : ',\n'}${JSON.stringify(row)}`);
+      await write(`${n === 0 ? '\n' : ',\n'}${JSON.stringify(named(row))}`);
       n++;
     }
     await write(n === 0 ? ']\n' : '\n]\n');

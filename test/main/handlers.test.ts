@@ -222,7 +222,7 @@ describe('bulk jobs', () => {
     // Its keys export whole, across both requests, as the ledger has them.
     const exported = await must('jobs.export', { jobId: job.id, format: 'csv', what: 'keys' });
     const lines = readFileSync(exported.path ?? '', 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,lastSeenAt');
+    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,checkedByKeydeskAt');
     expect(lines).toHaveLength(100_002);
     expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(100_001);
     expect(lines.slice(1).every((l) => l.includes(',bulk two batches,generated,'))).toBe(true);
@@ -304,7 +304,7 @@ describe('records', () => {
   it('exports the ledger as CSV and the filtered activity as JSON to the path the user chose', async () => {
     const csv = await must('ledger.export', { filter: { text: 'spring' }, sort: { field: 'createdAt', dir: 'desc' }, format: 'csv' });
     const lines = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,expiryNotReadBack,daysKey,hwid,createdAt,lastSeenAt');
+    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,expiryNotReadBack,daysKey,hwid,createdAt,checkedByKeydeskAt');
     expect(lines).toHaveLength(4);
     const json = await must('audit.export', { filter: { outcome: 'failed' }, format: 'json' });
     const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as { outcome: string }[];
@@ -350,6 +350,9 @@ describe('records', () => {
     const json = await must('keys.export', { keyValues, format: 'json' });
     const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as LedgerRow[];
     expect(rows.map((r) => [r.value, r.note, r.isPremium, r.daysKey, r.status])).toEqual(keyValues.map((v) => [v, '=SUM(A1), "quoted"', true, 30, 'generated']));
+    // Keydesk's bookkeeping time is named for what it is, not as customer activity ("last seen").
+    expect(Object.keys(rows[0] ?? {})).toContain('checkedByKeydeskAt');
+    expect(Object.keys(rows[0] ?? {})).not.toContain('lastSeenAt');
   });
 
   it('writes no apiKey to any file under userData, in any form', async () => {

@@ -3,7 +3,7 @@ import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
 import { exportFailure } from '../failures.ts';
-import { LEDGER_COLUMNS } from './ledger.ts';
+import { LEDGER_COLUMNS, LEDGER_NAMES } from './ledger.ts';
 import { needsKey, needsProfile, type Handlers } from './types.ts';
 
 const ITEM_COLUMNS: readonly (keyof JobItem)[] = ['seq', 'target', 'size', 'state', 'code', 'message'];
@@ -50,7 +50,7 @@ export const jobHandlers = (
     if (path === null) return ok({ path: null });
     try {
       // A generate job's keys as the ledger has them (its batches may hold up to 1,000,000), or every item's outcome.
-      if (keys) await writeExport(path, format, LEDGER_COLUMNS, core.db.iterateJobKeys(jobId, p.id));
+      if (keys) await writeExport(path, format, LEDGER_COLUMNS, core.db.iterateJobKeys(jobId, p.id), LEDGER_NAMES);
       else await writeExport(path, format, ITEM_COLUMNS, core.db.iterateJobItems(jobId));
     } catch (error) {
       return exportFailure(error);

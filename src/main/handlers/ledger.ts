@@ -16,6 +16,8 @@ const ALL_KEYS_COLUMNS: readonly (keyof LedgerExportRow)[] = ['value', 'note', '
 function* allKeysRows(rows: Iterable<LedgerRow>): Generator<LedgerExportRow> {
   for (const { expiryStale, ...row } of rows) yield { ...row, expiryNotReadBack: expiryStale === true };
 }
+/** lastSeenAt is when Keydesk last read or changed the key, not customer activity: the file says so. */
+export const LEDGER_NAMES = { lastSeenAt: 'checkedByKeydeskAt' } satisfies Partial<Record<keyof LedgerRow, string>>;
 const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message'];
 const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 
@@ -34,12 +36,12 @@ export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'led
   // They follow the sort shown, so the file reads in the order the table did.
   'ledger.export': needsProfile(core, async ({ filter, sort, format }, p) => {
     await core.ledger.idle();
-    return saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, ALL_KEYS_COLUMNS, allKeysRows(core.db.iterateLedger(p.id, filter, sort)));
+    return saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, ALL_KEYS_COLUMNS, allKeysRows(core.db.iterateLedger(p.id, filter, sort)), LEDGER_NAMES);
   }),
 
   'keys.export': needsProfile(core, async ({ keyValues, format }, p) => {
     await core.ledger.idle();
-    return saveExport(core, `keydesk-generated-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedgerKeys(p.id, keyValues));
+    return saveExport(core, `keydesk-generated-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedgerKeys(p.id, keyValues), LEDGER_NAMES);
   }),
 
   'audit.list': ({ filter, offset, limit }) => Promise.resolve(ok(core.db.listAudit(filter, offset, limit))),
@@ -54,11 +56,12 @@ async function saveExport<T extends object>(
   format: 'csv' | 'json',
   columns: readonly (keyof T & string)[],
   rows: Iterable<T>,
+  names: Partial<Record<keyof T & string, string>> = {},
 ): Promise<Result<{ path: string | null }>> {
   const path = await core.options.askSavePath(suggestedName);
   if (path === null) return ok({ path: null });
   try {
-    await writeExport(path, format, columns, rows);
+    await writeExport(path, format, columns, rows, names);
   } catch (error) {
     return exportFailure(error);
   }

@@ -188,6 +188,11 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       get().notify(clean ? 'success' : 'error', `${jobTitle(p)}: ${parts.join(', ')}.`);
     }
   };
+  /**
+   * The filter as main gets it: a term's surrounding spaces (a key pasted from mail or a spreadsheet) are not part
+   * of the term, as they are not part of any key. The box keeps what was typed, so spaces between words survive.
+   */
+  const sent = (f: LedgerFilter): LedgerFilter => (f.text === undefined ? f : { ...f, text: f.text.trim() });
   /** Starts a new generation of pages; the rows shown so far stay as stale unless the patch says otherwise. */
   const reset = (patch: Pick<Partial<LedgerSlice>, 'ledgerFilter' | 'ledgerSort' | 'selection' | 'ledgerStale'>) => {
     inFlight.clear();
@@ -248,7 +253,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const next = ledgerPages.get(page + 1);
       const edge = prev?.length === LEDGER_PAGE ? prev.at(-1) : next?.[0];
       const cursor = edge && (edge === prev?.at(-1) ? { after: cursorOf(edge, ledgerSort.field) } : { before: cursorOf(edge, ledgerSort.field) });
-      const r = await call('ledger.query', { filter: ledgerFilter, sort: ledgerSort, offset: page * LEDGER_PAGE, limit: LEDGER_PAGE, ...(cursor ? { cursor } : {}) });
+      const r = await call('ledger.query', { filter: sent(ledgerFilter), sort: ledgerSort, offset: page * LEDGER_PAGE, limit: LEDGER_PAGE, ...(cursor ? { cursor } : {}) });
       inFlight.delete(key);
       if (get().ledgerGeneration !== ledgerGeneration) return;
       if (!r.ok) {
@@ -276,7 +281,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const { ledgerFilter, ledgerSort, ledgerGeneration, ledgerTotalCapped, ledgerCounting } = get();
       if (!ledgerTotalCapped || ledgerCounting) return;
       set({ ledgerCounting: true });
-      const r = await call('ledger.query', { filter: ledgerFilter, sort: ledgerSort, offset: 0, limit: 1, exactCount: true });
+      const r = await call('ledger.query', { filter: sent(ledgerFilter), sort: ledgerSort, offset: 0, limit: 1, exactCount: true });
       if (get().ledgerGeneration !== ledgerGeneration) return;
       if (!r.ok) {
         set({ ledgerCounting: false });
@@ -307,7 +312,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       });
     },
     selectAllMatching: () => {
-      set((s) => ({ selectedAll: { ...s.ledgerFilter }, selection: new Set() }));
+      set((s) => ({ selectedAll: sent(s.ledgerFilter), selection: new Set() }));
     },
     clearSelection: () => {
       set({ selection: new Set(), selectedAll: null });
@@ -439,7 +444,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       set({ generateJob: null, ...(job?.id === generateJob.id ? { job: null, jobProblems: null } : {}) });
     },
     exportLedger: async (format) => {
-      const r = await call('ledger.export', { filter: get().ledgerFilter, sort: get().ledgerSort, format });
+      const r = await call('ledger.export', { filter: sent(get().ledgerFilter), sort: get().ledgerSort, format });
       if (!r.ok) {
         get().notify('error', r.message);
         return null;

@@ -18,8 +18,11 @@ const OVERSCAN = 6;
 /** Never more rows in the DOM than this, whatever the window size. */
 export const MAX_DOM_ROWS = 60;
 
+/** What the last column means: when Keydesk last read or changed the key, never when a customer used it. */
+export const CHECKED_TITLE = 'When Keydesk last read or changed this key on the service (generated, looked up or acted on here); not when a customer used it.';
+
 /** The grid's columns in order; Premium and HWID cannot be sorted (the ledger's sorts do not include them). */
-const COLUMNS: { field: LedgerSortField | null; label: string }[] = [
+const COLUMNS: { field: LedgerSortField | null; label: string; title?: string }[] = [
   { field: 'value', label: 'Key' },
   { field: 'status', label: 'Status' },
   { field: null, label: 'Premium' },
@@ -27,7 +30,8 @@ const COLUMNS: { field: LedgerSortField | null; label: string }[] = [
   { field: null, label: 'HWID' },
   { field: 'expiresAt', label: 'Expires' },
   { field: 'createdAt', label: 'Created' },
-  { field: 'lastSeenAt', label: 'Last seen' },
+  // Keydesk's own bookkeeping, not customer activity: a key no client ever validated is checked when it is generated.
+  { field: 'lastSeenAt', label: 'Checked by Keydesk', title: CHECKED_TITLE },
 ];
 
 /** What a row whose new expiry was never read back says (the ledger's expiryStale mark). */
@@ -35,11 +39,13 @@ export const STALE_EXPIRY = 'Extended; new expiry not read back — look the key
 
 /** A date (with a clock badge once passed), or a days key's term: "+45 days" on screen, read out whole. */
 function Expiry({ row }: { row: LedgerRow }) {
-  // A deleted key expires never again: its last expiry is kept in the title only, not shown as if current.
+  // A deleted key expires never again: the expiry it had is shown muted as past ("was …"), so the Expires sort,
+  // which orders by it, reads true, and nothing shows it as current.
   if (row.status === 'deleted') {
     return (
       <span className="muted" title={row.expiresAt ? `Expiry when deleted: ${row.expiresAt}` : undefined}>
-        —<span className="visually-hidden"> (deleted)</span>
+        {row.expiresAt ? `was ${fmt.date(row.expiresAt)}` : row.daysKey === null ? '—' : `was +${fmt.count(row.daysKey, NOUNS.day)}`}
+        <span className="visually-hidden"> (deleted)</span>
       </span>
     );
   }
@@ -124,7 +130,7 @@ function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined
             <Expiry row={row} />
           </div>
           <div role="gridcell" className="vcell" title={row.createdAt ?? undefined}>{row.createdAt ? fmt.date(row.createdAt) : '—'}</div>
-          <div role="gridcell" className="vcell" title={row.lastSeenAt}>{fmt.relative(row.lastSeenAt)}</div>
+          <div role="gridcell" className="vcell" title={`Checked by Keydesk ${row.lastSeenAt}`}>{fmt.relative(row.lastSeenAt)}</div>
         </>
       ) : (
         <div role="gridcell" className="vcell muted">Loading…</div>
@@ -653,7 +659,7 @@ export function AllKeys() {
             />
           </div>
           {COLUMNS.map((c) => (
-            <div key={c.label} role="columnheader" className="vcell" aria-sort={ariaSort(sort, c.field ?? undefined)}>
+            <div key={c.label} role="columnheader" className="vcell" title={c.title} aria-sort={ariaSort(sort, c.field ?? undefined)}>
               {c.field ? <SortButton label={c.label} field={c.field} sort={sort} onSort={(f) => { setSort(f as LedgerSortField); }} /> : c.label}
             </div>
           ))}

@@ -1,0 +1,90 @@
+// All keys as a new user met it (walk 5): the last column names Keydesk's bookkeeping, not customer activity; a key
+// pasted with spaces around it is found; a deleted key's expiry is shown as what it was, so the Expires sort reads true.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LedgerRow } from '../../src/shared/domain.ts';
+import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { fmt } = await import('../../src/renderer/src/lib/format.ts');
+const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
+const initial = useKeydesk.getState();
+
+const KEY = 'ZZZEN-471RS-6YK5E-RP9RK-H1W65';
+const row = (value: string, patch: Partial<LedgerRow> = {}): LedgerRow => ({
+  value, note: 'spring', status: 'generated', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z', ...patch,
+});
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const rowOf = (value: string) => screen.getByRole('checkbox', { name: `Select ${value}` }).closest('[role="row"]') as HTMLElement;
+
+describe('All keys: the bookkeeping column', () => {
+  it('is named for what it is (checked by Keydesk), with a title saying it is not customer activity; no "Last seen" anywhere', async () => {
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A')], total: 1, totalCapped: false } });
+    render(<AllKeys />);
+    await screen.findByText('1 key');
+    const grid = screen.getByRole('grid', { name: 'All keys' });
+    const header = within(grid).getAllByRole('columnheader').at(-1) as HTMLElement;
+    expect(header.textContent).toBe('Checked by Keydesk');
+    expect(header.title).toMatch(/not when a customer used it/);
+    expect(screen.queryByText(/last seen/i)).toBeNull();
+    const cell = within(rowOf('KD-A')).getAllByRole('gridcell').at(-1) as HTMLElement;
+    expect(cell.title).toBe('Checked by Keydesk 2026-01-01T00:00:00.000Z');
+  });
+});
+
+describe('All keys: a pasted key with spaces around it', () => {
+  it('sends the term without its surrounding spaces (list, export, select all), keeps the box as typed, and finds the key', async () => {
+    const user = userEvent.setup();
+    fake.impl['ledger.query'] = (input) => {
+      const { filter } = input as { filter: { text?: string } };
+      // The ledger's own rule: a term matches a key it is part of, spaces included.
+      const rows = [row(KEY), row('KD-OTHER')].filter((r) => filter.text === undefined || r.value.toLowerCase().includes(filter.text.toLowerCase()));
+      return Promise.resolve({ ok: true, data: { rows, total: rows.length, totalCapped: false } });
+    };
+    fake.impl['ledger.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/keys.csv' } });
+    render(<AllKeys />);
+    await screen.findByText('2 keys');
+    const box = screen.getByLabelText<HTMLInputElement>('Filter (key, note or HWID)');
+    await user.click(box);
+    await user.paste(` ${KEY} `);
+    await screen.findByText('1 key');
+    expect(box.value).toBe(` ${KEY} `);
+    expect(screen.queryByText('No key matches these filters.')).toBeNull();
+    expect(screen.getByRole('checkbox', { name: `Select ${KEY}` })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => {
+      expect(fake.calls.find((c) => c.name === 'ledger.export')?.input).toMatchObject({ filter: { text: KEY } });
+    });
+    await user.click(screen.getByRole('button', { name: /^Select all 1/ }));
+    expect(useKeydesk.getState().selectedAll).toEqual({ text: KEY });
+  });
+});
+
+describe('All keys: a deleted key\'s expiry', () => {
+  it('shows the expiry it had, muted as past ("was …"), so a sort by Expires orders by what is on screen', async () => {
+    fake.impl['ledger.query'] = () => Promise.resolve({
+      ok: true,
+      data: { rows: [row('KD-DEL', { status: 'deleted', expiresAt: '4769-05-26T00:00:00.000Z', daysKey: null }), row('KD-DAYS', { status: 'deleted' }), row('KD-LIVE', { expiresAt: '2032-01-01T00:00:00.000Z', daysKey: null })], total: 3, totalCapped: false },
+    });
+    render(<AllKeys />);
+    await screen.findByText('3 keys');
+    const expires = (value: string) => within(rowOf(value)).getAllByRole('gridcell')[6]?.textContent;
+    const date = fmt.date('4769-05-26T00:00:00.000Z');
+    expect(expires('KD-DEL')).toBe(`was ${date} (deleted)`);
+    expect(expires('KD-DAYS')).toBe('was +30 days (deleted)');
+    expect(expires('KD-LIVE')).not.toMatch(/was/);
+  });
+});
