@@ -33,6 +33,8 @@ export interface KeysSlice {
    */
   lookupResult: { active: Key[]; generated: Key[]; page?: number; totals?: { active: number | null; generated: number | null } } | null;
   lookupRequest: RequestState;
+  /** Keys deleted from the key panel this session: a search left empty by a delete says so, not "no key matches". */
+  deletedHere: readonly string[];
   runLookup: (term: string, page?: number) => Promise<void>;
   selectedKey: Key | null;
   selectKey: (key: Key | null) => void;
@@ -61,6 +63,7 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
   /** What the toast adds when the service changed a key without describing it. */
   const undescribed = (what: string) => `The service did not describe the key: ${get().lookupTerm ? 'the search is read again.' : `look it up to see ${what}.`}`;
   return {
+    deletedHere: [],
     generate: async (input) => {
       // A batch shown under a new attempt would read as its result: it goes (the ledger keeps every key).
       const r = await request('keys.generate', input, 'generateRequest', (d) => ({ lastGenerated: batchValues(d.generated) }), {
@@ -111,6 +114,7 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
         return { selectedKey: null, lookupResult: shown && { ...shown, active: drop(shown.active), generated: drop(shown.generated) } };
       });
       if (!r) return false;
+      set((st) => ({ deletedHere: [...st.deletedHere, key.value] }));
       toastOk('Key deleted.');
       return true;
     },

@@ -60,6 +60,16 @@ export function focusKeyRow(value: string | null): void {
   (row ?? document.querySelector<HTMLInputElement>('[data-command-target="lookup"]'))?.focus();
 }
 
+/**
+ * A term the service would match only in upper case: key values are printed upper case and the service compares
+ * them exactly (wire.md, service-api.md), so "zzzen-471rs-…" read over the phone finds nothing. HWIDs are
+ * case-sensitive and are never changed: the upper-case search is offered, not made.
+ */
+export function upperKeyOffer(term: string): string | null {
+  const upper = term.toUpperCase();
+  return upper !== term && /^[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+$/.test(term) ? upper : null;
+}
+
 export function Lookup() {
   const runLookup = useKeydesk((s) => s.runLookup);
   const result = useKeydesk((s) => s.lookupResult);
@@ -69,6 +79,7 @@ export function Lookup() {
   const selected = useKeydesk((s) => s.selectedKey);
   const [term, setTerm] = useDraft('lookup.term');
   const [blankError, setBlankError] = useState<string | null>(null);
+  const deletedHere = useKeydesk((s) => s.deletedHere);
   const rows: Key[] = result ? [...result.active, ...result.generated] : [];
   const page = result?.page ?? 0;
   const totals = result?.totals;
@@ -105,7 +116,7 @@ export function Lookup() {
       {status === 'idle' && (
         <EmptyState title="Search this service’s keys">Type a whole key value, a whole HWID, or part of a note.</EmptyState>
       )}
-      {status === 'ready' && rows.length === 0 && <EmptyState title="No key matches.">Nothing has this value or HWID, and no note contains “{lookupTerm}”.</EmptyState>}
+      {status === 'ready' && rows.length === 0 && <NoMatch term={lookupTerm} deleted={deletedHere.includes(lookupTerm)} onSearch={(upper) => { setTerm(upper); void runLookup(upper); }} />}
       {rows.length > 0 && (
         <>
           <p className="muted" role="status">
@@ -150,5 +161,25 @@ export function Lookup() {
         </>
       )}
     </div>
+  );
+}
+
+/** An empty answer in words that fit it: a key deleted here, a key typed in lower case, or nothing at all. */
+function NoMatch({ term, deleted, onSearch }: { term: string; deleted: boolean; onSearch: (upper: string) => void }) {
+  if (deleted) {
+    return <EmptyState title="Key deleted.">{term} was deleted here: the service no longer has it. All keys lists it as Deleted.</EmptyState>;
+  }
+  const upper = upperKeyOffer(term);
+  return (
+    <EmptyState
+      title="No key matches."
+      action={upper && (
+        <button type="button" onClick={() => { onSearch(upper); }}>
+          Search for {upper}
+        </button>
+      )}
+    >
+      Nothing has this value or HWID, and no note contains “{term}”.{upper && ' Key values are upper case and matched exactly: this one may be the upper-case key.'}
+    </EmptyState>
   );
 }

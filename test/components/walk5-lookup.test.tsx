@@ -1,0 +1,73 @@
+// Keys' search as a new user met it (walk 5): a key typed in lower case finds nothing on a service that matches
+// values exactly, so the screen says keys are upper case and offers that search in one click (the term sent is
+// never changed by itself: HWIDs are case-sensitive); a key just deleted from the panel is said to be deleted.
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Key } from '../../src/shared/domain.ts';
+import { fake, installBridge, key, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
+const { upperKeyOffer } = await import('../../src/renderer/src/views/Keys/Lookup.tsx');
+const initial = useKeydesk.getState();
+
+const KEY = 'ZZZEN-471RS-6YK5E-RP9RK-H1W65';
+let held: Key[] = [];
+const terms = () => fake.calls.filter((c) => c.name === 'keys.fetchActive').map((c) => (c.input as { term: string }).term);
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  held = [key(KEY, 'generated')];
+  // The service's rule: a value matches exactly.
+  fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
+  fake.impl['keys.fetchGenerated'] = (input) => {
+    const keys = held.filter((k) => k.value === (input as { term: string }).term);
+    return Promise.resolve({ ok: true, data: { keys, total: keys.length } });
+  };
+});
+
+describe('Keys: a key typed in lower case', () => {
+  it('says key values are upper case and finds the key with one click on the upper-case search; the term sent first is as typed', async () => {
+    const user = userEvent.setup();
+    render(<Keys />);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), `${KEY.toLowerCase()}{Enter}`);
+    await screen.findByText(/Key values are upper case and matched exactly/);
+    expect(terms()).toEqual([KEY.toLowerCase()]);
+    await user.click(screen.getByRole('button', { name: `Search for ${KEY}` }));
+    await screen.findByText(/Results for “ZZZEN-471RS-6YK5E-RP9RK-H1W65”/);
+    expect(terms()).toEqual([KEY.toLowerCase(), KEY]);
+    expect(screen.getByRole<HTMLInputElement>('searchbox', { name: 'Key value, note or HWID' }).value).toBe(KEY);
+  });
+
+  it('offers no upper-case search for a term already upper case, nor for one that does not look like a key', () => {
+    expect(upperKeyOffer(KEY)).toBeNull();
+    expect(upperKeyOffer('spring sale')).toBeNull();
+    expect(upperKeyOffer('hwid')).toBeNull();
+    expect(upperKeyOffer('ab12c-de34f')).toBe('AB12C-DE34F');
+  });
+});
+
+describe('Keys: a key deleted from its panel', () => {
+  it('leaves a search that says the key was deleted, not that no key matches', async () => {
+    const user = userEvent.setup();
+    fake.impl['keys.delete'] = () => {
+      held = [];
+      return Promise.resolve({ ok: true, data: {} });
+    };
+    render(<Keys />);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), `${KEY}{Enter}`);
+    await user.click(await screen.findByRole('button', { name: KEY }));
+    await user.click(screen.getByRole('button', { name: 'Delete key' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await screen.findByText('Key deleted.', { selector: '.empty-title' });
+    expect(screen.getByText(/was deleted here: the service no longer has it/)).toBeTruthy();
+    expect(screen.queryByText('No key matches.')).toBeNull();
+    await waitFor(() => {
+      expect(fake.calls.some((c) => c.name === 'keys.delete')).toBe(true);
+    });
+  });
+});
