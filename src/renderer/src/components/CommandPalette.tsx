@@ -29,6 +29,7 @@ export function CommandPalette() {
   const sections = useMemo<Section[]>(() => {
     const ranked = rankCommands(commands, query, recent);
     const out: Section[] = [];
+    if (ranked.named) out.push({ title: 'View', commands: [ranked.named] });
     if (ranked.recent.length > 0) out.push({ title: 'Recent', commands: ranked.recent });
     if (query.trim() !== '') {
       if (ranked.rest.length > 0) out.push({ title: 'Matches', commands: ranked.rest });

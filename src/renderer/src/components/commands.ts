@@ -110,10 +110,30 @@ export function useCommands(): Command[] {
   }, [setView, setOpen, profiles, activeProfileId, selectProfile, pushExecution, refreshExecutions, exportLedger, exportAudit, generateTestKey]);
 }
 
-/** Commands whose label or keywords contain every word typed, labels matching first; recent ones lead. */
-export function rankCommands(commands: readonly Command[], query: string, recent: readonly string[]): { recent: Command[]; rest: Command[] } {
+/**
+ * The view a query names: its whole name ("all keys", "go to all keys") or the start of one name only ("all k").
+ * Typing a view's name and pressing Enter goes there; it never runs an action whose label also holds those words
+ * (Export All keys as CSV).
+ */
+function namedView(commands: readonly Command[], query: string): Command | null {
+  const q = query.trim().toLowerCase().replace(/\s+/g, ' ').replace(/^go to\s*/, '');
+  if (q === '') return null;
+  const views = commands.filter((c) => c.group === 'Views').map((c) => ({ c, name: c.label.replace(/^Go to /, '').toLowerCase() }));
+  const exact = views.find((v) => v.name === q);
+  if (exact) return exact.c;
+  const prefix = views.filter((v) => v.name.startsWith(q));
+  return prefix.length === 1 ? (prefix[0]?.c ?? null) : null;
+}
+
+/**
+ * Commands whose label or keywords contain every word typed, labels matching first; recent ones lead, after the
+ * view the query names (if any), which is first of all, so Enter goes there.
+ */
+export function rankCommands(commands: readonly Command[], query: string, recent: readonly string[]): { named: Command | null; recent: Command[]; rest: Command[] } {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const named = namedView(commands, query);
   const score = (c: Command): number => {
+    if (c === named) return 0;
     if (words.length === 0) return 1;
     const label = c.label.toLowerCase();
     const all = `${label} ${c.keywords?.toLowerCase() ?? ''}`;
@@ -124,5 +144,5 @@ export function rankCommands(commands: readonly Command[], query: string, recent
   const byRecent = new Map(recent.map((id, i) => [id, i]));
   const recentHits = matching.filter((x) => byRecent.has(x.c.id)).sort((a, b) => (byRecent.get(a.c.id) ?? 0) - (byRecent.get(b.c.id) ?? 0));
   const rest = matching.filter((x) => !byRecent.has(x.c.id)).sort((a, b) => b.s - a.s);
-  return { recent: recentHits.map((x) => x.c), rest: rest.map((x) => x.c) };
+  return { named, recent: recentHits.map((x) => x.c), rest: rest.map((x) => x.c) };
 }
