@@ -69,8 +69,9 @@ describe('Overview: history that covers only part of the range (a first run, or 
     serve([sample('2026-11-23T04:30:32.000Z', 0), sample('2026-11-23T04:30:37.000Z', 0)], '2026-11-23T04:30:37.000Z', 0);
     render(<Overview />);
     expect((await screen.findByTestId('chart')).textContent).toBe('0,0');
-    const note = screen.getByText(/^No samples in the last 24 hours before about/);
-    expect(note.textContent).toMatch(/: the count is sampled only while this app reads it \(every few seconds while this view is open\)\.$/);
+    // The range starts at its first sample, said as such: not "no samples", which later samples would belie.
+    const note = screen.getByText(/^The last 24 hours shown from its first sample, at about/);
+    expect(note.textContent).toMatch(/: the count is sampled only while this app reads it \(every few seconds while this view is open\), and none was read earlier in the range\.$/);
     expect(note.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-23T04:30:32.000Z');
     expect(screen.getByText(/^Change since/).textContent).toBe('Change since the first sample in the range: +0');
   });
@@ -80,6 +81,22 @@ describe('Overview: history that covers only part of the range (a first run, or 
     render(<Overview />);
     expect((await screen.findByTestId('chart')).textContent).toBe('3,9');
     expect(screen.getByText(/^Change over the range/).textContent).toBe('Change over the range: +6');
-    expect(screen.queryByText(/^No samples in the/)).toBeNull();
+    expect(screen.queryByText(/shown from its first sample/)).toBeNull();
+  });
+});
+
+describe('Overview: counting while the service is down', () => {
+  it('disables "Count an execution now" as it does Push +1, with the same reason, and sends no push', async () => {
+    // The service does not answer: the read stays out, and the app is offline.
+    fake.impl['executions.get'] = () => new Promise(() => {});
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    useKeydesk.setState({ online: false, offlineReason: 'refused' } as Partial<ReturnType<typeof useKeydesk.getState>>);
+    render(<Overview />);
+    const count = await screen.findByRole<HTMLButtonElement>('button', { name: 'Count an execution now' });
+    const push = screen.getByRole<HTMLButtonElement>('button', { name: 'Push +1' });
+    expect(push.disabled).toBe(true);
+    expect(count.disabled).toBe(true);
+    expect(screen.getByText('Counting waits until the service answers again.').id).toBe(count.getAttribute('aria-describedby'));
+    expect(fake.calls.some((c) => c.name === 'executions.push')).toBe(false);
   });
 });

@@ -32,6 +32,23 @@ export function timeLabel(buckets: readonly ChartBucket[]): (ms: number) => stri
   return (ms) => format(new Date(ms).toISOString());
 }
 
+/**
+ * The table's rows: one per time as shown. Buckets that read the same (two samples in one second) are one row
+ * with the later running total and the executions of both, so no two rows read the same time.
+ */
+export function tableRows(buckets: readonly ChartBucket[], when: (ms: number) => string): ChartBucket[] {
+  const out: ChartBucket[] = [];
+  let label: string | null = null;
+  for (const b of buckets) {
+    const shown = when(b.at);
+    const prev = out.at(-1);
+    if (prev && shown === label) out[out.length - 1] = { at: b.at, total: b.total, added: prev.added + b.added };
+    else out.push(b);
+    label = shown;
+  }
+  return out;
+}
+
 /** Least room between time ticks, in CSS pixels: a locale's longest tick ("12:44:50 PM") fits with a gap. */
 const TIME_TICK_SPACE = 110;
 
@@ -185,7 +202,7 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
               </tr>
             </thead>
             <tbody>
-              {buckets.map((b) => {
+              {tableRows(buckets, when).map((b) => {
                 const iso = new Date(b.at).toISOString();
                 return (
                   <tr key={b.at}>

@@ -133,14 +133,25 @@ export function Overview() {
             <HistoryChart buckets={buckets} />
             {partial(firstAt) && (
               <p className="muted">
-                No samples in the {rangeLabel} before about <Time iso={new Date(firstAt).toISOString()} mode="dateTime" />: the count is sampled only
-                while this app reads it (every few seconds while this view is open).
+                The {rangeLabel} shown from its first sample, at about <Time iso={new Date(firstAt).toISOString()} mode="dateTime" />: the count is
+                sampled only while this app reads it (every few seconds while this view is open), and none was read earlier in the range.
               </p>
             )}
           </>
         ) : (
           // One rule for every profile, a first run's included: a chart needs two samples in the range.
-          <EmptyState title="No history in this range yet" action={<button type="button" onClick={() => void push()}>Count an execution now</button>}>
+          <EmptyState
+            title="No history in this range yet"
+            // The same rule as Push +1: offline, a push would only fail.
+            action={
+              <>
+                <button type="button" disabled={!online} aria-describedby={online ? undefined : 'count-offline'} onClick={() => void push()}>
+                  Count an execution now
+                </button>
+                {!online && <p id="count-offline" className="muted">Counting waits until the service answers again.</p>}
+              </>
+            }
+          >
             {buckets[0] ? (
               <>
                 One sample so far: {fmt.number(buckets[0].total)} at <Time iso={new Date(buckets[0].at).toISOString()} mode="dateTime" />.{' '}
