@@ -56,7 +56,7 @@ describe('Keys: a key deleted from its panel', () => {
     const user = userEvent.setup();
     fake.impl['keys.delete'] = () => {
       held = [];
-      return Promise.resolve({ ok: true, data: {} });
+      return Promise.resolve({ ok: true, data: { deletedKey: KEY } });
     };
     render(<Keys />);
     await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), `${KEY}{Enter}`);
