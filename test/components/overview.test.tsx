@@ -90,7 +90,7 @@ describe('Overview: counting while the service is down', () => {
     // The service does not answer: the read stays out, and the app is offline.
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
-    useKeydesk.setState({ online: false, offlineReason: 'refused' } as Partial<ReturnType<typeof useKeydesk.getState>>);
+    useKeydesk.setState({ online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'The service refused the connection.' } });
     render(<Overview />);
     const count = await screen.findByRole<HTMLButtonElement>('button', { name: 'Count an execution now' });
     const push = screen.getByRole<HTMLButtonElement>('button', { name: 'Push +1' });
