@@ -118,7 +118,8 @@ describe('a remote profile on a --real-only sandbox', () => {
     await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
     await app.toast('Key deleted.');
     await app.search(value);
-    await page.getByText('No key matches.').waitFor();
+    // Deleted here: the empty search says so, not that no key matches.
+    await page.getByText(`${value} was deleted here: the service no longer has it. All keys lists it as Deleted.`).waitFor();
   });
 
   it('deletes a generated key', async () => {
@@ -132,7 +133,8 @@ describe('a remote profile on a --real-only sandbox', () => {
     await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
     await app.toast('Key deleted.');
     await app.search(other);
-    await page.getByText('No key matches.').waitFor();
+    // Deleted here: the empty search says so, not that no key matches.
+    await page.getByText(`${other} was deleted here: the service no longer has it. All keys lists it as Deleted.`).waitFor();
   });
 
   it('adds, finds, validates keyless and deletes a keyless entry', async () => {
