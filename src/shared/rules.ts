@@ -100,7 +100,7 @@ const text = (label: string, max: number) =>
   z
     .string({ error: `${label} must be text.` })
     .min(1, { error: `${label} is required.` })
-    .refine((v) => charLength(v) <= max, { error: `${label} must be at most ${max} characters.` });
+    .refine((v) => charLength(v) <= max, { error: `${label} must be at most ${max.toLocaleString('en-US')} characters.` });
 
 const intIn = (label: string, min: number, max: number) => {
   // "-5", "0", "1e3" and "2.5" get one sentence (a form turns what is not digits into NaN): it says which
@@ -116,7 +116,7 @@ export const schemas = {
   serviceName: text('Service', LIMITS.textMaxChars),
   note: z
     .string({ error: 'Note must be text.' })
-    .refine((v) => charLength(v) <= LIMITS.noteMaxChars, { error: `Note must be at most ${LIMITS.noteMaxChars} characters.` }),
+    .refine((v) => charLength(v) <= LIMITS.noteMaxChars, { error: `Note must be at most ${LIMITS.noteMaxChars.toLocaleString('en-US')} characters.` }),
   identifier: z.string({ error: 'Identifier must be text.' }).regex(IDENTIFIER_PATTERN, {
     error: 'Identifier must be 1 to 64 letters, digits, dots, underscores or hyphens.',
   }),

@@ -158,7 +158,7 @@ describe('a result beside a new attempt', () => {
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     const batch = screen.getByLabelText('Generated keys');
     expect(batch.className).toContain('stale');
-    expect(batch.textContent).toMatch(/^The earlier batch \(this attempt was refused, nothing sent\): 5 keys generated\./);
+    expect(batch.textContent).toMatch(/^The earlier batch \(nothing sent this time: the form found a problem above\): 5 keys generated\./);
   });
 });
 

@@ -107,4 +107,5 @@ export const NOUNS = {
   year: { one: 'year', other: 'years' },
   execution: { one: 'execution', other: 'executions' },
   match: { one: 'match', other: 'matches' },
+  character: { one: 'character', other: 'characters' },
 } as const satisfies Record<string, PluralForms>;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { generateInput, JOB_GENERATE_MAX } from '../../../../shared/contract.ts';
 import type { JobSummary } from '../../../../shared/domain.ts';
-import { fixedExpiryProblem, isCalendarDate, LIMITS, utcDate } from '../../../../shared/rules.ts';
+import { charLength, fixedExpiryProblem, isCalendarDate, LIMITS, utcDate } from '../../../../shared/rules.ts';
 import { CancelJobButton } from '../../components/CancelJobButton.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
@@ -32,10 +32,24 @@ const DATE_FORMAT = 'YYYY-MM-DD (year, month, day), e.g. 2030-12-31';
  * (Whether it lies before today is checked apart: that needs the clock.)
  */
 function expiryDateProblem(typed: string): string | null {
-  if (typed === '') return `Enter the expiry date as ${DATE_FORMAT}.`;
+  // The hint under the field already says how to write it: the error says what is wrong.
+  if (typed === '') return 'Enter an expiry date.';
   if (!/^\d{4}-\d{2}-\d{2}$/.test(typed)) return `“${typed}” is not written ${DATE_FORMAT}.`;
   if (!isCalendarDate(typed)) return `“${typed}” is not a real calendar date: check the month and the day.`;
   return null;
+}
+
+/** Within this many characters of the note's limit, the field counts them as they are typed. */
+const NOTE_NEAR = 100;
+
+/** "950 of 1,000 characters" once the note nears its limit (and past it); nothing before. */
+export function noteHint(note: string): string | undefined {
+  const used = charLength(note);
+  if (used < LIMITS.noteMaxChars - NOTE_NEAR) return undefined;
+  const over = used - LIMITS.noteMaxChars;
+  return over > 0
+    ? `${fmt.number(used)} of ${fmt.number(LIMITS.noteMaxChars)} characters: ${fmt.count(over, NOUNS.character)} too many.`
+    : `${fmt.number(used)} of ${fmt.number(LIMITS.noteMaxChars)} characters.`;
 }
 
 /** A generate job (more keys than one request takes): its progress, cancel between requests, and its keys' export. */
@@ -241,7 +255,14 @@ export function GenerateForm() {
           onChange={(e) => { setExpire(e.target.value); changed('expire'); }}
         />
       )}
-      <Field label="Note" value={note} error={errors.note ?? (serverAt === 'note' ? serverError?.message : undefined)} onChange={(e) => { setNote(e.target.value); changed('note'); }} />
+      <Field
+        label="Note"
+        value={note}
+        // The limit is told as it nears, counted as the rule counts (characters, not UTF-16 units).
+        hint={noteHint(note)}
+        error={errors.note ?? (serverAt === 'note' ? serverError?.message : undefined)}
+        onChange={(e) => { setNote(e.target.value); changed('note'); }}
+      />
       <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); changed('premium'); }} />
       {serverError && serverAt === null && <FailureMessage failure={serverError} />}
       <button type="submit" className="primary" disabled={generating === 'loading' || waitsForJob || waitsForStart}>
@@ -273,7 +294,7 @@ export function GenerateForm() {
         // A new attempt the form refused leaves the last batch's keys (still worth copying) marked as the earlier ones.
         <div className={staleGenerated ? 'generated stale' : 'generated'} aria-label="Generated keys">
           <p>
-            {staleGenerated ? 'The earlier batch (this attempt was refused, nothing sent): ' : ''}
+            {staleGenerated ? 'The earlier batch (nothing sent this time: the form found a problem above): ' : ''}
             {fmt.count(generated.length, NOUNS.key)} generated.{' '}
             <button
               type="button"
