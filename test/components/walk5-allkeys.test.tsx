@@ -68,7 +68,7 @@ describe('All keys: a pasted key with spaces around it', () => {
     await waitFor(() => {
       expect(fake.calls.find((c) => c.name === 'ledger.export')?.input).toMatchObject({ filter: { text: KEY } });
     });
-    await user.click(screen.getByRole('button', { name: /^Select all 1/ }));
+    await user.click(screen.getByRole('button', { name: 'Select the 1 key' }));
     expect(useKeydesk.getState().selectedAll).toEqual({ text: KEY });
   });
 });
@@ -86,5 +86,26 @@ describe('All keys: a deleted key\'s expiry', () => {
     expect(expires('KD-DEL')).toBe(`was ${date} (deleted)`);
     expect(expires('KD-DAYS')).toBe('was +30 days (deleted)');
     expect(expires('KD-LIVE')).not.toMatch(/was/);
+  });
+});
+
+describe('All keys: select-all in words that fit the count', () => {
+  it('offers no select-all for no key, says "the 1 key" for one, "all N" for more', async () => {
+    const user = userEvent.setup();
+    fake.impl['ledger.query'] = (input) => {
+      const { filter } = input as { filter: { text?: string } };
+      const rows = [row('KD-A1'), row('KD-A2'), row('KD-B1')].filter((r) => filter.text === undefined || r.value.includes(filter.text));
+      return Promise.resolve({ ok: true, data: { rows, total: rows.length, totalCapped: false } });
+    };
+    render(<AllKeys />);
+    await screen.findByText('3 keys');
+    expect(screen.getByRole('button', { name: 'Select all 3' })).toBeTruthy();
+    const box = screen.getByLabelText('Filter (key, note or HWID)');
+    await user.type(box, 'B');
+    await screen.findByText('1 key');
+    expect(screen.getByRole('button', { name: 'Select the 1 key' })).toBeTruthy();
+    await user.type(box, 'Z');
+    await screen.findByText('No key matches these filters.');
+    expect(screen.queryByRole('button', { name: /^Select (all|the)/ })).toBeNull();
   });
 });

@@ -469,8 +469,9 @@ export function AllKeys() {
   // Select all names what a job will act on: deleted keys stay out unless the filter is for deleted keys.
   const all = targets ?? { count, capped };
   const leftOut = !capped && !all.capped && count > all.count ? ` (${fmt.number(count - all.count)} deleted left out)` : '';
-  const selectAllText = all.capped ? `Select all matching (more than ${fmt.number(all.count)})` : `Select all ${fmt.number(all.count)}${leftOut}`;
-  const selectAllOffer = all.capped ? selectAllText : `Select all ${fmt.number(all.count)} matching${leftOut}`;
+  // One key is "the 1 key", not "all 1"; none offers no select-all at all.
+  const selectAllText = all.capped ? `Select all matching (more than ${fmt.number(all.count)})` : all.count === 1 ? `Select the 1 key${leftOut}` : `Select all ${fmt.number(all.count)}${leftOut}`;
+  const selectAllOffer = all.capped ? selectAllText : all.count === 1 ? `Select the 1 matching key${leftOut}` : `Select all ${fmt.number(all.count)} matching${leftOut}`;
   // The filter's answer is in and matches nothing: said in the table, and there is nothing to export.
   const nothing = total === 0;
   const filtered = filter.text !== undefined || filter.status !== undefined || filter.premium !== undefined;
@@ -593,9 +594,11 @@ export function AllKeys() {
             <option value="false">Standard</option>
           </select>
         </label>
-        <button type="button" disabled={total === null || all.count === 0} onClick={selectAll}>
-          {selectAllText}
-        </button>
+        {(all.count > 0 || all.capped) && (
+          <button type="button" disabled={total === null} onClick={selectAll}>
+            {selectAllText}
+          </button>
+        )}
         <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('csv')}>Export CSV</button>
         <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('json')}>Export JSON</button>
       </div>
