@@ -1,5 +1,6 @@
 // Every command the palette offers: each view, and every action a person might look for by name.
 import { useMemo } from 'react';
+import { activityFilter } from '../lib/text.ts';
 import { useKeydesk } from '../store/index.ts';
 import { VIEWS, type ViewName } from '../views/registry.ts';
 
@@ -85,7 +86,7 @@ export function useCommands(): Command[] {
           const drafts = useKeydesk.getState().drafts;
           const text = drafts['activity.text'] ?? '';
           const outcome = drafts['activity.outcome'] ?? '';
-          return exportAudit({ ...(text ? { text } : {}), ...(outcome ? { outcome } : {}) }, format);
+          return exportAudit(activityFilter(text, outcome), format);
         }),
       ),
       action('test-key', 'Make an integration test key', 'integration test key snippet new', () => {

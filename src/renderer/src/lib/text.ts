@@ -24,3 +24,12 @@ export function paddedWarning(label: string): string {
 
 /** What a search with nothing typed in it says, beside the box (it asks the service nothing). */
 export const BLANK_SEARCH = 'Type a key, HWID or note to search.';
+
+/**
+ * Activity's filter as the list, its export and the palette's export send it: a term's surrounding spaces are
+ * not part of it, and spaces alone are no filter (as in All keys), never a filter that hides every operation.
+ */
+export function activityFilter(text: string, outcome: string): { text?: string; outcome?: 'ok' | 'failed' } {
+  const term = text.trim();
+  return { ...(term ? { text: term } : {}), ...(outcome === 'ok' || outcome === 'failed' ? { outcome } : {}) };
+}

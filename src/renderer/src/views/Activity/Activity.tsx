@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { AuditEntry } from '../../../../shared/domain.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { operationWords, plain } from '../../lib/words.ts';
+import { activityFilter } from '../../lib/text.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
@@ -41,7 +42,7 @@ export function Activity() {
   const [offset, setOffset] = useState(0);
 
   // What the list shows is what an export writes.
-  const filter = useMemo(() => ({ ...(text ? { text } : {}), ...(outcome ? { outcome } : {}) }), [text, outcome]);
+  const filter = useMemo(() => activityFilter(text, outcome), [text, outcome]);
   // A new filter starts again from the newest entry.
   const [shownFilter, setShownFilter] = useState(filter);
   if (shownFilter !== filter) {

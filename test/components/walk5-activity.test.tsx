@@ -1,0 +1,62 @@
+// Activity's filter as a new user met it (walk 5): spaces alone are no filter (as in All keys), not a filter
+// that hides every operation; a term's surrounding spaces are not part of it, in the list and the export.
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../src/shared/domain.ts';
+import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Activity } = await import('../../src/renderer/src/views/Activity/Activity.tsx');
+const initial = useKeydesk.getState();
+
+const entry = (id: number, target: string): AuditEntry => ({
+  id, at: '2026-01-01T00:00:00.000Z', profileId: 'sandbox', profileName: 'Local sandbox', action: 'keys.generate', target, outcome: 'ok', message: '',
+});
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  // main's rule: an operation matches when its target contains the term as sent.
+  fake.impl['audit.list'] = (input) => {
+    const { filter } = input as { filter: { text?: string } };
+    const entries = [entry(2, 'KD-ALPHA'), entry(1, 'KD-BETA')].filter((e) => filter.text === undefined || e.target.includes(filter.text));
+    return Promise.resolve({ ok: true, data: { entries, total: entries.length } });
+  };
+  fake.impl['audit.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/activity.csv' } });
+});
+
+const sentFilters = () => fake.calls.filter((c) => c.name === 'audit.list').map((c) => (c.input as { filter: unknown }).filter);
+
+describe('Activity: the filter', () => {
+  it('takes spaces alone as no filter and still lists every operation', async () => {
+    const user = userEvent.setup();
+    render(<Activity />);
+    await screen.findByText('KD-BETA');
+    await user.type(screen.getByLabelText('Filter'), '   ');
+    await waitFor(() => {
+      expect(sentFilters().at(-1)).toEqual({});
+    });
+    expect(screen.queryByText('No operation matches this filter.')).toBeNull();
+    expect(screen.getByText('KD-ALPHA')).toBeTruthy();
+    expect(screen.getByText('KD-BETA')).toBeTruthy();
+  });
+
+  it('sends a term without its surrounding spaces, to the list and the export', async () => {
+    const user = userEvent.setup();
+    render(<Activity />);
+    await screen.findByText('KD-BETA');
+    await user.type(screen.getByLabelText('Filter'), ' ALPHA ');
+    await waitFor(() => {
+      expect(screen.queryByText('KD-BETA')).toBeNull();
+    });
+    expect(screen.getByText('KD-ALPHA')).toBeTruthy();
+    expect(sentFilters().at(-1)).toEqual({ text: 'ALPHA' });
+    await user.click(screen.getByRole('button', { name: /^Export CSV/ }));
+    await waitFor(() => {
+      expect(fake.calls.find((c) => c.name === 'audit.export')?.input).toEqual({ filter: { text: 'ALPHA' }, format: 'csv' });
+    });
+  });
+});
