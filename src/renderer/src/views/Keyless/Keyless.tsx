@@ -58,6 +58,8 @@ export function Keyless() {
   const [toDelete, setToDelete] = useState<string | null>(null);
   /** The padded HWID waiting for the person to say "add it as typed". */
   const [paddedToAdd, setPaddedToAdd] = useState<string | null>(null);
+  /** The HWID the last add was sent for: its refusal shows only while the field still holds that HWID. */
+  const [attempted, setAttempted] = useState<string | null>(null);
   const submitAdd = (asTyped: boolean) => {
     // The service trims nothing: blank is refused here, spaces at the ends are sent only once the person says so.
     const shape = typedShape(hwid);
@@ -73,6 +75,7 @@ export function Keyless() {
       setPaddedToAdd(h.data);
       return;
     }
+    setAttempted(h.data);
     void add({ hwid: h.data, isPremium: premium, ...(d ? { days: d.data } : {}) }).then((ok) => {
       if (ok) setHwid('');
     });
@@ -161,7 +164,8 @@ export function Keyless() {
             onChange={(e) => { setHwid(e.target.value); setFieldError({ ...fieldError, hwid: undefined }); }} />
           <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); }} />
           <Field label="Days (empty: no expiry)" inputMode="numeric" value={days} error={fieldError.days} onChange={(e) => { setDays(e.target.value); setFieldError({ ...fieldError, days: undefined }); }} />
-          {addError && <FailureMessage failure={addError} />}
+          {/* A refusal answers the HWID it was sent for, not another one typed since (nor a dialog about it). */}
+          {addError && attempted === hwid && paddedToAdd === null && <FailureMessage failure={addError} />}
           <button type="submit" className="primary">Add</button>
         </form>
       </div>

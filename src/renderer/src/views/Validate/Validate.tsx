@@ -85,6 +85,9 @@ export function Validate() {
   const [fieldError, setFieldError] = useState<{ key?: string; hwid?: string }>({});
   /** The padded values (key, HWID) waiting for the person to say "send them as typed". */
   const [padded, setPadded] = useState<string[] | null>(null);
+  /** The values the last run was sent with: its answer, under values changed since, is labelled as theirs. */
+  const [sentFor, setSentFor] = useState<string | null>(null);
+  const inForm = JSON.stringify([keyless, keyless ? '' : keyValue, service.trim(), choice, choice === 'custom' ? custom : '']);
 
   const submit = (asTyped: boolean) => {
     // The service trims nothing: a blank key or HWID is refused here; spaces at the ends go only once confirmed.
@@ -98,6 +101,7 @@ export function Validate() {
       setPadded(paddedValues);
       return;
     }
+    setSentFor(inForm);
     void run({
       mode: keyless ? 'keyless' : 'key',
       ...(keyless ? {} : { keyValue }),
@@ -184,6 +188,9 @@ export function Validate() {
             Validate
           </button>
           {status === 'loading' && <p role="status">Asking the service…</p>}
+          {(error || report) && sentFor !== null && sentFor !== inForm && (
+            <p className="muted">The last run&apos;s answer, for other values than those in the form now:</p>
+          )}
           {error && <FailureMessage failure={error} />}
           {report && <ValidationAnswer report={report} />}
         </form>

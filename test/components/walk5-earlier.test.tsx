@@ -1,0 +1,66 @@
+// An earlier attempt's answer under new inputs (walk 5): Keyless's refusal of one HWID does not stay under the
+// form once another is typed (nor under the spaces dialog), and Validate labels the last run's answer as being
+// for other values once the form changed.
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ValidationReport } from '../../src/shared/domain.ts';
+import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
+const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
+const initial = useKeydesk.getState();
+
+const refused: ValidationReport = {
+  outcome: 'invalid_service', success: false, message: 'No service has that identifier', dryRun: true, hwid: 'HW-A', premium: false,
+  expiresAt: null, notes: '', keyless: false, registeredServiceId: null, raw: { V2_Authentication: 'failed' },
+};
+const EXISTS = 'A keyless entry for that HWID exists already.';
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
+  fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: refused });
+  fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: EXISTS });
+});
+
+describe('Keyless: a refused add, then another HWID', () => {
+  it('shows the refusal beside the HWID it was for, and not once another HWID is typed or the spaces dialog is open', async () => {
+    const user = userEvent.setup();
+    render(<Keyless />);
+    const form = screen.getByRole('form', { name: 'Add an entry' });
+    const field = within(form).getByLabelText('HWID');
+    await user.type(field, 'HW-1');
+    await user.click(within(form).getByRole('button', { name: 'Add' }));
+    await within(form).findByText(EXISTS);
+    await user.clear(field);
+    await user.type(field, ' padded-hwid ');
+    expect(within(form).queryByText(EXISTS)).toBeNull();
+    await user.click(within(form).getByRole('button', { name: 'Add' }));
+    expect(screen.getByRole('dialog', { name: 'Add the HWID with its spaces?' })).toBeTruthy();
+    expect(within(form).queryByText(EXISTS)).toBeNull();
+  });
+});
+
+describe('Validate: the last run under changed values', () => {
+  it('labels the answer as the last run\'s, for other values, once the form changed; not while the form holds what was sent', async () => {
+    const user = userEvent.setup();
+    render(<Validate />);
+    await user.type(screen.getByLabelText('Key'), 'KEY-1');
+    await user.click(screen.getByLabelText('Type a value'));
+    await user.type(screen.getByLabelText('Custom HWID'), 'HW-A');
+    await user.click(screen.getByRole('button', { name: 'Validate' }));
+    await screen.findByRole('status', { name: 'Validation outcome' });
+    const label = /^The last run's answer, for other values than those in the form now:$/;
+    expect(screen.queryByText(label)).toBeNull();
+    await user.type(screen.getByLabelText('Key'), '2 ');
+    expect(screen.getByText(label)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Validate' }));
+    expect(screen.getByRole('dialog', { name: 'Send it with its spaces?' })).toBeTruthy();
+    expect(screen.getByText(label)).toBeTruthy();
+  });
+});
