@@ -94,13 +94,15 @@ export class Core {
       file: dbFile,
       ...(options.ledgerBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.ledgerBusyTimeoutMs }),
       onChange: (state) => {
-        // Main's deep-page anchors follow the writer's commits in the background, ahead of the next page asked for.
-        this.db.ledgerWritten();
         this.emit('ledger.changed', state);
       },
-      // The writer's commits have made main's cached ledger pages stale: they go back rather than wait to be reused.
       onIdle: () => {
+        // The writer's commits have made main's cached ledger pages stale: they go back rather than wait to be
+        // reused. Main's deep-page anchors then follow those commits in the background, ahead of the next page
+        // asked for: once the writer is done, not between its chunks, where each catch-up would soon be redone.
+        // A page asked for meanwhile follows them itself.
         this.db.releaseMemory();
+        this.db.ledgerWritten();
       },
       onFailure: (profileId, words) => {
         // The audit log keeps it past this session: the keys are on the service, and this says which are missing here.
