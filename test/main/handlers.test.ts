@@ -242,14 +242,19 @@ describe('bulk jobs', () => {
     expect(await call('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 0 })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
   });
 
-  it('exports every item with its outcome', async () => {
+  it("exports every item with its outcome in product words, and an extend's new expiry as the service gave it", async () => {
     const job = (await must('jobs.list')).jobs.find((j) => j.action === 'extend');
     if (!job) throw new Error('no extend job');
     const r = await must('jobs.export', { jobId: job.id, format: 'csv' });
     const lines = readFileSync(r.path ?? '', 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('seq,target,size,state,code,message');
+    expect(lines[0]).toBe('key,outcome,newExpiry,reasonCode,reason');
     expect(lines).toHaveLength(8);
-    expect(lines[7]).toMatch(/^7,NOT-A-KEY,1,failed,NOT_FOUND,/);
+    // The six keys were made to expire 2099-01-01 and extended by 2 days.
+    for (const line of lines.slice(1, 7)) expect(line).toMatch(/^[A-Z0-9-]+,extended,2099-01-03T[^,]+,,$/);
+    expect(lines[7]).toMatch(/^NOT-A-KEY,refused,,NOT_FOUND,\S/);
+    const json = await must('jobs.export', { jobId: job.id, format: 'json' });
+    const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as Record<string, unknown>[];
+    expect(rows[6]).toMatchObject({ key: 'NOT-A-KEY', outcome: 'refused', newExpiry: '', reasonCode: 'NOT_FOUND' });
   });
 });
 

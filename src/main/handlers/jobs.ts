@@ -1,4 +1,4 @@
-import type { JobItem } from '../../shared/domain.ts';
+import type { JobAction, JobItem, JobItemState } from '../../shared/domain.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
@@ -6,7 +6,47 @@ import { exportFailure } from '../failures.ts';
 import { LEDGER_COLUMNS, LEDGER_NAMES } from './ledger.ts';
 import { needsKey, needsProfile, type Handlers } from './types.ts';
 
-const ITEM_COLUMNS: readonly (keyof JobItem)[] = ['seq', 'target', 'size', 'state', 'code', 'message'];
+/** A job's results as a vendor reads them: one row per key (per batch for generate), the outcome in words. */
+interface ResultRow {
+  key: string;
+  batch: string;
+  keys: number;
+  outcome: string;
+  newExpiry: string;
+  reasonCode: string;
+  reason: string;
+}
+const RESULT_COLUMNS: Record<JobAction, readonly (keyof ResultRow)[]> = {
+  extend: ['key', 'outcome', 'newExpiry', 'reasonCode', 'reason'],
+  delete: ['key', 'outcome', 'reasonCode', 'reason'],
+  resetHwid: ['key', 'outcome', 'reasonCode', 'reason'],
+  generate: ['batch', 'keys', 'outcome', 'reasonCode', 'reason'],
+};
+const DONE_WORD: Record<JobAction, string> = { extend: 'extended', delete: 'deleted', resetHwid: 'HWID reset', generate: 'generated' };
+const OUTCOME_WORD: Record<Exclude<JobItemState, 'done'>, string> = {
+  failed: 'refused',
+  unknown: 'unknown: sent, no answer came back',
+  pending: 'not sent',
+  sent: 'sent, no answer yet',
+};
+
+/**
+ * An item in product words. An extend's new expiry is the one the ledger recorded from the service's answer;
+ * when it could not be read back the cell stays empty and the reason says so (the key's row shows the same mark).
+ */
+function resultRow(action: JobAction, item: JobItem & { expiresAt: string | null; expiryStale: boolean }): ResultRow {
+  const done = item.state === 'done';
+  const unread = action === 'extend' && done && (item.expiryStale || item.expiresAt === null);
+  return {
+    key: item.target,
+    batch: item.target,
+    keys: item.size,
+    outcome: item.state === 'done' ? DONE_WORD[action] : OUTCOME_WORD[item.state],
+    newExpiry: action === 'extend' && done && !unread ? (item.expiresAt ?? '') : '',
+    reasonCode: item.code ?? '',
+    reason: unread ? 'Extended, but the new expiry could not be read back: look the key up to see it.' : (item.message ?? ''),
+  };
+}
 const notFound = () => fail('NOT_FOUND', 'That job was not found for this profile.');
 
 // Jobs belong to a profile: each handler works on the selected profile's jobs, and another profile's job is not found.
@@ -51,7 +91,17 @@ export const jobHandlers = (
     try {
       // A generate job's keys as the ledger has them (its batches may hold up to 1,000,000), or every item's outcome.
       if (keys) await writeExport(path, format, LEDGER_COLUMNS, core.db.iterateJobKeys(jobId, p.id), LEDGER_NAMES);
-      else await writeExport(path, format, ITEM_COLUMNS, core.db.iterateJobItems(jobId));
+      else {
+        const columns = RESULT_COLUMNS[job.action];
+        // Only this action's columns, in JSON too: no empty "newExpiry" on a delete, no "batch" on an extend.
+        const rows = function* (): Generator<Partial<ResultRow>> {
+          for (const item of core.db.iterateJobResults(jobId, p.id)) {
+            const row = resultRow(job.action, item);
+            yield Object.fromEntries(columns.map((c) => [c, row[c]]));
+          }
+        };
+        await writeExport(path, format, columns, rows());
+      }
     } catch (error) {
       return exportFailure(error);
     }

@@ -1484,6 +1484,23 @@ export class LocalDb {
     for (const i of this.db.prepare('SELECT seq, target, size, state, code, message FROM job_items WHERE job_id = ? ORDER BY seq').iterate(jobId)) yield { ...(i as unknown as JobItem) };
   }
 
+  /**
+   * Every item of a job with its key's ledger row where there is one (a bulk job's keys): the expiry the ledger
+   * holds now, and whether that is the one read back after the job's extend.
+   */
+  *iterateJobResults(jobId: string, profileId: string): Generator<JobItem & { expiresAt: string | null; expiryStale: boolean }> {
+    const rows = this.db
+      .prepare(
+        `SELECT i.seq, i.target, i.size, i.state, i.code, i.message, l.expires_at AS expiresAt, coalesce(l.expiry_stale, 0) AS stale
+         FROM job_items AS i LEFT JOIN ledger AS l ON l.profile_id = ? AND l.value = i.target WHERE i.job_id = ? ORDER BY i.seq`,
+      )
+      .iterate(profileId, jobId);
+    for (const r of rows) {
+      const { stale, ...item } = r as unknown as JobItem & { expiresAt: string | null; stale: number };
+      yield { ...item, expiryStale: stale === 1 };
+    }
+  }
+
   /** A generate job's keys as the ledger has them now, in key order. */
   *iterateJobKeys(jobId: string, profileId: string): Generator<LedgerRow> {
     const rows = this.db
