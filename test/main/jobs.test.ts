@@ -557,6 +557,47 @@ describe('a job over every key a filter matches', () => {
   });
 });
 
+describe('a bulk HWID reset', () => {
+  it('leaves out keys the ledger shows as generated or deleted, sends the rest, and sends nothing (in words) when none is active', async () => {
+    const fake = await fakeService(() => 'ok');
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const jobs = service(fake.url, db);
+    try {
+      const base = { id: '', note: '', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+      db.recordKeys('p1', [
+        { ...base, value: 'A1', status: 'active' },
+        { ...base, value: 'A2', status: 'active' },
+        { ...base, value: 'G1', status: 'generated' },
+        { ...base, value: 'D1', status: 'active' },
+      ]);
+      db.markDeleted('p1', 'D1');
+      // Picked keys: the ledger's generated and deleted ones stay out; one it does not hold is the service's to judge.
+      const picked = await jobs.start('p1', { action: 'resetHwid', target: { keyValues: ['G1', 'A1', 'D1', 'UNSEEN'] } });
+      if (!picked.ok) throw new Error(picked.message);
+      expect(picked.data.total).toBe(2);
+      await jobs.settled(picked.data.id);
+      expect([...fake.received].sort()).toEqual(['A1', 'UNSEEN']);
+      // All matching: the active ones only.
+      const all = await jobs.start('p1', { action: 'resetHwid', target: { filter: {} } });
+      if (!all.ok) throw new Error(all.message);
+      expect(all.data.total).toBe(2);
+      await jobs.settled(all.data.id);
+      expect([...fake.received].sort()).toEqual(['A1', 'A1', 'A2', 'UNSEEN']);
+      // None active: refused before anything is sent, saying why and what to do about a key activated since.
+      for (const target of [{ keyValues: ['G1', 'D1'] }, { filter: { status: 'generated' as const } }]) {
+        const none = await jobs.start('p1', { action: 'resetHwid', target });
+        expect(none).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+        expect(none.ok ? '' : none.message).toMatch(/^None of these keys is active .*nothing was sent\. A key a customer activated since/);
+      }
+      expect(fake.received).toHaveLength(4);
+    } finally {
+      for (const job of jobs.list('p1')) await jobs.settled(job.id);
+      db.close();
+      await fake.close();
+    }
+  });
+});
+
 describe('an exception while sending', () => {
   it('gives the item and the audit words, and the raw exception text only to the log', async () => {
     const fake = await fakeService(() => 'ok');

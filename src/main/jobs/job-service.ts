@@ -159,6 +159,10 @@ function classify(r: Result<unknown> & { ok: false }): Outcome {
   }
 }
 
+/** A reset over keys none of which the ledger shows as active. */
+const NOTHING_TO_RESET =
+  "None of these keys is active as Keydesk's ledger shows them (they are generated or deleted), and only an active key has an HWID to reset: nothing was sent. A key a customer activated since Keydesk last saw it still shows as generated: look it up in Keys to refresh it, then reset it.";
+
 /** A job's action in the words the screen uses. */
 const ACTION_WORDS: Record<JobRequest['action'], string> = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWID', generate: 'Generate' };
 
@@ -215,11 +219,11 @@ export class JobService {
       const batches: number[] = [];
       for (let left = request.count; left > 0; left -= GENERATE_BATCH) batches.push(Math.min(GENERATE_BATCH, left));
       items = { batches };
-    } else items = request.target;
+    } else items = request.action === 'resetHwid' ? this.activeOnly(profileId, request.target) : request.target;
     const total = this.db.createJob(job, items);
     if (total === 0) {
       this.db.setJobState(id, 'finished', null, new Date().toISOString());
-      return fail('NOT_FOUND', 'No keys match; nothing was sent.');
+      return fail('NOT_FOUND', request.action === 'resetHwid' ? NOTHING_TO_RESET : 'No keys match; nothing was sent.');
     }
     return this.run(id);
   }
@@ -237,6 +241,22 @@ export class JobService {
 
   private isActive(jobId: string): boolean {
     return this.runs.has(jobId) || this.starting.has(jobId);
+  }
+
+  /**
+   * A reset's targets less the keys the ledger shows as generated or deleted: the service refuses a reset for
+   * them, so sending would only make failures. The ledger knows a key's status as Keydesk last saw it; a key it
+   * does not hold is sent (the service decides).
+   */
+  private activeOnly(profileId: string, target: Extract<JobRequest, { action: 'delete' | 'resetHwid' }>['target']): typeof target {
+    if ('filter' in target) {
+      const { status } = target.filter;
+      // A filter for generated or deleted keys names no active one: an empty list, so nothing is created.
+      return status === undefined || status === 'active' ? { filter: { ...target.filter, status: 'active' } } : { keyValues: [] };
+    }
+    const inactive = new Set<string>();
+    for (const row of this.db.iterateLedgerKeys(profileId, target.keyValues)) if (row.status !== 'active') inactive.add(row.value);
+    return inactive.size === 0 ? target : { keyValues: target.keyValues.filter((v) => !inactive.has(v)) };
   }
 
   /**
