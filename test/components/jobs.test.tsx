@@ -361,14 +361,27 @@ describe('All keys: jobs', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select KD-B' }));
     await user.click(screen.getByRole('button', { name: 'Reset HWID of selected' }));
     let dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of 2 keys?' });
-    expect(within(dialog).getByText('None of the 2 keys is active, so none has an HWID to reset: every one will be refused.')).toBeTruthy();
+    expect(within(dialog).getByText(/^None of these 2 keys is active: nothing to reset, and nothing will be sent\. Keydesk goes by the Status its ledger shows: a key a customer activated since/)).toBeTruthy();
     expect(within(dialog).queryByText(/will bind to the next machine/)).toBeNull();
-    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    // Nothing to confirm: no Reset, only Close.
+    expect(within(dialog).queryByRole('button', { name: 'Reset' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(fake.calls.some((c) => c.name === 'jobs.start')).toBe(false);
 
     await user.click(screen.getByRole('checkbox', { name: 'Select KD-C' }));
     await user.click(screen.getByRole('button', { name: 'Reset HWID of selected' }));
     dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of 3 keys?' });
-    expect(within(dialog).getByText(/^1 of the 3 keys is active \(1 bound to a machine now\); each will bind to the next machine that validates it\. Only an active key/)).toBeTruthy();
+    expect(within(dialog).getByText(/^1 of the 3 keys is active \(1 bound to a machine now\): the reset is sent for that one only, and each will bind to the next machine that validates it\. The other 2 \(generated or deleted\) are left out: nothing is sent for them\./)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    // All matching: the ledger's count of active keys among them, asked when the reset is.
+    fake.impl['ledger.query'] = (input) =>
+      Promise.resolve({ ok: true, data: (input as { filter: { status?: string } }).filter.status === 'active' ? { rows: [active], total: 1, totalCapped: false } : { rows: [row('KD-A'), row('KD-B'), active], total: 3, totalCapped: false, targets: 3 } });
+    await user.click(screen.getByRole('button', { name: 'Select all 3' }));
+    await user.click(screen.getByRole('button', { name: 'Reset HWID of selected' }));
+    dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of all 3 matching keys?' });
+    await within(dialog).findByText(/^1 of the 3 keys is active: the reset is sent for that one only.*The other 2 \(generated or deleted\) are left out/);
+    expect(fake.calls.filter((c) => c.name === 'ledger.query').map((c) => c.input).at(-1)).toMatchObject({ filter: { status: 'active' }, exactCount: true });
     vi.unstubAllGlobals();
   });
 

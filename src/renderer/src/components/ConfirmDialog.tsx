@@ -6,12 +6,15 @@ interface ConfirmDialogProps {
   body: string;
   confirmLabel: string;
   destructive?: boolean;
+  /** False when there is nothing to confirm (the body says why): only the cancel button, which `cancelLabel` names. */
+  confirmable?: boolean;
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
 /** Asks before anything destructive. Native <dialog>: focus is trapped and Esc cancels. */
-export function ConfirmDialog({ open, title, body, confirmLabel, destructive, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, body, confirmLabel, destructive, confirmable = true, cancelLabel = 'Cancel', onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   // One id per dialog: two dialogs on a view must not share the element that names them.
   const titleId = useId();
@@ -29,16 +32,18 @@ export function ConfirmDialog({ open, title, body, confirmLabel, destructive, on
       <h2 id={titleId}>{title}</h2>
       <p>{body}</p>
       <div className="actions">
-        <button type="button" onClick={onCancel}>
-          Cancel
+        <button type="button" onClick={onCancel} autoFocus={!confirmable}>
+          {cancelLabel}
         </button>
-        <button type="button" className={destructive ? 'danger' : 'primary'} onClick={() => {
-            if (answered.current) return;
-            answered.current = true;
-            onConfirm();
-          }} autoFocus>
-          {confirmLabel}
-        </button>
+        {confirmable && (
+          <button type="button" className={destructive ? 'danger' : 'primary'} onClick={() => {
+              if (answered.current) return;
+              answered.current = true;
+              onConfirm();
+            }} autoFocus>
+            {confirmLabel}
+          </button>
+        )}
       </div>
     </dialog>
   );

@@ -91,6 +91,8 @@ export interface LedgerSlice {
   loadCeiling: (profileId: string) => Promise<{ ceiling: number; isDefault: boolean } | null>;
   saveCeiling: (profileId: string, ceiling: number | null) => Promise<{ ceiling: number; isDefault: boolean } | null>;
   exportLedger: (format: 'csv' | 'json') => Promise<string | null>;
+  /** How many keys a filter matches that the ledger shows as active (exact); null, with a toast, when main refuses. */
+  countActive: (filter: LedgerFilter) => Promise<number | null>;
 }
 
 type Notify = {
@@ -442,6 +444,14 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const { generateJob, job } = get();
       if (!generateJob || isLive(generateJob)) return;
       set({ generateJob: null, ...(job?.id === generateJob.id ? { job: null, jobProblems: null } : {}) });
+    },
+    countActive: async (filter) => {
+      const r = await call('ledger.query', { filter: { ...filter, status: 'active' }, sort: get().ledgerSort, offset: 0, limit: 1, exactCount: true });
+      if (!r.ok) {
+        get().notify('error', r.message);
+        return null;
+      }
+      return r.data.total;
     },
     exportLedger: async (format) => {
       const r = await call('ledger.export', { filter: sent(get().ledgerFilter), sort: get().ledgerSort, format });

@@ -258,19 +258,31 @@ function confirmTitle(c: Confirming | null, what: string): string {
   return `Reset the HWID of ${what}?`;
 }
 
-/** What the table knows of the keys a reset would send: how many are active, and how many of those are bound. */
-type Known = { active: number; bound: number; of: number } | null;
+/**
+ * What the ledger says of the keys a reset is asked for: how many are active (and, when the rows are on screen,
+ * how many of those are bound). Main sends the active ones only; null while not known.
+ */
+type Known = { active: number; bound: number | null; of: number } | null;
+
+/** The rule a reset goes by, said honestly: the ledger's Status, as Keydesk last saw each key. */
+const RESET_RULE =
+  'Keydesk goes by the Status its ledger shows: a key a customer activated since Keydesk last saw it still shows as generated and is left out; look it up in Keys to refresh it, then reset it.';
 
 function confirmBody(c: Confirming | null, known: Known): string {
   if (c?.action === 'delete') return 'They stop working at once. This cannot be undone.';
   if (c?.action === 'extend') {
     return `Each key's expiry moves ${fmt.count(c.days ?? 0, NOUNS.day)} later. This cannot be undone.`;
   }
-  // Only an active key has an HWID to reset: the service refuses the rest, and the job lists them as failed.
-  const rule = 'Only an active key has an HWID to reset; a generated (never activated) or deleted key is refused and listed as failed.';
-  if (known === null) return `${rule} Each active key will bind to the next machine that validates it.`;
-  if (known.active === 0) return `None of the ${fmt.count(known.of, NOUNS.key)} is active, so none has an HWID to reset: every one will be refused.`;
-  return `${fmt.number(known.active)} of the ${fmt.count(known.of, NOUNS.key)} ${known.active === 1 ? 'is' : 'are'} active (${fmt.number(known.bound)} bound to a machine now); each will bind to the next machine that validates it. ${rule}`;
+  // Only an active key has an HWID to reset: main sends the reset for those only; the service would refuse the rest.
+  if (known === null) {
+    return `Only an active key has an HWID to reset: keys shown as generated (never activated) or deleted are left out, and nothing is sent for them. Each active key will bind to the next machine that validates it. ${RESET_RULE}`;
+  }
+  const these = known.of === 1 ? 'this key' : `these ${fmt.count(known.of, NOUNS.key)}`;
+  if (known.active === 0) return `None of ${these} is active: nothing to reset, and nothing will be sent. ${RESET_RULE}`;
+  const bound = known.bound === null ? '' : ` (${fmt.number(known.bound)} bound to a machine now)`;
+  const rest = known.of - known.active;
+  const leftOut = rest === 0 ? '' : ` The other ${fmt.number(rest)} (generated or deleted) ${rest === 1 ? 'is' : 'are'} left out: nothing is sent for ${rest === 1 ? 'it' : 'them'}.`;
+  return `${fmt.number(known.active)} of the ${fmt.count(known.of, NOUNS.key)} ${known.active === 1 ? 'is' : 'are'} active${bound}: the reset is sent for ${known.active === 1 ? 'that one' : `those ${fmt.number(known.active)}`} only, and each will bind to the next machine that validates it.${leftOut} ${RESET_RULE}`;
 }
 
 /** Counts the picked keys' statuses from the pages loaded, when every one of them is there (else null: not known). */
@@ -306,6 +318,9 @@ function BulkBar() {
   const [daysError, setDaysError] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Confirming | null>(null);
   const countExactly = useKeydesk((s) => s.countLedgerExactly);
+  const countActive = useKeydesk((s) => s.countActive);
+  // "All matching" keys the ledger shows as active, counted when a reset is asked about (main sends those only).
+  const [activeOfAll, setActiveOfAll] = useState<{ filter: object; active: number } | null>(null);
   // A job asked for and not yet answered counts as running: no second one can be asked meanwhile.
   const running = (job !== null && isLive(job)) || starting !== null;
   const selection = useKeydesk((s) => s.selection);
@@ -328,10 +343,29 @@ function BulkBar() {
     confirm?.action !== 'resetHwid'
       ? null
       : filter
-        ? (filter.status === 'generated' || filter.status === 'deleted') && !capped
-          ? { active: 0, bound: 0, of: count }
-          : null
+        ? capped
+          ? null
+          : filter.status === 'generated' || filter.status === 'deleted'
+            ? { active: 0, bound: 0, of: count }
+            : filter.status === 'active'
+              ? { active: count, bound: null, of: count }
+              : activeOfAll?.filter === filter
+                ? { active: activeOfAll.active, bound: null, of: count }
+                : null
         : knownOf(selection, pages);
+  const resetAsked = confirm?.action === 'resetHwid';
+  useEffect(() => {
+    if (!resetAsked || !filter || filter.status !== undefined) return;
+    let live = true;
+    void countActive(filter).then((active) => {
+      if (live && active !== null) setActiveOfAll({ filter, active });
+    });
+    return () => {
+      live = false;
+    };
+  }, [resetAsked, filter, countActive]);
+  // Nothing to reset: the dialog says so and offers no Reset.
+  const nothingToReset = resetAsked && known?.active === 0;
 
   return (
     <div className="card bulk" aria-label="Bulk actions" role="region">
@@ -379,6 +413,7 @@ function BulkBar() {
         title={confirmTitle(confirm, what)}
         body={confirmBody(confirm, confirm?.action === 'resetHwid' ? known : null)}
         confirmLabel={confirm?.action === 'delete' ? 'Delete' : confirm?.action === 'extend' ? 'Extend' : 'Reset'}
+        {...(nothingToReset ? { cancelLabel: 'Close', confirmable: false } : {})}
         destructive={confirm?.action === 'delete' || confirm?.action === 'extend'}
         onCancel={() => { setConfirm(null); }}
         onConfirm={() => {
