@@ -351,6 +351,53 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
+  it("keeps a cancelled bulk job's Resume and results export in All keys while a generate job runs and ends, and says the generate runs", async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    localStorage.clear();
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A')], total: 1, totalCapped: false } });
+    const extend = summary({ id: 'ext-1', action: 'extend', days: 2, state: 'cancelled', finishedAt: '2026-01-01T00:05:00.000Z', total: 741_267, counts: { pending: 661_686, sent: 0, done: 79_581, failed: 0, unknown: 0 } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [extend], elsewhere: [] } });
+    render(<AllKeys />);
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    await within(bar).findByRole('button', { name: 'Resume (661,686 not sent)' });
+    // A generate job (from Keys) runs and finishes: said here while it runs, and the extend's panel stays.
+    act(() => { emit('jobs.progress', summary({ id: 'gen-1', total: 120_000, counts: { pending: 20_000, sent: 0, done: 100_000, failed: 0, unknown: 0 } })); });
+    expect(within(bar).getByText(/^A generate job is running for this profile \(follow or cancel it in Keys\): Generate, running: 100,000 of 120,000 done/)).toBeTruthy();
+    act(() => { emit('jobs.progress', summary({ id: 'gen-1', total: 120_000, state: 'finished', finishedAt: '2026-01-01T00:09:00.000Z', counts: { pending: 0, sent: 0, done: 120_000, failed: 0, unknown: 0 } })); });
+    expect(within(bar).queryByText(/A generate job is running/)).toBeNull();
+    expect(within(bar).getByText('Extend by 2 days, cancelled: 79,581 of 741,267 done, 661,686 not sent.')).toBeTruthy();
+    fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/extend.csv' } });
+    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ ...extend, state: 'running', finishedAt: null }) });
+    const user = userEvent.setup();
+    await user.click(within(bar).getByRole('button', { name: 'Export results CSV' }));
+    await user.click(within(bar).getByRole('button', { name: 'Resume (661,686 not sent)' }));
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'jobs.export' || c.name === 'jobs.resume').map((c) => [c.name, c.input])).toEqual([
+        ['jobs.export', { jobId: 'ext-1', format: 'csv' }],
+        ['jobs.resume', { jobId: 'ext-1', retryUnknown: false }],
+      ]);
+    });
+    vi.unstubAllGlobals();
+  });
+
+  it('after a reload, Keys shows the last generate job again, finished, with its keys\' export, until it is dismissed', async () => {
+    localStorage.clear();
+    const done = summary({ id: 'gen-2', total: 150_000, state: 'finished', finishedAt: '2026-01-01T00:03:00.000Z', counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 } });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [done], elsewhere: [] } });
+    const first = render(<GenerateForm />);
+    const panel = await screen.findByRole('group', { name: 'Generate job' });
+    expect(within(panel).getByRole('button', { name: 'Export the 150,000 keys CSV' })).toBeTruthy();
+    await userEvent.setup().click(within(panel).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('group', { name: 'Generate job' })).toBeNull();
+    // Another reload: the store starts empty, main still lists the job, and it stays put away.
+    first.unmount();
+    useKeydesk.setState(initial, true);
+    useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+    render(<GenerateForm />);
+    await waitFor(() => { expect(fake.calls.filter((c) => c.name === 'jobs.list')).toHaveLength(2); });
+    expect(screen.queryByRole('group', { name: 'Generate job' })).toBeNull();
+  });
+
   it('bulk Reset HWID says how many of the picked keys are active and bound, never promising a binding for generated ones', async () => {
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
     const active = { ...row('KD-C'), status: 'active' as const, hwid: 'HW-1' };

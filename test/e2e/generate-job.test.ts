@@ -50,4 +50,30 @@ describe('Generate: 100,001 keys', () => {
       ['100,000 keys (batch 1 of a job)', 'ok'],
     ]);
   });
+
+  it('survives a reload mid-job: Keys shows it again with its progress and Cancel, and after its end its keys\' export', async () => {
+    await app.nav('Keys');
+    await page.getByLabel('Count').fill('300000');
+    await page.getByLabel('Note', { exact: true }).fill('reloaded');
+    await page.getByRole('button', { name: 'Generate as a job of 3 requests' }).click();
+    const job = page.getByRole('group', { name: 'Generate job' });
+    await job.getByText(/^Generate, running: /).waitFor();
+
+    await page.reload();
+    await page.locator('[data-app-state="ready"]').waitFor();
+    await app.nav('Keys');
+    // The same job, found again: its progress line and its Cancel.
+    const again = page.getByRole('group', { name: 'Generate job' });
+    await again.getByText(/^Generate job of 300,000 keys \(note “reloaded”\)/).waitFor();
+    await again.getByText(/^Generate, running: /).waitFor();
+    await again.getByRole('button', { name: 'Cancel' }).waitFor();
+    // Once it has ended, another reload still finds it here, with its keys' export.
+    await again.getByText(/^Generate, (finished|cancelled)\b/).waitFor({ timeout: 150_000 });
+    await page.reload();
+    await page.locator('[data-app-state="ready"]').waitFor();
+    await app.nav('Keys');
+    const after = page.getByRole('group', { name: 'Generate job' });
+    await after.getByText(/^Generate job of 300,000 keys \(note “reloaded”\)/).waitFor();
+    await after.getByRole('button', { name: /^Export the [\d,]+ keys CSV$/ }).waitFor();
+  });
 });

@@ -45,6 +45,11 @@ export interface LedgerSlice {
    */
   generateJob: JobSummary | null;
   /**
+   * The active profile's latest bulk job (delete, extend, reset), All keys' own: a generate job started since does
+   * not take its place, so a cancelled extend's Resume and its results export stay reachable.
+   */
+  bulkJob: JobSummary | null;
+  /**
    * A job asked of main and not yet answered: main lists its items first (seconds for a whole ledger), so the
    * screen says it is starting, and nothing else can start meanwhile. Null when none.
    */
@@ -74,7 +79,8 @@ export interface LedgerSlice {
    * `jobId` names the Generate form's job when it is not the one All keys shows.
    */
   resumeJob: (retryUnknown: boolean, jobId?: string) => Promise<void>;
-  exportJob: (format: 'csv' | 'json') => Promise<void>;
+  /** A job's results to a file the user picks: All keys' bulk job unless `jobId` names another. */
+  exportJob: (format: 'csv' | 'json', jobId?: string) => Promise<void>;
   /**
    * More keys than one request takes: a generate job of batches in main (progress, cancel between requests).
    * Refused, with words, while another job of this profile runs: the panel follows one job at a time.
@@ -104,6 +110,24 @@ type Notify = {
 
 /** A row's place in the current sort, for seeking the page next to it. */
 const cursorOf = (row: LedgerRow, field: LedgerSortField) => ({ key: row[field], value: row.value });
+
+/** Jobs the user put away (Dismiss): a reload does not bring them back. The last few ids, per window's storage. */
+const DISMISSED_KEY = 'keydesk.dismissedJobs';
+function dismissed(): string[] {
+  try {
+    const raw: unknown = JSON.parse(localStorage.getItem(DISMISSED_KEY) ?? '[]');
+    return Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+function remember(jobId: string): void {
+  try {
+    localStorage.setItem(DISMISSED_KEY, JSON.stringify([jobId, ...dismissed().filter((id) => id !== jobId)].slice(0, 50)));
+  } catch {
+    // Storage refused: the job only comes back after a reload.
+  }
+}
 
 const plural = (n: number, one: string): string => `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
 
@@ -137,7 +161,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       if (r.ok) stale = r.data.total > 0 ? r.data : undefined;
       else error ??= `The job's done items could not be read: ${r.message}`;
     }
-    if (get().job?.id === job.id) set({ jobProblems: { failed, unknown, error, ...(stale ? { stale } : {}) } });
+    if (get().bulkJob?.id === job.id) set({ jobProblems: { failed, unknown, error, ...(stale ? { stale } : {}) } });
   };
   /** Per job, where this window first saw it running; its own rate runs from there (see withPace). */
   const paceBases = new Map<string, PaceBase>();
@@ -170,14 +194,17 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     if (jobElsewhere?.id === p.id) set({ jobElsewhere: null });
     const generating = get().generateJob;
     if (p.action === 'generate' && (generating?.id !== p.id || p.version > generating.version)) set({ generateJob: p });
+    // All keys' own job: the problems listed under it belong to it, and go only when another bulk job takes its place.
+    const bulk = get().bulkJob;
+    if (p.action !== 'generate' && (bulk?.id !== p.id || p.version > bulk.version)) set({ bulkJob: p, ...(bulk?.id === p.id ? {} : { jobProblems: null }) });
     if (job !== null && job.id !== p.id && isLive(job)) return;
     // Answers and events race: an older summary of the job shown never replaces a newer one.
     if (job?.id === p.id && p.version <= job.version) return;
     const ended = p.finishedAt !== null && !(job?.id === p.id && job.finishedAt !== null);
-    set({ job: p, ...(job?.id === p.id ? {} : { jobProblems: null }) });
+    set({ job: p });
     if (ended) {
       reset({});
-      void loadProblems(p);
+      if (p.action !== 'generate') void loadProblems(p);
       const { done, failed, unknown, pending, sent } = p.counts;
       const parts = [`${done.toLocaleString()} of ${p.total.toLocaleString()} done`];
       if (failed > 0) parts.push(`${failed.toLocaleString()} failed`);
@@ -227,6 +254,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     selectedAll: null,
     job: null,
     generateJob: null,
+    bulkJob: null,
     jobStarting: null,
     jobCancelling: null,
     jobElsewhere: null,
@@ -238,7 +266,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     clearLedger: () => {
       // Another profile: its jobs are not this one's, and neither is what was selected or typed in the filter.
-      set({ selectedAll: null, job: null, generateJob: null, jobCancelling: null, jobProblems: null, ledgerRecording: 0, ledgerRecordingFailed: null });
+      set({ selectedAll: null, job: null, generateJob: null, bulkJob: null, jobCancelling: null, jobProblems: null, ledgerRecording: 0, ledgerRecordingFailed: null });
       reset({ selection: new Set(), ledgerStale: null, ledgerFilter: {} });
     },
     setLedgerSort: (field) => {
@@ -347,8 +375,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       else onProgress(r.data);
     },
     resumeJob: async (retryUnknown, jobId) => {
-      const { job: shown, generateJob, jobStarting } = get();
-      const job = jobId === undefined || shown?.id === jobId ? shown : generateJob?.id === jobId ? generateJob : null;
+      const { job: shown, generateJob, bulkJob, jobStarting } = get();
+      const job = jobId === undefined ? shown : ([shown, bulkJob, generateJob].find((j) => j?.id === jobId) ?? null);
       if (!job || isLive(job) || jobStarting !== null) return;
       if (shown && shown.id !== job.id && isLive(shown)) {
         get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
@@ -367,8 +395,9 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       onProgress(r.data);
       if (!isLive(r.data)) void loadProblems(r.data);
     },
-    exportJob: async (format) => {
-      const job = get().job;
+    exportJob: async (format, jobId) => {
+      const { job: shown, bulkJob } = get();
+      const job = jobId === undefined ? bulkJob : ([bulkJob, shown].find((j) => j?.id === jobId) ?? null);
       if (!job) return;
       const r = await call('jobs.export', { jobId: job.id, format });
       if (!r.ok) get().notify('error', r.message);
@@ -415,13 +444,20 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const latest = r.data.jobs[0];
       const show = running ?? (latest && latest.state !== 'finished' && latest.counts.pending + latest.counts.unknown > 0 ? latest : undefined);
       // The latest generate job, for the Generate form, if main is not done with it or it left work to resume.
+      // A finished one too while its keys can be exported and the user has not put it away: a reload must not
+      // lose the only place its keys are exported from.
       const gen = r.data.jobs.find((j) => j.action === 'generate');
-      if (gen && (isLive(gen) || gen.counts.pending + gen.counts.unknown > 0) && get().generateJob?.id !== gen.id) set({ generateJob: gen });
+      if (gen && !dismissed().includes(gen.id) && (isLive(gen) || gen.counts.pending + gen.counts.unknown + gen.counts.done > 0) && get().generateJob?.id !== gen.id) set({ generateJob: gen });
+      // All keys' latest bulk job, the same way: running, or stopped with work left, and not put away.
+      const bulk = r.data.jobs.find((j) => j.action !== 'generate');
+      if (bulk && !dismissed().includes(bulk.id) && (isLive(bulk) || bulk.counts.pending + bulk.counts.unknown > 0) && get().bulkJob?.id !== bulk.id) {
+        set({ bulkJob: bulk, jobProblems: null });
+        if (!isLive(bulk)) void loadProblems(bulk);
+      }
       if (!show) return;
       const current = get().job;
       if (current && current.id !== show.id && isLive(current)) return;
       set({ job: show });
-      if (!isLive(show)) void loadProblems(show);
     },
     loadCeiling: async (profileId) => {
       const r = await call('jobs.getCeiling', { profileId });
@@ -437,12 +473,15 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       return r.data;
     },
     dismissJob: () => {
-      const job = get().job;
-      if (!job || !isLive(job)) set({ job: null, jobProblems: null });
+      const { job, bulkJob } = get();
+      if (!bulkJob || isLive(bulkJob)) return;
+      remember(bulkJob.id);
+      set({ bulkJob: null, jobProblems: null, ...(job?.id === bulkJob.id ? { job: null } : {}) });
     },
     dismissGenerateJob: () => {
       const { generateJob, job } = get();
       if (!generateJob || isLive(generateJob)) return;
+      remember(generateJob.id);
       set({ generateJob: null, ...(job?.id === generateJob.id ? { job: null, jobProblems: null } : {}) });
     },
     countActive: async (filter) => {

@@ -166,7 +166,7 @@ function JobPanel({ job }: { job: JobSummary }) {
           <CancelJobButton status={statusRef} onCancel={cancel} />
         )}
         {!running && job.counts.pending > 0 && (
-          <button type="button" onClick={() => void resume(false)}>
+          <button type="button" onClick={() => void resume(false, job.id)}>
             Resume ({n(job.counts.pending)} not sent)
           </button>
         )}
@@ -175,8 +175,8 @@ function JobPanel({ job }: { job: JobSummary }) {
             Send the {n(job.counts.unknown)} unknown again…
           </button>
         )}
-        <button type="button" onClick={() => void exportJob('csv')}>Export results CSV</button>
-        <button type="button" onClick={() => void exportJob('json')}>Export results JSON</button>
+        <button type="button" onClick={() => void exportJob('csv', job.id)}>Export results CSV</button>
+        <button type="button" onClick={() => void exportJob('json', job.id)}>Export results JSON</button>
         {!running && (
           <button type="button" onClick={dismiss}>
             Dismiss
@@ -230,7 +230,7 @@ function JobPanel({ job }: { job: JobSummary }) {
         onCancel={() => { setConfirmUnknown(false); }}
         onConfirm={() => {
           setConfirmUnknown(false);
-          void resume(true);
+          void resume(true, job.id);
         }}
       />
     </div>
@@ -310,7 +310,9 @@ function BulkBar() {
   const total = useKeydesk((s) => s.ledgerTotal);
   const totalCapped = useKeydesk((s) => s.ledgerTotalCapped);
   const targets = useKeydesk((s) => s.ledgerTargets);
+  // Any job main runs for this profile (one at a time); the panel shows All keys' own, the latest bulk job.
   const job = useKeydesk((s) => s.job);
+  const bulkJob = useKeydesk((s) => s.bulkJob);
   const run = useKeydesk((s) => s.runBulk);
   const starting = useKeydesk((s) => s.jobStarting);
   const clear = useKeydesk((s) => s.clearSelection);
@@ -405,7 +407,15 @@ function BulkBar() {
           {startingLine(starting)}
         </p>
       ) : (
-        job && <JobPanel job={job} />
+        <>
+          {job && job.action === 'generate' && isLive(job) && (
+            // Keys follows it; said here too, since its keys keep arriving in this table while it runs.
+            <p role="status" className="muted">
+              A generate job is running for this profile (follow or cancel it in Keys): {jobLine(job)}
+            </p>
+          )}
+          {bulkJob && <JobPanel job={bulkJob} />}
+        </>
       )}
       <JobElsewhere />
       <ConfirmDialog
