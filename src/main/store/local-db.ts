@@ -895,7 +895,7 @@ export class LocalDb {
   }
 
   /** How many rows a profile's ledger holds (with a status: of that status), as ledger_counts keeps them. */
-  private ledgerSize(profileId: string, status?: 'deleted'): number {
+  private ledgerSize(profileId: string, status?: LedgerRow['status']): number {
     const row = (
       status === undefined
         ? this.db.prepare('SELECT coalesce(sum(n), 0) AS n FROM ledger_counts WHERE profile_id = ?').get(profileId)
@@ -943,6 +943,11 @@ export class LocalDb {
     const cap = count.cap ?? LEDGER_COUNT_CAP;
     if (isUnfiltered(filter)) {
       return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: size, totalCapped: false, targets: size - this.ledgerSize(profileId, 'deleted'), targetsCapped: false };
+    }
+    // A status alone is counted exactly, as ledger_counts keeps it (one row read): never "more than" the cap.
+    if (filter.status && !filter.text && filter.premium === undefined) {
+      const n = this.ledgerSize(profileId, filter.status);
+      return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: n, totalCapped: false, targets: n, targetsCapped: false };
     }
     // One pass collects the matches' keys and sort values, stopping at the cap's next match (all of them with
     // `exact` while under half the ledger). Under the cap, they are every match: the count, and the page
