@@ -1,0 +1,69 @@
+// A reload of the window comes back to where the person was (walk 5, P4): the view, All keys' filter and sort, per
+// profile, from sessionStorage; a stored place this version did not write is ignored.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { installBridge, resetFake } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { keepPlace, readPlace } = await import('../../src/renderer/src/lib/place.ts');
+const initial = useKeydesk.getState();
+
+/** sessionStorage as a window keeps it across a reload. */
+class MemoryStorage implements Storage {
+  private readonly map = new Map<string, string>();
+  get length() { return this.map.size; }
+  clear() { this.map.clear(); }
+  getItem(key: string) { return this.map.get(key) ?? null; }
+  key(i: number) { return [...this.map.keys()][i] ?? null; }
+  removeItem(key: string) { this.map.delete(key); }
+  setItem(key: string, value: string) { this.map.set(key, value); }
+}
+
+let storage: MemoryStorage;
+let stop: (() => void) | null = null;
+/** A window load: a fresh store (Overview, no filter) that then learns its active profile. */
+const load = (profileId: string) => {
+  stop?.();
+  useKeydesk.setState(initial, true);
+  stop = keepPlace(useKeydesk, storage);
+  useKeydesk.setState({ activeProfileId: profileId });
+};
+
+beforeEach(() => {
+  resetFake();
+  storage = new MemoryStorage();
+});
+afterEach(() => {
+  stop?.();
+  stop = null;
+});
+
+describe('the place kept across a reload', () => {
+  it('comes back to All keys with its filter and sort after a reload, for that profile only', () => {
+    load('sandbox');
+    expect(useKeydesk.getState().view).toBe('overview');
+    useKeydesk.getState().setView('ledger');
+    useKeydesk.getState().setLedgerFilter({ text: 'spring', status: 'generated' });
+    useKeydesk.getState().setLedgerSort('expiresAt');
+
+    load('sandbox');
+    const s = useKeydesk.getState();
+    expect(s.view).toBe('ledger');
+    expect(s.ledgerFilter).toEqual({ text: 'spring', status: 'generated' });
+    expect(s.ledgerSort).toEqual({ field: 'expiresAt', dir: 'asc' });
+
+    load('p2');
+    expect(useKeydesk.getState().view).toBe('overview');
+    expect(useKeydesk.getState().ledgerFilter).toEqual({});
+  });
+
+  it('ignores a stored place it did not write (unknown view, bad sort), landing on Overview', () => {
+    storage.setItem('keydesk.place.sandbox', JSON.stringify({ view: 'nowhere', filter: {}, sort: { field: 'value', dir: 'asc' } }));
+    expect(readPlace(storage, 'sandbox')).toBeNull();
+    storage.setItem('keydesk.place.sandbox', JSON.stringify({ view: 'ledger', filter: { status: 'gone' }, sort: { field: 'hwid', dir: 'asc' } }));
+    expect(readPlace(storage, 'sandbox')).toBeNull();
+    storage.setItem('keydesk.place.sandbox', '{not json');
+    load('sandbox');
+    expect(useKeydesk.getState().view).toBe('overview');
+  });
+});
