@@ -4,7 +4,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
-import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, key, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -107,5 +107,30 @@ describe('All keys: select-all in words that fit the count', () => {
     await user.type(box, 'Z');
     await screen.findByText('No key matches these filters.');
     expect(screen.queryByRole('button', { name: /^Select (all|the)/ })).toBeNull();
+  });
+});
+
+describe('All keys: Enter on a row', () => {
+  it('opens that key in Keys: the search for it, as the service answers now, and its detail panel', async () => {
+    const user = userEvent.setup();
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row(KEY)], total: 2, totalCapped: false } });
+    fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
+    fake.impl['keys.fetchGenerated'] = (input) => {
+      const keys = (input as { term: string }).term === KEY ? [key(KEY, 'generated')] : [];
+      return Promise.resolve({ ok: true, data: { keys, total: keys.length } });
+    };
+    render(<AllKeys />);
+    await screen.findByText('2 keys');
+    screen.getByRole('checkbox', { name: `Select ${KEY}` }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => {
+      expect(useKeydesk.getState().selectedKey?.value).toBe(KEY);
+    });
+    const s = useKeydesk.getState();
+    expect(s.view).toBe('keys');
+    expect(s.lookupTerm).toBe(KEY);
+    expect(s.drafts['lookup.term']).toBe(KEY);
+    // Enter did not tick the row.
+    expect(s.selection.has(KEY)).toBe(false);
   });
 });

@@ -141,6 +141,17 @@ function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined
 
 const n = (x: number) => x.toLocaleString();
 
+/** Opens a key in Keys: its search, as the service answers it now, and its detail panel when it is found. */
+async function openInKeys(value: string): Promise<void> {
+  const { setDraft, setView, runLookup } = useKeydesk.getState();
+  setDraft('lookup.term', value);
+  setView('keys');
+  await runLookup(value);
+  const found = useKeydesk.getState().lookupResult;
+  const key = found && [...found.active, ...found.generated].find((k) => k.value === value);
+  if (key) useKeydesk.getState().selectKey(key);
+}
+
 function JobPanel({ job }: { job: JobSummary }) {
   const problems = useKeydesk((s) => s.jobProblems);
   const cancel = useKeydesk((s) => s.cancelBulk);
@@ -577,6 +588,14 @@ export function AllKeys() {
   const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const from = Number((e.target as HTMLElement).dataset.row ?? Number.NaN);
     if (Number.isNaN(from)) return;
+    // Enter opens the focused row's key in Keys: looked up on the service, with its detail panel (its actions).
+    if (e.key === 'Enter') {
+      const focused = rowAt(from);
+      if (!focused) return;
+      e.preventDefault();
+      void openInKeys(focused.value);
+      return;
+    }
     // Ctrl/Cmd+C copies the focused row's key (with Shift: its HWID), as a spreadsheet copies its cell.
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c') {
       const focused = rowAt(from);
@@ -691,9 +710,9 @@ export function AllKeys() {
       {/* Above the table: in sight after "Select all", and next in the Tab order, whatever the table's length. */}
       <BulkBar />
       <p id="ledger-keys-hint" className="muted">
-        In the table: arrows move, Space ticks (Shift+Space a range), Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
+        In the table: arrows move, Space ticks (Shift+Space a range), Enter opens the key in Keys, Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
       </p>
-      <div role="grid" aria-label="All keys" aria-describedby="ledger-keys-hint" aria-keyshortcuts="Control+C Meta+C Control+Shift+C Meta+Shift+C" aria-rowcount={capped ? -1 : count + 1} aria-busy={loading} className={total === null ? 'vgrid stale' : 'vgrid'}>
+      <div role="grid" aria-label="All keys" aria-describedby="ledger-keys-hint" aria-keyshortcuts="Enter Control+C Meta+C Control+Shift+C Meta+Shift+C" aria-rowcount={capped ? -1 : count + 1} aria-busy={loading} className={total === null ? 'vgrid stale' : 'vgrid'}>
         <div role="row" aria-rowindex={1} className="vhead">
           <div role="columnheader" className="vcell check">
             <HeaderCheckbox
