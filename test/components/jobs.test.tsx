@@ -363,8 +363,11 @@ describe('All keys: jobs', () => {
     // A generate job (from Keys) runs and finishes: said here while it runs, and the extend's panel stays.
     act(() => { emit('jobs.progress', summary({ id: 'gen-1', total: 120_000, counts: { pending: 20_000, sent: 0, done: 100_000, failed: 0, unknown: 0 } })); });
     expect(within(bar).getByText(/^A generate job is running for this profile \(follow or cancel it in Keys\): Generate, running: 100,000 of 120,000 done/)).toBeTruthy();
+    // What the running generate job has still to request is said apart from what is being recorded.
+    expect(screen.getByText('A generate job still has 20,000 keys to request (see Keys): they come into this list after that.')).toBeTruthy();
     act(() => { emit('jobs.progress', summary({ id: 'gen-1', total: 120_000, state: 'finished', finishedAt: '2026-01-01T00:09:00.000Z', counts: { pending: 0, sent: 0, done: 120_000, failed: 0, unknown: 0 } })); });
     expect(within(bar).queryByText(/A generate job is running/)).toBeNull();
+    expect(screen.queryByText(/A generate job still has/)).toBeNull();
     expect(within(bar).getByText('Extend by 2 days, cancelled: 79,581 of 741,267 done, 661,686 not sent.')).toBeTruthy();
     fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/extend.csv' } });
     fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ ...extend, state: 'running', finishedAt: null }) });

@@ -457,6 +457,8 @@ export function AllKeys() {
   const error = useKeydesk((s) => s.ledgerError);
   const recording = useKeydesk((s) => s.ledgerRecording);
   const recordingFailed = useKeydesk((s) => s.ledgerRecordingFailed);
+  // Keys a running generate job has yet to ask for: not on their way to the ledger yet, so not in "Recording N".
+  const toRequest = useKeydesk((s) => (s.job?.action === 'generate' && s.job.state === 'running' ? s.job.counts.pending + s.job.counts.sent : 0));
   const notify = useKeydesk((s) => s.notify);
   const sort = useKeydesk((s) => s.ledgerSort);
   const filter = useKeydesk((s) => s.ledgerFilter);
@@ -674,6 +676,11 @@ export function AllKeys() {
       {recording > 0 && (
         <p role="status" className="muted">
           Recording {fmt.count(recording, NOUNS.key)} in the ledger… The list refreshes when they are all in.
+        </p>
+      )}
+      {toRequest > 0 && (
+        <p role="status" className="muted">
+          A generate job still has {fmt.count(toRequest, NOUNS.key)} to request (see Keys): they come into this list after that.
         </p>
       )}
       <p role="status" className="muted">
