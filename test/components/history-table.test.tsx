@@ -1,4 +1,4 @@
-// The history's table (walk 5): one row per time as shown, so two samples in the same second are one row with the
+// The history's table: one row per time as shown, so two samples in the same second are one row with the
 // later running total and the executions of both; the last sample is always the last row.
 import { describe, expect, it } from 'vitest';
 

@@ -1,4 +1,4 @@
-// A reload of the window comes back to where the person was (walk 5, P4): the view, All keys' filter and sort, per
+// A reload of the window comes back to where the person was: the view, All keys' filter and sort, per
 // profile, from sessionStorage; a stored place this version did not write is ignored.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { installBridge, resetFake } from '../support/fake-bridge.ts';

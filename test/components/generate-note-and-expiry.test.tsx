@@ -1,4 +1,4 @@
-// Forms as a new user met them (walk 5): the Generate note's limit is told as it nears, numbers written as
+// Forms: the Generate note's limit is told as it nears, numbers written as
 // everywhere else ("1,000"), and the empty expiry's error says what is wrong, not the hint over again.
 import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,4 +1,4 @@
-// Keys' search as a new user met it (walk 5): a key typed in lower case finds nothing on a service that matches
+// Keys' search: a key typed in lower case finds nothing on a service that matches
 // values exactly, so the screen says keys are upper case and offers that search in one click (the term sent is
 // never changed by itself: HWIDs are case-sensitive); a key just deleted from the panel is said to be deleted.
 import { render, screen, waitFor } from '@testing-library/react';

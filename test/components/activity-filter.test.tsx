@@ -1,4 +1,4 @@
-// Activity's filter as a new user met it (walk 5): spaces alone are no filter (as in All keys), not a filter
+// Activity's filter: spaces alone are no filter (as in All keys), not a filter
 // that hides every operation; a term's surrounding spaces are not part of it, in the list and the export.
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

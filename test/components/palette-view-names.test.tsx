@@ -1,4 +1,4 @@
-// The command palette as a new user met it (walk 5): typing a view's name and pressing Enter goes to that view,
+// The command palette: typing a view's name and pressing Enter goes to that view,
 // even when an export whose label holds the same words was used recently; the export never runs.
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

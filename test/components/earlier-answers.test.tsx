@@ -1,4 +1,4 @@
-// An earlier attempt's answer under new inputs (walk 5): Keyless's refusal of one HWID does not stay under the
+// An earlier attempt's answer under new inputs: Keyless's refusal of one HWID does not stay under the
 // form once another is typed (nor under the spaces dialog), and Validate labels the last run's answer as being
 // for other values once the form changed.
 import { render, screen, within } from '@testing-library/react';

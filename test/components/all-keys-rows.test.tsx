@@ -1,5 +1,8 @@
-// All keys as a new user met it (walk 5): the last column names Keydesk's bookkeeping, not customer activity; a key
-// pasted with spaces around it is found; a deleted key's expiry is shown as what it was, so the Expires sort reads true.
+// All keys' rows as a person reads them: the last column names Keydesk's bookkeeping, not customer activity; a key
+// pasted with spaces around it is found; a deleted key's expiry is shown as what it was, so the Expires sort reads
+// true; a Premium column beside the Premium filter (in words, not sortable: the ledger has no premium sort); an
+// expiry not read back after an extend says so in words and with an icon, not by colour alone; exports follow the
+// sort on screen.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,7 +12,7 @@ import { fake, installBridge, key, resetFake, sandboxProfile } from '../support/
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { fmt } = await import('../../src/renderer/src/lib/format.ts');
-const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
+const { AllKeys, STALE_EXPIRY } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
 const initial = useKeydesk.getState();
 
 const KEY = 'ZZZEN-471RS-6YK5E-RP9RK-H1W65';
@@ -132,5 +135,83 @@ describe('All keys: Enter on a row', () => {
     expect(s.drafts['lookup.term']).toBe(KEY);
     // Enter did not tick the row.
     expect(s.selection.has(KEY)).toBe(false);
+  });
+});
+
+describe('All keys: the Premium column', () => {
+  it('says Premium or Standard in each row, under a header that is not a sort button, and agrees with the Premium filter', async () => {
+    const user = userEvent.setup();
+    fake.impl['ledger.query'] = (input) => {
+      const { filter } = input as { filter: { premium?: boolean } };
+      const rows = [row('KD-P', { isPremium: true }), row('KD-S', { isPremium: false })].filter((r) => filter.premium === undefined || r.isPremium === filter.premium);
+      return Promise.resolve({ ok: true, data: { rows, total: rows.length, totalCapped: false } });
+    };
+    render(<AllKeys />);
+    await screen.findByText('2 keys');
+    const grid = screen.getByRole('grid', { name: 'All keys' });
+    const headers = within(grid).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers.slice(1, 4)).toEqual([expect.stringMatching(/^Key/), expect.stringMatching(/^Status/), 'Premium']);
+    const premiumHeader = within(grid).getAllByRole('columnheader')[3] as HTMLElement;
+    expect(within(premiumHeader).queryByRole('button')).toBeNull();
+    expect(premiumHeader.getAttribute('aria-sort')).toBeNull();
+    // Cells line up under their headers: the Premium cell is the row's fourth.
+    const cells = (value: string) => within(rowOf(value)).getAllByRole('gridcell').map((c) => c.textContent);
+    expect(cells('KD-P')[3]).toBe('Premium');
+    expect(cells('KD-S')[3]).toBe('Standard');
+
+    await user.selectOptions(screen.getByLabelText('Premium'), 'Standard');
+    await screen.findByText('1 key');
+    expect(screen.queryByRole('checkbox', { name: 'Select KD-P' })).toBeNull();
+    expect(cells('KD-S')[3]).toBe('Standard');
+  });
+});
+
+describe('All keys: exports follow the sort shown', () => {
+  it('sends the sort on screen and the filter with the export, and says the file follows that order', async () => {
+    const user = userEvent.setup();
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A', { isPremium: false }), row('KD-B', { isPremium: true })], total: 2, totalCapped: false } });
+    fake.impl['ledger.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/keys.csv' } });
+    render(<AllKeys />);
+    await screen.findByText('2 keys');
+    expect(screen.getByText('Exports hold every matching key, in the order shown.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /^Key/ }));
+    await user.type(screen.getByLabelText('Filter (key, note or HWID)'), 'KD');
+    await screen.findByText('2 keys');
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'ledger.export')).toHaveLength(1);
+    });
+    const shown = useKeydesk.getState().ledgerSort;
+    expect(shown.field).toBe('value');
+    expect(fake.calls.find((c) => c.name === 'ledger.export')?.input).toEqual({ filter: { text: 'KD' }, sort: shown, format: 'csv' });
+  });
+});
+
+/** An active key with a fixed expiry (the row builder's default is a generated days-key). */
+const ACTIVE_2099: Partial<LedgerRow> = { status: 'active', expiresAt: '2099-01-31T23:59:59.999Z', daysKey: null };
+
+const expiryCell = (value: string): HTMLElement => {
+  const r = screen.getByRole('checkbox', { name: `Select ${value}` }).closest('[role="row"]') as HTMLElement;
+  const header = screen.getAllByRole('columnheader').findIndex((h) => h.textContent.startsWith('Expires'));
+  return within(r).getAllByRole('gridcell')[header] as HTMLElement;
+};
+
+describe('All keys: an expiry not read back', () => {
+  it('shows the earlier expiry with words saying it was not read back and what to do, and a current one plainly', async () => {
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-OLD', { ...ACTIVE_2099, expiryStale: true }), row('KD-NEW', ACTIVE_2099)], total: 2, totalCapped: false } });
+    render(<AllKeys />);
+    await screen.findByText('2 keys');
+
+    const stale = expiryCell('KD-OLD');
+    expect(stale.textContent).toContain('2099');
+    expect(stale.textContent).toContain('not read back');
+    // The whole sentence for a screen reader, and in the title for a pointer.
+    expect(stale.textContent).toContain(STALE_EXPIRY);
+    expect(STALE_EXPIRY).toBe('Extended; new expiry not read back — look the key up.');
+    expect(stale.querySelector('[title]')?.getAttribute('title')).toBe(`${STALE_EXPIRY} Expiry seen before: 2099-01-31T23:59:59.999Z`);
+
+    const current = expiryCell('KD-NEW');
+    expect(current.textContent).toContain('2099');
+    expect(current.textContent).not.toContain('not read back');
   });
 });
