@@ -589,6 +589,30 @@ describe('the audit log', () => {
   });
 });
 
+describe('the jobs a window finds after a reload', () => {
+  it('lists the 20 newest and every running or interrupted job however old, newest first, for that profile only', () => {
+    const db = new LocalDb(':memory:');
+    const at = (minute: number): string => new Date(Date.UTC(2026, 10, 23, 6, minute)).toISOString();
+    const make = (id: string, minute: number, profileId = PROFILE): void => {
+      db.createJob({ id, profileId, action: 'extend', params: '{"days":1}', createdAt: at(minute) }, { keyValues: ['K-1'] });
+      db.setJobState(id, 'finished', null, at(minute));
+    };
+    make('old-interrupted', 0);
+    make('old-running', 1);
+    make('old-cancelled', 2);
+    for (let i = 0; i < 25; i++) make(`finished-${String(i)}`, 10 + i);
+    make('elsewhere', 3, 'another-profile');
+    db.setJobState('old-interrupted', 'interrupted', 'Keydesk stopped while this job ran.', at(5));
+    db.setJobState('old-running', 'running', null, null);
+    db.setJobState('old-cancelled', 'cancelled', null, at(5));
+    db.setJobState('elsewhere', 'interrupted', 'Keydesk stopped while this job ran.', at(5));
+
+    const ids = db.jobs(PROFILE).map((j) => j.id);
+    expect(ids).toEqual([...Array.from({ length: 20 }, (_, i) => `finished-${String(24 - i)}`), 'old-running', 'old-interrupted']);
+    db.close();
+  });
+});
+
 describe('schema upgrades', () => {
   // The ledger as the first release wrote it, frozen here: upgrades must keep such a file's rows.
   const FIRST_RELEASE = `

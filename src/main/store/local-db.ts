@@ -1365,9 +1365,14 @@ export class LocalDb {
     return row ? { ...row } : null;
   }
 
-  /** A profile's most recent jobs, newest first. */
+  /**
+   * A profile's most recent jobs, newest first, and every job still running or interrupted however old: a window
+   * reloaded after many finished jobs must still find the one it can follow, cancel or resume.
+   */
   jobs(profileId: string, limit = 20): StoredJob[] {
-    return (this.db.prepare(`${JOB_SELECT} WHERE profile_id = ? ORDER BY created_at DESC, id LIMIT ?`).all(profileId, limit) as unknown as StoredJob[]).map((j) => ({ ...j }));
+    const sql = `${JOB_SELECT} WHERE profile_id = ?1 AND (state IN ('running', 'interrupted')
+      OR id IN (SELECT id FROM jobs WHERE profile_id = ?1 ORDER BY created_at DESC, id LIMIT ?2)) ORDER BY created_at DESC, id`;
+    return (this.db.prepare(sql).all(profileId, limit) as unknown as StoredJob[]).map((j) => ({ ...j }));
   }
 
   setJobState(jobId: string, state: JobState, reason: string | null, finishedAt: string | null): void {
