@@ -48,7 +48,9 @@ describe('the build output', () => {
       const write: LedgerWrite = { seq: 1, kind: 'keys', profileId: 'p', seenAt: '2026-11-23T00:00:00.000Z', keys: JSON.stringify([key]) };
       worker.postMessage(write);
       const [ack] = (await once(worker, 'message')) as [LedgerWriteAck];
-      expect(ack).toEqual({ seq: 1, ok: true });
+      // The thread reports its heap with each answer (main lets a thread with a large heap go when idle).
+      expect(ack).toEqual({ seq: 1, ok: true, heapBytes: expect.any(Number) as number });
+      expect(ack.heapBytes).toBeGreaterThan(0);
       expect(db.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 5).rows).toEqual([expect.objectContaining({ value: 'KD-BUILT', note: 'from the build', status: 'generated' })]);
     } finally {
       await worker.terminate();
