@@ -141,6 +141,15 @@ export async function generateCore(c: BenchCore, count: number, note: string): P
   return batchValues(generated);
 }
 
+/**
+ * The core's ledger learns that keys customers activated are active, as a vendor's does when All keys or Keys
+ * fetches the active keys: a bulk HWID reset leaves out keys the ledger shows as generated.
+ */
+export async function learnActive(c: BenchCore, note: string, count: number): Promise<void> {
+  for (let offset = 0; offset < count; offset += 1_000) await c.call('keys.fetchActive', { term: note, limit: 1_000, offset });
+  await c.core.ledger.idle();
+}
+
 /** `count` keys generated on the service over HTTP (not recorded by the core). */
 export async function generateRaw(origin: string, apiKey: string, count: number, note: string, expire = '2099-01-01'): Promise<string[]> {
   const res = await request(`${origin}${ROUTES.generateKeyPost.path}`, {

@@ -19,7 +19,7 @@ import { generateKeyValues } from '../src/sandbox/keygen.ts';
 import { DETAIL_FULL, DETAIL_HEADER, ROUTES } from '../src/shared/wire.ts';
 import type { Key, LedgerRow } from '../src/shared/domain.ts';
 import { SandboxStore } from '../src/sandbox/store.ts';
-import { activate, arrivalRecorder, cancelLatency, coreBulk, generateCore, expiries, generateRaw, harnessRss, rateLimitedBulk, rawBulk, sequentialBulk, startCore, type BulkAction, type HarnessMemory } from './jobs.ts';
+import { activate, arrivalRecorder, learnActive, cancelLatency, coreBulk, generateCore, expiries, generateRaw, harnessRss, rateLimitedBulk, rawBulk, sequentialBulk, startCore, type BulkAction, type HarnessMemory } from './jobs.ts';
 import { measureRenderer } from './renderer.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -442,7 +442,10 @@ async function benchBulk(): Promise<void> {
         // The core's keys come through the core, so the ledger holds them, as it does the keys a bulk action in
         // All keys selects (a job over keys the ledger never saw inserts a row, and its trigram entries, per answer).
         const coreKeys = await generateCore(c, 10_000, `core ${action} ${round}`);
-        if (action === 'resetHwid') for (const keys of [rawKeys, coreKeys]) await activate(origin, 'bench', keys);
+        if (action === 'resetHwid') {
+          for (const keys of [rawKeys, coreKeys]) await activate(origin, 'bench', keys);
+          await learnActive(c, `core ${action} ${round}`, coreKeys.length);
+        }
         let t = cpuMicros();
         raw.push(await rawBulk(origin, apiKey, action, rawKeys, 16));
         rawCpu.push((cpuMicros() - t) / 10_000);
