@@ -299,7 +299,15 @@ interface PlacedRow {
   created_at: string | null;
   last_seen_at: string;
 }
-type LogEntry = { profile_id: string; was: number } & PlacedRow;
+/** A key ledger_log names since the anchors last moved: the row as its first entry found it (`was`: 1 when it was there), and the row now (`present`: 1 when it still is). */
+type ChangedKey = { profile_id: string; was: number; present: number } & PlacedRow & {
+  now_note: string;
+  now_status: string;
+  now_is_premium: number;
+  now_expires_at: string | null;
+  now_created_at: string | null;
+  now_last_seen_at: string;
+};
 
 const SORT_COLUMNS: Record<LedgerSortField, string> = {
   createdAt: 'created_at',
@@ -834,39 +842,53 @@ export class LocalDb {
       this.anchorCache.clear();
       return;
     }
-    const entries = this.statement(
-      'SELECT profile_id, value, was, note, status, is_premium, expires_at, created_at, last_seen_at FROM ledger_log WHERE seq > ? AND seq <= ? ORDER BY seq',
-    ).all(from, head) as unknown as LogEntry[];
-    // Per profile and key, the row as the anchors counted it: as its first entry since then found it.
-    const before = new Map<string, Map<string, PlacedRow | null>>();
-    for (const e of entries) {
-      let changed = before.get(e.profile_id);
-      if (!changed) before.set(e.profile_id, (changed = new Map<string, PlacedRow | null>()));
-      if (!changed.has(e.value)) changed.set(e.value, e.was === 1 ? e : null);
-    }
-    const current = this.statement(
-      'SELECT value, note, status, is_premium, expires_at, created_at, last_seen_at FROM ledger WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))',
-    );
-    for (const [profileId, changed] of before) {
-      const now = new Map((current.all(profileId, JSON.stringify([...changed.keys()])) as unknown as PlacedRow[]).map((r) => [r.value, r]));
-      for (const lists of this.anchorLists()) {
-        for (const [id, list] of lists) {
-          if (list.profileId !== profileId) continue;
-          let kept = !list.filter.text;
-          const column = list.column as keyof PlacedRow;
-          for (const [value, was] of changed) {
-            if (!kept) break;
-            const is = now.get(value);
-            const wasIn = was !== null && passes(list.filter, was);
-            const isIn = is !== undefined && passes(list.filter, is);
-            // Most writes move a row in one order only (a key seen again: the last-seen one).
-            if (wasIn && isIn && was[column] === is[column]) continue;
-            if (wasIn) kept = this.countMove(list, was, -1);
-            if (kept && isIn) kept = this.countMove(list, is, 1);
-          }
-          if (!kept) lists.delete(id);
+    // One row per key changed, in the order of its first entry since then: the row as that entry found it (the
+    // anchors counted it so) beside the row now. Read row by row, not as arrays and maps of every key: a writer's
+    // commit can log thousands, and keeping them all alive at once across scavenges grew main's young generation.
+    const changes = this.statement(`
+      SELECT f.profile_id, f.value, f.was, f.note, f.status, f.is_premium, f.expires_at, f.created_at, f.last_seen_at,
+        l.value IS NOT NULL AS present, l.note AS now_note, l.status AS now_status, l.is_premium AS now_is_premium,
+        l.expires_at AS now_expires_at, l.created_at AS now_created_at, l.last_seen_at AS now_last_seen_at
+      FROM (
+        SELECT min(seq) AS first, profile_id, value, was, note, status, is_premium, expires_at, created_at, last_seen_at
+        FROM ledger_log WHERE seq > ? AND seq <= ? GROUP BY profile_id, value
+      ) AS f
+      LEFT JOIN ledger AS l ON l.profile_id = f.profile_id AND l.value = f.value
+      ORDER BY f.first`);
+    // Per profile changed, its lists and whether each still holds (a text filter's does not: the log holds no search text).
+    const followed = new Map<string, { lists: Map<string, Anchors>; id: string; list: Anchors; kept: boolean }[]>();
+    const listsOf = (profileId: string) => {
+      let found = followed.get(profileId);
+      if (!found) {
+        found = [];
+        for (const lists of this.anchorLists()) {
+          for (const [id, list] of lists) if (list.profileId === profileId) found.push({ lists, id, list, kept: !list.filter.text });
         }
+        followed.set(profileId, found);
       }
+      return found;
+    };
+    for (const e of changes.iterate(from, head) as Iterable<unknown> as Iterable<ChangedKey>) {
+      const was: PlacedRow | null = e.was === 1 ? e : null;
+      const is: PlacedRow | undefined = e.present === 1
+        ? { value: e.value, note: e.now_note, status: e.now_status, is_premium: e.now_is_premium, expires_at: e.now_expires_at, created_at: e.now_created_at, last_seen_at: e.now_last_seen_at }
+        : undefined;
+      for (const followedList of listsOf(e.profile_id)) {
+        if (!followedList.kept) continue;
+        const { list } = followedList;
+        const column = list.column as keyof PlacedRow;
+        const wasIn = was !== null && passes(list.filter, was);
+        const isIn = is !== undefined && passes(list.filter, is);
+        // Most writes move a row in one order only (a key seen again: the last-seen one).
+        if (wasIn && isIn && was[column] === is[column]) continue;
+        let kept = true;
+        if (wasIn) kept = this.countMove(list, was, -1);
+        if (kept && isIn) kept = this.countMove(list, is, 1);
+        followedList.kept = kept;
+      }
+    }
+    for (const found of followed.values()) {
+      for (const { lists, id, kept } of found) if (!kept) lists.delete(id);
     }
   }
 
