@@ -98,6 +98,9 @@ function service(url: string, db: LocalDb, clock?: JobClock, events: JobSummary[
   });
 }
 
+/** The fields of a key the ledger records that these tests leave plain; each test adds its value and status. */
+const LEDGER_KEY = { id: '', note: '', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+
 const values = (n: number, prefix = 'K'): string[] => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
 
 describe('unknown outcomes', () => {
@@ -533,11 +536,10 @@ describe('a job over every key a filter matches', () => {
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const jobs = service(fake.url, db);
     try {
-      const base = { id: '', note: '', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
       db.recordKeys('p1', [
-        { ...base, value: 'A1', status: 'active' },
-        { ...base, value: 'G1', status: 'generated' },
-        { ...base, value: 'D1', status: 'generated' },
+        { ...LEDGER_KEY, value: 'A1', status: 'active' },
+        { ...LEDGER_KEY, value: 'G1', status: 'generated' },
+        { ...LEDGER_KEY, value: 'D1', status: 'generated' },
       ]);
       db.markDeleted('p1', 'D1');
       const all = await jobs.start('p1', { action: 'delete', target: { filter: {} } });
@@ -563,12 +565,11 @@ describe('a bulk HWID reset', () => {
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const jobs = service(fake.url, db);
     try {
-      const base = { id: '', note: '', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
       db.recordKeys('p1', [
-        { ...base, value: 'A1', status: 'active' },
-        { ...base, value: 'A2', status: 'active' },
-        { ...base, value: 'G1', status: 'generated' },
-        { ...base, value: 'D1', status: 'active' },
+        { ...LEDGER_KEY, value: 'A1', status: 'active' },
+        { ...LEDGER_KEY, value: 'A2', status: 'active' },
+        { ...LEDGER_KEY, value: 'G1', status: 'generated' },
+        { ...LEDGER_KEY, value: 'D1', status: 'active' },
       ]);
       db.markDeleted('p1', 'D1');
       // Picked keys: the ledger's generated and deleted ones stay out; one it does not hold is the service's to judge.

@@ -524,21 +524,16 @@ export class LocalDb {
 
   /** Runs `fn` in one read transaction (one snapshot of the file), unless a transaction is open already. */
   private read<T>(fn: () => T): T {
-    if (this.db.isTransaction) return fn();
-    this.db.exec('BEGIN');
-    try {
-      const r = fn();
-      this.db.exec('COMMIT');
-      return r;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
+    return this.db.isTransaction ? fn() : this.transaction('BEGIN', fn);
   }
 
   /** Runs `fn` in one transaction: all of it, or none. */
   private tx<T>(fn: () => T): T {
-    this.db.exec('BEGIN IMMEDIATE');
+    return this.transaction('BEGIN IMMEDIATE', fn);
+  }
+
+  private transaction<T>(begin: 'BEGIN' | 'BEGIN IMMEDIATE', fn: () => T): T {
+    this.db.exec(begin);
     try {
       const r = fn();
       this.db.exec('COMMIT');
