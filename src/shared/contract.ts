@@ -264,6 +264,10 @@ export const contract = {
     z.strictObject({ jobId: z.uuid(), format: exportFormat, what: z.enum(['items', 'keys']).optional() }),
     "A job id and a format; main writes every item's outcome (or, with what: 'keys', a generate job's keys) to the path the user picks.",
   ),
+  'jobs.forget': op<null>()(
+    z.strictObject({ jobId: z.uuid() }),
+    "A job id; main removes a stopped job's record (its items, its list of keys made); the keys and the audit log stay.",
+  ),
   'jobs.getCeiling': op<{ ceiling: number; isDefault: boolean }>()(z.strictObject({ profileId }), 'A profile id.'),
   'jobs.setCeiling': op<{ ceiling: number; isDefault: boolean }>()(
     z.strictObject({ profileId, ceiling: z.int().min(1).max(JOB_CEILING_MAX).nullable() }),

@@ -38,6 +38,7 @@ export const OPERATION_WORDS: Readonly<Record<OperationName, string>> = {
   'jobs.cancel': 'Cancel a bulk action',
   'jobs.resume': 'Resume a bulk action',
   'jobs.export': 'Export a bulk action',
+  'jobs.forget': 'Remove a job from the list',
   'jobs.getCeiling': 'Read the bulk request limit',
   'jobs.setCeiling': 'Set the bulk request limit',
 };

@@ -36,6 +36,7 @@ export const OPERATION_NAMES = [
   'jobs.cancel',
   'jobs.resume',
   'jobs.export',
+  'jobs.forget',
   'jobs.getCeiling',
   'jobs.setCeiling',
 ] as const;

@@ -16,7 +16,7 @@ const DESIGN_TABLE = [
 
 describe('contract', () => {
   it('declares every operation of the design table, plus keys.export and the jobs', () => {
-    const jobs = ['jobs.start', 'jobs.list', 'jobs.get', 'jobs.items', 'jobs.cancel', 'jobs.resume', 'jobs.export', 'jobs.getCeiling', 'jobs.setCeiling'];
+    const jobs = ['jobs.start', 'jobs.list', 'jobs.get', 'jobs.items', 'jobs.cancel', 'jobs.resume', 'jobs.export', 'jobs.forget', 'jobs.getCeiling', 'jobs.setCeiling'];
     expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs].sort());
     for (const name of OPERATION_NAMES) expect(contract[name].trust.length, name).toBeGreaterThan(5);
   });

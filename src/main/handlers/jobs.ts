@@ -52,7 +52,7 @@ const notFound = () => fail('NOT_FOUND', 'That job was not found for this profil
 // Jobs belong to a profile: each handler works on the selected profile's jobs, and another profile's job is not found.
 export const jobHandlers = (
   core: Core,
-): Pick<Handlers, 'jobs.start' | 'jobs.list' | 'jobs.get' | 'jobs.items' | 'jobs.cancel' | 'jobs.resume' | 'jobs.export' | 'jobs.getCeiling' | 'jobs.setCeiling'> => ({
+): Pick<Handlers, 'jobs.start' | 'jobs.list' | 'jobs.get' | 'jobs.items' | 'jobs.cancel' | 'jobs.resume' | 'jobs.export' | 'jobs.forget' | 'jobs.getCeiling' | 'jobs.setCeiling'> => ({
   // A job's targets are read from the ledger (a filter) and its outcomes written there: keys still being recorded
   // go in first, so a job over "all matching" right after a generate covers every new key, in order.
   'jobs.start': needsKey(core, async (input, a) => {
@@ -107,6 +107,8 @@ export const jobHandlers = (
     }
     return ok({ path });
   }),
+
+  'jobs.forget': needsProfile(core, ({ jobId }, p) => core.jobs.forget(p.id, jobId)),
 
   'jobs.getCeiling': ({ profileId }) =>
     Promise.resolve(core.profiles.get(profileId) ? ok(core.jobs.ceiling(profileId)) : fail('NOT_FOUND', 'That profile no longer exists.')),

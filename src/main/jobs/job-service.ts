@@ -695,6 +695,19 @@ export class JobService {
     return this.run(jobId);
   }
 
+  /**
+   * Removes a stopped job from the profile's list (its items and the record of the keys it made go with it; the
+   * keys stay in the ledger and each request in the audit log). A job main still runs, or is starting, is refused:
+   * its answers are still to be recorded.
+   */
+  forget(profileId: string, jobId: string): Result<null> {
+    const job = this.runs.get(jobId)?.job ?? this.db.job(jobId);
+    if (!job || job.profileId !== profileId) return fail('NOT_FOUND', 'That job was not found for this profile.');
+    if (this.isActive(jobId)) return fail('CONFLICT', 'That job is still running: cancel it and wait for it to end, then remove it.');
+    this.db.forgetJob(jobId);
+    return ok(null);
+  }
+
   /** Waits until a job stops running (tests and the bench). */
   async settled(jobId: string): Promise<void> {
     await this.runs.get(jobId)?.finished;

@@ -1392,6 +1392,18 @@ export class LocalDb {
     return (this.db.prepare(sql).all(profileId, limit) as unknown as StoredJob[]).map((j) => ({ ...j }));
   }
 
+  /**
+   * Forgets a job: its row, its items and the list of keys it made, in one transaction. The keys themselves stay
+   * in the ledger and every request stays in the audit log; only the job's own record goes.
+   */
+  forgetJob(jobId: string): boolean {
+    return this.tx(() => {
+      this.db.prepare('DELETE FROM job_items WHERE job_id = ?').run(jobId);
+      this.db.prepare('DELETE FROM job_keys WHERE job_id = ?').run(jobId);
+      return Number(this.db.prepare('DELETE FROM jobs WHERE id = ?').run(jobId).changes) > 0;
+    });
+  }
+
   setJobState(jobId: string, state: JobState, reason: string | null, finishedAt: string | null): void {
     this.db.prepare('UPDATE jobs SET state = ?, reason = ?, finished_at = ? WHERE id = ?').run(state, reason, finishedAt, jobId);
   }

@@ -22,7 +22,7 @@ export const OFFLINE_PROBE_MS = 2_000;
 const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
   'app.status', 'profiles.list', 'profiles.select', 'profiles.remove', 'executions.history', 'keys.export',
   'ledger.query', 'ledger.export', 'hwid.read', 'audit.list', 'audit.export',
-  'jobs.list', 'jobs.get', 'jobs.items', 'jobs.cancel', 'jobs.export', 'jobs.getCeiling', 'jobs.setCeiling',
+  'jobs.list', 'jobs.get', 'jobs.items', 'jobs.cancel', 'jobs.export', 'jobs.forget', 'jobs.getCeiling', 'jobs.setCeiling',
 ]);
 
 /** Everything shown, selected or failed for one profile: what a profile switch puts back to nothing. */
