@@ -47,6 +47,15 @@ const REQUESTS: [string, (s: State) => Promise<unknown>, keyof State][] = [
   ['exportAudit', (s) => s.exportAudit({}, 'csv'), 'auditExportRequest'],
   ['generateTestKey', (s) => s.generateTestKey('sandbox'), 'testKeyRequest'],
   ['refreshTestKey', (s) => s.refreshTestKey(), 'testKeyRequest'],
+  ['loadJobList', (s) => s.loadJobList(), 'jobListRequest'],
+  [
+    'loadJobItems',
+    (s) => {
+      s.openJob('0b7e4a52-6a0f-4b7e-9a43-1f0f6f0c2a11');
+      return s.loadJobItems(null, 0);
+    },
+    'jobItemsRequest',
+  ],
 ];
 
 describe('one request helper', () => {

@@ -8,6 +8,7 @@ import { Activity } from './views/Activity/Activity.tsx';
 import { AllKeys } from './views/AllKeys/AllKeys.tsx';
 import { Identifier } from './views/Identifier/Identifier.tsx';
 import { Integration } from './views/Integration/Integration.tsx';
+import { Jobs } from './views/Jobs/Jobs.tsx';
 import { Keyless } from './views/Keyless/Keyless.tsx';
 import { Keys } from './views/Keys/Keys.tsx';
 import { Overview } from './views/Overview/Overview.tsx';
@@ -20,6 +21,7 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   overview: Overview,
   keys: Keys,
   ledger: AllKeys,
+  jobs: Jobs,
   keyless: Keyless,
   identifier: Identifier,
   validate: Validate,

@@ -108,4 +108,6 @@ export const NOUNS = {
   execution: { one: 'execution', other: 'executions' },
   match: { one: 'match', other: 'matches' },
   character: { one: 'character', other: 'characters' },
+  request: { one: 'request', other: 'requests' },
+  item: { one: 'item', other: 'items' },
 } as const satisfies Record<string, PluralForms>;

@@ -5,6 +5,7 @@ import type { OperationInput, OperationName, OperationOutput } from '../../../sh
 import type { ErrorCode, Failure } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
 import type { KeydeskState } from './index.ts';
+import { JOBS_NOTHING } from './jobs.ts';
 import { failed, IDLE, LOADING, READY, type RequestState } from './request.ts';
 
 const OFFLINE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['NETWORK', 'TIMEOUT']);
@@ -55,6 +56,7 @@ export function profileData() {
     validation: null,
     validationRequest: IDLE,
     testKeyRequest: IDLE,
+    ...JOBS_NOTHING,
   } satisfies Partial<KeydeskState>;
 }
 

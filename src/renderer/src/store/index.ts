@@ -7,6 +7,7 @@ import { createStoreContext, profileData } from './context.ts';
 import { createDraftsSlice, DRAFT_DEFAULTS, type Drafts, type DraftsSlice } from './drafts.ts';
 import { createExecutionsSlice, type ExecutionsSlice } from './executions.ts';
 import { createIntegrationSlice, type IntegrationSlice } from './integration.ts';
+import { createJobsSlice, type JobsSlice } from './jobs.ts';
 import { createKeysSlice, type KeysSlice } from './keys.ts';
 import { createLedgerSlice, type LedgerSlice } from './ledger.ts';
 import { createServiceSlice, type ServiceSlice } from './service.ts';
@@ -23,7 +24,7 @@ export interface Toast {
   text: string;
 }
 
-export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice & DraftsSlice & IntegrationSlice;
+export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice & DraftsSlice & IntegrationSlice & JobsSlice;
 
 export const useKeydesk = create<KeydeskState>()((set, get, store) => {
   const ctx = createStoreContext(set, get);
@@ -37,6 +38,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
     ...createKeysSlice(ctx),
     ...createServiceSlice(ctx),
     ...createIntegrationSlice(ctx),
+    ...createJobsSlice(ctx),
   };
 });
 

@@ -73,7 +73,8 @@ export interface LedgerSlice {
   selectAllMatching: () => void;
   clearSelection: () => void;
   runBulk: (action: BulkAction, days?: number) => Promise<void>;
-  cancelBulk: () => Promise<void>;
+  /** Cancels the job All keys follows, or the one `jobId` names (the Jobs view's). */
+  cancelBulk: (jobId?: string) => Promise<void>;
   /**
    * Sends a stopped job's pending items; with retryUnknown, the user chose to send unknown ones again too.
    * `jobId` names the Generate form's job when it is not the one All keys shows.
@@ -86,8 +87,8 @@ export interface LedgerSlice {
    * Refused, with words, while another job of this profile runs: the panel follows one job at a time.
    */
   startGenerateJob: (input: GenerateJobInput) => Promise<boolean>;
-  /** The shown generate job's keys (as the ledger has them), to a file the user picks. */
-  exportJobKeys: (format: 'csv' | 'json') => Promise<void>;
+  /** The shown generate job's keys (as the ledger has them), or those of the one `jobId` names, to a file the user picks. */
+  exportJobKeys: (format: 'csv' | 'json', jobId?: string) => Promise<void>;
   /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
   attachJobs: () => Promise<void>;
   dismissJob: () => void;
@@ -106,6 +107,8 @@ type Notify = {
   activeProfileId: string | null;
   /** The keys slice's last single-request batch: a generate job started later replaces it on screen. */
   lastGenerated: readonly unknown[];
+  /** The Jobs view's list: a job acted on from there is found in it. */
+  jobList: readonly JobSummary[];
 };
 
 /** A row's place in the current sort, for seeking the page next to it. */
@@ -133,6 +136,12 @@ const plural = (n: number, one: string): string => `${n.toLocaleString()} ${one}
 
 export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], LedgerSlice> = (set, get) => {
   const inFlight = new Set<string>();
+  /** A job this window knows of (a panel's, or one in the Jobs list), as last described. */
+  const known = (jobId: string): JobSummary | null => {
+    const { job, bulkJob, generateJob, jobList } = get();
+    // The newest word on it: a panel and the list may each hold a summary of the same job.
+    return [job, bulkJob, generateJob, ...jobList].reduce<JobSummary | null>((best, j) => (j?.id === jobId && (best === null || j.version > best.version) ? j : best), null);
+  };
   let unsubscribe: (() => void) | null = null;
   let unsubscribeLedger: (() => void) | null = null;
   /** Main's ledger writer changed for a profile: the active one's count is shown, and its end refreshes the table. */
@@ -364,8 +373,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       set({ selection: new Set(), selectedAll: null, jobProblems: null });
       onProgress(r.data);
     },
-    cancelBulk: async () => {
-      const job = get().job;
+    cancelBulk: async (jobId) => {
+      const job = jobId === undefined ? get().job : known(jobId);
       if (job?.state !== 'running' || get().jobCancelling === job.id) return;
       set({ jobCancelling: job.id });
       const r = await call('jobs.cancel', { jobId: job.id }).finally(() => {
@@ -375,8 +384,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       else onProgress(r.data);
     },
     resumeJob: async (retryUnknown, jobId) => {
-      const { job: shown, generateJob, bulkJob, jobStarting } = get();
-      const job = jobId === undefined ? shown : ([shown, bulkJob, generateJob].find((j) => j?.id === jobId) ?? null);
+      const { job: shown, jobStarting } = get();
+      const job = jobId === undefined ? shown : known(jobId);
       if (!job || isLive(job) || jobStarting !== null) return;
       if (shown && shown.id !== job.id && isLive(shown)) {
         get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
@@ -396,8 +405,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       if (!isLive(r.data)) void loadProblems(r.data);
     },
     exportJob: async (format, jobId) => {
-      const { job: shown, bulkJob } = get();
-      const job = jobId === undefined ? bulkJob : ([bulkJob, shown].find((j) => j?.id === jobId) ?? null);
+      const job = jobId === undefined ? get().bulkJob : known(jobId);
       if (!job) return;
       const r = await call('jobs.export', { jobId: job.id, format });
       if (!r.ok) get().notify('error', r.message);
@@ -422,8 +430,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       onProgress(r.data);
       return true;
     },
-    exportJobKeys: async (format) => {
-      const job = get().generateJob;
+    exportJobKeys: async (format, jobId) => {
+      const job = jobId === undefined ? get().generateJob : known(jobId);
       if (!job) return;
       const r = await call('jobs.export', { jobId: job.id, format, what: 'keys' });
       if (!r.ok) get().notify('error', r.message);

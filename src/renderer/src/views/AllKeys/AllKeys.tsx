@@ -234,7 +234,7 @@ function JobPanel({ job }: { job: JobSummary }) {
       )}
       <ConfirmDialog
         open={confirmUnknown}
-        title={`Send ${n(job.counts.unknown)} requests again?`}
+        title={`Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`}
         body={`Each was sent once and no answer came back, so it may already have taken effect. ${job.action === 'extend' ? 'Sending an extension again extends the key again. ' : ''}Check these keys first if that matters.`}
         confirmLabel="Send again"
         destructive={job.action === 'extend' || job.action === 'generate'}

@@ -1,0 +1,123 @@
+// The Jobs view's slice: the active profile's jobs as main lists them (every running or interrupted job, and the
+// 20 newest), kept current by main's progress events, the job opened and a page of its items. Acting on a job
+// (cancel, resume, export) goes through the ledger slice's actions, which also keep All keys' and Keys' panels
+// true; forgetting one is here.
+import type { JobItem, JobItemState, JobSummary } from '../../../shared/domain.ts';
+import { subscribe } from '../lib/api.ts';
+import { IDLE, type RequestState } from './request.ts';
+import type { ProfileData, StoreContext } from './context.ts';
+
+/** Items per page of an open job. */
+export const JOB_ITEMS_PAGE = 100;
+
+export interface JobItemsPage {
+  jobId: string;
+  /** The state shown (null: every item). */
+  state: JobItemState | null;
+  offset: number;
+  items: JobItem[];
+  total: number;
+}
+
+export interface JobsSlice {
+  /** The active profile's jobs, newest first, as main last described each; empty until loaded. */
+  jobList: JobSummary[];
+  /** Loading the list; `ready` once main has answered for this profile. */
+  jobListRequest: RequestState;
+  /** The job open in the Jobs view, by id; null when none. */
+  openJobId: string | null;
+  /** A page of the open job's items. */
+  jobItems: JobItemsPage | null;
+  jobItemsRequest: RequestState;
+  /** Removing a job from the list: the id being removed, so its button is not pressed twice. */
+  forgettingJob: string | null;
+  loadJobList: () => Promise<void>;
+  openJob: (jobId: string | null) => void;
+  /** Reads a page of the open job's items, of one state or all. */
+  loadJobItems: (state: JobItemState | null, offset: number) => Promise<void>;
+  /** Removes a stopped job from main's list (its items go; the keys and the audit log stay). */
+  forgetJob: (jobId: string) => Promise<boolean>;
+}
+
+/** Newest first, as main lists them; ties by id, as main breaks them. */
+const byNewest = (a: JobSummary, b: JobSummary): number => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1);
+
+/** What the Jobs view shows for one profile: a profile switch puts it back to this (see profileData). */
+export const JOBS_NOTHING: Pick<JobsSlice, 'jobList' | 'jobListRequest' | 'openJobId' | 'jobItems' | 'jobItemsRequest' | 'forgettingJob'> = {
+  jobList: [],
+  jobListRequest: IDLE,
+  openJobId: null,
+  jobItems: null,
+  jobItemsRequest: IDLE,
+  forgettingJob: null,
+};
+
+export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof ProfileData> {
+  const { get, set, request } = ctx;
+  let unsubscribe: (() => void) | null = null;
+
+  /**
+   * Main's word on a job (a progress event, an action's answer): the row is replaced when newer, and a job the list
+   * has not seen yet (just started) is added. Another profile's job never enters the list.
+   */
+  const upsert = (p: JobSummary) => {
+    const { activeProfileId, jobList, jobListRequest, openJobId, jobItems } = get();
+    if (p.profileId !== activeProfileId || jobListRequest.status !== 'ready') return;
+    const i = jobList.findIndex((j) => j.id === p.id);
+    const old = i >= 0 ? jobList[i] : undefined;
+    if (old && p.version <= old.version) return;
+    const next = old ? jobList.map((j) => (j.id === p.id ? p : j)) : [...jobList, p].sort(byNewest);
+    set({ jobList: next });
+    // The open job's items page changed under it when the job ended: read it again.
+    const ended = old !== undefined && old.finishedAt === null && p.finishedAt !== null;
+    if (ended && openJobId === p.id && jobItems?.jobId === p.id) void get().loadJobItems(jobItems.state, jobItems.offset);
+  };
+
+  return {
+    loadJobList: async () => {
+      unsubscribe ??= subscribe('jobs.progress', upsert);
+      // A refresh keeps the rows on screen until the answer; a first load shows the loading state.
+      await request('jobs.list', undefined, 'jobListRequest', (d) => ({ jobList: [...d.jobs].sort(byNewest) }), {
+        latest: true,
+        background: get().jobListRequest.status === 'ready',
+      });
+    },
+    openJob: (openJobId) => {
+      set({ openJobId, jobItems: null, jobItemsRequest: IDLE });
+    },
+    loadJobItems: async (state, offset) => {
+      const jobId = get().openJobId;
+      if (jobId === null) return;
+      await request(
+        'jobs.items',
+        { jobId, offset, limit: JOB_ITEMS_PAGE, ...(state === null ? {} : { state }) },
+        'jobItemsRequest',
+        // The job opened since is another: its page is not this answer.
+        (d) => (get().openJobId === jobId ? { jobItems: { jobId, state, offset, items: d.items, total: d.total } } : {}),
+        { latest: true, background: get().jobItems?.jobId === jobId },
+      );
+    },
+    forgetJob: async (jobId) => {
+      if (get().forgettingJob !== null) return false;
+      set({ forgettingJob: jobId });
+      const r = await ctx.run('jobs.forget', { jobId });
+      set({ forgettingJob: null });
+      if (!r) return false;
+      if ('failure' in r) {
+        get().notify('error', r.failure.message);
+        return false;
+      }
+      const { openJobId, job, bulkJob, generateJob } = get();
+      // Gone from main: gone from every place that showed it.
+      set({
+        jobList: get().jobList.filter((j) => j.id !== jobId),
+        ...(openJobId === jobId ? { openJobId: null, jobItems: null, jobItemsRequest: IDLE } : {}),
+        ...(job?.id === jobId ? { job: null } : {}),
+        ...(bulkJob?.id === jobId ? { bulkJob: null, jobProblems: null } : {}),
+        ...(generateJob?.id === jobId ? { generateJob: null } : {}),
+      });
+      get().notify('success', 'Job removed from the list. Its keys stay in All keys, and each request stays in Activity.');
+      return true;
+    },
+  };
+}

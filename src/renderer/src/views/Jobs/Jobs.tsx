@@ -1,0 +1,405 @@
+import { useEffect, useRef, useState } from 'react';
+import type { JobItem, JobItemState, JobSummary } from '../../../../shared/domain.ts';
+import { Badge, type Tone } from '../../components/Badge.tsx';
+import { CancelJobButton } from '../../components/CancelJobButton.tsx';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { DataTable, type Column } from '../../components/DataTable.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
+import { FailureMessage } from '../../components/FailureMessage.tsx';
+import type { IconName } from '../../components/Icon.tsx';
+import { Skeleton } from '../../components/Skeleton.tsx';
+import { Time } from '../../components/Time.tsx';
+import { fmt, NOUNS } from '../../lib/format.ts';
+import { isLive, jobLine, jobTitle, settledOf } from '../../lib/jobs.ts';
+import { plain } from '../../lib/words.ts';
+import { useKeydesk } from '../../store/index.ts';
+import { JOB_ITEMS_PAGE } from '../../store/jobs.ts';
+
+/** A job's state as a badge: a word and an icon, never colour alone. */
+function stateOf(j: JobSummary): { word: string; tone: Tone; icon: IconName; title?: string } {
+  if (j.state === 'running') return { word: 'Running', tone: 'info', icon: 'clock' };
+  // Stopped, with answers to requests already sent still to come: main is not done with it.
+  if (isLive(j)) return { word: j.state === 'cancelled' ? 'Cancelling' : 'Stopping', tone: 'info', icon: 'clock' };
+  if (j.state === 'interrupted') return { word: 'Interrupted', tone: 'warning', icon: 'alert' };
+  // A cancel that came after the last request stopped nothing: the job did all it was asked.
+  if (j.state === 'cancelled' && j.counts.pending + j.counts.sent > 0) return { word: 'Cancelled', tone: 'neutral', icon: 'cross' };
+  // Some keys failed or are in doubt: the same word, marked by tone and icon; the Failed and Unknown counts say which.
+  const clean = j.counts.failed === 0 && j.counts.unknown === 0;
+  return clean ? { word: 'Finished', tone: 'success', icon: 'check' } : { word: 'Finished', tone: 'warning', icon: 'alert', title: 'Finished: some keys failed or have an unknown outcome' };
+}
+
+function StateBadge({ job }: { job: JobSummary }) {
+  const s = stateOf(job);
+  return (
+    <Badge tone={s.tone} icon={s.icon} {...(s.title ? { title: s.title } : {})}>
+      {s.word}
+    </Badge>
+  );
+}
+
+/** When a job started, and under it when it ended (the time alone on the same day), or that it has not. */
+function When({ job }: { job: JobSummary }) {
+  const sameDay = job.finishedAt !== null && fmt.date(job.finishedAt) === fmt.date(job.createdAt);
+  return (
+    <>
+      <Time iso={job.createdAt} mode="dateTime" />
+      <br />
+      <span className="muted">
+        {isLive(job) || job.finishedAt === null ? (
+          'not ended yet'
+        ) : (
+          <>
+            ended <Time iso={job.finishedAt} mode={sameDay ? 'time' : 'dateTime'} />
+          </>
+        )}
+      </span>
+    </>
+  );
+}
+
+const count = (n: number) => (n === 0 ? <span className="muted">0</span> : fmt.number(n));
+
+/** What the job did, with a generate job's note: "Generate (“spring”)". */
+const jobName = (j: JobSummary): string => (j.note ? `${jobTitle(j)} (“${j.note}”)` : jobTitle(j));
+
+/**
+ * The list's columns. The job's name is the button that opens it (a row is read by its name first, and the table
+ * keeps to the smallest window without an Open column).
+ */
+const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void): Column<JobSummary>[] => [
+  {
+    header: 'Job',
+    cell: (j) => (
+      <>
+        <button
+          type="button"
+          className="link"
+          aria-expanded={j.id === openId}
+          data-job-id={j.id}
+          aria-label={`${jobName(j)}, started ${fmt.dateTime(j.createdAt)}`}
+          onClick={() => { onOpen(j); }}
+        >
+          {jobName(j)}
+        </button>
+        <br />
+        <span className="muted">{fmt.count(j.total, NOUNS.key)}</span>
+      </>
+    ),
+  },
+  { header: 'State', cell: (j) => <StateBadge job={j} /> },
+  { header: 'When', cell: (j) => <When job={j} /> },
+  { header: 'Done', cell: (j) => count(j.counts.done), className: 'num' },
+  { header: 'Failed', cell: (j) => count(j.counts.failed), className: 'num' },
+  { header: 'Unknown', cell: (j) => count(j.counts.unknown), className: 'num' },
+  // Sent and awaiting an answer is neither done nor "not sent": counted with its own word while it lasts.
+  {
+    header: 'Not sent',
+    cell: (j) => (
+      <>
+        {count(j.counts.pending)}
+        {j.counts.sent > 0 && <span className="muted"> (+{fmt.number(j.counts.sent)} awaiting an answer)</span>}
+      </>
+    ),
+    className: 'num',
+  },
+];
+
+const DONE_WORD: Record<JobSummary['action'], string> = { extend: 'Extended', delete: 'Deleted', resetHwid: 'HWID reset', generate: 'Generated' };
+const OUTCOME_WORD: Record<Exclude<JobItemState, 'done'>, string> = {
+  failed: 'Refused',
+  unknown: 'Unknown: sent, no answer came back',
+  pending: 'Not sent',
+  sent: 'Sent, awaiting an answer',
+};
+const SHOW: { state: JobItemState | null; label: string }[] = [
+  { state: null, label: 'Every item' },
+  { state: 'done', label: 'Done' },
+  { state: 'failed', label: 'Failed' },
+  { state: 'unknown', label: 'Unknown' },
+  { state: 'pending', label: 'Not sent' },
+  { state: 'sent', label: 'Awaiting an answer' },
+];
+
+function itemColumns(job: JobSummary): Column<JobItem>[] {
+  const outcome: Column<JobItem> = { header: 'Outcome', cell: (i) => (i.state === 'done' ? DONE_WORD[job.action] : OUTCOME_WORD[i.state]) };
+  const reason: Column<JobItem> = { header: 'Reason', cell: (i) => (i.message ? <span title={i.code ?? undefined}>{plain(i.message)}</span> : <span className="muted">—</span>) };
+  return job.action === 'generate'
+    ? [{ header: 'Request', cell: (i) => i.target }, { header: 'Keys', cell: (i) => fmt.number(i.size), className: 'num' }, outcome, reason]
+    : [{ header: 'Key', cell: (i) => i.target, className: 'mono' }, outcome, reason];
+}
+
+/** The open job's items, a page at a time, of one state or all. */
+function JobItems({ job }: { job: JobSummary }) {
+  const page = useKeydesk((s) => (s.jobItems?.jobId === job.id ? s.jobItems : null));
+  const { status, error } = useKeydesk((s) => s.jobItemsRequest);
+  const load = useKeydesk((s) => s.loadJobItems);
+  const [show, setShow] = useState<JobItemState | null>(null);
+  const [offset, setOffset] = useState(0);
+  useEffect(() => {
+    void load(show, offset);
+  }, [load, job.id, show, offset]);
+  const inState = (state: JobItemState | null) => (state === null ? null : job.counts[state]);
+  const first = page && page.items.length > 0 ? page.offset + 1 : 0;
+  const last = page ? page.offset + page.items.length : 0;
+  return (
+    <div className="job-items">
+      <h3>Results</h3>
+      <label>
+        Show{' '}
+        <select
+          value={show ?? ''}
+          onChange={(e) => {
+            setShow(e.target.value === '' ? null : (e.target.value as JobItemState));
+            setOffset(0);
+          }}
+        >
+          {SHOW.map((o) => {
+            const n = inState(o.state);
+            // A generate job counts keys per batch: its items are requests, so the figures are keys, said so.
+            return (
+              <option key={o.label} value={o.state ?? ''}>
+                {o.label}
+                {n === null ? '' : job.action === 'generate' ? ` (${fmt.count(n, NOUNS.key)})` : ` (${fmt.number(n)})`}
+              </option>
+            );
+          })}
+        </select>
+      </label>
+      {error && <FailureMessage failure={error} />}
+      {!error && page === null && <Skeleton label="Loading the job's results…" variant="rows" lines={3} />}
+      {!error && page && (
+        <>
+          <p className="muted" role="status">
+            {page.total === 0
+              ? 'No item in this state.'
+              : page.total <= JOB_ITEMS_PAGE && page.offset === 0
+                ? fmt.count(page.total, job.action === 'generate' ? NOUNS.request : NOUNS.item)
+                : `${fmt.number(first)}–${fmt.number(last)} of ${fmt.number(page.total)}`}
+          </p>
+          {page.total > 0 && <DataTable label="Job results" columns={itemColumns(job)} rows={page.items} rowKey={(i) => i.seq} />}
+          {page.total > JOB_ITEMS_PAGE && (
+            <nav className="pager" aria-label="Result pages">
+              <button type="button" disabled={status === 'loading' || page.offset === 0} onClick={() => { setOffset(Math.max(0, page.offset - JOB_ITEMS_PAGE)); }}>
+                Previous
+              </button>
+              <button type="button" disabled={status === 'loading' || last >= page.total} onClick={() => { setOffset(page.offset + JOB_ITEMS_PAGE); }}>
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** Why removing this job loses something, in words, before the yes. */
+function forgetBody(j: JobSummary): string {
+  const parts = [`Its results (each ${j.action === 'generate' ? "request's" : "key's"} outcome) can no longer be opened or exported here.`];
+  if (j.action === 'generate' && j.counts.done > 0) parts.push(`The ${fmt.count(j.counts.done, NOUNS.key)} it made stay in All keys (search them by note) but are no longer exported as one job.`);
+  if (j.counts.pending > 0) parts.push(`The ${fmt.number(j.counts.pending)} not sent can no longer be resumed.`);
+  if (j.counts.unknown > 0) parts.push(`The ${fmt.number(j.counts.unknown)} of unknown outcome are no longer listed here to check.`);
+  parts.push('The keys stay in All keys, and each request stays in Activity.');
+  return parts.join(' ');
+}
+
+function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
+  const cancel = useKeydesk((s) => s.cancelBulk);
+  const cancelling = useKeydesk((s) => s.jobCancelling === job.id);
+  const resume = useKeydesk((s) => s.resumeJob);
+  const starting = useKeydesk((s) => s.jobStarting);
+  const exportJob = useKeydesk((s) => s.exportJob);
+  const exportKeys = useKeydesk((s) => s.exportJobKeys);
+  const forget = useKeydesk((s) => s.forgetJob);
+  const forgetting = useKeydesk((s) => s.forgettingJob === job.id);
+  const refresh = useKeydesk((s) => s.loadJobList);
+  const [confirm, setConfirm] = useState<'unknown' | 'forget' | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, [job.id]);
+  const live = isLive(job);
+  const settled = settledOf(job);
+  const generate = job.action === 'generate';
+  const again = async (retryUnknown: boolean) => {
+    await resume(retryUnknown, job.id);
+    await refresh();
+  };
+  return (
+    <section className="card job-detail" aria-labelledby="job-detail-title">
+      <div className="inline job-detail-head">
+        <h2 id="job-detail-title" ref={heading} tabIndex={-1}>
+          {jobName(job)}
+        </h2>
+        <StateBadge job={job} />
+        <button type="button" className="small" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <p className="muted">
+        Started <Time iso={job.createdAt} mode="dateTime" />
+        {!live && job.finishedAt && (
+          <>
+            , ended <Time iso={job.finishedAt} mode="dateTime" />
+          </>
+        )}
+        . {fmt.count(job.total, NOUNS.key)}
+        {generate ? ` in ${fmt.number(Math.ceil(job.total / 100_000))} ${Math.ceil(job.total / 100_000) === 1 ? 'request' : 'requests'}` : ''}.
+      </p>
+      <progress aria-label="Job progress" max={job.total} value={job.state === 'running' && settled === 0 ? undefined : settled} />
+      <p role="status" tabIndex={-1} ref={statusRef}>
+        {cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.` : jobLine(job)}
+      </p>
+      {job.reason && <p className="error">{plain(job.reason)}</p>}
+      {!live && job.counts.unknown > 0 && (
+        <p className="error">
+          {generate
+            ? `${fmt.count(job.counts.unknown, NOUNS.key)} requested with no answer: they may exist on the service (look them up by note).`
+            : `${fmt.count(job.counts.unknown, NOUNS.request)} sent with no answer: ${job.counts.unknown === 1 ? 'it' : 'they'} may have taken effect.`}{' '}
+          Keydesk never sends {job.counts.unknown === 1 && !generate ? 'it' : 'them'} again by itself; check first (Show: Unknown), then choose.
+        </p>
+      )}
+      <div className="inline">
+        {job.state === 'running' && !cancelling && (
+          <CancelJobButton
+            status={statusRef}
+            onCancel={async () => {
+              await cancel(job.id);
+              await refresh();
+            }}
+          />
+        )}
+        {!live && job.counts.pending > 0 && (
+          <button type="button" disabled={starting !== null} onClick={() => void again(false)}>
+            Resume ({fmt.number(job.counts.pending)} not sent)
+          </button>
+        )}
+        {!live && job.counts.unknown > 0 && (
+          <button type="button" disabled={starting !== null} onClick={() => { setConfirm('unknown'); }}>
+            Send the {fmt.number(job.counts.unknown)} unknown again…
+          </button>
+        )}
+        <button type="button" onClick={() => void exportJob('csv', job.id)}>
+          Export results CSV
+        </button>
+        <button type="button" onClick={() => void exportJob('json', job.id)}>
+          Export results JSON
+        </button>
+        {generate && !live && job.counts.done > 0 && (
+          <>
+            <button type="button" onClick={() => void exportKeys('csv', job.id)}>
+              Export the {fmt.count(job.counts.done, NOUNS.key)} CSV
+            </button>
+            <button type="button" onClick={() => void exportKeys('json', job.id)}>
+              Export the {fmt.count(job.counts.done, NOUNS.key)} JSON
+            </button>
+          </>
+        )}
+        {!live && (
+          <button type="button" disabled={forgetting} onClick={() => { setConfirm('forget'); }}>
+            Remove from the list…
+          </button>
+        )}
+      </div>
+      <JobItems job={job} />
+      <ConfirmDialog
+        open={confirm === 'unknown'}
+        title={generate ? `Request ${fmt.count(job.counts.unknown, NOUNS.key)} again?` : `Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`}
+        body={`Each was sent once and no answer came back, so it may already have taken effect. ${
+          job.action === 'extend' ? 'Sending an extension again extends the key again. ' : generate ? 'Sending again may make these keys twice. ' : ''
+        }Check them first if that matters.`}
+        confirmLabel="Send again"
+        destructive={job.action === 'extend' || generate}
+        onCancel={() => { setConfirm(null); }}
+        onConfirm={() => {
+          setConfirm(null);
+          void again(true);
+        }}
+      />
+      <ConfirmDialog
+        open={confirm === 'forget'}
+        title="Remove this job from the list?"
+        body={forgetBody(job)}
+        confirmLabel="Remove"
+        destructive
+        onCancel={() => { setConfirm(null); }}
+        onConfirm={() => {
+          setConfirm(null);
+          void forget(job.id).then((gone) => {
+            if (gone) onClose();
+          });
+        }}
+      />
+    </section>
+  );
+}
+
+export function Jobs() {
+  const jobs = useKeydesk((s) => s.jobList);
+  const { status, error } = useKeydesk((s) => s.jobListRequest);
+  const load = useKeydesk((s) => s.loadJobList);
+  const openId = useKeydesk((s) => s.openJobId);
+  const open = useKeydesk((s) => s.openJob);
+  const setView = useKeydesk((s) => s.setView);
+  const profileId = useKeydesk((s) => s.activeProfileId);
+  const profileName = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name);
+  useEffect(() => {
+    void load();
+  }, [load, profileId]);
+  const opened = jobs.find((j) => j.id === openId) ?? null;
+  /** Close gives the focus back to the job's name in the list, or (a job removed) to the view's heading. */
+  const close = () => {
+    const id = openId;
+    open(null);
+    requestAnimationFrame(() => {
+      const back = id === null ? null : document.querySelector<HTMLElement>(`button[data-job-id="${id}"]`);
+      (back ?? document.getElementById('jobs-title'))?.focus();
+    });
+  };
+  return (
+    <section aria-labelledby="jobs-title">
+      <h1 id="jobs-title" tabIndex={-1}>
+        Jobs
+      </h1>
+      <div className="card">
+        <p className="muted">
+          Bulk delete, extend and HWID reset (All keys) and generating more than 100,000 keys (Keys) run as jobs: they go on while you use
+          other views, and survive a reload. Listed for {profileName ?? 'this service'}: every running or interrupted job, and the 20 most
+          recent.
+        </p>
+        {error && (
+          <>
+            <FailureMessage failure={error} />
+            <button type="button" onClick={() => void load()}>
+              Try again
+            </button>
+          </>
+        )}
+        {!error && status !== 'ready' && jobs.length === 0 && <Skeleton label="Loading jobs…" variant="rows" lines={3} />}
+        {!error && (status === 'ready' || jobs.length > 0) && (
+          <DataTable
+            label="Jobs"
+            columns={jobColumns(openId, (j) => { open(j.id === openId ? null : j.id); })}
+            rows={jobs}
+            rowKey={(j) => j.id}
+            isCurrent={(j) => j.id === openId}
+            empty={
+              <EmptyState
+                title="No jobs yet"
+                action={
+                  <button type="button" onClick={() => { setView('ledger'); }}>
+                    Go to All keys
+                  </button>
+                }
+              >
+                A bulk action on keys in All keys, or a generate of more than 100,000 keys in Keys, runs as a job and is listed here with its results.
+              </EmptyState>
+            }
+          />
+        )}
+      </div>
+      {opened && <JobDetail key={opened.id} job={opened} onClose={close} />}
+    </section>
+  );
+}

@@ -1,0 +1,266 @@
+// The Jobs view as a person meets it in jsdom against the contract-typed fake bridge: every state of the list
+// (loading, failed, empty, another profile's answer, a running job's row moving), a job opened with its results by
+// state, exports, Resume, the unknown items never sent again without a yes, and a job removed from the list.
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OperationResult } from '../../src/shared/contract.ts';
+import type { JobItem, JobSummary } from '../../src/shared/domain.ts';
+import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
+const initial = useKeydesk.getState();
+
+const EXTEND = '11111111-1111-4111-8111-111111111111';
+const GENERATE = '22222222-2222-4222-8222-222222222222';
+const RESET = '33333333-3333-4333-8333-333333333333';
+let version = 0;
+const summary = (over: Partial<JobSummary>): JobSummary => ({
+  id: EXTEND, profileId: 'sandbox', action: 'extend', days: 1, note: null, state: 'finished', reason: null, createdAt: '2026-01-01T10:00:00.000Z',
+  finishedAt: '2026-01-01T10:05:00.000Z', total: 5, counts: { pending: 0, sent: 0, done: 5, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
+  concurrency: 0, ceiling: 64, pausedUntil: null, version: ++version, ...over,
+});
+const item = (seq: number, target: string, state: JobItem['state'], message: string | null = null): JobItem => ({ seq, target, size: 1, state, code: message ? 'NOT_FOUND' : null, message });
+const listed = (jobs: JobSummary[]): Promise<OperationResult<'jobs.list'>> => Promise.resolve({ ok: true, data: { jobs, elsewhere: [] } });
+
+/** A promise the test settles when it chooses: an answer main has not given yet. */
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const table = () => screen.getByRole('table', { name: 'Jobs' });
+const rowTexts = () => within(table()).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent));
+
+beforeEach(() => {
+  vi.useRealTimers();
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+});
+
+describe('Jobs: the list', () => {
+  it('says it is loading until main answers, then lists each job with its kind, times, state and true counts', async () => {
+    const answer = deferred<OperationResult<'jobs.list'>>();
+    fake.impl['jobs.list'] = () => answer.promise;
+    render(<Jobs />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Jobs' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Loading jobs…');
+    expect(screen.queryByRole('table', { name: 'Jobs' })).toBeNull();
+    act(() => {
+      answer.resolve({
+        ok: true,
+        data: {
+          jobs: [
+            summary({ id: RESET, action: 'resetHwid', days: null, state: 'interrupted', createdAt: '2026-01-03T09:00:00.000Z', finishedAt: '2026-01-03T09:01:00.000Z', total: 10, counts: { pending: 6, sent: 0, done: 2, failed: 1, unknown: 1 }, reason: 'Keydesk stopped while this job ran.' }),
+            summary({ id: GENERATE, action: 'generate', days: null, note: 'spring', state: 'cancelled', createdAt: '2026-01-02T09:00:00.000Z', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } }),
+            summary({}),
+          ],
+          elsewhere: [],
+        },
+      });
+    });
+    await screen.findByRole('table', { name: 'Jobs' });
+    const rows = rowTexts();
+    expect(rows.map((r) => [r[0], r[1], r[3], r[4], r[5], r[6]])).toEqual([
+      ['Reset HWID10 keys', 'Interrupted', '2', '1', '1', '6'],
+      ['Generate (“spring”)300,000 keys', 'Cancelled', '200,000', '0', '0', '100,000'],
+      ['Extend by 1 day5 keys', 'Finished', '5', '0', '0', '0'],
+    ]);
+    // Started and ended as dates a person reads, the exact moment in the markup.
+    const when = within(table()).getAllByRole('row')[3]?.querySelectorAll('time');
+    expect([...(when ?? [])].map((t) => t.getAttribute('datetime'))).toEqual(['2026-01-01T10:00:00.000Z', '2026-01-01T10:05:00.000Z']);
+    expect(rows[2]?.[2]).toMatch(/ended /);
+    expect(screen.getByText(/Listed for Local sandbox: every running or interrupted job, and the 20 most recent\./)).toBeTruthy();
+  });
+
+  it('says why when main cannot list the jobs, keeps nothing stale, and lists them after Try again', async () => {
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read its local database.', detail: 'SQLITE_BUSY' });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    expect((await screen.findByRole('alert')).textContent).toContain('Keydesk could not read its local database.');
+    expect(screen.queryByRole('table', { name: 'Jobs' })).toBeNull();
+    expect(screen.queryByText('No jobs yet')).toBeNull();
+    fake.impl['jobs.list'] = () => listed([summary({})]);
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await screen.findByRole('table', { name: 'Jobs' });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(rowTexts()).toHaveLength(1);
+  });
+
+  it('says "No jobs yet" and where jobs come from when the profile has none', async () => {
+    fake.impl['jobs.list'] = () => listed([]);
+    const user = userEvent.setup();
+    render(<Jobs />);
+    expect(await screen.findByText('No jobs yet')).toBeTruthy();
+    expect(screen.getByText(/A bulk action on keys in All keys, or a generate of more than 100,000 keys in Keys, runs as a job/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Go to All keys' }));
+    expect(useKeydesk.getState().view).toBe('ledger');
+  });
+
+  it("updates a running job's row as main reports progress, adds a job started since, and never lists another profile's", async () => {
+    fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null, total: 1_000, counts: { pending: 900, sent: 50, done: 50, failed: 0, unknown: 0 } })]);
+    render(<Jobs />);
+    await screen.findByRole('table', { name: 'Jobs' });
+    expect(rowTexts()[0]?.slice(0, 2)).toEqual(['Extend by 1 day1,000 keys', 'Running']);
+    expect(rowTexts()[0]?.[2]).toMatch(/not ended yet$/);
+    expect(rowTexts()[0]?.[6]).toBe('900 (+50 awaiting an answer)');
+    act(() => {
+      emit('jobs.progress', summary({ state: 'running', finishedAt: null, total: 1_000, counts: { pending: 400, sent: 0, done: 590, failed: 10, unknown: 0 } }));
+    });
+    expect(rowTexts()[0]?.slice(3, 7)).toEqual(['590', '10', '0', '400']);
+    // An older summary arriving late does not move the row back.
+    act(() => {
+      emit('jobs.progress', { ...summary({ state: 'running', finishedAt: null, total: 1_000, counts: { pending: 900, sent: 50, done: 50, failed: 0, unknown: 0 } }), version: 1 });
+    });
+    expect(rowTexts()[0]?.[3]).toBe('590');
+    act(() => {
+      emit('jobs.progress', summary({ total: 1_000, counts: { pending: 0, sent: 0, done: 990, failed: 10, unknown: 0 } }));
+    });
+    expect(rowTexts()[0]?.slice(1, 2)).toEqual(['Finished']);
+    expect(within(table()).getAllByRole('row')[1]?.querySelector('.badge')?.getAttribute('title')).toBe('Finished: some keys failed or have an unknown outcome');
+    act(() => {
+      emit('jobs.progress', summary({ id: RESET, profileId: 'p2', action: 'resetHwid', state: 'running', finishedAt: null }));
+      emit('jobs.progress', summary({ id: GENERATE, action: 'generate', days: null, state: 'running', finishedAt: null, createdAt: '2026-01-05T00:00:00.000Z', total: 150_000, counts: { pending: 150_000, sent: 0, done: 0, failed: 0, unknown: 0 } }));
+    });
+    expect(rowTexts().map((r) => r[0])).toEqual(['Generate150,000 keys', 'Extend by 1 day1,000 keys']);
+  });
+
+  it("after a profile switch shows that profile's jobs only, even when the first profile's answer comes last", async () => {
+    const late = deferred<OperationResult<'jobs.list'>>();
+    fake.impl['jobs.list'] = () => late.promise;
+    render(<Jobs />);
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
+    fake.impl['jobs.list'] = () => listed([summary({ id: RESET, profileId: 'p2', action: 'delete', days: null })]);
+    await act(() => useKeydesk.getState().selectProfile('p2'));
+    await screen.findByRole('table', { name: 'Jobs' });
+    expect(rowTexts().map((r) => r[0])).toEqual(['Delete5 keys']);
+    // The first profile's answer arrives now: it belongs to no view any more.
+    await act(async () => {
+      late.resolve(listed([summary({})]) as unknown as OperationResult<'jobs.list'>);
+      await late.promise;
+    });
+    expect(rowTexts().map((r) => r[0])).toEqual(['Delete5 keys']);
+    expect(screen.getByText(/Listed for Remote Shop:/)).toBeTruthy();
+  });
+});
+
+describe('Jobs: one job opened', () => {
+  const interrupted = () =>
+    summary({ state: 'interrupted', days: 30, total: 6, counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 }, reason: 'Keydesk stopped while this job ran.' });
+
+  it('shows its results by state, exports them, and puts the focus on its heading and back on Close', async () => {
+    fake.impl['jobs.list'] = () => listed([interrupted()]);
+    fake.impl['jobs.items'] = (input) => {
+      const { state } = input as { state?: string };
+      const all = [item(1, 'KD-A', 'done'), item(2, 'KD-B', 'failed', 'No key has that value.'), item(3, 'KD-C', 'unknown', 'The connection closed before an answer.'), item(4, 'KD-D', 'pending'), item(5, 'KD-E', 'pending'), item(6, 'KD-F', 'pending')];
+      const items = all.filter((i) => state === undefined || i.state === state);
+      return Promise.resolve({ ok: true, data: { items, total: items.length } });
+    };
+    fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/keydesk-job-extend.csv' } });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await screen.findByRole('table', { name: 'Jobs' });
+    const open = screen.getByRole('button', { name: /^Extend by 30 days, started / });
+    await user.click(open);
+    const detail = screen.getByRole('region', { name: 'Extend by 30 days' });
+    expect(document.activeElement).toBe(within(detail).getByRole('heading', { level: 2 }));
+    expect(within(detail).getAllByRole('status')[0]?.textContent).toBe('Extend by 30 days, interrupted: 1 of 6 done, 1 failed, 1 unknown, 3 not sent.');
+    expect(within(detail).getByText('Keydesk stopped while this job ran.')).toBeTruthy();
+    const results = await within(detail).findByRole('table', { name: 'Job results' });
+    expect(within(results).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))).toEqual([
+      ['KD-A', 'Extended', '—'],
+      ['KD-B', 'Refused', 'No key has that value.'],
+      ['KD-C', 'Unknown: sent, no answer came back', 'The connection closed before an answer.'],
+      ['KD-D', 'Not sent', '—'],
+      ['KD-E', 'Not sent', '—'],
+      ['KD-F', 'Not sent', '—'],
+    ]);
+    await user.selectOptions(within(detail).getByLabelText('Show'), 'Unknown (1)');
+    await waitFor(() => {
+      expect(within(detail).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['KD-CUnknown: sent, no answer came backThe connection closed before an answer.']);
+    });
+    expect(fake.calls.filter((c) => c.name === 'jobs.items').at(-1)?.input).toEqual({ jobId: EXTEND, state: 'unknown', offset: 0, limit: 100 });
+
+    await user.click(within(detail).getByRole('button', { name: 'Export results CSV' }));
+    expect(fake.calls.filter((c) => c.name === 'jobs.export').map((c) => c.input)).toEqual([{ jobId: EXTEND, format: 'csv' }]);
+    await waitFor(() => {
+      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Saved to /tmp/keydesk-job-extend.csv.' });
+    });
+
+    await user.click(within(detail).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('region', { name: 'Extend by 30 days' })).toBeNull();
+    await waitFor(() => {
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Extend by 30 days/ }));
+    });
+  });
+
+  it('resumes the pending items only, and sends the unknown ones again only after a yes that says what it risks', async () => {
+    fake.impl['jobs.list'] = () => listed([interrupted()]);
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
+    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ state: 'running', finishedAt: null, total: 6, counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 } }) });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Extend by 30 days/ }));
+    const detail = screen.getByRole('region', { name: 'Extend by 30 days' });
+    expect(within(detail).getByText('1 request sent with no answer: it may have taken effect. Keydesk never sends it again by itself; check first (Show: Unknown), then choose.')).toBeTruthy();
+
+    await user.click(within(detail).getByRole('button', { name: 'Send the 1 unknown again…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Send 1 request again?' });
+    expect(dialog.textContent).toContain('Sending an extension again extends the key again.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(fake.calls.some((c) => c.name === 'jobs.resume')).toBe(false);
+
+    fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null, days: 30, total: 6, counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 } })]);
+    await user.click(within(detail).getByRole('button', { name: 'Resume (3 not sent)' }));
+    expect(fake.calls.filter((c) => c.name === 'jobs.resume').map((c) => c.input)).toEqual([{ jobId: EXTEND, retryUnknown: false }]);
+    await waitFor(() => {
+      expect(rowTexts()[0]?.[1]).toBe('Running');
+    });
+    // Running now: nothing to resume or remove, and Cancel is offered.
+    expect(within(detail).queryByRole('button', { name: /Resume|Remove/ })).toBeNull();
+    expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+
+  it('removes a stopped job from the list after a yes that says what goes and what stays', async () => {
+    fake.impl['jobs.list'] = () => listed([summary({ id: GENERATE, action: 'generate', days: null, note: 'spring', state: 'cancelled', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } }), summary({})]);
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [{ seq: 1, target: 'batch 1', size: 100_000, state: 'done', code: null, message: null }], total: 3 } });
+    fake.impl['jobs.forget'] = () => Promise.resolve({ ok: true, data: null });
+    fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: null } });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\)/ }));
+    const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
+    await user.click(within(detail).getByRole('button', { name: 'Export the 200,000 keys JSON' }));
+    expect(fake.calls.filter((c) => c.name === 'jobs.export').map((c) => c.input)).toEqual([{ jobId: GENERATE, format: 'json', what: 'keys' }]);
+    await user.click(within(detail).getByRole('button', { name: 'Remove from the list…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove this job from the list?' });
+    expect(dialog.textContent).toContain('The 200,000 keys it made stay in All keys (search them by note)');
+    expect(dialog.textContent).toContain('The 100,000 not sent can no longer be resumed.');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(fake.calls.filter((c) => c.name === 'jobs.forget').map((c) => c.input)).toEqual([{ jobId: GENERATE }]);
+    await waitFor(() => {
+      expect(rowTexts().map((r) => r[0])).toEqual(['Extend by 1 day5 keys']);
+    });
+    expect(screen.queryByRole('region', { name: 'Generate (“spring”)' })).toBeNull();
+  });
+
+  it('says so when main refuses to remove a job, and keeps it listed', async () => {
+    fake.impl['jobs.list'] = () => listed([summary({})]);
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
+    fake.impl['jobs.forget'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That job is still running: cancel it and wait for it to end, then remove it.' });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Extend by 1 day/ }));
+    await user.click(screen.getByRole('button', { name: 'Remove from the list…' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Remove this job from the list?' })).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => {
+      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'That job is still running: cancel it and wait for it to end, then remove it.' });
+    });
+    expect(rowTexts()).toHaveLength(1);
+    expect(screen.getByRole('region', { name: 'Extend by 1 day' })).toBeTruthy();
+  });
+});
