@@ -148,6 +148,35 @@ describe('Jobs: the list', () => {
   });
 });
 
+describe('Jobs: reached from a job panel, and beside another profile', () => {
+  it("opens on the job a panel's \"See every result in Jobs\" names, once main has listed it", async () => {
+    const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
+    const gen = summary({ id: GENERATE, action: 'generate', days: null, total: 150_000, counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 } });
+    fake.impl['jobs.list'] = () => listed([gen, summary({})]);
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
+    const user = userEvent.setup();
+    const keys = render(<GenerateForm />);
+    const panel = await screen.findByRole('group', { name: 'Generate job' });
+    await user.click(within(panel).getByRole('button', { name: 'See every result in Jobs' }));
+    expect(useKeydesk.getState()).toMatchObject({ view: 'jobs', openJobId: GENERATE });
+    keys.unmount();
+    render(<Jobs />);
+    const detail = await screen.findByRole('region', { name: 'Generate' });
+    expect(within(detail).getAllByRole('status')[0]?.textContent).toBe('Generate, finished: 150,000 of 150,000 done.');
+    await waitFor(() => {
+      expect(document.activeElement).toBe(within(detail).getByRole('heading', { level: 2 }));
+    });
+  });
+
+  it("says another profile's job still runs, and lists none of its rows", async () => {
+    fake.impl['jobs.list'] = () =>
+      Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [summary({ id: RESET, profileId: 'p2', action: 'delete', days: null, state: 'running', finishedAt: null, total: 10, counts: { pending: 6, sent: 0, done: 4, failed: 0, unknown: 0 } })] } });
+    render(<Jobs />);
+    expect(await screen.findByText('No jobs yet')).toBeTruthy();
+    expect(screen.getByText(/^A job is running for profile Remote Shop: Delete, running: 4 of 10 done/).textContent).toMatch(/Switch to that profile to follow or cancel it\.$/);
+  });
+});
+
 describe('Jobs: one job opened', () => {
   const interrupted = () =>
     summary({ state: 'interrupted', days: 30, total: 6, counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 }, reason: 'Keydesk stopped while this job ran.' });

@@ -77,7 +77,8 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
     loadJobList: async () => {
       unsubscribe ??= subscribe('jobs.progress', upsert);
       // A refresh keeps the rows on screen until the answer; a first load shows the loading state.
-      await request('jobs.list', undefined, 'jobListRequest', (d) => ({ jobList: [...d.jobs].sort(byNewest) }), {
+      // Another profile's running job is said too (it keeps sending unseen), never listed as this profile's.
+      await request('jobs.list', undefined, 'jobListRequest', (d) => ({ jobList: [...d.jobs].sort(byNewest), jobElsewhere: d.elsewhere[0] ?? null }), {
         latest: true,
         background: get().jobListRequest.status === 'ready',
       });

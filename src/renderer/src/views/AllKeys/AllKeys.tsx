@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
+import { JobElsewhere, OpenInJobs } from '../../components/JobLinks.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
 import { isLive, jobLine, jobTitle, startingLine } from '../../lib/jobs.ts';
@@ -193,6 +194,7 @@ function JobPanel({ job }: { job: JobSummary }) {
             Dismiss
           </button>
         )}
+        <OpenInJobs jobId={job.id} />
       </div>
       {!running && problems?.error && (
         <p role="alert" className="error">
@@ -245,18 +247,6 @@ function JobPanel({ job }: { job: JobSummary }) {
         }}
       />
     </div>
-  );
-}
-
-/** A job running on another profile: it keeps sending while this one is shown, so say where. */
-function JobElsewhere() {
-  const elsewhere = useKeydesk((s) => s.jobElsewhere);
-  const name = useKeydesk((s) => s.profiles.find((p) => p.id === elsewhere?.profileId)?.name);
-  if (!elsewhere) return null;
-  return (
-    <p role="status" className="muted">
-      A job is running {name ? `for profile ${name}` : 'for another profile'}: {jobLine(elsewhere)} Switch to that profile to follow or cancel it.
-    </p>
   );
 }
 

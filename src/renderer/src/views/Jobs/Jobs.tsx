@@ -13,6 +13,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { isLive, jobLine, jobTitle, settledOf } from '../../lib/jobs.ts';
 import { plain } from '../../lib/words.ts';
 import { useKeydesk } from '../../store/index.ts';
+import { JobElsewhere } from '../../components/JobLinks.tsx';
 import { JOB_ITEMS_PAGE } from '../../store/jobs.ts';
 
 /** A job's state as a badge: a word and an icon, never colour alone. */
@@ -368,6 +369,7 @@ export function Jobs() {
           other views, and survive a reload. Listed for {profileName ?? 'this service'}: every running or interrupted job, and the 20 most
           recent.
         </p>
+        <JobElsewhere />
         {error && (
           <>
             <FailureMessage failure={error} />

@@ -9,6 +9,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { isLive, jobLine, jobTitle, startingLine } from '../../lib/jobs.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
+import { OpenInJobs } from '../../components/JobLinks.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 type FieldName = 'expire' | 'count' | 'daysKey' | 'note';
@@ -102,7 +103,8 @@ function GenerateJob({ job }: { job: JobSummary }) {
           <button type="button" onClick={dismiss}>
             Dismiss
           </button>
-        )}
+        )}{' '}
+        <OpenInJobs jobId={job.id} />
       </p>
       {ended && job.counts.unknown > 0 && (
         <p className="error">
