@@ -25,10 +25,14 @@ export default defineConfig({
   main: {
     build: {
       // node:sqlite is newer than some bundlers' list of Node built-ins: keep it external explicitly. The ledger
-      // writer's worker thread is an entry of its own, out/main/ledger-writer.worker.js beside index.js, where
-      // src/main/store/ledger-writer.ts looks for it.
+      // writer's and the upgrade's worker threads are entries of their own, out/main/<name>.worker.js beside
+      // index.js, where src/main/store/ledger-writer.ts and upgrade.ts look for them.
       rollupOptions: {
-        input: { index: resolve('src/main/index.ts'), 'ledger-writer.worker': resolve('src/main/store/ledger-writer.worker.ts') },
+        input: {
+          index: resolve('src/main/index.ts'),
+          'ledger-writer.worker': resolve('src/main/store/ledger-writer.worker.ts'),
+          'upgrade.worker': resolve('src/main/store/upgrade.worker.ts'),
+        },
         external: ['node:sqlite'],
       },
     },

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Core } from '../main/core.ts';
 import { openSecretStore } from '../main/secrets/keytar-store.ts';
+import { Startup } from '../main/startup.ts';
 import { startHarness } from './server.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -41,20 +42,38 @@ process.on('SIGTERM', () => {
 });
 
 const exportsDir = join(userDataDir, 'exports');
-const core = await Core.start({
-  userDataDir,
-  secrets: secrets.store,
-  secretsFallbackReason: secrets.fallbackReason,
-  version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
-  // No native dialog in a browser: exports go to <user data>/exports, and the path is shown.
-  askSavePath: (name) => {
-    mkdirSync(exportsDir, { recursive: true });
-    return Promise.resolve(join(exportsDir, name));
-  },
-});
-const harness = await startHarness({ core, rendererDir, port });
+// The page is served while the core starts: an upgrade of an older keydesk.db shows its progress there.
+const startup = new Startup();
+const harness = await startHarness({ startup, rendererDir, port });
+process.stdout.write(`Keydesk harness on ${harness.url}\n`);
+stop = () => {
+  // An upgrade of keydesk.db is one transaction: stopped now, it leaves the file as it was, for the next start.
+  if (startup.current().state === 'upgrading') void harness.close().then(() => process.exit(0));
+  else early.signalled = true;
+};
+if (early.signalled) stop();
+let core: Core;
+try {
+  core = await startup.run((onUpgrade) =>
+    Core.start({
+      userDataDir,
+      secrets: secrets.store,
+      secretsFallbackReason: secrets.fallbackReason,
+      version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
+      onUpgrade,
+      // No native dialog in a browser: exports go to <user data>/exports, and the path is shown.
+      askSavePath: (name) => {
+        mkdirSync(exportsDir, { recursive: true });
+        return Promise.resolve(join(exportsDir, name));
+      },
+    }),
+  );
+} catch (error) {
+  process.stderr.write(`keydesk harness: Keydesk could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  await harness.close();
+  process.exit(1);
+}
 stop = () => {
   void harness.close().then(() => core.close()).then(() => process.exit(0));
 };
 if (early.signalled) stop();
-process.stdout.write(`Keydesk harness on ${harness.url}\n`);

@@ -7,8 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../main/security.ts';
-import type { Core } from '../main/core.ts';
-import { createHandlers } from '../main/handlers/index.ts';
+import type { Startup } from '../main/startup.ts';
 import { dispatch } from '../main/ipc/dispatch.ts';
 import { contentType, resolveInside } from '../main/static-files.ts';
 import { EVENT_NAMES, OPERATION_NAMES, type OperationName } from '../shared/operations.ts';
@@ -25,9 +24,13 @@ export interface RunningHarness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: { core: Core; rendererDir: string; port?: number }): Promise<RunningHarness> {
-  const { core, rendererDir } = options;
-  const handlers = createHandlers(core);
+/**
+ * Serves the page from the moment the start begins (`startup`: it answers app.startup at once, and every other
+ * operation once the core is up), so a person sees an upgrade of keydesk.db under way.
+ */
+export async function startHarness(options: { startup: Startup; rendererDir: string; port?: number }): Promise<RunningHarness> {
+  const { startup, rendererDir } = options;
+  const { handlers } = startup;
   const token = randomBytes(32).toString('base64url');
   const tokenBytes = Buffer.from(token);
   const script = await buildBridgeScript();
@@ -86,7 +89,7 @@ export async function startHarness(options: { core: Core; rendererDir: string; p
     res.write(': connected\n\n');
     streams.add(res);
     const offs = EVENT_NAMES.map((e) =>
-      core.on(e, (payload) => {
+      startup.on(e, (payload) => {
         res.write(`event: ${e}\ndata: ${JSON.stringify(payload)}\n\n`);
       }),
     );

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, screen, session, shell } from 'electron';
 import { EVENT_NAMES, eventChannel } from '../shared/operations.ts';
 import { Core } from './core.ts';
-import { createHandlers } from './handlers/index.ts';
 import { registerIpc, trustedSender } from './ipc/register.ts';
+import { Startup } from './startup.ts';
 import { registerAppScheme, serveRenderer } from './protocol.ts';
 import { openSecretStore } from './secrets/keytar-store.ts';
 import { APP_URL, isAppUrl } from './security.ts';
@@ -24,26 +24,16 @@ async function start(): Promise<void> {
   hardenSession(session.defaultSession, devServerUrl);
   serveRenderer(join(import.meta.dirname, '../renderer'));
   const userDataDir = app.getPath('userData');
-  const secrets = await openSecretStore();
-  if (secrets.fallbackReason) console.warn(`keydesk: apiKeys are kept for this session only. ${secrets.fallbackReason}`);
-  core = await Core.start({
-    userDataDir,
-    secrets: secrets.store,
-    secretsFallbackReason: secrets.fallbackReason,
-    version: app.getVersion(),
-    askSavePath: async (suggestedName) => {
-      const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
-      const r = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
-      return r.canceled || !r.filePath ? null : r.filePath;
-    },
-  });
+  // The window opens before the core is up and hears how far the start is (an upgrade of keydesk.db may take
+  // minutes); its other operations answer once the core is up.
+  const startup = new Startup();
   registerIpc(
     ipcMain,
-    createHandlers(core),
+    startup.handlers,
     trustedSender(() => mainWindow?.webContents.mainFrame ?? null, (url) => isAppUrl(url, devServerUrl)),
   );
   for (const event of EVENT_NAMES) {
-    core.on(event, (payload) => {
+    startup.on(event, (payload) => {
       mainWindow?.webContents.send(eventChannel(event), payload);
     });
   }
@@ -92,6 +82,22 @@ async function start(): Promise<void> {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) open();
   });
+  const secrets = await openSecretStore();
+  if (secrets.fallbackReason) console.warn(`keydesk: apiKeys are kept for this session only. ${secrets.fallbackReason}`);
+  core = await startup.run((onUpgrade) =>
+    Core.start({
+      userDataDir,
+      secrets: secrets.store,
+      secretsFallbackReason: secrets.fallbackReason,
+      version: app.getVersion(),
+      onUpgrade,
+      askSavePath: async (suggestedName) => {
+        const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
+        const r = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
+        return r.canceled || !r.filePath ? null : r.filePath;
+      },
+    }),
+  );
 }
 
 if (!app.requestSingleInstanceLock()) {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type {
   AppStatus,
+  StartupStatus,
   AuditEntry,
   HistoryBucket,
   HwidReading,
@@ -91,6 +92,8 @@ export const generateInput = z
   });
 
 export const contract = {
+  // Answered from the moment the window opens, before the rest can be (an upgrade of keydesk.db may take minutes).
+  'app.startup': op<StartupStatus>()(none, 'Nothing.'),
   'app.status': op<AppStatus>()(none, 'Nothing.'),
 
   'profiles.list': op<{ profiles: Profile[]; activeProfileId: string | null }>()(none, 'Nothing.'),
@@ -286,6 +289,8 @@ export type OperationResult<N extends OperationName> = Result<OperationOutput<N>
 
 /** Events main sends to the renderer. */
 export interface EventMap {
+  /** Keydesk's start moved on: a step or rows of an upgrade of keydesk.db, ready, or failed. */
+  'app.startup': StartupStatus;
   'jobs.progress': JobSummary;
   'sandbox.stateChanged': SandboxState;
   'executions.sampled': { profileId: string; at: string; count: number };

@@ -2,6 +2,7 @@
 // pulling in zod. contract.ts is checked against this list: an operation missing from either side, or
 // added to only one, does not compile.
 export const OPERATION_NAMES = [
+  'app.startup',
   'app.status',
   'profiles.list',
   'profiles.add',
@@ -42,7 +43,7 @@ export const OPERATION_NAMES = [
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
-export const EVENT_NAMES = ['jobs.progress', 'sandbox.stateChanged', 'executions.sampled', 'ledger.changed'] as const;
+export const EVENT_NAMES = ['app.startup', 'jobs.progress', 'sandbox.stateChanged', 'executions.sampled', 'ledger.changed'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** IPC channel names, derived here once for main and preload. */

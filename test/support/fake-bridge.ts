@@ -1,5 +1,5 @@
 // The one fake `window.keydesk` for the renderer's store and component tests, typed by the contract: each test
-// says what main answers per operation (anything not faked answers UNSUPPORTED), every call is recorded, and
+// says what main answers per operation (anything not faked answers UNSUPPORTED, but app.startup: ready), every call is recorded, and
 // events are emitted as main would send them.
 import type { EventMap, EventName, KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
 import type { Key, LedgerRow, Profile } from '../../src/shared/domain.ts';
@@ -22,7 +22,10 @@ const bridge = Object.fromEntries([
     (input: unknown) => {
       fake.calls.push({ name, input });
       const fn = fake.impl[name];
-      return fn ? fn(input) : Promise.resolve({ ok: false, code: 'UNSUPPORTED', message: `${name} not faked` });
+      if (fn) return fn(input);
+      // A main that answers anything else has started.
+      if (name === 'app.startup') return Promise.resolve({ ok: true, data: { state: 'ready', upgrade: null, failure: null } });
+      return Promise.resolve({ ok: false, code: 'UNSUPPORTED', message: `${name} not faked` });
     },
   ]),
   [

@@ -2,7 +2,9 @@ import { ok } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
 import type { Handlers } from './types.ts';
 
-export const appHandlers = (core: Core): Pick<Handlers, 'app.status'> => ({
+export const appHandlers = (core: Core): Pick<Handlers, 'app.startup' | 'app.status'> => ({
+  // A core exists only once it is up (src/main/startup.ts answers before that).
+  'app.startup': () => Promise.resolve(ok({ state: 'ready', upgrade: null, failure: null })),
   'app.status': () =>
     Promise.resolve(
       ok({

@@ -1,10 +1,12 @@
 // The app's own records in node:sqlite (userData/keydesk.db): the ledger of keys this app generated or has
 // seen, execution samples for the history chart, and the audit log of mutating operations. No secrets.
+import { existsSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { ParsedInput } from '../../shared/contract.ts';
 import type { JsonText } from '../../shared/key-batch.ts';
 import { LEDGER_COUNT_CAP } from '../../shared/rules.ts';
-import type { AuditEntry, HistoryBucket, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow, LedgerSortField } from '../../shared/domain.ts';
+import type { AuditEntry, HistoryBucket, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow, LedgerSortField, UpgradeProgress, UpgradeWork } from '../../shared/domain.ts';
+import { splitStatements } from './sql-statements.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS ledger (
@@ -188,6 +190,145 @@ const MIGRATIONS: readonly string[] = [
      DELETE FROM ledger_log WHERE seq <= new.seq - 32768;
    END;`,
 ];
+
+/** The schema this Keydesk writes (keydesk.db's user_version once opened). */
+export const LOCAL_DB_VERSION = MIGRATIONS.length;
+
+/** A reported upgrade says how far a step that reads the ledger's rows is, every this many rows. */
+const UPGRADE_REPORT_ROWS = 10_000;
+
+/**
+ * keydesk.db opened as every connection uses it: the search text's lower-casing function, WAL, and SCHEMA's
+ * tables (a new file gets them all; an older one, any it lacks). `from`: the schema the file was at. A file a newer
+ * Keydesk wrote is refused, untouched.
+ */
+function openLocalDb(file: string, busyTimeoutMs: number, cacheKiB: number): { db: DatabaseSync; from: number } {
+  const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
+  // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII
+  // only): a statement that rebuilds it in SQL uses this.
+  db.function('js_lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
+  const { user_version: from } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+  if (from > MIGRATIONS.length) {
+    db.close();
+    throw new Error(`keydesk.db was written by a newer Keydesk (schema ${from}); update Keydesk to open it.`);
+  }
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -${Math.round(cacheKiB)};`);
+  db.exec(SCHEMA);
+  return { db, from };
+}
+
+/**
+ * Brings an open keydesk.db from schema `from` to LOCAL_DB_VERSION: every pending migration in one transaction,
+ * so a process stopped at any point (a kill, a crash, a power cut) leaves the file at its old schema, whole, and
+ * the next start begins again. With `report`, the migrations run one statement at a time and each step that goes
+ * over the ledger's rows is reported as it starts, and every UPGRADE_REPORT_ROWS rows where it reads them.
+ */
+function runMigrations(db: DatabaseSync, from: number, report?: (progress: UpgradeProgress) => void): void {
+  if (from === MIGRATIONS.length) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    // Read again under the write lock: another connection (the ledger writer's) may have migrated meanwhile.
+    const { user_version: now } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+    if (report && now < MIGRATIONS.length) runReported(db, now, report);
+    else for (const step of MIGRATIONS.slice(now)) db.exec(step);
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/**
+ * What a migration statement does to the ledger's rows, when it goes over them (a step of its own), and whether
+ * it reads them from the unqualified name \`ledger\` (so its rows can be counted as they are read). Statements
+ * that only change the layout (a new table, a trigger, a rename) take no time and are no step.
+ */
+function upgradeWork(sql: string): { work: UpgradeWork; readsLedger: boolean } | null {
+  const insert = /^INSERT\s+INTO\s+(\w+)[\s\S]*\bFROM\s+ledger\b/i.exec(sql);
+  if (insert) return { work: insert[1] === 'ledger_text' ? 'text' : insert[1] === 'ledger_counts' ? 'count' : 'copy', readsLedger: true };
+  if (/^CREATE\s+(UNIQUE\s+)?INDEX\s+(IF\s+NOT\s+EXISTS\s+)?\w+\s+ON\s+ledger\b/i.test(sql)) return { work: 'index', readsLedger: false };
+  if (/^DROP\s+TABLE\s+(IF\s+EXISTS\s+)?ledger\b/i.test(sql)) return { work: 'clear', readsLedger: false };
+  return null;
+}
+
+/**
+ * The pending migrations (from schema `now`) run a statement at a time, inside runMigrations' transaction. The
+ * SQL is the migrations' own: a statement that reads the ledger's rows reads them, for its length only, through
+ * a temporary view of the same name (SQLite looks an unqualified name up in temp before main) whose every row
+ * passes a counting function: the same rows, counted as they are read.
+ */
+function runReported(db: DatabaseSync, now: number, report: (progress: UpgradeProgress) => void): void {
+  const statements = MIGRATIONS.slice(now).flatMap((m) => splitStatements(m)).map((sql) => ({ sql, kind: upgradeWork(sql) }));
+  const steps = statements.filter((s) => s.kind !== null).length + 1;
+  const { n: total } = db.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number };
+  let step = 0;
+  let work: UpgradeWork = 'copy';
+  let done = 0;
+  const say = (counted: boolean): void => {
+    report({ fromVersion: now, toVersion: MIGRATIONS.length, step, steps, work, done: counted ? done : null, total });
+  };
+  db.function('keydesk_upgrade_row', () => {
+    done++;
+    if (done % UPGRADE_REPORT_ROWS === 0) say(true);
+    return 1;
+  });
+  for (const { sql, kind } of statements) {
+    if (kind === null) {
+      db.exec(sql);
+      continue;
+    }
+    step++;
+    work = kind.work;
+    done = 0;
+    say(kind.readsLedger);
+    if (!kind.readsLedger) {
+      db.exec(sql);
+      continue;
+    }
+    db.exec('CREATE TEMP VIEW ledger AS SELECT * FROM main.ledger WHERE keydesk_upgrade_row()');
+    try {
+      db.exec(sql);
+    } finally {
+      db.exec('DROP VIEW temp.ledger');
+    }
+    if (done % UPGRADE_REPORT_ROWS !== 0) say(true);
+  }
+  step++;
+  work = 'save';
+  done = 0;
+  say(false);
+}
+
+/**
+ * Whether keydesk.db at `file` holds an older Keydesk's records that this one must upgrade before it opens them:
+ * null for a current file, and for a missing or new one (created, not upgraded). Throws for a newer Keydesk's.
+ */
+export function pendingUpgrade(file: string): { from: number } | null {
+  if (file === ':memory:' || !existsSync(file)) return null;
+  const db = new DatabaseSync(file);
+  try {
+    const { user_version: from } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+    if (from > MIGRATIONS.length) throw new Error(`keydesk.db was written by a newer Keydesk (schema ${from}); update Keydesk to open it.`);
+    const { n } = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'ledger'").get() as { n: number };
+    return from < MIGRATIONS.length && n > 0 ? { from } : null;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Upgrades keydesk.db at `file` to LOCAL_DB_VERSION on a connection of its own (a worker thread's: see
+ * upgrade.ts), reporting each step (see runMigrations); nothing when it is current already.
+ */
+export function upgradeLocalDb(file: string, report: (progress: UpgradeProgress) => void): void {
+  const { db, from } = openLocalDb(file, 60_000, 65_536);
+  try {
+    runMigrations(db, from, report);
+  } finally {
+    db.close();
+  }
+}
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -482,33 +623,11 @@ export class LocalDb {
   constructor(file: string, options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging>; background?: boolean } = {}) {
     this.paging = { ...PAGING, ...options.paging };
     this.background = options.background === true;
-    this.db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? 5_000 });
-    // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII
-    // only): a statement that rebuilds it in SQL uses this.
-    this.db.function('js_lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
-    const { user_version: from } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
-    if (from > MIGRATIONS.length) {
-      this.db.close();
-      throw new Error(`keydesk.db was written by a newer Keydesk (schema ${from}); update Keydesk to open it.`);
-    }
-    this.db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -${Math.round(options.cacheKiB ?? 32_768)};`);
-    this.db.exec(SCHEMA);
-    this.migrate(from);
-  }
-
-  private migrate(from: number): void {
-    if (from === MIGRATIONS.length) return;
-    this.db.exec('BEGIN IMMEDIATE');
-    try {
-      // Read again under the write lock: another connection (the ledger writer's) may have migrated meanwhile.
-      const { user_version: now } = this.db.prepare('PRAGMA user_version').get() as { user_version: number };
-      for (const step of MIGRATIONS.slice(now)) this.db.exec(step);
-      this.db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
-      this.db.exec('COMMIT');
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
+    const { db, from } = openLocalDb(file, options.busyTimeoutMs ?? 5_000, options.cacheKiB ?? 32_768);
+    this.db = db;
+    // An older file with records is upgraded before this (upgradeLocalDb, in a worker thread, reported); a new
+    // file's migrations, over empty tables, run here.
+    runMigrations(this.db, from);
   }
 
   close(): void {

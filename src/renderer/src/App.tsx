@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { CommandPalette } from './components/CommandPalette.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { FailureMessage } from './components/FailureMessage.tsx';
+import { StartupProgress } from './components/StartupProgress.tsx';
 import { ViewBoundary } from './components/ViewBoundary.tsx';
 import { useKeydesk, type ViewName } from './store/index.ts';
 import { Activity } from './views/Activity/Activity.tsx';
@@ -98,6 +99,7 @@ function OfflineBanner() {
 
 export function App() {
   const { status: session, error: sessionError } = useKeydesk((s) => s.sessionRequest);
+  const upgrade = useKeydesk((s) => (s.startup?.state === 'upgrading' ? s.startup.upgrade : null));
   const view = useKeydesk((s) => s.view);
   const setView = useKeydesk((s) => s.setView);
   const setPaletteOpen = useKeydesk((s) => s.setPaletteOpen);
@@ -131,6 +133,7 @@ export function App() {
       </main>
     );
   }
+  if (session !== 'ready' && upgrade) return <StartupProgress upgrade={upgrade} />;
   if (session !== 'ready') {
     return (
       <main className="center" data-app-state="loading">

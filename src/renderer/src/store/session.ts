@@ -1,11 +1,17 @@
 // The app's status and its profiles: which service every other slice talks to.
 import type { OperationInput } from '../../../shared/contract.ts';
-import type { AppStatus, Profile } from '../../../shared/domain.ts';
+import type { AppStatus, Profile, StartupStatus } from '../../../shared/domain.ts';
 import type { Failure } from '../../../shared/result.ts';
+import { subscribe } from '../lib/api.ts';
 import { IDLE, type RequestState } from './request.ts';
 import type { ProfileData, StoreContext } from './context.ts';
 
+/** How often the window asks how far main's start is, besides hearing each step (an event may come before it listens). */
+export const STARTUP_POLL_MS = 1_000;
+
 export interface SessionSlice {
+  /** How far main's start is, until it is ready (an upgrade of keydesk.db shows its steps: StartupProgress). */
+  startup: StartupStatus | null;
   appStatus: AppStatus | null;
   profiles: Profile[];
   activeProfileId: string | null;
@@ -21,8 +27,47 @@ export interface SessionSlice {
 }
 
 export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof ProfileData> {
-  const { get, runGlobal, requestWith, request, toastOk, activate } = ctx;
+  const { get, set, runGlobal, requestWith, request, toastOk, activate } = ctx;
+
+  /**
+   * Resolves once main's start is ready, or with why it failed; meanwhile `startup` follows it, from its events and
+   * from asking every STARTUP_POLL_MS (the elapsed time moves on between steps, and an event may come unheard).
+   */
+  const startupDone = (): Promise<{ data: StartupStatus } | { failure: Failure }> =>
+    new Promise((resolve) => {
+      let finished = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finish = (answer: { data: StartupStatus } | { failure: Failure }): void => {
+        finished = true;
+        clearTimeout(timer);
+        off();
+        resolve(answer);
+      };
+      /** Shows `status`; true once the start is over (ready or failed). */
+      const seen = (status: StartupStatus): boolean => {
+        if (finished) return true;
+        set({ startup: status });
+        if (status.state === 'ready') finish({ data: status });
+        else if (status.state === 'failed') finish({ failure: { ok: false, code: 'INTERNAL', message: `Keydesk could not start: ${status.failure ?? 'no reason was given.'}` } });
+        return finished;
+      };
+      const off = subscribe('app.startup', (status) => {
+        seen(status);
+      });
+      const ask = async (): Promise<void> => {
+        const r = await runGlobal('app.startup', undefined);
+        if (finished) return;
+        if ('failure' in r) {
+          finish(r);
+          return;
+        }
+        if (!seen(r.data)) timer = setTimeout(() => void ask(), STARTUP_POLL_MS);
+      };
+      void ask();
+    });
+
   return {
+    startup: null,
     appStatus: null,
     profiles: [],
     activeProfileId: null,
@@ -30,6 +75,8 @@ export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof 
     loadSession: async () => {
       const r = await requestWith(
         async () => {
+          const started = await startupDone();
+          if ('failure' in started) return started;
           const status = await runGlobal('app.status', undefined);
           if ('failure' in status) return status;
           const list = await runGlobal('profiles.list', undefined);

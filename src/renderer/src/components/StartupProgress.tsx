@@ -1,0 +1,58 @@
+// What the window shows while main upgrades keydesk.db (an older Keydesk's records, at first start of this
+// version): which step, how many keys where they are counted, and how long so far. Nothing else is shown
+// meanwhile: no view could say anything true about keys while their records are being rebuilt.
+import type { StartupStatus, UpgradeWork } from '../../../shared/domain.ts';
+import { fmt, NOUNS } from '../lib/format.ts';
+
+const WORK_WORDS: Record<UpgradeWork, string> = {
+  copy: 'copying your keys into the new layout',
+  clear: 'clearing the old copy',
+  index: 'building a sort index for All keys',
+  text: 'building the text search index',
+  count: 'counting keys by status',
+  save: 'saving the upgrade',
+};
+
+/** A time so far: "12 s", "1 min 5 s", "1 h 2 min". */
+export function elapsedWords(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+/** The step line: "Step 2 of 11: copying your keys into the new layout, 350,000 of 1,000,000 keys." */
+export function upgradeLine(upgrade: NonNullable<StartupStatus['upgrade']>): string {
+  const { step, steps, work, done, total } = upgrade;
+  const where = `Step ${fmt.number(step)} of ${fmt.number(steps)}: ${WORK_WORDS[work]}`;
+  if (work === 'save') return `${where}.`;
+  if (done === null) return `${where} (${fmt.count(total, NOUNS.key)}).`;
+  return `${where}, ${fmt.number(Math.min(done, total))} of ${fmt.count(total, NOUNS.key)}.`;
+}
+
+export function StartupProgress({ upgrade }: { upgrade: NonNullable<StartupStatus['upgrade']> }) {
+  const counted = upgrade.done !== null && upgrade.total > 0;
+  return (
+    <main className="center startup" data-app-state="upgrading" aria-labelledby="startup-title">
+      <h1 id="startup-title">Upgrading your local records</h1>
+      <p>
+        This version of Keydesk keeps its records of your keys in a new layout, for faster search in All keys. The upgrade is
+        done once, now.
+      </p>
+      <p role="status" aria-live="polite">
+        {upgradeLine(upgrade)}
+      </p>
+      {/* A bar for a step whose keys are counted; otherwise a moving bar: the step is under way, its end not known. */}
+      {counted ? (
+        <progress aria-label="Keys done in this step" value={Math.min(upgrade.done ?? 0, upgrade.total)} max={upgrade.total} />
+      ) : (
+        <progress aria-label="This step is under way" />
+      )}
+      <p className="muted">{elapsedWords(upgrade.elapsedMs)} so far.</p>
+      <p className="muted">
+        Keep Keydesk open until this is done. If it is closed or stops, nothing is lost: your records stay as they were, and the
+        upgrade starts again the next time Keydesk opens.
+      </p>
+    </main>
+  );
+}

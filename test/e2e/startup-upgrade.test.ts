@@ -1,0 +1,53 @@
+// A vendor upgrading from the release before the ledger's text index (schema 3) with 200,000 keys, in Chromium
+// through the harness: the window shows the upgrade's steps with true numbers while it runs, never a view or an
+// empty ledger, and then opens on All keys with every key there.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from '@playwright/test';
+import { afterAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
+import { writeVersion3 } from '../support/local-db-v3.ts';
+import { tempDir } from '../support/sandbox-process.ts';
+
+const KEYS = 200_000;
+let harness: HarnessProcess | undefined;
+let browser: Browser | undefined;
+const userData = tempDir('keydesk-e2e-upgrade-');
+afterAll(async () => {
+  await browser?.close();
+  await harness?.stop();
+  rmSync(userData, { recursive: true, force: true });
+});
+
+describe('first start after an upgrade, with an older keydesk.db of 200,000 keys', () => {
+  it('shows the upgrade step by step, never the app over a half-built ledger, then every key in All keys', async () => {
+    writeVersion3(join(userData, 'keydesk.db'), KEYS, { profileIds: ['sandbox'] });
+    harness = await startHarnessProcess(userData);
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(harness.url);
+
+    await page.locator('[data-app-state="upgrading"]').waitFor();
+    await page.getByRole('heading', { name: 'Upgrading your local records' }).waitFor();
+    // Every line read while it runs names a step of the same count and the whole ledger, in steps that only move on.
+    const lines: string[] = [];
+    while ((await page.locator('[data-app-state="upgrading"]').count()) > 0) {
+      const line = await page.getByRole('status').first().textContent().catch(() => null);
+      if (line && /^Step/.test(line)) lines.push(line);
+      // Nothing of the app shows meanwhile.
+      expect(await page.getByRole('navigation', { name: 'Views' }).count()).toBe(0);
+      await page.waitForTimeout(100);
+    }
+    expect(lines.length).toBeGreaterThan(0);
+    const pattern = /^Step (\d+) of (\d+): [A-Za-z ]+(, [\d,]+ of 200,000 keys\.| \(200,000 keys\)\.|\.)$/;
+    for (const line of lines) expect(line).toMatch(pattern);
+    const steps = lines.map((l) => Number(pattern.exec(l)?.[1]));
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+    expect(new Set(lines.map((l) => pattern.exec(l)?.[2])).size).toBe(1);
+
+    await page.locator('[data-app-state="ready"]').waitFor({ timeout: 170_000 });
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'All keys', exact: true }).click();
+    await page.getByText('200,000 keys', { exact: true }).waitFor();
+  });
+});
