@@ -517,7 +517,9 @@ export function AllKeys() {
   // Select all names what a job will act on: deleted keys stay out unless the filter is for deleted keys.
   const all = targets ?? { count, capped };
   const leftOut = !capped && !all.capped && count > all.count ? ` (${fmt.number(count - all.count)} deleted left out)` : '';
-  // One key is "the 1 key", not "all 1"; none offers no select-all at all.
+  // One key is "the 1 key", not "all 1"; none offers no select-all at all (matches that are all deleted say so).
+  const canSelectAll = all.count > 0 || all.capped;
+  const allDeleted = !canSelectAll && !capped && count > 0;
   const selectAllText = all.capped ? `Select all matching (more than ${fmt.number(all.count)})` : all.count === 1 ? `Select the 1 key${leftOut}` : `Select all ${fmt.number(all.count)}${leftOut}`;
   const selectAllOffer = all.capped ? selectAllText : all.count === 1 ? `Select the 1 matching key${leftOut}` : `Select all ${fmt.number(all.count)} matching${leftOut}`;
   // The filter's answer is in and matches nothing: said in the table, and there is nothing to export.
@@ -650,10 +652,15 @@ export function AllKeys() {
             <option value="false">Standard</option>
           </select>
         </label>
-        {(all.count > 0 || all.capped) && (
+        {canSelectAll && (
           <button type="button" disabled={total === null} onClick={selectAll}>
             {selectAllText}
           </button>
+        )}
+        {allDeleted && total !== null && (
+          <span className="muted">
+            No select-all: {count === 1 ? 'the matching key is deleted' : `all ${fmt.number(count)} matching keys are deleted`}.
+          </span>
         )}
         <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('csv')}>Export CSV</button>
         <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('json')}>Export JSON</button>
@@ -696,7 +703,7 @@ export function AllKeys() {
           </>
         )}
       </p>
-      {!selectedAll && shownState === 'all' && count > shownValues.length && (
+      {!selectedAll && canSelectAll && shownState === 'all' && count > shownValues.length && (
         <p className="select-all-offer">
           The {fmt.count(shownValues.length, NOUNS.key)} shown {shownValues.length === 1 ? 'is' : 'are'} selected.{' '}
           <button type="button" className="link" onClick={selectAll}>

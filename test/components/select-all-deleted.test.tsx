@@ -1,0 +1,56 @@
+// All keys when every match is a deleted key (which no bulk action takes): no "Select all 0" anywhere, neither as
+// the button nor as the offer after ticking the rows on screen, and the reason is said instead.
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LedgerRow } from '../../src/shared/domain.ts';
+import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
+const initial = useKeydesk.getState();
+
+const row = (i: number): LedgerRow => ({
+  value: `KD-GONE-${String(i).padStart(3, '0')}`, note: 'p6 gone', status: 'deleted', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
+});
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  // jsdom lays nothing out: the table's box is given a height, so some of its rows are "on screen".
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(400);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('All keys: select-all when every match is deleted', () => {
+  it('offers no "Select all 0", as a button or after ticking the rows shown, and says why', async () => {
+    const user = userEvent.setup();
+    const rows = Array.from({ length: 60 }, (_, i) => row(i));
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows, total: 60, totalCapped: false, targets: 0, targetsCapped: false } });
+    render(<AllKeys />);
+    await screen.findByText('60 keys');
+    await user.click(screen.getByRole('checkbox', { name: 'Select every row on screen' }));
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Select KD-GONE-000' }).checked).toBe(true);
+    expect(screen.queryByText(/Select all 0/)).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Select (all|the)/ })).toBeNull();
+    expect(screen.getByText('No select-all: all 60 matching keys are deleted.')).toBeTruthy();
+  });
+
+  it('still offers select-all of the keys that are not deleted, with the deleted ones named as left out', async () => {
+    const user = userEvent.setup();
+    const rows = Array.from({ length: 60 }, (_, i) => (i < 5 ? { ...row(i), status: 'generated' as const } : row(i)));
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows, total: 60, totalCapped: false, targets: 5, targetsCapped: false } });
+    render(<AllKeys />);
+    await screen.findByText('60 keys');
+    expect(screen.getByRole('button', { name: 'Select all 5 (55 deleted left out)' })).toBeTruthy();
+    await user.click(screen.getByRole('checkbox', { name: 'Select every row on screen' }));
+    expect(await screen.findByRole('button', { name: 'Select all 5 matching (55 deleted left out)' })).toBeTruthy();
+    expect(screen.queryByText(/No select-all/)).toBeNull();
+  });
+});
