@@ -53,10 +53,12 @@ export function createServiceSlice(ctx: StoreContext): Omit<ServiceSlice, keyof 
       if (!r) return false;
       toastOk('Keyless entry added.');
       // The list shows the current search again, now with the new entry where it matches; with no search yet,
-      // the new entry alone.
+      // the entries added so far, newest first (Keyless heads them as such).
       const term = get().keylessTerm;
-      if (term === null) set({ keylessRequest: READY, keyless: { entries: [r.data.entry], total: 1 } });
-      else await get().lookupKeyless(term);
+      if (term === null) {
+        const added = [r.data.entry, ...(get().keyless?.entries ?? []).filter((e) => e.hwid !== r.data.entry.hwid)];
+        set({ keylessRequest: READY, keyless: { entries: added, total: added.length } });
+      } else await get().lookupKeyless(term);
       return true;
     },
     deleteKeyless: async (hwid) => {

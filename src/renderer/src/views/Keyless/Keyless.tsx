@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Time } from '../../components/Time.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
+import { fmt, NOUNS } from '../../lib/format.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { paddedWarning, showEnds, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
@@ -122,8 +123,10 @@ export function Keyless() {
           {status === 'ready' && result?.total === null && result.entries.length > 0 && (
             <p className="muted">This service returns its best match only. Search by a longer part of the HWID to reach a particular entry.</p>
           )}
-          {result && result.entries.length > 0 && searched !== null && (
-            <p className="muted result-term">Results for “{searched}”</p>
+          {result && result.entries.length > 0 && (
+            <p className="muted result-term">
+              {searched !== null ? `Results for “${searched}”` : `Added here: ${fmt.count(result.entries.length, NOUNS.entry)} (no search yet; search to list every entry)`}
+            </p>
           )}
           {result && result.entries.length > 0 && (
             <DataTable

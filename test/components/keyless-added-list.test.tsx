@@ -1,0 +1,45 @@
+// Keyless before any search: each entry added stays listed (newest first) under a heading that says what the list
+// is, rather than the last one alone with no heading, which read as if the earlier one were gone (walk 5, P12).
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { KeylessEntry } from '../../src/shared/domain.ts';
+import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
+const initial = useKeydesk.getState();
+
+const entry = (hwid: string): KeylessEntry => ({ id: hwid, hwid, isPremium: false, expiresAt: null, createdAt: '2026-11-23T09:00:00.000Z', lastUsedAt: null });
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  fake.impl['keyless.add'] = (input) => Promise.resolve({ ok: true, data: { entry: entry((input as { hwid: string }).hwid) } });
+  fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [entry('walk-hw-1'), entry('walk-hw-2'), entry('walk-hw-3')], total: 3 } });
+});
+
+const listed = () => within(screen.getByRole('table', { name: 'Keyless entries' })).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell')[0]?.textContent);
+
+describe('Keyless: entries added before any search', () => {
+  it('lists every entry added, newest first, under a heading saying so; a search then lists its results under theirs', async () => {
+    const user = userEvent.setup();
+    render(<Keyless />);
+    const form = screen.getByRole('form', { name: 'Add an entry' });
+    for (const hwid of ['walk-hw-1', 'walk-hw-2']) {
+      await user.type(within(form).getByLabelText('HWID'), hwid);
+      await user.click(within(form).getByRole('button', { name: 'Add' }));
+      await screen.findByRole('cell', { name: new RegExp(hwid) });
+    }
+    expect(listed()).toEqual([expect.stringContaining('walk-hw-2'), expect.stringContaining('walk-hw-1')]);
+    expect(screen.getByText('Added here: 2 entries (no search yet; search to list every entry)')).toBeTruthy();
+
+    await user.type(screen.getByLabelText('HWID contains'), 'walk-hw');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('Results for “walk-hw”');
+    expect(listed()).toHaveLength(3);
+    expect(screen.queryByText(/^Added here/)).toBeNull();
+  });
+});
