@@ -790,12 +790,16 @@ if (only.has('renderer')) {
 
 if (only.has('migration')) {
   for (const keys of args['migration-keys'].split(',').map(Number)) {
-    console.error(`migration: an older keydesk.db (schema 3) of ${keys.toLocaleString('en-US')} keys upgraded at first start, reported vs unreported on a copy`);
-    const m = await measureMigration(work, keys);
+    // Each round writes the file again (about a minute at 1,000,000 keys): fewer rounds for larger ledgers.
+    const rounds = keys <= 200_000 ? 3 : 1;
+    console.error(`migration: an older keydesk.db (schema 3) of ${keys.toLocaleString('en-US')} keys upgraded at first start, reported vs unreported, ${rounds} alternating round(s)`);
+    const m = await measureMigration(work, keys, rounds);
     const steps = Object.entries(m.byWork).map(([w, ms]) => `${w} ${(ms / 1000).toFixed(1)} s`).join(', ');
-    console.error(`  ${m.reports} reports; ${steps}`);
-    const ratio = m.reportedMs / m.plainMs;
-    record(`upgrade of ${keys.toLocaleString('en-US')} keys, reported step by step ÷ unreported`, fmt(m.reportedMs / 1000, 's'), fmt(m.plainMs / 1000, 's'), ratio, '≤ 1.5', ratio <= 1.5);
+    const secs = (xs: number[]): string => xs.map((x) => (x / 1000).toFixed(1)).join(', ');
+    console.error(`  reported ${secs(m.reportedMs)} s; unreported ${secs(m.plainMs)} s; fastest reported round: ${m.reports} reports; ${steps}`);
+    const ours = Math.min(...m.reportedMs);
+    const base = Math.min(...m.plainMs);
+    record(`upgrade of ${keys.toLocaleString('en-US')} keys from schema 3, reported step by step ÷ unreported (best of ${rounds})`, fmt(ours / 1000, 's'), fmt(base / 1000, 's'), ours / base, '≤ 1.5', ours / base <= 1.5);
   }
 }
 
