@@ -3,22 +3,41 @@
 // empty ledger, and then opens on All keys with every key there.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import type { Browser } from '@playwright/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
 import { writeVersion3 } from '../support/local-db-v3.ts';
 import { tempDir } from '../support/sandbox-process.ts';
+import { RPC_PREFIX, TOKEN_HEADER, TOKEN_META } from '../../src/harness/loopback-bridge.ts';
+import type { StartupStatus } from '../../src/shared/domain.ts';
+import { LOCAL_DB_VERSION } from '../../src/main/store/local-db.ts';
 
 const KEYS = 200_000;
 let harness: HarnessProcess | undefined;
 let browser: Browser | undefined;
 const userData = tempDir('keydesk-e2e-upgrade-');
+const stopped = tempDir('keydesk-e2e-upgrade-stopped-');
 afterAll(async () => {
   await browser?.close();
   await harness?.stop();
   rmSync(userData, { recursive: true, force: true });
+  rmSync(stopped, { recursive: true, force: true });
 });
+
+const ledgerOf = (file: string): { version: number; rows: number; sample: unknown[] } => {
+  const db = new DatabaseSync(file);
+  try {
+    return {
+      version: (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version,
+      rows: (db.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number }).n,
+      sample: db.prepare('SELECT value, note, status, expires_at FROM ledger ORDER BY profile_id, value LIMIT 5').all(),
+    };
+  } finally {
+    db.close();
+  }
+};
 
 describe('first start after an upgrade, with an older keydesk.db of 200,000 keys', () => {
   it('shows the upgrade step by step, never the app over a half-built ledger, then every key in All keys', async () => {
@@ -49,5 +68,34 @@ describe('first start after an upgrade, with an older keydesk.db of 200,000 keys
     await page.locator('[data-app-state="ready"]').waitFor({ timeout: 170_000 });
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'All keys', exact: true }).click();
     await page.getByText('200,000 keys', { exact: true }).waitFor();
+  });
+
+  it('stopped mid-upgrade (the harness sent SIGTERM), leaves keydesk.db at schema 3 with every key, and upgrades it on the next start', async () => {
+    const file = join(stopped, 'keydesk.db');
+    writeVersion3(file, KEYS, { profileIds: ['sandbox'] });
+    const before = ledgerOf(file);
+    const run = await startHarnessProcess(stopped);
+    try {
+      // The page's token, then app.startup over the bridge until the upgrade is under way.
+      const html = await (await fetch(run.url)).text();
+      const token = new RegExp(`<meta name="${TOKEN_META}" content="([^"]+)"`).exec(html)?.[1] ?? '';
+      const startup = async (): Promise<StartupStatus | null> => {
+        const res = await fetch(new URL(`${RPC_PREFIX}app.startup`, run.url), { method: 'POST', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token }, body: '{}' });
+        const r = (await res.json()) as { ok: boolean; data?: StartupStatus };
+        return r.data ?? null;
+      };
+      await expect.poll(async () => (await startup())?.state, { timeout: 120_000, interval: 50 }).toBe('upgrading');
+    } finally {
+      expect(await run.stop()).toBe(0);
+    }
+    expect(ledgerOf(file)).toEqual(before);
+
+    await harness?.stop();
+    harness = await startHarnessProcess(stopped);
+    browser ??= await launchBrowser();
+    const page = await browser.newPage();
+    await page.goto(harness.url);
+    await page.locator('[data-app-state="ready"]').waitFor({ timeout: 170_000 });
+    expect(ledgerOf(file)).toMatchObject({ version: LOCAL_DB_VERSION, rows: KEYS, sample: before.sample });
   });
 });
