@@ -72,6 +72,8 @@ const auditFilter = z.strictObject({
 /** The most keys one generate job takes: ten requests of the service's 100,000. */
 export const JOB_GENERATE_MAX = 10 * LIMITS.countMax;
 export const JOB_CEILING_MAX = 256;
+/** The most jobs one jobs.list answer lists beside the running and interrupted ones. */
+export const JOBS_LIST_MAX = 1_000;
 const jobTarget = z.union([
   z.strictObject({ keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax) }),
   z.strictObject({ filter: ledgerFilter }),
@@ -249,9 +251,10 @@ export const contract = {
     ]),
     'An action and its keys (values, or a ledger filter main resolves); main runs it as a job on the active profile.',
   ),
-  'jobs.list': op<{ jobs: JobSummary[]; elsewhere: JobSummary[] }>()(
-    none,
-    "Nothing; the active profile's recent jobs, and the jobs running now for other profiles (they keep sending unseen).",
+  // unlisted: how many older jobs of the profile this answer leaves out (absent when none); a larger `recent` lists them.
+  'jobs.list': op<{ jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number }>()(
+    z.strictObject({ recent: z.int().min(1).max(JOBS_LIST_MAX) }).optional(),
+    "Nothing, or how many of the newest jobs to list (20 by default); the active profile's jobs, and the jobs running now for other profiles (they keep sending unseen).",
   ),
   'jobs.get': op<JobSummary>()(z.strictObject({ jobId: z.uuid() }), "A job id; another profile's job is not found."),
   'jobs.items': op<{ items: JobItem[]; total: number }>()(

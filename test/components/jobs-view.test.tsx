@@ -101,6 +101,25 @@ describe('Jobs: the list', () => {
     expect(useKeydesk.getState().view).toBe('ledger');
   });
 
+  it('says how many older jobs are not shown, and lists 20 more of them on request', async () => {
+    const older = summary({ id: GENERATE, action: 'delete', days: null, createdAt: '2025-12-01T00:00:00.000Z' });
+    fake.impl['jobs.list'] = (input) =>
+      (input as { recent?: number } | undefined)?.recent === 40
+        ? listed([summary({}), older])
+        : Promise.resolve({ ok: true, data: { jobs: [summary({})], elsewhere: [], unlisted: 1 } });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    expect(await screen.findByText('1 older job is not shown.')).toBeTruthy();
+    expect(screen.getByText(/and the 20 most recent \(older ones on request, below\)\./)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Show 1 older' }));
+    await waitFor(() => {
+      expect(rowTexts().map((r) => r[0])).toEqual(['Extend by 1 day5 keys', 'Delete5 keys']);
+    });
+    expect(fake.calls.filter((c) => c.name === 'jobs.list').map((c) => c.input)).toEqual([undefined, { recent: 40 }]);
+    expect(screen.queryByText(/older job/)).toBeNull();
+    expect(screen.getByText(/and the 40 most recent\./)).toBeTruthy();
+  });
+
   it("updates a running job's row as main reports progress, adds a job started since, and never lists another profile's", async () => {
     fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null, total: 1_000, counts: { pending: 900, sent: 50, done: 50, failed: 0, unknown: 0 } })]);
     render(<Jobs />);
@@ -219,6 +238,8 @@ describe('Jobs: one job opened', () => {
     await waitFor(() => {
       expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Saved to /tmp/keydesk-job-extend.csv.' });
     });
+    // The toast leaves; where the file went stays beside the job.
+    expect(within(detail).getByText(/^Last saved to/).textContent).toBe('Last saved to /tmp/keydesk-job-extend.csv');
 
     await user.click(within(detail).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('region', { name: 'Extend by 30 days' })).toBeNull();

@@ -74,7 +74,7 @@ describe('a job from the list', () => {
     await useKeydesk.getState().cancelBulk(B);
     expect(fake.calls.filter((c) => c.name === 'jobs.cancel').map((c) => c.input)).toEqual([{ jobId: B }]);
     fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/x.json' } });
-    await useKeydesk.getState().exportJob('json', B);
+    expect(await useKeydesk.getState().exportJob('json', B)).toBe('/tmp/x.json');
     expect(fake.calls.filter((c) => c.name === 'jobs.export').map((c) => c.input)).toEqual([{ jobId: B, format: 'json' }]);
   });
 

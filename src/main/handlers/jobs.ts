@@ -60,7 +60,11 @@ export const jobHandlers = (
     return core.jobs.start(a.profile.id, input);
   }),
 
-  'jobs.list': needsProfile(core, (_input, p) => ok({ jobs: core.jobs.list(p.id), elsewhere: core.jobs.runningElsewhere(p.id) })),
+  'jobs.list': needsProfile(core, (input, p) => {
+    const jobs = core.jobs.list(p.id, input?.recent);
+    const unlisted = core.db.jobTotal(p.id) - jobs.length;
+    return ok({ jobs, elsewhere: core.jobs.runningElsewhere(p.id), ...(unlisted > 0 ? { unlisted } : {}) });
+  }),
 
   'jobs.get': needsProfile(core, ({ jobId }, p) => {
     const s = core.jobs.get(p.id, jobId);

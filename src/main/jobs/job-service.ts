@@ -640,8 +640,9 @@ export class JobService {
 
   // ---- what the handlers ask --------------------------------------------------------------------------
 
-  list(profileId: string): JobSummary[] {
-    return this.db.jobs(profileId).map((j) => this.summary(this.runs.get(j.id)?.job ?? j, this.runs.get(j.id) ?? null));
+  /** The profile's running and interrupted jobs and its `recent` newest (20 unless asked), newest first. */
+  list(profileId: string, recent?: number): JobSummary[] {
+    return this.db.jobs(profileId, recent).map((j) => this.summary(this.runs.get(j.id)?.job ?? j, this.runs.get(j.id) ?? null));
   }
 
   /**

@@ -1523,6 +1523,11 @@ export class LocalDb {
     });
   }
 
+  /** How many jobs a profile has (jobs_by_profile answers it from the index). */
+  jobTotal(profileId: string): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM jobs WHERE profile_id = ?').get(profileId) as { n: number }).n;
+  }
+
   setJobState(jobId: string, state: JobState, reason: string | null, finishedAt: string | null): void {
     this.db.prepare('UPDATE jobs SET state = ?, reason = ?, finished_at = ? WHERE id = ?').run(state, reason, finishedAt, jobId);
   }

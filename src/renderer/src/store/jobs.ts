@@ -9,6 +9,8 @@ import type { ProfileData, StoreContext } from './context.ts';
 
 /** Items per page of an open job. */
 export const JOB_ITEMS_PAGE = 100;
+/** Newest jobs listed at first, and how many more each "Show older jobs" adds. */
+export const JOBS_RECENT = 20;
 
 export interface JobItemsPage {
   jobId: string;
@@ -24,6 +26,10 @@ export interface JobsSlice {
   jobList: JobSummary[];
   /** Loading the list; `ready` once main has answered for this profile. */
   jobListRequest: RequestState;
+  /** How many of the newest jobs the list asks main for (beside every running or interrupted one). */
+  jobListRecent: number;
+  /** Older jobs of this profile the list leaves out, as main last said. */
+  jobListUnlisted: number;
   /** The job open in the Jobs view, by id; null when none. */
   openJobId: string | null;
   /** A page of the open job's items. */
@@ -31,7 +37,8 @@ export interface JobsSlice {
   jobItemsRequest: RequestState;
   /** Removing a job from the list: the id being removed, so its button is not pressed twice. */
   forgettingJob: string | null;
-  loadJobList: () => Promise<void>;
+  /** Reads the list again; `older` asks for the next JOBS_RECENT older jobs too. */
+  loadJobList: (older?: boolean) => Promise<void>;
   openJob: (jobId: string | null) => void;
   /** Reads a page of the open job's items, of one state or all. */
   loadJobItems: (state: JobItemState | null, offset: number) => Promise<void>;
@@ -43,9 +50,11 @@ export interface JobsSlice {
 const byNewest = (a: JobSummary, b: JobSummary): number => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1);
 
 /** What the Jobs view shows for one profile: a profile switch puts it back to this (see profileData). */
-export const JOBS_NOTHING: Pick<JobsSlice, 'jobList' | 'jobListRequest' | 'openJobId' | 'jobItems' | 'jobItemsRequest' | 'forgettingJob'> = {
+export const JOBS_NOTHING: Pick<JobsSlice, 'jobList' | 'jobListRequest' | 'jobListRecent' | 'jobListUnlisted' | 'openJobId' | 'jobItems' | 'jobItemsRequest' | 'forgettingJob'> = {
   jobList: [],
   jobListRequest: IDLE,
+  jobListRecent: JOBS_RECENT,
+  jobListUnlisted: 0,
   openJobId: null,
   jobItems: null,
   jobItemsRequest: IDLE,
@@ -74,11 +83,18 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
   };
 
   return {
-    loadJobList: async () => {
+    loadJobList: async (older = false) => {
       unsubscribe ??= subscribe('jobs.progress', upsert);
+      const recent = get().jobListRecent + (older ? JOBS_RECENT : 0);
       // A refresh keeps the rows on screen until the answer; a first load shows the loading state.
       // Another profile's running job is said too (it keeps sending unseen), never listed as this profile's.
-      await request('jobs.list', undefined, 'jobListRequest', (d) => ({ jobList: [...d.jobs].sort(byNewest), jobElsewhere: d.elsewhere[0] ?? null }), {
+      const done = (d: { jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number }) => ({
+        jobList: [...d.jobs].sort(byNewest),
+        jobListRecent: recent,
+        jobListUnlisted: d.unlisted ?? 0,
+        jobElsewhere: d.elsewhere[0] ?? null,
+      });
+      await request('jobs.list', recent === JOBS_RECENT ? undefined : { recent }, 'jobListRequest', done, {
         latest: true,
         background: get().jobListRequest.status === 'ready',
       });

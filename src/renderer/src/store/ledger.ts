@@ -81,14 +81,14 @@ export interface LedgerSlice {
    */
   resumeJob: (retryUnknown: boolean, jobId?: string) => Promise<void>;
   /** A job's results to a file the user picks: All keys' bulk job unless `jobId` names another. */
-  exportJob: (format: 'csv' | 'json', jobId?: string) => Promise<void>;
+  exportJob: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
   /**
    * More keys than one request takes: a generate job of batches in main (progress, cancel between requests).
    * Refused, with words, while another job of this profile runs: the panel follows one job at a time.
    */
   startGenerateJob: (input: GenerateJobInput) => Promise<boolean>;
   /** The shown generate job's keys (as the ledger has them), or those of the one `jobId` names, to a file the user picks. */
-  exportJobKeys: (format: 'csv' | 'json', jobId?: string) => Promise<void>;
+  exportJobKeys: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
   /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
   attachJobs: () => Promise<void>;
   dismissJob: () => void;
@@ -136,6 +136,15 @@ const plural = (n: number, one: string): string => `${n.toLocaleString()} ${one}
 
 export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], LedgerSlice> = (set, get) => {
   const inFlight = new Set<string>();
+  /** An export's answer in a toast; the path written, or null (refused, or the person chose no path). */
+  const saved = (r: Awaited<ReturnType<typeof call<'jobs.export'>>>): string | null => {
+    if (!r.ok) {
+      get().notify('error', r.message);
+      return null;
+    }
+    if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
+    return r.data.path;
+  };
   /** A job this window knows of (a panel's, or one in the Jobs list), as last described. */
   const known = (jobId: string): JobSummary | null => {
     const { job, bulkJob, generateJob, jobList } = get();
@@ -406,10 +415,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     exportJob: async (format, jobId) => {
       const job = jobId === undefined ? get().bulkJob : known(jobId);
-      if (!job) return;
-      const r = await call('jobs.export', { jobId: job.id, format });
-      if (!r.ok) get().notify('error', r.message);
-      else if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
+      if (!job) return null;
+      return saved(await call('jobs.export', { jobId: job.id, format }));
     },
     startGenerateJob: async (input) => {
       const { job: running, jobStarting } = get();
@@ -432,10 +439,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     },
     exportJobKeys: async (format, jobId) => {
       const job = jobId === undefined ? get().generateJob : known(jobId);
-      if (!job) return;
-      const r = await call('jobs.export', { jobId: job.id, format, what: 'keys' });
-      if (!r.ok) get().notify('error', r.message);
-      else if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
+      if (!job) return null;
+      return saved(await call('jobs.export', { jobId: job.id, format, what: 'keys' }));
     },
     attachJobs: async () => {
       unsubscribe ??= subscribe('jobs.progress', onProgress);

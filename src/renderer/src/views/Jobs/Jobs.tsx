@@ -14,7 +14,7 @@ import { isLive, jobLine, jobTitle, settledOf } from '../../lib/jobs.ts';
 import { plain } from '../../lib/words.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { JobElsewhere } from '../../components/JobLinks.tsx';
-import { JOB_ITEMS_PAGE } from '../../store/jobs.ts';
+import { JOB_ITEMS_PAGE, JOBS_RECENT } from '../../store/jobs.ts';
 
 /** A job's state as a badge: a word and an icon, never colour alone. */
 function stateOf(j: JobSummary): { word: string; tone: Tone; icon: IconName; title?: string } {
@@ -215,6 +215,11 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
   const forgetting = useKeydesk((s) => s.forgettingJob === job.id);
   const refresh = useKeydesk((s) => s.loadJobList);
   const [confirm, setConfirm] = useState<'unknown' | 'forget' | null>(null);
+  // Where the last export went, kept on screen after its toast has left.
+  const [savedTo, setSavedTo] = useState<string | null>(null);
+  const keep = (path: string | null) => {
+    if (path !== null) setSavedTo(path);
+  };
   const heading = useRef<HTMLHeadingElement>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
@@ -281,18 +286,18 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
             Send the {fmt.number(job.counts.unknown)} unknown again…
           </button>
         )}
-        <button type="button" onClick={() => void exportJob('csv', job.id)}>
+        <button type="button" onClick={() => void exportJob('csv', job.id).then(keep)}>
           Export results CSV
         </button>
-        <button type="button" onClick={() => void exportJob('json', job.id)}>
+        <button type="button" onClick={() => void exportJob('json', job.id).then(keep)}>
           Export results JSON
         </button>
         {generate && !live && job.counts.done > 0 && (
           <>
-            <button type="button" onClick={() => void exportKeys('csv', job.id)}>
+            <button type="button" onClick={() => void exportKeys('csv', job.id).then(keep)}>
               Export the {fmt.count(job.counts.done, NOUNS.key)} CSV
             </button>
-            <button type="button" onClick={() => void exportKeys('json', job.id)}>
+            <button type="button" onClick={() => void exportKeys('json', job.id).then(keep)}>
               Export the {fmt.count(job.counts.done, NOUNS.key)} JSON
             </button>
           </>
@@ -303,6 +308,11 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
           </button>
         )}
       </div>
+      {savedTo && (
+        <p className="muted">
+          Last saved to <span className="mono">{savedTo}</span>
+        </p>
+      )}
       <JobItems job={job} />
       <ConfirmDialog
         open={confirm === 'unknown'}
@@ -340,6 +350,8 @@ export function Jobs() {
   const jobs = useKeydesk((s) => s.jobList);
   const { status, error } = useKeydesk((s) => s.jobListRequest);
   const load = useKeydesk((s) => s.loadJobList);
+  const unlisted = useKeydesk((s) => s.jobListUnlisted);
+  const recent = useKeydesk((s) => s.jobListRecent);
   const openId = useKeydesk((s) => s.openJobId);
   const open = useKeydesk((s) => s.openJob);
   const setView = useKeydesk((s) => s.setView);
@@ -366,8 +378,8 @@ export function Jobs() {
       <div className="card">
         <p className="muted">
           Bulk delete, extend and HWID reset (All keys) and generating more than 100,000 keys (Keys) run as jobs: they go on while you use
-          other views, and survive a reload. Listed for {profileName ?? 'this service'}: every running or interrupted job, and the 20 most
-          recent.
+          other views, and survive a reload. Listed for {profileName ?? 'this service'}: every running or interrupted job, and the{' '}
+          {fmt.number(recent)} most recent{unlisted > 0 ? ' (older ones on request, below)' : ''}.
         </p>
         <JobElsewhere />
         {error && (
@@ -399,6 +411,16 @@ export function Jobs() {
               </EmptyState>
             }
           />
+        )}
+        {!error && status === 'ready' && unlisted > 0 && (
+          <p className="inline">
+            <span className="muted">
+              {fmt.number(unlisted)} older {unlisted === 1 ? 'job is' : 'jobs are'} not shown.
+            </span>
+            <button type="button" onClick={() => void load(true)}>
+              Show {Math.min(unlisted, JOBS_RECENT)} older
+            </button>
+          </p>
         )}
       </div>
       {opened && <JobDetail key={opened.id} job={opened} onClose={close} />}

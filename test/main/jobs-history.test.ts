@@ -1,6 +1,7 @@
-// jobs.forget through dispatch on a real core (the embedded sandbox): a stopped job leaves the list with its items
-// and its record of the keys it made, while the keys stay in the ledger and every request in the audit log; a job
-// still running is refused, and another profile's job is not found.
+// A profile's job history through dispatch on a real core (the embedded sandbox): jobs.list's newest jobs and the
+// older ones on request; jobs.forget, where a stopped job leaves the list with its items and its record of the keys
+// it made, while the keys stay in the ledger and every request in the audit log; a job still running is refused,
+// and another profile's job is not found.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
@@ -72,5 +73,26 @@ describe('forgetting a job', () => {
     expect((await t.must('jobs.list')).jobs.some((j) => j.id === job.id)).toBe(true);
     expect(await t.call('jobs.forget', { jobId: '6f1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b' })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect(await t.call('jobs.forget', { jobId: 'not-a-uuid' })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+  });
+});
+
+describe('listing older jobs', () => {
+  it('lists the 20 newest with how many older ones are left out, and those too when asked', async () => {
+    for (const j of (await t.must('jobs.list')).jobs) await t.must('jobs.forget', { jobId: j.id });
+    const ids: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      const job = await t.must('jobs.start', { action: 'delete', target: { keyValues: [`NOT-A-KEY-H${String(i).padStart(2, '0')}`] } });
+      await settled(job.id);
+      ids.push(job.id);
+    }
+    const first = await t.must('jobs.list');
+    expect(first.jobs).toHaveLength(20);
+    expect(first.unlisted).toBe(3);
+    // Newest first; the three oldest are the ones left out.
+    expect(first.jobs.map((j) => j.id)).toEqual(ids.slice(3).reverse());
+    const all = await t.must('jobs.list', { recent: 40 });
+    expect(all.jobs.map((j) => j.id)).toEqual([...ids].reverse());
+    expect(all.unlisted).toBeUndefined();
+    expect(await t.call('jobs.list', { recent: 0 })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
   });
 });
