@@ -171,6 +171,72 @@ describe('Jobs', () => {
     await detail.getByRole('button', { name: `Resume (${(notSent ?? 0).toLocaleString('en-US')} not sent)` }).waitFor();
   });
 
+  it('after Keydesk quits mid-job, lists the job interrupted with true counts, and Resume sends only the not sent', async () => {
+    await page.evaluate(async () => {
+      await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 10_000, isPremium: false, note: 'jobs view quit' });
+      const profiles = await window.keydesk['profiles.list'](undefined);
+      if (!profiles.ok || profiles.data.activeProfileId === null) throw new Error('no profile');
+      await window.keydesk['jobs.setCeiling']({ profileId: profiles.data.activeProfileId, ceiling: 1 });
+    });
+    const started = await page.evaluate(async () => {
+      const r = await window.keydesk['jobs.start']({ action: 'extend', target: { filter: { text: 'jobs view quit' } }, days: 3 });
+      if (!r.ok) throw new Error(r.message);
+      // Some answers in, most not sent: then Keydesk quits.
+      for (;;) {
+        const j = await window.keydesk['jobs.get']({ jobId: r.data.id });
+        if (!j.ok) throw new Error(j.message);
+        if (j.data.counts.done >= 20) return j.data.id;
+        await new Promise((res) => setTimeout(res, 20));
+      }
+    });
+    const { userData } = app.harness;
+    await app.close();
+    app = await openApp(undefined, userData);
+    page = app.page;
+
+    await app.nav('Jobs');
+    const row = jobRow('Extend by 3 days');
+    await row.getByRole('cell', { name: 'Interrupted', exact: true }).waitFor();
+    const [done, failed, unknown, notSent] = (await row.getByRole('cell').allTextContents()).slice(3, 7).map((c) => Number(c.replaceAll(/\D/g, '')));
+    expect(failed).toBe(0);
+    expect((done ?? 0) + (unknown ?? 0) + (notSent ?? 0)).toBe(10_000);
+    expect(notSent).toBeGreaterThan(0);
+    // What the row says was done is what the sandbox holds: that many keys expire three days later.
+    const extended = async () =>
+      page.evaluate(async () => {
+        let n = 0;
+        for (let offset = 0; ; offset += 1_000) {
+          const r = await window.keydesk['keys.fetchGenerated']({ term: 'jobs view quit', offset, limit: 1_000 });
+          if (!r.ok) throw new Error(r.message);
+          n += r.data.keys.filter((k) => k.expiresAt?.startsWith('2099-01-04')).length;
+          if (r.data.keys.length < 1_000) return n;
+        }
+      });
+    const before = await extended();
+    // An unknown item may or may not have taken effect: the sandbox's count lies between done and done + unknown.
+    expect(before).toBeGreaterThanOrEqual(done ?? 0);
+    expect(before).toBeLessThanOrEqual((done ?? 0) + (unknown ?? 0));
+
+    await page.evaluate(async () => {
+      const profiles = await window.keydesk['profiles.list'](undefined);
+      if (profiles.ok && profiles.data.activeProfileId) await window.keydesk['jobs.setCeiling']({ profileId: profiles.data.activeProfileId, ceiling: null });
+    });
+    await page.getByRole('button', { name: /^Extend by 3 days, started / }).click();
+    const detail = page.getByRole('region', { name: 'Extend by 3 days' });
+    await detail.getByText('Keydesk quit while this job ran.').waitFor();
+    await detail.getByRole('button', { name: `Resume (${(notSent ?? 0).toLocaleString('en-US')} not sent)` }).click();
+    await row.getByRole('cell', { name: 'Finished', exact: true }).waitFor({ timeout: 120_000 });
+    const after = (await row.getByRole('cell').allTextContents()).slice(3, 7).map((c) => Number(c.replaceAll(/\D/g, '')));
+    // The unknown ones were not sent again: they stay unknown, and the rest are done.
+    expect(after).toEqual([(done ?? 0) + (notSent ?? 0), 0, unknown, 0]);
+    const job = await page.evaluate(async (id) => {
+      const j = await window.keydesk['jobs.get']({ jobId: id });
+      return j.ok ? j.data.counts : null;
+    }, started);
+    expect(job).toEqual({ pending: 0, sent: 0, done: (done ?? 0) + (notSent ?? 0), failed: 0, unknown });
+    expect(await extended()).toBe(before + (notSent ?? 0));
+  });
+
   it.each(['light', 'dark'] as const)('has no serious or critical accessibility violation in the %s theme, list, job and dialog', async (colorScheme) => {
     const context = await app.browser.newContext({ viewport: { width: 960, height: 600 }, colorScheme });
     const themed = await context.newPage();
