@@ -275,6 +275,22 @@ describe('Jobs: one job opened', () => {
     expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
   });
 
+  it("reads a running job's results page again while it runs, so states move from awaiting an answer to done", async () => {
+    fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null, total: 2, counts: { pending: 0, sent: 2, done: 0, failed: 0, unknown: 0 } })]);
+    let answered = false;
+    fake.impl['jobs.items'] = () =>
+      Promise.resolve({ ok: true, data: { items: [item(1, 'KD-A', answered ? 'done' : 'sent'), item(2, 'KD-B', 'sent')], total: 2 } });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Extend by 1 day/ }));
+    const results = await screen.findByRole('table', { name: 'Job results' });
+    expect(within(results).getAllByRole('row')[1]?.textContent).toBe('KD-ASent, awaiting an answer—');
+    answered = true;
+    await waitFor(() => {
+      expect(within(results).getAllByRole('row')[1]?.textContent).toBe('KD-AExtended—');
+    });
+  });
+
   it('removes a stopped job from the list after a yes that says what goes and what stays', async () => {
     fake.impl['jobs.list'] = () => listed([summary({ id: GENERATE, action: 'generate', days: null, note: 'spring', state: 'cancelled', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } }), summary({})]);
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [{ seq: 1, target: 'batch 1', size: 100_000, state: 'done', code: null, message: null }], total: 3 } });

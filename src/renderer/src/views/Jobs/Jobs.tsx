@@ -129,6 +129,9 @@ function itemColumns(job: JobSummary): Column<JobItem>[] {
     : [{ header: 'Key', cell: (i) => i.target, className: 'mono' }, outcome, reason];
 }
 
+/** How often a running job's items page is read again. */
+const ITEMS_REFRESH_MS = 2_000;
+
 /** The open job's items, a page at a time, of one state or all. */
 function JobItems({ job }: { job: JobSummary }) {
   const page = useKeydesk((s) => (s.jobItems?.jobId === job.id ? s.jobItems : null));
@@ -139,6 +142,16 @@ function JobItems({ job }: { job: JobSummary }) {
   useEffect(() => {
     void load(show, offset);
   }, [load, job.id, show, offset]);
+  // While main runs the job its items change state: the page shown is read again every few seconds (and once more
+  // when the job ends, by the store).
+  const live = isLive(job);
+  useEffect(() => {
+    if (!live) return;
+    const timer = setInterval(() => void load(show, offset), ITEMS_REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+    };
+  }, [live, load, show, offset]);
   const inState = (state: JobItemState | null) => (state === null ? null : job.counts[state]);
   const first = page && page.items.length > 0 ? page.offset + 1 : 0;
   const last = page ? page.offset + page.items.length : 0;
