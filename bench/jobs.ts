@@ -15,6 +15,7 @@ import type { OperationInput, OperationName, OperationOutput } from '../src/shar
 import type { JobSummary } from '../src/shared/domain.ts';
 import type { Result } from '../src/shared/result.ts';
 import { ROUTES } from '../src/shared/wire.ts';
+import { readAnswer } from '../src/harness/answer-frame.ts';
 import { batchValues } from '../src/shared/key-batch.ts';
 import type { MemoryParts } from './memory-probe.ts';
 
@@ -233,7 +234,7 @@ export async function harnessRss(root: string, userData: string, batches: number
         headers: { 'content-type': 'application/json', 'x-keydesk-token': token, origin: new URL(url).origin },
         body: JSON.stringify({ input }),
       });
-      const r = (await res.json()) as { ok: boolean; message?: string; data?: unknown };
+      const r = (await readAnswer(res)) as { ok: boolean; message?: string; data?: unknown };
       if (!r.ok) throw new Error(`${name}: ${r.message ?? ''}`);
       return r.data;
     };

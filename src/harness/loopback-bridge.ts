@@ -2,6 +2,7 @@
 // run's token, and events over one EventSource. Runs in the browser (bundled by bridge-script.ts); typed
 // against the few browser APIs it uses, so it needs no DOM library and is unit-tested in Node with fakes.
 import { buildBridge, type BridgeTransport } from '../shared/bridge.ts';
+import { readAnswer, type AnswerResponse } from './answer-frame.ts';
 import { EVENT_NAMES, type EventName } from '../shared/operations.ts';
 import { fail } from '../shared/result.ts';
 
@@ -14,7 +15,7 @@ export const TOKEN_META = 'keydesk-harness-token';
 export interface EventSourceLike {
   addEventListener(type: string, listener: (message: { data: string }) => void): void;
 }
-export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string }) => Promise<{ json(): Promise<unknown> }>;
+export type FetchLike = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: string }) => Promise<AnswerResponse>;
 
 export function loopbackTransport(token: string, env: { fetch: FetchLike; openEvents: (url: string) => EventSourceLike }): BridgeTransport {
   const deliveries = new Map<EventName, Set<(payload: unknown) => void>>(EVENT_NAMES.map((e) => [e, new Set()]));
@@ -37,7 +38,8 @@ export function loopbackTransport(token: string, env: { fetch: FetchLike; openEv
           headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
           body: JSON.stringify({ input }),
         });
-        return await res.json();
+        // JSON, or framed when it carries byte columns (answer-frame.ts).
+        return await readAnswer(res);
       } catch (error) {
         return fail('NETWORK', `The Keydesk harness is not answering (${error instanceof Error ? error.message : String(error)}).`);
       }

@@ -12,6 +12,7 @@ import { dispatch } from '../main/ipc/dispatch.ts';
 import { contentType, resolveInside } from '../main/static-files.ts';
 import { EVENT_NAMES, OPERATION_NAMES, type OperationName } from '../shared/operations.ts';
 import { fail } from '../shared/result.ts';
+import { encodeAnswer, FRAMED_ANSWER_TYPE } from './answer-frame.ts';
 import { BRIDGE_PATH, buildBridgeScript, EVENTS_PATH, RPC_PREFIX, TOKEN_HEADER, TOKEN_META } from './bridge-script.ts';
 
 // The largest input the contract allows: 100,000 key values of up to 256 characters (jobs.start, keys.export),
@@ -49,6 +50,17 @@ export async function startHarness(options: { startup: Startup; rendererDir: str
   const json = (res: ServerResponse, status: number, body: unknown) => {
     send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
   };
+  /** An operation's Result: JSON, or framed when it holds byte columns (the bytes are written as they are). */
+  const answer = (res: ServerResponse, result: unknown) => {
+    const encoded = encodeAnswer(result);
+    if (encoded.kind === 'json') {
+      send(res, 200, 'application/json; charset=utf-8', encoded.text);
+      return;
+    }
+    res.writeHead(200, { 'content-type': FRAMED_ANSWER_TYPE, 'content-length': String(encoded.length), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    for (const chunk of encoded.chunks) res.write(chunk);
+    res.end();
+  };
 
   async function rpc(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
     // The token proves the page came from this run; the Origin check stops other local pages riding on it.
@@ -77,7 +89,7 @@ export async function startHarness(options: { startup: Startup; rendererDir: str
       json(res, 400, fail('INVALID_INPUT', 'The request body is not JSON.'));
       return;
     }
-    json(res, 200, await dispatch(handlers, name as OperationName, input));
+    answer(res, await dispatch(handlers, name as OperationName, input));
   }
 
   function events(req: IncomingMessage, res: ServerResponse, url: URL): void {

@@ -1,8 +1,10 @@
 // A batch of keys in a compact shape: what keys.generate answers. The keys of one generate request share almost
 // every field (note, expiry, premium, creation time, service), so a batch is their values, each shared field
-// stated once, and only the fields that differ from key to key as columns. A column crosses main and IPC as one
-// JSON text: 100,000 generated keys are then a few strings in main's heap, not 100,000 objects or 200,000
-// strings. keysOf / keyAt / batchValues give them back where they are used (the renderer, tests).
+// stated once, and only the fields that differ from key to key as columns. A column crosses threads and IPC as
+// the UTF-8 bytes of its JSON text: the ledger writer's thread hands them to main without a copy (transferred),
+// main hands them on without reading them, and 100,000 generated keys are a few byte buffers outside any V8
+// heap, not 100,000 objects, 200,000 strings, or megabytes of text that V8 must copy and collect.
+// keysOf / keyAt / batchValues give them back where they are used (the renderer, tests).
 import type { Key, UnreportedKeyField } from './domain.ts';
 
 /** Every field of a Key but its value; `unreported` always present (empty: every field was reported). */
@@ -17,16 +19,25 @@ export type JsonText<T> = string & { readonly [jsonOf]: T };
 export const toJson = <T>(value: T): JsonText<T> => JSON.stringify(value) as JsonText<T>;
 export const fromJson = <T>(text: JsonText<T>): T => JSON.parse(text) as T;
 
+/** The UTF-8 bytes of a T's JSON text: typed, so only fromJsonBytes (or jsonTextOf) reads them, as a T. */
+export type JsonBytes<T> = Uint8Array & { readonly [jsonOf]: T };
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+export const toJsonBytes = <T>(value: T): JsonBytes<T> => encoder.encode(JSON.stringify(value)) as JsonBytes<T>;
+/** The JSON text the bytes hold (for a statement that reads JSON text, say). */
+export const jsonTextOf = <T>(bytes: JsonBytes<T>): JsonText<T> => decoder.decode(bytes) as JsonText<T>;
+export const fromJsonBytes = <T>(bytes: JsonBytes<T>): T => fromJson(jsonTextOf(bytes));
+
 /** The batch as it crosses main and IPC. */
 export interface KeyBatch {
   /** How many keys. */
   count: number;
   /** The keys' values, in the order the service listed them. */
-  values: JsonText<string[]>;
+  values: JsonBytes<string[]>;
   /** The fields every key of the batch has alike. */
   same: Partial<KeyFields>;
   /** The fields that differ between keys: one entry per key, in the order of `values`. */
-  each: { [F in KeyFieldName]?: JsonText<KeyFields[F][]> };
+  each: { [F in KeyFieldName]?: JsonBytes<KeyFields[F][]> };
 }
 
 /** A batch opened: its columns as arrays (where the keys are made whole: the ledger writer, the renderer). */
@@ -161,14 +172,24 @@ export function toKeyBatch(keys: readonly Key[]): KeyBatch {
   return builder.batch();
 }
 
-/** The columns as they cross main: each one JSON text. */
+/** The columns as they cross threads and IPC: each one the bytes of its JSON text. */
 export function packColumns(columns: KeyColumns): KeyBatch {
-  const each: Partial<Record<KeyFieldName, string>> = {};
+  const each: Partial<Record<KeyFieldName, Uint8Array>> = {};
   for (const field of KEY_FIELDS) {
     const column = columns.each[field];
-    if (column) each[field] = toJson(column);
+    if (column) each[field] = toJsonBytes(column);
   }
-  return { count: columns.values.length, values: toJson(columns.values), same: columns.same, each: each as KeyBatch['each'] };
+  return { count: columns.values.length, values: toJsonBytes(columns.values), same: columns.same, each: each as KeyBatch['each'] };
+}
+
+/** The buffers a batch's columns are in: a postMessage transfer list (the sender gives them up, nothing is copied). */
+export function batchBuffers(batch: KeyBatch): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const column of [batch.values, ...Object.values(batch.each)]) {
+    // TextEncoder's bytes are a whole ArrayBuffer of their own, never a view into a shared one.
+    if (column.buffer instanceof ArrayBuffer && column.byteLength === column.buffer.byteLength) buffers.add(column.buffer);
+  }
+  return [...buffers];
 }
 
 /** A batch's columns as arrays (parses every column: open a batch once, then read its keys). */
@@ -176,14 +197,14 @@ export function openBatch(batch: KeyBatch): KeyColumns {
   const each: Partial<Record<KeyFieldName, unknown[]>> = {};
   for (const field of KEY_FIELDS) {
     const column = batch.each[field];
-    if (column !== undefined) each[field] = fromJson<unknown[]>(column);
+    if (column !== undefined) each[field] = fromJsonBytes<unknown[]>(column as JsonBytes<unknown[]>);
   }
-  return { values: fromJson(batch.values), same: batch.same, each: each as KeyColumns['each'] };
+  return { values: fromJsonBytes(batch.values), same: batch.same, each: each as KeyColumns['each'] };
 }
 
 /** The values of a batch's keys, in order. */
 export function batchValues(batch: KeyBatch): string[] {
-  return fromJson(batch.values);
+  return fromJsonBytes(batch.values);
 }
 
 function fieldAt<F extends KeyFieldName>(columns: KeyColumns, i: number, field: F): KeyFields[F] {

@@ -6,7 +6,6 @@ import type { AppStatus, Key } from '../../src/shared/domain.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
-import { batchValues, type KeyBatch } from '../../src/shared/key-batch.ts';
 
 let harness: HarnessProcess;
 let browser: Browser;
@@ -43,11 +42,15 @@ describe('the harness', () => {
     const status = await page.evaluate(() => window.keydesk['app.status'](undefined));
     expect(status).toMatchObject({ ok: true, data: { activeProfileId: 'sandbox', sandbox: { running: true } } });
     expect((status as { data: AppStatus }).data.sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const generated = await page.evaluate(() =>
-      window.keydesk['keys.generate']({ expire: '2099-12-31', count: 2, isPremium: false, note: 'from the browser' }),
-    );
-    expect(generated.ok).toBe(true);
-    const keys = batchValues((generated as { data: { generated: KeyBatch } }).data.generated);
+    // The batch's columns reach the page as bytes (the harness frames the answer: src/harness/answer-frame.ts).
+    const generated = await page.evaluate(async () => {
+      const r = await window.keydesk['keys.generate']({ expire: '2099-12-31', count: 2, isPremium: false, note: 'from the browser' });
+      if (!r.ok) return r;
+      const { count, values } = r.data.generated;
+      return { ok: true, count, bytes: values instanceof Uint8Array, keys: JSON.parse(new TextDecoder().decode(values)) as string[] };
+    });
+    expect(generated).toMatchObject({ ok: true, count: 2, bytes: true });
+    const keys = (generated as { keys: string[] }).keys;
     const found = await page.evaluate(() => window.keydesk['keys.lookup']({ term: 'FROM THE BROWSER' }));
     expect((found as { data: { generated: Key[] } }).data.generated.map((k) => k.value).sort()).toEqual([...keys].sort());
   });

@@ -169,7 +169,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     const values = await page.evaluate(async () => {
       const made = await window.keydesk['keys.generate']({ expire: '2099-01-31', count: 3, isPremium: false, note: 'Real bulk' });
       if (!made.ok) throw new Error(made.message);
-      const keys = JSON.parse(made.data.generated.values) as string[]; // one JSON text (src/shared/key-batch.ts)
+      const keys = JSON.parse(new TextDecoder().decode(made.data.generated.values)) as string[]; // one JSON text's bytes (src/shared/key-batch.ts)
       // Activate them, so each has a HWID to reset.
       for (const [i, keyValue] of keys.entries()) {
         const r = await window.keydesk['validation.run']({ mode: 'key', keyValue, hwid: { custom: `HW-BULK-${i}` }, confirmActivation: true });

@@ -13,8 +13,8 @@ beforeAll(async () => {
   const deleted = await page.evaluate(async () => {
     const made = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 12, isPremium: false, note: 'select all agree' });
     if (!made.ok) return [];
-    // The batch's values cross as one JSON text (src/shared/key-batch.ts); no import reaches into the page.
-    const gone = (JSON.parse(made.data.generated.values) as string[]).slice(0, 2);
+    // The batch's values cross as one JSON text's bytes (src/shared/key-batch.ts); no import reaches into the page.
+    const gone = (JSON.parse(new TextDecoder().decode(made.data.generated.values)) as string[]).slice(0, 2);
     for (const keyValue of gone) await window.keydesk['keys.delete']({ keyValue, state: 'generated' });
     return gone;
   });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   page = app.page;
   value = await page.evaluate(async (note) => {
     const r = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 1, isPremium: false, note });
-    return r.ok ? ((JSON.parse(r.data.generated.values) as string[])[0] ?? '') : '';
+    return r.ok ? ((JSON.parse(new TextDecoder().decode(r.data.generated.values)) as string[])[0] ?? '') : '';
   }, NOTE);
   expect(value).not.toBe('');
 });

@@ -3,11 +3,14 @@
 // builder, bundled: run in a bare VM context it defines window.keydesk and talks over fetch with the token.
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
+import { encodeAnswer, FRAMED_ANSWER_TYPE } from '../../src/harness/answer-frame.ts';
 import { buildBridgeScript } from '../../src/harness/bridge-script.ts';
 import { EVENTS_PATH, loopbackTransport, RPC_PREFIX, TOKEN_HEADER, type EventSourceLike } from '../../src/harness/loopback-bridge.ts';
 import { ipcTransport } from '../../src/preload/index.ts';
 import { buildBridge, type BridgeTransport } from '../../src/shared/bridge.ts';
 import type { KeydeskBridge } from '../../src/shared/contract.ts';
+import type { Key } from '../../src/shared/domain.ts';
+import { keysOf, toKeyBatch, type KeyBatch } from '../../src/shared/key-batch.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 
 vi.mock('electron', () => ({ contextBridge: { exposeInMainWorld: () => undefined }, ipcRenderer: {} }));
@@ -32,6 +35,9 @@ function fakeIpc() {
   };
 }
 
+/** An answer as the harness writes one without byte columns. */
+const jsonResponse = (value: unknown) => new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+
 /** A fake harness: records fetches, and one EventSource whose events can be fired. */
 function fakeLoopback() {
   const requests: { url: string; headers: Record<string, string>; body: string }[] = [];
@@ -39,7 +45,7 @@ function fakeLoopback() {
   const transport = loopbackTransport('T0KEN', {
     fetch: (url, init) => {
       requests.push({ url, headers: init.headers, body: init.body });
-      return Promise.resolve({ json: () => Promise.resolve({ ok: true, data: { url, input: (JSON.parse(init.body) as { input: unknown }).input } }) });
+      return Promise.resolve(jsonResponse({ ok: true, data: { url, input: (JSON.parse(init.body) as { input: unknown }).input } }));
     },
     openEvents: (url): EventSourceLike => {
       const source = { url, listeners: new Map<string, (m: { data: string }) => void>() };
@@ -104,6 +110,37 @@ describe('the loopback transport', () => {
     expect(sources.map((s) => s.url)).toEqual([`${EVENTS_PATH}?token=T0KEN`]);
   });
 
+  it("hands over a generate answer's byte columns as the harness framed them, and its other fields as JSON", async () => {
+    const keys: Key[] = ['ÄÖ-1', 'B"2', 'C\\3'].map((value, i) => ({
+      id: `k_${i}`,
+      value,
+      note: 'frame « test »',
+      status: 'generated',
+      isPremium: i === 1,
+      expire: '2099-01-01',
+      expiresByDaysKey: false,
+      daysKey: null,
+      expiresAt: '2099-01-01T00:00:00.000Z',
+      hwid: null,
+      createdAt: '2026-11-23T09:00:00.000Z',
+      activatedAt: null,
+      lastResetAt: null,
+      serviceId: 'svc_demo',
+    }));
+    const sent = { ok: true, data: { generated: toKeyBatch(keys) } };
+    const encoded = encodeAnswer(sent);
+    if (encoded.kind !== 'framed') throw new Error('a batch answer is framed');
+    expect(encoded.length).toBe(encoded.chunks.reduce((n, c) => n + c.byteLength, 0));
+    const transport = loopbackTransport('T', {
+      fetch: () => Promise.resolve(new Response(new Blob(encoded.chunks), { headers: { 'content-type': FRAMED_ANSWER_TYPE } })),
+      openEvents: () => ({ addEventListener: () => undefined }),
+    });
+    const got = (await buildBridge(transport)['keys.generate']({ expire: '2099-01-01', count: 3, isPremium: false })) as { ok: true; data: { generated: KeyBatch } };
+    expect(got.data.generated.count).toBe(3);
+    expect(got.data.generated.values).toBeInstanceOf(Uint8Array);
+    expect(keysOf(got.data.generated)).toEqual(keys);
+  });
+
   it('answers NETWORK as data when the harness is gone, never a rejection', async () => {
     const bridge = buildBridge(loopbackTransport('t', { fetch: () => Promise.reject(new Error('connection refused')), openEvents: () => ({ addEventListener: () => undefined }) }));
     await expect(bridge['app.status'](undefined)).resolves.toEqual({
@@ -123,7 +160,7 @@ describe('the harness bridge script', () => {
       document: { querySelector: (s: string) => (s === 'meta[name="keydesk-harness-token"]' ? { getAttribute: () => 'PAGE-TOKEN' } : null) },
       fetch: (url: string, init: { headers: Record<string, string> }) => {
         fetched.push({ url, token: init.headers[TOKEN_HEADER] });
-        return Promise.resolve({ json: () => Promise.resolve({ ok: true, data: 'status' }) });
+        return Promise.resolve(jsonResponse({ ok: true, data: 'status' }));
       },
       EventSource: function EventSource() {
         return { addEventListener: () => undefined };

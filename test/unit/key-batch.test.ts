@@ -1,8 +1,10 @@
 // The compact batch keys.generate answers with (src/shared/key-batch.ts): whatever keys go in come back exactly,
 // in order, with the fields they share stated once and only the others as columns.
+import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { decodeFramedAnswer, encodeAnswer } from '../../src/harness/answer-frame.ts';
 import type { Key } from '../../src/shared/domain.ts';
-import { batchValues, KeyBatchBuilder, keyAt, keysOf, openBatch, toKeyBatch } from '../../src/shared/key-batch.ts';
+import { batchBuffers, batchValues, KeyBatchBuilder, keyAt, keysOf, openBatch, toKeyBatch, type KeyBatch } from '../../src/shared/key-batch.ts';
 
 const key = (value: string, extra: Partial<Key> = {}): Key => ({
   id: `k_${value}`, value, note: 'spring batch', status: 'generated', isPremium: true, expire: '2099-06-30', expiresByDaysKey: false,
@@ -19,8 +21,32 @@ describe('a key batch', () => {
     expect(batchValues(batch)).toEqual(['AAAA-1', 'AAAA-2', 'AAAA-3']);
     expect(Object.keys(batch.each)).toEqual(['id']);
     expect(batch.same).toMatchObject({ note: 'spring batch', isPremium: true, expire: '2099-06-30', serviceId: 'svc_1', unreported: [] });
-    // Crosses IPC and the harness bridge as JSON: the same keys after a round trip.
-    expect(keysOf(JSON.parse(JSON.stringify(batch)) as typeof batch)).toEqual(keys);
+    // Crosses IPC as a structured clone, and the harness bridge framed (its columns as bytes): the same keys after either.
+    expect(keysOf(structuredClone(batch))).toEqual(keys);
+    const framed = encodeAnswer({ generated: batch });
+    if (framed.kind !== 'framed') throw new Error('a batch is framed');
+    const body = new Uint8Array(framed.length);
+    let at = 0;
+    for (const chunk of framed.chunks) {
+      body.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    expect(keysOf((decodeFramedAnswer(body.buffer) as { generated: KeyBatch }).generated)).toEqual(keys);
+  });
+
+  it("crosses threads with its columns' bytes transferred: the receiver has the keys, the sender no longer holds the bytes", async () => {
+    const keys = Array.from({ length: 20 }, (_, i) => key(`X-${i}`, { isPremium: i % 3 === 0 }));
+    const batch = toKeyBatch(keys);
+    expect(batchBuffers(batch)).toHaveLength(3); // values, id, isPremium
+    const { port1, port2 } = new MessageChannel();
+    try {
+      const got = new Promise<KeyBatch>((resolve) => port2.once('message', resolve));
+      port1.postMessage(batch, batchBuffers(batch));
+      expect(batch.values.byteLength).toBe(0);
+      expect(keysOf(await got)).toEqual(keys);
+    } finally {
+      port1.close();
+    }
   });
 
   it('keeps a field that differs only from the tenth key on as a column, with the earlier keys\' shared value', () => {

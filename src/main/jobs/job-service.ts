@@ -10,7 +10,7 @@ import { fail, ok, type ErrorCode, type Result } from '../../shared/result.ts';
 import { readBack } from '../client/read-back.ts';
 import type { BatchIntake, ServiceClient } from '../client/service-client.ts';
 import { unexpectedFailure } from '../failures.ts';
-import { toJson, type JsonText, type KeyBatch } from '../../shared/key-batch.ts';
+import { jsonTextOf, toJson, type JsonText, type KeyBatch } from '../../shared/key-batch.ts';
 import { keyCount } from '../../shared/operation-words.ts';
 import type { ItemSettlement, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
@@ -492,7 +492,7 @@ export class JobService {
         if (run.job.action === 'delete') run.deleted.push(item.target);
         else {
           // A generate answer read off main: its keys are already queued for the ledger; its values go to the export.
-          if (outcome.batch) run.generated.push(outcome.batch.values);
+          if (outcome.batch) run.generated.push(jsonTextOf(outcome.batch.values));
           else if (run.job.action === 'generate') run.generated.push(toJson(outcome.keys.map((k) => k.value)));
           // A key without its status (the real dialect) would be recorded with a guessed one: only its fields.
           for (const k of outcome.keys) (k.unreported?.includes('status') ? run.reportedKeys : run.seenKeys).push(k);

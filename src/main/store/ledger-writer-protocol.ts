@@ -42,8 +42,8 @@ export type LedgerWriteAck = { heapBytes: number } & ({ seq: number; ok: true } 
 
 /**
  * The worker's answer to a read: the body's JSON value without `generatedKeys`, and those keys as a batch when
- * they were a list (null: the body had none, and the worker holds nothing); or the body was not JSON (`head`:
- * its first characters, for main's message).
+ * they were a list (null: the body had none, and the worker holds nothing; the batch's column bytes are
+ * transferred, not copied); or the body was not JSON (`head`: its first characters, for main's message).
  */
 export type LedgerReading = { answer: number; json: true; body: unknown; batch: KeyBatch | null } | { answer: number; json: false; head: string };
 export type LedgerReadAnswer = LedgerReading & { heapBytes: number };

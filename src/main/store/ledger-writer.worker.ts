@@ -6,7 +6,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
-import { keyOf, packColumns, type KeyColumns } from '../../shared/key-batch.ts';
+import { batchBuffers, keyOf, packColumns, type KeyColumns } from '../../shared/key-batch.ts';
 import { readGenerateAnswer } from './generate-answer.ts';
 import { LocalDb } from './local-db.ts';
 import type { LedgerRead, LedgerReadAnswer, LedgerReading, LedgerRowWrite, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
@@ -77,7 +77,10 @@ port.on('message', (w: LedgerWrite) => {
   }
   const heapBytes = () => getHeapStatistics().total_heap_size;
   if (w.kind === 'read') {
-    port.postMessage({ ...read(w), heapBytes: heapBytes() } satisfies LedgerReadAnswer);
+    const reading = read(w);
+    // The batch's column bytes are handed over, not copied: this thread keeps its own columns to write from.
+    const transfer = reading.json && reading.batch !== null ? batchBuffers(reading.batch) : [];
+    port.postMessage({ ...reading, heapBytes: heapBytes() } satisfies LedgerReadAnswer, transfer);
     return;
   }
   let ack: LedgerWriteAck;
