@@ -79,7 +79,7 @@ describe('upgrading a schema-3 keydesk.db with rows', () => {
     // Steps numbered 1, 2, … with none skipped or repeated, saving last.
     expect(steps.map((s) => s.step)).toEqual(steps.map((_, i) => i + 1));
     expect(steps.length).toBe(events[0]?.steps);
-    expect(steps.map((s) => s.work)).toEqual(['copy', 'clear', 'index', 'index', 'index', 'index', 'index', 'text', 'count', 'index', 'save']);
+    expect(steps.map((s) => s.work)).toEqual(['copy', 'clear', 'index', 'index', 'index', 'index', 'index', 'text', 'count', 'index', 'text', 'text', 'save']);
     for (const s of steps) {
       if (s.work === 'copy' || s.work === 'text' || s.work === 'count') {
         // Counted: from 0, up in steps, to every row of the ledger.

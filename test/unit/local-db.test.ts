@@ -397,6 +397,79 @@ describe('the text filter', () => {
   }, 120_000);
 });
 
+describe('the text filter through HWID changes', () => {
+  it('finds exactly the model’s rows as keys are activated, reset by a job’s answers, given a new HWID and deleted', () => {
+    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
+    const db = new LocalDb(file);
+    const r = rng(71);
+    // HWIDs that share text with notes and with their own key's value, so a term can be held by a key's value or
+    // note and its HWID at once (one row, never two), or by the HWID alone.
+    const hwidOf = (k: Key, n: number): string => [`HW-${k.value.slice(1, 6)}`, `Alpha-${n}`, `é${n % 7}ß`, `gamma ${k.value.slice(-3)}`][n % 4] ?? '';
+    const keys = makeKeys(1_500, 71).map((k, i) => ({ ...k, hwid: k.hwid === null ? null : hwidOf(k, i) }));
+    // One profile only: a short term's count then comes from the index alone (exactCandidates).
+    db.recordKeys(PROFILE, keys, '2026-11-22T10:00:00.000Z');
+    const seenTexts: string[] = [];
+    const check = (step: string): void => {
+      const all = ledgerOf(db);
+      const texts = all.map((x) => `${x.value}\n${x.note}\n${x.hwid ?? ''}`);
+      seenTexts.push(...texts.filter((t) => !t.endsWith('\n')));
+      for (let n = 0; n < 60; n++) {
+        // Pieces of the rows as they are and as they were (a HWID since reset must no longer be found).
+        const source = Array.from((n % 2 === 0 ? texts : seenTexts)[Math.floor(r() * (n % 2 === 0 ? texts.length : seenTexts.length))] ?? '');
+        const start = Math.floor(r() * source.length);
+        const term = source.slice(start, start + 1 + Math.floor(r() * 6)).join('');
+        for (const filter of [{ text: term }, { text: term.toUpperCase(), status: 'active' as const }]) {
+          const want = modelQuery(all, filter, 'createdAt', 'desc', 0, 40);
+          const got = db.queryLedger(PROFILE, filter, { field: 'createdAt', dir: 'desc' }, 0, 40, { exact: true });
+          expect(got.total, `${step}: ${JSON.stringify(filter)}`).toBe(want.total);
+          expect(got.rows.map((x) => x.value), `${step}: ${JSON.stringify(filter)}`).toEqual(want.values);
+          const capped = db.queryLedger(PROFILE, filter, { field: 'createdAt', dir: 'desc' }, 0, 40, { cap: 5 });
+          expect(capped.total, `${step}: ${JSON.stringify(filter)} capped`).toBe(Math.min(want.total, 5));
+          expect(capped.rows.map((x) => x.value)).toEqual(want.values);
+          const targets = modelQuery(all.filter((x) => filter.status !== undefined || x.status !== 'deleted'), filter, 'value', 'asc', 0, 0).total;
+          expect(db.ledgerValues(PROFILE, filter, 10_000).total, `${step}: ${JSON.stringify(filter)} targets`).toBe(targets);
+        }
+      }
+    };
+    check('recorded');
+    // Activated: keys without a HWID get one.
+    const activated = keys.filter((k) => k.hwid === null).slice(0, 300).map((k, i) => ({ ...k, status: 'active' as const, hwid: hwidOf(k, i + 1) }));
+    db.recordKeys(PROFILE, activated, '2026-11-22T11:00:00.000Z');
+    check('activated');
+    // Reset by a bulk job: answers describing the key (no HWID now), and answers that only said it was done.
+    const withHwid = ledgerOf(db).filter((x) => x.hwid !== null);
+    const described = withHwid.slice(0, 200).map((x) => ({ ...(keys.find((k) => k.value === x.value) as Key), status: 'active' as const, hwid: null, note: x.note }));
+    db.createJob({ id: 'job-1', profileId: PROFILE, action: 'resetHwid', params: '{}', createdAt: '2026-11-22T12:00:00.000Z' }, { keyValues: withHwid.map((x) => x.value) });
+    db.jobStep({ jobId: 'job-1', profileId: PROFILE, items: [], seenKeys: described, hwidCleared: withHwid.slice(200, 320).map((x) => x.value), deletedValues: [], audit: [] }, null, '2026-11-22T12:00:00.000Z');
+    check('reset');
+    // A new HWID where there was one, the key described in part, and some deleted.
+    const moved = withHwid.slice(320, 420).map((x, i) => ({ ...(keys.find((k) => k.value === x.value) as Key), status: 'active' as const, note: x.note, hwid: hwidOf(keys[i] as Key, i + 2), unreported: ['status' as const] }));
+    for (const k of moved) db.recordReportedFields(PROFILE, k, '2026-11-22T13:00:00.000Z');
+    for (const x of withHwid.slice(420, 460)) db.markDeleted(PROFILE, x.value, '2026-11-22T13:00:00.000Z');
+    check('moved');
+    // Counted from the index alone (a term of 3 characters, one profile), under a cap of 5: a HWID's entries gone
+    // with its reset, and a key holding the term in its note and its HWID counted once.
+    const fresh = ledgerOf(db).filter((x) => x.hwid === null && x.status !== 'deleted').slice(0, 16);
+    const gone = fresh.slice(0, 12).map((x) => ({ ...(keys.find((k) => k.value === x.value) as Key), note: x.note, status: 'active' as const, hwid: `ЖЖЖ-${x.value}` }));
+    const twice = fresh.slice(12, 16).map((x) => ({ ...(keys.find((k) => k.value === x.value) as Key), note: `ђђђ ${x.note}`, status: 'active' as const, hwid: `ђђђ-${x.value}` }));
+    db.recordKeys(PROFILE, [...gone, ...twice], '2026-11-22T14:00:00.000Z');
+    db.jobStep({ jobId: 'job-1', profileId: PROFILE, items: [], seenKeys: gone.slice(0, 5).map((k) => ({ ...k, hwid: null })), hwidCleared: gone.slice(5, 9).map((k) => k.value), deletedValues: [], audit: [] }, null, '2026-11-22T15:00:00.000Z');
+    for (const [term, want] of [['жжж', gone.slice(9)], ['ђђђ', twice]] as const) {
+      const got = db.queryLedger(PROFILE, { text: term }, { field: 'value', dir: 'asc' }, 0, 40, { cap: 5 });
+      expect({ total: got.total, capped: got.totalCapped, rows: got.rows.map((x) => x.value) }, term).toEqual({ total: want.length, capped: false, rows: want.map((k) => k.value).sort() });
+    }
+    check('short terms');
+    // The index agrees with the rows: each key's value and note in one entry, its HWID (if any) in another.
+    const raw = new DatabaseSync(file);
+    expect(() => { raw.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')"); }).not.toThrow();
+    expect(raw.prepare('SELECT count(*) AS n FROM ledger_text WHERE rowid < 0').get()).toEqual(raw.prepare('SELECT count(*) AS n FROM ledger WHERE hwid_chars > 0').get());
+    expect(raw.prepare("SELECT count(*) AS n FROM ledger WHERE hwid <> '' AND hwid_chars = 0").get()).toEqual({ n: 0 });
+    raw.close();
+    db.close();
+    rmSync(file, { force: true });
+  }, 120_000);
+});
+
 describe('anchors found ahead of need and kept through writes (ledger_log)', () => {
   // Anchors every 7 rows and no plain OFFSET: every page starts from a block. A reader more than 300 log entries
   // behind finds its anchors again; fewer, it moves their counts.
@@ -687,7 +760,7 @@ describe('schema upgrades', () => {
 
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
-    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 8 });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 9 });
     // No upgraded row is marked as showing an expiry not read back (migration 7).
     expect(check.prepare('SELECT count(*) AS n FROM ledger WHERE expiry_stale <> 0').get()).toEqual({ n: 0 });
     const after = check.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();

@@ -189,6 +189,41 @@ const MIGRATIONS: readonly string[] = [
    CREATE TRIGGER ledger_log_trim AFTER INSERT ON ledger_log WHEN new.seq % 1024 = 0 BEGIN
      DELETE FROM ledger_log WHERE seq <= new.seq - 32768;
    END;`,
+  // 9: a row's HWID gets its own entry in ledger_text (rowid -id), apart from its value and note (rowid id), so
+  // an answer that changes only the HWID (an HWID reset, an activation) rewrites only the HWID's trigrams: a reset
+  // deleted and re-inserted the whole row's, which cost a bulk reset more than all the rest of its write. The
+  // search text is still value, note and HWID (lower-cased) one after the other; hwid_chars says how many
+  // characters at its end are the HWID (0: none, or a row whose text is indexed whole). Each entry ends in two
+  // newlines, as in 4, so a row without a HWID keeps the entry it had. A term without a newline lies within one
+  // part, so it is found as before; a term with one is found by a scan (a search box cannot type one). Rows
+  // with a HWID are indexed again, in two entries; the rest keep theirs.
+  `ALTER TABLE ledger ADD COLUMN hwid_chars INTEGER NOT NULL DEFAULT 0;
+   UPDATE ledger SET hwid_chars = length(js_lower(hwid))
+   WHERE hwid <> '' AND substr(search, -length(js_lower(hwid)) - 1) = char(10) || js_lower(hwid);
+   DELETE FROM ledger_text WHERE rowid IN (SELECT id FROM ledger WHERE hwid_chars > 0);
+   INSERT INTO ledger_text (rowid, search) SELECT id, substr(search, 1, length(search) - hwid_chars) || char(10, 10) FROM ledger WHERE hwid_chars > 0;
+   INSERT INTO ledger_text (rowid, search) SELECT -id, substr(search, length(search) - hwid_chars + 1) || char(10, 10) FROM ledger WHERE hwid_chars > 0;
+   DROP TRIGGER ledger_text_insert;
+   DROP TRIGGER ledger_text_delete;
+   DROP TRIGGER ledger_text_update;
+   CREATE TRIGGER ledger_text_insert AFTER INSERT ON ledger BEGIN
+     INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
+     INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
+   END;
+   CREATE TRIGGER ledger_text_delete AFTER DELETE ON ledger BEGIN
+     DELETE FROM ledger_text WHERE rowid = old.id;
+     DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
+   END;
+   CREATE TRIGGER ledger_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
+   WHEN old.id IS NOT new.id OR substr(old.search, 1, length(old.search) - old.hwid_chars) IS NOT substr(new.search, 1, length(new.search) - new.hwid_chars) BEGIN
+     DELETE FROM ledger_text WHERE rowid = old.id;
+     INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
+   END;
+   CREATE TRIGGER ledger_hwid_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
+   WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_chars + 1) IS NOT substr(new.search, length(new.search) - new.hwid_chars + 1) BEGIN
+     DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
+     INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
+   END;`,
 ];
 
 /** The schema this Keydesk writes (keydesk.db's user_version once opened). */
@@ -525,6 +560,15 @@ const JOB_SELECT = 'SELECT id, profile_id AS profileId, action, params, state, r
 const AUDIT_SELECT = 'SELECT id, at, profile_id AS profileId, profile_name AS profileName, action, target, outcome, message FROM audit';
 
 
+/**
+ * A key's search text (value, note and HWID, lower-cased, each part after a newline) and its HWID part, whose
+ * length in characters is stored with it (hwid_chars) so its trigrams are indexed apart (migration 9).
+ */
+function searchText(k: Pick<Key, 'value' | 'note' | 'hwid'>): { search: string; hwid: string } {
+  const hwid = (k.hwid ?? '').toLowerCase();
+  return { search: `${k.value}\n${k.note}\n`.toLowerCase() + hwid, hwid };
+}
+
 /** A filter's text as the stored search text holds it (lower-cased), or null for no text. */
 const textTerm = (filter: LedgerFilter): string | null => (filter.text ? filter.text.toLowerCase() : null);
 
@@ -692,10 +736,10 @@ export class LocalDb {
     // In key order: every index this touches leads with the value (or a column the batch shares), so sorted rows
     // walk each B-tree once, front to back, rather than landing on random pages of a table larger than the cache.
     const sorted = [...keys].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-    let rows = sorted.map((k) => [
-      k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null,
-      `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase(), k.expiresByDaysKey ? k.daysKey : null,
-    ]);
+    let rows = sorted.map((k) => {
+      const { search, hwid } = searchText(k);
+      return [k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, search, k.expiresByDaysKey ? k.daysKey : null, hwid];
+    });
     if (known) {
       // Keys a job's answers describe are in the ledger already, and an answer (an extend, a reset) changes few
       // of their columns. A column a statement sets has its index entries rewritten even when the value is the
@@ -704,21 +748,21 @@ export class LocalDb {
       // trigger looks). Whatever else (a new key, a changed note) goes through the full upsert below.
       // One keyed statement per row: as one statement over json_each, SQLite reads the ledger in the outer loop.
       const narrow = this.statement(
-        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, expiry_stale = 0
+        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, expiry_stale = 0, hwid_chars = length(?12)
          WHERE profile_id = ?6 AND value = ?7 AND note = ?8 AND status = ?9 AND is_premium = ?10 AND (?11 IS NULL OR created_at IS ?11)`,
       );
-      rows = rows.filter(([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey]) =>
-        narrow.run(expiresAt ?? null, hwid ?? null, search ?? null, daysKey ?? null, seenAt, profileId, value ?? null, note ?? null, status ?? null, isPremium ?? null, createdAt ?? null).changes === 0,
+      rows = rows.filter(([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey, hwidText]) =>
+        narrow.run(expiresAt ?? null, hwid ?? null, search ?? null, daysKey ?? null, seenAt, profileId, value ?? null, note ?? null, status ?? null, isPremium ?? null, createdAt ?? null, hwidText ?? '').changes === 0,
       );
       if (rows.length === 0) return;
     }
     this.statement(
-      `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key)
-       SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]'
+      `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key, hwid_chars)
+       SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]', length(v ->> '$[9]')
        FROM (SELECT value AS v FROM json_each(?3)) WHERE true
        ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
          expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
-         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, expiry_stale = 0`,
+         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, expiry_stale = 0, hwid_chars = excluded.hwid_chars`,
     ).run(profileId, seenAt, JSON.stringify(rows));
   }
 
@@ -731,8 +775,9 @@ export class LocalDb {
   recordReportedFields(profileId: string, key: Key, seenAt = new Date().toISOString()): void {
     const unreported = new Set(key.unreported ?? []);
     // The expiry always comes back (only the fields UnreportedKeyField names may not): a stale mark goes.
-    const sets = ['note = ?', 'is_premium = ?', 'expires_at = ?', 'hwid = ?', 'search = ?', 'last_seen_at = ?', 'expiry_stale = 0'];
-    const params: SQLInputValue[] = [key.note, key.isPremium ? 1 : 0, key.expiresAt, key.hwid, `${key.value}\n${key.note}\n${key.hwid ?? ''}`.toLowerCase(), seenAt];
+    const text = searchText(key);
+    const sets = ['note = ?', 'is_premium = ?', 'expires_at = ?', 'hwid = ?', 'search = ?', 'hwid_chars = length(?)', 'last_seen_at = ?', 'expiry_stale = 0'];
+    const params: SQLInputValue[] = [key.note, key.isPremium ? 1 : 0, key.expiresAt, key.hwid, text.search, text.hwid, seenAt];
     if (!unreported.has('daysKey')) {
       sets.push('days_key = ?');
       params.push(key.expiresByDaysKey ? key.daysKey : null);
@@ -776,7 +821,8 @@ export class LocalDb {
     if (term !== null) {
       const match = mode === 'set' ? this.textMatch(term) : null;
       if (match !== null) {
-        clauses.push(`${t}id IN (SELECT rowid FROM ledger_text WHERE ledger_text MATCH ?)`);
+        // A row's value and note are entry id, its HWID entry -id (migration 9).
+        clauses.push(`${t}id IN (SELECT abs(rowid) FROM ledger_text WHERE ledger_text MATCH ?)`);
         params.push(match);
       }
       clauses.push(`instr(${t}search, ?) > 0`);
@@ -822,7 +868,10 @@ export class LocalDb {
     const chars = Array.from(term);
     let match: string | null;
     let rows: number | null = null;
-    if (chars.length >= 3) {
+    if (term.includes('\n')) {
+      // A row's value and note, and its HWID, are indexed apart: a term with a newline may span them. Scanned.
+      match = null;
+    } else if (chars.length >= 3) {
       const grams = [...new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + 3).join('')))];
       const probe = this.statement('SELECT count(*) AS n FROM (SELECT 1 FROM ledger_text WHERE ledger_text MATCH ? LIMIT ?)');
       const rarest = (candidates: readonly string[], limit: number): { g: string; n: number }[] => {
@@ -895,7 +944,8 @@ export class LocalDb {
     }
     const where = this.ledgerWhere(profileId, filter, 'walk', 'l.');
     return {
-      sql: `SELECT l.value AS value, l.${column} AS k, l.status AS st FROM ledger_text CROSS JOIN ledger AS l ON l.id = ledger_text.rowid
+      // A key whose value or note and whose HWID both hold the term is found twice (entries id and -id): once here.
+      sql: `SELECT DISTINCT l.value AS value, l.${column} AS k, l.status AS st FROM ledger_text CROSS JOIN ledger AS l ON l.id = abs(ledger_text.rowid)
             WHERE ledger_text MATCH ? AND ${where.sql}${targets('l.')} LIMIT ?`,
       params: [match, ...where.params],
     };
@@ -1107,7 +1157,7 @@ export class LocalDb {
     const exact = count.exact === true ? null : this.exactCandidates(profileId, filter);
     if (exact !== null) {
       const deleted = this.ledgerSize(profileId, 'deleted');
-      const n = (this.db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM ledger_text WHERE ledger_text MATCH ? LIMIT ?)').get(exact, most + deleted) as { n: number }).n;
+      const n = (this.db.prepare('SELECT count(*) AS n FROM (SELECT DISTINCT abs(rowid) FROM ledger_text WHERE ledger_text MATCH ? LIMIT ?)').get(exact, most + deleted) as { n: number }).n;
       if (n >= most) {
         // At most `deleted` of them are deleted keys: past the cap by that many, the targets are past it too.
         const targets = n >= most + deleted ? cap + 1 : this.countLedger(profileId, filter, cap + 1, true);
@@ -1583,7 +1633,7 @@ export class LocalDb {
     if (batch.hwidCleared && batch.hwidCleared.length > 0) {
       this.ledgerCaches(true);
       this.statement(
-        `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), last_seen_at = ?
+        `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), hwid_chars = 0, last_seen_at = ?
          WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
       ).run(at, batch.profileId, JSON.stringify(batch.hwidCleared));
     }
