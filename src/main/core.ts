@@ -17,6 +17,7 @@ import { fromService, keychainFailure } from './failures.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { JobService, type JobClock } from './jobs/job-service.ts';
 import { LedgerWriter } from './store/ledger-writer.ts';
+import { ThreadJobWrites } from './jobs/job-writer.ts';
 import { LocalDb } from './store/local-db.ts';
 import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
 import { upgradeLocalDbFile } from './store/upgrade.ts';
@@ -124,6 +125,8 @@ export class Core {
         this.emit('jobs.progress', summary);
       },
       generateIntake: () => this.ledger.intake(),
+      // A bulk job's claims and answers are written on a thread of its own, off main's event loop.
+      writes: new ThreadJobWrites(dbFile),
       ...(options.jobClock ? { clock: options.jobClock } : {}),
     });
   }

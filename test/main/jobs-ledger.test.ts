@@ -8,6 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
+import { ThreadJobWrites, type JobWrites } from '../../src/main/jobs/job-writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import type { OperationInput } from '../../src/shared/contract.ts';
 import { tempDir } from '../support/sandbox-process.ts';
@@ -15,9 +16,14 @@ import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 import { batchValues } from '../../src/shared/key-batch.ts';
 
-describe('a bulk job whose answers are written in groups', () => {
+describe.each([
+  { where: "on main's connection", writes: (): JobWrites | undefined => undefined },
+  // As the app writes them: claims served ahead of answers still queued there.
+  { where: 'on the job writer thread', writes: (file: string): JobWrites | undefined => new ThreadJobWrites(file) },
+])('a bulk job whose answers are written in groups $where', ({ writes }) => {
   it('has every item committed as sent before its request reaches the service, and every answer written by its end', async () => {
     const file = join(tempDir('keydesk-jobs-'), 'keydesk.db');
+    const jobWrites = writes(file);
     const db = new LocalDb(file);
     // Another connection sees only what was committed.
     const reader = new DatabaseSync(file, { readOnly: true });
@@ -35,7 +41,7 @@ describe('a bulk job whose answers are written in groups', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'test-key' }, { retryDelaysMs: [] });
-    const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'sandbox' }), clientFor: () => Promise.resolve(client), emit: () => undefined });
+    const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'sandbox' }), clientFor: () => Promise.resolve(client), emit: () => undefined, ...(jobWrites ? { writes: jobWrites } : {}) });
     try {
       const keys = Array.from({ length: 1_500 }, (_, i) => `G${String(i).padStart(5, '0')}`);
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys } });
@@ -48,7 +54,9 @@ describe('a bulk job whose answers are written in groups', () => {
       const states = reader.prepare('SELECT state, count(*) AS n FROM job_items GROUP BY state').all();
       expect(states).toEqual([{ state: 'done', n: 1_500 }]);
       expect((reader.prepare("SELECT count(*) AS n FROM audit WHERE action = 'keys.delete' AND outcome = 'ok'").get() as { n: number }).n).toBe(1_500);
+      expect(db.job(started.data.id)?.state).toBe('finished');
     } finally {
+      await jobs.close();
       reader.close();
       db.close();
       server.closeAllConnections();

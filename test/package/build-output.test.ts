@@ -3,9 +3,10 @@
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../../src/main/security.ts';
+import type { JobWriterAnswer, JobWriterData, JobWriterRequest } from '../../src/main/jobs/job-writer.ts';
 import type { LedgerWorkerData, LedgerWrite, LedgerWriteAck } from '../../src/main/store/ledger-writer-protocol.ts';
 import { LOCAL_DB_VERSION, LocalDb } from '../../src/main/store/local-db.ts';
 import type { UpgradeMessage } from '../../src/main/store/upgrade.ts';
@@ -82,5 +83,31 @@ describe('the build output', () => {
     const db = new LocalDb(file);
     expect(db.queryLedger('p0', {}, { field: 'value', dir: 'asc' }, 0, 1, { exact: true }).total).toBe(250);
     db.close();
+  });
+
+  it('builds the job writer as its own entry beside index.js, which runs as a worker thread, claims items and writes answers', async () => {
+    // index.js looks for it by name beside itself (src/main/jobs/job-writer.ts).
+    expect(built('main/index.js')).toContain('job-writer.worker.');
+    const file = join(tempDir('keydesk-built-job-writer-'), 'keydesk.db');
+    const db = new LocalDb(file);
+    db.createJob({ id: 'j', profileId: 'p', action: 'delete', params: '{}', createdAt: '2026-11-23T00:00:00.000Z' }, { keyValues: ['KD-A', 'KD-B'] });
+    const { port1: claims, port2 } = new MessageChannel();
+    const workerData: JobWriterData = { file, cacheKiB: 1024, busyTimeoutMs: 5_000, claims: port2 };
+    const worker = new Worker(join(ROOT, 'out/main/job-writer.worker.js'), { workerData, transferList: [port2] });
+    try {
+      claims.postMessage({ id: 1, kind: 'claim', jobId: 'j', max: 5 } satisfies JobWriterRequest);
+      const [claimed] = (await once(claims, 'message')) as [JobWriterAnswer];
+      expect(claimed).toEqual({ id: 1, ok: true, claimed: [{ seq: 1, target: 'KD-A', size: 1 }, { seq: 2, target: 'KD-B', size: 1 }] });
+      expect(db.jobCounts('j')).toMatchObject({ pending: 0, sent: 2 });
+      const batch = { jobId: 'j', profileId: 'p', items: [1, 2].map((seq) => ({ seq, state: 'done', code: null, message: null })), seenKeys: [], deletedValues: ['KD-A', 'KD-B'], audit: [] };
+      worker.postMessage({ id: 2, kind: 'settle', batch: JSON.stringify(batch), at: '2026-11-23T00:00:01.000Z' } satisfies JobWriterRequest);
+      const [settled] = (await once(worker, 'message')) as [JobWriterAnswer];
+      expect(settled).toEqual({ id: 2, ok: true, claimed: [] });
+      expect(db.jobCounts('j')).toMatchObject({ sent: 0, done: 2 });
+    } finally {
+      claims.close();
+      await worker.terminate();
+      db.close();
+    }
   });
 });

@@ -14,6 +14,7 @@ import { jsonTextOf, toJson, type JsonText, type KeyBatch } from '../../shared/k
 import { keyCount } from '../../shared/operation-words.ts';
 import type { ItemSettlement, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
+import { InlineJobWrites, type ClaimedItem, type JobWrites } from './job-writer.ts';
 
 /** Requests in flight a job may reach by default: high for the local sandbox, modest for a remote service. */
 export const DEFAULT_CEILING = { sandbox: 64, remote: 8 } as const;
@@ -25,15 +26,15 @@ const PROGRESS_EVERY_MS = 100;
 const RATE_WINDOW_MS = 5_000;
 /**
  * A bulk job's answers are written in groups: at most this long after the first of them arrived, or at once when
- * this many are waiting. Progress events go out after a write, but a summary asked for between writes (a cancel,
- * jobs.list) counts answers not yet written: at most this long or this many ahead of the file. A
- * write holds main's event loop (about 30 µs per answer), so groups stay small enough for the requests queued at
- * the service to outlast it. Only answers wait: an item is always committed as sent before its request goes out,
- * and an answer lost in a crash leaves its item sent, which the next start calls unknown, as it may or may not
- * have taken effect.
+ * this many are waiting. Progress events go out after a write is asked for, but a summary asked for between
+ * writes (a cancel, jobs.list) counts answers not yet written: at most this long or this many ahead of the file.
+ * The job writer (job-writer.ts) applies writes in order, so a claim waits for the group before it: groups stay
+ * small (a few milliseconds of SQLite) so the requests queued at the service outlast that wait. Only answers
+ * wait: an item is always committed as sent before its request goes out, and an answer lost in a crash leaves
+ * its item sent, which the next start calls unknown, as it may or may not have taken effect.
  */
-const WRITE_ANSWERS_EVERY_MS = 25;
-const WRITE_ANSWERS_AT = 250;
+const WRITE_ANSWERS_EVERY_MS = 10;
+const WRITE_ANSWERS_AT = 32;
 /** A flush longer than this yields to due timers before the next request goes out. */
 const LONG_STRETCH_MS = 20;
 /** How long quitting waits for answers already on the wire before leaving them unknown. */
@@ -86,6 +87,11 @@ export interface JobServiceDeps {
    * Without it (the engine tested alone) the answer is read here and its keys are written with the step.
    */
   generateIntake?: () => GenerateIntake;
+  /**
+   * Where a bulk job's claims and answers are written: the app's is a thread of its own (ThreadJobWrites).
+   * Without it they are written on `db` (the engine tested alone). Generate jobs write on `db` either way.
+   */
+  writes?: JobWrites;
 }
 
 /** What a generate item's answer is read with (AnswerIntake): after the read, record() or release(), once. */
@@ -111,6 +117,8 @@ interface Run {
   /** Answers not written yet, and when the first of them arrived (performance.now()). */
   settle: ItemSettlement[];
   settleSince: number;
+  /** Groups of answers handed to the job writer and not yet written. */
+  writing: number;
   seenKeys: Key[];
   /** Keys described in part (no status): only their reported fields go into the ledger. */
   reportedKeys: Key[];
@@ -170,6 +178,7 @@ export class JobService {
   private readonly db: LocalDb;
   private readonly deps: JobServiceDeps;
   private readonly clock: JobClock;
+  private readonly writes: JobWrites;
   private readonly runs = new Map<string, Run>();
   /** Jobs between a start or resume and their run: reserved before the first await, so a second resume is refused. */
   private readonly starting = new Set<string>();
@@ -180,6 +189,7 @@ export class JobService {
     this.deps = deps;
     this.db = deps.db;
     this.clock = deps.clock ?? realClock;
+    this.writes = deps.writes ?? new InlineJobWrites(deps.db);
     // Whatever was running when Keydesk last stopped did not finish: say so, item by item.
     this.db.interruptRunningJobs('Keydesk stopped while this job ran.');
   }
@@ -304,6 +314,7 @@ export class JobService {
       signalled: false,
       settle: [],
       settleSince: 0,
+      writing: 0,
       seenKeys: [],
       reportedKeys: [],
       hwidCleared: [],
@@ -325,7 +336,7 @@ export class JobService {
     try {
       for (;;) {
         if (run.stop) {
-          this.step(run, 0);
+          this.writeAnswers(run);
           this.emit(run, false);
           if (run.inflight === 0) break;
           await this.waitForAnswer(run);
@@ -335,7 +346,7 @@ export class JobService {
         if (wait > 0) {
           // A Retry-After pause or pacing: nothing new goes out until it ends (or the job is stopped). An answer
           // ends the sleep early so it is saved now; the loop then sleeps again for what is left of the pause.
-          this.step(run, 0);
+          this.writeAnswers(run);
           this.emit(run, true);
           await this.sleepUnlessAnswered(run, wait);
           continue;
@@ -350,19 +361,25 @@ export class JobService {
         // A generate batch's answer (a few, each large) is written with the next claim: one transaction. A bulk
         // job's answers (many, each small) wait to be written in groups, after the next requests have gone out.
         const grouped = run.job.action !== 'generate';
-        const claimed = grouped ? this.claim(run, claim) : this.step(run, claim);
+        const claimed = grouped ? await this.claim(run, claim) : this.step(run, claim);
         if (!grouped) this.emit(run, false);
+        if (grouped && stopped(run)) {
+          // Cancelled (or quitting) while the claim was being written: claimed, never sent, so back to pending.
+          for (const item of claimed) settleLater(run, { seq: item.seq, state: 'pending', code: null, message: null });
+          continue;
+        }
         if (claimed.length === 0 && run.inflight === 0) {
-          // Answers still waiting to be written may put items back to pending (a 429 with no Retry-After, which
-          // brings no pause that would write them first): the claim above could not see those. Write them, then
-          // look again; the job ends only when nothing is pending, in flight or waiting to be written.
-          if (run.settle.length > 0) {
-            this.step(run, 0);
+          // Answers not yet written may put items back to pending (a 429 with no Retry-After, which brings no
+          // pause that would write them first): the claim above could not see those. Write them, wait until they
+          // are in, then look again; the job ends only when nothing is pending, in flight or waiting to be written.
+          if (run.settle.length > 0 || run.writing > 0) {
+            this.writeAnswers(run);
+            await this.writes.idle();
             continue;
           }
           break;
         }
-        if (performance.now() - t0 > LONG_STRETCH_MS) {
+        if (!grouped && performance.now() - t0 > LONG_STRETCH_MS) {
           // After a long synchronous stretch (a 100,000-key batch into the ledger), let due timers run before
           // sending: undici retires keep-alive sockets the service is about to close on a timer, and a
           // request written on one would be reset unanswered, its outcome unknown.
@@ -381,11 +398,8 @@ export class JobService {
         if (grouped && this.answersDue(run)) {
           // The requests just claimed reach the socket first (their sending continues in microtasks).
           await new Promise((r) => setImmediate(r));
-          const t1 = performance.now();
-          this.step(run, 0);
+          this.writeAnswers(run);
           this.emit(run, false);
-          // As above: a long write lets due timers run before the next request goes out.
-          if (performance.now() - t1 > LONG_STRETCH_MS) await new Promise((r) => setTimeout(r, 0));
         }
         if (paced && claimed.length > 0) continue;
         await this.waitForAnswer(run);
@@ -393,23 +407,26 @@ export class JobService {
     } catch (error) {
       run.stop ??= { state: 'interrupted', reason: unexpectedFailure('this job', error).message };
     } finally {
-      this.finish(run);
+      await this.finish(run);
     }
   }
 
-  private finish(run: Run): void {
+  private async finish(run: Run): Promise<void> {
     if (this.closed && run.stop?.state === 'interrupted') {
       // Quitting: the database may be closing; the next start marks what is left.
       this.runs.delete(run.job.id);
       return;
     }
-    this.step(run, 0);
+    this.writeAnswers(run);
+    // Every answer is in the file before the job is recorded as ended.
+    await this.writes.idle();
     const state: JobState = run.stop?.state ?? 'finished';
     const reason = run.stop?.reason ?? null;
     const finishedAt = new Date().toISOString();
     this.db.setJobState(run.job.id, state, reason, finishedAt);
     run.job = { ...run.job, state, reason, finishedAt };
     this.runs.delete(run.job.id);
+    if (this.runs.size === 0) this.writes.release();
     this.deps.emit(this.summary(run.job, null));
   }
 
@@ -571,25 +588,39 @@ export class JobService {
   }
 
   /** Marks up to `claim` more items sent (committed before they go out); the answers waiting stay unwritten. */
-  private claim(run: Run, claim: number): { seq: number; target: string; size: number }[] {
-    return claim > 0 ? this.db.jobStep(null, { jobId: run.job.id, max: claim }) : [];
+  private async claim(run: Run, claim: number): Promise<ClaimedItem[]> {
+    return claim > 0 ? this.writes.claim(run.job.id, claim) : [];
+  }
+
+  /**
+   * Writes what has settled since the last write: a bulk job's through its writer (in order, after the claims
+   * and answers before it), a generate job's on main's connection. A bulk job whose answers cannot be written
+   * stops, interrupted: its items stay sent, which the next start calls unknown.
+   */
+  private writeAnswers(run: Run): void {
+    if (run.job.action === 'generate') {
+      this.step(run, 0);
+      return;
+    }
+    const batch = takeAnswers(run);
+    if (batch === null) return;
+    run.writing++;
+    this.writes.settle(batch).then(
+      () => {
+        run.writing--;
+      },
+      (error: unknown) => {
+        run.writing--;
+        run.stop ??= { state: 'interrupted', reason: unexpectedFailure("recording this job's answers", error).message };
+        run.abort.abort();
+        this.signal(run);
+      },
+    );
   }
 
   /** Writes what has settled since the last step and claims up to `claim` more items: one transaction. */
-  private step(run: Run, claim: number): { seq: number; target: string; size: number }[] {
-    const batch: SettleBatch | null =
-      run.settle.length === 0
-        ? null
-        : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, reportedKeys: run.reportedKeys, hwidCleared: run.hwidCleared, expiryStale: run.expiryStale, deletedValues: run.deleted, generatedValues: run.generated, audit: run.audit };
-    run.settle = [];
-    run.seenKeys = [];
-    run.reportedKeys = [];
-    run.hwidCleared = [];
-    run.expiryStale = [];
-    run.deleted = [];
-    run.generated = [];
-    run.audit = [];
-    return this.db.jobStep(batch, claim > 0 ? { jobId: run.job.id, max: claim } : null);
+  private step(run: Run, claim: number): ClaimedItem[] {
+    return this.db.jobStep(takeAnswers(run), claim > 0 ? { jobId: run.job.id, max: claim } : null);
   }
 
   private emit(run: Run, force: boolean): void {
@@ -722,7 +753,10 @@ export class JobService {
     if (this.closed) return;
     this.closed = true;
     const runs = [...this.runs.values()];
-    if (runs.length === 0) return;
+    if (runs.length === 0) {
+      await this.writes.close();
+      return;
+    }
     for (const run of runs) {
       run.stop ??= { state: 'interrupted', reason: 'Keydesk quit while this job ran.' };
       run.abort.abort();
@@ -732,7 +766,9 @@ export class JobService {
     await Promise.race([Promise.all(runs.map((r) => r.finished)), new Promise((r) => (timer = setTimeout(r, QUIT_GRACE_MS)))]);
     clearTimeout(timer);
     // Record what did answer; whatever is still on the wire is unknown, and the jobs are interrupted.
-    for (const run of runs) this.step(run, 0);
+    for (const run of runs) this.writeAnswers(run);
+    await this.writes.idle();
+    await this.writes.close();
     this.db.interruptRunningJobs('Keydesk quit while this job ran.');
   }
 }
@@ -744,6 +780,23 @@ function countCompletion(run: Run, at: number, size: number): void {
     last.size += size;
     last.answers++;
   } else run.completions.push({ at, size, answers: 1 });
+}
+
+/** What has settled since the last write, as one write (null: nothing); the run's lists start again empty. */
+function takeAnswers(run: Run): SettleBatch | null {
+  const batch: SettleBatch | null =
+    run.settle.length === 0
+      ? null
+      : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, reportedKeys: run.reportedKeys, hwidCleared: run.hwidCleared, expiryStale: run.expiryStale, deletedValues: run.deleted, generatedValues: run.generated, audit: run.audit };
+  run.settle = [];
+  run.seenKeys = [];
+  run.reportedKeys = [];
+  run.hwidCleared = [];
+  run.expiryStale = [];
+  run.deleted = [];
+  run.generated = [];
+  run.audit = [];
+  return batch;
 }
 
 /** An item's end, written with the next group of answers. */

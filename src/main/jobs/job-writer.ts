@@ -1,0 +1,216 @@
+// Where a bulk job's claims and answers are written. In the app, on a worker thread with its own connection to
+// keydesk.db (WAL): an answer updates its key's ledger row (indexes, text index, change log) and its item, about
+// 50–100 µs of SQLite each, which on main's event loop left less of it for the requests. Answers are applied in
+// the order posted, each group in its own transaction. A claim goes ahead of answers still queued (the requests
+// wait for it; the answers wait for nobody), so it may not yet see an item an answer put back to pending: the job
+// looks again once the writes are idle. A claim is answered once committed: an item is marked sent before its
+// request goes out, as on main. An answer lost in a crash leaves its item sent, which the next start calls
+// unknown. Without a thread (tests, an in-memory database) the writes are made on main's connection.
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { LocalDb, SettleBatch } from '../store/local-db.ts';
+
+/** An item claimed for sending (committed as sent). */
+export interface ClaimedItem {
+  seq: number;
+  target: string;
+  size: number;
+}
+
+/** The job writes a bulk job makes while it runs. */
+export interface JobWrites {
+  /** Marks up to `max` pending items sent, lowest first; resolves once that is committed. */
+  claim(jobId: string, max: number): Promise<ClaimedItem[]>;
+  /** Writes answers (items' ends, the keys they changed, their audit entries); resolves once committed. */
+  settle(batch: SettleBatch, at?: string): Promise<void>;
+  /** Resolves when every write asked for so far has ended (committed or failed). */
+  idle(): Promise<void>;
+  /** No job runs now: what the writes hold (a thread) may go until the next write. */
+  release(): void;
+  /** Ends after the writes asked for so far; nothing is written after it. */
+  close(): Promise<void>;
+}
+
+/** The writes on main's own connection, at once. */
+export class InlineJobWrites implements JobWrites {
+  private readonly db: LocalDb;
+  constructor(db: LocalDb) {
+    this.db = db;
+  }
+  claim(jobId: string, max: number): Promise<ClaimedItem[]> {
+    try {
+      return Promise.resolve(this.db.jobStep(null, { jobId, max }));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  settle(batch: SettleBatch, at?: string): Promise<void> {
+    try {
+      this.db.settleJobItems(batch, at);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  idle(): Promise<void> {
+    return Promise.resolve();
+  }
+  release(): void {
+    // Nothing is held.
+  }
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** What the job writer's thread opens, and the port claims come on (served before queued answers). */
+export interface JobWriterData {
+  file: string;
+  cacheKiB: number;
+  busyTimeoutMs: number;
+  claims: MessagePort;
+}
+
+/** A write for the thread; a settle's batch as JSON (one string copies in one block, thousands of objects do not). */
+export type JobWriterRequest = JobWriterClaim | { id: number; kind: 'settle'; batch: string; at: string } | { kind: 'stop' };
+export interface JobWriterClaim {
+  id: number;
+  kind: 'claim';
+  jobId: string;
+  max: number;
+}
+
+/** The thread's answer to one write: committed (a claim's items with it), or refused, in SQLite's words (main's log). */
+export type JobWriterAnswer = { id: number; ok: true; claimed: ClaimedItem[] } | { id: number; ok: false; message: string };
+
+/** The thread's page cache: it writes, main reads (as the ledger writer's). */
+const WORKER_CACHE_KIB = 8 * 1024;
+
+/** The worker's entry: the .ts beside this file in source (node, tests, the harness), the bundled .js in out/main. */
+function workerUrl(): URL {
+  // Computed at run time so the bundler does not copy it as an asset (electron.vite.config.ts builds it as an entry).
+  const name = `job-writer.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`;
+  return new URL(`./${name}`, import.meta.url);
+}
+
+interface Waiting {
+  resolve: (claimed: ClaimedItem[]) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The writes on a thread of their own. It starts with the first write and ends when a job's writes are done
+ * (release()) or on close(); a thread that dies fails the writes it had, and the next write starts another.
+ */
+export class ThreadJobWrites implements JobWrites {
+  private readonly data: Omit<JobWriterData, 'claims'>;
+  private worker: { thread: Worker; claims: MessagePort } | null = null;
+  private nextId = 1;
+  private readonly waiting = new Map<number, Waiting>();
+  private idleWaiters: (() => void)[] = [];
+  private closed = false;
+
+  constructor(file: string, options: { busyTimeoutMs?: number } = {}) {
+    this.data = { file, cacheKiB: WORKER_CACHE_KIB, busyTimeoutMs: options.busyTimeoutMs ?? 5_000 };
+  }
+
+  /** Whether a thread runs now (tests). */
+  get threadRunning(): boolean {
+    return this.worker !== null;
+  }
+
+  claim(jobId: string, max: number): Promise<ClaimedItem[]> {
+    return this.post((id) => ({ id, kind: 'claim', jobId, max }));
+  }
+
+  async settle(batch: SettleBatch, at = new Date().toISOString()): Promise<void> {
+    const json = JSON.stringify(batch);
+    await this.post((id) => ({ id, kind: 'settle', batch: json, at }));
+  }
+
+  idle(): Promise<void> {
+    if (this.waiting.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Lets the thread go once its writes are done (no job is running): the next write starts another. */
+  release(): void {
+    void this.idle().then(() => {
+      if (this.waiting.size > 0 || this.worker === null) return;
+      this.worker.thread.postMessage({ kind: 'stop' } satisfies JobWriterRequest);
+      this.worker.claims.close();
+      this.worker = null;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.idle();
+    const worker = this.worker;
+    this.worker = null;
+    worker?.claims.close();
+    await worker?.thread.terminate();
+  }
+
+  private post(request: (id: number) => JobWriterRequest): Promise<ClaimedItem[]> {
+    if (this.closed) return Promise.reject(new Error('Keydesk is quitting: job writes are no longer made.'));
+    const worker = this.worker ?? this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      const message = request(id);
+      (message.kind === 'claim' ? worker.claims : worker.thread).postMessage(message);
+    });
+  }
+
+  private start(): { thread: Worker; claims: MessagePort } {
+    const channel = new MessageChannel();
+    const thread = new Worker(workerUrl(), {
+      workerData: { ...this.data, claims: channel.port2 } satisfies JobWriterData,
+      transferList: [channel.port2],
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
+    const worker = { thread, claims: channel.port1 };
+    // The job, not the thread, keeps Keydesk's work alive: a job's end and close() wait for its writes.
+    thread.unref();
+    channel.port1.unref();
+    const onAnswer = (answer: JobWriterAnswer): void => {
+      const w = this.waiting.get(answer.id);
+      if (!w) return;
+      this.waiting.delete(answer.id);
+      if (answer.ok) w.resolve(answer.claimed);
+      else {
+        console.error('keydesk: a job write failed:', answer.message);
+        w.reject(new Error(answer.message));
+      }
+      this.whenIdle();
+    };
+    thread.on('message', onAnswer);
+    channel.port1.on('message', onAnswer);
+    // Every write waiting was posted to this thread (it was the current one): they fail with it.
+    const lost = (why: string): void => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      const waiting = [...this.waiting.values()];
+      this.waiting.clear();
+      for (const w of waiting) w.reject(new Error(why));
+      this.whenIdle();
+    };
+    thread.on('error', (error) => {
+      console.error('keydesk: the job writer thread failed:', error);
+      lost('the job writer thread failed');
+    });
+    thread.on('exit', (code) => {
+      lost(`the job writer thread stopped (exit code ${code})`);
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  private whenIdle(): void {
+    if (this.waiting.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}
