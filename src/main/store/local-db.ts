@@ -279,7 +279,9 @@ function runMigrations(db: DatabaseSync, from: number, report?: (progress: Upgra
  * it reads them from the unqualified name \`ledger\` (so its rows can be counted as they are read). Statements
  * that only change the layout (a new table, a trigger, a rename) take no time and are no step.
  */
-function upgradeWork(sql: string): { work: UpgradeWork; readsLedger: boolean } | null {
+function upgradeWork(statement: string): { work: UpgradeWork; readsLedger: boolean } | null {
+  // A statement may open with comments (splitStatements keeps them with it).
+  const sql = statement.replace(/^(\s*(--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/))*\s*/, '');
   const insert = /^INSERT\s+INTO\s+(\w+)[\s\S]*\bFROM\s+ledger\b/i.exec(sql);
   if (insert) return { work: insert[1] === 'ledger_text' ? 'text' : insert[1] === 'ledger_counts' ? 'count' : 'copy', readsLedger: true };
   if (/^CREATE\s+(UNIQUE\s+)?INDEX\s+(IF\s+NOT\s+EXISTS\s+)?\w+\s+ON\s+ledger\b/i.test(sql)) return { work: 'index', readsLedger: false };
