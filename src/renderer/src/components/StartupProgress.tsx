@@ -21,17 +21,21 @@ export function elapsedWords(ms: number): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
-/** The step line: "Step 2 of 11: copying your keys into the new layout, 350,000 of 1,000,000 keys." */
-export function upgradeLine(upgrade: NonNullable<StartupStatus['upgrade']>): string {
+/**
+ * The step, said once per step ("Step 2 of 11: copying your keys into the new layout."), and the keys it goes
+ * over, which move every few thousand rows ("350,000 of 1,000,000 keys", or "1,000,000 keys" where a step's rows
+ * are not counted; none while saving).
+ */
+export function upgradeLines(upgrade: NonNullable<StartupStatus['upgrade']>): { step: string; keys: string | null } {
   const { step, steps, work, done, total } = upgrade;
-  const where = `Step ${fmt.number(step)} of ${fmt.number(steps)}: ${WORK_WORDS[work]}`;
-  if (work === 'save') return `${where}.`;
-  if (done === null) return `${where} (${fmt.count(total, NOUNS.key)}).`;
-  return `${where}, ${fmt.number(Math.min(done, total))} of ${fmt.count(total, NOUNS.key)}.`;
+  const where = `Step ${fmt.number(step)} of ${fmt.number(steps)}: ${WORK_WORDS[work]}.`;
+  if (work === 'save') return { step: where, keys: null };
+  return { step: where, keys: done === null ? fmt.count(total, NOUNS.key) : `${fmt.number(Math.min(done, total))} of ${fmt.count(total, NOUNS.key)}` };
 }
 
 export function StartupProgress({ upgrade }: { upgrade: NonNullable<StartupStatus['upgrade']> }) {
   const counted = upgrade.done !== null && upgrade.total > 0;
+  const lines = upgradeLines(upgrade);
   return (
     <main className="center startup" data-app-state="upgrading" aria-labelledby="startup-title">
       <h1 id="startup-title">Upgrading your local records</h1>
@@ -39,15 +43,15 @@ export function StartupProgress({ upgrade }: { upgrade: NonNullable<StartupStatu
         This version of Keydesk keeps its records of your keys in a new layout, for faster search in All keys. The upgrade is
         done once, now.
       </p>
-      <p role="status" aria-live="polite">
-        {upgradeLine(upgrade)}
-      </p>
+      {/* Announced once per step; the keys done move too often to be read out, and are shown beside the bar. */}
+      <p role="status">{lines.step}</p>
       {/* A bar for a step whose keys are counted; otherwise a moving bar: the step is under way, its end not known. */}
       {counted ? (
         <progress aria-label="Keys done in this step" value={Math.min(upgrade.done ?? 0, upgrade.total)} max={upgrade.total} />
       ) : (
         <progress aria-label="This step is under way" />
       )}
+      {lines.keys && <p className="startup-keys">{lines.keys}</p>}
       <p className="muted">{elapsedWords(upgrade.elapsedMs)} so far.</p>
       <p className="muted">
         Keep Keydesk open until this is done. If it is closed or stops, nothing is lost: your records stay as they were, and the
