@@ -1,7 +1,7 @@
 // The window while main upgrades keydesk.db: it says which step, how many keys where they are counted and how
 // long so far, and shows nothing else (no view could say anything true about keys meanwhile); once main is up,
 // the app opens as usual; a failed start says why.
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StartupStatus, UpgradeProgress } from '../../src/shared/domain.ts';
 import { emit, fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
@@ -91,18 +91,19 @@ describe('the window while keydesk.db is upgraded', () => {
     expect(await screen.findByLabelText('Active service')).toBeTruthy();
   });
 
-  it('says why when the start fails, and offers to try again', async () => {
+  it('says why when the start fails, and asks for a new start (asking main again cannot help)', async () => {
     render(<App />);
     await screen.findByRole('heading', { name: 'Upgrading your local records' });
-    startup = { state: 'failed', upgrade: null, failure: 'Keydesk could not upgrade its local records (keydesk.db): disk I/O error Nothing was changed.' };
+    const failure =
+      "There is not enough free disk space to upgrade Keydesk's local records (keydesk.db): the upgrade writes a new copy of them beside the old one. Free some disk space and start Keydesk again. Nothing was changed.";
+    startup = { state: 'failed', upgrade: null, failure };
     act(() => {
       emit('app.startup', startup);
     });
     expect(await screen.findByRole('heading', { name: 'Keydesk could not start' })).toBeTruthy();
-    expect(screen.getByText(/disk I\/O error Nothing was changed\./)).toBeTruthy();
-    await waitFor(() => {
-      expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
-    });
+    expect(screen.getByText(/There is not enough free disk space to upgrade Keydesk's local records/)).toBeTruthy();
+    expect(screen.getByText('Quit Keydesk, and start it again once that is fixed.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 
   it('shows the plain start line, not the upgrade, when main starts with nothing to upgrade', async () => {

@@ -260,16 +260,28 @@ function openLocalDb(file: string, busyTimeoutMs: number, cacheKiB: number): { d
  */
 function runMigrations(db: DatabaseSync, from: number, report?: (progress: UpgradeProgress) => void): void {
   if (from === MIGRATIONS.length) return;
-  db.exec('BEGIN IMMEDIATE');
-  try {
+  inTransaction(db, 'BEGIN IMMEDIATE', () => {
     // Read again under the write lock: another connection (the ledger writer's) may have migrated meanwhile.
     const { user_version: now } = db.prepare('PRAGMA user_version').get() as { user_version: number };
     if (report && now < MIGRATIONS.length) runReported(db, now, report);
     else for (const step of MIGRATIONS.slice(now)) db.exec(step);
     db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+  });
+}
+
+/**
+ * Runs `fn` in one transaction on `db`: all of it, or none. When `fn` fails, the error it threw is the one thrown:
+ * SQLite may have ended the transaction itself (a full disk, an I/O error, a trigger's RAISE(ROLLBACK)), and a
+ * ROLLBACK then would fail with "no transaction is active", hiding the cause.
+ */
+export function inTransaction<T>(db: DatabaseSync, begin: 'BEGIN' | 'BEGIN IMMEDIATE', fn: () => T): T {
+  db.exec(begin);
+  try {
+    const r = fn();
     db.exec('COMMIT');
+    return r;
   } catch (error) {
-    db.exec('ROLLBACK');
+    if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
   }
 }
@@ -698,15 +710,7 @@ export class LocalDb {
   }
 
   private transaction<T>(begin: 'BEGIN' | 'BEGIN IMMEDIATE', fn: () => T): T {
-    this.db.exec(begin);
-    try {
-      const r = fn();
-      this.db.exec('COMMIT');
-      return r;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
+    return inTransaction(this.db, begin, fn);
   }
 
   /** A statement run many times a second (a job's every step), compiled on first use. */

@@ -2,7 +2,7 @@
 // loop stays free to show how far it is (node:sqlite blocks the thread it runs on for the whole transaction).
 import { parentPort, workerData } from 'node:worker_threads';
 import { upgradeLocalDb } from './local-db.ts';
-import type { UpgradeMessage } from './upgrade.ts';
+import { upgradeFailureOf, type UpgradeMessage } from './upgrade.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('upgrade.worker.ts runs only as a worker thread.');
@@ -16,5 +16,5 @@ try {
   });
   post({ kind: 'done' });
 } catch (error) {
-  post({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+  post({ kind: 'failed', ...upgradeFailureOf(error) });
 }

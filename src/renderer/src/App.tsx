@@ -100,6 +100,9 @@ function OfflineBanner() {
 export function App() {
   const { status: session, error: sessionError } = useKeydesk((s) => s.sessionRequest);
   const upgrade = useKeydesk((s) => (s.startup?.state === 'upgrading' ? s.startup.upgrade : null));
+  // Main's start failed for good (an upgrade of keydesk.db that could not finish): asking again cannot help, only a
+  // new start once the cause is fixed.
+  const startFailed = useKeydesk((s) => s.startup?.state === 'failed');
   const view = useKeydesk((s) => s.view);
   const setView = useKeydesk((s) => s.setView);
   const setPaletteOpen = useKeydesk((s) => s.setPaletteOpen);
@@ -127,9 +130,13 @@ export function App() {
       <main className="center" data-app-state="error">
         <h1>Keydesk could not start</h1>
         {sessionError && <FailureMessage failure={sessionError} />}
-        <button type="button" onClick={() => void loadSession()}>
-          Try again
-        </button>
+        {startFailed ? (
+          <p>Quit Keydesk, and start it again once that is fixed.</p>
+        ) : (
+          <button type="button" onClick={() => void loadSession()}>
+            Try again
+          </button>
+        )}
       </main>
     );
   }
