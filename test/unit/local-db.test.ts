@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LedgerWriter } from '../../src/main/store/ledger-writer.ts';
 import { LocalDb, type LedgerFilter } from '../../src/main/store/local-db.ts';
 import type { Key, LedgerRow, LedgerSortField } from '../../src/shared/domain.ts';
@@ -582,6 +582,38 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
           }
         }
       }
+    } finally {
+      bg.close();
+    }
+  }, 120_000);
+  it('gives its page cache back once it has followed the writer’s commits, and keeps it after a page read', async () => {
+    const bg = new LocalDb(file, { paging: { directOffset: 0, anchorStep: 7 }, background: true });
+    const released = vi.spyOn(bg, 'releaseMemory');
+    // Each background slice's answer, in order: false once there is nothing left to prepare.
+    const slices: boolean[] = [];
+    const prepare = bg.prepareLedger.bind(bg);
+    vi.spyOn(bg, 'prepareLedger').mockImplementation((profileId, budgetMs) => {
+      const more = prepare(profileId, budgetMs);
+      slices.push(more);
+      return more;
+    });
+    const prepared = () => vi.waitFor(() => expect(slices.at(-1)).toBe(false), { timeout: 60_000, interval: 20 });
+    try {
+      // A page read: the warming after it keeps what it read, for the next keystroke.
+      bg.queryLedger(PROFILE, {}, { field: 'value', dir: 'asc' }, 500, 10);
+      await prepared();
+      expect(released).not.toHaveBeenCalled();
+      // The writer commits: following its changes ends by giving the pages back, once.
+      await writer.recordKeys(PROFILE, keys.slice(2_100, 2_160), '2026-11-22T16:00:00.000Z');
+      slices.length = 0;
+      bg.ledgerWritten();
+      await prepared();
+      expect(released).toHaveBeenCalledTimes(1);
+      // The next page read's warming keeps the cache again.
+      slices.length = 0;
+      bg.queryLedger(PROFILE, {}, { field: 'note', dir: 'desc' }, 700, 10);
+      await prepared();
+      expect(released).toHaveBeenCalledTimes(1);
     } finally {
       bg.close();
     }

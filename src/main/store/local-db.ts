@@ -667,6 +667,8 @@ export class LocalDb {
   private readonly background: boolean;
   private warmProfile: string | null = null;
   private warmTimer: NodeJS.Timeout | undefined;
+  /** The warming under way follows the ledger writer's commits: its pages go back when it is done. */
+  private releaseAfterWarm = false;
 
   private readonly paging: LedgerPaging;
 
@@ -1350,10 +1352,13 @@ export class LocalDb {
 
   /**
    * The ledger writer committed (main hears it from the writer's progress): with `background`, the anchors
-   * follow its changes in a slice soon after, rather than in the next page asked for.
+   * follow its changes in a slice soon after, rather than in the next page asked for, and the pages that read
+   * go back once they have (releaseMemory).
    */
   ledgerWritten(): void {
-    if (this.warmProfile !== null) this.warmSoon(this.warmProfile);
+    if (this.warmProfile === null) return;
+    this.releaseAfterWarm = this.background;
+    this.warmSoon(this.warmProfile);
   }
 
   /** With `background`: prepares the profile's anchors in slices, starting a little after the ledger was read. */
@@ -1373,6 +1378,14 @@ export class LocalDb {
         console.error('keydesk: preparing the ledger\'s deep pages failed:', error);
       }
       if (more) this.warmTimer = setTimeout(slice, WARM_GAP_MS).unref();
+      else if (this.releaseAfterWarm) {
+        // Following the writer's commits read their rows and the sort indexes around them (after 100,000 keys,
+        // the whole page cache, 32 MiB): those pages go back once the anchors are up to date, as the writer's
+        // own commits' pages went back before it. A page asked for next reads the few it needs again (from the
+        // OS's file cache); a warming after a page read keeps the cache, so pages stay warm between keystrokes.
+        this.releaseAfterWarm = false;
+        this.releaseMemory();
+      }
     };
     this.warmTimer = setTimeout(slice, WARM_DELAY_MS).unref();
   }
