@@ -42,6 +42,14 @@ describe('All keys: select-all when every match is deleted', () => {
     expect(screen.getByText('No select-all: all 60 matching keys are deleted.')).toBeTruthy();
   });
 
+  it('says why there is no select-all when more keys than the count cap match, all deleted', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => row(i));
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows, total: 10_000, totalCapped: true, targets: 0, targetsCapped: false } });
+    render(<AllKeys />);
+    expect(await screen.findByText('No select-all: every matching key (more than 10,000) is deleted.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Select (all|the)/ })).toBeNull();
+  });
+
   it('still offers select-all of the keys that are not deleted, with the deleted ones named as left out', async () => {
     const user = userEvent.setup();
     const rows = Array.from({ length: 60 }, (_, i) => (i < 5 ? { ...row(i), status: 'generated' as const } : row(i)));

@@ -519,7 +519,7 @@ export function AllKeys() {
   const leftOut = !capped && !all.capped && count > all.count ? ` (${fmt.number(count - all.count)} deleted left out)` : '';
   // One key is "the 1 key", not "all 1"; none offers no select-all at all (matches that are all deleted say so).
   const canSelectAll = all.count > 0 || all.capped;
-  const allDeleted = !canSelectAll && !capped && count > 0;
+  const allDeleted = !canSelectAll && count > 0;
   const selectAllText = all.capped ? `Select all matching (more than ${fmt.number(all.count)})` : all.count === 1 ? `Select the 1 key${leftOut}` : `Select all ${fmt.number(all.count)}${leftOut}`;
   const selectAllOffer = all.capped ? selectAllText : all.count === 1 ? `Select the 1 matching key${leftOut}` : `Select all ${fmt.number(all.count)} matching${leftOut}`;
   // The filter's answer is in and matches nothing: said in the table, and there is nothing to export.
@@ -659,7 +659,13 @@ export function AllKeys() {
         )}
         {allDeleted && total !== null && (
           <span className="muted">
-            No select-all: {count === 1 ? 'the matching key is deleted' : `all ${fmt.number(count)} matching keys are deleted`}.
+            No select-all:{' '}
+            {capped
+              ? `every matching key (more than ${fmt.number(count)}) is deleted`
+              : count === 1
+                ? 'the matching key is deleted'
+                : `all ${fmt.number(count)} matching keys are deleted`}
+            .
           </span>
         )}
         <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('csv')}>Export CSV</button>
