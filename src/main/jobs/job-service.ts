@@ -104,6 +104,11 @@ export interface GenerateIntake extends BatchIntake {
 interface Run {
   job: StoredJob;
   params: JobParams;
+  /**
+   * The user said yes to sending the job's unknown items again, for this run only: it claims them (held as
+   * 'retry') once no item is pending, and when it ends those it did not send are unknown again.
+   */
+  retryUnknown: boolean;
   client: ServiceClient;
   profileName: string;
   control: AdaptiveConcurrency;
@@ -235,15 +240,18 @@ export class JobService {
       this.db.setJobState(id, 'finished', null, new Date().toISOString());
       return fail('NOT_FOUND', request.action === 'resetHwid' ? NOTHING_TO_RESET : 'No keys match; nothing was sent.');
     }
-    return this.run(id);
+    return this.run(id, false);
   }
 
-  /** Runs (or resumes) a job's pending items; a job already running or starting is refused. */
-  private async run(jobId: string): Promise<Result<JobSummary>> {
+  /**
+   * Runs (or resumes) a job's pending items, and with `retryUnknown` its unknown ones; a job already running or
+   * starting is refused.
+   */
+  private async run(jobId: string, retryUnknown: boolean): Promise<Result<JobSummary>> {
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
     this.starting.add(jobId);
     try {
-      return await this.runReserved(jobId);
+      return await this.runReserved(jobId, retryUnknown);
     } finally {
       this.starting.delete(jobId);
     }
@@ -288,7 +296,7 @@ export class JobService {
     return null;
   }
 
-  private async runReserved(jobId: string): Promise<Result<JobSummary>> {
+  private async runReserved(jobId: string, retryUnknown: boolean): Promise<Result<JobSummary>> {
     const job = this.db.job(jobId);
     if (!job) return fail('NOT_FOUND', 'That job no longer exists.');
     const profile = this.deps.profile(job.profileId);
@@ -299,10 +307,13 @@ export class JobService {
     }
     if (this.closed) return fail('CANCELLED', 'Keydesk is quitting.');
     if (this.runs.has(jobId)) return fail('CONFLICT', 'That job is already running.');
+    // The yes to send the unknown items again is taken now the run surely starts, and for this run alone.
+    if (retryUnknown) this.db.approveUnknownJobItems(jobId);
     this.db.setJobState(jobId, 'running', null, null);
     const run: Run = {
       job: { ...job, state: 'running', reason: null, finishedAt: null },
       params: JSON.parse(job.params) as JobParams,
+      retryUnknown,
       client,
       profileName: profile.name,
       control: new AdaptiveConcurrency(job.action === 'generate' ? 1 : this.ceiling(job.profileId).ceiling),
@@ -364,8 +375,8 @@ export class JobService {
         const claimed = grouped ? await this.claim(run, claim) : this.step(run, claim);
         if (!grouped) this.emit(run, false);
         if (grouped && stopped(run)) {
-          // Cancelled (or quitting) while the claim was being written: claimed, never sent, so back to pending.
-          for (const item of claimed) settleLater(run, { seq: item.seq, state: 'pending', code: null, message: null });
+          // Cancelled (or quitting) while the claim was being written: claimed, never sent, so back as they were.
+          for (const item of claimed) putBack(run, item, false);
           continue;
         }
         if (claimed.length === 0 && run.inflight === 0) {
@@ -385,13 +396,13 @@ export class JobService {
           // request written on one would be reset unanswered, its outcome unknown.
           await new Promise((r) => setTimeout(r, 0));
           if (stopped(run)) {
-            // Cancelled (or quitting) meanwhile: these were claimed but never sent, so they go back to pending.
-            for (const item of claimed) settleLater(run, { seq: item.seq, state: 'pending', code: null, message: null });
+            // Cancelled (or quitting) meanwhile: these were claimed but never sent, so they go back as they were.
+            for (const item of claimed) putBack(run, item, false);
             continue;
           }
         }
         for (const item of claimed) {
-          run.counts.pending -= item.size;
+          run.counts[item.retry ? 'unknown' : 'pending'] -= item.size;
           run.counts.sent += item.size;
           void this.send(run, item, run.control.sent(this.clock.now()));
         }
@@ -423,6 +434,7 @@ export class JobService {
     const state: JobState = run.stop?.state ?? 'finished';
     const reason = run.stop?.reason ?? null;
     const finishedAt = new Date().toISOString();
+    if (run.retryUnknown) this.db.withdrawRetryJobItems(run.job.id);
     this.db.setJobState(run.job.id, state, reason, finishedAt);
     run.job = { ...run.job, state, reason, finishedAt };
     this.runs.delete(run.job.id);
@@ -482,7 +494,7 @@ export class JobService {
     run.wake?.();
   }
 
-  private async send(run: Run, item: { seq: number; target: string; size: number }, ticket: number): Promise<void> {
+  private async send(run: Run, item: ClaimedItem, ticket: number): Promise<void> {
     run.inflight++;
     const sentAt = this.clock.now();
     let outcome: Outcome;
@@ -528,8 +540,7 @@ export class JobService {
         audit('failed', outcome.message);
         break;
       case 'requeue':
-        run.counts.pending += item.size;
-        settleLater(run, { seq: item.seq, state: 'pending', code: null, message: null });
+        putBack(run, item, true);
         if (outcome.stopJob) {
           run.stop ??= { state: 'interrupted', reason: `${outcome.message} Resume the job when this is fixed.` };
           run.abort.abort();
@@ -589,7 +600,7 @@ export class JobService {
 
   /** Marks up to `claim` more items sent (committed before they go out); the answers waiting stay unwritten. */
   private async claim(run: Run, claim: number): Promise<ClaimedItem[]> {
-    return claim > 0 ? this.writes.claim(run.job.id, claim) : [];
+    return claim > 0 ? this.writes.claim(run.job.id, claim, run.retryUnknown) : [];
   }
 
   /**
@@ -620,7 +631,7 @@ export class JobService {
 
   /** Writes what has settled since the last step and claims up to `claim` more items: one transaction. */
   private step(run: Run, claim: number): ClaimedItem[] {
-    return this.db.jobStep(takeAnswers(run), claim > 0 ? { jobId: run.job.id, max: claim } : null);
+    return this.db.jobStep(takeAnswers(run), claim > 0 ? { jobId: run.job.id, max: claim, retry: run.retryUnknown } : null);
   }
 
   private emit(run: Run, force: boolean): void {
@@ -643,7 +654,8 @@ export class JobService {
       if (first && (run.completions.length > 1 || first.answers > 1)) {
         const span = Math.max(now - first.at, 250);
         ratePerSecond = (run.completions.reduce((n, c) => n + c.size, 0) / span) * 1000;
-        etaSeconds = ratePerSecond > 0 ? Math.ceil((counts.pending + counts.sent) / ratePerSecond) : null;
+        const left = counts.pending + counts.sent + (run.retryUnknown ? counts.unknown : 0);
+        etaSeconds = ratePerSecond > 0 ? Math.ceil(left / ratePerSecond) : null;
       }
       const until = run.control.pausedUntil(now);
       if (until !== null) pausedUntil = new Date(Date.now() + (until - now)).toISOString();
@@ -711,7 +723,8 @@ export class JobService {
 
   /**
    * Sends a stopped job's pending items. Unknown items stay unknown unless `retryUnknown` is the user's choice
-   * to send them again.
+   * to send them again, and that choice holds for this run alone: those it does not send (a cancel, a stop, no
+   * apiKey, a crash) stay unknown, with what was recorded of them, and a later resume leaves them alone.
    */
   async resume(profileId: string, jobId: string, retryUnknown: boolean): Promise<Result<JobSummary>> {
     const job = this.db.job(jobId);
@@ -719,12 +732,12 @@ export class JobService {
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
     const busy = this.conflictingJob(profileId, job.action, jobId);
     if (busy) return fail('CONFLICT', busy);
-    if (retryUnknown) this.db.requeueJobItems(jobId, 'unknown');
-    if (this.db.jobCounts(jobId).pending === 0) {
+    const counts = this.db.jobCounts(jobId);
+    if (counts.pending === 0 && (!retryUnknown || counts.unknown === 0)) {
       const s = this.get(profileId, jobId);
       return s ? ok(s) : fail('NOT_FOUND', 'That job was not found for this profile.');
     }
-    return this.run(jobId);
+    return this.run(jobId, retryUnknown);
   }
 
   /**
@@ -797,6 +810,17 @@ function takeAnswers(run: Run): SettleBatch | null {
   run.generated = [];
   run.audit = [];
   return batch;
+}
+
+/**
+ * A claimed item that was not sent after all (a cancel came first, or the service refused it unread: a 429, the
+ * network): back to pending, or, one of the unknown items the user chose to send again, back to 'retry' with its
+ * earlier evidence (this run may still send it; when the run ends it is unknown again). `counted`: the run's
+ * counts already had it as sent.
+ */
+function putBack(run: Run, item: ClaimedItem, counted: boolean): void {
+  if (counted) run.counts[item.retry ? 'unknown' : 'pending'] += item.size;
+  settleLater(run, item.retry ? { seq: item.seq, state: 'retry', code: item.retry.code, message: item.retry.message } : { seq: item.seq, state: 'pending', code: null, message: null });
 }
 
 /** An item's end, written with the next group of answers. */

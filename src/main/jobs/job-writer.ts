@@ -7,19 +7,18 @@
 // request goes out, as on main. An answer lost in a crash leaves its item sent, which the next start calls
 // unknown. Without a thread (tests, an in-memory database) the writes are made on main's connection.
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { LocalDb, SettleBatch } from '../store/local-db.ts';
+import type { ClaimedJobItem, LocalDb, SettleBatch } from '../store/local-db.ts';
 
-/** An item claimed for sending (committed as sent). */
-export interface ClaimedItem {
-  seq: number;
-  target: string;
-  size: number;
-}
+/** An item claimed for sending (committed as sent); `retry`: an unknown item the user chose to send again. */
+export type ClaimedItem = ClaimedJobItem;
 
 /** The job writes a bulk job makes while it runs. */
 export interface JobWrites {
-  /** Marks up to `max` pending items sent, lowest first; resolves once that is committed. */
-  claim(jobId: string, max: number): Promise<ClaimedItem[]>;
+  /**
+   * Marks up to `max` pending items sent, lowest first (with `retry`, then unknown items the user chose to send
+   * again); resolves once that is committed.
+   */
+  claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]>;
   /** Writes answers (items' ends, the keys they changed, their audit entries); resolves once committed. */
   settle(batch: SettleBatch, at?: string): Promise<void>;
   /** Resolves when every write asked for so far has ended (committed or failed). */
@@ -36,9 +35,9 @@ export class InlineJobWrites implements JobWrites {
   constructor(db: LocalDb) {
     this.db = db;
   }
-  claim(jobId: string, max: number): Promise<ClaimedItem[]> {
+  claim(jobId: string, max: number, retry = false): Promise<ClaimedItem[]> {
     try {
-      return Promise.resolve(this.db.jobStep(null, { jobId, max }));
+      return Promise.resolve(this.db.jobStep(null, { jobId, max, retry }));
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -77,6 +76,8 @@ export interface JobWriterClaim {
   kind: 'claim';
   jobId: string;
   max: number;
+  /** Unknown items the user chose to send again are claimed too (after the pending ones). */
+  retry?: boolean;
 }
 
 /** The thread's answer to one write: committed (a claim's items with it), or refused, in SQLite's words (main's log). */
@@ -118,8 +119,8 @@ export class ThreadJobWrites implements JobWrites {
     return this.worker !== null;
   }
 
-  claim(jobId: string, max: number): Promise<ClaimedItem[]> {
-    return this.post((id) => ({ id, kind: 'claim', jobId, max }));
+  claim(jobId: string, max: number, retry = false): Promise<ClaimedItem[]> {
+    return this.post((id) => ({ id, kind: 'claim', jobId, max, retry }));
   }
 
   async settle(batch: SettleBatch, at = new Date().toISOString()): Promise<void> {

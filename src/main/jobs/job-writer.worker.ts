@@ -17,7 +17,7 @@ function refused(id: number, error: unknown): JobWriterAnswer {
 function claim(c: JobWriterClaim): void {
   let answer: JobWriterAnswer;
   try {
-    answer = { id: c.id, ok: true, claimed: db.jobStep(null, { jobId: c.jobId, max: c.max }) };
+    answer = { id: c.id, ok: true, claimed: db.jobStep(null, { jobId: c.jobId, max: c.max, retry: c.retry === true }) };
   } catch (error) {
     answer = refused(c.id, error);
   }

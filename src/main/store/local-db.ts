@@ -549,7 +549,8 @@ export interface StoredJob {
 /** How one sent item ended, with what the ledger and the audit log learn from it; written in one transaction. */
 export interface ItemSettlement {
   seq: number;
-  state: Exclude<JobItemState, 'sent'>;
+  /** 'retry': an unknown item the user chose to send again, put back unsent (ClaimedJobItem.retry). */
+  state: Exclude<JobItemState, 'sent'> | 'retry';
   code: string | null;
   message: string | null;
 }
@@ -569,6 +570,22 @@ export interface SettleBatch {
   generatedValues?: readonly JsonText<string[]>[];
   audit: readonly Omit<AuditEntry, 'id' | 'at'>[];
 }
+/**
+ * An item claimed for sending (committed as sent). `retry`: it was unknown and the user chose to send it again;
+ * its earlier evidence (kept on the row while it is sent), to put back if it goes unsent.
+ */
+export interface ClaimedJobItem {
+  seq: number;
+  target: string;
+  size: number;
+  retry?: { code: string | null; message: string | null };
+}
+/**
+ * An item's state as the file holds it: a JobItemState, or 'retry', an unknown item the user chose to send again,
+ * only while the run that was given that yes goes on (it ends, or the next start, puts it back to unknown). Read
+ * as 'unknown' everywhere: its outcome is unknown until it is sent again.
+ */
+const ITEM_STATE = "CASE state WHEN 'retry' THEN 'unknown' ELSE state END";
 const JOB_SELECT = 'SELECT id, profile_id AS profileId, action, params, state, reason, created_at AS createdAt, finished_at AS finishedAt, total FROM jobs';
 
 const AUDIT_SELECT = 'SELECT id, at, profile_id AS profileId, profile_name AS profileName, action, target, outcome, message FROM audit';
@@ -1604,23 +1621,34 @@ export class LocalDb {
   /** Keys per item state (a generate batch counts for its size). */
   jobCounts(jobId: string): Record<JobItemState, number> {
     const counts: Record<JobItemState, number> = { pending: 0, sent: 0, done: 0, failed: 0, unknown: 0 };
-    for (const r of this.db.prepare('SELECT state, sum(size) AS n FROM job_items WHERE job_id = ? GROUP BY state').all(jobId) as { state: JobItemState; n: number }[]) {
-      counts[r.state] = r.n;
+    for (const r of this.db.prepare('SELECT state, sum(size) AS n FROM job_items WHERE job_id = ? GROUP BY state').all(jobId) as { state: JobItemState | 'retry'; n: number }[]) {
+      counts[r.state === 'retry' ? 'unknown' : r.state] += r.n;
     }
     return counts;
   }
 
   /**
    * Marks up to `max` pending items sent, lowest first, and returns them: committed before any of them goes on
-   * the wire, so a crash from here on leaves them "sent", which the next start turns into "unknown".
+   * the wire, so a crash from here on leaves them "sent", which the next start turns into "unknown". `retry`: a
+   * run the user said yes to sending the unknown items again; once no item is pending, those ('retry') are
+   * claimed too, their earlier code and message kept on the row.
    */
-  claimJobItems(jobId: string, max: number): { seq: number; target: string; size: number }[] {
+  claimJobItems(jobId: string, max: number, retry = false): ClaimedJobItem[] {
     const rows = this.statement(
       `UPDATE job_items SET state = 'sent' WHERE job_id = ?1 AND seq IN
          (SELECT seq FROM job_items WHERE job_id = ?1 AND state = 'pending' ORDER BY seq LIMIT ?2)
        RETURNING seq, target, size`,
     ).all(jobId, max) as { seq: number; target: string; size: number }[];
-    return rows.map((r) => ({ seq: r.seq, target: r.target, size: r.size })).sort((a, b) => a.seq - b.seq);
+    const claimed: ClaimedJobItem[] = rows.map((r) => ({ seq: r.seq, target: r.target, size: r.size }));
+    if (retry && claimed.length < max) {
+      const again = this.statement(
+        `UPDATE job_items SET state = 'sent' WHERE job_id = ?1 AND seq IN
+           (SELECT seq FROM job_items WHERE job_id = ?1 AND state = 'retry' ORDER BY seq LIMIT ?2)
+         RETURNING seq, target, size, code, message`,
+      ).all(jobId, max - claimed.length) as { seq: number; target: string; size: number; code: string | null; message: string | null }[];
+      for (const r of again) claimed.push({ seq: r.seq, target: r.target, size: r.size, retry: { code: r.code, message: r.message } });
+    }
+    return claimed.sort((a, b) => a.seq - b.seq);
   }
 
   /**
@@ -1628,11 +1656,11 @@ export class LocalDb {
    * they changed, their audit entries), then up to `claim` more items marked sent. One commit per step, not
    * one per item: at hundreds of items a second the commits are what cost.
    */
-  jobStep(batch: SettleBatch | null, claim: { jobId: string; max: number } | null, at = new Date().toISOString()): { seq: number; target: string; size: number }[] {
+  jobStep(batch: SettleBatch | null, claim: { jobId: string; max: number; retry?: boolean } | null, at = new Date().toISOString()): ClaimedJobItem[] {
     if (batch === null && claim === null) return [];
     return this.tx(() => {
       if (batch !== null) this.settleInTx(batch, at);
-      return claim === null || claim.max <= 0 ? [] : this.claimJobItems(claim.jobId, claim.max);
+      return claim === null || claim.max <= 0 ? [] : this.claimJobItems(claim.jobId, claim.max, claim.retry === true);
     });
   }
 
@@ -1675,9 +1703,18 @@ export class LocalDb {
     }
   }
 
-  /** Puts items back to pending (the user chose to send items again, or they were refused unsent). */
-  requeueJobItems(jobId: string, from: 'unknown' | 'failed'): number {
-    return Number(this.db.prepare("UPDATE job_items SET state = 'pending', code = NULL, message = NULL WHERE job_id = ? AND state = ?").run(jobId, from).changes);
+  /**
+   * The user chose to send a job's unknown items again: they become 'retry' (code and message kept), which only
+   * the run given that yes claims. Returns how many keys they cover.
+   */
+  approveUnknownJobItems(jobId: string): number {
+    const r = this.db.prepare("UPDATE job_items SET state = 'retry' WHERE job_id = ? AND state = 'unknown' RETURNING size").all(jobId) as { size: number }[];
+    return r.reduce((n, i) => n + i.size, 0);
+  }
+
+  /** The run given a yes to send unknown items again has ended: those it did not send are unknown as before. */
+  withdrawRetryJobItems(jobId: string): void {
+    this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
   }
 
   /**
@@ -1690,6 +1727,8 @@ export class LocalDb {
       this.db
         .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id IN (SELECT id FROM jobs) AND state = 'sent'")
         .run('Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.');
+      // A yes to send unknown items again was for the run that stopped: those it did not send stay unknown.
+      this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id IN (SELECT id FROM jobs) AND state = 'retry'").run();
       const ids = (this.db.prepare("SELECT id FROM jobs WHERE state = 'running'").all() as { id: string }[]).map((r) => r.id);
       for (const id of ids) this.setJobState(id, 'interrupted', reason, at);
       return ids;
@@ -1701,19 +1740,19 @@ export class LocalDb {
     const clauses = ['job_id = ?'];
     const params: SQLInputValue[] = [jobId];
     if (state !== undefined) {
-      clauses.push('state = ?');
-      params.push(state);
+      clauses.push(state === 'unknown' ? "state IN ('unknown', 'retry')" : 'state = ?');
+      if (state !== 'unknown') params.push(state);
     }
     if (noted) clauses.push('message IS NOT NULL');
     const where = clauses.join(' AND ');
     const total = (this.db.prepare(`SELECT count(*) AS n FROM job_items WHERE ${where}`).get(...params) as { n: number }).n;
-    const items = this.db.prepare(`SELECT seq, target, size, state, code, message FROM job_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`).all(...params, limit, offset) as unknown as JobItem[];
+    const items = this.db.prepare(`SELECT seq, target, size, ${ITEM_STATE} AS state, code, message FROM job_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`).all(...params, limit, offset) as unknown as JobItem[];
     return { items: items.map((i) => ({ ...i })), total };
   }
 
 
   *iterateJobItems(jobId: string): Generator<JobItem> {
-    for (const i of this.db.prepare('SELECT seq, target, size, state, code, message FROM job_items WHERE job_id = ? ORDER BY seq').iterate(jobId)) yield { ...(i as unknown as JobItem) };
+    for (const i of this.db.prepare(`SELECT seq, target, size, ${ITEM_STATE} AS state, code, message FROM job_items WHERE job_id = ? ORDER BY seq`).iterate(jobId)) yield { ...(i as unknown as JobItem) };
   }
 
   /**
@@ -1723,7 +1762,7 @@ export class LocalDb {
   *iterateJobResults(jobId: string, profileId: string): Generator<JobItem & { expiresAt: string | null; expiryStale: boolean }> {
     const rows = this.db
       .prepare(
-        `SELECT i.seq, i.target, i.size, i.state, i.code, i.message, l.expires_at AS expiresAt, coalesce(l.expiry_stale, 0) AS stale
+        `SELECT i.seq, i.target, i.size, CASE i.state WHEN 'retry' THEN 'unknown' ELSE i.state END AS state, i.code, i.message, l.expires_at AS expiresAt, coalesce(l.expiry_stale, 0) AS stale
          FROM job_items AS i LEFT JOIN ledger AS l ON l.profile_id = ? AND l.value = i.target WHERE i.job_id = ? ORDER BY i.seq`,
       )
       .iterate(profileId, jobId);

@@ -1,0 +1,198 @@
+// "Send the N unknown again" is a yes for that one run. A run that stops before it has re-sent them all (no apiKey,
+// a cancel, the network gone, a crash) leaves the rest unknown, with their evidence, and a plain Resume (no yes)
+// never sends them: extend is not idempotent.
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../src/main/client/service-client.ts';
+import { JobService } from '../../src/main/jobs/job-service.ts';
+import { LocalDb } from '../../src/main/store/local-db.ts';
+import { ROOT, tempDir } from '../support/sandbox-process.ts';
+
+/** A service that drops every connection (no answer: unknown) until told to answer; it logs every key sent. */
+let server: Server;
+let url = '';
+const received: string[] = [];
+let fate: 'drop' | 'ok' | 'rate-limited-once' = 'drop';
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      const { keyValue } = JSON.parse(body || '{}') as { keyValue?: string };
+      received.push(keyValue ?? '');
+      if (fate === 'drop') {
+        req.socket.destroy();
+        return;
+      }
+      if (fate === 'rate-limited-once') {
+        fate = 'ok';
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ success: false, message: 'Too many requests' }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: keyValue }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const clientAt = (at: string): ServiceClient => new ServiceClient({ baseUrl: at, validationUrl: `${at}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [] });
+
+/** A job service whose client the test swaps (null: no apiKey), and a job of `n` keys all ended unknown. */
+async function unknownJob(n: number, action: 'delete' | 'extend') {
+  fate = 'drop';
+  received.length = 0;
+  const db = new LocalDb(join(tempDir('keydesk-retry-'), 'keydesk.db'));
+  const state: { client: ServiceClient | null } = { client: clientAt(url) };
+  const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'remote' }), clientFor: () => Promise.resolve(state.client), emit: () => undefined });
+  jobs.setCeiling('p1', 1);
+  const keys = Array.from({ length: n }, (_, i) => `U${String(i).padStart(4, '0')}`);
+  const started = await jobs.start('p1', action === 'extend' ? { action, target: { keyValues: keys }, days: 1 } : { action, target: { keyValues: keys } });
+  if (!started.ok) throw new Error(started.message);
+  const id = started.data.id;
+  await jobs.settled(id);
+  expect(jobs.get('p1', id)?.counts).toMatchObject({ unknown: n, pending: 0, sent: 0 });
+  const evidence = db.jobItems(id, 'unknown', 0, n).items;
+  expect(evidence.every((i) => i.code === 'OUTCOME_UNKNOWN' && i.message !== null)).toBe(true);
+  received.length = 0;
+  return { db, jobs, id, state, evidence, keys };
+}
+
+describe('sending the unknown items again', () => {
+  it('leaves them unknown, with their evidence, when the re-send cannot start for want of an apiKey; a plain resume then sends nothing', async () => {
+    const { db, jobs, id, state, evidence } = await unknownJob(3, 'delete');
+    try {
+      state.client = null;
+      const retried = await jobs.resume('p1', id, true);
+      expect(retried).toMatchObject({ ok: false, code: 'KEYCHAIN_UNAVAILABLE' });
+      expect(jobs.get('p1', id)).toMatchObject({ state: 'interrupted', counts: { unknown: 3, pending: 0, sent: 0 } });
+      expect(db.jobItems(id, undefined, 0, 10).items).toEqual(evidence);
+
+      state.client = clientAt(url);
+      fate = 'ok';
+      const resumed = await jobs.resume('p1', id, false);
+      expect(resumed.ok).toBe(true);
+      await jobs.settled(id);
+      expect(received).toEqual([]);
+      expect(jobs.get('p1', id)?.counts).toMatchObject({ unknown: 3, pending: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('leaves the ones not yet re-sent unknown when the re-send is cancelled; a plain resume then sends nothing', async () => {
+    const { db, jobs, id } = await unknownJob(50, 'extend');
+    try {
+      const retried = await jobs.resume('p1', id, true);
+      expect(retried.ok).toBe(true);
+      jobs.cancel('p1', id);
+      await jobs.settled(id);
+      const resent = received.length;
+      // Each one re-sent was lost again (unknown again); the rest were never sent in that run: unknown as before.
+      expect(resent).toBeLessThan(50);
+      expect(jobs.get('p1', id)).toMatchObject({ state: 'cancelled', counts: { unknown: 50, pending: 0, sent: 0, done: 0 } });
+
+      fate = 'ok';
+      await jobs.resume('p1', id, false);
+      await jobs.settled(id);
+      expect(received).toHaveLength(resent);
+      expect(jobs.get('p1', id)?.counts).toMatchObject({ unknown: 50, pending: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('leaves them unknown when the network stops the re-send; a plain resume then sends nothing', async () => {
+    const { db, jobs, id, state, evidence } = await unknownJob(3, 'delete');
+    try {
+      // Nothing listens there: the request never reaches a service (NETWORK), and the job stops interrupted.
+      const dead = createServer();
+      await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
+      const deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}`;
+      await new Promise((r) => dead.close(r));
+      state.client = clientAt(deadUrl);
+      await jobs.resume('p1', id, true);
+      await jobs.settled(id);
+      expect(jobs.get('p1', id)).toMatchObject({ state: 'interrupted', counts: { unknown: 3, pending: 0, sent: 0 } });
+      expect(db.jobItems(id, undefined, 0, 10).items).toEqual(evidence);
+
+      state.client = clientAt(url);
+      fate = 'ok';
+      await jobs.resume('p1', id, false);
+      await jobs.settled(id);
+      expect(received).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('sends each once in that run: one refused with a 429 goes again, one lost again stays unknown, and the run ends', async () => {
+    const { db, jobs, id } = await unknownJob(3, 'delete');
+    try {
+      fate = 'rate-limited-once';
+      await jobs.resume('p1', id, true);
+      await jobs.settled(id);
+      expect(received).toHaveLength(4);
+      expect(jobs.get('p1', id)).toMatchObject({ state: 'finished', counts: { done: 3, unknown: 0, pending: 0, sent: 0 } });
+
+      const again = await unknownJob(2, 'delete');
+      try {
+        await again.jobs.resume('p1', again.id, true);
+        await again.jobs.settled(again.id);
+        expect(received).toHaveLength(2);
+        expect(again.jobs.get('p1', again.id)).toMatchObject({ state: 'finished', counts: { unknown: 2, pending: 0, sent: 0 } });
+      } finally {
+        again.db.close();
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('leaves them unknown after a crash in the middle of the re-send (SIGKILL); a plain resume then sends nothing', async () => {
+    const dir = tempDir('keydesk-retry-crash-');
+    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(ROOT, 'test/support/job-retry-child.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    const exited = new Promise<void>((r) => child.on('exit', () => r()));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        const done = [...out.matchAll(/^done (\d+)$/gm)].map((m) => Number(m[1])).at(-1) ?? 0;
+        if (done >= 10) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`the child exited (${code}) before the kill: ${err}`)));
+    });
+    child.kill('SIGKILL');
+    await exited;
+    expect(out).toMatch(/^unknown 400$/m);
+    const jobId = /^job (\S+)$/m.exec(out)?.[1] ?? '';
+    const db = new LocalDb(join(dir, 'keydesk.db'));
+    try {
+      // The next start: every item either re-sent and answered (done), or still unknown; none "not sent".
+      const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'remote' }), clientFor: () => Promise.resolve(clientAt(url)), emit: () => undefined });
+      const counts = jobs.get('p1', jobId)?.counts;
+      expect(counts).toMatchObject({ pending: 0, sent: 0, failed: 0 });
+      expect((counts?.done ?? 0) + (counts?.unknown ?? 0)).toBe(400);
+      expect(counts?.done).toBeGreaterThanOrEqual(10);
+      expect(counts?.unknown).toBeGreaterThan(0);
+      expect(db.jobItems(jobId, undefined, 0, 400).items.every((i) => i.state === 'done' || i.state === 'unknown')).toBe(true);
+
+      fate = 'ok';
+      received.length = 0;
+      await jobs.resume('p1', jobId, false);
+      await jobs.settled(jobId);
+      expect(received).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+});
