@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import type { JobAction, JobItem, JobItemState } from '../../shared/domain.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
@@ -92,10 +93,20 @@ export const jobHandlers = (
     const stamp = job.createdAt.slice(0, 19).replaceAll(':', '-');
     const path = await core.options.askSavePath(keys ? `keydesk-generated-${stamp}.${format}` : `keydesk-job-${job.action}-${stamp}.${format}`);
     if (path === null) return ok({ path: null });
+    // Removed from the list while the save dialog was open: nothing to write.
+    if (!core.jobs.get(p.id, jobId)) return fail('NOT_FOUND', 'That job was removed from the list meanwhile; nothing was saved.');
+    // The rows are read from the file while they are written (a drain at a time): the job is not removed meanwhile,
+    // and the count written is checked against the count there was, so a short file is never reported saved.
+    const ended = core.jobs.exportBegins(jobId);
+    let written: number;
+    let expected: number;
     try {
       // A generate job's keys as the ledger has them (its batches may hold up to 1,000,000), or every item's outcome.
-      if (keys) await writeExport(path, format, LEDGER_COLUMNS, core.db.iterateJobKeys(jobId, p.id), LEDGER_NAMES);
-      else {
+      if (keys) {
+        expected = core.db.jobKeyCount(jobId, p.id);
+        written = await writeExport(path, format, LEDGER_COLUMNS, core.db.iterateJobKeys(jobId, p.id), LEDGER_NAMES);
+      } else {
+        expected = core.db.jobItems(jobId, undefined, 0, 0).total;
         const columns = RESULT_COLUMNS[job.action];
         // Only this action's columns, in JSON too: no empty "newExpiry" on a delete, no "batch" on an extend.
         const rows = function* (): Generator<Partial<ResultRow>> {
@@ -104,10 +115,17 @@ export const jobHandlers = (
             yield Object.fromEntries(columns.map((c) => [c, row[c]]));
           }
         };
-        await writeExport(path, format, columns, rows());
+        written = await writeExport(path, format, columns, rows());
       }
     } catch (error) {
       return exportFailure(error);
+    } finally {
+      ended();
+    }
+    if (written < expected) {
+      // Rows went from under the export (the job's record changed as it was read): a short file is no export.
+      await rm(path, { force: true }).catch(() => undefined);
+      return fail('CONFLICT', `The export stopped short (${written.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} rows) because the job's record changed while it was written, so nothing was saved. Export it again.`);
     }
     return ok({ path });
   }),

@@ -187,6 +187,8 @@ export class JobService {
   private readonly runs = new Map<string, Run>();
   /** Jobs between a start or resume and their run: reserved before the first await, so a second resume is refused. */
   private readonly starting = new Set<string>();
+  /** Exports under way, per job: a job is not removed while its rows are being read into a file. */
+  private readonly exports = new Map<string, number>();
   private closed = false;
   private version = 0;
 
@@ -749,8 +751,25 @@ export class JobService {
     const job = this.runs.get(jobId)?.job ?? this.db.job(jobId);
     if (!job || job.profileId !== profileId) return fail('NOT_FOUND', 'That job was not found for this profile.');
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is still running: cancel it and wait for it to end, then remove it.');
+    if (this.exports.has(jobId)) return fail('CONFLICT', "That job's results are being exported; wait for the export to finish, then remove it.");
     this.db.forgetJob(jobId);
     return ok(null);
+  }
+
+  /**
+   * An export of a job's rows begins: until the function it returns is called, the job is not removed (its rows
+   * would end the file short). Call it once, when the file is written or has failed.
+   */
+  exportBegins(jobId: string): () => void {
+    this.exports.set(jobId, (this.exports.get(jobId) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.exports.get(jobId) ?? 1) - 1;
+      if (left > 0) this.exports.set(jobId, left);
+      else this.exports.delete(jobId);
+    };
   }
 
   /** Waits until a job stops running (tests and the bench). */

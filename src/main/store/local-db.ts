@@ -1772,6 +1772,15 @@ export class LocalDb {
     }
   }
 
+  /** How many of a generate job's keys the ledger holds: the rows iterateJobKeys gives. */
+  jobKeyCount(jobId: string, profileId: string): number {
+    return (
+      this.db
+        .prepare('SELECT count(*) AS n FROM job_keys CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = job_keys.value WHERE job_keys.job_id = ?')
+        .get(profileId, jobId) as { n: number }
+    ).n;
+  }
+
   /** A generate job's keys as the ledger has them now, in key order. */
   *iterateJobKeys(jobId: string, profileId: string): Generator<LedgerRow> {
     const rows = this.db

@@ -230,8 +230,17 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
   const [confirm, setConfirm] = useState<'unknown' | 'forget' | null>(null);
   // Where the last export went, kept on screen after its toast has left.
   const [savedTo, setSavedTo] = useState<string | null>(null);
-  const keep = (path: string | null) => {
-    if (path !== null) setSavedTo(path);
+  // Exports of this job under way (main refuses its removal meanwhile: the file would end short).
+  const [exporting, setExporting] = useState(0);
+  const save = (written: Promise<string | null>) => {
+    setExporting((n) => n + 1);
+    void written
+      .then((path) => {
+        if (path !== null) setSavedTo(path);
+      })
+      .finally(() => {
+        setExporting((n) => n - 1);
+      });
   };
   const heading = useRef<HTMLHeadingElement>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
@@ -299,24 +308,29 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
             Send the {fmt.number(job.counts.unknown)} unknown again…
           </button>
         )}
-        <button type="button" onClick={() => void exportJob('csv', job.id).then(keep)}>
+        <button type="button" onClick={() => { save(exportJob('csv', job.id)); }}>
           Export results CSV
         </button>
-        <button type="button" onClick={() => void exportJob('json', job.id).then(keep)}>
+        <button type="button" onClick={() => { save(exportJob('json', job.id)); }}>
           Export results JSON
         </button>
         {generate && !live && job.counts.done > 0 && (
           <>
-            <button type="button" onClick={() => void exportKeys('csv', job.id).then(keep)}>
+            <button type="button" onClick={() => { save(exportKeys('csv', job.id)); }}>
               Export the {fmt.count(job.counts.done, NOUNS.key)} CSV
             </button>
-            <button type="button" onClick={() => void exportKeys('json', job.id).then(keep)}>
+            <button type="button" onClick={() => { save(exportKeys('json', job.id)); }}>
               Export the {fmt.count(job.counts.done, NOUNS.key)} JSON
             </button>
           </>
         )}
         {!live && (
-          <button type="button" disabled={forgetting} onClick={() => { setConfirm('forget'); }}>
+          <button
+            type="button"
+            disabled={forgetting || exporting > 0}
+            title={exporting > 0 ? 'An export of this job is being written; it can be removed once that is done.' : undefined}
+            onClick={() => { setConfirm('forget'); }}
+          >
             Remove from the list…
           </button>
         )}
