@@ -275,6 +275,27 @@ describe('Jobs: one job opened', () => {
     expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
   });
 
+  it('never shows the rows of another state under the one chosen while its page loads', async () => {
+    fake.impl['jobs.list'] = () => listed([interrupted()]);
+    const unknown = deferred<OperationResult<'jobs.items'>>();
+    fake.impl['jobs.items'] = (input) =>
+      (input as { state?: string }).state === 'unknown' ? unknown.promise : Promise.resolve({ ok: true, data: { items: [item(1, 'KD-A', 'done'), item(3, 'KD-C', 'unknown', 'No answer.')], total: 2 } });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Extend by 30 days/ }));
+    const detail = screen.getByRole('region', { name: 'Extend by 30 days' });
+    await within(detail).findByRole('table', { name: 'Job results' });
+    await user.selectOptions(within(detail).getByLabelText('Show'), 'Unknown (1)');
+    expect(within(detail).queryByRole('table', { name: 'Job results' })).toBeNull();
+    expect(within(detail).getByText("Loading the job's results…")).toBeTruthy();
+    await act(async () => {
+      unknown.resolve({ ok: true, data: { items: [item(3, 'KD-C', 'unknown', 'No answer.')], total: 1 } });
+      await unknown.promise;
+    });
+    const rows = within(await within(detail).findByRole('table', { name: 'Job results' })).getAllByRole('row');
+    expect(rows.slice(1).map((r) => r.textContent)).toEqual(['KD-CUnknown: sent, no answer came backNo answer.']);
+  });
+
   it("reads a running job's results page again while it runs, so states move from awaiting an answer to done", async () => {
     fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null, total: 2, counts: { pending: 0, sent: 2, done: 0, failed: 0, unknown: 0 } })]);
     let answered = false;

@@ -46,6 +46,9 @@ export interface JobsSlice {
   forgetJob: (jobId: string) => Promise<boolean>;
 }
 
+const isShown = (p: JobItemsPage | null, jobId: string, state: JobItemState | null, offset: number): boolean =>
+  p !== null && p.jobId === jobId && p.state === state && p.offset === offset;
+
 /** Newest first, as main lists them; ties by id, as main breaks them. */
 const byNewest = (a: JobSummary, b: JobSummary): number => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1);
 
@@ -111,7 +114,8 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
         'jobItemsRequest',
         // The job opened since is another: its page is not this answer.
         (d) => (get().openJobId === jobId ? { jobItems: { jobId, state, offset, items: d.items, total: d.total } } : {}),
-        { latest: true, background: get().jobItems?.jobId === jobId },
+        // Reading the page shown again (a running job) keeps it on screen; another page or state is a new load.
+        { latest: true, background: isShown(get().jobItems, jobId, state, offset) },
       );
     },
     forgetJob: async (jobId) => {

@@ -134,11 +134,12 @@ const ITEMS_REFRESH_MS = 2_000;
 
 /** The open job's items, a page at a time, of one state or all. */
 function JobItems({ job }: { job: JobSummary }) {
-  const page = useKeydesk((s) => (s.jobItems?.jobId === job.id ? s.jobItems : null));
-  const { status, error } = useKeydesk((s) => s.jobItemsRequest);
-  const load = useKeydesk((s) => s.loadJobItems);
   const [show, setShow] = useState<JobItemState | null>(null);
   const [offset, setOffset] = useState(0);
+  // Only the page asked for: the rows of another state or page never stand under this choice while it loads.
+  const page = useKeydesk((s) => (s.jobItems?.jobId === job.id && s.jobItems.state === show && s.jobItems.offset === offset ? s.jobItems : null));
+  const { status, error } = useKeydesk((s) => s.jobItemsRequest);
+  const load = useKeydesk((s) => s.loadJobItems);
   useEffect(() => {
     void load(show, offset);
   }, [load, job.id, show, offset]);
