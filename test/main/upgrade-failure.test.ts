@@ -4,7 +4,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/main/store/local-db.ts';
-import { upgradeFailureOf, upgradeFailureWords } from '../../src/main/store/upgrade.ts';
+import { upgradeFailureOf, upgradeFailureWords } from '../../src/main/store/upgrade-failure.ts';
 
 /** A real SQLite error: `sql` run on `db`, caught. */
 function errorOf(db: DatabaseSync, fn: () => void): unknown {

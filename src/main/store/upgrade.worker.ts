@@ -2,7 +2,8 @@
 // loop stays free to show how far it is (node:sqlite blocks the thread it runs on for the whole transaction).
 import { parentPort, workerData } from 'node:worker_threads';
 import { upgradeLocalDb } from './local-db.ts';
-import { upgradeFailureOf, type UpgradeMessage } from './upgrade.ts';
+import { upgradeFailureOf } from './upgrade-failure.ts';
+import type { UpgradeMessage } from './upgrade.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('upgrade.worker.ts runs only as a worker thread.');
