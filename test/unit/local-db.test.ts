@@ -10,6 +10,7 @@ import { LocalDb, type LedgerFilter } from '../../src/main/store/local-db.ts';
 import type { Key, LedgerRow, LedgerSortField } from '../../src/shared/domain.ts';
 import { LEDGER_COUNT_CAP } from '../../src/shared/rules.ts';
 import { tempDir } from '../support/sandbox-process.ts';
+import { SCHEMA_3 } from '../support/local-db-v3.ts';
 
 const PROFILE = 'profile-under-test';
 const OTHER = 'another-profile';
@@ -747,31 +748,6 @@ describe('schema upgrades', () => {
     again.close();
     rmSync(file, { force: true });
   });
-
-  // The ledger as schema 3 (the release before the text index) left it, frozen here, with its indexes.
-  const SCHEMA_3 = `
-    CREATE TABLE ledger (profile_id TEXT NOT NULL, value TEXT NOT NULL, note TEXT NOT NULL, status TEXT NOT NULL,
-      is_premium INTEGER NOT NULL, expires_at TEXT, hwid TEXT, created_at TEXT, last_seen_at TEXT NOT NULL,
-      search TEXT NOT NULL, days_key INTEGER, PRIMARY KEY (profile_id, value)) WITHOUT ROWID;
-    CREATE INDEX ledger_created ON ledger (profile_id, created_at);
-    CREATE INDEX ledger_seen ON ledger (profile_id, last_seen_at);
-    CREATE INDEX ledger_expires ON ledger (profile_id, expires_at);
-    CREATE INDEX ledger_note ON ledger (profile_id, note);
-    CREATE INDEX ledger_status ON ledger (profile_id, status);
-    CREATE INDEX ledger_search ON ledger (profile_id, search);
-    CREATE TABLE samples (profile_id TEXT NOT NULL, at TEXT NOT NULL, count INTEGER NOT NULL);
-    CREATE INDEX samples_by_time_count ON samples (profile_id, at, count);
-    CREATE TABLE audit (id INTEGER PRIMARY KEY, at TEXT NOT NULL, profile_id TEXT NOT NULL, profile_name TEXT NOT NULL,
-      action TEXT NOT NULL, target TEXT NOT NULL, outcome TEXT NOT NULL, message TEXT NOT NULL);
-    CREATE INDEX audit_by_time ON audit (at);
-    CREATE TABLE jobs (id TEXT PRIMARY KEY, profile_id TEXT NOT NULL, action TEXT NOT NULL, params TEXT NOT NULL,
-      state TEXT NOT NULL, reason TEXT, created_at TEXT NOT NULL, finished_at TEXT, total INTEGER NOT NULL);
-    CREATE INDEX jobs_by_profile ON jobs (profile_id, created_at);
-    CREATE TABLE job_items (job_id TEXT NOT NULL, seq INTEGER NOT NULL, target TEXT NOT NULL, size INTEGER NOT NULL,
-      state TEXT NOT NULL, code TEXT, message TEXT, PRIMARY KEY (job_id, seq)) WITHOUT ROWID;
-    CREATE INDEX job_items_by_state ON job_items (job_id, state, seq);
-    CREATE TABLE profile_settings (profile_id TEXT PRIMARY KEY, bulk_ceiling INTEGER);
-    PRAGMA user_version = 3;`;
 
   it('upgrades a schema-3 file with rows: every row kept, whole, and found by the text filter', () => {
     const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
