@@ -252,7 +252,9 @@ export const contract = {
     'An action and its keys (values, or a ledger filter main resolves); main runs it as a job on the active profile.',
   ),
   // unlisted: how many older jobs of the profile this answer leaves out (absent when none); a larger `recent` lists them.
-  'jobs.list': op<{ jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number }>()(
+  // next (with unlisted): the `recent` that lists the next 20 of them (or all, if fewer), however many old running
+  // or interrupted jobs are listed already.
+  'jobs.list': op<{ jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number; next?: number }>()(
     z.strictObject({ recent: z.int().min(1).max(JOBS_LIST_MAX) }).optional(),
     "Nothing, or how many of the newest jobs to list (20 by default); the active profile's jobs, and the jobs running now for other profiles (they keep sending unseen).",
   ),

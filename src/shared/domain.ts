@@ -191,6 +191,11 @@ export interface JobSummary {
   /** Set while the service asked to wait (Retry-After). */
   pausedUntil: string | null;
   /**
+   * Present while main gets ready to run the job (a resume first waits for the ledger to record keys still coming
+   * in): when that began. Nothing new is sent yet; state is 'running' and finishedAt null meanwhile.
+   */
+  startingSince?: string;
+  /**
    * Increases with every summary main makes: an answer and an event can arrive in either order, and the
    * older of two summaries of one job must not replace the newer.
    */

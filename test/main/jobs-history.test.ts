@@ -2,8 +2,10 @@
 // older ones on request; jobs.forget, where a stopped job leaves the list with its items and its record of the keys
 // it made, while the keys stay in the ledger and every request in the audit log; a job still running is refused,
 // and another profile's job is not found.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
+import type { JobState } from '../../src/shared/domain.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 
@@ -94,5 +96,70 @@ describe('listing older jobs', () => {
     expect(all.jobs.map((j) => j.id)).toEqual([...ids].reverse());
     expect(all.unlisted).toBeUndefined();
     expect(await t.call('jobs.list', { recent: 0 })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+  });
+
+  it('lists exactly 20 more on "Show older" even when older interrupted jobs are listed already', async () => {
+    for (const j of (await t.must('jobs.list', { recent: 1_000 })).jobs) await t.must('jobs.forget', { jobId: j.id });
+    // 45 stopped jobs, newest first by index; the 21st to 23rd newest were interrupted, so they are listed at any age.
+    const ids = Array.from({ length: 45 }, () => randomUUID());
+    ids.forEach((id, i) => {
+      const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, 45 - i)).toISOString();
+      t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: [`NOT-A-KEY-O${String(i)}`] });
+      const state: JobState = i >= 20 && i <= 22 ? 'interrupted' : 'finished';
+      t.core.db.setJobState(id, state, null, createdAt);
+    });
+    const first = await t.must('jobs.list');
+    expect(first.jobs.map((j) => j.id)).toEqual(ids.slice(0, 23));
+    expect(first.unlisted).toBe(22);
+    // recent + 20 would add only 17 (three of those places hold jobs already listed): main says which recent adds 20.
+    expect(first.next).toBe(43);
+    const second = await t.must('jobs.list', { recent: first.next ?? 0 });
+    expect(second.jobs.map((j) => j.id)).toEqual(ids.slice(0, 43));
+    expect(second.unlisted).toBe(2);
+    expect(second.next).toBe(45);
+    const third = await t.must('jobs.list', { recent: second.next ?? 0 });
+    expect(third.jobs).toHaveLength(45);
+    expect(third.unlisted).toBeUndefined();
+    expect(third.next).toBeUndefined();
+    for (const id of ids) await t.must('jobs.forget', { jobId: id });
+  });
+});
+
+describe('a resume waiting for the ledger', () => {
+  it('lists the job as starting, not as it stopped, refuses a second resume, and runs it once the ledger is done', async () => {
+    const id = randomUUID();
+    const createdAt = new Date().toISOString();
+    t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: ['NOT-A-KEY-S1', 'NOT-A-KEY-S2'] });
+    t.core.db.setJobState(id, 'cancelled', null, createdAt);
+    const heard: JobSummary[] = [];
+    const off = t.core.on('jobs.progress', (s) => {
+      if (s.id === id) heard.push(s);
+    });
+    // The ledger still recording a large generate's keys (tens of seconds at 300,000): held here until released.
+    let release = (): void => undefined;
+    const recorded = new Promise<void>((r) => (release = r));
+    const idle = t.core.ledger.idle.bind(t.core.ledger);
+    t.core.ledger.idle = () => recorded.then(idle);
+    try {
+      const resumed = t.call('jobs.resume', { jobId: id });
+      const listed = (await t.must('jobs.list')).jobs.find((j) => j.id === id);
+      expect(listed).toMatchObject({ state: 'running', finishedAt: null, reason: null, counts: { pending: 2, done: 0 } });
+      expect(listed?.startingSince).toEqual(expect.any(String));
+      expect(await t.must('jobs.get', { jobId: id })).toMatchObject({ state: 'running', finishedAt: null });
+      // A window that follows events hears it too.
+      expect(heard.at(-1)).toMatchObject({ state: 'running', finishedAt: null });
+      expect(await t.call('jobs.resume', { jobId: id })).toMatchObject({ ok: false, code: 'CONFLICT', message: 'That job is already running.' });
+      expect(await t.call('jobs.forget', { jobId: id })).toMatchObject({ ok: false, code: 'CONFLICT' });
+      release();
+      const answer = await resumed;
+      expect(answer.ok).toBe(true);
+      const ended = await settled(id);
+      expect(ended).toMatchObject({ state: 'finished', counts: { pending: 0, failed: 2 } });
+      expect(ended.startingSince).toBeUndefined();
+    } finally {
+      release();
+      t.core.ledger.idle = idle;
+      off();
+    }
   });
 });

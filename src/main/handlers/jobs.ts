@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { JobAction, JobItem, JobItemState } from '../../shared/domain.ts';
+import { JOBS_LIST_MAX } from '../../shared/contract.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
@@ -50,6 +51,28 @@ function resultRow(action: JobAction, item: JobItem & { expiresAt: string | null
 }
 const notFound = () => fail('NOT_FOUND', 'That job was not found for this profile.');
 
+/** Jobs listed by default, and how many more each "Show older" lists. */
+const JOBS_PAGE = 20;
+
+/**
+ * The `recent` that lists exactly `more` of the jobs `listed` leaves out. Running and interrupted jobs are listed
+ * at any age, so widening `recent` by `more` can add fewer (those older ones are already there): this walks the
+ * order past the newest `recent` and counts only jobs not listed yet. The first N rows of jobs(N) are the N newest
+ * (every running or interrupted job beyond them comes after), so N = recent + more + the old ones listed is enough.
+ */
+function nextRecent(core: Core, profileId: string, recent: number, listed: readonly { id: string }[], more: number): number {
+  const shown = new Set(listed.map((j) => j.id));
+  const rows = core.db.jobs(profileId, recent + more + Math.max(0, listed.length - recent));
+  let added = 0;
+  let next = recent;
+  for (const row of rows.slice(recent)) {
+    if (added === more) break;
+    next++;
+    if (!shown.has(row.id)) added++;
+  }
+  return Math.min(next, JOBS_LIST_MAX);
+}
+
 // Jobs belong to a profile: each handler works on the selected profile's jobs, and another profile's job is not found.
 export const jobHandlers = (
   core: Core,
@@ -62,9 +85,11 @@ export const jobHandlers = (
   }),
 
   'jobs.list': needsProfile(core, (input, p) => {
-    const jobs = core.jobs.list(p.id, input?.recent);
+    const recent = input?.recent ?? JOBS_PAGE;
+    const jobs = core.jobs.list(p.id, recent);
     const unlisted = core.db.jobTotal(p.id) - jobs.length;
-    return ok({ jobs, elsewhere: core.jobs.runningElsewhere(p.id), ...(unlisted > 0 ? { unlisted } : {}) });
+    if (unlisted <= 0) return ok({ jobs, elsewhere: core.jobs.runningElsewhere(p.id) });
+    return ok({ jobs, elsewhere: core.jobs.runningElsewhere(p.id), unlisted, next: nextRecent(core, p.id, recent, jobs, Math.min(JOBS_PAGE, unlisted)) });
   }),
 
   'jobs.get': needsProfile(core, ({ jobId }, p) => {
@@ -78,10 +103,9 @@ export const jobHandlers = (
 
   'jobs.cancel': needsProfile(core, ({ jobId }, p) => core.jobs.cancel(p.id, jobId)),
 
-  'jobs.resume': needsProfile(core, async ({ jobId, retryUnknown }, p) => {
-    await core.ledger.idle();
-    return core.jobs.resume(p.id, jobId, retryUnknown === true);
-  }),
+  // The same wait for keys still being recorded (tens of seconds after a generate of hundreds of thousands): the
+  // job is reserved first and reads as starting meanwhile, so no window shows it stopped and offers Resume again.
+  'jobs.resume': needsProfile(core, ({ jobId, retryUnknown }, p) => core.jobs.resume(p.id, jobId, retryUnknown === true, () => core.ledger.idle())),
 
   'jobs.export': needsProfile(core, async ({ jobId, format, what }, p): Promise<Result<{ path: string | null }>> => {
     const job = core.jobs.get(p.id, jobId);

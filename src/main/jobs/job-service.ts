@@ -185,8 +185,11 @@ export class JobService {
   private readonly clock: JobClock;
   private readonly writes: JobWrites;
   private readonly runs = new Map<string, Run>();
-  /** Jobs between a start or resume and their run: reserved before the first await, so a second resume is refused. */
-  private readonly starting = new Set<string>();
+  /**
+   * Jobs between a start or resume and their run, with when that began: reserved before the first await, so a
+   * second resume is refused, and listed as starting (not as the state they stopped in) meanwhile.
+   */
+  private readonly starting = new Map<string, string>();
   /** Exports under way, per job: a job is not removed while its rows are being read into a file. */
   private readonly exports = new Map<string, number>();
   private closed = false;
@@ -249,14 +252,27 @@ export class JobService {
    * Runs (or resumes) a job's pending items, and with `retryUnknown` its unknown ones; a job already running or
    * starting is refused.
    */
-  private async run(jobId: string, retryUnknown: boolean): Promise<Result<JobSummary>> {
+  private async run(jobId: string, retryUnknown: boolean, ready?: () => Promise<void>): Promise<Result<JobSummary>> {
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
-    this.starting.add(jobId);
+    this.starting.set(jobId, new Date().toISOString());
     try {
+      if (ready) {
+        // The wait can be long (the ledger recording the keys a generate just made): said at once, so no window
+        // shows the job as it stopped (and offers to resume it) while it is starting.
+        this.emitStored(jobId);
+        await ready();
+      }
       return await this.runReserved(jobId, retryUnknown);
     } finally {
       this.starting.delete(jobId);
+      // A start that did not become a run: whoever heard "starting" hears the job as it stands.
+      if (ready && !this.runs.has(jobId)) this.emitStored(jobId);
     }
+  }
+
+  private emitStored(jobId: string): void {
+    const job = this.db.job(jobId);
+    if (job) this.deps.emit(this.summary(job, null));
   }
 
   private isActive(jobId: string): boolean {
@@ -286,7 +302,7 @@ export class JobService {
    * one generate at a time.
    */
   private conflictingJob(profileId: string, action: JobRequest['action'], except: string | null): string | null {
-    const ids = new Set([...this.runs.keys(), ...this.starting]);
+    const ids = new Set([...this.runs.keys(), ...this.starting.keys()]);
     for (const id of ids) {
       if (id === except) continue;
       const other = this.runs.get(id)?.job ?? this.db.job(id);
@@ -649,6 +665,8 @@ export class JobService {
     let ratePerSecond: number | null = null;
     let etaSeconds: number | null = null;
     let pausedUntil: string | null = null;
+    // Reserved to run and getting ready (see run()): main is not done with it, whatever state it stopped in.
+    const since = run ? undefined : this.starting.get(job.id);
     if (run) {
       const now = this.clock.now();
       while (run.completions.length > 0 && (run.completions[0]?.at ?? 0) < now - RATE_WINDOW_MS) run.completions.shift();
@@ -668,10 +686,11 @@ export class JobService {
       action: job.action,
       days: params.days ?? null,
       note: params.generate?.note ?? null,
-      state: run?.stop ? run.stop.state : job.state,
-      reason: run?.stop ? run.stop.reason : job.reason,
+      state: run?.stop ? run.stop.state : since !== undefined ? 'running' : job.state,
+      reason: run?.stop ? run.stop.reason : since !== undefined ? null : job.reason,
       createdAt: job.createdAt,
-      finishedAt: job.finishedAt,
+      finishedAt: since !== undefined ? null : job.finishedAt,
+      ...(since === undefined ? {} : { startingSince: since }),
       total: job.total,
       counts,
       ratePerSecond,
@@ -728,7 +747,7 @@ export class JobService {
    * to send them again, and that choice holds for this run alone: those it does not send (a cancel, a stop, no
    * apiKey, a crash) stay unknown, with what was recorded of them, and a later resume leaves them alone.
    */
-  async resume(profileId: string, jobId: string, retryUnknown: boolean): Promise<Result<JobSummary>> {
+  async resume(profileId: string, jobId: string, retryUnknown: boolean, ready?: () => Promise<void>): Promise<Result<JobSummary>> {
     const job = this.db.job(jobId);
     if (!job || job.profileId !== profileId) return fail('NOT_FOUND', 'That job was not found for this profile.');
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
@@ -739,7 +758,7 @@ export class JobService {
       const s = this.get(profileId, jobId);
       return s ? ok(s) : fail('NOT_FOUND', 'That job was not found for this profile.');
     }
-    return this.run(jobId, retryUnknown);
+    return this.run(jobId, retryUnknown, ready);
   }
 
   /**
