@@ -49,7 +49,7 @@ describe('a generate job after a finished one (walk 5, P3)', () => {
 
     // Main has not answered: the panel speaks of the new job only.
     const panel = screen.getByRole('group', { name: 'Generate job' });
-    expect(within(panel).getByRole('status').textContent).toMatch(/^Generate: starting the job… .*nothing has been sent yet\.$/);
+    expect(within(panel).getByRole('status').textContent).toMatch(/^Generate: starting the job… .*nothing new has been sent yet\. \d+ s so far\.$/);
     expect(screen.queryByText(/150,000/)).toBeNull();
     expect(screen.queryByRole('button', { name: /^Export the/ })).toBeNull();
 

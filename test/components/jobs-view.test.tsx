@@ -313,9 +313,14 @@ describe('Jobs: one job opened', () => {
   });
 
   it('removes a stopped job from the list after a yes that says what goes and what stays', async () => {
-    fake.impl['jobs.list'] = () => listed([summary({ id: GENERATE, action: 'generate', days: null, note: 'spring', state: 'cancelled', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } }), summary({})]);
+    // Main's list as main keeps it: a job removed is not listed again.
+    let jobs = [summary({ id: GENERATE, action: 'generate', days: null, note: 'spring', state: 'cancelled', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } }), summary({})];
+    fake.impl['jobs.list'] = () => listed(jobs);
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [{ seq: 1, target: 'batch 1', size: 100_000, state: 'done', code: null, message: null }], total: 3 } });
-    fake.impl['jobs.forget'] = () => Promise.resolve({ ok: true, data: null });
+    fake.impl['jobs.forget'] = (input) => {
+      jobs = jobs.filter((j) => j.id !== (input as { jobId: string }).jobId);
+      return Promise.resolve({ ok: true, data: null });
+    };
     fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: null } });
     const user = userEvent.setup();
     render(<Jobs />);

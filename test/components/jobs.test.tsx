@@ -322,7 +322,7 @@ describe('All keys: jobs', () => {
     await user.click(within(bar).getByRole('button', { name: 'Extend selected' }));
     const dialog = await screen.findByRole('dialog', { name: 'Extend all 2 matching keys by 1 day?' });
     await user.dblClick(within(dialog).getByRole('button', { name: 'Extend' }));
-    expect(within(bar).getByRole('status').textContent).toMatch(/^Extend by 1 day: starting the job… .*nothing has been sent yet\.$/);
+    expect(within(bar).getByRole('status').textContent).toMatch(/^Extend by 1 day: starting the job… .*nothing new has been sent yet\. \d+ s so far\.$/);
     for (const name of ['Delete selected', 'Reset HWID of selected', 'Extend selected', 'Clear selection']) {
       expect(within(bar).getByRole<HTMLButtonElement>('button', { name }).disabled).toBe(true);
     }

@@ -34,10 +34,22 @@ export function jobTitle(j: Pick<JobSummary, 'action' | 'days'>): string {
   return j.action === 'extend' && j.days !== null ? `Extend by ${fmt.count(j.days, NOUNS.day)}` : ACTION_LABEL[j.action];
 }
 
-/** A job asked of main and not answered yet: main lists its items first, which takes seconds for many keys. */
+/**
+ * Before main sends, it waits for its ledger to record keys still coming in (a generate's last batches: 27–47 s
+ * after hundreds of thousands of keys, measured on a loaded machine), and a new job lists the keys it will send.
+ */
+const GETTING_READY = 'Keydesk first finishes recording keys already made, then lists what it will send (up to about a minute after hundreds of thousands of keys)';
+
+/** A job asked of main and not answered yet: said with how long it has been (StartingLine adds it, ticking). */
 export function startingLine(s: { action: JobAction; days: number | null }): string {
-  return `${jobTitle(s)}: starting the job… Keydesk is listing the keys it will send (a few seconds for many keys); nothing has been sent yet.`;
+  return `${jobTitle(s)}: starting the job… ${GETTING_READY}; nothing new has been sent yet.`;
 }
+
+/** Main has reserved the job to run and is getting ready (JobSummary.startingSince): nothing new sent yet. */
+export const isStarting = (j: JobSummary): boolean => j.startingSince !== undefined;
+
+/** A job Cancel can stop now: sending (main offers no cancel while it gets ready to send). */
+export const canCancel = (j: JobSummary): boolean => j.state === 'running' && !isStarting(j);
 
 /** Answers a rate and a time left are read from: fewer, and the first figures (a slow first request, say) mislead. */
 const PACE_ANSWERS = 1_000;
@@ -77,6 +89,10 @@ export function withPace(j: JobSummary, base: PaceBase | null, now: number): Job
 /** One line that says where a job stands, in the words a person reads first. */
 export function jobLine(j: JobSummary): string {
   const { done, failed, unknown, pending, sent } = j.counts;
+  if (isStarting(j)) {
+    const before = done + failed + unknown > 0 ? ` Before: ${n(done)} of ${n(j.total)} done.` : '';
+    return `${jobTitle(j)}, starting: ${GETTING_READY}; nothing new has been sent yet.${before}`;
+  }
   // Nothing has answered yet: "0 of N done" alone reads as stuck; say what is happening instead.
   if (j.state === 'running' && settledOf(j) === 0) {
     const one = j.action === 'generate' || j.total === 1;

@@ -22,6 +22,8 @@ export interface Toast {
   id: number;
   kind: 'success' | 'error';
   text: string;
+  /** The job it is about: it goes when that job ends, when it would no longer be true. */
+  jobId?: string;
 }
 
 export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice & DraftsSlice & IntegrationSlice & JobsSlice;

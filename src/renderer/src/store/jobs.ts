@@ -3,7 +3,6 @@
 // (cancel, resume, export) goes through the ledger slice's actions, which also keep All keys' and Keys' panels
 // true; forgetting one is here.
 import type { JobItem, JobItemState, JobSummary } from '../../../shared/domain.ts';
-import { subscribe } from '../lib/api.ts';
 import { IDLE, type RequestState } from './request.ts';
 import type { ProfileData, StoreContext } from './context.ts';
 
@@ -30,6 +29,8 @@ export interface JobsSlice {
   jobListRecent: number;
   /** Older jobs of this profile the list leaves out, as main last said. */
   jobListUnlisted: number;
+  /** The `recent` main said lists the next JOBS_RECENT of those (or all, if fewer); null when none is left out. */
+  jobListNext: number | null;
   /** The job open in the Jobs view, by id; null when none. */
   openJobId: string | null;
   /** A page of the open job's items. */
@@ -39,6 +40,8 @@ export interface JobsSlice {
   forgettingJob: string | null;
   /** Reads the list again; `older` asks for the next JOBS_RECENT older jobs too. */
   loadJobList: (older?: boolean) => Promise<void>;
+  /** Main's word on a job (a progress event): its row moves, or a job just started joins the list. */
+  noteJobProgress: (summary: JobSummary) => void;
   openJob: (jobId: string | null) => void;
   /** Reads a page of the open job's items, of one state or all. */
   loadJobItems: (state: JobItemState | null, offset: number) => Promise<void>;
@@ -53,11 +56,15 @@ const isShown = (p: JobItemsPage | null, jobId: string, state: JobItemState | nu
 const byNewest = (a: JobSummary, b: JobSummary): number => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1);
 
 /** What the Jobs view shows for one profile: a profile switch puts it back to this (see profileData). */
-export const JOBS_NOTHING: Pick<JobsSlice, 'jobList' | 'jobListRequest' | 'jobListRecent' | 'jobListUnlisted' | 'openJobId' | 'jobItems' | 'jobItemsRequest' | 'forgettingJob'> = {
+export const JOBS_NOTHING: Pick<
+  JobsSlice,
+  'jobList' | 'jobListRequest' | 'jobListRecent' | 'jobListUnlisted' | 'jobListNext' | 'openJobId' | 'jobItems' | 'jobItemsRequest' | 'forgettingJob'
+> = {
   jobList: [],
   jobListRequest: IDLE,
   jobListRecent: JOBS_RECENT,
   jobListUnlisted: 0,
+  jobListNext: null,
   openJobId: null,
   jobItems: null,
   jobItemsRequest: IDLE,
@@ -66,7 +73,12 @@ export const JOBS_NOTHING: Pick<JobsSlice, 'jobList' | 'jobListRequest' | 'jobLi
 
 export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof ProfileData> {
   const { get, set, request } = ctx;
-  let unsubscribe: (() => void) | null = null;
+  /** The newest word heard on each job (events and answers race; a list answer may be older than it). */
+  const heard = new Map<string, JobSummary>();
+  const hear = (p: JobSummary) => {
+    const old = heard.get(p.id);
+    if (!old || p.version > old.version) heard.set(p.id, p);
+  };
 
   /**
    * Main's word on a job (a progress event, an action's answer): the row is replaced when newer, and a job the list
@@ -74,7 +86,9 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
    */
   const upsert = (p: JobSummary) => {
     const { activeProfileId, jobList, jobListRequest, openJobId, jobItems } = get();
-    if (p.profileId !== activeProfileId || jobListRequest.status !== 'ready') return;
+    if (p.profileId !== activeProfileId) return;
+    hear(p);
+    if (jobListRequest.status !== 'ready') return;
     const i = jobList.findIndex((j) => j.id === p.id);
     const old = i >= 0 ? jobList[i] : undefined;
     if (old && p.version <= old.version) return;
@@ -85,18 +99,45 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
     if (ended && openJobId === p.id && jobItems?.jobId === p.id) void get().loadJobItems(jobItems.state, jobItems.offset);
   };
 
+  /**
+   * A list answer beside what was heard. Answers and progress events race (the harness carries them apart): a job
+   * a newer event described stays as that event said, and a job still running that the answer does not hold
+   * started after main made it (main lists every running job), so it is listed too.
+   */
+  const merged = (answer: readonly JobSummary[]): JobSummary[] => {
+    const profileId = get().activeProfileId;
+    for (const j of get().jobList) hear(j);
+    const newest = answer.reduce((v, j) => Math.max(v, j.version), 0);
+    const listed = new Set(answer.map((j) => j.id));
+    const rows = answer.map((j) => {
+      const old = heard.get(j.id);
+      return old && old.version > j.version ? old : j;
+    });
+    const later = [...heard.values()].filter((j) => j.profileId === profileId && !listed.has(j.id) && j.finishedAt === null && j.version > newest);
+    // What the answer settles is kept no longer: a removed job is not brought back by an old word on it.
+    heard.clear();
+    return [...rows, ...later].sort(byNewest);
+  };
+
   return {
+    noteJobProgress: upsert,
     loadJobList: async (older = false) => {
-      unsubscribe ??= subscribe('jobs.progress', upsert);
-      const recent = get().jobListRecent + (older ? JOBS_RECENT : 0);
+      get().followJobs();
+      const { jobListRecent, jobListNext } = get();
+      const recent = older ? (jobListNext ?? jobListRecent + JOBS_RECENT) : jobListRecent;
       // A refresh keeps the rows on screen until the answer; a first load shows the loading state.
       // Another profile's running job is said too (it keeps sending unseen), never listed as this profile's.
-      const done = (d: { jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number }) => ({
-        jobList: [...d.jobs].sort(byNewest),
-        jobListRecent: recent,
-        jobListUnlisted: d.unlisted ?? 0,
-        jobElsewhere: d.elsewhere[0] ?? null,
-      });
+      const done = (d: { jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number; next?: number }) => {
+        const elsewhere = d.elsewhere[0] ?? null;
+        const heard = get().jobElsewhere;
+        return {
+          jobList: merged(d.jobs),
+          jobListRecent: recent,
+          jobListUnlisted: d.unlisted ?? 0,
+          jobListNext: d.next ?? null,
+          jobElsewhere: heard && elsewhere?.id === heard.id && heard.version > elsewhere.version ? heard : elsewhere,
+        };
+      };
       await request('jobs.list', recent === JOBS_RECENT ? undefined : { recent }, 'jobListRequest', done, {
         latest: true,
         background: get().jobListRequest.status === 'ready',
@@ -138,6 +179,8 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
         ...(generateJob?.id === jobId ? { generateJob: null } : {}),
       });
       get().notify('success', 'Job removed from the list. Its keys stay in All keys, and each request stays in Activity.');
+      // Its place in the newest ones goes to the next older job, and the count of those not shown drops: main says which.
+      void get().loadJobList();
       return true;
     },
   };

@@ -53,7 +53,7 @@ export interface LedgerSlice {
    * A job asked of main and not yet answered: main lists its items first (seconds for a whole ledger), so the
    * screen says it is starting, and nothing else can start meanwhile. Null when none.
    */
-  jobStarting: { action: JobAction; days: number | null } | null;
+  jobStarting: { action: JobAction; days: number | null; since: number } | null;
   /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
   jobCancelling: string | null;
   /** A job still running on another profile, as its last progress event said: it keeps sending while unseen. */
@@ -91,6 +91,11 @@ export interface LedgerSlice {
   exportJobKeys: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
   /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
   attachJobs: () => Promise<void>;
+  /**
+   * Hears main's job progress and ledger changes, once per window, whichever view asks first (the session once
+   * ready, and every view that shows jobs): this profile's jobs and another's stay current on every view.
+   */
+  followJobs: () => void;
   dismissJob: () => void;
   /** The Generate form's job is put away (All keys' panel too, if it shows the same stopped job). */
   dismissGenerateJob: () => void;
@@ -103,7 +108,10 @@ export interface LedgerSlice {
 }
 
 type Notify = {
-  notify: (kind: 'success' | 'error', text: string) => void;
+  notify: (kind: 'success' | 'error', text: string, jobId?: string) => void;
+  dismissAboutJob: (jobId: string) => void;
+  /** The Jobs view's list hears the same progress (see jobs.ts). */
+  noteJobProgress: (summary: JobSummary) => void;
   activeProfileId: string | null;
   /** The keys slice's last single-request batch: a generate job started later replaces it on screen. */
   lastGenerated: readonly unknown[];
@@ -202,6 +210,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
    */
   const onProgress = (summary: JobSummary) => {
     const p = paced(summary);
+    // Words about the job as it was ("already running") no longer hold once it has ended.
+    if (p.finishedAt !== null) get().dismissAboutJob(p.id);
     const { job, activeProfileId, jobElsewhere } = get();
     if (p.profileId !== activeProfileId) {
       // Not shown as this profile's job, but never invisible while it runs.
@@ -234,6 +244,11 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const clean = failed === 0 && unknown === 0 && sent === 0 && (done === p.total || p.state === 'cancelled');
       get().notify(clean ? 'success' : 'error', `${jobTitle(p)}: ${parts.join(', ')}.`);
     }
+  };
+  /** Main's word on a job, from an event or an action's answer: every place that shows jobs hears it. */
+  const heard = (summary: JobSummary) => {
+    onProgress(summary);
+    get().noteJobProgress(summary);
   };
   /**
    * The filter as main gets it: a term's surrounding spaces (a key pasted from mail or a spreadsheet) are not part
@@ -371,7 +386,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       // A start already asked for (a confirmation accepted twice), or a job main still runs: never a second one.
       if (jobStarting !== null || (job !== null && isLive(job))) return;
       const target = selectedAll ? { filter: selectedAll } : { keyValues: [...selection] };
-      set({ jobStarting: { action, days: action === 'extend' ? (days ?? 0) : null } });
+      set({ jobStarting: { action, days: action === 'extend' ? (days ?? 0) : null, since: Date.now() } });
       const r = await call('jobs.start', action === 'extend' ? { action, target, days: days ?? 0 } : { action, target }).finally(() => {
         set({ jobStarting: null });
       });
@@ -380,7 +395,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         return;
       }
       set({ selection: new Set(), selectedAll: null, jobProblems: null });
-      onProgress(r.data);
+      heard(r.data);
     },
     cancelBulk: async (jobId) => {
       const job = jobId === undefined ? get().job : known(jobId);
@@ -390,7 +405,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         if (get().jobCancelling === job.id) set({ jobCancelling: null });
       });
       if (!r.ok) get().notify('error', r.message);
-      else onProgress(r.data);
+      else heard(r.data);
     },
     resumeJob: async (retryUnknown, jobId) => {
       const { job: shown, jobStarting } = get();
@@ -400,17 +415,22 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
         return;
       }
-      set({ jobStarting: { action: job.action, days: job.days } });
+      set({ jobStarting: { action: job.action, days: job.days, since: Date.now() } });
       const r = await call('jobs.resume', { jobId: job.id, retryUnknown }).finally(() => {
         set({ jobStarting: null });
       });
       if (!r.ok) {
-        get().notify('error', r.message);
+        // Refused because main already runs it (another window's Resume, a reload while it started): the screen
+        // shows main's word on the job now, and the toast goes when the job ends, instead of staying beside it.
+        const now = await call('jobs.get', { jobId: job.id });
+        const running = r.code === 'CONFLICT' && now.ok && now.data.id === job.id && isLive(now.data);
+        get().notify('error', r.message, running ? job.id : undefined);
+        if (now.ok) heard(now.data);
         return;
       }
       // A generate resumed is the latest generate: an earlier batch no longer reads as the form's result.
       set({ jobProblems: null, ...(job.action === 'generate' ? { lastGenerated: [] } : {}) });
-      onProgress(r.data);
+      heard(r.data);
       if (!isLive(r.data)) void loadProblems(r.data);
     },
     exportJob: async (format, jobId) => {
@@ -424,7 +444,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
         return false;
       }
-      set({ jobStarting: { action: 'generate', days: null } });
+      set({ jobStarting: { action: 'generate', days: null, since: Date.now() } });
       const r = await call('jobs.start', { action: 'generate', ...input }).finally(() => {
         set({ jobStarting: null });
       });
@@ -434,7 +454,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       }
       // The earlier batch under this job would read as its result: it goes, as before a new single generate.
       set({ jobProblems: null, lastGenerated: [] });
-      onProgress(r.data);
+      heard(r.data);
       return true;
     },
     exportJobKeys: async (format, jobId) => {
@@ -442,9 +462,12 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       if (!job) return null;
       return saved(await call('jobs.export', { jobId: job.id, format, what: 'keys' }));
     },
-    attachJobs: async () => {
-      unsubscribe ??= subscribe('jobs.progress', onProgress);
+    followJobs: () => {
+      unsubscribe ??= subscribe('jobs.progress', heard);
       unsubscribeLedger ??= subscribe('ledger.changed', onLedgerChanged);
+    },
+    attachJobs: async () => {
+      get().followJobs();
       const profileId = get().activeProfileId;
       const r = await call('jobs.list', undefined);
       if (!r.ok || get().activeProfileId !== profileId) return;

@@ -85,7 +85,10 @@ export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof 
         'sessionRequest',
         ({ appStatus, profiles }) => ({ appStatus, profiles }),
       );
-      if (r) activate(r.data.activeProfileId);
+      if (!r) return;
+      activate(r.data.activeProfileId);
+      // Jobs keep running while any view is shown (another profile's too): every view hears them from here.
+      get().followJobs();
     },
     profileRequest: IDLE,
     selectProfile: async (id) => {

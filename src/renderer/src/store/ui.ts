@@ -20,8 +20,11 @@ export interface UiSlice {
   paletteOpen: boolean;
   setView: (view: ViewName) => void;
   setPaletteOpen: (open: boolean) => void;
-  notify: (kind: Toast['kind'], text: string) => void;
+  /** `jobId`: a toast about that job's state (say, "already running"), taken away when the job ends. */
+  notify: (kind: Toast['kind'], text: string, jobId?: string) => void;
   dismiss: (id: number) => void;
+  /** The job ended: toasts about it as it was no longer hold. */
+  dismissAboutJob: (jobId: string) => void;
 }
 
 export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileData> {
@@ -37,7 +40,7 @@ export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileDat
       set({ paletteOpen });
     },
     // The Toasts component times a success out (paused while hovered or focused); an error stays until dismissed.
-    notify: (kind, text) => {
+    notify: (kind, text, jobId) => {
       const id = ++toastId;
       const words = plain(text);
       set((s) => {
@@ -45,11 +48,14 @@ export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileDat
         const others = s.toasts.filter((t) => t.kind !== kind || t.text !== words);
         const keep = (k: Toast['kind'], max: number) => others.filter((t) => t.kind === k).slice(-max);
         const kept = new Set([...keep('error', MAX_ERRORS - (kind === 'error' ? 1 : 0)), ...keep('success', MAX_SUCCESSES - (kind === 'success' ? 1 : 0))]);
-        return { toasts: [...others.filter((t) => kept.has(t)), { id, kind, text: words }] };
+        return { toasts: [...others.filter((t) => kept.has(t)), { id, kind, text: words, ...(jobId === undefined ? {} : { jobId }) }] };
       });
     },
     dismiss: (id) => {
       set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+    },
+    dismissAboutJob: (jobId) => {
+      if (ctx.get().toasts.some((t) => t.jobId === jobId)) set((s) => ({ toasts: s.toasts.filter((t) => t.jobId !== jobId) }));
     },
   };
 }

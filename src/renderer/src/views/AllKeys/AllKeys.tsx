@@ -10,7 +10,8 @@ import { Field } from '../../components/Field.tsx';
 import { JobElsewhere, OpenInJobs } from '../../components/JobLinks.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
-import { isLive, jobLine, jobTitle, startingLine } from '../../lib/jobs.ts';
+import { canCancel, isLive, jobLine, jobTitle } from '../../lib/jobs.ts';
+import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
 import { plain } from '../../lib/words.ts';
 
@@ -170,11 +171,11 @@ function JobPanel({ job }: { job: JobSummary }) {
     <div className="bulk-progress">
       {/* No answer yet: a bar that moves without claiming how far, as the status line says. */}
       <progress aria-label="Bulk progress" max={job.total} value={job.state === 'running' && settled === 0 ? undefined : settled} />
-      <span role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.` : jobLine(job)}</span>
+      <span role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.` : <JobLine job={job} />}</span>
       {job.pausedUntil && running && <span className="muted"> The service asked to wait; paused until {new Date(job.pausedUntil).toLocaleTimeString()}.</span>}
       {job.reason && <p className="error">{job.reason}</p>}
       <div className="inline">
-        {job.state === 'running' && !cancelling && (
+        {canCancel(job) && !cancelling && (
           <CancelJobButton status={statusRef} onCancel={cancel} />
         )}
         {!running && job.counts.pending > 0 && (
@@ -405,7 +406,7 @@ function BulkBar() {
       {starting ? (
         <p role="status" className="bulk-progress">
           <progress aria-label="Bulk progress" />
-          {startingLine(starting)}
+          <StartingLine starting={starting} />
         </p>
       ) : (
         <>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { JobItem, JobItemState, JobSummary } from '../../../../shared/domain.ts';
 import { Badge, type Tone } from '../../components/Badge.tsx';
 import { CancelJobButton } from '../../components/CancelJobButton.tsx';
@@ -10,7 +10,8 @@ import type { IconName } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import { isLive, jobLine, jobTitle, settledOf } from '../../lib/jobs.ts';
+import { canCancel, isLive, isStarting, jobTitle, settledOf } from '../../lib/jobs.ts';
+import { JobLine } from '../../components/StartingLine.tsx';
 import { plain } from '../../lib/words.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { JobElsewhere } from '../../components/JobLinks.tsx';
@@ -18,6 +19,8 @@ import { JOB_ITEMS_PAGE, JOBS_RECENT } from '../../store/jobs.ts';
 
 /** A job's state as a badge: a word and an icon, never colour alone. */
 function stateOf(j: JobSummary): { word: string; tone: Tone; icon: IconName; title?: string } {
+  // Reserved to run, main getting ready (a resume waits for the ledger): not stopped, not sending yet.
+  if (isStarting(j)) return { word: 'Starting', tone: 'info', icon: 'clock' };
   if (j.state === 'running') return { word: 'Running', tone: 'info', icon: 'clock' };
   // Stopped, with answers to requests already sent still to come: main is not done with it.
   if (isLive(j)) return { word: j.state === 'cancelled' ? 'Cancelling' : 'Stopping', tone: 'info', icon: 'clock' };
@@ -248,6 +251,20 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
   useEffect(() => {
     heading.current?.focus();
   }, [job.id]);
+  // Esc closes it from anywhere in the view, as Close does; a dialog (a confirmation here, the command palette)
+  // keeps its own Esc.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target instanceof Element ? e.target : null;
+      if (e.key !== 'Escape' || e.defaultPrevented || target?.closest('dialog') || document.querySelector('dialog[open]')) return;
+      e.preventDefault();
+      onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [onClose]);
   const live = isLive(job);
   const settled = settledOf(job);
   const generate = job.action === 'generate';
@@ -278,7 +295,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
       </p>
       <progress aria-label="Job progress" max={job.total} value={job.state === 'running' && settled === 0 ? undefined : settled} />
       <p role="status" tabIndex={-1} ref={statusRef}>
-        {cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.` : jobLine(job)}
+        {cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.` : <JobLine job={job} />}
       </p>
       {job.reason && <p className="error">{plain(job.reason)}</p>}
       {!live && job.counts.unknown > 0 && (
@@ -290,7 +307,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
         </p>
       )}
       <div className="inline">
-        {job.state === 'running' && !cancelling && (
+        {canCancel(job) && !cancelling && (
           <CancelJobButton
             status={statusRef}
             onCancel={async () => {
@@ -390,14 +407,14 @@ export function Jobs() {
   }, [load, profileId]);
   const opened = jobs.find((j) => j.id === openId) ?? null;
   /** Close gives the focus back to the job's name in the list, or (a job removed) to the view's heading. */
-  const close = () => {
+  const close = useCallback(() => {
     const id = openId;
     open(null);
     requestAnimationFrame(() => {
       const back = id === null ? null : document.querySelector<HTMLElement>(`button[data-job-id="${id}"]`);
       (back ?? document.getElementById('jobs-title'))?.focus();
     });
-  };
+  }, [openId, open]);
   return (
     <section aria-labelledby="jobs-title">
       <h1 id="jobs-title" tabIndex={-1}>

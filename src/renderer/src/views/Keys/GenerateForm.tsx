@@ -6,7 +6,8 @@ import { CancelJobButton } from '../../components/CancelJobButton.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import { isLive, jobLine, jobTitle, startingLine } from '../../lib/jobs.ts';
+import { canCancel, isLive, jobTitle } from '../../lib/jobs.ts';
+import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
 import { OpenInJobs } from '../../components/JobLinks.tsx';
@@ -74,14 +75,14 @@ function GenerateJob({ job }: { job: JobSummary }) {
       </p>
       {/* No answer yet: a bar that moves without claiming how far, not a stuck 0. */}
       <progress aria-label="Generate job progress" max={job.total} value={running && settled === 0 ? undefined : settled} />
-      <p role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; the one already on its way still makes its keys.` : jobLine(job)}</p>
+      <p role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; the one already on its way still makes its keys.` : <JobLine job={job} />}</p>
       {job.reason && <p className="error">{job.reason}</p>}
-      {running && !cancelling && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}
+      {canCancel(job) && !cancelling && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}
       {!running && !ended && job.counts.sent > 0 && (
         <p className="muted">No further request is sent; the one already on its way still makes its keys, and its answer ends the job.</p>
       )}
       <p className="inline">
-        {running && !cancelling && (
+        {canCancel(job) && !cancelling && (
           <CancelJobButton status={statusRef} onCancel={cancel} />
         )}
         {ended && job.counts.done > 0 && (
@@ -287,7 +288,9 @@ export function GenerateForm() {
       {starting?.action === 'generate' ? (
         <div className="generated" role="group" aria-label="Generate job">
           <progress aria-label="Generate job progress" />
-          <p role="status">{startingLine(starting)}</p>
+          <p role="status">
+            <StartingLine starting={starting} />
+          </p>
         </div>
       ) : (
         job && <GenerateJob job={job} />

@@ -1,0 +1,43 @@
+// A job main is getting ready to run, with how long that has taken so far (it can be a minute: see startingLine).
+import { useEffect, useState } from 'react';
+import { isStarting, jobLine, startingLine } from '../lib/jobs.ts';
+import type { JobAction, JobSummary } from '../../../shared/domain.ts';
+import { elapsedWords } from './StartupProgress.tsx';
+
+/** How often the time so far moves on. */
+const TICK_MS = 1_000;
+
+/** " 12 s so far." after `since` (ms since the epoch), moving every second. */
+export function SoFar({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => {
+      setNow(Date.now());
+    }, TICK_MS);
+    return () => {
+      clearInterval(timer);
+    };
+  }, []);
+  // Not announced every second inside the status line it sits in: read when a reader goes to it.
+  return <span aria-hidden="true"> {elapsedWords(Math.max(0, now - since))} so far.</span>;
+}
+
+/** A job asked of main and not answered yet (this window's own start or resume). */
+export function StartingLine({ starting }: { starting: { action: JobAction; days: number | null; since: number } }) {
+  return (
+    <>
+      {startingLine(starting)}
+      <SoFar since={starting.since} />
+    </>
+  );
+}
+
+/** A job's line (jobLine), with the time so far while main gets it ready to run. */
+export function JobLine({ job }: { job: JobSummary }) {
+  return (
+    <>
+      {jobLine(job)}
+      {isStarting(job) && job.startingSince !== undefined && <SoFar since={Date.parse(job.startingSince)} />}
+    </>
+  );
+}

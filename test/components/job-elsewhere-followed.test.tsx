@@ -1,0 +1,69 @@
+// Another profile's job keeps sending while unseen, and every view says so until it ends. A window reloaded
+// straight onto Jobs (no All keys or Keys visited) must hear that job's progress too (review6 #5). Each test takes a
+// fresh store, as a reloaded window does: a subscription an earlier test made must not hide a missing one.
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OperationResult } from '../../src/shared/contract.ts';
+import type { JobSummary } from '../../src/shared/domain.ts';
+import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+
+const ELSEWHERE = '44444444-4444-4444-8444-444444444444';
+let version = 0;
+const remoteDelete = (over: Partial<JobSummary>): JobSummary => ({
+  id: ELSEWHERE, profileId: remoteProfile.id, action: 'delete', days: null, note: null, state: 'running', reason: null, createdAt: '2026-01-01T10:00:00.000Z',
+  finishedAt: null, total: 10, counts: { pending: 6, sent: 0, done: 4, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
+  concurrency: 1, ceiling: 8, pausedUntil: null, version: ++version, ...over,
+});
+
+/** A store and views as a freshly loaded window has them: no subscription made yet. */
+async function freshWindow() {
+  vi.resetModules();
+  const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+  const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
+  return { useKeydesk, Jobs };
+}
+
+beforeEach(() => {
+  resetFake();
+  fake.impl['jobs.list'] = (): Promise<OperationResult<'jobs.list'>> => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [remoteDelete({})] } });
+});
+
+describe("another profile's running job", () => {
+  it('moves and goes on the Jobs view alone, after a reload straight onto it', async () => {
+    const { useKeydesk, Jobs } = await freshWindow();
+    useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: sandboxProfile.id, profiles: [sandboxProfile, remoteProfile] });
+    render(<Jobs />);
+    expect((await screen.findByText(/A job is running for profile Remote Shop/)).textContent).toBe(
+      'A job is running for profile Remote Shop: Delete, running: 4 of 10 done. Switch to that profile to follow or cancel it.',
+    );
+    act(() => {
+      emit('jobs.progress', remoteDelete({ counts: { pending: 2, sent: 0, done: 8, failed: 0, unknown: 0 } }));
+    });
+    expect(screen.getByText(/A job is running for profile Remote Shop/).textContent).toContain('8 of 10 done');
+    act(() => {
+      emit('jobs.progress', remoteDelete({ state: 'finished', finishedAt: '2026-01-01T10:01:00.000Z', counts: { pending: 0, sent: 0, done: 10, failed: 0, unknown: 0 } }));
+    });
+    expect(screen.queryByText(/A job is running for profile/)).toBeNull();
+  });
+
+  it('is heard from the moment the session is ready, whatever view is shown', async () => {
+    const { useKeydesk } = await freshWindow();
+    fake.impl['app.status'] = () =>
+      Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: sandboxProfile.baseUrl, running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' } });
+    fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
+    await useKeydesk.getState().loadSession();
+    await waitFor(() => {
+      expect(useKeydesk.getState().sessionRequest.status).toBe('ready');
+    });
+    act(() => {
+      emit('jobs.progress', remoteDelete({}));
+    });
+    expect(useKeydesk.getState().jobElsewhere).toMatchObject({ id: ELSEWHERE, counts: { done: 4 } });
+    act(() => {
+      emit('jobs.progress', remoteDelete({ state: 'cancelled', finishedAt: '2026-01-01T10:01:00.000Z' }));
+    });
+    expect(useKeydesk.getState().jobElsewhere).toBeNull();
+  });
+});

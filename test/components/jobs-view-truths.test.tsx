@@ -1,0 +1,220 @@
+// The Jobs view never says what is not true, in the states a person meets after the first load: a job main is
+// getting ready to resume (walk6 U1), a Resume refused because main already runs it (walk6 P3), Esc on an opened
+// job, "Show 20 older" and the older-jobs count after a removal, and a list answer older than a progress event.
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OperationResult } from '../../src/shared/contract.ts';
+import type { JobSummary } from '../../src/shared/domain.ts';
+import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
+const { Toasts } = await import('../../src/renderer/src/components/Toasts.tsx');
+const initial = useKeydesk.getState();
+
+const GENERATE = '22222222-2222-4222-8222-222222222222';
+let version = 0;
+const summary = (over: Partial<JobSummary>): JobSummary => ({
+  id: GENERATE, profileId: 'sandbox', action: 'generate', days: null, note: 'spring', state: 'cancelled', reason: null, createdAt: '2026-01-02T09:00:00.000Z',
+  finishedAt: '2026-01-02T09:05:00.000Z', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 }, ratePerSecond: null,
+  etaSeconds: null, concurrency: 0, ceiling: 1, pausedUntil: null, version: ++version, ...over,
+});
+/** The same job as main describes it while it gets ready to resume it (waiting for the ledger). */
+const starting = (over: Partial<JobSummary> = {}): JobSummary => summary({ state: 'running', finishedAt: null, startingSince: new Date(Date.now() - 12_000).toISOString(), ...over });
+const listed = (jobs: JobSummary[], more: { unlisted?: number; next?: number } = {}): Promise<OperationResult<'jobs.list'>> =>
+  Promise.resolve({ ok: true, data: { jobs, elsewhere: [], ...more } });
+const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+/** A finished delete job, the i-th newest. */
+const old = (i: number): JobSummary =>
+  summary({ id: uuid(i), action: 'delete', note: null, state: 'finished', total: 1, counts: { pending: 0, sent: 0, done: 1, failed: 0, unknown: 0 }, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 100 - i)).toISOString() });
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const table = () => screen.getByRole('table', { name: 'Jobs' });
+const rowTexts = () => within(table()).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent));
+
+beforeEach(() => {
+  vi.useRealTimers();
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
+});
+
+describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
+  it('is listed as Starting, with no Resume and no Cancel, and says nothing new has been sent and for how long', async () => {
+    fake.impl['jobs.list'] = () => listed([starting()]);
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await screen.findByRole('table', { name: 'Jobs' });
+    expect(rowTexts()[0]?.slice(0, 2)).toEqual(['Generate (“spring”)300,000 keys', 'Starting']);
+    expect(rowTexts()[0]?.[2]).toMatch(/not ended yet$/);
+    await user.click(screen.getByRole('button', { name: /^Generate \(“spring”\)/ }));
+    const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
+    expect(within(detail).getAllByRole('status')[0]?.textContent).toMatch(
+      /^Generate, starting: Keydesk first finishes recording keys already made, then lists what it will send \(up to about a minute after hundreds of thousands of keys\); nothing new has been sent yet\. Before: 200,000 of 300,000 done\. 1\d s so far\.$/,
+    );
+    expect(within(detail).queryByRole('button', { name: /^Resume/ })).toBeNull();
+    expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(within(detail).queryByRole('button', { name: 'Remove from the list…' })).toBeNull();
+    // Once main runs it, the row and the line say so.
+    act(() => {
+      emit('jobs.progress', summary({ state: 'running', finishedAt: null }));
+    });
+    expect(rowTexts()[0]?.[1]).toBe('Running');
+    expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+
+  it('when Resume is refused because main already runs the job, shows it running, and the error goes once the job ends (walk6 P3)', async () => {
+    // Main as it is after another window's Resume (or this one's, before a reload): getting the job ready.
+    let resumed = false;
+    fake.impl['jobs.list'] = () => listed([resumed ? starting() : summary({})]);
+    fake.impl['jobs.resume'] = () => {
+      resumed = true;
+      return Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That job is already running.' });
+    };
+    fake.impl['jobs.get'] = () => Promise.resolve({ ok: true, data: starting() });
+    const user = userEvent.setup();
+    render(
+      <>
+        <Jobs />
+        <Toasts />
+      </>,
+    );
+    await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\)/ }));
+    const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
+    await user.click(within(detail).getByRole('button', { name: 'Resume (100,000 not sent)' }));
+    const errors = screen.getByRole('alert', { name: 'Errors' });
+    await waitFor(() => {
+      expect(errors.textContent).toContain('That job is already running.');
+    });
+    // The screen agrees with the toast: the job is not shown cancelled with Resume offered.
+    await waitFor(() => {
+      expect(rowTexts()[0]?.[1]).toBe('Starting');
+    });
+    expect(within(detail).queryByRole('button', { name: /^Resume/ })).toBeNull();
+    act(() => {
+      emit('jobs.progress', summary({ state: 'finished', counts: { pending: 0, sent: 0, done: 300_000, failed: 0, unknown: 0 } }));
+    });
+    expect(rowTexts()[0]?.[1]).toBe('Finished');
+    expect(errors.textContent).not.toContain('That job is already running.');
+  });
+});
+
+describe('Jobs: keyboard', () => {
+  it('closes an opened job on Esc, as Close does, and gives the focus back to its name in the list', async () => {
+    fake.impl['jobs.list'] = () => listed([summary({})]);
+    const user = userEvent.setup();
+    render(<Jobs />);
+    const name = await screen.findByRole('button', { name: /^Generate \(“spring”\)/ });
+    await user.click(name);
+    const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
+    expect(document.activeElement).toBe(within(detail).getByRole('heading', { name: 'Generate (“spring”)' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('region', { name: 'Generate (“spring”)' })).toBeNull();
+    await waitFor(() => {
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: /^Generate \(“spring”\)/ }));
+    });
+    expect(screen.getByRole('button', { name: /^Generate \(“spring”\)/ }).getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('leaves the job open when Esc closes a confirmation over it', async () => {
+    fake.impl['jobs.list'] = () => listed([summary({})]);
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\)/ }));
+    await user.click(screen.getByRole('button', { name: 'Remove from the list…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove this job from the list?' });
+    await user.type(within(dialog).getByRole('button', { name: 'Cancel' }), '{Escape}', { skipClick: true });
+    expect(screen.getByRole('region', { name: 'Generate (“spring”)' })).toBeTruthy();
+  });
+});
+
+describe('Jobs: older jobs', () => {
+  it('"Show 20 older" asks main for the recent that adds 20, however many old interrupted jobs are listed already', async () => {
+    // 20 newest and 3 older interrupted ones listed; 22 left out. recent + 20 would add 17: main says 43 adds 20.
+    const first = [...Array.from({ length: 20 }, (_, i) => old(i)), ...[20, 21, 22].map((i) => ({ ...old(i), state: 'interrupted' as const }))];
+    const second = [...first, ...Array.from({ length: 20 }, (_, i) => old(23 + i))];
+    fake.impl['jobs.list'] = (input) => ((input as { recent?: number } | undefined)?.recent === 43 ? listed(second, { unlisted: 2, next: 45 }) : listed(first, { unlisted: 22, next: 43 }));
+    const user = userEvent.setup();
+    render(<Jobs />);
+    expect(await screen.findByText('22 older jobs are not shown.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Show 20 older' }));
+    await screen.findByText('2 older jobs are not shown.');
+    expect(rowTexts()).toHaveLength(43);
+    expect(fake.calls.filter((c) => c.name === 'jobs.list').map((c) => c.input)).toEqual([undefined, { recent: 43 }]);
+    expect(screen.getByRole('button', { name: 'Show 2 older' })).toBeTruthy();
+  });
+
+  it('after a removal, lists the next older job in its place and counts one fewer not shown', async () => {
+    // Main's list as main keeps it: the 20 newest of 23, and the rest once one is removed.
+    let jobs = Array.from({ length: 23 }, (_, i) => old(i));
+    fake.impl['jobs.list'] = () => {
+      const shown = jobs.slice(0, 20);
+      return listed(shown, jobs.length > 20 ? { unlisted: jobs.length - 20, next: jobs.length } : {});
+    };
+    fake.impl['jobs.forget'] = (input) => {
+      jobs = jobs.filter((j) => j.id !== (input as { jobId: string }).jobId);
+      return Promise.resolve({ ok: true, data: null });
+    };
+    const user = userEvent.setup();
+    render(<Jobs />);
+    expect(await screen.findByText('3 older jobs are not shown.')).toBeTruthy();
+    const first = within(table()).getAllByRole('button')[0];
+    if (!first) throw new Error('no job listed');
+    await user.click(first);
+    await user.click(screen.getByRole('button', { name: 'Remove from the list…' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Remove this job from the list?' })).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('2 older jobs are not shown.')).toBeTruthy();
+    expect(rowTexts()).toHaveLength(20);
+  });
+});
+
+describe('Jobs: answers and events in either order', () => {
+  it('keeps what a newer progress event said when an older list answer arrives after it', async () => {
+    fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null })]);
+    fake.impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: summary({ state: 'cancelled', finishedAt: null, counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 } }) });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\)/ }));
+    // The refresh after Cancel: main made this answer before the job's last event, and it arrives after it.
+    const late = deferred<OperationResult<'jobs.list'>>();
+    const stale = summary({ state: 'cancelled', finishedAt: null, counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 } });
+    fake.impl['jobs.list'] = () => late.promise;
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    act(() => {
+      emit('jobs.progress', summary({}));
+    });
+    expect(rowTexts()[0]?.[1]).toBe('Cancelled');
+    await act(async () => {
+      late.resolve({ ok: true, data: { jobs: [stale], elsewhere: [] } });
+      await late.promise;
+    });
+    expect(rowTexts()[0]?.[1]).toBe('Cancelled');
+    expect(rowTexts()[0]?.[3]).toBe('200,000');
+  });
+
+  it('keeps a job started after the answer was made, though the answer does not list it', async () => {
+    const late = deferred<OperationResult<'jobs.list'>>();
+    fake.impl['jobs.list'] = () => listed([old(1)]);
+    render(<Jobs />);
+    await screen.findByRole('table', { name: 'Jobs' });
+    fake.impl['jobs.list'] = () => late.promise;
+    void useKeydesk.getState().loadJobList();
+    const made = old(1);
+    act(() => {
+      emit('jobs.progress', summary({ state: 'running', finishedAt: null, createdAt: '2026-02-01T00:00:00.000Z' }));
+    });
+    await act(async () => {
+      late.resolve({ ok: true, data: { jobs: [made], elsewhere: [] } });
+      await late.promise;
+    });
+    expect(rowTexts().map((r) => r[1])).toEqual(['Running', 'Finished']);
+  });
+});
