@@ -65,14 +65,37 @@ describe('Overview: history that covers only part of the range (a first run, or 
     expect(screen.queryByTestId('chart')).toBeNull();
   });
 
-  it('with samples a few seconds old, draws them and says the range has none before them', async () => {
-    serve([sample('2026-11-23T04:30:32.000Z', 0), sample('2026-11-23T04:30:37.000Z', 0)], '2026-11-23T04:30:37.000Z', 0);
+  it('with one sample, gives no change: there is nothing to compare it with (walk6 P1)', async () => {
+    serve([sample('2026-11-23T04:30:32.000Z', 0)], '2026-11-23T04:30:32.000Z', 0);
     render(<Overview />);
-    expect((await screen.findByTestId('chart')).textContent).toBe('0,0');
+    expect(await screen.findByText('No history in this range yet')).toBeTruthy();
+    expect(screen.queryByText(/^Change (since|over)/)).toBeNull();
+  });
+
+  it("with a first run's reads seconds apart of a count that has not moved, says there is no history yet: no flat line, no +0 (walk6 P1)", async () => {
+    serve([sample('2026-11-23T04:30:32.000Z', 0), sample('2026-11-23T04:30:32.400Z', 0), sample('2026-11-23T04:30:37.000Z', 0)], '2026-11-23T04:30:37.000Z', 0);
+    render(<Overview />);
+    expect(await screen.findByText('No history in this range yet')).toBeTruthy();
+    expect(screen.getByText(/^3 samples so far, all 0, since/)).toBeTruthy();
+    expect(screen.queryByTestId('chart')).toBeNull();
+    expect(screen.queryByText(/^Change (since|over)/)).toBeNull();
+  });
+
+  it('with samples a few seconds old that show a change, draws them and says the range has none before them', async () => {
+    serve([sample('2026-11-23T04:30:32.000Z', 0), sample('2026-11-23T04:30:37.000Z', 2)], '2026-11-23T04:30:37.000Z', 2);
+    render(<Overview />);
+    expect((await screen.findByTestId('chart')).textContent).toBe('0,2');
     // The range starts at its first sample, said as such: not "no samples", which later samples would belie.
     const note = screen.getByText(/^The last 24 hours shown from its first sample, at about/);
     expect(note.textContent).toMatch(/: the count is sampled only while this app reads it \(every few seconds while this view is open\), and none was read earlier in the range\.$/);
     expect(note.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-23T04:30:32.000Z');
+    expect(screen.getByText(/^Change since/).textContent).toBe('Change since the first sample in the range: +2');
+  });
+
+  it('with an unchanged count over more than a minute, draws it: that is a history, and +0 is its change', async () => {
+    serve([sample('2026-11-23T04:30:32.000Z', 5), sample('2026-11-23T04:32:32.000Z', 5)], '2026-11-23T04:32:32.000Z', 5);
+    render(<Overview />);
+    expect((await screen.findByTestId('chart')).textContent).toBe('5,5');
     expect(screen.getByText(/^Change since/).textContent).toBe('Change since the first sample in the range: +0');
   });
 

@@ -18,6 +18,11 @@ const RANGES = [
 ] as const;
 type Range = (typeof RANGES)[number][0];
 const REFRESH_MS = 5_000;
+/**
+ * Samples of one unchanged count read within this span are the reads of opening the view (a first run reads twice
+ * in the same second), not a history: a flat line and "+0" would pass for a trend nobody has seen yet.
+ */
+const FLAT_SPAN_MS = 60_000;
 
 /** How many buckets the chart can show: about one per device pixel of the window's width, within the contract. */
 const chartPoints = (): number => Math.min(LIMITS.historyPointsMax, Math.max(2, Math.round(window.innerWidth * (window.devicePixelRatio || 1))));
@@ -74,6 +79,10 @@ export function Overview() {
   const first = buckets[0]?.total;
   // The range ends now: the headline count is the newest figure (a push shows in it before the chart reads again).
   const last = count ?? buckets.at(-1)?.total;
+  const lastAt = buckets.at(-1)?.at;
+  const flat = first !== undefined && buckets.every((b) => b.total === first) && (last === undefined || last === first);
+  // A chart (and a change) needs two samples, and more than the view's own first reads of a count that has not moved.
+  const hasHistory = buckets.length >= 2 && firstAt !== undefined && lastAt !== undefined && !(flat && lastAt - firstAt < FLAT_SPAN_MS);
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title">Overview</h1>
@@ -122,13 +131,13 @@ export function Overview() {
             </label>
           ))}
         </fieldset>
-        {first !== undefined && last !== undefined && (
+        {hasHistory && first !== undefined && last !== undefined && (
           <p>
             {partial(firstAt) ? 'Change since the first sample in the range' : 'Change over the range'}: <strong>{last - first >= 0 ? `+${fmt.number(last - first)}` : fmt.number(last - first)}</strong>
           </p>
         )}
         {historyError && <FailureMessage failure={historyError} />}
-        {buckets.length >= 2 ? (
+        {hasHistory ? (
           <>
             <HistoryChart buckets={buckets} />
             {partial(firstAt) && (
@@ -152,9 +161,14 @@ export function Overview() {
               </>
             }
           >
-            {buckets[0] ? (
+            {buckets.length === 1 && buckets[0] ? (
               <>
                 One sample so far: {fmt.number(buckets[0].total)} at <Time iso={new Date(buckets[0].at).toISOString()} mode="dateTime" />.{' '}
+              </>
+            ) : buckets[0] ? (
+              <>
+                {fmt.number(buckets.length)} samples so far, all {fmt.number(buckets[0].total)}, since{' '}
+                <Time iso={new Date(buckets[0].at).toISOString()} mode="dateTime" />.{' '}
               </>
             ) : null}
             The count is sampled each time this app reads it (every few seconds while this view is open), so the chart fills in as
