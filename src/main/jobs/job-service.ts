@@ -14,7 +14,7 @@ import { jsonTextOf, toJson, type JsonText, type KeyBatch } from '../../shared/k
 import { keyCount } from '../../shared/operation-words.ts';
 import type { ItemSettlement, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
-import { InlineJobWrites, type ClaimedItem, type JobWrites } from './job-writer.ts';
+import { InlineJobWrites, isLockWait, type ClaimedItem, type JobRunEnd, type JobWrites } from './job-writer.ts';
 
 /** Requests in flight a job may reach by default: high for the local sandbox, modest for a remote service. */
 export const DEFAULT_CEILING = { sandbox: 64, remote: 8 } as const;
@@ -39,6 +39,28 @@ const WRITE_ANSWERS_AT = 32;
 const LONG_STRETCH_MS = 20;
 /** How long quitting waits for answers already on the wire before leaving them unknown. */
 const QUIT_GRACE_MS = 2_000;
+/**
+ * A job write refused because another writer holds keydesk.db's lock (main creating or removing a large job, the
+ * ledger writer recording a 100,000-key batch: seconds) is made again after this pause, doubling up to the most.
+ */
+const LOCK_RETRY_MS = { first: 25, most: 1_000 } as const;
+/**
+ * How long a bulk job waits for keydesk.db's lock before it stops, interrupted, to be resumed: as long as the
+ * upgrade waits for it. Answers already in are kept and written with the job's end once the lock is let go.
+ */
+const LOCK_WAIT_MS = 60_000;
+
+/** Why a job stopped when another writer held keydesk.db's lock past `ms`. */
+function lockWords(ms: number): string {
+  return `Keydesk's records were busy: another task kept them locked for over ${waitWords(ms)}, so this job stopped sending. Resume it to send the keys left.`;
+}
+function waitWords(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  return s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} second${s === 1 ? '' : 's'}`;
+}
+/** A job whose end waits for keydesk.db's lock: resumed or removed only once it is recorded. */
+const END_PENDING =
+  "Keydesk's records are busy (another task is writing to them): this job's end is not recorded yet. Try again in a moment.";
 
 /** A job as jobs.start's input checks it. */
 export type JobRequest = ParsedInput<'jobs.start'>;
@@ -92,6 +114,8 @@ export interface JobServiceDeps {
    * Without it they are written on `db` (the engine tested alone). Generate jobs write on `db` either way.
    */
   writes?: JobWrites;
+  /** How long a bulk job waits for keydesk.db's lock held by another writer before it stops (default a minute). */
+  lockWaitMs?: number;
 }
 
 /** What a generate item's answer is read with (AnswerIntake): after the read, record() or release(), once. */
@@ -122,8 +146,14 @@ interface Run {
   /** Answers not written yet, and when the first of them arrived (performance.now()). */
   settle: ItemSettlement[];
   settleSince: number;
-  /** Groups of answers handed to the job writer and not yet written. */
-  writing: number;
+  /** Groups of answers handed to the job writer and not yet written (made again while the file is locked). */
+  writing: Set<Promise<void>>;
+  /** A claim is being written (made again while the file is locked). */
+  claiming: boolean;
+  /** Since when (performance.now()) the job's writes have been refused for keydesk.db's lock; null: they are not. */
+  lockedSince: number | null;
+  /** Groups of answers the lock held back past the wait: written when the lock is let go, at the latest with the end. */
+  unwritten: SettleBatch[];
   seenKeys: Key[];
   /** Keys described in part (no status): only their reported fields go into the ledger. */
   reportedKeys: Key[];
@@ -192,6 +222,13 @@ export class JobService {
   private readonly starting = new Map<string, string>();
   /** Exports under way, per job: a job is not removed while its rows are being read into a file. */
   private readonly exports = new Map<string, number>();
+  /**
+   * Runs that ended and whose end is not in the file: shown ended (with the run's counts), not running. `recorded`:
+   * written again until another writer lets go of keydesk.db's lock; null: it failed otherwise and stays
+   * unrecorded (the file says running, which the next start turns into interrupted).
+   */
+  private readonly ends = new Map<string, { end: JobRunEnd; counts: Record<JobItemState, number>; recorded: Promise<void> | null }>();
+  private readonly lockWaitMs: number;
   private closed = false;
   private version = 0;
 
@@ -200,6 +237,7 @@ export class JobService {
     this.db = deps.db;
     this.clock = deps.clock ?? realClock;
     this.writes = deps.writes ?? new InlineJobWrites(deps.db);
+    this.lockWaitMs = deps.lockWaitMs ?? LOCK_WAIT_MS;
     // Whatever was running when Keydesk last stopped did not finish: say so, item by item.
     this.db.interruptRunningJobs('Keydesk stopped while this job ran.');
   }
@@ -254,6 +292,7 @@ export class JobService {
    */
   private async run(jobId: string, retryUnknown: boolean, ready?: () => Promise<void>): Promise<Result<JobSummary>> {
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
+    if (this.endPending(jobId)) return fail('CONFLICT', END_PENDING);
     this.starting.set(jobId, new Date().toISOString());
     try {
       if (ready) {
@@ -277,6 +316,11 @@ export class JobService {
 
   private isActive(jobId: string): boolean {
     return this.runs.has(jobId) || this.starting.has(jobId);
+  }
+
+  /** Whether a run of this job has ended and its end is still to be written (another writer holds the lock). */
+  private endPending(jobId: string): boolean {
+    return (this.ends.get(jobId)?.recorded ?? null) !== null;
   }
 
   /**
@@ -328,6 +372,7 @@ export class JobService {
     // The yes to send the unknown items again is taken now the run surely starts, and for this run alone.
     if (retryUnknown) this.db.approveUnknownJobItems(jobId);
     this.db.setJobState(jobId, 'running', null, null);
+    this.ends.delete(jobId);
     const run: Run = {
       job: { ...job, state: 'running', reason: null, finishedAt: null },
       params: JSON.parse(job.params) as JobParams,
@@ -343,7 +388,10 @@ export class JobService {
       signalled: false,
       settle: [],
       settleSince: 0,
-      writing: 0,
+      writing: new Set(),
+      claiming: false,
+      lockedSince: null,
+      unwritten: [],
       seenKeys: [],
       reportedKeys: [],
       hwidCleared: [],
@@ -385,7 +433,9 @@ export class JobService {
         const paced = run.control.pacedRate !== null;
         // Each claim is a commit before its requests go out: with many in flight, free slots are filled a few at
         // a time (a quarter of the limit), not one commit per answer; the service still has the rest queued.
-        const claim = free <= 0 || (free < Math.ceil(limit / 4) && run.inflight > 0) ? 0 : paced ? 1 : free;
+        // Nothing to claim (every item sent or ended, as far as this run knows): no claim is asked of the file.
+        const claimable = run.counts.pending > 0 || run.retryUnknown;
+        const claim = !claimable || free <= 0 || (free < Math.ceil(limit / 4) && run.inflight > 0) ? 0 : paced ? 1 : free;
         const t0 = performance.now();
         // A generate batch's answer (a few, each large) is written with the next claim: one transaction. A bulk
         // job's answers (many, each small) wait to be written in groups, after the next requests have gone out.
@@ -393,7 +443,7 @@ export class JobService {
         const claimed = grouped ? await this.claim(run, claim) : this.step(run, claim);
         if (!grouped) this.emit(run, false);
         if (grouped && stopped(run)) {
-          // Cancelled (or quitting) while the claim was being written: claimed, never sent, so back as they were.
+          // Cancelled (or quitting) as the claim came back: claimed, never sent, so back as they were.
           for (const item of claimed) putBack(run, item, false);
           continue;
         }
@@ -401,9 +451,8 @@ export class JobService {
           // Answers not yet written may put items back to pending (a 429 with no Retry-After, which brings no
           // pause that would write them first): the claim above could not see those. Write them, wait until they
           // are in, then look again; the job ends only when nothing is pending, in flight or waiting to be written.
-          if (run.settle.length > 0 || run.writing > 0) {
-            this.writeAnswers(run);
-            await this.writes.idle();
+          if (run.settle.length > 0 || run.writing.size > 0) {
+            await this.answersWritten(run);
             continue;
           }
           break;
@@ -434,7 +483,7 @@ export class JobService {
         await this.waitForAnswer(run);
       }
     } catch (error) {
-      run.stop ??= { state: 'interrupted', reason: unexpectedFailure('this job', error).message };
+      run.stop ??= { state: 'interrupted', reason: isLockWait(error) ? lockWords(this.lockWaitMs) : unexpectedFailure('this job', error).message };
     } finally {
       await this.finish(run);
     }
@@ -442,22 +491,101 @@ export class JobService {
 
   private async finish(run: Run): Promise<void> {
     if (this.closed && run.stop?.state === 'interrupted') {
-      // Quitting: the database may be closing; the next start marks what is left.
+      // Quitting: the database may be closing; close() writes what it can and the next start marks what is left.
       this.runs.delete(run.job.id);
       return;
     }
-    this.writeAnswers(run);
-    // Every answer is in the file before the job is recorded as ended.
-    await this.writes.idle();
     const state: JobState = run.stop?.state ?? 'finished';
     const reason = run.stop?.reason ?? null;
     const finishedAt = new Date().toISOString();
-    if (run.retryUnknown) this.db.withdrawRetryJobItems(run.job.id);
-    this.db.setJobState(run.job.id, state, reason, finishedAt);
-    run.job = { ...run.job, state, reason, finishedAt };
-    this.runs.delete(run.job.id);
-    if (this.runs.size === 0) this.writes.release();
-    this.deps.emit(this.summary(run.job, null));
+    let end: JobRunEnd = { jobId: run.job.id, state, reason, finishedAt, batches: [] };
+    let written: 'written' | 'busy' | 'failed' = 'failed';
+    try {
+      // Every answer is in the file before the job is recorded as ended, or is written with its end: the groups
+      // another writer's lock held back go in the same transaction as the end.
+      await this.answersWritten(run);
+      end = { ...end, batches: run.unwritten.splice(0) };
+      written = await this.writeEnd(end);
+    } finally {
+      // Whatever the file says, the run is over, and the screen hears it ended: an end not written yet is kept
+      // here (and written once the lock is let go), so the job does not read "running" with nothing running.
+      run.job = { ...run.job, state, reason, finishedAt };
+      if (written !== 'written') this.keepEnd(end, run.counts, written === 'busy');
+      this.runs.delete(run.job.id);
+      if (this.runs.size === 0) this.writes.release();
+      this.deps.emit(this.summary(run.job, null));
+    }
+  }
+
+  /**
+   * Records a run's end through the job writer (after the writes before it); refused for another cause than the
+   * lock (the writer thread gone), on main's connection. Never throws: says whether it was written, or refused
+   * because another writer holds keydesk.db's lock ('busy': the same write succeeds later), or failed.
+   */
+  private async writeEnd(end: JobRunEnd): Promise<'written' | 'busy' | 'failed'> {
+    try {
+      await this.writes.end(end);
+      return 'written';
+    } catch (error) {
+      if (isLockWait(error)) return 'busy';
+      try {
+        this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches);
+        return 'written';
+      } catch (again) {
+        if (isLockWait(again)) return 'busy';
+        console.error("keydesk: a job's end could not be recorded:", again);
+        return 'failed';
+      }
+    }
+  }
+
+  /**
+   * A run's end not in the file: shown as the run ended, with its counts (items still sent had no answer: unknown,
+   * as the end records them). `busy`: written again, with backoff, until the lock is let go; otherwise it stays
+   * unrecorded, and the next start turns the job (still running in the file) into interrupted.
+   */
+  private keepEnd(end: JobRunEnd, counts: Record<JobItemState, number>, busy: boolean): void {
+    const kept: { end: JobRunEnd; counts: Record<JobItemState, number>; recorded: Promise<void> | null } = {
+      end,
+      counts: { ...counts, unknown: counts.unknown + counts.sent, sent: 0 },
+      recorded: null,
+    };
+    this.ends.set(end.jobId, kept);
+    if (!busy) return;
+    kept.recorded = (async () => {
+      for (let attempt = 0; ; attempt++) {
+        await lockPause(attempt);
+        // Quitting: close() makes the last try.
+        if (this.closed) return;
+        const written = await this.writeEnd(end);
+        if (written === 'busy') continue;
+        if (written === 'written') this.ends.delete(end.jobId);
+        else kept.recorded = null;
+        if (this.runs.size === 0) this.writes.release();
+        const job = this.db.job(end.jobId);
+        if (job) this.deps.emit(this.summary(job, null));
+        return;
+      }
+    })();
+  }
+
+  /** Writes the answers waiting, then waits until every group asked for is written (or held back by the lock). */
+  private async answersWritten(run: Run): Promise<void> {
+    this.writeAnswers(run);
+    while (run.writing.size > 0) {
+      await Promise.all(run.writing);
+      this.writeAnswers(run);
+    }
+  }
+
+  /**
+   * A write of this run was refused for keydesk.db's lock: whether it has waited for the lock as long as a job
+   * waits (real time, not the job's clock: the lock is not a pause the job chose).
+   */
+  private lockWaitOver(run: Run): boolean {
+    const now = performance.now();
+    run.lockedSince ??= now;
+    return now - run.lockedSince >= this.lockWaitMs;
   }
 
   /** Resolves after the next answer (or a cancel), and after every other answer that arrived with it. */
@@ -616,15 +744,53 @@ export class JobService {
     return r.ok ? { kind: 'done', keys: r.data } : classify(r);
   }
 
-  /** Marks up to `claim` more items sent (committed before they go out); the answers waiting stay unwritten. */
+  /**
+   * Marks up to `claim` more items sent (committed before they go out); the answers waiting stay unwritten. While
+   * another writer holds keydesk.db's lock nothing is claimed and the claim is made again, until the job is stopped
+   * or has waited LOCK_WAIT_MS: then it stops, interrupted, in words that say so. Claimed items that come back
+   * after a stop are put back at once, so a quit's last writes include them.
+   */
   private async claim(run: Run, claim: number): Promise<ClaimedItem[]> {
-    return claim > 0 ? this.writes.claim(run.job.id, claim, run.retryUnknown) : [];
+    if (claim <= 0) return [];
+    run.claiming = true;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const claimed = await this.writes.claim(run.job.id, claim, run.retryUnknown);
+          this.lockLetGo(run);
+          if (stopped(run)) {
+            // Cancelled (or quitting) while the claim was being written: claimed, never sent, so back as they were.
+            for (const item of claimed) putBack(run, item, false);
+            this.writeAnswers(run);
+            return [];
+          }
+          return claimed;
+        } catch (error) {
+          if (!isLockWait(error)) throw error;
+          if (stopped(run)) return [];
+          if (this.lockWaitOver(run)) {
+            run.stop ??= { state: 'interrupted', reason: lockWords(this.lockWaitMs) };
+            run.abort.abort();
+            return [];
+          }
+          await lockPause(attempt, run.abort.signal);
+          if (stopped(run)) return [];
+        }
+      }
+    } finally {
+      run.claiming = false;
+    }
+  }
+
+  /** A write of this run went through: the lock is let go, and the answers it held back are written now. */
+  private lockLetGo(run: Run): void {
+    run.lockedSince = null;
+    for (const batch of run.unwritten.splice(0)) this.track(run, this.settle(run, batch));
   }
 
   /**
    * Writes what has settled since the last write: a bulk job's through its writer (in order, after the claims
-   * and answers before it), a generate job's on main's connection. A bulk job whose answers cannot be written
-   * stops, interrupted: its items stay sent, which the next start calls unknown.
+   * and answers before it), a generate job's on main's connection.
    */
   private writeAnswers(run: Run): void {
     if (run.job.action === 'generate') {
@@ -632,19 +798,51 @@ export class JobService {
       return;
     }
     const batch = takeAnswers(run);
-    if (batch === null) return;
-    run.writing++;
-    this.writes.settle(batch).then(
-      () => {
-        run.writing--;
-      },
-      (error: unknown) => {
-        run.writing--;
-        run.stop ??= { state: 'interrupted', reason: unexpectedFailure("recording this job's answers", error).message };
-        run.abort.abort();
-        this.signal(run);
-      },
-    );
+    if (batch !== null) this.track(run, this.settle(run, batch));
+  }
+
+  private track(run: Run, write: Promise<void>): void {
+    const written: Promise<void> = write.finally(() => run.writing.delete(written));
+    run.writing.add(written);
+  }
+
+  /**
+   * One group of answers into the file. The requests were made, so the answers are not dropped: while another
+   * writer holds keydesk.db's lock the group is written again (the job waits, its claims wait too); past the
+   * job's wait (or quitting) it is kept, to be written when the lock is let go or with the job's end. Refused for
+   * another cause (the writer thread gone), it is written on main's connection; only if that fails too does the
+   * job stop, interrupted: its end then records those items unknown (they may have taken effect).
+   */
+  private async settle(run: Run, batch: SettleBatch): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.writes.settle(batch);
+        this.lockLetGo(run);
+        return;
+      } catch (error) {
+        if (isLockWait(error)) {
+          if (this.closed || this.lockWaitOver(run)) {
+            run.unwritten.push(batch);
+            return;
+          }
+          await lockPause(attempt);
+          continue;
+        }
+        try {
+          this.db.settleJobItems(batch);
+          return;
+        } catch (again) {
+          if (isLockWait(again)) {
+            run.unwritten.push(batch);
+            return;
+          }
+          run.stop ??= { state: 'interrupted', reason: unexpectedFailure("recording this job's answers", again).message };
+          run.abort.abort();
+          this.signal(run);
+          return;
+        }
+      }
+    }
   }
 
   /** Writes what has settled since the last step and claims up to `claim` more items: one transaction. */
@@ -659,9 +857,12 @@ export class JobService {
     this.deps.emit(this.summary(run.job, run));
   }
 
-  private summary(job: StoredJob, run: Run | null): JobSummary {
+  private summary(stored: StoredJob, run: Run | null): JobSummary {
+    // A run's end not yet in the file is shown as the run ended, not as the file's "running".
+    const kept = run === null ? this.ends.get(stored.id) : undefined;
+    const job = kept ? { ...stored, state: kept.end.state, reason: kept.end.reason, finishedAt: kept.end.finishedAt } : stored;
     const params = JSON.parse(job.params) as JobParams;
-    const counts = run ? { ...run.counts } : this.db.jobCounts(job.id);
+    const counts = run ? { ...run.counts } : kept ? { ...kept.counts } : this.db.jobCounts(job.id);
     let ratePerSecond: number | null = null;
     let etaSeconds: number | null = null;
     let pausedUntil: string | null = null;
@@ -753,6 +954,8 @@ export class JobService {
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
     const busy = this.conflictingJob(profileId, job.action, jobId);
     if (busy) return fail('CONFLICT', busy);
+    // The file's counts are not the job's until its end is recorded.
+    if (this.endPending(jobId)) return fail('CONFLICT', END_PENDING);
     const counts = this.db.jobCounts(jobId);
     if (counts.pending === 0 && (!retryUnknown || counts.unknown === 0)) {
       const s = this.get(profileId, jobId);
@@ -770,8 +973,10 @@ export class JobService {
     const job = this.runs.get(jobId)?.job ?? this.db.job(jobId);
     if (!job || job.profileId !== profileId) return fail('NOT_FOUND', 'That job was not found for this profile.');
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is still running: cancel it and wait for it to end, then remove it.');
+    if (this.endPending(jobId)) return fail('CONFLICT', END_PENDING);
     if (this.exports.has(jobId)) return fail('CONFLICT', "That job's results are being exported; wait for the export to finish, then remove it.");
     this.db.forgetJob(jobId);
+    this.ends.delete(jobId);
     return ok(null);
   }
 
@@ -791,9 +996,10 @@ export class JobService {
     };
   }
 
-  /** Waits until a job stops running (tests and the bench). */
+  /** Waits until a job stops running and its end is recorded, or given up (tests and the bench). */
   async settled(jobId: string): Promise<void> {
     await this.runs.get(jobId)?.finished;
+    await this.ends.get(jobId)?.recorded;
   }
 
   /**
@@ -804,23 +1010,40 @@ export class JobService {
     if (this.closed) return;
     this.closed = true;
     const runs = [...this.runs.values()];
-    if (runs.length === 0) {
-      await this.writes.close();
-      return;
-    }
     for (const run of runs) {
       run.stop ??= { state: 'interrupted', reason: 'Keydesk quit while this job ran.' };
       run.abort.abort();
       this.signal(run);
     }
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(runs.map((r) => r.finished)), new Promise((r) => (timer = setTimeout(r, QUIT_GRACE_MS)))]);
-    clearTimeout(timer);
-    // Record what did answer; whatever is still on the wire is unknown, and the jobs are interrupted.
-    for (const run of runs) this.writeAnswers(run);
-    await this.writes.idle();
+    if (runs.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(runs.map((r) => r.finished)), new Promise((r) => (timer = setTimeout(r, QUIT_GRACE_MS)))]);
+      clearTimeout(timer);
+      // Record what did answer, and put back what was claimed but not sent (a claim may still be coming back);
+      // whatever is still on the wire is unknown, and the jobs are interrupted.
+      for (let round = 0; round < 10 && runs.some((r) => r.claiming || r.settle.length > 0 || r.writing.size > 0); round++) {
+        await Promise.all(runs.map((r) => this.answersWritten(r)));
+        await this.writes.idle();
+        await new Promise((r) => setImmediate(r));
+      }
+    }
+    // What another writer's lock held back gets one last try each (the writer waits a moment for the lock); what is
+    // still not written, the next start marks: the jobs interrupted, their items still sent unknown.
+    for (const run of runs) {
+      for (const batch of run.unwritten.splice(0)) await this.writes.settle(batch).catch(() => undefined);
+    }
+    for (const [jobId, kept] of [...this.ends]) {
+      if (kept.recorded === null) continue;
+      await kept.recorded;
+      if (this.ends.get(jobId) === kept && (await this.writeEnd(kept.end)) === 'written') this.ends.delete(jobId);
+    }
     await this.writes.close();
-    this.db.interruptRunningJobs('Keydesk quit while this job ran.');
+    try {
+      this.db.interruptRunningJobs('Keydesk quit while this job ran.');
+    } catch (error) {
+      // Another writer still holds the lock: the next start does this.
+      console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);
+    }
   }
 }
 
@@ -870,6 +1093,11 @@ function settleLater(run: Run, settlement: ItemSettlement): void {
 /** Whether the job was stopped; read after an await, where a cancel may have come in. */
 function stopped(run: Run): boolean {
   return run.stop !== null;
+}
+
+/** A pause before a write refused for keydesk.db's lock is made again (ends early when `signal` aborts). */
+function lockPause(attempt: number, signal: AbortSignal = new AbortController().signal): Promise<void> {
+  return realClock.sleep(Math.min(LOCK_RETRY_MS.most, LOCK_RETRY_MS.first * 2 ** attempt), signal);
 }
 
 function stripUndefined<T extends object>(o: T): T {

@@ -7,7 +7,8 @@
 // request goes out, as on main. An answer lost in a crash leaves its item sent, which the next start calls
 // unknown. Without a thread (tests, an in-memory database) the writes are made on main's connection.
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { ClaimedJobItem, LocalDb, SettleBatch } from '../store/local-db.ts';
+import type { JobState } from '../../shared/domain.ts';
+import { isSqliteBusy, type ClaimedJobItem, type LocalDb, type SettleBatch } from '../store/local-db.ts';
 
 /** An item claimed for sending (committed as sent); `retry`: an unknown item the user chose to send again. */
 export type ClaimedItem = ClaimedJobItem;
@@ -21,12 +22,27 @@ export interface JobWrites {
   claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]>;
   /** Writes answers (items' ends, the keys they changed, their audit entries); resolves once committed. */
   settle(batch: SettleBatch, at?: string): Promise<void>;
+  /**
+   * Records a run's end (LocalDb.endJobRun): the groups of answers held back, then the job's state, in one
+   * transaction, after the writes asked for before it; resolves once committed.
+   */
+  end(end: JobRunEnd): Promise<void>;
   /** Resolves when every write asked for so far has ended (committed or failed). */
   idle(): Promise<void>;
   /** No job runs now: what the writes hold (a thread) may go until the next write. */
   release(): void;
   /** Ends after the writes asked for so far; nothing is written after it. */
   close(): Promise<void>;
+}
+
+/** A run's end as recorded (LocalDb.endJobRun). */
+export interface JobRunEnd {
+  jobId: string;
+  state: JobState;
+  reason: string | null;
+  finishedAt: string;
+  /** Answers not written while the run went (another writer held keydesk.db's lock): written first. */
+  batches: readonly SettleBatch[];
 }
 
 /** The writes on main's own connection, at once. */
@@ -45,6 +61,14 @@ export class InlineJobWrites implements JobWrites {
   settle(batch: SettleBatch, at?: string): Promise<void> {
     try {
       this.db.settleJobItems(batch, at);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  end(end: JobRunEnd): Promise<void> {
+    try {
+      this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches);
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -70,7 +94,11 @@ export interface JobWriterData {
 }
 
 /** A write for the thread; a settle's batch as JSON (one string copies in one block, thousands of objects do not). */
-export type JobWriterRequest = JobWriterClaim | { id: number; kind: 'settle'; batch: string; at: string } | { kind: 'stop' };
+export type JobWriterRequest =
+  | JobWriterClaim
+  | { id: number; kind: 'settle'; batch: string; at: string }
+  | { id: number; kind: 'end'; end: string }
+  | { kind: 'stop' };
 export interface JobWriterClaim {
   id: number;
   kind: 'claim';
@@ -80,8 +108,26 @@ export interface JobWriterClaim {
   retry?: boolean;
 }
 
-/** The thread's answer to one write: committed (a claim's items with it), or refused, in SQLite's words (main's log). */
-export type JobWriterAnswer = { id: number; ok: true; claimed: ClaimedItem[] } | { id: number; ok: false; message: string };
+/**
+ * The thread's answer to one write: committed (a claim's items with it), or refused, in SQLite's words (main's
+ * log); `busy`: because another connection held keydesk.db's lock (the same write succeeds later).
+ */
+export type JobWriterAnswer = { id: number; ok: true; claimed: ClaimedItem[] } | { id: number; ok: false; message: string; busy?: boolean };
+
+/** A job write refused; `busy`: another connection held keydesk.db's lock past the busy timeout, nothing was written. */
+export class JobWriteError extends Error {
+  readonly busy: boolean;
+  constructor(message: string, busy: boolean) {
+    super(message);
+    this.name = 'JobWriteError';
+    this.busy = busy;
+  }
+}
+
+/** Whether a job write failed only because another writer held keydesk.db's lock: it can be made again. */
+export function isLockWait(error: unknown): boolean {
+  return error instanceof JobWriteError ? error.busy : isSqliteBusy(error);
+}
 
 /** The thread's page cache: it writes, main reads (as the ledger writer's). */
 const WORKER_CACHE_KIB = 8 * 1024;
@@ -111,7 +157,9 @@ export class ThreadJobWrites implements JobWrites {
   private closed = false;
 
   constructor(file: string, options: { busyTimeoutMs?: number } = {}) {
-    this.data = { file, cacheKiB: WORKER_CACHE_KIB, busyTimeoutMs: options.busyTimeoutMs ?? 5_000 };
+    // Short: a write refused for the lock is made again by the job service (job-service.ts) for as long as the
+    // lock is held, and between tries the thread is free for the next claim or a cancel's last answers.
+    this.data = { file, cacheKiB: WORKER_CACHE_KIB, busyTimeoutMs: options.busyTimeoutMs ?? 1_000 };
   }
 
   /** Whether a thread runs now (tests). */
@@ -126,6 +174,11 @@ export class ThreadJobWrites implements JobWrites {
   async settle(batch: SettleBatch, at = new Date().toISOString()): Promise<void> {
     const json = JSON.stringify(batch);
     await this.post((id) => ({ id, kind: 'settle', batch: json, at }));
+  }
+
+  async end(end: JobRunEnd): Promise<void> {
+    const json = JSON.stringify(end);
+    await this.post((id) => ({ id, kind: 'end', end: json }));
   }
 
   idle(): Promise<void> {
@@ -181,8 +234,9 @@ export class ThreadJobWrites implements JobWrites {
       this.waiting.delete(answer.id);
       if (answer.ok) w.resolve(answer.claimed);
       else {
-        console.error('keydesk: a job write failed:', answer.message);
-        w.reject(new Error(answer.message));
+        // Waiting for another writer's lock is not a failure worth the log: the write is made again.
+        if (answer.busy !== true) console.error('keydesk: a job write failed:', answer.message);
+        w.reject(new JobWriteError(answer.message, answer.busy === true));
       }
       this.whenIdle();
     };

@@ -1,9 +1,10 @@
 // The job writer's thread (job-writer.ts): its own connection to keydesk.db, a running job's answers applied in
 // the order main posts them, each group in its own transaction, and claims served first: before each group of
-// answers, every claim waiting is written. A write SQLite refuses is answered as refused, and the next one goes on.
+// answers, every claim waiting is written; a run's end after the answers before it. A write SQLite refuses is
+// answered as refused (`busy` when only another connection's lock stood in the way), and the next one goes on.
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { LocalDb, type SettleBatch } from '../store/local-db.ts';
-import type { JobWriterAnswer, JobWriterClaim, JobWriterData, JobWriterRequest } from './job-writer.ts';
+import { isSqliteBusy, LocalDb, type SettleBatch } from '../store/local-db.ts';
+import type { JobRunEnd, JobWriterAnswer, JobWriterClaim, JobWriterData, JobWriterRequest } from './job-writer.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('job-writer.worker.ts runs only as a worker thread.');
@@ -11,7 +12,7 @@ const data = workerData as JobWriterData;
 const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, busyTimeoutMs: data.busyTimeoutMs });
 
 function refused(id: number, error: unknown): JobWriterAnswer {
-  return { id, ok: false, message: error instanceof Error ? error.message : String(error) };
+  return { id, ok: false, message: error instanceof Error ? error.message : String(error), busy: isSqliteBusy(error) };
 }
 
 function claim(c: JobWriterClaim): void {
@@ -44,7 +45,10 @@ port.on('message', (w: JobWriterRequest) => {
   }
   let answer: JobWriterAnswer;
   try {
-    db.settleJobItems(JSON.parse(w.batch) as SettleBatch, w.at);
+    if (w.kind === 'end') {
+      const end = JSON.parse(w.end) as JobRunEnd;
+      db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches);
+    } else db.settleJobItems(JSON.parse(w.batch) as SettleBatch, w.at);
     answer = { id: w.id, ok: true, claimed: [] };
   } catch (error) {
     answer = refused(w.id, error);

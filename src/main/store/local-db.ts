@@ -230,6 +230,15 @@ const MIGRATIONS: readonly string[] = [
 /** The schema this Keydesk writes (keydesk.db's user_version once opened). */
 export const LOCAL_DB_VERSION = MIGRATIONS.length;
 
+/**
+ * Whether SQLite refused because another connection holds keydesk.db's lock past this one's busy timeout
+ * (SQLITE_BUSY, SQLITE_LOCKED and their extended codes): the same write succeeds once the lock is let go.
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof errcode === 'number' && ((errcode & 0xff) === 5 || (errcode & 0xff) === 6);
+}
+
 /** A reported upgrade says how far a step that reads the ledger's rows is, every this many rows. */
 const UPGRADE_REPORT_ROWS = 10_000;
 
@@ -1715,9 +1724,21 @@ export class LocalDb {
     return r.reduce((n, i) => n + i.size, 0);
   }
 
-  /** The run given a yes to send unknown items again has ended: those it did not send are unknown as before. */
-  withdrawRetryJobItems(jobId: string): void {
-    this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
+  /**
+   * A run of a job has ended: its answers not written yet (`batches`: groups another writer's lock held back),
+   * then its state, in one transaction with what the items left say. Unknown items a yes to send again was for and
+   * that it did not send are unknown as before; an item still sent had its answer lost (it could not be written)
+   * and is unknown: it may have taken effect.
+   */
+  endJobRun(jobId: string, state: JobState, reason: string | null, finishedAt: string, batches: readonly SettleBatch[] = [], at = finishedAt): void {
+    this.tx(() => {
+      for (const batch of batches) this.settleInTx(batch, at);
+      this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
+      this.db
+        .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
+        .run('Sent; Keydesk could not record its answer. It may or may not have taken effect.', jobId);
+      this.setJobState(jobId, state, reason, finishedAt);
+    });
   }
 
   /**

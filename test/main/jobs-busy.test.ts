@@ -1,0 +1,315 @@
+// A bulk job while another writer holds keydesk.db's write lock (BEGIN IMMEDIATE on a connection of another
+// thread, as the ledger writer or main creating or removing a large job would): against the real sandbox, with the
+// job's writes on the job writer thread as the app makes them. What the sandbox did is read from its own side
+// (every delete it performed, by key), and what Keydesk recorded from the file.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../src/main/client/service-client.ts';
+import { JobService } from '../../src/main/jobs/job-service.ts';
+import { ThreadJobWrites } from '../../src/main/jobs/job-writer.ts';
+import { LocalDb } from '../../src/main/store/local-db.ts';
+import { batchKeys } from '../../src/sandbox/store.ts';
+import type { JobSummary } from '../../src/shared/domain.ts';
+import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
+import { tempDir } from '../support/sandbox-process.ts';
+
+/**
+ * Another connection to keydesk.db, on a thread of its own, that takes the write lock when told and keeps it until
+ * told to let go. `lockNow()` blocks the caller until the lock is held, so a hook inside the sandbox's handling of a
+ * request can be sure the job's next write meets it.
+ */
+class LockHolder {
+  private readonly worker: Worker;
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+
+  constructor(file: string) {
+    this.worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const { DatabaseSync } = require('node:sqlite');
+       const db = new DatabaseSync(workerData.file, { timeout: 60000 });
+       const flag = new Int32Array(workerData.flag);
+       parentPort.on('message', (m) => {
+         if (m === 'lock') { db.exec('BEGIN IMMEDIATE'); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); }
+         else if (m === 'release') { if (db.isTransaction) db.exec('COMMIT'); Atomics.store(flag, 0, 0); parentPort.postMessage('released'); }
+         else if (m === 'close') { db.close(); parentPort.close(); }
+       });`,
+      { eval: true, workerData: { file, flag: this.flag.buffer } },
+    );
+  }
+
+  get held(): boolean {
+    return Atomics.load(this.flag, 0) === 1;
+  }
+
+  /** Takes the lock, and returns once it is held (the calling thread waits, as a hook inside a request must). */
+  lockNow(): void {
+    this.worker.postMessage('lock');
+    if (Atomics.wait(this.flag, 0, 0, 60_000) === 'timed-out') throw new Error('the lock holder did not get the lock');
+  }
+
+  async release(): Promise<void> {
+    const released = new Promise((r) => this.worker.once('message', r));
+    this.worker.postMessage('release');
+    await released;
+  }
+
+  async close(): Promise<void> {
+    if (this.held) await this.release();
+    const exited = new Promise((r) => this.worker.once('exit', r));
+    this.worker.postMessage('close');
+    await exited;
+  }
+}
+
+interface Setup {
+  file: string;
+  db: LocalDb;
+  jobs: JobService;
+  remote: RemoteSandbox;
+  holder: LockHolder;
+  keys: string[];
+  /** Every delete the sandbox performed, in order. */
+  deletes: string[];
+  /** Called by the sandbox with how many deletes it has performed, before it performs the next. */
+  onDelete: ((n: number) => void) | null;
+  events: JobSummary[];
+  /** Starts another JobService on the same file (what the next start of Keydesk does). */
+  restart(): JobService;
+  cleanup(): Promise<void>;
+}
+
+const live: Setup[] = [];
+afterEach(async () => {
+  for (const s of live.splice(0)) await s.cleanup();
+});
+
+async function setup(count: number, options: { ceiling: number; lockWaitMs?: number }): Promise<Setup> {
+  const dir = tempDir('keydesk-busy-');
+  const file = join(dir, 'keydesk.db');
+  const remote = await startRemoteSandbox({ name: 'Busy Shop', identifier: 'busy-shop' });
+  const service = remote.store.serviceByApiKey(remote.apiKey);
+  if (!service) throw new Error('no service');
+  const keys = batchKeys(remote.store.generateKeys(service.id, { count, isPremium: false, note: 'busy', expire: '2099-01-31', expiresByDaysKey: false, daysKey: null }))
+    .map((k) => k.value)
+    .sort();
+  const db = new LocalDb(file);
+  const holder = new LockHolder(file);
+  const client = new ServiceClient({ baseUrl: remote.url, validationUrl: `${remote.url}/v2_validation`, apiKey: remote.apiKey }, { retryDelaysMs: [] });
+  const services: JobService[] = [];
+  const make = (): JobService => {
+    const jobs = new JobService({
+      db,
+      profile: (id) => ({ id, name: 'Busy Shop', kind: 'sandbox' }),
+      clientFor: () => Promise.resolve(client),
+      emit: (summary) => s.events.push(summary),
+      writes: new ThreadJobWrites(file),
+      ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
+    });
+    services.push(jobs);
+    return jobs;
+  };
+  const s: Setup = {
+    file,
+    db,
+    jobs: null as unknown as JobService,
+    remote,
+    holder,
+    keys,
+    deletes: [],
+    onDelete: null,
+    events: [],
+    restart: make,
+    cleanup: async () => {
+      await holder.close();
+      for (const jobs of services) await jobs.close();
+      db.close();
+      await remote.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  s.jobs = make();
+  s.jobs.setCeiling('p1', options.ceiling);
+  const realDelete = remote.store.deleteKey.bind(remote.store);
+  remote.store.deleteKey = (serviceId, value, generatedOnly) => {
+    s.onDelete?.(s.deletes.length);
+    const deleted = realDelete(serviceId, value, generatedOnly);
+    s.deletes.push(value);
+    return deleted;
+  };
+  live.push(s);
+  return s;
+}
+
+/** Waits (polling; the test's own timeout is the hang catcher) until `check` holds. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** The job's items as the file has them: per state, the targets. */
+function itemsByState(file: string, jobId: string): Record<string, string[]> {
+  const reader = new DatabaseSync(file, { readOnly: true });
+  try {
+    const by: Record<string, string[]> = {};
+    for (const r of reader.prepare('SELECT state, target FROM job_items WHERE job_id = ? ORDER BY target').all(jobId) as { state: string; target: string }[]) {
+      (by[r.state] ??= []).push(r.target);
+    }
+    return by;
+  } finally {
+    reader.close();
+  }
+}
+
+/** Keys the sandbox deleted more than once (a key sent twice would be deleted, then refused: never "done" twice). */
+function sentTwice(deletes: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return deletes.filter((k) => seen.has(k) || (seen.add(k), false));
+}
+
+function auditedDeletes(file: string): number {
+  const reader = new DatabaseSync(file, { readOnly: true });
+  try {
+    return (reader.prepare("SELECT count(*) AS n FROM audit WHERE action = 'keys.delete'").get() as { n: number }).n;
+  } finally {
+    reader.close();
+  }
+}
+
+const sorted = (list: readonly string[]): string[] => [...list].sort();
+
+describe('a bulk job while another writer holds keydesk.db', () => {
+  it('waits out a 6 s lock taken mid-job and finishes: every item done, each key deleted exactly once, none left sent', { timeout: 180_000 }, async () => {
+    const s = await setup(2_000, { ceiling: 8 });
+    let pendingAtLock = -1;
+    s.onDelete = (n) => {
+      if (n !== 200) return;
+      s.holder.lockNow();
+      pendingAtLock = s.jobs.list('p1')[0]?.counts.pending ?? -1;
+      // Held 6 s: longer than the job writer's busy timeout, before or after the fix.
+      setTimeout(() => void s.holder.release(), 6_000);
+    };
+    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
+    if (!started.ok) throw new Error(started.message);
+    await until(() => s.jobs.get('p1', started.data.id)?.state !== 'running', 'the job to end');
+    await s.jobs.settled(started.data.id);
+
+    // Taken mid-job: most of the items were still to be claimed.
+    expect(pendingAtLock).toBeGreaterThan(1_000);
+    const summary = s.jobs.get('p1', started.data.id);
+    expect(summary).toMatchObject({ state: 'finished', reason: null, counts: { done: 2_000, pending: 0, sent: 0, failed: 0, unknown: 0 } });
+    expect(s.db.job(started.data.id)?.state).toBe('finished');
+    expect(itemsByState(s.file, started.data.id)).toEqual({ done: s.keys });
+    // The sandbox's side: each key deleted once, none left.
+    expect(sorted(s.deletes)).toEqual(s.keys);
+    expect(sentTwice(s.deletes)).toEqual([]);
+    expect(s.remote.store.inspect('SELECT count(*) AS n FROM keys')).toEqual([{ n: 0 }]);
+    expect(auditedDeletes(s.file)).toBe(2_000);
+  });
+
+  it('says the job ended (not "running") when its end meets the lock past the wait, and records it once the lock is let go', { timeout: 180_000 }, async () => {
+    const s = await setup(300, { ceiling: 8, lockWaitMs: 1_000 });
+    // The last delete's answer, and so the job's end, meets the lock.
+    s.onDelete = (n) => {
+      if (n === 299) s.holder.lockNow();
+    };
+    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => s.jobs.get('p1', id)?.state !== 'running', 'the job to be shown ended');
+
+    // Every key was deleted and answered: the job finished, whatever the file can say yet.
+    expect(s.holder.held).toBe(true);
+    expect(s.jobs.get('p1', id)).toMatchObject({ state: 'finished', reason: null, counts: { done: 300, pending: 0, sent: 0, failed: 0, unknown: 0 } });
+    expect(s.events.at(-1)).toMatchObject({ id, state: 'finished' });
+    expect(s.db.job(id)?.state).toBe('running');
+    // Until its end is in the file, the job is neither run again nor removed (in words).
+    const early = await s.jobs.resume('p1', id, true);
+    expect(early).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect(early.ok ? '' : early.message).toMatch(/^Keydesk's records are busy .*this job's end is not recorded yet\. Try again in a moment\.$/);
+    expect(s.jobs.forget('p1', id)).toMatchObject({ ok: false, code: 'CONFLICT' });
+
+    await s.holder.release();
+    await s.jobs.settled(id);
+    expect(s.db.job(id)).toMatchObject({ state: 'finished', reason: null });
+    expect(itemsByState(s.file, id)).toEqual({ done: s.keys });
+    expect(auditedDeletes(s.file)).toBe(300);
+    expect(sorted(s.deletes)).toEqual(s.keys);
+    expect(sentTwice(s.deletes)).toEqual([]);
+    // Now a resume finds nothing to send, and the job can be removed.
+    expect(await s.jobs.resume('p1', id, false)).toMatchObject({ ok: true, data: { state: 'finished' } });
+    expect(s.deletes).toHaveLength(300);
+    expect(s.jobs.forget('p1', id)).toEqual({ ok: true, data: null });
+  });
+
+  it('stops interrupted, in words that say the records were busy, when the lock outlasts the wait; what was answered is recorded, the rest stays pending and a resume sends it once', { timeout: 180_000 }, async () => {
+    const s = await setup(500, { ceiling: 4, lockWaitMs: 1_000 });
+    s.onDelete = (n) => {
+      if (n === 100) s.holder.lockNow();
+    };
+    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => s.jobs.get('p1', id)?.state !== 'running', 'the job to stop');
+
+    const stopped = s.jobs.get('p1', id);
+    expect(s.holder.held).toBe(true);
+    expect(stopped?.state).toBe('interrupted');
+    expect(stopped?.reason).toMatch(/^Keydesk's records were busy: .* for over 1 second, so this job stopped sending\. Resume it to send the keys left\.$/);
+    expect(stopped?.reason).not.toMatch(/internal error/i);
+    // Nothing is sent while the lock is held; what the sandbox did is what the job counts done.
+    const done = s.deletes.length;
+    expect(stopped?.counts).toEqual({ done, pending: 500 - done, sent: 0, failed: 0, unknown: 0 });
+
+    await s.holder.release();
+    await s.jobs.settled(id);
+    expect(s.db.job(id)).toMatchObject({ state: 'interrupted', reason: stopped?.reason });
+    const items = itemsByState(s.file, id);
+    expect(items.done).toEqual(sorted(s.deletes));
+    expect(items.pending).toEqual(s.keys.filter((k) => !s.deletes.includes(k)));
+    expect(Object.keys(items).sort()).toEqual(['done', 'pending']);
+
+    const resumed = await s.jobs.resume('p1', id, false);
+    expect(resumed.ok).toBe(true);
+    await s.jobs.settled(id);
+    expect(s.jobs.get('p1', id)).toMatchObject({ state: 'finished', counts: { done: 500, pending: 0, sent: 0, failed: 0, unknown: 0 } });
+    expect(sorted(s.deletes)).toEqual(s.keys);
+    expect(sentTwice(s.deletes)).toEqual([]);
+    expect(auditedDeletes(s.file)).toBe(500);
+  });
+
+  it('quitting while a stopped job waits for the lock leaves it for the next start: answered items unknown, pending ones pending, as the sandbox did them', { timeout: 180_000 }, async () => {
+    const s = await setup(500, { ceiling: 4, lockWaitMs: 1_000 });
+    s.onDelete = (n) => {
+      if (n === 100) s.holder.lockNow();
+    };
+    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => s.jobs.get('p1', id)?.state !== 'running', 'the job to stop');
+    expect(s.holder.held).toBe(true);
+
+    // Quitting with the lock still held: close() ends (it does not wait for the lock), the file unchanged.
+    await s.jobs.close();
+    expect(s.db.job(id)?.state).toBe('running');
+    await s.holder.release();
+
+    const next = s.restart();
+    expect(next.get('p1', id)).toMatchObject({ state: 'interrupted', reason: 'Keydesk stopped while this job ran.' });
+    const items = itemsByState(s.file, id);
+    // Whatever was deleted and not recorded done is unknown: sent, its answer not in the file. Never pending.
+    expect(sorted([...(items.done ?? []), ...(items.unknown ?? [])])).toEqual(sorted(s.deletes));
+    expect(items.pending).toEqual(s.keys.filter((k) => !s.deletes.includes(k)));
+    expect(items.sent).toBeUndefined();
+    const resumed = await next.resume('p1', id, false);
+    expect(resumed.ok).toBe(true);
+    await next.settled(id);
+    expect(sentTwice(s.deletes)).toEqual([]);
+    expect(sorted(s.deletes)).toEqual(s.keys);
+  });
+});
