@@ -12,6 +12,7 @@ installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
 const { Toasts } = await import('../../src/renderer/src/components/Toasts.tsx');
+const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
 const initial = useKeydesk.getState();
 
 const GENERATE = '22222222-2222-4222-8222-222222222222';
@@ -58,7 +59,7 @@ describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
     await user.click(screen.getByRole('button', { name: /^Generate \(“spring”\)/ }));
     const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
     expect(within(detail).getAllByRole('status')[0]?.textContent).toMatch(
-      /^Generate, starting: Keydesk first finishes recording keys already made, then lists what it will send \(up to about a minute after hundreds of thousands of keys\); nothing new has been sent yet\. Before: 200,000 of 300,000 done\. 1\d s so far\.$/,
+      /^Generate, starting: Keydesk first finishes recording keys already made \(up to about a minute after hundreds of thousands of keys\); nothing new has been sent yet\. Before: 200,000 of 300,000 done\. 1\d s so far\.$/,
     );
     expect(within(detail).queryByRole('button', { name: /^Resume/ })).toBeNull();
     expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
@@ -104,6 +105,47 @@ describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
     });
     expect(rowTexts()[0]?.[1]).toBe('Finished');
     expect(errors.textContent).not.toContain('That job is already running.');
+  });
+});
+
+describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
+  it('after a reload during the resume, shows it starting with no Resume or Cancel, as main lists it', async () => {
+    fake.impl['jobs.list'] = () => listed([starting()]);
+    render(<GenerateForm />);
+    const panel = await screen.findByRole('group', { name: 'Generate job' });
+    await waitFor(() => {
+      expect(within(panel).getByRole('status').textContent).toMatch(/^Generate, starting: Keydesk first finishes recording keys already made .*; nothing new has been sent yet\. Before: 200,000 of 300,000 done\. \d+ s so far\.$/);
+    });
+    expect(within(panel).queryByRole('button', { name: /^Resume/ })).toBeNull();
+    expect(within(panel).queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+
+  it('while its own Resume waits for main, says it is resuming, without "a few seconds", and how long so far', async () => {
+    fake.impl['jobs.list'] = () => listed([summary({})]);
+    const answer = deferred<OperationResult<'jobs.resume'>>();
+    fake.impl['jobs.resume'] = () => answer.promise;
+    const user = userEvent.setup();
+    render(<GenerateForm />);
+    await user.click(await screen.findByRole('button', { name: 'Resume (100,000 keys not requested)' }));
+    const line = () => within(screen.getByRole('group', { name: 'Generate job' })).getByRole('status').textContent;
+    expect(line()).toMatch(
+      /^Generate: resuming the job… Keydesk first finishes recording keys already made \(up to about a minute after hundreds of thousands of keys\); nothing new has been sent yet\. 0 s so far\.$/,
+    );
+    expect(line()).not.toContain('a few seconds');
+    // The time so far moves on while main has not answered.
+    await waitFor(
+      () => {
+        expect(line()).toMatch(/ [1-9]\d* s so far\.$/);
+      },
+      { timeout: 30_000 },
+    );
+    await act(async () => {
+      answer.resolve({ ok: true, data: summary({ state: 'running', finishedAt: null }) });
+      await answer.promise;
+    });
+    await waitFor(() => {
+      expect(line()).toBe('Generate, running: 200,000 of 300,000 done.');
+    });
   });
 });
 

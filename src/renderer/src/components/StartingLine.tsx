@@ -23,7 +23,7 @@ export function SoFar({ since }: { since: number }) {
 }
 
 /** A job asked of main and not answered yet (this window's own start or resume). */
-export function StartingLine({ starting }: { starting: { action: JobAction; days: number | null; since: number } }) {
+export function StartingLine({ starting }: { starting: { action: JobAction; days: number | null; since: number; resume: boolean } }) {
   return (
     <>
       {startingLine(starting)}

@@ -36,13 +36,15 @@ export function jobTitle(j: Pick<JobSummary, 'action' | 'days'>): string {
 
 /**
  * Before main sends, it waits for its ledger to record keys still coming in (a generate's last batches: 27–47 s
- * after hundreds of thousands of keys, measured on a loaded machine), and a new job lists the keys it will send.
+ * after hundreds of thousands of keys, measured on a loaded machine); a new job then lists the requests it will send.
  */
-const GETTING_READY = 'Keydesk first finishes recording keys already made, then lists what it will send (up to about a minute after hundreds of thousands of keys)';
+const HOW_LONG = 'up to about a minute after hundreds of thousands of keys';
+const RESUMING = `Keydesk first finishes recording keys already made (${HOW_LONG})`;
+const STARTING = `Keydesk first finishes recording keys already made, then lists the requests it will send (${HOW_LONG})`;
 
 /** A job asked of main and not answered yet: said with how long it has been (StartingLine adds it, ticking). */
-export function startingLine(s: { action: JobAction; days: number | null }): string {
-  return `${jobTitle(s)}: starting the job… ${GETTING_READY}; nothing new has been sent yet.`;
+export function startingLine(s: { action: JobAction; days: number | null; resume: boolean }): string {
+  return `${jobTitle(s)}: ${s.resume ? 'resuming' : 'starting'} the job… ${s.resume ? RESUMING : STARTING}; nothing new has been sent yet.`;
 }
 
 /** Main has reserved the job to run and is getting ready (JobSummary.startingSince): nothing new sent yet. */
@@ -91,7 +93,7 @@ export function jobLine(j: JobSummary): string {
   const { done, failed, unknown, pending, sent } = j.counts;
   if (isStarting(j)) {
     const before = done + failed + unknown > 0 ? ` Before: ${n(done)} of ${n(j.total)} done.` : '';
-    return `${jobTitle(j)}, starting: ${GETTING_READY}; nothing new has been sent yet.${before}`;
+    return `${jobTitle(j)}, starting: ${RESUMING}; nothing new has been sent yet.${before}`;
   }
   // Nothing has answered yet: "0 of N done" alone reads as stuck; say what is happening instead.
   if (j.state === 'running' && settledOf(j) === 0) {

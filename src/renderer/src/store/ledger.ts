@@ -53,7 +53,7 @@ export interface LedgerSlice {
    * A job asked of main and not yet answered: main lists its items first (seconds for a whole ledger), so the
    * screen says it is starting, and nothing else can start meanwhile. Null when none.
    */
-  jobStarting: { action: JobAction; days: number | null; since: number } | null;
+  jobStarting: { action: JobAction; days: number | null; since: number; resume: boolean } | null;
   /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
   jobCancelling: string | null;
   /** A job still running on another profile, as its last progress event said: it keeps sending while unseen. */
@@ -386,7 +386,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       // A start already asked for (a confirmation accepted twice), or a job main still runs: never a second one.
       if (jobStarting !== null || (job !== null && isLive(job))) return;
       const target = selectedAll ? { filter: selectedAll } : { keyValues: [...selection] };
-      set({ jobStarting: { action, days: action === 'extend' ? (days ?? 0) : null, since: Date.now() } });
+      set({ jobStarting: { action, days: action === 'extend' ? (days ?? 0) : null, since: Date.now(), resume: false } });
       const r = await call('jobs.start', action === 'extend' ? { action, target, days: days ?? 0 } : { action, target }).finally(() => {
         set({ jobStarting: null });
       });
@@ -415,7 +415,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
         return;
       }
-      set({ jobStarting: { action: job.action, days: job.days, since: Date.now() } });
+      set({ jobStarting: { action: job.action, days: job.days, since: Date.now(), resume: true } });
       const r = await call('jobs.resume', { jobId: job.id, retryUnknown }).finally(() => {
         set({ jobStarting: null });
       });
@@ -444,7 +444,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
         return false;
       }
-      set({ jobStarting: { action: 'generate', days: null, since: Date.now() } });
+      set({ jobStarting: { action: 'generate', days: null, since: Date.now(), resume: false } });
       const r = await call('jobs.start', { action: 'generate', ...input }).finally(() => {
         set({ jobStarting: null });
       });
