@@ -146,8 +146,10 @@ describe('a resume waiting for the ledger', () => {
       expect(listed).toMatchObject({ state: 'running', finishedAt: null, reason: null, counts: { pending: 2, done: 0 } });
       expect(listed?.startingSince).toEqual(expect.any(String));
       expect(await t.must('jobs.get', { jobId: id })).toMatchObject({ state: 'running', finishedAt: null });
-      // A window that follows events hears it too.
+      // A window that follows events hears it too, and one on another profile is told it is about to send.
       expect(heard.at(-1)).toMatchObject({ state: 'running', finishedAt: null });
+      expect(t.core.jobs.runningElsewhere('another-profile')).toMatchObject([{ id, state: 'running', finishedAt: null, startingSince: listed?.startingSince }]);
+      expect(t.core.jobs.runningElsewhere(SANDBOX_PROFILE_ID)).toEqual([]);
       expect(await t.call('jobs.resume', { jobId: id })).toMatchObject({ ok: false, code: 'CONFLICT', message: 'That job is already running.' });
       expect(await t.call('jobs.forget', { jobId: id })).toMatchObject({ ok: false, code: 'CONFLICT' });
       release();

@@ -915,7 +915,14 @@ export class JobService {
    * profile switch must still say so); following or cancelling one needs its own profile.
    */
   runningElsewhere(profileId: string): JobSummary[] {
-    return [...this.runs.values()].filter((r) => r.job.profileId !== profileId).map((r) => this.summary(r.job, r));
+    const running = [...this.runs.values()].filter((r) => r.job.profileId !== profileId).map((r) => this.summary(r.job, r));
+    // One getting ready to run (a resume waiting for the ledger) is about to send: said too, as starting.
+    const starting = [...this.starting.keys()]
+      .filter((id) => !this.runs.has(id))
+      .map((id) => this.db.job(id))
+      .filter((j): j is StoredJob => j !== null && j.profileId !== profileId)
+      .map((j) => this.summary(j, null));
+    return [...running, ...starting];
   }
 
   /** A job of this profile; another profile's job is not found. */
