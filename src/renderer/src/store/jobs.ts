@@ -129,13 +129,13 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
       // Another profile's running job is said too (it keeps sending unseen), never listed as this profile's.
       const done = (d: { jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number; next?: number }) => {
         const elsewhere = d.elsewhere[0] ?? null;
-        const heard = get().jobElsewhere;
+        const shown = get().jobElsewhere;
         return {
           jobList: merged(d.jobs),
           jobListRecent: recent,
           jobListUnlisted: d.unlisted ?? 0,
           jobListNext: d.next ?? null,
-          jobElsewhere: heard && elsewhere?.id === heard.id && heard.version > elsewhere.version ? heard : elsewhere,
+          jobElsewhere: shown && elsewhere?.id === shown.id && shown.version > elsewhere.version ? shown : elsewhere,
         };
       };
       await request('jobs.list', recent === JOBS_RECENT ? undefined : { recent }, 'jobListRequest', done, {

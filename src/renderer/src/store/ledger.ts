@@ -50,8 +50,9 @@ export interface LedgerSlice {
    */
   bulkJob: JobSummary | null;
   /**
-   * A job asked of main and not yet answered: main lists its items first (seconds for a whole ledger), so the
-   * screen says it is starting, and nothing else can start meanwhile. Null when none.
+   * A job asked of main and not yet answered: main first waits for its ledger to record keys still coming in (up
+   * to about a minute after hundreds of thousands), and a new job lists its items, so the screen says it is
+   * starting (or resuming) and for how long, and nothing else can start meanwhile. Null when none.
    */
   jobStarting: { action: JobAction; days: number | null; since: number; resume: boolean } | null;
   /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
@@ -423,7 +424,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         // Refused because main already runs it (another window's Resume, a reload while it started): the screen
         // shows main's word on the job now, and the toast goes when the job ends, instead of staying beside it.
         const now = await call('jobs.get', { jobId: job.id });
-        const running = r.code === 'CONFLICT' && now.ok && now.data.id === job.id && isLive(now.data);
+        const running = r.code === 'CONFLICT' && now.ok && isLive(now.data);
         get().notify('error', r.message, running ? job.id : undefined);
         if (now.ok) heard(now.data);
         return;
