@@ -22,6 +22,7 @@ import { SandboxStore } from '../src/sandbox/store.ts';
 import { activate, arrivalRecorder, learnActive, cancelLatency, coreBulk, generateCore, expiries, generateRaw, harnessRss, rateLimitedBulk, rawBulk, sequentialBulk, startCore, type BulkAction, type HarnessMemory } from './jobs.ts';
 import { measureRenderer } from './renderer.ts';
 import { measureMigration } from './migration.ts';
+import { measureHwidEntries } from './ledger-hwid.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const NODE_FLAGS = ['--disable-warning=ExperimentalWarning'];
@@ -36,7 +37,7 @@ const { values: args } = parseArgs({
   },
 });
 // Subsets by name, e.g. `--only bulk,ratelimit` (the whole run takes several minutes).
-const ALL = 'throughput,generate,wal,search,core,ledger,history,bulk,cancel,ratelimit,generate-core,ledger-scale,rss,renderer,migration';
+const ALL = 'throughput,generate,wal,search,core,ledger,ledger-hwid,history,bulk,cancel,ratelimit,generate-core,ledger-scale,rss,renderer,migration';
 const only = new Set((args.only ?? ALL).split(','));
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
@@ -418,6 +419,22 @@ if (only.has('search')) benchSearch();
 if (only.has('core')) await benchCore();
 if (only.has('ledger')) benchLedger();
 if (only.has('history')) benchHistory();
+if (only.has('ledger-hwid')) benchHwidOrder();
+
+function benchHwidOrder(): void {
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+  const ms = (xs: number[]): string => xs.map((x) => x.toFixed(0)).join(', ');
+  for (const n of [2_000, 10_000]) {
+    console.error(`ledger-hwid: ${n.toLocaleString('en-US')} keys found activated by a lookup, the ledger's upsert with rows by id descending vs in key order, 5 alternating rounds`);
+    const o = measureHwidEntries(work, n, 'order', 5);
+    console.error(`  id descending ${ms(o.otherMs)} ms; key order ${ms(o.baseMs)} ms; same index: ${o.sameIndex}`);
+    record(`ledger upsert of ${n.toLocaleString('en-US')} keys gaining a HWID: rows by id descending (HWID entries in ascending rowid) ÷ in key order (median of 5)`, fmt(median(o.otherMs), 'ms'), fmt(median(o.baseMs), 'ms'), median(o.otherMs) / median(o.baseMs), 'reported', o.sameIndex);
+    console.error(`ledger-hwid: the same lookup recorded by LocalDb (those rows last, by id descending) vs the upsert before (key order), 5 alternating rounds`);
+    const c = measureHwidEntries(work, n, 'code', 5);
+    console.error(`  LocalDb ${ms(c.otherMs)} ms; before ${ms(c.baseMs)} ms; same index: ${c.sameIndex}`);
+    record(`lookup of ${n.toLocaleString('en-US')} keys found activated, recorded by LocalDb ÷ by the upsert before (median of 5; same text index)`, fmt(median(c.otherMs), 'ms'), fmt(median(c.baseMs), 'ms'), median(c.otherMs) / median(c.baseMs), 'reported (same index)', c.sameIndex);
+  }
+}
 async function benchBulk(): Promise<void> {
   const rounds = 3;
   console.error(`bulk: 10,000 keys per action through the core vs raw undici at 16 in flight, ${rounds} rounds each, alternating, and a one-at-a-time loop`);

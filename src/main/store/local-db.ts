@@ -604,6 +604,12 @@ const AUDIT_SELECT = 'SELECT id, at, profile_id AS profileId, profile_name AS pr
 
 
 /**
+ * A key as upsertKeys writes it: value, note, status, premium (0/1), expiry, HWID, creation, search text, days
+ * (a days key's), and the HWID as the search text ends with it (lower-cased; '' for none).
+ */
+type LedgerRowTuple = [string, string, Key['status'], 0 | 1, string | null, string | null, string | null, string, number | null, string];
+
+/**
  * A key's search text (value, note and HWID, lower-cased, each part after a newline) and its HWID part, whose
  * length in characters is stored with it (hwid_chars) so its trigrams are indexed apart (migration 9).
  */
@@ -767,16 +773,59 @@ export class LocalDb {
   /**
    * One statement for the whole batch: the rows go in as one JSON array read by json_each, so 100,000 keys cost
    * one call into SQLite rather than 100,000. The search text is lower-cased here, as the filter term is.
+   *
+   * A row's HWID has its own text-index entry at rowid -id (migration 9). FTS5 keeps what one statement writes in
+   * memory until an entry comes at a rowid lower than the last, and then writes out what it holds: HWID entries
+   * inserted by ascending id (descending rowid) are written out one at a time. So a lookup's rows in the ledger
+   * that gain a HWID or change it (activated keys) are written last, in one statement, by id descending: the
+   * trigger inserts their entries in ascending rowid (bench ledger-hwid: 0.6–0.7 of the time at 2,000 and 10,000).
+   * The rest stay in key order: a new row's two entries (id, then -id) alternate whatever the order; entries
+   * removed (a HWID cleared) cost the same in either order (measured); and a job's answers (`known`), a few dozen
+   * at a time, go a row per statement and are not looked up.
    */
   private upsertKeys(profileId: string, keys: readonly Key[], seenAt: string, known = false): void {
     this.ledgerCaches(true);
     // In key order: every index this touches leads with the value (or a column the batch shares), so sorted rows
     // walk each B-tree once, front to back, rather than landing on random pages of a table larger than the cache.
     const sorted = [...keys].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-    let rows = sorted.map((k) => {
+    const rows = sorted.map((k): LedgerRowTuple => {
       const { search, hwid } = searchText(k);
       return [k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, search, k.expiresByDaysKey ? k.daysKey : null, hwid];
     });
+    const { first, hwidChanged } = known ? { first: rows, hwidChanged: [] } : this.hwidEntriesLast(profileId, rows);
+    this.writeRows(profileId, first, seenAt, known);
+    this.writeRows(profileId, hwidChanged, seenAt, known);
+  }
+
+  /**
+   * A lookup's rows split so their HWID entries go in ascending rowid (upsertKeys): `first`, in key order, new rows
+   * and rows whose HWID entry is kept or removed; then `hwidChanged`, rows in the ledger given a HWID entry (added
+   * or changed), by id descending. Only active keys have a HWID: a batch with none (a generate's) is not looked up.
+   */
+  private hwidEntriesLast(profileId: string, rows: LedgerRowTuple[]): { first: LedgerRowTuple[]; hwidChanged: LedgerRowTuple[] } {
+    if (!rows.some((r) => r[9] !== '')) return { first: rows, hwidChanged: [] };
+    const was = new Map<string, { id: number; hwid: string }>();
+    const stored = this.statement(
+      `SELECT value, id, substr(search, length(search) - hwid_chars + 1) AS hwid FROM ledger
+       WHERE profile_id = ?1 AND value IN (SELECT value FROM json_each(?2))`,
+    ).all(profileId, JSON.stringify(rows.map((r) => r[0]))) as { value: string; id: number; hwid: string }[];
+    for (const r of stored) was.set(r.value, { id: r.id, hwid: r.hwid });
+    const first: LedgerRowTuple[] = [];
+    const changed: { id: number; row: LedgerRowTuple }[] = [];
+    for (const row of rows) {
+      const old = was.get(row[0]);
+      if (old !== undefined && row[9] !== '' && old.hwid !== row[9]) changed.push({ id: old.id, row });
+      else first.push(row);
+    }
+    if (changed.length === 0) return { first: rows, hwidChanged: [] };
+    changed.sort((a, b) => b.id - a.id);
+    return { first, hwidChanged: changed.map((c) => c.row) };
+  }
+
+  /** Rows into the ledger in the order given (upsertKeys); `known`: a job's answers, keys in the ledger already. */
+  private writeRows(profileId: string, given: LedgerRowTuple[], seenAt: string, known: boolean): void {
+    let rows = given;
+    if (rows.length === 0) return;
     if (known) {
       // Keys a job's answers describe are in the ledger already, and an answer (an extend, a reset) changes few
       // of their columns. A column a statement sets has its index entries rewritten even when the value is the
@@ -789,10 +838,11 @@ export class LocalDb {
          WHERE profile_id = ?6 AND value = ?7 AND note = ?8 AND status = ?9 AND is_premium = ?10 AND (?11 IS NULL OR created_at IS ?11)`,
       );
       rows = rows.filter(([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey, hwidText]) =>
-        narrow.run(expiresAt ?? null, hwid ?? null, search ?? null, daysKey ?? null, seenAt, profileId, value ?? null, note ?? null, status ?? null, isPremium ?? null, createdAt ?? null, hwidText ?? '').changes === 0,
+        narrow.run(expiresAt, hwid, search, daysKey, seenAt, profileId, value, note, status, isPremium, createdAt, hwidText).changes === 0,
       );
       if (rows.length === 0) return;
     }
+    // In the order given: json_each reads the array front to back, and the rows are inserted (or updated) so.
     this.statement(
       `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key, hwid_chars)
        SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]', length(v ->> '$[9]')
