@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { openApp, type AppPage } from '../support/app-page.ts';
 import { seedSamples } from '../support/samples.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const N = 1_000_000;
 let app: AppPage;

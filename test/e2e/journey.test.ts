@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApp, type AppPage } from '../support/app-page.ts';
-import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
+import { createService, startSandbox, type SandboxProcess } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 let app: AppPage;
 let page: Page;

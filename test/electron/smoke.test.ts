@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { _electron as electron, type ElectronApplication } from '@playwright/test';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../support/sandbox-process.ts';
+import { ROOT } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 function electronBinary(): { path: string | null; reason: string } {
   const pathFile = join(ROOT, 'node_modules/electron/path.txt');

@@ -10,7 +10,7 @@ import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts'
 import { dispatch } from '../../src/main/ipc/dispatch.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import { listFiles } from '../support/files.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const CANARY = 'kd_CANARY-b8e1d4-NEVER-SEEN_qq';
 const FORMS = [CANARY, encodeURIComponent(CANARY), Buffer.from(CANARY).toString('base64'), Buffer.from(CANARY).toString('base64url')];

@@ -10,7 +10,7 @@ import { startSandboxServer } from '../../src/sandbox/server.ts';
 import type { Failure } from '../../src/shared/result.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const DBUS_TEXT = 'org.freedesktop.Secret.Error.IsLocked: Cannot create an item in a locked collection';
 const RAW = /freedesktop|IsLocked|locked collection|SQLITE|database is locked|Invalid input|expected string|received/i;

@@ -13,7 +13,7 @@ import type { Key } from '../../src/shared/domain.ts';
 import { DETAIL_FULL, DETAIL_HEADER, ROUTES } from '../../src/shared/wire.ts';
 import { startTestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /** What the client read before: the whole body parsed, its keys read as generated keys. */
 function plainReading(text: string): { body: unknown; keys: Key[] | null } {

@@ -10,7 +10,7 @@ import { LEDGER_COUNT_CAP } from '../../src/shared/rules.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { listFiles } from '../support/files.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { batchValues, keysOf } from '../../src/shared/key-batch.ts';
 
 let t: TestCore;

@@ -11,7 +11,7 @@ import { JobService } from '../../src/main/jobs/job-service.ts';
 import { ThreadJobWrites, type JobWrites } from '../../src/main/jobs/job-writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import type { OperationInput } from '../../src/shared/contract.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 import { batchValues } from '../../src/shared/key-batch.ts';

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
-import { ROOT, tempDir } from '../support/sandbox-process.ts';
+import { ROOT } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /** A service that drops every connection (no answer: unknown) until told to answer; it logs every key sent. */
 let server: Server;

@@ -16,7 +16,8 @@ import { LocalDb } from '../../src/main/store/local-db.ts';
 import { SANDBOX_DB_FILE } from '../../src/sandbox/paths.ts';
 import { SandboxStore } from '../../src/sandbox/store.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { ROOT, tempDir } from '../support/sandbox-process.ts';
+import { ROOT } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /** A service that deletes keys, with a hook deciding each request's fate; it logs every key it was sent. */
 interface FakeService {

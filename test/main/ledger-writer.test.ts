@@ -11,7 +11,7 @@ import { LocalDb } from '../../src/main/store/local-db.ts';
 import type { EventMap } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { keysOf } from '../../src/shared/key-batch.ts';
 
 const byValue = { field: 'value' as const, dir: 'asc' as const };

@@ -1,11 +1,11 @@
 // A profiles.json write that fails (here: the path is taken by a folder, so the rename cannot land; a full disk
 // or a read-only folder fails the same way) leaves no temporary file behind, and memory agrees with the disk:
 // the screen never shows a profile change that was not saved.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROFILES_FILE, ProfilesFile, type StoredProfile } from '../../src/main/store/profiles-file.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const profile = (id: string, name: string): StoredProfile => ({
   id, name, kind: 'remote', baseUrl: 'https://a.example', validationUrl: 'https://a.example/v2_validation', serviceIdentifier: null, keyHint: '…abcd',
@@ -13,7 +13,7 @@ const profile = (id: string, name: string): StoredProfile => ({
 
 /** A saved file with one profile, then its path made unwritable by a non-empty folder in the way. */
 function blocked(): { dir: string; file: ProfilesFile; unblock: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'keydesk-pf-fail-'));
+  const dir = tempDir('keydesk-pf-fail-');
   const file = new ProfilesFile(dir);
   file.upsert(profile('p_1', 'Acme'));
   file.setActive('p_1');

@@ -8,7 +8,7 @@ import { MemorySecretStore, type SecretStore } from '../../src/main/secrets/secr
 import { startCaptureServer, type CaptureServer } from '../support/capture-server.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 vi.spyOn(console, 'error').mockImplementation(() => undefined);
 

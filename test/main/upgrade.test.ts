@@ -3,10 +3,10 @@
 // the file at schema 3 untouched, and while it runs the window hears how far it is and no operation answers from
 // a half-built ledger.
 import { spawn } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
 import { dispatch } from '../../src/main/ipc/dispatch.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
@@ -16,18 +16,8 @@ import { Startup } from '../../src/main/startup.ts';
 import { Core } from '../../src/main/core.ts';
 import type { StartupStatus, UpgradeProgress } from '../../src/shared/domain.ts';
 import { writeVersion3 } from '../support/local-db-v3.ts';
-import { ROOT, tempDir as newTempDir } from '../support/sandbox-process.ts';
-
-// Each test's files go with it (a few tens of MB each).
-const dirs: string[] = [];
-const tempDir = (prefix: string): string => {
-  const dir = newTempDir(prefix);
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { ROOT } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const KEYS = 30_000;
 const ROWS = 'SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value';

@@ -11,7 +11,8 @@ import type { LedgerWorkerData, LedgerWrite, LedgerWriteAck } from '../../src/ma
 import { LOCAL_DB_VERSION, LocalDb } from '../../src/main/store/local-db.ts';
 import type { UpgradeMessage } from '../../src/main/store/upgrade.ts';
 import { writeVersion3 } from '../support/local-db-v3.ts';
-import { ROOT, tempDir } from '../support/sandbox-process.ts';
+import { ROOT } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const built = (path: string): string => readFileSync(join(ROOT, 'out', path), 'utf8');
 

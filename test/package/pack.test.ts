@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import asar from '@electron/asar';
 import { build, Platform } from 'electron-builder';
 import { describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../support/sandbox-process.ts';
+import { ROOT } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 describe('electron-builder', () => {
   it('packs out/, package.json and the runtime dependencies only, with keytar unpacked', async () => {

@@ -5,7 +5,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
+import { ROOT, startSandbox, type SandboxProcess } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const PACKAGE_DIR = join(ROOT, 'packages/sandbox');

@@ -5,7 +5,8 @@ import { get, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { qs } from '../support/http.ts';
-import { createService, ROOT, startSandbox, tempDir } from '../support/sandbox-process.ts';
+import { createService, ROOT, startSandbox } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const runSandbox = ['npm', 'run', '--silent', 'sandbox', '--', 'serve'];

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireKey } from '../../src/shared/wire.ts';
 import { DETAIL_FULL, DETAIL_HEADER, ROUTES, type RouteSpec } from '../../src/shared/wire.ts';
 import { qs, send } from '../support/http.ts';
-import { createService, startSandbox, tempDir } from '../support/sandbox-process.ts';
+import { createService, startSandbox } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { futureDate, generate, uniqueNote, validate } from './api.ts';
 import { call, openTarget, type Target } from './target.ts';
 

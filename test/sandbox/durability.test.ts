@@ -5,7 +5,8 @@ import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { DETAIL_FULL, DETAIL_HEADER } from '../../src/shared/wire.ts';
 import { qs, send } from '../support/http.ts';
-import { createService, startSandbox, tempDir } from '../support/sandbox-process.ts';
+import { createService, startSandbox } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 describe('durability', () => {
   it('2,000 concurrent pushes are all acknowledged with distinct totals and the count rises by exactly 2,000', async () => {

@@ -4,7 +4,8 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { qs, send } from '../support/http.ts';
-import { createService, startSandbox, tempDir } from '../support/sandbox-process.ts';
+import { createService, startSandbox } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const ownIPv4 = Object.values(networkInterfaces())
   .flat()

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DETAIL_FULL, DETAIL_HEADER, ROUTES } from '../../src/shared/wire.ts';
 import { send } from '../support/http.ts';
-import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
+import { createService, startSandbox, type SandboxProcess } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 let sandbox: SandboxProcess;
 let apiKey: string;

@@ -2,7 +2,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, qs } from '../support/http.ts';
-import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
+import { createService, startSandbox, type SandboxProcess } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { futureDate } from './api.ts';
 
 describe('--rate-limit N', () => {

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { SandboxStore } from '../../src/sandbox/store.ts';
 import { DETAIL_FULL, DETAIL_HEADER, type ValidationBody } from '../../src/shared/wire.ts';
 import { qs, send } from '../support/http.ts';
-import { createService, startSandbox, tempDir } from '../support/sandbox-process.ts';
+import { createService, startSandbox } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const KEYS = 400;
 

@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import { DETAIL_FULL, DETAIL_HEADER } from '../../src/shared/wire.ts';
 import { send, type RawRequest, type RawResponse } from '../support/http.ts';
-import { createService, startSandbox, tempDir } from '../support/sandbox-process.ts';
+import { createService, startSandbox } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 export interface Target {
   url: string;

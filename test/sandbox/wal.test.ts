@@ -7,7 +7,8 @@ import { Pool } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { DETAIL_FULL, DETAIL_HEADER } from '../../src/shared/wire.ts';
 import { qs, send } from '../support/http.ts';
-import { createService, startSandbox, tempDir } from '../support/sandbox-process.ts';
+import { createService, startSandbox } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const REQUESTS = 10_000;
 const MiB = 1024 * 1024;

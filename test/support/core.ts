@@ -6,7 +6,7 @@ import { dispatch } from '../../src/main/ipc/dispatch.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
 import type { Result } from '../../src/shared/result.ts';
-import { tempDir } from './sandbox-process.ts';
+import { tempDir } from './temp-dir.ts';
 
 export interface TestCore {
   core: Core;

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ROOT, tempDir } from './sandbox-process.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from './sandbox-process.ts';
 
 export interface HarnessProcess {
   url: string;
@@ -9,13 +12,25 @@ export interface HarnessProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `npm run harness` as a user would, on a fresh user-data directory unless one is given. */
-export function startHarnessProcess(userData = tempDir('keydesk-harness-test-')): Promise<HarnessProcess> {
-  const child = spawn('npm', ['run', '--silent', 'harness', '--', '--user-data', userData], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `npm run harness` as a user would, on a fresh user-data directory unless one is given; the fresh one is
+ * removed once the harness has exited (stopped, or failed to start). Used by bench scripts too, so it registers
+ * no test hooks: a test stops the harness it started in its afterAll. `env`: added to this process's environment
+ * (e.g. the upgrade's test hold, KEYDESK_TEST_UPGRADE_HOLD).
+ */
+export function startHarnessProcess(given?: string, options: { env?: Record<string, string> } = {}): Promise<HarnessProcess> {
+  const userData = given ?? mkdtempSync(join(tmpdir(), 'keydesk-harness-test-'));
+  const env = { ...process.env, ...options.env };
+  const child = spawn('npm', ['run', '--silent', 'harness', '--', '--user-data', userData], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const exited = new Promise<number | null>((r) =>
+    child.once('exit', (code) => {
+      if (given === undefined) rmSync(userData, { recursive: true, force: true, maxRetries: 3 });
+      r(code);
+    }),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`harness did not start: ${err}`)), 30_000);
     child.stdout.setEncoding('utf8').on('data', (d: string) => {

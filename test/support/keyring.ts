@@ -1,7 +1,7 @@
 // A real Secret Service for tests: a private D-Bus session bus and an unlocked gnome-keyring with a fresh
 // XDG_DATA_HOME. In CI it must be there; elsewhere a missing daemon is reported, not hidden.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { tempDir } from './sandbox-process.ts';
+import { tempDir } from './temp-dir.ts';
 
 export interface Keyring {
   stop(): void;

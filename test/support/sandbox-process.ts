@@ -1,15 +1,9 @@
 // Starts the real sandbox CLI as a child process, the way a vendor or CI would.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = ['--disable-warning=ExperimentalWarning', join(ROOT, 'src/sandbox/cli.ts')];
-
-export function tempDir(prefix = 'keydesk-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
 
 export interface CreatedService {
   name: string;

@@ -1,19 +1,18 @@
 // The execution history at scale: main serves it downsampled to the chart's width (min and max per bucket) in
 // one grouped query, and thins old samples by a retention rule. A million samples (about 58 days of sampling
 // every 5 s) answer "All time" with a bounded, correct answer.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalDb, SAMPLE_RETENTION } from '../../src/main/store/local-db.ts';
 import { seedSamples } from '../support/samples.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const open: LocalDb[] = [];
 function freshDb(): { db: LocalDb; path: string } {
-  const path = join(mkdtempSync(join(tmpdir(), 'keydesk-history-')), 'keydesk.db');
+  const path = join(tempDir('keydesk-history-'), 'keydesk.db');
   const db = new LocalDb(path);
   open.push(db);
   return { db, path };

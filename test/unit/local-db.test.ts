@@ -9,7 +9,7 @@ import { LedgerWriter } from '../../src/main/store/ledger-writer.ts';
 import { LocalDb, type LedgerFilter } from '../../src/main/store/local-db.ts';
 import type { Key, LedgerRow, LedgerSortField } from '../../src/shared/domain.ts';
 import { LEDGER_COUNT_CAP } from '../../src/shared/rules.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { SCHEMA_3 } from '../support/local-db-v3.ts';
 
 const PROFILE = 'profile-under-test';

@@ -1,11 +1,11 @@
 // profiles.json is flushed to disk before it replaces the old file: the rename comes after an fsync of the
 // temporary file, so a power cut leaves the old profiles or the new, never an empty file.
 import type * as fs from 'node:fs';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { ProfilesFile } from '../../src/main/store/profiles-file.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const calls: string[] = [];
 vi.mock('node:fs', async (importOriginal) => {
@@ -30,7 +30,7 @@ vi.mock('node:fs', async (importOriginal) => {
 
 describe('ProfilesFile.save', () => {
   it('fsyncs the temporary file before renaming it over profiles.json', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'keydesk-pf-'));
+    const dir = tempDir('keydesk-pf-');
     const file = new ProfilesFile(dir);
     calls.length = 0;
     file.upsert({ id: 'p_1', name: 'Acme', kind: 'remote', baseUrl: 'https://a.example', validationUrl: 'https://a.example/v2_validation', serviceIdentifier: null, keyHint: '…abcd' });

@@ -1,10 +1,10 @@
 // `npm start`'s decision before it launches Electron, with a stand-in for the download: present, missing and
 // fetched, missing and failing (with the one short message it prints, and no stack).
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyDownloadFailure, electronInstalled, ensureElectron, failureMessage, type EnsureDeps } from '../../scripts/electron-binary.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /** A stand-in machine: whether the binary is there, and what the download does to it. */
 function machine(installed: boolean, download: 'fetches' | 'fails') {
@@ -85,7 +85,7 @@ describe('classifyDownloadFailure', () => {
 
 describe('electronInstalled', () => {
   const fakeElectron = (files: Record<string, string>) => {
-    const dir = mkdtempSync(join(tmpdir(), 'keydesk-electron-'));
+    const dir = tempDir('keydesk-electron-');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ version: '45.4.1' }));
     mkdirSync(join(dir, 'dist'));
     for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);

@@ -1,12 +1,11 @@
 // A database written by the first schema opens, upgrades in place, keeps every row, and from then on never
 // reuses an id and answers validation with an OwnerSecretID.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/sandbox/schema.ts';
 import { batchKeys, keyPublicId, sha256, SandboxStore } from '../../src/sandbox/store.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /** Schema 1, as Keydesk 0.1 wrote it. */
 const SCHEMA_1 = `
@@ -60,14 +59,8 @@ CREATE TABLE keyless (
   UNIQUE (service_id, hwid)
 );`;
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
 function version1Database(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'keydesk-migrate-'));
-  dirs.push(dir);
+  const dir = tempDir('keydesk-migrate-');
   const file = join(dir, 'v1.db');
   const db = new DatabaseSync(file);
   db.exec('PRAGMA journal_mode = WAL');

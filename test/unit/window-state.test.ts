@@ -1,9 +1,9 @@
 // Placing a remembered window on the displays there are now, and reading the remembered state back.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWindowState, parseWindowState, placeWindow, saveWindowState, WINDOW_STATE_FILE, type Rect } from '../../src/main/window-state.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const limits = { width: 1280, height: 800, minWidth: 960, minHeight: 600 };
 // Work areas: a 1920x1040 primary (a taskbar below), and a 2560x1400 monitor to its right.
@@ -72,7 +72,7 @@ describe('placeWindow', () => {
 
 describe('window state file', () => {
   it('round-trips the bounds and maximised state, and treats a missing or damaged file as no state', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'keydesk-window-'));
+    const dir = tempDir('keydesk-window-');
     expect(loadWindowState(dir)).toBeNull();
     const state = { bounds: { x: -20, y: 30, width: 1300, height: 820 }, maximized: true };
     saveWindowState(dir, state);
