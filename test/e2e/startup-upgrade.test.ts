@@ -1,7 +1,9 @@
 // A vendor upgrading from the release before the ledger's text index (schema 3) with 200,000 keys, in Chromium
 // through the harness: the window shows the upgrade's steps with true numbers while it runs, never a view or an
-// empty ledger, and then opens on All keys with every key there.
-import { rmSync } from 'node:fs';
+// empty ledger, and then opens on All keys with every key there. The upgrade is held after its first report, inside
+// its transaction (KEYDESK_TEST_UPGRADE_HOLD, src/main/store/upgrade.worker.ts), until the test lets it go, so the
+// page surely sees it and a stop surely lands mid-transaction, however fast the machine.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Browser } from '@playwright/test';
@@ -9,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
 import { writeVersion3 } from '../support/local-db-v3.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { RPC_PREFIX, TOKEN_HEADER, TOKEN_META } from '../../src/harness/loopback-bridge.ts';
 import type { StartupStatus } from '../../src/shared/domain.ts';
 import { LOCAL_DB_VERSION } from '../../src/main/store/local-db.ts';
@@ -17,13 +19,18 @@ import { LOCAL_DB_VERSION } from '../../src/main/store/local-db.ts';
 const KEYS = 200_000;
 let harness: HarnessProcess | undefined;
 let browser: Browser | undefined;
+// Removed after the file's tests (test/support/temp-dir.ts), once the harness has stopped below.
 const userData = tempDir('keydesk-e2e-upgrade-');
 const stopped = tempDir('keydesk-e2e-upgrade-stopped-');
+// The holds' files: the upgrade waits until its file exists.
+const holds = tempDir('keydesk-e2e-upgrade-hold-');
+const holdEnv = (name: string): { env: Record<string, string>; release: () => void } => {
+  const file = join(holds, name);
+  return { env: { KEYDESK_TEST_UPGRADE_HOLD: file }, release: () => { writeFileSync(file, ''); } };
+};
 afterAll(async () => {
   await browser?.close();
   await harness?.stop();
-  rmSync(userData, { recursive: true, force: true });
-  rmSync(stopped, { recursive: true, force: true });
 });
 
 const ledgerOf = (file: string): { version: number; rows: number; sample: unknown[] } => {
@@ -42,7 +49,8 @@ const ledgerOf = (file: string): { version: number; rows: number; sample: unknow
 describe('first start after an upgrade, with an older keydesk.db of 200,000 keys', () => {
   it('shows the upgrade step by step, never the app over a half-built ledger, then every key in All keys', async () => {
     writeVersion3(join(userData, 'keydesk.db'), KEYS, { profileIds: ['sandbox'] });
-    harness = await startHarnessProcess(userData);
+    const hold = holdEnv('first');
+    harness = await startHarnessProcess(userData, { env: hold.env });
     browser = await launchBrowser();
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(harness.url);
@@ -64,10 +72,15 @@ describe('first start after an upgrade, with an older keydesk.db of 200,000 keys
       if (!seen.upgrading) break;
       // Nothing of the app shows meanwhile.
       expect(seen.views).toBe(false);
-      if (seen.step && /^Step/.test(seen.step)) lines.push({ step: seen.step, keys: seen.keys });
+      if (seen.step && /^Step/.test(seen.step)) {
+        lines.push({ step: seen.step, keys: seen.keys });
+        // Seen while held at the first report: the upgrade may go on now.
+        if (lines.length === 1) hold.release();
+      }
       await page.waitForTimeout(100);
     }
     expect(lines.length).toBeGreaterThan(0);
+    expect(lines[0]).toEqual({ step: expect.stringMatching(/^Step 1 of \d+: /) as unknown, keys: '0 of 200,000 keys' });
     const pattern = /^Step (\d+) of (\d+): [A-Za-z ]+\.$/;
     for (const { step, keys } of lines) {
       expect(step).toMatch(pattern);
@@ -88,7 +101,8 @@ describe('first start after an upgrade, with an older keydesk.db of 200,000 keys
     const file = join(stopped, 'keydesk.db');
     writeVersion3(file, KEYS, { profileIds: ['sandbox'] });
     const before = ledgerOf(file);
-    const run = await startHarnessProcess(stopped);
+    // Held at its first report and never let go: the stop lands inside the upgrade's transaction.
+    const run = await startHarnessProcess(stopped, { env: holdEnv('never').env });
     try {
       // The page's token, then app.startup over the bridge until the upgrade is under way.
       const html = await (await fetch(run.url)).text();
@@ -99,6 +113,13 @@ describe('first start after an upgrade, with an older keydesk.db of 200,000 keys
         return r.data ?? null;
       };
       await expect.poll(async () => (await startup())?.state, { timeout: 120_000, interval: 50 }).toBe('upgrading');
+      // The upgrade holds keydesk.db's write lock: it is inside its transaction as the stop comes.
+      const other = new DatabaseSync(file, { timeout: 0 });
+      try {
+        expect(() => { other.exec('BEGIN IMMEDIATE'); }).toThrow(/locked|busy/i);
+      } finally {
+        other.close();
+      }
     } finally {
       expect(await run.stop()).toBe(0);
     }

@@ -1,5 +1,6 @@
 // The upgrade's thread: keydesk.db brought to this version's schema on a connection of its own, so main's event
 // loop stays free to show how far it is (node:sqlite blocks the thread it runs on for the whole transaction).
+import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { upgradeLocalDb } from './local-db.ts';
 import { upgradeFailureOf } from './upgrade-failure.ts';
@@ -11,9 +12,31 @@ const { file } = workerData as { file: string };
 const post = (message: UpgradeMessage): void => {
   port.postMessage(message);
 };
+
+/**
+ * Tests only: with KEYDESK_TEST_UPGRADE_HOLD set to a file's path (in main's environment; a worker gets a copy of
+ * it), the upgrade stops after its first report, inside its transaction, until that file exists, so an end-to-end
+ * test surely sees the window say "upgrading" and surely stops the process mid-transaction. Unset, as in an
+ * installed app, nothing waits. A hold nothing ends still ends after 5 minutes, so a test that forgot it fails on
+ * what it checks rather than hanging.
+ */
+const holdUntilFile = process.env.KEYDESK_TEST_UPGRADE_HOLD ?? '';
+const HOLD_MAX_MS = 300_000;
+function hold(path: string): void {
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  const until = Date.now() + HOLD_MAX_MS;
+  // Blocks this thread (the upgrade's), not main's: main goes on answering the window meanwhile.
+  while (!existsSync(path) && Date.now() < until) Atomics.wait(sleeper, 0, 0, 50);
+}
+
+let held = holdUntilFile === '';
 try {
   upgradeLocalDb(file, (progress) => {
     post({ kind: 'progress', progress });
+    if (!held) {
+      held = true;
+      hold(holdUntilFile);
+    }
   });
   post({ kind: 'done' });
 } catch (error) {
