@@ -14,7 +14,7 @@ import { LocalDb } from '../../src/main/store/local-db.ts';
 import { batchKeys } from '../../src/sandbox/store.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 /**
  * Another connection to keydesk.db, on a thread of its own, that takes the write lock when told and keeps it until
