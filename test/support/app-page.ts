@@ -3,6 +3,7 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 import { launchBrowser } from './browser.ts';
 import { startHarnessProcess, type HarnessProcess } from './harness-process.ts';
+import { tempDir } from './temp-dir.ts';
 
 export interface AppPage {
   harness: HarnessProcess;
@@ -19,8 +20,12 @@ export interface AppPage {
   close(): Promise<number | null>;
 }
 
-/** Opens the app on a fresh user-data directory, or on `userData` when given (e.g. one seeded beforehand). */
-export async function openApp(viewport = { width: 1280, height: 800 }, userData?: string): Promise<AppPage> {
+/**
+ * Opens the app on a fresh user-data directory, or on `userData` when given (e.g. one seeded beforehand, or the
+ * last run's, to open the app again on it). The fresh one lasts as long as the test or file that opened it
+ * (test/support/temp-dir.ts), so a test can close the app and open it again on the same records.
+ */
+export async function openApp(viewport = { width: 1280, height: 800 }, userData = tempDir('keydesk-harness-test-')): Promise<AppPage> {
   const harness = await startHarnessProcess(userData);
   const browser = await launchBrowser();
   const page = await browser.newPage({ viewport });

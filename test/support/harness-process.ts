@@ -6,6 +6,7 @@ import { ROOT } from './sandbox-process.ts';
 
 export interface HarnessProcess {
   url: string;
+  /** Its user data: gone once it exits when startHarnessProcess made it (to start again on it, pass one in). */
   userData: string;
   child: ChildProcess;
   stderr: () => string;
