@@ -10,7 +10,8 @@ import type { Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/shared/wire.ts';
 import { openApp, type AppPage } from '../support/app-page.ts';
-import { createService, startSandbox, tempDir, type SandboxProcess } from '../support/sandbox-process.ts';
+import { createService, startSandbox, type SandboxProcess } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 let app: AppPage;
 let page: Page;
