@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { generateKeyValues } from '../../src/sandbox/keygen.ts';
 import type { Key } from '../../src/shared/domain.ts';
-import { tempDir } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
