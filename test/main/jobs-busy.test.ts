@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
 import { ThreadJobWrites } from '../../src/main/jobs/job-writer.ts';
@@ -294,8 +294,15 @@ describe('a bulk job while another writer holds keydesk.db', () => {
     await until(() => s.jobs.get('p1', id)?.state !== 'running', 'the job to stop');
     expect(s.holder.held).toBe(true);
 
-    // Quitting with the lock still held: close() ends (it does not wait for the lock), the file unchanged.
-    await s.jobs.close();
+    // Quitting with the lock still held: close() ends (it does not wait for the lock), the file unchanged, and
+    // main's log says the next start marks the job.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await s.jobs.close();
+      expect(logged).toHaveBeenCalledWith('keydesk: running jobs could not be marked interrupted on quitting:', expect.objectContaining({ errcode: 5 }));
+    } finally {
+      logged.mockRestore();
+    }
     expect(s.db.job(id)?.state).toBe('running');
     await s.holder.release();
 
