@@ -1,13 +1,16 @@
 // The ledger writer (src/main/store/ledger-writer.ts): ledger writes on a worker thread with its own connection to
 // keydesk.db, in order, behind keys.generate's answer. A real core with its embedded sandbox, real files, a real
 // worker; no timing is asserted, only what the ledger holds and what the answers say about it.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { runInNewContext } from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core.ts';
 import { LEDGER_CHUNK, LedgerWriter, type RecordingState } from '../../src/main/store/ledger-writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
+import type { LedgerWorkerData, LedgerWrite } from '../../src/main/store/ledger-writer-protocol.ts';
 import type { EventMap } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
@@ -204,5 +207,29 @@ describe('a write the ledger refuses', () => {
     await writer.close();
     expect(writer.threadRunning).toBe(false);
     db.close();
+  });
+});
+
+describe('the writer thread as it ends', () => {
+  it('collects its heap before it goes, and leaves no `gc` to any context made after it', async () => {
+    const dir = tempDir('keydesk-writer-');
+    try {
+      const file = join(dir, 'keydesk.db');
+      new LocalDb(file).close();
+      // The thread itself, as LedgerWriter starts it, told to stop as LedgerWriter tells it once idle.
+      const worker = new Worker(new URL('../../src/main/store/ledger-writer.worker.ts', import.meta.url), {
+        workerData: { file, cacheKiB: 1024, busyTimeoutMs: 1_000 } satisfies LedgerWorkerData,
+      });
+      const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+      const errors: unknown[] = [];
+      worker.on('error', (e) => errors.push(e));
+      worker.postMessage({ kind: 'stop' } satisfies LedgerWrite);
+      expect(await exited).toBe(0);
+      expect(errors).toEqual([]);
+      // The thread turned V8's --expose-gc on for a moment to take its collector; it is off again for everyone.
+      expect(runInNewContext('typeof gc')).toBe('undefined');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
