@@ -23,8 +23,8 @@ export interface KeyValueBlock {
   readonly count: number;
   readonly bytes: Buffer;
   value(index: number): string;
-  /** The values as a JSON array of strings. */
-  json(): string;
+  /** Values `from` to `to` (not included; all by default) as a JSON array of strings. */
+  json(from?: number, to?: number): string;
 }
 
 /** `count` key values `XXXXX-XXXXX-XXXXX-XXXXX-XXXXX`, 125 bits each from the OS CSPRNG. */
@@ -63,12 +63,14 @@ export function generateKeyBlock(count: number): KeyValueBlock {
     count,
     bytes,
     value: (i) => bytes.toString('latin1', i * KEY_LENGTH, (i + 1) * KEY_LENGTH),
-    json: () => {
+    json: (from = 0, to = count) => {
       const stride = KEY_LENGTH + 3;
-      const out = Buffer.allocUnsafe(Math.max(2, count * stride + 1));
+      const n = Math.max(0, Math.min(to, count) - from);
+      const out = Buffer.allocUnsafe(Math.max(2, n * stride + 1));
       out[0] = 0x5b; // [
-      for (let i = 0; i < count; i++) {
-        const w = i * stride + 1;
+      for (let k = 0; k < n; k++) {
+        const i = from + k;
+        const w = k * stride + 1;
         out[w] = QUOTE;
         bytes.copy(out, w + 1, i * KEY_LENGTH, (i + 1) * KEY_LENGTH);
         out[w + KEY_LENGTH + 1] = QUOTE;

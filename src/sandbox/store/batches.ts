@@ -113,6 +113,12 @@ export function batchJsonBytes(batch: GeneratedBatch, prefix = '', suffix = ''):
   return Buffer.concat([...batchJsonChunks(batch, prefix, suffix).chunks()]);
 }
 
+/**
+ * Keys inserted per statement: 2,048 values are 66 KB of JSON text, small enough to be made, bound and parsed
+ * again and again in the same few blocks of memory.
+ */
+const INSERT_PART = 2_048;
+
 export class Batches extends ServiceScoped {
   private noteId(serviceId: number, note: string): number {
     this.db.run('INSERT INTO notes (service_id, text) VALUES (?, ?) ON CONFLICT (service_id, text) DO NOTHING', serviceId, note);
@@ -147,22 +153,31 @@ export class Batches extends ServiceScoped {
       const noteId = this.noteId(serviceId, params.note);
       for (let attempt = 1; ; attempt++) {
         const block = generateKeyBlock(params.count);
-        const json = block.json();
-        let last: number;
+        // One attempt is all or nothing: a later part refused takes the parts before it back with it.
+        this.db.exec('SAVEPOINT generate_batch');
+        let last = 0;
         try {
-          // One statement inserts the whole batch from a JSON array: the per-row work stays inside SQLite.
-          const inserted = this.db.run(
-            `INSERT INTO keys (service_id, value, note_id, status, is_premium, expires_by_days, days_key, expires_at, created_at)
-             SELECT ?, j.value, ?, 0, ?, ?, ?, ?, ? FROM json_each(?) AS j`,
-            serviceId, noteId, premium, byDays, daysKey, expiresAt, now, json,
-          );
-          last = Number(inserted.lastInsertRowid);
+          // A statement per part inserts it from a JSON array: the per-row work stays inside SQLite, and no
+          // part's text is large (one text of the whole batch, 3.3 MB per 100,000 keys, was made, copied for
+          // SQLite twice and parsed there: 15 MB of short-lived allocations that left holes in the process's
+          // malloc heap, which an embedded sandbox's process keeps).
+          for (let from = 0; from < block.count; from += INSERT_PART) {
+            const inserted = this.db.run(
+              `INSERT INTO keys (service_id, value, note_id, status, is_premium, expires_by_days, days_key, expires_at, created_at)
+               SELECT ?, j.value, ?, 0, ?, ?, ?, ?, ? FROM json_each(?) AS j`,
+              serviceId, noteId, premium, byDays, daysKey, expiresAt, now, block.json(from, from + INSERT_PART),
+            );
+            last = Number(inserted.lastInsertRowid);
+          }
+          this.db.exec('RELEASE generate_batch');
         } catch (error) {
-          // A repeated 125-bit value is never expected; the failed statement alone is undone, so draw again.
+          this.db.exec('ROLLBACK TO generate_batch');
+          this.db.exec('RELEASE generate_batch');
+          // A repeated 125-bit value is never expected; the attempt alone is undone, so draw again.
           if (isUniqueViolation(error) && attempt < 3) continue;
           throw error;
         }
-        return { shared, ids: this.batchIds(block, json, last), values: block };
+        return { shared, ids: this.batchIds(block, last), values: block };
       }
     });
     this.db.wrote(params.count);
@@ -170,15 +185,20 @@ export class Batches extends ServiceScoped {
   }
 
   /**
-   * Ids of a batch just inserted by one statement. SQLite gives such rows consecutive rowids in order; that is
-   * checked at both ends, and the ids are read back by value should it ever not hold.
+   * Ids of a batch just inserted, in order. SQLite gives rows inserted one after another in one transaction
+   * consecutive rowids; that is checked at both ends, and the ids are read back by value should it ever not hold.
    */
-  private batchIds(block: KeyValueBlock, json: string, last: number): number[] {
+  private batchIds(block: KeyValueBlock, last: number): number[] {
     const first = last - block.count + 1;
     const idOf = (i: number) => this.db.get<{ id: number }>('SELECT id FROM keys WHERE value = ?', block.value(i))?.id;
     if (idOf(0) === first && idOf(block.count - 1) === last) {
       return Array.from({ length: block.count }, (_, i) => first + i);
     }
-    return this.db.all<{ id: number }>('SELECT k.id FROM json_each(?) AS j JOIN keys k ON k.value = j.value ORDER BY j.key', json).map((r) => r.id);
+    const ids: number[] = [];
+    for (let from = 0; from < block.count; from += INSERT_PART) {
+      const part = block.json(from, from + INSERT_PART);
+      for (const r of this.db.all<{ id: number }>('SELECT k.id FROM json_each(?) AS j JOIN keys k ON k.value = j.value ORDER BY j.key', part)) ids.push(r.id);
+    }
+    return ids;
   }
 }
