@@ -1,7 +1,7 @@
 // The ledger writer (src/main/store/ledger-writer.ts): ledger writes on a worker thread with its own connection to
 // keydesk.db, in order, behind keys.generate's answer. A real core with its embedded sandbox, real files, a real
 // worker; no timing is asserted, only what the ledger holds and what the answers say about it.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { runInNewContext } from 'node:vm';
@@ -213,23 +213,19 @@ describe('a write the ledger refuses', () => {
 describe('the writer thread as it ends', () => {
   it('collects its heap before it goes, and leaves no `gc` to any context made after it', async () => {
     const dir = tempDir('keydesk-writer-');
-    try {
-      const file = join(dir, 'keydesk.db');
-      new LocalDb(file).close();
-      // The thread itself, as LedgerWriter starts it, told to stop as LedgerWriter tells it once idle.
-      const worker = new Worker(new URL('../../src/main/store/ledger-writer.worker.ts', import.meta.url), {
-        workerData: { file, cacheKiB: 1024, busyTimeoutMs: 1_000 } satisfies LedgerWorkerData,
-      });
-      const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
-      const errors: unknown[] = [];
-      worker.on('error', (e) => errors.push(e));
-      worker.postMessage({ kind: 'stop' } satisfies LedgerWrite);
-      expect(await exited).toBe(0);
-      expect(errors).toEqual([]);
-      // The thread turned V8's --expose-gc on for a moment to take its collector; it is off again for everyone.
-      expect(runInNewContext('typeof gc')).toBe('undefined');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const file = join(dir, 'keydesk.db');
+    new LocalDb(file).close();
+    // The thread itself, as LedgerWriter starts it, told to stop as LedgerWriter tells it once idle.
+    const worker = new Worker(new URL('../../src/main/store/ledger-writer.worker.ts', import.meta.url), {
+      workerData: { file, cacheKiB: 1024, busyTimeoutMs: 1_000 } satisfies LedgerWorkerData,
+    });
+    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+    const errors: unknown[] = [];
+    worker.on('error', (e) => errors.push(e));
+    worker.postMessage({ kind: 'stop' } satisfies LedgerWrite);
+    expect(await exited).toBe(0);
+    expect(errors).toEqual([]);
+    // The thread turned V8's --expose-gc on for a moment to take its collector; it is off again for everyone.
+    expect(runInNewContext('typeof gc')).toBe('undefined');
   });
 });

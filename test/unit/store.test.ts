@@ -163,6 +163,15 @@ describe('generated batches', () => {
     }
   });
 
+  it('store a batch larger than one insert statement takes: each key\'s id is its own row\'s, in order', () => {
+    gen({ note: 'before' });
+    const batch = store.generateKeys(service.id, { count: 5_000, isPremium: false, note: 'parts', expire: '2026-12-31', expiresByDaysKey: false, daysKey: null });
+    const rows = store.inspect("SELECT k.id, k.value FROM keys k JOIN notes n ON n.id = k.note_id WHERE n.text = 'parts' ORDER BY k.id");
+    expect(rows).toHaveLength(5_000);
+    expect(rows.map((r) => Number(r.id))).toEqual(batch.ids);
+    expect(rows.map((r) => String(r.value))).toEqual(batch.ids.map((_, i) => batch.values.value(i)));
+  });
+
   it('store a batch in one piece: every key readable by value with the batch fields', () => {
     const batch = batchKeys(store.generateKeys(service.id, { count: 50, isPremium: false, note: 'whole', expire: '2026-12-31', expiresByDaysKey: true, daysKey: 9 }));
     expect(new Set(batch.map((k) => k.id)).size).toBe(50);
