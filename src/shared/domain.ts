@@ -58,6 +58,12 @@ export interface UpgradeProgress {
   step: number;
   steps: number;
   work: UpgradeWork;
+  /**
+   * Which of the upgrade's steps of this same work this is (from 1), of `passes`: migrations may fill the text
+   * search index more than once (a whole fill, then its HWID entries apart), each a step whose count starts at 0.
+   */
+  pass: number;
+  passes: number;
   /** Ledger rows this step has read so far, when it counts them (copy, text, count); null when it cannot. */
   done: number | null;
   /** Keys in the ledger being upgraded. */

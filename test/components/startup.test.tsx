@@ -13,7 +13,7 @@ const initial = useKeydesk.getState();
 
 const upgrading = (p: Partial<UpgradeProgress> & { elapsedMs: number }): StartupStatus => ({
   state: 'upgrading',
-  upgrade: { fromVersion: 3, toVersion: 8, step: 1, steps: 11, work: 'copy', done: 0, total: 1_000_000, ...p },
+  upgrade: { fromVersion: 3, toVersion: 8, step: 1, steps: 11, work: 'copy', pass: 1, passes: 1, done: 0, total: 1_000_000, ...p },
   failure: null,
 });
 
@@ -62,6 +62,13 @@ describe('the window while keydesk.db is upgraded', () => {
     });
     expect(statusLine()).toBe('Step 8 of 11: building the text search index.');
     expect(keysLine()).toBe('990,000 of 1,000,000 keys');
+    // The same work again in a later step says which part it is: its count starting again at 0 is not the
+    // upgrade going back (walk7 P2).
+    act(() => {
+      emit('app.startup', upgrading({ step: 10, work: 'text', pass: 2, passes: 3, done: 0, elapsedMs: 3_730_000 }));
+    });
+    expect(statusLine()).toBe('Step 10 of 11: building the text search index, part 2 of 3.');
+    expect(keysLine()).toBe('0 of 1,000,000 keys');
     expect(screen.getByText('1 h 2 min so far.')).toBeTruthy();
     act(() => {
       emit('app.startup', upgrading({ step: 11, work: 'save', done: null, elapsedMs: 3_800_000 }));

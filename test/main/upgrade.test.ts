@@ -85,6 +85,12 @@ describe('upgrading a schema-3 keydesk.db with rows', () => {
     expect(steps.map((s) => s.step)).toEqual(steps.map((_, i) => i + 1));
     expect(steps.length).toBe(events[0]?.steps);
     expect(steps.map((s) => s.work)).toEqual(['copy', 'clear', 'index', 'index', 'index', 'index', 'index', 'text', 'count', 'index', 'text', 'text', 'save']);
+    // A work done in several steps says which part each is (the text index's three fills each count from 0).
+    const firstOfStep = steps.map((s) => events.find((e) => e.step === s.step));
+    expect(firstOfStep.map((e) => `${e?.work ?? ''} ${e?.pass ?? 0}/${e?.passes ?? 0}`)).toEqual([
+      'copy 1/1', 'clear 1/1', 'index 1/6', 'index 2/6', 'index 3/6', 'index 4/6', 'index 5/6', 'text 1/3', 'count 1/1', 'index 6/6', 'text 2/3', 'text 3/3', 'save 1/1',
+    ]);
+    expect(events.every((e) => e.pass === firstOfStep[e.step - 1]?.pass)).toBe(true);
     for (const s of steps) {
       if (s.work === 'copy' || s.work === 'text' || s.work === 'count') {
         // Counted: from 0, up in steps, to every row of the ledger.

@@ -320,12 +320,16 @@ function upgradeWork(statement: string): { work: UpgradeWork; readsLedger: boole
 function runReported(db: DatabaseSync, now: number, report: (progress: UpgradeProgress) => void): void {
   const statements = MIGRATIONS.slice(now).flatMap((m) => splitStatements(m)).map((sql) => ({ sql, kind: upgradeWork(sql) }));
   const steps = statements.filter((s) => s.kind !== null).length + 1;
+  const passes = new Map<UpgradeWork, number>([['save', 1]]);
+  for (const { kind } of statements) if (kind) passes.set(kind.work, (passes.get(kind.work) ?? 0) + 1);
+  const passed = new Map<UpgradeWork, number>();
   const { n: total } = db.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number };
   let step = 0;
   let work: UpgradeWork = 'copy';
   let done = 0;
   const say = (counted: boolean): void => {
-    report({ fromVersion: now, toVersion: MIGRATIONS.length, step, steps, work, done: counted ? done : null, total });
+    const pass = passed.get(work) ?? 1;
+    report({ fromVersion: now, toVersion: MIGRATIONS.length, step, steps, work, pass, passes: passes.get(work) ?? 1, done: counted ? done : null, total });
   };
   db.function('keydesk_upgrade_row', () => {
     done++;
@@ -339,6 +343,7 @@ function runReported(db: DatabaseSync, now: number, report: (progress: UpgradePr
     }
     step++;
     work = kind.work;
+    passed.set(work, (passed.get(work) ?? 0) + 1);
     done = 0;
     say(kind.readsLedger);
     if (!kind.readsLedger) {

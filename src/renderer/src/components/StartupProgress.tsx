@@ -22,13 +22,17 @@ export function elapsedWords(ms: number): string {
 }
 
 /**
- * The step, said once per step ("Step 2 of 11: copying your keys into the new layout."), and the keys it goes
+ * The step, said once per step ("Step 2 of 11: copying your keys into the new layout.", "Step 11 of 13: building
+ * the text search index, part 2 of 3."), and the keys it goes
  * over, which move every few thousand rows ("350,000 of 1,000,000 keys", or "1,000,000 keys" where a step's rows
  * are not counted; none while saving).
  */
 export function upgradeLines(upgrade: NonNullable<StartupStatus['upgrade']>): { step: string; keys: string | null } {
-  const { step, steps, work, done, total } = upgrade;
-  const where = `Step ${fmt.number(step)} of ${fmt.number(steps)}: ${WORK_WORDS[work]}.`;
+  const { step, steps, work, pass, passes, done, total } = upgrade;
+  // A work done in more than one step says which part this is, so a count starting again at 0 under the same
+  // words does not read as the upgrade going back.
+  const which = passes > 1 ? `, part ${fmt.number(pass)} of ${fmt.number(passes)}` : '';
+  const where = `Step ${fmt.number(step)} of ${fmt.number(steps)}: ${WORK_WORDS[work]}${which}.`;
   if (work === 'save') return { step: where, keys: null };
   return { step: where, keys: done === null ? fmt.count(total, NOUNS.key) : `${fmt.number(Math.min(done, total))} of ${fmt.count(total, NOUNS.key)}` };
 }
