@@ -50,6 +50,9 @@ beforeEach(() => {
 
 describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
   it('is listed as Starting, with no Resume and no Cancel, and says nothing new has been sent and for how long', async () => {
+    // The clock stands still (timers stay real), so "12 s so far" holds however slowly the test runs.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-02T10:00:00.000Z'));
     fake.impl['jobs.list'] = () => listed([starting()]);
     const user = userEvent.setup();
     render(<Jobs />);
@@ -59,7 +62,7 @@ describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
     await user.click(screen.getByRole('button', { name: /^Generate \(“spring”\)/ }));
     const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
     expect(within(detail).getAllByRole('status')[0]?.textContent).toMatch(
-      /^Generate, starting: Keydesk first finishes recording keys already made \(up to about a minute after hundreds of thousands of keys\); nothing new has been sent yet\. Before: 200,000 of 300,000 done\. 1\d s so far\.$/,
+      /^Generate, starting: Keydesk first finishes recording keys already made \(up to about a minute after hundreds of thousands of keys\); nothing new has been sent yet\. Before: 200,000 of 300,000 done\. 12 s so far\.$/,
     );
     expect(within(detail).queryByRole('button', { name: /^Resume/ })).toBeNull();
     expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
@@ -121,6 +124,10 @@ describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
   });
 
   it('while its own Resume waits for main, says it is resuming, without "a few seconds", and how long so far', async () => {
+    // The clock moves only when the test moves it (timers stay real), so the time so far is known whatever the load.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const clicked = Date.parse('2026-01-02T10:00:00.000Z');
+    vi.setSystemTime(clicked);
     fake.impl['jobs.list'] = () => listed([summary({})]);
     const answer = deferred<OperationResult<'jobs.resume'>>();
     fake.impl['jobs.resume'] = () => answer.promise;
@@ -132,10 +139,11 @@ describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
       /^Generate: resuming the job… Keydesk first finishes recording keys already made \(up to about a minute after hundreds of thousands of keys\); nothing new has been sent yet\. 0 s so far\.$/,
     );
     expect(line()).not.toContain('a few seconds');
-    // The time so far moves on while main has not answered.
+    // The time so far moves on while main has not answered: the line's next tick reads the moved clock.
+    vi.setSystemTime(clicked + 7_000);
     await waitFor(
       () => {
-        expect(line()).toMatch(/ [1-9]\d* s so far\.$/);
+        expect(line()).toMatch(/ 7 s so far\.$/);
       },
       { timeout: 30_000 },
     );
