@@ -2,8 +2,18 @@ import { fail, ok, type Result } from '../../shared/result.ts';
 import { ROUTES } from '../../shared/wire.ts';
 import { keyHint, normalizeServiceBase } from '../client/urls.ts';
 import { SANDBOX_PROFILE_ID, type Core } from '../core.ts';
+import type { JobSummary } from '../../shared/domain.ts';
 import type { StoredProfile } from '../store/profiles-file.ts';
 import { audited, type Handlers } from './types.ts';
+
+const ACTION_WORDS = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWID', generate: 'Generate' } as const;
+
+/** A job main still runs (or is getting ready to run), in the words the renderer's job lines use. */
+function runningJobWords(job: JobSummary): string {
+  const what = job.action === 'extend' && job.days !== null ? `Extend by ${job.days.toLocaleString('en-US')} ${job.days === 1 ? 'day' : 'days'}` : ACTION_WORDS[job.action];
+  if (job.startingSince !== undefined) return `${what}, getting ready to send`;
+  return `${what}, ${job.counts.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')} done`;
+}
 
 const defaultValidationUrl = (baseUrl: string): string => `${new URL(baseUrl).origin}${ROUTES.validate.path}`;
 
@@ -89,6 +99,12 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
     const current = core.profiles.get(id);
     if (!current) return fail('NOT_FOUND', 'That profile does not exist.');
     if (id === SANDBOX_PROFILE_ID) return fail('INVALID_INPUT', 'The local sandbox profile cannot be removed.');
+    // A job still sending (or about to) uses this profile's apiKey against its service: removing the profile would
+    // leave it running where nobody can follow or cancel it, so the removal waits for the job to end.
+    const live = core.jobs.list(id).find((j) => j.finishedAt === null);
+    if (live) {
+      return fail('CONFLICT', `A job is running for this profile: ${runningJobWords(live)}. Cancel it first, or wait for it to end. The profile was kept.`);
+    }
     return audited(core, current, 'profiles.remove', current.name, async () => {
       const deleted = await core.deleteKey(current);
       if (!deleted.ok) return { ...deleted, message: `${deleted.message} The profile was kept.` };

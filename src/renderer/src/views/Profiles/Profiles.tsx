@@ -1,11 +1,13 @@
 import { useState } from 'react';
-import type { Profile } from '../../../../shared/domain.ts';
+import type { JobSummary, Profile } from '../../../../shared/domain.ts';
 import type { Failure } from '../../../../shared/result.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { BulkCeiling } from './BulkCeiling.tsx';
 import { EditProfile, ORIGIN_HINT } from './EditProfile.tsx';
+import { fmt } from '../../lib/format.ts';
+import { jobTitle } from '../../lib/jobs.ts';
 import { cleartextWarning, urlProblem } from '../../lib/urls.ts';
 import { useKeydesk } from '../../store/index.ts';
 
@@ -19,6 +21,16 @@ function removeWords(profile: Profile | undefined): string {
     : 'Its apiKey, kept only for this session (no keychain), is forgotten.';
 }
 
+/** What stops being shown with the profile: Keydesk's own record of it, kept under the profile's id. */
+const LOCAL_RECORD =
+  "Keydesk's local record of it, the ledger of its keys and its job history, is no longer shown (adding the service again starts both empty).";
+
+/** A job main runs for the profile: removing it now would leave the job sending where nobody can follow or cancel it. */
+function runningJobWords(job: JobSummary): string {
+  const progress = job.startingSince !== undefined ? 'getting ready to send' : `${fmt.number(job.counts.done)} of ${fmt.number(job.total)} done`;
+  return `A job is running for this profile: ${jobTitle(job)}, ${progress}. Cancel it first, or wait for it to end.`;
+}
+
 export function Profiles() {
   const profiles = useKeydesk((s) => s.profiles);
   const activeId = useKeydesk((s) => s.activeProfileId);
@@ -26,6 +38,14 @@ export function Profiles() {
   const select = useKeydesk((s) => s.selectProfile);
   const add = useKeydesk((s) => s.addProfile);
   const remove = useKeydesk((s) => s.removeProfile);
+  const openJob = useKeydesk((s) => s.openJob);
+  const setView = useKeydesk((s) => s.setView);
+  // Every job this window knows main still runs: the active profile's (All keys', Keys') and another profile's.
+  const job = useKeydesk((s) => s.job);
+  const bulkJob = useKeydesk((s) => s.bulkJob);
+  const generateJob = useKeydesk((s) => s.generateJob);
+  const jobElsewhere = useKeydesk((s) => s.jobElsewhere);
+  const liveJobs = [job, bulkJob, generateJob, jobElsewhere];
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -162,18 +182,45 @@ export function Profiles() {
           </button>
         </form>
       </div>
-      <ConfirmDialog
-        open={toRemove !== null}
-        title="Remove this service?"
-        body={`${removeWords(profiles.find((p) => p.id === toRemove))} The keys on the service are not touched.`}
-        confirmLabel="Remove"
-        destructive
-        onCancel={() => { setToRemove(null); }}
-        onConfirm={() => {
-          if (toRemove) void remove(toRemove);
-          setToRemove(null);
-        }}
-      />
+      {(() => {
+        const profile = profiles.find((p) => p.id === toRemove);
+        const running = liveJobs.find((j) => j !== null && j.profileId === toRemove && j.finishedAt === null) ?? null;
+        if (running && profile) {
+          // Main refuses too; here the way to the job is offered instead of a Remove that would be refused.
+          return (
+            <ConfirmDialog
+              open
+              title={`${profile.name} cannot be removed now`}
+              body={runningJobWords(running)}
+              confirmLabel={profile.id === activeId ? 'Open the job in Jobs' : `Switch to ${profile.name} and open the job`}
+              onCancel={() => { setToRemove(null); }}
+              onConfirm={() => {
+                setToRemove(null);
+                void (profile.id === activeId ? Promise.resolve() : select(profile.id)).then(() => {
+                  // A switch that failed said why in a toast; the job is not this profile's to open then.
+                  if (useKeydesk.getState().activeProfileId !== profile.id) return;
+                  openJob(running.id);
+                  setView('jobs');
+                });
+              }}
+            />
+          );
+        }
+        return (
+          <ConfirmDialog
+            open={toRemove !== null}
+            title="Remove this service?"
+            body={`${removeWords(profile)} ${LOCAL_RECORD} The keys on the service are not touched.`}
+            confirmLabel="Remove"
+            destructive
+            onCancel={() => { setToRemove(null); }}
+            onConfirm={() => {
+              if (toRemove) void remove(toRemove);
+              setToRemove(null);
+            }}
+          />
+        );
+      })()}
     </section>
   );
 }

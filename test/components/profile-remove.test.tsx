@@ -1,0 +1,84 @@
+// Removing a profile says what stops being shown, and while a job runs for that profile it is not offered: the
+// dialog says which job, and leads to it (main refuses such a removal too; its words reach the screen).
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { JobSummary } from '../../src/shared/domain.ts';
+import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
+const initial = useKeydesk.getState();
+
+const extend = (over: Partial<JobSummary>): JobSummary => ({
+  id: '55555555-5555-4555-8555-555555555555', profileId: remoteProfile.id, action: 'extend', days: 2, note: null, state: 'running', reason: null,
+  createdAt: '2026-01-01T10:00:00.000Z', finishedAt: null, total: 5000, counts: { pending: 3396, sent: 0, done: 1604, failed: 0, unknown: 0 },
+  ratePerSecond: null, etaSeconds: null, concurrency: 1, ceiling: 8, pausedUntil: null, version: 1, ...over,
+});
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+});
+
+const removes = () => fake.calls.filter((c) => c.name === 'profiles.remove');
+
+describe('Profiles: removing a service', () => {
+  it('says its apiKey goes and that its local ledger and job history are no longer shown', async () => {
+    const user = userEvent.setup();
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remove this service?' });
+    expect(within(dialog).getByText(/^Its apiKey/).textContent).toBe(
+      "Its apiKey is deleted from the OS keychain. Keydesk's local record of it, the ledger of its keys and its job history, is no longer shown (adding the service again starts both empty). The keys on the service are not touched.",
+    );
+  });
+
+  it("while another profile's job runs for it, names the job, offers no Remove, and leads to the job", async () => {
+    const user = userEvent.setup();
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
+    useKeydesk.setState({ jobElsewhere: extend({}) });
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remote Shop cannot be removed now' });
+    expect(within(dialog).getByText(/^A job/).textContent).toBe(
+      'A job is running for this profile: Extend by 2 days, 1,604 of 5,000 done. Cancel it first, or wait for it to end.',
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Remove' })).toBeNull();
+    expect(within(dialog).queryByText(/not touched/)).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Switch to Remote Shop and open the job' }));
+    await waitFor(() => {
+      expect(useKeydesk.getState().view).toBe('jobs');
+    });
+    expect(useKeydesk.getState()).toMatchObject({ activeProfileId: remoteProfile.id, openJobId: extend({}).id });
+    expect(removes()).toEqual([]);
+  });
+
+  it("for the selected profile's own running job, offers to open it in Jobs", async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ activeProfileId: remoteProfile.id, bulkJob: extend({}), job: extend({}) });
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    const dialog = screen.getByRole('dialog', { name: 'Remote Shop cannot be removed now' });
+    await user.click(within(dialog).getByRole('button', { name: 'Open the job in Jobs' }));
+    await waitFor(() => {
+      expect(useKeydesk.getState().view).toBe('jobs');
+    });
+    expect(removes()).toEqual([]);
+  });
+
+  it("shows main's refusal (a job this window did not know of) and does not say the profile was removed", async () => {
+    const user = userEvent.setup();
+    const words = 'A job is running for this profile: Extend by 2 days, 3 of 5,000 done. Cancel it first, or wait for it to end. The profile was kept.';
+    fake.impl['profiles.remove'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: words });
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Remove this service?' })).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => {
+      expect(useKeydesk.getState().toasts.map((t) => t.text)).toContain(words);
+    });
+    expect(useKeydesk.getState().toasts.map((t) => t.text)).not.toContain('Profile removed.');
+  });
+});
