@@ -76,3 +76,21 @@ describe('Profiles: editing a service', () => {
     expect(fake.calls.filter((c) => c.name === 'profiles.update')).toEqual([]);
   });
 });
+
+describe('Profiles: a remote profile whose apiKey is gone (session-only storage after a restart)', () => {
+  const gone = { ...remoteProfile, hasKey: false, keyHint: null, storage: 'session-only' as const };
+
+  it('says no apiKey is stored and to enter it again, not a key hint as stored, and the edit form offers nothing to keep', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ profiles: [sandboxProfile, gone] });
+    render(<Profiles />);
+    expect(screen.getByText(/^No apiKey is stored/).textContent).toBe(
+      'No apiKey is stored for "Remote Shop" (keys kept for the session only are gone after a restart). Enter it again with Edit Remote Shop.',
+    );
+    expect(screen.queryByText(/stored in this session only/)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Edit Remote Shop' }));
+    const form = screen.getByRole('form', { name: 'Edit Remote Shop' });
+    expect(within(form).queryByLabelText(/leave empty to keep it/)).toBeNull();
+    expect(within(form).getByLabelText('API key (none is stored: enter it again)')).toBeTruthy();
+  });
+});

@@ -2,7 +2,7 @@ import { fail, ok, type Result } from '../../shared/result.ts';
 import { ROUTES } from '../../shared/wire.ts';
 import { keyHint, normalizeServiceBase } from '../client/urls.ts';
 import { SANDBOX_PROFILE_ID, type Core } from '../core.ts';
-import type { JobSummary } from '../../shared/domain.ts';
+import type { JobSummary, Profile } from '../../shared/domain.ts';
 import type { StoredProfile } from '../store/profiles-file.ts';
 import { audited, type Handlers } from './types.ts';
 
@@ -13,6 +13,18 @@ function runningJobWords(job: JobSummary): string {
   const what = job.action === 'extend' && job.days !== null ? `Extend by ${job.days.toLocaleString('en-US')} ${job.days === 1 ? 'day' : 'days'}` : ACTION_WORDS[job.action];
   if (job.startingSince !== undefined) return `${what}, getting ready to send`;
   return `${what}, ${job.counts.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')} done`;
+}
+
+/**
+ * A profile as the screen shows it. Keys kept for this session only (no keychain) are gone after a restart: such a
+ * profile has no key, and the hint of the key it had is not shown as stored. (Reading the OS keychain for every
+ * listing is not done: a keychain asks, or hangs, on its own terms; a key missing there is said when it is used.)
+ */
+async function presented(core: Core, p: StoredProfile): Promise<Profile> {
+  const profile = core.toProfile(p);
+  if (!profile.hasKey || core.secretStorage !== 'session-only') return profile;
+  const key = await core.readKey(p);
+  return key.ok && key.data === null ? { ...profile, hasKey: false, keyHint: null } : profile;
 }
 
 const defaultValidationUrl = (baseUrl: string): string => `${new URL(baseUrl).origin}${ROUTES.validate.path}`;
@@ -26,8 +38,8 @@ async function checkKey(core: Core, baseUrl: string, validationUrl: string, apiK
 }
 
 export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.select'> => ({
-  'profiles.list': () =>
-    Promise.resolve(ok({ profiles: core.profiles.list().map((p) => core.toProfile(p)), activeProfileId: core.profiles.activeProfileId })),
+  'profiles.list': async () =>
+    ok({ profiles: await Promise.all(core.profiles.list().map((p) => presented(core, p))), activeProfileId: core.profiles.activeProfileId }),
 
   'profiles.add': async (entered) => {
     const input = { ...entered, baseUrl: normalizeServiceBase(entered.baseUrl) };
@@ -91,7 +103,7 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
       };
       core.profiles.upsert(next);
       core.forgetClient(current.id);
-      return ok(core.toProfile(next));
+      return ok(await presented(core, next));
     });
   },
 
@@ -118,6 +130,6 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
     const profile = core.profiles.get(id);
     if (!profile) return Promise.resolve(fail('NOT_FOUND', 'That profile does not exist.'));
     core.profiles.setActive(id);
-    return Promise.resolve(ok(core.toProfile(profile)));
+    return presented(core, profile).then(ok);
   },
 });

@@ -110,7 +110,14 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
           onChange={(e) => { setApiKey(e.target.value); setKeyError(null); }}
         />
       ) : (
-        <Field label="Replace API key (leave empty to keep it)" type="password" autoComplete="off" value={apiKey} onChange={(e) => { setApiKey(e.target.value); }} />
+        <Field
+          // With no key stored there is nothing to keep: an empty field leaves the profile without one.
+          label={profile.hasKey ? 'Replace API key (leave empty to keep it)' : 'API key (none is stored: enter it again)'}
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          onChange={(e) => { setApiKey(e.target.value); }}
+        />
       )}
       {failure && <FailureMessage failure={failure} />}
       <div className="actions">

@@ -21,6 +21,12 @@ function removeWords(profile: Profile | undefined): string {
     : 'Its apiKey, kept only for this session (no keychain), is forgotten.';
 }
 
+/** A profile with no apiKey stored, in the words Overview and Jobs use when they need it. */
+function noKeyWords(p: Profile): string {
+  const why = p.storage === 'session-only' ? ' (keys kept for the session only are gone after a restart)' : '';
+  return `No apiKey is stored for "${p.name}"${why}. Enter it again with Edit ${p.name}.`;
+}
+
 /** What stops being shown with the profile: Keydesk's own record of it, kept under the profile's id. */
 const LOCAL_RECORD =
   "Keydesk's local record of it, the ledger of its keys and its job history, is no longer shown (adding the service again starts both empty).";
@@ -75,9 +81,13 @@ export function Profiles() {
               <li key={p.id} aria-current={p.id === activeId ? 'true' : undefined}>
                 <strong>{p.name}</strong> <span className="muted">{p.kind === 'sandbox' ? 'local sandbox' : p.baseUrl}</span>
                 <br />
-                <span className="muted">
-                  Key {p.keyHint ?? 'missing'} · stored in {STORAGE[p.storage]}
-                </span>
+                {p.hasKey ? (
+                  <span className="muted">
+                    Key {p.keyHint} · stored in {STORAGE[p.storage]}
+                  </span>
+                ) : (
+                  <span className="warning">{noKeyWords(p)}</span>
+                )}
                 <div className="actions">
                   {p.id !== activeId && (
                     <button type="button" onClick={() => void select(p.id)}>
