@@ -64,3 +64,24 @@ describe('Validate: the last run under changed values', () => {
     expect(screen.getByText(label)).toBeTruthy();
   });
 });
+
+describe('Validate: an attempt the form refuses after a run', () => {
+  it('does not leave the last run\'s answer beside "Key is required.", and shows the next run\'s answer', async () => {
+    const user = userEvent.setup();
+    const valid: ValidationReport = { ...refused, outcome: 'success', success: true, message: 'ok', raw: { V2_Authentication: 'success' } };
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: valid });
+    render(<Validate />);
+    await user.type(screen.getByLabelText('Key'), 'KEY-1');
+    await user.click(screen.getByRole('button', { name: 'Validate' }));
+    expect((await screen.findByRole('status', { name: 'Validation outcome' })).getAttribute('data-outcome')).toBe('success');
+    await user.clear(screen.getByLabelText('Key'));
+    await user.click(screen.getByRole('button', { name: 'Validate' }));
+    expect(screen.getByText('Key is required.')).toBeTruthy();
+    expect(screen.queryByRole('status', { name: 'Validation outcome' })).toBeNull();
+    expect(screen.queryByText(/^The last run's answer/)).toBeNull();
+    await user.type(screen.getByLabelText('Key'), 'KEY-2');
+    await user.click(screen.getByRole('button', { name: 'Validate' }));
+    expect((await screen.findByRole('status', { name: 'Validation outcome' })).getAttribute('data-outcome')).toBe('success');
+    expect(fake.calls.filter((c) => c.name === 'validation.run')).toHaveLength(2);
+  });
+});

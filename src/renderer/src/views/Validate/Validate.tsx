@@ -87,6 +87,11 @@ export function Validate() {
   const [padded, setPadded] = useState<string[] | null>(null);
   /** The values the last run was sent with: its answer, under values changed since, is labelled as theirs. */
   const [sentFor, setSentFor] = useState<string | null>(null);
+  /**
+   * The form refused the attempt just made (a blank key, say): the last run's answer is not the answer to it, and
+   * must not stand beside the form's error as if it were. Hidden until a run is sent again.
+   */
+  const [refused, setRefused] = useState(false);
   const inForm = JSON.stringify([keyless, keyless ? '' : keyValue, service.trim(), choice, choice === 'custom' ? custom : '']);
 
   const submit = (asTyped: boolean) => {
@@ -95,13 +100,17 @@ export function Validate() {
     const hwidShape = choice === 'custom' ? typedShape(custom) : 'plain';
     const problems = { key: keyShape === 'blank' ? 'Key is required.' : undefined, hwid: hwidShape === 'blank' ? 'HWID is required.' : undefined };
     setFieldError(problems);
-    if (problems.key || problems.hwid) return;
+    if (problems.key || problems.hwid) {
+      setRefused(true);
+      return;
+    }
     const paddedValues = [...(keyShape === 'padded' ? [`Key “${showEnds(keyValue)}”`] : []), ...(hwidShape === 'padded' ? [`HWID “${showEnds(custom)}”`] : [])];
     if (paddedValues.length > 0 && !asTyped) {
       setPadded(paddedValues);
       return;
     }
     setSentFor(inForm);
+    setRefused(false);
     void run({
       mode: keyless ? 'keyless' : 'key',
       ...(keyless ? {} : { keyValue }),
@@ -188,11 +197,11 @@ export function Validate() {
             Validate
           </button>
           {status === 'loading' && <p role="status">Asking the service…</p>}
-          {(error || report) && sentFor !== null && sentFor !== inForm && (
+          {!refused && (error || report) && sentFor !== null && sentFor !== inForm && (
             <p className="muted">The last run&apos;s answer, for other values than those in the form now:</p>
           )}
-          {error && <FailureMessage failure={error} />}
-          {report && <ValidationAnswer report={report} />}
+          {!refused && error && <FailureMessage failure={error} />}
+          {!refused && report && <ValidationAnswer report={report} />}
         </form>
       </div>
       <ConfirmDialog
