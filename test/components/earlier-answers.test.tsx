@@ -85,3 +85,25 @@ describe('Validate: an attempt the form refuses after a run', () => {
     expect(fake.calls.filter((c) => c.name === 'validation.run')).toHaveLength(2);
   });
 });
+
+describe('Keyless: an add that could not reach the service, once the service answers again', () => {
+  it('says under the error that it was while the service could not be reached, and keeps the typed HWID', async () => {
+    const user = userEvent.setup();
+    const unreachable = 'Keydesk could not reach the service. Check the address and your connection.';
+    fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: unreachable });
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: unreachable });
+    render(<Keyless />);
+    const form = screen.getByRole('form', { name: 'Add an entry' });
+    await user.type(within(form).getByLabelText('HWID'), 'HW-1');
+    await user.click(within(form).getByRole('button', { name: 'Add' }));
+    await within(form).findByText(unreachable);
+    expect(useKeydesk.getState().online).toBe(false);
+    const note = 'That was while the service could not be reached; it answers again now. Try again.';
+    expect(within(form).queryByText(note)).toBeNull();
+    // The service comes back: the store's probe hears it (as the banner going away does).
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T10:00:00.000Z' } });
+    expect(await within(form).findByText(note, {}, { timeout: 20_000 })).toBeTruthy();
+    expect(within(form).getByText(unreachable)).toBeTruthy();
+    expect(within(form).getByLabelText<HTMLInputElement>('HWID').value).toBe('HW-1');
+  }, 30_000);
+});

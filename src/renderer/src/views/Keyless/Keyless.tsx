@@ -7,7 +7,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Time } from '../../components/Time.tsx';
-import { FailureMessage } from '../../components/FailureMessage.tsx';
+import { backOnlineNote, FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { parseWhole } from '../../lib/numbers.ts';
@@ -46,6 +46,7 @@ export function Keyless() {
   const { status, error } = useKeydesk((s) => s.keylessRequest);
   const deleteError = useKeydesk((s) => s.keylessDeleteRequest.error);
   const addError = useKeydesk((s) => s.keylessAddRequest.error);
+  const online = useKeydesk((s) => s.online);
   const lookup = useKeydesk((s) => s.lookupKeyless);
   const add = useKeydesk((s) => s.addKeyless);
   const remove = useKeydesk((s) => s.deleteKeyless);
@@ -105,8 +106,8 @@ export function Keyless() {
             <Field label="HWID contains" type="search" value={term} error={blankSearch} onChange={(e) => { setTerm(e.target.value); setBlankSearch(null); }} />
             <button type="submit">Search</button>
           </form>
-          {error && <FailureMessage failure={error} />}
-          {deleteError && <FailureMessage failure={deleteError} />}
+          {error && <FailureMessage failure={error} stale={backOnlineNote(error, online)} />}
+          {deleteError && <FailureMessage failure={deleteError} stale={backOnlineNote(deleteError, online)} />}
           {status === 'loading' && <p role="status">Searching…</p>}
           {/* The first-visit prompt only for a first visit: not beside an error, nor under a term typed and not searched. */}
           {status === 'idle' && !result && !error && term.trim() === '' && (
@@ -168,7 +169,7 @@ export function Keyless() {
           <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); }} />
           <Field label="Days (empty: no expiry)" inputMode="numeric" value={days} error={fieldError.days} onChange={(e) => { setDays(e.target.value); setFieldError({ ...fieldError, days: undefined }); }} />
           {/* A refusal answers the HWID it was sent for, not another one typed since (nor a dialog about it). */}
-          {addError && attempted === hwid && paddedToAdd === null && <FailureMessage failure={addError} />}
+          {addError && attempted === hwid && paddedToAdd === null && <FailureMessage failure={addError} stale={backOnlineNote(addError, online)} />}
           <button type="submit" className="primary">Add</button>
         </form>
       </div>
