@@ -92,9 +92,12 @@ async function setup(count: number, options: { ceiling: number; lockWaitMs?: num
   const remote = await startRemoteSandbox({ name: 'Busy Shop', identifier: 'busy-shop' });
   const service = remote.store.serviceByApiKey(remote.apiKey);
   if (!service) throw new Error('no service');
-  const keys = batchKeys(remote.store.generateKeys(service.id, { count, isPremium: false, note: 'busy', expire: '2099-01-31', expiresByDaysKey: false, daysKey: null }))
-    .map((k) => k.value)
-    .sort();
+  const keys =
+    count === 0
+      ? []
+      : batchKeys(remote.store.generateKeys(service.id, { count, isPremium: false, note: 'busy', expire: '2099-01-31', expiresByDaysKey: false, daysKey: null }))
+          .map((k) => k.value)
+          .sort();
   const db = new LocalDb(file);
   const holder = new LockHolder(file);
   const client = new ServiceClient({ baseUrl: remote.url, validationUrl: `${remote.url}/v2_validation`, apiKey: remote.apiKey }, { retryDelaysMs: [] });
@@ -172,18 +175,20 @@ function sentTwice(deletes: readonly string[]): string[] {
   return deletes.filter((k) => seen.has(k) || (seen.add(k), false));
 }
 
-function auditedDeletes(file: string): number {
+function count(file: string, sql: string, ...args: string[]): number {
   const reader = new DatabaseSync(file, { readOnly: true });
   try {
-    return (reader.prepare("SELECT count(*) AS n FROM audit WHERE action = 'keys.delete'").get() as { n: number }).n;
+    return (reader.prepare(sql).get(...args) as { n: number }).n;
   } finally {
     reader.close();
   }
 }
 
+const auditedDeletes = (file: string): number => count(file, "SELECT count(*) AS n FROM audit WHERE action = 'keys.delete'");
+
 const sorted = (list: readonly string[]): string[] => [...list].sort();
 
-describe('a bulk job while another writer holds keydesk.db', () => {
+describe('a job while another writer holds keydesk.db', () => {
   it('waits out a 6 s lock taken mid-job and finishes: every item done, each key deleted exactly once, none left sent', { timeout: 180_000 }, async () => {
     const s = await setup(2_000, { ceiling: 8 });
     let pendingAtLock = -1;
@@ -318,5 +323,40 @@ describe('a bulk job while another writer holds keydesk.db', () => {
     await next.settled(id);
     expect(sentTwice(s.deletes)).toEqual([]);
     expect(sorted(s.deletes)).toEqual(s.keys);
+  });
+
+  it('a generate job whose answer meets the lock past the wait keeps the answer: shown finished, and recorded done with its keys once the lock is let go (never unknown)', { timeout: 180_000 }, async () => {
+    const s = await setup(0, { ceiling: 8, lockWaitMs: 1_000 });
+    const generate = s.remote.store.generateKeys.bind(s.remote.store);
+    s.remote.store.generateKeys = (serviceId, params) => {
+      const made = generate(serviceId, params);
+      // Another writer takes the lock as the service makes the keys: the job's write of the answer meets it.
+      s.holder.lockNow();
+      return made;
+    };
+    const started = await s.jobs.start('p1', { action: 'generate', count: 10, isPremium: false, note: 'locked', expire: '2099-01-31' });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => s.jobs.get('p1', id)?.state !== 'running', 'the job to be shown ended');
+
+    // The service made the batch and Keydesk read its answer: the job is done, whatever the file can say yet.
+    expect(s.holder.held).toBe(true);
+    expect(s.jobs.get('p1', id)).toMatchObject({ state: 'finished', reason: null, counts: { done: 10, pending: 0, sent: 0, failed: 0, unknown: 0 } });
+    expect(s.db.job(id)?.state).toBe('running');
+
+    await s.holder.release();
+    await s.jobs.settled(id);
+    expect(s.db.job(id)).toMatchObject({ state: 'finished', reason: null });
+    expect(itemsByState(s.file, id)).toEqual({ done: ['batch 1'] });
+    const made = (s.remote.store.inspect('SELECT value FROM keys ORDER BY value') as { value: string }[]).map((k) => k.value);
+    expect(made).toHaveLength(10);
+    // The job's export has the keys the service made, and the audit log its one request.
+    const reader = new DatabaseSync(s.file, { readOnly: true });
+    try {
+      expect((reader.prepare('SELECT value FROM job_keys WHERE job_id = ? ORDER BY value').all(id) as { value: string }[]).map((k) => k.value)).toEqual(made);
+    } finally {
+      reader.close();
+    }
+    expect(count(s.file, "SELECT count(*) AS n FROM audit WHERE action = 'keys.generate' AND outcome = 'ok'")).toBe(1);
   });
 });

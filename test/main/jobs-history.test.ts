@@ -8,6 +8,7 @@ import { SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
 import type { JobState } from '../../src/shared/domain.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { startRemoteSandbox } from '../support/remote-sandbox.ts';
 
 let t: TestCore;
 beforeAll(async () => {
@@ -162,6 +163,39 @@ describe('a resume waiting for the ledger', () => {
       release();
       t.core.ledger.idle = idle;
       off();
+    }
+  });
+
+  it('runs the job on its own profile when the person switches to another profile while it is starting (no "No apiKey" stop)', async () => {
+    // A core of its own: the switch would change the profile the other tests here work on.
+    const own = await startTestCore();
+    const remote = await startRemoteSandbox({ name: 'Other Shop', identifier: 'other-shop' });
+    let release = (): void => undefined;
+    try {
+      const other = await own.must('profiles.add', { name: 'Other Shop', baseUrl: remote.url, apiKey: remote.apiKey, serviceIdentifier: 'other-shop' });
+      await own.must('profiles.select', { id: SANDBOX_PROFILE_ID });
+      const id = randomUUID();
+      const createdAt = new Date().toISOString();
+      own.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: ['NOT-A-KEY-P1', 'NOT-A-KEY-P2'] });
+      own.core.db.setJobState(id, 'cancelled', null, createdAt);
+      const recorded = new Promise<void>((r) => (release = r));
+      const idle = own.core.ledger.idle.bind(own.core.ledger);
+      own.core.ledger.idle = () => recorded.then(idle);
+      const resumed = own.call('jobs.resume', { jobId: id });
+      expect((await own.must('jobs.get', { jobId: id })).startingSince).toEqual(expect.any(String));
+      // The job reads "Starting" (up to a minute): the person goes to the other profile meanwhile.
+      await own.must('profiles.select', { id: other.id });
+      release();
+      expect(await resumed).toMatchObject({ ok: true, data: { id, state: 'running' } });
+      await own.core.jobs.settled(id);
+      // Sent to the sandbox, the job's own service, with the sandbox's apiKey: it answered each (no such key).
+      expect(own.core.db.job(id)).toMatchObject({ state: 'finished', reason: null });
+      expect(own.core.db.jobCounts(id)).toMatchObject({ pending: 0, sent: 0, failed: 2, unknown: 0 });
+      expect(own.core.db.jobItems(id, 'failed', 0, 10).items.map((i) => i.code)).toEqual(['NOT_FOUND', 'NOT_FOUND']);
+    } finally {
+      release();
+      await own.close();
+      await remote.close();
     }
   });
 });

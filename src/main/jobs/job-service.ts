@@ -35,8 +35,6 @@ const RATE_WINDOW_MS = 5_000;
  */
 const WRITE_ANSWERS_EVERY_MS = 10;
 const WRITE_ANSWERS_AT = 32;
-/** A flush longer than this yields to due timers before the next request goes out. */
-const LONG_STRETCH_MS = 20;
 /** How long quitting waits for answers already on the wire before leaving them unknown. */
 const QUIT_GRACE_MS = 2_000;
 /**
@@ -58,6 +56,8 @@ function waitWords(ms: number): string {
   const s = Math.max(1, Math.round(ms / 1000));
   return s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} second${s === 1 ? '' : 's'}`;
 }
+/** Why a job stopped when a write of it met keydesk.db's lock held by another writer, however long. */
+const BUSY_WORDS = "Keydesk's records were busy (another task was writing to them), so this job stopped sending. Resume it to send the keys left.";
 /** A job whose end waits for keydesk.db's lock: resumed or removed only once it is recorded. */
 const END_PENDING =
   "Keydesk's records are busy (another task is writing to them): this job's end is not recorded yet. Try again in a moment.";
@@ -110,8 +110,8 @@ export interface JobServiceDeps {
    */
   generateIntake?: () => GenerateIntake;
   /**
-   * Where a bulk job's claims and answers are written: the app's is a thread of its own (ThreadJobWrites).
-   * Without it they are written on `db` (the engine tested alone). Generate jobs write on `db` either way.
+   * Where a job's claims and answers are written: the app's is a thread of its own (ThreadJobWrites).
+   * Without it they are written on `db` (the engine tested alone).
    */
   writes?: JobWrites;
   /** How long a bulk job waits for keydesk.db's lock held by another writer before it stops (default a minute). */
@@ -295,18 +295,25 @@ export class JobService {
     if (this.endPending(jobId)) return fail('CONFLICT', END_PENDING);
     this.starting.set(jobId, new Date().toISOString());
     try {
-      if (ready) {
-        // The wait can be long (the ledger recording the keys a generate just made): said at once, so no window
-        // shows the job as it stopped (and offers to resume it) while it is starting.
-        this.emitStored(jobId);
-        await ready();
-      }
-      return await this.runReserved(jobId, retryUnknown);
+      // The wait can be long (the ledger recording the keys a generate just made): said at once, so no window
+      // shows the job as it stopped (and offers to resume it) while it is starting.
+      if (ready) this.emitStored(jobId);
+      // The client is taken now, while the job's profile is the one it was asked on: a profile switch during the
+      // wait below does not leave the run without one.
+      const client = await this.clientForJob(jobId);
+      if (ready) await ready();
+      return this.runReserved(jobId, retryUnknown, client);
     } finally {
       this.starting.delete(jobId);
       // A start that did not become a run: whoever heard "starting" hears the job as it stands.
       if (ready && !this.runs.has(jobId)) this.emitStored(jobId);
     }
+  }
+
+  /** The service client for a job's profile, or null (no such job or profile, or no apiKey for it). */
+  private async clientForJob(jobId: string): Promise<ServiceClient | null> {
+    const job = this.db.job(jobId);
+    return job && this.deps.profile(job.profileId) ? this.deps.clientFor(job.profileId) : null;
   }
 
   private emitStored(jobId: string): void {
@@ -358,16 +365,18 @@ export class JobService {
     return null;
   }
 
-  private async runReserved(jobId: string, retryUnknown: boolean): Promise<Result<JobSummary>> {
+  private runReserved(jobId: string, retryUnknown: boolean, client: ServiceClient | null): Result<JobSummary> {
+    if (this.closed) return fail('CANCELLED', 'Keydesk is quitting.');
     const job = this.db.job(jobId);
     if (!job) return fail('NOT_FOUND', 'That job no longer exists.');
     const profile = this.deps.profile(job.profileId);
-    const client = profile ? await this.deps.clientFor(job.profileId) : null;
-    if (!profile || !client) {
-      this.db.setJobState(jobId, 'interrupted', 'No apiKey is available for this profile; enter it again, then resume.', new Date().toISOString());
-      return fail('KEYCHAIN_UNAVAILABLE', 'No apiKey is available for this profile; enter it again, then resume.');
+    if (!profile) return fail('NOT_FOUND', 'That profile no longer exists.');
+    if (!client) {
+      const words = 'No apiKey is available for this profile; enter it again, then resume.';
+      // A job just created (running in the file, never run) ends interrupted; a stopped one stays as it stopped.
+      if (job.state === 'running') this.db.setJobState(jobId, 'interrupted', words, new Date().toISOString());
+      return fail('KEYCHAIN_UNAVAILABLE', words);
     }
-    if (this.closed) return fail('CANCELLED', 'Keydesk is quitting.');
     if (this.runs.has(jobId)) return fail('CONFLICT', 'That job is already running.');
     // The yes to send the unknown items again is taken now the run surely starts, and for this run alone.
     if (retryUnknown) this.db.approveUnknownJobItems(jobId);
@@ -436,13 +445,10 @@ export class JobService {
         // Nothing to claim (every item sent or ended, as far as this run knows): no claim is asked of the file.
         const claimable = run.counts.pending > 0 || run.retryUnknown;
         const claim = !claimable || free <= 0 || (free < Math.ceil(limit / 4) && run.inflight > 0) ? 0 : paced ? 1 : free;
-        const t0 = performance.now();
-        // A generate batch's answer (a few, each large) is written with the next claim: one transaction. A bulk
-        // job's answers (many, each small) wait to be written in groups, after the next requests have gone out.
-        const grouped = run.job.action !== 'generate';
-        const claimed = grouped ? await this.claim(run, claim) : this.step(run, claim);
-        if (!grouped) this.emit(run, false);
-        if (grouped && stopped(run)) {
+        // Answers wait to be written in groups, after the next requests have gone out (a generate job's too: its
+        // batches' values go to the job writer, off main, and wait out another writer's lock as a bulk job's do).
+        const claimed = await this.claim(run, claim);
+        if (stopped(run)) {
           // Cancelled (or quitting) as the claim came back: claimed, never sent, so back as they were.
           for (const item of claimed) putBack(run, item, false);
           continue;
@@ -457,23 +463,12 @@ export class JobService {
           }
           break;
         }
-        if (!grouped && performance.now() - t0 > LONG_STRETCH_MS) {
-          // After a long synchronous stretch (a 100,000-key batch into the ledger), let due timers run before
-          // sending: undici retires keep-alive sockets the service is about to close on a timer, and a
-          // request written on one would be reset unanswered, its outcome unknown.
-          await new Promise((r) => setTimeout(r, 0));
-          if (stopped(run)) {
-            // Cancelled (or quitting) meanwhile: these were claimed but never sent, so they go back as they were.
-            for (const item of claimed) putBack(run, item, false);
-            continue;
-          }
-        }
         for (const item of claimed) {
           run.counts[item.retry ? 'unknown' : 'pending'] -= item.size;
           run.counts.sent += item.size;
           void this.send(run, item, run.control.sent(this.clock.now()));
         }
-        if (grouped && this.answersDue(run)) {
+        if (this.answersDue(run)) {
           // The requests just claimed reach the socket first (their sending continues in microtasks).
           await new Promise((r) => setImmediate(r));
           this.writeAnswers(run);
@@ -483,7 +478,9 @@ export class JobService {
         await this.waitForAnswer(run);
       }
     } catch (error) {
-      run.stop ??= { state: 'interrupted', reason: isLockWait(error) ? lockWords(this.lockWaitMs) : unexpectedFailure('this job', error).message };
+      // A lock wait past LOCK_WAIT_MS stops the run where it happens (claim), in lockWords; one met anywhere else
+      // is said without a length it did not last.
+      run.stop ??= { state: 'interrupted', reason: isLockWait(error) ? BUSY_WORDS : unexpectedFailure('this job', error).message };
     } finally {
       await this.finish(run);
     }
@@ -788,15 +785,8 @@ export class JobService {
     for (const batch of run.unwritten.splice(0)) this.track(run, this.settle(run, batch));
   }
 
-  /**
-   * Writes what has settled since the last write: a bulk job's through its writer (in order, after the claims
-   * and answers before it), a generate job's on main's connection.
-   */
+  /** Writes what has settled since the last write, through the job writer (in order, after the writes before it). */
   private writeAnswers(run: Run): void {
-    if (run.job.action === 'generate') {
-      this.step(run, 0);
-      return;
-    }
     const batch = takeAnswers(run);
     if (batch !== null) this.track(run, this.settle(run, batch));
   }
@@ -843,11 +833,6 @@ export class JobService {
         }
       }
     }
-  }
-
-  /** Writes what has settled since the last step and claims up to `claim` more items: one transaction. */
-  private step(run: Run, claim: number): ClaimedItem[] {
-    return this.db.jobStep(takeAnswers(run), claim > 0 ? { jobId: run.job.id, max: claim, retry: run.retryUnknown } : null);
   }
 
   private emit(run: Run, force: boolean): void {
