@@ -71,9 +71,11 @@ describe('sending the unknown items again', () => {
     const { db, jobs, id, state, evidence } = await unknownJob(3, 'delete');
     try {
       state.client = null;
+      const before = jobs.get('p1', id);
       const retried = await jobs.resume('p1', id, true);
       expect(retried).toMatchObject({ ok: false, code: 'KEYCHAIN_UNAVAILABLE' });
-      expect(jobs.get('p1', id)).toMatchObject({ state: 'interrupted', counts: { unknown: 3, pending: 0, sent: 0 } });
+      // The job stays as it stopped (nothing ran): its state, reason and end unchanged.
+      expect(jobs.get('p1', id)).toMatchObject({ state: before?.state, reason: before?.reason, finishedAt: before?.finishedAt, counts: { unknown: 3, pending: 0, sent: 0 } });
       expect(db.jobItems(id, undefined, 0, 10).items).toEqual(evidence);
 
       state.client = clientAt(url);
