@@ -268,3 +268,47 @@ describe('Jobs: answers and events in either order', () => {
     expect(rowTexts().map((r) => r[1])).toEqual(['Running', 'Finished']);
   });
 });
+
+describe('Toasts: an interrupted job that a Resume then finished (walk7 P13)', () => {
+  it("takes the interrupted run's error away when the same job finishes, and keeps another job's", async () => {
+    const EXTEND = '33333333-3333-4333-8333-333333333333';
+    const extend = (over: Partial<JobSummary>) =>
+      summary({ id: EXTEND, action: 'extend', days: 5, note: null, total: 100, counts: { pending: 100, sent: 0, done: 0, failed: 0, unknown: 0 }, ...over });
+    const other = summary({ id: uuid(7), action: 'delete', note: null, state: 'interrupted', total: 3, counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 } });
+    fake.impl['jobs.list'] = () => listed([extend({ state: 'running', finishedAt: null })]);
+    render(
+      <>
+        <Jobs />
+        <Toasts />
+      </>,
+    );
+    await screen.findByRole('table', { name: 'Jobs' });
+    const errors = screen.getByRole('alert', { name: 'Errors' });
+    const interrupted = 'Extend by 5 days: 0 of 100 done, 100 not sent (interrupted).';
+    act(() => {
+      emit('jobs.progress', extend({ state: 'interrupted' }));
+    });
+    await waitFor(() => {
+      expect(errors.textContent).toContain(interrupted);
+    });
+    act(() => {
+      emit('jobs.progress', other);
+      emit('jobs.progress', extend({ state: 'running', finishedAt: null, counts: { pending: 40, sent: 0, done: 60, failed: 0, unknown: 0 } }));
+    });
+    // Resumed, running again: the interrupted run's words stay until the job ends again.
+    expect(errors.textContent).toContain(interrupted);
+    act(() => {
+      emit('jobs.progress', extend({ state: 'finished', counts: { pending: 0, sent: 0, done: 100, failed: 0, unknown: 0 } }));
+    });
+    await waitFor(() => {
+      expect(screen.getByRole('status', { name: 'Notifications' }).textContent).toContain('Extend by 5 days: 100 of 100 done.');
+    });
+    expect(errors.textContent).not.toContain(interrupted);
+    expect(errors.textContent).toContain('Delete: 0 of 3 done, 3 not sent (interrupted).');
+    // A repeated end of the job (an answer and an event racing) does not take its own words away.
+    act(() => {
+      emit('jobs.progress', extend({ state: 'finished', counts: { pending: 0, sent: 0, done: 100, failed: 0, unknown: 0 } }));
+    });
+    expect(screen.getByRole('status', { name: 'Notifications' }).textContent).toContain('Extend by 5 days: 100 of 100 done.');
+  });
+});

@@ -24,6 +24,8 @@ export interface Toast {
   text: string;
   /** The job it is about: it goes when that job ends, when it would no longer be true. */
   jobId?: string;
+  /** The job whose end it reports: replaced by the words of that job's next end (store/ui.ts notifyJobEnd). */
+  jobEnd?: string;
 }
 
 export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice & DraftsSlice & IntegrationSlice & JobsSlice;

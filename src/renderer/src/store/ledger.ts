@@ -110,6 +110,7 @@ export interface LedgerSlice {
 
 type Notify = {
   notify: (kind: 'success' | 'error', text: string, jobId?: string) => void;
+  notifyJobEnd: (kind: 'success' | 'error', text: string, jobId: string) => void;
   dismissAboutJob: (jobId: string) => void;
   /** The Jobs view's list hears the same progress (see jobs.ts). */
   noteJobProgress: (summary: JobSummary) => void;
@@ -243,7 +244,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       // Named, so a toast is not taken for another job's; a cancel the person asked for, with nothing failed or
       // in doubt, is not an error.
       const clean = failed === 0 && unknown === 0 && sent === 0 && (done === p.total || p.state === 'cancelled');
-      get().notify(clean ? 'success' : 'error', `${jobTitle(p)}: ${parts.join(', ')}.`);
+      get().notifyJobEnd(clean ? 'success' : 'error', `${jobTitle(p)}: ${parts.join(', ')}.`, p.id);
     }
   };
   /** Main's word on a job, from an event or an action's answer: every place that shows jobs hears it. */

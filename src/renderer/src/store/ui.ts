@@ -22,6 +22,11 @@ export interface UiSlice {
   setPaletteOpen: (open: boolean) => void;
   /** `jobId`: a toast about that job's state (say, "already running"), taken away when the job ends. */
   notify: (kind: Toast['kind'], text: string, jobId?: string) => void;
+  /**
+   * How a job ended: it replaces what an earlier end of the same job said (an interrupted run's error, once a
+   * Resume has finished it), which is no longer how the job stands.
+   */
+  notifyJobEnd: (kind: Toast['kind'], text: string, jobId: string) => void;
   dismiss: (id: number) => void;
   /** The job ended: toasts about it as it was no longer hold. */
   dismissAboutJob: (jobId: string) => void;
@@ -29,6 +34,18 @@ export interface UiSlice {
 
 export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileData> {
   const { set } = ctx;
+  /** Adds a toast; `keep` says which of those on screen stay (the one it replaces does not). */
+  const push = (kind: Toast['kind'], text: string, about: Pick<Toast, 'jobId' | 'jobEnd'>, keep: (t: Toast) => boolean = () => true) => {
+    const id = ++toastId;
+    const words = plain(text);
+    set((s) => {
+      // The same message again moves to the end (newest) instead of stacking twice.
+      const others = s.toasts.filter((t) => keep(t) && (t.kind !== kind || t.text !== words));
+      const last = (k: Toast['kind'], max: number) => others.filter((t) => t.kind === k).slice(-max);
+      const kept = new Set([...last('error', MAX_ERRORS - (kind === 'error' ? 1 : 0)), ...last('success', MAX_SUCCESSES - (kind === 'success' ? 1 : 0))]);
+      return { toasts: [...others.filter((t) => kept.has(t)), { id, kind, text: words, ...about }] };
+    });
+  };
   return {
     view: 'overview',
     toasts: [],
@@ -41,15 +58,10 @@ export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileDat
     },
     // The Toasts component times a success out (paused while hovered or focused); an error stays until dismissed.
     notify: (kind, text, jobId) => {
-      const id = ++toastId;
-      const words = plain(text);
-      set((s) => {
-        // The same message again moves to the end (newest) instead of stacking twice.
-        const others = s.toasts.filter((t) => t.kind !== kind || t.text !== words);
-        const keep = (k: Toast['kind'], max: number) => others.filter((t) => t.kind === k).slice(-max);
-        const kept = new Set([...keep('error', MAX_ERRORS - (kind === 'error' ? 1 : 0)), ...keep('success', MAX_SUCCESSES - (kind === 'success' ? 1 : 0))]);
-        return { toasts: [...others.filter((t) => kept.has(t)), { id, kind, text: words, ...(jobId === undefined ? {} : { jobId }) }] };
-      });
+      push(kind, text, jobId === undefined ? {} : { jobId });
+    },
+    notifyJobEnd: (kind, text, jobId) => {
+      push(kind, text, { jobEnd: jobId }, (t) => t.jobEnd !== jobId);
     },
     dismiss: (id) => {
       set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
