@@ -113,6 +113,20 @@ describe('the window while keydesk.db is upgraded', () => {
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 
+  it('says Keydesk stopped answering, not that it could not start, when main goes away during the upgrade (walk7 P11)', async () => {
+    render(<App />);
+    await screen.findByRole('heading', { name: 'Upgrading your local records' });
+    const gone = 'The Keydesk harness is not answering (Failed to fetch).';
+    fake.impl['app.startup'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: gone });
+    expect(await screen.findByRole('heading', { name: 'Keydesk stopped answering' })).toBeTruthy();
+    expect(screen.queryByText(/could not start/)).toBeNull();
+    expect(screen.getByText(gone)).toBeTruthy();
+    expect(screen.getByText(/^It stopped while upgrading your local records/).textContent).toBe(
+      'It stopped while upgrading your local records (step 1 of 11). Nothing is lost: your records stay as they were, and the upgrade starts again the next time Keydesk opens.',
+    );
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
   it('shows the plain start line, not the upgrade, when main starts with nothing to upgrade', async () => {
     startup = { state: 'starting', upgrade: null, failure: null };
     render(<App />);

@@ -103,6 +103,8 @@ export function App() {
   // Main's start failed for good (an upgrade of keydesk.db that could not finish): asking again cannot help, only a
   // new start once the cause is fixed.
   const startFailed = useKeydesk((s) => s.startup?.state === 'failed');
+  /** Main answered about its start at least once in this window. */
+  const startupSeen = useKeydesk((s) => s.startup !== null);
   const view = useKeydesk((s) => s.view);
   const setView = useKeydesk((s) => s.setView);
   const setPaletteOpen = useKeydesk((s) => s.setPaletteOpen);
@@ -126,10 +128,19 @@ export function App() {
   }, [setPaletteOpen]);
 
   if (session === 'error') {
+    // Main not answering at all (the harness's process gone, say) is not a start that failed: it may have been
+    // starting, or upgrading, when it stopped.
+    const unanswered = sessionError?.code === 'NETWORK';
     return (
       <main className="center" data-app-state="error">
-        <h1>Keydesk could not start</h1>
+        <h1>{!unanswered ? 'Keydesk could not start' : startupSeen ? 'Keydesk stopped answering' : 'Keydesk is not answering'}</h1>
         {sessionError && <FailureMessage failure={sessionError} />}
+        {unanswered && upgrade && (
+          <p>
+            It stopped while upgrading your local records (step {upgrade.step.toLocaleString()} of {upgrade.steps.toLocaleString()}). Nothing is lost: your
+            records stay as they were, and the upgrade starts again the next time Keydesk opens.
+          </p>
+        )}
         {startFailed ? (
           <p>Quit Keydesk, and start it again once that is fixed.</p>
         ) : (
