@@ -30,7 +30,7 @@ describe('Profiles: removing a service', () => {
     const user = userEvent.setup();
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
-    const dialog = screen.getByRole('dialog', { name: 'Remove this service?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Remove this service?' });
     expect(within(dialog).getByText(/^Its apiKey/).textContent).toBe(
       "Its apiKey is deleted from the OS keychain. Keydesk's local record of it, the ledger of its keys and its job history, is no longer shown (adding the service again starts both empty). The keys on the service are not touched.",
     );
@@ -42,7 +42,7 @@ describe('Profiles: removing a service', () => {
     useKeydesk.setState({ jobElsewhere: extend({}) });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
-    const dialog = screen.getByRole('dialog', { name: 'Remote Shop cannot be removed now' });
+    const dialog = await screen.findByRole('dialog', { name: 'Remote Shop cannot be removed now' });
     expect(within(dialog).getByText(/^A job/).textContent).toBe(
       'A job is running for this profile: Extend by 2 days, 1,604 of 5,000 done. Cancel it first, or wait for it to end.',
     );
@@ -56,12 +56,24 @@ describe('Profiles: removing a service', () => {
     expect(removes()).toEqual([]);
   });
 
+  it('asks main as the dialog opens: a job this window heard nothing of is named too', async () => {
+    const user = userEvent.setup();
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [extend({ counts: { pending: 4997, sent: 0, done: 3, failed: 0, unknown: 0 } })] } });
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remote Shop cannot be removed now' });
+    expect(within(dialog).getByText(/^A job/).textContent).toBe(
+      'A job is running for this profile: Extend by 2 days, 3 of 5,000 done. Cancel it first, or wait for it to end.',
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Remove' })).toBeNull();
+  });
+
   it("for the selected profile's own running job, offers to open it in Jobs", async () => {
     const user = userEvent.setup();
     useKeydesk.setState({ activeProfileId: remoteProfile.id, bulkJob: extend({}), job: extend({}) });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
-    const dialog = screen.getByRole('dialog', { name: 'Remote Shop cannot be removed now' });
+    const dialog = await screen.findByRole('dialog', { name: 'Remote Shop cannot be removed now' });
     await user.click(within(dialog).getByRole('button', { name: 'Open the job in Jobs' }));
     await waitFor(() => {
       expect(useKeydesk.getState().view).toBe('jobs');
@@ -75,7 +87,7 @@ describe('Profiles: removing a service', () => {
     fake.impl['profiles.remove'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: words });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Remove this service?' })).getByRole('button', { name: 'Remove' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Remove this service?' })).getByRole('button', { name: 'Remove' }));
     await waitFor(() => {
       expect(useKeydesk.getState().toasts.map((t) => t.text)).toContain(words);
     });

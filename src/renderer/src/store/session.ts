@@ -1,6 +1,6 @@
 // The app's status and its profiles: which service every other slice talks to.
 import type { OperationInput } from '../../../shared/contract.ts';
-import type { AppStatus, Profile, StartupStatus } from '../../../shared/domain.ts';
+import type { AppStatus, JobSummary, Profile, StartupStatus } from '../../../shared/domain.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { subscribe } from '../lib/api.ts';
 import { IDLE, type RequestState } from './request.ts';
@@ -24,6 +24,11 @@ export interface SessionSlice {
   addProfile: (input: OperationInput<'profiles.add'>) => Promise<Failure | null>;
   updateProfile: (input: OperationInput<'profiles.update'>) => Promise<Failure | null>;
   removeProfile: (id: string) => Promise<void>;
+  /**
+   * A job main runs (or gets ready to run) for the profile, as main says now; null when none, or when main could
+   * not say (main refuses the removal of a profile with a running job anyway).
+   */
+  runningJobOf: (profileId: string) => Promise<JobSummary | null>;
 }
 
 export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof ProfileData> {
@@ -110,6 +115,11 @@ export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof 
       if (!r) return get().profileRequest.error;
       toastOk(`Saved ${r.data.name}.`);
       return null;
+    },
+    runningJobOf: async (profileId) => {
+      const r = await runGlobal('jobs.list', undefined);
+      if ('failure' in r) return null;
+      return [...r.data.jobs, ...r.data.elsewhere].find((j) => j.profileId === profileId && j.finishedAt === null) ?? null;
     },
     removeProfile: async (id) => {
       const r = await request('profiles.remove', { id }, 'profileRequest', () => ({}), { global: true, toast: true });

@@ -45,6 +45,9 @@ export function Profiles() {
   const add = useKeydesk((s) => s.addProfile);
   const remove = useKeydesk((s) => s.removeProfile);
   const openJob = useKeydesk((s) => s.openJob);
+  const runningJobOf = useKeydesk((s) => s.runningJobOf);
+  /** What main said, as the Remove dialog opened, of a job running for that profile. */
+  const [askedRunning, setAskedRunning] = useState<JobSummary | null>(null);
   const setView = useKeydesk((s) => s.setView);
   // Every job this window knows main still runs: the active profile's (All keys', Keys') and another profile's.
   const job = useKeydesk((s) => s.job);
@@ -100,7 +103,17 @@ export function Profiles() {
                     </button>
                   )}
                   {p.kind !== 'sandbox' && (
-                    <button type="button" className="danger" onClick={() => { setToRemove(p.id); }}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => {
+                        // Asked of main as the dialog opens: another profile's job is known here only from its events.
+                        void runningJobOf(p.id).then((running) => {
+                          setAskedRunning(running);
+                          setToRemove(p.id);
+                        });
+                      }}
+                    >
                       Remove {p.name}
                     </button>
                   )}
@@ -194,7 +207,11 @@ export function Profiles() {
       </div>
       {(() => {
         const profile = profiles.find((p) => p.id === toRemove);
-        const running = liveJobs.find((j) => j !== null && j.profileId === toRemove && j.finishedAt === null) ?? null;
+        // Main's answer as the dialog opened, unless a progress event heard since says more of that job; then every
+        // other job this window knows of for the profile.
+        const known = liveJobs.filter((j): j is JobSummary => j !== null && j.profileId === toRemove);
+        const asked = askedRunning?.profileId === toRemove ? (known.find((j) => j.id === askedRunning.id && j.version > askedRunning.version) ?? askedRunning) : null;
+        const running = [asked, ...known.filter((j) => j.id !== asked?.id)].find((j) => j !== null && j.finishedAt === null) ?? null;
         if (running && profile) {
           // Main refuses too; here the way to the job is offered instead of a Remove that would be refused.
           return (
