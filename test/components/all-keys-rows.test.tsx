@@ -207,7 +207,7 @@ describe('All keys: an expiry not read back', () => {
     expect(stale.textContent).toContain('not read back');
     // The whole sentence for a screen reader, and in the title for a pointer.
     expect(stale.textContent).toContain(STALE_EXPIRY);
-    expect(STALE_EXPIRY).toBe('Extended; new expiry not read back — look the key up.');
+    expect(STALE_EXPIRY).toBe('An extend was sent and the new expiry not read back — look the key up.');
     expect(stale.querySelector('[title]')?.getAttribute('title')).toBe(`${STALE_EXPIRY} Expiry seen before: 2099-01-31T23:59:59.999Z`);
 
     const current = expiryCell('KD-NEW');

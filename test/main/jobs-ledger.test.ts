@@ -163,4 +163,22 @@ describe("a ledger row's mark for an expiry not read back", () => {
       db.close();
     }
   });
+
+  it("is set for an extend job's items still sent when Keydesk stopped (unknown at the next start), not for other actions' items", () => {
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    try {
+      const base = { id: '', note: 'n', status: 'active' as const, isPremium: false, hwid: null, expire: null, expiresByDaysKey: false, daysKey: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+      db.recordKeys('p1', ['A', 'B', 'C', 'D'].map((value) => ({ ...base, value, expiresAt: '2030-01-01T00:00:00.000Z' })));
+      const at = new Date().toISOString();
+      db.createJob({ id: 'ext', profileId: 'p1', action: 'extend', params: '{"days":1}', createdAt: at }, { keyValues: ['A', 'B', 'C'] });
+      db.createJob({ id: 'del', profileId: 'p1', action: 'delete', params: '{}', createdAt: at }, { keyValues: ['D'] });
+      // A and B go on the wire; C is never claimed (pending: nothing was sent). D is a delete's item, sent.
+      expect(db.jobStep(null, { jobId: 'ext', max: 2 }).map((i) => i.target)).toEqual(['A', 'B']);
+      expect(db.jobStep(null, { jobId: 'del', max: 1 }).map((i) => i.target)).toEqual(['D']);
+      db.interruptRunningJobs('Keydesk stopped while this job ran.');
+      expect([...db.iterateLedgerKeys('p1', ['A', 'B', 'C', 'D'])].filter((r) => r.expiryStale).map((r) => r.value)).toEqual(['A', 'B']);
+    } finally {
+      db.close();
+    }
+  });
 });

@@ -8,7 +8,7 @@ import { needsProfile, type Handlers } from './types.ts';
 export const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status', 'isPremium', 'expiresAt', 'daysKey', 'hwid', 'createdAt', 'lastSeenAt'];
 /**
  * An All keys row as exported: the ledger's "expiry not read back" mark (an extend whose new expiry the service
- * never described and a read-back could not find) on every row, in the words the table uses, as a true/false
+ * never described and a read-back could not find, or one sent with no answer: unknown) on every row, in the words the table uses, as a true/false
  * column like isPremium: a file must not pass off the expiry seen before as current.
  */
 export type LedgerExportRow = Omit<LedgerRow, 'expiryStale'> & { expiryNotReadBack: boolean };

@@ -680,6 +680,8 @@ export class JobService {
         run.counts[outcome.kind] += item.size;
         countCompletion(run, now, item.size);
         settleLater(run, { seq: item.seq, state: outcome.kind, code: outcome.code, message: outcome.message });
+        // An extend that may have taken effect: All keys must not state the expiry seen before as current.
+        if (outcome.kind === 'unknown' && run.job.action === 'extend') run.expiryStale.push(item.target);
         audit('failed', outcome.message);
         break;
       case 'requeue':

@@ -892,6 +892,21 @@ export class LocalDb {
     this.statement('UPDATE ledger SET expiry_stale = 1 WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))').run(profileId, JSON.stringify(values));
   }
 
+  /**
+   * The keys of extend items still sent (about to become unknown: they may or may not have taken effect) in the
+   * jobs `jobs` selects: their ledger rows' expiry is the one seen before the extend, marked as not read back.
+   */
+  private markSentExtendsStale(jobs: string, ...params: string[]): void {
+    const r = this.db
+      .prepare(
+        `UPDATE ledger SET expiry_stale = 1 WHERE expiry_stale = 0 AND (profile_id, value) IN
+           (SELECT j.profile_id, i.target FROM job_items i JOIN jobs j ON j.id = i.job_id
+             WHERE i.job_id IN (${jobs}) AND i.state = 'sent' AND j.action = 'extend')`,
+      )
+      .run(...params);
+    if (Number(r.changes) > 0) this.ledgerCaches(true);
+  }
+
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
     this.ledgerCaches(true);
     this.db.prepare("UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value = ?").run(seenAt, profileId, value);
@@ -1789,6 +1804,7 @@ export class LocalDb {
     this.tx(() => {
       for (const batch of batches) this.settleInTx(batch, at);
       this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
+      this.markSentExtendsStale('SELECT id FROM jobs WHERE id = ?', jobId);
       this.db
         .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
         .run('Sent; Keydesk could not record its answer. It may or may not have taken effect.', jobId);
@@ -1803,6 +1819,7 @@ export class LocalDb {
    */
   interruptRunningJobs(reason: string, at = new Date().toISOString()): string[] {
     return this.tx(() => {
+      this.markSentExtendsStale('SELECT id FROM jobs');
       this.db
         .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id IN (SELECT id FROM jobs) AND state = 'sent'")
         .run('Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.');

@@ -36,8 +36,11 @@ const COLUMNS: { field: LedgerSortField | null; label: string; title?: string }[
   { field: 'lastSeenAt', label: 'Checked by Keydesk', title: CHECKED_TITLE },
 ];
 
-/** What a row whose new expiry was never read back says (the ledger's expiryStale mark). */
-export const STALE_EXPIRY = 'Extended; new expiry not read back — look the key up.';
+/**
+ * What a row whose new expiry was never read back says (the ledger's expiryStale mark): an extend answered with no
+ * key that could not be read back, or one sent with no answer (unknown: it may or may not have taken effect).
+ */
+export const STALE_EXPIRY = 'An extend was sent and the new expiry not read back — look the key up.';
 
 /** A date (with a clock badge once passed), or a days key's term: "+45 days" on screen, read out whole. */
 function Expiry({ row }: { row: LedgerRow }) {
@@ -52,7 +55,8 @@ function Expiry({ row }: { row: LedgerRow }) {
     );
   }
   if (row.expiryStale) {
-    // Extended on the service, and the new expiry never came back: the date is the one seen before, and says so.
+    // Extended on the service (or perhaps: no answer came), and the new expiry never came back: the date is the one
+    // seen before, and says so.
     return (
       <span className="stale-expiry" title={`${STALE_EXPIRY} Expiry seen before: ${row.expiresAt ?? 'none'}`}>
         {row.expiresAt ? fmt.date(row.expiresAt) : '—'}

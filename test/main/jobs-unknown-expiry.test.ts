@@ -1,0 +1,120 @@
+// A bulk extend into a service that stops answering (SIGSTOP-like: it takes the requests and answers none until it
+// is let go, then applies what it took): the items sent with no answer are unknown, and some of them did take effect.
+// All keys must not state their old expiry as fact: their ledger rows are marked "not read back", the All keys
+// exports say expiryNotReadBack=true for exactly those, and a later read of the key from the service clears it.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchValues } from '../../src/shared/key-batch.ts';
+import { ROUTES } from '../../src/shared/wire.ts';
+import { startTestCore, type TestCore } from '../support/core.ts';
+import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
+
+let t: TestCore;
+let remote: RemoteSandbox;
+let proxy: Server;
+/** Extends passed on before the service freezes; held: requests taken while frozen, passed on when let go. */
+let freezeAfterExtends = Number.POSITIVE_INFINITY;
+let extendsSeen = 0;
+let frozen = false;
+const held: (() => void)[] = [];
+
+beforeAll(async () => {
+  remote = await startRemoteSandbox({ name: 'Frozen Shop', identifier: 'frozen-shop' });
+  proxy = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', remote.url);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+      const pass = (): void => {
+        void fetch(url, { method: req.method ?? 'GET', headers, body: req.method === 'GET' ? null : body }).then(async (up) => {
+          const text = await up.text();
+          // A request the client gave up on is still applied; its answer goes nowhere.
+          if (!res.destroyed) res.writeHead(up.status, { 'content-type': 'application/json' }).end(text);
+        });
+      };
+      if (url.pathname === ROUTES.expandExpiration.path && ++extendsSeen > freezeAfterExtends) frozen = true;
+      if (frozen) held.push(pass);
+      else pass();
+    });
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  // A short wait for an answer, so "no answer" comes within the test's time; nothing else differs from the app.
+  t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 1_000, bodyMs: 1_000 }, retryDelaysMs: [] } });
+  const profile = await t.must('profiles.add', { name: 'Frozen Shop', baseUrl: base, apiKey: remote.apiKey, serviceIdentifier: 'frozen-shop' });
+  await t.must('profiles.select', { id: profile.id });
+  t.core.jobs.setCeiling(profile.id, 2);
+});
+afterAll(async () => {
+  await t.close();
+  proxy.closeAllConnections();
+  await new Promise((r) => proxy.close(r));
+  await remote.close();
+});
+
+const expiryOnService = (value: string): number | undefined => remote.store.inspect('SELECT expires_at FROM keys WHERE value = ?', value)[0]?.expires_at as number | undefined;
+
+describe('a bulk extend whose service stops answering mid-job', () => {
+  it('marks the rows of the unknown items as not read back, in All keys and its exports, until the key is read again', async () => {
+    const keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 12, isPremium: false, note: 'frozen batch' })).generated);
+    await t.core.ledger.idle();
+    const before = Date.UTC(2099, 0, 31, 23, 59, 59, 999);
+    const after = Date.UTC(2099, 1, 5, 23, 59, 59, 999);
+
+    freezeAfterExtends = 4;
+    const job = await t.must('jobs.start', { action: 'extend', target: { keyValues: keys }, days: 5 });
+    // The service is let go once two requests have gone unanswered: it then applies what it took.
+    for (;;) {
+      const seen = await t.must('jobs.get', { jobId: job.id });
+      if (seen.counts.unknown >= 2) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    freezeAfterExtends = Number.POSITIVE_INFINITY;
+    frozen = false;
+    for (const pass of held.splice(0)) pass();
+    await t.core.jobs.settled(job.id);
+    await t.core.ledger.idle();
+
+    const { items } = await t.must('jobs.items', { jobId: job.id, offset: 0, limit: 20 });
+    const unknown = items.filter((i) => i.state === 'unknown').map((i) => i.target);
+    const done = items.filter((i) => i.state === 'done').map((i) => i.target);
+    expect(unknown.length).toBeGreaterThanOrEqual(2);
+    expect(unknown.length + done.length).toBe(12);
+    // Some unknown extends did take effect on the service (it applied what it held): the old date would be false.
+    await expect.poll(() => unknown.filter((v) => expiryOnService(v) === after).length, { timeout: 10_000 }).toBeGreaterThan(0);
+
+    const filter = { text: 'frozen batch' };
+    const sort = { field: 'value', dir: 'asc' } as const;
+    const rows = (await t.must('ledger.query', { filter, sort, offset: 0, limit: 20 })).rows;
+    expect(rows).toHaveLength(12);
+    for (const r of rows) {
+      if (unknown.includes(r.value)) expect(r).toMatchObject({ expiresAt: new Date(before).toISOString(), expiryStale: true });
+      else {
+        expect(r.expiresAt).toBe(new Date(after).toISOString());
+        expect(r.expiryStale).toBeUndefined();
+      }
+    }
+
+    const csv = await t.must('ledger.export', { filter, sort, format: 'csv' });
+    const [header = '', ...lines] = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
+    const columns = header.split(',');
+    const cells = lines.map((l) => l.split(','));
+    expect(cells.map((c) => [c[columns.indexOf('value')], c[columns.indexOf('expiryNotReadBack')]])).toEqual(
+      rows.map((r) => [r.value, unknown.includes(r.value) ? 'true' : 'false']),
+    );
+    const json = await t.must('ledger.export', { filter, sort, format: 'json' });
+    const exported = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as { value: string; expiryNotReadBack: boolean }[];
+    expect(exported.map((r) => [r.value, r.expiryNotReadBack])).toEqual(rows.map((r) => [r.value, unknown.includes(r.value)]));
+
+    // Reading the key from the service again clears the mark, with the expiry the service holds.
+    const [first = ''] = unknown;
+    await t.must('keys.lookup', { term: first });
+    await t.core.ledger.idle();
+    const reread = (await t.must('ledger.query', { filter: { text: first }, sort, offset: 0, limit: 1 })).rows[0];
+    expect(reread?.expiresAt).toBe(new Date(expiryOnService(first) ?? 0).toISOString());
+    expect(reread?.expiryStale).toBeUndefined();
+  });
+});
