@@ -1,0 +1,131 @@
+// Removing a profile while a job runs for it, in Chromium through the harness: an extend runs on a remote profile
+// (a real sandbox process behind a proxy that holds its requests until the test lets them through), and the window,
+// reloaded on the local sandbox, is asked to remove that profile. The dialog names the job and leads to it instead
+// of removing; main refuses too; once the job has ended, the profile can be removed (walk7 U0).
+import { rmSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApp, type AppPage } from '../support/app-page.ts';
+import { createService, startSandbox, type SandboxProcess } from '../support/sandbox-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+let app: AppPage;
+let page: Page;
+let remote: SandboxProcess;
+let proxy: Server;
+let proxyUrl = '';
+let apiKey = '';
+let dir = '';
+/** Requests received while holding and not yet let through to the sandbox. */
+const held: (() => void)[] = [];
+let holding = false;
+
+function forward(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+  const target = new URL(req.url ?? '/', remote.url);
+  const out = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  out.on('error', () => res.destroy());
+  out.end(body);
+}
+const release = () => {
+  holding = false;
+  for (const go of held.splice(0)) go();
+};
+
+beforeAll(async () => {
+  dir = tempDir();
+  const db = join(dir, 'two.db');
+  apiKey = createService(db, 'Two', 'two').apiKey;
+  remote = await startSandbox({ db });
+  proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (holding) held.push(() => { forward(req, res, body); });
+      else forward(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  proxyUrl = `http://127.0.0.1:${String((proxy.address() as AddressInfo).port)}`;
+  app = await openApp();
+  page = app.page;
+});
+afterAll(async () => {
+  release();
+  await app.close();
+  proxy.closeAllConnections();
+  proxy.close();
+  await remote.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('removing a profile while a job runs for it', () => {
+  it('is not offered while the job runs (the dialog names it and leads to it), main refuses it, and it works once the job has ended', async () => {
+    const id = await page.evaluate(
+      async ({ url, key }) => {
+        const added = await window.keydesk['profiles.add']({ name: 'Two', baseUrl: url, apiKey: key, serviceIdentifier: 'two' });
+        if (!added.ok) throw new Error(added.message);
+        const selected = await window.keydesk['profiles.select']({ id: added.data.id });
+        if (!selected.ok) throw new Error(selected.message);
+        return added.data.id;
+      },
+      { url: proxyUrl, key: apiKey },
+    );
+    holding = true;
+    await page.evaluate(async () => {
+      const started = await window.keydesk['jobs.start']({ action: 'extend', days: 2, target: { keyValues: ['NOT-A-KEY-TWO-1', 'NOT-A-KEY-TWO-2'] } });
+      if (!started.ok) throw new Error(started.message);
+      const back = await window.keydesk['profiles.select']({ id: 'sandbox' });
+      if (!back.ok) throw new Error(back.message);
+    });
+    // Its first request is on the wire (held): the job surely runs.
+    await expect.poll(() => held.length, { timeout: 60_000 }).toBeGreaterThan(0);
+
+    // A window that heard nothing of the job: reloaded, on the local sandbox.
+    await page.reload();
+    await page.locator('[data-app-state="ready"]').waitFor();
+    await app.nav('Profiles');
+    await page.getByRole('button', { name: 'Remove Two' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Two cannot be removed now' });
+    await dialog.waitFor();
+    expect(await dialog.getByText(/^A job is running/).textContent()).toBe(
+      'A job is running for this profile: Extend by 2 days, 0 of 2 done. Cancel it first, or wait for it to end.',
+    );
+    expect(await dialog.getByRole('button', { name: 'Remove', exact: true }).count()).toBe(0);
+
+    // Main refuses too, whatever asks it.
+    const refused = await page.evaluate(async (profileId) => window.keydesk['profiles.remove']({ id: profileId }), id);
+    expect(refused).toEqual({
+      ok: false,
+      code: 'CONFLICT',
+      message: 'A job is running for this profile: Extend by 2 days, 0 of 2 done. Cancel it first, or wait for it to end. The profile was kept.',
+    });
+
+    await dialog.getByRole('button', { name: 'Switch to Two and open the job' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await page.getByRole('region', { name: /^Extend by 2 days/ }).waitFor();
+
+    release();
+    await expect
+      .poll(() => page.evaluate(async () => {
+        const r = await window.keydesk['jobs.list'](undefined);
+        return r.ok ? r.data.jobs.filter((j) => j.finishedAt === null).length : -1;
+      }), { timeout: 60_000 })
+      .toBe(0);
+
+    await app.nav('Profiles');
+    await page.getByRole('button', { name: 'Remove Two' }).click();
+    const remove = page.getByRole('dialog', { name: 'Remove this service?' });
+    await remove.waitFor();
+    expect(await remove.textContent()).toContain("Keydesk's local record of it, the ledger of its keys and its job history, is no longer shown");
+    await remove.getByRole('button', { name: 'Remove', exact: true }).click();
+    await app.toast('Profile removed.');
+    expect(await page.getByRole('button', { name: 'Remove Two' }).count()).toBe(0);
+  });
+});
