@@ -1,5 +1,5 @@
-// Key batches: one generate request writes its whole batch in one statement and one transaction (all or
-// none), and its answer is serialised without building 100,000 key objects.
+// Key batches: one generate request writes its whole batch in one transaction, 2,048 keys per statement (all
+// or none), and its answer is serialised without building 100,000 key objects.
 import { endOfUtcDay } from '../../shared/rules.ts';
 import type { WireKey } from '../../shared/wire.ts';
 import { generateKeyBlock, KEY_LENGTH, type KeyValueBlock } from '../keygen.ts';
@@ -153,28 +153,29 @@ export class Batches extends ServiceScoped {
       const noteId = this.noteId(serviceId, params.note);
       for (let attempt = 1; ; attempt++) {
         const block = generateKeyBlock(params.count);
-        // One attempt is all or nothing: a later part refused takes the parts before it back with it.
-        this.db.exec('SAVEPOINT generate_batch');
-        let last = 0;
+        let last: number;
         try {
-          // A statement per part inserts it from a JSON array: the per-row work stays inside SQLite, and no
-          // part's text is large (one text of the whole batch, 3.3 MB per 100,000 keys, was made, copied for
-          // SQLite twice and parsed there: 15 MB of short-lived allocations that left holes in the process's
-          // malloc heap, which an embedded sandbox's process keeps).
-          for (let from = 0; from < block.count; from += INSERT_PART) {
-            const inserted = this.db.run(
-              `INSERT INTO keys (service_id, value, note_id, status, is_premium, expires_by_days, days_key, expires_at, created_at)
-               SELECT ?, j.value, ?, 0, ?, ?, ?, ?, ? FROM json_each(?) AS j`,
-              serviceId, noteId, premium, byDays, daysKey, expiresAt, now, block.json(from, from + INSERT_PART),
-            );
-            last = Number(inserted.lastInsertRowid);
-          }
-          this.db.exec('RELEASE generate_batch');
+          // One attempt is all or nothing: a later part refused takes the parts before it back with it.
+          last = this.db.savepoint('generate_batch', () => {
+            let lastId = 0;
+            // A statement per part inserts it from a JSON array: the per-row work stays inside SQLite, and no
+            // part's text is large (one text of the whole batch, 3.3 MB per 100,000 keys, was made, copied for
+            // SQLite twice and parsed there: 15 MB of short-lived allocations that left holes in the process's
+            // malloc heap, which an embedded sandbox's process keeps).
+            for (let from = 0; from < block.count; from += INSERT_PART) {
+              const inserted = this.db.run(
+                `INSERT INTO keys (service_id, value, note_id, status, is_premium, expires_by_days, days_key, expires_at, created_at)
+                 SELECT ?, j.value, ?, 0, ?, ?, ?, ?, ? FROM json_each(?) AS j`,
+                serviceId, noteId, premium, byDays, daysKey, expiresAt, now, block.json(from, from + INSERT_PART),
+              );
+              lastId = Number(inserted.lastInsertRowid);
+            }
+            return lastId;
+          });
         } catch (error) {
-          this.db.exec('ROLLBACK TO generate_batch');
-          this.db.exec('RELEASE generate_batch');
-          // A repeated 125-bit value is never expected; the attempt alone is undone, so draw again.
-          if (isUniqueViolation(error) && attempt < 3) continue;
+          // A repeated 125-bit value is never expected; the attempt alone was undone, so draw again (while the
+          // transaction is still there: after an error that ended it, there is nothing to retry in).
+          if (isUniqueViolation(error) && attempt < 3 && this.db.inTransaction()) continue;
           throw error;
         }
         return { shared, ids: this.batchIds(block, last), values: block };

@@ -124,6 +124,28 @@ export class Db {
   }
 
   /**
+   * Runs `fn` inside savepoint `name` of the current transaction: if `fn` throws, its writes alone are undone
+   * and the error is rethrown as it is. Some errors make SQLite roll the whole transaction back itself (a full
+   * disk, an I/O error, a trigger's RAISE(ROLLBACK)); the savepoint is gone with it then, so it is only undone
+   * while the transaction is still there: undoing a savepoint that is gone would fail and hide the cause.
+   */
+  savepoint<T>(name: string, fn: () => T): T {
+    if (!/^[a-z_]+$/.test(name)) throw new Error(`Savepoint names are lower-case words joined by _, not '${name}'.`);
+    this.conn.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = fn();
+      this.conn.exec(`RELEASE ${name}`);
+      return result;
+    } catch (error) {
+      if (this.inTransaction()) {
+        this.conn.exec(`ROLLBACK TO ${name}`);
+        this.conn.exec(`RELEASE ${name}`);
+      }
+      throw error;
+    }
+  }
+
+  /**
    * Records every statement `fn` runs through this connection, then returns SQLite's query plan for each, with
    * the very SQL and parameters it ran: the proof that a code path uses indexes tests that path, not a copy.
    */
