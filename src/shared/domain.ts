@@ -202,6 +202,12 @@ export interface JobSummary {
    */
   startingSince?: string;
   /**
+   * Present while the running job waits for another task (the ledger writer, an upgrade, a large job created or
+   * removed) to let go of Keydesk's records: when that began. Nothing new is sent meanwhile; rate and etaSeconds
+   * are null. Past a minute the job stops, interrupted, in words that say so.
+   */
+  waitingForRecordsSince?: string;
+  /**
    * Increases with every summary main makes: an answer and an event can arrive in either order, and the
    * older of two summaries of one job must not replace the newer.
    */

@@ -111,6 +111,24 @@ describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
   });
 });
 
+describe('Jobs: a job waiting for Keydesk\'s records', () => {
+  it('drops the rate and time left it showed and says it waits for the records and sends nothing new, with Cancel still offered', async () => {
+    const running = { state: 'running' as const, finishedAt: null, counts: { pending: 90_000, sent: 10_000, done: 200_000, failed: 0, unknown: 0 } };
+    fake.impl['jobs.list'] = () => listed([summary({ ...running, ratePerSecond: 760, etaSeconds: 132 })]);
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\)/ }));
+    const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
+    const line = () => within(detail).getAllByRole('status')[0]?.textContent;
+    expect(line()).toBe('Generate, running: 200,000 of 300,000 done, 760 keys/s, about 2 min left.');
+    act(() => {
+      emit('jobs.progress', summary({ ...running, waitingForRecordsSince: '2026-01-02T09:01:00.000Z' }));
+    });
+    expect(line()).toBe("Generate, running: 200,000 of 300,000 done; waiting for Keydesk's records, which another task is writing; nothing new is sent meanwhile.");
+    expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+});
+
 describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
   it('after a reload during the resume, shows it starting with no Resume or Cancel, as main lists it', async () => {
     fake.impl['jobs.list'] = () => listed([starting()]);

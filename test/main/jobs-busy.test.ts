@@ -359,4 +359,57 @@ describe('a job while another writer holds keydesk.db', () => {
     }
     expect(count(s.file, "SELECT count(*) AS n FROM audit WHERE action = 'keys.generate' AND outcome = 'ok'")).toBe(1);
   });
+
+  it('tells the screen while it waits for the lock: an event says since when it waits, with no rate or time left, and the next after the lock is let go no longer does', { timeout: 180_000 }, async () => {
+    const s = await setup(2_000, { ceiling: 8 });
+    s.onDelete = (n) => {
+      if (n === 200) s.holder.lockNow();
+    };
+    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => s.events.some((e) => e.waitingForRecordsSince !== undefined), 'an event saying the job waits for the records');
+
+    expect(s.holder.held).toBe(true);
+    const waiting = s.events.findIndex((e) => e.waitingForRecordsSince !== undefined);
+    expect(s.events[waiting]).toMatchObject({ id, state: 'running', ratePerSecond: null, etaSeconds: null });
+    expect(Date.parse(s.events[waiting]?.waitingForRecordsSince ?? '')).not.toBeNaN();
+    expect(s.jobs.get('p1', id)).toMatchObject({ state: 'running', ratePerSecond: null, etaSeconds: null, waitingForRecordsSince: s.events[waiting]?.waitingForRecordsSince });
+
+    await s.holder.release();
+    await s.jobs.settled(id);
+    const after = s.events.slice(waiting).findIndex((e) => e.waitingForRecordsSince === undefined);
+    expect(after).toBeGreaterThan(0);
+    expect(s.events.at(-1)).toMatchObject({ id, state: 'finished', counts: { done: 2_000 } });
+    expect(s.events.at(-1)?.waitingForRecordsSince).toBeUndefined();
+    expect(sentTwice(s.deletes)).toEqual([]);
+  });
+
+  it('a cancel while the lock is held ends the job as cancelled while the lock is still held, and records it with every answer once let go', { timeout: 180_000 }, async () => {
+    // A wait far longer than this test: only a cancel that does not wait for the lock ends the job while it is held.
+    const s = await setup(2_000, { ceiling: 8, lockWaitMs: 3_600_000 });
+    s.onDelete = (n) => {
+      if (n === 200) s.holder.lockNow();
+    };
+    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => s.events.some((e) => e.waitingForRecordsSince !== undefined), 'the job to wait for the records');
+    s.jobs.cancel('p1', id);
+    await until(() => s.jobs.get('p1', id)?.finishedAt !== null, 'the job to be shown ended');
+
+    expect(s.holder.held).toBe(true);
+    const deleted = s.deletes.length;
+    expect(s.jobs.get('p1', id)).toMatchObject({ state: 'cancelled', counts: { done: deleted, pending: 2_000 - deleted, sent: 0, unknown: 0 } });
+    expect(s.db.job(id)?.state).toBe('running');
+
+    await s.holder.release();
+    await s.jobs.settled(id);
+    expect(s.db.job(id)?.state).toBe('cancelled');
+    const items = itemsByState(s.file, id);
+    expect(items.done).toEqual(sorted(s.deletes));
+    expect(items.pending).toEqual(s.keys.filter((k) => !s.deletes.includes(k)));
+    expect(Object.keys(items).sort()).toEqual(['done', 'pending']);
+    expect(auditedDeletes(s.file)).toBe(deleted);
+  });
 });

@@ -51,4 +51,14 @@ describe('job pace', () => {
     const slow = job({ action: 'delete', total: 10, counts: { pending: 5, sent: 1, done: 4, failed: 0, unknown: 0 }, ratePerSecond: 1, etaSeconds: 6 });
     expect(jobLine(slow)).toBe('Delete, running: 4 of 10 done, 1 key/s, about 6 s left.');
   });
+
+  it("while main waits for Keydesk's records, says so and that nothing new is sent, with no rate or time left, measured here or not", () => {
+    const waiting = job({ action: 'delete', total: 2_000, counts: { pending: 1_790, sent: 10, done: 200, failed: 0, unknown: 0 }, waitingForRecordsSince: '2026-01-01T00:00:05.000Z' });
+    const paced = withPace(waiting, { id: 'j1', at: T0, settled: 0 }, T0 + 10_000);
+    expect(paced.ratePerSecond).toBeNull();
+    expect(paced.etaSeconds).toBeNull();
+    expect(jobLine(paced)).toBe("Delete, running: 200 of 2,000 done; waiting for Keydesk's records, which another task is writing; nothing new is sent meanwhile.");
+    // Once the job stops, the stop is what is said.
+    expect(jobLine({ ...waiting, state: 'cancelled', finishedAt: '2026-01-01T00:00:09.000Z' })).toBe('Delete, cancelled: 200 of 2,000 done, 10 sent, awaiting an answer, 1,790 not sent.');
+  });
 });

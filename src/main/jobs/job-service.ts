@@ -152,6 +152,8 @@ interface Run {
   claiming: boolean;
   /** Since when (performance.now()) the job's writes have been refused for keydesk.db's lock; null: they are not. */
   lockedSince: number | null;
+  /** The same moment as a time of day, for the screen (JobSummary.waitingForRecordsSince). */
+  lockedSinceIso: string;
   /** Groups of answers the lock held back past the wait: written when the lock is let go, at the latest with the end. */
   unwritten: SettleBatch[];
   seenKeys: Key[];
@@ -400,6 +402,7 @@ export class JobService {
       writing: new Set(),
       claiming: false,
       lockedSince: null,
+      lockedSinceIso: '',
       unwritten: [],
       seenKeys: [],
       reportedKeys: [],
@@ -577,11 +580,16 @@ export class JobService {
 
   /**
    * A write of this run was refused for keydesk.db's lock: whether it has waited for the lock as long as a job
-   * waits (real time, not the job's clock: the lock is not a pause the job chose).
+   * waits (real time, not the job's clock: the lock is not a pause the job chose). The first refusal is said at
+   * once (the summary's waitingForRecordsSince), so the screen does not go on showing a rate nothing backs.
    */
   private lockWaitOver(run: Run): boolean {
     const now = performance.now();
-    run.lockedSince ??= now;
+    if (run.lockedSince === null) {
+      run.lockedSince = now;
+      run.lockedSinceIso = new Date().toISOString();
+      if (this.runs.get(run.job.id) === run && !stopped(run)) this.emit(run, true);
+    }
     return now - run.lockedSince >= this.lockWaitMs;
   }
 
@@ -772,6 +780,7 @@ export class JobService {
             run.abort.abort();
             return [];
           }
+          this.emit(run, false);
           await lockPause(attempt, run.abort.signal);
           if (stopped(run)) return [];
         }
@@ -783,7 +792,10 @@ export class JobService {
 
   /** A write of this run went through: the lock is let go, and the answers it held back are written now. */
   private lockLetGo(run: Run): void {
+    const waited = run.lockedSince !== null;
     run.lockedSince = null;
+    // The screen said the job waits for the records: it hears at once that it does not any more.
+    if (waited && this.runs.get(run.job.id) === run) this.emit(run, true);
     for (const batch of run.unwritten.splice(0)) this.track(run, this.settle(run, batch));
   }
 
@@ -813,11 +825,13 @@ export class JobService {
         return;
       } catch (error) {
         if (isLockWait(error)) {
-          if (this.closed || this.lockWaitOver(run)) {
+          // Stopped (a cancel, a quit): not made again, so the run ends now; kept, it is written with the end.
+          if (this.closed || this.lockWaitOver(run) || stopped(run)) {
             run.unwritten.push(batch);
             return;
           }
-          await lockPause(attempt);
+          this.emit(run, false);
+          await lockPause(attempt, run.abort.signal);
           continue;
         }
         try {
@@ -867,7 +881,13 @@ export class JobService {
       }
       const until = run.control.pausedUntil(now);
       if (until !== null) pausedUntil = new Date(Date.now() + (until - now)).toISOString();
+      // Waiting for another writer to let go of keydesk.db: nothing goes out, so no rate or time left is true.
+      if (run.lockedSince !== null && !run.stop) {
+        ratePerSecond = null;
+        etaSeconds = null;
+      }
     }
+    const waiting = run && run.lockedSince !== null && !run.stop ? run.lockedSinceIso : undefined;
     return {
       id: job.id,
       profileId: job.profileId,
@@ -879,6 +899,7 @@ export class JobService {
       createdAt: job.createdAt,
       finishedAt: since !== undefined ? null : job.finishedAt,
       ...(since === undefined ? {} : { startingSince: since }),
+      ...(waiting === undefined ? {} : { waitingForRecordsSince: waiting }),
       total: job.total,
       counts,
       ratePerSecond,

@@ -80,7 +80,7 @@ export interface PaceBase {
  * since this window first saw the job running, over the time since. Never a figure before an answer has come.
  */
 export function withPace(j: JobSummary, base: PaceBase | null, now: number): JobSummary {
-  if (j.state !== 'running' || j.ratePerSecond !== null || base?.id !== j.id) return j;
+  if (j.state !== 'running' || j.ratePerSecond !== null || j.waitingForRecordsSince !== undefined || base?.id !== j.id) return j;
   const answered = settledOf(j) - base.settled;
   const seconds = (now - base.at) / 1000;
   if (answered <= 0 || seconds <= 0) return j;
@@ -94,6 +94,9 @@ export function jobLine(j: JobSummary): string {
   if (isStarting(j)) {
     const before = done + failed + unknown > 0 ? ` Before: ${n(done)} of ${n(j.total)} done.` : '';
     return `${jobTitle(j)}, starting: ${RESUMING}; nothing new has been sent yet.${before}`;
+  }
+  if (j.state === 'running' && j.waitingForRecordsSince !== undefined) {
+    return `${jobTitle(j)}, running: ${n(done)} of ${n(j.total)} done; waiting for Keydesk's records, which another task is writing; nothing new is sent meanwhile.`;
   }
   // Nothing has answered yet: "0 of N done" alone reads as stuck; say what is happening instead.
   if (j.state === 'running' && settledOf(j) === 0) {
