@@ -35,6 +35,8 @@ export interface Profile {
   /** "…abcd" */
   keyHint: string | null;
   storage: SecretStorageKind;
+  /** What Keydesk keeps of it locally: keys in its ledger and jobs in its history (set by profiles.list). */
+  local?: { ledgerKeys: number; jobs: number };
 }
 
 export interface SandboxState {

@@ -20,7 +20,11 @@ const extend = (over: Partial<JobSummary>): JobSummary => ({
 beforeEach(() => {
   resetFake();
   useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  useKeydesk.setState({
+    sessionRequest: { status: 'ready', error: null },
+    activeProfileId: 'sandbox',
+    profiles: [sandboxProfile, { ...remoteProfile, local: { ledgerKeys: 5000, jobs: 1 } }],
+  });
 });
 
 const removes = () => fake.calls.filter((c) => c.name === 'profiles.remove');
@@ -28,6 +32,28 @@ const removes = () => fake.calls.filter((c) => c.name === 'profiles.remove');
 describe('Profiles: removing a service', () => {
   it('says its apiKey goes and that its local ledger and job history are no longer shown', async () => {
     const user = userEvent.setup();
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    const counted = await screen.findByRole('dialog', { name: 'Remove this service?' });
+    expect(within(counted).getByText(/^Its apiKey/).textContent).toBe(
+      "Its apiKey is deleted from the OS keychain. Keydesk's local record of it, its ledger of 5,000 keys and its history of 1 job, is no longer shown (adding the service again starts both empty). The keys on the service are not touched.",
+    );
+    await user.click(within(counted).getByRole('button', { name: 'Cancel' }));
+  });
+
+  it('states the counts as main has them when the dialog opens, not as the list was first read', async () => {
+    const user = userEvent.setup();
+    fake.impl['profiles.list'] = () =>
+      Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, { ...remoteProfile, local: { ledgerKeys: 7000, jobs: 2 } }], activeProfileId: 'sandbox' } });
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove this service?' });
+    expect(within(dialog).getByText(/^Its apiKey/).textContent).toContain('its ledger of 7,000 keys and its history of 2 jobs');
+  });
+
+  it('says so in general words when the counts are not known (a profile just added)', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ profiles: [sandboxProfile, { ...remoteProfile, local: undefined }] });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove this service?' });

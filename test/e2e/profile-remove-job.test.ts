@@ -123,7 +123,7 @@ describe('removing a profile while a job runs for it', () => {
     await page.getByRole('button', { name: 'Remove Two' }).click();
     const remove = page.getByRole('dialog', { name: 'Remove this service?' });
     await remove.waitFor();
-    expect(await remove.textContent()).toContain("Keydesk's local record of it, the ledger of its keys and its job history, is no longer shown");
+    expect(await remove.textContent()).toContain("Keydesk's local record of it, its ledger of 0 keys and its history of 1 job, is no longer shown");
     await remove.getByRole('button', { name: 'Remove', exact: true }).click();
     await app.toast('Profile removed.');
     expect(await page.getByRole('button', { name: 'Remove Two' }).count()).toBe(0);

@@ -54,6 +54,7 @@ describe('removing a profile while a job runs for it', () => {
     const url = await proxy.listen();
     const two = await t.must('profiles.add', { name: 'Two', baseUrl: url, apiKey: remote.apiKey });
     await t.must('profiles.select', { id: two.id });
+    await t.must('keys.generate', { expire: '2099-01-01', count: 3, isPremium: false });
     proxy.hold();
     const job = await t.must('jobs.start', { action: 'extend', days: 2, target: { keyValues: ['AAAAA-BBBBB-CCCCC-DDDDD-EEEEE', 'AAAAA-BBBBB-CCCCC-DDDDD-FFFFF'] } });
     expect(job.state).toBe('running');
@@ -72,6 +73,8 @@ describe('removing a profile while a job runs for it', () => {
 
     proxy.release();
     await t.core.jobs.settled(job.id);
+    // What its Remove dialog says stops being shown: its ledger's keys and its jobs, as Keydesk keeps them.
+    await expect.poll(async () => (await t.must('profiles.list')).profiles.find((p) => p.id === two.id)?.local, { timeout: 60_000 }).toEqual({ ledgerKeys: 3, jobs: 1 });
     expect(await t.call('profiles.remove', { id: two.id })).toEqual({ ok: true, data: null });
     expect(t.core.profiles.get(two.id)).toBeNull();
   });

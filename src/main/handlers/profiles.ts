@@ -38,8 +38,12 @@ async function checkKey(core: Core, baseUrl: string, validationUrl: string, apiK
 }
 
 export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.select'> => ({
-  'profiles.list': async () =>
-    ok({ profiles: await Promise.all(core.profiles.list().map((p) => presented(core, p))), activeProfileId: core.profiles.activeProfileId }),
+  'profiles.list': async () => {
+    const profiles = await Promise.all(core.profiles.list().map((p) => presented(core, p)));
+    // What removing one stops showing, said in its Remove dialog (two counts kept by the database, no scan).
+    const local = profiles.map((p) => ({ ...p, local: { ledgerKeys: core.db.ledgerSize(p.id), jobs: core.db.jobTotal(p.id) } }));
+    return ok({ profiles: local, activeProfileId: core.profiles.activeProfileId });
+  },
 
   'profiles.add': async (entered) => {
     const input = { ...entered, baseUrl: normalizeServiceBase(entered.baseUrl) };

@@ -1188,7 +1188,7 @@ export class LocalDb {
   }
 
   /** How many rows a profile's ledger holds (with a status: of that status), as ledger_counts keeps them. */
-  private ledgerSize(profileId: string, status?: LedgerRow['status']): number {
+  ledgerSize(profileId: string, status?: LedgerRow['status']): number {
     const row = (
       status === undefined
         ? this.db.prepare('SELECT coalesce(sum(n), 0) AS n FROM ledger_counts WHERE profile_id = ?').get(profileId)

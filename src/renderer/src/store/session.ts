@@ -25,10 +25,11 @@ export interface SessionSlice {
   updateProfile: (input: OperationInput<'profiles.update'>) => Promise<Failure | null>;
   removeProfile: (id: string) => Promise<void>;
   /**
-   * A job main runs (or gets ready to run) for the profile, as main says now; null when none, or when main could
-   * not say (main refuses the removal of a profile with a running job anyway).
+   * Reads again, as the Remove dialog opens, what removing the profile would touch: the profiles' local counts
+   * (kept in `profiles`), and the job main runs (or gets ready to run) for it, returned; null when none, or when
+   * main could not say (main refuses the removal of a profile with a running job anyway).
    */
-  runningJobOf: (profileId: string) => Promise<JobSummary | null>;
+  askRemoval: (profileId: string) => Promise<JobSummary | null>;
 }
 
 export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof ProfileData> {
@@ -116,10 +117,11 @@ export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof 
       toastOk(`Saved ${r.data.name}.`);
       return null;
     },
-    runningJobOf: async (profileId) => {
-      const r = await runGlobal('jobs.list', undefined);
-      if ('failure' in r) return null;
-      return [...r.data.jobs, ...r.data.elsewhere].find((j) => j.profileId === profileId && j.finishedAt === null) ?? null;
+    askRemoval: async (profileId) => {
+      const [jobs, listed] = await Promise.all([runGlobal('jobs.list', undefined), runGlobal('profiles.list', undefined)]);
+      if ('data' in listed) set({ profiles: listed.data.profiles });
+      if ('failure' in jobs) return null;
+      return [...jobs.data.jobs, ...jobs.data.elsewhere].find((j) => j.profileId === profileId && j.finishedAt === null) ?? null;
     },
     removeProfile: async (id) => {
       const r = await request('profiles.remove', { id }, 'profileRequest', () => ({}), { global: true, toast: true });

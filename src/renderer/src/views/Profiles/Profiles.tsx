@@ -6,7 +6,7 @@ import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { BulkCeiling } from './BulkCeiling.tsx';
 import { EditProfile, ORIGIN_HINT } from './EditProfile.tsx';
-import { fmt } from '../../lib/format.ts';
+import { fmt, NOUNS } from '../../lib/format.ts';
 import { jobTitle } from '../../lib/jobs.ts';
 import { cleartextWarning, urlProblem } from '../../lib/urls.ts';
 import { useKeydesk } from '../../store/index.ts';
@@ -28,8 +28,13 @@ function noKeyWords(p: Profile): string {
 }
 
 /** What stops being shown with the profile: Keydesk's own record of it, kept under the profile's id. */
-const LOCAL_RECORD =
-  "Keydesk's local record of it, the ledger of its keys and its job history, is no longer shown (adding the service again starts both empty).";
+function localRecordWords(profile: Profile | undefined): string {
+  const local = profile?.local;
+  const what = local
+    ? `its ledger of ${fmt.count(local.ledgerKeys, NOUNS.key)} and its history of ${fmt.count(local.jobs, { one: 'job', other: 'jobs' })}`
+    : 'the ledger of its keys and its job history';
+  return `Keydesk's local record of it, ${what}, is no longer shown (adding the service again starts both empty).`;
+}
 
 /** A job main runs for the profile: removing it now would leave the job sending where nobody can follow or cancel it. */
 function runningJobWords(job: JobSummary): string {
@@ -45,7 +50,7 @@ export function Profiles() {
   const add = useKeydesk((s) => s.addProfile);
   const remove = useKeydesk((s) => s.removeProfile);
   const openJob = useKeydesk((s) => s.openJob);
-  const runningJobOf = useKeydesk((s) => s.runningJobOf);
+  const askRemoval = useKeydesk((s) => s.askRemoval);
   /** What main said, as the Remove dialog opened, of a job running for that profile. */
   const [askedRunning, setAskedRunning] = useState<JobSummary | null>(null);
   const setView = useKeydesk((s) => s.setView);
@@ -107,8 +112,9 @@ export function Profiles() {
                       type="button"
                       className="danger"
                       onClick={() => {
-                        // Asked of main as the dialog opens: another profile's job is known here only from its events.
-                        void runningJobOf(p.id).then((running) => {
+                        // Asked of main as the dialog opens: another profile's job is known here only from its events,
+                        // and the local counts the dialog states may have grown since the list was read.
+                        void askRemoval(p.id).then((running) => {
                           setAskedRunning(running);
                           setToRemove(p.id);
                         });
@@ -237,7 +243,7 @@ export function Profiles() {
           <ConfirmDialog
             open={toRemove !== null}
             title="Remove this service?"
-            body={`${removeWords(profile)} ${LOCAL_RECORD} The keys on the service are not touched.`}
+            body={`${removeWords(profile)} ${localRecordWords(profile)} The keys on the service are not touched.`}
             confirmLabel="Remove"
             destructive
             onCancel={() => { setToRemove(null); }}
