@@ -125,6 +125,11 @@ describe('sending the unknown items again', () => {
       await jobs.settled(id);
       expect(jobs.get('p1', id)).toMatchObject({ state: 'interrupted', counts: { unknown: 3, pending: 0, sent: 0 } });
       expect(db.jobItems(id, undefined, 0, 10).items).toEqual(evidence);
+      // Nothing is left to resume (no Resume is offered): the words offer what is, sending the unknown again.
+      const { reason } = jobs.get('p1', id) ?? {};
+      expect(reason).not.toMatch(/Resume/);
+      expect(reason).toMatch(/refused the connection/);
+      expect(reason).toMatch(/When this is fixed, "Send the 3 unknown again…" sends them once more, if you choose to\.$/);
 
       state.client = clientAt(url);
       fate = 'ok';

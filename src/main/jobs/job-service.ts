@@ -138,7 +138,8 @@ interface Run {
   control: AdaptiveConcurrency;
   counts: Record<JobItemState, number>;
   inflight: number;
-  stop: { state: 'cancelled' | 'interrupted'; reason: string | null } | null;
+  /** `whenFixed`: the reason gets the way on once its cause is fixed, worded at the end from what is left. */
+  stop: { state: 'cancelled' | 'interrupted'; reason: string | null; whenFixed?: true } | null;
   abort: AbortController;
   wake: (() => void) | null;
   /** Set by an answer or a cancel; cleared when the loop has looked. */
@@ -179,6 +180,17 @@ type Outcome =
   | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
 
 const AUDIT_ACTION = { delete: 'keys.delete', extend: 'keys.extend', resetHwid: 'keys.resetHwid', generate: 'keys.generate' } as const;
+
+/**
+ * A stop's reason with the way on once its cause is fixed, for what the run left: Resume when items were not sent,
+ * else (only unknown ones left, which no Resume sends) the choice to send those again.
+ */
+function whenFixed(reason: string, counts: Record<JobItemState, number>): string {
+  if (counts.pending > 0) return `${reason} Resume the job when this is fixed.`;
+  const unknown = counts.unknown + counts.sent;
+  if (unknown === 0) return reason;
+  return `${reason} When this is fixed, "Send the ${unknown.toLocaleString('en-US')} unknown again…" sends them once more, if you choose to.`;
+}
 
 /** What a failed request means for its item and for the job. */
 function classify(r: Result<unknown> & { ok: false }): Outcome {
@@ -496,7 +508,7 @@ export class JobService {
       return;
     }
     const state: JobState = run.stop?.state ?? 'finished';
-    const reason = run.stop?.reason ?? null;
+    const reason = run.stop?.whenFixed ? whenFixed(run.stop.reason ?? '', run.counts) : (run.stop?.reason ?? null);
     const finishedAt = new Date().toISOString();
     let end: JobRunEnd = { jobId: run.job.id, state, reason, finishedAt, batches: [] };
     let written: 'written' | 'busy' | 'failed' = 'failed';
@@ -695,7 +707,7 @@ export class JobService {
       case 'requeue':
         putBack(run, item, true);
         if (outcome.stopJob) {
-          run.stop ??= { state: 'interrupted', reason: `${outcome.message} Resume the job when this is fixed.` };
+          run.stop ??= { state: 'interrupted', reason: outcome.message, whenFixed: true };
           run.abort.abort();
         } else run.control.overloaded(ticket, now, outcome.retryAfter);
         break;
