@@ -198,6 +198,8 @@ export interface JobSummary {
   ceiling: number;
   /** Set while the service asked to wait (Retry-After). */
   pausedUntil: string | null;
+  /** While it runs: keys answered in this run (a resume starts again at 0), which a rate shown rests on. */
+  runAnswered?: number;
   /**
    * Present while main gets ready to run the job (a resume first waits for the ledger to record keys still coming
    * in): when that began. Nothing new is sent yet; state is 'running' and finishedAt null meanwhile.

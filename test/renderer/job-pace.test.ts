@@ -61,4 +61,13 @@ describe('job pace', () => {
     // Once the job stops, the stop is what is said.
     expect(jobLine({ ...waiting, state: 'cancelled', finishedAt: '2026-01-01T00:00:09.000Z' })).toBe('Delete, cancelled: 200 of 2,000 done, 10 sent, awaiting an answer, 1,790 not sent.');
   });
+
+  it("after a resume, waits for this run's own answers before a rate, not the done counts of earlier runs (walk7 U5)", () => {
+    // 1,582 done before the resume, a burst of 146 answers in the run's first second: no figure yet.
+    const resumed = job({ action: 'extend', days: 10, total: 5_000, counts: { pending: 3_200, sent: 72, done: 1_728, failed: 0, unknown: 0 }, ratePerSecond: 244, etaSeconds: 14, runAnswered: 146 });
+    expect(jobLine(resumed)).toBe('Extend by 10 days, running: 1,728 of 5,000 done, estimating the time left.');
+    // Once this run has answered its share of what it had left, the rate shows.
+    const later = job({ action: 'extend', days: 10, total: 5_000, counts: { pending: 2_900, sent: 12, done: 2_088, failed: 0, unknown: 0 }, ratePerSecond: 60, etaSeconds: 49, runAnswered: 506 });
+    expect(jobLine(later)).toBe('Extend by 10 days, running: 2,088 of 5,000 done, 60 keys/s, about 49 s left.');
+  });
 });

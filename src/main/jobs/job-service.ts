@@ -170,6 +170,8 @@ interface Run {
   audit: SettleBatch['audit'][number][];
   /** Answers counted for the rate shown: per bucket, when its first came, the keys and the answers in it. */
   completions: { at: number; size: number; answers: number }[];
+  /** Keys answered in this run (not the runs before a resume): a rate is shown once enough of them have come. */
+  answered: number;
   lastEmitAt: number;
   finished: Promise<void>;
 }
@@ -424,6 +426,7 @@ export class JobService {
       generated: [],
       audit: [],
       completions: [],
+      answered: 0,
       lastEmitAt: Number.NEGATIVE_INFINITY,
       finished: Promise.resolve(),
     };
@@ -919,6 +922,7 @@ export class JobService {
       concurrency: run ? run.control.limit : 0,
       ceiling: job.action === 'generate' ? 1 : this.ceiling(job.profileId).ceiling,
       pausedUntil,
+      ...(run ? { runAnswered: run.answered } : {}),
       version: ++this.version,
     };
   }
@@ -1076,6 +1080,7 @@ export class JobService {
 
 /** Completions for the rate shown, in buckets of PROGRESS_EVERY_MS: a few dozen entries, not one per answer. */
 function countCompletion(run: Run, at: number, size: number): void {
+  run.answered += size;
   const last = run.completions.at(-1);
   if (last && at - last.at < PROGRESS_EVERY_MS) {
     last.size += size;

@@ -59,6 +59,11 @@ const PACE_SHARE = 0.05;
 
 /** Whether a running job's rate rests on enough answers to be shown as a figure. */
 export const paceSettled = (j: JobSummary): boolean => {
+  // A resumed run's rate rests on its own answers, not on the done counts of the runs before it.
+  if (j.runAnswered !== undefined) {
+    const left = j.runAnswered + j.counts.pending + j.counts.sent;
+    return j.runAnswered >= Math.min(PACE_ANSWERS, left * PACE_SHARE) || settledOf(j) >= j.total;
+  }
   const settled = settledOf(j);
   return settled >= Math.min(PACE_ANSWERS, j.total * PACE_SHARE) || settled >= j.total;
 };
