@@ -220,6 +220,14 @@ describe('Jobs: older jobs', () => {
     expect(screen.getByRole('button', { name: 'Show 2 older' })).toBeTruthy();
   });
 
+  it('offers no "Show older" once the list is as long as main lists, and says why the older jobs are not shown', async () => {
+    // Main's answer at recent = JOBS_LIST_MAX: older jobs are left out and no longer list can be asked for (no next).
+    fake.impl['jobs.list'] = () => listed(Array.from({ length: 20 }, (_, i) => old(i)), { unlisted: 22 });
+    render(<Jobs />);
+    expect(await screen.findByText(/^22 older jobs are not shown\. Keydesk lists at most 1,000 jobs besides the running and interrupted ones: remove older ones you no longer need to bring these in\.$/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Show \d+ older$/ })).toBeNull();
+  });
+
   it('after a removal, lists the next older job in its place and counts one fewer not shown', async () => {
     // Main's list as main keeps it: the 20 newest of 23, and the rest once one is removed.
     let jobs = Array.from({ length: 23 }, (_, i) => old(i));

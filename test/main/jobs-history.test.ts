@@ -126,6 +126,25 @@ describe('listing older jobs', () => {
   });
 });
 
+describe('listing as many jobs as main lists', () => {
+  it('says how many older jobs are left out but offers no next list once `recent` is JOBS_LIST_MAX', async () => {
+    const { JOBS_LIST_MAX } = await import('../../src/shared/contract.ts');
+    const have = t.core.db.jobTotal(SANDBOX_PROFILE_ID);
+    for (let i = have; i < JOBS_LIST_MAX + 5; i++) {
+      const id = randomUUID();
+      const at = new Date(Date.UTC(2019, 0, 1, 0, 0, 0, i)).toISOString();
+      t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: at }, { keyValues: ['NOT-A-KEY-M'] });
+      t.core.db.setJobState(id, 'finished', null, at);
+    }
+    const shorter = await t.must('jobs.list', { recent: JOBS_LIST_MAX - 20 });
+    expect(shorter.next).toBe(JOBS_LIST_MAX);
+    const longest = await t.must('jobs.list', { recent: JOBS_LIST_MAX });
+    expect(longest.jobs).toHaveLength(JOBS_LIST_MAX);
+    expect(longest.unlisted).toBe(5);
+    expect(longest.next).toBeUndefined();
+  });
+});
+
 describe('a resume waiting for the ledger', () => {
   it('lists the job as starting, not as it stopped, refuses a second resume, and runs it once the ledger is done', async () => {
     const id = randomUUID();
@@ -163,6 +182,39 @@ describe('a resume waiting for the ledger', () => {
       release();
       t.core.ledger.idle = idle;
       off();
+    }
+  });
+
+  it('lists a job it is getting ready to resume however old, last (the oldest), and no longer counts it among the older jobs not shown', async () => {
+    const id = randomUUID();
+    t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: '2020-01-01T00:00:00.000Z' }, { keyValues: ['NOT-A-KEY-O1'] });
+    t.core.db.setJobState(id, 'cancelled', null, '2020-01-01T00:00:01.000Z');
+    for (let i = 0; i < 20; i++) {
+      const newer = randomUUID();
+      const at = new Date(Date.UTC(2020, 0, 2, 0, 0, i)).toISOString();
+      t.core.db.createJob({ id: newer, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: at }, { keyValues: ['NOT-A-KEY-N'] });
+      t.core.db.setJobState(newer, 'finished', null, at);
+    }
+    const before = await t.must('jobs.list');
+    expect(before.jobs.map((j) => j.id)).not.toContain(id);
+    let release = (): void => undefined;
+    const recorded = new Promise<void>((r) => (release = r));
+    const idle = t.core.ledger.idle.bind(t.core.ledger);
+    t.core.ledger.idle = () => recorded.then(idle);
+    try {
+      const resumed = t.call('jobs.resume', { jobId: id });
+      // A window reloaded now (or All keys attaching its jobs) asks for the list.
+      const listed = await t.must('jobs.list');
+      expect(listed.jobs.at(-1)).toMatchObject({ id, state: 'running', finishedAt: null });
+      expect(listed.jobs.at(-1)?.startingSince).toEqual(expect.any(String));
+      expect(listed.jobs).toHaveLength(before.jobs.length + 1);
+      expect(listed.unlisted ?? 0).toBe((before.unlisted ?? 0) - 1);
+      release();
+      expect((await resumed).ok).toBe(true);
+      expect(await settled(id)).toMatchObject({ state: 'finished', counts: { failed: 1 } });
+    } finally {
+      release();
+      t.core.ledger.idle = idle;
     }
   });
 

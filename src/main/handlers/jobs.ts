@@ -89,7 +89,9 @@ export const jobHandlers = (
     const jobs = core.jobs.list(p.id, recent);
     const unlisted = core.db.jobTotal(p.id) - jobs.length;
     if (unlisted <= 0) return ok({ jobs, elsewhere: core.jobs.runningElsewhere(p.id) });
-    return ok({ jobs, elsewhere: core.jobs.runningElsewhere(p.id), unlisted, next: nextRecent(core, p.id, recent, jobs, Math.min(JOBS_PAGE, unlisted)) });
+    // At JOBS_LIST_MAX no longer list can be asked for: no `next`, so no "Show older" that would list the same.
+    const next = nextRecent(core, p.id, recent, jobs, Math.min(JOBS_PAGE, unlisted));
+    return ok({ jobs, elsewhere: core.jobs.runningElsewhere(p.id), unlisted, ...(next > recent ? { next } : {}) });
   }),
 
   'jobs.get': needsProfile(core, ({ jobId }, p) => {

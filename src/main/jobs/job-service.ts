@@ -929,9 +929,20 @@ export class JobService {
 
   // ---- what the handlers ask --------------------------------------------------------------------------
 
-  /** The profile's running and interrupted jobs and its `recent` newest (20 unless asked), newest first. */
+  /**
+   * The profile's running and interrupted jobs and its `recent` newest (20 unless asked), newest first. A job main is
+   * getting ready to run (a resume waiting for the ledger) is listed however old, as a running one is: its file
+   * still says the state it stopped in.
+   */
   list(profileId: string, recent?: number): JobSummary[] {
-    return this.db.jobs(profileId, recent).map((j) => this.summary(this.runs.get(j.id)?.job ?? j, this.runs.get(j.id) ?? null));
+    const stored = this.db.jobs(profileId, recent);
+    const listed = new Set(stored.map((j) => j.id));
+    const starting = [...this.starting.keys()]
+      .filter((id) => !listed.has(id))
+      .map((id) => this.db.job(id))
+      .filter((j): j is StoredJob => j !== null && j.profileId === profileId);
+    const jobs = starting.length === 0 ? stored : [...stored, ...starting].sort(newestFirst);
+    return jobs.map((j) => this.summary(this.runs.get(j.id)?.job ?? j, this.runs.get(j.id) ?? null));
   }
 
   /**
@@ -1076,6 +1087,11 @@ export class JobService {
       console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);
     }
   }
+}
+
+/** The order jobs are listed in (LocalDb.jobs): newest first, then by id. */
+function newestFirst(a: StoredJob, b: StoredJob): number {
+  return a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** Completions for the rate shown, in buckets of PROGRESS_EVERY_MS: a few dozen entries, not one per answer. */

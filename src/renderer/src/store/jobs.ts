@@ -29,7 +29,10 @@ export interface JobsSlice {
   jobListRecent: number;
   /** Older jobs of this profile the list leaves out, as main last said. */
   jobListUnlisted: number;
-  /** The `recent` main said lists the next JOBS_RECENT of those (or all, if fewer); null when none is left out. */
+  /**
+   * The `recent` main said lists the next JOBS_RECENT of those (or all, if fewer); null when none is left out, or
+   * when the list is as long as main lists (JOBS_LIST_MAX) and no more can be shown.
+   */
   jobListNext: number | null;
   /** The job open in the Jobs view, by id; null when none. */
   openJobId: string | null;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { JobItem, JobItemState, JobSummary } from '../../../../shared/domain.ts';
+import { JOBS_LIST_MAX } from '../../../../shared/contract.ts';
 import { Badge, type Tone } from '../../components/Badge.tsx';
 import { CancelJobButton } from '../../components/CancelJobButton.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
@@ -396,6 +397,7 @@ export function Jobs() {
   const { status, error } = useKeydesk((s) => s.jobListRequest);
   const load = useKeydesk((s) => s.loadJobList);
   const unlisted = useKeydesk((s) => s.jobListUnlisted);
+  const more = useKeydesk((s) => s.jobListNext) !== null;
   const recent = useKeydesk((s) => s.jobListRecent);
   const openId = useKeydesk((s) => s.openJobId);
   const open = useKeydesk((s) => s.openJob);
@@ -461,10 +463,13 @@ export function Jobs() {
           <p className="inline">
             <span className="muted">
               {fmt.number(unlisted)} older {unlisted === 1 ? 'job is' : 'jobs are'} not shown.
+              {!more && ` Keydesk lists at most ${fmt.number(JOBS_LIST_MAX)} jobs besides the running and interrupted ones: remove older ones you no longer need to bring these in.`}
             </span>
-            <button type="button" onClick={() => void load(true)}>
-              Show {Math.min(unlisted, JOBS_RECENT)} older
-            </button>
+            {more && (
+              <button type="button" onClick={() => void load(true)}>
+                Show {Math.min(unlisted, JOBS_RECENT)} older
+              </button>
+            )}
           </p>
         )}
       </div>
