@@ -106,7 +106,7 @@ describe('Jobs: the list', () => {
     fake.impl['jobs.list'] = (input) =>
       (input as { recent?: number } | undefined)?.recent === 40
         ? listed([summary({}), older])
-        : Promise.resolve({ ok: true, data: { jobs: [summary({})], elsewhere: [], unlisted: 1 } });
+        : Promise.resolve({ ok: true, data: { jobs: [summary({})], elsewhere: [], unlisted: 1, next: 40 } });
     const user = userEvent.setup();
     render(<Jobs />);
     expect(await screen.findByText('1 older job is not shown.')).toBeTruthy();
