@@ -14,7 +14,21 @@ const PACE_PROBE_PER_SECOND = 0.01;
 /** The window over which accepted answers are counted to estimate the service's rate. */
 const RATE_WINDOW_MS = 2_000;
 
+/** No answer for this long, with a request in flight that long: the service is not answering (hung). */
+export const SILENT_MS = 20_000;
+/** Clean answers after a hang that bring back the pace from before it. */
+export const RECOVER_ANSWERS = 8;
+
 export class AdaptiveConcurrency {
+  /** Requests in flight: ticket → when sent. */
+  private readonly inflightAt = new Map<number, number>();
+  private lastAnswerAtMs = Number.NEGATIVE_INFINITY;
+  /** Since when requests have gone unanswered (a timeout); null once an answer comes. */
+  private noAnswerSinceMs: number | null = null;
+  /** The pace before a hang, and the clean answers since it ended: the hang says nothing of the service's rate. */
+  private beforeHang: { current: number; threshold: number; paceRate: number } | null = null;
+  private cleanSinceHang = 0;
+
   private current: number;
   private ceiling: number;
   private threshold = Number.POSITIVE_INFINITY;
@@ -41,6 +55,28 @@ export class AdaptiveConcurrency {
     return Math.max(1, Math.floor(this.current));
   }
 
+  /**
+   * Requests that may be in flight at `nowMs`: while the service is not answering, one (a probe, once those in
+   * flight have timed out), so nothing more is opened into a hang.
+   */
+  limitAt(nowMs: number): number {
+    return this.silentSince(nowMs) === null ? this.limit : 1;
+  }
+
+  /** Since when the service has not answered (no answer for SILENT_MS with a request in flight that long); null: it answers. */
+  silentSince(nowMs: number): number | null {
+    if (this.noAnswerSinceMs !== null) return this.noAnswerSinceMs;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const at of this.inflightAt.values()) oldest = Math.min(oldest, at);
+    if (!Number.isFinite(oldest) || nowMs - oldest < SILENT_MS || nowMs - this.lastAnswerAtMs < SILENT_MS) return null;
+    return Math.max(oldest, this.lastAnswerAtMs);
+  }
+
+  /** Requests in flight with no answer yet. */
+  get awaiting(): number {
+    return this.inflightAt.size;
+  }
+
   setCeiling(ceiling: number): void {
     this.ceiling = Math.max(1, ceiling);
     this.current = Math.min(this.current, this.ceiling);
@@ -58,6 +94,7 @@ export class AdaptiveConcurrency {
   /** A request is going out now; the ticket goes back with its answer. */
   sent(nowMs: number): number {
     const ticket = this.tickets++;
+    this.inflightAt.set(ticket, nowMs);
     if (!Number.isFinite(this.paceRate)) return ticket;
     // Probe upward slowly while nothing is refused.
     const rate = this.paceRate * (1 + (PACE_PROBE_PER_SECOND * Math.max(0, nowMs - this.paceFromMs)) / 1000);
@@ -69,6 +106,17 @@ export class AdaptiveConcurrency {
 
   /** The service answered (success or a definite refusal of the item itself, e.g. NOT_FOUND). */
   answered(ticket: number, latencyMs: number, nowMs: number): void {
+    this.inflightAt.delete(ticket);
+    this.lastAnswerAtMs = nowMs;
+    this.noAnswerSinceMs = null;
+    if (this.beforeHang && ++this.cleanSinceHang >= RECOVER_ANSWERS) {
+      // Answering again: back to the pace from before the hang, which said nothing of the service's rate.
+      this.current = Math.min(this.ceiling, Math.max(this.current, this.beforeHang.current));
+      this.threshold = this.beforeHang.threshold;
+      this.paceRate = this.beforeHang.paceRate;
+      this.paceFromMs = nowMs;
+      this.beforeHang = null;
+    }
     this.accepted.push(nowMs);
     while (this.accepted.length > 0 && (this.accepted[0] ?? 0) < nowMs - RATE_WINDOW_MS) this.accepted.shift();
     this.bestLatencyMs = Math.min(this.bestLatencyMs, Math.max(latencyMs, 0.1));
@@ -86,6 +134,11 @@ export class AdaptiveConcurrency {
    * service was seen to accept.
    */
   overloaded(ticket: number, nowMs: number, retryAfterSeconds: number | undefined): void {
+    this.inflightAt.delete(ticket);
+    this.lastAnswerAtMs = nowMs;
+    this.noAnswerSinceMs = null;
+    // The service answers, and says it is overloaded: that, not the pace before a hang, is what holds now.
+    this.beforeHang = null;
     if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) {
       this.pausedUntilMs = Math.max(this.pausedUntilMs, nowMs + retryAfterSeconds * 1000);
     }
@@ -105,6 +158,23 @@ export class AdaptiveConcurrency {
     this.lastOverloadAtMs = nowMs;
     this.overloadTicket = this.tickets;
     this.accepted.length = 0;
+  }
+
+  /**
+   * A request went unanswered (it timed out: its outcome unknown). Halves the limit once per round trip, as an
+   * overload does, and holds new requests (see limitAt) until an answer comes; the pace from before is kept and
+   * comes back after RECOVER_ANSWERS clean answers, as a hang says nothing of the rate the service accepts.
+   */
+  noAnswer(ticket: number, nowMs: number): void {
+    const sentAt = this.inflightAt.get(ticket) ?? nowMs;
+    this.inflightAt.delete(ticket);
+    this.noAnswerSinceMs ??= Math.max(sentAt, this.lastAnswerAtMs);
+    this.beforeHang ??= { current: this.current, threshold: this.threshold, paceRate: this.paceRate };
+    this.cleanSinceHang = 0;
+    if (ticket < this.overloadTicket) return;
+    this.current = Math.max(1, Math.floor(this.current / 2));
+    this.threshold = this.current;
+    this.overloadTicket = this.tickets;
   }
 
   /** Requests per second being paced at, or null when not pacing. */

@@ -455,7 +455,8 @@ export class JobService {
           await this.sleepUnlessAnswered(run, wait);
           continue;
         }
-        const limit = run.control.limit;
+        // While the service is not answering, nothing more is opened into the hang but one probe at a time.
+        const limit = run.control.limitAt(this.clock.now());
         const free = limit - run.inflight;
         const paced = run.control.pacedRate !== null;
         // Each claim is a commit before its requests go out: with many in flight, free slots are filled a few at
@@ -698,7 +699,9 @@ export class JobService {
         break;
       case 'failed':
       case 'unknown':
-        if (outcome.overload) run.control.overloaded(ticket, now, outcome.retryAfter);
+        // No answer at all (a timeout) is a hang, not an overload the service stated: held, and its pace kept.
+        if (outcome.kind === 'unknown' && outcome.code === 'OUTCOME_UNKNOWN') run.control.noAnswer(ticket, now);
+        else if (outcome.overload) run.control.overloaded(ticket, now, outcome.retryAfter);
         else run.control.answered(ticket, now - sentAt, now);
         run.counts[outcome.kind] += item.size;
         countCompletion(run, now, item.size);

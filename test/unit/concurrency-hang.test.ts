@@ -1,0 +1,52 @@
+// A service that stops answering (accepts, never answers) while a job runs: the in-flight limit halves, nothing
+// more is opened into the hang but a single probe, and once it answers again the pace from before comes back
+// within RECOVER_ANSWERS clean answers. Time comes in as arguments: counts, not speeds, are asserted.
+import { describe, expect, it } from 'vitest';
+import { AdaptiveConcurrency, RECOVER_ANSWERS, SILENT_MS } from '../../src/main/jobs/concurrency.ts';
+
+describe('adaptive concurrency against a hung service', () => {
+  it('holds new requests to one probe during the hang, and grows back to the limit before it after RECOVER_ANSWERS clean answers', () => {
+    const c = new AdaptiveConcurrency(64);
+    let now = 0;
+    // Fast clean answers grow the limit.
+    for (let i = 0; i < 40; i++) c.answered(c.sent(now), 5, (now += 5));
+    const before = c.limit;
+    expect(before).toBeGreaterThan(8);
+    expect(c.limitAt(now)).toBe(before);
+
+    // The service hangs with `before` requests in flight.
+    const hung = Array.from({ length: before }, () => c.sent(now));
+    expect(c.silentSince(now + SILENT_MS - 1)).toBeNull();
+    now += SILENT_MS;
+    expect(c.silentSince(now)).not.toBeNull();
+    // Held: no room beside the hung requests.
+    expect(c.limitAt(now) - c.awaiting).toBeLessThanOrEqual(0);
+    // They time out one by one: unknown, never answered. The limit halves; still nothing more than one in flight.
+    for (const t of hung) c.noAnswer(t, (now += 10));
+    expect(c.limit).toBeLessThan(before);
+    expect(c.limitAt(now)).toBe(1);
+    const probe = c.sent(now);
+    expect(c.limitAt(now) - c.awaiting).toBe(0);
+    c.noAnswer(probe, (now += 15_000));
+    expect(c.limitAt(now)).toBe(1);
+
+    // Answering again: the first answer ends the hold; RECOVER_ANSWERS clean answers bring the limit back.
+    for (let i = 0; i < RECOVER_ANSWERS; i++) {
+      const t = c.sent(now);
+      c.answered(t, 5, (now += 5));
+      expect(c.silentSince(now)).toBeNull();
+    }
+    expect(c.limit).toBeGreaterThanOrEqual(before);
+  });
+
+  it('a 429 after a hang is the service speaking: the pace it sets holds, not the one from before the hang', () => {
+    const c = new AdaptiveConcurrency(64);
+    let now = 0;
+    for (let i = 0; i < 40; i++) c.answered(c.sent(now), 5, (now += 5));
+    const before = c.limit;
+    c.noAnswer(c.sent(now), (now += SILENT_MS));
+    c.overloaded(c.sent(now), (now += 5), 1);
+    for (let i = 0; i < RECOVER_ANSWERS; i++) c.answered(c.sent(now), 5, (now += 5));
+    expect(c.limit).toBeLessThan(before);
+  });
+});
