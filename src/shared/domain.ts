@@ -212,6 +212,11 @@ export interface JobSummary {
    */
   waitingForRecordsSince?: string;
   /**
+   * Present while the service is not answering (a request timed out, or none answered for 20 s): since when, and
+   * how many requests await an answer. Nothing new is sent but one probe; rate and time left are null.
+   */
+  notAnswering?: { since: string; awaiting: number };
+  /**
    * Increases with every summary main makes: an answer and an event can arrive in either order, and the
    * older of two summaries of one job must not replace the newer.
    */

@@ -885,6 +885,7 @@ export class JobService {
     let ratePerSecond: number | null = null;
     let etaSeconds: number | null = null;
     let pausedUntil: string | null = null;
+    let notAnswering: JobSummary['notAnswering'];
     // Reserved to run and getting ready (see run()): main is not done with it, whatever state it stopped in.
     const since = run ? undefined : this.starting.get(job.id);
     if (run) {
@@ -899,8 +900,11 @@ export class JobService {
       }
       const until = run.control.pausedUntil(now);
       if (until !== null) pausedUntil = new Date(Date.now() + (until - now)).toISOString();
-      // Waiting for another writer to let go of keydesk.db: nothing goes out, so no rate or time left is true.
-      if (run.lockedSince !== null && !run.stop) {
+      const silent = run.stop ? null : run.control.silentSince(now);
+      if (silent !== null) notAnswering = { since: new Date(Date.now() - (now - silent)).toISOString(), awaiting: run.inflight };
+      // Waiting for another writer to let go of keydesk.db, or for a service that does not answer: nothing goes
+      // out, so no rate or time left is true.
+      if ((run.lockedSince !== null && !run.stop) || silent !== null) {
         ratePerSecond = null;
         etaSeconds = null;
       }
@@ -918,6 +922,7 @@ export class JobService {
       finishedAt: since !== undefined ? null : job.finishedAt,
       ...(since === undefined ? {} : { startingSince: since }),
       ...(waiting === undefined ? {} : { waitingForRecordsSince: waiting }),
+      ...(notAnswering === undefined ? {} : { notAnswering }),
       total: job.total,
       counts,
       ratePerSecond,

@@ -85,7 +85,7 @@ export interface PaceBase {
  * since this window first saw the job running, over the time since. Never a figure before an answer has come.
  */
 export function withPace(j: JobSummary, base: PaceBase | null, now: number): JobSummary {
-  if (j.state !== 'running' || j.ratePerSecond !== null || j.waitingForRecordsSince !== undefined || base?.id !== j.id) return j;
+  if (j.state !== 'running' || j.ratePerSecond !== null || j.waitingForRecordsSince !== undefined || j.notAnswering !== undefined || base?.id !== j.id) return j;
   const answered = settledOf(j) - base.settled;
   const seconds = (now - base.at) / 1000;
   if (answered <= 0 || seconds <= 0) return j;
@@ -102,6 +102,11 @@ export function jobLine(j: JobSummary): string {
   }
   if (j.state === 'running' && j.waitingForRecordsSince !== undefined) {
     return `${jobTitle(j)}, running: ${n(done)} of ${n(j.total)} done; waiting for Keydesk's records, which another task is writing; nothing new is sent meanwhile.`;
+  }
+  if (j.state === 'running' && j.notAnswering !== undefined) {
+    const { since, awaiting } = j.notAnswering;
+    const waits = awaiting === 1 ? '1 request awaits an answer' : `${n(awaiting)} requests await an answer`;
+    return `${jobTitle(j)}, running: ${n(done)} of ${n(j.total)} done; the service has not answered since ${fmt.time(since)}; ${waits}; nothing new is sent until it answers.`;
   }
   // Nothing has answered yet: "0 of N done" alone reads as stuck; say what is happening instead.
   if (j.state === 'running' && settledOf(j) === 0) {
