@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core.ts';
 import { LEDGER_CHUNK, LedgerWriter, type RecordingState } from '../../src/main/store/ledger-writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
-import type { LedgerWorkerData, LedgerWrite } from '../../src/main/store/ledger-writer-protocol.ts';
+import type { LedgerWorkerData, LedgerWorkerMessage, LedgerWrite } from '../../src/main/store/ledger-writer-protocol.ts';
 import type { EventMap } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
@@ -211,7 +211,7 @@ describe('a write the ledger refuses', () => {
 });
 
 describe('the writer thread as it ends', () => {
-  it('collects its heap before it goes, and leaves no `gc` to any context made after it', async () => {
+  it('collects its heap before it goes (it says so as it ends), and leaves no `gc` to any context made after it', async () => {
     const dir = tempDir('keydesk-writer-');
     const file = join(dir, 'keydesk.db');
     new LocalDb(file).close();
@@ -219,12 +219,16 @@ describe('the writer thread as it ends', () => {
     const worker = new Worker(new URL('../../src/main/store/ledger-writer.worker.ts', import.meta.url), {
       workerData: { file, cacheKiB: 1024, busyTimeoutMs: 1_000 } satisfies LedgerWorkerData,
     });
+    const messages: LedgerWorkerMessage[] = [];
+    worker.on('message', (m: LedgerWorkerMessage) => messages.push(m));
     const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
     const errors: unknown[] = [];
     worker.on('error', (e) => errors.push(e));
     worker.postMessage({ kind: 'stop' } satisfies LedgerWrite);
     expect(await exited).toBe(0);
     expect(errors).toEqual([]);
+    // Its last word: the collection ran (what that collection does is test/main/collect-garbage.test.ts's).
+    expect(messages).toEqual([{ kind: 'stopped', collected: true }]);
     // The thread turned V8's --expose-gc on for a moment to take its collector; it is off again for everyone.
     expect(runInNewContext('typeof gc')).toBe('undefined');
   });

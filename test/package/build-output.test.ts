@@ -7,7 +7,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../../src/main/security.ts';
 import type { JobWriterAnswer, JobWriterData, JobWriterRequest } from '../../src/main/jobs/job-writer.ts';
-import type { LedgerWorkerData, LedgerWrite, LedgerWriteAck } from '../../src/main/store/ledger-writer-protocol.ts';
+import type { LedgerStopped, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from '../../src/main/store/ledger-writer-protocol.ts';
 import { LOCAL_DB_VERSION, LocalDb } from '../../src/main/store/local-db.ts';
 import type { UpgradeMessage } from '../../src/main/store/upgrade.ts';
 import { writeVersion3 } from '../support/local-db-v3.ts';
@@ -56,6 +56,12 @@ describe('the build output', () => {
       expect(ack).toEqual({ seq: 1, ok: true, heapBytes: expect.any(Number) as number });
       expect(ack.heapBytes).toBeGreaterThan(0);
       expect(db.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 5).rows).toEqual([expect.objectContaining({ value: 'KD-BUILT', note: 'from the build', status: 'generated' })]);
+      // Told to stop, the bundled thread collects its heap (node:v8, node:vm in the bundle), says so and ends.
+      const exited = once(worker, 'exit');
+      worker.postMessage({ kind: 'stop' } satisfies LedgerWrite);
+      const [stopped] = (await once(worker, 'message')) as [LedgerStopped];
+      expect(stopped).toEqual({ kind: 'stopped', collected: true });
+      expect(await exited).toEqual([0]);
     } finally {
       await worker.terminate();
       db.close();

@@ -48,4 +48,10 @@ export type LedgerWriteAck = { heapBytes: number } & ({ seq: number; ok: true } 
 export type LedgerReading = { answer: number; json: true; body: unknown; batch: KeyBatch | null } | { answer: number; json: false; head: string };
 export type LedgerReadAnswer = LedgerReading & { heapBytes: number };
 
-export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer;
+/** The worker's last word after `stop`, as it ends: whether its heap was collected first (collect-garbage.ts). */
+export interface LedgerStopped {
+  kind: 'stopped';
+  collected: boolean;
+}
+
+export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer | LedgerStopped;

@@ -526,7 +526,8 @@ export class LedgerWriter {
     // The queue, not the thread, keeps Keydesk's work alive: close() flushes it before quitting.
     worker.unref();
     worker.on('message', (message: LedgerWorkerMessage) => {
-      if (this.worker !== worker) return;
+      // A thread told to stop was let go first, so its 'stopped' never gets here.
+      if (this.worker !== worker || 'kind' in message) return;
       if ('answer' in message) this.onRead(message);
       else this.onAck(message);
     });

@@ -3,14 +3,14 @@
 // write SQLite refuses is answered as refused and the next one goes on; the thread itself stays up.
 // It also reads generate answers for main: the body's bytes come here, the keys are read and held here until
 // main has judged the answer and says to write them, and main gets back only the body and the keys as a batch.
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
 import { batchBuffers, keyOf, packColumns, type KeyColumns } from '../../shared/key-batch.ts';
+import { collectAllGarbage } from './collect-garbage.ts';
 import { readGenerateAnswer } from './generate-answer.ts';
 import { LocalDb } from './local-db.ts';
-import type { LedgerRead, LedgerReadAnswer, LedgerReading, LedgerRowWrite, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
+import type { LedgerRead, LedgerReadAnswer, LedgerReading, LedgerRowWrite, LedgerStopped, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('ledger-writer.worker.ts runs only as a worker thread.');
@@ -65,34 +65,20 @@ function read(r: LedgerRead): LedgerReading {
   return { answer: r.answer, json: true, body: answer.body, batch: answer.batch && packColumns(answer.batch) };
 }
 
-/**
- * V8's full collection at its most thorough (what it runs before giving up on memory): it also gives back the
- * free heap pages V8 keeps pooled for the whole process. A thread that ends leaves its pages in that pool, about
- * 20–30 MiB after reading and writing 100,000 keys, and the pool is emptied only by the next memory-reducing
- * collection, about 8 s later (V8's memory reducer). Collected here first, the thread ends with a heap of a few
- * pages. The `gc` function is taken from a context made while --expose-gc is set, and the flag is cleared at once,
- * so no other context gets it (a worker takes no V8 flags of its own: execArgv refuses --expose-gc).
- */
-function collectAllGarbage(): void {
-  // Already there when the process was started with --expose-gc: then the flag is left as it was.
-  let gc: unknown = (globalThis as { gc?: unknown }).gc;
-  if (typeof gc !== 'function') {
-    setFlagsFromString('--expose-gc');
-    try {
-      gc = runInNewContext('gc');
-    } finally {
-      setFlagsFromString('--no-expose-gc');
-    }
-  }
-  if (typeof gc === 'function') (gc as (options: object) => void)({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-}
-
 port.on('message', (w: LedgerWrite) => {
   if (w.kind === 'stop') {
     // Main has nothing queued and has let go of this thread: with the port closed nothing keeps it alive, and
     // its heap, page cache and allocator arena go back to the system with it (its V8 pages once collected here).
-    collectAllGarbage();
-    port.close();
+    // A collection that fails is not worth a thread error: the thread still ends, as asked.
+    let collected = false;
+    try {
+      collected = collectAllGarbage();
+    } catch (error) {
+      console.error('keydesk: the ledger writer thread could not collect its heap before it ended:', error);
+    } finally {
+      port.postMessage({ kind: 'stopped', collected } satisfies LedgerStopped);
+      port.close();
+    }
     return;
   }
   if (w.kind === 'release') {
