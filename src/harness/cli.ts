@@ -61,6 +61,8 @@ try {
       secretsFallbackReason: secrets.fallbackReason,
       version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
       onUpgrade,
+      // Tests only (test/e2e/startup-upgrade.test.ts): the harness is never a packaged app.
+      upgradeHoldFile: process.env.KEYDESK_TEST_UPGRADE_HOLD || undefined,
       // No native dialog in a browser: exports go to <user data>/exports, and the path is shown.
       askSavePath: (name) => {
         mkdirSync(exportsDir, { recursive: true });

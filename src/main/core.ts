@@ -43,6 +43,11 @@ export interface CoreOptions {
   ledgerBusyTimeoutMs?: number;
   /** Each step of an upgrade of an older Keydesk's keydesk.db, run before the core opens it (src/main/store/upgrade.ts). */
   onUpgrade?: (progress: UpgradeProgress) => void;
+  /**
+   * Tests only: the upgrade holds after its first report until this file exists (src/main/store/upgrade.worker.ts).
+   * The harness and an unpackaged app take it from KEYDESK_TEST_UPGRADE_HOLD; a packaged app never gives it.
+   */
+  upgradeHoldFile?: string;
 }
 
 /**
@@ -133,7 +138,7 @@ export class Core {
 
   static async start(options: CoreOptions): Promise<Core> {
     mkdirSync(options.userDataDir, { recursive: true });
-    await upgradeLocalDbFile(join(options.userDataDir, 'keydesk.db'), options.onUpgrade ?? (() => undefined));
+    await upgradeLocalDbFile(join(options.userDataDir, 'keydesk.db'), options.onUpgrade ?? (() => undefined), options.upgradeHoldFile);
     const core = new Core(options);
     await core.startSandbox();
     void core.thinSamples();

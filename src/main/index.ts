@@ -91,6 +91,8 @@ async function start(): Promise<void> {
       secretsFallbackReason: secrets.fallbackReason,
       version: app.getVersion(),
       onUpgrade,
+      // Tests only, and never in a packaged app: an installed Keydesk must not wait on its user's environment.
+      upgradeHoldFile: app.isPackaged ? undefined : process.env.KEYDESK_TEST_UPGRADE_HOLD || undefined,
       askSavePath: async (suggestedName) => {
         const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
         const r = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);

@@ -3,7 +3,7 @@
 // the file at schema 3 untouched, and while it runs the window hears how far it is and no operation answers from
 // a half-built ledger.
 import { spawn } from 'node:child_process';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
@@ -135,6 +135,35 @@ describe('upgrading a schema-3 keydesk.db with rows', () => {
     // Tables the schema-3 writer created are written differently (test/support/local-db-v3.ts): compared by what
     // SQLite reads of them, not by their text.
     expect(structureOf(file)).toEqual(structureOf(fresh));
+  });
+
+  it('holds after its first report only for a hold file given to it, never for KEYDESK_TEST_UPGRADE_HOLD in the environment', async () => {
+    const hold = join(tempDir('keydesk-upgrade-hold-'), 'release');
+    // An installed app must not wait on what its user's shell exports: the worker does not read the environment.
+    process.env.KEYDESK_TEST_UPGRADE_HOLD = hold;
+    try {
+      const { file } = version3(1_000);
+      await upgradeLocalDbFile(file, () => undefined);
+      expect(version(file)).toBe(LOCAL_DB_VERSION);
+    } finally {
+      delete process.env.KEYDESK_TEST_UPGRADE_HOLD;
+    }
+    // Given to it (the harness passes its environment's): held inside its transaction until the file exists.
+    const { file } = version3(1_000);
+    const events: UpgradeProgress[] = [];
+    let firstReport = (): void => undefined;
+    const reported = new Promise<void>((resolve) => (firstReport = resolve));
+    const upgraded = upgradeLocalDbFile(file, (p) => {
+      events.push(p);
+      firstReport();
+    }, hold);
+    await reported;
+    expect(version(file)).toBe(3);
+    expect(events).toHaveLength(1);
+    writeFileSync(hold, '');
+    await upgraded;
+    expect(version(file)).toBe(LOCAL_DB_VERSION);
+    expect(events.length).toBeGreaterThan(1);
   });
 
   it('reports nothing for a new file, and refuses a newer Keydesk’s file without touching it', async () => {

@@ -13,6 +13,13 @@ export type UpgradeMessage =
   | { kind: 'done' }
   | { kind: 'failed'; message: string; errcode: number | null };
 
+/** What the worker is given. */
+export interface UpgradeWorkerData {
+  file: string;
+  /** Tests only: hold the upgrade after its first report, inside its transaction, until this file exists. */
+  holdFile?: string;
+}
+
 /** The worker's entry: the .ts beside this file in source (node, tests, the harness), the bundled .js in out/main. */
 function workerUrl(): URL {
   // A name computed at run time: the bundler must not treat it as an asset to copy (electron.vite.config.ts builds
@@ -24,10 +31,12 @@ function workerUrl(): URL {
 /**
  * Upgrades keydesk.db at `file` when it holds an older Keydesk's records; resolves at once when it does not (a
  * current file, a new one). Rejects, saying why, when the upgrade fails (the file is left as it was).
+ * `holdFile`: tests only, see UpgradeWorkerData.
  */
-export async function upgradeLocalDbFile(file: string, onProgress: (progress: UpgradeProgress) => void): Promise<void> {
+export async function upgradeLocalDbFile(file: string, onProgress: (progress: UpgradeProgress) => void, holdFile?: string): Promise<void> {
   if (pendingUpgrade(file) === null) return;
-  const worker = new Worker(workerUrl(), { workerData: { file } });
+  const workerData: UpgradeWorkerData = holdFile === undefined ? { file } : { file, holdFile };
+  const worker = new Worker(workerUrl(), { workerData });
   await new Promise<void>((resolve, reject) => {
     let settled = false;
     const settle = (error: Error | null): void => {

@@ -4,23 +4,22 @@ import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { upgradeLocalDb } from './local-db.ts';
 import { upgradeFailureOf } from './upgrade-failure.ts';
-import type { UpgradeMessage } from './upgrade.ts';
+import type { UpgradeMessage, UpgradeWorkerData } from './upgrade.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('upgrade.worker.ts runs only as a worker thread.');
-const { file } = workerData as { file: string };
+const { file, holdFile } = workerData as UpgradeWorkerData;
 const post = (message: UpgradeMessage): void => {
   port.postMessage(message);
 };
 
 /**
- * Tests only: with KEYDESK_TEST_UPGRADE_HOLD set to a file's path (in main's environment; a worker gets a copy of
- * it), the upgrade stops after its first report, inside its transaction, until that file exists, so an end-to-end
- * test surely sees the window say "upgrading" and surely stops the process mid-transaction. Unset, as in an
- * installed app, nothing waits. A hold nothing ends still ends after 5 minutes, so a test that forgot it fails on
- * what it checks rather than hanging.
+ * Tests only (UpgradeWorkerData's holdFile; never given by a packaged app): the upgrade stops after its first
+ * report, inside its transaction, until that file exists, so an end-to-end test surely sees the window say
+ * "upgrading" and surely stops the process mid-transaction. Not given, nothing waits. A hold nothing ends still
+ * ends after 5 minutes, so a test that forgot it fails on what it checks rather than hanging.
  */
-const holdUntilFile = process.env.KEYDESK_TEST_UPGRADE_HOLD ?? '';
+const holdUntilFile = holdFile ?? '';
 const HOLD_MAX_MS = 300_000;
 function hold(path: string): void {
   const sleeper = new Int32Array(new SharedArrayBuffer(4));
