@@ -48,6 +48,12 @@ const only = new Set((args.only ?? ALL).split(','));
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
 const SEARCH_KEYS = Number(args['search-keys']);
+/** --migration-rounds as given, checked before anything runs (undefined: by ledger size). */
+const MIGRATION_ROUNDS = args['migration-rounds'] === undefined ? undefined : Number(args['migration-rounds']);
+if (MIGRATION_ROUNDS !== undefined && (!Number.isInteger(MIGRATION_ROUNDS) || MIGRATION_ROUNDS < 1)) {
+  console.error(`bench: --migration-rounds takes a whole number of 1 or more, not '${args['migration-rounds'] ?? ''}'.`);
+  process.exit(2);
+}
 const work = mkdtempSync(join(tmpdir(), 'keydesk-bench-'));
 const children: ChildProcess[] = [];
 const rows: { figure: string; ours: string; baseline: string; ratio: number; target: string; pass: boolean }[] = [];
@@ -842,7 +848,7 @@ if (only.has('renderer')) {
 if (only.has('migration')) {
   for (const keys of args['migration-keys'].split(',').map(Number)) {
     // Each round upgrades two copies (about 90 s at 1,000,000 keys): fewer rounds for larger ledgers.
-    const rounds = args['migration-rounds'] === undefined ? (keys <= 200_000 ? 3 : 1) : Number(args['migration-rounds']);
+    const rounds = MIGRATION_ROUNDS ?? (keys <= 200_000 ? 3 : 1);
     console.error(`migration: an older keydesk.db (schema 3) of ${keys.toLocaleString('en-US')} keys upgraded at first start, reported vs unreported, ${rounds} alternating round(s)`);
     const m = await measureMigration(work, keys, rounds);
     const steps = Object.entries(m.byWork).map(([w, ms]) => `${w} ${(ms / 1000).toFixed(1)} s`).join(', ');

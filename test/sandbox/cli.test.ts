@@ -3,13 +3,25 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { qs } from '../support/http.ts';
-import { createService, ROOT, startSandbox } from '../support/sandbox-process.ts';
+import { createService, ROOT, startSandbox as startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const runSandbox = ['npm', 'run', '--silent', 'sandbox', '--', 'serve'];
+
+// Every sandbox a test starts is stopped after it, passed or failed, before its temp dir goes (a stop that already
+// ran just reads the exit code again).
+const started: SandboxProcess[] = [];
+async function startSandbox(options: Parameters<typeof startSandboxProcess>[0]): Promise<SandboxProcess> {
+  const sandbox = await startSandboxProcess(options);
+  started.push(sandbox);
+  return sandbox;
+}
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((sandbox) => sandbox.stop()));
+});
 
 describe('sandbox serve', () => {
   it('prints exactly one stdout line naming the real port when started on port 0', async () => {

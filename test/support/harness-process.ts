@@ -17,7 +17,7 @@ export interface HarnessProcess {
  * Starts `npm run harness` as a user would, on a fresh user-data directory unless one is given; the fresh one is
  * removed once the harness has exited (stopped, or failed to start). Used by bench scripts too, so it registers
  * no test hooks: a test stops the harness it started in its afterAll. `env`: added to this process's environment
- * (e.g. the upgrade's test hold, KEYDESK_TEST_UPGRADE_HOLD).
+ * (e.g. the upgrade's test hold, KEYDESK_TEST_UPGRADE_HOLD, which the harness passes to the upgrade's worker).
  */
 export function startHarnessProcess(given?: string, options: { env?: Record<string, string> } = {}): Promise<HarnessProcess> {
   const userData = given ?? mkdtempSync(join(tmpdir(), 'keydesk-harness-test-'));
@@ -28,8 +28,14 @@ export function startHarnessProcess(given?: string, options: { env?: Record<stri
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = new Promise<number | null>((r) =>
     child.once('exit', (code) => {
-      if (given === undefined) rmSync(userData, { recursive: true, force: true, maxRetries: 3 });
-      r(code);
+      // A removal that fails (a file still held open) is said, not thrown from this listener: stop() still resolves.
+      try {
+        if (given === undefined) rmSync(userData, { recursive: true, force: true, maxRetries: 3 });
+      } catch (error) {
+        console.error(`harness-process: could not remove its user data ${userData}:`, error);
+      } finally {
+        r(code);
+      }
     }),
   );
   return new Promise((resolve, reject) => {
