@@ -2,66 +2,32 @@
 // process behind a proxy that holds its delete requests until the test lets them through), the window works on
 // the local sandbox and is reloaded straight onto Jobs, never visiting All keys or Keys. Jobs says the other job is
 // running, and once it ends the line goes, heard from main's progress events (review6 #5).
-import { rmSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/shared/wire.ts';
 import { openApp, type AppPage } from '../support/app-page.ts';
-import { createService, startSandbox, type SandboxProcess } from '../support/sandbox-process.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { startHeldSandbox, type HeldSandbox } from '../support/held-sandbox.ts';
 
 let app: AppPage;
 let page: Page;
-let remote: SandboxProcess;
-let proxy: Server;
-let proxyUrl = '';
-let apiKey = '';
-let dir = '';
-/** Delete requests received and not yet let through to the sandbox. */
-const held: (() => void)[] = [];
-let holding = true;
-
-/** Sends a request on to the sandbox and its answer back, as received. */
-function forward(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-  const target = new URL(req.url ?? '/', remote.url);
-  const out = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  out.on('error', () => res.destroy());
-  out.end(body);
-}
+/** Held Shop, its delete requests held until the test lets them through. */
+let remote: HeldSandbox;
 
 beforeAll(async () => {
-  dir = tempDir();
-  const db = join(dir, 'held-shop.db');
-  apiKey = createService(db, 'Held Shop', 'held-shop').apiKey;
-  remote = await startSandbox({ db });
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (holding && req.url?.startsWith(ROUTES.deleteKey.path)) held.push(() => { forward(req, res, body); });
-      else forward(req, res, body);
-    });
+  remote = await startHeldSandbox({
+    file: 'held-shop.db',
+    name: 'Held Shop',
+    identifier: 'held-shop',
+    holding: true,
+    holds: (req) => req.url?.startsWith(ROUTES.deleteKey.path) === true,
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  proxyUrl = `http://127.0.0.1:${String((proxy.address() as AddressInfo).port)}`;
   app = await openApp();
   page = app.page;
 });
 afterAll(async () => {
-  holding = false;
-  for (const go of held.splice(0)) go();
+  remote.release();
   await app.close();
-  proxy.closeAllConnections();
-  proxy.close();
-  await remote.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await remote.close();
 });
 
 describe("another profile's job after a reload straight onto Jobs", () => {
@@ -78,10 +44,10 @@ describe("another profile's job after a reload straight onto Jobs", () => {
         const back = await window.keydesk['profiles.select']({ id: 'sandbox' });
         if (!back.ok) throw new Error(back.message);
       },
-      { url: proxyUrl, key: apiKey },
+      { url: remote.url, key: remote.apiKey },
     );
     // Its first request is on the wire (held): the job surely runs.
-    await expect.poll(() => held.length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => remote.heldCount(), { timeout: 60_000 }).toBeGreaterThan(0);
 
     await app.nav('Jobs');
     await page.reload();
@@ -91,8 +57,7 @@ describe("another profile's job after a reload straight onto Jobs", () => {
     await elsewhere.waitFor();
     expect(await elsewhere.textContent()).toMatch(/Switch to that profile to follow or cancel it\.$/);
 
-    holding = false;
-    for (const go of held.splice(0)) go();
+    remote.release();
     await elsewhere.waitFor({ state: 'detached', timeout: 60_000 });
     // Still on Jobs, and this profile's list says nothing of that job.
     expect(await page.getByRole('heading', { level: 1, name: 'Jobs' }).isVisible()).toBe(true);

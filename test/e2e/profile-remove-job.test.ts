@@ -2,67 +2,25 @@
 // (a real sandbox process behind a proxy that holds its requests until the test lets them through), and the window,
 // reloaded on the local sandbox, is asked to remove that profile. The dialog names the job and leads to it instead
 // of removing; main refuses too; once the job has ended, the profile can be removed (walk7 U0).
-import { rmSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApp, type AppPage } from '../support/app-page.ts';
-import { createService, startSandbox, type SandboxProcess } from '../support/sandbox-process.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { startHeldSandbox, type HeldSandbox } from '../support/held-sandbox.ts';
 
 let app: AppPage;
 let page: Page;
-let remote: SandboxProcess;
-let proxy: Server;
-let proxyUrl = '';
-let apiKey = '';
-let dir = '';
-/** Requests received while holding and not yet let through to the sandbox. */
-const held: (() => void)[] = [];
-let holding = false;
-
-function forward(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
-  const target = new URL(req.url ?? '/', remote.url);
-  const out = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
-  out.on('error', () => res.destroy());
-  out.end(body);
-}
-const release = () => {
-  holding = false;
-  for (const go of held.splice(0)) go();
-};
+/** Two, its requests held from hold() until the test lets them through. */
+let remote: HeldSandbox;
 
 beforeAll(async () => {
-  dir = tempDir();
-  const db = join(dir, 'two.db');
-  apiKey = createService(db, 'Two', 'two').apiKey;
-  remote = await startSandbox({ db });
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (holding) held.push(() => { forward(req, res, body); });
-      else forward(req, res, body);
-    });
-  });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  proxyUrl = `http://127.0.0.1:${String((proxy.address() as AddressInfo).port)}`;
+  remote = await startHeldSandbox({ file: 'two.db', name: 'Two', identifier: 'two' });
   app = await openApp();
   page = app.page;
 });
 afterAll(async () => {
-  release();
+  remote.release();
   await app.close();
-  proxy.closeAllConnections();
-  proxy.close();
-  await remote.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await remote.close();
 });
 
 describe('removing a profile while a job runs for it', () => {
@@ -75,9 +33,9 @@ describe('removing a profile while a job runs for it', () => {
         if (!selected.ok) throw new Error(selected.message);
         return added.data.id;
       },
-      { url: proxyUrl, key: apiKey },
+      { url: remote.url, key: remote.apiKey },
     );
-    holding = true;
+    remote.hold();
     await page.evaluate(async () => {
       const started = await window.keydesk['jobs.start']({ action: 'extend', days: 2, target: { keyValues: ['NOT-A-KEY-TWO-1', 'NOT-A-KEY-TWO-2'] } });
       if (!started.ok) throw new Error(started.message);
@@ -85,7 +43,7 @@ describe('removing a profile while a job runs for it', () => {
       if (!back.ok) throw new Error(back.message);
     });
     // Its first request is on the wire (held): the job surely runs.
-    await expect.poll(() => held.length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => remote.heldCount(), { timeout: 60_000 }).toBeGreaterThan(0);
 
     // A window that heard nothing of the job: reloaded, on the local sandbox.
     await page.reload();
@@ -111,7 +69,7 @@ describe('removing a profile while a job runs for it', () => {
     await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
     await page.getByRole('region', { name: /^Extend by 2 days/ }).waitFor();
 
-    release();
+    remote.release();
     await expect
       .poll(() => page.evaluate(async () => {
         const r = await window.keydesk['jobs.list'](undefined);
