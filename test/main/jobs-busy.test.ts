@@ -5,7 +5,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
@@ -13,56 +12,9 @@ import { ThreadJobWrites } from '../../src/main/jobs/job-writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { batchKeys } from '../../src/sandbox/store.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
+import { LockHolder, startDeleteLockedAt } from '../support/lock-holder.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 import { tempDir } from '../support/temp-dir.ts';
-
-/**
- * Another connection to keydesk.db, on a thread of its own, that takes the write lock when told and keeps it until
- * told to let go. `lockNow()` blocks the caller until the lock is held, so a hook inside the sandbox's handling of a
- * request can be sure the job's next write meets it.
- */
-class LockHolder {
-  private readonly worker: Worker;
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
-
-  constructor(file: string) {
-    this.worker = new Worker(
-      `const { parentPort, workerData } = require('node:worker_threads');
-       const { DatabaseSync } = require('node:sqlite');
-       const db = new DatabaseSync(workerData.file, { timeout: 60000 });
-       const flag = new Int32Array(workerData.flag);
-       parentPort.on('message', (m) => {
-         if (m === 'lock') { db.exec('BEGIN IMMEDIATE'); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); }
-         else if (m === 'release') { if (db.isTransaction) db.exec('COMMIT'); Atomics.store(flag, 0, 0); parentPort.postMessage('released'); }
-         else if (m === 'close') { db.close(); parentPort.close(); }
-       });`,
-      { eval: true, workerData: { file, flag: this.flag.buffer } },
-    );
-  }
-
-  get held(): boolean {
-    return Atomics.load(this.flag, 0) === 1;
-  }
-
-  /** Takes the lock, and returns once it is held (the calling thread waits, as a hook inside a request must). */
-  lockNow(): void {
-    this.worker.postMessage('lock');
-    if (Atomics.wait(this.flag, 0, 0, 60_000) === 'timed-out') throw new Error('the lock holder did not get the lock');
-  }
-
-  async release(): Promise<void> {
-    const released = new Promise((r) => this.worker.once('message', r));
-    this.worker.postMessage('release');
-    await released;
-  }
-
-  async close(): Promise<void> {
-    if (this.held) await this.release();
-    const exited = new Promise((r) => this.worker.once('exit', r));
-    this.worker.postMessage('close');
-    await exited;
-  }
-}
 
 interface Setup {
   file: string;
@@ -220,12 +172,7 @@ describe('a job while another writer holds keydesk.db', () => {
   it('says the job ended (not "running") when its end meets the lock past the wait, and records it once the lock is let go', { timeout: 180_000 }, async () => {
     const s = await setup(300, { ceiling: 8, lockWaitMs: 1_000 });
     // The last delete's answer, and so the job's end, meets the lock.
-    s.onDelete = (n) => {
-      if (n === 299) s.holder.lockNow();
-    };
-    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
-    if (!started.ok) throw new Error(started.message);
-    const id = started.data.id;
+    const id = await startDeleteLockedAt(s, 299);
     await until(() => s.jobs.get('p1', id)?.state !== 'running', 'the job to be shown ended');
 
     // Every key was deleted and answered: the job finished, whatever the file can say yet.
@@ -254,12 +201,7 @@ describe('a job while another writer holds keydesk.db', () => {
 
   it('stops interrupted, in words that say the records were busy, when the lock outlasts the wait; what was answered is recorded, the rest stays pending and a resume sends it once', { timeout: 180_000 }, async () => {
     const s = await setup(500, { ceiling: 4, lockWaitMs: 1_000 });
-    s.onDelete = (n) => {
-      if (n === 100) s.holder.lockNow();
-    };
-    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
-    if (!started.ok) throw new Error(started.message);
-    const id = started.data.id;
+    const id = await startDeleteLockedAt(s, 100);
     await until(() => s.jobs.get('p1', id)?.state !== 'running', 'the job to stop');
 
     const stopped = s.jobs.get('p1', id);
@@ -290,12 +232,7 @@ describe('a job while another writer holds keydesk.db', () => {
 
   it('quitting while a stopped job waits for the lock leaves it for the next start: answered items unknown, pending ones pending, as the sandbox did them', { timeout: 180_000 }, async () => {
     const s = await setup(500, { ceiling: 4, lockWaitMs: 1_000 });
-    s.onDelete = (n) => {
-      if (n === 100) s.holder.lockNow();
-    };
-    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
-    if (!started.ok) throw new Error(started.message);
-    const id = started.data.id;
+    const id = await startDeleteLockedAt(s, 100);
     await until(() => s.jobs.get('p1', id)?.state !== 'running', 'the job to stop');
     expect(s.holder.held).toBe(true);
 
@@ -362,12 +299,7 @@ describe('a job while another writer holds keydesk.db', () => {
 
   it('tells the screen while it waits for the lock: an event says since when it waits, with no rate or time left, and the next after the lock is let go no longer does', { timeout: 180_000 }, async () => {
     const s = await setup(2_000, { ceiling: 8 });
-    s.onDelete = (n) => {
-      if (n === 200) s.holder.lockNow();
-    };
-    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
-    if (!started.ok) throw new Error(started.message);
-    const id = started.data.id;
+    const id = await startDeleteLockedAt(s, 200);
     await until(() => s.events.some((e) => e.waitingForRecordsSince !== undefined), 'an event saying the job waits for the records');
 
     expect(s.holder.held).toBe(true);
@@ -388,12 +320,7 @@ describe('a job while another writer holds keydesk.db', () => {
   it('a cancel while the lock is held ends the job as cancelled while the lock is still held, and records it with every answer once let go', { timeout: 180_000 }, async () => {
     // A wait far longer than this test: only a cancel that does not wait for the lock ends the job while it is held.
     const s = await setup(2_000, { ceiling: 8, lockWaitMs: 3_600_000 });
-    s.onDelete = (n) => {
-      if (n === 200) s.holder.lockNow();
-    };
-    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
-    if (!started.ok) throw new Error(started.message);
-    const id = started.data.id;
+    const id = await startDeleteLockedAt(s, 200);
     await until(() => s.events.some((e) => e.waitingForRecordsSince !== undefined), 'the job to wait for the records');
     s.jobs.cancel('p1', id);
     await until(() => s.jobs.get('p1', id)?.finishedAt !== null, 'the job to be shown ended');
