@@ -7,7 +7,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { emit, fake, installBridge } from '../support/fake-bridge.ts';
+import { jobSummaries, readySession } from '../support/fake-jobs.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -17,18 +18,15 @@ const initial = useKeydesk.getState();
 
 const OLD = '44444444-4444-4444-8444-444444444444';
 const NEW = '55555555-5555-4555-8555-555555555555';
-let version = 0;
-const summary = (over: Partial<JobSummary>): JobSummary => ({
+const summary = jobSummaries({
   id: NEW, profileId: 'sandbox', action: 'generate', days: null, note: null, state: 'running', reason: null, createdAt: '2026-01-01T00:10:00.000Z',
   finishedAt: null, total: 300_000, counts: { pending: 300_000, sent: 0, done: 0, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-  concurrency: 1, ceiling: 1, pausedUntil: null, version: ++version, ...over,
+  concurrency: 1, ceiling: 1, pausedUntil: null,
 });
 
 beforeEach(() => {
   vi.useRealTimers();
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  readySession(useKeydesk, initial);
 });
 
 describe('a generate job after a finished one (walk 5, P3)', () => {

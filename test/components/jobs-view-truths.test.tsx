@@ -6,7 +6,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { emit, fake, installBridge } from '../support/fake-bridge.ts';
+import { deferred, jobRowTexts as rowTexts, jobSummaries, jobsTable as table, listed, readySession } from '../support/fake-jobs.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -16,35 +17,21 @@ const { GenerateForm } = await import('../../src/renderer/src/views/Keys/Generat
 const initial = useKeydesk.getState();
 
 const GENERATE = '22222222-2222-4222-8222-222222222222';
-let version = 0;
-const summary = (over: Partial<JobSummary>): JobSummary => ({
+const summary = jobSummaries({
   id: GENERATE, profileId: 'sandbox', action: 'generate', days: null, note: 'spring', state: 'cancelled', reason: null, createdAt: '2026-01-02T09:00:00.000Z',
   finishedAt: '2026-01-02T09:05:00.000Z', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 }, ratePerSecond: null,
-  etaSeconds: null, concurrency: 0, ceiling: 1, pausedUntil: null, version: ++version, ...over,
+  etaSeconds: null, concurrency: 0, ceiling: 1, pausedUntil: null,
 });
 /** The same job as main describes it while it gets ready to resume it (waiting for the ledger). */
 const starting = (over: Partial<JobSummary> = {}): JobSummary => summary({ state: 'running', finishedAt: null, startingSince: new Date(Date.now() - 12_000).toISOString(), ...over });
-const listed = (jobs: JobSummary[], more: { unlisted?: number; next?: number } = {}): Promise<OperationResult<'jobs.list'>> =>
-  Promise.resolve({ ok: true, data: { jobs, elsewhere: [], ...more } });
 const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 /** A finished delete job, the i-th newest. */
 const old = (i: number): JobSummary =>
   summary({ id: uuid(i), action: 'delete', note: null, state: 'finished', total: 1, counts: { pending: 0, sent: 0, done: 1, failed: 0, unknown: 0 }, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 100 - i)).toISOString() });
 
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-const table = () => screen.getByRole('table', { name: 'Jobs' });
-const rowTexts = () => within(table()).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent));
-
 beforeEach(() => {
   vi.useRealTimers();
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  readySession(useKeydesk, initial);
   fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
 });
 

@@ -5,8 +5,9 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
-import type { JobItem, JobSummary } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import type { JobItem } from '../../src/shared/domain.ts';
+import { emit, fake, installBridge, remoteProfile } from '../support/fake-bridge.ts';
+import { deferred, jobRowTexts as rowTexts, jobSummaries, jobsTable as table, listed, readySession } from '../support/fake-jobs.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -16,30 +17,16 @@ const initial = useKeydesk.getState();
 const EXTEND = '11111111-1111-4111-8111-111111111111';
 const GENERATE = '22222222-2222-4222-8222-222222222222';
 const RESET = '33333333-3333-4333-8333-333333333333';
-let version = 0;
-const summary = (over: Partial<JobSummary>): JobSummary => ({
+const summary = jobSummaries({
   id: EXTEND, profileId: 'sandbox', action: 'extend', days: 1, note: null, state: 'finished', reason: null, createdAt: '2026-01-01T10:00:00.000Z',
   finishedAt: '2026-01-01T10:05:00.000Z', total: 5, counts: { pending: 0, sent: 0, done: 5, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-  concurrency: 0, ceiling: 64, pausedUntil: null, version: ++version, ...over,
+  concurrency: 0, ceiling: 64, pausedUntil: null,
 });
 const item = (seq: number, target: string, state: JobItem['state'], message: string | null = null): JobItem => ({ seq, target, size: 1, state, code: message ? 'NOT_FOUND' : null, message });
-const listed = (jobs: JobSummary[]): Promise<OperationResult<'jobs.list'>> => Promise.resolve({ ok: true, data: { jobs, elsewhere: [] } });
-
-/** A promise the test settles when it chooses: an answer main has not given yet. */
-function deferred<T>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-const table = () => screen.getByRole('table', { name: 'Jobs' });
-const rowTexts = () => within(table()).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent));
 
 beforeEach(() => {
   vi.useRealTimers();
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  readySession(useKeydesk, initial);
 });
 
 describe('Jobs: the list', () => {

@@ -4,8 +4,9 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { JobSummary, LedgerRow } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import type { LedgerRow } from '../../src/shared/domain.ts';
+import { emit, fake, installBridge, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
+import { jobSummaries, readySession } from '../support/fake-jobs.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
 
 installBridge();
@@ -15,18 +16,15 @@ const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.t
 const initial = useKeydesk.getState();
 
 const JOB = '6f1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b';
-let version = 0;
-const summary = (over: Partial<JobSummary>): JobSummary => ({
+const summary = jobSummaries({
   id: JOB, profileId: 'sandbox', action: 'generate', days: null, note: 'spring', state: 'running', reason: null, createdAt: '2026-01-01T00:00:00.000Z',
   finishedAt: null, total: 100_001, counts: { pending: 100_001, sent: 0, done: 0, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-  concurrency: 1, ceiling: 1, pausedUntil: null, version: ++version, ...over,
+  concurrency: 1, ceiling: 1, pausedUntil: null,
 });
 
 beforeEach(() => {
   vi.useRealTimers();
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  readySession(useKeydesk, initial);
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
 });
 
