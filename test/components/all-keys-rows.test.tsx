@@ -7,7 +7,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, key, readySession, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -21,9 +21,7 @@ const row = (value: string, patch: Partial<LedgerRow> = {}): LedgerRow => ({
 });
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  readySession(useKeydesk, initial, [sandboxProfile]);
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
   vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
 });

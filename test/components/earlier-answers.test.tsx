@@ -5,7 +5,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, readySession, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -20,9 +20,7 @@ const refused: ValidationReport = {
 const EXISTS = 'A keyless entry for that HWID exists already.';
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  readySession(useKeydesk, initial, [sandboxProfile]);
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
   fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: refused });
   fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: EXISTS });

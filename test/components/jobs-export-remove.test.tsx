@@ -5,8 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, expect, it } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { fake, installBridge } from '../support/fake-bridge.ts';
-import { readySession } from '../support/fake-jobs.ts';
+import { fake, installBridge, readySession } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');

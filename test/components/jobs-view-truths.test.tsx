@@ -6,8 +6,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge } from '../support/fake-bridge.ts';
-import { deferred, jobRowTexts as rowTexts, jobSummaries, jobsTable as table, listed, readySession } from '../support/fake-jobs.ts';
+import { emit, fake, installBridge, readySession } from '../support/fake-bridge.ts';
+import { deferred, jobRowTexts as rowTexts, jobSummaries, jobsTable as table, listed } from '../support/fake-jobs.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');

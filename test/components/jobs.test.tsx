@@ -5,8 +5,8 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
-import { jobSummaries, readySession } from '../support/fake-jobs.ts';
+import { emit, fake, installBridge, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
+import { jobSummaries } from '../support/fake-jobs.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
 
 installBridge();

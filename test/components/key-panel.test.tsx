@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Key } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, key, readySession } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -19,9 +19,7 @@ const show = (...keys: Key[]) => {
 };
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  readySession(useKeydesk, initial);
 });
 
 const panel = () => screen.getByRole('complementary', { name: 'Key detail' });

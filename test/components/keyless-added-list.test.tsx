@@ -4,7 +4,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { KeylessEntry } from '../../src/shared/domain.ts';
-import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, readySession, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -14,9 +14,7 @@ const initial = useKeydesk.getState();
 const entry = (hwid: string): KeylessEntry => ({ id: hwid, hwid, isPremium: false, expiresAt: null, createdAt: '2026-11-23T09:00:00.000Z', lastUsedAt: null });
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  readySession(useKeydesk, initial, [sandboxProfile]);
   fake.impl['keyless.add'] = (input) => Promise.resolve({ ok: true, data: { entry: entry((input as { hwid: string }).hwid) } });
   fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [entry('walk-hw-1'), entry('walk-hw-2'), entry('walk-hw-3')], total: 3 } });
 });

@@ -5,7 +5,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Key } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, key, readySession, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -18,9 +18,7 @@ let held: Key[] = [];
 const terms = () => fake.calls.filter((c) => c.name === 'keys.fetchActive').map((c) => (c.input as { term: string }).term);
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  readySession(useKeydesk, initial, [sandboxProfile]);
   held = [key(KEY, 'generated')];
   // The service's rule: a value matches exactly.
   fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });

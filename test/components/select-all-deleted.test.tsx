@@ -4,7 +4,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
-import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, readySession, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -16,9 +16,7 @@ const row = (i: number): LedgerRow => ({
 });
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  readySession(useKeydesk, initial, [sandboxProfile]);
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
   vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
   // jsdom lays nothing out: the table's box is given a height, so some of its rows are "on screen".

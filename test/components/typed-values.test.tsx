@@ -5,7 +5,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, resetFake, sandboxProfile, remoteProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, readySession } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -19,9 +19,7 @@ const valid: ValidationReport = {
 };
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  readySession(useKeydesk, initial);
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
   fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: valid });
 });

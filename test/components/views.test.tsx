@@ -4,7 +4,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, key, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -31,9 +31,7 @@ const mismatch: ValidationReport = {
 };
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  readySession(useKeydesk, initial);
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
 });
 

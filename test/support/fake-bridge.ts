@@ -3,6 +3,7 @@
 // events are emitted as main would send them.
 import type { EventMap, EventName, KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
 import type { Key, LedgerRow, Profile } from '../../src/shared/domain.ts';
+import type { useKeydesk } from '../../src/renderer/src/store/index.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 
 export type Impl = { [N in OperationName]?: (input: unknown) => Promise<OperationResult<N>> };
@@ -73,3 +74,13 @@ export const remoteProfile: Profile = {
   id: 'p2', name: 'Remote Shop', kind: 'remote', baseUrl: 'https://shop.example.com', validationUrl: 'https://shop.example.com/v2_validation',
   serviceIdentifier: 'shop', hasKey: true, keyHint: '…wxyz', storage: 'os-keychain',
 };
+
+/**
+ * Nothing faked, and the store as a loaded window has it: reset to `initial` (its state before any test), the session
+ * ready on the local sandbox, with `profiles` (the remote one beside it unless said).
+ */
+export function readySession(store: typeof useKeydesk, initial: ReturnType<typeof useKeydesk.getState>, profiles: Profile[] = [sandboxProfile, remoteProfile]): void {
+  resetFake();
+  store.setState(initial, true);
+  store.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles });
+}

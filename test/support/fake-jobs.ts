@@ -1,11 +1,9 @@
 // Jobs as main describes them, for the component tests of Jobs and the job panels against the fake bridge
 // (fake-bridge.ts): job summaries numbered as main numbers them, a list answer, an answer the test gives when it
-// chooses, the Jobs table as a person reads it, and the store as such a test starts from.
+// chooses, and the Jobs table as a person reads it.
 import { screen, within } from '@testing-library/react';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import type { useKeydesk } from '../../src/renderer/src/store/index.ts';
-import { remoteProfile, resetFake, sandboxProfile } from './fake-bridge.ts';
 
 /** Summaries of one job: `base` with each call's changes, each a newer version than the one before (unless given). */
 export function jobSummaries(base: Omit<JobSummary, 'version'>): (over: Partial<JobSummary>) => JobSummary {
@@ -28,10 +26,3 @@ export function deferred<T>() {
 export const jobsTable = () => screen.getByRole('table', { name: 'Jobs' });
 /** Its rows below the header, each as the text of its cells. */
 export const jobRowTexts = () => within(jobsTable()).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent));
-
-/** Nothing faked, and the store as loaded: the session ready on the local sandbox, the remote profile beside it. */
-export function readySession(store: typeof useKeydesk, initial: ReturnType<typeof useKeydesk.getState>): void {
-  resetFake();
-  store.setState(initial, true);
-  store.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
-}
