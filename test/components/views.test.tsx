@@ -43,14 +43,20 @@ async function validateWith(user: ReturnType<typeof userEvent.setup>, hwid: stri
   await user.click(screen.getByRole('button', { name: 'Validate' }));
 }
 
+/** The Validate view after one success: KEY-1 let in on HW-A, as the view says. */
+async function validatedOnce(): Promise<ReturnType<typeof userEvent.setup>> {
+  const user = userEvent.setup();
+  render(<Validate />);
+  await user.type(screen.getByLabelText('Key'), 'KEY-1');
+  fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: success });
+  await validateWith(user, 'HW-A');
+  await screen.findByText('Valid: this machine was let in; the key is now bound to it.');
+  return user;
+}
+
 describe('Validate & HWID', () => {
   it('after a success, a refusal shows alone: its words, V2_Authentication, Notes and raw JSON, styled as a failure', async () => {
-    const user = userEvent.setup();
-    render(<Validate />);
-    await user.type(screen.getByLabelText('Key'), 'KEY-1');
-    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: success });
-    await validateWith(user, 'HW-A');
-    await screen.findByText('Valid: this machine was let in; the key is now bound to it.');
+    const user = await validatedOnce();
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: mismatch });
     await validateWith(user, 'HW-B');
     const outcome = await screen.findByRole('status', { name: 'Validation outcome' });
@@ -84,12 +90,7 @@ describe('Validate & HWID', () => {
   });
 
   it('a failed call shows its message and Details, and nothing of the answer before it', async () => {
-    const user = userEvent.setup();
-    render(<Validate />);
-    await user.type(screen.getByLabelText('Key'), 'KEY-1');
-    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: success });
-    await validateWith(user, 'HW-A');
-    await screen.findByText('Valid: this machine was let in; the key is now bound to it.');
+    const user = await validatedOnce();
     fake.impl['validation.run'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'The service could not answer.', detail: 'POST http://127.0.0.1:1/v2_validation?key=***: HTTP 502' });
     await validateWith(user, 'HW-B');
     await screen.findByText('The service could not answer.');
