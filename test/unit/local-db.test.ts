@@ -87,6 +87,20 @@ function modelQuery(rows: LedgerRow[], filter: LedgerFilter, field: LedgerSortFi
   return { total: matching.length, values: matching.slice(offset, offset + limit).map((r) => r.value) };
 }
 
+/**
+ * Seeks after and before the `pick`-th row (modulo) of `order`, the model's order of `all` under `filter` and
+ * `sort`, find the model's `limit` rows after it and before it; nothing to check when nothing matches.
+ */
+function expectSeeksAround(db: LocalDb, all: LedgerRow[], filter: LedgerFilter, sort: { field: LedgerSortField; dir: 'asc' | 'desc' }, order: string[], pick: number, limit: number): void {
+  if (order.length === 0) return;
+  const i = pick % order.length;
+  const row = all.find((r) => r.value === order[i]);
+  if (!row) throw new Error('model row missing');
+  const cursor = { key: COLUMN[sort.field](row), value: row.value };
+  expect(db.seekLedger(PROFILE, filter, sort, { after: cursor }, limit).map((r) => r.value)).toEqual(order.slice(i + 1, i + 1 + limit));
+  expect(db.seekLedger(PROFILE, filter, sort, { before: cursor }, limit).map((r) => r.value)).toEqual(order.slice(Math.max(0, i - limit), i));
+}
+
 function ledgerOf(db: LocalDb): LedgerRow[] {
   return db.queryLedger(PROFILE, {}, { field: 'value', dir: 'asc' }, 0, 1_000_000).rows;
 }
@@ -194,13 +208,7 @@ describe.each([
         (text, status, premium, field, dir, pick, limit) => {
           const filter: LedgerFilter = { text, status, premium };
           const order = modelQuery(all, filter, field, dir, 0, size).values;
-          if (order.length === 0) return;
-          const i = pick % order.length;
-          const row = all.find((r) => r.value === order[i]);
-          if (!row) throw new Error('model row missing');
-          const cursor = { key: COLUMN[field](row), value: row.value };
-          expect(db.seekLedger(PROFILE, filter, { field, dir }, { after: cursor }, limit).map((r) => r.value)).toEqual(order.slice(i + 1, i + 1 + limit));
-          expect(db.seekLedger(PROFILE, filter, { field, dir }, { before: cursor }, limit).map((r) => r.value)).toEqual(order.slice(Math.max(0, i - limit), i));
+          expectSeeksAround(db, all, filter, { field, dir }, order, pick, limit);
         },
       ),
       { numRuns: 300, seed },
@@ -338,13 +346,7 @@ describe('deep pages from anchors and the text index, through writes from this c
           const filter: LedgerFilter = { text, status };
           const all = ledgerOf(db);
           const order = modelQuery(all, filter, field, dir, 0, all.length).values;
-          if (order.length === 0) return;
-          const i = pick % order.length;
-          const row = all.find((r) => r.value === order[i]);
-          if (!row) throw new Error('model row missing');
-          const cursor = { key: COLUMN[field](row), value: row.value };
-          expect(db.seekLedger(PROFILE, filter, { field, dir }, { after: cursor }, limit).map((r) => r.value)).toEqual(order.slice(i + 1, i + 1 + limit));
-          expect(db.seekLedger(PROFILE, filter, { field, dir }, { before: cursor }, limit).map((r) => r.value)).toEqual(order.slice(Math.max(0, i - limit), i));
+          expectSeeksAround(db, all, filter, { field, dir }, order, pick, limit);
         },
       ),
       { numRuns: 120, seed: 9 },
