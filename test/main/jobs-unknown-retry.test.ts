@@ -1,7 +1,6 @@
 // "Send the N unknown again" is a yes for that one run. A run that stops before it has re-sent them all (no apiKey,
 // a cancel, the network gone, a crash) leaves the rest unknown, with their evidence, and a plain Resume (no yes)
 // never sends them: extend is not idempotent.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
-import { ROOT } from '../support/sandbox-process.ts';
+import { killJobChildAfter } from '../support/job-crash.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 /** A service that drops every connection (no answer: unknown) until told to answer; it logs every key sent. */
@@ -166,21 +165,7 @@ describe('sending the unknown items again', () => {
 
   it('leaves them unknown after a crash in the middle of the re-send (SIGKILL); a plain resume then sends nothing', async () => {
     const dir = tempDir('keydesk-retry-crash-');
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(ROOT, 'test/support/job-retry-child.ts'), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    const exited = new Promise<void>((r) => child.on('exit', () => r()));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const done = [...out.matchAll(/^done (\d+)$/gm)].map((m) => Number(m[1])).at(-1) ?? 0;
-        if (done >= 10) resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`the child exited (${code}) before the kill: ${err}`)));
-    });
-    child.kill('SIGKILL');
-    await exited;
+    const out = await killJobChildAfter('test/support/job-retry-child.ts', dir, 10);
     expect(out).toMatch(/^unknown 400$/m);
     const jobId = /^job (\S+)$/m.exec(out)?.[1] ?? '';
     const db = new LocalDb(join(dir, 'keydesk.db'));

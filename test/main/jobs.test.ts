@@ -1,7 +1,6 @@
 // The job engine at its boundaries: a fake service where the point is what the service does on the wire (a reset
 // mid-request, a 429 with Retry-After), a fake clock so a 30-second pause costs nothing, and a real child process
 // killed with SIGKILL mid-job whose sandbox database is then compared with the job's items.
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { LocalDb } from '../../src/main/store/local-db.ts';
 import { SANDBOX_DB_FILE } from '../../src/sandbox/paths.ts';
 import { SandboxStore } from '../../src/sandbox/store.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { ROOT } from '../support/sandbox-process.ts';
+import { killJobChildAfter } from '../support/job-crash.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 /** A service that deletes keys, with a hook deciding each request's fate; it logs every key it was sent. */
@@ -640,25 +639,8 @@ describe('an exception while sending', () => {
 describe('a crash mid-job', () => {
   it('leaves the job interrupted, with items whose state matches what the sandbox did, and resumes the pending ones', async () => {
     const dir = tempDir('keydesk-crash-');
-    const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(ROOT, 'test/support/job-child.ts'), dir], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    const exited = new Promise<void>((r) => child.on('exit', () => r()));
     // The child prints progress lines; kill it once some items are done and many are still pending.
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        const done = [...out.matchAll(/^done (\d+)$/gm)].map((m) => Number(m[1])).at(-1) ?? 0;
-        if (done >= 20) resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`the child exited (${code}) before the kill: ${err}`)));
-    });
-    child.kill('SIGKILL');
-    await exited;
+    const out = await killJobChildAfter('test/support/job-child.ts', dir, 20);
     const jobId = /^job (\S+)$/m.exec(out)?.[1] ?? '';
 
     const db = new LocalDb(join(dir, 'keydesk.db'));
