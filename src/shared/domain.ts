@@ -217,6 +217,14 @@ export interface JobSummary {
    */
   notAnswering?: { since: string; awaiting: number };
   /**
+   * Present when Keydesk stopped while the job ran (a crash, a kill, a quit that could not record it), so no one saw
+   * it end: finishedAt is then the last moment it was known at work, not when it stopped. `lastAnswerAt`: when that
+   * run's last answers were recorded (finishedAt); null when none was. `runStartedAt`: when that run began (the job's
+   * start, or its resume; finishedAt when no answer was recorded); null for a job from before Keydesk kept these
+   * times, whose stop is not known at all.
+   */
+  endUnseen?: { lastAnswerAt: string | null; runStartedAt: string | null };
+  /**
    * Increases with every summary main makes: an answer and an event can arrive in either order, and the
    * older of two summaries of one job must not replace the newer.
    */

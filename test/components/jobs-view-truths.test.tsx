@@ -1,6 +1,7 @@
 // The Jobs view never says what is not true, in the states a person meets after the first load: a job main is
-// getting ready to resume (walk6 U1), a Resume refused because main already runs it (walk6 P3), Esc on an opened
-// job, "Show 20 older" and the older-jobs count after a removal, and a list answer older than a progress event.
+// getting ready to resume (walk6 U1), a Resume refused because main already runs it (walk6 P3), a job Keydesk
+// stopped under (its end not seen), Esc on an opened job, "Show 20 older" and the older-jobs count after a removal,
+// and a list answer older than a progress event.
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -14,6 +15,7 @@ const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
 const { Toasts } = await import('../../src/renderer/src/components/Toasts.tsx');
 const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
+const { fmt } = await import('../../src/renderer/src/lib/format.ts');
 const initial = useKeydesk.getState();
 
 const GENERATE = '22222222-2222-4222-8222-222222222222';
@@ -60,6 +62,92 @@ describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
     });
     expect(rowTexts()[0]?.[1]).toBe('Running');
     expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+
+  it('when Resume is refused because main already runs the job, shows it running, and the error goes once the job ends (walk6 P3)', async () => {
+    // Main as it is after another window's Resume (or this one's, before a reload): getting the job ready.
+    let resumed = false;
+    fake.impl['jobs.list'] = () => listed([resumed ? starting() : summary({})]);
+    fake.impl['jobs.resume'] = () => {
+      resumed = true;
+      return Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That job is already running.' });
+    };
+    fake.impl['jobs.get'] = () => Promise.resolve({ ok: true, data: starting() });
+    const user = userEvent.setup();
+    render(
+      <>
+        <Jobs />
+        <Toasts />
+      </>,
+    );
+    await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\)/ }));
+    const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
+    await user.click(within(detail).getByRole('button', { name: 'Resume (100,000 not sent)' }));
+    const errors = screen.getByRole('alert', { name: 'Errors' });
+    await waitFor(() => {
+      expect(errors.textContent).toContain('That job is already running.');
+    });
+    // The screen agrees with the toast: the job is not shown cancelled with Resume offered.
+    await waitFor(() => {
+      expect(rowTexts()[0]?.[1]).toBe('Starting');
+    });
+    expect(within(detail).queryByRole('button', { name: /^Resume/ })).toBeNull();
+    act(() => {
+      emit('jobs.progress', summary({ state: 'finished', counts: { pending: 0, sent: 0, done: 300_000, failed: 0, unknown: 0 } }));
+    });
+    expect(rowTexts()[0]?.[1]).toBe('Finished');
+    expect(errors.textContent).not.toContain('That job is already running.');
+  });
+});
+
+describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
+  // No one saw these end: main gives the last moment each was known at work (endUnseen), never an end time.
+  const unseen = (id: string, end: NonNullable<JobSummary['endUnseen']>, over: Partial<JobSummary> = {}): JobSummary =>
+    summary({
+      id, action: 'delete', note: null, state: 'interrupted', reason: 'Keydesk stopped while this job ran.', total: 10,
+      counts: { pending: 6, sent: 0, done: 3, failed: 0, unknown: 1 }, finishedAt: end.lastAnswerAt ?? end.runStartedAt ?? '2026-01-02T09:00:00.000Z', endUnseen: end, ...over,
+    });
+  const ANSWERED = '2026-01-02T09:04:00.000Z';
+  const RESUMED = '2026-01-03T11:30:00.000Z';
+
+  it('says when its last answer was recorded, or that none was after it started or resumed, or that when is not known; never "ended"', async () => {
+    fake.impl['jobs.list'] = () =>
+      listed([
+        unseen(uuid(1), { lastAnswerAt: ANSWERED, runStartedAt: '2026-01-02T09:00:00.000Z' }, { createdAt: '2026-01-02T09:00:04.000Z' }),
+        unseen(uuid(2), { lastAnswerAt: null, runStartedAt: '2026-01-02T09:00:03.000Z' }, { createdAt: '2026-01-02T09:00:03.000Z' }),
+        unseen(uuid(3), { lastAnswerAt: null, runStartedAt: RESUMED }, { createdAt: '2026-01-02T09:00:02.000Z' }),
+        unseen(uuid(4), { lastAnswerAt: null, runStartedAt: null }, { createdAt: '2026-01-02T09:00:01.000Z' }),
+        // A job whose end this Keydesk saw still says when it ended.
+        summary({ id: uuid(5), action: 'delete', note: null, state: 'interrupted', createdAt: '2026-01-02T09:00:00.000Z', finishedAt: '2026-01-02T09:30:00.000Z' }),
+      ]);
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await screen.findByRole('table', { name: 'Jobs' });
+    const when = rowTexts().map((r) => r[2]);
+    expect(when).toEqual([
+      `${fmt.dateTime('2026-01-02T09:00:04.000Z')}stopped — last answer recorded ${fmt.time(ANSWERED)}`,
+      `${fmt.dateTime('2026-01-02T09:00:03.000Z')}stopped — no answer recorded after it started`,
+      // Resumed on another day: the date too.
+      `${fmt.dateTime('2026-01-02T09:00:02.000Z')}stopped — no answer recorded after its resume ${fmt.dateTime(RESUMED)}`,
+      `${fmt.dateTime('2026-01-02T09:00:01.000Z')}stopped — when is not known`,
+      `${fmt.dateTime('2026-01-02T09:00:00.000Z')}ended ${fmt.time('2026-01-02T09:30:00.000Z')}`,
+    ]);
+    // The moment shown is the one main recorded, exact in the markup.
+    expect(within(table()).getAllByRole('row')[1]?.querySelectorAll('time')[1]?.getAttribute('datetime')).toBe(ANSWERED);
+
+    // Opened, the same in a sentence: it stopped some time after that moment, not at it.
+    await user.click(screen.getAllByRole('button', { name: /^Delete, started/ })[0] as HTMLElement);
+    const detail = screen.getByRole('region', { name: 'Delete' });
+    const started = within(detail).getByText(/^Started /);
+    expect(started.textContent).toBe(
+      `Started ${fmt.dateTime('2026-01-02T09:00:04.000Z')}; Keydesk stopped while it ran, some time after its last answer was recorded (${fmt.dateTime(ANSWERED)}). 10 keys.`,
+    );
+    expect(started.textContent).not.toContain('ended');
+    await user.click(within(detail).getByRole('button', { name: 'Close' }));
+    await user.click(screen.getAllByRole('button', { name: /^Delete, started/ })[1] as HTMLElement);
+    expect(within(screen.getByRole('region', { name: 'Delete' })).getByText(/^Started /).textContent).toBe(
+      `Started ${fmt.dateTime('2026-01-02T09:00:03.000Z')}; Keydesk stopped while it ran, some time after it started: no answer was recorded. 10 keys.`,
+    );
   });
 
   it('when Resume is refused because main already runs the job, shows it running, and the error goes once the job ends (walk6 P3)', async () => {

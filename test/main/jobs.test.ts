@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { Core } from '../../src/main/core.ts';
@@ -637,7 +638,7 @@ describe('an exception while sending', () => {
 });
 
 describe('a crash mid-job', () => {
-  it('leaves the job interrupted, with items whose state matches what the sandbox did, and resumes the pending ones', async () => {
+  it('leaves the job interrupted, ended at its last recorded answer (not at the next start), with items whose state matches what the sandbox did, and resumes the pending ones', async () => {
     const dir = tempDir('keydesk-crash-');
     // The child prints progress lines; kill it once some items are done and many are still pending.
     const out = await killJobChildAfter('test/support/job-child.ts', dir, 20);
@@ -649,9 +650,27 @@ describe('a crash mid-job', () => {
     let pending: string[];
     let unknown: string[];
     try {
-      // What a restart does first: the job was running, so it is interrupted; items on the wire become unknown.
-      const jobs = new JobService({ db, profile: () => null, clientFor: () => Promise.resolve(null), emit: () => undefined });
-      expect(db.job(jobId)?.state).toBe('interrupted');
+      // The job's last recorded activity, from the file's own record of it: the audit entries of its answers are
+      // written in the same transaction as the answers (none yet: the run's start).
+      const reader = new DatabaseSync(join(dir, 'keydesk.db'), { readOnly: true });
+      const lastAnswer = (reader.prepare("SELECT max(at) AS at FROM audit WHERE action = 'keys.delete'").get() as { at: string | null }).at;
+      reader.close();
+      const runAt = db.job(jobId)?.runAt ?? null;
+      expect(runAt).not.toBeNull();
+      expect(db.job(jobId)).toMatchObject({ state: 'running', answeredAt: lastAnswer });
+      // The next start comes three days later (the clock says so; nothing waits for it).
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.parse(lastAnswer ?? runAt ?? '') + 3 * 24 * 3_600_000);
+      let jobs: JobService;
+      try {
+        // What a restart does first: the job was running, so it is interrupted; items on the wire become unknown.
+        jobs = new JobService({ db, profile: () => null, clientFor: () => Promise.resolve(null), emit: () => undefined });
+      } finally {
+        vi.useRealTimers();
+      }
+      // Its end is the last moment it was known at work, said as such: not the next start's time.
+      expect(db.job(jobId)).toMatchObject({ state: 'interrupted', finishedAt: lastAnswer ?? runAt, endUnseen: true });
+      expect(jobs.get('sandbox', jobId)).toMatchObject({ state: 'interrupted', finishedAt: lastAnswer ?? runAt, endUnseen: { lastAnswerAt: lastAnswer, runStartedAt: runAt } });
       const items = db.jobItems(jobId, undefined, 0, 5_000).items;
       expect(items).toHaveLength(2_000);
       expect(items.filter((i) => i.state === 'sent')).toEqual([]);

@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LedgerWriter } from '../../src/main/store/ledger-writer.ts';
-import { LocalDb, type LedgerFilter } from '../../src/main/store/local-db.ts';
+import { LOCAL_DB_VERSION, LocalDb, type LedgerFilter, type SettleBatch } from '../../src/main/store/local-db.ts';
 import type { Key, LedgerRow, LedgerSortField } from '../../src/shared/domain.ts';
 import { LEDGER_COUNT_CAP } from '../../src/shared/rules.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -721,6 +721,47 @@ describe('the jobs a window finds after a reload', () => {
   });
 });
 
+describe('a job Keydesk stopped under (a crash, a kill)', () => {
+  const at = (minute: number): string => new Date(Date.UTC(2026, 10, 20, 14, minute)).toISOString();
+  const answers = (jobId: string, seq: number, state: 'done' | 'pending'): SettleBatch => ({
+    jobId, profileId: PROFILE, items: [{ seq, state, code: null, message: null }], seenKeys: [], deletedValues: [], audit: [],
+  });
+  const make = (db: LocalDb, id: string): void => {
+    db.createJob({ id, profileId: PROFILE, action: 'delete', params: '{}', createdAt: at(0) }, { keyValues: ['K-1', 'K-2', 'K-3'] });
+  };
+
+  it('ends at its last answers written, else at its run\'s start, marked as an end no one saw; never at the time of the next start', () => {
+    const db = new LocalDb(':memory:');
+    make(db, 'answered');
+    db.beginJobRun('answered', at(1));
+    db.jobStep(null, { jobId: 'answered', max: 3 });
+    db.settleJobItems(answers('answered', 1, 'done'), at(2));
+    db.settleJobItems(answers('answered', 2, 'done'), at(4));
+    // A request refused unsent (put back pending) is no answer.
+    db.settleJobItems(answers('answered', 3, 'pending'), at(5));
+    make(db, 'silent');
+    db.beginJobRun('silent', at(3));
+    db.jobStep(null, { jobId: 'silent', max: 1 });
+    // Created, never run: its creation is the last thing known.
+    make(db, 'never-run');
+
+    // (A job from before Keydesk kept these times: see 'upgrades a schema-3 file'.)
+    expect(db.interruptRunningJobs('Keydesk stopped while this job ran.').sort()).toEqual(['answered', 'never-run', 'silent']);
+    expect(db.job('answered')).toMatchObject({ state: 'interrupted', finishedAt: at(4), answeredAt: at(4), runAt: at(1), endUnseen: true });
+    expect(db.job('silent')).toMatchObject({ state: 'interrupted', finishedAt: at(3), answeredAt: null, runAt: at(3), endUnseen: true });
+    expect(db.job('never-run')).toMatchObject({ state: 'interrupted', finishedAt: at(0), answeredAt: null, runAt: at(0), endUnseen: true });
+    expect(db.jobItems('answered', 'unknown', 0, 10).total).toBe(0);
+    expect(db.jobItems('silent', 'unknown', 0, 10).total).toBe(1);
+
+    // A quit that records it says when it stopped, seen; a run begun again forgets the last one's answers.
+    db.beginJobRun('answered', at(10));
+    expect(db.job('answered')).toMatchObject({ state: 'running', finishedAt: null, answeredAt: null, runAt: at(10), endUnseen: false });
+    db.interruptRunningJobs('Keydesk quit while this job ran.', at(11));
+    expect(db.job('answered')).toMatchObject({ state: 'interrupted', finishedAt: at(11), endUnseen: false });
+    db.close();
+  });
+});
+
 describe('schema upgrades', () => {
   // The ledger as the first release wrote it, frozen here: upgrades must keep such a file's rows.
   const FIRST_RELEASE = `
@@ -766,18 +807,25 @@ describe('schema upgrades', () => {
     old.exec('COMMIT');
     const before = old.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();
     old.exec("INSERT INTO jobs VALUES ('j1', 'p', 'extend', '{}', 'done', NULL, '2026-03-01T00:00:00.000Z', NULL, 0)");
+    old.exec("INSERT INTO jobs VALUES ('j2', 'p', 'delete', '{}', 'running', NULL, '2026-03-02T00:00:00.000Z', NULL, 0)");
     old.close();
 
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
-    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 9 });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: LOCAL_DB_VERSION });
+    expect(LOCAL_DB_VERSION).toBe(10);
+    // The jobs kept, with no run or answer time (migration 10): one running when an older Keydesk stopped ends at
+    // its creation, the last thing known of it, and says its stop is not known.
+    expect(db.job('j1')).toMatchObject({ runAt: null, answeredAt: null, endUnseen: false });
+    db.interruptRunningJobs('Keydesk stopped while this job ran.');
+    expect(db.job('j2')).toMatchObject({ state: 'interrupted', finishedAt: '2026-03-02T00:00:00.000Z', runAt: null, answeredAt: null, endUnseen: true });
     // No upgraded row is marked as showing an expiry not read back (migration 7).
     expect(check.prepare('SELECT count(*) AS n FROM ledger WHERE expiry_stale <> 0').get()).toEqual({ n: 0 });
     const after = check.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();
     expect(after).toEqual(before);
     // The index agrees with the rows it was built from.
     expect(() => { check.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')"); }).not.toThrow();
-    expect(check.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 1 });
+    expect(check.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 2 });
     const counts = () => check.prepare('SELECT profile_id, status, n FROM ledger_counts WHERE n > 0 ORDER BY profile_id, status').all();
     const counted = () => check.prepare('SELECT profile_id, status, count(*) AS n FROM ledger GROUP BY profile_id, status ORDER BY profile_id, status').all();
     expect(counts()).toEqual(counted());

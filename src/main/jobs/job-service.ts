@@ -396,10 +396,11 @@ export class JobService {
     if (this.runs.has(jobId)) return fail('CONFLICT', 'That job is already running.');
     // The yes to send the unknown items again is taken now the run surely starts, and for this run alone.
     if (retryUnknown) this.db.approveUnknownJobItems(jobId);
-    this.db.setJobState(jobId, 'running', null, null);
+    const runAt = new Date().toISOString();
+    this.db.beginJobRun(jobId, runAt);
     this.ends.delete(jobId);
     const run: Run = {
-      job: { ...job, state: 'running', reason: null, finishedAt: null },
+      job: { ...job, state: 'running', reason: null, finishedAt: null, runAt, answeredAt: null, endUnseen: false },
       params: JSON.parse(job.params) as JobParams,
       retryUnknown,
       client,
@@ -921,6 +922,8 @@ export class JobService {
       createdAt: job.createdAt,
       finishedAt: since !== undefined ? null : job.finishedAt,
       ...(since === undefined ? {} : { startingSince: since }),
+      // An end no one saw (Keydesk stopped under the job): finishedAt is the last moment it was known at work.
+      ...(run || kept || since !== undefined || !job.endUnseen || job.state === 'running' ? {} : { endUnseen: { lastAnswerAt: job.answeredAt, runStartedAt: job.runAt } }),
       ...(waiting === undefined ? {} : { waitingForRecordsSince: waiting }),
       ...(notAnswering === undefined ? {} : { notAnswering }),
       total: job.total,
@@ -1059,6 +1062,8 @@ export class JobService {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // These jobs stop sending now: the end recorded below, if the lock lets it.
+    const quitAt = new Date().toISOString();
     const runs = [...this.runs.values()];
     for (const run of runs) {
       run.stop ??= { state: 'interrupted', reason: 'Keydesk quit while this job ran.' };
@@ -1089,7 +1094,7 @@ export class JobService {
     }
     await this.writes.close();
     try {
-      this.db.interruptRunningJobs('Keydesk quit while this job ran.');
+      this.db.interruptRunningJobs('Keydesk quit while this job ran.', quitAt);
     } catch (error) {
       // Another writer still holds the lock: the next start does this.
       console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);

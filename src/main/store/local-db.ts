@@ -225,6 +225,13 @@ const MIGRATIONS: readonly string[] = [
      DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
      INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
    END;`,
+  // 10: when a job's run began (run_at) and when that run's last answers were written (answered_at), so a job
+  // Keydesk stopped under (a crash, a kill) ends at the last moment it was known at work, not at the next start;
+  // end_unseen marks such an end (1: finished_at is that moment, not when the job stopped). A job from before this
+  // has neither time: its end, if Keydesk stopped under it, is said to be unknown.
+  `ALTER TABLE jobs ADD COLUMN run_at TEXT;
+   ALTER TABLE jobs ADD COLUMN answered_at TEXT;
+   ALTER TABLE jobs ADD COLUMN end_unseen INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** The schema this Keydesk writes (keydesk.db's user_version once opened). */
@@ -562,6 +569,15 @@ export interface StoredJob {
   createdAt: string;
   finishedAt: string | null;
   total: number;
+  /** When the job's current (or last) run began; null for a job from before Keydesk kept it (migration 10). */
+  runAt: string | null;
+  /** When that run's last answers were written; null when none was (or before migration 10). */
+  answeredAt: string | null;
+  /**
+   * Keydesk stopped while the job ran (a crash, a kill), so its end was not seen: finishedAt is the last moment it
+   * was known at work (answeredAt, else runAt, else createdAt), not when it stopped.
+   */
+  endUnseen: boolean;
 }
 /** How one sent item ended, with what the ledger and the audit log learn from it; written in one transaction. */
 export interface ItemSettlement {
@@ -603,7 +619,11 @@ export interface ClaimedJobItem {
  * as 'unknown' everywhere: its outcome is unknown until it is sent again.
  */
 const ITEM_STATE = "CASE state WHEN 'retry' THEN 'unknown' ELSE state END";
-const JOB_SELECT = 'SELECT id, profile_id AS profileId, action, params, state, reason, created_at AS createdAt, finished_at AS finishedAt, total FROM jobs';
+const JOB_SELECT =
+  'SELECT id, profile_id AS profileId, action, params, state, reason, created_at AS createdAt, finished_at AS finishedAt, total, run_at AS runAt, answered_at AS answeredAt, end_unseen AS endUnseen FROM jobs';
+/** A job's row as JOB_SELECT reads it. */
+type JobRow = Omit<StoredJob, 'endUnseen'> & { endUnseen: number };
+const storedJob = (row: JobRow): StoredJob => ({ ...row, endUnseen: row.endUnseen !== 0 });
 
 const AUDIT_SELECT = 'SELECT id, at, profile_id AS profileId, profile_name AS profileName, action, target, outcome, message FROM audit';
 
@@ -1636,13 +1656,13 @@ export class LocalDb {
    * job's batches. Returns the number of keys the job covers.
    */
   createJob(
-    job: Omit<StoredJob, 'total' | 'finishedAt' | 'reason' | 'state'>,
+    job: Pick<StoredJob, 'id' | 'profileId' | 'action' | 'params' | 'createdAt'>,
     items: { keyValues: readonly string[] } | { filter: LedgerFilter } | { batches: readonly number[] },
   ): number {
     return this.tx(() => {
       this.db
-        .prepare("INSERT INTO jobs (id, profile_id, action, params, state, created_at, total) VALUES (?, ?, ?, ?, 'running', ?, 0)")
-        .run(job.id, job.profileId, job.action, job.params, job.createdAt);
+        .prepare("INSERT INTO jobs (id, profile_id, action, params, state, created_at, total, run_at) VALUES (?, ?, ?, ?, 'running', ?, 0, ?)")
+        .run(job.id, job.profileId, job.action, job.params, job.createdAt, job.createdAt);
       if ('filter' in items) {
         const where = this.targetWhere(job.profileId, items.filter);
         this.db
@@ -1665,8 +1685,8 @@ export class LocalDb {
   }
 
   job(jobId: string): StoredJob | null {
-    const row = this.db.prepare(`${JOB_SELECT} WHERE id = ?`).get(jobId) as StoredJob | undefined;
-    return row ? { ...row } : null;
+    const row = this.db.prepare(`${JOB_SELECT} WHERE id = ?`).get(jobId) as JobRow | undefined;
+    return row ? storedJob(row) : null;
   }
 
   /**
@@ -1676,7 +1696,7 @@ export class LocalDb {
   jobs(profileId: string, limit = 20): StoredJob[] {
     const sql = `${JOB_SELECT} WHERE profile_id = ?1 AND (state IN ('running', 'interrupted')
       OR id IN (SELECT id FROM jobs WHERE profile_id = ?1 ORDER BY created_at DESC, id LIMIT ?2)) ORDER BY created_at DESC, id`;
-    return (this.db.prepare(sql).all(profileId, limit) as unknown as StoredJob[]).map((j) => ({ ...j }));
+    return (this.db.prepare(sql).all(profileId, limit) as unknown as JobRow[]).map(storedJob);
   }
 
   /**
@@ -1696,8 +1716,16 @@ export class LocalDb {
     return (this.db.prepare('SELECT count(*) AS n FROM jobs WHERE profile_id = ?').get(profileId) as { n: number }).n;
   }
 
+  /** A job's state as this process saw it: an end given here is one seen (end_unseen 0). */
   setJobState(jobId: string, state: JobState, reason: string | null, finishedAt: string | null): void {
-    this.db.prepare('UPDATE jobs SET state = ?, reason = ?, finished_at = ? WHERE id = ?').run(state, reason, finishedAt, jobId);
+    this.db.prepare('UPDATE jobs SET state = ?, reason = ?, finished_at = ?, end_unseen = 0 WHERE id = ?').run(state, reason, finishedAt, jobId);
+  }
+
+  /** A run of the job begins `at`: running, no end, and no answer of this run written yet. */
+  beginJobRun(jobId: string, at: string): void {
+    this.db
+      .prepare("UPDATE jobs SET state = 'running', reason = NULL, finished_at = NULL, run_at = ?, answered_at = NULL, end_unseen = 0 WHERE id = ?")
+      .run(at, jobId);
   }
 
   /** Keys per item state (a generate batch counts for its size). */
@@ -1757,6 +1785,11 @@ export class LocalDb {
     // One keyed update per item: a join against json_each here may scan the job's items once per batch.
     const setItem = this.statement('UPDATE job_items SET state = ?, code = ?, message = ? WHERE job_id = ? AND seq = ?');
     for (const i of batch.items) setItem.run(i.state, i.code, i.message, batch.jobId, i.seq);
+    // The job was at work now: a crash from here on ends it no earlier than this (interruptRunningJobs). An item put
+    // back unsent (a 429, the network) is no outcome.
+    if (batch.items.some((i) => i.state !== 'pending' && i.state !== 'retry')) {
+      this.statement('UPDATE jobs SET answered_at = ? WHERE id = ?').run(at, batch.jobId);
+    }
     if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at, true);
     for (const k of batch.reportedKeys ?? []) this.recordReportedFields(batch.profileId, k, at);
     if (batch.hwidCleared && batch.hwidCleared.length > 0) {
@@ -1815,9 +1848,12 @@ export class LocalDb {
   /**
    * After a crash or quit (no job runs in this process any more): every job still marked running is
    * interrupted, and every item still marked sent, whatever its job's state, is unknown (it may or may not have
-   * taken effect). Returns the ids of the jobs it interrupted.
+   * taken effect). Returns the ids of the jobs it interrupted. `at`: when they stopped, as this process saw it (a
+   * quit). Without it (the next start, after a crash or a kill, or a quit that could not record this) no one saw
+   * them stop: each ends at the last moment it was known at work (its run's last answers written, else the run's
+   * start, else its creation), marked as such (end_unseen), never at the time of this call, which may be days later.
    */
-  interruptRunningJobs(reason: string, at = new Date().toISOString()): string[] {
+  interruptRunningJobs(reason: string, at?: string): string[] {
     return this.tx(() => {
       this.markSentExtendsStale('SELECT id FROM jobs');
       this.db
@@ -1826,7 +1862,12 @@ export class LocalDb {
       // A yes to send unknown items again was for the run that stopped: those it did not send stay unknown.
       this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id IN (SELECT id FROM jobs) AND state = 'retry'").run();
       const ids = (this.db.prepare("SELECT id FROM jobs WHERE state = 'running'").all() as { id: string }[]).map((r) => r.id);
-      for (const id of ids) this.setJobState(id, 'interrupted', reason, at);
+      if (at !== undefined) for (const id of ids) this.setJobState(id, 'interrupted', reason, at);
+      else {
+        this.db
+          .prepare("UPDATE jobs SET state = 'interrupted', reason = ?, finished_at = coalesce(answered_at, run_at, created_at), end_unseen = 1 WHERE state = 'running'")
+          .run(reason);
+      }
       return ids;
     });
   }

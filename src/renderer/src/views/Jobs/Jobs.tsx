@@ -42,9 +42,34 @@ function StateBadge({ job }: { job: JobSummary }) {
   );
 }
 
+/** A moment after a job's start: the time alone on the same day. */
+function After({ job, iso }: { job: JobSummary; iso: string }) {
+  return <Time iso={iso} mode={fmt.date(iso) === fmt.date(job.createdAt) ? 'time' : 'dateTime'} />;
+}
+
+/**
+ * Keydesk stopped while the job ran (a crash, a kill), so no one saw it end: what is known is the last moment it
+ * was at work, never an end time.
+ */
+function UnseenEnd({ job, end }: { job: JobSummary; end: NonNullable<JobSummary['endUnseen']> }) {
+  if (end.lastAnswerAt !== null) {
+    return (
+      <>
+        stopped — last answer recorded <After job={job} iso={end.lastAnswerAt} />
+      </>
+    );
+  }
+  if (end.runStartedAt === null) return <>stopped — when is not known</>;
+  if (end.runStartedAt === job.createdAt) return <>stopped — no answer recorded after it started</>;
+  return (
+    <>
+      stopped — no answer recorded after its resume <After job={job} iso={end.runStartedAt} />
+    </>
+  );
+}
+
 /** When a job started, and under it when it ended (the time alone on the same day), or that it has not. */
 function When({ job }: { job: JobSummary }) {
-  const sameDay = job.finishedAt !== null && fmt.date(job.finishedAt) === fmt.date(job.createdAt);
   return (
     <>
       <Time iso={job.createdAt} mode="dateTime" />
@@ -52,12 +77,32 @@ function When({ job }: { job: JobSummary }) {
       <span className="muted">
         {isLive(job) || job.finishedAt === null ? (
           'not ended yet'
+        ) : job.endUnseen ? (
+          <UnseenEnd job={job} end={job.endUnseen} />
         ) : (
           <>
-            ended <Time iso={job.finishedAt} mode={sameDay ? 'time' : 'dateTime'} />
+            ended <After job={job} iso={job.finishedAt} />
           </>
         )}
       </span>
+    </>
+  );
+}
+
+/** The detail's account of when a job Keydesk stopped under stopped: some time after the last moment known. */
+function UnseenEndDetail({ job, end }: { job: JobSummary; end: NonNullable<JobSummary['endUnseen']> }) {
+  if (end.lastAnswerAt !== null) {
+    return (
+      <>
+        ; Keydesk stopped while it ran, some time after its last answer was recorded (<Time iso={end.lastAnswerAt} mode="dateTime" />)
+      </>
+    );
+  }
+  if (end.runStartedAt === null) return <>; Keydesk stopped while it ran, and when is not known</>;
+  if (end.runStartedAt === job.createdAt) return <>; Keydesk stopped while it ran, some time after it started: no answer was recorded</>;
+  return (
+    <>
+      ; Keydesk stopped while it ran, some time after it was resumed (<Time iso={end.runStartedAt} mode="dateTime" />): no answer was recorded since
     </>
   );
 }
@@ -286,7 +331,8 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
       </div>
       <p className="muted">
         Started <Time iso={job.createdAt} mode="dateTime" />
-        {!live && job.finishedAt && (
+        {!live && job.finishedAt && job.endUnseen && <UnseenEndDetail job={job} end={job.endUnseen} />}
+        {!live && job.finishedAt && !job.endUnseen && (
           <>
             , ended <Time iso={job.finishedAt} mode="dateTime" />
           </>
