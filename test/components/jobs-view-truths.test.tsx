@@ -1,7 +1,7 @@
 // The Jobs view never says what is not true, in the states a person meets after the first load: a job main is
-// getting ready to resume (walk6 U1), a Resume refused because main already runs it (walk6 P3), a job Keydesk
-// stopped under (its end not seen), Esc on an opened job, "Show 20 older" and the older-jobs count after a removal,
-// and a list answer older than a progress event.
+// getting ready to resume (walk6 U1) and its Cancel there, a Resume refused because main already runs it (walk6 P3),
+// a job Keydesk stopped under (its end not seen), Esc on an opened job, "Show 20 older" and the older-jobs count
+// after a removal, and a list answer older than a progress event.
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -38,7 +38,7 @@ beforeEach(() => {
 });
 
 describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
-  it('is listed as Starting, with no Resume and no Cancel, and says nothing new has been sent and for how long', async () => {
+  it('is listed as Starting, with Cancel and no Resume, and says nothing new has been sent and for how long', async () => {
     // The clock stands still (timers stay real), so "12 s so far" holds however slowly the test runs.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-02T10:00:00.000Z'));
@@ -54,7 +54,8 @@ describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
       /^Generate, starting: Keydesk first finishes recording keys already made \(up to about a minute after hundreds of thousands of keys\); nothing new has been sent yet\. Before: 200,000 of 300,000 done\. 12 s so far\.$/,
     );
     expect(within(detail).queryByRole('button', { name: /^Resume/ })).toBeNull();
-    expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
+    // Main ends a job it is getting ready to run on Cancel, sending nothing (jobs-history.test.ts).
+    expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
     expect(within(detail).queryByRole('button', { name: 'Remove from the list…' })).toBeNull();
     // Once main runs it, the row and the line say so.
     act(() => {
@@ -64,39 +65,31 @@ describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
     expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
   });
 
-  it('when Resume is refused because main already runs the job, shows it running, and the error goes once the job ends (walk6 P3)', async () => {
-    // Main as it is after another window's Resume (or this one's, before a reload): getting the job ready.
-    let resumed = false;
-    fake.impl['jobs.list'] = () => listed([resumed ? starting() : summary({})]);
-    fake.impl['jobs.resume'] = () => {
-      resumed = true;
-      return Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That job is already running.' });
+  it('cancels it on Cancel: main is asked, the job reads cancelling, then cancelled with what it had not sent offered to resume', async () => {
+    // Main's list as it stands: starting, then cancelling once asked to cancel (its end is being written).
+    let now = starting();
+    fake.impl['jobs.list'] = () => listed([now]);
+    fake.impl['jobs.cancel'] = () => {
+      now = summary({ state: 'cancelled', finishedAt: null });
+      return Promise.resolve({ ok: true, data: now });
     };
-    fake.impl['jobs.get'] = () => Promise.resolve({ ok: true, data: starting() });
     const user = userEvent.setup();
-    render(
-      <>
-        <Jobs />
-        <Toasts />
-      </>,
-    );
+    render(<Jobs />);
     await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\)/ }));
     const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
-    await user.click(within(detail).getByRole('button', { name: 'Resume (100,000 not sent)' }));
-    const errors = screen.getByRole('alert', { name: 'Errors' });
+    await user.click(within(detail).getByRole('button', { name: 'Cancel' }));
+    expect(fake.calls.filter((c) => c.name === 'jobs.cancel').map((c) => c.input)).toEqual([{ jobId: GENERATE }]);
     await waitFor(() => {
-      expect(errors.textContent).toContain('That job is already running.');
+      expect(rowTexts()[0]?.[1]).toBe('Cancelling');
     });
-    // The screen agrees with the toast: the job is not shown cancelled with Resume offered.
-    await waitFor(() => {
-      expect(rowTexts()[0]?.[1]).toBe('Starting');
-    });
-    expect(within(detail).queryByRole('button', { name: /^Resume/ })).toBeNull();
+    expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
+    // Main's event once the end is written: cancelled, the items as they stood.
     act(() => {
-      emit('jobs.progress', summary({ state: 'finished', counts: { pending: 0, sent: 0, done: 300_000, failed: 0, unknown: 0 } }));
+      emit('jobs.progress', summary({ state: 'cancelled', finishedAt: '2026-01-02T10:00:05.000Z' }));
     });
-    expect(rowTexts()[0]?.[1]).toBe('Finished');
-    expect(errors.textContent).not.toContain('That job is already running.');
+    expect(rowTexts()[0]?.[1]).toBe('Cancelled');
+    expect(within(detail).getAllByRole('status')[0]?.textContent).toBe('Generate, cancelled: 200,000 of 300,000 done, 100,000 not sent.');
+    expect(within(detail).getByRole('button', { name: 'Resume (100,000 not sent)' })).toBeTruthy();
   });
 });
 
@@ -205,7 +198,7 @@ describe('Jobs: a job waiting for Keydesk\'s records', () => {
 });
 
 describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
-  it('after a reload during the resume, shows it starting with no Resume or Cancel, as main lists it', async () => {
+  it('after a reload during the resume, shows it starting with Cancel and no Resume, as main lists it', async () => {
     fake.impl['jobs.list'] = () => listed([starting()]);
     render(<GenerateForm />);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
@@ -213,7 +206,7 @@ describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
       expect(within(panel).getByRole('status').textContent).toMatch(/^Generate, starting: Keydesk first finishes recording keys already made .*; nothing new has been sent yet\. Before: 200,000 of 300,000 done\. \d+ s so far\.$/);
     });
     expect(within(panel).queryByRole('button', { name: /^Resume/ })).toBeNull();
-    expect(within(panel).queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(within(panel).getByRole('button', { name: 'Cancel' })).toBeTruthy();
   });
 
   it('while its own Resume waits for main, says it is resuming, without "a few seconds", and how long so far', async () => {

@@ -3,10 +3,14 @@
 // it made, while the keys stay in the ledger and every request in the audit log; a job still running is refused,
 // and another profile's job is not found.
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
+import { SANDBOX_DB_FILE } from '../../src/sandbox/paths.ts';
 import type { JobState } from '../../src/shared/domain.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
+import { batchValues } from '../../src/shared/key-batch.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox } from '../support/remote-sandbox.ts';
 
@@ -156,10 +160,11 @@ describe('a resume waiting for the ledger', () => {
       if (s.id === id) heard.push(s);
     });
     // The ledger still recording a large generate's keys (tens of seconds at 300,000): held here until released.
+    // (The resume waits for the writes queued before it: LedgerWriter.flushed.)
     let release = (): void => undefined;
     const recorded = new Promise<void>((r) => (release = r));
-    const idle = t.core.ledger.idle.bind(t.core.ledger);
-    t.core.ledger.idle = () => recorded.then(idle);
+    const flushed = t.core.ledger.flushed.bind(t.core.ledger);
+    t.core.ledger.flushed = () => recorded.then(flushed);
     try {
       const resumed = t.call('jobs.resume', { jobId: id });
       const listed = (await t.must('jobs.list')).jobs.find((j) => j.id === id);
@@ -180,7 +185,7 @@ describe('a resume waiting for the ledger', () => {
       expect(ended.startingSince).toBeUndefined();
     } finally {
       release();
-      t.core.ledger.idle = idle;
+      t.core.ledger.flushed = flushed;
       off();
     }
   });
@@ -199,8 +204,8 @@ describe('a resume waiting for the ledger', () => {
     expect(before.jobs.map((j) => j.id)).not.toContain(id);
     let release = (): void => undefined;
     const recorded = new Promise<void>((r) => (release = r));
-    const idle = t.core.ledger.idle.bind(t.core.ledger);
-    t.core.ledger.idle = () => recorded.then(idle);
+    const flushed = t.core.ledger.flushed.bind(t.core.ledger);
+    t.core.ledger.flushed = () => recorded.then(flushed);
     try {
       const resumed = t.call('jobs.resume', { jobId: id });
       // A window reloaded now (or All keys attaching its jobs) asks for the list.
@@ -214,8 +219,105 @@ describe('a resume waiting for the ledger', () => {
       expect(await settled(id)).toMatchObject({ state: 'finished', counts: { failed: 1 } });
     } finally {
       release();
-      t.core.ledger.idle = idle;
+      t.core.ledger.flushed = flushed;
     }
+  });
+
+  it('is cancelled while it waits: sends nothing, ends cancelled with its items as they stood, and every window hears it', async () => {
+    // Three real keys of the embedded sandbox: a delete the job sent would show there.
+    const { generated } = await t.must('keys.generate', { expire: '2099-01-01', count: 3, isPremium: false, note: 'cancel starting' });
+    const keys = batchValues(generated).sort();
+    await t.core.ledger.idle();
+    const id = randomUUID();
+    const createdAt = new Date().toISOString();
+    t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: keys });
+    // The first was sent before, with no answer: unknown. The user now asks to send the unknown one again too.
+    t.core.db.jobStep(null, { jobId: id, max: 1 });
+    t.core.db.endJobRun(id, 'interrupted', 'Stopped for the test.', createdAt);
+    expect(t.core.db.jobCounts(id)).toMatchObject({ pending: 2, unknown: 1 });
+    const heard: JobSummary[] = [];
+    const off = t.core.on('jobs.progress', (s) => {
+      if (s.id === id) heard.push(s);
+    });
+    let release = (): void => undefined;
+    const recorded = new Promise<void>((r) => (release = r));
+    const flushed = t.core.ledger.flushed.bind(t.core.ledger);
+    t.core.ledger.flushed = () => recorded.then(flushed);
+    const deletesBefore = (await t.must('audit.list', { filter: { action: 'keys.delete' }, offset: 0, limit: 1 })).total;
+    try {
+      const resumed = t.call('jobs.resume', { jobId: id, retryUnknown: true });
+      await expect.poll(() => heard.at(-1)?.startingSince).toEqual(expect.any(String));
+
+      const cancelled = await t.call('jobs.cancel', { jobId: id });
+      // Stopped by the user at once; its end is being written (cancelling).
+      expect(cancelled).toMatchObject({ ok: true, data: { id, state: 'cancelled', reason: null, finishedAt: null } });
+      expect(cancelled.ok && cancelled.data.startingSince).toBeUndefined();
+      // The resume answers with the job as it ended, without waiting for the ledger.
+      const answer = await resumed;
+      expect(answer).toMatchObject({ ok: true, data: { id, state: 'cancelled', reason: null, counts: { pending: 2, unknown: 1, sent: 0, done: 0, failed: 0 } } });
+      expect(answer.ok && answer.data.finishedAt).toEqual(expect.any(String));
+      // Every window hears the end.
+      expect(heard.at(-1)).toMatchObject({ state: 'cancelled', finishedAt: answer.ok ? answer.data.finishedAt : '', counts: { pending: 2, unknown: 1 } });
+      expect(heard.at(-1)?.startingSince).toBeUndefined();
+      expect(t.core.db.job(id)).toMatchObject({ state: 'cancelled', reason: null });
+      // Its items as they stood: the unknown one unknown (not held to be sent again), the others not sent.
+      expect(t.core.db.jobItems(id, undefined, 0, 10).items.map((i) => [i.target, i.state])).toEqual([
+        [keys[0], 'unknown'],
+        [keys[1], 'pending'],
+        [keys[2], 'pending'],
+      ]);
+
+      // Once the ledger is done, nothing is sent: the sandbox still has every key, and no delete was made.
+      release();
+      await t.core.ledger.idle();
+      await t.core.jobs.settled(id);
+      expect(t.core.db.job(id)?.state).toBe('cancelled');
+      const sandbox = new DatabaseSync(join(t.userData, SANDBOX_DB_FILE), { readOnly: true });
+      try {
+        const still = sandbox.prepare('SELECT value FROM keys WHERE value IN (?, ?, ?) ORDER BY value').all(...keys) as { value: string }[];
+        expect(still.map((k) => k.value)).toEqual(keys);
+      } finally {
+        sandbox.close();
+      }
+      expect((await t.must('audit.list', { filter: { action: 'keys.delete' }, offset: 0, limit: 1 })).total).toBe(deletesBefore);
+      // And it can be resumed later, as any cancelled job.
+      expect(await t.call('jobs.resume', { jobId: id })).toMatchObject({ ok: true });
+      expect(await settled(id)).toMatchObject({ state: 'finished', counts: { done: 2, unknown: 1, pending: 0 } });
+    } finally {
+      release();
+      t.core.ledger.flushed = flushed;
+      off();
+    }
+  });
+
+  it('waits only for the ledger writes queued before it, not for a generate still under way (its answer read, its keys held)', async () => {
+    const id = randomUUID();
+    const createdAt = new Date().toISOString();
+    t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: ['NOT-A-KEY-W1'] });
+    t.core.db.setJobState(id, 'cancelled', null, createdAt);
+    // Another job's generate under way: its answer read on the writer's thread, its keys held until judged. The
+    // ledger is not idle until then, however long that is (a generate job's next batch is read meanwhile).
+    const intake = t.core.ledger.intake();
+    const body = JSON.stringify({ message: 'Generated.', generatedKeys: [{ value: 'HELD1-HELD1-HELD1-HELD1-HELD1', note: 'held', expiresAt: '2099-01-01T00:00:00.000Z', isPremium: false }] });
+    await intake.read(new TextEncoder().encode(body).buffer);
+    expect(intake.batch?.count).toBe(1);
+    let idle = false;
+    void t.core.ledger.idle().then(() => (idle = true));
+    // A write queued before the resume: the resume waits for it.
+    const before = { id: '', value: 'QUEUED-BEFORE-RESUME', note: 'queued before', status: 'generated' as const, isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt, activatedAt: null, lastResetAt: null, serviceId: '' };
+    let written = false;
+    void t.core.ledger.recordKeys(SANDBOX_PROFILE_ID, [before]).then(() => (written = true));
+    try {
+      const answer = await t.call('jobs.resume', { jobId: id });
+      expect(written).toBe(true);
+      expect(answer).toMatchObject({ ok: true, data: { id, state: 'running' } });
+      expect(await settled(id)).toMatchObject({ state: 'finished', counts: { failed: 1, pending: 0 } });
+      // All of it while the generate's keys were still held: the ledger was never idle.
+      expect(idle).toBe(false);
+    } finally {
+      intake.release();
+    }
+    await t.core.ledger.idle();
   });
 
   it('runs the job on its own profile when the person switches to another profile while it is starting (no "No apiKey" stop)', async () => {
@@ -231,8 +333,8 @@ describe('a resume waiting for the ledger', () => {
       own.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: ['NOT-A-KEY-P1', 'NOT-A-KEY-P2'] });
       own.core.db.setJobState(id, 'cancelled', null, createdAt);
       const recorded = new Promise<void>((r) => (release = r));
-      const idle = own.core.ledger.idle.bind(own.core.ledger);
-      own.core.ledger.idle = () => recorded.then(idle);
+      const flushed = own.core.ledger.flushed.bind(own.core.ledger);
+      own.core.ledger.flushed = () => recorded.then(flushed);
       const resumed = own.call('jobs.resume', { jobId: id });
       expect((await own.must('jobs.get', { jobId: id })).startingSince).toEqual(expect.any(String));
       // The job reads "Starting" (up to a minute): the person goes to the other profile meanwhile.

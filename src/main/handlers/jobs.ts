@@ -105,9 +105,14 @@ export const jobHandlers = (
 
   'jobs.cancel': needsProfile(core, ({ jobId }, p) => core.jobs.cancel(p.id, jobId)),
 
-  // The same wait for keys still being recorded (tens of seconds after a generate of hundreds of thousands): the
-  // job is reserved first and reads as starting meanwhile, so no window shows it stopped and offers Resume again.
-  'jobs.resume': needsProfile(core, ({ jobId, retryUnknown }, p) => core.jobs.resume(p.id, jobId, retryUnknown === true, () => core.ledger.idle())),
+  // A wait for the ledger writes queued before the resume (tens of seconds after a generate of hundreds of
+  // thousands): the job's items were listed when it was created, so what the resume needs in the ledger first is
+  // what was asked of it before now (a generate's keys recorded, a lookup's rows), written in order before the job's
+  // own writes touch the same rows. Writes queued after it (another job's generate still under way, whose new keys
+  // no item of this job names) are not waited for: they race with it as they would with the job running. The job
+  // is reserved first and reads as starting meanwhile (Cancel ends it there), so no window shows it stopped and
+  // offers Resume again.
+  'jobs.resume': needsProfile(core, ({ jobId, retryUnknown }, p) => core.jobs.resume(p.id, jobId, retryUnknown === true, () => core.ledger.flushed())),
 
   'jobs.export': needsProfile(core, async ({ jobId, format, what }, p): Promise<Result<{ path: string | null }>> => {
     const job = core.jobs.get(p.id, jobId);

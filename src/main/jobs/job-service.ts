@@ -118,6 +118,14 @@ export interface JobServiceDeps {
   lockWaitMs?: number;
 }
 
+/** A job reserved to run and getting ready (JobService.run): since when, and whether the user cancelled it meanwhile. */
+interface Starting {
+  since: string;
+  cancelled: boolean;
+  /** Cancels it: it sends nothing, and ends cancelled with its items as they stand. */
+  cancel(): void;
+}
+
 /** What a generate item's answer is read with (AnswerIntake): after the read, record() or release(), once. */
 export interface GenerateIntake extends BatchIntake {
   /** Queues the keys read for the ledger; resolves when written or reported failed (the writer says so in words). */
@@ -235,7 +243,7 @@ export class JobService {
    * Jobs between a start or resume and their run, with when that began: reserved before the first await, so a
    * second resume is refused, and listed as starting (not as the state they stopped in) meanwhile.
    */
-  private readonly starting = new Map<string, string>();
+  private readonly starting = new Map<string, Starting>();
   /** Exports under way, per job: a job is not removed while its rows are being read into a file. */
   private readonly exports = new Map<string, number>();
   /**
@@ -309,21 +317,47 @@ export class JobService {
   private async run(jobId: string, retryUnknown: boolean, ready?: () => Promise<void>): Promise<Result<JobSummary>> {
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
     if (this.endPending(jobId)) return fail('CONFLICT', END_PENDING);
-    this.starting.set(jobId, new Date().toISOString());
+    let cancelled = (): void => undefined;
+    const cancel = new Promise<'cancelled'>((resolve) => (cancelled = () => resolve('cancelled')));
+    const starting: Starting = {
+      since: new Date().toISOString(),
+      cancelled: false,
+      cancel: () => {
+        starting.cancelled = true;
+        cancelled();
+      },
+    };
+    this.starting.set(jobId, starting);
     try {
       // The wait can be long (the ledger recording the keys a generate just made): said at once, so no window
       // shows the job as it stopped (and offers to resume it) while it is starting.
       if (ready) this.emitStored(jobId);
       // The client is taken now, while the job's profile is the one it was asked on: a profile switch during the
-      // wait below does not leave the run without one.
-      const client = await this.clientForJob(jobId);
-      if (ready) await ready();
+      // wait below does not leave the run without one. A cancel ends either wait at once.
+      const client = await Promise.race([this.clientForJob(jobId), cancel]);
+      if (ready && client !== 'cancelled') await Promise.race([ready(), cancel]);
+      if (starting.cancelled || client === 'cancelled') return await this.cancelStarting(jobId);
       return this.runReserved(jobId, retryUnknown, client);
     } finally {
       this.starting.delete(jobId);
-      // A start that did not become a run: whoever heard "starting" hears the job as it stands.
-      if (ready && !this.runs.has(jobId)) this.emitStored(jobId);
+      // A start that did not become a run: whoever heard "starting" (or "cancelling") hears the job as it stands.
+      if ((ready || starting.cancelled) && !this.runs.has(jobId)) this.emitStored(jobId);
     }
+  }
+
+  /**
+   * A job cancelled while it was starting: nothing was sent, so it ends cancelled with its items as they stood
+   * (pending ones pending, unknown ones unknown: a yes to send them again is taken only when a run starts). Its end
+   * is written as a run's is, and kept on screen until written when another writer holds the lock.
+   */
+  private async cancelStarting(jobId: string): Promise<Result<JobSummary>> {
+    const end: JobRunEnd = { jobId, state: 'cancelled', reason: null, finishedAt: new Date().toISOString(), batches: [] };
+    const written = await this.writeEnd(end);
+    if (written !== 'written') this.keepEnd(end, this.db.jobCounts(jobId), written === 'busy');
+    if (this.runs.size === 0) this.writes.release();
+    this.starting.delete(jobId);
+    const job = this.db.job(jobId);
+    return job ? ok(this.summary(job, null)) : fail('NOT_FOUND', 'That job no longer exists.');
   }
 
   /** The service client for a job's profile, or null (no such job or profile, or no apiKey for it). */
@@ -887,8 +921,11 @@ export class JobService {
     let etaSeconds: number | null = null;
     let pausedUntil: string | null = null;
     let notAnswering: JobSummary['notAnswering'];
-    // Reserved to run and getting ready (see run()): main is not done with it, whatever state it stopped in.
-    const since = run ? undefined : this.starting.get(job.id);
+    // Reserved to run and getting ready (see run()): main is not done with it, whatever state it stopped in. Cancelled
+    // meanwhile: cancelling until its end is written.
+    const starting = run ? undefined : this.starting.get(job.id);
+    const since = starting?.cancelled === false ? starting.since : undefined;
+    const cancelling = starting?.cancelled === true;
     if (run) {
       const now = this.clock.now();
       while (run.completions.length > 0 && (run.completions[0]?.at ?? 0) < now - RATE_WINDOW_MS) run.completions.shift();
@@ -917,13 +954,13 @@ export class JobService {
       action: job.action,
       days: params.days ?? null,
       note: params.generate?.note ?? null,
-      state: run?.stop ? run.stop.state : since !== undefined ? 'running' : job.state,
-      reason: run?.stop ? run.stop.reason : since !== undefined ? null : job.reason,
+      state: run?.stop ? run.stop.state : cancelling ? 'cancelled' : since !== undefined ? 'running' : job.state,
+      reason: run?.stop ? run.stop.reason : since !== undefined || cancelling ? null : job.reason,
       createdAt: job.createdAt,
-      finishedAt: since !== undefined ? null : job.finishedAt,
+      finishedAt: since !== undefined || cancelling ? null : job.finishedAt,
       ...(since === undefined ? {} : { startingSince: since }),
       // An end no one saw (Keydesk stopped under the job): finishedAt is the last moment it was known at work.
-      ...(run || kept || since !== undefined || !job.endUnseen || job.state === 'running' ? {} : { endUnseen: { lastAnswerAt: job.answeredAt, runStartedAt: job.runAt } }),
+      ...(run || kept || starting || !job.endUnseen || job.state === 'running' ? {} : { endUnseen: { lastAnswerAt: job.answeredAt, runStartedAt: job.runAt } }),
       ...(waiting === undefined ? {} : { waitingForRecordsSince: waiting }),
       ...(notAnswering === undefined ? {} : { notAnswering }),
       total: job.total,
@@ -982,6 +1019,16 @@ export class JobService {
   /** Stops sending at once; answers already on the wire are still recorded, and then the job is cancelled. */
   cancel(profileId: string, jobId: string): Result<JobSummary> {
     const run = this.runs.get(jobId);
+    const starting = run ? undefined : this.starting.get(jobId);
+    if (starting) {
+      // Getting ready to run (a resume waiting for the ledger): it sends nothing, and ends cancelled (run()).
+      const job = this.db.job(jobId);
+      if (!job || job.profileId !== profileId) return fail('NOT_FOUND', 'That job was not found for this profile.');
+      starting.cancel();
+      const s = this.summary(job, null);
+      this.deps.emit(s);
+      return ok(s);
+    }
     if (!run || run.job.profileId !== profileId) {
       const s = this.get(profileId, jobId);
       return s ? ok(s) : fail('NOT_FOUND', 'That job was not found for this profile.');

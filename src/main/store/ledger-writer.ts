@@ -116,6 +116,8 @@ interface Op {
   /** SQLite's result code of the first refusal (null: the worker stopped). */
   firstError: number | null | undefined;
   done: (outcome: WriteOutcome) => void;
+  /** Called once the op has ended, after `done` (flushed()). */
+  after: (() => void)[];
 }
 
 interface Part {
@@ -285,6 +287,25 @@ export class LedgerWriter {
   }
 
   /**
+   * Resolves when every write queued so far has ended (written or reported failed). Unlike idle(), it does not wait
+   * for writes queued after the call, nor for answers still being read or held (a generate under way, whose keys are
+   * queued once judged): a reader that needs only what was recorded before it asked (a job's resume) is not held
+   * up for as long as other work keeps coming.
+   */
+  flushed(): Promise<void> {
+    const ops = [...this.queue];
+    if (ops.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      let left = ops.length;
+      for (const op of ops) {
+        op.after.push(() => {
+          if (--left === 0) resolve();
+        });
+      }
+    });
+  }
+
+  /**
    * Flushes the queue, waiting at most `timeoutMs`, then stops the worker. Writes still queued then are not
    * recorded (main's log says how many); the service has those keys. Writes asked for after this are refused.
    */
@@ -355,7 +376,7 @@ export class LedgerWriter {
     if (this.closing) return Promise.resolve({ written: 0, failed: size, failure: 'Keydesk is quitting: the ledger takes no more writes.' });
     clearTimeout(this.idleTimer);
     return new Promise((done) => {
-      const op: Op = { profileId, seenAt, payload, size, posted: 0, left: size, failed: 0, firstError: undefined, done };
+      const op: Op = { profileId, seenAt, payload, size, posted: 0, left: size, failed: 0, firstError: undefined, done, after: [] };
       this.queue.push(op);
       this.addPending(profileId, size);
       this.changed(profileId);
@@ -465,6 +486,7 @@ export class LedgerWriter {
       this.failures.delete(op.profileId);
     }
     op.done({ written: op.size - op.failed, failed: op.failed, failure });
+    for (const after of op.after) after();
     this.changed(op.profileId);
     this.whenIdle();
   }

@@ -50,8 +50,11 @@ export function startingLine(s: { action: JobAction; days: number | null; resume
 /** Main has reserved the job to run and is getting ready (JobSummary.startingSince): nothing new sent yet. */
 export const isStarting = (j: JobSummary): boolean => j.startingSince !== undefined;
 
-/** A job Cancel can stop now: sending (main offers no cancel while it gets ready to send). */
-export const canCancel = (j: JobSummary): boolean => j.state === 'running' && !isStarting(j);
+/**
+ * A job Cancel can stop now: sending, or getting ready to send (a resume waiting for the ledger: it then sends
+ * nothing and ends cancelled, its items as they stood).
+ */
+export const canCancel = (j: JobSummary): boolean => j.state === 'running';
 
 /** Answers a rate and a time left are read from: fewer, and the first figures (a slow first request, say) mislead. */
 const PACE_ANSWERS = 1_000;
