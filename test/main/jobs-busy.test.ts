@@ -30,6 +30,8 @@ interface Setup {
   events: JobSummary[];
   /** Starts another JobService on the same file (what the next start of Keydesk does). */
   restart(): JobService;
+  /** The job writers of the services started, in order. */
+  writers: ThreadJobWrites[];
   cleanup(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ afterEach(async () => {
   for (const s of live.splice(0)) await s.cleanup();
 });
 
-async function setup(count: number, options: { ceiling: number; lockWaitMs?: number }): Promise<Setup> {
+async function setup(count: number, options: { ceiling: number; lockWaitMs?: number; writerBusyTimeoutMs?: number }): Promise<Setup> {
   const dir = tempDir('keydesk-busy-');
   const file = join(dir, 'keydesk.db');
   const remote = await startRemoteSandbox({ name: 'Busy Shop', identifier: 'busy-shop' });
@@ -54,13 +56,16 @@ async function setup(count: number, options: { ceiling: number; lockWaitMs?: num
   const holder = new LockHolder(file);
   const client = new ServiceClient({ baseUrl: remote.url, validationUrl: `${remote.url}/v2_validation`, apiKey: remote.apiKey }, { retryDelaysMs: [] });
   const services: JobService[] = [];
+  const writers: ThreadJobWrites[] = [];
   const make = (): JobService => {
+    const writes = new ThreadJobWrites(file, options.writerBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.writerBusyTimeoutMs });
+    writers.push(writes);
     const jobs = new JobService({
       db,
       profile: (id) => ({ id, name: 'Busy Shop', kind: 'sandbox' }),
       clientFor: () => Promise.resolve(client),
       emit: (summary) => s.events.push(summary),
-      writes: new ThreadJobWrites(file),
+      writes,
       ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
     });
     services.push(jobs);
@@ -77,6 +82,7 @@ async function setup(count: number, options: { ceiling: number; lockWaitMs?: num
     onDelete: null,
     events: [],
     restart: make,
+    writers,
     cleanup: async () => {
       await holder.close();
       for (const jobs of services) await jobs.close();
@@ -260,6 +266,55 @@ describe('a job while another writer holds keydesk.db', () => {
     await next.settled(id);
     expect(sentTwice(s.deletes)).toEqual([]);
     expect(sorted(s.deletes)).toEqual(s.keys);
+  });
+
+  it('quitting while another writer holds the lock the whole time resolves with the lock still held; the next start interrupts the job at its last answer, and nothing reads done that the sandbox did not do', { timeout: 180_000 }, async () => {
+    // The job writer waits for the lock far longer than this test: only a quit with a budget of its own, lock waits
+    // included, resolves while the lock is held.
+    const s = await setup(500, { ceiling: 4, writerBusyTimeoutMs: 3_600_000 });
+    s.onDelete = (n) => {
+      if (n === 100) s.holder.lockNow();
+    };
+    const started = await s.jobs.start('p1', { action: 'delete', target: { keyValues: s.keys } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => s.holder.held, 'the lock to be taken mid-job');
+
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await s.jobs.close();
+      // Resolved with the lock held: the file could not be told, and main's log says the next start does it.
+      expect(s.holder.held).toBe(true);
+      expect(logged).toHaveBeenCalledWith('keydesk: running jobs could not be marked interrupted on quitting:', expect.objectContaining({ errcode: 5 }));
+    } finally {
+      logged.mockRestore();
+    }
+    expect(s.db.job(id)?.state).toBe('running');
+    // The quitting process is gone (its writer's thread with it, and the write it was waiting with), then the lock
+    // is let go, and Keydesk starts again on the file.
+    await s.holder.release();
+    await s.writers[0]?.exited();
+    const deleted = sorted(s.deletes);
+    const reopened = new LocalDb(s.file);
+    try {
+      const stored = reopened.job(id);
+      expect(stored?.state).toBe('running');
+      const next = new JobService({ db: reopened, profile: (p) => ({ id: p, name: 'Busy Shop', kind: 'sandbox' }), clientFor: () => Promise.resolve(null), emit: () => undefined });
+      const lastKnown = stored?.answeredAt ?? stored?.runAt ?? null;
+      expect(lastKnown).not.toBeNull();
+      expect(next.get('p1', id)).toMatchObject({ state: 'interrupted', reason: 'Keydesk stopped while this job ran.', finishedAt: lastKnown, endUnseen: { lastAnswerAt: stored?.answeredAt ?? null } });
+      const items = itemsByState(s.file, id);
+      expect(items.sent).toBeUndefined();
+      // Done only where the sandbox deleted it; every key it deleted done or unknown; none it deleted still pending.
+      for (const k of items.done ?? []) expect(deleted, k).toContain(k);
+      expect(sorted([...(items.done ?? []), ...(items.unknown ?? [])].filter((k) => deleted.includes(k)))).toEqual(deleted);
+      expect((items.pending ?? []).filter((k) => deleted.includes(k))).toEqual([]);
+      expect(sorted([...(items.done ?? []), ...(items.unknown ?? []), ...(items.pending ?? [])])).toEqual(s.keys);
+      await next.close();
+    } finally {
+      reopened.close();
+    }
+    expect(sentTwice(s.deletes)).toEqual([]);
   });
 
   it('a generate job whose answer meets the lock past the wait keeps the answer: shown finished, and recorded done with its keys once the lock is let go (never unknown)', { timeout: 180_000 }, async () => {

@@ -35,8 +35,18 @@ const RATE_WINDOW_MS = 5_000;
  */
 const WRITE_ANSWERS_EVERY_MS = 10;
 const WRITE_ANSWERS_AT = 32;
-/** How long quitting waits for answers already on the wire before leaving them unknown. */
+/** How long quitting waits for answers already on the wire before leaving them unknown (part of QUIT_BUDGET_MS). */
 const QUIT_GRACE_MS = 2_000;
+/**
+ * All quitting gives the jobs: answers on the wire (at most QUIT_GRACE_MS of it), then writing what they and the
+ * runs' ends left, each write's wait for keydesk.db's lock included (another writer may hold it for seconds: the
+ * ledger writer, a large job created). Past it the rest is left to the next start, which marks the jobs interrupted
+ * and items still sent unknown: only answers not yet written are lost, and their items read unknown, never done or
+ * pending. 4 s: the answers' 2 s and as long again for the writes, which take milliseconds when the file is free
+ * and one job writer's lock wait (1 s) each when it is not; a person quitting waits for the window to go, and the
+ * ledger's own flush comes after this.
+ */
+const QUIT_BUDGET_MS = 4_000;
 /**
  * A job write refused because another writer holds keydesk.db's lock (main creating or removing a large job, the
  * ledger writer recording a 100,000-key batch: seconds) is made again after this pause, doubling up to the most.
@@ -578,7 +588,8 @@ export class JobService {
       await this.writes.end(end);
       return 'written';
     } catch (error) {
-      if (isLockWait(error)) return 'busy';
+      // Quitting: not on main's connection either, which would wait for the lock past the quit's budget.
+      if (isLockWait(error) || this.closed) return 'busy';
       try {
         this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches);
         return 'written';
@@ -887,6 +898,12 @@ export class JobService {
           await lockPause(attempt, run.abort.signal);
           continue;
         }
+        // Quitting (the writer was stopped at the end of the quit's budget): main's connection does not wait for
+        // the lock either; the next start marks what is left.
+        if (this.closed) {
+          run.unwritten.push(batch);
+          return;
+        }
         try {
           this.db.settleJobItems(batch);
           return;
@@ -1103,14 +1120,16 @@ export class JobService {
   }
 
   /**
-   * Quitting: stop sending, give answers already on the wire a moment, and leave the rest to the next start,
-   * which marks the jobs interrupted and their unanswered items unknown.
+   * Quitting: stop sending, give answers already on the wire a moment, write what can be written, and leave the
+   * rest to the next start, which marks the jobs interrupted and their unanswered items unknown. All of it within
+   * QUIT_BUDGET_MS, waits for another writer's lock included: a write the budget does not reach is not made.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    // These jobs stop sending now: the end recorded below, if the lock lets it.
     const quitAt = new Date().toISOString();
+    const deadline = performance.now() + QUIT_BUDGET_MS;
+    const left = (): number => Math.max(0, deadline - performance.now());
     const runs = [...this.runs.values()];
     for (const run of runs) {
       run.stop ??= { state: 'interrupted', reason: 'Keydesk quit while this job ran.' };
@@ -1118,34 +1137,58 @@ export class JobService {
       this.signal(run);
     }
     if (runs.length > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(runs.map((r) => r.finished)), new Promise((r) => (timer = setTimeout(r, QUIT_GRACE_MS)))]);
-      clearTimeout(timer);
+      await within(Promise.all(runs.map((r) => r.finished)), Math.min(QUIT_GRACE_MS, left()));
       // Record what did answer, and put back what was claimed but not sent (a claim may still be coming back);
       // whatever is still on the wire is unknown, and the jobs are interrupted.
-      for (let round = 0; round < 10 && runs.some((r) => r.claiming || r.settle.length > 0 || r.writing.size > 0); round++) {
-        await Promise.all(runs.map((r) => this.answersWritten(r)));
-        await this.writes.idle();
-        await new Promise((r) => setImmediate(r));
+      await within(
+        (async () => {
+          for (let round = 0; round < 10 && left() > 0 && runs.some((r) => r.claiming || r.settle.length > 0 || r.writing.size > 0); round++) {
+            await Promise.all(runs.map((r) => this.answersWritten(r)));
+            await this.writes.idle();
+            await new Promise((r) => setImmediate(r));
+          }
+        })(),
+        left(),
+      );
+    }
+    // What another writer's lock held back gets one last try each, while the budget lasts; what is not written, the
+    // next start marks: the jobs interrupted, their items still sent unknown.
+    for (const run of runs) {
+      for (const batch of run.unwritten.splice(0)) {
+        if (left() === 0) break;
+        await within(
+          this.writes.settle(batch).catch(() => undefined),
+          left(),
+        );
       }
     }
-    // What another writer's lock held back gets one last try each (the writer waits a moment for the lock); what is
-    // still not written, the next start marks: the jobs interrupted, their items still sent unknown.
-    for (const run of runs) {
-      for (const batch of run.unwritten.splice(0)) await this.writes.settle(batch).catch(() => undefined);
-    }
     for (const [jobId, kept] of [...this.ends]) {
-      if (kept.recorded === null) continue;
-      await kept.recorded;
-      if (this.ends.get(jobId) === kept && (await this.writeEnd(kept.end)) === 'written') this.ends.delete(jobId);
+      if (kept.recorded === null || left() === 0) continue;
+      await within(kept.recorded, left());
+      if (left() === 0 || this.ends.get(jobId) !== kept) continue;
+      const written = await within(this.writeEnd(kept.end), left());
+      if (written === 'written') this.ends.delete(jobId);
     }
-    await this.writes.close();
+    // The writer's thread goes now, even mid-write (a write waiting for the lock: its transaction goes with it).
+    await this.writes.close(left());
     try {
-      this.db.interruptRunningJobs('Keydesk quit while this job ran.', quitAt);
+      // Main's connection waits for the lock no longer than the budget leaves (none: it tries once). These jobs
+      // stopped when the quit began.
+      this.db.withBusyTimeout(left(), () => this.db.interruptRunningJobs('Keydesk quit while this job ran.', quitAt));
     } catch (error) {
       // Another writer still holds the lock: the next start does this.
       console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);
     }
+  }
+}
+
+/** `work`'s outcome, or 'late' when `ms` pass first (the work goes on; no one waits for it). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | 'late'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([work, new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -31,8 +31,12 @@ export interface JobWrites {
   idle(): Promise<void>;
   /** No job runs now: what the writes hold (a thread) may go until the next write. */
   release(): void;
-  /** Ends after the writes asked for so far; nothing is written after it. */
-  close(): Promise<void>;
+  /**
+   * Ends after the writes asked for so far, or once `waitMs` has passed (quitting has a budget): a write not made by
+   * then is refused, and one under way (waiting for another writer's lock) is let go, its transaction with it.
+   * Nothing is written after it.
+   */
+  close(waitMs?: number): Promise<void>;
 }
 
 /** A run's end as recorded (LocalDb.endJobRun). */
@@ -155,6 +159,8 @@ export class ThreadJobWrites implements JobWrites {
   private readonly waiting = new Map<number, Waiting>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+  /** Resolves once the last thread started has exited (see exited()). */
+  private exit: Promise<void> = Promise.resolve();
 
   constructor(file: string, options: { busyTimeoutMs?: number } = {}) {
     // Short: a write refused for the lock is made again by the job service (job-service.ts) for as long as the
@@ -196,14 +202,40 @@ export class ThreadJobWrites implements JobWrites {
     });
   }
 
-  async close(): Promise<void> {
+  async close(waitMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.idle();
-    const worker = this.worker;
-    this.worker = null;
-    worker?.claims.close();
-    await worker?.thread.terminate();
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const waited = (): Promise<void> =>
+      Number.isFinite(waitMs) ? new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, waitMs - (performance.now() - started))))) : new Promise(() => undefined);
+    try {
+      await Promise.race([this.idle(), waited()]);
+      clearTimeout(timer);
+      const worker = this.worker;
+      this.worker = null;
+      worker?.claims.close();
+      // A thread inside a write that waits for another writer's lock stops once SQLite gives up (its busy timeout):
+      // that is not waited for past `waitMs`, and the writes it had are refused now.
+      const stopped = worker?.thread.terminate().then(() => undefined);
+      this.refuseWaiting('Keydesk is quitting: job writes are no longer made.');
+      if (stopped) await Promise.race([stopped, waited()]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Resolves once the last thread this started has exited (tests: no write of it can land after this). */
+  exited(): Promise<void> {
+    return this.exit;
+  }
+
+  /** Every write waiting is refused (not for the lock): the thread they were posted to is gone. */
+  private refuseWaiting(why: string): void {
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const w of waiting) w.reject(new JobWriteError(why, false));
+    this.whenIdle();
   }
 
   private post(request: (id: number) => JobWriterRequest): Promise<ClaimedItem[]> {
@@ -225,6 +257,7 @@ export class ThreadJobWrites implements JobWrites {
       resourceLimits: { maxYoungGenerationSizeMb: 8 },
     });
     const worker = { thread, claims: channel.port1 };
+    this.exit = new Promise((resolve) => thread.once('exit', () => resolve()));
     // The job, not the thread, keeps Keydesk's work alive: a job's end and close() wait for its writes.
     thread.unref();
     channel.port1.unref();

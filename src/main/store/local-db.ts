@@ -756,6 +756,20 @@ export class LocalDb {
     if (this.db.isOpen) this.db.close();
   }
 
+  /**
+   * Runs `fn` with this connection waiting at most `ms` for another writer's lock (0: not at all), then waiting as
+   * before: a quit that has a budget of its own (JobService.close) does not give a write the usual 5 s.
+   */
+  withBusyTimeout<T>(ms: number, fn: () => T): T {
+    const { timeout } = this.db.prepare('PRAGMA busy_timeout').get() as { timeout: number };
+    this.db.exec(`PRAGMA busy_timeout = ${String(Math.max(0, Math.floor(ms)))}`);
+    try {
+      return fn();
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${String(timeout)}`);
+    }
+  }
+
   /** Gives back the page cache's memory (SQLite's `shrink_memory`); the next read fills it again as needed. */
   releaseMemory(): void {
     if (this.db.isOpen) this.db.exec('PRAGMA shrink_memory');
