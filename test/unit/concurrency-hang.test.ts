@@ -49,4 +49,22 @@ describe('adaptive concurrency against a hung service', () => {
     for (let i = 0; i < RECOVER_ANSWERS; i++) c.answered(c.sent(now), 5, (now += 5));
     expect(c.limit).toBeLessThan(before);
   });
+
+  it('says when the service will count as not answering if nothing answers before: the moment a timer says it at', () => {
+    const c = new AdaptiveConcurrency(8, 1_000);
+    // Nothing in flight: nothing to wait for.
+    expect(c.silentAt(0)).toBeNull();
+    const first = c.sent(100);
+    c.sent(300);
+    // The oldest request in flight, plus the silence allowed; not a moment sooner.
+    expect(c.silentAt(400)).toBe(1_100);
+    expect(c.silentSince(1_099)).toBeNull();
+    expect(c.silentSince(1_100)).toBe(100);
+    // Once it counts as not answering, there is no moment left to wait for.
+    expect(c.silentAt(1_100)).toBeNull();
+    // An answer ends the silence; the next moment runs from it, the later of it and the oldest still in flight.
+    c.answered(first, 5, 1_200);
+    expect(c.silentSince(1_200)).toBeNull();
+    expect(c.silentAt(1_200)).toBe(2_200);
+  });
 });

@@ -45,7 +45,11 @@ export class AdaptiveConcurrency {
   /** When recent answers were accepted, for the rate estimate. */
   private readonly accepted: number[] = [];
 
-  constructor(ceiling: number) {
+  /** No answer for this long, with a request in flight that long: not answering (SILENT_MS unless a test sets it). */
+  private readonly silentMs: number;
+
+  constructor(ceiling: number, silentMs: number = SILENT_MS) {
+    this.silentMs = silentMs;
     this.ceiling = Math.max(1, ceiling);
     this.current = Math.min(START_CONCURRENCY, this.ceiling);
   }
@@ -63,13 +67,25 @@ export class AdaptiveConcurrency {
     return this.silentSince(nowMs) === null ? this.limit : 1;
   }
 
-  /** Since when the service has not answered (no answer for SILENT_MS with a request in flight that long); null: it answers. */
+  /** Since when the service has not answered (a timeout, or no answer for SILENT_MS with a request in flight that long); null: it answers. */
   silentSince(nowMs: number): number | null {
     if (this.noAnswerSinceMs !== null) return this.noAnswerSinceMs;
     let oldest = Number.POSITIVE_INFINITY;
     for (const at of this.inflightAt.values()) oldest = Math.min(oldest, at);
-    if (!Number.isFinite(oldest) || nowMs - oldest < SILENT_MS || nowMs - this.lastAnswerAtMs < SILENT_MS) return null;
+    if (!Number.isFinite(oldest) || nowMs - oldest < this.silentMs || nowMs - this.lastAnswerAtMs < this.silentMs) return null;
     return Math.max(oldest, this.lastAnswerAtMs);
+  }
+
+  /**
+   * When the service will count as not answering (silentSince) if nothing answers before then: the oldest request
+   * in flight, or the last answer if later, plus the silence allowed. Null when nothing is in flight (nothing to
+   * wait for) or it already counts as not answering. For a timer that says so at that moment, answers or not.
+   */
+  silentAt(nowMs: number): number | null {
+    if (this.silentSince(nowMs) !== null) return null;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const at of this.inflightAt.values()) oldest = Math.min(oldest, at);
+    return Number.isFinite(oldest) ? Math.max(oldest, this.lastAnswerAtMs) + this.silentMs : null;
   }
 
   /** Requests in flight with no answer yet. */

@@ -126,6 +126,11 @@ export interface JobServiceDeps {
   writes?: JobWrites;
   /** How long a bulk job waits for keydesk.db's lock held by another writer before it stops (default a minute). */
   lockWaitMs?: number;
+  /**
+   * How long no answer, with a request in flight that long, counts as the service not answering (concurrency.ts'
+   * SILENT_MS unless a test sets it shorter).
+   */
+  silentMs?: number;
 }
 
 /** A job reserved to run and getting ready (JobService.run): since when, and whether the user cancelled it meanwhile. */
@@ -191,6 +196,15 @@ interface Run {
   /** Keys answered in this run (not the runs before a resume): a rate is shown once enough of them have come. */
   answered: number;
   lastEmitAt: number;
+  /** A progress event PROGRESS_EVERY_MS held back: sent when that has passed, so the last change is always said. */
+  trailing: NodeJS.Timeout | null;
+  /**
+   * Fires when the service would count as not answering if nothing answers before (AdaptiveConcurrency.silentAt):
+   * nothing else happens then (no answer comes), so without it the screen would go on showing the job as working.
+   */
+  silence: NodeJS.Timeout | null;
+  /** Whether the last progress event said the service was not answering: a change of that is said at once. */
+  saidSilent: boolean;
   finished: Promise<void>;
 }
 
@@ -263,6 +277,7 @@ export class JobService {
    */
   private readonly ends = new Map<string, { end: JobRunEnd; counts: Record<JobItemState, number>; recorded: Promise<void> | null }>();
   private readonly lockWaitMs: number;
+  private readonly silentMs: number | undefined;
   private closed = false;
   private version = 0;
 
@@ -272,6 +287,7 @@ export class JobService {
     this.clock = deps.clock ?? realClock;
     this.writes = deps.writes ?? new InlineJobWrites(deps.db);
     this.lockWaitMs = deps.lockWaitMs ?? LOCK_WAIT_MS;
+    this.silentMs = deps.silentMs;
     // Whatever was running when Keydesk last stopped did not finish: say so, item by item.
     this.db.interruptRunningJobs('Keydesk stopped while this job ran.');
   }
@@ -449,7 +465,7 @@ export class JobService {
       retryUnknown,
       client,
       profileName: profile.name,
-      control: new AdaptiveConcurrency(job.action === 'generate' ? 1 : this.ceiling(job.profileId).ceiling),
+      control: new AdaptiveConcurrency(job.action === 'generate' ? 1 : this.ceiling(job.profileId).ceiling, this.silentMs),
       counts: this.db.jobCounts(jobId),
       inflight: 0,
       stop: null,
@@ -473,6 +489,9 @@ export class JobService {
       completions: [],
       answered: 0,
       lastEmitAt: Number.NEGATIVE_INFINITY,
+      trailing: null,
+      silence: null,
+      saidSilent: false,
       finished: Promise.resolve(),
     };
     this.runs.set(jobId, run);
@@ -532,6 +551,7 @@ export class JobService {
           run.counts.sent += item.size;
           void this.send(run, item, run.control.sent(this.clock.now()));
         }
+        if (claimed.length > 0) this.watchSilence(run);
         if (this.answersDue(run)) {
           // The requests just claimed reach the socket first (their sending continues in microtasks).
           await new Promise((r) => setImmediate(r));
@@ -551,6 +571,8 @@ export class JobService {
   }
 
   private async finish(run: Run): Promise<void> {
+    // Nothing is said of the run as running any more: its timers go before its end is said.
+    stopTimers(run);
     if (this.closed && run.stop?.state === 'interrupted') {
       // Quitting: the database may be closing; close() writes what it can and the next start marks what is left.
       this.runs.delete(run.job.id);
@@ -573,6 +595,8 @@ export class JobService {
       run.job = { ...run.job, state, reason, finishedAt };
       if (written !== 'written') this.keepEnd(end, run.counts, written === 'busy');
       this.runs.delete(run.job.id);
+      // A progress event held back while the end was written is not sent now: the end is what is said.
+      stopTimers(run);
       if (this.runs.size === 0) this.writes.release();
       this.deps.emit(this.summary(run.job, null));
     }
@@ -921,11 +945,47 @@ export class JobService {
     }
   }
 
+  /**
+   * A progress event, at most every PROGRESS_EVERY_MS unless `force`: one held back is sent once that has passed
+   * (the run's `trailing` timer), so the last change is said even if nothing follows it. The service starting or
+   * ending not to answer is said at once.
+   */
   private emit(run: Run, force: boolean): void {
+    if (this.runs.get(run.job.id) !== run) return;
     const now = this.clock.now();
-    if (!force && now - run.lastEmitAt < PROGRESS_EVERY_MS) return;
+    const wait = PROGRESS_EVERY_MS - (now - run.lastEmitAt);
+    const silent = !run.stop && run.control.silentSince(now) !== null;
+    if (!force && wait > 0 && silent === run.saidSilent) {
+      run.trailing ??= setTimeout(() => {
+        run.trailing = null;
+        this.emit(run, true);
+      }, wait);
+      return;
+    }
+    clearTimeout(run.trailing ?? undefined);
+    run.trailing = null;
     run.lastEmitAt = now;
-    this.deps.emit(this.summary(run.job, run));
+    const summary = this.summary(run.job, run);
+    run.saidSilent = summary.notAnswering !== undefined;
+    this.deps.emit(summary);
+  }
+
+  /**
+   * Arms the run's `silence` timer for the moment the service would count as not answering if nothing answers
+   * before (no answer for SILENT_MS with a request in flight that long): then nothing else happens, so the timer
+   * says it. One timer per run, re-armed when it fires early (answers came meanwhile); none with nothing in flight.
+   */
+  private watchSilence(run: Run): void {
+    if (run.silence !== null || run.stop) return;
+    const now = this.clock.now();
+    const at = run.control.silentAt(now);
+    if (at === null) return;
+    run.silence = setTimeout(() => {
+      run.silence = null;
+      if (this.runs.get(run.job.id) !== run || run.stop) return;
+      if (run.control.silentSince(this.clock.now()) === null) this.watchSilence(run);
+      else if (!run.saidSilent) this.emit(run, true);
+    }, Math.max(0, at - now) + 1);
   }
 
   private summary(stored: StoredJob, run: Run | null): JobSummary {
@@ -1239,6 +1299,14 @@ function putBack(run: Run, item: ClaimedItem, counted: boolean): void {
 function settleLater(run: Run, settlement: ItemSettlement): void {
   if (run.settle.length === 0) run.settleSince = performance.now();
   run.settle.push(settlement);
+}
+
+/** The run's timers (a held-back progress event, the silence watch): cleared when it ends, so none outlives it. */
+function stopTimers(run: Run): void {
+  clearTimeout(run.trailing ?? undefined);
+  clearTimeout(run.silence ?? undefined);
+  run.trailing = null;
+  run.silence = null;
 }
 
 /** Whether the job was stopped; read after an await, where a cancel may have come in. */

@@ -1,14 +1,15 @@
-// A job main is getting ready to run, with how long that has taken so far (it can be a minute: see startingLine).
+// A job main is getting ready to run, with how long that has taken so far (it can be a minute: see startingLine);
+// a job's line, with how long its service has not answered while it does not.
 import { useEffect, useState } from 'react';
-import { isStarting, jobLine, startingLine } from '../lib/jobs.ts';
+import { isStarting, jobLine, notAnsweringSince, startingLine } from '../lib/jobs.ts';
 import type { JobAction, JobSummary } from '../../../shared/domain.ts';
 import { elapsedWords } from './StartupProgress.tsx';
 
 /** How often the time so far moves on. */
 const TICK_MS = 1_000;
 
-/** " 12 s so far." after `since` (ms since the epoch), moving every second. */
-export function SoFar({ since }: { since: number }) {
+/** `words` of the time since `since` (ms since the epoch), moving every second. */
+function Elapsed({ since, words }: { since: number; words: (elapsed: string) => string }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => {
@@ -19,7 +20,12 @@ export function SoFar({ since }: { since: number }) {
     };
   }, []);
   // Not announced every second inside the status line it sits in: read when a reader goes to it.
-  return <span aria-hidden="true"> {elapsedWords(Math.max(0, now - since))} so far.</span>;
+  return <span aria-hidden="true">{words(elapsedWords(Math.max(0, now - since)))}</span>;
+}
+
+/** " 12 s so far." after `since` (ms since the epoch), moving every second. */
+export function SoFar({ since }: { since: number }) {
+  return <Elapsed since={since} words={(elapsed) => ` ${elapsed} so far.`} />;
 }
 
 /** A job asked of main and not answered yet (this window's own start or resume). */
@@ -32,12 +38,18 @@ export function StartingLine({ starting }: { starting: { action: JobAction; days
   );
 }
 
-/** A job's line (jobLine), with the time so far while main gets it ready to run. */
+/**
+ * A job's line (jobLine), with the time so far while main gets it ready to run, and while the service does not
+ * answer, for how long: the line gives the time of day it stopped answering, and the time moving on shows the
+ * screen is not stuck when nothing else changes (no answer, no progress event).
+ */
 export function JobLine({ job }: { job: JobSummary }) {
+  const silentSince = notAnsweringSince(job);
   return (
     <>
       {jobLine(job)}
       {isStarting(job) && job.startingSince !== undefined && <SoFar since={Date.parse(job.startingSince)} />}
+      {silentSince !== null && <Elapsed since={silentSince} words={(elapsed) => ` No answer for ${elapsed}.`} />}
     </>
   );
 }

@@ -96,6 +96,16 @@ export function withPace(j: JobSummary, base: PaceBase | null, now: number): Job
   return { ...j, ratePerSecond: rate, etaSeconds: Math.ceil((j.counts.pending + j.counts.sent) / rate) };
 }
 
+/**
+ * Since when (ms since the epoch) the service has not answered a running job, when that is what its line says
+ * (jobLine: not while it starts or waits for Keydesk's records); null otherwise.
+ */
+export function notAnsweringSince(j: JobSummary): number | null {
+  if (j.state !== 'running' || isStarting(j) || j.waitingForRecordsSince !== undefined || j.notAnswering === undefined) return null;
+  const since = Date.parse(j.notAnswering.since);
+  return Number.isNaN(since) ? null : since;
+}
+
 /** One line that says where a job stands, in the words a person reads first. */
 export function jobLine(j: JobSummary): string {
   const { done, failed, unknown, pending, sent } = j.counts;

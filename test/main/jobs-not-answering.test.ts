@@ -1,0 +1,120 @@
+// A service that takes a job's requests and answers none, with no timeout to end them: nothing at all happens in
+// the job (no answer, no timeout, nothing more sent), and still its progress must say, once the silence has lasted
+// long enough, that the service is not answering and since when. The run's timer that says it goes with the run.
+// The boundary is the point (a service that never answers), so the service is a loopback server that holds every
+// request; the silence allowed is shortened through the engine's option, and waited for by events, not sleeps.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ServiceClient } from '../../src/main/client/service-client.ts';
+import { JobService } from '../../src/main/jobs/job-service.ts';
+import { LocalDb } from '../../src/main/store/local-db.ts';
+import type { JobSummary } from '../../src/shared/domain.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+let server: Server;
+let url = '';
+const held: IncomingMessage[] = [];
+beforeAll(async () => {
+  server = createServer((req) => {
+    req.resume();
+    // Taken, never answered.
+    req.on('end', () => held.push(req));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+/**
+ * The job engine's timers (set from job-service.ts) not yet fired or cleared, and how many it set in all: the
+ * global setTimeout and clearTimeout watched for the test's length.
+ */
+function watchEngineTimers(): { live: Set<unknown>; set: () => number; restore: () => void } {
+  const live = new Set<unknown>();
+  let set = 0;
+  const realSet = globalThis.setTimeout;
+  const realClear = globalThis.clearTimeout;
+  const setSpy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const engine = new Error().stack?.includes('job-service.ts') === true;
+    const timer = realSet((...a: unknown[]) => {
+      live.delete(timer);
+      fn(...a);
+    }, ms, ...args);
+    if (engine) {
+      live.add(timer);
+      set++;
+    }
+    return timer;
+  }) as unknown as typeof setTimeout);
+  const clearSpy = vi.spyOn(globalThis, 'clearTimeout').mockImplementation((timer) => {
+    live.delete(timer);
+    realClear(timer);
+  });
+  return {
+    live,
+    set: () => set,
+    restore: () => {
+      setSpy.mockRestore();
+      clearSpy.mockRestore();
+    },
+  };
+}
+
+describe('a job whose service answers nothing at all', () => {
+  it('says the service is not answering once the silence passes, with nothing else happening, and leaves no timer behind', async () => {
+    const db = new LocalDb(join(tempDir('keydesk-silent-'), 'keydesk.db'));
+    // No timeout comes within the test: only the silence says the service is not answering.
+    const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } });
+    const events: (JobSummary & { at: number })[] = [];
+    const jobs = new JobService({
+      db,
+      profile: (id) => ({ id, name: 'Silent', kind: 'remote' }),
+      clientFor: () => Promise.resolve(client),
+      emit: (s) => events.push({ ...s, at: Date.now() }),
+      silentMs: 500,
+    });
+    const timers = watchEngineTimers();
+    try {
+      jobs.setCeiling('p1', 2);
+      const startedAt = Date.now();
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['S1', 'S2', 'S3'] } });
+      if (!started.ok) throw new Error(started.message);
+      const id = started.data.id;
+      await expect.poll(() => held.length).toBe(2);
+
+      // Nothing answers and nothing times out; the event comes by itself once the silence has lasted.
+      await expect.poll(() => events.some((e) => e.notAnswering !== undefined), { timeout: 30_000 }).toBe(true);
+      const said = events.find((e) => e.notAnswering !== undefined);
+      expect(said).toMatchObject({ id, state: 'running', ratePerSecond: null, etaSeconds: null, counts: { sent: 2, pending: 1, done: 0, unknown: 0 }, notAnswering: { awaiting: 2 } });
+      const since = Date.parse(said?.notAnswering?.since ?? '');
+      // Since the requests went out: after the start, before the event (a second either way for the two clocks).
+      expect(since).toBeGreaterThanOrEqual(startedAt - 1_000);
+      expect(since).toBeLessThanOrEqual((said?.at ?? 0) + 1_000);
+      // Nothing more was sent into the silence.
+      expect(held).toHaveLength(2);
+      // Asked for now, the job says the same (since: the same moment, give or take the clocks' rounding).
+      const now = jobs.get('p1', id)?.notAnswering;
+      expect(now?.awaiting).toBe(2);
+      expect(Math.abs(Date.parse(now?.since ?? '') - since)).toBeLessThan(1_000);
+
+      // The run ends (cancelled; its two requests' connections drop: unknown): its timers go with it.
+      jobs.cancel('p1', id);
+      for (const req of held.splice(0)) req.socket.destroy();
+      await jobs.settled(id);
+      expect(events.at(-1)).toMatchObject({ id, state: 'cancelled', counts: { sent: 0, unknown: 2, pending: 1 } });
+      expect(events.at(-1)?.notAnswering).toBeUndefined();
+      // The run set timers (its silence watch at least), and none is left once it has ended.
+      expect(timers.set()).toBeGreaterThan(0);
+      expect(timers.live.size).toBe(0);
+    } finally {
+      timers.restore();
+      await jobs.close();
+      db.close();
+    }
+  });
+});
