@@ -157,6 +157,16 @@ export interface LedgerRow {
    * failed): `expiresAt` is the expiry seen before. Absent otherwise; a later full description of the key clears it.
    */
   expiryStale?: true;
+  /**
+   * An HWID reset of the key was sent and no answer came (unknown: it may or may not have cleared it): `hwid` is the
+   * one seen before. Absent otherwise; a later full description of the key clears it.
+   */
+  hwidStale?: true;
+  /**
+   * A delete of the key was sent and no answer came (unknown: it may or may not be deleted): `status` is the one
+   * seen before. Absent otherwise; a later full description of the key, or a delete answered, clears it.
+   */
+  statusStale?: true;
 }
 
 /** What a job does: one request per key, or (generate) one request per batch of up to 100,000 keys. */

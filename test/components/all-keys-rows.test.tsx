@@ -12,7 +12,7 @@ import { fake, installBridge, key, readySession, sandboxProfile } from '../suppo
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { fmt } = await import('../../src/renderer/src/lib/format.ts');
-const { AllKeys, STALE_EXPIRY } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
+const { AllKeys, STALE_EXPIRY, STALE_HWID, STALE_STATUS } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
 const initial = useKeydesk.getState();
 
 const KEY = 'ZZZEN-471RS-6YK5E-RP9RK-H1W65';
@@ -188,11 +188,13 @@ describe('All keys: exports follow the sort shown', () => {
 /** An active key with a fixed expiry (the row builder's default is a generated days-key). */
 const ACTIVE_2099: Partial<LedgerRow> = { status: 'active', expiresAt: '2099-01-31T23:59:59.999Z', daysKey: null };
 
-const expiryCell = (value: string): HTMLElement => {
+/** The cell of a row under the column whose header starts with `column`. */
+const cellOf = (value: string, column: string): HTMLElement => {
   const r = screen.getByRole('checkbox', { name: `Select ${value}` }).closest('[role="row"]') as HTMLElement;
-  const header = screen.getAllByRole('columnheader').findIndex((h) => h.textContent.startsWith('Expires'));
+  const header = screen.getAllByRole('columnheader').findIndex((h) => h.textContent.startsWith(column));
   return within(r).getAllByRole('gridcell')[header] as HTMLElement;
 };
+const expiryCell = (value: string): HTMLElement => cellOf(value, 'Expires');
 
 describe('All keys: an expiry not read back', () => {
   it('shows the earlier expiry with words saying it was not read back and what to do, and a current one plainly', async () => {
@@ -211,5 +213,49 @@ describe('All keys: an expiry not read back', () => {
     const current = expiryCell('KD-NEW');
     expect(current.textContent).toContain('2099');
     expect(current.textContent).not.toContain('not read back');
+  });
+});
+
+describe('All keys: an HWID or a status not read back (a reset or a delete sent with no answer)', () => {
+  it('shows the HWID seen before as "⚠ <hwid> · not read back", the whole sentence in its title and for a screen reader; a current one plainly', async () => {
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [row('KD-HUNG', { ...ACTIVE_2099, hwid: 'HW-OLD', hwidStale: true }), row('KD-PLAIN', { ...ACTIVE_2099, hwid: 'HW-NOW' })], total: 2, totalCapped: false } });
+    render(<AllKeys />);
+    await screen.findByText('2 keys');
+
+    const stale = cellOf('KD-HUNG', 'HWID');
+    expect(stale.textContent).toBe(`HW-OLD · not read back (${STALE_HWID})`);
+    // The mark is an icon (the CSS's ⚠) and words, never colour alone: the words say what to do.
+    expect(stale.querySelector('.not-read-back')).not.toBeNull();
+    expect(STALE_HWID).toBe('An HWID reset was sent with no answer, so this HWID may already be cleared — look the key up.');
+    expect(stale.querySelector('[title]')?.getAttribute('title')).toBe(`${STALE_HWID} HWID seen before: HW-OLD`);
+    // Read aloud: the HWID and the whole sentence; the short words are for the eye only.
+    expect(stale.querySelector('.visually-hidden')?.textContent).toBe(` (${STALE_HWID})`);
+    expect(stale.querySelector('[aria-hidden="true"]')?.textContent).toBe(' · not read back');
+
+    const plain = cellOf('KD-PLAIN', 'HWID');
+    expect(plain.textContent).toBe('HW-NOW');
+    expect(plain.querySelector('.not-read-back')).toBeNull();
+    // Nothing else on those rows is said to be stale.
+    expect(cellOf('KD-HUNG', 'Status').textContent).toBe('Active');
+    expect(cellOf('KD-HUNG', 'Expires').textContent).not.toContain('not read back');
+  });
+
+  it('shows the status seen before as "⚠ Active · not read back", the whole sentence in its title and for a screen reader', async () => {
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [row('KD-HUNG', { ...ACTIVE_2099, statusStale: true }), row('KD-GONE', { ...ACTIVE_2099, status: 'deleted' })], total: 2, totalCapped: false } });
+    render(<AllKeys />);
+    await screen.findByText('2 keys');
+
+    const stale = cellOf('KD-HUNG', 'Status');
+    expect(stale.textContent).toBe(`Active · not read back (${STALE_STATUS})`);
+    expect(stale.querySelector('.not-read-back')).not.toBeNull();
+    expect(STALE_STATUS).toBe('A delete was sent with no answer, so this key may already be deleted — look the key up.');
+    expect(stale.querySelector('[title]')?.getAttribute('title')).toBe(`${STALE_STATUS} Status seen before: Active`);
+    expect(stale.querySelector('.visually-hidden')?.textContent).toBe(` (${STALE_STATUS})`);
+
+    const plain = cellOf('KD-GONE', 'Status');
+    expect(plain.textContent).toBe('Deleted');
+    expect(plain.querySelector('.not-read-back')).toBeNull();
   });
 });

@@ -309,7 +309,7 @@ describe('records', () => {
   it('exports the ledger as CSV and the filtered activity as JSON to the path the user chose', async () => {
     const csv = await must('ledger.export', { filter: { text: 'spring' }, sort: { field: 'createdAt', dir: 'desc' }, format: 'csv' });
     const lines = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,expiryNotReadBack,daysKey,hwid,createdAt,checkedByKeydeskAt');
+    expect(lines[0]).toBe('value,note,status,statusNotReadBack,isPremium,expiresAt,expiryNotReadBack,daysKey,hwid,hwidNotReadBack,createdAt,checkedByKeydeskAt');
     expect(lines).toHaveLength(4);
     const json = await must('audit.export', { filter: { outcome: 'failed' }, format: 'json' });
     const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as { outcome: string }[];

@@ -182,3 +182,67 @@ describe("a ledger row's mark for an expiry not read back", () => {
     }
   });
 });
+
+describe("a ledger row's marks for an HWID or a status not read back (an HWID reset or a delete sent with no answer)", () => {
+  const base = { id: '', note: 'n', status: 'active' as const, isPremium: false, expiresAt: '2030-01-01T00:00:00.000Z', expire: null, expiresByDaysKey: false, daysKey: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+  const key = (value: string, hwid: string | null) => ({ ...base, value, hwid });
+  const marked = (db: LocalDb, what: 'hwidStale' | 'statusStale', values: string[]): string[] => [...db.iterateLedgerKeys('p1', values)].filter((r) => r[what]).map((r) => r.value);
+
+  it('are set by a job answer group for its unknown items, on rows where the act would change what is shown, and cleared by any later description of the key', () => {
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    try {
+      db.recordKeys('p1', [key('A', 'HW-A'), key('B', 'HW-B'), key('C', 'HW-C'), key('N', null), key('G', null)]);
+      db.markDeleted('p1', 'G');
+      const all = ['A', 'B', 'C', 'N', 'G'];
+      // A reset of a key with no HWID leaves what is shown either way; a delete of a deleted key too.
+      db.settleJobItems({ jobId: 'none', profileId: 'p1', items: [], seenKeys: [], hwidStale: ['A', 'B', 'C', 'N'], statusStale: ['A', 'B', 'G'], deletedValues: [], audit: [] });
+      expect(marked(db, 'hwidStale', all)).toEqual(['A', 'B', 'C']);
+      expect(marked(db, 'statusStale', all)).toEqual(['A', 'B']);
+      expect([...db.iterateLedgerKeys('p1', ['A'])][0]).toMatchObject({ status: 'active', hwid: 'HW-A', hwidStale: true, statusStale: true });
+
+      // A job's answer describing the key (the narrow update) clears both; a list or lookup (the full upsert) too.
+      db.createJob({ id: 'j', profileId: 'p1', action: 'resetHwid', params: '{}', createdAt: new Date().toISOString() }, { keyValues: ['A'] });
+      const [claimed] = db.jobStep(null, { jobId: 'j', max: 1 });
+      db.settleJobItems({ jobId: 'j', profileId: 'p1', items: [{ seq: claimed?.seq ?? 1, state: 'done', code: null, message: null }], seenKeys: [key('A', null)], deletedValues: [], audit: [] });
+      expect(marked(db, 'hwidStale', all)).toEqual(['B', 'C']);
+      expect(marked(db, 'statusStale', all)).toEqual(['B']);
+      db.recordKeys('p1', [key('B', 'HW-B')]);
+      expect(marked(db, 'hwidStale', all)).toEqual(['C']);
+      expect(marked(db, 'statusStale', all)).toEqual([]);
+      // A reset answered with its message alone (the HWID cleared), and a key described in part, clear the HWID's.
+      db.markStale('p1', 'hwid', ['B']);
+      db.settleJobItems({ jobId: 'none', profileId: 'p1', items: [], seenKeys: [], hwidCleared: ['C'], deletedValues: [], audit: [] });
+      db.recordReportedFields('p1', { ...key('B', 'HW-B'), unreported: ['status'] });
+      expect(marked(db, 'hwidStale', all)).toEqual([]);
+      // A delete answered clears the status's, as deleted is now a fact.
+      db.markStale('p1', 'status', ['B', 'C']);
+      db.settleJobItems({ jobId: 'none', profileId: 'p1', items: [], seenKeys: [], deletedValues: ['B'], audit: [] });
+      db.markDeleted('p1', 'C');
+      expect(marked(db, 'statusStale', all)).toEqual([]);
+      expect([...db.iterateLedgerKeys('p1', ['B', 'C'])].map((r) => r.status)).toEqual(['deleted', 'deleted']);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("are set for a reset job's and a delete job's items still sent when Keydesk stopped (unknown at the next start)", () => {
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    try {
+      db.recordKeys('p1', [key('A', 'HW-A'), key('B', 'HW-B'), key('C', 'HW-C'), key('D', 'HW-D'), key('E', 'HW-E')]);
+      const at = new Date().toISOString();
+      db.createJob({ id: 'reset', profileId: 'p1', action: 'resetHwid', params: '{}', createdAt: at }, { keyValues: ['A', 'B'] });
+      db.createJob({ id: 'del', profileId: 'p1', action: 'delete', params: '{}', createdAt: at }, { keyValues: ['C', 'D'] });
+      // A and C go on the wire; B and D are never claimed (pending: nothing was sent).
+      expect(db.jobStep(null, { jobId: 'reset', max: 1 }).map((i) => i.target)).toEqual(['A']);
+      expect(db.jobStep(null, { jobId: 'del', max: 1 }).map((i) => i.target)).toEqual(['C']);
+      db.interruptRunningJobs('Keydesk stopped while this job ran.');
+      const all = ['A', 'B', 'C', 'D', 'E'];
+      expect(marked(db, 'hwidStale', all)).toEqual(['A']);
+      expect(marked(db, 'statusStale', all)).toEqual(['C']);
+      expect([...db.iterateLedgerKeys('p1', all)].filter((r) => r.expiryStale).map((r) => r.value)).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+});
+

@@ -813,14 +813,14 @@ describe('schema upgrades', () => {
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: LOCAL_DB_VERSION });
-    expect(LOCAL_DB_VERSION).toBe(10);
+    expect(LOCAL_DB_VERSION).toBe(11);
     // The jobs kept, with no run or answer time (migration 10): one running when an older Keydesk stopped ends at
     // its creation, the last thing known of it, and says its stop is not known.
     expect(db.job('j1')).toMatchObject({ runAt: null, answeredAt: null, endUnseen: false });
     db.interruptRunningJobs('Keydesk stopped while this job ran.');
     expect(db.job('j2')).toMatchObject({ state: 'interrupted', finishedAt: '2026-03-02T00:00:00.000Z', runAt: null, answeredAt: null, endUnseen: true });
-    // No upgraded row is marked as showing an expiry not read back (migration 7).
-    expect(check.prepare('SELECT count(*) AS n FROM ledger WHERE expiry_stale <> 0').get()).toEqual({ n: 0 });
+    // No upgraded row is marked as showing an expiry (migration 7), an HWID or a status (migration 11) not read back.
+    expect(check.prepare('SELECT count(*) AS n FROM ledger WHERE expiry_stale <> 0 OR hwid_stale <> 0 OR status_stale <> 0').get()).toEqual({ n: 0 });
     const after = check.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();
     expect(after).toEqual(before);
     // The index agrees with the rows it was built from.
@@ -847,6 +847,33 @@ describe('schema upgrades', () => {
     db.markDeleted(PROFILE, mine[1]?.value ?? '');
     check.exec(`DELETE FROM ledger WHERE value = '${mine[2]?.value ?? ''}'`);
     expect(counts()).toEqual(counted());
+    check.close();
+    db.close();
+    rmSync(file, { force: true });
+  });
+
+  it('upgrades a schema-10 file to 11: its rows kept with their expiry marks, none marked as HWID or status not read back', () => {
+    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
+    // A file as schema 10 left it: this Keydesk's, less migration 11's columns.
+    const made = new LocalDb(file);
+    made.recordKeys(PROFILE, makeKeys(20, 47));
+    const [first, second] = ledgerOf(made).map((r) => r.value);
+    made.markExpiryStale(PROFILE, [first ?? '']);
+    made.close();
+    const old = new DatabaseSync(file);
+    old.exec('ALTER TABLE ledger DROP COLUMN hwid_stale; ALTER TABLE ledger DROP COLUMN status_stale; PRAGMA user_version = 10;');
+    old.close();
+
+    const db = new LocalDb(file);
+    const check = new DatabaseSync(file);
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 11 });
+    expect(check.prepare('SELECT count(*) AS n, sum(hwid_stale) AS hwid, sum(status_stale) AS status, sum(expiry_stale) AS expiry FROM ledger').get()).toEqual({ n: 20, hwid: 0, status: 0, expiry: 1 });
+    const rows = ledgerOf(db);
+    expect(rows.filter((r) => r.expiryStale).map((r) => r.value)).toEqual([first]);
+    expect(rows.some((r) => 'hwidStale' in r || 'statusStale' in r)).toBe(false);
+    // The new marks are written and read from then on.
+    db.markStale(PROFILE, 'status', [second ?? '']);
+    expect(ledgerOf(db).filter((r) => r.statusStale).map((r) => r.value)).toEqual([second]);
     check.close();
     db.close();
     rmSync(file, { force: true });

@@ -4,6 +4,7 @@ import { ok, type Result } from '../../shared/result.ts';
 import { readBack } from '../client/read-back.ts';
 import type { Page } from '../client/service-client.ts';
 import type { Core } from '../core.ts';
+import type { StaleMark } from '../store/local-db.ts';
 import { audited, needsKey, type Handlers } from './types.ts';
 
 /** A lookup that found nothing (a 404, with or without a code) is an empty list, not a failure. */
@@ -17,6 +18,15 @@ const orEmpty = (r: Result<Page<Key>>): Result<Page<Key>> => (!r.ok && r.code ==
 async function record(core: Core, profileId: string, key: Key): Promise<void> {
   if (key.unreported?.includes('status')) await core.ledger.recordReportedFields(profileId, key);
   else await core.ledger.recordKeys(profileId, [key]);
+}
+
+/**
+ * An act on one key sent with no answer (unknown: it may or may not have taken effect): the ledger row's expiry,
+ * HWID or status is the one seen before, and is marked as not read back until the key is described again, as a
+ * bulk job's unknown items are.
+ */
+function markIfUnknown(core: Core, profileId: string, what: StaleMark, keyValue: string, r: Result<unknown>): void {
+  if (!r.ok && r.code === 'OUTCOME_UNKNOWN') core.db.markStale(profileId, what, [keyValue]);
 }
 
 export const keyHandlers = (
@@ -67,6 +77,7 @@ export const keyHandlers = (
     'keys.delete': needsKey(core, async ({ keyValue, state }, a) => {
       return audited(core, a.profile, 'keys.delete', keyValue, async () => {
         const r = await a.client.deleteKey(keyValue, state === 'generated');
+        markIfUnknown(core, a.profile.id, 'status', keyValue, r);
         if (!r.ok) return r;
         await core.ledger.markDeleted(a.profile.id, keyValue);
         return ok({ deletedKey: r.data });
@@ -76,6 +87,7 @@ export const keyHandlers = (
     'keys.extend': needsKey(core, async ({ keyValue, days }, a) => {
       return audited(core, a.profile, 'keys.extend', keyValue, async () => {
         const r = await a.client.extend(keyValue, days);
+        markIfUnknown(core, a.profile.id, 'expiry', keyValue, r);
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await record(core, a.profile.id, key);
@@ -88,6 +100,7 @@ export const keyHandlers = (
     'keys.resetHwid': needsKey(core, async ({ keyValue }, a) => {
       return audited(core, a.profile, 'keys.resetHwid', keyValue, async () => {
         const r = await a.client.resetHwid(keyValue);
+        markIfUnknown(core, a.profile.id, 'hwid', keyValue, r);
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await record(core, a.profile.id, key);

@@ -7,14 +7,24 @@ import { needsProfile, type Handlers } from './types.ts';
 
 export const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status', 'isPremium', 'expiresAt', 'daysKey', 'hwid', 'createdAt', 'lastSeenAt'];
 /**
- * An All keys row as exported: the ledger's "expiry not read back" mark (an extend whose new expiry the service
- * never described and a read-back could not find, or one sent with no answer: unknown) on every row, in the words the table uses, as a true/false
- * column like isPremium: a file must not pass off the expiry seen before as current.
+ * An All keys row as exported: the ledger's "not read back" marks on every row, in the words the table uses, as
+ * true/false columns like isPremium, each beside what it qualifies: a file must not pass off what was seen before
+ * as current. expiryNotReadBack: an extend whose new expiry the service never described and a read-back could not
+ * find, or one sent with no answer (unknown); hwidNotReadBack: an HWID reset sent with no answer; statusNotReadBack:
+ * a delete sent with no answer.
  */
-export type LedgerExportRow = Omit<LedgerRow, 'expiryStale'> & { expiryNotReadBack: boolean };
-const ALL_KEYS_COLUMNS: readonly (keyof LedgerExportRow)[] = ['value', 'note', 'status', 'isPremium', 'expiresAt', 'expiryNotReadBack', 'daysKey', 'hwid', 'createdAt', 'lastSeenAt'];
+export type LedgerExportRow = Omit<LedgerRow, 'expiryStale' | 'hwidStale' | 'statusStale'> & {
+  expiryNotReadBack: boolean;
+  hwidNotReadBack: boolean;
+  statusNotReadBack: boolean;
+};
+const ALL_KEYS_COLUMNS: readonly (keyof LedgerExportRow)[] = [
+  'value', 'note', 'status', 'statusNotReadBack', 'isPremium', 'expiresAt', 'expiryNotReadBack', 'daysKey', 'hwid', 'hwidNotReadBack', 'createdAt', 'lastSeenAt',
+];
 function* allKeysRows(rows: Iterable<LedgerRow>): Generator<LedgerExportRow> {
-  for (const { expiryStale, ...row } of rows) yield { ...row, expiryNotReadBack: expiryStale === true };
+  for (const { expiryStale, hwidStale, statusStale, ...row } of rows) {
+    yield { ...row, expiryNotReadBack: expiryStale === true, hwidNotReadBack: hwidStale === true, statusNotReadBack: statusStale === true };
+  }
 }
 /** lastSeenAt is when Keydesk last read or changed the key, not customer activity: the file says so. */
 export const LEDGER_NAMES = { lastSeenAt: 'checkedByKeydeskAt' } satisfies Partial<Record<keyof LedgerRow, string>>;

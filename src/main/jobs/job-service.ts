@@ -187,6 +187,9 @@ interface Run {
   hwidCleared: string[];
   /** Keys extended whose new expiry could not be read back: their ledger rows are marked. */
   expiryStale: string[];
+  /** Keys whose HWID reset, or delete, was sent with no answer: their ledger rows' HWID, or status, is marked. */
+  hwidStale: string[];
+  statusStale: string[];
   deleted: string[];
   /** Values a generate batch made, kept with the job for its export: per answer, its values as one JSON list. */
   generated: JsonText<string[]>[];
@@ -483,6 +486,8 @@ export class JobService {
       reportedKeys: [],
       hwidCleared: [],
       expiryStale: [],
+      hwidStale: [],
+      statusStale: [],
       deleted: [],
       generated: [],
       audit: [],
@@ -776,8 +781,13 @@ export class JobService {
         run.counts[outcome.kind] += item.size;
         countCompletion(run, now, item.size);
         settleLater(run, { seq: item.seq, state: outcome.kind, code: outcome.code, message: outcome.message });
-        // An extend that may have taken effect: All keys must not state the expiry seen before as current.
-        if (outcome.kind === 'unknown' && run.job.action === 'extend') run.expiryStale.push(item.target);
+        // An act that may have taken effect: All keys must not state the expiry, HWID or status seen before as
+        // current (each is marked as not read back until the key is described again).
+        if (outcome.kind === 'unknown') {
+          if (run.job.action === 'extend') run.expiryStale.push(item.target);
+          else if (run.job.action === 'resetHwid') run.hwidStale.push(item.target);
+          else if (run.job.action === 'delete') run.statusStale.push(item.target);
+        }
         audit('failed', outcome.message);
         break;
       case 'requeue':
@@ -1272,12 +1282,14 @@ function takeAnswers(run: Run): SettleBatch | null {
   const batch: SettleBatch | null =
     run.settle.length === 0
       ? null
-      : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, reportedKeys: run.reportedKeys, hwidCleared: run.hwidCleared, expiryStale: run.expiryStale, deletedValues: run.deleted, generatedValues: run.generated, audit: run.audit };
+      : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, reportedKeys: run.reportedKeys, hwidCleared: run.hwidCleared, expiryStale: run.expiryStale, hwidStale: run.hwidStale, statusStale: run.statusStale, deletedValues: run.deleted, generatedValues: run.generated, audit: run.audit };
   run.settle = [];
   run.seenKeys = [];
   run.reportedKeys = [];
   run.hwidCleared = [];
   run.expiryStale = [];
+  run.hwidStale = [];
+  run.statusStale = [];
   run.deleted = [];
   run.generated = [];
   run.audit = [];

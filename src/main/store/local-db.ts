@@ -232,7 +232,22 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE jobs ADD COLUMN run_at TEXT;
    ALTER TABLE jobs ADD COLUMN answered_at TEXT;
    ALTER TABLE jobs ADD COLUMN end_unseen INTEGER NOT NULL DEFAULT 0;`,
+  // 11: as 7 for an expiry, a row whose key had an HWID reset (hwid_stale) or a delete (status_stale) sent with no
+  // answer (unknown: it may or may not have taken effect): its HWID, or its status, is the one seen before, and
+  // All keys says so. Any later full description of the key clears them, and so does an answer to a later reset
+  // (the HWID's) or delete (the status's).
+  `ALTER TABLE ledger ADD COLUMN hwid_stale INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE ledger ADD COLUMN status_stale INTEGER NOT NULL DEFAULT 0;`,
 ];
+
+/** What of a ledger row an act with no outcome read back leaves as seen before (LocalDb.markStale). */
+export type StaleMark = 'expiry' | 'hwid' | 'status';
+/** Each mark's column, and the rows it applies to: those where the act's outcome would change what is shown. */
+const STALE: Record<StaleMark, { column: string; applies: string }> = {
+  expiry: { column: 'expiry_stale', applies: 'true' },
+  hwid: { column: 'hwid_stale', applies: "coalesce(hwid, '') <> ''" },
+  status: { column: 'status_stale', applies: "status <> 'deleted'" },
+};
 
 /** The schema this Keydesk writes (keydesk.db's user_version once opened). */
 export const LOCAL_DB_VERSION = MIGRATIONS.length;
@@ -556,6 +571,8 @@ interface LedgerDbRow {
   last_seen_at: string;
   days_key: number | null;
   expiry_stale: number;
+  hwid_stale: number;
+  status_stale: number;
 }
 
 /** A job as stored: its parameters stay JSON, read by the job service that wrote them. */
@@ -598,6 +615,10 @@ export interface SettleBatch {
   hwidCleared?: readonly string[];
   /** Values extended whose new expiry could not be read back: their rows are marked (markExpiryStale). */
   expiryStale?: readonly string[];
+  /** Values whose HWID reset was sent with no answer (unknown): their rows' HWID is marked (markStale). */
+  hwidStale?: readonly string[];
+  /** Values whose delete was sent with no answer (unknown): their rows' status is marked (markStale). */
+  statusStale?: readonly string[];
   deletedValues: readonly string[];
   /** Values a generate job made, kept with the job for its export: per answer one JSON list of them (a KeyBatch's `values` as it came). */
   generatedValues?: readonly JsonText<string[]>[];
@@ -873,7 +894,7 @@ export class LocalDb {
       // trigger looks). Whatever else (a new key, a changed note) goes through the full upsert below.
       // One keyed statement per row: as one statement over json_each, SQLite reads the ledger in the outer loop.
       const narrow = this.statement(
-        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, expiry_stale = 0, hwid_chars = length(?12)
+        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, expiry_stale = 0, hwid_stale = 0, status_stale = 0, hwid_chars = length(?12)
          WHERE profile_id = ?6 AND value = ?7 AND note = ?8 AND status = ?9 AND is_premium = ?10 AND (?11 IS NULL OR created_at IS ?11)`,
       );
       rows = rows.filter(([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey, hwidText]) =>
@@ -888,7 +909,8 @@ export class LocalDb {
        FROM (SELECT value AS v FROM json_each(?3)) WHERE true
        ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
          expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
-         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, expiry_stale = 0, hwid_chars = excluded.hwid_chars`,
+         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, expiry_stale = 0, hwid_stale = 0, status_stale = 0,
+         hwid_chars = excluded.hwid_chars`,
     ).run(profileId, seenAt, JSON.stringify(rows));
   }
 
@@ -900,9 +922,9 @@ export class LocalDb {
    */
   recordReportedFields(profileId: string, key: Key, seenAt = new Date().toISOString()): void {
     const unreported = new Set(key.unreported ?? []);
-    // The expiry always comes back (only the fields UnreportedKeyField names may not): a stale mark goes.
+    // The expiry and HWID always come back (only the fields UnreportedKeyField names may not): their marks go.
     const text = searchText(key);
-    const sets = ['note = ?', 'is_premium = ?', 'expires_at = ?', 'hwid = ?', 'search = ?', 'hwid_chars = length(?)', 'last_seen_at = ?', 'expiry_stale = 0'];
+    const sets = ['note = ?', 'is_premium = ?', 'expires_at = ?', 'hwid = ?', 'search = ?', 'hwid_chars = length(?)', 'last_seen_at = ?', 'expiry_stale = 0', 'hwid_stale = 0'];
     const params: SQLInputValue[] = [key.note, key.isPremium ? 1 : 0, key.expiresAt, key.hwid, text.search, text.hwid, seenAt];
     if (!unreported.has('daysKey')) {
       sets.push('days_key = ?');
@@ -921,29 +943,46 @@ export class LocalDb {
    * it): their rows keep the expiry seen before, marked as such until a later full description of the key.
    */
   markExpiryStale(profileId: string, values: readonly string[]): void {
-    if (values.length === 0) return;
-    this.ledgerCaches(true);
-    this.statement('UPDATE ledger SET expiry_stale = 1 WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))').run(profileId, JSON.stringify(values));
+    this.markStale(profileId, 'expiry', values);
   }
 
   /**
-   * The keys of extend items still sent (about to become unknown: they may or may not have taken effect) in the
-   * jobs `jobs` selects: their ledger rows' expiry is the one seen before the extend, marked as not read back.
+   * Keys acted on whose outcome never came back, their rows marked until a later full description of the key:
+   * 'expiry', an extend (markExpiryStale); 'hwid', an HWID reset sent with no answer, on rows that show a HWID (a
+   * row with none shows what a reset leaves, whichever way it went); 'status', a delete sent with no answer, on
+   * rows not already deleted.
    */
-  private markSentExtendsStale(jobs: string, ...params: string[]): void {
-    const r = this.db
-      .prepare(
-        `UPDATE ledger SET expiry_stale = 1 WHERE expiry_stale = 0 AND (profile_id, value) IN
-           (SELECT j.profile_id, i.target FROM job_items i JOIN jobs j ON j.id = i.job_id
-             WHERE i.job_id IN (${jobs}) AND i.state = 'sent' AND j.action = 'extend')`,
-      )
-      .run(...params);
+  markStale(profileId: string, what: StaleMark, values: readonly string[]): void {
+    if (values.length === 0) return;
+    const r = this.statement(`UPDATE ledger SET ${STALE[what].column} = 1 WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?)) AND ${STALE[what].applies}`)
+      .run(profileId, JSON.stringify(values));
     if (Number(r.changes) > 0) this.ledgerCaches(true);
+  }
+
+  /**
+   * The keys of items still sent (about to become unknown: they may or may not have taken effect) in the jobs
+   * `jobs` selects: an extend's row keeps the expiry seen before, a reset's the HWID, a delete's the status, each
+   * marked as not read back.
+   */
+  private markSentStale(jobs: string, ...params: string[]): void {
+    let changes = 0;
+    for (const [action, what] of [['extend', 'expiry'], ['resetHwid', 'hwid'], ['delete', 'status']] as const) {
+      const { column, applies } = STALE[what];
+      const r = this.db
+        .prepare(
+          `UPDATE ledger SET ${column} = 1 WHERE ${column} = 0 AND ${applies} AND (profile_id, value) IN
+             (SELECT j.profile_id, i.target FROM job_items i JOIN jobs j ON j.id = i.job_id
+               WHERE i.job_id IN (${jobs}) AND i.state = 'sent' AND j.action = '${action}')`,
+        )
+        .run(...params);
+      changes += Number(r.changes);
+    }
+    if (changes > 0) this.ledgerCaches(true);
   }
 
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
     this.ledgerCaches(true);
-    this.db.prepare("UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value = ?").run(seenAt, profileId, value);
+    this.db.prepare("UPDATE ledger SET status = 'deleted', status_stale = 0, last_seen_at = ? WHERE profile_id = ? AND value = ?").run(seenAt, profileId, value);
   }
 
   /**
@@ -1809,15 +1848,17 @@ export class LocalDb {
     if (batch.hwidCleared && batch.hwidCleared.length > 0) {
       this.ledgerCaches(true);
       this.statement(
-        `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), hwid_chars = 0, last_seen_at = ?
+        `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), hwid_chars = 0, hwid_stale = 0, last_seen_at = ?
          WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
       ).run(at, batch.profileId, JSON.stringify(batch.hwidCleared));
     }
-    if (batch.expiryStale) this.markExpiryStale(batch.profileId, batch.expiryStale);
+    if (batch.expiryStale) this.markStale(batch.profileId, 'expiry', batch.expiryStale);
+    if (batch.hwidStale) this.markStale(batch.profileId, 'hwid', batch.hwidStale);
+    if (batch.statusStale) this.markStale(batch.profileId, 'status', batch.statusStale);
     if (batch.deletedValues.length > 0) {
       this.ledgerCaches(true);
       this.statement(
-        "UPDATE ledger SET status = 'deleted', last_seen_at = ? WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))",
+        "UPDATE ledger SET status = 'deleted', status_stale = 0, last_seen_at = ? WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))",
       ).run(at, batch.profileId, JSON.stringify(batch.deletedValues));
     }
     // Straight from each answer's JSON list: 100,000 values never become 100,000 strings in main's heap.
@@ -1851,7 +1892,7 @@ export class LocalDb {
     this.tx(() => {
       for (const batch of batches) this.settleInTx(batch, at);
       this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
-      this.markSentExtendsStale('SELECT id FROM jobs WHERE id = ?', jobId);
+      this.markSentStale('SELECT id FROM jobs WHERE id = ?', jobId);
       this.db
         .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
         .run('Sent; Keydesk could not record its answer. It may or may not have taken effect.', jobId);
@@ -1869,7 +1910,7 @@ export class LocalDb {
    */
   interruptRunningJobs(reason: string, at?: string): string[] {
     return this.tx(() => {
-      this.markSentExtendsStale('SELECT id FROM jobs');
+      this.markSentStale('SELECT id FROM jobs');
       this.db
         .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id IN (SELECT id FROM jobs) AND state = 'sent'")
         .run('Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.');
@@ -2096,5 +2137,7 @@ function toLedgerRow(r: LedgerDbRow): LedgerRow {
     createdAt: r.created_at,
     lastSeenAt: r.last_seen_at,
     ...(r.expiry_stale === 1 ? { expiryStale: true } : {}),
+    ...(r.hwid_stale === 1 ? { hwidStale: true } : {}),
+    ...(r.status_stale === 1 ? { statusStale: true } : {}),
   };
 }

@@ -41,6 +41,24 @@ const COLUMNS: { field: LedgerSortField | null; label: string; title?: string }[
  * key that could not be read back, or one sent with no answer (unknown: it may or may not have taken effect).
  */
 export const STALE_EXPIRY = 'An extend was sent and the new expiry not read back — look the key up.';
+/** What a row says whose HWID reset was sent with no answer (the ledger's hwidStale mark): it may have been cleared. */
+export const STALE_HWID = 'An HWID reset was sent with no answer, so this HWID may already be cleared — look the key up.';
+/** What a row says whose delete was sent with no answer (the ledger's statusStale mark): the key may be deleted. */
+export const STALE_STATUS = 'A delete was sent with no answer, so this key may already be deleted — look the key up.';
+
+/**
+ * A value the ledger holds from before an act whose outcome never came back: shown as seen before, marked "⚠ … · not
+ * read back" (the mark is the CSS's), with the whole sentence in the title and for screen readers.
+ */
+function NotReadBack({ shown, sentence, before }: { shown: string; sentence: string; before: string }) {
+  return (
+    <span className="not-read-back" title={`${sentence} ${before}`}>
+      {shown}
+      <span aria-hidden="true"> · not read back</span>
+      <span className="visually-hidden"> ({sentence})</span>
+    </span>
+  );
+}
 
 /** A date (with a clock badge once passed), or a days key's term: "+45 days" on screen, read out whole. */
 function Expiry({ row }: { row: LedgerRow }) {
@@ -57,13 +75,7 @@ function Expiry({ row }: { row: LedgerRow }) {
   if (row.expiryStale) {
     // Extended on the service (or perhaps: no answer came), and the new expiry never came back: the date is the one
     // seen before, and says so.
-    return (
-      <span className="stale-expiry" title={`${STALE_EXPIRY} Expiry seen before: ${row.expiresAt ?? 'none'}`}>
-        {row.expiresAt ? fmt.date(row.expiresAt) : '—'}
-        <span aria-hidden="true"> · not read back</span>
-        <span className="visually-hidden"> ({STALE_EXPIRY})</span>
-      </span>
-    );
+    return <NotReadBack shown={row.expiresAt ? fmt.date(row.expiresAt) : '—'} sentence={STALE_EXPIRY} before={`Expiry seen before: ${row.expiresAt ?? 'none'}`} />;
   }
   if (row.expiresAt) {
     // Plain text and CSS marks in the grid's rows: a keystroke re-renders every row on screen.
@@ -118,15 +130,21 @@ function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined
         <>
           <div role="gridcell" className="vcell mono">{row.value}</div>
           <div role="gridcell" className="vcell status">
-            <span className={`badge mark mark-${row.status}`}>{STATUS_WORD[row.status]}</span>
+            {row.statusStale ? (
+              <NotReadBack shown={STATUS_WORD[row.status]} sentence={STALE_STATUS} before={`Status seen before: ${STATUS_WORD[row.status]}`} />
+            ) : (
+              <span className={`badge mark mark-${row.status}`}>{STATUS_WORD[row.status]}</span>
+            )}
           </div>
           {/* The Premium filter's own words: a star is not the only mark. */}
           <div role="gridcell" className="vcell">
             {row.isPremium ? <span className="badge mark mark-premium">Premium</span> : <span className="muted">Standard</span>}
           </div>
           <div role="gridcell" className="vcell">{row.note || <span className="muted">—</span>}</div>
-          <div role="gridcell" className="vcell hwid" title={row.hwid ?? undefined}>
-            {row.hwid ? (
+          <div role="gridcell" className="vcell hwid" title={row.hwidStale ? undefined : (row.hwid ?? undefined)}>
+            {row.hwid && row.hwidStale ? (
+              <NotReadBack shown={row.hwid} sentence={STALE_HWID} before={`HWID seen before: ${row.hwid}`} />
+            ) : row.hwid ? (
               <span className="bound">{row.hwid}</span>
             ) : (
               <span className="muted">—</span>
