@@ -78,9 +78,12 @@ export const jobHandlers = (
   core: Core,
 ): Pick<Handlers, 'jobs.start' | 'jobs.list' | 'jobs.get' | 'jobs.items' | 'jobs.cancel' | 'jobs.resume' | 'jobs.export' | 'jobs.forget' | 'jobs.getCeiling' | 'jobs.setCeiling'> => ({
   // A job's targets are read from the ledger (a filter) and its outcomes written there: keys still being recorded
-  // go in first, so a job over "all matching" right after a generate covers every new key, in order.
+  // go in first, so a job over "all matching" right after a generate covers every new key, in order. Only the
+  // writes queued before the click (flushed), not an empty queue (idle): the targets are fixed when the job is
+  // created, so keys that arrive later (a generate job still under way, whose answers keep coming for minutes) are
+  // not its targets anyway, and waiting for them held a bulk start until the whole generate was recorded.
   'jobs.start': needsKey(core, async (input, a) => {
-    await core.ledger.idle();
+    await core.ledger.flushed();
     return core.jobs.start(a.profile.id, input);
   }),
 
@@ -119,8 +122,11 @@ export const jobHandlers = (
     if (!job) return notFound();
     const keys = what === 'keys';
     if (keys && job.action !== 'generate') return fail('INVALID_INPUT', 'Only a generate job has keys of its own to export; export its results instead.');
-    // A generate job's keys are read from the ledger, where its last batch may still be being recorded.
-    if (keys) await core.ledger.idle();
+    // A generate job's keys are read from the ledger, where its last batch may still be being recorded. Only the
+    // writes queued before the export was asked (flushed), not an empty queue (idle): a batch's keys are queued
+    // before the batch counts as done and is listed among the job's keys, so every key the job has made by now was
+    // queued before this; another generate still under way does not hold the export up.
+    if (keys) await core.ledger.flushed();
     const stamp = job.createdAt.slice(0, 19).replaceAll(':', '-');
     const path = await core.options.askSavePath(keys ? `keydesk-generated-${stamp}.${format}` : `keydesk-job-${job.action}-${stamp}.${format}`);
     if (path === null) return ok({ path: null });

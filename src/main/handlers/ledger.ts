@@ -44,13 +44,18 @@ export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'led
 
   // Exports wait for the keys still being recorded: a batch generated a moment ago is in the file.
   // They follow the sort shown, so the file reads in the order the table did.
+  // The wait is for the writes queued before the export was asked (flushed), not for an empty queue (idle): the
+  // file is the ledger as of the click, and a generate job still under way would otherwise hold it up until its
+  // last batch was recorded.
   'ledger.export': needsProfile(core, async ({ filter, sort, format }, p) => {
-    await core.ledger.idle();
+    await core.ledger.flushed();
     return saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, ALL_KEYS_COLUMNS, allKeysRows(core.db.iterateLedger(p.id, filter, sort)), LEDGER_NAMES);
   }),
 
+  // The keys of one generate (the dialog's): keys.generate queues them before it answers, so the writes queued
+  // before this export (flushed) hold them all; later writes are not waited for.
   'keys.export': needsProfile(core, async ({ keyValues, format }, p) => {
-    await core.ledger.idle();
+    await core.ledger.flushed();
     return saveExport(core, `keydesk-generated-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedgerKeys(p.id, keyValues), LEDGER_NAMES);
   }),
 
