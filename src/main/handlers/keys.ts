@@ -104,6 +104,9 @@ export const keyHandlers = (
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await record(core, a.profile.id, key);
+        // Reset (the service said so) and not described, nor read back: the key has no HWID now, whatever the
+        // ledger saw before. The bulk job does the same (hwidCleared).
+        else await core.ledger.markHwidCleared(a.profile.id, keyValue);
         return ok({ key });
       });
     }),

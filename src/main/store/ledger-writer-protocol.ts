@@ -19,6 +19,7 @@ export type LedgerRowWrite =
   | { seq: number; kind: 'keys'; profileId: string; seenAt: string; keys: string }
   | { seq: number; kind: 'held'; profileId: string; seenAt: string; answer: number; from: number; to: number }
   | { seq: number; kind: 'deleted'; profileId: string; seenAt: string; value: string }
+  | { seq: number; kind: 'hwidCleared'; profileId: string; seenAt: string; value: string }
   | { seq: number; kind: 'reported'; profileId: string; seenAt: string; key: Key };
 
 /**

@@ -86,6 +86,7 @@ type Payload =
   | { kind: 'keys'; keys: readonly Key[] }
   | { kind: 'held'; answer: number }
   | { kind: 'deleted'; value: string }
+  | { kind: 'hwidCleared'; value: string }
   | { kind: 'reported'; key: Key };
 
 /**
@@ -171,6 +172,8 @@ function failureWords(op: Op): string {
     }
     case 'deleted':
       return `The ledger could not mark ${op.payload.value} deleted: ${reason}. The service deleted it.`;
+    case 'hwidCleared':
+      return `The ledger could not record that ${op.payload.value} has no HWID now: ${reason}. The service reset it.`;
     case 'reported':
       return `The ledger could not record the change to ${op.payload.key.value}: ${reason}. The service has it.`;
   }
@@ -221,6 +224,15 @@ export class LedgerWriter {
 
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): Promise<WriteOutcome> {
     return this.enqueue(profileId, seenAt, { kind: 'deleted', value }, 1);
+  }
+
+  /**
+   * A key whose HWID reset the service answered as done but that could not be read back: it has no HWID now
+   * (LocalDb.markHwidCleared). Queued like the other writes, so a description of the key queued before it (a
+   * lookup's, with the old HWID) does not land after it.
+   */
+  markHwidCleared(profileId: string, value: string, seenAt = new Date().toISOString()): Promise<WriteOutcome> {
+    return this.enqueue(profileId, seenAt, { kind: 'hwidCleared', value }, 1);
   }
 
   /** A key described in part (no status): only its reported fields update the row (LocalDb.recordReportedFields). */
@@ -427,6 +439,8 @@ export class LedgerWriter {
       message = { ...base, kind: 'held', answer: p.answer, from: op.posted, to: op.posted + size };
     } else if (p.kind === 'deleted') {
       message = { ...base, kind: 'deleted', value: p.value };
+    } else if (p.kind === 'hwidCleared') {
+      message = { ...base, kind: 'hwidCleared', value: p.value };
     } else {
       message = { ...base, kind: 'reported', key: p.key };
     }

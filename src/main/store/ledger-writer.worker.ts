@@ -47,6 +47,9 @@ function apply(w: LedgerRowWrite): void {
     case 'deleted':
       db.markDeleted(w.profileId, w.value, w.seenAt);
       return;
+    case 'hwidCleared':
+      db.markHwidCleared(w.profileId, [w.value], w.seenAt);
+      return;
     case 'reported':
       db.recordReportedFields(w.profileId, w.key, w.seenAt);
   }

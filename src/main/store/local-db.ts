@@ -980,6 +980,20 @@ export class LocalDb {
     if (changes > 0) this.ledgerCaches(true);
   }
 
+  /**
+   * Keys whose HWID reset the service answered as done without describing them (the real dialect's `{message}`),
+   * nor could they be read back: the reset took, so they have no HWID now, and their rows say so (not the HWID seen
+   * before, and no "not read back" mark: this is known).
+   */
+  markHwidCleared(profileId: string, values: readonly string[], seenAt = new Date().toISOString()): void {
+    if (values.length === 0) return;
+    this.ledgerCaches(true);
+    this.statement(
+      `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), hwid_chars = 0, hwid_stale = 0, last_seen_at = ?
+       WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
+    ).run(seenAt, profileId, JSON.stringify(values));
+  }
+
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
     this.ledgerCaches(true);
     this.db.prepare("UPDATE ledger SET status = 'deleted', status_stale = 0, last_seen_at = ? WHERE profile_id = ? AND value = ?").run(seenAt, profileId, value);
@@ -1845,13 +1859,7 @@ export class LocalDb {
     }
     if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at, true);
     for (const k of batch.reportedKeys ?? []) this.recordReportedFields(batch.profileId, k, at);
-    if (batch.hwidCleared && batch.hwidCleared.length > 0) {
-      this.ledgerCaches(true);
-      this.statement(
-        `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), hwid_chars = 0, hwid_stale = 0, last_seen_at = ?
-         WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
-      ).run(at, batch.profileId, JSON.stringify(batch.hwidCleared));
-    }
+    if (batch.hwidCleared) this.markHwidCleared(batch.profileId, batch.hwidCleared, at);
     if (batch.expiryStale) this.markStale(batch.profileId, 'expiry', batch.expiryStale);
     if (batch.hwidStale) this.markStale(batch.profileId, 'hwid', batch.hwidStale);
     if (batch.statusStale) this.markStale(batch.profileId, 'status', batch.statusStale);
