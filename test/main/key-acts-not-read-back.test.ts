@@ -1,7 +1,8 @@
 // An act on one key (Keys view → key panel) that the service answers as done without describing the key, which then
 // cannot be read back (both lookups answer 500): the ledger must not go on stating what was seen before as fact.
 // A reset leaves the key with no HWID (the reset took), a delete leaves it deleted, and an extend keeps the expiry
-// seen before marked "not read back". Against a real-dialect sandbox (answers {message} alone to a reset and a delete),
+// seen before marked "not read back", a mark that a description of the key queued before it (a lookup behind a
+// large batch still being recorded) must not land over. Against a real-dialect sandbox (answers {message} alone to a reset and a delete),
 // behind a server that can fail the lookups and reshape an extend's answer to {message} alone (the service applied it).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbo
 
 const IDENTIFIER = 'unread-acts';
 let t: TestCore;
+let profileId = '';
 let remote: RemoteSandbox;
 let proxy: Server;
 /** Both lookups answer 500 (the read-back fails). */
@@ -46,6 +48,7 @@ beforeAll(async () => {
   t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 5_000, bodyMs: 5_000 }, retryDelaysMs: [] } });
   const profile = await t.must('profiles.add', { name: 'Unread Acts', baseUrl: base, apiKey: remote.apiKey, serviceIdentifier: IDENTIFIER });
   await t.must('profiles.select', { id: profile.id });
+  profileId = profile.id;
 });
 afterAll(async () => {
   await t.close();
@@ -116,6 +119,30 @@ describe('an act on one key answered as done, whose key cannot be read back', ()
       extendSaysMessageOnly = false;
     }
     expect(onService(value)?.expires_at).not.toBe(before);
+    expect(await row(value)).toMatchObject({ value, expiresAt: before, expiryStale: true });
+  });
+
+  it('an extend keeps its mark when a lookup of the key, made just before, is still queued behind a large batch being recorded', async () => {
+    const { value } = await activeKey('unread extend queued');
+    const before = (await row(value))?.expiresAt;
+    // A large batch still being recorded (a generate of thousands a moment ago), and a lookup of the key after it:
+    // its row, the key as it was before the extend, is written after the batch.
+    const filler = Array.from({ length: 10_000 }, (_, i) => ({
+      id: '', value: `FILL${String(i).padStart(5, '0')}-FILLR-FILLR-FILLR-FILLR`, note: 'filler', status: 'generated' as const, isPremium: false, expire: '2099-01-01',
+      expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt: new Date().toISOString(), activatedAt: null, lastResetAt: null, serviceId: '',
+    }));
+    const written = t.core.ledger.recordKeys(profileId, filler);
+    await t.must('keys.lookup', { term: value });
+    lookupsFail = true;
+    extendSaysMessageOnly = true;
+    try {
+      expect(await t.call('keys.extend', { keyValue: value, days: 3 })).toEqual({ ok: true, data: { key: null } });
+    } finally {
+      lookupsFail = false;
+      extendSaysMessageOnly = false;
+    }
+    expect(await written).toMatchObject({ written: 10_000, failed: 0 });
+    // The lookup's row went in before the mark, not over it: the old expiry is still marked as not read back.
     expect(await row(value)).toMatchObject({ value, expiresAt: before, expiryStale: true });
   });
 });

@@ -21,12 +21,22 @@ async function record(core: Core, profileId: string, key: Key): Promise<void> {
 }
 
 /**
+ * A ledger row's expiry, HWID or status marked as not read back (LocalDb.markStale), once the ledger writes queued
+ * before it are in: a description of the key queued earlier (a lookup's, or a generate's still being recorded
+ * behind thousands of keys) would otherwise land after the mark and clear it, or the row would not exist yet.
+ */
+async function markStale(core: Core, profileId: string, what: StaleMark, keyValue: string): Promise<void> {
+  await core.ledger.flushed();
+  core.db.markStale(profileId, what, [keyValue]);
+}
+
+/**
  * An act on one key sent with no answer (unknown: it may or may not have taken effect): the ledger row's expiry,
  * HWID or status is the one seen before, and is marked as not read back until the key is described again, as a
  * bulk job's unknown items are.
  */
-function markIfUnknown(core: Core, profileId: string, what: StaleMark, keyValue: string, r: Result<unknown>): void {
-  if (!r.ok && r.code === 'OUTCOME_UNKNOWN') core.db.markStale(profileId, what, [keyValue]);
+async function markIfUnknown(core: Core, profileId: string, what: StaleMark, keyValue: string, r: Result<unknown>): Promise<void> {
+  if (!r.ok && r.code === 'OUTCOME_UNKNOWN') await markStale(core, profileId, what, keyValue);
 }
 
 export const keyHandlers = (
@@ -77,7 +87,7 @@ export const keyHandlers = (
     'keys.delete': needsKey(core, async ({ keyValue, state }, a) => {
       return audited(core, a.profile, 'keys.delete', keyValue, async () => {
         const r = await a.client.deleteKey(keyValue, state === 'generated');
-        markIfUnknown(core, a.profile.id, 'status', keyValue, r);
+        await markIfUnknown(core, a.profile.id, 'status', keyValue, r);
         if (!r.ok) return r;
         await core.ledger.markDeleted(a.profile.id, keyValue);
         return ok({ deletedKey: r.data });
@@ -87,12 +97,12 @@ export const keyHandlers = (
     'keys.extend': needsKey(core, async ({ keyValue, days }, a) => {
       return audited(core, a.profile, 'keys.extend', keyValue, async () => {
         const r = await a.client.extend(keyValue, days);
-        markIfUnknown(core, a.profile.id, 'expiry', keyValue, r);
+        await markIfUnknown(core, a.profile.id, 'expiry', keyValue, r);
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await record(core, a.profile.id, key);
         // Extended, and the new expiry came back nowhere: the ledger row's expiry is the old one, and says so.
-        else core.db.markExpiryStale(a.profile.id, [keyValue]);
+        else await markStale(core, a.profile.id, 'expiry', keyValue);
         return ok({ key });
       });
     }),
@@ -100,7 +110,7 @@ export const keyHandlers = (
     'keys.resetHwid': needsKey(core, async ({ keyValue }, a) => {
       return audited(core, a.profile, 'keys.resetHwid', keyValue, async () => {
         const r = await a.client.resetHwid(keyValue);
-        markIfUnknown(core, a.profile.id, 'hwid', keyValue, r);
+        await markIfUnknown(core, a.profile.id, 'hwid', keyValue, r);
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await record(core, a.profile.id, key);
