@@ -175,7 +175,8 @@ describe('sending the unknown items again', () => {
       const counts = jobs.get('p1', jobId)?.counts;
       expect(counts).toMatchObject({ pending: 0, sent: 0, failed: 0 });
       expect((counts?.done ?? 0) + (counts?.unknown ?? 0)).toBe(400);
-      expect(counts?.done).toBeGreaterThanOrEqual(10);
+      // The child printed 10 re-sent and answered (killJobChildAfter waits for it), but not all of those need be in
+      // the file: an answer's group may not have been committed when the kill came, and its item is then unknown.
       expect(counts?.unknown).toBeGreaterThan(0);
       expect(db.jobItems(jobId, undefined, 0, 400).items.every((i) => i.state === 'done' || i.state === 'unknown')).toBe(true);
 

@@ -680,7 +680,9 @@ describe('a crash mid-job', () => {
       pending = items.filter((i) => i.state === 'pending').map((i) => i.target);
       unknown = items.filter((i) => i.state === 'unknown').map((i) => i.target);
       for (const v of pending) expect(present.has(v), v).toBe(true);
-      expect(items.filter((i) => i.state === 'done').length).toBeGreaterThanOrEqual(20);
+      // The child printed 20 answered: each is recorded done, or was still waiting to be written (its group not yet
+      // committed) and so is sent in the file, which the restart made unknown.
+      expect(items.filter((i) => i.state === 'done' || i.state === 'unknown').length).toBeGreaterThanOrEqual(20);
       expect(pending.length).toBeGreaterThan(0);
       expect(jobs.list('sandbox').find((j) => j.id === jobId)?.counts.pending).toBe(pending.length);
     } finally {
