@@ -49,6 +49,12 @@ export interface Failure {
   detail?: string;
   /** For INVALID_INPUT: the input field the first problem is about ("expire", "filter.text"), for a form to place it. */
   field?: string;
+  /**
+   * The request got no answer because its connection failed (refused, reset, closed before an answer): set by the
+   * service client, so a bulk job can tell a service that is gone from one that answers (any HTTP status) or is
+   * slow (a timeout). Not set on a timeout, nor on an answer Keydesk could not read.
+   */
+  connectionLost?: true;
 }
 export interface Success<T> {
   ok: true;

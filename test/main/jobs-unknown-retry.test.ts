@@ -11,11 +11,15 @@ import { LocalDb } from '../../src/main/store/local-db.ts';
 import { killJobChildAfter } from '../support/job-crash.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
-/** A service that drops every connection (no answer: unknown) until told to answer; it logs every key sent. */
+/**
+ * A service that answers every request with a page Keydesk cannot read (a 2xx, not JSON: the outcome unknown) until
+ * told to answer; it logs every key sent. Not a dropped connection: a service that drops every one is gone, and a
+ * job stops sending to it after a few (jobs-dead.test.ts); these jobs must send every key.
+ */
 let server: Server;
 let url = '';
 const received: string[] = [];
-let fate: 'drop' | 'ok' | 'rate-limited-once' = 'drop';
+let fate: 'unreadable' | 'ok' | 'rate-limited-once' = 'unreadable';
 beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
@@ -23,8 +27,8 @@ beforeAll(async () => {
     req.on('end', () => {
       const { keyValue } = JSON.parse(body || '{}') as { keyValue?: string };
       received.push(keyValue ?? '');
-      if (fate === 'drop') {
-        req.socket.destroy();
+      if (fate === 'unreadable') {
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>Lost</title></html>');
         return;
       }
       if (fate === 'rate-limited-once') {
@@ -47,7 +51,7 @@ const clientAt = (at: string): ServiceClient => new ServiceClient({ baseUrl: at,
 
 /** A job service whose client the test swaps (null: no apiKey), and a job of `n` keys all ended unknown. */
 async function unknownJob(n: number, action: 'delete' | 'extend') {
-  fate = 'drop';
+  fate = 'unreadable';
   received.length = 0;
   const db = new LocalDb(join(tempDir('keydesk-retry-'), 'keydesk.db'));
   const state: { client: ServiceClient | null } = { client: clientAt(url) };

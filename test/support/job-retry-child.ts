@@ -1,5 +1,6 @@
 // A job service in its own process, killed with SIGKILL (test/main/jobs-unknown-retry.test.ts) while it sends a
-// job's unknown items again. Its fake service drops every connection at first (every item ends unknown), then
+// job's unknown items again. Its fake service answers what Keydesk cannot read at first (every item ends unknown; a
+// dropped connection would not do: a job stops sending to a service that drops every one), then
 // answers slowly, one at a time. Prints "job <id>", "unknown <n>" once every item is unknown, then "done <n>".
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,7 @@ const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     if (!answer) {
-      req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><title>Lost</title></html>');
       return;
     }
     setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true })), 10);

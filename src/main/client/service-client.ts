@@ -315,12 +315,14 @@ export class ServiceClient {
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return mutating ? unknown('the service did not answer in time') : this.failure('TIMEOUT', `${where}: the service did not answer in time.`);
     }
-    if (code === 'ECONNREFUSED') return this.failure('NETWORK', `${where}: ${host} refused the connection. Is the service running?`);
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return this.failure('NETWORK', `${where}: the host ${host} was not found (DNS).`);
+    // From here on no answer came because the connection failed: marked, so a job can see a service that is gone.
+    const lost = (failure: Failure): Failure => ({ ...failure, connectionLost: true });
+    if (code === 'ECONNREFUSED') return lost(this.failure('NETWORK', `${where}: ${host} refused the connection. Is the service running?`));
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return lost(this.failure('NETWORK', `${where}: the host ${host} was not found (DNS).`));
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
-      return mutating ? unknown('the connection was reset') : this.failure('NETWORK', `${where}: the connection was reset.`);
+      return lost(mutating ? unknown('the connection was reset') : this.failure('NETWORK', `${where}: the connection was reset.`));
     }
-    return mutating ? unknown(`the request failed (${code || 'network error'})`) : this.failure('NETWORK', `${where}: the request failed (${code || 'network error'}).`);
+    return lost(mutating ? unknown(`the request failed (${code || 'network error'})`) : this.failure('NETWORK', `${where}: the request failed (${code || 'network error'}).`));
   }
 
   // ---- the service's operations -------------------------------------------------------------------------

@@ -18,6 +18,15 @@ const RATE_WINDOW_MS = 2_000;
 export const SILENT_MS = 20_000;
 /** Clean answers after a hang that bring back the pace from before it. */
 export const RECOVER_ANSWERS = 8;
+/**
+ * Requests in a row whose connection failed (refused, reset, closed with no answer), with no answer of any kind
+ * between them and the last of them a probe sent after the first had failed: the service is gone (unreachable), and
+ * a job stops rather than send every key left into it. Five: a healthy service behind a keep-alive pool may reset one
+ * or two requests (a connection it closed as a request went out), and a proxy restart resets those in flight at once,
+ * which the probe rule covers; five with a probe among them is no accident. After the first failure only one probe is
+ * out at a time (limitAt), so past the requests already on the wire at most this many go to a service that is gone.
+ */
+export const UNREACHABLE_AFTER = 5;
 
 export class AdaptiveConcurrency {
   /** Requests in flight: ticket → when sent. */
@@ -28,6 +37,13 @@ export class AdaptiveConcurrency {
   /** The pace before a hang, and the clean answers since it ended: the hang says nothing of the service's rate. */
   private beforeHang: { current: number; threshold: number; paceRate: number } | null = null;
   private cleanSinceHang = 0;
+  /**
+   * Requests in a row whose connection failed, with no answer between them (UNREACHABLE_AFTER); the ticket count when
+   * the first of them failed (a ticket at or past it was sent after: a probe), and whether a probe failed too.
+   */
+  private lostInRow = 0;
+  private lostFromTicket = 0;
+  private probeLost = false;
 
   private current: number;
   private ceiling: number;
@@ -125,6 +141,8 @@ export class AdaptiveConcurrency {
     this.inflightAt.delete(ticket);
     this.lastAnswerAtMs = nowMs;
     this.noAnswerSinceMs = null;
+    this.lostInRow = 0;
+    this.probeLost = false;
     if (this.beforeHang && ++this.cleanSinceHang >= RECOVER_ANSWERS) {
       // Answering again: back to the pace from before the hang, which said nothing of the service's rate.
       this.current = Math.min(this.ceiling, Math.max(this.current, this.beforeHang.current));
@@ -153,6 +171,8 @@ export class AdaptiveConcurrency {
     this.inflightAt.delete(ticket);
     this.lastAnswerAtMs = nowMs;
     this.noAnswerSinceMs = null;
+    this.lostInRow = 0;
+    this.probeLost = false;
     // The service answers, and says it is overloaded: that, not the pace before a hang, is what holds now.
     this.beforeHang = null;
     if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) {
@@ -191,6 +211,31 @@ export class AdaptiveConcurrency {
     this.current = Math.max(1, Math.floor(this.current / 2));
     this.threshold = this.current;
     this.overloadTicket = this.tickets;
+  }
+
+  /**
+   * A request got no answer because its connection failed (refused, reset, closed before an answer). Held as a
+   * timeout is (one probe at a time, see noAnswer), and counted: see `unreachable`.
+   */
+  connectionLost(ticket: number, nowMs: number): void {
+    if (this.lostInRow === 0) this.lostFromTicket = this.tickets;
+    else if (ticket >= this.lostFromTicket) this.probeLost = true;
+    this.lostInRow++;
+    this.noAnswer(ticket, nowMs);
+  }
+
+  /**
+   * Whether the service is gone: UNREACHABLE_AFTER requests in a row lost their connection, none answered between
+   * them, and one of them was a probe sent after the first had failed. A timeout neither adds to the run nor ends it
+   * (a slow service is the hang's; see noAnswer); any answer, a refusal or an overload included, ends it.
+   */
+  get unreachable(): boolean {
+    return this.lostInRow >= UNREACHABLE_AFTER && this.probeLost;
+  }
+
+  /** Requests in a row whose connection failed, with no answer between them. */
+  get lostConnections(): number {
+    return this.lostInRow;
   }
 
   /** Requests per second being paced at, or null when not pacing. */

@@ -161,8 +161,11 @@ interface Run {
   control: AdaptiveConcurrency;
   counts: Record<JobItemState, number>;
   inflight: number;
-  /** `whenFixed`: the reason gets the way on once its cause is fixed, worded at the end from what is left. */
-  stop: { state: 'cancelled' | 'interrupted'; reason: string | null; whenFixed?: true } | null;
+  /**
+   * `whenFixed`: the reason gets the way on once its cause is fixed, worded at the end from what is left.
+   * `unreachable`: the service is gone (that many requests in a row lost their connection): worded at the end too.
+   */
+  stop: { state: 'cancelled' | 'interrupted'; reason: string | null; whenFixed?: true; unreachable?: number } | null;
   abort: AbortController;
   wake: (() => void) | null;
   /** Set by an answer or a cancel; cleared when the loop has looked. */
@@ -213,7 +216,8 @@ interface Run {
 
 type Outcome =
   | { kind: 'done'; keys: Key[]; batch?: KeyBatch; hwidCleared?: boolean; expiryStale?: boolean; note?: string }
-  | { kind: 'failed' | 'unknown'; code: ErrorCode; message: string; overload: boolean; retryAfter?: number | undefined }
+  // lost: no answer came because the connection failed (Failure.connectionLost).
+  | { kind: 'failed' | 'unknown'; code: ErrorCode; message: string; overload: boolean; retryAfter?: number | undefined; lost?: true }
   | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
 
 const AUDIT_ACTION = { delete: 'keys.delete', extend: 'keys.extend', resetHwid: 'keys.resetHwid', generate: 'keys.generate' } as const;
@@ -227,6 +231,17 @@ function whenFixed(reason: string, counts: Record<JobItemState, number>): string
   const unknown = counts.unknown + counts.sent;
   if (unknown === 0) return reason;
   return `${reason} When this is fixed, "Send the ${unknown.toLocaleString('en-US')} unknown again…" sends them once more, if you choose to.`;
+}
+
+/**
+ * Why a job stopped when its service was gone (AdaptiveConcurrency.unreachable): what happened, that the keys left
+ * were not sent, and the way on. The items sent into it keep their own words (unknown: it may have acted).
+ */
+function unreachableWords(service: string, lost: number, counts: Record<JobItemState, number>): string {
+  const head = `${service} stopped answering: ${lost.toLocaleString('en-US')} requests in a row got no answer (the connection failed), so this job stopped sending.`;
+  const left = counts.pending;
+  if (left === 0) return whenFixed(head, counts);
+  return `${head} The ${keyCount(left)} left ${left === 1 ? 'was' : 'were'} not sent (still pending): Resume the job once ${service} answers again.`;
 }
 
 /** What a failed request means for its item and for the job. */
@@ -247,7 +262,7 @@ function classify(r: Result<unknown> & { ok: false }): Outcome {
     case 'INTERNAL':
     case 'HTTP_ERROR':
     case 'BAD_RESPONSE':
-      return { kind: 'unknown', code, message, overload: true, retryAfter };
+      return { kind: 'unknown', code, message, overload: true, retryAfter, ...(r.connectionLost ? { lost: true as const } : {}) };
     default:
       return { kind: 'failed', code, message, overload: false };
   }
@@ -584,7 +599,12 @@ export class JobService {
       return;
     }
     const state: JobState = run.stop?.state ?? 'finished';
-    const reason = run.stop?.whenFixed ? whenFixed(run.stop.reason ?? '', run.counts) : (run.stop?.reason ?? null);
+    const reason =
+      run.stop?.unreachable !== undefined
+        ? unreachableWords(run.profileName, run.stop.unreachable, run.counts)
+        : run.stop?.whenFixed
+          ? whenFixed(run.stop.reason ?? '', run.counts)
+          : (run.stop?.reason ?? null);
     const finishedAt = new Date().toISOString();
     let end: JobRunEnd = { jobId: run.job.id, state, reason, finishedAt, batches: [] };
     let written: 'written' | 'busy' | 'failed' = 'failed';
@@ -774,8 +794,10 @@ export class JobService {
         break;
       case 'failed':
       case 'unknown':
-        // No answer at all (a timeout) is a hang, not an overload the service stated: held, and its pace kept.
-        if (outcome.kind === 'unknown' && outcome.code === 'OUTCOME_UNKNOWN') run.control.noAnswer(ticket, now);
+        // No answer at all (a timeout) is a hang, not an overload the service stated: held, and its pace kept. A
+        // connection that failed is held the same way, and counted: a run of them means the service is gone.
+        if (outcome.kind === 'unknown' && outcome.lost) run.control.connectionLost(ticket, now);
+        else if (outcome.kind === 'unknown' && outcome.code === 'OUTCOME_UNKNOWN') run.control.noAnswer(ticket, now);
         else if (outcome.overload) run.control.overloaded(ticket, now, outcome.retryAfter);
         else run.control.answered(ticket, now - sentAt, now);
         run.counts[outcome.kind] += item.size;
@@ -789,6 +811,12 @@ export class JobService {
           else if (run.job.action === 'delete') run.statusStale.push(item.target);
         }
         audit('failed', outcome.message);
+        if (run.control.unreachable && !run.stop) {
+          // Gone (a run of lost connections, a probe among them): nothing more is sent into it; the keys left stay
+          // pending, for a resume once it answers again.
+          run.stop = { state: 'interrupted', reason: null, unreachable: run.control.lostConnections };
+          run.abort.abort();
+        }
         break;
       case 'requeue':
         putBack(run, item, true);
