@@ -41,7 +41,8 @@ export function loopbackTransport(token: string, env: { fetch: FetchLike; openEv
         // JSON, or framed when it carries byte columns (answer-frame.ts).
         return await readAnswer(res);
       } catch (error) {
-        return fail('NETWORK', `The Keydesk harness is not answering (${error instanceof Error ? error.message : String(error)}).`);
+        // No answer at all from the harness: Keydesk's own core is gone, not the service (the renderer says so).
+        return { ...fail('NETWORK', `The Keydesk harness is not answering (${error instanceof Error ? error.message : String(error)}).`), keydeskGone: true };
       }
     },
     subscribe: (event, deliver) => {

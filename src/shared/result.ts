@@ -55,6 +55,12 @@ export interface Failure {
    * slow (a timeout). Not set on a timeout, nor on an answer Keydesk could not read.
    */
   connectionLost?: true;
+  /**
+   * Keydesk's own core did not answer this window: the bridge could not reach it at all (the harness's process gone).
+   * Nothing reached the service, and nothing this window shows can be checked until the core answers again. Set by
+   * the harness's bridge only (in the app the window goes with main).
+   */
+  keydeskGone?: true;
 }
 export interface Success<T> {
   ok: true;

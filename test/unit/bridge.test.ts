@@ -141,12 +141,14 @@ describe('the loopback transport', () => {
     expect(keysOf(got.data.generated)).toEqual(keys);
   });
 
-  it('answers NETWORK as data when the harness is gone, never a rejection', async () => {
+  it('answers NETWORK as data when the harness is gone, never a rejection, marked as Keydesk itself gone', async () => {
     const bridge = buildBridge(loopbackTransport('t', { fetch: () => Promise.reject(new Error('connection refused')), openEvents: () => ({ addEventListener: () => undefined }) }));
     await expect(bridge['app.status'](undefined)).resolves.toEqual({
       ok: false,
       code: 'NETWORK',
       message: 'The Keydesk harness is not answering (connection refused).',
+      // Keydesk's own core, not the service: the renderer says so (not "<service> is not answering").
+      keydeskGone: true,
     });
   });
 });

@@ -63,9 +63,42 @@ function ActiveService() {
   );
 }
 
+/**
+ * Keydesk's own core stopped answering this window (the harness's process gone): that, not the service, is what
+ * failed, and nothing shown can be checked; once it answers again, what happened meanwhile never reached this
+ * window, so it asks for a reload.
+ */
+function KeydeskGoneBanner() {
+  const gone = useKeydesk((s) => s.keydeskGone);
+  if (!gone) return null;
+  if (gone.back) {
+    return (
+      <div role="alert" className="offline" data-cause="keydesk-back">
+        <p>
+          <strong>Keydesk is answering again.</strong> This window missed what happened while it was not (a job may have
+          stopped or ended): reload it to see where things stand.
+        </p>
+        <button type="button" className="primary" onClick={() => { window.location.reload(); }}>
+          Reload
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div role="alert" className="offline" data-cause="keydesk-gone">
+      <p>
+        <strong>Keydesk stopped answering.</strong> This window cannot reach Keydesk itself (not the service), so nothing it shows
+        can be checked: a job shown as running may have stopped with it, and nothing can be sent from here. Keydesk is asked again
+        every few seconds; this notice changes as soon as it answers.
+      </p>
+    </div>
+  );
+}
+
 /** Says what is true while the service does not answer: what failed was not done, and nothing waits to be sent. */
 function OfflineBanner() {
-  const online = useKeydesk((s) => s.online);
+  // Keydesk itself not answering says so instead (KeydeskGoneBanner): whether the service answers is not known then.
+  const online = useKeydesk((s) => s.online || s.keydeskGone !== null);
   const reason = useKeydesk((s) => s.offlineReason);
   const name = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name ?? 'The service');
   const [networkUp, setNetworkUp] = useState(() => navigator.onLine);
@@ -178,6 +211,7 @@ export function App() {
         ))}
       </nav>
       <main className="content">
+        <KeydeskGoneBanner />
         <OfflineBanner />
         {/* Keyed by view and profile: leaving a failed view, or switching service, gives it a fresh start. */}
         <ViewBoundary key={`${view}:${activeProfileId ?? ''}`} name={VIEWS.find((v) => v.view === view)?.label ?? 'This view'}>

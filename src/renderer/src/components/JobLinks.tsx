@@ -1,6 +1,6 @@
 // What the job panels (All keys, Keys' generate form) and the Jobs view share: the way from a panel to the job's
 // every result, and the line that says another profile's job still runs.
-import { jobLine } from '../lib/jobs.ts';
+import { jobLine, stateNotKnownLine } from '../lib/jobs.ts';
 import { useKeydesk } from '../store/index.ts';
 
 /** Opens the Jobs view on this job: its every result, by outcome, and the list of earlier jobs. */
@@ -25,7 +25,15 @@ export function OpenInJobs({ jobId }: { jobId: string }) {
 export function JobElsewhere() {
   const elsewhere = useKeydesk((s) => s.jobElsewhere);
   const name = useKeydesk((s) => s.profiles.find((p) => p.id === elsewhere?.profileId)?.name);
+  const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   if (!elsewhere) return null;
+  if (keydeskGone) {
+    return (
+      <p role="status" className="muted">
+        A job was running {name ? `for profile ${name}` : 'for another profile'}: {stateNotKnownLine(elsewhere)}
+      </p>
+    );
+  }
   return (
     <p role="status" className="muted">
       A job is running {name ? `for profile ${name}` : 'for another profile'}: {jobLine(elsewhere)} Switch to that profile to follow or cancel it.

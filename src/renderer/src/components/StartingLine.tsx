@@ -1,7 +1,8 @@
 // A job main is getting ready to run, with how long that has taken so far (it can be a minute: see startingLine);
 // a job's line, with how long its service has not answered while it does not.
 import { useEffect, useState } from 'react';
-import { isStarting, jobLine, notAnsweringSince, startingLine } from '../lib/jobs.ts';
+import { isLive, isStarting, jobLine, notAnsweringSince, startingLine, stateNotKnownLine } from '../lib/jobs.ts';
+import { useKeydesk } from '../store/index.ts';
 import type { JobAction, JobSummary } from '../../../shared/domain.ts';
 import { elapsedWords } from './StartupProgress.tsx';
 
@@ -44,7 +45,10 @@ export function StartingLine({ starting }: { starting: { action: JobAction; days
  * screen is not stuck when nothing else changes (no answer, no progress event).
  */
 export function JobLine({ job }: { job: JobSummary }) {
+  const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const silentSince = notAnsweringSince(job);
+  // Keydesk itself stopped answering: nothing about a job it ran can be said as current.
+  if (keydeskGone && isLive(job)) return <>{stateNotKnownLine(job)}</>;
   return (
     <>
       {jobLine(job)}

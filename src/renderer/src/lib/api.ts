@@ -1,9 +1,24 @@
 // The renderer's only door to the main process. Views and components go through the store, which calls this.
 import type { EventMap, EventName, OperationInput, OperationName, OperationResult } from '../../../shared/contract.ts';
 
-export function call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationResult<N>> {
+/** Whether Keydesk's core answered a call ('answered', whatever it said) or could not be reached at all ('gone'). */
+export type KeydeskReach = 'answered' | 'gone';
+const reachListeners = new Set<(reach: KeydeskReach) => void>();
+
+/** Hears, after every call, whether Keydesk's core answered it (Failure.keydeskGone: it did not); returns the unsubscribe. */
+export function watchKeydesk(listener: (reach: KeydeskReach) => void): () => void {
+  reachListeners.add(listener);
+  return () => {
+    reachListeners.delete(listener);
+  };
+}
+
+export async function call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationResult<N>> {
   const fn = window.keydesk[name] as (input: OperationInput<N>) => Promise<OperationResult<N>>;
-  return fn(input);
+  const r = await fn(input);
+  const reach: KeydeskReach = !r.ok && r.keydeskGone === true ? 'gone' : 'answered';
+  for (const listener of reachListeners) listener(reach);
+  return r;
 }
 
 /** Subscribes to an event from main; returns the unsubscribe. */

@@ -106,6 +106,14 @@ export function notAnsweringSince(j: JobSummary): number | null {
   return Number.isNaN(since) ? null : since;
 }
 
+/**
+ * A job main was running (or stopping) when Keydesk itself stopped answering this window: whether it still runs is
+ * not known (it may have stopped with Keydesk), only how far it was last seen.
+ */
+export function stateNotKnownLine(j: JobSummary): string {
+  return `${jobTitle(j)}, state not known: Keydesk stopped answering. Last seen: ${n(j.counts.done)} of ${n(j.total)} done.`;
+}
+
 /** One line that says where a job stands, in the words a person reads first. */
 export function jobLine(j: JobSummary): string {
   const { done, failed, unknown, pending, sent } = j.counts;

@@ -131,6 +131,8 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
       if (!LOCAL_OPERATIONS.has(name) && !get().online) goOnline();
       return { data: r.data };
     }
+    // Keydesk's own core did not answer (not the service): the window says that instead (ui.ts keydeskGone).
+    if (r.keydeskGone) return { failure: r };
     if (OFFLINE_CODES.has(r.code)) goOffline(r);
     else if (ANSWERED_CODES.has(r.code) && !get().online) goOnline(); // it answered, if only to refuse
     return { failure: r };

@@ -1,5 +1,6 @@
 // The window's own state: the view shown, the palette, toasts, and whether the service answers.
 import type { Failure } from '../../../shared/result.ts';
+import { call, watchKeydesk } from '../lib/api.ts';
 import { plain } from '../lib/words.ts';
 import type { ViewName } from '../views/registry.ts';
 import type { Toast } from './index.ts';
@@ -9,6 +10,8 @@ let toastId = 0;
 /** At most this many of each kind on screen at once (the oldest goes first), so the stack never covers the view. */
 const MAX_ERRORS = 3;
 const MAX_SUCCESSES = 2;
+/** How often Keydesk's core is asked again while it does not answer this window. */
+export const KEYDESK_PROBE_MS = 2_000;
 
 export interface UiSlice {
   view: ViewName;
@@ -16,6 +19,13 @@ export interface UiSlice {
   online: boolean;
   /** The failure that made the service count as unreachable. */
   offlineReason: Failure | null;
+  /**
+   * Keydesk's own core stopped answering this window (a call's Failure.keydeskGone; the harness's process gone):
+   * since when, and whether it has answered since. Nothing shown can be checked meanwhile, and what happened while
+   * it was gone (a job's end) never reached this window: once it answers, only a reload shows where things stand.
+   * Null while it answers. Not per profile: a profile switch does not clear it.
+   */
+  keydeskGone: { since: string; back: boolean } | null;
   toasts: Toast[];
   paletteOpen: boolean;
   setView: (view: ViewName) => void;
@@ -46,8 +56,29 @@ export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileDat
       return { toasts: [...others.filter((t) => kept.has(t)), { id, kind, text: words, ...about }] };
     });
   };
+  let probing: ReturnType<typeof setTimeout> | null = null;
+  // A light call of main's own, again and again while it is gone; any answer (even a refusal) means it is back.
+  const probe = (): void => {
+    probing = setTimeout(() => {
+      probing = null;
+      void call('app.status', undefined);
+    }, KEYDESK_PROBE_MS);
+  };
+  watchKeydesk((reach) => {
+    const gone = ctx.get().keydeskGone;
+    if (reach === 'gone') {
+      // Gone, or gone again after it came back (the reload still owed): not answering since now.
+      if (gone === null || gone.back) set({ keydeskGone: { since: new Date().toISOString(), back: false } });
+      if (probing === null) probe();
+    } else if (gone !== null && !gone.back) {
+      if (probing !== null) clearTimeout(probing);
+      probing = null;
+      set({ keydeskGone: { ...gone, back: true } });
+    }
+  });
   return {
     view: 'overview',
+    keydeskGone: null,
     toasts: [],
     paletteOpen: false,
     setView: (view) => {

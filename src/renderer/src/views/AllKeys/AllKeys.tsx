@@ -10,7 +10,7 @@ import { Field } from '../../components/Field.tsx';
 import { JobElsewhere, OpenInJobs } from '../../components/JobLinks.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
-import { canCancel, isLive, jobLine, jobTitle } from '../../lib/jobs.ts';
+import { canCancel, isLive, jobTitle } from '../../lib/jobs.ts';
 import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
 import { plain } from '../../lib/words.ts';
@@ -337,6 +337,7 @@ function BulkBar() {
   // Any job main runs for this profile (one at a time); the panel shows All keys' own, the latest bulk job.
   const job = useKeydesk((s) => s.job);
   const bulkJob = useKeydesk((s) => s.bulkJob);
+  const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const run = useKeydesk((s) => s.runBulk);
   const starting = useKeydesk((s) => s.jobStarting);
   const clear = useKeydesk((s) => s.clearSelection);
@@ -435,7 +436,8 @@ function BulkBar() {
           {job && job.action === 'generate' && isLive(job) && (
             // Keys follows it; said here too, since its keys keep arriving in this table while it runs.
             <p role="status" className="muted">
-              A generate job is running for this profile (follow or cancel it in Keys): {jobLine(job)}
+              {keydeskGone ? 'A generate job was running for this profile: ' : 'A generate job is running for this profile (follow or cancel it in Keys): '}
+              <JobLine job={job} />
             </p>
           )}
           {bulkJob && <JobPanel job={bulkJob} />}

@@ -19,7 +19,9 @@ import { JobElsewhere } from '../../components/JobLinks.tsx';
 import { JOB_ITEMS_PAGE, JOBS_RECENT } from '../../store/jobs.ts';
 
 /** A job's state as a badge: a word and an icon, never colour alone. */
-function stateOf(j: JobSummary): { word: string; tone: Tone; icon: IconName; title?: string } {
+function stateOf(j: JobSummary, keydeskGone: boolean): { word: string; tone: Tone; icon: IconName; title?: string } {
+  // Keydesk itself stopped answering: a job it ran may have stopped with it.
+  if (keydeskGone && isLive(j)) return { word: 'State not known', tone: 'warning', icon: 'alert', title: 'Keydesk stopped answering: this job may have stopped with it' };
   // Reserved to run, main getting ready (a resume waits for the ledger): not stopped, not sending yet.
   if (isStarting(j)) return { word: 'Starting', tone: 'info', icon: 'clock' };
   if (j.state === 'running') return { word: 'Running', tone: 'info', icon: 'clock' };
@@ -34,7 +36,8 @@ function stateOf(j: JobSummary): { word: string; tone: Tone; icon: IconName; tit
 }
 
 function StateBadge({ job }: { job: JobSummary }) {
-  const s = stateOf(job);
+  const keydeskGone = useKeydesk((st) => st.keydeskGone !== null);
+  const s = stateOf(job, keydeskGone);
   return (
     <Badge tone={s.tone} icon={s.icon} {...(s.title ? { title: s.title } : {})}>
       {s.word}

@@ -1,0 +1,106 @@
+// The window when Keydesk's own core stops answering it (the harness's process gone; in the app the window goes with
+// main): the harness's bridge answers every call "not answering", marked keydeskGone. One truthful state: a banner
+// "Keydesk stopped answering" (not the service's name, which was never asked), a running job's line and badge say
+// its state is not known, with no Cancel that cannot reach anyone; once Keydesk answers again (here a restarted
+// harness refusing this page's old token), the banner asks for a reload, as this window missed what happened.
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OperationName } from '../../src/shared/contract.ts';
+import { OPERATION_NAMES } from '../../src/shared/operations.ts';
+import type { Failure } from '../../src/shared/result.ts';
+import type { JobSummary } from '../../src/shared/domain.ts';
+import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { App } = await import('../../src/renderer/src/App.tsx');
+const initial = useKeydesk.getState();
+
+const EXTEND = '11111111-1111-4111-8111-111111111111';
+const running: JobSummary = {
+  id: EXTEND, profileId: remoteProfile.id, action: 'extend', days: 3, note: null, state: 'running', reason: null, createdAt: '2026-01-02T09:50:00.000Z',
+  finishedAt: null, total: 2_000, counts: { pending: 1_708, sent: 4, done: 288, failed: 0, unknown: 0 }, ratePerSecond: 52, etaSeconds: 33,
+  concurrency: 4, ceiling: 8, pausedUntil: null, version: 1,
+};
+
+/**
+ * What the harness's bridge answers every call once its process is gone (loopback-bridge.ts: the page's fetch fails;
+ * test/unit/bridge.test.ts proves it answers this).
+ */
+const GONE: Failure = { ok: false, code: 'NETWORK', message: 'The Keydesk harness is not answering (Failed to fetch).', keydeskGone: true };
+/** A new harness run on the same port answers every call, refusing this page's old token. */
+const REFUSED: Failure = { ok: false, code: 'FORBIDDEN', message: 'This request did not come from the Keydesk harness page.' };
+/** Every operation answers `failure` from now on. */
+function everyCallAnswers(failure: Failure): void {
+  for (const name of OPERATION_NAMES) (fake.impl as Record<OperationName, () => Promise<Failure>>)[name] = () => Promise.resolve(failure);
+}
+
+beforeEach(() => {
+  resetFake();
+  useKeydesk.setState(initial, true);
+  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  fake.impl['app.status'] = () =>
+    Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: sandboxProfile.baseUrl, running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: remoteProfile.id } });
+  fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: remoteProfile.id } });
+  fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
+  fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [running], elsewhere: [] } });
+  fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("the window when Keydesk's own core stops answering", () => {
+  it('says Keydesk stopped answering (not the service), marks the running job state not known with no Cancel, and asks for a reload once Keydesk answers again', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByLabelText('Active service');
+    act(() => {
+      useKeydesk.getState().setView('jobs');
+    });
+    await user.click(await screen.findByRole('button', { name: /^Extend by 3 days, started / }));
+    const detail = screen.getByRole('region', { name: 'Extend by 3 days' });
+    const line = () => within(detail).getAllByRole('status')[0]?.textContent ?? '';
+    expect(line()).toMatch(/^Extend by 3 days, running: 288 of 2,000 done/);
+
+    // The harness dies; the next thing the window asks (the Cancel pressed) gets no answer at all.
+    everyCallAnswers(GONE);
+    await user.click(within(detail).getByRole('button', { name: 'Cancel' }));
+
+    const banner = await screen.findByText('Keydesk stopped answering.');
+    expect(banner.closest('[role="alert"]')?.textContent).toMatch(/cannot reach Keydesk itself \(not the service\)/);
+    // Not blamed on the service, which no request reached.
+    expect(screen.queryByText(/Remote Shop is not answering|Remote Shop refused|did not answer in time/)).toBeNull();
+    // Every other alert (the Cancel's own failure, its toast) says the same: Keydesk, not the service.
+    const alerts = [...document.querySelectorAll('[role="alert"]')].map((e) => e.textContent);
+    expect(alerts.filter((a) => !a.includes('Keydesk stopped answering.')).every((a) => a.includes('The Keydesk harness is not answering'))).toBe(true);
+    // The job: not "running", not cancellable: its state is not known, with how far it was last seen.
+    expect(line()).toBe('Extend by 3 days, state not known: Keydesk stopped answering. Last seen: 288 of 2,000 done.');
+    expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
+    expect(within(detail).getByText('State not known')).toBeTruthy();
+    expect(screen.queryByText('Running')).toBeNull();
+
+    // A new harness run answers (refusing this page's old token): Keydesk is back, and this window must be reloaded.
+    everyCallAnswers(REFUSED);
+    expect(await screen.findByText('Keydesk is answering again.', undefined, { timeout: 15_000 })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
+    expect(screen.queryByText('Keydesk stopped answering.')).toBeNull();
+    // What the window shows of the job is still not known until the reload.
+    expect(line()).toBe('Extend by 3 days, state not known: Keydesk stopped answering. Last seen: 288 of 2,000 done.');
+    expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
+  });
+
+  it('does not blame the service when a read of it gets no answer from Keydesk', async () => {
+    render(<App />);
+    await screen.findByLabelText('Active service');
+    everyCallAnswers(GONE);
+    await act(async () => {
+      await useKeydesk.getState().refreshExecutions();
+    });
+    expect(await screen.findByText('Keydesk stopped answering.')).toBeTruthy();
+    expect(useKeydesk.getState().online).toBe(true);
+    expect(screen.queryByText(/Remote Shop is not answering/)).toBeNull();
+  });
+});
