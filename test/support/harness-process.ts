@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,8 @@ export interface HarnessProcess {
   child: ChildProcess;
   stderr: () => string;
   stop(): Promise<number | null>;
+  /** Kills the harness's own process (npm's child, the core) with SIGKILL, as a crash would; resolves once npm has exited. */
+  kill(): Promise<number | null>;
 }
 
 /**
@@ -18,11 +20,13 @@ export interface HarnessProcess {
  * removed once the harness has exited (stopped, or failed to start). Used by bench scripts too, so it registers
  * no test hooks: a test stops the harness it started in its afterAll. `env`: added to this process's environment
  * (e.g. the upgrade's test hold, KEYDESK_TEST_UPGRADE_HOLD, which the harness passes to the upgrade's worker).
+ * `port`: the port to serve on (a page opened on an earlier run's address finds this run there); any free one unless given.
  */
-export function startHarnessProcess(given?: string, options: { env?: Record<string, string> } = {}): Promise<HarnessProcess> {
+export function startHarnessProcess(given?: string, options: { env?: Record<string, string>; port?: number } = {}): Promise<HarnessProcess> {
   const userData = given ?? mkdtempSync(join(tmpdir(), 'keydesk-harness-test-'));
   const env = { ...process.env, ...options.env };
-  const child = spawn('npm', ['run', '--silent', 'harness', '--', '--user-data', userData], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = options.port === undefined ? [] : ['--port', String(options.port)];
+  const child = spawn('npm', ['run', '--silent', 'harness', '--', '--user-data', userData, ...port], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
@@ -52,6 +56,19 @@ export function startHarnessProcess(given?: string, options: { env?: Record<stri
         stderr: () => err,
         stop: () => {
           if (child.exitCode === null) child.kill('SIGTERM');
+          return exited;
+        },
+        kill: () => {
+          if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+            // `npm run harness` execs node in place of its shell: the core is npm's child, found by npm's pid.
+            let children = '';
+            try {
+              children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' });
+            } catch {
+              // ps finds none (it exits 1): the core is gone already.
+            }
+            for (const pid of children.trim().split(/\s+/).filter(Boolean).map(Number)) process.kill(pid, 'SIGKILL');
+          }
           return exited;
         },
       });
