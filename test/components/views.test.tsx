@@ -182,6 +182,20 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(screen.queryByText(headline)).toBeNull();
   });
 
+  it('beside a change whose answer was lost, the notice does not say it was not done: it may or may not have taken effect (walk8 U4)', async () => {
+    fake.impl['executions.get'] = () =>
+      Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.', detail: 'GET http://127.0.0.1:1/api/executions: the service did not answer in time.' });
+    fake.impl['executions.push'] = () =>
+      Promise.resolve({ ok: false, code: 'OUTCOME_UNKNOWN', message: 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.' });
+    await act(() => useKeydesk.getState().pushExecution());
+    render(<App />);
+    const banner = (await screen.findByText('Local sandbox did not answer in time: it may be overloaded or far away.')).closest('[role="alert"]');
+    const text = banner?.textContent ?? '';
+    expect(text).toContain('“Push an execution” may or may not have taken effect: check before trying it again.');
+    expect(text).not.toContain('What just failed was not done');
+    expect(text).toContain('nothing is queued');
+  });
+
   it.each([
     ['a refused connection', { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: 127.0.0.1:1 refused the connection. Is the service running?' }, true, 'Local sandbox refused the connection: it is probably not running. Start it, or check the port in its address.'],
     ['a host no name server knows', { code: 'NETWORK', detail: 'GET https://shop.example.com/api/executions: the host shop.example.com was not found (DNS).' }, true, 'Keydesk cannot reach Local sandbox: this computer seems to have no network. Check the connection.'],

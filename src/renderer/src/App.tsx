@@ -16,7 +16,7 @@ import { Overview } from './views/Overview/Overview.tsx';
 import { Profiles } from './views/Profiles/Profiles.tsx';
 import { Validate } from './views/Validate/Validate.tsx';
 import { VIEWS } from './views/registry.ts';
-import { offlineCause, offlineHeadline } from './lib/words.ts';
+import { offlineCause, offlineHeadline, unknownWords } from './lib/words.ts';
 
 const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   overview: Overview,
@@ -95,11 +95,15 @@ function KeydeskGoneBanner() {
   );
 }
 
-/** Says what is true while the service does not answer: what failed was not done, and nothing waits to be sent. */
+/**
+ * Says what is true while the service does not answer: nothing waits to be sent; a read or a refused change that
+ * failed was not done, but a change whose answer was lost (store: unknownOutcomes) may or may not have taken effect.
+ */
 function OfflineBanner() {
   // Keydesk itself not answering says so instead (KeydeskGoneBanner): whether the service answers is not known then.
   const online = useKeydesk((s) => s.online || s.keydeskGone !== null);
   const reason = useKeydesk((s) => s.offlineReason);
+  const unknown = useKeydesk((s) => s.unknownOutcomes);
   const name = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name ?? 'The service');
   const [networkUp, setNetworkUp] = useState(() => navigator.onLine);
   useEffect(() => {
@@ -117,8 +121,11 @@ function OfflineBanner() {
   return (
     <div role="alert" className="offline" data-cause={offlineCause(reason, networkUp)}>
       <p>
-        <strong>{offlineHeadline(offlineCause(reason, networkUp), name)}</strong> What just failed was not done, and nothing is
-        queued: try it again once the service is back. Keydesk checks every few seconds; this notice goes as soon as it answers.
+        <strong>{offlineHeadline(offlineCause(reason, networkUp), name)}</strong>{' '}
+        {unknown.length === 0
+          ? 'What just failed was not done, and nothing is queued: try it again once the service is back.'
+          : `${unknownWords(unknown)} may or may not have taken effect: check before trying it again. Anything else that failed was not done, and nothing is queued: try it again once the service is back.`}{' '}
+        Keydesk checks every few seconds; this notice goes as soon as it answers.
       </p>
       {reason && (
         <details>

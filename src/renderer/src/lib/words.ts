@@ -55,3 +55,9 @@ export function offlineHeadline(cause: OfflineCause, name: string): string {
       return `${name} is not answering.`;
   }
 }
+
+/** Changes whose answer was lost, named: "“Push an execution”", "“Extend a key” and “Delete a key”". */
+export function unknownWords(operations: readonly string[]): string {
+  const named = operations.map((o) => `“${operationWords(o)}”`);
+  return named.length <= 1 ? (named[0] ?? 'A change') : `${named.slice(0, -1).join(', ')} and ${named.at(-1) ?? ''}`;
+}

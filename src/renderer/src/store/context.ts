@@ -32,6 +32,7 @@ export function profileData() {
   return {
     online: true,
     offlineReason: null,
+    unknownOutcomes: [] as OperationName[],
     executionCount: null,
     sampledAt: null,
     history: [],
@@ -128,13 +129,14 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
     const r = await call(name, input);
     if (epoch !== profileEpoch) return null;
     if (r.ok) {
-      if (!LOCAL_OPERATIONS.has(name) && !get().online) goOnline();
+      if (!LOCAL_OPERATIONS.has(name)) answered();
       return { data: r.data };
     }
     // Keydesk's own core did not answer (not the service): the window says that instead (ui.ts keydeskGone).
     if (r.keydeskGone) return { failure: r };
     if (OFFLINE_CODES.has(r.code)) goOffline(r);
-    else if (ANSWERED_CODES.has(r.code) && !get().online) goOnline(); // it answered, if only to refuse
+    else if (ANSWERED_CODES.has(r.code)) answered(); // it answered, if only to refuse
+    else if (r.code === 'OUTCOME_UNKNOWN' && !get().unknownOutcomes.includes(name)) set({ unknownOutcomes: [...get().unknownOutcomes, name] });
     return { failure: r };
   }
   /** The same, for calls about profiles or this machine rather than the active service: never dropped. */
@@ -145,6 +147,11 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
   function stopProbing() {
     if (probing !== null) clearTimeout(probing);
     probing = null;
+  }
+  /** The service answered: it is online, and no change sent before is left without an answer since. */
+  function answered() {
+    if (!get().online) goOnline();
+    if (get().unknownOutcomes.length > 0) set({ unknownOutcomes: [] });
   }
   function goOnline() {
     stopProbing();

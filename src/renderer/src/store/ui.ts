@@ -1,4 +1,5 @@
 // The window's own state: the view shown, the palette, toasts, and whether the service answers.
+import type { OperationName } from '../../../shared/contract.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { call, watchKeydesk } from '../lib/api.ts';
 import { plain } from '../lib/words.ts';
@@ -26,6 +27,11 @@ export interface UiSlice {
    * Null while it answers. Not per profile: a profile switch does not clear it.
    */
   keydeskGone: { since: string; back: boolean } | null;
+  /**
+   * Changes sent to the service whose answer was lost (OUTCOME_UNKNOWN) since it last answered: they may or may not
+   * have taken effect, so the offline notice cannot say of them that they were not done.
+   */
+  unknownOutcomes: OperationName[];
   toasts: Toast[];
   paletteOpen: boolean;
   setView: (view: ViewName) => void;
