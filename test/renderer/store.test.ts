@@ -132,6 +132,26 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState()).toMatchObject({ online: true, countRequest: { status: 'ready', error: null }, executionCount: 7 });
   });
 
+  it('a read started during an outage that fails after a newer one answered raises no offline notice and marks no count stale (walk8 U10)', async () => {
+    let failLate: () => void = () => undefined;
+    fake.impl['executions.get'] = () =>
+      new Promise((resolve) => {
+        failLate = () => { resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' }); };
+      });
+    const early = useKeydesk.getState().refreshExecutions();
+    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 0 } });
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-01-01T00:00:05.000Z' } });
+    await useKeydesk.getState().refreshExecutions();
+    await useKeydesk.getState().lookupKeyless('x');
+    failLate();
+    await early;
+    expect(useKeydesk.getState()).toMatchObject({ online: true, offlineReason: null, countRequest: { status: 'ready', error: null }, executionCount: 7 });
+    // A failure of a read started after the last answer is news: the notice goes up.
+    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' });
+    await useKeydesk.getState().lookupKeyless('y');
+    expect(useKeydesk.getState().online).toBe(false);
+  });
+
   it('keeps an error toast until it is dismissed; the Toasts view times a success out (toasts.test.tsx)', () => {
     vi.useFakeTimers();
     useKeydesk.getState().notify('success', 'done');

@@ -119,6 +119,13 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
   /** Bumps on every profile switch; an answer that arrives for an earlier profile is dropped. */
   let profileEpoch = 0;
   let probing: ReturnType<typeof setTimeout> | null = null;
+  /** Numbers the calls to the service in the order they start. */
+  let callSeq = 0;
+  /**
+   * The number of the latest-started call the service answered: a call started before it that fails (a read sent
+   * during an outage timing out late) says nothing about now, and raises no offline notice.
+   */
+  let answeredSeq = 0;
 
   /**
    * Calls main and tracks whether the service answers. Resolves null when another profile became active while
@@ -126,16 +133,18 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
    */
   async function run<N extends OperationName>(name: N, input: OperationInput<N>): Promise<Answer<OperationOutput<N>> | null> {
     const epoch = profileEpoch;
+    const seq = ++callSeq;
     const r = await call(name, input);
     if (epoch !== profileEpoch) return null;
     if (r.ok) {
-      if (!LOCAL_OPERATIONS.has(name)) answered();
+      if (!LOCAL_OPERATIONS.has(name)) answered(seq);
       return { data: r.data };
     }
     // Keydesk's own core did not answer (not the service): the window says that instead (ui.ts keydeskGone).
     if (r.keydeskGone) return { failure: r };
-    if (OFFLINE_CODES.has(r.code)) goOffline(r);
-    else if (ANSWERED_CODES.has(r.code)) answered(); // it answered, if only to refuse
+    if (OFFLINE_CODES.has(r.code)) {
+      if (seq > answeredSeq) goOffline(r);
+    } else if (ANSWERED_CODES.has(r.code)) answered(seq); // it answered, if only to refuse
     else if (r.code === 'OUTCOME_UNKNOWN' && !get().unknownOutcomes.includes(name)) set({ unknownOutcomes: [...get().unknownOutcomes, name] });
     return { failure: r };
   }
@@ -149,7 +158,8 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
     probing = null;
   }
   /** The service answered: it is online, and no change sent before is left without an answer since. */
-  function answered() {
+  function answered(seq: number) {
+    answeredSeq = Math.max(answeredSeq, seq);
     if (!get().online) goOnline();
     if (get().unknownOutcomes.length > 0) set({ unknownOutcomes: [] });
   }
@@ -200,6 +210,8 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
 
   /** Bumps per request key; an answer for an older request under `latest` is dropped. */
   const generations = new Map<RequestKey, number>();
+  /** Per key, the generation of the answer last shown: a background answer older than it is dropped. */
+  const applied = new Map<RequestKey, number>();
   const requestWith: StoreContext['requestWith'] = async (work, key, done, options = {}) => {
     const generation = (generations.get(key) ?? 0) + 1;
     generations.set(key, generation);
@@ -207,6 +219,9 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
     set({ ...marked, ...options.before } as Partial<KeydeskState>);
     const r = await work();
     if (!r || (options.latest && generations.get(key) !== generation)) return null;
+    // A poll sent during an outage that fails after a newer one answered is not how things stand now.
+    if (options.background && generation < (applied.get(key) ?? 0)) return null;
+    applied.set(key, generation);
     if ('failure' in r) {
       set({ [key]: failed(r.failure), ...options.onFailure } as Partial<KeydeskState>);
       if (options.toast) get().notify('error', r.failure.message);
