@@ -124,8 +124,9 @@ export const contract = {
   'profiles.select': op<Profile>()(z.strictObject({ id: profileId }), 'Names a profile.'),
 
   'executions.get': op<{ executionCount: number; sampledAt: string }>()(none, 'Nothing.'),
-  // executionCount: null when the push was done but the new total could not be read back.
-  'executions.push': op<{ executionCount: number | null }>()(none, 'Nothing; mutating, sent once.'),
+  // executionCount: null when the push was done but the new total could not be read back. sampledAt: when that
+  // total was read (the push's answer, or the read after it), null with it.
+  'executions.push': op<{ executionCount: number | null; sampledAt: string | null }>()(none, 'Nothing; mutating, sent once.'),
   'executions.history': op<{ buckets: HistoryBucket[]; samples: number }>()(
     z.strictObject({
       range: z.enum(['1h', '24h', '7d', '30d', 'all']),

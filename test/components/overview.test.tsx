@@ -29,7 +29,7 @@ describe('Overview: the chart and the headline agree', () => {
     fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: history, samples: history.length } });
     fake.impl['executions.push'] = () => {
       history = [...history, sample('2026-11-23T10:06:00.000Z', 13)];
-      return Promise.resolve({ ok: true, data: { executionCount: 13 } });
+      return Promise.resolve({ ok: true, data: { executionCount: 13, sampledAt: '2026-11-23T10:06:00.000Z' } });
     };
     render(<Overview />);
     // Samples over 5 minutes of the last 24 hours: the change is since the first of them, not over the whole range.
@@ -46,6 +46,40 @@ describe('Overview: the chart and the headline agree', () => {
     await waitFor(() => {
       expect(screen.getByTestId('chart').textContent).toBe('10,12,13');
     });
+  });
+});
+
+describe('Overview: "Read at" is the time of the count shown (walk8 U8)', () => {
+  const readAt = (container: HTMLElement) => container.querySelector('[aria-label="Execution count"] + p.muted time')?.getAttribute('datetime');
+  it('a push\'s answer is a new reading: the count and its time move together', async () => {
+    const user = userEvent.setup();
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-11-23T17:55:47.000Z' } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: 4, sampledAt: '2026-11-23T17:55:52.000Z' } });
+    const { container } = render(<Overview />);
+    await waitFor(() => {
+      expect(readAt(container)).toBe('2026-11-23T17:55:47.000Z');
+    });
+    await user.click(screen.getByRole('button', { name: 'Push +1' }));
+    await waitFor(() => {
+      expect(screen.getByLabelText('Execution count').textContent).toBe('4');
+    });
+    expect(readAt(container)).toBe('2026-11-23T17:55:52.000Z');
+  });
+
+  it('a push answered with no total leaves the count read before it, said to be so', async () => {
+    const user = userEvent.setup();
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-11-23T17:55:47.000Z' } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: null, sampledAt: null } });
+    const { container } = render(<Overview />);
+    await waitFor(() => {
+      expect(readAt(container)).toBe('2026-11-23T17:55:47.000Z');
+    });
+    await user.click(screen.getByRole('button', { name: 'Push +1' }));
+    const note = await screen.findByText(/before the last push/);
+    expect(note.textContent).toMatch(/^Read at .+, before the last push: the new count is read in a few seconds\.$/);
+    expect(screen.getByLabelText('Execution count').className).toContain('stale');
   });
 });
 

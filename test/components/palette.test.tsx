@@ -67,7 +67,7 @@ describe('command palette', () => {
 
   it('filters as you type and runs the active command on Enter, then closes', async () => {
     const user = userEvent.setup();
-    fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: 42 } });
+    fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: 42, sampledAt: '2026-01-01T00:00:00.000Z' } });
     await user.type(openPalette(), 'push');
     expect(optionNames()).toEqual(['Push +1 execution']);
     await user.keyboard('{Enter}');

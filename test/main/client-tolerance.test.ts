@@ -76,7 +76,7 @@ describe('push: success is what the service did', () => {
     fake
       .on('POST', '/api/push-execution-count', { status: 200, body: { success: true, message: 'Execution count incremented successfully' } })
       .on('GET', '/api/execution-count', { status: 200, body: { executionCount: 43 } });
-    expect(await call('executions.push')).toEqual({ ok: true, data: { executionCount: 43 } });
+    expect(await call('executions.push')).toEqual({ ok: true, data: { executionCount: 43, sampledAt: expect.any(String) as unknown } });
     expect(fake.hits('POST', '/api/push-execution-count')).toBe(1);
   });
 
@@ -84,7 +84,7 @@ describe('push: success is what the service did', () => {
     fake
       .on('POST', '/api/push-execution-count', { status: 200, body: { success: true, message: 'Execution count incremented successfully' } })
       .on('GET', '/api/execution-count', { status: 503, body: { message: 'busy' } });
-    expect(await call('executions.push')).toEqual({ ok: true, data: { executionCount: null } });
+    expect(await call('executions.push')).toEqual({ ok: true, data: { executionCount: null, sampledAt: null } });
   });
 });
 
@@ -426,7 +426,7 @@ describe('every operation on the real dialect\'s exact bodies (wire.md "Real dia
   it('push {success, message}', async () => {
     fake.on('POST', '/api/push-execution-count', { status: 200, body: { success: true, message: 'Execution count incremented successfully' } })
       .on('GET', '/api/execution-count', { status: 200, body: { executionCount: 13 } });
-    expect(await call('executions.push')).toEqual({ ok: true, data: { executionCount: 13 } });
+    expect(await call('executions.push')).toEqual({ ok: true, data: { executionCount: 13, sampledAt: expect.any(String) as unknown } });
   });
 
   it('generate {message, generatedKeys: [{value, note, expiresAt, isPremium}]}: generated keys, creation time not reported', async () => {

@@ -102,17 +102,25 @@ describe('the sandbox profile, end to end', () => {
   });
 
   it('counts executions, samples them, and keeps the history', async () => {
-    const sampled: number[] = [];
-    const off = core.on('executions.sampled', (s) => sampled.push(s.count));
+    const sampled: { count: number; at: string }[] = [];
+    const off = core.on('executions.sampled', (s) => sampled.push({ count: s.count, at: s.at }));
     const before = await must('executions.get');
     const pushed = await must('executions.push');
     expect(pushed.executionCount).toBe(before.executionCount + 1);
+    // The push's answer is a reading of the count: it says when, and that time is its sample's (walk8 U8).
+    expect(pushed.sampledAt).not.toBeNull();
+    expect(Date.parse(pushed.sampledAt ?? '')).toBeGreaterThanOrEqual(Date.parse(before.sampledAt));
     const after = await must('executions.get');
     off();
     expect(after.executionCount).toBe(before.executionCount + 1);
-    expect(sampled).toEqual([before.executionCount, after.executionCount]);
+    expect(sampled).toEqual([
+      { count: before.executionCount, at: before.sampledAt },
+      { count: pushed.executionCount, at: pushed.sampledAt },
+      { count: after.executionCount, at: after.sampledAt },
+    ]);
     const history = await must('executions.history', { range: '1h' });
     expect(history.buckets.map((s) => s.max)).toEqual([before.executionCount, pushed.executionCount, after.executionCount]);
+    expect(history.buckets[1]?.at).toBe(pushed.sampledAt);
   });
 
   it('checks identifiers and manages keyless entries', async () => {

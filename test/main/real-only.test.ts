@@ -31,7 +31,7 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
 
   it('pushes and reads the execution count (the push answer has no count: it is read again)', async () => {
     expect(await must('executions.get')).toMatchObject({ executionCount: 0 });
-    expect(await must('executions.push')).toEqual({ executionCount: 1 });
+    expect(await must('executions.push')).toEqual({ executionCount: 1, sampledAt: expect.any(String) as unknown });
     expect(await must('executions.get')).toMatchObject({ executionCount: 1 });
   });
 

@@ -100,9 +100,10 @@ describe('keys', () => {
 
   it('a push whose new total the service did not report keeps the last count and says to refresh', async () => {
     useKeydesk.setState({ executionCount: 41 });
-    fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: null } });
+    useKeydesk.setState({ sampledAt: '2026-01-01T00:00:00.000Z' });
+    fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: null, sampledAt: null } });
     await useKeydesk.getState().pushExecution();
-    expect(useKeydesk.getState().executionCount).toBe(41);
+    expect(useKeydesk.getState()).toMatchObject({ executionCount: 41, sampledAt: '2026-01-01T00:00:00.000Z', countBeforePush: true });
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Execution counted. The service did not report the new total; refresh to read it.' });
   });
 

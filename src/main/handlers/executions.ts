@@ -1,4 +1,5 @@
-import { ok } from '../../shared/result.ts';
+import type { OperationOutput } from '../../shared/contract.ts';
+import { ok, type Result } from '../../shared/result.ts';
 import { HISTORY_RANGE_MS as RANGE_MS, LIMITS } from '../../shared/rules.ts';
 import type { Core } from '../core.ts';
 import { audited, needsKey, needsProfile, type Handlers } from './types.ts';
@@ -15,7 +16,7 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
   }),
 
   'executions.push': needsKey(core, async (_input, a) => {
-    return audited(core, a.profile, 'executions.push', 'execution count', async () => {
+    return audited(core, a.profile, 'executions.push', 'execution count', async (): Promise<Result<OperationOutput<'executions.push'>>> => {
       const pushed = await a.client.pushExecution();
       if (!pushed.ok) return pushed;
       // The push is done. The real service does not return the new total: read it (a read, so it may be
@@ -25,8 +26,12 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
         const total = await a.client.executionCount();
         executionCount = total.ok ? total.data : null;
       }
-      if (executionCount !== null) core.db.recordSample(a.profile.id, executionCount);
-      return ok({ executionCount });
+      if (executionCount === null) return ok({ executionCount, sampledAt: null });
+      // A fresh reading of the count, as much as a read's: it is a sample, and the window's "Read at" moves with it.
+      const sampledAt = new Date().toISOString();
+      core.db.recordSample(a.profile.id, executionCount, sampledAt);
+      core.emit('executions.sampled', { profileId: a.profile.id, at: sampledAt, count: executionCount });
+      return ok({ executionCount, sampledAt });
     });
   }),
 

@@ -35,6 +35,7 @@ export function profileData() {
     unknownOutcomes: [] as OperationName[],
     executionCount: null,
     sampledAt: null,
+    countBeforePush: false,
     history: [],
     historyRequest: IDLE,
     countRequest: IDLE,
@@ -181,7 +182,7 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
       const r = await run('executions.get', undefined);
       if (epoch !== profileEpoch || !r) return;
       probing = null;
-      if ('data' in r) set({ countRequest: READY, executionCount: r.data.executionCount, sampledAt: r.data.sampledAt });
+      if ('data' in r) set({ countRequest: READY, executionCount: r.data.executionCount, sampledAt: r.data.sampledAt, countBeforePush: false });
       else if (!get().online) probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);
     };
     probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);

@@ -7,7 +7,13 @@ import type { ProfileData, StoreContext } from './context.ts';
 
 export interface ExecutionsSlice {
   executionCount: number | null;
+  /** When `executionCount` was read: by a read, or as a push's answer. */
   sampledAt: string | null;
+  /**
+   * A push was counted after `executionCount` was read, and its answer held no new total: the count shown is the one
+   * read before it (at `sampledAt`), no longer current. Cleared by the next reading.
+   */
+  countBeforePush: boolean;
   /** Reading the count. After a failure the count shown (if any) is the one read at `sampledAt`, no longer current. */
   countRequest: RequestState;
   refreshExecutions: () => Promise<void>;
@@ -27,14 +33,24 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
   return {
     refreshExecutions: async () => {
       // A poll: the count read earlier stays on screen (marked by the view as the last known one after a failure).
-      await request('executions.get', undefined, 'countRequest', (data) => ({ executionCount: data.executionCount, sampledAt: data.sampledAt }), {
+      await request('executions.get', undefined, 'countRequest', (data) => {
+        // A read that started before a push and answered after it is older than the push's own reading: it stays.
+        const shownAt = get().sampledAt;
+        if (shownAt !== null && Date.parse(data.sampledAt) < Date.parse(shownAt)) return {};
+        return { executionCount: data.executionCount, sampledAt: data.sampledAt, countBeforePush: false };
+      }, {
         background: true,
       });
     },
     pushExecution: async () => {
-      const r = await request('executions.push', undefined, 'pushRequest', (d) => (d.executionCount === null ? {} : { executionCount: d.executionCount }), {
-        toast: true,
-      });
+      // The push's answer is a reading of the count, with its own time; without a total, the count shown is now older than the push.
+      const r = await request(
+        'executions.push',
+        undefined,
+        'pushRequest',
+        (d) => (d.executionCount === null || d.sampledAt === null ? { countBeforePush: true } : { executionCount: d.executionCount, sampledAt: d.sampledAt, countBeforePush: false }),
+        { toast: true },
+      );
       if (!r) return;
       const total = r.data.executionCount;
       // Main sampled the new count: the chart shows it now, not on the next poll.

@@ -30,6 +30,7 @@ const chartPoints = (): number => Math.min(LIMITS.historyPointsMax, Math.max(2, 
 export function Overview() {
   const count = useKeydesk((s) => s.executionCount);
   const sampledAt = useKeydesk((s) => s.sampledAt);
+  const beforePush = useKeydesk((s) => s.countBeforePush);
   const { status, error } = useKeydesk((s) => s.countRequest);
   const history = useKeydesk((s) => s.history);
   const historyError = useKeydesk((s) => s.historyRequest.error);
@@ -93,7 +94,7 @@ export function Overview() {
           <Skeleton label="Reading the execution count…" lines={1} />
         ) : (
           // After a failed read the last count stays, plainly marked as no longer current.
-          <p className={`big${status === 'error' ? ' stale' : ''}`} aria-label="Execution count">
+          <p className={`big${status === 'error' || beforePush ? ' stale' : ''}`} aria-label="Execution count">
             {count === null ? '—' : fmt.number(count)}
           </p>
         )}
@@ -106,6 +107,10 @@ export function Overview() {
             ) : (
               'No count could be read.'
             )
+          ) : sampledAt && beforePush ? (
+            <>
+              Read at <Time iso={sampledAt} mode="time" />, before the last push: the new count is read in a few seconds.
+            </>
           ) : sampledAt ? (
             <>
               Read at <Time iso={sampledAt} mode="time" />
