@@ -83,6 +83,27 @@ describe('Overview: "Read at" is the time of the count shown (walk8 U8)', () => 
   });
 });
 
+describe('Overview: a push in flight (walk8 P3)', () => {
+  it('Push +1 says "Counting…" and takes no second click until the answer; the palette\'s push waits too', async () => {
+    const user = userEvent.setup();
+    let answer: () => void = () => undefined;
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 6, sampledAt: '2026-11-23T17:55:47.000Z' } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['executions.push'] = () =>
+      new Promise((resolve) => { answer = () => { resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-11-23T17:55:52.000Z' } }); }; });
+    render(<Overview />);
+    await screen.findByText('6');
+    await user.click(screen.getByRole('button', { name: 'Push +1' }));
+    const busy = await screen.findAllByRole('button', { name: 'Counting…' });
+    expect(busy.every((b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    await user.click(busy[0] as HTMLElement);
+    void useKeydesk.getState().pushExecution();
+    answer();
+    await screen.findByRole('button', { name: 'Push +1' });
+    expect(fake.calls.filter((c) => c.name === 'executions.push')).toHaveLength(1);
+  });
+});
+
 describe('Overview: history that covers only part of the range (a first run, or a service added lately)', () => {
   const sample = (at: string, count: number) => ({ at, min: count, max: count });
   const serve = (history: { at: string; min: number; max: number }[], readAt: string, count: number) => {

@@ -48,6 +48,7 @@ export function profileData() {
     lookupRequest: IDLE,
     selectedKey: null,
     keyActionRequest: IDLE,
+    keyActionKind: null,
     keyless: null,
     keylessRequest: IDLE,
     keylessAddRequest: IDLE,

@@ -43,6 +43,8 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
       });
     },
     pushExecution: async () => {
+      // One push at a time: a second one while the first waits would count twice (the button says "Counting…").
+      if (get().pushRequest.status === 'loading') return;
       // The push's answer is a reading of the count, with its own time; without a total, the count shown is now older than the push.
       const r = await request(
         'executions.push',

@@ -40,6 +40,8 @@ export interface KeysSlice {
   selectKey: (key: Key | null) => void;
   /** The last extend, HWID reset or delete from the key's panel. */
   keyActionRequest: RequestState;
+  /** Which of them it is, and on which key: while it waits, the panel's button for it says so ("Extending…"). */
+  keyActionKind: { kind: 'extend' | 'reset' | 'delete'; keyValue: string } | null;
   extendKey: (keyValue: string, days: number) => Promise<boolean>;
   resetHwid: (keyValue: string) => Promise<boolean>;
   deleteKey: (key: Key) => Promise<boolean>;
@@ -104,15 +106,15 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
       set({ selectedKey: key, keyActionRequest: IDLE });
     },
     extendKey: (keyValue, days) =>
-      change(keyValue, request('keys.extend', { keyValue, days }, 'keyActionRequest', described), (told) => `Extended by ${fmt.count(days, NOUNS.day)}.${told ? '' : ` ${undescribed('the new expiry')}`}`),
+      change(keyValue, request('keys.extend', { keyValue, days }, 'keyActionRequest', described, { before: { keyActionKind: { kind: 'extend', keyValue } } }), (told) => `Extended by ${fmt.count(days, NOUNS.day)}.${told ? '' : ` ${undescribed('the new expiry')}`}`),
     resetHwid: (keyValue) =>
-      change(keyValue, request('keys.resetHwid', { keyValue }, 'keyActionRequest', described), (told) => `HWID reset.${told ? '' : ` ${undescribed('it')}`}`),
+      change(keyValue, request('keys.resetHwid', { keyValue }, 'keyActionRequest', described, { before: { keyActionKind: { kind: 'reset', keyValue } } }), (told) => `HWID reset.${told ? '' : ` ${undescribed('it')}`}`),
     deleteKey: async (key) => {
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);
       const r = await request('keys.delete', { keyValue: key.value, state: key.status }, 'keyActionRequest', () => {
         const shown = get().lookupResult;
         return { selectedKey: null, lookupResult: shown && { ...shown, active: drop(shown.active), generated: drop(shown.generated) } };
-      });
+      }, { before: { keyActionKind: { kind: 'delete', keyValue: key.value } } });
       if (!r) return false;
       set((st) => ({ deletedHere: [...st.deletedHere, key.value] }));
       toastOk('Key deleted.');

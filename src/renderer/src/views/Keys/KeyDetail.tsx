@@ -34,6 +34,8 @@ export function KeyDetail() {
 
 function KeyCard({ keyData: key }: { keyData: Key }) {
   const busy = useKeydesk((s) => s.keyActionRequest.status === 'loading');
+  /** The action that waits for its answer on this key, if any: its button says so. */
+  const waiting = useKeydesk((s) => (s.keyActionRequest.status === 'loading' && s.keyActionKind?.keyValue === key.value ? s.keyActionKind.kind : null));
   const error = useKeydesk((s) => s.keyActionRequest.error);
   const extendKey = useKeydesk((s) => s.extendKey);
   const resetHwid = useKeydesk((s) => s.resetHwid);
@@ -182,7 +184,7 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       >
         <Field label="Extend by days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); setDaysError(null); }} />
         <button type="submit" disabled={busy}>
-          Extend
+          {waiting === 'extend' ? 'Extending…' : 'Extend'}
         </button>
       </form>
       <div className="actions">
@@ -192,10 +194,10 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
           aria-describedby={noReset ? 'reset-hwid-why' : undefined}
           onClick={() => { setPending({ kind: 'reset' }); }}
         >
-          Reset HWID
+          {waiting === 'reset' ? 'Resetting…' : 'Reset HWID'}
         </button>
         <button type="button" className="danger" disabled={busy} onClick={() => { setPending({ kind: 'delete' }); }}>
-          Delete key
+          {waiting === 'delete' ? 'Deleting…' : 'Delete key'}
         </button>
       </div>
       {noReset && (

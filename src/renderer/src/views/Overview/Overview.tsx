@@ -37,6 +37,8 @@ export function Overview() {
   const refresh = useKeydesk((s) => s.refreshExecutions);
   const push = useKeydesk((s) => s.pushExecution);
   const online = useKeydesk((s) => s.online);
+  /** A push waits for its answer: no second one (it would count twice), and the button says why. */
+  const pushing = useKeydesk((s) => s.pushRequest.status === 'loading');
   const loadHistory = useKeydesk((s) => s.loadHistory);
   const profileId = useKeydesk((s) => s.activeProfileId);
   const [range, setRange] = useState<Range>('24h');
@@ -120,8 +122,8 @@ export function Overview() {
           )}
         </p>
         {/* Offline, a push would only fail: the button says why it waits instead. */}
-        <button type="button" className="primary" disabled={!online} aria-describedby={online ? undefined : 'push-offline'} onClick={() => void push()}>
-          Push +1
+        <button type="button" className="primary" disabled={!online || pushing} aria-describedby={online ? undefined : 'push-offline'} onClick={() => void push()}>
+          {pushing ? 'Counting…' : 'Push +1'}
         </button>
         {!online && <p id="push-offline" className="muted">Push waits until the service answers again.</p>}
       </div>
@@ -159,8 +161,8 @@ export function Overview() {
             // The same rule as Push +1: offline, a push would only fail.
             action={
               <>
-                <button type="button" disabled={!online} aria-describedby={online ? undefined : 'count-offline'} onClick={() => void push()}>
-                  Count an execution now
+                <button type="button" disabled={!online || pushing} aria-describedby={online ? undefined : 'count-offline'} onClick={() => void push()}>
+                  {pushing ? 'Counting…' : 'Count an execution now'}
                 </button>
                 {!online && <p id="count-offline" className="muted">Counting waits until the service answers again.</p>}
               </>
