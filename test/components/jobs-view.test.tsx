@@ -337,7 +337,7 @@ describe('Jobs: one job opened', () => {
     await user.click(screen.getByRole('button', { name: 'Remove from the list…' }));
     await user.click(within(screen.getByRole('dialog', { name: 'Remove this job from the list?' })).getByRole('button', { name: 'Remove' }));
     await waitFor(() => {
-      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'That job is still running: cancel it and wait for it to end, then remove it.' });
+      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Remove a job from the list: That job is still running: cancel it and wait for it to end, then remove it.' });
     });
     expect(rowTexts()).toHaveLength(1);
     expect(screen.getByRole('region', { name: 'Extend by 1 day' })).toBeTruthy();

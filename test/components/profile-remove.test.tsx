@@ -115,7 +115,7 @@ describe('Profiles: removing a service', () => {
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
     await user.click(within(await screen.findByRole('dialog', { name: 'Remove this service?' })).getByRole('button', { name: 'Remove' }));
     await waitFor(() => {
-      expect(useKeydesk.getState().toasts.map((t) => t.text)).toContain(words);
+      expect(useKeydesk.getState().toasts.map((t) => t.text)).toContain(`Remove a service: ${words}`);
     });
     expect(useKeydesk.getState().toasts.map((t) => t.text)).not.toContain('Profile removed.');
   });

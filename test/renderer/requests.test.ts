@@ -108,6 +108,6 @@ describe('one request helper', () => {
   it('says an action\'s failure in a toast when its view keeps no place for it', async () => {
     fake.impl['executions.push'] = () => Promise.resolve(refusal);
     await state().pushExecution();
-    expect(state().toasts.map((t) => [t.kind, t.text])).toEqual([['error', refusal.message]]);
+    expect(state().toasts.map((t) => [t.kind, t.text])).toEqual([['error', `Push an execution: ${refusal.message}`]]);
   });
 });

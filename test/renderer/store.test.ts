@@ -153,6 +153,38 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().online).toBe(false);
   });
 
+  it('an error toast names its operation, and one about an outage goes once the service answers again (walk8 U7)', async () => {
+    fake.impl['executions.push'] = () =>
+      Promise.resolve({ ok: false, code: 'OUTCOME_UNKNOWN', message: 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.' });
+    await useKeydesk.getState().pushExecution();
+    // Refused at the door: a push that surely was not sent.
+    fake.impl['executions.push'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' });
+    await useKeydesk.getState().pushExecution();
+    expect(useKeydesk.getState().toasts.map((t) => t.text)).toEqual([
+      'Push an execution: The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.',
+      'Push an execution: Keydesk could not reach the service.',
+    ]);
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-01-01T00:00:05.000Z' } });
+    await useKeydesk.getState().refreshExecutions();
+    // The outage is over; whether the push took effect is still unknown, so that one stays.
+    expect(useKeydesk.getState().toasts.map((t) => t.text)).toEqual([
+      'Push an execution: The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.',
+    ]);
+  });
+
+  it('a resume refused for want of an apiKey says so, and the toast goes once a resume of that job is under way (walk8 U7)', async () => {
+    useKeydesk.setState({ activeProfileId: 'sandbox' });
+    const stopped = job({ id: JOB_A, state: 'interrupted', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 92, done: 8 } });
+    useKeydesk.setState({ job: stopped, bulkJob: stopped });
+    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: false, code: 'KEYCHAIN_UNAVAILABLE', message: 'No apiKey is available for this profile; enter it again, then resume.' });
+    fake.impl['jobs.get'] = () => Promise.resolve({ ok: true, data: stopped });
+    await useKeydesk.getState().resumeJob(false);
+    expect(useKeydesk.getState().toasts.map((t) => t.text)).toEqual(['Resume a bulk action: No apiKey is available for this profile; enter it again, then resume.']);
+    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'running', counts: { ...COUNTS, pending: 92, done: 8 } }) });
+    await useKeydesk.getState().resumeJob(false);
+    expect(useKeydesk.getState().toasts.filter((t) => t.kind === 'error')).toEqual([]);
+  });
+
   it('keeps an error toast until it is dismissed; the Toasts view times a success out (toasts.test.tsx)', () => {
     vi.useFakeTimers();
     useKeydesk.getState().notify('success', 'done');
@@ -213,7 +245,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Bulk jobs keep at most 12 requests in flight.' });
     fake.impl['jobs.setCeiling'] = () => Promise.resolve({ ok: false, code: 'NOT_FOUND', message: 'That profile no longer exists.' });
     expect(await useKeydesk.getState().saveCeiling('gone', 3)).toBeNull();
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'That profile no longer exists.' });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Set the bulk request limit: That profile no longer exists.' });
   });
 
   it('after a reload, finds the running job, follows its progress, and cancels it', async () => {

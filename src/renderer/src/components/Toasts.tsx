@@ -7,7 +7,8 @@ export const SUCCESS_MS = 6_000;
 
 /**
  * Confirmations and errors. Successes are announced politely (status) and leave after a few seconds, held while
- * hovered or focused; errors are announced at once (alert) and stay until dismissed. Each has a Dismiss button,
+ * hovered or focused; errors are announced at once (alert), name their operation, and stay until dismissed or
+ * no longer true (store/ui.ts notifyFailure). Each has a Dismiss button,
  * and Esc inside one dismisses it. Both live regions are always in the page, so a reader hears what is added.
  */
 export function Toasts() {

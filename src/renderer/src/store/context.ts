@@ -84,6 +84,8 @@ export interface RequestOptions {
   background?: boolean;
   /** The failure is also said in an error toast (for actions started from a place that cannot show it). */
   toast?: boolean;
+  /** The operation the toast names (request() sets it). */
+  operation?: OperationName;
 }
 type Answer<T> = { data: T } | { failure: Failure };
 
@@ -163,6 +165,8 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
   function answered(seq: number) {
     answeredSeq = Math.max(answeredSeq, seq);
     if (!get().online) goOnline();
+    // "Could not reach the service" is no longer so.
+    get().dismissResolved('offline');
     if (get().unknownOutcomes.length > 0) set({ unknownOutcomes: [] });
   }
   function goOnline() {
@@ -226,13 +230,16 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
     applied.set(key, generation);
     if ('failure' in r) {
       set({ [key]: failed(r.failure), ...options.onFailure } as Partial<KeydeskState>);
-      if (options.toast) get().notify('error', r.failure.message);
+      if (options.toast) {
+        if (options.operation) get().notifyFailure(options.operation, r.failure);
+        else get().notify('error', r.failure.message);
+      }
       return null;
     }
     set({ [key]: READY, ...done(r.data) } as Partial<KeydeskState>);
     return r;
   };
   const request: StoreContext['request'] = (name, input, key, done, options = {}) =>
-    requestWith(() => (options.global ? runGlobal(name, input) : run(name, input)), key, done, options);
+    requestWith(() => (options.global ? runGlobal(name, input) : run(name, input)), key, done, { operation: name, ...options });
   return { set, get, run, runGlobal, request, requestWith, toastOk, activate, refreshAfterChange };
 }

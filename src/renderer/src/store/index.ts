@@ -26,6 +26,11 @@ export interface Toast {
   jobId?: string;
   /** The job whose end it reports: replaced by the words of that job's next end (store/ui.ts notifyJobEnd). */
   jobEnd?: string;
+  /**
+   * What makes it untrue, so it goes then (store/ui.ts dismissResolved): 'offline' (the service answers again),
+   * `resume:<jobId>` (that job resumed), 'start' (a job started).
+   */
+  resolves?: string;
 }
 
 export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice & DraftsSlice & IntegrationSlice & JobsSlice;

@@ -169,7 +169,7 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
       set({ forgettingJob: null });
       if (!r) return false;
       if ('failure' in r) {
-        get().notify('error', r.failure.message);
+        get().notifyFailure('jobs.forget', r.failure);
         return false;
       }
       const { openJobId, job, bulkJob, generateJob } = get();

@@ -1,7 +1,8 @@
 // The ledger slice: the All keys table's pages, filter, sort, selection and bulk jobs. Pages are fetched on
 // demand and cached until the filter or sort changes, so 100,000 rows never sit in memory at once.
 import type { StateCreator } from 'zustand';
-import type { OperationInput } from '../../../shared/contract.ts';
+import type { OperationInput, OperationName } from '../../../shared/contract.ts';
+import type { Failure } from '../../../shared/result.ts';
 import type { JobAction, JobItem, JobSummary, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
 import { isLive, jobTitle, settledOf, withPace, type PaceBase } from '../lib/jobs.ts';
@@ -110,6 +111,8 @@ export interface LedgerSlice {
 
 type Notify = {
   notify: (kind: 'success' | 'error', text: string, jobId?: string) => void;
+  notifyFailure: (operation: OperationName, failure: Pick<Failure, 'code' | 'message'>, about?: { jobId?: string; resolves?: string }) => void;
+  dismissResolved: (resolves: string) => void;
   notifyJobEnd: (kind: 'success' | 'error', text: string, jobId: string) => void;
   dismissAboutJob: (jobId: string) => void;
   /** The Jobs view's list hears the same progress (see jobs.ts). */
@@ -149,7 +152,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
   /** An export's answer in a toast; the path written, or null (refused, or the person chose no path). */
   const saved = (r: Awaited<ReturnType<typeof call<'jobs.export'>>>): string | null => {
     if (!r.ok) {
-      get().notify('error', r.message);
+      get().notifyFailure('jobs.export', r);
       return null;
     }
     if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
@@ -350,7 +353,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       if (get().ledgerGeneration !== ledgerGeneration) return;
       if (!r.ok) {
         set({ ledgerCounting: false });
-        get().notify('error', r.message);
+        get().notifyFailure('ledger.query', r);
         return;
       }
       set({
@@ -393,9 +396,10 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         set({ jobStarting: null });
       });
       if (!r.ok) {
-        get().notify('error', r.message);
+        get().notifyFailure('jobs.start', r, { resolves: 'start' });
         return;
       }
+      get().dismissResolved('start');
       set({ selection: new Set(), selectedAll: null, jobProblems: null });
       heard(r.data);
     },
@@ -406,7 +410,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const r = await call('jobs.cancel', { jobId: job.id }).finally(() => {
         if (get().jobCancelling === job.id) set({ jobCancelling: null });
       });
-      if (!r.ok) get().notify('error', r.message);
+      if (!r.ok) get().notifyFailure('jobs.cancel', r);
       else heard(r.data);
     },
     resumeJob: async (retryUnknown, jobId) => {
@@ -414,7 +418,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const job = jobId === undefined ? shown : known(jobId);
       if (!job || isLive(job) || jobStarting !== null) return;
       if (shown && shown.id !== job.id && isLive(shown)) {
-        get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
+        get().notifyFailure('jobs.resume', { code: 'CONFLICT', message: 'A job is already running for this profile; wait for it to end or cancel it first.' }, { jobId: shown.id });
         return;
       }
       set({ jobStarting: { action: job.action, days: job.days, since: Date.now(), resume: true } });
@@ -426,10 +430,12 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         // shows main's word on the job now, and the toast goes when the job ends, instead of staying beside it.
         const now = await call('jobs.get', { jobId: job.id });
         const running = r.code === 'CONFLICT' && now.ok && isLive(now.data);
-        get().notify('error', r.message, running ? job.id : undefined);
+        // Otherwise it holds until a resume of the job is under way ("No apiKey …": entered since, and resumed).
+        get().notifyFailure('jobs.resume', r, running ? { jobId: job.id } : { resolves: `resume:${job.id}` });
         if (now.ok) heard(now.data);
         return;
       }
+      get().dismissResolved(`resume:${job.id}`);
       // A generate resumed is the latest generate: an earlier batch no longer reads as the form's result.
       set({ jobProblems: null, ...(job.action === 'generate' ? { lastGenerated: [] } : {}) });
       heard(r.data);
@@ -443,7 +449,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     startGenerateJob: async (input) => {
       const { job: running, jobStarting } = get();
       if ((running && isLive(running)) || jobStarting !== null) {
-        get().notify('error', 'A job is already running for this profile; wait for it to end or cancel it first.');
+        const busy = running && isLive(running) ? { jobId: running.id } : {};
+        get().notifyFailure('jobs.start', { code: 'CONFLICT', message: 'A job is already running for this profile; wait for it to end or cancel it first.' }, busy);
         return false;
       }
       set({ jobStarting: { action: 'generate', days: null, since: Date.now(), resume: false } });
@@ -451,9 +458,10 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         set({ jobStarting: null });
       });
       if (!r.ok) {
-        get().notify('error', r.message);
+        get().notifyFailure('jobs.start', r, { resolves: 'start' });
         return false;
       }
+      get().dismissResolved('start');
       // The earlier batch under this job would read as its result: it goes, as before a new single generate.
       set({ jobProblems: null, lastGenerated: [] });
       heard(r.data);
@@ -504,7 +512,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     saveCeiling: async (profileId, ceiling) => {
       const r = await call('jobs.setCeiling', { profileId, ceiling });
       if (!r.ok) {
-        get().notify('error', r.message);
+        get().notifyFailure('jobs.setCeiling', r);
         return null;
       }
       get().notify('success', `Bulk jobs keep at most ${r.data.ceiling.toLocaleString()} requests in flight${r.data.isDefault ? ' (the default)' : ''}.`);
@@ -525,7 +533,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     countActive: async (filter) => {
       const r = await call('ledger.query', { filter: { ...filter, status: 'active' }, sort: get().ledgerSort, offset: 0, limit: 1, exactCount: true });
       if (!r.ok) {
-        get().notify('error', r.message);
+        get().notifyFailure('ledger.query', r);
         return null;
       }
       return r.data.total;
@@ -533,7 +541,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     exportLedger: async (format) => {
       const r = await call('ledger.export', { filter: sent(get().ledgerFilter), sort: get().ledgerSort, format });
       if (!r.ok) {
-        get().notify('error', r.message);
+        get().notifyFailure('ledger.export', r);
         return null;
       }
       if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);

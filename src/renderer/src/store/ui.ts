@@ -2,7 +2,7 @@
 import type { OperationName } from '../../../shared/contract.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { call, watchKeydesk } from '../lib/api.ts';
-import { plain } from '../lib/words.ts';
+import { operationWords, plain } from '../lib/words.ts';
 import type { ViewName } from '../views/registry.ts';
 import type { Toast } from './index.ts';
 import type { ProfileData, StoreContext } from './context.ts';
@@ -43,6 +43,14 @@ export interface UiSlice {
    * Resume has finished it), which is no longer how the job stands.
    */
   notifyJobEnd: (kind: Toast['kind'], text: string, jobId: string) => void;
+  /**
+   * An operation's failure in an error toast, named by the operation's words ("Push an execution: …"), so it is
+   * never read as about whatever is on screen later. A failure to reach the service goes once it answers again;
+   * `resolves` names what else makes it untrue (see Toast.resolves), `jobId` the job it is about.
+   */
+  notifyFailure: (operation: OperationName, failure: Pick<Failure, 'code' | 'message'>, about?: { jobId?: string; resolves?: string }) => void;
+  /** What the toasts tagged `resolves` said is no longer so: they go. */
+  dismissResolved: (resolves: string) => void;
   dismiss: (id: number) => void;
   /** The job ended: toasts about it as it was no longer hold. */
   dismissAboutJob: (jobId: string) => void;
@@ -51,7 +59,7 @@ export interface UiSlice {
 export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileData> {
   const { set } = ctx;
   /** Adds a toast; `keep` says which of those on screen stay (the one it replaces does not). */
-  const push = (kind: Toast['kind'], text: string, about: Pick<Toast, 'jobId' | 'jobEnd'>, keep: (t: Toast) => boolean = () => true) => {
+  const push = (kind: Toast['kind'], text: string, about: Pick<Toast, 'jobId' | 'jobEnd' | 'resolves'>, keep: (t: Toast) => boolean = () => true) => {
     const id = ++toastId;
     const words = plain(text);
     set((s) => {
@@ -99,6 +107,16 @@ export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileDat
     },
     notifyJobEnd: (kind, text, jobId) => {
       push(kind, text, { jobEnd: jobId }, (t) => t.jobEnd !== jobId);
+    },
+    notifyFailure: (operation, failure, about = {}) => {
+      const resolves = about.resolves ?? (failure.code === 'NETWORK' || failure.code === 'TIMEOUT' ? 'offline' : undefined);
+      push('error', `${operationWords(operation)}: ${failure.message}`, {
+        ...(about.jobId === undefined ? {} : { jobId: about.jobId }),
+        ...(resolves === undefined ? {} : { resolves }),
+      });
+    },
+    dismissResolved: (resolves) => {
+      if (ctx.get().toasts.some((t) => t.resolves === resolves)) set((s) => ({ toasts: s.toasts.filter((t) => t.resolves !== resolves) }));
     },
     dismiss: (id) => {
       set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
