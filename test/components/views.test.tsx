@@ -196,6 +196,31 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(text).toContain('nothing is queued');
   });
 
+  it('Overview says an outage once, in the notice: its count card only marks the count, with no "Try again" it has no button for (walk8 P11)', async () => {
+    fake.impl['executions.get'] = () =>
+      Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.', detail: 'GET http://127.0.0.1:1/api/executions: the service did not answer in time.' });
+    render(<App />);
+    await screen.findByText('Local sandbox did not answer in time: it may be overloaded or far away.');
+    const card = screen.getByRole('heading', { name: 'Executions' }).closest('.card');
+    if (!(card instanceof HTMLElement)) throw new Error('no Executions card');
+    await within(card).findByText('No count could be read.');
+    expect(within(card).queryByRole('alert')).toBeNull();
+    expect(card.textContent).not.toContain('Try again');
+  });
+
+  it('Overview: a count read refused by an answering service says why beside the count, with a Try again that reads it again (walk8 P11)', async () => {
+    const user = userEvent.setup();
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The service failed while handling the request. Try again later.' });
+    render(<App />);
+    const card = (await screen.findByRole('heading', { name: 'Executions' })).closest('.card');
+    if (!(card instanceof HTMLElement)) throw new Error('no Executions card');
+    await within(card).findByText('The service failed while handling the request. Try again later.');
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 12, sampledAt: '2026-01-01T00:00:00.000Z' } });
+    await user.click(within(card).getByRole('button', { name: 'Try again' }));
+    expect((await within(card).findByLabelText('Execution count')).textContent).toBe('12');
+    expect(within(card).queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+
   it.each([
     ['a refused connection', { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: 127.0.0.1:1 refused the connection. Is the service running?' }, true, 'Local sandbox refused the connection: it is probably not running. Start it, or check the port in its address.'],
     ['a host no name server knows', { code: 'NETWORK', detail: 'GET https://shop.example.com/api/executions: the host shop.example.com was not found (DNS).' }, true, 'Keydesk cannot reach Local sandbox: this computer seems to have no network. Check the connection.'],

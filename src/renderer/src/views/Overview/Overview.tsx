@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { FailureMessage } from '../../components/FailureMessage.tsx';
+import { backOnlineNote, FailureMessage } from '../../components/FailureMessage.tsx';
 import { HistoryChart } from '../../components/HistoryChart.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
@@ -91,7 +91,15 @@ export function Overview() {
       <h1 id="overview-title">Overview</h1>
       <div className="card">
         <h2>Executions</h2>
-        {status === 'error' && error && <FailureMessage failure={error} />}
+        {/* An outage is said once, by the offline notice above the view; anything else is said here, with a way to read again. */}
+        {status === 'error' && error && !(!online && (error.code === 'NETWORK' || error.code === 'TIMEOUT')) && (
+          <>
+            <FailureMessage failure={error} stale={backOnlineNote(error, online)} />
+            <button type="button" onClick={() => void refresh()}>
+              Try again
+            </button>
+          </>
+        )}
         {count === null && status !== 'error' ? (
           <Skeleton label="Reading the execution count…" lines={1} />
         ) : (
