@@ -1,7 +1,7 @@
 // A reload of the window comes back to where the person was: the view, All keys' filter and sort, per
 // profile, from sessionStorage; a stored place this version did not write is ignored.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installBridge, resetFake } from '../support/fake-bridge.ts';
+import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -65,5 +65,55 @@ describe('the place kept across a reload', () => {
     storage.setItem('keydesk.place.sandbox', '{not json');
     load('sandbox');
     expect(useKeydesk.getState().view).toBe('overview');
+  });
+});
+
+describe('the place kept per profile through the store’s own profile moves', () => {
+  const status = { version: '1', platform: 'linux', sandbox: { url: 'http://127.0.0.1:1', running: true, error: null }, secretStorage: 'os-keychain' as const, secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' };
+  const ok = <T,>(data: T) => Promise.resolve({ ok: true as const, data });
+  /** A window load as the app does it: a fresh store that learns its active profile from main (loadSession). */
+  const loadWindow = async () => {
+    stop?.();
+    useKeydesk.setState(initial, true);
+    stop = keepPlace(useKeydesk, storage);
+    fake.impl['app.status'] = () => ok(status);
+    fake.impl['profiles.list'] = () => ok({ profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' });
+    fake.impl['jobs.list'] = () => ok({ jobs: [], elsewhere: [] });
+    fake.impl['profiles.select'] = (input) => ok((input as { id: string }).id === 'p2' ? remoteProfile : sandboxProfile);
+    await useKeydesk.getState().loadSession();
+  };
+
+  it('keeps All keys’ filter and sort across a reload (loadSession activates the profile)', async () => {
+    await loadWindow();
+    useKeydesk.getState().setView('ledger');
+    useKeydesk.getState().setLedgerFilter({ text: 'first batch' });
+    useKeydesk.getState().setLedgerSort('value');
+
+    await loadWindow();
+    const s = useKeydesk.getState();
+    expect(s.activeProfileId).toBe('sandbox');
+    expect(s.view).toBe('ledger');
+    expect(s.ledgerFilter).toEqual({ text: 'first batch' });
+    expect(s.ledgerSort).toEqual({ field: 'value', dir: 'asc' });
+    expect(readPlace(storage, 'sandbox')?.filter).toEqual({ text: 'first batch' });
+  });
+
+  it('gives each profile its own filter and sort on a switch, a new one the defaults', async () => {
+    await loadWindow();
+    useKeydesk.getState().setLedgerFilter({ text: 'local only' });
+    useKeydesk.getState().setLedgerSort('value');
+
+    await useKeydesk.getState().selectProfile('p2');
+    expect(useKeydesk.getState().ledgerFilter).toEqual({});
+    expect(useKeydesk.getState().ledgerSort).toEqual({ field: 'createdAt', dir: 'desc' });
+    useKeydesk.getState().setLedgerFilter({ text: 'remote bulk' });
+
+    await useKeydesk.getState().selectProfile('sandbox');
+    expect(useKeydesk.getState().ledgerFilter).toEqual({ text: 'local only' });
+    expect(useKeydesk.getState().ledgerSort).toEqual({ field: 'value', dir: 'asc' });
+
+    await useKeydesk.getState().selectProfile('p2');
+    expect(useKeydesk.getState().ledgerFilter).toEqual({ text: 'remote bulk' });
+    expect(useKeydesk.getState().ledgerSort).toEqual({ field: 'createdAt', dir: 'desc' });
   });
 });

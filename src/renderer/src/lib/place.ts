@@ -1,6 +1,7 @@
 // Where the person was, kept across a reload of the window (not a restart): the view, and All keys' filter and
-// sort, per profile, in sessionStorage. Only the first profile made active after a load gets its place back; a
-// switch of profile later is the person's own move and lands where they go.
+// sort, per profile, in sessionStorage. Only the first profile made active after a load gets its view back (a
+// switch of profile later is the person's own move and lands where they go); every profile made active, at a load
+// or a switch, gets its own filter and sort back (the store set the defaults with the profile: store/context.ts).
 import type { LedgerSortField } from '../../../shared/domain.ts';
 import type { KeydeskState } from '../store/index.ts';
 import type { LedgerFilter } from '../store/ledger.ts';
@@ -58,11 +59,13 @@ export function keepPlace(store: PlaceStore, storage: Storage): () => void {
   };
   return store.subscribe((state, prev) => {
     if (state.activeProfileId === null) return;
-    if (!restored) {
+    if (!restored || state.activeProfileId !== prev.activeProfileId) {
+      const first = !restored;
       restored = true;
       const place = readPlace(storage, state.activeProfileId);
       if (place) {
-        store.setState({ view: place.view, ledgerFilter: place.filter, ledgerSort: place.sort });
+        // The nested change is heard here again and written back, as it is (view included).
+        store.setState({ ...(first ? { view: place.view } : {}), ledgerFilter: place.filter, ledgerSort: place.sort });
         return;
       }
     }

@@ -6,6 +6,7 @@ import type { ErrorCode, Failure } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
 import type { KeydeskState } from './index.ts';
 import { JOBS_NOTHING } from './jobs.ts';
+import { DEFAULT_LEDGER_SORT } from './ledger.ts';
 import { failed, IDLE, LOADING, READY, type RequestState } from './request.ts';
 
 const OFFLINE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['NETWORK', 'TIMEOUT']);
@@ -208,8 +209,10 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
     if (get().activeProfileId === id) return;
     profileEpoch++;
     stopProbing();
-    // Toasts too: "0 of 2 done" under the new service's name would be about the wrong one.
-    set({ activeProfileId: id, ...profileData(), toasts: [] });
+    // Toasts too: "0 of 2 done" under the new service's name would be about the wrong one. All keys' filter and
+    // sort are not the last profile's either: the defaults come with the profile in one change, so lib/place.ts
+    // can put that profile's kept ones in their place before the ledger is read again (clearLedger keeps them).
+    set({ activeProfileId: id, ...profileData(), toasts: [], ledgerFilter: {}, ledgerSort: DEFAULT_LEDGER_SORT });
     get().clearLedger();
     get().clearProfileDrafts();
   };

@@ -8,6 +8,8 @@ import { call, subscribe } from '../lib/api.ts';
 import { isLive, jobTitle, settledOf, withPace, type PaceBase } from '../lib/jobs.ts';
 
 export const LEDGER_PAGE = 200;
+/** All keys' order until the person picks another, for a profile with no kept place. */
+export const DEFAULT_LEDGER_SORT: LedgerSlice['ledgerSort'] = { field: 'createdAt', dir: 'desc' };
 export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
 /** What the All keys table sends in bulk: every job action but generate. */
 export type BulkAction = Exclude<JobAction, 'generate'>;
@@ -277,7 +279,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
   };
   return {
     ledgerFilter: {},
-    ledgerSort: { field: 'createdAt', dir: 'desc' },
+    ledgerSort: DEFAULT_LEDGER_SORT,
     ledgerTotal: null,
     ledgerTotalCapped: false,
     ledgerTargets: null,
@@ -303,9 +305,11 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       reset({ ledgerFilter });
     },
     clearLedger: () => {
-      // Another profile: its jobs are not this one's, and neither is what was selected or typed in the filter.
+      // Another profile: its jobs are not this one's, and neither is what was selected. The filter and sort are
+      // that profile's own: activate() sets them (the defaults, or its kept place through lib/place.ts) with the
+      // profile itself, so they are not touched here.
       set({ selectedAll: null, job: null, generateJob: null, bulkJob: null, jobCancelling: null, jobProblems: null, ledgerRecording: 0, ledgerRecordingFailed: null });
-      reset({ selection: new Set(), ledgerStale: null, ledgerFilter: {} });
+      reset({ selection: new Set(), ledgerStale: null });
     },
     setLedgerSort: (field) => {
       const { ledgerSort } = get();
