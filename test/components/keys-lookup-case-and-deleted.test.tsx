@@ -69,3 +69,26 @@ describe('Keys: a key deleted from its panel', () => {
     });
   });
 });
+
+describe('Keys: the count of a search after a delete from the panel', () => {
+  it('says 2 matches after one of 3 is deleted, not "Showing 2 of 3 matches"', async () => {
+    const user = userEvent.setup();
+    held = [key('TRIAL-AAAAA-AAAAA-AAAAA-AAAA1', 'generated', { note: 'trial' }), key('TRIAL-AAAAA-AAAAA-AAAAA-AAAA2', 'generated', { note: 'trial' }), key('TRIAL-AAAAA-AAAAA-AAAAA-AAAA3', 'generated', { note: 'trial' })];
+    fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: held, total: held.length } });
+    fake.impl['keys.delete'] = (input) => {
+      held = held.filter((k) => k.value !== (input as { keyValue: string }).keyValue);
+      return Promise.resolve({ ok: true, data: { deletedKey: (input as { keyValue: string }).keyValue } });
+    };
+    render(<Keys />);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
+    await screen.findByText(/3 matches/);
+    await user.click(await screen.findByRole('button', { name: 'TRIAL-AAAAA-AAAAA-AAAAA-AAAA2' }));
+    await user.click(screen.getByRole('button', { name: 'Delete key' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('button', { name: 'TRIAL-AAAAA-AAAAA-AAAAA-AAAA2' })).toBeNull();
+    });
+    const line = screen.getByText(/Results for/).closest('p');
+    expect(line?.textContent).toBe('Results for “trial”: 2 matches');
+  });
+});

@@ -113,7 +113,12 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);
       const r = await request('keys.delete', { keyValue: key.value, state: key.status }, 'keyActionRequest', () => {
         const shown = get().lookupResult;
-        return { selectedKey: null, lookupResult: shown && { ...shown, active: drop(shown.active), generated: drop(shown.generated) } };
+        if (!shown) return { selectedKey: null, lookupResult: null };
+        // The count goes down with the row: "Showing 2 of 3 matches" after a delete would count a key that is gone.
+        const less = (list: Key[], total: number | null | undefined) =>
+          total === null || total === undefined || !list.some((k) => k.value === key.value) ? total : Math.max(0, total - 1);
+        const totals = shown.totals && { active: less(shown.active, shown.totals.active) ?? null, generated: less(shown.generated, shown.totals.generated) ?? null };
+        return { selectedKey: null, lookupResult: { ...shown, active: drop(shown.active), generated: drop(shown.generated), ...(totals ? { totals } : {}) } };
       }, { before: { keyActionKind: { kind: 'delete', keyValue: key.value } } });
       if (!r) return false;
       set((st) => ({ deletedHere: [...st.deletedHere, key.value] }));
