@@ -9,11 +9,34 @@ import type { ProfileData, StoreContext } from './context.ts';
 /** Keys of each state per Lookup page. */
 export const LOOKUP_PAGE = 50;
 
-/** A key that changed on the service replaces its row wherever a search result shows it. */
-function replaceKey<R extends { active: Key[]; generated: Key[] }>(result: R | null, key: Key): R | null {
+/**
+ * When, in this window, a key's state was read or changed: `seq` orders them (two in the same millisecond too),
+ * `at` is the time shown. A read whose seq is below a later change to its key is an earlier answer.
+ */
+export interface KeyMoment {
+  seq: number;
+  at: string;
+}
+/** A change to a key Keydesk made or saw (a real validation, a panel action), worded to follow "this key …". */
+export interface KeyChange extends KeyMoment {
+  what: string;
+}
+let clock = 0;
+export const keyMoment = (): KeyMoment => ({ seq: ++clock, at: new Date().toISOString() });
+/** The change to `value` made after `read` (an answer read before it), or null when the read is the newer. */
+export function changedSince(changes: Readonly<Record<string, KeyChange>>, value: string, read: KeyMoment | null | undefined): KeyChange | null {
+  const change = changes[value];
+  return change && change.seq > (read?.seq ?? 0) ? change : null;
+}
+
+type LookupResult = NonNullable<KeysSlice['lookupResult']>;
+/** A key that changed on the service replaces its row wherever a search result shows it, read at `read`. */
+function replaceKey(result: LookupResult | null, key: Key, read: KeyMoment): LookupResult | null {
   if (!result) return result;
+  const shown = [...result.active, ...result.generated].some((k) => k.value === key.value);
+  if (!shown) return result;
   const swap = (list: Key[]) => list.map((k) => (k.value === key.value ? key : k));
-  return { ...result, active: swap(result.active), generated: swap(result.generated) };
+  return { ...result, active: swap(result.active), generated: swap(result.generated), rowRead: { ...result.rowRead, [key.value]: read } };
 }
 
 
@@ -31,12 +54,27 @@ export interface KeysSlice {
    * One page of a search: active and generated keys from the same offset. Totals are null when the service
    * answers with its best match only (the real dialect), so the screen can say so rather than claim "all".
    */
-  lookupResult: { active: Key[]; generated: Key[]; page?: number; totals?: { active: number | null; generated: number | null } } | null;
+  lookupResult: {
+    active: Key[];
+    generated: Key[];
+    page?: number;
+    totals?: { active: number | null; generated: number | null };
+    /** When the search was read; a row replaced since (a panel action's answer) has its own time in rowRead. */
+    read?: KeyMoment;
+    rowRead?: Readonly<Record<string, KeyMoment>>;
+  } | null;
   lookupRequest: RequestState;
   /** Keys deleted from the key panel this session: a search left empty by a delete says so, not "no key matches". */
   deletedHere: readonly string[];
   runLookup: (term: string, page?: number) => Promise<void>;
   selectedKey: Key | null;
+  /** When the open panel's key was read (its search row's time, or the answer of the panel's last action). */
+  selectedRead: KeyMoment | null;
+  /**
+   * The last change Keydesk made or saw to each key in this profile (Validate's real validation, the panel's
+   * actions): a search row, the panel or Validate's answer read before it says it is an earlier answer.
+   */
+  keyChanges: Readonly<Record<string, KeyChange>>;
   selectKey: (key: Key | null) => void;
   /** The last extend, HWID reset or delete from the key's panel. */
   keyActionRequest: RequestState;
@@ -49,17 +87,29 @@ export interface KeysSlice {
 
 export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof ProfileData> {
   const { set, get, run, request, requestWith, toastOk, refreshAfterChange } = ctx;
-  /** The key as the service described it after a change: the detail and any search row showing it follow. */
-  const described = (d: { key: Key | null }) => (d.key ? { selectedKey: d.key, lookupResult: replaceKey(get().lookupResult, d.key) } : {});
+  /** Notes a change to a key at `m`: answers about it read before then are earlier answers. */
+  const noteChange = (keyValue: string, what: string, m: KeyMoment = keyMoment()) => ({ keyChanges: { ...get().keyChanges, [keyValue]: { ...m, what } } });
   /**
-   * The panel's change to one key, then a toast; when the service did not describe the key, the search is asked
-   * again so no row keeps the old state.
+   * The key as the service described it after a change: the detail and any search row showing it follow, read
+   * when the change was made (so neither is an earlier answer to it).
    */
-  const change = async (keyValue: string, sent: Promise<{ data: { key: Key | null } } | null>, said: (described: boolean) => string) => {
+  const described = (keyValue: string, what: string) => (d: { key: Key | null }) => {
+    if (!d.key) return {};
+    const m = keyMoment();
+    return { selectedKey: d.key, selectedRead: m, lookupResult: replaceKey(get().lookupResult, d.key, m), ...noteChange(keyValue, what, m) };
+  };
+  /**
+   * The panel's change to one key, then a toast; when the service did not describe the key, the change is noted
+   * (what shows it is an earlier answer until read again) and the search is asked again so no row keeps the old state.
+   */
+  const change = async (keyValue: string, what: string, sent: Promise<{ data: { key: Key | null } } | null>, said: (described: boolean) => string) => {
     const r = await sent;
     if (!r) return false;
     toastOk(said(r.data.key !== null));
-    if (!r.data.key) await refreshAfterChange(keyValue);
+    if (!r.data.key) {
+      set(noteChange(keyValue, what));
+      await refreshAfterChange(keyValue);
+    }
     return true;
   };
   /** What the toast adds when the service changed a key without describing it. */
@@ -95,20 +145,34 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
           return { data: { active: active.data, generated: generated.data } };
         },
         'lookupRequest',
-        ({ active, generated }) => ({
-          lookupResult: { active: active.keys, generated: generated.keys, page, totals: { active: active.total, generated: generated.total } },
-        }),
+        ({ active, generated }) => {
+          const read = keyMoment();
+          // The open panel's key in this answer is the newer state of it: the panel shows that, not what it had.
+          const selected = get().selectedKey;
+          const fresh = selected && [...active.keys, ...generated.keys].find((k) => k.value === selected.value);
+          return {
+            lookupResult: { active: active.keys, generated: generated.keys, page, totals: { active: active.total, generated: generated.total }, read, rowRead: {} },
+            ...(fresh ? { selectedKey: fresh, selectedRead: read } : {}),
+          };
+        },
         // A newer search makes this one's answer moot; a failed one shows no rows of another search.
         { before: { lookupTerm: term }, onFailure: { lookupResult: null }, latest: true },
       );
     },
     selectKey: (key) => {
-      set({ selectedKey: key, keyActionRequest: IDLE });
+      // The panel shows the key as its search row was read; a key from elsewhere, as it was handed over now.
+      const result = get().lookupResult;
+      const read = key && ((result?.rowRead?.[key.value] ?? result?.read) ?? keyMoment());
+      set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE });
     },
-    extendKey: (keyValue, days) =>
-      change(keyValue, request('keys.extend', { keyValue, days }, 'keyActionRequest', described, { before: { keyActionKind: { kind: 'extend', keyValue } } }), (told) => `Extended by ${fmt.count(days, NOUNS.day)}.${told ? '' : ` ${undescribed('the new expiry')}`}`),
-    resetHwid: (keyValue) =>
-      change(keyValue, request('keys.resetHwid', { keyValue }, 'keyActionRequest', described, { before: { keyActionKind: { kind: 'reset', keyValue } } }), (told) => `HWID reset.${told ? '' : ` ${undescribed('it')}`}`),
+    extendKey: (keyValue, days) => {
+      const what = 'was extended in Keys';
+      return change(keyValue, what, request('keys.extend', { keyValue, days }, 'keyActionRequest', described(keyValue, what), { before: { keyActionKind: { kind: 'extend', keyValue } } }), (told) => `Extended by ${fmt.count(days, NOUNS.day)}.${told ? '' : ` ${undescribed('the new expiry')}`}`);
+    },
+    resetHwid: (keyValue) => {
+      const what = 'had its HWID reset in Keys';
+      return change(keyValue, what, request('keys.resetHwid', { keyValue }, 'keyActionRequest', described(keyValue, what), { before: { keyActionKind: { kind: 'reset', keyValue } } }), (told) => `HWID reset.${told ? '' : ` ${undescribed('it')}`}`);
+    },
     deleteKey: async (key) => {
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);
       const r = await request('keys.delete', { keyValue: key.value, state: key.status }, 'keyActionRequest', () => {
@@ -121,7 +185,7 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
         return { selectedKey: null, lookupResult: { ...shown, active: drop(shown.active), generated: drop(shown.generated), ...(totals ? { totals } : {}) } };
       }, { before: { keyActionKind: { kind: 'delete', keyValue: key.value } } });
       if (!r) return false;
-      set((st) => ({ deletedHere: [...st.deletedHere, key.value] }));
+      set((st) => ({ deletedHere: [...st.deletedHere, key.value], ...noteChange(key.value, 'was deleted in Keys') }));
       toastOk('Key deleted.');
       return true;
     },

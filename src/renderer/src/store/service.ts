@@ -1,6 +1,7 @@
 // The service's other parts: keyless entries, identifiers, validation, this machine's HWIDs, and the activity log.
 import type { OperationInput } from '../../../shared/contract.ts';
 import type { AuditEntry, HwidReading, KeylessEntry, ValidationReport } from '../../../shared/domain.ts';
+import { keyMoment, type KeyMoment } from './keys.ts';
 import { IDLE, READY, type RequestState } from './request.ts';
 import type { ProfileData, StoreContext } from './context.ts';
 
@@ -28,6 +29,8 @@ export interface ServiceSlice {
   hwidsRequest: RequestState;
   loadHwids: () => Promise<void>;
   validation: ValidationReport | null;
+  /** When the answer shown came, and for which key (null: keyless); a later change to that key makes it an earlier answer. */
+  validationRead: (KeyMoment & { keyValue: string | null }) | null;
   validationRequest: RequestState;
   runValidation: (input: OperationInput<'validation.run'>) => Promise<void>;
   audit: { entries: AuditEntry[]; total: number; offset: number; limit: number } | null;
@@ -86,8 +89,18 @@ export function createServiceSlice(ctx: StoreContext): Omit<ServiceSlice, keyof 
     },
     runValidation: async (input) => {
       // A new question: no earlier answer, good or bad, may stay on screen beside the new one.
-      await request('validation.run', input, 'validationRequest', (validation) => ({ validation }), {
-        before: { validation: null },
+      const keyValue = input.mode === 'key' ? (input.keyValue ?? null) : null;
+      await request('validation.run', input, 'validationRequest', (validation) => {
+        const read = keyMoment();
+        // A real validation the service let through activated the key and bound it: what Keys showed of it is older.
+        const changed = keyValue !== null && validation.success && !validation.dryRun;
+        return {
+          validation,
+          validationRead: { ...read, keyValue },
+          ...(changed ? { keyChanges: { ...get().keyChanges, [keyValue]: { ...read, what: 'was validated for real in Validate & HWID' } } } : {}),
+        };
+      }, {
+        before: { validation: null, validationRead: null },
         latest: true,
       });
     },

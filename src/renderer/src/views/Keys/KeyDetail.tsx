@@ -12,6 +12,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import type { ReactNode } from 'react';
 import { useKeydesk } from '../../store/index.ts';
+import { changedSince } from '../../store/keys.ts';
 import { focusKeyRow, rowAfter } from './Lookup.tsx';
 
 /** What a field shows when the service's dialect leaves it out. */
@@ -36,6 +37,12 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
   const busy = useKeydesk((s) => s.keyActionRequest.status === 'loading');
   /** The action that waits for its answer on this key, if any: its button says so. */
   const waiting = useKeydesk((s) => (s.keyActionRequest.status === 'loading' && s.keyActionKind?.keyValue === key.value ? s.keyActionKind.kind : null));
+  // Read before a later change to this key (a real validation in Validate & HWID, say): the panel is an earlier answer.
+  const change = useKeydesk((s) => changedSince(s.keyChanges, key.value, s.selectedRead));
+  const readAt = useKeydesk((s) => s.selectedRead?.at ?? null);
+  const lookupTerm = useKeydesk((s) => s.lookupTerm);
+  const runLookup = useKeydesk((s) => s.runLookup);
+  const searching = useKeydesk((s) => s.lookupRequest.status === 'loading');
   const error = useKeydesk((s) => s.keyActionRequest.error);
   const extendKey = useKeydesk((s) => s.extendKey);
   const resetHwid = useKeydesk((s) => s.resetHwid);
@@ -159,6 +166,19 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
           <Icon name="cross" />
         </button>
       </div>
+      {change && (
+        <div className="warning" role="status">
+          <p>
+            An earlier answer{readAt && <>, read at <Time iso={readAt} mode="time" /></>}: this key {change.what} at <Time iso={change.at} mode="time" />{' '}
+            since. What is shown below, and which actions are offered, is from before; {lookupTerm ? 'search again' : 'look it up again'} to see it now.
+          </p>
+          {lookupTerm && (
+            <button type="button" disabled={searching} onClick={() => void runLookup(lookupTerm, useKeydesk.getState().lookupResult?.page ?? 0)}>
+              Search again
+            </button>
+          )}
+        </div>
+      )}
       <dl className="detail">
         {fields.map(([label, value]) => (
           <div key={label}>

@@ -11,6 +11,7 @@ import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { BLANK_SEARCH } from '../../lib/text.ts';
 import { LOOKUP_PAGE, useDraft, useKeydesk } from '../../store/index.ts';
+import { changedSince, type KeyChange } from '../../store/keys.ts';
 
 /** A key's expiry: its date, or a days key's term. */
 export function KeyExpiry({ k }: { k: Pick<Key, 'expiresAt' | 'expiresByDaysKey' | 'daysKey' | 'unreported'> }) {
@@ -80,7 +81,14 @@ export function Lookup() {
   const [term, setTerm] = useDraft('lookup.term');
   const [blankError, setBlankError] = useState<string | null>(null);
   const deletedHere = useKeydesk((s) => s.deletedHere);
+  const keyChanges = useKeydesk((s) => s.keyChanges);
   const rows: Key[] = result ? [...result.active, ...result.generated] : [];
+  /** A row read before a later change to its key (a real validation, say): it shows the key as it was. */
+  const changeAfter = (k: Key): KeyChange | null => changedSince(keyChanges, k.value, result?.rowRead?.[k.value] ?? result?.read);
+  const earlier = rows.flatMap((k) => {
+    const c = changeAfter(k);
+    return c ? [{ value: k.value, change: c }] : [];
+  });
   const page = result?.page ?? 0;
   const totals = result?.totals;
   const known = totals && totals.active !== null && totals.generated !== null ? { active: totals.active, generated: totals.generated } : null;
@@ -127,6 +135,19 @@ export function Lookup() {
                 ? `Showing ${fmt.number(rows.length)} of ${fmt.count(total, NOUNS.match)} (page ${fmt.number(page + 1)} of ${fmt.number(pages)}).`
                 : fmt.count(total, NOUNS.match)}
           </p>
+          {earlier.length > 0 && (
+            <div className="warning" role="status">
+              {earlier.map(({ value, change }) => (
+                <p key={value}>
+                  ⚠ <span className="mono">{value}</span> {change.what} at <Time iso={change.at} mode="time" />, after this search was read
+                  {result?.read && <> at <Time iso={result.read.at} mode="time" /></>}: its row shows it as it was then.
+                </p>
+              ))}
+              <button type="button" disabled={status === 'loading'} onClick={() => void runLookup(lookupTerm, page)}>
+                Search again
+              </button>
+            </div>
+          )}
           <DataTable
             label="Matching keys"
             columns={[
@@ -138,6 +159,7 @@ export function Lookup() {
                       {k.value}
                     </button>
                     <CopyButton value={k.value} label={`Copy key ${k.value}`} />
+                    {changeAfter(k) && <span className="muted" title="This row was read before a later change to the key: search again to see it now.">⚠ earlier answer</span>}
                   </span>
                 ),
               },

@@ -7,6 +7,7 @@ import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { paddedWarning, showEnds, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
+import { changedSince } from '../../store/keys.ts';
 
 const OUTCOME_WORDS: Record<ValidationOutcome, string> = {
   success: 'Valid: this machine would be let in.',
@@ -71,6 +72,9 @@ export function Validate() {
   const loadHwids = useKeydesk((s) => s.loadHwids);
   const hwidsError = useKeydesk((s) => s.hwidsRequest.error);
   const report = useKeydesk((s) => s.validation);
+  const answeredAt = useKeydesk((s) => s.validationRead?.at ?? null);
+  // The key was changed since this answer came (its HWID reset in Keys, say): the answer may no longer hold.
+  const changedAfter = useKeydesk((s) => (s.validationRead?.keyValue ? changedSince(s.keyChanges, s.validationRead.keyValue, s.validationRead) : null));
   const { status, error } = useKeydesk((s) => s.validationRequest);
   const run = useKeydesk((s) => s.runValidation);
   const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId));
@@ -199,6 +203,12 @@ export function Validate() {
           {status === 'loading' && <p role="status">Asking the service…</p>}
           {!refused && (error || report) && sentFor !== null && sentFor !== inForm && (
             <p className="muted">The last run&apos;s answer, for other values than those in the form now:</p>
+          )}
+          {!refused && report && changedAfter && (
+            <p className="warning" role="status">
+              An earlier answer{answeredAt && <>, from <Time iso={answeredAt} mode="time" /></>}: this key {changedAfter.what} at{' '}
+              <Time iso={changedAfter.at} mode="time" /> since, so it may no longer hold. Validate again to see it now.
+            </p>
           )}
           {!refused && error && <FailureMessage failure={error} />}
           {!refused && report && <ValidationAnswer report={report} />}

@@ -1,0 +1,96 @@
+// One key, one state on a screen: Keys' search rows and open key panel never show a key as it was before a change
+// made elsewhere (a real validation in Validate & HWID) without saying they are earlier answers, a later search
+// gives the open panel the newer state, and Validate's answer says it is an earlier one once the key was changed
+// in Keys (walk8 U3).
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Key, ValidationReport } from '../../src/shared/domain.ts';
+import { fake, installBridge, key, readySession, remoteProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
+const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
+const initial = useKeydesk.getState();
+
+const KEY = '23ZRN-AAAAA-BBBBB-CCCCC-DDDDD';
+const valid: ValidationReport = {
+  outcome: 'success', success: true, message: '', dryRun: false, hwid: 'MACHINE-1', premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z', notes: '', keyless: false, registeredServiceId: 'shop', raw: { V2_Authentication: 'success' },
+};
+/** The key as the service holds it now: the fake search answers this. */
+let held: Key;
+
+beforeEach(() => {
+  readySession(useKeydesk, initial, [remoteProfile]);
+  useKeydesk.setState({ activeProfileId: 'p2' });
+  held = key(KEY, 'generated', { note: 'trial' });
+  fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
+  fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: held.status === 'active' ? { keys: [held], total: 1 } : { keys: [], total: 0 } });
+  fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: held.status === 'generated' ? { keys: [held], total: 1 } : { keys: [], total: 0 } });
+  fake.impl['validation.run'] = () => {
+    held = { ...held, status: 'active', hwid: 'MACHINE-1', activatedAt: '2026-11-23T18:00:00.000Z' };
+    return Promise.resolve({ ok: true, data: valid });
+  };
+  fake.impl['keys.resetHwid'] = () => {
+    held = { ...held, hwid: null };
+    return Promise.resolve({ ok: true, data: { key: held } });
+  };
+});
+
+const panel = () => screen.getByRole('complementary', { name: 'Key detail' });
+const validateForReal = () => useKeydesk.getState().runValidation({ mode: 'key', keyValue: KEY, hwid: { custom: 'MACHINE-1' }, confirmActivation: true });
+
+describe('Keys after a real validation of a key it shows', () => {
+  it('marks the search row and the open panel as earlier answers, naming the validation, until searched again; then both show the key active and bound', async () => {
+    const user = userEvent.setup();
+    render(<Keys />);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
+    await user.click(await screen.findByRole('button', { name: KEY }));
+    expect(within(panel()).queryByText(/An earlier answer/)).toBeNull();
+
+    await validateForReal();
+    await waitFor(() => {
+      expect(within(panel()).getByText(/An earlier answer/).textContent).toMatch(/this key was validated for real in Validate & HWID at .* since/);
+    });
+    const table = screen.getByRole('table', { name: 'Matching keys' });
+    expect(within(table).getByText('⚠ earlier answer')).toBeTruthy();
+
+    await user.click(within(panel()).getByRole('button', { name: 'Search again' }));
+    await waitFor(() => {
+      expect(within(panel()).queryByText(/An earlier answer/)).toBeNull();
+    });
+    expect(within(screen.getByRole('table', { name: 'Matching keys' })).queryByText('⚠ earlier answer')).toBeNull();
+    expect(within(panel()).getByText('MACHINE-1')).toBeTruthy();
+    expect(within(within(screen.getByRole('table', { name: 'Matching keys' })).getAllByRole('row')[1]!).getByText('MACHINE-1')).toBeTruthy();
+  });
+
+  it('gives the open panel the key as a later search read it, so the row and the panel agree', async () => {
+    const user = userEvent.setup();
+    render(<Keys />);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
+    await user.click(await screen.findByRole('button', { name: KEY }));
+    expect(within(panel()).queryByText('MACHINE-1')).toBeNull();
+    // Activated on the service by someone else; this window knows nothing of it until it searches.
+    held = { ...held, status: 'active', hwid: 'MACHINE-1' };
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => {
+      expect(within(panel()).getByText('MACHINE-1')).toBeTruthy();
+    });
+    expect(within(panel()).getByRole('button', { name: 'Reset HWID' }).hasAttribute('disabled')).toBe(false);
+  });
+});
+
+describe('Validate after the key it answered for was changed in Keys', () => {
+  it('says its answer is an earlier one once the key’s HWID was reset in Keys', async () => {
+    render(<Validate />);
+    await validateForReal();
+    await screen.findByText('Valid: this machine was let in; the key is now bound to it.');
+    expect(screen.queryByText(/An earlier answer/)).toBeNull();
+
+    expect(await useKeydesk.getState().resetHwid(KEY)).toBe(true);
+    const note = await screen.findByText(/An earlier answer/);
+    expect(note.textContent).toMatch(/this key had its HWID reset in Keys at .* since, so it may no longer hold\. Validate again to see it now\./);
+  });
+});
