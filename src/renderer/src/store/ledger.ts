@@ -27,8 +27,13 @@ export interface LedgerSlice {
   /** An exact count is on its way. */
   ledgerCounting: boolean;
   ledgerPages: ReadonlyMap<number, LedgerRow[]>;
-  /** What the table showed before the filter or sort changed, kept on screen until the first new page arrives. */
-  ledgerStale: { total: number; pages: ReadonlyMap<number, LedgerRow[]> } | null;
+  /**
+   * What the table showed before the filter or sort changed (or before a re-read of the same one), kept on screen
+   * until the first new page arrives: with the filter and sort it answered and when it was read.
+   */
+  ledgerStale: { total: number; pages: ReadonlyMap<number, LedgerRow[]>; filter?: LedgerFilter; sort?: LedgerSlice['ledgerSort']; at?: string | null } | null;
+  /** When the first page of the rows shown was read (null until it is). */
+  ledgerReadAt: string | null;
   /** Bumps on every filter or sort change; answers for an older generation are dropped. */
   ledgerGeneration: number;
   ledgerError: string | null;
@@ -266,7 +271,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
   const reset = (patch: Pick<Partial<LedgerSlice>, 'ledgerFilter' | 'ledgerSort' | 'selection' | 'ledgerStale'>) => {
     inFlight.clear();
     set((s) => ({
-      ledgerStale: s.ledgerTotal === null ? s.ledgerStale : { total: s.ledgerTotal, pages: s.ledgerPages },
+      ledgerStale: s.ledgerTotal === null ? s.ledgerStale : { total: s.ledgerTotal, pages: s.ledgerPages, filter: s.ledgerFilter, sort: s.ledgerSort, at: s.ledgerReadAt },
+      ledgerReadAt: null,
       ledgerTotal: null,
       ledgerTotalCapped: false,
       ledgerTargets: null,
@@ -286,6 +292,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     ledgerCounting: false,
     ledgerPages: new Map(),
     ledgerStale: null,
+    ledgerReadAt: null,
     ledgerGeneration: 0,
     ledgerError: null,
     ledgerRecording: 0,
@@ -344,6 +351,7 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         }
         return {
           ledgerTotal: total, ledgerTotalCapped: capped, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null,
+          ledgerReadAt: s.ledgerReadAt ?? new Date().toISOString(),
           ...(r.data.targets === undefined ? {} : { ledgerTargets: { count: r.data.targets, capped: r.data.targetsCapped ?? false } }),
           ledgerRecording: r.data.recording ?? 0, ledgerRecordingFailed: r.data.recordingFailed ?? null,
         };

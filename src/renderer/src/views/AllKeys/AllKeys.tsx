@@ -9,7 +9,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
 import { JobElsewhere, OpenInJobs } from '../../components/JobLinks.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
-import { LEDGER_PAGE, type BulkAction } from '../../store/ledger.ts';
+import { LEDGER_PAGE, type BulkAction, type LedgerFilter } from '../../store/ledger.ts';
 import { canCancel, isLive, jobTitle } from '../../lib/jobs.ts';
 import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
@@ -461,6 +461,11 @@ function BulkBar() {
   );
 }
 
+/** A filter as it selects: a term without its surrounding spaces (as main gets it), nothing blank or unset. */
+function trimmed(f: LedgerFilter): string {
+  return JSON.stringify([f.text?.trim() ?? '', f.status ?? null, f.premium ?? null]);
+}
+
 export function AllKeys() {
   const total = useKeydesk((s) => s.ledgerTotal);
   const capped = useKeydesk((s) => s.ledgerTotalCapped);
@@ -534,6 +539,9 @@ export function AllKeys() {
   const failed = total === null && error !== null;
   const loading = total === null && !failed;
   const count = total ?? stale?.total ?? 0;
+  // The rows kept are this filter's own when only a re-read (after a job, say) failed: say that, not "another filter's".
+  const staleSameFilter = stale?.filter !== undefined && trimmed(stale.filter) === trimmed(filter);
+  const staleSameQuery = staleSameFilter && stale.sort?.field === sort.field && stale.sort.dir === sort.dir;
   const pages = total === null && stale ? stale.pages : fresh;
   // With a capped count the table spans the cap, and one page past the furthest full page loaded: it grows as
   // the user scrolls, until a short page gives the end.
@@ -714,7 +722,9 @@ export function AllKeys() {
       <p role="status" className="muted">
         {failed
           ? stale
-            ? `Still showing the earlier results (${fmt.count(count, NOUNS.key)}), not this filter's.`
+            ? staleSameQuery
+              ? `Reading this filter again failed: still showing its results as read${stale.at ? ` at ${fmt.time(stale.at)}` : ' earlier'} (${fmt.count(count, NOUNS.key)}).`
+              : `Still showing the earlier results (${fmt.count(count, NOUNS.key)}${stale.at ? `, read at ${fmt.time(stale.at)}` : ''}), not this ${staleSameFilter ? 'order' : "filter's"}.`
             : ''
           : loading
             ? 'Loading…'

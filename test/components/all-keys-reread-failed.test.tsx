@@ -1,0 +1,66 @@
+// All keys when a re-read of the same filter fails (the core gone after a job's end, say): the line under the table
+// says the rows are this filter's earlier results, read at what time, and that reading them again failed; only a
+// filter that changed is told "not this filter's" (walk8 U11).
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LedgerRow } from '../../src/shared/domain.ts';
+import { emit, fake, installBridge, readySession, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { fmt } = await import('../../src/renderer/src/lib/format.ts');
+const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
+const initial = useKeydesk.getState();
+
+const row = (value: string): LedgerRow => ({
+  value, note: 'remote bulk', status: 'generated', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
+});
+const rows = [row('KD-A'), row('KD-B'), row('KD-C')];
+const GONE = 'The Keydesk harness is not answering (Failed to fetch).';
+
+beforeEach(() => {
+  readySession(useKeydesk, initial, [sandboxProfile]);
+  useKeydesk.setState({ ledgerFilter: { text: 'remote bulk' } });
+  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+  fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows, total: 3, totalCapped: false } });
+  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  useKeydesk.getState().followJobs();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** The ledger writer finished recording: the store reads the same filter again. */
+const reread = () => {
+  emit('ledger.changed', { profileId: 'sandbox', recording: 1, failure: null });
+  emit('ledger.changed', { profileId: 'sandbox', recording: 0, failure: null });
+};
+
+describe('All keys: a failed re-read of the same filter', () => {
+  it('says the rows are this filter’s results as read at their time and that reading them again failed, not “not this filter’s”', async () => {
+    const before = Date.now();
+    render(<AllKeys />);
+    await screen.findByText('3 keys');
+    const readAt = useKeydesk.getState().ledgerReadAt;
+    expect(readAt).not.toBeNull();
+    expect(Date.parse(readAt ?? '')).toBeGreaterThanOrEqual(before);
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: GONE });
+    reread();
+    await screen.findByText(GONE);
+    const line = `Reading this filter again failed: still showing its results as read at ${fmt.time(readAt ?? '')} (3 keys).`;
+    await screen.findByText(line);
+    expect(screen.queryByText(/not this filter's/)).toBeNull();
+  });
+
+  it('still says “not this filter’s” when the filter changed and the new one could not be read', async () => {
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await screen.findByText('3 keys');
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: GONE });
+    await user.type(screen.getByRole('searchbox'), ' x');
+    await waitFor(() => {
+      expect(screen.getByText(/^Still showing the earlier results \(3 keys, read at .*\), not this filter's\.$/)).toBeTruthy();
+    });
+  });
+});
