@@ -697,6 +697,29 @@ describe('the audit log', () => {
   });
 });
 
+describe('the audit log found by the words Activity shows', () => {
+  it('finds an operation by its Operation column words (“Push an execution”, “delete a key”), as a part of them like any term, still by target, message and id, and not other operations', () => {
+    const db = new LocalDb(':memory:');
+    db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'executions.push', target: 'execution count', outcome: 'ok', message: '' });
+    db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'keys.delete', target: 'KEY-1', outcome: 'ok', message: '' });
+    db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'keys.delete', target: 'KEY-2', outcome: 'failed', message: 'The service refused' });
+    db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'keyless.delete', target: 'HW-1', outcome: 'ok', message: '' });
+    db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'keys.bulk', target: '3 keys', outcome: 'ok', message: '' });
+    const actions = (text: string) => db.listAudit({ text }, 0, 100).entries.map((e) => e.action).sort();
+    expect(actions('Push an execution')).toEqual(['executions.push']);
+    // A part of the words, as with targets and messages: "Delete a key" is also the start of "Delete a keyless entry".
+    expect(actions('delete a key')).toEqual(['keyless.delete', 'keys.delete', 'keys.delete']);
+    expect(actions('Delete a keyless entry')).toEqual(['keyless.delete']);
+    expect(actions('Bulk action on keys')).toEqual(['keys.bulk']);
+    expect(db.listAudit({ text: 'Delete a key', outcome: 'failed' }, 0, 100).total).toBe(1);
+    expect(actions('KEY-2')).toEqual(['keys.delete']);
+    expect(actions('refused')).toEqual(['keys.delete']);
+    expect(actions('keys.delete')).toEqual(['keys.delete', 'keys.delete']);
+    expect([...db.iterateAudit({ text: 'Push an execution' })].map((e) => e.action)).toEqual(['executions.push']);
+    db.close();
+  });
+});
+
 describe('the jobs a window finds after a reload', () => {
   it('lists the 20 newest and every running or interrupted job however old, newest first, for that profile only', () => {
     const db = new LocalDb(':memory:');

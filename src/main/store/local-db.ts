@@ -5,6 +5,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import type { ParsedInput } from '../../shared/contract.ts';
 import type { JsonText } from '../../shared/key-batch.ts';
 import { LEDGER_COUNT_CAP } from '../../shared/rules.ts';
+import { OPERATION_WORDS, RETIRED_WORDS } from '../../shared/operation-words.ts';
 import type { AuditEntry, HistoryBucket, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow, LedgerSortField, UpgradeProgress, UpgradeWork } from '../../shared/domain.ts';
 import { splitStatements } from './sql-statements.ts';
 
@@ -2103,10 +2104,14 @@ export class LocalDb {
     const clauses = ['1 = 1'];
     const params: SQLInputValue[] = [];
     if (filter.text) {
-      // The text finds an operation by its name ("generate") as well as by its target, message or service.
-      clauses.push("(action LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\' OR message LIKE ? ESCAPE '\\' OR profile_name LIKE ? ESCAPE '\\')");
+      // The text finds an operation by the words Activity shows for it ("Push an execution", or a part of them),
+      // by its id ("keys.delete"), and by its target, message or service.
+      const term = filter.text.toLowerCase();
+      const named = Object.entries({ ...RETIRED_WORDS, ...OPERATION_WORDS }).filter(([, words]) => words.toLowerCase().includes(term)).map(([id]) => id);
+      const byWords = named.length > 0 ? ` OR action IN (${named.map(() => '?').join(', ')})` : '';
+      clauses.push(`(action LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\' OR message LIKE ? ESCAPE '\\' OR profile_name LIKE ? ESCAPE '\\'${byWords})`);
       const t = likeTerm(filter.text);
-      params.push(t, t, t, t);
+      params.push(t, t, t, t, ...named);
     }
     if (filter.outcome) {
       clauses.push('outcome = ?');
