@@ -65,7 +65,7 @@ const ledgerSort = z.strictObject({
 const ledgerCursor = z.strictObject({ key: z.string().max(LIMITS.noteMaxChars).nullable(), value: schemas.keyValue });
 const auditFilter = z.strictObject({
   text: z.string().max(LIMITS.textMaxChars).optional(),
-  outcome: z.enum(['ok', 'failed']).optional(),
+  outcome: z.enum(['ok', 'failed', 'unknown']).optional(),
   action: z.string().max(64).optional(),
 });
 

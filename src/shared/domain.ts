@@ -260,6 +260,7 @@ export interface AuditEntry {
   profileName: string;
   action: string;
   target: string;
-  outcome: 'ok' | 'failed';
+  /** unknown: sent, and no answer came (or one that could not be read): it may or may not have taken effect. */
+  outcome: 'ok' | 'failed' | 'unknown';
   message: string;
 }

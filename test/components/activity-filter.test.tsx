@@ -60,3 +60,30 @@ describe('Activity: the filter', () => {
     });
   });
 });
+
+describe('Activity: an operation whose answer was lost', () => {
+  it('shows it as Unknown — may or may not have taken effect, not Failed, and offers Unknown in the Outcome filter', async () => {
+    const user = userEvent.setup();
+    const lost: AuditEntry = {
+      ...entry(3, 'execution count'), action: 'executions.push', outcome: 'unknown',
+      message: 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.',
+    };
+    fake.impl['audit.list'] = (input) => {
+      const { filter } = input as { filter: { outcome?: string } };
+      const entries = [lost, entry(2, 'KD-ALPHA')].filter((e) => filter.outcome === undefined || e.outcome === filter.outcome);
+      return Promise.resolve({ ok: true, data: { entries, total: entries.length } });
+    };
+    render(<Activity />);
+    const row = (await screen.findByText('execution count')).closest('tr');
+    expect(row?.textContent).toContain('Unknown — may or may not have taken effect');
+    expect(row?.textContent).not.toContain('Failed');
+    await user.selectOptions(screen.getByRole('combobox', { name: /Outcome/ }), 'unknown');
+    await waitFor(() => {
+      expect(sentFilters().at(-1)).toEqual({ outcome: 'unknown' });
+    });
+    await waitFor(() => {
+      expect(screen.queryByText('KD-ALPHA')).toBeNull();
+    });
+    expect(screen.getByText('execution count')).toBeTruthy();
+  });
+});

@@ -54,7 +54,8 @@ export async function audited<T>(
     profileName: profile.name,
     action,
     target,
-    outcome: result.ok ? 'ok' : 'failed',
+    // Sent with no answer: Activity must not call it failed, since it may have taken effect.
+    outcome: result.ok ? 'ok' : result.code === 'OUTCOME_UNKNOWN' ? 'unknown' : 'failed',
     message: result.ok ? '' : result.message,
   });
   return result;

@@ -5,7 +5,7 @@
 // user asks: extend is not idempotent.
 import { randomUUID } from 'node:crypto';
 import type { ParsedInput } from '../../shared/contract.ts';
-import type { JobAction, JobItemState, JobState, JobSummary, Key } from '../../shared/domain.ts';
+import type { AuditEntry, JobAction, JobItemState, JobState, JobSummary, Key } from '../../shared/domain.ts';
 import { fail, ok, type ErrorCode, type Result } from '../../shared/result.ts';
 import { readBack } from '../client/read-back.ts';
 import type { BatchIntake, ServiceClient } from '../client/service-client.ts';
@@ -770,7 +770,7 @@ export class JobService {
     run.inflight--;
     const now = this.clock.now();
     const action = AUDIT_ACTION[run.job.action];
-    const audit = (outcome2: 'ok' | 'failed', message: string): void => {
+    const audit = (outcome2: AuditEntry['outcome'], message: string): void => {
       run.audit.push({ profileId: run.job.profileId, profileName: run.profileName, action, target: run.job.action === 'generate' ? `${keyCount(item.size)} (${item.target} of a job)` : item.target, outcome: outcome2, message });
     };
     run.counts.sent -= item.size;
@@ -810,7 +810,8 @@ export class JobService {
           else if (run.job.action === 'resetHwid') run.hwidStale.push(item.target);
           else if (run.job.action === 'delete') run.statusStale.push(item.target);
         }
-        audit('failed', outcome.message);
+        // An item sent with no answer may have taken effect: Activity says unknown, not failed.
+        audit(outcome.kind === 'unknown' ? 'unknown' : 'failed', outcome.message);
         if (run.control.unreachable && !run.stop) {
           // Gone (a run of lost connections, a probe among them): nothing more is sent into it; the keys left stay
           // pending, for a resume once it answers again.

@@ -557,7 +557,7 @@ export interface LedgerCursor {
 }
 export interface AuditFilter {
   text?: string | undefined;
-  outcome?: 'ok' | 'failed' | undefined;
+  outcome?: AuditEntry['outcome'] | undefined;
   action?: string | undefined;
 }
 

@@ -29,7 +29,7 @@ export const BLANK_SEARCH = 'Type a key, HWID or note to search.';
  * Activity's filter as the list, its export and the palette's export send it: a term's surrounding spaces are
  * not part of it, and spaces alone are no filter (as in All keys), never a filter that hides every operation.
  */
-export function activityFilter(text: string, outcome: string): { text?: string; outcome?: 'ok' | 'failed' } {
+export function activityFilter(text: string, outcome: string): { text?: string; outcome?: 'ok' | 'failed' | 'unknown' } {
   const term = text.trim();
-  return { ...(term ? { text: term } : {}), ...(outcome === 'ok' || outcome === 'failed' ? { outcome } : {}) };
+  return { ...(term ? { text: term } : {}), ...(outcome === 'ok' || outcome === 'failed' || outcome === 'unknown' ? { outcome } : {}) };
 }

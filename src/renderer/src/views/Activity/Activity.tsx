@@ -12,6 +12,8 @@ import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
+export const OUTCOME_UNKNOWN_WORDS = 'Unknown — may or may not have taken effect';
+
 const COLUMNS: Column<AuditEntry>[] = [
   { header: 'When', cell: (e) => <Time iso={e.at} mode="dateTime" /> },
   { header: 'Service', cell: (e) => e.profileName },
@@ -22,6 +24,11 @@ const COLUMNS: Column<AuditEntry>[] = [
     cell: (e) =>
       e.outcome === 'ok' ? (
         <Badge tone="success" icon="check">Succeeded</Badge>
+      ) : e.outcome === 'unknown' ? (
+        // Sent, and no answer came: it may have been done, so it is not called failed.
+        <span className="outcome-failed">
+          <Badge tone="warning" icon="alert">{OUTCOME_UNKNOWN_WORDS}</Badge> {plain(e.message)}
+        </span>
       ) : (
         <span className="outcome-failed">
           <Badge tone="danger" icon="alert">Failed</Badge> {plain(e.message)}
@@ -69,6 +76,7 @@ export function Activity() {
               <option value="">Any</option>
               <option value="ok">Succeeded</option>
               <option value="failed">Failed</option>
+              <option value="unknown">Unknown (no answer came)</option>
             </select>
           </label>
           {(['csv', 'json'] as const).map((format) => (

@@ -1,0 +1,97 @@
+// Activity's record of an act whose answer was lost: a push, a delete of one key, and a bulk delete's items that
+// the real sandbox applied but whose answers never came back are written 'unknown' (may or may not have taken
+// effect), not 'failed'; the Outcome filter finds them under Unknown only; a refusal the service stated stays
+// 'failed'. Against the real sandbox, behind a loopback server that forwards every request and, while muted,
+// drops the answer (walk8 U5).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchValues } from '../../src/shared/key-batch.ts';
+import { startTestCore, type TestCore } from '../support/core.ts';
+import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
+
+const IDENTIFIER = 'lost-answers';
+let t: TestCore;
+let remote: RemoteSandbox;
+let proxy: Server;
+/** While true the request still reaches the sandbox (and is applied there), but its answer is dropped. */
+let mute = false;
+const forwards: Promise<void>[] = [];
+
+beforeAll(async () => {
+  remote = await startRemoteSandbox({ name: 'Lost Answers', identifier: IDENTIFIER });
+  proxy = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', remote.url);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+      const muted = mute;
+      forwards.push(
+        fetch(url, { method: req.method ?? 'GET', headers, body: req.method === 'GET' ? null : body }).then(async (up) => {
+          const text = await up.text();
+          if (!muted && !res.destroyed) res.writeHead(up.status, { 'content-type': 'application/json' }).end(text);
+        }),
+      );
+    });
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  // A short wait for an answer (the client's own option), so "no answer" comes within the test's time.
+  t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 1_000, bodyMs: 1_000 }, retryDelaysMs: [] } });
+  const profile = await t.must('profiles.add', { name: 'Lost Answers', baseUrl: base, apiKey: remote.apiKey, serviceIdentifier: IDENTIFIER });
+  await t.must('profiles.select', { id: profile.id });
+});
+afterAll(async () => {
+  await t.close();
+  proxy.closeAllConnections();
+  await new Promise((r) => proxy.close(r));
+  await Promise.allSettled(forwards);
+  await remote.close();
+});
+
+const outcomes = async (action: string, outcome?: 'ok' | 'failed' | 'unknown') =>
+  (await t.must('audit.list', { filter: { action, ...(outcome ? { outcome } : {}) }, offset: 0, limit: 100 })).entries.map((e) => [e.target, e.outcome]);
+
+describe('acts whose answer was lost, in the activity log', () => {
+  it('records a push the service counted but never confirmed as unknown, found by the Unknown filter and not by Failed', async () => {
+    const before = (await t.must('executions.get')).executionCount;
+    mute = true;
+    const r = await t.call('executions.push');
+    mute = false;
+    expect(r).toMatchObject({ ok: false, code: 'OUTCOME_UNKNOWN' });
+    await Promise.all(forwards);
+    expect((await t.must('executions.get')).executionCount).toBe(before + 1);
+    expect((await outcomes('executions.push')).map(([, o]) => o)).toEqual(['unknown']);
+    expect(await outcomes('executions.push', 'unknown')).toHaveLength(1);
+    expect(await outcomes('executions.push', 'failed')).toEqual([]);
+  });
+
+  it('records a delete with no answer as unknown, and a delete the service refused as failed', async () => {
+    const [lost] = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 1, isPremium: false, note: 'lost delete' })).generated);
+    if (!lost) throw new Error('no key made');
+    mute = true;
+    expect(await t.call('keys.delete', { keyValue: lost, state: 'generated' })).toMatchObject({ ok: false, code: 'OUTCOME_UNKNOWN' });
+    mute = false;
+    await Promise.all(forwards);
+    expect(remote.store.inspect('SELECT value FROM keys WHERE value = ?', lost)).toEqual([]);
+    const refused = await t.call('keys.delete', { keyValue: lost, state: 'generated' });
+    expect(refused.ok).toBe(false);
+    expect(await outcomes('keys.delete')).toEqual([[lost, 'failed'], [lost, 'unknown']]);
+  });
+
+  it("records a bulk delete's items sent with no answer as unknown, one row each", async () => {
+    const keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'lost bulk' })).generated);
+    mute = true;
+    const job = await t.must('jobs.start', { action: 'delete', target: { keyValues: keys } });
+    await t.core.jobs.settled(job.id);
+    mute = false;
+    await Promise.all(forwards);
+    expect((await t.must('jobs.get', { jobId: job.id })).counts.unknown).toBe(3);
+    expect(remote.store.inspect(`SELECT value FROM keys WHERE value IN (${keys.map(() => '?').join(', ')})`, ...keys)).toEqual([]);
+    const unknownTargets = (await t.must('audit.list', { filter: { outcome: 'unknown' }, offset: 0, limit: 100 })).entries.map((e) => e.target);
+    for (const k of keys) expect(unknownTargets).toContain(k);
+    const failedTargets = (await t.must('audit.list', { filter: { outcome: 'failed' }, offset: 0, limit: 100 })).entries.map((e) => e.target);
+    for (const k of keys) expect(failedTargets).not.toContain(k);
+  });
+});
