@@ -50,6 +50,20 @@ describe('All keys', () => {
     await expect.poll(async () => { const [first, second] = await firstTwo(); return (first ?? '') < (second ?? ''); }).toBe(true);
   });
 
+  it('comes back after a reload to All keys with its filter and sort (walk8 P1)', async () => {
+    await page.getByLabel('Filter (key, note or HWID)').fill('ledger premium');
+    await page.getByText('30 keys', { exact: true }).waitFor();
+    await page.reload();
+    await page.locator('[data-app-state="ready"]').waitFor();
+    // No navigation: the reload lands on All keys itself, the filter as typed, the order as chosen.
+    await page.getByText('30 keys', { exact: true }).waitFor();
+    expect(await page.getByLabel('Filter (key, note or HWID)').inputValue()).toBe('ledger premium');
+    expect(await page.getByLabel('Premium').inputValue()).toBe('true');
+    expect(await page.getByRole('columnheader', { name: 'Key' }).getAttribute('aria-sort')).toBe('ascending');
+    await page.getByLabel('Filter (key, note or HWID)').fill('');
+    await page.getByText('30 keys', { exact: true }).waitFor();
+  });
+
   it('ticks a range with shift-click, every row on screen from the header, then offers all matching', async () => {
     const box = (i: number) => grid().locator('.vrow').nth(i).getByRole('checkbox');
     await box(1).click();
