@@ -5,8 +5,8 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Key, ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, readySession, remoteProfile } from '../support/fake-bridge.ts';
+import type { JobSummary, Key, ValidationReport } from '../../src/shared/domain.ts';
+import { emit, fake, installBridge, key, readySession, remoteProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -92,5 +92,45 @@ describe('Validate after the key it answered for was changed in Keys', () => {
     expect(await useKeydesk.getState().resetHwid(KEY)).toBe(true);
     const note = await screen.findByText(/An earlier answer/);
     expect(note.textContent).toMatch(/this key had its HWID reset in Keys at .* since, so it may no longer hold\. Validate again to see it now\./);
+  });
+});
+
+describe('Keys and Validate after a bulk act in All keys on keys they show', () => {
+  it('say their answers are earlier ones once a bulk HWID reset of picked keys started, and again when it ended', async () => {
+    const user = userEvent.setup();
+    const JOB = '0b9f6a0e-5d3c-4f7e-9a51-3c1d2e4f5a6b';
+    const summary = (over: Partial<JobSummary>): JobSummary => ({
+      id: JOB, profileId: 'p2', action: 'resetHwid', days: null, note: null, state: 'running', reason: null, createdAt: '2026-11-23T18:00:00.000Z',
+      finishedAt: null, total: 1, counts: { pending: 1, sent: 0, done: 0, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
+      concurrency: 1, ceiling: 8, pausedUntil: null, version: 1, ...over,
+    });
+    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({}) });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
+    useKeydesk.getState().followJobs();
+    render(<><Keys /><Validate /></>);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
+    await user.click(await screen.findByRole('button', { name: KEY }));
+    await validateForReal();
+    await user.click(within(panel()).getByRole('button', { name: 'Search again' }));
+    await waitFor(() => {
+      expect(screen.queryAllByText(/An earlier answer/)).toHaveLength(0);
+    });
+
+    useKeydesk.getState().setSelected([KEY], true);
+    await useKeydesk.getState().runBulk('resetHwid');
+    await waitFor(() => {
+      expect(screen.getAllByText(/this key was in a bulk HWID reset in All keys at/)).toHaveLength(2);
+    });
+    // Read again while the job still runs: no longer earlier; the job's end makes them so again.
+    await user.click(within(panel()).getByRole('button', { name: 'Search again' }));
+    await waitFor(() => {
+      expect(within(panel()).queryByText(/An earlier answer/)).toBeNull();
+    });
+    emit('jobs.progress', summary({ state: 'finished', finishedAt: '2026-11-23T18:01:00.000Z', counts: { pending: 0, sent: 0, done: 1, failed: 0, unknown: 0 }, version: 2 }));
+    await waitFor(() => {
+      expect(within(panel()).getByText(/this key was in a bulk HWID reset in All keys at/)).toBeTruthy();
+    });
   });
 });

@@ -83,7 +83,14 @@ export interface KeysSlice {
   extendKey: (keyValue: string, days: number) => Promise<boolean>;
   resetHwid: (keyValue: string) => Promise<boolean>;
   deleteKey: (key: Key) => Promise<boolean>;
+  noteKeysInBulk: (values: ReadonlySet<string>, action: 'extend' | 'resetHwid' | 'delete') => void;
 }
+
+const IN_BULK: Record<'extend' | 'resetHwid' | 'delete', string> = {
+  extend: 'was in a bulk extend in All keys',
+  resetHwid: 'was in a bulk HWID reset in All keys',
+  delete: 'was in a bulk delete in All keys',
+};
 
 export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof ProfileData> {
   const { set, get, run, request, requestWith, toastOk, refreshAfterChange } = ctx;
@@ -172,6 +179,16 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
     resetHwid: (keyValue) => {
       const what = 'had its HWID reset in Keys';
       return change(keyValue, what, request('keys.resetHwid', { keyValue }, 'keyActionRequest', described(keyValue, what), { before: { keyActionKind: { kind: 'reset', keyValue } } }), (told) => `HWID reset.${told ? '' : ` ${undescribed('it')}`}`);
+    },
+    noteKeysInBulk: (values, action) => {
+      // Only keys an answer on screen is about: a job of 100,000 keys leaves no trace for the others.
+      const { lookupResult, selectedKey, validationRead } = get();
+      const shown = [...(lookupResult ? [...lookupResult.active, ...lookupResult.generated] : []), ...(selectedKey ? [selectedKey] : [])].map((k) => k.value);
+      if (validationRead?.keyValue) shown.push(validationRead.keyValue);
+      const hit = shown.filter((v) => values.has(v));
+      if (hit.length === 0) return;
+      const m = keyMoment();
+      set({ keyChanges: { ...get().keyChanges, ...Object.fromEntries(hit.map((v) => [v, { ...m, what: IN_BULK[action] }])) } });
     },
     deleteKey: async (key) => {
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);

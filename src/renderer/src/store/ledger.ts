@@ -120,6 +120,8 @@ type Notify = {
   notify: (kind: 'success' | 'error', text: string, jobId?: string) => void;
   notifyFailure: (operation: OperationName, failure: Pick<Failure, 'code' | 'message'>, about?: { jobId?: string; resolves?: string }) => void;
   dismissResolved: (resolves: string) => void;
+  /** The keys slice notes a bulk act on these keys (those shown in Keys or Validate): what shows them is earlier. */
+  noteKeysInBulk: (values: ReadonlySet<string>, action: Exclude<JobAction, 'generate'>) => void;
   notifyJobEnd: (kind: 'success' | 'error', text: string, jobId: string) => void;
   dismissAboutJob: (jobId: string) => void;
   /** The Jobs view's list hears the same progress (see jobs.ts). */
@@ -171,6 +173,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     // The newest word on it: a panel and the list may each hold a summary of the same job.
     return [job, bulkJob, generateJob, ...jobList].reduce<JobSummary | null>((best, j) => (j?.id === jobId && (best === null || j.version > best.version) ? j : best), null);
   };
+  /** The keys of bulk jobs this window started from a selection, until each ends. */
+  const bulkTargets = new Map<string, { action: Exclude<JobAction, 'generate'>; values: ReadonlySet<string> }>();
   let unsubscribe: (() => void) | null = null;
   let unsubscribeLedger: (() => void) | null = null;
   /** Main's ledger writer changed for a profile: the active one's count is shown, and its end refreshes the table. */
@@ -243,6 +247,11 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     const ended = p.finishedAt !== null && !(job?.id === p.id && job.finishedAt !== null);
     set({ job: p });
     if (ended) {
+      const targets = bulkTargets.get(p.id);
+      if (targets) {
+        bulkTargets.delete(p.id);
+        get().noteKeysInBulk(targets.values, targets.action);
+      }
       reset({});
       if (p.action !== 'generate') void loadProblems(p);
       const { done, failed, unknown, pending, sent } = p.counts;
@@ -413,6 +422,13 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       }
       get().dismissResolved('start');
       set({ selection: new Set(), selectedAll: null, jobProblems: null });
+      // Keys picked one by one are known here: Keys and Validate say an answer about one of them is an earlier
+      // one, from the start (the job may change it any moment) and again at its end. A job on a filter is not
+      // resolved to keys here.
+      if (!selectedAll) {
+        bulkTargets.set(r.data.id, { action, values: new Set(selection) });
+        get().noteKeysInBulk(selection, action);
+      }
       heard(r.data);
     },
     cancelBulk: async (jobId) => {
