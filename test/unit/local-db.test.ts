@@ -720,6 +720,47 @@ describe('the audit log found by the words Activity shows', () => {
   });
 });
 
+describe('the audit log written by an earlier Keydesk', () => {
+  it('calls unknown, once upgraded (migration 12), the acts it wrote as failed whose own message says they may or may not have taken effect; every other row is as it was', () => {
+    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
+    const old = new DatabaseSync(file);
+    old.exec(SCHEMA_3);
+    const add = old.prepare("INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message) VALUES ('2026-03-01T00:00:00.000Z', 'p', 'Shop', ?, ?, ?, ?)");
+    add.run('executions.push', 'execution count', 'failed', 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.');
+    add.run('keys.delete', 'KEY-1', 'failed', 'Shop did not answer: the request timed out. It may or may not have taken effect (outcome unknown: check before retrying).');
+    add.run('keys.delete', 'KEY-2', 'failed', 'The service has no key with that value.');
+    add.run('keys.extend', 'KEY-3', 'ok', '');
+    old.close();
+
+    const db = new LocalDb(file);
+    expect(db.listAudit({}, 0, 10).entries.map((e) => [e.target, e.outcome]).reverse()).toEqual([
+      ['execution count', 'unknown'], ['KEY-1', 'unknown'], ['KEY-2', 'failed'], ['KEY-3', 'ok'],
+    ]);
+    expect(db.listAudit({ outcome: 'unknown' }, 0, 10).total).toBe(2);
+    db.close();
+    rmSync(file, { force: true });
+  });
+
+  it('upgrades a schema-11 file to 12 the same way, and leaves the rows as they are when opened again', () => {
+    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
+    const made = new LocalDb(file);
+    made.audit({ profileId: 'p', profileName: 'Shop', action: 'keys.resetHwid', target: 'KEY-9', outcome: 'failed', message: 'Sent; Keydesk could not record its answer. It may or may not have taken effect.' });
+    made.audit({ profileId: 'p', profileName: 'Shop', action: 'keys.resetHwid', target: 'KEY-8', outcome: 'failed', message: 'Try again in 60 minutes.' });
+    made.close();
+    const old = new DatabaseSync(file);
+    old.exec('PRAGMA user_version = 11;');
+    old.close();
+
+    const db = new LocalDb(file);
+    expect(db.listAudit({}, 0, 10).entries.map((e) => [e.target, e.outcome])).toEqual([['KEY-8', 'failed'], ['KEY-9', 'unknown']]);
+    db.close();
+    const again = new LocalDb(file);
+    expect(again.listAudit({ outcome: 'unknown' }, 0, 10).entries.map((e) => e.target)).toEqual(['KEY-9']);
+    again.close();
+    rmSync(file, { force: true });
+  });
+});
+
 describe('the jobs a window finds after a reload', () => {
   it('lists the 20 newest and every running or interrupted job however old, newest first, for that profile only', () => {
     const db = new LocalDb(':memory:');
@@ -836,7 +877,7 @@ describe('schema upgrades', () => {
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: LOCAL_DB_VERSION });
-    expect(LOCAL_DB_VERSION).toBe(11);
+    expect(LOCAL_DB_VERSION).toBe(12);
     // The jobs kept, with no run or answer time (migration 10): one running when an older Keydesk stopped ends at
     // its creation, the last thing known of it, and says its stop is not known.
     expect(db.job('j1')).toMatchObject({ runAt: null, answeredAt: null, endUnseen: false });
@@ -875,7 +916,7 @@ describe('schema upgrades', () => {
     rmSync(file, { force: true });
   });
 
-  it('upgrades a schema-10 file to 11: its rows kept with their expiry marks, none marked as HWID or status not read back', () => {
+  it('upgrades a schema-10 file through 11: its rows kept with their expiry marks, none marked as HWID or status not read back', () => {
     const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
     // A file as schema 10 left it: this Keydesk's, less migration 11's columns.
     const made = new LocalDb(file);
@@ -889,7 +930,7 @@ describe('schema upgrades', () => {
 
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
-    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: 11 });
+    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: LOCAL_DB_VERSION });
     expect(check.prepare('SELECT count(*) AS n, sum(hwid_stale) AS hwid, sum(status_stale) AS status, sum(expiry_stale) AS expiry FROM ledger').get()).toEqual({ n: 20, hwid: 0, status: 0, expiry: 1 });
     const rows = ledgerOf(db);
     expect(rows.filter((r) => r.expiryStale).map((r) => r.value)).toEqual([first]);

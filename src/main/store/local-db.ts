@@ -239,6 +239,10 @@ const MIGRATIONS: readonly string[] = [
   // (the HWID's) or delete (the status's).
   `ALTER TABLE ledger ADD COLUMN hwid_stale INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE ledger ADD COLUMN status_stale INTEGER NOT NULL DEFAULT 0;`,
+  // 12: the audit log's outcome 'unknown' (an act sent with no answer: it may or may not have taken effect), which
+  // earlier versions wrote as 'failed'. Their rows say so in their own message, in words every one of those
+  // messages holds (the client's, the failure's and a job item's): they become 'unknown'; no other row changes.
+  `UPDATE audit SET outcome = 'unknown' WHERE outcome = 'failed' AND message LIKE '%may or may not have taken effect%';`,
 ];
 
 /** What of a ledger row an act with no outcome read back leaves as seen before (LocalDb.markStale). */
