@@ -74,6 +74,8 @@ describe('Profiles: removing a service', () => {
     );
     expect(within(dialog).queryByRole('button', { name: 'Remove' })).toBeNull();
     expect(within(dialog).queryByText(/not touched/)).toBeNull();
+    // "Cancel it first" is about the job: the button that only closes the dialog must not read as cancelling it.
+    expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Close', 'Switch to Remote Shop and open the job']);
     await user.click(within(dialog).getByRole('button', { name: 'Switch to Remote Shop and open the job' }));
     await waitFor(() => {
       expect(useKeydesk.getState().view).toBe('jobs');
@@ -100,6 +102,7 @@ describe('Profiles: removing a service', () => {
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remote Shop cannot be removed now' });
+    expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Close', 'Open the job in Jobs']);
     await user.click(within(dialog).getByRole('button', { name: 'Open the job in Jobs' }));
     await waitFor(() => {
       expect(useKeydesk.getState().view).toBe('jobs');
@@ -118,5 +121,18 @@ describe('Profiles: removing a service', () => {
       expect(useKeydesk.getState().toasts.map((t) => t.text)).toContain(`Remove a service: ${words}`);
     });
     expect(useKeydesk.getState().toasts.map((t) => t.text)).not.toContain('Profile removed.');
+  });
+});
+
+describe('Profiles: the cannot-be-removed dialog', () => {
+  it('closes with Close and leaves the job running (nothing is cancelled, nothing removed)', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ activeProfileId: remoteProfile.id, bulkJob: extend({}), job: extend({}) });
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remote Shop cannot be removed now' });
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(fake.calls.filter((c) => c.name === 'jobs.cancel' || c.name === 'profiles.remove')).toEqual([]);
   });
 });

@@ -226,6 +226,8 @@ export function Profiles() {
               title={`${profile.name} cannot be removed now`}
               body={runningJobWords(running)}
               confirmLabel={profile.id === activeId ? 'Open the job in Jobs' : `Switch to ${profile.name} and open the job`}
+              // The body says "Cancel it first" of the job; this button only closes the dialog, so it must not say Cancel.
+              cancelLabel="Close"
               onCancel={() => { setToRemove(null); }}
               onConfirm={() => {
                 setToRemove(null);
