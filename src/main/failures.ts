@@ -25,7 +25,7 @@ function serviceWords(route: RouteName, code: ErrorCode, retryAfterSeconds: numb
   switch (code) {
     case 'API_KEY_MISSING':
     case 'API_KEY_INVALID':
-      return "The service refused this profile's apiKey. Replace the key in Profiles.";
+      return "The service refused this profile's API key. Replace the key in Profiles.";
     case 'NOT_FOUND':
       return NOT_FOUND_WORDS[(ROUTES[route] as RouteSpec).resource ?? 'address'];
     case 'CONFLICT':
@@ -88,10 +88,10 @@ export function keychainFailure(action: KeychainAction, profileName: string, err
   logRaw(`keychain ${action} for "${profileName}"`, error);
   const what =
     action === 'store'
-      ? `The OS keychain refused to store the apiKey for "${profileName}"`
+      ? `The OS keychain refused to store the API key for "${profileName}"`
       : action === 'read'
-        ? `The OS keychain did not give Keydesk the apiKey for "${profileName}"`
-        : `The OS keychain refused to delete the apiKey for "${profileName}"`;
+        ? `The OS keychain did not give Keydesk the API key for "${profileName}"`
+        : `The OS keychain refused to delete the API key for "${profileName}"`;
   return {
     ok: false,
     code: 'KEYCHAIN_UNAVAILABLE',

@@ -49,7 +49,7 @@ const httpUrl = z
     { error: 'Enter a full http(s) address without credentials, e.g. https://api.example.com.' },
   );
 const profileId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Unknown profile id.' });
-const apiKey = z.string().min(1, { error: 'The apiKey is required.' }).max(LIMITS.textMaxChars);
+const apiKey = z.string().min(1, { error: 'The API key is required.' }).max(LIMITS.textMaxChars);
 const page = { limit: schemas.pageLimit.optional(), offset: schemas.pageOffset.optional() };
 const exportFormat = z.enum(['csv', 'json']);
 const ledgerFilter = z.strictObject({

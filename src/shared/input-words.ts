@@ -52,9 +52,9 @@ export const inputIssueWords: z.core.$ZodErrorMap = (issue) => {
 /** How a person names an input field: the form's label, never the contract's path ("filter.text", "hwid.custom"). */
 const FIELD_LABELS: Record<string, string> = {
   keyValue: 'Key', keyValues: 'Keys', value: 'Value', hwid: 'HWID', custom: 'HWID', text: 'Filter', term: 'Search term',
-  serviceIdentifier: 'Service identifier', baseUrl: 'Base URL', validationUrl: 'Validation URL', apiKey: 'apiKey',
+  serviceIdentifier: 'Service identifier', baseUrl: 'Base URL', validationUrl: 'Validation URL', apiKey: 'API key',
   expire: 'Expiry date', daysKey: 'Days', days: 'Days', note: 'Note', count: 'Count', isPremium: 'Premium',
-  name: 'Name', offset: 'Position', limit: 'Page size', ceiling: 'Requests in flight', outcome: 'Outcome',
+  name: 'Name', offset: 'Position', limit: 'Page size', ceiling: 'Requests at a time', outcome: 'Outcome',
 };
 
 /** The label for an issue's path: its last named field, as the form calls it ("Filter" for filter.text). */

@@ -45,7 +45,7 @@ describe('Profiles: adding a service', () => {
     expect(within(form).queryByText(/sent in clear/)).toBeNull();
     await user.clear(base);
     await user.type(base, 'http://shop.example.com');
-    const warning = within(form).getByText('http:// is not encrypted: the apiKey is sent in clear to shop.example.com on every request. Use https:// unless you trust every network in between.');
+    const warning = within(form).getByText('http:// is not encrypted: the API key is sent in clear to shop.example.com on every request. Use https:// unless you trust every network in between.');
     expect(base.getAttribute('aria-describedby')).toContain(warning.closest('small')?.id);
     await user.type(within(form).getByLabelText('Name'), 'Plain');
     await user.type(within(form).getByLabelText('API key'), 'kd_1');
@@ -66,7 +66,7 @@ describe('Profiles: editing a service', () => {
     await user.click(within(edit).getByRole('button', { name: 'Save' }));
     expect(within(edit).getByText('Base URL is required.')).toBeTruthy();
     await user.type(within(edit).getByLabelText('Base URL'), 'http://shop.example.com');
-    expect(within(edit).getByText(/the apiKey is sent in clear to shop\.example\.com/)).toBeTruthy();
+    expect(within(edit).getByText(/the API key is sent in clear to shop\.example\.com/)).toBeTruthy();
     await user.clear(within(edit).getByLabelText('Validation URL'));
     await user.type(within(edit).getByLabelText('Validation URL'), 'nope');
     await user.click(within(edit).getByRole('button', { name: 'Save' }));
@@ -82,8 +82,8 @@ describe('Profiles: a remote profile whose apiKey is gone (session-only storage 
     const user = userEvent.setup();
     useKeydesk.setState({ profiles: [sandboxProfile, gone] });
     render(<Profiles />);
-    expect(screen.getByText(/^No apiKey is stored/).textContent).toBe(
-      'No apiKey is stored for "Remote Shop" (keys kept for the session only are gone after a restart). Enter it again with Edit Remote Shop.',
+    expect(screen.getByText(/^No API key is stored/).textContent).toBe(
+      'No API key is stored for "Remote Shop" (API keys kept for the session only are gone after a restart). Enter it again with Edit Remote Shop.',
     );
     expect(screen.queryByText(/stored in this session only/)).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Edit Remote Shop' }));

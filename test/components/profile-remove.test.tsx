@@ -34,9 +34,9 @@ describe('Profiles: removing a service', () => {
     const user = userEvent.setup();
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
-    const counted = await screen.findByRole('dialog', { name: 'Remove this service?' });
-    expect(within(counted).getByText(/^Its apiKey/).textContent).toBe(
-      "Its apiKey is deleted from the OS keychain. Keydesk's local record of it, its ledger of 5,000 keys and its history of 1 job, is no longer shown (adding the service again starts both empty). The keys on the service are not touched.",
+    const counted = await screen.findByRole('dialog', { name: 'Remove this profile?' });
+    expect(within(counted).getByText(/^Its API key/).textContent).toBe(
+      "Its API key is deleted from the OS keychain. Keydesk's local record of it, its ledger of 5,000 keys and its history of 1 job, is no longer shown (adding the service again starts both empty). The keys on the service are not touched.",
     );
     await user.click(within(counted).getByRole('button', { name: 'Cancel' }));
   });
@@ -47,8 +47,8 @@ describe('Profiles: removing a service', () => {
       Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, { ...remoteProfile, local: { ledgerKeys: 7000, jobs: 2 } }], activeProfileId: 'sandbox' } });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Remove this service?' });
-    expect(within(dialog).getByText(/^Its apiKey/).textContent).toContain('its ledger of 7,000 keys and its history of 2 jobs');
+    const dialog = await screen.findByRole('dialog', { name: 'Remove this profile?' });
+    expect(within(dialog).getByText(/^Its API key/).textContent).toContain('its ledger of 7,000 keys and its history of 2 jobs');
   });
 
   it('says so in general words when the counts are not known (a profile just added)', async () => {
@@ -56,9 +56,9 @@ describe('Profiles: removing a service', () => {
     useKeydesk.setState({ profiles: [sandboxProfile, { ...remoteProfile, local: undefined }] });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Remove this service?' });
-    expect(within(dialog).getByText(/^Its apiKey/).textContent).toBe(
-      "Its apiKey is deleted from the OS keychain. Keydesk's local record of it, the ledger of its keys and its job history, is no longer shown (adding the service again starts both empty). The keys on the service are not touched.",
+    const dialog = await screen.findByRole('dialog', { name: 'Remove this profile?' });
+    expect(within(dialog).getByText(/^Its API key/).textContent).toBe(
+      "Its API key is deleted from the OS keychain. Keydesk's local record of it, the ledger of its keys and its job history, is no longer shown (adding the service again starts both empty). The keys on the service are not touched.",
     );
   });
 
@@ -116,7 +116,7 @@ describe('Profiles: removing a service', () => {
     fake.impl['profiles.remove'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: words });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
-    await user.click(within(await screen.findByRole('dialog', { name: 'Remove this service?' })).getByRole('button', { name: 'Remove' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Remove this profile?' })).getByRole('button', { name: 'Remove' }));
     await waitFor(() => {
       expect(useKeydesk.getState().toasts.map((t) => t.text)).toContain(`Remove a service: ${words}`);
     });

@@ -501,7 +501,7 @@ describe('Profiles', () => {
     const keyField = within(edit).getByLabelText('API key (required: the address changes)');
     expect(within(edit).getByText('The stored key was given for https://shop.example.com; it is never sent to another address.')).toBeTruthy();
     await user.click(within(edit).getByRole('button', { name: 'Save' }));
-    expect(within(edit).getByText('Type the apiKey for https://new.example.net: Keydesk never sends a stored key to a new address.')).toBeTruthy();
+    expect(within(edit).getByText('Type the API key for https://new.example.net: Keydesk never sends a stored key to a new address.')).toBeTruthy();
     expect(fake.calls.filter((c) => c.name === 'profiles.update')).toHaveLength(0);
     await user.type(keyField, 'kd_new');
     await user.click(within(edit).getByRole('button', { name: 'Save' }));

@@ -197,7 +197,7 @@ describe('error paths', () => {
       await page.getByLabel('Base URL').fill(remote.url);
       await page.getByLabel('API key').fill('kd_definitely-wrong');
       await page.getByRole('button', { name: 'Add service' }).click();
-      await page.getByText(/The service refused this apiKey.*Nothing was saved\./).waitFor();
+      await page.getByText(/The service refused this API key.*Nothing was saved\./).waitFor();
       expect(await page.getByRole('button', { name: 'Use Remote Shop' }).count()).toBe(0);
     });
 
@@ -218,7 +218,7 @@ describe('error paths', () => {
       const edit = page.getByRole('form', { name: 'Edit Remote Shop' });
       await edit.getByLabel('Replace API key (leave empty to keep it)').fill('kd_not-the-key');
       await edit.getByRole('button', { name: 'Save' }).click();
-      await edit.getByText(/The service refused this apiKey/).waitFor();
+      await edit.getByText(/The service refused this API key/).waitFor();
       await edit.getByLabel('Name').fill('Remote Shop EU');
       await edit.getByLabel('Replace API key (leave empty to keep it)').fill('');
       await edit.getByRole('button', { name: 'Save' }).click();

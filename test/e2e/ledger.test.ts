@@ -121,9 +121,9 @@ describe('All keys', () => {
   it('deletes all matching keys as a job that survives a reload, and cancels it part way', async () => {
     // One request in flight (set where a person sets it, in Profiles), so the job still runs when the page reloads.
     await app.nav('Profiles');
-    await page.getByLabel('Bulk requests in flight (default)').fill('1');
+    await page.getByLabel('Bulk requests at a time (default)').fill('1');
     await page.getByRole('button', { name: 'Save limit' }).click();
-    await page.getByLabel('Bulk requests in flight (set by you)').waitFor();
+    await page.getByLabel('Bulk requests at a time (set by you)').waitFor();
     await app.nav('All keys');
     await page.getByLabel('Premium').selectOption('');
     await page.getByLabel('Filter (key, note or HWID)').fill('ledger bulk');
@@ -163,6 +163,6 @@ describe('All keys', () => {
     await page.getByText(`${deleted.toLocaleString('en-US')} keys`).waitFor();
     await app.nav('Profiles');
     await page.getByRole('button', { name: 'Use the default' }).click();
-    await page.getByLabel('Bulk requests in flight (default)').waitFor();
+    await page.getByLabel('Bulk requests at a time (default)').waitFor();
   });
 });

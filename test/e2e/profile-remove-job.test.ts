@@ -79,7 +79,7 @@ describe('removing a profile while a job runs for it', () => {
 
     await app.nav('Profiles');
     await page.getByRole('button', { name: 'Remove Two' }).click();
-    const remove = page.getByRole('dialog', { name: 'Remove this service?' });
+    const remove = page.getByRole('dialog', { name: 'Remove this profile?' });
     await remove.waitFor();
     expect(await remove.textContent()).toContain("Keydesk's local record of it, its ledger of 0 keys and its history of 1 job, is no longer shown");
     await remove.getByRole('button', { name: 'Remove', exact: true }).click();

@@ -35,10 +35,10 @@ describe('a profiles.json this Keydesk cannot read', () => {
     // Where keys are kept, and why when it is this session only (no keychain answers the harness here, or one does).
     const status = await app.page.evaluate(() => window.keydesk['app.status'](undefined));
     if (!status.ok) throw new Error(status.message);
-    const sessionLine = app.page.getByText(/^Keys are kept for this session only and are gone when Keydesk quits\./);
+    const sessionLine = app.page.getByText(/^API keys are kept for this session only and are gone when Keydesk quits\./);
     if (status.data.secretStorage === 'session-only') {
       expect(status.data.secretStorageReason).toMatch(/\S/);
-      expect(await sessionLine.textContent()).toBe(`Keys are kept for this session only and are gone when Keydesk quits. ${status.data.secretStorageReason ?? ''}`);
+      expect(await sessionLine.textContent()).toBe(`API keys are kept for this session only and are gone when Keydesk quits. ${status.data.secretStorageReason ?? ''}`);
     } else {
       expect(status.data.secretStorageReason).toBeNull();
       expect(await sessionLine.count()).toBe(0);

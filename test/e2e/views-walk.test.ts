@@ -80,6 +80,6 @@ describe('Profiles: the add form', () => {
     // The form does not use the browser's constraint popup: nothing is invalid to it.
     expect(await form.getAttribute('novalidate')).not.toBeNull();
     await form.getByLabel('Base URL').fill('http://shop.example.com');
-    await form.getByText(/the apiKey is sent in clear to shop\.example\.com/).waitFor();
+    await form.getByText(/the API key is sent in clear to shop\.example\.com/).waitFor();
   });
 });

@@ -61,7 +61,7 @@ describe('a locked keychain', () => {
     const r = await t.call('profiles.update', { id: remoteId, apiKey: remote.apiKey });
     expect(r).toMatchObject({ ok: false, code: 'KEYCHAIN_UNAVAILABLE' });
     const f = r as Failure;
-    expect(f.message).toBe('The OS keychain refused to store the apiKey for "Remote". It may be locked: unlock it and try again. Nothing was saved.');
+    expect(f.message).toBe('The OS keychain refused to store the API key for "Remote". It may be locked: unlock it and try again. Nothing was saved.');
     expect(f.detail).toBe("keychain store failed; the system's own message is in Keydesk's log.");
     expect(JSON.stringify(r)).not.toMatch(RAW);
     const entry = await lastAudit();
@@ -75,18 +75,18 @@ describe('a locked keychain', () => {
     expect(added).toMatchObject({
       ok: false,
       code: 'KEYCHAIN_UNAVAILABLE',
-      message: 'The OS keychain refused to store the apiKey for "Second". It may be locked: unlock it and try again. Nothing was saved.',
+      message: 'The OS keychain refused to store the API key for "Second". It may be locked: unlock it and try again. Nothing was saved.',
     });
     await t.must('profiles.select', { id: remoteId });
     const read = await t.call('identifier.check', { identifier: 'remote-co' });
     expect(read).toMatchObject({
       ok: false,
       code: 'KEYCHAIN_UNAVAILABLE',
-      message: 'The OS keychain did not give Keydesk the apiKey for "Remote". It may be locked: unlock it and try again.',
+      message: 'The OS keychain did not give Keydesk the API key for "Remote". It may be locked: unlock it and try again.',
     });
     const removed = await t.call('profiles.remove', { id: remoteId });
     expect(removed).toMatchObject({ ok: false, code: 'KEYCHAIN_UNAVAILABLE' });
-    expect((removed as Failure).message).toMatch(/refused to delete the apiKey for "Remote".*The profile was kept\.$/);
+    expect((removed as Failure).message).toMatch(/refused to delete the API key for "Remote".*The profile was kept\.$/);
     expect(JSON.stringify([added, read, removed])).not.toMatch(RAW);
     expect(t.core.profiles.get(remoteId)).not.toBeNull();
   });

@@ -272,7 +272,7 @@ describe('remote profiles', () => {
   it('refuses a wrong apiKey at creation and saves nothing', async () => {
     const r = await call('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: 'kd_wrong-key-123' });
     expect(r).toMatchObject({ ok: false, code: 'API_KEY_INVALID' });
-    expect(!r.ok && r.message).toMatch(/refused this apiKey.*Nothing was saved/);
+    expect(!r.ok && r.message).toMatch(/refused this API key.*Nothing was saved/);
     expect((await must('profiles.list')).profiles).toHaveLength(1);
   });
 

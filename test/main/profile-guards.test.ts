@@ -27,7 +27,7 @@ describe('a selected profile whose apiKey is gone (session-only storage after a 
   it('answers every service call with KEYCHAIN_UNAVAILABLE naming the profile', async () => {
     for (const r of [await t.call('executions.get'), await t.call('keys.lookup', { term: 'x' }), await t.call('identifier.check', { identifier: 'demo' })]) {
       expect(r).toMatchObject({ ok: false, code: 'KEYCHAIN_UNAVAILABLE' });
-      expect(!r.ok && r.message).toMatch(/No apiKey is stored for "Local sandbox".*Enter it again/);
+      expect(!r.ok && r.message).toMatch(/No API key is stored for "Local sandbox".*Enter it again/);
     }
   });
 });

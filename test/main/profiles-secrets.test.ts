@@ -35,7 +35,7 @@ describe('a stored apiKey never goes to another origin', () => {
     expect(r).toEqual({
       ok: false,
       code: 'API_KEY_MISSING',
-      message: `Type the apiKey again to move "Remote" to ${capture.url}: Keydesk never sends a stored key to a new address. Nothing was saved.`,
+      message: `Type the API key again to move "Remote" to ${capture.url}: Keydesk never sends a stored key to a new address. Nothing was saved.`,
     });
     expect(capture.requests).toEqual([]);
     expect(t.core.profiles.get(id)?.baseUrl).toBe(remote.url);
@@ -51,7 +51,7 @@ describe('a stored apiKey never goes to another origin', () => {
 
   it('checks the key typed anew at the new origin, and only that key reaches it', async () => {
     const r = await t.call('profiles.update', { id, baseUrl: capture.url, apiKey: 'kd_typed-anew-1234' });
-    expect(r).toMatchObject({ ok: false, code: 'API_KEY_INVALID', message: 'The service refused this apiKey. Nothing was saved.' });
+    expect(r).toMatchObject({ ok: false, code: 'API_KEY_INVALID', message: 'The service refused this API key. Nothing was saved.' });
     expect(capture.requests).toHaveLength(1);
     expect(capture.requests[0]?.url).toBe('/api/execution-count?apiKey=kd_typed-anew-1234');
     expect(capture.everything()).not.toContain(remote.apiKey);

@@ -242,7 +242,7 @@ describe('connectivity and feedback', () => {
   it('saves a profile ceiling through main and says what it is now', async () => {
     fake.impl['jobs.setCeiling'] = (input) => Promise.resolve({ ok: true, data: { ceiling: (input as { ceiling: number }).ceiling, isDefault: false } });
     expect(await useKeydesk.getState().saveCeiling('sandbox', 12)).toEqual({ ceiling: 12, isDefault: false });
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Bulk jobs keep at most 12 requests in flight.' });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Bulk jobs send at most 12 requests at a time.' });
     fake.impl['jobs.setCeiling'] = () => Promise.resolve({ ok: false, code: 'NOT_FOUND', message: 'That profile no longer exists.' });
     expect(await useKeydesk.getState().saveCeiling('gone', 3)).toBeNull();
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Set the bulk request limit: That profile no longer exists.' });

@@ -34,7 +34,7 @@ async function checkKey(core: Core, baseUrl: string, validationUrl: string, apiK
   const r = await core.probeClient(baseUrl, validationUrl, apiKey).executionCount();
   if (r.ok) return ok(null);
   const refused = r.code === 'API_KEY_INVALID' || r.code === 'API_KEY_MISSING';
-  return { ...r, message: `${refused ? 'The service refused this apiKey.' : r.message} Nothing was saved.` };
+  return { ...r, message: `${refused ? 'The service refused this API key.' : r.message} Nothing was saved.` };
 }
 
 export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.select'> => ({
@@ -81,7 +81,7 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
       if (input.baseUrl !== undefined && input.apiKey === undefined && new URL(input.baseUrl).origin !== new URL(current.baseUrl).origin) {
         return fail(
           'API_KEY_MISSING',
-          `Type the apiKey again to move "${current.name}" to ${new URL(input.baseUrl).origin}: Keydesk never sends a stored key to a new address. Nothing was saved.`,
+          `Type the API key again to move "${current.name}" to ${new URL(input.baseUrl).origin}: Keydesk never sends a stored key to a new address. Nothing was saved.`,
         );
       }
       const baseUrl = input.baseUrl ?? current.baseUrl;
@@ -89,7 +89,7 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
       if (input.baseUrl !== undefined || input.apiKey !== undefined) {
         const stored = input.apiKey === undefined ? await core.readKey(current) : ok(input.apiKey);
         if (!stored.ok) return stored;
-        if (stored.data === null) return fail('KEYCHAIN_UNAVAILABLE', 'No apiKey is stored for this profile; enter it again.');
+        if (stored.data === null) return fail('KEYCHAIN_UNAVAILABLE', 'No API key is stored for this profile; enter it again.');
         const checked = await checkKey(core, baseUrl, validationUrl, stored.data);
         if (!checked.ok) return checked;
         if (input.apiKey !== undefined) {

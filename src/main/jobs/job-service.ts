@@ -466,7 +466,7 @@ export class JobService {
     const profile = this.deps.profile(job.profileId);
     if (!profile) return fail('NOT_FOUND', 'That profile no longer exists.');
     if (!client) {
-      const words = 'No apiKey is available for this profile; enter it again, then resume.';
+      const words = 'No API key is available for this profile; enter it again, then resume.';
       // A job just created (running in the file, never run) ends interrupted; a stopped one stays as it stopped.
       if (job.state === 'running') this.db.setJobState(jobId, 'interrupted', words, new Date().toISOString());
       return fail('KEYCHAIN_UNAVAILABLE', words);

@@ -21,7 +21,7 @@ export function FailureMessage({ failure, stale }: { failure: Failure; stale?: s
     <div role="alert" className="failure">
       <p className="error">
         {plain(failure.message)}
-        {failure.retryAfterSeconds !== undefined ? ` (about ${Math.max(1, Math.ceil(failure.retryAfterSeconds / 60)).toLocaleString()} min left)` : ''}
+        {failure.retryAfterSeconds !== undefined && !failure.message.includes('Try again in ') ? ` (about ${Math.max(1, Math.ceil(failure.retryAfterSeconds / 60)).toLocaleString()} min left)` : ''}
       </p>
       {stale && <p className="stale-note">{stale}</p>}
       {failure.detail && (

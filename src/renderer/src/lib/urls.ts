@@ -26,5 +26,5 @@ export function cleartextWarning(value: string): string | null {
     return null;
   }
   if (url.protocol !== 'http:' || LOCAL_HOSTS.has(url.hostname)) return null;
-  return `http:// is not encrypted: the apiKey is sent in clear to ${url.host} on every request. Use https:// unless you trust every network in between.`;
+  return `http:// is not encrypted: the API key is sent in clear to ${url.host} on every request. Use https:// unless you trust every network in between.`;
 }

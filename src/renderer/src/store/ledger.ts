@@ -543,7 +543,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         get().notifyFailure('jobs.setCeiling', r);
         return null;
       }
-      get().notify('success', `Bulk jobs keep at most ${r.data.ceiling.toLocaleString()} requests in flight${r.data.isDefault ? ' (the default)' : ''}.`);
+      const n = r.data.ceiling;
+      get().notify('success', `Bulk jobs send at most ${n.toLocaleString()} ${n === 1 ? 'request' : 'requests'} at a time${r.data.isDefault ? ' (the default)' : ''}.`);
       return r.data;
     },
     dismissJob: () => {

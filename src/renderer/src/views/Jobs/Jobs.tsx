@@ -110,6 +110,9 @@ function UnseenEndDetail({ job, end }: { job: JobSummary; end: NonNullable<JobSu
   );
 }
 
+/** A job still sending: what it has not sent is "not sent yet". */
+const running = (j: JobSummary): boolean => j.state === 'running' && isLive(j);
+
 const count = (n: number) => (n === 0 ? <span className="muted">0</span> : fmt.number(n));
 
 /** What the job did, with a generate job's note: "Generate (“spring”)". */
@@ -119,7 +122,7 @@ const jobName = (j: JobSummary): string => (j.note ? `${jobTitle(j)} (“${j.not
  * The list's columns. The job's name is the button that opens it (a row is read by its name first, and the table
  * keeps to the smallest window without an Open column).
  */
-const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void): Column<JobSummary>[] => [
+const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyRunning: boolean): Column<JobSummary>[] => [
   {
     header: 'Job',
     cell: (j) => (
@@ -144,9 +147,10 @@ const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void): Col
   { header: 'Done', cell: (j) => count(j.counts.done), className: 'num' },
   { header: 'Failed', cell: (j) => count(j.counts.failed), className: 'num' },
   { header: 'Unknown', cell: (j) => count(j.counts.unknown), className: 'num' },
-  // Sent and awaiting an answer is neither done nor "not sent": counted with its own word while it lasts.
+  // Sent and awaiting an answer is neither done nor "not sent": counted with its own word while it lasts. While a
+  // job runs, what it has not sent is still to go: "yet".
   {
-    header: 'Not sent',
+    header: anyRunning ? 'Not sent yet' : 'Not sent',
     cell: (j) => (
       <>
         {count(j.counts.pending)}
@@ -174,7 +178,10 @@ const SHOW: { state: JobItemState | null; label: string }[] = [
 ];
 
 function itemColumns(job: JobSummary): Column<JobItem>[] {
-  const outcome: Column<JobItem> = { header: 'Outcome', cell: (i) => (i.state === 'done' ? DONE_WORD[job.action] : OUTCOME_WORD[i.state]) };
+  const outcome: Column<JobItem> = {
+    header: 'Outcome',
+    cell: (i) => (i.state === 'done' ? DONE_WORD[job.action] : i.state === 'pending' && running(job) ? 'Not sent yet' : OUTCOME_WORD[i.state]),
+  };
   const reason: Column<JobItem> = { header: 'Reason', cell: (i) => (i.message ? <span title={i.code ?? undefined}>{plain(i.message)}</span> : <span className="muted">—</span>) };
   return job.action === 'generate'
     ? [{ header: 'Request', cell: (i) => i.target }, { header: 'Keys', cell: (i) => fmt.number(i.size), className: 'num' }, outcome, reason]
@@ -225,7 +232,7 @@ function JobItems({ job }: { job: JobSummary }) {
             // A generate job counts keys per batch: its items are requests, so the figures are keys, said so.
             return (
               <option key={o.label} value={o.state ?? ''}>
-                {o.label}
+                {o.state === 'pending' && running(job) ? 'Not sent yet' : o.label}
                 {n === null ? '' : job.action === 'generate' ? ` (${fmt.count(n, NOUNS.key)})` : ` (${fmt.number(n)})`}
               </option>
             );
@@ -490,7 +497,7 @@ export function Jobs() {
         {!error && (status === 'ready' || jobs.length > 0) && (
           <DataTable
             label="Jobs"
-            columns={jobColumns(openId, (j) => { open(j.id === openId ? null : j.id); })}
+            columns={jobColumns(openId, (j) => { open(j.id === openId ? null : j.id); }, jobs.some(running))}
             rows={jobs}
             rowKey={(j) => j.id}
             isCurrent={(j) => j.id === openId}

@@ -305,7 +305,7 @@ export function GenerateForm() {
               type="button"
               onClick={() => {
                 navigator.clipboard.writeText(generated.join('\n')).then(
-                  () => { notify('success', 'All keys copied.'); },
+                  () => { notify('success', `${fmt.count(generated.length, NOUNS.key)} copied.`); },
                   () => { notify('error', 'The clipboard refused; use an export instead.'); },
                 );
               }}

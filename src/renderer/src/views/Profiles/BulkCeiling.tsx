@@ -35,7 +35,7 @@ export function BulkCeiling({ profile }: { profile: Profile }) {
   return (
     <form
       className="inline"
-      aria-label={`Bulk requests in flight for ${profile.name}`}
+      aria-label={`Bulk requests at a time for ${profile.name}`}
       onSubmit={(e) => {
         e.preventDefault();
         const n = Number(draft);
@@ -46,7 +46,7 @@ export function BulkCeiling({ profile }: { profile: Profile }) {
         void apply(n);
       }}
     >
-      <Field label={`Bulk requests in flight (${current.isDefault ? 'default' : 'set by you'})`} inputMode="numeric" value={draft} error={error} onChange={(e) => { setDraft(e.target.value); }} />
+      <Field label={`Bulk requests at a time (${current.isDefault ? 'default' : 'set by you'})`} inputMode="numeric" value={draft} error={error} onChange={(e) => { setDraft(e.target.value); }} />
       <button type="submit">Save limit</button>
       {!current.isDefault && (
         <button type="button" onClick={() => void apply(null)}>

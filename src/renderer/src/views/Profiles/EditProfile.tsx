@@ -54,7 +54,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
         setUrlError(urls);
         if (urls.baseUrl !== null || urls.validationUrl !== null) return;
         if (originChanges && apiKey === '') {
-          setKeyError(`Type the apiKey for ${newOrigin}: Keydesk never sends a stored key to a new address.`);
+          setKeyError(`Type the API key for ${newOrigin}: Keydesk never sends a stored key to a new address.`);
           return;
         }
         setKeyError(null);

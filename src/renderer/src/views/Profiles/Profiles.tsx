@@ -15,16 +15,16 @@ const STORAGE = { 'os-keychain': 'OS keychain', 'session-only': 'this session on
 
 /** What removing a profile does to its apiKey, true for where that key is kept. */
 function removeWords(profile: Profile | undefined): string {
-  if (!profile?.hasKey) return 'It has no stored apiKey.';
+  if (!profile?.hasKey) return 'It has no stored API key.';
   return profile.storage === 'os-keychain'
-    ? 'Its apiKey is deleted from the OS keychain.'
-    : 'Its apiKey, kept only for this session (no keychain), is forgotten.';
+    ? 'Its API key is deleted from the OS keychain.'
+    : 'Its API key, kept only for this session (no keychain), is forgotten.';
 }
 
 /** A profile with no apiKey stored, in the words Overview and Jobs use when they need it. */
 function noKeyWords(p: Profile): string {
-  const why = p.storage === 'session-only' ? ' (keys kept for the session only are gone after a restart)' : '';
-  return `No apiKey is stored for "${p.name}"${why}. Enter it again with Edit ${p.name}.`;
+  const why = p.storage === 'session-only' ? ' (API keys kept for the session only are gone after a restart)' : '';
+  return `No API key is stored for "${p.name}"${why}. Enter it again with Edit ${p.name}.`;
 }
 
 /** What stops being shown with the profile: Keydesk's own record of it, kept under the profile's id. */
@@ -81,7 +81,7 @@ export function Profiles() {
           {status?.profilesFileProblem && <p role="alert" className="error">{status.profilesFileProblem}</p>}
           {status?.secretStorageReason && (
             <p className="muted">
-              Keys are kept for this session only and are gone when Keydesk quits. {status.secretStorageReason}
+              API keys are kept for this session only and are gone when Keydesk quits. {status.secretStorageReason}
             </p>
           )}
           <ul className="profiles">
@@ -91,7 +91,7 @@ export function Profiles() {
                 <br />
                 {p.hasKey ? (
                   <span className="muted">
-                    Key {p.keyHint} · stored in {STORAGE[p.storage]}
+                    API key {p.keyHint} · stored in {STORAGE[p.storage]}
                   </span>
                 ) : (
                   <span className="warning">{noKeyWords(p)}</span>
@@ -244,7 +244,7 @@ export function Profiles() {
         return (
           <ConfirmDialog
             open={toRemove !== null}
-            title="Remove this service?"
+            title="Remove this profile?"
             body={`${removeWords(profile)} ${localRecordWords(profile)} The keys on the service are not touched.`}
             confirmLabel="Remove"
             destructive
