@@ -104,16 +104,16 @@ describe('Validate: what the answer says', () => {
     expect(screen.getByText('Valid: this machine would be let in.')).toBeTruthy();
   });
 
-  it('a key the service does not have shows no Premium or expiry, its Notes as the reason, and the code after the words', () => {
+  it('a key the service does not have shows no Premium or expiry, its Notes among the service\'s own words, and the code after the words', () => {
     useKeydesk.setState({ validation: unknownKey, validationRequest: { status: 'ready', error: null } });
     render(<Validate />);
     const outcome = screen.getByRole('status', { name: 'Validation outcome' });
-    const terms = [...outcome.querySelectorAll('dt')].map((dt) => dt.textContent);
+    const terms = [...outcome.querySelectorAll(':scope > dl dt')].map((dt) => dt.textContent);
     expect(terms).not.toContain('Premium');
     expect(terms).not.toContain('Expires');
-    expect(terms[0]).toMatch(/^Reason/);
     expect(terms.at(-1)).toMatch(/V2_Authentication/);
-    expect(within(outcome).getByText('The key does not exist.')).toBeTruthy();
+    // The headline says why once ("No such key for this service."); the service's Notes, the same again, are one click away.
+    expect(within(outcome).getByText('The key does not exist.').closest('details')?.textContent).toMatch(/^The service's own words/);
     expect(within(outcome).getByText('invalid_key')).toBeTruthy();
   });
 });

@@ -39,26 +39,39 @@ const KEY_FOUND: ReadonlySet<ValidationOutcome> = new Set<ValidationOutcome>(['s
  */
 function ValidationAnswer({ report }: { report: ValidationReport }) {
   const keyFound = KEY_FOUND.has(report.outcome) && (report.reportedOutcome === undefined || report.reportedOutcome === report.outcome);
+  // A refusal in a word Keydesk knows is said once, by the headline; the service's own message and Notes (most
+  // often the same thing again in other words) stay one click away. A refusal Keydesk cannot word shows them as why.
+  const wordedRefusal = !report.success && report.reportedOutcome !== null && (report.reportedOutcome === undefined || report.reportedOutcome === report.outcome);
   return (
     <div role="status" className={`result ${report.success ? 'ok' : 'bad'}`} aria-label="Validation outcome" data-outcome={report.outcome}>
       <p>
         <strong>{headline(report)}</strong>{' '}
         {report.dryRun ? '(dry run: nothing changed)' : ''}
       </p>
-      {!report.success && report.message && <p>{report.message}</p>}
+      {!report.success && !wordedRefusal && report.message && <p>{report.message}</p>}
       <dl className="detail">
         {/* A refusal's Notes are its reason; a key the service did not find has no premium flag or expiry to show. */}
-        <div><dt>{report.success ? 'Notes' : 'Reason (the service\'s Notes)'}</dt><dd>{report.notes || '—'}</dd></div>
+        {!wordedRefusal && <div><dt>{report.success ? 'Notes' : 'Reason (the service\'s Notes)'}</dt><dd>{report.notes || '—'}</dd></div>}
         {keyFound && report.premium !== null && <div><dt>Premium</dt><dd>{report.premium ? 'Yes' : 'No'}</dd></div>}
         {keyFound && report.expiresAt && <div><dt>Expires</dt><dd><Time iso={report.expiresAt} mode="date" /></dd></div>}
         <div>
-          <dt>HWID</dt>
+          {/* The HWID this validation sent, not one the key is bound to (a mismatch's bound HWID is not told). */}
+          <dt>HWID sent</dt>
           <dd className="mono with-copy">
             {report.hwid ? <><span>{report.hwid}</span><CopyButton value={report.hwid} label={`Copy HWID ${report.hwid}`} /></> : '—'}
           </dd>
         </div>
         <div className="muted"><dt>Service code (V2_Authentication)</dt><dd className="mono">{report.reportedOutcome === null ? '— (not sent)' : (report.reportedOutcome ?? report.outcome)}</dd></div>
       </dl>
+      {wordedRefusal && (
+        <details>
+          <summary>The service&apos;s own words</summary>
+          <dl className="detail">
+            <div><dt>Message</dt><dd>{report.message || '—'}</dd></div>
+            <div><dt>Notes</dt><dd>{report.notes || '—'}</dd></div>
+          </dl>
+        </details>
+      )}
       <details>
         <summary>Raw JSON</summary>
         <pre>{JSON.stringify(report.raw, null, 2)}</pre>
