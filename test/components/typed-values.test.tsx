@@ -51,7 +51,11 @@ describe('Keyless: adding a HWID', () => {
     expect(within(form).getByText(/The HWID starts or ends with a space/)).toBeTruthy();
     await user.click(within(form).getByRole('button', { name: 'Add' }));
     const dialog = screen.getByRole('dialog', { name: 'Add the HWID with its spaces?' });
-    expect(dialog.textContent).toContain('“␠HW-1␠”');
+    // In words, not a ␠ glyph (a box in fonts without it, silent to a screen reader).
+    expect(within(dialog).getByText(/^The HWID/).textContent).toBe(
+      'The HWID “HW-1” has a space before it and a space after it. The service keeps it as typed: a machine reporting “HW-1” will not match this entry.',
+    );
+    expect(dialog.textContent).not.toContain('␠');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(calls('keyless.add')).toEqual([]);
     await user.click(within(form).getByRole('button', { name: 'Add' }));
@@ -105,7 +109,10 @@ describe('Validate: the key and the typed HWID', () => {
     expect(screen.getByText(/The key starts or ends with a space/)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Validate' }));
     const dialog = screen.getByRole('dialog', { name: 'Send it with its spaces?' });
-    expect(dialog.textContent).toContain('Key “KEY-1␠” and HWID “␠HW-A”');
+    expect(within(dialog).getByText(/^Key/).textContent).toBe(
+      'Key “KEY-1” has a space after it, and HWID “HW-A” has a space before it. The service keeps spaces as typed, so it may not match the value without them.',
+    );
+    expect(dialog.textContent).not.toContain('␠');
     await user.click(within(dialog).getByRole('button', { name: 'Validate as typed' }));
     await waitFor(() => {
       expect(calls('validation.run')).toEqual([{ mode: 'key', keyValue: 'KEY-1 ', hwid: { custom: ' HW-A' }, dryRun: true }]);
@@ -135,5 +142,12 @@ describe('Validate: this machine\'s HWIDs', () => {
     expect(screen.queryByRole('button', { name: 'Copy Machine id (raw) HWID' })).toBeNull();
     await user.click(copy);
     expect(await navigator.clipboard.readText()).toBe('abc123');
+  });
+});
+
+describe('spaces at the ends, in words', () => {
+  it('counts them on each side', async () => {
+    const { endsInWords } = await import('../../src/renderer/src/lib/text.ts');
+    expect([endsInWords('  A '), endsInWords('A   '), endsInWords(' A')]).toEqual(['2 spaces before it and a space after it', '3 spaces after it', 'a space before it']);
   });
 });

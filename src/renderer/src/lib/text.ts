@@ -10,11 +10,16 @@ export function typedShape(value: string): TypedShape {
   return value.trim() === value ? 'plain' : 'padded';
 }
 
-/** The value with its ends made visible: “␠␠abc␠” reads as what will be sent. */
-export function showEnds(value: string): string {
+/**
+ * The spaces at a value's ends in words ("a space after it", "2 spaces before it and a space after it"): a glyph
+ * such as ␠ is a box in fonts without it, and a screen reader does not say it.
+ */
+export function endsInWords(value: string): string {
   const lead = value.length - value.trimStart().length;
   const trail = value.length - value.trimEnd().length;
-  return `${'␠'.repeat(lead)}${value.trim()}${'␠'.repeat(trail)}`;
+  const spaces = (n: number) => (n === 1 ? 'a space' : `${n.toLocaleString()} spaces`);
+  if (lead > 0 && trail > 0) return `${spaces(lead)} before it and ${spaces(trail)} after it`;
+  return lead > 0 ? `${spaces(lead)} before it` : `${spaces(trail)} after it`;
 }
 
 /** The words beside a field whose value starts or ends with whitespace. */

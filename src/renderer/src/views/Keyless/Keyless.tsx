@@ -11,7 +11,7 @@ import { backOnlineNote, FailureMessage } from '../../components/FailureMessage.
 import { Field } from '../../components/Field.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { parseWhole } from '../../lib/numbers.ts';
-import { paddedWarning, showEnds, typedShape } from '../../lib/text.ts';
+import { endsInWords, paddedWarning, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 const COLUMNS: Column<KeylessEntry>[] = [
@@ -176,7 +176,7 @@ export function Keyless() {
       <ConfirmDialog
         open={paddedToAdd !== null}
         title="Add the HWID with its spaces?"
-        body={`“${showEnds(paddedToAdd ?? '')}” starts or ends with a space (shown as ␠). The service keeps it as typed: a machine reporting “${(paddedToAdd ?? '').trim()}” will not match this entry.`}
+        body={`The HWID “${(paddedToAdd ?? '').trim()}” has ${endsInWords(paddedToAdd ?? '')}. The service keeps it as typed: a machine reporting “${(paddedToAdd ?? '').trim()}” will not match this entry.`}
         confirmLabel="Add as typed"
         onCancel={() => { setPaddedToAdd(null); }}
         onConfirm={() => {

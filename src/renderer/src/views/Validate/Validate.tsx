@@ -5,7 +5,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
-import { paddedWarning, showEnds, typedShape } from '../../lib/text.ts';
+import { endsInWords, paddedWarning, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { changedSince } from '../../store/keys.ts';
 
@@ -121,7 +121,10 @@ export function Validate() {
       setRefused(true);
       return;
     }
-    const paddedValues = [...(keyShape === 'padded' ? [`Key “${showEnds(keyValue)}”`] : []), ...(hwidShape === 'padded' ? [`HWID “${showEnds(custom)}”`] : [])];
+    const paddedValues = [
+      ...(keyShape === 'padded' ? [`Key “${keyValue.trim()}” has ${endsInWords(keyValue)}`] : []),
+      ...(hwidShape === 'padded' ? [`HWID “${custom.trim()}” has ${endsInWords(custom)}`] : []),
+    ];
     if (paddedValues.length > 0 && !asTyped) {
       setPadded(paddedValues);
       return;
@@ -230,7 +233,7 @@ export function Validate() {
       <ConfirmDialog
         open={padded !== null}
         title="Send it with its spaces?"
-        body={`${(padded ?? []).join(' and ')} starts or ends with a space (shown as ␠). The service keeps spaces as typed, so it may not match the value without them.`}
+        body={`${(padded ?? []).join(', and ')}. The service keeps spaces as typed, so it may not match the value without them.`}
         confirmLabel="Validate as typed"
         onCancel={() => { setPadded(null); }}
         onConfirm={() => {
