@@ -150,6 +150,12 @@ export function GenerateForm() {
   const [note, setNote] = useDraft('generate.note');
   const [premium, setPremium] = useDraft('generate.premium');
   const [errors, setErrors] = useState<Errors>({});
+  // A refused attempt puts the focus on the first field in error, where its words are (not left on Generate).
+  const formRef = useRef<HTMLFormElement>(null);
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refusals]);
   const serverAt = serverError ? serverField(serverError) : null;
   const staleGenerated = Object.keys(errors).length > 0;
   // More than one request's worth becomes a job of requests: said before anything is sent.
@@ -207,6 +213,7 @@ export function GenerateForm() {
     }
     if (!parsed.success || Object.keys(next).length > 0) {
       setErrors(next);
+      setRefusals((n) => n + 1);
       return;
     }
     setErrors({});
@@ -215,7 +222,7 @@ export function GenerateForm() {
   };
 
   return (
-    <form className="card" aria-labelledby="generate-title" onSubmit={submit} noValidate>
+    <form ref={formRef} className="card" aria-labelledby="generate-title" onSubmit={submit} noValidate>
       <h2 id="generate-title">Generate keys</h2>
       <Field
         label="Count"

