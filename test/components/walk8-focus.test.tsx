@@ -33,3 +33,12 @@ describe('Generate refused by the form', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Expiry date'));
   });
 });
+describe('Profiles: Edit', () => {
+  it('puts the focus in the form it opens, on its first field', async () => {
+    const user = userEvent.setup();
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Edit Remote Shop' }));
+    const form = screen.getByRole('form', { name: 'Edit Remote Shop' });
+    expect(document.activeElement).toBe(within(form).getByLabelText('Name'));
+  });
+});

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Profile } from '../../../../shared/domain.ts';
 import type { Failure } from '../../../../shared/result.ts';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
@@ -43,8 +43,14 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
   const baseWarning = cleartextWarning(baseUrl);
   const newOrigin = originOf(baseUrl);
   const originChanges = newOrigin !== null && newOrigin !== originOf(profile.baseUrl);
+  // The form opens below the list on "Edit": the focus goes into it, to its first field, not left on Edit.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    form.current?.querySelector<HTMLInputElement>('input')?.focus();
+  }, []);
   return (
     <form
+      ref={form}
       className="edit-profile"
       aria-label={`Edit ${profile.name}`}
       noValidate
