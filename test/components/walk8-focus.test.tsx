@@ -42,3 +42,22 @@ describe('Profiles: Edit', () => {
     expect(document.activeElement).toBe(within(form).getByLabelText('Name'));
   });
 });
+describe("Keys: Esc in Generate's Note while the key panel is open", () => {
+  it('leaves the panel open and the focus in the Note', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({
+      lookupRequest: { status: 'ready', error: null },
+      lookupTerm: 'KEY',
+      lookupResult: { active: [], generated: [key('KEY-A')] },
+    });
+    render(<Keys />);
+    await user.click(screen.getByRole('button', { name: 'KEY-A' }));
+    const note = screen.getByLabelText('Note');
+    await user.click(note);
+    await user.type(note, 'spring');
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('complementary', { name: 'Key detail' })).toBeTruthy();
+    expect(document.activeElement).toBe(note);
+    expect((note as HTMLInputElement).value).toBe('spring');
+  });
+});

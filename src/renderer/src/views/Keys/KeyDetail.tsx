@@ -23,6 +23,9 @@ export const LONG_EXTEND_DAYS = 3650;
 /** What Tab stops on inside the panel. */
 const TAB_STOPS = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
+/** Where a person types. */
+const TYPING = 'textarea, select, [contenteditable="true"], input:not([type="checkbox"], [type="radio"], [type="button"], [type="submit"], [type="reset"])';
+
 /** What the panel asks before it acts, when it asks. */
 type Pending = { kind: 'delete' } | { kind: 'reset' } | { kind: 'extend'; days: number };
 
@@ -74,6 +77,9 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       const target = e.target instanceof Element ? e.target : null;
       if (!panel || e.defaultPrevented || target?.closest('dialog') || document.querySelector('dialog[open]')) return;
       if (e.key === 'Escape') {
+        // Esc while typing in another form beside the panel (Generate's Note, say) is that field's, not a close; the
+        // search that found the key still closes it.
+        if (target && !panel.contains(target) && target.matches(TYPING) && !target.closest('[role="search"]')) return;
         e.preventDefault();
         selectKey(null);
         focusKeyRow(key.value);
