@@ -250,7 +250,7 @@ export class Core {
     const apiKey = await this.readKey(profile);
     if (!apiKey.ok) return apiKey;
     if (apiKey.data === null) {
-      return fail('KEYCHAIN_UNAVAILABLE', `No API key is stored for "${profile.name}" (API keys kept for the session only are gone after a restart). Enter it again.`);
+      return fail('KEYCHAIN_UNAVAILABLE', `No API key is stored for "${profile.name}" (API keys kept for the session only are gone after a restart). Enter it again in Profiles.`);
     }
     const client = new PresentedClient({ baseUrl: profile.baseUrl, validationUrl: profile.validationUrl, apiKey: apiKey.data }, this.options.clientOptions);
     this.clients.set(profile.id, client);

@@ -33,6 +33,7 @@ describe('Generate refused by the form', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Expiry date'));
   });
 });
+
 describe('Profiles: Edit', () => {
   it('puts the focus in the form it opens, on its first field', async () => {
     const user = userEvent.setup();
@@ -42,6 +43,7 @@ describe('Profiles: Edit', () => {
     expect(document.activeElement).toBe(within(form).getByLabelText('Name'));
   });
 });
+
 describe("Keys: Esc in Generate's Note while the key panel is open", () => {
   it('leaves the panel open and the focus in the Note', async () => {
     const user = userEvent.setup();
@@ -59,5 +61,30 @@ describe("Keys: Esc in Generate's Note while the key panel is open", () => {
     expect(screen.getByRole('complementary', { name: 'Key detail' })).toBeTruthy();
     expect(document.activeElement).toBe(note);
     expect((note as HTMLInputElement).value).toBe('spring');
+  });
+});
+
+describe('No API key stored for the active profile', () => {
+  it('offers the way to Profiles beside the words', async () => {
+    const user = userEvent.setup();
+    const gone: Failure = {
+      ok: false, code: 'KEYCHAIN_UNAVAILABLE',
+      message: 'No API key is stored for "Remote Shop" (API keys kept for the session only are gone after a restart). Enter it again in Profiles.',
+    };
+    useKeydesk.setState({ view: 'keys', lookupRequest: { status: 'error', error: gone }, lookupTerm: 'KEY', lookupResult: null });
+    render(<Keys />);
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('Enter it again in Profiles.');
+    await user.click(within(alert).getByRole('button', { name: 'Go to Profiles' }));
+    await waitFor(() => {
+      expect(useKeydesk.getState().view).toBe('profiles');
+    });
+  });
+
+  it('offers no way to Profiles for a keychain that is only locked', () => {
+    const locked: Failure = { ok: false, code: 'KEYCHAIN_UNAVAILABLE', message: 'The OS keychain did not give Keydesk the API key for "Remote Shop". It may be locked: unlock it and try again.' };
+    useKeydesk.setState({ view: 'keys', lookupRequest: { status: 'error', error: locked }, lookupTerm: 'KEY', lookupResult: null });
+    render(<Keys />);
+    expect(within(screen.getByRole('alert')).queryByRole('button', { name: 'Go to Profiles' })).toBeNull();
   });
 });

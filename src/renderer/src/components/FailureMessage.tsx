@@ -1,5 +1,6 @@
 import type { Failure } from '../../../shared/result.ts';
 import { plain } from '../lib/words.ts';
+import { useKeydesk } from '../store/index.ts';
 
 /**
  * Under a failure to reach the active profile's service shown after the service answers again (the banner gone):
@@ -17,12 +18,24 @@ export function backOnlineNote(failure: Failure, online: boolean): string | unde
  * URL, the service's own words) under a "Details" disclosure, closed until asked for.
  */
 export function FailureMessage({ failure, stale }: { failure: Failure; stale?: string | undefined }) {
+  const view = useKeydesk((s) => s.view);
+  const setView = useKeydesk((s) => s.setView);
+  // A profile's API key is gone (kept for the session only, then a restart): the way to enter it again, from where
+  // the person met the need (not on Profiles itself, where Edit is beside the words).
+  const keyGone = failure.code === 'KEYCHAIN_UNAVAILABLE' && /^No API key is (stored|available)/.test(failure.message) && view !== 'profiles';
   return (
     <div role="alert" className="failure">
       <p className="error">
         {plain(failure.message)}
         {failure.retryAfterSeconds !== undefined && !failure.message.includes('Try again in ') ? ` (about ${Math.max(1, Math.ceil(failure.retryAfterSeconds / 60)).toLocaleString()} min left)` : ''}
       </p>
+      {keyGone && (
+        <p>
+          <button type="button" onClick={() => { setView('profiles'); }}>
+            Go to Profiles
+          </button>
+        </p>
+      )}
       {stale && <p className="stale-note">{stale}</p>}
       {failure.detail && (
         <details>
