@@ -826,6 +826,97 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
   });
 });
 
+describe('a row marked not read back, and a description older than the mark landing after it', () => {
+  // A lookup's rows can wait in the ledger writer's queue (behind a large generate) while an act on the same key
+  // goes unknown and marks its row: the lookup, seen before the act, lands after the mark.
+  const before = '2026-11-20T10:00:00.000Z';
+  const older = '2026-11-20T10:00:01.000Z';
+  const key = (over: Partial<Key> = {}): Key => ({
+    id: '1', value: 'K-MARKED', note: '', status: 'active', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null,
+    expiresAt: '2030-01-01T00:00:00.000Z', hwid: 'HW-OLD', createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's', ...over,
+  });
+  const row = (db: LocalDb): LedgerRow | undefined => ledgerOf(db).find((r) => r.value === 'K-MARKED');
+  const marks = (db: LocalDb) => {
+    const r = row(db);
+    return { expiry: r?.expiryStale === true, hwid: r?.hwidStale === true, status: r?.statusStale === true };
+  };
+  const all = { expiry: true, hwid: true, status: true };
+  const none = { expiry: false, hwid: false, status: false };
+  const markAll = (db: LocalDb): void => {
+    for (const what of ['expiry', 'hwid', 'status'] as const) db.markStale(PROFILE, what, ['K-MARKED']);
+  };
+  const batch = (over: Partial<SettleBatch>): SettleBatch => ({ jobId: 'none', profileId: PROFILE, items: [], seenKeys: [], deletedValues: [], audit: [], ...over });
+
+  it('keeps the marks through every writer of a description seen before the mark, and clears them with one seen at or after it', () => {
+    const db = new LocalDb(':memory:');
+    db.recordKeys(PROFILE, [key()], before);
+    markAll(db);
+    expect(marks(db)).toEqual(all);
+
+    // A lookup (or a list) seen before the mark.
+    db.recordKeys(PROFILE, [key()], older);
+    expect(marks(db)).toEqual(all);
+    expect(row(db)).toMatchObject({ hwid: 'HW-OLD', status: 'active' });
+    // A job's answers, written in its narrow update (the row as recorded) and in the full one (a changed note).
+    db.settleJobItems(batch({ seenKeys: [key()] }), older);
+    db.settleJobItems(batch({ seenKeys: [key({ note: 'changed' })] }), older);
+    expect(marks(db)).toEqual(all);
+    // A key described in part, an HWID reset answered with no key, a delete answered.
+    db.recordReportedFields(PROFILE, key(), older);
+    db.settleJobItems(batch({ hwidCleared: ['K-MARKED'] }), older);
+    expect(marks(db)).toEqual(all);
+    db.markDeleted(PROFILE, 'K-MARKED', older);
+    expect(marks(db).status).toBe(true);
+
+    // Seen after the mark: each clears what it describes.
+    const after = new Date().toISOString();
+    db.recordReportedFields(PROFILE, key(), after);
+    expect(marks(db)).toEqual({ expiry: false, hwid: false, status: true });
+    db.markDeleted(PROFILE, 'K-MARKED', after);
+    expect(marks(db)).toEqual(none);
+    markAll(db);
+    db.settleJobItems(batch({ hwidCleared: ['K-MARKED'] }), new Date().toISOString());
+    expect(marks(db).hwid).toBe(false);
+    markAll(db);
+    db.recordKeys(PROFILE, [key()], new Date().toISOString());
+    expect(marks(db)).toEqual(none);
+    markAll(db);
+    db.settleJobItems(batch({ seenKeys: [key()] }), new Date().toISOString());
+    expect(marks(db)).toEqual(none);
+    db.close();
+  });
+
+  it('keeps a mark a job set (its answers, or items still sent at its end) through a description seen before it', () => {
+    const db = new LocalDb(':memory:');
+    db.recordKeys(PROFILE, [key()], before);
+    db.createJob({ id: 'reset', profileId: PROFILE, action: 'resetHwid', params: '{}', createdAt: before }, { keyValues: ['K-MARKED'] });
+    db.beginJobRun('reset', before);
+    db.jobStep(null, { jobId: 'reset', max: 1 });
+    db.endJobRun('reset', 'cancelled', null, new Date().toISOString());
+    expect(marks(db).hwid).toBe(true);
+    db.recordKeys(PROFILE, [key()], older);
+    expect(marks(db).hwid).toBe(true);
+    db.settleJobItems(batch({ statusStale: ['K-MARKED'] }), new Date().toISOString());
+    db.recordKeys(PROFILE, [key()], older);
+    expect(marks(db).status).toBe(true);
+    db.close();
+  });
+
+  it('reads a mark from before marks kept their time (1) as marked, and clears it with any description', () => {
+    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
+    const db = new LocalDb(file);
+    db.recordKeys(PROFILE, [key()], before);
+    const old = new DatabaseSync(file);
+    old.exec("UPDATE ledger SET expiry_stale = 1, hwid_stale = 1, status_stale = 1 WHERE value = 'K-MARKED'");
+    old.close();
+    expect(marks(db)).toEqual(all);
+    db.recordKeys(PROFILE, [key()], older);
+    expect(marks(db)).toEqual(none);
+    db.close();
+    rmSync(file, { force: true });
+  });
+});
+
 describe('schema upgrades', () => {
   // The ledger as the first release wrote it, frozen here: upgrades must keep such a file's rows.
   const FIRST_RELEASE = `
@@ -931,7 +1022,7 @@ describe('schema upgrades', () => {
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: LOCAL_DB_VERSION });
-    expect(check.prepare('SELECT count(*) AS n, sum(hwid_stale) AS hwid, sum(status_stale) AS status, sum(expiry_stale) AS expiry FROM ledger').get()).toEqual({ n: 20, hwid: 0, status: 0, expiry: 1 });
+    expect(check.prepare('SELECT count(*) AS n, sum(hwid_stale <> 0) AS hwid, sum(status_stale <> 0) AS status, sum(expiry_stale <> 0) AS expiry FROM ledger').get()).toEqual({ n: 20, hwid: 0, status: 0, expiry: 1 });
     const rows = ledgerOf(db);
     expect(rows.filter((r) => r.expiryStale).map((r) => r.value)).toEqual([first]);
     expect(rows.some((r) => 'hwidStale' in r || 'statusStale' in r)).toBe(false);

@@ -244,6 +244,10 @@ const MIGRATIONS: readonly string[] = [
   // messages holds (the client's, the failure's and a job item's): they become 'unknown'; no other row changes.
   `UPDATE audit SET outcome = 'unknown' WHERE outcome = 'failed' AND message LIKE '%may or may not have taken effect%';`,
 ];
+// The three marks (expiry_stale, hwid_stale, status_stale) hold when the row was marked, in ms since the epoch;
+// 0 is not marked. A description clears a mark only if it was seen at or after that moment: one seen before it
+// (a lookup waiting in the ledger writer's queue while the act went unknown) lands with the old fields and leaves
+// them marked. A mark written before they kept their time is 1, which any description clears.
 
 /** What of a ledger row an act with no outcome read back leaves as seen before (LocalDb.markStale). */
 export type StaleMark = 'expiry' | 'hwid' | 'status';
@@ -253,6 +257,21 @@ const STALE: Record<StaleMark, { column: string; applies: string }> = {
   hwid: { column: 'hwid_stale', applies: "coalesce(hwid, '') <> ''" },
   status: { column: 'status_stale', applies: "status <> 'deleted'" },
 };
+
+/**
+ * SQL for a mark column as a description seen at `seenMs` (a parameter, ms since the epoch) leaves it: cleared,
+ * unless it was marked after that description was seen.
+ */
+const clearedBy = (column: string, seenMs: string, table = ''): string =>
+  `${column} = CASE WHEN ${table}${column} > ${seenMs} THEN ${table}${column} ELSE 0 END`;
+const CLEAR_ALL = (seenMs: string, table = ''): string =>
+  ['expiry_stale', 'hwid_stale', 'status_stale'].map((c) => clearedBy(c, seenMs, table)).join(', ');
+
+/** An ISO time as a mark's time (ms since the epoch); an unreadable one counts as now. */
+function markMs(iso: string): number {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? Date.now() : ms;
+}
 
 /** The schema this Keydesk writes (keydesk.db's user_version once opened). */
 export const LOCAL_DB_VERSION = MIGRATIONS.length;
@@ -891,6 +910,7 @@ export class LocalDb {
   private writeRows(profileId: string, given: LedgerRowTuple[], seenAt: string, known: boolean): void {
     let rows = given;
     if (rows.length === 0) return;
+    const seenMs = markMs(seenAt);
     if (known) {
       // Keys a job's answers describe are in the ledger already, and an answer (an extend, a reset) changes few
       // of their columns. A column a statement sets has its index entries rewritten even when the value is the
@@ -899,11 +919,11 @@ export class LocalDb {
       // trigger looks). Whatever else (a new key, a changed note) goes through the full upsert below.
       // One keyed statement per row: as one statement over json_each, SQLite reads the ledger in the outer loop.
       const narrow = this.statement(
-        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, expiry_stale = 0, hwid_stale = 0, status_stale = 0, hwid_chars = length(?12)
+        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, ${CLEAR_ALL('?13')}, hwid_chars = length(?12)
          WHERE profile_id = ?6 AND value = ?7 AND note = ?8 AND status = ?9 AND is_premium = ?10 AND (?11 IS NULL OR created_at IS ?11)`,
       );
       rows = rows.filter(([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey, hwidText]) =>
-        narrow.run(expiresAt, hwid, search, daysKey, seenAt, profileId, value, note, status, isPremium, createdAt, hwidText).changes === 0,
+        narrow.run(expiresAt, hwid, search, daysKey, seenAt, profileId, value, note, status, isPremium, createdAt, hwidText, seenMs).changes === 0,
       );
       if (rows.length === 0) return;
     }
@@ -914,9 +934,9 @@ export class LocalDb {
        FROM (SELECT value AS v FROM json_each(?3)) WHERE true
        ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
          expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
-         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, expiry_stale = 0, hwid_stale = 0, status_stale = 0,
+         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, ${CLEAR_ALL('?4', 'ledger.')},
          hwid_chars = excluded.hwid_chars`,
-    ).run(profileId, seenAt, JSON.stringify(rows));
+    ).run(profileId, seenAt, JSON.stringify(rows), seenMs);
   }
 
   /**
@@ -929,8 +949,9 @@ export class LocalDb {
     const unreported = new Set(key.unreported ?? []);
     // The expiry and HWID always come back (only the fields UnreportedKeyField names may not): their marks go.
     const text = searchText(key);
-    const sets = ['note = ?', 'is_premium = ?', 'expires_at = ?', 'hwid = ?', 'search = ?', 'hwid_chars = length(?)', 'last_seen_at = ?', 'expiry_stale = 0', 'hwid_stale = 0'];
-    const params: SQLInputValue[] = [key.note, key.isPremium ? 1 : 0, key.expiresAt, key.hwid, text.search, text.hwid, seenAt];
+    const seenMs = markMs(seenAt);
+    const sets = ['note = ?', 'is_premium = ?', 'expires_at = ?', 'hwid = ?', 'search = ?', 'hwid_chars = length(?)', 'last_seen_at = ?', clearedBy('expiry_stale', '?'), clearedBy('hwid_stale', '?')];
+    const params: SQLInputValue[] = [key.note, key.isPremium ? 1 : 0, key.expiresAt, key.hwid, text.search, text.hwid, seenAt, seenMs, seenMs];
     if (!unreported.has('daysKey')) {
       sets.push('days_key = ?');
       params.push(key.expiresByDaysKey ? key.daysKey : null);
@@ -947,20 +968,22 @@ export class LocalDb {
    * Keys extended on the service whose new expiry never came back (no key in the answer, and no lookup found
    * it): their rows keep the expiry seen before, marked as such until a later full description of the key.
    */
-  markExpiryStale(profileId: string, values: readonly string[]): void {
-    this.markStale(profileId, 'expiry', values);
+  markExpiryStale(profileId: string, values: readonly string[], at = new Date().toISOString()): void {
+    this.markStale(profileId, 'expiry', values, at);
   }
 
   /**
    * Keys acted on whose outcome never came back, their rows marked until a later full description of the key:
    * 'expiry', an extend (markExpiryStale); 'hwid', an HWID reset sent with no answer, on rows that show a HWID (a
    * row with none shows what a reset leaves, whichever way it went); 'status', a delete sent with no answer, on
-   * rows not already deleted.
+   * rows not already deleted. `at`: when (a description seen before it does not clear it); a row marked later
+   * keeps that later time.
    */
-  markStale(profileId: string, what: StaleMark, values: readonly string[]): void {
+  markStale(profileId: string, what: StaleMark, values: readonly string[], at = new Date().toISOString()): void {
     if (values.length === 0) return;
-    const r = this.statement(`UPDATE ledger SET ${STALE[what].column} = 1 WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?)) AND ${STALE[what].applies}`)
-      .run(profileId, JSON.stringify(values));
+    const { column, applies } = STALE[what];
+    const r = this.statement(`UPDATE ledger SET ${column} = max(${column}, ?) WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?)) AND ${applies}`)
+      .run(markMs(at), profileId, JSON.stringify(values));
     if (Number(r.changes) > 0) this.ledgerCaches(true);
   }
 
@@ -971,15 +994,16 @@ export class LocalDb {
    */
   private markSentStale(jobs: string, ...params: string[]): void {
     let changes = 0;
+    const now = Date.now();
     for (const [action, what] of [['extend', 'expiry'], ['resetHwid', 'hwid'], ['delete', 'status']] as const) {
       const { column, applies } = STALE[what];
       const r = this.db
         .prepare(
-          `UPDATE ledger SET ${column} = 1 WHERE ${column} = 0 AND ${applies} AND (profile_id, value) IN
+          `UPDATE ledger SET ${column} = ?1 WHERE ${column} < ?1 AND ${applies} AND (profile_id, value) IN
              (SELECT j.profile_id, i.target FROM job_items i JOIN jobs j ON j.id = i.job_id
-               WHERE i.job_id IN (${jobs}) AND i.state = 'sent' AND j.action = '${action}')`,
+               WHERE i.job_id IN (${jobs.replaceAll('?', '?2')}) AND i.state = 'sent' AND j.action = '${action}')`,
         )
-        .run(...params);
+        .run(now, ...params);
       changes += Number(r.changes);
     }
     if (changes > 0) this.ledgerCaches(true);
@@ -994,14 +1018,16 @@ export class LocalDb {
     if (values.length === 0) return;
     this.ledgerCaches(true);
     this.statement(
-      `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), hwid_chars = 0, hwid_stale = 0, last_seen_at = ?
-       WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))`,
-    ).run(seenAt, profileId, JSON.stringify(values));
+      `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), hwid_chars = 0, ${clearedBy('hwid_stale', '?4')}, last_seen_at = ?1
+       WHERE profile_id = ?2 AND value IN (SELECT value FROM json_each(?3))`,
+    ).run(seenAt, profileId, JSON.stringify(values), markMs(seenAt));
   }
 
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
     this.ledgerCaches(true);
-    this.db.prepare("UPDATE ledger SET status = 'deleted', status_stale = 0, last_seen_at = ? WHERE profile_id = ? AND value = ?").run(seenAt, profileId, value);
+    this.db
+      .prepare(`UPDATE ledger SET status = 'deleted', ${clearedBy('status_stale', '?4')}, last_seen_at = ?1 WHERE profile_id = ?2 AND value = ?3`)
+      .run(seenAt, profileId, value, markMs(seenAt));
   }
 
   /**
@@ -1865,14 +1891,14 @@ export class LocalDb {
     if (batch.seenKeys.length > 0) this.upsertKeys(batch.profileId, batch.seenKeys, at, true);
     for (const k of batch.reportedKeys ?? []) this.recordReportedFields(batch.profileId, k, at);
     if (batch.hwidCleared) this.markHwidCleared(batch.profileId, batch.hwidCleared, at);
-    if (batch.expiryStale) this.markStale(batch.profileId, 'expiry', batch.expiryStale);
-    if (batch.hwidStale) this.markStale(batch.profileId, 'hwid', batch.hwidStale);
-    if (batch.statusStale) this.markStale(batch.profileId, 'status', batch.statusStale);
+    if (batch.expiryStale) this.markStale(batch.profileId, 'expiry', batch.expiryStale, at);
+    if (batch.hwidStale) this.markStale(batch.profileId, 'hwid', batch.hwidStale, at);
+    if (batch.statusStale) this.markStale(batch.profileId, 'status', batch.statusStale, at);
     if (batch.deletedValues.length > 0) {
       this.ledgerCaches(true);
       this.statement(
-        "UPDATE ledger SET status = 'deleted', status_stale = 0, last_seen_at = ? WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?))",
-      ).run(at, batch.profileId, JSON.stringify(batch.deletedValues));
+        `UPDATE ledger SET status = 'deleted', ${clearedBy('status_stale', '?4')}, last_seen_at = ?1 WHERE profile_id = ?2 AND value IN (SELECT value FROM json_each(?3))`,
+      ).run(at, batch.profileId, JSON.stringify(batch.deletedValues), markMs(at));
     }
     // Straight from each answer's JSON list: 100,000 values never become 100,000 strings in main's heap.
     for (const values of batch.generatedValues ?? []) {
@@ -1973,7 +1999,7 @@ export class LocalDb {
       .iterate(profileId, jobId);
     for (const r of rows) {
       const { stale, ...item } = r as unknown as JobItem & { expiresAt: string | null; stale: number };
-      yield { ...item, expiryStale: stale === 1 };
+      yield { ...item, expiryStale: stale !== 0 };
     }
   }
 
@@ -2153,8 +2179,8 @@ function toLedgerRow(r: LedgerDbRow): LedgerRow {
     hwid: r.hwid,
     createdAt: r.created_at,
     lastSeenAt: r.last_seen_at,
-    ...(r.expiry_stale === 1 ? { expiryStale: true } : {}),
-    ...(r.hwid_stale === 1 ? { hwidStale: true } : {}),
-    ...(r.status_stale === 1 ? { statusStale: true } : {}),
+    ...(r.expiry_stale !== 0 ? { expiryStale: true } : {}),
+    ...(r.hwid_stale !== 0 ? { hwidStale: true } : {}),
+    ...(r.status_stale !== 0 ? { statusStale: true } : {}),
   };
 }
