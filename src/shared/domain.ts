@@ -231,9 +231,10 @@ export interface JobSummary {
    * it end: finishedAt is then the last moment it was known at work, not when it stopped. `lastAnswerAt`: when that
    * run's last answers were recorded (finishedAt); null when none was. `runStartedAt`: when that run began (the job's
    * start, or its resume; finishedAt when no answer was recorded); null for a job from before Keydesk kept these
-   * times, whose stop is not known at all.
+   * times, whose stop is not known at all. `resumed`: that run was a resume (false: the job's first run, which
+   * main records as beginning at createdAt).
    */
-  endUnseen?: { lastAnswerAt: string | null; runStartedAt: string | null };
+  endUnseen?: { lastAnswerAt: string | null; runStartedAt: string | null; resumed: boolean };
   /**
    * Increases with every summary main makes: an answer and an event can arrive in either order, and the
    * older of two summaries of one job must not replace the newer.

@@ -106,10 +106,11 @@ describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
   it('says when its last answer was recorded, or that none was after it started or resumed, or that when is not known; never "ended"', async () => {
     fake.impl['jobs.list'] = () =>
       listed([
-        unseen(uuid(1), { lastAnswerAt: ANSWERED, runStartedAt: '2026-01-02T09:00:00.000Z' }, { createdAt: '2026-01-02T09:00:04.000Z' }),
-        unseen(uuid(2), { lastAnswerAt: null, runStartedAt: '2026-01-02T09:00:03.000Z' }, { createdAt: '2026-01-02T09:00:03.000Z' }),
-        unseen(uuid(3), { lastAnswerAt: null, runStartedAt: RESUMED }, { createdAt: '2026-01-02T09:00:02.000Z' }),
-        unseen(uuid(4), { lastAnswerAt: null, runStartedAt: null }, { createdAt: '2026-01-02T09:00:01.000Z' }),
+        // As main gives them (test/main/jobs.test.ts): a first run began at the job's creation, and is no resume.
+        unseen(uuid(1), { lastAnswerAt: ANSWERED, runStartedAt: '2026-01-02T09:00:04.000Z', resumed: false }, { createdAt: '2026-01-02T09:00:04.000Z' }),
+        unseen(uuid(2), { lastAnswerAt: null, runStartedAt: '2026-01-02T09:00:03.000Z', resumed: false }, { createdAt: '2026-01-02T09:00:03.000Z' }),
+        unseen(uuid(3), { lastAnswerAt: null, runStartedAt: RESUMED, resumed: true }, { createdAt: '2026-01-02T09:00:02.000Z' }),
+        unseen(uuid(4), { lastAnswerAt: null, runStartedAt: null, resumed: false }, { createdAt: '2026-01-02T09:00:01.000Z' }),
         // A job whose end this Keydesk saw still says when it ended.
         summary({ id: uuid(5), action: 'delete', note: null, state: 'interrupted', createdAt: '2026-01-02T09:00:00.000Z', finishedAt: '2026-01-02T09:30:00.000Z' }),
       ]);

@@ -637,6 +637,45 @@ describe('an exception while sending', () => {
   });
 });
 
+describe('a job Keydesk stopped under before any answer came', () => {
+  it('is said to have stopped after it started on its first run, and after its resume only once it was resumed', async () => {
+    // The service takes every request and never answers: no answer is ever recorded.
+    const fake = await fakeService(() => 'handled');
+    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+    const stopped: JobService[] = [];
+    // Keydesk stopping under a run, as the next start sees it: a new JobService on the same file.
+    const restart = (): JobService => {
+      const next = service(fake.url, db);
+      stopped.push(next);
+      return next;
+    };
+    try {
+      const first = restart();
+      // More keys than go out at once: some are still pending to resume.
+      const started = await first.start('p1', { action: 'delete', target: { keyValues: values(START_CONCURRENCY * 4) } });
+      if (!started.ok) throw new Error(started.message);
+      const id = started.data.id;
+      await until(() => fake.received.length >= 1);
+      const afterFirst = restart().get('p1', id);
+      expect(afterFirst).toMatchObject({ state: 'interrupted', finishedAt: afterFirst?.createdAt, endUnseen: { lastAnswerAt: null, runStartedAt: afterFirst?.createdAt, resumed: false } });
+
+      const before = fake.received.length;
+      const resumed = await (stopped.at(-1) as JobService).resume('p1', id, false);
+      if (!resumed.ok) throw new Error(resumed.message);
+      await until(() => fake.received.length > before);
+      const afterResume = restart().get('p1', id);
+      const runStartedAt = afterResume?.endUnseen?.runStartedAt ?? '';
+      expect(afterResume).toMatchObject({ state: 'interrupted', finishedAt: runStartedAt, endUnseen: { lastAnswerAt: null, resumed: true } });
+      expect(Date.parse(runStartedAt)).toBeGreaterThanOrEqual(Date.parse(afterResume?.createdAt ?? ''));
+      expect(runStartedAt).not.toBe(afterResume?.createdAt);
+    } finally {
+      await fake.close();
+      for (const s of stopped) await s.close();
+      db.close();
+    }
+  });
+});
+
 describe('a crash mid-job', () => {
   it('leaves the job interrupted, ended at its last recorded answer (not at the next start), with items whose state matches what the sandbox did, and resumes the pending ones', async () => {
     const dir = tempDir('keydesk-crash-');
@@ -656,7 +695,8 @@ describe('a crash mid-job', () => {
       const lastAnswer = (reader.prepare("SELECT max(at) AS at FROM audit WHERE action = 'keys.delete'").get() as { at: string | null }).at;
       reader.close();
       const runAt = db.job(jobId)?.runAt ?? null;
-      expect(runAt).not.toBeNull();
+      // Its first run: it began when the job was started, and is no resume.
+      expect(runAt).toBe(db.job(jobId)?.createdAt);
       expect(db.job(jobId)).toMatchObject({ state: 'running', answeredAt: lastAnswer });
       // The next start comes three days later (the clock says so; nothing waits for it).
       vi.useFakeTimers({ toFake: ['Date'] });
@@ -670,7 +710,7 @@ describe('a crash mid-job', () => {
       }
       // Its end is the last moment it was known at work, said as such: not the next start's time.
       expect(db.job(jobId)).toMatchObject({ state: 'interrupted', finishedAt: lastAnswer ?? runAt, endUnseen: true });
-      expect(jobs.get('sandbox', jobId)).toMatchObject({ state: 'interrupted', finishedAt: lastAnswer ?? runAt, endUnseen: { lastAnswerAt: lastAnswer, runStartedAt: runAt } });
+      expect(jobs.get('sandbox', jobId)).toMatchObject({ state: 'interrupted', finishedAt: lastAnswer ?? runAt, endUnseen: { lastAnswerAt: lastAnswer, runStartedAt: runAt, resumed: false } });
       const items = db.jobItems(jobId, undefined, 0, 5_000).items;
       expect(items).toHaveLength(2_000);
       expect(items.filter((i) => i.state === 'sent')).toEqual([]);

@@ -351,14 +351,14 @@ export class JobService {
       this.db.setJobState(id, 'finished', null, new Date().toISOString());
       return fail('NOT_FOUND', request.action === 'resetHwid' ? NOTHING_TO_RESET : 'No keys match; nothing was sent.');
     }
-    return this.run(id, false);
+    return this.run(id, false, undefined, true);
   }
 
   /**
    * Runs (or resumes) a job's pending items, and with `retryUnknown` its unknown ones; a job already running or
-   * starting is refused.
+   * starting is refused. `first`: the job's first run (from start), not a resume.
    */
-  private async run(jobId: string, retryUnknown: boolean, ready?: () => Promise<void>): Promise<Result<JobSummary>> {
+  private async run(jobId: string, retryUnknown: boolean, ready?: () => Promise<void>, first = false): Promise<Result<JobSummary>> {
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is already running.');
     if (this.endPending(jobId)) return fail('CONFLICT', END_PENDING);
     let cancelled = (): void => undefined;
@@ -381,7 +381,7 @@ export class JobService {
       const client = await Promise.race([this.clientForJob(jobId), cancel]);
       if (ready && client !== 'cancelled') await Promise.race([ready(), cancel]);
       if (starting.cancelled || client === 'cancelled') return await this.cancelStarting(jobId);
-      return this.runReserved(jobId, retryUnknown, client);
+      return this.runReserved(jobId, retryUnknown, client, first);
     } finally {
       this.starting.delete(jobId);
       // A start that did not become a run: whoever heard "starting" (or "cancelling") hears the job as it stands.
@@ -459,7 +459,7 @@ export class JobService {
     return null;
   }
 
-  private runReserved(jobId: string, retryUnknown: boolean, client: ServiceClient | null): Result<JobSummary> {
+  private runReserved(jobId: string, retryUnknown: boolean, client: ServiceClient | null, first = false): Result<JobSummary> {
     if (this.closed) return fail('CANCELLED', 'Keydesk is quitting.');
     const job = this.db.job(jobId);
     if (!job) return fail('NOT_FOUND', 'That job no longer exists.');
@@ -474,7 +474,9 @@ export class JobService {
     if (this.runs.has(jobId)) return fail('CONFLICT', 'That job is already running.');
     // The yes to send the unknown items again is taken now the run surely starts, and for this run alone.
     if (retryUnknown) this.db.approveUnknownJobItems(jobId);
-    const runAt = new Date().toISOString();
+    // A job's first run began when it was started (its creation): only a resume has a time of its own, so a job
+    // Keydesk stops under is said to have been resumed only when it was (summary's endUnseen.resumed).
+    const runAt = first ? job.createdAt : new Date().toISOString();
     this.db.beginJobRun(jobId, runAt);
     this.ends.delete(jobId);
     const run: Run = {
@@ -1076,7 +1078,7 @@ export class JobService {
       finishedAt: since !== undefined || cancelling ? null : job.finishedAt,
       ...(since === undefined ? {} : { startingSince: since }),
       // An end no one saw (Keydesk stopped under the job): finishedAt is the last moment it was known at work.
-      ...(run || kept || starting || !job.endUnseen || job.state === 'running' ? {} : { endUnseen: { lastAnswerAt: job.answeredAt, runStartedAt: job.runAt } }),
+      ...(run || kept || starting || !job.endUnseen || job.state === 'running' ? {} : { endUnseen: { lastAnswerAt: job.answeredAt, runStartedAt: job.runAt, resumed: job.runAt !== null && job.runAt !== job.createdAt } }),
       ...(waiting === undefined ? {} : { waitingForRecordsSince: waiting }),
       ...(notAnswering === undefined ? {} : { notAnswering }),
       total: job.total,

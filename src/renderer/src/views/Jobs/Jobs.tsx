@@ -63,7 +63,7 @@ function UnseenEnd({ job, end }: { job: JobSummary; end: NonNullable<JobSummary[
     );
   }
   if (end.runStartedAt === null) return <>stopped — when is not known</>;
-  if (end.runStartedAt === job.createdAt) return <>stopped — no answer recorded after it started</>;
+  if (!end.resumed) return <>stopped — no answer recorded after it started</>;
   return (
     <>
       stopped — no answer recorded after its resume <After job={job} iso={end.runStartedAt} />
@@ -93,7 +93,7 @@ function When({ job }: { job: JobSummary }) {
 }
 
 /** The detail's account of when a job Keydesk stopped under stopped: some time after the last moment known. */
-function UnseenEndDetail({ job, end }: { job: JobSummary; end: NonNullable<JobSummary['endUnseen']> }) {
+function UnseenEndDetail({ end }: { end: NonNullable<JobSummary['endUnseen']> }) {
   if (end.lastAnswerAt !== null) {
     return (
       <>
@@ -102,7 +102,7 @@ function UnseenEndDetail({ job, end }: { job: JobSummary; end: NonNullable<JobSu
     );
   }
   if (end.runStartedAt === null) return <>; Keydesk stopped while it ran, and when is not known</>;
-  if (end.runStartedAt === job.createdAt) return <>; Keydesk stopped while it ran, some time after it started: no answer was recorded</>;
+  if (!end.resumed) return <>; Keydesk stopped while it ran, some time after it started: no answer was recorded</>;
   return (
     <>
       ; Keydesk stopped while it ran, some time after it was resumed (<Time iso={end.runStartedAt} mode="dateTime" />): no answer was recorded since
@@ -341,7 +341,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
       </div>
       <p className="muted">
         Started <Time iso={job.createdAt} mode="dateTime" />
-        {!live && job.finishedAt && job.endUnseen && <UnseenEndDetail job={job} end={job.endUnseen} />}
+        {!live && job.finishedAt && job.endUnseen && <UnseenEndDetail end={job.endUnseen} />}
         {!live && job.finishedAt && !job.endUnseen && (
           <>
             , ended <Time iso={job.finishedAt} mode="dateTime" />
