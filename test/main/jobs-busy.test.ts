@@ -268,6 +268,26 @@ describe('a job while another writer holds keydesk.db', () => {
     expect(sorted(s.deletes)).toEqual(s.keys);
   });
 
+  it('quitting writes an end the screen showed (finished) and the lock held back as it was shown, never as "Keydesk quit while this job ran"', { timeout: 180_000 }, async () => {
+    const s = await setup(300, { ceiling: 8, lockWaitMs: 1_000 });
+    // The last delete's answer, and so the job's end, meets the lock: shown finished, still running in the file.
+    const id = await startDeleteLockedAt(s, 299);
+    await until(() => s.jobs.get('p1', id)?.state !== 'running', 'the job to be shown ended');
+    expect(s.jobs.get('p1', id)).toMatchObject({ state: 'finished', reason: null });
+    expect(s.db.job(id)?.state).toBe('running');
+    // The lock is let go just as the quit's job writer goes, before its last statement on main's connection.
+    const writer = s.writers[0] as ThreadJobWrites;
+    const closeWriter = writer.close.bind(writer);
+    writer.close = async (waitMs?: number) => {
+      await s.holder.release();
+      return closeWriter(waitMs);
+    };
+    await s.jobs.close();
+    expect(s.db.job(id)).toMatchObject({ state: 'finished', reason: null, endUnseen: false });
+    expect(itemsByState(s.file, id)).toEqual({ done: s.keys });
+    expect(auditedDeletes(s.file)).toBe(300);
+  });
+
   it('quitting while another writer holds the lock the whole time resolves with the lock still held; the next start interrupts the job at its last answer, and nothing reads done that the sandbox did not do', { timeout: 180_000 }, async () => {
     // The job writer waits for the lock far longer than this test: only a quit with a budget of its own, lock waits
     // included, resolves while the lock is held.

@@ -824,6 +824,33 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     expect(db.job('answered')).toMatchObject({ state: 'interrupted', finishedAt: at(11), endUnseen: false });
     db.close();
   });
+
+  it('a quit ends a job no earlier than its answers written in the quit\'s grace, and writes an end the screen showed as it was shown', () => {
+    const db = new LocalDb(':memory:');
+    make(db, 'late-answers');
+    db.beginJobRun('late-answers', at(1));
+    db.jobStep(null, { jobId: 'late-answers', max: 2 });
+    // The quit began at 14:10; an answer on the wire came back in its grace, at 14:11.
+    db.settleJobItems(answers('late-answers', 1, 'done'), at(11));
+    make(db, 'quiet');
+    db.beginJobRun('quiet', at(1));
+    db.settleJobItems(answers('quiet', 1, 'done'), at(5));
+    // Ended (cancelled) on screen while another writer held the lock; its end and its last answers not written yet.
+    make(db, 'shown-cancelled');
+    db.beginJobRun('shown-cancelled', at(1));
+    db.jobStep(null, { jobId: 'shown-cancelled', max: 2 });
+    const end = { jobId: 'shown-cancelled', state: 'cancelled' as const, reason: null, finishedAt: at(8), batches: [answers('shown-cancelled', 1, 'done')] };
+
+    expect(db.interruptRunningJobs('Keydesk quit while this job ran.', at(10), [end]).sort()).toEqual(['late-answers', 'quiet']);
+    expect(db.job('late-answers')).toMatchObject({ state: 'interrupted', finishedAt: at(11), answeredAt: at(11), endUnseen: false });
+    expect(db.job('quiet')).toMatchObject({ state: 'interrupted', finishedAt: at(10), endUnseen: false });
+    expect(db.job('shown-cancelled')).toMatchObject({ state: 'cancelled', reason: null, finishedAt: at(8), endUnseen: false });
+    expect(db.jobCounts('shown-cancelled')).toMatchObject({ done: 1, unknown: 1, pending: 1, sent: 0 });
+    // An end already written (by the job writer, late) is not written again.
+    db.interruptRunningJobs('Keydesk quit while this job ran.', at(12), [{ ...end, state: 'finished' }]);
+    expect(db.job('shown-cancelled')).toMatchObject({ state: 'cancelled' });
+    db.close();
+  });
 });
 
 describe('a row marked not read back, and a description older than the mark landing after it', () => {

@@ -1263,8 +1263,10 @@ export class JobService {
         );
       }
     }
-    for (const [jobId, kept] of [...this.ends]) {
-      if (kept.recorded === null || left() === 0) continue;
+    // Ends the lock held back (shown as ended): those still not written go with the last statement below.
+    const heldBack = [...this.ends].filter(([, kept]) => kept.recorded !== null);
+    for (const [jobId, kept] of heldBack) {
+      if (left() === 0 || kept.recorded === null) continue;
       await within(kept.recorded, left());
       if (left() === 0 || this.ends.get(jobId) !== kept) continue;
       const written = await within(this.writeEnd(kept.end), left());
@@ -1274,8 +1276,10 @@ export class JobService {
     await this.writes.close(left());
     try {
       // Main's connection waits for the lock no longer than the budget leaves (none: it tries once). These jobs
-      // stopped when the quit began.
-      this.db.withBusyTimeout(left(), () => this.db.interruptRunningJobs('Keydesk quit while this job ran.', quitAt));
+      // stopped when the quit began, or at their last answers written in its grace if later. Ends shown and not
+      // written yet are written as shown, not as "Keydesk quit while this job ran".
+      const shown = heldBack.filter(([jobId, kept]) => this.ends.get(jobId) === kept && kept.recorded !== null).map(([, kept]) => kept.end);
+      this.db.withBusyTimeout(left(), () => this.db.interruptRunningJobs('Keydesk quit while this job ran.', quitAt, shown));
     } catch (error) {
       // Another writer still holds the lock: the next start does this.
       console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);

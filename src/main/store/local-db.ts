@@ -599,6 +599,15 @@ interface LedgerDbRow {
   status_stale: number;
 }
 
+/** A run's end as the job service saw it (LocalDb.endJobRun; JobRunEnd in the job writer). */
+export interface RunEndRecord {
+  jobId: string;
+  state: JobState;
+  reason: string | null;
+  finishedAt: string;
+  batches: readonly SettleBatch[];
+}
+
 /** A job as stored: its parameters stay JSON, read by the job service that wrote them. */
 export interface StoredJob {
   id: string;
@@ -1929,14 +1938,18 @@ export class LocalDb {
    */
   endJobRun(jobId: string, state: JobState, reason: string | null, finishedAt: string, batches: readonly SettleBatch[] = [], at = finishedAt): void {
     this.tx(() => {
-      for (const batch of batches) this.settleInTx(batch, at);
-      this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
-      this.markSentStale('SELECT id FROM jobs WHERE id = ?', jobId);
-      this.db
-        .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
-        .run('Sent; Keydesk could not record its answer. It may or may not have taken effect.', jobId);
-      this.setJobState(jobId, state, reason, finishedAt);
+      this.endRunInTx(jobId, state, reason, finishedAt, batches, at);
     });
+  }
+
+  private endRunInTx(jobId: string, state: JobState, reason: string | null, finishedAt: string, batches: readonly SettleBatch[], at: string): void {
+    for (const batch of batches) this.settleInTx(batch, at);
+    this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
+    this.markSentStale('SELECT id FROM jobs WHERE id = ?', jobId);
+    this.db
+      .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
+      .run('Sent; Keydesk could not record its answer. It may or may not have taken effect.', jobId);
+    this.setJobState(jobId, state, reason, finishedAt);
   }
 
   /**
@@ -1946,9 +1959,17 @@ export class LocalDb {
    * quit). Without it (the next start, after a crash or a kill, or a quit that could not record this) no one saw
    * them stop: each ends at the last moment it was known at work (its run's last answers written, else the run's
    * start, else its creation), marked as such (end_unseen), never at the time of this call, which may be days later.
+   * A job whose answers were written after `at` (a quit's grace) ends at its last answers, never before them.
+   * `ends`: runs that ended (cancelled, finished, stopped) in this process and whose end another writer's lock held
+   * back: each is written as it was shown, in the same transaction, where its job is still running in the file.
    */
-  interruptRunningJobs(reason: string, at?: string): string[] {
+  interruptRunningJobs(reason: string, at?: string, ends: readonly RunEndRecord[] = []): string[] {
     return this.tx(() => {
+      const running = this.db.prepare("SELECT state FROM jobs WHERE id = ?");
+      for (const end of ends) {
+        if ((running.get(end.jobId) as { state: string } | undefined)?.state !== 'running') continue;
+        this.endRunInTx(end.jobId, end.state, end.reason, end.finishedAt, end.batches, end.finishedAt);
+      }
       this.markSentStale('SELECT id FROM jobs');
       this.db
         .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id IN (SELECT id FROM jobs) AND state = 'sent'")
@@ -1956,8 +1977,11 @@ export class LocalDb {
       // A yes to send unknown items again was for the run that stopped: those it did not send stay unknown.
       this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id IN (SELECT id FROM jobs) AND state = 'retry'").run();
       const ids = (this.db.prepare("SELECT id FROM jobs WHERE state = 'running'").all() as { id: string }[]).map((r) => r.id);
-      if (at !== undefined) for (const id of ids) this.setJobState(id, 'interrupted', reason, at);
-      else {
+      if (at !== undefined) {
+        this.db
+          .prepare("UPDATE jobs SET state = 'interrupted', reason = ?1, finished_at = max(?2, coalesce(answered_at, ?2)), end_unseen = 0 WHERE state = 'running'")
+          .run(reason, at);
+      } else {
         this.db
           .prepare("UPDATE jobs SET state = 'interrupted', reason = ?, finished_at = coalesce(answered_at, run_at, created_at), end_unseen = 1 WHERE state = 'running'")
           .run(reason);
