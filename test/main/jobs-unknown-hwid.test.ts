@@ -6,11 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
 import { batchValues } from '../../src/shared/key-batch.ts';
 import { ROUTES } from '../../src/shared/wire.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { LockHolder } from '../support/lock-holder.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 
 const IDENTIFIER = 'frozen-acts';
@@ -228,5 +230,29 @@ describe('an act on one key whose service does not answer', () => {
     expect(rows.get(reset)?.hwid).toBe(hwids.get(reset));
     expect(rows.get(deleted)?.status).toBe('active');
   });
-});
 
+  it('an extend with no answer is said to be unknown even when marking its row meets another writer\'s lock: never a failure, which would invite a second extend', async () => {
+    const note = 'single locked';
+    const [key = ''] = (await activeKeys(1, note)).keys();
+    freezeRoute = ROUTES.expandExpiration.path;
+    freezeAfter = 0;
+    seen = 0;
+    frozen = false;
+    // Another writer holds keydesk.db's lock past main's wait, from before the act until after its answer.
+    const holder = new LockHolder(join(t.userData, 'keydesk.db'));
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      holder.lockNow();
+      const r = await t.call('keys.extend', { keyValue: key, days: 5 });
+      expect(r).toMatchObject({ ok: false, code: 'OUTCOME_UNKNOWN' });
+      expect(r.ok ? '' : r.message).toMatch(/may or may not have taken effect/i);
+      expect(logged.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/could not be marked/);
+    } finally {
+      logged.mockRestore();
+      await holder.close();
+      held.splice(0);
+      freezeRoute = null;
+      frozen = false;
+    }
+  });
+});

@@ -26,8 +26,15 @@ async function record(core: Core, profileId: string, key: Key): Promise<void> {
  * behind thousands of keys) would otherwise land after the mark and clear it, or the row would not exist yet.
  */
 async function markStale(core: Core, profileId: string, what: StaleMark, keyValue: string): Promise<void> {
-  await core.ledger.flushed();
-  core.db.markStale(profileId, what, [keyValue]);
+  try {
+    await core.ledger.flushed();
+    core.db.markStale(profileId, what, [keyValue]);
+  } catch (error) {
+    // The mark never changes what is said of the act (another writer holding keydesk.db's lock past main's wait):
+    // an extend done stays done, one with no answer "unknown: check before retrying", never a failure, which
+    // would invite sending it again.
+    console.error(`keydesk: the ledger row of ${keyValue} could not be marked as not read back:`, error);
+  }
 }
 
 /**

@@ -49,14 +49,20 @@ export async function audited<T>(
   } catch (error) {
     result = unexpectedFailure(`“${operationWords(action)}”`, error);
   }
-  core.db.audit({
-    profileId: profile.id,
-    profileName: profile.name,
-    action,
-    target,
-    // Sent with no answer: Activity must not call it failed, since it may have taken effect.
-    outcome: result.ok ? 'ok' : result.code === 'OUTCOME_UNKNOWN' ? 'unknown' : 'failed',
-    message: result.ok ? '' : result.message,
-  });
+  try {
+    core.db.audit({
+      profileId: profile.id,
+      profileName: profile.name,
+      action,
+      target,
+      // Sent with no answer: Activity must not call it failed, since it may have taken effect.
+      outcome: result.ok ? 'ok' : result.code === 'OUTCOME_UNKNOWN' ? 'unknown' : 'failed',
+      message: result.ok ? '' : result.message,
+    });
+  } catch (error) {
+    // The act's outcome is said as it was, whatever the audit log could record (another writer holding keydesk.db's
+    // lock past main's wait): an act done, or unknown, said to have failed would be sent again.
+    console.error(`keydesk: the audit entry for ${action} (${target}) could not be written:`, error);
+  }
   return result;
 }
