@@ -3,7 +3,7 @@
 // long enough, that the service is not answering and since when. The run's timer that says it goes with the run.
 // The boundary is the point (a service that never answers), so the service is a loopback server that holds every
 // request; the silence allowed is shortened through the engine's option, and waited for by events, not sleeps.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,11 +16,17 @@ import { tempDir } from '../support/temp-dir.ts';
 let server: Server;
 let url = '';
 const held: IncomingMessage[] = [];
+/** Each held request's response and the key it names, for a test that answers one. */
+const answers = new Map<IncomingMessage, { res: ServerResponse; key: string }>();
 beforeAll(async () => {
-  server = createServer((req) => {
-    req.resume();
-    // Taken, never answered.
-    req.on('end', () => held.push(req));
+  server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    // Taken, never answered (unless a test answers it).
+    req.on('end', () => {
+      answers.set(req, { res, key: (JSON.parse(body || '{}') as { keyValue?: string }).keyValue ?? '' });
+      held.push(req);
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -107,12 +113,45 @@ describe('a job whose service answers nothing at all', () => {
       for (const req of held.splice(0)) req.socket.destroy();
       await jobs.settled(id);
       expect(events.at(-1)).toMatchObject({ id, state: 'cancelled', counts: { sent: 0, unknown: 2, pending: 1 } });
-      expect(events.at(-1)?.notAnswering).toBeUndefined();
       // The run set timers (its silence watch at least), and none is left once it has ended.
       expect(timers.set()).toBeGreaterThan(0);
       expect(timers.live.size).toBe(0);
     } finally {
       timers.restore();
+      await jobs.close();
+      db.close();
+    }
+  });
+});
+
+describe('a job whose service answers again after a silence', () => {
+  it('stops saying the service is not answering while the job still runs, once an answer comes', async () => {
+    const db = new LocalDb(join(tempDir('keydesk-silent-'), 'keydesk.db'));
+    const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } });
+    const events: JobSummary[] = [];
+    const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Silent', kind: 'remote' }), clientFor: () => Promise.resolve(client), emit: (s) => events.push(s), silentMs: 500 });
+    try {
+      jobs.setCeiling('p1', 2);
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['A1', 'A2'] } });
+      if (!started.ok) throw new Error(started.message);
+      const id = started.data.id;
+      await expect.poll(() => held.length).toBe(2);
+      await expect.poll(() => events.some((e) => e.notAnswering !== undefined), { timeout: 30_000 }).toBe(true);
+
+      // One request is answered; the other is still held, so the job is still running.
+      const said = events.length;
+      const [first] = held.splice(0, 1);
+      const answer = answers.get(first as IncomingMessage);
+      answer?.res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: answer.key }));
+      await expect
+        .poll(() => events.slice(said).find((e) => e.id === id && e.state === 'running' && e.counts.done === 1 && e.notAnswering === undefined), { timeout: 30_000 })
+        .toBeDefined();
+
+      jobs.cancel('p1', id);
+      for (const req of held.splice(0)) req.socket.destroy();
+      await jobs.settled(id);
+      expect(jobs.get('p1', id)).toMatchObject({ state: 'cancelled', counts: { done: 1, unknown: 1, sent: 0 } });
+    } finally {
       await jobs.close();
       db.close();
     }
