@@ -188,15 +188,18 @@ describe('a bulk delete whose service stops answering mid-job', () => {
     expect(files.json).toEqual(rows.map((r) => [r.value, r.status, unknown.includes(r.value)]));
 
     // A key the service still holds is described again by a lookup: active, as a fact now. The one it deleted is
-    // found nowhere, so nothing describes it: its row stays marked (its "active" is still not read back).
-    const [kept = ''] = lost;
+    // found nowhere, in either list: it no longer exists, so its row reads deleted, no longer marked.
+    const [kept = '', ...others] = lost;
     await t.must('keys.lookup', { term: kept });
     await t.must('keys.lookup', { term: applied });
     await t.core.ledger.idle();
     const again = new Map((await rowsOf(note)).map((r) => [r.value, r]));
     expect(again.get(kept)?.status).toBe('active');
     expect(again.get(kept)?.statusStale).toBeUndefined();
-    expect(again.get(applied)).toMatchObject({ status: 'active', statusStale: true });
+    expect(again.get(applied)?.status).toBe('deleted');
+    expect(again.get(applied)?.statusStale).toBeUndefined();
+    // Only the key looked up: the other unknown ones no lookup named stay marked.
+    for (const v of others) expect(again.get(v), v).toMatchObject({ status: 'active', statusStale: true });
   });
 });
 

@@ -75,6 +75,12 @@ export const keyHandlers = (
       if (!generated.ok) return generated;
       // Not awaited: the answer does not come from the ledger, and the queue may hold a large batch before it.
       void core.ledger.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
+      // Nothing at all, in either list (a term matches a key's own value): no key of that value exists on the
+      // service, and "a deleted key no longer exists". Its ledger row, if any, is deleted, which also settles a
+      // delete sent with no answer (its row's status not read back) that did take effect.
+      if (active.data.total === 0 && generated.data.total === 0 && active.data.keys.length === 0 && generated.data.keys.length === 0) {
+        void core.ledger.markDeleted(a.profile.id, term);
+      }
       const bestMatchOnly = active.data.total === null || generated.data.total === null;
       return ok({ active: active.data.keys, generated: generated.data.keys, ...(bestMatchOnly ? { bestMatchOnly } : {}) });
     }),
