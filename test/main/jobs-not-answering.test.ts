@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
-import { JobService } from '../../src/main/jobs/job-service.ts';
+import { JobService, realClock } from '../../src/main/jobs/job-service.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -154,6 +154,56 @@ describe('a job whose service answers again after a silence', () => {
     } finally {
       await jobs.close();
       db.close();
+    }
+  });
+});
+
+describe('a generate job whose answer has begun and whose body is still arriving', () => {
+  it('does not say the service is not answering: its headers came, so it answers', async () => {
+    // The answer's headers and the start of its body go at once; the rest waits until the test lets it go.
+    let release: (() => void) | null = null;
+    let asked = false;
+    const slow = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        asked = true;
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.write('{"success":true,"message":"Generated","generatedKeys":[');
+        release = () => res.end('{"value":"G-1","note":"slow","status":"generated"}]}');
+      });
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
+    const db = new LocalDb(join(tempDir('keydesk-slow-body-'), 'keydesk.db'));
+    const client = new ServiceClient({ baseUrl: base, validationUrl: `${base}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } });
+    // The engine's clock is the test's: once the request is out, time jumps past the silence allowed.
+    let now = 0;
+    const jobs = new JobService({
+      db,
+      profile: (id) => ({ id, name: 'Slow', kind: 'remote' }),
+      clientFor: () => Promise.resolve(client),
+      emit: () => undefined,
+      silentMs: 500,
+      clock: { now: () => now, sleep: (ms, signal) => realClock.sleep(ms, signal) },
+    });
+    try {
+      const started = await jobs.start('p1', { action: 'generate', count: 1, expire: '2099-01-01', isPremium: false, note: 'slow' });
+      if (!started.ok) throw new Error(started.message);
+      const id = started.data.id;
+      await expect.poll(() => asked).toBe(true);
+      now = 60_000;
+      // Still running, its request still out (the body is held), and the service counts as answering.
+      await expect.poll(() => jobs.get('p1', id)?.notAnswering, { timeout: 30_000 }).toBeUndefined();
+      expect(jobs.get('p1', id)).toMatchObject({ state: 'running', counts: { sent: 1, done: 0 } });
+      (release as (() => void) | null)?.();
+      await jobs.settled(id);
+      expect(jobs.get('p1', id)).toMatchObject({ state: 'finished', counts: { done: 1 } });
+    } finally {
+      (release as (() => void) | null)?.();
+      await jobs.close();
+      db.close();
+      slow.closeAllConnections();
+      await new Promise((r) => slow.close(r));
     }
   });
 });

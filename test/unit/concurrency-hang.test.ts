@@ -67,4 +67,22 @@ describe('adaptive concurrency against a hung service', () => {
     expect(c.silentSince(1_200)).toBeNull();
     expect(c.silentAt(1_200)).toBe(2_200);
   });
+
+  it('counts a request whose answer has begun (its headers came) as answered for the silence, however long its body takes', () => {
+    const c = new AdaptiveConcurrency(8, 1_000);
+    const big = c.sent(0);
+    expect(c.silentSince(1_000)).toBe(0);
+    c.heard(big, 1_500);
+    // The service answers: no silence while the body arrives, and no moment to wait for while nothing else is out.
+    expect(c.silentSince(1_500)).toBeNull();
+    expect(c.silentSince(60_000)).toBeNull();
+    expect(c.silentAt(60_000)).toBeNull();
+    expect(c.awaiting).toBe(1);
+    // Another request out and unanswered still counts.
+    c.sent(2_000);
+    expect(c.silentAt(2_000)).toBe(3_000);
+    expect(c.silentSince(3_000)).toBe(2_000);
+    c.answered(big, 5, 3_100);
+    expect(c.awaiting).toBe(1);
+  });
 });

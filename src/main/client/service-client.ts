@@ -155,13 +155,15 @@ export class ServiceClient {
    * One HTTP exchange. Throws only undici/network errors, which send() turns into results. With `parse`, a 2xx
    * body is handed over as bytes and read there; any other answer (an error body, small) is read here.
    */
-  private async attempt(method: string, url: string, body: string | undefined, parse: BodyParser | undefined): Promise<Attempt> {
+  private async attempt(method: string, url: string, body: string | undefined, parse: BodyParser | undefined, onHeaders?: () => void): Promise<Attempt> {
     const res = await request(url, {
       method: method,
       dispatcher: this.dispatcher,
       headers: { accept: 'application/json', [DETAIL_HEADER]: DETAIL_FULL, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body,
     });
+    // The service is answering: its body may take a while yet (a generate's is megabytes).
+    onHeaders?.();
     const status = res.statusCode;
     if (parse === undefined || status < 200 || status >= 300) return { status, headers: res.headers, text: await res.body.text() };
     const bytes = await bodyBytes(res.body, res.headers['content-length']);
@@ -182,9 +184,10 @@ export class ServiceClient {
    * Sends one request of the wire contract. Reads are retried at most twice on network errors, 5xx and 429;
    * mutating calls are sent exactly once, and a timeout or reset on one is reported as an unknown outcome.
    * `read` returns UNREADABLE when the body lacks what Keydesk needs; on a mutating call that answered 2xx,
-   * that is "it probably took effect" (`probablyDone` says what to check), never a plain failure.
+   * that is "it probably took effect" (`probablyDone` says what to check), never a plain failure. `onHeaders`:
+   * called when an answer's headers come, before its body is read.
    */
-  async send<T>(route: RouteName, params: Query, read: Reader<T>, probablyDone?: string, parse?: BodyParser): Promise<Result<T>> {
+  async send<T>(route: RouteName, params: Query, read: Reader<T>, probablyDone?: string, parse?: BodyParser, onHeaders?: () => void): Promise<Result<T>> {
     // The route table says everything: method, base, path, where each parameter goes, whether it mutates.
     const spec: RouteSpec = ROUTES[route];
     const method = spec.methods[0];
@@ -208,7 +211,7 @@ export class ServiceClient {
       this.options.onAttempt?.({ method: method, url: built.redacted });
       let res: Attempt;
       try {
-        res = await this.attempt(method, built.url, body, parse);
+        res = await this.attempt(method, built.url, body, parse, onHeaders);
       } catch (error) {
         last = this.networkFailure(error, method, built.redacted, mutating);
         if (i + 1 < tries && last.code !== 'BAD_RESPONSE') {
@@ -336,12 +339,14 @@ export class ServiceClient {
     return this.send('pushExecutionCount', {}, (b) => readNumber(b.executionCount));
   }
 
-  generate(params: GenerateParams): Promise<Result<Key[]>> {
+  generate(params: GenerateParams, onHeaders?: () => void): Promise<Result<Key[]>> {
     return this.send(
       'generateKeyPost',
       { ...params },
       (b) => (Array.isArray(b.generatedKeys) ? readKeys(b.generatedKeys, 'generated') : UNREADABLE),
       GENERATE_PROBABLY_DONE,
+      undefined,
+      onHeaders,
     );
   }
 
@@ -351,8 +356,8 @@ export class ServiceClient {
    * A network failure before the body is read, or a body `intake` cannot read, is an unknown outcome as it is
    * for generate. The caller tells the intake what became of the answer (src/main/handlers/keys.ts).
    */
-  generateInto(params: GenerateParams, intake: BatchIntake): Promise<Result<KeyBatch>> {
-    return this.send('generateKeyPost', { ...params }, () => intake.batch ?? UNREADABLE, GENERATE_PROBABLY_DONE, (bytes) => intake.read(bytes));
+  generateInto(params: GenerateParams, intake: BatchIntake, onHeaders?: () => void): Promise<Result<KeyBatch>> {
+    return this.send('generateKeyPost', { ...params }, () => intake.batch ?? UNREADABLE, GENERATE_PROBABLY_DONE, (bytes) => intake.read(bytes), onHeaders);
   }
 
   /** Done on any 2xx: the real service answers `{message}` alone. */

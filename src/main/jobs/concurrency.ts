@@ -31,6 +31,8 @@ export const UNREACHABLE_AFTER = 5;
 export class AdaptiveConcurrency {
   /** Requests in flight: ticket → when sent. */
   private readonly inflightAt = new Map<number, number>();
+  /** Requests in flight whose answer has begun (its headers came; a large body may still be arriving). */
+  private readonly heardTickets = new Set<number>();
   private lastAnswerAtMs = Number.NEGATIVE_INFINITY;
   /** Since when requests have gone unanswered (a timeout); null once an answer comes. */
   private noAnswerSinceMs: number | null = null;
@@ -87,7 +89,7 @@ export class AdaptiveConcurrency {
   silentSince(nowMs: number): number | null {
     if (this.noAnswerSinceMs !== null) return this.noAnswerSinceMs;
     let oldest = Number.POSITIVE_INFINITY;
-    for (const at of this.inflightAt.values()) oldest = Math.min(oldest, at);
+    for (const [ticket, at] of this.inflightAt) if (!this.heardTickets.has(ticket)) oldest = Math.min(oldest, at);
     if (!Number.isFinite(oldest) || nowMs - oldest < this.silentMs || nowMs - this.lastAnswerAtMs < this.silentMs) return null;
     return Math.max(oldest, this.lastAnswerAtMs);
   }
@@ -100,7 +102,7 @@ export class AdaptiveConcurrency {
   silentAt(nowMs: number): number | null {
     if (this.silentSince(nowMs) !== null) return null;
     let oldest = Number.POSITIVE_INFINITY;
-    for (const at of this.inflightAt.values()) oldest = Math.min(oldest, at);
+    for (const [ticket, at] of this.inflightAt) if (!this.heardTickets.has(ticket)) oldest = Math.min(oldest, at);
     return Number.isFinite(oldest) ? Math.max(oldest, this.lastAnswerAtMs) + this.silentMs : null;
   }
 
@@ -136,9 +138,21 @@ export class AdaptiveConcurrency {
     return ticket;
   }
 
+  /**
+   * The answer to a request in flight has begun (its headers came): the service is answering, whatever time its
+   * body takes (a generate's is megabytes). The request no longer counts toward a silence; its own timeouts still hold.
+   */
+  heard(ticket: number, nowMs: number): void {
+    if (!this.inflightAt.has(ticket)) return;
+    this.heardTickets.add(ticket);
+    this.lastAnswerAtMs = Math.max(this.lastAnswerAtMs, nowMs);
+    this.noAnswerSinceMs = null;
+  }
+
   /** The service answered (success or a definite refusal of the item itself, e.g. NOT_FOUND). */
   answered(ticket: number, latencyMs: number, nowMs: number): void {
     this.inflightAt.delete(ticket);
+    this.heardTickets.delete(ticket);
     this.lastAnswerAtMs = nowMs;
     this.noAnswerSinceMs = null;
     this.lostInRow = 0;
@@ -169,6 +183,7 @@ export class AdaptiveConcurrency {
    */
   overloaded(ticket: number, nowMs: number, retryAfterSeconds: number | undefined): void {
     this.inflightAt.delete(ticket);
+    this.heardTickets.delete(ticket);
     this.lastAnswerAtMs = nowMs;
     this.noAnswerSinceMs = null;
     this.lostInRow = 0;
@@ -204,6 +219,7 @@ export class AdaptiveConcurrency {
   noAnswer(ticket: number, nowMs: number): void {
     const sentAt = this.inflightAt.get(ticket) ?? nowMs;
     this.inflightAt.delete(ticket);
+    this.heardTickets.delete(ticket);
     this.noAnswerSinceMs ??= Math.max(sentAt, this.lastAnswerAtMs);
     this.beforeHang ??= { current: this.current, threshold: this.threshold, paceRate: this.paceRate };
     this.cleanSinceHang = 0;

@@ -763,7 +763,12 @@ export class JobService {
     const sentAt = this.clock.now();
     let outcome: Outcome;
     try {
-      outcome = await this.perform(run, item);
+      // A generate's answer is megabytes: its headers coming say the service answers, before its body is read.
+      outcome = await this.perform(run, item, () => {
+        run.control.heard(ticket, this.clock.now());
+        // Said at once if the run had said the service was not answering (emit never holds that change back).
+        if (run.saidSilent) this.emit(run, false);
+      });
     } catch (error) {
       // Words for the item and the audit; the exception's own text goes to main's log only.
       const failure = unexpectedFailure('sending a job item', error);
@@ -832,7 +837,7 @@ export class JobService {
     this.signal(run);
   }
 
-  private async perform(run: Run, item: { target: string; size: number }): Promise<Outcome> {
+  private async perform(run: Run, item: { target: string; size: number }, heard: () => void): Promise<Outcome> {
     const { client } = run;
     const action: JobAction = run.job.action;
     let r: Result<Key[]>;
@@ -862,7 +867,7 @@ export class JobService {
         // crash, a quit) is an unknown outcome, "probably created", never sent again.
         let b: Result<KeyBatch>;
         try {
-          b = await client.generateInto(params, intake);
+          b = await client.generateInto(params, intake, heard);
         } catch (error) {
           intake.release();
           throw error;
@@ -875,7 +880,7 @@ export class JobService {
         void intake.record(run.job.profileId);
         return { kind: 'done', keys: [], batch: b.data };
       }
-      r = await client.generate(params);
+      r = await client.generate(params, heard);
     }
     return r.ok ? { kind: 'done', keys: r.data } : classify(r);
   }
