@@ -2,8 +2,10 @@
 // stale answers), the one request helper (a RequestState kept for the caller), toasts and profile activation.
 import type { StoreApi } from 'zustand';
 import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract.ts';
-import type { ErrorCode, Failure } from '../../../shared/result.ts';
+import type { ErrorCode, Failure, Result } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
+import { fmt, NOUNS } from '../lib/format.ts';
+import { operationWords } from '../lib/words.ts';
 import type { KeydeskState } from './index.ts';
 import { JOBS_NOTHING } from './jobs.ts';
 import { DEFAULT_LEDGER_SORT } from './ledger.ts';
@@ -26,6 +28,45 @@ const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
   'ledger.query', 'ledger.export', 'hwid.read', 'audit.list', 'audit.export',
   'jobs.list', 'jobs.get', 'jobs.items', 'jobs.cancel', 'jobs.export', 'jobs.forget', 'jobs.getCeiling', 'jobs.setCeiling',
 ]);
+
+/**
+ * Changes a person sends to a service (or to main's records of it): when the answer comes after a switch to another
+ * profile, no view shows it any more, so a toast says how it went, naming that profile. Reads are only dropped.
+ * A validation changes the key unless it is a dry run.
+ */
+const CHANGES: ReadonlySet<OperationName> = new Set<OperationName>([
+  'executions.push', 'keys.generate', 'keys.delete', 'keys.extend', 'keys.resetHwid', 'keyless.add', 'keyless.delete', 'validation.run', 'jobs.forget',
+]);
+const isChange = (name: OperationName, input: unknown): boolean =>
+  CHANGES.has(name) && !(name === 'validation.run' && (input as OperationInput<'validation.run'>).dryRun === true);
+/** What a change was about, as its toast names it: the key and days of an extend, the HWID of a keyless entry. */
+function changeTarget(name: OperationName, input: unknown): string {
+  const i = (input ?? {}) as { keyValue?: string; hwid?: unknown; days?: number; count?: number };
+  const parts: string[] = [];
+  if (typeof i.keyValue === 'string') parts.push(i.keyValue);
+  if (name.startsWith('keyless.') && typeof i.hwid === 'string') parts.push(`HWID ${i.hwid}`);
+  if (name === 'keys.extend' && typeof i.days === 'number') parts.push(fmt.count(i.days, NOUNS.day));
+  if (name === 'keys.generate' && typeof i.count === 'number') parts.push(fmt.count(i.count, NOUNS.key));
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
+/**
+ * The toast for a change answered after a profile switch: "On Acme Remote: Extend a key (K, 100 days) — done.",
+ * "… — failed: <why>", or, with no answer to trust (none came, or Keydesk's core stopped answering), "… may or may not
+ * have taken effect".
+ */
+export function outcomeElsewhere(profile: string, name: OperationName, input: unknown, r: Result<unknown>): { kind: 'success' | 'error'; text: string } {
+  const what = `On ${profile}: ${operationWords(name)}${changeTarget(name, input)}`;
+  if (r.ok) {
+    if (name === 'validation.run') {
+      const v = r.data as OperationOutput<'validation.run'>;
+      return v.success ? { kind: 'success', text: `${what} — valid: the machine was let in.` } : { kind: 'error', text: `${what} — refused: ${v.message}` };
+    }
+    return { kind: 'success', text: `${what} — done.` };
+  }
+  if (r.code === 'OUTCOME_UNKNOWN') return { kind: 'error', text: `${what} — may or may not have taken effect: the service did not confirm it. Check before retrying.` };
+  if (r.keydeskGone) return { kind: 'error', text: `${what} — may or may not have taken effect: Keydesk stopped answering before it said. Check before retrying.` };
+  return { kind: 'error', text: `${what} — failed: ${r.message}` };
+}
 
 /** Everything shown, selected or failed for one profile: what a profile switch puts back to nothing. */
 export type ProfileData = ReturnType<typeof profileData>;
@@ -137,13 +178,22 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
 
   /**
    * Calls main and tracks whether the service answers. Resolves null when another profile became active while
-   * the call was out: its answer belongs to no view any more.
+   * the call was out: its answer belongs to no view any more. A change's outcome is still said, in a toast that
+   * names the profile it was made on (nothing of it is written into the active profile's views).
    */
   async function run<N extends OperationName>(name: N, input: OperationInput<N>): Promise<Answer<OperationOutput<N>> | null> {
     const epoch = profileEpoch;
     const seq = ++callSeq;
+    const fromId = get().activeProfileId;
+    const from = get().profiles.find((p) => p.id === fromId)?.name ?? 'the service used before';
     const r = await call(name, input);
-    if (epoch !== profileEpoch) return null;
+    if (epoch !== profileEpoch) {
+      if (isChange(name, input)) {
+        const said = outcomeElsewhere(from, name, input, r);
+        get().notify(said.kind, said.text);
+      }
+      return null;
+    }
     if (r.ok) {
       if (!LOCAL_OPERATIONS.has(name)) answered(seq);
       return { data: r.data };
