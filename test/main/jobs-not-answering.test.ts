@@ -207,3 +207,40 @@ describe('a generate job whose answer has begun and whose body is still arriving
     }
   });
 });
+
+describe('a job Keydesk quits under while its requests are still held', () => {
+  it('says nothing more once close() is done, and leaves no timer of the run behind, when those requests answer later', async () => {
+    const db = new LocalDb(join(tempDir('keydesk-silent-quit-'), 'keydesk.db'));
+    const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } });
+    const events: JobSummary[] = [];
+    const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Silent', kind: 'remote' }), clientFor: () => Promise.resolve(client), emit: (s) => events.push(s), silentMs: 600_000 });
+    const timers = watchEngineTimers();
+    try {
+      jobs.setCeiling('p1', 2);
+      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['Q1', 'Q2', 'Q3'] } });
+      if (!started.ok) throw new Error(started.message);
+      const id = started.data.id;
+      await expect.poll(() => held.length).toBe(2);
+
+      // Quitting: the requests are still held when its grace and budget end (the run's silence watch still set).
+      await jobs.close();
+      // None of the run's timers outlives the quit, though the run itself still waits on its requests.
+      expect(timers.live.size).toBe(0);
+      const saidBefore = events.length;
+      // They answer afterwards, one by one (the service went on): the run takes them in and ends.
+      for (const req of held.splice(0)) {
+        const answer = answers.get(req);
+        answer?.res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: answer.key }));
+      }
+      await jobs.settled(id);
+      // A closed engine's core is gone: no progress, no "not answering" is said to it.
+      expect(events.slice(saidBefore)).toEqual([]);
+      expect(timers.live.size).toBe(0);
+    } finally {
+      timers.restore();
+      for (const req of held.splice(0)) req.socket.destroy();
+      await jobs.close();
+      db.close();
+    }
+  });
+});

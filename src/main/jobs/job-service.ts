@@ -997,7 +997,8 @@ export class JobService {
    * ending not to answer is said at once.
    */
   private emit(run: Run, force: boolean): void {
-    if (this.runs.get(run.job.id) !== run) return;
+    // Closed (quitting): a run still waiting on a hung request says nothing more to a core that is gone.
+    if (this.closed || this.runs.get(run.job.id) !== run) return;
     const now = this.clock.now();
     const wait = PROGRESS_EVERY_MS - (now - run.lastEmitAt);
     const silent = !run.stop && run.control.silentSince(now) !== null;
@@ -1289,6 +1290,8 @@ export class JobService {
       // Another writer still holds the lock: the next start does this.
       console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);
     }
+    // Runs still waiting on hung requests keep no timer of theirs past the quit.
+    for (const run of runs) stopTimers(run);
   }
 }
 
