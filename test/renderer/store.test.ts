@@ -7,7 +7,7 @@ import { toKeyBatch } from '../../src/shared/key-batch.ts';
 
 installBridge();
 
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { useKeydesk, OFFLINE_PROBE_MS } = await import('../../src/renderer/src/store/index.ts');
 const initial = useKeydesk.getState();
 
 const sandbox = sandboxProfile;
@@ -133,22 +133,28 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState()).toMatchObject({ online: true, countRequest: { status: 'ready', error: null }, executionCount: 7 });
   });
 
-  it('a read started during an outage that fails after a newer one answered raises no offline notice and marks no count stale (walk8 U10)', async () => {
+  it('a read started during an outage that fails after a newer one answered raises no offline notice and marks no count stale (walk8 U10, U12)', async () => {
+    vi.useFakeTimers();
+    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' });
+    await useKeydesk.getState().lookupKeyless('x');
+    expect(useKeydesk.getState().online).toBe(false);
     let failLate: () => void = () => undefined;
     fake.impl['executions.get'] = () =>
       new Promise((resolve) => {
         failLate = () => { resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' }); };
       });
     const early = useKeydesk.getState().refreshExecutions();
-    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 0 } });
+    // One read at a time: a second refresh while it is out waits for it (walk8 U6).
+    const joined = useKeydesk.getState().refreshExecutions();
+    expect(fake.calls.filter((c) => c.name === 'executions.get')).toHaveLength(1);
+    // The offline probe reads the count, and the service answers it: a newer reading than the one still out.
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-01-01T00:00:05.000Z' } });
-    await useKeydesk.getState().refreshExecutions();
-    await useKeydesk.getState().lookupKeyless('x');
+    await vi.advanceTimersByTimeAsync(OFFLINE_PROBE_MS);
+    expect(useKeydesk.getState()).toMatchObject({ online: true, executionCount: 7, countAskedAt: null });
     failLate();
-    await early;
+    await Promise.all([early, joined]);
     expect(useKeydesk.getState()).toMatchObject({ online: true, offlineReason: null, countRequest: { status: 'ready', error: null }, executionCount: 7 });
     // A failure of a read started after the last answer is news: the notice goes up.
-    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' });
     await useKeydesk.getState().lookupKeyless('y');
     expect(useKeydesk.getState().online).toBe(false);
   });

@@ -16,6 +16,16 @@ export interface ExecutionsSlice {
   countBeforePush: boolean;
   /** Reading the count. After a failure the count shown (if any) is the one read at `sampledAt`, no longer current. */
   countRequest: RequestState;
+  /**
+   * When the count read still out was sent (ms since the epoch), or null when none is out: a read that has had no
+   * answer for a while is said by the view, the count shown being then no longer current.
+   */
+  countAskedAt: number | null;
+  /**
+   * Reads the count. One read at a time: while one is out (a hung service holds it for up to its timeout), a second
+   * call waits for it rather than sending another. Reads piled on a hung one would each hold a connection to main
+   * (in the harness, the browser's few per origin) and stall every local read behind them.
+   */
   refreshExecutions: () => Promise<void>;
   pushRequest: RequestState;
   pushExecution: () => Promise<void>;
@@ -27,20 +37,45 @@ export interface ExecutionsSlice {
 }
 
 export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, keyof ProfileData> {
-  const { get, request, toastOk } = ctx;
+  const { get, set, run, request, requestWith, toastOk } = ctx;
   /** The history the chart last asked for: a push reads it again, so the chart and the headline agree. */
   let shown: OperationInput<'executions.history'> | null = null;
+  /**
+   * The count read out, and when it was sent. The count waits on it while `countAskedAt` still says so: a profile
+   * switch starts the state afresh (no read out), so another profile's hung read does not hold this one's, and a
+   * newer reading (the offline probe's) lets the next poll read again.
+   */
+  let reading: { askedAt: number; done: Promise<void> } | null = null;
+  const readCount = async (askedAt: number): Promise<void> => {
+    // A poll: the count read earlier stays on screen (marked by the view as the last known one after a failure).
+    await requestWith(async () => {
+      const r = await run('executions.get', undefined);
+      // A newer reading came while this read was out (the offline probe's): its late failure is not how things stand.
+      if (r && 'failure' in r && get().countAskedAt !== askedAt) return null;
+      return r;
+    }, 'countRequest', (data) => {
+      // A read that started before a push and answered after it is older than the push's own reading: it stays.
+      const shownAt = get().sampledAt;
+      if (shownAt !== null && Date.parse(data.sampledAt) < Date.parse(shownAt)) return {};
+      return { executionCount: data.executionCount, sampledAt: data.sampledAt, countBeforePush: false };
+    }, {
+      background: true,
+      operation: 'executions.get',
+    });
+  };
   return {
-    refreshExecutions: async () => {
-      // A poll: the count read earlier stays on screen (marked by the view as the last known one after a failure).
-      await request('executions.get', undefined, 'countRequest', (data) => {
-        // A read that started before a push and answered after it is older than the push's own reading: it stays.
-        const shownAt = get().sampledAt;
-        if (shownAt !== null && Date.parse(data.sampledAt) < Date.parse(shownAt)) return {};
-        return { executionCount: data.executionCount, sampledAt: data.sampledAt, countBeforePush: false };
-      }, {
-        background: true,
+    refreshExecutions: () => {
+      if (reading && reading.askedAt === get().countAskedAt) return reading.done;
+      const askedAt = Date.now();
+      set({ countAskedAt: askedAt });
+      const done = readCount(askedAt).finally(() => {
+        // Only the latest read clears the mark: the late end of one a newer read replaced is not the count's news.
+        if (reading?.done !== done) return;
+        reading = null;
+        if (get().countAskedAt === askedAt) set({ countAskedAt: null });
       });
+      reading = { askedAt, done };
+      return done;
     },
     pushExecution: async () => {
       // One push at a time: a second one while the first waits would count twice (the button says "Counting…").

@@ -23,6 +23,20 @@ const REFRESH_MS = 5_000;
  * in the same second), not a history: a flat line and "+0" would pass for a trend nobody has seen yet.
  */
 const FLAT_SPAN_MS = 60_000;
+/** A count read with no answer for this long is said to be so: the count shown is no longer given as current. */
+export const SLOW_READ_MS = 5_000;
+
+/** How long the count read still out has had no answer (ms), kept current each second; null when none is out. */
+function useUnanswered(askedAt: number | null): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (askedAt === null) return undefined;
+    const timer = setInterval(() => { setNow(Date.now()); }, 1_000);
+    return () => { clearInterval(timer); };
+  }, [askedAt]);
+  // Until the first tick, `now` may be from before the read was sent: that counts as no wait yet.
+  return askedAt === null ? null : Math.max(0, now - askedAt);
+}
 
 /** How many buckets the chart can show: about one per device pixel of the window's width, within the contract. */
 const chartPoints = (): number => Math.min(LIMITS.historyPointsMax, Math.max(2, Math.round(window.innerWidth * (window.devicePixelRatio || 1))));
@@ -32,6 +46,9 @@ export function Overview() {
   const sampledAt = useKeydesk((s) => s.sampledAt);
   const beforePush = useKeydesk((s) => s.countBeforePush);
   const { status, error } = useKeydesk((s) => s.countRequest);
+  const unanswered = useUnanswered(useKeydesk((s) => s.countAskedAt));
+  /** The read out has had no answer for a while: the count shown may be old, and the service may be away. */
+  const slow = unanswered !== null && unanswered >= SLOW_READ_MS;
   const history = useKeydesk((s) => s.history);
   const historyError = useKeydesk((s) => s.historyRequest.error);
   const refresh = useKeydesk((s) => s.refreshExecutions);
@@ -104,12 +121,21 @@ export function Overview() {
           <Skeleton label="Reading the execution count…" lines={1} />
         ) : (
           // After a failed read the last count stays, plainly marked as no longer current.
-          <p className={`big${status === 'error' || beforePush ? ' stale' : ''}`} aria-label="Execution count">
+          <p className={`big${status === 'error' || beforePush || slow ? ' stale' : ''}`} aria-label="Execution count">
             {count === null ? '—' : fmt.number(count)}
           </p>
         )}
         <p className="muted">
-          {status === 'error' ? (
+          {slow ? (
+            <>
+              Checking the count… no answer for {fmt.number(Math.floor(unanswered / 1_000))} s.
+              {sampledAt && (
+                <>
+                  {' '}Last read at <Time iso={sampledAt} mode="time" />: it may have changed since.
+                </>
+              )}
+            </>
+          ) : status === 'error' ? (
             sampledAt ? (
               <>
                 Last known count, read at <Time iso={sampledAt} mode="time" />: it may have changed since.

@@ -1,0 +1,111 @@
+// Overview against a service that does not answer its count read (walk8 U5, U6, P4): the poll never piles a new
+// read on one still out (in the harness, hung reads fill the browser's connections to main and stall every local
+// read), the view says the read has had no answer instead of showing the last "Read at" as current, and the
+// history, a local read, loads and shows without waiting for the count. Fake timers: poll periods pass at once.
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+
+vi.mock('../../src/renderer/src/components/HistoryChart.tsx', () => ({
+  HistoryChart: ({ buckets }: { buckets: readonly { total: number }[] }) => <p data-testid="chart">{buckets.map((b) => b.total).join(',')}</p>,
+}));
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Overview } = await import('../../src/renderer/src/views/Overview/Overview.tsx');
+const initial = useKeydesk.getState();
+
+const T0 = Date.parse('2026-11-23T18:00:00.000Z');
+const sample = (at: string, count: number) => ({ at, min: count, max: count });
+/** Two samples two minutes apart that show a change: a history the chart draws. */
+const HISTORY = [sample('2026-11-23T17:55:00.000Z', 5), sample('2026-11-23T17:57:00.000Z', 7)];
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(T0);
+  resetFake();
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState({ activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Lets time pass, running the timers it reaches and the promises they settle. */
+const pass = async (ms: number) => {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+};
+const countReads = () => fake.calls.filter((c) => c.name === 'executions.get').length;
+
+describe('Overview: a count read with no answer', () => {
+  it('starts no second count read while the first is still out, over many poll periods', async () => {
+    fake.impl['executions.get'] = () => new Promise(() => {});
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } });
+    render(<Overview />);
+    await pass(0);
+    expect(countReads()).toBe(1);
+    await pass(60_000);
+    expect(countReads()).toBe(1);
+  });
+
+  it('polls again once the read out has its answer', async () => {
+    let answer: () => void = () => undefined;
+    fake.impl['executions.get'] = () =>
+      new Promise((resolve) => {
+        answer = () => { resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } }); };
+      });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } });
+    render(<Overview />);
+    await pass(12_000);
+    expect(countReads()).toBe(1);
+    answer();
+    await pass(5_000);
+    expect(countReads()).toBe(2);
+  });
+
+  it("another profile's hung read does not hold this profile's: after a switch the count is read at once", async () => {
+    fake.impl['executions.get'] = () => new Promise(() => {});
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
+    useKeydesk.setState({ profiles: [sandboxProfile, remoteProfile] });
+    render(<Overview />);
+    await pass(6_000);
+    expect(countReads()).toBe(1);
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 41, sampledAt: new Date(Date.now()).toISOString() } });
+    await act(async () => {
+      await useKeydesk.getState().selectProfile(remoteProfile.id);
+    });
+    await pass(0);
+    expect(countReads()).toBe(2);
+    expect(screen.getByLabelText('Execution count').textContent).toBe('41');
+  });
+
+  it('says how long the read has had no answer, and no longer gives the last reading as current', async () => {
+    let hang = false;
+    fake.impl['executions.get'] = () =>
+      hang ? new Promise(() => {}) : Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } });
+    const { container } = render(<Overview />);
+    await pass(0);
+    const note = () => container.querySelector('[aria-label="Execution count"] + p.muted')?.textContent ?? '';
+    expect(note()).toMatch(/^Read at /);
+    hang = true;
+    // The next poll (at 5 s) gets no answer: a few seconds are not yet worth a word.
+    await pass(5_000 + 2_000);
+    expect(note()).toMatch(/^Read at /);
+    await pass(10_000);
+    expect(note()).toMatch(/^Checking the count… no answer for 12 s\. Last read at .+: it may have changed since\.$/);
+    expect(screen.getByLabelText('Execution count').className).toContain('stale');
+    await pass(3_000);
+    expect(note()).toMatch(/^Checking the count… no answer for 15 s\./);
+  });
+
+  it('says so for a first read too, when there is no count yet', async () => {
+    fake.impl['executions.get'] = () => new Promise(() => {});
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    render(<Overview />);
+    await pass(8_000);
+    expect(screen.getByText('Checking the count… no answer for 8 s.')).toBeTruthy();
+  });
+});
