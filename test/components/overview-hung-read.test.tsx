@@ -109,3 +109,42 @@ describe('Overview: a count read with no answer', () => {
     expect(screen.getByText('Checking the count… no answer for 8 s.')).toBeTruthy();
   });
 });
+describe('Overview: the history does not wait for the count (walk8 U5)', () => {
+  it('draws the history held for this profile while the count read has no answer', async () => {
+    fake.impl['executions.get'] = () => new Promise(() => {});
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } });
+    render(<Overview />);
+    await pass(0);
+    expect(screen.getByTestId('chart').textContent).toBe('5,7');
+    expect(screen.queryByText('No history in this range yet')).toBeNull();
+  });
+
+  it('says the history is being read until it answers, never "No history" before the answer', async () => {
+    let answer: () => void = () => undefined;
+    fake.impl['executions.get'] = () => new Promise(() => {});
+    fake.impl['executions.history'] = () =>
+      new Promise((resolve) => {
+        answer = () => { resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } }); };
+      });
+    render(<Overview />);
+    await pass(0);
+    expect(screen.getByText('Reading the history…')).toBeTruthy();
+    expect(screen.queryByText('No history in this range yet')).toBeNull();
+    answer();
+    await pass(0);
+    expect(screen.getByTestId('chart').textContent).toBe('5,7');
+    expect(screen.queryByText('Reading the history…')).toBeNull();
+  });
+});
+
+describe('Overview: a history that could not be read', () => {
+  it('says the read failed and does not claim there is no history', async () => {
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read its history file.' });
+    render(<Overview />);
+    await pass(0);
+    expect(screen.getByText(/Keydesk could not read its history file\./)).toBeTruthy();
+    expect(screen.queryByText('No history in this range yet')).toBeNull();
+    expect(screen.queryByText('Reading the history…')).toBeNull();
+  });
+});

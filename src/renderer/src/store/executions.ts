@@ -31,7 +31,10 @@ export interface ExecutionsSlice {
   pushExecution: () => Promise<void>;
   /** The execution history as main serves it: at most as many buckets as the chart asked for. */
   history: HistoryBucket[];
-  /** Reading the history. After a failure the chart is empty rather than showing another range's figures. */
+  /**
+   * Reading the history: "loading" only for a read of another range or a first one for this profile (a poll's read
+   * of the same range keeps the chart). After a failure the chart is empty rather than showing another range's figures.
+   */
   historyRequest: RequestState;
   loadHistory: (range: OperationInput<'executions.history'>['range'], points?: number) => Promise<void>;
 }
@@ -95,11 +98,16 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
       toastOk(total === null ? 'Execution counted. The service did not report the new total; refresh to read it.' : `Execution counted: ${fmt.number(total)}.`);
     },
     loadHistory: async (range, points) => {
+      // The range shown read again (a poll, a push) keeps its chart until the answer; another range, or a first read
+      // for this profile, shows none meanwhile: the view says it is reading, never "no history" before the answer.
+      const again = shown !== null && shown.range === range && get().historyRequest.status !== 'idle';
       shown = points === undefined ? { range } : { range, points };
       // A failed read leaves no chart of another range or profile behind, and says why.
       await request('executions.history', points === undefined ? { range } : { range, points }, 'historyRequest', (data) => ({ history: data.buckets }), {
         onFailure: { history: [] },
         latest: true,
+        background: again,
+        ...(again ? {} : { before: { history: [] } }),
       });
     },
   };

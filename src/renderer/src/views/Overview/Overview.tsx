@@ -51,6 +51,8 @@ export function Overview() {
   const slow = unanswered !== null && unanswered >= SLOW_READ_MS;
   const history = useKeydesk((s) => s.history);
   const historyError = useKeydesk((s) => s.historyRequest.error);
+  /** No answer yet for this range and profile: the chart says it is reading (a poll's read keeps the chart shown). */
+  const historyReading = useKeydesk((s) => s.historyRequest.status === 'idle' || s.historyRequest.status === 'loading');
   const refresh = useKeydesk((s) => s.refreshExecutions);
   const push = useKeydesk((s) => s.pushExecution);
   const online = useKeydesk((s) => s.online);
@@ -64,10 +66,15 @@ export function Overview() {
   useEffect(() => {
     let timer: ReturnType<typeof setInterval> | null = null;
     const tick = () => {
+      // One count read at a time (store/executions.ts): while one is out this tick adds nothing; the history
+      // follows each read that ends, so the chart takes in the sample just read.
+      if (useKeydesk.getState().countAskedAt !== null) return;
       void refresh().then(() => loadHistory(range, chartPoints()));
     };
     const start = () => {
       if (timer === null && document.visibilityState === 'visible') {
+        // The history is Keydesk's own (a local read): it shows at once, whether or not the service answers the count.
+        void loadHistory(range, chartPoints());
         tick();
         timer = setInterval(tick, REFRESH_MS);
       }
@@ -188,8 +195,11 @@ export function Overview() {
               </p>
             )}
           </>
-        ) : (
+        ) : historyReading ? (
+          <Skeleton label="Reading the history…" lines={1} variant="block" />
+        ) : historyError ? null : (
           // One rule for every profile, a first run's included: a chart needs two samples in the range.
+          // (After a failed read the failure says so: "no history" is not known.)
           <EmptyState
             title="No history in this range yet"
             // The same rule as Push +1: offline, a push would only fail.
