@@ -148,3 +148,21 @@ describe('Overview: a history that could not be read', () => {
     expect(screen.queryByText('Reading the history…')).toBeNull();
   });
 });
+
+describe("Overview: a push's answer while the count read has none", () => {
+  it('is the newest reading: the count it gives is shown as read, not "no answer"', async () => {
+    fake.impl['executions.get'] = () => new Promise(() => {});
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } });
+    fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: 8, sampledAt: new Date(Date.now()).toISOString() } });
+    const { container } = render(<Overview />);
+    await pass(9_000);
+    const note = () => container.querySelector('[aria-label="Execution count"] + p.muted')?.textContent ?? '';
+    expect(screen.getByText('Checking the count… no answer for 9 s.')).toBeTruthy();
+    await act(async () => {
+      await useKeydesk.getState().pushExecution();
+    });
+    await pass(1_000);
+    expect(screen.getByLabelText('Execution count').textContent).toBe('8');
+    expect(note()).toMatch(/^Read at /);
+  });
+});

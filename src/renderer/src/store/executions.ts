@@ -88,7 +88,10 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
         'executions.push',
         undefined,
         'pushRequest',
-        (d) => (d.executionCount === null || d.sampledAt === null ? { countBeforePush: true } : { executionCount: d.executionCount, sampledAt: d.sampledAt, countBeforePush: false }),
+        // A reading with a total is the newest one: a count read still out is no longer what the count waits on.
+        (d) => (d.executionCount === null || d.sampledAt === null
+          ? { countBeforePush: true }
+          : { executionCount: d.executionCount, sampledAt: d.sampledAt, countBeforePush: false, countAskedAt: null }),
         { toast: true },
       );
       if (!r) return;
