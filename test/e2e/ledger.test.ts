@@ -43,8 +43,8 @@ describe('All keys', () => {
     await page.getByLabel('Filter (key, note or HWID)').fill('');
     await page.getByLabel('Premium').selectOption('true');
     await page.getByText('30 keys').waitFor();
-    await page.getByRole('columnheader', { name: 'Key' }).getByRole('button').click();
-    await expect.poll(() => page.getByRole('columnheader', { name: 'Key' }).getAttribute('aria-sort')).toBe('ascending');
+    await page.getByRole('columnheader', { name: 'Key', exact: true }).getByRole('button').click();
+    await expect.poll(() => page.getByRole('columnheader', { name: 'Key', exact: true }).getAttribute('aria-sort')).toBe('ascending');
     // The header turns at once; the rows of the old order stay (marked stale) until the new page arrives.
     const firstTwo = () => Promise.all([0, 1].map((i) => grid().locator('.vrow').nth(i).locator('.mono').textContent()));
     await expect.poll(async () => { const [first, second] = await firstTwo(); return (first ?? '') < (second ?? ''); }).toBe(true);
@@ -59,7 +59,7 @@ describe('All keys', () => {
     await page.getByText('30 keys', { exact: true }).waitFor();
     expect(await page.getByLabel('Filter (key, note or HWID)').inputValue()).toBe('ledger premium');
     expect(await page.getByLabel('Premium').inputValue()).toBe('true');
-    expect(await page.getByRole('columnheader', { name: 'Key' }).getAttribute('aria-sort')).toBe('ascending');
+    expect(await page.getByRole('columnheader', { name: 'Key', exact: true }).getAttribute('aria-sort')).toBe('ascending');
     await page.getByLabel('Filter (key, note or HWID)').fill('');
     await page.getByText('30 keys', { exact: true }).waitFor();
   });

@@ -140,7 +140,7 @@ function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined
           <div role="gridcell" className="vcell">
             {row.isPremium ? <span className="badge mark mark-premium">Premium</span> : <span className="muted">Standard</span>}
           </div>
-          <div role="gridcell" className="vcell">{row.note || <span className="muted">—</span>}</div>
+          <div role="gridcell" className="vcell" title={row.note || undefined}>{row.note || <span className="muted">—</span>}</div>
           <div role="gridcell" className="vcell hwid" title={row.hwidStale ? undefined : (row.hwid ?? undefined)}>
             {row.hwid && row.hwidStale ? (
               <NotReadBack shown={row.hwid} sentence={STALE_HWID} before={`HWID seen before: ${row.hwid}`} />

@@ -1,0 +1,73 @@
+// Layout at the sizes a person's window has (1280x800, 960x600), in Chromium through the harness, measured with
+// bounding boxes: what a person needs to read or press is inside what they can see, not past a card's edge or
+// hidden by a narrow window.
+import type { Locator, Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApp, type AppPage } from '../support/app-page.ts';
+
+let app: AppPage;
+let page: Page;
+
+/** A 64-character HWID, as a real machine reader gives: the widest value a results cell holds. */
+const LONG_HWID = '0035969ec53f6e7f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081';
+
+beforeAll(async () => {
+  app = await openApp({ width: 1280, height: 800 });
+  page = app.page;
+  const made = await page.evaluate(async (hwid) => {
+    const days = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 3, isPremium: false, note: 'Trial 45d', expiresByDaysKey: true, daysKey: 45 });
+    const dated = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 2, isPremium: true, note: 'Trial dated' });
+    if (!days.ok || !dated.ok) return 0;
+    // One key bound to a machine, so a row carries a long HWID beside its dates.
+    const [keyValue] = JSON.parse(new TextDecoder().decode(dated.data.generated.values)) as string[];
+    if (keyValue === undefined) return 0;
+    const r = await window.keydesk['validation.run']({ mode: 'key', keyValue, hwid: { custom: hwid }, confirmActivation: true });
+    return r.ok && r.data.success ? 5 : 0;
+  }, LONG_HWID);
+  expect(made).toBe(5);
+});
+afterAll(async () => {
+  await app.close();
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+const box = async (l: Locator): Promise<Box> => {
+  const b = await l.boundingBox({ timeout: 5_000 });
+  if (b === null) throw new Error(`not rendered: ${l.toString()}`);
+  return b;
+};
+/** `inner` lies within `outer` left to right (half a pixel of rounding allowed). */
+const withinX = (inner: Box, outer: Box): boolean => inner.x >= outer.x - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5;
+type Sized = { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
+/** Nothing inside the element lies past its right edge, to be reached only by a scroll. */
+const fitsAcross = (l: Locator): Promise<boolean> => l.evaluate((e: Sized) => e.scrollWidth <= e.clientWidth);
+
+describe('All keys at 1280x800', () => {
+  it('shows every sortable column header and the current sort arrow inside the table', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await app.nav('All keys');
+    const grid = page.getByRole('grid', { name: 'All keys' });
+    await grid.getByRole('row').nth(5).waitFor();
+    const gridBox = await box(grid);
+    await page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/allkeys-1280.png` : undefined });
+    // The grid itself is within the window, so what is inside it is seen.
+    expect(gridBox.x + gridBox.width).toBeLessThanOrEqual(1280);
+    for (const name of ['Key', 'Status', 'Note', 'Expires', 'Created', 'Checked by Keydesk']) {
+      const header = grid.getByRole('columnheader', { name, exact: true });
+      const b = await box(header);
+      expect({ name, inside: withinX(b, gridBox) && b.width > 20 }).toEqual({ name, inside: true });
+      // Its sort button's words are not cut by the column: the full label is readable.
+      const label = header.getByRole('button').locator('span').first();
+      expect(await fitsAcross(label)).toBe(true);
+    }
+    // The default sort (Created, newest first) shows its arrow where a person sees it.
+    const sorted = grid.locator('[role="columnheader"][aria-sort="descending"]');
+    expect(await sorted.textContent()).toContain('Created');
+    const arrow = sorted.locator('.sort-arrow.active');
+    expect(withinX(await box(arrow), gridBox)).toBe(true);
+    // And the columns that were hidden sort at this width: Checked by Keydesk takes the sort and shows its arrow.
+    await grid.getByRole('columnheader', { name: 'Checked by Keydesk' }).getByRole('button').click();
+    await expect.poll(() => grid.locator('[aria-sort="ascending"], [aria-sort="descending"]').textContent()).toContain('Checked by Keydesk');
+    expect(withinX(await box(grid.locator('.sort-arrow.active')), gridBox)).toBe(true);
+  });
+});
