@@ -21,7 +21,7 @@ beforeAll(async () => {
     // One key bound to a machine, so a row carries a long HWID beside its dates.
     const [keyValue] = JSON.parse(new TextDecoder().decode(dated.data.generated.values)) as string[];
     if (keyValue === undefined) return 0;
-    const r = await window.keydesk['validation.run']({ mode: 'key', keyValue, hwid: { custom: hwid }, confirmActivation: true });
+    const r = await window.keydesk['validation.run']({ mode: 'key', keyValue, hwid: { custom: hwid }, dryRun: false, confirmActivation: true });
     return r.ok && r.data.success ? 5 : 0;
   }, LONG_HWID);
   expect(made).toBe(5);
@@ -69,5 +69,75 @@ describe('All keys at 1280x800', () => {
     await grid.getByRole('columnheader', { name: 'Checked by Keydesk' }).getByRole('button').click();
     await expect.poll(() => grid.locator('[aria-sort="ascending"], [aria-sort="descending"]').textContent()).toContain('Checked by Keydesk');
     expect(withinX(await box(grid.locator('.sort-arrow.active')), gridBox)).toBe(true);
+  });
+});
+
+describe('Keys: the results beside the key panel', () => {
+  const inViewport = (b: Box, size: { width: number; height: number }): boolean =>
+    b.x >= 0 && b.y >= 0 && b.x + b.width <= size.width + 0.5 && b.y + b.height <= size.height + 0.5;
+  const expiresFit = async () => {
+    const table = page.getByRole('table', { name: 'Matching keys' });
+    const wrap = page.getByRole('region', { name: 'Matching keys' });
+    const wrapBox = await box(wrap);
+    const cells = table.locator('tbody tr td:last-child');
+    const n = await cells.count();
+    expect(n).toBeGreaterThan(0);
+    for (let i = 0; i < n; i++) {
+      const cell = cells.nth(i);
+      const text = (await cell.textContent()) ?? '';
+      const cellBox = await box(cell);
+      expect({ text, inside: withinX(cellBox, wrapBox), cellBox, wrapBox }).toEqual({ text, inside: true, cellBox, wrapBox });
+      expect({ text, fits: await fitsAcross(cell) }).toEqual({ text, fits: true });
+    }
+    // Nothing of the table lies past the card's edge, to be found only by a scroll a person does not see.
+    expect(await fitsAcross(wrap)).toBe(true);
+  };
+
+  it('at 1280x800 the Expires cells are whole, and opening a key keeps the list clicked in view beside the panel', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await app.nav('Keys');
+    await app.search('trial');
+    await expect.poll(() => app.matchingRows().count()).toBe(6);
+
+    const button = app.matchingRows().nth(1).locator('button[data-key-row]');
+    await button.click();
+    const panel = page.getByRole('complementary', { name: 'Key detail' });
+    await panel.getByText('Extend by days').waitFor();
+    const table = page.getByRole('table', { name: 'Matching keys' });
+    const tableBox = await box(table);
+    const panelBox = await box(panel);
+    // The list stays where it was read: it starts in the window, and the row clicked is in it.
+    expect(inViewport({ ...tableBox, height: 40 }, { width: 1280, height: 800 })).toBe(true);
+    expect(inViewport(await box(button), { width: 1280, height: 800 })).toBe(true);
+    // Beside the panel, not under it.
+    expect(tableBox.x + tableBox.width).toBeLessThanOrEqual(panelBox.x);
+    // The panel shows all it holds, its last line too, with nothing to scroll inside it.
+    expect(await panel.evaluate((e: Sized) => e.scrollHeight <= e.clientHeight + 1)).toBe(true);
+    await expiresFit();
+    // And with the panel closed.
+    await panel.getByRole('button', { name: 'Close the key detail' }).click();
+    await panel.waitFor({ state: 'detached' });
+    await expiresFit();
+    await button.click();
+    await panel.getByText('Extend by days').waitFor();
+    await page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-1280-panel.png` : undefined });
+  });
+
+  it('at 960x600 the panel shows its last line and the list clicked stays in view', async () => {
+    await page.setViewportSize({ width: 960, height: 600 });
+    const panel = page.getByRole('complementary', { name: 'Key detail' });
+    if ((await panel.count()) === 0) await app.matchingRows().nth(1).locator('button[data-key-row]').click();
+    await panel.getByText('Extend by days').waitFor();
+    await page.getByRole('table', { name: 'Matching keys' }).locator('button[data-key-row]').first().scrollIntoViewIfNeeded();
+    // The panel does not cut its own content: nothing in it is reachable only by a scroll inside it.
+    expect(await panel.evaluate((e: Sized) => e.scrollHeight <= e.clientHeight + 1)).toBe(true);
+    const last = panel.locator(':scope > :not(dialog)').last();
+    await last.scrollIntoViewIfNeeded();
+    const lastBox = await box(last);
+    expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(600);
+    const firstRow = await box(page.getByRole('table', { name: 'Matching keys' }).locator('button[data-key-row]').first());
+    await page.screenshot({ fullPage: true, path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-960-panel.png` : undefined });
+    expect(firstRow.x + firstRow.width).toBeLessThanOrEqual((await box(panel)).x);
+    await expiresFit();
   });
 });
