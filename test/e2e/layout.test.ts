@@ -38,6 +38,8 @@ const box = async (l: Locator): Promise<Box> => {
 };
 /** `inner` lies within `outer` left to right (half a pixel of rounding allowed). */
 const withinX = (inner: Box, outer: Box): boolean => inner.x >= outer.x - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5;
+const inView = (b: Box, size: { width: number; height: number }): boolean =>
+  b.x >= 0 && b.y >= 0 && b.x + b.width <= size.width + 0.5 && b.y + b.height <= size.height + 0.5;
 type Sized = { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
 /** Nothing inside the element lies past its right edge, to be reached only by a scroll. */
 const fitsAcross = (l: Locator): Promise<boolean> => l.evaluate((e: Sized) => e.scrollWidth <= e.clientWidth);
@@ -72,9 +74,24 @@ describe('All keys at 1280x800', () => {
   });
 });
 
+describe('All keys in a narrow window (960x800)', () => {
+  it('scrolls the grid sideways rather than hiding a column, and says the current sort in words in view', async () => {
+    await page.setViewportSize({ width: 960, height: 800 });
+    await app.nav('All keys');
+    const grid = page.getByRole('grid', { name: 'All keys' });
+    await grid.getByRole('row').nth(5).waitFor();
+    // Every column is still there, reached by scrolling the grid: none is hidden.
+    expect(await grid.getByRole('columnheader', { name: 'Created', exact: true }).isVisible()).toBe(true);
+    expect(await fitsAcross(grid)).toBe(false);
+    // The sort the last test chose is told where a person reads, whatever the grid's scroll.
+    const said = page.getByText(/^Sorted by Checked by Keydesk, (most|least) recently checked first\.$/);
+    expect(inView(await box(said), { width: 960, height: 800 })).toBe(true);
+    await page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/allkeys-960.png` : undefined });
+  });
+});
+
 describe('Keys: the results beside the key panel', () => {
-  const inViewport = (b: Box, size: { width: number; height: number }): boolean =>
-    b.x >= 0 && b.y >= 0 && b.x + b.width <= size.width + 0.5 && b.y + b.height <= size.height + 0.5;
+  const inViewport = inView;
   const expiresFit = async () => {
     const table = page.getByRole('table', { name: 'Matching keys' });
     const wrap = page.getByRole('region', { name: 'Matching keys' });

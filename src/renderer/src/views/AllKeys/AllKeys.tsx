@@ -36,6 +36,25 @@ const COLUMNS: { field: LedgerSortField | null; label: string; title?: string }[
   { field: 'lastSeenAt', label: 'Checked by Keydesk', title: CHECKED_TITLE },
 ];
 
+/** Each sort's order in words: a date column newest or soonest first, a text column A to Z. */
+const ORDER_WORDS: Record<LedgerSortField, { asc: string; desc: string }> = {
+  createdAt: { asc: 'oldest first', desc: 'newest first' },
+  expiresAt: { asc: 'soonest first', desc: 'latest first' },
+  lastSeenAt: { asc: 'least recently checked first', desc: 'most recently checked first' },
+  value: { asc: 'A to Z', desc: 'Z to A' },
+  note: { asc: 'A to Z', desc: 'Z to A' },
+  status: { asc: 'in status order', desc: 'in reverse status order' },
+};
+
+/**
+ * The current sort in words ("Sorted by Created, newest first."), said above the table: a window too narrow for every
+ * column scrolls the grid sideways, and the sorted column's arrow may then be out of sight.
+ */
+export function sortWords(sort: { field: LedgerSortField; dir: 'asc' | 'desc' }): string {
+  const label = COLUMNS.find((c) => c.field === sort.field)?.label ?? sort.field;
+  return `Sorted by ${label}, ${ORDER_WORDS[sort.field][sort.dir]}.`;
+}
+
 /**
  * What a row whose new expiry was never read back says (the ledger's expiryStale mark): an extend answered with no
  * key that could not be read back, or one sent with no answer (unknown: it may or may not have taken effect).
@@ -755,7 +774,7 @@ export function AllKeys() {
       {/* Above the table: in sight after "Select all", and next in the Tab order, whatever the table's length. */}
       <BulkBar />
       <p id="ledger-keys-hint" className="muted">
-        In the table: arrows move, Space ticks (Shift+Space a range), Enter opens the key in Keys, Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
+        <span className="sort-said">{sortWords(sort)}</span> In the table: arrows move, Space ticks (Shift+Space a range), Enter opens the key in Keys, Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
       </p>
       <div role="grid" aria-label="All keys" aria-describedby="ledger-keys-hint" aria-keyshortcuts="Enter Control+C Meta+C Control+Shift+C Meta+Shift+C" aria-rowcount={capped ? -1 : count + 1} aria-busy={loading} className={total === null ? 'vgrid stale' : 'vgrid'}>
         <div role="row" aria-rowindex={1} className="vhead">
