@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { fmt, NOUNS } from '../lib/format.ts';
@@ -49,6 +49,77 @@ export function tableRows(buckets: readonly ChartBucket[], when: (ms: number) =>
   return out;
 }
 
+/** A time the count was not read: from the last sample before a gap to the first one after it (ms). */
+export interface Unread {
+  from: number;
+  to: number;
+}
+
+/** The shortest gap ever called "not read": a few missed polls are not an outage. */
+export const UNREAD_FLOOR_MS = 60_000;
+
+/**
+ * The gaps in the history: where two samples are much further apart than the history's own sampling. The
+ * sampling is read from the data, not assumed (the app polls every few seconds while open, main hands over
+ * buckets of a range's width over the points asked for, older samples are thinned to minutes and hours): a
+ * gap is more than 3 times the median spacing of this range's samples, and at least a minute. Across such a
+ * gap the chart draws no line (nothing was seen there; a climb drawn across it would say the executions came
+ * steadily), and the figures say when the count was not read.
+ */
+export function unreadSpans(buckets: readonly ChartBucket[]): Unread[] {
+  const spacing: number[] = [];
+  for (let i = 1; i < buckets.length; i++) spacing.push((buckets[i]?.at ?? 0) - (buckets[i - 1]?.at ?? 0));
+  if (spacing.length < 2) return [];
+  const sorted = [...spacing].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  const threshold = Math.max(3 * median, UNREAD_FLOOR_MS);
+  const out: Unread[] = [];
+  spacing.forEach((gap, i) => {
+    const from = buckets[i]?.at;
+    const to = buckets[i + 1]?.at;
+    if (gap > threshold && from !== undefined && to !== undefined) out.push({ from, to });
+  });
+  return out;
+}
+
+/**
+ * What uPlot draws: the buckets, with a point of no value in the middle of each unread span, so the line (and
+ * the bars) break there (uPlot never joins across a null unless a series spans gaps, and none here does).
+ * `bucketAt[i]` is the bucket at plot index i, or null where the plot index is an unread span (`unreadAt[i]`).
+ */
+export function chartData(
+  buckets: readonly ChartBucket[],
+  unread: readonly Unread[],
+): { data: uPlot.AlignedData; bucketAt: (ChartBucket | null)[]; unreadAt: (Unread | null)[] } {
+  const xs: number[] = [];
+  const added: (number | null)[] = [];
+  const total: (number | null)[] = [];
+  const bucketAt: (ChartBucket | null)[] = [];
+  const unreadAt: (Unread | null)[] = [];
+  let g = 0;
+  for (const b of buckets) {
+    const gap = unread[g];
+    if (gap && gap.to === b.at) {
+      xs.push((gap.from + gap.to) / 2000);
+      added.push(null);
+      total.push(null);
+      bucketAt.push(null);
+      unreadAt.push(gap);
+      g++;
+    }
+    xs.push(b.at / 1000);
+    added.push(b.added);
+    total.push(b.total);
+    bucketAt.push(b);
+    unreadAt.push(null);
+  }
+  return { data: [xs, added, total], bucketAt, unreadAt };
+}
+
+/** The words for one unread span, with the times as the chart's other figures give them. */
+export const unreadWords = (gap: Unread, when: (ms: number) => string): string => `Not read from ${when(gap.from)} to ${when(gap.to)}`;
+
 /** Least room between time ticks, in CSS pixels: a locale's longest tick ("12:44:50 PM") fits with a gap. */
 const TIME_TICK_SPACE = 110;
 
@@ -59,7 +130,19 @@ function palette() {
   return { line: v('--chart-line'), bar: v('--chart-bar'), grid: v('--chart-grid'), text: v('--color-fg-muted'), font: `12px ${v('--font-sans') || 'sans-serif'}` };
 }
 
-function options(width: number, onCursor: (idx: number | null, left: number, top: number, plotWidth: number) => void): uPlot.Options {
+/** Plot indices of samples with no neighbour on either side (a gap or the end): a line would draw nothing there. */
+function isolated(u: uPlot, seriesIdx: number): number[] | null {
+  const ys = u.data[seriesIdx] ?? [];
+  const alone: number[] = [];
+  for (let i = 0; i < ys.length; i++) if (ys[i] != null && ys[i - 1] == null && ys[i + 1] == null) alone.push(i);
+  return alone.length > 0 && ys.length > 1 ? alone : null;
+}
+
+function options(
+  width: number,
+  unread: () => readonly Unread[],
+  onCursor: (idx: number | null, left: number, top: number, plotWidth: number) => void,
+): uPlot.Options {
   const c = palette();
   const axis = (scale: string, side: uPlot.Axis.Side, values: uPlot.Axis['values']): uPlot.Axis => ({
     scale,
@@ -81,7 +164,8 @@ function options(width: number, onCursor: (idx: number | null, left: number, top
     series: [
       {},
       { label: 'Executions per bucket', scale: 'added', fill: c.bar, stroke: c.bar, width: 0, paths: uPlot.paths.bars?.({ size: [0.7, 48] }), points: { show: false } },
-      { label: 'Running total', scale: 'total', stroke: c.line, width: 2, points: { show: false } },
+      // No spanGaps: the line breaks at each unread span; a sample alone between two is drawn as a dot.
+      { label: 'Running total', scale: 'total', stroke: c.line, width: 2, points: { show: false, filter: isolated } },
     ],
     axes: [
       {
@@ -96,6 +180,20 @@ function options(width: number, onCursor: (idx: number | null, left: number, top
       axis('added', RIGHT, (_u, splits) => splits.map((v) => fmt.compact(v))),
     ],
     hooks: {
+      // The unread spans, shaded under the series, so the break reads as "not read" and not as a fault.
+      drawClear: [
+        (u) => {
+          const { ctx } = u;
+          ctx.save();
+          ctx.fillStyle = c.grid;
+          for (const gap of unread()) {
+            const x0 = u.valToPos(gap.from / 1000, 'x', true);
+            const x1 = u.valToPos(gap.to / 1000, 'x', true);
+            ctx.fillRect(x0, u.bbox.top, Math.max(1, x1 - x0), u.bbox.height);
+          }
+          ctx.restore();
+        },
+      ],
       setCursor: [
         (u) => {
           const { idx, left, top } = u.cursor;
@@ -116,10 +214,10 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<{ idx: number; left: number; top: number; flip: boolean } | null>(null);
   const [dark, setDark] = useState(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
-  const data = useMemo<uPlot.AlignedData>(
-    () => [buckets.map((b) => b.at / 1000), buckets.map((b) => b.added), buckets.map((b) => b.total)],
-    [buckets],
-  );
+  const unread = useMemo(() => unreadSpans(buckets), [buckets]);
+  const { data, bucketAt, unreadAt } = useMemo(() => chartData(buckets, unread), [buckets, unread]);
+  // The draw hook reads the spans of the data last set, without making a new plot for each.
+  const unreadNow = useRef(unread);
 
   useEffect(() => {
     const mq = window.matchMedia('(prefers-color-scheme: dark)');
@@ -137,7 +235,7 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
     const el = host.current;
     if (!el) return;
     const u = new uPlot(
-      options(el.clientWidth || 600, (idx, left, top, plotWidth) => {
+      options(el.clientWidth || 600, () => unreadNow.current, (idx, left, top, plotWidth) => {
         setHover(idx === null ? null : { idx, left, top, flip: left > plotWidth / 2 });
       }),
       [[], [], []],
@@ -156,22 +254,27 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
   }, [dark]);
 
   useEffect(() => {
+    unreadNow.current = unread;
     plot.current?.setData(data);
-  }, [data, dark]);
+  }, [data, unread, dark]);
 
-  const at = hover ? buckets[hover.idx] : undefined;
+  const at = hover ? bucketAt[hover.idx] : undefined;
+  const gapAt = hover ? unreadAt[hover.idx] : undefined;
   const when = timeLabel(buckets);
   const first = buckets[0];
   const last = buckets.at(-1);
   const summary =
     first && last
-      ? `Execution count from ${fmt.number(first.total)} to ${fmt.number(last.total)}, ${when(first.at)} to ${when(last.at)}`
+      ? `Execution count from ${fmt.number(first.total)} to ${fmt.number(last.total)}, ${when(first.at)} to ${when(last.at)}` +
+        (unread.length > 0 ? `. ${unread.map((g) => unreadWords(g, when)).join('; ')}: no line is drawn there` : '')
       : 'No history';
+  const rows = tableRows(buckets, when);
   return (
     <figure className="history-chart">
       <div className="chart-legend" aria-hidden="true">
         <span className="legend-line">Running total (left axis)</span>
         <span className="legend-bar">Executions per interval (right axis)</span>
+        {unread.length > 0 && <span className="legend-unread">Not read (no line)</span>}
       </div>
       <div className="chart-host" role="img" aria-label={summary}>
         <div ref={host} />
@@ -189,6 +292,14 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
             </span>
           </div>
         )}
+        {hover && gapAt && (
+          <div
+            className={hover.flip ? 'chart-tooltip flip' : 'chart-tooltip'}
+            style={{ left: hover.left + AXIS_SIZE, top: Math.max(0, hover.top - 8) }}
+          >
+            <span>{unreadWords(gapAt, when)}</span>
+          </div>
+        )}
       </div>
       <details className="chart-table">
         <summary>Show the figures as a table</summary>
@@ -202,18 +313,27 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
               </tr>
             </thead>
             <tbody>
-              {tableRows(buckets, when).map((b) => {
+              {rows.map((b, i) => {
                 const iso = new Date(b.at).toISOString();
+                const after = rows[i - 1]?.at ?? Number.NEGATIVE_INFINITY;
+                const gaps = unread.filter((g) => g.to > after && g.to <= b.at);
                 return (
-                  <tr key={b.at}>
-                    <td>
-                      <time className="time" dateTime={iso} title={iso}>
-                        {when(b.at)}
-                      </time>
-                    </td>
-                    <td className="num">{fmt.number(b.total)}</td>
-                    <td className="num">{fmt.number(b.added)}</td>
-                  </tr>
+                  <Fragment key={b.at}>
+                    {gaps.map((g) => (
+                      <tr key={`unread-${String(g.from)}`} className="unread">
+                        <td colSpan={3}>{unreadWords(g, when)}: the next row counts what happened in that time.</td>
+                      </tr>
+                    ))}
+                    <tr>
+                      <td>
+                        <time className="time" dateTime={iso} title={iso}>
+                          {when(b.at)}
+                        </time>
+                      </td>
+                      <td className="num">{fmt.number(b.total)}</td>
+                      <td className="num">{fmt.number(b.added)}</td>
+                    </tr>
+                  </Fragment>
                 );
               })}
             </tbody>
