@@ -3,40 +3,25 @@
 // effect), not 'failed'; the Outcome filter finds them under Unknown only; a refusal the service stated stays
 // 'failed'. Against the real sandbox, behind a loopback server that forwards every request and, while muted,
 // drops the answer (walk8 U5).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchValues } from '../../src/shared/key-batch.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { startRelay, type Relay } from '../support/relay.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 
 const IDENTIFIER = 'lost-answers';
 let t: TestCore;
 let remote: RemoteSandbox;
-let proxy: Server;
+let relay: Relay;
 /** While true the request still reaches the sandbox (and is applied there), but its answer is dropped. */
 let mute = false;
-const forwards: Promise<void>[] = [];
 
 beforeAll(async () => {
   remote = await startRemoteSandbox({ name: 'Lost Answers', identifier: IDENTIFIER });
-  proxy = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (d: string) => (body += d));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', remote.url);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
-      const muted = mute;
-      forwards.push(
-        fetch(url, { method: req.method ?? 'GET', headers, body: req.method === 'GET' ? null : body }).then(async (up) => {
-          const text = await up.text();
-          if (!muted && !res.destroyed) res.writeHead(up.status, { 'content-type': 'application/json' }).end(text);
-        }),
-      );
-    });
+  relay = await startRelay(remote.url, (_req, pass) => {
+    pass(!mute);
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const base = relay.url;
   // A short wait for an answer (the client's own option), so "no answer" comes within the test's time.
   t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 1_000, bodyMs: 1_000 }, retryDelaysMs: [] } });
   const profile = await t.must('profiles.add', { name: 'Lost Answers', baseUrl: base, apiKey: remote.apiKey, serviceIdentifier: IDENTIFIER });
@@ -44,9 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  proxy.closeAllConnections();
-  await new Promise((r) => proxy.close(r));
-  await Promise.allSettled(forwards);
+  await relay.close();
   await remote.close();
 });
 
@@ -60,7 +43,7 @@ describe('acts whose answer was lost, in the activity log', () => {
     const r = await t.call('executions.push');
     mute = false;
     expect(r).toMatchObject({ ok: false, code: 'OUTCOME_UNKNOWN' });
-    await Promise.all(forwards);
+    await relay.settled();
     expect((await t.must('executions.get')).executionCount).toBe(before + 1);
     expect((await outcomes('executions.push')).map(([, o]) => o)).toEqual(['unknown']);
     expect(await outcomes('executions.push', 'unknown')).toHaveLength(1);
@@ -73,7 +56,7 @@ describe('acts whose answer was lost, in the activity log', () => {
     mute = true;
     expect(await t.call('keys.delete', { keyValue: lost, state: 'generated' })).toMatchObject({ ok: false, code: 'OUTCOME_UNKNOWN' });
     mute = false;
-    await Promise.all(forwards);
+    await relay.settled();
     expect(remote.store.inspect('SELECT value FROM keys WHERE value = ?', lost)).toEqual([]);
     const refused = await t.call('keys.delete', { keyValue: lost, state: 'generated' });
     expect(refused.ok).toBe(false);
@@ -86,7 +69,7 @@ describe('acts whose answer was lost, in the activity log', () => {
     const job = await t.must('jobs.start', { action: 'delete', target: { keyValues: keys } });
     await t.core.jobs.settled(job.id);
     mute = false;
-    await Promise.all(forwards);
+    await relay.settled();
     expect((await t.must('jobs.get', { jobId: job.id })).counts.unknown).toBe(3);
     expect(remote.store.inspect(`SELECT value FROM keys WHERE value IN (${keys.map(() => '?').join(', ')})`, ...keys)).toEqual([]);
     const unknownTargets = (await t.must('audit.list', { filter: { outcome: 'unknown' }, offset: 0, limit: 100 })).entries.map((e) => e.target);

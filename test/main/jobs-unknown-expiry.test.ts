@@ -3,17 +3,16 @@
 // All keys must not state their old expiry as fact: their ledger rows are marked "not read back", the All keys
 // exports say expiryNotReadBack=true for exactly those, and a later read of the key from the service clears it.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchValues } from '../../src/shared/key-batch.ts';
 import { ROUTES } from '../../src/shared/wire.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { startRelay, type Relay } from '../support/relay.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 
 let t: TestCore;
 let remote: RemoteSandbox;
-let proxy: Server;
+let relay: Relay;
 /** Extends passed on before the service freezes; held: requests taken while frozen, passed on when let go. */
 let freezeAfterExtends = Number.POSITIVE_INFINITY;
 let extendsSeen = 0;
@@ -22,26 +21,12 @@ const held: (() => void)[] = [];
 
 beforeAll(async () => {
   remote = await startRemoteSandbox({ name: 'Frozen Shop', identifier: 'frozen-shop' });
-  proxy = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (d: string) => (body += d));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', remote.url);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
-      const pass = (): void => {
-        void fetch(url, { method: req.method ?? 'GET', headers, body: req.method === 'GET' ? null : body }).then(async (up) => {
-          const text = await up.text();
-          // A request the client gave up on is still applied; its answer goes nowhere.
-          if (!res.destroyed) res.writeHead(up.status, { 'content-type': 'application/json' }).end(text);
-        });
-      };
-      if (url.pathname === ROUTES.expandExpiration.path && ++extendsSeen > freezeAfterExtends) frozen = true;
-      if (frozen) held.push(pass);
-      else pass();
-    });
+  relay = await startRelay(remote.url, ({ url }, pass) => {
+    if (url.pathname === ROUTES.expandExpiration.path && ++extendsSeen > freezeAfterExtends) frozen = true;
+    if (frozen) held.push(() => { pass(); });
+    else pass();
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const base = relay.url;
   // A short wait for an answer, so "no answer" comes within the test's time; nothing else differs from the app.
   t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 1_000, bodyMs: 1_000 }, retryDelaysMs: [] } });
   const profile = await t.must('profiles.add', { name: 'Frozen Shop', baseUrl: base, apiKey: remote.apiKey, serviceIdentifier: 'frozen-shop' });
@@ -50,8 +35,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  proxy.closeAllConnections();
-  await new Promise((r) => proxy.close(r));
+  await relay.close();
   await remote.close();
 });
 

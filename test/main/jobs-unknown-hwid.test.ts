@@ -4,8 +4,6 @@
 // "not read back", the All keys exports say so (hwidNotReadBack, statusNotReadBack) for exactly those rows, and a
 // later full description of the key (a lookup) clears the mark. Against the real sandbox, behind a server that holds.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
@@ -13,46 +11,30 @@ import { batchValues } from '../../src/shared/key-batch.ts';
 import { ROUTES } from '../../src/shared/wire.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { LockHolder } from '../support/lock-holder.ts';
+import { startRelay, type Relay } from '../support/relay.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 
 const IDENTIFIER = 'frozen-acts';
 let t: TestCore;
 let remote: RemoteSandbox;
-let proxy: Server;
+let relay: Relay;
 /** The route that freezes, after how many of its requests pass; held: the requests taken while frozen. */
 let freezeRoute: string | null = null;
 let freezeAfter = Number.POSITIVE_INFINITY;
 let seen = 0;
 let frozen = false;
 const held: { key: string; pass: () => void }[] = [];
-const forwards: Promise<void>[] = [];
 
 beforeAll(async () => {
   remote = await startRemoteSandbox({ name: 'Frozen Acts', identifier: IDENTIFIER });
-  proxy = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (d: string) => (body += d));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', remote.url);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
-      const pass = (): void => {
-        forwards.push(
-          fetch(url, { method: req.method ?? 'GET', headers, body: req.method === 'GET' ? null : body }).then(async (up) => {
-            const text = await up.text();
-            // A request the client gave up on is still applied; its answer goes nowhere.
-            if (!res.destroyed) res.writeHead(up.status, { 'content-type': 'application/json' }).end(text);
-          }),
-        );
-      };
-      if (url.pathname === freezeRoute && ++seen > freezeAfter) frozen = true;
-      if (frozen && url.pathname === freezeRoute) {
-        const { keyValue = '' } = JSON.parse(body || '{}') as { keyValue?: string };
-        held.push({ key: keyValue, pass });
-      } else pass();
-    });
+  relay = await startRelay(remote.url, ({ url, body }, pass) => {
+    if (url.pathname === freezeRoute && ++seen > freezeAfter) frozen = true;
+    if (frozen && url.pathname === freezeRoute) {
+      const { keyValue = '' } = JSON.parse(body || '{}') as { keyValue?: string };
+      held.push({ key: keyValue, pass: () => { pass(); } });
+    } else pass();
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const base = relay.url;
   // A short wait for an answer (the client's own option), so "no answer" comes within the test's time.
   t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 1_000, bodyMs: 1_000 }, retryDelaysMs: [] } });
   const profile = await t.must('profiles.add', { name: 'Frozen Acts', baseUrl: base, apiKey: remote.apiKey, serviceIdentifier: IDENTIFIER });
@@ -61,8 +43,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  proxy.closeAllConnections();
-  await new Promise((r) => proxy.close(r));
+  await relay.close();
   await remote.close();
 });
 
@@ -95,7 +76,7 @@ async function frozenJob(route: string, passFirst: number, start: () => Promise<
   if (!first) throw new Error('nothing was held');
   first.pass();
   await t.core.jobs.settled(job.id);
-  await Promise.all(forwards);
+  await relay.settled();
   await t.core.ledger.idle();
   const { items } = await t.must('jobs.items', { jobId: job.id, offset: 0, limit: 100 });
   const unknown = items.filter((i) => i.state === 'unknown').map((i) => i.target).sort();
