@@ -61,6 +61,14 @@ export class Params {
     });
   }
 
+  /** A string with no length or character rule (only its type and agreement between places are checked). */
+  text(name: string): string | undefined {
+    return this.read([name], ({ value }) => {
+      if (typeof value !== 'string') throw invalid(`${name} must be a string.`);
+      return value;
+    });
+  }
+
   requiredString(name: string, maxChars: number = LIMITS.textMaxChars): string {
     return required(name, this.string(name, maxChars));
   }
@@ -120,11 +128,21 @@ function required<T>(name: string, value: T | undefined): T {
   return value;
 }
 
-/** The apiKey from wherever it was given. Missing is 401; two different values is INVALID_INPUT. */
+/** No service's apiKey is longer (they are `kd_` and 43 characters); a longer one is looked up no further. */
+const API_KEY_MAX_CHARS = 1_024;
+
+/**
+ * The apiKey from wherever it was given. Missing is 401 API_KEY_MISSING; two different values is INVALID_INPUT.
+ * wire.md sets no length or character rule for it: a string no service holds, however long or whatever it
+ * contains, is an unknown apiKey (401 API_KEY_INVALID), never a parameter error.
+ */
 export function readApiKey(params: Params): string {
-  const apiKey = params.string('apiKey', 1_024);
+  const apiKey = params.text('apiKey');
   if (apiKey === undefined) {
     throw new WireError('API_KEY_MISSING', 'An apiKey is required: pass your service API key as the apiKey parameter.');
+  }
+  if (charLength(apiKey) > API_KEY_MAX_CHARS || apiKey.includes('\u0000')) {
+    throw new WireError('API_KEY_INVALID', 'The apiKey is not valid for any service.');
   }
   return apiKey;
 }

@@ -290,10 +290,13 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       res.setHeader('Connection', 'close');
       throw new WireError('PAYLOAD_TOO_LARGE', `The body is larger than ${LIMITS.bodyMaxBytes / 1024} KiB.`);
     }
-    // 5. Media type and 6. JSON syntax (POST bodies only; a GET's body is not read as parameters).
+    // 5. Media type and 6. JSON syntax. A POST body must be JSON. A GET's body is read only when it says it is
+    // JSON: wire.md lets the apiKey (and so any parameter) come from "the other place", which for a GET is a JSON
+    // body; any other GET body is ignored, as HTTP lets a server do.
     let body: Record<string, unknown> | null = null;
-    if (req.method === 'POST' && raw.length > 0) {
-      if (!isJsonMediaType(req.headers['content-type'])) {
+    const jsonBody = isJsonMediaType(req.headers['content-type']);
+    if (raw.length > 0 && (req.method === 'POST' || jsonBody)) {
+      if (!jsonBody) {
         throw new WireError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
       }
       let parsed: unknown;
