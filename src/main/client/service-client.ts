@@ -388,10 +388,19 @@ export class ServiceClient {
     return this.send('fetchGeneratedKey', { fetch: term, limit, offset }, (b) => page(b, 'generatedKeys', 'generatedKey', (v) => readKey(v, 'generated')));
   }
 
+  /**
+   * The real dialect answers `{message, service}`, service null when the identifier is free (wire.md); the
+   * detail one adds `exists`. A service sent as an object (the service record) is taken, named by its `name`.
+   * An answer with neither `exists` nor `service` does not say: BAD_RESPONSE, never "free" (the vendor would
+   * then pick an identifier that is taken).
+   */
   identifierCheck(identifier: string): Promise<Result<{ exists: boolean; service: string | null }>> {
     return this.send('identifierCheck', { identifier }, (b) => {
-      const service = readString(b.service);
-      return { exists: typeof b.exists === 'boolean' ? b.exists : service !== null, service };
+      const raw = b.service;
+      const service = readString(raw) || (isObject(raw) ? readString(raw.name) || null : null);
+      if (typeof b.exists === 'boolean') return { exists: b.exists, service };
+      if (!('service' in b)) return UNREADABLE;
+      return { exists: service !== null || isObject(raw), service };
     });
   }
 
