@@ -265,20 +265,62 @@ describe('paging (detail dialect)', () => {
   });
 });
 
-describe('service identifiers are global (sandbox only: needs a second service)', () => {
-  it('identifier-check with one service\'s apiKey names the service that holds another identifier, whatever its case', async (ctx) => {
-    if (!t.local) ctx.skip();
-    const db = join(tempDir(), 'global.db');
-    const mine = createService(db, 'Mine Co', 'mine-co');
+describe('a sandbox of two services, started with no options (sandbox only)', () => {
+  let db: string;
+  let mine: ReturnType<typeof createService>;
+  let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+  beforeAll(async () => {
+    if (!t.local) return;
+    db = join(tempDir(), 'two-services.db');
+    mine = createService(db, 'Mine Co', 'mine-co');
     createService(db, 'Theirs Co', 'theirs-co');
-    const sandbox = await startSandbox({ db });
+    sandbox = await startSandbox({ db });
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+  const url = (): string => sandbox?.url ?? '';
+
+  it('identifier-check with one service\'s apiKey names the service that holds another identifier, whatever its case (identifiers are global)', async (ctx) => {
+    if (!t.local) ctx.skip();
+    const real = await plain(url(), `/api/identifier-check?${q({ apiKey: mine.apiKey, identifier: 'THEIRS-co' })}`);
+    expect(real.body).toEqual({ message: expect.any(String) as unknown, service: 'Theirs Co' });
+    const detail = await plain(url(), `/api/identifier-check?${q({ apiKey: mine.apiKey, identifier: 'theirs-co' })}`, { headers: { 'Keydesk-Detail': 'full' } });
+    expect(detail.body).toMatchObject({ success: true, exists: true, service: 'Theirs Co' });
+  });
+
+  it('has no HWID reset cooldown and no rate limit unless asked: resets back to back and 60 quick requests all answer 200', async (ctx) => {
+    if (!t.local) ctx.skip();
+    const gen = await plain(url(), '/api/generate-key/post', { method: 'POST', json: { apiKey: mine.apiKey, expire: futureDate(), count: 1, isPremium: false } });
+    const value = (gen.body.generatedKeys as { value: string }[])[0]?.value ?? '';
+    for (const hwid of ['H1', 'H2', 'H3']) {
+      expect((await plain(url(), `/v2_validation?${q({ key: value, service: 'mine-co', hwid })}`)).body.V2_Authentication).toBe('success');
+      expect((await plain(url(), '/api/reset-hwid', { method: 'POST', json: { apiKey: mine.apiKey, keyValue: value } })).status).toBe(200);
+    }
+    const statuses = await Promise.all(Array.from({ length: 60 }, () => plain(url(), `/api/execution-count?${q({ apiKey: mine.apiKey })}`).then((r) => r.status)));
+    expect(new Set(statuses)).toEqual(new Set([200]));
+  });
+
+  it('accepts a URL of exactly 8 KiB and answers one byte more with 414', async (ctx) => {
+    if (!t.local) ctx.skip();
+    const base = `/api/key/fetch?${q({ apiKey: mine.apiKey })}&pad=`;
+    const tail = '&fetch=';
+    const fill = 8 * 1024 - base.length - tail.length;
+    expect(Buffer.byteLength(`${base}${'x'.repeat(fill)}${tail}`)).toBe(8 * 1024);
+    const at = await plain(url(), `${base}${'x'.repeat(fill)}${tail}`);
+    expect(at.status).toBe(400); // past the size check: the empty fetch term is what is wrong
+    const over = await plain(url(), `${base}${'x'.repeat(fill + 1)}${tail}`);
+    expect(over.status).toBe(414);
+  });
+
+  it('keeps its database in WAL mode', async (ctx) => {
+    if (!t.local) ctx.skip();
+    const { DatabaseSync } = await import('node:sqlite');
+    const conn = new DatabaseSync(db, { readOnly: true });
     try {
-      const real = await plain(sandbox.url, `/api/identifier-check?${q({ apiKey: mine.apiKey, identifier: 'THEIRS-co' })}`);
-      expect(real.body).toEqual({ message: expect.any(String) as unknown, service: 'Theirs Co' });
-      const detail = await plain(sandbox.url, `/api/identifier-check?${q({ apiKey: mine.apiKey, identifier: 'theirs-co' })}`, { headers: { 'Keydesk-Detail': 'full' } });
-      expect(detail.body).toMatchObject({ success: true, exists: true, service: 'Theirs Co' });
+      expect(conn.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     } finally {
-      await sandbox.stop();
+      conn.close();
     }
   });
 });
