@@ -42,7 +42,7 @@ async function plain(base: string, path: string, init: { method?: string; json?:
 }
 
 const q = (params: Record<string, string | number | boolean>): string =>
-  new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
 const api = (path: string, init?: Parameters<typeof plain>[2]) => plain(t.url, path, init);
 const withKey = (params: Record<string, string | number | boolean> = {}) => q({ apiKey: t.apiKey, ...params });
 
