@@ -114,3 +114,19 @@ describe('identifier-check answers (wire.md: {message, service}, service null wh
     expect(await client.identifierCheck('other')).toMatchObject({ ok: false, code: 'BAD_RESPONSE' });
   });
 });
+
+describe('validation answers wrapped in `result` (service-api.md 4.6: "the result is carried in the response property result")', () => {
+  const info = { NoKey_Requirement: false, Hardware_ID: 'HW-9', Premium_Mode: true, Notes: 'Bound to HW-1', expiresAt: '2027-01-31T23:59:59.999Z' };
+
+  it('a refusal inside `result` under an outer success:true is that refusal, never a success, and grants no premium', async () => {
+    fake.on('GET', '/v2_validation', { status: 200, body: { success: true, message: 'Validation done', result: { V2_Authentication: 'hwid_mismatch', Authentication: 'hwid_mismatch', Key_Information: info } } });
+    const r = await client.validate({ key: VALUE, service: 'my-app', hwid: 'HW-9' });
+    expect(r).toMatchObject({ ok: true, data: { reading: { outcome: 'hwid_mismatch', success: false, premium: false, notes: 'Bound to HW-1' } } });
+  });
+
+  it('a success inside `result` is read with its Key_Information', async () => {
+    fake.on('GET', '/v2_validation', { status: 200, body: { success: true, message: 'ok', result: { V2_Authentication: 'success', Registered_ServiceID: 'my-app', Key_Information: { ...info, Notes: 'VIP' } } } });
+    const r = await client.validate({ key: VALUE, service: 'my-app', hwid: 'HW-9' });
+    expect(r).toMatchObject({ ok: true, data: { reading: { outcome: 'success', success: true, premium: true, notes: 'VIP', registeredServiceId: 'my-app', expiresAt: info.expiresAt } } });
+  });
+});

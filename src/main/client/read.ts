@@ -112,8 +112,9 @@ export interface ValidationReading {
  * Validation answers in the Key_Information shape, or the flat one (key_value, is_premium, expires_on). Only
  * `success` lets a machine in: any other word, known or not, is a refusal, and premium is then never reported.
  */
-export function readValidation(v: unknown): ValidationReading | null {
-  if (!isObj(v)) return null;
+export function readValidation(answer: unknown): ValidationReading | null {
+  if (!isObj(answer)) return null;
+  const v = unwrapResult(answer);
   const raw = str(v.V2_Authentication) ?? str(v.Authentication) ?? (v.success === true ? 'success' : null);
   // The flat shape's refusal can come without an outcome word: `{success: false, message}` (or `{error}`). It is
   // still an answer, a refusal in the service's words; no word is then reported rather than one guessed.
@@ -135,6 +136,19 @@ export function readValidation(v: unknown): ValidationReading | null {
     notes: str(info.Notes) ?? str(info.notes) ?? str(info.note) ?? '',
     expiresAt: str(info.expiresAt) ?? str(info.expires_on),
   };
+}
+
+const OUTCOME_FIELDS = ['V2_Authentication', 'Authentication', 'Key_Information'] as const;
+
+/**
+ * service-api.md 4.6: the client library carries validation's answer in a property `result`. A service that sends
+ * it that way (`{success, message, result: {V2_Authentication, …}}`) is read from `result`: the outer `success`
+ * only says the call went through, and read as the outcome it would let a refused machine in.
+ */
+function unwrapResult(v: Obj): Obj {
+  const inner = v.result;
+  if (!isObj(inner) || OUTCOME_FIELDS.some((f) => f in v) || !OUTCOME_FIELDS.some((f) => f in inner)) return v;
+  return { ...inner, message: str(inner.message) ?? str(v.message) ?? undefined };
 }
 
 export const readNumber = num;
