@@ -2,7 +2,7 @@
 // more is opened into the hang but a single probe, and once it answers again the pace from before comes back
 // within RECOVER_ANSWERS clean answers. Time comes in as arguments: counts, not speeds, are asserted.
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency, RECOVER_ANSWERS, SILENT_MS } from '../../src/main/jobs/concurrency.ts';
+import { AdaptiveConcurrency, HUNG_AFTER_PROBES, RECOVER_ANSWERS, SILENT_MS } from '../../src/main/jobs/concurrency.ts';
 
 describe('adaptive concurrency against a hung service', () => {
   it('holds new requests to one probe during the hang, and grows back to the limit before it after RECOVER_ANSWERS clean answers', () => {
@@ -84,5 +84,44 @@ describe('adaptive concurrency against a hung service', () => {
     expect(c.silentSince(3_000)).toBe(2_000);
     c.answered(big, 5, 3_100);
     expect(c.awaiting).toBe(1);
+  });
+
+  it('counts as hung once HUNG_AFTER_PROBES probes in a row get no answer after a timeout: not on the first wave alone, and any answer starts the count again', () => {
+    const c = new AdaptiveConcurrency(8);
+    let now = 0;
+    for (let i = 0; i < 10; i++) c.answered(c.sent(now), 5, (now += 5));
+    // However many were on the wire when the hang began, their timeouts alone are not enough: no probe among them.
+    const wave = Array.from({ length: c.limit }, () => c.sent(now));
+    for (const t of wave) c.noAnswer(t, (now += 15_000));
+    expect(c.hung).toBe(false);
+    const probe = (): void => c.noAnswer(c.sent(now), (now += 15_000));
+    for (let i = 0; i < HUNG_AFTER_PROBES - 1; i++) probe();
+    expect(c.hung).toBe(false);
+    // An answer (a refusal of the item is one too) ends the run; its headers alone do not.
+    c.answered(c.sent(now), 5, (now += 5));
+    for (let i = 0; i < HUNG_AFTER_PROBES; i++) {
+      expect(c.hung).toBe(false);
+      const t = c.sent(now);
+      if (i === 1) c.heard(t, now + 1);
+      c.noAnswer(t, (now += 15_000));
+    }
+    // The first of these began the run (no probe); the next HUNG_AFTER_PROBES - 1 are probes: one more is needed.
+    expect(c.hung).toBe(false);
+    probe();
+    expect(c.hung).toBe(true);
+    expect(c.unansweredRun).toEqual({ requests: HUNG_AFTER_PROBES + 1, timedOut: HUNG_AFTER_PROBES + 1, probes: HUNG_AFTER_PROBES });
+    c.overloaded(c.sent(now), (now += 5), undefined);
+    expect(c.hung).toBe(false);
+  });
+
+  it('a run of lost connections alone is never hung (that is unreachable), but a probe lost among timed-out ones counts', () => {
+    const c = new AdaptiveConcurrency(8);
+    let now = 0;
+    const lose = (): void => c.connectionLost(c.sent(now), (now += 1));
+    for (let i = 0; i < HUNG_AFTER_PROBES + 1; i++) lose();
+    expect(c.hung).toBe(false);
+    c.noAnswer(c.sent(now), (now += 15_000));
+    expect(c.hung).toBe(true);
+    expect(c.unansweredRun).toEqual({ requests: HUNG_AFTER_PROBES + 2, timedOut: 1, probes: HUNG_AFTER_PROBES + 1 });
   });
 });

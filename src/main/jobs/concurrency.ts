@@ -27,6 +27,15 @@ export const RECOVER_ANSWERS = 8;
  * out at a time (limitAt), so past the requests already on the wire at most this many go to a service that is gone.
  */
 export const UNREACHABLE_AFTER = 5;
+/**
+ * Probes in a row with no answer (each sent alone after the run of no answers began), the run holding at least one
+ * timeout: the service takes requests and answers none (hung), and a job stops rather than send a probe per timeout
+ * for as long as it lasts (each an item whose outcome is unknown: extend is not idempotent). Three: the requests on
+ * the wire when the hang began timed out, then three requests sent one at a time over three timeouts (15 s or more each
+ * at the client's defaults) got nothing either; a service that pauses for a while (a restart, a long lock) answers one
+ * of them. Past those on the wire when the hang began, at most this many more go into it, each unknown.
+ */
+export const HUNG_AFTER_PROBES = 3;
 
 export class AdaptiveConcurrency {
   /** Requests in flight: ticket → when sent. */
@@ -46,6 +55,14 @@ export class AdaptiveConcurrency {
   private lostInRow = 0;
   private lostFromTicket = 0;
   private probeLost = false;
+  /**
+   * Requests in a row with no answer of any kind (timed out or lost their connection), the ticket count when the
+   * first of them ended (a ticket at or past it: a probe), how many probes among them, and how many timed out.
+   */
+  private unansweredInRow = 0;
+  private unansweredFromTicket = 0;
+  private probesUnanswered = 0;
+  private timedOutInRow = 0;
 
   private current: number;
   private ceiling: number;
@@ -157,6 +174,9 @@ export class AdaptiveConcurrency {
     this.noAnswerSinceMs = null;
     this.lostInRow = 0;
     this.probeLost = false;
+    this.unansweredInRow = 0;
+    this.probesUnanswered = 0;
+    this.timedOutInRow = 0;
     if (this.beforeHang && ++this.cleanSinceHang >= RECOVER_ANSWERS) {
       // Answering again: back to the pace from before the hang, which said nothing of the service's rate.
       this.current = Math.min(this.ceiling, Math.max(this.current, this.beforeHang.current));
@@ -188,6 +208,9 @@ export class AdaptiveConcurrency {
     this.noAnswerSinceMs = null;
     this.lostInRow = 0;
     this.probeLost = false;
+    this.unansweredInRow = 0;
+    this.probesUnanswered = 0;
+    this.timedOutInRow = 0;
     // The service answers, and says it is overloaded: that, not the pace before a hang, is what holds now.
     this.beforeHang = null;
     if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) {
@@ -217,6 +240,15 @@ export class AdaptiveConcurrency {
    * comes back after RECOVER_ANSWERS clean answers, as a hang says nothing of the rate the service accepts.
    */
   noAnswer(ticket: number, nowMs: number): void {
+    this.timedOutInRow++;
+    this.unanswered(ticket, nowMs);
+  }
+
+  /** A request got no answer (timed out, or its connection failed): counted, and held (see noAnswer). */
+  private unanswered(ticket: number, nowMs: number): void {
+    if (this.unansweredInRow === 0) this.unansweredFromTicket = this.tickets;
+    else if (ticket >= this.unansweredFromTicket) this.probesUnanswered++;
+    this.unansweredInRow++;
     const sentAt = this.inflightAt.get(ticket) ?? nowMs;
     this.inflightAt.delete(ticket);
     this.heardTickets.delete(ticket);
@@ -237,13 +269,13 @@ export class AdaptiveConcurrency {
     if (this.lostInRow === 0) this.lostFromTicket = this.tickets;
     else if (ticket >= this.lostFromTicket) this.probeLost = true;
     this.lostInRow++;
-    this.noAnswer(ticket, nowMs);
+    this.unanswered(ticket, nowMs);
   }
 
   /**
    * Whether the service is gone: UNREACHABLE_AFTER requests in a row lost their connection, none answered between
    * them, and one of them was a probe sent after the first had failed. A timeout neither adds to the run nor ends it
-   * (a slow service is the hang's; see noAnswer); any answer, a refusal or an overload included, ends it.
+   * (a service that takes requests and answers none is `hung`); any answer, a refusal or an overload included, ends it.
    */
   get unreachable(): boolean {
     return this.lostInRow >= UNREACHABLE_AFTER && this.probeLost;
@@ -252,6 +284,21 @@ export class AdaptiveConcurrency {
   /** Requests in a row whose connection failed, with no answer between them. */
   get lostConnections(): number {
     return this.lostInRow;
+  }
+
+  /**
+   * Whether the service is hung: it took requests and answered none, HUNG_AFTER_PROBES probes in a row among them
+   * (sent one at a time after the first had no answer), at least one of the run a timeout (a run of lost connections
+   * alone is `unreachable`'s). Any answer, a refusal or an overload included, ends the run; an answer's headers
+   * alone do not (a body that never ends is no answer either).
+   */
+  get hung(): boolean {
+    return this.timedOutInRow > 0 && this.probesUnanswered >= HUNG_AFTER_PROBES;
+  }
+
+  /** Requests in a row with no answer (timed out or lost their connection), how many timed out, and the probes among them. */
+  get unansweredRun(): { requests: number; timedOut: number; probes: number } {
+    return { requests: this.unansweredInRow, timedOut: this.timedOutInRow, probes: this.probesUnanswered };
   }
 
   /** Requests per second being paced at, or null when not pacing. */

@@ -164,8 +164,10 @@ interface Run {
   /**
    * `whenFixed`: the reason gets the way on once its cause is fixed, worded at the end from what is left.
    * `unreachable`: the service is gone (that many requests in a row lost their connection): worded at the end too.
+   * `hung`: the service takes requests and answers none (that many in a row got no answer, the probes among them):
+   * worded at the end too.
    */
-  stop: { state: 'cancelled' | 'interrupted'; reason: string | null; whenFixed?: true; unreachable?: number } | null;
+  stop: { state: 'cancelled' | 'interrupted'; reason: string | null; whenFixed?: true; unreachable?: number; hung?: { requests: number; timedOut: number; probes: number } } | null;
   abort: AbortController;
   wake: (() => void) | null;
   /** Set by an answer or a cancel; cleared when the loop has looked. */
@@ -238,7 +240,21 @@ function whenFixed(reason: string, counts: Record<JobItemState, number>): string
  * were not sent, and the way on. The items sent into it keep their own words (unknown: it may have acted).
  */
 function unreachableWords(service: string, lost: number, counts: Record<JobItemState, number>): string {
-  const head = `${service} stopped answering: ${lost.toLocaleString('en-US')} requests in a row got no answer (the connection failed), so this job stopped sending.`;
+  return goneWords(service, `${lost.toLocaleString('en-US')} requests in a row got no answer (the connection failed)`, counts);
+}
+
+/**
+ * Why a job stopped when its service took requests and answered none (AdaptiveConcurrency.hung), in the same shape:
+ * how many got no answer in time, the probes among them, that the keys left were not sent, and the way on.
+ */
+function hungWords(service: string, hung: { requests: number; timedOut: number; probes: number }, counts: Record<JobItemState, number>): string {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const how = hung.timedOut === hung.requests ? 'got no answer in time' : `got no answer (${n(hung.timedOut)} timed out, ${n(hung.requests - hung.timedOut)} lost their connection)`;
+  return goneWords(service, `${n(hung.requests)} requests in a row ${how}, the last ${n(hung.probes)} sent one at a time to check`, counts);
+}
+
+function goneWords(service: string, what: string, counts: Record<JobItemState, number>): string {
+  const head = `${service} stopped answering: ${what}, so this job stopped sending.`;
   const left = counts.pending;
   if (left === 0) return whenFixed(head, counts);
   return `${head} The ${keyCount(left)} left ${left === 1 ? 'was' : 'were'} not sent (still pending): Resume the job once ${service} answers again.`;
@@ -604,7 +620,9 @@ export class JobService {
     const reason =
       run.stop?.unreachable !== undefined
         ? unreachableWords(run.profileName, run.stop.unreachable, run.counts)
-        : run.stop?.whenFixed
+        : run.stop?.hung !== undefined
+          ? hungWords(run.profileName, run.stop.hung, run.counts)
+          : run.stop?.whenFixed
           ? whenFixed(run.stop.reason ?? '', run.counts)
           : (run.stop?.reason ?? null);
     const finishedAt = new Date().toISOString();
@@ -819,10 +837,13 @@ export class JobService {
         }
         // An item sent with no answer may have taken effect: Activity says unknown, not failed.
         audit(outcome.kind === 'unknown' ? 'unknown' : 'failed', outcome.message);
-        if (run.control.unreachable && !run.stop) {
-          // Gone (a run of lost connections, a probe among them): nothing more is sent into it; the keys left stay
-          // pending, for a resume once it answers again.
-          run.stop = { state: 'interrupted', reason: null, unreachable: run.control.lostConnections };
+        if ((run.control.unreachable || run.control.hung) && !run.stop) {
+          // Gone (a run of lost connections, a probe among them) or hung (probes that got no answer in time): nothing
+          // more is sent into it, as each request would be one more unknown item; the keys left stay pending, for a
+          // resume once it answers again.
+          run.stop = run.control.unreachable
+            ? { state: 'interrupted', reason: null, unreachable: run.control.lostConnections }
+            : { state: 'interrupted', reason: null, hung: run.control.unansweredRun };
           run.abort.abort();
         }
         break;
