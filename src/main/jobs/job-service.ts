@@ -72,6 +72,9 @@ const BUSY_WORDS = "Keydesk's records were busy (another task was writing to the
 const END_PENDING =
   "Keydesk's records are busy (another task is writing to them): this job's end is not recorded yet. Try again in a moment.";
 
+/** Why a fresh job Keydesk quit under while it was starting (before its run began) stopped. */
+const QUIT_WHILE_STARTING = 'Keydesk quit while this job was starting, before it sent anything: no key was sent. Resume it to send them.';
+
 /** A job as jobs.start's input checks it. */
 export type JobRequest = ParsedInput<'jobs.start'>;
 export type GenerateParams = Omit<Extract<JobRequest, { action: 'generate' }>, 'action' | 'count'>;
@@ -137,6 +140,8 @@ export interface JobServiceDeps {
 interface Starting {
   since: string;
   cancelled: boolean;
+  /** When it was cancelled (its end's time), or null. */
+  cancelledAt: string | null;
   /** Cancels it: it sends nothing, and ends cancelled with its items as they stand. */
   cancel(): void;
 }
@@ -382,8 +387,10 @@ export class JobService {
     const starting: Starting = {
       since: new Date().toISOString(),
       cancelled: false,
+      cancelledAt: null,
       cancel: () => {
         starting.cancelled = true;
+        starting.cancelledAt ??= new Date().toISOString();
         cancelled();
       },
     };
@@ -396,7 +403,7 @@ export class JobService {
       // wait below does not leave the run without one. A cancel ends either wait at once.
       const client = await Promise.race([this.clientForJob(jobId), cancel]);
       if (ready && client !== 'cancelled') await Promise.race([ready(), cancel]);
-      if (starting.cancelled || client === 'cancelled') return await this.cancelStarting(jobId);
+      if (starting.cancelled || client === 'cancelled') return await this.cancelStarting(jobId, starting.cancelledAt ?? new Date().toISOString());
       return this.runReserved(jobId, retryUnknown, client, first);
     } finally {
       this.starting.delete(jobId);
@@ -410,14 +417,30 @@ export class JobService {
    * (pending ones pending, unknown ones unknown: a yes to send them again is taken only when a run starts). Its end
    * is written as a run's is, and kept on screen until written when another writer holds the lock.
    */
-  private async cancelStarting(jobId: string): Promise<Result<JobSummary>> {
-    const end: JobRunEnd = { jobId, state: 'cancelled', reason: null, finishedAt: new Date().toISOString(), batches: [] };
+  private async cancelStarting(jobId: string, cancelledAt: string): Promise<Result<JobSummary>> {
+    const end = startCancelledEnd(jobId, cancelledAt);
     const written = await this.writeEnd(end);
     if (written !== 'written') this.keepEnd(end, this.db.jobCounts(jobId), written === 'busy');
     if (this.runs.size === 0) this.writes.release();
     this.starting.delete(jobId);
     const job = this.db.job(jobId);
     return job ? ok(this.summary(job, null)) : fail('NOT_FOUND', 'That job no longer exists.');
+  }
+
+  /**
+   * Quitting: the ends of the jobs still between a start or resume and their run (the quit's last statement writes
+   * them), whose own end is not kept already. They sent nothing (a run does not begin once the quit has). One
+   * cancelled there ends cancelled, whatever state it stopped in, as the screen said; one merely starting is
+   * interrupted in words that say nothing was sent if it was a fresh start (its file says running), and a resume
+   * stays as it stopped (the file's `running` guard).
+   */
+  private startingEnds(quitAt: string): JobRunEnd[] {
+    const ends: JobRunEnd[] = [];
+    for (const [jobId, starting] of this.starting) {
+      if (this.runs.has(jobId) || (this.ends.get(jobId)?.recorded ?? null) !== null) continue;
+      ends.push(starting.cancelled ? startCancelledEnd(jobId, starting.cancelledAt ?? quitAt) : { jobId, state: 'interrupted', reason: QUIT_WHILE_STARTING, finishedAt: quitAt, batches: [] });
+    }
+    return ends;
   }
 
   /** The service client for a job's profile, or null (no such job or profile, or no apiKey for it). */
@@ -427,6 +450,8 @@ export class JobService {
   }
 
   private emitStored(jobId: string): void {
+    // Quitting: a start that ends after the quit says nothing to a core that is gone.
+    if (this.closed) return;
     const job = this.db.job(jobId);
     if (job) this.deps.emit(this.summary(job, null));
   }
@@ -1304,9 +1329,12 @@ export class JobService {
     try {
       // Main's connection waits for the lock no longer than the budget leaves (none: it tries once). These jobs
       // stopped when the quit began, or at their last answers written in its grace if later. Ends shown and not
-      // written yet are written as shown, not as "Keydesk quit while this job ran".
-      const shown = heldBack.filter(([jobId, kept]) => this.ends.get(jobId) === kept && kept.recorded !== null).map(([, kept]) => kept.end);
-      this.db.withBusyTimeout(left(), () => this.db.interruptRunningJobs('Keydesk quit while this job ran.', quitAt, shown));
+      // written yet (the lock held them back, or the writer closed under them: a start cancelled just before the
+      // quit) are written as shown, not as "Keydesk quit while this job ran"; so are the jobs still starting, which
+      // sent nothing (startingEnds).
+      const shown = [...this.ends.values()].filter((kept) => kept.recorded !== null).map((kept) => kept.end);
+      const ends = [...shown, ...this.startingEnds(quitAt)];
+      this.db.withBusyTimeout(left(), () => this.db.interruptRunningJobs('Keydesk quit while this job ran.', quitAt, ends));
     } catch (error) {
       // Another writer still holds the lock: the next start does this.
       console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);
@@ -1314,6 +1342,11 @@ export class JobService {
     // Runs still waiting on hung requests keep no timer of theirs past the quit.
     for (const run of runs) stopTimers(run);
   }
+}
+
+/** The end of a start or resume cancelled before it ran: nothing was sent, its items stand as they were. */
+function startCancelledEnd(jobId: string, cancelledAt: string): JobRunEnd {
+  return { jobId, state: 'cancelled', reason: null, finishedAt: cancelledAt, batches: [], anyState: true };
 }
 
 /** `work`'s outcome, or 'late' when `ms` pass first (the work goes on; no one waits for it). */

@@ -47,6 +47,8 @@ export interface JobRunEnd {
   finishedAt: string;
   /** Answers not written while the run went (another writer held keydesk.db's lock): written first. */
   batches: readonly SettleBatch[];
+  /** A start or resume cancelled before it ran: recorded whatever state the job stopped in (RunEndRecord.anyState). */
+  anyState?: true;
 }
 
 /** The writes on main's own connection, at once. */

@@ -606,6 +606,11 @@ export interface RunEndRecord {
   reason: string | null;
   finishedAt: string;
   batches: readonly SettleBatch[];
+  /**
+   * The end of a start or resume cancelled before it ran (it sent nothing): written whatever state the job stopped in
+   * (a resume's file still says that state), not only over "running".
+   */
+  anyState?: true;
 }
 
 /** A job as stored: its parameters stay JSON, read by the job service that wrote them. */
@@ -1961,13 +1966,15 @@ export class LocalDb {
    * start, else its creation), marked as such (end_unseen), never at the time of this call, which may be days later.
    * A job whose answers were written after `at` (a quit's grace) ends at its last answers, never before them.
    * `ends`: runs that ended (cancelled, finished, stopped) in this process and whose end another writer's lock held
-   * back: each is written as it was shown, in the same transaction, where its job is still running in the file.
+   * back: each is written as it was shown, in the same transaction, where its job is still running in the file (or
+   * whatever its state, with `anyState`).
    */
   interruptRunningJobs(reason: string, at?: string, ends: readonly RunEndRecord[] = []): string[] {
     return this.tx(() => {
       const running = this.db.prepare("SELECT state FROM jobs WHERE id = ?");
       for (const end of ends) {
-        if ((running.get(end.jobId) as { state: string } | undefined)?.state !== 'running') continue;
+        const state = (running.get(end.jobId) as { state: string } | undefined)?.state;
+        if (state === undefined || (state !== 'running' && end.anyState !== true)) continue;
         this.endRunInTx(end.jobId, end.state, end.reason, end.finishedAt, end.batches, end.finishedAt);
       }
       this.markSentStale('SELECT id FROM jobs');
