@@ -72,8 +72,9 @@ export function fromService(route: RouteName, failure: Failure): Failure {
   const detail = failure.message.startsWith(`${method} `) ? failure.message : `${method} ${path}: ${failure.message}`;
   const presented: Failure = { ok: false, code: failure.code, message: serviceWords(route, failure.code, failure.retryAfterSeconds), detail };
   if (failure.retryAfterSeconds !== undefined) presented.retryAfterSeconds = failure.retryAfterSeconds;
-  // A bulk job tells a service that is gone from one that answers or is slow by it (job-service.ts).
+  // A bulk job tells a service that is gone, or hung, from one that answers by these (job-service.ts).
   if (failure.connectionLost) presented.connectionLost = true;
+  if (failure.timedOut) presented.timedOut = true;
   return presented;
 }
 

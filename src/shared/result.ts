@@ -56,6 +56,12 @@ export interface Failure {
    */
   connectionLost?: true;
   /**
+   * The request went and no answer came in time (the client's headers or body timeout): set by the service client,
+   * so a bulk job can tell a service that takes requests and answers none (hung) from one that answers what Keydesk
+   * cannot read. Not set on a lost connection.
+   */
+  timedOut?: true;
+  /**
    * Keydesk's own core did not answer this window: the bridge could not reach it at all (the harness's process gone).
    * Nothing reached the service, and nothing this window shows can be checked until the core answers again. Set by
    * the harness's bridge only (in the app the window goes with main).

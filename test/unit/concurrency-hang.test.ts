@@ -112,6 +112,14 @@ describe('adaptive concurrency against a hung service', () => {
     expect(c.unansweredRun).toEqual({ requests: HUNG_AFTER_PROBES + 1, timedOut: HUNG_AFTER_PROBES + 1, probes: HUNG_AFTER_PROBES });
     c.overloaded(c.sent(now), (now += 5), undefined);
     expect(c.hung).toBe(false);
+    // An answer Keydesk could not read (a 2xx it cannot parse) is an answer too: held, but the run starts again.
+    for (let i = 0; i < HUNG_AFTER_PROBES; i++) probe();
+    c.unreadable(c.sent(now), (now += 5));
+    expect(c.limitAt(now)).toBe(1);
+    for (let i = 0; i < HUNG_AFTER_PROBES; i++) probe();
+    expect(c.hung).toBe(false);
+    probe();
+    expect(c.hung).toBe(true);
   });
 
   it('a run of lost connections alone is never hung (that is unreachable), but a probe lost among timed-out ones counts', () => {

@@ -316,7 +316,9 @@ export class ServiceClient {
     }
     if (code === 'UND_ERR_CONNECT_TIMEOUT') return this.failure('TIMEOUT', `${where}: could not connect to ${host} in time.`);
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return mutating ? unknown('the service did not answer in time') : this.failure('TIMEOUT', `${where}: the service did not answer in time.`);
+      // Marked, so a job can see a service that takes requests and answers none (hung).
+      const failure = mutating ? unknown('the service did not answer in time') : this.failure('TIMEOUT', `${where}: the service did not answer in time.`);
+      return { ...failure, timedOut: true };
     }
     // From here on no answer came because the connection failed: marked, so a job can see a service that is gone.
     const lost = (failure: Failure): Failure => ({ ...failure, connectionLost: true });

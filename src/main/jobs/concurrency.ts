@@ -244,11 +244,30 @@ export class AdaptiveConcurrency {
     this.unanswered(ticket, nowMs);
   }
 
+  /**
+   * The service answered, with what Keydesk could not read (a 2xx it cannot parse: its outcome unknown). Held as a
+   * timeout is (see noAnswer), as before; but it is an answer, so it ends a run of no answers (see `hung` and
+   * `unreachable`): a service that answers, however badly, is neither hung nor gone.
+   */
+  unreadable(ticket: number, nowMs: number): void {
+    this.lostInRow = 0;
+    this.probeLost = false;
+    this.unansweredInRow = 0;
+    this.probesUnanswered = 0;
+    this.timedOutInRow = 0;
+    this.hold(ticket, nowMs);
+  }
+
   /** A request got no answer (timed out, or its connection failed): counted, and held (see noAnswer). */
   private unanswered(ticket: number, nowMs: number): void {
     if (this.unansweredInRow === 0) this.unansweredFromTicket = this.tickets;
     else if (ticket >= this.unansweredFromTicket) this.probesUnanswered++;
     this.unansweredInRow++;
+    this.hold(ticket, nowMs);
+  }
+
+  /** Halves once per round trip and holds new requests to one probe until a clean answer (see noAnswer). */
+  private hold(ticket: number, nowMs: number): void {
     const sentAt = this.inflightAt.get(ticket) ?? nowMs;
     this.inflightAt.delete(ticket);
     this.heardTickets.delete(ticket);
@@ -289,8 +308,8 @@ export class AdaptiveConcurrency {
   /**
    * Whether the service is hung: it took requests and answered none, HUNG_AFTER_PROBES probes in a row among them
    * (sent one at a time after the first had no answer), at least one of the run a timeout (a run of lost connections
-   * alone is `unreachable`'s). Any answer, a refusal or an overload included, ends the run; an answer's headers
-   * alone do not (a body that never ends is no answer either).
+   * alone is `unreachable`'s). Any answer, a refusal, an overload or one Keydesk cannot read included, ends the run;
+   * an answer's headers alone do not (a body that never ends is no answer either).
    */
   get hung(): boolean {
     return this.timedOutInRow > 0 && this.probesUnanswered >= HUNG_AFTER_PROBES;

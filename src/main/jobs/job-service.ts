@@ -223,8 +223,8 @@ interface Run {
 
 type Outcome =
   | { kind: 'done'; keys: Key[]; batch?: KeyBatch; hwidCleared?: boolean; expiryStale?: boolean; note?: string }
-  // lost: no answer came because the connection failed (Failure.connectionLost).
-  | { kind: 'failed' | 'unknown'; code: ErrorCode; message: string; overload: boolean; retryAfter?: number | undefined; lost?: true }
+  // lost: no answer came because the connection failed (Failure.connectionLost); timedOut: none came in time (Failure.timedOut).
+  | { kind: 'failed' | 'unknown'; code: ErrorCode; message: string; overload: boolean; retryAfter?: number | undefined; lost?: true; timedOut?: true }
   | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
 
 const AUDIT_ACTION = { delete: 'keys.delete', extend: 'keys.extend', resetHwid: 'keys.resetHwid', generate: 'keys.generate' } as const;
@@ -283,7 +283,7 @@ function classify(r: Result<unknown> & { ok: false }): Outcome {
     case 'INTERNAL':
     case 'HTTP_ERROR':
     case 'BAD_RESPONSE':
-      return { kind: 'unknown', code, message, overload: true, retryAfter, ...(r.connectionLost ? { lost: true as const } : {}) };
+      return { kind: 'unknown', code, message, overload: true, retryAfter, ...(r.connectionLost ? { lost: true as const } : {}), ...(r.timedOut ? { timedOut: true as const } : {}) };
     default:
       return { kind: 'failed', code, message, overload: false };
   }
@@ -844,10 +844,13 @@ export class JobService {
         break;
       case 'failed':
       case 'unknown':
-        // No answer at all (a timeout) is a hang, not an overload the service stated: held, and its pace kept. A
-        // connection that failed is held the same way, and counted: a run of them means the service is gone.
+        // No answer at all (a timeout) is a hang, not an overload the service stated: held, its pace kept, and
+        // counted: probes with none mean the service is hung. A connection that failed is held the same way, and
+        // counted: a run of them means the service is gone. An answer Keydesk could not read is held as before,
+        // and, an answer, ends both runs.
         if (outcome.kind === 'unknown' && outcome.lost) run.control.connectionLost(ticket, now);
-        else if (outcome.kind === 'unknown' && outcome.code === 'OUTCOME_UNKNOWN') run.control.noAnswer(ticket, now);
+        else if (outcome.kind === 'unknown' && outcome.timedOut) run.control.noAnswer(ticket, now);
+        else if (outcome.kind === 'unknown' && outcome.code === 'OUTCOME_UNKNOWN') run.control.unreadable(ticket, now);
         else if (outcome.overload) run.control.overloaded(ticket, now, outcome.retryAfter);
         else run.control.answered(ticket, now - sentAt, now);
         run.counts[outcome.kind] += item.size;
