@@ -142,7 +142,8 @@ describe('a bulk extend whose service stops answering, through the real core', (
     const startedAt = Date.now();
     const job = await t.must('jobs.start', { action: 'extend', target: { keyValues: keys }, days: 5 });
 
-    // The hang lasts until two requests have arrived after the first timeout: a probe timed out, and another went.
+    // The hang lasts until two requests have arrived after the first timeout: a probe timed out, and another went
+    // (fewer probes with no answer than HUNG_AFTER_PROBES, after which the job stops: jobs-hung.test.ts).
     const probes = (): Arrival[] => arrivals.filter((a) => a.held && a.unknownThen > 0);
     await expect.poll(() => probes().length, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
     const during = arrivals.filter((a) => a.held);

@@ -66,10 +66,10 @@ beforeAll(async () => {
   // within the test's time; the rule that stops the job counts requests, not time.
   const client = new ServiceClient(
     { baseUrl: held.url, validationUrl: `${held.url}/v2_validation`, apiKey: held.apiKey },
-    { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 2_500, bodyMs: 2_500 } },
+    { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 5_000, bodyMs: 5_000 } },
   );
   db = new LocalDb(join(tempDir('keydesk-hung-'), 'keydesk.db'));
-  jobs = new JobService({ db, profile: (id) => ({ id, name: 'Hung Shop', kind: 'remote' }), clientFor: () => Promise.resolve(client), emit: (s) => events.push(s), silentMs: 2_000 });
+  jobs = new JobService({ db, profile: (id) => ({ id, name: 'Hung Shop', kind: 'remote' }), clientFor: () => Promise.resolve(client), emit: (s) => events.push(s), silentMs: 3_000 });
   jobs.setCeiling('p1', CEILING);
 });
 afterAll(async () => {
@@ -86,7 +86,7 @@ async function expiryOnSandbox(value: string): Promise<string | null> {
 }
 
 describe('a bulk extend whose service takes requests and answers none', () => {
-  it('stops interrupted after a few probes with no answer, leaves the keys not sent pending (at most the ceiling plus the probes unknown), and a resume finishes them, each key extended once', { timeout: 120_000 }, async () => {
+  it('stops interrupted after a few probes with no answer, leaves the keys not sent pending (at most the ceiling plus the probes unknown), and a resume finishes them, each key extended once', { timeout: 180_000 }, async () => {
     const generated = await direct.generate({ expire: '2099-01-31', count: KEYS, isPremium: false, note: 'hung batch' });
     if (!generated.ok) throw new Error(generated.message);
     const keys = generated.data.map((k) => k.value).sort();
@@ -99,7 +99,7 @@ describe('a bulk extend whose service takes requests and answers none', () => {
     const id = started.data.id;
     // The job ends by itself: nothing answers, nothing is let through, nobody cancels. (Before, it sent a probe per
     // timeout for as long as the hang lasted; this poll's timeout is only the hang catcher.)
-    await expect.poll(() => jobs.get('p1', id)?.state, { timeout: 60_000 }).toBe('interrupted');
+    await expect.poll(() => jobs.get('p1', id)?.state, { timeout: 90_000 }).toBe('interrupted');
     await jobs.settled(id);
 
     // Probes: the extends that arrived after the first timeout, each alone on the wire; exactly HUNG_AFTER_PROBES.
@@ -118,6 +118,11 @@ describe('a bulk extend whose service takes requests and answers none', () => {
     expect(end?.reason).toBe(
       `Hung Shop stopped answering: ${arrivals.length} requests in a row got no answer in time, the last ${HUNG_AFTER_PROBES} sent one at a time to check, so this job stopped sending. The ${pendingLeft} keys left were not sent (still pending): Resume the job once Hung Shop answers again.`,
     );
+    // While it hung it said the service was not answering; its last word is the stop, which no longer says so.
+    const ofJob = events.filter((e) => e.id === id);
+    expect(ofJob.some((e) => e.state === 'running' && e.notAnswering !== undefined)).toBe(true);
+    expect(ofJob.at(-1)).toMatchObject({ state: 'interrupted', reason: end?.reason });
+    expect(ofJob.at(-1)?.notAnswering).toBeUndefined();
     // The file says the same once the run is over.
     expect(db.job(id)).toMatchObject({ state: 'interrupted', reason: end?.reason });
 
