@@ -103,7 +103,7 @@ export const jobHandlers = (
   }),
 
   'jobs.items': needsProfile(core, ({ jobId, state, noted, offset, limit }, p) =>
-    core.jobs.get(p.id, jobId) ? ok(core.db.jobItems(jobId, state, offset, limit, noted === true)) : notFound(),
+    core.jobs.get(p.id, jobId) ? ok(core.db.jobItems(jobId, state, offset, limit, noted === true, core.jobs.claimedUnsent(jobId))) : notFound(),
   ),
 
   'jobs.cancel': needsProfile(core, ({ jobId }, p) => core.jobs.cancel(p.id, jobId)),
@@ -147,7 +147,7 @@ export const jobHandlers = (
         const columns = RESULT_COLUMNS[job.action];
         // Only this action's columns, in JSON too: no empty "newExpiry" on a delete, no "batch" on an extend.
         const rows = function* (): Generator<Partial<ResultRow>> {
-          for (const item of core.db.iterateJobResults(jobId, p.id)) {
+          for (const item of core.db.iterateJobResults(jobId, p.id, core.jobs.claimedUnsent(jobId))) {
             const row = resultRow(job.action, item);
             yield Object.fromEntries(columns.map((c) => [c, row[c]]));
           }

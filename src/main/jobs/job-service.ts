@@ -15,6 +15,7 @@ import { keyCount } from '../../shared/operation-words.ts';
 import type { ItemSettlement, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
 import { InlineJobWrites, isLockWait, type ClaimedItem, type JobRunEnd, type JobWrites } from './job-writer.ts';
+import { readSendLogs, removeSendLogs, SendLog, sendLogDir } from './send-log.ts';
 
 /** Requests in flight a job may reach by default: high for the local sandbox, modest for a remote service. */
 export const DEFAULT_CEILING = { sandbox: 64, remote: 8 } as const;
@@ -35,6 +36,13 @@ const RATE_WINDOW_MS = 5_000;
  */
 const WRITE_ANSWERS_EVERY_MS = 10;
 const WRITE_ANSWERS_AT = 32;
+/**
+ * With a send log (send-log.ts), items are claimed ahead of the requests: at least this many, or twice the limit,
+ * once fewer than a limit's worth are left claimed and unsent. A slot that frees is filled at once from them, so no
+ * request waits for a commit on the job writer's thread (a round trip there is about half a millisecond, in which
+ * a local service answers several requests), and claims are a few commits per thousand keys, not hundreds.
+ */
+const CLAIM_AHEAD = 64;
 /** How long quitting waits for answers already on the wire before leaving them unknown (part of QUIT_BUDGET_MS). */
 const QUIT_GRACE_MS = 2_000;
 /**
@@ -134,6 +142,11 @@ export interface JobServiceDeps {
    * SILENT_MS unless a test sets it shorter).
    */
   silentMs?: number;
+  /**
+   * Where runs log the items they send (send-log.ts): beside `db`'s file unless given; null for none (an in-memory
+   * database), when items are claimed only as slots free, each claim committed before its requests go out.
+   */
+  sendLogDir?: string | null;
 }
 
 /** A job reserved to run and getting ready (JobService.run): since when, and whether the user cancelled it meanwhile. */
@@ -184,6 +197,10 @@ interface Run {
   writing: Set<Promise<void>>;
   /** A claim is being written (made again while the file is locked). */
   claiming: boolean;
+  /** Items claimed (sent in the file) and not sent yet, lowest first: sent as slots free. */
+  ready: ClaimedItem[];
+  /** The run's send log: an item's number goes in before its request goes out. Null: claims are made as slots free. */
+  log: SendLog | null;
   /** Since when (performance.now()) the job's writes have been refused for keydesk.db's lock; null: they are not. */
   lockedSince: number | null;
   /** The same moment as a time of day, for the screen (JobSummary.waitingForRecordsSince). */
@@ -317,6 +334,7 @@ export class JobService {
   private readonly ends = new Map<string, { end: JobRunEnd; counts: Record<JobItemState, number>; recorded: Promise<void> | null }>();
   private readonly lockWaitMs: number;
   private readonly silentMs: number | undefined;
+  private readonly sendLogs: string | null;
   private closed = false;
   private version = 0;
 
@@ -327,8 +345,12 @@ export class JobService {
     this.writes = deps.writes ?? new InlineJobWrites(deps.db);
     this.lockWaitMs = deps.lockWaitMs ?? LOCK_WAIT_MS;
     this.silentMs = deps.silentMs;
-    // Whatever was running when Keydesk last stopped did not finish: say so, item by item.
-    this.db.interruptRunningJobs('Keydesk stopped while this job ran.');
+    this.sendLogs = deps.sendLogDir !== undefined ? deps.sendLogDir : sendLogDir(deps.db.file);
+    // Whatever was running when Keydesk last stopped did not finish: say so, item by item. Its send log tells the
+    // items that went out (unknown: they may have taken effect) from those claimed and never sent (pending again).
+    const sent = this.sendLogs === null ? new Map<string, Set<number>>() : readSendLogs(this.sendLogs);
+    this.db.interruptRunningJobs('Keydesk stopped while this job ran.', undefined, [], sent);
+    if (this.sendLogs !== null) removeSendLogs(this.sendLogs, sent.keys());
   }
 
   ceiling(profileId: string): { ceiling: number; isDefault: boolean } {
@@ -520,6 +542,15 @@ export class JobService {
     const runAt = first ? job.createdAt : new Date().toISOString();
     this.db.beginJobRun(jobId, runAt);
     this.ends.delete(jobId);
+    let log: SendLog | null = null;
+    if (this.sendLogs !== null) {
+      try {
+        log = SendLog.begin(this.sendLogs, jobId);
+      } catch (error) {
+        // Without it the run claims as slots free, each claim committed before its requests: slower, as safe.
+        console.error("keydesk: a job's send log could not be started; it claims its items as slots free:", error);
+      }
+    }
     const run: Run = {
       job: { ...job, state: 'running', reason: null, finishedAt: null, runAt, answeredAt: null, endUnseen: false },
       params: JSON.parse(job.params) as JobParams,
@@ -537,6 +568,8 @@ export class JobService {
       settleSince: 0,
       writing: new Set(),
       claiming: false,
+      ready: [],
+      log,
       lockedSince: null,
       lockedSinceIso: '',
       unwritten: [],
@@ -567,6 +600,8 @@ export class JobService {
     try {
       for (;;) {
         if (run.stop) {
+          // Claimed and never sent: back as they were.
+          for (const item of run.ready.splice(0)) putBack(run, item, false);
           this.writeAnswers(run);
           this.emit(run, false);
           if (run.inflight === 0) break;
@@ -582,15 +617,11 @@ export class JobService {
           await this.sleepUnlessAnswered(run, wait);
           continue;
         }
+        // Items already claimed go out first, as far as the limit lets them.
+        this.sendReady(run);
         // While the service is not answering, nothing more is opened into the hang but one probe at a time.
         const limit = run.control.limitAt(this.clock.now());
-        const free = limit - run.inflight;
-        const paced = run.control.pacedRate !== null;
-        // Each claim is a commit before its requests go out: with many in flight, free slots are filled a few at
-        // a time (a quarter of the limit), not one commit per answer; the service still has the rest queued.
-        // Nothing to claim (every item sent or ended, as far as this run knows): no claim is asked of the file.
-        const claimable = run.counts.pending > 0 || run.retryUnknown;
-        const claim = !claimable || free <= 0 || (free < Math.ceil(limit / 4) && run.inflight > 0) ? 0 : paced ? 1 : free;
+        const claim = this.claimSize(run, limit);
         // Answers wait to be written in groups, after the next requests have gone out (a generate job's too: its
         // batches' values go to the job writer, off main, and wait out another writer's lock as a bulk job's do).
         const claimed = await this.claim(run, claim);
@@ -599,7 +630,7 @@ export class JobService {
           for (const item of claimed) putBack(run, item, false);
           continue;
         }
-        if (claimed.length === 0 && run.inflight === 0) {
+        if (claimed.length === 0 && run.inflight === 0 && run.ready.length === 0) {
           // Answers not yet written may put items back to pending (a 429 with no Retry-After, which brings no
           // pause that would write them first): the claim above could not see those. Write them, wait until they
           // are in, then look again; the job ends only when nothing is pending, in flight or waiting to be written.
@@ -609,19 +640,16 @@ export class JobService {
           }
           break;
         }
-        for (const item of claimed) {
-          run.counts[item.retry ? 'unknown' : 'pending'] -= item.size;
-          run.counts.sent += item.size;
-          void this.send(run, item, run.control.sent(this.clock.now()));
-        }
-        if (claimed.length > 0) this.watchSilence(run);
+        run.ready.push(...claimed);
+        this.sendReady(run);
         if (this.answersDue(run)) {
           // The requests just claimed reach the socket first (their sending continues in microtasks).
           await new Promise((r) => setImmediate(r));
           this.writeAnswers(run);
           this.emit(run, false);
         }
-        if (paced && claimed.length > 0) continue;
+        // Paced (or paused): the loop sleeps until the next may go, without waiting for an answer first.
+        if ((run.ready.length > 0 || claimed.length > 0) && run.control.waitMs(this.clock.now()) > 0) continue;
         await this.waitForAnswer(run);
       }
     } catch (error) {
@@ -636,8 +664,12 @@ export class JobService {
   private async finish(run: Run): Promise<void> {
     // Nothing is said of the run as running any more: its timers go before its end is said.
     stopTimers(run);
+    // Claimed and never sent: back as they were, written with the answers (and said so by the send log until then).
+    for (const item of run.ready.splice(0)) putBack(run, item, false);
+    run.log?.close();
     if (this.closed && run.stop?.state === 'interrupted') {
-      // Quitting: the database may be closing; close() writes what it can and the next start marks what is left.
+      // Quitting: the database may be closing; close() writes what it can (its send log read with it) and the next
+      // start marks what is left.
       this.runs.delete(run.job.id);
       return;
     }
@@ -663,7 +695,9 @@ export class JobService {
       // Whatever the file says, the run is over, and the screen hears it ended: an end not written yet is kept
       // here (and written once the lock is let go), so the job does not read "running" with nothing running.
       run.job = { ...run.job, state, reason, finishedAt };
-      if (written !== 'written') this.keepEnd(end, run.counts, written === 'busy');
+      // Its end is in the file with every answer and every item put back: the send log has nothing more to say.
+      if (written === 'written') this.removeSendLog(run.job.id);
+      else this.keepEnd(end, run.counts, written === 'busy');
       this.runs.delete(run.job.id);
       // A progress event held back while the end was written is not sent now: the end is what is said.
       stopTimers(run);
@@ -715,7 +749,10 @@ export class JobService {
         if (this.closed) return;
         const written = await this.writeEnd(end);
         if (written === 'busy') continue;
-        if (written === 'written') this.ends.delete(end.jobId);
+        if (written === 'written') {
+          this.ends.delete(end.jobId);
+          this.removeSendLog(end.jobId);
+        }
         else kept.recorded = null;
         if (this.runs.size === 0) this.writes.release();
         const job = this.db.job(end.jobId);
@@ -723,6 +760,54 @@ export class JobService {
         return;
       }
     })();
+  }
+
+  private removeSendLog(jobId: string): void {
+    if (this.sendLogs !== null) removeSendLogs(this.sendLogs, [jobId]);
+  }
+
+  /**
+   * How many more items to claim now. With a send log: a batch ahead (CLAIM_AHEAD, or twice the limit) once fewer
+   * than a limit's worth are claimed and unsent. Without one, each claim is a commit before its requests go out:
+   * free slots are filled a few at a time (a quarter of the limit), not one commit per answer, and one at a time when
+   * paced. Nothing to claim (every item sent or ended, as far as this run knows): no claim is asked of the file.
+   */
+  private claimSize(run: Run, limit: number): number {
+    if (!(run.counts.pending - run.ready.length > 0 || run.retryUnknown)) return 0;
+    if (run.log !== null) return run.ready.length < limit ? Math.max(CLAIM_AHEAD, 2 * limit) - run.ready.length : 0;
+    const free = limit - run.inflight - run.ready.length;
+    return free <= 0 || (free < Math.ceil(limit / 4) && run.inflight > 0) ? 0 : run.control.pacedRate !== null ? 1 : free;
+  }
+
+  /**
+   * Sends items already claimed while the limit and the pace let them: each one's number goes into the send log
+   * first (one write for those going together), and if that cannot be written, none of them goes and the job stops.
+   */
+  private sendReady(run: Run): void {
+    if (run.stop || run.ready.length === 0) return;
+    const now = this.clock.now();
+    const room = run.control.limitAt(now) - run.inflight;
+    if (room <= 0 || run.control.waitMs(now) > 0) return;
+    // Paced: one, then the pace says when the next may go.
+    const going = run.ready.splice(0, run.control.pacedRate !== null ? 1 : room);
+    if (run.log !== null) {
+      try {
+        run.log.record(going.map((item) => item.seq));
+      } catch (error) {
+        for (const item of [...going, ...run.ready.splice(0)]) putBack(run, item, false);
+        const why = unexpectedFailure('noting the keys this job sends', error).message;
+        run.stop ??= { state: 'interrupted', reason: `${why} The job stopped before sending them: nothing was sent unnoted.`, whenFixed: true };
+        run.abort.abort();
+        this.signal(run);
+        return;
+      }
+    }
+    for (const item of going) {
+      run.counts[item.retry ? 'unknown' : 'pending'] -= item.size;
+      run.counts.sent += item.size;
+      void this.send(run, item, run.control.sent(this.clock.now()));
+    }
+    this.watchSilence(run);
   }
 
   /** Writes the answers waiting, then waits until every group asked for is written (or held back by the lock). */
@@ -883,6 +968,8 @@ export class JobService {
         } else run.control.overloaded(ticket, now, outcome.retryAfter);
         break;
     }
+    // A slot is free: the next item claimed goes now, not when the loop next looks.
+    this.sendReady(run);
     this.signal(run);
   }
 
@@ -1181,6 +1268,14 @@ export class JobService {
     return [...running, ...starting];
   }
 
+  /**
+   * The items a running job has claimed and not sent yet (none when it does not run): the file says sent for them,
+   * the screen and an export say what they are (LocalDb.jobItems' `unsent`).
+   */
+  claimedUnsent(jobId: string): number[] {
+    return this.runs.get(jobId)?.ready.map((item) => item.seq) ?? [];
+  }
+
   /** A job of this profile; another profile's job is not found. */
   get(profileId: string, jobId: string): JobSummary | null {
     const run = this.runs.get(jobId);
@@ -1337,7 +1432,11 @@ export class JobService {
       // sent nothing (startingEnds).
       const shown = [...this.ends.values()].filter((kept) => kept.recorded !== null).map((kept) => kept.end);
       const ends = [...shown, ...this.startingEnds(quitAt)];
-      this.db.withBusyTimeout(left(), () => this.db.interruptRunningJobs('Keydesk quit while this job ran.', quitAt, ends));
+      // The runs' send logs tell the items they sent from those claimed and put back by answers not written.
+      for (const run of runs) run.log?.close();
+      const sent = this.sendLogs === null ? new Map<string, Set<number>>() : readSendLogs(this.sendLogs);
+      this.db.withBusyTimeout(left(), () => this.db.interruptRunningJobs('Keydesk quit while this job ran.', quitAt, ends, sent));
+      if (this.sendLogs !== null) removeSendLogs(this.sendLogs, sent.keys());
     } catch (error) {
       // Another writer still holds the lock: the next start does this.
       console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);

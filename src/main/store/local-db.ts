@@ -678,6 +678,14 @@ export interface ClaimedJobItem {
  * as 'unknown' everywhere: its outcome is unknown until it is sent again.
  */
 const ITEM_STATE = "CASE state WHEN 'retry' THEN 'unknown' ELSE state END";
+/**
+ * An item's state as shown while its job runs: one claimed and not sent yet (its number in the JSON list bound as
+ * `param`, from the run: send-log.ts) is as it was before the claim, pending, or unknown for one the user chose to
+ * send again (claimed with its earlier code kept). Sent in the file means claimed; only the run knows what went out.
+ */
+function shownItemState(param: string, table = ''): string {
+  return `CASE WHEN ${table}state = 'sent' AND ${table}seq IN (SELECT value FROM json_each(${param})) THEN (CASE WHEN ${table}code IS NULL THEN 'pending' ELSE 'unknown' END) WHEN ${table}state = 'retry' THEN 'unknown' ELSE ${table}state END`;
+}
 const JOB_SELECT =
   'SELECT id, profile_id AS profileId, action, params, state, reason, created_at AS createdAt, finished_at AS finishedAt, total, run_at AS runAt, answered_at AS answeredAt, end_unseen AS endUnseen FROM jobs';
 /** A job's row as JOB_SELECT reads it. */
@@ -785,6 +793,8 @@ export class LocalDb {
   private logSeq = -1;
   private readonly background: boolean;
   private warmProfile: string | null = null;
+  /** The file this connection opened (':memory:' for none): a job's send log lives beside it (send-log.ts). */
+  readonly file: string;
   private warmTimer: NodeJS.Timeout | undefined;
   /** The warming under way follows the ledger writer's commits: its pages go back when it is done. */
   private releaseAfterWarm = false;
@@ -800,6 +810,7 @@ export class LocalDb {
    * connection; see prepareLedger).
    */
   constructor(file: string, options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging>; background?: boolean } = {}) {
+    this.file = file;
     this.paging = { ...PAGING, ...options.paging };
     this.background = options.background === true;
     const { db, from } = openLocalDb(file, options.busyTimeoutMs ?? 5_000, options.cacheKiB ?? 32_768);
@@ -1969,8 +1980,10 @@ export class LocalDb {
    * back: each is written as it was shown, in the same transaction, where its job is still running in the file (or
    * whatever its state, with `anyState`).
    */
-  interruptRunningJobs(reason: string, at?: string, ends: readonly RunEndRecord[] = []): string[] {
+  interruptRunningJobs(reason: string, at?: string, ends: readonly RunEndRecord[] = [], sent: ReadonlyMap<string, ReadonlySet<number>> = new Map()): string[] {
     return this.tx(() => {
+      // Items claimed that the run's send log says never went out: back as they were before the claim (send-log.ts).
+      for (const [jobId, seqs] of sent) this.returnUnsent(jobId, seqs);
       const running = this.db.prepare("SELECT state FROM jobs WHERE id = ?");
       for (const end of ends) {
         const state = (running.get(end.jobId) as { state: string } | undefined)?.state;
@@ -1997,21 +2010,42 @@ export class LocalDb {
     });
   }
 
-  /** A job's items, of one state if given; `noted`: only those with words attached (a done item says why). */
-  jobItems(jobId: string, state: JobItemState | undefined, offset: number, limit: number, noted = false): { items: JobItem[]; total: number } {
-    const clauses = ['job_id = ?'];
-    const params: SQLInputValue[] = [jobId];
+  /**
+   * A job's items claimed (sent in the file) whose numbers are not in `sentSeqs`, the run's send log: they never
+   * went on the wire. A pending item claimed goes back to pending; one of the unknown items the user chose to send
+   * again (claimed with its earlier code kept) back to 'retry', which the caller's next step makes unknown again.
+   */
+  private returnUnsent(jobId: string, sentSeqs: ReadonlySet<number>): void {
+    this.db
+      .prepare(
+        `UPDATE job_items SET state = CASE WHEN code IS NULL THEN 'pending' ELSE 'retry' END
+         WHERE job_id = ? AND state = 'sent' AND seq NOT IN (SELECT value FROM json_each(?))`,
+      )
+      .run(jobId, JSON.stringify([...sentSeqs]));
+  }
+
+  /**
+   * A job's items, of one state if given; `noted`: only those with words attached (a done item says why).
+   * `unsent`: the items its run has claimed and not sent yet (JobService.claimedUnsent), shown as before the claim.
+   */
+  jobItems(jobId: string, state: JobItemState | undefined, offset: number, limit: number, noted = false, unsent: readonly number[] = []): { items: JobItem[]; total: number } {
+    const shown = shownItemState('?1');
+    const clauses = ['job_id = ?2'];
+    const params: SQLInputValue[] = [JSON.stringify(unsent), jobId];
     if (state !== undefined) {
-      clauses.push(state === 'unknown' ? "state IN ('unknown', 'retry')" : 'state = ?');
-      if (state !== 'unknown') params.push(state);
+      // The states an item shown as `state` can have in the file (an index on them), then the state shown.
+      const stored = { pending: "'pending', 'sent'", sent: "'sent'", unknown: "'unknown', 'retry', 'sent'", done: "'done'", failed: "'failed'" }[state];
+      clauses.push(`state IN (${stored})`, `${shown} = ?3`);
+      params.push(state);
     }
     if (noted) clauses.push('message IS NOT NULL');
     const where = clauses.join(' AND ');
     const total = (this.db.prepare(`SELECT count(*) AS n FROM job_items WHERE ${where}`).get(...params) as { n: number }).n;
-    const items = this.db.prepare(`SELECT seq, target, size, ${ITEM_STATE} AS state, code, message FROM job_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`).all(...params, limit, offset) as unknown as JobItem[];
+    const items = this.db
+      .prepare(`SELECT seq, target, size, ${shown} AS state, code, message FROM job_items WHERE ${where} ORDER BY seq LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as unknown as JobItem[];
     return { items: items.map((i) => ({ ...i })), total };
   }
-
 
   *iterateJobItems(jobId: string): Generator<JobItem> {
     for (const i of this.db.prepare(`SELECT seq, target, size, ${ITEM_STATE} AS state, code, message FROM job_items WHERE job_id = ? ORDER BY seq`).iterate(jobId)) yield { ...(i as unknown as JobItem) };
@@ -2021,13 +2055,13 @@ export class LocalDb {
    * Every item of a job with its key's ledger row where there is one (a bulk job's keys): the expiry the ledger
    * holds now, and whether that is the one read back after the job's extend.
    */
-  *iterateJobResults(jobId: string, profileId: string): Generator<JobItem & { expiresAt: string | null; expiryStale: boolean }> {
+  *iterateJobResults(jobId: string, profileId: string, unsent: readonly number[] = []): Generator<JobItem & { expiresAt: string | null; expiryStale: boolean }> {
     const rows = this.db
       .prepare(
-        `SELECT i.seq, i.target, i.size, CASE i.state WHEN 'retry' THEN 'unknown' ELSE i.state END AS state, i.code, i.message, l.expires_at AS expiresAt, coalesce(l.expiry_stale, 0) AS stale
-         FROM job_items AS i LEFT JOIN ledger AS l ON l.profile_id = ? AND l.value = i.target WHERE i.job_id = ? ORDER BY i.seq`,
+        `SELECT i.seq, i.target, i.size, ${shownItemState('?3', 'i.')} AS state, i.code, i.message, l.expires_at AS expiresAt, coalesce(l.expiry_stale, 0) AS stale
+         FROM job_items AS i LEFT JOIN ledger AS l ON l.profile_id = ?1 AND l.value = i.target WHERE i.job_id = ?2 ORDER BY i.seq`,
       )
-      .iterate(profileId, jobId);
+      .iterate(profileId, jobId, JSON.stringify(unsent));
     for (const r of rows) {
       const { stale, ...item } = r as unknown as JobItem & { expiresAt: string | null; stale: number };
       yield { ...item, expiryStale: stale !== 0 };
