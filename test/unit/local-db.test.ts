@@ -851,6 +851,45 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     expect(db.job('shown-cancelled')).toMatchObject({ state: 'cancelled' });
     db.close();
   });
+
+  it('with the run\'s send log: claimed items it logged are unknown, claimed ones never sent are as before the claim, and the screen shows claimed-unsent items so while the run goes', () => {
+    const db = new LocalDb(':memory:');
+    db.createJob({ id: 'j', profileId: PROFILE, action: 'delete', params: '{}', createdAt: at(0) }, { keyValues: ['K-1', 'K-2', 'K-3', 'K-4', 'K-5', 'K-6'] });
+    // An earlier run left K-5 and K-6 unknown; the user chose to send them again in this run.
+    db.beginJobRun('j', at(1));
+    db.jobStep(null, { jobId: 'j', max: 6 });
+    db.settleJobItems({ ...answers('j', 5, 'done'), items: [5, 6].map((seq) => ({ seq, state: 'unknown' as const, code: 'OUTCOME_UNKNOWN' as const, message: 'No answer.' })) }, at(2));
+    db.settleJobItems({ ...answers('j', 1, 'pending'), items: [1, 2, 3, 4].map((seq) => ({ seq, state: 'pending' as const, code: null, message: null })) }, at(2));
+    db.endJobRun('j', 'interrupted', 'stopped', at(3));
+    db.beginJobRun('j', at(4));
+    db.approveUnknownJobItems('j');
+    // This run claimed all six ahead of its requests: 1 was answered, 2 and 5 went out with no answer recorded,
+    // 3, 4 and 6 were never sent.
+    expect(db.jobStep(null, { jobId: 'j', max: 6, retry: true }).map((i) => i.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    db.settleJobItems(answers('j', 1, 'done'), at(5));
+    // While it runs, the screen's view: what went out is sent, what did not is as before the claim.
+    const shown = (state: 'pending' | 'sent' | 'unknown' | 'done'): number[] => db.jobItems('j', state, 0, 10, false, [3, 4, 6]).items.map((i) => i.seq);
+    expect({ pending: shown('pending'), sent: shown('sent'), unknown: shown('unknown'), done: shown('done') }).toEqual({ pending: [3, 4], sent: [2, 5], unknown: [6], done: [1] });
+    expect(db.jobItems('j', undefined, 0, 10, false, [3, 4, 6]).items.map((i) => i.state)).toEqual(['done', 'sent', 'pending', 'pending', 'sent', 'unknown']);
+    // Without the run's list (the file alone), every claimed item reads sent.
+    expect(db.jobItems('j', 'sent', 0, 10).total).toBe(5);
+
+    // Killed here; the next start reads the log (1, 2 and 5: logged before each went out).
+    db.interruptRunningJobs('Keydesk stopped while this job ran.', undefined, [], new Map([['j', new Set([1, 2, 5])]]));
+    const items = db.jobItems('j', undefined, 0, 10).items;
+    expect(items.map((i) => [i.seq, i.state, i.code])).toEqual([
+      [1, 'done', null],
+      [2, 'unknown', 'OUTCOME_UNKNOWN'],
+      [3, 'pending', null],
+      [4, 'pending', null],
+      [5, 'unknown', 'OUTCOME_UNKNOWN'],
+      [6, 'unknown', 'OUTCOME_UNKNOWN'],
+    ]);
+    // The one re-sent with no answer says so; the one the run never re-sent keeps its earlier words.
+    expect(items[4]?.message).toBe('Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.');
+    expect(items[5]?.message).toBe('No answer.');
+    db.close();
+  });
 });
 
 describe('a row marked not read back, and a description older than the mark landing after it', () => {
