@@ -137,6 +137,11 @@ export function isLockWait(error: unknown): boolean {
 
 /** The thread's page cache: it writes, main reads (as the ledger writer's). */
 const WORKER_CACHE_KIB = 8 * 1024;
+/**
+ * How long the thread stays after the last job's writes (release()): a job started meanwhile (the next of several
+ * bulk acts, a resume) finds it ready, rather than waiting for a thread to load its code and open keydesk.db.
+ */
+export const WRITER_LINGER_MS = 60_000;
 
 /** The worker's entry: the .ts beside this file in source (node, tests, the harness), the bundled .js in out/main. */
 function workerUrl(): URL {
@@ -161,10 +166,14 @@ export class ThreadJobWrites implements JobWrites {
   private readonly waiting = new Map<number, Waiting>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+  /** Stops the thread once no job has written for WRITER_LINGER_MS (release()); cleared by the next write. */
+  private linger: NodeJS.Timeout | undefined;
+  private readonly lingerMs: number;
   /** Resolves once the last thread started has exited (see exited()). */
   private exit: Promise<void> = Promise.resolve();
 
-  constructor(file: string, options: { busyTimeoutMs?: number } = {}) {
+  constructor(file: string, options: { busyTimeoutMs?: number; lingerMs?: number } = {}) {
+    this.lingerMs = options.lingerMs ?? WRITER_LINGER_MS;
     // Short: a write refused for the lock is made again by the job service (job-service.ts) for as long as the
     // lock is held, and between tries the thread is free for the next claim or a cancel's last answers.
     this.data = { file, cacheKiB: WORKER_CACHE_KIB, busyTimeoutMs: options.busyTimeoutMs ?? 1_000 };
@@ -194,19 +203,29 @@ export class ThreadJobWrites implements JobWrites {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Lets the thread go once its writes are done (no job is running): the next write starts another. */
+  /**
+   * No job is running: the thread goes once its writes are done and no other has come for `lingerMs` (the next job
+   * then starts another). The timer keeps nothing alive.
+   */
   release(): void {
-    void this.idle().then(() => {
-      if (this.waiting.size > 0 || this.worker === null) return;
-      this.worker.thread.postMessage({ kind: 'stop' } satisfies JobWriterRequest);
-      this.worker.claims.close();
-      this.worker = null;
-    });
+    clearTimeout(this.linger);
+    this.linger = setTimeout(() => {
+      this.linger = undefined;
+      void this.idle().then(() => {
+        if (this.waiting.size > 0 || this.worker === null || this.linger !== undefined) return;
+        this.worker.thread.postMessage({ kind: 'stop' } satisfies JobWriterRequest);
+        this.worker.claims.close();
+        this.worker = null;
+      });
+    }, this.lingerMs);
+    this.linger.unref();
   }
 
   async close(waitMs = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.linger);
+    this.linger = undefined;
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     const waited = (): Promise<void> =>
@@ -242,6 +261,8 @@ export class ThreadJobWrites implements JobWrites {
 
   private post(request: (id: number) => JobWriterRequest): Promise<ClaimedItem[]> {
     if (this.closed) return Promise.reject(new Error('Keydesk is quitting: job writes are no longer made.'));
+    clearTimeout(this.linger);
+    this.linger = undefined;
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
