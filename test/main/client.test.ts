@@ -149,8 +149,12 @@ describe('every failure becomes a plain result that names what happened and neve
     const result = await clientAt(`${hostileUrl}/${mode}`, log).executionCount();
     expect(result).toMatchObject({ ok: false, code });
     expect(!result.ok && result.message).toMatch(message);
-    // A reset is marked as a lost connection (a bulk job counts those: job-service.ts), nothing else is.
-    expect(Object.keys(result).sort()).toEqual(['code', 'message', 'ok', ...('retryAfterSeconds' in result ? ['retryAfterSeconds'] : []), ...(mode === 'reset' ? ['connectionLost'] : [])].sort());
+    // A reset is marked as a lost connection and a timeout as timed out (a bulk job counts those: job-service.ts),
+    // nothing else is.
+    expect(Object.keys(result).sort()).toEqual(
+      ['code', 'message', 'ok', ...('retryAfterSeconds' in result ? ['retryAfterSeconds'] : []), ...(mode === 'reset' ? ['connectionLost'] : []), ...(mode === 'timeout' ? ['timedOut'] : [])].sort(),
+    );
+    if (mode === 'timeout') expect(result).toMatchObject({ timedOut: true });
     expect(leaks(JSON.stringify(result)), JSON.stringify(result)).toBe(false);
     expect(leaks(log.join('\n'))).toBe(false);
     expect(log.every((l) => l.includes('apiKey=[redacted]'))).toBe(true);
