@@ -6,7 +6,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobSummary, Key, ValidationReport } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, key, readySession, remoteProfile } from '../support/fake-bridge.ts';
+import { emit, fake, installBridge, key, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -132,5 +132,110 @@ describe('Keys and Validate after a bulk act in All keys on keys they show', () 
     await waitFor(() => {
       expect(within(panel()).getByText(/this key was in a bulk HWID reset in All keys at/)).toBeTruthy();
     });
+  });
+});
+
+describe('Keys and Validate after a bulk act in All keys over every key matching a filter', () => {
+  const JOB = '5c2d7e1f-8a9b-4c3d-9e0f-1a2b3c4d5e6f';
+  const summary = (over: Partial<JobSummary>): JobSummary => ({
+    id: JOB, profileId: 'p2', action: 'extend', days: 30, note: null, state: 'running', reason: null, createdAt: '2026-11-23T18:00:00.000Z',
+    finishedAt: null, total: 3, counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
+    concurrency: 1, ceiling: 8, pausedUntil: null, version: 1, ...over,
+  });
+  /** Search and open the key, validate it (not for real), then extend every key the filter matches in All keys. */
+  const showThenExtendMatching = async (filter: Parameters<ReturnType<typeof useKeydesk.getState>['setLedgerFilter']>[0]) => {
+    const user = userEvent.setup();
+    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({}) });
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: { ...valid, dryRun: true } });
+    useKeydesk.getState().followJobs();
+    render(<><Keys /><Validate /></>);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
+    await user.click(await screen.findByRole('button', { name: KEY }));
+    await useKeydesk.getState().runValidation({ mode: 'key', keyValue: KEY, hwid: { custom: 'MACHINE-1' }, dryRun: true });
+    await screen.findByText('Valid: this machine would be let in.');
+    expect(screen.queryAllByText(/earlier answer/i)).toHaveLength(0);
+    useKeydesk.getState().setLedgerFilter(filter);
+    useKeydesk.getState().selectAllMatching();
+    await useKeydesk.getState().runBulk('extend', 30);
+    return user;
+  };
+
+  it('say their answers may be earlier ones once the job started, not once read again, and again when it ended', async () => {
+    const user = await showThenExtendMatching({ text: 'batch' });
+    await waitFor(() => {
+      expect(within(panel()).getByText(/^Maybe an earlier answer/).textContent).toMatch(
+        /this key may have been in a bulk extend in All keys \(all keys matching a filter\) at .* since\. What is shown below, and which actions are offered, may be from before/,
+      );
+    });
+    expect(within(screen.getByRole('table', { name: 'Matching keys' })).getByText('⚠ may be an earlier answer')).toBeTruthy();
+    expect(screen.getByText(/^⚠ 1 key shown may have been in a bulk extend/).textContent).toMatch(/its row may show it as it was then\.$/);
+    expect(screen.getByText(/^Maybe an earlier answer, from/).textContent).toMatch(/this key may have been in a bulk extend in All keys .* since, so it may no longer hold/);
+    // Never said as certain: the window does not know the job's keys.
+    expect(screen.queryAllByText(/^An earlier answer/)).toHaveLength(0);
+
+    // Read again while the job runs: no longer earlier; its end may have changed the key again.
+    await user.click(within(panel()).getByRole('button', { name: 'Search again' }));
+    await waitFor(() => {
+      expect(within(panel()).queryByText(/earlier answer/)).toBeNull();
+    });
+    expect(within(screen.getByRole('table', { name: 'Matching keys' })).queryByText(/earlier answer/)).toBeNull();
+    emit('jobs.progress', summary({ state: 'finished', finishedAt: '2026-11-23T18:01:00.000Z', counts: { pending: 0, sent: 0, done: 3, failed: 0, unknown: 0 }, version: 2 }));
+    await waitFor(() => {
+      expect(within(panel()).getByText(/^Maybe an earlier answer/)).toBeTruthy();
+    });
+    expect(within(screen.getByRole('table', { name: 'Matching keys' })).getByText('⚠ may be an earlier answer')).toBeTruthy();
+  });
+
+  it('leave Keys unmarked when the key shown cannot match (a premium-only filter, a key that is not premium), and still mark Validate, which does not know', async () => {
+    await showThenExtendMatching({ premium: true });
+    await waitFor(() => {
+      expect(screen.getByText(/^Maybe an earlier answer, from/)).toBeTruthy();
+    });
+    expect(within(panel()).queryByText(/earlier answer/)).toBeNull();
+    expect(within(screen.getByRole('table', { name: 'Matching keys' })).queryByText(/earlier answer/)).toBeNull();
+  });
+
+  it('mark a premium key shown under a premium-only filter', async () => {
+    held = { ...held, isPremium: true };
+    await showThenExtendMatching({ premium: true });
+    await waitFor(() => {
+      expect(within(panel()).getByText(/^Maybe an earlier answer/)).toBeTruthy();
+    });
+  });
+
+  it('mark the open panel when a bulk job whose keys this window does not know is resumed (from the Jobs list, say)', async () => {
+    const user = userEvent.setup();
+    // Another job than the tests' above, whose filter this window's store still knows.
+    const other = '7e8f9a0b-1c2d-4e3f-8a5b-6c7d8e9f0a1b';
+    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ id: other, version: 3 }) });
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
+    render(<Keys />);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
+    await user.click(await screen.findByRole('button', { name: KEY }));
+    useKeydesk.setState({ jobList: [summary({ id: other, state: 'cancelled', finishedAt: '2026-11-23T18:01:00.000Z', version: 2 })] });
+    expect(within(panel()).queryByText(/earlier answer/)).toBeNull();
+    await useKeydesk.getState().resumeJob(false, other);
+    await waitFor(() => {
+      expect(within(panel()).getByText(/^Maybe an earlier answer/)).toBeTruthy();
+    });
+  });
+
+  it('leave another profile’s answers alone: a switch forgets the jobs of the one before', async () => {
+    await showThenExtendMatching({ text: 'batch' });
+    await waitFor(() => {
+      expect(useKeydesk.getState().bulkOverFilter).toHaveLength(1);
+    });
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: sandboxProfile });
+    await useKeydesk.getState().selectProfile('sandbox');
+    expect(useKeydesk.getState().bulkOverFilter).toEqual([]);
+    // The job's end, heard while the other profile is active, marks nothing of it.
+    emit('jobs.progress', summary({ state: 'finished', finishedAt: '2026-11-23T18:01:00.000Z', counts: { pending: 0, sent: 0, done: 3, failed: 0, unknown: 0 }, version: 2 }));
+    await waitFor(() => {
+      expect(useKeydesk.getState().jobElsewhere).toBeNull();
+    });
+    expect(useKeydesk.getState().bulkOverFilter).toEqual([]);
   });
 });

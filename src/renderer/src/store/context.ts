@@ -92,6 +92,7 @@ export function profileData() {
     selectedKey: null,
     selectedRead: null,
     keyChanges: {},
+    bulkOverFilter: [],
     keyActionRequest: IDLE,
     keyActionKind: null,
     keyless: null,

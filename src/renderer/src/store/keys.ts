@@ -17,9 +17,19 @@ export interface KeyMoment {
   seq: number;
   at: string;
 }
-/** A change to a key Keydesk made or saw (a real validation, a panel action), worded to follow "this key …". */
+/**
+ * A change to a key Keydesk made or saw (a real validation, a panel action), worded to follow "this key …".
+ * `maybe`: a bulk job whose keys this window does not know (a job over a filter) may have changed it, or not.
+ */
 export interface KeyChange extends KeyMoment {
   what: string;
+  maybe?: true;
+}
+/** The filter a bulk job in All keys was started on (as main resolves it); null when the window does not know it. */
+export type BulkFilter = OperationInput<'ledger.query'>['filter'] | null;
+/** A bulk job over keys this window does not know one by one: it may have changed any key shown, read before `seq`. */
+export interface BulkOverFilter extends KeyChange {
+  filter: BulkFilter;
 }
 let clock = 0;
 export const keyMoment = (): KeyMoment => ({ seq: ++clock, at: new Date().toISOString() });
@@ -27,6 +37,34 @@ export const keyMoment = (): KeyMoment => ({ seq: ++clock, at: new Date().toISOS
 export function changedSince(changes: Readonly<Record<string, KeyChange>>, value: string, read: KeyMoment | null | undefined): KeyChange | null {
   const change = changes[value];
   return change && change.seq > (read?.seq ?? 0) ? change : null;
+}
+
+/**
+ * Whether a key shown may be among a filter's matches. Only what cannot differ between the service and Keydesk's
+ * ledger rules a key out: premium, set at generation and reported by both dialects. The ledger's status, HWID and
+ * search text may be older than the answer shown, so those never rule it out.
+ */
+function mayMatch(filter: BulkFilter, key: Pick<Key, 'isPremium'> | null): boolean {
+  if (filter === null || key === null) return true;
+  return filter.premium === undefined || filter.premium === key.isPremium;
+}
+
+/**
+ * Why an answer about `key` read at `read` may be earlier: a change to that key made after it (certain, first), or
+ * else the newest bulk job over a filter started or ended after it that may include the key. Null: none is known.
+ * `key` null: only its value is known (Validate's answer), so any such job may include it.
+ */
+export function earlierBecause(
+  s: Pick<KeysSlice, 'keyChanges' | 'bulkOverFilter'>,
+  value: string,
+  key: Pick<Key, 'isPremium'> | null,
+  read: KeyMoment | null | undefined,
+): KeyChange | null {
+  const certain = changedSince(s.keyChanges, value, read);
+  if (certain) return certain;
+  const after = s.bulkOverFilter.filter((b) => b.seq > (read?.seq ?? 0) && mayMatch(b.filter, key));
+  // The entry itself (not a copy): a component's selector gets the same object until something changes.
+  return after.at(-1) ?? null;
 }
 
 type LookupResult = NonNullable<KeysSlice['lookupResult']>;
@@ -75,6 +113,12 @@ export interface KeysSlice {
    * actions): a search row, the panel or Validate's answer read before it says it is an earlier answer.
    */
   keyChanges: Readonly<Record<string, KeyChange>>;
+  /**
+   * Bulk jobs of this profile over a filter ("select all matching"), at their start and end, oldest first (one made
+   * moot by a newer one that may include every key it may is left out): the window does not know their keys, so
+   * any answer shown read before one may be an earlier answer.
+   */
+  bulkOverFilter: readonly BulkOverFilter[];
   selectKey: (key: Key | null) => void;
   /** The last extend, HWID reset or delete from the key's panel. */
   keyActionRequest: RequestState;
@@ -84,12 +128,20 @@ export interface KeysSlice {
   resetHwid: (keyValue: string) => Promise<boolean>;
   deleteKey: (key: Key) => Promise<boolean>;
   noteKeysInBulk: (values: ReadonlySet<string>, action: 'extend' | 'resetHwid' | 'delete') => void;
+  /** A bulk job over a filter started or ended: answers read before now may be earlier ones. */
+  noteFilterInBulk: (filter: BulkFilter, action: 'extend' | 'resetHwid' | 'delete') => void;
 }
+
 
 const IN_BULK: Record<'extend' | 'resetHwid' | 'delete', string> = {
   extend: 'was in a bulk extend in All keys',
   resetHwid: 'was in a bulk HWID reset in All keys',
   delete: 'was in a bulk delete in All keys',
+};
+const IN_BULK_FILTER: Record<'extend' | 'resetHwid' | 'delete', string> = {
+  extend: 'may have been in a bulk extend in All keys (all keys matching a filter)',
+  resetHwid: 'may have been in a bulk HWID reset in All keys (all keys matching a filter)',
+  delete: 'may have been in a bulk delete in All keys (all keys matching a filter)',
 };
 
 export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof ProfileData> {
@@ -189,6 +241,15 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
       if (hit.length === 0) return;
       const m = keyMoment();
       set({ keyChanges: { ...get().keyChanges, ...Object.fromEntries(hit.map((v) => [v, { ...m, what: IN_BULK[action] }])) } });
+    },
+    noteFilterInBulk: (filter, action) => {
+      // Every answer shown is read before this moment; each keeps its own read time, so one mark serves them all.
+      // An earlier job that may include no key this one may not include is left out: an answer read before it
+      // is read before this one too, and this one's mark is the newer (so at most one per premium constraint stays).
+      const premium = filter?.premium;
+      const covered = (b: BulkOverFilter) => premium === undefined || b.filter?.premium === premium;
+      const kept = get().bulkOverFilter.filter((b) => !covered(b));
+      set({ bulkOverFilter: [...kept, { ...keyMoment(), what: IN_BULK_FILTER[action], maybe: true, filter }] });
     },
     deleteKey: async (key) => {
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);

@@ -122,6 +122,8 @@ type Notify = {
   dismissResolved: (resolves: string) => void;
   /** The keys slice notes a bulk act on these keys (those shown in Keys or Validate): what shows them is earlier. */
   noteKeysInBulk: (values: ReadonlySet<string>, action: Exclude<JobAction, 'generate'>) => void;
+  /** A bulk act on keys this window does not know one by one (a filter's; null: not even that): any answer shown may be earlier. */
+  noteFilterInBulk: (filter: LedgerFilter | null, action: Exclude<JobAction, 'generate'>) => void;
   notifyJobEnd: (kind: 'success' | 'error', text: string, jobId: string) => void;
   dismissAboutJob: (jobId: string) => void;
   /** The Jobs view's list hears the same progress (see jobs.ts). */
@@ -175,6 +177,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
   };
   /** The keys of bulk jobs this window started from a selection, until each ends. */
   const bulkTargets = new Map<string, { action: Exclude<JobAction, 'generate'>; values: ReadonlySet<string> }>();
+  /** Bulk jobs whose keys this window does not know: the filter of one started here, or null (a job resumed here). */
+  const filterTargets = new Map<string, { action: Exclude<JobAction, 'generate'>; filter: LedgerFilter | null }>();
   let unsubscribe: (() => void) | null = null;
   let unsubscribeLedger: (() => void) | null = null;
   /** Main's ledger writer changed for a profile: the active one's count is shown, and its end refreshes the table. */
@@ -252,6 +256,9 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         bulkTargets.delete(p.id);
         get().noteKeysInBulk(targets.values, targets.action);
       }
+      // Kept past the end (a filter is small): a resume of the job acts on the same filter again.
+      const over = filterTargets.get(p.id);
+      if (over) get().noteFilterInBulk(over.filter, over.action);
       reset({});
       if (p.action !== 'generate') void loadProblems(p);
       const { done, failed, unknown, pending, sent } = p.counts;
@@ -424,10 +431,13 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       set({ selection: new Set(), selectedAll: null, jobProblems: null });
       // Keys picked one by one are known here: Keys and Validate say an answer about one of them is an earlier
       // one, from the start (the job may change it any moment) and again at its end. A job on a filter is not
-      // resolved to keys here.
+      // resolved to keys here: every answer shown that may match the filter says it may be an earlier one.
       if (!selectedAll) {
         bulkTargets.set(r.data.id, { action, values: new Set(selection) });
         get().noteKeysInBulk(selection, action);
+      } else {
+        filterTargets.set(r.data.id, { action, filter: selectedAll });
+        get().noteFilterInBulk(selectedAll, action);
       }
       heard(r.data);
     },
@@ -464,6 +474,12 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         return;
       }
       get().dismissResolved(`resume:${job.id}`);
+      // A bulk job resumed changes keys again; which, this window no longer knows (its filter, if it started it).
+      if (job.action !== 'generate' && r.data.profileId === get().activeProfileId) {
+        const over = { action: job.action, filter: filterTargets.get(job.id)?.filter ?? null };
+        filterTargets.set(job.id, over);
+        get().noteFilterInBulk(over.filter, over.action);
+      }
       // A generate resumed is the latest generate: an earlier batch no longer reads as the form's result.
       set({ jobProblems: null, ...(job.action === 'generate' ? { lastGenerated: [] } : {}) });
       heard(r.data);

@@ -12,7 +12,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import type { ReactNode } from 'react';
 import { useKeydesk } from '../../store/index.ts';
-import { changedSince } from '../../store/keys.ts';
+import { earlierBecause } from '../../store/keys.ts';
 import { focusKeyRow, rowAfter } from './Lookup.tsx';
 
 /** What a field shows when the service's dialect leaves it out. */
@@ -41,7 +41,8 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
   /** The action that waits for its answer on this key, if any: its button says so. */
   const waiting = useKeydesk((s) => (s.keyActionRequest.status === 'loading' && s.keyActionKind?.keyValue === key.value ? s.keyActionKind.kind : null));
   // Read before a later change to this key (a real validation in Validate & HWID, say): the panel is an earlier answer.
-  const change = useKeydesk((s) => changedSince(s.keyChanges, key.value, s.selectedRead));
+  // Read before a bulk job over a filter that may include it: the panel may be one.
+  const change = useKeydesk((s) => earlierBecause(s, key.value, key, s.selectedRead));
   const readAt = useKeydesk((s) => s.selectedRead?.at ?? null);
   const lookupTerm = useKeydesk((s) => s.lookupTerm);
   const runLookup = useKeydesk((s) => s.runLookup);
@@ -175,8 +176,8 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       {change && (
         <div className="warning" role="status">
           <p>
-            An earlier answer{readAt && <>, read at <Time iso={readAt} mode="time" /></>}: this key {change.what} at <Time iso={change.at} mode="time" />{' '}
-            since. What is shown below, and which actions are offered, is from before; {lookupTerm ? 'search again' : 'look it up again'} to see it now.
+            {change.maybe ? 'Maybe an earlier answer' : 'An earlier answer'}{readAt && <>, read at <Time iso={readAt} mode="time" /></>}: this key {change.what} at <Time iso={change.at} mode="time" />{' '}
+            since. What is shown below, and which actions are offered, {change.maybe ? 'may be' : 'is'} from before; {lookupTerm ? 'search again' : 'look it up again'} to see it now.
           </p>
           {lookupTerm && (
             <button type="button" disabled={searching} onClick={() => void runLookup(lookupTerm, useKeydesk.getState().lookupResult?.page ?? 0)}>

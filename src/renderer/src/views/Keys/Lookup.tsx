@@ -11,7 +11,19 @@ import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { BLANK_SEARCH } from '../../lib/text.ts';
 import { LOOKUP_PAGE, useDraft, useKeydesk } from '../../store/index.ts';
-import { changedSince, type KeyChange } from '../../store/keys.ts';
+import { earlierBecause, type KeyChange } from '../../store/keys.ts';
+
+/** A row's mark when it is, or may be, an earlier answer; nothing when it is not known to be. */
+function earlierMark(change: KeyChange | null) {
+  if (!change) return null;
+  return change.maybe ? (
+    <span className="muted" title="This row was read before a bulk job in All keys over every key matching a filter, which may include this key: search again to see it now.">
+      ⚠ may be an earlier answer
+    </span>
+  ) : (
+    <span className="muted" title="This row was read before a later change to the key: search again to see it now.">⚠ earlier answer</span>
+  );
+}
 
 /** A key's expiry: its date, or a days key's term. */
 export function KeyExpiry({ k }: { k: Pick<Key, 'expiresAt' | 'expiresByDaysKey' | 'daysKey' | 'unreported'> }) {
@@ -82,13 +94,25 @@ export function Lookup() {
   const [blankError, setBlankError] = useState<string | null>(null);
   const deletedHere = useKeydesk((s) => s.deletedHere);
   const keyChanges = useKeydesk((s) => s.keyChanges);
+  const bulkOverFilter = useKeydesk((s) => s.bulkOverFilter);
   const rows: Key[] = result ? [...result.active, ...result.generated] : [];
-  /** A row read before a later change to its key (a real validation, say): it shows the key as it was. */
-  const changeAfter = (k: Key): KeyChange | null => changedSince(keyChanges, k.value, result?.rowRead?.[k.value] ?? result?.read);
+  /**
+   * A row read before a later change to its key (a real validation, say): it shows the key as it was. Or read before
+   * a bulk job over a filter that may include it: it may show the key as it was.
+   */
+  const changeAfter = (k: Key): KeyChange | null => earlierBecause({ keyChanges, bulkOverFilter }, k.value, k, result?.rowRead?.[k.value] ?? result?.read);
   const earlier = rows.flatMap((k) => {
     const c = changeAfter(k);
     return c ? [{ value: k.value, change: c }] : [];
   });
+  /** Rows that may be earlier, told once per bulk job over a filter (its keys are not known one by one). */
+  const maybeEarlier: { change: KeyChange; count: number }[] = [];
+  for (const { change } of earlier) {
+    if (!change.maybe) continue;
+    const seen = maybeEarlier.find((g) => g.change === change);
+    if (seen) seen.count += 1;
+    else maybeEarlier.push({ change, count: 1 });
+  }
   const page = result?.page ?? 0;
   const totals = result?.totals;
   const known = totals && totals.active !== null && totals.generated !== null ? { active: totals.active, generated: totals.generated } : null;
@@ -137,10 +161,17 @@ export function Lookup() {
           </p>
           {earlier.length > 0 && (
             <div className="warning" role="status">
-              {earlier.map(({ value, change }) => (
+              {earlier.filter(({ change }) => !change.maybe).map(({ value, change }) => (
                 <p key={value}>
                   ⚠ <span className="mono">{value}</span> {change.what} at <Time iso={change.at} mode="time" />, after this search was read
                   {result?.read && <> at <Time iso={result.read.at} mode="time" /></>}: its row shows it as it was then.
+                </p>
+              ))}
+              {maybeEarlier.map(({ change, count }) => (
+                <p key={change.seq}>
+                  ⚠ {count === 1 ? '1 key shown' : `${fmt.number(count)} keys shown`} {change.what} at <Time iso={change.at} mode="time" />, after{' '}
+                  {count === 1 ? 'its row was' : 'their rows were'} read{result?.read && <> (this search at <Time iso={result.read.at} mode="time" />)</>}:{' '}
+                  {count === 1 ? 'its row may show it as it was then.' : 'their rows may show them as they were then.'}
                 </p>
               ))}
               <button type="button" disabled={status === 'loading'} onClick={() => void runLookup(lookupTerm, page)}>
@@ -159,7 +190,7 @@ export function Lookup() {
                       {k.value}
                     </button>
                     <CopyButton value={k.value} label={`Copy key ${k.value}`} />
-                    {changeAfter(k) && <span className="muted" title="This row was read before a later change to the key: search again to see it now.">⚠ earlier answer</span>}
+                    {earlierMark(changeAfter(k))}
                   </span>
                 ),
               },

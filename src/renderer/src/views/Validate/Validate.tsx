@@ -7,7 +7,7 @@ import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { endsInWords, paddedWarning, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
-import { changedSince } from '../../store/keys.ts';
+import { earlierBecause } from '../../store/keys.ts';
 
 const OUTCOME_WORDS: Record<ValidationOutcome, string> = {
   success: 'Valid: this machine would be let in.',
@@ -87,7 +87,8 @@ export function Validate() {
   const report = useKeydesk((s) => s.validation);
   const answeredAt = useKeydesk((s) => s.validationRead?.at ?? null);
   // The key was changed since this answer came (its HWID reset in Keys, say): the answer may no longer hold.
-  const changedAfter = useKeydesk((s) => (s.validationRead?.keyValue ? changedSince(s.keyChanges, s.validationRead.keyValue, s.validationRead) : null));
+  // Or a bulk job over a filter started or ended since, which may include it (its premium flag is not known here).
+  const changedAfter = useKeydesk((s) => (s.validationRead?.keyValue ? earlierBecause(s, s.validationRead.keyValue, null, s.validationRead) : null));
   const { status, error } = useKeydesk((s) => s.validationRequest);
   const run = useKeydesk((s) => s.runValidation);
   const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId));
@@ -222,7 +223,7 @@ export function Validate() {
           )}
           {!refused && report && changedAfter && (
             <p className="warning" role="status">
-              An earlier answer{answeredAt && <>, from <Time iso={answeredAt} mode="time" /></>}: this key {changedAfter.what} at{' '}
+              {changedAfter.maybe ? 'Maybe an earlier answer' : 'An earlier answer'}{answeredAt && <>, from <Time iso={answeredAt} mode="time" /></>}: this key {changedAfter.what} at{' '}
               <Time iso={changedAfter.at} mode="time" /> since, so it may no longer hold. Validate again to see it now.
             </p>
           )}
