@@ -6,6 +6,16 @@ import { z } from 'zod';
 /** A filtered ledger count stops here: past it the screen says "more than 10,000", and counts exactly on request. */
 export const LEDGER_COUNT_CAP = 10_000;
 
+/**
+ * How the execution samples are thinned (main's LocalDb): samples older than `olderThanMs`, within `spanMs` before
+ * that, keep per profile and per time slot (the ISO time's first `prefix` characters: 16 = the minute, 13 = the
+ * hour, `slotMs` long) only the lowest and the highest count. Younger samples are all kept.
+ */
+export const SAMPLE_RETENTION = [
+  { olderThanMs: 86_400_000, spanMs: 29 * 86_400_000, prefix: 16, slotMs: 60_000 },
+  { olderThanMs: 30 * 86_400_000, spanMs: 100 * 365 * 86_400_000, prefix: 13, slotMs: 3_600_000 },
+] as const;
+
 /** The execution history's bounded ranges (executions.history), in ms back from now; 'all' has no bound. */
 export const HISTORY_RANGE_MS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 

@@ -98,4 +98,37 @@ describe('History chart: a time the count was not read', () => {
     expect(unreadSpans([...coarse, { at: coarse[5]!.at + 25 * 60_000, total: 6, added: 0 }])).toEqual([]);
     expect(unreadSpans([...coarse, { at: coarse[5]!.at + 40 * 60_000, total: 6, added: 0 }])).toEqual([{ from: coarse[5]!.at, to: coarse[5]!.at + 40 * 60_000 }]);
   });
+
+  describe('with two samples only (no spacing of their own to measure against)', () => {
+    const MIN = 60_000;
+    const HOUR = 60 * MIN;
+    const DAY = 24 * HOUR;
+    const two = (from: number, gap: number) => [
+      { at: from, total: 0, added: 0 },
+      { at: from + gap, total: 5, added: 5 },
+    ];
+
+    it('draws no line across a gap of hours within the last day (the app read the count twice, hours apart), and says so', () => {
+      const now = Date.now();
+      const buckets = two(now - 13 * HOUR, 12 * HOUR);
+      render(<HistoryChart buckets={buckets} />);
+      const [, , totals] = lastDrawn();
+      expect(totals).toEqual([0, null, 5]);
+      const when = timeLabel(buckets);
+      expect(screen.getByRole('img').getAttribute('aria-label')).toContain(`Not read from ${when(buckets[0]!.at)} to ${when(buckets[1]!.at)}: no line is drawn there`);
+    });
+
+    it('holds older samples to what is kept of them: two minutes in the per-minute days, two hours in the per-hour ones', () => {
+      const now = Date.parse('2026-11-23T12:00:00.000Z');
+      // Per minute (a day to 30 days old): neighbouring minutes' samples can be 90 s apart; 3 minutes cannot.
+      expect(unreadSpans(two(now - 2 * DAY, 90_000), now)).toEqual([]);
+      expect(unreadSpans(two(now - 2 * DAY, 3 * MIN), now)).toEqual([{ from: now - 2 * DAY, to: now - 2 * DAY + 3 * MIN }]);
+      // Per hour (older than 30 days): 90 minutes apart is neighbouring hours; 3 hours is not.
+      expect(unreadSpans(two(now - 40 * DAY, 90 * MIN), now)).toEqual([]);
+      expect(unreadSpans(two(now - 40 * DAY, 3 * HOUR), now)).toEqual([{ from: now - 40 * DAY, to: now - 40 * DAY + 3 * HOUR }]);
+      // Within the last day every read is kept: under a minute apart is a poll or two missed; past a minute was not read.
+      expect(unreadSpans(two(now - HOUR, 30_000), now)).toEqual([]);
+      expect(unreadSpans(two(now - HOUR, 90_000), now)).toEqual([{ from: now - HOUR, to: now - HOUR + 90_000 }]);
+    });
+  });
 });

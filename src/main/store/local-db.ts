@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { ParsedInput } from '../../shared/contract.ts';
 import type { JsonText } from '../../shared/key-batch.ts';
-import { LEDGER_COUNT_CAP } from '../../shared/rules.ts';
+import { LEDGER_COUNT_CAP, SAMPLE_RETENTION } from '../../shared/rules.ts';
 import { OPERATION_WORDS, RETIRED_WORDS } from '../../shared/operation-words.ts';
 import type { AuditEntry, HistoryBucket, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow, LedgerSortField, UpgradeProgress, UpgradeWork } from '../../shared/domain.ts';
 import { splitStatements } from './sql-statements.ts';
@@ -444,15 +444,8 @@ export function upgradeLocalDb(file: string, report: (progress: UpgradeProgress)
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/**
- * How samples are thinned (see "samples" below): samples older than `olderThanMs`, within `spanMs` before that,
- * keep per profile and per time slot (the ISO time's first `prefix` characters: 16 = the minute, 13 = the hour)
- * only the lowest and the highest count.
- */
-export const SAMPLE_RETENTION = [
-  { olderThanMs: DAY_MS, spanMs: 29 * DAY_MS, prefix: 16 },
-  { olderThanMs: 30 * DAY_MS, spanMs: 100 * 365 * DAY_MS, prefix: 13 },
-] as const;
+/** How samples are thinned (shared/rules.ts: the history chart reads it too). */
+export { SAMPLE_RETENTION };
 
 /** A stretch of time the retention rule thins, and the time slot it keeps a min and a max for. */
 export interface SampleWindow {

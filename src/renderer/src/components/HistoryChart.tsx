@@ -3,6 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { fmt, NOUNS } from '../lib/format.ts';
 import type { ChartBucket } from '../lib/history.ts';
+import { SAMPLE_RETENTION } from '../../../shared/rules.ts';
 
 const HEIGHT = 220;
 /** Width of each y axis; the plot starts this far from the left. */
@@ -59,16 +60,29 @@ export interface Unread {
 export const UNREAD_FLOOR_MS = 60_000;
 
 /**
+ * With two samples there is no spacing of their own to measure against, so the bound is what Keydesk keeps of a
+ * count read without a break (SAMPLE_RETENTION): of the last day every read (every few seconds while the Overview is
+ * open), so anything past a minute was not read; older, the lowest and highest of each minute or hour, so two
+ * samples of neighbouring slots can be up to two slots apart. The older sample's age says which applies.
+ */
+export function twoSampleBound(from: number, now: number): number {
+  const slot = SAMPLE_RETENTION.filter((tier) => now - from > tier.olderThanMs).reduce((widest, tier) => Math.max(widest, tier.slotMs), 0);
+  return Math.max(UNREAD_FLOOR_MS, 2 * slot);
+}
+
+/**
  * The gaps in the history: where two samples are much further apart than the history's own sampling. The
  * sampling is read from the data, not assumed (the app polls every few seconds while open, main hands over
  * buckets of a range's width over the points asked for, older samples are thinned to minutes and hours): a
  * gap is more than 3 times the median spacing of this range's samples, and at least a minute. Across such a
  * gap the chart draws no line (nothing was seen there; a climb drawn across it would say the executions came
- * steadily), and the figures say when the count was not read.
+ * steadily), and the figures say when the count was not read. Two samples alone are held to twoSampleBound.
  */
-export function unreadSpans(buckets: readonly ChartBucket[]): Unread[] {
+export function unreadSpans(buckets: readonly ChartBucket[], now = Date.now()): Unread[] {
   const spacing: number[] = [];
   for (let i = 1; i < buckets.length; i++) spacing.push((buckets[i]?.at ?? 0) - (buckets[i - 1]?.at ?? 0));
+  const [from, to] = buckets;
+  if (spacing.length === 1 && from && to) return to.at - from.at > twoSampleBound(from.at, now) ? [{ from: from.at, to: to.at }] : [];
   if (spacing.length < 2) return [];
   const sorted = [...spacing].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
