@@ -519,7 +519,7 @@ describe('All keys: jobs', () => {
     expect(await navigator.clipboard.readText()).toBe('HW-BOUND-1');
     await user.keyboard('{ArrowDown}{Control>}{Shift>}C{/Shift}{/Control}');
     expect(await navigator.clipboard.readText()).toBe('HW-BOUND-1');
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'KD-B is not bound to a machine: there is no HWID to copy.' });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Copy the HWID of key KD-B: it is not bound to a machine, so there is no HWID to copy.' });
     // Ctrl+C did not tick the row, and an empty note reads as a dash, not a blank cell.
     expect(useKeydesk.getState().selection).toEqual(new Set());
     const rowB = screen.getByRole('checkbox', { name: 'Select KD-B' }).closest('[role="row"]') as HTMLElement;
@@ -528,6 +528,24 @@ describe('All keys: jobs', () => {
     const rowA = screen.getByRole('checkbox', { name: 'Select KD-A' }).closest('[role="row"]') as HTMLElement;
     expect(within(rowA).getAllByRole('gridcell')[noteColumn]?.textContent).toBe('spring');
     expect(within(rowB).getAllByRole('gridcell')[noteColumn]?.textContent).toBe('—');
+    vi.unstubAllGlobals();
+  });
+
+  it('keyboard: a copy the clipboard refuses says which copy it was, as every error toast names its operation', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [{ ...row('KD-A'), hwid: 'HW-BOUND-1' }], total: 1, totalCapped: false } });
+    const user = userEvent.setup();
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
+    render(<AllKeys />);
+    (await screen.findByRole('checkbox', { name: 'Select KD-A' })).focus();
+    await user.keyboard('{Control>}c{/Control}');
+    await waitFor(() => {
+      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Copy key KD-A: the clipboard refused; use an export instead.' });
+    });
+    await user.keyboard('{Control>}{Shift>}C{/Shift}{/Control}');
+    await waitFor(() => {
+      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Copy the HWID of key KD-A: the clipboard refused; use an export instead.' });
+    });
     vi.unstubAllGlobals();
   });
 

@@ -3,7 +3,7 @@
 // unsent items are "not sent yet".
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppStatus, Key } from '../../src/shared/domain.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
 import { fake, installBridge, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
@@ -91,6 +91,27 @@ describe('Keys: Copy all of the generated keys', () => {
       expect(toasts()).toContain('3 keys copied.');
     });
     expect(await navigator.clipboard.readText()).toBe('AAAAA-1\nAAAAA-2\nAAAAA-3');
+  });
+});
+
+describe('Keys: Copy all, refused by the clipboard', () => {
+  it('says which copy failed: the keys generated, by their count', async () => {
+    const user = userEvent.setup();
+    const key = (value: string): Key => ({
+      id: `k_${value}`, value, note: '', status: 'generated', isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
+      expiresAt: '2099-01-01T00:00:00.000Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+    });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('AAAAA-1'), key('AAAAA-2')]) } });
+    vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
+    render(<GenerateForm />);
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '2');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await screen.findByText('2 keys generated.');
+    await user.click(screen.getByRole('button', { name: 'Copy all' }));
+    await waitFor(() => {
+      expect(toasts()).toContain('Copy the 2 keys generated: the clipboard refused; use an export instead.');
+    });
   });
 });
 

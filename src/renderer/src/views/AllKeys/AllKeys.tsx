@@ -12,6 +12,7 @@ import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction, type LedgerFilter } from '../../store/ledger.ts';
 import { canCancel, isLive, jobTitle } from '../../lib/jobs.ts';
 import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
+import { copyToClipboard } from '../../lib/clipboard.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { plain } from '../../lib/words.ts';
 
@@ -648,14 +649,12 @@ export function AllKeys() {
       if (!focused) return;
       e.preventDefault();
       const what = e.shiftKey ? focused.hwid : focused.value;
+      const asked = e.shiftKey ? `Copy the HWID of key ${focused.value}` : `Copy key ${focused.value}`;
       if (what === null) {
-        notify('error', `${focused.value} is not bound to a machine: there is no HWID to copy.`);
+        notify('error', `${asked}: it is not bound to a machine, so there is no HWID to copy.`);
         return;
       }
-      navigator.clipboard.writeText(what).then(
-        () => { notify('success', `Copied ${e.shiftKey ? 'the HWID of ' : ''}${focused.value}.`); },
-        () => { notify('error', 'The clipboard refused; use an export instead.'); },
-      );
+      void copyToClipboard(what, asked, `Copied ${e.shiftKey ? 'the HWID of ' : ''}${focused.value}.`, notify);
       return;
     }
     const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);

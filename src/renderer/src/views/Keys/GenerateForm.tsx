@@ -11,6 +11,7 @@ import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
 import { OpenInJobs } from '../../components/JobLinks.tsx';
+import { copyToClipboard } from '../../lib/clipboard.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 type FieldName = 'expire' | 'count' | 'daysKey' | 'note';
@@ -311,10 +312,8 @@ export function GenerateForm() {
             <button
               type="button"
               onClick={() => {
-                navigator.clipboard.writeText(generated.join('\n')).then(
-                  () => { notify('success', `${fmt.count(generated.length, NOUNS.key)} copied.`); },
-                  () => { notify('error', 'The clipboard refused; use an export instead.'); },
-                );
+                const keys = fmt.count(generated.length, NOUNS.key);
+                void copyToClipboard(generated.join('\n'), staleGenerated ? `Copy the earlier batch’s ${keys}` : `Copy the ${keys} generated`, `${keys} copied.`, notify);
               }}
             >
               Copy all
