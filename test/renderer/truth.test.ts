@@ -162,7 +162,7 @@ describe('switching profile', () => {
       selectedKey: key('X'), keyActionRequest: failed({ ok: false, code: 'COOLDOWN', message: 'wait' }),
       keyless: { entries: [], total: 0 }, keylessRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }), keylessTerm: 'k',
       keylessAddRequest: failed({ ok: false, code: 'CONFLICT', message: 'x' }),
-      identifier: { identifier: 'demo', exists: true, service: 'Demo' }, identifierRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
+      identifier: { identifier: 'demo', exists: true, service: 'Demo', at: '2026-01-01T00:00:00.000Z' }, identifierRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
       validation: mismatch, validationRequest: failed({ ok: false, code: 'INVALID_INPUT', message: 'x' }),
       online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'refused' },
       selection: new Set(['A', 'B']),

@@ -19,7 +19,8 @@ export interface ServiceSlice {
   lookupKeyless: (term: string) => Promise<void>;
   addKeyless: (input: OperationInput<'keyless.add'>) => Promise<boolean>;
   deleteKeyless: (hwid: string) => Promise<boolean>;
-  identifier: { identifier: string; exists: boolean; service: string | null } | null;
+  /** The last check's answer, and when it came (`at`, ISO): an identifier free then may be taken since. */
+  identifier: { identifier: string; exists: boolean; service: string | null; at: string } | null;
   identifierRequest: RequestState;
   checkIdentifier: (identifier: string) => Promise<void>;
   /** Forgets the last check's answer and error: a new attempt the form refused is not about that identifier. */
@@ -74,7 +75,7 @@ export function createServiceSlice(ctx: StoreContext): Omit<ServiceSlice, keyof 
       return true;
     },
     checkIdentifier: async (identifier) => {
-      await request('identifier.check', { identifier }, 'identifierRequest', (data) => ({ identifier: { identifier, ...data } }), {
+      await request('identifier.check', { identifier }, 'identifierRequest', (data) => ({ identifier: { identifier, ...data, at: new Date().toISOString() } }), {
         before: { identifier: null },
         latest: true,
       });

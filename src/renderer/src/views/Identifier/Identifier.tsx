@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { schemas } from '../../../../shared/rules.ts';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
+import { Time } from '../../components/Time.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 export function Identifier() {
@@ -11,9 +12,16 @@ export function Identifier() {
   const clear = useKeydesk((s) => s.clearIdentifier);
   const [value, setValue] = useDraft('identifier.value');
   const [fieldError, setFieldError] = useState<string | null>(null);
+  const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId) ?? null);
   return (
     <section aria-labelledby="identifier-title">
       <h1 id="identifier-title">Identifier check</h1>
+      <p className="muted">
+        Asks the service{profile ? <> of <strong>{profile.name}</strong></> : ''} whether a service identifier is taken. A service identifier is
+        what a protected app sends with every validation to say which service its keys belong to. The answer covers every service at that
+        address, other vendors’ too, not only yours; letter case does not count (“Shop” and “shop” are one identifier); and it holds for the
+        moment of the check only: a free identifier can be taken afterwards.
+      </p>
       <form
         className="card"
         noValidate
@@ -34,10 +42,16 @@ export function Identifier() {
           Check
         </button>
         {error && <FailureMessage failure={error} />}
+        {status === 'loading' && <p role="status">Asking the service…</p>}
         {result && (
-          <p role="status" className="result">
-            {result.exists ? `“${result.identifier}” exists: it belongs to ${result.service ?? 'a service'}.` : `“${result.identifier}” does not exist.`}
-          </p>
+          <>
+            <p role="status" className="result">
+              {result.exists ? `“${result.identifier}” exists: it belongs to ${result.service ?? 'a service'}.` : `“${result.identifier}” does not exist.`}
+            </p>
+            <p className="muted">
+              {result.exists ? 'Taken' : 'Free'} as the service answered at <Time iso={result.at} mode="time" />; check again to know it now.
+            </p>
+          </>
         )}
       </form>
     </section>

@@ -1,0 +1,40 @@
+// Identifier check says in the view what it asks and what its answer covers: identifiers are shared by every
+// service at the address (other vendors' too), letter case aside, and an answer holds for the moment of the check.
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fake, installBridge, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Identifier } = await import('../../src/renderer/src/views/Identifier/Identifier.tsx');
+const initial = useKeydesk.getState();
+
+beforeEach(() => {
+  readySession(useKeydesk, initial, [sandboxProfile, remoteProfile]);
+  useKeydesk.setState({ activeProfileId: remoteProfile.id });
+});
+
+describe('Identifier check', () => {
+  it('says what the check means and what its answer covers, naming the profile asked', () => {
+    render(<Identifier />);
+    const line = screen.getByText(/whether a service identifier is taken/);
+    expect(line.textContent).toBe(
+      `Asks the service of ${remoteProfile.name} whether a service identifier is taken. A service identifier is what a protected app sends with every validation to say which service its keys belong to. The answer covers every service at that address, other vendors’ too, not only yours; letter case does not count (“Shop” and “shop” are one identifier); and it holds for the moment of the check only: a free identifier can be taken afterwards.`,
+    );
+  });
+
+  it('says it is asking while the answer is out, then when the service answered', async () => {
+    const user = userEvent.setup();
+    let answer: (v: { ok: true; data: { exists: boolean; service: string | null } }) => void = () => {};
+    fake.impl['identifier.check'] = () => new Promise((resolve) => { answer = resolve; });
+    render(<Identifier />);
+    await user.type(screen.getByLabelText('Identifier'), 'shop');
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    expect(await screen.findByText('Asking the service…')).toBeTruthy();
+    answer({ ok: true, data: { exists: false, service: null } });
+    await screen.findByText('“shop” does not exist.');
+    expect(screen.queryByText('Asking the service…')).toBeNull();
+    expect(screen.getByText(/as the service answered at/).textContent).toMatch(/^Free as the service answered at .+; check again to know it now\.$/);
+  });
+});
