@@ -41,6 +41,17 @@ const withinX = (inner: Box, outer: Box): boolean => inner.x >= outer.x - 0.5 &&
 const inView = (b: Box, size: { width: number; height: number }): boolean =>
   b.x >= 0 && b.y >= 0 && b.x + b.width <= size.width + 0.5 && b.y + b.height <= size.height + 0.5;
 type Sized = { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
+/** What the key-value check reads of an element in the page (this file's types have no DOM). */
+type Rect = { top: number; left: number; right: number };
+interface Shown extends Sized {
+  textContent: string | null;
+  getBoundingClientRect(): Rect;
+  closest(selector: string): Shown | null;
+  ownerDocument: {
+    createRange(): { selectNodeContents(node: Shown): void; getClientRects(): ArrayLike<Rect> };
+    defaultView: { getComputedStyle(e: Shown): { fontFamily: string } } | null;
+  };
+}
 /** Nothing inside the element lies past its right edge, to be reached only by a scroll. */
 const fitsAcross = (l: Locator): Promise<boolean> => l.evaluate((e: Sized) => e.scrollWidth <= e.clientWidth);
 
@@ -110,6 +121,39 @@ describe('Keys: the results beside the key panel', () => {
     expect(await fitsAcross(wrap)).toBe(true);
   };
 
+  /**
+   * Each key value in the results is readable beside the panel: in monospace, on one or two lines (a 29-character
+   * key broken at a dash at most once, not a column of five-character scraps; three in a window too narrow for
+   * that), nothing of it cut or past its cell, and the whole value in its row (the button names it and the copy
+   * button copies it).
+   */
+  const keyValuesReadable = async (most = 2) => {
+    const table = page.getByRole('table', { name: 'Matching keys' });
+    const buttons = table.locator('button[data-key-row]');
+    const n = await buttons.count();
+    expect(n).toBeGreaterThan(0);
+    for (let i = 0; i < n; i++) {
+      const b = buttons.nth(i);
+      const value = (await b.getAttribute('data-key-row')) ?? '';
+      // In the page: its lines are the distinct tops of its text's boxes.
+      const seen = await b.evaluate((e: Shown) => {
+        const range = e.ownerDocument.createRange();
+        range.selectNodeContents(e);
+        const cell = e.closest('td')?.getBoundingClientRect();
+        const own = e.getBoundingClientRect();
+        return {
+          text: e.textContent,
+          lines: new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size,
+          mono: /mono|consolas|menlo/i.test(e.ownerDocument.defaultView?.getComputedStyle(e).fontFamily ?? ''),
+          whole: e.scrollWidth <= e.clientWidth + 0.5,
+          inCell: cell !== undefined && own.left >= cell.left - 0.5 && own.right <= cell.right + 0.5,
+        };
+      });
+      expect({ value, ...seen }).toEqual({ value, text: value, lines: seen.lines <= most ? seen.lines : `more than ${String(most)}`, mono: true, whole: true, inCell: true });
+      expect(await table.getByRole('button', { name: `Copy key ${value}` }).count()).toBe(1);
+    }
+  };
+
   it('at 1280x800 the Expires cells are whole, and opening a key keeps the list clicked in view beside the panel', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await app.nav('Keys');
@@ -131,10 +175,12 @@ describe('Keys: the results beside the key panel', () => {
     // The panel shows all it holds, its last line too, with nothing to scroll inside it.
     expect(await panel.evaluate((e: Sized) => e.scrollHeight <= e.clientHeight + 1)).toBe(true);
     await expiresFit();
+    await keyValuesReadable();
     // And with the panel closed.
     await panel.getByRole('button', { name: 'Close the key detail' }).click();
     await panel.waitFor({ state: 'detached' });
     await expiresFit();
+    await keyValuesReadable();
     await button.click();
     await panel.getByText('Extend by days').waitFor();
     await page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-1280-panel.png` : undefined });
@@ -156,5 +202,6 @@ describe('Keys: the results beside the key panel', () => {
     await page.screenshot({ fullPage: true, path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-960-panel.png` : undefined });
     expect(firstRow.x + firstRow.width).toBeLessThanOrEqual((await box(panel)).x);
     await expiresFit();
+    await keyValuesReadable(3);
   });
 });

@@ -1,4 +1,4 @@
-import { useState, type SubmitEvent } from 'react';
+import { useState, type CSSProperties, type SubmitEvent } from 'react';
 import type { Key } from '../../../../shared/domain.ts';
 import { KeyBadges } from '../../components/Badge.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
@@ -23,6 +23,32 @@ function earlierMark(change: KeyChange | null) {
   ) : (
     <span className="muted" title="This row was read before a later change to the key: search again to see it now.">⚠ earlier answer</span>
   );
+}
+
+/**
+ * The fewest characters across that show `value` on at most `lines` lines, broken as the browser breaks it: after a
+ * dash, or anywhere in a part longer than a line (a 29-character key on two lines is "CKWBQ-VBCM0-K5XV9-" over
+ * "D16D9-ZPD1V", 18 across). In a monospace font one character is 1ch: the least width, in ch, a key's button takes.
+ */
+export function keyLineWidth(value: string, lines: number): number {
+  const parts = value.match(/[^-]*-|[^-]+$/g) ?? [value];
+  const count = (across: number): number => {
+    let used = 0;
+    let n = 1;
+    for (const part of parts) {
+      if (used > 0 && used + part.length <= across) {
+        used += part.length;
+        continue;
+      }
+      if (used > 0) n++;
+      // A part longer than a line is broken anywhere: whole lines of it, then what is left.
+      n += Math.ceil(part.length / across) - 1;
+      used = part.length - across * (Math.ceil(part.length / across) - 1);
+    }
+    return n;
+  };
+  for (let across = Math.max(1, Math.ceil(value.length / lines)); across < value.length; across++) if (count(across) <= lines) return across;
+  return Math.max(1, value.length);
 }
 
 /** A key's expiry: its date, or a days key's term. */
@@ -185,8 +211,17 @@ export function Lookup() {
               {
                 header: 'Key',
                 cell: (k) => (
-                  <span className="with-copy">
-                    <button type="button" className="link mono" data-key-row={k.value} aria-expanded={selected?.value === k.value} onClick={() => { selectKey(k); }}>
+                  <span className="with-copy key-cell">
+                    <button
+                      type="button"
+                      className="link mono key-value"
+                      data-key-row={k.value}
+                      aria-expanded={selected?.value === k.value}
+                      // Never narrower than two lines of it (three in a narrow window): a column of five-character
+                      // scraps is not read as one key. Half a character spare: a line exactly as wide may not fit.
+                      style={{ '--key-2-lines': `${String(keyLineWidth(k.value, 2) + 0.5)}ch`, '--key-3-lines': `${String(keyLineWidth(k.value, 3) + 0.5)}ch` } as CSSProperties}
+                      onClick={() => { selectKey(k); }}
+                    >
                       {k.value}
                     </button>
                     <CopyButton value={k.value} label={`Copy key ${k.value}`} />
