@@ -112,7 +112,7 @@ describe.each(['light', 'dark'] as const)('%s theme', (colorScheme) => {
     await page.getByRole('checkbox', { name: /^Select [A-Z0-9]{5}-/ }).first().focus();
     await page.keyboard.press('Control+Shift+C');
     const errors = page.getByRole('alert', { name: 'Errors' });
-    await errors.getByText(/is not bound to a machine: there is no HWID to copy\.$/).waitFor();
+    await errors.getByText(/^Copy the HWID of key [A-Z0-9-]+: it is not bound to a machine, so there is no HWID to copy\.$/).waitFor();
     // A success toast, held on screen by the focus on its Dismiss button.
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Overview', exact: true }).click();
     await page.getByRole('button', { name: 'Push +1' }).click();
