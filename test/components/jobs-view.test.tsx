@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobItem } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, readySession, remoteProfile } from '../support/fake-bridge.ts';
+import { emit, fake, installBridge, key, readySession, remoteProfile } from '../support/fake-bridge.ts';
 import { deferred, jobRowTexts as rowTexts, jobSummaries, jobsTable as table, listed } from '../support/fake-jobs.ts';
 
 installBridge();
@@ -260,6 +260,60 @@ describe('Jobs: one job opened', () => {
     // Running now: nothing to resume or remove, and Cancel is offered.
     expect(within(detail).queryByRole('button', { name: /Resume|Remove/ })).toBeNull();
     expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
+  });
+
+  it('offers to check the unknown keys first, reading them as the service has them now and saying so, and sends nothing', async () => {
+    const stopped = summary({ state: 'interrupted', days: 30, total: 6, counts: { pending: 2, sent: 0, done: 1, failed: 1, unknown: 2 }, reason: 'Keydesk stopped while this job ran.' });
+    fake.impl['jobs.list'] = () => listed([stopped]);
+    fake.impl['jobs.items'] = (input) =>
+      Promise.resolve({ ok: true, data: (input as { state?: string }).state === 'unknown' ? { items: [item(4, 'KD-A', 'unknown', 'No answer.'), item(5, 'KD-B', 'unknown', 'No answer.')], total: 2 } : { items: [], total: 0 } });
+    // KD-A is active with an expiry the extension may have moved; KD-B the service has no more.
+    fake.impl['keys.fetchActive'] = (input) =>
+      Promise.resolve({ ok: true, data: (input as { term: string }).term === 'KD-A' ? { keys: [key('KD-A', 'active', { expiresAt: '2099-01-31T23:59:59.999Z', hwid: 'HW-1' })], total: 1 } : { keys: [], total: 0 } });
+    fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Extend by 30 days/ }));
+    const detail = screen.getByRole('region', { name: 'Extend by 30 days' });
+    await user.click(within(detail).getByRole('button', { name: 'Send the 2 unknown again…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Send 2 requests again?' });
+    expect(dialog.textContent).toContain('“Check these keys first” reads each of them as the service has them now, so you can see whether the request took effect before sending it again.');
+    await user.click(within(dialog).getByRole('button', { name: 'Check these keys first' }));
+    expect(dialog.hasAttribute('open')).toBe(false);
+
+    const now = await within(detail).findByRole('region', { name: 'Keys sent with no answer, as the service has them now' });
+    const said = within(now).getByRole('status').textContent;
+    expect(said).toMatch(/^As the service has these keys now, read at .+: an expiry already 30 days later than before means that extension took effect, and sending it again would extend the key a second time\. This is each key’s state now, not a record of what the unanswered request did\.$/);
+    const rows = within(now).getAllByRole('row').map((r) => r.textContent);
+    expect(rows[1]).toMatch(/^KD-AActive.*Bound.*HW-1$/);
+    expect(rows[1]).toContain('2099');
+    expect(rows[2]).toBe('KD-BNot found: the service has it neither active nor generated.');
+    // Each key read by its exact value, and nothing sent again.
+    expect(fake.calls.filter((c) => c.name === 'keys.fetchActive').map((c) => (c.input as { term: string }).term)).toEqual(['KD-A', 'KD-B']);
+    expect(fake.calls.some((c) => c.name === 'jobs.resume')).toBe(false);
+    // The job moves on (resumed elsewhere, say): what was read of its keys no longer stands beside it.
+    act(() => {
+      emit('jobs.progress', summary({ state: 'running', finishedAt: null, days: 30, total: 6, counts: { pending: 2, sent: 0, done: 1, failed: 1, unknown: 2 } }));
+    });
+    await waitFor(() => {
+      expect(within(detail).queryByRole('region', { name: 'Keys sent with no answer, as the service has them now' })).toBeNull();
+    });
+  });
+
+  it('says when the keys could not be read now, in the service’s words', async () => {
+    const stopped = summary({ state: 'interrupted', days: 30, total: 6, counts: { pending: 2, sent: 0, done: 1, failed: 1, unknown: 2 }, reason: 'Keydesk stopped while this job ran.' });
+    fake.impl['jobs.list'] = () => listed([stopped]);
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [item(4, 'KD-A', 'unknown', 'No answer.')], total: 2 } });
+    fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Extend by 30 days/ }));
+    const detail = screen.getByRole('region', { name: 'Extend by 30 days' });
+    await user.click(within(detail).getByRole('button', { name: 'Send the 2 unknown again…' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Send 2 requests again?' })).getByRole('button', { name: 'Check these keys first' }));
+    await within(detail).findByText('The keys sent with no answer could not be read now:');
+    expect(within(detail).getByRole('alert').textContent).toContain('Keydesk could not reach the service.');
+    expect(within(detail).queryByRole('region', { name: 'Keys sent with no answer, as the service has them now' })).toBeNull();
   });
 
   it('never shows the rows of another state under the one chosen while its page loads', async () => {

@@ -549,6 +549,27 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
+  it('from "Send N requests again?", checks the unknown keys first: read as the service has them now, said so, nothing sent', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A')], total: 1, totalCapped: false } });
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [{ seq: 1, target: 'KD-A', size: 1, state: 'unknown', code: 'OUTCOME_UNKNOWN', message: 'No answer.' }], total: 1 } });
+    fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
+    fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
+    const deleted = summary({ action: 'delete', note: null, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', total: 1, counts: { pending: 0, sent: 0, done: 0, failed: 0, unknown: 1 } });
+    useKeydesk.setState({ job: deleted, bulkJob: deleted });
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await user.click(await screen.findByRole('button', { name: 'Send the 1 unknown again…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Send 1 request again?' });
+    expect(dialog.textContent).toContain('“Check these keys first” reads the key as the service has it now');
+    await user.click(within(dialog).getByRole('button', { name: 'Check these keys first' }));
+    const now = await screen.findByRole('region', { name: 'Keys sent with no answer, as the service has them now' });
+    expect(within(now).getByRole('status').textContent).toMatch(/^As the service has this key now, read at .+: “not found” means the key is gone from the service, deleted by that request or otherwise\. This is each key’s state now, not a record of what the unanswered request did\.$/);
+    expect(within(now).getAllByRole('row')[1]?.textContent).toBe('KD-ANot found: the service has it neither active nor generated.');
+    expect(fake.calls.some((c) => c.name === 'jobs.resume')).toBe(false);
+    vi.unstubAllGlobals();
+  });
+
   it('says why the bulk actions are off while a job runs, and that they come back when it ends', async () => {
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });

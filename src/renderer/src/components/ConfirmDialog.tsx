@@ -9,12 +9,14 @@ interface ConfirmDialogProps {
   /** False when there is nothing to confirm (the body says why): only the cancel button, which `cancelLabel` names. */
   confirmable?: boolean;
   cancelLabel?: string;
+  /** A third way out, beside cancel and confirm (a check before the yes, say): closes nothing by itself. */
+  other?: { label: string; onClick: () => void };
   onConfirm: () => void;
   onCancel: () => void;
 }
 
 /** Asks before anything destructive. Native <dialog>: focus is trapped and Esc cancels. */
-export function ConfirmDialog({ open, title, body, confirmLabel, destructive, confirmable = true, cancelLabel = 'Cancel', onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, body, confirmLabel, destructive, confirmable = true, cancelLabel = 'Cancel', other, onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   // One id per dialog: two dialogs on a view must not share the element that names them.
   const titleId = useId();
@@ -35,6 +37,11 @@ export function ConfirmDialog({ open, title, body, confirmLabel, destructive, co
         <button type="button" onClick={onCancel} autoFocus={!confirmable}>
           {cancelLabel}
         </button>
+        {other && (
+          <button type="button" onClick={other.onClick}>
+            {other.label}
+          </button>
+        )}
         {confirmable && (
           <button type="button" className={destructive ? 'danger' : 'primary'} onClick={() => {
               if (answered.current) return;

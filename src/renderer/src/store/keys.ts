@@ -1,6 +1,7 @@
 // Keys: generate, search (a page at a time), and act on one.
 import type { OperationInput } from '../../../shared/contract.ts';
 import type { Key } from '../../../shared/domain.ts';
+import type { Failure } from '../../../shared/result.ts';
 import { batchValues } from '../../../shared/key-batch.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
 import { IDLE, type RequestState } from './request.ts';
@@ -67,6 +68,16 @@ export function earlierBecause(
   return after.at(-1) ?? null;
 }
 
+/** How many of a job's unknown keys a check reads (one page of them; the job's export has them all). */
+export const UNKNOWN_CHECK_MAX = 20;
+/** A job's unknown keys as the service had them when read (null: found neither active nor generated). */
+export interface UnknownCheck {
+  read: KeyMoment;
+  keys: { value: string; key: Key | null }[];
+  /** Unknown items the job has in all. */
+  total: number;
+}
+
 type LookupResult = NonNullable<KeysSlice['lookupResult']>;
 /** A key that changed on the service replaces its row wherever a search result shows it, read at `read`. */
 function replaceKey(result: LookupResult | null, key: Key, read: KeyMoment): LookupResult | null {
@@ -130,6 +141,12 @@ export interface KeysSlice {
   noteKeysInBulk: (values: ReadonlySet<string>, action: 'extend' | 'resetHwid' | 'delete') => void;
   /** A bulk job over a filter started or ended: answers read before now may be earlier ones. */
   noteFilterInBulk: (filter: BulkFilter, action: 'extend' | 'resetHwid' | 'delete') => void;
+  /**
+   * Reads the first UNKNOWN_CHECK_MAX keys a bulk job sent with no answer as the service has them now, each by its
+   * exact value (active or generated; null: neither found it). Resolves them in the job's order with when they were
+   * read and how many unknown items the job has, the first failure, or null when another profile became active.
+   */
+  checkUnknownKeys: (jobId: string) => Promise<UnknownCheck | { failure: Failure } | null>;
 }
 
 
@@ -250,6 +267,25 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
       const covered = (b: BulkOverFilter) => premium === undefined || b.filter?.premium === premium;
       const kept = get().bulkOverFilter.filter((b) => !covered(b));
       set({ bulkOverFilter: [...kept, { ...keyMoment(), what: IN_BULK_FILTER[action], maybe: true, filter }] });
+    },
+    checkUnknownKeys: async (jobId) => {
+      const items = await run('jobs.items', { jobId, state: 'unknown', offset: 0, limit: UNKNOWN_CHECK_MAX });
+      if (!items) return null;
+      if ('failure' in items) return items;
+      const keys: { value: string; key: Key | null }[] = [];
+      // One key at a time: a check of 20 keys is 40 small reads, and a bulk job's pace is not this view's to take.
+      for (const { target: value } of items.data.items) {
+        // A page, not one: the search also matches notes and HWIDs, and the exact value is looked for in it.
+        const paging = { term: value, limit: LOOKUP_PAGE, offset: 0 };
+        const active = await run('keys.fetchActive', paging);
+        if (!active) return null;
+        if ('failure' in active) return active;
+        const generated = await run('keys.fetchGenerated', paging);
+        if (!generated) return null;
+        if ('failure' in generated) return generated;
+        keys.push({ value, key: [...active.data.keys, ...generated.data.keys].find((k) => k.value === value) ?? null });
+      }
+      return { read: keyMoment(), keys, total: items.data.total };
     },
     deleteKey: async (key) => {
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);

@@ -12,6 +12,7 @@ import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction, type LedgerFilter } from '../../store/ledger.ts';
 import { canCancel, isLive, jobTitle } from '../../lib/jobs.ts';
 import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
+import { checkFirstWords, UnknownCheckResult, useUnknownCheck } from '../../components/UnknownCheck.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { plain } from '../../lib/words.ts';
@@ -205,6 +206,7 @@ function JobPanel({ job }: { job: JobSummary }) {
   // Cancel asked, main not answered yet: said at once, and the button does not stay as if nothing happened.
   const cancelling = useKeydesk((s) => s.jobCancelling === job.id);
   const [confirmUnknown, setConfirmUnknown] = useState(false);
+  const unknownCheck = useUnknownCheck(job);
   const statusRef = useRef<HTMLSpanElement>(null);
   // Sending, or cancelled with answers still to come: nothing to resume, dismiss or start yet.
   const running = isLive(job);
@@ -277,10 +279,12 @@ function JobPanel({ job }: { job: JobSummary }) {
           </ul>
         </details>
       )}
+      {!running && <UnknownCheckResult job={job} state={unknownCheck.state} />}
       <ConfirmDialog
         open={confirmUnknown}
         title={`Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`}
-        body={`Each was sent once and no answer came back, so it may already have taken effect. ${job.action === 'extend' ? 'Sending an extension again extends the key again. ' : ''}Check these keys first if that matters.`}
+        body={`Each was sent once and no answer came back, so it may already have taken effect. ${job.action === 'extend' ? 'Sending an extension again extends the key again. ' : ''}${checkFirstWords(job)}`}
+        other={{ label: 'Check these keys first', onClick: () => { setConfirmUnknown(false); unknownCheck.run(); } }}
         confirmLabel="Send again"
         destructive={job.action === 'extend' || job.action === 'generate'}
         onCancel={() => { setConfirmUnknown(false); }}

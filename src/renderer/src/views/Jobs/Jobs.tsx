@@ -3,6 +3,7 @@ import type { JobItem, JobItemState, JobSummary } from '../../../../shared/domai
 import { JOBS_LIST_MAX } from '../../../../shared/contract.ts';
 import { Badge, type Tone } from '../../components/Badge.tsx';
 import { CancelJobButton } from '../../components/CancelJobButton.tsx';
+import { checkFirstWords, UnknownCheckResult, useUnknownCheck } from '../../components/UnknownCheck.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -288,6 +289,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
   const forgetting = useKeydesk((s) => s.forgettingJob === job.id);
   const refresh = useKeydesk((s) => s.loadJobList);
   const [confirm, setConfirm] = useState<'unknown' | 'forget' | null>(null);
+  const unknownCheck = useUnknownCheck(job);
   // Where the last export went, kept on screen after its toast has left.
   const [savedTo, setSavedTo] = useState<string | null>(null);
   // Exports of this job under way (main refuses its removal meanwhile: the file would end short).
@@ -415,13 +417,15 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
           Last saved to <span className="mono">{savedTo}</span>
         </p>
       )}
+      {!live && !generate && <UnknownCheckResult job={job} state={unknownCheck.state} />}
       <JobItems job={job} />
       <ConfirmDialog
         open={confirm === 'unknown'}
         title={generate ? `Request ${fmt.count(job.counts.unknown, NOUNS.key)} again?` : `Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`}
         body={`Each was sent once and no answer came back, so it may already have taken effect. ${
           job.action === 'extend' ? 'Sending an extension again extends the key again. ' : generate ? 'Sending again may make these keys twice. ' : ''
-        }Check them first if that matters.`}
+        }${generate ? 'Check them first if that matters.' : checkFirstWords(job)}`}
+        {...(generate ? {} : { other: { label: 'Check these keys first', onClick: () => { setConfirm(null); unknownCheck.run(); } } })}
         confirmLabel="Send again"
         destructive={job.action === 'extend' || generate}
         onCancel={() => { setConfirm(null); }}

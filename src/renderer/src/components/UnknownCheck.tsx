@@ -1,0 +1,105 @@
+// Before a bulk job's unknown items are sent again: the keys as the service has them now, so a vendor can see
+// whether an extend (a reset, a delete) took effect before sending it a second time. A check reads the service's
+// current state; it is no record of what the unanswered request did, and the screen says so.
+import { useState } from 'react';
+import type { JobSummary } from '../../../shared/domain.ts';
+import type { Failure } from '../../../shared/result.ts';
+import { fmt, NOUNS } from '../lib/format.ts';
+import { useKeydesk } from '../store/index.ts';
+import { UNKNOWN_CHECK_MAX, type UnknownCheck } from '../store/keys.ts';
+import { KeyExpiry } from '../views/Keys/Lookup.tsx';
+import { KeyBadges } from './Badge.tsx';
+import { FailureMessage } from './FailureMessage.tsx';
+import { Time } from './Time.tsx';
+
+type CheckState =
+  | { status: 'idle' }
+  | { status: 'loading'; version: number }
+  | { status: 'error'; version: number; failure: Failure }
+  | { status: 'ready'; version: number; result: UnknownCheck };
+const IDLE: CheckState = { status: 'idle' };
+
+/**
+ * The check of a job's unknown keys, and the way to start it. What it read is shown only for the job as it was
+ * when asked: once the job changes (sent again, say), the keys may have too, and the answer goes.
+ */
+export function useUnknownCheck(job: JobSummary): { state: CheckState; run: () => void } {
+  const check = useKeydesk((s) => s.checkUnknownKeys);
+  const [state, setState] = useState<CheckState>(IDLE);
+  const run = () => {
+    const version = job.version;
+    setState({ status: 'loading', version });
+    void check(job.id).then((r) => {
+      // Another profile is active now: nothing of this job is shown any more.
+      if (r === null) setState(IDLE);
+      else setState('failure' in r ? { status: 'error', version, failure: r.failure } : { status: 'ready', version, result: r });
+    });
+  };
+  return { state: state.status !== 'idle' && state.version === job.version ? state : IDLE, run };
+}
+
+/** What the dialog says the check does, for a job whose unknown items are keys (not a generate job's batches). */
+export const checkFirstWords = (job: JobSummary): string =>
+  `“Check these keys first” reads ${job.counts.unknown > UNKNOWN_CHECK_MAX ? `the first ${String(UNKNOWN_CHECK_MAX)} of them` : job.counts.unknown === 1 ? 'the key' : 'each of them'} as the service has ${job.counts.unknown === 1 ? 'it' : 'them'} now, so you can see whether the request took effect before sending it again.`;
+
+/** How to read the keys now, per action. */
+function hint(job: JobSummary): string {
+  if (job.action === 'extend') {
+    return `an expiry already ${job.days === null ? 'moved on' : `${fmt.count(job.days, NOUNS.day)} later than before`} means that extension took effect, and sending it again would extend the key a second time`;
+  }
+  if (job.action === 'resetHwid') return 'a key bound to no machine now has been reset (or was never bound); sending the reset again would clear a machine bound since';
+  return '“not found” means the key is gone from the service, deleted by that request or otherwise';
+}
+
+export function UnknownCheckResult({ job, state }: { job: JobSummary; state: CheckState }) {
+  if (state.status === 'idle') return null;
+  if (state.status === 'loading') {
+    return <p role="status">Reading {job.counts.unknown === 1 ? 'the key' : 'the keys'} sent with no answer from the service, one at a time…</p>;
+  }
+  if (state.status === 'error') {
+    return (
+      <div>
+        <p className="muted">The keys sent with no answer could not be read now:</p>
+        <FailureMessage failure={state.failure} />
+      </div>
+    );
+  }
+  const { read, keys, total } = state.result;
+  return (
+    <section className="unknown-check" aria-label="Keys sent with no answer, as the service has them now">
+      <p role="status">
+        As the service has {keys.length === 1 ? 'this key' : 'these keys'} now, read at <Time iso={read.at} mode="time" />: {hint(job)}. This is each key’s
+        state now, not a record of what the unanswered request did
+        {total > keys.length ? `; the first ${fmt.number(keys.length)} of ${fmt.number(total)} (export the results for all)` : ''}.
+      </p>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Key</th>
+              <th scope="col">Now</th>
+              <th scope="col">Expires</th>
+              <th scope="col">HWID</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map(({ value, key }) => (
+              <tr key={value}>
+                <td className="mono wrap">{value}</td>
+                {key ? (
+                  <>
+                    <td><KeyBadges status={key.status} isPremium={key.isPremium} expiresAt={key.expiresAt} hwid={key.hwid} /></td>
+                    <td><KeyExpiry k={key} /></td>
+                    <td className="mono wrap">{key.hwid ?? '—'}</td>
+                  </>
+                ) : (
+                  <td colSpan={3}>Not found: the service has it neither active nor generated.</td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
