@@ -16,6 +16,16 @@ export const SAMPLE_RETENTION = [
   { olderThanMs: 30 * 86_400_000, spanMs: 100 * 365 * 86_400_000, prefix: 13, slotMs: 3_600_000 },
 ] as const;
 
+/**
+ * Probes in a row with no answer (each sent alone after the run of no answers began), the run holding at least one
+ * timeout: the service takes requests and answers none (hung), and a job stops rather than send a probe per timeout
+ * for as long as it lasts (each an item whose outcome is unknown: extend is not idempotent). Three: the requests on
+ * the wire when the hang began timed out, then three requests sent one at a time over three timeouts (15 s or more each
+ * at the client's defaults) got nothing either; a service that pauses for a while (a restart, a long lock) answers one
+ * of them. Past those on the wire when the hang began, at most this many more go into it, each unknown.
+ */
+export const HUNG_AFTER_PROBES = 3;
+
 /** The execution history's bounded ranges (executions.history), in ms back from now; 'all' has no bound. */
 export const HISTORY_RANGE_MS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 

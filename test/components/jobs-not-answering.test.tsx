@@ -52,7 +52,7 @@ describe('Jobs: a running job whose service stops answering', () => {
       emit('jobs.progress', running({ counts: { pending: 1_999, sent: 1, done: 2_996, failed: 0, unknown: 4 }, ratePerSecond: null, etaSeconds: null, notAnswering: { since: new Date(T0 - 65_000).toISOString(), awaiting: 1 } }));
     });
     expect(line()).toMatch(
-      /^Extend by 10 days, running: 2,996 of 5,000 done; the service has not answered since .+; 1 request awaits an answer; nothing new is sent until it answers\. No answer for 1 min 5 s\.$/,
+      /^Extend by 10 days, running: 2,996 of 5,000 done, 4 unknown; the service has not answered since .+; 1 request awaits an answer; until it answers, at most one request at a time is sent, to check \(it may take effect\), and the job stops once 3 of those in a row get no answer\. No answer for 1 min 5 s\.$/,
     );
     expect(line()).not.toMatch(/keys\/s|left/);
     // With no further event, the time without an answer moves on.

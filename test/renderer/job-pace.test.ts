@@ -71,12 +71,12 @@ describe('job pace', () => {
     expect(jobLine(later)).toBe('Extend by 10 days, running: 2,088 of 5,000 done, 60 keys/s, about 49 s left.');
   });
 
-  it('while the service does not answer, says so, how many requests await an answer and that nothing new is sent, with no rate (walk7 U2)', () => {
+  it('while the service does not answer, says so, how many requests await an answer, the unknown so far, and that at most one request at a time goes out to check until the job stops, with no rate (walk7 U2, walk9 U1)', () => {
     const hung = job({ action: 'extend', days: 10, total: 5_000, counts: { pending: 2_000, sent: 4, done: 2_982, failed: 0, unknown: 14 }, notAnswering: { since: '2026-01-01T00:00:05.000Z', awaiting: 4 } });
     const paced = withPace(hung, { id: 'j1', at: T0, settled: 0 }, T0 + 60_000);
     expect(paced.ratePerSecond).toBeNull();
     const line = jobLine(paced);
-    expect(line).toMatch(/^Extend by 10 days, running: 2,982 of 5,000 done; the service has not answered since .+; 4 requests await an answer; nothing new is sent until it answers\.$/);
+    expect(line).toMatch(/^Extend by 10 days, running: 2,982 of 5,000 done, 14 unknown; the service has not answered since .+; 4 requests await an answer; until it answers, at most one request at a time is sent, to check \(it may take effect\), and the job stops once 3 of those in a row get no answer\.$/);
     expect(line).not.toMatch(/keys\/s|left/);
   });
 });

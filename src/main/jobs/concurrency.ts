@@ -2,6 +2,7 @@
 // and clean, halving on overload (429, 5xx), a pause for Retry-After, and, once the service has said "too many",
 // pacing at the rate it was seen to accept (probing slowly upward), so a rate-limited service is not hammered
 // into a 429 storm. Pure: time comes in as arguments, so tests drive it without a clock.
+import { HUNG_AFTER_PROBES } from '../../shared/rules.ts';
 
 /** Requests in flight at the start of a job. */
 export const START_CONCURRENCY = 4;
@@ -27,15 +28,8 @@ export const RECOVER_ANSWERS = 8;
  * out at a time (limitAt), so past the requests already on the wire at most this many go to a service that is gone.
  */
 export const UNREACHABLE_AFTER = 5;
-/**
- * Probes in a row with no answer (each sent alone after the run of no answers began), the run holding at least one
- * timeout: the service takes requests and answers none (hung), and a job stops rather than send a probe per timeout
- * for as long as it lasts (each an item whose outcome is unknown: extend is not idempotent). Three: the requests on
- * the wire when the hang began timed out, then three requests sent one at a time over three timeouts (15 s or more each
- * at the client's defaults) got nothing either; a service that pauses for a while (a restart, a long lock) answers one
- * of them. Past those on the wire when the hang began, at most this many more go into it, each unknown.
- */
-export const HUNG_AFTER_PROBES = 3;
+// HUNG_AFTER_PROBES (src/shared/rules.ts): the job's line on screen says the same rule.
+export { HUNG_AFTER_PROBES };
 
 export class AdaptiveConcurrency {
   /** Requests in flight: ticket → when sent. */

@@ -1,6 +1,7 @@
 // A bulk or generate job in the words a person reads first: shared by All keys' jobs panel and the Generate form.
 import type { JobAction, JobSummary } from '../../../shared/domain.ts';
 import { fmt, NOUNS } from './format.ts';
+import { HUNG_AFTER_PROBES } from '../../../shared/rules.ts';
 
 const ACTION_LABEL: Record<JobSummary['action'], string> = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWID', generate: 'Generate' };
 const STATE_LABEL: Record<JobSummary['state'], string> = { running: 'Running', cancelled: 'Cancelled', interrupted: 'Interrupted', finished: 'Finished' };
@@ -127,7 +128,10 @@ export function jobLine(j: JobSummary): string {
   if (j.state === 'running' && j.notAnswering !== undefined) {
     const { since, awaiting } = j.notAnswering;
     const waits = awaiting === 1 ? '1 request awaits an answer' : `${n(awaiting)} requests await an answer`;
-    return `${jobTitle(j)}, running: ${n(done)} of ${n(j.total)} done; the service has not answered since ${fmt.time(since)}; ${waits}; nothing new is sent until it answers.`;
+    const so = [failed > 0 ? `, ${n(failed)} failed` : '', unknown > 0 ? `, ${n(unknown)} unknown` : ''].join('');
+    // Once those on the wire time out, one request at a time goes out to see whether it answers (concurrency.ts
+    // limitAt): each is a real act, so the line never says nothing is sent, and says when the job gives up.
+    return `${jobTitle(j)}, running: ${n(done)} of ${n(j.total)} done${so}; the service has not answered since ${fmt.time(since)}; ${waits}; until it answers, at most one request at a time is sent, to check (it may take effect), and the job stops once ${HUNG_AFTER_PROBES} of those in a row get no answer.`;
   }
   // Nothing has answered yet: "0 of N done" alone reads as stuck; say what is happening instead.
   if (j.state === 'running' && settledOf(j) === 0) {
