@@ -1,0 +1,174 @@
+// Review9: two paths where claim-ahead with a send log breaks what the job's items say.
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { expect, it, vi } from 'vitest';
+import { ServiceClient } from '../../src/main/client/service-client.ts';
+import { JobService } from '../../src/main/jobs/job-service.ts';
+import { InlineJobWrites, JobWriteError, type ClaimedItem, type JobRunEnd, type JobWrites } from '../../src/main/jobs/job-writer.ts';
+import { LocalDb, type SettleBatch } from '../../src/main/store/local-db.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+/** A delete service: logs each key it receives; answers at once unless `hold` is set (then never, until closed). */
+async function service(): Promise<{ url: string; received: string[]; hold: boolean; held: ServerResponse[]; onRequest: () => void; close(): Promise<void> }> {
+  const s = {
+    url: '',
+    received: [] as string[],
+    hold: false,
+    held: [] as ServerResponse[],
+    onRequest: (): void => undefined,
+    close: (): Promise<void> => Promise.resolve(),
+  };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      const { keyValue } = JSON.parse(body || '{}') as { keyValue?: string };
+      s.received.push(keyValue ?? '');
+      s.onRequest();
+      if (s.hold) {
+        s.held.push(res);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: keyValue }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  s.close = () => {
+    server.closeAllConnections();
+    return new Promise((r) => server.close(() => r()));
+  };
+  return s;
+}
+
+/** Inline writes that can be made to refuse: `busy` as another writer's lock would, `broken` for another cause. */
+class Switchable implements JobWrites {
+  mode: 'ok' | 'busy' | 'broken' = 'ok';
+  constructor(private readonly inner: InlineJobWrites) {}
+  private gate(): void {
+    if (this.mode === 'busy') throw new JobWriteError('database is locked', true);
+    if (this.mode === 'broken') throw new JobWriteError('database or disk is full', false);
+  }
+  async claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]> {
+    this.gate();
+    return this.inner.claim(jobId, max, retry);
+  }
+  async settle(batch: SettleBatch, at?: string): Promise<void> {
+    this.gate();
+    return this.inner.settle(batch, at);
+  }
+  async end(end: JobRunEnd): Promise<void> {
+    this.gate();
+    return this.inner.end(end);
+  }
+  idle(): Promise<void> {
+    return Promise.resolve();
+  }
+  release(): void {}
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const keys = (n: number): string[] => Array.from({ length: n }, (_, i) => `K${String(i).padStart(4, '0')}`);
+
+function jobService(db: LocalDb, url: string, writes: JobWrites): JobService {
+  const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'test-key' }, { retryDelaysMs: [] });
+  return new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'remote' }), clientFor: () => Promise.resolve(client), emit: () => undefined, writes });
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2_000 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+it('a cancelled job whose end the lock holds back lists no key as sent that never went to the service', { timeout: 30_000 }, async () => {
+  const fake = await service();
+  const file = join(tempDir('keydesk-review9-'), 'keydesk.db');
+  const db = new LocalDb(file);
+  const writes = new Switchable(new InlineJobWrites(db));
+  const jobs = jobService(db, fake.url, writes);
+  try {
+    fake.hold = true;
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys(200) } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    // 4 requests on the wire, 64 claimed ahead.
+    await until(() => fake.held.length === 4, 'the first requests');
+    writes.mode = 'busy';
+    jobs.cancel('p1', id);
+    for (const res of fake.held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
+    // The run is over (its answers in, nothing claimed left in it); its end waits for the lock.
+    await until(() => jobs.get('p1', id)?.state === 'cancelled' && jobs.get('p1', id)?.counts.sent === 0 && jobs.claimedUnsent(id).length === 0, 'the cancel to end the run');
+    const summary = jobs.get('p1', id);
+    const listed = db.jobItems(id, undefined, 0, 1_000, false, jobs.claimedUnsent(id)).items;
+    const shownSent = listed.filter((i) => i.state === 'sent').map((i) => i.target);
+    // The summary says the keys not sent are pending; the list must not call them sent.
+    expect(summary?.counts.pending).toBe(196);
+    expect(shownSent.filter((k) => !fake.received.includes(k))).toEqual([]);
+  } finally {
+    writes.mode = 'ok';
+    await jobs.close();
+    db.close();
+    await fake.close();
+  }
+});
+
+it('a resume after an end that could not be recorded keeps the first run\'s sent keys from going pending after a crash', { timeout: 30_000 }, async () => {
+  const fake = await service();
+  const file = join(tempDir('keydesk-review9-'), 'keydesk.db');
+  const db = new LocalDb(file);
+  const writes = new Switchable(new InlineJobWrites(db));
+  const jobs = jobService(db, fake.url, writes);
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  // The disk fills as the first requests go: nothing the job writes after that is recorded, on either connection.
+  const settle = vi.spyOn(db, 'settleJobItems');
+  const endRun = vi.spyOn(db, 'endJobRun');
+  fake.onRequest = () => {
+    if (writes.mode === 'ok') {
+      writes.mode = 'broken';
+      settle.mockImplementation(() => {
+        throw new Error('database or disk is full');
+      });
+      endRun.mockImplementation(() => {
+        throw new Error('database or disk is full');
+      });
+    }
+  };
+  let next: { db: LocalDb; jobs: JobService } | null = null;
+  try {
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys(200) } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => jobs.get('p1', id)?.state === 'interrupted', 'the first run to stop');
+    const firstRun = [...fake.received];
+    expect(firstRun.length).toBeGreaterThan(0);
+    // Space is freed; the user resumes. The service now hangs, so the second run has requests on the wire.
+    fake.onRequest = () => undefined;
+    writes.mode = 'ok';
+    settle.mockRestore();
+    endRun.mockRestore();
+    fake.hold = true;
+    const resumed = await jobs.resume('p1', id, false);
+    expect(resumed.ok).toBe(true);
+    await until(() => fake.held.length === 4, 'the second run\'s requests');
+    // Keydesk is killed here; the next start reads the send logs.
+    const db2 = new LocalDb(file);
+    next = { db: db2, jobs: jobService(db2, fake.url, new InlineJobWrites(db2)) };
+    const pendingAgain = next.db.jobItems(id, 'pending', 0, 1_000).items.map((i) => i.target);
+    // A key the first run sent may have been deleted: it must never be pending (sent again by a plain resume).
+    expect(pendingAgain.filter((k) => firstRun.includes(k))).toEqual([]);
+  } finally {
+    fake.onRequest = () => undefined;
+    writes.mode = 'ok';
+    logged.mockRestore();
+    await fake.close();
+    await jobs.close();
+    if (next) {
+      await next.jobs.close();
+      next.db.close();
+    }
+    db.close();
+  }
+});
