@@ -1,4 +1,6 @@
 // Review9: two paths where claim-ahead with a send log breaks what the job's items say.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -162,6 +164,55 @@ it('a resume after an end that could not be recorded keeps the first run\'s sent
   } finally {
     fake.onRequest = () => undefined;
     writes.mode = 'ok';
+    logged.mockRestore();
+    await fake.close();
+    await jobs.close();
+    if (next) {
+      await next.jobs.close();
+      next.db.close();
+    }
+    db.close();
+  }
+});
+
+it('a run whose send log cannot be started does not leave an older log to return its sent keys to pending after a crash', { timeout: 30_000 }, async () => {
+  const fake = await service();
+  const dir = tempDir('keydesk-review9-');
+  const file = join(dir, 'keydesk.db');
+  const db = new LocalDb(file);
+  const jobs = jobService(db, fake.url, new InlineJobWrites(db));
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  const stale = join(dir, 'job-sends');
+  let locked: string | null = null;
+  let next: { db: LocalDb; jobs: JobService } | null = null;
+  try {
+    // Run 1: four keys go, then a cancel; it ends cancelled with 196 pending.
+    fake.hold = true;
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys(200) } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => fake.held.length === 4, 'the first requests');
+    jobs.cancel('p1', id);
+    for (const res of fake.held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
+    await jobs.settled(id);
+    expect(db.jobCounts(id)).toMatchObject({ done: 4, pending: 196, sent: 0 });
+    // Its log could not be removed, and cannot be opened for writing either (on Windows: a scanner holding it; here:
+    // an immutable file). The resume runs without a log, as designed.
+    mkdirSync(stale, { recursive: true });
+    locked = join(stale, `${id}.sent`);
+    writeFileSync(locked, '1\n2\n3\n4\n');
+    execFileSync('chattr', ['+i', locked]);
+    const resumed = await jobs.resume('p1', id, false);
+    expect(resumed.ok).toBe(true);
+    await until(() => fake.held.length === 4, 'the resumed run\'s requests');
+    const sentByRun2 = fake.received.slice(4);
+    // Keydesk is killed here; the next start reads the send logs.
+    const db2 = new LocalDb(file);
+    next = { db: db2, jobs: jobService(db2, fake.url, new InlineJobWrites(db2)) };
+    const pendingAgain = next.db.jobItems(id, 'pending', 0, 1_000).items.map((i) => i.target);
+    expect(pendingAgain.filter((k) => sentByRun2.includes(k))).toEqual([]);
+  } finally {
+    if (locked) execFileSync('chattr', ['-i', locked]);
     logged.mockRestore();
     await fake.close();
     await jobs.close();
