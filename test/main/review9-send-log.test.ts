@@ -47,7 +47,10 @@ async function service(): Promise<{ url: string; received: string[]; hold: boole
 /** Inline writes that can be made to refuse: `busy` as another writer's lock would, `broken` for another cause. */
 class Switchable implements JobWrites {
   mode: 'ok' | 'busy' | 'broken' = 'ok';
-  constructor(private readonly inner: InlineJobWrites) {}
+  private readonly inner: InlineJobWrites;
+  constructor(inner: InlineJobWrites) {
+    this.inner = inner;
+  }
   private gate(): void {
     if (this.mode === 'busy') throw new JobWriteError('database is locked', true);
     if (this.mode === 'broken') throw new JobWriteError('database or disk is full', false);
