@@ -479,7 +479,7 @@ describe('items claimed ahead of their requests', () => {
       expect(db.jobItems(id, 'pending', 0, 1, false, unsent).total).toBe(200 - START_CONCURRENCY);
       expect(jobs.get('p1', id)?.counts).toMatchObject({ pending: 200 - START_CONCURRENCY, sent: START_CONCURRENCY });
       // Nothing but what was sent is in the send log.
-      expect(readSendLogs(join(dir, 'job-sends')).get(id)).toEqual(new Set(db.jobItems(id, 'sent', 0, 10, false, unsent).items.map((i) => i.seq)));
+      expect(readSendLogs(join(dir, 'job-sends')).get(id)?.sent).toEqual(new Set(db.jobItems(id, 'sent', 0, 10, false, unsent).items.map((i) => i.seq)));
 
       jobs.cancel('p1', id);
       for (const res of held) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true }));

@@ -875,7 +875,27 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     expect(db.jobItems('j', 'sent', 0, 10).total).toBe(5);
 
     // Killed here; the next start reads the log (1, 2 and 5: logged before each went out).
-    db.interruptRunningJobs('Keydesk stopped while this job ran.', undefined, [], new Map([['j', new Set([1, 2, 5])]]));
+    // A log another run left (an older one) is never applied to this run's claims.
+    const run = db.job('j')?.runAt ?? null;
+    expect(run).toBe(at(4));
+    db.interruptRunningJobs('Keydesk stopped while this job ran.', undefined, [], new Map([['j', { run: at(1), sent: new Set([1]) }]]));
+    expect(db.jobItems('j', 'unknown', 0, 10).items.map((i) => i.seq)).toEqual([2, 3, 4, 5, 6]);
+    db.close();
+  });
+
+  it('with its own run\'s send log: claimed items it logged are unknown, claimed ones never sent are as before the claim', () => {
+    const db = new LocalDb(':memory:');
+    db.createJob({ id: 'j', profileId: PROFILE, action: 'delete', params: '{}', createdAt: at(0) }, { keyValues: ['K-1', 'K-2', 'K-3', 'K-4', 'K-5', 'K-6'] });
+    db.beginJobRun('j', at(1));
+    db.jobStep(null, { jobId: 'j', max: 6 });
+    db.settleJobItems({ ...answers('j', 5, 'done'), items: [5, 6].map((seq) => ({ seq, state: 'unknown' as const, code: 'OUTCOME_UNKNOWN' as const, message: 'No answer.' })) }, at(2));
+    db.settleJobItems({ ...answers('j', 1, 'pending'), items: [1, 2, 3, 4].map((seq) => ({ seq, state: 'pending' as const, code: null, message: null })) }, at(2));
+    db.endJobRun('j', 'interrupted', 'stopped', at(3));
+    db.beginJobRun('j', at(4));
+    db.approveUnknownJobItems('j');
+    expect(db.jobStep(null, { jobId: 'j', max: 6, retry: true }).map((i) => i.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    db.settleJobItems(answers('j', 1, 'done'), at(5));
+    db.interruptRunningJobs('Keydesk stopped while this job ran.', undefined, [], new Map([['j', { run: at(4), sent: new Set([1, 2, 5]) }]]));
     const items = db.jobItems('j', undefined, 0, 10).items;
     expect(items.map((i) => [i.seq, i.state, i.code])).toEqual([
       [1, 'done', null],

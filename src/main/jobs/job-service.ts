@@ -15,7 +15,7 @@ import { keyCount } from '../../shared/operation-words.ts';
 import type { ItemSettlement, LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
 import { InlineJobWrites, isLockWait, type ClaimedItem, type JobRunEnd, type JobWrites } from './job-writer.ts';
-import { readSendLogs, removeSendLogs, SendLog, sendLogDir } from './send-log.ts';
+import { readSendLog, readSendLogs, removeSendLogs, SendLog, sendLogDir, type SendLogRead } from './send-log.ts';
 
 /** Requests in flight a job may reach by default: high for the local sandbox, modest for a remote service. */
 export const DEFAULT_CEILING = { sandbox: 64, remote: 8 } as const;
@@ -199,6 +199,10 @@ interface Run {
   claiming: boolean;
   /** Items claimed (sent in the file) and not sent yet, lowest first: sent as slots free. */
   ready: ClaimedItem[];
+  /** A claim came back short: nothing left to claim, until an item is put back (then there may be). */
+  exhausted: boolean;
+  /** Groups of answers being written now (retried while the lock holds): the items they put back count as unsent. */
+  inWrite: Set<SettleBatch>;
   /** The run's send log: an item's number goes in before its request goes out. Null: claims are made as slots free. */
   log: SendLog | null;
   /** Since when (performance.now()) the job's writes have been refused for keydesk.db's lock; null: they are not. */
@@ -348,7 +352,7 @@ export class JobService {
     this.sendLogs = deps.sendLogDir !== undefined ? deps.sendLogDir : sendLogDir(deps.db.file);
     // Whatever was running when Keydesk last stopped did not finish: say so, item by item. Its send log tells the
     // items that went out (unknown: they may have taken effect) from those claimed and never sent (pending again).
-    const sent = this.sendLogs === null ? new Map<string, Set<number>>() : readSendLogs(this.sendLogs);
+    const sent = this.sendLogs === null ? new Map<string, SendLogRead>() : readSendLogs(this.sendLogs);
     this.db.interruptRunningJobs('Keydesk stopped while this job ran.', undefined, [], sent);
     if (this.sendLogs !== null) removeSendLogs(this.sendLogs, sent.keys());
   }
@@ -535,6 +539,9 @@ export class JobService {
       return fail('KEYCHAIN_UNAVAILABLE', words);
     }
     if (this.runs.has(jobId)) return fail('CONFLICT', 'That job is already running.');
+    // What an earlier run claimed and left claimed (its end not recorded) is settled by its own log first: this run's
+    // log starts empty, and must not be the only word on those items after a crash.
+    this.db.settleLeftoverClaims(jobId, this.sendLogs === null ? null : readSendLog(this.sendLogs, jobId));
     // The yes to send the unknown items again is taken now the run surely starts, and for this run alone.
     if (retryUnknown) this.db.approveUnknownJobItems(jobId);
     // A job's first run began when it was started (its creation): only a resume has a time of its own, so a job
@@ -545,9 +552,10 @@ export class JobService {
     let log: SendLog | null = null;
     if (this.sendLogs !== null) {
       try {
-        log = SendLog.begin(this.sendLogs, jobId);
+        log = SendLog.begin(this.sendLogs, jobId, runAt);
       } catch (error) {
-        // Without it the run claims as slots free, each claim committed before its requests: slower, as safe.
+        // Without it the run claims as slots free, each claim committed before its requests: slower, as safe. A log
+        // an earlier run left (not replaced) names that run, and is never applied to this one's claims.
         console.error("keydesk: a job's send log could not be started; it claims its items as slots free:", error);
       }
     }
@@ -569,6 +577,8 @@ export class JobService {
       writing: new Set(),
       claiming: false,
       ready: [],
+      exhausted: false,
+      inWrite: new Set(),
       log,
       lockedSince: null,
       lockedSinceIso: '',
@@ -636,6 +646,8 @@ export class JobService {
           // are in, then look again; the job ends only when nothing is pending, in flight or waiting to be written.
           if (run.settle.length > 0 || run.writing.size > 0) {
             await this.answersWritten(run);
+            // A claim that came back short could not see items those answers put back: look again.
+            run.exhausted = false;
             continue;
           }
           break;
@@ -773,7 +785,7 @@ export class JobService {
    * paced. Nothing to claim (every item sent or ended, as far as this run knows): no claim is asked of the file.
    */
   private claimSize(run: Run, limit: number): number {
-    if (!(run.counts.pending - run.ready.length > 0 || run.retryUnknown)) return 0;
+    if (run.exhausted || !(run.counts.pending - run.ready.length > 0 || run.retryUnknown)) return 0;
     if (run.log !== null) return run.ready.length < limit ? Math.max(CLAIM_AHEAD, 2 * limit) - run.ready.length : 0;
     const free = limit - run.inflight - run.ready.length;
     return free <= 0 || (free < Math.ceil(limit / 4) && run.inflight > 0) ? 0 : run.control.pacedRate !== null ? 1 : free;
@@ -1034,6 +1046,7 @@ export class JobService {
       for (let attempt = 0; ; attempt++) {
         try {
           const claimed = await this.writes.claim(run.job.id, claim, run.retryUnknown);
+          if (claimed.length < claim) run.exhausted = true;
           this.lockLetGo(run);
           if (stopped(run)) {
             // Cancelled (or quitting) while the claim was being written: claimed, never sent, so back as they were.
@@ -1088,6 +1101,15 @@ export class JobService {
    * job stop, interrupted: its end then records those items unknown (they may have taken effect).
    */
   private async settle(run: Run, batch: SettleBatch): Promise<void> {
+    run.inWrite.add(batch);
+    try {
+      await this.settleBatch(run, batch);
+    } finally {
+      run.inWrite.delete(batch);
+    }
+  }
+
+  private async settleBatch(run: Run, batch: SettleBatch): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         await this.writes.settle(batch);
@@ -1273,7 +1295,12 @@ export class JobService {
    * the screen and an export say what they are (LocalDb.jobItems' `unsent`).
    */
   claimedUnsent(jobId: string): number[] {
-    return this.runs.get(jobId)?.ready.map((item) => item.seq) ?? [];
+    const run = this.runs.get(jobId);
+    // Put back (a cancel, a stop, a 429) and not yet in the file: the answers waiting, being written, or held back by
+    // another writer's lock (with the run's end, once it has ended).
+    const groups: SettleBatch[] = [...(run ? [...run.unwritten, ...run.inWrite] : []), ...(this.ends.get(jobId)?.end.batches ?? [])];
+    const putBack = [...(run?.settle ?? []), ...groups.flatMap((b) => b.items)].filter((i) => i.state === 'pending' || i.state === 'retry');
+    return [...(run?.ready.map((item) => item.seq) ?? []), ...putBack.map((i) => i.seq)];
   }
 
   /** A job of this profile; another profile's job is not found. */
@@ -1434,7 +1461,7 @@ export class JobService {
       const ends = [...shown, ...this.startingEnds(quitAt)];
       // The runs' send logs tell the items they sent from those claimed and put back by answers not written.
       for (const run of runs) run.log?.close();
-      const sent = this.sendLogs === null ? new Map<string, Set<number>>() : readSendLogs(this.sendLogs);
+      const sent = this.sendLogs === null ? new Map<string, SendLogRead>() : readSendLogs(this.sendLogs);
       this.db.withBusyTimeout(left(), () => this.db.interruptRunningJobs('Keydesk quit while this job ran.', quitAt, ends, sent));
       if (this.sendLogs !== null) removeSendLogs(this.sendLogs, sent.keys());
     } catch (error) {
@@ -1503,6 +1530,8 @@ function takeAnswers(run: Run): SettleBatch | null {
  */
 function putBack(run: Run, item: ClaimedItem, counted: boolean): void {
   if (counted) run.counts[item.retry ? 'unknown' : 'pending'] += item.size;
+  // Back in the file's pool (once written): a later claim may find it.
+  run.exhausted = false;
   settleLater(run, item.retry ? { seq: item.seq, state: 'retry', code: item.retry.code, message: item.retry.message } : { seq: item.seq, state: 'pending', code: null, message: null });
 }
 

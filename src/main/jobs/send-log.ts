@@ -4,8 +4,9 @@
 // sent unless it is recorded first holds here: before a request goes out, its item's number is appended to the
 // job's send log (one small write, on main, no wait for another thread). After a crash the next start reads the
 // log: an item claimed and in the log may have taken effect (unknown); one claimed and not in it never went out
-// (pending again, for a resume). The log is as durable as keydesk.db's commits (synchronous = NORMAL: it outlives
-// the process, not the machine losing power).
+// (pending again, for a resume). A log names the run it is for (its start time, jobs.run_at): a log left by another
+// run of the job is never applied. It outlives Keydesk's process, as keydesk.db's commits do; neither is synced to
+// the disk at each write (synchronous = NORMAL), so a power cut may lose the last moments of both.
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -28,12 +29,23 @@ export class SendLog {
     this.fd = fd;
   }
 
-  /** Starts a run's log, empty (a log left by an earlier run was read by the start that followed it). */
-  static begin(dir: string, jobId: string): SendLog {
+  /**
+   * Starts the log of the run that began at `run` (jobs.run_at), empty: what an earlier run's log said is in the file
+   * by now (LocalDb.settleLeftoverClaims, or the start after a crash).
+   */
+  static begin(dir: string, jobId: string, run: string): SendLog {
     if (!SAFE_ID.test(jobId)) throw new Error(`A job id that cannot name a file: ${jobId}`);
+    if (/[\r\n]/.test(run)) throw new Error('A run that cannot name a log.');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${jobId}${SUFFIX}`);
-    return new SendLog(file, openSync(file, 'w'));
+    const log = new SendLog(file, openSync(file, 'w'));
+    try {
+      log.write(`run ${run}\n`);
+    } catch (error) {
+      log.close();
+      throw error;
+    }
+    return log;
   }
 
   /** Records that these items are about to be sent; throws when it could not (they must not be sent then). */
@@ -41,9 +53,17 @@ export class SendLog {
     if (this.fd === null) throw new Error('The send log is closed.');
     if (seqs.length === 0) return;
     // Whole lines only: a line cut short by a crash mid-write was never followed by its request.
-    const bytes = Buffer.from(`${seqs.join('\n')}\n`, 'latin1');
-    let at = 0;
-    while (at < bytes.length) at += writeSync(this.fd, bytes, at);
+    this.write(`${seqs.join('\n')}\n`);
+  }
+
+  private write(text: string): void {
+    if (this.fd === null) throw new Error('The send log is closed.');
+    const bytes = Buffer.from(text, 'latin1');
+    for (let at = 0; at < bytes.length; ) {
+      const wrote = writeSync(this.fd, bytes, at);
+      if (wrote <= 0) throw new Error('The send log took no bytes.');
+      at += wrote;
+    }
   }
 
   /** Stops writing; the file stays until remove() (the run's end is recorded first). */
@@ -54,9 +74,37 @@ export class SendLog {
   }
 }
 
-/** Every send log in `dir`: per job, the items its last run sent (read by a start, after a crash or a quit). */
-export function readSendLogs(dir: string): Map<string, Set<number>> {
-  const logs = new Map<string, Set<number>>();
+/** What a run's log says: the run it is for (jobs.run_at; null when it does not say), and the items it sent. */
+export interface SendLogRead {
+  run: string | null;
+  sent: Set<number>;
+}
+
+/** One job's send log, or null when there is none (or it cannot be read: then none of its claims is returned). */
+export function readSendLog(dir: string, jobId: string): SendLogRead | null {
+  if (!SAFE_ID.test(jobId)) return null;
+  let text: string;
+  try {
+    text = readFileSync(join(dir, `${jobId}${SUFFIX}`), 'latin1');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.error("keydesk: a job's send log could not be read:", error);
+    return null;
+  }
+  return parse(text);
+}
+
+function parse(text: string): SendLogRead {
+  // The last line counts only if it ended: a write the crash cut short had no request after it.
+  const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n');
+  const head = /^run (.+)$/.exec(lines[0] ?? '');
+  const sent = new Set<number>();
+  for (const line of lines) if (/^\d+$/.test(line)) sent.add(Number(line));
+  return { run: head?.[1] ?? null, sent };
+}
+
+/** Every send log in `dir`: per job, what its last run's log says (read by a start, after a crash or a quit). */
+export function readSendLogs(dir: string): Map<string, SendLogRead> {
+  const logs = new Map<string, SendLogRead>();
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -66,20 +114,9 @@ export function readSendLogs(dir: string): Map<string, Set<number>> {
   for (const name of names) {
     if (!name.endsWith(SUFFIX)) continue;
     const jobId = name.slice(0, -SUFFIX.length);
-    if (!SAFE_ID.test(jobId)) continue;
-    let text: string;
-    try {
-      text = readFileSync(join(dir, name), 'latin1');
-    } catch (error) {
-      // Unread, its job's claimed items all count as sent (unknown): never sent again unasked.
-      console.error("keydesk: a job's send log could not be read:", error);
-      continue;
-    }
-    // The last line counts only if it ended: a write the crash cut short had no request after it.
-    const whole = text.slice(0, text.lastIndexOf('\n') + 1);
-    const seqs = new Set<number>();
-    for (const line of whole.split('\n')) if (/^\d+$/.test(line)) seqs.add(Number(line));
-    logs.set(jobId, seqs);
+    // Unread, its job's claimed items all count as sent (unknown): never sent again unasked.
+    const read = readSendLog(dir, jobId);
+    if (read !== null) logs.set(jobId, read);
   }
   return logs;
 }

@@ -681,6 +681,11 @@ function shownItemState(param: string, table = ''): string {
 }
 const JOB_SELECT =
   'SELECT id, profile_id AS profileId, action, params, state, reason, created_at AS createdAt, finished_at AS finishedAt, total, run_at AS runAt, answered_at AS answeredAt, end_unseen AS endUnseen FROM jobs';
+/** What a run's send log says (send-log.ts): the run it is for (jobs.run_at) and the items it sent. */
+export interface SendLogRecord {
+  run: string | null;
+  sent: ReadonlySet<number>;
+}
 /** A job's row as JOB_SELECT reads it. */
 type JobRow = Omit<StoredJob, 'endUnseen'> & { endUnseen: number };
 const storedJob = (row: JobRow): StoredJob => ({ ...row, endUnseen: row.endUnseen !== 0 });
@@ -1973,10 +1978,10 @@ export class LocalDb {
    * back: each is written as it was shown, in the same transaction, where its job is still running in the file (or
    * whatever its state, with `anyState`).
    */
-  interruptRunningJobs(reason: string, at?: string, ends: readonly RunEndRecord[] = [], sent: ReadonlyMap<string, ReadonlySet<number>> = new Map()): string[] {
+  interruptRunningJobs(reason: string, at?: string, ends: readonly RunEndRecord[] = [], sent: ReadonlyMap<string, SendLogRecord> = new Map()): string[] {
     return this.tx(() => {
       // Items claimed that the run's send log says never went out: back as they were before the claim (send-log.ts).
-      for (const [jobId, seqs] of sent) this.returnUnsent(jobId, seqs);
+      for (const [jobId, log] of sent) this.returnUnsent(jobId, log);
       const running = this.db.prepare("SELECT state FROM jobs WHERE id = ?");
       for (const end of ends) {
         const state = (running.get(end.jobId) as { state: string } | undefined)?.state;
@@ -2008,13 +2013,32 @@ export class LocalDb {
    * went on the wire. A pending item claimed goes back to pending; one of the unknown items the user chose to send
    * again (claimed with its earlier code kept) back to 'retry', which the caller's next step makes unknown again.
    */
-  private returnUnsent(jobId: string, sentSeqs: ReadonlySet<number>): void {
+  private returnUnsent(jobId: string, log: SendLogRecord): void {
+    // Only the log of the run that claimed them: another run's (an older one left behind) says nothing of these.
     this.db
       .prepare(
         `UPDATE job_items SET state = CASE WHEN code IS NULL THEN 'pending' ELSE 'retry' END
-         WHERE job_id = ? AND state = 'sent' AND seq NOT IN (SELECT value FROM json_each(?))`,
+         WHERE job_id = ?1 AND state = 'sent' AND seq NOT IN (SELECT value FROM json_each(?2))
+           AND ?3 IS NOT NULL AND ?3 = (SELECT run_at FROM jobs WHERE id = ?1)`,
       )
-      .run(jobId, JSON.stringify([...sentSeqs]));
+      .run(jobId, JSON.stringify([...log.sent]), log.run);
+  }
+
+  /**
+   * Before a job runs again: items an earlier run of it claimed and left so (its end could not be recorded) are
+   * settled first, by that run's send log where it has one: never sent, back as before the claim; sent, or not
+   * known, unknown (they may have taken effect: never sent again unasked). A yes to send unknown items again was
+   * for that run: those it did not send are unknown again. So the new run's log starts over nothing it must know.
+   */
+  settleLeftoverClaims(jobId: string, log: SendLogRecord | null): void {
+    this.tx(() => {
+      if (log !== null) this.returnUnsent(jobId, log);
+      this.markSentStale('SELECT id FROM jobs WHERE id = ?', jobId);
+      this.db
+        .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
+        .run('Sent by an earlier run of this job; no answer was recorded. It may or may not have taken effect.', jobId);
+      this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
+    });
   }
 
   /**
