@@ -290,12 +290,10 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       res.setHeader('Connection', 'close');
       throw new WireError('PAYLOAD_TOO_LARGE', `The body is larger than ${LIMITS.bodyMaxBytes / 1024} KiB.`);
     }
-    // 5. Media type and 6. JSON syntax. A POST body must be JSON. A GET's body is read only when it says it is
-    // JSON: wire.md lets the apiKey (and so any parameter) come from "the other place", which for a GET is a JSON
-    // body; any other GET body is ignored, as HTTP lets a server do.
+    // 5. Media type and 6. JSON syntax (POST bodies). A POST body must be JSON.
     let body: Record<string, unknown> | null = null;
     const jsonBody = isJsonMediaType(req.headers['content-type']);
-    if (raw.length > 0 && (req.method === 'POST' || jsonBody)) {
+    if (raw.length > 0 && req.method === 'POST') {
       if (!jsonBody) {
         throw new WireError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
       }
@@ -309,6 +307,11 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
         throw new WireError('INVALID_INPUT', 'The JSON body must be an object.');
       }
       body = parsed as Record<string, unknown>;
+    } else if (raw.length > 0 && jsonBody && HANDLERS[routeName].auth !== 'public') {
+      // wire.md: the apiKey is also accepted "in the other place", which for a GET is a JSON body. Only the apiKey
+      // is read from it; a GET's body that is not a JSON object is ignored, as any other GET body is (a GET never
+      // gets 415 or a JSON error, and validation, which needs no apiKey, always reads its query alone).
+      body = getBodyApiKey(raw);
     }
     const params = new Params(new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), body);
     // The handler's type ties its reply to this route's detail body (routes/index.ts).
@@ -435,4 +438,16 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       });
     });
   });
+}
+
+/** The apiKey of a GET's JSON body, as the only parameter read from it; null when it has none or is not JSON. */
+function getBodyApiKey(raw: Buffer): Record<string, unknown> | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !('apiKey' in parsed)) return null;
+  return { apiKey: parsed.apiKey };
 }

@@ -104,6 +104,11 @@ describe('identifier-check answers (wire.md: {message, service}, service null wh
     ['the detail dialect', { success: true, message: 'x', exists: true, service: 'Other Co' }, { exists: true, service: 'Other Co' }],
     ['service as an object with a name', { message: 'exists', service: { name: 'Other Co', identifier: 'other' } }, { exists: true, service: 'Other Co' }],
     ['service as an object with no name', { message: 'exists', service: { id: 7 } }, { exists: true, service: null }],
+    // Only null (or false) says free: anything else names a service, whatever it holds (review9 #9).
+    ['service as an empty name', { message: 'exists', service: '' }, { exists: true, service: null }],
+    ['service as true', { message: 'exists', service: true }, { exists: true, service: null }],
+    ['service as a number', { message: 'exists', service: 7 }, { exists: true, service: null }],
+    ['service as false', { message: 'does not exist', service: false }, { exists: false, service: null }],
   ])('%s', async (_, body, data) => {
     fake.on('GET', '/api/identifier-check', { status: 200, body });
     expect(await client.identifierCheck('other')).toEqual({ ok: true, data });

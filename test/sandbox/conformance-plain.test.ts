@@ -186,22 +186,42 @@ describe('apiKey (wire.md "General" and "Parameters")', () => {
     expect(res.body.code).toBe('NOT_FOUND');
   });
 
-  it('is accepted in a JSON body for a GET too ("the sandbox also accepts it in the other place")', async (ctx) => {
-    if (!t.local) ctx.skip();
-    // fetch refuses a GET with a body, as most clients do; node:http sends one as any HTTP client may.
+  /** A GET with a body, sent by node:http (fetch refuses a GET with a body, as most clients do; any HTTP client may). */
+  async function getWithBody(pathAndQuery: string, body: string): Promise<{ status: number; text: string }> {
     const { request } = await import('node:http');
-    const u = new URL(`${t.url}/api/execution-count`);
-    const body = JSON.stringify({ apiKey: t.apiKey });
-    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const r = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'GET', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const u = new URL(`${t.url}${pathAndQuery}`);
+    return new Promise((resolve, reject) => {
+      const r = request({ host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, method: 'GET', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
         let text = '';
         res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, text }));
       });
       r.on('error', reject);
       r.end(body);
     });
+  }
+
+  it('is accepted in a JSON body for a GET too ("the sandbox also accepts it in the other place")', async (ctx) => {
+    if (!t.local) ctx.skip();
+    const answer = await getWithBody('/api/execution-count', JSON.stringify({ apiKey: t.apiKey }));
     expect(answer.status, answer.text).toBe(200);
     expect(Object.keys(JSON.parse(answer.text) as object)).toEqual(['executionCount']);
+  });
+
+  it('is the only thing read from a GET\'s JSON body: other fields are not parameters, a body that is not JSON is ignored, and validation reads its query alone', async (ctx) => {
+    if (!t.local) ctx.skip();
+    // A term in the body is not the search: the query has none, so the apiKey is taken from the body and the term is
+    // still missing.
+    const searched = await getWithBody('/api/generated-key/fetch', JSON.stringify({ apiKey: t.apiKey, fetch: 'ANY-TERM' }));
+    expect(searched.status, searched.text).toBe(400);
+    expect(JSON.parse(searched.text)).toMatchObject({ code: 'INVALID_INPUT', message: 'fetch is required.' });
+    // Not JSON at all: ignored, as any other GET body; the apiKey in the query still counts.
+    const broken = await getWithBody(`/api/execution-count?${withKey()}`, '{"apiKey": ');
+    expect(broken.status, broken.text).toBe(200);
+    // Validation needs no apiKey and always answers 200 with an outcome: a body never turns it into a 400.
+    const [k] = await generateReal({});
+    const validated = await getWithBody(`/v2_validation?${q({ key: k?.value ?? '', service: t.service, hwid: 'HW-GET-BODY' })}`, '{"key": 1, ');
+    expect(validated.status, validated.text).toBe(200);
+    expect((JSON.parse(validated.text) as { V2_Authentication?: string }).V2_Authentication).toBe('success');
   });
 });
 

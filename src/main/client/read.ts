@@ -142,12 +142,13 @@ const OUTCOME_FIELDS = ['V2_Authentication', 'Authentication', 'Key_Information'
 
 /**
  * service-api.md 4.6: the client library carries validation's answer in a property `result`. A service that sends
- * it that way (`{success, message, result: {V2_Authentication, …}}`) is read from `result`: the outer `success`
- * only says the call went through, and read as the outcome it would let a refused machine in.
+ * it that way (`{success, message, result: {…}}`) is read from `result` alone, whatever shape it has there: the
+ * outer `success` only says the call went through, and read as the outcome it would let a refused machine in. A
+ * `result` Keydesk cannot read is no answer (BAD_RESPONSE), never the outer success.
  */
 function unwrapResult(v: Obj): Obj {
   const inner = v.result;
-  if (!isObj(inner) || OUTCOME_FIELDS.some((f) => f in v) || !OUTCOME_FIELDS.some((f) => f in inner)) return v;
+  if (!isObj(inner) || OUTCOME_FIELDS.some((f) => f in v)) return v;
   return { ...inner, message: str(inner.message) ?? str(v.message) ?? undefined };
 }
 

@@ -392,7 +392,8 @@ export class ServiceClient {
 
   /**
    * The real dialect answers `{message, service}`, service null when the identifier is free (wire.md); the
-   * detail one adds `exists`. A service sent as an object (the service record) is taken, named by its `name`.
+   * detail one adds `exists`. A service sent as an object (the service record) is taken, named by its `name`; any
+   * other value but null (or false) is taken too, with no name to show.
    * An answer with neither `exists` nor `service` does not say: BAD_RESPONSE, never "free" (the vendor would
    * then pick an identifier that is taken).
    */
@@ -402,7 +403,9 @@ export class ServiceClient {
       const service = readString(raw) || (isObject(raw) ? readString(raw.name) || null : null);
       if (typeof b.exists === 'boolean') return { exists: b.exists, service };
       if (!('service' in b)) return UNREADABLE;
-      return { exists: service !== null || isObject(raw), service };
+      // Free only when the service says no service (null; false read the same): anything else names one, even a
+      // value Keydesk cannot read as a name (the vendor must not pick an identifier that is taken).
+      return { exists: raw !== null && raw !== false, service };
     });
   }
 

@@ -1,4 +1,4 @@
-// Review9: validation's answer carried in `result` (service-api.md 4.6) is the outcome; the outer `success` only
+// validation's answer carried in `result` (service-api.md 4.6) is the outcome; the outer `success` only
 // says the call went through, so it must never let a machine in when `result` is there.
 import { expect, it } from 'vitest';
 import { readValidation } from '../../src/main/client/read.ts';

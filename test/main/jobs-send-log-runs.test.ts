@@ -1,4 +1,5 @@
-// Review9: two paths where claim-ahead with a send log breaks what the job's items say.
+// Claim-ahead with a send log (send-log.ts) across runs, ends the lock holds back, and a log that cannot be replaced:
+// what the items say, on screen and after a crash, matches what went to the service (review9 #1-#3).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
