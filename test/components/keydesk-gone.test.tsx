@@ -3,14 +3,14 @@
 // "Keydesk stopped answering" (not the service's name, which was never asked), a running job's line and badge say
 // its state is not known, with no Cancel that cannot reach anyone; once Keydesk answers again (here a restarted
 // harness refusing this page's old token), the banner asks for a reload, as this window missed what happened.
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationName } from '../../src/shared/contract.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 import type { Failure } from '../../src/shared/result.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -91,6 +91,39 @@ describe("the window when Keydesk's own core stops answering", () => {
     expect(line()).toBe('Extend by 3 days, state not known: Keydesk stopped answering. Last seen: 288 of 2,000 done.');
     expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
+
+  it("says a job's state is not known, with no Cancel, in All keys and Keys' Generate too, where nothing else is asked of Keydesk (walk9 U3)", async () => {
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
+    const generating: JobSummary = { ...running, id: '22222222-2222-4222-8222-222222222222', action: 'generate', days: null, total: 150_000, counts: { pending: 50_000, sent: 0, done: 100_000, failed: 0, unknown: 0 } };
+    render(<App />);
+    await screen.findByLabelText('Active service');
+    act(() => {
+      useKeydesk.getState().setView('ledger');
+    });
+    // Main's progress events: All keys' bulk job and Keys' generate job run.
+    act(() => {
+      emit('jobs.progress', running);
+      emit('jobs.progress', generating);
+    });
+    const bulk = () => document.querySelector('.bulk-progress [role="status"]')?.textContent ?? '';
+    await waitFor(() => {
+      expect(bulk()).toMatch(/^Extend by 3 days, running: 288 of 2,000 done/);
+    });
+    expect(screen.getAllByRole('button', { name: 'Cancel' }).length).toBeGreaterThan(0);
+
+    // The harness dies; the page asks nothing itself (no click, no view change): the event stream just goes quiet.
+    everyCallAnswers(GONE);
+    expect(await screen.findByText('Keydesk stopped answering.', undefined, { timeout: 20_000 })).toBeTruthy();
+    expect(bulk()).toBe('Extend by 3 days, state not known: Keydesk stopped answering. Last seen: 288 of 2,000 done.');
+    expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
+    // Keys' Generate says the same of its job.
+    act(() => {
+      useKeydesk.getState().setView('keys');
+    });
+    const panel = await screen.findByRole('group', { name: 'Generate job' });
+    expect(within(panel).getByRole('status').textContent).toBe('Generate, state not known: Keydesk stopped answering. Last seen: 100,000 of 150,000 done.');
+    expect(within(panel).queryByRole('button', { name: 'Cancel' })).toBeNull();
+  }, 30_000);
 
   it('does not blame the service when a read of it gets no answer from Keydesk', async () => {
     render(<App />);

@@ -17,6 +17,9 @@ import { Profiles } from './views/Profiles/Profiles.tsx';
 import { Validate } from './views/Validate/Validate.tsx';
 import { VIEWS } from './views/registry.ts';
 import { offlineCause, offlineHeadline, unknownWords } from './lib/words.ts';
+import { call } from './lib/api.ts';
+import { isLive } from './lib/jobs.ts';
+import { KEYDESK_WATCH_MS } from './store/ui.ts';
 
 const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   overview: Overview,
@@ -93,6 +96,27 @@ function KeydeskGoneBanner() {
       </p>
     </div>
   );
+}
+
+/**
+ * While this window shows a job as running, Keydesk's core is asked a light question every few seconds: a job's
+ * progress comes as events, which simply stop when the core is gone (the harness's process killed), so a view that
+ * asks nothing else (All keys, Keys' Generate) would go on saying "running" with a live Cancel. The answer (or
+ * none) goes through api.ts like every call, so no answer at all marks Keydesk gone (ui.ts keydeskGone), and every
+ * job line then says its state is not known.
+ */
+function KeydeskWatch() {
+  const watching = useKeydesk(
+    (s) => s.keydeskGone === null && [s.job, s.bulkJob, s.generateJob, s.jobElsewhere, ...s.jobList].some((j) => j !== null && isLive(j)),
+  );
+  useEffect(() => {
+    if (!watching) return;
+    const timer = setInterval(() => void call('app.status', undefined), KEYDESK_WATCH_MS);
+    return () => {
+      clearInterval(timer);
+    };
+  }, [watching]);
+  return null;
 }
 
 /**
@@ -218,6 +242,7 @@ export function App() {
         ))}
       </nav>
       <main className="content">
+        <KeydeskWatch />
         <KeydeskGoneBanner />
         <OfflineBanner />
         {/* Keyed by view and profile: leaving a failed view, or switching service, gives it a fresh start. */}

@@ -13,6 +13,8 @@ const MAX_ERRORS = 3;
 const MAX_SUCCESSES = 2;
 /** How often Keydesk's core is asked again while it does not answer this window. */
 export const KEYDESK_PROBE_MS = 2_000;
+/** How often Keydesk's core is asked whether it answers while this window shows a job running (App.tsx KeydeskWatch). */
+export const KEYDESK_WATCH_MS = 5_000;
 
 export interface UiSlice {
   view: ViewName;
