@@ -89,7 +89,7 @@ describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
     });
     expect(rowTexts()[0]?.[1]).toBe('Cancelled');
     expect(within(detail).getAllByRole('status')[0]?.textContent).toBe('Generate, cancelled: 200,000 of 300,000 done, 100,000 not sent.');
-    expect(within(detail).getByRole('button', { name: 'Resume (100,000 not sent)' })).toBeTruthy();
+    expect(within(detail).getByRole('button', { name: 'Resume generating 100,000 keys' })).toBeTruthy();
   });
 });
 
@@ -162,7 +162,7 @@ describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
     );
     await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\)/ }));
     const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
-    await user.click(within(detail).getByRole('button', { name: 'Resume (100,000 not sent)' }));
+    await user.click(within(detail).getByRole('button', { name: 'Resume generating 100,000 keys' }));
     const errors = screen.getByRole('alert', { name: 'Errors' });
     await waitFor(() => {
       expect(errors.textContent).toContain('That job is already running.');

@@ -252,7 +252,11 @@ describe('Jobs: one job opened', () => {
     expect(fake.calls.some((c) => c.name === 'jobs.resume')).toBe(false);
 
     fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null, days: 30, total: 6, counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 } })]);
-    await user.click(within(detail).getByRole('button', { name: 'Resume (3 not sent)' }));
+    await user.click(within(detail).getByRole('button', { name: 'Resume extending 3 keys by 30 days…' }));
+    // A cancel was a change of mind: resuming an extend asks first, naming the act and the count.
+    const resumeDialog = screen.getByRole('dialog', { name: 'Extend the 3 keys not sent by 30 days?' });
+    expect(fake.calls.some((c) => c.name === 'jobs.resume')).toBe(false);
+    await user.click(within(resumeDialog).getByRole('button', { name: 'Extend 3 keys' }));
     expect(fake.calls.filter((c) => c.name === 'jobs.resume').map((c) => c.input)).toEqual([{ jobId: EXTEND, retryUnknown: false }]);
     await waitFor(() => {
       expect(rowTexts()[0]?.[1]).toBe('Running');

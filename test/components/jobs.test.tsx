@@ -357,7 +357,7 @@ describe('All keys: jobs', () => {
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [extend], elsewhere: [] } });
     render(<AllKeys />);
     const bar = screen.getByRole('region', { name: 'Bulk actions' });
-    await within(bar).findByRole('button', { name: 'Resume (661,686 not sent)' });
+    await within(bar).findByRole('button', { name: 'Resume extending 661,686 keys by 2 days…' });
     // A generate job (from Keys) runs and finishes: said here while it runs, and the extend's panel stays.
     act(() => { emit('jobs.progress', summary({ id: 'gen-1', total: 120_000, counts: { pending: 20_000, sent: 0, done: 100_000, failed: 0, unknown: 0 } })); });
     expect(within(bar).getByText(/^A generate job is running for this profile \(follow or cancel it in Keys\): Generate, running: 100,000 of 120,000 done/)).toBeTruthy();
@@ -371,7 +371,8 @@ describe('All keys: jobs', () => {
     fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ ...extend, state: 'running', finishedAt: null }) });
     const user = userEvent.setup();
     await user.click(within(bar).getByRole('button', { name: 'Export results CSV' }));
-    await user.click(within(bar).getByRole('button', { name: 'Resume (661,686 not sent)' }));
+    await user.click(within(bar).getByRole('button', { name: 'Resume extending 661,686 keys by 2 days…' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Extend the 661,686 keys not sent by 2 days?' })).getByRole('button', { name: 'Extend 661,686 keys' }));
     await waitFor(() => {
       expect(fake.calls.filter((c) => c.name === 'jobs.export' || c.name === 'jobs.resume').map((c) => [c.name, c.input])).toEqual([
         ['jobs.export', { jobId: 'ext-1', format: 'csv' }],

@@ -168,7 +168,7 @@ describe('Jobs', () => {
     expect(truth.seen).toBe(10_000);
     expect(truth.extended).toBe(done);
     expect(truth.counts).toMatchObject({ done, pending: notSent, failed: 0, unknown: 0, sent: 0 });
-    await detail.getByRole('button', { name: `Resume (${(notSent ?? 0).toLocaleString('en-US')} not sent)` }).waitFor();
+    await detail.getByRole('button', { name: `Resume extending ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'} by 1 day…` }).waitFor();
   });
 
   it('after Keydesk quits mid-job, lists the job interrupted with true counts, and Resume sends only the not sent', async () => {
@@ -224,7 +224,9 @@ describe('Jobs', () => {
     await page.getByRole('button', { name: /^Extend by 3 days, started / }).click();
     const detail = page.getByRole('region', { name: 'Extend by 3 days' });
     await detail.getByText('Keydesk quit while this job ran.').waitFor();
-    await detail.getByRole('button', { name: `Resume (${(notSent ?? 0).toLocaleString('en-US')} not sent)` }).click();
+    await detail.getByRole('button', { name: `Resume extending ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'} by 3 days…` }).click();
+    // An extend's resume asks first, naming the act and the count.
+    await page.getByRole('dialog', { name: /^Extend the .* not sent by 3 days\?$/ }).getByRole('button', { name: `Extend ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'}` }).click();
     await row.getByRole('cell', { name: 'Finished', exact: true }).waitFor({ timeout: 120_000 });
     const after = (await row.getByRole('cell').allTextContents()).slice(3, 7).map((c) => Number(c.replaceAll(/\D/g, '')));
     // The not sent are done, and nothing else was sent: any unknown stay unknown. (A graceful quit lets the one

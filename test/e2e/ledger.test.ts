@@ -158,7 +158,7 @@ describe('All keys', () => {
     const unknown = count(/([\d,]+) unknown/);
     expect(deleted).toBeGreaterThan(0);
     expect(deleted + notSent + unknown).toBe(2_000);
-    await page.getByRole('button', { name: `Resume (${notSent.toLocaleString('en-US')} not sent)` }).waitFor();
+    await page.getByRole('button', { name: `Resume deleting ${notSent.toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'}…` }).waitFor();
     await page.getByLabel('Status').selectOption('deleted');
     await page.getByText(`${deleted.toLocaleString('en-US')} keys`).waitFor();
     await app.nav('Profiles');

@@ -43,6 +43,45 @@ const HOW_LONG = 'up to about a minute after hundreds of thousands of keys';
 const RESUMING = `Keydesk first finishes recording keys already made (${HOW_LONG})`;
 const STARTING = `Keydesk first finishes recording keys already made, then lists the requests it will send (${HOW_LONG})`;
 
+/**
+ * What a stopped job's Resume does, in words: the button's label names the act and how many keys it reaches, and
+ * an act that changes keys for good (delete, extend, reset HWID) has the words of the yes it asks for first.
+ */
+export function resumeWords(j: Pick<JobSummary, 'action' | 'days' | 'counts'>): {
+  label: string;
+  confirm: { title: string; body: string; confirmLabel: string } | null;
+} {
+  const left = j.counts.pending;
+  const keys = fmt.count(left, NOUNS.key);
+  const these = left === 1 ? 'the 1 key not sent' : `the ${keys} not sent`;
+  const stopped = `The job was stopped before ${left === 1 ? 'it was' : 'these were'} sent.`;
+  switch (j.action) {
+    case 'delete':
+      return {
+        label: `Resume deleting ${keys}…`,
+        confirm: { title: `Delete ${these}?`, body: `${stopped} Resuming deletes ${left === 1 ? 'it' : 'each of them'} on the service; a deleted key cannot be brought back.`, confirmLabel: `Delete ${keys}` },
+      };
+    case 'extend': {
+      const by = j.days === null ? '' : ` by ${fmt.count(j.days, NOUNS.day)}`;
+      return {
+        label: `Resume extending ${keys}${by}…`,
+        confirm: { title: `Extend ${these}${by}?`, body: `${stopped} Resuming extends ${left === 1 ? 'it' : 'each of them'}${by}; an extension is not taken back.`, confirmLabel: `Extend ${keys}` },
+      };
+    }
+    case 'resetHwid':
+      return {
+        label: `Resume resetting the HWID of ${keys}…`,
+        confirm: {
+          title: `Reset the HWID of ${these}?`,
+          body: `${stopped} Resuming unbinds ${left === 1 ? 'it from its machine; it binds' : 'each from its machine; each binds'} to the next machine that validates it.`,
+          confirmLabel: `Reset the HWID of ${keys}`,
+        },
+      };
+    case 'generate':
+      return { label: `Resume generating ${keys}`, confirm: null };
+  }
+}
+
 /** A job asked of main and not answered yet: said with how long it has been (StartingLine adds it, ticking). */
 export function startingLine(s: { action: JobAction; days: number | null; resume: boolean }): string {
   return `${jobTitle(s)}: ${s.resume ? 'resuming' : 'starting'} the job… ${s.resume ? RESUMING : STARTING}; nothing new has been sent yet.`;

@@ -3,6 +3,7 @@ import type { JobSummary, LedgerRow, LedgerSortField } from '../../../../shared/
 import { schemas } from '../../../../shared/rules.ts';
 import { isExpired } from '../../components/Badge.tsx';
 import { CancelJobButton } from '../../components/CancelJobButton.tsx';
+import { ResumeJobButton } from '../../components/ResumeJobButton.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
@@ -223,9 +224,7 @@ function JobPanel({ job }: { job: JobSummary }) {
           <CancelJobButton status={statusRef} onCancel={cancel} />
         )}
         {!running && job.counts.pending > 0 && (
-          <button type="button" onClick={() => void resume(false, job.id)}>
-            Resume ({n(job.counts.pending)} not sent)
-          </button>
+          <ResumeJobButton job={job} onResume={() => void resume(false, job.id)} />
         )}
         {!running && job.counts.unknown > 0 && (
           <button type="button" onClick={() => { setConfirmUnknown(true); }}>

@@ -3,6 +3,7 @@ import type { JobItem, JobItemState, JobSummary } from '../../../../shared/domai
 import { JOBS_LIST_MAX } from '../../../../shared/contract.ts';
 import { Badge, type Tone } from '../../components/Badge.tsx';
 import { CancelJobButton } from '../../components/CancelJobButton.tsx';
+import { ResumeJobButton } from '../../components/ResumeJobButton.tsx';
 import { checkFirstWords, UnknownCheckResult, useUnknownCheck } from '../../components/UnknownCheck.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
@@ -376,9 +377,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
           />
         )}
         {!live && job.counts.pending > 0 && (
-          <button type="button" disabled={starting !== null} onClick={() => void again(false)}>
-            Resume ({fmt.number(job.counts.pending)} not sent)
-          </button>
+          <ResumeJobButton job={job} disabled={starting !== null} onResume={() => void again(false)} />
         )}
         {!live && job.counts.unknown > 0 && (
           <button type="button" disabled={starting !== null} onClick={() => { setConfirm('unknown'); }}>

@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import type { JobSummary } from '../../../shared/domain.ts';
+import { resumeWords } from '../lib/jobs.ts';
+import { ConfirmDialog } from './ConfirmDialog.tsx';
+
+/**
+ * A stopped job's Resume, named by what it does ("Resume deleting 44,821 keys…"). A cancel is a change of mind, so
+ * a resume that deletes, extends or resets (none of which can be taken back by sending again) asks first, naming
+ * the act and the count; a generate's resume only makes the keys that were asked for, and goes at once.
+ */
+export function ResumeJobButton({ job, disabled, onResume }: { job: JobSummary; disabled?: boolean; onResume: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const words = resumeWords(job);
+  const { confirm } = words;
+  return (
+    <>
+      <button
+        type="button"
+        disabled={disabled}
+        onClick={() => {
+          if (confirm) setAsking(true);
+          else onResume();
+        }}
+      >
+        {words.label}
+      </button>
+      {confirm && (
+        <ConfirmDialog
+          open={asking}
+          title={confirm.title}
+          body={confirm.body}
+          confirmLabel={confirm.confirmLabel}
+          destructive
+          onCancel={() => { setAsking(false); }}
+          onConfirm={() => {
+            setAsking(false);
+            onResume();
+          }}
+        />
+      )}
+    </>
+  );
+}
