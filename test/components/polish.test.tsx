@@ -56,7 +56,7 @@ describe('All keys: a filter main refuses', () => {
 });
 
 describe('form drafts and a profile switch', () => {
-  it('clears what was typed for one service (identifier, search terms, a generate note) when another profile becomes active, and keeps habits', async () => {
+  it('clears what was typed for one service (identifier, search terms, a generate note) when another profile becomes active', async () => {
     const s = useKeydesk.getState();
     s.setDraft('validate.service', 'service-of-a');
     s.setDraft('validate.keyValue', 'KEY-OF-A');
@@ -74,9 +74,38 @@ describe('form drafts and a profile switch', () => {
     expect(d['keyless.term']).toBeUndefined();
     expect(d['identifier.value']).toBeUndefined();
     expect(d['generate.note']).toBeUndefined();
-    // How many to generate is the person's habit, not the service's: it stays.
-    expect(d['generate.count']).toBe('300000');
+    // How many to generate is the input of an act on A: it is kept for A, not carried to B (walk9 P1).
+    expect(d['generate.count']).toBeUndefined();
     await waitFor(() => { expect(useKeydesk.getState().activeProfileId).toBe('p2'); });
+  });
+
+  it('keeps the count, expiry date and bulk days typed for one profile with that profile: another finds its own, and coming back finds them (walk9 P1)', async () => {
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KEY-AAA')], total: 1, totalCapped: false } });
+    const user = userEvent.setup();
+    const { unmount } = render(<><GenerateForm /><AllKeys /></>);
+    const count = () => screen.getByLabelText<HTMLInputElement>('Count');
+    const expiry = () => screen.getByLabelText<HTMLInputElement>('Expiry date');
+    const days = () => within(screen.getByRole('region', { name: 'Bulk actions' })).getByLabelText<HTMLInputElement>('Days');
+    const defaults = { count: count().value, expiry: expiry().value, days: days().value };
+    await user.clear(count());
+    await user.type(count(), '2000');
+    fireEvent.change(expiry(), { target: { value: '2028-03-01' } });
+    await user.clear(days());
+    await user.type(days(), '5');
+
+    fake.impl['profiles.select'] = (input) => Promise.resolve({ ok: true, data: input.id === 'p2' ? remoteProfile : sandboxProfile });
+    await act(() => useKeydesk.getState().selectProfile('p2'));
+    // The other service: none of A's numbers, each field as it starts.
+    expect({ count: count().value, expiry: expiry().value, days: days().value }).toEqual(defaults);
+    expect(defaults).not.toEqual({ count: '2000', expiry: '2028-03-01', days: '5' });
+    await user.clear(days());
+    await user.type(days(), '9');
+
+    await act(() => useKeydesk.getState().selectProfile('sandbox'));
+    expect({ count: count().value, expiry: expiry().value, days: days().value }).toEqual({ count: '2000', expiry: '2028-03-01', days: '5' });
+    await act(() => useKeydesk.getState().selectProfile('p2'));
+    expect(days().value).toBe('9');
+    unmount();
   });
 });
 

@@ -262,7 +262,8 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
   };
   /** Makes a profile the active one: nothing shown, selected or failed for another profile remains. */
   const activate = (id: string | null) => {
-    if (get().activeProfileId === id) return;
+    const from = get().activeProfileId;
+    if (from === id) return;
     profileEpoch++;
     stopProbing();
     // Toasts too: "0 of 2 done" under the new service's name would be about the wrong one. All keys' filter and
@@ -270,7 +271,7 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
     // can put that profile's kept ones in their place before the ledger is read again (clearLedger keeps them).
     set({ activeProfileId: id, ...profileData(), toasts: [], ledgerFilter: {}, ledgerSort: DEFAULT_LEDGER_SORT });
     get().clearLedger();
-    get().clearProfileDrafts();
+    get().switchProfileDrafts(from, id);
   };
 
   /** Bumps per request key; an answer for an older request under `latest` is dropped. */

@@ -55,29 +55,53 @@ export const DRAFT_DEFAULTS: Drafts = {
 /**
  * Drafts that name something of one service (a key, a search term, an identifier, a batch's note naming its
  * customer): a profile switch clears them, so nothing typed for service A is sent to service B (Validate
- * dry-running B with A's identifier, say, or B's keys generated under A's note). The rest (how many, how long,
- * which HWID method) is the person's habit and stays.
+ * dry-running B with A's identifier, say, or B's keys generated under A's note).
  */
 export const PROFILE_DRAFTS = [
   'lookup.term', 'keyless.term', 'keyless.hwid', 'identifier.value', 'validate.keyValue', 'validate.service', 'generate.note',
 ] as const satisfies readonly (keyof Drafts)[];
 
+/**
+ * Drafts that are the input of an act on the service (how many keys, until when, by how many days, premium, a
+ * custom HWID): kept per profile (walk9 P1). A switch puts the last profile's away and brings back the new one's
+ * (or the defaults), so a count or a date typed for service A never becomes, unseen, the input of an act on B;
+ * coming back to A finds it as it was. The rest (which HWID method, Activity's filter) is the person's habit and
+ * stays across a switch.
+ */
+export const PER_PROFILE_DRAFTS = [
+  'generate.count', 'generate.byDays', 'generate.expire', 'generate.days', 'generate.premium', 'keyless.premium', 'keyless.days', 'bulk.days',
+  'validate.customHwid',
+] as const satisfies readonly (keyof Drafts)[];
+
 export interface DraftsSlice {
   drafts: Partial<Drafts>;
+  /** PER_PROFILE_DRAFTS of the profiles not active, by profile id, until that profile is active again. */
+  keptDrafts: Record<string, Partial<Drafts>>;
   setDraft: <K extends keyof Drafts>(key: K, value: Drafts[K]) => void;
-  clearProfileDrafts: () => void;
+  /** The active profile becomes `to`: `from`'s per-profile drafts are kept for it, `to`'s come back, PROFILE_DRAFTS go. */
+  switchProfileDrafts: (from: string | null, to: string | null) => void;
 }
 
 export const createDraftsSlice: StateCreator<DraftsSlice, [], [], DraftsSlice> = (set) => ({
   drafts: {},
+  keptDrafts: {},
   setDraft: (key, value) => {
     set((s) => ({ drafts: { ...s.drafts, [key]: value } }));
   },
-  clearProfileDrafts: () => {
+  switchProfileDrafts: (from, to) => {
     set((s) => {
       const drafts = { ...s.drafts };
+      const mine: Partial<Drafts> = {};
+      for (const key of PER_PROFILE_DRAFTS) {
+        if (key in drafts) Object.assign(mine, { [key]: drafts[key] });
+        Reflect.deleteProperty(drafts, key);
+      }
       for (const key of PROFILE_DRAFTS) Reflect.deleteProperty(drafts, key);
-      return { drafts };
+      const keptDrafts = { ...s.keptDrafts };
+      if (from !== null) keptDrafts[from] = mine;
+      const back = to === null ? {} : (keptDrafts[to] ?? {});
+      if (to !== null) Reflect.deleteProperty(keptDrafts, to);
+      return { drafts: { ...drafts, ...back }, keptDrafts };
     });
   },
 });
