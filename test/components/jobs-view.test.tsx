@@ -235,6 +235,19 @@ describe('Jobs: one job opened', () => {
     });
   });
 
+  it("a generate's 'Request again?' says how to check first: look up its note in Keys (walk9 P5)", async () => {
+    const gen = summary({ id: GENERATE, action: 'generate', days: null, note: 'spring', state: 'interrupted', total: 300_000, counts: { pending: 0, sent: 0, done: 200_000, failed: 0, unknown: 100_000 } });
+    fake.impl['jobs.list'] = () => listed([gen]);
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\), started / }));
+    await user.click(within(screen.getByRole('region', { name: 'Generate (“spring”)' })).getByRole('button', { name: 'Send the 100,000 unknown again…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Request 100,000 keys again?' });
+    expect(dialog.textContent).toContain('To check first, close this and look up the note “spring” in Keys: keys these requests made carry it.');
+    expect(dialog.textContent).not.toContain('Check them first if that matters.');
+  });
+
   it('resumes the pending items only, and sends the unknown ones again only after a yes that says what it risks', async () => {
     fake.impl['jobs.list'] = () => listed([interrupted()]);
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
@@ -247,6 +260,8 @@ describe('Jobs: one job opened', () => {
 
     await user.click(within(detail).getByRole('button', { name: 'Send the 1 unknown again…' }));
     const dialog = screen.getByRole('dialog', { name: 'Send 1 request again?' });
+    // One request: "it", not "each" (walk9 P5).
+    expect(dialog.textContent).toMatch(/^Send 1 request again\?It was sent once and no answer came back, so it may already have taken effect\. /);
     expect(dialog.textContent).toContain('Sending an extension again extends the key again.');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(fake.calls.some((c) => c.name === 'jobs.resume')).toBe(false);

@@ -400,6 +400,38 @@ describe('All keys: jobs', () => {
     expect(screen.queryByRole('group', { name: 'Generate job' })).toBeNull();
   });
 
+  it('speaks of one key in the singular in every bulk dialog: "the 1 matching key", "It stops", "This key is active" (walk9 P5)', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    const active = { ...row('KD-C'), status: 'active' as const, hwid: 'HW-1' };
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [active], total: 1, totalCapped: false, targets: 1 } });
+    const user = userEvent.setup();
+    render(<AllKeys />);
+    await user.click(await screen.findByRole('button', { name: 'Select the 1 key' }));
+    expect(screen.getByText('The 1 matching key')).toBeTruthy();
+    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    await user.clear(within(bar).getByLabelText('Days'));
+    await user.type(within(bar).getByLabelText('Days'), '2');
+    await user.click(within(bar).getByRole('button', { name: 'Extend selected' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Extend the 1 matching key by 2 days?' });
+    expect(within(dialog).getByText("The key's expiry moves 2 days later. This cannot be undone.")).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(bar).getByRole('button', { name: 'Delete selected' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete the 1 matching key?' });
+    expect(within(dialog).getByText('It stops working at once. This cannot be undone.')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    // One row ticked: "1 key", and the reset speaks of that key.
+    await user.click(within(bar).getByRole('button', { name: 'Clear selection' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select KD-C' }));
+    await user.click(within(bar).getByRole('button', { name: 'Reset HWID of selected' }));
+    dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of 1 key?' });
+    expect(within(dialog).getByText(/^This key is active \(bound to a machine now\): the reset is sent for it, and it will bind to the next machine that validates it\. /)).toBeTruthy();
+    expect(within(dialog).queryByText(/1 of the 1|each will bind/)).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(fake.calls.some((c) => c.name === 'jobs.start')).toBe(false);
+    vi.unstubAllGlobals();
+  });
+
   it('bulk Reset HWID says how many of the picked keys are active and bound, never promising a binding for generated ones', async () => {
     vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
     const active = { ...row('KD-C'), status: 'active' as const, hwid: 'HW-1' };
@@ -420,7 +452,7 @@ describe('All keys: jobs', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select KD-C' }));
     await user.click(screen.getByRole('button', { name: 'Reset HWID of selected' }));
     dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of 3 keys?' });
-    expect(within(dialog).getByText(/^1 of the 3 keys is active \(1 bound to a machine now\): the reset is sent for that one only, and each will bind to the next machine that validates it\. The other 2 \(generated or deleted\) are left out: nothing is sent for them\./)).toBeTruthy();
+    expect(within(dialog).getByText(/^1 of the 3 keys is active \(1 bound to a machine now\): the reset is sent for that one only, and it will bind to the next machine that validates it\. The other 2 \(generated or deleted\) are left out: nothing is sent for them\./)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
     // All matching: the ledger's count of active keys among them, asked when the reset is.

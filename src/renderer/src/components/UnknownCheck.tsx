@@ -38,6 +38,10 @@ export function useUnknownCheck(job: JobSummary): { state: CheckState; run: () =
   return { state: state.status !== 'idle' && state.version === job.version ? state : IDLE, run };
 }
 
+/** The start of a "send again?" dialog: what happened to the requests, in the number they are. */
+export const sentOnceWords = (unknown: number): string =>
+  unknown === 1 ? 'It was sent once and no answer came back, so it may already have taken effect.' : 'Each was sent once and no answer came back, so it may already have taken effect.';
+
 /** What the dialog says the check does, for a job whose unknown items are keys (not a generate job's batches). */
 export const checkFirstWords = (job: JobSummary): string =>
   `“Check these keys first” reads ${job.counts.unknown > UNKNOWN_CHECK_MAX ? `the first ${String(UNKNOWN_CHECK_MAX)} of them` : job.counts.unknown === 1 ? 'the key' : 'each of them'} as the service has ${job.counts.unknown === 1 ? 'it' : 'them'} now, so you can see whether the request took effect before sending it again.`;

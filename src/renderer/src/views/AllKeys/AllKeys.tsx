@@ -13,7 +13,7 @@ import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction, type LedgerFilter } from '../../store/ledger.ts';
 import { canCancel, isLive, jobTitle } from '../../lib/jobs.ts';
 import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
-import { checkFirstWords, UnknownCheckResult, useUnknownCheck } from '../../components/UnknownCheck.tsx';
+import { checkFirstWords, sentOnceWords, UnknownCheckResult, useUnknownCheck } from '../../components/UnknownCheck.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { plain } from '../../lib/words.ts';
@@ -282,7 +282,7 @@ function JobPanel({ job }: { job: JobSummary }) {
       <ConfirmDialog
         open={confirmUnknown}
         title={`Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`}
-        body={`Each was sent once and no answer came back, so it may already have taken effect. ${job.action === 'extend' ? 'Sending an extension again extends the key again. ' : ''}${checkFirstWords(job)}`}
+        body={`${sentOnceWords(job.counts.unknown)} ${job.action === 'extend' ? 'Sending an extension again extends the key again. ' : ''}${checkFirstWords(job)}`}
         other={{ label: 'Check these keys first', onClick: () => { setConfirmUnknown(false); unknownCheck.run(); } }}
         confirmLabel="Send again"
         destructive={job.action === 'extend' || job.action === 'generate'}
@@ -315,21 +315,29 @@ type Known = { active: number; bound: number | null; of: number } | null;
 const RESET_RULE =
   'Keydesk goes by the Status its ledger shows: a key a customer activated since Keydesk last saw it still shows as generated and is left out; look it up in Keys to refresh it, then reset it.';
 
-function confirmBody(c: Confirming | null, known: Known): string {
-  if (c?.action === 'delete') return 'They stop working at once. This cannot be undone.';
+/** `one`: the dialog is about a single key, and says "it", not "they" or "each". */
+function confirmBody(c: Confirming | null, known: Known, one: boolean): string {
+  if (c?.action === 'delete') return `${one ? 'It stops' : 'They stop'} working at once. This cannot be undone.`;
   if (c?.action === 'extend') {
-    return `Each key's expiry moves ${fmt.count(c.days ?? 0, NOUNS.day)} later. This cannot be undone.`;
+    return `${one ? "The key's" : "Each key's"} expiry moves ${fmt.count(c.days ?? 0, NOUNS.day)} later. This cannot be undone.`;
   }
   // Only an active key has an HWID to reset: main sends the reset for those only; the service would refuse the rest.
   if (known === null) {
-    return `Only an active key has an HWID to reset: keys shown as generated (never activated) or deleted are left out, and nothing is sent for them. Each active key will bind to the next machine that validates it. ${RESET_RULE}`;
+    return one
+      ? `Only an active key has an HWID to reset: if this key shows as generated (never activated) or deleted, nothing is sent for it. If active, it will bind to the next machine that validates it. ${RESET_RULE}`
+      : `Only an active key has an HWID to reset: keys shown as generated (never activated) or deleted are left out, and nothing is sent for them. Each active key will bind to the next machine that validates it. ${RESET_RULE}`;
+  }
+  if (known.of === 1) {
+    if (known.active === 0) return `This key is not active: nothing to reset, and nothing will be sent. ${RESET_RULE}`;
+    const boundNow = known.bound === null ? '' : known.bound === 1 ? ' (bound to a machine now)' : ' (bound to no machine now)';
+    return `This key is active${boundNow}: the reset is sent for it, and it will bind to the next machine that validates it. ${RESET_RULE}`;
   }
   const these = known.of === 1 ? 'this key' : `these ${fmt.count(known.of, NOUNS.key)}`;
   if (known.active === 0) return `None of ${these} is active: nothing to reset, and nothing will be sent. ${RESET_RULE}`;
   const bound = known.bound === null ? '' : ` (${fmt.number(known.bound)} bound to a machine now)`;
   const rest = known.of - known.active;
   const leftOut = rest === 0 ? '' : ` The other ${fmt.number(rest)} (generated or deleted) ${rest === 1 ? 'is' : 'are'} left out: nothing is sent for ${rest === 1 ? 'it' : 'them'}.`;
-  return `${fmt.number(known.active)} of the ${fmt.count(known.of, NOUNS.key)} ${known.active === 1 ? 'is' : 'are'} active${bound}: the reset is sent for ${known.active === 1 ? 'that one' : `those ${fmt.number(known.active)}`} only, and each will bind to the next machine that validates it.${leftOut} ${RESET_RULE}`;
+  return `${fmt.number(known.active)} of the ${fmt.count(known.of, NOUNS.key)} ${known.active === 1 ? 'is' : 'are'} active${bound}: the reset is sent for ${known.active === 1 ? 'that one only, and it' : `those ${fmt.number(known.active)} only, and each`} will bind to the next machine that validates it.${leftOut} ${RESET_RULE}`;
 }
 
 /** Counts the picked keys' statuses from the pages loaded, when every one of them is there (else null: not known). */
@@ -382,7 +390,9 @@ function BulkBar() {
   const none = count === 0 || running;
   // Past the count's cap the number is a lower bound: say so; main resolves the filter, so the job gets them all.
   const allMatching = capped ? `more than ${n(count)}` : n(count);
-  const what = selectedAll ? `all ${allMatching} matching keys` : `${n(count)} keys`;
+  // One key is "the 1 matching key" / "1 key", never "all 1 matching keys" (walk9 P5).
+  const one = count === 1 && !capped;
+  const what = selectedAll ? (one ? 'the 1 matching key' : `all ${allMatching} matching keys`) : fmt.count(count, NOUNS.key);
   // An action that cannot be undone names its exact number: past the cap, the keys are counted first.
   const ask = (next: Confirming) => {
     if (capped) void countExactly().then(() => { setConfirm(next); });
@@ -420,7 +430,7 @@ function BulkBar() {
   return (
     <div className="card bulk" aria-label="Bulk actions" role="region">
       <p>
-        <strong>{selectedAll ? `All ${allMatching} matching` : n(count)}</strong> selected{' '}
+        <strong>{selectedAll ? (one ? 'The 1 matching key' : `All ${allMatching} matching`) : n(count)}</strong> selected{' '}
         <button type="button" disabled={count === 0 || running} onClick={clear}>
           Clear selection
         </button>
@@ -470,7 +480,7 @@ function BulkBar() {
       <ConfirmDialog
         open={confirm !== null}
         title={confirmTitle(confirm, what)}
-        body={confirmBody(confirm, confirm?.action === 'resetHwid' ? known : null)}
+        body={confirmBody(confirm, confirm?.action === 'resetHwid' ? known : null, one)}
         confirmLabel={confirm?.action === 'delete' ? 'Delete' : confirm?.action === 'extend' ? 'Extend' : 'Reset'}
         {...(nothingToReset ? { cancelLabel: 'Close', confirmable: false } : {})}
         destructive={confirm?.action === 'delete' || confirm?.action === 'extend'}

@@ -4,7 +4,7 @@ import { JOBS_LIST_MAX } from '../../../../shared/contract.ts';
 import { Badge, type Tone } from '../../components/Badge.tsx';
 import { CancelJobButton } from '../../components/CancelJobButton.tsx';
 import { ResumeJobButton } from '../../components/ResumeJobButton.tsx';
-import { checkFirstWords, UnknownCheckResult, useUnknownCheck } from '../../components/UnknownCheck.tsx';
+import { checkFirstWords, sentOnceWords, UnknownCheckResult, useUnknownCheck } from '../../components/UnknownCheck.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -421,9 +421,9 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
       <ConfirmDialog
         open={confirm === 'unknown'}
         title={generate ? `Request ${fmt.count(job.counts.unknown, NOUNS.key)} again?` : `Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`}
-        body={`Each was sent once and no answer came back, so it may already have taken effect. ${
+        body={`${sentOnceWords(job.counts.unknown)} ${
           job.action === 'extend' ? 'Sending an extension again extends the key again. ' : generate ? 'Sending again may make these keys twice. ' : ''
-        }${generate ? 'Check them first if that matters.' : checkFirstWords(job)}`}
+        }${generate ? (job.note ? `To check first, close this and look up the note “${job.note}” in Keys: keys these requests made carry it.` : 'These requests had no note, so keys they may have made cannot be told apart from others.') : checkFirstWords(job)}`}
         {...(generate ? {} : { other: { label: 'Check these keys first', onClick: () => { setConfirm(null); unknownCheck.run(); } } })}
         confirmLabel="Send again"
         destructive={job.action === 'extend' || generate}
