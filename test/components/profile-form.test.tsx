@@ -75,6 +75,22 @@ describe('Profiles: editing a service', () => {
   });
 });
 
+describe('Profiles: the edit form beside the bulk limit (walk9 P8)', () => {
+  it("names the limit's button for what it saves, and puts the edit form (with its Save) before the limit form, not after it", async () => {
+    const user = userEvent.setup();
+    fake.impl['jobs.getCeiling'] = () => Promise.resolve({ ok: true, data: { ceiling: 8, isDefault: true } });
+    render(<Profiles />);
+    const limit = await screen.findByRole('form', { name: 'Bulk requests at a time for Remote Shop' });
+    expect(within(limit).getByRole('button', { name: 'Save bulk limit' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save limit' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Edit Remote Shop' }));
+    const edit = screen.getByRole('form', { name: 'Edit Remote Shop' });
+    // The edit form's Save comes first in the page, and the limit's button is not in the edit form.
+    expect(edit.compareDocumentPosition(limit) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(edit).queryByRole('button', { name: /limit/ })).toBeNull();
+  });
+});
+
 describe('Profiles: a remote profile whose apiKey is gone (session-only storage after a restart)', () => {
   const gone = { ...remoteProfile, hasKey: false, keyHint: null, storage: 'session-only' as const };
 

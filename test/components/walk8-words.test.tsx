@@ -66,7 +66,7 @@ describe('Profiles: the service key is an API key, as its field says', () => {
     const field = within(form).getByLabelText('Bulk requests at a time (default)');
     await user.clear(field);
     await user.type(field, '1');
-    await user.click(within(form).getByRole('button', { name: 'Save limit' }));
+    await user.click(within(form).getByRole('button', { name: 'Save bulk limit' }));
     await waitFor(() => {
       expect(toasts()).toContain('Bulk jobs send at most 1 request at a time.');
     });

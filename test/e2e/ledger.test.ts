@@ -122,7 +122,7 @@ describe('All keys', () => {
     // One request in flight (set where a person sets it, in Profiles), so the job still runs when the page reloads.
     await app.nav('Profiles');
     await page.getByLabel('Bulk requests at a time (default)').fill('1');
-    await page.getByRole('button', { name: 'Save limit' }).click();
+    await page.getByRole('button', { name: 'Save bulk limit' }).click();
     await page.getByLabel('Bulk requests at a time (set by you)').waitFor();
     await app.nav('All keys');
     await page.getByLabel('Premium').selectOption('');

@@ -247,6 +247,10 @@ describe('bulk jobs', () => {
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 12 })).toEqual({ ceiling: 12, isDefault: false });
     expect(await must('jobs.getCeiling', { profileId: SANDBOX_PROFILE_ID })).toEqual({ ceiling: 12, isDefault: false });
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: null })).toEqual({ ceiling: 64, isDefault: true });
+    // The default's own value saved (walk9 P8): the default again, not a limit "set by you" that stays 64 if the default moves.
+    expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 12 })).toEqual({ ceiling: 12, isDefault: false });
+    expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 64 })).toEqual({ ceiling: 64, isDefault: true });
+    expect(await must('jobs.getCeiling', { profileId: SANDBOX_PROFILE_ID })).toEqual({ ceiling: 64, isDefault: true });
     expect(await call('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 0 })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
   });
 

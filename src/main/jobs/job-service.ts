@@ -363,8 +363,13 @@ export class JobService {
     return { ceiling: DEFAULT_CEILING[this.deps.profile(profileId)?.kind ?? 'remote'], isDefault: true };
   }
 
+  /**
+   * `null`, or the default's own value, makes the profile follow the default again (walk9 P8): saving the number
+   * already shown as the default must not turn it into one "set by you".
+   */
   setCeiling(profileId: string, ceiling: number | null): { ceiling: number; isDefault: boolean } {
-    this.db.setBulkCeiling(profileId, ceiling);
+    const byDefault = DEFAULT_CEILING[this.deps.profile(profileId)?.kind ?? 'remote'];
+    this.db.setBulkCeiling(profileId, ceiling === byDefault ? null : ceiling);
     const now = this.ceiling(profileId);
     for (const run of this.runs.values()) {
       if (run.job.profileId === profileId && run.job.action !== 'generate') run.control.setCeiling(now.ceiling);

@@ -47,7 +47,8 @@ export function BulkCeiling({ profile }: { profile: Profile }) {
       }}
     >
       <Field label={`Bulk requests at a time (${current.isDefault ? 'default' : 'set by you'})`} inputMode="numeric" value={draft} error={error} onChange={(e) => { setDraft(e.target.value); }} />
-      <button type="submit">Save limit</button>
+      {/* Named for what it saves: it sits among a profile's own forms, beside the edit form's "Save" (walk9 P8). */}
+      <button type="submit">Save bulk limit</button>
       {!current.isDefault && (
         <button type="button" onClick={() => void apply(null)}>
           Use the default

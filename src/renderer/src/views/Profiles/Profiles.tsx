@@ -124,8 +124,9 @@ export function Profiles() {
                     </button>
                   )}
                 </div>
-                <BulkCeiling profile={p} />
+                {/* The edit form first, right under its profile's buttons; the bulk limit after it, its own form. */}
                 {editing === p.id && <EditProfile profile={p} onDone={() => { setEditing(null); }} />}
+                <BulkCeiling profile={p} />
               </li>
             ))}
           </ul>
