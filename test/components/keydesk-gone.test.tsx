@@ -94,7 +94,7 @@ describe("the window when Keydesk's own core stops answering", () => {
 
   it("says a job's state is not known, with no Cancel, in All keys and Keys' Generate too, where nothing else is asked of Keydesk (walk9 U3)", async () => {
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
-    const generating: JobSummary = { ...running, id: '22222222-2222-4222-8222-222222222222', action: 'generate', days: null, total: 150_000, counts: { pending: 50_000, sent: 0, done: 100_000, failed: 0, unknown: 0 } };
+    const generating: JobSummary = { ...running, id: '22222222-2222-4222-8222-222222222222', action: 'generate', days: null, total: 150_000, counts: { pending: 150_000, sent: 0, done: 0, failed: 0, unknown: 0 } };
     render(<App />);
     await screen.findByLabelText('Active service');
     act(() => {
@@ -121,7 +121,9 @@ describe("the window when Keydesk's own core stops answering", () => {
       useKeydesk.getState().setView('keys');
     });
     const panel = await screen.findByRole('group', { name: 'Generate job' });
-    expect(within(panel).getByRole('status').textContent).toBe('Generate, state not known: Keydesk stopped answering. Last seen: 100,000 of 150,000 done.');
+    expect(within(panel).getByRole('status').textContent).toBe('Generate, state not known: Keydesk stopped answering. Last seen: 0 of 150,000 done.');
+    // Its bar no longer moves as if the job ran: it stands at what was last seen.
+    expect(within(panel).getByLabelText<HTMLProgressElement>('Generate job progress').getAttribute('value')).toBe('0');
     expect(within(panel).queryByRole('button', { name: 'Cancel' })).toBeNull();
   }, 30_000);
 

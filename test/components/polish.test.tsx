@@ -93,7 +93,7 @@ describe('form drafts and a profile switch', () => {
     await user.clear(days());
     await user.type(days(), '5');
 
-    fake.impl['profiles.select'] = (input) => Promise.resolve({ ok: true, data: input.id === 'p2' ? remoteProfile : sandboxProfile });
+    fake.impl['profiles.select'] = (input) => Promise.resolve({ ok: true, data: (input as { id: string }).id === 'p2' ? remoteProfile : sandboxProfile });
     await act(() => useKeydesk.getState().selectProfile('p2'));
     // The other service: none of A's numbers, each field as it starts.
     expect({ count: count().value, expiry: expiry().value, days: days().value }).toEqual(defaults);

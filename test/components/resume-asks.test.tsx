@@ -59,7 +59,7 @@ describe('Resume of a stopped bulk job', () => {
     const reset: JobSummary = summary({ action: 'resetHwid', state: 'interrupted', total: 3, counts: { pending: 1, sent: 0, done: 2, failed: 0, unknown: 0 } });
     const generate: JobSummary = { ...summary({}), id: '8b1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b', action: 'generate', createdAt: '2025-12-01T00:00:00.000Z', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } };
     fake.impl['jobs.list'] = () => listed([reset, generate]);
-    fake.impl['jobs.resume'] = (input) => Promise.resolve({ ok: true, data: { ...(input.jobId === DELETE ? reset : generate), state: 'running', finishedAt: null, version: 99 } });
+    fake.impl['jobs.resume'] = (input) => Promise.resolve({ ok: true, data: { ...((input as { jobId: string }).jobId === DELETE ? reset : generate), state: 'running', finishedAt: null, version: 99 } });
     const user = userEvent.setup();
     render(<Jobs />);
     await user.click(await screen.findByRole('button', { name: /^Reset HWID, started / }));

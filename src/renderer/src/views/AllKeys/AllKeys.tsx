@@ -12,7 +12,7 @@ import { JobElsewhere, OpenInJobs } from '../../components/JobLinks.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE, type BulkAction, type LedgerFilter } from '../../store/ledger.ts';
 import { canCancel, isLive, jobTitle } from '../../lib/jobs.ts';
-import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
+import { JobLine, JobProgress, StartingLine } from '../../components/StartingLine.tsx';
 import { checkFirstWords, sentOnceWords, UnknownCheckResult, useUnknownCheck } from '../../components/UnknownCheck.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { parseWhole } from '../../lib/numbers.ts';
@@ -211,11 +211,10 @@ function JobPanel({ job }: { job: JobSummary }) {
   const statusRef = useRef<HTMLSpanElement>(null);
   // Sending, or cancelled with answers still to come: nothing to resume, dismiss or start yet.
   const running = isLive(job);
-  const settled = job.counts.done + job.counts.failed + job.counts.unknown;
   return (
     <div className="bulk-progress">
       {/* No answer yet: a bar that moves without claiming how far, as the status line says. */}
-      <progress aria-label="Bulk progress" max={job.total} value={job.state === 'running' && settled === 0 ? undefined : settled} />
+      <JobProgress job={job} label="Bulk progress" />
       <span role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.` : <JobLine job={job} />}</span>
       {job.pausedUntil && running && <span className="muted"> The service asked to wait; paused until {new Date(job.pausedUntil).toLocaleTimeString()}.</span>}
       {job.reason && <p className="error">{job.reason}</p>}

@@ -13,8 +13,8 @@ import type { IconName } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import { canCancel, isLive, isStarting, jobTitle, settledOf } from '../../lib/jobs.ts';
-import { JobLine } from '../../components/StartingLine.tsx';
+import { canCancel, isLive, isStarting, jobTitle } from '../../lib/jobs.ts';
+import { JobLine, JobProgress } from '../../components/StartingLine.tsx';
 import { plain } from '../../lib/words.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { JobElsewhere } from '../../components/JobLinks.tsx';
@@ -325,7 +325,6 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
     };
   }, [onClose]);
   const live = isLive(job);
-  const settled = settledOf(job);
   const generate = job.action === 'generate';
   const again = async (retryUnknown: boolean) => {
     await resume(retryUnknown, job.id);
@@ -353,7 +352,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
         . {fmt.count(job.total, NOUNS.key)}
         {generate ? ` in ${fmt.number(Math.ceil(job.total / 100_000))} ${Math.ceil(job.total / 100_000) === 1 ? 'request' : 'requests'}` : ''}.
       </p>
-      <progress aria-label="Job progress" max={job.total} value={job.state === 'running' && settled === 0 ? undefined : settled} />
+      <JobProgress job={job} label="Job progress" />
       <p role="status" tabIndex={-1} ref={statusRef}>
         {cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.` : <JobLine job={job} />}
       </p>

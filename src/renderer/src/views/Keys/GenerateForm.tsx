@@ -7,7 +7,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { canCancel, isLive, jobTitle } from '../../lib/jobs.ts';
-import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
+import { JobLine, JobProgress, StartingLine } from '../../components/StartingLine.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
 import { OpenInJobs } from '../../components/JobLinks.tsx';
@@ -66,7 +66,6 @@ function GenerateJob({ job }: { job: JobSummary }) {
   const statusRef = useRef<HTMLParagraphElement>(null);
   const running = job.state === 'running';
   const ended = !isLive(job);
-  const settled = job.counts.done + job.counts.failed + job.counts.unknown;
   return (
     <div className="generated" role="group" aria-label="Generate job">
       {/* Its own time: a bulk action since, or a batch generated since, must not read as this job's. */}
@@ -75,7 +74,7 @@ function GenerateJob({ job }: { job: JobSummary }) {
         {job.note ? ` (note “${job.note}”)` : ''}, started {fmt.time(job.createdAt)}
       </p>
       {/* No answer yet: a bar that moves without claiming how far, not a stuck 0. */}
-      <progress aria-label="Generate job progress" max={job.total} value={running && settled === 0 ? undefined : settled} />
+      <JobProgress job={job} label="Generate job progress" />
       <p role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; the one already on its way still makes its keys.` : <JobLine job={job} />}</p>
       {job.reason && <p className="error">{job.reason}</p>}
       {canCancel(job) && !cancelling && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}
