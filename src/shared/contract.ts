@@ -127,7 +127,9 @@ export const contract = {
   // executionCount: null when the push was done but the new total could not be read back. sampledAt: when that
   // total was read (the push's answer, or the read after it), null with it.
   'executions.push': op<{ executionCount: number | null; sampledAt: string | null }>()(none, 'Nothing; mutating, sent once.'),
-  'executions.history': op<{ buckets: HistoryBucket[]; samples: number }>()(
+  // latest: the newest sample Keydesk holds for the profile, whatever the range (null: none yet), so the count read
+  // before (on an earlier visit to the profile) can be shown, marked as earlier, while the service does not answer now.
+  'executions.history': op<{ buckets: HistoryBucket[]; samples: number; latest: { count: number; at: string } | null }>()(
     z.strictObject({
       range: z.enum(['1h', '24h', '7d', '30d', 'all']),
       /** How many buckets the chart can show (its width); main groups the samples into at most this many. */

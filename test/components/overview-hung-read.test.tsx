@@ -18,6 +18,8 @@ const T0 = Date.parse('2026-11-23T18:00:00.000Z');
 const sample = (at: string, count: number) => ({ at, min: count, max: count });
 /** Two samples two minutes apart that show a change: a history the chart draws. */
 const HISTORY = [sample('2026-11-23T17:55:00.000Z', 5), sample('2026-11-23T17:57:00.000Z', 7)];
+/** Its newest sample, which main gives with it as the count last read. */
+const LATEST = { count: 7, at: '2026-11-23T17:57:00.000Z' };
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -41,7 +43,7 @@ const countReads = () => fake.calls.filter((c) => c.name === 'executions.get').l
 describe('Overview: a count read with no answer', () => {
   it('starts no second count read while the first is still out, over many poll periods', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
     render(<Overview />);
     await pass(0);
     expect(countReads()).toBe(1);
@@ -55,7 +57,7 @@ describe('Overview: a count read with no answer', () => {
       new Promise((resolve) => {
         answer = () => { resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } }); };
       });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
     render(<Overview />);
     await pass(12_000);
     expect(countReads()).toBe(1);
@@ -66,7 +68,7 @@ describe('Overview: a count read with no answer', () => {
 
   it("another profile's hung read does not hold this profile's: after a switch the count is read at once", async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
     useKeydesk.setState({ profiles: [sandboxProfile, remoteProfile] });
     render(<Overview />);
@@ -85,7 +87,7 @@ describe('Overview: a count read with no answer', () => {
     let hang = false;
     fake.impl['executions.get'] = () =>
       hang ? new Promise(() => {}) : Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
     const { container } = render(<Overview />);
     await pass(0);
     const note = () => container.querySelector('[aria-label="Execution count"] + p.muted')?.textContent ?? '';
@@ -103,7 +105,7 @@ describe('Overview: a count read with no answer', () => {
 
   it('says so for a first read too, when there is no count yet', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     render(<Overview />);
     await pass(8_000);
     expect(screen.getByText('Checking the count… no answer for 8 s.')).toBeTruthy();
@@ -112,7 +114,7 @@ describe('Overview: a count read with no answer', () => {
 describe('Overview: the history does not wait for the count (walk8 U5)', () => {
   it('draws the history held for this profile while the count read has no answer', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
     render(<Overview />);
     await pass(0);
     expect(screen.getByTestId('chart').textContent).toBe('5,7');
@@ -124,7 +126,7 @@ describe('Overview: the history does not wait for the count (walk8 U5)', () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () =>
       new Promise((resolve) => {
-        answer = () => { resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } }); };
+        answer = () => { resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } }); };
       });
     render(<Overview />);
     await pass(0);
@@ -152,17 +154,72 @@ describe('Overview: a history that could not be read', () => {
 describe("Overview: a push's answer while the count read has none", () => {
   it('is the newest reading: the count it gives is shown as read, not "no answer"', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
     fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: 8, sampledAt: new Date(Date.now()).toISOString() } });
     const { container } = render(<Overview />);
     await pass(9_000);
     const note = () => container.querySelector('[aria-label="Execution count"] + p.muted')?.textContent ?? '';
-    expect(screen.getByText('Checking the count… no answer for 9 s.')).toBeTruthy();
+    // The count shown meanwhile is the newest sample Keydesk holds, given as read earlier.
+    expect(note()).toMatch(/^Checking the count… no answer for 9 s\. Last read at .+: it may have changed since\.$/);
     await act(async () => {
       await useKeydesk.getState().pushExecution();
     });
     await pass(1_000);
     expect(screen.getByLabelText('Execution count').textContent).toBe('8');
     expect(note()).toMatch(/^Read at /);
+  });
+});
+
+describe('Overview: back on a profile whose count is not answered now (walk9 P3)', () => {
+  /** The samples Keydesk holds for the profile: the chart's, and the newest of them as the last count read. */
+  const held = () => Promise.resolve({ ok: true as const, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
+  const note = (container: HTMLElement) => container.querySelector('[aria-label="Execution count"] + p.muted')?.textContent ?? '';
+  const readAt = (container: HTMLElement) => container.querySelector('[aria-label="Execution count"] + p.muted time')?.getAttribute('datetime');
+
+  it('shows the last count Keydesk holds, with its time, marked as earlier while the new read is out', async () => {
+    fake.impl['executions.get'] = () => new Promise(() => {});
+    fake.impl['executions.history'] = held;
+    const { container } = render(<Overview />);
+    await pass(0);
+    expect(screen.getByTestId('chart').textContent).toBe('5,7');
+    expect(screen.getByLabelText('Execution count').textContent).toBe('7');
+    expect(screen.getByLabelText('Execution count').className).toContain('stale');
+    expect(note(container)).toMatch(/^Last count Keydesk holds, read earlier at .+: reading it again…$/);
+    expect(readAt(container)).toBe('2026-11-23T17:57:00.000Z');
+    await pass(44_000);
+    expect(screen.getByLabelText('Execution count').textContent).toBe('7');
+    expect(note(container)).toMatch(/^Checking the count… no answer for 44 s\. Last read at .+: it may have changed since\.$/);
+    expect(readAt(container)).toBe('2026-11-23T17:57:00.000Z');
+  });
+
+  it('keeps it, marked as the last known count, when the read fails: never a bare dash beside a chart that has a number', async () => {
+    fake.impl['executions.get'] = () =>
+      Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service. Check that it is running and that the address is right.' });
+    fake.impl['executions.history'] = held;
+    const { container } = render(<Overview />);
+    await pass(0);
+    expect(screen.getByLabelText('Execution count').textContent).toBe('7');
+    expect(screen.getByLabelText('Execution count').className).toContain('stale');
+    expect(note(container)).toMatch(/^Last known count, read at .+: it may have changed since\.$/);
+    expect(readAt(container)).toBe('2026-11-23T17:57:00.000Z');
+    expect(container.textContent).not.toContain('No count could be read.');
+  });
+
+  it('gives way to the new reading once it answers, no longer marked earlier', async () => {
+    let answer: () => void = () => undefined;
+    fake.impl['executions.get'] = () =>
+      new Promise((resolve) => {
+        answer = () => { resolve({ ok: true, data: { executionCount: 9, sampledAt: new Date(Date.now()).toISOString() } }); };
+      });
+    fake.impl['executions.history'] = held;
+    const { container } = render(<Overview />);
+    await pass(0);
+    expect(screen.getByLabelText('Execution count').textContent).toBe('7');
+    answer();
+    await pass(0);
+    expect(screen.getByLabelText('Execution count').textContent).toBe('9');
+    expect(screen.getByLabelText('Execution count').className).not.toContain('stale');
+    expect(note(container)).toMatch(/^Read at /);
+    expect(readAt(container)).toBe(new Date(T0).toISOString());
   });
 });

@@ -4,7 +4,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, installBridge, latestOf, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 vi.mock('../../src/renderer/src/components/HistoryChart.tsx', () => ({
   HistoryChart: ({ buckets }: { buckets: readonly { total: number }[] }) => <p data-testid="chart">{buckets.map((b) => b.total).join(',')}</p>,
@@ -26,7 +26,7 @@ describe('Overview: the chart and the headline agree', () => {
     const user = userEvent.setup();
     let history = [sample('2026-11-23T10:00:00.000Z', 10), sample('2026-11-23T10:05:00.000Z', 12)];
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 12, sampledAt: '2026-11-23T10:05:00.000Z' } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: history, samples: history.length } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: history, samples: history.length, latest: latestOf(history) } });
     fake.impl['executions.push'] = () => {
       history = [...history, sample('2026-11-23T10:06:00.000Z', 13)];
       return Promise.resolve({ ok: true, data: { executionCount: 13, sampledAt: '2026-11-23T10:06:00.000Z' } });
@@ -54,7 +54,7 @@ describe('Overview: "Read at" is the time of the count shown (walk8 U8)', () => 
   it('a push\'s answer is a new reading: the count and its time move together', async () => {
     const user = userEvent.setup();
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-11-23T17:55:47.000Z' } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: 4, sampledAt: '2026-11-23T17:55:52.000Z' } });
     const { container } = render(<Overview />);
     await waitFor(() => {
@@ -70,7 +70,7 @@ describe('Overview: "Read at" is the time of the count shown (walk8 U8)', () => 
   it('a push answered with no total leaves the count read before it, said to be so', async () => {
     const user = userEvent.setup();
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-11-23T17:55:47.000Z' } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: null, sampledAt: null } });
     const { container } = render(<Overview />);
     await waitFor(() => {
@@ -88,7 +88,7 @@ describe('Overview: a push in flight (walk8 P3)', () => {
     const user = userEvent.setup();
     let answer: () => void = () => undefined;
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 6, sampledAt: '2026-11-23T17:55:47.000Z' } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     fake.impl['executions.push'] = () =>
       new Promise((resolve) => { answer = () => { resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-11-23T17:55:52.000Z' } }); }; });
     render(<Overview />);
@@ -108,7 +108,7 @@ describe('Overview: history that covers only part of the range (a first run, or 
   const sample = (at: string, count: number) => ({ at, min: count, max: count });
   const serve = (history: { at: string; min: number; max: number }[], readAt: string, count: number) => {
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: count, sampledAt: readAt } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: history, samples: history.length } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: history, samples: history.length, latest: latestOf(history) } });
   };
 
   it('with one sample, says there is no history yet and names that sample, as for any profile', async () => {
@@ -167,7 +167,7 @@ describe('Overview: counting while the service is down', () => {
   it('disables "Count an execution now" as it does Push +1, with the same reason, and sends no push', async () => {
     // The service does not answer: the read stays out, and the app is offline.
     fake.impl['executions.get'] = () => new Promise(() => {});
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     useKeydesk.setState({ online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'The service refused the connection.' } });
     render(<Overview />);
     const count = await screen.findByRole<HTMLButtonElement>('button', { name: 'Count an execution now' });

@@ -121,6 +121,8 @@ describe('the sandbox profile, end to end', () => {
     const history = await must('executions.history', { range: '1h' });
     expect(history.buckets.map((s) => s.max)).toEqual([before.executionCount, pushed.executionCount, after.executionCount]);
     expect(history.buckets[1]?.at).toBe(pushed.sampledAt);
+    // With it, the count last read: what the window shows (as earlier) until a read answers (walk9 P3).
+    expect(history.latest).toEqual({ count: after.executionCount, at: after.sampledAt });
   });
 
   it('checks identifiers and manages keyless entries', async () => {

@@ -206,7 +206,7 @@ describe('the offline notice', () => {
     await state().checkIdentifier('x');
     expect(state()).toMatchObject({ online: false, offlineReason: { message: 'refused the connection' } });
     fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 0 } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0 } });
+    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     await state().loadAudit({ filter: {}, offset: 0, limit: 100 });
     await state().loadHistory('24h');
     expect(state().online).toBe(false);

@@ -55,6 +55,12 @@ export function resetFake(): void {
   fake.calls.length = 0;
 }
 
+/** The newest sample of a history main serves, as its `latest` (its last bucket's last sample, the highest count in it here). */
+export const latestOf = (buckets: readonly { at: string; max: number }[]): { count: number; at: string } | null => {
+  const last = buckets.at(-1);
+  return last ? { count: last.max, at: last.at } : null;
+};
+
 export const key = (value: string, status: Key['status'] = 'generated', patch: Partial<Key> = {}): Key => ({
   id: `k_${value}`, value, note: 'n', status, isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
   expiresAt: '2099-01-01T23:59:59.999Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',

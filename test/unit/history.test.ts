@@ -57,6 +57,17 @@ describe('LocalDb.history', () => {
     expect(db.history('nobody', null, 600)).toEqual({ buckets: [], samples: 0 });
   });
 
+  it('gives the newest sample held for a profile, its own count, outside any range asked (walk9 P3: the count last read)', () => {
+    const { db } = freshDb();
+    expect(db.latestSample('p')).toBeNull();
+    db.recordSample('p', 9, '2026-01-01T00:00:00.000Z');
+    db.recordSample('p', 4, '2026-01-01T00:00:05.000Z');
+    db.recordSample('other', 50, '2026-01-02T00:00:00.000Z');
+    // Not the bucket's highest count (9): the count as last read.
+    expect(db.latestSample('p')).toEqual({ count: 4, at: '2026-01-01T00:00:05.000Z' });
+    expect(db.history('p', '2026-01-01T01:00:00.000Z', 600).buckets).toEqual([]);
+  });
+
   it('groups into buckets of equal time, keeping the lowest and highest count of each (a dip is not lost)', () => {
     const { db } = freshDb();
     const counts = [10, 11, 3, 12, 13, 14, 20, 15];

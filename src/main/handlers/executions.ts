@@ -35,9 +35,10 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
     });
   }),
 
-  // Local samples only: works without a stored key. Downsampled in the database to what the chart can show.
+  // Local samples only: works without a stored key. Downsampled in the database to what the chart can show; with the
+  // newest sample of any time, the count last read, which the window shows (as earlier) until a read answers.
   'executions.history': needsProfile(core, ({ range, points }, profile) => {
     const since = range === 'all' ? null : new Date(Date.now() - RANGE_MS[range]).toISOString();
-    return ok(core.db.history(profile.id, since, points ?? LIMITS.historyPointsDefault));
+    return ok({ ...core.db.history(profile.id, since, points ?? LIMITS.historyPointsDefault), latest: core.db.latestSample(profile.id) });
   }),
 });

@@ -2123,6 +2123,14 @@ export class LocalDb {
     this.db.prepare('INSERT INTO samples (profile_id, at, count) VALUES (?, ?, ?)').run(profileId, at, count);
   }
 
+  /** The newest sample held for the profile (one index seek), or null when it has none. */
+  latestSample(profileId: string): { count: number; at: string } | null {
+    const row = this.db.prepare('SELECT at, count FROM samples WHERE profile_id = ? ORDER BY at DESC LIMIT 1').get(profileId) as
+      | { at: string; count: number }
+      | undefined;
+    return row ? { count: row.count, at: row.at } : null;
+  }
+
   /**
    * The history from `since` (null: all of it) as at most `points` buckets of equal time, each with the time of
    * its last sample and the lowest and highest count in it; fewer samples than `points` come back one per

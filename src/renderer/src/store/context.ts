@@ -78,6 +78,7 @@ export function profileData() {
     executionCount: null,
     sampledAt: null,
     countBeforePush: false,
+    countEarlier: false,
     countAskedAt: null,
     history: [],
     historyRequest: IDLE,
@@ -244,7 +245,7 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
       if (epoch !== profileEpoch || !r) return;
       probing = null;
       // A reading of the count: a poll's read still out is no longer what the count waits on (store/executions.ts).
-      if ('data' in r) set({ countRequest: READY, executionCount: r.data.executionCount, sampledAt: r.data.sampledAt, countBeforePush: false, countAskedAt: null });
+      if ('data' in r) set({ countRequest: READY, executionCount: r.data.executionCount, sampledAt: r.data.sampledAt, countBeforePush: false, countEarlier: false, countAskedAt: null });
       else if (!get().online) probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);
     };
     probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);

@@ -14,6 +14,11 @@ export interface ExecutionsSlice {
    * read before it (at `sampledAt`), no longer current. Cleared by the next reading.
    */
   countBeforePush: boolean;
+  /**
+   * The count shown is the last one Keydesk holds for this profile (its newest sample, from the history), read before
+   * this profile became active, not by a read since: the view marks it as earlier. Cleared by the next reading.
+   */
+  countEarlier: boolean;
   /** Reading the count. After a failure the count shown (if any) is the one read at `sampledAt`, no longer current. */
   countRequest: RequestState;
   /**
@@ -60,11 +65,20 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
       // A read that started before a push and answered after it is older than the push's own reading: it stays.
       const shownAt = get().sampledAt;
       if (shownAt !== null && Date.parse(data.sampledAt) < Date.parse(shownAt)) return {};
-      return { executionCount: data.executionCount, sampledAt: data.sampledAt, countBeforePush: false };
+      return { executionCount: data.executionCount, sampledAt: data.sampledAt, countBeforePush: false, countEarlier: false };
     }, {
       background: true,
       operation: 'executions.get',
     });
+  };
+  /**
+   * The newest sample Keydesk holds, as the count shown when none newer is (back on a profile whose service does not
+   * answer now, the chart's last figure is known, so "no count" would not be true): marked as read earlier.
+   */
+  const heldCount = (latest: { count: number; at: string } | null): Partial<ExecutionsSlice> => {
+    const shownAt = get().sampledAt;
+    if (latest === null || (shownAt !== null && Date.parse(latest.at) <= Date.parse(shownAt))) return {};
+    return { executionCount: latest.count, sampledAt: latest.at, countBeforePush: false, countEarlier: true };
   };
   return {
     refreshExecutions: () => {
@@ -91,7 +105,7 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
         // A reading with a total is the newest one: a count read still out is no longer what the count waits on.
         (d) => (d.executionCount === null || d.sampledAt === null
           ? { countBeforePush: true }
-          : { executionCount: d.executionCount, sampledAt: d.sampledAt, countBeforePush: false, countAskedAt: null }),
+          : { executionCount: d.executionCount, sampledAt: d.sampledAt, countBeforePush: false, countEarlier: false, countAskedAt: null }),
         { toast: true },
       );
       if (!r) return;
@@ -106,7 +120,7 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
       const again = shown !== null && shown.range === range && get().historyRequest.status !== 'idle';
       shown = points === undefined ? { range } : { range, points };
       // A failed read leaves no chart of another range or profile behind, and says why.
-      await request('executions.history', points === undefined ? { range } : { range, points }, 'historyRequest', (data) => ({ history: data.buckets }), {
+      await request('executions.history', points === undefined ? { range } : { range, points }, 'historyRequest', (data) => ({ history: data.buckets, ...heldCount(data.latest) }), {
         onFailure: { history: [] },
         latest: true,
         background: again,

@@ -38,6 +38,9 @@ function useUnanswered(askedAt: number | null): number | null {
   return askedAt === null ? null : Math.max(0, now - askedAt);
 }
 
+/** A reading's time: the time of day when it is today's, else with its date (a count held from an earlier day). */
+const readMode = (iso: string): 'time' | 'dateTime' => (new Date(iso).toDateString() === new Date().toDateString() ? 'time' : 'dateTime');
+
 /** How many buckets the chart can show: about one per device pixel of the window's width, within the contract. */
 const chartPoints = (): number => Math.min(LIMITS.historyPointsMax, Math.max(2, Math.round(window.innerWidth * (window.devicePixelRatio || 1))));
 
@@ -45,6 +48,9 @@ export function Overview() {
   const count = useKeydesk((s) => s.executionCount);
   const sampledAt = useKeydesk((s) => s.sampledAt);
   const beforePush = useKeydesk((s) => s.countBeforePush);
+  /** The count shown is the last one Keydesk holds, read on an earlier visit to this profile, not since. */
+  const earlier = useKeydesk((s) => s.countEarlier);
+  const asked = useKeydesk((s) => s.countAskedAt) !== null;
   const { status, error } = useKeydesk((s) => s.countRequest);
   const unanswered = useUnanswered(useKeydesk((s) => s.countAskedAt));
   /** The read out has had no answer for a while: the count shown may be old, and the service may be away. */
@@ -128,7 +134,7 @@ export function Overview() {
           <Skeleton label="Reading the execution count…" lines={1} />
         ) : (
           // After a failed read the last count stays, plainly marked as no longer current.
-          <p className={`big${status === 'error' || beforePush || slow ? ' stale' : ''}`} aria-label="Execution count">
+          <p className={`big${status === 'error' || beforePush || slow || earlier ? ' stale' : ''}`} aria-label="Execution count">
             {count === null ? '—' : fmt.number(count)}
           </p>
         )}
@@ -138,18 +144,23 @@ export function Overview() {
               Checking the count… no answer for {fmt.number(Math.floor(unanswered / 1_000))} s.
               {sampledAt && (
                 <>
-                  {' '}Last read at <Time iso={sampledAt} mode="time" />: it may have changed since.
+                  {' '}Last read at <Time iso={sampledAt} mode={readMode(sampledAt)} />: it may have changed since.
                 </>
               )}
             </>
           ) : status === 'error' ? (
             sampledAt ? (
               <>
-                Last known count, read at <Time iso={sampledAt} mode="time" />: it may have changed since.
+                Last known count, read at <Time iso={sampledAt} mode={readMode(sampledAt)} />: it may have changed since.
               </>
             ) : (
               'No count could be read.'
             )
+          ) : sampledAt && earlier ? (
+            <>
+              Last count Keydesk holds, read earlier at <Time iso={sampledAt} mode={readMode(sampledAt)} />
+              {asked ? ': reading it again…' : ': it may have changed since.'}
+            </>
           ) : sampledAt && beforePush ? (
             <>
               Read at <Time iso={sampledAt} mode="time" />, before the last push: the new count is read in a few seconds.
