@@ -64,7 +64,8 @@ describe('one request helper', () => {
     useKeydesk.setState({ lastGenerated: ['A'], testKey: { profileId: 'sandbox', key: key('T') } });
     await invoke(state());
     expect(fake.calls.length).toBeGreaterThan(0);
-    expect(state()[field]).toEqual({ status: 'error', error: refusal });
+    // With when it came: a failure shown says when, and a later answer of the service makes it an earlier one.
+    expect(state()[field]).toEqual({ status: 'error', error: refusal, failedAt: { seq: expect.any(Number) as number, at: expect.any(String) as string } });
   });
 
   it('names every status the same way: each RequestState field ends in "Request", has a loader above, and no other field holds a status', () => {

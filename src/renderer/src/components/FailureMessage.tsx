@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Failure } from '../../../shared/result.ts';
 import { plain } from '../lib/words.ts';
 import { useKeydesk } from '../store/index.ts';
@@ -14,10 +15,11 @@ export function backOnlineNote(failure: Failure, online: boolean): string | unde
 }
 
 /**
- * A failure as a vendor reads it: the message first, announced; the technical detail (HTTP status, redacted
- * URL, the service's own words) under a "Details" disclosure, closed until asked for.
+ * A failure as a vendor reads it: the message first, announced; `when` it happened; `stale`, why it may no longer
+ * hold; the technical detail (HTTP status, redacted URL, the service's own words) under a "Details" disclosure,
+ * closed until asked for.
  */
-export function FailureMessage({ failure, stale }: { failure: Failure; stale?: string | undefined }) {
+export function FailureMessage({ failure, when, stale }: { failure: Failure; when?: ReactNode; stale?: ReactNode }) {
   const view = useKeydesk((s) => s.view);
   const setView = useKeydesk((s) => s.setView);
   // A profile's API key is gone (kept for the session only, then a restart): the way to enter it again, from where
@@ -36,6 +38,7 @@ export function FailureMessage({ failure, stale }: { failure: Failure; stale?: s
           </button>
         </p>
       )}
+      {when && <p className="muted">{when}</p>}
       {stale && <p className="stale-note">{stale}</p>}
       {failure.detail && (
         <details>

@@ -9,7 +9,7 @@ import { operationWords } from '../lib/words.ts';
 import type { KeydeskState } from './index.ts';
 import { JOBS_NOTHING } from './jobs.ts';
 import { DEFAULT_LEDGER_SORT } from './ledger.ts';
-import { failed, IDLE, LOADING, READY, type RequestState } from './request.ts';
+import { failed, IDLE, LOADING, moment, READY, type RequestState } from './request.ts';
 
 const OFFLINE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['NETWORK', 'TIMEOUT']);
 /** Failures only an answering service gives (main's own checks never use these): the service is back. */
@@ -74,6 +74,7 @@ export function profileData() {
   return {
     online: true,
     offlineReason: null,
+    serviceAnswered: null,
     unknownOutcomes: [] as OperationName[],
     executionCount: null,
     sampledAt: null,
@@ -221,6 +222,7 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
   /** The service answered: it is online, and no change sent before is left without an answer since. */
   function answered(seq: number) {
     answeredSeq = Math.max(answeredSeq, seq);
+    set({ serviceAnswered: moment() });
     if (!get().online) goOnline();
     // "Could not reach the service" is no longer so.
     get().dismissResolved('offline');

@@ -6,6 +6,7 @@ import { operationWords, plain } from '../lib/words.ts';
 import type { ViewName } from '../views/registry.ts';
 import type { Toast } from './index.ts';
 import type { ProfileData, StoreContext } from './context.ts';
+import type { Moment } from './request.ts';
 
 let toastId = 0;
 /** At most this many of each kind on screen at once (the oldest goes first), so the stack never covers the view. */
@@ -22,6 +23,11 @@ export interface UiSlice {
   online: boolean;
   /** The failure that made the service count as unreachable. */
   offlineReason: Failure | null;
+  /**
+   * When the active profile's service last answered a request (if only to refuse it): a failure shown from before
+   * then is of that moment, not of now. Null until it answers.
+   */
+  serviceAnswered: Moment | null;
   /**
    * Keydesk's own core stopped answering this window (a call's Failure.keydeskGone; the harness's process gone):
    * since when, and whether it has answered since. Nothing shown can be checked meanwhile, and what happened while

@@ -112,7 +112,9 @@ export function upperKeyOffer(term: string): string | null {
 export function Lookup() {
   const runLookup = useKeydesk((s) => s.runLookup);
   const result = useKeydesk((s) => s.lookupResult);
-  const { status, error } = useKeydesk((s) => s.lookupRequest);
+  const { status, error, failedAt } = useKeydesk((s) => s.lookupRequest);
+  /** The service answered a request after the search failed: the failure is of its moment, not of now. */
+  const answeredSince = useKeydesk((s) => (failedAt && s.serviceAnswered && s.serviceAnswered.seq > failedAt.seq ? s.serviceAnswered : null));
   const lookupTerm = useKeydesk((s) => s.lookupTerm);
   const selectKey = useKeydesk((s) => s.selectKey);
   const selected = useKeydesk((s) => s.selectedKey);
@@ -170,7 +172,24 @@ export function Lookup() {
         <button type="submit">Search</button>
       </form>
       {status === 'loading' && rows.length === 0 && <Skeleton label="Searching…" variant="rows" lines={3} />}
-      {status === 'error' && error && <FailureMessage failure={error} />}
+      {status === 'error' && error && (
+        <>
+          <FailureMessage
+            failure={error}
+            when={failedAt && <>Searching for “{lookupTerm}” failed at <Time iso={failedAt.at} mode="time" />.</>}
+            stale={answeredSince && (
+              error.code === 'NETWORK' || error.code === 'TIMEOUT' ? (
+                <>That was while the service could not be reached; it has answered since, at <Time iso={answeredSince.at} mode="time" />: search again to see the keys.</>
+              ) : (
+                <>The service has answered since, at <Time iso={answeredSince.at} mode="time" />: search again to see whether it still fails.</>
+              )
+            )}
+          />
+          <button type="button" onClick={() => void runLookup(lookupTerm, page)}>
+            Search again
+          </button>
+        </>
+      )}
       {status === 'idle' && (
         <EmptyState title="Search this service’s keys">Type a whole key value, a whole HWID, or part of a note.</EmptyState>
       )}

@@ -1,0 +1,84 @@
+// Keys' search failure says when it happened, offers the search again, and once the service has answered a later
+// request it is marked as from before (walk9 P4): "could not reach the service" under the box after the service is
+// back, with nothing to say it is old, is not true of now.
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { OperationResult } from '../../src/shared/contract.ts';
+import { fake, installBridge, key, readySession } from '../support/fake-bridge.ts';
+
+installBridge();
+const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
+const initial = useKeydesk.getState();
+
+beforeEach(() => {
+  readySession(useKeydesk, initial);
+});
+
+const UNREACHABLE = {
+  ok: false,
+  code: 'NETWORK',
+  message: 'Keydesk could not reach the service. Check that it is running and that the address is right.',
+} as const;
+const refused = (): Promise<OperationResult<'keys.fetchActive'>> => Promise.resolve(UNREACHABLE);
+const found = (): Promise<OperationResult<'keys.fetchActive'>> => Promise.resolve({ ok: true, data: { keys: [key('ACME-1', 'active')], total: 1 } });
+const none = (): Promise<OperationResult<'keys.fetchGenerated'>> => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
+const failure = () => {
+  const alert = screen.getByText(UNREACHABLE.message).closest('[role="alert"]');
+  if (!(alert instanceof HTMLElement)) throw new Error('no failure shown');
+  return alert;
+};
+
+describe('Keys: a search that could not reach the service (walk9 P4)', () => {
+  it('says when it failed, and offers the search again', async () => {
+    const user = userEvent.setup();
+    fake.impl['keys.fetchActive'] = refused;
+    fake.impl['keys.fetchGenerated'] = refused;
+    render(<Keys />);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'acme trial{Enter}');
+    await screen.findByText(UNREACHABLE.message);
+    const at = useKeydesk.getState().lookupRequest.failedAt?.at;
+    expect(at).toBeTruthy();
+    expect(within(failure()).getByText(/^Searching for “acme trial” failed at/)).toBeTruthy();
+    expect(within(failure()).getByText(/^Searching for “acme trial” failed at/).querySelector('time')?.getAttribute('datetime')).toBe(at);
+    expect(screen.getByRole('button', { name: 'Search again' })).toBeTruthy();
+  });
+
+  it('is marked as from before once the service answers a later request, and goes when the search is made again', async () => {
+    const user = userEvent.setup();
+    fake.impl['keys.fetchActive'] = refused;
+    fake.impl['keys.fetchGenerated'] = refused;
+    render(<Keys />);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'acme trial{Enter}');
+    await screen.findByText(UNREACHABLE.message);
+    expect(failure().textContent).not.toMatch(/answered since/);
+    // The service is back: a later read answers (the offline probe's, or Overview's).
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: new Date().toISOString() } });
+    await act(() => useKeydesk.getState().refreshExecutions());
+    expect(useKeydesk.getState().online).toBe(true);
+    const note = within(failure()).getByText(/while the service could not be reached; it has answered since/);
+    expect(note.textContent).toMatch(/^That was while the service could not be reached; it has answered since, at .+: search again to see the keys\.$/);
+    expect(note.querySelector('time')?.getAttribute('datetime')).toBe(useKeydesk.getState().serviceAnswered?.at);
+    expect(within(failure()).getByText(/^Searching for “acme trial” failed at/)).toBeTruthy();
+    fake.impl['keys.fetchActive'] = found;
+    fake.impl['keys.fetchGenerated'] = none;
+    await user.click(screen.getByRole('button', { name: 'Search again' }));
+    await screen.findByText(/Results for “acme trial”/);
+    expect(screen.queryByText(UNREACHABLE.message)).toBeNull();
+  });
+
+  it("a refusal by an answering service is marked too once a later request is answered: it was that moment's answer", async () => {
+    const user = userEvent.setup();
+    const busy = () => Promise.resolve({ ok: false as const, code: 'INTERNAL' as const, message: 'The service failed while handling the request. Try again later.' });
+    fake.impl['keys.fetchActive'] = busy;
+    fake.impl['keys.fetchGenerated'] = busy;
+    render(<Keys />);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'acme{Enter}');
+    const alert = (await screen.findByText('The service failed while handling the request. Try again later.')).closest('[role="alert"]') as HTMLElement;
+    expect(within(alert).getByText(/^Searching for “acme” failed at/)).toBeTruthy();
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: new Date().toISOString() } });
+    await act(() => useKeydesk.getState().refreshExecutions());
+    expect(alert.querySelector('.stale-note')?.textContent).toMatch(/^The service has answered since, at .+: search again to see whether it still fails\.$/);
+  });
+});
