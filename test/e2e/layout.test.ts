@@ -205,3 +205,41 @@ describe('Keys: the results beside the key panel', () => {
     await keyValuesReadable(3);
   });
 });
+
+describe('Activity in the smallest window (960x600) (walk9 P6)', () => {
+  it('cuts no cell text: every cell lies inside the table, and nothing in a cell runs past its edge', async () => {
+    // A refusal beside the successes, so an Outcome cell also holds a badge and the service's words.
+    const refused = await page.evaluate(async () => (await window.keydesk['keys.extend']({ keyValue: 'NOSUCH-KEY00-00000-00000-00000', days: 1 })).ok);
+    expect(refused).toBe(false);
+    await page.setViewportSize({ width: 960, height: 600 });
+    await app.nav('Activity');
+    const table = page.getByRole('table', { name: 'Activity' });
+    await table.getByRole('cell', { name: /Succeeded/ }).first().waitFor();
+    await table.getByRole('cell', { name: /Failed/ }).first().waitFor();
+    await page.screenshot({ fullPage: true, path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/activity-960.png` : undefined });
+    // The table's own scroll area (the view's section is a region of the same name).
+    const wrap = page.locator('.table-wrap').filter({ has: table });
+    const wrapBox = await box(wrap);
+    // Seen without a sideways scroll: the table is no wider than its card shows, and inside the window.
+    expect(await fitsAcross(wrap)).toBe(true);
+    expect(wrapBox.x + wrapBox.width).toBeLessThanOrEqual(960);
+    const cells = table.locator('tbody td');
+    const n = await cells.count();
+    expect(n).toBeGreaterThanOrEqual(5 * 3);
+    for (let i = 0; i < n; i++) {
+      const cell = cells.nth(i);
+      const text = ((await cell.textContent()) ?? '').trim();
+      expect({ text, inside: withinX(await box(cell), wrapBox) }).toEqual({ text, inside: true });
+      // The cell and everything in it: nothing wider than the box it is drawn in (a clipped "Succeede").
+      const cut = await cell.evaluate((e: Sized & { querySelectorAll(s: string): ArrayLike<Sized & { textContent: string | null }> }) =>
+        [e, ...Array.from(e.querySelectorAll('*'))].filter((x) => x.scrollWidth > x.clientWidth + 0.5 && x.clientWidth > 0).map((x) => (x as { textContent: string | null }).textContent));
+      expect({ text, cut }).toEqual({ text, cut: [] });
+    }
+    // Each outcome's words are read whole, on screen.
+    for (const word of ['Succeeded', 'Failed']) {
+      const badge = table.locator('.badge').filter({ hasText: word }).first();
+      const b = await box(badge);
+      expect({ word, inside: withinX(b, wrapBox), whole: await fitsAcross(badge) }).toEqual({ word, inside: true, whole: true });
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import type { AuditEntry } from '../../../../shared/domain.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { operationWords, plain } from '../../lib/words.ts';
@@ -18,7 +18,9 @@ const COLUMNS: Column<AuditEntry>[] = [
   { header: 'When', cell: (e) => <Time iso={e.at} mode="dateTime" /> },
   { header: 'Service', cell: (e) => e.profileName },
   { header: 'Operation', cell: (e) => operationWords(e.action) },
-  { header: 'Target', cell: (e) => plain(e.target), className: 'mono' },
+  // A key value or HWID wraps (after a dash where it has one) rather than push Outcome past the card's edge: at
+  // 960x600 a one-line target cut "Succeeded" to "Succeede" (walk9 P6).
+  { header: 'Target', cell: (e) => <BreakAfterDashes text={plain(e.target)} />, className: 'mono wrap' },
   {
     header: 'Outcome',
     cell: (e) =>
@@ -36,6 +38,12 @@ const COLUMNS: Column<AuditEntry>[] = [
       ),
   },
 ];
+
+/** Text with a line-break opportunity after each dash (a key's groups stay whole; CSS breaks anywhere else if it must). */
+function BreakAfterDashes({ text }: { text: string }) {
+  const parts = text.split(/(?<=-)/);
+  return <>{parts.map((part, i) => (i === 0 ? part : <Fragment key={i}><wbr />{part}</Fragment>))}</>;
+}
 
 export const ACTIVITY_PAGE = 100;
 
