@@ -52,6 +52,8 @@ interface Shown extends Sized {
     defaultView: { getComputedStyle(e: Shown): { fontFamily: string } } | null;
   };
 }
+/** The page's own scroll, as the page sees it (this file's types have no DOM); evaluated in the page, so inlined there. */
+type Scrolled = { scrollY: number; scrollTo(x: number, y: number): void };
 /** Nothing inside the element lies past its right edge, to be reached only by a scroll. */
 const fitsAcross = (l: Locator): Promise<boolean> => l.evaluate((e: Sized) => e.scrollWidth <= e.clientWidth);
 
@@ -172,8 +174,15 @@ describe('Keys: the results beside the key panel', () => {
     expect(inViewport(await box(button), { width: 1280, height: 800 })).toBe(true);
     // Beside the panel, not under it.
     expect(tableBox.x + tableBox.width).toBeLessThanOrEqual(panelBox.x);
-    // The panel shows all it holds, its last line too, with nothing to scroll inside it.
-    expect(await panel.evaluate((e: Sized) => e.scrollHeight <= e.clientHeight + 1)).toBe(true);
+    // The panel fits the window below the header and the title, and shows its last line by a scroll inside it
+    // alone: the page does not move, so the header and the title stay in view (walk9 P7).
+    expect(panelBox.y + panelBox.height).toBeLessThanOrEqual(800);
+    const pageTop = await page.evaluate(() => (globalThis as unknown as Scrolled).scrollY);
+    const last = panel.locator(':scope > :not(dialog)').last();
+    await last.scrollIntoViewIfNeeded();
+    const lastBox = await box(last);
+    expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(800);
+    expect(await page.evaluate(() => (globalThis as unknown as Scrolled).scrollY)).toBe(pageTop);
     await expiresFit();
     await keyValuesReadable();
     // And with the panel closed.
@@ -240,6 +249,37 @@ describe('Activity in the smallest window (960x600) (walk9 P6)', () => {
       const badge = table.locator('.badge').filter({ hasText: word }).first();
       const b = await box(badge);
       expect({ word, inside: withinX(b, wrapBox), whole: await fitsAcross(badge) }).toEqual({ word, inside: true, whole: true });
+    }
+  });
+});
+
+describe('Keys: opening a key keeps the header in view (walk9 P7)', () => {
+  it('at 1280x800 the app header with the service picker and the view title stay on screen when a key opens', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await app.nav('Overview');
+    await app.nav('Keys');
+    const panel = page.getByRole('complementary', { name: 'Key detail' });
+    if ((await panel.count()) > 0) {
+      await panel.getByRole('button', { name: 'Close the key detail' }).click();
+      await panel.waitFor({ state: 'detached' });
+    }
+    await app.search('trial');
+    await expect.poll(() => app.matchingRows().count()).toBe(6);
+    await page.evaluate(() => { (globalThis as unknown as Scrolled).scrollTo(0, 0); });
+    const size = { width: 1280, height: 800 };
+    const header = page.getByRole('banner');
+    const picker = page.getByRole('combobox', { name: 'Service' });
+    const title = page.getByRole('heading', { level: 1, name: 'Keys' });
+    for (const row of [1, 5]) {
+      await app.matchingRows().nth(row).locator('button[data-key-row]').click();
+      await panel.getByText('Extend by days').waitFor();
+      await page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-1280-open-${String(row)}.png` : undefined });
+      expect({ row, header: inView(await box(header), size), picker: inView(await box(picker), size), title: inView(await box(title), size) })
+        .toEqual({ row, header: true, picker: true, title: true });
+      // The panel opened is seen too: its heading, and its last line (within it, or by scrolling it alone).
+      expect(inView(await box(panel.getByRole('heading', { level: 2 }).first()), size)).toBe(true);
+      const panelBox = await box(panel);
+      expect(panelBox.y + Math.min(panelBox.height, 200)).toBeLessThanOrEqual(800);
     }
   });
 });
