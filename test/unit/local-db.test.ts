@@ -852,10 +852,14 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     db.close();
   });
 
-  it('with the run\'s send log: claimed items it logged are unknown, claimed ones never sent are as before the claim, and the screen shows claimed-unsent items so while the run goes', () => {
+  /**
+   * A job of six keys whose first run left K-5 and K-6 unknown; its second run (begun at(4), the user chose to send
+   * those again) claimed all six ahead of its requests: 1 was answered, 2 and 5 went out with no answer recorded,
+   * 3, 4 and 6 were never sent.
+   */
+  const claimedAheadByARetryRun = (): LocalDb => {
     const db = new LocalDb(':memory:');
     db.createJob({ id: 'j', profileId: PROFILE, action: 'delete', params: '{}', createdAt: at(0) }, { keyValues: ['K-1', 'K-2', 'K-3', 'K-4', 'K-5', 'K-6'] });
-    // An earlier run left K-5 and K-6 unknown; the user chose to send them again in this run.
     db.beginJobRun('j', at(1));
     db.jobStep(null, { jobId: 'j', max: 6 });
     db.settleJobItems({ ...answers('j', 5, 'done'), items: [5, 6].map((seq) => ({ seq, state: 'unknown' as const, code: 'OUTCOME_UNKNOWN' as const, message: 'No answer.' })) }, at(2));
@@ -863,10 +867,13 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     db.endJobRun('j', 'interrupted', 'stopped', at(3));
     db.beginJobRun('j', at(4));
     db.approveUnknownJobItems('j');
-    // This run claimed all six ahead of its requests: 1 was answered, 2 and 5 went out with no answer recorded,
-    // 3, 4 and 6 were never sent.
     expect(db.jobStep(null, { jobId: 'j', max: 6, retry: true }).map((i) => i.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     db.settleJobItems(answers('j', 1, 'done'), at(5));
+    return db;
+  };
+
+  it('while a run goes, shows items it claimed and did not send as before the claim; after a crash, a send log of another run is never applied to its claims', () => {
+    const db = claimedAheadByARetryRun();
     // While it runs, the screen's view: what went out is sent, what did not is as before the claim.
     const shown = (state: 'pending' | 'sent' | 'unknown' | 'done'): number[] => db.jobItems('j', state, 0, 10, false, [3, 4, 6]).items.map((i) => i.seq);
     expect({ pending: shown('pending'), sent: shown('sent'), unknown: shown('unknown'), done: shown('done') }).toEqual({ pending: [3, 4], sent: [2, 5], unknown: [6], done: [1] });
@@ -884,17 +891,7 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
   });
 
   it('with its own run\'s send log: claimed items it logged are unknown, claimed ones never sent are as before the claim', () => {
-    const db = new LocalDb(':memory:');
-    db.createJob({ id: 'j', profileId: PROFILE, action: 'delete', params: '{}', createdAt: at(0) }, { keyValues: ['K-1', 'K-2', 'K-3', 'K-4', 'K-5', 'K-6'] });
-    db.beginJobRun('j', at(1));
-    db.jobStep(null, { jobId: 'j', max: 6 });
-    db.settleJobItems({ ...answers('j', 5, 'done'), items: [5, 6].map((seq) => ({ seq, state: 'unknown' as const, code: 'OUTCOME_UNKNOWN' as const, message: 'No answer.' })) }, at(2));
-    db.settleJobItems({ ...answers('j', 1, 'pending'), items: [1, 2, 3, 4].map((seq) => ({ seq, state: 'pending' as const, code: null, message: null })) }, at(2));
-    db.endJobRun('j', 'interrupted', 'stopped', at(3));
-    db.beginJobRun('j', at(4));
-    db.approveUnknownJobItems('j');
-    expect(db.jobStep(null, { jobId: 'j', max: 6, retry: true }).map((i) => i.seq)).toEqual([1, 2, 3, 4, 5, 6]);
-    db.settleJobItems(answers('j', 1, 'done'), at(5));
+    const db = claimedAheadByARetryRun();
     db.interruptRunningJobs('Keydesk stopped while this job ran.', undefined, [], new Map([['j', { run: at(4), sent: new Set([1, 2, 5]) }]]));
     const items = db.jobItems('j', undefined, 0, 10).items;
     expect(items.map((i) => [i.seq, i.state, i.code])).toEqual([
