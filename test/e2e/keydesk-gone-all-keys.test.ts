@@ -7,6 +7,7 @@ import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApp, type AppPage } from '../support/app-page.ts';
 import { startHeldSandbox, type HeldSandbox } from '../support/held-sandbox.ts';
+import { startHeldExtend } from '../support/held-job-page.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 let app: AppPage;
@@ -30,23 +31,8 @@ afterAll(async () => {
 
 describe("All keys when Keydesk's core stops under its running job", () => {
   it('says the job state is not known, with no Cancel, though the page asks nothing after the core is gone', async () => {
-    await page.evaluate(
-      async ({ url, key }) => {
-        const added = await window.keydesk['profiles.add']({ name: 'Acme Remote', baseUrl: url, apiKey: key, serviceIdentifier: 'acme' });
-        if (!added.ok) throw new Error(added.message);
-        const selected = await window.keydesk['profiles.select']({ id: added.data.id });
-        if (!selected.ok) throw new Error(selected.message);
-      },
-      { url: remote.url, key: remote.apiKey },
-    );
-    await page.reload();
-    await page.locator('[data-app-state="ready"]').waitFor();
-    remote.hold();
-    await page.evaluate(async () => {
-      const started = await window.keydesk['jobs.start']({ action: 'extend', days: 3, target: { keyValues: ['NOT-A-KEY-GONE-1', 'NOT-A-KEY-GONE-2'] } });
-      if (!started.ok) throw new Error(started.message);
-    });
-    await expect.poll(() => remote.heldCount(), { timeout: 60_000 }).toBeGreaterThan(0);
+    // Its first requests are on the wire (held): the job surely runs.
+    await startHeldExtend(page, remote);
     await app.nav('All keys');
     const bulk = page.getByRole('region', { name: 'Bulk actions' });
     const line = bulk.getByRole('status').filter({ hasText: /^Extend by 3 days, / });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApp, type AppPage } from '../support/app-page.ts';
 import { startHarnessProcess, type HarnessProcess } from '../support/harness-process.ts';
 import { startHeldSandbox, type HeldSandbox } from '../support/held-sandbox.ts';
+import { startHeldExtend } from '../support/held-job-page.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 let app: AppPage;
@@ -35,24 +36,8 @@ afterAll(async () => {
 
 describe("the page when Keydesk's core stops under a running job", () => {
   it('says Keydesk stopped answering (not the service), the job state not known with no Cancel, and asks for a reload once a new harness answers', async () => {
-    await page.evaluate(
-      async ({ url, key }) => {
-        const added = await window.keydesk['profiles.add']({ name: 'Acme Remote', baseUrl: url, apiKey: key, serviceIdentifier: 'acme' });
-        if (!added.ok) throw new Error(added.message);
-        const selected = await window.keydesk['profiles.select']({ id: added.data.id });
-        if (!selected.ok) throw new Error(selected.message);
-      },
-      { url: remote.url, key: remote.apiKey },
-    );
-    await page.reload();
-    await page.locator('[data-app-state="ready"]').waitFor();
-    remote.hold();
-    await page.evaluate(async () => {
-      const started = await window.keydesk['jobs.start']({ action: 'extend', days: 3, target: { keyValues: ['NOT-A-KEY-GONE-1', 'NOT-A-KEY-GONE-2'] } });
-      if (!started.ok) throw new Error(started.message);
-    });
     // Its first requests are on the wire (held): the job surely runs.
-    await expect.poll(() => remote.heldCount(), { timeout: 60_000 }).toBeGreaterThan(0);
+    await startHeldExtend(page, remote);
     await app.nav('Jobs');
     await page.getByRole('button', { name: /^Extend by 3 days, started / }).click();
     const detail = page.getByRole('region', { name: 'Extend by 3 days' });
