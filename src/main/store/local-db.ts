@@ -2046,10 +2046,15 @@ export class LocalDb {
    * `unsent`: the items its run has claimed and not sent yet (JobService.claimedUnsent), shown as before the claim.
    */
   jobItems(jobId: string, state: JobItemState | undefined, offset: number, limit: number, noted = false, unsent: readonly number[] = []): { items: JobItem[]; total: number } {
-    const shown = shownItemState('?1');
+    // No run's list (a job not running, or one with nothing claimed ahead): the file's states as they are, counted from
+    // the index alone (a million items in milliseconds); with one, the state shown needs each claimed item's row.
+    const shown = unsent.length === 0 ? ITEM_STATE : shownItemState('?1');
     const clauses = ['job_id = ?2'];
     const params: SQLInputValue[] = [JSON.stringify(unsent), jobId];
-    if (state !== undefined) {
+    if (state !== undefined && unsent.length === 0) {
+      clauses.push(state === 'unknown' ? "state IN ('unknown', 'retry')" : 'state = ?3');
+      if (state !== 'unknown') params.push(state);
+    } else if (state !== undefined) {
       // The states an item shown as `state` can have in the file (an index on them), then the state shown.
       const stored = { pending: "'pending', 'sent'", sent: "'sent'", unknown: "'unknown', 'retry', 'sent'", done: "'done'", failed: "'failed'" }[state];
       clauses.push(`state IN (${stored})`, `${shown} = ?3`);
