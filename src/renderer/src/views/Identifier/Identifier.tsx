@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { schemas } from '../../../../shared/rules.ts';
-import { FailureMessage } from '../../components/FailureMessage.tsx';
+import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Time } from '../../components/Time.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 export function Identifier() {
   const result = useKeydesk((s) => s.identifier);
-  const { status, error } = useKeydesk((s) => s.identifierRequest);
+  const request = useKeydesk((s) => s.identifierRequest);
+  const { status } = request;
   const check = useKeydesk((s) => s.checkIdentifier);
   const clear = useKeydesk((s) => s.clearIdentifier);
   const [value, setValue] = useDraft('identifier.value');
@@ -41,7 +42,7 @@ export function Identifier() {
         <button type="submit" className="primary" disabled={status === 'loading'}>
           Check
         </button>
-        {error && <FailureMessage failure={error} />}
+        <RequestFailure request={request} what="Checking the identifier" again="check again" />
         {status === 'loading' && <p role="status">Asking the service…</p>}
         {result && (
           <>

@@ -8,6 +8,7 @@ import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Time } from '../../components/Time.tsx';
 import { backOnlineNote, FailureMessage } from '../../components/FailureMessage.tsx';
+import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { Field } from '../../components/Field.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { parseWhole } from '../../lib/numbers.ts';
@@ -43,7 +44,8 @@ const COLUMNS: Column<KeylessEntry>[] = [
 
 export function Keyless() {
   const result = useKeydesk((s) => s.keyless);
-  const { status, error } = useKeydesk((s) => s.keylessRequest);
+  const keylessRequest = useKeydesk((s) => s.keylessRequest);
+  const { status, error } = keylessRequest;
   const deleteError = useKeydesk((s) => s.keylessDeleteRequest.error);
   const addError = useKeydesk((s) => s.keylessAddRequest.error);
   const online = useKeydesk((s) => s.online);
@@ -106,7 +108,7 @@ export function Keyless() {
             <Field label="HWID contains" type="search" value={term} error={blankSearch} onChange={(e) => { setTerm(e.target.value); setBlankSearch(null); }} />
             <button type="submit">Search</button>
           </form>
-          {error && <FailureMessage failure={error} stale={backOnlineNote(error, online)} />}
+          {error && (backOnlineNote(error, online) ? <FailureMessage failure={error} stale={backOnlineNote(error, online)} /> : <RequestFailure request={keylessRequest} what="Reading the keyless entries" again="read them again" />)}
           {deleteError && <FailureMessage failure={deleteError} stale={backOnlineNote(deleteError, online)} />}
           {status === 'loading' && <p role="status">Searching…</p>}
           {/* The first-visit prompt only for a first visit: not beside an error, nor under a term typed and not searched. */}

@@ -4,7 +4,7 @@ import { KeyBadges } from '../../components/Badge.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
-import { FailureMessage } from '../../components/FailureMessage.tsx';
+import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
@@ -112,9 +112,8 @@ export function upperKeyOffer(term: string): string | null {
 export function Lookup() {
   const runLookup = useKeydesk((s) => s.runLookup);
   const result = useKeydesk((s) => s.lookupResult);
-  const { status, error, failedAt } = useKeydesk((s) => s.lookupRequest);
-  /** The service answered a request after the search failed: the failure is of its moment, not of now. */
-  const answeredSince = useKeydesk((s) => (failedAt && s.serviceAnswered && s.serviceAnswered.seq > failedAt.seq ? s.serviceAnswered : null));
+  const request = useKeydesk((s) => s.lookupRequest);
+  const { status, error } = request;
   const lookupTerm = useKeydesk((s) => s.lookupTerm);
   const selectKey = useKeydesk((s) => s.selectKey);
   const selected = useKeydesk((s) => s.selectedKey);
@@ -174,17 +173,7 @@ export function Lookup() {
       {status === 'loading' && rows.length === 0 && <Skeleton label="Searching…" variant="rows" lines={3} />}
       {status === 'error' && error && (
         <>
-          <FailureMessage
-            failure={error}
-            when={failedAt && <>Searching for “{lookupTerm}” failed at <Time iso={failedAt.at} mode="time" />.</>}
-            stale={answeredSince && (
-              error.code === 'NETWORK' || error.code === 'TIMEOUT' ? (
-                <>That was while the service could not be reached; it has answered since, at <Time iso={answeredSince.at} mode="time" />: search again to see the keys.</>
-              ) : (
-                <>The service has answered since, at <Time iso={answeredSince.at} mode="time" />: search again to see whether it still fails.</>
-              )
-            )}
-          />
+          <RequestFailure request={request} what={<>Searching for “{lookupTerm}”</>} again={error.code === 'NETWORK' || error.code === 'TIMEOUT' ? 'search again to see the keys' : 'search again'} />
           <button type="button" onClick={() => void runLookup(lookupTerm, page)}>
             Search again
           </button>

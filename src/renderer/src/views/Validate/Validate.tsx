@@ -4,6 +4,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
+import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { Field } from '../../components/Field.tsx';
 import { endsInWords, paddedWarning, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
@@ -89,7 +90,8 @@ export function Validate() {
   // The key was changed since this answer came (its HWID reset in Keys, say): the answer may no longer hold.
   // Or a bulk job over a filter started or ended since, which may include it (its premium flag is not known here).
   const changedAfter = useKeydesk((s) => (s.validationRead?.keyValue ? earlierBecause(s, s.validationRead.keyValue, null, s.validationRead) : null));
-  const { status, error } = useKeydesk((s) => s.validationRequest);
+  const validationRequest = useKeydesk((s) => s.validationRequest);
+  const { status, error } = validationRequest;
   const run = useKeydesk((s) => s.runValidation);
   const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId));
   const [choice, setChoice] = useDraft('validate.hwidChoice');
@@ -227,7 +229,7 @@ export function Validate() {
               <Time iso={changedAfter.at} mode="time" /> since, so it may no longer hold. Validate again to see it now.
             </p>
           )}
-          {!refused && error && <FailureMessage failure={error} />}
+          {!refused && <RequestFailure request={validationRequest} what="Validating" again="validate again" />}
           {!refused && report && <ValidationAnswer report={report} />}
         </form>
       </div>

@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+import type { RequestState } from '../store/request.ts';
+import { useKeydesk } from '../store/index.ts';
+import { FailureMessage } from './FailureMessage.tsx';
+import { Time } from './Time.tsx';
+
+/**
+ * A request's failure with when it happened ("<what> failed at 9:11:44 PM."), and, once the service has answered a
+ * later request, that it is from before then: an error standing under a form must not read as of now.
+ */
+export function RequestFailure({ request, what, again }: { request: RequestState; what: ReactNode; again: string }) {
+  const { error, failedAt } = request;
+  /** The service answered a request after this one failed: the failure is of its moment, not of now. */
+  const answeredSince = useKeydesk((s) => (failedAt && s.serviceAnswered && s.serviceAnswered.seq > failedAt.seq ? s.serviceAnswered : null));
+  if (!error) return null;
+  return (
+    <FailureMessage
+      failure={error}
+      when={failedAt && <>{what} failed at <Time iso={failedAt.at} mode="time" />.</>}
+      stale={
+        answeredSince &&
+        (error.code === 'NETWORK' || error.code === 'TIMEOUT' ? (
+          <>That was while the service could not be reached; it has answered since, at <Time iso={answeredSince.at} mode="time" />: {again}.</>
+        ) : (
+          <>The service has answered since, at <Time iso={answeredSince.at} mode="time" />: {again} to see whether it still fails.</>
+        ))
+      }
+    />
+  );
+}
