@@ -127,6 +127,28 @@ describe("the window when Keydesk's own core stops answering", () => {
     expect(within(panel).queryByRole('button', { name: 'Cancel' })).toBeNull();
   }, 30_000);
 
+  it("Overview's failed read and Keys' Generate say nothing of the service and nothing runs, once Keydesk is gone (walk9b U1, U2)", async () => {
+    render(<App />);
+    await screen.findByLabelText('Active service');
+    act(() => {
+      emit('jobs.progress', running);
+    });
+    everyCallAnswers(GONE);
+    await act(async () => {
+      await useKeydesk.getState().refreshExecutions();
+    });
+    expect(await screen.findByText('Keydesk stopped answering.')).toBeTruthy();
+    // Overview: the read's failure is Keydesk's; no note that the service "answers again now".
+    expect(screen.getAllByText('The Keydesk harness is not answering (Failed to fetch).').length).toBeGreaterThan(0);
+    expect(screen.queryByText(/could not be reached; it answers again now/)).toBeNull();
+    // Keys: the bulk job is not said to be running.
+    act(() => {
+      useKeydesk.getState().setView('keys');
+    });
+    const note = await screen.findByText(/^The job “Extend by 3 days”/);
+    expect(note.textContent).toBe('The job “Extend by 3 days” was running for this profile when Keydesk stopped answering: its state is not known.');
+  }, 30_000);
+
   it('does not blame the service when a read of it gets no answer from Keydesk', async () => {
     render(<App />);
     await screen.findByLabelText('Active service');

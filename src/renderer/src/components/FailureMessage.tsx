@@ -9,7 +9,8 @@ import { useKeydesk } from '../store/index.ts';
  * count it unreachable until it answers again (store/context.ts).
  */
 export function backOnlineNote(failure: Failure, online: boolean): string | undefined {
-  return online && (failure.code === 'NETWORK' || failure.code === 'TIMEOUT')
+  // Keydesk's own core did not answer (not the service): nothing here is about the service, and nothing answers now.
+  return online && failure.keydeskGone !== true && (failure.code === 'NETWORK' || failure.code === 'TIMEOUT')
     ? 'That was while the service could not be reached; it answers again now. Try again.'
     : undefined;
 }

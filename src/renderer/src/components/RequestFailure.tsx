@@ -19,6 +19,7 @@ export function RequestFailure({ request, what, again }: { request: RequestState
       when={failedAt && <>{what} failed at <Time iso={failedAt.at} mode="time" />.</>}
       stale={
         answeredSince &&
+        error.keydeskGone !== true &&
         (error.code === 'NETWORK' || error.code === 'TIMEOUT' ? (
           <>That was while the service could not be reached; it has answered since, at <Time iso={answeredSince.at} mode="time" />: {again}.</>
         ) : (

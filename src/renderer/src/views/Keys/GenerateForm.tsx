@@ -134,6 +134,7 @@ export function GenerateForm() {
   const job = useKeydesk((s) => s.generateJob);
   // A job of this profile sending, or cancelled with a request still on its way (All keys' panel follows one job).
   const runningJob = useKeydesk((s) => (s.job !== null && isLive(s.job) ? s.job : null));
+  const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   // A job asked of main and not answered yet (main lists its requests first): said at once, nothing else starts.
   const starting = useKeydesk((s) => s.jobStarting);
   const startJob = useKeydesk((s) => s.startGenerateJob);
@@ -284,7 +285,9 @@ export function GenerateForm() {
       </button>
       {runningJob && runningJob.id !== job?.id && starting === null && (
         <p className="muted" role="status">
-          {runningJob.action === 'generate'
+          {keydeskGone
+            ? `The job “${jobTitle(runningJob)}” was running for this profile when Keydesk stopped answering: its state is not known.`
+            : runningJob.action === 'generate'
             ? `The job “${jobTitle(runningJob)}” is running for this profile: generating starts again once it ends or is cancelled.`
             : waitsForJob
               ? `The job “${jobTitle(runningJob)}” is running for this profile (see All keys). More than ${fmt.number(LIMITS.countMax)} keys run as a job, and a profile runs one job at a time: this can start once that job ends or is cancelled. Up to ${fmt.number(LIMITS.countMax)} keys generate now.`
