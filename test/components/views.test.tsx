@@ -196,6 +196,26 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(text).toContain('nothing is queued');
   });
 
+  it("beside a running bulk job, the notice does not say what failed was not done: the job's requests with no answer may have taken effect (walk9b U3)", async () => {
+    fake.impl['executions.get'] = () =>
+      Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.', detail: 'GET http://127.0.0.1:1/api/executions: the service did not answer in time.' });
+    fake.impl['jobs.list'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: {
+          jobs: [{ id: '11111111-1111-4111-8111-111111111111', profileId: 'sandbox', action: 'extend', days: 1, note: null, state: 'running', reason: null, createdAt: '2026-01-02T09:50:00.000Z', finishedAt: null, total: 2_000, counts: { pending: 1_816, sent: 1, done: 168, failed: 0, unknown: 15 }, ratePerSecond: null, etaSeconds: null, concurrency: 1, ceiling: 4, pausedUntil: null, version: 1, notAnswering: { since: '2026-01-02T09:51:00.000Z', awaiting: 1 } }],
+          elsewhere: [],
+        },
+      });
+    await act(() => useKeydesk.getState().loadJobList());
+    render(<App />);
+    const banner = (await screen.findByText('Local sandbox did not answer in time: it may be overloaded or far away.')).closest('[role="alert"]');
+    const text = banner?.textContent ?? '';
+    expect(text).not.toContain('What just failed was not done');
+    expect(text).toContain('A running job’s requests that got no answer may or may not have taken effect: its line counts them as unknown.');
+    expect(text).toContain('Anything else that failed was not done, and nothing is queued');
+  });
+
   it('Overview says an outage once, in the notice: its count card only marks the count, with no "Try again" it has no button for (walk8 P11)', async () => {
     fake.impl['executions.get'] = () =>
       Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.', detail: 'GET http://127.0.0.1:1/api/executions: the service did not answer in time.' });

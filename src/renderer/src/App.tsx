@@ -121,13 +121,16 @@ function KeydeskWatch() {
 
 /**
  * Says what is true while the service does not answer: nothing waits to be sent; a read or a refused change that
- * failed was not done, but a change whose answer was lost (store: unknownOutcomes) may or may not have taken effect.
+ * failed was not done, but a change whose answer was lost (store: unknownOutcomes), or a running job's request with
+ * no answer, may or may not have taken effect.
  */
 function OfflineBanner() {
   // Keydesk itself not answering says so instead (KeydeskGoneBanner): whether the service answers is not known then.
   const online = useKeydesk((s) => s.online || s.keydeskGone !== null);
   const reason = useKeydesk((s) => s.offlineReason);
   const unknown = useKeydesk((s) => s.unknownOutcomes);
+  /** A job of this profile runs: its requests with no answer (timeouts, its checks one at a time) may have acted. */
+  const jobRuns = useKeydesk((s) => [s.job, s.bulkJob, s.generateJob, ...s.jobList].some((j) => j !== null && isLive(j) && j.profileId === s.activeProfileId));
   const name = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name ?? 'The service');
   const [networkUp, setNetworkUp] = useState(() => navigator.onLine);
   useEffect(() => {
@@ -146,9 +149,11 @@ function OfflineBanner() {
     <div role="alert" className="offline" data-cause={offlineCause(reason, networkUp)}>
       <p>
         <strong>{offlineHeadline(offlineCause(reason, networkUp), name)}</strong>{' '}
-        {unknown.length === 0
+        {unknown.length > 0 && `${unknownWords(unknown)} may or may not have taken effect: check before trying it again. `}
+        {jobRuns && 'A running job’s requests that got no answer may or may not have taken effect: its line counts them as unknown. '}
+        {unknown.length === 0 && !jobRuns
           ? 'What just failed was not done, and nothing is queued: try it again once the service is back.'
-          : `${unknownWords(unknown)} may or may not have taken effect: check before trying it again. Anything else that failed was not done, and nothing is queued: try it again once the service is back.`}{' '}
+          : 'Anything else that failed was not done, and nothing is queued: try it again once the service is back.'}{' '}
         Keydesk checks every few seconds; this notice goes as soon as it answers.
       </p>
       {reason && (
