@@ -125,6 +125,8 @@ describe("the window when Keydesk's own core stops answering", () => {
     // Its bar no longer moves as if the job ran: it stands at what was last seen.
     expect(within(panel).getByLabelText<HTMLProgressElement>('Generate job progress').getAttribute('value')).toBe('0');
     expect(within(panel).queryByRole('button', { name: 'Cancel' })).toBeNull();
+    // No word about a Cancel that is not there (walk9b P7).
+    expect(within(panel).queryByText(/^Cancel stops before the next request/)).toBeNull();
   }, 30_000);
 
   it("Overview's failed read and Keys' Generate say nothing of the service and nothing runs, once Keydesk is gone (walk9b U1, U2)", async () => {
@@ -147,6 +149,24 @@ describe("the window when Keydesk's own core stops answering", () => {
     });
     const note = await screen.findByText(/^The job “Extend by 3 days”/);
     expect(note.textContent).toBe('The job “Extend by 3 days” was running for this profile when Keydesk stopped answering: its state is not known.');
+  }, 30_000);
+
+  it('All keys does not say a generate job still has keys to request once Keydesk is gone: how far it got is not known (walk9b U2)', async () => {
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
+    const generating: JobSummary = { ...running, action: 'generate', days: null, total: 150_000, counts: { pending: 150_000, sent: 0, done: 0, failed: 0, unknown: 0 } };
+    // The generate job is the profile's only one.
+    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [generating], elsewhere: [] } });
+    render(<App />);
+    await screen.findByLabelText('Active service');
+    act(() => {
+      useKeydesk.getState().setView('ledger');
+      emit('jobs.progress', generating);
+    });
+    expect(await screen.findByText(/^A generate job still has 150,000 keys to request/)).toBeTruthy();
+    everyCallAnswers(GONE);
+    expect(await screen.findByText('Keydesk stopped answering.', undefined, { timeout: 20_000 })).toBeTruthy();
+    expect(screen.queryByText(/still has .* to request/)).toBeNull();
+    expect(screen.getByText(/^A generate job had 150,000 keys left to request when Keydesk stopped answering/)).toBeTruthy();
   }, 30_000);
 
   it('does not blame the service when a read of it gets no answer from Keydesk', async () => {

@@ -511,6 +511,7 @@ export function AllKeys() {
   const recordingFailed = useKeydesk((s) => s.ledgerRecordingFailed);
   // Keys a running generate job has yet to ask for: not on their way to the ledger yet, so not in "Recording N".
   const toRequest = useKeydesk((s) => (s.job?.action === 'generate' && s.job.state === 'running' ? s.job.counts.pending + s.job.counts.sent : 0));
+  const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const notify = useKeydesk((s) => s.notify);
   const sort = useKeydesk((s) => s.ledgerSort);
   const filter = useKeydesk((s) => s.ledgerFilter);
@@ -746,7 +747,9 @@ export function AllKeys() {
       )}
       {toRequest > 0 && (
         <p role="status" className="muted">
-          A generate job still has {fmt.count(toRequest, NOUNS.key)} to request (see Keys): they come into this list after that.
+          {keydeskGone
+            ? <>A generate job had {fmt.count(toRequest, NOUNS.key)} left to request when Keydesk stopped answering: what it made since is not known here.</>
+            : <>A generate job still has {fmt.count(toRequest, NOUNS.key)} to request (see Keys): they come into this list after that.</>}
         </p>
       )}
       <p role="status" className="muted">

@@ -63,6 +63,7 @@ function GenerateJob({ job }: { job: JobSummary }) {
   const dismiss = useKeydesk((s) => s.dismissGenerateJob);
   // Cancel asked, main not answered yet: said at once, and the button does not stay as if nothing happened.
   const cancelling = useKeydesk((s) => s.jobCancelling === job.id);
+  const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const statusRef = useRef<HTMLParagraphElement>(null);
   const running = job.state === 'running';
   const ended = !isLive(job);
@@ -77,7 +78,7 @@ function GenerateJob({ job }: { job: JobSummary }) {
       <JobProgress job={job} label="Generate job progress" />
       <p role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; the one already on its way still makes its keys.` : <JobLine job={job} />}</p>
       {job.reason && <p className="error">{job.reason}</p>}
-      {canCancel(job) && !cancelling && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}
+      {canCancel(job) && !cancelling && !keydeskGone && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}
       {!running && !ended && job.counts.sent > 0 && (
         <p className="muted">No further request is sent; the one already on its way still makes its keys, and its answer ends the job.</p>
       )}
