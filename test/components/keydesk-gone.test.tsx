@@ -143,12 +143,17 @@ describe("the window when Keydesk's own core stops answering", () => {
     // Overview: the read's failure is Keydesk's; no note that the service "answers again now".
     expect(screen.getAllByText('The Keydesk harness is not answering (Failed to fetch).').length).toBeGreaterThan(0);
     expect(screen.queryByText(/could not be reached; it answers again now/)).toBeNull();
+    // Nothing can be sent from here: Push +1 waits, and says for what (walk9b P3).
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Push +1' }).disabled).toBe(true);
+    expect(screen.getByText('Push waits until Keydesk answers again.')).toBeTruthy();
     // Keys: the bulk job is not said to be running.
     act(() => {
       useKeydesk.getState().setView('keys');
     });
     const note = await screen.findByText(/^The job “Extend by 3 days”/);
     expect(note.textContent).toBe('The job “Extend by 3 days” was running for this profile when Keydesk stopped answering: its state is not known.');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Generate' }).disabled).toBe(true);
+    expect(screen.getByText('Generating waits until Keydesk answers again.')).toBeTruthy();
   }, 30_000);
 
   it('All keys does not say a generate job still has keys to request once Keydesk is gone: how far it got is not known (walk9b U2)', async () => {

@@ -65,6 +65,7 @@ describe('form drafts and a profile switch', () => {
     s.setDraft('identifier.value', 'id-a');
     s.setDraft('generate.note', 'big batch for a customer of A');
     s.setDraft('generate.count', '300000');
+    s.setDraft('validate.hwidChoice', 'custom');
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
     await act(() => useKeydesk.getState().selectProfile('p2'));
     const d = useKeydesk.getState().drafts;
@@ -76,6 +77,8 @@ describe('form drafts and a profile switch', () => {
     expect(d['generate.note']).toBeUndefined();
     // How many to generate is the input of an act on A: it is kept for A, not carried to B (walk9 P1).
     expect(d['generate.count']).toBeUndefined();
+    // So is which HWID Validate sends, with its value (walk9b P6): B starts from its own.
+    expect(d['validate.hwidChoice']).toBeUndefined();
     await waitFor(() => { expect(useKeydesk.getState().activeProfileId).toBe('p2'); });
   });
 

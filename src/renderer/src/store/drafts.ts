@@ -65,12 +65,13 @@ export const PROFILE_DRAFTS = [
  * Drafts that are the input of an act on the service (how many keys, until when, by how many days, premium, a
  * custom HWID): kept per profile (walk9 P1). A switch puts the last profile's away and brings back the new one's
  * (or the defaults), so a count or a date typed for service A never becomes, unseen, the input of an act on B;
- * coming back to A finds it as it was. The rest (which HWID method, Activity's filter) is the person's habit and
- * stays across a switch.
+ * coming back to A finds it as it was. The rest (Activity's filter) is the person's habit and stays across a switch.
  */
 export const PER_PROFILE_DRAFTS = [
   'generate.count', 'generate.byDays', 'generate.expire', 'generate.days', 'generate.premium', 'keyless.premium', 'keyless.days', 'bulk.days',
-  'validate.customHwid',
+  // Which HWID Validate sends goes with the custom value: "Type a value" with another profile's box emptied reads as an
+  // HWID to send that is not there (walk9b P6).
+  'validate.customHwid', 'validate.hwidChoice',
 ] as const satisfies readonly (keyof Drafts)[];
 
 export interface DraftsSlice {

@@ -277,13 +277,14 @@ export function GenerateForm() {
       />
       <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); changed('premium'); }} />
       {serverError && serverAt === null && <FailureMessage failure={serverError} />}
-      <button type="submit" className="primary" disabled={generating === 'loading' || waitsForJob || waitsForStart}>
+      <button type="submit" className="primary" disabled={generating === 'loading' || waitsForJob || waitsForStart || keydeskGone} aria-describedby={keydeskGone ? 'generate-gone' : undefined}>
         {generating === 'loading'
           ? `Generating ${Number.isFinite(Number(count)) ? fmt.count(Number(count), NOUNS.key) : 'keys'}…`
           : requests === null
             ? 'Generate'
             : `Generate as a job of ${fmt.number(requests)} requests`}
       </button>
+      {keydeskGone && <p id="generate-gone" className="muted">Generating waits until Keydesk answers again.</p>}
       {runningJob && runningJob.id !== job?.id && starting === null && (
         <p className="muted" role="status">
           {keydeskGone

@@ -62,6 +62,9 @@ export function Overview() {
   const refresh = useKeydesk((s) => s.refreshExecutions);
   const push = useKeydesk((s) => s.pushExecution);
   const online = useKeydesk((s) => s.online);
+  /** Keydesk's own core does not answer this window: nothing can be sent from here (KeydeskGoneBanner). */
+  const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
+  const waitWords = keydeskGone ? 'until Keydesk answers again' : 'until the service answers again';
   /** A push waits for its answer: no second one (it would count twice), and the button says why. */
   const pushing = useKeydesk((s) => s.pushRequest.status === 'loading');
   const loadHistory = useKeydesk((s) => s.loadHistory);
@@ -174,10 +177,10 @@ export function Overview() {
           )}
         </p>
         {/* Offline, a push would only fail: the button says why it waits instead. */}
-        <button type="button" className="primary" disabled={!online || pushing} aria-describedby={online ? undefined : 'push-offline'} onClick={() => void push()}>
+        <button type="button" className="primary" disabled={!online || keydeskGone || pushing} aria-describedby={online && !keydeskGone ? undefined : 'push-offline'} onClick={() => void push()}>
           {pushing ? 'Counting…' : 'Push +1'}
         </button>
-        {!online && <p id="push-offline" className="muted">Push waits until the service answers again.</p>}
+        {(!online || keydeskGone) && <p id="push-offline" className="muted">Push waits {waitWords}.</p>}
       </div>
       <div className="card">
         <h2>History</h2>
@@ -216,10 +219,10 @@ export function Overview() {
             // The same rule as Push +1: offline, a push would only fail.
             action={
               <>
-                <button type="button" disabled={!online || pushing} aria-describedby={online ? undefined : 'count-offline'} onClick={() => void push()}>
+                <button type="button" disabled={!online || keydeskGone || pushing} aria-describedby={online && !keydeskGone ? undefined : 'count-offline'} onClick={() => void push()}>
                   {pushing ? 'Counting…' : 'Count an execution now'}
                 </button>
-                {!online && <p id="count-offline" className="muted">Counting waits until the service answers again.</p>}
+                {(!online || keydeskGone) && <p id="count-offline" className="muted">Counting waits {waitWords}.</p>}
               </>
             }
           >
