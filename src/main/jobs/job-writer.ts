@@ -7,8 +7,7 @@
 // request goes out, as on main. An answer lost in a crash leaves its item sent, which the next start calls
 // unknown. Without a thread (tests, an in-memory database) the writes are made on main's connection.
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { JobState } from '../../shared/domain.ts';
-import { isSqliteBusy, type ClaimedJobItem, type LocalDb, type SettleBatch } from '../store/local-db.ts';
+import { isSqliteBusy, type ClaimedJobItem, type LocalDb, type RunEndRecord, type SettleBatch } from '../store/local-db.ts';
 
 /** An item claimed for sending (committed as sent); `retry`: an unknown item the user chose to send again. */
 export type ClaimedItem = ClaimedJobItem;
@@ -39,17 +38,8 @@ export interface JobWrites {
   close(waitMs?: number): Promise<void>;
 }
 
-/** A run's end as recorded (LocalDb.endJobRun). */
-export interface JobRunEnd {
-  jobId: string;
-  state: JobState;
-  reason: string | null;
-  finishedAt: string;
-  /** Answers not written while the run went (another writer held keydesk.db's lock): written first. */
-  batches: readonly SettleBatch[];
-  /** A start or resume cancelled before it ran: recorded whatever state the job stopped in (RunEndRecord.anyState). */
-  anyState?: true;
-}
+/** A run's end as recorded (LocalDb.endJobRun): one type with the store's. */
+export type JobRunEnd = RunEndRecord;
 
 /** The writes on main's own connection, at once. */
 export class InlineJobWrites implements JobWrites {

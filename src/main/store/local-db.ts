@@ -592,7 +592,7 @@ interface LedgerDbRow {
   status_stale: number;
 }
 
-/** A run's end as the job service saw it (LocalDb.endJobRun; JobRunEnd in the job writer). */
+/** A run's end as the job service saw it (LocalDb.endJobRun; the job writer's JobRunEnd is this type). */
 export interface RunEndRecord {
   jobId: string;
   state: JobState;
