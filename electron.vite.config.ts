@@ -12,7 +12,9 @@ const CSP_PLACEHOLDER = '<!-- keydesk:csp -->';
 const cspMeta = (): Plugin => ({
   name: 'keydesk-csp-meta',
   transformIndexHtml: (html, ctx) => {
-    const devUrl = ctx.server ? (ctx.server.resolvedUrls?.local[0] ?? `http://localhost:${String(ctx.server.config.server.port)}`) : undefined;
+    const devUrl = ctx.server
+      ? (ctx.server.resolvedUrls?.local[0] ?? `http://localhost:${String(ctx.server.config.server.port)}`)
+      : undefined;
     const policy = devUrl === undefined ? META_CONTENT_SECURITY_POLICY : developmentContentSecurityPolicy(devUrl, true);
     if (!html.includes(CSP_PLACEHOLDER) || /[&"<>]/.test(policy)) {
       throw new Error(`index.html needs ${CSP_PLACEHOLDER} where the CSP meta tag goes, and the policy must need no escaping.`);

@@ -36,13 +36,17 @@ export default tseslint.config(
   },
   {
     files: ['src/shared/**'],
-    rules: restrict([...nodeOnly, 'react', 'react-dom', 'zustand', '**/main/**', '**/renderer/**', '**/sandbox/**', '**/preload/**'],
-      'src/shared is the contract: it imports no platform, UI or process code.'),
+    rules: restrict(
+      [...nodeOnly, 'react', 'react-dom', 'zustand', '**/main/**', '**/renderer/**', '**/sandbox/**', '**/preload/**'],
+      'src/shared is the contract: it imports no platform, UI or process code.',
+    ),
   },
   {
     files: ['src/sandbox/**'],
-    rules: restrict(['electron', 'keytar', 'react', 'react-dom', 'zustand', '**/main/**', '**/renderer/**', '**/preload/**'],
-      'The sandbox runs in plain Node: it may import src/shared and Node built-ins only.'),
+    rules: restrict(
+      ['electron', 'keytar', 'react', 'react-dom', 'zustand', '**/main/**', '**/renderer/**', '**/preload/**'],
+      'The sandbox runs in plain Node: it may import src/shared and Node built-ins only.',
+    ),
   },
   {
     files: ['src/renderer/**'],
@@ -50,8 +54,10 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...restrict([...nodeOnly, '**/main/**', '**/sandbox/**', '**/preload/**'],
-        'The renderer reaches the main process only through lib/api.ts and window.keydesk.'),
+      ...restrict(
+        [...nodeOnly, '**/main/**', '**/sandbox/**', '**/preload/**'],
+        'The renderer reaches the main process only through lib/api.ts and window.keydesk.',
+      ),
     },
   },
 );

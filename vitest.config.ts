@@ -25,7 +25,13 @@ export default defineConfig({
       },
       {
         // Renderer components in jsdom with React Testing Library: what a person sees, presses and hears.
-        test: { ...patient, name: 'components', include: ['test/components/**/*.test.tsx'], environment: 'jsdom', setupFiles: ['test/components/setup.ts'] },
+        test: {
+          ...patient,
+          name: 'components',
+          include: ['test/components/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['test/components/setup.ts'],
+        },
       },
       {
         // The main process's core in plain Node: real sandbox, real keychain where one answers.
@@ -33,7 +39,15 @@ export default defineConfig({
       },
       {
         // Chromium through the harness; needs the built renderer (npm test builds first).
-        test: { ...patient, name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 180_000, hookTimeout: 180_000, fileParallelism: false },
+        test: {
+          ...patient,
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
       },
       {
         // Real Electron, wherever its binary exists; reports itself skipped, with the reason, elsewhere.

@@ -23,7 +23,11 @@ export type BulkAction = 'extend' | 'resetHwid' | 'delete';
 const ROUTE = { extend: ROUTES.expandExpiration, resetHwid: ROUTES.resetHwid, delete: ROUTES.deleteKey } as const;
 
 /** One bulk request as the wire contract has it, built by hand: what a raw client sends. */
-function rawRequest(action: BulkAction, apiKey: string, keyValue: string): { method: 'POST'; path: string; body?: string; headers?: Record<string, string> } {
+function rawRequest(
+  action: BulkAction,
+  apiKey: string,
+  keyValue: string,
+): { method: 'POST'; path: string; body?: string; headers?: Record<string, string> } {
   const route = ROUTE[action];
   const params: Record<string, string> = { apiKey, keyValue, ...(action === 'extend' ? { days: '1' } : {}) };
   if (route.apiKey === 'body') {
@@ -60,7 +64,10 @@ export async function activate(origin: string, service: string, keys: readonly s
     Array.from({ length: inFlight }, async () => {
       while (next < keys.length) {
         const key = keys[next++] ?? '';
-        const res = await pool.request({ method: 'GET', path: `${ROUTES.validate.path}?${new URLSearchParams({ key, service, hwid: `HW-${key}` }).toString()}` });
+        const res = await pool.request({
+          method: 'GET',
+          path: `${ROUTES.validate.path}?${new URLSearchParams({ key, service, hwid: `HW-${key}` }).toString()}`,
+        });
         await res.body.dump();
       }
     }),
@@ -69,7 +76,13 @@ export async function activate(origin: string, service: string, keys: readonly s
 }
 
 /** The official client's way: one fetch at a time; keys per second over at most `seconds`. */
-export async function sequentialBulk(origin: string, apiKey: string, action: BulkAction, keys: readonly string[], seconds: number): Promise<number> {
+export async function sequentialBulk(
+  origin: string,
+  apiKey: string,
+  action: BulkAction,
+  keys: readonly string[],
+  seconds: number,
+): Promise<number> {
   const end = performance.now() + seconds * 1000;
   const t0 = performance.now();
   let n = 0;
@@ -163,7 +176,11 @@ export async function generateRaw(origin: string, apiKey: string, count: number,
 }
 
 /** The rate-limited run: a job over `keys`, cancelled after `seconds`; what the sandbox then holds is checked. */
-export async function rateLimitedBulk(c: BenchCore, keys: string[], seconds: number): Promise<{ rate: number; attempts: number; settled: number; job: JobSummary }> {
+export async function rateLimitedBulk(
+  c: BenchCore,
+  keys: string[],
+  seconds: number,
+): Promise<{ rate: number; attempts: number; settled: number; job: JobSummary }> {
   const before = c.attempts();
   const started = await c.call('jobs.start', { action: 'extend', target: { keyValues: keys }, days: 1 });
   const t0 = performance.now();
@@ -199,10 +216,21 @@ export interface HarnessMemory {
  * and again 1 s after generating `batches` × 100,000 keys through its bridge, with the parts from
  * bench/memory-probe.ts.
  */
-export async function harnessRss(root: string, userData: string, batches: number): Promise<{ start: HarnessMemory; after: HarnessMemory; ledgerRows: number }> {
+export async function harnessRss(
+  root: string,
+  userData: string,
+  batches: number,
+): Promise<{ start: HarnessMemory; after: HarnessMemory; ledgerRows: number }> {
   const child = spawn(
     process.execPath,
-    ['--disable-warning=ExperimentalWarning', '--import', join(root, 'bench/memory-probe.ts'), join(root, 'src/harness/cli.ts'), '--user-data', userData],
+    [
+      '--disable-warning=ExperimentalWarning',
+      '--import',
+      join(root, 'bench/memory-probe.ts'),
+      join(root, 'src/harness/cli.ts'),
+      '--user-data',
+      userData,
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -240,10 +268,15 @@ export async function harnessRss(root: string, userData: string, batches: number
     };
     await new Promise((r) => setTimeout(r, 1_000));
     const start = await measure();
-    for (let b = 0; b < batches; b++) await rpc('keys.generate', { expire: '2099-01-01', count: 100_000, isPremium: false, note: `rss batch ${b}` });
+    for (let b = 0; b < batches; b++)
+      await rpc('keys.generate', { expire: '2099-01-01', count: 100_000, isPremium: false, note: `rss batch ${b}` });
     // keys.generate answers before its keys are in the ledger (main's ledger writer records them on a thread):
     // read the count once nothing is still being recorded.
-    const query = () => rpc('ledger.query', { filter: {}, sort: { field: 'createdAt', dir: 'desc' }, offset: 0, limit: 1, exactCount: true }) as Promise<{ total: number; recording?: number }>;
+    const query = () =>
+      rpc('ledger.query', { filter: {}, sort: { field: 'createdAt', dir: 'desc' }, offset: 0, limit: 1, exactCount: true }) as Promise<{
+        total: number;
+        recording?: number;
+      }>;
     let q = await query();
     while (q.recording !== undefined) {
       await new Promise((r) => setTimeout(r, 250));
@@ -292,7 +325,12 @@ export async function arrivalRecorder(origin: string): Promise<{ url: string; ar
  * Cancels a running bulk job and times it: from the cancel call to the last request that reached the service
  * (0 when none came after it), and to the job recorded as cancelled (its last answer in, its end written).
  */
-export async function cancelLatency(c: BenchCore, recorder: { arrivals: number[] }, keys: string[], runForMs: number): Promise<{ lastSendMs: number; cancelledMs: number; sentAfter: number; job: JobSummary }> {
+export async function cancelLatency(
+  c: BenchCore,
+  recorder: { arrivals: number[] },
+  keys: string[],
+  runForMs: number,
+): Promise<{ lastSendMs: number; cancelledMs: number; sentAfter: number; job: JobSummary }> {
   const started = await c.call('jobs.start', { action: 'extend', target: { keyValues: keys }, days: 1 });
   await new Promise((r) => setTimeout(r, runForMs));
   const t0 = performance.now();
@@ -300,7 +338,8 @@ export async function cancelLatency(c: BenchCore, recorder: { arrivals: number[]
   await c.core.jobs.settled(started.id);
   const job = await c.call('jobs.get', { jobId: started.id });
   const cancelledMs = performance.now() - t0;
-  if (atCancel.state !== 'cancelled' || job.state !== 'cancelled' || job.finishedAt === null) throw new Error(`cancel: ${atCancel.state} then ${job.state}`);
+  if (atCancel.state !== 'cancelled' || job.state !== 'cancelled' || job.finishedAt === null)
+    throw new Error(`cancel: ${atCancel.state} then ${job.state}`);
   const after = recorder.arrivals.filter((t) => t > t0);
   return { lastSendMs: Math.max(0, ...after.map((t) => t - t0)), cancelledMs, sentAfter: after.length, job };
 }

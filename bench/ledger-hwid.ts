@@ -77,7 +77,22 @@ function template(dir: string, rows: number): { file: string; values: string[] }
   for (let b = 0; b < 5; b++) {
     const keys = values
       .filter((_, i) => i % 5 === b)
-      .map((value): Key => ({ id: '', value, note: `batch ${b}`, status: 'generated', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 'svc' }));
+      .map((value): Key => ({
+        id: '',
+        value,
+        note: `batch ${b}`,
+        status: 'generated',
+        isPremium: false,
+        expire: null,
+        expiresByDaysKey: false,
+        daysKey: null,
+        expiresAt: null,
+        hwid: null,
+        createdAt: '2026-01-01T00:00:00.000Z',
+        activatedAt: null,
+        lastResetAt: null,
+        serviceId: 'svc',
+      }));
     db.recordKeys(PROFILE, keys, SEEN);
   }
   db.close();
@@ -121,7 +136,21 @@ function activationRows(file: string, values: readonly string[], byIdDesc: boole
   const out = values.map((value) => {
     const r = byValue.get(value) as { value: string; note: string; id: number };
     const hwid = `HW-${(r.id * 2_654_435_761) % 4_294_967_296}-PC`;
-    return { id: r.id, row: [value, r.note, 'active', 0, null, hwid, '2026-01-01T00:00:00.000Z', `${value}\n${r.note}\n`.toLowerCase() + hwid.toLowerCase(), null, hwid.toLowerCase()] };
+    return {
+      id: r.id,
+      row: [
+        value,
+        r.note,
+        'active',
+        0,
+        null,
+        hwid,
+        '2026-01-01T00:00:00.000Z',
+        `${value}\n${r.note}\n`.toLowerCase() + hwid.toLowerCase(),
+        null,
+        hwid.toLowerCase(),
+      ],
+    };
   });
   out.sort(byIdDesc ? (x, y) => y.id - x.id : (x, y) => ((x.row[0] as string) < (y.row[0] as string) ? -1 : 1));
   return out.map((o) => o.row);
@@ -130,8 +159,20 @@ function activationRows(file: string, values: readonly string[], byIdDesc: boole
 /** The lookup's keys as the service describes them (activated: a HWID each, the one activationRows gives). */
 function activationKeys(file: string, values: readonly string[]): Key[] {
   return activationRows(file, values, false).map((r) => ({
-    id: '', value: r[0] as string, note: r[1] as string, status: 'active', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: null,
-    hwid: r[5] as string, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 'svc',
+    id: '',
+    value: r[0] as string,
+    note: r[1] as string,
+    status: 'active',
+    isPremium: false,
+    expire: null,
+    expiresByDaysKey: false,
+    daysKey: null,
+    expiresAt: null,
+    hwid: r[5] as string,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    activatedAt: null,
+    lastResetAt: null,
+    serviceId: 'svc',
   }));
 }
 
@@ -144,7 +185,13 @@ export function measureHwidEntries(work: string, rows: number, figure: 'order' |
     const before = inTx((db) => db.prepare(UPSERT).run(PROFILE, SEEN, keyOrder));
     if (figure === 'order') {
       const idDesc = JSON.stringify(activationRows(file, values, true));
-      t = alternate(dir, file, rounds, before, inTx((db) => db.prepare(UPSERT).run(PROFILE, SEEN, idDesc)));
+      t = alternate(
+        dir,
+        file,
+        rounds,
+        before,
+        inTx((db) => db.prepare(UPSERT).run(PROFILE, SEEN, idDesc)),
+      );
     } else {
       const keys = activationKeys(file, values);
       const code: Side = (copy) => {

@@ -34,7 +34,12 @@ export async function measureRenderer(): Promise<RendererFigures> {
     // 100 batches of 1,000 keys with distinct notes, so a filter narrows as a person types.
     const ledgerRows = await page.evaluate(async () => {
       for (let b = 0; b < 100; b++) {
-        const r = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 1_000, isPremium: b % 5 === 0, note: `batch ${String(b).padStart(4, '0')} for customer ${b * 37}` });
+        const r = await window.keydesk['keys.generate']({
+          expire: '2099-01-01',
+          count: 1_000,
+          isPremium: b % 5 === 0,
+          note: `batch ${String(b).padStart(4, '0')} for customer ${b * 37}`,
+        });
         if (!r.ok) throw new Error(r.message);
       }
       // keys.generate answers once its keys are queued for the ledger: wait until they are all recorded.

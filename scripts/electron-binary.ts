@@ -40,7 +40,12 @@ export async function ensureElectron(deps: EnsureDeps): Promise<EnsureOutcome> {
 export function electronInstalled(electronDir: string, env: NodeJS.ProcessEnv = process.env): boolean {
   try {
     const { version } = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8')) as { version: string };
-    if (readFileSync(join(electronDir, 'dist', 'version'), 'utf8').trim().replace(/^v/, '') !== version) return false;
+    if (
+      readFileSync(join(electronDir, 'dist', 'version'), 'utf8')
+        .trim()
+        .replace(/^v/, '') !== version
+    )
+      return false;
     const executable = readFileSync(join(electronDir, 'path.txt'), 'utf8');
     return existsSync(join(env.ELECTRON_OVERRIDE_DIST_PATH ?? join(electronDir, 'dist'), executable));
   } catch {
@@ -48,20 +53,35 @@ export function electronInstalled(electronDir: string, env: NodeJS.ProcessEnv = 
   }
 }
 
-const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'npm_config_https_proxy', 'npm_config_proxy', 'GLOBAL_AGENT_HTTPS_PROXY'];
+const PROXY_VARS = [
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'npm_config_https_proxy',
+  'npm_config_proxy',
+  'GLOBAL_AGENT_HTTPS_PROXY',
+];
 export const proxyConfigured = (env: NodeJS.ProcessEnv): string | null => PROXY_VARS.find((v) => (env[v] ?? '') !== '') ?? null;
 
 /**
  * Classifies a failed download from the installer's output and a probe of the download host (an error code such
  * as ENOTFOUND, or an HTTP status). Pure: the probe is made by the caller.
  */
-export function classifyDownloadFailure(installerOutput: string, probe: { host: string; code: string | null; status: number | null }, env: NodeJS.ProcessEnv): DownloadFailure {
+export function classifyDownloadFailure(
+  installerOutput: string,
+  probe: { host: string; code: string | null; status: number | null },
+  env: NodeJS.ProcessEnv,
+): DownloadFailure {
   const { host, code, status } = probe;
   const proxy = proxyConfigured(env);
-  if (/checksum|sha256|integrity/i.test(installerOutput)) return { kind: 'corrupt', evidence: 'the downloaded file did not match its checksum' };
-  if (status === 407 || /\b407\b|proxy|tunnel/i.test(installerOutput)) return { kind: 'proxy', evidence: `the proxy${proxy ? ` in ${proxy}` : ''} refused the request` };
+  if (/checksum|sha256|integrity/i.test(installerOutput))
+    return { kind: 'corrupt', evidence: 'the downloaded file did not match its checksum' };
+  if (status === 407 || /\b407\b|proxy|tunnel/i.test(installerOutput))
+    return { kind: 'proxy', evidence: `the proxy${proxy ? ` in ${proxy}` : ''} refused the request` };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'ENETDOWN') {
-    if (proxy) return { kind: 'proxy', evidence: `${host} could not be reached (${code}) while ${proxy} is set, so the proxy may be wrong` };
+    if (proxy)
+      return { kind: 'proxy', evidence: `${host} could not be reached (${code}) while ${proxy} is set, so the proxy may be wrong` };
     return { kind: 'offline', evidence: `${host} could not be reached (${code}), so this machine looks offline` };
   }
   if (code !== null) {
@@ -69,7 +89,8 @@ export function classifyDownloadFailure(installerOutput: string, probe: { host: 
       ? { kind: 'proxy', evidence: `the connection to ${host} failed (${code}) while ${proxy} is set, so the proxy may be wrong` }
       : { kind: 'blocked', evidence: `the connection to ${host} failed (${code}), so a firewall or filter may block it` };
   }
-  if (status !== null && status >= 400) return { kind: 'blocked', evidence: `${host} answered HTTP ${status}, so the download is blocked or the mirror is wrong` };
+  if (status !== null && status >= 400)
+    return { kind: 'blocked', evidence: `${host} answered HTTP ${status}, so the download is blocked or the mirror is wrong` };
   return { kind: 'unknown', evidence: `${host} answers, but the installer failed (${firstLine(installerOutput)})` };
 }
 
@@ -80,9 +101,11 @@ export function failureMessage(failure: DownloadFailure, version: string): strin
   const retry: Record<DownloadFailureKind, string> = {
     offline: 'Connect to the network, then run `npm start` again.',
     blocked: 'Let this machine reach the download host (github.com, or the mirror in ELECTRON_MIRROR), then run `npm start` again.',
-    proxy: 'Set HTTPS_PROXY to your proxy and ELECTRON_GET_USE_PROXY=1 (Electron\'s downloader ignores proxies without it), then run `npm start` again.',
-    corrupt: 'Run `npm start` again; if it repeats, delete Electron\'s download cache (~/.cache/electron, %LOCALAPPDATA%\\electron\\Cache or ~/Library/Caches/electron).',
-    unknown: 'Run `node node_modules/electron/install.js` to see the installer\'s own output, then `npm start` again.',
+    proxy:
+      "Set HTTPS_PROXY to your proxy and ELECTRON_GET_USE_PROXY=1 (Electron's downloader ignores proxies without it), then run `npm start` again.",
+    corrupt:
+      "Run `npm start` again; if it repeats, delete Electron's download cache (~/.cache/electron, %LOCALAPPDATA%\\electron\\Cache or ~/Library/Caches/electron).",
+    unknown: "Run `node node_modules/electron/install.js` to see the installer's own output, then `npm start` again.",
   };
   return [
     `Keydesk cannot start: Electron ${version}'s binary is not installed, and downloading it failed: ${failure.evidence}.`,

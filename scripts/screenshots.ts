@@ -11,7 +11,9 @@ import { launchBrowser } from '../test/support/browser.ts';
 import { startHarnessProcess } from '../test/support/harness-process.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { size: { type: 'string', default: '1440x900' }, out: { type: 'string', default: 'docs/screenshots' } } });
+const { values } = parseArgs({
+  options: { size: { type: 'string', default: '1440x900' }, out: { type: 'string', default: 'docs/screenshots' } },
+});
 const size = /^(\d+)x(\d+)$/.exec(values.size);
 if (!size) {
   process.stderr.write('screenshots: --size must look like 1440x900.\n');
@@ -20,7 +22,11 @@ if (!size) {
 const viewport = { width: Number(size[1]), height: Number(size[2]) };
 const outDir = resolve(ROOT, values.out);
 mkdirSync(outDir, { recursive: true });
-const slug = (label: string) => label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (label: string) =>
+  label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** Sample data, made through the app exactly as a person's clicks would make it. */
 async function seed(page: Page): Promise<void> {

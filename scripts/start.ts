@@ -32,7 +32,11 @@ async function probe(): Promise<{ host: string; code: string | null; status: num
   let host = 'github.com';
   try {
     host = new URL(base).host;
-    const res = await fetch(new URL(`v${version}/SHASUMS256.txt`, base.endsWith('/') ? base : `${base}/`), { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(new URL(`v${version}/SHASUMS256.txt`, base.endsWith('/') ? base : `${base}/`), {
+      method: 'HEAD',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
     return { host, code: null, status: res.status };
   } catch (error) {
     const e = error as { name?: string; cause?: { code?: unknown } };
@@ -55,10 +59,14 @@ if (!outcome.ok) {
 }
 
 // Build and open the app; signals go to electron-vite, and its exit code is ours.
-const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'preview', ...process.argv.slice(2)], {
-  cwd: ROOT,
-  stdio: 'inherit',
-});
+const child = spawn(
+  process.execPath,
+  [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'preview', ...process.argv.slice(2)],
+  {
+    cwd: ROOT,
+    stdio: 'inherit',
+  },
+);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     child.kill(signal);

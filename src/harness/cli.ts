@@ -76,6 +76,9 @@ try {
   process.exit(1);
 }
 stop = () => {
-  void harness.close().then(() => core.close()).then(() => process.exit(0));
+  void harness
+    .close()
+    .then(() => core.close())
+    .then(() => process.exit(0));
 };
 if (early.signalled) stop();

@@ -42,7 +42,10 @@ export function loopbackTransport(token: string, env: { fetch: FetchLike; openEv
         return await readAnswer(res);
       } catch (error) {
         // No answer at all from the harness: Keydesk's own core is gone, not the service (the renderer says so).
-        return { ...fail('NETWORK', `The Keydesk harness is not answering (${error instanceof Error ? error.message : String(error)}).`), keydeskGone: true };
+        return {
+          ...fail('NETWORK', `The Keydesk harness is not answering (${error instanceof Error ? error.message : String(error)}).`),
+          keydeskGone: true,
+        };
       }
     },
     subscribe: (event, deliver) => {

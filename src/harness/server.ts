@@ -57,7 +57,12 @@ export async function startHarness(options: { startup: Startup; rendererDir: str
       send(res, 200, 'application/json; charset=utf-8', encoded.text);
       return;
     }
-    res.writeHead(200, { 'content-type': FRAMED_ANSWER_TYPE, 'content-length': String(encoded.length), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    res.writeHead(200, {
+      'content-type': FRAMED_ANSWER_TYPE,
+      'content-length': String(encoded.length),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
     for (const chunk of encoded.chunks) res.write(chunk);
     res.end();
   };
@@ -143,10 +148,22 @@ export async function startHarness(options: { startup: Startup; rendererDir: str
         if (!res.headersSent) json(res, 500, fail('INTERNAL', 'The harness failed to answer.'));
       });
     };
-    if (req.method === 'POST' && url.pathname.startsWith(RPC_PREFIX)) { done(rpc(req, res, url.pathname.slice(RPC_PREFIX.length))); return; }
-    if (req.method !== 'GET') { json(res, 405, fail('METHOD_NOT_ALLOWED', 'Only GET, and POST to the bridge.')); return; }
-    if (url.pathname === BRIDGE_PATH) { send(res, 200, 'text/javascript; charset=utf-8', script); return; }
-    if (url.pathname === EVENTS_PATH) { events(req, res, url); return; }
+    if (req.method === 'POST' && url.pathname.startsWith(RPC_PREFIX)) {
+      done(rpc(req, res, url.pathname.slice(RPC_PREFIX.length)));
+      return;
+    }
+    if (req.method !== 'GET') {
+      json(res, 405, fail('METHOD_NOT_ALLOWED', 'Only GET, and POST to the bridge.'));
+      return;
+    }
+    if (url.pathname === BRIDGE_PATH) {
+      send(res, 200, 'text/javascript; charset=utf-8', script);
+      return;
+    }
+    if (url.pathname === EVENTS_PATH) {
+      events(req, res, url);
+      return;
+    }
     done(page(res, url.pathname));
   });
 

@@ -115,7 +115,14 @@ export class Core {
       },
       onFailure: (profileId, words) => {
         // The audit log keeps it past this session: the keys are on the service, and this says which are missing here.
-        this.db.audit({ profileId, profileName: this.profiles.get(profileId)?.name ?? profileId, action: 'ledger.record', target: 'ledger', outcome: 'failed', message: words });
+        this.db.audit({
+          profileId,
+          profileName: this.profiles.get(profileId)?.name ?? profileId,
+          action: 'ledger.record',
+          target: 'ledger',
+          outcome: 'failed',
+          message: words,
+        });
       },
     });
     this.jobs = new JobService({
@@ -246,13 +253,20 @@ export class Core {
     const profile = this.requireProfile();
     if ('ok' in profile) return profile;
     const cached = this.clients.get(profile.id);
-    if (cached && cached.target.baseUrl === profile.baseUrl && cached.target.validationUrl === profile.validationUrl) return { profile, client: cached };
+    if (cached && cached.target.baseUrl === profile.baseUrl && cached.target.validationUrl === profile.validationUrl)
+      return { profile, client: cached };
     const apiKey = await this.readKey(profile);
     if (!apiKey.ok) return apiKey;
     if (apiKey.data === null) {
-      return fail('KEYCHAIN_UNAVAILABLE', `No API key is stored for "${profile.name}" (API keys kept for the session only are gone after a restart). Enter it again in Profiles.`);
+      return fail(
+        'KEYCHAIN_UNAVAILABLE',
+        `No API key is stored for "${profile.name}" (API keys kept for the session only are gone after a restart). Enter it again in Profiles.`,
+      );
     }
-    const client = new PresentedClient({ baseUrl: profile.baseUrl, validationUrl: profile.validationUrl, apiKey: apiKey.data }, this.options.clientOptions);
+    const client = new PresentedClient(
+      { baseUrl: profile.baseUrl, validationUrl: profile.validationUrl, apiKey: apiKey.data },
+      this.options.clientOptions,
+    );
     this.clients.set(profile.id, client);
     return { profile, client };
   }
@@ -329,6 +343,7 @@ function sandboxStartWords(error: unknown): string {
   if (typeof code === 'string' && code.startsWith('ERR_SQLITE')) {
     return `The local sandbox could not start: its database (${SANDBOX_DB_FILE} in Keydesk's data folder) could not be opened. Another Keydesk may be using it, or it is damaged.`;
   }
-  if (code === 'EADDRINUSE' || code === 'EACCES') return 'The local sandbox could not start: no local port on 127.0.0.1 could be opened for it.';
+  if (code === 'EADDRINUSE' || code === 'EACCES')
+    return 'The local sandbox could not start: no local port on 127.0.0.1 could be opened for it.';
   return "The local sandbox could not start. The reason is in Keydesk's log.";
 }

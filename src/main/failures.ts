@@ -5,11 +5,12 @@
 import type { ErrorCode, Failure } from '../shared/result.ts';
 import { ROUTES, type RouteName, type RouteSpec } from '../shared/wire.ts';
 
-
 const plural = (n: number, unit: string): string => `${n} ${unit}${n === 1 ? '' : 's'}`;
 const waitWords = (seconds: number | undefined): string => {
   if (seconds === undefined || seconds <= 0) return 'Try again later.';
-  return seconds < 120 ? `Try again in ${plural(Math.ceil(seconds), 'second')}.` : `Try again in ${plural(Math.ceil(seconds / 60), 'minute')}.`;
+  return seconds < 120
+    ? `Try again in ${plural(Math.ceil(seconds), 'second')}.`
+    : `Try again in ${plural(Math.ceil(seconds / 60), 'minute')}.`;
 };
 
 /** A "not found" in words, by what the route table says the route names; a route that names none was itself not found. */
@@ -68,9 +69,17 @@ function serviceWords(route: RouteName, code: ErrorCode, retryAfterSeconds: numb
  */
 export function fromService(route: RouteName, failure: Failure): Failure {
   if (failure.detail !== undefined) return failure;
-  const { methods: [method], path } = ROUTES[route];
+  const {
+    methods: [method],
+    path,
+  } = ROUTES[route];
   const detail = failure.message.startsWith(`${method} `) ? failure.message : `${method} ${path}: ${failure.message}`;
-  const presented: Failure = { ok: false, code: failure.code, message: serviceWords(route, failure.code, failure.retryAfterSeconds), detail };
+  const presented: Failure = {
+    ok: false,
+    code: failure.code,
+    message: serviceWords(route, failure.code, failure.retryAfterSeconds),
+    detail,
+  };
   if (failure.retryAfterSeconds !== undefined) presented.retryAfterSeconds = failure.retryAfterSeconds;
   // A bulk job tells a service that is gone, or hung, from one that answers by these (job-service.ts).
   if (failure.connectionLost) presented.connectionLost = true;
@@ -124,14 +133,24 @@ export function exportFailure(error: unknown): Failure {
         : code === 'ENOENT'
           ? 'that folder does not exist'
           : 'the system refused';
-  return { ok: false, code: 'INTERNAL', message: `The export could not be written: ${why}. Choose another place and try again.`, detail: `writing the export failed${errorName(error)}` };
+  return {
+    ok: false,
+    code: 'INTERNAL',
+    message: `The export could not be written: ${why}. Choose another place and try again.`,
+    detail: `writing the export failed${errorName(error)}`,
+  };
 }
 
 /** A name or code that says what kind of error it was without its text: "(ENOENT)", "(TypeError)". */
 function errorName(error: unknown): string {
   if (typeof error !== 'object' || error === null) return '';
   const e = error as { code?: unknown; name?: unknown };
-  const label = typeof e.code === 'string' && /^[A-Z0-9_]{2,40}$/.test(e.code) ? e.code : typeof e.name === 'string' && e.name !== 'Error' && /^\w{1,40}$/.test(e.name) ? e.name : '';
+  const label =
+    typeof e.code === 'string' && /^[A-Z0-9_]{2,40}$/.test(e.code)
+      ? e.code
+      : typeof e.name === 'string' && e.name !== 'Error' && /^\w{1,40}$/.test(e.name)
+        ? e.name
+        : '';
   return label ? ` (${label})` : '';
 }
 

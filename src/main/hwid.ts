@@ -23,7 +23,9 @@ async function machineId(original: boolean): Promise<string> {
 
 async function smbiosUuid(platform: NodeJS.Platform): Promise<string> {
   if (platform !== 'win32') throw new Unavailable('Windows only: this machine is not running Windows.');
-  const { stdout } = await run('powershell.exe', ['-NoProfile', '-Command', '(Get-CimInstance -Class Win32_ComputerSystemProduct).UUID'], { timeout: 5_000 });
+  const { stdout } = await run('powershell.exe', ['-NoProfile', '-Command', '(Get-CimInstance -Class Win32_ComputerSystemProduct).UUID'], {
+    timeout: 5_000,
+  });
   const uuid = stdout.trim();
   if (!uuid) throw new Unavailable('Windows reported no SMBIOS UUID.');
   return uuid;

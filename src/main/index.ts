@@ -30,7 +30,10 @@ async function start(): Promise<void> {
   registerIpc(
     ipcMain,
     startup.handlers,
-    trustedSender(() => mainWindow?.webContents.mainFrame ?? null, (url) => isAppUrl(url, devServerUrl)),
+    trustedSender(
+      () => mainWindow?.webContents.mainFrame ?? null,
+      (url) => isAppUrl(url, devServerUrl),
+    ),
   );
   for (const event of EVENT_NAMES) {
     startup.on(event, (payload) => {

@@ -55,7 +55,17 @@ export function menuTemplate({ platform, isDev, version, links, actions }: MenuO
   if (mac) {
     template.push({
       label: APP_NAME,
-      submenu: [about, separator, { role: 'services' }, separator, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, separator, { role: 'quit' }],
+      submenu: [
+        about,
+        separator,
+        { role: 'services' },
+        separator,
+        { role: 'hide' },
+        { role: 'hideOthers' },
+        { role: 'unhide' },
+        separator,
+        { role: 'quit' },
+      ],
     });
   } else {
     template.push({ label: '&File', submenu: [{ role: 'quit' }] });
@@ -89,9 +99,7 @@ export function menuTemplate({ platform, isDev, version, links, actions }: MenuO
   template.push({
     label: mac ? 'Window' : '&Window',
     role: 'window',
-    submenu: mac
-      ? [{ role: 'minimize' }, { role: 'zoom' }, separator, { role: 'front' }]
-      : [{ role: 'minimize' }, { role: 'close' }],
+    submenu: mac ? [{ role: 'minimize' }, { role: 'zoom' }, separator, { role: 'front' }] : [{ role: 'minimize' }, { role: 'close' }],
   });
   template.push({
     label: mac ? 'Help' : '&Help',
@@ -115,7 +123,10 @@ export function menuTemplate({ platform, isDev, version, links, actions }: MenuO
 }
 
 /** What the About box says: the version first, then what it runs on (for bug reports). */
-export function aboutContent(version: string, versions: Partial<Record<'electron' | 'chrome' | 'node', string>>): { message: string; detail: string } {
+export function aboutContent(
+  version: string,
+  versions: Partial<Record<'electron' | 'chrome' | 'node', string>>,
+): { message: string; detail: string } {
   const parts = [
     versions.electron && `Electron ${versions.electron}`,
     versions.chrome && `Chromium ${versions.chrome}`,

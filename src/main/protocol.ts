@@ -17,7 +17,11 @@ export function serveRenderer(root: string): void {
     try {
       const body = await readFile(file);
       return new Response(body, {
-        headers: { 'Content-Type': contentType(file), 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' },
+        headers: {
+          'Content-Type': contentType(file),
+          'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+          'X-Content-Type-Options': 'nosniff',
+        },
       });
     } catch {
       return new Response('Not found', { status: 404 });

@@ -72,8 +72,11 @@ export function placeWindow(saved: Rect | null, workAreas: readonly Rect[], limi
 const isRect = (v: unknown): v is Rect => {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;
-  return (['x', 'y', 'width', 'height'] as const).every((k) => typeof r[k] === 'number' && Number.isFinite(r[k])) &&
-    (r.width as number) > 0 && (r.height as number) > 0;
+  return (
+    (['x', 'y', 'width', 'height'] as const).every((k) => typeof r[k] === 'number' && Number.isFinite(r[k])) &&
+    (r.width as number) > 0 &&
+    (r.height as number) > 0
+  );
 };
 
 /** The saved state, or null when there is none or it is not ours to trust (a bad file just means defaults). */

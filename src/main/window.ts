@@ -1,5 +1,11 @@
 import { BrowserWindow, shell, type Session } from 'electron';
-import { CONTENT_SECURITY_POLICY, developmentContentSecurityPolicy, externalLinkTarget, isAppUrl, secureWebPreferences } from './security.ts';
+import {
+  CONTENT_SECURITY_POLICY,
+  developmentContentSecurityPolicy,
+  externalLinkTarget,
+  isAppUrl,
+  secureWebPreferences,
+} from './security.ts';
 import type { Rect, SizeLimits, WindowState } from './window-state.ts';
 
 export const WINDOW_SIZE: SizeLimits = { width: 1280, height: 800, minWidth: 960, minHeight: 600 };

@@ -72,7 +72,8 @@ async function serve(args: string[]): Promise<void> {
     port,
     limits: { hwidResetCooldownMinutes, rateLimitPerSecond },
     realOnly: values['real-only'],
-    onInternalError: (error) => process.stderr.write(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    onInternalError: (error) =>
+      process.stderr.write(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
     onNotice: (line) => process.stderr.write(`${line}\n`),
   });
   if (sandbox.exposure !== null) process.stderr.write(`${sandbox.exposure}\n`);

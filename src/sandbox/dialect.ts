@@ -36,7 +36,13 @@ export const REAL_BODY: { readonly [R in RouteName]: (detail: DetailBody<R>) => 
   fetchKey: (d) => ({ key: realKey(d.key) }),
   resetHwid: message,
   fetchGeneratedKey: (d) => ({
-    generatedKey: { id: d.generatedKey.id, value: d.generatedKey.value, note: d.generatedKey.note, expiresAt: d.generatedKey.expiresAt, isPremium: d.generatedKey.isPremium },
+    generatedKey: {
+      id: d.generatedKey.id,
+      value: d.generatedKey.value,
+      note: d.generatedKey.note,
+      expiresAt: d.generatedKey.expiresAt,
+      isPremium: d.generatedKey.isPremium,
+    },
   }),
   identifierCheck: (d) => ({ message: d.message, service: d.service }),
   addKeyless: (d) => ({ message: d.message, keyless: realKeyless(d.keyless) }),

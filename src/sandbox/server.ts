@@ -74,7 +74,11 @@ function send(res: ServerResponse, status: number, body: object, headers: Record
  * first megabytes while the rest are still being written, and one buffer, reused, carries them all. (A new
  * buffer per megabyte left the embedded sandbox's process with 33 MB of them to collect per 100,000 keys.)
  */
-async function sendChunks(res: ServerResponse, status: number, body: { length: number; chunks: (into?: (size: number) => Buffer) => Iterable<Buffer> }): Promise<void> {
+async function sendChunks(
+  res: ServerResponse,
+  status: number,
+  body: { length: number; chunks: (into?: (size: number) => Buffer) => Iterable<Buffer> },
+): Promise<void> {
   res.writeHead(status, { ...BASE_HEADERS, 'Content-Length': body.length });
   let buffer: Buffer | null = null;
   const into = (size: number): Buffer => {
@@ -119,7 +123,9 @@ function rawError(socket: Socket, code: WireErrorCode, message: string, headers:
   }
   const text = JSON.stringify({ success: false, message, code });
   const status = WIRE_STATUS[code];
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\nContent-Type: ${JSON_TYPE}\r\n${extra}` +
       `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
@@ -386,7 +392,9 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     if (hostHeader === undefined || !allowedHosts.has(hostHeader)) {
       rawError(socket, 'HOST_NOT_ALLOWED', 'The Host header does not name an address this sandbox listens on.');
     } else {
-      rawError(socket, 'METHOD_NOT_ALLOWED', `The sandbox is not a proxy: CONNECT is not accepted. Use ${ALL_METHODS}.`, { Allow: ALL_METHODS });
+      rawError(socket, 'METHOD_NOT_ALLOWED', `The sandbox is not a proxy: CONNECT is not accepted. Use ${ALL_METHODS}.`, {
+        Allow: ALL_METHODS,
+      });
     }
   });
   server.on('connection', (socket: Socket) => {
@@ -396,7 +404,9 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
 
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (error.code === 'HPE_INVALID_METHOD') {
-      rawError(socket, 'METHOD_NOT_ALLOWED', `The request method is not one the sandbox knows. Use ${ALL_METHODS}.`, { Allow: ALL_METHODS });
+      rawError(socket, 'METHOD_NOT_ALLOWED', `The request method is not one the sandbox knows. Use ${ALL_METHODS}.`, {
+        Allow: ALL_METHODS,
+      });
     } else if (error.code === 'HPE_HEADER_OVERFLOW') {
       rawError(socket, 'URI_TOO_LONG', `The request line and headers are longer than ${MAX_HEADER_BYTES / 1024} KiB.`);
     } else if (error.code === 'ECONNRESET' || error.code === 'HPE_HEADER_TIMEOUT' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {

@@ -175,7 +175,15 @@ export const contract = {
   // ledger write that failed for this profile, in words (absent when none). 'ledger.changed' says when they change.
   // targets (absent on a cursor page): how many of the matches a bulk job over "all matching" acts on (known
   // deleted keys left out unless the filter asks for deleted keys), a lower bound when targetsCapped.
-  'ledger.query': op<{ rows: LedgerRow[]; total: number | null; totalCapped: boolean; targets?: number; targetsCapped?: boolean; recording?: number; recordingFailed?: string }>()(
+  'ledger.query': op<{
+    rows: LedgerRow[];
+    total: number | null;
+    totalCapped: boolean;
+    targets?: number;
+    targetsCapped?: boolean;
+    recording?: number;
+    recordingFailed?: string;
+  }>()(
     z.strictObject({
       filter: ledgerFilter,
       sort: ledgerSort,
@@ -215,10 +223,7 @@ export const contract = {
         mode: z.enum(['key', 'keyless']),
         keyValue: schemas.keyValue.optional(),
         service: schemas.identifier.optional(),
-        hwid: z.union([
-          z.strictObject({ method: z.enum(HWID_METHODS) }),
-          z.strictObject({ custom: schemas.hwid }),
-        ]),
+        hwid: z.union([z.strictObject({ method: z.enum(HWID_METHODS) }), z.strictObject({ custom: schemas.hwid })]),
         dryRun: z.boolean().optional(),
         confirmActivation: z.boolean().optional(),
       })
@@ -245,7 +250,10 @@ export const contract = {
       z.strictObject({
         action: z.literal('generate'),
         expire: schemas.date,
-        count: z.int().min(LIMITS.countMin).max(JOB_GENERATE_MAX, { error: `At most ${JOB_GENERATE_MAX.toLocaleString('en-US')} keys in one job.` }),
+        count: z
+          .int()
+          .min(LIMITS.countMin)
+          .max(JOB_GENERATE_MAX, { error: `At most ${JOB_GENERATE_MAX.toLocaleString('en-US')} keys in one job.` }),
         isPremium: z.boolean(),
         note: schemas.note.optional(),
         expiresByDaysKey: z.boolean().optional(),
@@ -263,7 +271,13 @@ export const contract = {
   ),
   'jobs.get': op<JobSummary>()(z.strictObject({ jobId: z.uuid() }), "A job id; another profile's job is not found."),
   'jobs.items': op<{ items: JobItem[]; total: number }>()(
-    z.strictObject({ jobId: z.uuid(), state: z.enum(JOB_ITEM_STATES).optional(), noted: z.boolean().optional(), offset: schemas.pageOffset, limit: schemas.pageLimit }),
+    z.strictObject({
+      jobId: z.uuid(),
+      state: z.enum(JOB_ITEM_STATES).optional(),
+      noted: z.boolean().optional(),
+      offset: schemas.pageOffset,
+      limit: schemas.pageLimit,
+    }),
     'A job id, an item state, noted: only items with words attached (a done item the ledger could not refresh), and paging.',
   ),
   'jobs.cancel': op<JobSummary>()(z.strictObject({ jobId: z.uuid() }), 'A job id; stops sending at once.'),
@@ -291,8 +305,7 @@ export type { EventName, OperationName };
 export { EVENT_NAMES, OPERATION_NAMES } from './operations.ts';
 export type OperationInput<N extends OperationName> = z.input<Contract[N]['input']>;
 export type ParsedInput<N extends OperationName> = z.output<Contract[N]['input']>;
-export type OperationOutput<N extends OperationName> =
-  Contract[N] extends OperationSpec<z.ZodType, infer O> ? O : never;
+export type OperationOutput<N extends OperationName> = Contract[N] extends OperationSpec<z.ZodType, infer O> ? O : never;
 export type OperationResult<N extends OperationName> = Result<OperationOutput<N>>;
 
 /** Events main sends to the renderer. */

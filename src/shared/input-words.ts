@@ -24,7 +24,8 @@ export const inputIssueWords: z.core.$ZodErrorMap = (issue) => {
       if (issue.input === undefined || issue.input === null) return 'This is required.';
       return `Must be ${TYPE_WORDS[issue.expected] ?? issue.expected}.`;
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'This is required.' : `Use at least ${amount(issue.minimum)} characters.`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1 ? 'This is required.' : `Use at least ${amount(issue.minimum)} characters.`;
       if (issue.origin === 'array' || issue.origin === 'set') return `Give at least ${amount(issue.minimum)}.`;
       return `Must be at least ${amount(issue.minimum)}.`;
     case 'too_big':
@@ -32,7 +33,9 @@ export const inputIssueWords: z.core.$ZodErrorMap = (issue) => {
       if (issue.origin === 'array' || issue.origin === 'set') return `Give at most ${amount(issue.maximum)}.`;
       return `Must be at most ${amount(issue.maximum)}.`;
     case 'invalid_format':
-      return issue.format === 'uuid' || issue.format === 'guid' ? 'Must be an id Keydesk made (a UUID).' : 'This is not in the expected form.';
+      return issue.format === 'uuid' || issue.format === 'guid'
+        ? 'Must be an id Keydesk made (a UUID).'
+        : 'This is not in the expected form.';
     case 'not_multiple_of':
       return `Must be a multiple of ${amount(issue.divisor)}.`;
     case 'unrecognized_keys':
@@ -51,10 +54,28 @@ export const inputIssueWords: z.core.$ZodErrorMap = (issue) => {
 
 /** How a person names an input field: the form's label, never the contract's path ("filter.text", "hwid.custom"). */
 const FIELD_LABELS: Record<string, string> = {
-  keyValue: 'Key', keyValues: 'Keys', value: 'Value', hwid: 'HWID', custom: 'HWID', text: 'Filter', term: 'Search term',
-  serviceIdentifier: 'Service identifier', baseUrl: 'Base URL', validationUrl: 'Validation URL', apiKey: 'API key',
-  expire: 'Expiry date', daysKey: 'Days', days: 'Days', note: 'Note', count: 'Count', isPremium: 'Premium',
-  name: 'Name', offset: 'Position', limit: 'Page size', ceiling: 'Requests at a time', outcome: 'Outcome',
+  keyValue: 'Key',
+  keyValues: 'Keys',
+  value: 'Value',
+  hwid: 'HWID',
+  custom: 'HWID',
+  text: 'Filter',
+  term: 'Search term',
+  serviceIdentifier: 'Service identifier',
+  baseUrl: 'Base URL',
+  validationUrl: 'Validation URL',
+  apiKey: 'API key',
+  expire: 'Expiry date',
+  daysKey: 'Days',
+  days: 'Days',
+  note: 'Note',
+  count: 'Count',
+  isPremium: 'Premium',
+  name: 'Name',
+  offset: 'Position',
+  limit: 'Page size',
+  ceiling: 'Requests at a time',
+  outcome: 'Outcome',
 };
 
 /** The label for an issue's path: its last named field, as the form calls it ("Filter" for filter.text). */

@@ -134,9 +134,9 @@ export const schemas = {
   hwid: text('HWID', LIMITS.textMaxChars),
   searchTerm: text('Search term', LIMITS.textMaxChars),
   serviceName: text('Service', LIMITS.textMaxChars),
-  note: z
-    .string({ error: 'Note must be text.' })
-    .refine((v) => charLength(v) <= LIMITS.noteMaxChars, { error: `Note must be at most ${LIMITS.noteMaxChars.toLocaleString('en-US')} characters.` }),
+  note: z.string({ error: 'Note must be text.' }).refine((v) => charLength(v) <= LIMITS.noteMaxChars, {
+    error: `Note must be at most ${LIMITS.noteMaxChars.toLocaleString('en-US')} characters.`,
+  }),
   identifier: z.string({ error: 'Identifier must be text.' }).regex(IDENTIFIER_PATTERN, {
     error: 'Identifier must be 1 to 64 letters, digits, dots, underscores or hyphens.',
   }),

@@ -12,7 +12,14 @@ const { Activity } = await import('../../src/renderer/src/views/Activity/Activit
 const initial = useKeydesk.getState();
 
 const entry = (id: number, target: string): AuditEntry => ({
-  id, at: '2026-01-01T00:00:00.000Z', profileId: 'sandbox', profileName: 'Local sandbox', action: 'keys.generate', target, outcome: 'ok', message: '',
+  id,
+  at: '2026-01-01T00:00:00.000Z',
+  profileId: 'sandbox',
+  profileName: 'Local sandbox',
+  action: 'keys.generate',
+  target,
+  outcome: 'ok',
+  message: '',
 });
 
 beforeEach(() => {
@@ -65,7 +72,9 @@ describe('Activity: an operation whose answer was lost', () => {
   it('shows it as Unknown — may or may not have taken effect, not Failed, and offers Unknown in the Outcome filter', async () => {
     const user = userEvent.setup();
     const lost: AuditEntry = {
-      ...entry(3, 'execution count'), action: 'executions.push', outcome: 'unknown',
+      ...entry(3, 'execution count'),
+      action: 'executions.push',
+      outcome: 'unknown',
       message: 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.',
     };
     fake.impl['audit.list'] = (input) => {

@@ -14,7 +14,15 @@ const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.t
 const initial = useKeydesk.getState();
 
 const row = (value: string): LedgerRow => ({
-  value, note: 'remote bulk', status: 'generated', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
+  value,
+  note: 'remote bulk',
+  status: 'generated',
+  isPremium: false,
+  expiresAt: null,
+  daysKey: 30,
+  hwid: null,
+  createdAt: null,
+  lastSeenAt: '2026-01-01T00:00:00.000Z',
 });
 const rows = [row('KD-A'), row('KD-B'), row('KD-C')];
 const GONE = 'The Keydesk harness is not answering (Failed to fetch).';
@@ -24,7 +32,13 @@ beforeEach(() => {
   useKeydesk.setState({ ledgerFilter: { text: 'remote bulk' } });
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
   fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows, total: 3, totalCapped: false } });
-  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
   useKeydesk.getState().followJobs();
 });
 afterEach(() => {

@@ -17,13 +17,28 @@ const initial = useKeydesk.getState();
 
 const KEY = 'ZZZEN-471RS-6YK5E-RP9RK-H1W65';
 const row = (value: string, patch: Partial<LedgerRow> = {}): LedgerRow => ({
-  value, note: 'spring', status: 'generated', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z', ...patch,
+  value,
+  note: 'spring',
+  status: 'generated',
+  isPremium: false,
+  expiresAt: null,
+  daysKey: 30,
+  hwid: null,
+  createdAt: null,
+  lastSeenAt: '2026-01-01T00:00:00.000Z',
+  ...patch,
 });
 
 beforeEach(() => {
   readySession(useKeydesk, initial, [sandboxProfile]);
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
-  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -52,7 +67,9 @@ describe('All keys: a pasted key with spaces around it', () => {
     fake.impl['ledger.query'] = (input) => {
       const { filter } = input as { filter: { text?: string } };
       // The ledger's own rule: a term matches a key it is part of, spaces included.
-      const rows = [row(KEY), row('KD-OTHER')].filter((r) => filter.text === undefined || r.value.toLowerCase().includes(filter.text.toLowerCase()));
+      const rows = [row(KEY), row('KD-OTHER')].filter(
+        (r) => filter.text === undefined || r.value.toLowerCase().includes(filter.text.toLowerCase()),
+      );
       return Promise.resolve({ ok: true, data: { rows, total: rows.length, totalCapped: false } });
     };
     fake.impl['ledger.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/keys.csv' } });
@@ -74,12 +91,21 @@ describe('All keys: a pasted key with spaces around it', () => {
   });
 });
 
-describe('All keys: a deleted key\'s expiry', () => {
+describe("All keys: a deleted key's expiry", () => {
   it('shows the expiry it had, muted as past ("was …"), so a sort by Expires orders by what is on screen', async () => {
-    fake.impl['ledger.query'] = () => Promise.resolve({
-      ok: true,
-      data: { rows: [row('KD-DEL', { status: 'deleted', expiresAt: '4769-05-26T00:00:00.000Z', daysKey: null }), row('KD-DAYS', { status: 'deleted' }), row('KD-LIVE', { expiresAt: '2032-01-01T00:00:00.000Z', daysKey: null })], total: 3, totalCapped: false },
-    });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: {
+          rows: [
+            row('KD-DEL', { status: 'deleted', expiresAt: '4769-05-26T00:00:00.000Z', daysKey: null }),
+            row('KD-DAYS', { status: 'deleted' }),
+            row('KD-LIVE', { expiresAt: '2032-01-01T00:00:00.000Z', daysKey: null }),
+          ],
+          total: 3,
+          totalCapped: false,
+        },
+      });
     render(<AllKeys />);
     await screen.findByText('3 keys');
     const expires = (value: string) => within(rowOf(value)).getAllByRole('gridcell')[6]?.textContent;
@@ -141,19 +167,26 @@ describe('All keys: the Premium column', () => {
     const user = userEvent.setup();
     fake.impl['ledger.query'] = (input) => {
       const { filter } = input as { filter: { premium?: boolean } };
-      const rows = [row('KD-P', { isPremium: true }), row('KD-S', { isPremium: false })].filter((r) => filter.premium === undefined || r.isPremium === filter.premium);
+      const rows = [row('KD-P', { isPremium: true }), row('KD-S', { isPremium: false })].filter(
+        (r) => filter.premium === undefined || r.isPremium === filter.premium,
+      );
       return Promise.resolve({ ok: true, data: { rows, total: rows.length, totalCapped: false } });
     };
     render(<AllKeys />);
     await screen.findByText('2 keys');
     const grid = screen.getByRole('grid', { name: 'All keys' });
-    const headers = within(grid).getAllByRole('columnheader').map((h) => h.textContent);
+    const headers = within(grid)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(headers.slice(1, 4)).toEqual([expect.stringMatching(/^Key/), expect.stringMatching(/^Status/), 'Premium']);
     const premiumHeader = within(grid).getAllByRole('columnheader')[3] as HTMLElement;
     expect(within(premiumHeader).queryByRole('button')).toBeNull();
     expect(premiumHeader.getAttribute('aria-sort')).toBeNull();
     // Cells line up under their headers: the Premium cell is the row's fourth.
-    const cells = (value: string) => within(rowOf(value)).getAllByRole('gridcell').map((c) => c.textContent);
+    const cells = (value: string) =>
+      within(rowOf(value))
+        .getAllByRole('gridcell')
+        .map((c) => c.textContent);
     expect(cells('KD-P')[3]).toBe('Premium');
     expect(cells('KD-S')[3]).toBe('Standard');
 
@@ -167,7 +200,11 @@ describe('All keys: the Premium column', () => {
 describe('All keys: exports follow the sort shown', () => {
   it('sends the sort on screen and the filter with the export, and says the file follows that order', async () => {
     const user = userEvent.setup();
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A', { isPremium: false }), row('KD-B', { isPremium: true })], total: 2, totalCapped: false } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: { rows: [row('KD-A', { isPremium: false }), row('KD-B', { isPremium: true })], total: 2, totalCapped: false },
+      });
     fake.impl['ledger.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/keys.csv' } });
     render(<AllKeys />);
     await screen.findByText('2 keys');
@@ -198,7 +235,11 @@ const expiryCell = (value: string): HTMLElement => cellOf(value, 'Expires');
 
 describe('All keys: an expiry not read back', () => {
   it('shows the earlier expiry with words saying it was not read back and what to do, and a current one plainly', async () => {
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-OLD', { ...ACTIVE_2099, expiryStale: true }), row('KD-NEW', ACTIVE_2099)], total: 2, totalCapped: false } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: { rows: [row('KD-OLD', { ...ACTIVE_2099, expiryStale: true }), row('KD-NEW', ACTIVE_2099)], total: 2, totalCapped: false },
+      });
     render(<AllKeys />);
     await screen.findByText('2 keys');
 
@@ -219,7 +260,14 @@ describe('All keys: an expiry not read back', () => {
 describe('All keys: an HWID or a status not read back (a reset or a delete sent with no answer)', () => {
   it('shows the HWID seen before as "⚠ <hwid> · not read back", the whole sentence in its title and for a screen reader; a current one plainly', async () => {
     fake.impl['ledger.query'] = () =>
-      Promise.resolve({ ok: true, data: { rows: [row('KD-HUNG', { ...ACTIVE_2099, hwid: 'HW-OLD', hwidStale: true }), row('KD-PLAIN', { ...ACTIVE_2099, hwid: 'HW-NOW' })], total: 2, totalCapped: false } });
+      Promise.resolve({
+        ok: true,
+        data: {
+          rows: [row('KD-HUNG', { ...ACTIVE_2099, hwid: 'HW-OLD', hwidStale: true }), row('KD-PLAIN', { ...ACTIVE_2099, hwid: 'HW-NOW' })],
+          total: 2,
+          totalCapped: false,
+        },
+      });
     render(<AllKeys />);
     await screen.findByText('2 keys');
 
@@ -243,7 +291,14 @@ describe('All keys: an HWID or a status not read back (a reset or a delete sent 
 
   it('shows the status seen before as "⚠ Active · not read back", the whole sentence in its title and for a screen reader', async () => {
     fake.impl['ledger.query'] = () =>
-      Promise.resolve({ ok: true, data: { rows: [row('KD-HUNG', { ...ACTIVE_2099, statusStale: true }), row('KD-GONE', { ...ACTIVE_2099, status: 'deleted' })], total: 2, totalCapped: false } });
+      Promise.resolve({
+        ok: true,
+        data: {
+          rows: [row('KD-HUNG', { ...ACTIVE_2099, statusStale: true }), row('KD-GONE', { ...ACTIVE_2099, status: 'deleted' })],
+          total: 2,
+          totalCapped: false,
+        },
+      });
     render(<AllKeys />);
     await screen.findByText('2 keys');
 

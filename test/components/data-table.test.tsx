@@ -34,7 +34,9 @@ function Harness({ onSort }: { onSort?: (f: string) => void }) {
         set: (rows, on) => {
           setTicked((t) => {
             const next = new Set(t);
-            for (const r of rows) if (on) next.add(r.id); else next.delete(r.id);
+            for (const r of rows)
+              if (on) next.add(r.id);
+              else next.delete(r.id);
             return next;
           });
         },
@@ -108,7 +110,15 @@ describe('DataTable selection', () => {
   });
 
   it('shows the empty state instead of a header with no rows', () => {
-    render(<DataTable label="Nothing" rows={[]} rowKey={(r: Row) => r.id} columns={[{ header: 'Key', cell: (r: Row) => r.id }]} empty={<p>No keys yet.</p>} />);
+    render(
+      <DataTable
+        label="Nothing"
+        rows={[]}
+        rowKey={(r: Row) => r.id}
+        columns={[{ header: 'Key', cell: (r: Row) => r.id }]}
+        empty={<p>No keys yet.</p>}
+      />,
+    );
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.getByText('No keys yet.')).toBeTruthy();
   });

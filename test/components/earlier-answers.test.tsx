@@ -14,8 +14,17 @@ const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.t
 const initial = useKeydesk.getState();
 
 const refused: ValidationReport = {
-  outcome: 'invalid_service', success: false, message: 'No service has that identifier', dryRun: true, hwid: 'HW-A', premium: false,
-  expiresAt: null, notes: '', keyless: false, registeredServiceId: null, raw: { V2_Authentication: 'failed' },
+  outcome: 'invalid_service',
+  success: false,
+  message: 'No service has that identifier',
+  dryRun: true,
+  hwid: 'HW-A',
+  premium: false,
+  expiresAt: null,
+  notes: '',
+  keyless: false,
+  registeredServiceId: null,
+  raw: { V2_Authentication: 'failed' },
 };
 const EXISTS = 'A keyless entry for that HWID exists already.';
 
@@ -45,7 +54,7 @@ describe('Keyless: a refused add, then another HWID', () => {
 });
 
 describe('Validate: the last run under changed values', () => {
-  it('labels the answer as the last run\'s, for other values, once the form changed; not while the form holds what was sent', async () => {
+  it("labels the answer as the last run's, for other values, once the form changed; not while the form holds what was sent", async () => {
     const user = userEvent.setup();
     render(<Validate />);
     await user.type(screen.getByLabelText('Key'), 'KEY-1');

@@ -14,7 +14,11 @@ beforeEach(() => {
   readySession(useKeydesk, initial);
 });
 
-const UNREACHABLE = { ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service. Check that it is running and that the address is right.' } as const;
+const UNREACHABLE = {
+  ok: false,
+  code: 'NETWORK',
+  message: 'Keydesk could not reach the service. Check that it is running and that the address is right.',
+} as const;
 
 describe('a failed identifier check', () => {
   it('says when it failed, and once the service answers a later request, that it was while the service could not be reached', async () => {
@@ -28,6 +32,8 @@ describe('a failed identifier check', () => {
     expect(alert.textContent).not.toMatch(/answered since/);
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: new Date().toISOString() } });
     await act(() => useKeydesk.getState().refreshExecutions());
-    expect(alert.querySelector('.stale-note')?.textContent).toMatch(/^That was while the service could not be reached; it has answered since, at .+: check again\.$/);
+    expect(alert.querySelector('.stale-note')?.textContent).toMatch(
+      /^That was while the service could not be reached; it has answered since, at .+: check again\.$/,
+    );
   });
 });

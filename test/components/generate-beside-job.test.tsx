@@ -13,19 +13,50 @@ const { GenerateForm } = await import('../../src/renderer/src/views/Keys/Generat
 const initial = useKeydesk.getState();
 
 const running: JobSummary = {
-  id: 'job-del', profileId: 'sandbox', action: 'delete', days: null, note: null, state: 'running', reason: null, createdAt: '2026-11-23T06:00:00.000Z',
-  finishedAt: null, total: 5_000, counts: { pending: 4_000, sent: 16, done: 984, failed: 0, unknown: 0 }, ratePerSecond: 900, etaSeconds: 5,
-  concurrency: 16, ceiling: 64, pausedUntil: null, version: 1,
+  id: 'job-del',
+  profileId: 'sandbox',
+  action: 'delete',
+  days: null,
+  note: null,
+  state: 'running',
+  reason: null,
+  createdAt: '2026-11-23T06:00:00.000Z',
+  finishedAt: null,
+  total: 5_000,
+  counts: { pending: 4_000, sent: 16, done: 984, failed: 0, unknown: 0 },
+  ratePerSecond: 900,
+  etaSeconds: 5,
+  concurrency: 16,
+  ceiling: 64,
+  pausedUntil: null,
+  version: 1,
 };
 const key = (value: string): Key => ({
-  id: `k_${value}`, value, note: '', status: 'generated', isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
-  expiresAt: '2099-01-01T23:59:59.999Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+  id: `k_${value}`,
+  value,
+  note: '',
+  status: 'generated',
+  isPremium: false,
+  expire: '2099-01-01',
+  expiresByDaysKey: false,
+  daysKey: null,
+  expiresAt: '2099-01-01T23:59:59.999Z',
+  hwid: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  activatedAt: null,
+  lastResetAt: null,
+  serviceId: 's',
 });
 
 beforeEach(() => {
   resetFake();
   useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile], job: running });
+  useKeydesk.setState({
+    sessionRequest: { status: 'ready', error: null },
+    activeProfileId: 'sandbox',
+    profiles: [sandboxProfile],
+    job: running,
+  });
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [running], elsewhere: [] } });
   fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('CCCCC-1'), key('CCCCC-2')]) } });
 });
@@ -34,7 +65,9 @@ describe('Generate while a bulk job runs', () => {
   it('generates one request’s worth beside the job, and says a job-sized generate waits for it to end or be cancelled', async () => {
     const user = userEvent.setup();
     render(<GenerateForm />);
-    expect(screen.getByRole('status').textContent).toBe('The job “Delete” is running for this profile (see All keys); up to 100,000 keys generate beside it.');
+    expect(screen.getByRole('status').textContent).toBe(
+      'The job “Delete” is running for this profile (see All keys); up to 100,000 keys generate beside it.',
+    );
     await user.clear(screen.getByLabelText('Count'));
     await user.type(screen.getByLabelText('Count'), '2');
     await user.clear(screen.getByLabelText('Expiry date'));

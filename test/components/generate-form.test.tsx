@@ -15,8 +15,20 @@ const { GenerateForm } = await import('../../src/renderer/src/views/Keys/Generat
 const initial = useKeydesk.getState();
 
 const key = (value: string): Key => ({
-  id: `k_${value}`, value, note: '', status: 'generated', isPremium: false, expire: '2099-01-01', expiresByDaysKey: true, daysKey: 45,
-  expiresAt: null, hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+  id: `k_${value}`,
+  value,
+  note: '',
+  status: 'generated',
+  isPremium: false,
+  expire: '2099-01-01',
+  expiresByDaysKey: true,
+  daysKey: 45,
+  expiresAt: null,
+  hwid: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  activatedAt: null,
+  lastResetAt: null,
+  serviceId: 's',
 });
 
 beforeEach(() => {
@@ -38,7 +50,12 @@ describe('generate form', () => {
     await user.clear(screen.getByLabelText('Days'));
     await user.type(screen.getByLabelText('Days'), '45');
     await user.click(screen.getByRole('button', { name: 'Generate' }));
-    const sent = fake.calls.find((c) => c.name === 'keys.generate')?.input as { expire: string; expiresByDaysKey: boolean; daysKey: number; count: number };
+    const sent = fake.calls.find((c) => c.name === 'keys.generate')?.input as {
+      expire: string;
+      expiresByDaysKey: boolean;
+      daysKey: number;
+      count: number;
+    };
     expect(sent).toMatchObject({ count: 2, expiresByDaysKey: true, daysKey: 45 });
     expect(isCalendarDate(sent.expire)).toBe(true);
     expect(await screen.findByText('2 keys generated.')).toBeTruthy();
@@ -109,7 +126,9 @@ describe('Generate: the expiry date', () => {
     await user.paste(' 2099-12-31 ');
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     await waitFor(() => {
-      expect(fake.calls.filter((c) => c.name === 'keys.generate').map((c) => (c.input as { expire: string }).expire)).toEqual(['2099-12-31']);
+      expect(fake.calls.filter((c) => c.name === 'keys.generate').map((c) => (c.input as { expire: string }).expire)).toEqual([
+        '2099-12-31',
+      ]);
     });
   });
 });

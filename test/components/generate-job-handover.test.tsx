@@ -19,9 +19,22 @@ const initial = useKeydesk.getState();
 const OLD = '44444444-4444-4444-8444-444444444444';
 const NEW = '55555555-5555-4555-8555-555555555555';
 const summary = jobSummaries({
-  id: NEW, profileId: 'sandbox', action: 'generate', days: null, note: null, state: 'running', reason: null, createdAt: '2026-01-01T00:10:00.000Z',
-  finishedAt: null, total: 300_000, counts: { pending: 300_000, sent: 0, done: 0, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-  concurrency: 1, ceiling: 1, pausedUntil: null,
+  id: NEW,
+  profileId: 'sandbox',
+  action: 'generate',
+  days: null,
+  note: null,
+  state: 'running',
+  reason: null,
+  createdAt: '2026-01-01T00:10:00.000Z',
+  finishedAt: null,
+  total: 300_000,
+  counts: { pending: 300_000, sent: 0, done: 0, failed: 0, unknown: 0 },
+  ratePerSecond: null,
+  etaSeconds: null,
+  concurrency: 1,
+  ceiling: 1,
+  pausedUntil: null,
 });
 
 beforeEach(() => {
@@ -31,7 +44,14 @@ beforeEach(() => {
 
 describe('a generate job after a finished one (walk 5, P3)', () => {
   it("says the new job is starting at once, with none of the old job's words or exports, then follows the new one", async () => {
-    const finished = summary({ id: OLD, total: 150_000, state: 'finished', createdAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 } });
+    const finished = summary({
+      id: OLD,
+      total: 150_000,
+      state: 'finished',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:01:00.000Z',
+      counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 },
+    });
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [finished], elsewhere: [] } });
     let answer: (r: OperationResult<'jobs.start'>) => void = () => undefined;
     fake.impl['jobs.start'] = () => new Promise((r) => (answer = r));
@@ -47,7 +67,9 @@ describe('a generate job after a finished one (walk 5, P3)', () => {
 
     // Main has not answered: the panel speaks of the new job only.
     const panel = screen.getByRole('group', { name: 'Generate job' });
-    expect(within(panel).getByRole('status').textContent).toMatch(/^Generate: starting the job… .*nothing new has been sent yet\. \d+ s so far\.$/);
+    expect(within(panel).getByRole('status').textContent).toMatch(
+      /^Generate: starting the job… .*nothing new has been sent yet\. \d+ s so far\.$/,
+    );
     expect(screen.queryByText(/150,000/)).toBeNull();
     expect(screen.queryByRole('button', { name: /^Export the/ })).toBeNull();
 
@@ -64,7 +86,11 @@ describe('a generate job after a finished one (walk 5, P3)', () => {
   });
 
   it('says "cancelling" the moment Cancel is pressed, never the running line with its time left', async () => {
-    const running = summary({ counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 }, ratePerSecond: 50_000, etaSeconds: 3 });
+    const running = summary({
+      counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 },
+      ratePerSecond: 50_000,
+      etaSeconds: 3,
+    });
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [running], elsewhere: [] } });
     fake.impl['jobs.cancel'] = () => new Promise(() => undefined);
     const user = userEvent.setup();
@@ -73,7 +99,9 @@ describe('a generate job after a finished one (walk 5, P3)', () => {
     expect(within(panel).getByRole('status').textContent).toMatch(/^Generate, running: 100,000 of 300,000 done, .*about 3 s left\.$/);
     await user.click(within(panel).getByRole('button', { name: 'Cancel' }));
     // Main has not answered the cancel yet.
-    expect(within(panel).getByRole('status').textContent).toBe('Generate, cancelling: no further request is sent; the one already on its way still makes its keys.');
+    expect(within(panel).getByRole('status').textContent).toBe(
+      'Generate, cancelling: no further request is sent; the one already on its way still makes its keys.',
+    );
     expect(within(panel).queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 });
@@ -82,10 +110,20 @@ describe('bulk job words (walk 5, U10)', () => {
   it('says "Extend by 1 day", and gives no rate or time left from the first few answers of a large job', async () => {
     const bulk = (counts: JobSummary['counts'], rate: number | null, eta: number | null) =>
       summary({ action: 'extend', days: 1, total: 741_267, counts, ratePerSecond: rate, etaSeconds: eta, concurrency: 4, ceiling: 64 });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [bulk({ pending: 741_263, sent: 0, done: 4, failed: 0, unknown: 0 }, 1, 1_309_000)], elsewhere: [] } });
+    fake.impl['jobs.list'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: { jobs: [bulk({ pending: 741_263, sent: 0, done: 4, failed: 0, unknown: 0 }, 1, 1_309_000)], elsewhere: [] },
+      });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false, targets: 0 } });
     // jsdom has no layout: the table's size is never observed.
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     render(<AllKeys />);
     const status = await screen.findByText(/^Extend by 1 day, running:/);
     // 4 answers of 741,267: main's early "1 key/s, about 363 h left" is not shown as fact.
@@ -93,7 +131,9 @@ describe('bulk job words (walk 5, U10)', () => {
     act(() => {
       emit('jobs.progress', bulk({ pending: 641_267, sent: 0, done: 100_000, failed: 0, unknown: 0 }, 1_250, 513));
     });
-    expect(screen.getByText(/^Extend by 1 day, running:/).textContent).toBe('Extend by 1 day, running: 100,000 of 741,267 done, 1,250 keys/s, about 9 min left.');
+    expect(screen.getByText(/^Extend by 1 day, running:/).textContent).toBe(
+      'Extend by 1 day, running: 100,000 of 741,267 done, 1,250 keys/s, about 9 min left.',
+    );
     vi.unstubAllGlobals();
   });
 });

@@ -16,7 +16,11 @@ beforeEach(() => {
   useKeydesk.setState(initial, true);
 });
 
-const described = (el: HTMLElement) => (el.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean).map((id) => document.getElementById(id)?.textContent);
+const described = (el: HTMLElement) =>
+  (el.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent);
 
 describe('Generate: the note limit', () => {
   it('says nothing far from the limit, counts characters near it and past it, and the refusal writes 1,000', async () => {
@@ -38,7 +42,13 @@ describe('Generate: the note limit', () => {
   });
 
   it('has the shared rule write the limit with its thousands separator', () => {
-    const r = generateInput.safeParse({ expire: '2099-01-01', count: 1, isPremium: false, note: 'x'.repeat(1001), expiresByDaysKey: false });
+    const r = generateInput.safeParse({
+      expire: '2099-01-01',
+      count: 1,
+      isPremium: false,
+      note: 'x'.repeat(1001),
+      expiresByDaysKey: false,
+    });
     expect(r.success).toBe(false);
     expect(r.error?.issues.map((i) => i.message)).toContain('Note must be at most 1,000 characters.');
   });

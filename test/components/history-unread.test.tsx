@@ -70,13 +70,15 @@ describe('History chart: a time the count was not read', () => {
     expect(series.some((s) => s.spanGaps === true)).toBe(false);
   });
 
-  it('names the unread span in the chart\'s description and in the figures table', () => {
+  it("names the unread span in the chart's description and in the figures table", () => {
     render(<HistoryChart buckets={outage} />);
     const when = timeLabel(outage);
     const words = `Not read from ${when(t('06:00:20'))} to ${when(t('06:01:28'))}`;
     expect(screen.getByRole('img').getAttribute('aria-label')).toContain(words);
     const table = screen.getByRole('table');
-    const rows = within(table).getAllByRole('row').map((r) => r.textContent);
+    const rows = within(table)
+      .getAllByRole('row')
+      .map((r) => r.textContent);
     const gapRow = rows.findIndex((r) => r.startsWith(words));
     expect(gapRow).toBeGreaterThan(0);
     expect(rows[gapRow - 1]).toContain(when(t('06:00:20')));
@@ -84,7 +86,8 @@ describe('History chart: a time the count was not read', () => {
   });
 
   it('calls a gap unread only when it is over 3 times the usual spacing and at least a minute', () => {
-    const every = (seconds: number, n: number) => Array.from({ length: n }, (_, i) => ({ at: t('06:00:00') + i * seconds * 1000, total: i, added: 1 }));
+    const every = (seconds: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ at: t('06:00:00') + i * seconds * 1000, total: i, added: 1 }));
     // Read every 5 s with no gap: one line, no words about unread times.
     render(<HistoryChart buckets={every(5, 10)} />);
     expect(lastDrawn()[2].every((v) => v !== null)).toBe(true);
@@ -96,7 +99,9 @@ describe('History chart: a time the count was not read', () => {
     // Buckets 10 minutes apart (a long range): 25 minutes is not unread, 40 minutes is.
     const coarse = every(600, 6);
     expect(unreadSpans([...coarse, { at: coarse[5]!.at + 25 * 60_000, total: 6, added: 0 }])).toEqual([]);
-    expect(unreadSpans([...coarse, { at: coarse[5]!.at + 40 * 60_000, total: 6, added: 0 }])).toEqual([{ from: coarse[5]!.at, to: coarse[5]!.at + 40 * 60_000 }]);
+    expect(unreadSpans([...coarse, { at: coarse[5]!.at + 40 * 60_000, total: 6, added: 0 }])).toEqual([
+      { from: coarse[5]!.at, to: coarse[5]!.at + 40 * 60_000 },
+    ]);
   });
 
   describe('with two samples only (no spacing of their own to measure against)', () => {
@@ -115,7 +120,9 @@ describe('History chart: a time the count was not read', () => {
       const [, , totals] = lastDrawn();
       expect(totals).toEqual([0, null, 5]);
       const when = timeLabel(buckets);
-      expect(screen.getByRole('img').getAttribute('aria-label')).toContain(`Not read from ${when(buckets[0]!.at)} to ${when(buckets[1]!.at)}: no line is drawn there`);
+      expect(screen.getByRole('img').getAttribute('aria-label')).toContain(
+        `Not read from ${when(buckets[0]!.at)} to ${when(buckets[1]!.at)}: no line is drawn there`,
+      );
     });
 
     it('holds older samples to what is kept of them: two minutes in the per-minute days, two hours in the per-hour ones', () => {

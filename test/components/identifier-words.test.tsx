@@ -27,7 +27,10 @@ describe('Identifier check', () => {
   it('says it is asking while the answer is out, then when the service answered', async () => {
     const user = userEvent.setup();
     let answer: (v: { ok: true; data: { exists: boolean; service: string | null } }) => void = () => {};
-    fake.impl['identifier.check'] = () => new Promise((resolve) => { answer = resolve; });
+    fake.impl['identifier.check'] = () =>
+      new Promise((resolve) => {
+        answer = resolve;
+      });
     render(<Identifier />);
     await user.type(screen.getByLabelText('Identifier'), 'shop');
     await user.click(screen.getByRole('button', { name: 'Check' }));
@@ -35,6 +38,8 @@ describe('Identifier check', () => {
     answer({ ok: true, data: { exists: false, service: null } });
     await screen.findByText('“shop” does not exist.');
     expect(screen.queryByText('Asking the service…')).toBeNull();
-    expect(screen.getByText(/as the service answered at/).textContent).toMatch(/^Free as the service answered at .+; check again to know it now\.$/);
+    expect(screen.getByText(/as the service answered at/).textContent).toMatch(
+      /^Free as the service answered at .+; check again to know it now\.$/,
+    );
   });
 });

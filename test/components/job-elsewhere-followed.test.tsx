@@ -12,9 +12,24 @@ installBridge();
 const ELSEWHERE = '44444444-4444-4444-8444-444444444444';
 let version = 0;
 const remoteDelete = (over: Partial<JobSummary>): JobSummary => ({
-  id: ELSEWHERE, profileId: remoteProfile.id, action: 'delete', days: null, note: null, state: 'running', reason: null, createdAt: '2026-01-01T10:00:00.000Z',
-  finishedAt: null, total: 10, counts: { pending: 6, sent: 0, done: 4, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-  concurrency: 1, ceiling: 8, pausedUntil: null, version: ++version, ...over,
+  id: ELSEWHERE,
+  profileId: remoteProfile.id,
+  action: 'delete',
+  days: null,
+  note: null,
+  state: 'running',
+  reason: null,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  finishedAt: null,
+  total: 10,
+  counts: { pending: 6, sent: 0, done: 4, failed: 0, unknown: 0 },
+  ratePerSecond: null,
+  etaSeconds: null,
+  concurrency: 1,
+  ceiling: 8,
+  pausedUntil: null,
+  version: ++version,
+  ...over,
 });
 
 /** A store and views as a freshly loaded window has them: no subscription made yet. */
@@ -27,13 +42,18 @@ async function freshWindow() {
 
 beforeEach(() => {
   resetFake();
-  fake.impl['jobs.list'] = (): Promise<OperationResult<'jobs.list'>> => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [remoteDelete({})] } });
+  fake.impl['jobs.list'] = (): Promise<OperationResult<'jobs.list'>> =>
+    Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [remoteDelete({})] } });
 });
 
 describe("another profile's running job", () => {
   it('moves and goes on the Jobs view alone, after a reload straight onto it', async () => {
     const { useKeydesk, Jobs } = await freshWindow();
-    useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: sandboxProfile.id, profiles: [sandboxProfile, remoteProfile] });
+    useKeydesk.setState({
+      sessionRequest: { status: 'ready', error: null },
+      activeProfileId: sandboxProfile.id,
+      profiles: [sandboxProfile, remoteProfile],
+    });
     render(<Jobs />);
     expect((await screen.findByText(/A job is running for profile Remote Shop/)).textContent).toBe(
       'A job is running for profile Remote Shop: Delete, running: 4 of 10 done. Switch to that profile to follow or cancel it.',
@@ -43,7 +63,14 @@ describe("another profile's running job", () => {
     });
     expect(screen.getByText(/A job is running for profile Remote Shop/).textContent).toContain('8 of 10 done');
     act(() => {
-      emit('jobs.progress', remoteDelete({ state: 'finished', finishedAt: '2026-01-01T10:01:00.000Z', counts: { pending: 0, sent: 0, done: 10, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        remoteDelete({
+          state: 'finished',
+          finishedAt: '2026-01-01T10:01:00.000Z',
+          counts: { pending: 0, sent: 0, done: 10, failed: 0, unknown: 0 },
+        }),
+      );
     });
     expect(screen.queryByText(/A job is running for profile/)).toBeNull();
   });
@@ -51,8 +78,20 @@ describe("another profile's running job", () => {
   it('is heard from the moment the session is ready, whatever view is shown', async () => {
     const { useKeydesk } = await freshWindow();
     fake.impl['app.status'] = () =>
-      Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: sandboxProfile.baseUrl, running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' } });
-    fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
+      Promise.resolve({
+        ok: true,
+        data: {
+          version: '1',
+          platform: 'linux',
+          sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
+          secretStorage: 'os-keychain',
+          secretStorageReason: null,
+          profilesFileProblem: null,
+          activeProfileId: 'sandbox',
+        },
+      });
+    fake.impl['profiles.list'] = () =>
+      Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
     await useKeydesk.getState().loadSession();
     await waitFor(() => {
       expect(useKeydesk.getState().sessionRequest.status).toBe('ready');

@@ -14,9 +14,23 @@ const initial = useKeydesk.getState();
 
 const JOB = '11111111-1111-4111-8111-111111111111';
 const job: JobSummary = {
-  id: JOB, profileId: 'sandbox', action: 'delete', days: null, note: null, state: 'finished', reason: null, createdAt: '2026-01-01T10:00:00.000Z',
-  finishedAt: '2026-01-01T10:05:00.000Z', total: 5, counts: { pending: 0, sent: 0, done: 5, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-  concurrency: 0, ceiling: 64, pausedUntil: null, version: 1,
+  id: JOB,
+  profileId: 'sandbox',
+  action: 'delete',
+  days: null,
+  note: null,
+  state: 'finished',
+  reason: null,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  finishedAt: '2026-01-01T10:05:00.000Z',
+  total: 5,
+  counts: { pending: 0, sent: 0, done: 5, failed: 0, unknown: 0 },
+  ratePerSecond: null,
+  etaSeconds: null,
+  concurrency: 0,
+  ceiling: 64,
+  pausedUntil: null,
+  version: 1,
 };
 
 beforeEach(() => {

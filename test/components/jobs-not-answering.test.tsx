@@ -18,16 +18,35 @@ const T0 = Date.parse('2026-01-02T10:00:00.000Z');
 let version = 0;
 /** A running extend of 5,000 keys, at 60 keys/s as main last measured it. */
 const running = (over: Partial<JobSummary> = {}): JobSummary => ({
-  id: EXTEND, profileId: 'sandbox', action: 'extend', days: 10, note: null, state: 'running', reason: null, createdAt: '2026-01-02T09:50:00.000Z',
-  finishedAt: null, total: 5_000, counts: { pending: 2_000, sent: 4, done: 2_996, failed: 0, unknown: 0 }, ratePerSecond: 60, etaSeconds: 34,
-  concurrency: 4, ceiling: 8, pausedUntil: null, version: ++version, ...over,
+  id: EXTEND,
+  profileId: 'sandbox',
+  action: 'extend',
+  days: 10,
+  note: null,
+  state: 'running',
+  reason: null,
+  createdAt: '2026-01-02T09:50:00.000Z',
+  finishedAt: null,
+  total: 5_000,
+  counts: { pending: 2_000, sent: 4, done: 2_996, failed: 0, unknown: 0 },
+  ratePerSecond: 60,
+  etaSeconds: 34,
+  concurrency: 4,
+  ceiling: 8,
+  pausedUntil: null,
+  version: ++version,
+  ...over,
 });
 
 beforeEach(() => {
   vi.useRealTimers();
   resetFake();
   useKeydesk.setState(initial, true);
-  useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  useKeydesk.setState({
+    sessionRequest: { status: 'ready', error: null },
+    activeProfileId: 'sandbox',
+    profiles: [sandboxProfile, remoteProfile],
+  });
   fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
 });
 afterEach(() => {
@@ -35,7 +54,7 @@ afterEach(() => {
 });
 
 describe('Jobs: a running job whose service stops answering', () => {
-  it('says, from main\'s event alone, that the service has not answered since when and for how long (moving on), with no rate; and stops saying it once it answers', async () => {
+  it("says, from main's event alone, that the service has not answered since when and for how long (moving on), with no rate; and stops saying it once it answers", async () => {
     // The clock is held (timers stay real), so the time without an answer reads the same however slowly this runs.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(T0);
@@ -49,7 +68,15 @@ describe('Jobs: a running job whose service stops answering', () => {
 
     // Main's event once the silence has passed: the four requests timed out (unknown), one probe awaits an answer.
     act(() => {
-      emit('jobs.progress', running({ counts: { pending: 1_999, sent: 1, done: 2_996, failed: 0, unknown: 4 }, ratePerSecond: null, etaSeconds: null, notAnswering: { since: new Date(T0 - 65_000).toISOString(), awaiting: 1 } }));
+      emit(
+        'jobs.progress',
+        running({
+          counts: { pending: 1_999, sent: 1, done: 2_996, failed: 0, unknown: 4 },
+          ratePerSecond: null,
+          etaSeconds: null,
+          notAnswering: { since: new Date(T0 - 65_000).toISOString(), awaiting: 1 },
+        }),
+      );
     });
     expect(line()).toMatch(
       /^Extend by 10 days, running: 2,996 of 5,000 done, 4 unknown; the service has not answered since .+; 1 request awaits an answer; until it answers, at most one request at a time is sent, to check \(it may take effect\), and the job stops once 3 of those in a row get no answer\. No answer for 1 min 5 s\.$/,
@@ -63,7 +90,10 @@ describe('Jobs: a running job whose service stops answering', () => {
 
     // It answers again: main's next event has no silence in it, and neither has the line.
     act(() => {
-      emit('jobs.progress', running({ counts: { pending: 1_900, sent: 4, done: 3_092, failed: 0, unknown: 4 }, ratePerSecond: null, etaSeconds: null }));
+      emit(
+        'jobs.progress',
+        running({ counts: { pending: 1_900, sent: 4, done: 3_092, failed: 0, unknown: 4 }, ratePerSecond: null, etaSeconds: null }),
+      );
     });
     expect(line()).not.toMatch(/not answered|No answer for/);
     expect(line()).toMatch(/^Extend by 10 days, running: 3,092 of 5,000 done, 4 unknown/);

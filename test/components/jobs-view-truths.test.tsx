@@ -20,16 +20,38 @@ const initial = useKeydesk.getState();
 
 const GENERATE = '22222222-2222-4222-8222-222222222222';
 const summary = jobSummaries({
-  id: GENERATE, profileId: 'sandbox', action: 'generate', days: null, note: 'spring', state: 'cancelled', reason: null, createdAt: '2026-01-02T09:00:00.000Z',
-  finishedAt: '2026-01-02T09:05:00.000Z', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 }, ratePerSecond: null,
-  etaSeconds: null, concurrency: 0, ceiling: 1, pausedUntil: null,
+  id: GENERATE,
+  profileId: 'sandbox',
+  action: 'generate',
+  days: null,
+  note: 'spring',
+  state: 'cancelled',
+  reason: null,
+  createdAt: '2026-01-02T09:00:00.000Z',
+  finishedAt: '2026-01-02T09:05:00.000Z',
+  total: 300_000,
+  counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 },
+  ratePerSecond: null,
+  etaSeconds: null,
+  concurrency: 0,
+  ceiling: 1,
+  pausedUntil: null,
 });
 /** The same job as main describes it while it gets ready to resume it (waiting for the ledger). */
-const starting = (over: Partial<JobSummary> = {}): JobSummary => summary({ state: 'running', finishedAt: null, startingSince: new Date(Date.now() - 12_000).toISOString(), ...over });
+const starting = (over: Partial<JobSummary> = {}): JobSummary =>
+  summary({ state: 'running', finishedAt: null, startingSince: new Date(Date.now() - 12_000).toISOString(), ...over });
 const uuid = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 /** A finished delete job, the i-th newest. */
 const old = (i: number): JobSummary =>
-  summary({ id: uuid(i), action: 'delete', note: null, state: 'finished', total: 1, counts: { pending: 0, sent: 0, done: 1, failed: 0, unknown: 0 }, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 100 - i)).toISOString() });
+  summary({
+    id: uuid(i),
+    action: 'delete',
+    note: null,
+    state: 'finished',
+    total: 1,
+    counts: { pending: 0, sent: 0, done: 1, failed: 0, unknown: 0 },
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 100 - i)).toISOString(),
+  });
 
 beforeEach(() => {
   vi.useRealTimers();
@@ -97,8 +119,16 @@ describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
   // No one saw these end: main gives the last moment each was known at work (endUnseen), never an end time.
   const unseen = (id: string, end: NonNullable<JobSummary['endUnseen']>, over: Partial<JobSummary> = {}): JobSummary =>
     summary({
-      id, action: 'delete', note: null, state: 'interrupted', reason: 'Keydesk stopped while this job ran.', total: 10,
-      counts: { pending: 6, sent: 0, done: 3, failed: 0, unknown: 1 }, finishedAt: end.lastAnswerAt ?? end.runStartedAt ?? '2026-01-02T09:00:00.000Z', endUnseen: end, ...over,
+      id,
+      action: 'delete',
+      note: null,
+      state: 'interrupted',
+      reason: 'Keydesk stopped while this job ran.',
+      total: 10,
+      counts: { pending: 6, sent: 0, done: 3, failed: 0, unknown: 1 },
+      finishedAt: end.lastAnswerAt ?? end.runStartedAt ?? '2026-01-02T09:00:00.000Z',
+      endUnseen: end,
+      ...over,
     });
   const ANSWERED = '2026-01-02T09:04:00.000Z';
   const RESUMED = '2026-01-03T11:30:00.000Z';
@@ -107,12 +137,27 @@ describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
     fake.impl['jobs.list'] = () =>
       listed([
         // As main gives them (test/main/jobs.test.ts): a first run began at the job's creation, and is no resume.
-        unseen(uuid(1), { lastAnswerAt: ANSWERED, runStartedAt: '2026-01-02T09:00:04.000Z', resumed: false }, { createdAt: '2026-01-02T09:00:04.000Z' }),
-        unseen(uuid(2), { lastAnswerAt: null, runStartedAt: '2026-01-02T09:00:03.000Z', resumed: false }, { createdAt: '2026-01-02T09:00:03.000Z' }),
+        unseen(
+          uuid(1),
+          { lastAnswerAt: ANSWERED, runStartedAt: '2026-01-02T09:00:04.000Z', resumed: false },
+          { createdAt: '2026-01-02T09:00:04.000Z' },
+        ),
+        unseen(
+          uuid(2),
+          { lastAnswerAt: null, runStartedAt: '2026-01-02T09:00:03.000Z', resumed: false },
+          { createdAt: '2026-01-02T09:00:03.000Z' },
+        ),
         unseen(uuid(3), { lastAnswerAt: null, runStartedAt: RESUMED, resumed: true }, { createdAt: '2026-01-02T09:00:02.000Z' }),
         unseen(uuid(4), { lastAnswerAt: null, runStartedAt: null, resumed: false }, { createdAt: '2026-01-02T09:00:01.000Z' }),
         // A job whose end this Keydesk saw still says when it ended.
-        summary({ id: uuid(5), action: 'delete', note: null, state: 'interrupted', createdAt: '2026-01-02T09:00:00.000Z', finishedAt: '2026-01-02T09:30:00.000Z' }),
+        summary({
+          id: uuid(5),
+          action: 'delete',
+          note: null,
+          state: 'interrupted',
+          createdAt: '2026-01-02T09:00:00.000Z',
+          finishedAt: '2026-01-02T09:30:00.000Z',
+        }),
       ]);
     const user = userEvent.setup();
     render(<Jobs />);
@@ -180,9 +225,13 @@ describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
   });
 });
 
-describe('Jobs: a job waiting for Keydesk\'s records', () => {
+describe("Jobs: a job waiting for Keydesk's records", () => {
   it('drops the rate and time left it showed and says it waits for the records and sends nothing new, with Cancel still offered', async () => {
-    const running = { state: 'running' as const, finishedAt: null, counts: { pending: 90_000, sent: 10_000, done: 200_000, failed: 0, unknown: 0 } };
+    const running = {
+      state: 'running' as const,
+      finishedAt: null,
+      counts: { pending: 90_000, sent: 10_000, done: 200_000, failed: 0, unknown: 0 },
+    };
     fake.impl['jobs.list'] = () => listed([summary({ ...running, ratePerSecond: 760, etaSeconds: 132 })]);
     const user = userEvent.setup();
     render(<Jobs />);
@@ -193,7 +242,9 @@ describe('Jobs: a job waiting for Keydesk\'s records', () => {
     act(() => {
       emit('jobs.progress', summary({ ...running, waitingForRecordsSince: '2026-01-02T09:01:00.000Z' }));
     });
-    expect(line()).toBe("Generate, running: 200,000 of 300,000 done; waiting for Keydesk's records, which another task is writing; nothing new is sent meanwhile.");
+    expect(line()).toBe(
+      "Generate, running: 200,000 of 300,000 done; waiting for Keydesk's records, which another task is writing; nothing new is sent meanwhile.",
+    );
     expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
   });
 });
@@ -204,7 +255,9 @@ describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
     render(<GenerateForm />);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
     await waitFor(() => {
-      expect(within(panel).getByRole('status').textContent).toMatch(/^Generate, starting: Keydesk first finishes recording keys already made .*; nothing new has been sent yet\. Before: 200,000 of 300,000 done\. \d+ s so far\.$/);
+      expect(within(panel).getByRole('status').textContent).toMatch(
+        /^Generate, starting: Keydesk first finishes recording keys already made .*; nothing new has been sent yet\. Before: 200,000 of 300,000 done\. \d+ s so far\.$/,
+      );
     });
     expect(within(panel).queryByRole('button', { name: /^Resume/ })).toBeNull();
     expect(within(panel).getByRole('button', { name: 'Cancel' })).toBeTruthy();
@@ -276,9 +329,15 @@ describe('Jobs: keyboard', () => {
 describe('Jobs: older jobs', () => {
   it('"Show 20 older" asks main for the recent that adds 20, however many old interrupted jobs are listed already', async () => {
     // 20 newest and 3 older interrupted ones listed; 22 left out. recent + 20 would add 17: main says 43 adds 20.
-    const first = [...Array.from({ length: 20 }, (_, i) => old(i)), ...[20, 21, 22].map((i) => ({ ...old(i), state: 'interrupted' as const }))];
+    const first = [
+      ...Array.from({ length: 20 }, (_, i) => old(i)),
+      ...[20, 21, 22].map((i) => ({ ...old(i), state: 'interrupted' as const })),
+    ];
     const second = [...first, ...Array.from({ length: 20 }, (_, i) => old(23 + i))];
-    fake.impl['jobs.list'] = (input) => ((input as { recent?: number } | undefined)?.recent === 43 ? listed(second, { unlisted: 2, next: 45 }) : listed(first, { unlisted: 22, next: 43 }));
+    fake.impl['jobs.list'] = (input) =>
+      (input as { recent?: number } | undefined)?.recent === 43
+        ? listed(second, { unlisted: 2, next: 45 })
+        : listed(first, { unlisted: 22, next: 43 });
     const user = userEvent.setup();
     render(<Jobs />);
     expect(await screen.findByText('22 older jobs are not shown.')).toBeTruthy();
@@ -291,9 +350,17 @@ describe('Jobs: older jobs', () => {
 
   it('offers no "Show older" once the list is as long as main lists, and says why the older jobs are not shown', async () => {
     // Main's answer at recent = JOBS_LIST_MAX: older jobs are left out and no longer list can be asked for (no next).
-    fake.impl['jobs.list'] = () => listed(Array.from({ length: 20 }, (_, i) => old(i)), { unlisted: 22 });
+    fake.impl['jobs.list'] = () =>
+      listed(
+        Array.from({ length: 20 }, (_, i) => old(i)),
+        { unlisted: 22 },
+      );
     render(<Jobs />);
-    expect(await screen.findByText(/^22 older jobs are not shown\. Keydesk lists at most 1,000 jobs besides the running and interrupted ones: remove older ones you no longer need to bring these in\.$/)).toBeTruthy();
+    expect(
+      await screen.findByText(
+        /^22 older jobs are not shown\. Keydesk lists at most 1,000 jobs besides the running and interrupted ones: remove older ones you no longer need to bring these in\.$/,
+      ),
+    ).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Show \d+ older$/ })).toBeNull();
   });
 
@@ -315,7 +382,9 @@ describe('Jobs: older jobs', () => {
     if (!first) throw new Error('no job listed');
     await user.click(first);
     await user.click(screen.getByRole('button', { name: 'Remove from the list…' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Remove this job from the list?' })).getByRole('button', { name: 'Remove' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Remove this job from the list?' })).getByRole('button', { name: 'Remove' }),
+    );
     expect(await screen.findByText('2 older jobs are not shown.')).toBeTruthy();
     expect(rowTexts()).toHaveLength(20);
   });
@@ -324,13 +393,25 @@ describe('Jobs: older jobs', () => {
 describe('Jobs: answers and events in either order', () => {
   it('keeps what a newer progress event said when an older list answer arrives after it', async () => {
     fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null })]);
-    fake.impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: summary({ state: 'cancelled', finishedAt: null, counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 } }) });
+    fake.impl['jobs.cancel'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: summary({
+          state: 'cancelled',
+          finishedAt: null,
+          counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 },
+        }),
+      });
     const user = userEvent.setup();
     render(<Jobs />);
     await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\)/ }));
     // The refresh after Cancel: main made this answer before the job's last event, and it arrives after it.
     const late = deferred<OperationResult<'jobs.list'>>();
-    const stale = summary({ state: 'cancelled', finishedAt: null, counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 } });
+    const stale = summary({
+      state: 'cancelled',
+      finishedAt: null,
+      counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 },
+    });
     fake.impl['jobs.list'] = () => late.promise;
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     act(() => {
@@ -368,8 +449,23 @@ describe('Toasts: an interrupted job that a Resume then finished (walk7 P13)', (
   it("takes the interrupted run's error away when the same job finishes, and keeps another job's", async () => {
     const EXTEND = '33333333-3333-4333-8333-333333333333';
     const extend = (over: Partial<JobSummary>) =>
-      summary({ id: EXTEND, action: 'extend', days: 5, note: null, total: 100, counts: { pending: 100, sent: 0, done: 0, failed: 0, unknown: 0 }, ...over });
-    const other = summary({ id: uuid(7), action: 'delete', note: null, state: 'interrupted', total: 3, counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 } });
+      summary({
+        id: EXTEND,
+        action: 'extend',
+        days: 5,
+        note: null,
+        total: 100,
+        counts: { pending: 100, sent: 0, done: 0, failed: 0, unknown: 0 },
+        ...over,
+      });
+    const other = summary({
+      id: uuid(7),
+      action: 'delete',
+      note: null,
+      state: 'interrupted',
+      total: 3,
+      counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 },
+    });
     fake.impl['jobs.list'] = () => listed([extend({ state: 'running', finishedAt: null })]);
     render(
       <>
@@ -388,7 +484,10 @@ describe('Toasts: an interrupted job that a Resume then finished (walk7 P13)', (
     });
     act(() => {
       emit('jobs.progress', other);
-      emit('jobs.progress', extend({ state: 'running', finishedAt: null, counts: { pending: 40, sent: 0, done: 60, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        extend({ state: 'running', finishedAt: null, counts: { pending: 40, sent: 0, done: 60, failed: 0, unknown: 0 } }),
+      );
     });
     // Resumed, running again: the interrupted run's words stay until the job ends again.
     expect(errors.textContent).toContain(interrupted);

@@ -18,11 +18,31 @@ const EXTEND = '11111111-1111-4111-8111-111111111111';
 const GENERATE = '22222222-2222-4222-8222-222222222222';
 const RESET = '33333333-3333-4333-8333-333333333333';
 const summary = jobSummaries({
-  id: EXTEND, profileId: 'sandbox', action: 'extend', days: 1, note: null, state: 'finished', reason: null, createdAt: '2026-01-01T10:00:00.000Z',
-  finishedAt: '2026-01-01T10:05:00.000Z', total: 5, counts: { pending: 0, sent: 0, done: 5, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-  concurrency: 0, ceiling: 64, pausedUntil: null,
+  id: EXTEND,
+  profileId: 'sandbox',
+  action: 'extend',
+  days: 1,
+  note: null,
+  state: 'finished',
+  reason: null,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  finishedAt: '2026-01-01T10:05:00.000Z',
+  total: 5,
+  counts: { pending: 0, sent: 0, done: 5, failed: 0, unknown: 0 },
+  ratePerSecond: null,
+  etaSeconds: null,
+  concurrency: 0,
+  ceiling: 64,
+  pausedUntil: null,
 });
-const item = (seq: number, target: string, state: JobItem['state'], message: string | null = null): JobItem => ({ seq, target, size: 1, state, code: message ? 'NOT_FOUND' : null, message });
+const item = (seq: number, target: string, state: JobItem['state'], message: string | null = null): JobItem => ({
+  seq,
+  target,
+  size: 1,
+  state,
+  code: message ? 'NOT_FOUND' : null,
+  message,
+});
 
 beforeEach(() => {
   vi.useRealTimers();
@@ -42,8 +62,27 @@ describe('Jobs: the list', () => {
         ok: true,
         data: {
           jobs: [
-            summary({ id: RESET, action: 'resetHwid', days: null, state: 'interrupted', createdAt: '2026-01-03T09:00:00.000Z', finishedAt: '2026-01-03T09:01:00.000Z', total: 10, counts: { pending: 6, sent: 0, done: 2, failed: 1, unknown: 1 }, reason: 'Keydesk stopped while this job ran.' }),
-            summary({ id: GENERATE, action: 'generate', days: null, note: 'spring', state: 'cancelled', createdAt: '2026-01-02T09:00:00.000Z', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } }),
+            summary({
+              id: RESET,
+              action: 'resetHwid',
+              days: null,
+              state: 'interrupted',
+              createdAt: '2026-01-03T09:00:00.000Z',
+              finishedAt: '2026-01-03T09:01:00.000Z',
+              total: 10,
+              counts: { pending: 6, sent: 0, done: 2, failed: 1, unknown: 1 },
+              reason: 'Keydesk stopped while this job ran.',
+            }),
+            summary({
+              id: GENERATE,
+              action: 'generate',
+              days: null,
+              note: 'spring',
+              state: 'cancelled',
+              createdAt: '2026-01-02T09:00:00.000Z',
+              total: 300_000,
+              counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 },
+            }),
             summary({}),
           ],
           elsewhere: [],
@@ -65,7 +104,8 @@ describe('Jobs: the list', () => {
   });
 
   it('says why when main cannot list the jobs, keeps nothing stale, and lists them after Try again', async () => {
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read its local database.', detail: 'SQLITE_BUSY' });
+    fake.impl['jobs.list'] = () =>
+      Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read its local database.', detail: 'SQLITE_BUSY' });
     const user = userEvent.setup();
     render(<Jobs />);
     expect((await screen.findByRole('alert')).textContent).toContain('Keydesk could not read its local database.');
@@ -83,7 +123,9 @@ describe('Jobs: the list', () => {
     const user = userEvent.setup();
     render(<Jobs />);
     expect(await screen.findByText('No jobs yet')).toBeTruthy();
-    expect(screen.getByText(/A bulk action on keys in All keys, or a generate of more than 100,000 keys in Keys, runs as a job/)).toBeTruthy();
+    expect(
+      screen.getByText(/A bulk action on keys in All keys, or a generate of more than 100,000 keys in Keys, runs as a job/),
+    ).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Go to All keys' }));
     expect(useKeydesk.getState().view).toBe('ledger');
   });
@@ -108,29 +150,57 @@ describe('Jobs: the list', () => {
   });
 
   it("updates a running job's row as main reports progress, adds a job started since, and never lists another profile's", async () => {
-    fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null, total: 1_000, counts: { pending: 900, sent: 50, done: 50, failed: 0, unknown: 0 } })]);
+    fake.impl['jobs.list'] = () =>
+      listed([
+        summary({ state: 'running', finishedAt: null, total: 1_000, counts: { pending: 900, sent: 50, done: 50, failed: 0, unknown: 0 } }),
+      ]);
     render(<Jobs />);
     await screen.findByRole('table', { name: 'Jobs' });
     expect(rowTexts()[0]?.slice(0, 2)).toEqual(['Extend by 1 day1,000 keys', 'Running']);
     expect(rowTexts()[0]?.[2]).toMatch(/not ended yet$/);
     expect(rowTexts()[0]?.[6]).toBe('900 (+50 awaiting an answer)');
     act(() => {
-      emit('jobs.progress', summary({ state: 'running', finishedAt: null, total: 1_000, counts: { pending: 400, sent: 0, done: 590, failed: 10, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({ state: 'running', finishedAt: null, total: 1_000, counts: { pending: 400, sent: 0, done: 590, failed: 10, unknown: 0 } }),
+      );
     });
     expect(rowTexts()[0]?.slice(3, 7)).toEqual(['590', '10', '0', '400']);
     // An older summary arriving late does not move the row back.
     act(() => {
-      emit('jobs.progress', { ...summary({ state: 'running', finishedAt: null, total: 1_000, counts: { pending: 900, sent: 50, done: 50, failed: 0, unknown: 0 } }), version: 1 });
+      emit('jobs.progress', {
+        ...summary({
+          state: 'running',
+          finishedAt: null,
+          total: 1_000,
+          counts: { pending: 900, sent: 50, done: 50, failed: 0, unknown: 0 },
+        }),
+        version: 1,
+      });
     });
     expect(rowTexts()[0]?.[3]).toBe('590');
     act(() => {
       emit('jobs.progress', summary({ total: 1_000, counts: { pending: 0, sent: 0, done: 990, failed: 10, unknown: 0 } }));
     });
     expect(rowTexts()[0]?.slice(1, 2)).toEqual(['Finished']);
-    expect(within(table()).getAllByRole('row')[1]?.querySelector('.badge')?.getAttribute('title')).toBe('Finished: some keys failed or have an unknown outcome');
+    expect(within(table()).getAllByRole('row')[1]?.querySelector('.badge')?.getAttribute('title')).toBe(
+      'Finished: some keys failed or have an unknown outcome',
+    );
     act(() => {
       emit('jobs.progress', summary({ id: RESET, profileId: 'p2', action: 'resetHwid', state: 'running', finishedAt: null }));
-      emit('jobs.progress', summary({ id: GENERATE, action: 'generate', days: null, state: 'running', finishedAt: null, createdAt: '2026-01-05T00:00:00.000Z', total: 150_000, counts: { pending: 150_000, sent: 0, done: 0, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({
+          id: GENERATE,
+          action: 'generate',
+          days: null,
+          state: 'running',
+          finishedAt: null,
+          createdAt: '2026-01-05T00:00:00.000Z',
+          total: 150_000,
+          counts: { pending: 150_000, sent: 0, done: 0, failed: 0, unknown: 0 },
+        }),
+      );
     });
     expect(rowTexts().map((r) => r[0])).toEqual(['Generate150,000 keys', 'Extend by 1 day1,000 keys']);
   });
@@ -155,9 +225,15 @@ describe('Jobs: the list', () => {
 });
 
 describe('Jobs: reached from a job panel, and beside another profile', () => {
-  it("opens on the job a panel's \"See every result in Jobs\" names, once main has listed it", async () => {
+  it('opens on the job a panel\'s "See every result in Jobs" names, once main has listed it', async () => {
     const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-    const gen = summary({ id: GENERATE, action: 'generate', days: null, total: 150_000, counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 } });
+    const gen = summary({
+      id: GENERATE,
+      action: 'generate',
+      days: null,
+      total: 150_000,
+      counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 },
+    });
     fake.impl['jobs.list'] = () => listed([gen, summary({})]);
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
     const user = userEvent.setup();
@@ -176,22 +252,54 @@ describe('Jobs: reached from a job panel, and beside another profile', () => {
 
   it("says another profile's job still runs, and lists none of its rows", async () => {
     fake.impl['jobs.list'] = () =>
-      Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [summary({ id: RESET, profileId: 'p2', action: 'delete', days: null, state: 'running', finishedAt: null, total: 10, counts: { pending: 6, sent: 0, done: 4, failed: 0, unknown: 0 } })] } });
+      Promise.resolve({
+        ok: true,
+        data: {
+          jobs: [],
+          elsewhere: [
+            summary({
+              id: RESET,
+              profileId: 'p2',
+              action: 'delete',
+              days: null,
+              state: 'running',
+              finishedAt: null,
+              total: 10,
+              counts: { pending: 6, sent: 0, done: 4, failed: 0, unknown: 0 },
+            }),
+          ],
+        },
+      });
     render(<Jobs />);
     expect(await screen.findByText('No jobs yet')).toBeTruthy();
-    expect(screen.getByText(/^A job is running for profile Remote Shop: Delete, running: 4 of 10 done/).textContent).toMatch(/Switch to that profile to follow or cancel it\.$/);
+    expect(screen.getByText(/^A job is running for profile Remote Shop: Delete, running: 4 of 10 done/).textContent).toMatch(
+      /Switch to that profile to follow or cancel it\.$/,
+    );
   });
 });
 
 describe('Jobs: one job opened', () => {
   const interrupted = () =>
-    summary({ state: 'interrupted', days: 30, total: 6, counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 }, reason: 'Keydesk stopped while this job ran.' });
+    summary({
+      state: 'interrupted',
+      days: 30,
+      total: 6,
+      counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 },
+      reason: 'Keydesk stopped while this job ran.',
+    });
 
   it('shows its results by state, exports them, and puts the focus on its heading and back on Close', async () => {
     fake.impl['jobs.list'] = () => listed([interrupted()]);
     fake.impl['jobs.items'] = (input) => {
       const { state } = input as { state?: string };
-      const all = [item(1, 'KD-A', 'done'), item(2, 'KD-B', 'failed', 'No key has that value.'), item(3, 'KD-C', 'unknown', 'The connection closed before an answer.'), item(4, 'KD-D', 'pending'), item(5, 'KD-E', 'pending'), item(6, 'KD-F', 'pending')];
+      const all = [
+        item(1, 'KD-A', 'done'),
+        item(2, 'KD-B', 'failed', 'No key has that value.'),
+        item(3, 'KD-C', 'unknown', 'The connection closed before an answer.'),
+        item(4, 'KD-D', 'pending'),
+        item(5, 'KD-E', 'pending'),
+        item(6, 'KD-F', 'pending'),
+      ];
       const items = all.filter((i) => state === undefined || i.state === state);
       return Promise.resolve({ ok: true, data: { items, total: items.length } });
     };
@@ -203,10 +311,21 @@ describe('Jobs: one job opened', () => {
     await user.click(open);
     const detail = screen.getByRole('region', { name: 'Extend by 30 days' });
     expect(document.activeElement).toBe(within(detail).getByRole('heading', { level: 2 }));
-    expect(within(detail).getAllByRole('status')[0]?.textContent).toBe('Extend by 30 days, interrupted: 1 of 6 done, 1 failed, 1 unknown, 3 not sent.');
+    expect(within(detail).getAllByRole('status')[0]?.textContent).toBe(
+      'Extend by 30 days, interrupted: 1 of 6 done, 1 failed, 1 unknown, 3 not sent.',
+    );
     expect(within(detail).getByText('Keydesk stopped while this job ran.')).toBeTruthy();
     const results = await within(detail).findByRole('table', { name: 'Job results' });
-    expect(within(results).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent))).toEqual([
+    expect(
+      within(results)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) =>
+          within(r)
+            .getAllByRole('cell')
+            .map((c) => c.textContent),
+        ),
+    ).toEqual([
       ['KD-A', 'Extended', '—'],
       ['KD-B', 'Refused', 'No key has that value.'],
       ['KD-C', 'Unknown: sent, no answer came back', 'The connection closed before an answer.'],
@@ -216,9 +335,19 @@ describe('Jobs: one job opened', () => {
     ]);
     await user.selectOptions(within(detail).getByLabelText('Show'), 'Unknown (1)');
     await waitFor(() => {
-      expect(within(detail).getAllByRole('row').slice(1).map((r) => r.textContent)).toEqual(['KD-CUnknown: sent, no answer came backThe connection closed before an answer.']);
+      expect(
+        within(detail)
+          .getAllByRole('row')
+          .slice(1)
+          .map((r) => r.textContent),
+      ).toEqual(['KD-CUnknown: sent, no answer came backThe connection closed before an answer.']);
     });
-    expect(fake.calls.filter((c) => c.name === 'jobs.items').at(-1)?.input).toEqual({ jobId: EXTEND, state: 'unknown', offset: 0, limit: 100 });
+    expect(fake.calls.filter((c) => c.name === 'jobs.items').at(-1)?.input).toEqual({
+      jobId: EXTEND,
+      state: 'unknown',
+      offset: 0,
+      limit: 100,
+    });
 
     await user.click(within(detail).getByRole('button', { name: 'Export results CSV' }));
     expect(fake.calls.filter((c) => c.name === 'jobs.export').map((c) => c.input)).toEqual([{ jobId: EXTEND, format: 'csv' }]);
@@ -236,37 +365,68 @@ describe('Jobs: one job opened', () => {
   });
 
   it("a generate's 'Request again?' says how to check first: look up its note in Keys (walk9 P5)", async () => {
-    const gen = summary({ id: GENERATE, action: 'generate', days: null, note: 'spring', state: 'interrupted', total: 300_000, counts: { pending: 0, sent: 0, done: 200_000, failed: 0, unknown: 100_000 } });
+    const gen = summary({
+      id: GENERATE,
+      action: 'generate',
+      days: null,
+      note: 'spring',
+      state: 'interrupted',
+      total: 300_000,
+      counts: { pending: 0, sent: 0, done: 200_000, failed: 0, unknown: 100_000 },
+    });
     fake.impl['jobs.list'] = () => listed([gen]);
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
     const user = userEvent.setup();
     render(<Jobs />);
     await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\), started / }));
-    await user.click(within(screen.getByRole('region', { name: 'Generate (“spring”)' })).getByRole('button', { name: 'Send the 100,000 unknown again…' }));
+    await user.click(
+      within(screen.getByRole('region', { name: 'Generate (“spring”)' })).getByRole('button', { name: 'Send the 100,000 unknown again…' }),
+    );
     const dialog = screen.getByRole('dialog', { name: 'Request 100,000 keys again?' });
-    expect(dialog.textContent).toContain('To check first, close this and look up the note “spring” in Keys: keys these requests made carry it.');
+    expect(dialog.textContent).toContain(
+      'To check first, close this and look up the note “spring” in Keys: keys these requests made carry it.',
+    );
     expect(dialog.textContent).not.toContain('Check them first if that matters.');
   });
 
   it('resumes the pending items only, and sends the unknown ones again only after a yes that says what it risks', async () => {
     fake.impl['jobs.list'] = () => listed([interrupted()]);
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
-    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ state: 'running', finishedAt: null, total: 6, counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 } }) });
+    fake.impl['jobs.resume'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: summary({ state: 'running', finishedAt: null, total: 6, counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 } }),
+      });
     const user = userEvent.setup();
     render(<Jobs />);
     await user.click(await screen.findByRole('button', { name: /^Extend by 30 days/ }));
     const detail = screen.getByRole('region', { name: 'Extend by 30 days' });
-    expect(within(detail).getByText('1 request sent with no answer: it may have taken effect. Keydesk never sends it again by itself; check first (Show: Unknown), then choose.')).toBeTruthy();
+    expect(
+      within(detail).getByText(
+        '1 request sent with no answer: it may have taken effect. Keydesk never sends it again by itself; check first (Show: Unknown), then choose.',
+      ),
+    ).toBeTruthy();
 
     await user.click(within(detail).getByRole('button', { name: 'Send the 1 unknown again…' }));
     const dialog = screen.getByRole('dialog', { name: 'Send 1 request again?' });
     // One request: "it", not "each" (walk9 P5).
-    expect(dialog.textContent).toMatch(/^Send 1 request again\?It was sent once and no answer came back, so it may already have taken effect\. /);
+    expect(dialog.textContent).toMatch(
+      /^Send 1 request again\?It was sent once and no answer came back, so it may already have taken effect\. /,
+    );
     expect(dialog.textContent).toContain('Sending an extension again extends the key again.');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(fake.calls.some((c) => c.name === 'jobs.resume')).toBe(false);
 
-    fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null, days: 30, total: 6, counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 } })]);
+    fake.impl['jobs.list'] = () =>
+      listed([
+        summary({
+          state: 'running',
+          finishedAt: null,
+          days: 30,
+          total: 6,
+          counts: { pending: 3, sent: 0, done: 1, failed: 1, unknown: 1 },
+        }),
+      ]);
     await user.click(within(detail).getByRole('button', { name: 'Resume extending 3 keys by 30 days…' }));
     // A cancel was a change of mind: resuming an extend asks first, naming the act and the count.
     const resumeDialog = screen.getByRole('dialog', { name: 'Extend the 3 keys not sent by 30 days?' });
@@ -282,13 +442,31 @@ describe('Jobs: one job opened', () => {
   });
 
   it('offers to check the unknown keys first, reading them as the service has them now and saying so, and sends nothing', async () => {
-    const stopped = summary({ state: 'interrupted', days: 30, total: 6, counts: { pending: 2, sent: 0, done: 1, failed: 1, unknown: 2 }, reason: 'Keydesk stopped while this job ran.' });
+    const stopped = summary({
+      state: 'interrupted',
+      days: 30,
+      total: 6,
+      counts: { pending: 2, sent: 0, done: 1, failed: 1, unknown: 2 },
+      reason: 'Keydesk stopped while this job ran.',
+    });
     fake.impl['jobs.list'] = () => listed([stopped]);
     fake.impl['jobs.items'] = (input) =>
-      Promise.resolve({ ok: true, data: (input as { state?: string }).state === 'unknown' ? { items: [item(4, 'KD-A', 'unknown', 'No answer.'), item(5, 'KD-B', 'unknown', 'No answer.')], total: 2 } : { items: [], total: 0 } });
+      Promise.resolve({
+        ok: true,
+        data:
+          (input as { state?: string }).state === 'unknown'
+            ? { items: [item(4, 'KD-A', 'unknown', 'No answer.'), item(5, 'KD-B', 'unknown', 'No answer.')], total: 2 }
+            : { items: [], total: 0 },
+      });
     // KD-A is active with an expiry the extension may have moved; KD-B the service has no more.
     fake.impl['keys.fetchActive'] = (input) =>
-      Promise.resolve({ ok: true, data: (input as { term: string }).term === 'KD-A' ? { keys: [key('KD-A', 'active', { expiresAt: '2099-01-31T23:59:59.999Z', hwid: 'HW-1' })], total: 1 } : { keys: [], total: 0 } });
+      Promise.resolve({
+        ok: true,
+        data:
+          (input as { term: string }).term === 'KD-A'
+            ? { keys: [key('KD-A', 'active', { expiresAt: '2099-01-31T23:59:59.999Z', hwid: 'HW-1' })], total: 1 }
+            : { keys: [], total: 0 },
+      });
     fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
     const user = userEvent.setup();
     render(<Jobs />);
@@ -296,23 +474,41 @@ describe('Jobs: one job opened', () => {
     const detail = screen.getByRole('region', { name: 'Extend by 30 days' });
     await user.click(within(detail).getByRole('button', { name: 'Send the 2 unknown again…' }));
     const dialog = screen.getByRole('dialog', { name: 'Send 2 requests again?' });
-    expect(dialog.textContent).toContain('“Check these keys first” reads each of them as the service has them now, so you can see whether the request took effect before sending it again.');
+    expect(dialog.textContent).toContain(
+      '“Check these keys first” reads each of them as the service has them now, so you can see whether the request took effect before sending it again.',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Check these keys first' }));
     expect(dialog.hasAttribute('open')).toBe(false);
 
     const now = await within(detail).findByRole('region', { name: 'Keys sent with no answer, as the service has them now' });
     const said = within(now).getByRole('status').textContent;
-    expect(said).toMatch(/^As the service has these keys now, read at .+: an expiry already 30 days later than before means that extension took effect, and sending it again would extend the key a second time\. This is each key’s state now, not a record of what the unanswered request did\.$/);
-    const rows = within(now).getAllByRole('row').map((r) => r.textContent);
+    expect(said).toMatch(
+      /^As the service has these keys now, read at .+: an expiry already 30 days later than before means that extension took effect, and sending it again would extend the key a second time\. This is each key’s state now, not a record of what the unanswered request did\.$/,
+    );
+    const rows = within(now)
+      .getAllByRole('row')
+      .map((r) => r.textContent);
     expect(rows[1]).toMatch(/^KD-AActive.*Bound.*HW-1$/);
     expect(rows[1]).toContain('2099');
     expect(rows[2]).toBe('KD-BNot found: the service has it neither active nor generated.');
     // Each key read by its exact value, and nothing sent again.
-    expect(fake.calls.filter((c) => c.name === 'keys.fetchActive').map((c) => (c.input as { term: string }).term)).toEqual(['KD-A', 'KD-B']);
+    expect(fake.calls.filter((c) => c.name === 'keys.fetchActive').map((c) => (c.input as { term: string }).term)).toEqual([
+      'KD-A',
+      'KD-B',
+    ]);
     expect(fake.calls.some((c) => c.name === 'jobs.resume')).toBe(false);
     // The job moves on (resumed elsewhere, say): what was read of its keys no longer stands beside it.
     act(() => {
-      emit('jobs.progress', summary({ state: 'running', finishedAt: null, days: 30, total: 6, counts: { pending: 2, sent: 0, done: 1, failed: 1, unknown: 2 } }));
+      emit(
+        'jobs.progress',
+        summary({
+          state: 'running',
+          finishedAt: null,
+          days: 30,
+          total: 6,
+          counts: { pending: 2, sent: 0, done: 1, failed: 1, unknown: 2 },
+        }),
+      );
     });
     await waitFor(() => {
       expect(within(detail).queryByRole('region', { name: 'Keys sent with no answer, as the service has them now' })).toBeNull();
@@ -320,7 +516,13 @@ describe('Jobs: one job opened', () => {
   });
 
   it('says when the keys could not be read now, in the service’s words', async () => {
-    const stopped = summary({ state: 'interrupted', days: 30, total: 6, counts: { pending: 2, sent: 0, done: 1, failed: 1, unknown: 2 }, reason: 'Keydesk stopped while this job ran.' });
+    const stopped = summary({
+      state: 'interrupted',
+      days: 30,
+      total: 6,
+      counts: { pending: 2, sent: 0, done: 1, failed: 1, unknown: 2 },
+      reason: 'Keydesk stopped while this job ran.',
+    });
     fake.impl['jobs.list'] = () => listed([stopped]);
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [item(4, 'KD-A', 'unknown', 'No answer.')], total: 2 } });
     fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' });
@@ -329,7 +531,9 @@ describe('Jobs: one job opened', () => {
     await user.click(await screen.findByRole('button', { name: /^Extend by 30 days/ }));
     const detail = screen.getByRole('region', { name: 'Extend by 30 days' });
     await user.click(within(detail).getByRole('button', { name: 'Send the 2 unknown again…' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Send 2 requests again?' })).getByRole('button', { name: 'Check these keys first' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Send 2 requests again?' })).getByRole('button', { name: 'Check these keys first' }),
+    );
     await within(detail).findByText('The keys sent with no answer could not be read now:');
     expect(within(detail).getByRole('alert').textContent).toContain('Keydesk could not reach the service.');
     expect(within(detail).queryByRole('region', { name: 'Keys sent with no answer, as the service has them now' })).toBeNull();
@@ -339,7 +543,9 @@ describe('Jobs: one job opened', () => {
     fake.impl['jobs.list'] = () => listed([interrupted()]);
     const unknown = deferred<OperationResult<'jobs.items'>>();
     fake.impl['jobs.items'] = (input) =>
-      (input as { state?: string }).state === 'unknown' ? unknown.promise : Promise.resolve({ ok: true, data: { items: [item(1, 'KD-A', 'done'), item(3, 'KD-C', 'unknown', 'No answer.')], total: 2 } });
+      (input as { state?: string }).state === 'unknown'
+        ? unknown.promise
+        : Promise.resolve({ ok: true, data: { items: [item(1, 'KD-A', 'done'), item(3, 'KD-C', 'unknown', 'No answer.')], total: 2 } });
     const user = userEvent.setup();
     render(<Jobs />);
     await user.click(await screen.findByRole('button', { name: /^Extend by 30 days/ }));
@@ -357,7 +563,8 @@ describe('Jobs: one job opened', () => {
   });
 
   it("reads a running job's results page again while it runs, so states move from awaiting an answer to done", async () => {
-    fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null, total: 2, counts: { pending: 0, sent: 2, done: 0, failed: 0, unknown: 0 } })]);
+    fake.impl['jobs.list'] = () =>
+      listed([summary({ state: 'running', finishedAt: null, total: 2, counts: { pending: 0, sent: 2, done: 0, failed: 0, unknown: 0 } })]);
     let answered = false;
     fake.impl['jobs.items'] = () =>
       Promise.resolve({ ok: true, data: { items: [item(1, 'KD-A', answered ? 'done' : 'sent'), item(2, 'KD-B', 'sent')], total: 2 } });
@@ -374,9 +581,24 @@ describe('Jobs: one job opened', () => {
 
   it('removes a stopped job from the list after a yes that says what goes and what stays', async () => {
     // Main's list as main keeps it: a job removed is not listed again.
-    let jobs = [summary({ id: GENERATE, action: 'generate', days: null, note: 'spring', state: 'cancelled', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } }), summary({})];
+    let jobs = [
+      summary({
+        id: GENERATE,
+        action: 'generate',
+        days: null,
+        note: 'spring',
+        state: 'cancelled',
+        total: 300_000,
+        counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 },
+      }),
+      summary({}),
+    ];
     fake.impl['jobs.list'] = () => listed(jobs);
-    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [{ seq: 1, target: 'batch 1', size: 100_000, state: 'done', code: null, message: null }], total: 3 } });
+    fake.impl['jobs.items'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: { items: [{ seq: 1, target: 'batch 1', size: 100_000, state: 'done', code: null, message: null }], total: 3 },
+      });
     fake.impl['jobs.forget'] = (input) => {
       jobs = jobs.filter((j) => j.id !== (input as { jobId: string }).jobId);
       return Promise.resolve({ ok: true, data: null });
@@ -387,7 +609,9 @@ describe('Jobs: one job opened', () => {
     await user.click(await screen.findByRole('button', { name: /^Generate \(“spring”\)/ }));
     const detail = screen.getByRole('region', { name: 'Generate (“spring”)' });
     await user.click(within(detail).getByRole('button', { name: 'Export the 200,000 keys JSON' }));
-    expect(fake.calls.filter((c) => c.name === 'jobs.export').map((c) => c.input)).toEqual([{ jobId: GENERATE, format: 'json', what: 'keys' }]);
+    expect(fake.calls.filter((c) => c.name === 'jobs.export').map((c) => c.input)).toEqual([
+      { jobId: GENERATE, format: 'json', what: 'keys' },
+    ]);
     await user.click(within(detail).getByRole('button', { name: 'Remove from the list…' }));
     const dialog = screen.getByRole('dialog', { name: 'Remove this job from the list?' });
     expect(dialog.textContent).toContain('The 200,000 keys it made stay in All keys (search them by note)');
@@ -403,14 +627,24 @@ describe('Jobs: one job opened', () => {
   it('says so when main refuses to remove a job, and keeps it listed', async () => {
     fake.impl['jobs.list'] = () => listed([summary({})]);
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
-    fake.impl['jobs.forget'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That job is still running: cancel it and wait for it to end, then remove it.' });
+    fake.impl['jobs.forget'] = () =>
+      Promise.resolve({
+        ok: false,
+        code: 'CONFLICT',
+        message: 'That job is still running: cancel it and wait for it to end, then remove it.',
+      });
     const user = userEvent.setup();
     render(<Jobs />);
     await user.click(await screen.findByRole('button', { name: /^Extend by 1 day/ }));
     await user.click(screen.getByRole('button', { name: 'Remove from the list…' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Remove this job from the list?' })).getByRole('button', { name: 'Remove' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Remove this job from the list?' })).getByRole('button', { name: 'Remove' }),
+    );
     await waitFor(() => {
-      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Remove a job from the list: That job is still running: cancel it and wait for it to end, then remove it.' });
+      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({
+        kind: 'error',
+        text: 'Remove a job from the list: That job is still running: cancel it and wait for it to end, then remove it.',
+      });
     });
     expect(rowTexts()).toHaveLength(1);
     expect(screen.getByRole('region', { name: 'Extend by 1 day' })).toBeTruthy();

@@ -17,9 +17,22 @@ const initial = useKeydesk.getState();
 
 const JOB = '6f1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b';
 const summary = jobSummaries({
-  id: JOB, profileId: 'sandbox', action: 'generate', days: null, note: 'spring', state: 'running', reason: null, createdAt: '2026-01-01T00:00:00.000Z',
-  finishedAt: null, total: 100_001, counts: { pending: 100_001, sent: 0, done: 0, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-  concurrency: 1, ceiling: 1, pausedUntil: null,
+  id: JOB,
+  profileId: 'sandbox',
+  action: 'generate',
+  days: null,
+  note: 'spring',
+  state: 'running',
+  reason: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: null,
+  total: 100_001,
+  counts: { pending: 100_001, sent: 0, done: 0, failed: 0, unknown: 0 },
+  ratePerSecond: null,
+  etaSeconds: null,
+  concurrency: 1,
+  ceiling: 1,
+  pausedUntil: null,
 });
 
 beforeEach(() => {
@@ -50,7 +63,9 @@ describe('Generate: more keys than one request takes', () => {
     expect(fake.calls.some((c) => c.name === 'keys.generate')).toBe(false);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
     // Before the first answer: what is happening, and a bar that claims no progress yet.
-    expect(within(panel).getByRole('status').textContent).toBe('Generate, running: sending the first request, 0 of 100,001 done until it answers.');
+    expect(within(panel).getByRole('status').textContent).toBe(
+      'Generate, running: sending the first request, 0 of 100,001 done until it answers.',
+    );
     expect(within(panel).getByLabelText<HTMLProgressElement>('Generate job progress').hasAttribute('value')).toBe(false);
     // While it runs, the form does not start another.
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Generate as a job of 2 requests' }).disabled).toBe(true);
@@ -60,14 +75,27 @@ describe('Generate: more keys than one request takes', () => {
     act(() => {
       emit('jobs.progress', summary({ counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }));
     });
-    expect(within(panel).getByRole('status').textContent).toBe('Generate, running: 100,000 of 100,001 done, 25,000 keys/s, about 1 s left.');
+    expect(within(panel).getByRole('status').textContent).toBe(
+      'Generate, running: 100,000 of 100,001 done, 25,000 keys/s, about 1 s left.',
+    );
     vi.useRealTimers();
     expect(within(panel).getByLabelText<HTMLProgressElement>('Generate job progress').value).toBe(100_000);
-    fake.impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: summary({ state: 'cancelled', counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }) });
+    fake.impl['jobs.cancel'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: summary({ state: 'cancelled', counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }),
+      });
     await user.click(within(panel).getByRole('button', { name: 'Cancel' }));
     expect(fake.calls.filter((c) => c.name === 'jobs.cancel').map((c) => c.input)).toEqual([{ jobId: JOB }]);
     act(() => {
-      emit('jobs.progress', summary({ state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({
+          state: 'cancelled',
+          finishedAt: '2026-01-01T00:01:00.000Z',
+          counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 },
+        }),
+      );
     });
     expect(within(panel).getByRole('status').textContent).toBe('Generate, cancelled: 100,000 of 100,001 done, 1 not sent.');
     expect(within(panel).getByRole('button', { name: 'Resume (1 key not requested)' })).toBeTruthy();
@@ -82,7 +110,14 @@ describe('Generate: more keys than one request takes', () => {
 
   it('after Cancel says "cancelling" while a request is still out, keeps focus on the job\'s status and the form idle until its answer', async () => {
     const user = userEvent.setup();
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [summary({ total: 300_000, counts: { pending: 200_000, sent: 100_000, done: 0, failed: 0, unknown: 0 } })], elsewhere: [] } });
+    fake.impl['jobs.list'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: {
+          jobs: [summary({ total: 300_000, counts: { pending: 200_000, sent: 100_000, done: 0, failed: 0, unknown: 0 } })],
+          elsewhere: [],
+        },
+      });
     render(<GenerateForm />);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
     const out = { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 };
@@ -102,7 +137,15 @@ describe('Generate: more keys than one request takes', () => {
     expect(within(panel).getByText(/the one already on its way still makes its keys, and its answer ends the job/)).toBeTruthy();
 
     act(() => {
-      emit('jobs.progress', summary({ total: 300_000, state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({
+          total: 300_000,
+          state: 'cancelled',
+          finishedAt: '2026-01-01T00:01:00.000Z',
+          counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 },
+        }),
+      );
     });
     expect(status.textContent).toBe('Generate, cancelled: 200,000 of 300,000 done, 100,000 not sent.');
     expect(within(panel).getByRole('button', { name: 'Resume (100,000 keys not requested)' })).toBeTruthy();
@@ -110,13 +153,30 @@ describe('Generate: more keys than one request takes', () => {
   });
 
   it('says a job finished when the cancel came after its last request, and names the job in its toast', async () => {
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [summary({ total: 150_000, counts: { pending: 0, sent: 50_000, done: 100_000, failed: 0, unknown: 0 } })], elsewhere: [] } });
+    fake.impl['jobs.list'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: {
+          jobs: [summary({ total: 150_000, counts: { pending: 0, sent: 50_000, done: 100_000, failed: 0, unknown: 0 } })],
+          elsewhere: [],
+        },
+      });
     render(<GenerateForm />);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
     act(() => {
-      emit('jobs.progress', summary({ total: 150_000, state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({
+          total: 150_000,
+          state: 'cancelled',
+          finishedAt: '2026-01-01T00:01:00.000Z',
+          counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 },
+        }),
+      );
     });
-    expect(within(panel).getByRole('status').textContent).toBe('Generate, finished (the cancel came after the last request): 150,000 of 150,000 done.');
+    expect(within(panel).getByRole('status').textContent).toBe(
+      'Generate, finished (the cancel came after the last request): 150,000 of 150,000 done.',
+    );
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Generate: 150,000 of 150,000 done.' });
   });
 
@@ -135,21 +195,42 @@ describe('Generate: more keys than one request takes', () => {
     expect(screen.queryByText('KD-OLD')).toBeNull();
     expect(within(panel).getByText(/^Generate job of 100,001 keys \(note “spring”\), started /)).toBeTruthy();
     act(() => {
-      emit('jobs.progress', summary({ state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({
+          state: 'cancelled',
+          finishedAt: '2026-01-01T00:01:00.000Z',
+          counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 },
+        }),
+      );
     });
     // A bulk delete in All keys takes the jobs panel; the Generate form keeps its own job.
     const DELETE = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
     act(() => {
-      emit('jobs.progress', summary({ id: DELETE, action: 'delete', total: 3, counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({ id: DELETE, action: 'delete', total: 3, counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 } }),
+      );
     });
     act(() => {
-      emit('jobs.progress', summary({ id: DELETE, action: 'delete', total: 3, state: 'finished', finishedAt: '2026-01-01T00:02:00.000Z', counts: { pending: 0, sent: 0, done: 3, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({
+          id: DELETE,
+          action: 'delete',
+          total: 3,
+          state: 'finished',
+          finishedAt: '2026-01-01T00:02:00.000Z',
+          counts: { pending: 0, sent: 0, done: 3, failed: 0, unknown: 0 },
+        }),
+      );
     });
     expect(useKeydesk.getState().job?.id).toBe(DELETE);
     expect(within(panel).getByRole('status').textContent).toBe('Generate, cancelled: 100,000 of 100,001 done, 1 not sent.');
     fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/keys.json' } });
     await user.click(within(panel).getByRole('button', { name: 'Export the 100,000 keys JSON' }));
-    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }) });
+    fake.impl['jobs.resume'] = () =>
+      Promise.resolve({ ok: true, data: summary({ counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 } }) });
     await user.click(within(panel).getByRole('button', { name: 'Resume (1 key not requested)' }));
     await waitFor(() => {
       expect(fake.calls.filter((c) => c.name === 'jobs.resume').map((c) => c.input)).toEqual([{ jobId: JOB, retryUnknown: false }]);
@@ -164,7 +245,9 @@ describe('Generate: more keys than one request takes', () => {
     await user.type(screen.getByLabelText('Count'), '1000001');
     expect(screen.queryByText(/sent as \d+ requests/)).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Generate' }));
-    expect(screen.getByText('Count must be a whole number from 1 to 1,000,000; above 100,000 runs as a job of several requests.')).toBeTruthy();
+    expect(
+      screen.getByText('Count must be a whole number from 1 to 1,000,000; above 100,000 runs as a job of several requests.'),
+    ).toBeTruthy();
     expect(fake.calls.some((c) => c.name === 'jobs.start' || c.name === 'keys.generate')).toBe(false);
   });
 
@@ -201,25 +284,60 @@ describe('Generate: more keys than one request takes', () => {
 
 describe('All keys: jobs', () => {
   const row = (value: string): LedgerRow => ({
-    value, note: 'spring', status: 'generated', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
+    value,
+    note: 'spring',
+    status: 'generated',
+    isPremium: false,
+    expiresAt: null,
+    daysKey: 30,
+    hwid: null,
+    createdAt: null,
+    lastSeenAt: '2026-01-01T00:00:00.000Z',
   });
 
-  it("after a reload, says a job is running for the other profile, found from jobs.list before any progress event", async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  it('after a reload, says a job is running for the other profile, found from jobs.list before any progress event', async () => {
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A')], total: 1, totalCapped: false } });
     fake.impl['jobs.list'] = () =>
-      Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [summary({ profileId: 'p2', action: 'delete', total: 500, counts: { pending: 400, sent: 0, done: 100, failed: 0, unknown: 0 } })] } });
+      Promise.resolve({
+        ok: true,
+        data: {
+          jobs: [],
+          elsewhere: [
+            summary({ profileId: 'p2', action: 'delete', total: 500, counts: { pending: 400, sent: 0, done: 100, failed: 0, unknown: 0 } }),
+          ],
+        },
+      });
     render(<AllKeys />);
     const notice = await screen.findByText(/A job is running for profile Remote Shop:/);
-    expect(notice.textContent).toBe('A job is running for profile Remote Shop: Delete, running: 100 of 500 done. Switch to that profile to follow or cancel it.');
+    expect(notice.textContent).toBe(
+      'A job is running for profile Remote Shop: Delete, running: 100 of 500 done. Switch to that profile to follow or cancel it.',
+    );
     vi.unstubAllGlobals();
   });
 
   it('"Select all N" names the count the job then covers: main resolves the same filter, deleted keys left out', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     // Main counts 3 matching keys that are not deleted; the job it starts over the same filter covers those 3.
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), row('KD-C')], total: 3, totalCapped: false } });
-    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({ action: 'delete', total: 3, counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 } }) });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), row('KD-C')], total: 3, totalCapped: false } });
+    fake.impl['jobs.start'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: summary({ action: 'delete', total: 3, counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 } }),
+      });
     const user = userEvent.setup();
     render(<AllKeys />);
     await user.click(await screen.findByRole('button', { name: 'Select all 3' }));
@@ -242,7 +360,13 @@ describe('All keys: jobs', () => {
   });
 
   it('past the count cap, counts the matching keys before asking, so the dialog of an irreversible action names the number', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     fake.impl['ledger.query'] = (input) => {
       const exact = (input as { exactCount?: boolean }).exactCount === true;
       return Promise.resolve({
@@ -261,14 +385,27 @@ describe('All keys: jobs', () => {
     await user.click(screen.getByRole('button', { name: 'Extend selected' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Extend all 123,400 matching keys by 5 days?')).toBeTruthy();
-    expect(fake.calls.filter((c) => c.name === 'ledger.query' && (c.input as { exactCount?: boolean }).exactCount === true)).toHaveLength(1);
+    expect(fake.calls.filter((c) => c.name === 'ledger.query' && (c.input as { exactCount?: boolean }).exactCount === true)).toHaveLength(
+      1,
+    );
     vi.unstubAllGlobals();
   });
 
   it('bulk Extend refuses "1e3", "-5" and "0" with one sentence, then asks first (how many keys, by how many days, no undo)', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
-    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({ action: 'extend', days: 30, total: 2, counts: { pending: 2, sent: 0, done: 0, failed: 0, unknown: 0 } }) });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    fake.impl['jobs.start'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: summary({ action: 'extend', days: 30, total: 2, counts: { pending: 2, sent: 0, done: 0, failed: 0, unknown: 0 } }),
+      });
     const user = userEvent.setup();
     render(<AllKeys />);
     await user.click(await screen.findByRole('checkbox', { name: 'Select KD-A' }));
@@ -295,21 +432,37 @@ describe('All keys: jobs', () => {
     expect(fake.calls.some((c) => c.name === 'jobs.start')).toBe(false);
     expect(within(bar).getByText('2')).toBeTruthy();
     await user.click(within(bar).getByRole('button', { name: 'Extend selected' }));
-    await user.click(within(await screen.findByRole('dialog', { name: 'Extend 2 keys by 30 days?' })).getByRole('button', { name: 'Extend' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Extend 2 keys by 30 days?' })).getByRole('button', { name: 'Extend' }),
+    );
     await waitFor(() => {
-      expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([{ action: 'extend', target: { keyValues: ['KD-A', 'KD-B'] }, days: 30 }]);
+      expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([
+        { action: 'extend', target: { keyValues: ['KD-A', 'KD-B'] }, days: 30 },
+      ]);
     });
     vi.unstubAllGlobals();
   });
 
   it('says "starting the job" at once after the yes, disables every bulk action until main answers, and starts one job for a double yes', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
     // Main lists the job's items before it answers (seconds for a whole ledger): the answer waits for the test.
     let answer: (() => void) | undefined;
     fake.impl['jobs.start'] = () =>
       new Promise((resolve) => {
-        answer = () => { resolve({ ok: true, data: summary({ action: 'extend', days: 1, total: 2, counts: { pending: 2, sent: 0, done: 0, failed: 0, unknown: 0 } }) }); };
+        answer = () => {
+          resolve({
+            ok: true,
+            data: summary({ action: 'extend', days: 1, total: 2, counts: { pending: 2, sent: 0, done: 0, failed: 0, unknown: 0 } }),
+          });
+        };
       });
     const user = userEvent.setup();
     render(<AllKeys />);
@@ -320,16 +473,22 @@ describe('All keys: jobs', () => {
     await user.click(within(bar).getByRole('button', { name: 'Extend selected' }));
     const dialog = await screen.findByRole('dialog', { name: 'Extend all 2 matching keys by 1 day?' });
     await user.dblClick(within(dialog).getByRole('button', { name: 'Extend' }));
-    expect(within(bar).getByRole('status').textContent).toMatch(/^Extend by 1 day: starting the job… .*nothing new has been sent yet\. \d+ s so far\.$/);
+    expect(within(bar).getByRole('status').textContent).toMatch(
+      /^Extend by 1 day: starting the job… .*nothing new has been sent yet\. \d+ s so far\.$/,
+    );
     for (const name of ['Delete selected', 'Reset HWID of selected', 'Extend selected', 'Clear selection']) {
       expect(within(bar).getByRole<HTMLButtonElement>('button', { name }).disabled).toBe(true);
     }
     // The yes cannot be given again meanwhile, and the store refuses a second start too.
     await act(() => useKeydesk.getState().runBulk('extend', 1));
     expect(fake.calls.filter((c) => c.name === 'jobs.start')).toHaveLength(1);
-    act(() => { answer?.(); });
+    act(() => {
+      answer?.();
+    });
     await waitFor(() => {
-      expect(within(bar).getByRole('status').textContent).toBe('Extend by 1 day, running: sending the first requests, 0 of 2 done until they answer.');
+      expect(within(bar).getByRole('status').textContent).toBe(
+        'Extend by 1 day, running: sending the first requests, 0 of 2 done until they answer.',
+      );
     });
     expect(fake.calls.filter((c) => c.name === 'jobs.start')).toHaveLength(1);
 
@@ -337,12 +496,26 @@ describe('All keys: jobs', () => {
     let cancelled: (() => void) | undefined;
     fake.impl['jobs.cancel'] = () =>
       new Promise((resolve) => {
-        cancelled = () => { resolve({ ok: true, data: summary({ action: 'extend', days: 1, total: 2, state: 'cancelled', finishedAt: '2026-01-01T00:00:01.000Z', counts: { pending: 2, sent: 0, done: 0, failed: 0, unknown: 0 } }) }); };
+        cancelled = () => {
+          resolve({
+            ok: true,
+            data: summary({
+              action: 'extend',
+              days: 1,
+              total: 2,
+              state: 'cancelled',
+              finishedAt: '2026-01-01T00:00:01.000Z',
+              counts: { pending: 2, sent: 0, done: 0, failed: 0, unknown: 0 },
+            }),
+          });
+        };
       });
     await user.click(within(bar).getByRole('button', { name: 'Cancel' }));
     expect(within(bar).getByRole('status').textContent).toMatch(/^Extend by 1 day, cancelling: no further request is sent/);
     expect(within(bar).queryByRole('button', { name: 'Cancel' })).toBeNull();
-    act(() => { cancelled?.(); });
+    act(() => {
+      cancelled?.();
+    });
     await waitFor(() => {
       expect(within(bar).getByRole('status').textContent).toBe('Extend by 1 day, cancelled: 0 of 2 done, 2 not sent.');
     });
@@ -350,20 +523,56 @@ describe('All keys: jobs', () => {
   });
 
   it("keeps a cancelled bulk job's Resume and results export in All keys while a generate job runs and ends, and says the generate runs", async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     localStorage.clear();
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A')], total: 1, totalCapped: false } });
-    const extend = summary({ id: 'ext-1', action: 'extend', days: 2, state: 'cancelled', finishedAt: '2026-01-01T00:05:00.000Z', total: 741_267, counts: { pending: 661_686, sent: 0, done: 79_581, failed: 0, unknown: 0 } });
+    const extend = summary({
+      id: 'ext-1',
+      action: 'extend',
+      days: 2,
+      state: 'cancelled',
+      finishedAt: '2026-01-01T00:05:00.000Z',
+      total: 741_267,
+      counts: { pending: 661_686, sent: 0, done: 79_581, failed: 0, unknown: 0 },
+    });
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [extend], elsewhere: [] } });
     render(<AllKeys />);
     const bar = screen.getByRole('region', { name: 'Bulk actions' });
     await within(bar).findByRole('button', { name: 'Resume extending 661,686 keys by 2 days…' });
     // A generate job (from Keys) runs and finishes: said here while it runs, and the extend's panel stays.
-    act(() => { emit('jobs.progress', summary({ id: 'gen-1', total: 120_000, counts: { pending: 20_000, sent: 0, done: 100_000, failed: 0, unknown: 0 } })); });
-    expect(within(bar).getByText(/^A generate job is running for this profile \(follow or cancel it in Keys\): Generate, running: 100,000 of 120,000 done/)).toBeTruthy();
+    act(() => {
+      emit(
+        'jobs.progress',
+        summary({ id: 'gen-1', total: 120_000, counts: { pending: 20_000, sent: 0, done: 100_000, failed: 0, unknown: 0 } }),
+      );
+    });
+    expect(
+      within(bar).getByText(
+        /^A generate job is running for this profile \(follow or cancel it in Keys\): Generate, running: 100,000 of 120,000 done/,
+      ),
+    ).toBeTruthy();
     // What the running generate job has still to request is said apart from what is being recorded.
-    expect(screen.getByText('A generate job still has 20,000 keys to request (see Keys): they come into this list after that.')).toBeTruthy();
-    act(() => { emit('jobs.progress', summary({ id: 'gen-1', total: 120_000, state: 'finished', finishedAt: '2026-01-01T00:09:00.000Z', counts: { pending: 0, sent: 0, done: 120_000, failed: 0, unknown: 0 } })); });
+    expect(
+      screen.getByText('A generate job still has 20,000 keys to request (see Keys): they come into this list after that.'),
+    ).toBeTruthy();
+    act(() => {
+      emit(
+        'jobs.progress',
+        summary({
+          id: 'gen-1',
+          total: 120_000,
+          state: 'finished',
+          finishedAt: '2026-01-01T00:09:00.000Z',
+          counts: { pending: 0, sent: 0, done: 120_000, failed: 0, unknown: 0 },
+        }),
+      );
+    });
     expect(within(bar).queryByText(/A generate job is running/)).toBeNull();
     expect(screen.queryByText(/A generate job still has/)).toBeNull();
     expect(within(bar).getByText('Extend by 2 days, cancelled: 79,581 of 741,267 done, 661,686 not sent.')).toBeTruthy();
@@ -372,7 +581,11 @@ describe('All keys: jobs', () => {
     const user = userEvent.setup();
     await user.click(within(bar).getByRole('button', { name: 'Export results CSV' }));
     await user.click(within(bar).getByRole('button', { name: 'Resume extending 661,686 keys by 2 days…' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Extend the 661,686 keys not sent by 2 days?' })).getByRole('button', { name: 'Extend 661,686 keys' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Extend the 661,686 keys not sent by 2 days?' })).getByRole('button', {
+        name: 'Extend 661,686 keys',
+      }),
+    );
     await waitFor(() => {
       expect(fake.calls.filter((c) => c.name === 'jobs.export' || c.name === 'jobs.resume').map((c) => [c.name, c.input])).toEqual([
         ['jobs.export', { jobId: 'ext-1', format: 'csv' }],
@@ -382,9 +595,15 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
-  it('after a reload, Keys shows the last generate job again, finished, with its keys\' export, until it is dismissed', async () => {
+  it("after a reload, Keys shows the last generate job again, finished, with its keys' export, until it is dismissed", async () => {
     localStorage.clear();
-    const done = summary({ id: 'gen-2', total: 150_000, state: 'finished', finishedAt: '2026-01-01T00:03:00.000Z', counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 } });
+    const done = summary({
+      id: 'gen-2',
+      total: 150_000,
+      state: 'finished',
+      finishedAt: '2026-01-01T00:03:00.000Z',
+      counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 },
+    });
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [done], elsewhere: [] } });
     const first = render(<GenerateForm />);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
@@ -394,14 +613,26 @@ describe('All keys: jobs', () => {
     // Another reload: the store starts empty, main still lists the job, and it stays put away.
     first.unmount();
     useKeydesk.setState(initial, true);
-    useKeydesk.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+    useKeydesk.setState({
+      sessionRequest: { status: 'ready', error: null },
+      activeProfileId: 'sandbox',
+      profiles: [sandboxProfile, remoteProfile],
+    });
     render(<GenerateForm />);
-    await waitFor(() => { expect(fake.calls.filter((c) => c.name === 'jobs.list')).toHaveLength(2); });
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'jobs.list')).toHaveLength(2);
+    });
     expect(screen.queryByRole('group', { name: 'Generate job' })).toBeNull();
   });
 
   it('speaks of one key in the singular in every bulk dialog: "the 1 matching key", "It stops", "This key is active" (walk9 P5)', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     const active = { ...row('KD-C'), status: 'active' as const, hwid: 'HW-1' };
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [active], total: 1, totalCapped: false, targets: 1 } });
     const user = userEvent.setup();
@@ -425,7 +656,11 @@ describe('All keys: jobs', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select KD-C' }));
     await user.click(within(bar).getByRole('button', { name: 'Reset HWID of selected' }));
     dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of 1 key?' });
-    expect(within(dialog).getByText(/^This key is active \(bound to a machine now\): the reset is sent for it, and it will bind to the next machine that validates it\. /)).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        /^This key is active \(bound to a machine now\): the reset is sent for it, and it will bind to the next machine that validates it\. /,
+      ),
+    ).toBeTruthy();
     expect(within(dialog).queryByText(/1 of the 1|each will bind/)).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(fake.calls.some((c) => c.name === 'jobs.start')).toBe(false);
@@ -433,16 +668,27 @@ describe('All keys: jobs', () => {
   });
 
   it('bulk Reset HWID says how many of the picked keys are active and bound, never promising a binding for generated ones', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     const active = { ...row('KD-C'), status: 'active' as const, hwid: 'HW-1' };
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), active], total: 3, totalCapped: false } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), active], total: 3, totalCapped: false } });
     const user = userEvent.setup();
     render(<AllKeys />);
     await user.click(await screen.findByRole('checkbox', { name: 'Select KD-A' }));
     await user.click(screen.getByRole('checkbox', { name: 'Select KD-B' }));
     await user.click(screen.getByRole('button', { name: 'Reset HWID of selected' }));
     let dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of 2 keys?' });
-    expect(within(dialog).getByText(/^None of these 2 keys is active: nothing to reset, and nothing will be sent\. Keydesk goes by the Status its ledger shows: a key a customer activated since/)).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        /^None of these 2 keys is active: nothing to reset, and nothing will be sent\. Keydesk goes by the Status its ledger shows: a key a customer activated since/,
+      ),
+    ).toBeTruthy();
     expect(within(dialog).queryByText(/will bind to the next machine/)).toBeNull();
     // Nothing to confirm: no Reset, only Close.
     expect(within(dialog).queryByRole('button', { name: 'Reset' })).toBeNull();
@@ -452,26 +698,55 @@ describe('All keys: jobs', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select KD-C' }));
     await user.click(screen.getByRole('button', { name: 'Reset HWID of selected' }));
     dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of 3 keys?' });
-    expect(within(dialog).getByText(/^1 of the 3 keys is active \(1 bound to a machine now\): the reset is sent for that one only, and it will bind to the next machine that validates it\. The other 2 \(generated or deleted\) are left out: nothing is sent for them\./)).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        /^1 of the 3 keys is active \(1 bound to a machine now\): the reset is sent for that one only, and it will bind to the next machine that validates it\. The other 2 \(generated or deleted\) are left out: nothing is sent for them\./,
+      ),
+    ).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
     // All matching: the ledger's count of active keys among them, asked when the reset is.
     fake.impl['ledger.query'] = (input) =>
-      Promise.resolve({ ok: true, data: (input as { filter: { status?: string } }).filter.status === 'active' ? { rows: [active], total: 1, totalCapped: false } : { rows: [row('KD-A'), row('KD-B'), active], total: 3, totalCapped: false, targets: 3 } });
+      Promise.resolve({
+        ok: true,
+        data:
+          (input as { filter: { status?: string } }).filter.status === 'active'
+            ? { rows: [active], total: 1, totalCapped: false }
+            : { rows: [row('KD-A'), row('KD-B'), active], total: 3, totalCapped: false, targets: 3 },
+      });
     await user.click(screen.getByRole('button', { name: 'Select all 3' }));
     await user.click(screen.getByRole('button', { name: 'Reset HWID of selected' }));
     dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of all 3 matching keys?' });
-    await within(dialog).findByText(/^1 of the 3 keys is active: the reset is sent for that one only.*The other 2 \(generated or deleted\) are left out/);
-    expect(fake.calls.filter((c) => c.name === 'ledger.query').map((c) => c.input).at(-1)).toMatchObject({ filter: { status: 'active' }, exactCount: true });
+    await within(dialog).findByText(
+      /^1 of the 3 keys is active: the reset is sent for that one only.*The other 2 \(generated or deleted\) are left out/,
+    );
+    expect(
+      fake.calls
+        .filter((c) => c.name === 'ledger.query')
+        .map((c) => c.input)
+        .at(-1),
+    ).toMatchObject({ filter: { status: 'active' }, exactCount: true });
     vi.unstubAllGlobals();
   });
 
   it('says when no key matches, disables Export with the reason, takes spaces alone as no filter, marks the sorted column by shape', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     const deleted = { ...row('KD-D'), status: 'deleted' as const, expiresAt: '2027-06-30T23:59:59.000Z', daysKey: null };
     fake.impl['ledger.query'] = (input) => {
       const { filter } = input as { filter: { text?: string } };
-      return Promise.resolve({ ok: true, data: filter.text === 'zz' ? { rows: [], total: 0, totalCapped: false } : { rows: [row('KD-A'), deleted], total: 2, totalCapped: false } });
+      return Promise.resolve({
+        ok: true,
+        data:
+          filter.text === 'zz'
+            ? { rows: [], total: 0, totalCapped: false }
+            : { rows: [row('KD-A'), deleted], total: 2, totalCapped: false },
+      });
     };
     const user = userEvent.setup();
     render(<AllKeys />);
@@ -494,7 +769,12 @@ describe('All keys: jobs', () => {
     await user.clear(text);
     await user.type(text, '   ');
     await screen.findByText('2 keys');
-    expect(fake.calls.filter((c) => c.name === 'ledger.query').map((c) => (c.input as { filter: { text?: string } }).filter.text).at(-1)).toBeUndefined();
+    expect(
+      fake.calls
+        .filter((c) => c.name === 'ledger.query')
+        .map((c) => (c.input as { filter: { text?: string } }).filter.text)
+        .at(-1),
+    ).toBeUndefined();
 
     // Sortable columns show a neutral mark; the sorted one its direction, with aria-sort.
     const header = (name: string) => screen.getByRole('columnheader', { name: new RegExp(`^${name}`) });
@@ -510,8 +790,15 @@ describe('All keys: jobs', () => {
   });
 
   it('keyboard: the rows are one Tab stop, arrows move between them, Space ticks; the bulk actions come before the table', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), row('KD-C')], total: 3, totalCapped: false } });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), row('KD-C')], total: 3, totalCapped: false } });
     const user = userEvent.setup();
     render(<AllKeys />);
     const boxes = await screen.findAllByRole('checkbox', { name: /^Select KD-/ });
@@ -538,21 +825,43 @@ describe('All keys: jobs', () => {
     vi.unstubAllGlobals();
   });
 
-  it('keyboard: Ctrl+C copies the focused row\'s key, Ctrl+Shift+C its HWID, and an unbound key says there is none', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [{ ...row('KD-A'), hwid: 'HW-BOUND-1' }, { ...row('KD-B'), note: '' }], total: 2, totalCapped: false } });
+  it("keyboard: Ctrl+C copies the focused row's key, Ctrl+Shift+C its HWID, and an unbound key says there is none", async () => {
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: {
+          rows: [
+            { ...row('KD-A'), hwid: 'HW-BOUND-1' },
+            { ...row('KD-B'), note: '' },
+          ],
+          total: 2,
+          totalCapped: false,
+        },
+      });
     const user = userEvent.setup();
     render(<AllKeys />);
     const boxes = await screen.findAllByRole('checkbox', { name: /^Select KD-/ });
     boxes[0]!.focus();
     await user.keyboard('{Control>}c{/Control}');
     expect(await navigator.clipboard.readText()).toBe('KD-A');
-    await waitFor(() => { expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Copied KD-A.' }); });
+    await waitFor(() => {
+      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Copied KD-A.' });
+    });
     await user.keyboard('{Control>}{Shift>}C{/Shift}{/Control}');
     expect(await navigator.clipboard.readText()).toBe('HW-BOUND-1');
     await user.keyboard('{ArrowDown}{Control>}{Shift>}C{/Shift}{/Control}');
     expect(await navigator.clipboard.readText()).toBe('HW-BOUND-1');
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Copy the HWID of key KD-B: it is not bound to a machine, so there is no HWID to copy.' });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({
+      kind: 'error',
+      text: 'Copy the HWID of key KD-B: it is not bound to a machine, so there is no HWID to copy.',
+    });
     // Ctrl+C did not tick the row, and an empty note reads as a dash, not a blank cell.
     expect(useKeydesk.getState().selection).toEqual(new Set());
     const rowB = screen.getByRole('checkbox', { name: 'Select KD-B' }).closest('[role="row"]') as HTMLElement;
@@ -565,30 +874,60 @@ describe('All keys: jobs', () => {
   });
 
   it('keyboard: a copy the clipboard refuses says which copy it was, as every error toast names its operation', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [{ ...row('KD-A'), hwid: 'HW-BOUND-1' }], total: 1, totalCapped: false } });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [{ ...row('KD-A'), hwid: 'HW-BOUND-1' }], total: 1, totalCapped: false } });
     const user = userEvent.setup();
     vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
     render(<AllKeys />);
     (await screen.findByRole('checkbox', { name: 'Select KD-A' })).focus();
     await user.keyboard('{Control>}c{/Control}');
     await waitFor(() => {
-      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Copy key KD-A: the clipboard refused; use an export instead.' });
+      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({
+        kind: 'error',
+        text: 'Copy key KD-A: the clipboard refused; use an export instead.',
+      });
     });
     await user.keyboard('{Control>}{Shift>}C{/Shift}{/Control}');
     await waitFor(() => {
-      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Copy the HWID of key KD-A: the clipboard refused; use an export instead.' });
+      expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({
+        kind: 'error',
+        text: 'Copy the HWID of key KD-A: the clipboard refused; use an export instead.',
+      });
     });
     vi.unstubAllGlobals();
   });
 
   it('from "Send N requests again?", checks the unknown keys first: read as the service has them now, said so, nothing sent', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A')], total: 1, totalCapped: false } });
-    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [{ seq: 1, target: 'KD-A', size: 1, state: 'unknown', code: 'OUTCOME_UNKNOWN', message: 'No answer.' }], total: 1 } });
+    fake.impl['jobs.items'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: { items: [{ seq: 1, target: 'KD-A', size: 1, state: 'unknown', code: 'OUTCOME_UNKNOWN', message: 'No answer.' }], total: 1 },
+      });
     fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
     fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
-    const deleted = summary({ action: 'delete', note: null, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', total: 1, counts: { pending: 0, sent: 0, done: 0, failed: 0, unknown: 1 } });
+    const deleted = summary({
+      action: 'delete',
+      note: null,
+      state: 'finished',
+      finishedAt: '2026-01-01T00:01:00.000Z',
+      total: 1,
+      counts: { pending: 0, sent: 0, done: 0, failed: 0, unknown: 1 },
+    });
     useKeydesk.setState({ job: deleted, bulkJob: deleted });
     const user = userEvent.setup();
     render(<AllKeys />);
@@ -597,39 +936,82 @@ describe('All keys: jobs', () => {
     expect(dialog.textContent).toContain('“Check these keys first” reads the key as the service has it now');
     await user.click(within(dialog).getByRole('button', { name: 'Check these keys first' }));
     const now = await screen.findByRole('region', { name: 'Keys sent with no answer, as the service has them now' });
-    expect(within(now).getByRole('status').textContent).toMatch(/^As the service has this key now, read at .+: “not found” means the key is gone from the service, deleted by that request or otherwise\. This is each key’s state now, not a record of what the unanswered request did\.$/);
+    expect(within(now).getByRole('status').textContent).toMatch(
+      /^As the service has this key now, read at .+: “not found” means the key is gone from the service, deleted by that request or otherwise\. This is each key’s state now, not a record of what the unanswered request did\.$/,
+    );
     expect(within(now).getAllByRole('row')[1]?.textContent).toBe('KD-ANot found: the service has it neither active nor generated.');
     expect(fake.calls.some((c) => c.name === 'jobs.resume')).toBe(false);
     vi.unstubAllGlobals();
   });
 
   it('says why the bulk actions are off while a job runs, and that they come back when it ends', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
     const user = userEvent.setup();
     render(<AllKeys />);
     await user.click(await screen.findByRole('checkbox', { name: 'Select KD-A' }));
     const why = /One job at a time per service: these actions come back when the job below ends/;
     expect(screen.queryByText(why)).toBeNull();
     act(() => {
-      emit('jobs.progress', summary({ action: 'extend', days: 5, total: 10, counts: { pending: 10, sent: 0, done: 0, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({ action: 'extend', days: 5, total: 10, counts: { pending: 10, sent: 0, done: 0, failed: 0, unknown: 0 } }),
+      );
     });
     expect(await screen.findByText(why)).toBeTruthy();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Delete selected' }).disabled).toBe(true);
     act(() => {
-      emit('jobs.progress', summary({ action: 'extend', days: 5, total: 10, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 0, sent: 0, done: 10, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({
+          action: 'extend',
+          days: 5,
+          total: 10,
+          state: 'finished',
+          finishedAt: '2026-01-01T00:01:00.000Z',
+          counts: { pending: 0, sent: 0, done: 10, failed: 0, unknown: 0 },
+        }),
+      );
     });
-    await waitFor(() => { expect(screen.queryByText(why)).toBeNull(); });
+    await waitFor(() => {
+      expect(screen.queryByText(why)).toBeNull();
+    });
     vi.unstubAllGlobals();
   });
 
   it('after an extend, lists the keys whose new expiry could not be read back, so their rows are not taken as current', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
     const extend = { action: 'extend' as const, days: 5, total: 2 };
     fake.impl['jobs.items'] = (input) => {
       const { state, noted } = input as { state?: string; noted?: boolean };
-      const items = state === 'done' && noted === true ? [{ seq: 2, target: 'KD-B', size: 1, state: 'done' as const, code: null, message: 'Extended. The service did not describe the key…' }] : [];
+      const items =
+        state === 'done' && noted === true
+          ? [
+              {
+                seq: 2,
+                target: 'KD-B',
+                size: 1,
+                state: 'done' as const,
+                code: null,
+                message: 'Extended. The service did not describe the key…',
+              },
+            ]
+          : [];
       return Promise.resolve({ ok: true, data: { items, total: items.length } });
     };
     render(<AllKeys />);
@@ -638,7 +1020,15 @@ describe('All keys: jobs', () => {
       emit('jobs.progress', summary({ ...extend, counts: { pending: 0, sent: 2, done: 0, failed: 0, unknown: 0 } }));
     });
     act(() => {
-      emit('jobs.progress', summary({ ...extend, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { pending: 0, sent: 0, done: 2, failed: 0, unknown: 0 } }));
+      emit(
+        'jobs.progress',
+        summary({
+          ...extend,
+          state: 'finished',
+          finishedAt: '2026-01-01T00:01:00.000Z',
+          counts: { pending: 0, sent: 0, done: 2, failed: 0, unknown: 0 },
+        }),
+      );
     });
     const summaryLine = await screen.findByText(/Extended, but the new expiry could not be read back \(1\)/);
     expect(within(summaryLine.closest('details') as HTMLElement).getByText('KD-B')).toBeTruthy();

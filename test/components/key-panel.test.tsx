@@ -104,7 +104,8 @@ describe('Key detail: blanks', () => {
     const row = screen.getByRole('button', { name: 'KEY-E' }).closest('tr');
     expect([...(row?.querySelectorAll('td') ?? [])].filter((td) => td.textContent === '—')).toHaveLength(2);
     await user.click(screen.getByRole('button', { name: 'KEY-E' }));
-    const value = (label: string) => [...panel().querySelectorAll('dt')].find((dt) => dt.textContent === label)?.nextElementSibling?.textContent;
+    const value = (label: string) =>
+      [...panel().querySelectorAll('dt')].find((dt) => dt.textContent === label)?.nextElementSibling?.textContent;
     expect(value('Note')).toBe('—');
     expect(value('HWID')).toBe('—');
   });
@@ -115,27 +116,37 @@ describe('Key detail: an action in flight says so (walk8 P3)', () => {
     ['extend', 'Extend', 'Extending…', null],
     ['reset', 'Reset HWID', 'Resetting…', 'Reset'],
     ['delete', 'Delete key', 'Deleting…', 'Delete'],
-  ] as const)('%s: the button names what it waits for, every action is off until the answer, and then it is back', async (what, label, busyWords, confirm) => {
-    const user = userEvent.setup();
-    const bound = key('KEY-B', 'active', { hwid: 'HW-1' });
-    let answer: () => void = () => undefined;
-    const later = <T,>(value: T) => new Promise<T>((resolve) => { answer = () => { resolve(value); }; });
-    fake.impl['keys.extend'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
-    fake.impl['keys.resetHwid'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
-    fake.impl['keys.delete'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
-    show(bound);
-    render(<Keys />);
-    await user.click(screen.getByRole('button', { name: 'KEY-B' }));
-    await user.click(within(panel()).getByRole('button', { name: label }));
-    if (confirm) await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: confirm }));
-    const waiting = await within(panel()).findByRole<HTMLButtonElement>('button', { name: busyWords });
-    expect(waiting.disabled).toBe(true);
-    for (const other of ['Extend', 'Reset HWID', 'Delete key'].filter((n) => n !== label)) {
-      expect(within(panel()).getByRole<HTMLButtonElement>('button', { name: other }).disabled).toBe(true);
-    }
-    answer();
-    expect(await within(panel()).findByRole('button', { name: label })).toBeTruthy();
-    expect(within(panel()).queryByRole('button', { name: busyWords })).toBeNull();
-    expect(fake.calls.filter((c) => c.name === (what === 'extend' ? 'keys.extend' : what === 'reset' ? 'keys.resetHwid' : 'keys.delete'))).toHaveLength(1);
-  });
+  ] as const)(
+    '%s: the button names what it waits for, every action is off until the answer, and then it is back',
+    async (what, label, busyWords, confirm) => {
+      const user = userEvent.setup();
+      const bound = key('KEY-B', 'active', { hwid: 'HW-1' });
+      let answer: () => void = () => undefined;
+      const later = <T,>(value: T) =>
+        new Promise<T>((resolve) => {
+          answer = () => {
+            resolve(value);
+          };
+        });
+      fake.impl['keys.extend'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
+      fake.impl['keys.resetHwid'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
+      fake.impl['keys.delete'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
+      show(bound);
+      render(<Keys />);
+      await user.click(screen.getByRole('button', { name: 'KEY-B' }));
+      await user.click(within(panel()).getByRole('button', { name: label }));
+      if (confirm) await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: confirm }));
+      const waiting = await within(panel()).findByRole<HTMLButtonElement>('button', { name: busyWords });
+      expect(waiting.disabled).toBe(true);
+      for (const other of ['Extend', 'Reset HWID', 'Delete key'].filter((n) => n !== label)) {
+        expect(within(panel()).getByRole<HTMLButtonElement>('button', { name: other }).disabled).toBe(true);
+      }
+      answer();
+      expect(await within(panel()).findByRole('button', { name: label })).toBeTruthy();
+      expect(within(panel()).queryByRole('button', { name: busyWords })).toBeNull();
+      expect(
+        fake.calls.filter((c) => c.name === (what === 'extend' ? 'keys.extend' : what === 'reset' ? 'keys.resetHwid' : 'keys.delete')),
+      ).toHaveLength(1);
+    },
+  );
 });

@@ -16,8 +16,17 @@ const initial = useKeydesk.getState();
 
 const KEY = '23ZRN-AAAAA-BBBBB-CCCCC-DDDDD';
 const valid: ValidationReport = {
-  outcome: 'success', success: true, message: '', dryRun: false, hwid: 'MACHINE-1', premium: false,
-  expiresAt: '2099-01-01T23:59:59.999Z', notes: '', keyless: false, registeredServiceId: 'shop', raw: { V2_Authentication: 'success' },
+  outcome: 'success',
+  success: true,
+  message: '',
+  dryRun: false,
+  hwid: 'MACHINE-1',
+  premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z',
+  notes: '',
+  keyless: false,
+  registeredServiceId: 'shop',
+  raw: { V2_Authentication: 'success' },
 };
 /** The key as the service holds it now: the fake search answers this. */
 let held: Key;
@@ -27,8 +36,10 @@ beforeEach(() => {
   useKeydesk.setState({ activeProfileId: 'p2' });
   held = key(KEY, 'generated', { note: 'trial' });
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
-  fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: held.status === 'active' ? { keys: [held], total: 1 } : { keys: [], total: 0 } });
-  fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: held.status === 'generated' ? { keys: [held], total: 1 } : { keys: [], total: 0 } });
+  fake.impl['keys.fetchActive'] = () =>
+    Promise.resolve({ ok: true, data: held.status === 'active' ? { keys: [held], total: 1 } : { keys: [], total: 0 } });
+  fake.impl['keys.fetchGenerated'] = () =>
+    Promise.resolve({ ok: true, data: held.status === 'generated' ? { keys: [held], total: 1 } : { keys: [], total: 0 } });
   fake.impl['validation.run'] = () => {
     held = { ...held, status: 'active', hwid: 'MACHINE-1', activatedAt: '2026-11-23T18:00:00.000Z' };
     return Promise.resolve({ ok: true, data: valid });
@@ -40,7 +51,8 @@ beforeEach(() => {
 });
 
 const panel = () => screen.getByRole('complementary', { name: 'Key detail' });
-const validateForReal = () => useKeydesk.getState().runValidation({ mode: 'key', keyValue: KEY, hwid: { custom: 'MACHINE-1' }, confirmActivation: true });
+const validateForReal = () =>
+  useKeydesk.getState().runValidation({ mode: 'key', keyValue: KEY, hwid: { custom: 'MACHINE-1' }, confirmActivation: true });
 
 describe('Keys after a real validation of a key it shows', () => {
   it('marks the search row and the open panel as earlier answers, naming the validation, until searched again; then both show the key active and bound', async () => {
@@ -52,7 +64,9 @@ describe('Keys after a real validation of a key it shows', () => {
 
     await validateForReal();
     await waitFor(() => {
-      expect(within(panel()).getByText(/An earlier answer/).textContent).toMatch(/this key was validated for real in Validate & HWID at .* since/);
+      expect(within(panel()).getByText(/An earlier answer/).textContent).toMatch(
+        /this key was validated for real in Validate & HWID at .* since/,
+      );
     });
     const table = screen.getByRole('table', { name: 'Matching keys' });
     expect(within(table).getByText('⚠ earlier answer')).toBeTruthy();
@@ -63,7 +77,9 @@ describe('Keys after a real validation of a key it shows', () => {
     });
     expect(within(screen.getByRole('table', { name: 'Matching keys' })).queryByText('⚠ earlier answer')).toBeNull();
     expect(within(panel()).getByText('MACHINE-1')).toBeTruthy();
-    expect(within(within(screen.getByRole('table', { name: 'Matching keys' })).getAllByRole('row')[1]!).getByText('MACHINE-1')).toBeTruthy();
+    expect(
+      within(within(screen.getByRole('table', { name: 'Matching keys' })).getAllByRole('row')[1]!).getByText('MACHINE-1'),
+    ).toBeTruthy();
   });
 
   it('gives the open panel the key as a later search read it, so the row and the panel agree', async () => {
@@ -91,7 +107,9 @@ describe('Validate after the key it answered for was changed in Keys', () => {
 
     expect(await useKeydesk.getState().resetHwid(KEY)).toBe(true);
     const note = await screen.findByText(/An earlier answer/);
-    expect(note.textContent).toMatch(/this key had its HWID reset in Keys at .* since, so it may no longer hold\. Validate again to see it now\./);
+    expect(note.textContent).toMatch(
+      /this key had its HWID reset in Keys at .* since, so it may no longer hold\. Validate again to see it now\./,
+    );
   });
 });
 
@@ -100,16 +118,36 @@ describe('Keys and Validate after a bulk act in All keys on keys they show', () 
     const user = userEvent.setup();
     const JOB = '0b9f6a0e-5d3c-4f7e-9a51-3c1d2e4f5a6b';
     const summary = (over: Partial<JobSummary>): JobSummary => ({
-      id: JOB, profileId: 'p2', action: 'resetHwid', days: null, note: null, state: 'running', reason: null, createdAt: '2026-11-23T18:00:00.000Z',
-      finishedAt: null, total: 1, counts: { pending: 1, sent: 0, done: 0, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-      concurrency: 1, ceiling: 8, pausedUntil: null, version: 1, ...over,
+      id: JOB,
+      profileId: 'p2',
+      action: 'resetHwid',
+      days: null,
+      note: null,
+      state: 'running',
+      reason: null,
+      createdAt: '2026-11-23T18:00:00.000Z',
+      finishedAt: null,
+      total: 1,
+      counts: { pending: 1, sent: 0, done: 0, failed: 0, unknown: 0 },
+      ratePerSecond: null,
+      etaSeconds: null,
+      concurrency: 1,
+      ceiling: 8,
+      pausedUntil: null,
+      version: 1,
+      ...over,
     });
     fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({}) });
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
     useKeydesk.getState().followJobs();
-    render(<><Keys /><Validate /></>);
+    render(
+      <>
+        <Keys />
+        <Validate />
+      </>,
+    );
     await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
     await user.click(await screen.findByRole('button', { name: KEY }));
     await validateForReal();
@@ -128,7 +166,15 @@ describe('Keys and Validate after a bulk act in All keys on keys they show', () 
     await waitFor(() => {
       expect(within(panel()).queryByText(/An earlier answer/)).toBeNull();
     });
-    emit('jobs.progress', summary({ state: 'finished', finishedAt: '2026-11-23T18:01:00.000Z', counts: { pending: 0, sent: 0, done: 1, failed: 0, unknown: 0 }, version: 2 }));
+    emit(
+      'jobs.progress',
+      summary({
+        state: 'finished',
+        finishedAt: '2026-11-23T18:01:00.000Z',
+        counts: { pending: 0, sent: 0, done: 1, failed: 0, unknown: 0 },
+        version: 2,
+      }),
+    );
     await waitFor(() => {
       expect(within(panel()).getByText(/this key was in a bulk HWID reset in All keys at/)).toBeTruthy();
     });
@@ -138,9 +184,24 @@ describe('Keys and Validate after a bulk act in All keys on keys they show', () 
 describe('Keys and Validate after a bulk act in All keys over every key matching a filter', () => {
   const JOB = '5c2d7e1f-8a9b-4c3d-9e0f-1a2b3c4d5e6f';
   const summary = (over: Partial<JobSummary>): JobSummary => ({
-    id: JOB, profileId: 'p2', action: 'extend', days: 30, note: null, state: 'running', reason: null, createdAt: '2026-11-23T18:00:00.000Z',
-    finishedAt: null, total: 3, counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-    concurrency: 1, ceiling: 8, pausedUntil: null, version: 1, ...over,
+    id: JOB,
+    profileId: 'p2',
+    action: 'extend',
+    days: 30,
+    note: null,
+    state: 'running',
+    reason: null,
+    createdAt: '2026-11-23T18:00:00.000Z',
+    finishedAt: null,
+    total: 3,
+    counts: { pending: 3, sent: 0, done: 0, failed: 0, unknown: 0 },
+    ratePerSecond: null,
+    etaSeconds: null,
+    concurrency: 1,
+    ceiling: 8,
+    pausedUntil: null,
+    version: 1,
+    ...over,
   });
   /** Search and open the key, validate it (not for real), then extend every key the filter matches in All keys. */
   const showThenExtendMatching = async (filter: Parameters<ReturnType<typeof useKeydesk.getState>['setLedgerFilter']>[0]) => {
@@ -151,7 +212,12 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: { ...valid, dryRun: true } });
     useKeydesk.getState().followJobs();
-    render(<><Keys /><Validate /></>);
+    render(
+      <>
+        <Keys />
+        <Validate />
+      </>,
+    );
     await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
     await user.click(await screen.findByRole('button', { name: KEY }));
     await useKeydesk.getState().runValidation({ mode: 'key', keyValue: KEY, hwid: { custom: 'MACHINE-1' }, dryRun: true });
@@ -172,7 +238,9 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
     });
     expect(within(screen.getByRole('table', { name: 'Matching keys' })).getByText('⚠ may be an earlier answer')).toBeTruthy();
     expect(screen.getByText(/^⚠ 1 key shown may have been in a bulk extend/).textContent).toMatch(/its row may show it as it was then\.$/);
-    expect(screen.getByText(/^Maybe an earlier answer, from/).textContent).toMatch(/this key may have been in a bulk extend in All keys .* since, so it may no longer hold/);
+    expect(screen.getByText(/^Maybe an earlier answer, from/).textContent).toMatch(
+      /this key may have been in a bulk extend in All keys .* since, so it may no longer hold/,
+    );
     // Never said as certain: the window does not know the job's keys.
     expect(screen.queryAllByText(/^An earlier answer/)).toHaveLength(0);
 
@@ -182,7 +250,15 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
       expect(within(panel()).queryByText(/earlier answer/)).toBeNull();
     });
     expect(within(screen.getByRole('table', { name: 'Matching keys' })).queryByText(/earlier answer/)).toBeNull();
-    emit('jobs.progress', summary({ state: 'finished', finishedAt: '2026-11-23T18:01:00.000Z', counts: { pending: 0, sent: 0, done: 3, failed: 0, unknown: 0 }, version: 2 }));
+    emit(
+      'jobs.progress',
+      summary({
+        state: 'finished',
+        finishedAt: '2026-11-23T18:01:00.000Z',
+        counts: { pending: 0, sent: 0, done: 3, failed: 0, unknown: 0 },
+        version: 2,
+      }),
+    );
     await waitFor(() => {
       expect(within(panel()).getByText(/^Maybe an earlier answer/)).toBeTruthy();
     });
@@ -232,7 +308,15 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
     await useKeydesk.getState().selectProfile('sandbox');
     expect(useKeydesk.getState().bulkOverFilter).toEqual([]);
     // The job's end, heard while the other profile is active, marks nothing of it.
-    emit('jobs.progress', summary({ state: 'finished', finishedAt: '2026-11-23T18:01:00.000Z', counts: { pending: 0, sent: 0, done: 3, failed: 0, unknown: 0 }, version: 2 }));
+    emit(
+      'jobs.progress',
+      summary({
+        state: 'finished',
+        finishedAt: '2026-11-23T18:01:00.000Z',
+        counts: { pending: 0, sent: 0, done: 3, failed: 0, unknown: 0 },
+        version: 2,
+      }),
+    );
     await waitFor(() => {
       expect(useKeydesk.getState().jobElsewhere).toBeNull();
     });

@@ -19,9 +19,23 @@ const initial = useKeydesk.getState();
 
 const EXTEND = '11111111-1111-4111-8111-111111111111';
 const running: JobSummary = {
-  id: EXTEND, profileId: remoteProfile.id, action: 'extend', days: 3, note: null, state: 'running', reason: null, createdAt: '2026-01-02T09:50:00.000Z',
-  finishedAt: null, total: 2_000, counts: { pending: 1_708, sent: 4, done: 288, failed: 0, unknown: 0 }, ratePerSecond: 52, etaSeconds: 33,
-  concurrency: 4, ceiling: 8, pausedUntil: null, version: 1,
+  id: EXTEND,
+  profileId: remoteProfile.id,
+  action: 'extend',
+  days: 3,
+  note: null,
+  state: 'running',
+  reason: null,
+  createdAt: '2026-01-02T09:50:00.000Z',
+  finishedAt: null,
+  total: 2_000,
+  counts: { pending: 1_708, sent: 4, done: 288, failed: 0, unknown: 0 },
+  ratePerSecond: 52,
+  etaSeconds: 33,
+  concurrency: 4,
+  ceiling: 8,
+  pausedUntil: null,
+  version: 1,
 };
 
 /**
@@ -39,10 +53,28 @@ function everyCallAnswers(failure: Failure): void {
 beforeEach(() => {
   resetFake();
   useKeydesk.setState(initial, true);
-  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
   fake.impl['app.status'] = () =>
-    Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: sandboxProfile.baseUrl, running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: remoteProfile.id } });
-  fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: remoteProfile.id } });
+    Promise.resolve({
+      ok: true,
+      data: {
+        version: '1',
+        platform: 'linux',
+        sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
+        secretStorage: 'os-keychain',
+        secretStorageReason: null,
+        profilesFileProblem: null,
+        activeProfileId: remoteProfile.id,
+      },
+    });
+  fake.impl['profiles.list'] = () =>
+    Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: remoteProfile.id } });
   fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
   fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [running], elsewhere: [] } });
@@ -75,7 +107,9 @@ describe("the window when Keydesk's own core stops answering", () => {
     expect(screen.queryByText(/Remote Shop is not answering|Remote Shop refused|did not answer in time/)).toBeNull();
     // Every other alert (the Cancel's own failure, its toast) says the same: Keydesk, not the service.
     const alerts = [...document.querySelectorAll('[role="alert"]')].map((e) => e.textContent);
-    expect(alerts.filter((a) => !a.includes('Keydesk stopped answering.')).every((a) => a.includes('The Keydesk harness is not answering'))).toBe(true);
+    expect(
+      alerts.filter((a) => !a.includes('Keydesk stopped answering.')).every((a) => a.includes('The Keydesk harness is not answering')),
+    ).toBe(true);
     // The job: not "running", not cancellable: its state is not known, with how far it was last seen.
     expect(line()).toBe('Extend by 3 days, state not known: Keydesk stopped answering. Last seen: 288 of 2,000 done.');
     expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
@@ -94,7 +128,14 @@ describe("the window when Keydesk's own core stops answering", () => {
 
   it("says a job's state is not known, with no Cancel, in All keys and Keys' Generate too, where nothing else is asked of Keydesk (walk9 U3)", async () => {
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
-    const generating: JobSummary = { ...running, id: '22222222-2222-4222-8222-222222222222', action: 'generate', days: null, total: 150_000, counts: { pending: 150_000, sent: 0, done: 0, failed: 0, unknown: 0 } };
+    const generating: JobSummary = {
+      ...running,
+      id: '22222222-2222-4222-8222-222222222222',
+      action: 'generate',
+      days: null,
+      total: 150_000,
+      counts: { pending: 150_000, sent: 0, done: 0, failed: 0, unknown: 0 },
+    };
     render(<App />);
     await screen.findByLabelText('Active service');
     act(() => {
@@ -121,7 +162,9 @@ describe("the window when Keydesk's own core stops answering", () => {
       useKeydesk.getState().setView('keys');
     });
     const panel = await screen.findByRole('group', { name: 'Generate job' });
-    expect(within(panel).getByRole('status').textContent).toBe('Generate, state not known: Keydesk stopped answering. Last seen: 0 of 150,000 done.');
+    expect(within(panel).getByRole('status').textContent).toBe(
+      'Generate, state not known: Keydesk stopped answering. Last seen: 0 of 150,000 done.',
+    );
     // Its bar no longer moves as if the job ran: it stands at what was last seen.
     expect(within(panel).getByLabelText<HTMLProgressElement>('Generate job progress').getAttribute('value')).toBe('0');
     expect(within(panel).queryByRole('button', { name: 'Cancel' })).toBeNull();
@@ -151,14 +194,22 @@ describe("the window when Keydesk's own core stops answering", () => {
       useKeydesk.getState().setView('keys');
     });
     const note = await screen.findByText(/^The job “Extend by 3 days”/);
-    expect(note.textContent).toBe('The job “Extend by 3 days” was running for this profile when Keydesk stopped answering: its state is not known.');
+    expect(note.textContent).toBe(
+      'The job “Extend by 3 days” was running for this profile when Keydesk stopped answering: its state is not known.',
+    );
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Generate' }).disabled).toBe(true);
     expect(screen.getByText('Generating waits until Keydesk answers again.')).toBeTruthy();
   }, 30_000);
 
   it('All keys does not say a generate job still has keys to request once Keydesk is gone: how far it got is not known (walk9b U2)', async () => {
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
-    const generating: JobSummary = { ...running, action: 'generate', days: null, total: 150_000, counts: { pending: 150_000, sent: 0, done: 0, failed: 0, unknown: 0 } };
+    const generating: JobSummary = {
+      ...running,
+      action: 'generate',
+      days: null,
+      total: 150_000,
+      counts: { pending: 150_000, sent: 0, done: 0, failed: 0, unknown: 0 },
+    };
     // The generate job is the profile's only one.
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [generating], elsewhere: [] } });
     render(<App />);

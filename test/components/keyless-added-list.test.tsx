@@ -11,15 +11,27 @@ const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
 const initial = useKeydesk.getState();
 
-const entry = (hwid: string): KeylessEntry => ({ id: hwid, hwid, isPremium: false, expiresAt: null, createdAt: '2026-11-23T09:00:00.000Z', lastUsedAt: null });
+const entry = (hwid: string): KeylessEntry => ({
+  id: hwid,
+  hwid,
+  isPremium: false,
+  expiresAt: null,
+  createdAt: '2026-11-23T09:00:00.000Z',
+  lastUsedAt: null,
+});
 
 beforeEach(() => {
   readySession(useKeydesk, initial, [sandboxProfile]);
   fake.impl['keyless.add'] = (input) => Promise.resolve({ ok: true, data: { entry: entry((input as { hwid: string }).hwid) } });
-  fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [entry('walk-hw-1'), entry('walk-hw-2'), entry('walk-hw-3')], total: 3 } });
+  fake.impl['keyless.lookup'] = () =>
+    Promise.resolve({ ok: true, data: { entries: [entry('walk-hw-1'), entry('walk-hw-2'), entry('walk-hw-3')], total: 3 } });
 });
 
-const listed = () => within(screen.getByRole('table', { name: 'Keyless entries' })).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell')[0]?.textContent);
+const listed = () =>
+  within(screen.getByRole('table', { name: 'Keyless entries' }))
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => within(r).getAllByRole('cell')[0]?.textContent);
 
 describe('Keyless: entries added before any search', () => {
   it('lists every entry added, newest first, under a heading saying so; a search then lists its results under theirs', async () => {

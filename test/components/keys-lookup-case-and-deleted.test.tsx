@@ -73,7 +73,11 @@ describe('Keys: a key deleted from its panel', () => {
 describe('Keys: the count of a search after a delete from the panel', () => {
   it('says 2 matches after one of 3 is deleted, not "Showing 2 of 3 matches"', async () => {
     const user = userEvent.setup();
-    held = [key('TRIAL-AAAAA-AAAAA-AAAAA-AAAA1', 'generated', { note: 'trial' }), key('TRIAL-AAAAA-AAAAA-AAAAA-AAAA2', 'generated', { note: 'trial' }), key('TRIAL-AAAAA-AAAAA-AAAAA-AAAA3', 'generated', { note: 'trial' })];
+    held = [
+      key('TRIAL-AAAAA-AAAAA-AAAAA-AAAA1', 'generated', { note: 'trial' }),
+      key('TRIAL-AAAAA-AAAAA-AAAAA-AAAA2', 'generated', { note: 'trial' }),
+      key('TRIAL-AAAAA-AAAAA-AAAAA-AAAA3', 'generated', { note: 'trial' }),
+    ];
     fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: held, total: held.length } });
     fake.impl['keys.delete'] = (input) => {
       held = held.filter((k) => k.value !== (input as { keyValue: string }).keyValue);

@@ -22,7 +22,8 @@ const UNREACHABLE = {
   message: 'Keydesk could not reach the service. Check that it is running and that the address is right.',
 } as const;
 const refused = (): Promise<OperationResult<'keys.fetchActive'>> => Promise.resolve(UNREACHABLE);
-const found = (): Promise<OperationResult<'keys.fetchActive'>> => Promise.resolve({ ok: true, data: { keys: [key('ACME-1', 'active')], total: 1 } });
+const found = (): Promise<OperationResult<'keys.fetchActive'>> =>
+  Promise.resolve({ ok: true, data: { keys: [key('ACME-1', 'active')], total: 1 } });
 const none = (): Promise<OperationResult<'keys.fetchGenerated'>> => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
 const failure = () => {
   const alert = screen.getByText(UNREACHABLE.message).closest('[role="alert"]');
@@ -41,7 +42,12 @@ describe('Keys: a search that could not reach the service (walk9 P4)', () => {
     const at = useKeydesk.getState().lookupRequest.failedAt?.at;
     expect(at).toBeTruthy();
     expect(within(failure()).getByText(/^Searching for “acme trial” failed at/)).toBeTruthy();
-    expect(within(failure()).getByText(/^Searching for “acme trial” failed at/).querySelector('time')?.getAttribute('datetime')).toBe(at);
+    expect(
+      within(failure())
+        .getByText(/^Searching for “acme trial” failed at/)
+        .querySelector('time')
+        ?.getAttribute('datetime'),
+    ).toBe(at);
     expect(screen.getByRole('button', { name: 'Search again' })).toBeTruthy();
   });
 
@@ -58,7 +64,9 @@ describe('Keys: a search that could not reach the service (walk9 P4)', () => {
     await act(() => useKeydesk.getState().refreshExecutions());
     expect(useKeydesk.getState().online).toBe(true);
     const note = within(failure()).getByText(/while the service could not be reached; it has answered since/);
-    expect(note.textContent).toMatch(/^That was while the service could not be reached; it has answered since, at .+: search again to see the keys\.$/);
+    expect(note.textContent).toMatch(
+      /^That was while the service could not be reached; it has answered since, at .+: search again to see the keys\.$/,
+    );
     expect(note.querySelector('time')?.getAttribute('datetime')).toBe(useKeydesk.getState().serviceAnswered?.at);
     expect(within(failure()).getByText(/^Searching for “acme trial” failed at/)).toBeTruthy();
     fake.impl['keys.fetchActive'] = found;
@@ -70,15 +78,24 @@ describe('Keys: a search that could not reach the service (walk9 P4)', () => {
 
   it("a refusal by an answering service is marked too once a later request is answered: it was that moment's answer", async () => {
     const user = userEvent.setup();
-    const busy = () => Promise.resolve({ ok: false as const, code: 'INTERNAL' as const, message: 'The service failed while handling the request. Try again later.' });
+    const busy = () =>
+      Promise.resolve({
+        ok: false as const,
+        code: 'INTERNAL' as const,
+        message: 'The service failed while handling the request. Try again later.',
+      });
     fake.impl['keys.fetchActive'] = busy;
     fake.impl['keys.fetchGenerated'] = busy;
     render(<Keys />);
     await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'acme{Enter}');
-    const alert = (await screen.findByText('The service failed while handling the request. Try again later.')).closest('[role="alert"]') as HTMLElement;
+    const alert = (await screen.findByText('The service failed while handling the request. Try again later.')).closest(
+      '[role="alert"]',
+    ) as HTMLElement;
     expect(within(alert).getByText(/^Searching for “acme” failed at/)).toBeTruthy();
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: new Date().toISOString() } });
     await act(() => useKeydesk.getState().refreshExecutions());
-    expect(alert.querySelector('.stale-note')?.textContent).toMatch(/^The service has answered since, at .+: search again to see whether it still fails\.$/);
+    expect(alert.querySelector('.stale-note')?.textContent).toMatch(
+      /^The service has answered since, at .+: search again to see whether it still fails\.$/,
+    );
   });
 });

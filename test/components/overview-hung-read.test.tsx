@@ -7,7 +7,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 vi.mock('../../src/renderer/src/components/HistoryChart.tsx', () => ({
-  HistoryChart: ({ buckets }: { buckets: readonly { total: number }[] }) => <p data-testid="chart">{buckets.map((b) => b.total).join(',')}</p>,
+  HistoryChart: ({ buckets }: { buckets: readonly { total: number }[] }) => (
+    <p data-testid="chart">{buckets.map((b) => b.total).join(',')}</p>
+  ),
 }));
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -43,7 +45,8 @@ const countReads = () => fake.calls.filter((c) => c.name === 'executions.get').l
 describe('Overview: a count read with no answer', () => {
   it('starts no second count read while the first is still out, over many poll periods', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
+    fake.impl['executions.history'] = () =>
+      Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
     render(<Overview />);
     await pass(0);
     expect(countReads()).toBe(1);
@@ -55,9 +58,12 @@ describe('Overview: a count read with no answer', () => {
     let answer: () => void = () => undefined;
     fake.impl['executions.get'] = () =>
       new Promise((resolve) => {
-        answer = () => { resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } }); };
+        answer = () => {
+          resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } });
+        };
       });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
+    fake.impl['executions.history'] = () =>
+      Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
     render(<Overview />);
     await pass(12_000);
     expect(countReads()).toBe(1);
@@ -74,7 +80,8 @@ describe('Overview: a count read with no answer', () => {
     render(<Overview />);
     await pass(6_000);
     expect(countReads()).toBe(1);
-    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 41, sampledAt: new Date(Date.now()).toISOString() } });
+    fake.impl['executions.get'] = () =>
+      Promise.resolve({ ok: true, data: { executionCount: 41, sampledAt: new Date(Date.now()).toISOString() } });
     await act(async () => {
       await useKeydesk.getState().selectProfile(remoteProfile.id);
     });
@@ -86,8 +93,11 @@ describe('Overview: a count read with no answer', () => {
   it('says how long the read has had no answer, and no longer gives the last reading as current', async () => {
     let hang = false;
     fake.impl['executions.get'] = () =>
-      hang ? new Promise(() => {}) : Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
+      hang
+        ? new Promise(() => {})
+        : Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } });
+    fake.impl['executions.history'] = () =>
+      Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
     const { container } = render(<Overview />);
     await pass(0);
     const note = () => container.querySelector('[aria-label="Execution count"] + p.muted')?.textContent ?? '';
@@ -114,7 +124,8 @@ describe('Overview: a count read with no answer', () => {
 describe('Overview: the history does not wait for the count (walk8 U5)', () => {
   it('draws the history held for this profile while the count read has no answer', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
+    fake.impl['executions.history'] = () =>
+      Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
     render(<Overview />);
     await pass(0);
     expect(screen.getByTestId('chart').textContent).toBe('5,7');
@@ -126,7 +137,9 @@ describe('Overview: the history does not wait for the count (walk8 U5)', () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () =>
       new Promise((resolve) => {
-        answer = () => { resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } }); };
+        answer = () => {
+          resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
+        };
       });
     render(<Overview />);
     await pass(0);
@@ -141,8 +154,10 @@ describe('Overview: the history does not wait for the count (walk8 U5)', () => {
 
 describe('Overview: a history that could not be read', () => {
   it('says the read failed and does not claim there is no history', async () => {
-    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read its history file.' });
+    fake.impl['executions.get'] = () =>
+      Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: new Date(Date.now()).toISOString() } });
+    fake.impl['executions.history'] = () =>
+      Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read its history file.' });
     render(<Overview />);
     await pass(0);
     expect(screen.getByText(/Keydesk could not read its history file\./)).toBeTruthy();
@@ -154,8 +169,10 @@ describe('Overview: a history that could not be read', () => {
 describe("Overview: a push's answer while the count read has none", () => {
   it('is the newest reading: the count it gives is shown as read, not "no answer"', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
-    fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: 8, sampledAt: new Date(Date.now()).toISOString() } });
+    fake.impl['executions.history'] = () =>
+      Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
+    fake.impl['executions.push'] = () =>
+      Promise.resolve({ ok: true, data: { executionCount: 8, sampledAt: new Date(Date.now()).toISOString() } });
     const { container } = render(<Overview />);
     await pass(9_000);
     const note = () => container.querySelector('[aria-label="Execution count"] + p.muted')?.textContent ?? '';
@@ -174,7 +191,8 @@ describe('Overview: back on a profile whose count is not answered now (walk9 P3)
   /** The samples Keydesk holds for the profile: the chart's, and the newest of them as the last count read. */
   const held = () => Promise.resolve({ ok: true as const, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
   const note = (container: HTMLElement) => container.querySelector('[aria-label="Execution count"] + p.muted')?.textContent ?? '';
-  const readAt = (container: HTMLElement) => container.querySelector('[aria-label="Execution count"] + p.muted time')?.getAttribute('datetime');
+  const readAt = (container: HTMLElement) =>
+    container.querySelector('[aria-label="Execution count"] + p.muted time')?.getAttribute('datetime');
 
   it('shows the last count Keydesk holds, with its time, marked as earlier while the new read is out', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
@@ -194,7 +212,11 @@ describe('Overview: back on a profile whose count is not answered now (walk9 P3)
 
   it('keeps it, marked as the last known count, when the read fails: never a bare dash beside a chart that has a number', async () => {
     fake.impl['executions.get'] = () =>
-      Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service. Check that it is running and that the address is right.' });
+      Promise.resolve({
+        ok: false,
+        code: 'NETWORK',
+        message: 'Keydesk could not reach the service. Check that it is running and that the address is right.',
+      });
     fake.impl['executions.history'] = held;
     const { container } = render(<Overview />);
     await pass(0);
@@ -209,7 +231,9 @@ describe('Overview: back on a profile whose count is not answered now (walk9 P3)
     let answer: () => void = () => undefined;
     fake.impl['executions.get'] = () =>
       new Promise((resolve) => {
-        answer = () => { resolve({ ok: true, data: { executionCount: 9, sampledAt: new Date(Date.now()).toISOString() } }); };
+        answer = () => {
+          resolve({ ok: true, data: { executionCount: 9, sampledAt: new Date(Date.now()).toISOString() } });
+        };
       });
     fake.impl['executions.history'] = held;
     const { container } = render(<Overview />);

@@ -7,7 +7,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fake, installBridge, latestOf, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 
 vi.mock('../../src/renderer/src/components/HistoryChart.tsx', () => ({
-  HistoryChart: ({ buckets }: { buckets: readonly { total: number }[] }) => <p data-testid="chart">{buckets.map((b) => b.total).join(',')}</p>,
+  HistoryChart: ({ buckets }: { buckets: readonly { total: number }[] }) => (
+    <p data-testid="chart">{buckets.map((b) => b.total).join(',')}</p>
+  ),
 }));
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -26,7 +28,8 @@ describe('Overview: the chart and the headline agree', () => {
     const user = userEvent.setup();
     let history = [sample('2026-11-23T10:00:00.000Z', 10), sample('2026-11-23T10:05:00.000Z', 12)];
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 12, sampledAt: '2026-11-23T10:05:00.000Z' } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: history, samples: history.length, latest: latestOf(history) } });
+    fake.impl['executions.history'] = () =>
+      Promise.resolve({ ok: true, data: { buckets: history, samples: history.length, latest: latestOf(history) } });
     fake.impl['executions.push'] = () => {
       history = [...history, sample('2026-11-23T10:06:00.000Z', 13)];
       return Promise.resolve({ ok: true, data: { executionCount: 13, sampledAt: '2026-11-23T10:06:00.000Z' } });
@@ -50,8 +53,9 @@ describe('Overview: the chart and the headline agree', () => {
 });
 
 describe('Overview: "Read at" is the time of the count shown (walk8 U8)', () => {
-  const readAt = (container: HTMLElement) => container.querySelector('[aria-label="Execution count"] + p.muted time')?.getAttribute('datetime');
-  it('a push\'s answer is a new reading: the count and its time move together', async () => {
+  const readAt = (container: HTMLElement) =>
+    container.querySelector('[aria-label="Execution count"] + p.muted time')?.getAttribute('datetime');
+  it("a push's answer is a new reading: the count and its time move together", async () => {
     const user = userEvent.setup();
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-11-23T17:55:47.000Z' } });
     fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
@@ -90,7 +94,11 @@ describe('Overview: a push in flight (walk8 P3)', () => {
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 6, sampledAt: '2026-11-23T17:55:47.000Z' } });
     fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     fake.impl['executions.push'] = () =>
-      new Promise((resolve) => { answer = () => { resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-11-23T17:55:52.000Z' } }); }; });
+      new Promise((resolve) => {
+        answer = () => {
+          resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-11-23T17:55:52.000Z' } });
+        };
+      });
     render(<Overview />);
     await screen.findByText('6');
     await user.click(screen.getByRole('button', { name: 'Push +1' }));
@@ -108,7 +116,8 @@ describe('Overview: history that covers only part of the range (a first run, or 
   const sample = (at: string, count: number) => ({ at, min: count, max: count });
   const serve = (history: { at: string; min: number; max: number }[], readAt: string, count: number) => {
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: count, sampledAt: readAt } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: history, samples: history.length, latest: latestOf(history) } });
+    fake.impl['executions.history'] = () =>
+      Promise.resolve({ ok: true, data: { buckets: history, samples: history.length, latest: latestOf(history) } });
   };
 
   it('with one sample, says there is no history yet and names that sample, as for any profile', async () => {
@@ -128,7 +137,11 @@ describe('Overview: history that covers only part of the range (a first run, or 
   });
 
   it("with a first run's reads seconds apart of a count that has not moved, says there is no history yet: no flat line, no +0 (walk6 P1)", async () => {
-    serve([sample('2026-11-23T04:30:32.000Z', 0), sample('2026-11-23T04:30:32.400Z', 0), sample('2026-11-23T04:30:37.000Z', 0)], '2026-11-23T04:30:37.000Z', 0);
+    serve(
+      [sample('2026-11-23T04:30:32.000Z', 0), sample('2026-11-23T04:30:32.400Z', 0), sample('2026-11-23T04:30:37.000Z', 0)],
+      '2026-11-23T04:30:37.000Z',
+      0,
+    );
     render(<Overview />);
     expect(await screen.findByText('No history in this range yet')).toBeTruthy();
     expect(screen.getByText(/^3 samples so far, all 0, since/)).toBeTruthy();
@@ -142,7 +155,9 @@ describe('Overview: history that covers only part of the range (a first run, or 
     expect((await screen.findByTestId('chart')).textContent).toBe('0,2');
     // The range starts at its first sample, said as such: not "no samples", which later samples would belie.
     const note = screen.getByText(/^The last 24 hours shown from its first sample, at about/);
-    expect(note.textContent).toMatch(/: the count is sampled only while this app reads it \(every few seconds while this view is open\), and none was read earlier in the range\.$/);
+    expect(note.textContent).toMatch(
+      /: the count is sampled only while this app reads it \(every few seconds while this view is open\), and none was read earlier in the range\.$/,
+    );
     expect(note.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-23T04:30:32.000Z');
     expect(screen.getByText(/^Change since/).textContent).toBe('Change since the first sample in the range: +2');
   });

@@ -15,10 +15,28 @@ beforeEach(() => {
   resetFake();
   useKeydesk.setState(initial, true);
   // jsdom has no layout: All keys' virtualised table observes a size that never changes.
-  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
   fake.impl['app.status'] = () =>
-    Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: sandboxProfile.baseUrl, running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' } });
-  fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
+    Promise.resolve({
+      ok: true,
+      data: {
+        version: '1',
+        platform: 'linux',
+        sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
+        secretStorage: 'os-keychain',
+        secretStorageReason: null,
+        profilesFileProblem: null,
+        activeProfileId: 'sandbox',
+      },
+    });
+  fake.impl['profiles.list'] = () =>
+    Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
   fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
   fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
@@ -60,7 +78,7 @@ describe('palette: where the focus goes', () => {
   });
 });
 
-describe('palette: the views\' own actions', () => {
+describe("palette: the views' own actions", () => {
   it('exports Activity with the filter the Activity view shows', async () => {
     const user = userEvent.setup();
     fake.impl['audit.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/activity.csv' } });
@@ -72,7 +90,9 @@ describe('palette: the views\' own actions', () => {
     });
     await runCommand(user, 'Export Activity as CSV (its current filter)');
     await waitFor(() => {
-      expect(fake.calls.filter((c) => c.name === 'audit.export').map((c) => c.input)).toEqual([{ filter: { text: 'reset', outcome: 'failed' }, format: 'csv' }]);
+      expect(fake.calls.filter((c) => c.name === 'audit.export').map((c) => c.input)).toEqual([
+        { filter: { text: 'reset', outcome: 'failed' }, format: 'csv' },
+      ]);
     });
   });
 
@@ -82,7 +102,9 @@ describe('palette: the views\' own actions', () => {
     await screen.findByLabelText('Active service');
     await runCommand(user, 'Make an integration test key');
     await waitFor(() => {
-      expect(fake.calls.filter((c) => c.name === 'keys.generate').map((c) => (c.input as { note: string; count: number }).count)).toEqual([1]);
+      expect(fake.calls.filter((c) => c.name === 'keys.generate').map((c) => (c.input as { note: string; count: number }).count)).toEqual([
+        1,
+      ]);
     });
     expect(useKeydesk.getState().view).toBe('integration');
   });

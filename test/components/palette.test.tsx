@@ -14,8 +14,15 @@ const { VIEWS } = await import('../../src/renderer/src/views/registry.ts');
 const initial = useKeydesk.getState();
 
 const profile = (id: string, name: string): Profile => ({
-  id, name, kind: id === 'sandbox' ? 'sandbox' : 'remote', baseUrl: 'http://127.0.0.1:1', validationUrl: 'http://127.0.0.1:1/v2_validation',
-  serviceIdentifier: null, hasKey: true, keyHint: '…abcd', storage: 'os-keychain',
+  id,
+  name,
+  kind: id === 'sandbox' ? 'sandbox' : 'remote',
+  baseUrl: 'http://127.0.0.1:1',
+  validationUrl: 'http://127.0.0.1:1/v2_validation',
+  serviceIdentifier: null,
+  hasKey: true,
+  keyHint: '…abcd',
+  storage: 'os-keychain',
 });
 
 function openPalette() {
@@ -40,7 +47,14 @@ describe('command palette', () => {
     const listbox = screen.getByRole('listbox', { name: 'Commands' });
     expect(box.getAttribute('aria-controls')).toBe(listbox.id);
     const names = optionNames();
-    for (const label of ['Generate keys…', 'Validate a key…', 'Add a keyless entry…', 'Switch to Production', 'Push +1 execution', 'Export All keys as CSV (its current filter)']) {
+    for (const label of [
+      'Generate keys…',
+      'Validate a key…',
+      'Add a keyless entry…',
+      'Switch to Production',
+      'Push +1 execution',
+      'Export All keys as CSV (its current filter)',
+    ]) {
       expect(names).toContain(label);
     }
     for (const v of VIEWS) expect(names).toContain(`Go to ${v.label}`);
@@ -102,7 +116,11 @@ describe('command palette', () => {
       useKeydesk.getState().setPaletteOpen(true);
     });
     const recent = screen.getByRole('group', { name: 'Recent' });
-    expect(within(recent).getAllByRole('option').map((o) => o.textContent)).toEqual(['Go to Activity']);
+    expect(
+      within(recent)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Go to Activity']);
     expect(optionNames()[0]).toBe('Go to Activity');
   });
 

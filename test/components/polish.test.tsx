@@ -27,8 +27,15 @@ const { Validate } = await import('../../src/renderer/src/views/Validate/Validat
 const initial = useKeydesk.getState();
 
 const row = (value: string): LedgerRow => ({
-  value, note: 'spring', status: 'generated', isPremium: false, expiresAt: null, daysKey: null, hwid: null,
-  createdAt: '2026-01-01T00:00:00.000Z', lastSeenAt: '2026-01-01T00:00:00.000Z',
+  value,
+  note: 'spring',
+  status: 'generated',
+  isPremium: false,
+  expiresAt: null,
+  daysKey: null,
+  hwid: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  lastSeenAt: '2026-01-01T00:00:00.000Z',
 });
 
 beforeEach(() => {
@@ -79,13 +86,20 @@ describe('form drafts and a profile switch', () => {
     expect(d['generate.count']).toBeUndefined();
     // So is which HWID Validate sends, with its value (walk9b P6): B starts from its own.
     expect(d['validate.hwidChoice']).toBeUndefined();
-    await waitFor(() => { expect(useKeydesk.getState().activeProfileId).toBe('p2'); });
+    await waitFor(() => {
+      expect(useKeydesk.getState().activeProfileId).toBe('p2');
+    });
   });
 
   it('keeps the count, expiry date and bulk days typed for one profile with that profile: another finds its own, and coming back finds them (walk9 P1)', async () => {
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KEY-AAA')], total: 1, totalCapped: false } });
     const user = userEvent.setup();
-    const { unmount } = render(<><GenerateForm /><AllKeys /></>);
+    const { unmount } = render(
+      <>
+        <GenerateForm />
+        <AllKeys />
+      </>,
+    );
     const count = () => screen.getByLabelText<HTMLInputElement>('Count');
     const expiry = () => screen.getByLabelText<HTMLInputElement>('Expiry date');
     const days = () => within(screen.getByRole('region', { name: 'Bulk actions' })).getByLabelText<HTMLInputElement>('Days');
@@ -96,7 +110,8 @@ describe('form drafts and a profile switch', () => {
     await user.clear(days());
     await user.type(days(), '5');
 
-    fake.impl['profiles.select'] = (input) => Promise.resolve({ ok: true, data: (input as { id: string }).id === 'p2' ? remoteProfile : sandboxProfile });
+    fake.impl['profiles.select'] = (input) =>
+      Promise.resolve({ ok: true, data: (input as { id: string }).id === 'p2' ? remoteProfile : sandboxProfile });
     await act(() => useKeydesk.getState().selectProfile('p2'));
     // The other service: none of A's numbers, each field as it starts.
     expect({ count: count().value, expiry: expiry().value, days: days().value }).toEqual(defaults);
@@ -105,7 +120,11 @@ describe('form drafts and a profile switch', () => {
     await user.type(days(), '9');
 
     await act(() => useKeydesk.getState().selectProfile('sandbox'));
-    expect({ count: count().value, expiry: expiry().value, days: days().value }).toEqual({ count: '2000', expiry: '2028-03-01', days: '5' });
+    expect({ count: count().value, expiry: expiry().value, days: days().value }).toEqual({
+      count: '2000',
+      expiry: '2028-03-01',
+      days: '5',
+    });
     await act(() => useKeydesk.getState().selectProfile('p2'));
     expect(days().value).toBe('9');
     unmount();
@@ -113,12 +132,27 @@ describe('form drafts and a profile switch', () => {
 });
 
 const validated: ValidationReport = {
-  outcome: 'success', success: true, message: 'The key is valid.', dryRun: false, hwid: 'HW-A', premium: false,
-  expiresAt: '2099-01-01T23:59:59.999Z', notes: 'spring batch', keyless: false, registeredServiceId: 'demo', raw: { V2_Authentication: 'success' },
+  outcome: 'success',
+  success: true,
+  message: 'The key is valid.',
+  dryRun: false,
+  hwid: 'HW-A',
+  premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z',
+  notes: 'spring batch',
+  keyless: false,
+  registeredServiceId: 'demo',
+  raw: { V2_Authentication: 'success' },
 };
 const unknownKey: ValidationReport = {
-  ...validated, outcome: 'invalid_key', success: false, message: 'No such key.', premium: false, expiresAt: null,
-  notes: 'The key does not exist.', raw: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'The key does not exist.' } },
+  ...validated,
+  outcome: 'invalid_key',
+  success: false,
+  message: 'No such key.',
+  premium: false,
+  expiresAt: null,
+  notes: 'The key does not exist.',
+  raw: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'The key does not exist.' } },
 };
 
 describe('Validate: what the answer says', () => {
@@ -136,7 +170,7 @@ describe('Validate: what the answer says', () => {
     expect(screen.getByText('Valid: this machine would be let in.')).toBeTruthy();
   });
 
-  it('a key the service does not have shows no Premium or expiry, its Notes among the service\'s own words, and the code after the words', () => {
+  it("a key the service does not have shows no Premium or expiry, its Notes among the service's own words, and the code after the words", () => {
     useKeydesk.setState({ validation: unknownKey, validationRequest: { status: 'ready', error: null } });
     render(<Validate />);
     const outcome = screen.getByRole('status', { name: 'Validation outcome' });
@@ -247,7 +281,9 @@ describe('Keyless: the first-visit prompt', () => {
     expect(screen.getByText('Press Search to list the entries whose HWID contains “HW-12”.')).toBeTruthy();
     unmount();
     useKeydesk.getState().setDraft('keyless.term', '');
-    useKeydesk.setState({ keylessRequest: { status: 'error', error: { ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' } } });
+    useKeydesk.setState({
+      keylessRequest: { status: 'error', error: { ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' } },
+    });
     render(<Keyless />);
     expect(screen.getByText('Keydesk could not reach the service.')).toBeTruthy();
     expect(screen.queryByText('Find an authorized HWID')).toBeNull();
@@ -264,7 +300,7 @@ describe('Overview: Push +1 while offline', () => {
   });
 });
 
-describe('Overview: the chart\'s axes', () => {
+describe("Overview: the chart's axes", () => {
   it('labels time ticks with our Intl formatter and steps count axes by whole numbers only', async () => {
     const { COUNT_STEPS, timeTicks } = await import('../../src/renderer/src/components/HistoryChart.tsx');
     const { fmt } = await import('../../src/renderer/src/lib/format.ts');
@@ -281,8 +317,14 @@ describe('Overview: the chart\'s axes', () => {
     const t = Date.parse('2026-11-23T04:30:32.000Z') / 1000;
     const ticks = timeTicks([t, t + 0.25, t + 0.5, t + 0.75, t + 1], 0.25);
     expect(ticks.filter((l) => l !== '')).toEqual([fmt.axisTime(t * 1000, 250), fmt.axisTime((t + 1) * 1000, 250)]);
-    const close = [{ at: t * 1000, total: 3, added: 0 }, { at: (t + 20) * 1000, total: 4, added: 1 }];
-    const apart = [{ at: t * 1000, total: 3, added: 0 }, { at: (t + 600) * 1000, total: 4, added: 1 }];
+    const close = [
+      { at: t * 1000, total: 3, added: 0 },
+      { at: (t + 20) * 1000, total: 4, added: 1 },
+    ];
+    const apart = [
+      { at: t * 1000, total: 3, added: 0 },
+      { at: (t + 600) * 1000, total: 4, added: 1 },
+    ];
     expect(timeLabel(close)(t * 1000)).toBe(fmt.dateTimeSeconds(new Date(t * 1000).toISOString()));
     expect(timeLabel(close)(t * 1000)).not.toBe(timeLabel(close)((t + 20) * 1000));
     expect(timeLabel(apart)(t * 1000)).toBe(fmt.dateTime(new Date(t * 1000).toISOString()));

@@ -45,7 +45,9 @@ describe('Profiles: adding a service', () => {
     expect(within(form).queryByText(/sent in clear/)).toBeNull();
     await user.clear(base);
     await user.type(base, 'http://shop.example.com');
-    const warning = within(form).getByText('http:// is not encrypted: the API key is sent in clear to shop.example.com on every request. Use https:// unless you trust every network in between.');
+    const warning = within(form).getByText(
+      'http:// is not encrypted: the API key is sent in clear to shop.example.com on every request. Use https:// unless you trust every network in between.',
+    );
     expect(base.getAttribute('aria-describedby')).toContain(warning.closest('small')?.id);
     await user.type(within(form).getByLabelText('Name'), 'Plain');
     await user.type(within(form).getByLabelText('API key'), 'kd_1');

@@ -12,9 +12,24 @@ const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profile
 const initial = useKeydesk.getState();
 
 const extend = (over: Partial<JobSummary>): JobSummary => ({
-  id: '55555555-5555-4555-8555-555555555555', profileId: remoteProfile.id, action: 'extend', days: 2, note: null, state: 'running', reason: null,
-  createdAt: '2026-01-01T10:00:00.000Z', finishedAt: null, total: 5000, counts: { pending: 3396, sent: 0, done: 1604, failed: 0, unknown: 0 },
-  ratePerSecond: null, etaSeconds: null, concurrency: 1, ceiling: 8, pausedUntil: null, version: 1, ...over,
+  id: '55555555-5555-4555-8555-555555555555',
+  profileId: remoteProfile.id,
+  action: 'extend',
+  days: 2,
+  note: null,
+  state: 'running',
+  reason: null,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  finishedAt: null,
+  total: 5000,
+  counts: { pending: 3396, sent: 0, done: 1604, failed: 0, unknown: 0 },
+  ratePerSecond: null,
+  etaSeconds: null,
+  concurrency: 1,
+  ceiling: 8,
+  pausedUntil: null,
+  version: 1,
+  ...over,
 });
 
 beforeEach(() => {
@@ -44,7 +59,10 @@ describe('Profiles: removing a service', () => {
   it('states the counts as main has them when the dialog opens, not as the list was first read', async () => {
     const user = userEvent.setup();
     fake.impl['profiles.list'] = () =>
-      Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, { ...remoteProfile, local: { ledgerKeys: 7000, jobs: 2 } }], activeProfileId: 'sandbox' } });
+      Promise.resolve({
+        ok: true,
+        data: { profiles: [sandboxProfile, { ...remoteProfile, local: { ledgerKeys: 7000, jobs: 2 } }], activeProfileId: 'sandbox' },
+      });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove this profile?' });
@@ -75,7 +93,11 @@ describe('Profiles: removing a service', () => {
     expect(within(dialog).queryByRole('button', { name: 'Remove' })).toBeNull();
     expect(within(dialog).queryByText(/not touched/)).toBeNull();
     // "Cancel it first" is about the job: the button that only closes the dialog must not read as cancelling it.
-    expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Close', 'Switch to Remote Shop and open the job']);
+    expect(
+      within(dialog)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Close', 'Switch to Remote Shop and open the job']);
     await user.click(within(dialog).getByRole('button', { name: 'Switch to Remote Shop and open the job' }));
     await waitFor(() => {
       expect(useKeydesk.getState().view).toBe('jobs');
@@ -86,7 +108,11 @@ describe('Profiles: removing a service', () => {
 
   it('asks main as the dialog opens: a job this window heard nothing of is named too', async () => {
     const user = userEvent.setup();
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [extend({ counts: { pending: 4997, sent: 0, done: 3, failed: 0, unknown: 0 } })] } });
+    fake.impl['jobs.list'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: { jobs: [], elsewhere: [extend({ counts: { pending: 4997, sent: 0, done: 3, failed: 0, unknown: 0 } })] },
+      });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remote Shop cannot be removed now' });
@@ -102,7 +128,11 @@ describe('Profiles: removing a service', () => {
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remote Shop cannot be removed now' });
-    expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Close', 'Open the job in Jobs']);
+    expect(
+      within(dialog)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Close', 'Open the job in Jobs']);
     await user.click(within(dialog).getByRole('button', { name: 'Open the job in Jobs' }));
     await waitFor(() => {
       expect(useKeydesk.getState().view).toBe('jobs');
@@ -112,7 +142,8 @@ describe('Profiles: removing a service', () => {
 
   it("shows main's refusal (a job this window did not know of) and does not say the profile was removed", async () => {
     const user = userEvent.setup();
-    const words = 'A job is running for this profile: Extend by 2 days, 3 of 5,000 done. Cancel it first, or wait for it to end. The profile was kept.';
+    const words =
+      'A job is running for this profile: Extend by 2 days, 3 of 5,000 done. Cancel it first, or wait for it to end. The profile was kept.';
     fake.impl['profiles.remove'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: words });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));

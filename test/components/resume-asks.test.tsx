@@ -16,16 +16,35 @@ const initial = useKeydesk.getState();
 
 const DELETE = '7a1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b';
 const summary = jobSummaries({
-  id: DELETE, profileId: 'sandbox', action: 'delete', days: null, note: null, state: 'cancelled', reason: null, createdAt: '2026-01-01T00:00:00.000Z',
-  finishedAt: '2026-01-01T00:05:00.000Z', total: 50_000, counts: { pending: 44_821, sent: 0, done: 5_179, failed: 0, unknown: 0 }, ratePerSecond: null,
-  etaSeconds: null, concurrency: 8, ceiling: 8, pausedUntil: null,
+  id: DELETE,
+  profileId: 'sandbox',
+  action: 'delete',
+  days: null,
+  note: null,
+  state: 'cancelled',
+  reason: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:05:00.000Z',
+  total: 50_000,
+  counts: { pending: 44_821, sent: 0, done: 5_179, failed: 0, unknown: 0 },
+  ratePerSecond: null,
+  etaSeconds: null,
+  concurrency: 8,
+  ceiling: 8,
+  pausedUntil: null,
 });
 const resumes = () => fake.calls.filter((c) => c.name === 'jobs.resume').map((c) => c.input);
 
 beforeEach(() => {
   readySession(useKeydesk, initial);
   localStorage.clear();
-  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
   fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
   fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
 });
@@ -49,17 +68,35 @@ describe('Resume of a stopped bulk job', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(resumes()).toEqual([]);
     await user.click(within(bar).getByRole('button', { name: 'Resume deleting 44,821 keys…' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Delete the 44,821 keys not sent?' })).getByRole('button', { name: 'Delete 44,821 keys' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Delete the 44,821 keys not sent?' })).getByRole('button', { name: 'Delete 44,821 keys' }),
+    );
     await waitFor(() => {
       expect(resumes()).toEqual([{ jobId: DELETE, retryUnknown: false }]);
     });
   });
 
   it('in Jobs, an interrupted reset of 1 key left asks in the singular; a generate resumes at once, named', async () => {
-    const reset: JobSummary = summary({ action: 'resetHwid', state: 'interrupted', total: 3, counts: { pending: 1, sent: 0, done: 2, failed: 0, unknown: 0 } });
-    const generate: JobSummary = { ...summary({}), id: '8b1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b', action: 'generate', createdAt: '2025-12-01T00:00:00.000Z', total: 300_000, counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 } };
+    const reset: JobSummary = summary({
+      action: 'resetHwid',
+      state: 'interrupted',
+      total: 3,
+      counts: { pending: 1, sent: 0, done: 2, failed: 0, unknown: 0 },
+    });
+    const generate: JobSummary = {
+      ...summary({}),
+      id: '8b1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b',
+      action: 'generate',
+      createdAt: '2025-12-01T00:00:00.000Z',
+      total: 300_000,
+      counts: { pending: 100_000, sent: 0, done: 200_000, failed: 0, unknown: 0 },
+    };
     fake.impl['jobs.list'] = () => listed([reset, generate]);
-    fake.impl['jobs.resume'] = (input) => Promise.resolve({ ok: true, data: { ...((input as { jobId: string }).jobId === DELETE ? reset : generate), state: 'running', finishedAt: null, version: 99 } });
+    fake.impl['jobs.resume'] = (input) =>
+      Promise.resolve({
+        ok: true,
+        data: { ...((input as { jobId: string }).jobId === DELETE ? reset : generate), state: 'running', finishedAt: null, version: 99 },
+      });
     const user = userEvent.setup();
     render(<Jobs />);
     await user.click(await screen.findByRole('button', { name: /^Reset HWID, started / }));

@@ -12,13 +12,27 @@ const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.t
 const initial = useKeydesk.getState();
 
 const row = (i: number): LedgerRow => ({
-  value: `KD-GONE-${String(i).padStart(3, '0')}`, note: 'p6 gone', status: 'deleted', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
+  value: `KD-GONE-${String(i).padStart(3, '0')}`,
+  note: 'p6 gone',
+  status: 'deleted',
+  isPremium: false,
+  expiresAt: null,
+  daysKey: 30,
+  hwid: null,
+  createdAt: null,
+  lastSeenAt: '2026-01-01T00:00:00.000Z',
 });
 
 beforeEach(() => {
   readySession(useKeydesk, initial, [sandboxProfile]);
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
-  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
   // jsdom lays nothing out: the table's box is given a height, so some of its rows are "on screen".
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(400);
 });
@@ -30,7 +44,8 @@ describe('All keys: select-all when every match is deleted', () => {
   it('offers no "Select all 0", as a button or after ticking the rows shown, and says why', async () => {
     const user = userEvent.setup();
     const rows = Array.from({ length: 60 }, (_, i) => row(i));
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows, total: 60, totalCapped: false, targets: 0, targetsCapped: false } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows, total: 60, totalCapped: false, targets: 0, targetsCapped: false } });
     render(<AllKeys />);
     await screen.findByText('60 keys');
     await user.click(screen.getByRole('checkbox', { name: 'Select every row on screen' }));
@@ -42,7 +57,8 @@ describe('All keys: select-all when every match is deleted', () => {
 
   it('says why there is no select-all when more keys than the count cap match, all deleted', async () => {
     const rows = Array.from({ length: 60 }, (_, i) => row(i));
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows, total: 10_000, totalCapped: true, targets: 0, targetsCapped: false } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows, total: 10_000, totalCapped: true, targets: 0, targetsCapped: false } });
     render(<AllKeys />);
     expect(await screen.findByText('No select-all: every matching key (more than 10,000) is deleted.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Select (all|the)/ })).toBeNull();
@@ -51,7 +67,8 @@ describe('All keys: select-all when every match is deleted', () => {
   it('still offers select-all of the keys that are not deleted, with the deleted ones named as left out', async () => {
     const user = userEvent.setup();
     const rows = Array.from({ length: 60 }, (_, i) => (i < 5 ? { ...row(i), status: 'generated' as const } : row(i)));
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows, total: 60, totalCapped: false, targets: 5, targetsCapped: false } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows, total: 60, totalCapped: false, targets: 5, targetsCapped: false } });
     render(<AllKeys />);
     await screen.findByText('60 keys');
     expect(screen.getByRole('button', { name: 'Select all 5 (55 deleted left out)' })).toBeTruthy();

@@ -40,5 +40,6 @@ if (typeof HTMLDialogElement !== 'undefined' && typeof HTMLDialogElement.prototy
 // uPlot reads the pixel ratio through matchMedia when it loads; jsdom has no media queries to answer.
 if (typeof window.matchMedia !== 'function') {
   // A query that never matches and never changes (its listeners are never called).
-  window.matchMedia = (media: string) => Object.assign(new EventTarget(), { matches: false, media, onchange: null }) as unknown as MediaQueryList;
+  window.matchMedia = (media: string) =>
+    Object.assign(new EventTarget(), { matches: false, media, onchange: null }) as unknown as MediaQueryList;
 }

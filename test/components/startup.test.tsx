@@ -21,11 +21,28 @@ let startup: StartupStatus;
 beforeEach(() => {
   resetFake();
   useKeydesk.setState(initial, true);
-  vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
   startup = upgrading({ step: 1, work: 'copy', done: 350_000, elapsedMs: 65_000 });
   fake.impl['app.startup'] = () => Promise.resolve({ ok: true, data: startup });
   fake.impl['app.status'] = () =>
-    Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: sandboxProfile.baseUrl, running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' } });
+    Promise.resolve({
+      ok: true,
+      data: {
+        version: '1',
+        platform: 'linux',
+        sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
+        secretStorage: 'os-keychain',
+        secretStorageReason: null,
+        profilesFileProblem: null,
+        activeProfileId: 'sandbox',
+      },
+    });
   fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandboxProfile], activeProfileId: 'sandbox' } });
   fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
   fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });

@@ -14,8 +14,17 @@ const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.t
 const initial = useKeydesk.getState();
 
 const valid: ValidationReport = {
-  outcome: 'success', success: true, message: 'The key is valid.', dryRun: true, hwid: 'HW-A', premium: false,
-  expiresAt: '2027-11-23T23:59:59.999Z', notes: '', keyless: false, registeredServiceId: 'demo', raw: { V2_Authentication: 'success' },
+  outcome: 'success',
+  success: true,
+  message: 'The key is valid.',
+  dryRun: true,
+  hwid: 'HW-A',
+  premium: false,
+  expiresAt: '2027-11-23T23:59:59.999Z',
+  notes: '',
+  keyless: false,
+  registeredServiceId: 'demo',
+  raw: { V2_Authentication: 'success' },
 };
 
 beforeEach(() => {
@@ -24,7 +33,14 @@ beforeEach(() => {
   fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: valid });
 });
 
-const entry = (hwid: string) => ({ id: '1', hwid, isPremium: false, expiresAt: null, lastUsedAt: null, createdAt: '2026-11-23T00:00:00.000Z' });
+const entry = (hwid: string) => ({
+  id: '1',
+  hwid,
+  isPremium: false,
+  expiresAt: null,
+  lastUsedAt: null,
+  createdAt: '2026-11-23T00:00:00.000Z',
+});
 const calls = (name: string) => fake.calls.filter((c) => c.name === name).map((c) => c.input);
 
 describe('Keyless: adding a HWID', () => {
@@ -59,7 +75,9 @@ describe('Keyless: adding a HWID', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(calls('keyless.add')).toEqual([]);
     await user.click(within(form).getByRole('button', { name: 'Add' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Add the HWID with its spaces?' })).getByRole('button', { name: 'Add as typed' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Add the HWID with its spaces?' })).getByRole('button', { name: 'Add as typed' }),
+    );
     await waitFor(() => {
       expect(calls('keyless.add')).toEqual([{ hwid: ' HW-1 ', isPremium: false }]);
     });
@@ -124,7 +142,7 @@ describe('Validate: the key and the typed HWID', () => {
   });
 });
 
-describe('Validate: this machine\'s HWIDs', () => {
+describe("Validate: this machine's HWIDs", () => {
   it('gives each HWID read a copy button that copies exactly that value, and none to an unavailable method', async () => {
     const user = userEvent.setup();
     fake.impl['hwid.read'] = () =>
@@ -148,6 +166,10 @@ describe('Validate: this machine\'s HWIDs', () => {
 describe('spaces at the ends, in words', () => {
   it('counts them on each side', async () => {
     const { endsInWords } = await import('../../src/renderer/src/lib/text.ts');
-    expect([endsInWords('  A '), endsInWords('A   '), endsInWords(' A')]).toEqual(['2 spaces before it and a space after it', '3 spaces after it', 'a space before it']);
+    expect([endsInWords('  A '), endsInWords('A   '), endsInWords(' A')]).toEqual([
+      '2 spaces before it and a space after it',
+      '3 spaces after it',
+      'a space before it',
+    ]);
   });
 });

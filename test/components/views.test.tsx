@@ -21,12 +21,27 @@ const { FailureMessage } = await import('../../src/renderer/src/components/Failu
 const initial = useKeydesk.getState();
 
 const success: ValidationReport = {
-  outcome: 'success', success: true, message: 'The key is valid.', dryRun: false, hwid: 'HW-A', premium: false,
-  expiresAt: '2099-01-01T23:59:59.999Z', notes: 'spring batch', keyless: false, registeredServiceId: 'demo', raw: { V2_Authentication: 'success' },
+  outcome: 'success',
+  success: true,
+  message: 'The key is valid.',
+  dryRun: false,
+  hwid: 'HW-A',
+  premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z',
+  notes: 'spring batch',
+  keyless: false,
+  registeredServiceId: 'demo',
+  raw: { V2_Authentication: 'success' },
 };
 const mismatch: ValidationReport = {
-  ...success, outcome: 'hwid_mismatch', success: false, message: 'The key is bound to another device.', dryRun: true, hwid: 'HW-B',
-  expiresAt: null, notes: 'The key is bound to another HWID.',
+  ...success,
+  outcome: 'hwid_mismatch',
+  success: false,
+  message: 'The key is bound to another device.',
+  dryRun: true,
+  hwid: 'HW-B',
+  expiresAt: null,
+  notes: 'The key is bound to another HWID.',
   raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.', Hardware_ID: 'HW-B' } },
 };
 
@@ -71,12 +86,18 @@ describe('Validate & HWID', () => {
     expect(screen.getAllByRole('status', { name: 'Validation outcome' })).toHaveLength(1);
   });
 
-  it('a refusal without an outcome word (the flat shape\'s {success: false, message}) shows the service\'s words, and no guessed outcome', async () => {
+  it("a refusal without an outcome word (the flat shape's {success: false, message}) shows the service's words, and no guessed outcome", async () => {
     const user = userEvent.setup();
     render(<Validate />);
     await user.type(screen.getByLabelText('Key'), 'KEY-1');
     const wordless: ValidationReport = {
-      ...success, outcome: 'invalid_key', reportedOutcome: null, success: false, message: 'Invalid key for this service', premium: false, notes: '',
+      ...success,
+      outcome: 'invalid_key',
+      reportedOutcome: null,
+      success: false,
+      message: 'Invalid key for this service',
+      premium: false,
+      notes: '',
       raw: { success: false, message: 'Invalid key for this service' },
     };
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: wordless });
@@ -91,7 +112,13 @@ describe('Validate & HWID', () => {
 
   it('a failed call shows its message and Details, and nothing of the answer before it', async () => {
     const user = await validatedOnce();
-    fake.impl['validation.run'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'The service could not answer.', detail: 'POST http://127.0.0.1:1/v2_validation?key=***: HTTP 502' });
+    fake.impl['validation.run'] = () =>
+      Promise.resolve({
+        ok: false,
+        code: 'HTTP_ERROR',
+        message: 'The service could not answer.',
+        detail: 'POST http://127.0.0.1:1/v2_validation?key=***: HTTP 502',
+      });
     await validateWith(user, 'HW-B');
     await screen.findByText('The service could not answer.');
     expect(screen.getByText('Details')).toBeTruthy();
@@ -102,7 +129,16 @@ describe('Validate & HWID', () => {
 
 describe('FailureMessage', () => {
   it('puts the technical detail under a closed Details disclosure, and shows none when there is none', () => {
-    const { rerender, container } = render(<FailureMessage failure={{ ok: false, code: 'NOT_FOUND', message: 'The service has no key with that value.', detail: 'HTTP 404 from GET /api/key/fetch' }} />);
+    const { rerender, container } = render(
+      <FailureMessage
+        failure={{
+          ok: false,
+          code: 'NOT_FOUND',
+          message: 'The service has no key with that value.',
+          detail: 'HTTP 404 from GET /api/key/fetch',
+        }}
+      />,
+    );
     expect(screen.getByRole('alert').textContent).toContain('The service has no key with that value.');
     const details = container.querySelector('details');
     expect(details?.open).toBe(false);
@@ -142,8 +178,20 @@ describe('a view that throws', () => {
 describe('the header, the offline notice and a profile switch', () => {
   beforeEach(() => {
     fake.impl['app.status'] = () =>
-      Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: sandboxProfile.baseUrl, running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' } });
-    fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
+      Promise.resolve({
+        ok: true,
+        data: {
+          version: '1',
+          platform: 'linux',
+          sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
+          secretStorage: 'os-keychain',
+          secretStorageReason: null,
+          profilesFileProblem: null,
+          activeProfileId: 'sandbox',
+        },
+      });
+    fake.impl['profiles.list'] = () =>
+      Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
     fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
@@ -155,7 +203,12 @@ describe('the header, the offline notice and a profile switch', () => {
     const header = await screen.findByLabelText('Active service');
     expect(header.textContent).toBe('Local sandbox at http://127.0.0.1:1');
     act(() => {
-      useKeydesk.setState({ view: 'validate', validation: mismatch, validationRequest: { status: 'idle', error: null }, lookupResult: { active: [], generated: [key('FROM-SANDBOX')] } });
+      useKeydesk.setState({
+        view: 'validate',
+        validation: mismatch,
+        validationRequest: { status: 'idle', error: null },
+        lookupResult: { active: [], generated: [key('FROM-SANDBOX')] },
+      });
     });
     await screen.findByText('Refused: The key is bound to another machine.');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Service' }), 'p2');
@@ -168,7 +221,12 @@ describe('the header, the offline notice and a profile switch', () => {
 
   it('says only what is true while the service does not answer, and goes on the next answer', async () => {
     fake.impl['executions.get'] = () =>
-      Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service. Check that it is running and that the address is right.', detail: 'GET http://127.0.0.1:1/api/executions: 127.0.0.1:1 refused the connection. Is the service running?' });
+      Promise.resolve({
+        ok: false,
+        code: 'NETWORK',
+        message: 'Keydesk could not reach the service. Check that it is running and that the address is right.',
+        detail: 'GET http://127.0.0.1:1/api/executions: 127.0.0.1:1 refused the connection. Is the service running?',
+      });
     render(<App />);
     const headline = 'Local sandbox refused the connection: it is probably not running. Start it, or check the port in its address.';
     const banner = await screen.findByText(headline);
@@ -184,12 +242,23 @@ describe('the header, the offline notice and a profile switch', () => {
 
   it('beside a change whose answer was lost, the notice does not say it was not done: it may or may not have taken effect (walk8 U4)', async () => {
     fake.impl['executions.get'] = () =>
-      Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.', detail: 'GET http://127.0.0.1:1/api/executions: the service did not answer in time.' });
+      Promise.resolve({
+        ok: false,
+        code: 'TIMEOUT',
+        message: 'The service did not answer in time. Try again.',
+        detail: 'GET http://127.0.0.1:1/api/executions: the service did not answer in time.',
+      });
     fake.impl['executions.push'] = () =>
-      Promise.resolve({ ok: false, code: 'OUTCOME_UNKNOWN', message: 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.' });
+      Promise.resolve({
+        ok: false,
+        code: 'OUTCOME_UNKNOWN',
+        message: 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.',
+      });
     await act(() => useKeydesk.getState().pushExecution());
     render(<App />);
-    const banner = (await screen.findByText('Local sandbox did not answer in time: it may be overloaded or far away.')).closest('[role="alert"]');
+    const banner = (await screen.findByText('Local sandbox did not answer in time: it may be overloaded or far away.')).closest(
+      '[role="alert"]',
+    );
     const text = banner?.textContent ?? '';
     expect(text).toContain('“Push an execution” may or may not have taken effect: check before trying it again.');
     expect(text).not.toContain('What just failed was not done');
@@ -198,27 +267,62 @@ describe('the header, the offline notice and a profile switch', () => {
 
   it("beside a running bulk job, the notice does not say what failed was not done: the job's requests with no answer may have taken effect (walk9b U3)", async () => {
     fake.impl['executions.get'] = () =>
-      Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.', detail: 'GET http://127.0.0.1:1/api/executions: the service did not answer in time.' });
+      Promise.resolve({
+        ok: false,
+        code: 'TIMEOUT',
+        message: 'The service did not answer in time. Try again.',
+        detail: 'GET http://127.0.0.1:1/api/executions: the service did not answer in time.',
+      });
     fake.impl['jobs.list'] = () =>
       Promise.resolve({
         ok: true,
         data: {
-          jobs: [{ id: '11111111-1111-4111-8111-111111111111', profileId: 'sandbox', action: 'extend', days: 1, note: null, state: 'running', reason: null, createdAt: '2026-01-02T09:50:00.000Z', finishedAt: null, total: 2_000, counts: { pending: 1_816, sent: 1, done: 168, failed: 0, unknown: 15 }, ratePerSecond: null, etaSeconds: null, concurrency: 1, ceiling: 4, pausedUntil: null, version: 1, notAnswering: { since: '2026-01-02T09:51:00.000Z', awaiting: 1 } }],
+          jobs: [
+            {
+              id: '11111111-1111-4111-8111-111111111111',
+              profileId: 'sandbox',
+              action: 'extend',
+              days: 1,
+              note: null,
+              state: 'running',
+              reason: null,
+              createdAt: '2026-01-02T09:50:00.000Z',
+              finishedAt: null,
+              total: 2_000,
+              counts: { pending: 1_816, sent: 1, done: 168, failed: 0, unknown: 15 },
+              ratePerSecond: null,
+              etaSeconds: null,
+              concurrency: 1,
+              ceiling: 4,
+              pausedUntil: null,
+              version: 1,
+              notAnswering: { since: '2026-01-02T09:51:00.000Z', awaiting: 1 },
+            },
+          ],
           elsewhere: [],
         },
       });
     await act(() => useKeydesk.getState().loadJobList());
     render(<App />);
-    const banner = (await screen.findByText('Local sandbox did not answer in time: it may be overloaded or far away.')).closest('[role="alert"]');
+    const banner = (await screen.findByText('Local sandbox did not answer in time: it may be overloaded or far away.')).closest(
+      '[role="alert"]',
+    );
     const text = banner?.textContent ?? '';
     expect(text).not.toContain('What just failed was not done');
-    expect(text).toContain('A running job’s requests that got no answer may or may not have taken effect: its line counts them as unknown.');
+    expect(text).toContain(
+      'A running job’s requests that got no answer may or may not have taken effect: its line counts them as unknown.',
+    );
     expect(text).toContain('Anything else that failed was not done, and nothing is queued');
   });
 
   it('Overview says an outage once, in the notice: its count card only marks the count, with no "Try again" it has no button for (walk8 P11)', async () => {
     fake.impl['executions.get'] = () =>
-      Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.', detail: 'GET http://127.0.0.1:1/api/executions: the service did not answer in time.' });
+      Promise.resolve({
+        ok: false,
+        code: 'TIMEOUT',
+        message: 'The service did not answer in time. Try again.',
+        detail: 'GET http://127.0.0.1:1/api/executions: the service did not answer in time.',
+      });
     render(<App />);
     await screen.findByText('Local sandbox did not answer in time: it may be overloaded or far away.');
     const card = screen.getByRole('heading', { name: 'Executions' }).closest('.card');
@@ -230,7 +334,8 @@ describe('the header, the offline notice and a profile switch', () => {
 
   it('Overview: a count read refused by an answering service says why beside the count, with a Try again that reads it again (walk8 P11)', async () => {
     const user = userEvent.setup();
-    fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The service failed while handling the request. Try again later.' });
+    fake.impl['executions.get'] = () =>
+      Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The service failed while handling the request. Try again later.' });
     render(<App />);
     const card = (await screen.findByRole('heading', { name: 'Executions' })).closest('.card');
     if (!(card instanceof HTMLElement)) throw new Error('no Executions card');
@@ -242,11 +347,36 @@ describe('the header, the offline notice and a profile switch', () => {
   });
 
   it.each([
-    ['a refused connection', { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: 127.0.0.1:1 refused the connection. Is the service running?' }, true, 'Local sandbox refused the connection: it is probably not running. Start it, or check the port in its address.'],
-    ['a host no name server knows', { code: 'NETWORK', detail: 'GET https://shop.example.com/api/executions: the host shop.example.com was not found (DNS).' }, true, 'Keydesk cannot reach Local sandbox: this computer seems to have no network. Check the connection.'],
-    ['no network on this machine', { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: the request failed (network error).' }, false, 'Keydesk cannot reach Local sandbox: this computer seems to have no network. Check the connection.'],
-    ['an answer that never came', { code: 'TIMEOUT', detail: 'GET http://127.0.0.1:1/api/executions: no answer within 15 s.' }, true, 'Local sandbox did not answer in time: it may be overloaded or far away.'],
-    ['a connection reset', { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: the connection was reset.' }, true, 'Local sandbox is not answering.'],
+    [
+      'a refused connection',
+      { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: 127.0.0.1:1 refused the connection. Is the service running?' },
+      true,
+      'Local sandbox refused the connection: it is probably not running. Start it, or check the port in its address.',
+    ],
+    [
+      'a host no name server knows',
+      { code: 'NETWORK', detail: 'GET https://shop.example.com/api/executions: the host shop.example.com was not found (DNS).' },
+      true,
+      'Keydesk cannot reach Local sandbox: this computer seems to have no network. Check the connection.',
+    ],
+    [
+      'no network on this machine',
+      { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: the request failed (network error).' },
+      false,
+      'Keydesk cannot reach Local sandbox: this computer seems to have no network. Check the connection.',
+    ],
+    [
+      'an answer that never came',
+      { code: 'TIMEOUT', detail: 'GET http://127.0.0.1:1/api/executions: no answer within 15 s.' },
+      true,
+      'Local sandbox did not answer in time: it may be overloaded or far away.',
+    ],
+    [
+      'a connection reset',
+      { code: 'NETWORK', detail: 'GET http://127.0.0.1:1/api/executions: the connection was reset.' },
+      true,
+      'Local sandbox is not answering.',
+    ],
   ] as const)('names the cause of the outage in its first words: %s', async (_cause, failure, networkUp, headline) => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(networkUp);
     fake.impl['executions.get'] = () => Promise.resolve({ ok: false, message: 'Keydesk could not reach the service.', ...failure });
@@ -268,14 +398,17 @@ describe('Generate form', () => {
     await user.type(screen.getByLabelText('Expiry date'), '2020-01-01');
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     // The limit the form really has: above one request's 100,000 it runs a job.
-    expect(screen.getByText('Count must be a whole number from 1 to 1,000,000; above 100,000 runs as a job of several requests.')).toBeTruthy();
+    expect(
+      screen.getByText('Count must be a whole number from 1 to 1,000,000; above 100,000 runs as a job of several requests.'),
+    ).toBeTruthy();
     expect(screen.getByText(/^The expiry date \(2020-01-01\) is before today/)).toBeTruthy();
     expect(fake.calls.filter((c) => c.name === 'keys.generate')).toHaveLength(0);
   });
 
   it('shows a service error beside the field it names, and clears it as soon as that field changes', async () => {
     const user = userEvent.setup();
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'note must be at most 1000 characters.' });
+    fake.impl['keys.generate'] = () =>
+      Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'note must be at most 1000 characters.' });
     render(<GenerateForm />);
     await user.type(screen.getByLabelText('Note', { exact: true }), 'spring');
     await user.click(screen.getByRole('button', { name: 'Generate' }));
@@ -295,7 +428,10 @@ describe('Generate form', () => {
 describe('Keys: the detail panel', () => {
   it('does not carry a field error over to the next key opened', async () => {
     const user = userEvent.setup();
-    useKeydesk.setState({ lookupRequest: { status: 'ready', error: null }, lookupResult: { active: [], generated: [key('KEY-A'), key('KEY-B')] } });
+    useKeydesk.setState({
+      lookupRequest: { status: 'ready', error: null },
+      lookupResult: { active: [], generated: [key('KEY-A'), key('KEY-B')] },
+    });
     render(<Keys />);
     await user.click(screen.getByRole('button', { name: 'KEY-A' }));
     const detail = screen.getByRole('complementary', { name: 'Key detail' });
@@ -345,10 +481,13 @@ describe('Keys: asking first, and the keyboard', () => {
     return screen.getByRole('complementary', { name: 'Key detail' });
   };
   beforeEach(() => {
-    useKeydesk.setState({ lookupRequest: { status: 'ready', error: null }, lookupResult: { active: [bound], generated: [key('KEY-B'), key('KEY-C')] } });
+    useKeydesk.setState({
+      lookupRequest: { status: 'ready', error: null },
+      lookupResult: { active: [bound], generated: [key('KEY-B'), key('KEY-C')] },
+    });
   });
 
-  it("asks before a HWID reset, naming the machine it unbinds; Cancel sends nothing", async () => {
+  it('asks before a HWID reset, naming the machine it unbinds; Cancel sends nothing', async () => {
     const user = userEvent.setup();
     fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: { ...bound, hwid: null } } });
     render(<Keys />);
@@ -368,7 +507,8 @@ describe('Keys: asking first, and the keyboard', () => {
 
   it('extends up to ten years at once without asking, and asks about anything longer', async () => {
     const user = userEvent.setup();
-    fake.impl['keys.extend'] = (input) => Promise.resolve({ ok: true, data: { key: { ...bound, note: String((input as { days: number }).days) } } });
+    fake.impl['keys.extend'] = (input) =>
+      Promise.resolve({ ok: true, data: { key: { ...bound, note: String((input as { days: number }).days) } } });
     render(<Keys />);
     const detail = await open(user);
     const days = within(detail).getByLabelText('Extend by days');
@@ -387,9 +527,14 @@ describe('Keys: asking first, and the keyboard', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(fake.calls.filter((c) => c.name === 'keys.extend')).toHaveLength(1);
     await user.click(within(detail).getByRole('button', { name: 'Extend' }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Extend by 36,500 days?' })).getByRole('button', { name: 'Extend by 36,500 days' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Extend by 36,500 days?' })).getByRole('button', { name: 'Extend by 36,500 days' }),
+    );
     await waitFor(() => {
-      expect(fake.calls.filter((c) => c.name === 'keys.extend').map((c) => c.input)).toEqual([{ keyValue: 'KEY-A', days: 3650 }, { keyValue: 'KEY-A', days: 36500 }]);
+      expect(fake.calls.filter((c) => c.name === 'keys.extend').map((c) => c.input)).toEqual([
+        { keyValue: 'KEY-A', days: 3650 },
+        { keyValue: 'KEY-A', days: 36500 },
+      ]);
     });
   });
 
@@ -403,7 +548,9 @@ describe('Keys: asking first, and the keyboard', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'KEY-B' }));
     // The close button does the same.
     await user.keyboard('{Enter}');
-    await user.click(within(screen.getByRole('complementary', { name: 'Key detail' })).getByRole('button', { name: 'Close the key detail' }));
+    await user.click(
+      within(screen.getByRole('complementary', { name: 'Key detail' })).getByRole('button', { name: 'Close the key detail' }),
+    );
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'KEY-B' }));
   });
 
@@ -442,13 +589,23 @@ describe('Keys: asking first, and the keyboard', () => {
 
 describe('Activity', () => {
   const entries = (from: number, n: number): AuditEntry[] =>
-    Array.from({ length: n }, (_, i) => ({ id: 250 - from - i, at: '2026-01-01T00:00:00.000Z', profileId: 'sandbox', profileName: 'Local sandbox', action: 'keys.generate', target: `T-${from + i}`, outcome: 'ok', message: '' }));
+    Array.from({ length: n }, (_, i) => ({
+      id: 250 - from - i,
+      at: '2026-01-01T00:00:00.000Z',
+      profileId: 'sandbox',
+      profileName: 'Local sandbox',
+      action: 'keys.generate',
+      target: `T-${from + i}`,
+      outcome: 'ok',
+      message: '',
+    }));
 
   it('pages through every entry, and shows the reason when main refuses the filter', async () => {
     const user = userEvent.setup();
     fake.impl['audit.list'] = (input) => {
       const { offset, limit, filter } = input as { offset: number; limit: number; filter: { text?: string } };
-      if ((filter.text?.length ?? 0) > 256) return Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'The filter must be at most 256 characters.' });
+      if ((filter.text?.length ?? 0) > 256)
+        return Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'The filter must be at most 256 characters.' });
       return Promise.resolve({ ok: true, data: { entries: entries(offset, Math.min(limit, 250 - offset)), total: 250 } });
     };
     render(<Activity />);
@@ -459,7 +616,11 @@ describe('Activity', () => {
     await screen.findByText('201–250 of 250 operations, newest first');
     expect(screen.getByText('T-249')).toBeTruthy();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Older' }).disabled).toBe(true);
-    expect(fake.calls.filter((c) => c.name === 'audit.list').map((c) => (c.input as { offset: number }).offset)).toEqual([0, ACTIVITY_PAGE, 2 * ACTIVITY_PAGE]);
+    expect(fake.calls.filter((c) => c.name === 'audit.list').map((c) => (c.input as { offset: number }).offset)).toEqual([
+      0,
+      ACTIVITY_PAGE,
+      2 * ACTIVITY_PAGE,
+    ]);
 
     act(() => {
       useKeydesk.getState().setDraft('activity.text', 'x'.repeat(257));
@@ -473,7 +634,8 @@ describe('Activity', () => {
 describe('Keyless', () => {
   it('refuses 1e3 days beside the field, and shows a refused add with the add form', async () => {
     const user = userEvent.setup();
-    fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That HWID is already authorized without a key.' });
+    fake.impl['keyless.add'] = () =>
+      Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That HWID is already authorized without a key.' });
     render(<Keyless />);
     const form = screen.getByRole('form', { name: 'Add an entry' });
     await user.type(within(form).getByLabelText('HWID'), 'HW-1');
@@ -519,29 +681,52 @@ describe('Profiles', () => {
     await user.clear(within(edit).getByLabelText('Base URL'));
     await user.type(within(edit).getByLabelText('Base URL'), 'https://new.example.net');
     const keyField = within(edit).getByLabelText('API key (required: the address changes)');
-    expect(within(edit).getByText('The stored key was given for https://shop.example.com; it is never sent to another address.')).toBeTruthy();
+    expect(
+      within(edit).getByText('The stored key was given for https://shop.example.com; it is never sent to another address.'),
+    ).toBeTruthy();
     await user.click(within(edit).getByRole('button', { name: 'Save' }));
-    expect(within(edit).getByText('Type the API key for https://new.example.net: Keydesk never sends a stored key to a new address.')).toBeTruthy();
+    expect(
+      within(edit).getByText('Type the API key for https://new.example.net: Keydesk never sends a stored key to a new address.'),
+    ).toBeTruthy();
     expect(fake.calls.filter((c) => c.name === 'profiles.update')).toHaveLength(0);
     await user.type(keyField, 'kd_new');
     await user.click(within(edit).getByRole('button', { name: 'Save' }));
     await waitFor(() => {
-      expect(fake.calls.filter((c) => c.name === 'profiles.update').map((c) => c.input)).toEqual([{ id: 'p2', baseUrl: 'https://new.example.net', validationUrl: 'https://new.example.net/v2_validation', apiKey: 'kd_new' }]);
+      expect(fake.calls.filter((c) => c.name === 'profiles.update').map((c) => c.input)).toEqual([
+        { id: 'p2', baseUrl: 'https://new.example.net', validationUrl: 'https://new.example.net/v2_validation', apiKey: 'kd_new' },
+      ]);
     });
   });
 });
 
 describe('All keys: a count past the cap', () => {
   const row = (value: string) => ({
-    value, note: 'spring', status: 'generated' as const, isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
+    value,
+    note: 'spring',
+    status: 'generated' as const,
+    isPremium: false,
+    expiresAt: null,
+    daysKey: 30,
+    hwid: null,
+    createdAt: null,
+    lastSeenAt: '2026-01-01T00:00:00.000Z',
   });
   it('says "more than 10,000" match, and Count exactly asks main for the whole count and shows it', async () => {
     // jsdom has no layout: the view measures its viewport through a ResizeObserver that never fires here.
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
     fake.impl['ledger.query'] = (input) => {
       const exact = (input as { exactCount?: boolean }).exactCount === true;
-      return Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: exact ? 123_456 : 10_000, totalCapped: !exact } });
+      return Promise.resolve({
+        ok: true,
+        data: { rows: [row('KD-A'), row('KD-B')], total: exact ? 123_456 : 10_000, totalCapped: !exact },
+      });
     };
     const user = userEvent.setup();
     render(<AllKeys />);
@@ -551,18 +736,29 @@ describe('All keys: a count past the cap', () => {
     await waitFor(() => {
       expect(screen.getByRole('status').textContent).toBe('123,456 keys');
     });
-    expect(fake.calls.filter((c) => c.name === 'ledger.query').map((c) => (c.input as { exactCount?: boolean }).exactCount)).toContain(true);
+    expect(fake.calls.filter((c) => c.name === 'ledger.query').map((c) => (c.input as { exactCount?: boolean }).exactCount)).toContain(
+      true,
+    );
     expect(screen.queryByRole('button', { name: 'Count exactly' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Select all 123,456' })).toBeTruthy();
     vi.unstubAllGlobals();
   });
 
   it('offers and counts, for "select all", only the keys a job would act on: deleted ones are left out, and said so', async () => {
-    vi.stubGlobal('ResizeObserver', class { observe() {} disconnect() {} });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
     // Five keys match; two of them are known deleted, so a job over all matching would act on three.
     fake.impl['ledger.query'] = () =>
-      Promise.resolve({ ok: true, data: { rows: ['KD-A', 'KD-B', 'KD-C', 'KD-D', 'KD-E'].map(row), total: 5, totalCapped: false, targets: 3, targetsCapped: false } });
+      Promise.resolve({
+        ok: true,
+        data: { rows: ['KD-A', 'KD-B', 'KD-C', 'KD-D', 'KD-E'].map(row), total: 5, totalCapped: false, targets: 3, targetsCapped: false },
+      });
     const user = userEvent.setup();
     render(<AllKeys />);
     await screen.findByText('5 keys');

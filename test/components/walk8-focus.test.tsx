@@ -68,8 +68,10 @@ describe('No API key stored for the active profile', () => {
   it('offers the way to Profiles beside the words', async () => {
     const user = userEvent.setup();
     const gone: Failure = {
-      ok: false, code: 'KEYCHAIN_UNAVAILABLE',
-      message: 'No API key is stored for "Remote Shop" (API keys kept for the session only are gone after a restart). Enter it again in Profiles.',
+      ok: false,
+      code: 'KEYCHAIN_UNAVAILABLE',
+      message:
+        'No API key is stored for "Remote Shop" (API keys kept for the session only are gone after a restart). Enter it again in Profiles.',
     };
     useKeydesk.setState({ view: 'keys', lookupRequest: { status: 'error', error: gone }, lookupTerm: 'KEY', lookupResult: null });
     render(<Keys />);
@@ -82,7 +84,11 @@ describe('No API key stored for the active profile', () => {
   });
 
   it('offers no way to Profiles for a keychain that is only locked', () => {
-    const locked: Failure = { ok: false, code: 'KEYCHAIN_UNAVAILABLE', message: 'The OS keychain did not give Keydesk the API key for "Remote Shop". It may be locked: unlock it and try again.' };
+    const locked: Failure = {
+      ok: false,
+      code: 'KEYCHAIN_UNAVAILABLE',
+      message: 'The OS keychain did not give Keydesk the API key for "Remote Shop". It may be locked: unlock it and try again.',
+    };
     useKeydesk.setState({ view: 'keys', lookupRequest: { status: 'error', error: locked }, lookupTerm: 'KEY', lookupResult: null });
     render(<Keys />);
     expect(within(screen.getByRole('alert')).queryByRole('button', { name: 'Go to Profiles' })).toBeNull();

@@ -12,8 +12,16 @@ const { Validate } = await import('../../src/renderer/src/views/Validate/Validat
 const initial = useKeydesk.getState();
 
 const mismatch: ValidationReport = {
-  outcome: 'hwid_mismatch', success: false, message: 'The key is bound to another device.', dryRun: true, hwid: 'OTHER-MACHINE', premium: false,
-  expiresAt: '2099-01-01T23:59:59.999Z', notes: 'The key is bound to another HWID.', keyless: false, registeredServiceId: 'demo',
+  outcome: 'hwid_mismatch',
+  success: false,
+  message: 'The key is bound to another device.',
+  dryRun: true,
+  hwid: 'OTHER-MACHINE',
+  premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z',
+  notes: 'The key is bound to another HWID.',
+  keyless: false,
+  registeredServiceId: 'demo',
   raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } },
 };
 
@@ -41,7 +49,7 @@ async function refused(report: ValidationReport): Promise<HTMLElement> {
 }
 
 describe('Validate: a refusal Keydesk can word', () => {
-  it('says the mismatch once and names the HWID row as the one sent; the service\'s own words stay one click away', async () => {
+  it("says the mismatch once and names the HWID row as the one sent; the service's own words stay one click away", async () => {
     const outcome = await refused(mismatch);
     const seen = outsideDetails(outcome);
     expect(seen.match(/bound to another/g)).toEqual(['bound to another']);
@@ -51,13 +59,19 @@ describe('Validate: a refusal Keydesk can word', () => {
     expect(terms).not.toContain('HWID');
     const sent = [...outcome.querySelectorAll('dt')].find((d) => d.textContent === 'HWID sent')?.nextElementSibling;
     expect(sent?.querySelector('span')?.textContent).toBe('OTHER-MACHINE');
-    const words = within(outcome).getByText('The service\'s own words').closest('details') as HTMLElement;
+    const words = within(outcome).getByText("The service's own words").closest('details') as HTMLElement;
     expect(within(words).getByText('The key is bound to another device.')).toBeTruthy();
     expect(within(words).getByText('The key is bound to another HWID.')).toBeTruthy();
   });
 
-  it('a refusal in a word Keydesk does not know still shows the service\'s message and Notes as the reason', async () => {
-    const outcome = await refused({ ...mismatch, outcome: 'invalid_key', reportedOutcome: 'banned', message: 'This key was banned.', notes: 'Chargeback.' });
+  it("a refusal in a word Keydesk does not know still shows the service's message and Notes as the reason", async () => {
+    const outcome = await refused({
+      ...mismatch,
+      outcome: 'invalid_key',
+      reportedOutcome: 'banned',
+      message: 'This key was banned.',
+      notes: 'Chargeback.',
+    });
     const seen = outsideDetails(outcome);
     expect(seen).toContain('Refused: the service answered “banned”.');
     expect(seen).toContain('This key was banned.');

@@ -18,20 +18,31 @@ const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
 const initial = useKeydesk.getState();
 
 const status: AppStatus = {
-  version: '1.0.0', platform: 'linux', sandbox: { url: 'http://127.0.0.1:1', running: true, error: null }, secretStorage: 'session-only',
-  secretStorageReason: 'No OS keychain answered.', profilesFileProblem: null, activeProfileId: 'sandbox',
+  version: '1.0.0',
+  platform: 'linux',
+  sandbox: { url: 'http://127.0.0.1:1', running: true, error: null },
+  secretStorage: 'session-only',
+  secretStorageReason: 'No OS keychain answered.',
+  profilesFileProblem: null,
+  activeProfileId: 'sandbox',
 };
 const toasts = () => useKeydesk.getState().toasts.map((t) => t.text);
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [sandboxProfile, remoteProfile, { ...remoteProfile, id: 'p3', name: 'Gone Shop', hasKey: false, keyHint: null, storage: 'session-only' }]);
+  readySession(useKeydesk, initial, [
+    sandboxProfile,
+    remoteProfile,
+    { ...remoteProfile, id: 'p3', name: 'Gone Shop', hasKey: false, keyHint: null, storage: 'session-only' },
+  ]);
 });
 
 describe('Profiles: the service key is an API key, as its field says', () => {
   it('names the stored key, the session-only storage and a missing key as an API key', () => {
     useKeydesk.setState({ appStatus: status });
     render(<Profiles />);
-    expect(screen.getByText(/session only and are gone/).textContent).toBe('API keys are kept for this session only and are gone when Keydesk quits. No OS keychain answered.');
+    expect(screen.getByText(/session only and are gone/).textContent).toBe(
+      'API keys are kept for this session only and are gone when Keydesk quits. No OS keychain answered.',
+    );
     const remote = screen.getByText('Remote Shop').closest('li') as HTMLElement;
     expect(within(remote).getByText(/…wxyz/).textContent).toBe('API key …wxyz · stored in OS keychain');
     expect(screen.getByText(/^No API key is stored/).textContent).toBe(
@@ -77,10 +88,23 @@ describe('Keys: Copy all of the generated keys', () => {
   it('names what was copied: the count of keys, not "All keys" (a view)', async () => {
     const user = userEvent.setup();
     const key = (value: string): Key => ({
-      id: `k_${value}`, value, note: '', status: 'generated', isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
-      expiresAt: '2099-01-01T00:00:00.000Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+      id: `k_${value}`,
+      value,
+      note: '',
+      status: 'generated',
+      isPremium: false,
+      expire: '2099-01-01',
+      expiresByDaysKey: false,
+      daysKey: null,
+      expiresAt: '2099-01-01T00:00:00.000Z',
+      hwid: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      activatedAt: null,
+      lastResetAt: null,
+      serviceId: 's',
     });
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('AAAAA-1'), key('AAAAA-2'), key('AAAAA-3')]) } });
+    fake.impl['keys.generate'] = () =>
+      Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('AAAAA-1'), key('AAAAA-2'), key('AAAAA-3')]) } });
     render(<GenerateForm />);
     await user.clear(screen.getByLabelText('Count'));
     await user.type(screen.getByLabelText('Count'), '3');
@@ -98,8 +122,20 @@ describe('Keys: Copy all, refused by the clipboard', () => {
   it('says which copy failed: the keys generated, by their count', async () => {
     const user = userEvent.setup();
     const key = (value: string): Key => ({
-      id: `k_${value}`, value, note: '', status: 'generated', isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
-      expiresAt: '2099-01-01T00:00:00.000Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+      id: `k_${value}`,
+      value,
+      note: '',
+      status: 'generated',
+      isPremium: false,
+      expire: '2099-01-01',
+      expiresByDaysKey: false,
+      daysKey: null,
+      expiresAt: '2099-01-01T00:00:00.000Z',
+      hwid: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      activatedAt: null,
+      lastResetAt: null,
+      serviceId: 's',
     });
     fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('AAAAA-1'), key('AAAAA-2')]) } });
     vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
@@ -117,8 +153,19 @@ describe('Keys: Copy all, refused by the clipboard', () => {
 
 describe('A cooldown failure', () => {
   it('says how long to wait once', () => {
-    render(<FailureMessage failure={{ ok: false, code: 'COOLDOWN', message: "This key's HWID was reset recently and the service enforces a cooldown. Try again in 60 minutes.", retryAfterSeconds: 3600 }} />);
-    expect(screen.getByRole('alert').textContent).toBe("This key's HWID was reset recently and the service enforces a cooldown. Try again in 60 minutes.");
+    render(
+      <FailureMessage
+        failure={{
+          ok: false,
+          code: 'COOLDOWN',
+          message: "This key's HWID was reset recently and the service enforces a cooldown. Try again in 60 minutes.",
+          retryAfterSeconds: 3600,
+        }}
+      />,
+    );
+    expect(screen.getByRole('alert').textContent).toBe(
+      "This key's HWID was reset recently and the service enforces a cooldown. Try again in 60 minutes.",
+    );
   });
 
   it('still says the time left when the message does not', () => {
@@ -129,22 +176,52 @@ describe('A cooldown failure', () => {
 
 describe('Jobs: what a job has not sent', () => {
   const summary = jobSummaries({
-    id: '11111111-1111-4111-8111-111111111111', profileId: 'sandbox', action: 'extend', days: 3, note: null, state: 'running', reason: null,
-    createdAt: '2026-01-01T10:00:00.000Z', finishedAt: null, total: 2000, counts: { pending: 1366, sent: 7, done: 627, failed: 0, unknown: 0 },
-    ratePerSecond: null, etaSeconds: null, concurrency: 8, ceiling: 8, pausedUntil: null,
+    id: '11111111-1111-4111-8111-111111111111',
+    profileId: 'sandbox',
+    action: 'extend',
+    days: 3,
+    note: null,
+    state: 'running',
+    reason: null,
+    createdAt: '2026-01-01T10:00:00.000Z',
+    finishedAt: null,
+    total: 2000,
+    counts: { pending: 1366, sent: 7, done: 627, failed: 0, unknown: 0 },
+    ratePerSecond: null,
+    etaSeconds: null,
+    concurrency: 8,
+    ceiling: 8,
+    pausedUntil: null,
   });
 
   it('is "not sent yet" while the job runs', async () => {
     fake.impl['jobs.list'] = () => listed([summary({})]);
     render(<Jobs />);
     const table = await screen.findByRole('table', { name: 'Jobs' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent).at(-1)).toBe('Not sent yet');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent)
+        .at(-1),
+    ).toBe('Not sent yet');
   });
 
   it('is "not sent" once the job has ended', async () => {
-    fake.impl['jobs.list'] = () => listed([summary({ state: 'cancelled', finishedAt: '2026-01-01T10:05:00.000Z', counts: { pending: 1373, sent: 0, done: 627, failed: 0, unknown: 0 } })]);
+    fake.impl['jobs.list'] = () =>
+      listed([
+        summary({
+          state: 'cancelled',
+          finishedAt: '2026-01-01T10:05:00.000Z',
+          counts: { pending: 1373, sent: 0, done: 627, failed: 0, unknown: 0 },
+        }),
+      ]);
     render(<Jobs />);
     const table = await screen.findByRole('table', { name: 'Jobs' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent).at(-1)).toBe('Not sent');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent)
+        .at(-1),
+    ).toBe('Not sent');
   });
 });

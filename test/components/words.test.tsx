@@ -69,7 +69,8 @@ describe('error words', () => {
         const failure = worst(code, op);
         const { container, unmount } = render(<FailureMessage failure={failure} />);
         problems.push(...jargonIn(outsideDetails(container)));
-        if (container.querySelector('details pre')?.textContent !== failure.detail) problems.push(`${code} on ${op}: detail not under Details`);
+        if (container.querySelector('details pre')?.textContent !== failure.detail)
+          problems.push(`${code} on ${op}: detail not under Details`);
         unmount();
       }
     }
@@ -85,13 +86,21 @@ describe('error words', () => {
     const shown = screen.getAllByText(/Keydesk could not finish/).map((el) => el.textContent);
     expect(shown).toHaveLength(3);
     expect(shown.flatMap(jargonIn)).toEqual([]);
-    expect(shown[0]).toBe(`Keydesk could not finish “${operationWords(OPERATION_NAMES[0])}” because of an internal error (3 keys affected).`);
+    expect(shown[0]).toBe(
+      `Keydesk could not finish “${operationWords(OPERATION_NAMES[0])}” because of an internal error (3 keys affected).`,
+    );
   });
 
   it('shows every operation in the activity log in words, old "key(s)" targets and messages included', async () => {
     const entries: AuditEntry[] = OPERATION_NAMES.map((action, i) => ({
-      id: i + 1, at: '2026-01-01T00:00:00.000Z', profileId: 'sandbox', profileName: 'Local sandbox', action,
-      target: i % 2 ? '1 key(s): spring' : '10000 key(s)', outcome: 'failed', message: worst('INTERNAL', action).message,
+      id: i + 1,
+      at: '2026-01-01T00:00:00.000Z',
+      profileId: 'sandbox',
+      profileName: 'Local sandbox',
+      action,
+      target: i % 2 ? '1 key(s): spring' : '10000 key(s)',
+      outcome: 'failed',
+      message: worst('INTERNAL', action).message,
     }));
     fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries, total: entries.length } });
     const { container } = render(<Activity />);

@@ -24,7 +24,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')})`,
+    );
 }
 
 async function open(colorScheme: 'light' | 'dark', view: string): Promise<Page> {
@@ -92,7 +98,10 @@ describe.each(['light', 'dark'] as const)('%s theme', (colorScheme) => {
     // The filter's rows first: a click on "select every row" while the unfiltered rows are still shown is undone
     // when the filtered ones replace them (a loaded machine met this).
     await page.getByText('2 keys', { exact: true }).waitFor();
-    await page.getByRole('checkbox', { name: /^Select / }).first().check();
+    await page
+      .getByRole('checkbox', { name: /^Select / })
+      .first()
+      .check();
     await page.getByRole('button', { name: 'Delete selected' }).click();
     await page.getByRole('dialog', { name: /^Delete \d+ keys?\?$/ }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
@@ -109,7 +118,10 @@ describe.each(['light', 'dark'] as const)('%s theme', (colorScheme) => {
     await page.getByRole('searchbox', { name: /filter/i }).fill(note);
     await page.getByText('1 key', { exact: true }).waitFor();
     // An error toast: the key is not bound, so it has no HWID to copy. It stays until dismissed.
-    await page.getByRole('checkbox', { name: /^Select [A-Z0-9]{5}-/ }).first().focus();
+    await page
+      .getByRole('checkbox', { name: /^Select [A-Z0-9]{5}-/ })
+      .first()
+      .focus();
     await page.keyboard.press('Control+Shift+C');
     const errors = page.getByRole('alert', { name: 'Errors' });
     await errors.getByText(/^Copy the HWID of key [A-Z0-9-]+: it is not bound to a machine, so there is no HWID to copy\.$/).waitFor();

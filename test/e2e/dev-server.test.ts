@@ -61,8 +61,14 @@ async function open(url: string, mountWait = 30_000): Promise<{ violations: stri
     // design tokens from the app's stylesheet reached the document.
     const mounted = await page
       .waitForFunction("(document.getElementById('root')?.childElementCount ?? 0) > 0", undefined, { timeout: mountWait })
-      .then(() => true, () => false);
-    const styled = (await page.evaluate("document.querySelectorAll('style').length > 0 && [...document.styleSheets].some((s) => s.cssRules.length > 0)")) === true;
+      .then(
+        () => true,
+        () => false,
+      );
+    const styled =
+      (await page.evaluate(
+        "document.querySelectorAll('style').length > 0 && [...document.styleSheets].some((s) => s.cssRules.length > 0)",
+      )) === true;
     return { violations, mounted, styled };
   } finally {
     await page.close();

@@ -24,7 +24,9 @@ beforeAll(async () => {
   app = await openApp();
   page = app.page;
   // Other keys, so every export below must filter.
-  const made = await page.evaluate(async () => (await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 5, isPremium: false, note: 'unrelated' })).ok);
+  const made = await page.evaluate(
+    async () => (await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 5, isPremium: false, note: 'unrelated' })).ok,
+  );
   expect(made).toBe(true);
 });
 afterAll(async () => {
@@ -47,7 +49,9 @@ describe('exports', () => {
     expect(batch).toHaveLength(3);
 
     await shown.getByRole('button', { name: 'Export CSV' }).click();
-    const lines = readFileSync(await savedPath(/Saved 3 keys to (.+keydesk-generated-[^/\\]+)\.$/), 'utf8').trim().split('\n');
+    const lines = readFileSync(await savedPath(/Saved 3 keys to (.+keydesk-generated-[^/\\]+)\.$/), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,checkedByKeydeskAt');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(batch);
     for (const line of lines.slice(1)) expect(line).toContain(',"export, ""spring"" batch",generated,false,,45,,');

@@ -51,7 +51,7 @@ describe('Generate: 100,001 keys', () => {
     ]);
   });
 
-  it('survives a reload mid-job: Keys shows it again with its progress and Cancel, and after its end its keys\' export', async () => {
+  it("survives a reload mid-job: Keys shows it again with its progress and Cancel, and after its end its keys' export", async () => {
     await app.nav('Keys');
     await page.getByLabel('Count').fill('300000');
     await page.getByLabel('Note', { exact: true }).fill('reloaded');

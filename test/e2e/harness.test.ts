@@ -91,7 +91,11 @@ describe('the harness', () => {
     expect([403, 'blocked']).toContain(cross);
     const res = await fetch(`${harness.url}__keydesk/rpc/app.status`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(403);
-    const wrongHost = await fetch(`${harness.url}__keydesk/rpc/app.status`, { method: 'POST', body: '{}', headers: { host: 'evil.example' } });
+    const wrongHost = await fetch(`${harness.url}__keydesk/rpc/app.status`, {
+      method: 'POST',
+      body: '{}',
+      headers: { host: 'evil.example' },
+    });
     expect(wrongHost.status).toBe(403);
     await other.close();
   });

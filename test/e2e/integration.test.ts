@@ -48,7 +48,7 @@ describe('the Integration view', () => {
     for (const label of ['curl', 'JavaScript', 'Lua', 'Java']) expect(await snippet(label), label).toContain(keyValue);
   });
 
-  it("validates the key from the JavaScript snippet run in Node, and the view then shows it active and bound", async () => {
+  it('validates the key from the JavaScript snippet run in Node, and the view then shows it active and bound', async () => {
     const dir = tempDir('keydesk-snippet-');
     const file = join(dir, 'validate.mjs');
     writeFileSync(file, await snippet('JavaScript'));

@@ -35,11 +35,19 @@ describe("another profile's job after a reload straight onto Jobs", () => {
     // A delete on Held Shop, started there; then the window goes back to the local sandbox.
     await page.evaluate(
       async ({ url, key }) => {
-        const added = await window.keydesk['profiles.add']({ name: 'Held Shop', baseUrl: url, apiKey: key, serviceIdentifier: 'held-shop' });
+        const added = await window.keydesk['profiles.add']({
+          name: 'Held Shop',
+          baseUrl: url,
+          apiKey: key,
+          serviceIdentifier: 'held-shop',
+        });
         if (!added.ok) throw new Error(added.message);
         const selected = await window.keydesk['profiles.select']({ id: added.data.id });
         if (!selected.ok) throw new Error(selected.message);
-        const started = await window.keydesk['jobs.start']({ action: 'delete', target: { keyValues: ['NOT-A-KEY-HELD-1', 'NOT-A-KEY-HELD-2'] } });
+        const started = await window.keydesk['jobs.start']({
+          action: 'delete',
+          target: { keyValues: ['NOT-A-KEY-HELD-1', 'NOT-A-KEY-HELD-2'] },
+        });
         if (!started.ok) throw new Error(started.message);
         const back = await window.keydesk['profiles.select']({ id: 'sandbox' });
         if (!back.ok) throw new Error(back.message);

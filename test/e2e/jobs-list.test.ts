@@ -21,7 +21,10 @@ afterAll(async () => {
 const ready = () => page.locator('[data-app-state="ready"]').waitFor();
 const jobsTable = () => page.getByRole('table', { name: 'Jobs' });
 /** A job's row by what it did (its name, the button that opens it). */
-const jobRow = (name: string) => jobsTable().getByRole('row').filter({ has: page.getByRole('button', { name: new RegExp(`^${name}, started `) }) });
+const jobRow = (name: string) =>
+  jobsTable()
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: new RegExp(`^${name}, started `) }) });
 /** Its cells' texts: Job (its name and keys), State, When, Done, Failed, Unknown, Not sent. */
 const rowOf = (name: string): Promise<string[]> => jobRow(name).getByRole('cell').allTextContents();
 
@@ -45,7 +48,12 @@ describe('Jobs', () => {
 
     // A delete of three of them and one value no key has: three done, one refused by the service.
     const deleted = await page.evaluate(async () => {
-      const rows = await window.keydesk['ledger.query']({ filter: { text: 'jobs view e2e' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 3 });
+      const rows = await window.keydesk['ledger.query']({
+        filter: { text: 'jobs view e2e' },
+        sort: { field: 'value', dir: 'asc' },
+        offset: 0,
+        limit: 3,
+      });
       if (!rows.ok) throw new Error(rows.message);
       const values = rows.data.rows.map((r) => r.value);
       const started = await window.keydesk['jobs.start']({ action: 'delete', target: { keyValues: [...values, 'NOT-A-KEY-00000'] } });
@@ -82,7 +90,9 @@ describe('Jobs', () => {
     expect(cells[4]).toMatch(/^NOT-A-KEY-00000Refused.+/);
     await detail.getByLabel('Show').selectOption({ label: 'Failed (1)' });
     // The failed page alone: its header and the one refused value.
-    await expect.poll(() => results.getByRole('row').allTextContents(), { timeout: 30_000 }).toEqual([expect.stringMatching(/^Key/), expect.stringMatching(/^NOT-A-KEY-00000Refused/)]);
+    await expect
+      .poll(() => results.getByRole('row').allTextContents(), { timeout: 30_000 })
+      .toEqual([expect.stringMatching(/^Key/), expect.stringMatching(/^NOT-A-KEY-00000Refused/)]);
 
     await detail.getByRole('button', { name: 'Export results CSV' }).click();
     const toast = page.getByText(/^Saved to (.+keydesk-job-delete-[^/\\]+\.csv)\.$/).last();
@@ -90,7 +100,10 @@ describe('Jobs', () => {
     const path = /^Saved to (.+)\.$/.exec((await toast.textContent()) ?? '')?.[1] ?? '';
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines[0]).toBe('key,outcome,reasonCode,reason');
-    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([...deleted.values.map((v) => `${v},deleted`), 'NOT-A-KEY-00000,refused']);
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([
+      ...deleted.values.map((v) => `${v},deleted`),
+      'NOT-A-KEY-00000,refused',
+    ]);
 
     // Forget the extend job: asked first, gone from the list, and still gone after a reload.
     await detail.getByRole('button', { name: 'Close' }).click();
@@ -107,7 +120,12 @@ describe('Jobs', () => {
     expect(await jobRow('Extend by 2 days').count()).toBe(0);
     // The keys it extended keep their new expiry: only the job's record went.
     const expiries = await page.evaluate(async () => {
-      const r = await window.keydesk['ledger.query']({ filter: { text: 'jobs view e2e', status: 'generated' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 100 });
+      const r = await window.keydesk['ledger.query']({
+        filter: { text: 'jobs view e2e', status: 'generated' },
+        sort: { field: 'value', dir: 'asc' },
+        offset: 0,
+        limit: 100,
+      });
       return r.ok ? [...new Set(r.data.rows.map((row) => row.expiresAt?.slice(0, 10)))] : [];
     });
     expect(expiries).toEqual(['2099-07-02']);
@@ -160,7 +178,8 @@ describe('Jobs', () => {
         if (r.data.keys.length < 1_000) break;
       }
       const profiles = await window.keydesk['profiles.list'](undefined);
-      if (profiles.ok && profiles.data.activeProfileId) await window.keydesk['jobs.setCeiling']({ profileId: profiles.data.activeProfileId, ceiling: null });
+      if (profiles.ok && profiles.data.activeProfileId)
+        await window.keydesk['jobs.setCeiling']({ profileId: profiles.data.activeProfileId, ceiling: null });
       const listed = await window.keydesk['jobs.list'](undefined);
       const job = listed.ok ? listed.data.jobs.find((j) => j.action === 'extend' && j.days === 1) : undefined;
       return { seen, extended, counts: job?.counts };
@@ -168,7 +187,11 @@ describe('Jobs', () => {
     expect(truth.seen).toBe(10_000);
     expect(truth.extended).toBe(done);
     expect(truth.counts).toMatchObject({ done, pending: notSent, failed: 0, unknown: 0, sent: 0 });
-    await detail.getByRole('button', { name: `Resume extending ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'} by 1 day…` }).waitFor();
+    await detail
+      .getByRole('button', {
+        name: `Resume extending ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'} by 1 day…`,
+      })
+      .waitFor();
   });
 
   it('after Keydesk quits mid-job, lists the job interrupted with true counts, and Resume sends only the not sent', async () => {
@@ -197,7 +220,9 @@ describe('Jobs', () => {
     await app.nav('Jobs');
     const row = jobRow('Extend by 3 days');
     await row.getByRole('cell', { name: 'Interrupted', exact: true }).waitFor();
-    const [done, failed, unknown, notSent] = (await row.getByRole('cell').allTextContents()).slice(3, 7).map((c) => Number(c.replaceAll(/\D/g, '')));
+    const [done, failed, unknown, notSent] = (await row.getByRole('cell').allTextContents())
+      .slice(3, 7)
+      .map((c) => Number(c.replaceAll(/\D/g, '')));
     expect(failed).toBe(0);
     expect((done ?? 0) + (unknown ?? 0) + (notSent ?? 0)).toBe(10_000);
     expect(notSent).toBeGreaterThan(0);
@@ -219,14 +244,22 @@ describe('Jobs', () => {
 
     await page.evaluate(async () => {
       const profiles = await window.keydesk['profiles.list'](undefined);
-      if (profiles.ok && profiles.data.activeProfileId) await window.keydesk['jobs.setCeiling']({ profileId: profiles.data.activeProfileId, ceiling: null });
+      if (profiles.ok && profiles.data.activeProfileId)
+        await window.keydesk['jobs.setCeiling']({ profileId: profiles.data.activeProfileId, ceiling: null });
     });
     await page.getByRole('button', { name: /^Extend by 3 days, started / }).click();
     const detail = page.getByRole('region', { name: 'Extend by 3 days' });
     await detail.getByText('Keydesk quit while this job ran.').waitFor();
-    await detail.getByRole('button', { name: `Resume extending ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'} by 3 days…` }).click();
+    await detail
+      .getByRole('button', {
+        name: `Resume extending ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'} by 3 days…`,
+      })
+      .click();
     // An extend's resume asks first, naming the act and the count.
-    await page.getByRole('dialog', { name: /^Extend the .* not sent by 3 days\?$/ }).getByRole('button', { name: `Extend ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'}` }).click();
+    await page
+      .getByRole('dialog', { name: /^Extend the .* not sent by 3 days\?$/ })
+      .getByRole('button', { name: `Extend ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'}` })
+      .click();
     await row.getByRole('cell', { name: 'Finished', exact: true }).waitFor({ timeout: 120_000 });
     const after = (await row.getByRole('cell').allTextContents()).slice(3, 7).map((c) => Number(c.replaceAll(/\D/g, '')));
     // The not sent are done, and nothing else was sent: any unknown stay unknown. (A graceful quit lets the one
@@ -241,40 +274,52 @@ describe('Jobs', () => {
     expect(await extended()).toBe(before + (notSent ?? 0));
   });
 
-  it.each(['light', 'dark'] as const)('has no serious or critical accessibility violation in the %s theme, list, job and dialog', async (colorScheme) => {
-    const context = await app.browser.newContext({ viewport: { width: 960, height: 600 }, colorScheme });
-    const themed = await context.newPage();
-    try {
-      await themed.goto(app.harness.url);
-      await themed.locator('[data-app-state="ready"]').waitFor();
-      // A job of its own, so this test needs no other: a delete of a value no key has (refused, in words).
-      await themed.evaluate(async (value) => {
-        const started = await window.keydesk['jobs.start']({ action: 'delete', target: { keyValues: [value] } });
-        if (!started.ok) throw new Error(started.message);
-        for (;;) {
-          const j = await window.keydesk['jobs.get']({ jobId: started.data.id });
-          if (!j.ok || j.data.finishedAt !== null) return;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }, `A11Y-${colorScheme.toUpperCase()}-00000`);
-      await themed.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Jobs', exact: true }).click();
-      await themed.getByRole('table', { name: 'Jobs' }).waitFor();
-      const serious = async () =>
-        (await new AxeBuilder({ page: themed }).analyze()).violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
-      expect(await serious()).toEqual([]);
-      // The newest first: this test's own job.
-      await themed.getByRole('button', { name: /^Delete, started / }).first().click();
-      await themed.getByRole('table', { name: 'Job results' }).waitFor();
-      expect(await serious()).toEqual([]);
-      expect(await themed.evaluate('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
-      await themed.getByRole('button', { name: 'Remove from the list…' }).click();
-      await themed.getByRole('dialog', { name: 'Remove this job from the list?' }).waitFor();
-      expect(await serious()).toEqual([]);
-      await themed.keyboard.press('Escape');
-    } finally {
-      await context.close();
-    }
-  });
+  it.each(['light', 'dark'] as const)(
+    'has no serious or critical accessibility violation in the %s theme, list, job and dialog',
+    async (colorScheme) => {
+      const context = await app.browser.newContext({ viewport: { width: 960, height: 600 }, colorScheme });
+      const themed = await context.newPage();
+      try {
+        await themed.goto(app.harness.url);
+        await themed.locator('[data-app-state="ready"]').waitFor();
+        // A job of its own, so this test needs no other: a delete of a value no key has (refused, in words).
+        await themed.evaluate(async (value) => {
+          const started = await window.keydesk['jobs.start']({ action: 'delete', target: { keyValues: [value] } });
+          if (!started.ok) throw new Error(started.message);
+          for (;;) {
+            const j = await window.keydesk['jobs.get']({ jobId: started.data.id });
+            if (!j.ok || j.data.finishedAt !== null) return;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }, `A11Y-${colorScheme.toUpperCase()}-00000`);
+        await themed.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Jobs', exact: true }).click();
+        await themed.getByRole('table', { name: 'Jobs' }).waitFor();
+        const serious = async () =>
+          (await new AxeBuilder({ page: themed }).analyze()).violations
+            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+            .map(
+              (v) =>
+                `${v.id}: ${v.help} (${v.nodes
+                  .map((n) => n.target.join(' '))
+                  .slice(0, 3)
+                  .join(', ')})`,
+            );
+        expect(await serious()).toEqual([]);
+        // The newest first: this test's own job.
+        await themed
+          .getByRole('button', { name: /^Delete, started / })
+          .first()
+          .click();
+        await themed.getByRole('table', { name: 'Job results' }).waitFor();
+        expect(await serious()).toEqual([]);
+        expect(await themed.evaluate('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
+        await themed.getByRole('button', { name: 'Remove from the list…' }).click();
+        await themed.getByRole('dialog', { name: 'Remove this job from the list?' }).waitFor();
+        expect(await serious()).toEqual([]);
+        await themed.keyboard.press('Escape');
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

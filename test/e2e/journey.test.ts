@@ -11,7 +11,6 @@ import { tempDir } from '../support/temp-dir.ts';
 let app: AppPage;
 let page: Page;
 
-
 beforeAll(async () => {
   app = await openApp();
   page = app.page;
@@ -229,7 +228,11 @@ describe('error paths', () => {
       await page.getByLabel('Identifier', { exact: true }).fill('remote-shop');
       await remote.stop();
       await page.getByRole('button', { name: 'Check', exact: true }).click();
-      await page.getByText(/Keydesk could not reach the service/).filter({ visible: true }).first().waitFor();
+      await page
+        .getByText(/Keydesk could not reach the service/)
+        .filter({ visible: true })
+        .first()
+        .waitFor();
       const banner = page.getByRole('alert').filter({ hasText: 'Remote Shop EU refused the connection: it is probably not running.' });
       await banner.waitFor();
       expect(await banner.textContent()).toContain('nothing is queued');

@@ -49,7 +49,10 @@ describe("the page when Keydesk's core stops under a running job", () => {
     // all: the Cancel pressed, or its own poll of the job if that comes first (the Cancel then goes: not clicked).
     const port = Number(new URL(app.harness.url).port);
     await app.harness.kill();
-    await detail.getByRole('button', { name: 'Cancel' }).click({ timeout: 5_000 }).catch(() => undefined);
+    await detail
+      .getByRole('button', { name: 'Cancel' })
+      .click({ timeout: 5_000 })
+      .catch(() => undefined);
 
     const banner = page.getByRole('alert').filter({ hasText: 'Keydesk stopped answering.' });
     await banner.waitFor({ timeout: 30_000 });

@@ -15,13 +15,26 @@ beforeAll(async () => {
   app = await openApp({ width: 1280, height: 800 });
   page = app.page;
   const made = await page.evaluate(async (hwid) => {
-    const days = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 3, isPremium: false, note: 'Trial 45d', expiresByDaysKey: true, daysKey: 45 });
+    const days = await window.keydesk['keys.generate']({
+      expire: '2099-01-01',
+      count: 3,
+      isPremium: false,
+      note: 'Trial 45d',
+      expiresByDaysKey: true,
+      daysKey: 45,
+    });
     const dated = await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 2, isPremium: true, note: 'Trial dated' });
     if (!days.ok || !dated.ok) return 0;
     // One key bound to a machine, so a row carries a long HWID beside its dates.
     const [keyValue] = JSON.parse(new TextDecoder().decode(dated.data.generated.values)) as string[];
     if (keyValue === undefined) return 0;
-    const r = await window.keydesk['validation.run']({ mode: 'key', keyValue, hwid: { custom: hwid }, dryRun: false, confirmActivation: true });
+    const r = await window.keydesk['validation.run']({
+      mode: 'key',
+      keyValue,
+      hwid: { custom: hwid },
+      dryRun: false,
+      confirmActivation: true,
+    });
     return r.ok && r.data.success ? 5 : 0;
   }, LONG_HWID);
   expect(made).toBe(5);
@@ -82,7 +95,9 @@ describe('All keys at 1280x800', () => {
     expect(withinX(await box(arrow), gridBox)).toBe(true);
     // And the columns that were hidden sort at this width: Checked by Keydesk takes the sort and shows its arrow.
     await grid.getByRole('columnheader', { name: 'Checked by Keydesk' }).getByRole('button').click();
-    await expect.poll(() => grid.locator('[aria-sort="ascending"], [aria-sort="descending"]').textContent()).toContain('Checked by Keydesk');
+    await expect
+      .poll(() => grid.locator('[aria-sort="ascending"], [aria-sort="descending"]').textContent())
+      .toContain('Checked by Keydesk');
     expect(withinX(await box(grid.locator('.sort-arrow.active')), gridBox)).toBe(true);
   });
 });
@@ -151,7 +166,14 @@ describe('Keys: the results beside the key panel', () => {
           inCell: cell !== undefined && own.left >= cell.left - 0.5 && own.right <= cell.right + 0.5,
         };
       });
-      expect({ value, ...seen }).toEqual({ value, text: value, lines: seen.lines <= most ? seen.lines : `more than ${String(most)}`, mono: true, whole: true, inCell: true });
+      expect({ value, ...seen }).toEqual({
+        value,
+        text: value,
+        lines: seen.lines <= most ? seen.lines : `more than ${String(most)}`,
+        mono: true,
+        whole: true,
+        inCell: true,
+      });
       expect(await table.getByRole('button', { name: `Copy key ${value}` }).count()).toBe(1);
     }
   };
@@ -208,7 +230,10 @@ describe('Keys: the results beside the key panel', () => {
     const lastBox = await box(last);
     expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(600);
     const firstRow = await box(page.getByRole('table', { name: 'Matching keys' }).locator('button[data-key-row]').first());
-    await page.screenshot({ fullPage: true, path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-960-panel.png` : undefined });
+    await page.screenshot({
+      fullPage: true,
+      path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-960-panel.png` : undefined,
+    });
     expect(firstRow.x + firstRow.width).toBeLessThanOrEqual((await box(panel)).x);
     await expiresFit();
     await keyValuesReadable(3);
@@ -218,13 +243,21 @@ describe('Keys: the results beside the key panel', () => {
 describe('Activity in the smallest window (960x600) (walk9 P6)', () => {
   it('cuts no cell text: every cell lies inside the table, and nothing in a cell runs past its edge', async () => {
     // A refusal beside the successes, so an Outcome cell also holds a badge and the service's words.
-    const refused = await page.evaluate(async () => (await window.keydesk['keys.extend']({ keyValue: 'NOSUCH-KEY00-00000-00000-00000', days: 1 })).ok);
+    const refused = await page.evaluate(
+      async () => (await window.keydesk['keys.extend']({ keyValue: 'NOSUCH-KEY00-00000-00000-00000', days: 1 })).ok,
+    );
     expect(refused).toBe(false);
     await page.setViewportSize({ width: 960, height: 600 });
     await app.nav('Activity');
     const table = page.getByRole('table', { name: 'Activity' });
-    await table.getByRole('cell', { name: /Succeeded/ }).first().waitFor();
-    await table.getByRole('cell', { name: /Failed/ }).first().waitFor();
+    await table
+      .getByRole('cell', { name: /Succeeded/ })
+      .first()
+      .waitFor();
+    await table
+      .getByRole('cell', { name: /Failed/ })
+      .first()
+      .waitFor();
     await page.screenshot({ fullPage: true, path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/activity-960.png` : undefined });
     // The table's own scroll area (the view's section is a region of the same name).
     const wrap = page.locator('.table-wrap').filter({ has: table });
@@ -241,7 +274,10 @@ describe('Activity in the smallest window (960x600) (walk9 P6)', () => {
       expect({ text, inside: withinX(await box(cell), wrapBox) }).toEqual({ text, inside: true });
       // The cell and everything in it: nothing wider than the box it is drawn in (a clipped "Succeede").
       const cut = await cell.evaluate((e: Sized & { querySelectorAll(s: string): ArrayLike<Sized & { textContent: string | null }> }) =>
-        [e, ...Array.from(e.querySelectorAll('*'))].filter((x) => x.scrollWidth > x.clientWidth + 0.5 && x.clientWidth > 0).map((x) => (x as { textContent: string | null }).textContent));
+        [e, ...Array.from(e.querySelectorAll('*'))]
+          .filter((x) => x.scrollWidth > x.clientWidth + 0.5 && x.clientWidth > 0)
+          .map((x) => (x as { textContent: string | null }).textContent),
+      );
       expect({ text, cut }).toEqual({ text, cut: [] });
     }
     // Each outcome's words are read whole, on screen.
@@ -265,7 +301,9 @@ describe('Keys: opening a key keeps the header in view (walk9 P7)', () => {
     }
     await app.search('trial');
     await expect.poll(() => app.matchingRows().count()).toBe(6);
-    await page.evaluate(() => { (globalThis as unknown as Scrolled).scrollTo(0, 0); });
+    await page.evaluate(() => {
+      (globalThis as unknown as Scrolled).scrollTo(0, 0);
+    });
     const size = { width: 1280, height: 800 };
     const header = page.getByRole('banner');
     const picker = page.getByRole('combobox', { name: 'Service' });
@@ -273,9 +311,15 @@ describe('Keys: opening a key keeps the header in view (walk9 P7)', () => {
     for (const row of [1, 5]) {
       await app.matchingRows().nth(row).locator('button[data-key-row]').click();
       await panel.getByText('Extend by days').waitFor();
-      await page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-1280-open-${String(row)}.png` : undefined });
-      expect({ row, header: inView(await box(header), size), picker: inView(await box(picker), size), title: inView(await box(title), size) })
-        .toEqual({ row, header: true, picker: true, title: true });
+      await page.screenshot({
+        path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-1280-open-${String(row)}.png` : undefined,
+      });
+      expect({
+        row,
+        header: inView(await box(header), size),
+        picker: inView(await box(picker), size),
+        title: inView(await box(title), size),
+      }).toEqual({ row, header: true, picker: true, title: true });
       // The panel opened is seen too: its heading, and its last line (within it, or by scrolling it alone).
       expect(inView(await box(panel.getByRole('heading', { level: 2 }).first()), size)).toBe(true);
       const panelBox = await box(panel);

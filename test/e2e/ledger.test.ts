@@ -30,10 +30,19 @@ describe('All keys', () => {
     await page.getByText('2,030 keys', { exact: true }).waitFor();
     expect(await domRows()).toBeLessThanOrEqual(60);
     expect(await grid().getAttribute('aria-rowcount')).toBe('2031');
-    await grid().getByLabel('Rows').evaluate((el: { scrollTop: number }) => {
-      el.scrollTop = 1_500 * 34;
-    });
-    await expect.poll(async () => grid().locator('.vrow[aria-rowindex="1502"]').getByText(/^[0-9A-Z]{5}-/).count()).toBe(1);
+    await grid()
+      .getByLabel('Rows')
+      .evaluate((el: { scrollTop: number }) => {
+        el.scrollTop = 1_500 * 34;
+      });
+    await expect
+      .poll(async () =>
+        grid()
+          .locator('.vrow[aria-rowindex="1502"]')
+          .getByText(/^[0-9A-Z]{5}-/)
+          .count(),
+      )
+      .toBe(1);
     expect(await domRows()).toBeLessThanOrEqual(60);
   });
 
@@ -47,7 +56,12 @@ describe('All keys', () => {
     await expect.poll(() => page.getByRole('columnheader', { name: 'Key', exact: true }).getAttribute('aria-sort')).toBe('ascending');
     // The header turns at once; the rows of the old order stay (marked stale) until the new page arrives.
     const firstTwo = () => Promise.all([0, 1].map((i) => grid().locator('.vrow').nth(i).locator('.mono').textContent()));
-    await expect.poll(async () => { const [first, second] = await firstTwo(); return (first ?? '') < (second ?? ''); }).toBe(true);
+    await expect
+      .poll(async () => {
+        const [first, second] = await firstTwo();
+        return (first ?? '') < (second ?? '');
+      })
+      .toBe(true);
   });
 
   it('comes back after a reload to All keys with its filter and sort (walk8 P1)', async () => {
@@ -158,7 +172,9 @@ describe('All keys', () => {
     const unknown = count(/([\d,]+) unknown/);
     expect(deleted).toBeGreaterThan(0);
     expect(deleted + notSent + unknown).toBe(2_000);
-    await page.getByRole('button', { name: `Resume deleting ${notSent.toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'}…` }).waitFor();
+    await page
+      .getByRole('button', { name: `Resume deleting ${notSent.toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'}…` })
+      .waitFor();
     await page.getByLabel('Status').selectOption('deleted');
     await page.getByText(`${deleted.toLocaleString('en-US')} keys`).waitFor();
     await app.nav('Profiles');

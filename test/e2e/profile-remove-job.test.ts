@@ -37,7 +37,11 @@ describe('removing a profile while a job runs for it', () => {
     );
     remote.hold();
     await page.evaluate(async () => {
-      const started = await window.keydesk['jobs.start']({ action: 'extend', days: 2, target: { keyValues: ['NOT-A-KEY-TWO-1', 'NOT-A-KEY-TWO-2'] } });
+      const started = await window.keydesk['jobs.start']({
+        action: 'extend',
+        days: 2,
+        target: { keyValues: ['NOT-A-KEY-TWO-1', 'NOT-A-KEY-TWO-2'] },
+      });
       if (!started.ok) throw new Error(started.message);
       const back = await window.keydesk['profiles.select']({ id: 'sandbox' });
       if (!back.ok) throw new Error(back.message);
@@ -62,7 +66,8 @@ describe('removing a profile while a job runs for it', () => {
     expect(refused).toEqual({
       ok: false,
       code: 'CONFLICT',
-      message: 'A job is running for this profile: Extend by 2 days, 0 of 2 done. Cancel it first, or wait for it to end. The profile was kept.',
+      message:
+        'A job is running for this profile: Extend by 2 days, 0 of 2 done. Cancel it first, or wait for it to end. The profile was kept.',
     });
 
     await dialog.getByRole('button', { name: 'Switch to Two and open the job' }).click();
@@ -71,17 +76,23 @@ describe('removing a profile while a job runs for it', () => {
 
     remote.release();
     await expect
-      .poll(() => page.evaluate(async () => {
-        const r = await window.keydesk['jobs.list'](undefined);
-        return r.ok ? r.data.jobs.filter((j) => j.finishedAt === null).length : -1;
-      }), { timeout: 60_000 })
+      .poll(
+        () =>
+          page.evaluate(async () => {
+            const r = await window.keydesk['jobs.list'](undefined);
+            return r.ok ? r.data.jobs.filter((j) => j.finishedAt === null).length : -1;
+          }),
+        { timeout: 60_000 },
+      )
       .toBe(0);
 
     await app.nav('Profiles');
     await page.getByRole('button', { name: 'Remove Two' }).click();
     const remove = page.getByRole('dialog', { name: 'Remove this profile?' });
     await remove.waitFor();
-    expect(await remove.textContent()).toContain("Keydesk's local record of it, its ledger of 0 keys and its history of 1 job, is no longer shown");
+    expect(await remove.textContent()).toContain(
+      "Keydesk's local record of it, its ledger of 0 keys and its history of 1 job, is no longer shown",
+    );
     await remove.getByRole('button', { name: 'Remove', exact: true }).click();
     await app.toast('Profile removed.');
     expect(await page.getByRole('button', { name: 'Remove Two' }).count()).toBe(0);

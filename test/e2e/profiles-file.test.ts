@@ -31,14 +31,18 @@ describe('a profiles.json this Keydesk cannot read', () => {
     expect(text).toContain('it is not valid JSON');
     expect(text).toContain(`a copy is kept beside it as ${copy ?? '?'}`);
     expect(readFileSync(join(userData, 'profiles.json'), 'utf8')).toBe(CONTENT);
-    expect(await app.page.getByRole('combobox', { name: 'Service' }).locator('option').allTextContents()).toEqual([expect.stringContaining('Local sandbox') as unknown as string]);
+    expect(await app.page.getByRole('combobox', { name: 'Service' }).locator('option').allTextContents()).toEqual([
+      expect.stringContaining('Local sandbox') as unknown as string,
+    ]);
     // Where keys are kept, and why when it is this session only (no keychain answers the harness here, or one does).
     const status = await app.page.evaluate(() => window.keydesk['app.status'](undefined));
     if (!status.ok) throw new Error(status.message);
     const sessionLine = app.page.getByText(/^API keys are kept for this session only and are gone when Keydesk quits\./);
     if (status.data.secretStorage === 'session-only') {
       expect(status.data.secretStorageReason).toMatch(/\S/);
-      expect(await sessionLine.textContent()).toBe(`API keys are kept for this session only and are gone when Keydesk quits. ${status.data.secretStorageReason ?? ''}`);
+      expect(await sessionLine.textContent()).toBe(
+        `API keys are kept for this session only and are gone when Keydesk quits. ${status.data.secretStorageReason ?? ''}`,
+      );
     } else {
       expect(status.data.secretStorageReason).toBeNull();
       expect(await sessionLine.count()).toBe(0);

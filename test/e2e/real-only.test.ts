@@ -15,7 +15,10 @@ let remote: SandboxProcess;
 let apiKey: string;
 
 const detail = () => page.getByRole('complementary', { name: 'Key detail' });
-const detailField = (label: string) => detail().locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+const detailField = (label: string) =>
+  detail()
+    .locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('dd');
 const BEST_MATCH = /This service returns its best match only/;
 const NOT_REPORTED = 'not reported by this service';
 
@@ -34,7 +37,7 @@ afterAll(async () => {
 describe('a remote profile on a --real-only sandbox', () => {
   let value = '';
 
-  it('adds the service with the official client\'s /api base, saved as its origin', async () => {
+  it("adds the service with the official client's /api base, saved as its origin", async () => {
     await app.nav('Profiles');
     await page.getByText("The service's origin, e.g. https://api.example.com.", { exact: false }).first().waitFor();
     await page.getByLabel('Name').fill('Real Shop');
@@ -86,7 +89,10 @@ describe('a remote profile on a --real-only sandbox', () => {
     await page.getByLabel('Custom HWID').fill('HW-REAL-E2E');
     await page.getByLabel('Key', { exact: true }).fill(value);
     await page.getByRole('button', { name: 'Validate', exact: true }).click();
-    await page.getByText(/activates the key and binds it to this HWID/).first().waitFor();
+    await page
+      .getByText(/activates the key and binds it to this HWID/)
+      .first()
+      .waitFor();
     await page.getByLabel('I understand a real validation activates the key and binds it to this HWID').check();
     await page.getByRole('button', { name: 'Validate', exact: true }).click();
     const outcome = page.getByRole('status', { name: 'Validation outcome' });
@@ -156,7 +162,10 @@ describe('a remote profile on a --real-only sandbox', () => {
     await page.getByLabel('Custom HWID').fill('KL-REAL-E2E');
     await page.getByLabel('I understand a real validation activates the key and binds it to this HWID').check();
     await page.getByRole('button', { name: 'Validate', exact: true }).click();
-    await page.getByRole('status', { name: 'Validation outcome' }).getByText(/^Valid: this machine was let in/).waitFor();
+    await page
+      .getByRole('status', { name: 'Validation outcome' })
+      .getByText(/^Valid: this machine was let in/)
+      .waitFor();
     await page.getByLabel('Keyless (check the HWID list instead of a key)').uncheck();
 
     await app.nav('Keyless');
@@ -173,7 +182,12 @@ describe('a remote profile on a --real-only sandbox', () => {
       const keys = JSON.parse(new TextDecoder().decode(made.data.generated.values)) as string[]; // one JSON text's bytes (src/shared/key-batch.ts)
       // Activate them, so each has a HWID to reset.
       for (const [i, keyValue] of keys.entries()) {
-        const r = await window.keydesk['validation.run']({ mode: 'key', keyValue, hwid: { custom: `HW-BULK-${i}` }, confirmActivation: true });
+        const r = await window.keydesk['validation.run']({
+          mode: 'key',
+          keyValue,
+          hwid: { custom: `HW-BULK-${i}` },
+          confirmActivation: true,
+        });
         if (!r.ok || !r.data.success) throw new Error(`validation of ${keyValue} failed`);
       }
       return keys;

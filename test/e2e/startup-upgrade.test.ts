@@ -26,7 +26,12 @@ const stopped = tempDir('keydesk-e2e-upgrade-stopped-');
 const holds = tempDir('keydesk-e2e-upgrade-hold-');
 const holdEnv = (name: string): { env: Record<string, string>; release: () => void } => {
   const file = join(holds, name);
-  return { env: { KEYDESK_TEST_UPGRADE_HOLD: file }, release: () => { writeFileSync(file, ''); } };
+  return {
+    env: { KEYDESK_TEST_UPGRADE_HOLD: file },
+    release: () => {
+      writeFileSync(file, '');
+    },
+  };
 };
 afterAll(async () => {
   await browser?.close();
@@ -109,7 +114,11 @@ describe('first start after an upgrade, with an older keydesk.db of 200,000 keys
       const html = await (await fetch(run.url)).text();
       const token = new RegExp(`<meta name="${TOKEN_META}" content="([^"]+)"`).exec(html)?.[1] ?? '';
       const startup = async (): Promise<StartupStatus | null> => {
-        const res = await fetch(new URL(`${RPC_PREFIX}app.startup`, run.url), { method: 'POST', headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token }, body: '{}' });
+        const res = await fetch(new URL(`${RPC_PREFIX}app.startup`, run.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [TOKEN_HEADER]: token },
+          body: '{}',
+        });
         const r = (await res.json()) as { ok: boolean; data?: StartupStatus };
         return r.data ?? null;
       };
@@ -117,7 +126,9 @@ describe('first start after an upgrade, with an older keydesk.db of 200,000 keys
       // The upgrade holds keydesk.db's write lock: it is inside its transaction as the stop comes.
       const other = new DatabaseSync(file, { timeout: 0 });
       try {
-        expect(() => { other.exec('BEGIN IMMEDIATE'); }).toThrow(/locked|busy/i);
+        expect(() => {
+          other.exec('BEGIN IMMEDIATE');
+        }).toThrow(/locked|busy/i);
       } finally {
         other.close();
       }

@@ -144,7 +144,11 @@ describe('switching to another service', () => {
     await page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('1');
     await page.getByRole('button', { name: 'Extend selected' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Extend' }).click();
-    await page.getByRole('status').filter({ hasText: /of 2 done/ }).first().waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /of 2 done/ })
+      .first()
+      .waitFor();
     await app.nav('Keys');
     await page.getByLabel('Key value, note or HWID').fill('switch pair');
     await page.getByRole('button', { name: 'Search', exact: true }).click();

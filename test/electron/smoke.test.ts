@@ -10,7 +10,8 @@ import { tempDir } from '../support/temp-dir.ts';
 
 function electronBinary(): { path: string | null; reason: string } {
   const pathFile = join(ROOT, 'node_modules/electron/path.txt');
-  if (!existsSync(pathFile)) return { path: null, reason: 'the Electron binary is not installed (node_modules/electron/path.txt is missing)' };
+  if (!existsSync(pathFile))
+    return { path: null, reason: 'the Electron binary is not installed (node_modules/electron/path.txt is missing)' };
   const binary = join(ROOT, 'node_modules/electron/dist', readFileSync(pathFile, 'utf8').trim());
   return existsSync(binary) ? { path: binary, reason: '' } : { path: null, reason: `the Electron binary ${binary} is missing` };
 }
@@ -25,13 +26,18 @@ afterAll(async () => {
 describe('Electron smoke', () => {
   it('launches, shows the app with the Local sandbox ready, and generates one key over IPC', async (ctx) => {
     if (binary === null) ctx.skip(`Skipped: ${reason}.`);
-    app = await electron.launch({ executablePath: binary ?? '', args: [join(ROOT, 'out/main/index.js'), `--user-data-dir=${tempDir('keydesk-electron-')}`] });
+    app = await electron.launch({
+      executablePath: binary ?? '',
+      args: [join(ROOT, 'out/main/index.js'), `--user-data-dir=${tempDir('keydesk-electron-')}`],
+    });
     const page = await app.firstWindow();
     await page.locator('[data-app-state="ready"]').waitFor();
     await page.getByText(/Local sandbox at http:\/\/127\.0\.0\.1:\d+/).waitFor();
     const status = await page.evaluate(() => window.keydesk['app.status'](undefined));
     expect(status).toMatchObject({ ok: true, data: { activeProfileId: 'sandbox', sandbox: { running: true } } });
-    const generated = await page.evaluate(() => window.keydesk['keys.generate']({ expire: '2099-12-31', count: 1, isPremium: false, note: 'smoke' }));
+    const generated = await page.evaluate(() =>
+      window.keydesk['keys.generate']({ expire: '2099-12-31', count: 1, isPremium: false, note: 'smoke' }),
+    );
     expect(generated).toMatchObject({ ok: true });
     // No Node in the page: the preload's bridge is all it has.
     const nodeInPage = await page.evaluate(() => ['require', 'process', 'module'].filter((name) => name in globalThis));

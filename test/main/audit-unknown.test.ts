@@ -24,7 +24,12 @@ beforeAll(async () => {
   const base = relay.url;
   // A short wait for an answer (the client's own option), so "no answer" comes within the test's time.
   t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 1_000, bodyMs: 1_000 }, retryDelaysMs: [] } });
-  const profile = await t.must('profiles.add', { name: 'Lost Answers', baseUrl: base, apiKey: remote.apiKey, serviceIdentifier: IDENTIFIER });
+  const profile = await t.must('profiles.add', {
+    name: 'Lost Answers',
+    baseUrl: base,
+    apiKey: remote.apiKey,
+    serviceIdentifier: IDENTIFIER,
+  });
   await t.must('profiles.select', { id: profile.id });
 });
 afterAll(async () => {
@@ -34,7 +39,10 @@ afterAll(async () => {
 });
 
 const outcomes = async (action: string, outcome?: 'ok' | 'failed' | 'unknown') =>
-  (await t.must('audit.list', { filter: { action, ...(outcome ? { outcome } : {}) }, offset: 0, limit: 100 })).entries.map((e) => [e.target, e.outcome]);
+  (await t.must('audit.list', { filter: { action, ...(outcome ? { outcome } : {}) }, offset: 0, limit: 100 })).entries.map((e) => [
+    e.target,
+    e.outcome,
+  ]);
 
 describe('acts whose answer was lost, in the activity log', () => {
   it('records a push the service counted but never confirmed as unknown, found by the Unknown filter and not by Failed', async () => {
@@ -51,7 +59,9 @@ describe('acts whose answer was lost, in the activity log', () => {
   });
 
   it('records a delete with no answer as unknown, and a delete the service refused as failed', async () => {
-    const [lost] = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 1, isPremium: false, note: 'lost delete' })).generated);
+    const [lost] = batchValues(
+      (await t.must('keys.generate', { expire: '2099-01-31', count: 1, isPremium: false, note: 'lost delete' })).generated,
+    );
     if (!lost) throw new Error('no key made');
     mute = true;
     expect(await t.call('keys.delete', { keyValue: lost, state: 'generated' })).toMatchObject({ ok: false, code: 'OUTCOME_UNKNOWN' });
@@ -60,11 +70,16 @@ describe('acts whose answer was lost, in the activity log', () => {
     expect(remote.store.inspect('SELECT value FROM keys WHERE value = ?', lost)).toEqual([]);
     const refused = await t.call('keys.delete', { keyValue: lost, state: 'generated' });
     expect(refused.ok).toBe(false);
-    expect(await outcomes('keys.delete')).toEqual([[lost, 'failed'], [lost, 'unknown']]);
+    expect(await outcomes('keys.delete')).toEqual([
+      [lost, 'failed'],
+      [lost, 'unknown'],
+    ]);
   });
 
   it("records a bulk delete's items sent with no answer as unknown, one row each", async () => {
-    const keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'lost bulk' })).generated);
+    const keys = batchValues(
+      (await t.must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'lost bulk' })).generated,
+    );
     mute = true;
     const job = await t.must('jobs.start', { action: 'delete', target: { keyValues: keys } });
     await t.core.jobs.settled(job.id);
@@ -72,9 +87,13 @@ describe('acts whose answer was lost, in the activity log', () => {
     await relay.settled();
     expect((await t.must('jobs.get', { jobId: job.id })).counts.unknown).toBe(3);
     expect(remote.store.inspect(`SELECT value FROM keys WHERE value IN (${keys.map(() => '?').join(', ')})`, ...keys)).toEqual([]);
-    const unknownTargets = (await t.must('audit.list', { filter: { outcome: 'unknown' }, offset: 0, limit: 100 })).entries.map((e) => e.target);
+    const unknownTargets = (await t.must('audit.list', { filter: { outcome: 'unknown' }, offset: 0, limit: 100 })).entries.map(
+      (e) => e.target,
+    );
     for (const k of keys) expect(unknownTargets).toContain(k);
-    const failedTargets = (await t.must('audit.list', { filter: { outcome: 'failed' }, offset: 0, limit: 100 })).entries.map((e) => e.target);
+    const failedTargets = (await t.must('audit.list', { filter: { outcome: 'failed' }, offset: 0, limit: 100 })).entries.map(
+      (e) => e.target,
+    );
     for (const k of keys) expect(failedTargets).not.toContain(k);
   });
 });

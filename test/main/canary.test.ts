@@ -58,7 +58,11 @@ beforeAll(async () => {
     secrets: new MemorySecretStore(),
     version: 'canary',
     askSavePath: () => Promise.resolve(null),
-    clientOptions: { timeouts: { connectMs: 1_000, headersMs: 300, bodyMs: 300 }, retryDelaysMs: [5, 5], onAttempt: (a) => logged.push(a.url) },
+    clientOptions: {
+      timeouts: { connectMs: 1_000, headersMs: 300, bodyMs: 300 },
+      retryDelaysMs: [5, 5],
+      onAttempt: (a) => logged.push(a.url),
+    },
   });
   handlers = createHandlers(core);
 });

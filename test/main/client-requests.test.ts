@@ -13,7 +13,10 @@ let client: ServiceClient;
 
 beforeAll(async () => {
   await fake.start();
-  client = new ServiceClient({ baseUrl: fake.url, validationUrl: `${fake.url}/v2_validation`, apiKey: API_KEY }, { retryDelaysMs: [10, 10] });
+  client = new ServiceClient(
+    { baseUrl: fake.url, validationUrl: `${fake.url}/v2_validation`, apiKey: API_KEY },
+    { retryDelaysMs: [10, 10] },
+  );
 });
 afterAll(async () => {
   await fake.close();
@@ -32,9 +35,18 @@ function only(): { method: string; path: string; query: Record<string, string>; 
 
 describe('every operation is sent where service-api.md puts it', () => {
   it('push: POST /api/push-execution-count, apiKey in the query, no body and no Content-Type', async () => {
-    fake.on('POST', '/api/push-execution-count', { status: 200, body: { success: true, message: 'Execution count incremented successfully' } });
+    fake.on('POST', '/api/push-execution-count', {
+      status: 200,
+      body: { success: true, message: 'Execution count incremented successfully' },
+    });
     expect(await client.pushExecution()).toEqual({ ok: true, data: null });
-    expect(only()).toEqual({ method: 'POST', path: '/api/push-execution-count', query: { apiKey: API_KEY }, body: undefined, type: undefined });
+    expect(only()).toEqual({
+      method: 'POST',
+      path: '/api/push-execution-count',
+      query: { apiKey: API_KEY },
+      body: undefined,
+      type: undefined,
+    });
   });
 
   it('execution count: GET /api/execution-count?apiKey', async () => {
@@ -44,18 +56,30 @@ describe('every operation is sent where service-api.md puts it', () => {
   });
 
   it('generate: POST /api/generate-key/post, everything in a JSON body, count a JSON number and the booleans unquoted', async () => {
-    fake.on('POST', '/api/generate-key/post', { status: 201, body: { message: 'ok', generatedKeys: [{ value: VALUE, note: 'n', expiresAt: null, isPremium: true }] } });
+    fake.on('POST', '/api/generate-key/post', {
+      status: 201,
+      body: { message: 'ok', generatedKeys: [{ value: VALUE, note: 'n', expiresAt: null, isPremium: true }] },
+    });
     const r = await client.generate({ expire: '2099-01-31', count: 2, isPremium: true, note: 'n', expiresByDaysKey: true, daysKey: 30 });
     expect(r.ok).toBe(true);
     const sent = only();
     expect(sent).toMatchObject({ method: 'POST', path: '/api/generate-key/post', query: {} });
     expect(sent.type).toMatch(/^application\/json/);
     // toStrictEqual on the parsed body: 2 and true, never "2" or "true"; daysKey is the HTTP spelling.
-    expect(sent.body).toStrictEqual({ apiKey: API_KEY, expire: '2099-01-31', count: 2, isPremium: true, note: 'n', expiresByDaysKey: true, daysKey: 30 });
+    expect(sent.body).toStrictEqual({
+      apiKey: API_KEY,
+      expire: '2099-01-31',
+      count: 2,
+      isPremium: true,
+      note: 'n',
+      expiresByDaysKey: true,
+      daysKey: 30,
+    });
   });
 
   it('delete, generated delete, reset-hwid and keyless delete: a JSON body {apiKey, keyValue | hwid}, nothing in the query', async () => {
-    for (const path of ['/api/key/delete', '/api/generated-key/delete', '/api/reset-hwid', '/api/keyless/delete']) fake.on('POST', path, { status: 200, body: { message: 'Done' } });
+    for (const path of ['/api/key/delete', '/api/generated-key/delete', '/api/reset-hwid', '/api/keyless/delete'])
+      fake.on('POST', path, { status: 200, body: { message: 'Done' } });
     expect((await client.deleteKey(VALUE, false)).ok).toBe(true);
     expect((await client.deleteKey(VALUE, true)).ok).toBe(true);
     expect((await client.resetHwid(VALUE)).ok).toBe(true);
@@ -71,11 +95,19 @@ describe('every operation is sent where service-api.md puts it', () => {
   it('expand-expiration: POST with apiKey, keyValue and days in the query string (the form with a defined example), no body', async () => {
     fake.on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Extended', key: real.key() } });
     expect((await client.extend(VALUE, 7)).ok).toBe(true);
-    expect(only()).toEqual({ method: 'POST', path: '/api/key/expand-expiration', query: { apiKey: API_KEY, keyValue: VALUE, days: '7' }, body: undefined, type: undefined });
+    expect(only()).toEqual({
+      method: 'POST',
+      path: '/api/key/expand-expiration',
+      query: { apiKey: API_KEY, keyValue: VALUE, days: '7' },
+      body: undefined,
+      type: undefined,
+    });
   });
 
   it('key/fetch and generated-key/fetch: GET with apiKey and fetch in the query; paging only when asked', async () => {
-    fake.on('GET', '/api/key/fetch', { status: 200, body: { key: real.key() } }).on('GET', '/api/generated-key/fetch', { status: 200, body: { generatedKey: real.generatedKey(VALUE) } });
+    fake
+      .on('GET', '/api/key/fetch', { status: 200, body: { key: real.key() } })
+      .on('GET', '/api/generated-key/fetch', { status: 200, body: { generatedKey: real.generatedKey(VALUE) } });
     await client.fetchActive('term one');
     await client.fetchGenerated('term two', 5, 10);
     expect(fake.requests.map((r) => [r.method, r.path, r.query, r.body])).toEqual([
@@ -87,13 +119,28 @@ describe('every operation is sent where service-api.md puts it', () => {
   it('identifier-check: GET with apiKey and identifier in the query', async () => {
     fake.on('GET', '/api/identifier-check', { status: 200, body: { message: 'free', service: null } });
     await client.identifierCheck('my-app');
-    expect(only()).toEqual({ method: 'GET', path: '/api/identifier-check', query: { apiKey: API_KEY, identifier: 'my-app' }, body: undefined, type: undefined });
+    expect(only()).toEqual({
+      method: 'GET',
+      path: '/api/identifier-check',
+      query: { apiKey: API_KEY, identifier: 'my-app' },
+      body: undefined,
+      type: undefined,
+    });
   });
 
   it('validation: GET on the validation URL with key, service and hwid, and never the apiKey', async () => {
-    fake.on('GET', '/v2_validation', { status: 200, body: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'No such key' } } });
+    fake.on('GET', '/v2_validation', {
+      status: 200,
+      body: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'No such key' } },
+    });
     await client.validate({ key: VALUE, service: 'my-app', hwid: 'HW-9' });
-    expect(only()).toEqual({ method: 'GET', path: '/v2_validation', query: { key: VALUE, service: 'my-app', hwid: 'HW-9' }, body: undefined, type: undefined });
+    expect(only()).toEqual({
+      method: 'GET',
+      path: '/v2_validation',
+      query: { key: VALUE, service: 'my-app', hwid: 'HW-9' },
+      body: undefined,
+      type: undefined,
+    });
   });
 });
 
@@ -102,7 +149,11 @@ describe('identifier-check answers (wire.md: {message, service}, service null wh
     ['the real dialect, taken', { message: 'The identifier exists', service: 'Other Co' }, { exists: true, service: 'Other Co' }],
     ['the real dialect, free', { message: 'The identifier does not exist', service: null }, { exists: false, service: null }],
     ['the detail dialect', { success: true, message: 'x', exists: true, service: 'Other Co' }, { exists: true, service: 'Other Co' }],
-    ['service as an object with a name', { message: 'exists', service: { name: 'Other Co', identifier: 'other' } }, { exists: true, service: 'Other Co' }],
+    [
+      'service as an object with a name',
+      { message: 'exists', service: { name: 'Other Co', identifier: 'other' } },
+      { exists: true, service: 'Other Co' },
+    ],
     ['service as an object with no name', { message: 'exists', service: { id: 7 } }, { exists: true, service: null }],
     // Only null (or false) says free: anything else names a service, whatever it holds (review9 #9).
     ['service as an empty name', { message: 'exists', service: '' }, { exists: true, service: null }],
@@ -121,17 +172,52 @@ describe('identifier-check answers (wire.md: {message, service}, service null wh
 });
 
 describe('validation answers wrapped in `result` (service-api.md 4.6: "the result is carried in the response property result")', () => {
-  const info = { NoKey_Requirement: false, Hardware_ID: 'HW-9', Premium_Mode: true, Notes: 'Bound to HW-1', expiresAt: '2027-01-31T23:59:59.999Z' };
+  const info = {
+    NoKey_Requirement: false,
+    Hardware_ID: 'HW-9',
+    Premium_Mode: true,
+    Notes: 'Bound to HW-1',
+    expiresAt: '2027-01-31T23:59:59.999Z',
+  };
 
   it('a refusal inside `result` under an outer success:true is that refusal, never a success, and grants no premium', async () => {
-    fake.on('GET', '/v2_validation', { status: 200, body: { success: true, message: 'Validation done', result: { V2_Authentication: 'hwid_mismatch', Authentication: 'hwid_mismatch', Key_Information: info } } });
+    fake.on('GET', '/v2_validation', {
+      status: 200,
+      body: {
+        success: true,
+        message: 'Validation done',
+        result: { V2_Authentication: 'hwid_mismatch', Authentication: 'hwid_mismatch', Key_Information: info },
+      },
+    });
     const r = await client.validate({ key: VALUE, service: 'my-app', hwid: 'HW-9' });
-    expect(r).toMatchObject({ ok: true, data: { reading: { outcome: 'hwid_mismatch', success: false, premium: false, notes: 'Bound to HW-1' } } });
+    expect(r).toMatchObject({
+      ok: true,
+      data: { reading: { outcome: 'hwid_mismatch', success: false, premium: false, notes: 'Bound to HW-1' } },
+    });
   });
 
   it('a success inside `result` is read with its Key_Information', async () => {
-    fake.on('GET', '/v2_validation', { status: 200, body: { success: true, message: 'ok', result: { V2_Authentication: 'success', Registered_ServiceID: 'my-app', Key_Information: { ...info, Notes: 'VIP' } } } });
+    fake.on('GET', '/v2_validation', {
+      status: 200,
+      body: {
+        success: true,
+        message: 'ok',
+        result: { V2_Authentication: 'success', Registered_ServiceID: 'my-app', Key_Information: { ...info, Notes: 'VIP' } },
+      },
+    });
     const r = await client.validate({ key: VALUE, service: 'my-app', hwid: 'HW-9' });
-    expect(r).toMatchObject({ ok: true, data: { reading: { outcome: 'success', success: true, premium: true, notes: 'VIP', registeredServiceId: 'my-app', expiresAt: info.expiresAt } } });
+    expect(r).toMatchObject({
+      ok: true,
+      data: {
+        reading: {
+          outcome: 'success',
+          success: true,
+          premium: true,
+          notes: 'VIP',
+          registeredServiceId: 'my-app',
+          expiresAt: info.expiresAt,
+        },
+      },
+    });
   });
 });

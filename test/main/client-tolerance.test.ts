@@ -33,7 +33,12 @@ beforeAll(async () => {
   await fake.start();
   t = await startTestCore({ clientOptions: { timeouts: TIMEOUTS, retryDelaysMs: [20, 20] } });
   fake.on('GET', '/api/execution-count', { status: 200, body: { executionCount: 7 } });
-  const profile = await must('profiles.add', { name: 'Real-shaped remote', baseUrl: fake.url, apiKey: API_KEY, serviceIdentifier: 'real-svc' });
+  const profile = await must('profiles.add', {
+    name: 'Real-shaped remote',
+    baseUrl: fake.url,
+    apiKey: API_KEY,
+    serviceIdentifier: 'real-svc',
+  });
   await must('profiles.select', { id: profile.id });
 });
 /** Runs a bulk job to its end and gives its items. */
@@ -54,12 +59,37 @@ beforeEach(() => {
 describe('any non-2xx, non-JSON or HTML body, redirect, timeout or reset is a failure that names what happened, never the apiKey', () => {
   const echo = `apiKey=${API_KEY}`;
   it.each<[string, Reply, string, RegExp]>([
-    ['a 500 with a JSON reason echoing the apiKey', { status: 500, body: { message: `database down for ${echo}` } }, 'HTTP_ERROR', /database down for apiKey=\[redacted\] \(HTTP 500\)/],
-    ['a 401 without a code', { status: 401, body: { error: `Invalid API key ${API_KEY}` } }, 'HTTP_ERROR', /Invalid API key \[redacted\] \(HTTP 401\)/],
-    ['a 502 HTML page', { status: 502, body: `<html><head><title>502 Bad Gateway</title></head><body>${echo}</body></html>` }, 'BAD_RESPONSE', /HTTP 502 with an HTML page \("502 Bad Gateway"\)/],
+    [
+      'a 500 with a JSON reason echoing the apiKey',
+      { status: 500, body: { message: `database down for ${echo}` } },
+      'HTTP_ERROR',
+      /database down for apiKey=\[redacted\] \(HTTP 500\)/,
+    ],
+    [
+      'a 401 without a code',
+      { status: 401, body: { error: `Invalid API key ${API_KEY}` } },
+      'HTTP_ERROR',
+      /Invalid API key \[redacted\] \(HTTP 401\)/,
+    ],
+    [
+      'a 502 HTML page',
+      { status: 502, body: `<html><head><title>502 Bad Gateway</title></head><body>${echo}</body></html>` },
+      'BAD_RESPONSE',
+      /HTTP 502 with an HTML page \("502 Bad Gateway"\)/,
+    ],
     ['a 200 that is not JSON', { status: 200, body: 'executionCount=7' }, 'BAD_RESPONSE', /HTTP 200 with a body that is not JSON/],
-    ['a 200 HTML page (a captive portal)', { status: 200, body: '<!doctype html><title>Sign in to Wi-Fi</title>' }, 'BAD_RESPONSE', /HTTP 200 with an HTML page \("Sign in to Wi-Fi"\)/],
-    ['a redirect', { status: 301, headers: { location: `https://elsewhere.example/?${echo}` } }, 'HTTP_ERROR', /HTTP 301 \(a redirect\), which Keydesk does not follow/],
+    [
+      'a 200 HTML page (a captive portal)',
+      { status: 200, body: '<!doctype html><title>Sign in to Wi-Fi</title>' },
+      'BAD_RESPONSE',
+      /HTTP 200 with an HTML page \("Sign in to Wi-Fi"\)/,
+    ],
+    [
+      'a redirect',
+      { status: 301, headers: { location: `https://elsewhere.example/?${echo}` } },
+      'HTTP_ERROR',
+      /HTTP 301 \(a redirect\), which Keydesk does not follow/,
+    ],
     ['a reset connection', { reset: true }, 'NETWORK', /connection was reset/],
     ['no answer in time', { hang: true }, 'TIMEOUT', /did not answer in time/],
   ])('%s', async (_, reply, code, message) => {
@@ -74,7 +104,10 @@ describe('any non-2xx, non-JSON or HTML body, redirect, timeout or reset is a fa
 describe('push: success is what the service did', () => {
   it('{success, message} with no count is a success, and the count is read again', async () => {
     fake
-      .on('POST', '/api/push-execution-count', { status: 200, body: { success: true, message: 'Execution count incremented successfully' } })
+      .on('POST', '/api/push-execution-count', {
+        status: 200,
+        body: { success: true, message: 'Execution count incremented successfully' },
+      })
       .on('GET', '/api/execution-count', { status: 200, body: { executionCount: 43 } });
     expect(await call('executions.push')).toEqual({ ok: true, data: { executionCount: 43, sampledAt: expect.any(String) as unknown } });
     expect(fake.hits('POST', '/api/push-execution-count')).toBe(1);
@@ -82,7 +115,10 @@ describe('push: success is what the service did', () => {
 
   it('a push that happened stays a success when the count cannot be read back: the total is unknown', async () => {
     fake
-      .on('POST', '/api/push-execution-count', { status: 200, body: { success: true, message: 'Execution count incremented successfully' } })
+      .on('POST', '/api/push-execution-count', {
+        status: 200,
+        body: { success: true, message: 'Execution count incremented successfully' },
+      })
       .on('GET', '/api/execution-count', { status: 503, body: { message: 'busy' } });
     expect(await call('executions.push')).toEqual({ ok: true, data: { executionCount: null, sampledAt: null } });
   });
@@ -99,7 +135,8 @@ describe('reset-hwid, delete and keyless delete answered with {message} alone ar
   });
 
   it('reset-hwid {message} when the key cannot be read back: still a success, without a key object', async () => {
-    fake.on('POST', '/api/reset-hwid', { status: 200, body: { message: 'HWID reset successfully' } })
+    fake
+      .on('POST', '/api/reset-hwid', { status: 200, body: { message: 'HWID reset successfully' } })
       .on('GET', '/api/key/fetch', { status: 404, body: { message: 'Key not found' } })
       .on('GET', '/api/generated-key/fetch', { status: 404, body: { message: 'Key not found' } });
     expect(await call('keys.resetHwid', { keyValue: VALUE })).toEqual({ ok: true, data: { key: null } });
@@ -108,7 +145,10 @@ describe('reset-hwid, delete and keyless delete answered with {message} alone ar
   it('a bulk HWID reset answered {message} reports every key done', async () => {
     fake.on('POST', '/api/reset-hwid', { status: 200, body: { message: 'HWID reset successfully' } });
     const items = await jobItems({ action: 'resetHwid', target: { keyValues: [VALUE, GEN] } });
-    expect(items.map((i) => [i.target, i.state])).toEqual([[VALUE, 'done'], [GEN, 'done']]);
+    expect(items.map((i) => [i.target, i.state])).toEqual([
+      [VALUE, 'done'],
+      [GEN, 'done'],
+    ]);
   });
 
   it('key/delete {message}: a success naming the deleted key', async () => {
@@ -136,7 +176,10 @@ describe('reset-hwid, delete and keyless delete answered with {message} alone ar
 describe('extend: {message} with or without the key is a success', () => {
   it('{message, key} without a status: the key is read back to learn it', async () => {
     fake
-      .on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Expiration extended', key: real.key({ expiresAt: '2027-02-10T23:59:59.999Z' }) } })
+      .on('POST', '/api/key/expand-expiration', {
+        status: 200,
+        body: { message: 'Expiration extended', key: real.key({ expiresAt: '2027-02-10T23:59:59.999Z' }) },
+      })
       .on('GET', '/api/key/fetch', { status: 200, body: { key: real.key({ expiresAt: '2027-02-10T23:59:59.999Z' }) } });
     const r = await must('keys.extend', { keyValue: VALUE, days: 10 });
     expect(r.key).toMatchObject({ value: VALUE, status: 'active', expiresAt: '2027-02-10T23:59:59.999Z', expire: '2027-02-10' });
@@ -153,7 +196,8 @@ describe('extend: {message} with or without the key is a success', () => {
   });
 
   it('{message} alone and no way to read it back: a success without a key object', async () => {
-    fake.on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Expiration extended' } })
+    fake
+      .on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Expiration extended' } })
       .on('GET', '/api/key/fetch', { status: 500, body: { message: 'down' } })
       .on('GET', '/api/generated-key/fetch', { status: 500, body: { message: 'down' } });
     expect(await call('keys.extend', { keyValue: VALUE, days: 1 })).toEqual({ ok: true, data: { key: null } });
@@ -164,10 +208,14 @@ describe('extend answered with a key without its status, and no way to read it b
   // A lookup's keys are queued for the ledger writer, not awaited: read the row once the queue has drained.
   const rowOf = async (value: string) => {
     await t.core.ledger.idle();
-    return (await must('ledger.query', { filter: { text: value }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 10 })).rows.find((r) => r.value === value);
+    return (await must('ledger.query', { filter: { text: value }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 10 })).rows.find(
+      (r) => r.value === value,
+    );
   };
   const down = () =>
-    fake.on('GET', '/api/key/fetch', { status: 500, body: { message: 'down' } }).on('GET', '/api/generated-key/fetch', { status: 500, body: { message: 'down' } });
+    fake
+      .on('GET', '/api/key/fetch', { status: 500, body: { message: 'down' } })
+      .on('GET', '/api/generated-key/fetch', { status: 500, body: { message: 'down' } });
 
   it('an active key whose HWID was reset keeps its ledger status; the fields that came back are updated', async () => {
     const value = 'RESET-BBBBB-CCCCC-DDDDD-EEEEE';
@@ -175,7 +223,10 @@ describe('extend answered with a key without its status, and no way to read it b
     await must('keys.fetchActive', { term: value });
     expect(await rowOf(value)).toMatchObject({ status: 'active', hwid: 'HW-1' });
     fake.reset();
-    fake.on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Expiration extended', key: real.key({ value, hwid: null, expiresAt: '2027-03-02T23:59:59.999Z' }) } });
+    fake.on('POST', '/api/key/expand-expiration', {
+      status: 200,
+      body: { message: 'Expiration extended', key: real.key({ value, hwid: null, expiresAt: '2027-03-02T23:59:59.999Z' }) },
+    });
     down();
     await must('keys.extend', { keyValue: value, days: 30 });
     expect(await rowOf(value)).toMatchObject({ status: 'active', hwid: null, expiresAt: '2027-03-02T23:59:59.999Z' });
@@ -183,7 +234,10 @@ describe('extend answered with a key without its status, and no way to read it b
 
   it('a key not in the ledger yet is not added with a made-up status', async () => {
     const value = 'NEWKY-BBBBB-CCCCC-DDDDD-EEEEE';
-    fake.on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Expiration extended', key: real.key({ value, hwid: null }) } });
+    fake.on('POST', '/api/key/expand-expiration', {
+      status: 200,
+      body: { message: 'Expiration extended', key: real.key({ value, hwid: null }) },
+    });
     down();
     await must('keys.extend', { keyValue: value, days: 30 });
     expect(await rowOf(value)).toBeUndefined();
@@ -192,7 +246,8 @@ describe('extend answered with a key without its status, and no way to read it b
 
 describe('key/fetch and friends: a single object, absent, or (detail dialect only) a list', () => {
   it('a single best match: found, and the lookup says it is the best match only', async () => {
-    fake.on('GET', '/api/key/fetch', { status: 200, body: { key: real.key() } })
+    fake
+      .on('GET', '/api/key/fetch', { status: 200, body: { key: real.key() } })
       .on('GET', '/api/generated-key/fetch', { status: 200, body: { generatedKey: real.generatedKey(GEN, 'real note') } });
     const r = await must('keys.lookup', { term: 'real' });
     expect(r.active.map((k) => [k.value, k.status])).toEqual([[VALUE, 'active']]);
@@ -202,7 +257,8 @@ describe('key/fetch and friends: a single object, absent, or (detail dialect onl
   });
 
   it('the object absent from a 200: nothing found, not a failure', async () => {
-    fake.on('GET', '/api/key/fetch', { status: 200, body: { message: 'No keys' } })
+    fake
+      .on('GET', '/api/key/fetch', { status: 200, body: { message: 'No keys' } })
       .on('GET', '/api/generated-key/fetch', { status: 200, body: { generatedKey: null } })
       .on('GET', '/api/keyless/fetch', { status: 200, body: { message: 'none' } });
     expect(await call('keys.lookup', { term: 'nothing' })).toEqual({ ok: true, data: { active: [], generated: [] } });
@@ -229,7 +285,7 @@ describe('key/fetch and friends: a single object, absent, or (detail dialect onl
     expect(await call('keyless.lookup', { term: 'HW' })).toMatchObject({ ok: false, code: 'BAD_RESPONSE' });
   });
 
-  it('the detail dialect\'s list and total are used when present', async () => {
+  it("the detail dialect's list and total are used when present", async () => {
     const two = [real.key(), real.key({ value: 'ZZZZZ-BBBBB-CCCCC-DDDDD-EEEEE', id: 'k_2' })];
     fake.on('GET', '/api/key/fetch', { status: 200, body: { success: true, message: 'ok', key: two[0], keys: two, total: 5 } });
     const r = await must('keys.fetchActive', { term: 'real', limit: 2 });
@@ -241,7 +297,17 @@ describe('key/fetch and friends: a single object, absent, or (detail dialect onl
     fake.on('GET', '/api/keyless/fetch', { status: 200, body: { keyless: real.keyless('HW-KL-1') } });
     const r = await must('keyless.lookup', { term: 'HW-KL' });
     expect(r.total).toBeNull();
-    expect(r.entries).toEqual([{ id: 'kl_1', hwid: 'HW-KL-1', isPremium: true, expiresAt: null, createdAt: null, lastUsedAt: null, unreported: ['createdAt', 'lastUsedAt'] }]);
+    expect(r.entries).toEqual([
+      {
+        id: 'kl_1',
+        hwid: 'HW-KL-1',
+        isPremium: true,
+        expiresAt: null,
+        createdAt: null,
+        lastUsedAt: null,
+        unreported: ['createdAt', 'lastUsedAt'],
+      },
+    ]);
   });
 });
 
@@ -251,7 +317,8 @@ describe('not found: a 404 without a code is "nothing found", and the lookup goe
     ['{error}', { error: 'Key not found' }],
     ['{success: false, message}', { success: false, message: 'Key not found' }],
   ])('key/fetch 404 %s', async (_, body) => {
-    fake.on('GET', '/api/key/fetch', { status: 404, body })
+    fake
+      .on('GET', '/api/key/fetch', { status: 404, body })
       .on('GET', '/api/generated-key/fetch', { status: 200, body: { generatedKey: real.generatedKey(GEN) } });
     const r = await must('keys.lookup', { term: GEN });
     expect(r.active).toEqual([]);
@@ -281,7 +348,11 @@ describe('cooldown: {error: "Cooldown active … N minutes"} with 429, 400 or ev
   });
 
   it('a 2xx success whose message merely mentions a cooldown is a success, not COOLDOWN', async () => {
-    fake.on('POST', '/api/reset-hwid', { status: 200, body: { success: true, message: 'HWID reset. A 60-minute cooldown now applies to this key.' } })
+    fake
+      .on('POST', '/api/reset-hwid', {
+        status: 200,
+        body: { success: true, message: 'HWID reset. A 60-minute cooldown now applies to this key.' },
+      })
       .on('GET', '/api/key/fetch', { status: 200, body: { key: real.key({ hwid: null }) } });
     const r = await call('keys.resetHwid', { keyValue: VALUE });
     expect(r).toMatchObject({ ok: true, data: { key: { value: VALUE, status: 'active', hwid: null } } });
@@ -293,12 +364,21 @@ describe('cooldown: {error: "Cooldown active … N minutes"} with 429, 400 or ev
   });
 
   it('a Retry-After header, when sent, gives the time left', async () => {
-    fake.on('POST', '/api/reset-hwid', { status: 429, headers: { 'retry-after': '95' }, body: { success: false, code: 'COOLDOWN', message: 'Cooldown active', error: 'Cooldown active' } });
+    fake.on('POST', '/api/reset-hwid', {
+      status: 429,
+      headers: { 'retry-after': '95' },
+      body: { success: false, code: 'COOLDOWN', message: 'Cooldown active', error: 'Cooldown active' },
+    });
     expect(await call('keys.resetHwid', { keyValue: VALUE })).toMatchObject({ ok: false, code: 'COOLDOWN', retryAfterSeconds: 95 });
   });
 
-  it('in a bulk reset, the cooldown is that key\'s failure and the others go on', async () => {
-    fake.on('POST', '/api/reset-hwid', { status: 200, body: { error: 'Cooldown active: 5 minutes left' } }, { status: 200, body: { message: 'HWID reset successfully' } });
+  it("in a bulk reset, the cooldown is that key's failure and the others go on", async () => {
+    fake.on(
+      'POST',
+      '/api/reset-hwid',
+      { status: 200, body: { error: 'Cooldown active: 5 minutes left' } },
+      { status: 200, body: { message: 'HWID reset successfully' } },
+    );
     // A key the ledger has not seen (the ledger knows GEN as generated by now, and a reset leaves such keys out).
     const items = await jobItems({ action: 'resetHwid', target: { keyValues: [VALUE, 'LLLLL-MMMMM-NNNNN-OOOOO-PPPPP'] } });
     expect(items.map((i) => i.state)).toEqual(['failed', 'done']);
@@ -308,36 +388,69 @@ describe('cooldown: {error: "Cooldown active … N minutes"} with 429, 400 or ev
 });
 
 describe('validation: Key_Information or flat shape; any outcome but success is a refusal shown with its words', () => {
-  const run = () => call('validation.run', { mode: 'key', keyValue: VALUE, service: 'real-svc', hwid: { custom: 'HW-9' }, confirmActivation: true });
+  const run = () =>
+    call('validation.run', { mode: 'key', keyValue: VALUE, service: 'real-svc', hwid: { custom: 'HW-9' }, confirmActivation: true });
   const realBody = (outcome: string, info: Record<string, unknown>) => ({
-    OwnerSecretID: 'own_1', Registered_ServiceID: 'real-svc', Authentication: outcome, V2_Authentication: outcome,
+    OwnerSecretID: 'own_1',
+    Registered_ServiceID: 'real-svc',
+    Authentication: outcome,
+    V2_Authentication: outcome,
     Key_Information: { NoKey_Requirement: false, Hardware_ID: 'HW-9', Premium_Mode: false, Notes: '', expiresAt: null, ...info },
   });
   beforeEach(() => {
     fake.on('GET', '/api/key/fetch', { status: 200, body: { key: real.key({ hwid: 'HW-9' }) } });
   });
 
-  it('the real dialect\'s Key_Information shape, success', async () => {
-    fake.on('GET', '/v2_validation', { status: 200, body: realBody('success', { Premium_Mode: true, Notes: 'VIP', expiresAt: '2027-01-31T23:59:59.999Z' }) });
+  it("the real dialect's Key_Information shape, success", async () => {
+    fake.on('GET', '/v2_validation', {
+      status: 200,
+      body: realBody('success', { Premium_Mode: true, Notes: 'VIP', expiresAt: '2027-01-31T23:59:59.999Z' }),
+    });
     const r = await run();
-    expect(r).toMatchObject({ ok: true, data: { outcome: 'success', success: true, premium: true, notes: 'VIP', hwid: 'HW-9', expiresAt: '2027-01-31T23:59:59.999Z', registeredServiceId: 'real-svc' } });
+    expect(r).toMatchObject({
+      ok: true,
+      data: {
+        outcome: 'success',
+        success: true,
+        premium: true,
+        notes: 'VIP',
+        hwid: 'HW-9',
+        expiresAt: '2027-01-31T23:59:59.999Z',
+        registeredServiceId: 'real-svc',
+      },
+    });
     expect(fake.requests.find((q) => q.path === '/v2_validation')?.query).toEqual({ key: VALUE, service: 'real-svc', hwid: 'HW-9' });
   });
 
   it('the flat shape (key_value, is_premium, expires_on)', async () => {
-    fake.on('GET', '/v2_validation', { status: 200, body: { V2_Authentication: 'success', key_value: VALUE, is_premium: true, expires_on: '2027-03-01T00:00:00.000Z', Notes: 'flat' } });
-    expect(await run()).toMatchObject({ ok: true, data: { outcome: 'success', success: true, premium: true, expiresAt: '2027-03-01T00:00:00.000Z', notes: 'flat' } });
+    fake.on('GET', '/v2_validation', {
+      status: 200,
+      body: { V2_Authentication: 'success', key_value: VALUE, is_premium: true, expires_on: '2027-03-01T00:00:00.000Z', Notes: 'flat' },
+    });
+    expect(await run()).toMatchObject({
+      ok: true,
+      data: { outcome: 'success', success: true, premium: true, expiresAt: '2027-03-01T00:00:00.000Z', notes: 'flat' },
+    });
   });
 
   it('hwid_mismatch with success:false: a refusal with its words and Notes, not a failed call', async () => {
-    fake.on('GET', '/v2_validation', { status: 200, body: { success: false, message: 'Key is bound to another machine', ...realBody('hwid_mismatch', { Notes: 'Bound to HW-1' }) } });
-    expect(await run()).toMatchObject({ ok: true, data: { outcome: 'hwid_mismatch', reportedOutcome: 'hwid_mismatch', success: false, notes: 'Bound to HW-1' } });
+    fake.on('GET', '/v2_validation', {
+      status: 200,
+      body: { success: false, message: 'Key is bound to another machine', ...realBody('hwid_mismatch', { Notes: 'Bound to HW-1' }) },
+    });
+    expect(await run()).toMatchObject({
+      ok: true,
+      data: { outcome: 'hwid_mismatch', reportedOutcome: 'hwid_mismatch', success: false, notes: 'Bound to HW-1' },
+    });
   });
 
-  it('the flat shape\'s refusal {success: false, message} without an outcome word: a refusal in its words, no word guessed', async () => {
+  it("the flat shape's refusal {success: false, message} without an outcome word: a refusal in its words, no word guessed", async () => {
     const body = { success: false, message: 'Invalid key for this service' };
     fake.on('GET', '/v2_validation', { status: 200, body });
-    expect(await run()).toMatchObject({ ok: true, data: { success: false, reportedOutcome: null, message: 'Invalid key for this service', premium: false, raw: body } });
+    expect(await run()).toMatchObject({
+      ok: true,
+      data: { success: false, reportedOutcome: null, message: 'Invalid key for this service', premium: false, raw: body },
+    });
   });
 
   it('a validation 200 {success: false} with no words at all is still a failed call, not a made-up refusal', async () => {
@@ -347,7 +460,10 @@ describe('validation: Key_Information or flat shape; any outcome but success is 
 
   it('an outcome word Keydesk does not know is a refusal that keeps the word, and never premium', async () => {
     fake.on('GET', '/v2_validation', { status: 200, body: realBody('banned', { Premium_Mode: true, Notes: 'Banned for abuse' }) });
-    expect(await run()).toMatchObject({ ok: true, data: { success: false, reportedOutcome: 'banned', premium: false, notes: 'Banned for abuse' } });
+    expect(await run()).toMatchObject({
+      ok: true,
+      data: { success: false, reportedOutcome: 'banned', premium: false, notes: 'Banned for abuse' },
+    });
   });
 });
 
@@ -360,20 +476,33 @@ describe('generate: a 201 whose body cannot be read means the keys were probably
     fake.on('POST', '/api/generate-key/post', reply);
     const r = await call('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false });
     expect(r).toMatchObject({ ok: false, code: 'OUTCOME_UNKNOWN' });
-    expect(!r.ok && r.message).toBe('The service accepted the request but its answer could not be read: the keys were probably created: look them up before generating again.');
-    expect(!r.ok && r.detail).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/api\/generate-key\/post: HTTP 201 with an answer Keydesk could not read\.$/);
+    expect(!r.ok && r.message).toBe(
+      'The service accepted the request but its answer could not be read: the keys were probably created: look them up before generating again.',
+    );
+    expect(!r.ok && r.detail).toMatch(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/api\/generate-key\/post: HTTP 201 with an answer Keydesk could not read\.$/,
+    );
     expect(fake.hits('POST', '/api/generate-key/post')).toBe(1);
   });
 });
 
 describe('429 with an HTML body still honours Retry-After', () => {
   it('the result carries the wait, and a read waits that long before trying again', async () => {
-    fake.on('GET', '/api/execution-count', { status: 429, headers: { 'retry-after': '1', 'content-type': 'text/html' }, body: '<html><title>Too Many Requests</title></html>' }, { status: 200, body: { executionCount: 9 } });
+    fake.on(
+      'GET',
+      '/api/execution-count',
+      { status: 429, headers: { 'retry-after': '1', 'content-type': 'text/html' }, body: '<html><title>Too Many Requests</title></html>' },
+      { status: 200, body: { executionCount: 9 } },
+    );
     const started = performance.now();
     expect(await call('executions.get')).toMatchObject({ ok: true, data: { executionCount: 9 } });
     // A lower bound only: the client waited at least the second it was told to.
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
-    fake.on('POST', '/api/push-execution-count', { status: 429, headers: { 'retry-after': '120' }, body: '<html><title>Too Many Requests</title></html>' });
+    fake.on('POST', '/api/push-execution-count', {
+      status: 429,
+      headers: { 'retry-after': '120' },
+      body: '<html><title>Too Many Requests</title></html>',
+    });
     const r = await call('executions.push');
     expect(r).toMatchObject({ ok: false, code: 'RATE_LIMITED', retryAfterSeconds: 120 });
     expect(said(r)).toMatch(/Try again in 2 minutes\..*too many requests \(HTTP 429 with an HTML page \("Too Many Requests"\)/);
@@ -411,7 +540,12 @@ describe('reads are retried with backoff', () => {
     expect(fake.hits('GET', '/api/key/fetch')).toBe(2);
   });
   it('a reset connection, then an answer', async () => {
-    fake.on('GET', '/api/identifier-check', { reset: true }, { status: 200, body: { message: 'Identifier is taken', service: 'Other Co' } });
+    fake.on(
+      'GET',
+      '/api/identifier-check',
+      { reset: true },
+      { status: 200, body: { message: 'Identifier is taken', service: 'Other Co' } },
+    );
     expect(await call('identifier.check', { identifier: 'other' })).toEqual({ ok: true, data: { exists: true, service: 'Other Co' } });
     expect(fake.hits('GET', '/api/identifier-check')).toBe(2);
   });
@@ -424,28 +558,49 @@ describe('every operation on the real dialect\'s exact bodies (wire.md "Real dia
   });
 
   it('push {success, message}', async () => {
-    fake.on('POST', '/api/push-execution-count', { status: 200, body: { success: true, message: 'Execution count incremented successfully' } })
+    fake
+      .on('POST', '/api/push-execution-count', {
+        status: 200,
+        body: { success: true, message: 'Execution count incremented successfully' },
+      })
       .on('GET', '/api/execution-count', { status: 200, body: { executionCount: 13 } });
     expect(await call('executions.push')).toEqual({ ok: true, data: { executionCount: 13, sampledAt: expect.any(String) as unknown } });
   });
 
   it('generate {message, generatedKeys: [{value, note, expiresAt, isPremium}]}: generated keys, creation time not reported', async () => {
-    fake.on('POST', '/api/generate-key/post', { status: 201, body: { message: 'Keys generated', generatedKeys: [{ value: GEN, note: 'batch', expiresAt: '2099-01-31T23:59:59.999Z', isPremium: true }] } });
+    fake.on('POST', '/api/generate-key/post', {
+      status: 201,
+      body: {
+        message: 'Keys generated',
+        generatedKeys: [{ value: GEN, note: 'batch', expiresAt: '2099-01-31T23:59:59.999Z', isPremium: true }],
+      },
+    });
     const r = await must('keys.generate', { expire: '2099-01-31', count: 1, isPremium: true, note: 'batch' });
-    expect(keysOf(r.generated)).toEqual([expect.objectContaining({ value: GEN, status: 'generated', isPremium: true, expire: '2099-01-31', createdAt: null })]);
+    expect(keysOf(r.generated)).toEqual([
+      expect.objectContaining({ value: GEN, status: 'generated', isPremium: true, expire: '2099-01-31', createdAt: null }),
+    ]);
     expect(keyAt(r.generated, 0).unreported).toEqual(['id', 'createdAt', 'activatedAt', 'daysKey', 'lastResetAt']);
   });
 
   it('key/fetch {key: RealKey} and generated-key/fetch {generatedKey}', async () => {
-    fake.on('GET', '/api/key/fetch', { status: 200, body: { key: real.key() } })
+    fake
+      .on('GET', '/api/key/fetch', { status: 200, body: { key: real.key() } })
       .on('GET', '/api/generated-key/fetch', { status: 200, body: { generatedKey: real.generatedKey(GEN) } });
     const r = await must('keys.lookup', { term: 'real' });
-    expect(r.active[0]).toMatchObject({ id: 'k_1', value: VALUE, status: 'active', hwid: 'HW-1', createdAt: null, unreported: ['createdAt', 'activatedAt', 'daysKey'] });
+    expect(r.active[0]).toMatchObject({
+      id: 'k_1',
+      value: VALUE,
+      status: 'active',
+      hwid: 'HW-1',
+      createdAt: null,
+      unreported: ['createdAt', 'activatedAt', 'daysKey'],
+    });
     expect(r.generated[0]).toMatchObject({ value: GEN, status: 'generated' });
   });
 
   it('delete, generated delete, reset-hwid and keyless delete {message}', async () => {
-    for (const path of ['/api/key/delete', '/api/generated-key/delete', '/api/reset-hwid', '/api/keyless/delete']) fake.on('POST', path, { status: 200, body: { message: 'Done' } });
+    for (const path of ['/api/key/delete', '/api/generated-key/delete', '/api/reset-hwid', '/api/keyless/delete'])
+      fake.on('POST', path, { status: 200, body: { message: 'Done' } });
     fake.on('GET', '/api/key/fetch', { status: 200, body: { key: real.key({ hwid: null }) } });
     expect((await call('keys.delete', { keyValue: VALUE })).ok).toBe(true);
     expect((await call('keys.delete', { keyValue: GEN, state: 'generated' })).ok).toBe(true);
@@ -454,36 +609,68 @@ describe('every operation on the real dialect\'s exact bodies (wire.md "Real dia
   });
 
   it('expand-expiration {message, key: RealKey}', async () => {
-    fake.on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Extended', key: real.key({ expiresAt: '2027-03-02T23:59:59.999Z' }) } })
+    fake
+      .on('POST', '/api/key/expand-expiration', {
+        status: 200,
+        body: { message: 'Extended', key: real.key({ expiresAt: '2027-03-02T23:59:59.999Z' }) },
+      })
       .on('GET', '/api/key/fetch', { status: 200, body: { key: real.key({ expiresAt: '2027-03-02T23:59:59.999Z' }) } });
-    expect(await must('keys.extend', { keyValue: VALUE, days: 30 })).toMatchObject({ key: { status: 'active', expiresAt: '2027-03-02T23:59:59.999Z' } });
+    expect(await must('keys.extend', { keyValue: VALUE, days: 30 })).toMatchObject({
+      key: { status: 'active', expiresAt: '2027-03-02T23:59:59.999Z' },
+    });
   });
 
   it('identifier-check {message, service}: null is free, a name is taken', async () => {
-    fake.on('GET', '/api/identifier-check', (q) => ({ status: 200, body: { message: 'checked', service: q.query.identifier === 'taken' ? 'Taken Co' : null } }));
+    fake.on('GET', '/api/identifier-check', (q) => ({
+      status: 200,
+      body: { message: 'checked', service: q.query.identifier === 'taken' ? 'Taken Co' : null },
+    }));
     expect(await call('identifier.check', { identifier: 'free' })).toEqual({ ok: true, data: { exists: false, service: null } });
     expect(await call('identifier.check', { identifier: 'taken' })).toEqual({ ok: true, data: { exists: true, service: 'Taken Co' } });
   });
 
   it('keyless/add {message, keyless} (sandbox only), and a service without the endpoint says so', async () => {
     fake.on('POST', '/api/keyless/add', { status: 201, body: { message: 'Added', keyless: real.keyless('HW-ADD') } });
-    expect(await must('keyless.add', { hwid: 'HW-ADD', isPremium: true })).toMatchObject({ entry: { hwid: 'HW-ADD', isPremium: true, expiresAt: null } });
+    expect(await must('keyless.add', { hwid: 'HW-ADD', isPremium: true })).toMatchObject({
+      entry: { hwid: 'HW-ADD', isPremium: true, expiresAt: null },
+    });
     fake.on('POST', '/api/keyless/add', { status: 404, body: { message: 'Cannot POST /api/keyless/add' } });
     expect(await call('keyless.add', { hwid: 'HW-ADD' })).toMatchObject({ ok: false, code: 'UNSUPPORTED' });
   });
 
   it('validation {OwnerSecretID, Registered_ServiceID, Authentication, V2_Authentication, Key_Information}', async () => {
-    fake.on('GET', '/v2_validation', { status: 200, body: { OwnerSecretID: 'own_1', Registered_ServiceID: 'real-svc', Authentication: 'expired', V2_Authentication: 'expired', Key_Information: { NoKey_Requirement: false, Hardware_ID: 'HW-9', Premium_Mode: false, Notes: 'Expired on 2025-01-01', expiresAt: '2025-01-01T23:59:59.999Z' } } });
-    expect(await call('validation.run', { mode: 'key', keyValue: VALUE, hwid: { custom: 'HW-9' }, confirmActivation: true })).toMatchObject({
-      ok: true, data: { outcome: 'expired', success: false, notes: 'Expired on 2025-01-01' },
+    fake.on('GET', '/v2_validation', {
+      status: 200,
+      body: {
+        OwnerSecretID: 'own_1',
+        Registered_ServiceID: 'real-svc',
+        Authentication: 'expired',
+        V2_Authentication: 'expired',
+        Key_Information: {
+          NoKey_Requirement: false,
+          Hardware_ID: 'HW-9',
+          Premium_Mode: false,
+          Notes: 'Expired on 2025-01-01',
+          expiresAt: '2025-01-01T23:59:59.999Z',
+        },
+      },
     });
+    expect(await call('validation.run', { mode: 'key', keyValue: VALUE, hwid: { custom: 'HW-9' }, confirmActivation: true })).toMatchObject(
+      {
+        ok: true,
+        data: { outcome: 'expired', success: false, notes: 'Expired on 2025-01-01' },
+      },
+    );
   });
 });
 
 describe('the client on its own', () => {
   it('sends every request with the apiKey where the spec puts it, and never in a message', async () => {
     fake.on('POST', '/api/key/delete', { status: 400, body: { message: `bad request ${API_KEY}` } });
-    const client = new ServiceClient({ baseUrl: fake.url, validationUrl: `${fake.url}/v2_validation`, apiKey: API_KEY }, { timeouts: TIMEOUTS });
+    const client = new ServiceClient(
+      { baseUrl: fake.url, validationUrl: `${fake.url}/v2_validation`, apiKey: API_KEY },
+      { timeouts: TIMEOUTS },
+    );
     const r = await client.deleteKey(VALUE, false);
     expect(r).toEqual({ ok: false, code: 'HTTP_ERROR', message: 'bad request [redacted] (HTTP 400)' });
     expect(fake.requests[0]?.body).toEqual({ apiKey: API_KEY, keyValue: VALUE });
@@ -492,7 +679,8 @@ describe('the client on its own', () => {
 
 describe('Keydesk asks for the detail dialect, and copes when a remote service ignores it', () => {
   it('every request carries Keydesk-Detail: full', async () => {
-    fake.on('GET', '/api/execution-count', { status: 200, body: { executionCount: 1 } })
+    fake
+      .on('GET', '/api/execution-count', { status: 200, body: { executionCount: 1 } })
       .on('POST', '/api/key/delete', { status: 200, body: { message: 'Deleted' } })
       .on('GET', '/v2_validation', { status: 200, body: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'No such key' } } });
     await must('executions.get');
@@ -506,7 +694,7 @@ describe('Keydesk asks for the detail dialect, and copes when a remote service i
   });
 });
 
-describe('a base URL with a trailing /api (the official client\'s own base) is the same service', () => {
+describe("a base URL with a trailing /api (the official client's own base) is the same service", () => {
   it.each([
     ['/api', ''],
     ['/api/', ''],

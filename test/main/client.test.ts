@@ -39,7 +39,13 @@ describe('against the real sandbox', () => {
     const found = await client.fetchGenerated('JOURNEY');
     expect(found.ok && found.data).toMatchObject({ total: 2 });
     const v = await client.validate({ key: a?.value ?? '', service: 'client-test', hwid: 'HW-1' });
-    expect(v.ok && v.data.reading).toMatchObject({ outcome: 'success', success: true, premium: true, hwid: 'HW-1', notes: 'client journey' });
+    expect(v.ok && v.data.reading).toMatchObject({
+      outcome: 'success',
+      success: true,
+      premium: true,
+      hwid: 'HW-1',
+      notes: 'client journey',
+    });
     expect(((await client.fetchActive('HW-1')) as { ok: true; data: { keys: { value: string }[] } }).data.keys[0]?.value).toBe(a?.value);
     const ext = await client.extend(a?.value ?? '', 3);
     expect(ext.ok && ext.data?.expiresAt).toBe('2099-02-03T23:59:59.999Z');
@@ -99,16 +105,41 @@ function behave(req: IncomingMessage, res: ServerResponse): void {
     res.end(JSON.stringify(body));
   };
   switch (mode) {
-    case '401': { json(401, { success: false, message: `apiKey ${CANARY} is invalid (${echo})`, code: 'API_KEY_INVALID' }); return; }
-    case '404': { json(404, { success: false, message: `nothing at ${echo}` }); return; }
-    case '500': { json(500, { success: false, message: `boom ${Buffer.from(CANARY).toString('base64')}` }); return; }
-    case '503': { json(503, { success: false, message: `busy ${encodeURIComponent(CANARY)}` }, { 'retry-after': '0' }); return; }
-    case '429': { json(429, { success: false, message: 'slow down' }, { 'retry-after': '0' }); return; }
-    case 'html': res.writeHead(502, { 'content-type': 'text/html' }); res.end(`<html><body>Bad gateway ${CANARY}</body></html>`); return;
-    case 'redirect': res.writeHead(302, { location: `https://elsewhere.example/?apiKey=${CANARY}` }); res.end(); return;
-    case 'reset': req.socket.destroy(); return;
-    case 'timeout': return; // never answers
-    default: json(200, { success: true, message: 'ok', executionCount: 1 });
+    case '401': {
+      json(401, { success: false, message: `apiKey ${CANARY} is invalid (${echo})`, code: 'API_KEY_INVALID' });
+      return;
+    }
+    case '404': {
+      json(404, { success: false, message: `nothing at ${echo}` });
+      return;
+    }
+    case '500': {
+      json(500, { success: false, message: `boom ${Buffer.from(CANARY).toString('base64')}` });
+      return;
+    }
+    case '503': {
+      json(503, { success: false, message: `busy ${encodeURIComponent(CANARY)}` }, { 'retry-after': '0' });
+      return;
+    }
+    case '429': {
+      json(429, { success: false, message: 'slow down' }, { 'retry-after': '0' });
+      return;
+    }
+    case 'html':
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end(`<html><body>Bad gateway ${CANARY}</body></html>`);
+      return;
+    case 'redirect':
+      res.writeHead(302, { location: `https://elsewhere.example/?apiKey=${CANARY}` });
+      res.end();
+      return;
+    case 'reset':
+      req.socket.destroy();
+      return;
+    case 'timeout':
+      return; // never answers
+    default:
+      json(200, { success: true, message: 'ok', executionCount: 1 });
   }
 }
 
@@ -132,7 +163,9 @@ const clientAt = (baseUrl: string, log: string[] = []) =>
   );
 
 const leaks = (text: string): boolean =>
-  [CANARY, encodeURIComponent(CANARY), Buffer.from(CANARY).toString('base64'), Buffer.from(CANARY).toString('base64url')].some((f) => text.includes(f));
+  [CANARY, encodeURIComponent(CANARY), Buffer.from(CANARY).toString('base64'), Buffer.from(CANARY).toString('base64url')].some((f) =>
+    text.includes(f),
+  );
 
 describe('every failure becomes a plain result that names what happened and never carries the apiKey', () => {
   it.each([
@@ -152,7 +185,14 @@ describe('every failure becomes a plain result that names what happened and neve
     // A reset is marked as a lost connection and a timeout as timed out (a bulk job counts those: job-service.ts),
     // nothing else is.
     expect(Object.keys(result).sort()).toEqual(
-      ['code', 'message', 'ok', ...('retryAfterSeconds' in result ? ['retryAfterSeconds'] : []), ...(mode === 'reset' ? ['connectionLost'] : []), ...(mode === 'timeout' ? ['timedOut'] : [])].sort(),
+      [
+        'code',
+        'message',
+        'ok',
+        ...('retryAfterSeconds' in result ? ['retryAfterSeconds'] : []),
+        ...(mode === 'reset' ? ['connectionLost'] : []),
+        ...(mode === 'timeout' ? ['timedOut'] : []),
+      ].sort(),
     );
     if (mode === 'timeout') expect(result).toMatchObject({ timedOut: true });
     expect(leaks(JSON.stringify(result)), JSON.stringify(result)).toBe(false);

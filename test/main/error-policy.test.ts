@@ -61,7 +61,9 @@ describe('a locked keychain', () => {
     const r = await t.call('profiles.update', { id: remoteId, apiKey: remote.apiKey });
     expect(r).toMatchObject({ ok: false, code: 'KEYCHAIN_UNAVAILABLE' });
     const f = r as Failure;
-    expect(f.message).toBe('The OS keychain refused to store the API key for "Remote". It may be locked: unlock it and try again. Nothing was saved.');
+    expect(f.message).toBe(
+      'The OS keychain refused to store the API key for "Remote". It may be locked: unlock it and try again. Nothing was saved.',
+    );
     expect(f.detail).toBe("keychain store failed; the system's own message is in Keydesk's log.");
     expect(JSON.stringify(r)).not.toMatch(RAW);
     const entry = await lastAudit();
@@ -118,7 +120,12 @@ describe('a failure from the service', () => {
     expect(detail).toMatch(/^POST \/api\/key\/delete: .*\(HTTP 404\)$/);
     const apiKey = (await secrets.get(SANDBOX_PROFILE_ID)) ?? 'unset';
     expect(detail).not.toContain(apiKey);
-    expect(await lastAudit()).toMatchObject({ action: 'keys.delete', target: 'NO-SUCH-KEY', outcome: 'failed', message: 'The service has no key with that value.' });
+    expect(await lastAudit()).toMatchObject({
+      action: 'keys.delete',
+      target: 'NO-SUCH-KEY',
+      outcome: 'failed',
+      message: 'The service has no key with that value.',
+    });
   });
 
   it('an unreachable service: NETWORK in words, the redacted address as detail', async () => {
@@ -176,9 +183,15 @@ describe('an export that cannot be written', () => {
 describe('input the contract refuses', () => {
   it('is answered in clear words, never zod defaults', async () => {
     const cases = [
-      [await t.call('profiles.add', { name: 5, baseUrl: 'https://a.example', apiKey: 'k', extra: true } as never), 'Name: Must be text. Keydesk does not know the field "extra".'],
+      [
+        await t.call('profiles.add', { name: 5, baseUrl: 'https://a.example', apiKey: 'k', extra: true } as never),
+        'Name: Must be text. Keydesk does not know the field "extra".',
+      ],
       [await t.call('profiles.add', { baseUrl: 'https://a.example', apiKey: 'k' } as never), 'Name: This is required.'],
-      [await t.call('profiles.add', { name: 'x'.repeat(101), baseUrl: 'https://a.example', apiKey: 'k' }), 'Name: Use at most 100 characters.'],
+      [
+        await t.call('profiles.add', { name: 'x'.repeat(101), baseUrl: 'https://a.example', apiKey: 'k' }),
+        'Name: Use at most 100 characters.',
+      ],
       [await t.call('jobs.cancel', { jobId: 'not-a-uuid' }), 'Job id: Must be an id Keydesk made (a UUID).'],
       [await t.call('executions.history', { range: 'week' } as never), 'Range: Must be one of "1h", "24h", "7d", "30d", "all".'],
       [await t.call('app.status', {} as never), 'This operation takes no input.'],

@@ -48,21 +48,29 @@ afterAll(async () => {
 });
 
 describe('a generate answer read key by key', () => {
-  it.each(['detail', 'real'] as const)('gives the %s dialect\'s keys and body exactly as the plain reading does', async (dialect) => {
+  it.each(['detail', 'real'] as const)("gives the %s dialect's keys and body exactly as the plain reading does", async (dialect) => {
     const text = await answer(dialect, 2_500, `read ${dialect}`);
     const read = offMainReading(text);
     expect(read).toEqual(plainReading(text));
     expect(read.keys).toHaveLength(2_500);
     expect(read.keys?.[0]).toMatchObject({ status: 'generated', isPremium: true, note: `read ${dialect}`, expire: '2099-03-31' });
     // The real dialect leaves fields out, and says so; the detail one reports them all.
-    expect(read.keys?.[0]?.unreported).toEqual(dialect === 'real' ? ['id', 'createdAt', 'activatedAt', 'daysKey', 'lastResetAt'] : undefined);
+    expect(read.keys?.[0]?.unreported).toEqual(
+      dialect === 'real' ? ['id', 'createdAt', 'activatedAt', 'daysKey', 'lastResetAt'] : undefined,
+    );
   });
 
   it.each([
-    ['spaces and newlines everywhere', ' \n{ "message" : "ok" ,\n "generatedKeys" : [ { "value" : "A-1" , "note" : "x" } ,\n{"value":"A-2","note":"x"} ] , "success" : true }\n '],
+    [
+      'spaces and newlines everywhere',
+      ' \n{ "message" : "ok" ,\n "generatedKeys" : [ { "value" : "A-1" , "note" : "x" } ,\n{"value":"A-2","note":"x"} ] , "success" : true }\n ',
+    ],
     ['an escaped member name', '{"generated\\u004beys":[{"value":"E-1"}],"message":"escaped"}'],
     ['a second list (the last one counts)', '{"generatedKeys":[{"value":"F-1"}],"generatedKeys":[{"value":"S-1"},{"value":"S-2"}]}'],
-    ['items it cannot read among them (left out)', '{"generatedKeys":[{"value":"G-1"},{"nope":1},7,null,{"value":"G-2","extra":{"deep":[1,{"x":"]}"}]}}]}'],
+    [
+      'items it cannot read among them (left out)',
+      '{"generatedKeys":[{"value":"G-1"},{"nope":1},7,null,{"value":"G-2","extra":{"deep":[1,{"x":"]}"}]}}]}',
+    ],
     ['an empty list', '{"success":true,"generatedKeys":[]}'],
     ['no list', '{"success":false,"message":"Cooldown active","code":"COOLDOWN"}'],
     ['a list that is not one', '{"generatedKeys":{"value":"N-1"}}'],
@@ -71,7 +79,10 @@ describe('a generate answer read key by key', () => {
     ['a list, then the same member escaped, as a string', '{"generatedKeys":[{"value":"F-1"}],"generated\\u004beys":"x"}'],
     ['a string first, then the list', '{"generatedKeys":"x","generatedKeys":[{"value":"L-1"}]}'],
     ['not an object', '[{"value":"X-1"}]'],
-    ['strings with escaped quotes and brackets', '{"message":"a \\"quoted\\" ] }","generatedKeys":[{"value":"Q-1","note":"say \\"hi\\" [ ]"}]}'],
+    [
+      'strings with escaped quotes and brackets',
+      '{"message":"a \\"quoted\\" ] }","generatedKeys":[{"value":"Q-1","note":"say \\"hi\\" [ ]"}]}',
+    ],
   ])('reads %s as JSON.parse does', (_what, text) => {
     expect(offMainReading(text)).toEqual(plainReading(text));
   });
@@ -120,17 +131,20 @@ describe('the ledger writer reading an answer for main', () => {
   const ledgerValues = (profileId: string) =>
     db.queryLedger(profileId, {}, { field: 'value', dir: 'asc' }, 0, 10_000).rows.map((r) => r.value);
 
-  it.each(['detail', 'real'] as const)('hands main the %s answer as a batch and, once told to, records exactly those keys', async (dialect) => {
-    const text = await answer(dialect, 4_321, `intake ${dialect}`);
-    const intake = writer.intake();
-    const reading = await intake.read(new TextEncoder().encode(text).buffer);
-    const expected = plainReading(text);
-    expect(reading).toEqual({ json: true, value: expected.body });
-    expect(intake.batch && keysOf(intake.batch)).toEqual(expected.keys);
-    const outcome = await intake.record(`p-${dialect}`);
-    expect(outcome).toEqual({ written: 4_321, failed: 0, failure: null });
-    expect(ledgerValues(`p-${dialect}`)).toEqual((expected.keys ?? []).map((k) => k.value).sort());
-  });
+  it.each(['detail', 'real'] as const)(
+    'hands main the %s answer as a batch and, once told to, records exactly those keys',
+    async (dialect) => {
+      const text = await answer(dialect, 4_321, `intake ${dialect}`);
+      const intake = writer.intake();
+      const reading = await intake.read(new TextEncoder().encode(text).buffer);
+      const expected = plainReading(text);
+      expect(reading).toEqual({ json: true, value: expected.body });
+      expect(intake.batch && keysOf(intake.batch)).toEqual(expected.keys);
+      const outcome = await intake.record(`p-${dialect}`);
+      expect(outcome).toEqual({ written: 4_321, failed: 0, failure: null });
+      expect(ledgerValues(`p-${dialect}`)).toEqual((expected.keys ?? []).map((k) => k.value).sort());
+    },
+  );
 
   it('records nothing of an answer main let go, and says what a body that is not JSON begins with', async () => {
     const intake = writer.intake();
@@ -143,7 +157,10 @@ describe('the ledger writer reading an answer for main', () => {
     expect(ledgerValues('p-let-go')).toEqual([]);
 
     const html = writer.intake();
-    expect(await html.read(new TextEncoder().encode('<html><title>Bad Gateway</title></html>').buffer)).toEqual({ json: false, head: '<html><title>Bad Gateway</title></html>' });
+    expect(await html.read(new TextEncoder().encode('<html><title>Bad Gateway</title></html>').buffer)).toEqual({
+      json: false,
+      head: '<html><title>Bad Gateway</title></html>',
+    });
     expect(html.batch).toBeNull();
     await writer.idle();
   });
@@ -160,7 +177,14 @@ describe('keys.generate through the core', () => {
       expect(generated.values).toBeInstanceOf(Uint8Array);
       expect(generated.values.byteLength).toBeGreaterThan(3_000 * 20);
       expect(Object.keys(generated.each)).toEqual(['id']);
-      expect(generated.same).toMatchObject({ note: 'compact', status: 'generated', isPremium: false, expire: '2099-04-30', hwid: null, unreported: [] });
+      expect(generated.same).toMatchObject({
+        note: 'compact',
+        status: 'generated',
+        isPremium: false,
+        expire: '2099-04-30',
+        hwid: null,
+        unreported: [],
+      });
       await t.core.ledger.idle();
       const keys = keysOf(generated);
       const page = t.core.db.queryLedger(profileId, { text: 'compact' }, { field: 'value', dir: 'asc' }, 0, 5_000, { exact: true });

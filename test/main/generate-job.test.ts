@@ -24,7 +24,12 @@ describe.each(['detail', 'real'] as const)('a generate job of two requests (%s d
   beforeAll(async () => {
     remote = await startRemoteSandbox({ name: 'Job Shop', identifier: `job-shop-${dialect}` }, { realOnly: dialect === 'real' });
     t = await startTestCore();
-    const profile = await t.must('profiles.add', { name: 'Job Shop', baseUrl: remote.url, apiKey: remote.apiKey, serviceIdentifier: `job-shop-${dialect}` });
+    const profile = await t.must('profiles.add', {
+      name: 'Job Shop',
+      baseUrl: remote.url,
+      apiKey: remote.apiKey,
+      serviceIdentifier: `job-shop-${dialect}`,
+    });
     await t.must('profiles.select', { id: profile.id });
     profileId = profile.id;
   });
@@ -41,7 +46,10 @@ describe.each(['detail', 'real'] as const)('a generate job of two requests (%s d
       { seq: 1, target: 'batch 1', size: GENERATE_BATCH, state: 'done', code: null, message: null },
       { seq: 2, target: 'batch 2', size: 7, state: 'done', code: null, message: null },
     ]);
-    expect(await t.must('jobs.get', { jobId: started.id })).toMatchObject({ state: 'finished', counts: { done: COUNT, unknown: 0, failed: 0 } });
+    expect(await t.must('jobs.get', { jobId: started.id })).toMatchObject({
+      state: 'finished',
+      counts: { done: COUNT, unknown: 0, failed: 0 },
+    });
 
     const made = remote.store
       .inspect('SELECT keys.value FROM keys JOIN notes ON notes.id = keys.note_id WHERE notes.text = ? ORDER BY keys.value', note)
@@ -105,9 +113,19 @@ describe('a generate job whose answer cannot be read off main', () => {
   it('leaves a 2xx body it cannot read unknown ("probably created", never sent again) and records the next answer\'s keys', async () => {
     answers.push(
       { status: 201, type: 'text/html', body: '<html><title>Created</title></html>' },
-      { status: 201, type: 'application/json', body: '{"message":"ok","generatedKeys":[{"value":"ODD-1","note":"odd","isPremium":false,"expire":"2099-01-01"}]}' },
+      {
+        status: 201,
+        type: 'application/json',
+        body: '{"message":"ok","generatedKeys":[{"value":"ODD-1","note":"odd","isPremium":false,"expire":"2099-01-01"}]}',
+      },
     );
-    const started = await jobs.start('p1', { action: 'generate', count: GENERATE_BATCH + 1, expire: '2099-01-01', isPremium: false, note: 'odd' });
+    const started = await jobs.start('p1', {
+      action: 'generate',
+      count: GENERATE_BATCH + 1,
+      expire: '2099-01-01',
+      isPremium: false,
+      note: 'odd',
+    });
     if (!started.ok) throw new Error(started.message);
     await jobs.settled(started.data.id);
     expect(requests).toBe(2);

@@ -41,7 +41,14 @@ describe('first start', () => {
     expect(status.sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const { profiles } = await must('profiles.list');
     expect(profiles).toEqual([
-      expect.objectContaining({ id: 'sandbox', name: 'Local sandbox', kind: 'sandbox', hasKey: true, storage: 'session-only', serviceIdentifier: 'demo' }),
+      expect.objectContaining({
+        id: 'sandbox',
+        name: 'Local sandbox',
+        kind: 'sandbox',
+        hasKey: true,
+        storage: 'session-only',
+        serviceIdentifier: 'demo',
+      }),
     ]);
     expect(profiles[0]?.keyHint).toMatch(/^….{4}$/);
   });
@@ -76,15 +83,21 @@ describe('the sandbox profile, end to end', () => {
     expect((await must('keys.fetchGenerated', { term: keys[0]?.value ?? '' })).total).toBe(1);
   });
 
-  it('validates for real when asked (activates and binds), with this machine\'s HWID', async () => {
-    const report = await must('validation.run', { mode: 'key', keyValue: keys[0]?.value, hwid: { method: 'machine-id-raw' }, dryRun: false });
+  it("validates for real when asked (activates and binds), with this machine's HWID", async () => {
+    const report = await must('validation.run', {
+      mode: 'key',
+      keyValue: keys[0]?.value,
+      hwid: { method: 'machine-id-raw' },
+      dryRun: false,
+    });
     expect(report.outcome).toBe('success');
     expect(report.dryRun).toBe(false);
     const active = await must('keys.fetchActive', { term: report.hwid });
     expect(active.keys.map((k) => k.value)).toEqual([keys[0]?.value]);
     // What a validation learned goes to the ledger writer, not awaited by the answer.
     await core.ledger.idle();
-    const row = (await must('ledger.query', { filter: { status: 'active' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 5 })).rows;
+    const row = (await must('ledger.query', { filter: { status: 'active' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 5 }))
+      .rows;
     expect(row.map((r) => r.value)).toEqual([keys[0]?.value]);
   });
 
@@ -95,7 +108,12 @@ describe('the sandbox profile, end to end', () => {
     expect(reset.key).toMatchObject({ hwid: null, status: 'active' });
     expect(reset.key?.lastResetAt).not.toBeNull();
     expect(await must('keys.delete', { keyValue: keys[1]?.value ?? '', state: 'generated' })).toEqual({ deletedKey: keys[1]?.value });
-    const deleted = await must('ledger.query', { filter: { status: 'deleted' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 5 });
+    const deleted = await must('ledger.query', {
+      filter: { status: 'deleted' },
+      sort: { field: 'value', dir: 'asc' },
+      offset: 0,
+      limit: 5,
+    });
     expect(deleted.rows.map((r) => r.value)).toEqual([keys[1]?.value]);
     const gone = await call('keys.delete', { keyValue: keys[1]?.value ?? '' });
     expect(gone).toMatchObject({ ok: false, code: 'NOT_FOUND' });
@@ -137,12 +155,13 @@ describe('the sandbox profile, end to end', () => {
     expect(await must('keyless.lookup', { term: 'KEYLESS' })).toEqual({ entries: [], total: 0 });
   });
 
-  it('reads this machine\'s HWID under every method, saying why one is unavailable', async () => {
+  it("reads this machine's HWID under every method, saying why one is unavailable", async () => {
     const { readings } = await must('hwid.read');
     expect(readings.map((r) => r.method)).toEqual(['machine-id-hashed', 'machine-id-raw', 'windows-smbios-uuid', 'mac-base64']);
     expect(readings[0]?.value).toMatch(/^[0-9a-f]{64}$/);
     const smbios = readings[2];
-    if (process.platform !== 'win32') expect(smbios).toMatchObject({ value: null, unavailableReason: expect.stringMatching(/Windows only/) as unknown });
+    if (process.platform !== 'win32')
+      expect(smbios).toMatchObject({ value: null, unavailableReason: expect.stringMatching(/Windows only/) as unknown });
   });
 });
 
@@ -167,7 +186,12 @@ describe('bulk jobs', () => {
     expect(items.items[6]).toMatchObject({ target: 'NOT-A-KEY', code: 'NOT_FOUND' });
     expect(progress.at(-1)).toMatchObject({ id: job.id, state: 'finished', counts: { done: 6, failed: 1 } });
     // The ledger learned the new expiry of each key.
-    const ledger = await must('ledger.query', { filter: { text: 'bulk extend' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 10 });
+    const ledger = await must('ledger.query', {
+      filter: { text: 'bulk extend' },
+      sort: { field: 'value', dir: 'asc' },
+      offset: 0,
+      limit: 10,
+    });
     expect(ledger.rows.every((r) => r.expiresAt?.startsWith('2099-01-03'))).toBe(true);
   });
 
@@ -177,12 +201,23 @@ describe('bulk jobs', () => {
     expect(started.total).toBe(25);
     expect(await settled(started.id)).toMatchObject({ state: 'finished', counts: { done: 25 } });
     expect((await must('keys.fetchGenerated', { term: 'bulk by filter' })).total).toBe(0);
-    const deleted = await must('ledger.query', { filter: { text: 'bulk by filter', status: 'deleted' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 100 });
+    const deleted = await must('ledger.query', {
+      filter: { text: 'bulk by filter', status: 'deleted' },
+      sort: { field: 'value', dir: 'asc' },
+      offset: 0,
+      limit: 100,
+    });
     expect(deleted.total).toBe(25);
   });
 
   it('outlives whoever started it: a reload finds it in jobs.list, follows it and cancels it', async () => {
-    const made = await must('jobs.start', { action: 'generate', count: 400, expire: '2099-01-01', isPremium: false, note: 'bulk reattach' });
+    const made = await must('jobs.start', {
+      action: 'generate',
+      count: 400,
+      expire: '2099-01-01',
+      isPremium: false,
+      note: 'bulk reattach',
+    });
     expect((await settled(made.id)).counts.done).toBe(400);
     await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 1 });
     try {
@@ -215,7 +250,13 @@ describe('bulk jobs', () => {
   });
 
   it('generates more than one request takes as a job of batches, recorded in the ledger', async () => {
-    const started = await must('jobs.start', { action: 'generate', count: 100_001, expire: '2099-01-01', isPremium: false, note: 'bulk two batches' });
+    const started = await must('jobs.start', {
+      action: 'generate',
+      count: 100_001,
+      expire: '2099-01-01',
+      isPremium: false,
+      note: 'bulk two batches',
+    });
     const job = await settled(started.id);
     // Items first: a batch that did not finish shows its code and message here.
     expect((await must('jobs.items', { jobId: job.id, offset: 0, limit: 10 })).items).toEqual([
@@ -231,7 +272,9 @@ describe('bulk jobs', () => {
     expect(await must('ledger.query', { ...query, exactCount: true })).toMatchObject({ total: 100_001, totalCapped: false });
     // Its keys export whole, across both requests, as the ledger has them.
     const exported = await must('jobs.export', { jobId: job.id, format: 'csv', what: 'keys' });
-    const lines = readFileSync(exported.path ?? '', 'utf8').trim().split('\n');
+    const lines = readFileSync(exported.path ?? '', 'utf8')
+      .trim()
+      .split('\n');
     expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,checkedByKeydeskAt');
     expect(lines).toHaveLength(100_002);
     expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(100_001);
@@ -253,14 +296,19 @@ describe('bulk jobs', () => {
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 12 })).toEqual({ ceiling: 12, isDefault: false });
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 64 })).toEqual({ ceiling: 64, isDefault: true });
     expect(await must('jobs.getCeiling', { profileId: SANDBOX_PROFILE_ID })).toEqual({ ceiling: 64, isDefault: true });
-    expect(await call('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 0 })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    expect(await call('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 0 })).toMatchObject({
+      ok: false,
+      code: 'INVALID_INPUT',
+    });
   });
 
   it("exports every item with its outcome in product words, and an extend's new expiry as the service gave it", async () => {
     const job = (await must('jobs.list')).jobs.find((j) => j.action === 'extend');
     if (!job) throw new Error('no extend job');
     const r = await must('jobs.export', { jobId: job.id, format: 'csv' });
-    const lines = readFileSync(r.path ?? '', 'utf8').trim().split('\n');
+    const lines = readFileSync(r.path ?? '', 'utf8')
+      .trim()
+      .split('\n');
     expect(lines[0]).toBe('key,outcome,newExpiry,reasonCode,reason');
     expect(lines).toHaveLength(8);
     // The six keys were made to expire 2099-01-01 and extended by 2 days.
@@ -285,13 +333,23 @@ describe('remote profiles', () => {
   it('adds a remote service after checking its key, and works against it once selected', async () => {
     const p = await must('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: remote.apiKey, serviceIdentifier: 'remote-co' });
     remoteId = p.id;
-    expect(p).toMatchObject({ kind: 'remote', validationUrl: `${remote.url}/v2_validation`, hasKey: true, keyHint: `…${remote.apiKey.slice(-4)}` });
+    expect(p).toMatchObject({
+      kind: 'remote',
+      validationUrl: `${remote.url}/v2_validation`,
+      hasKey: true,
+      keyHint: `…${remote.apiKey.slice(-4)}`,
+    });
     await must('profiles.select', { id: p.id });
     const gen = await must('keys.generate', { expire: '2099-01-01', count: 1, isPremium: false, note: 'on remote' });
     expect(remote.store.searchKeys(1, 'generated', 'on remote', 10, 0).total).toBe(1);
     const refused = await call('validation.run', { mode: 'key', keyValue: batchValues(gen.generated)[0], hwid: { custom: 'HW-R' } });
     expect(refused).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION' });
-    const report = await must('validation.run', { mode: 'key', keyValue: batchValues(gen.generated)[0], hwid: { custom: 'HW-R' }, confirmActivation: true });
+    const report = await must('validation.run', {
+      mode: 'key',
+      keyValue: batchValues(gen.generated)[0],
+      hwid: { custom: 'HW-R' },
+      confirmActivation: true,
+    });
     expect(report).toMatchObject({ outcome: 'success', dryRun: false });
   });
 
@@ -312,7 +370,18 @@ describe('records', () => {
     const { entries, total } = await must('audit.list', { filter: {}, offset: 0, limit: 1000 });
     expect(total).toBeGreaterThan(20);
     const actions = new Set(entries.map((e) => e.action));
-    for (const a of ['keys.generate', 'keys.extend', 'keys.resetHwid', 'keys.delete', 'executions.push', 'keyless.add', 'keyless.delete', 'profiles.add', 'profiles.remove', 'validation.run']) {
+    for (const a of [
+      'keys.generate',
+      'keys.extend',
+      'keys.resetHwid',
+      'keys.delete',
+      'executions.push',
+      'keyless.add',
+      'keyless.delete',
+      'profiles.add',
+      'profiles.remove',
+      'validation.run',
+    ]) {
       expect(actions, a).toContain(a);
     }
     expect(entries.some((e) => e.outcome === 'failed' && e.action === 'profiles.add')).toBe(true);
@@ -322,8 +391,12 @@ describe('records', () => {
 
   it('exports the ledger as CSV and the filtered activity as JSON to the path the user chose', async () => {
     const csv = await must('ledger.export', { filter: { text: 'spring' }, sort: { field: 'createdAt', dir: 'desc' }, format: 'csv' });
-    const lines = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('value,note,status,statusNotReadBack,isPremium,expiresAt,expiryNotReadBack,daysKey,hwid,hwidNotReadBack,createdAt,checkedByKeydeskAt');
+    const lines = readFileSync(csv.path ?? '', 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines[0]).toBe(
+      'value,note,status,statusNotReadBack,isPremium,expiresAt,expiryNotReadBack,daysKey,hwid,hwidNotReadBack,createdAt,checkedByKeydeskAt',
+    );
     expect(lines).toHaveLength(4);
     const json = await must('audit.export', { filter: { outcome: 'failed' }, format: 'json' });
     const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as { outcome: string }[];
@@ -335,32 +408,45 @@ describe('records', () => {
   describe('All keys export order', () => {
     beforeAll(async () => {
       // Batches that differ in every sortable column but the last seen time.
-      for (const [expire, note] of [['2098-03-01', 'order-b'], ['2099-07-01', 'order-c'], ['2097-01-01', 'order-a']] as const) {
+      for (const [expire, note] of [
+        ['2098-03-01', 'order-b'],
+        ['2099-07-01', 'order-c'],
+        ['2097-01-01', 'order-a'],
+      ] as const) {
         await must('keys.generate', { expire, count: 2, isPremium: false, note });
       }
       await core.ledger.idle();
     });
-  it.each([
-    { field: 'value', dir: 'asc' },
-    { field: 'expiresAt', dir: 'desc' },
-    { field: 'note', dir: 'asc' },
-    { field: 'status', dir: 'desc' },
-    { field: 'createdAt', dir: 'desc' },
-  ] as const)('exports All keys in the order the table shows them, sorted by $field $dir', async (sort) => {
-    const filter = { text: 'order-' };
-    const shown = await must('ledger.query', { filter, sort, offset: 0, limit: 100 });
-    expect(shown.total).toBe(6);
-    const json = await must('ledger.export', { filter, sort, format: 'json' });
-    const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as { value: string }[];
-    expect(rows.map((r) => r.value)).toEqual(shown.rows.map((r) => r.value));
-  });
+    it.each([
+      { field: 'value', dir: 'asc' },
+      { field: 'expiresAt', dir: 'desc' },
+      { field: 'note', dir: 'asc' },
+      { field: 'status', dir: 'desc' },
+      { field: 'createdAt', dir: 'desc' },
+    ] as const)('exports All keys in the order the table shows them, sorted by $field $dir', async (sort) => {
+      const filter = { text: 'order-' };
+      const shown = await must('ledger.query', { filter, sort, offset: 0, limit: 100 });
+      expect(shown.total).toBe(6);
+      const json = await must('ledger.export', { filter, sort, format: 'json' });
+      const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as { value: string }[];
+      expect(rows.map((r) => r.value)).toEqual(shown.rows.map((r) => r.value));
+    });
   });
 
   it('exports a generated batch, in its order, as CSV a spreadsheet reads safely and as JSON', async () => {
-    const { generated } = await must('keys.generate', { expire: '2099-01-01', count: 3, isPremium: true, note: '=SUM(A1), "quoted"', expiresByDaysKey: true, daysKey: 30 });
+    const { generated } = await must('keys.generate', {
+      expire: '2099-01-01',
+      count: 3,
+      isPremium: true,
+      note: '=SUM(A1), "quoted"',
+      expiresByDaysKey: true,
+      daysKey: 30,
+    });
     const keyValues = batchValues(generated).reverse();
     const csv = await must('keys.export', { keyValues, format: 'csv' });
-    const lines = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
+    const lines = readFileSync(csv.path ?? '', 'utf8')
+      .trim()
+      .split('\n');
     expect(lines).toHaveLength(4);
     // The note would run as a formula in a spreadsheet: it is quoted, its quotes doubled, and it starts with '.
     lines.slice(1).forEach((line, i) => {
@@ -368,7 +454,9 @@ describe('records', () => {
     });
     const json = await must('keys.export', { keyValues, format: 'json' });
     const rows = JSON.parse(readFileSync(json.path ?? '', 'utf8')) as LedgerRow[];
-    expect(rows.map((r) => [r.value, r.note, r.isPremium, r.daysKey, r.status])).toEqual(keyValues.map((v) => [v, '=SUM(A1), "quoted"', true, 30, 'generated']));
+    expect(rows.map((r) => [r.value, r.note, r.isPremium, r.daysKey, r.status])).toEqual(
+      keyValues.map((v) => [v, '=SUM(A1), "quoted"', true, 30, 'generated']),
+    );
     // Keydesk's bookkeeping time is named for what it is, not as customer activity ("last seen").
     expect(Object.keys(rows[0] ?? {})).toContain('checkedByKeydeskAt');
     expect(Object.keys(rows[0] ?? {})).not.toContain('lastSeenAt');
@@ -376,7 +464,12 @@ describe('records', () => {
 
   it('writes no apiKey to any file under userData, in any form', async () => {
     const sandboxKey = await secrets.get(SANDBOX_PROFILE_ID);
-    const forms = [sandboxKey ?? 'x', remote.apiKey].flatMap((k) => [k, encodeURIComponent(k), Buffer.from(k).toString('base64'), Buffer.from(k).toString('base64url')]);
+    const forms = [sandboxKey ?? 'x', remote.apiKey].flatMap((k) => [
+      k,
+      encodeURIComponent(k),
+      Buffer.from(k).toString('base64'),
+      Buffer.from(k).toString('base64url'),
+    ]);
     const files = listFiles(userData);
     expect(files.some((f) => f.endsWith('keydesk.db'))).toBe(true);
     for (const f of files) {

@@ -47,6 +47,8 @@ describe('executions.history over 1,000,000 samples', () => {
     expect(after.buckets[0]?.min).toBe(0);
     expect(after.buckets.at(-1)?.max).toBe(N - 1);
     // Thinning ran an hour "later": what was the last 24 hours then is whole, but for the hour that aged.
-    expect((await t.must('executions.history', { range: '24h', points: 4_000 })).samples).toBeGreaterThanOrEqual(before.samples - 3_600 / 5);
+    expect((await t.must('executions.history', { range: '24h', points: 4_000 })).samples).toBeGreaterThanOrEqual(
+      before.samples - 3_600 / 5,
+    );
   }, 180_000);
 });

@@ -9,7 +9,10 @@ import { tempDir } from '../support/temp-dir.ts';
 function jobFile(): { file: string; db: LocalDb } {
   const file = join(tempDir('keydesk-writer-'), 'keydesk.db');
   const db = new LocalDb(file);
-  db.createJob({ id: 'j', profileId: 'p', action: 'delete', params: '{}', createdAt: new Date().toISOString() }, { keyValues: ['K-1', 'K-2', 'K-3'] });
+  db.createJob(
+    { id: 'j', profileId: 'p', action: 'delete', params: '{}', createdAt: new Date().toISOString() },
+    { keyValues: ['K-1', 'K-2', 'K-3'] },
+  );
   return { file, db };
 }
 

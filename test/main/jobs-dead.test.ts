@@ -88,7 +88,9 @@ afterAll(async () => {
 
 describe('a bulk delete whose service dies mid-job, through the real core', () => {
   it('stops sending after a run of failed connections and a failed probe, ends interrupted saying why with the unsent keys pending, and a resume finishes them', async () => {
-    const keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: KEYS, isPremium: false, note: 'dead batch' })).generated);
+    const keys = batchValues(
+      (await t.must('keys.generate', { expire: '2099-01-31', count: KEYS, isPremium: false, note: 'dead batch' })).generated,
+    );
     await t.core.ledger.idle();
 
     const job = await t.must('jobs.start', { action: 'delete', target: { keyValues: keys } });
@@ -110,8 +112,14 @@ describe('a bulk delete whose service dies mid-job, through the real core', () =
     expect(end.counts.pending).toBe(KEYS - deletes.length);
     expect(end.counts.done).toBeLessThanOrEqual(KILL_AT - 1);
     const { items } = await t.must('jobs.items', { jobId: job.id, offset: 0, limit: 200 });
-    const pending = items.filter((i) => i.state === 'pending').map((i) => i.target).sort();
-    const failedOrUnknown = items.filter((i) => i.state === 'unknown' || i.state === 'failed').map((i) => i.target).sort();
+    const pending = items
+      .filter((i) => i.state === 'pending')
+      .map((i) => i.target)
+      .sort();
+    const failedOrUnknown = items
+      .filter((i) => i.state === 'unknown' || i.state === 'failed')
+      .map((i) => i.target)
+      .sort();
     expect(pending).toEqual(keys.filter((k) => !deletes.includes(k)).sort());
     // Those sent into the dead service (and any on the sandbox's wire as it died) keep their states: it may or may
     // not have acted (the client cannot tell); every key sent is done or one of them.
@@ -131,7 +139,10 @@ describe('a bulk delete whose service dies mid-job, through the real core', () =
     expect(deletes.slice(sentBefore).sort()).toEqual(pending);
     // On the sandbox itself: the keys the resume sent are gone; those sent into the dead service never reached it
     // and were not sent again, so they are still there (the job calls them unknown: it could not tell).
-    const direct = new ServiceClient({ baseUrl: sandbox.url, validationUrl: `${sandbox.url}/v2_validation`, apiKey }, { retryDelaysMs: [] });
+    const direct = new ServiceClient(
+      { baseUrl: sandbox.url, validationUrl: `${sandbox.url}/v2_validation`, apiKey },
+      { retryDelaysMs: [] },
+    );
     for (const value of pending.slice(0, 5)) expect((await direct.fetchGenerated(value)).ok, value).toBe(false);
     for (const value of deletes.slice(KILL_AT - 1, sentBefore)) {
       const r = await direct.fetchGenerated(value);

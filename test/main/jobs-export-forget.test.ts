@@ -24,7 +24,10 @@ afterAll(async () => {
 /** A stopped delete job of N items, and a fresh pipe for its export. */
 function stoppedJob(): string {
   const id = randomUUID();
-  t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: new Date().toISOString() }, { keyValues: Array.from({ length: N }, (_, i) => `NOT-A-KEY-${String(i).padStart(7, '0')}`) });
+  t.core.db.createJob(
+    { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: new Date().toISOString() },
+    { keyValues: Array.from({ length: N }, (_, i) => `NOT-A-KEY-${String(i).padStart(7, '0')}`) },
+  );
   t.core.db.setJobState(id, 'finished', null, new Date().toISOString());
   pipe = join(dir, `${id}.csv`);
   execFileSync('mkfifo', [pipe]);

@@ -61,7 +61,10 @@ function runningJob(): JobSummary | undefined {
 
 function forward(upstream: string, req: IncomingMessage, body: string, res: ServerResponse, arrival: Arrival | null): () => void {
   const url = new URL(req.url ?? '/', upstream);
-  const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+  const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<
+    string,
+    string
+  >;
   return () => {
     forwards.push(
       fetch(url, { method: req.method ?? 'GET', headers, body: req.method === 'GET' ? null : body }).then(async (up) => {
@@ -79,7 +82,10 @@ beforeAll(async () => {
   const db = join(tempDir('keydesk-hang-'), 'sandbox.db');
   const service = createService(db, 'Hung Shop', 'hung-shop');
   sandbox = await startSandbox({ db });
-  direct = new ServiceClient({ baseUrl: sandbox.url, validationUrl: `${sandbox.url}/v2_validation`, apiKey: service.apiKey }, { retryDelaysMs: [] });
+  direct = new ServiceClient(
+    { baseUrl: sandbox.url, validationUrl: `${sandbox.url}/v2_validation`, apiKey: service.apiKey },
+    { retryDelaysMs: [] },
+  );
   proxy = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8').on('data', (d: string) => (body += d));
@@ -95,7 +101,14 @@ beforeAll(async () => {
         holding = true;
       }
       const job = runningJob();
-      const arrival: Arrival = { key: url.searchParams.get('keyValue') ?? '', held: holding, sentThen: job?.counts.sent ?? -1, unknownThen: job?.counts.unknown ?? -1, answered: false, gone: false };
+      const arrival: Arrival = {
+        key: url.searchParams.get('keyValue') ?? '',
+        held: holding,
+        sentThen: job?.counts.sent ?? -1,
+        unknownThen: job?.counts.unknown ?? -1,
+        answered: false,
+        gone: false,
+      };
       arrivals.push(arrival);
       res.on('close', () => {
         if (arrival.answered) return;
@@ -112,7 +125,12 @@ beforeAll(async () => {
   // A short wait for an answer (the client's own option), so a held request is unknown within the test's time.
   t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 3_000, bodyMs: 3_000 }, retryDelaysMs: [] } });
   t.core.on('jobs.progress', (s) => events.push({ ...s, at: Date.now() }));
-  const profile = await t.must('profiles.add', { name: 'Hung Shop', baseUrl: base, apiKey: service.apiKey, serviceIdentifier: 'hung-shop' });
+  const profile = await t.must('profiles.add', {
+    name: 'Hung Shop',
+    baseUrl: base,
+    apiKey: service.apiKey,
+    serviceIdentifier: 'hung-shop',
+  });
   profileId = profile.id;
   await t.must('profiles.select', { id: profile.id });
   t.core.jobs.setCeiling(profile.id, CEILING);
@@ -133,7 +151,9 @@ async function expiryOnSandbox(value: string): Promise<string | null> {
 
 describe('a bulk extend whose service stops answering, through the real core', () => {
   it('sends one probe at a time into the hang, says the service is not answering and since when, and after it applies each done key once and leaves the hung ones unknown, never sent again', async () => {
-    const keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: KEYS, isPremium: false, note: 'hang batch' })).generated);
+    const keys = batchValues(
+      (await t.must('keys.generate', { expire: '2099-01-31', count: KEYS, isPremium: false, note: 'hang batch' })).generated,
+    );
     await t.core.ledger.idle();
     const before = new Date(Date.UTC(2099, 0, 31, 23, 59, 59, 999)).toISOString();
     const after = new Date(Date.UTC(2099, 1, 5, 23, 59, 59, 999)).toISOString();
@@ -185,8 +205,14 @@ describe('a bulk extend whose service stops answering, through the real core', (
     expect(ofJob.slice(lastSaid + 1).some((e) => e.state === 'running' && e.notAnswering === undefined)).toBe(true);
     expect(end.counts.done + end.counts.unknown).toBe(KEYS);
     const { items } = await t.must('jobs.items', { jobId: job.id, offset: 0, limit: 100 });
-    const unknown = items.filter((i) => i.state === 'unknown').map((i) => i.target).sort();
-    const done = items.filter((i) => i.state === 'done').map((i) => i.target).sort();
+    const unknown = items
+      .filter((i) => i.state === 'unknown')
+      .map((i) => i.target)
+      .sort();
+    const done = items
+      .filter((i) => i.state === 'done')
+      .map((i) => i.target)
+      .sort();
 
     // Each key's extend reached the server exactly once: nothing was sent again, the unknown ones included.
     const times = new Map<string, number>();
@@ -194,7 +220,12 @@ describe('a bulk extend whose service stops answering, through the real core', (
     expect([...times.keys()].sort()).toEqual([...keys].sort());
     expect([...times.values()].every((n) => n === 1)).toBe(true);
     // The unknown items are exactly those whose requests the client gave up on: the ones that hung.
-    expect(unknown).toEqual(arrivals.filter((a) => a.gone).map((a) => a.key).sort());
+    expect(unknown).toEqual(
+      arrivals
+        .filter((a) => a.gone)
+        .map((a) => a.key)
+        .sort(),
+    );
     expect(unknown.length).toBeGreaterThanOrEqual(heldCount - 1);
     expect(arrivals.filter((a) => a.gone).every((a) => a.held)).toBe(true);
 
@@ -203,7 +234,9 @@ describe('a bulk extend whose service stops answering, through the real core', (
     for (const value of done) expect(await expiryOnSandbox(value), value).toBe(after);
     for (const value of unknown) expect(await expiryOnSandbox(value), value).toBe(after);
     // The ledger does not state the expiry seen before as fact for the unknown ones.
-    const rows = (await t.must('ledger.query', { filter: { text: 'hang batch' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 100 })).rows;
+    const rows = (
+      await t.must('ledger.query', { filter: { text: 'hang batch' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 100 })
+    ).rows;
     expect(rows.filter((r) => r.expiryStale).map((r) => r.value)).toEqual(unknown);
   });
 });

@@ -43,7 +43,12 @@ describe('forgetting a job', () => {
     expect(await t.call('jobs.items', { jobId: extend.id, offset: 0, limit: 10 })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect(t.core.db.jobItems(extend.id, undefined, 0, 10)).toEqual({ items: [], total: 0 });
     await t.core.ledger.idle();
-    const ledger = await t.must('ledger.query', { filter: { text: 'forget me' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 100 });
+    const ledger = await t.must('ledger.query', {
+      filter: { text: 'forget me' },
+      sort: { field: 'value', dir: 'asc' },
+      offset: 0,
+      limit: 100,
+    });
     expect(ledger.total).toBe(30);
     expect(ledger.rows.every((r) => r.expiresAt?.startsWith('2099-01-02'))).toBe(true);
     expect((await t.must('audit.list', { filter: {}, offset: 0, limit: 1 })).total).toBe(auditBefore);
@@ -52,7 +57,9 @@ describe('forgetting a job', () => {
     await t.must('jobs.forget', { jobId: made.id });
     expect((await t.must('jobs.list')).jobs).toEqual([]);
     expect([...t.core.db.iterateJobKeys(made.id, SANDBOX_PROFILE_ID)]).toEqual([]);
-    expect((await t.must('ledger.query', { filter: { text: 'forget me' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 })).total).toBe(30);
+    expect(
+      (await t.must('ledger.query', { filter: { text: 'forget me' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 })).total,
+    ).toBe(30);
   });
 
   it('refuses a job main still runs, in words, and removes it once it has stopped', async () => {
@@ -62,7 +69,11 @@ describe('forgetting a job', () => {
     try {
       const started = await t.must('jobs.start', { action: 'extend', target: { filter: { text: 'forget running' } }, days: 1 });
       const refused = await t.call('jobs.forget', { jobId: started.id });
-      expect(refused).toMatchObject({ ok: false, code: 'CONFLICT', message: 'That job is still running: cancel it and wait for it to end, then remove it.' });
+      expect(refused).toMatchObject({
+        ok: false,
+        code: 'CONFLICT',
+        message: 'That job is still running: cancel it and wait for it to end, then remove it.',
+      });
       await t.must('jobs.cancel', { jobId: started.id });
       const stopped = await settled(started.id);
       expect(stopped.state).toBe('cancelled');
@@ -109,7 +120,10 @@ describe('listing older jobs', () => {
     const ids = Array.from({ length: 45 }, () => randomUUID());
     ids.forEach((id, i) => {
       const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, 45 - i)).toISOString();
-      t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: [`NOT-A-KEY-O${String(i)}`] });
+      t.core.db.createJob(
+        { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
+        { keyValues: [`NOT-A-KEY-O${String(i)}`] },
+      );
       const state: JobState = i >= 20 && i <= 22 ? 'interrupted' : 'finished';
       t.core.db.setJobState(id, state, null, createdAt);
     });
@@ -137,7 +151,10 @@ describe('listing as many jobs as main lists', () => {
     for (let i = have; i < JOBS_LIST_MAX + 5; i++) {
       const id = randomUUID();
       const at = new Date(Date.UTC(2019, 0, 1, 0, 0, 0, i)).toISOString();
-      t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: at }, { keyValues: ['NOT-A-KEY-M'] });
+      t.core.db.createJob(
+        { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: at },
+        { keyValues: ['NOT-A-KEY-M'] },
+      );
       t.core.db.setJobState(id, 'finished', null, at);
     }
     const shorter = await t.must('jobs.list', { recent: JOBS_LIST_MAX - 20 });
@@ -153,7 +170,10 @@ describe('a resume waiting for the ledger', () => {
   it('lists the job as starting, not as it stopped, refuses a second resume, and runs it once the ledger is done', async () => {
     const id = randomUUID();
     const createdAt = new Date().toISOString();
-    t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: ['NOT-A-KEY-S1', 'NOT-A-KEY-S2'] });
+    t.core.db.createJob(
+      { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
+      { keyValues: ['NOT-A-KEY-S1', 'NOT-A-KEY-S2'] },
+    );
     t.core.db.setJobState(id, 'cancelled', null, createdAt);
     const heard: JobSummary[] = [];
     const off = t.core.on('jobs.progress', (s) => {
@@ -173,9 +193,15 @@ describe('a resume waiting for the ledger', () => {
       expect(await t.must('jobs.get', { jobId: id })).toMatchObject({ state: 'running', finishedAt: null });
       // A window that follows events hears it too, and one on another profile is told it is about to send.
       expect(heard.at(-1)).toMatchObject({ state: 'running', finishedAt: null });
-      expect(t.core.jobs.runningElsewhere('another-profile')).toMatchObject([{ id, state: 'running', finishedAt: null, startingSince: listed?.startingSince }]);
+      expect(t.core.jobs.runningElsewhere('another-profile')).toMatchObject([
+        { id, state: 'running', finishedAt: null, startingSince: listed?.startingSince },
+      ]);
       expect(t.core.jobs.runningElsewhere(SANDBOX_PROFILE_ID)).toEqual([]);
-      expect(await t.call('jobs.resume', { jobId: id })).toMatchObject({ ok: false, code: 'CONFLICT', message: 'That job is already running.' });
+      expect(await t.call('jobs.resume', { jobId: id })).toMatchObject({
+        ok: false,
+        code: 'CONFLICT',
+        message: 'That job is already running.',
+      });
       expect(await t.call('jobs.forget', { jobId: id })).toMatchObject({ ok: false, code: 'CONFLICT' });
       release();
       const answer = await resumed;
@@ -192,12 +218,18 @@ describe('a resume waiting for the ledger', () => {
 
   it('lists a job it is getting ready to resume however old, last (the oldest), and no longer counts it among the older jobs not shown', async () => {
     const id = randomUUID();
-    t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: '2020-01-01T00:00:00.000Z' }, { keyValues: ['NOT-A-KEY-O1'] });
+    t.core.db.createJob(
+      { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: '2020-01-01T00:00:00.000Z' },
+      { keyValues: ['NOT-A-KEY-O1'] },
+    );
     t.core.db.setJobState(id, 'cancelled', null, '2020-01-01T00:00:01.000Z');
     for (let i = 0; i < 20; i++) {
       const newer = randomUUID();
       const at = new Date(Date.UTC(2020, 0, 2, 0, 0, i)).toISOString();
-      t.core.db.createJob({ id: newer, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: at }, { keyValues: ['NOT-A-KEY-N'] });
+      t.core.db.createJob(
+        { id: newer, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: at },
+        { keyValues: ['NOT-A-KEY-N'] },
+      );
       t.core.db.setJobState(newer, 'finished', null, at);
     }
     const before = await t.must('jobs.list');
@@ -254,10 +286,17 @@ describe('a resume waiting for the ledger', () => {
       expect(cancelled.ok && cancelled.data.startingSince).toBeUndefined();
       // The resume answers with the job as it ended, without waiting for the ledger.
       const answer = await resumed;
-      expect(answer).toMatchObject({ ok: true, data: { id, state: 'cancelled', reason: null, counts: { pending: 2, unknown: 1, sent: 0, done: 0, failed: 0 } } });
+      expect(answer).toMatchObject({
+        ok: true,
+        data: { id, state: 'cancelled', reason: null, counts: { pending: 2, unknown: 1, sent: 0, done: 0, failed: 0 } },
+      });
       expect(answer.ok && answer.data.finishedAt).toEqual(expect.any(String));
       // Every window hears the end.
-      expect(heard.at(-1)).toMatchObject({ state: 'cancelled', finishedAt: answer.ok ? answer.data.finishedAt : '', counts: { pending: 2, unknown: 1 } });
+      expect(heard.at(-1)).toMatchObject({
+        state: 'cancelled',
+        finishedAt: answer.ok ? answer.data.finishedAt : '',
+        counts: { pending: 2, unknown: 1 },
+      });
       expect(heard.at(-1)?.startingSince).toBeUndefined();
       expect(t.core.db.job(id)).toMatchObject({ state: 'cancelled', reason: null });
       // Its items as they stood: the unknown one unknown (not held to be sent again), the others not sent.
@@ -298,13 +337,31 @@ describe('a resume waiting for the ledger', () => {
     // Another job's generate under way: its answer read on the writer's thread, its keys held until judged. The
     // ledger is not idle until then, however long that is (a generate job's next batch is read meanwhile).
     const intake = t.core.ledger.intake();
-    const body = JSON.stringify({ message: 'Generated.', generatedKeys: [{ value: 'HELD1-HELD1-HELD1-HELD1-HELD1', note: 'held', expiresAt: '2099-01-01T00:00:00.000Z', isPremium: false }] });
+    const body = JSON.stringify({
+      message: 'Generated.',
+      generatedKeys: [{ value: 'HELD1-HELD1-HELD1-HELD1-HELD1', note: 'held', expiresAt: '2099-01-01T00:00:00.000Z', isPremium: false }],
+    });
     await intake.read(new TextEncoder().encode(body).buffer);
     expect(intake.batch?.count).toBe(1);
     let idle = false;
     void t.core.ledger.idle().then(() => (idle = true));
     // A write queued before the resume: the resume waits for it.
-    const before = { id: '', value: 'QUEUED-BEFORE-RESUME', note: 'queued before', status: 'generated' as const, isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt, activatedAt: null, lastResetAt: null, serviceId: '' };
+    const before = {
+      id: '',
+      value: 'QUEUED-BEFORE-RESUME',
+      note: 'queued before',
+      status: 'generated' as const,
+      isPremium: false,
+      expire: '2099-01-01',
+      expiresByDaysKey: false,
+      daysKey: null,
+      expiresAt: null,
+      hwid: null,
+      createdAt,
+      activatedAt: null,
+      lastResetAt: null,
+      serviceId: '',
+    };
     let written = false;
     void t.core.ledger.recordKeys(SANDBOX_PROFILE_ID, [before]).then(() => (written = true));
     try {
@@ -326,11 +383,19 @@ describe('a resume waiting for the ledger', () => {
     const remote = await startRemoteSandbox({ name: 'Other Shop', identifier: 'other-shop' });
     let release = (): void => undefined;
     try {
-      const other = await own.must('profiles.add', { name: 'Other Shop', baseUrl: remote.url, apiKey: remote.apiKey, serviceIdentifier: 'other-shop' });
+      const other = await own.must('profiles.add', {
+        name: 'Other Shop',
+        baseUrl: remote.url,
+        apiKey: remote.apiKey,
+        serviceIdentifier: 'other-shop',
+      });
       await own.must('profiles.select', { id: SANDBOX_PROFILE_ID });
       const id = randomUUID();
       const createdAt = new Date().toISOString();
-      own.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: ['NOT-A-KEY-P1', 'NOT-A-KEY-P2'] });
+      own.core.db.createJob(
+        { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
+        { keyValues: ['NOT-A-KEY-P1', 'NOT-A-KEY-P2'] },
+      );
       own.core.db.setJobState(id, 'cancelled', null, createdAt);
       const recorded = new Promise<void>((r) => (release = r));
       const flushed = own.core.ledger.flushed.bind(own.core.ledger);

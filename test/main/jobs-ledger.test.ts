@@ -41,7 +41,13 @@ describe.each([
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'test-key' }, { retryDelaysMs: [] });
-    const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'sandbox' }), clientFor: () => Promise.resolve(client), emit: () => undefined, ...(jobWrites ? { writes: jobWrites } : {}) });
+    const jobs = new JobService({
+      db,
+      profile: (id) => ({ id, name: 'Fake', kind: 'sandbox' }),
+      clientFor: () => Promise.resolve(client),
+      emit: () => undefined,
+      ...(jobWrites ? { writes: jobWrites } : {}),
+    });
     try {
       const keys = Array.from({ length: 1_500 }, (_, i) => `G${String(i).padStart(5, '0')}`);
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys } });
@@ -53,7 +59,9 @@ describe.each([
       expect(seen.filter((s) => s.state !== 'sent')).toEqual([]);
       const states = reader.prepare('SELECT state, count(*) AS n FROM job_items GROUP BY state').all();
       expect(states).toEqual([{ state: 'done', n: 1_500 }]);
-      expect((reader.prepare("SELECT count(*) AS n FROM audit WHERE action = 'keys.delete' AND outcome = 'ok'").get() as { n: number }).n).toBe(1_500);
+      expect(
+        (reader.prepare("SELECT count(*) AS n FROM audit WHERE action = 'keys.delete' AND outcome = 'ok'").get() as { n: number }).n,
+      ).toBe(1_500);
       expect(db.job(started.data.id)?.state).toBe('finished');
     } finally {
       await jobs.close();
@@ -73,12 +81,20 @@ describe('the ledger after bulk extend, HWID reset and delete (full-dialect sand
   beforeAll(async () => {
     remote = await startRemoteSandbox({ name: 'Index Shop', identifier: 'index-shop' });
     t = await startTestCore();
-    const profile = await t.must('profiles.add', { name: 'Index Shop', baseUrl: remote.url, apiKey: remote.apiKey, serviceIdentifier: 'index-shop' });
+    const profile = await t.must('profiles.add', {
+      name: 'Index Shop',
+      baseUrl: remote.url,
+      apiKey: remote.apiKey,
+      serviceIdentifier: 'index-shop',
+    });
     await t.must('profiles.select', { id: profile.id });
     profileId = profile.id;
-    keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 8, isPremium: false, note: 'Index Batch' })).generated).sort();
+    keys = batchValues(
+      (await t.must('keys.generate', { expire: '2099-01-31', count: 8, isPremium: false, note: 'Index Batch' })).generated,
+    ).sort();
     // Six of them bound to a HWID, and the ledger told so by a lookup.
-    for (const [i, v] of keys.slice(0, 6).entries()) await t.must('validation.run', { mode: 'key', keyValue: v, hwid: { custom: `HW-IDX-${i}` }, confirmActivation: true });
+    for (const [i, v] of keys.slice(0, 6).entries())
+      await t.must('validation.run', { mode: 'key', keyValue: v, hwid: { custom: `HW-IDX-${i}` }, confirmActivation: true });
     await t.must('keys.lookup', { term: 'Index Batch' });
     await t.core.ledger.idle();
   });
@@ -105,7 +121,8 @@ describe('the ledger after bulk extend, HWID reset and delete (full-dialect sand
       // The text index still holds every row: by note, and each by its value.
       expect(found('index batch')).toEqual(keys.filter((k) => k !== d4).sort());
       expect(found('Index Batch')).toHaveLength(7);
-      for (const v of keys) expect(second.ledgerValues(profileId, { text: v, status: v === d4 ? 'deleted' : undefined }, 10).values).toEqual([v]);
+      for (const v of keys)
+        expect(second.ledgerValues(profileId, { text: v, status: v === d4 ? 'deleted' : undefined }, 10).values).toEqual([v]);
       // Extended keys keep their HWID in the index; reset keys are no longer found by the HWID they had.
       expect(found('hw-idx-0')).toEqual([e0]);
       expect(found('hw-idx-1')).toEqual([e1]);
@@ -124,7 +141,9 @@ describe('the ledger after bulk extend, HWID reset and delete (full-dialect sand
 
       // The per-status counts the triggers keep equal a count of the rows.
       const kept = raw.prepare('SELECT status, n FROM ledger_counts WHERE profile_id = ? AND n > 0 ORDER BY status').all(profileId);
-      const counted = raw.prepare('SELECT status, count(*) AS n FROM ledger WHERE profile_id = ? GROUP BY status ORDER BY status').all(profileId);
+      const counted = raw
+        .prepare('SELECT status, count(*) AS n FROM ledger WHERE profile_id = ? GROUP BY status ORDER BY status')
+        .all(profileId);
       expect(kept).toEqual(counted);
       expect(counted).toEqual([
         { status: 'active', n: 5 },
@@ -142,9 +161,25 @@ describe("a ledger row's mark for an expiry not read back", () => {
   it('is set for the keys named, and cleared by any later full description of the key, whichever path writes it', () => {
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     try {
-      const base = { id: '', note: 'n', status: 'active' as const, isPremium: false, hwid: null, expire: null, expiresByDaysKey: false, daysKey: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+      const base = {
+        id: '',
+        note: 'n',
+        status: 'active' as const,
+        isPremium: false,
+        hwid: null,
+        expire: null,
+        expiresByDaysKey: false,
+        daysKey: null,
+        createdAt: null,
+        activatedAt: null,
+        lastResetAt: null,
+        serviceId: '',
+      };
       const key = (value: string, expiresAt: string) => ({ ...base, value, expiresAt });
-      db.recordKeys('p1', ['A', 'B', 'C', 'D'].map((v) => key(v, '2030-01-01T00:00:00.000Z')));
+      db.recordKeys(
+        'p1',
+        ['A', 'B', 'C', 'D'].map((v) => key(v, '2030-01-01T00:00:00.000Z')),
+      );
       db.markExpiryStale('p1', ['A', 'B', 'C']);
       const marked = (): string[] => [...db.iterateLedgerKeys('p1', ['A', 'B', 'C', 'D'])].filter((r) => r.expiryStale).map((r) => r.value);
       expect(marked()).toEqual(['A', 'B', 'C']);
@@ -152,7 +187,14 @@ describe("a ledger row's mark for an expiry not read back", () => {
       // described in part with its expiry (recordReportedFields) each clear it.
       db.createJob({ id: 'j', profileId: 'p1', action: 'extend', params: '{}', createdAt: new Date().toISOString() }, { keyValues: ['A'] });
       const [claimed] = db.jobStep(null, { jobId: 'j', max: 1 });
-      db.settleJobItems({ jobId: 'j', profileId: 'p1', items: [{ seq: claimed?.seq ?? 1, state: 'done', code: null, message: null }], seenKeys: [key('A', '2031-01-01T00:00:00.000Z')], deletedValues: [], audit: [] });
+      db.settleJobItems({
+        jobId: 'j',
+        profileId: 'p1',
+        items: [{ seq: claimed?.seq ?? 1, state: 'done', code: null, message: null }],
+        seenKeys: [key('A', '2031-01-01T00:00:00.000Z')],
+        deletedValues: [],
+        audit: [],
+      });
       expect(marked()).toEqual(['B', 'C']);
       db.recordKeys('p1', [key('B', '2031-01-01T00:00:00.000Z')]);
       expect(marked()).toEqual(['C']);
@@ -167,8 +209,24 @@ describe("a ledger row's mark for an expiry not read back", () => {
   it("is set for an extend job's items still sent when Keydesk stopped (unknown at the next start), not for other actions' items", () => {
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     try {
-      const base = { id: '', note: 'n', status: 'active' as const, isPremium: false, hwid: null, expire: null, expiresByDaysKey: false, daysKey: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
-      db.recordKeys('p1', ['A', 'B', 'C', 'D'].map((value) => ({ ...base, value, expiresAt: '2030-01-01T00:00:00.000Z' })));
+      const base = {
+        id: '',
+        note: 'n',
+        status: 'active' as const,
+        isPremium: false,
+        hwid: null,
+        expire: null,
+        expiresByDaysKey: false,
+        daysKey: null,
+        createdAt: null,
+        activatedAt: null,
+        lastResetAt: null,
+        serviceId: '',
+      };
+      db.recordKeys(
+        'p1',
+        ['A', 'B', 'C', 'D'].map((value) => ({ ...base, value, expiresAt: '2030-01-01T00:00:00.000Z' })),
+      );
       const at = new Date().toISOString();
       db.createJob({ id: 'ext', profileId: 'p1', action: 'extend', params: '{"days":1}', createdAt: at }, { keyValues: ['A', 'B', 'C'] });
       db.createJob({ id: 'del', profileId: 'p1', action: 'delete', params: '{}', createdAt: at }, { keyValues: ['D'] });
@@ -184,9 +242,23 @@ describe("a ledger row's mark for an expiry not read back", () => {
 });
 
 describe("a ledger row's marks for an HWID or a status not read back (an HWID reset or a delete sent with no answer)", () => {
-  const base = { id: '', note: 'n', status: 'active' as const, isPremium: false, expiresAt: '2030-01-01T00:00:00.000Z', expire: null, expiresByDaysKey: false, daysKey: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+  const base = {
+    id: '',
+    note: 'n',
+    status: 'active' as const,
+    isPremium: false,
+    expiresAt: '2030-01-01T00:00:00.000Z',
+    expire: null,
+    expiresByDaysKey: false,
+    daysKey: null,
+    createdAt: null,
+    activatedAt: null,
+    lastResetAt: null,
+    serviceId: '',
+  };
   const key = (value: string, hwid: string | null) => ({ ...base, value, hwid });
-  const marked = (db: LocalDb, what: 'hwidStale' | 'statusStale', values: string[]): string[] => [...db.iterateLedgerKeys('p1', values)].filter((r) => r[what]).map((r) => r.value);
+  const marked = (db: LocalDb, what: 'hwidStale' | 'statusStale', values: string[]): string[] =>
+    [...db.iterateLedgerKeys('p1', values)].filter((r) => r[what]).map((r) => r.value);
 
   it('are set by a job answer group for its unknown items, on rows where the act would change what is shown, and cleared by any later description of the key', () => {
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
@@ -195,15 +267,39 @@ describe("a ledger row's marks for an HWID or a status not read back (an HWID re
       db.markDeleted('p1', 'G');
       const all = ['A', 'B', 'C', 'N', 'G'];
       // A reset of a key with no HWID leaves what is shown either way; a delete of a deleted key too.
-      db.settleJobItems({ jobId: 'none', profileId: 'p1', items: [], seenKeys: [], hwidStale: ['A', 'B', 'C', 'N'], statusStale: ['A', 'B', 'G'], deletedValues: [], audit: [] });
+      db.settleJobItems({
+        jobId: 'none',
+        profileId: 'p1',
+        items: [],
+        seenKeys: [],
+        hwidStale: ['A', 'B', 'C', 'N'],
+        statusStale: ['A', 'B', 'G'],
+        deletedValues: [],
+        audit: [],
+      });
       expect(marked(db, 'hwidStale', all)).toEqual(['A', 'B', 'C']);
       expect(marked(db, 'statusStale', all)).toEqual(['A', 'B']);
-      expect([...db.iterateLedgerKeys('p1', ['A'])][0]).toMatchObject({ status: 'active', hwid: 'HW-A', hwidStale: true, statusStale: true });
+      expect([...db.iterateLedgerKeys('p1', ['A'])][0]).toMatchObject({
+        status: 'active',
+        hwid: 'HW-A',
+        hwidStale: true,
+        statusStale: true,
+      });
 
       // A job's answer describing the key (the narrow update) clears both; a list or lookup (the full upsert) too.
-      db.createJob({ id: 'j', profileId: 'p1', action: 'resetHwid', params: '{}', createdAt: new Date().toISOString() }, { keyValues: ['A'] });
+      db.createJob(
+        { id: 'j', profileId: 'p1', action: 'resetHwid', params: '{}', createdAt: new Date().toISOString() },
+        { keyValues: ['A'] },
+      );
       const [claimed] = db.jobStep(null, { jobId: 'j', max: 1 });
-      db.settleJobItems({ jobId: 'j', profileId: 'p1', items: [{ seq: claimed?.seq ?? 1, state: 'done', code: null, message: null }], seenKeys: [key('A', null)], deletedValues: [], audit: [] });
+      db.settleJobItems({
+        jobId: 'j',
+        profileId: 'p1',
+        items: [{ seq: claimed?.seq ?? 1, state: 'done', code: null, message: null }],
+        seenKeys: [key('A', null)],
+        deletedValues: [],
+        audit: [],
+      });
       expect(marked(db, 'hwidStale', all)).toEqual(['B', 'C']);
       expect(marked(db, 'statusStale', all)).toEqual(['B']);
       db.recordKeys('p1', [key('B', 'HW-B')]);
@@ -245,4 +341,3 @@ describe("a ledger row's marks for an HWID or a status not read back (an HWID re
     }
   });
 });
-

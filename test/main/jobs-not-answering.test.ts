@@ -45,12 +45,20 @@ function watchEngineTimers(): { live: Set<unknown>; set: () => number; restore: 
   let set = 0;
   const realSet = globalThis.setTimeout;
   const realClear = globalThis.clearTimeout;
-  const setSpy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+  const setSpy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
+    fn: (...a: unknown[]) => void,
+    ms?: number,
+    ...args: unknown[]
+  ) => {
     const engine = new Error().stack?.includes('job-service.ts') === true;
-    const timer = realSet((...a: unknown[]) => {
-      live.delete(timer);
-      fn(...a);
-    }, ms, ...args);
+    const timer = realSet(
+      (...a: unknown[]) => {
+        live.delete(timer);
+        fn(...a);
+      },
+      ms,
+      ...args,
+    );
     if (engine) {
       live.add(timer);
       set++;
@@ -75,7 +83,10 @@ describe('a job whose service answers nothing at all', () => {
   it('says the service is not answering once the silence passes, with nothing else happening, and leaves no timer behind', async () => {
     const db = new LocalDb(join(tempDir('keydesk-silent-'), 'keydesk.db'));
     // No timeout comes within the test: only the silence says the service is not answering.
-    const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } });
+    const client = new ServiceClient(
+      { baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' },
+      { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } },
+    );
     const events: (JobSummary & { at: number })[] = [];
     const jobs = new JobService({
       db,
@@ -96,7 +107,14 @@ describe('a job whose service answers nothing at all', () => {
       // Nothing answers and nothing times out; the event comes by itself once the silence has lasted.
       await expect.poll(() => events.some((e) => e.notAnswering !== undefined), { timeout: 30_000 }).toBe(true);
       const said = events.find((e) => e.notAnswering !== undefined);
-      expect(said).toMatchObject({ id, state: 'running', ratePerSecond: null, etaSeconds: null, counts: { sent: 2, pending: 1, done: 0, unknown: 0 }, notAnswering: { awaiting: 2 } });
+      expect(said).toMatchObject({
+        id,
+        state: 'running',
+        ratePerSecond: null,
+        etaSeconds: null,
+        counts: { sent: 2, pending: 1, done: 0, unknown: 0 },
+        notAnswering: { awaiting: 2 },
+      });
       const since = Date.parse(said?.notAnswering?.since ?? '');
       // Since the requests went out: after the start, before the event (a second either way for the two clocks).
       expect(since).toBeGreaterThanOrEqual(startedAt - 1_000);
@@ -127,9 +145,18 @@ describe('a job whose service answers nothing at all', () => {
 describe('a job whose service answers again after a silence', () => {
   it('stops saying the service is not answering while the job still runs, once an answer comes', async () => {
     const db = new LocalDb(join(tempDir('keydesk-silent-'), 'keydesk.db'));
-    const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } });
+    const client = new ServiceClient(
+      { baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' },
+      { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } },
+    );
     const events: JobSummary[] = [];
-    const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Silent', kind: 'remote' }), clientFor: () => Promise.resolve(client), emit: (s) => events.push(s), silentMs: 500 });
+    const jobs = new JobService({
+      db,
+      profile: (id) => ({ id, name: 'Silent', kind: 'remote' }),
+      clientFor: () => Promise.resolve(client),
+      emit: (s) => events.push(s),
+      silentMs: 500,
+    });
     try {
       jobs.setCeiling('p1', 2);
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['A1', 'A2'] } });
@@ -144,7 +171,10 @@ describe('a job whose service answers again after a silence', () => {
       const answer = answers.get(first as IncomingMessage);
       answer?.res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: answer.key }));
       await expect
-        .poll(() => events.slice(said).find((e) => e.id === id && e.state === 'running' && e.counts.done === 1 && e.notAnswering === undefined), { timeout: 30_000 })
+        .poll(
+          () => events.slice(said).find((e) => e.id === id && e.state === 'running' && e.counts.done === 1 && e.notAnswering === undefined),
+          { timeout: 30_000 },
+        )
         .toBeDefined();
 
       jobs.cancel('p1', id);
@@ -175,7 +205,10 @@ describe('a generate job whose answer has begun and whose body is still arriving
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`;
     const db = new LocalDb(join(tempDir('keydesk-slow-body-'), 'keydesk.db'));
-    const client = new ServiceClient({ baseUrl: base, validationUrl: `${base}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } });
+    const client = new ServiceClient(
+      { baseUrl: base, validationUrl: `${base}/v2_validation`, apiKey: 'k' },
+      { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } },
+    );
     // The engine's clock is the test's: once the request is out, time jumps past the silence allowed.
     let now = 0;
     const jobs = new JobService({
@@ -211,9 +244,18 @@ describe('a generate job whose answer has begun and whose body is still arriving
 describe('a job Keydesk quits under while its requests are still held', () => {
   it('says nothing more once close() is done, and leaves no timer of the run behind, when those requests answer later', async () => {
     const db = new LocalDb(join(tempDir('keydesk-silent-quit-'), 'keydesk.db'));
-    const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } });
+    const client = new ServiceClient(
+      { baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' },
+      { retryDelaysMs: [], timeouts: { connectMs: 5_000, headersMs: 600_000, bodyMs: 600_000 } },
+    );
     const events: JobSummary[] = [];
-    const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Silent', kind: 'remote' }), clientFor: () => Promise.resolve(client), emit: (s) => events.push(s), silentMs: 600_000 });
+    const jobs = new JobService({
+      db,
+      profile: (id) => ({ id, name: 'Silent', kind: 'remote' }),
+      clientFor: () => Promise.resolve(client),
+      emit: (s) => events.push(s),
+      silentMs: 600_000,
+    });
     const timers = watchEngineTimers();
     try {
       jobs.setCeiling('p1', 2);

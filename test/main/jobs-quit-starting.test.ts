@@ -35,7 +35,10 @@ afterEach(async () => {
 async function setup(): Promise<Setup> {
   const file = join(tempDir('keydesk-quit-starting-'), 'keydesk.db');
   const server = await startCaptureServer();
-  const client = new ServiceClient({ baseUrl: server.url, validationUrl: `${server.url}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [] });
+  const client = new ServiceClient(
+    { baseUrl: server.url, validationUrl: `${server.url}/v2_validation`, apiKey: 'k' },
+    { retryDelaysMs: [] },
+  );
   let give = (): void => undefined;
   const clientCame = new Promise<ServiceClient>((resolve) => (give = () => resolve(client)));
   const db = new LocalDb(file);
@@ -89,14 +92,21 @@ describe('a job Keydesk quits under while it is starting', () => {
     expect(s.jobs.get('p1', id)).toMatchObject({ state: 'cancelled', reason: null });
 
     const next = s.nextStart();
-    expect(next.get('p1', id)).toMatchObject({ state: 'cancelled', reason: null, counts: { pending: KEYS.length, sent: 0, unknown: 0, done: 0 } });
+    expect(next.get('p1', id)).toMatchObject({
+      state: 'cancelled',
+      reason: null,
+      counts: { pending: KEYS.length, sent: 0, unknown: 0, done: 0 },
+    });
     expect(next.get('p1', id)?.endUnseen).toBeUndefined();
     expect(s.server.requests).toEqual([]);
   });
 
   it('a resume cancelled while starting, then quit at once: reads cancelled after the next start, not as it stopped before', async () => {
     const s = await setup();
-    s.db.createJob({ id: 'j1', profileId: 'p1', action: 'extend', params: JSON.stringify({ days: 5 }), createdAt: new Date().toISOString() }, { keyValues: KEYS });
+    s.db.createJob(
+      { id: 'j1', profileId: 'p1', action: 'extend', params: JSON.stringify({ days: 5 }), createdAt: new Date().toISOString() },
+      { keyValues: KEYS },
+    );
     s.db.setJobState('j1', 'interrupted', 'Stopped for the test.', new Date().toISOString());
     const resumed = s.jobs.resume('p1', 'j1', false);
     expect(startingJob(s.jobs).id).toBe('j1');
@@ -105,7 +115,11 @@ describe('a job Keydesk quits under while it is starting', () => {
     s.giveClient();
     expect(await resumed).toMatchObject({ ok: true, data: { state: 'cancelled' } });
 
-    expect(s.nextStart().get('p1', 'j1')).toMatchObject({ state: 'cancelled', reason: null, counts: { pending: KEYS.length, sent: 0, unknown: 0 } });
+    expect(s.nextStart().get('p1', 'j1')).toMatchObject({
+      state: 'cancelled',
+      reason: null,
+      counts: { pending: KEYS.length, sent: 0, unknown: 0 },
+    });
     expect(s.server.requests).toEqual([]);
   });
 
@@ -120,7 +134,11 @@ describe('a job Keydesk quits under while it is starting', () => {
 
     const words = 'Keydesk quit while this job was starting, before it sent anything: no key was sent. Resume it to send them.';
     const next = s.nextStart();
-    expect(next.get('p1', id)).toMatchObject({ state: 'interrupted', reason: words, counts: { pending: KEYS.length, sent: 0, unknown: 0, done: 0 } });
+    expect(next.get('p1', id)).toMatchObject({
+      state: 'interrupted',
+      reason: words,
+      counts: { pending: KEYS.length, sent: 0, unknown: 0, done: 0 },
+    });
     expect(next.get('p1', id)?.endUnseen).toBeUndefined();
     expect(s.server.requests).toEqual([]);
   });

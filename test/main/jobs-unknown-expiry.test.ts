@@ -23,13 +23,21 @@ beforeAll(async () => {
   remote = await startRemoteSandbox({ name: 'Frozen Shop', identifier: 'frozen-shop' });
   relay = await startRelay(remote.url, ({ url }, pass) => {
     if (url.pathname === ROUTES.expandExpiration.path && ++extendsSeen > freezeAfterExtends) frozen = true;
-    if (frozen) held.push(() => { pass(); });
+    if (frozen)
+      held.push(() => {
+        pass();
+      });
     else pass();
   });
   const base = relay.url;
   // A short wait for an answer, so "no answer" comes within the test's time; nothing else differs from the app.
   t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 1_000, bodyMs: 1_000 }, retryDelaysMs: [] } });
-  const profile = await t.must('profiles.add', { name: 'Frozen Shop', baseUrl: base, apiKey: remote.apiKey, serviceIdentifier: 'frozen-shop' });
+  const profile = await t.must('profiles.add', {
+    name: 'Frozen Shop',
+    baseUrl: base,
+    apiKey: remote.apiKey,
+    serviceIdentifier: 'frozen-shop',
+  });
   await t.must('profiles.select', { id: profile.id });
   t.core.jobs.setCeiling(profile.id, 2);
 });
@@ -39,11 +47,14 @@ afterAll(async () => {
   await remote.close();
 });
 
-const expiryOnService = (value: string): number | undefined => remote.store.inspect('SELECT expires_at FROM keys WHERE value = ?', value)[0]?.expires_at as number | undefined;
+const expiryOnService = (value: string): number | undefined =>
+  remote.store.inspect('SELECT expires_at FROM keys WHERE value = ?', value)[0]?.expires_at as number | undefined;
 
 describe('a bulk extend whose service stops answering mid-job', () => {
   it('marks the rows of the unknown items as not read back, in All keys and its exports, until the key is read again', async () => {
-    const keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 12, isPremium: false, note: 'frozen batch' })).generated);
+    const keys = batchValues(
+      (await t.must('keys.generate', { expire: '2099-01-31', count: 12, isPremium: false, note: 'frozen batch' })).generated,
+    );
     await t.core.ledger.idle();
     const before = Date.UTC(2099, 0, 31, 23, 59, 59, 999);
     const after = Date.UTC(2099, 1, 5, 23, 59, 59, 999);
@@ -83,7 +94,9 @@ describe('a bulk extend whose service stops answering mid-job', () => {
     }
 
     const csv = await t.must('ledger.export', { filter, sort, format: 'csv' });
-    const [header = '', ...lines] = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
+    const [header = '', ...lines] = readFileSync(csv.path ?? '', 'utf8')
+      .trim()
+      .split('\n');
     const columns = header.split(',');
     const cells = lines.map((l) => l.split(','));
     expect(cells.map((c) => [c[columns.indexOf('value')], c[columns.indexOf('expiryNotReadBack')]])).toEqual(

@@ -31,13 +31,23 @@ beforeAll(async () => {
     if (url.pathname === freezeRoute && ++seen > freezeAfter) frozen = true;
     if (frozen && url.pathname === freezeRoute) {
       const { keyValue = '' } = JSON.parse(body || '{}') as { keyValue?: string };
-      held.push({ key: keyValue, pass: () => { pass(); } });
+      held.push({
+        key: keyValue,
+        pass: () => {
+          pass();
+        },
+      });
     } else pass();
   });
   const base = relay.url;
   // A short wait for an answer (the client's own option), so "no answer" comes within the test's time.
   t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 1_000, bodyMs: 1_000 }, retryDelaysMs: [] } });
-  const profile = await t.must('profiles.add', { name: 'Frozen Acts', baseUrl: base, apiKey: remote.apiKey, serviceIdentifier: IDENTIFIER });
+  const profile = await t.must('profiles.add', {
+    name: 'Frozen Acts',
+    baseUrl: base,
+    apiKey: remote.apiKey,
+    serviceIdentifier: IDENTIFIER,
+  });
   await t.must('profiles.select', { id: profile.id });
   t.core.jobs.setCeiling(profile.id, 2);
 });
@@ -47,14 +57,16 @@ afterAll(async () => {
   await remote.close();
 });
 
-const onService = (value: string): { hwid: string | null } | undefined => remote.store.inspect('SELECT hwid FROM keys WHERE value = ?', value)[0] as { hwid: string | null } | undefined;
+const onService = (value: string): { hwid: string | null } | undefined =>
+  remote.store.inspect('SELECT hwid FROM keys WHERE value = ?', value)[0] as { hwid: string | null } | undefined;
 const sort = { field: 'value', dir: 'asc' } as const;
 
 /** `count` keys made, activated by a customer on HWIDs of their own, and looked up so the ledger shows them so. */
 async function activeKeys(count: number, note: string): Promise<Map<string, string>> {
   const keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count, isPremium: false, note })).generated);
   const hwids = new Map(keys.map((v, i) => [v, `HW-${note.replaceAll(' ', '-')}-${i}`]));
-  for (const [v, hwid] of hwids) expect(remote.store.validate(IDENTIFIER, v, hwid, false, 'not-the-keyless-key').V2_Authentication).toBe('success');
+  for (const [v, hwid] of hwids)
+    expect(remote.store.validate(IDENTIFIER, v, hwid, false, 'not-the-keyless-key').V2_Authentication).toBe('success');
   for (const v of keys) await t.must('keys.lookup', { term: v });
   await t.core.ledger.idle();
   const rows = (await t.must('ledger.query', { filter: { text: note }, sort, offset: 0, limit: 100 })).rows;
@@ -63,13 +75,19 @@ async function activeKeys(count: number, note: string): Promise<Map<string, stri
 }
 
 /** Runs a job on `keys` whose route freezes after `passFirst` requests; the first request held is applied, the rest lost. */
-async function frozenJob(route: string, passFirst: number, start: () => Promise<{ id: string }>): Promise<{ unknown: string[]; done: string[]; applied: string; lost: string[] }> {
+async function frozenJob(
+  route: string,
+  passFirst: number,
+  start: () => Promise<{ id: string }>,
+): Promise<{ unknown: string[]; done: string[]; applied: string; lost: string[] }> {
   freezeRoute = route;
   freezeAfter = passFirst;
   seen = 0;
   frozen = false;
   const job = await start();
-  await expect.poll(async () => (await t.must('jobs.get', { jobId: job.id })).counts.unknown, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(async () => (await t.must('jobs.get', { jobId: job.id })).counts.unknown, { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(2);
   freezeAfter = Number.POSITIVE_INFINITY;
   frozen = false;
   const [first, ...rest] = held.splice(0);
@@ -79,8 +97,14 @@ async function frozenJob(route: string, passFirst: number, start: () => Promise<
   await relay.settled();
   await t.core.ledger.idle();
   const { items } = await t.must('jobs.items', { jobId: job.id, offset: 0, limit: 100 });
-  const unknown = items.filter((i) => i.state === 'unknown').map((i) => i.target).sort();
-  const done = items.filter((i) => i.state === 'done').map((i) => i.target).sort();
+  const unknown = items
+    .filter((i) => i.state === 'unknown')
+    .map((i) => i.target)
+    .sort();
+  const done = items
+    .filter((i) => i.state === 'done')
+    .map((i) => i.target)
+    .sort();
   expect(unknown.length + done.length).toBe(items.length);
   // Every request held got no answer: unknown, whether the service applied it (the first) or lost it.
   expect(unknown).toEqual(expect.arrayContaining([first.key, ...rest.map((h) => h.key)]));
@@ -90,7 +114,9 @@ async function frozenJob(route: string, passFirst: number, start: () => Promise<
 /** The All keys exports (CSV and JSON) of a filter: per row, its value and the columns asked for. */
 async function exported(note: string, columns: string[]): Promise<{ csv: string[][]; json: unknown[][] }> {
   const csv = await t.must('ledger.export', { filter: { text: note }, sort, format: 'csv' });
-  const [header = '', ...lines] = readFileSync(csv.path ?? '', 'utf8').trim().split('\n');
+  const [header = '', ...lines] = readFileSync(csv.path ?? '', 'utf8')
+    .trim()
+    .split('\n');
   const names = header.split(',');
   const at = (c: string): number => names.indexOf(c);
   const json = await t.must('ledger.export', { filter: { text: note }, sort, format: 'json' });
@@ -101,14 +127,17 @@ async function exported(note: string, columns: string[]): Promise<{ csv: string[
   };
 }
 
-const rowsOf = async (note: string): Promise<LedgerRow[]> => (await t.must('ledger.query', { filter: { text: note }, sort, offset: 0, limit: 100 })).rows;
+const rowsOf = async (note: string): Promise<LedgerRow[]> =>
+  (await t.must('ledger.query', { filter: { text: note }, sort, offset: 0, limit: 100 })).rows;
 
 describe('a bulk HWID reset whose service stops answering mid-job', () => {
   it("marks the unknown items' rows as HWID not read back, in All keys and its exports, until the key is described again", async () => {
     const note = 'reset batch';
     const hwids = await activeKeys(10, note);
     const keys = [...hwids.keys()];
-    const { unknown, done, applied, lost } = await frozenJob(ROUTES.resetHwid.path, 3, () => t.must('jobs.start', { action: 'resetHwid', target: { keyValues: keys } }));
+    const { unknown, done, applied, lost } = await frozenJob(ROUTES.resetHwid.path, 3, () =>
+      t.must('jobs.start', { action: 'resetHwid', target: { keyValues: keys } }),
+    );
     // The service cleared the HWID of the one it applied: the ledger's HWID for it would be false as fact.
     expect(onService(applied)?.hwid).toBeNull();
     for (const v of lost) expect(onService(v)?.hwid).toBe(hwids.get(v));
@@ -148,7 +177,9 @@ describe('a bulk delete whose service stops answering mid-job', () => {
     const note = 'delete batch';
     const hwids = await activeKeys(8, note);
     const keys = [...hwids.keys()];
-    const { unknown, done, applied, lost } = await frozenJob(ROUTES.deleteKey.path, 3, () => t.must('jobs.start', { action: 'delete', target: { keyValues: keys } }));
+    const { unknown, done, applied, lost } = await frozenJob(ROUTES.deleteKey.path, 3, () =>
+      t.must('jobs.start', { action: 'delete', target: { keyValues: keys } }),
+    );
     // The service deleted the one it applied: the ledger's "active" for it would be false as fact.
     expect(onService(applied)).toBeUndefined();
     for (const v of lost) expect(onService(v)).toBeDefined();
@@ -215,7 +246,7 @@ describe('an act on one key whose service does not answer', () => {
     expect(rows.get(deleted)?.status).toBe('active');
   });
 
-  it('an extend with no answer is said to be unknown even when marking its row meets another writer\'s lock: never a failure, which would invite a second extend', async () => {
+  it("an extend with no answer is said to be unknown even when marking its row meets another writer's lock: never a failure, which would invite a second extend", async () => {
     const note = 'single locked';
     const [key = ''] = (await activeKeys(1, note)).keys();
     freezeRoute = ROUTES.expandExpiration.path;

@@ -33,7 +33,9 @@ beforeAll(async () => {
       }
       if (fate === 'rate-limited-once') {
         fate = 'ok';
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(JSON.stringify({ success: false, message: 'Too many requests' }));
+        res
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' })
+          .end(JSON.stringify({ success: false, message: 'Too many requests' }));
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: keyValue }));
@@ -47,7 +49,8 @@ afterAll(() => {
   server.close();
 });
 
-const clientAt = (at: string): ServiceClient => new ServiceClient({ baseUrl: at, validationUrl: `${at}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [] });
+const clientAt = (at: string): ServiceClient =>
+  new ServiceClient({ baseUrl: at, validationUrl: `${at}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [] });
 
 /** A job service whose client the test swaps (null: no apiKey), and a job of `n` keys all ended unknown. */
 async function unknownJob(n: number, action: 'delete' | 'extend') {
@@ -55,10 +58,18 @@ async function unknownJob(n: number, action: 'delete' | 'extend') {
   received.length = 0;
   const db = new LocalDb(join(tempDir('keydesk-retry-'), 'keydesk.db'));
   const state: { client: ServiceClient | null } = { client: clientAt(url) };
-  const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'remote' }), clientFor: () => Promise.resolve(state.client), emit: () => undefined });
+  const jobs = new JobService({
+    db,
+    profile: (id) => ({ id, name: 'Fake', kind: 'remote' }),
+    clientFor: () => Promise.resolve(state.client),
+    emit: () => undefined,
+  });
   jobs.setCeiling('p1', 1);
   const keys = Array.from({ length: n }, (_, i) => `U${String(i).padStart(4, '0')}`);
-  const started = await jobs.start('p1', action === 'extend' ? { action, target: { keyValues: keys }, days: 1 } : { action, target: { keyValues: keys } });
+  const started = await jobs.start(
+    'p1',
+    action === 'extend' ? { action, target: { keyValues: keys }, days: 1 } : { action, target: { keyValues: keys } },
+  );
   if (!started.ok) throw new Error(started.message);
   const id = started.data.id;
   await jobs.settled(id);
@@ -78,7 +89,12 @@ describe('sending the unknown items again', () => {
       const retried = await jobs.resume('p1', id, true);
       expect(retried).toMatchObject({ ok: false, code: 'KEYCHAIN_UNAVAILABLE' });
       // The job stays as it stopped (nothing ran): its state, reason and end unchanged.
-      expect(jobs.get('p1', id)).toMatchObject({ state: before?.state, reason: before?.reason, finishedAt: before?.finishedAt, counts: { unknown: 3, pending: 0, sent: 0 } });
+      expect(jobs.get('p1', id)).toMatchObject({
+        state: before?.state,
+        reason: before?.reason,
+        finishedAt: before?.finishedAt,
+        counts: { unknown: 3, pending: 0, sent: 0 },
+      });
       expect(db.jobItems(id, undefined, 0, 10).items).toEqual(evidence);
 
       state.client = clientAt(url);
@@ -175,7 +191,12 @@ describe('sending the unknown items again', () => {
     const db = new LocalDb(join(dir, 'keydesk.db'));
     try {
       // The next start: every item either re-sent and answered (done), or still unknown; none "not sent".
-      const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'remote' }), clientFor: () => Promise.resolve(clientAt(url)), emit: () => undefined });
+      const jobs = new JobService({
+        db,
+        profile: (id) => ({ id, name: 'Fake', kind: 'remote' }),
+        clientFor: () => Promise.resolve(clientAt(url)),
+        emit: () => undefined,
+      });
       const counts = jobs.get('p1', jobId)?.counts;
       expect(counts).toMatchObject({ pending: 0, sent: 0, failed: 0 });
       expect((counts?.done ?? 0) + (counts?.unknown ?? 0)).toBe(400);

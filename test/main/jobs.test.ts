@@ -103,7 +103,20 @@ function service(url: string, db: LocalDb, clock?: JobClock, events: JobSummary[
 }
 
 /** The fields of a key the ledger records that these tests leave plain; each test adds its value and status. */
-const LEDGER_KEY = { id: '', note: '', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+const LEDGER_KEY = {
+  id: '',
+  note: '',
+  isPremium: false,
+  expire: null,
+  expiresByDaysKey: false,
+  daysKey: null,
+  expiresAt: null,
+  hwid: null,
+  createdAt: null,
+  activatedAt: null,
+  lastResetAt: null,
+  serviceId: '',
+};
 
 const values = (n: number, prefix = 'K'): string[] => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(4, '0')}`);
 
@@ -207,8 +220,14 @@ describe('resuming and cancelling', () => {
       if (!first?.ok) throw new Error('no job started');
       // While it runs, another bulk action over the same keys is refused too, and so is a resume of another job.
       await until(() => held.length > 0);
-      expect(await jobs.start('p1', { action: 'resetHwid', target: { keyValues: values(4) } })).toMatchObject({ ok: false, code: 'CONFLICT' });
-      db.createJob({ id: 'other', profileId: 'p1', action: 'delete', params: '{}', createdAt: new Date().toISOString() }, { keyValues: values(2) });
+      expect(await jobs.start('p1', { action: 'resetHwid', target: { keyValues: values(4) } })).toMatchObject({
+        ok: false,
+        code: 'CONFLICT',
+      });
+      db.createJob(
+        { id: 'other', profileId: 'p1', action: 'delete', params: '{}', createdAt: new Date().toISOString() },
+        { keyValues: values(2) },
+      );
       db.setJobState('other', 'interrupted', 'Stopped for the test.', new Date().toISOString());
       expect(await jobs.resume('p1', 'other', false)).toMatchObject({ ok: false, code: 'CONFLICT' });
       // Only the first job's requests reached the service, once per key.
@@ -282,7 +301,8 @@ describe('resuming and cancelling', () => {
       const id = started.data.id;
       await until(() => held.length >= START_CONCURRENCY && held.length === jobs.get('p1', id)?.counts.sent);
       jobs.cancel('p1', id);
-      for (const res of held) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
+      for (const res of held)
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
       await jobs.settled(id);
       const final = jobs.get('p1', id);
       expect(final).toMatchObject({ state: 'cancelled', counts: { sent: 0, done: held.length, pending: 40 - held.length } });
@@ -321,13 +341,21 @@ describe('cancel while answers stream in', () => {
       expect(fake.received).toHaveLength(claimedAtCancel);
 
       const final = jobs.get('p1', id);
-      expect(final).toMatchObject({ state: 'cancelled', counts: { sent: 0, failed: 0, unknown: 0, done: claimedAtCancel, pending: keys.length - claimedAtCancel } });
+      expect(final).toMatchObject({
+        state: 'cancelled',
+        counts: { sent: 0, failed: 0, unknown: 0, done: claimedAtCancel, pending: keys.length - claimedAtCancel },
+      });
       expect(final?.finishedAt).not.toBeNull();
       expect(events.at(-1)).toMatchObject({ id, state: 'cancelled', counts: { sent: 0 } });
       // Item by item: done exactly for the keys the service received, pending for the ones it never saw.
       const received = new Set(fake.received);
       const items = db.jobItems(id, undefined, 0, keys.length).items;
-      expect(items.filter((i) => i.state === 'done').map((i) => i.target).sort()).toEqual([...received].sort());
+      expect(
+        items
+          .filter((i) => i.state === 'done')
+          .map((i) => i.target)
+          .sort(),
+      ).toEqual([...received].sort());
       expect(items.filter((i) => i.state === 'pending').every((i) => !received.has(i.target))).toBe(true);
       expect(items.every((i) => i.state === 'done' || i.state === 'pending')).toBe(true);
     } finally {
@@ -350,12 +378,15 @@ describe("another profile's running job", () => {
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(10) } });
       if (!started.ok) throw new Error(started.message);
       await until(() => held.length >= START_CONCURRENCY && held.length === jobs.get('p1', started.data.id)?.counts.sent);
-      expect(jobs.runningElsewhere('p2')).toEqual([expect.objectContaining({ id: started.data.id, profileId: 'p1', state: 'running', total: 10 })]);
+      expect(jobs.runningElsewhere('p2')).toEqual([
+        expect.objectContaining({ id: started.data.id, profileId: 'p1', state: 'running', total: 10 }),
+      ]);
       expect(jobs.runningElsewhere('p1')).toEqual([]);
       // Its own profile still cannot be reached from p2: following or cancelling needs p1.
       expect(jobs.get('p2', started.data.id)).toBeNull();
       jobs.cancel('p1', started.data.id);
-      for (const res of held) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
+      for (const res of held)
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
       await jobs.settled(started.data.id);
       expect(jobs.runningElsewhere('p2')).toEqual([]);
     } finally {
@@ -371,7 +402,9 @@ describe('a 429 with Retry-After', () => {
     const fake = await fakeService((_key, n, _req, res) => {
       if (n !== 5) return 'ok';
       refused = true;
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' }).end(JSON.stringify({ success: false, code: 'RATE_LIMITED', message: 'Too many requests.' }));
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' })
+        .end(JSON.stringify({ success: false, code: 'RATE_LIMITED', message: 'Too many requests.' }));
       return 'handled';
     });
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
@@ -434,7 +467,9 @@ describe.each([
     const fake = await fakeService((key, _n, _req, res) => {
       if (key !== 'K2' || refusals > 0) return 'ok';
       refusals++;
-      res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, code: 'RATE_LIMITED', message: 'Too many requests.' }));
+      res
+        .writeHead(429, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ success: false, code: 'RATE_LIMITED', message: 'Too many requests.' }));
       return 'handled';
     });
     const file = join(tempDir('keydesk-jobs-'), 'keydesk.db');
@@ -444,7 +479,10 @@ describe.each([
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['K1', 'K2'] } });
       if (!started.ok) throw new Error(started.message);
       await jobs.settled(started.data.id);
-      expect(jobs.get('p1', started.data.id)).toMatchObject({ state: 'finished', counts: { done: 2, pending: 0, sent: 0, unknown: 0, failed: 0 } });
+      expect(jobs.get('p1', started.data.id)).toMatchObject({
+        state: 'finished',
+        counts: { done: 2, pending: 0, sent: 0, unknown: 0, failed: 0 },
+      });
       expect([...fake.received].sort()).toEqual(['K1', 'K2', 'K2']);
       expect(db.jobCounts(started.data.id)).toMatchObject({ done: 2, pending: 0, sent: 0 });
     } finally {
@@ -479,12 +517,17 @@ describe('items claimed ahead of their requests', () => {
       expect(db.jobItems(id, 'pending', 0, 1, false, unsent).total).toBe(200 - START_CONCURRENCY);
       expect(jobs.get('p1', id)?.counts).toMatchObject({ pending: 200 - START_CONCURRENCY, sent: START_CONCURRENCY });
       // Nothing but what was sent is in the send log.
-      expect(readSendLogs(join(dir, 'job-sends')).get(id)?.sent).toEqual(new Set(db.jobItems(id, 'sent', 0, 10, false, unsent).items.map((i) => i.seq)));
+      expect(readSendLogs(join(dir, 'job-sends')).get(id)?.sent).toEqual(
+        new Set(db.jobItems(id, 'sent', 0, 10, false, unsent).items.map((i) => i.seq)),
+      );
 
       jobs.cancel('p1', id);
       for (const res of held) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true }));
       await jobs.settled(id);
-      expect(jobs.get('p1', id)).toMatchObject({ state: 'cancelled', counts: { done: START_CONCURRENCY, pending: 200 - START_CONCURRENCY, sent: 0, unknown: 0 } });
+      expect(jobs.get('p1', id)).toMatchObject({
+        state: 'cancelled',
+        counts: { done: START_CONCURRENCY, pending: 200 - START_CONCURRENCY, sent: 0, unknown: 0 },
+      });
       expect(db.jobCounts(id)).toMatchObject({ done: START_CONCURRENCY, pending: 200 - START_CONCURRENCY, sent: 0, unknown: 0 });
       expect(fake.received).toHaveLength(START_CONCURRENCY);
       // Its end recorded, the run's log has nothing more to say: gone.
@@ -502,7 +545,9 @@ describe('answers during a Retry-After pause', () => {
     const held: ServerResponse[] = [];
     const fake = await fakeService((_key, n, _req, res) => {
       if (n === START_CONCURRENCY) {
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' }).end(JSON.stringify({ success: false, code: 'RATE_LIMITED', message: 'Too many requests.' }));
+        res
+          .writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' })
+          .end(JSON.stringify({ success: false, code: 'RATE_LIMITED', message: 'Too many requests.' }));
       } else if (n < START_CONCURRENCY) held.push(res);
       else return 'ok';
       return 'handled';
@@ -516,7 +561,8 @@ describe('answers during a Retry-After pause', () => {
       const id = started.data.id;
       await until(() => clock.pending() > 0 && held.length === START_CONCURRENCY - 1);
       const sentBefore = fake.received.length;
-      for (const res of held) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
+      for (const res of held)
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
       // Saved while the pause still holds: the clock has not moved.
       await expect.poll(() => db.jobItems(id, 'done', 0, 1).total, { timeout: 30_000 }).toBe(START_CONCURRENCY - 1);
       // Nothing on the wire (items claimed ahead of the requests are not sent: the screen's view of the file).
@@ -547,7 +593,19 @@ describe('extend and HWID reset on a real-dialect service', () => {
     const fake = await fakeService((_key, _n, req, res) => {
       const body = req.url?.includes('reset')
         ? { message: 'HWID reset.' }
-        : { message: 'Extended.', key: { id: 'id-E1', value: 'E1', note: 'n', hwid: null, expiresAt: newExpiry, isPremium: false, lastResetAt: null, serviceId: 'svc_1' } };
+        : {
+            message: 'Extended.',
+            key: {
+              id: 'id-E1',
+              value: 'E1',
+              note: 'n',
+              hwid: null,
+              expiresAt: newExpiry,
+              isPremium: false,
+              lastResetAt: null,
+              serviceId: 'svc_1',
+            },
+          };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       return 'handled';
     });
@@ -556,7 +614,18 @@ describe('extend and HWID reset on a real-dialect service', () => {
     const row = (value: string): { status: string; expiresAt: string | null; hwid: string | null } | undefined =>
       db.queryLedger('p1', { text: value }, { field: 'value', dir: 'asc' }, 0, 1).rows[0];
     try {
-      const base = { id: '', note: 'n', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, createdAt: null, activatedAt: null, lastResetAt: null, serviceId: '' };
+      const base = {
+        id: '',
+        note: 'n',
+        isPremium: false,
+        expire: null,
+        expiresByDaysKey: false,
+        daysKey: null,
+        createdAt: null,
+        activatedAt: null,
+        lastResetAt: null,
+        serviceId: '',
+      };
       db.recordKeys('p1', [
         { ...base, value: 'E1', status: 'active', hwid: null, expiresAt: '2030-01-01T00:00:00.000Z' },
         { ...base, value: 'R1', status: 'active', hwid: 'HW-1', expiresAt: '2030-01-01T00:00:00.000Z' },
@@ -575,7 +644,9 @@ describe('extend and HWID reset on a real-dialect service', () => {
       expect(db.queryLedger('p1', { text: 'hw-1' }, { field: 'value', dir: 'asc' }, 0, 1).total).toBe(0);
       // ... and is lower-cased as every other writer does it (JavaScript's rules, not SQLite's ASCII-only lower()):
       // a note with capitals beyond ASCII is still found by its lower-case words after the reset.
-      expect(db.queryLedger('p1', { text: 'élan ötzi' }, { field: 'value', dir: 'asc' }, 0, 5).rows.map((r) => [r.value, r.hwid])).toEqual([['R2', null]]);
+      expect(db.queryLedger('p1', { text: 'élan ötzi' }, { field: 'value', dir: 'asc' }, 0, 5).rows.map((r) => [r.value, r.hwid])).toEqual([
+        ['R2', null],
+      ]);
     } finally {
       db.close();
       await fake.close();
@@ -656,11 +727,19 @@ describe('an exception while sending', () => {
   it('gives the item and the audit words, and the raw exception text only to the log', async () => {
     const fake = await fakeService(() => 'ok');
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
-    const client = new ServiceClient({ baseUrl: fake.url, validationUrl: `${fake.url}/v2_validation`, apiKey: 'test-key' }, { retryDelaysMs: [] });
+    const client = new ServiceClient(
+      { baseUrl: fake.url, validationUrl: `${fake.url}/v2_validation`, apiKey: 'test-key' },
+      { retryDelaysMs: [] },
+    );
     // The boundary under test: the client throwing instead of answering a Result.
     client.deleteKey = () => Promise.reject(new Error('SQLITE_CORRUPT raw /home/vendor/secret detail'));
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'remote' }), clientFor: () => Promise.resolve(client), emit: () => undefined });
+    const jobs = new JobService({
+      db,
+      profile: (id) => ({ id, name: 'Fake', kind: 'remote' }),
+      clientFor: () => Promise.resolve(client),
+      emit: () => undefined,
+    });
     try {
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['K1'] } });
       if (!started.ok) throw new Error(started.message);
@@ -701,7 +780,11 @@ describe('a job Keydesk stopped under before any answer came', () => {
       const id = started.data.id;
       await until(() => fake.received.length >= 1);
       const afterFirst = restart().get('p1', id);
-      expect(afterFirst).toMatchObject({ state: 'interrupted', finishedAt: afterFirst?.createdAt, endUnseen: { lastAnswerAt: null, runStartedAt: afterFirst?.createdAt, resumed: false } });
+      expect(afterFirst).toMatchObject({
+        state: 'interrupted',
+        finishedAt: afterFirst?.createdAt,
+        endUnseen: { lastAnswerAt: null, runStartedAt: afterFirst?.createdAt, resumed: false },
+      });
 
       const before = fake.received.length;
       const resumed = await (stopped.at(-1) as JobService).resume('p1', id, false);
@@ -709,7 +792,11 @@ describe('a job Keydesk stopped under before any answer came', () => {
       await until(() => fake.received.length > before);
       const afterResume = restart().get('p1', id);
       const runStartedAt = afterResume?.endUnseen?.runStartedAt ?? '';
-      expect(afterResume).toMatchObject({ state: 'interrupted', finishedAt: runStartedAt, endUnseen: { lastAnswerAt: null, resumed: true } });
+      expect(afterResume).toMatchObject({
+        state: 'interrupted',
+        finishedAt: runStartedAt,
+        endUnseen: { lastAnswerAt: null, resumed: true },
+      });
       expect(Date.parse(runStartedAt)).toBeGreaterThanOrEqual(Date.parse(afterResume?.createdAt ?? ''));
       expect(runStartedAt).not.toBe(afterResume?.createdAt);
     } finally {
@@ -754,7 +841,11 @@ describe('a crash mid-job', () => {
       }
       // Its end is the last moment it was known at work, said as such: not the next start's time.
       expect(db.job(jobId)).toMatchObject({ state: 'interrupted', finishedAt: lastAnswer ?? runAt, endUnseen: true });
-      expect(jobs.get('sandbox', jobId)).toMatchObject({ state: 'interrupted', finishedAt: lastAnswer ?? runAt, endUnseen: { lastAnswerAt: lastAnswer, runStartedAt: runAt, resumed: false } });
+      expect(jobs.get('sandbox', jobId)).toMatchObject({
+        state: 'interrupted',
+        finishedAt: lastAnswer ?? runAt,
+        endUnseen: { lastAnswerAt: lastAnswer, runStartedAt: runAt, resumed: false },
+      });
       const items = db.jobItems(jobId, undefined, 0, 5_000).items;
       expect(items).toHaveLength(2_000);
       expect(items.filter((i) => i.state === 'sent')).toEqual([]);
@@ -778,14 +869,27 @@ describe('a crash mid-job', () => {
     }
 
     // A restart of the whole core, then the user resumes: the pending keys go, the unknown ones are not sent.
-    const core = await Core.start({ userDataDir: dir, secrets: new MemorySecretStore(), version: 'test', askSavePath: () => Promise.resolve(null) });
+    const core = await Core.start({
+      userDataDir: dir,
+      secrets: new MemorySecretStore(),
+      version: 'test',
+      askSavePath: () => Promise.resolve(null),
+    });
     try {
       const unknownBefore = new Set(unknown.filter((v) => core.db.jobItems(jobId, 'unknown', 0, 5_000).items.some((i) => i.target === v)));
       const resumed = await core.jobs.resume('sandbox', jobId, false);
       if (!resumed.ok) throw new Error(resumed.message);
       await core.jobs.settled(jobId);
-      expect(core.jobs.get('sandbox', jobId)).toMatchObject({ state: 'finished', counts: { pending: 0, sent: 0, unknown: unknown.length, done: 2_000 - unknown.length } });
-      expect(core.db.jobItems(jobId, 'unknown', 0, 5_000).items.map((i) => i.target).sort()).toEqual([...unknownBefore].sort());
+      expect(core.jobs.get('sandbox', jobId)).toMatchObject({
+        state: 'finished',
+        counts: { pending: 0, sent: 0, unknown: unknown.length, done: 2_000 - unknown.length },
+      });
+      expect(
+        core.db
+          .jobItems(jobId, 'unknown', 0, 5_000)
+          .items.map((i) => i.target)
+          .sort(),
+      ).toEqual([...unknownBefore].sort());
     } finally {
       await core.close();
     }

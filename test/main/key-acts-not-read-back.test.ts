@@ -35,10 +35,14 @@ beforeAll(async () => {
         res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'down' }));
         return;
       }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<
+        string,
+        string
+      >;
       void fetch(url, { method: req.method ?? 'GET', headers, body: req.method === 'GET' ? null : body }).then(async (up) => {
         let text = await up.text();
-        if (extendSaysMessageOnly && url.pathname === ROUTES.expandExpiration.path && up.ok) text = JSON.stringify({ message: 'Expiration expanded.' });
+        if (extendSaysMessageOnly && url.pathname === ROUTES.expandExpiration.path && up.ok)
+          text = JSON.stringify({ message: 'Expiration expanded.' });
         res.writeHead(up.status, { 'content-type': 'application/json' }).end(text);
       });
     });
@@ -46,7 +50,12 @@ beforeAll(async () => {
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   t = await startTestCore({ clientOptions: { timeouts: { connectMs: 5_000, headersMs: 5_000, bodyMs: 5_000 }, retryDelaysMs: [] } });
-  const profile = await t.must('profiles.add', { name: 'Unread Acts', baseUrl: base, apiKey: remote.apiKey, serviceIdentifier: IDENTIFIER });
+  const profile = await t.must('profiles.add', {
+    name: 'Unread Acts',
+    baseUrl: base,
+    apiKey: remote.apiKey,
+    serviceIdentifier: IDENTIFIER,
+  });
   await t.must('profiles.select', { id: profile.id });
   profileId = profile.id;
 });
@@ -58,11 +67,14 @@ afterAll(async () => {
 });
 
 const onService = (value: string): { hwid: string | null; expires_at: string | null } | undefined =>
-  remote.store.inspect('SELECT hwid, expires_at FROM keys WHERE value = ?', value)[0] as { hwid: string | null; expires_at: string | null } | undefined;
+  remote.store.inspect('SELECT hwid, expires_at FROM keys WHERE value = ?', value)[0] as
+    { hwid: string | null; expires_at: string | null } | undefined;
 
 async function row(value: string): Promise<LedgerRow | undefined> {
   await t.core.ledger.idle();
-  return (await t.must('ledger.query', { filter: { text: value }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 2 })).rows.find((r) => r.value === value);
+  return (await t.must('ledger.query', { filter: { text: value }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 2 })).rows.find(
+    (r) => r.value === value,
+  );
 }
 
 /** A key made, activated by a customer on an HWID of its own, and looked up so the ledger shows it so. */
@@ -90,7 +102,10 @@ describe('an act on one key answered as done, whose key cannot be read back', ()
     expect(after).toMatchObject({ value, status: 'active', hwid: null });
     expect(after?.hwidStale).toBeUndefined();
     // And so All keys finds it among keys with no HWID, not by the HWID it had.
-    expect((await t.must('ledger.query', { filter: { text: 'HW-unread-reset' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 2 })).rows).toEqual([]);
+    expect(
+      (await t.must('ledger.query', { filter: { text: 'HW-unread-reset' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 2 }))
+        .rows,
+    ).toEqual([]);
   });
 
   it('a delete leaves the row deleted', async () => {
@@ -128,8 +143,20 @@ describe('an act on one key answered as done, whose key cannot be read back', ()
     // A large batch still being recorded (a generate of thousands a moment ago), and a lookup of the key after it:
     // its row, the key as it was before the extend, is written after the batch.
     const filler = Array.from({ length: 10_000 }, (_, i) => ({
-      id: '', value: `FILL${String(i).padStart(5, '0')}-FILLR-FILLR-FILLR-FILLR`, note: 'filler', status: 'generated' as const, isPremium: false, expire: '2099-01-01',
-      expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid: null, createdAt: new Date().toISOString(), activatedAt: null, lastResetAt: null, serviceId: '',
+      id: '',
+      value: `FILL${String(i).padStart(5, '0')}-FILLR-FILLR-FILLR-FILLR`,
+      note: 'filler',
+      status: 'generated' as const,
+      isPremium: false,
+      expire: '2099-01-01',
+      expiresByDaysKey: false,
+      daysKey: null,
+      expiresAt: null,
+      hwid: null,
+      createdAt: new Date().toISOString(),
+      activatedAt: null,
+      lastResetAt: null,
+      serviceId: '',
     }));
     const written = t.core.ledger.recordKeys(profileId, filler);
     await t.must('keys.lookup', { term: value });

@@ -73,7 +73,9 @@ describe('session-only fallback', () => {
       const opened = await openSecretStore({ service: SERVICE, probeTimeoutMs: 2_000 });
       expect(opened.store.kind).toBe('session-only');
       // The raw D-Bus text ("Cannot autolaunch D-Bus…", "org.freedesktop…") goes to the log, never to the screen.
-      expect(opened.fallbackReason).toMatch(/^No OS keychain answered: (the Secret Service is not running|it did not answer within 2 s)\.$/);
+      expect(opened.fallbackReason).toMatch(
+        /^No OS keychain answered: (the Secret Service is not running|it did not answer within 2 s)\.$/,
+      );
       expect(warn).toHaveBeenCalledWith(expect.stringMatching(/keychain probe failed/));
     } finally {
       if (saved === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS;

@@ -20,7 +20,10 @@ afterAll(async () => {
 /** A generate under way: its answer read and its key held, so the ledger writer is not idle until it is judged. */
 async function generateUnderWay(value: string, note: string): Promise<AnswerIntake> {
   const intake = t.core.ledger.intake();
-  const body = JSON.stringify({ message: 'Generated.', generatedKeys: [{ value, note, expiresAt: '2099-01-01T00:00:00.000Z', isPremium: false }] });
+  const body = JSON.stringify({
+    message: 'Generated.',
+    generatedKeys: [{ value, note, expiresAt: '2099-01-01T00:00:00.000Z', isPremium: false }],
+  });
   await intake.read(new TextEncoder().encode(body).buffer);
   expect(intake.batch?.count).toBe(1);
   return intake;
@@ -30,7 +33,10 @@ async function generateUnderWay(value: string, note: string): Promise<AnswerInta
 async function answersWhileBusy<T>(what: string, answer: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer in 30 s: it waited for the generate under way to be recorded`)), 30_000);
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not answer in 30 s: it waited for the generate under way to be recorded`)),
+      30_000,
+    );
   });
   try {
     return await Promise.race([answer, hung]);
@@ -49,7 +55,10 @@ describe('a bulk start while a generate keeps the ledger busy', () => {
     try {
       // Queued before the click: keys.generate answers once its keys are queued, not written.
       const second = batchValues((await t.must('keys.generate', { expire: '2099-01-01', count: 30, isPremium: false, note })).generated);
-      const started = await answersWhileBusy('jobs.start', t.call('jobs.start', { action: 'extend', target: { filter: { text: note } }, days: 1 }));
+      const started = await answersWhileBusy(
+        'jobs.start',
+        t.call('jobs.start', { action: 'extend', target: { filter: { text: note } }, days: 1 }),
+      );
       expect(started).toMatchObject({ ok: true, data: { state: 'running' } });
       const jobId = started.ok ? started.data.id : '';
       // The generate's key arrives after the click, with the same note: it is no target of the job.
@@ -67,7 +76,7 @@ describe('a bulk start while a generate keeps the ledger busy', () => {
 });
 
 describe('the exports while a generate keeps the ledger busy', () => {
-  it("answer without waiting for the generate, and hold every key recorded or queued before they were asked", async () => {
+  it('answer without waiting for the generate, and hold every key recorded or queued before they were asked', async () => {
     const note = 'busy export';
     const job = await t.must('jobs.start', { action: 'generate', count: 25, expire: '2099-01-01', isPremium: false, note });
     await t.core.jobs.settled(job.id);
@@ -82,7 +91,10 @@ describe('the exports while a generate keeps the ledger busy', () => {
         expect(path).toEqual(expect.any(String));
         return (JSON.parse(readFileSync(path ?? '', 'utf8')) as { value: string }[]).map((r) => r.value).sort();
       };
-      const keysOfJob = await answersWhileBusy('jobs.export (keys)', t.call('jobs.export', { jobId: job.id, format: 'json', what: 'keys' }));
+      const keysOfJob = await answersWhileBusy(
+        'jobs.export (keys)',
+        t.call('jobs.export', { jobId: job.id, format: 'json', what: 'keys' }),
+      );
       expect(keysOfJob.ok).toBe(true);
       expect(readValues(keysOfJob.ok ? keysOfJob.data.path : null)).toEqual(jobKeys.sort());
 
@@ -90,7 +102,10 @@ describe('the exports while a generate keeps the ledger busy', () => {
       expect(dialog.ok).toBe(true);
       expect(readValues(dialog.ok ? dialog.data.path : null)).toEqual([...generated].sort());
 
-      const all = await answersWhileBusy('ledger.export', t.call('ledger.export', { filter: { text: note }, sort: { field: 'value', dir: 'asc' }, format: 'json' }));
+      const all = await answersWhileBusy(
+        'ledger.export',
+        t.call('ledger.export', { filter: { text: note }, sort: { field: 'value', dir: 'asc' }, format: 'json' }),
+      );
       expect(all.ok).toBe(true);
       expect(readValues(all.ok ? all.data.path : null)).toEqual([...jobKeys, ...generated].sort());
     } finally {

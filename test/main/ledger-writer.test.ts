@@ -34,8 +34,20 @@ function nextChange(core: Core, profileId: string, test: (e: EventMap['ledger.ch
 }
 
 const key = (value: string, note: string): Key => ({
-  id: '', value, note, status: 'generated', isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
-  expiresAt: null, hwid: null, createdAt: '2026-11-23T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 'svc',
+  id: '',
+  value,
+  note,
+  status: 'generated',
+  isPremium: false,
+  expire: '2099-01-01',
+  expiresByDaysKey: false,
+  daysKey: null,
+  expiresAt: null,
+  hwid: null,
+  createdAt: '2026-11-23T00:00:00.000Z',
+  activatedAt: null,
+  lastResetAt: null,
+  serviceId: 'svc',
 });
 
 describe('keys.generate hands its keys to the ledger writer', () => {
@@ -52,7 +64,9 @@ describe('keys.generate hands its keys to the ledger writer', () => {
 
   it('answers before they are recorded, says how many are still being recorded, then holds every one', async () => {
     const drained = nextChange(t.core, profileId, (e) => e.recording === 0);
-    const generatedKeys = keysOf((await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer batch one' })).generated);
+    const generatedKeys = keysOf(
+      (await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer batch one' })).generated,
+    );
     expect(generatedKeys).toHaveLength(MANY);
     const query = { filter: { text: 'writer batch one' }, sort: byValue, offset: 0, limit: 5 };
     const first = await t.must('ledger.query', query);
@@ -64,23 +78,38 @@ describe('keys.generate hands its keys to the ledger writer', () => {
     const after = await t.must('ledger.query', { ...query, exactCount: true });
     expect(after.total).toBe(MANY);
     expect(after.recording).toBeUndefined();
-    expect(after.rows.map((r) => r.value)).toEqual(generatedKeys.map((k) => k.value).sort().slice(0, 5));
+    expect(after.rows.map((r) => r.value)).toEqual(
+      generatedKeys
+        .map((k) => k.value)
+        .sort()
+        .slice(0, 5),
+    );
   });
 
   it('keeps the order of writes: a key deleted right after its batch was generated ends deleted', async () => {
-    const generatedKeys = keysOf((await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer order' })).generated);
+    const generatedKeys = keysOf(
+      (await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer order' })).generated,
+    );
     const victim = generatedKeys[MANY - 1]?.value ?? '';
     // Queued behind the batch that adds its row: the delete waits for it, then marks the row.
     await t.must('keys.delete', { keyValue: victim, state: 'generated' });
     const rows = await t.must('ledger.query', { filter: { text: victim }, sort: byValue, offset: 0, limit: 5 });
     expect(rows.rows).toEqual([expect.objectContaining({ value: victim, status: 'deleted' })]);
     await t.core.ledger.idle();
-    const deleted = await t.must('ledger.query', { filter: { text: 'writer order', status: 'deleted' }, sort: byValue, offset: 0, limit: 5, exactCount: true });
+    const deleted = await t.must('ledger.query', {
+      filter: { text: 'writer order', status: 'deleted' },
+      sort: byValue,
+      offset: 0,
+      limit: 5,
+      exactCount: true,
+    });
     expect(deleted.total).toBe(1);
   });
 
   it('starts a job over "all matching" right after a generate with every new key in it', async () => {
-    const generatedKeys = keysOf((await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer job target' })).generated);
+    const generatedKeys = keysOf(
+      (await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer job target' })).generated,
+    );
     const job = await t.must('jobs.start', { action: 'extend', days: 1, target: { filter: { text: 'writer job target' } } });
     expect(job.total).toBe(generatedKeys.length);
     await t.must('jobs.cancel', { jobId: job.id });
@@ -88,7 +117,9 @@ describe('keys.generate hands its keys to the ledger writer', () => {
   });
 
   it('exports a batch generated a moment ago whole', async () => {
-    const generatedKeys = keysOf((await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer export' })).generated);
+    const generatedKeys = keysOf(
+      (await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer export' })).generated,
+    );
     const saved = await t.must('keys.export', { keyValues: generatedKeys.map((k) => k.value), format: 'json' });
     const { readFileSync } = await import('node:fs');
     const rows = JSON.parse(readFileSync(saved.path ?? '', 'utf8')) as { value: string }[];
@@ -103,14 +134,22 @@ describe('a batch the ledger database refuses, through the core', () => {
       const profileId = t.core.profiles.activeProfileId ?? '';
       // The database itself refuses these rows (as a full disk or a damaged file would refuse any).
       const other = new DatabaseSync(join(t.userData, 'keydesk.db'));
-      other.exec("CREATE TRIGGER refuse_batch BEFORE INSERT ON ledger WHEN new.note = 'refused batch' BEGIN SELECT RAISE(ABORT, 'refused'); END;");
+      other.exec(
+        "CREATE TRIGGER refuse_batch BEFORE INSERT ON ledger WHEN new.note = 'refused batch' BEGIN SELECT RAISE(ABORT, 'refused'); END;",
+      );
       other.close();
       const failed = nextChange(t.core, profileId, (e) => e.recording === 0 && e.failure !== null);
-      const generatedKeys = keysOf((await t.must('keys.generate', { expire: '2099-01-01', count: 10, isPremium: false, note: 'refused batch' })).generated);
+      const generatedKeys = keysOf(
+        (await t.must('keys.generate', { expire: '2099-01-01', count: 10, isPremium: false, note: 'refused batch' })).generated,
+      );
       expect(generatedKeys).toHaveLength(10);
-      const words = '10 keys could not be recorded in the ledger: the ledger database refused the write. The service has them: look them up in Keys to bring them into the ledger.';
+      const words =
+        '10 keys could not be recorded in the ledger: the ledger database refused the write. The service has them: look them up in Keys to bring them into the ledger.';
       expect(await failed).toEqual({ profileId, recording: 0, failure: words });
-      expect(await t.must('ledger.query', { filter: {}, sort: byValue, offset: 0, limit: 5 })).toMatchObject({ total: 0, recordingFailed: words });
+      expect(await t.must('ledger.query', { filter: {}, sort: byValue, offset: 0, limit: 5 })).toMatchObject({
+        total: 0,
+        recordingFailed: words,
+      });
       const { entries } = await t.must('audit.list', { filter: { outcome: 'failed' }, offset: 0, limit: 5 });
       expect(entries).toEqual([expect.objectContaining({ action: 'ledger.record', outcome: 'failed', message: words })]);
       // The service has them: once the database takes rows again, a lookup brings them into the ledger.
@@ -150,7 +189,12 @@ describe('a write the ledger refuses', () => {
     const db = new LocalDb(file);
     const changes: RecordingState[] = [];
     const failures: string[] = [];
-    const writer = new LedgerWriter({ file, busyTimeoutMs: 200, onChange: (s) => changes.push(s), onFailure: (_p, words) => failures.push(words) });
+    const writer = new LedgerWriter({
+      file,
+      busyTimeoutMs: 200,
+      onChange: (s) => changes.push(s),
+      onFailure: (_p, words) => failures.push(words),
+    });
     // Another connection holds the write lock past the writer's busy timeout.
     const other = new DatabaseSync(file);
     other.exec('BEGIN IMMEDIATE');
@@ -160,7 +204,8 @@ describe('a write the ledger refuses', () => {
     expect(refused).toEqual({
       written: 0,
       failed: 2,
-      failure: '2 keys could not be recorded in the ledger: the ledger file stayed busy (another Keydesk, or a long write, held it). The service has them: look them up in Keys to bring them into the ledger.',
+      failure:
+        '2 keys could not be recorded in the ledger: the ledger file stayed busy (another Keydesk, or a long write, held it). The service has them: look them up in Keys to bring them into the ledger.',
     });
     expect(failures).toEqual([refused.failure]);
     expect(writer.failure('p')).toBe(refused.failure);
@@ -181,7 +226,9 @@ describe('a write the ledger refuses', () => {
     const writer = new LedgerWriter({ file });
     const lost = await writer.recordKeys('p', [key('KD-LOST', 'lost')]);
     expect(lost).toMatchObject({ written: 0, failed: 1 });
-    expect(lost.failure).toBe('1 key could not be recorded in the ledger: the ledger writer stopped unexpectedly. The service has them: look them up in Keys to bring them into the ledger.');
+    expect(lost.failure).toBe(
+      '1 key could not be recorded in the ledger: the ledger writer stopped unexpectedly. The service has them: look them up in Keys to bring them into the ledger.',
+    );
     mkdirSync(dir);
     const db = new LocalDb(file);
     expect(await writer.markDeleted('p', 'KD-NONE')).toEqual({ written: 1, failed: 0, failure: null });
@@ -203,7 +250,10 @@ describe('a write the ledger refuses', () => {
     await expect.poll(() => writer.threadRunning).toBe(false);
     expect(await writer.recordKeys('p', [key('KD-IDLE-2', 'idle')])).toEqual({ written: 1, failed: 0, failure: null });
     expect(await writer.markDeleted('p', 'KD-IDLE-1')).toEqual({ written: 1, failed: 0, failure: null });
-    expect(db.queryLedger('p', {}, byValue, 0, 10).rows.map((r) => [r.value, r.status])).toEqual([['KD-IDLE-1', 'deleted'], ['KD-IDLE-2', 'generated']]);
+    expect(db.queryLedger('p', {}, byValue, 0, 10).rows.map((r) => [r.value, r.status])).toEqual([
+      ['KD-IDLE-1', 'deleted'],
+      ['KD-IDLE-2', 'generated'],
+    ]);
     await writer.close();
     expect(writer.threadRunning).toBe(false);
     db.close();

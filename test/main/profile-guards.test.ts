@@ -25,7 +25,11 @@ describe('a selected profile whose apiKey is gone (session-only storage after a 
   });
 
   it('answers every service call with KEYCHAIN_UNAVAILABLE naming the profile', async () => {
-    for (const r of [await t.call('executions.get'), await t.call('keys.lookup', { term: 'x' }), await t.call('identifier.check', { identifier: 'demo' })]) {
+    for (const r of [
+      await t.call('executions.get'),
+      await t.call('keys.lookup', { term: 'x' }),
+      await t.call('identifier.check', { identifier: 'demo' }),
+    ]) {
       expect(r).toMatchObject({ ok: false, code: 'KEYCHAIN_UNAVAILABLE' });
       expect(!r.ok && r.message).toMatch(/No API key is stored for "Local sandbox".*Enter it again/);
     }
@@ -35,7 +39,12 @@ describe('a selected profile whose apiKey is gone (session-only storage after a 
 describe('no profile selected', () => {
   it('answers local and service operations alike with NOT_FOUND and the same words', async () => {
     t.core.profiles.setActive('p_gone');
-    const results = [await t.call('executions.history', { range: '1h' }), await t.call('jobs.list', undefined), await t.call('keys.generate', { expire: '2099-01-01', count: 1, isPremium: false })];
-    for (const r of results) expect(r).toEqual({ ok: false, code: 'NOT_FOUND', message: 'No profile is selected. Choose or add a service first.' });
+    const results = [
+      await t.call('executions.history', { range: '1h' }),
+      await t.call('jobs.list', undefined),
+      await t.call('keys.generate', { expire: '2099-01-01', count: 1, isPremium: false }),
+    ];
+    for (const r of results)
+      expect(r).toEqual({ ok: false, code: 'NOT_FOUND', message: 'No profile is selected. Choose or add a service first.' });
   });
 });

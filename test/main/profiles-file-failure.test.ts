@@ -8,7 +8,13 @@ import { PROFILES_FILE, ProfilesFile, type StoredProfile } from '../../src/main/
 import { tempDir } from '../support/temp-dir.ts';
 
 const profile = (id: string, name: string): StoredProfile => ({
-  id, name, kind: 'remote', baseUrl: 'https://a.example', validationUrl: 'https://a.example/v2_validation', serviceIdentifier: null, keyHint: '…abcd',
+  id,
+  name,
+  kind: 'remote',
+  baseUrl: 'https://a.example',
+  validationUrl: 'https://a.example/v2_validation',
+  serviceIdentifier: null,
+  keyHint: '…abcd',
 });
 
 /** A saved file with one profile, then its path made unwritable by a non-empty folder in the way. */
@@ -33,13 +39,35 @@ function blocked(): { dir: string; file: ProfilesFile; unblock: () => void } {
 
 describe('a profiles.json write that fails', () => {
   it.each<[string, (f: ProfilesFile) => void]>([
-    ['upsert of a new profile', (f) => { f.upsert(profile('p_2', 'Beta')); }],
-    ['upsert renaming a profile', (f) => { f.upsert(profile('p_1', 'Renamed')); }],
-    ['remove', (f) => { f.remove('p_1'); }],
-    ['setActive', (f) => { f.setActive('p_9'); }],
+    [
+      'upsert of a new profile',
+      (f) => {
+        f.upsert(profile('p_2', 'Beta'));
+      },
+    ],
+    [
+      'upsert renaming a profile',
+      (f) => {
+        f.upsert(profile('p_1', 'Renamed'));
+      },
+    ],
+    [
+      'remove',
+      (f) => {
+        f.remove('p_1');
+      },
+    ],
+    [
+      'setActive',
+      (f) => {
+        f.setActive('p_9');
+      },
+    ],
   ])('%s throws, leaves no .tmp file, and leaves memory as it was', (_, change) => {
     const { dir, file } = blocked();
-    expect(() => { change(file); }).toThrow();
+    expect(() => {
+      change(file);
+    }).toThrow();
     expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     expect(file.list()).toEqual([profile('p_1', 'Acme')]);
     expect(file.activeProfileId).toBe('p_1');
@@ -47,7 +75,9 @@ describe('a profiles.json write that fails', () => {
 
   it('the next write after the failure saves only what it changes, and memory matches the file', () => {
     const { dir, file, unblock } = blocked();
-    expect(() => { file.upsert(profile('p_2', 'Lost')); }).toThrow();
+    expect(() => {
+      file.upsert(profile('p_2', 'Lost'));
+    }).toThrow();
     unblock();
     file.upsert(profile('p_3', 'Gamma'));
     const onDisk = JSON.parse(readFileSync(join(dir, PROFILES_FILE), 'utf8')) as { profiles: StoredProfile[] };

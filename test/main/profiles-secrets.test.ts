@@ -108,7 +108,11 @@ describe('profiles.json', () => {
     const { t, path, userData } = await refusedFile(content);
     try {
       const { profilesFileProblem } = await t.must('app.status');
-      expect(profilesFileProblem).toMatch(new RegExp(`^Keydesk did not use ${path.replaceAll('.', '\\.')}: it was written by a newer Keydesk \\(format 2; this one reads 1\\)\\.`));
+      expect(profilesFileProblem).toMatch(
+        new RegExp(
+          `^Keydesk did not use ${path.replaceAll('.', '\\.')}: it was written by a newer Keydesk \\(format 2; this one reads 1\\)\\.`,
+        ),
+      );
       expect(readFileSync(path, 'utf8')).toBe(content);
       expect(copies(userData)).toHaveLength(1);
     } finally {
@@ -118,7 +122,20 @@ describe('profiles.json', () => {
 
   it.each([
     ['a field of the wrong type', [{ id: 5, name: 'Acme' }]],
-    ['a base URL that is not an http(s) address', [{ id: 'p_1', name: 'Acme', kind: 'remote', baseUrl: 'file:///etc', validationUrl: 'https://a.example/v2_validation', serviceIdentifier: null, keyHint: null }]],
+    [
+      'a base URL that is not an http(s) address',
+      [
+        {
+          id: 'p_1',
+          name: 'Acme',
+          kind: 'remote',
+          baseUrl: 'file:///etc',
+          validationUrl: 'https://a.example/v2_validation',
+          serviceIdentifier: null,
+          keyHint: null,
+        },
+      ],
+    ],
   ])('of the right version but the wrong shape (%s): refused by the schema', async (_name, profiles) => {
     const content = JSON.stringify({ version: 1, activeProfileId: null, profiles });
     const { t, path } = await refusedFile(content);
@@ -138,7 +155,11 @@ describe('profiles.json', () => {
     const t = await startTestCore({ userDataDir: userData });
     try {
       const message = (await t.must('app.status')).profilesFileProblem;
-      expect(message).toMatch(new RegExp(`^Keydesk did not use ${path.replaceAll('.', '\\.')}: it could not be read \\(EISDIR\\)\\. No copy of it could be made \\(\\w+\\), so Keydesk leaves it as it is`));
+      expect(message).toMatch(
+        new RegExp(
+          `^Keydesk did not use ${path.replaceAll('.', '\\.')}: it could not be read \\(EISDIR\\)\\. No copy of it could be made \\(\\w+\\), so Keydesk leaves it as it is`,
+        ),
+      );
       expect(message).toMatch(/changes to profiles last for this session only\.$/);
       await t.must('profiles.select', { id: SANDBOX_PROFILE_ID });
       expect(statSync(path).isDirectory()).toBe(true);
@@ -182,7 +203,12 @@ describe('why keys are session-only', () => {
 
   it('is null when the OS keychain holds the keys', async () => {
     const memory = new MemorySecretStore();
-    const keychain: SecretStore = { kind: 'os-keychain', get: (a) => memory.get(a), set: (a, s) => memory.set(a, s), delete: (a) => memory.delete(a) };
+    const keychain: SecretStore = {
+      kind: 'os-keychain',
+      get: (a) => memory.get(a),
+      set: (a, s) => memory.set(a, s),
+      delete: (a) => memory.delete(a),
+    };
     const t = await startTestCore({ secrets: keychain, secretsFallbackReason: null });
     try {
       expect(await t.must('app.status')).toMatchObject({ secretStorage: 'os-keychain', secretStorageReason: null });

@@ -17,7 +17,12 @@ beforeAll(async () => {
   remote = await startRemoteSandbox({ name: 'Real Shop', identifier: 'real-shop' }, { realOnly: true });
   t = await startTestCore();
   // The official client's own base, with /api: the same service.
-  const profile = await must('profiles.add', { name: 'Real Shop', baseUrl: `${remote.url}/api`, apiKey: remote.apiKey, serviceIdentifier: 'real-shop' });
+  const profile = await must('profiles.add', {
+    name: 'Real Shop',
+    baseUrl: `${remote.url}/api`,
+    apiKey: remote.apiKey,
+    serviceIdentifier: 'real-shop',
+  });
   expect(profile.baseUrl).toBe(remote.url);
   await must('profiles.select', { id: profile.id });
 });
@@ -43,7 +48,18 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
   });
 
   it('generates a days key: no expiry until activation, and its term named as unreported', async () => {
-    const [k] = keysOf((await must('keys.generate', { expire: '2099-06-30', count: 1, isPremium: false, note: 'Days real', expiresByDaysKey: true, daysKey: 45 })).generated);
+    const [k] = keysOf(
+      (
+        await must('keys.generate', {
+          expire: '2099-06-30',
+          count: 1,
+          isPremium: false,
+          note: 'Days real',
+          expiresByDaysKey: true,
+          daysKey: 45,
+        })
+      ).generated,
+    );
     expect(k).toMatchObject({ status: 'generated', expiresAt: null, expire: null, daysKey: null });
     expect(k?.unreported).toContain('daysKey');
   });
@@ -65,7 +81,14 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
     const input = { mode: 'key' as const, keyValue: keys[0]?.value, hwid: { custom: 'HW-REAL-1' } };
     expect(await call('validation.run', input)).toMatchObject({ ok: false, code: 'NEEDS_CONFIRMATION' });
     const report = await must('validation.run', { ...input, confirmActivation: true });
-    expect(report).toMatchObject({ outcome: 'success', success: true, premium: true, hwid: 'HW-REAL-1', notes: 'Real batch', registeredServiceId: 'real-shop' });
+    expect(report).toMatchObject({
+      outcome: 'success',
+      success: true,
+      premium: true,
+      hwid: 'HW-REAL-1',
+      notes: 'Real batch',
+      registeredServiceId: 'real-shop',
+    });
     const other = await must('validation.run', { ...input, hwid: { custom: 'HW-OTHER' }, confirmActivation: true });
     expect(other).toMatchObject({ outcome: 'hwid_mismatch', success: false, premium: false });
   });
@@ -99,9 +122,14 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
   });
 
   it('adds, finds, validates and deletes a keyless entry', async () => {
-    expect(await must('keyless.add', { hwid: 'KL-REAL-1', isPremium: true, days: 5 })).toMatchObject({ entry: { hwid: 'KL-REAL-1', isPremium: true } });
+    expect(await must('keyless.add', { hwid: 'KL-REAL-1', isPremium: true, days: 5 })).toMatchObject({
+      entry: { hwid: 'KL-REAL-1', isPremium: true },
+    });
     const found = await must('keyless.lookup', { term: 'KL-REAL' });
-    expect(found).toMatchObject({ total: null, entries: [{ hwid: 'KL-REAL-1', createdAt: null, unreported: ['createdAt', 'lastUsedAt'] }] });
+    expect(found).toMatchObject({
+      total: null,
+      entries: [{ hwid: 'KL-REAL-1', createdAt: null, unreported: ['createdAt', 'lastUsedAt'] }],
+    });
     const report = await must('validation.run', { mode: 'keyless', hwid: { custom: 'KL-REAL-1' }, confirmActivation: true });
     expect(report).toMatchObject({ outcome: 'success', keyless: true, premium: true });
     expect(await must('keyless.delete', { hwid: 'KL-REAL-1' })).toBeNull();
@@ -109,8 +137,11 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
   });
 
   it('runs bulk extend, reset and delete', async () => {
-    const batch = batchValues((await must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'Bulk real' })).generated);
-    for (const [i, value] of batch.entries()) await must('validation.run', { mode: 'key', keyValue: value, hwid: { custom: `HW-BULK-${i}` }, confirmActivation: true });
+    const batch = batchValues(
+      (await must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'Bulk real' })).generated,
+    );
+    for (const [i, value] of batch.entries())
+      await must('validation.run', { mode: 'key', keyValue: value, hwid: { custom: `HW-BULK-${i}` }, confirmActivation: true });
     for (const action of ['extend', 'resetHwid', 'delete'] as const) {
       const target = { keyValues: batch };
       const job = await must('jobs.start', action === 'extend' ? { action, target, days: 2 } : { action, target });

@@ -20,7 +20,8 @@ import { ROOT } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const KEYS = 30_000;
-const ROWS = 'SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value';
+const ROWS =
+  'SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value';
 
 function read<T>(file: string, fn: (db: DatabaseSync) => T): T {
   const db = new DatabaseSync(file);
@@ -30,24 +31,35 @@ function read<T>(file: string, fn: (db: DatabaseSync) => T): T {
     db.close();
   }
 }
-const version = (file: string): number => read(file, (db) => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+const version = (file: string): number =>
+  read(file, (db) => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
 const rows = (file: string): unknown[] => read(file, (db) => db.prepare(ROWS).all());
 const schemaOf = (file: string): unknown[] =>
-  read(file, (db) => db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all());
+  read(file, (db) =>
+    db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all(),
+  );
 
 /** A file's schema as SQLite reads it: each table's columns, each index's keys, each trigger's and view's text. */
 const structureOf = (file: string): unknown[] =>
   read(file, (db) =>
-    (db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as { type: string; name: string; tbl_name: string; sql: string | null }[])
-      .map(({ type, name, tbl_name: table, sql }) => ({
-        type,
-        name,
-        table,
-        shape:
-          type === 'table' ? db.prepare(`PRAGMA table_xinfo("${name}")`).all()
-          : type === 'index' ? db.prepare(`PRAGMA index_xinfo("${name}")`).all()
-          : sql?.replace(/\s+/g, ' '),
-      })),
+    (
+      db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as {
+        type: string;
+        name: string;
+        tbl_name: string;
+        sql: string | null;
+      }[]
+    ).map(({ type, name, tbl_name: table, sql }) => ({
+      type,
+      name,
+      table,
+      shape:
+        type === 'table'
+          ? db.prepare(`PRAGMA table_xinfo("${name}")`).all()
+          : type === 'index'
+            ? db.prepare(`PRAGMA index_xinfo("${name}")`).all()
+            : sql?.replace(/\s+/g, ' '),
+    })),
   );
 
 /** A schema-3 file with KEYS rows, and a copy of it for comparison. */
@@ -79,16 +91,44 @@ describe('upgrading a schema-3 keydesk.db with rows', () => {
     await upgradeLocalDbFile(file, (p) => events.push(p));
 
     expect(version(file)).toBe(LOCAL_DB_VERSION);
-    expect(events.every((e) => e.fromVersion === 3 && e.toVersion === LOCAL_DB_VERSION && e.total === KEYS && e.steps === events[0]?.steps)).toBe(true);
+    expect(
+      events.every((e) => e.fromVersion === 3 && e.toVersion === LOCAL_DB_VERSION && e.total === KEYS && e.steps === events[0]?.steps),
+    ).toBe(true);
     const steps = stepsOf(events);
     // Steps numbered 1, 2, … with none skipped or repeated, saving last.
     expect(steps.map((s) => s.step)).toEqual(steps.map((_, i) => i + 1));
     expect(steps.length).toBe(events[0]?.steps);
-    expect(steps.map((s) => s.work)).toEqual(['copy', 'clear', 'index', 'index', 'index', 'index', 'index', 'text', 'count', 'index', 'text', 'text', 'save']);
+    expect(steps.map((s) => s.work)).toEqual([
+      'copy',
+      'clear',
+      'index',
+      'index',
+      'index',
+      'index',
+      'index',
+      'text',
+      'count',
+      'index',
+      'text',
+      'text',
+      'save',
+    ]);
     // A work done in several steps says which part each is (the text index's three fills each count from 0).
     const firstOfStep = steps.map((s) => events.find((e) => e.step === s.step));
     expect(firstOfStep.map((e) => `${e?.work ?? ''} ${e?.pass ?? 0}/${e?.passes ?? 0}`)).toEqual([
-      'copy 1/1', 'clear 1/1', 'index 1/6', 'index 2/6', 'index 3/6', 'index 4/6', 'index 5/6', 'text 1/3', 'count 1/1', 'index 6/6', 'text 2/3', 'text 3/3', 'save 1/1',
+      'copy 1/1',
+      'clear 1/1',
+      'index 1/6',
+      'index 2/6',
+      'index 3/6',
+      'index 4/6',
+      'index 5/6',
+      'text 1/3',
+      'count 1/1',
+      'index 6/6',
+      'text 2/3',
+      'text 3/3',
+      'save 1/1',
     ]);
     expect(events.every((e) => e.pass === firstOfStep[e.step - 1]?.pass)).toBe(true);
     for (const s of steps) {
@@ -107,11 +147,14 @@ describe('upgrading a schema-3 keydesk.db with rows', () => {
     read(file, (db) => {
       expect(db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
       // The text index agrees with the rows it was built from, and the per-status counts with the ledger.
-      expect(() => { db.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')"); }).not.toThrow();
-      expect(db.prepare('SELECT profile_id, status, n FROM ledger_counts ORDER BY profile_id, status').all())
-        .toEqual(db.prepare('SELECT profile_id, status, count(*) AS n FROM ledger GROUP BY profile_id, status ORDER BY profile_id, status').all());
+      expect(() => {
+        db.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')");
+      }).not.toThrow();
+      expect(db.prepare('SELECT profile_id, status, n FROM ledger_counts ORDER BY profile_id, status').all()).toEqual(
+        db.prepare('SELECT profile_id, status, count(*) AS n FROM ledger GROUP BY profile_id, status ORDER BY profile_id, status').all(),
+      );
       // Nothing of the counting is left behind.
-      expect(db.prepare("SELECT count(*) AS n FROM sqlite_temp_schema").get()).toEqual({ n: 0 });
+      expect(db.prepare('SELECT count(*) AS n FROM sqlite_temp_schema').get()).toEqual({ n: 0 });
     });
     // The same file upgraded unreported, statement by statement undivided (as a new file is), ends the same.
     new LocalDb(copy).close();
@@ -153,10 +196,14 @@ describe('upgrading a schema-3 keydesk.db with rows', () => {
     const events: UpgradeProgress[] = [];
     let firstReport = (): void => undefined;
     const reported = new Promise<void>((resolve) => (firstReport = resolve));
-    const upgraded = upgradeLocalDbFile(file, (p) => {
-      events.push(p);
-      firstReport();
-    }, hold);
+    const upgraded = upgradeLocalDbFile(
+      file,
+      (p) => {
+        events.push(p);
+        firstReport();
+      },
+      hold,
+    );
     await reported;
     expect(version(file)).toBe(3);
     expect(events).toHaveLength(1);
@@ -182,12 +229,20 @@ describe('upgrading a schema-3 keydesk.db with rows', () => {
 
   // Killed after the old ledger was dropped inside the transaction, mid-way through the text index, and while
   // saving: each time the file must still be schema 3 with every row, and upgrade fully on the next start.
-  for (const [work, rowsDone] of [['copy', 10_000], ['text', 20_000], ['save', 0]] as const) {
+  for (const [work, rowsDone] of [
+    ['copy', 10_000],
+    ['text', 20_000],
+    ['save', 0],
+  ] as const) {
     it(`left at schema 3, whole, by a kill during the ${work} step, and upgraded on the next start`, async () => {
       const { file, before } = version3();
-      const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(ROOT, 'test/support/upgrade-child.ts'), file, work, String(rowsDone)], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--disable-warning=ExperimentalWarning', join(ROOT, 'test/support/upgrade-child.ts'), file, work, String(rowsDone)],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let out = '';
       let err = '';
       child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
@@ -199,7 +254,10 @@ describe('upgrading a schema-3 keydesk.db with rows', () => {
         });
         void exited.then(() => reject(new Error(`the upgrade ended before it was stopped: ${out}${err}`)));
       });
-      const reported = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as UpgradeProgress);
+      const reported = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as UpgradeProgress);
       expect(reported.at(-1)?.work).toBe(work);
       child.kill('SIGKILL');
       expect(await exited).toBe('SIGKILL');
@@ -233,19 +291,37 @@ describe('the start while keydesk.db is upgraded', () => {
       heard.push(s);
       if (asked.during === undefined && s.upgrade?.work === 'text') {
         asked.during = dispatch(startup.handlers, 'app.startup', undefined);
-        asked.query = dispatch(startup.handlers, 'ledger.query', { filter: {}, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 5, exactCount: true });
+        asked.query = dispatch(startup.handlers, 'ledger.query', {
+          filter: {},
+          sort: { field: 'value', dir: 'asc' },
+          offset: 0,
+          limit: 5,
+          exactCount: true,
+        });
       }
     });
-    expect(await dispatch(startup.handlers, 'app.startup', undefined)).toEqual({ ok: true, data: { state: 'starting', upgrade: null, failure: null } });
+    expect(await dispatch(startup.handlers, 'app.startup', undefined)).toEqual({
+      ok: true,
+      data: { state: 'starting', upgrade: null, failure: null },
+    });
 
     let core: Core | null = null;
-    const started = startup.run((onUpgrade) => Core.start({
-      userDataDir: userData, secrets: new MemorySecretStore(), version: 'test', askSavePath: () => Promise.resolve(null), onUpgrade,
-    }));
+    const started = startup.run((onUpgrade) =>
+      Core.start({
+        userDataDir: userData,
+        secrets: new MemorySecretStore(),
+        version: 'test',
+        askSavePath: () => Promise.resolve(null),
+        onUpgrade,
+      }),
+    );
     try {
       core = await started;
       expect(asked.during).toBeDefined();
-      expect(await asked.during).toMatchObject({ ok: true, data: { state: 'upgrading', upgrade: { work: 'text', total: KEYS, fromVersion: 3 } } });
+      expect(await asked.during).toMatchObject({
+        ok: true,
+        data: { state: 'upgrading', upgrade: { work: 'text', total: KEYS, fromVersion: 3 } },
+      });
       expect(await asked.query).toMatchObject({ ok: true, data: { total: KEYS } });
 
       const states = heard.map((s) => s.state);
@@ -255,7 +331,10 @@ describe('the start while keydesk.db is upgraded', () => {
       expect(upgrades.map((u) => u.step)).toEqual([...upgrades.map((u) => u.step)].sort((a, b) => a - b));
       // The time so far only grows.
       expect(upgrades.map((u) => u.elapsedMs)).toEqual([...upgrades.map((u) => u.elapsedMs)].sort((a, b) => a - b));
-      expect(await dispatch(startup.handlers, 'app.startup', undefined)).toEqual({ ok: true, data: { state: 'ready', upgrade: null, failure: null } });
+      expect(await dispatch(startup.handlers, 'app.startup', undefined)).toEqual({
+        ok: true,
+        data: { state: 'ready', upgrade: null, failure: null },
+      });
     } finally {
       await core?.close();
     }
@@ -266,10 +345,25 @@ describe('the start while keydesk.db is upgraded', () => {
     read(join(userData, 'keydesk.db'), (db) => db.exec('PRAGMA user_version = 99; CREATE TABLE ledger (x);'));
     const startup = new Startup();
     const waiting = dispatch(startup.handlers, 'app.status', undefined);
-    await expect(startup.run((onUpgrade) => Core.start({
-      userDataDir: userData, secrets: new MemorySecretStore(), version: 'test', askSavePath: () => Promise.resolve(null), onUpgrade,
-    }))).rejects.toThrow(/newer Keydesk/);
-    expect(await dispatch(startup.handlers, 'app.startup', undefined)).toMatchObject({ ok: true, data: { state: 'failed', failure: expect.stringMatching(/newer Keydesk \(schema 99\)/) as string } });
-    expect(await waiting).toMatchObject({ ok: false, code: 'INTERNAL', message: expect.stringMatching(/^Keydesk could not start: .*newer Keydesk/) as string });
+    await expect(
+      startup.run((onUpgrade) =>
+        Core.start({
+          userDataDir: userData,
+          secrets: new MemorySecretStore(),
+          version: 'test',
+          askSavePath: () => Promise.resolve(null),
+          onUpgrade,
+        }),
+      ),
+    ).rejects.toThrow(/newer Keydesk/);
+    expect(await dispatch(startup.handlers, 'app.startup', undefined)).toMatchObject({
+      ok: true,
+      data: { state: 'failed', failure: expect.stringMatching(/newer Keydesk \(schema 99\)/) as string },
+    });
+    expect(await waiting).toMatchObject({
+      ok: false,
+      code: 'INTERNAL',
+      message: expect.stringMatching(/^Keydesk could not start: .*newer Keydesk/) as string,
+    });
   });
 });

@@ -32,7 +32,9 @@ describe('the build output', () => {
     const metas = [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/gi)].map((m) => m[1]);
     expect(metas).toEqual([META_CONTENT_SECURITY_POLICY]);
     const directives = (policy: string) => policy.split(';').map((d) => d.trim());
-    expect(directives(CONTENT_SECURITY_POLICY).filter((d) => !d.startsWith('frame-ancestors'))).toEqual(directives(META_CONTENT_SECURITY_POLICY));
+    expect(directives(CONTENT_SECURITY_POLICY).filter((d) => !d.startsWith('frame-ancestors'))).toEqual(
+      directives(META_CONTENT_SECURITY_POLICY),
+    );
     expect(directives(CONTENT_SECURITY_POLICY)).toContain("frame-ancestors 'none'");
     expect(html.indexOf('<meta charset')).toBeLessThan(html.indexOf('Content-Security-Policy'));
   });
@@ -46,8 +48,20 @@ describe('the build output', () => {
     const worker = new Worker(join(ROOT, 'out/main/ledger-writer.worker.js'), { workerData });
     try {
       const key = {
-        id: '', value: 'KD-BUILT', note: 'from the build', status: 'generated', isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
-        expiresAt: null, hwid: null, createdAt: '2026-11-23T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+        id: '',
+        value: 'KD-BUILT',
+        note: 'from the build',
+        status: 'generated',
+        isPremium: false,
+        expire: '2099-01-01',
+        expiresByDaysKey: false,
+        daysKey: null,
+        expiresAt: null,
+        hwid: null,
+        createdAt: '2026-11-23T00:00:00.000Z',
+        activatedAt: null,
+        lastResetAt: null,
+        serviceId: 's',
       };
       const write: LedgerWrite = { seq: 1, kind: 'keys', profileId: 'p', seenAt: '2026-11-23T00:00:00.000Z', keys: JSON.stringify([key]) };
       worker.postMessage(write);
@@ -55,7 +69,9 @@ describe('the build output', () => {
       // The thread reports its heap with each answer (main lets a thread with a large heap go when idle).
       expect(ack).toEqual({ seq: 1, ok: true, heapBytes: expect.any(Number) as number });
       expect(ack.heapBytes).toBeGreaterThan(0);
-      expect(db.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 5).rows).toEqual([expect.objectContaining({ value: 'KD-BUILT', note: 'from the build', status: 'generated' })]);
+      expect(db.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 5).rows).toEqual([
+        expect.objectContaining({ value: 'KD-BUILT', note: 'from the build', status: 'generated' }),
+      ]);
       // Told to stop, the bundled thread collects its heap (node:v8, node:vm in the bundle), says so and ends.
       const exited = once(worker, 'exit');
       worker.postMessage({ kind: 'stop' } satisfies LedgerWrite);
@@ -86,7 +102,9 @@ describe('the build output', () => {
       await worker.terminate();
     }
     expect(messages.at(-1)).toEqual({ kind: 'done' });
-    expect(messages.filter((m) => m.kind === 'progress').at(-1)).toMatchObject({ progress: { work: 'save', total: 500, toVersion: LOCAL_DB_VERSION } });
+    expect(messages.filter((m) => m.kind === 'progress').at(-1)).toMatchObject({
+      progress: { work: 'save', total: 500, toVersion: LOCAL_DB_VERSION },
+    });
     const db = new LocalDb(file);
     expect(db.queryLedger('p0', {}, { field: 'value', dir: 'asc' }, 0, 1, { exact: true }).total).toBe(250);
     db.close();
@@ -97,17 +115,39 @@ describe('the build output', () => {
     expect(built('main/index.js')).toContain('job-writer.worker.');
     const file = join(tempDir('keydesk-built-job-writer-'), 'keydesk.db');
     const db = new LocalDb(file);
-    db.createJob({ id: 'j', profileId: 'p', action: 'delete', params: '{}', createdAt: '2026-11-23T00:00:00.000Z' }, { keyValues: ['KD-A', 'KD-B'] });
+    db.createJob(
+      { id: 'j', profileId: 'p', action: 'delete', params: '{}', createdAt: '2026-11-23T00:00:00.000Z' },
+      { keyValues: ['KD-A', 'KD-B'] },
+    );
     const { port1: claims, port2 } = new MessageChannel();
     const workerData: JobWriterData = { file, cacheKiB: 1024, busyTimeoutMs: 5_000, claims: port2 };
     const worker = new Worker(join(ROOT, 'out/main/job-writer.worker.js'), { workerData, transferList: [port2] });
     try {
       claims.postMessage({ id: 1, kind: 'claim', jobId: 'j', max: 5 } satisfies JobWriterRequest);
       const [claimed] = (await once(claims, 'message')) as [JobWriterAnswer];
-      expect(claimed).toEqual({ id: 1, ok: true, claimed: [{ seq: 1, target: 'KD-A', size: 1 }, { seq: 2, target: 'KD-B', size: 1 }] });
+      expect(claimed).toEqual({
+        id: 1,
+        ok: true,
+        claimed: [
+          { seq: 1, target: 'KD-A', size: 1 },
+          { seq: 2, target: 'KD-B', size: 1 },
+        ],
+      });
       expect(db.jobCounts('j')).toMatchObject({ pending: 0, sent: 2 });
-      const batch = { jobId: 'j', profileId: 'p', items: [1, 2].map((seq) => ({ seq, state: 'done', code: null, message: null })), seenKeys: [], deletedValues: ['KD-A', 'KD-B'], audit: [] };
-      worker.postMessage({ id: 2, kind: 'settle', batch: JSON.stringify(batch), at: '2026-11-23T00:00:01.000Z' } satisfies JobWriterRequest);
+      const batch = {
+        jobId: 'j',
+        profileId: 'p',
+        items: [1, 2].map((seq) => ({ seq, state: 'done', code: null, message: null })),
+        seenKeys: [],
+        deletedValues: ['KD-A', 'KD-B'],
+        audit: [],
+      };
+      worker.postMessage({
+        id: 2,
+        kind: 'settle',
+        batch: JSON.stringify(batch),
+        at: '2026-11-23T00:00:01.000Z',
+      } satisfies JobWriterRequest);
       const [settled] = (await once(worker, 'message')) as [JobWriterAnswer];
       expect(settled).toEqual({ id: 2, ok: true, claimed: [] });
       expect(db.jobCounts('j')).toMatchObject({ sent: 0, done: 2 });

@@ -33,10 +33,23 @@ describe('electron-builder', () => {
     });
     const resources = join(output, 'linux-unpacked', 'resources');
     const files = asar.listPackage(join(resources, 'app.asar'), { isPack: false });
-    for (const f of ['/package.json', '/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html']) expect(files).toContain(f);
+    for (const f of ['/package.json', '/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html'])
+      expect(files).toContain(f);
     for (const dep of ['undici', 'zod', 'keytar', 'node-machine-id']) expect(files).toContain(`/node_modules/${dep}/package.json`);
-    for (const banned of ['/src', '/test', '/bench', '/.ci', '/node_modules/electron', '/node_modules/vitest', '/node_modules/react', '/node_modules/typescript']) {
-      expect(files.some((f) => f === banned || f.startsWith(`${banned}/`)), banned).toBe(false);
+    for (const banned of [
+      '/src',
+      '/test',
+      '/bench',
+      '/.ci',
+      '/node_modules/electron',
+      '/node_modules/vitest',
+      '/node_modules/react',
+      '/node_modules/typescript',
+    ]) {
+      expect(
+        files.some((f) => f === banned || f.startsWith(`${banned}/`)),
+        banned,
+      ).toBe(false);
     }
     expect(files.some((f) => f.endsWith('.map'))).toBe(false);
     expect(existsSync(join(resources, 'app.asar.unpacked/node_modules/keytar/build/Release/keytar.node'))).toBe(true);

@@ -29,7 +29,9 @@ describe('the keydesk-sandbox package', () => {
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) expect(manifest[field], field).toBeUndefined();
 
     const packDir = tempDir('keydesk-sandbox-pack-');
-    const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--pack-destination', packDir], { cwd: PACKAGE_DIR, encoding: 'utf8' })) as {
+    const packed = JSON.parse(
+      execFileSync(npm, ['pack', '--json', '--pack-destination', packDir], { cwd: PACKAGE_DIR, encoding: 'utf8' }),
+    ) as {
       filename: string;
       files: { path: string }[];
     }[];
@@ -63,7 +65,10 @@ describe('the keydesk-sandbox package', () => {
 
   it('prints only the JSON line on stdout under `npm run -s sandbox -- create-service`', () => {
     const db = join(tempDir('keydesk-sandbox-npm-'), 'sandbox.db');
-    const r = spawnSync(npm, ['run', '-s', 'sandbox', '--', 'create-service', '--db', db, '--name', 'Scripted'], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(npm, ['run', '-s', 'sandbox', '--', 'create-service', '--db', db, '--name', 'Scripted'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(onlyJsonLine(r.stdout)).toMatchObject({ name: 'Scripted', identifier: 'scripted' });
   });

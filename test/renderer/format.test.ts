@@ -62,7 +62,11 @@ describe('history buckets for the chart', async () => {
       { at: '2026-11-23T00:01:00.000Z', count: 8 },
       { at: '2026-11-23T00:02:00.000Z', count: 2 },
     ]);
-    expect(buckets.map((b) => [b.total, b.added])).toEqual([[5, 0], [8, 3], [2, 0]]);
+    expect(buckets.map((b) => [b.total, b.added])).toEqual([
+      [5, 0],
+      [8, 3],
+      [2, 0],
+    ]);
   });
 });
 

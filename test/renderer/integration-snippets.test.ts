@@ -49,6 +49,8 @@ describe('integration snippets', () => {
   });
 
   it('builds the request URL with each parameter encoded once', () => {
-    expect(validationRequestUrl(values)).toBe('http://127.0.0.1:4100/v2_validation?key=ABCDE-FGHJK-MNPQR-STVWX-YZ012&service=my-app&hwid=machine+1%262');
+    expect(validationRequestUrl(values)).toBe(
+      'http://127.0.0.1:4100/v2_validation?key=ABCDE-FGHJK-MNPQR-STVWX-YZ012&service=my-app&hwid=machine+1%262',
+    );
   });
 });

@@ -11,7 +11,8 @@ installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const initial = useKeydesk.getState();
 
-const key = (value: string, status: Key['status'] = 'generated', hwid: string | null = null): Key => baseKey(value, status, { note: 'integration test', hwid });
+const key = (value: string, status: Key['status'] = 'generated', hwid: string | null = null): Key =>
+  baseKey(value, status, { note: 'integration test', hwid });
 
 beforeEach(() => {
   resetFake();
@@ -28,7 +29,10 @@ describe('the integration slice', () => {
     const days = (Date.parse(`${input.expire}T00:00:00Z`) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(28);
     expect(days).toBeLessThan(31);
-    expect(useKeydesk.getState()).toMatchObject({ testKey: { profileId: 'sandbox', key: { value: 'K1' } }, testKeyRequest: { status: 'ready', error: null } });
+    expect(useKeydesk.getState()).toMatchObject({
+      testKey: { profileId: 'sandbox', key: { value: 'K1' } },
+      testKeyRequest: { status: 'ready', error: null },
+    });
   });
 
   it('drops a key that arrives after the user switched to another profile', async () => {
@@ -44,7 +48,10 @@ describe('the integration slice', () => {
   it('keeps a refused generation as a failure with the service message, and no key', async () => {
     fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'API_KEY_INVALID', message: 'The apiKey was refused.' });
     await useKeydesk.getState().generateTestKey('sandbox');
-    expect(useKeydesk.getState()).toMatchObject({ testKey: null, testKeyRequest: { status: 'error', error: { code: 'API_KEY_INVALID', message: 'The apiKey was refused.' } } });
+    expect(useKeydesk.getState()).toMatchObject({
+      testKey: null,
+      testKeyRequest: { status: 'error', error: { code: 'API_KEY_INVALID', message: 'The apiKey was refused.' } },
+    });
   });
 
   it('refreshes the key from the service: active and bound once validated, or says it is gone', async () => {
@@ -60,7 +67,16 @@ describe('the integration slice', () => {
 
   it("reads the sandbox's state, follows its changes, and stops following when told", async () => {
     fake.impl['app.status'] = () =>
-      Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: 'http://127.0.0.1:9', running: true, error: null }, secretStorage: 'os-keychain', activeProfileId: 'sandbox' } } as OperationResult<'app.status'>);
+      Promise.resolve({
+        ok: true,
+        data: {
+          version: '1',
+          platform: 'linux',
+          sandbox: { url: 'http://127.0.0.1:9', running: true, error: null },
+          secretStorage: 'os-keychain',
+          activeProfileId: 'sandbox',
+        },
+      } as OperationResult<'app.status'>);
     const stop = useKeydesk.getState().watchSandbox();
     await expect.poll(() => useKeydesk.getState().sandboxState).toEqual({ url: 'http://127.0.0.1:9', running: true, error: null });
     emit('sandbox.stateChanged', { url: null, running: false, error: 'The port is in use.' });

@@ -14,9 +14,24 @@ const A = '0b7e4a52-6a0f-4b7e-9a43-1f0f6f0c2a11';
 const B = '1c8f5b63-7b1a-4c8f-8b54-2a1a7a1d3b22';
 let version = 0;
 const job = (over: Partial<JobSummary>): JobSummary => ({
-  id: A, profileId: 'sandbox', action: 'delete', days: null, note: null, state: 'finished', reason: null, createdAt: '2026-01-01T00:00:00.000Z',
-  finishedAt: '2026-01-01T00:01:00.000Z', total: 10, counts: { pending: 0, sent: 0, done: 10, failed: 0, unknown: 0 }, ratePerSecond: null, etaSeconds: null,
-  concurrency: 0, ceiling: 64, pausedUntil: null, version: ++version, ...over,
+  id: A,
+  profileId: 'sandbox',
+  action: 'delete',
+  days: null,
+  note: null,
+  state: 'finished',
+  reason: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:01:00.000Z',
+  total: 10,
+  counts: { pending: 0, sent: 0, done: 10, failed: 0, unknown: 0 },
+  ratePerSecond: null,
+  etaSeconds: null,
+  concurrency: 0,
+  ceiling: 64,
+  pausedUntil: null,
+  version: ++version,
+  ...over,
 });
 const listed = (jobs: JobSummary[]): Promise<OperationResult<'jobs.list'>> => Promise.resolve({ ok: true, data: { jobs, elsewhere: [] } });
 
@@ -29,12 +44,25 @@ beforeEach(() => {
 
 describe('the jobs list', () => {
   it('holds the jobs newest first, takes newer summaries only, and adds a job started since', async () => {
-    fake.impl['jobs.list'] = () => listed([job({ id: A, createdAt: '2026-01-01T00:00:00.000Z' }), job({ id: B, createdAt: '2026-01-02T00:00:00.000Z', state: 'running', finishedAt: null })]);
+    fake.impl['jobs.list'] = () =>
+      listed([
+        job({ id: A, createdAt: '2026-01-01T00:00:00.000Z' }),
+        job({ id: B, createdAt: '2026-01-02T00:00:00.000Z', state: 'running', finishedAt: null }),
+      ]);
     await useKeydesk.getState().loadJobList();
     expect(useKeydesk.getState().jobListRequest.status).toBe('ready');
     expect(useKeydesk.getState().jobList.map((j) => j.id)).toEqual([B, A]);
     const stale = job({ id: B, state: 'running', finishedAt: null, counts: { pending: 10, sent: 0, done: 0, failed: 0, unknown: 0 } });
-    emit('jobs.progress', job({ id: B, createdAt: '2026-01-02T00:00:00.000Z', state: 'running', finishedAt: null, counts: { pending: 4, sent: 0, done: 6, failed: 0, unknown: 0 } }));
+    emit(
+      'jobs.progress',
+      job({
+        id: B,
+        createdAt: '2026-01-02T00:00:00.000Z',
+        state: 'running',
+        finishedAt: null,
+        counts: { pending: 4, sent: 0, done: 6, failed: 0, unknown: 0 },
+      }),
+    );
     emit('jobs.progress', { ...stale, version: 0 });
     expect(useKeydesk.getState().jobList[0]?.counts.done).toBe(6);
     const C = '2d9a6c74-8c2b-4d9a-9c65-3b2b8b2e4c33';
@@ -61,16 +89,24 @@ describe('the jobs list', () => {
 
 describe('a job from the list', () => {
   it('is resumed, cancelled and exported by its id though no panel shows it', async () => {
-    const stopped = job({ id: B, action: 'extend', days: 3, state: 'cancelled', counts: { pending: 4, sent: 0, done: 6, failed: 0, unknown: 0 } });
+    const stopped = job({
+      id: B,
+      action: 'extend',
+      days: 3,
+      state: 'cancelled',
+      counts: { pending: 4, sent: 0, done: 6, failed: 0, unknown: 0 },
+    });
     fake.impl['jobs.list'] = () => listed([stopped]);
     await useKeydesk.getState().loadJobList();
     expect(useKeydesk.getState().bulkJob).toBeNull();
-    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: { ...stopped, state: 'running', finishedAt: null, version: ++version } });
+    fake.impl['jobs.resume'] = () =>
+      Promise.resolve({ ok: true, data: { ...stopped, state: 'running', finishedAt: null, version: ++version } });
     await useKeydesk.getState().resumeJob(false, B);
     expect(fake.calls.filter((c) => c.name === 'jobs.resume').map((c) => c.input)).toEqual([{ jobId: B, retryUnknown: false }]);
     // All keys' panel follows the job resumed from the list.
     expect(useKeydesk.getState().bulkJob).toMatchObject({ id: B, state: 'running' });
-    fake.impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: { ...stopped, state: 'cancelled', finishedAt: null, version: ++version } });
+    fake.impl['jobs.cancel'] = () =>
+      Promise.resolve({ ok: true, data: { ...stopped, state: 'cancelled', finishedAt: null, version: ++version } });
     await useKeydesk.getState().cancelBulk(B);
     expect(fake.calls.filter((c) => c.name === 'jobs.cancel').map((c) => c.input)).toEqual([{ jobId: B }]);
     fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/x.json' } });
@@ -87,7 +123,9 @@ describe('a job from the list', () => {
     fake.impl['jobs.forget'] = () => Promise.resolve({ ok: true, data: null });
     expect(await useKeydesk.getState().forgetJob(A)).toBe(true);
     expect(useKeydesk.getState()).toMatchObject({ jobList: [], openJobId: null, generateJob: null, job: null });
-    expect(useKeydesk.getState().toasts.at(-1)?.text).toBe('Job removed from the list. Its keys stay in All keys, and each request stays in Activity.');
+    expect(useKeydesk.getState().toasts.at(-1)?.text).toBe(
+      'Job removed from the list. Its keys stay in All keys, and each request stays in Activity.',
+    );
   });
 
   it("never shows one job's items under another opened since", async () => {

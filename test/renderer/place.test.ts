@@ -11,12 +11,24 @@ const initial = useKeydesk.getState();
 /** sessionStorage as a window keeps it across a reload. */
 class MemoryStorage implements Storage {
   private readonly map = new Map<string, string>();
-  get length() { return this.map.size; }
-  clear() { this.map.clear(); }
-  getItem(key: string) { return this.map.get(key) ?? null; }
-  key(i: number) { return [...this.map.keys()][i] ?? null; }
-  removeItem(key: string) { this.map.delete(key); }
-  setItem(key: string, value: string) { this.map.set(key, value); }
+  get length() {
+    return this.map.size;
+  }
+  clear() {
+    this.map.clear();
+  }
+  getItem(key: string) {
+    return this.map.get(key) ?? null;
+  }
+  key(i: number) {
+    return [...this.map.keys()][i] ?? null;
+  }
+  removeItem(key: string) {
+    this.map.delete(key);
+  }
+  setItem(key: string, value: string) {
+    this.map.set(key, value);
+  }
 }
 
 let storage: MemoryStorage;
@@ -60,7 +72,10 @@ describe('the place kept across a reload', () => {
   it('ignores a stored place it did not write (unknown view, bad sort), landing on Overview', () => {
     storage.setItem('keydesk.place.sandbox', JSON.stringify({ view: 'nowhere', filter: {}, sort: { field: 'value', dir: 'asc' } }));
     expect(readPlace(storage, 'sandbox')).toBeNull();
-    storage.setItem('keydesk.place.sandbox', JSON.stringify({ view: 'ledger', filter: { status: 'gone' }, sort: { field: 'hwid', dir: 'asc' } }));
+    storage.setItem(
+      'keydesk.place.sandbox',
+      JSON.stringify({ view: 'ledger', filter: { status: 'gone' }, sort: { field: 'hwid', dir: 'asc' } }),
+    );
     expect(readPlace(storage, 'sandbox')).toBeNull();
     storage.setItem('keydesk.place.sandbox', '{not json');
     load('sandbox');
@@ -69,8 +84,16 @@ describe('the place kept across a reload', () => {
 });
 
 describe('the place kept per profile through the store’s own profile moves', () => {
-  const status = { version: '1', platform: 'linux', sandbox: { url: 'http://127.0.0.1:1', running: true, error: null }, secretStorage: 'os-keychain' as const, secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' };
-  const ok = <T,>(data: T) => Promise.resolve({ ok: true as const, data });
+  const status = {
+    version: '1',
+    platform: 'linux',
+    sandbox: { url: 'http://127.0.0.1:1', running: true, error: null },
+    secretStorage: 'os-keychain' as const,
+    secretStorageReason: null,
+    profilesFileProblem: null,
+    activeProfileId: 'sandbox',
+  };
+  const ok = <T>(data: T) => Promise.resolve({ ok: true as const, data });
   /** A window load as the app does it: a fresh store that learns its active profile from main (loadSession). */
   const loadWindow = async () => {
     stop?.();

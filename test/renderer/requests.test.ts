@@ -25,7 +25,11 @@ beforeEach(() => {
 const REQUESTS: [string, (s: State) => Promise<unknown>, keyof State][] = [
   ['loadSession', (s) => s.loadSession(), 'sessionRequest'],
   ['selectProfile', (s) => s.selectProfile('p2'), 'profileRequest'],
-  ['addProfile', (s) => s.addProfile({ name: 'Shop', baseUrl: 'https://shop.example.com', serviceIdentifier: 'shop', apiKey: 'k'.repeat(32) }), 'profileRequest'],
+  [
+    'addProfile',
+    (s) => s.addProfile({ name: 'Shop', baseUrl: 'https://shop.example.com', serviceIdentifier: 'shop', apiKey: 'k'.repeat(32) }),
+    'profileRequest',
+  ],
   ['updateProfile', (s) => s.updateProfile({ id: 'p2', name: 'Shop 2' }), 'profileRequest'],
   ['removeProfile', (s) => s.removeProfile('p2'), 'profileRequest'],
   ['refreshExecutions', (s) => s.refreshExecutions(), 'countRequest'],
@@ -65,7 +69,11 @@ describe('one request helper', () => {
     await invoke(state());
     expect(fake.calls.length).toBeGreaterThan(0);
     // With when it came: a failure shown says when, and a later answer of the service makes it an earlier one.
-    expect(state()[field]).toEqual({ status: 'error', error: refusal, failedAt: { seq: expect.any(Number) as number, at: expect.any(String) as string } });
+    expect(state()[field]).toEqual({
+      status: 'error',
+      error: refusal,
+      failedAt: { seq: expect.any(Number) as number, at: expect.any(String) as string },
+    });
   });
 
   it('names every status the same way: each RequestState field ends in "Request", has a loader above, and no other field holds a status', () => {
@@ -106,7 +114,7 @@ describe('one request helper', () => {
     expect(state()).toMatchObject({ executionCount: 41, countRequest: { status: 'error', error: refusal } });
   });
 
-  it('says an action\'s failure in a toast when its view keeps no place for it', async () => {
+  it("says an action's failure in a toast when its view keeps no place for it", async () => {
     fake.impl['executions.push'] = () => Promise.resolve(refusal);
     await state().pushExecution();
     expect(state().toasts.map((t) => [t.kind, t.text])).toEqual([['error', `Push an execution: ${refusal.message}`]]);

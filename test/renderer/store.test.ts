@@ -16,8 +16,24 @@ const JOB_A = '0b7e4a52-6a0f-4b7e-9a43-1f0f6f0c2a11';
 const COUNTS: JobSummary['counts'] = { pending: 100, sent: 0, done: 0, failed: 0, unknown: 0 };
 let version = 0;
 const job = (over: Partial<JobSummary>): JobSummary => ({
-  id: JOB_A, profileId: 'sandbox', action: 'extend', days: 7, note: null, state: 'running', reason: null, createdAt: '2026-01-01T00:00:00.000Z',
-  finishedAt: null, total: 100, counts: COUNTS, ratePerSecond: null, etaSeconds: null, concurrency: 4, ceiling: 64, pausedUntil: null, version: ++version, ...over,
+  id: JOB_A,
+  profileId: 'sandbox',
+  action: 'extend',
+  days: 7,
+  note: null,
+  state: 'running',
+  reason: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: null,
+  total: 100,
+  counts: COUNTS,
+  ratePerSecond: null,
+  etaSeconds: null,
+  concurrency: 4,
+  ceiling: 64,
+  pausedUntil: null,
+  version: ++version,
+  ...over,
 });
 
 beforeEach(() => {
@@ -29,23 +45,41 @@ beforeEach(() => {
 describe('session', () => {
   it('loads status and profiles, then is ready', async () => {
     fake.impl['app.status'] = () =>
-      Promise.resolve({ ok: true, data: { version: '1', platform: 'linux', sandbox: { url: 'http://127.0.0.1:1', running: true, error: null }, secretStorage: 'os-keychain', secretStorageReason: null, profilesFileProblem: null, activeProfileId: 'sandbox' } });
+      Promise.resolve({
+        ok: true,
+        data: {
+          version: '1',
+          platform: 'linux',
+          sandbox: { url: 'http://127.0.0.1:1', running: true, error: null },
+          secretStorage: 'os-keychain',
+          secretStorageReason: null,
+          profilesFileProblem: null,
+          activeProfileId: 'sandbox',
+        },
+      });
     fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandbox], activeProfileId: 'sandbox' } });
     await useKeydesk.getState().loadSession();
-    expect(useKeydesk.getState()).toMatchObject({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles: [sandbox] });
+    expect(useKeydesk.getState()).toMatchObject({
+      sessionRequest: { status: 'ready', error: null },
+      activeProfileId: 'sandbox',
+      profiles: [sandbox],
+    });
   });
 
   it('reports a failed start with the message main gave', async () => {
     fake.impl['app.status'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The local sandbox could not start: EACCES.' });
     fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [], activeProfileId: null } });
     await useKeydesk.getState().loadSession();
-    expect(useKeydesk.getState()).toMatchObject({ sessionRequest: { status: 'error', error: { message: 'The local sandbox could not start: EACCES.' } } });
+    expect(useKeydesk.getState()).toMatchObject({
+      sessionRequest: { status: 'error', error: { message: 'The local sandbox could not start: EACCES.' } },
+    });
   });
 });
 
 describe('keys', () => {
   it('keeps the server error of a failed generate, and the keys of a good one', async () => {
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'count must be a whole number from 1 to 100000.' });
+    fake.impl['keys.generate'] = () =>
+      Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'count must be a whole number from 1 to 100000.' });
     expect(await useKeydesk.getState().generate({ expire: '2099-01-01', count: 1, isPremium: false })).toBe(false);
     expect(useKeydesk.getState()).toMatchObject({ generateRequest: { status: 'error', error: { code: 'INVALID_INPUT' } } });
     fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('A'), key('B')]) } });
@@ -60,7 +94,12 @@ describe('keys', () => {
     fake.impl['keys.fetchGenerated'] = (input) => {
       const term = (input as { term: string }).term;
       const data = { keys: [key(term)], total: 1 };
-      if (term === 'old') return new Promise((r) => { releaseOld = () => { r({ ok: true, data }); }; });
+      if (term === 'old')
+        return new Promise((r) => {
+          releaseOld = () => {
+            r({ ok: true, data });
+          };
+        });
       return Promise.resolve({ ok: true, data });
     };
     const old = useKeydesk.getState().runLookup('old');
@@ -74,7 +113,10 @@ describe('keys', () => {
     fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [key('A', 'active')], total: 51 } });
     fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [key('B')], total: null } });
     await useKeydesk.getState().runLookup('shop', 1);
-    expect(fake.calls.map((c) => c.input)).toEqual([{ term: 'shop', limit: 50, offset: 50 }, { term: 'shop', limit: 50, offset: 50 }]);
+    expect(fake.calls.map((c) => c.input)).toEqual([
+      { term: 'shop', limit: 50, offset: 50 },
+      { term: 'shop', limit: 50, offset: 50 },
+    ]);
     expect(useKeydesk.getState().lookupResult).toMatchObject({ page: 1, totals: { active: 51, generated: null } });
   });
 
@@ -91,7 +133,10 @@ describe('keys', () => {
     fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: null } });
     expect(await useKeydesk.getState().resetHwid('A')).toBe(true);
     expect(useKeydesk.getState()).toMatchObject({ keyActionRequest: { status: 'ready', error: null }, selectedKey: key('A', 'active') });
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'HWID reset. The service did not describe the key: look it up to see it.' });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({
+      kind: 'success',
+      text: 'HWID reset. The service did not describe the key: look it up to see it.',
+    });
     fake.impl['keys.extend'] = () => Promise.resolve({ ok: true, data: { key: null } });
     expect(await useKeydesk.getState().extendKey('A', 3)).toBe(true);
     expect(useKeydesk.getState().selectedKey?.value).toBe('A');
@@ -104,7 +149,10 @@ describe('keys', () => {
     fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: null, sampledAt: null } });
     await useKeydesk.getState().pushExecution();
     expect(useKeydesk.getState()).toMatchObject({ executionCount: 41, sampledAt: '2026-01-01T00:00:00.000Z', countBeforePush: true });
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Execution counted. The service did not report the new total; refresh to read it.' });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({
+      kind: 'success',
+      text: 'Execution counted. The service did not report the new total; refresh to read it.',
+    });
   });
 
   it('deleting from a best-match-only result keeps the note that it is one', async () => {
@@ -117,9 +165,15 @@ describe('keys', () => {
   });
 
   it('keeps a cooldown failure with its time left', async () => {
-    fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: false, code: 'COOLDOWN', message: 'Try again in 6 min.', retryAfterSeconds: 360 });
+    fake.impl['keys.resetHwid'] = () =>
+      Promise.resolve({ ok: false, code: 'COOLDOWN', message: 'Try again in 6 min.', retryAfterSeconds: 360 });
     expect(await useKeydesk.getState().resetHwid('A')).toBe(false);
-    expect(useKeydesk.getState().keyActionRequest.error).toEqual({ ok: false, code: 'COOLDOWN', message: 'Try again in 6 min.', retryAfterSeconds: 360 });
+    expect(useKeydesk.getState().keyActionRequest.error).toEqual({
+      ok: false,
+      code: 'COOLDOWN',
+      message: 'Try again in 6 min.',
+      retryAfterSeconds: 360,
+    });
   });
 });
 
@@ -127,7 +181,10 @@ describe('connectivity and feedback', () => {
   it('goes offline on a network failure and back online on the next success', async () => {
     fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
     await useKeydesk.getState().refreshExecutions();
-    expect(useKeydesk.getState()).toMatchObject({ online: false, countRequest: { status: 'error', error: { code: 'NETWORK', message: 'refused the connection' } } });
+    expect(useKeydesk.getState()).toMatchObject({
+      online: false,
+      countRequest: { status: 'error', error: { code: 'NETWORK', message: 'refused the connection' } },
+    });
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 7, sampledAt: '2026-01-01T00:00:00.000Z' } });
     await useKeydesk.getState().refreshExecutions();
     expect(useKeydesk.getState()).toMatchObject({ online: true, countRequest: { status: 'ready', error: null }, executionCount: 7 });
@@ -135,13 +192,16 @@ describe('connectivity and feedback', () => {
 
   it('a read started during an outage that fails after a newer one answered raises no offline notice and marks no count stale (walk8 U10, U12)', async () => {
     vi.useFakeTimers();
-    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' });
+    fake.impl['keyless.lookup'] = () =>
+      Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' });
     await useKeydesk.getState().lookupKeyless('x');
     expect(useKeydesk.getState().online).toBe(false);
     let failLate: () => void = () => undefined;
     fake.impl['executions.get'] = () =>
       new Promise((resolve) => {
-        failLate = () => { resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' }); };
+        failLate = () => {
+          resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' });
+        };
       });
     const early = useKeydesk.getState().refreshExecutions();
     // One read at a time: a second refresh while it is out waits for it (walk8 U6).
@@ -153,7 +213,12 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState()).toMatchObject({ online: true, executionCount: 7, countAskedAt: null });
     failLate();
     await Promise.all([early, joined]);
-    expect(useKeydesk.getState()).toMatchObject({ online: true, offlineReason: null, countRequest: { status: 'ready', error: null }, executionCount: 7 });
+    expect(useKeydesk.getState()).toMatchObject({
+      online: true,
+      offlineReason: null,
+      countRequest: { status: 'ready', error: null },
+      executionCount: 7,
+    });
     // A failure of a read started after the last answer is news: the notice goes up.
     await useKeydesk.getState().lookupKeyless('y');
     expect(useKeydesk.getState().online).toBe(false);
@@ -161,7 +226,11 @@ describe('connectivity and feedback', () => {
 
   it('an error toast names its operation, and one about an outage goes once the service answers again (walk8 U7)', async () => {
     fake.impl['executions.push'] = () =>
-      Promise.resolve({ ok: false, code: 'OUTCOME_UNKNOWN', message: 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.' });
+      Promise.resolve({
+        ok: false,
+        code: 'OUTCOME_UNKNOWN',
+        message: 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.',
+      });
     await useKeydesk.getState().pushExecution();
     // Refused at the door: a push that surely was not sent.
     fake.impl['executions.push'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' });
@@ -180,13 +249,26 @@ describe('connectivity and feedback', () => {
 
   it('a resume refused for want of an apiKey says so, and the toast goes once a resume of that job is under way (walk8 U7)', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
-    const stopped = job({ id: JOB_A, state: 'interrupted', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 92, done: 8 } });
+    const stopped = job({
+      id: JOB_A,
+      state: 'interrupted',
+      finishedAt: '2026-01-01T00:01:00.000Z',
+      counts: { ...COUNTS, pending: 92, done: 8 },
+    });
     useKeydesk.setState({ job: stopped, bulkJob: stopped });
-    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: false, code: 'KEYCHAIN_UNAVAILABLE', message: 'No apiKey is available for this profile; enter it again, then resume.' });
+    fake.impl['jobs.resume'] = () =>
+      Promise.resolve({
+        ok: false,
+        code: 'KEYCHAIN_UNAVAILABLE',
+        message: 'No apiKey is available for this profile; enter it again, then resume.',
+      });
     fake.impl['jobs.get'] = () => Promise.resolve({ ok: true, data: stopped });
     await useKeydesk.getState().resumeJob(false);
-    expect(useKeydesk.getState().toasts.map((t) => t.text)).toEqual(['Resume a bulk action: No apiKey is available for this profile; enter it again, then resume.']);
-    fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'running', counts: { ...COUNTS, pending: 92, done: 8 } }) });
+    expect(useKeydesk.getState().toasts.map((t) => t.text)).toEqual([
+      'Resume a bulk action: No apiKey is available for this profile; enter it again, then resume.',
+    ]);
+    fake.impl['jobs.resume'] = () =>
+      Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'running', counts: { ...COUNTS, pending: 92, done: 8 } }) });
     await useKeydesk.getState().resumeJob(false);
     expect(useKeydesk.getState().toasts.filter((t) => t.kind === 'error')).toEqual([]);
   });
@@ -203,13 +285,25 @@ describe('connectivity and feedback', () => {
   });
 
   it('switching profile clears what belonged to the previous one, the ledger and its selection included', async () => {
-    useKeydesk.setState({ activeProfileId: 'sandbox', executionCount: 5, lookupResult: { active: [], generated: [key('X')] }, selectedKey: key('X') });
+    useKeydesk.setState({
+      activeProfileId: 'sandbox',
+      executionCount: 5,
+      lookupResult: { active: [], generated: [key('X')] },
+      selectedKey: key('X'),
+    });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('X')], total: 1, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(0);
     useKeydesk.getState().toggleSelected('X');
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
     await useKeydesk.getState().selectProfile('p2');
-    expect(useKeydesk.getState()).toMatchObject({ activeProfileId: 'p2', executionCount: null, lookupResult: null, selectedKey: null, ledgerTotal: null, ledgerStale: null });
+    expect(useKeydesk.getState()).toMatchObject({
+      activeProfileId: 'p2',
+      executionCount: null,
+      lookupResult: null,
+      selectedKey: null,
+      ledgerTotal: null,
+      ledgerStale: null,
+    });
     expect(useKeydesk.getState().ledgerPages.size).toBe(0);
     expect(useKeydesk.getState().selection.size).toBe(0);
   });
@@ -221,7 +315,9 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().selectedAll).toEqual({ text: 'spring' });
     fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A }) });
     await useKeydesk.getState().runBulk('extend', 7);
-    expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([{ action: 'extend', target: { filter: { text: 'spring' } }, days: 7 }]);
+    expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([
+      { action: 'extend', target: { filter: { text: 'spring' } }, days: 7 },
+    ]);
     expect(useKeydesk.getState()).toMatchObject({ selectedAll: null, job: { id: JOB_A, state: 'running' } });
     // A new filter is a new question: "all matching" does not carry over.
     useKeydesk.getState().selectAllMatching();
@@ -233,7 +329,12 @@ describe('connectivity and feedback', () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     await useKeydesk.getState().attachJobs();
     const running = job({ id: JOB_A }); // made first: the older summary
-    const finished = job({ id: JOB_A, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 0, done: 100 } });
+    const finished = job({
+      id: JOB_A,
+      state: 'finished',
+      finishedAt: '2026-01-01T00:01:00.000Z',
+      counts: { ...COUNTS, pending: 0, done: 100 },
+    });
     // The job finished before jobs.start's own answer came back.
     fake.impl['jobs.start'] = () => {
       emit('jobs.progress', finished);
@@ -246,23 +347,29 @@ describe('connectivity and feedback', () => {
   });
 
   it('saves a profile ceiling through main and says what it is now', async () => {
-    fake.impl['jobs.setCeiling'] = (input) => Promise.resolve({ ok: true, data: { ceiling: (input as { ceiling: number }).ceiling, isDefault: false } });
+    fake.impl['jobs.setCeiling'] = (input) =>
+      Promise.resolve({ ok: true, data: { ceiling: (input as { ceiling: number }).ceiling, isDefault: false } });
     expect(await useKeydesk.getState().saveCeiling('sandbox', 12)).toEqual({ ceiling: 12, isDefault: false });
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Bulk jobs send at most 12 requests at a time.' });
     fake.impl['jobs.setCeiling'] = () => Promise.resolve({ ok: false, code: 'NOT_FOUND', message: 'That profile no longer exists.' });
     expect(await useKeydesk.getState().saveCeiling('gone', 3)).toBeNull();
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Set the bulk request limit: That profile no longer exists.' });
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({
+      kind: 'error',
+      text: 'Set the bulk request limit: That profile no longer exists.',
+    });
   });
 
   it('after a reload, finds the running job, follows its progress, and cancels it', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A, counts: { ...COUNTS, done: 10, pending: 90 } })], elsewhere: [] } });
+    fake.impl['jobs.list'] = () =>
+      Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A, counts: { ...COUNTS, done: 10, pending: 90 } })], elsewhere: [] } });
     await useKeydesk.getState().attachJobs();
     expect(useKeydesk.getState().job).toMatchObject({ id: JOB_A, counts: { done: 10 } });
     emit('jobs.progress', job({ id: JOB_A, counts: { ...COUNTS, done: 40, pending: 60 } }));
     expect(useKeydesk.getState().job?.counts.done).toBe(40);
     // Cancel's own answer comes while 4 requests are still on the wire: the job has not ended yet.
-    fake.impl['jobs.cancel'] = () => Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'cancelled', counts: { ...COUNTS, done: 41, sent: 4, pending: 55 } }) });
+    fake.impl['jobs.cancel'] = () =>
+      Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'cancelled', counts: { ...COUNTS, done: 41, sent: 4, pending: 55 } }) });
     const toastsBefore = useKeydesk.getState().toasts.length;
     const generation = useKeydesk.getState().ledgerGeneration;
     await useKeydesk.getState().cancelBulk();
@@ -271,8 +378,14 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().toasts).toHaveLength(toastsBefore);
     expect(useKeydesk.getState().ledgerGeneration).toBe(generation);
     // The last answers are recorded, and main records the end: now the toast, and the table refreshes.
-    emit('jobs.progress', job({ id: JOB_A, state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, done: 45, pending: 55 } }));
-    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Extend by 7 days: 45 of 100 done, 55 not sent (cancelled).' });
+    emit(
+      'jobs.progress',
+      job({ id: JOB_A, state: 'cancelled', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, done: 45, pending: 55 } }),
+    );
+    expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({
+      kind: 'success',
+      text: 'Extend by 7 days: 45 of 100 done, 55 not sent (cancelled).',
+    });
     expect(useKeydesk.getState().ledgerGeneration).toBe(generation + 1);
     expect(useKeydesk.getState().toasts).toHaveLength(toastsBefore + 1);
   });
@@ -282,9 +395,20 @@ describe('connectivity and feedback', () => {
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A })], elsewhere: [] } });
     await useKeydesk.getState().attachJobs();
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read the job.' });
-    emit('jobs.progress', job({ id: JOB_A, state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 0, done: 95, unknown: 5 } }));
+    emit(
+      'jobs.progress',
+      job({
+        id: JOB_A,
+        state: 'finished',
+        finishedAt: '2026-01-01T00:01:00.000Z',
+        counts: { ...COUNTS, pending: 0, done: 95, unknown: 5 },
+      }),
+    );
     await vi.waitFor(() => {
-      expect(useKeydesk.getState().jobProblems).toMatchObject({ unknown: [], error: expect.stringMatching(/could not be read: Keydesk could not read the job/) as unknown });
+      expect(useKeydesk.getState().jobProblems).toMatchObject({
+        unknown: [],
+        error: expect.stringMatching(/could not be read: Keydesk could not read the job/) as unknown,
+      });
     });
   });
 
@@ -293,13 +417,26 @@ describe('connectivity and feedback', () => {
     emit('jobs.progress', job({ id: JOB_A, profileId: 'p2', counts: { ...COUNTS, done: 10, pending: 90 } }));
     expect(useKeydesk.getState().job).toBeNull();
     expect(useKeydesk.getState().jobElsewhere).toMatchObject({ id: JOB_A, profileId: 'p2', counts: { done: 10 } });
-    emit('jobs.progress', job({ id: JOB_A, profileId: 'p2', state: 'finished', finishedAt: '2026-01-01T00:01:00.000Z', counts: { ...COUNTS, pending: 0, done: 100 } }));
+    emit(
+      'jobs.progress',
+      job({
+        id: JOB_A,
+        profileId: 'p2',
+        state: 'finished',
+        finishedAt: '2026-01-01T00:01:00.000Z',
+        counts: { ...COUNTS, pending: 0, done: 100 },
+      }),
+    );
     expect(useKeydesk.getState().jobElsewhere).toBeNull();
   });
 
   it("after a reload or a profile switch, finds another profile's running job from jobs.list, before any progress event", async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox', jobElsewhere: null });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [job({ id: JOB_A, profileId: 'p2', counts: { ...COUNTS, done: 30, pending: 70 } })] } });
+    fake.impl['jobs.list'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: { jobs: [], elsewhere: [job({ id: JOB_A, profileId: 'p2', counts: { ...COUNTS, done: 30, pending: 70 } })] },
+      });
     await useKeydesk.getState().attachJobs();
     expect(useKeydesk.getState().job).toBeNull();
     expect(useKeydesk.getState().jobElsewhere).toMatchObject({ id: JOB_A, profileId: 'p2', state: 'running', counts: { done: 30 } });
@@ -325,7 +462,8 @@ describe('connectivity and feedback', () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
     await useKeydesk.getState().attachJobs();
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A')], total: 1, totalCapped: false, recording: 10_000 } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [ledgerRow('A')], total: 1, totalCapped: false, recording: 10_000 } });
     await useKeydesk.getState().loadLedgerPage(0);
     expect(useKeydesk.getState()).toMatchObject({ ledgerRecording: 10_000, ledgerTotal: 1 });
     emit('ledger.changed', { profileId: 'other', recording: 0, failure: null });
@@ -336,7 +474,8 @@ describe('connectivity and feedback', () => {
     emit('ledger.changed', { profileId: 'sandbox', recording: 0, failure: null });
     // The pages shown are now short of what the ledger holds: a new generation loads them again.
     expect(useKeydesk.getState()).toMatchObject({ ledgerRecording: 0, ledgerTotal: null, ledgerGeneration: generation + 1 });
-    const failure = '3 key(s) could not be recorded in the ledger: the disk is full. The service has them: look them up in Keys to bring them into the ledger.';
+    const failure =
+      '3 key(s) could not be recorded in the ledger: the disk is full. The service has them: look them up in Keys to bring them into the ledger.';
     emit('ledger.changed', { profileId: 'sandbox', recording: 0, failure });
     expect(useKeydesk.getState().ledgerRecordingFailed).toBe(failure);
     // Toasts say it in product words (lib/words.ts plain()): "3 keys", never "3 key(s)".
@@ -344,7 +483,10 @@ describe('connectivity and feedback', () => {
   });
 
   it('asks for the page after a loaded one by seeking from its last row, and for a far page by offset', async () => {
-    const page0 = Array.from({ length: 200 }, (_, i) => ({ ...ledgerRow(`K${String(i).padStart(3, '0')}`), createdAt: `2026-01-0${(i % 9) + 1}` }));
+    const page0 = Array.from({ length: 200 }, (_, i) => ({
+      ...ledgerRow(`K${String(i).padStart(3, '0')}`),
+      createdAt: `2026-01-0${(i % 9) + 1}`,
+    }));
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: page0, total: 1_000, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(0);
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('NEXT')], total: null, totalCapped: false } });
@@ -386,20 +528,33 @@ describe('connectivity and feedback', () => {
 
   it('keeps the previous rows on screen while a new filter loads, then shows the new ones', async () => {
     let answer: (rows: string[]) => void = () => undefined;
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('A'), ledgerRow('B')], total: 2, totalCapped: false } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [ledgerRow('A'), ledgerRow('B')], total: 2, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(0);
     fake.impl['ledger.query'] = () =>
       new Promise((resolve) => {
-        answer = (rows) => { resolve({ ok: true, data: { rows: rows.map((v) => ledgerRow(v)), total: rows.length, totalCapped: false } }); };
+        answer = (rows) => {
+          resolve({ ok: true, data: { rows: rows.map((v) => ledgerRow(v)), total: rows.length, totalCapped: false } });
+        };
       });
     useKeydesk.getState().setLedgerFilter({ text: 'b' });
     const loading = useKeydesk.getState().loadLedgerPage(0);
     expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: null, ledgerStale: { total: 2 } });
-    expect(useKeydesk.getState().ledgerStale?.pages.get(0)?.map((r) => r.value)).toEqual(['A', 'B']);
+    expect(
+      useKeydesk
+        .getState()
+        .ledgerStale?.pages.get(0)
+        ?.map((r) => r.value),
+    ).toEqual(['A', 'B']);
     answer(['B']);
     await loading;
     expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 1, ledgerStale: null });
-    expect(useKeydesk.getState().ledgerPages.get(0)?.map((r) => r.value)).toEqual(['B']);
+    expect(
+      useKeydesk
+        .getState()
+        .ledgerPages.get(0)
+        ?.map((r) => r.value),
+    ).toEqual(['B']);
   });
 });
 

@@ -16,8 +16,13 @@ const acme: Profile = { ...remoteProfile, name: 'Acme Remote' };
 /** An answer main gives only when the test says so. */
 function held<N extends OperationName>(name: N): (answer: OperationResult<N>) => void {
   let answer: (r: OperationResult<N>) => void = () => undefined;
-  fake.impl[name] = (() => new Promise<OperationResult<N>>((resolve) => { answer = resolve; })) as never;
-  return (r) => { answer(r); };
+  fake.impl[name] = (() =>
+    new Promise<OperationResult<N>>((resolve) => {
+      answer = resolve;
+    })) as never;
+  return (r) => {
+    answer(r);
+  };
 }
 
 /** Switches from Acme Remote to the Local sandbox, then shows a search and an open key there, as a person would. */
@@ -26,16 +31,30 @@ async function switchToSandbox() {
   await state().selectProfile('sandbox');
   expect(state().activeProfileId).toBe('sandbox');
   const local = key('K-1', 'active', { expire: '2030-01-01' });
-  useKeydesk.setState({ lookupTerm: 'K-1', lookupResult: { active: [local], generated: [], page: 0, totals: { active: 1, generated: 0 } }, selectedKey: local });
+  useKeydesk.setState({
+    lookupTerm: 'K-1',
+    lookupResult: { active: [local], generated: [], page: 0, totals: { active: 1, generated: 0 } },
+    selectedKey: local,
+  });
 }
 
 /** What the sandbox's views show: none of it may change when Acme's answer lands. */
 const sandboxView = () => {
   const s = state();
   return {
-    activeProfileId: s.activeProfileId, lookupResult: s.lookupResult, selectedKey: s.selectedKey, selectedRead: s.selectedRead, keyChanges: s.keyChanges,
-    keyActionRequest: s.keyActionRequest, keyActionKind: s.keyActionKind, executionCount: s.executionCount, unknownOutcomes: s.unknownOutcomes,
-    online: s.online, keyless: s.keyless, lastGenerated: s.lastGenerated, deletedHere: s.deletedHere,
+    activeProfileId: s.activeProfileId,
+    lookupResult: s.lookupResult,
+    selectedKey: s.selectedKey,
+    selectedRead: s.selectedRead,
+    keyChanges: s.keyChanges,
+    keyActionRequest: s.keyActionRequest,
+    keyActionKind: s.keyActionKind,
+    executionCount: s.executionCount,
+    unknownOutcomes: s.unknownOutcomes,
+    online: s.online,
+    keyless: s.keyless,
+    lastGenerated: s.lastGenerated,
+    deletedHere: s.deletedHere,
   };
 };
 
@@ -65,7 +84,10 @@ describe('a change answered after a profile switch', () => {
     const before = sandboxView();
     answer({ ok: false, code: 'NOT_FOUND', message: 'The service has no such key.' });
     await extending;
-    expect(state().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'On Acme Remote: Extend a key (K-1, 100 days) — failed: The service has no such key.' });
+    expect(state().toasts.at(-1)).toMatchObject({
+      kind: 'error',
+      text: 'On Acme Remote: Extend a key (K-1, 100 days) — failed: The service has no such key.',
+    });
     expect(sandboxView()).toEqual(before);
   });
 
@@ -74,7 +96,11 @@ describe('a change answered after a profile switch', () => {
     const extending = state().extendKey('K-1', 100);
     await switchToSandbox();
     const before = sandboxView();
-    answer({ ok: false, code: 'OUTCOME_UNKNOWN', message: 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.' });
+    answer({
+      ok: false,
+      code: 'OUTCOME_UNKNOWN',
+      message: 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.',
+    });
     await extending;
     expect(state().toasts.at(-1)).toMatchObject({
       kind: 'error',
@@ -90,7 +116,12 @@ describe('a change answered after a profile switch', () => {
     ['Delete a key (K-1)', 'keys.delete', () => state().deleteKey(key('K-1', 'active')), { deletedKey: 'K-1' }],
     ['Add a keyless entry (HWID HW-1)', 'keyless.add', () => state().addKeyless({ hwid: 'HW-1' }), { entry: { hwid: 'HW-1' } }],
     ['Delete a keyless entry (HWID HW-1)', 'keyless.delete', () => state().deleteKeyless('HW-1'), null],
-    ['Generate keys (3 keys)', 'keys.generate', () => state().generate({ expire: '2099-01-01', count: 3, isPremium: false, note: '' }), { generated: { count: 3 } }],
+    [
+      'Generate keys (3 keys)',
+      'keys.generate',
+      () => state().generate({ expire: '2099-01-01', count: 3, isPremium: false, note: '' }),
+      { generated: { count: 3 } },
+    ],
   ] as const)('says “%s — done.” for a change of that kind', async (words, name, act, data) => {
     const answer = held(name);
     const acting = act();
@@ -109,7 +140,10 @@ describe('a change answered after a profile switch', () => {
     await switchToSandbox();
     answer({ ok: true, data: report } as never);
     await validating;
-    expect(state().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'On Acme Remote: Validate (K-1) — refused: The key is bound to another machine.' });
+    expect(state().toasts.at(-1)).toMatchObject({
+      kind: 'error',
+      text: 'On Acme Remote: Validate (K-1) — refused: The key is bound to another machine.',
+    });
     expect(state().validation).toBeNull();
 
     useKeydesk.setState({ activeProfileId: acme.id });

@@ -11,13 +11,27 @@ const initial = useKeydesk.getState();
 const state = () => useKeydesk.getState();
 
 const report = (patch: Partial<ValidationReport>): ValidationReport => ({
-  outcome: 'success', success: true, message: 'The key is valid.', dryRun: true, hwid: 'HW-A', premium: false,
-  expiresAt: '2099-01-01T23:59:59.999Z', notes: '', keyless: false, registeredServiceId: 'demo', raw: { V2_Authentication: 'success' },
+  outcome: 'success',
+  success: true,
+  message: 'The key is valid.',
+  dryRun: true,
+  hwid: 'HW-A',
+  premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z',
+  notes: '',
+  keyless: false,
+  registeredServiceId: 'demo',
+  raw: { V2_Authentication: 'success' },
   ...patch,
 });
 const mismatch = report({
-  outcome: 'hwid_mismatch', success: false, message: 'The key is bound to another device.', hwid: 'HW-B', expiresAt: null,
-  notes: 'The key is bound to another HWID.', raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } },
+  outcome: 'hwid_mismatch',
+  success: false,
+  message: 'The key is bound to another device.',
+  hwid: 'HW-B',
+  expiresAt: null,
+  notes: 'The key is bound to another HWID.',
+  raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } },
 });
 /** What main answers to a search: the two fetches the Keys view makes. */
 const fakeSearch = (active: Key[], generated: Key[] = []) => {
@@ -41,14 +55,22 @@ describe('Validate & HWID', () => {
     await state().runValidation({ ...validateInput, hwid: { custom: 'HW-A' } });
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: mismatch });
     await state().runValidation(validateInput);
-    expect(state()).toMatchObject({ validationRequest: { status: 'ready', error: null }, validation: { outcome: 'hwid_mismatch', success: false, notes: 'The key is bound to another HWID.' } });
+    expect(state()).toMatchObject({
+      validationRequest: { status: 'ready', error: null },
+      validation: { outcome: 'hwid_mismatch', success: false, notes: 'The key is bound to another HWID.' },
+    });
   });
 
   it('shows nothing of an earlier answer while a new one is asked, nor after it fails', async () => {
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: report({}) });
     await state().runValidation(validateInput);
     let answer: () => void = () => undefined;
-    fake.impl['validation.run'] = () => new Promise((r) => { answer = () => { r({ ok: false, code: 'INVALID_INPUT', message: 'Enter the service identifier to validate against.' }); }; });
+    fake.impl['validation.run'] = () =>
+      new Promise((r) => {
+        answer = () => {
+          r({ ok: false, code: 'INVALID_INPUT', message: 'Enter the service identifier to validate against.' });
+        };
+      });
     const pending = state().runValidation(validateInput);
     expect(state()).toMatchObject({ validationRequest: { status: 'loading', error: null }, validation: null });
     answer();
@@ -63,11 +85,23 @@ describe('a failed call clears the earlier result or marks it stale', () => {
     await state().checkIdentifier('demo');
     fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'The service answered HTTP 500.' });
     await state().checkIdentifier('other');
-    expect(state()).toMatchObject({ identifier: null, identifierRequest: { status: 'error', error: { message: 'The service answered HTTP 500.' } } });
+    expect(state()).toMatchObject({
+      identifier: null,
+      identifierRequest: { status: 'error', error: { message: 'The service answered HTTP 500.' } },
+    });
   });
 
   it('keyless search: the earlier list goes when the next search fails', async () => {
-    fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [{ hwid: 'KL-1', isPremium: false, expiresAt: null, lastUsedAt: null, createdAt: null, id: 'e1', serviceId: 's' } as never], total: 1 } });
+    fake.impl['keyless.lookup'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: {
+          entries: [
+            { hwid: 'KL-1', isPremium: false, expiresAt: null, lastUsedAt: null, createdAt: null, id: 'e1', serviceId: 's' } as never,
+          ],
+          total: 1,
+        },
+      });
     await state().lookupKeyless('KL');
     fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: false, code: 'API_KEY_INVALID', message: 'The service refused the apiKey.' });
     await state().lookupKeyless('KL');
@@ -79,12 +113,17 @@ describe('a failed call clears the earlier result or marks it stale', () => {
     await state().refreshExecutions();
     fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'HTTP 502' });
     await state().refreshExecutions();
-    expect(state()).toMatchObject({ executionCount: 41, sampledAt: '2026-01-01T00:00:00.000Z', countRequest: { status: 'error', error: { message: 'HTTP 502' } } });
+    expect(state()).toMatchObject({
+      executionCount: 41,
+      sampledAt: '2026-01-01T00:00:00.000Z',
+      countRequest: { status: 'error', error: { message: 'HTTP 502' } },
+    });
   });
 
   it('generate: the previous batch goes when a new one is asked for', async () => {
     useKeydesk.setState({ lastGenerated: ['OLD'] });
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'expire (2020-01-01) is before today (2026-01-01, UTC).' });
+    fake.impl['keys.generate'] = () =>
+      Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'expire (2020-01-01) is before today (2026-01-01, UTC).' });
     await state().generate({ expire: '2020-01-01', count: 1, isPremium: false });
     expect(state()).toMatchObject({ lastGenerated: [], generateRequest: { status: 'error' } });
     state().clearGenerateError();
@@ -95,9 +134,13 @@ describe('a failed call clears the earlier result or marks it stale', () => {
     fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 250 } });
     await state().loadAudit({ filter: {}, offset: 100, limit: 100 });
     expect(state().audit).toMatchObject({ total: 250, offset: 100, limit: 100 });
-    fake.impl['audit.list'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'The filter must be at most 256 characters.' });
+    fake.impl['audit.list'] = () =>
+      Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'The filter must be at most 256 characters.' });
     await state().loadAudit({ filter: { text: 'x'.repeat(257) }, offset: 0, limit: 100 });
-    expect(state()).toMatchObject({ audit: null, auditRequest: { status: 'error', error: { message: 'The filter must be at most 256 characters.' } } });
+    expect(state()).toMatchObject({
+      audit: null,
+      auditRequest: { status: 'error', error: { message: 'The filter must be at most 256 characters.' } },
+    });
   });
 });
 
@@ -135,11 +178,15 @@ describe('keyless add', () => {
   it('keeps its failure apart from the search’s, and leaves the list it shows alone', async () => {
     fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 0 } });
     await state().lookupKeyless('SHOP');
-    fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That HWID is already authorized without a key.' });
+    fake.impl['keyless.add'] = () =>
+      Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That HWID is already authorized without a key.' });
     expect(await state().addKeyless({ hwid: 'SHOP-1' })).toBe(false);
-    expect(state()).toMatchObject({ keylessAddRequest: { status: 'error', error: { code: 'CONFLICT' } }, keylessRequest: { error: null }, keyless: { entries: [], total: 0 } });
+    expect(state()).toMatchObject({
+      keylessAddRequest: { status: 'error', error: { code: 'CONFLICT' } },
+      keylessRequest: { error: null },
+      keyless: { entries: [], total: 0 },
+    });
   });
-
 
   it('shows the current search again, now with the new entry among the others', async () => {
     const entry = (hwid: string) => ({ hwid, isPremium: false, expiresAt: null, lastUsedAt: null }) as never;
@@ -156,15 +203,26 @@ describe('keyless add', () => {
 describe('switching profile', () => {
   it('resets every view’s data, selection, bulk job and error to nothing', async () => {
     useKeydesk.setState({
-      executionCount: 5, sampledAt: '2026-01-01T00:00:00.000Z', countRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
-      lastGenerated: ['G'], generateRequest: failed({ ok: false, code: 'INVALID_INPUT', message: 'count' }),
-      lookupTerm: 'x', lookupResult: { active: [], generated: [key('X')] }, lookupRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
-      selectedKey: key('X'), keyActionRequest: failed({ ok: false, code: 'COOLDOWN', message: 'wait' }),
-      keyless: { entries: [], total: 0 }, keylessRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }), keylessTerm: 'k',
+      executionCount: 5,
+      sampledAt: '2026-01-01T00:00:00.000Z',
+      countRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
+      lastGenerated: ['G'],
+      generateRequest: failed({ ok: false, code: 'INVALID_INPUT', message: 'count' }),
+      lookupTerm: 'x',
+      lookupResult: { active: [], generated: [key('X')] },
+      lookupRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
+      selectedKey: key('X'),
+      keyActionRequest: failed({ ok: false, code: 'COOLDOWN', message: 'wait' }),
+      keyless: { entries: [], total: 0 },
+      keylessRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
+      keylessTerm: 'k',
       keylessAddRequest: failed({ ok: false, code: 'CONFLICT', message: 'x' }),
-      identifier: { identifier: 'demo', exists: true, service: 'Demo', at: '2026-01-01T00:00:00.000Z' }, identifierRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
-      validation: mismatch, validationRequest: failed({ ok: false, code: 'INVALID_INPUT', message: 'x' }),
-      online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'refused' },
+      identifier: { identifier: 'demo', exists: true, service: 'Demo', at: '2026-01-01T00:00:00.000Z' },
+      identifierRequest: failed({ ok: false, code: 'NETWORK', message: 'x' }),
+      validation: mismatch,
+      validationRequest: failed({ ok: false, code: 'INVALID_INPUT', message: 'x' }),
+      online: false,
+      offlineReason: { ok: false, code: 'NETWORK', message: 'refused' },
       selection: new Set(['A', 'B']),
       selectedAll: { text: 'spring' },
       ledgerFilter: { text: 'spring', premium: true },
@@ -176,12 +234,34 @@ describe('switching profile', () => {
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
     await state().selectProfile('p2');
     expect(state()).toMatchObject({
-      activeProfileId: 'p2', executionCount: null, sampledAt: null, countRequest: IDLE, lastGenerated: [], generateRequest: IDLE,
-      lookupTerm: '', lookupResult: null, lookupRequest: IDLE, selectedKey: null, keyActionRequest: IDLE,
-      keyless: null, keylessRequest: IDLE, keylessTerm: null, keylessAddRequest: IDLE, identifier: null, identifierRequest: IDLE, validation: null, validationRequest: IDLE,
-      online: true, offlineReason: null, selectedAll: null, job: null,
+      activeProfileId: 'p2',
+      executionCount: null,
+      sampledAt: null,
+      countRequest: IDLE,
+      lastGenerated: [],
+      generateRequest: IDLE,
+      lookupTerm: '',
+      lookupResult: null,
+      lookupRequest: IDLE,
+      selectedKey: null,
+      keyActionRequest: IDLE,
+      keyless: null,
+      keylessRequest: IDLE,
+      keylessTerm: null,
+      keylessAddRequest: IDLE,
+      identifier: null,
+      identifierRequest: IDLE,
+      validation: null,
+      validationRequest: IDLE,
+      online: true,
+      offlineReason: null,
+      selectedAll: null,
+      job: null,
       // What was typed in All keys' filter was about the other profile's keys.
-      ledgerFilter: {}, keylessDeleteRequest: IDLE, testKeyRequest: IDLE, historyRequest: IDLE,
+      ledgerFilter: {},
+      keylessDeleteRequest: IDLE,
+      testKeyRequest: IDLE,
+      historyRequest: IDLE,
     });
     expect(state().toasts.map((t) => t.text)).toEqual(['Now working on Remote Shop.']);
     expect(state().selection.size).toBe(0);
@@ -190,7 +270,12 @@ describe('switching profile', () => {
   it('drops an answer that arrives for the profile that was switched away from', async () => {
     let answer: () => void = () => undefined;
     fakeSearch([]);
-    fake.impl['keys.fetchGenerated'] = () => new Promise((r) => { answer = () => { r({ ok: true, data: { keys: [key('FROM-SANDBOX')], total: 1 } }); }; });
+    fake.impl['keys.fetchGenerated'] = () =>
+      new Promise((r) => {
+        answer = () => {
+          r({ ok: true, data: { keys: [key('FROM-SANDBOX')], total: 1 } });
+        };
+      });
     const pending = state().runLookup('x');
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
     await state().selectProfile('p2');
@@ -218,10 +303,16 @@ describe('the offline notice', () => {
   it('goes when the service answers even with a refusal, but not on a check main made alone', async () => {
     fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
     await state().checkIdentifier('x');
-    fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'Identifier must be 1 to 64 letters, digits, dots, underscores or hyphens.' });
+    fake.impl['identifier.check'] = () =>
+      Promise.resolve({
+        ok: false,
+        code: 'INVALID_INPUT',
+        message: 'Identifier must be 1 to 64 letters, digits, dots, underscores or hyphens.',
+      });
     await state().checkIdentifier('y');
     expect(state().online).toBe(false);
-    fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'API_KEY_INVALID', message: 'The service refused the apiKey.' });
+    fake.impl['identifier.check'] = () =>
+      Promise.resolve({ ok: false, code: 'API_KEY_INVALID', message: 'The service refused the apiKey.' });
     await state().checkIdentifier('z');
     expect(state()).toMatchObject({ online: true, offlineReason: null });
   });

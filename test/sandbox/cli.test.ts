@@ -56,7 +56,9 @@ describe('sandbox serve', () => {
       const body = new Promise<Buffer>((resolve, reject) => {
         const parts: Buffer[] = [];
         res.on('data', (d: Buffer) => parts.push(d));
-        res.on('end', () => { resolve(Buffer.concat(parts)); });
+        res.on('end', () => {
+          resolve(Buffer.concat(parts));
+        });
         res.on('error', reject);
       });
       const [whole, code] = await Promise.all([body, sandbox.stop(signal)]);
@@ -74,16 +76,21 @@ describe('sandbox serve', () => {
     const sandbox = await startSandbox({ db });
     // Read a little at a time so the socket fills and the server waits for it to drain, again and again.
     const body = await new Promise<Buffer>((resolve, reject) => {
-      get(`${sandbox.url}/api/generate-key/get?${qs({ apiKey, expire: '2099-01-01', count: 100_000, isPremium: false, note: 'slow' })}`, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (d: Buffer) => {
-          parts.push(d);
-          res.pause();
-          setTimeout(() => res.resume(), 1);
-        });
-        res.on('end', () => { resolve(Buffer.concat(parts)); });
-        res.on('error', reject);
-      }).on('error', reject);
+      get(
+        `${sandbox.url}/api/generate-key/get?${qs({ apiKey, expire: '2099-01-01', count: 100_000, isPremium: false, note: 'slow' })}`,
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (d: Buffer) => {
+            parts.push(d);
+            res.pause();
+            setTimeout(() => res.resume(), 1);
+          });
+          res.on('end', () => {
+            resolve(Buffer.concat(parts));
+          });
+          res.on('error', reject);
+        },
+      ).on('error', reject);
     });
     expect((JSON.parse(body.toString('utf8')) as { generatedKeys: unknown[] }).generatedKeys).toHaveLength(100_000);
     expect(await sandbox.stop()).toBe(0);
@@ -95,7 +102,10 @@ describe('sandbox serve', () => {
     const env = { XDG_CONFIG_HOME: home };
     const start = () =>
       new Promise<{ out: string; err: string }>((resolve) => {
-        const child = spawn(npm, ['run', '--silent', 'sandbox', '--', 'serve', '--port', '0'], { cwd: ROOT, env: { ...process.env, ...env } });
+        const child = spawn(npm, ['run', '--silent', 'sandbox', '--', 'serve', '--port', '0'], {
+          cwd: ROOT,
+          env: { ...process.env, ...env },
+        });
         let out = '';
         let err = '';
         child.stdout.on('data', (d: Buffer) => {
@@ -119,10 +129,14 @@ describe('sandbox serve', () => {
     const db = join(tempDir(), 'busy.db');
     createService(db, 'Busy');
     const sandbox = await startSandbox({ db });
-    const r = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', 'src/sandbox/cli.ts', 'serve', '--port', String(sandbox.port), '--db', db], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', 'src/sandbox/cli.ts', 'serve', '--port', String(sandbox.port), '--db', db],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     await sandbox.stop();
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/port is in use/);
@@ -131,7 +145,8 @@ describe('sandbox serve', () => {
 });
 
 describe('sandbox create-service', () => {
-  const run = (...args: string[]) => spawnSync(npm, ['run', '--silent', 'sandbox', '--', 'create-service', ...args], { cwd: ROOT, encoding: 'utf8' });
+  const run = (...args: string[]) =>
+    spawnSync(npm, ['run', '--silent', 'sandbox', '--', 'create-service', ...args], { cwd: ROOT, encoding: 'utf8' });
 
   it('prints one JSON line {name, identifier, apiKey}, the identifier a slug of the name by default', () => {
     const db = join(tempDir(), 'create.db');

@@ -165,7 +165,12 @@ describe('the first problem in wire order decides the answer', () => {
   });
 
   it('size before media type, media type before JSON syntax, JSON syntax before apiKey', async () => {
-    const tooBig = await call(t, { method: 'POST', path: '/api/key/delete', headers: { 'Content-Type': 'text/plain' }, body: 'x'.repeat(70_000) });
+    const tooBig = await call(t, {
+      method: 'POST',
+      path: '/api/key/delete',
+      headers: { 'Content-Type': 'text/plain' },
+      body: 'x'.repeat(70_000),
+    });
     expect(tooBig.status).toBe(413);
     const media = await call(t, { method: 'POST', path: '/api/key/delete', headers: { 'Content-Type': 'text/plain' }, body: '{' });
     expect(media.status).toBe(415);

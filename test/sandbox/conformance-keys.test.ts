@@ -14,8 +14,20 @@ afterAll(async () => {
 });
 
 const KEY_FIELDS = [
-  'id', 'value', 'note', 'status', 'isPremium', 'expire', 'expiresByDaysKey', 'daysKey', 'expiresAt', 'hwid',
-  'createdAt', 'activatedAt', 'lastResetAt', 'serviceId',
+  'id',
+  'value',
+  'note',
+  'status',
+  'isPremium',
+  'expire',
+  'expiresByDaysKey',
+  'daysKey',
+  'expiresAt',
+  'hwid',
+  'createdAt',
+  'activatedAt',
+  'lastResetAt',
+  'serviceId',
 ].sort();
 
 describe('execution count', () => {
@@ -43,8 +55,16 @@ describe('generate', () => {
       expect(Object.keys(k).sort()).toEqual(KEY_FIELDS);
       expect(k.value).toMatch(KEY_VALUE);
       expect(k).toMatchObject({
-        note, status: 'generated', isPremium: true, expire, expiresByDaysKey: false, daysKey: null,
-        expiresAt: `${expire}T23:59:59.999Z`, hwid: null, activatedAt: null, lastResetAt: null,
+        note,
+        status: 'generated',
+        isPremium: true,
+        expire,
+        expiresByDaysKey: false,
+        daysKey: null,
+        expiresAt: `${expire}T23:59:59.999Z`,
+        hwid: null,
+        activatedAt: null,
+        lastResetAt: null,
       });
       expect(k.id).toMatch(/^k_/);
       expect(k.serviceId).toMatch(/^svc_/);
@@ -62,7 +82,12 @@ describe('generate', () => {
     const [k] = await generate(t, { expiresByDaysKey: 'true', daysKeys: 7, isPremium: 'false' });
     expect(k).toMatchObject({ expiresByDaysKey: true, daysKey: 7 });
     const both = await postJson(t, '/api/generate-key/post', {
-      expire: futureDate(), count: 1, isPremium: false, expiresByDaysKey: true, daysKey: 7, daysKeys: 8,
+      expire: futureDate(),
+      count: 1,
+      isPremium: false,
+      expiresByDaysKey: true,
+      daysKey: 7,
+      daysKeys: 8,
     });
     expect(both.status).toBe(400);
   });
@@ -71,7 +96,11 @@ describe('generate', () => {
     const [k] = await generate(t, { expire: '2020-01-01', expiresByDaysKey: true, daysKey: 1 });
     expect(k?.expiresAt).toBeNull();
     const badFormat = await postJson(t, '/api/generate-key/post', {
-      expire: '2020-1-1', count: 1, isPremium: false, expiresByDaysKey: true, daysKey: 1,
+      expire: '2020-1-1',
+      count: 1,
+      isPremium: false,
+      expiresByDaysKey: true,
+      daysKey: 1,
     });
     expect(badFormat.status).toBe(400);
   });
@@ -210,7 +239,9 @@ describe('expand expiration', () => {
     expect(failure(past).message).toMatch(/9999-12-31/);
     const [d] = await generate(t, { expiresByDaysKey: true, daysKey: 999_990 });
     expect((await postQuery(t, '/api/key/expand-expiration', { keyValue: d?.value, days: 10 })).status).toBe(400);
-    expect((await postQuery(t, '/api/key/expand-expiration', { keyValue: d?.value, days: 9 })).json.key).toMatchObject({ daysKey: 999_999 });
+    expect((await postQuery(t, '/api/key/expand-expiration', { keyValue: d?.value, days: 9 })).json.key).toMatchObject({
+      daysKey: 999_999,
+    });
   });
 
   it('answers 404 for an unknown key', async () => {
@@ -287,7 +318,10 @@ describe('fetch generated keys', () => {
     for (const term of ['100% "quoted"_x', '"q', '%', '_x']) {
       const res = await get(t, '/api/generated-key/fetch', { fetch: term });
       expect(res.status, term).toBe(200);
-      expect((res.json.generatedKeys as WireKey[]).some((g) => g.value === k?.value), term).toBe(true);
+      expect(
+        (res.json.generatedKeys as WireKey[]).some((g) => g.value === k?.value),
+        term,
+      ).toBe(true);
     }
     const wildcard = await get(t, '/api/generated-key/fetch', { fetch: `${note.slice(0, 5)}%Odd` });
     expect(wildcard.status).toBe(404);

@@ -28,7 +28,11 @@ interface Plain {
 }
 
 /** One request the way a third-party client makes it: fetch, a URL, maybe a JSON body; nothing else. */
-async function plain(base: string, path: string, init: { method?: string; json?: unknown; headers?: Record<string, string>; body?: string } = {}): Promise<Plain> {
+async function plain(
+  base: string,
+  path: string,
+  init: { method?: string; json?: unknown; headers?: Record<string, string>; body?: string } = {},
+): Promise<Plain> {
   const headers: Record<string, string> = { ...init.headers };
   let body = init.body;
   if (init.json !== undefined) {
@@ -46,8 +50,13 @@ const q = (params: Record<string, string | number | boolean>): string =>
 const api = (path: string, init?: Parameters<typeof plain>[2]) => plain(t.url, path, init);
 const withKey = (params: Record<string, string | number | boolean> = {}) => q({ apiKey: t.apiKey, ...params });
 
-async function generateReal(params: Record<string, unknown>): Promise<{ value: string; note: string; expiresAt: string | null; isPremium: boolean }[]> {
-  const res = await api('/api/generate-key/post', { method: 'POST', json: { apiKey: t.apiKey, expire: futureDate(), count: 1, isPremium: false, ...params } });
+async function generateReal(
+  params: Record<string, unknown>,
+): Promise<{ value: string; note: string; expiresAt: string | null; isPremium: boolean }[]> {
+  const res = await api('/api/generate-key/post', {
+    method: 'POST',
+    json: { apiKey: t.apiKey, expire: futureDate(), count: 1, isPremium: false, ...params },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.generatedKeys as { value: string; note: string; expiresAt: string | null; isPremium: boolean }[];
 }
@@ -78,17 +87,20 @@ describe('the real dialect (the default): the values wire.md fixes, not only the
     expect(typeof res.body.message).toBe('string');
     const keys = res.body.generatedKeys as Record<string, unknown>[];
     expect(keys).toHaveLength(2);
-    for (const k of keys) expect(k).toEqual({ value: expect.any(String) as unknown, note, expiresAt: `${expire}T23:59:59.999Z`, isPremium: true });
+    for (const k of keys)
+      expect(k).toEqual({ value: expect.any(String) as unknown, note, expiresAt: `${expire}T23:59:59.999Z`, isPremium: true });
     const [days] = await generateReal({ expiresByDaysKey: true, daysKey: 9, note });
     expect(days).toEqual({ value: expect.any(String) as unknown, note, expiresAt: null, isPremium: false });
   });
 
-  it('generated-key/fetch {generatedKey: {id, value, note, expiresAt, isPremium}} with the key\'s values', async () => {
+  it("generated-key/fetch {generatedKey: {id, value, note, expiresAt, isPremium}} with the key's values", async () => {
     const note = uniqueNote('real generated');
     const [k] = await generateReal({ note, isPremium: true });
     const res = await api(`/api/generated-key/fetch?${withKey({ fetch: k?.value ?? '' })}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ generatedKey: { id: expect.any(String) as unknown, value: k?.value, note, expiresAt: k?.expiresAt, isPremium: true } });
+    expect(res.body).toEqual({
+      generatedKey: { id: expect.any(String) as unknown, value: k?.value, note, expiresAt: k?.expiresAt, isPremium: true },
+    });
   });
 
   it('key/fetch {key: RealKey}: the bound hwid, dates in ISO ms, null for an absent date; after a reset {message} and then hwid null, lastResetAt set', async () => {
@@ -100,7 +112,13 @@ describe('the real dialect (the default): the values wire.md fixes, not only the
     expect(found.status).toBe(200);
     const key = found.body.key as Record<string, unknown>;
     expect(key).toEqual({
-      id: expect.any(String) as unknown, value: k?.value, note, hwid, expiresAt: k?.expiresAt, isPremium: false, lastResetAt: null,
+      id: expect.any(String) as unknown,
+      value: k?.value,
+      note,
+      hwid,
+      expiresAt: k?.expiresAt,
+      isPremium: false,
+      lastResetAt: null,
       serviceId: expect.any(String) as unknown,
     });
     expect(key.expiresAt).toMatch(ISO_MS);
@@ -126,7 +144,10 @@ describe('the real dialect (the default): the values wire.md fixes, not only the
   it('delete and generated-key/delete answer {message} alone', async () => {
     const [a] = await generateReal({});
     const [b] = await generateReal({});
-    for (const [path, value] of [['/api/key/delete', a?.value], ['/api/generated-key/delete', b?.value]] as const) {
+    for (const [path, value] of [
+      ['/api/key/delete', a?.value],
+      ['/api/generated-key/delete', b?.value],
+    ] as const) {
       const res = await api(path, { method: 'POST', json: { apiKey: t.apiKey, keyValue: value } });
       expect(res.status, path).toBe(200);
       expect(Object.keys(res.body), path).toEqual(['message']);
@@ -134,7 +155,7 @@ describe('the real dialect (the default): the values wire.md fixes, not only the
     }
   });
 
-  it('validation: hwid_mismatch grants nothing but still gives the key\'s expiresAt; an unknown key gives expiresAt null', async () => {
+  it("validation: hwid_mismatch grants nothing but still gives the key's expiresAt; an unknown key gives expiresAt null", async () => {
     const [k] = await generateReal({ isPremium: true });
     await activate(k?.value ?? '', 'HW-MINE');
     const other = await api(`/v2_validation?${q({ key: k?.value ?? '', service: t.service, hwid: 'HW-THEIRS' })}`);
@@ -143,7 +164,13 @@ describe('the real dialect (the default): the values wire.md fixes, not only the
       Registered_ServiceID: t.service,
       Authentication: 'hwid_mismatch',
       V2_Authentication: 'hwid_mismatch',
-      Key_Information: { NoKey_Requirement: false, Hardware_ID: 'HW-THEIRS', Premium_Mode: false, Notes: expect.stringMatching(/\w/) as unknown, expiresAt: k?.expiresAt },
+      Key_Information: {
+        NoKey_Requirement: false,
+        Hardware_ID: 'HW-THEIRS',
+        Premium_Mode: false,
+        Notes: expect.stringMatching(/\w/) as unknown,
+        expiresAt: k?.expiresAt,
+      },
     });
     const unknown = await api(`/v2_validation?${q({ key: 'NO-SUCH-KEY-PLAIN', service: t.service, hwid: 'H' })}`);
     expect((unknown.body.Key_Information as Record<string, unknown>).expiresAt).toBeNull();
@@ -163,7 +190,11 @@ describe('the detail dialect is given only for Keydesk-Detail: full', () => {
       expect(Object.keys(res.body), JSON.stringify(value)).toEqual(['executionCount']);
     }
     const detail = await api(`/api/execution-count?${withKey()}`, { headers: { 'Keydesk-Detail': 'full' } });
-    expect(detail.body).toMatchObject({ success: true, message: expect.any(String) as unknown, executionCount: expect.any(Number) as unknown });
+    expect(detail.body).toMatchObject({
+      success: true,
+      message: expect.any(String) as unknown,
+      executionCount: expect.any(Number) as unknown,
+    });
   });
 });
 
@@ -191,10 +222,23 @@ describe('apiKey (wire.md "General" and "Parameters")', () => {
     const { request } = await import('node:http');
     const u = new URL(`${t.url}${pathAndQuery}`);
     return new Promise((resolve, reject) => {
-      const r = request({ host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, method: 'GET', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const r = request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: `${u.pathname}${u.search}`,
+          method: 'GET',
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (d: string) => (text += d))
+            .on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       r.on('error', reject);
       r.end(body);
     });
@@ -207,7 +251,7 @@ describe('apiKey (wire.md "General" and "Parameters")', () => {
     expect(Object.keys(JSON.parse(answer.text) as object)).toEqual(['executionCount']);
   });
 
-  it('is the only thing read from a GET\'s JSON body: other fields are not parameters, a body that is not JSON is ignored, and validation reads its query alone', async (ctx) => {
+  it("is the only thing read from a GET's JSON body: other fields are not parameters, a body that is not JSON is ignored, and validation reads its query alone", async (ctx) => {
     if (!t.local) ctx.skip();
     // A term in the body is not the search: the query has none, so the apiKey is taken from the body and the term is
     // still missing.
@@ -219,7 +263,10 @@ describe('apiKey (wire.md "General" and "Parameters")', () => {
     expect(broken.status, broken.text).toBe(200);
     // Validation needs no apiKey and always answers 200 with an outcome: a body never turns it into a 400.
     const [k] = await generateReal({});
-    const validated = await getWithBody(`/v2_validation?${q({ key: k?.value ?? '', service: t.service, hwid: 'HW-GET-BODY' })}`, '{"key": 1, ');
+    const validated = await getWithBody(
+      `/v2_validation?${q({ key: k?.value ?? '', service: t.service, hwid: 'HW-GET-BODY' })}`,
+      '{"key": 1, ',
+    );
     expect(validated.status, validated.text).toBe(200);
     expect((JSON.parse(validated.text) as { V2_Authentication?: string }).V2_Authentication).toBe('success');
   });
@@ -236,7 +283,10 @@ describe('parameters', () => {
   });
 
   it('expire is required for a days key too', async () => {
-    const res = await api('/api/generate-key/post', { method: 'POST', json: { apiKey: t.apiKey, count: 1, isPremium: false, expiresByDaysKey: true, daysKey: 5 } });
+    const res = await api('/api/generate-key/post', {
+      method: 'POST',
+      json: { apiKey: t.apiKey, count: 1, isPremium: false, expiresByDaysKey: true, daysKey: 5 },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, code: 'INVALID_INPUT', message: expect.stringMatching(/expire/) as unknown });
   });
@@ -249,7 +299,10 @@ describe('parameters', () => {
 
   it('validation by POST with an empty body is never a media-type error, whatever Content-Type says', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
-      const res = await api(`/v2_validation?${q({ key: 'NO-SUCH', service: t.service, hwid: 'H' })}`, { method: 'POST', headers: { 'content-type': type } });
+      const res = await api(`/v2_validation?${q({ key: 'NO-SUCH', service: t.service, hwid: 'H' })}`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+      });
       expect(res.status, type).toBe(200);
       expect(res.body.V2_Authentication).toBe('invalid_key');
     }
@@ -261,7 +314,10 @@ describe('paging (detail dialect)', () => {
 
   it('limit defaults to 100; 1000 and an offset of 1,000,000 are accepted; an offset past the end is 200 with an empty list and the total', async () => {
     const note = uniqueNote('page default');
-    const res = await api('/api/generate-key/post', { method: 'POST', json: { apiKey: t.apiKey, expire: futureDate(), count: 101, isPremium: false, note } });
+    const res = await api('/api/generate-key/post', {
+      method: 'POST',
+      json: { apiKey: t.apiKey, expire: futureDate(), count: 101, isPremium: false, note },
+    });
     expect(res.status).toBe(201);
     const first = await api(`/api/generated-key/fetch?${withKey({ fetch: note })}`, { headers: detail });
     expect(first.body.total).toBe(101);
@@ -301,23 +357,30 @@ describe('a sandbox of two services, started with no options (sandbox only)', ()
   });
   const url = (): string => sandbox?.url ?? '';
 
-  it('identifier-check with one service\'s apiKey names the service that holds another identifier, whatever its case (identifiers are global)', async (ctx) => {
+  it("identifier-check with one service's apiKey names the service that holds another identifier, whatever its case (identifiers are global)", async (ctx) => {
     if (!t.local) ctx.skip();
     const real = await plain(url(), `/api/identifier-check?${q({ apiKey: mine.apiKey, identifier: 'THEIRS-co' })}`);
     expect(real.body).toEqual({ message: expect.any(String) as unknown, service: 'Theirs Co' });
-    const detail = await plain(url(), `/api/identifier-check?${q({ apiKey: mine.apiKey, identifier: 'theirs-co' })}`, { headers: { 'Keydesk-Detail': 'full' } });
+    const detail = await plain(url(), `/api/identifier-check?${q({ apiKey: mine.apiKey, identifier: 'theirs-co' })}`, {
+      headers: { 'Keydesk-Detail': 'full' },
+    });
     expect(detail.body).toMatchObject({ success: true, exists: true, service: 'Theirs Co' });
   });
 
   it('has no HWID reset cooldown and no rate limit unless asked: resets back to back and 60 quick requests all answer 200', async (ctx) => {
     if (!t.local) ctx.skip();
-    const gen = await plain(url(), '/api/generate-key/post', { method: 'POST', json: { apiKey: mine.apiKey, expire: futureDate(), count: 1, isPremium: false } });
+    const gen = await plain(url(), '/api/generate-key/post', {
+      method: 'POST',
+      json: { apiKey: mine.apiKey, expire: futureDate(), count: 1, isPremium: false },
+    });
     const value = (gen.body.generatedKeys as { value: string }[])[0]?.value ?? '';
     for (const hwid of ['H1', 'H2', 'H3']) {
       expect((await plain(url(), `/v2_validation?${q({ key: value, service: 'mine-co', hwid })}`)).body.V2_Authentication).toBe('success');
       expect((await plain(url(), '/api/reset-hwid', { method: 'POST', json: { apiKey: mine.apiKey, keyValue: value } })).status).toBe(200);
     }
-    const statuses = await Promise.all(Array.from({ length: 60 }, () => plain(url(), `/api/execution-count?${q({ apiKey: mine.apiKey })}`).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, () => plain(url(), `/api/execution-count?${q({ apiKey: mine.apiKey })}`).then((r) => r.status)),
+    );
     expect(new Set(statuses)).toEqual(new Set([200]));
   });
 

@@ -30,7 +30,10 @@ const REAL = {
   identifierCheck: ['message', 'service'],
   addKeyless: ['message', ...nested('keyless', ['id', 'hwid', 'expiresAt', 'isPremium'])],
   validation: [
-    'OwnerSecretID', 'Registered_ServiceID', 'Authentication', 'V2_Authentication',
+    'OwnerSecretID',
+    'Registered_ServiceID',
+    'Authentication',
+    'V2_Authentication',
     ...nested('Key_Information', ['NoKey_Requirement', 'Hardware_ID', 'Premium_Mode', 'Notes', 'expiresAt']),
   ],
   error: ['success', 'message', 'code'],
@@ -67,7 +70,12 @@ afterAll(async () => {
   await t.close();
 });
 
-type Req = { method?: 'GET' | 'POST'; path: string; query?: Record<string, string | number | boolean | undefined>; json?: Record<string, unknown> };
+type Req = {
+  method?: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  json?: Record<string, unknown>;
+};
 type Check = { name: string; expected: string[]; status: number; local?: boolean; request: () => Promise<Req> | Req };
 
 /** Sends a request in one dialect and returns its body's field paths. */
@@ -100,75 +108,200 @@ async function generatedKey(): Promise<WireKey> {
 const generateParams = () => ({ expire: futureDate(), count: 2, isPremium: false, note: uniqueNote('shape gen') });
 
 const CHECKS: Check[] = [
-  { name: 'POST /api/push-execution-count', expected: REAL.push, status: 200, request: () => ({ method: 'POST', path: '/api/push-execution-count', query: withKey() }) },
-  { name: 'GET /api/execution-count', expected: REAL.executionCount, status: 200, request: () => ({ path: '/api/execution-count', query: withKey() }) },
-  { name: 'GET /api/generate-key/get', expected: REAL.generate, status: 201, request: () => ({ path: '/api/generate-key/get', query: withKey(generateParams()) }) },
-  { name: 'POST /api/generate-key/post', expected: REAL.generate, status: 201, request: () => ({ method: 'POST', path: '/api/generate-key/post', json: withKey(generateParams()) }) },
   {
-    name: 'GET /api/generate-key/get (days key)', expected: REAL.generate, status: 201,
+    name: 'POST /api/push-execution-count',
+    expected: REAL.push,
+    status: 200,
+    request: () => ({ method: 'POST', path: '/api/push-execution-count', query: withKey() }),
+  },
+  {
+    name: 'GET /api/execution-count',
+    expected: REAL.executionCount,
+    status: 200,
+    request: () => ({ path: '/api/execution-count', query: withKey() }),
+  },
+  {
+    name: 'GET /api/generate-key/get',
+    expected: REAL.generate,
+    status: 201,
+    request: () => ({ path: '/api/generate-key/get', query: withKey(generateParams()) }),
+  },
+  {
+    name: 'POST /api/generate-key/post',
+    expected: REAL.generate,
+    status: 201,
+    request: () => ({ method: 'POST', path: '/api/generate-key/post', json: withKey(generateParams()) }),
+  },
+  {
+    name: 'GET /api/generate-key/get (days key)',
+    expected: REAL.generate,
+    status: 201,
     request: () => ({ path: '/api/generate-key/get', query: withKey({ ...generateParams(), expiresByDaysKey: true, daysKey: 7 }) }),
   },
   // A delete consumes its key, so each dialect's request gets its own (see `fresh` below).
-  { name: 'POST /api/key/delete', expected: REAL.message, status: 200, request: async () => ({ method: 'POST', path: '/api/key/delete', json: withKey({ keyValue: (await activeKey()).value }) }) },
   {
-    name: 'POST /api/generated-key/delete', expected: REAL.message, status: 200,
+    name: 'POST /api/key/delete',
+    expected: REAL.message,
+    status: 200,
+    request: async () => ({ method: 'POST', path: '/api/key/delete', json: withKey({ keyValue: (await activeKey()).value }) }),
+  },
+  {
+    name: 'POST /api/generated-key/delete',
+    expected: REAL.message,
+    status: 200,
     request: async () => ({ method: 'POST', path: '/api/generated-key/delete', json: withKey({ keyValue: (await generatedKey()).value }) }),
   },
   {
-    name: 'POST /api/key/expand-expiration (active key)', expected: REAL.expand, status: 200,
-    request: async () => ({ method: 'POST', path: '/api/key/expand-expiration', query: withKey({ keyValue: (await activeKey()).value, days: 3 }) }),
+    name: 'POST /api/key/expand-expiration (active key)',
+    expected: REAL.expand,
+    status: 200,
+    request: async () => ({
+      method: 'POST',
+      path: '/api/key/expand-expiration',
+      query: withKey({ keyValue: (await activeKey()).value, days: 3 }),
+    }),
   },
   {
-    name: 'POST /api/key/expand-expiration (generated key)', expected: REAL.expand, status: 200,
-    request: async () => ({ method: 'POST', path: '/api/key/expand-expiration', query: withKey({ keyValue: (await generatedKey()).value, days: 3 }) }),
+    name: 'POST /api/key/expand-expiration (generated key)',
+    expected: REAL.expand,
+    status: 200,
+    request: async () => ({
+      method: 'POST',
+      path: '/api/key/expand-expiration',
+      query: withKey({ keyValue: (await generatedKey()).value, days: 3 }),
+    }),
   },
-  { name: 'GET /api/key/fetch', expected: REAL.fetchKey, status: 200, request: async () => ({ path: '/api/key/fetch', query: withKey({ fetch: (await activeKey()).value }) }) },
-  { name: 'POST /api/reset-hwid', expected: REAL.message, status: 200, request: async () => ({ method: 'POST', path: '/api/reset-hwid', json: withKey({ keyValue: (await activeKey()).value }) }) },
   {
-    name: 'GET /api/generated-key/fetch', expected: REAL.fetchGenerated, status: 200,
+    name: 'GET /api/key/fetch',
+    expected: REAL.fetchKey,
+    status: 200,
+    request: async () => ({ path: '/api/key/fetch', query: withKey({ fetch: (await activeKey()).value }) }),
+  },
+  {
+    name: 'POST /api/reset-hwid',
+    expected: REAL.message,
+    status: 200,
+    request: async () => ({ method: 'POST', path: '/api/reset-hwid', json: withKey({ keyValue: (await activeKey()).value }) }),
+  },
+  {
+    name: 'GET /api/generated-key/fetch',
+    expected: REAL.fetchGenerated,
+    status: 200,
     request: async () => ({ path: '/api/generated-key/fetch', query: withKey({ fetch: (await generatedKey()).value }) }),
   },
-  { name: 'GET /api/identifier-check (taken)', expected: REAL.identifierCheck, status: 200, request: () => ({ path: '/api/identifier-check', query: withKey({ identifier: t.service }) }) },
-  { name: 'GET /api/identifier-check (free)', expected: REAL.identifierCheck, status: 200, request: () => ({ path: '/api/identifier-check', query: withKey({ identifier: 'free-shape-zz9' }) }) },
   {
-    name: 'POST /api/keyless/add', expected: REAL.addKeyless, status: 201, local: true,
-    request: () => ({ method: 'POST', path: '/api/keyless/add', json: withKey({ hwid: `KL-${uniqueNote('add').replaceAll(' ', '')}`, isPremium: true, days: 5 }) }),
+    name: 'GET /api/identifier-check (taken)',
+    expected: REAL.identifierCheck,
+    status: 200,
+    request: () => ({ path: '/api/identifier-check', query: withKey({ identifier: t.service }) }),
   },
   {
-    name: 'GET /api/keyless/fetch', expected: REAL.fetchKeyless, status: 200, local: true,
+    name: 'GET /api/identifier-check (free)',
+    expected: REAL.identifierCheck,
+    status: 200,
+    request: () => ({ path: '/api/identifier-check', query: withKey({ identifier: 'free-shape-zz9' }) }),
+  },
+  {
+    name: 'POST /api/keyless/add',
+    expected: REAL.addKeyless,
+    status: 201,
+    local: true,
+    request: () => ({
+      method: 'POST',
+      path: '/api/keyless/add',
+      json: withKey({ hwid: `KL-${uniqueNote('add').replaceAll(' ', '')}`, isPremium: true, days: 5 }),
+    }),
+  },
+  {
+    name: 'GET /api/keyless/fetch',
+    expected: REAL.fetchKeyless,
+    status: 200,
+    local: true,
     request: async () => ({ path: '/api/keyless/fetch', query: withKey({ fetch: await keyless() }) }),
   },
-  { name: 'POST /api/keyless/delete', expected: REAL.message, status: 200, local: true, request: async () => ({ method: 'POST', path: '/api/keyless/delete', json: withKey({ hwid: await keyless() }) }) },
+  {
+    name: 'POST /api/keyless/delete',
+    expected: REAL.message,
+    status: 200,
+    local: true,
+    request: async () => ({ method: 'POST', path: '/api/keyless/delete', json: withKey({ hwid: await keyless() }) }),
+  },
   ...(['GET', 'POST'] as const).flatMap((method): Check[] => [
     {
-      name: `${method} /v2_validation (success)`, expected: REAL.validation, status: 200,
+      name: `${method} /v2_validation (success)`,
+      expected: REAL.validation,
+      status: 200,
       request: async () => ({ method, path: '/v2_validation', query: { key: (await activeKey()).value, service: t.service, hwid: 'ANY' } }),
     },
     {
-      name: `${method} /v2_validation (hwid_mismatch)`, expected: REAL.validation, status: 200,
-      request: async () => ({ method, path: '/v2_validation', query: { key: (await activeKey()).value, service: t.service, hwid: 'ANOTHER-MACHINE' } }),
+      name: `${method} /v2_validation (hwid_mismatch)`,
+      expected: REAL.validation,
+      status: 200,
+      request: async () => ({
+        method,
+        path: '/v2_validation',
+        query: { key: (await activeKey()).value, service: t.service, hwid: 'ANOTHER-MACHINE' },
+      }),
     },
-    { name: `${method} /v2_validation (invalid_key)`, expected: REAL.validation, status: 200, request: () => ({ method, path: '/v2_validation', query: { key: 'NOPE', service: t.service, hwid: 'H' } }) },
     {
-      name: `${method} /v2_validation (invalid_service)`, expected: REAL.validation, status: 200,
+      name: `${method} /v2_validation (invalid_key)`,
+      expected: REAL.validation,
+      status: 200,
+      request: () => ({ method, path: '/v2_validation', query: { key: 'NOPE', service: t.service, hwid: 'H' } }),
+    },
+    {
+      name: `${method} /v2_validation (invalid_service)`,
+      expected: REAL.validation,
+      status: 200,
       request: () => ({ method, path: '/v2_validation', query: { key: 'NOPE', service: 'no-such-service-zz9', hwid: 'H' } }),
     },
-    { name: `${method} /v2_validation (not_whitelisted)`, expected: REAL.validation, status: 200, request: () => ({ method, path: '/v2_validation', query: { key: 'keyless', service: t.service, hwid: 'NOT-LISTED' } }) },
+    {
+      name: `${method} /v2_validation (not_whitelisted)`,
+      expected: REAL.validation,
+      status: 200,
+      request: () => ({ method, path: '/v2_validation', query: { key: 'keyless', service: t.service, hwid: 'NOT-LISTED' } }),
+    },
   ]),
   {
-    name: 'POST /v2_validation (JSON body)', expected: REAL.validation, status: 200,
-    request: async () => ({ method: 'POST', path: '/v2_validation', json: { key: (await generatedKey()).value, service: t.service, hwid: 'JSON-BODY' } }),
+    name: 'POST /v2_validation (JSON body)',
+    expected: REAL.validation,
+    status: 200,
+    request: async () => ({
+      method: 'POST',
+      path: '/v2_validation',
+      json: { key: (await generatedKey()).value, service: t.service, hwid: 'JSON-BODY' },
+    }),
   },
   // Error bodies are the same in both dialects.
-  { name: 'an error (404 NOT_FOUND)', expected: REAL.error, status: 404, request: () => ({ path: '/api/key/fetch', query: withKey({ fetch: 'no-such-key-shape-zz9' }) }) },
-  { name: 'an error (401 API_KEY_INVALID)', expected: REAL.error, status: 401, request: () => ({ path: '/api/execution-count', query: { apiKey: 'kd_wrong' } }) },
-  { name: 'an error (400 INVALID_INPUT)', expected: REAL.error, status: 400, request: () => ({ path: '/v2_validation', query: { key: 'K' } }) },
+  {
+    name: 'an error (404 NOT_FOUND)',
+    expected: REAL.error,
+    status: 404,
+    request: () => ({ path: '/api/key/fetch', query: withKey({ fetch: 'no-such-key-shape-zz9' }) }),
+  },
+  {
+    name: 'an error (401 API_KEY_INVALID)',
+    expected: REAL.error,
+    status: 401,
+    request: () => ({ path: '/api/execution-count', query: { apiKey: 'kd_wrong' } }),
+  },
+  {
+    name: 'an error (400 INVALID_INPUT)',
+    expected: REAL.error,
+    status: 400,
+    request: () => ({ path: '/v2_validation', query: { key: 'K' } }),
+  },
 ];
 
 /** A keyless entry of this service (sandbox only). */
 async function keyless(): Promise<string> {
   const hwid = `KL-${uniqueNote('kl').replaceAll(' ', '')}`;
-  const res = await call(t, { method: 'POST', path: '/api/keyless/add', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(withKey({ hwid })) });
+  const res = await call(t, {
+    method: 'POST',
+    path: '/api/keyless/add',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(withKey({ hwid })),
+  });
   expect(res.status).toBe(201);
   return hwid;
 }
@@ -189,7 +322,10 @@ describe('strict shapes: the real dialect has exactly wire.md’s fields; the de
   it('covers every method of every route in the route table', () => {
     for (const route of Object.values(ROUTES) as RouteSpec[]) {
       for (const method of route.methods) {
-        expect(CHECKS.some((c) => c.name.startsWith(`${method} ${route.path}`)), `${method} ${route.path}`).toBe(true);
+        expect(
+          CHECKS.some((c) => c.name.startsWith(`${method} ${route.path}`)),
+          `${method} ${route.path}`,
+        ).toBe(true);
       }
     }
   });

@@ -101,7 +101,9 @@ describe('/v2_validation', () => {
     expect(Object.keys(v).sort()).toEqual(
       ['Authentication', 'Key_Information', 'OwnerSecretID', 'Registered_ServiceID', 'V2_Authentication', 'message', 'success'].sort(),
     );
-    expect(Object.keys(v.Key_Information).sort()).toEqual(['Hardware_ID', 'NoKey_Requirement', 'Notes', 'Premium_Mode', 'expiresAt'].sort());
+    expect(Object.keys(v.Key_Information).sort()).toEqual(
+      ['Hardware_ID', 'NoKey_Requirement', 'Notes', 'Premium_Mode', 'expiresAt'].sort(),
+    );
     expect(v.Authentication).toBe(v.V2_Authentication);
     expect(v.success).toBe(v.V2_Authentication === 'success');
     expect(v).not.toHaveProperty('code');
@@ -114,7 +116,13 @@ describe('/v2_validation', () => {
     const v = await validate(t, k?.value ?? '', h);
     shape(v);
     expect(v).toMatchObject({ success: true, V2_Authentication: 'success', Registered_ServiceID: t.service });
-    expect(v.Key_Information).toMatchObject({ NoKey_Requirement: false, Hardware_ID: h, Premium_Mode: true, Notes: note, expiresAt: k?.expiresAt });
+    expect(v.Key_Information).toMatchObject({
+      NoKey_Requirement: false,
+      Hardware_ID: h,
+      Premium_Mode: true,
+      Notes: note,
+      expiresAt: k?.expiresAt,
+    });
     const active = (await get(t, '/api/key/fetch', { fetch: h })).json.key as WireKey;
     expect(active).toMatchObject({ value: k?.value, status: 'active', hwid: h });
     expect(Date.parse(active.activatedAt ?? '')).toBeGreaterThan(Date.now() - 60_000);
@@ -148,7 +156,8 @@ describe('/v2_validation', () => {
     const [k] = await generate(t);
     const res = await get(t, '/v2_validation', { key: k?.value, service: t.service.toUpperCase(), hwid: hwid('CASE') }, false);
     expect((res.json as unknown as ValidationBody).V2_Authentication).toBe('success');
-    const bad = (await get(t, '/v2_validation', { key: k?.value, service: 'no-such-service', hwid: 'H' }, false)).json as unknown as ValidationBody;
+    const bad = (await get(t, '/v2_validation', { key: k?.value, service: 'no-such-service', hwid: 'H' }, false))
+      .json as unknown as ValidationBody;
     shape(bad);
     expect(bad).toMatchObject({ V2_Authentication: 'invalid_service', Registered_ServiceID: null, success: false });
     expect(bad.Key_Information).toMatchObject({ Premium_Mode: false, expiresAt: null, NoKey_Requirement: false, Hardware_ID: 'H' });
@@ -199,13 +208,19 @@ describe('/v2_validation', () => {
   it('answers POST with the parameters in the query string, no body and no Content-Type (as the Java client sends it)', async () => {
     const [k] = await generate(t, { isPremium: true });
     const h = hwid('POSTQ');
-    const res = await call(t, { method: 'POST', path: `/v2_validation?${new URLSearchParams({ key: k?.value ?? '', service: t.service, hwid: h }).toString()}` });
+    const res = await call(t, {
+      method: 'POST',
+      path: `/v2_validation?${new URLSearchParams({ key: k?.value ?? '', service: t.service, hwid: h }).toString()}`,
+    });
     expect(res.status).toBe(200);
     const v = res.json as unknown as ValidationBody;
     expect(v.V2_Authentication).toBe('success');
     expect(v.Key_Information).toMatchObject({ Hardware_ID: h, Premium_Mode: true, NoKey_Requirement: false });
     // The same key from another machine, by POST: bound already, so hwid_mismatch, and nothing is granted.
-    const other = await call(t, { method: 'POST', path: `/v2_validation?${new URLSearchParams({ key: k?.value ?? '', service: t.service, hwid: `${h}-2` }).toString()}` });
+    const other = await call(t, {
+      method: 'POST',
+      path: `/v2_validation?${new URLSearchParams({ key: k?.value ?? '', service: t.service, hwid: `${h}-2` }).toString()}`,
+    });
     expect((other.json as unknown as ValidationBody).V2_Authentication).toBe('hwid_mismatch');
     expect((other.json as unknown as ValidationBody).Key_Information).toMatchObject({ Premium_Mode: false, NoKey_Requirement: false });
   });
@@ -231,10 +246,12 @@ describe('/v2_validation', () => {
       await validate(t, premium?.value ?? '', `${h}-other`), // hwid_mismatch
       await validate(t, 'NO-SUCH-KEY', h), // invalid_key
       await validate(t, 'keyless', h), // not_whitelisted
-      (await get(t, '/v2_validation', { key: premium?.value, service: 'no-such-service-zz9', hwid: h }, false)).json as unknown as ValidationBody,
+      (await get(t, '/v2_validation', { key: premium?.value, service: 'no-such-service-zz9', hwid: h }, false))
+        .json as unknown as ValidationBody,
     ];
     expect(outcomes.map((v) => v.V2_Authentication)).toEqual(['hwid_mismatch', 'invalid_key', 'not_whitelisted', 'invalid_service']);
-    for (const v of outcomes) expect(v.Key_Information, v.V2_Authentication).toMatchObject({ Premium_Mode: false, NoKey_Requirement: false });
+    for (const v of outcomes)
+      expect(v.Key_Information, v.V2_Authentication).toMatchObject({ Premium_Mode: false, NoKey_Requirement: false });
   });
 
   it('gives an OwnerSecretID that is stable, opaque, and neither the apiKey nor a digest of it', async () => {

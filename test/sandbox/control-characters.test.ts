@@ -17,7 +17,9 @@ afterAll(async () => {
 
 const CONTROL = Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c));
 const name = (ch: string): string => `U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-const plain = fc.array(fc.constantFrom('a', 'b', 'c', 'x', 'y', 'z', '0', '1', '9', ' ', '-', '_'), { minLength: 0, maxLength: 6 }).map((a) => a.join(''));
+const plain = fc
+  .array(fc.constantFrom('a', 'b', 'c', 'x', 'y', 'z', '0', '1', '9', ' ', '-', '_'), { minLength: 0, maxLength: 6 })
+  .map((a) => a.join(''));
 
 /** One request per text parameter of the contract, each holding `text`. */
 function everyTextParameter(text: string): { label: string; run: () => ReturnType<typeof get> }[] {
@@ -29,7 +31,10 @@ function everyTextParameter(text: string): { label: string; run: () => ReturnTyp
     { label: 'key/delete keyValue (JSON)', run: () => postJson(t, '/api/key/delete', { keyValue: text }) },
     { label: 'reset-hwid keyValue (JSON)', run: () => postJson(t, '/api/reset-hwid', { keyValue: text }) },
     { label: 'keyless/delete hwid (JSON)', run: () => postJson(t, '/api/keyless/delete', { hwid: text }) },
-    { label: 'generate note (JSON)', run: () => postJson(t, '/api/generate-key/post', { expire: futureDate(), count: 1, isPremium: false, note: text }) },
+    {
+      label: 'generate note (JSON)',
+      run: () => postJson(t, '/api/generate-key/post', { expire: futureDate(), count: 1, isPremium: false, note: text }),
+    },
     { label: 'validation key', run: () => get(t, '/v2_validation', { key: text, service: t.service, hwid: 'H' }, false) },
     { label: 'validation hwid', run: () => get(t, '/v2_validation', { key: 'K', service: t.service, hwid: text }, false) },
     { label: 'validation service', run: () => get(t, '/v2_validation', { key: 'K', service: text, hwid: 'H' }, false) },

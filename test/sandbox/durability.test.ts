@@ -69,10 +69,12 @@ describe('durability', () => {
       try {
         expect(check.prepare('PRAGMA integrity_check').all()).toEqual([{ integrity_check: 'ok' }]);
         const counts = new Map(
-          (check.prepare('SELECT n.text AS note, count(*) AS n FROM keys k JOIN notes n ON n.id = k.note_id GROUP BY n.text').all() as {
-            note: string;
-            n: number;
-          }[]).map((r) => [r.note, r.n]),
+          (
+            check.prepare('SELECT n.text AS note, count(*) AS n FROM keys k JOIN notes n ON n.id = k.note_id GROUP BY n.text').all() as {
+              note: string;
+              n: number;
+            }[]
+          ).map((r) => [r.note, r.n]),
         );
         for (const a of acknowledged) expect(counts.get(a), a).toBe(20_000);
         const got = counts.get(note) ?? 0;
@@ -86,6 +88,8 @@ describe('durability', () => {
     }
     expect(outcomes).toHaveLength(10);
     // The report says how the kills fell; both outcomes are legal, a half batch never is.
-    console.info(`SIGKILL rounds: ${outcomes.filter((o) => o === 'all').length} committed, ${outcomes.filter((o) => o === 'none').length} rolled back`);
+    console.info(
+      `SIGKILL rounds: ${outcomes.filter((o) => o === 'all').length} committed, ${outcomes.filter((o) => o === 'none').length} rolled back`,
+    );
   }, 180_000);
 });

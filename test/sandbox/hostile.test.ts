@@ -52,15 +52,54 @@ function openSockets(): number {
 }
 
 const PARAM_NAMES = [
-  'apiKey', 'expire', 'count', 'isPremium', 'note', 'expiresByDaysKey', 'daysKey', 'daysKeys', 'keyValue', 'days',
-  'fetch', 'identifier', 'hwid', 'limit', 'offset', 'key', 'service', 'dryRun', '__proto__', 'constructor',
+  'apiKey',
+  'expire',
+  'count',
+  'isPremium',
+  'note',
+  'expiresByDaysKey',
+  'daysKey',
+  'daysKeys',
+  'keyValue',
+  'days',
+  'fetch',
+  'identifier',
+  'hwid',
+  'limit',
+  'offset',
+  'key',
+  'service',
+  'dryRun',
+  '__proto__',
+  'constructor',
 ];
 const hostileString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.constantFrom(
-    '', ' ', '0', '-1', '1e309', '0x10', 'NaN', 'Infinity', '9'.repeat(400), 'true', 'null', '2023-02-29', '9999-12-31',
-    "'; DROP TABLE keys; --", '%', '_', '"', '\u0000', '\uD800', '../../etc/passwd', '<script>', '{"a":1}', 'x'.repeat(300),
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '9'.repeat(400),
+    'true',
+    'null',
+    '2023-02-29',
+    '9999-12-31',
+    "'; DROP TABLE keys; --",
+    '%',
+    '_',
+    '"',
+    '\u0000',
+    '\uD800',
+    '../../etc/passwd',
+    '<script>',
+    '{"a":1}',
+    'x'.repeat(300),
   ),
 );
 const jsonValue = fc.oneof(
@@ -120,7 +159,12 @@ describe('hostile input', () => {
   });
 
   it('answers raw bytes that are not HTTP with a JSON 400 or closes, and keeps serving', async () => {
-    const garbage = ['GARBAGE\r\n\r\n', 'GET / HTTP/9.9\r\n\r\n', 'GET /api/execution-count HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n', '\u0000\u0001\u0002\r\n\r\n'];
+    const garbage = [
+      'GARBAGE\r\n\r\n',
+      'GET / HTTP/9.9\r\n\r\n',
+      'GET /api/execution-count HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n',
+      '\u0000\u0001\u0002\r\n\r\n',
+    ];
     for (const bytes of garbage) {
       const answer = await new Promise<string>((resolve) => {
         const s = connect(sandbox.port, '127.0.0.1', () => s.write(bytes));
@@ -139,7 +183,12 @@ describe('hostile input', () => {
 
   it('answers CONNECT and methods node:http cannot parse with a JSON 405 and an Allow header', async () => {
     const host = `Host: 127.0.0.1:${sandbox.port}\r\n`;
-    for (const line of ['CONNECT 127.0.0.1:80 HTTP/1.1', 'CONNECT /api/key/fetch HTTP/1.1', 'FOO /api/key/fetch HTTP/1.1', 'BREW /v2_validation HTTP/1.1']) {
+    for (const line of [
+      'CONNECT 127.0.0.1:80 HTTP/1.1',
+      'CONNECT /api/key/fetch HTTP/1.1',
+      'FOO /api/key/fetch HTTP/1.1',
+      'BREW /v2_validation HTTP/1.1',
+    ]) {
       const answer = await rawExchange(`${line}\r\n${host}\r\n`);
       expect(answer, line).toMatch(/^HTTP\/1\.1 405 /);
       expect(answer, line).toContain('Content-Type: application/json; charset=utf-8');
@@ -153,7 +202,10 @@ describe('hostile input', () => {
   });
 
   it('answers an Expect header other than 100-continue like any request, in JSON', async () => {
-    const res = await send(sandbox.url, { path: `/api/execution-count?apiKey=${encodeURIComponent(apiKey)}`, headers: { Expect: 'something-else' } });
+    const res = await send(sandbox.url, {
+      path: `/api/execution-count?apiKey=${encodeURIComponent(apiKey)}`,
+      headers: { Expect: 'something-else' },
+    });
     expect(res.status).toBe(200);
     expect(typeof res.json.executionCount).toBe('number');
   });
@@ -164,21 +216,26 @@ describe('hostile input', () => {
     const host = `Host: 127.0.0.1:${sandbox.port}\r\n`;
     let left = 0;
     await Promise.all(
-      Array.from({ length: 1_000 }, (_, i) =>
-        new Promise<void>((resolve) => {
-          const s = connect(sandbox.port, '127.0.0.1', () => {
-            // A body promised and never finished, then the connection dropped.
-            s.write(`POST /api/key/delete HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"apiKey":"`);
-            setTimeout(() => {
-              s.destroy();
-              left++;
+      Array.from(
+        { length: 1_000 },
+        (_, i) =>
+          new Promise<void>((resolve) => {
+            const s = connect(sandbox.port, '127.0.0.1', () => {
+              // A body promised and never finished, then the connection dropped.
+              s.write(`POST /api/key/delete HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"apiKey":"`);
+              setTimeout(
+                () => {
+                  s.destroy();
+                  left++;
+                  resolve();
+                },
+                10 + (i % 40),
+              );
+            });
+            s.on('error', () => {
               resolve();
-            }, 10 + (i % 40));
-          });
-          s.on('error', () => {
-            resolve();
-          });
-        }),
+            });
+          }),
       ),
     );
     expect(left).toBeGreaterThan(900);
@@ -195,7 +252,11 @@ describe('hostile input', () => {
   it('still counts, generates and validates correctly afterwards', async () => {
     const q = `apiKey=${encodeURIComponent(apiKey)}`;
     const before = (await send(sandbox.url, { path: `/api/execution-count?${q}` })).json.executionCount as number;
-    const push = await send(sandbox.url, { method: 'POST', path: `/api/push-execution-count?${q}`, headers: { [DETAIL_HEADER]: DETAIL_FULL } });
+    const push = await send(sandbox.url, {
+      method: 'POST',
+      path: `/api/push-execution-count?${q}`,
+      headers: { [DETAIL_HEADER]: DETAIL_FULL },
+    });
     expect(push.json.executionCount).toBe(before + 1);
     const gen = await send(sandbox.url, { path: `/api/generate-key/get?${q}&expire=2099-01-01&count=1&isPremium=false&note=after` });
     expect(gen.status).toBe(201);

@@ -53,7 +53,12 @@ describe('--hwid-reset-cooldown M', () => {
 
   it('refuses a second reset of one key inside M minutes with 429 COOLDOWN, Retry-After and an error field', async () => {
     const json = (path: string, body: object) =>
-      send(sandbox.url, { method: 'POST', path, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey, ...body }) });
+      send(sandbox.url, {
+        method: 'POST',
+        path,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiKey, ...body }),
+      });
     const gen = await json('/api/generate-key/post', { expire: futureDate(), count: 2, isPremium: false });
     const [a, b] = gen.json.generatedKeys as { value: string }[];
     for (const k of [a, b]) await send(sandbox.url, { path: `/v2_validation?${qs({ key: k?.value, service: 'cool', hwid: 'H1' })}` });

@@ -29,7 +29,10 @@ describe('two processes on one database', () => {
       const validate = async (side: 0 | 1, key: string): Promise<ValidationBody> => {
         const pool = pools[side];
         if (!pool) throw new Error('no pool');
-        const res = await pool.request({ method: 'GET', path: `/v2_validation?${qs({ key, service: identifier, hwid: side === 0 ? 'HWID-A' : 'HWID-B' })}` });
+        const res = await pool.request({
+          method: 'GET',
+          path: `/v2_validation?${qs({ key, service: identifier, hwid: side === 0 ? 'HWID-A' : 'HWID-B' })}`,
+        });
         expect(res.statusCode).toBe(200);
         return (await res.body.json()) as ValidationBody;
       };

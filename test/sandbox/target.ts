@@ -42,7 +42,9 @@ export async function call(target: Target, req: RawRequest, dialect: 'detail' | 
   const headers = dialect === 'detail' ? { [DETAIL_HEADER]: DETAIL_FULL, ...req.headers } : req.headers;
   const res = await send(target.url, { ...req, headers });
   if (!String(res.headers['content-type']).startsWith('application/json')) {
-    throw new Error(`${req.method ?? 'GET'} ${req.path}: content-type ${String(res.headers['content-type'])}, body ${res.text.slice(0, 200)}`);
+    throw new Error(
+      `${req.method ?? 'GET'} ${req.path}: content-type ${String(res.headers['content-type'])}, body ${res.text.slice(0, 200)}`,
+    );
   }
   if (typeof res.json !== 'object') throw new Error('the body is not a JSON object'); // the getter throws for non-JSON
   return res;

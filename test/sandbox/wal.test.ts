@@ -29,9 +29,17 @@ describe('the WAL', () => {
     const pool = new Pool(sandbox.url, { connections: 16 });
     const detail = { [DETAIL_HEADER]: DETAIL_FULL };
     try {
-      const gen = await send(sandbox.url, { path: `/api/generate-key/get?${qs({ apiKey, expire: '2099-01-01', count: 200, isPremium: false, note: 'wal' })}`, headers: detail });
+      const gen = await send(sandbox.url, {
+        path: `/api/generate-key/get?${qs({ apiKey, expire: '2099-01-01', count: 200, isPremium: false, note: 'wal' })}`,
+        headers: detail,
+      });
       const keys = (gen.json.generatedKeys as { value: string }[]).map((k) => k.value);
-      await send(sandbox.url, { method: 'POST', path: '/api/keyless/add', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey, hwid: 'LISTED' }) });
+      await send(sandbox.url, {
+        method: 'POST',
+        path: '/api/keyless/add',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiKey, hwid: 'LISTED' }),
+      });
 
       // The mix: pushes, extends, HWID resets followed by a validation that binds again, keyless validations.
       const request = (i: number): { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string } => {
@@ -42,7 +50,12 @@ describe('the WAL', () => {
           case 1:
             return { method: 'POST', path: `/api/key/expand-expiration?${qs({ apiKey, keyValue: key, days: 1 })}` };
           case 2:
-            return { method: 'POST', path: '/api/reset-hwid', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiKey, keyValue: key }) };
+            return {
+              method: 'POST',
+              path: '/api/reset-hwid',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ apiKey, keyValue: key }),
+            };
           case 3:
             return { method: 'GET', path: `/v2_validation?${qs({ key, service: identifier, hwid: `H-${i}` })}` };
           default:

@@ -18,7 +18,9 @@ export interface CaptureServer {
   close(): Promise<void>;
 }
 
-export async function startCaptureServer(answer = { status: 401, body: { success: false, message: 'Invalid API key.', code: 'API_KEY_INVALID' } }): Promise<CaptureServer> {
+export async function startCaptureServer(
+  answer = { status: 401, body: { success: false, message: 'Invalid API key.', code: 'API_KEY_INVALID' } },
+): Promise<CaptureServer> {
   const requests: CapturedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -62,30 +62,68 @@ export const latestOf = (buckets: readonly { at: string; max: number }[]): { cou
 };
 
 export const key = (value: string, status: Key['status'] = 'generated', patch: Partial<Key> = {}): Key => ({
-  id: `k_${value}`, value, note: 'n', status, isPremium: false, expire: '2099-01-01', expiresByDaysKey: false, daysKey: null,
-  expiresAt: '2099-01-01T23:59:59.999Z', hwid: null, createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's',
+  id: `k_${value}`,
+  value,
+  note: 'n',
+  status,
+  isPremium: false,
+  expire: '2099-01-01',
+  expiresByDaysKey: false,
+  daysKey: null,
+  expiresAt: '2099-01-01T23:59:59.999Z',
+  hwid: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  activatedAt: null,
+  lastResetAt: null,
+  serviceId: 's',
   ...patch,
 });
 
 export const ledgerRow = (value: string, patch: Partial<LedgerRow> = {}): LedgerRow => ({
-  value, note: 'n', status: 'generated', isPremium: false, expiresAt: null, daysKey: 30, hwid: null, createdAt: null, lastSeenAt: '2026-01-01T00:00:00.000Z',
+  value,
+  note: 'n',
+  status: 'generated',
+  isPremium: false,
+  expiresAt: null,
+  daysKey: 30,
+  hwid: null,
+  createdAt: null,
+  lastSeenAt: '2026-01-01T00:00:00.000Z',
   ...patch,
 });
 
 export const sandboxProfile: Profile = {
-  id: 'sandbox', name: 'Local sandbox', kind: 'sandbox', baseUrl: 'http://127.0.0.1:1', validationUrl: 'http://127.0.0.1:1/v2_validation',
-  serviceIdentifier: 'demo', hasKey: true, keyHint: '…abcd', storage: 'os-keychain',
+  id: 'sandbox',
+  name: 'Local sandbox',
+  kind: 'sandbox',
+  baseUrl: 'http://127.0.0.1:1',
+  validationUrl: 'http://127.0.0.1:1/v2_validation',
+  serviceIdentifier: 'demo',
+  hasKey: true,
+  keyHint: '…abcd',
+  storage: 'os-keychain',
 };
 export const remoteProfile: Profile = {
-  id: 'p2', name: 'Remote Shop', kind: 'remote', baseUrl: 'https://shop.example.com', validationUrl: 'https://shop.example.com/v2_validation',
-  serviceIdentifier: 'shop', hasKey: true, keyHint: '…wxyz', storage: 'os-keychain',
+  id: 'p2',
+  name: 'Remote Shop',
+  kind: 'remote',
+  baseUrl: 'https://shop.example.com',
+  validationUrl: 'https://shop.example.com/v2_validation',
+  serviceIdentifier: 'shop',
+  hasKey: true,
+  keyHint: '…wxyz',
+  storage: 'os-keychain',
 };
 
 /**
  * Nothing faked, and the store as a loaded window has it: reset to `initial` (its state before any test), the session
  * ready on the local sandbox, with `profiles` (the remote one beside it unless said).
  */
-export function readySession(store: typeof useKeydesk, initial: ReturnType<typeof useKeydesk.getState>, profiles: Profile[] = [sandboxProfile, remoteProfile]): void {
+export function readySession(
+  store: typeof useKeydesk,
+  initial: ReturnType<typeof useKeydesk.getState>,
+  profiles: Profile[] = [sandboxProfile, remoteProfile],
+): void {
   resetFake();
   store.setState(initial, true);
   store.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles });

@@ -25,4 +25,12 @@ export function deferred<T>() {
 /** The Jobs view's table. */
 export const jobsTable = () => screen.getByRole('table', { name: 'Jobs' });
 /** Its rows below the header, each as the text of its cells. */
-export const jobRowTexts = () => within(jobsTable()).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent));
+export const jobRowTexts = () =>
+  within(jobsTable())
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    );

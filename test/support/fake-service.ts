@@ -76,14 +76,23 @@ export class FakeService {
         body = text;
       }
     }
-    const received: Received = { method: req.method ?? '', path: u.pathname, query: Object.fromEntries(u.searchParams), headers: req.headers, body };
+    const received: Received = {
+      method: req.method ?? '',
+      path: u.pathname,
+      query: Object.fromEntries(u.searchParams),
+      headers: req.headers,
+      body,
+    };
     this.requests.push(received);
     const replies = this.routes.get(`${received.method} ${received.path}`);
     const nth = this.requests.filter((r) => r.method === received.method && r.path === received.path).length - 1;
     const script = replies?.[Math.min(nth, replies.length - 1)];
-    const reply: Reply = script === undefined
-      ? { status: 599, body: { message: `The fake service has no script for ${received.method} ${received.path}.` } }
-      : typeof script === 'function' ? script(received) : script;
+    const reply: Reply =
+      script === undefined
+        ? { status: 599, body: { message: `The fake service has no script for ${received.method} ${received.path}.` } }
+        : typeof script === 'function'
+          ? script(received)
+          : script;
     if ('reset' in reply) {
       req.socket.destroy();
       return;
@@ -98,7 +107,11 @@ export class FakeService {
 
 /** The real dialect's bodies (wire.md "Real dialect"), for scripting a faithful remote service. */
 export const real = {
-  key: (over: Partial<Record<'id' | 'value' | 'note' | 'hwid' | 'expiresAt' | 'lastResetAt' | 'serviceId', string | null> & { isPremium: boolean }> = {}) => ({
+  key: (
+    over: Partial<
+      Record<'id' | 'value' | 'note' | 'hwid' | 'expiresAt' | 'lastResetAt' | 'serviceId', string | null> & { isPremium: boolean }
+    > = {},
+  ) => ({
     id: 'k_1',
     value: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE',
     note: 'real note',
@@ -109,6 +122,12 @@ export const real = {
     serviceId: 'svc_1',
     ...over,
   }),
-  generatedKey: (value: string, note = '') => ({ id: `k_${value.slice(0, 5)}`, value, note, expiresAt: '2027-01-31T23:59:59.999Z', isPremium: false }),
+  generatedKey: (value: string, note = '') => ({
+    id: `k_${value.slice(0, 5)}`,
+    value,
+    note,
+    expiresAt: '2027-01-31T23:59:59.999Z',
+    isPremium: false,
+  }),
   keyless: (hwid: string) => ({ id: 'kl_1', hwid, expiresAt: null, isPremium: true }),
 };

@@ -22,11 +22,18 @@ export interface HarnessProcess {
  * (e.g. the upgrade's test hold, KEYDESK_TEST_UPGRADE_HOLD, which the harness passes to the upgrade's worker).
  * `port`: the port to serve on (a page opened on an earlier run's address finds this run there); any free one unless given.
  */
-export function startHarnessProcess(given?: string, options: { env?: Record<string, string>; port?: number } = {}): Promise<HarnessProcess> {
+export function startHarnessProcess(
+  given?: string,
+  options: { env?: Record<string, string>; port?: number } = {},
+): Promise<HarnessProcess> {
   const userData = given ?? mkdtempSync(join(tmpdir(), 'keydesk-harness-test-'));
   const env = { ...process.env, ...options.env };
   const port = options.port === undefined ? [] : ['--port', String(options.port)];
-  const child = spawn('npm', ['run', '--silent', 'harness', '--', '--user-data', userData, ...port], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['run', '--silent', 'harness', '--', '--user-data', userData, ...port], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));

@@ -22,7 +22,11 @@ export async function startHeldExtend(page: Page, remote: HeldSandbox): Promise<
   await page.locator('[data-app-state="ready"]').waitFor();
   remote.hold();
   await page.evaluate(async () => {
-    const started = await window.keydesk['jobs.start']({ action: 'extend', days: 3, target: { keyValues: ['NOT-A-KEY-GONE-1', 'NOT-A-KEY-GONE-2'] } });
+    const started = await window.keydesk['jobs.start']({
+      action: 'extend',
+      days: 3,
+      target: { keyValues: ['NOT-A-KEY-GONE-1', 'NOT-A-KEY-GONE-2'] },
+    });
     if (!started.ok) throw new Error(started.message);
   });
   await expect.poll(() => remote.heldCount(), { timeout: 60_000 }).toBeGreaterThan(0);

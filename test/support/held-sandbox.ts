@@ -63,7 +63,10 @@ export async function startHeldSandbox(options: {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      if (holding && holds(req)) held.push(() => { forward(req, res, body); });
+      if (holding && holds(req))
+        held.push(() => {
+          forward(req, res, body);
+        });
       else forward(req, res, body);
     });
   });

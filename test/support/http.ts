@@ -24,7 +24,8 @@ export function send(baseUrl: string, req: RawRequest): Promise<RawResponse> {
     const headers: Record<string, string | number> = { ...req.headers };
     if (req.host !== undefined) headers.Host = req.host;
     const chunked = headers['Transfer-Encoding'] === 'chunked';
-    if (req.body !== undefined && !chunked && headers['Content-Length'] === undefined) headers['Content-Length'] = Buffer.byteLength(req.body);
+    if (req.body !== undefined && !chunked && headers['Content-Length'] === undefined)
+      headers['Content-Length'] = Buffer.byteLength(req.body);
     const r = httpRequest(
       { host: base.hostname, port: base.port, method: req.method ?? 'GET', path: req.path, headers, agent: false },
       (res) => {

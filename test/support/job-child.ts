@@ -5,8 +5,19 @@ import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: job-child.ts USERDATA_DIR');
-const core = await Core.start({ userDataDir: dir, secrets: new MemorySecretStore(), version: 'test', askSavePath: () => Promise.resolve(null) });
-const made = await core.jobs.start(SANDBOX_PROFILE_ID, { action: 'generate', count: 2_000, expire: '2099-01-01', isPremium: false, note: 'crash test' });
+const core = await Core.start({
+  userDataDir: dir,
+  secrets: new MemorySecretStore(),
+  version: 'test',
+  askSavePath: () => Promise.resolve(null),
+});
+const made = await core.jobs.start(SANDBOX_PROFILE_ID, {
+  action: 'generate',
+  count: 2_000,
+  expire: '2099-01-01',
+  isPremium: false,
+  note: 'crash test',
+});
 if (!made.ok) throw new Error(made.message);
 await core.jobs.settled(made.data.id);
 // A generate job's keys go to the ledger writer: read them once it has recorded them.

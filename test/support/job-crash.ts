@@ -9,7 +9,10 @@ import { ROOT } from './sandbox-process.ts';
  * "done N" with N at least `done`, and answers all it printed by the time it exited.
  */
 export async function killJobChildAfter(script: string, dir: string, done: number): Promise<string> {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(ROOT, script), dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', join(ROOT, script), dir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));

@@ -26,9 +26,14 @@ await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' }, { retryDelaysMs: [] });
 const db = new LocalDb(join(dir, 'keydesk.db'));
-const jobs = new JobService({ db, profile: (id) => ({ id, name: 'Fake', kind: 'remote' }), clientFor: () => Promise.resolve(client), emit: (s) => {
-  if (answer) process.stdout.write(`done ${s.counts.done}\n`);
-} });
+const jobs = new JobService({
+  db,
+  profile: (id) => ({ id, name: 'Fake', kind: 'remote' }),
+  clientFor: () => Promise.resolve(client),
+  emit: (s) => {
+    if (answer) process.stdout.write(`done ${s.counts.done}\n`);
+  },
+});
 jobs.setCeiling('p1', 1);
 const keys = Array.from({ length: 400 }, (_, i) => `R${String(i).padStart(4, '0')}`);
 const started = await jobs.start('p1', { action: 'extend', target: { keyValues: keys }, days: 1 });

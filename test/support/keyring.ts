@@ -17,7 +17,11 @@ export function startKeyring(): Keyring {
   // ~/.cache/keyring without one) and hands over to it, so a second test run on the machine at the same time would
   // unlock the first run's daemon, on the first run's bus, and this bus would have no Secret Service.
   process.env.XDG_RUNTIME_DIR = tempDir('keydesk-runtime-');
-  const keyring = spawnSync('gnome-keyring-daemon', ['--unlock', '--components=secrets'], { input: 'pw', encoding: 'utf8', env: process.env });
+  const keyring = spawnSync('gnome-keyring-daemon', ['--unlock', '--components=secrets'], {
+    input: 'pw',
+    encoding: 'utf8',
+    env: process.env,
+  });
   if (keyring.status !== 0) throw new Error(`gnome-keyring-daemon failed: ${keyring.stderr}`);
   // The daemon takes the Secret Service's name on the bus after the command above returns; on a loaded machine a
   // test could ask before it has, and read "the Secret Service is not running". Wait until the name is owned.
@@ -42,11 +46,19 @@ function waitForSecretService(address: string): void {
   for (;;) {
     const asked = spawnSync(
       'dbus-send',
-      ['--session', '--print-reply', '--dest=org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'],
+      [
+        '--session',
+        '--print-reply',
+        '--dest=org.freedesktop.DBus',
+        '/org/freedesktop/DBus',
+        'org.freedesktop.DBus.NameHasOwner',
+        'string:org.freedesktop.secrets',
+      ],
       { encoding: 'utf8', env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: address } },
     );
     if (asked.status === 0 && /boolean true/.test(asked.stdout)) return;
-    if (Date.now() > deadline) throw new Error(`gnome-keyring-daemon never took org.freedesktop.secrets on the bus: ${asked.stdout}${asked.stderr}`);
+    if (Date.now() > deadline)
+      throw new Error(`gnome-keyring-daemon never took org.freedesktop.secrets on the bus: ${asked.stdout}${asked.stderr}`);
     Atomics.wait(pause, 0, 0, 50);
   }
 }

@@ -79,8 +79,19 @@ export function writeVersion3(file: string, keys: number, options: { profileIds?
       const expiresAt = r() < 0.2 ? null : new Date(Date.UTC(2027, 0, 1 + Math.floor(r() * 900))).toISOString();
       const daysKey = expiresAt === null && r() < 0.5 ? 1 + Math.floor(r() * 90) : null;
       const createdAt = new Date(Date.UTC(2025, 0, 1, 0, 0, Math.floor(r() * 60_000_000))).toISOString();
-      insert.run(profileIds[i % profileIds.length] ?? 'p0', value, note, status, r() < 0.25 ? 1 : 0, expiresAt, hwid, createdAt, createdAt,
-        `${value}\n${note}\n${hwid ?? ''}`.toLowerCase(), daysKey);
+      insert.run(
+        profileIds[i % profileIds.length] ?? 'p0',
+        value,
+        note,
+        status,
+        r() < 0.25 ? 1 : 0,
+        expiresAt,
+        hwid,
+        createdAt,
+        createdAt,
+        `${value}\n${note}\n${hwid ?? ''}`.toLowerCase(),
+        daysKey,
+      );
     }
     db.exec('COMMIT');
     for (const sql of statements.filter(isIndex)) db.exec(sql);

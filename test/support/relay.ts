@@ -30,7 +30,10 @@ export async function startRelay(target: string, route: (req: RelayedRequest, pa
     req.setEncoding('utf8').on('data', (d: string) => (body += d));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', target);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<
+        string,
+        string
+      >;
       const pass = (answer = true): void => {
         forwards.push(
           fetch(url, { method: req.method ?? 'GET', headers, body: req.method === 'GET' ? null : body }).then(async (up) => {

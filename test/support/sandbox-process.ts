@@ -29,7 +29,12 @@ export interface SandboxProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startSandbox(options: { db: string; args?: string[]; env?: NodeJS.ProcessEnv; command?: string[] }): Promise<SandboxProcess> {
+export function startSandbox(options: {
+  db: string;
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+  command?: string[];
+}): Promise<SandboxProcess> {
   const command = options.command ?? [process.execPath, ...CLI, 'serve'];
   const [exe, ...rest] = command as [string, ...string[]];
   const child = spawn(exe, [...rest, '--port', '0', '--db', options.db, ...(options.args ?? [])], {

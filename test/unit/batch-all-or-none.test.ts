@@ -13,7 +13,8 @@ vi.mock('../../src/sandbox/keygen.ts', async (importOriginal) => {
       const block = real.generateKeyBlock(count);
       forced.attempts++;
       // Overwrite key `at` with a value already in the database: the statement holding it is refused.
-      if (forced.value !== null && forced.attempts <= forced.collideAttempts) block.bytes.write(forced.value, forced.at * real.KEY_LENGTH, 'latin1');
+      if (forced.value !== null && forced.attempts <= forced.collideAttempts)
+        block.bytes.write(forced.value, forced.at * real.KEY_LENGTH, 'latin1');
       return block;
     },
   };
@@ -23,8 +24,16 @@ const { SandboxStore, batchKeys } = await import('../../src/sandbox/store.ts');
 
 let store: InstanceType<typeof SandboxStore>;
 let serviceId: number;
-const params = (note: string, count = 5_000) => ({ count, isPremium: false, note, expire: '2026-12-31', expiresByDaysKey: false, daysKey: null });
-const rowsOf = (note: string) => store.inspect('SELECT k.id, k.value FROM keys k JOIN notes n ON n.id = k.note_id WHERE n.text = ? ORDER BY k.id', note);
+const params = (note: string, count = 5_000) => ({
+  count,
+  isPremium: false,
+  note,
+  expire: '2026-12-31',
+  expiresByDaysKey: false,
+  daysKey: null,
+});
+const rowsOf = (note: string) =>
+  store.inspect('SELECT k.id, k.value FROM keys k JOIN notes n ON n.id = k.note_id WHERE n.text = ? ORDER BY k.id', note);
 const keyCount = () => store.inspect('SELECT count(*) AS n FROM keys')[0]?.n;
 const errorOf = (fn: () => unknown): string => {
   try {

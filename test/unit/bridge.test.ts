@@ -36,7 +36,8 @@ function fakeIpc() {
 }
 
 /** An answer as the harness writes one without byte columns. */
-const jsonResponse = (value: unknown) => new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+const jsonResponse = (value: unknown) =>
+  new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json; charset=utf-8' } });
 
 /** A fake harness: records fetches, and one EventSource whose events can be fired. */
 function fakeLoopback() {
@@ -58,7 +59,13 @@ function fakeLoopback() {
 }
 
 const transports: [string, () => { transport: BridgeTransport; emit: (event: string, payload: unknown) => void }][] = [
-  ['ipc', () => { const ipc = fakeIpc(); return { transport: ipcTransport(ipc as never), emit: ipc.emit }; }],
+  [
+    'ipc',
+    () => {
+      const ipc = fakeIpc();
+      return { transport: ipcTransport(ipc as never), emit: ipc.emit };
+    },
+  ],
   ['loopback', () => fakeLoopback()],
 ];
 
@@ -77,7 +84,10 @@ describe.each(transports)('the bridge over %s', (_name, make) => {
     const off1 = bridge.on('executions.sampled', listener);
     const off2 = bridge.on('executions.sampled', listener);
     emit('executions.sampled', { profileId: 'p', at: 'a', count: 1 });
-    expect(seen).toEqual([{ profileId: 'p', at: 'a', count: 1 }, { profileId: 'p', at: 'a', count: 1 }]);
+    expect(seen).toEqual([
+      { profileId: 'p', at: 'a', count: 1 },
+      { profileId: 'p', at: 'a', count: 1 },
+    ]);
     off1();
     off1(); // twice: removes nothing more than its own
     emit('executions.sampled', { profileId: 'p', at: 'b', count: 2 });
@@ -135,14 +145,22 @@ describe('the loopback transport', () => {
       fetch: () => Promise.resolve(new Response(new Blob(encoded.chunks), { headers: { 'content-type': FRAMED_ANSWER_TYPE } })),
       openEvents: () => ({ addEventListener: () => undefined }),
     });
-    const got = (await buildBridge(transport)['keys.generate']({ expire: '2099-01-01', count: 3, isPremium: false })) as { ok: true; data: { generated: KeyBatch } };
+    const got = (await buildBridge(transport)['keys.generate']({ expire: '2099-01-01', count: 3, isPremium: false })) as {
+      ok: true;
+      data: { generated: KeyBatch };
+    };
     expect(got.data.generated.count).toBe(3);
     expect(got.data.generated.values).toBeInstanceOf(Uint8Array);
     expect(keysOf(got.data.generated)).toEqual(keys);
   });
 
   it('answers NETWORK as data when the harness is gone, never a rejection, marked as Keydesk itself gone', async () => {
-    const bridge = buildBridge(loopbackTransport('t', { fetch: () => Promise.reject(new Error('connection refused')), openEvents: () => ({ addEventListener: () => undefined }) }));
+    const bridge = buildBridge(
+      loopbackTransport('t', {
+        fetch: () => Promise.reject(new Error('connection refused')),
+        openEvents: () => ({ addEventListener: () => undefined }),
+      }),
+    );
     await expect(bridge['app.status'](undefined)).resolves.toEqual({
       ok: false,
       code: 'NETWORK',
@@ -159,7 +177,9 @@ describe('the harness bridge script', () => {
     expect(script).not.toMatch(/^\s*import\s|\brequire\(/m);
     const fetched: { url: string; token: string | undefined }[] = [];
     const page: Record<string, unknown> = {
-      document: { querySelector: (s: string) => (s === 'meta[name="keydesk-harness-token"]' ? { getAttribute: () => 'PAGE-TOKEN' } : null) },
+      document: {
+        querySelector: (s: string) => (s === 'meta[name="keydesk-harness-token"]' ? { getAttribute: () => 'PAGE-TOKEN' } : null),
+      },
       fetch: (url: string, init: { headers: Record<string, string> }) => {
         fetched.push({ url, token: init.headers[TOKEN_HEADER] });
         return Promise.resolve(jsonResponse({ ok: true, data: 'status' }));

@@ -7,16 +7,48 @@ import { invalidInput } from '../support/arbitraries.ts';
 
 // operations.md of the design, with keys.bulk replaced by the jobs.* operations (issue 10: bulk work is a job).
 const DESIGN_TABLE = [
-  'app.status', 'profiles.list', 'profiles.add', 'profiles.update', 'profiles.remove', 'profiles.select',
-  'executions.get', 'executions.push', 'executions.history', 'keys.generate', 'keys.lookup', 'keys.fetchActive',
-  'keys.fetchGenerated', 'keys.delete', 'keys.extend', 'keys.resetHwid', 'ledger.query', 'ledger.export',
-  'identifier.check', 'keyless.lookup', 'keyless.add', 'keyless.delete', 'hwid.read', 'validation.run', 'audit.list',
+  'app.status',
+  'profiles.list',
+  'profiles.add',
+  'profiles.update',
+  'profiles.remove',
+  'profiles.select',
+  'executions.get',
+  'executions.push',
+  'executions.history',
+  'keys.generate',
+  'keys.lookup',
+  'keys.fetchActive',
+  'keys.fetchGenerated',
+  'keys.delete',
+  'keys.extend',
+  'keys.resetHwid',
+  'ledger.query',
+  'ledger.export',
+  'identifier.check',
+  'keyless.lookup',
+  'keyless.add',
+  'keyless.delete',
+  'hwid.read',
+  'validation.run',
+  'audit.list',
   'audit.export',
 ];
 
 describe('contract', () => {
   it('declares every operation of the design table, plus keys.export, the jobs and app.startup (answered before the core is up)', () => {
-    const jobs = ['jobs.start', 'jobs.list', 'jobs.get', 'jobs.items', 'jobs.cancel', 'jobs.resume', 'jobs.export', 'jobs.forget', 'jobs.getCeiling', 'jobs.setCeiling'];
+    const jobs = [
+      'jobs.start',
+      'jobs.list',
+      'jobs.get',
+      'jobs.items',
+      'jobs.cancel',
+      'jobs.resume',
+      'jobs.export',
+      'jobs.forget',
+      'jobs.getCeiling',
+      'jobs.setCeiling',
+    ];
     expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs, 'app.startup'].sort());
     for (const name of OPERATION_NAMES) expect(contract[name].trust.length, name).toBeGreaterThan(5);
   });
@@ -42,6 +74,8 @@ describe('contract', () => {
       ['daysKey', 'Days is required when the key expires by days.'],
     ]);
     const noDays = generateInput.safeParse({ expire: '2027-01-31', count: 1, isPremium: false, expiresByDaysKey: true });
-    expect(noDays.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['daysKey', 'Days is required when the key expires by days.']]);
+    expect(noDays.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['daysKey', 'Days is required when the key expires by days.'],
+    ]);
   });
 });

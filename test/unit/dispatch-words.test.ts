@@ -15,7 +15,10 @@ describe('dispatch: bad input in words', () => {
 
   it('puts the form\'s label, not the path, before a generic sentence: "Filter: Use at most 256 characters."', async () => {
     const r = await dispatch(handlers, 'ledger.query', {
-      filter: { text: 'x'.repeat(257) }, sort: { field: 'createdAt', dir: 'desc' }, offset: 0, limit: 100,
+      filter: { text: 'x'.repeat(257) },
+      sort: { field: 'createdAt', dir: 'desc' },
+      offset: 0,
+      limit: 100,
     });
     expect(r.ok).toBe(false);
     if (r.ok) return;

@@ -31,7 +31,11 @@ describe('LocalDb.history', () => {
     expect(buckets.length).toBeGreaterThan(990);
     expect(buckets.length).toBeLessThanOrEqual(1_000);
     expect(buckets[0]?.min).toBe(0);
-    expect(buckets.at(-1)).toEqual({ at: new Date(start + 999_999 * 5_000).toISOString(), min: expect.any(Number) as number, max: 999_999 });
+    expect(buckets.at(-1)).toEqual({
+      at: new Date(start + 999_999 * 5_000).toISOString(),
+      min: expect.any(Number) as number,
+      max: 999_999,
+    });
     // Buckets are in time order, each one's range follows the previous one's with no gap in the counts.
     for (let i = 1; i < buckets.length; i++) {
       const [prev, cur] = [buckets[i - 1]!, buckets[i]!];
@@ -75,7 +79,12 @@ describe('LocalDb.history', () => {
       db.recordSample('p', c, new Date(Date.UTC(2026, 0, 1) + i * 10_000).toISOString());
     });
     const { buckets } = db.history('p', null, 4);
-    expect(buckets.map((b) => [b.min, b.max])).toEqual([[10, 11], [3, 12], [13, 14], [15, 20]]);
+    expect(buckets.map((b) => [b.min, b.max])).toEqual([
+      [10, 11],
+      [3, 12],
+      [13, 14],
+      [15, 20],
+    ]);
   });
 });
 

@@ -3,7 +3,10 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('node-machine-id', () => ({
-  default: { machineId: () => Promise.reject(new Error('Command failed: cat /var/lib/dbus/machine-id /etc/machine-id\ncat: No such file or directory')) },
+  default: {
+    machineId: () =>
+      Promise.reject(new Error('Command failed: cat /var/lib/dbus/machine-id /etc/machine-id\ncat: No such file or directory')),
+  },
 }));
 const { readHwid } = await import('../../src/main/hwid.ts');
 
@@ -11,7 +14,10 @@ describe('readHwid when a method is unavailable', () => {
   it("hides a library's raw error behind words, and keeps Keydesk's own reasons", async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const machine = await readHwid('machine-id-hashed', 'linux');
-    expect(machine).toMatchObject({ value: null, unavailableReason: "This machine did not give it (the system's answer is in Keydesk's log)." });
+    expect(machine).toMatchObject({
+      value: null,
+      unavailableReason: "This machine did not give it (the system's answer is in Keydesk's log).",
+    });
     expect(logged).toHaveBeenCalledTimes(1);
     const smbios = await readHwid('windows-smbios-uuid', 'linux');
     expect(smbios).toMatchObject({ value: null, unavailableReason: 'Windows only: this machine is not running Windows.' });

@@ -14,12 +14,23 @@ function setup() {
   const listeners = new Map<string, Listener>();
   const calls: OperationName[] = [];
   const handlers = Object.fromEntries(
-    OPERATION_NAMES.map((n) => [n, vi.fn(() => { calls.push(n); return Promise.resolve({ ok: true, data: null }); })]),
+    OPERATION_NAMES.map((n) => [
+      n,
+      vi.fn(() => {
+        calls.push(n);
+        return Promise.resolve({ ok: true, data: null });
+      }),
+    ]),
   ) as unknown as Handlers;
   const mainFrame = { url: 'keydesk://app/index.html', detached: false };
-  const isTrusted = trustedSender(() => mainFrame as never, (url) => url.startsWith('keydesk://app/'));
+  const isTrusted = trustedSender(
+    () => mainFrame as never,
+    (url) => url.startsWith('keydesk://app/'),
+  );
   const logged: string[] = [];
-  registerIpc({ handle: (channel: string, fn: Listener) => listeners.set(channel, fn) } as never, handlers, isTrusted, (line) => logged.push(line));
+  registerIpc({ handle: (channel: string, fn: Listener) => listeners.set(channel, fn) } as never, handlers, isTrusted, (line) =>
+    logged.push(line),
+  );
   const invoke = (name: OperationName, raw: unknown, frame: unknown = mainFrame) => {
     const fn = listeners.get(operationChannel(name));
     if (!fn) throw new Error(`no listener for ${name}`);
@@ -44,7 +55,11 @@ describe('ipc register', () => {
     ];
     for (const frame of others) {
       for (const name of OPERATION_NAMES) {
-        expect(await invoke(name, undefined, frame)).toEqual({ ok: false, code: 'FORBIDDEN', message: "This request did not come from Keydesk's own window." });
+        expect(await invoke(name, undefined, frame)).toEqual({
+          ok: false,
+          code: 'FORBIDDEN',
+          message: "This request did not come from Keydesk's own window.",
+        });
       }
     }
     mainFrame.url = 'https://evil.example/';
@@ -80,7 +95,10 @@ describe('ipc register', () => {
     const { invoke, calls } = setup();
     const invalid = fc.oneof(
       invalidInput,
-      fc.record({ keyValue: fc.oneof(fc.integer(), fc.constant(''), fc.string({ minLength: 257, maxLength: 300 })), days: fc.oneof(fc.constant(0), fc.constant(1.5), fc.string()) }),
+      fc.record({
+        keyValue: fc.oneof(fc.integer(), fc.constant(''), fc.string({ minLength: 257, maxLength: 300 })),
+        days: fc.oneof(fc.constant(0), fc.constant(1.5), fc.string()),
+      }),
     );
     let checked = 0;
     for (const name of OPERATION_NAMES) {

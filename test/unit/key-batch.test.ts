@@ -4,12 +4,33 @@ import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { decodeFramedAnswer, encodeAnswer } from '../../src/harness/answer-frame.ts';
 import type { Key } from '../../src/shared/domain.ts';
-import { batchBuffers, batchValues, KeyBatchBuilder, keyAt, keysOf, openBatch, toKeyBatch, type KeyBatch } from '../../src/shared/key-batch.ts';
+import {
+  batchBuffers,
+  batchValues,
+  KeyBatchBuilder,
+  keyAt,
+  keysOf,
+  openBatch,
+  toKeyBatch,
+  type KeyBatch,
+} from '../../src/shared/key-batch.ts';
 
 const key = (value: string, extra: Partial<Key> = {}): Key => ({
-  id: `k_${value}`, value, note: 'spring batch', status: 'generated', isPremium: true, expire: '2099-06-30', expiresByDaysKey: false,
-  daysKey: null, expiresAt: '2099-06-30T23:59:59.999Z', hwid: null, createdAt: '2026-11-23T06:00:00.000Z', activatedAt: null,
-  lastResetAt: null, serviceId: 'svc_1', ...extra,
+  id: `k_${value}`,
+  value,
+  note: 'spring batch',
+  status: 'generated',
+  isPremium: true,
+  expire: '2099-06-30',
+  expiresByDaysKey: false,
+  daysKey: null,
+  expiresAt: '2099-06-30T23:59:59.999Z',
+  hwid: null,
+  createdAt: '2026-11-23T06:00:00.000Z',
+  activatedAt: null,
+  lastResetAt: null,
+  serviceId: 'svc_1',
+  ...extra,
 });
 
 describe('a key batch', () => {
@@ -49,7 +70,7 @@ describe('a key batch', () => {
     }
   });
 
-  it('keeps a field that differs only from the tenth key on as a column, with the earlier keys\' shared value', () => {
+  it("keeps a field that differs only from the tenth key on as a column, with the earlier keys' shared value", () => {
     const keys = Array.from({ length: 12 }, (_, i) => key(`V-${i}`, i >= 9 ? { createdAt: '2026-11-23T06:00:01.000Z', note: '' } : {}));
     const batch = toKeyBatch(keys);
     expect(keysOf(batch)).toEqual(keys);

@@ -22,8 +22,20 @@ function file(): string {
 }
 
 const key = (value: string, note: string, status: Key['status'], hwid: string | null): Key => ({
-  id: '', value, note, status, isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null, expiresAt: null, hwid,
-  createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 'svc',
+  id: '',
+  value,
+  note,
+  status,
+  isPremium: false,
+  expire: null,
+  expiresByDaysKey: false,
+  daysKey: null,
+  expiresAt: null,
+  hwid,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  activatedAt: null,
+  lastResetAt: null,
+  serviceId: 'svc',
 });
 
 /** Every trigram the text index holds, with how many entries hold it. */
@@ -51,9 +63,16 @@ describe('HWID entries written by id descending', () => {
     // Generated in five batches (ids follow key order within each, not across them).
     const path = file();
     const db = new LocalDb(path);
-    for (let b = 0; b < 5; b++) db.recordKeys('p', known.flatMap((v, i) => (i % 5 === b ? [key(v, note(i), 'generated', null)] : [])));
+    for (let b = 0; b < 5; b++)
+      db.recordKeys(
+        'p',
+        known.flatMap((v, i) => (i % 5 === b ? [key(v, note(i), 'generated', null)] : [])),
+      );
     // A lookup finds them all activated.
-    db.recordKeys('p', known.map((v, i) => key(v, note(i), 'active', hwid(i, 1))));
+    db.recordKeys(
+      'p',
+      known.map((v, i) => key(v, note(i), 'active', hwid(i, 1))),
+    );
     // The next: a third bound to another machine, a fifth reset, the rest as they were, and 400 keys not seen before.
     const final = (v: string, i: number): Key => key(v, note(i), 'active', i % 5 === 0 ? null : i % 3 === 0 ? hwid(i, 2) : hwid(i, 1));
     db.recordKeys('p', [...known.map(final), ...fresh.map((v, j) => final(v, 2_000 + j))]);

@@ -45,7 +45,9 @@ function makeKeys(count: number, seed: number): Key[] {
     const daysKey = expiresAt === null && r() < 0.5 ? 1 + Math.floor(r() * 90) : null;
     keys.push({
       id: String(i),
-      value: `K${Math.floor(r() * 1e9).toString(36).toUpperCase()}-${i.toString(36).toUpperCase()}`,
+      value: `K${Math.floor(r() * 1e9)
+        .toString(36)
+        .toUpperCase()}-${i.toString(36).toUpperCase()}`,
       note,
       status,
       isPremium: r() < 0.25,
@@ -91,14 +93,24 @@ function modelQuery(rows: LedgerRow[], filter: LedgerFilter, field: LedgerSortFi
  * Seeks after and before the `pick`-th row (modulo) of `order`, the model's order of `all` under `filter` and
  * `sort`, find the model's `limit` rows after it and before it; nothing to check when nothing matches.
  */
-function expectSeeksAround(db: LocalDb, all: LedgerRow[], filter: LedgerFilter, sort: { field: LedgerSortField; dir: 'asc' | 'desc' }, order: string[], pick: number, limit: number): void {
+function expectSeeksAround(
+  db: LocalDb,
+  all: LedgerRow[],
+  filter: LedgerFilter,
+  sort: { field: LedgerSortField; dir: 'asc' | 'desc' },
+  order: string[],
+  pick: number,
+  limit: number,
+): void {
   if (order.length === 0) return;
   const i = pick % order.length;
   const row = all.find((r) => r.value === order[i]);
   if (!row) throw new Error('model row missing');
   const cursor = { key: COLUMN[sort.field](row), value: row.value };
   expect(db.seekLedger(PROFILE, filter, sort, { after: cursor }, limit).map((r) => r.value)).toEqual(order.slice(i + 1, i + 1 + limit));
-  expect(db.seekLedger(PROFILE, filter, sort, { before: cursor }, limit).map((r) => r.value)).toEqual(order.slice(Math.max(0, i - limit), i));
+  expect(db.seekLedger(PROFILE, filter, sort, { before: cursor }, limit).map((r) => r.value)).toEqual(
+    order.slice(Math.max(0, i - limit), i),
+  );
 }
 
 function ledgerOf(db: LocalDb): LedgerRow[] {
@@ -140,8 +152,20 @@ describe.each([
   });
 
   it('lists the values a filter names as targets, capped, with the full count: deleted keys only when the filter asks for them', () => {
-    for (const filter of [{}, { text: 'alpha' }, { text: 'beta', premium: true }, { premium: true }, { premium: false }, { status: 'deleted' as const }, { status: 'generated' as const }, { text: 'no such text' }, { text: 'a' }]) {
-      const want = modelQuery(all, filter, 'value', 'asc', 0, size).values.filter((v) => filter.status === 'deleted' || !deletedValues.has(v));
+    for (const filter of [
+      {},
+      { text: 'alpha' },
+      { text: 'beta', premium: true },
+      { premium: true },
+      { premium: false },
+      { status: 'deleted' as const },
+      { status: 'generated' as const },
+      { text: 'no such text' },
+      { text: 'a' },
+    ]) {
+      const want = modelQuery(all, filter, 'value', 'asc', 0, size).values.filter(
+        (v) => filter.status === 'deleted' || !deletedValues.has(v),
+      );
       const got = db.ledgerValues(PROFILE, filter, size);
       expect(got.total).toBe(want.length);
       expect([...got.values].sort()).toEqual(want);
@@ -161,7 +185,20 @@ describe.each([
   it('returns the model’s rows, count and bulk-target count for every filter, sort and page', () => {
     const someKey = keys[123]?.value ?? '';
     const someHwid = keys.find((k) => k.hwid !== null)?.hwid ?? 'none';
-    const terms = [undefined, 'a', 'alpha', 'ALPHA launch', 'gamma', 'beta', 'resellers', someKey, someKey.slice(1, 5).toLowerCase(), someHwid, 'no such text', '\n'];
+    const terms = [
+      undefined,
+      'a',
+      'alpha',
+      'ALPHA launch',
+      'gamma',
+      'beta',
+      'resellers',
+      someKey,
+      someKey.slice(1, 5).toLowerCase(),
+      someHwid,
+      'no such text',
+      '\n',
+    ];
     fc.assert(
       fc.property(
         fc.constantFrom(...terms),
@@ -174,7 +211,14 @@ describe.each([
         fc.constantFrom(undefined, 1, 40, 700, 'exact' as const),
         (text, status, premium, field, dir, offset, limit, count) => {
           const filter: LedgerFilter = { text, status, premium };
-          const got = db.queryLedger(PROFILE, filter, { field, dir }, offset, limit, count === 'exact' ? { exact: true, cap: 1 } : { cap: count });
+          const got = db.queryLedger(
+            PROFILE,
+            filter,
+            { field, dir },
+            offset,
+            limit,
+            count === 'exact' ? { exact: true, cap: 1 } : { cap: count },
+          );
           const want = modelQuery(all, filter, field, dir, offset, limit);
           // Exact up to the cap; past it, "more than cap". The whole ledger's size is always exact, and so are a
           // status alone (kept per status in ledger_counts) and an exact count.
@@ -185,7 +229,9 @@ describe.each([
           expect(got.total).toBe(want.total > cap ? cap : want.total);
           expect(got.rows.map((r) => r.value)).toEqual(want.values);
           // What "select all matching" acts on: known deleted keys only when the filter asks for them.
-          const targets = modelQuery(all, filter, field, dir, 0, size).values.filter((v) => status !== undefined || !deletedValues.has(v)).length;
+          const targets = modelQuery(all, filter, field, dir, 0, size).values.filter(
+            (v) => status !== undefined || !deletedValues.has(v),
+          ).length;
           expect(got.targetsCapped).toBe(targets > cap);
           expect(got.targets).toBe(targets > cap ? cap : targets);
         },
@@ -243,7 +289,11 @@ describe.each([
 
   it('answers the same whether a term matches most rows, a third of them or a handful', () => {
     // Over half (the dense walk), between a quarter and half and under a quarter (the sparse pass).
-    for (const [text, low, high] of [['alpha', 0.5, 1], ['gamma', 0.25, 0.5], ['beta', 0, 0.25]] as const) {
+    for (const [text, low, high] of [
+      ['alpha', 0.5, 1],
+      ['gamma', 0.25, 0.5],
+      ['beta', 0, 0.25],
+    ] as const) {
       const got = db.queryLedger(PROFILE, { text }, { field: 'createdAt', dir: 'desc' }, 0, 50);
       const want = modelQuery(all, { text }, 'createdAt', 'desc', 0, 50);
       expect(got.total / size).toBeGreaterThan(low);
@@ -360,7 +410,10 @@ describe('the text filter', () => {
   const ALPHABET = ['a', 'b', 'É', 'é', 'ß', '"', '*', ' ', '-', ':', '(', 'AND', 'x', 'Ω', '😀'];
   function notedKeys(count: number, seed: number): Key[] {
     const r = rng(seed);
-    return makeKeys(count, seed).map((k) => ({ ...k, note: Array.from({ length: Math.floor(r() * 9) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('') }));
+    return makeKeys(count, seed).map((k) => ({
+      ...k,
+      note: Array.from({ length: Math.floor(r() * 9) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join(''),
+    }));
   }
 
   it('finds exactly the rows whose value, note or HWID holds the term, in any case, for terms of any length', () => {
@@ -368,33 +421,52 @@ describe('the text filter', () => {
     const keys = notedKeys(2_000, 31);
     db.recordKeys(PROFILE, keys, '2026-11-22T10:00:00.000Z');
     // Notes rewritten afterwards: the index must follow each row's new text, not keep its old one.
-    db.recordKeys(PROFILE, notedKeys(2_000, 32).slice(0, 500).map((k, i) => ({ ...k, value: keys[i]?.value ?? '' })), '2026-11-22T11:00:00.000Z');
+    db.recordKeys(
+      PROFILE,
+      notedKeys(2_000, 32)
+        .slice(0, 500)
+        .map((k, i) => ({ ...k, value: keys[i]?.value ?? '' })),
+      '2026-11-22T11:00:00.000Z',
+    );
     const all = ledgerOf(db);
     const texts = all.map((r) => `${r.value}\n${r.note}\n${r.hwid ?? ''}`);
     fc.assert(
-      fc.property(fc.nat(), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 9 }), fc.boolean(), fc.constantFrom(undefined, 'active' as const), (pick, start, length, upper, status) => {
-        const source = Array.from(texts[pick % texts.length] ?? '');
-        const piece = source.slice(start % source.length, (start % source.length) + length).join('');
-        const term = upper ? piece.toUpperCase() : piece;
-        const filter: LedgerFilter = { text: term, status };
-        const want = modelQuery(all, filter, 'value', 'asc', 0, 50);
-        const got = db.queryLedger(PROFILE, filter, { field: 'value', dir: 'asc' }, 0, 50, { exact: true });
-        expect(got.total, JSON.stringify(term)).toBe(want.total);
-        expect(got.rows.map((r) => r.value)).toEqual(want.values);
-        // Capped at 3: past it, the count stops and the page is read along the sort index.
-        const capped = db.queryLedger(PROFILE, filter, { field: 'value', dir: 'asc' }, 0, 50, { cap: 3 });
-        expect(capped.total).toBe(Math.min(want.total, 3));
-        expect(capped.totalCapped).toBe(want.total > 3);
-        expect(capped.rows.map((r) => r.value)).toEqual(want.values);
-        expect(db.ledgerValues(PROFILE, filter, 10_000).total).toBe(modelQuery(all, filter, 'value', 'asc', 0, 0).total - (status ? 0 : all.filter((r) => r.status === 'deleted' && modelQuery([r], filter, 'value', 'asc', 0, 1).total === 1).length));
-      }),
+      fc.property(
+        fc.nat(),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.boolean(),
+        fc.constantFrom(undefined, 'active' as const),
+        (pick, start, length, upper, status) => {
+          const source = Array.from(texts[pick % texts.length] ?? '');
+          const piece = source.slice(start % source.length, (start % source.length) + length).join('');
+          const term = upper ? piece.toUpperCase() : piece;
+          const filter: LedgerFilter = { text: term, status };
+          const want = modelQuery(all, filter, 'value', 'asc', 0, 50);
+          const got = db.queryLedger(PROFILE, filter, { field: 'value', dir: 'asc' }, 0, 50, { exact: true });
+          expect(got.total, JSON.stringify(term)).toBe(want.total);
+          expect(got.rows.map((r) => r.value)).toEqual(want.values);
+          // Capped at 3: past it, the count stops and the page is read along the sort index.
+          const capped = db.queryLedger(PROFILE, filter, { field: 'value', dir: 'asc' }, 0, 50, { cap: 3 });
+          expect(capped.total).toBe(Math.min(want.total, 3));
+          expect(capped.totalCapped).toBe(want.total > 3);
+          expect(capped.rows.map((r) => r.value)).toEqual(want.values);
+          expect(db.ledgerValues(PROFILE, filter, 10_000).total).toBe(
+            modelQuery(all, filter, 'value', 'asc', 0, 0).total -
+              (status ? 0 : all.filter((r) => r.status === 'deleted' && modelQuery([r], filter, 'value', 'asc', 0, 1).total === 1).length),
+          );
+        },
+      ),
       { numRuns: 400, seed: 3 },
     );
     for (const term of ['"', '""', 'AND', '* ', '(', 'a:b', 'NEAR', '😀', 'ω', 'SS', 'no such text at all']) {
       const want = modelQuery(all, { text: term }, 'createdAt', 'desc', 0, 100);
       const got = db.queryLedger(PROFILE, { text: term }, { field: 'createdAt', dir: 'desc' }, 0, 100);
       expect(got.total, term).toBe(want.total);
-      expect(got.rows.map((r) => r.value), term).toEqual(want.values);
+      expect(
+        got.rows.map((r) => r.value),
+        term,
+      ).toEqual(want.values);
     }
     db.close();
   }, 120_000);
@@ -407,7 +479,8 @@ describe('the text filter through HWID changes', () => {
     const r = rng(71);
     // HWIDs that share text with notes and with their own key's value, so a term can be held by a key's value or
     // note and its HWID at once (one row, never two), or by the HWID alone.
-    const hwidOf = (k: Key, n: number): string => [`HW-${k.value.slice(1, 6)}`, `Alpha-${n}`, `é${n % 7}ß`, `gamma ${k.value.slice(-3)}`][n % 4] ?? '';
+    const hwidOf = (k: Key, n: number): string =>
+      [`HW-${k.value.slice(1, 6)}`, `Alpha-${n}`, `é${n % 7}ß`, `gamma ${k.value.slice(-3)}`][n % 4] ?? '';
     const keys = makeKeys(1_500, 71).map((k, i) => ({ ...k, hwid: k.hwid === null ? null : hwidOf(k, i) }));
     // One profile only: a short term's count then comes from the index alone (exactCandidates).
     db.recordKeys(PROFILE, keys, '2026-11-22T10:00:00.000Z');
@@ -418,54 +491,124 @@ describe('the text filter through HWID changes', () => {
       seenTexts.push(...texts.filter((t) => !t.endsWith('\n')));
       for (let n = 0; n < 60; n++) {
         // Pieces of the rows as they are and as they were (a HWID since reset must no longer be found).
-        const source = Array.from((n % 2 === 0 ? texts : seenTexts)[Math.floor(r() * (n % 2 === 0 ? texts.length : seenTexts.length))] ?? '');
+        const source = Array.from(
+          (n % 2 === 0 ? texts : seenTexts)[Math.floor(r() * (n % 2 === 0 ? texts.length : seenTexts.length))] ?? '',
+        );
         const start = Math.floor(r() * source.length);
         const term = source.slice(start, start + 1 + Math.floor(r() * 6)).join('');
         for (const filter of [{ text: term }, { text: term.toUpperCase(), status: 'active' as const }]) {
           const want = modelQuery(all, filter, 'createdAt', 'desc', 0, 40);
           const got = db.queryLedger(PROFILE, filter, { field: 'createdAt', dir: 'desc' }, 0, 40, { exact: true });
           expect(got.total, `${step}: ${JSON.stringify(filter)}`).toBe(want.total);
-          expect(got.rows.map((x) => x.value), `${step}: ${JSON.stringify(filter)}`).toEqual(want.values);
+          expect(
+            got.rows.map((x) => x.value),
+            `${step}: ${JSON.stringify(filter)}`,
+          ).toEqual(want.values);
           const capped = db.queryLedger(PROFILE, filter, { field: 'createdAt', dir: 'desc' }, 0, 40, { cap: 5 });
           expect(capped.total, `${step}: ${JSON.stringify(filter)} capped`).toBe(Math.min(want.total, 5));
           expect(capped.rows.map((x) => x.value)).toEqual(want.values);
-          const targets = modelQuery(all.filter((x) => filter.status !== undefined || x.status !== 'deleted'), filter, 'value', 'asc', 0, 0).total;
+          const targets = modelQuery(
+            all.filter((x) => filter.status !== undefined || x.status !== 'deleted'),
+            filter,
+            'value',
+            'asc',
+            0,
+            0,
+          ).total;
           expect(db.ledgerValues(PROFILE, filter, 10_000).total, `${step}: ${JSON.stringify(filter)} targets`).toBe(targets);
         }
       }
     };
     check('recorded');
     // Activated: keys without a HWID get one.
-    const activated = keys.filter((k) => k.hwid === null).slice(0, 300).map((k, i) => ({ ...k, status: 'active' as const, hwid: hwidOf(k, i + 1) }));
+    const activated = keys
+      .filter((k) => k.hwid === null)
+      .slice(0, 300)
+      .map((k, i) => ({ ...k, status: 'active' as const, hwid: hwidOf(k, i + 1) }));
     db.recordKeys(PROFILE, activated, '2026-11-22T11:00:00.000Z');
     check('activated');
     // Reset by a bulk job: answers describing the key (no HWID now), and answers that only said it was done.
     const withHwid = ledgerOf(db).filter((x) => x.hwid !== null);
-    const described = withHwid.slice(0, 200).map((x) => ({ ...(keys.find((k) => k.value === x.value) as Key), status: 'active' as const, hwid: null, note: x.note }));
-    db.createJob({ id: 'job-1', profileId: PROFILE, action: 'resetHwid', params: '{}', createdAt: '2026-11-22T12:00:00.000Z' }, { keyValues: withHwid.map((x) => x.value) });
-    db.jobStep({ jobId: 'job-1', profileId: PROFILE, items: [], seenKeys: described, hwidCleared: withHwid.slice(200, 320).map((x) => x.value), deletedValues: [], audit: [] }, null, '2026-11-22T12:00:00.000Z');
+    const described = withHwid
+      .slice(0, 200)
+      .map((x) => ({ ...(keys.find((k) => k.value === x.value) as Key), status: 'active' as const, hwid: null, note: x.note }));
+    db.createJob(
+      { id: 'job-1', profileId: PROFILE, action: 'resetHwid', params: '{}', createdAt: '2026-11-22T12:00:00.000Z' },
+      { keyValues: withHwid.map((x) => x.value) },
+    );
+    db.jobStep(
+      {
+        jobId: 'job-1',
+        profileId: PROFILE,
+        items: [],
+        seenKeys: described,
+        hwidCleared: withHwid.slice(200, 320).map((x) => x.value),
+        deletedValues: [],
+        audit: [],
+      },
+      null,
+      '2026-11-22T12:00:00.000Z',
+    );
     check('reset');
     // A new HWID where there was one, the key described in part, and some deleted.
-    const moved = withHwid.slice(320, 420).map((x, i) => ({ ...(keys.find((k) => k.value === x.value) as Key), status: 'active' as const, note: x.note, hwid: hwidOf(keys[i] as Key, i + 2), unreported: ['status' as const] }));
+    const moved = withHwid.slice(320, 420).map((x, i) => ({
+      ...(keys.find((k) => k.value === x.value) as Key),
+      status: 'active' as const,
+      note: x.note,
+      hwid: hwidOf(keys[i] as Key, i + 2),
+      unreported: ['status' as const],
+    }));
     for (const k of moved) db.recordReportedFields(PROFILE, k, '2026-11-22T13:00:00.000Z');
     for (const x of withHwid.slice(420, 460)) db.markDeleted(PROFILE, x.value, '2026-11-22T13:00:00.000Z');
     check('moved');
     // Counted from the index alone (a term of 3 characters, one profile), under a cap of 5: a HWID's entries gone
     // with its reset, and a key holding the term in its note and its HWID counted once.
-    const fresh = ledgerOf(db).filter((x) => x.hwid === null && x.status !== 'deleted').slice(0, 16);
-    const gone = fresh.slice(0, 12).map((x) => ({ ...(keys.find((k) => k.value === x.value) as Key), note: x.note, status: 'active' as const, hwid: `ЖЖЖ-${x.value}` }));
-    const twice = fresh.slice(12, 16).map((x) => ({ ...(keys.find((k) => k.value === x.value) as Key), note: `ђђђ ${x.note}`, status: 'active' as const, hwid: `ђђђ-${x.value}` }));
+    const fresh = ledgerOf(db)
+      .filter((x) => x.hwid === null && x.status !== 'deleted')
+      .slice(0, 16);
+    const gone = fresh
+      .slice(0, 12)
+      .map((x) => ({ ...(keys.find((k) => k.value === x.value) as Key), note: x.note, status: 'active' as const, hwid: `ЖЖЖ-${x.value}` }));
+    const twice = fresh.slice(12, 16).map((x) => ({
+      ...(keys.find((k) => k.value === x.value) as Key),
+      note: `ђђђ ${x.note}`,
+      status: 'active' as const,
+      hwid: `ђђђ-${x.value}`,
+    }));
     db.recordKeys(PROFILE, [...gone, ...twice], '2026-11-22T14:00:00.000Z');
-    db.jobStep({ jobId: 'job-1', profileId: PROFILE, items: [], seenKeys: gone.slice(0, 5).map((k) => ({ ...k, hwid: null })), hwidCleared: gone.slice(5, 9).map((k) => k.value), deletedValues: [], audit: [] }, null, '2026-11-22T15:00:00.000Z');
-    for (const [term, want] of [['жжж', gone.slice(9)], ['ђђђ', twice]] as const) {
+    db.jobStep(
+      {
+        jobId: 'job-1',
+        profileId: PROFILE,
+        items: [],
+        seenKeys: gone.slice(0, 5).map((k) => ({ ...k, hwid: null })),
+        hwidCleared: gone.slice(5, 9).map((k) => k.value),
+        deletedValues: [],
+        audit: [],
+      },
+      null,
+      '2026-11-22T15:00:00.000Z',
+    );
+    for (const [term, want] of [
+      ['жжж', gone.slice(9)],
+      ['ђђђ', twice],
+    ] as const) {
       const got = db.queryLedger(PROFILE, { text: term }, { field: 'value', dir: 'asc' }, 0, 40, { cap: 5 });
-      expect({ total: got.total, capped: got.totalCapped, rows: got.rows.map((x) => x.value) }, term).toEqual({ total: want.length, capped: false, rows: want.map((k) => k.value).sort() });
+      expect({ total: got.total, capped: got.totalCapped, rows: got.rows.map((x) => x.value) }, term).toEqual({
+        total: want.length,
+        capped: false,
+        rows: want.map((k) => k.value).sort(),
+      });
     }
     check('short terms');
     // The index agrees with the rows: each key's value and note in one entry, its HWID (if any) in another.
     const raw = new DatabaseSync(file);
-    expect(() => { raw.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')"); }).not.toThrow();
-    expect(raw.prepare('SELECT count(*) AS n FROM ledger_text WHERE rowid < 0').get()).toEqual(raw.prepare('SELECT count(*) AS n FROM ledger WHERE hwid_chars > 0').get());
+    expect(() => {
+      raw.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')");
+    }).not.toThrow();
+    expect(raw.prepare('SELECT count(*) AS n FROM ledger_text WHERE rowid < 0').get()).toEqual(
+      raw.prepare('SELECT count(*) AS n FROM ledger WHERE hwid_chars > 0').get(),
+    );
     expect(raw.prepare("SELECT count(*) AS n FROM ledger WHERE hwid <> '' AND hwid_chars = 0").get()).toEqual({ n: 0 });
     raw.close();
     db.close();
@@ -524,19 +667,43 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
 
   it('keeps deep pages the model’s through writes from the ledger writer’s thread: new keys at either end, moves, deletions, a rewrite of many', async () => {
     let next = 1_000;
-    const fresh = (n: number, createdAt: string | null): Key[] => keys.slice(next, (next += n)).map((k) => ({ ...k, createdAt: createdAt ?? k.createdAt }));
+    const fresh = (n: number, createdAt: string | null): Key[] =>
+      keys.slice(next, (next += n)).map((k) => ({ ...k, createdAt: createdAt ?? k.createdAt }));
     const writes: [string, () => Promise<unknown>][] = [
       // Forty keys created after every other: one block of the created order grows past its limit and is cut.
       ['40 newest keys', () => writer.recordKeys(PROFILE, fresh(40, '2027-06-01T00:00:00.000Z'), '2026-11-22T13:00:00.000Z')],
       ['40 keys with no creation time', () => writer.recordKeys(PROFILE, fresh(40, ''), '2026-11-22T13:01:00.000Z')],
       ['a key deleted', () => writer.markDeleted(PROFILE, keys[10]?.value ?? '', '2026-11-22T13:02:00.000Z')],
-      ['a note and HWID rewritten', () => writer.recordReportedFields(PROFILE, { ...(keys[20] as Key), note: 'zzz moved alpha', hwid: null }, '2026-11-22T13:03:00.000Z')],
+      [
+        'a note and HWID rewritten',
+        () =>
+          writer.recordReportedFields(PROFILE, { ...(keys[20] as Key), note: 'zzz moved alpha', hwid: null }, '2026-11-22T13:03:00.000Z'),
+      ],
       // Seen again with another status and premium: each row moves in the last-seen order and in and out of filters.
-      ['60 keys seen again, activated, premium flipped', () => writer.recordKeys(PROFILE, keys.slice(100, 160).map((k) => ({ ...k, status: 'active', isPremium: !k.isPremium })), '2026-11-22T13:04:00.000Z')],
+      [
+        '60 keys seen again, activated, premium flipped',
+        () =>
+          writer.recordKeys(
+            PROFILE,
+            keys.slice(100, 160).map((k) => ({ ...k, status: 'active', isPremium: !k.isPremium })),
+            '2026-11-22T13:04:00.000Z',
+          ),
+      ],
       ['another profile’s keys', () => writer.recordKeys(OTHER, makeKeys(30, 43), '2026-11-22T13:05:00.000Z')],
       // More entries than a reader applies: its anchors are found again.
       ['500 keys seen again', () => writer.recordKeys(PROFILE, keys.slice(200, 700), '2026-11-22T13:06:00.000Z')],
-      ['the same key written twice in one write', () => writer.recordKeys(PROFILE, [{ ...(keys[5] as Key), note: 'first' }, { ...(keys[5] as Key), note: 'again', status: 'active' }], '2026-11-22T13:07:00.000Z')],
+      [
+        'the same key written twice in one write',
+        () =>
+          writer.recordKeys(
+            PROFILE,
+            [
+              { ...(keys[5] as Key), note: 'first' },
+              { ...(keys[5] as Key), note: 'again', status: 'active' },
+            ],
+            '2026-11-22T13:07:00.000Z',
+          ),
+      ],
     ];
     for (const [label, write] of writes) {
       await write();
@@ -550,7 +717,8 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
       while (other.prepareLedger(PROFILE, 50));
       for (let i = 0; i < 6; i++) {
         const k = keys[300 + i] as Key;
-        if (i % 2 === 0) other.recordKeys(PROFILE, [{ ...k, note: `own ${i}`, createdAt: '2020-01-01T00:00:00.000Z' }], `2026-11-22T14:0${i}:00.000Z`);
+        if (i % 2 === 0)
+          other.recordKeys(PROFILE, [{ ...k, note: `own ${i}`, createdAt: '2020-01-01T00:00:00.000Z' }], `2026-11-22T14:0${i}:00.000Z`);
         else db.markDeleted(PROFILE, k.value, `2026-11-22T14:0${i}:00.000Z`);
         const all = ledgerOf(db);
         for (const reader of [db, other]) {
@@ -573,7 +741,12 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
       bg.queryLedger(PROFILE, { status: 'generated' }, { field: 'note', dir: 'asc' }, 300, 10);
       for (let i = 0; i < 6; i++) {
         await pause();
-        if (i % 2 === 0) db.recordKeys(PROFILE, keys.slice(2_000 + i * 5, 2_005 + i * 5).map((k) => ({ ...k, createdAt: '2019-01-01T00:00:00.000Z' })), `2026-11-22T15:0${i}:00.000Z`);
+        if (i % 2 === 0)
+          db.recordKeys(
+            PROFILE,
+            keys.slice(2_000 + i * 5, 2_005 + i * 5).map((k) => ({ ...k, createdAt: '2019-01-01T00:00:00.000Z' })),
+            `2026-11-22T15:0${i}:00.000Z`,
+          );
         else await writer.markDeleted(PROFILE, keys[400 + i]?.value ?? '', `2026-11-22T15:0${i}:00.000Z`);
         bg.ledgerWritten();
         await pause();
@@ -581,7 +754,10 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
         for (const filter of [{}, { status: 'generated' as const }]) {
           for (const field of SORTS) {
             const want = modelQuery(all, filter, field, 'asc', 300, 10).values;
-            expect(bg.queryLedger(PROFILE, filter, { field, dir: 'asc' }, 300, 10).rows.map((r) => r.value), `${field} after write ${i}`).toEqual(want);
+            expect(
+              bg.queryLedger(PROFILE, filter, { field, dir: 'asc' }, 300, 10).rows.map((r) => r.value),
+              `${field} after write ${i}`,
+            ).toEqual(want);
           }
         }
       }
@@ -630,19 +806,40 @@ describe('the text filter’s trigram choice', () => {
     const db = new LocalDb(':memory:', { paging: { rareTrigram: 20, knownTrigram: 200 } });
     const r = rng(61);
     const words = ['abc x bcd', 'abcd', 'alpha', 'beta', 'gamma', 'zeta 42', 'omega'];
-    const keys = makeKeys(3_000, 61).map((k, i) => ({ ...k, note: `${words[Math.floor(r() * words.length)] ?? ''} ${i % 50} ${r() < 0.01 ? 'abcdx' : ''}` }));
+    const keys = makeKeys(3_000, 61).map((k, i) => ({
+      ...k,
+      note: `${words[Math.floor(r() * words.length)] ?? ''} ${i % 50} ${r() < 0.01 ? 'abcdx' : ''}`,
+    }));
     db.recordKeys(PROFILE, keys, '2026-11-22T10:00:00.000Z');
     const all = ledgerOf(db);
-    for (const text of ['abcd', 'abcdx', 'abc x', 'bcd', 'alpha 4', 'zeta 42 1', 'a 4', ' 4', 'ga 3', 'omega 49', 'x bcd 7', keys[9]?.value.slice(2, 9) ?? '']) {
+    for (const text of [
+      'abcd',
+      'abcdx',
+      'abc x',
+      'bcd',
+      'alpha 4',
+      'zeta 42 1',
+      'a 4',
+      ' 4',
+      'ga 3',
+      'omega 49',
+      'x bcd 7',
+      keys[9]?.value.slice(2, 9) ?? '',
+    ]) {
       for (const cap of [5, 100, 10_000]) {
         const want = modelQuery(all, { text }, 'createdAt', 'desc', 0, 30);
         const got = db.queryLedger(PROFILE, { text }, { field: 'createdAt', dir: 'desc' }, 0, 30, { cap });
-        expect(got.rows.map((x) => x.value), `${text} cap ${cap}`).toEqual(want.values);
+        expect(
+          got.rows.map((x) => x.value),
+          `${text} cap ${cap}`,
+        ).toEqual(want.values);
         // "More than" exactly when more match: the count never says what is not true.
         expect(got.totalCapped, `${text} cap ${cap}`).toBe(want.total > cap);
         expect(got.total, `${text} cap ${cap}`).toBe(Math.min(want.total, cap));
       }
-      expect(db.queryLedger(PROFILE, { text }, { field: 'value', dir: 'asc' }, 0, 1, { exact: true }).total).toBe(modelQuery(all, { text }, 'value', 'asc', 0, 0).total);
+      expect(db.queryLedger(PROFILE, { text }, { field: 'value', dir: 'asc' }, 0, 1, { exact: true }).total).toBe(
+        modelQuery(all, { text }, 'value', 'asc', 0, 0).total,
+      );
     }
     db.close();
   }, 120_000);
@@ -653,14 +850,20 @@ describe('the text filter past its cap', () => {
     const db = new LocalDb(':memory:');
     const base = makeKeys(6, 51);
     // Each note holds "abc" and "bcd" but never "abcd"; each HWID ends in "4", so its text never holds "4\n".
-    db.recordKeys(PROFILE, base.map((k, i) => ({ ...k, note: `abc x bcd ${i}`, hwid: `HW-${i}4`, status: 'active' })));
+    db.recordKeys(
+      PROFILE,
+      base.map((k, i) => ({ ...k, note: `abc x bcd ${i}`, hwid: `HW-${i}4`, status: 'active' })),
+    );
     for (const term of ['abcd', '4\n', 'bc', 'abc']) {
       const all = ledgerOf(db);
       const want = modelQuery(all, { text: term }, 'value', 'asc', 0, 10);
       const got = db.queryLedger(PROFILE, { text: term }, { field: 'value', dir: 'asc' }, 0, 10, { cap: 1 });
       expect(got.total, JSON.stringify(term)).toBe(Math.min(want.total, 1));
       expect(got.totalCapped, JSON.stringify(term)).toBe(want.total > 1);
-      expect(got.rows.map((r) => r.value), JSON.stringify(term)).toEqual(want.values);
+      expect(
+        got.rows.map((r) => r.value),
+        JSON.stringify(term),
+      ).toEqual(want.values);
     }
     db.close();
   });
@@ -672,10 +875,14 @@ describe('ledger size', () => {
     const keys = makeKeys(1_500, 3);
     db.recordKeys(PROFILE, keys.slice(0, 1_000));
     expect(db.queryLedger(PROFILE, {}, { field: 'value', dir: 'asc' }, 0, 10).total).toBe(1_000);
-    expect(db.queryLedger(PROFILE, { text: 'beta' }, { field: 'value', dir: 'asc' }, 0, 10).total).toBe(keys.slice(0, 1_000).filter((k) => k.note.includes('beta')).length);
+    expect(db.queryLedger(PROFILE, { text: 'beta' }, { field: 'value', dir: 'asc' }, 0, 10).total).toBe(
+      keys.slice(0, 1_000).filter((k) => k.note.includes('beta')).length,
+    );
     db.recordKeys(PROFILE, keys.slice(1_000));
     expect(db.queryLedger(PROFILE, {}, { field: 'value', dir: 'asc' }, 0, 10).total).toBe(1_500);
-    expect(db.queryLedger(PROFILE, { text: 'beta' }, { field: 'value', dir: 'asc' }, 0, 10).total).toBe(keys.filter((k) => k.note.includes('beta')).length);
+    expect(db.queryLedger(PROFILE, { text: 'beta' }, { field: 'value', dir: 'asc' }, 0, 10).total).toBe(
+      keys.filter((k) => k.note.includes('beta')).length,
+    );
     db.close();
   });
 });
@@ -689,7 +896,12 @@ describe('the audit log', () => {
     }
     expect(db.listAudit({ text: 'generate' }, 0, 100).total).toBe(50);
     expect(db.listAudit({ text: 'generate' }, 0, 100).entries.every((e) => e.action === 'keys.generate')).toBe(true);
-    expect(db.listAudit({ text: 'KEY-24' }, 0, 100).entries.map((e) => e.target).sort()).toEqual(['KEY-24', 'KEY-240', 'KEY-241', 'KEY-242', 'KEY-243', 'KEY-244', 'KEY-245', 'KEY-246', 'KEY-247', 'KEY-248', 'KEY-249']);
+    expect(
+      db
+        .listAudit({ text: 'KEY-24' }, 0, 100)
+        .entries.map((e) => e.target)
+        .sort(),
+    ).toEqual(['KEY-24', 'KEY-240', 'KEY-241', 'KEY-242', 'KEY-243', 'KEY-244', 'KEY-245', 'KEY-246', 'KEY-247', 'KEY-248', 'KEY-249']);
     const seen = new Set<number>();
     for (let offset = 0; offset < 250; offset += 100) for (const e of db.listAudit({}, offset, 100).entries) seen.add(e.id);
     expect(seen.size).toBe(250);
@@ -702,10 +914,21 @@ describe('the audit log found by the words Activity shows', () => {
     const db = new LocalDb(':memory:');
     db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'executions.push', target: 'execution count', outcome: 'ok', message: '' });
     db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'keys.delete', target: 'KEY-1', outcome: 'ok', message: '' });
-    db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'keys.delete', target: 'KEY-2', outcome: 'failed', message: 'The service refused' });
+    db.audit({
+      profileId: PROFILE,
+      profileName: 'Shop',
+      action: 'keys.delete',
+      target: 'KEY-2',
+      outcome: 'failed',
+      message: 'The service refused',
+    });
     db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'keyless.delete', target: 'HW-1', outcome: 'ok', message: '' });
     db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'keys.bulk', target: '3 keys', outcome: 'ok', message: '' });
-    const actions = (text: string) => db.listAudit({ text }, 0, 100).entries.map((e) => e.action).sort();
+    const actions = (text: string) =>
+      db
+        .listAudit({ text }, 0, 100)
+        .entries.map((e) => e.action)
+        .sort();
     expect(actions('Push an execution')).toEqual(['executions.push']);
     // A part of the words, as with targets and messages: "Delete a key" is also the start of "Delete a keyless entry".
     expect(actions('delete a key')).toEqual(['keyless.delete', 'keys.delete', 'keys.delete']);
@@ -725,16 +948,36 @@ describe('the audit log written by an earlier Keydesk', () => {
     const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
     const old = new DatabaseSync(file);
     old.exec(SCHEMA_3);
-    const add = old.prepare("INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message) VALUES ('2026-03-01T00:00:00.000Z', 'p', 'Shop', ?, ?, ?, ?)");
-    add.run('executions.push', 'execution count', 'failed', 'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.');
-    add.run('keys.delete', 'KEY-1', 'failed', 'Shop did not answer: the request timed out. It may or may not have taken effect (outcome unknown: check before retrying).');
+    const add = old.prepare(
+      "INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message) VALUES ('2026-03-01T00:00:00.000Z', 'p', 'Shop', ?, ?, ?, ?)",
+    );
+    add.run(
+      'executions.push',
+      'execution count',
+      'failed',
+      'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.',
+    );
+    add.run(
+      'keys.delete',
+      'KEY-1',
+      'failed',
+      'Shop did not answer: the request timed out. It may or may not have taken effect (outcome unknown: check before retrying).',
+    );
     add.run('keys.delete', 'KEY-2', 'failed', 'The service has no key with that value.');
     add.run('keys.extend', 'KEY-3', 'ok', '');
     old.close();
 
     const db = new LocalDb(file);
-    expect(db.listAudit({}, 0, 10).entries.map((e) => [e.target, e.outcome]).reverse()).toEqual([
-      ['execution count', 'unknown'], ['KEY-1', 'unknown'], ['KEY-2', 'failed'], ['KEY-3', 'ok'],
+    expect(
+      db
+        .listAudit({}, 0, 10)
+        .entries.map((e) => [e.target, e.outcome])
+        .reverse(),
+    ).toEqual([
+      ['execution count', 'unknown'],
+      ['KEY-1', 'unknown'],
+      ['KEY-2', 'failed'],
+      ['KEY-3', 'ok'],
     ]);
     expect(db.listAudit({ outcome: 'unknown' }, 0, 10).total).toBe(2);
     db.close();
@@ -744,15 +987,32 @@ describe('the audit log written by an earlier Keydesk', () => {
   it('upgrades a schema-11 file to 12 the same way, and leaves the rows as they are when opened again', () => {
     const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
     const made = new LocalDb(file);
-    made.audit({ profileId: 'p', profileName: 'Shop', action: 'keys.resetHwid', target: 'KEY-9', outcome: 'failed', message: 'Sent; Keydesk could not record its answer. It may or may not have taken effect.' });
-    made.audit({ profileId: 'p', profileName: 'Shop', action: 'keys.resetHwid', target: 'KEY-8', outcome: 'failed', message: 'Try again in 60 minutes.' });
+    made.audit({
+      profileId: 'p',
+      profileName: 'Shop',
+      action: 'keys.resetHwid',
+      target: 'KEY-9',
+      outcome: 'failed',
+      message: 'Sent; Keydesk could not record its answer. It may or may not have taken effect.',
+    });
+    made.audit({
+      profileId: 'p',
+      profileName: 'Shop',
+      action: 'keys.resetHwid',
+      target: 'KEY-8',
+      outcome: 'failed',
+      message: 'Try again in 60 minutes.',
+    });
     made.close();
     const old = new DatabaseSync(file);
     old.exec('PRAGMA user_version = 11;');
     old.close();
 
     const db = new LocalDb(file);
-    expect(db.listAudit({}, 0, 10).entries.map((e) => [e.target, e.outcome])).toEqual([['KEY-8', 'failed'], ['KEY-9', 'unknown']]);
+    expect(db.listAudit({}, 0, 10).entries.map((e) => [e.target, e.outcome])).toEqual([
+      ['KEY-8', 'failed'],
+      ['KEY-9', 'unknown'],
+    ]);
     db.close();
     const again = new LocalDb(file);
     expect(again.listAudit({ outcome: 'unknown' }, 0, 10).entries.map((e) => e.target)).toEqual(['KEY-9']);
@@ -788,13 +1048,18 @@ describe('the jobs a window finds after a reload', () => {
 describe('a job Keydesk stopped under (a crash, a kill)', () => {
   const at = (minute: number): string => new Date(Date.UTC(2026, 10, 20, 14, minute)).toISOString();
   const answers = (jobId: string, seq: number, state: 'done' | 'pending'): SettleBatch => ({
-    jobId, profileId: PROFILE, items: [{ seq, state, code: null, message: null }], seenKeys: [], deletedValues: [], audit: [],
+    jobId,
+    profileId: PROFILE,
+    items: [{ seq, state, code: null, message: null }],
+    seenKeys: [],
+    deletedValues: [],
+    audit: [],
   });
   const make = (db: LocalDb, id: string): void => {
     db.createJob({ id, profileId: PROFILE, action: 'delete', params: '{}', createdAt: at(0) }, { keyValues: ['K-1', 'K-2', 'K-3'] });
   };
 
-  it('ends at its last answers written, else at its run\'s start, marked as an end no one saw; never at the time of the next start', () => {
+  it("ends at its last answers written, else at its run's start, marked as an end no one saw; never at the time of the next start", () => {
     const db = new LocalDb(':memory:');
     make(db, 'answered');
     db.beginJobRun('answered', at(1));
@@ -825,7 +1090,7 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     db.close();
   });
 
-  it('a quit ends a job no earlier than its answers written in the quit\'s grace, and writes an end the screen showed as it was shown', () => {
+  it("a quit ends a job no earlier than its answers written in the quit's grace, and writes an end the screen showed as it was shown", () => {
     const db = new LocalDb(':memory:');
     make(db, 'late-answers');
     db.beginJobRun('late-answers', at(1));
@@ -839,7 +1104,13 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     make(db, 'shown-cancelled');
     db.beginJobRun('shown-cancelled', at(1));
     db.jobStep(null, { jobId: 'shown-cancelled', max: 2 });
-    const end = { jobId: 'shown-cancelled', state: 'cancelled' as const, reason: null, finishedAt: at(8), batches: [answers('shown-cancelled', 1, 'done')] };
+    const end = {
+      jobId: 'shown-cancelled',
+      state: 'cancelled' as const,
+      reason: null,
+      finishedAt: at(8),
+      batches: [answers('shown-cancelled', 1, 'done')],
+    };
 
     expect(db.interruptRunningJobs('Keydesk quit while this job ran.', at(10), [end]).sort()).toEqual(['late-answers', 'quiet']);
     expect(db.job('late-answers')).toMatchObject({ state: 'interrupted', finishedAt: at(11), answeredAt: at(11), endUnseen: false });
@@ -859,11 +1130,23 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
    */
   const claimedAheadByARetryRun = (): LocalDb => {
     const db = new LocalDb(':memory:');
-    db.createJob({ id: 'j', profileId: PROFILE, action: 'delete', params: '{}', createdAt: at(0) }, { keyValues: ['K-1', 'K-2', 'K-3', 'K-4', 'K-5', 'K-6'] });
+    db.createJob(
+      { id: 'j', profileId: PROFILE, action: 'delete', params: '{}', createdAt: at(0) },
+      { keyValues: ['K-1', 'K-2', 'K-3', 'K-4', 'K-5', 'K-6'] },
+    );
     db.beginJobRun('j', at(1));
     db.jobStep(null, { jobId: 'j', max: 6 });
-    db.settleJobItems({ ...answers('j', 5, 'done'), items: [5, 6].map((seq) => ({ seq, state: 'unknown' as const, code: 'OUTCOME_UNKNOWN' as const, message: 'No answer.' })) }, at(2));
-    db.settleJobItems({ ...answers('j', 1, 'pending'), items: [1, 2, 3, 4].map((seq) => ({ seq, state: 'pending' as const, code: null, message: null })) }, at(2));
+    db.settleJobItems(
+      {
+        ...answers('j', 5, 'done'),
+        items: [5, 6].map((seq) => ({ seq, state: 'unknown' as const, code: 'OUTCOME_UNKNOWN' as const, message: 'No answer.' })),
+      },
+      at(2),
+    );
+    db.settleJobItems(
+      { ...answers('j', 1, 'pending'), items: [1, 2, 3, 4].map((seq) => ({ seq, state: 'pending' as const, code: null, message: null })) },
+      at(2),
+    );
     db.endJobRun('j', 'interrupted', 'stopped', at(3));
     db.beginJobRun('j', at(4));
     db.approveUnknownJobItems('j');
@@ -875,9 +1158,22 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
   it('while a run goes, shows items it claimed and did not send as before the claim; after a crash, a send log of another run is never applied to its claims', () => {
     const db = claimedAheadByARetryRun();
     // While it runs, the screen's view: what went out is sent, what did not is as before the claim.
-    const shown = (state: 'pending' | 'sent' | 'unknown' | 'done'): number[] => db.jobItems('j', state, 0, 10, false, [3, 4, 6]).items.map((i) => i.seq);
-    expect({ pending: shown('pending'), sent: shown('sent'), unknown: shown('unknown'), done: shown('done') }).toEqual({ pending: [3, 4], sent: [2, 5], unknown: [6], done: [1] });
-    expect(db.jobItems('j', undefined, 0, 10, false, [3, 4, 6]).items.map((i) => i.state)).toEqual(['done', 'sent', 'pending', 'pending', 'sent', 'unknown']);
+    const shown = (state: 'pending' | 'sent' | 'unknown' | 'done'): number[] =>
+      db.jobItems('j', state, 0, 10, false, [3, 4, 6]).items.map((i) => i.seq);
+    expect({ pending: shown('pending'), sent: shown('sent'), unknown: shown('unknown'), done: shown('done') }).toEqual({
+      pending: [3, 4],
+      sent: [2, 5],
+      unknown: [6],
+      done: [1],
+    });
+    expect(db.jobItems('j', undefined, 0, 10, false, [3, 4, 6]).items.map((i) => i.state)).toEqual([
+      'done',
+      'sent',
+      'pending',
+      'pending',
+      'sent',
+      'unknown',
+    ]);
     // Without the run's list (the file alone), every claimed item reads sent.
     expect(db.jobItems('j', 'sent', 0, 10).total).toBe(5);
 
@@ -890,9 +1186,14 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     db.close();
   });
 
-  it('with its own run\'s send log: claimed items it logged are unknown, claimed ones never sent are as before the claim', () => {
+  it("with its own run's send log: claimed items it logged are unknown, claimed ones never sent are as before the claim", () => {
     const db = claimedAheadByARetryRun();
-    db.interruptRunningJobs('Keydesk stopped while this job ran.', undefined, [], new Map([['j', { run: at(4), sent: new Set([1, 2, 5]) }]]));
+    db.interruptRunningJobs(
+      'Keydesk stopped while this job ran.',
+      undefined,
+      [],
+      new Map([['j', { run: at(4), sent: new Set([1, 2, 5]) }]]),
+    );
     const items = db.jobItems('j', undefined, 0, 10).items;
     expect(items.map((i) => [i.seq, i.state, i.code])).toEqual([
       [1, 'done', null],
@@ -915,8 +1216,21 @@ describe('a row marked not read back, and a description older than the mark land
   const before = '2026-11-20T10:00:00.000Z';
   const older = '2026-11-20T10:00:01.000Z';
   const key = (over: Partial<Key> = {}): Key => ({
-    id: '1', value: 'K-MARKED', note: '', status: 'active', isPremium: false, expire: null, expiresByDaysKey: false, daysKey: null,
-    expiresAt: '2030-01-01T00:00:00.000Z', hwid: 'HW-OLD', createdAt: '2026-01-01T00:00:00.000Z', activatedAt: null, lastResetAt: null, serviceId: 's', ...over,
+    id: '1',
+    value: 'K-MARKED',
+    note: '',
+    status: 'active',
+    isPremium: false,
+    expire: null,
+    expiresByDaysKey: false,
+    daysKey: null,
+    expiresAt: '2030-01-01T00:00:00.000Z',
+    hwid: 'HW-OLD',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    activatedAt: null,
+    lastResetAt: null,
+    serviceId: 's',
+    ...over,
   });
   const row = (db: LocalDb): LedgerRow | undefined => ledgerOf(db).find((r) => r.value === 'K-MARKED');
   const marks = (db: LocalDb) => {
@@ -928,7 +1242,15 @@ describe('a row marked not read back, and a description older than the mark land
   const markAll = (db: LocalDb): void => {
     for (const what of ['expiry', 'hwid', 'status'] as const) db.markStale(PROFILE, what, ['K-MARKED']);
   };
-  const batch = (over: Partial<SettleBatch>): SettleBatch => ({ jobId: 'none', profileId: PROFILE, items: [], seenKeys: [], deletedValues: [], audit: [], ...over });
+  const batch = (over: Partial<SettleBatch>): SettleBatch => ({
+    jobId: 'none',
+    profileId: PROFILE,
+    items: [],
+    seenKeys: [],
+    deletedValues: [],
+    audit: [],
+    ...over,
+  });
 
   it('keeps the marks through every writer of a description seen before the mark, and clears them with one seen at or after it', () => {
     const db = new LocalDb(':memory:');
@@ -1019,13 +1341,20 @@ describe('schema upgrades', () => {
     const before = db.queryLedger('p', { text: 'from before' }, { field: 'value', dir: 'asc' }, 0, 10);
     expect(before.total).toBe(1);
     expect(before.rows[0]).toMatchObject({ value: 'OLD-KEY-1', status: 'active', isPremium: true, hwid: 'HW-1', daysKey: null });
-    db.recordKeys('p', makeKeys(50, 5).filter((k) => k.daysKey !== null));
-    expect(db.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 100).rows.filter((r) => r.daysKey !== null).length).toBeGreaterThan(0);
+    db.recordKeys(
+      'p',
+      makeKeys(50, 5).filter((k) => k.daysKey !== null),
+    );
+    expect(db.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 100).rows.filter((r) => r.daysKey !== null).length).toBeGreaterThan(
+      0,
+    );
     db.close();
 
     // Opening again changes nothing.
     const again = new LocalDb(file);
-    expect(again.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 100).rows.find((r) => r.value === 'OLD-KEY-1')?.note).toBe('from before');
+    expect(again.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 100).rows.find((r) => r.value === 'OLD-KEY-1')?.note).toBe(
+      'from before',
+    );
     again.close();
     rmSync(file, { force: true });
   });
@@ -1039,11 +1368,26 @@ describe('schema upgrades', () => {
     old.exec('BEGIN');
     for (const [i, k] of keys.entries()) {
       const profile = i % 3 === 0 ? OTHER : PROFILE;
-      insert.run(profile, k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, '2026-03-01T00:00:00.000Z',
-        `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase(), k.daysKey);
+      insert.run(
+        profile,
+        k.value,
+        k.note,
+        k.status,
+        k.isPremium ? 1 : 0,
+        k.expiresAt,
+        k.hwid,
+        k.createdAt || null,
+        '2026-03-01T00:00:00.000Z',
+        `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase(),
+        k.daysKey,
+      );
     }
     old.exec('COMMIT');
-    const before = old.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();
+    const before = old
+      .prepare(
+        'SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value',
+      )
+      .all();
     old.exec("INSERT INTO jobs VALUES ('j1', 'p', 'extend', '{}', 'done', NULL, '2026-03-01T00:00:00.000Z', NULL, 0)");
     old.exec("INSERT INTO jobs VALUES ('j2', 'p', 'delete', '{}', 'running', NULL, '2026-03-02T00:00:00.000Z', NULL, 0)");
     old.close();
@@ -1056,16 +1400,31 @@ describe('schema upgrades', () => {
     // its creation, the last thing known of it, and says its stop is not known.
     expect(db.job('j1')).toMatchObject({ runAt: null, answeredAt: null, endUnseen: false });
     db.interruptRunningJobs('Keydesk stopped while this job ran.');
-    expect(db.job('j2')).toMatchObject({ state: 'interrupted', finishedAt: '2026-03-02T00:00:00.000Z', runAt: null, answeredAt: null, endUnseen: true });
+    expect(db.job('j2')).toMatchObject({
+      state: 'interrupted',
+      finishedAt: '2026-03-02T00:00:00.000Z',
+      runAt: null,
+      answeredAt: null,
+      endUnseen: true,
+    });
     // No upgraded row is marked as showing an expiry (migration 7), an HWID or a status (migration 11) not read back.
-    expect(check.prepare('SELECT count(*) AS n FROM ledger WHERE expiry_stale <> 0 OR hwid_stale <> 0 OR status_stale <> 0').get()).toEqual({ n: 0 });
-    const after = check.prepare('SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value').all();
+    expect(check.prepare('SELECT count(*) AS n FROM ledger WHERE expiry_stale <> 0 OR hwid_stale <> 0 OR status_stale <> 0').get()).toEqual(
+      { n: 0 },
+    );
+    const after = check
+      .prepare(
+        'SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value',
+      )
+      .all();
     expect(after).toEqual(before);
     // The index agrees with the rows it was built from.
-    expect(() => { check.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')"); }).not.toThrow();
+    expect(() => {
+      check.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')");
+    }).not.toThrow();
     expect(check.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 2 });
     const counts = () => check.prepare('SELECT profile_id, status, n FROM ledger_counts WHERE n > 0 ORDER BY profile_id, status').all();
-    const counted = () => check.prepare('SELECT profile_id, status, count(*) AS n FROM ledger GROUP BY profile_id, status ORDER BY profile_id, status').all();
+    const counted = () =>
+      check.prepare('SELECT profile_id, status, count(*) AS n FROM ledger GROUP BY profile_id, status ORDER BY profile_id, status').all();
     expect(counts()).toEqual(counted());
     const mine = keys.filter((_, i) => i % 3 !== 0);
     const rows = ledgerOf(db);
@@ -1074,12 +1433,17 @@ describe('schema upgrades', () => {
       const got = db.queryLedger(PROFILE, { text: term }, { field: 'createdAt', dir: 'desc' }, 0, 100, { exact: true });
       const want = modelQuery(rows, { text: term }, 'createdAt', 'desc', 0, 100);
       expect(got.total, term).toBe(want.total);
-      expect(got.rows.map((r) => r.value), term).toEqual(want.values);
+      expect(
+        got.rows.map((r) => r.value),
+        term,
+      ).toEqual(want.values);
     }
     expect(db.queryLedger(PROFILE, { text: 'größe 1' }, { field: 'value', dir: 'asc' }, 0, 1).total).toBeGreaterThan(0);
     // Writing after the upgrade keeps the index in step.
     db.recordKeys(PROFILE, [{ ...(mine[0] as Key), note: 'after the upgrade' }]);
-    expect(db.queryLedger(PROFILE, { text: 'after the upgrade' }, { field: 'value', dir: 'asc' }, 0, 10).rows.map((r) => r.value)).toEqual([mine[0]?.value]);
+    expect(db.queryLedger(PROFILE, { text: 'after the upgrade' }, { field: 'value', dir: 'asc' }, 0, 10).rows.map((r) => r.value)).toEqual([
+      mine[0]?.value,
+    ]);
     // The per-status counts follow inserts, status changes and deletes.
     db.recordKeys(PROFILE, makeKeys(40, 43));
     db.markDeleted(PROFILE, mine[1]?.value ?? '');
@@ -1105,13 +1469,23 @@ describe('schema upgrades', () => {
     const db = new LocalDb(file);
     const check = new DatabaseSync(file);
     expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: LOCAL_DB_VERSION });
-    expect(check.prepare('SELECT count(*) AS n, sum(hwid_stale <> 0) AS hwid, sum(status_stale <> 0) AS status, sum(expiry_stale <> 0) AS expiry FROM ledger').get()).toEqual({ n: 20, hwid: 0, status: 0, expiry: 1 });
+    expect(
+      check
+        .prepare(
+          'SELECT count(*) AS n, sum(hwid_stale <> 0) AS hwid, sum(status_stale <> 0) AS status, sum(expiry_stale <> 0) AS expiry FROM ledger',
+        )
+        .get(),
+    ).toEqual({ n: 20, hwid: 0, status: 0, expiry: 1 });
     const rows = ledgerOf(db);
     expect(rows.filter((r) => r.expiryStale).map((r) => r.value)).toEqual([first]);
     expect(rows.some((r) => 'hwidStale' in r || 'statusStale' in r)).toBe(false);
     // The new marks are written and read from then on.
     db.markStale(PROFILE, 'status', [second ?? '']);
-    expect(ledgerOf(db).filter((r) => r.statusStale).map((r) => r.value)).toEqual([second]);
+    expect(
+      ledgerOf(db)
+        .filter((r) => r.statusStale)
+        .map((r) => r.value),
+    ).toEqual([second]);
     check.close();
     db.close();
     rmSync(file, { force: true });

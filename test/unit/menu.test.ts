@@ -30,7 +30,9 @@ describe('application menu', () => {
       const template = menuTemplate({ platform, isDev: false, version: '1.2.3', links: LINKS, actions: actions() });
       const labels = template.map((m) => (m.label ?? '').replace('&', ''));
       expect(labels.slice(-4), platform).toEqual(['Edit', 'View', 'Window', 'Help']);
-      expect(roles(submenu(byLabel(template, /Edit/)))).toEqual(expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']));
+      expect(roles(submenu(byLabel(template, /Edit/)))).toEqual(
+        expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']),
+      );
       expect(roles(submenu(byLabel(template, /View/)))).toEqual(['resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen']);
       expect(roles(submenu(byLabel(template, /Window/)))).toContain('minimize');
       expect(byLabel(template, /Help/)?.role).toBe('help');
@@ -42,7 +44,9 @@ describe('application menu', () => {
     for (const platform of ['darwin', 'win32', 'linux'] as const) {
       const user = allRoles(menuTemplate({ platform, isDev: false, version: '1.2.3', links: LINKS, actions: actions() }));
       for (const role of ['reload', 'forceReload', 'toggleDevTools']) expect(user, `${platform} ${role}`).not.toContain(role);
-      const dev = roles(submenu(byLabel(menuTemplate({ platform, isDev: true, version: '1.2.3', links: LINKS, actions: actions() }), /View/)));
+      const dev = roles(
+        submenu(byLabel(menuTemplate({ platform, isDev: true, version: '1.2.3', links: LINKS, actions: actions() }), /View/)),
+      );
       expect(dev).toEqual(['reload', 'forceReload', 'toggleDevTools', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen']);
     }
   });
@@ -64,13 +68,11 @@ describe('application menu', () => {
     const template = menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: LINKS, actions: actions() });
     expect(template[0]?.label).toBe('&File');
     expect(roles(submenu(template[0]))).toEqual(['quit']);
-    expect(submenu(byLabel(template, /Help/)).map((i) => i.label).filter(Boolean)).toEqual([
-      'Keydesk documentation',
-      'Project page',
-      'Open data folder',
-      'About Keydesk',
-      'Version 1.2.3',
-    ]);
+    expect(
+      submenu(byLabel(template, /Help/))
+        .map((i) => i.label)
+        .filter(Boolean),
+    ).toEqual(['Keydesk documentation', 'Project page', 'Open data folder', 'About Keydesk', 'Version 1.2.3']);
     expect(roles(submenu(byLabel(template, /Edit/)))).not.toContain('pasteAndMatchStyle');
   });
 
@@ -89,14 +91,19 @@ describe('application menu', () => {
   });
 
   it('Help offers no documentation or project link when the build names no https homepage', () => {
-    const help = submenu(byLabel(menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: null, actions: actions() }), /Help/));
+    const help = submenu(
+      byLabel(menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: null, actions: actions() }), /Help/),
+    );
     expect(help.map((i) => i.label).filter(Boolean)).toEqual(['Open data folder', 'About Keydesk', 'Version 1.2.3']);
     expect(help[0]?.type).not.toBe('separator');
   });
 
   it('takes its links from package.json: an https homepage only, the README anchor on GitHub', () => {
     expect(projectLinks(JSON.stringify({ homepage: 'https://github.com/acme/keydesk' }))).toEqual(LINKS);
-    expect(projectLinks(JSON.stringify({ homepage: 'https://keydesk.example/docs#start' }))).toEqual({ project: 'https://keydesk.example/docs#start', docs: 'https://keydesk.example/docs#start' });
+    expect(projectLinks(JSON.stringify({ homepage: 'https://keydesk.example/docs#start' }))).toEqual({
+      project: 'https://keydesk.example/docs#start',
+      docs: 'https://keydesk.example/docs#start',
+    });
     expect(projectLinks(JSON.stringify({ homepage: 'http://keydesk.example/' }))).toBeNull();
     expect(projectLinks(JSON.stringify({ homepage: 'not a url' }))).toBeNull();
     expect(projectLinks(JSON.stringify({ name: 'keydesk' }))).toBeNull();

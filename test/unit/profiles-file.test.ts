@@ -33,11 +33,22 @@ describe('ProfilesFile.save', () => {
     const dir = tempDir('keydesk-pf-');
     const file = new ProfilesFile(dir);
     calls.length = 0;
-    file.upsert({ id: 'p_1', name: 'Acme', kind: 'remote', baseUrl: 'https://a.example', validationUrl: 'https://a.example/v2_validation', serviceIdentifier: null, keyHint: '…abcd' });
+    file.upsert({
+      id: 'p_1',
+      name: 'Acme',
+      kind: 'remote',
+      baseUrl: 'https://a.example',
+      validationUrl: 'https://a.example/v2_validation',
+      serviceIdentifier: null,
+      keyHint: '…abcd',
+    });
     const tmpFd = /^open tmp (\d+)$/.exec(calls[0] ?? '')?.[1];
     expect(tmpFd).toBeDefined();
     expect(calls.slice(0, 3)).toEqual([`open tmp ${tmpFd ?? ''}`, `fsync ${tmpFd ?? ''}`, 'rename']);
-    expect(JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8'))).toMatchObject({ version: 1, profiles: [{ id: 'p_1', name: 'Acme' }] });
+    expect(JSON.parse(readFileSync(join(dir, 'profiles.json'), 'utf8'))).toMatchObject({
+      version: 1,
+      profiles: [{ id: 'p_1', name: 'Acme' }],
+    });
     expect(new ProfilesFile(dir).get('p_1')?.name).toBe('Acme');
   });
 });

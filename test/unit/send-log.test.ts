@@ -24,7 +24,12 @@ describe('a job send log', () => {
     const b = SendLog.begin(dir, 'job-b', RUN);
     b.record([40]);
     b.close();
-    expect(readSendLogs(dir)).toEqual(new Map([['job-a', { run: RUN, sent: new Set([1, 2, 3, 7]) }], ['job-b', { run: RUN, sent: new Set([40]) }]]));
+    expect(readSendLogs(dir)).toEqual(
+      new Map([
+        ['job-a', { run: RUN, sent: new Set([1, 2, 3, 7]) }],
+        ['job-b', { run: RUN, sent: new Set([40]) }],
+      ]),
+    );
     expect(readSendLog(dir, 'job-b')).toEqual({ run: RUN, sent: new Set([40]) });
     expect(readSendLog(dir, 'job-c')).toBeNull();
   });
@@ -58,7 +63,7 @@ describe('a job send log', () => {
     expect(() => log.record([1])).toThrow('The send log is closed.');
   });
 
-  it('reads no directory as no logs, skips files that are not a job\'s log, and removes only the jobs named', () => {
+  it("reads no directory as no logs, skips files that are not a job's log, and removes only the jobs named", () => {
     const dir = join(tempDir('keydesk-sendlog-'), 'job-sends');
     expect(readSendLogs(dir)).toEqual(new Map());
     for (const id of ['job-a', 'job-b']) SendLog.begin(dir, id, RUN).close();

@@ -18,7 +18,8 @@ const SCRIPT = `
   INSERT INTO "t;1" (a) VALUES ('end;');
 `;
 
-const schema = (db: DatabaseSync): unknown[] => db.prepare("SELECT type, name, sql FROM sqlite_schema UNION ALL SELECT type, name, sql FROM sqlite_temp_schema ORDER BY name").all();
+const schema = (db: DatabaseSync): unknown[] =>
+  db.prepare('SELECT type, name, sql FROM sqlite_schema UNION ALL SELECT type, name, sql FROM sqlite_temp_schema ORDER BY name').all();
 
 describe('splitStatements', () => {
   it('cuts at the semicolons that end statements only, keeping each statement as written', () => {

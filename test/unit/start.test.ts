@@ -3,7 +3,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classifyDownloadFailure, electronInstalled, ensureElectron, failureMessage, type EnsureDeps } from '../../scripts/electron-binary.ts';
+import {
+  classifyDownloadFailure,
+  electronInstalled,
+  ensureElectron,
+  failureMessage,
+  type EnsureDeps,
+} from '../../scripts/electron-binary.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 /** A stand-in machine: whether the binary is there, and what the download does to it. */
@@ -43,7 +49,10 @@ describe('ensureElectron', () => {
   it('missing and failing: diagnoses the installer output and says what failed, how to retry and the harness, with no stack', async () => {
     const { state, deps } = machine(false, 'fails');
     const outcome = await ensureElectron(deps);
-    expect(outcome).toEqual({ ok: false, failure: { kind: 'offline', evidence: 'github.com could not be reached (ENOTFOUND), so this machine looks offline' } });
+    expect(outcome).toEqual({
+      ok: false,
+      failure: { kind: 'offline', evidence: 'github.com could not be reached (ENOTFOUND), so this machine looks offline' },
+    });
     expect(state.downloads).toBe(1);
     expect(state.diagnosed[0]).toMatch(/^TypeError: fetch failed/);
     const message = failureMessage(outcome.ok ? { kind: 'unknown', evidence: '' } : outcome.failure, '45.4.1');
@@ -67,7 +76,13 @@ describe('classifyDownloadFailure', () => {
     ['timed out', '', { host, code: 'ETIMEDOUT', status: null }, {}, 'blocked'],
     ['a filter answers 403', '', { host, code: null, status: 403 }, {}, 'blocked'],
     ['the proxy wants credentials', '', { host, code: null, status: 407 }, {}, 'proxy'],
-    ['a bad download', 'Error: Generated checksum for "electron.zip" did not match expected checksum.', { host, code: null, status: 302 }, {}, 'corrupt'],
+    [
+      'a bad download',
+      'Error: Generated checksum for "electron.zip" did not match expected checksum.',
+      { host, code: null, status: 302 },
+      {},
+      'corrupt',
+    ],
     ['something else', 'Error: EACCES: permission denied, mkdir', { host, code: null, status: 302 }, {}, 'unknown'],
   ] as const)('%s: %s', (_name, output, probe, env, kind) => {
     expect(classifyDownloadFailure(output, probe, env).kind).toBe(kind);

@@ -66,11 +66,14 @@ function version1Database(): string {
   db.exec('PRAGMA journal_mode = WAL');
   db.exec(SCHEMA_1);
   db.exec('PRAGMA user_version = 1');
-  db.prepare("INSERT INTO services (id, public_id, name, identifier, api_key_sha256, created_at) VALUES (1, 'svc_old', 'Old', 'old', ?, 0)").run(sha256('kd_old'));
+  db.prepare(
+    "INSERT INTO services (id, public_id, name, identifier, api_key_sha256, created_at) VALUES (1, 'svc_old', 'Old', 'old', ?, 0)",
+  ).run(sha256('kd_old'));
   db.exec("INSERT INTO notes (id, service_id, text) VALUES (1, 1, 'legacy')");
   for (const id of [1, 2]) {
-    db.prepare('INSERT INTO keys (id, service_id, value, note_id, status, is_premium, expires_by_days, expires_at, created_at) VALUES (?, 1, ?, 1, 0, 0, 0, ?, 0)')
-      .run(id, `OLD-KEY-${id}`, Date.UTC(2099, 0, 1));
+    db.prepare(
+      'INSERT INTO keys (id, service_id, value, note_id, status, is_premium, expires_by_days, expires_at, created_at) VALUES (?, 1, ?, 1, 0, 0, 0, ?, 0)',
+    ).run(id, `OLD-KEY-${id}`, Date.UTC(2099, 0, 1));
   }
   db.exec("INSERT INTO keyless (id, service_id, hwid, is_premium, created_at) VALUES (1, 1, 'OLD-HW', 1, 0)");
   db.close();

@@ -15,7 +15,17 @@ beforeEach(() => {
 });
 
 const gen = (over: Partial<Parameters<SandboxStore['generateKeys']>[1]> = {}) =>
-  batchKeys(store.generateKeys(service.id, { count: 1, isPremium: false, note: 'n', expire: '2026-11-30', expiresByDaysKey: false, daysKey: null, ...over }))[0]!;
+  batchKeys(
+    store.generateKeys(service.id, {
+      count: 1,
+      isPremium: false,
+      note: 'n',
+      expire: '2026-11-30',
+      expiresByDaysKey: false,
+      daysKey: null,
+      ...over,
+    }),
+  )[0]!;
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
@@ -131,7 +141,16 @@ describe('search uses indexes, never a scan of keys', () => {
   });
 
   it('pages across the ranked segments: exact value, exact HWID, then notes, newest first', () => {
-    const keys = batchKeys(store.generateKeys(service.id, { count: 4, isPremium: false, note: 'seg test', expire: '2026-12-31', expiresByDaysKey: false, daysKey: null }));
+    const keys = batchKeys(
+      store.generateKeys(service.id, {
+        count: 4,
+        isPremium: false,
+        note: 'seg test',
+        expire: '2026-12-31',
+        expiresByDaysKey: false,
+        daysKey: null,
+      }),
+    );
     for (const k of keys) store.validate('clocked', k.value, k === keys[0] ? 'seg test' : `H-${k.value}`, false, 'keyless');
     const page = store.searchKeys(service.id, 'active', 'seg test', 10, 0);
     expect(page.total).toBe(4);
@@ -143,7 +162,14 @@ describe('search uses indexes, never a scan of keys', () => {
 describe('generated batches', () => {
   it('serialise byte-identically to JSON.stringify of the key objects, whatever the note holds', () => {
     for (const note of ['', 'plain', 'quote " backslash \\ newline \n tab \t', '🔑 ünïcödé \u2028', '</script>']) {
-      const batch = store.generateKeys(service.id, { count: 3, isPremium: true, note, expire: '2026-12-31', expiresByDaysKey: false, daysKey: null });
+      const batch = store.generateKeys(service.id, {
+        count: 3,
+        isPremium: true,
+        note,
+        expire: '2026-12-31',
+        expiresByDaysKey: false,
+        daysKey: null,
+      });
       expect(batchJsonBytes(batch).toString('utf8')).toBe(JSON.stringify(batchKeys(batch)));
       expect(batchJsonBytes(batch, '{"a":', '}').toString('utf8')).toBe(`{"a":${JSON.stringify(batchKeys(batch))}}`);
       expect((JSON.parse(batchJsonBytes(batch).toString('utf8')) as { note: string }[]).map((k) => k.note)).toEqual([note, note, note]);
@@ -151,7 +177,14 @@ describe('generated batches', () => {
   });
 
   it('serialise to the same bytes in chunks of any size, and declare that length up front', () => {
-    const batch = store.generateKeys(service.id, { count: 57, isPremium: false, note: 'chunked "note" ü', expire: '2026-12-31', expiresByDaysKey: false, daysKey: null });
+    const batch = store.generateKeys(service.id, {
+      count: 57,
+      isPremium: false,
+      note: 'chunked "note" ü',
+      expire: '2026-12-31',
+      expiresByDaysKey: false,
+      daysKey: null,
+    });
     const whole = JSON.stringify(batchKeys(batch));
     for (const size of [1, 64, 1_000, 1 << 20]) {
       const body = batchJsonChunks(batch, '{"k":', '}', size);
@@ -163,9 +196,16 @@ describe('generated batches', () => {
     }
   });
 
-  it('store a batch larger than one insert statement takes: each key\'s id is its own row\'s, in order', () => {
+  it("store a batch larger than one insert statement takes: each key's id is its own row's, in order", () => {
     gen({ note: 'before' });
-    const batch = store.generateKeys(service.id, { count: 5_000, isPremium: false, note: 'parts', expire: '2026-12-31', expiresByDaysKey: false, daysKey: null });
+    const batch = store.generateKeys(service.id, {
+      count: 5_000,
+      isPremium: false,
+      note: 'parts',
+      expire: '2026-12-31',
+      expiresByDaysKey: false,
+      daysKey: null,
+    });
     const rows = store.inspect("SELECT k.id, k.value FROM keys k JOIN notes n ON n.id = k.note_id WHERE n.text = 'parts' ORDER BY k.id");
     expect(rows).toHaveLength(5_000);
     expect(rows.map((r) => Number(r.id))).toEqual(batch.ids);
@@ -173,7 +213,16 @@ describe('generated batches', () => {
   });
 
   it('store a batch in one piece: every key readable by value with the batch fields', () => {
-    const batch = batchKeys(store.generateKeys(service.id, { count: 50, isPremium: false, note: 'whole', expire: '2026-12-31', expiresByDaysKey: true, daysKey: 9 }));
+    const batch = batchKeys(
+      store.generateKeys(service.id, {
+        count: 50,
+        isPremium: false,
+        note: 'whole',
+        expire: '2026-12-31',
+        expiresByDaysKey: true,
+        daysKey: 9,
+      }),
+    );
     expect(new Set(batch.map((k) => k.id)).size).toBe(50);
     const found = store.searchKeys(service.id, 'generated', 'whole', 100, 0);
     expect(found.total).toBe(50);

@@ -2,7 +2,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadWindowState, parseWindowState, placeWindow, saveWindowState, WINDOW_STATE_FILE, type Rect } from '../../src/main/window-state.ts';
+import {
+  loadWindowState,
+  parseWindowState,
+  placeWindow,
+  saveWindowState,
+  WINDOW_STATE_FILE,
+  type Rect,
+} from '../../src/main/window-state.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const limits = { width: 1280, height: 800, minWidth: 960, minHeight: 600 };
@@ -55,7 +62,12 @@ describe('placeWindow', () => {
     const saved = { x: -1500, y: -100, width: 1200, height: 700 };
     expect(placeWindow(saved, [primary, left], limits)).toEqual(saved);
     // Hanging off the left monitor's top-left corner: pulled in to its corner, not to (0, 0).
-    expect(placeWindow({ x: -1700, y: -300, width: 1200, height: 700 }, [primary, left], limits)).toEqual({ x: -1600, y: -200, width: 1200, height: 700 });
+    expect(placeWindow({ x: -1700, y: -300, width: 1200, height: 700 }, [primary, left], limits)).toEqual({
+      x: -1600,
+      y: -200,
+      width: 1200,
+      height: 700,
+    });
   });
 
   it('with several displays, picks the one showing most of the window', () => {
@@ -66,7 +78,12 @@ describe('placeWindow', () => {
   });
 
   it('rounds fractional bounds (scaled displays) to whole pixels', () => {
-    expect(placeWindow({ x: 10.4, y: 20.6, width: 1000.5, height: 700.2 }, [primary], limits)).toEqual({ x: 10, y: 21, width: 1001, height: 700 });
+    expect(placeWindow({ x: 10.4, y: 20.6, width: 1000.5, height: 700.2 }, [primary], limits)).toEqual({
+      x: 10,
+      y: 21,
+      width: 1001,
+      height: 700,
+    });
   });
 });
 

@@ -76,15 +76,27 @@ describe('main window', () => {
   it('is sandboxed and context-isolated, with no Node integration anywhere and no webviews', () => {
     const prefs = state.options?.webPreferences;
     expect(prefs).toMatchObject({
-      sandbox: true, contextIsolation: true, nodeIntegration: false, nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
       preload: '/app/preload/index.cjs',
     });
     expect(state.loaded).toEqual(['keydesk://app/index.html']);
   });
 
   it('denies every new window and sends only https links to the browser', () => {
-    for (const url of ['https://example.com/docs', 'http://example.com', 'file:///etc/passwd', 'javascript:alert(1)', 'https://user:pw@example.com']) {
+    for (const url of [
+      'https://example.com/docs',
+      'http://example.com',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'https://user:pw@example.com',
+    ]) {
       expect(state.openHandler?.({ url })).toEqual({ action: 'deny' });
     }
     expect(state.openExternal).toEqual(['https://example.com/docs']);
@@ -104,8 +116,11 @@ describe('window placement', () => {
     expect(state.options).toMatchObject({ width: 1280, height: 800, minWidth: 960, minHeight: 600 });
     const saved: unknown[] = [];
     createMainWindow({
-      preload: '/p.cjs', url: APP_URL, devServerUrl: undefined,
-      bounds: { x: -100, y: 40, width: 1400, height: 900 }, maximized: true,
+      preload: '/p.cjs',
+      url: APP_URL,
+      devServerUrl: undefined,
+      bounds: { x: -100, y: 40, width: 1400, height: 900 },
+      maximized: true,
       onClose: (s) => saved.push(s),
     });
     expect(state.options).toMatchObject({ x: -100, y: 40, width: 1400, height: 900 });

@@ -10,7 +10,17 @@ describe('the route table', () => {
   it('marks exactly the calls wire.md says are never retried as mutating', () => {
     // wire.md "Client tolerance": generate, delete, extend, reset, push, keyless add/delete.
     expect(names.filter((n) => ROUTES[n].mutates).sort()).toEqual(
-      ['addKeyless', 'deleteGeneratedKey', 'deleteKey', 'deleteKeyless', 'expandExpiration', 'generateKeyGet', 'generateKeyPost', 'pushExecutionCount', 'resetHwid'].sort(),
+      [
+        'addKeyless',
+        'deleteGeneratedKey',
+        'deleteKey',
+        'deleteKeyless',
+        'expandExpiration',
+        'generateKeyGet',
+        'generateKeyPost',
+        'pushExecutionCount',
+        'resetHwid',
+      ].sort(),
     );
   });
 
@@ -21,10 +31,21 @@ describe('the route table', () => {
   it('says what each route that names a key or entry is about, for the words of a "not found"', () => {
     const about = Object.fromEntries(names.map((n) => [n, (ROUTES[n] as RouteSpec).resource ?? null]));
     expect(about).toEqual({
-      pushExecutionCount: null, executionCount: null, generateKeyGet: null, generateKeyPost: null, identifierCheck: null, validate: null,
-      deleteKey: 'key', expandExpiration: 'key', resetHwid: 'key', fetchKey: 'key',
-      deleteGeneratedKey: 'generatedKey', fetchGeneratedKey: 'generatedKey',
-      addKeyless: 'keyless', fetchKeyless: 'keyless', deleteKeyless: 'keyless',
+      pushExecutionCount: null,
+      executionCount: null,
+      generateKeyGet: null,
+      generateKeyPost: null,
+      identifierCheck: null,
+      validate: null,
+      deleteKey: 'key',
+      expandExpiration: 'key',
+      resetHwid: 'key',
+      fetchKey: 'key',
+      deleteGeneratedKey: 'generatedKey',
+      fetchGeneratedKey: 'generatedKey',
+      addKeyless: 'keyless',
+      fetchKeyless: 'keyless',
+      deleteKeyless: 'keyless',
     });
   });
 
@@ -51,7 +72,10 @@ describe('the route table', () => {
   it('sends a body route’s apiKey and parameters in the JSON body', () => {
     expect(placeParams('resetHwid', { keyValue: 'K' }, 'secret')).toEqual({ query: {}, body: { apiKey: 'secret', keyValue: 'K' } });
     expect(placeParams('generateKeyPost', { expire: '2099-01-01', count: 2, isPremium: false }, 'secret').body).toEqual({
-      apiKey: 'secret', expire: '2099-01-01', count: 2, isPremium: false,
+      apiKey: 'secret',
+      expire: '2099-01-01',
+      count: 2,
+      isPremium: false,
     });
   });
 

@@ -155,11 +155,21 @@ export class ServiceClient {
    * One HTTP exchange. Throws only undici/network errors, which send() turns into results. With `parse`, a 2xx
    * body is handed over as bytes and read there; any other answer (an error body, small) is read here.
    */
-  private async attempt(method: string, url: string, body: string | undefined, parse: BodyParser | undefined, onHeaders?: () => void): Promise<Attempt> {
+  private async attempt(
+    method: string,
+    url: string,
+    body: string | undefined,
+    parse: BodyParser | undefined,
+    onHeaders?: () => void,
+  ): Promise<Attempt> {
     const res = await request(url, {
       method: method,
       dispatcher: this.dispatcher,
-      headers: { accept: 'application/json', [DETAIL_HEADER]: DETAIL_FULL, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        accept: 'application/json',
+        [DETAIL_HEADER]: DETAIL_FULL,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body,
     });
     // The service is answering: its body may take a while yet (a generate's is megabytes).
@@ -187,7 +197,14 @@ export class ServiceClient {
    * that is "it probably took effect" (`probablyDone` says what to check), never a plain failure. `onHeaders`:
    * called when an answer's headers come, before its body is read.
    */
-  async send<T>(route: RouteName, params: Query, read: Reader<T>, probablyDone?: string, parse?: BodyParser, onHeaders?: () => void): Promise<Result<T>> {
+  async send<T>(
+    route: RouteName,
+    params: Query,
+    read: Reader<T>,
+    probablyDone?: string,
+    parse?: BodyParser,
+    onHeaders?: () => void,
+  ): Promise<Result<T>> {
     // The route table says everything: method, base, path, where each parameter goes, whether it mutates.
     const spec: RouteSpec = ROUTES[route];
     const method = spec.methods[0];
@@ -241,7 +258,10 @@ export class ServiceClient {
     const status = res.status;
     const done = status >= 200 && status < 300;
     if (status >= 300 && status < 400) {
-      return this.failure('HTTP_ERROR', `${where()}: the service answered HTTP ${status} (a redirect), which Keydesk does not follow. Check the base URL.`);
+      return this.failure(
+        'HTTP_ERROR',
+        `${where()}: the service answered HTTP ${status} (a redirect), which Keydesk does not follow. Check the base URL.`,
+      );
     }
     let json: unknown;
     try {
@@ -252,7 +272,11 @@ export class ServiceClient {
       const title = html ? /<title[^>]*>([^<]{1,120})<\/title>/i.exec(res.text)?.[1]?.trim() : undefined;
       const what = `HTTP ${status} with ${html ? `an HTML page${title ? ` ("${title}")` : ''}` : 'a body that is not JSON'} instead of the service's JSON answer`;
       if (status === 429) {
-        return this.failure('RATE_LIMITED', `${where()}: too many requests (${what}). Wait before trying again.`, retryAfterSeconds(res.headers));
+        return this.failure(
+          'RATE_LIMITED',
+          `${where()}: too many requests (${what}). Wait before trying again.`,
+          retryAfterSeconds(res.headers),
+        );
       }
       if (done && how.mutating) return this.probablyDone(where(), status, how.probablyDone);
       return this.failure('BAD_RESPONSE', `${where()}: ${what}.`);
@@ -280,7 +304,10 @@ export class ServiceClient {
     }
     const refused = body.success === false || (serviceError !== null && body.success !== true);
     if (refused && !(how.answerInBody && readValidation(body) !== null)) {
-      return this.failure(bodyCode ?? 'HTTP_ERROR', `${(serviceMessage ?? 'The service reported a failure.').slice(0, 300)} (HTTP ${status})`);
+      return this.failure(
+        bodyCode ?? 'HTTP_ERROR',
+        `${(serviceMessage ?? 'The service reported a failure.').slice(0, 300)} (HTTP ${status})`,
+      );
     }
     const value = how.read(body);
     if (value === UNREADABLE) {
@@ -312,22 +339,32 @@ export class ServiceClient {
     const unknown = (what: string) =>
       this.failure('OUTCOME_UNKNOWN', `${where}: ${what}. It may or may not have taken effect (outcome unknown: check before retrying).`);
     if (error instanceof undiciErrors.ResponseExceededMaxSizeError || code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-      return this.failure('BAD_RESPONSE', `${where}: the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB; Keydesk stopped reading it.`);
+      return this.failure(
+        'BAD_RESPONSE',
+        `${where}: the answer is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB; Keydesk stopped reading it.`,
+      );
     }
     if (code === 'UND_ERR_CONNECT_TIMEOUT') return this.failure('TIMEOUT', `${where}: could not connect to ${host} in time.`);
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       // Marked, so a job can see a service that takes requests and answers none (hung).
-      const failure = mutating ? unknown('the service did not answer in time') : this.failure('TIMEOUT', `${where}: the service did not answer in time.`);
+      const failure = mutating
+        ? unknown('the service did not answer in time')
+        : this.failure('TIMEOUT', `${where}: the service did not answer in time.`);
       return { ...failure, timedOut: true };
     }
     // From here on no answer came because the connection failed: marked, so a job can see a service that is gone.
     const lost = (failure: Failure): Failure => ({ ...failure, connectionLost: true });
     if (code === 'ECONNREFUSED') return lost(this.failure('NETWORK', `${where}: ${host} refused the connection. Is the service running?`));
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return lost(this.failure('NETWORK', `${where}: the host ${host} was not found (DNS).`));
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return lost(this.failure('NETWORK', `${where}: the host ${host} was not found (DNS).`));
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
       return lost(mutating ? unknown('the connection was reset') : this.failure('NETWORK', `${where}: the connection was reset.`));
     }
-    return lost(mutating ? unknown(`the request failed (${code || 'network error'})`) : this.failure('NETWORK', `${where}: the request failed (${code || 'network error'}).`));
+    return lost(
+      mutating
+        ? unknown(`the request failed (${code || 'network error'})`)
+        : this.failure('NETWORK', `${where}: the request failed (${code || 'network error'}).`),
+    );
   }
 
   // ---- the service's operations -------------------------------------------------------------------------
@@ -359,7 +396,14 @@ export class ServiceClient {
    * for generate. The caller tells the intake what became of the answer (src/main/handlers/keys.ts).
    */
   generateInto(params: GenerateParams, intake: BatchIntake, onHeaders?: () => void): Promise<Result<KeyBatch>> {
-    return this.send('generateKeyPost', { ...params }, () => intake.batch ?? UNREADABLE, GENERATE_PROBABLY_DONE, (bytes) => intake.read(bytes), onHeaders);
+    return this.send(
+      'generateKeyPost',
+      { ...params },
+      () => intake.batch ?? UNREADABLE,
+      GENERATE_PROBABLY_DONE,
+      (bytes) => intake.read(bytes),
+      onHeaders,
+    );
   }
 
   /** Done on any 2xx: the real service answers `{message}` alone. */
@@ -387,7 +431,9 @@ export class ServiceClient {
   }
 
   fetchGenerated(term: string, limit?: number, offset?: number): Promise<Result<Page<Key>>> {
-    return this.send('fetchGeneratedKey', { fetch: term, limit, offset }, (b) => page(b, 'generatedKeys', 'generatedKey', (v) => readKey(v, 'generated')));
+    return this.send('fetchGeneratedKey', { fetch: term, limit, offset }, (b) =>
+      page(b, 'generatedKeys', 'generatedKey', (v) => readKey(v, 'generated')),
+    );
   }
 
   /**
@@ -410,7 +456,12 @@ export class ServiceClient {
   }
 
   addKeyless(hwid: string, isPremium?: boolean, days?: number): Promise<Result<KeylessEntry>> {
-    return this.send('addKeyless', { hwid, isPremium, days }, (b) => readKeyless(b.keyless) ?? UNREADABLE, 'the entry was probably added: look it up');
+    return this.send(
+      'addKeyless',
+      { hwid, isPremium, days },
+      (b) => readKeyless(b.keyless) ?? UNREADABLE,
+      'the entry was probably added: look it up',
+    );
   }
 
   fetchKeyless(term: string, limit?: number, offset?: number): Promise<Result<{ entries: KeylessEntry[]; total: number | null }>> {
@@ -424,7 +475,12 @@ export class ServiceClient {
     return this.send('deleteKeyless', { hwid }, () => null);
   }
 
-  validate(params: { key: string; service: string; hwid: string; dryRun?: boolean }): Promise<Result<{ reading: ValidationReading; raw: unknown }>> {
+  validate(params: {
+    key: string;
+    service: string;
+    hwid: string;
+    dryRun?: boolean;
+  }): Promise<Result<{ reading: ValidationReading; raw: unknown }>> {
     return this.send('validate', { ...params, dryRun: params.dryRun ? true : undefined }, (b) => {
       const reading = readValidation(b);
       return reading ? { reading, raw: b } : UNREADABLE;
@@ -454,7 +510,12 @@ export interface Page<T> {
  * and no object is "none" only when the object is explicitly null or the body carries a message saying so. An
  * answer Keydesk cannot read is never reported as "nothing found": the vendor would believe the key gone.
  */
-function page<T>(body: Record<string, unknown>, listField: string, bestField: string, read: (v: unknown) => T | null): Page<T> | typeof UNREADABLE {
+function page<T>(
+  body: Record<string, unknown>,
+  listField: string,
+  bestField: string,
+  read: (v: unknown) => T | null,
+): Page<T> | typeof UNREADABLE {
   const list = body[listField];
   const best = body[bestField];
   if (Array.isArray(list)) {

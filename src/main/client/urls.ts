@@ -46,7 +46,10 @@ export function buildUrl(
  */
 export function normalizeServiceBase(raw: string): string {
   const u = new URL(raw.trim());
-  const path = u.pathname.replace(/\/+$/, '').replace(/\/api$/i, '').replace(/\/+$/, '');
+  const path = u.pathname
+    .replace(/\/+$/, '')
+    .replace(/\/api$/i, '')
+    .replace(/\/+$/, '');
   return `${u.origin}${path}`;
 }
 
@@ -68,7 +71,16 @@ function normalizeBase(base: string): string {
 /** Every form a secret could take in a message: raw, URL-encoded (both styles), base64 and base64url. */
 function forms(secret: string): string[] {
   const b64 = Buffer.from(secret, 'utf8').toString('base64');
-  return [...new Set([secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2), b64, b64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url')])]
+  return [
+    ...new Set([
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+      b64,
+      b64.replace(/=+$/, ''),
+      Buffer.from(secret, 'utf8').toString('base64url'),
+    ]),
+  ]
     .filter((f) => f.length >= 4)
     .sort((a, b) => b.length - a.length);
 }

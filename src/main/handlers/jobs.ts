@@ -76,7 +76,19 @@ function nextRecent(core: Core, profileId: string, recent: number, listed: reado
 // Jobs belong to a profile: each handler works on the selected profile's jobs, and another profile's job is not found.
 export const jobHandlers = (
   core: Core,
-): Pick<Handlers, 'jobs.start' | 'jobs.list' | 'jobs.get' | 'jobs.items' | 'jobs.cancel' | 'jobs.resume' | 'jobs.export' | 'jobs.forget' | 'jobs.getCeiling' | 'jobs.setCeiling'> => ({
+): Pick<
+  Handlers,
+  | 'jobs.start'
+  | 'jobs.list'
+  | 'jobs.get'
+  | 'jobs.items'
+  | 'jobs.cancel'
+  | 'jobs.resume'
+  | 'jobs.export'
+  | 'jobs.forget'
+  | 'jobs.getCeiling'
+  | 'jobs.setCeiling'
+> => ({
   // A job's targets are read from the ledger (a filter) and its outcomes written there: keys still being recorded
   // go in first, so a job over "all matching" right after a generate covers every new key, in order. Only the
   // writes queued before the click (flushed), not an empty queue (idle): the targets are fixed when the job is
@@ -103,7 +115,9 @@ export const jobHandlers = (
   }),
 
   'jobs.items': needsProfile(core, ({ jobId, state, noted, offset, limit }, p) =>
-    core.jobs.get(p.id, jobId) ? ok(core.db.jobItems(jobId, state, offset, limit, noted === true, core.jobs.claimedUnsent(jobId))) : notFound(),
+    core.jobs.get(p.id, jobId)
+      ? ok(core.db.jobItems(jobId, state, offset, limit, noted === true, core.jobs.claimedUnsent(jobId)))
+      : notFound(),
   ),
 
   'jobs.cancel': needsProfile(core, ({ jobId }, p) => core.jobs.cancel(p.id, jobId)),
@@ -115,20 +129,25 @@ export const jobHandlers = (
   // no item of this job names) are not waited for: they race with it as they would with the job running. The job
   // is reserved first and reads as starting meanwhile (Cancel ends it there), so no window shows it stopped and
   // offers Resume again.
-  'jobs.resume': needsProfile(core, ({ jobId, retryUnknown }, p) => core.jobs.resume(p.id, jobId, retryUnknown === true, () => core.ledger.flushed())),
+  'jobs.resume': needsProfile(core, ({ jobId, retryUnknown }, p) =>
+    core.jobs.resume(p.id, jobId, retryUnknown === true, () => core.ledger.flushed()),
+  ),
 
   'jobs.export': needsProfile(core, async ({ jobId, format, what }, p): Promise<Result<{ path: string | null }>> => {
     const job = core.jobs.get(p.id, jobId);
     if (!job) return notFound();
     const keys = what === 'keys';
-    if (keys && job.action !== 'generate') return fail('INVALID_INPUT', 'Only a generate job has keys of its own to export; export its results instead.');
+    if (keys && job.action !== 'generate')
+      return fail('INVALID_INPUT', 'Only a generate job has keys of its own to export; export its results instead.');
     // A generate job's keys are read from the ledger, where its last batch may still be being recorded. Only the
     // writes queued before the export was asked (flushed), not an empty queue (idle): a batch's keys are queued
     // before the batch counts as done and is listed among the job's keys, so every key the job has made by now was
     // queued before this; another generate still under way does not hold the export up.
     if (keys) await core.ledger.flushed();
     const stamp = job.createdAt.slice(0, 19).replaceAll(':', '-');
-    const path = await core.options.askSavePath(keys ? `keydesk-generated-${stamp}.${format}` : `keydesk-job-${job.action}-${stamp}.${format}`);
+    const path = await core.options.askSavePath(
+      keys ? `keydesk-generated-${stamp}.${format}` : `keydesk-job-${job.action}-${stamp}.${format}`,
+    );
     if (path === null) return ok({ path: null });
     // Removed from the list while the save dialog was open: nothing to write.
     if (!core.jobs.get(p.id, jobId)) return fail('NOT_FOUND', 'That job was removed from the list meanwhile; nothing was saved.');
@@ -162,7 +181,10 @@ export const jobHandlers = (
     if (written < expected) {
       // Rows went from under the export (the job's record changed as it was read): a short file is no export.
       await rm(path, { force: true }).catch(() => undefined);
-      return fail('CONFLICT', `The export stopped short (${written.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} rows) because the job's record changed while it was written, so nothing was saved. Export it again.`);
+      return fail(
+        'CONFLICT',
+        `The export stopped short (${written.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} rows) because the job's record changed while it was written, so nothing was saved. Export it again.`,
+      );
     }
     return ok({ path });
   }),
@@ -173,5 +195,7 @@ export const jobHandlers = (
     Promise.resolve(core.profiles.get(profileId) ? ok(core.jobs.ceiling(profileId)) : fail('NOT_FOUND', 'That profile no longer exists.')),
 
   'jobs.setCeiling': ({ profileId, ceiling }) =>
-    Promise.resolve(core.profiles.get(profileId) ? ok(core.jobs.setCeiling(profileId, ceiling)) : fail('NOT_FOUND', 'That profile no longer exists.')),
+    Promise.resolve(
+      core.profiles.get(profileId) ? ok(core.jobs.setCeiling(profileId, ceiling)) : fail('NOT_FOUND', 'That profile no longer exists.'),
+    ),
 });

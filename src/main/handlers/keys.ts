@@ -48,24 +48,33 @@ async function markIfUnknown(core: Core, profileId: string, what: StaleMark, key
 
 export const keyHandlers = (
   core: Core,
-): Pick<Handlers, 'keys.generate' | 'keys.lookup' | 'keys.fetchActive' | 'keys.fetchGenerated' | 'keys.delete' | 'keys.extend' | 'keys.resetHwid'> => {
+): Pick<
+  Handlers,
+  'keys.generate' | 'keys.lookup' | 'keys.fetchActive' | 'keys.fetchGenerated' | 'keys.delete' | 'keys.extend' | 'keys.resetHwid'
+> => {
   return {
     'keys.generate': needsKey(core, async (input, a) => {
-      return audited(core, a.profile, 'keys.generate', `${keyCount(input.count)}${input.note ? `: ${input.note.slice(0, 60)}` : ''}`, async () => {
-        // The answer's body is read on the ledger writer's thread, which keeps the keys to record them: main
-        // holds only the batch (values, and the fields the keys share once), and so does the renderer.
-        const intake = core.ledger.intake();
-        const r = await a.client.generateInto(input, intake);
-        if (!r.ok) {
-          intake.release();
-          return r;
-        }
-        // Not awaited: the keys exist on the service now, and up to 100,000 rows take the writer seconds.
-        // ledger.query says how many are still being recorded; a failure is reported in words there, by
-        // 'ledger.changed' and in the audit log.
-        void intake.record(a.profile.id);
-        return ok({ generated: r.data });
-      });
+      return audited(
+        core,
+        a.profile,
+        'keys.generate',
+        `${keyCount(input.count)}${input.note ? `: ${input.note.slice(0, 60)}` : ''}`,
+        async () => {
+          // The answer's body is read on the ledger writer's thread, which keeps the keys to record them: main
+          // holds only the batch (values, and the fields the keys share once), and so does the renderer.
+          const intake = core.ledger.intake();
+          const r = await a.client.generateInto(input, intake);
+          if (!r.ok) {
+            intake.release();
+            return r;
+          }
+          // Not awaited: the keys exist on the service now, and up to 100,000 rows take the writer seconds.
+          // ledger.query says how many are still being recorded; a failure is reported in words there, by
+          // 'ledger.changed' and in the audit log.
+          void intake.record(a.profile.id);
+          return ok({ generated: r.data });
+        },
+      );
     }),
 
     'keys.lookup': needsKey(core, async ({ term }, a) => {

@@ -5,7 +5,17 @@ import { writeExport } from '../export.ts';
 import { exportFailure } from '../failures.ts';
 import { needsProfile, type Handlers } from './types.ts';
 
-export const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = ['value', 'note', 'status', 'isPremium', 'expiresAt', 'daysKey', 'hwid', 'createdAt', 'lastSeenAt'];
+export const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = [
+  'value',
+  'note',
+  'status',
+  'isPremium',
+  'expiresAt',
+  'daysKey',
+  'hwid',
+  'createdAt',
+  'lastSeenAt',
+];
 /**
  * An All keys row as exported: the ledger's "not read back" marks on every row, in the words the table uses, as
  * true/false columns like isPremium, each beside what it qualifies: a file must not pass off what was seen before
@@ -19,7 +29,18 @@ export type LedgerExportRow = Omit<LedgerRow, 'expiryStale' | 'hwidStale' | 'sta
   statusNotReadBack: boolean;
 };
 const ALL_KEYS_COLUMNS: readonly (keyof LedgerExportRow)[] = [
-  'value', 'note', 'status', 'statusNotReadBack', 'isPremium', 'expiresAt', 'expiryNotReadBack', 'daysKey', 'hwid', 'hwidNotReadBack', 'createdAt', 'lastSeenAt',
+  'value',
+  'note',
+  'status',
+  'statusNotReadBack',
+  'isPremium',
+  'expiresAt',
+  'expiryNotReadBack',
+  'daysKey',
+  'hwid',
+  'hwidNotReadBack',
+  'createdAt',
+  'lastSeenAt',
 ];
 function* allKeysRows(rows: Iterable<LedgerRow>): Generator<LedgerExportRow> {
   for (const { expiryStale, hwidStale, statusStale, ...row } of rows) {
@@ -31,11 +52,15 @@ export const LEDGER_NAMES = { lastSeenAt: 'checkedByKeydeskAt' } satisfies Parti
 const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message'];
 const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 
-export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
+export const ledgerHandlers = (
+  core: Core,
+): Pick<Handlers, 'ledger.query' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
   // The ledger is local data: a selected profile is enough, no stored key needed.
   'ledger.query': needsProfile(core, ({ filter, sort, offset, limit, cursor, exactCount }, p) => {
     // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET.
-    const page = cursor ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false } : core.db.queryLedger(p.id, filter, sort, offset, limit, { exact: exactCount === true });
+    const page = cursor
+      ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false }
+      : core.db.queryLedger(p.id, filter, sort, offset, limit, { exact: exactCount === true });
     // What the ledger does not hold yet, said beside what it does: the view never shows a partial ledger as whole.
     const recording = core.ledger.recording(p.id);
     const failed = core.ledger.failure(p.id);
@@ -49,19 +74,34 @@ export const ledgerHandlers = (core: Core): Pick<Handlers, 'ledger.query' | 'led
   // last batch was recorded.
   'ledger.export': needsProfile(core, async ({ filter, sort, format }, p) => {
     await core.ledger.flushed();
-    return saveExport(core, `keydesk-keys-${stamp()}.${format}`, format, ALL_KEYS_COLUMNS, allKeysRows(core.db.iterateLedger(p.id, filter, sort)), LEDGER_NAMES);
+    return saveExport(
+      core,
+      `keydesk-keys-${stamp()}.${format}`,
+      format,
+      ALL_KEYS_COLUMNS,
+      allKeysRows(core.db.iterateLedger(p.id, filter, sort)),
+      LEDGER_NAMES,
+    );
   }),
 
   // The keys of one generate (the dialog's): keys.generate queues them before it answers, so the writes queued
   // before this export (flushed) hold them all; later writes are not waited for.
   'keys.export': needsProfile(core, async ({ keyValues, format }, p) => {
     await core.ledger.flushed();
-    return saveExport(core, `keydesk-generated-${stamp()}.${format}`, format, LEDGER_COLUMNS, core.db.iterateLedgerKeys(p.id, keyValues), LEDGER_NAMES);
+    return saveExport(
+      core,
+      `keydesk-generated-${stamp()}.${format}`,
+      format,
+      LEDGER_COLUMNS,
+      core.db.iterateLedgerKeys(p.id, keyValues),
+      LEDGER_NAMES,
+    );
   }),
 
   'audit.list': ({ filter, offset, limit }) => Promise.resolve(ok(core.db.listAudit(filter, offset, limit))),
 
-  'audit.export': ({ filter, format }) => saveExport(core, `keydesk-activity-${stamp()}.${format}`, format, AUDIT_COLUMNS, core.db.iterateAudit(filter)),
+  'audit.export': ({ filter, format }) =>
+    saveExport(core, `keydesk-activity-${stamp()}.${format}`, format, AUDIT_COLUMNS, core.db.iterateAudit(filter)),
 });
 
 /** Asks the user where to save, then writes the rows there; a cancelled dialog is a success with no path. */

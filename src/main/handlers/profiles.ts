@@ -10,7 +10,10 @@ const ACTION_WORDS = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWI
 
 /** A job main still runs (or is getting ready to run), in the words the renderer's job lines use. */
 function runningJobWords(job: JobSummary): string {
-  const what = job.action === 'extend' && job.days !== null ? `Extend by ${job.days.toLocaleString('en-US')} ${job.days === 1 ? 'day' : 'days'}` : ACTION_WORDS[job.action];
+  const what =
+    job.action === 'extend' && job.days !== null
+      ? `Extend by ${job.days.toLocaleString('en-US')} ${job.days === 1 ? 'day' : 'days'}`
+      : ACTION_WORDS[job.action];
   if (job.startingSince !== undefined) return `${what}, getting ready to send`;
   return `${what}, ${job.counts.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')} done`;
 }
@@ -37,7 +40,9 @@ async function checkKey(core: Core, baseUrl: string, validationUrl: string, apiK
   return { ...r, message: `${refused ? 'The service refused this API key.' : r.message} Nothing was saved.` };
 }
 
-export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.select'> => ({
+export const profileHandlers = (
+  core: Core,
+): Pick<Handlers, 'profiles.list' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.select'> => ({
   'profiles.list': async () => {
     const profiles = await Promise.all(core.profiles.list().map((p) => presented(core, p)));
     // What removing one stops showing, said in its Remove dialog (two counts kept by the database, no scan).
@@ -119,7 +124,10 @@ export const profileHandlers = (core: Core): Pick<Handlers, 'profiles.list' | 'p
     // leave it running where nobody can follow or cancel it, so the removal waits for the job to end.
     const live = core.jobs.list(id).find((j) => j.finishedAt === null);
     if (live) {
-      return fail('CONFLICT', `A job is running for this profile: ${runningJobWords(live)}. Cancel it first, or wait for it to end. The profile was kept.`);
+      return fail(
+        'CONFLICT',
+        `A job is running for this profile: ${runningJobWords(live)}. Cancel it first, or wait for it to end. The profile was kept.`,
+      );
     }
     return audited(core, current, 'profiles.remove', current.name, async () => {
       const deleted = await core.deleteKey(current);

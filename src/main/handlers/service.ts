@@ -20,7 +20,8 @@ export const serviceHandlers = (
   'keyless.add': needsKey(core, async ({ hwid, isPremium, days }, a) => {
     return audited(core, a.profile, 'keyless.add', hwid, async () => {
       const r = await a.client.addKeyless(hwid, isPremium, days);
-      if (!r.ok && r.code === 'NOT_FOUND') return fail('UNSUPPORTED', 'This service has no endpoint to add keyless entries (the sandbox has one).');
+      if (!r.ok && r.code === 'NOT_FOUND')
+        return fail('UNSUPPORTED', 'This service has no endpoint to add keyless entries (the sandbox has one).');
       return r.ok ? ok({ entry: r.data }) : r;
     });
   }),
@@ -38,7 +39,10 @@ export const serviceHandlers = (
       return fail('UNSUPPORTED', 'A dry run exists only on the local sandbox; a real service always activates and binds.');
     }
     if (!dryRun && !sandbox && input.confirmActivation !== true) {
-      return fail('NEEDS_CONFIRMATION', 'Validating against a remote service activates the key and binds it to this HWID. Confirm to go ahead.');
+      return fail(
+        'NEEDS_CONFIRMATION',
+        'Validating against a remote service activates the key and binds it to this HWID. Confirm to go ahead.',
+      );
     }
     let hwid: string;
     if ('custom' in input.hwid) {
@@ -56,8 +60,18 @@ export const serviceHandlers = (
       if (!r.ok) return r;
       const v = r.data.reading;
       const report: ValidationReport = {
-        outcome: v.outcome, reportedOutcome: v.reportedOutcome, success: v.success, message: v.message, dryRun, hwid, premium: v.premium, expiresAt: v.expiresAt,
-        notes: v.notes, keyless: v.keyless, registeredServiceId: v.registeredServiceId, raw: r.data.raw,
+        outcome: v.outcome,
+        reportedOutcome: v.reportedOutcome,
+        success: v.success,
+        message: v.message,
+        dryRun,
+        hwid,
+        premium: v.premium,
+        expiresAt: v.expiresAt,
+        notes: v.notes,
+        keyless: v.keyless,
+        registeredServiceId: v.registeredServiceId,
+        raw: r.data.raw,
       };
       // A real validation may have activated or bound the key: bring the ledger up to date.
       if (!dryRun && input.mode === 'key' && v.success) {

@@ -75,7 +75,8 @@ function waitWords(ms: number): string {
   return s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} second${s === 1 ? '' : 's'}`;
 }
 /** Why a job stopped when a write of it met keydesk.db's lock held by another writer, however long. */
-const BUSY_WORDS = "Keydesk's records were busy (another task was writing to them), so this job stopped sending. Resume it to send the keys left.";
+const BUSY_WORDS =
+  "Keydesk's records were busy (another task was writing to them), so this job stopped sending. Resume it to send the keys left.";
 /** A job whose end waits for keydesk.db's lock: resumed or removed only once it is recorded. */
 const END_PENDING =
   "Keydesk's records are busy (another task is writing to them): this job's end is not recorded yet. Try again in a moment.";
@@ -185,7 +186,13 @@ interface Run {
    * `hung`: the service takes requests and answers none (that many in a row got no answer, the probes among them):
    * worded at the end too.
    */
-  stop: { state: 'cancelled' | 'interrupted'; reason: string | null; whenFixed?: true; unreachable?: number; hung?: { requests: number; timedOut: number; probes: number } } | null;
+  stop: {
+    state: 'cancelled' | 'interrupted';
+    reason: string | null;
+    whenFixed?: true;
+    unreachable?: number;
+    hung?: { requests: number; timedOut: number; probes: number };
+  } | null;
   abort: AbortController;
   wake: (() => void) | null;
   /** Set by an answer or a cancel; cleared when the loop has looked. */
@@ -245,7 +252,15 @@ interface Run {
 type Outcome =
   | { kind: 'done'; keys: Key[]; batch?: KeyBatch; hwidCleared?: boolean; expiryStale?: boolean; note?: string }
   // lost: no answer came because the connection failed (Failure.connectionLost); timedOut: none came in time (Failure.timedOut).
-  | { kind: 'failed' | 'unknown'; code: ErrorCode; message: string; overload: boolean; retryAfter?: number | undefined; lost?: true; timedOut?: true }
+  | {
+      kind: 'failed' | 'unknown';
+      code: ErrorCode;
+      message: string;
+      overload: boolean;
+      retryAfter?: number | undefined;
+      lost?: true;
+      timedOut?: true;
+    }
   | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
 
 const AUDIT_ACTION = { delete: 'keys.delete', extend: 'keys.extend', resetHwid: 'keys.resetHwid', generate: 'keys.generate' } as const;
@@ -273,9 +288,16 @@ function unreachableWords(service: string, lost: number, counts: Record<JobItemS
  * Why a job stopped when its service took requests and answered none (AdaptiveConcurrency.hung), in the same shape:
  * how many got no answer in time, the probes among them, that the keys left were not sent, and the way on.
  */
-function hungWords(service: string, hung: { requests: number; timedOut: number; probes: number }, counts: Record<JobItemState, number>): string {
+function hungWords(
+  service: string,
+  hung: { requests: number; timedOut: number; probes: number },
+  counts: Record<JobItemState, number>,
+): string {
   const n = (v: number): string => v.toLocaleString('en-US');
-  const how = hung.timedOut === hung.requests ? 'got no answer in time' : `got no answer (${n(hung.timedOut)} timed out, ${n(hung.requests - hung.timedOut)} lost their connection)`;
+  const how =
+    hung.timedOut === hung.requests
+      ? 'got no answer in time'
+      : `got no answer (${n(hung.timedOut)} timed out, ${n(hung.requests - hung.timedOut)} lost their connection)`;
   return goneWords(service, `${n(hung.requests)} requests in a row ${how}, the last ${n(hung.probes)} sent one at a time to check`, counts);
 }
 
@@ -304,7 +326,15 @@ function classify(r: Result<unknown> & { ok: false }): Outcome {
     case 'INTERNAL':
     case 'HTTP_ERROR':
     case 'BAD_RESPONSE':
-      return { kind: 'unknown', code, message, overload: true, retryAfter, ...(r.connectionLost ? { lost: true as const } : {}), ...(r.timedOut ? { timedOut: true as const } : {}) };
+      return {
+        kind: 'unknown',
+        code,
+        message,
+        overload: true,
+        retryAfter,
+        ...(r.connectionLost ? { lost: true as const } : {}),
+        ...(r.timedOut ? { timedOut: true as const } : {}),
+      };
     default:
       return { kind: 'failed', code, message, overload: false };
   }
@@ -315,7 +345,12 @@ const NOTHING_TO_RESET =
   "None of these keys is active as Keydesk's ledger shows them (they are generated or deleted), and only an active key has an HWID to reset: nothing was sent. A key a customer activated since Keydesk last saw it still shows as generated: look it up in Keys to refresh it, then reset it.";
 
 /** A job's action in the words the screen uses. */
-const ACTION_WORDS: Record<JobRequest['action'], string> = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWID', generate: 'Generate' };
+const ACTION_WORDS: Record<JobRequest['action'], string> = {
+  delete: 'Delete',
+  extend: 'Extend',
+  resetHwid: 'Reset HWID',
+  generate: 'Generate',
+};
 
 export class JobService {
   private readonly db: LocalDb;
@@ -389,7 +424,15 @@ export class JobService {
       request.action === 'extend'
         ? { days: request.days }
         : request.action === 'generate'
-          ? { generate: { expire: request.expire, isPremium: request.isPremium, note: request.note, expiresByDaysKey: request.expiresByDaysKey, daysKey: request.daysKey } }
+          ? {
+              generate: {
+                expire: request.expire,
+                isPremium: request.isPremium,
+                note: request.note,
+                expiresByDaysKey: request.expiresByDaysKey,
+                daysKey: request.daysKey,
+              },
+            }
           : {};
     const job = { id, profileId, action: request.action, params: JSON.stringify(params), createdAt: new Date().toISOString() };
     let items: Parameters<LocalDb['createJob']>[1];
@@ -434,7 +477,8 @@ export class JobService {
       // wait below does not leave the run without one. A cancel ends either wait at once.
       const client = await Promise.race([this.clientForJob(jobId), cancel]);
       if (ready && client !== 'cancelled') await Promise.race([ready(), cancel]);
-      if (starting.cancelled || client === 'cancelled') return await this.cancelStarting(jobId, starting.cancelledAt ?? new Date().toISOString());
+      if (starting.cancelled || client === 'cancelled')
+        return await this.cancelStarting(jobId, starting.cancelledAt ?? new Date().toISOString());
       return this.runReserved(jobId, retryUnknown, client, first);
     } finally {
       this.starting.delete(jobId);
@@ -469,7 +513,11 @@ export class JobService {
     const ends: JobRunEnd[] = [];
     for (const [jobId, starting] of this.starting) {
       if (this.runs.has(jobId) || (this.ends.get(jobId)?.recorded ?? null) !== null) continue;
-      ends.push(starting.cancelled ? startCancelledEnd(jobId, starting.cancelledAt ?? quitAt) : { jobId, state: 'interrupted', reason: QUIT_WHILE_STARTING, finishedAt: quitAt, batches: [] });
+      ends.push(
+        starting.cancelled
+          ? startCancelledEnd(jobId, starting.cancelledAt ?? quitAt)
+          : { jobId, state: 'interrupted', reason: QUIT_WHILE_STARTING, finishedAt: quitAt, batches: [] },
+      );
     }
     return ends;
   }
@@ -697,8 +745,8 @@ export class JobService {
         : run.stop?.hung !== undefined
           ? hungWords(run.profileName, run.stop.hung, run.counts)
           : run.stop?.whenFixed
-          ? whenFixed(run.stop.reason ?? '', run.counts)
-          : (run.stop?.reason ?? null);
+            ? whenFixed(run.stop.reason ?? '', run.counts)
+            : (run.stop?.reason ?? null);
     const finishedAt = new Date().toISOString();
     let end: JobRunEnd = { jobId: run.job.id, state, reason, finishedAt, batches: [] };
     let written: 'written' | 'busy' | 'failed' = 'failed';
@@ -769,8 +817,7 @@ export class JobService {
         if (written === 'written') {
           this.ends.delete(end.jobId);
           this.removeSendLog(end.jobId);
-        }
-        else kept.recorded = null;
+        } else kept.recorded = null;
         if (this.runs.size === 0) this.writes.release();
         const job = this.db.job(end.jobId);
         if (job) this.deps.emit(this.summary(job, null));
@@ -813,7 +860,11 @@ export class JobService {
       } catch (error) {
         for (const item of [...going, ...run.ready.splice(0)]) putBack(run, item, false);
         const why = unexpectedFailure('noting the keys this job sends', error).message;
-        run.stop ??= { state: 'interrupted', reason: `${why} The job stopped before sending them: nothing was sent unnoted.`, whenFixed: true };
+        run.stop ??= {
+          state: 'interrupted',
+          reason: `${why} The job stopped before sending them: nothing was sent unnoted.`,
+          whenFixed: true,
+        };
         run.abort.abort();
         this.signal(run);
         return;
@@ -857,7 +908,10 @@ export class JobService {
     if (!run.signalled) {
       await new Promise<void>((resolve) => {
         // Answers waiting to be written are written in time even if no other answer comes (a slow service).
-        const timer = run.settle.length > 0 ? setTimeout(() => run.wake?.(), Math.max(0, run.settleSince + WRITE_ANSWERS_EVERY_MS - performance.now())) : undefined;
+        const timer =
+          run.settle.length > 0
+            ? setTimeout(() => run.wake?.(), Math.max(0, run.settleSince + WRITE_ANSWERS_EVERY_MS - performance.now()))
+            : undefined;
         run.wake = () => {
           clearTimeout(timer);
           run.wake = null;
@@ -871,7 +925,9 @@ export class JobService {
 
   /** Whether the answers waiting are to be written now. Real time, not the job's clock: a write is not a pause. */
   private answersDue(run: Run): boolean {
-    return run.settle.length > 0 && (run.settle.length >= WRITE_ANSWERS_AT || performance.now() - run.settleSince >= WRITE_ANSWERS_EVERY_MS);
+    return (
+      run.settle.length > 0 && (run.settle.length >= WRITE_ANSWERS_AT || performance.now() - run.settleSince >= WRITE_ANSWERS_EVERY_MS)
+    );
   }
 
   /** Sleeps for `ms`, ending early on an answer or when the job is stopped. */
@@ -917,13 +973,25 @@ export class JobService {
     } catch (error) {
       // Words for the item and the audit; the exception's own text goes to main's log only.
       const failure = unexpectedFailure('sending a job item', error);
-      outcome = { kind: 'unknown', code: 'INTERNAL', message: `${failure.message} The request may or may not have taken effect.`, overload: false };
+      outcome = {
+        kind: 'unknown',
+        code: 'INTERNAL',
+        message: `${failure.message} The request may or may not have taken effect.`,
+        overload: false,
+      };
     }
     run.inflight--;
     const now = this.clock.now();
     const action = AUDIT_ACTION[run.job.action];
     const audit = (outcome2: AuditEntry['outcome'], message: string): void => {
-      run.audit.push({ profileId: run.job.profileId, profileName: run.profileName, action, target: run.job.action === 'generate' ? `${keyCount(item.size)} (${item.target} of a job)` : item.target, outcome: outcome2, message });
+      run.audit.push({
+        profileId: run.job.profileId,
+        profileName: run.profileName,
+        action,
+        target: run.job.action === 'generate' ? `${keyCount(item.size)} (${item.target} of a job)` : item.target,
+        outcome: outcome2,
+        message,
+      });
     };
     run.counts.sent -= item.size;
     switch (outcome.kind) {
@@ -1006,7 +1074,12 @@ export class JobService {
         const back = await readBack(client, item.target, null);
         return back
           ? { kind: 'done', keys: [back] }
-          : { kind: 'done', keys: [], expiryStale: true, note: 'Extended. The service did not describe the key and it could not be read back: All keys still shows the expiry seen before, marked as not read back. Look the key up to refresh it.' };
+          : {
+              kind: 'done',
+              keys: [],
+              expiryStale: true,
+              note: 'Extended. The service did not describe the key and it could not be read back: All keys still shows the expiry seen before, marked as not read back. Look the key up to refresh it.',
+            };
       }
       // A reset answered with {message} alone (the real dialect) still cleared the key's HWID.
       return { kind: 'done', keys: k.data ? [k.data] : [], hwidCleared: action === 'resetHwid' && k.data === null };
@@ -1190,12 +1263,15 @@ export class JobService {
     const now = this.clock.now();
     const at = run.control.silentAt(now);
     if (at === null) return;
-    run.silence = setTimeout(() => {
-      run.silence = null;
-      if (this.runs.get(run.job.id) !== run || run.stop) return;
-      if (run.control.silentSince(this.clock.now()) === null) this.watchSilence(run);
-      else if (!run.saidSilent) this.emit(run, true);
-    }, Math.max(0, at - now) + 1);
+    run.silence = setTimeout(
+      () => {
+        run.silence = null;
+        if (this.runs.get(run.job.id) !== run || run.stop) return;
+        if (run.control.silentSince(this.clock.now()) === null) this.watchSilence(run);
+        else if (!run.saidSilent) this.emit(run, true);
+      },
+      Math.max(0, at - now) + 1,
+    );
   }
 
   private summary(stored: StoredJob, run: Run | null): JobSummary {
@@ -1247,7 +1323,15 @@ export class JobService {
       finishedAt: since !== undefined || cancelling ? null : job.finishedAt,
       ...(since === undefined ? {} : { startingSince: since }),
       // An end no one saw (Keydesk stopped under the job): finishedAt is the last moment it was known at work.
-      ...(run || kept || starting || !job.endUnseen || job.state === 'running' ? {} : { endUnseen: { lastAnswerAt: job.answeredAt, runStartedAt: job.runAt, resumed: job.runAt !== null && job.runAt !== job.createdAt } }),
+      ...(run || kept || starting || !job.endUnseen || job.state === 'running'
+        ? {}
+        : {
+            endUnseen: {
+              lastAnswerAt: job.answeredAt,
+              runStartedAt: job.runAt,
+              resumed: job.runAt !== null && job.runAt !== job.createdAt,
+            },
+          }),
       ...(waiting === undefined ? {} : { waitingForRecordsSince: waiting }),
       ...(notAnswering === undefined ? {} : { notAnswering }),
       total: job.total,
@@ -1374,7 +1458,8 @@ export class JobService {
     if (!job || job.profileId !== profileId) return fail('NOT_FOUND', 'That job was not found for this profile.');
     if (this.isActive(jobId)) return fail('CONFLICT', 'That job is still running: cancel it and wait for it to end, then remove it.');
     if (this.endPending(jobId)) return fail('CONFLICT', END_PENDING);
-    if (this.exports.has(jobId)) return fail('CONFLICT', "That job's results are being exported; wait for the export to finish, then remove it.");
+    if (this.exports.has(jobId))
+      return fail('CONFLICT', "That job's results are being exported; wait for the export to finish, then remove it.");
     this.db.forgetJob(jobId);
     this.ends.delete(jobId);
     return ok(null);
@@ -1425,7 +1510,11 @@ export class JobService {
       // whatever is still on the wire is unknown, and the jobs are interrupted.
       await within(
         (async () => {
-          for (let round = 0; round < 10 && left() > 0 && runs.some((r) => r.claiming || r.settle.length > 0 || r.writing.size > 0); round++) {
+          for (
+            let round = 0;
+            round < 10 && left() > 0 && runs.some((r) => r.claiming || r.settle.length > 0 || r.writing.size > 0);
+            round++
+          ) {
             await Promise.all(runs.map((r) => this.answersWritten(r)));
             await this.writes.idle();
             await new Promise((r) => setImmediate(r));
@@ -1513,7 +1602,20 @@ function takeAnswers(run: Run): SettleBatch | null {
   const batch: SettleBatch | null =
     run.settle.length === 0
       ? null
-      : { jobId: run.job.id, profileId: run.job.profileId, items: run.settle, seenKeys: run.seenKeys, reportedKeys: run.reportedKeys, hwidCleared: run.hwidCleared, expiryStale: run.expiryStale, hwidStale: run.hwidStale, statusStale: run.statusStale, deletedValues: run.deleted, generatedValues: run.generated, audit: run.audit };
+      : {
+          jobId: run.job.id,
+          profileId: run.job.profileId,
+          items: run.settle,
+          seenKeys: run.seenKeys,
+          reportedKeys: run.reportedKeys,
+          hwidCleared: run.hwidCleared,
+          expiryStale: run.expiryStale,
+          hwidStale: run.hwidStale,
+          statusStale: run.statusStale,
+          deletedValues: run.deleted,
+          generatedValues: run.generated,
+          audit: run.audit,
+        };
   run.settle = [];
   run.seenKeys = [];
   run.reportedKeys = [];
@@ -1537,7 +1639,12 @@ function putBack(run: Run, item: ClaimedItem, counted: boolean): void {
   if (counted) run.counts[item.retry ? 'unknown' : 'pending'] += item.size;
   // Back in the file's pool (once written): a later claim may find it.
   run.exhausted = false;
-  settleLater(run, item.retry ? { seq: item.seq, state: 'retry', code: item.retry.code, message: item.retry.message } : { seq: item.seq, state: 'pending', code: null, message: null });
+  settleLater(
+    run,
+    item.retry
+      ? { seq: item.seq, state: 'retry', code: item.retry.code, message: item.retry.message }
+      : { seq: item.seq, state: 'pending', code: null, message: null },
+  );
 }
 
 /** An item's end, written with the next group of answers. */

@@ -91,10 +91,7 @@ export interface JobWriterData {
 
 /** A write for the thread; a settle's batch as JSON (one string copies in one block, thousands of objects do not). */
 export type JobWriterRequest =
-  | JobWriterClaim
-  | { id: number; kind: 'settle'; batch: string; at: string }
-  | { id: number; kind: 'end'; end: string }
-  | { kind: 'stop' };
+  JobWriterClaim | { id: number; kind: 'settle'; batch: string; at: string } | { id: number; kind: 'end'; end: string } | { kind: 'stop' };
 export interface JobWriterClaim {
   id: number;
   kind: 'claim';
@@ -219,7 +216,9 @@ export class ThreadJobWrites implements JobWrites {
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     const waited = (): Promise<void> =>
-      Number.isFinite(waitMs) ? new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, waitMs - (performance.now() - started))))) : new Promise(() => undefined);
+      Number.isFinite(waitMs)
+        ? new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, waitMs - (performance.now() - started)))))
+        : new Promise(() => undefined);
     try {
       await Promise.race([this.idle(), waited()]);
       clearTimeout(timer);

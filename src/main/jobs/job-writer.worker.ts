@@ -27,7 +27,8 @@ function claim(c: JobWriterClaim): void {
 
 /** Claims that came while answers were written: the requests are waiting for them. */
 function claimsWaiting(): void {
-  for (let m = receiveMessageOnPort(data.claims); m !== undefined; m = receiveMessageOnPort(data.claims)) claim(m.message as JobWriterClaim);
+  for (let m = receiveMessageOnPort(data.claims); m !== undefined; m = receiveMessageOnPort(data.claims))
+    claim(m.message as JobWriterClaim);
 }
 
 data.claims.on('message', claim);

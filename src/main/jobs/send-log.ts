@@ -59,7 +59,7 @@ export class SendLog {
   private write(text: string): void {
     if (this.fd === null) throw new Error('The send log is closed.');
     const bytes = Buffer.from(text, 'latin1');
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const wrote = writeSync(this.fd, bytes, at);
       if (wrote <= 0) throw new Error('The send log took no bytes.');
       at += wrote;

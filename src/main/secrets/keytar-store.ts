@@ -60,7 +60,8 @@ const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(2))} s`;
  */
 function fallbackWords(error: unknown): string {
   if (error instanceof ProbeTimeout) return `No OS keychain answered: it did not answer within ${seconds(error.ms)}.`;
-  if (error instanceof ProbeMismatch) return 'The OS keychain answered but did not give back the test secret it was given, so it is not trusted.';
+  if (error instanceof ProbeMismatch)
+    return 'The OS keychain answered but did not give back the test secret it was given, so it is not trusted.';
   return 'No OS keychain answered: the Secret Service is not running.';
 }
 

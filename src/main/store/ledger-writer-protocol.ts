@@ -39,14 +39,17 @@ export type LedgerWrite = LedgerRowWrite | LedgerRead | { kind: 'release'; answe
  * The worker's answer to one write: committed, or refused with SQLite's result code and text (for main's log);
  * `heapBytes`: the thread's V8 heap after it (main lets a thread with a large heap go as soon as it is idle).
  */
-export type LedgerWriteAck = { heapBytes: number } & ({ seq: number; ok: true } | { seq: number; ok: false; errcode: number | null; message: string });
+export type LedgerWriteAck = { heapBytes: number } & (
+  { seq: number; ok: true } | { seq: number; ok: false; errcode: number | null; message: string }
+);
 
 /**
  * The worker's answer to a read: the body's JSON value without `generatedKeys`, and those keys as a batch when
  * they were a list (null: the body had none, and the worker holds nothing; the batch's column bytes are
  * transferred, not copied); or the body was not JSON (`head`: its first characters, for main's message).
  */
-export type LedgerReading = { answer: number; json: true; body: unknown; batch: KeyBatch | null } | { answer: number; json: false; head: string };
+export type LedgerReading =
+  { answer: number; json: true; body: unknown; batch: KeyBatch | null } | { answer: number; json: false; head: string };
 export type LedgerReadAnswer = LedgerReading & { heapBytes: number };
 
 /** The worker's last word after `stop`, as it ends: whether its heap was collected first (collect-garbage.ts). */

@@ -11,7 +11,14 @@ import { Worker } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
 import type { BatchIntake, BodyReading } from '../client/service-client.ts';
-import type { LedgerReadAnswer, LedgerRowWrite, LedgerWorkerData, LedgerWorkerMessage, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
+import type {
+  LedgerReadAnswer,
+  LedgerRowWrite,
+  LedgerWorkerData,
+  LedgerWorkerMessage,
+  LedgerWrite,
+  LedgerWriteAck,
+} from './ledger-writer-protocol.ts';
 
 /**
  * Rows per transaction: the write lock is held for one chunk, never for a whole batch. With the ledger's trigram
@@ -385,7 +392,8 @@ export class LedgerWriter {
 
   private enqueue(profileId: string, seenAt: string, payload: Payload, size: number): Promise<WriteOutcome> {
     if (size === 0) return Promise.resolve({ written: 0, failed: 0, failure: null });
-    if (this.closing) return Promise.resolve({ written: 0, failed: size, failure: 'Keydesk is quitting: the ledger takes no more writes.' });
+    if (this.closing)
+      return Promise.resolve({ written: 0, failed: size, failure: 'Keydesk is quitting: the ledger takes no more writes.' });
     clearTimeout(this.idleTimer);
     return new Promise((done) => {
       const op: Op = { profileId, seenAt, payload, size, posted: 0, left: size, failed: 0, firstError: undefined, done, after: [] };
@@ -557,7 +565,11 @@ export class LedgerWriter {
   // ---- the worker ------------------------------------------------------------------------------------------
 
   private startWorker(): Worker {
-    const workerData: LedgerWorkerData = { file: this.options.file, cacheKiB: WORKER_CACHE_KIB, busyTimeoutMs: this.options.busyTimeoutMs ?? 5_000 };
+    const workerData: LedgerWorkerData = {
+      file: this.options.file,
+      cacheKiB: WORKER_CACHE_KIB,
+      busyTimeoutMs: this.options.busyTimeoutMs ?? 5_000,
+    };
     const worker = new Worker(workerUrl(), { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MIB } });
     // The queue, not the thread, keeps Keydesk's work alive: close() flushes it before quitting.
     worker.unref();

@@ -10,7 +10,16 @@ import { batchBuffers, keyOf, packColumns, type KeyColumns } from '../../shared/
 import { collectAllGarbage } from './collect-garbage.ts';
 import { readGenerateAnswer } from './generate-answer.ts';
 import { LocalDb } from './local-db.ts';
-import type { LedgerRead, LedgerReadAnswer, LedgerReading, LedgerRowWrite, LedgerStopped, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from './ledger-writer-protocol.ts';
+import type {
+  LedgerRead,
+  LedgerReadAnswer,
+  LedgerReading,
+  LedgerRowWrite,
+  LedgerStopped,
+  LedgerWorkerData,
+  LedgerWrite,
+  LedgerWriteAck,
+} from './ledger-writer-protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('ledger-writer.worker.ts runs only as a worker thread.');

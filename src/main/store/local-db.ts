@@ -6,7 +6,19 @@ import type { ParsedInput } from '../../shared/contract.ts';
 import type { JsonText } from '../../shared/key-batch.ts';
 import { LEDGER_COUNT_CAP, SAMPLE_RETENTION } from '../../shared/rules.ts';
 import { OPERATION_WORDS, RETIRED_WORDS } from '../../shared/operation-words.ts';
-import type { AuditEntry, HistoryBucket, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow, LedgerSortField, UpgradeProgress, UpgradeWork } from '../../shared/domain.ts';
+import type {
+  AuditEntry,
+  HistoryBucket,
+  JobAction,
+  JobItem,
+  JobItemState,
+  JobState,
+  Key,
+  LedgerRow,
+  LedgerSortField,
+  UpgradeProgress,
+  UpgradeWork,
+} from '../../shared/domain.ts';
 import { splitStatements } from './sql-statements.ts';
 
 const SCHEMA = `
@@ -364,7 +376,9 @@ function upgradeWork(statement: string): { work: UpgradeWork; readsLedger: boole
  * passes a counting function: the same rows, counted as they are read.
  */
 function runReported(db: DatabaseSync, now: number, report: (progress: UpgradeProgress) => void): void {
-  const statements = MIGRATIONS.slice(now).flatMap((m) => splitStatements(m)).map((sql) => ({ sql, kind: upgradeWork(sql) }));
+  const statements = MIGRATIONS.slice(now)
+    .flatMap((m) => splitStatements(m))
+    .map((sql) => ({ sql, kind: upgradeWork(sql) }));
   const steps = statements.filter((s) => s.kind !== null).length + 1;
   const passes = new Map<UpgradeWork, number>([['save', 1]]);
   for (const { kind } of statements) if (kind) passes.set(kind.work, (passes.get(kind.work) ?? 0) + 1);
@@ -375,7 +389,17 @@ function runReported(db: DatabaseSync, now: number, report: (progress: UpgradePr
   let done = 0;
   const say = (counted: boolean): void => {
     const pass = passed.get(work) ?? 1;
-    report({ fromVersion: now, toVersion: MIGRATIONS.length, step, steps, work, pass, passes: passes.get(work) ?? 1, done: counted ? done : null, total });
+    report({
+      fromVersion: now,
+      toVersion: MIGRATIONS.length,
+      step,
+      steps,
+      work,
+      pass,
+      passes: passes.get(work) ?? 1,
+      done: counted ? done : null,
+      total,
+    });
   };
   db.function('keydesk_upgrade_row', () => {
     done++;
@@ -474,7 +498,13 @@ export interface LedgerPaging {
   rareTrigram: number;
   knownTrigram: number;
 }
-const PAGING: LedgerPaging = { directOffset: 2_000, anchorStep: 1_024, logCatchUp: 16_384, rareTrigram: LEDGER_COUNT_CAP, knownTrigram: 40_000 };
+const PAGING: LedgerPaging = {
+  directOffset: 2_000,
+  anchorStep: 1_024,
+  logCatchUp: 16_384,
+  rareTrigram: LEDGER_COUNT_CAP,
+  knownTrigram: 40_000,
+};
 /** Filtered anchor lists kept at once (one per profile, filter, sort column and direction): about 1,000 small pairs at 1,000,000 rows. */
 const ANCHOR_CACHE = 6;
 /** Unfiltered anchor lists kept at once: every sort column of the last two profiles (a descending page uses the ascending list). */
@@ -547,13 +577,13 @@ interface PlacedRow {
 }
 /** A key ledger_log names since the anchors last moved: the row as its first entry found it (`was`: 1 when it was there), and the row now (`present`: 1 when it still is). */
 type ChangedKey = { profile_id: string; was: number; present: number } & PlacedRow & {
-  now_note: string;
-  now_status: string;
-  now_is_premium: number;
-  now_expires_at: string | null;
-  now_created_at: string | null;
-  now_last_seen_at: string;
-};
+    now_note: string;
+    now_status: string;
+    now_is_premium: number;
+    now_expires_at: string | null;
+    now_created_at: string | null;
+    now_last_seen_at: string;
+  };
 
 const SORT_COLUMNS: Record<LedgerSortField, string> = {
   createdAt: 'created_at',
@@ -692,7 +722,6 @@ const storedJob = (row: JobRow): StoredJob => ({ ...row, endUnseen: row.endUnsee
 
 const AUDIT_SELECT = 'SELECT id, at, profile_id AS profileId, profile_name AS profileName, action, target, outcome, message FROM audit';
 
-
 /**
  * A key as upsertKeys writes it: value, note, status, premium (0/1), expiry, HWID, creation, search text, days
  * (a days key's), and the HWID as the search text ends with it (lower-cased; '' for none).
@@ -722,7 +751,13 @@ const ftsString = (text: string): string => `"${text.replaceAll('"', '""')}"`;
  * ranges read in turn.
  * NULL keys come first ascending and last descending, as ORDER BY puts them.
  */
-function cursorSegments(k: string, v: string, asc: boolean, at: LedgerCursor | null, inclusive: boolean): { sql: string; params: SQLInputValue[]; order: string }[] {
+function cursorSegments(
+  k: string,
+  v: string,
+  asc: boolean,
+  at: LedgerCursor | null,
+  inclusive: boolean,
+): { sql: string; params: SQLInputValue[]; order: string }[] {
   const dir = asc ? 'ASC' : 'DESC';
   // No place: the whole order from its start.
   if (at === null) return [{ sql: 'true', params: [], order: `${k} ${dir}, ${v} ${dir}` }];
@@ -757,7 +792,10 @@ function ordered(text: string): string {
     return String.fromCharCode(x >= 0xe000 ? x - 0x800 : x + 0x2000);
   });
 }
-const orderedPlace = (place: LedgerCursor): LedgerCursor => ({ key: place.key === null ? null : ordered(place.key), value: ordered(place.value) });
+const orderedPlace = (place: LedgerCursor): LedgerCursor => ({
+  key: place.key === null ? null : ordered(place.key),
+  value: ordered(place.value),
+});
 
 /** Two places (as `ordered` writes them) in an ascending sort, as ORDER BY key, value puts them (NULL keys first). */
 function comparePlaces(a: LedgerCursor, b: LedgerCursor): number {
@@ -807,7 +845,10 @@ export class LocalDb {
    * of every sort of that profile are found ahead of need, in short slices on this thread's event loop (main's
    * connection; see prepareLedger).
    */
-  constructor(file: string, options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging>; background?: boolean } = {}) {
+  constructor(
+    file: string,
+    options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging>; background?: boolean } = {},
+  ) {
     this.file = file;
     this.paging = { ...PAGING, ...options.paging };
     this.background = options.background === true;
@@ -897,7 +938,18 @@ export class LocalDb {
     const sorted = [...keys].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     const rows = sorted.map((k): LedgerRowTuple => {
       const { search, hwid } = searchText(k);
-      return [k.value, k.note, k.status, k.isPremium ? 1 : 0, k.expiresAt, k.hwid, k.createdAt || null, search, k.expiresByDaysKey ? k.daysKey : null, hwid];
+      return [
+        k.value,
+        k.note,
+        k.status,
+        k.isPremium ? 1 : 0,
+        k.expiresAt,
+        k.hwid,
+        k.createdAt || null,
+        search,
+        k.expiresByDaysKey ? k.daysKey : null,
+        hwid,
+      ];
     });
     const { first, hwidChanged } = known ? { first: rows, hwidChanged: [] } : this.hwidEntriesLast(profileId, rows);
     this.writeRows(profileId, first, seenAt, known);
@@ -945,8 +997,10 @@ export class LocalDb {
         `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, ${CLEAR_ALL('?13')}, hwid_chars = length(?12)
          WHERE profile_id = ?6 AND value = ?7 AND note = ?8 AND status = ?9 AND is_premium = ?10 AND (?11 IS NULL OR created_at IS ?11)`,
       );
-      rows = rows.filter(([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey, hwidText]) =>
-        narrow.run(expiresAt, hwid, search, daysKey, seenAt, profileId, value, note, status, isPremium, createdAt, hwidText, seenMs).changes === 0,
+      rows = rows.filter(
+        ([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey, hwidText]) =>
+          narrow.run(expiresAt, hwid, search, daysKey, seenAt, profileId, value, note, status, isPremium, createdAt, hwidText, seenMs)
+            .changes === 0,
       );
       if (rows.length === 0) return;
     }
@@ -973,8 +1027,28 @@ export class LocalDb {
     // The expiry and HWID always come back (only the fields UnreportedKeyField names may not): their marks go.
     const text = searchText(key);
     const seenMs = markMs(seenAt);
-    const sets = ['note = ?', 'is_premium = ?', 'expires_at = ?', 'hwid = ?', 'search = ?', 'hwid_chars = length(?)', 'last_seen_at = ?', clearedBy('expiry_stale', '?'), clearedBy('hwid_stale', '?')];
-    const params: SQLInputValue[] = [key.note, key.isPremium ? 1 : 0, key.expiresAt, key.hwid, text.search, text.hwid, seenAt, seenMs, seenMs];
+    const sets = [
+      'note = ?',
+      'is_premium = ?',
+      'expires_at = ?',
+      'hwid = ?',
+      'search = ?',
+      'hwid_chars = length(?)',
+      'last_seen_at = ?',
+      clearedBy('expiry_stale', '?'),
+      clearedBy('hwid_stale', '?'),
+    ];
+    const params: SQLInputValue[] = [
+      key.note,
+      key.isPremium ? 1 : 0,
+      key.expiresAt,
+      key.hwid,
+      text.search,
+      text.hwid,
+      seenAt,
+      seenMs,
+      seenMs,
+    ];
     if (!unreported.has('daysKey')) {
       sets.push('days_key = ?');
       params.push(key.expiresByDaysKey ? key.daysKey : null);
@@ -1005,8 +1079,9 @@ export class LocalDb {
   markStale(profileId: string, what: StaleMark, values: readonly string[], at = new Date().toISOString()): void {
     if (values.length === 0) return;
     const { column, applies } = STALE[what];
-    const r = this.statement(`UPDATE ledger SET ${column} = max(${column}, ?) WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?)) AND ${applies}`)
-      .run(markMs(at), profileId, JSON.stringify(values));
+    const r = this.statement(
+      `UPDATE ledger SET ${column} = max(${column}, ?) WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?)) AND ${applies}`,
+    ).run(markMs(at), profileId, JSON.stringify(values));
     if (Number(r.changes) > 0) this.ledgerCaches(true);
   }
 
@@ -1018,7 +1093,11 @@ export class LocalDb {
   private markSentStale(jobs: string, ...params: string[]): void {
     let changes = 0;
     const now = Date.now();
-    for (const [action, what] of [['extend', 'expiry'], ['resetHwid', 'hwid'], ['delete', 'status']] as const) {
+    for (const [action, what] of [
+      ['extend', 'expiry'],
+      ['resetHwid', 'hwid'],
+      ['delete', 'status'],
+    ] as const) {
       const { column, applies } = STALE[what];
       const r = this.db
         .prepare(
@@ -1049,7 +1128,9 @@ export class LocalDb {
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
     this.ledgerCaches(true);
     this.db
-      .prepare(`UPDATE ledger SET status = 'deleted', ${clearedBy('status_stale', '?4')}, last_seen_at = ?1 WHERE profile_id = ?2 AND value = ?3`)
+      .prepare(
+        `UPDATE ledger SET status = 'deleted', ${clearedBy('status_stale', '?4')}, last_seen_at = ?1 WHERE profile_id = ?2 AND value = ?3`,
+      )
       .run(seenAt, profileId, value, markMs(seenAt));
   }
 
@@ -1178,7 +1259,12 @@ export class LocalDb {
    * `most`: a term of 3 characters or more streams ledger_text's candidates (so the LIMIT stops the index read
    * itself); other filters read the table or the status index.
    */
-  private hitsSource(profileId: string, filter: LedgerFilter, column: string, targetsOnly = false): { sql: string; params: SQLInputValue[] } {
+  private hitsSource(
+    profileId: string,
+    filter: LedgerFilter,
+    column: string,
+    targetsOnly = false,
+  ): { sql: string; params: SQLInputValue[] } {
     const term = textTerm(filter);
     const match = term === null ? null : this.textMatch(term);
     // Only what a job would target (see targetWhere): known deleted keys out, unless the filter asks for them.
@@ -1188,7 +1274,10 @@ export class LocalDb {
       // A common short term scanned in a ledger of one profile: in table order, which reads each page once,
       // where an index on the profile would read a row at a time.
       const from = term !== null && this.onlyProfile(profileId) ? 'ledger NOT INDEXED' : 'ledger';
-      return { sql: `SELECT value, ${column} AS k, status AS st FROM ${from} WHERE ${where.sql}${targets('')} LIMIT ?`, params: where.params };
+      return {
+        sql: `SELECT value, ${column} AS k, status AS st FROM ${from} WHERE ${where.sql}${targets('')} LIMIT ?`,
+        params: where.params,
+      };
     }
     const where = this.ledgerWhere(profileId, filter, 'walk', 'l.');
     return {
@@ -1243,7 +1332,10 @@ export class LocalDb {
    * dropped (the log holds no search text), and so is every list when the log has lost entries they need.
    */
   private followLog(): void {
-    const { lo, hi } = this.statement('SELECT min(seq) AS lo, max(seq) AS hi FROM ledger_log').get() as { lo: number | null; hi: number | null };
+    const { lo, hi } = this.statement('SELECT min(seq) AS lo, max(seq) AS hi FROM ledger_log').get() as {
+      lo: number | null;
+      hi: number | null;
+    };
     const head = hi ?? 0;
     const from = this.logSeq;
     if (head === from) return;
@@ -1282,9 +1374,18 @@ export class LocalDb {
     };
     for (const e of changes.iterate(from, head) as Iterable<unknown> as Iterable<ChangedKey>) {
       const was: PlacedRow | null = e.was === 1 ? e : null;
-      const is: PlacedRow | undefined = e.present === 1
-        ? { value: e.value, note: e.now_note, status: e.now_status, is_premium: e.now_is_premium, expires_at: e.now_expires_at, created_at: e.now_created_at, last_seen_at: e.now_last_seen_at }
-        : undefined;
+      const is: PlacedRow | undefined =
+        e.present === 1
+          ? {
+              value: e.value,
+              note: e.now_note,
+              status: e.now_status,
+              is_premium: e.now_is_premium,
+              expires_at: e.now_expires_at,
+              created_at: e.now_created_at,
+              last_seen_at: e.now_last_seen_at,
+            }
+          : undefined;
       for (const followedList of listsOf(e.profile_id)) {
         if (!followedList.kept) continue;
         const { list } = followedList;
@@ -1376,7 +1477,13 @@ export class LocalDb {
     const size = this.ledgerSize(profileId);
     const cap = count.cap ?? LEDGER_COUNT_CAP;
     if (isUnfiltered(filter)) {
-      return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: size, totalCapped: false, targets: size - this.ledgerSize(profileId, 'deleted'), targetsCapped: false };
+      return {
+        rows: this.pageAt(profileId, filter, sort, offset, limit),
+        total: size,
+        totalCapped: false,
+        targets: size - this.ledgerSize(profileId, 'deleted'),
+        targetsCapped: false,
+      };
     }
     // A status alone is counted exactly, as ledger_counts keeps it (one row read): never "more than" the cap.
     if (filter.status && !filter.text && filter.premium === undefined) {
@@ -1394,10 +1501,19 @@ export class LocalDb {
     const lookup = term === null ? null : this.textLookup(term);
     if ((lookup === null || lookup.match === null) && count.exact !== true) {
       const first = this.hitsSource(profileId, filter, 'value');
-      const c = this.db.prepare(`SELECT count(*) AS n, total(st <> 'deleted') AS t FROM (${first.sql})`).get(...first.params, most) as { n: number; t: number };
+      const c = this.db.prepare(`SELECT count(*) AS n, total(st <> 'deleted') AS t FROM (${first.sql})`).get(...first.params, most) as {
+        n: number;
+        t: number;
+      };
       if (c.n >= most) {
         const targets = filter.status || c.t > cap ? cap + 1 : this.countLedger(profileId, filter, cap + 1, true);
-        return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: cap, totalCapped: true, targets: Math.min(targets, cap), targetsCapped: targets > cap };
+        return {
+          rows: this.pageAt(profileId, filter, sort, offset, limit),
+          total: cap,
+          totalCapped: true,
+          targets: Math.min(targets, cap),
+          targetsCapped: targets > cap,
+        };
       }
     }
     // A term whose index candidates are all matches (see exactCandidates), in a ledger holding one profile:
@@ -1405,17 +1521,30 @@ export class LocalDb {
     const exact = count.exact === true ? null : this.exactCandidates(profileId, filter);
     if (exact !== null) {
       const deleted = this.ledgerSize(profileId, 'deleted');
-      const n = (this.db.prepare('SELECT count(*) AS n FROM (SELECT DISTINCT abs(rowid) FROM ledger_text WHERE ledger_text MATCH ? LIMIT ?)').get(exact, most + deleted) as { n: number }).n;
+      const n = (
+        this.db
+          .prepare('SELECT count(*) AS n FROM (SELECT DISTINCT abs(rowid) FROM ledger_text WHERE ledger_text MATCH ? LIMIT ?)')
+          .get(exact, most + deleted) as { n: number }
+      ).n;
       if (n >= most) {
         // At most `deleted` of them are deleted keys: past the cap by that many, the targets are past it too.
         const targets = n >= most + deleted ? cap + 1 : this.countLedger(profileId, filter, cap + 1, true);
-        return { rows: this.pageAt(profileId, filter, sort, offset, limit), total: cap, totalCapped: true, targets: Math.min(targets, cap), targetsCapped: targets > cap };
+        return {
+          rows: this.pageAt(profileId, filter, sort, offset, limit),
+          total: cap,
+          totalCapped: true,
+          targets: Math.min(targets, cap),
+          targetsCapped: targets > cap,
+        };
       }
     }
     // A term whose index candidates are known to be few (at most ALL_CANDIDATES times the cap) has them all read:
     // the count and the page come from them even past the cap, where a page walked along the sort index would
     // read a row per candidate for each match it finds, sparse as they are.
-    const known = count.exact !== true && lookup?.rows !== null && lookup?.rows !== undefined && lookup.rows <= ALL_CANDIDATES * cap ? lookup.rows + 1 : 0;
+    const known =
+      count.exact !== true && lookup?.rows !== null && lookup?.rows !== undefined && lookup.rows <= ALL_CANDIDATES * cap
+        ? lookup.rows + 1
+        : 0;
     const reach = Math.max(most, known);
     const hits = this.hitsSource(profileId, filter, column);
     const rows = this.db
@@ -1433,12 +1562,24 @@ export class LocalDb {
       // Every match was read: the page is theirs, and the counts exact (said "more than the cap" past it).
       const targets = filter.status ? found : (rows[0]?.targets ?? (found === 0 ? 0 : this.countLedger(profileId, filter, reach, true)));
       if (count.exact === true) return { rows: rows.map(toLedgerRow), total: found, totalCapped: false, targets, targetsCapped: false };
-      return { rows: rows.map(toLedgerRow), total: Math.min(found, cap), totalCapped: found > cap, targets: Math.min(targets, cap), targetsCapped: targets > cap };
+      return {
+        rows: rows.map(toLedgerRow),
+        total: Math.min(found, cap),
+        totalCapped: found > cap,
+        targets: Math.min(targets, cap),
+        targetsCapped: targets > cap,
+      };
     }
     const page = this.pageAt(profileId, filter, sort, offset, limit);
     if (count.exact === true) {
       const total = this.countLedger(profileId, filter);
-      return { rows: page, total, totalCapped: false, targets: filter.status ? total : this.countLedger(profileId, filter, undefined, true), targetsCapped: false };
+      return {
+        rows: page,
+        total,
+        totalCapped: false,
+        targets: filter.status ? total : this.countLedger(profileId, filter, undefined, true),
+        targetsCapped: false,
+      };
     }
     // When none of the first cap + 1 matches is deleted, there are more targets than the cap: no second pass.
     const targets = filter.status || (rows[0]?.targets ?? 0) > cap ? cap + 1 : this.countLedger(profileId, filter, cap + 1, true);
@@ -1450,7 +1591,13 @@ export class LocalDb {
    * order, a plain OFFSET; deeper, from the nearest anchor before it (see anchorsTo), so no page skips more than
    * paging.anchorStep rows (more only in a block that grew since, up to SPLIT_BLOCK steps).
    */
-  private pageAt(profileId: string, filter: LedgerFilter, sort: { field: LedgerSortField; dir: 'asc' | 'desc' }, offset: number, limit: number): LedgerRow[] {
+  private pageAt(
+    profileId: string,
+    filter: LedgerFilter,
+    sort: { field: LedgerSortField; dir: 'asc' | 'desc' },
+    offset: number,
+    limit: number,
+  ): LedgerRow[] {
     const column = SORT_COLUMNS[sort.field];
     const asc = sort.dir === 'asc';
     if (offset < this.paging.directOffset) {
@@ -1615,7 +1762,7 @@ export class LocalDb {
         more = this.prepareLedger(profile, WARM_SLICE_MS);
       } catch (error) {
         // Busy or closing: the next read tries again; a jump finds what it needs itself meanwhile.
-        console.error('keydesk: preparing the ledger\'s deep pages failed:', error);
+        console.error("keydesk: preparing the ledger's deep pages failed:", error);
       }
       if (more) this.warmTimer = setTimeout(slice, WARM_GAP_MS).unref();
       else if (this.releaseAfterWarm) {
@@ -1637,7 +1784,14 @@ export class LocalDb {
    * that, how many there are. `statements` keeps the compiled ones across calls.
    */
   private skipFrom(
-    profileId: string, filter: LedgerFilter, column: string, asc: boolean, at: LedgerCursor | null, inclusive: boolean, skip: number, statements: Map<string, StatementSync>,
+    profileId: string,
+    filter: LedgerFilter,
+    column: string,
+    asc: boolean,
+    at: LedgerCursor | null,
+    inclusive: boolean,
+    skip: number,
+    statements: Map<string, StatementSync>,
   ): LedgerCursor | { rows: number } {
     const statement = (sql: string): StatementSync => {
       let st = statements.get(sql);
@@ -1648,11 +1802,14 @@ export class LocalDb {
     let left = skip;
     for (const seg of cursorSegments(column, 'value', asc, at, inclusive)) {
       const sql = `FROM ledger WHERE ${walk.sql} AND ${seg.sql}`;
-      const row = statement(`SELECT ${column} AS k, value ${sql} ORDER BY ${seg.order} LIMIT 1 OFFSET ?`).get(...walk.params, ...seg.params, left) as
-        | { k: string | null; value: string }
-        | undefined;
+      const row = statement(`SELECT ${column} AS k, value ${sql} ORDER BY ${seg.order} LIMIT 1 OFFSET ?`).get(
+        ...walk.params,
+        ...seg.params,
+        left,
+      ) as { k: string | null; value: string } | undefined;
       if (row) return { key: row.k, value: row.value };
-      left -= (statement(`SELECT count(*) AS n FROM (SELECT 1 ${sql} LIMIT ?)`).get(...walk.params, ...seg.params, left) as { n: number }).n;
+      left -= (statement(`SELECT count(*) AS n FROM (SELECT 1 ${sql} LIMIT ?)`).get(...walk.params, ...seg.params, left) as { n: number })
+        .n;
     }
     return { rows: skip - left };
   }
@@ -1662,7 +1819,15 @@ export class LocalDb {
    * with the row itself when `inclusive`. NULL sort keys come first ascending and last descending, as ORDER BY
    * puts them; each side of that boundary is its own index range.
    */
-  private walkFrom(profileId: string, filter: LedgerFilter, column: string, asc: boolean, at: LedgerCursor, inclusive: boolean, limit: number): LedgerDbRow[] {
+  private walkFrom(
+    profileId: string,
+    filter: LedgerFilter,
+    column: string,
+    asc: boolean,
+    at: LedgerCursor,
+    inclusive: boolean,
+    limit: number,
+  ): LedgerDbRow[] {
     const walk = this.ledgerWhere(profileId, filter, 'walk');
     const rows: LedgerDbRow[] = [];
     for (const seg of cursorSegments(column, 'value', asc, at, inclusive)) {
@@ -1711,7 +1876,9 @@ export class LocalDb {
       const most = LEDGER_COUNT_CAP + 1;
       const hits = this.hitsSource(profileId, filter, column);
       const segments = cursorSegments('k', 'value', asc, at, false);
-      const union = segments.map((s) => `SELECT * FROM (SELECT value, k, ${segments.indexOf(s)} AS seg FROM hits WHERE ${s.sql} ORDER BY ${s.order} LIMIT ?)`);
+      const union = segments.map(
+        (s) => `SELECT * FROM (SELECT value, k, ${segments.indexOf(s)} AS seg FROM hits WHERE ${s.sql} ORDER BY ${s.order} LIMIT ?)`,
+      );
       const got = this.db
         .prepare(
           `WITH hits AS MATERIALIZED (${hits.sql}),
@@ -1720,7 +1887,9 @@ export class LocalDb {
            FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
            ORDER BY page.seg, page.k ${asc ? 'ASC' : 'DESC'}, page.value ${asc ? 'ASC' : 'DESC'}`,
         )
-        .all(...hits.params, most, ...segments.flatMap((s) => [...s.params, limit]), limit, profileId) as unknown as (LedgerDbRow & { total: number })[];
+        .all(...hits.params, most, ...segments.flatMap((s) => [...s.params, limit]), limit, profileId) as unknown as (LedgerDbRow & {
+        total: number;
+      })[];
       // No row: either no match past the cursor, or (past the cap) the matches were not all read.
       const found = got[0]?.total ?? this.countLedger(profileId, filter, most);
       if (found < most) rows = got;
@@ -1746,15 +1915,22 @@ export class LocalDb {
    */
   ledgerValues(profileId: string, filter: LedgerFilter, max: number): { values: string[]; total: number } {
     const where = this.targetWhere(profileId, filter);
-    const values = (this.db.prepare(`SELECT value FROM ledger WHERE ${where.sql} ORDER BY value LIMIT ?`).all(...where.params, max) as { value: string }[]).map((r) => r.value);
-    const total = values.length < max ? values.length : (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
+    const values = (
+      this.db.prepare(`SELECT value FROM ledger WHERE ${where.sql} ORDER BY value LIMIT ?`).all(...where.params, max) as { value: string }[]
+    ).map((r) => r.value);
+    const total =
+      values.length < max
+        ? values.length
+        : (this.db.prepare(`SELECT count(*) AS n FROM ledger WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
     return { values, total };
   }
 
   /** The rows of the given keys, in the order given; keys the ledger does not hold are left out. */
   *iterateLedgerKeys(profileId: string, values: readonly string[]): Generator<LedgerRow> {
     const rows = this.db
-      .prepare('SELECT ledger.* FROM json_each(?) AS j CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = j.value ORDER BY j.key')
+      .prepare(
+        'SELECT ledger.* FROM json_each(?) AS j CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = j.value ORDER BY j.key',
+      )
       .iterate(JSON.stringify(values), profileId);
     for (const row of rows) yield toLedgerRow(row as unknown as LedgerDbRow);
   }
@@ -1782,24 +1958,34 @@ export class LocalDb {
   ): number {
     return this.tx(() => {
       this.db
-        .prepare("INSERT INTO jobs (id, profile_id, action, params, state, created_at, total, run_at) VALUES (?, ?, ?, ?, 'running', ?, 0, ?)")
+        .prepare(
+          "INSERT INTO jobs (id, profile_id, action, params, state, created_at, total, run_at) VALUES (?, ?, ?, ?, 'running', ?, 0, ?)",
+        )
         .run(job.id, job.profileId, job.action, job.params, job.createdAt, job.createdAt);
       if ('filter' in items) {
         const where = this.targetWhere(job.profileId, items.filter);
         this.db
-          .prepare(`INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, row_number() OVER (ORDER BY value), value, 1, 'pending' FROM ledger WHERE ${where.sql}`)
+          .prepare(
+            `INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, row_number() OVER (ORDER BY value), value, 1, 'pending' FROM ledger WHERE ${where.sql}`,
+          )
           .run(job.id, ...where.params);
       } else if ('batches' in items) {
         this.db
-          .prepare("INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, key + 1, 'batch ' || (key + 1), value, 'pending' FROM json_each(?)")
+          .prepare(
+            "INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, key + 1, 'batch ' || (key + 1), value, 'pending' FROM json_each(?)",
+          )
           .run(job.id, JSON.stringify(items.batches));
       } else {
         // A value given twice is one item: sending it twice would extend twice.
         this.db
-          .prepare("INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, min(key) + 1, value, 1, 'pending' FROM json_each(?) GROUP BY value")
+          .prepare(
+            "INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, min(key) + 1, value, 1, 'pending' FROM json_each(?) GROUP BY value",
+          )
           .run(job.id, JSON.stringify(items.keyValues));
       }
-      const { total } = this.db.prepare('SELECT coalesce(sum(size), 0) AS total FROM job_items WHERE job_id = ?').get(job.id) as { total: number };
+      const { total } = this.db.prepare('SELECT coalesce(sum(size), 0) AS total FROM job_items WHERE job_id = ?').get(job.id) as {
+        total: number;
+      };
       this.db.prepare('UPDATE jobs SET total = ? WHERE id = ?').run(total, job.id);
       return total;
     });
@@ -1839,20 +2025,27 @@ export class LocalDb {
 
   /** A job's state as this process saw it: an end given here is one seen (end_unseen 0). */
   setJobState(jobId: string, state: JobState, reason: string | null, finishedAt: string | null): void {
-    this.db.prepare('UPDATE jobs SET state = ?, reason = ?, finished_at = ?, end_unseen = 0 WHERE id = ?').run(state, reason, finishedAt, jobId);
+    this.db
+      .prepare('UPDATE jobs SET state = ?, reason = ?, finished_at = ?, end_unseen = 0 WHERE id = ?')
+      .run(state, reason, finishedAt, jobId);
   }
 
   /** A run of the job begins `at`: running, no end, and no answer of this run written yet. */
   beginJobRun(jobId: string, at: string): void {
     this.db
-      .prepare("UPDATE jobs SET state = 'running', reason = NULL, finished_at = NULL, run_at = ?, answered_at = NULL, end_unseen = 0 WHERE id = ?")
+      .prepare(
+        "UPDATE jobs SET state = 'running', reason = NULL, finished_at = NULL, run_at = ?, answered_at = NULL, end_unseen = 0 WHERE id = ?",
+      )
       .run(at, jobId);
   }
 
   /** Keys per item state (a generate batch counts for its size). */
   jobCounts(jobId: string): Record<JobItemState, number> {
     const counts: Record<JobItemState, number> = { pending: 0, sent: 0, done: 0, failed: 0, unknown: 0 };
-    for (const r of this.db.prepare('SELECT state, sum(size) AS n FROM job_items WHERE job_id = ? GROUP BY state').all(jobId) as { state: JobItemState | 'retry'; n: number }[]) {
+    for (const r of this.db.prepare('SELECT state, sum(size) AS n FROM job_items WHERE job_id = ? GROUP BY state').all(jobId) as {
+      state: JobItemState | 'retry';
+      n: number;
+    }[]) {
       counts[r.state === 'retry' ? 'unknown' : r.state] += r.n;
     }
     return counts;
@@ -1887,7 +2080,11 @@ export class LocalDb {
    * they changed, their audit entries), then up to `claim` more items marked sent. One commit per step, not
    * one per item: at hundreds of items a second the commits are what cost.
    */
-  jobStep(batch: SettleBatch | null, claim: { jobId: string; max: number; retry?: boolean } | null, at = new Date().toISOString()): ClaimedJobItem[] {
+  jobStep(
+    batch: SettleBatch | null,
+    claim: { jobId: string; max: number; retry?: boolean } | null,
+    at = new Date().toISOString(),
+  ): ClaimedJobItem[] {
     if (batch === null && claim === null) return [];
     return this.tx(() => {
       if (batch !== null) this.settleInTx(batch, at);
@@ -1940,7 +2137,9 @@ export class LocalDb {
    * the run given that yes claims. Returns how many keys they cover.
    */
   approveUnknownJobItems(jobId: string): number {
-    const r = this.db.prepare("UPDATE job_items SET state = 'retry' WHERE job_id = ? AND state = 'unknown' RETURNING size").all(jobId) as { size: number }[];
+    const r = this.db.prepare("UPDATE job_items SET state = 'retry' WHERE job_id = ? AND state = 'unknown' RETURNING size").all(jobId) as {
+      size: number;
+    }[];
     return r.reduce((n, i) => n + i.size, 0);
   }
 
@@ -1950,13 +2149,27 @@ export class LocalDb {
    * that it did not send are unknown as before; an item still sent had its answer lost (it could not be written)
    * and is unknown: it may have taken effect.
    */
-  endJobRun(jobId: string, state: JobState, reason: string | null, finishedAt: string, batches: readonly SettleBatch[] = [], at = finishedAt): void {
+  endJobRun(
+    jobId: string,
+    state: JobState,
+    reason: string | null,
+    finishedAt: string,
+    batches: readonly SettleBatch[] = [],
+    at = finishedAt,
+  ): void {
     this.tx(() => {
       this.endRunInTx(jobId, state, reason, finishedAt, batches, at);
     });
   }
 
-  private endRunInTx(jobId: string, state: JobState, reason: string | null, finishedAt: string, batches: readonly SettleBatch[], at: string): void {
+  private endRunInTx(
+    jobId: string,
+    state: JobState,
+    reason: string | null,
+    finishedAt: string,
+    batches: readonly SettleBatch[],
+    at: string,
+  ): void {
     for (const batch of batches) this.settleInTx(batch, at);
     this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
     this.markSentStale('SELECT id FROM jobs WHERE id = ?', jobId);
@@ -1978,11 +2191,16 @@ export class LocalDb {
    * back: each is written as it was shown, in the same transaction, where its job is still running in the file (or
    * whatever its state, with `anyState`).
    */
-  interruptRunningJobs(reason: string, at?: string, ends: readonly RunEndRecord[] = [], sent: ReadonlyMap<string, SendLogRecord> = new Map()): string[] {
+  interruptRunningJobs(
+    reason: string,
+    at?: string,
+    ends: readonly RunEndRecord[] = [],
+    sent: ReadonlyMap<string, SendLogRecord> = new Map(),
+  ): string[] {
     return this.tx(() => {
       // Items claimed that the run's send log says never went out: back as they were before the claim (send-log.ts).
       for (const [jobId, log] of sent) this.returnUnsent(jobId, log);
-      const running = this.db.prepare("SELECT state FROM jobs WHERE id = ?");
+      const running = this.db.prepare('SELECT state FROM jobs WHERE id = ?');
       for (const end of ends) {
         const state = (running.get(end.jobId) as { state: string } | undefined)?.state;
         if (state === undefined || (state !== 'running' && end.anyState !== true)) continue;
@@ -1990,18 +2208,24 @@ export class LocalDb {
       }
       this.markSentStale('SELECT id FROM jobs');
       this.db
-        .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id IN (SELECT id FROM jobs) AND state = 'sent'")
+        .prepare(
+          "UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id IN (SELECT id FROM jobs) AND state = 'sent'",
+        )
         .run('Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.');
       // A yes to send unknown items again was for the run that stopped: those it did not send stay unknown.
       this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id IN (SELECT id FROM jobs) AND state = 'retry'").run();
       const ids = (this.db.prepare("SELECT id FROM jobs WHERE state = 'running'").all() as { id: string }[]).map((r) => r.id);
       if (at !== undefined) {
         this.db
-          .prepare("UPDATE jobs SET state = 'interrupted', reason = ?1, finished_at = max(?2, coalesce(answered_at, ?2)), end_unseen = 0 WHERE state = 'running'")
+          .prepare(
+            "UPDATE jobs SET state = 'interrupted', reason = ?1, finished_at = max(?2, coalesce(answered_at, ?2)), end_unseen = 0 WHERE state = 'running'",
+          )
           .run(reason, at);
       } else {
         this.db
-          .prepare("UPDATE jobs SET state = 'interrupted', reason = ?, finished_at = coalesce(answered_at, run_at, created_at), end_unseen = 1 WHERE state = 'running'")
+          .prepare(
+            "UPDATE jobs SET state = 'interrupted', reason = ?, finished_at = coalesce(answered_at, run_at, created_at), end_unseen = 1 WHERE state = 'running'",
+          )
           .run(reason);
       }
       return ids;
@@ -2045,7 +2269,14 @@ export class LocalDb {
    * A job's items, of one state if given; `noted`: only those with words attached (a done item says why).
    * `unsent`: the items its run has claimed and not sent yet (JobService.claimedUnsent), shown as before the claim.
    */
-  jobItems(jobId: string, state: JobItemState | undefined, offset: number, limit: number, noted = false, unsent: readonly number[] = []): { items: JobItem[]; total: number } {
+  jobItems(
+    jobId: string,
+    state: JobItemState | undefined,
+    offset: number,
+    limit: number,
+    noted = false,
+    unsent: readonly number[] = [],
+  ): { items: JobItem[]; total: number } {
     // No run's list (a job not running, or one with nothing claimed ahead): the file's states as they are, counted from
     // the index alone (a million items in milliseconds); with one, the state shown needs each claimed item's row.
     const shown = unsent.length === 0 ? ITEM_STATE : shownItemState('?1');
@@ -2056,7 +2287,13 @@ export class LocalDb {
       if (state !== 'unknown') params.push(state);
     } else if (state !== undefined) {
       // The states an item shown as `state` can have in the file (an index on them), then the state shown.
-      const stored = { pending: "'pending', 'sent'", sent: "'sent'", unknown: "'unknown', 'retry', 'sent'", done: "'done'", failed: "'failed'" }[state];
+      const stored = {
+        pending: "'pending', 'sent'",
+        sent: "'sent'",
+        unknown: "'unknown', 'retry', 'sent'",
+        done: "'done'",
+        failed: "'failed'",
+      }[state];
       clauses.push(`state IN (${stored})`, `${shown} = ?3`);
       params.push(state);
     }
@@ -2070,14 +2307,21 @@ export class LocalDb {
   }
 
   *iterateJobItems(jobId: string): Generator<JobItem> {
-    for (const i of this.db.prepare(`SELECT seq, target, size, ${ITEM_STATE} AS state, code, message FROM job_items WHERE job_id = ? ORDER BY seq`).iterate(jobId)) yield { ...(i as unknown as JobItem) };
+    for (const i of this.db
+      .prepare(`SELECT seq, target, size, ${ITEM_STATE} AS state, code, message FROM job_items WHERE job_id = ? ORDER BY seq`)
+      .iterate(jobId))
+      yield { ...(i as unknown as JobItem) };
   }
 
   /**
    * Every item of a job with its key's ledger row where there is one (a bulk job's keys): the expiry the ledger
    * holds now, and whether that is the one read back after the job's extend.
    */
-  *iterateJobResults(jobId: string, profileId: string, unsent: readonly number[] = []): Generator<JobItem & { expiresAt: string | null; expiryStale: boolean }> {
+  *iterateJobResults(
+    jobId: string,
+    profileId: string,
+    unsent: readonly number[] = [],
+  ): Generator<JobItem & { expiresAt: string | null; expiryStale: boolean }> {
     const rows = this.db
       .prepare(
         `SELECT i.seq, i.target, i.size, ${shownItemState('?3', 'i.')} AS state, i.code, i.message, l.expires_at AS expiresAt, coalesce(l.expiry_stale, 0) AS stale
@@ -2094,7 +2338,9 @@ export class LocalDb {
   jobKeyCount(jobId: string, profileId: string): number {
     return (
       this.db
-        .prepare('SELECT count(*) AS n FROM job_keys CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = job_keys.value WHERE job_keys.job_id = ?')
+        .prepare(
+          'SELECT count(*) AS n FROM job_keys CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = job_keys.value WHERE job_keys.job_id = ?',
+        )
         .get(profileId, jobId) as { n: number }
     ).n;
   }
@@ -2102,19 +2348,24 @@ export class LocalDb {
   /** A generate job's keys as the ledger has them now, in key order. */
   *iterateJobKeys(jobId: string, profileId: string): Generator<LedgerRow> {
     const rows = this.db
-      .prepare('SELECT ledger.* FROM job_keys CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = job_keys.value WHERE job_keys.job_id = ? ORDER BY job_keys.value')
+      .prepare(
+        'SELECT ledger.* FROM job_keys CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = job_keys.value WHERE job_keys.job_id = ? ORDER BY job_keys.value',
+      )
       .iterate(profileId, jobId);
     for (const row of rows) yield toLedgerRow(row as unknown as LedgerDbRow);
   }
 
   bulkCeiling(profileId: string): number | null {
-    const row = this.db.prepare('SELECT bulk_ceiling AS c FROM profile_settings WHERE profile_id = ?').get(profileId) as { c: number | null } | undefined;
+    const row = this.db.prepare('SELECT bulk_ceiling AS c FROM profile_settings WHERE profile_id = ?').get(profileId) as
+      { c: number | null } | undefined;
     return row?.c ?? null;
   }
 
   setBulkCeiling(profileId: string, ceiling: number | null): void {
     this.db
-      .prepare('INSERT INTO profile_settings (profile_id, bulk_ceiling) VALUES (?, ?) ON CONFLICT (profile_id) DO UPDATE SET bulk_ceiling = excluded.bulk_ceiling')
+      .prepare(
+        'INSERT INTO profile_settings (profile_id, bulk_ceiling) VALUES (?, ?) ON CONFLICT (profile_id) DO UPDATE SET bulk_ceiling = excluded.bulk_ceiling',
+      )
       .run(profileId, ceiling);
   }
 
@@ -2131,8 +2382,7 @@ export class LocalDb {
   /** The newest sample held for the profile (one index seek), or null when it has none. */
   latestSample(profileId: string): { count: number; at: string } | null {
     const row = this.db.prepare('SELECT at, count FROM samples WHERE profile_id = ? ORDER BY at DESC LIMIT 1').get(profileId) as
-      | { at: string; count: number }
-      | undefined;
+      { at: string; count: number } | undefined;
     return row ? { count: row.count, at: row.at } : null;
   }
 
@@ -2149,9 +2399,10 @@ export class LocalDb {
       .get(profileId, from) as { n: number; first: string | null; last: string | null };
     if (span.n === 0 || span.first === null || span.last === null) return { buckets: [], samples: 0 };
     if (span.n <= points) {
-      const rows = this.db
-        .prepare('SELECT at, count FROM samples WHERE profile_id = ? AND at >= ? ORDER BY at')
-        .all(profileId, from) as { at: string; count: number }[];
+      const rows = this.db.prepare('SELECT at, count FROM samples WHERE profile_id = ? AND at >= ? ORDER BY at').all(profileId, from) as {
+        at: string;
+        count: number;
+      }[];
       return { buckets: rows.map((r) => ({ at: r.at, min: r.count, max: r.count })), samples: span.n };
     }
     // Bucket i covers [first + i * width, first + (i + 1) * width); the last one also takes the last sample.
@@ -2193,7 +2444,12 @@ export class LocalDb {
         const end = now - tier.olderThanMs;
         const begin = Math.max(Date.parse(oldest), end - tier.spanMs);
         for (let from = dayStart(begin); from < end; from += DAY_MS) {
-          windows.push({ profileId: id, from: new Date(from).toISOString(), to: new Date(Math.min(from + DAY_MS, end)).toISOString(), prefix: tier.prefix });
+          windows.push({
+            profileId: id,
+            from: new Date(from).toISOString(),
+            to: new Date(Math.min(from + DAY_MS, end)).toISOString(),
+            prefix: tier.prefix,
+          });
         }
       }
     }
@@ -2204,9 +2460,12 @@ export class LocalDb {
   thinSampleWindow(w: SampleWindow): number {
     const range = 'profile_id = ? AND at >= ? AND at < ?';
     // SQLite fills a bare column (rowid) from the row that holds the min() or max() of its group.
-    const keep = (agg: 'min' | 'max') => `SELECT id FROM (SELECT rowid AS id, ${agg}(count) FROM samples WHERE ${range} GROUP BY substr(at, 1, ${w.prefix}))`;
+    const keep = (agg: 'min' | 'max') =>
+      `SELECT id FROM (SELECT rowid AS id, ${agg}(count) FROM samples WHERE ${range} GROUP BY substr(at, 1, ${w.prefix}))`;
     const args = [w.profileId, w.from, w.to];
-    const r = this.db.prepare(`DELETE FROM samples WHERE ${range} AND rowid NOT IN (${keep('min')} UNION ${keep('max')})`).run(...args, ...args, ...args);
+    const r = this.db
+      .prepare(`DELETE FROM samples WHERE ${range} AND rowid NOT IN (${keep('min')} UNION ${keep('max')})`)
+      .run(...args, ...args, ...args);
     return Number(r.changes);
   }
 
@@ -2222,7 +2481,15 @@ export class LocalDb {
   audit(entry: Omit<AuditEntry, 'id' | 'at'> & { at?: string }): void {
     this.db
       .prepare('INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(entry.at ?? new Date().toISOString(), entry.profileId, entry.profileName, entry.action, entry.target, entry.outcome, entry.message);
+      .run(
+        entry.at ?? new Date().toISOString(),
+        entry.profileId,
+        entry.profileName,
+        entry.action,
+        entry.target,
+        entry.outcome,
+        entry.message,
+      );
   }
 
   private auditWhere(filter: AuditFilter): { sql: string; params: SQLInputValue[] } {
@@ -2232,9 +2499,13 @@ export class LocalDb {
       // The text finds an operation by the words Activity shows for it ("Push an execution", or a part of them),
       // by its id ("keys.delete"), and by its target, message or service.
       const term = filter.text.toLowerCase();
-      const named = Object.entries({ ...RETIRED_WORDS, ...OPERATION_WORDS }).filter(([, words]) => words.toLowerCase().includes(term)).map(([id]) => id);
+      const named = Object.entries({ ...RETIRED_WORDS, ...OPERATION_WORDS })
+        .filter(([, words]) => words.toLowerCase().includes(term))
+        .map(([id]) => id);
       const byWords = named.length > 0 ? ` OR action IN (${named.map(() => '?').join(', ')})` : '';
-      clauses.push(`(action LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\' OR message LIKE ? ESCAPE '\\' OR profile_name LIKE ? ESCAPE '\\'${byWords})`);
+      clauses.push(
+        `(action LIKE ? ESCAPE '\\' OR target LIKE ? ESCAPE '\\' OR message LIKE ? ESCAPE '\\' OR profile_name LIKE ? ESCAPE '\\'${byWords})`,
+      );
       const t = likeTerm(filter.text);
       params.push(t, t, t, t, ...named);
     }
@@ -2252,14 +2523,17 @@ export class LocalDb {
   listAudit(filter: AuditFilter, offset: number, limit: number): { entries: AuditEntry[]; total: number } {
     const where = this.auditWhere(filter);
     const total = (this.db.prepare(`SELECT count(*) AS n FROM audit WHERE ${where.sql}`).get(...where.params) as { n: number }).n;
-    const entries = this.db.prepare(`${AUDIT_SELECT} WHERE ${where.sql} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...where.params, limit, offset) as unknown as AuditEntry[];
+    const entries = this.db
+      .prepare(`${AUDIT_SELECT} WHERE ${where.sql} ORDER BY id DESC LIMIT ? OFFSET ?`)
+      .all(...where.params, limit, offset) as unknown as AuditEntry[];
     return { entries: entries.map((e) => ({ ...e })), total };
   }
 
   /** Every entry the filter matches, newest first, one at a time (for exports). */
   *iterateAudit(filter: AuditFilter): Generator<AuditEntry> {
     const where = this.auditWhere(filter);
-    for (const e of this.db.prepare(`${AUDIT_SELECT} WHERE ${where.sql} ORDER BY id DESC`).iterate(...where.params)) yield { ...(e as unknown as AuditEntry) };
+    for (const e of this.db.prepare(`${AUDIT_SELECT} WHERE ${where.sql} ORDER BY id DESC`).iterate(...where.params))
+      yield { ...(e as unknown as AuditEntry) };
   }
 }
 

@@ -53,7 +53,10 @@ function read(path: string): Loaded {
   }
   const version = typeof json === 'object' && json !== null && 'version' in json ? json.version : undefined;
   if (typeof version === 'number' && version > PROFILES_FILE_VERSION) {
-    return { data: structuredClone(EMPTY), refused: `it was written by a newer Keydesk (format ${version}; this one reads ${PROFILES_FILE_VERSION})` };
+    return {
+      data: structuredClone(EMPTY),
+      refused: `it was written by a newer Keydesk (format ${version}; this one reads ${PROFILES_FILE_VERSION})`,
+    };
   }
   const parsed = fileShape.safeParse(json);
   if (!parsed.success) return { data: structuredClone(EMPTY), refused: 'its contents are not profiles this Keydesk understands' };

@@ -77,5 +77,10 @@ function isTrigger(words: readonly string[]): boolean {
 
 /** Whether a piece of SQL holds anything but comments and whitespace. */
 function hasCode(text: string): boolean {
-  return text.replace(/--[^\n]*(\n|$)/g, '').replace(/\/\*[\s\S]*?(\*\/|$)/g, '').trim() !== '';
+  return (
+    text
+      .replace(/--[^\n]*(\n|$)/g, '')
+      .replace(/\/\*[\s\S]*?(\*\/|$)/g, '')
+      .trim() !== ''
+  );
 }

@@ -9,9 +9,7 @@ import { upgradeFailureOf, upgradeFailureWords } from './upgrade-failure.ts';
 
 /** What the worker posts: a step or rows done, the end, or why it failed. */
 export type UpgradeMessage =
-  | { kind: 'progress'; progress: UpgradeProgress }
-  | { kind: 'done' }
-  | { kind: 'failed'; message: string; errcode: number | null };
+  { kind: 'progress'; progress: UpgradeProgress } | { kind: 'done' } | { kind: 'failed'; message: string; errcode: number | null };
 
 /** What the worker is given. */
 export interface UpgradeWorkerData {

@@ -78,10 +78,16 @@ function KeydeskGoneBanner() {
     return (
       <div role="alert" className="offline" data-cause="keydesk-back">
         <p>
-          <strong>Keydesk is answering again.</strong> This window missed what happened while it was not (a job may have
-          stopped or ended): reload it to see where things stand.
+          <strong>Keydesk is answering again.</strong> This window missed what happened while it was not (a job may have stopped or ended):
+          reload it to see where things stand.
         </p>
-        <button type="button" className="primary" onClick={() => { window.location.reload(); }}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => {
+            window.location.reload();
+          }}
+        >
           Reload
         </button>
       </div>
@@ -90,9 +96,9 @@ function KeydeskGoneBanner() {
   return (
     <div role="alert" className="offline" data-cause="keydesk-gone">
       <p>
-        <strong>Keydesk stopped answering.</strong> This window cannot reach Keydesk itself (not the service), so nothing it shows
-        can be checked: a job shown as running may have stopped with it, and nothing can be sent from here. Keydesk is asked again
-        every few seconds; this notice changes as soon as it answers.
+        <strong>Keydesk stopped answering.</strong> This window cannot reach Keydesk itself (not the service), so nothing it shows can be
+        checked: a job shown as running may have stopped with it, and nothing can be sent from here. Keydesk is asked again every few
+        seconds; this notice changes as soon as it answers.
       </p>
     </div>
   );
@@ -130,7 +136,9 @@ function OfflineBanner() {
   const reason = useKeydesk((s) => s.offlineReason);
   const unknown = useKeydesk((s) => s.unknownOutcomes);
   /** A job of this profile runs: its requests with no answer (timeouts, its checks one at a time) may have acted. */
-  const jobRuns = useKeydesk((s) => [s.job, s.bulkJob, s.generateJob, ...s.jobList].some((j) => j !== null && isLive(j) && j.profileId === s.activeProfileId));
+  const jobRuns = useKeydesk((s) =>
+    [s.job, s.bulkJob, s.generateJob, ...s.jobList].some((j) => j !== null && isLive(j) && j.profileId === s.activeProfileId),
+  );
   const name = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name ?? 'The service');
   const [networkUp, setNetworkUp] = useState(() => navigator.onLine);
   useEffect(() => {
@@ -206,8 +214,8 @@ export function App() {
         {sessionError && <FailureMessage failure={sessionError} />}
         {unanswered && upgrade && (
           <p>
-            It stopped while upgrading your local records (step {upgrade.step.toLocaleString()} of {upgrade.steps.toLocaleString()}). Nothing is lost: your
-            records stay as they were, and the upgrade starts again the next time Keydesk opens.
+            It stopped while upgrading your local records (step {upgrade.step.toLocaleString()} of {upgrade.steps.toLocaleString()}).
+            Nothing is lost: your records stay as they were, and the upgrade starts again the next time Keydesk opens.
           </p>
         )}
         {startFailed ? (
@@ -235,13 +243,27 @@ export function App() {
         <strong className="brand">Keydesk</strong>
         <ProfileSwitcher />
         <ActiveService />
-        <button type="button" className="palette-button" onClick={() => { setPaletteOpen(true); }} aria-keyshortcuts="Control+K Meta+K">
+        <button
+          type="button"
+          className="palette-button"
+          onClick={() => {
+            setPaletteOpen(true);
+          }}
+          aria-keyshortcuts="Control+K Meta+K"
+        >
           Commands <kbd>Ctrl K</kbd>
         </button>
       </header>
       <nav aria-label="Views" className="sidebar">
         {VIEWS.map((v) => (
-          <button key={v.view} type="button" aria-current={view === v.view ? 'page' : undefined} onClick={() => { setView(v.view); }}>
+          <button
+            key={v.view}
+            type="button"
+            aria-current={view === v.view ? 'page' : undefined}
+            onClick={() => {
+              setView(v.view);
+            }}
+          >
             {v.label}
           </button>
         ))}

@@ -2,15 +2,7 @@ import type { RouteName } from '../../shared/wire.ts';
 import { executionCount, pushExecutionCount } from './executions.ts';
 import { identifierCheck } from './identifier.ts';
 import { addKeyless, deleteKeyless, fetchKeyless } from './keyless.ts';
-import {
-  deleteGeneratedKey,
-  deleteKey,
-  expandExpiration,
-  fetchGeneratedKey,
-  fetchKey,
-  generateKey,
-  resetHwid,
-} from './keys.ts';
+import { deleteGeneratedKey, deleteKey, expandExpiration, fetchGeneratedKey, fetchKey, generateKey, resetHwid } from './keys.ts';
 import type { HandlerFor } from './types.ts';
 import { validate } from './validation.ts';
 

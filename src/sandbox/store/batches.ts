@@ -166,7 +166,14 @@ export class Batches extends ServiceScoped {
               const inserted = this.db.run(
                 `INSERT INTO keys (service_id, value, note_id, status, is_premium, expires_by_days, days_key, expires_at, created_at)
                  SELECT ?, j.value, ?, 0, ?, ?, ?, ?, ? FROM json_each(?) AS j`,
-                serviceId, noteId, premium, byDays, daysKey, expiresAt, now, block.json(from, from + INSERT_PART),
+                serviceId,
+                noteId,
+                premium,
+                byDays,
+                daysKey,
+                expiresAt,
+                now,
+                block.json(from, from + INSERT_PART),
               );
               lastId = Number(inserted.lastInsertRowid);
             }
@@ -198,7 +205,11 @@ export class Batches extends ServiceScoped {
     const ids: number[] = [];
     for (let from = 0; from < block.count; from += INSERT_PART) {
       const part = block.json(from, from + INSERT_PART);
-      for (const r of this.db.all<{ id: number }>('SELECT k.id FROM json_each(?) AS j JOIN keys k ON k.value = j.value ORDER BY j.key', part)) ids.push(r.id);
+      for (const r of this.db.all<{ id: number }>(
+        'SELECT k.id FROM json_each(?) AS j JOIN keys k ON k.value = j.value ORDER BY j.key',
+        part,
+      ))
+        ids.push(r.id);
     }
     return ids;
   }

@@ -213,7 +213,8 @@ export class Db {
     this.rowsSinceCheckpoint = 0;
     if (mode === 'TRUNCATE') this.conn.exec('PRAGMA busy_timeout = 0');
     try {
-      const row = this.conn.prepare(`PRAGMA wal_checkpoint(${mode})`).get() as { busy: number; log: number; checkpointed: number } | undefined;
+      const row = this.conn.prepare(`PRAGMA wal_checkpoint(${mode})`).get() as
+        { busy: number; log: number; checkpointed: number } | undefined;
       const complete = row !== undefined && row.busy === 0 && row.checkpointed === row.log;
       if (complete && mode === 'TRUNCATE') this.dirty = false;
       return complete;

@@ -11,7 +11,8 @@ export class Executions {
   add(serviceId: number, n: number): number {
     const row = this.db.get<{ execution_count: number }>(
       'UPDATE services SET execution_count = execution_count + ? WHERE id = ? RETURNING execution_count',
-      n, serviceId,
+      n,
+      serviceId,
     );
     this.db.wrote(1);
     return row?.execution_count ?? 0;

@@ -31,7 +31,8 @@ export class Search {
       charLength(term) >= 3
         ? this.db.all<{ id: number }>(
             'SELECT n.id FROM notes_fts f JOIN notes n ON n.id = f.rowid WHERE notes_fts MATCH ? AND n.service_id = ?',
-            `"${term.replaceAll('"', '""')}"`, serviceId,
+            `"${term.replaceAll('"', '""')}"`,
+            serviceId,
           )
         : this.db.all<{ id: number }>('SELECT id FROM notes WHERE service_id = ? AND kd_contains(text, ?)', serviceId, term);
     return JSON.stringify(rows.map((r) => r.id));
@@ -44,7 +45,10 @@ export class Search {
   private keySegments(serviceId: number, status: 'active' | 'generated', term: string): Segment[] {
     const st = status === 'active' ? ACTIVE : GENERATED;
     const segments: Segment[] = [
-      { from: 'FROM keys k JOIN notes n ON n.id = k.note_id WHERE k.value = ? AND k.service_id = ? AND k.status = ?', params: [term, serviceId, st] },
+      {
+        from: 'FROM keys k JOIN notes n ON n.id = k.note_id WHERE k.value = ? AND k.service_id = ? AND k.status = ?',
+        params: [term, serviceId, st],
+      },
     ];
     if (st === ACTIVE) {
       segments.push({
@@ -94,12 +98,17 @@ export class Search {
 
   /** Keyless entries whose HWID contains `term` (exact case), the exact HWID first, then newest first. */
   keyless(serviceId: number, term: string, limit: number, offset: number): Page<WireKeylessEntry> {
-    const total = this.db.get<{ n: number }>('SELECT count(*) AS n FROM keyless WHERE service_id = ? AND instr(hwid, ?) > 0', serviceId, term)?.n ?? 0;
+    const total =
+      this.db.get<{ n: number }>('SELECT count(*) AS n FROM keyless WHERE service_id = ? AND instr(hwid, ?) > 0', serviceId, term)?.n ?? 0;
     const list = (lim: number, off: number) =>
       this.db.all<KeylessRow>(
         `SELECT ${KEYLESS_COLUMNS} FROM keyless WHERE service_id = ? AND instr(hwid, ?) > 0
          ORDER BY hwid = ? DESC, id DESC LIMIT ? OFFSET ?`,
-        serviceId, term, term, lim, off,
+        serviceId,
+        term,
+        term,
+        lim,
+        off,
       );
     const best = total > 0 ? (list(1, 0)[0] ?? null) : null;
     return { best: best && toKeyless(best), items: list(limit, offset).map(toKeyless), total };

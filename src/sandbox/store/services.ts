@@ -86,7 +86,12 @@ export class Services {
       const row = this.db.get<ServiceRow>(
         `INSERT INTO services (public_id, name, identifier, api_key_sha256, created_at, owner_secret_id) VALUES (?, ?, ?, ?, ?, ?)
          RETURNING ${COLUMNS}`,
-        publicId('svc_'), name, identifier, sha256(apiKey), this.now(), randomUUID(),
+        publicId('svc_'),
+        name,
+        identifier,
+        sha256(apiKey),
+        this.now(),
+        randomUUID(),
       );
       if (!row) throw new Error('INSERT … RETURNING gave no row.');
       return { service: toService(row), apiKey };

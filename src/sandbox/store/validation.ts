@@ -49,7 +49,11 @@ export class Validation {
       if (this.keylessRow(serviceId, hwid)) throw new WireError('CONFLICT', 'A keyless entry for that HWID exists already.');
       const row = this.db.get<KeylessRow>(
         `INSERT INTO keyless (service_id, hwid, is_premium, expires_at, created_at) VALUES (?, ?, ?, ?, ?) RETURNING ${KEYLESS_COLUMNS}`,
-        serviceId, hwid, isPremium ? 1 : 0, expiresAt, now,
+        serviceId,
+        hwid,
+        isPremium ? 1 : 0,
+        expiresAt,
+        now,
       );
       if (!row) throw new Error('INSERT … RETURNING gave no row.');
       return toKeyless(row);
@@ -81,7 +85,13 @@ export class Validation {
       if (!entry) return validationBody('not_whitelisted', registered, hwid, null, 'This HWID is not on the keyless list.');
       const found = { keyless: true, premium: entry.is_premium === 1, expiresAt: entry.expires_at };
       if (entry.expires_at !== null && now > entry.expires_at) {
-        return validationBody('not_whitelisted', registered, hwid, found, `This HWID's keyless access expired on ${iso(entry.expires_at)}.`);
+        return validationBody(
+          'not_whitelisted',
+          registered,
+          hwid,
+          found,
+          `This HWID's keyless access expired on ${iso(entry.expires_at)}.`,
+        );
       }
       if (!dryRun) {
         this.db.run('UPDATE keyless SET last_used_at = ? WHERE id = ?', now, entry.id);
@@ -98,7 +108,8 @@ export class Validation {
       // the read above wins, and this one sees hwid_mismatch instead of binding a second HWID.
       decision = this.db.transaction(() => {
         const current = this.keys.row(service.id, key);
-        if (!current) return { outcome: 'invalid_key', found: null, notes: 'No key of this service has that value.', write: null } satisfies Decision;
+        if (!current)
+          return { outcome: 'invalid_key', found: null, notes: 'No key of this service has that value.', write: null } satisfies Decision;
         const again = decide(current, hwid, now);
         if (again.write !== null) this.db.run(again.write.sql, ...again.write.params);
         return again;
@@ -121,7 +132,10 @@ function decide(row: KeyRow, hwid: string, now: number): Decision {
       outcome: 'success',
       found: { ...found, expiresAt },
       notes: row.note,
-      write: { sql: 'UPDATE keys SET status = 1, hwid = ?, activated_at = ?, expires_at = ? WHERE id = ?', params: [hwid, now, expiresAt, row.id] },
+      write: {
+        sql: 'UPDATE keys SET status = 1, hwid = ?, activated_at = ?, expires_at = ? WHERE id = ?',
+        params: [hwid, now, expiresAt, row.id],
+      },
     };
   }
   if (row.hwid === null) {

@@ -65,7 +65,17 @@ export const isExpired = (expiresAt: string | null | undefined, now = Date.now()
 };
 
 /** Every badge a key earns, in a fixed order: status, expired, premium, bound. */
-export function KeyBadges({ status, isPremium, expiresAt, hwid }: { status: KeyStatus | 'deleted'; isPremium: boolean; expiresAt: string | null; hwid: string | null }) {
+export function KeyBadges({
+  status,
+  isPremium,
+  expiresAt,
+  hwid,
+}: {
+  status: KeyStatus | 'deleted';
+  isPremium: boolean;
+  expiresAt: string | null;
+  hwid: string | null;
+}) {
   return (
     <span className="badges">
       <StatusBadge status={status} />

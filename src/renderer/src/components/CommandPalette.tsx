@@ -78,8 +78,12 @@ export function CommandPalette() {
       ref={dialog}
       className="dialog palette"
       aria-label="Command palette"
-      onCancel={() => { setOpen(false); }}
-      onClose={() => { if (open) setOpen(false); }}
+      onCancel={() => {
+        setOpen(false);
+      }}
+      onClose={() => {
+        if (open) setOpen(false);
+      }}
     >
       <input
         ref={input}
@@ -100,11 +104,21 @@ export function CommandPalette() {
         onKeyDown={(e) => {
           // Home and End stay with the text box, as the ARIA pattern for an editable combobox has it.
           const keys: Record<string, () => void> = {
-            ArrowDown: () => { move(active + 1); },
-            ArrowUp: () => { move(active - 1); },
-            PageDown: () => { move(Math.min(flat.length - 1, active + 8)); },
-            PageUp: () => { move(Math.max(0, active - 8)); },
-            Enter: () => { if (current) run(current); },
+            ArrowDown: () => {
+              move(active + 1);
+            },
+            ArrowUp: () => {
+              move(active - 1);
+            },
+            PageDown: () => {
+              move(Math.min(flat.length - 1, active + 8));
+            },
+            PageUp: () => {
+              move(Math.max(0, active - 8));
+            },
+            Enter: () => {
+              if (current) run(current);
+            },
           };
           const handler = keys[e.key];
           if (handler) {
@@ -114,32 +128,38 @@ export function CommandPalette() {
         }}
       />
       {flat.length > 0 && (
-      <div ref={list} id={`${id}-list`} role="listbox" aria-label="Commands" className="palette-list">
-        {sections.map((s) => (
-          <div key={s.title} role="group" aria-labelledby={`${id}-group-${s.title}`}>
-            <div role="presentation" id={`${id}-group-${s.title}`} className="palette-group">
-              {s.title}
+        <div ref={list} id={`${id}-list`} role="listbox" aria-label="Commands" className="palette-list">
+          {sections.map((s) => (
+            <div key={s.title} role="group" aria-labelledby={`${id}-group-${s.title}`}>
+              <div role="presentation" id={`${id}-group-${s.title}`} className="palette-group">
+                {s.title}
+              </div>
+              {s.commands.map((c) => {
+                const index = flat.indexOf(c);
+                return (
+                  <div
+                    key={c.id}
+                    id={optionId(c)}
+                    role="option"
+                    aria-selected={c === current}
+                    className="palette-option"
+                    onMouseMove={() => {
+                      if (index !== active) setActive(index);
+                    }}
+                    onMouseDown={(e) => {
+                      e.preventDefault();
+                    }}
+                    onClick={() => {
+                      run(c);
+                    }}
+                  >
+                    {c.label}
+                  </div>
+                );
+              })}
             </div>
-            {s.commands.map((c) => {
-              const index = flat.indexOf(c);
-              return (
-                <div
-                  key={c.id}
-                  id={optionId(c)}
-                  role="option"
-                  aria-selected={c === current}
-                  className="palette-option"
-                  onMouseMove={() => { if (index !== active) setActive(index); }}
-                  onMouseDown={(e) => { e.preventDefault(); }}
-                  onClick={() => { run(c); }}
-                >
-                  {c.label}
-                </div>
-              );
-            })}
-          </div>
-        ))}
-      </div>
+          ))}
+        </div>
       )}
       {flat.length === 0 && (
         <EmptyState title={`No command matches “${query.trim()}”`} icon="command">

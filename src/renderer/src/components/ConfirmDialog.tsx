@@ -16,7 +16,18 @@ interface ConfirmDialogProps {
 }
 
 /** Asks before anything destructive. Native <dialog>: focus is trapped and Esc cancels. */
-export function ConfirmDialog({ open, title, body, confirmLabel, destructive, confirmable = true, cancelLabel = 'Cancel', other, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  body,
+  confirmLabel,
+  destructive,
+  confirmable = true,
+  cancelLabel = 'Cancel',
+  other,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   // One id per dialog: two dialogs on a view must not share the element that names them.
   const titleId = useId();
@@ -43,11 +54,16 @@ export function ConfirmDialog({ open, title, body, confirmLabel, destructive, co
           </button>
         )}
         {confirmable && (
-          <button type="button" className={destructive ? 'danger' : 'primary'} onClick={() => {
+          <button
+            type="button"
+            className={destructive ? 'danger' : 'primary'}
+            onClick={() => {
               if (answered.current) return;
               answered.current = true;
               onConfirm();
-            }} autoFocus>
+            }}
+            autoFocus
+          >
             {confirmLabel}
           </button>
         )}

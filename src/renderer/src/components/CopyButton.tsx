@@ -38,8 +38,12 @@ export function CopyButton({ value, label, className }: { value: string; label: 
           // A copy button inside a clickable row copies; it does not also pick the row.
           e.stopPropagation();
           navigator.clipboard.writeText(value).then(
-            () => { settle('copied'); },
-            () => { settle('failed'); },
+            () => {
+              settle('copied');
+            },
+            () => {
+              settle('failed');
+            },
           );
         }}
       >

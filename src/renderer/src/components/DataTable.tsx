@@ -39,12 +39,31 @@ export function rangeFrom<T>(rows: readonly T[], anchor: number | null, index: n
 }
 
 /** A column header that sorts: a button, aria-sort on the header, and a visible arrow for the direction. */
-export function SortButton({ label, field, sort, onSort }: { label: string; field: string; sort: SortState; onSort: (field: string) => void }) {
+export function SortButton({
+  label,
+  field,
+  sort,
+  onSort,
+}: {
+  label: string;
+  field: string;
+  sort: SortState;
+  onSort: (field: string) => void;
+}) {
   const active = sort.field === field;
   return (
-    <button type="button" className="sort-button" onClick={() => { onSort(field); }}>
+    <button
+      type="button"
+      className="sort-button"
+      onClick={() => {
+        onSort(field);
+      }}
+    >
       <span>{label}</span>
-      <Icon name={!active ? 'arrowUpDown' : sort.dir === 'asc' ? 'arrowUp' : 'arrowDown'} className={active ? 'sort-arrow active' : 'sort-arrow'} />
+      <Icon
+        name={!active ? 'arrowUpDown' : sort.dir === 'asc' ? 'arrowUp' : 'arrowDown'}
+        className={active ? 'sort-arrow active' : 'sort-arrow'}
+      />
     </button>
   );
 }
@@ -53,7 +72,15 @@ export const ariaSort = (sort: SortState | undefined, field: string | undefined)
   sort === undefined || field === undefined ? undefined : sort.field !== field ? 'none' : sort.dir === 'asc' ? 'ascending' : 'descending';
 
 /** The header checkbox: ticked when every row is, mixed when some are; a press ticks them all, or clears them. */
-export function HeaderCheckbox({ label, state, onChange }: { label: string; state: 'all' | 'some' | 'none'; onChange: (selectAll: boolean) => void }) {
+export function HeaderCheckbox({
+  label,
+  state,
+  onChange,
+}: {
+  label: string;
+  state: 'all' | 'some' | 'none';
+  onChange: (selectAll: boolean) => void;
+}) {
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = state === 'some';
@@ -65,7 +92,9 @@ export function HeaderCheckbox({ label, state, onChange }: { label: string; stat
       aria-label={label}
       checked={state === 'all'}
       aria-checked={state === 'some' ? 'mixed' : state === 'all'}
-      onChange={() => { onChange(state !== 'all'); }}
+      onChange={() => {
+        onChange(state !== 'all');
+      }}
     />
   );
 }
@@ -124,7 +153,12 @@ export function DataTable<T>({
               </th>
             )}
             {columns.map((c) => (
-              <th key={c.header} scope="col" aria-sort={ariaSort(sort, c.sortField)} className={c.className?.includes('num') ? 'num' : undefined}>
+              <th
+                key={c.header}
+                scope="col"
+                aria-sort={ariaSort(sort, c.sortField)}
+                className={c.className?.includes('num') ? 'num' : undefined}
+              >
                 {c.hidden ? (
                   <span className="visually-hidden">{c.header}</span>
                 ) : sort && onSort && c.sortField ? (
@@ -175,7 +209,14 @@ export function DataTable<T>({
                 ))}
                 {onOpen && (
                   <td className="open">
-                    <button type="button" className="small" onClick={() => { onOpen(row); }} aria-expanded={isCurrent?.(row) ?? false}>
+                    <button
+                      type="button"
+                      className="small"
+                      onClick={() => {
+                        onOpen(row);
+                      }}
+                      aria-expanded={isCurrent?.(row) ?? false}
+                    >
                       {openLabel?.(row) ?? 'Open'}
                     </button>
                   </td>

@@ -25,16 +25,24 @@ export function FailureMessage({ failure, when, stale }: { failure: Failure; whe
   const setView = useKeydesk((s) => s.setView);
   // A profile's API key is gone (kept for the session only, then a restart): the way to enter it again, from where
   // the person met the need (not on Profiles itself, where Edit is beside the words).
-  const keyGone = failure.code === 'KEYCHAIN_UNAVAILABLE' && /^No API key is (stored|available)/.test(failure.message) && view !== 'profiles';
+  const keyGone =
+    failure.code === 'KEYCHAIN_UNAVAILABLE' && /^No API key is (stored|available)/.test(failure.message) && view !== 'profiles';
   return (
     <div role="alert" className="failure">
       <p className="error">
         {plain(failure.message)}
-        {failure.retryAfterSeconds !== undefined && !failure.message.includes('Try again in ') ? ` (about ${Math.max(1, Math.ceil(failure.retryAfterSeconds / 60)).toLocaleString()} min left)` : ''}
+        {failure.retryAfterSeconds !== undefined && !failure.message.includes('Try again in ')
+          ? ` (about ${Math.max(1, Math.ceil(failure.retryAfterSeconds / 60)).toLocaleString()} min left)`
+          : ''}
       </p>
       {keyGone && (
         <p>
-          <button type="button" onClick={() => { setView('profiles'); }}>
+          <button
+            type="button"
+            onClick={() => {
+              setView('profiles');
+            }}
+          >
             Go to Profiles
           </button>
         </p>

@@ -141,7 +141,13 @@ const TIME_TICK_SPACE = 110;
 function palette() {
   const css = getComputedStyle(document.documentElement);
   const v = (name: string) => css.getPropertyValue(name).trim();
-  return { line: v('--chart-line'), bar: v('--chart-bar'), grid: v('--chart-grid'), text: v('--color-fg-muted'), font: `12px ${v('--font-sans') || 'sans-serif'}` };
+  return {
+    line: v('--chart-line'),
+    bar: v('--chart-bar'),
+    grid: v('--chart-grid'),
+    text: v('--color-fg-muted'),
+    font: `12px ${v('--font-sans') || 'sans-serif'}`,
+  };
 }
 
 /** Plot indices of samples with no neighbour on either side (a gap or the end): a line would draw nothing there. */
@@ -177,7 +183,15 @@ function options(
     scales: { x: { time: true }, total: { auto: true }, added: { auto: true, range: (_u, _min, max) => [0, Math.max(1, max)] } },
     series: [
       {},
-      { label: 'Executions per bucket', scale: 'added', fill: c.bar, stroke: c.bar, width: 0, paths: uPlot.paths.bars?.({ size: [0.7, 48] }), points: { show: false } },
+      {
+        label: 'Executions per bucket',
+        scale: 'added',
+        fill: c.bar,
+        stroke: c.bar,
+        width: 0,
+        paths: uPlot.paths.bars?.({ size: [0.7, 48] }),
+        points: { show: false },
+      },
       // No spanGaps: the line breaks at each unread span; a sample alone between two is drawn as a dot.
       { label: 'Running total', scale: 'total', stroke: c.line, width: 2, points: { show: false, filter: isolated } },
     ],
@@ -249,9 +263,13 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
     const el = host.current;
     if (!el) return;
     const u = new uPlot(
-      options(el.clientWidth || 600, () => unreadNow.current, (idx, left, top, plotWidth) => {
-        setHover(idx === null ? null : { idx, left, top, flip: left > plotWidth / 2 });
-      }),
+      options(
+        el.clientWidth || 600,
+        () => unreadNow.current,
+        (idx, left, top, plotWidth) => {
+          setHover(idx === null ? null : { idx, left, top, flip: left > plotWidth / 2 });
+        },
+      ),
       [[], [], []],
       el,
     );
@@ -301,9 +319,7 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
             <span>
               Total <strong>{fmt.number(at.total)}</strong>
             </span>
-            <span>
-              +{fmt.count(at.added, NOUNS.execution)}
-            </span>
+            <span>+{fmt.count(at.added, NOUNS.execution)}</span>
           </div>
         )}
         {hover && gapAt && (

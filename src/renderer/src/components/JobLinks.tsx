@@ -36,7 +36,8 @@ export function JobElsewhere() {
   }
   return (
     <p role="status" className="muted">
-      A job is running {name ? `for profile ${name}` : 'for another profile'}: {jobLine(elsewhere)} Switch to that profile to follow or cancel it.
+      A job is running {name ? `for profile ${name}` : 'for another profile'}: {jobLine(elsewhere)} Switch to that profile to follow or
+      cancel it.
     </p>
   );
 }

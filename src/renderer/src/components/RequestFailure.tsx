@@ -11,19 +11,31 @@ import { Time } from './Time.tsx';
 export function RequestFailure({ request, what, again }: { request: RequestState; what: ReactNode; again: string }) {
   const { error, failedAt } = request;
   /** The service answered a request after this one failed: the failure is of its moment, not of now. */
-  const answeredSince = useKeydesk((s) => (failedAt && s.serviceAnswered && s.serviceAnswered.seq > failedAt.seq ? s.serviceAnswered : null));
+  const answeredSince = useKeydesk((s) =>
+    failedAt && s.serviceAnswered && s.serviceAnswered.seq > failedAt.seq ? s.serviceAnswered : null,
+  );
   if (!error) return null;
   return (
     <FailureMessage
       failure={error}
-      when={failedAt && <>{what} failed at <Time iso={failedAt.at} mode="time" />.</>}
+      when={
+        failedAt && (
+          <>
+            {what} failed at <Time iso={failedAt.at} mode="time" />.
+          </>
+        )
+      }
       stale={
         answeredSince &&
         error.keydeskGone !== true &&
         (error.code === 'NETWORK' || error.code === 'TIMEOUT' ? (
-          <>That was while the service could not be reached; it has answered since, at <Time iso={answeredSince.at} mode="time" />: {again}.</>
+          <>
+            That was while the service could not be reached; it has answered since, at <Time iso={answeredSince.at} mode="time" />: {again}.
+          </>
         ) : (
-          <>The service has answered since, at <Time iso={answeredSince.at} mode="time" />: {again} to see whether it still fails.</>
+          <>
+            The service has answered since, at <Time iso={answeredSince.at} mode="time" />: {again} to see whether it still fails.
+          </>
         ))
       }
     />

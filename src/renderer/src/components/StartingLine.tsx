@@ -46,7 +46,9 @@ export function StartingLine({ starting }: { starting: { action: JobAction; days
 export function JobProgress({ job, label }: { job: JobSummary; label: string }) {
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const settled = job.counts.done + job.counts.failed + job.counts.unknown;
-  return <progress aria-label={label} max={job.total} value={job.state === 'running' && settled === 0 && !keydeskGone ? undefined : settled} />;
+  return (
+    <progress aria-label={label} max={job.total} value={job.state === 'running' && settled === 0 && !keydeskGone ? undefined : settled} />
+  );
 }
 
 /**

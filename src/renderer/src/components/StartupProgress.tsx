@@ -34,7 +34,10 @@ export function upgradeLines(upgrade: NonNullable<StartupStatus['upgrade']>): { 
   const which = passes > 1 ? `, part ${fmt.number(pass)} of ${fmt.number(passes)}` : '';
   const where = `Step ${fmt.number(step)} of ${fmt.number(steps)}: ${WORK_WORDS[work]}${which}.`;
   if (work === 'save') return { step: where, keys: null };
-  return { step: where, keys: done === null ? fmt.count(total, NOUNS.key) : `${fmt.number(Math.min(done, total))} of ${fmt.count(total, NOUNS.key)}` };
+  return {
+    step: where,
+    keys: done === null ? fmt.count(total, NOUNS.key) : `${fmt.number(Math.min(done, total))} of ${fmt.count(total, NOUNS.key)}`,
+  };
 }
 
 export function StartupProgress({ upgrade }: { upgrade: NonNullable<StartupStatus['upgrade']> }) {
@@ -44,8 +47,8 @@ export function StartupProgress({ upgrade }: { upgrade: NonNullable<StartupStatu
     <main className="center startup" data-app-state="upgrading" aria-labelledby="startup-title">
       <h1 id="startup-title">Upgrading your local records</h1>
       <p>
-        This version of Keydesk keeps its records of your keys in a new layout, for faster search in All keys. The upgrade is
-        done once, now.
+        This version of Keydesk keeps its records of your keys in a new layout, for faster search in All keys. The upgrade is done once,
+        now.
       </p>
       {/* Announced once per step; the keys done move too often to be read out, and are shown beside the bar. */}
       <p role="status">{lines.step}</p>
@@ -58,8 +61,8 @@ export function StartupProgress({ upgrade }: { upgrade: NonNullable<StartupStatu
       {lines.keys && <p className="startup-keys">{lines.keys}</p>}
       <p className="muted">{elapsedWords(upgrade.elapsedMs)} so far.</p>
       <p className="muted">
-        Keep Keydesk open until this is done. If it is closed or stops, nothing is lost: your records stay as they were, and the
-        upgrade starts again the next time Keydesk opens.
+        Keep Keydesk open until this is done. If it is closed or stops, nothing is lost: your records stay as they were, and the upgrade
+        starts again the next time Keydesk opens.
       </p>
     </main>
   );

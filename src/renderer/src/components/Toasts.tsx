@@ -71,10 +71,18 @@ function ToastItem({ toast }: { toast: Toast }) {
     <div
       ref={self}
       className={`toast ${toast.kind}`}
-      onMouseEnter={() => { setHovered(true); }}
-      onMouseLeave={() => { setHovered(false); }}
-      onFocus={() => { setFocused(true); }}
-      onBlur={(e) => { if (!e.currentTarget.contains(e.relatedTarget)) setFocused(false); }}
+      onMouseEnter={() => {
+        setHovered(true);
+      }}
+      onMouseLeave={() => {
+        setHovered(false);
+      }}
+      onFocus={() => {
+        setFocused(true);
+      }}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget)) setFocused(false);
+      }}
       onKeyDown={onKeyDown}
     >
       <span id={textId}>{toast.text}</span>

@@ -40,7 +40,9 @@ export function useUnknownCheck(job: JobSummary): { state: CheckState; run: () =
 
 /** The start of a "send again?" dialog: what happened to the requests, in the number they are. */
 export const sentOnceWords = (unknown: number): string =>
-  unknown === 1 ? 'It was sent once and no answer came back, so it may already have taken effect.' : 'Each was sent once and no answer came back, so it may already have taken effect.';
+  unknown === 1
+    ? 'It was sent once and no answer came back, so it may already have taken effect.'
+    : 'Each was sent once and no answer came back, so it may already have taken effect.';
 
 /** What the dialog says the check does, for a job whose unknown items are keys (not a generate job's batches). */
 export const checkFirstWords = (job: JobSummary): string =>
@@ -51,14 +53,17 @@ function hint(job: JobSummary): string {
   if (job.action === 'extend') {
     return `an expiry already ${job.days === null ? 'moved on' : `${fmt.count(job.days, NOUNS.day)} later than before`} means that extension took effect, and sending it again would extend the key a second time`;
   }
-  if (job.action === 'resetHwid') return 'a key bound to no machine now has been reset (or was never bound); sending the reset again would clear a machine bound since';
+  if (job.action === 'resetHwid')
+    return 'a key bound to no machine now has been reset (or was never bound); sending the reset again would clear a machine bound since';
   return '“not found” means the key is gone from the service, deleted by that request or otherwise';
 }
 
 export function UnknownCheckResult({ job, state }: { job: JobSummary; state: CheckState }) {
   if (state.status === 'idle') return null;
   if (state.status === 'loading') {
-    return <p role="status">Reading {job.counts.unknown === 1 ? 'the key' : 'the keys'} sent with no answer from the service, one at a time…</p>;
+    return (
+      <p role="status">Reading {job.counts.unknown === 1 ? 'the key' : 'the keys'} sent with no answer from the service, one at a time…</p>
+    );
   }
   if (state.status === 'error') {
     return (
@@ -72,8 +77,8 @@ export function UnknownCheckResult({ job, state }: { job: JobSummary; state: Che
   return (
     <section className="unknown-check" aria-label="Keys sent with no answer, as the service has them now">
       <p role="status">
-        As the service has {keys.length === 1 ? 'this key' : 'these keys'} now, read at <Time iso={read.at} mode="time" />: {hint(job)}. This is each key’s
-        state now, not a record of what the unanswered request did
+        As the service has {keys.length === 1 ? 'this key' : 'these keys'} now, read at <Time iso={read.at} mode="time" />: {hint(job)}.
+        This is each key’s state now, not a record of what the unanswered request did
         {total > keys.length ? `; the first ${fmt.number(keys.length)} of ${fmt.number(total)} (export the results for all)` : ''}.
       </p>
       <div className="table-wrap">
@@ -92,8 +97,12 @@ export function UnknownCheckResult({ job, state }: { job: JobSummary; state: Che
                 <td className="mono wrap">{value}</td>
                 {key ? (
                   <>
-                    <td><KeyBadges status={key.status} isPremium={key.isPremium} expiresAt={key.expiresAt} hwid={key.hwid} /></td>
-                    <td><KeyExpiry k={key} /></td>
+                    <td>
+                      <KeyBadges status={key.status} isPremium={key.isPremium} expiresAt={key.expiresAt} hwid={key.hwid} />
+                    </td>
+                    <td>
+                      <KeyExpiry k={key} />
+                    </td>
                     <td className="mono wrap">{key.hwid ?? '—'}</td>
                   </>
                 ) : (

@@ -71,32 +71,52 @@ export function useCommands(): Command[] {
       },
     });
     return [
-      action('generate', 'Generate keys…', 'new create keys', () => { openAt(setView, 'keys', 'generate'); }),
-      action('find-key', 'Find a key…', 'search lookup hwid note', () => { openAt(setView, 'keys', 'lookup'); }),
-      action('validate', 'Validate a key…', 'check activate hwid test', () => { openAt(setView, 'validate', 'validate'); }),
-      action('add-keyless', 'Add a keyless entry…', 'hwid whitelist authorize', () => { openAt(setView, 'keyless', 'add-keyless'); }),
+      action('generate', 'Generate keys…', 'new create keys', () => {
+        openAt(setView, 'keys', 'generate');
+      }),
+      action('find-key', 'Find a key…', 'search lookup hwid note', () => {
+        openAt(setView, 'keys', 'lookup');
+      }),
+      action('validate', 'Validate a key…', 'check activate hwid test', () => {
+        openAt(setView, 'validate', 'validate');
+      }),
+      action('add-keyless', 'Add a keyless entry…', 'hwid whitelist authorize', () => {
+        openAt(setView, 'keyless', 'add-keyless');
+      }),
       action('push', 'Push +1 execution', 'count increment', pushExecution),
       action('refresh-count', 'Refresh the execution count', 'reload executions', refreshExecutions),
       action('export-csv', 'Export All keys as CSV (its current filter)', 'download save ledger', () => exportLedger('csv')),
       action('export-json', 'Export All keys as JSON (its current filter)', 'download save ledger', () => exportLedger('json')),
-      action('check-identifier', 'Check a service identifier…', 'identifier exists taken free service', () => { openAt(setView, 'identifier', 'identifier'); }),
+      action('check-identifier', 'Check a service identifier…', 'identifier exists taken free service', () => {
+        openAt(setView, 'identifier', 'identifier');
+      }),
       ...(['csv', 'json'] as const).map((format) =>
-        action(`export-activity-${format}`, `Export Activity as ${format.toUpperCase()} (its current filter)`, 'download save audit log operations', () => {
-          // The filter the Activity view shows (kept in its drafts), so the file is what that list shows.
-          const drafts = useKeydesk.getState().drafts;
-          const text = drafts['activity.text'] ?? '';
-          const outcome = drafts['activity.outcome'] ?? '';
-          return exportAudit(activityFilter(text, outcome), format);
-        }),
+        action(
+          `export-activity-${format}`,
+          `Export Activity as ${format.toUpperCase()} (its current filter)`,
+          'download save audit log operations',
+          () => {
+            // The filter the Activity view shows (kept in its drafts), so the file is what that list shows.
+            const drafts = useKeydesk.getState().drafts;
+            const text = drafts['activity.text'] ?? '';
+            const outcome = drafts['activity.outcome'] ?? '';
+            return exportAudit(activityFilter(text, outcome), format);
+          },
+        ),
       ),
       action('test-key', 'Make an integration test key', 'integration test key snippet new', () => {
         openAt(setView, 'integration');
         if (activeProfileId !== null) void generateTestKey(activeProfileId);
       }),
-      action('add-service', 'Add a remote service…', 'profile new api key', () => { openAt(setView, 'profiles', 'add-profile'); }),
+      action('add-service', 'Add a remote service…', 'profile new api key', () => {
+        openAt(setView, 'profiles', 'add-profile');
+      }),
       ...profiles
         .filter((p) => p.id !== activeProfileId)
-        .map((p): Command => ({ ...action(`switch:${p.id}`, `Switch to ${p.name}`, 'profile service use', () => selectProfile(p.id)), group: 'Services' })),
+        .map((p): Command => ({
+          ...action(`switch:${p.id}`, `Switch to ${p.name}`, 'profile service use', () => selectProfile(p.id)),
+          group: 'Services',
+        })),
       ...VIEWS.map((v): Command => ({
         id: `view:${v.view}`,
         label: `Go to ${v.label}`,
@@ -108,7 +128,18 @@ export function useCommands(): Command[] {
         },
       })),
     ];
-  }, [setView, setOpen, profiles, activeProfileId, selectProfile, pushExecution, refreshExecutions, exportLedger, exportAudit, generateTestKey]);
+  }, [
+    setView,
+    setOpen,
+    profiles,
+    activeProfileId,
+    selectProfile,
+    pushExecution,
+    refreshExecutions,
+    exportLedger,
+    exportAudit,
+    generateTestKey,
+  ]);
 }
 
 /**
@@ -117,7 +148,11 @@ export function useCommands(): Command[] {
  * (Export All keys as CSV).
  */
 function namedView(commands: readonly Command[], query: string): Command | null {
-  const q = query.trim().toLowerCase().replace(/\s+/g, ' ').replace(/^go to\s*/, '');
+  const q = query
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/^go to\s*/, '');
   if (q === '') return null;
   const views = commands.filter((c) => c.group === 'Views').map((c) => ({ c, name: c.label.replace(/^Go to /, '').toLowerCase() }));
   const exact = views.find((v) => v.name === q);
@@ -130,7 +165,11 @@ function namedView(commands: readonly Command[], query: string): Command | null 
  * Commands whose label or keywords contain every word typed, labels matching first; recent ones lead, after the
  * view the query names (if any), which is first of all, so Enter goes there.
  */
-export function rankCommands(commands: readonly Command[], query: string, recent: readonly string[]): { named: Command | null; recent: Command[]; rest: Command[] } {
+export function rankCommands(
+  commands: readonly Command[],
+  query: string,
+  recent: readonly string[],
+): { named: Command | null; recent: Command[]; rest: Command[] } {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const named = namedView(commands, query);
   const score = (c: Command): number => {

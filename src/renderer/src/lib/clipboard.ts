@@ -9,7 +9,11 @@ type Notify = (kind: 'success' | 'error', text: string) => void;
  */
 export function copyToClipboard(text: string, what: string, copied: string, notify: Notify): Promise<void> {
   return navigator.clipboard.writeText(text).then(
-    () => { notify('success', copied); },
-    () => { notify('error', `${what}: the clipboard refused; use an export instead.`); },
+    () => {
+      notify('success', copied);
+    },
+    () => {
+      notify('error', `${what}: the clipboard refused; use an export instead.`);
+    },
   );
 }

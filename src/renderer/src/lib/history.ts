@@ -17,7 +17,8 @@ export interface ChartBucket {
  */
 export type HistoryPoint = { at: string; min: number; max: number } | ExecutionSample;
 
-const range = (p: HistoryPoint): { min: number; max: number } => ('count' in p ? { min: p.count, max: p.count } : { min: p.min, max: p.max });
+const range = (p: HistoryPoint): { min: number; max: number } =>
+  'count' in p ? { min: p.count, max: p.count } : { min: p.min, max: p.max };
 
 export function toChartBuckets(points: readonly HistoryPoint[]): ChartBucket[] {
   const out: ChartBucket[] = [];

@@ -3,8 +3,18 @@ import type { JobAction, JobSummary } from '../../../shared/domain.ts';
 import { fmt, NOUNS } from './format.ts';
 import { HUNG_AFTER_PROBES } from '../../../shared/rules.ts';
 
-const ACTION_LABEL: Record<JobSummary['action'], string> = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWID', generate: 'Generate' };
-const STATE_LABEL: Record<JobSummary['state'], string> = { running: 'Running', cancelled: 'Cancelled', interrupted: 'Interrupted', finished: 'Finished' };
+const ACTION_LABEL: Record<JobSummary['action'], string> = {
+  delete: 'Delete',
+  extend: 'Extend',
+  resetHwid: 'Reset HWID',
+  generate: 'Generate',
+};
+const STATE_LABEL: Record<JobSummary['state'], string> = {
+  running: 'Running',
+  cancelled: 'Cancelled',
+  interrupted: 'Interrupted',
+  finished: 'Finished',
+};
 const n = (x: number): string => x.toLocaleString();
 
 /** Seconds as "45 s", "3 min", "2 h 5 min". */
@@ -59,13 +69,21 @@ export function resumeWords(j: Pick<JobSummary, 'action' | 'days' | 'counts'>): 
     case 'delete':
       return {
         label: `Resume deleting ${keys}…`,
-        confirm: { title: `Delete ${these}?`, body: `${stopped} Resuming deletes ${left === 1 ? 'it' : 'each of them'} on the service; a deleted key cannot be brought back.`, confirmLabel: `Delete ${keys}` },
+        confirm: {
+          title: `Delete ${these}?`,
+          body: `${stopped} Resuming deletes ${left === 1 ? 'it' : 'each of them'} on the service; a deleted key cannot be brought back.`,
+          confirmLabel: `Delete ${keys}`,
+        },
       };
     case 'extend': {
       const by = j.days === null ? '' : ` by ${fmt.count(j.days, NOUNS.day)}`;
       return {
         label: `Resume extending ${keys}${by}…`,
-        confirm: { title: `Extend ${these}${by}?`, body: `${stopped} Resuming extends ${left === 1 ? 'it' : 'each of them'}${by}; an extension is not taken back.`, confirmLabel: `Extend ${keys}` },
+        confirm: {
+          title: `Extend ${these}${by}?`,
+          body: `${stopped} Resuming extends ${left === 1 ? 'it' : 'each of them'}${by}; an extension is not taken back.`,
+          confirmLabel: `Extend ${keys}`,
+        },
       };
     }
     case 'resetHwid':
@@ -128,7 +146,14 @@ export interface PaceBase {
  * since this window first saw the job running, over the time since. Never a figure before an answer has come.
  */
 export function withPace(j: JobSummary, base: PaceBase | null, now: number): JobSummary {
-  if (j.state !== 'running' || j.ratePerSecond !== null || j.waitingForRecordsSince !== undefined || j.notAnswering !== undefined || base?.id !== j.id) return j;
+  if (
+    j.state !== 'running' ||
+    j.ratePerSecond !== null ||
+    j.waitingForRecordsSince !== undefined ||
+    j.notAnswering !== undefined ||
+    base?.id !== j.id
+  )
+    return j;
   const answered = settledOf(j) - base.settled;
   const seconds = (now - base.at) / 1000;
   if (answered <= 0 || seconds <= 0) return j;
@@ -195,4 +220,3 @@ export function jobLine(j: JobSummary): string {
   }
   return `${jobTitle(j)}, ${stateWord(j)}: ${parts.join(', ')}.`;
 }
-

@@ -69,7 +69,12 @@ export function keepPlace(store: PlaceStore, storage: Storage): () => void {
         return;
       }
     }
-    if (state.view !== prev.view || state.ledgerFilter !== prev.ledgerFilter || state.ledgerSort !== prev.ledgerSort || state.activeProfileId !== prev.activeProfileId) {
+    if (
+      state.view !== prev.view ||
+      state.ledgerFilter !== prev.ledgerFilter ||
+      state.ledgerSort !== prev.ledgerSort ||
+      state.activeProfileId !== prev.activeProfileId
+    ) {
       write(state);
     }
   });

@@ -12,7 +12,13 @@ const ID = /\b[a-z]+\.[a-z][A-Za-z]*\b/g;
 /** "10 key(s)", "1 operation(s)". */
 const HEDGED_PLURAL = /\b(\d[\d,]*) (key|entry|entrie|operation|day|execution|match)\(e?s\)/g;
 const NOUN_OF: Record<string, (typeof NOUNS)[keyof typeof NOUNS]> = {
-  key: NOUNS.key, entry: NOUNS.entry, entrie: NOUNS.entry, operation: NOUNS.operation, day: NOUNS.day, execution: NOUNS.execution, match: NOUNS.match,
+  key: NOUNS.key,
+  entry: NOUNS.entry,
+  entrie: NOUNS.entry,
+  operation: NOUNS.operation,
+  day: NOUNS.day,
+  execution: NOUNS.execution,
+  match: NOUNS.match,
 };
 
 /**

@@ -14,8 +14,17 @@ import { failed, IDLE, LOADING, moment, READY, type RequestState } from './reque
 const OFFLINE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['NETWORK', 'TIMEOUT']);
 /** Failures only an answering service gives (main's own checks never use these): the service is back. */
 const ANSWERED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'API_KEY_MISSING', 'API_KEY_INVALID', 'METHOD_NOT_ALLOWED', 'HOST_NOT_ALLOWED', 'PAYLOAD_TOO_LARGE', 'URI_TOO_LONG',
-  'UNSUPPORTED_MEDIA_TYPE', 'COOLDOWN', 'RATE_LIMITED', 'HTTP_ERROR', 'BAD_RESPONSE',
+  'API_KEY_MISSING',
+  'API_KEY_INVALID',
+  'METHOD_NOT_ALLOWED',
+  'HOST_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'URI_TOO_LONG',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'COOLDOWN',
+  'RATE_LIMITED',
+  'HTTP_ERROR',
+  'BAD_RESPONSE',
 ]);
 /** How long after a failed call the service is asked again while it counts as unreachable. */
 export const OFFLINE_PROBE_MS = 2_000;
@@ -24,9 +33,25 @@ export const OFFLINE_PROBE_MS = 2_000;
  * nothing about whether the service answers, so they never clear the offline banner.
  */
 const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
-  'app.status', 'profiles.list', 'profiles.select', 'profiles.remove', 'executions.history', 'keys.export',
-  'ledger.query', 'ledger.export', 'hwid.read', 'audit.list', 'audit.export',
-  'jobs.list', 'jobs.get', 'jobs.items', 'jobs.cancel', 'jobs.export', 'jobs.forget', 'jobs.getCeiling', 'jobs.setCeiling',
+  'app.status',
+  'profiles.list',
+  'profiles.select',
+  'profiles.remove',
+  'executions.history',
+  'keys.export',
+  'ledger.query',
+  'ledger.export',
+  'hwid.read',
+  'audit.list',
+  'audit.export',
+  'jobs.list',
+  'jobs.get',
+  'jobs.items',
+  'jobs.cancel',
+  'jobs.export',
+  'jobs.forget',
+  'jobs.getCeiling',
+  'jobs.setCeiling',
 ]);
 
 /**
@@ -35,7 +60,15 @@ const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
  * A validation changes the key unless it is a dry run.
  */
 const CHANGES: ReadonlySet<OperationName> = new Set<OperationName>([
-  'executions.push', 'keys.generate', 'keys.delete', 'keys.extend', 'keys.resetHwid', 'keyless.add', 'keyless.delete', 'validation.run', 'jobs.forget',
+  'executions.push',
+  'keys.generate',
+  'keys.delete',
+  'keys.extend',
+  'keys.resetHwid',
+  'keyless.add',
+  'keyless.delete',
+  'validation.run',
+  'jobs.forget',
 ]);
 const isChange = (name: OperationName, input: unknown): boolean =>
   CHANGES.has(name) && !(name === 'validation.run' && (input as OperationInput<'validation.run'>).dryRun === true);
@@ -54,17 +87,29 @@ function changeTarget(name: OperationName, input: unknown): string {
  * "… — failed: <why>", or, with no answer to trust (none came, or Keydesk's core stopped answering), "… may or may not
  * have taken effect".
  */
-export function outcomeElsewhere(profile: string, name: OperationName, input: unknown, r: Result<unknown>): { kind: 'success' | 'error'; text: string } {
+export function outcomeElsewhere(
+  profile: string,
+  name: OperationName,
+  input: unknown,
+  r: Result<unknown>,
+): { kind: 'success' | 'error'; text: string } {
   const what = `On ${profile}: ${operationWords(name)}${changeTarget(name, input)}`;
   if (r.ok) {
     if (name === 'validation.run') {
       const v = r.data as OperationOutput<'validation.run'>;
-      return v.success ? { kind: 'success', text: `${what} — valid: the machine was let in.` } : { kind: 'error', text: `${what} — refused: ${v.message}` };
+      return v.success
+        ? { kind: 'success', text: `${what} — valid: the machine was let in.` }
+        : { kind: 'error', text: `${what} — refused: ${v.message}` };
     }
     return { kind: 'success', text: `${what} — done.` };
   }
-  if (r.code === 'OUTCOME_UNKNOWN') return { kind: 'error', text: `${what} — may or may not have taken effect: the service did not confirm it. Check before retrying.` };
-  if (r.keydeskGone) return { kind: 'error', text: `${what} — may or may not have taken effect: Keydesk stopped answering before it said. Check before retrying.` };
+  if (r.code === 'OUTCOME_UNKNOWN')
+    return { kind: 'error', text: `${what} — may or may not have taken effect: the service did not confirm it. Check before retrying.` };
+  if (r.keydeskGone)
+    return {
+      kind: 'error',
+      text: `${what} — may or may not have taken effect: Keydesk stopped answering before it said. Check before retrying.`,
+    };
   return { kind: 'error', text: `${what} — failed: ${r.message}` };
 }
 
@@ -206,8 +251,10 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
     if (r.keydeskGone) return { failure: r };
     if (OFFLINE_CODES.has(r.code)) {
       if (seq > answeredSeq) goOffline(r);
-    } else if (ANSWERED_CODES.has(r.code)) answered(seq); // it answered, if only to refuse
-    else if (r.code === 'OUTCOME_UNKNOWN' && !get().unknownOutcomes.includes(name)) set({ unknownOutcomes: [...get().unknownOutcomes, name] });
+    } else if (ANSWERED_CODES.has(r.code))
+      answered(seq); // it answered, if only to refuse
+    else if (r.code === 'OUTCOME_UNKNOWN' && !get().unknownOutcomes.includes(name))
+      set({ unknownOutcomes: [...get().unknownOutcomes, name] });
     return { failure: r };
   }
   /** The same, for calls about profiles or this machine rather than the active service: never dropped. */
@@ -247,7 +294,15 @@ export function createStoreContext(set: Set, get: Get): StoreContext {
       if (epoch !== profileEpoch || !r) return;
       probing = null;
       // A reading of the count: a poll's read still out is no longer what the count waits on (store/executions.ts).
-      if ('data' in r) set({ countRequest: READY, executionCount: r.data.executionCount, sampledAt: r.data.sampledAt, countBeforePush: false, countEarlier: false, countAskedAt: null });
+      if ('data' in r)
+        set({
+          countRequest: READY,
+          executionCount: r.data.executionCount,
+          sampledAt: r.data.sampledAt,
+          countBeforePush: false,
+          countEarlier: false,
+          countAskedAt: null,
+        });
       else if (!get().online) probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);
     };
     probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);

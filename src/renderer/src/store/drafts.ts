@@ -58,7 +58,13 @@ export const DRAFT_DEFAULTS: Drafts = {
  * dry-running B with A's identifier, say, or B's keys generated under A's note).
  */
 export const PROFILE_DRAFTS = [
-  'lookup.term', 'keyless.term', 'keyless.hwid', 'identifier.value', 'validate.keyValue', 'validate.service', 'generate.note',
+  'lookup.term',
+  'keyless.term',
+  'keyless.hwid',
+  'identifier.value',
+  'validate.keyValue',
+  'validate.service',
+  'generate.note',
 ] as const satisfies readonly (keyof Drafts)[];
 
 /**
@@ -68,10 +74,18 @@ export const PROFILE_DRAFTS = [
  * coming back to A finds it as it was. The rest (Activity's filter) is the person's habit and stays across a switch.
  */
 export const PER_PROFILE_DRAFTS = [
-  'generate.count', 'generate.byDays', 'generate.expire', 'generate.days', 'generate.premium', 'keyless.premium', 'keyless.days', 'bulk.days',
+  'generate.count',
+  'generate.byDays',
+  'generate.expire',
+  'generate.days',
+  'generate.premium',
+  'keyless.premium',
+  'keyless.days',
+  'bulk.days',
   // Which HWID Validate sends goes with the custom value: "Type a value" with another profile's box emptied reads as an
   // HWID to send that is not there (walk9b P6).
-  'validate.customHwid', 'validate.hwidChoice',
+  'validate.customHwid',
+  'validate.hwidChoice',
 ] as const satisfies readonly (keyof Drafts)[];
 
 export interface DraftsSlice {

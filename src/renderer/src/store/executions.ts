@@ -56,20 +56,25 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
   let reading: { askedAt: number; done: Promise<void> } | null = null;
   const readCount = async (askedAt: number): Promise<void> => {
     // A poll: the count read earlier stays on screen (marked by the view as the last known one after a failure).
-    await requestWith(async () => {
-      const r = await run('executions.get', undefined);
-      // A newer reading came while this read was out (the offline probe's): its late failure is not how things stand.
-      if (r && 'failure' in r && get().countAskedAt !== askedAt) return null;
-      return r;
-    }, 'countRequest', (data) => {
-      // A read that started before a push and answered after it is older than the push's own reading: it stays.
-      const shownAt = get().sampledAt;
-      if (shownAt !== null && Date.parse(data.sampledAt) < Date.parse(shownAt)) return {};
-      return { executionCount: data.executionCount, sampledAt: data.sampledAt, countBeforePush: false, countEarlier: false };
-    }, {
-      background: true,
-      operation: 'executions.get',
-    });
+    await requestWith(
+      async () => {
+        const r = await run('executions.get', undefined);
+        // A newer reading came while this read was out (the offline probe's): its late failure is not how things stand.
+        if (r && 'failure' in r && get().countAskedAt !== askedAt) return null;
+        return r;
+      },
+      'countRequest',
+      (data) => {
+        // A read that started before a push and answered after it is older than the push's own reading: it stays.
+        const shownAt = get().sampledAt;
+        if (shownAt !== null && Date.parse(data.sampledAt) < Date.parse(shownAt)) return {};
+        return { executionCount: data.executionCount, sampledAt: data.sampledAt, countBeforePush: false, countEarlier: false };
+      },
+      {
+        background: true,
+        operation: 'executions.get',
+      },
+    );
   };
   /**
    * The newest sample Keydesk holds, as the count shown when none newer is (back on a profile whose service does not
@@ -103,16 +108,21 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
         undefined,
         'pushRequest',
         // A reading with a total is the newest one: a count read still out is no longer what the count waits on.
-        (d) => (d.executionCount === null || d.sampledAt === null
-          ? { countBeforePush: true }
-          : { executionCount: d.executionCount, sampledAt: d.sampledAt, countBeforePush: false, countEarlier: false, countAskedAt: null }),
+        (d) =>
+          d.executionCount === null || d.sampledAt === null
+            ? { countBeforePush: true }
+            : { executionCount: d.executionCount, sampledAt: d.sampledAt, countBeforePush: false, countEarlier: false, countAskedAt: null },
         { toast: true },
       );
       if (!r) return;
       const total = r.data.executionCount;
       // Main sampled the new count: the chart shows it now, not on the next poll.
       if (shown) void get().loadHistory(shown.range, shown.points);
-      toastOk(total === null ? 'Execution counted. The service did not report the new total; refresh to read it.' : `Execution counted: ${fmt.number(total)}.`);
+      toastOk(
+        total === null
+          ? 'Execution counted. The service did not report the new total; refresh to read it.'
+          : `Execution counted: ${fmt.number(total)}.`,
+      );
     },
     loadHistory: async (range, points) => {
       // The range shown read again (a poll, a push) keeps its chart until the answer; another range, or a first read
@@ -120,12 +130,18 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
       const again = shown !== null && shown.range === range && get().historyRequest.status !== 'idle';
       shown = points === undefined ? { range } : { range, points };
       // A failed read leaves no chart of another range or profile behind, and says why.
-      await request('executions.history', points === undefined ? { range } : { range, points }, 'historyRequest', (data) => ({ history: data.buckets, ...heldCount(data.latest) }), {
-        onFailure: { history: [] },
-        latest: true,
-        background: again,
-        ...(again ? {} : { before: { history: [] } }),
-      });
+      await request(
+        'executions.history',
+        points === undefined ? { range } : { range, points },
+        'historyRequest',
+        (data) => ({ history: data.buckets, ...heldCount(data.latest) }),
+        {
+          onFailure: { history: [] },
+          latest: true,
+          background: again,
+          ...(again ? {} : { before: { history: [] } }),
+        },
+      );
     },
   };
 }

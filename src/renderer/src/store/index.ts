@@ -33,7 +33,15 @@ export interface Toast {
   resolves?: string;
 }
 
-export type KeydeskState = UiSlice & SessionSlice & ExecutionsSlice & KeysSlice & ServiceSlice & LedgerSlice & DraftsSlice & IntegrationSlice & JobsSlice;
+export type KeydeskState = UiSlice &
+  SessionSlice &
+  ExecutionsSlice &
+  KeysSlice &
+  ServiceSlice &
+  LedgerSlice &
+  DraftsSlice &
+  IntegrationSlice &
+  JobsSlice;
 
 export const useKeydesk = create<KeydeskState>()((set, get, store) => {
   const ctx = createStoreContext(set, get);

@@ -38,7 +38,9 @@ export function createIntegrationSlice(ctx: StoreContext): Omit<IntegrationSlice
           if (!answer || get().activeProfileId !== profileId) return null;
           if ('failure' in answer) return answer;
           const batch = answer.data.generated;
-          return batch.count > 0 ? { data: keyAt(batch, 0) } : { failure: { ok: false, code: 'BAD_RESPONSE', message: 'The service answered without a key.' } };
+          return batch.count > 0
+            ? { data: keyAt(batch, 0) }
+            : { failure: { ok: false, code: 'BAD_RESPONSE', message: 'The service answered without a key.' } };
         },
         'testKeyRequest',
         (key) => ({ testKey: { profileId, key } }),
@@ -53,7 +55,9 @@ export function createIntegrationSlice(ctx: StoreContext): Omit<IntegrationSlice
           const answer = await run('keys.lookup', { term: current.key.value });
           if (!answer || 'failure' in answer) return answer;
           const found = [...answer.data.active, ...answer.data.generated].find((k) => k.value === current.key.value);
-          return found ? { data: found } : { failure: { ok: false, code: 'NOT_FOUND', message: 'The service no longer has this key: it was deleted.' } };
+          return found
+            ? { data: found }
+            : { failure: { ok: false, code: 'NOT_FOUND', message: 'The service no longer has this key: it was deleted.' } };
         },
         'testKeyRequest',
         // A newer test key replaced this one meanwhile: the answer is about a key no longer shown.

@@ -56,12 +56,21 @@ const isShown = (p: JobItemsPage | null, jobId: string, state: JobItemState | nu
   p !== null && p.jobId === jobId && p.state === state && p.offset === offset;
 
 /** Newest first, as main lists them; ties by id, as main breaks them. */
-const byNewest = (a: JobSummary, b: JobSummary): number => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1);
+const byNewest = (a: JobSummary, b: JobSummary): number =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1;
 
 /** What the Jobs view shows for one profile: a profile switch puts it back to this (see profileData). */
 export const JOBS_NOTHING: Pick<
   JobsSlice,
-  'jobList' | 'jobListRequest' | 'jobListRecent' | 'jobListUnlisted' | 'jobListNext' | 'openJobId' | 'jobItems' | 'jobItemsRequest' | 'forgettingJob'
+  | 'jobList'
+  | 'jobListRequest'
+  | 'jobListRecent'
+  | 'jobListUnlisted'
+  | 'jobListNext'
+  | 'openJobId'
+  | 'jobItems'
+  | 'jobItemsRequest'
+  | 'forgettingJob'
 > = {
   jobList: [],
   jobListRequest: IDLE,
@@ -116,7 +125,9 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
       const old = heard.get(j.id);
       return old && old.version > j.version ? old : j;
     });
-    const later = [...heard.values()].filter((j) => j.profileId === profileId && !listed.has(j.id) && j.finishedAt === null && j.version > newest);
+    const later = [...heard.values()].filter(
+      (j) => j.profileId === profileId && !listed.has(j.id) && j.finishedAt === null && j.version > newest,
+    );
     // What the answer settles is kept no longer: a removed job is not brought back by an old word on it.
     heard.clear();
     return [...rows, ...later].sort(byNewest);

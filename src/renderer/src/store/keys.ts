@@ -35,7 +35,11 @@ export interface BulkOverFilter extends KeyChange {
 let clock = 0;
 export const keyMoment = (): KeyMoment => ({ seq: ++clock, at: new Date().toISOString() });
 /** The change to `value` made after `read` (an answer read before it), or null when the read is the newer. */
-export function changedSince(changes: Readonly<Record<string, KeyChange>>, value: string, read: KeyMoment | null | undefined): KeyChange | null {
+export function changedSince(
+  changes: Readonly<Record<string, KeyChange>>,
+  value: string,
+  read: KeyMoment | null | undefined,
+): KeyChange | null {
   const change = changes[value];
   return change && change.seq > (read?.seq ?? 0) ? change : null;
 }
@@ -87,7 +91,6 @@ function replaceKey(result: LookupResult | null, key: Key, read: KeyMoment): Loo
   const swap = (list: Key[]) => list.map((k) => (k.value === key.value ? key : k));
   return { ...result, active: swap(result.active), generated: swap(result.generated), rowRead: { ...result.rowRead, [key.value]: read } };
 }
-
 
 export interface KeysSlice {
   /** The values of the last single-request batch (keys.generate answers them as a KeyBatch). */
@@ -149,7 +152,6 @@ export interface KeysSlice {
   checkUnknownKeys: (jobId: string) => Promise<UnknownCheck | { failure: Failure } | null>;
 }
 
-
 const IN_BULK: Record<'extend' | 'resetHwid' | 'delete', string> = {
   extend: 'was in a bulk extend in All keys',
   resetHwid: 'was in a bulk HWID reset in All keys',
@@ -164,7 +166,9 @@ const IN_BULK_FILTER: Record<'extend' | 'resetHwid' | 'delete', string> = {
 export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof ProfileData> {
   const { set, get, run, request, requestWith, toastOk, refreshAfterChange } = ctx;
   /** Notes a change to a key at `m`: answers about it read before then are earlier answers. */
-  const noteChange = (keyValue: string, what: string, m: KeyMoment = keyMoment()) => ({ keyChanges: { ...get().keyChanges, [keyValue]: { ...m, what } } });
+  const noteChange = (keyValue: string, what: string, m: KeyMoment = keyMoment()) => ({
+    keyChanges: { ...get().keyChanges, [keyValue]: { ...m, what } },
+  });
   /**
    * The key as the service described it after a change: the detail and any search row showing it follow, read
    * when the change was made (so neither is an earlier answer to it).
@@ -172,13 +176,23 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
   const described = (keyValue: string, what: string) => (d: { key: Key | null }) => {
     if (!d.key) return {};
     const m = keyMoment();
-    return { selectedKey: d.key, selectedRead: m, lookupResult: replaceKey(get().lookupResult, d.key, m), ...noteChange(keyValue, what, m) };
+    return {
+      selectedKey: d.key,
+      selectedRead: m,
+      lookupResult: replaceKey(get().lookupResult, d.key, m),
+      ...noteChange(keyValue, what, m),
+    };
   };
   /**
    * The panel's change to one key, then a toast; when the service did not describe the key, the change is noted
    * (what shows it is an earlier answer until read again) and the search is asked again so no row keeps the old state.
    */
-  const change = async (keyValue: string, what: string, sent: Promise<{ data: { key: Key | null } } | null>, said: (described: boolean) => string) => {
+  const change = async (
+    keyValue: string,
+    what: string,
+    sent: Promise<{ data: { key: Key | null } } | null>,
+    said: (described: boolean) => string,
+  ) => {
     const r = await sent;
     if (!r) return false;
     toastOk(said(r.data.key !== null));
@@ -189,7 +203,8 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
     return true;
   };
   /** What the toast adds when the service changed a key without describing it. */
-  const undescribed = (what: string) => `The service did not describe the key: ${get().lookupTerm ? 'the search is read again.' : `look it up to see ${what}.`}`;
+  const undescribed = (what: string) =>
+    `The service did not describe the key: ${get().lookupTerm ? 'the search is read again.' : `look it up to see ${what}.`}`;
   return {
     deletedHere: [],
     generate: async (input) => {
@@ -227,7 +242,14 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
           const selected = get().selectedKey;
           const fresh = selected && [...active.keys, ...generated.keys].find((k) => k.value === selected.value);
           return {
-            lookupResult: { active: active.keys, generated: generated.keys, page, totals: { active: active.total, generated: generated.total }, read, rowRead: {} },
+            lookupResult: {
+              active: active.keys,
+              generated: generated.keys,
+              page,
+              totals: { active: active.total, generated: generated.total },
+              read,
+              rowRead: {},
+            },
             ...(fresh ? { selectedKey: fresh, selectedRead: read } : {}),
           };
         },
@@ -238,21 +260,38 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
     selectKey: (key) => {
       // The panel shows the key as its search row was read; a key from elsewhere, as it was handed over now.
       const result = get().lookupResult;
-      const read = key && ((result?.rowRead?.[key.value] ?? result?.read) ?? keyMoment());
+      const read = key && (result?.rowRead?.[key.value] ?? result?.read ?? keyMoment());
       set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE });
     },
     extendKey: (keyValue, days) => {
       const what = 'was extended in Keys';
-      return change(keyValue, what, request('keys.extend', { keyValue, days }, 'keyActionRequest', described(keyValue, what), { before: { keyActionKind: { kind: 'extend', keyValue } } }), (told) => `Extended by ${fmt.count(days, NOUNS.day)}.${told ? '' : ` ${undescribed('the new expiry')}`}`);
+      return change(
+        keyValue,
+        what,
+        request('keys.extend', { keyValue, days }, 'keyActionRequest', described(keyValue, what), {
+          before: { keyActionKind: { kind: 'extend', keyValue } },
+        }),
+        (told) => `Extended by ${fmt.count(days, NOUNS.day)}.${told ? '' : ` ${undescribed('the new expiry')}`}`,
+      );
     },
     resetHwid: (keyValue) => {
       const what = 'had its HWID reset in Keys';
-      return change(keyValue, what, request('keys.resetHwid', { keyValue }, 'keyActionRequest', described(keyValue, what), { before: { keyActionKind: { kind: 'reset', keyValue } } }), (told) => `HWID reset.${told ? '' : ` ${undescribed('it')}`}`);
+      return change(
+        keyValue,
+        what,
+        request('keys.resetHwid', { keyValue }, 'keyActionRequest', described(keyValue, what), {
+          before: { keyActionKind: { kind: 'reset', keyValue } },
+        }),
+        (told) => `HWID reset.${told ? '' : ` ${undescribed('it')}`}`,
+      );
     },
     noteKeysInBulk: (values, action) => {
       // Only keys an answer on screen is about: a job of 100,000 keys leaves no trace for the others.
       const { lookupResult, selectedKey, validationRead } = get();
-      const shown = [...(lookupResult ? [...lookupResult.active, ...lookupResult.generated] : []), ...(selectedKey ? [selectedKey] : [])].map((k) => k.value);
+      const shown = [
+        ...(lookupResult ? [...lookupResult.active, ...lookupResult.generated] : []),
+        ...(selectedKey ? [selectedKey] : []),
+      ].map((k) => k.value);
       if (validationRead?.keyValue) shown.push(validationRead.keyValue);
       const hit = shown.filter((v) => values.has(v));
       if (hit.length === 0) return;
@@ -289,15 +328,27 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
     },
     deleteKey: async (key) => {
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);
-      const r = await request('keys.delete', { keyValue: key.value, state: key.status }, 'keyActionRequest', () => {
-        const shown = get().lookupResult;
-        if (!shown) return { selectedKey: null, lookupResult: null };
-        // The count goes down with the row: "Showing 2 of 3 matches" after a delete would count a key that is gone.
-        const less = (list: Key[], total: number | null | undefined) =>
-          total === null || total === undefined || !list.some((k) => k.value === key.value) ? total : Math.max(0, total - 1);
-        const totals = shown.totals && { active: less(shown.active, shown.totals.active) ?? null, generated: less(shown.generated, shown.totals.generated) ?? null };
-        return { selectedKey: null, lookupResult: { ...shown, active: drop(shown.active), generated: drop(shown.generated), ...(totals ? { totals } : {}) } };
-      }, { before: { keyActionKind: { kind: 'delete', keyValue: key.value } } });
+      const r = await request(
+        'keys.delete',
+        { keyValue: key.value, state: key.status },
+        'keyActionRequest',
+        () => {
+          const shown = get().lookupResult;
+          if (!shown) return { selectedKey: null, lookupResult: null };
+          // The count goes down with the row: "Showing 2 of 3 matches" after a delete would count a key that is gone.
+          const less = (list: Key[], total: number | null | undefined) =>
+            total === null || total === undefined || !list.some((k) => k.value === key.value) ? total : Math.max(0, total - 1);
+          const totals = shown.totals && {
+            active: less(shown.active, shown.totals.active) ?? null,
+            generated: less(shown.generated, shown.totals.generated) ?? null,
+          };
+          return {
+            selectedKey: null,
+            lookupResult: { ...shown, active: drop(shown.active), generated: drop(shown.generated), ...(totals ? { totals } : {}) },
+          };
+        },
+        { before: { keyActionKind: { kind: 'delete', keyValue: key.value } } },
+      );
       if (!r) return false;
       set((st) => ({ deletedHere: [...st.deletedHere, key.value], ...noteChange(key.value, 'was deleted in Keys') }));
       toastOk('Key deleted.');

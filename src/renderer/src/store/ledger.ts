@@ -31,7 +31,13 @@ export interface LedgerSlice {
    * What the table showed before the filter or sort changed (or before a re-read of the same one), kept on screen
    * until the first new page arrives: with the filter and sort it answered and when it was read.
    */
-  ledgerStale: { total: number; pages: ReadonlyMap<number, LedgerRow[]>; filter?: LedgerFilter; sort?: LedgerSlice['ledgerSort']; at?: string | null } | null;
+  ledgerStale: {
+    total: number;
+    pages: ReadonlyMap<number, LedgerRow[]>;
+    filter?: LedgerFilter;
+    sort?: LedgerSlice['ledgerSort'];
+    at?: string | null;
+  } | null;
   /** When the first page of the rows shown was read (null until it is). */
   ledgerReadAt: string | null;
   /** Bumps on every filter or sort change; answers for an older generation are dropped. */
@@ -118,7 +124,11 @@ export interface LedgerSlice {
 
 type Notify = {
   notify: (kind: 'success' | 'error', text: string, jobId?: string) => void;
-  notifyFailure: (operation: OperationName, failure: Pick<Failure, 'code' | 'message'>, about?: { jobId?: string; resolves?: string }) => void;
+  notifyFailure: (
+    operation: OperationName,
+    failure: Pick<Failure, 'code' | 'message'>,
+    about?: { jobId?: string; resolves?: string },
+  ) => void;
   dismissResolved: (resolves: string) => void;
   /** The keys slice notes a bulk act on these keys (those shown in Keys or Validate): what shows them is earlier. */
   noteKeysInBulk: (values: ReadonlySet<string>, action: Exclude<JobAction, 'generate'>) => void;
@@ -173,7 +183,10 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
   const known = (jobId: string): JobSummary | null => {
     const { job, bulkJob, generateJob, jobList } = get();
     // The newest word on it: a panel and the list may each hold a summary of the same job.
-    return [job, bulkJob, generateJob, ...jobList].reduce<JobSummary | null>((best, j) => (j?.id === jobId && (best === null || j.version > best.version) ? j : best), null);
+    return [job, bulkJob, generateJob, ...jobList].reduce<JobSummary | null>(
+      (best, j) => (j?.id === jobId && (best === null || j.version > best.version) ? j : best),
+      null,
+    );
   };
   /** The keys of bulk jobs this window started from a selection, until each ends. */
   const bulkTargets = new Map<string, { action: Exclude<JobAction, 'generate'>; values: ReadonlySet<string> }>();
@@ -244,7 +257,8 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     if (p.action === 'generate' && (generating?.id !== p.id || p.version > generating.version)) set({ generateJob: p });
     // All keys' own job: the problems listed under it belong to it, and go only when another bulk job takes its place.
     const bulk = get().bulkJob;
-    if (p.action !== 'generate' && (bulk?.id !== p.id || p.version > bulk.version)) set({ bulkJob: p, ...(bulk?.id === p.id ? {} : { jobProblems: null }) });
+    if (p.action !== 'generate' && (bulk?.id !== p.id || p.version > bulk.version))
+      set({ bulkJob: p, ...(bulk?.id === p.id ? {} : { jobProblems: null }) });
     if (job !== null && job.id !== p.id && isLive(job)) return;
     // Answers and events race: an older summary of the job shown never replaces a newer one.
     if (job?.id === p.id && p.version <= job.version) return;
@@ -287,7 +301,10 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
   const reset = (patch: Pick<Partial<LedgerSlice>, 'ledgerFilter' | 'ledgerSort' | 'selection' | 'ledgerStale'>) => {
     inFlight.clear();
     set((s) => ({
-      ledgerStale: s.ledgerTotal === null ? s.ledgerStale : { total: s.ledgerTotal, pages: s.ledgerPages, filter: s.ledgerFilter, sort: s.ledgerSort, at: s.ledgerReadAt },
+      ledgerStale:
+        s.ledgerTotal === null
+          ? s.ledgerStale
+          : { total: s.ledgerTotal, pages: s.ledgerPages, filter: s.ledgerFilter, sort: s.ledgerSort, at: s.ledgerReadAt },
       ledgerReadAt: null,
       ledgerTotal: null,
       ledgerTotalCapped: false,
@@ -331,7 +348,16 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       // Another profile: its jobs are not this one's, and neither is what was selected. The filter and sort are
       // that profile's own: activate() sets them (the defaults, or its kept place through lib/place.ts) with the
       // profile itself, so they are not touched here.
-      set({ selectedAll: null, job: null, generateJob: null, bulkJob: null, jobCancelling: null, jobProblems: null, ledgerRecording: 0, ledgerRecordingFailed: null });
+      set({
+        selectedAll: null,
+        job: null,
+        generateJob: null,
+        bulkJob: null,
+        jobCancelling: null,
+        jobProblems: null,
+        ledgerRecording: 0,
+        ledgerRecordingFailed: null,
+      });
       reset({ selection: new Set(), ledgerStale: null });
     },
     setLedgerSort: (field) => {
@@ -347,8 +373,15 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const prev = ledgerPages.get(page - 1);
       const next = ledgerPages.get(page + 1);
       const edge = prev?.length === LEDGER_PAGE ? prev.at(-1) : next?.[0];
-      const cursor = edge && (edge === prev?.at(-1) ? { after: cursorOf(edge, ledgerSort.field) } : { before: cursorOf(edge, ledgerSort.field) });
-      const r = await call('ledger.query', { filter: sent(ledgerFilter), sort: ledgerSort, offset: page * LEDGER_PAGE, limit: LEDGER_PAGE, ...(cursor ? { cursor } : {}) });
+      const cursor =
+        edge && (edge === prev?.at(-1) ? { after: cursorOf(edge, ledgerSort.field) } : { before: cursorOf(edge, ledgerSort.field) });
+      const r = await call('ledger.query', {
+        filter: sent(ledgerFilter),
+        sort: ledgerSort,
+        offset: page * LEDGER_PAGE,
+        limit: LEDGER_PAGE,
+        ...(cursor ? { cursor } : {}),
+      });
       inFlight.delete(key);
       if (get().ledgerGeneration !== ledgerGeneration) return;
       if (!r.ok) {
@@ -361,15 +394,26 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         let capped = r.data.total === null ? s.ledgerTotalCapped : r.data.totalCapped;
         // Past a capped count, a short page is the end of the matches: the count is exact from here.
         const end = page * LEDGER_PAGE + r.data.rows.length;
-        if (capped && total !== null && r.data.rows.length < LEDGER_PAGE && (r.data.rows.length > 0 || s.ledgerPages.get(page - 1)?.length === LEDGER_PAGE) && end > total) {
+        if (
+          capped &&
+          total !== null &&
+          r.data.rows.length < LEDGER_PAGE &&
+          (r.data.rows.length > 0 || s.ledgerPages.get(page - 1)?.length === LEDGER_PAGE) &&
+          end > total
+        ) {
           total = end;
           capped = false;
         }
         return {
-          ledgerTotal: total, ledgerTotalCapped: capped, ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows), ledgerStale: null, ledgerError: null,
+          ledgerTotal: total,
+          ledgerTotalCapped: capped,
+          ledgerPages: new Map(s.ledgerPages).set(page, r.data.rows),
+          ledgerStale: null,
+          ledgerError: null,
           ledgerReadAt: s.ledgerReadAt ?? new Date().toISOString(),
           ...(r.data.targets === undefined ? {} : { ledgerTargets: { count: r.data.targets, capped: r.data.targetsCapped ?? false } }),
-          ledgerRecording: r.data.recording ?? 0, ledgerRecordingFailed: r.data.recordingFailed ?? null,
+          ledgerRecording: r.data.recording ?? 0,
+          ledgerRecordingFailed: r.data.recordingFailed ?? null,
         };
       });
     },
@@ -385,7 +429,9 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         return;
       }
       set({
-        ledgerCounting: false, ledgerTotal: r.data.total, ledgerTotalCapped: r.data.totalCapped,
+        ledgerCounting: false,
+        ledgerTotal: r.data.total,
+        ledgerTotalCapped: r.data.totalCapped,
         ...(r.data.targets === undefined ? {} : { ledgerTargets: { count: r.data.targets, capped: r.data.targetsCapped ?? false } }),
       });
     },
@@ -456,7 +502,11 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const job = jobId === undefined ? shown : known(jobId);
       if (!job || isLive(job) || jobStarting !== null) return;
       if (shown && shown.id !== job.id && isLive(shown)) {
-        get().notifyFailure('jobs.resume', { code: 'CONFLICT', message: 'A job is already running for this profile; wait for it to end or cancel it first.' }, { jobId: shown.id });
+        get().notifyFailure(
+          'jobs.resume',
+          { code: 'CONFLICT', message: 'A job is already running for this profile; wait for it to end or cancel it first.' },
+          { jobId: shown.id },
+        );
         return;
       }
       set({ jobStarting: { action: job.action, days: job.days, since: Date.now(), resume: true } });
@@ -494,7 +544,11 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       const { job: running, jobStarting } = get();
       if ((running && isLive(running)) || jobStarting !== null) {
         const busy = running && isLive(running) ? { jobId: running.id } : {};
-        get().notifyFailure('jobs.start', { code: 'CONFLICT', message: 'A job is already running for this profile; wait for it to end or cancel it first.' }, busy);
+        get().notifyFailure(
+          'jobs.start',
+          { code: 'CONFLICT', message: 'A job is already running for this profile; wait for it to end or cancel it first.' },
+          busy,
+        );
         return false;
       }
       set({ jobStarting: { action: 'generate', days: null, since: Date.now(), resume: false } });
@@ -532,15 +586,27 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       // Running, or cancelled with answers still to come: main is not done with it.
       const running = r.data.jobs.find(isLive);
       const latest = r.data.jobs[0];
-      const show = running ?? (latest && latest.state !== 'finished' && latest.counts.pending + latest.counts.unknown > 0 ? latest : undefined);
+      const show =
+        running ?? (latest && latest.state !== 'finished' && latest.counts.pending + latest.counts.unknown > 0 ? latest : undefined);
       // The latest generate job, for the Generate form, if main is not done with it or it left work to resume.
       // A finished one too while its keys can be exported and the user has not put it away: a reload must not
       // lose the only place its keys are exported from.
       const gen = r.data.jobs.find((j) => j.action === 'generate');
-      if (gen && !dismissed().includes(gen.id) && (isLive(gen) || gen.counts.pending + gen.counts.unknown + gen.counts.done > 0) && get().generateJob?.id !== gen.id) set({ generateJob: gen });
+      if (
+        gen &&
+        !dismissed().includes(gen.id) &&
+        (isLive(gen) || gen.counts.pending + gen.counts.unknown + gen.counts.done > 0) &&
+        get().generateJob?.id !== gen.id
+      )
+        set({ generateJob: gen });
       // All keys' latest bulk job, the same way: running, or stopped with work left, and not put away.
       const bulk = r.data.jobs.find((j) => j.action !== 'generate');
-      if (bulk && !dismissed().includes(bulk.id) && (isLive(bulk) || bulk.counts.pending + bulk.counts.unknown > 0) && get().bulkJob?.id !== bulk.id) {
+      if (
+        bulk &&
+        !dismissed().includes(bulk.id) &&
+        (isLive(bulk) || bulk.counts.pending + bulk.counts.unknown > 0) &&
+        get().bulkJob?.id !== bulk.id
+      ) {
         set({ bulkJob: bulk, jobProblems: null });
         if (!isLive(bulk)) void loadProblems(bulk);
       }
@@ -560,7 +626,10 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
         return null;
       }
       const n = r.data.ceiling;
-      get().notify('success', `Bulk jobs send at most ${n.toLocaleString()} ${n === 1 ? 'request' : 'requests'} at a time${r.data.isDefault ? ' (the default)' : ''}.`);
+      get().notify(
+        'success',
+        `Bulk jobs send at most ${n.toLocaleString()} ${n === 1 ? 'request' : 'requests'} at a time${r.data.isDefault ? ' (the default)' : ''}.`,
+      );
       return r.data;
     },
     dismissJob: () => {
@@ -576,7 +645,13 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       set({ generateJob: null, ...(job?.id === generateJob.id ? { job: null, jobProblems: null } : {}) });
     },
     countActive: async (filter) => {
-      const r = await call('ledger.query', { filter: { ...filter, status: 'active' }, sort: get().ledgerSort, offset: 0, limit: 1, exactCount: true });
+      const r = await call('ledger.query', {
+        filter: { ...filter, status: 'active' },
+        sort: get().ledgerSort,
+        offset: 0,
+        limit: 1,
+        exactCount: true,
+      });
       if (!r.ok) {
         get().notifyFailure('ledger.query', r);
         return null;

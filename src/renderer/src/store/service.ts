@@ -68,17 +68,25 @@ export function createServiceSlice(ctx: StoreContext): Omit<ServiceSlice, keyof 
     deleteKeyless: async (hwid) => {
       const r = await request('keyless.delete', { hwid }, 'keylessDeleteRequest', () => {
         const shown = get().keyless;
-        return { keyless: shown && { entries: shown.entries.filter((e) => e.hwid !== hwid), total: shown.total === null ? null : shown.total - 1 } };
+        return {
+          keyless: shown && { entries: shown.entries.filter((e) => e.hwid !== hwid), total: shown.total === null ? null : shown.total - 1 },
+        };
       });
       if (!r) return false;
       toastOk('Keyless entry deleted.');
       return true;
     },
     checkIdentifier: async (identifier) => {
-      await request('identifier.check', { identifier }, 'identifierRequest', (data) => ({ identifier: { identifier, ...data, at: new Date().toISOString() } }), {
-        before: { identifier: null },
-        latest: true,
-      });
+      await request(
+        'identifier.check',
+        { identifier },
+        'identifierRequest',
+        (data) => ({ identifier: { identifier, ...data, at: new Date().toISOString() } }),
+        {
+          before: { identifier: null },
+          latest: true,
+        },
+      );
     },
     clearIdentifier: () => {
       set({ identifier: null, identifierRequest: IDLE });
@@ -91,19 +99,27 @@ export function createServiceSlice(ctx: StoreContext): Omit<ServiceSlice, keyof 
     runValidation: async (input) => {
       // A new question: no earlier answer, good or bad, may stay on screen beside the new one.
       const keyValue = input.mode === 'key' ? (input.keyValue ?? null) : null;
-      await request('validation.run', input, 'validationRequest', (validation) => {
-        const read = keyMoment();
-        // A real validation the service let through activated the key and bound it: what Keys showed of it is older.
-        const changed = keyValue !== null && validation.success && !validation.dryRun;
-        return {
-          validation,
-          validationRead: { ...read, keyValue },
-          ...(changed ? { keyChanges: { ...get().keyChanges, [keyValue]: { ...read, what: 'was validated for real in Validate & HWID' } } } : {}),
-        };
-      }, {
-        before: { validation: null, validationRead: null },
-        latest: true,
-      });
+      await request(
+        'validation.run',
+        input,
+        'validationRequest',
+        (validation) => {
+          const read = keyMoment();
+          // A real validation the service let through activated the key and bound it: what Keys showed of it is older.
+          const changed = keyValue !== null && validation.success && !validation.dryRun;
+          return {
+            validation,
+            validationRead: { ...read, keyValue },
+            ...(changed
+              ? { keyChanges: { ...get().keyChanges, [keyValue]: { ...read, what: 'was validated for real in Validate & HWID' } } }
+              : {}),
+          };
+        },
+        {
+          before: { validation: null, validationRead: null },
+          latest: true,
+        },
+      );
     },
     audit: null,
     auditRequest: IDLE,

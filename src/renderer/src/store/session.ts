@@ -54,7 +54,10 @@ export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof 
         if (finished) return true;
         set({ startup: status });
         if (status.state === 'ready') finish({ data: status });
-        else if (status.state === 'failed') finish({ failure: { ok: false, code: 'INTERNAL', message: `Keydesk could not start: ${status.failure ?? 'no reason was given.'}` } });
+        else if (status.state === 'failed')
+          finish({
+            failure: { ok: false, code: 'INTERNAL', message: `Keydesk could not start: ${status.failure ?? 'no reason was given.'}` },
+          });
         return finished;
       };
       const off = subscribe('app.startup', (status) => {
@@ -110,9 +113,15 @@ export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof 
       return null;
     },
     updateProfile: async (input) => {
-      const r = await request('profiles.update', input, 'profileRequest', (p) => ({ profiles: get().profiles.map((q) => (q.id === p.id ? p : q)) }), {
-        global: true,
-      });
+      const r = await request(
+        'profiles.update',
+        input,
+        'profileRequest',
+        (p) => ({ profiles: get().profiles.map((q) => (q.id === p.id ? p : q)) }),
+        {
+          global: true,
+        },
+      );
       if (!r) return get().profileRequest.error;
       toastOk(`Saved ${r.data.name}.`);
       return null;

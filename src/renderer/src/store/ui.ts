@@ -56,7 +56,11 @@ export interface UiSlice {
    * never read as about whatever is on screen later. A failure to reach the service goes once it answers again;
    * `resolves` names what else makes it untrue (see Toast.resolves), `jobId` the job it is about.
    */
-  notifyFailure: (operation: OperationName, failure: Pick<Failure, 'code' | 'message'>, about?: { jobId?: string; resolves?: string }) => void;
+  notifyFailure: (
+    operation: OperationName,
+    failure: Pick<Failure, 'code' | 'message'>,
+    about?: { jobId?: string; resolves?: string },
+  ) => void;
   /** What the toasts tagged `resolves` said is no longer so: they go. */
   dismissResolved: (resolves: string) => void;
   dismiss: (id: number) => void;
@@ -67,14 +71,22 @@ export interface UiSlice {
 export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileData> {
   const { set } = ctx;
   /** Adds a toast; `keep` says which of those on screen stay (the one it replaces does not). */
-  const push = (kind: Toast['kind'], text: string, about: Pick<Toast, 'jobId' | 'jobEnd' | 'resolves'>, keep: (t: Toast) => boolean = () => true) => {
+  const push = (
+    kind: Toast['kind'],
+    text: string,
+    about: Pick<Toast, 'jobId' | 'jobEnd' | 'resolves'>,
+    keep: (t: Toast) => boolean = () => true,
+  ) => {
     const id = ++toastId;
     const words = plain(text);
     set((s) => {
       // The same message again moves to the end (newest) instead of stacking twice.
       const others = s.toasts.filter((t) => keep(t) && (t.kind !== kind || t.text !== words));
       const last = (k: Toast['kind'], max: number) => others.filter((t) => t.kind === k).slice(-max);
-      const kept = new Set([...last('error', MAX_ERRORS - (kind === 'error' ? 1 : 0)), ...last('success', MAX_SUCCESSES - (kind === 'success' ? 1 : 0))]);
+      const kept = new Set([
+        ...last('error', MAX_ERRORS - (kind === 'error' ? 1 : 0)),
+        ...last('success', MAX_SUCCESSES - (kind === 'success' ? 1 : 0)),
+      ]);
       return { toasts: [...others.filter((t) => kept.has(t)), { id, kind, text: words, ...about }] };
     });
   };

@@ -25,15 +25,23 @@ const COLUMNS: Column<AuditEntry>[] = [
     header: 'Outcome',
     cell: (e) =>
       e.outcome === 'ok' ? (
-        <Badge tone="success" icon="check">Succeeded</Badge>
+        <Badge tone="success" icon="check">
+          Succeeded
+        </Badge>
       ) : e.outcome === 'unknown' ? (
         // Sent, and no answer came: it may have been done, so it is not called failed.
         <span className="outcome-failed">
-          <Badge tone="warning" icon="alert">{OUTCOME_UNKNOWN_WORDS}</Badge> {plain(e.message)}
+          <Badge tone="warning" icon="alert">
+            {OUTCOME_UNKNOWN_WORDS}
+          </Badge>{' '}
+          {plain(e.message)}
         </span>
       ) : (
         <span className="outcome-failed">
-          <Badge tone="danger" icon="alert">Failed</Badge> {plain(e.message)}
+          <Badge tone="danger" icon="alert">
+            Failed
+          </Badge>{' '}
+          {plain(e.message)}
         </span>
       ),
   },
@@ -42,7 +50,20 @@ const COLUMNS: Column<AuditEntry>[] = [
 /** Text with a line-break opportunity after each dash (a key's groups stay whole; CSS breaks anywhere else if it must). */
 function BreakAfterDashes({ text }: { text: string }) {
   const parts = text.split(/(?<=-)/);
-  return <>{parts.map((part, i) => (i === 0 ? part : <Fragment key={i}><wbr />{part}</Fragment>))}</>;
+  return (
+    <>
+      {parts.map((part, i) =>
+        i === 0 ? (
+          part
+        ) : (
+          <Fragment key={i}>
+            <wbr />
+            {part}
+          </Fragment>
+        ),
+      )}
+    </>
+  );
 }
 
 export const ACTIVITY_PAGE = 100;
@@ -77,10 +98,23 @@ export function Activity() {
       <h1 id="activity-title">Activity</h1>
       <div className="card">
         <div className="inline">
-          <Field label="Filter" type="search" value={text} hint="Operation, target or message" onChange={(e) => { setText(e.target.value); }} />
+          <Field
+            label="Filter"
+            type="search"
+            value={text}
+            hint="Operation, target or message"
+            onChange={(e) => {
+              setText(e.target.value);
+            }}
+          />
           <label>
             Outcome{' '}
-            <select value={outcome} onChange={(e) => { setOutcome(e.target.value as typeof outcome); }}>
+            <select
+              value={outcome}
+              onChange={(e) => {
+                setOutcome(e.target.value as typeof outcome);
+              }}
+            >
               <option value="">Any</option>
               <option value="ok">Succeeded</option>
               <option value="failed">Failed</option>
@@ -88,12 +122,7 @@ export function Activity() {
             </select>
           </label>
           {(['csv', 'json'] as const).map((format) => (
-            <button
-              key={format}
-              type="button"
-              disabled={error !== null}
-              onClick={() => void exportAudit(filter, format)}
-            >
+            <button key={format} type="button" disabled={error !== null} onClick={() => void exportAudit(filter, format)}>
               Export {format.toUpperCase()}
             </button>
           ))}
@@ -116,16 +145,30 @@ export function Activity() {
                 text || outcome ? (
                   <EmptyState title="No operation matches this filter.">Clear the filter to see every operation.</EmptyState>
                 ) : (
-                  <EmptyState title="Nothing done yet">Every change this app makes to a service (generate, delete, extend, validate…) is listed here, with its outcome.</EmptyState>
+                  <EmptyState title="Nothing done yet">
+                    Every change this app makes to a service (generate, delete, extend, validate…) is listed here, with its outcome.
+                  </EmptyState>
                 )
               }
             />
             {total > audit.limit && (
               <nav className="pager" aria-label="Activity pages">
-                <button type="button" disabled={status === 'loading' || audit.offset === 0} onClick={() => { setOffset(Math.max(0, audit.offset - ACTIVITY_PAGE)); }}>
+                <button
+                  type="button"
+                  disabled={status === 'loading' || audit.offset === 0}
+                  onClick={() => {
+                    setOffset(Math.max(0, audit.offset - ACTIVITY_PAGE));
+                  }}
+                >
                   Newer
                 </button>
-                <button type="button" disabled={status === 'loading' || last >= total} onClick={() => { setOffset(audit.offset + ACTIVITY_PAGE); }}>
+                <button
+                  type="button"
+                  disabled={status === 'loading' || last >= total}
+                  onClick={() => {
+                    setOffset(audit.offset + ACTIVITY_PAGE);
+                  }}
+                >
                   Older
                 </button>
               </nav>

@@ -24,7 +24,8 @@ const OVERSCAN = 6;
 export const MAX_DOM_ROWS = 60;
 
 /** What the last column means: when Keydesk last read or changed the key, never when a customer used it. */
-export const CHECKED_TITLE = 'When Keydesk last read or changed this key on the service (generated, looked up or acted on here); not when a customer used it.';
+export const CHECKED_TITLE =
+  'When Keydesk last read or changed this key on the service (generated, looked up or acted on here); not when a customer used it.';
 
 /** The grid's columns in order; Premium and HWID cannot be sorted (the ledger's sorts do not include them). */
 const COLUMNS: { field: LedgerSortField | null; label: string; title?: string }[] = [
@@ -97,7 +98,13 @@ function Expiry({ row }: { row: LedgerRow }) {
   if (row.expiryStale) {
     // Extended on the service (or perhaps: no answer came), and the new expiry never came back: the date is the one
     // seen before, and says so.
-    return <NotReadBack shown={row.expiresAt ? fmt.date(row.expiresAt) : '—'} sentence={STALE_EXPIRY} before={`Expiry seen before: ${row.expiresAt ?? 'none'}`} />;
+    return (
+      <NotReadBack
+        shown={row.expiresAt ? fmt.date(row.expiresAt) : '—'}
+        sentence={STALE_EXPIRY}
+        before={`Expiry seen before: ${row.expiresAt ?? 'none'}`}
+      />
+    );
   }
   if (row.expiresAt) {
     // Plain text and CSS marks in the grid's rows: a keystroke re-renders every row on screen.
@@ -129,7 +136,19 @@ type Pick = (index: number, value: string, shift: boolean, selected: boolean) =>
  * One row. Only the row holding the table's Tab stop (`tabbable`) has a checkbox in the Tab order: the arrows move
  * between rows, Space ticks (Shift+Space a range), so a thousand rows are not a thousand Tab stops.
  */
-function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined; index: number; top: number; onPick: Pick; tabbable: boolean }) {
+function Row({
+  row,
+  index,
+  top,
+  onPick,
+  tabbable,
+}: {
+  row: LedgerRow | undefined;
+  index: number;
+  top: number;
+  onPick: Pick;
+  tabbable: boolean;
+}) {
   const selected = useKeydesk((s) => (row ? s.selectedAll !== null || s.selection.has(row.value) : false));
   return (
     <div role="row" aria-rowindex={index + 2} className="vrow" style={{ transform: `translateY(${top}px)` }} aria-selected={selected}>
@@ -144,16 +163,24 @@ function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined
             onChange={() => {
               // The click handler does the work: it alone sees the Shift key.
             }}
-            onClick={(e) => { onPick(index, row.value, e.shiftKey, !selected); }}
+            onClick={(e) => {
+              onPick(index, row.value, e.shiftKey, !selected);
+            }}
           />
         )}
       </div>
       {row ? (
         <>
-          <div role="gridcell" className="vcell mono">{row.value}</div>
+          <div role="gridcell" className="vcell mono">
+            {row.value}
+          </div>
           <div role="gridcell" className="vcell status">
             {row.statusStale ? (
-              <NotReadBack shown={STATUS_WORD[row.status]} sentence={STALE_STATUS} before={`Status seen before: ${STATUS_WORD[row.status]}`} />
+              <NotReadBack
+                shown={STATUS_WORD[row.status]}
+                sentence={STALE_STATUS}
+                before={`Status seen before: ${STATUS_WORD[row.status]}`}
+              />
             ) : (
               <span className={`badge mark mark-${row.status}`}>{STATUS_WORD[row.status]}</span>
             )}
@@ -162,7 +189,9 @@ function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined
           <div role="gridcell" className="vcell">
             {row.isPremium ? <span className="badge mark mark-premium">Premium</span> : <span className="muted">Standard</span>}
           </div>
-          <div role="gridcell" className="vcell" title={row.note || undefined}>{row.note || <span className="muted">—</span>}</div>
+          <div role="gridcell" className="vcell" title={row.note || undefined}>
+            {row.note || <span className="muted">—</span>}
+          </div>
           <div role="gridcell" className="vcell hwid" title={row.hwidStale ? undefined : (row.hwid ?? undefined)}>
             {row.hwid && row.hwidStale ? (
               <NotReadBack shown={row.hwid} sentence={STALE_HWID} before={`HWID seen before: ${row.hwid}`} />
@@ -175,11 +204,17 @@ function Row({ row, index, top, onPick, tabbable }: { row: LedgerRow | undefined
           <div role="gridcell" className="vcell">
             <Expiry row={row} />
           </div>
-          <div role="gridcell" className="vcell" title={row.createdAt ?? undefined}>{row.createdAt ? fmt.date(row.createdAt) : '—'}</div>
-          <div role="gridcell" className="vcell" title={`Checked by Keydesk ${row.lastSeenAt}`}>{fmt.relative(row.lastSeenAt)}</div>
+          <div role="gridcell" className="vcell" title={row.createdAt ?? undefined}>
+            {row.createdAt ? fmt.date(row.createdAt) : '—'}
+          </div>
+          <div role="gridcell" className="vcell" title={`Checked by Keydesk ${row.lastSeenAt}`}>
+            {fmt.relative(row.lastSeenAt)}
+          </div>
         </>
       ) : (
-        <div role="gridcell" className="vcell muted">Loading…</div>
+        <div role="gridcell" className="vcell muted">
+          Loading…
+        </div>
       )}
     </div>
   );
@@ -215,23 +250,36 @@ function JobPanel({ job }: { job: JobSummary }) {
     <div className="bulk-progress">
       {/* No answer yet: a bar that moves without claiming how far, as the status line says. */}
       <JobProgress job={job} label="Bulk progress" />
-      <span role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.` : <JobLine job={job} />}</span>
-      {job.pausedUntil && running && <span className="muted"> The service asked to wait; paused until {new Date(job.pausedUntil).toLocaleTimeString()}.</span>}
+      <span role="status" tabIndex={-1} ref={statusRef}>
+        {cancelling ? (
+          `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.`
+        ) : (
+          <JobLine job={job} />
+        )}
+      </span>
+      {job.pausedUntil && running && (
+        <span className="muted"> The service asked to wait; paused until {new Date(job.pausedUntil).toLocaleTimeString()}.</span>
+      )}
       {job.reason && <p className="error">{job.reason}</p>}
       <div className="inline">
-        {canCancel(job) && !cancelling && (
-          <CancelJobButton status={statusRef} onCancel={cancel} />
-        )}
-        {!running && job.counts.pending > 0 && (
-          <ResumeJobButton job={job} onResume={() => void resume(false, job.id)} />
-        )}
+        {canCancel(job) && !cancelling && <CancelJobButton status={statusRef} onCancel={cancel} />}
+        {!running && job.counts.pending > 0 && <ResumeJobButton job={job} onResume={() => void resume(false, job.id)} />}
         {!running && job.counts.unknown > 0 && (
-          <button type="button" onClick={() => { setConfirmUnknown(true); }}>
+          <button
+            type="button"
+            onClick={() => {
+              setConfirmUnknown(true);
+            }}
+          >
             Send the {n(job.counts.unknown)} unknown again…
           </button>
         )}
-        <button type="button" onClick={() => void exportJob('csv', job.id)}>Export results CSV</button>
-        <button type="button" onClick={() => void exportJob('json', job.id)}>Export results JSON</button>
+        <button type="button" onClick={() => void exportJob('csv', job.id)}>
+          Export results CSV
+        </button>
+        <button type="button" onClick={() => void exportJob('json', job.id)}>
+          Export results JSON
+        </button>
         {!running && (
           <button type="button" onClick={dismiss}>
             Dismiss
@@ -244,30 +292,32 @@ function JobPanel({ job }: { job: JobSummary }) {
           {problems.error}
         </p>
       )}
-      {!running && problems && (['unknown', 'failed'] as const).map((state) =>
-        problems[state].length === 0 ? null : (
-          <details key={state}>
-            <summary>
-              {state === 'unknown'
-                ? `Sent with no answer: outcome unknown (${n(job.counts.unknown)}); check these keys before sending again`
-                : `Refused by the service (${n(job.counts.failed)})`}
-              {job.counts[state] > problems[state].length ? `, first ${n(problems[state].length)} shown; export for all` : ''}
-            </summary>
-            <ul className="mono">
-              {problems[state].map((item) => (
-                <li key={item.seq}>
-                  {item.target}: {plain(item.message ?? 'The service gave no reason.')}
-                </li>
-              ))}
-            </ul>
-          </details>
-        ),
-      )}
+      {!running &&
+        problems &&
+        (['unknown', 'failed'] as const).map((state) =>
+          problems[state].length === 0 ? null : (
+            <details key={state}>
+              <summary>
+                {state === 'unknown'
+                  ? `Sent with no answer: outcome unknown (${n(job.counts.unknown)}); check these keys before sending again`
+                  : `Refused by the service (${n(job.counts.failed)})`}
+                {job.counts[state] > problems[state].length ? `, first ${n(problems[state].length)} shown; export for all` : ''}
+              </summary>
+              <ul className="mono">
+                {problems[state].map((item) => (
+                  <li key={item.seq}>
+                    {item.target}: {plain(item.message ?? 'The service gave no reason.')}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ),
+        )}
       {!running && problems?.stale && (
         <details>
           <summary>
-            Extended, but the new expiry could not be read back ({n(problems.stale.total)}): these rows still show the expiry seen before; look the
-            keys up to refresh them
+            Extended, but the new expiry could not be read back ({n(problems.stale.total)}): these rows still show the expiry seen before;
+            look the keys up to refresh them
             {problems.stale.total > problems.stale.items.length ? `, first ${n(problems.stale.items.length)} shown; export for all` : ''}
           </summary>
           <ul className="mono">
@@ -282,10 +332,18 @@ function JobPanel({ job }: { job: JobSummary }) {
         open={confirmUnknown}
         title={`Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`}
         body={`${sentOnceWords(job.counts.unknown)} ${job.action === 'extend' ? 'Sending an extension again extends the key again. ' : ''}${checkFirstWords(job)}`}
-        other={{ label: 'Check these keys first', onClick: () => { setConfirmUnknown(false); unknownCheck.run(); } }}
+        other={{
+          label: 'Check these keys first',
+          onClick: () => {
+            setConfirmUnknown(false);
+            unknownCheck.run();
+          },
+        }}
         confirmLabel="Send again"
         destructive={job.action === 'extend' || job.action === 'generate'}
-        onCancel={() => { setConfirmUnknown(false); }}
+        onCancel={() => {
+          setConfirmUnknown(false);
+        }}
         onConfirm={() => {
           setConfirmUnknown(false);
           void resume(true, job.id);
@@ -335,7 +393,10 @@ function confirmBody(c: Confirming | null, known: Known, one: boolean): string {
   if (known.active === 0) return `None of ${these} is active: nothing to reset, and nothing will be sent. ${RESET_RULE}`;
   const bound = known.bound === null ? '' : ` (${fmt.number(known.bound)} bound to a machine now)`;
   const rest = known.of - known.active;
-  const leftOut = rest === 0 ? '' : ` The other ${fmt.number(rest)} (generated or deleted) ${rest === 1 ? 'is' : 'are'} left out: nothing is sent for ${rest === 1 ? 'it' : 'them'}.`;
+  const leftOut =
+    rest === 0
+      ? ''
+      : ` The other ${fmt.number(rest)} (generated or deleted) ${rest === 1 ? 'is' : 'are'} left out: nothing is sent for ${rest === 1 ? 'it' : 'them'}.`;
   return `${fmt.number(known.active)} of the ${fmt.count(known.of, NOUNS.key)} ${known.active === 1 ? 'is' : 'are'} active${bound}: the reset is sent for ${known.active === 1 ? 'that one only, and it' : `those ${fmt.number(known.active)} only, and each`} will bind to the next machine that validates it.${leftOut} ${RESET_RULE}`;
 }
 
@@ -394,7 +455,10 @@ function BulkBar() {
   const what = selectedAll ? (one ? 'the 1 matching key' : `all ${allMatching} matching keys`) : fmt.count(count, NOUNS.key);
   // An action that cannot be undone names its exact number: past the cap, the keys are counted first.
   const ask = (next: Confirming) => {
-    if (capped) void countExactly().then(() => { setConfirm(next); });
+    if (capped)
+      void countExactly().then(() => {
+        setConfirm(next);
+      });
     else setConfirm(next);
   };
   // Read only while the reset dialog is open. "All matching" generated or deleted keys: none is active.
@@ -435,13 +499,35 @@ function BulkBar() {
         </button>
       </p>
       <div className="inline">
-        <button type="button" className="danger" disabled={none} onClick={() => { ask({ action: 'delete' }); }}>
+        <button
+          type="button"
+          className="danger"
+          disabled={none}
+          onClick={() => {
+            ask({ action: 'delete' });
+          }}
+        >
           Delete selected
         </button>
-        <button type="button" disabled={none} onClick={() => { ask({ action: 'resetHwid' }); }}>
+        <button
+          type="button"
+          disabled={none}
+          onClick={() => {
+            ask({ action: 'resetHwid' });
+          }}
+        >
           Reset HWID of selected
         </button>
-        <Field label="Days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); setDaysError(null); }} />
+        <Field
+          label="Days"
+          inputMode="numeric"
+          value={days}
+          error={daysError}
+          onChange={(e) => {
+            setDays(e.target.value);
+            setDaysError(null);
+          }}
+        />
         <button
           type="button"
           disabled={none}
@@ -468,7 +554,9 @@ function BulkBar() {
           {job && job.action === 'generate' && isLive(job) && (
             // Keys follows it; said here too, since its keys keep arriving in this table while it runs.
             <p role="status" className="muted">
-              {keydeskGone ? 'A generate job was running for this profile: ' : 'A generate job is running for this profile (follow or cancel it in Keys): '}
+              {keydeskGone
+                ? 'A generate job was running for this profile: '
+                : 'A generate job is running for this profile (follow or cancel it in Keys): '}
               <JobLine job={job} />
             </p>
           )}
@@ -483,7 +571,9 @@ function BulkBar() {
         confirmLabel={confirm?.action === 'delete' ? 'Delete' : confirm?.action === 'extend' ? 'Extend' : 'Reset'}
         {...(nothingToReset ? { cancelLabel: 'Close', confirmable: false } : {})}
         destructive={confirm?.action === 'delete' || confirm?.action === 'extend'}
-        onCancel={() => { setConfirm(null); }}
+        onCancel={() => {
+          setConfirm(null);
+        }}
         onConfirm={() => {
           if (confirm) void run(confirm.action, confirm.days);
           setConfirm(null);
@@ -510,7 +600,9 @@ export function AllKeys() {
   const recording = useKeydesk((s) => s.ledgerRecording);
   const recordingFailed = useKeydesk((s) => s.ledgerRecordingFailed);
   // Keys a running generate job has yet to ask for: not on their way to the ledger yet, so not in "Recording N".
-  const toRequest = useKeydesk((s) => (s.job?.action === 'generate' && s.job.state === 'running' ? s.job.counts.pending + s.job.counts.sent : 0));
+  const toRequest = useKeydesk((s) =>
+    s.job?.action === 'generate' && s.job.state === 'running' ? s.job.counts.pending + s.job.counts.sent : 0,
+  );
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const notify = useKeydesk((s) => s.notify);
   const sort = useKeydesk((s) => s.ledgerSort);
@@ -586,8 +678,16 @@ export function AllKeys() {
   // One key is "the 1 key", not "all 1"; none offers no select-all at all (matches that are all deleted say so).
   const canSelectAll = all.count > 0 || all.capped;
   const allDeleted = !canSelectAll && count > 0;
-  const selectAllText = all.capped ? `Select all matching (more than ${fmt.number(all.count)})` : all.count === 1 ? `Select the 1 key${leftOut}` : `Select all ${fmt.number(all.count)}${leftOut}`;
-  const selectAllOffer = all.capped ? selectAllText : all.count === 1 ? `Select the 1 matching key${leftOut}` : `Select all ${fmt.number(all.count)} matching${leftOut}`;
+  const selectAllText = all.capped
+    ? `Select all matching (more than ${fmt.number(all.count)})`
+    : all.count === 1
+      ? `Select the 1 key${leftOut}`
+      : `Select all ${fmt.number(all.count)}${leftOut}`;
+  const selectAllOffer = all.capped
+    ? selectAllText
+    : all.count === 1
+      ? `Select the 1 matching key${leftOut}`
+      : `Select all ${fmt.number(all.count)} matching${leftOut}`;
   // The filter's answer is in and matches nothing: said in the table, and there is nothing to export.
   const nothing = total === 0;
   const filtered = filter.text !== undefined || filter.status !== undefined || filter.premium !== undefined;
@@ -634,7 +734,8 @@ export function AllKeys() {
   const rows = [];
   // The Tab stop stays on the cursor row while it is rendered, else on the first row shown (the table scrolled away).
   const stop = cursor >= first && cursor < last && rowAt(cursor) ? cursor : shownFirst;
-  for (let i = first; i < last; i++) rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT} row={rowAt(i)} onPick={onPick} tabbable={i === stop} />);
+  for (let i = first; i < last; i++)
+    rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT} row={rowAt(i)} onPick={onPick} tabbable={i === stop} />);
   const rowTotal = rowCount;
   useEffect(() => {
     if (!focusCursor.current) return;
@@ -671,7 +772,14 @@ export function AllKeys() {
       return;
     }
     const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = { ArrowDown: from + 1, ArrowUp: from - 1, PageDown: from + page, PageUp: from - page, Home: 0, End: rowTotal - 1 };
+    const moves: Record<string, number> = {
+      ArrowDown: from + 1,
+      ArrowUp: from - 1,
+      PageDown: from + page,
+      PageUp: from - page,
+      Home: 0,
+      End: rowTotal - 1,
+    };
     const to = moves[e.key];
     if (to === undefined || rowTotal === 0) return;
     e.preventDefault();
@@ -697,11 +805,18 @@ export function AllKeys() {
           type="search"
           value={filter.text ?? ''}
           // Spaces alone filter nothing: they are no filter, not a search that matches no key.
-          onChange={(e) => { setFilter({ ...filter, text: e.target.value.trim() === '' ? undefined : e.target.value }); }}
+          onChange={(e) => {
+            setFilter({ ...filter, text: e.target.value.trim() === '' ? undefined : e.target.value });
+          }}
         />
         <label>
           Status{' '}
-          <select value={filter.status ?? ''} onChange={(e) => { setFilter({ ...filter, status: (e.target.value || undefined) as typeof filter.status }); }}>
+          <select
+            value={filter.status ?? ''}
+            onChange={(e) => {
+              setFilter({ ...filter, status: (e.target.value || undefined) as typeof filter.status });
+            }}
+          >
             <option value="">Any</option>
             <option value="generated">Generated</option>
             <option value="active">Active</option>
@@ -710,7 +825,12 @@ export function AllKeys() {
         </label>
         <label>
           Premium{' '}
-          <select value={filter.premium === undefined ? '' : String(filter.premium)} onChange={(e) => { setFilter({ ...filter, premium: e.target.value === '' ? undefined : e.target.value === 'true' }); }}>
+          <select
+            value={filter.premium === undefined ? '' : String(filter.premium)}
+            onChange={(e) => {
+              setFilter({ ...filter, premium: e.target.value === '' ? undefined : e.target.value === 'true' });
+            }}
+          >
             <option value="">Any</option>
             <option value="true">Premium</option>
             <option value="false">Standard</option>
@@ -732,14 +852,26 @@ export function AllKeys() {
             .
           </span>
         )}
-        <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('csv')}>Export CSV</button>
-        <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('json')}>Export JSON</button>
+        <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('csv')}>
+          Export CSV
+        </button>
+        <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('json')}>
+          Export JSON
+        </button>
       </div>
       <p id="ledger-export-note" className="muted">
         {nothing ? 'Nothing to export: no key matches.' : 'Exports hold every matching key, in the order shown.'}
       </p>
-      {error && <p role="alert" className="error">{error}</p>}
-      {recordingFailed && <p role="alert" className="error">{plain(recordingFailed)}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {recordingFailed && (
+        <p role="alert" className="error">
+          {plain(recordingFailed)}
+        </p>
+      )}
       {recording > 0 && (
         <p role="status" className="muted">
           Recording {fmt.count(recording, NOUNS.key)} in the ledger… The list refreshes when they are all in.
@@ -747,9 +879,14 @@ export function AllKeys() {
       )}
       {toRequest > 0 && (
         <p role="status" className="muted">
-          {keydeskGone
-            ? <>A generate job had {fmt.count(toRequest, NOUNS.key)} left to request when Keydesk stopped answering: what it made since is not known here.</>
-            : <>A generate job still has {fmt.count(toRequest, NOUNS.key)} to request (see Keys): they come into this list after that.</>}
+          {keydeskGone ? (
+            <>
+              A generate job had {fmt.count(toRequest, NOUNS.key)} left to request when Keydesk stopped answering: what it made since is not
+              known here.
+            </>
+          ) : (
+            <>A generate job still has {fmt.count(toRequest, NOUNS.key)} to request (see Keys): they come into this list after that.</>
+          )}
         </p>
       )}
       <p role="status" className="muted">
@@ -788,9 +925,18 @@ export function AllKeys() {
       {/* Above the table: in sight after "Select all", and next in the Tab order, whatever the table's length. */}
       <BulkBar />
       <p id="ledger-keys-hint" className="muted">
-        <span className="sort-said">{sortWords(sort)}</span> In the table: arrows move, Space ticks (Shift+Space a range), Enter opens the key in Keys, Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
+        <span className="sort-said">{sortWords(sort)}</span> In the table: arrows move, Space ticks (Shift+Space a range), Enter opens the
+        key in Keys, Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
       </p>
-      <div role="grid" aria-label="All keys" aria-describedby="ledger-keys-hint" aria-keyshortcuts="Enter Control+C Meta+C Control+Shift+C Meta+Shift+C" aria-rowcount={capped ? -1 : count + 1} aria-busy={loading} className={total === null ? 'vgrid stale' : 'vgrid'}>
+      <div
+        role="grid"
+        aria-label="All keys"
+        aria-describedby="ledger-keys-hint"
+        aria-keyshortcuts="Enter Control+C Meta+C Control+Shift+C Meta+Shift+C"
+        aria-rowcount={capped ? -1 : count + 1}
+        aria-busy={loading}
+        className={total === null ? 'vgrid stale' : 'vgrid'}
+      >
         <div role="row" aria-rowindex={1} className="vhead">
           <div role="columnheader" className="vcell check">
             <HeaderCheckbox
@@ -805,7 +951,18 @@ export function AllKeys() {
           </div>
           {COLUMNS.map((c) => (
             <div key={c.label} role="columnheader" className="vcell" title={c.title} aria-sort={ariaSort(sort, c.field ?? undefined)}>
-              {c.field ? <SortButton label={c.label} field={c.field} sort={sort} onSort={(f) => { setSort(f as LedgerSortField); }} /> : c.label}
+              {c.field ? (
+                <SortButton
+                  label={c.label}
+                  field={c.field}
+                  sort={sort}
+                  onSort={(f) => {
+                    setSort(f as LedgerSortField);
+                  }}
+                />
+              ) : (
+                c.label
+              )}
             </div>
           ))}
         </div>

@@ -18,10 +18,18 @@ export function Identifier() {
     <section aria-labelledby="identifier-title">
       <h1 id="identifier-title">Identifier check</h1>
       <p className="muted">
-        Asks the service{profile ? <> of <strong>{profile.name}</strong></> : ''} whether a service identifier is taken. A service identifier is
-        what a protected app sends with every validation to say which service its keys belong to. The answer covers every service at that
-        address, other vendors’ too, not only yours; letter case does not count (“Shop” and “shop” are one identifier); and it holds for the
-        moment of the check only: a free identifier can be taken afterwards.
+        Asks the service
+        {profile ? (
+          <>
+            {' '}
+            of <strong>{profile.name}</strong>
+          </>
+        ) : (
+          ''
+        )}{' '}
+        whether a service identifier is taken. A service identifier is what a protected app sends with every validation to say which service
+        its keys belong to. The answer covers every service at that address, other vendors’ too, not only yours; letter case does not count
+        (“Shop” and “shop” are one identifier); and it holds for the moment of the check only: a free identifier can be taken afterwards.
       </p>
       <form
         className="card"
@@ -38,7 +46,15 @@ export function Identifier() {
           void check(parsed.data);
         }}
       >
-        <Field label="Identifier" data-command-target="identifier" value={value} error={fieldError} onChange={(e) => { setValue(e.target.value); }} />
+        <Field
+          label="Identifier"
+          data-command-target="identifier"
+          value={value}
+          error={fieldError}
+          onChange={(e) => {
+            setValue(e.target.value);
+          }}
+        />
         <button type="submit" className="primary" disabled={status === 'loading'}>
           Check
         </button>
@@ -47,10 +63,13 @@ export function Identifier() {
         {result && (
           <>
             <p role="status" className="result">
-              {result.exists ? `“${result.identifier}” exists: it belongs to ${result.service ?? 'a service'}.` : `“${result.identifier}” does not exist.`}
+              {result.exists
+                ? `“${result.identifier}” exists: it belongs to ${result.service ?? 'a service'}.`
+                : `“${result.identifier}” does not exist.`}
             </p>
             <p className="muted">
-              {result.exists ? 'Taken' : 'Free'} as the service answered at <Time iso={result.at} mode="time" />; check again to know it now.
+              {result.exists ? 'Taken' : 'Free'} as the service answered at <Time iso={result.at} mode="time" />; check again to know it
+              now.
             </p>
           </>
         )}

@@ -32,13 +32,17 @@ function SandboxRunning() {
       <dt>Sandbox</dt>
       <dd>
         <span role="status" aria-label="Sandbox state">
-        {state === null ? (
-          <span className="muted">Checking…</span>
-        ) : state.running ? (
-          <Badge tone="success" icon="dot">Running at {state.url ?? ''}</Badge>
-        ) : (
-          <Badge tone="danger" icon="alert">Not running{state.error ? `: ${state.error}` : ''}</Badge>
-        )}
+          {state === null ? (
+            <span className="muted">Checking…</span>
+          ) : state.running ? (
+            <Badge tone="success" icon="dot">
+              Running at {state.url ?? ''}
+            </Badge>
+          ) : (
+            <Badge tone="danger" icon="alert">
+              Not running{state.error ? `: ${state.error}` : ''}
+            </Badge>
+          )}
         </span>
       </dd>
     </>
@@ -73,8 +77,8 @@ export function Integration() {
     <section aria-labelledby="integration-title">
       <h1 id="integration-title">Integration</h1>
       <p className="muted">
-        A protected app checks a key with one request to the validation URL, with the key, the service identifier and
-        the machine&apos;s HWID. It needs no API key.
+        A protected app checks a key with one request to the validation URL, with the key, the service identifier and the machine&apos;s
+        HWID. It needs no API key.
       </p>
       <div className="card" role="region" aria-label="Service">
         <h2>{profile.name}</h2>
@@ -95,8 +99,8 @@ export function Integration() {
       <div className="card" role="region" aria-label="Test key">
         <h2>Test key</h2>
         <p className="muted">
-          A new key on {profile.name}, noted &ldquo;integration test&rdquo;, valid for 30 days. The snippets below use it;
-          once your app validates it, it becomes active and bound to that machine.
+          A new key on {profile.name}, noted &ldquo;integration test&rdquo;, valid for 30 days. The snippets below use it; once your app
+          validates it, it becomes active and bound to that machine.
         </p>
         <div className="actions">
           <button type="button" className="primary" disabled={busy} onClick={() => void generate(profile.id)}>

@@ -23,7 +23,13 @@ import { JOB_ITEMS_PAGE, JOBS_RECENT } from '../../store/jobs.ts';
 /** A job's state as a badge: a word and an icon, never colour alone. */
 function stateOf(j: JobSummary, keydeskGone: boolean): { word: string; tone: Tone; icon: IconName; title?: string } {
   // Keydesk itself stopped answering: a job it ran may have stopped with it.
-  if (keydeskGone && isLive(j)) return { word: 'State not known', tone: 'warning', icon: 'alert', title: 'Keydesk stopped answering: this job may have stopped with it' };
+  if (keydeskGone && isLive(j))
+    return {
+      word: 'State not known',
+      tone: 'warning',
+      icon: 'alert',
+      title: 'Keydesk stopped answering: this job may have stopped with it',
+    };
   // Reserved to run, main getting ready (a resume waits for the ledger): not stopped, not sending yet.
   if (isStarting(j)) return { word: 'Starting', tone: 'info', icon: 'clock' };
   if (j.state === 'running') return { word: 'Running', tone: 'info', icon: 'clock' };
@@ -34,7 +40,9 @@ function stateOf(j: JobSummary, keydeskGone: boolean): { word: string; tone: Ton
   if (j.state === 'cancelled' && j.counts.pending + j.counts.sent > 0) return { word: 'Cancelled', tone: 'neutral', icon: 'cross' };
   // Some keys failed or are in doubt: the same word, marked by tone and icon; the Failed and Unknown counts say which.
   const clean = j.counts.failed === 0 && j.counts.unknown === 0;
-  return clean ? { word: 'Finished', tone: 'success', icon: 'check' } : { word: 'Finished', tone: 'warning', icon: 'alert', title: 'Finished: some keys failed or have an unknown outcome' };
+  return clean
+    ? { word: 'Finished', tone: 'success', icon: 'check' }
+    : { word: 'Finished', tone: 'warning', icon: 'alert', title: 'Finished: some keys failed or have an unknown outcome' };
 }
 
 function StateBadge({ job }: { job: JobSummary }) {
@@ -107,7 +115,8 @@ function UnseenEndDetail({ end }: { end: NonNullable<JobSummary['endUnseen']> })
   if (!end.resumed) return <>; Keydesk stopped while it ran, some time after it started: no answer was recorded</>;
   return (
     <>
-      ; Keydesk stopped while it ran, some time after it was resumed (<Time iso={end.runStartedAt} mode="dateTime" />): no answer was recorded since
+      ; Keydesk stopped while it ran, some time after it was resumed (<Time iso={end.runStartedAt} mode="dateTime" />
+      ): no answer was recorded since
     </>
   );
 }
@@ -135,7 +144,9 @@ const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyR
           aria-expanded={j.id === openId}
           data-job-id={j.id}
           aria-label={`${jobName(j)}, started ${fmt.dateTime(j.createdAt)}`}
-          onClick={() => { onOpen(j); }}
+          onClick={() => {
+            onOpen(j);
+          }}
         >
           {jobName(j)}
         </button>
@@ -163,7 +174,12 @@ const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyR
   },
 ];
 
-const DONE_WORD: Record<JobSummary['action'], string> = { extend: 'Extended', delete: 'Deleted', resetHwid: 'HWID reset', generate: 'Generated' };
+const DONE_WORD: Record<JobSummary['action'], string> = {
+  extend: 'Extended',
+  delete: 'Deleted',
+  resetHwid: 'HWID reset',
+  generate: 'Generated',
+};
 const OUTCOME_WORD: Record<Exclude<JobItemState, 'done'>, string> = {
   failed: 'Refused',
   unknown: 'Unknown: sent, no answer came back',
@@ -182,9 +198,13 @@ const SHOW: { state: JobItemState | null; label: string }[] = [
 function itemColumns(job: JobSummary): Column<JobItem>[] {
   const outcome: Column<JobItem> = {
     header: 'Outcome',
-    cell: (i) => (i.state === 'done' ? DONE_WORD[job.action] : i.state === 'pending' && running(job) ? 'Not sent yet' : OUTCOME_WORD[i.state]),
+    cell: (i) =>
+      i.state === 'done' ? DONE_WORD[job.action] : i.state === 'pending' && running(job) ? 'Not sent yet' : OUTCOME_WORD[i.state],
   };
-  const reason: Column<JobItem> = { header: 'Reason', cell: (i) => (i.message ? <span title={i.code ?? undefined}>{plain(i.message)}</span> : <span className="muted">—</span>) };
+  const reason: Column<JobItem> = {
+    header: 'Reason',
+    cell: (i) => (i.message ? <span title={i.code ?? undefined}>{plain(i.message)}</span> : <span className="muted">—</span>),
+  };
   return job.action === 'generate'
     ? [{ header: 'Request', cell: (i) => i.target }, { header: 'Keys', cell: (i) => fmt.number(i.size), className: 'num' }, outcome, reason]
     : [{ header: 'Key', cell: (i) => i.target, className: 'mono' }, outcome, reason];
@@ -198,7 +218,9 @@ function JobItems({ job }: { job: JobSummary }) {
   const [show, setShow] = useState<JobItemState | null>(null);
   const [offset, setOffset] = useState(0);
   // Only the page asked for: the rows of another state or page never stand under this choice while it loads.
-  const page = useKeydesk((s) => (s.jobItems?.jobId === job.id && s.jobItems.state === show && s.jobItems.offset === offset ? s.jobItems : null));
+  const page = useKeydesk((s) =>
+    s.jobItems?.jobId === job.id && s.jobItems.state === show && s.jobItems.offset === offset ? s.jobItems : null,
+  );
   const { status, error } = useKeydesk((s) => s.jobItemsRequest);
   const load = useKeydesk((s) => s.loadJobItems);
   useEffect(() => {
@@ -255,10 +277,22 @@ function JobItems({ job }: { job: JobSummary }) {
           {page.total > 0 && <DataTable label="Job results" columns={itemColumns(job)} rows={page.items} rowKey={(i) => i.seq} />}
           {page.total > JOB_ITEMS_PAGE && (
             <nav className="pager" aria-label="Result pages">
-              <button type="button" disabled={status === 'loading' || page.offset === 0} onClick={() => { setOffset(Math.max(0, page.offset - JOB_ITEMS_PAGE)); }}>
+              <button
+                type="button"
+                disabled={status === 'loading' || page.offset === 0}
+                onClick={() => {
+                  setOffset(Math.max(0, page.offset - JOB_ITEMS_PAGE));
+                }}
+              >
                 Previous
               </button>
-              <button type="button" disabled={status === 'loading' || last >= page.total} onClick={() => { setOffset(page.offset + JOB_ITEMS_PAGE); }}>
+              <button
+                type="button"
+                disabled={status === 'loading' || last >= page.total}
+                onClick={() => {
+                  setOffset(page.offset + JOB_ITEMS_PAGE);
+                }}
+              >
                 Next
               </button>
             </nav>
@@ -272,7 +306,10 @@ function JobItems({ job }: { job: JobSummary }) {
 /** Why removing this job loses something, in words, before the yes. */
 function forgetBody(j: JobSummary): string {
   const parts = [`Its results (each ${j.action === 'generate' ? "request's" : "key's"} outcome) can no longer be opened or exported here.`];
-  if (j.action === 'generate' && j.counts.done > 0) parts.push(`The ${fmt.count(j.counts.done, NOUNS.key)} it made stay in All keys (search them by note) but are no longer exported as one job.`);
+  if (j.action === 'generate' && j.counts.done > 0)
+    parts.push(
+      `The ${fmt.count(j.counts.done, NOUNS.key)} it made stay in All keys (search them by note) but are no longer exported as one job.`,
+    );
   if (j.counts.pending > 0) parts.push(`The ${fmt.number(j.counts.pending)} not sent can no longer be resumed.`);
   if (j.counts.unknown > 0) parts.push(`The ${fmt.number(j.counts.unknown)} of unknown outcome are no longer listed here to check.`);
   parts.push('The keys stay in All keys, and each request stays in Activity.');
@@ -350,11 +387,18 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
           </>
         )}
         . {fmt.count(job.total, NOUNS.key)}
-        {generate ? ` in ${fmt.number(Math.ceil(job.total / 100_000))} ${Math.ceil(job.total / 100_000) === 1 ? 'request' : 'requests'}` : ''}.
+        {generate
+          ? ` in ${fmt.number(Math.ceil(job.total / 100_000))} ${Math.ceil(job.total / 100_000) === 1 ? 'request' : 'requests'}`
+          : ''}
+        .
       </p>
       <JobProgress job={job} label="Job progress" />
       <p role="status" tabIndex={-1} ref={statusRef}>
-        {cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.` : <JobLine job={job} />}
+        {cancelling ? (
+          `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.`
+        ) : (
+          <JobLine job={job} />
+        )}
       </p>
       {job.reason && <p className="error">{plain(job.reason)}</p>}
       {!live && job.counts.unknown > 0 && (
@@ -362,7 +406,8 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
           {generate
             ? `${fmt.count(job.counts.unknown, NOUNS.key)} requested with no answer: they may exist on the service (look them up by note).`
             : `${fmt.count(job.counts.unknown, NOUNS.request)} sent with no answer: ${job.counts.unknown === 1 ? 'it' : 'they'} may have taken effect.`}{' '}
-          Keydesk never sends {job.counts.unknown === 1 && !generate ? 'it' : 'them'} again by itself; check first (Show: Unknown), then choose.
+          Keydesk never sends {job.counts.unknown === 1 && !generate ? 'it' : 'them'} again by itself; check first (Show: Unknown), then
+          choose.
         </p>
       )}
       <div className="inline">
@@ -375,26 +420,50 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
             }}
           />
         )}
-        {!live && job.counts.pending > 0 && (
-          <ResumeJobButton job={job} disabled={starting !== null} onResume={() => void again(false)} />
-        )}
+        {!live && job.counts.pending > 0 && <ResumeJobButton job={job} disabled={starting !== null} onResume={() => void again(false)} />}
         {!live && job.counts.unknown > 0 && (
-          <button type="button" disabled={starting !== null} onClick={() => { setConfirm('unknown'); }}>
+          <button
+            type="button"
+            disabled={starting !== null}
+            onClick={() => {
+              setConfirm('unknown');
+            }}
+          >
             Send the {fmt.number(job.counts.unknown)} unknown again…
           </button>
         )}
-        <button type="button" onClick={() => { save(exportJob('csv', job.id)); }}>
+        <button
+          type="button"
+          onClick={() => {
+            save(exportJob('csv', job.id));
+          }}
+        >
           Export results CSV
         </button>
-        <button type="button" onClick={() => { save(exportJob('json', job.id)); }}>
+        <button
+          type="button"
+          onClick={() => {
+            save(exportJob('json', job.id));
+          }}
+        >
           Export results JSON
         </button>
         {generate && !live && job.counts.done > 0 && (
           <>
-            <button type="button" onClick={() => { save(exportKeys('csv', job.id)); }}>
+            <button
+              type="button"
+              onClick={() => {
+                save(exportKeys('csv', job.id));
+              }}
+            >
               Export the {fmt.count(job.counts.done, NOUNS.key)} CSV
             </button>
-            <button type="button" onClick={() => { save(exportKeys('json', job.id)); }}>
+            <button
+              type="button"
+              onClick={() => {
+                save(exportKeys('json', job.id));
+              }}
+            >
               Export the {fmt.count(job.counts.done, NOUNS.key)} JSON
             </button>
           </>
@@ -404,7 +473,9 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
             type="button"
             disabled={forgetting || exporting > 0}
             title={exporting > 0 ? 'An export of this job is being written; it can be removed once that is done.' : undefined}
-            onClick={() => { setConfirm('forget'); }}
+            onClick={() => {
+              setConfirm('forget');
+            }}
           >
             Remove from the list…
           </button>
@@ -419,14 +490,34 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
       <JobItems job={job} />
       <ConfirmDialog
         open={confirm === 'unknown'}
-        title={generate ? `Request ${fmt.count(job.counts.unknown, NOUNS.key)} again?` : `Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`}
+        title={
+          generate
+            ? `Request ${fmt.count(job.counts.unknown, NOUNS.key)} again?`
+            : `Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`
+        }
         body={`${sentOnceWords(job.counts.unknown)} ${
-          job.action === 'extend' ? 'Sending an extension again extends the key again. ' : generate ? 'Sending again may make these keys twice. ' : ''
+          job.action === 'extend'
+            ? 'Sending an extension again extends the key again. '
+            : generate
+              ? 'Sending again may make these keys twice. '
+              : ''
         }${generate ? (job.note ? `To check first, close this and look up the note “${job.note}” in Keys: keys these requests made carry it.` : 'These requests had no note, so keys they may have made cannot be told apart from others.') : checkFirstWords(job)}`}
-        {...(generate ? {} : { other: { label: 'Check these keys first', onClick: () => { setConfirm(null); unknownCheck.run(); } } })}
+        {...(generate
+          ? {}
+          : {
+              other: {
+                label: 'Check these keys first',
+                onClick: () => {
+                  setConfirm(null);
+                  unknownCheck.run();
+                },
+              },
+            })}
         confirmLabel="Send again"
         destructive={job.action === 'extend' || generate}
-        onCancel={() => { setConfirm(null); }}
+        onCancel={() => {
+          setConfirm(null);
+        }}
         onConfirm={() => {
           setConfirm(null);
           void again(true);
@@ -438,7 +529,9 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
         body={forgetBody(job)}
         confirmLabel="Remove"
         destructive
-        onCancel={() => { setConfirm(null); }}
+        onCancel={() => {
+          setConfirm(null);
+        }}
         onConfirm={() => {
           setConfirm(null);
           void forget(job.id).then((gone) => {
@@ -499,7 +592,13 @@ export function Jobs() {
         {!error && (status === 'ready' || jobs.length > 0) && (
           <DataTable
             label="Jobs"
-            columns={jobColumns(openId, (j) => { open(j.id === openId ? null : j.id); }, jobs.some(running))}
+            columns={jobColumns(
+              openId,
+              (j) => {
+                open(j.id === openId ? null : j.id);
+              },
+              jobs.some(running),
+            )}
             rows={jobs}
             rowKey={(j) => j.id}
             isCurrent={(j) => j.id === openId}
@@ -507,12 +606,18 @@ export function Jobs() {
               <EmptyState
                 title="No jobs yet"
                 action={
-                  <button type="button" onClick={() => { setView('ledger'); }}>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setView('ledger');
+                    }}
+                  >
                     Go to All keys
                   </button>
                 }
               >
-                A bulk action on keys in All keys, or a generate of more than 100,000 keys in Keys, runs as a job and is listed here with its results.
+                A bulk action on keys in All keys, or a generate of more than 100,000 keys in Keys, runs as a job and is listed here with
+                its results.
               </EmptyState>
             }
           />
@@ -521,7 +626,8 @@ export function Jobs() {
           <p className="inline">
             <span className="muted">
               {fmt.number(unlisted)} older {unlisted === 1 ? 'job is' : 'jobs are'} not shown.
-              {!more && ` Keydesk lists at most ${fmt.number(JOBS_LIST_MAX)} jobs besides the running and interrupted ones: remove older ones you no longer need to bring these in.`}
+              {!more &&
+                ` Keydesk lists at most ${fmt.number(JOBS_LIST_MAX)} jobs besides the running and interrupted ones: remove older ones you no longer need to bring these in.`}
             </span>
             {more && (
               <button type="button" onClick={() => void load(true)}>

@@ -38,7 +38,12 @@ const COLUMNS: Column<KeylessEntry>[] = [
   { header: 'Expires', cell: (e) => (e.expiresAt ? <Time iso={e.expiresAt} mode="date" /> : 'Never') },
   {
     header: 'Last used',
-    cell: (e) => (e.lastUsedAt || !e.unreported?.includes('lastUsedAt') ? <Time iso={e.lastUsedAt} mode="relative" /> : <span className="muted">not reported by this service</span>),
+    cell: (e) =>
+      e.lastUsedAt || !e.unreported?.includes('lastUsedAt') ? (
+        <Time iso={e.lastUsedAt} mode="relative" />
+      ) : (
+        <span className="muted">not reported by this service</span>
+      ),
   },
 ];
 
@@ -105,10 +110,24 @@ export function Keyless() {
               void lookup(term.trim());
             }}
           >
-            <Field label="HWID contains" type="search" value={term} error={blankSearch} onChange={(e) => { setTerm(e.target.value); setBlankSearch(null); }} />
+            <Field
+              label="HWID contains"
+              type="search"
+              value={term}
+              error={blankSearch}
+              onChange={(e) => {
+                setTerm(e.target.value);
+                setBlankSearch(null);
+              }}
+            />
             <button type="submit">Search</button>
           </form>
-          {error && (backOnlineNote(error, online) ? <FailureMessage failure={error} stale={backOnlineNote(error, online)} /> : <RequestFailure request={keylessRequest} what="Reading the keyless entries" again="read them again" />)}
+          {error &&
+            (backOnlineNote(error, online) ? (
+              <FailureMessage failure={error} stale={backOnlineNote(error, online)} />
+            ) : (
+              <RequestFailure request={keylessRequest} what="Reading the keyless entries" again="read them again" />
+            ))}
           {deleteError && <FailureMessage failure={deleteError} stale={backOnlineNote(deleteError, online)} />}
           {status === 'loading' && <p role="status">Searching…</p>}
           {/* The first-visit prompt only for a first visit: not beside an error, nor under a term typed and not searched. */}
@@ -121,14 +140,20 @@ export function Keyless() {
             <p className="muted">Press Search to list the entries whose HWID contains “{term.trim()}”.</p>
           )}
           {status === 'ready' && result?.entries.length === 0 && (
-            <EmptyState title="No keyless entry matches.">No authorized HWID contains “{searched ?? term.trim()}”. Add it with the form if it should pass without a key.</EmptyState>
+            <EmptyState title="No keyless entry matches.">
+              No authorized HWID contains “{searched ?? term.trim()}”. Add it with the form if it should pass without a key.
+            </EmptyState>
           )}
           {status === 'ready' && result?.total === null && result.entries.length > 0 && (
-            <p className="muted">This service returns its best match only. Search by a longer part of the HWID to reach a particular entry.</p>
+            <p className="muted">
+              This service returns its best match only. Search by a longer part of the HWID to reach a particular entry.
+            </p>
           )}
           {result && result.entries.length > 0 && (
             <p className="muted result-term">
-              {searched !== null ? `Results for “${searched}”` : `Added here: ${fmt.count(result.entries.length, NOUNS.entry)} (no search yet; search to list every entry)`}
+              {searched !== null
+                ? `Results for “${searched}”`
+                : `Added here: ${fmt.count(result.entries.length, NOUNS.entry)} (no search yet; search to list every entry)`}
             </p>
           )}
           {result && result.entries.length > 0 && (
@@ -140,7 +165,14 @@ export function Keyless() {
                   header: 'Actions',
                   hidden: true,
                   cell: (e) => (
-                    <button type="button" className="danger" aria-label={`Delete keyless entry ${e.hwid}`} onClick={() => { setToDelete(e.hwid); }}>
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={`Delete keyless entry ${e.hwid}`}
+                      onClick={() => {
+                        setToDelete(e.hwid);
+                      }}
+                    >
                       Delete
                     </button>
                   ),
@@ -167,12 +199,36 @@ export function Keyless() {
             value={hwid}
             error={fieldError.hwid}
             hint={typedShape(hwid) === 'padded' ? paddedWarning('HWID') : undefined}
-            onChange={(e) => { setHwid(e.target.value); setFieldError({ ...fieldError, hwid: undefined }); }} />
-          <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); }} />
-          <Field label="Days (empty: no expiry)" inputMode="numeric" value={days} error={fieldError.days} onChange={(e) => { setDays(e.target.value); setFieldError({ ...fieldError, days: undefined }); }} />
+            onChange={(e) => {
+              setHwid(e.target.value);
+              setFieldError({ ...fieldError, hwid: undefined });
+            }}
+          />
+          <Field
+            label="Premium"
+            type="checkbox"
+            checked={premium}
+            onChange={(e) => {
+              setPremium(e.target.checked);
+            }}
+          />
+          <Field
+            label="Days (empty: no expiry)"
+            inputMode="numeric"
+            value={days}
+            error={fieldError.days}
+            onChange={(e) => {
+              setDays(e.target.value);
+              setFieldError({ ...fieldError, days: undefined });
+            }}
+          />
           {/* A refusal answers the HWID it was sent for, not another one typed since (nor a dialog about it). */}
-          {addError && attempted === hwid && paddedToAdd === null && <FailureMessage failure={addError} stale={backOnlineNote(addError, online)} />}
-          <button type="submit" className="primary">Add</button>
+          {addError && attempted === hwid && paddedToAdd === null && (
+            <FailureMessage failure={addError} stale={backOnlineNote(addError, online)} />
+          )}
+          <button type="submit" className="primary">
+            Add
+          </button>
         </form>
       </div>
       <ConfirmDialog
@@ -180,7 +236,9 @@ export function Keyless() {
         title="Add the HWID with its spaces?"
         body={`The HWID “${(paddedToAdd ?? '').trim()}” has ${endsInWords(paddedToAdd ?? '')}. The service keeps it as typed: a machine reporting “${(paddedToAdd ?? '').trim()}” will not match this entry.`}
         confirmLabel="Add as typed"
-        onCancel={() => { setPaddedToAdd(null); }}
+        onCancel={() => {
+          setPaddedToAdd(null);
+        }}
         onConfirm={() => {
           setPaddedToAdd(null);
           submitAdd(true);
@@ -192,7 +250,9 @@ export function Keyless() {
         body={`${toDelete ?? ''} will no longer be authorized without a key.`}
         confirmLabel="Delete"
         destructive
-        onCancel={() => { setToDelete(null); }}
+        onCancel={() => {
+          setToDelete(null);
+        }}
         onConfirm={() => {
           if (toDelete) void remove(toDelete);
           setToDelete(null);

@@ -17,7 +17,6 @@ import { useDraft, useKeydesk } from '../../store/index.ts';
 type FieldName = 'expire' | 'count' | 'daysKey' | 'note';
 type Errors = Partial<Record<FieldName | 'form', string>>;
 
-
 /** The time a submit is judged at (read when the person submits, never during render). */
 const clock = { now: (): number => Date.now() };
 
@@ -76,16 +75,22 @@ function GenerateJob({ job }: { job: JobSummary }) {
       </p>
       {/* No answer yet: a bar that moves without claiming how far, not a stuck 0. */}
       <JobProgress job={job} label="Generate job progress" />
-      <p role="status" tabIndex={-1} ref={statusRef}>{cancelling ? `${jobTitle(job)}, cancelling: no further request is sent; the one already on its way still makes its keys.` : <JobLine job={job} />}</p>
+      <p role="status" tabIndex={-1} ref={statusRef}>
+        {cancelling ? (
+          `${jobTitle(job)}, cancelling: no further request is sent; the one already on its way still makes its keys.`
+        ) : (
+          <JobLine job={job} />
+        )}
+      </p>
       {job.reason && <p className="error">{job.reason}</p>}
-      {canCancel(job) && !cancelling && !keydeskGone && <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>}
+      {canCancel(job) && !cancelling && !keydeskGone && (
+        <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>
+      )}
       {!running && !ended && job.counts.sent > 0 && (
         <p className="muted">No further request is sent; the one already on its way still makes its keys, and its answer ends the job.</p>
       )}
       <p className="inline">
-        {canCancel(job) && !cancelling && (
-          <CancelJobButton status={statusRef} onCancel={cancel} />
-        )}
+        {canCancel(job) && !cancelling && <CancelJobButton status={statusRef} onCancel={cancel} />}
         {ended && job.counts.done > 0 && (
           <>
             <button type="button" onClick={() => void exportKeys('csv')}>
@@ -110,8 +115,8 @@ function GenerateJob({ job }: { job: JobSummary }) {
       </p>
       {ended && job.counts.unknown > 0 && (
         <p className="error">
-          {fmt.count(job.counts.unknown, NOUNS.key)} were requested with no answer: they may exist on the service. Look them up (by note) before
-          generating them again.
+          {fmt.count(job.counts.unknown, NOUNS.key)} were requested with no answer: they may exist on the service. Look them up (by note)
+          before generating them again.
         </p>
       )}
     </div>
@@ -237,15 +242,36 @@ export function GenerateForm() {
             ? undefined
             : `More than ${fmt.number(LIMITS.countMax)} keys (the service's limit per request): sent as ${fmt.number(requests)} requests, run as a job with progress that you can cancel between requests.`
         }
-        onChange={(e) => { setCount(e.target.value); changed('count'); }}
+        onChange={(e) => {
+          setCount(e.target.value);
+          changed('count');
+        }}
       />
       <fieldset>
         <legend>Expiry</legend>
         <label>
-          <input type="radio" name="expiry" checked={!byDays} onChange={() => { setByDays(false); changed('byDays'); }} /> On a date
+          <input
+            type="radio"
+            name="expiry"
+            checked={!byDays}
+            onChange={() => {
+              setByDays(false);
+              changed('byDays');
+            }}
+          />{' '}
+          On a date
         </label>
         <label>
-          <input type="radio" name="expiry" checked={byDays} onChange={() => { setByDays(true); changed('byDays'); }} /> Days after activation
+          <input
+            type="radio"
+            name="expiry"
+            checked={byDays}
+            onChange={() => {
+              setByDays(true);
+              changed('byDays');
+            }}
+          />{' '}
+          Days after activation
         </label>
       </fieldset>
       {byDays ? (
@@ -255,7 +281,10 @@ export function GenerateForm() {
           value={days}
           error={errors.daysKey ?? errors.expire ?? (serverAt === 'daysKey' || serverAt === 'expire' ? serverError?.message : undefined)}
           hint="Each key expires this many days after the machine that first validates it."
-          onChange={(e) => { setDays(e.target.value); changed('daysKey', 'expire'); }}
+          onChange={(e) => {
+            setDays(e.target.value);
+            changed('daysKey', 'expire');
+          }}
         />
       ) : (
         <Field
@@ -264,7 +293,10 @@ export function GenerateForm() {
           hint={`Written ${DATE_FORMAT}.`}
           value={expire}
           error={errors.expire ?? (serverAt === 'expire' ? serverError?.message : undefined)}
-          onChange={(e) => { setExpire(e.target.value); changed('expire'); }}
+          onChange={(e) => {
+            setExpire(e.target.value);
+            changed('expire');
+          }}
         />
       )}
       <Field
@@ -273,27 +305,47 @@ export function GenerateForm() {
         // The limit is told as it nears, counted as the rule counts (characters, not UTF-16 units).
         hint={noteHint(note)}
         error={errors.note ?? (serverAt === 'note' ? serverError?.message : undefined)}
-        onChange={(e) => { setNote(e.target.value); changed('note'); }}
+        onChange={(e) => {
+          setNote(e.target.value);
+          changed('note');
+        }}
       />
-      <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => { setPremium(e.target.checked); changed('premium'); }} />
+      <Field
+        label="Premium"
+        type="checkbox"
+        checked={premium}
+        onChange={(e) => {
+          setPremium(e.target.checked);
+          changed('premium');
+        }}
+      />
       {serverError && serverAt === null && <FailureMessage failure={serverError} />}
-      <button type="submit" className="primary" disabled={generating === 'loading' || waitsForJob || waitsForStart || keydeskGone} aria-describedby={keydeskGone ? 'generate-gone' : undefined}>
+      <button
+        type="submit"
+        className="primary"
+        disabled={generating === 'loading' || waitsForJob || waitsForStart || keydeskGone}
+        aria-describedby={keydeskGone ? 'generate-gone' : undefined}
+      >
         {generating === 'loading'
           ? `Generating ${Number.isFinite(Number(count)) ? fmt.count(Number(count), NOUNS.key) : 'keys'}…`
           : requests === null
             ? 'Generate'
             : `Generate as a job of ${fmt.number(requests)} requests`}
       </button>
-      {keydeskGone && <p id="generate-gone" className="muted">Generating waits until Keydesk answers again.</p>}
+      {keydeskGone && (
+        <p id="generate-gone" className="muted">
+          Generating waits until Keydesk answers again.
+        </p>
+      )}
       {runningJob && runningJob.id !== job?.id && starting === null && (
         <p className="muted" role="status">
           {keydeskGone
             ? `The job “${jobTitle(runningJob)}” was running for this profile when Keydesk stopped answering: its state is not known.`
             : runningJob.action === 'generate'
-            ? `The job “${jobTitle(runningJob)}” is running for this profile: generating starts again once it ends or is cancelled.`
-            : waitsForJob
-              ? `The job “${jobTitle(runningJob)}” is running for this profile (see All keys). More than ${fmt.number(LIMITS.countMax)} keys run as a job, and a profile runs one job at a time: this can start once that job ends or is cancelled. Up to ${fmt.number(LIMITS.countMax)} keys generate now.`
-              : `The job “${jobTitle(runningJob)}” is running for this profile (see All keys); up to ${fmt.number(LIMITS.countMax)} keys generate beside it.`}
+              ? `The job “${jobTitle(runningJob)}” is running for this profile: generating starts again once it ends or is cancelled.`
+              : waitsForJob
+                ? `The job “${jobTitle(runningJob)}” is running for this profile (see All keys). More than ${fmt.number(LIMITS.countMax)} keys run as a job, and a profile runs one job at a time: this can start once that job ends or is cancelled. Up to ${fmt.number(LIMITS.countMax)} keys generate now.`
+                : `The job “${jobTitle(runningJob)}” is running for this profile (see All keys); up to ${fmt.number(LIMITS.countMax)} keys generate beside it.`}
         </p>
       )}
       {generating === 'loading' && <progress aria-label="Generating keys" />}
@@ -317,7 +369,12 @@ export function GenerateForm() {
               type="button"
               onClick={() => {
                 const keys = fmt.count(generated.length, NOUNS.key);
-                void copyToClipboard(generated.join('\n'), staleGenerated ? `Copy the earlier batch’s ${keys}` : `Copy the ${keys} generated`, `${keys} copied.`, notify);
+                void copyToClipboard(
+                  generated.join('\n'),
+                  staleGenerated ? `Copy the earlier batch’s ${keys}` : `Copy the ${keys} generated`,
+                  `${keys} copied.`,
+                  notify,
+                );
               }}
             >
               Copy all

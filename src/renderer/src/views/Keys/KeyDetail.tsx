@@ -21,10 +21,12 @@ const NOT_REPORTED = 'not reported by this service';
 export const LONG_EXTEND_DAYS = 3650;
 
 /** What Tab stops on inside the panel. */
-const TAB_STOPS = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+const TAB_STOPS =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
 /** Where a person types. */
-const TYPING = 'textarea, select, [contenteditable="true"], input:not([type="checkbox"], [type="radio"], [type="button"], [type="submit"], [type="reset"])';
+const TYPING =
+  'textarea, select, [contenteditable="true"], input:not([type="checkbox"], [type="radio"], [type="button"], [type="submit"], [type="reset"])';
 
 /** What the panel asks before it acts, when it asks. */
 type Pending = { kind: 'delete' } | { kind: 'reset' } | { kind: 'extend'; days: number };
@@ -39,7 +41,9 @@ export function KeyDetail() {
 function KeyCard({ keyData: key }: { keyData: Key }) {
   const busy = useKeydesk((s) => s.keyActionRequest.status === 'loading');
   /** The action that waits for its answer on this key, if any: its button says so. */
-  const waiting = useKeydesk((s) => (s.keyActionRequest.status === 'loading' && s.keyActionKind?.keyValue === key.value ? s.keyActionKind.kind : null));
+  const waiting = useKeydesk((s) =>
+    s.keyActionRequest.status === 'loading' && s.keyActionKind?.keyValue === key.value ? s.keyActionKind.kind : null,
+  );
   // Read before a later change to this key (a real validation in Validate & HWID, say): the panel is an earlier answer.
   // Read before a bulk job over a filter that may include it: the panel may be one.
   const change = useKeydesk((s) => earlierBecause(s, key.value, key, s.selectedRead));
@@ -117,7 +121,12 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
   };
 
   // Reset HWID is offered only when there is a machine to unbind; otherwise the reason sits beside the button.
-  const noReset = key.status !== 'active' ? 'Only an active key has an HWID to reset.' : key.hwid ? null : 'Not bound to a machine: there is no HWID to reset.';
+  const noReset =
+    key.status !== 'active'
+      ? 'Only an active key has an HWID to reset.'
+      : key.hwid
+        ? null
+        : 'Not bound to a machine: there is no HWID to reset.';
 
   // What the service's dialect leaves out is said, never shown as a blank or a default posing as data.
   const unreported = new Set(key.unreported);
@@ -131,15 +140,29 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
         <CopyButton value={key.value} label={`Copy key ${key.value}`} />
       </span>,
     ],
-    ['Status', told('status', <KeyBadges key="s" status={key.status} isPremium={key.isPremium} expiresAt={key.expiresAt} hwid={key.hwid} />)],
-    ['Note', key.note || <span key="n" className="muted">—</span>],
+    [
+      'Status',
+      told('status', <KeyBadges key="s" status={key.status} isPremium={key.isPremium} expiresAt={key.expiresAt} hwid={key.hwid} />),
+    ],
+    [
+      'Note',
+      key.note || (
+        <span key="n" className="muted">
+          —
+        </span>
+      ),
+    ],
     ['Premium', key.isPremium ? 'Yes' : 'No'],
     [
       'Expires',
       key.expiresAt ? (
         <Time key="e" iso={key.expiresAt} />
       ) : key.expiresByDaysKey ? (
-        key.daysKey === null ? 'Days after activation' : `${fmt.count(key.daysKey, NOUNS.day)} after activation`
+        key.daysKey === null ? (
+          'Days after activation'
+        ) : (
+          `${fmt.count(key.daysKey, NOUNS.day)} after activation`
+        )
       ) : unreported.has('daysKey') ? (
         `From activation (the number of days is ${NOT_REPORTED})`
       ) : (
@@ -155,13 +178,23 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
         </span>
       ) : (
         // Blank as everywhere else (search results, All keys); the reason Reset HWID is off says "not bound".
-        <span key="h" className="muted">—</span>
+        <span key="h" className="muted">
+          —
+        </span>
       ),
     ],
     ['Created', told('createdAt', <Time key="c" iso={key.createdAt} />)],
     ['Activated', told('activatedAt', <Time key="a" iso={key.activatedAt} />)],
     ['Last HWID reset', told('lastResetAt', <Time key="r" iso={key.lastResetAt} />)],
-    ['Id', told('id', <span key="i" className="mono">{key.id}</span>)],
+    [
+      'Id',
+      told(
+        'id',
+        <span key="i" className="mono">
+          {key.id}
+        </span>,
+      ),
+    ],
   ];
   return (
     <aside ref={card} className="card side-panel" aria-label="Key detail">
@@ -176,11 +209,21 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       {change && (
         <div className="warning" role="status">
           <p>
-            {change.maybe ? 'Maybe an earlier answer' : 'An earlier answer'}{readAt && <>, read at <Time iso={readAt} mode="time" /></>}: this key {change.what} at <Time iso={change.at} mode="time" />{' '}
-            since. What is shown below, and which actions are offered, {change.maybe ? 'may be' : 'is'} from before; {lookupTerm ? 'search again' : 'look it up again'} to see it now.
+            {change.maybe ? 'Maybe an earlier answer' : 'An earlier answer'}
+            {readAt && (
+              <>
+                , read at <Time iso={readAt} mode="time" />
+              </>
+            )}
+            : this key {change.what} at <Time iso={change.at} mode="time" /> since. What is shown below, and which actions are offered,{' '}
+            {change.maybe ? 'may be' : 'is'} from before; {lookupTerm ? 'search again' : 'look it up again'} to see it now.
           </p>
           {lookupTerm && (
-            <button type="button" disabled={searching} onClick={() => void runLookup(lookupTerm, useKeydesk.getState().lookupResult?.page ?? 0)}>
+            <button
+              type="button"
+              disabled={searching}
+              onClick={() => void runLookup(lookupTerm, useKeydesk.getState().lookupResult?.page ?? 0)}
+            >
               Search again
             </button>
           )}
@@ -209,7 +252,16 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
           else extend(parsed.data);
         }}
       >
-        <Field label="Extend by days" inputMode="numeric" value={days} error={daysError} onChange={(e) => { setDays(e.target.value); setDaysError(null); }} />
+        <Field
+          label="Extend by days"
+          inputMode="numeric"
+          value={days}
+          error={daysError}
+          onChange={(e) => {
+            setDays(e.target.value);
+            setDaysError(null);
+          }}
+        />
         <button type="submit" disabled={busy}>
           {waiting === 'extend' ? 'Extending…' : 'Extend'}
         </button>
@@ -219,11 +271,20 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
           type="button"
           disabled={busy || noReset !== null}
           aria-describedby={noReset ? 'reset-hwid-why' : undefined}
-          onClick={() => { setPending({ kind: 'reset' }); }}
+          onClick={() => {
+            setPending({ kind: 'reset' });
+          }}
         >
           {waiting === 'reset' ? 'Resetting…' : 'Reset HWID'}
         </button>
-        <button type="button" className="danger" disabled={busy} onClick={() => { setPending({ kind: 'delete' }); }}>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() => {
+            setPending({ kind: 'delete' });
+          }}
+        >
           {waiting === 'delete' ? 'Deleting…' : 'Delete key'}
         </button>
       </div>
@@ -235,7 +296,9 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       <ConfirmDialog
         open={pending !== null}
         {...question(pending ?? { kind: 'delete' }, key)}
-        onCancel={() => { setPending(null); }}
+        onCancel={() => {
+          setPending(null);
+        }}
         onConfirm={() => {
           const what = pending;
           setPending(null);
@@ -250,7 +313,12 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
 function question(what: Pending, key: Key): { title: string; body: string; confirmLabel: string; destructive: boolean } {
   switch (what.kind) {
     case 'delete':
-      return { title: 'Delete this key?', body: `${key.value} will stop working at once. This cannot be undone.`, confirmLabel: 'Delete', destructive: true };
+      return {
+        title: 'Delete this key?',
+        body: `${key.value} will stop working at once. This cannot be undone.`,
+        confirmLabel: 'Delete',
+        destructive: true,
+      };
     case 'reset':
       return {
         title: "Reset this key's HWID?",

@@ -17,11 +17,16 @@ import { earlierBecause, type KeyChange } from '../../store/keys.ts';
 function earlierMark(change: KeyChange | null) {
   if (!change) return null;
   return change.maybe ? (
-    <span className="muted" title="This row was read before a bulk job in All keys over every key matching a filter, which may include this key: search again to see it now.">
+    <span
+      className="muted"
+      title="This row was read before a bulk job in All keys over every key matching a filter, which may include this key: search again to see it now."
+    >
       ⚠ may be an earlier answer
     </span>
   ) : (
-    <span className="muted" title="This row was read before a later change to the key: search again to see it now.">⚠ earlier answer</span>
+    <span className="muted" title="This row was read before a later change to the key: search again to see it now.">
+      ⚠ earlier answer
+    </span>
   );
 }
 
@@ -47,13 +52,15 @@ export function keyLineWidth(value: string, lines: number): number {
     }
     return n;
   };
-  for (let across = Math.max(1, Math.ceil(value.length / lines)); across < value.length; across++) if (count(across) <= lines) return across;
+  for (let across = Math.max(1, Math.ceil(value.length / lines)); across < value.length; across++)
+    if (count(across) <= lines) return across;
   return Math.max(1, value.length);
 }
 
 /** A key's expiry: its date, or a days key's term. */
 export function KeyExpiry({ k }: { k: Pick<Key, 'expiresAt' | 'expiresByDaysKey' | 'daysKey' | 'unreported'> }) {
-  if (k.expiresByDaysKey && !k.expiresAt) return <span>{k.daysKey === null ? 'Days after activation' : `${fmt.count(k.daysKey, NOUNS.day)} after activation`}</span>;
+  if (k.expiresByDaysKey && !k.expiresAt)
+    return <span>{k.daysKey === null ? 'Days after activation' : `${fmt.count(k.daysKey, NOUNS.day)} after activation`}</span>;
   // Without an expiry date a key is a days key not yet activated; the real dialect does not give its term.
   if (!k.expiresAt && k.unreported?.includes('daysKey')) return <span>From activation</span>;
   return <Time iso={k.expiresAt} mode="date" />;
@@ -68,7 +75,9 @@ const COLUMNS: Column<Key>[] = [
     cell: (k) =>
       k.hwid ? (
         <span className="with-copy">
-          <span className="truncate" title={k.hwid}>{k.hwid}</span>
+          <span className="truncate" title={k.hwid}>
+            {k.hwid}
+          </span>
           <CopyButton value={k.hwid} label={`Copy HWID ${k.hwid}`} />
         </span>
       ) : (
@@ -127,7 +136,8 @@ export function Lookup() {
    * A row read before a later change to its key (a real validation, say): it shows the key as it was. Or read before
    * a bulk job over a filter that may include it: it may show the key as it was.
    */
-  const changeAfter = (k: Key): KeyChange | null => earlierBecause({ keyChanges, bulkOverFilter }, k.value, k, result?.rowRead?.[k.value] ?? result?.read);
+  const changeAfter = (k: Key): KeyChange | null =>
+    earlierBecause({ keyChanges, bulkOverFilter }, k.value, k, result?.rowRead?.[k.value] ?? result?.read);
   const earlier = rows.flatMap((k) => {
     const c = changeAfter(k);
     return c ? [{ value: k.value, change: c }] : [];
@@ -142,7 +152,8 @@ export function Lookup() {
   }
   const page = result?.page ?? 0;
   const totals = result?.totals;
-  const known = totals && totals.active !== null && totals.generated !== null ? { active: totals.active, generated: totals.generated } : null;
+  const known =
+    totals && totals.active !== null && totals.generated !== null ? { active: totals.active, generated: totals.generated } : null;
   const total = known ? known.active + known.generated : null;
   const pages = known ? Math.max(1, Math.ceil(Math.max(known.active, known.generated) / LOOKUP_PAGE)) : 1;
 
@@ -166,14 +177,21 @@ export function Lookup() {
           type="search"
           value={term}
           error={blankError}
-          onChange={(e) => { setTerm(e.target.value); setBlankError(null); }}
+          onChange={(e) => {
+            setTerm(e.target.value);
+            setBlankError(null);
+          }}
         />
         <button type="submit">Search</button>
       </form>
       {status === 'loading' && rows.length === 0 && <Skeleton label="Searching…" variant="rows" lines={3} />}
       {status === 'error' && error && (
         <>
-          <RequestFailure request={request} what={<>Searching for “{lookupTerm}”</>} again={error.code === 'NETWORK' || error.code === 'TIMEOUT' ? 'search again to see the keys' : 'search again'} />
+          <RequestFailure
+            request={request}
+            what={<>Searching for “{lookupTerm}”</>}
+            again={error.code === 'NETWORK' || error.code === 'TIMEOUT' ? 'search again to see the keys' : 'search again'}
+          />
           <button type="button" onClick={() => void runLookup(lookupTerm, page)}>
             Search again
           </button>
@@ -182,7 +200,16 @@ export function Lookup() {
       {status === 'idle' && (
         <EmptyState title="Search this service’s keys">Type a whole key value, a whole HWID, or part of a note.</EmptyState>
       )}
-      {status === 'ready' && rows.length === 0 && <NoMatch term={lookupTerm} deleted={deletedHere.includes(lookupTerm)} onSearch={(upper) => { setTerm(upper); void runLookup(upper); }} />}
+      {status === 'ready' && rows.length === 0 && (
+        <NoMatch
+          term={lookupTerm}
+          deleted={deletedHere.includes(lookupTerm)}
+          onSearch={(upper) => {
+            setTerm(upper);
+            void runLookup(upper);
+          }}
+        />
+      )}
       {rows.length > 0 && (
         <>
           <p className="muted" role="status">
@@ -195,17 +222,32 @@ export function Lookup() {
           </p>
           {earlier.length > 0 && (
             <div className="warning" role="status">
-              {earlier.filter(({ change }) => !change.maybe).map(({ value, change }) => (
-                <p key={value}>
-                  ⚠ <span className="mono">{value}</span> {change.what} at <Time iso={change.at} mode="time" />, after this search was read
-                  {result?.read && <> at <Time iso={result.read.at} mode="time" /></>}: its row shows it as it was then.
-                </p>
-              ))}
+              {earlier
+                .filter(({ change }) => !change.maybe)
+                .map(({ value, change }) => (
+                  <p key={value}>
+                    ⚠ <span className="mono">{value}</span> {change.what} at <Time iso={change.at} mode="time" />, after this search was
+                    read
+                    {result?.read && (
+                      <>
+                        {' '}
+                        at <Time iso={result.read.at} mode="time" />
+                      </>
+                    )}
+                    : its row shows it as it was then.
+                  </p>
+                ))}
               {maybeEarlier.map(({ change, count }) => (
                 <p key={change.seq}>
-                  ⚠ {count === 1 ? '1 key shown' : `${fmt.number(count)} keys shown`} {change.what} at <Time iso={change.at} mode="time" />, after{' '}
-                  {count === 1 ? 'its row was' : 'their rows were'} read{result?.read && <> (this search at <Time iso={result.read.at} mode="time" />)</>}:{' '}
-                  {count === 1 ? 'its row may show it as it was then.' : 'their rows may show them as they were then.'}
+                  ⚠ {count === 1 ? '1 key shown' : `${fmt.number(count)} keys shown`} {change.what} at <Time iso={change.at} mode="time" />,
+                  after {count === 1 ? 'its row was' : 'their rows were'} read
+                  {result?.read && (
+                    <>
+                      {' '}
+                      (this search at <Time iso={result.read.at} mode="time" />)
+                    </>
+                  )}
+                  : {count === 1 ? 'its row may show it as it was then.' : 'their rows may show them as they were then.'}
                 </p>
               ))}
               <button type="button" disabled={status === 'loading'} onClick={() => void runLookup(lookupTerm, page)}>
@@ -227,8 +269,15 @@ export function Lookup() {
                       aria-expanded={selected?.value === k.value}
                       // Never narrower than two lines of it (three in a narrow window): a column of five-character
                       // scraps is not read as one key. Half a character spare: a line exactly as wide may not fit.
-                      style={{ '--key-2-lines': `${String(keyLineWidth(k.value, 2) + 0.5)}ch`, '--key-3-lines': `${String(keyLineWidth(k.value, 3) + 0.5)}ch` } as CSSProperties}
-                      onClick={() => { selectKey(k); }}
+                      style={
+                        {
+                          '--key-2-lines': `${String(keyLineWidth(k.value, 2) + 0.5)}ch`,
+                          '--key-3-lines': `${String(keyLineWidth(k.value, 3) + 0.5)}ch`,
+                        } as CSSProperties
+                      }
+                      onClick={() => {
+                        selectKey(k);
+                      }}
                     >
                       {k.value}
                     </button>
@@ -245,11 +294,17 @@ export function Lookup() {
           />
           {pages > 1 && (
             <nav className="pager" aria-label="Result pages">
-              <span className="muted">Page {fmt.number(page + 1)} of {fmt.number(pages)}</span>
+              <span className="muted">
+                Page {fmt.number(page + 1)} of {fmt.number(pages)}
+              </span>
               <button type="button" disabled={page === 0 || status === 'loading'} onClick={() => void runLookup(lookupTerm, page - 1)}>
                 Previous
               </button>
-              <button type="button" disabled={page + 1 >= pages || status === 'loading'} onClick={() => void runLookup(lookupTerm, page + 1)}>
+              <button
+                type="button"
+                disabled={page + 1 >= pages || status === 'loading'}
+                onClick={() => void runLookup(lookupTerm, page + 1)}
+              >
                 Next
               </button>
             </nav>
@@ -263,19 +318,29 @@ export function Lookup() {
 /** An empty answer in words that fit it: a key deleted here, a key typed in lower case, or nothing at all. */
 function NoMatch({ term, deleted, onSearch }: { term: string; deleted: boolean; onSearch: (upper: string) => void }) {
   if (deleted) {
-    return <EmptyState title="Key deleted.">{term} was deleted here: the service no longer has it. All keys lists it as Deleted.</EmptyState>;
+    return (
+      <EmptyState title="Key deleted.">{term} was deleted here: the service no longer has it. All keys lists it as Deleted.</EmptyState>
+    );
   }
   const upper = upperKeyOffer(term);
   return (
     <EmptyState
       title="No key matches."
-      action={upper && (
-        <button type="button" onClick={() => { onSearch(upper); }}>
-          Search for {upper}
-        </button>
-      )}
+      action={
+        upper && (
+          <button
+            type="button"
+            onClick={() => {
+              onSearch(upper);
+            }}
+          >
+            Search for {upper}
+          </button>
+        )
+      }
     >
-      Nothing has this value or HWID, and no note contains “{term}”.{upper && ' Key values are upper case and matched exactly: this one may be the upper-case key.'}
+      Nothing has this value or HWID, and no note contains “{term}”.
+      {upper && ' Key values are upper case and matched exactly: this one may be the upper-case key.'}
     </EmptyState>
   );
 }

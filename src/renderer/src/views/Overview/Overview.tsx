@@ -31,8 +31,12 @@ function useUnanswered(askedAt: number | null): number | null {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (askedAt === null) return undefined;
-    const timer = setInterval(() => { setNow(Date.now()); }, 1_000);
-    return () => { clearInterval(timer); };
+    const timer = setInterval(() => {
+      setNow(Date.now());
+    }, 1_000);
+    return () => {
+      clearInterval(timer);
+    };
   }, [askedAt]);
   // Until the first tick, `now` may be from before the read was sent: that counts as no wait yet.
   return askedAt === null ? null : Math.max(0, now - askedAt);
@@ -42,7 +46,8 @@ function useUnanswered(askedAt: number | null): number | null {
 const readMode = (iso: string): 'time' | 'dateTime' => (new Date(iso).toDateString() === new Date().toDateString() ? 'time' : 'dateTime');
 
 /** How many buckets the chart can show: about one per device pixel of the window's width, within the contract. */
-const chartPoints = (): number => Math.min(LIMITS.historyPointsMax, Math.max(2, Math.round(window.innerWidth * (window.devicePixelRatio || 1))));
+const chartPoints = (): number =>
+  Math.min(LIMITS.historyPointsMax, Math.max(2, Math.round(window.innerWidth * (window.devicePixelRatio || 1))));
 
 export function Overview() {
   const count = useKeydesk((s) => s.executionCount);
@@ -110,7 +115,10 @@ export function Overview() {
   const firstAt = buckets[0]?.at;
   const readAt = sampledAt === null ? buckets.at(-1)?.at : Date.parse(sampledAt);
   const partial = (from: number | undefined): from is number =>
-    range !== 'all' && from !== undefined && readAt !== undefined && from - (readAt - HISTORY_RANGE_MS[range]) > HISTORY_RANGE_MS[range] / 20;
+    range !== 'all' &&
+    from !== undefined &&
+    readAt !== undefined &&
+    from - (readAt - HISTORY_RANGE_MS[range]) > HISTORY_RANGE_MS[range] / 20;
   const rangeLabel = RANGES.find(([value]) => value === range)?.[1].toLowerCase() ?? 'range';
   const first = buckets[0]?.total;
   // The range ends now: the headline count is the newest figure (a push shows in it before the chart reads again).
@@ -147,7 +155,8 @@ export function Overview() {
               Checking the count… no answer for {fmt.number(Math.floor(unanswered / 1_000))} s.
               {sampledAt && (
                 <>
-                  {' '}Last read at <Time iso={sampledAt} mode={readMode(sampledAt)} />: it may have changed since.
+                  {' '}
+                  Last read at <Time iso={sampledAt} mode={readMode(sampledAt)} />: it may have changed since.
                 </>
               )}
             </>
@@ -177,10 +186,20 @@ export function Overview() {
           )}
         </p>
         {/* Offline, a push would only fail: the button says why it waits instead. */}
-        <button type="button" className="primary" disabled={!online || keydeskGone || pushing} aria-describedby={online && !keydeskGone ? undefined : 'push-offline'} onClick={() => void push()}>
+        <button
+          type="button"
+          className="primary"
+          disabled={!online || keydeskGone || pushing}
+          aria-describedby={online && !keydeskGone ? undefined : 'push-offline'}
+          onClick={() => void push()}
+        >
           {pushing ? 'Counting…' : 'Push +1'}
         </button>
-        {(!online || keydeskGone) && <p id="push-offline" className="muted">Push waits {waitWords}.</p>}
+        {(!online || keydeskGone) && (
+          <p id="push-offline" className="muted">
+            Push waits {waitWords}.
+          </p>
+        )}
       </div>
       <div className="card">
         <h2>History</h2>
@@ -188,14 +207,23 @@ export function Overview() {
           <legend className="visually-hidden">Range</legend>
           {RANGES.map(([value, label]) => (
             <label key={value}>
-              <input type="radio" name="history-range" value={value} checked={range === value} onChange={() => { setRange(value); }} />
+              <input
+                type="radio"
+                name="history-range"
+                value={value}
+                checked={range === value}
+                onChange={() => {
+                  setRange(value);
+                }}
+              />
               <span>{label}</span>
             </label>
           ))}
         </fieldset>
         {hasHistory && first !== undefined && last !== undefined && (
           <p>
-            {partial(firstAt) ? 'Change since the first sample in the range' : 'Change over the range'}: <strong>{last - first >= 0 ? `+${fmt.number(last - first)}` : fmt.number(last - first)}</strong>
+            {partial(firstAt) ? 'Change since the first sample in the range' : 'Change over the range'}:{' '}
+            <strong>{last - first >= 0 ? `+${fmt.number(last - first)}` : fmt.number(last - first)}</strong>
           </p>
         )}
         {historyError && <FailureMessage failure={historyError} />}
@@ -204,8 +232,9 @@ export function Overview() {
             <HistoryChart buckets={buckets} />
             {partial(firstAt) && (
               <p className="muted">
-                The {rangeLabel} shown from its first sample, at about <Time iso={new Date(firstAt).toISOString()} mode="dateTime" />: the count is
-                sampled only while this app reads it (every few seconds while this view is open), and none was read earlier in the range.
+                The {rangeLabel} shown from its first sample, at about <Time iso={new Date(firstAt).toISOString()} mode="dateTime" />: the
+                count is sampled only while this app reads it (every few seconds while this view is open), and none was read earlier in the
+                range.
               </p>
             )}
           </>
@@ -219,16 +248,26 @@ export function Overview() {
             // The same rule as Push +1: offline, a push would only fail.
             action={
               <>
-                <button type="button" disabled={!online || keydeskGone || pushing} aria-describedby={online && !keydeskGone ? undefined : 'count-offline'} onClick={() => void push()}>
+                <button
+                  type="button"
+                  disabled={!online || keydeskGone || pushing}
+                  aria-describedby={online && !keydeskGone ? undefined : 'count-offline'}
+                  onClick={() => void push()}
+                >
                   {pushing ? 'Counting…' : 'Count an execution now'}
                 </button>
-                {(!online || keydeskGone) && <p id="count-offline" className="muted">Counting waits {waitWords}.</p>}
+                {(!online || keydeskGone) && (
+                  <p id="count-offline" className="muted">
+                    Counting waits {waitWords}.
+                  </p>
+                )}
               </>
             }
           >
             {buckets.length === 1 && buckets[0] ? (
               <>
-                One sample so far: {fmt.number(buckets[0].total)} at <Time iso={new Date(buckets[0].at).toISOString()} mode="dateTime" />.{' '}
+                One sample so far: {fmt.number(buckets[0].total)} at <Time iso={new Date(buckets[0].at).toISOString()} mode="dateTime" />
+                .{' '}
               </>
             ) : buckets[0] ? (
               <>
@@ -236,8 +275,8 @@ export function Overview() {
                 <Time iso={new Date(buckets[0].at).toISOString()} mode="dateTime" />.{' '}
               </>
             ) : null}
-            The count is sampled each time this app reads it (every few seconds while this view is open), so the chart fills in as
-            you work.{range === 'all' ? '' : ' A longer range may hold earlier samples.'}
+            The count is sampled each time this app reads it (every few seconds while this view is open), so the chart fills in as you work.
+            {range === 'all' ? '' : ' A longer range may hold earlier samples.'}
           </EmptyState>
         )}
       </div>

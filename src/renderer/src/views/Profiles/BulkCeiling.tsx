@@ -46,7 +46,15 @@ export function BulkCeiling({ profile }: { profile: Profile }) {
         void apply(n);
       }}
     >
-      <Field label={`Bulk requests at a time (${current.isDefault ? 'default' : 'set by you'})`} inputMode="numeric" value={draft} error={error} onChange={(e) => { setDraft(e.target.value); }} />
+      <Field
+        label={`Bulk requests at a time (${current.isDefault ? 'default' : 'set by you'})`}
+        inputMode="numeric"
+        value={draft}
+        error={error}
+        onChange={(e) => {
+          setDraft(e.target.value);
+        }}
+      />
       {/* Named for what it saves: it sits among a profile's own forms, beside the edit form's "Save" (walk9 P8). */}
       <button type="submit">Save bulk limit</button>
       {!current.isDefault && (

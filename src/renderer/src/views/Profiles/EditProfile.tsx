@@ -39,7 +39,10 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
   const [keyError, setKeyError] = useState<string | null>(null);
-  const [urlError, setUrlError] = useState<{ baseUrl: string | null; validationUrl: string | null }>({ baseUrl: null, validationUrl: null });
+  const [urlError, setUrlError] = useState<{ baseUrl: string | null; validationUrl: string | null }>({
+    baseUrl: null,
+    validationUrl: null,
+  });
   const baseWarning = cleartextWarning(baseUrl);
   const newOrigin = originOf(baseUrl);
   const originChanges = newOrigin !== null && newOrigin !== originOf(profile.baseUrl);
@@ -82,7 +85,13 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
         });
       }}
     >
-      <Field label="Name" value={name} onChange={(e) => { setName(e.target.value); }} />
+      <Field
+        label="Name"
+        value={name}
+        onChange={(e) => {
+          setName(e.target.value);
+        }}
+      />
       <Field
         label="Base URL"
         type="url"
@@ -94,16 +103,34 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
           const following = followsBase ? defaultValidationUrl(e.target.value) : null;
           if (following !== null) setValidationUrl(following);
         }}
-        hint={baseWarning ? <><strong className="warning">{baseWarning}</strong> {ORIGIN_HINT}</> : ORIGIN_HINT}
+        hint={
+          baseWarning ? (
+            <>
+              <strong className="warning">{baseWarning}</strong> {ORIGIN_HINT}
+            </>
+          ) : (
+            ORIGIN_HINT
+          )
+        }
       />
       <Field
         label="Validation URL"
         type="url"
         value={validationUrl}
         error={urlError.validationUrl}
-        onChange={(e) => { setValidationUrl(e.target.value); setFollowsBase(false); setUrlError({ ...urlError, validationUrl: null }); }}
+        onChange={(e) => {
+          setValidationUrl(e.target.value);
+          setFollowsBase(false);
+          setUrlError({ ...urlError, validationUrl: null });
+        }}
       />
-      <Field label="Service identifier" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
+      <Field
+        label="Service identifier"
+        value={identifier}
+        onChange={(e) => {
+          setIdentifier(e.target.value);
+        }}
+      />
       {originChanges ? (
         <Field
           label="API key (required: the address changes)"
@@ -113,7 +140,10 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
           value={apiKey}
           error={keyError}
           hint={`The stored key was given for ${originOf(profile.baseUrl) ?? profile.baseUrl}; it is never sent to another address.`}
-          onChange={(e) => { setApiKey(e.target.value); setKeyError(null); }}
+          onChange={(e) => {
+            setApiKey(e.target.value);
+            setKeyError(null);
+          }}
         />
       ) : (
         <Field
@@ -122,7 +152,9 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
           type="password"
           autoComplete="off"
           value={apiKey}
-          onChange={(e) => { setApiKey(e.target.value); }}
+          onChange={(e) => {
+            setApiKey(e.target.value);
+          }}
         />
       )}
       {failure && <FailureMessage failure={failure} />}

@@ -38,7 +38,8 @@ function localRecordWords(profile: Profile | undefined): string {
 
 /** A job main runs for the profile: removing it now would leave the job sending where nobody can follow or cancel it. */
 function runningJobWords(job: JobSummary): string {
-  const progress = job.startingSince !== undefined ? 'getting ready to send' : `${fmt.number(job.counts.done)} of ${fmt.number(job.total)} done`;
+  const progress =
+    job.startingSince !== undefined ? 'getting ready to send' : `${fmt.number(job.counts.done)} of ${fmt.number(job.total)} done`;
   return `A job is running for this profile: ${jobTitle(job)}, ${progress}. Cancel it first, or wait for it to end.`;
 }
 
@@ -69,7 +70,12 @@ export function Profiles() {
   const [busy, setBusy] = useState(false);
   const [toRemove, setToRemove] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
-  const [fieldError, setFieldError] = useState<{ name?: string | null; baseUrl?: string | null; apiKey?: string | null; validationUrl?: string | null }>({});
+  const [fieldError, setFieldError] = useState<{
+    name?: string | null;
+    baseUrl?: string | null;
+    apiKey?: string | null;
+    validationUrl?: string | null;
+  }>({});
   const baseWarning = cleartextWarning(baseUrl);
 
   return (
@@ -78,11 +84,13 @@ export function Profiles() {
       <div className="columns">
         <div className="card">
           <h2>Services</h2>
-          {status?.profilesFileProblem && <p role="alert" className="error">{status.profilesFileProblem}</p>}
-          {status?.secretStorageReason && (
-            <p className="muted">
-              API keys are kept for this session only and are gone when Keydesk quits. {status.secretStorageReason}
+          {status?.profilesFileProblem && (
+            <p role="alert" className="error">
+              {status.profilesFileProblem}
             </p>
+          )}
+          {status?.secretStorageReason && (
+            <p className="muted">API keys are kept for this session only and are gone when Keydesk quits. {status.secretStorageReason}</p>
           )}
           <ul className="profiles">
             {profiles.map((p) => (
@@ -103,7 +111,13 @@ export function Profiles() {
                     </button>
                   )}
                   {p.kind !== 'sandbox' && (
-                    <button type="button" onClick={() => { setEditing(editing === p.id ? null : p.id); }} aria-expanded={editing === p.id}>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setEditing(editing === p.id ? null : p.id);
+                      }}
+                      aria-expanded={editing === p.id}
+                    >
                       Edit {p.name}
                     </button>
                   )}
@@ -125,7 +139,14 @@ export function Profiles() {
                   )}
                 </div>
                 {/* The edit form first, right under its profile's buttons; the bulk limit after it, its own form. */}
-                {editing === p.id && <EditProfile profile={p} onDone={() => { setEditing(null); }} />}
+                {editing === p.id && (
+                  <EditProfile
+                    profile={p}
+                    onDone={() => {
+                      setEditing(null);
+                    }}
+                  />
+                )}
                 <BulkCeiling profile={p} />
               </li>
             ))}
@@ -175,7 +196,10 @@ export function Profiles() {
             value={name}
             aria-required
             error={fieldError.name}
-            onChange={(e) => { setName(e.target.value); setFieldError({ ...fieldError, name: null }); }}
+            onChange={(e) => {
+              setName(e.target.value);
+              setFieldError({ ...fieldError, name: null });
+            }}
           />
           <Field
             label="Base URL"
@@ -184,8 +208,19 @@ export function Profiles() {
             value={baseUrl}
             aria-required
             error={fieldError.baseUrl}
-            onChange={(e) => { setBaseUrl(e.target.value); setFieldError({ ...fieldError, baseUrl: null }); }}
-            hint={baseWarning ? <><strong className="warning">{baseWarning}</strong> {ORIGIN_HINT}</> : ORIGIN_HINT}
+            onChange={(e) => {
+              setBaseUrl(e.target.value);
+              setFieldError({ ...fieldError, baseUrl: null });
+            }}
+            hint={
+              baseWarning ? (
+                <>
+                  <strong className="warning">{baseWarning}</strong> {ORIGIN_HINT}
+                </>
+              ) : (
+                ORIGIN_HINT
+              )
+            }
           />
           <Field
             label="API key"
@@ -194,7 +229,10 @@ export function Profiles() {
             value={apiKey}
             aria-required
             error={fieldError.apiKey}
-            onChange={(e) => { setApiKey(e.target.value); setFieldError({ ...fieldError, apiKey: null }); }}
+            onChange={(e) => {
+              setApiKey(e.target.value);
+              setFieldError({ ...fieldError, apiKey: null });
+            }}
             hint="Checked with the service before it is saved; never shown again."
           />
           <Field
@@ -202,10 +240,23 @@ export function Profiles() {
             type="url"
             value={validationUrl}
             error={fieldError.validationUrl}
-            hint={cleartextWarning(validationUrl) === null || baseWarning !== null ? undefined : 'http:// is not encrypted: what a protected app sends there can be read on the way.'}
-            onChange={(e) => { setValidationUrl(e.target.value); setFieldError({ ...fieldError, validationUrl: null }); }}
+            hint={
+              cleartextWarning(validationUrl) === null || baseWarning !== null
+                ? undefined
+                : 'http:// is not encrypted: what a protected app sends there can be read on the way.'
+            }
+            onChange={(e) => {
+              setValidationUrl(e.target.value);
+              setFieldError({ ...fieldError, validationUrl: null });
+            }}
           />
-          <Field label="Service identifier (optional)" value={identifier} onChange={(e) => { setIdentifier(e.target.value); }} />
+          <Field
+            label="Service identifier (optional)"
+            value={identifier}
+            onChange={(e) => {
+              setIdentifier(e.target.value);
+            }}
+          />
           {failure && <FailureMessage failure={failure} />}
           <button type="submit" className="primary" disabled={busy}>
             {busy ? 'Checking the key…' : 'Add service'}
@@ -217,7 +268,10 @@ export function Profiles() {
         // Main's answer as the dialog opened, unless a progress event heard since says more of that job; then every
         // other job this window knows of for the profile.
         const known = liveJobs.filter((j): j is JobSummary => j !== null && j.profileId === toRemove);
-        const asked = askedRunning?.profileId === toRemove ? (known.find((j) => j.id === askedRunning.id && j.version > askedRunning.version) ?? askedRunning) : null;
+        const asked =
+          askedRunning?.profileId === toRemove
+            ? (known.find((j) => j.id === askedRunning.id && j.version > askedRunning.version) ?? askedRunning)
+            : null;
         const running = [asked, ...known.filter((j) => j.id !== asked?.id)].find((j) => j !== null && j.finishedAt === null) ?? null;
         if (running && profile) {
           // Main refuses too; here the way to the job is offered instead of a Remove that would be refused.
@@ -229,7 +283,9 @@ export function Profiles() {
               confirmLabel={profile.id === activeId ? 'Open the job in Jobs' : `Switch to ${profile.name} and open the job`}
               // The body says "Cancel it first" of the job; this button only closes the dialog, so it must not say Cancel.
               cancelLabel="Close"
-              onCancel={() => { setToRemove(null); }}
+              onCancel={() => {
+                setToRemove(null);
+              }}
               onConfirm={() => {
                 setToRemove(null);
                 void (profile.id === activeId ? Promise.resolve() : select(profile.id)).then(() => {
@@ -249,7 +305,9 @@ export function Profiles() {
             body={`${removeWords(profile)} ${localRecordWords(profile)} The keys on the service are not touched.`}
             confirmLabel="Remove"
             destructive
-            onCancel={() => { setToRemove(null); }}
+            onCancel={() => {
+              setToRemove(null);
+            }}
             onConfirm={() => {
               if (toRemove) void remove(toRemove);
               setToRemove(null);

@@ -27,7 +27,8 @@ function headline(report: ValidationReport): string {
     return report.keyless === true ? 'Valid: this machine was let in.' : 'Valid: this machine was let in; the key is now bound to it.';
   }
   if (report.reportedOutcome === null) return 'Refused: the service gave no outcome word; its message says why.';
-  if (report.reportedOutcome !== undefined && report.reportedOutcome !== report.outcome) return `Refused: the service answered “${report.reportedOutcome}”.`;
+  if (report.reportedOutcome !== undefined && report.reportedOutcome !== report.outcome)
+    return `Refused: the service answered “${report.reportedOutcome}”.`;
   return `Refused: ${OUTCOME_WORDS[report.outcome]}`;
 }
 
@@ -42,34 +43,69 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
   const keyFound = KEY_FOUND.has(report.outcome) && (report.reportedOutcome === undefined || report.reportedOutcome === report.outcome);
   // A refusal in a word Keydesk knows is said once, by the headline; the service's own message and Notes (most
   // often the same thing again in other words) stay one click away. A refusal Keydesk cannot word shows them as why.
-  const wordedRefusal = !report.success && report.reportedOutcome !== null && (report.reportedOutcome === undefined || report.reportedOutcome === report.outcome);
+  const wordedRefusal =
+    !report.success &&
+    report.reportedOutcome !== null &&
+    (report.reportedOutcome === undefined || report.reportedOutcome === report.outcome);
   return (
     <div role="status" className={`result ${report.success ? 'ok' : 'bad'}`} aria-label="Validation outcome" data-outcome={report.outcome}>
       <p>
-        <strong>{headline(report)}</strong>{' '}
-        {report.dryRun ? '(dry run: nothing changed)' : ''}
+        <strong>{headline(report)}</strong> {report.dryRun ? '(dry run: nothing changed)' : ''}
       </p>
       {!report.success && !wordedRefusal && report.message && <p>{report.message}</p>}
       <dl className="detail">
         {/* A refusal's Notes are its reason; a key the service did not find has no premium flag or expiry to show. */}
-        {!wordedRefusal && <div><dt>{report.success ? 'Notes' : 'Reason (the service\'s Notes)'}</dt><dd>{report.notes || '—'}</dd></div>}
-        {keyFound && report.premium !== null && <div><dt>Premium</dt><dd>{report.premium ? 'Yes' : 'No'}</dd></div>}
-        {keyFound && report.expiresAt && <div><dt>Expires</dt><dd><Time iso={report.expiresAt} mode="date" /></dd></div>}
+        {!wordedRefusal && (
+          <div>
+            <dt>{report.success ? 'Notes' : "Reason (the service's Notes)"}</dt>
+            <dd>{report.notes || '—'}</dd>
+          </div>
+        )}
+        {keyFound && report.premium !== null && (
+          <div>
+            <dt>Premium</dt>
+            <dd>{report.premium ? 'Yes' : 'No'}</dd>
+          </div>
+        )}
+        {keyFound && report.expiresAt && (
+          <div>
+            <dt>Expires</dt>
+            <dd>
+              <Time iso={report.expiresAt} mode="date" />
+            </dd>
+          </div>
+        )}
         <div>
           {/* The HWID this validation sent, not one the key is bound to (a mismatch's bound HWID is not told). */}
           <dt>HWID sent</dt>
           <dd className="mono with-copy">
-            {report.hwid ? <><span>{report.hwid}</span><CopyButton value={report.hwid} label={`Copy HWID ${report.hwid}`} /></> : '—'}
+            {report.hwid ? (
+              <>
+                <span>{report.hwid}</span>
+                <CopyButton value={report.hwid} label={`Copy HWID ${report.hwid}`} />
+              </>
+            ) : (
+              '—'
+            )}
           </dd>
         </div>
-        <div className="muted"><dt>Service code (V2_Authentication)</dt><dd className="mono">{report.reportedOutcome === null ? '— (not sent)' : (report.reportedOutcome ?? report.outcome)}</dd></div>
+        <div className="muted">
+          <dt>Service code (V2_Authentication)</dt>
+          <dd className="mono">{report.reportedOutcome === null ? '— (not sent)' : (report.reportedOutcome ?? report.outcome)}</dd>
+        </div>
       </dl>
       {wordedRefusal && (
         <details>
           <summary>The service&apos;s own words</summary>
           <dl className="detail">
-            <div><dt>Message</dt><dd>{report.message || '—'}</dd></div>
-            <div><dt>Notes</dt><dd>{report.notes || '—'}</dd></div>
+            <div>
+              <dt>Message</dt>
+              <dd>{report.message || '—'}</dd>
+            </div>
+            <div>
+              <dt>Notes</dt>
+              <dd>{report.notes || '—'}</dd>
+            </div>
           </dl>
         </details>
       )}
@@ -89,7 +125,9 @@ export function Validate() {
   const answeredAt = useKeydesk((s) => s.validationRead?.at ?? null);
   // The key was changed since this answer came (its HWID reset in Keys, say): the answer may no longer hold.
   // Or a bulk job over a filter started or ended since, which may include it (its premium flag is not known here).
-  const changedAfter = useKeydesk((s) => (s.validationRead?.keyValue ? earlierBecause(s, s.validationRead.keyValue, null, s.validationRead) : null));
+  const changedAfter = useKeydesk((s) =>
+    s.validationRead?.keyValue ? earlierBecause(s, s.validationRead.keyValue, null, s.validationRead) : null,
+  );
   const validationRequest = useKeydesk((s) => s.validationRequest);
   const { status, error } = validationRequest;
   const run = useKeydesk((s) => s.runValidation);
@@ -118,7 +156,10 @@ export function Validate() {
     // The service trims nothing: a blank key or HWID is refused here; spaces at the ends go only once confirmed.
     const keyShape = keyless ? 'plain' : typedShape(keyValue);
     const hwidShape = choice === 'custom' ? typedShape(custom) : 'plain';
-    const problems = { key: keyShape === 'blank' ? 'Key is required.' : undefined, hwid: hwidShape === 'blank' ? 'HWID is required.' : undefined };
+    const problems = {
+      key: keyShape === 'blank' ? 'Key is required.' : undefined,
+      hwid: hwidShape === 'blank' ? 'HWID is required.' : undefined,
+    };
     setFieldError(problems);
     if (problems.key || problems.hwid) {
       setRefused(true);
@@ -156,7 +197,15 @@ export function Validate() {
           {hwidsError && <FailureMessage failure={hwidsError} />}
           {hwids.map((h) => (
             <label key={h.method} className="choice">
-              <input type="radio" name="hwid" disabled={h.value === null} checked={choice === h.method} onChange={() => { setChoice(h.method); }} />
+              <input
+                type="radio"
+                name="hwid"
+                disabled={h.value === null}
+                checked={choice === h.method}
+                onChange={() => {
+                  setChoice(h.method);
+                }}
+              />
               <span>
                 {h.label}
                 <br />
@@ -172,7 +221,14 @@ export function Validate() {
             </label>
           ))}
           <label className="choice">
-            <input type="radio" name="hwid" checked={choice === 'custom'} onChange={() => { setChoice('custom'); }} />
+            <input
+              type="radio"
+              name="hwid"
+              checked={choice === 'custom'}
+              onChange={() => {
+                setChoice('custom');
+              }}
+            />
             <span>Type a value</span>
           </label>
           {choice === 'custom' && (
@@ -181,7 +237,10 @@ export function Validate() {
               value={custom}
               error={fieldError.hwid}
               hint={typedShape(custom) === 'padded' ? paddedWarning('HWID') : undefined}
-              onChange={(e) => { setCustom(e.target.value); setFieldError({ ...fieldError, hwid: undefined }); }}
+              onChange={(e) => {
+                setCustom(e.target.value);
+                setFieldError({ ...fieldError, hwid: undefined });
+              }}
             />
           )}
         </fieldset>
@@ -193,7 +252,14 @@ export function Validate() {
             submit(false);
           }}
         >
-          <Field label="Keyless (check the HWID list instead of a key)" type="checkbox" checked={keyless} onChange={(e) => { setKeyless(e.target.checked); }} />
+          <Field
+            label="Keyless (check the HWID list instead of a key)"
+            type="checkbox"
+            checked={keyless}
+            onChange={(e) => {
+              setKeyless(e.target.checked);
+            }}
+          />
           {!keyless && (
             <Field
               label="Key"
@@ -202,18 +268,37 @@ export function Validate() {
               value={keyValue}
               error={fieldError.key}
               hint={typedShape(keyValue) === 'padded' ? paddedWarning('key') : undefined}
-              onChange={(e) => { setKeyValue(e.target.value); setFieldError({ ...fieldError, key: undefined }); }}
+              onChange={(e) => {
+                setKeyValue(e.target.value);
+                setFieldError({ ...fieldError, key: undefined });
+              }}
             />
           )}
-          <Field label="Service identifier" placeholder={profile?.serviceIdentifier ?? ''} value={service} onChange={(e) => { setService(e.target.value); }} />
+          <Field
+            label="Service identifier"
+            placeholder={profile?.serviceIdentifier ?? ''}
+            value={service}
+            onChange={(e) => {
+              setService(e.target.value);
+            }}
+          />
           {sandbox ? (
-            <Field label="Dry run (nothing changes)" type="checkbox" checked={dryRun} onChange={(e) => { setDryRun(e.target.checked); }} />
+            <Field
+              label="Dry run (nothing changes)"
+              type="checkbox"
+              checked={dryRun}
+              onChange={(e) => {
+                setDryRun(e.target.checked);
+              }}
+            />
           ) : (
             <Field
               label="I understand a real validation activates the key and binds it to this HWID"
               type="checkbox"
               checked={confirmed}
-              onChange={(e) => { setConfirmed(e.target.checked); }}
+              onChange={(e) => {
+                setConfirmed(e.target.checked);
+              }}
             />
           )}
           <button type="submit" className="primary" disabled={status === 'loading'}>
@@ -225,8 +310,14 @@ export function Validate() {
           )}
           {!refused && report && changedAfter && (
             <p className="warning" role="status">
-              {changedAfter.maybe ? 'Maybe an earlier answer' : 'An earlier answer'}{answeredAt && <>, from <Time iso={answeredAt} mode="time" /></>}: this key {changedAfter.what} at{' '}
-              <Time iso={changedAfter.at} mode="time" /> since, so it may no longer hold. Validate again to see it now.
+              {changedAfter.maybe ? 'Maybe an earlier answer' : 'An earlier answer'}
+              {answeredAt && (
+                <>
+                  , from <Time iso={answeredAt} mode="time" />
+                </>
+              )}
+              : this key {changedAfter.what} at <Time iso={changedAfter.at} mode="time" /> since, so it may no longer hold. Validate again
+              to see it now.
             </p>
           )}
           {!refused && <RequestFailure request={validationRequest} what="Validating" again="validate again" />}
@@ -238,7 +329,9 @@ export function Validate() {
         title="Send it with its spaces?"
         body={`${(padded ?? []).join(', and ')}. The service keeps spaces as typed, so it may not match the value without them.`}
         confirmLabel="Validate as typed"
-        onCancel={() => { setPadded(null); }}
+        onCancel={() => {
+          setPadded(null);
+        }}
         onConfirm={() => {
           setPadded(null);
           submit(true);
