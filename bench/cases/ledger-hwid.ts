@@ -1,12 +1,7 @@
-// `ledger-hwid`: how a run-time ledger write pays for its HWID text-index entries (at rowid -id). FTS5 holds what one
-// statement writes in memory until an entry comes at a rowid lower than the last, then writes out what it holds:
-// rows updated by ascending id have the ledger's trigger insert their HWID entries in descending rowid, each
-// written out alone. A lookup that finds many keys activated is such a write. Two figures, each on copies of one
-// file, alternating, in one run:
-// - `order`: the lookup's rows through the ledger's upsert as LocalDb writes it, by id descending (ascending
-//   rowid for the HWID entries) ÷ in key order: the effect of the order alone, the same statement.
-// - `code`: the same lookup recorded by LocalDb.recordKeys (which writes those rows last, by id descending) ÷ the
-//   upsert as it was before (every row in key order, one statement).
+// `ledger-hwid`: what a lookup that finds many keys activated pays for their HWID text-index entries (at rowid -id):
+// FTS5 writes out what a statement holds each time an entry comes at a lower rowid than the last. Two figures on
+// copies of one file, alternating: `order`, the ledger's upsert with the rows by id descending ÷ in key order (the
+// same statement); `code`, LocalDb.recordKeys (those rows last, by id descending) ÷ the upsert in key order.
 // Both copies must end with the same text index.
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +23,6 @@ const UPSERT = `INSERT INTO ledger (profile_id, value, note, status, is_premium,
     last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, expiry_stale = 0, hwid_chars = excluded.hwid_chars`;
 
 interface HwidTiming {
-  rows: number;
   /** ms per round: the baseline's (key order, one statement) and the alternative's (id descending, or LocalDb). */
   baseMs: number[];
   otherMs: number[];
@@ -96,7 +90,7 @@ const inTx =
     timed(file, write);
 
 function alternate(dir: string, file: string, rounds: number, base: Side, other: Side): HwidTiming {
-  const timing: HwidTiming = { rows: 0, baseMs: [], otherMs: [], sameIndex: true };
+  const timing: HwidTiming = { baseMs: [], otherMs: [], sameIndex: true };
   for (let round = 0; round < rounds; round++) {
     const a = join(dir, `a-${round}.db`);
     const b = join(dir, `b-${round}.db`);
@@ -183,7 +177,7 @@ function measureHwidEntries(rows: number, figure: 'order' | 'code', rounds: numb
       };
       t = alternate(dir, file, rounds, before, code);
     }
-    return { ...t, rows };
+    return t;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,5 @@
-// `ledger-scale`: the ledger at 100,000 and then 1,000,000 keys. Pages at any depth (a jump by offset, a seek from
-// a row), text terms of 1, 2 and 3+ characters matching a handful of rows or thousands, status and premium filters,
-// and what recording 100,000 keys costs (each batch also maintains the text index); ratio = growth.
+// `ledger-scale`: ledger.query at 1,000,000 keys ÷ at 100,000 (pages at any depth, text, status and premium
+// filters), and what recording 100,000 keys costs as the ledger grows.
 import { join } from 'node:path';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { generateKeyValues } from '../../src/sandbox/keygen.ts';

@@ -1,4 +1,4 @@
-// The command-line options the cases read (run.ts parses them; see its header for the names).
+// The command-line options the cases read, as run.ts parses them.
 export interface BenchOptions {
   /** Length of each timed throughput phase. */
   seconds: number;
