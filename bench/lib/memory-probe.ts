@@ -1,4 +1,4 @@
-// Preloaded into the harness by the rss bench (`node --import bench/memory-probe.ts`): on SIGUSR2 it prints one
+// Preloaded into the harness by the rss bench (`node --import bench/lib/memory-probe.ts`): on SIGUSR2 it prints one
 // line, `keydesk-memory {json}`, with where the process's memory is, so the bench can report the parts of the
 // RSS it reads from /proc. Nothing here runs in Keydesk itself.
 import { readFileSync } from 'node:fs';

@@ -1,19 +1,18 @@
-// How a run-time ledger write pays for its HWID text-index entries (rowid -id, migration 9). FTS5 holds what one
-// statement writes in memory until an entry comes at a rowid lower than the last, then writes out what it holds:
-// rows updated by ascending id have the ledger's trigger insert their HWID entries in descending rowid, each
-// written out alone (review6 #4 measured 1,108 ms against 38 ms for 2,000 in migration 9's fill). A lookup that
-// finds many keys activated is such a write. Two figures, each on copies of one file, alternating, in one run:
-// - `order`: the lookup's rows through the ledger's upsert as LocalDb writes it, by id descending (ascending
-//   rowid for the HWID entries) ÷ in key order: the effect of the order alone, the same statement.
-// - `code`: the same lookup recorded by LocalDb.recordKeys (which writes those rows last, by id descending) ÷ the
-//   upsert as it was before (every row in key order, one statement).
+// `ledger-hwid`: what a lookup that finds many keys activated pays for their HWID text-index entries (at rowid -id):
+// FTS5 writes out what a statement holds each time an entry comes at a lower rowid than the last. Two figures on
+// copies of one file, alternating: `order`, the ledger's upsert with the rows by id descending ÷ in key order (the
+// same statement); `code`, LocalDb.recordKeys (those rows last, by id descending) ÷ the upsert in key order.
 // Both copies must end with the same text index.
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { LocalDb } from '../src/main/store/local-db.ts';
-import { generateKeyValues } from '../src/sandbox/keygen.ts';
-import type { Key } from '../src/shared/domain.ts';
+import { LocalDb } from '../../src/main/store/local-db.ts';
+import { generateKeyValues } from '../../src/sandbox/keygen.ts';
+import type { Key } from '../../src/shared/domain.ts';
+import { ledgerKey } from '../lib/ledger-key.ts';
+import { work } from '../lib/sandbox.ts';
+import { fmt, median, msList } from '../lib/stats.ts';
+import { record } from '../lib/table.ts';
 
 /** LocalDb's upsert of a lookup's keys (upsertKeys), as it stands. */
 const UPSERT = `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key, hwid_chars)
@@ -23,8 +22,7 @@ const UPSERT = `INSERT INTO ledger (profile_id, value, note, status, is_premium,
     expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
     last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, expiry_stale = 0, hwid_chars = excluded.hwid_chars`;
 
-export interface HwidTiming {
-  rows: number;
+interface HwidTiming {
   /** ms per round: the baseline's (key order, one statement) and the alternative's (id descending, or LocalDb). */
   baseMs: number[];
   otherMs: number[];
@@ -77,22 +75,7 @@ function template(dir: string, rows: number): { file: string; values: string[] }
   for (let b = 0; b < 5; b++) {
     const keys = values
       .filter((_, i) => i % 5 === b)
-      .map((value): Key => ({
-        id: '',
-        value,
-        note: `batch ${b}`,
-        status: 'generated',
-        isPremium: false,
-        expire: null,
-        expiresByDaysKey: false,
-        daysKey: null,
-        expiresAt: null,
-        hwid: null,
-        createdAt: '2026-01-01T00:00:00.000Z',
-        activatedAt: null,
-        lastResetAt: null,
-        serviceId: 'svc',
-      }));
+      .map((value) => ledgerKey(value, { note: `batch ${b}`, createdAt: '2026-01-01T00:00:00.000Z' }));
     db.recordKeys(PROFILE, keys, SEEN);
   }
   db.close();
@@ -107,7 +90,7 @@ const inTx =
     timed(file, write);
 
 function alternate(dir: string, file: string, rounds: number, base: Side, other: Side): HwidTiming {
-  const timing: HwidTiming = { rows: 0, baseMs: [], otherMs: [], sameIndex: true };
+  const timing: HwidTiming = { baseMs: [], otherMs: [], sameIndex: true };
   for (let round = 0; round < rounds; round++) {
     const a = join(dir, `a-${round}.db`);
     const b = join(dir, `b-${round}.db`);
@@ -158,25 +141,12 @@ function activationRows(file: string, values: readonly string[], byIdDesc: boole
 
 /** The lookup's keys as the service describes them (activated: a HWID each, the one activationRows gives). */
 function activationKeys(file: string, values: readonly string[]): Key[] {
-  return activationRows(file, values, false).map((r) => ({
-    id: '',
-    value: r[0] as string,
-    note: r[1] as string,
-    status: 'active',
-    isPremium: false,
-    expire: null,
-    expiresByDaysKey: false,
-    daysKey: null,
-    expiresAt: null,
-    hwid: r[5] as string,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    activatedAt: null,
-    lastResetAt: null,
-    serviceId: 'svc',
-  }));
+  return activationRows(file, values, false).map((r) =>
+    ledgerKey(r[0] as string, { note: r[1] as string, status: 'active', hwid: r[5] as string, createdAt: '2026-01-01T00:00:00.000Z' }),
+  );
 }
 
-export function measureHwidEntries(work: string, rows: number, figure: 'order' | 'code', rounds: number): HwidTiming {
+function measureHwidEntries(rows: number, figure: 'order' | 'code', rounds: number): HwidTiming {
   const dir = mkdtempSync(join(work, 'hwid-'));
   try {
     const { file, values } = template(dir, rows);
@@ -207,8 +177,39 @@ export function measureHwidEntries(work: string, rows: number, figure: 'order' |
       };
       t = alternate(dir, file, rounds, before, code);
     }
-    return { ...t, rows };
+    return t;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function benchLedgerHwid(): void {
+  for (const n of [2_000, 10_000]) {
+    console.error(
+      `ledger-hwid: ${n.toLocaleString('en-US')} keys found activated by a lookup, the ledger's upsert with rows by id descending vs in key order, 5 alternating rounds`,
+    );
+    const o = measureHwidEntries(n, 'order', 5);
+    console.error(`  id descending ${msList(o.otherMs, ', ')} ms; key order ${msList(o.baseMs, ', ')} ms; same index: ${o.sameIndex}`);
+    record(
+      `ledger upsert of ${n.toLocaleString('en-US')} keys gaining a HWID: rows by id descending (HWID entries in ascending rowid) ÷ in key order (median of 5)`,
+      fmt(median(o.otherMs), 'ms'),
+      fmt(median(o.baseMs), 'ms'),
+      median(o.otherMs) / median(o.baseMs),
+      'reported',
+      o.sameIndex,
+    );
+    console.error(
+      `ledger-hwid: the same lookup recorded by LocalDb (those rows last, by id descending) vs the upsert before (key order), 5 alternating rounds`,
+    );
+    const c = measureHwidEntries(n, 'code', 5);
+    console.error(`  LocalDb ${msList(c.otherMs, ', ')} ms; before ${msList(c.baseMs, ', ')} ms; same index: ${c.sameIndex}`);
+    record(
+      `lookup of ${n.toLocaleString('en-US')} keys found activated, recorded by LocalDb ÷ by the upsert before (median of 5; same text index)`,
+      fmt(median(c.otherMs), 'ms'),
+      fmt(median(c.baseMs), 'ms'),
+      median(c.otherMs) / median(c.baseMs),
+      'reported (same index)',
+      c.sameIndex,
+    );
   }
 }
