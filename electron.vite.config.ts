@@ -1,13 +1,11 @@
+// Builds main, preload and renderer with electron-vite.
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { developmentContentSecurityPolicy, META_CONTENT_SECURITY_POLICY } from './src/main/security.ts';
 
-/**
- * index.html's CSP meta tag, written from the one policy in src/main/security.ts (the header's). The dev server
- * gets the development policy, the one main sends as a header then (React Refresh and Vite's client need it).
- */
+/** index.html's CSP meta tag, from the one policy in src/main/security.ts; the dev server gets the development one. */
 const CSP_PLACEHOLDER = '<!-- keydesk:csp -->';
 const cspMeta = (): Plugin => ({
   name: 'keydesk-csp-meta',
@@ -26,10 +24,8 @@ const cspMeta = (): Plugin => ({
 export default defineConfig({
   main: {
     build: {
-      // node:sqlite is newer than some bundlers' list of Node built-ins: keep it external explicitly. The ledger
-      // writer's, the upgrade's and the job writer's worker threads are entries of their own,
-      // out/main/<name>.worker.js beside index.js, where src/main/store/ledger-writer.ts, upgrade.ts and
-      // src/main/jobs/job-writer.ts look for them.
+      // node:sqlite is newer than some bundlers' list of built-ins. Worker threads are entries of their own,
+      // out/main/<name>.worker.js, where their owners look for them.
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),

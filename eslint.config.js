@@ -1,6 +1,5 @@
-// Lint is type-aware and also enforces the layering of the architecture doc:
-// src/shared imports nothing platform-specific, the renderer imports nothing of Node or Electron,
-// and the sandbox stays runnable in plain Node (no Electron, no main-process code).
+// Type-aware lint that also enforces the layering: src/shared imports nothing platform-specific, the renderer
+// nothing of Node or Electron, and the sandbox nothing of Electron or main.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';

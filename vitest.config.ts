@@ -1,7 +1,7 @@
+// The test projects, one per layer; run one with `npx vitest run --project NAME`.
 import { defineConfig } from 'vitest/config';
 
-// CI runs on a shared 2-core machine that may be loaded: a timeout here only catches a hang, never measures
-// speed (figures belong to `npm run bench`). expect.poll and waits default to 1 s, which a loaded machine can miss.
+// On a loaded shared machine a timeout only catches a hang, never measures speed (that is `npm run bench`).
 const patient = { testTimeout: 120_000, hookTimeout: 120_000, expect: { poll: { timeout: 30_000 } } };
 
 export default defineConfig({

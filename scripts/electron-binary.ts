@@ -1,7 +1,5 @@
-// Making sure Electron's binary is there before `npm start` launches it. Electron 45 has no install script: its
-// binary is downloaded on the first require('electron'), which electron-vite never makes, so a fresh checkout has
-// none. This module decides what to do and, when the download fails, says why in words; scripts/start.ts wires
-// it to the real file system, Electron's own installer (node_modules/electron/install.js) and the network.
+// Decides how to get Electron's binary before `npm start` and says in words why a download failed: Electron
+// downloads it only on the first require('electron'), which electron-vite never makes.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -1,7 +1,5 @@
-// `npm run screenshots [-- --size 1440x900] [--out docs/screenshots]`: the screenshot gallery. Builds nothing
-// itself (run `npm run build` first); starts the harness on a fresh user-data directory as `npm run harness`
-// would, seeds a little sample data through the app's own bridge (keys, a keyless entry, executions, a
-// validation), then writes a PNG of every view in the light and the dark theme, plus the command palette.
+// `npm run screenshots [-- --size 1440x900] [--out docs/screenshots]`: a PNG of every view in both themes, from
+// the harness on fresh data seeded through the app's own bridge. Run `npm run build` first.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,6 +1,5 @@
-// `npm start`: makes sure Electron's binary is installed (downloading it with Electron's own installer when it is
-// missing), then builds and opens the app with `electron-vite preview`. When the binary cannot be had, it prints
-// one short message (what failed, how to retry, and the browser harness meanwhile) and exits 1, with no stack.
+// `npm start`: installs Electron's binary if missing, then builds and opens the app with `electron-vite preview`.
+// Without the binary it prints one short message, no stack, and exits 1.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,7 +1,5 @@
-// `npm pack` in this folder runs this first: the sandbox's CLI (src/sandbox/cli.ts) bundled into one
-// JavaScript file. Node refuses to strip types under node_modules, so the installed bin cannot be the
-// TypeScript source; and the package has no dependencies (it installs offline), so what the sandbox uses
-// from src/shared (zod with it) is bundled in, and only Node built-ins stay imports.
+// Run by `npm pack`: bundles the sandbox CLI into one JavaScript file, since Node strips no types under
+// node_modules and the package has no dependencies (only Node built-ins stay imports).
 import { rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';

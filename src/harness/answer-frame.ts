@@ -1,9 +1,5 @@
-// How the harness writes an operation's answer, and how the page (and any harness client) reads it back. An
-// answer is JSON, as the handler's Result is, except that byte columns (a KeyBatch's, see key-batch.ts) cannot
-// be said in JSON: an answer holding any is framed instead, its JSON head first (each Uint8Array replaced by
-// where its bytes are), then those bytes as they are. The 100,000 values of a generate then go to the socket
-// from the buffers main already holds, not as megabytes of escaped text built, copied and encoded again.
-// Runs in the browser too (bundled with the loopback bridge): no Node APIs.
+// How the harness writes an operation's answer and the page reads it back: JSON, or, for byte columns (a
+// KeyBatch's), a JSON head followed by the bytes as they are. Runs in the browser too: no Node APIs.
 
 /** The content type of a framed answer; a plain one is application/json. */
 export const FRAMED_ANSWER_TYPE = 'application/vnd.keydesk.answer';

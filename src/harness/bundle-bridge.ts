@@ -1,7 +1,5 @@
-// Bundles the harness page's bridge script (bridge-entry.ts: the shared bridge builder with the loopback
-// transport, from the same TypeScript the preload uses) into one classic script, and prints it. Run as its own
-// short-lived process by bridge-script.ts, so the bundler (a native addon with its own threads and heap, ~30 MiB)
-// never stays in the harness process, which stands for Electron's main process in the memory figures.
+// Bundles the harness page's bridge script (bridge-entry.ts) into one classic script and prints it. A process of
+// its own, so the bundler's native heap never stays in the harness, which stands for main in memory figures.
 import { join } from 'node:path';
 import { build } from 'rolldown';
 

@@ -1,6 +1,5 @@
-// The harness's transport for the shared bridge: operations over fetch to the harness, guarded by this
-// run's token, and events over one EventSource. Runs in the browser (bundled by bridge-script.ts); typed
-// against the few browser APIs it uses, so it needs no DOM library and is unit-tested in Node with fakes.
+// The harness's transport for the shared bridge: operations over fetch with this run's token, events over one
+// EventSource. Typed against the few browser APIs it uses, so it is unit-tested in Node with fakes.
 import { buildBridge, type BridgeTransport } from '../shared/bridge.ts';
 import { readAnswer, type AnswerResponse } from './answer-frame.ts';
 import { EVENT_NAMES, type EventName } from '../shared/operations.ts';

@@ -1,6 +1,5 @@
-// The harness: the real main-process core (handlers, client, secrets, HWID, local store, in-process sandbox)
-// in plain Node, the built renderer served on loopback, and window.keydesk backed by a loopback bridge that
-// needs this run's random token. Everything a user touches is real except the IPC transport.
+// The harness: the real main-process core in plain Node, the built renderer on loopback, and window.keydesk over
+// a loopback bridge that needs this run's random token. Only the IPC transport differs from the app.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -15,8 +14,7 @@ import { fail } from '../shared/result.ts';
 import { encodeAnswer, FRAMED_ANSWER_TYPE } from './answer-frame.ts';
 import { BRIDGE_PATH, buildBridgeScript, EVENTS_PATH, RPC_PREFIX, TOKEN_HEADER, TOKEN_META } from './bridge-script.ts';
 
-// The largest input the contract allows: 100,000 key values of up to 256 characters (jobs.start, keys.export),
-// under 27 MB of JSON when they are ASCII, as every key Keydesk has seen is.
+// The largest input the contract allows: 100,000 ASCII key values of up to 256 characters, under 27 MB of JSON.
 const MAX_RPC_BYTES = 32 * 1024 * 1024;
 
 export interface RunningHarness {
@@ -25,10 +23,7 @@ export interface RunningHarness {
   close(): Promise<void>;
 }
 
-/**
- * Serves the page from the moment the start begins (`startup`: it answers app.startup at once, and every other
- * operation once the core is up), so a person sees an upgrade of keydesk.db under way.
- */
+/** Serves the page from the moment the start begins, so a person sees an upgrade of keydesk.db under way. */
 export async function startHarness(options: { startup: Startup; rendererDir: string; port?: number }): Promise<RunningHarness> {
   const { startup, rendererDir } = options;
   const { handlers } = startup;

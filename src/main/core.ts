@@ -50,10 +50,7 @@ export interface CoreOptions {
   upgradeHoldFile?: string;
 }
 
-/**
- * The client as main uses it: every failure it returns is converted once, here, at the edge of main, into a
- * vendor's message with the technical text as its detail (src/main/failures.ts).
- */
+/** The client as main uses it: each failure becomes a vendor's message with the technical text as detail, once. */
 class PresentedClient extends ServiceClient {
   override async send<T>(
     route: RouteName,
@@ -106,15 +103,12 @@ export class Core {
         this.emit('ledger.changed', state);
       },
       onIdle: () => {
-        // The writer's commits have made main's cached ledger pages stale: they go back rather than wait to be
-        // reused. Main's deep-page anchors then follow those commits in the background, ahead of the next page
-        // asked for: once the writer is done, not between its chunks, where each catch-up would soon be redone.
-        // A page asked for meanwhile follows them itself.
+        // The writer's commits made main's cached pages stale; deep-page anchors catch up once, when it is done.
         this.db.releaseMemory();
         this.db.ledgerWritten();
       },
       onFailure: (profileId, words) => {
-        // The audit log keeps it past this session: the keys are on the service, and this says which are missing here.
+        // Kept past this session: the keys are on the service, and this says which are missing here.
         this.db.audit({
           profileId,
           profileName: this.profiles.get(profileId)?.name ?? profileId,
@@ -137,7 +131,6 @@ export class Core {
         this.emit('jobs.progress', summary);
       },
       generateIntake: () => this.ledger.intake(),
-      // A bulk job's claims and answers are written on a thread of its own, off main's event loop.
       writes: new ThreadJobWrites(dbFile),
       ...(options.jobClock ? { clock: options.jobClock } : {}),
     });
@@ -153,9 +146,8 @@ export class Core {
   }
 
   /**
-   * Applies the execution samples' retention rule (LocalDb, SAMPLE_RETENTION) at most once an hour: one day's
-   * window at a time, yielding to the event loop between windows, so a large backlog never freezes the app.
-   * Resolves when this round is done (at once when one ran within the hour).
+   * Applies SAMPLE_RETENTION at most once an hour, a day's window at a time with yields between, so a large
+   * backlog never freezes the app.
    */
   thinSamples(now = Date.now()): Promise<void> {
     if (this.thinning) return this.thinning;
@@ -185,8 +177,7 @@ export class Core {
       const store = new SandboxStore(join(this.options.userDataDir, SANDBOX_DB_FILE), { cacheSizeKiB: EMBEDDED_SANDBOX_CACHE_KIB });
       this.sandboxStore = store;
       const sandboxRef = { id: SANDBOX_PROFILE_ID, name: 'Local sandbox' };
-      // A keychain that refuses (locked since the probe) must not keep the sandbox down: its key is then new and
-      // kept in memory for this session; the next start with a keychain that answers rotates it again.
+      // A keychain that refuses must not keep the sandbox down: the key is then new and kept for this session.
       const stored = await this.readKey(sandboxRef);
       let apiKey = stored.ok ? stored.data : null;
       if (store.serviceByIdentifier(SANDBOX_SERVICE.identifier) === null) {
@@ -238,10 +229,7 @@ export class Core {
     return { ...p, hasKey: p.keyHint !== null, storage: this.secrets.kind };
   }
 
-  /**
-   * The selected profile, for operations on local data only (history, ledger): they need no stored key.
-   * A Failure when none is selected.
-   */
+  /** The selected profile, for operations on local data only; a Failure when none is selected. */
   requireProfile(): StoredProfile | Failure {
     const id = this.profiles.activeProfileId;
     const profile = id === null ? null : this.profiles.get(id);
@@ -326,7 +314,6 @@ export class Core {
     this.closed = true;
     await this.thinning;
     await this.jobs.close();
-    // Quit flushes the keys still being recorded (bounded): the service has them whatever happens here.
     await this.ledger.close();
     await this.sandbox?.close(2_000);
     this.sandbox = null;

@@ -13,8 +13,8 @@ export function csvCell(value: unknown): string {
 }
 
 /**
- * Streams rows to `path` as CSV (with a header) or as a JSON array; returns the number of rows written. `names`
- * gives a column its name in the file where the field's own name would mislead a reader (CSV header, JSON key).
+ * Streams rows to `path` as CSV (with a header) or a JSON array; returns the rows written. `names` renames a
+ * column where the field's own name would mislead a reader.
  */
 export async function writeExport<T extends object>(
   path: string,

@@ -1,7 +1,5 @@
-// The one error policy, at the edge of main (architecture practice 15): every failure that leaves main has a
-// code, a message a vendor reads first, and, apart from it, the technical detail for a "Details" disclosure.
-// Raw exception text (D-Bus, SQLite, zod, undici) never crosses the bridge or reaches the audit log: it goes to
-// main's own log only.
+// The one error policy, at main's edge: a failure that leaves main has a code, a vendor's message and a separate
+// technical detail. Raw exception text never crosses the bridge or reaches the audit log, only main's own log.
 import type { ErrorCode, Failure } from '../shared/result.ts';
 import { ROUTES, type RouteName, type RouteSpec } from '../shared/wire.ts';
 
@@ -63,10 +61,7 @@ function serviceWords(route: RouteName, code: ErrorCode, retryAfterSeconds: numb
   }
 }
 
-/**
- * A failure from the service client, in the policy's form: the client's own text (status, redacted URL, the
- * service's wording) becomes the detail; the message is the vendor's sentence for the code on this route.
- */
+/** A service client failure in the policy's form: its own text becomes the detail, the message the vendor's sentence. */
 export function fromService(route: RouteName, failure: Failure): Failure {
   if (failure.detail !== undefined) return failure;
   const {
@@ -90,10 +85,7 @@ export function fromService(route: RouteName, failure: Failure): Failure {
 /** The keychain operations Keydesk makes, for words and for the log. */
 export type KeychainAction = 'store' | 'read' | 'delete';
 
-/**
- * A keychain that refused (locked, no D-Bus session, a denied prompt): what to do about it, and no D-Bus text.
- * The raw error goes to main's log.
- */
+/** A keychain that refused (locked, no D-Bus session, a denied prompt): what to do, and no D-Bus text. */
 export function keychainFailure(action: KeychainAction, profileName: string, error: unknown): Failure {
   logRaw(`keychain ${action} for "${profileName}"`, error);
   const what =

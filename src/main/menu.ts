@@ -1,13 +1,8 @@
-// The application menu, from Electron's standard roles so the OS supplies the labels, shortcuts and
-// behaviour users expect (Cmd+C/Cmd+V on macOS need the Edit menu's roles). The template is a pure function
-// of the platform, the mode and the version, tested without Electron; installMenu is the one Electron call.
+// The application menu, from Electron's standard roles so the OS supplies labels and shortcuts (macOS copy and
+// paste need the Edit roles). The template is a pure function; installMenu is the one Electron call.
 import { Menu, type MenuItemConstructorOptions } from 'electron';
 
-/**
- * Where Help points: the `homepage` of the app's package.json, when it is an https address, and nowhere
- * otherwise (a build that names no homepage offers no link rather than one that leads nowhere). Opened through
- * the https-only link helper, like every link out of the app.
- */
+/** Where Help points: package.json's `homepage` when it is https, else no link rather than one leading nowhere. */
 export function projectLinks(packageJson: string): { project: string; docs: string } | null {
   let homepage: unknown;
   try {

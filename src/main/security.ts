@@ -5,9 +5,8 @@ export const APP_SCHEME = 'keydesk';
 export const APP_ORIGIN = `${APP_SCHEME}://app`;
 export const APP_URL = `${APP_ORIGIN}/index.html`;
 
-// The one Content-Security-Policy. Main sends it as a header on every app response (and the harness does);
-// the build writes the same policy into index.html as a meta tag (electron.vite.config.ts), less
-// frame-ancestors, which a meta tag cannot carry (browsers ignore it there and log an error).
+// The one Content-Security-Policy: a header on every app response, and a meta tag in the built index.html
+// (less frame-ancestors, which a meta tag cannot carry).
 const CSP_DIRECTIVES = [
   "default-src 'none'",
   "script-src 'self'",
@@ -24,9 +23,8 @@ export const CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.join('; ');
 export const META_CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.filter((d) => !d.startsWith('frame-ancestors ')).join('; ');
 
 /**
- * The policy while `npm run dev` serves the renderer, and only then: Vite's dev server needs what a build never
- * does. React Refresh's preamble is an inline script, Vite's client adds each stylesheet as an inline <style>, and
- * hot reload talks over a WebSocket to the dev server. Everything else stays as strict as the shipped policy.
+ * The policy under `npm run dev` only: Vite needs inline scripts and styles and a hot-reload WebSocket; the rest
+ * stays as strict as the shipped policy.
  */
 export function developmentContentSecurityPolicy(devServerUrl: string, meta = false): string {
   const ws = new URL(devServerUrl);

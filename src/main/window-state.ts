@@ -1,6 +1,5 @@
-// The main window's size, position and maximised state, remembered across runs in userData/window-state.json.
-// Placement is a pure function of the saved bounds and the displays there are now, so a window saved on a
-// monitor that has since gone, or dragged half off-screen, comes back whole on a display the user can see.
+// The main window's size, position and maximised state, remembered across runs in userData/window-state.json,
+// and placed whole on a display there is now.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -39,10 +38,8 @@ const centredIn = (area: Rect, width: number, height: number): Rect => ({
 });
 
 /**
- * Where to open the window: on the display showing most of the saved bounds, shrunk to fit its work area
- * (never below the minimum size unless the display itself is smaller) and moved fully inside it. With no
- * saved bounds, or none of them on any display, the default size centred on the primary display.
- * `workAreas[0]` is the primary display's work area.
+ * Where to open the window: on the display showing most of the saved bounds, fitted inside its work area; else
+ * the default size centred on the primary display (`workAreas[0]`).
  */
 export function placeWindow(saved: Rect | null, workAreas: readonly Rect[], limits: SizeLimits): Rect {
   const primary = workAreas[0];

@@ -1,3 +1,4 @@
+// Creates the main window and hardens its session: permissions, CSP headers, navigation and links.
 import { BrowserWindow, shell, type Session } from 'electron';
 import {
   CONTENT_SECURITY_POLICY,
@@ -26,8 +27,7 @@ export interface WindowOptions {
 export function hardenSession(session: Session, devServerUrl: string | undefined): void {
   session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
-  // The CSP as a header too, for every response of the app's own origin; the dev server's own, looser, policy
-  // in development (its inline React Refresh preamble, inline styles and hot-reload socket).
+  // The CSP as a header on the app's own responses; the dev server's looser policy in development.
   const policy = devServerUrl === undefined ? CONTENT_SECURITY_POLICY : developmentContentSecurityPolicy(devServerUrl);
   session.webRequest.onHeadersReceived((details, callback) => {
     const headers = { ...details.responseHeaders };

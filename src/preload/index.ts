@@ -1,6 +1,5 @@
-// The preload: window.keydesk over IPC. The bridge itself (names, `on` semantics) is the shared builder's;
-// this file only supplies the IPC transport. Sandboxed, so it bundles to one CommonJS file that requires
-// nothing but electron (test/package/preload-bundle.test.ts checks the built file).
+// The preload: window.keydesk from the shared bridge builder over IPC. Sandboxed, so it must bundle to one
+// CommonJS file that requires nothing but electron.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { buildBridge, type BridgeTransport } from '../shared/bridge.ts';
 import { eventChannel, operationChannel } from '../shared/operations.ts';

@@ -1,6 +1,5 @@
-// The real dialect (wire.md, "Real dialect"): each route's default answer, derived from its detail body by
-// keeping exactly the fields the hosted service sends. Clients written for the real service (the Java one binds
-// every answer to fixed models) then work unchanged against the sandbox.
+// The real dialect (wire.md, "Real dialect"): each route's default body, its detail body cut to exactly the
+// fields the hosted service sends, so clients bound to the real service's models work unchanged.
 import type { DetailBody, RealBody, RealKey, RealKeyless, RouteName, WireKey, WireKeylessEntry } from '../shared/wire.ts';
 import { DETAIL_FULL, DETAIL_HEADER } from '../shared/wire.ts';
 import type { Dialect } from './routes/types.ts';

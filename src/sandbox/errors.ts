@@ -1,9 +1,7 @@
+// Errors a sandbox route throws to answer with the wire error body.
 import type { WireErrorCode } from '../shared/result.ts';
 
-/**
- * A failure the sandbox answers with the wire error body. Anything else thrown inside a route is a bug and
- * becomes a generic 500 INTERNAL whose message names nothing internal.
- */
+/** A failure answered with the wire error body; anything else thrown is a bug, a 500 naming nothing internal. */
 export class WireError extends Error {
   readonly code: WireErrorCode;
   readonly retryAfterSeconds: number | undefined;

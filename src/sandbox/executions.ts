@@ -1,10 +1,7 @@
+// Group commit for execution pushes: pushes in one event-loop turn share one transaction, and each is
+// acknowledged after it commits, with its own total.
 import type { SandboxStore } from './store.ts';
 
-/**
- * Group commit for execution pushes: pushes that arrive in the same turn of the event loop are added in one
- * transaction, and each is acknowledged only after that transaction commits, with its own total. N pushes
- * acknowledged still means count + N; what changes is one commit for many pushes under load.
- */
 interface Waiter {
   resolve: (total: number) => void;
   reject: (error: unknown) => void;

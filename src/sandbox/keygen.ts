@@ -1,3 +1,4 @@
+// Key values, public ids and apiKeys, all from the OS CSPRNG.
 import { randomFillSync } from 'node:crypto';
 
 // Crockford base32: no I, L, O or U, so a key read aloud or retyped is unambiguous, and every character is URL-safe.
@@ -15,9 +16,8 @@ const QUOTE = 0x22;
 const COMMA = 0x2c;
 
 /**
- * A batch of key values held as ASCII bytes, `KEY_LENGTH` apart, in ascending order of their leading 16 bits
- * (the alphabet is in ASCII order, so this is nearly string order). Near-sorted values land on neighbouring
- * index pages when inserted, and the bytes go to the database and the response without per-key strings.
+ * Key values as ASCII bytes, `KEY_LENGTH` apart, sorted by their leading 16 bits so inserts land on neighbouring
+ * index pages; the bytes reach the database and the response without per-key strings.
  */
 export interface KeyValueBlock {
   readonly count: number;

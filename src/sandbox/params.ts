@@ -132,9 +132,8 @@ function required<T>(name: string, value: T | undefined): T {
 const API_KEY_MAX_CHARS = 1_024;
 
 /**
- * The apiKey from wherever it was given. Missing is 401 API_KEY_MISSING; two different values is INVALID_INPUT.
- * wire.md sets no length or character rule for it: a string no service holds, however long or whatever it
- * contains, is an unknown apiKey (401 API_KEY_INVALID), never a parameter error.
+ * The apiKey from wherever it was given. wire.md sets no rule on its form: any string no service holds is
+ * 401 API_KEY_INVALID, never a parameter error.
  */
 export function readApiKey(params: Params): string {
   const apiKey = params.text('apiKey');

@@ -1,9 +1,7 @@
-// The sandbox database schema. Notes are stored once per distinct text (a batch shares one), and a trigram
-// FTS5 index over them answers "note contains T, ignoring case" without scanning keys.
-// Keys and keyless entries use AUTOINCREMENT: an id names one key or entry for the database's whole life,
-// never reused after a delete (wire.md, "Real dialect").
+// The sandbox database schema and its migrations.
 export const SCHEMA_VERSION = 2;
 
+// AUTOINCREMENT: an id names one key or entry for the database's whole life, never reused (wire.md, "Real dialect").
 const KEYS_TABLE = (name: string) => `
 CREATE TABLE ${name} (
   id              INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -36,7 +34,7 @@ CREATE TABLE ${name} (
   UNIQUE (service_id, hwid)
 );`;
 
-/** A new database, at SCHEMA_VERSION. */
+/** A new database, at SCHEMA_VERSION. Notes are stored once per text, with a trigram index for "note contains". */
 export const SCHEMA = `
 CREATE TABLE services (
   id              INTEGER PRIMARY KEY,
@@ -66,9 +64,8 @@ ${KEYLESS_TABLE('keyless')}
 `;
 
 /**
- * Migrations, by the version they start from. Each runs inside the transaction that also sets user_version.
- * 1 → 2: ids never reused (AUTOINCREMENT, so the tables are rebuilt), and each service's OwnerSecretID
- * (filled in by the store, which owns the random source).
+ * Migrations, by the version they start from, each inside the transaction that sets user_version.
+ * 1 → 2 rebuilds the tables for AUTOINCREMENT; the store fills in each OwnerSecretID.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `

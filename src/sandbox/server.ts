@@ -1,5 +1,5 @@
-// The sandbox's HTTP front: node:http, checks in the order wire.md fixes (Host, route, method, size, media
-// type, JSON syntax, apiKey, parameters, state), every answer JSON. Runs in plain Node and inside Electron's main.
+// The sandbox's HTTP front: node:http, running the checks in the order wire.md fixes, every answer JSON.
+// Runs in plain Node and inside Electron's main.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -24,10 +24,7 @@ export interface SandboxServerOptions {
   realOnly?: boolean;
   /** Called for a request that failed with an unexpected error (a bug): for the operator's log. */
   onInternalError?: (error: unknown) => void;
-  /**
-   * One short line for the operator about something that is not a bug (clients that left before their answer),
-   * at most once a minute however often it happens.
-   */
+  /** A short line for the operator about something not a bug (clients that left early), at most once a minute. */
   onNotice?: (line: string) => void;
 }
 
@@ -35,10 +32,7 @@ export interface RunningSandbox {
   readonly url: string;
   readonly host: string;
   readonly port: number;
-  /**
-   * For a bind other than loopback, the one line the operator must see: who can now reach the sandbox, and
-   * which Host values it accepts. Null on loopback.
-   */
+  /** Off loopback, the line the operator must see: who can reach the sandbox, which Host values it accepts. */
   readonly exposure: string | null;
   /** Stops accepting, lets requests in flight finish (forcing them after `graceMs`), then resolves. */
   close(graceMs?: number): Promise<void>;
@@ -69,11 +63,7 @@ function send(res: ServerResponse, status: number, body: object, headers: Record
   res.end(text);
 }
 
-/**
- * Writes a pre-serialised body chunk by chunk, each once the last has gone to the socket: the client reads the
- * first megabytes while the rest are still being written, and one buffer, reused, carries them all. (A new
- * buffer per megabyte left the embedded sandbox's process with 33 MB of them to collect per 100,000 keys.)
- */
+/** Writes a pre-serialised body chunk by chunk, each once the last has gone, so one reused buffer carries them all. */
 async function sendChunks(
   res: ServerResponse,
   status: number,
@@ -135,10 +125,7 @@ function rawError(socket: Socket, code: WireErrorCode, message: string, headers:
 /** The request's client went away before it could be answered: not a bug, nothing to answer. */
 class ClientGone extends Error {}
 
-/**
- * Counts clients that left mid-request and reports them as one short line at most once per `windowMs`: a
- * thousand impatient clients cost one line, not a thousand stack traces.
- */
+/** Counts clients that left mid-request, reported as one line at most once per `windowMs`. */
 class GoneNotice {
   private last = -Infinity;
   private unreported = 0;
@@ -210,9 +197,8 @@ export function isLoopback(host: string): boolean {
 const hostPort = (address: string, port: number): string => `${address.includes(':') ? `[${address}]` : address}:${port}`.toLowerCase();
 
 /**
- * The Host header values answered (against DNS rebinding). On loopback: the loopback names. Bound elsewhere, any
- * client on the network could claim `Host: 127.0.0.1`, so only the address bound is accepted; for a wildcard bind
- * (0.0.0.0 or ::), this machine's own non-loopback addresses.
+ * The Host values answered, against DNS rebinding: loopback names on loopback; elsewhere only the bound address
+ * (or this machine's own addresses for a wildcard bind), since any network client could claim `127.0.0.1`.
  */
 function hostsAllowed(host: string, port: number): Set<string> {
   if (isLoopback(host)) {
@@ -314,9 +300,8 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       }
       body = parsed as Record<string, unknown>;
     } else if (raw.length > 0 && jsonBody && HANDLERS[routeName].auth !== 'public') {
-      // wire.md: the apiKey is also accepted "in the other place", which for a GET is a JSON body. Only the apiKey
-      // is read from it; a GET's body that is not a JSON object is ignored, as any other GET body is (a GET never
-      // gets 415 or a JSON error, and validation, which needs no apiKey, always reads its query alone).
+      // wire.md accepts the apiKey "in the other place", for a GET a JSON body: only it is read, and a GET body
+      // is otherwise ignored (never 415 or a JSON error).
       body = getBodyApiKey(raw);
     }
     const params = new Params(new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), body);
@@ -346,8 +331,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     else send(res, reply.status, inDialect(routeName, reply.body, dialect));
   }
 
-  // Connections are tracked so shutdown can end them gracefully: node's own server.close() destroys
-  // connections whose response has ended but may not have been flushed yet (a 30 MB key batch, say).
+  // Tracked for a graceful shutdown: node's server.close() destroys connections whose answer may not be flushed.
   const sockets = new Set<Socket>();
   const busy = new Set<Socket>();
   let closing = false;
@@ -378,11 +362,8 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       }
     });
   };
-  // An idle keep-alive connection must be closed by the client before the server: a server that closes first
-  // races the client's next request on that socket, and a mutating request lost in that race has an unknown
-  // outcome. Node's 5 s default loses the race whenever the event loop stalls for 5 s between two requests
-  // (recording a 100,000-key batch in the app's own process does); clients read `Keep-Alive: timeout=65` and
-  // give up on the socket a little earlier.
+  // The client must close an idle keep-alive socket first: a server closing first races its next request, and a
+  // mutation lost that way has an unknown outcome. Clients read `Keep-Alive: timeout=65` and leave earlier.
   const server: Server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, keepAliveTimeout: 65_000 }, onRequest);
   // `Expect:` values other than 100-continue: node would answer 417 with an empty body; answer as usual instead.
   server.on('checkExpectation', onRequest);

@@ -1,10 +1,5 @@
-// The sandbox's storage: node:sqlite in WAL mode. Every write is one transaction, so a crash at any moment
-// leaves either all of a batch or none of it. The store speaks domain terms and throws WireError for the
-// outcomes the wire contract names (not found, conflict, cooldown, out-of-range results).
-//
-// It is a front for its rooms (./store/): services and apiKeys, executions, key batches, key lifecycle, search,
-// keyless and validation. They share one connection (./store/db.ts): one way to prepare and run statements, one
-// transaction helper, and the WAL's upkeep.
+// The sandbox's storage (node:sqlite, WAL): a front over its rooms in ./store/, which share one connection.
+// Every write is one transaction; outcomes the wire names are thrown as WireError.
 import type { ValidationBody, WireKey, WireKeylessEntry } from '../shared/wire.ts';
 import { Batches, type GeneratedBatch, type GenerateParams } from './store/batches.ts';
 import { Db, type DbOptions, type SqlValue } from './store/db.ts';
@@ -51,10 +46,7 @@ export class SandboxStore {
     this.validation = new Validation(this.db, this.services, this.keys, this.now);
   }
 
-  /**
-   * Brings the file to SCHEMA_VERSION. The version is read again inside the write transaction: two processes
-   * opening one file at once migrate it once.
-   */
+  /** Brings the file to SCHEMA_VERSION; re-read inside the transaction so two processes migrate it once. */
   private migrate(): void {
     const version = (): number => this.db.get<{ user_version: number }>('PRAGMA user_version')?.user_version ?? 0;
     const check = (v: number): void => {
@@ -105,10 +97,7 @@ export class SandboxStore {
   createService(name: string, identifier: string): { service: ServiceRecord; apiKey: string } {
     return this.services.create(name, identifier);
   }
-  /**
-   * Gives a service a new apiKey; the old one stops working at once. For the desktop app's embedded sandbox,
-   * whose demo key lives in the keychain: if that entry is lost, the app issues a new key rather than a new service.
-   */
+  /** Gives a service a new apiKey; the old one stops working at once (the app's answer to a lost keychain entry). */
   rotateApiKey(identifier: string): string {
     return this.services.rotateApiKey(identifier);
   }

@@ -1,7 +1,5 @@
-// The one builder of window.keydesk: one function per contract operation, plus a typed `on` that returns an
-// unsubscribe. The preload (IPC) and the harness (loopback fetch and an event stream) differ only in the
-// transport they hand it, so the renderer meets the same object, with the same rules, in both.
-// Imports the names alone (and types): the sandboxed preload bundle must not pull in zod.
+// The one builder of window.keydesk, over a transport the preload (IPC) or the harness (loopback) hands it.
+// Imports names and types alone: the sandboxed preload bundle must not pull in zod.
 import type { EventMap, KeydeskBridge } from './contract.ts';
 import { EVENT_NAMES, OPERATION_NAMES, type EventName, type OperationName } from './operations.ts';
 
@@ -23,8 +21,7 @@ export function buildBridge(transport: BridgeTransport): KeydeskBridge {
   bridge.on = <E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): (() => void) => {
     if (!isEventName(event)) throw new Error(`Unknown Keydesk event: ${String(event)}`);
     if (typeof listener !== 'function') throw new Error('A Keydesk event listener must be a function.');
-    // Each call is its own subscription: the same listener given twice is called twice until both are off,
-    // and an unsubscribe called twice removes only its own.
+    // Each call is its own subscription; an unsubscribe called twice removes only its own.
     let off: (() => void) | null = transport.subscribe(event, (payload) => {
       listener(payload as EventMap[E]);
     });

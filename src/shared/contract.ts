@@ -1,6 +1,5 @@
-// The one contract: every operation the renderer can ask of the main process, with its input schema, its
-// result type and a one-line trust note (what the renderer may supply). Main registers handlers by iterating
-// this object, the preload builds the bridge from its names, and the renderer's types come from it.
+// The one contract: every operation the renderer can ask of main, with its input schema, result type and a
+// trust note (what the renderer may supply). Main, the preload and the renderer's types are all built from it.
 import { z } from 'zod';
 import type {
   AppStatus,
@@ -127,8 +126,7 @@ export const contract = {
   // executionCount: null when the push was done but the new total could not be read back. sampledAt: when that
   // total was read (the push's answer, or the read after it), null with it.
   'executions.push': op<{ executionCount: number | null; sampledAt: string | null }>()(none, 'Nothing; mutating, sent once.'),
-  // latest: the newest sample Keydesk holds for the profile, whatever the range (null: none yet), so the count read
-  // before (on an earlier visit to the profile) can be shown, marked as earlier, while the service does not answer now.
+  // latest: the profile's newest sample whatever the range (null: none), shown as earlier while the service is silent.
   'executions.history': op<{ buckets: HistoryBucket[]; samples: number; latest: { count: number; at: string } | null }>()(
     z.strictObject({
       range: z.enum(['1h', '24h', '7d', '30d', 'all']),
@@ -138,8 +136,7 @@ export const contract = {
     'A range name and how many points the chart draws; main downsamples to that (min and max per bucket).',
   ),
 
-  // The keys as a compact batch (src/shared/key-batch.ts: values, and the fields they share once): 100,000 key
-  // objects would cost main's heap and the IPC far more. keyAt / keysOf give Keys back.
+  // A compact batch (key-batch.ts): 100,000 key objects would cost main's heap and the IPC far more.
   'keys.generate': op<{ generated: KeyBatch }>()(generateInput, 'Generation parameters, checked by the shared rules.'),
   // bestMatchOnly: the service sent its single best match per state, not every match (the real dialect).
   'keys.lookup': op<{ active: Key[]; generated: Key[]; bestMatchOnly?: boolean }>()(
@@ -170,11 +167,8 @@ export const contract = {
     'Key values; main writes their ledger rows to the path the user picks.',
   ),
 
-  // totalCapped: more than `total` rows match (the count stopped at LEDGER_COUNT_CAP); exactCount asks for all.
-  // recording: keys handed to the ledger writer and not yet written (absent when none); recordingFailed: the last
-  // ledger write that failed for this profile, in words (absent when none). 'ledger.changed' says when they change.
-  // targets (absent on a cursor page): how many of the matches a bulk job over "all matching" acts on (known
-  // deleted keys left out unless the filter asks for deleted keys), a lower bound when targetsCapped.
+  // totalCapped: the count stopped at LEDGER_COUNT_CAP. recording / recordingFailed: keys not yet written, and the
+  // last failed write in words. targets: how many matches a bulk job over "all matching" acts on (no cursor page).
   'ledger.query': op<{
     rows: LedgerRow[];
     total: number | null;
@@ -195,7 +189,7 @@ export const contract = {
     }),
     'Filter, sort and paging (an offset, or a cursor row) over the local ledger; total is null on a cursor page, and past 10,000 matches only a lower bound (totalCapped) unless exactCount.',
   ),
-  // The file lists the rows in the order All keys shows them (its sort), so what was read on screen is found there.
+  // The file keeps the sort All keys shows, so what was read on screen is found there.
   'ledger.export': op<{ path: string | null }>()(
     z.strictObject({ filter: ledgerFilter, sort: ledgerSort, format: exportFormat }),
     'A filter, the sort shown and a format; main asks the user for the path.',
@@ -262,9 +256,7 @@ export const contract = {
     ]),
     'An action and its keys (values, or a ledger filter main resolves); main runs it as a job on the active profile.',
   ),
-  // unlisted: how many older jobs of the profile this answer leaves out (absent when none); a larger `recent` lists them.
-  // next (with unlisted): the `recent` that lists the next 20 of them (or all, if fewer), however many old running
-  // or interrupted jobs are listed already.
+  // unlisted: older jobs of the profile left out; next: the `recent` that lists the next 20 of them.
   'jobs.list': op<{ jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number; next?: number }>()(
     z.strictObject({ recent: z.int().min(1).max(JOBS_LIST_MAX) }).optional(),
     "Nothing, or how many of the newest jobs to list (20 by default); the active profile's jobs, and the jobs running now for other profiles (they keep sending unseen).",

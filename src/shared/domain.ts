@@ -3,9 +3,8 @@
 import type { KeyStatus, ValidationOutcome, WireKey, WireKeylessEntry } from './wire.ts';
 
 /**
- * A key as Keydesk read it. The real service's dialect leaves fields out (no status, createdAt, activatedAt,
- * days-key terms); `unreported` names them so a screen says "not reported by this service" instead of showing
- * a blank or a default as if the service had said it. Absent means every field was reported.
+ * A key as Keydesk read it. `unreported` names the fields the real dialect left out, so a screen says "not
+ * reported" rather than show a default; absent means every field was reported.
  */
 export interface Key extends Omit<WireKey, 'createdAt'> {
   /** null when the service did not report it. */
@@ -100,10 +99,7 @@ export interface ExecutionSample {
   count: number;
 }
 
-/**
- * A stretch of the execution history as main serves it for a chart: the time of its last sample and the lowest
- * and highest count read in it. A single sample is a bucket whose min and max are its count.
- */
+/** A stretch of the execution history for a chart: its last sample's time and the lowest and highest count in it. */
 export interface HistoryBucket {
   at: string;
   min: number;
@@ -121,10 +117,7 @@ export interface HwidReading {
 }
 
 export interface ValidationReport {
-  /**
-   * Any word Keydesk does not know reads as a refusal (invalid_key); `reportedOutcome` keeps the word itself, and
-   * is null when the service refused without an outcome word (the flat shape's `{success: false, message}`).
-   */
+  /** An unknown word reads as invalid_key; `reportedOutcome` keeps the word (null when the service sent none). */
   outcome: ValidationOutcome;
   reportedOutcome?: string | null;
   success: boolean;
@@ -152,20 +145,11 @@ export interface LedgerRow {
   hwid: string | null;
   createdAt: string | null;
   lastSeenAt: string;
-  /**
-   * The key was extended, and its new expiry never came back (the service answered with no key and a lookup
-   * failed): `expiresAt` is the expiry seen before. Absent otherwise; a later full description of the key clears it.
-   */
+  /** Extended, and the new expiry never came back: `expiresAt` is the one seen before, until the key is read again. */
   expiryStale?: true;
-  /**
-   * An HWID reset of the key was sent and no answer came (unknown: it may or may not have cleared it): `hwid` is the
-   * one seen before. Absent otherwise; a later full description of the key clears it.
-   */
+  /** An HWID reset got no answer: `hwid` is the one seen before, until the key is read again. */
   hwidStale?: true;
-  /**
-   * A delete of the key was sent and no answer came (unknown: it may or may not be deleted): `status` is the one
-   * seen before. Absent otherwise; a later full description of the key, or a delete answered, clears it.
-   */
+  /** A delete got no answer: `status` is the one seen before, until the key is read again or a delete answered. */
   statusStale?: true;
 }
 
@@ -210,35 +194,18 @@ export interface JobSummary {
   pausedUntil: string | null;
   /** While it runs: keys answered in this run (a resume starts again at 0), which a rate shown rests on. */
   runAnswered?: number;
-  /**
-   * Present while main gets ready to run the job (a resume first waits for the ledger to record keys still coming
-   * in): when that began. Nothing new is sent yet; state is 'running' and finishedAt null meanwhile.
-   */
+  /** Since when main has been getting ready to run the job (a resume waits for the ledger); nothing is sent yet. */
   startingSince?: string;
-  /**
-   * Present while the running job waits for another task (the ledger writer, an upgrade, a large job created or
-   * removed) to let go of Keydesk's records: when that began. Nothing new is sent meanwhile; rate and etaSeconds
-   * are null. Past a minute the job stops, interrupted, in words that say so.
-   */
+  /** Since when the job has waited for another task to let go of Keydesk's records; past a minute it is interrupted. */
   waitingForRecordsSince?: string;
-  /**
-   * Present while the service is not answering (a request timed out, or none answered for 20 s): since when, and
-   * how many requests await an answer. Nothing new is sent but one probe; rate and time left are null.
-   */
+  /** While the service is not answering: since when, and how many requests await an answer; only a probe is sent. */
   notAnswering?: { since: string; awaiting: number };
   /**
-   * Present when Keydesk stopped while the job ran (a crash, a kill, a quit that could not record it), so no one saw
-   * it end: finishedAt is then the last moment it was known at work, not when it stopped. `lastAnswerAt`: when that
-   * run's last answers were recorded (finishedAt); null when none was. `runStartedAt`: when that run began (the job's
-   * start, or its resume; finishedAt when no answer was recorded); null for a job from before Keydesk kept these
-   * times, whose stop is not known at all. `resumed`: that run was a resume (false: the job's first run, which
-   * main records as beginning at createdAt).
+   * Keydesk stopped while the job ran, so finishedAt is the last moment it was known at work. `runStartedAt` is null
+   * for a job too old to have it; `resumed` says that run was a resume rather than the first.
    */
   endUnseen?: { lastAnswerAt: string | null; runStartedAt: string | null; resumed: boolean };
-  /**
-   * Increases with every summary main makes: an answer and an event can arrive in either order, and the
-   * older of two summaries of one job must not replace the newer.
-   */
+  /** Increases with every summary, so an older one arriving late never replaces a newer. */
   version: number;
 }
 

@@ -1,6 +1,4 @@
-// Clear words for every input problem a schema does not word itself. zod's defaults ("Invalid input: expected
-// string, received number") never reach a person: dispatch and forms parse with this map. A message set on a
-// schema (rules.ts, contract.ts) still wins over it.
+// Words for every input problem a schema does not word itself, so zod's defaults never reach a person.
 import type { z } from 'zod';
 
 const TYPE_WORDS: Record<string, string> = {
@@ -88,10 +86,7 @@ export function fieldLabel(path: readonly PropertyKey[]): string | null {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/**
- * One issue in words a person reads: a schema's own sentence ("Key is required.") as it is, since it names its
- * field already; a generic one from inputIssueWords after the field's label ("Filter: Use at most 256 characters.").
- */
+/** One issue in words: a schema's own sentence as it is (it names its field), a generic one after the field's label. */
 export function issueSentence(issue: { path: readonly PropertyKey[]; message: string }, generic: boolean): string {
   const label = generic ? fieldLabel(issue.path) : null;
   return label ? `${label}: ${issue.message}` : issue.message;

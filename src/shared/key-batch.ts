@@ -1,10 +1,5 @@
-// A batch of keys in a compact shape: what keys.generate answers. The keys of one generate request share almost
-// every field (note, expiry, premium, creation time, service), so a batch is their values, each shared field
-// stated once, and only the fields that differ from key to key as columns. A column crosses threads and IPC as
-// the UTF-8 bytes of its JSON text: the ledger writer's thread hands them to main without a copy (transferred),
-// main hands them on without reading them, and 100,000 generated keys are a few byte buffers outside any V8
-// heap, not 100,000 objects, 200,000 strings, or megabytes of text that V8 must copy and collect.
-// keysOf / keyAt / batchValues give them back where they are used (the renderer, tests).
+// A batch of keys in a compact shape (what keys.generate answers): shared fields stated once, differing fields
+// as columns of JSON bytes that cross threads and IPC as a few buffers rather than 100,000 objects.
 import type { Key, UnreportedKeyField } from './domain.ts';
 
 /** Every field of a Key but its value; `unreported` always present (empty: every field was reported). */
@@ -47,7 +42,7 @@ export interface KeyColumns {
   each: { [F in KeyFieldName]?: KeyFields[F][] };
 }
 
-/** Each field of KeyFields once (a field added to Key and not listed here does not compile): a batch states every one, in `same` or `each`. */
+/** Each field of KeyFields once (a Key field missing here does not compile). */
 const FIELD_SET: Record<KeyFieldName, true> = {
   id: true,
   note: true,
@@ -98,10 +93,7 @@ function alikeButId(a: Key, b: Key): boolean {
   );
 }
 
-/**
- * Builds a batch one key at a time (the ledger writer reads a 100,000-key answer key by key, holding none of
- * them whole): a field stays in `same` until a key differs, then becomes a column.
- */
+/** Builds a batch one key at a time: a field stays in `same` until a key differs, then becomes a column. */
 export class KeyBatchBuilder {
   private readonly values: string[] = [];
   private readonly same: Partial<Record<KeyFieldName, unknown>> = {};
@@ -157,7 +149,7 @@ export class KeyBatchBuilder {
     return packColumns(this.columns());
   }
 
-  /** The columns so far. Each value was read from its own field, so the wider views above hold each field's type. */
+  /** The columns so far. */
   columns(): KeyColumns {
     const same: Partial<Record<KeyFieldName, unknown>> = {};
     for (const field of KEY_FIELDS) if (!this.each[field] && this.values.length > 0) same[field] = this.same[field];

@@ -1,6 +1,5 @@
-// Every operation in words, for whatever a person reads: the Activity log, error lines, audit targets. "Reset a
-// key's HWID", not "keys.resetHwid". A new operation does not compile without its words here. Main writes its
-// messages with these; the renderer's plain() (src/renderer/src/lib/words.ts) is the last guard on the screen.
+// Every operation in words ("Reset a key's HWID", not "keys.resetHwid") for the Activity log, error lines
+// and audit targets.
 import type { OperationName } from './contract.ts';
 
 export const OPERATION_WORDS: Readonly<Record<OperationName, string>> = {

@@ -1,6 +1,5 @@
-// The names alone, so the preload (which must stay a tiny sandboxed bundle) can build the bridge without
-// pulling in zod. contract.ts is checked against this list: an operation missing from either side, or
-// added to only one, does not compile.
+// Operation and event names alone, so the sandboxed preload builds the bridge without zod.
+// contract.ts is checked against this list at compile time.
 export const OPERATION_NAMES = [
   'app.startup',
   'app.status',

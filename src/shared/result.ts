@@ -1,5 +1,5 @@
-// What crosses every boundary inside Keydesk: a Result is data, never a thrown error, and it carries only
-// chosen plain fields so it survives structured cloning across the IPC bridge.
+// What crosses every boundary inside Keydesk: a Result is data, never a thrown error, of plain fields that
+// survive structured cloning.
 
 /** Codes of the HTTP wire contract (see wire.ts for their statuses). */
 export const WIRE_ERROR_CODES = [
@@ -42,30 +42,15 @@ export interface Failure {
   message: string;
   /** Seconds to wait, for COOLDOWN and RATE_LIMITED. */
   retryAfterSeconds?: number;
-  /**
-   * The technical detail (HTTP status, redacted URL, service wording) for a "Details" disclosure, kept apart
-   * from `message`, which is what a vendor reads first. Never raw exception text, never a secret.
-   */
+  /** Technical detail (status, redacted URL, service wording) for a "Details" disclosure; never a secret. */
   detail?: string;
   /** For INVALID_INPUT: the input field the first problem is about ("expire", "filter.text"), for a form to place it. */
   field?: string;
-  /**
-   * The request got no answer because its connection failed (refused, reset, closed before an answer): set by the
-   * service client, so a bulk job can tell a service that is gone from one that answers (any HTTP status) or is
-   * slow (a timeout). Not set on a timeout, nor on an answer Keydesk could not read.
-   */
+  /** The connection failed before any answer (refused, reset, closed), so a bulk job can tell a gone service. */
   connectionLost?: true;
-  /**
-   * The request went and no answer came in time (the client's headers or body timeout): set by the service client,
-   * so a bulk job can tell a service that takes requests and answers none (hung) from one that answers what Keydesk
-   * cannot read. Not set on a lost connection.
-   */
+  /** The request went and no answer came in time, so a bulk job can tell a hung service. */
   timedOut?: true;
-  /**
-   * Keydesk's own core did not answer this window: the bridge could not reach it at all (the harness's process gone).
-   * Nothing reached the service, and nothing this window shows can be checked until the core answers again. Set by
-   * the harness's bridge only (in the app the window goes with main).
-   */
+  /** The harness's bridge could not reach Keydesk's core at all: nothing reached the service. */
   keydeskGone?: true;
 }
 export interface Success<T> {

@@ -1,15 +1,13 @@
-// Input rules shared by the sandbox, the main process and the renderer's forms. Each rule is written once,
-// here: plain predicates and limits first (usable without zod, e.g. by the sandbox's hot path), then the
-// zod schemas built from them.
+// Input rules shared by the sandbox, main and the renderer's forms: plain predicates and limits first (the
+// sandbox's hot path needs no zod), then the zod schemas built from them.
 import { z } from 'zod';
 
 /** A filtered ledger count stops here: past it the screen says "more than 10,000", and counts exactly on request. */
 export const LEDGER_COUNT_CAP = 10_000;
 
 /**
- * How the execution samples are thinned (main's LocalDb): samples older than `olderThanMs`, within `spanMs` before
- * that, keep per profile and per time slot (the ISO time's first `prefix` characters: 16 = the minute, 13 = the
- * hour, `slotMs` long) only the lowest and the highest count. Younger samples are all kept.
+ * How execution samples are thinned: past `olderThanMs` (for `spanMs`), each profile keeps only the lowest and
+ * highest count per slot (the ISO time's first `prefix` characters, `slotMs` long).
  */
 export const SAMPLE_RETENTION = [
   { olderThanMs: 86_400_000, spanMs: 29 * 86_400_000, prefix: 16, slotMs: 60_000 },
@@ -17,12 +15,8 @@ export const SAMPLE_RETENTION = [
 ] as const;
 
 /**
- * Probes in a row with no answer (each sent alone after the run of no answers began), the run holding at least one
- * timeout: the service takes requests and answers none (hung), and a job stops rather than send a probe per timeout
- * for as long as it lasts (each an item whose outcome is unknown: extend is not idempotent). Three: the requests on
- * the wire when the hang began timed out, then three requests sent one at a time over three timeouts (15 s or more each
- * at the client's defaults) got nothing either; a service that pauses for a while (a restart, a long lock) answers one
- * of them. Past those on the wire when the hang began, at most this many more go into it, each unknown.
+ * Lone probes in a row with no answer (at least one a timeout) after which a job calls the service hung and stops:
+ * each probe's outcome is unknown, and extend is not idempotent. A service merely pausing answers one of three.
  */
 export const HUNG_AFTER_PROBES = 3;
 
@@ -123,8 +117,7 @@ const text = (label: string, max: number) =>
     .refine((v) => charLength(v) <= max, { error: `${label} must be at most ${max.toLocaleString('en-US')} characters.` });
 
 const intIn = (label: string, min: number, max: number) => {
-  // "-5", "0", "1e3" and "2.5" get one sentence (a form turns what is not digits into NaN): it says which
-  // numbers are accepted, whichever rule the value broke.
+  // One sentence for every way to break the rule: it says which numbers are accepted.
   const error = `${label} must be a whole number from ${min} to ${max.toLocaleString('en-US')}.`;
   return z.int({ error }).min(min, { error }).max(max, { error });
 };

@@ -39,10 +39,7 @@ export interface RouteSpec {
   readonly methods: readonly [HttpMethod, ...HttpMethod[]];
   /** Where the sandbox serves it. */
   readonly path: string;
-  /**
-   * 'api': `path` is joined to a profile's base URL. 'validation': a profile's validation URL is the whole
-   * endpoint (the real service may put it on another host), so the client joins nothing to it.
-   */
+  /** 'api': `path` joins a profile's base URL. 'validation': the profile's validation URL is the whole endpoint. */
   readonly base: 'api' | 'validation';
   /** Where the spec puts the apiKey ('none': a public endpoint). The sandbox accepts it in either place. */
   readonly apiKey: ParamPlace | 'none';
@@ -50,15 +47,9 @@ export interface RouteSpec {
   readonly params: Readonly<Record<string, ParamPlace>>;
   /** Changes the service's state: sent once and never retried (wire.md, "Client tolerance"). */
   readonly mutates: boolean;
-  /**
-   * What a key or entry named in the request is: how a "not found" or "conflict" on this route is put in words.
-   * Absent for routes that name none.
-   */
+  /** What a key or entry named in the request is, for wording a "not found" or "conflict". */
   readonly resource?: 'key' | 'generatedKey' | 'keyless';
-  /**
-   * The answer is in the body whatever `success` says (validation): `success: false` with an outcome is a
-   * refusal the service gave, not a failed call.
-   */
+  /** The answer is in the body whatever `success` says: `success: false` with an outcome is a refusal, not a failure. */
   readonly answerInBody?: true;
   readonly bodies: Bodies<unknown, unknown>;
 }
@@ -206,8 +197,7 @@ export const ROUTES = {
     bodies: bodies<RealMessageBody, WireSuccess>(),
   },
   validate: {
-    // Validation binds a HWID on first use, but a protected application repeats it freely: it is the one
-    // state-changing call whose repeat is harmless, so the client may retry it.
+    // Binds a HWID on first use, yet a repeat is harmless, so the client may retry it.
     methods: ['GET', 'POST'],
     path: '/v2_validation',
     base: 'validation',

@@ -13,11 +13,7 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 type Interner = (text: string | null) => string | null;
 const asIs: Interner = (text) => text;
 
-/**
- * An interner for one answer's keys. JSON.parse gives every key its own copy of each string, and a generated
- * batch's keys share their note, expiry, creation time and service: for 100,000 keys those copies were ~17 MB
- * of the ~38 MB the keys hold (measured), kept for as long as the keys are (the answer, the ledger write).
- */
+/** An interner for one answer's keys: a batch's keys share note, expiry and times, which JSON.parse copies per key. */
 function interner(): Interner {
   const seen = new Map<string, string>();
   return (text) => {
@@ -30,10 +26,8 @@ function interner(): Interner {
 }
 
 /**
- * A key in any shape the service sends: the detail dialect's full object, the real dialect's RealKey (no status,
- * createdAt, activatedAt, expire or days-key terms) or older snake_case names. `status` is what the endpoint
- * implies when the body does not say (key/fetch finds active keys, generated-key/fetch generated ones); without
- * either, a bound HWID means active. Fields the service left out are listed in `unreported`.
+ * A key in any shape the service sends (detail, real or older snake_case). `status` falls back to what the endpoint
+ * implies, then to "a bound HWID means active"; fields left out are listed in `unreported`.
  */
 export function readKey(v: unknown, impliedStatus?: KeyStatus, shared: Interner = asIs): Key | null {
   if (!isObj(v)) return null;
@@ -116,8 +110,7 @@ export function readValidation(answer: unknown): ValidationReading | null {
   if (!isObj(answer)) return null;
   const v = unwrapResult(answer);
   const raw = str(v.V2_Authentication) ?? str(v.Authentication) ?? (v.success === true ? 'success' : null);
-  // The flat shape's refusal can come without an outcome word: `{success: false, message}` (or `{error}`). It is
-  // still an answer, a refusal in the service's words; no word is then reported rather than one guessed.
+  // The flat shape may refuse without an outcome word (`{success: false, message}`): still an answer, no word guessed.
   const words = str(v.message) ?? str(v.error);
   if (raw === null && !(words && (v.success === false || str(v.error) !== null))) return null;
   const known = raw !== null && (VALIDATION_OUTCOMES as readonly string[]).includes(raw);
@@ -141,10 +134,8 @@ export function readValidation(answer: unknown): ValidationReading | null {
 const OUTCOME_FIELDS = ['V2_Authentication', 'Authentication', 'Key_Information'] as const;
 
 /**
- * service-api.md 4.6: the client library carries validation's answer in a property `result`. A service that sends
- * it that way (`{success, message, result: {…}}`) is read from `result` alone, whatever shape it has there: the
- * outer `success` only says the call went through, and read as the outcome it would let a refused machine in. A
- * `result` Keydesk cannot read is no answer (BAD_RESPONSE), never the outer success.
+ * service-api.md 4.6: an answer wrapped in `result` is read from `result` alone. The outer `success` only says the
+ * call went through; read as the outcome, it would let a refused machine in.
  */
 function unwrapResult(v: Obj): Obj {
   const inner = v.result;

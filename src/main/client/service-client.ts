@@ -59,13 +59,10 @@ export type Reader<T> = (body: Record<string, unknown>) => T | typeof UNREADABLE
 
 /** A body read elsewhere: its JSON value, or (not JSON) its first characters. */
 export type BodyReading = { json: true; value: unknown } | { json: false; head: string };
-/** Reads a successful (2xx) answer's body from its bytes, somewhere other than here (main's ledger writer thread). */
+/** Reads a 2xx answer's body from its bytes elsewhere (main's ledger writer thread). */
 export type BodyParser = (bytes: ArrayBuffer) => Promise<BodyReading>;
 
-/**
- * What generateInto reads a successful answer with: `read` gets the body's bytes and returns the body without its
- * keys (judged as any answer is: a refusal, a cooldown); `batch` is then the keys it found, or null if none.
- */
+/** How generateInto reads a 2xx answer: `read` returns the body without its keys, `batch` the keys found (or null). */
 export interface BatchIntake {
   read: BodyParser;
   readonly batch: KeyBatch | null;
@@ -102,9 +99,8 @@ function cooldownSeconds(text: string): number | undefined {
 const isWireCode = (c: unknown): c is ErrorCode => typeof c === 'string' && (WIRE_ERROR_CODES as readonly string[]).includes(c);
 
 /**
- * A body's bytes in one ArrayBuffer (to hand over without a copy). With a Content-Length each chunk is copied in
- * as it arrives and dropped: a chunk that dies at once is collected young, where undici's arrayBuffer() keeps
- * all of them (33 MB for 100,000 keys) until the body ends and leaves them for a full collection.
+ * A body's bytes in one ArrayBuffer, to hand over without a copy. Each chunk is copied in and dropped, so it dies
+ * young, where undici's arrayBuffer() keeps every chunk until the body ends.
  */
 async function bodyBytes(body: AsyncIterable<Uint8Array>, contentLength: string | string[] | undefined): Promise<ArrayBuffer> {
   const declared = typeof contentLength === 'string' && /^\d+$/.test(contentLength) ? Number(contentLength) : Number.NaN;
@@ -151,10 +147,7 @@ export class ServiceClient {
     return fail(code, this.redact(message), retryAfterSeconds);
   }
 
-  /**
-   * One HTTP exchange. Throws only undici/network errors, which send() turns into results. With `parse`, a 2xx
-   * body is handed over as bytes and read there; any other answer (an error body, small) is read here.
-   */
+  /** One HTTP exchange; throws only network errors. With `parse`, a 2xx body is read there, any other here. */
   private async attempt(
     method: string,
     url: string,
@@ -172,7 +165,6 @@ export class ServiceClient {
       },
       body,
     });
-    // The service is answering: its body may take a while yet (a generate's is megabytes).
     onHeaders?.();
     const status = res.statusCode;
     if (parse === undefined || status < 200 || status >= 300) return { status, headers: res.headers, text: await res.body.text() };
@@ -181,21 +173,18 @@ export class ServiceClient {
     try {
       reading = await parse(bytes);
     } catch (error) {
-      // Received but not read (the reader stopped): judged as an answer Keydesk cannot read, never a network failure.
+      // Received but not read: an answer Keydesk cannot read, never a network failure.
       console.error('keydesk: an answer could not be read:', error);
       return { status, headers: res.headers, text: '', parsed: 'unparsable' };
     }
     if (reading.json) return { status, headers: res.headers, text: '', parsed: { value: reading.value } };
-    // An empty body is read here as it always is (a success with nothing to say); anything else was not JSON.
+    // An empty body is a success with nothing to say; anything else was not JSON.
     return { status, headers: res.headers, text: reading.head, ...(reading.head.trim() === '' ? {} : { parsed: 'unparsable' as const }) };
   }
 
   /**
-   * Sends one request of the wire contract. Reads are retried at most twice on network errors, 5xx and 429;
-   * mutating calls are sent exactly once, and a timeout or reset on one is reported as an unknown outcome.
-   * `read` returns UNREADABLE when the body lacks what Keydesk needs; on a mutating call that answered 2xx,
-   * that is "it probably took effect" (`probablyDone` says what to check), never a plain failure. `onHeaders`:
-   * called when an answer's headers come, before its body is read.
+   * Sends one request of the wire contract. Reads are retried twice on network errors, 5xx and 429; mutations
+   * are sent once, and an unreadable 2xx to one is "probably done" (`probablyDone` says what to check).
    */
   async send<T>(
     route: RouteName,
@@ -205,7 +194,6 @@ export class ServiceClient {
     parse?: BodyParser,
     onHeaders?: () => void,
   ): Promise<Result<T>> {
-    // The route table says everything: method, base, path, where each parameter goes, whether it mutates.
     const spec: RouteSpec = ROUTES[route];
     const method = spec.methods[0];
     const mutating = spec.mutates;
@@ -222,7 +210,6 @@ export class ServiceClient {
     const tries = mutating ? 1 : delays.length + 1;
     const how: Interpretation<T> = { method, url: built, read, mutating, answerInBody: spec.answerInBody === true, probablyDone };
 
-    // The redacted URL is only built for a message or the attempt log: a success never pays for it.
     let last: Failure | null = null;
     for (let i = 0; i < tries; i++) {
       this.options.onAttempt?.({ method: method, url: built.redacted });
@@ -249,9 +236,8 @@ export class ServiceClient {
   }
 
   /**
-   * Turns one HTTP answer into a result, judging by what the service did: a 2xx is done unless the body says
-   * otherwise (`success: false`, or an `error` field, which is how the real service reports a cooldown even with
-   * 200); a 404 without a code is "nothing there"; a cooldown is COOLDOWN whatever the status.
+   * Turns one HTTP answer into a result: a 2xx is done unless the body says otherwise (`success: false`, or an
+   * `error` field, as the real service reports a cooldown with 200); a cooldown is COOLDOWN whatever the status.
    */
   private interpret<T>(res: Attempt, how: Interpretation<T>): Result<T> {
     const where = () => `${how.method} ${how.url.redacted}`;
@@ -284,8 +270,7 @@ export class ServiceClient {
     const body = isObject(json) ? json : null;
     const serviceError = body ? readString(body.error) : null;
     const serviceMessage = body ? (readString(body.message) ?? serviceError) : null;
-    // On a 2xx only an `error` field, or a body that does not claim success, reports a cooldown: a success
-    // whose message merely mentions one ("reset; a 60-minute cooldown now applies") is a success.
+    // A success whose message merely mentions a cooldown ("a 60-minute cooldown now applies") is a success.
     const cooldownWords = done && body?.success === true ? [serviceError] : [serviceError, serviceMessage];
     const cooldown = cooldownWords.find((t) => t !== null && /cool\s*-?down/i.test(t));
     const bodyCode = body && isWireCode(body.code) ? body.code : null;
@@ -319,8 +304,6 @@ export class ServiceClient {
 
   /** A mutating call the service accepted (2xx) with an answer Keydesk cannot read: not a plain failure. */
   private probablyDone(where: string, status: number, what = 'it probably took effect: check before retrying'): Failure {
-    // Words of its own, already in the error policy's form (a message, the detail apart): this is not a plain
-    // failure, and the general "outcome unknown" sentence would not say what to do.
     const failure = this.failure('OUTCOME_UNKNOWN', `The service accepted the request but its answer could not be read: ${what}.`);
     return { ...failure, detail: this.redact(`${where}: HTTP ${status} with an answer Keydesk could not read.`) };
   }
@@ -346,13 +329,13 @@ export class ServiceClient {
     }
     if (code === 'UND_ERR_CONNECT_TIMEOUT') return this.failure('TIMEOUT', `${where}: could not connect to ${host} in time.`);
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      // Marked, so a job can see a service that takes requests and answers none (hung).
+      // Marked so a job can see a hung service.
       const failure = mutating
         ? unknown('the service did not answer in time')
         : this.failure('TIMEOUT', `${where}: the service did not answer in time.`);
       return { ...failure, timedOut: true };
     }
-    // From here on no answer came because the connection failed: marked, so a job can see a service that is gone.
+    // From here the connection failed: marked so a job can see a service that is gone.
     const lost = (failure: Failure): Failure => ({ ...failure, connectionLost: true });
     if (code === 'ECONNREFUSED') return lost(this.failure('NETWORK', `${where}: ${host} refused the connection. Is the service running?`));
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
@@ -389,12 +372,7 @@ export class ServiceClient {
     );
   }
 
-  /**
-   * generate, with a successful answer's body read by `intake` (main's ledger writer thread, which keeps the keys
-   * for the ledger): the answer is judged here exactly as generate judges it, and what comes back is the batch.
-   * A network failure before the body is read, or a body `intake` cannot read, is an unknown outcome as it is
-   * for generate. The caller tells the intake what became of the answer (src/main/handlers/keys.ts).
-   */
+  /** generate, with a 2xx body read by `intake` (the ledger writer thread), judged exactly as generate's. */
   generateInto(params: GenerateParams, intake: BatchIntake, onHeaders?: () => void): Promise<Result<KeyBatch>> {
     return this.send(
       'generateKeyPost',
@@ -421,11 +399,7 @@ export class ServiceClient {
     return this.send('resetHwid', { keyValue }, (b) => readKey(b.key, 'active'));
   }
 
-  /**
-   * Active keys matching a term. The detail dialect sends a list and its total; the real one only the best
-   * match (`key`), or nothing: then `total` is null, unknown. No match at all is an empty list, total 0; an
-   * answer that does not plainly say what it found is BAD_RESPONSE, never "nothing found".
-   */
+  /** Active keys matching a term; the real dialect sends only the best match, so `total` is then null. */
   fetchActive(term: string, limit?: number, offset?: number): Promise<Result<Page<Key>>> {
     return this.send('fetchKey', { fetch: term, limit, offset }, (b) => page(b, 'keys', 'key', (v) => readKey(v, 'active')));
   }
@@ -436,21 +410,14 @@ export class ServiceClient {
     );
   }
 
-  /**
-   * The real dialect answers `{message, service}`, service null when the identifier is free (wire.md); the
-   * detail one adds `exists`. A service sent as an object (the service record) is taken, named by its `name`; any
-   * other value but null (or false) is taken too, with no name to show.
-   * An answer with neither `exists` nor `service` does not say: BAD_RESPONSE, never "free" (the vendor would
-   * then pick an identifier that is taken).
-   */
+  /** The real dialect answers `{message, service}`, service null when the identifier is free (wire.md). */
   identifierCheck(identifier: string): Promise<Result<{ exists: boolean; service: string | null }>> {
     return this.send('identifierCheck', { identifier }, (b) => {
       const raw = b.service;
       const service = readString(raw) || (isObject(raw) ? readString(raw.name) || null : null);
       if (typeof b.exists === 'boolean') return { exists: b.exists, service };
       if (!('service' in b)) return UNREADABLE;
-      // Free only when the service says no service (null; false read the same): anything else names one, even a
-      // value Keydesk cannot read as a name (the vendor must not pick an identifier that is taken).
+      // Free only on null or false: the vendor must never pick an identifier that is taken.
       return { exists: raw !== null && raw !== false, service };
     });
   }
@@ -505,10 +472,8 @@ export interface Page<T> {
 }
 
 /**
- * One page of a lookup's 200 answer, or UNREADABLE when the body does not plainly say what was found. A list
- * (the detail dialect) is read item by item; a single best match (the real dialect) must be readable; no list
- * and no object is "none" only when the object is explicitly null or the body carries a message saying so. An
- * answer Keydesk cannot read is never reported as "nothing found": the vendor would believe the key gone.
+ * One page of a lookup's answer, or UNREADABLE when the body does not plainly say what was found: an unreadable
+ * answer is never "nothing found", or the vendor would believe the key gone.
  */
 function page<T>(
   body: Record<string, unknown>,

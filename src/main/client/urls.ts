@@ -1,5 +1,4 @@
-// The one module that builds service URLs. Every URL comes with a redacted twin for logs and messages,
-// and every text that leaves the client passes through redact() for the secrets it was given.
+// Builds service URLs, each with a redacted twin for logs and messages, and redacts secrets from any text.
 
 export interface BuiltUrl {
   url: string;
@@ -9,10 +8,7 @@ export interface BuiltUrl {
 
 const REDACTED = '[redacted]';
 
-/**
- * Joins a base URL (which may carry a path prefix) with a route path and query parameters. The redacted twin
- * is built only when something asks for it (a message or a log line), off the hot path.
- */
+/** Joins a base URL, a route path and query parameters; the redacted twin is built only when asked for. */
 export function buildUrl(
   base: string,
   path: string,
@@ -40,9 +36,8 @@ export function buildUrl(
 }
 
 /**
- * The service's base URL as Keydesk keeps it: its origin (plus any path prefix it is mounted under), without
- * query, fragment, trailing slash or a trailing `/api`. The official client's own base ends in `/api`; a vendor
- * who copies it names the same service, and the route table's paths already start with `/api`. Throws if invalid.
+ * The base URL as Keydesk keeps it: origin and path prefix, without query, fragment, trailing slash or a trailing
+ * `/api` (the official client's base has it; the route paths already start with it). Throws if invalid.
  */
 export function normalizeServiceBase(raw: string): string {
   const u = new URL(raw.trim());

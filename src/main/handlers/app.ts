@@ -1,3 +1,4 @@
+// Handlers for the app's own state: startup and status.
 import { ok } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
 import type { Handlers } from './types.ts';

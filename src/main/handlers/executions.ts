@@ -1,3 +1,4 @@
+// Handlers for the execution count: read, push, and the local history.
 import type { OperationOutput } from '../../shared/contract.ts';
 import { ok, type Result } from '../../shared/result.ts';
 import { HISTORY_RANGE_MS as RANGE_MS, LIMITS } from '../../shared/rules.ts';
@@ -19,15 +20,13 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
     return audited(core, a.profile, 'executions.push', 'execution count', async (): Promise<Result<OperationOutput<'executions.push'>>> => {
       const pushed = await a.client.pushExecution();
       if (!pushed.ok) return pushed;
-      // The push is done. The real service does not return the new total: read it (a read, so it may be
-      // retried); if that read fails, the push still happened and says so, with the total unknown.
+      // The real service does not return the new total: read it; if that fails, the push still stands.
       let executionCount = pushed.data;
       if (executionCount === null) {
         const total = await a.client.executionCount();
         executionCount = total.ok ? total.data : null;
       }
       if (executionCount === null) return ok({ executionCount, sampledAt: null });
-      // A fresh reading of the count, as much as a read's: it is a sample, and the window's "Read at" moves with it.
       const sampledAt = new Date().toISOString();
       core.db.recordSample(a.profile.id, executionCount, sampledAt);
       core.emit('executions.sampled', { profileId: a.profile.id, at: sampledAt, count: executionCount });
@@ -35,8 +34,7 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
     });
   }),
 
-  // Local samples only: works without a stored key. Downsampled in the database to what the chart can show; with the
-  // newest sample of any time, the count last read, which the window shows (as earlier) until a read answers.
+  // Local samples only, so no key is needed; `latest` is shown (as earlier) until a read answers.
   'executions.history': needsProfile(core, ({ range, points }, profile) => {
     const since = range === 'all' ? null : new Date(Date.now() - RANGE_MS[range]).toISOString();
     return ok({ ...core.db.history(profile.id, since, points ?? LIMITS.historyPointsDefault), latest: core.db.latestSample(profile.id) });

@@ -1,3 +1,4 @@
+// Every operation's handler, gathered from the handler rooms over one core.
 import type { Core } from '../core.ts';
 import { appHandlers } from './app.ts';
 import { executionHandlers } from './executions.ts';

@@ -1,3 +1,4 @@
+// Handlers for single-key operations: generate, lookups, delete, extend and HWID reset.
 import type { Key } from '../../shared/domain.ts';
 import { keyCount } from '../../shared/operation-words.ts';
 import { ok, type Result } from '../../shared/result.ts';
@@ -10,38 +11,27 @@ import { audited, needsKey, type Handlers } from './types.ts';
 /** A lookup that found nothing (a 404, with or without a code) is an empty list, not a failure. */
 const orEmpty = (r: Result<Page<Key>>): Result<Page<Key>> => (!r.ok && r.code === 'NOT_FOUND' ? ok({ keys: [], total: 0 }) : r);
 
-/**
- * Into the ledger: a whole key as it is, or, when its status went unreported, only the fields that came back.
- * A change the user made is awaited (one row, behind whatever was queued first): when the handler answers, the
- * ledger shows it. Keys only read (lookups) are queued and not awaited.
- */
+/** Records a key the user changed, awaited so the ledger shows it when the handler answers; partial keys in part. */
 async function record(core: Core, profileId: string, key: Key): Promise<void> {
   if (key.unreported?.includes('status')) await core.ledger.recordReportedFields(profileId, key);
   else await core.ledger.recordKeys(profileId, [key]);
 }
 
 /**
- * A ledger row's expiry, HWID or status marked as not read back (LocalDb.markStale), once the ledger writes queued
- * before it are in: a description of the key queued earlier (a lookup's, or a generate's still being recorded
- * behind thousands of keys) would otherwise land after the mark and clear it, or the row would not exist yet.
+ * Marks a ledger row's field as not read back, after the writes queued before it: an earlier description of the
+ * key would otherwise land after the mark and clear it.
  */
 async function markStale(core: Core, profileId: string, what: StaleMark, keyValue: string): Promise<void> {
   try {
     await core.ledger.flushed();
     core.db.markStale(profileId, what, [keyValue]);
   } catch (error) {
-    // The mark never changes what is said of the act (another writer holding keydesk.db's lock past main's wait):
-    // an extend done stays done, one with no answer "unknown: check before retrying", never a failure, which
-    // would invite sending it again.
+    // The mark never changes what is said of the act: reported as failed, it would be sent again.
     console.error(`keydesk: the ledger row of ${keyValue} could not be marked as not read back:`, error);
   }
 }
 
-/**
- * An act on one key sent with no answer (unknown: it may or may not have taken effect): the ledger row's expiry,
- * HWID or status is the one seen before, and is marked as not read back until the key is described again, as a
- * bulk job's unknown items are.
- */
+/** An act sent with no answer leaves the field seen before, marked as not read back (as a bulk job's unknown items). */
 async function markIfUnknown(core: Core, profileId: string, what: StaleMark, keyValue: string, r: Result<unknown>): Promise<void> {
   if (!r.ok && r.code === 'OUTCOME_UNKNOWN') await markStale(core, profileId, what, keyValue);
 }
@@ -60,17 +50,14 @@ export const keyHandlers = (
         'keys.generate',
         `${keyCount(input.count)}${input.note ? `: ${input.note.slice(0, 60)}` : ''}`,
         async () => {
-          // The answer's body is read on the ledger writer's thread, which keeps the keys to record them: main
-          // holds only the batch (values, and the fields the keys share once), and so does the renderer.
+          // The body is read on the ledger writer's thread, which keeps the keys; main holds only the batch.
           const intake = core.ledger.intake();
           const r = await a.client.generateInto(input, intake);
           if (!r.ok) {
             intake.release();
             return r;
           }
-          // Not awaited: the keys exist on the service now, and up to 100,000 rows take the writer seconds.
-          // ledger.query says how many are still being recorded; a failure is reported in words there, by
-          // 'ledger.changed' and in the audit log.
+          // Not awaited: 100,000 rows take the writer seconds; ledger.query and 'ledger.changed' report progress.
           void intake.record(a.profile.id);
           return ok({ generated: r.data });
         },
@@ -82,11 +69,9 @@ export const keyHandlers = (
       if (!active.ok) return active;
       const generated = orEmpty(await a.client.fetchGenerated(term));
       if (!generated.ok) return generated;
-      // Not awaited: the answer does not come from the ledger, and the queue may hold a large batch before it.
+      // Not awaited: the queue may hold a large batch before it.
       void core.ledger.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
-      // Nothing at all, in either list (a term matches a key's own value): no key of that value exists on the
-      // service, and "a deleted key no longer exists". Its ledger row, if any, is deleted, which also settles a
-      // delete sent with no answer (its row's status not read back) that did take effect.
+      // No key of that value exists on the service: its ledger row, if any, is deleted (settling an unanswered delete).
       if (active.data.total === 0 && generated.data.total === 0 && active.data.keys.length === 0 && generated.data.keys.length === 0) {
         void core.ledger.markDeleted(a.profile.id, term);
       }
@@ -123,7 +108,7 @@ export const keyHandlers = (
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await record(core, a.profile.id, key);
-        // Extended, and the new expiry came back nowhere: the ledger row's expiry is the old one, and says so.
+        // The new expiry came back nowhere: the row's old expiry says so.
         else await markStale(core, a.profile.id, 'expiry', keyValue);
         return ok({ key });
       });
@@ -136,8 +121,7 @@ export const keyHandlers = (
         if (!r.ok) return r;
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await record(core, a.profile.id, key);
-        // Reset (the service said so) and not described, nor read back: the key has no HWID now, whatever the
-        // ledger saw before. The bulk job does the same (hwidCleared).
+        // Reset, and not read back: the key has no HWID now, as in a bulk job.
         else await core.ledger.markHwidCleared(a.profile.id, keyValue);
         return ok({ key });
       });

@@ -1,3 +1,4 @@
+// Handlers for the local ledger and audit log: queries and exports.
 import type { AuditEntry, LedgerRow } from '../../shared/domain.ts';
 import { ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
@@ -17,11 +18,8 @@ export const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = [
   'lastSeenAt',
 ];
 /**
- * An All keys row as exported: the ledger's "not read back" marks on every row, in the words the table uses, as
- * true/false columns like isPremium, each beside what it qualifies: a file must not pass off what was seen before
- * as current. expiryNotReadBack: an extend whose new expiry the service never described and a read-back could not
- * find, or one sent with no answer (unknown); hwidNotReadBack: an HWID reset sent with no answer; statusNotReadBack:
- * a delete sent with no answer.
+ * An All keys row as exported, with the "not read back" marks as columns beside what they qualify: a file must
+ * not pass off what was seen before as current.
  */
 export type LedgerExportRow = Omit<LedgerRow, 'expiryStale' | 'hwidStale' | 'statusStale'> & {
   expiryNotReadBack: boolean;
@@ -55,23 +53,18 @@ const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':'
 export const ledgerHandlers = (
   core: Core,
 ): Pick<Handlers, 'ledger.query' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
-  // The ledger is local data: a selected profile is enough, no stored key needed.
   'ledger.query': needsProfile(core, ({ filter, sort, offset, limit, cursor, exactCount }, p) => {
     // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET.
     const page = cursor
       ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false }
       : core.db.queryLedger(p.id, filter, sort, offset, limit, { exact: exactCount === true });
-    // What the ledger does not hold yet, said beside what it does: the view never shows a partial ledger as whole.
+    // What the ledger does not hold yet, so a partial ledger is never shown as whole.
     const recording = core.ledger.recording(p.id);
     const failed = core.ledger.failure(p.id);
     return ok({ ...page, ...(recording > 0 ? { recording } : {}), ...(failed === null ? {} : { recordingFailed: failed }) });
   }),
 
-  // Exports wait for the keys still being recorded: a batch generated a moment ago is in the file.
-  // They follow the sort shown, so the file reads in the order the table did.
-  // The wait is for the writes queued before the export was asked (flushed), not for an empty queue (idle): the
-  // file is the ledger as of the click, and a generate job still under way would otherwise hold it up until its
-  // last batch was recorded.
+  // Exports wait for the writes queued before the click (not an empty queue, which a running job would hold up).
   'ledger.export': needsProfile(core, async ({ filter, sort, format }, p) => {
     await core.ledger.flushed();
     return saveExport(
@@ -84,8 +77,7 @@ export const ledgerHandlers = (
     );
   }),
 
-  // The keys of one generate (the dialog's): keys.generate queues them before it answers, so the writes queued
-  // before this export (flushed) hold them all; later writes are not waited for.
+  // keys.generate queued its keys before answering, so the writes queued before this export hold them all.
   'keys.export': needsProfile(core, async ({ keyValues, format }, p) => {
     await core.ledger.flushed();
     return saveExport(

@@ -1,3 +1,4 @@
+// Handlers for service profiles: list, add, edit, remove, select.
 import { fail, ok, type Result } from '../../shared/result.ts';
 import { ROUTES } from '../../shared/wire.ts';
 import { keyHint, normalizeServiceBase } from '../client/urls.ts';
@@ -19,9 +20,8 @@ function runningJobWords(job: JobSummary): string {
 }
 
 /**
- * A profile as the screen shows it. Keys kept for this session only (no keychain) are gone after a restart: such a
- * profile has no key, and the hint of the key it had is not shown as stored. (Reading the OS keychain for every
- * listing is not done: a keychain asks, or hangs, on its own terms; a key missing there is said when it is used.)
+ * A profile as the screen shows it; a session-only key lost to a restart is shown as no key. The OS keychain is
+ * not read per listing: it may ask, or hang, on its own terms.
  */
 async function presented(core: Core, p: StoredProfile): Promise<Profile> {
   const profile = core.toProfile(p);
@@ -45,7 +45,7 @@ export const profileHandlers = (
 ): Pick<Handlers, 'profiles.list' | 'profiles.add' | 'profiles.update' | 'profiles.remove' | 'profiles.select'> => ({
   'profiles.list': async () => {
     const profiles = await Promise.all(core.profiles.list().map((p) => presented(core, p)));
-    // What removing one stops showing, said in its Remove dialog (two counts kept by the database, no scan).
+    // What removing one stops showing, for its Remove dialog.
     const local = profiles.map((p) => ({ ...p, local: { ledgerKeys: core.db.ledgerSize(p.id), jobs: core.db.jobTotal(p.id) } }));
     return ok({ profiles: local, activeProfileId: core.profiles.activeProfileId });
   },
@@ -81,8 +81,7 @@ export const profileHandlers = (
       return fail('INVALID_INPUT', 'The local sandbox profile keeps its own address and key.');
     }
     return audited(core, current, 'profiles.update', input.name ?? current.name, async () => {
-      // A stored key never goes to another origin: moving the profile there takes the key typed again. Otherwise a
-      // compromised renderer could point every profile at itself and collect the keys without ever seeing one.
+      // A stored key never goes to a new origin, or a compromised renderer could point profiles at itself to collect keys.
       if (input.baseUrl !== undefined && input.apiKey === undefined && new URL(input.baseUrl).origin !== new URL(current.baseUrl).origin) {
         return fail(
           'API_KEY_MISSING',
@@ -120,8 +119,7 @@ export const profileHandlers = (
     const current = core.profiles.get(id);
     if (!current) return fail('NOT_FOUND', 'That profile does not exist.');
     if (id === SANDBOX_PROFILE_ID) return fail('INVALID_INPUT', 'The local sandbox profile cannot be removed.');
-    // A job still sending (or about to) uses this profile's apiKey against its service: removing the profile would
-    // leave it running where nobody can follow or cancel it, so the removal waits for the job to end.
+    // A live job uses this profile's apiKey: removing the profile would leave it running where nobody can cancel it.
     const live = core.jobs.list(id).find((j) => j.finishedAt === null);
     if (live) {
       return fail(

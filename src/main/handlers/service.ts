@@ -1,3 +1,4 @@
+// Handlers for identifier checks, the keyless list, HWIDs and validation.
 import type { ValidationReport } from '../../shared/domain.ts';
 import { fail, ok } from '../../shared/result.ts';
 import { KEYLESS_KEY } from '../../shared/wire.ts';

@@ -1,3 +1,4 @@
+// The handler type and the guards and audit wrapper every handler room shares.
 import type { OperationName, OperationResult, ParsedInput } from '../../shared/contract.ts';
 import type { Failure, Result } from '../../shared/result.ts';
 import type { ActiveProfile, Core } from '../core.ts';
@@ -9,10 +10,7 @@ export type Handler<N extends OperationName> = (input: ParsedInput<N>) => Promis
 /** Every operation of the contract, handled: a missing one does not compile. */
 export type Handlers = { [N in OperationName]: Handler<N> };
 
-/**
- * A handler that needs a selected profile but no key: it works on local data (samples, the ledger). With no
- * profile selected it answers that, and `run` is not called.
- */
+/** A handler over local data that needs a selected profile but no key; without one, it answers why. */
 export const needsProfile =
   <I, R extends Result<unknown>>(core: Core, run: (input: I, profile: StoredProfile) => R | Promise<R>) =>
   (input: I): Promise<R | Failure> => {
@@ -20,10 +18,7 @@ export const needsProfile =
     return Promise.resolve('ok' in profile ? profile : run(input, profile));
   };
 
-/**
- * A handler that calls the selected profile's service: it needs the profile and its stored key. Without
- * either it answers why, and `run` is not called.
- */
+/** A handler that calls the selected profile's service, needing its stored key; without either, it answers why. */
 export const needsKey =
   <I, R extends Result<unknown>>(core: Core, run: (input: I, active: ActiveProfile) => Promise<R>) =>
   async (input: I): Promise<R | Failure> => {
@@ -32,9 +27,8 @@ export const needsKey =
   };
 
 /**
- * Runs a mutating operation and records it in the audit log: when, which profile, what, on what, and how it
- * ended. The target is a key value, HWID or profile name, never a secret; the message is the vendor's words,
- * never raw exception text (a throw is recorded as an internal error, its text in main's log only).
+ * Runs a mutating operation and records it in the audit log. The target is never a secret, and the message
+ * never raw exception text (that goes to main's log only).
  */
 export async function audited<T>(
   core: Core,
@@ -60,8 +54,7 @@ export async function audited<T>(
       message: result.ok ? '' : result.message,
     });
   } catch (error) {
-    // The act's outcome is said as it was, whatever the audit log could record (another writer holding keydesk.db's
-    // lock past main's wait): an act done, or unknown, said to have failed would be sent again.
+    // The outcome stands whatever the audit log could record: an act done, reported as failed, would be sent again.
     console.error(`keydesk: the audit entry for ${action} (${target}) could not be written:`, error);
   }
   return result;

@@ -1,5 +1,5 @@
-// The transport-free half of IPC: parse the input with the contract's schema, run the handler, and always
-// answer with a plain Result. Electron's register.ts and the harness's loopback bridge both call this.
+// The transport-free half of IPC: parse the input with the contract's schema, run the handler, answer a Result.
+// Electron's register.ts and the harness's loopback bridge both call this.
 import { contract, type OperationName } from '../../shared/contract.ts';
 import { inputIssueWords, issueSentence } from '../../shared/input-words.ts';
 import { fail, type Result } from '../../shared/result.ts';
@@ -12,7 +12,7 @@ const pathKey = (path: readonly PropertyKey[]): string => path.map(String).join(
 type AnyHandler = (input: unknown) => Promise<Result<unknown>>;
 
 export async function dispatch(handlers: Handlers, name: OperationName, raw: unknown): Promise<Result<unknown>> {
-  // The issues worded here rather than by the schema itself: they need their field's label to say what they are about.
+  // Issues worded here rather than by the schema need their field's label.
   const generic = new Set<string>();
   const parsed = contract[name].input.safeParse(raw, {
     error: (issue) => {

@@ -1,5 +1,4 @@
-// The only ipcMain.handle in Keydesk: one channel per contract operation, each guarded by a sender check
-// before the input is even parsed.
+// The only ipcMain.handle in Keydesk: one channel per operation, each guarded by a sender check before parsing.
 import type { IpcMain, IpcMainInvokeEvent, WebFrameMain } from 'electron';
 import { fail } from '../../shared/result.ts';
 import { OPERATION_NAMES, operationChannel } from '../../shared/operations.ts';
@@ -17,7 +16,7 @@ export function trustedSender(getMainFrame: () => WebFrameMain | null, isAppUrl:
   };
 }
 
-/** Senders refused so far: each is logged once (as VS Code does), so a misbehaving page cannot flood the log. */
+/** Each refused sender is logged once, so a misbehaving page cannot flood the log. */
 const MAX_REMEMBERED_SENDERS = 256;
 
 export function registerIpc(

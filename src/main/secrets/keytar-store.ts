@@ -1,3 +1,4 @@
+// The OS keychain through keytar, trusted only after a round-trip probe; memory for the session otherwise.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { MemorySecretStore, type SecretStore } from './secret-store.ts';
@@ -54,10 +55,7 @@ const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
 
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(2))} s`;
 
-/**
- * The reason the user reads, in words: never the raw error text (D-Bus names, library paths), which goes to
- * main's log instead (architecture practice 15).
- */
+/** The reason the user reads: never the raw error text (D-Bus names, library paths), which goes to main's log. */
 function fallbackWords(error: unknown): string {
   if (error instanceof ProbeTimeout) return `No OS keychain answered: it did not answer within ${seconds(error.ms)}.`;
   if (error instanceof ProbeMismatch)
@@ -84,8 +82,7 @@ export async function openSecretStore(
   }
   const store = new KeytarSecretStore(keytar, options.service);
   const account = `probe-${randomUUID()}`;
-  // A keychain that is there but slow (a loaded machine, a keyring opening for the first time) must not send the
-  // user's keys to session-only storage; one that hangs must not hold up the start for long either.
+  // Long enough for a slow keyring opening for the first time, short enough that a hung one does not hold the start.
   const timeout = options.probeTimeoutMs ?? 10_000;
   try {
     await withTimeout(store.set(account, 'probe'), timeout);

@@ -1,3 +1,4 @@
+// The execution-count routes.
 import type { DetailBody, ExecutionCountBody } from '../../shared/wire.ts';
 import { ok, type ServiceHandler } from './types.ts';
 

@@ -1,3 +1,4 @@
+// The identifier check route.
 import { isIdentifier } from '../../shared/rules.ts';
 import type { DetailBody, IdentifierCheckBody } from '../../shared/wire.ts';
 import { invalid } from '../errors.ts';

@@ -1,3 +1,4 @@
+// The handler of every wire route.
 import type { RouteName } from '../../shared/wire.ts';
 import { executionCount, pushExecutionCount } from './executions.ts';
 import { identifierCheck } from './identifier.ts';
@@ -6,10 +7,7 @@ import { deleteGeneratedKey, deleteKey, expandExpiration, fetchGeneratedKey, fet
 import type { HandlerFor } from './types.ts';
 import { validate } from './validation.ts';
 
-/**
- * One handler per route of the wire contract (src/shared/wire.ts): a route without a handler, or a handler that
- * checks the apiKey where the table says there is none (or the reverse), does not compile.
- */
+/** A missing handler, or one whose apiKey check disagrees with the route table, does not compile. */
 export const HANDLERS: { readonly [R in RouteName]: HandlerFor<R> } = {
   pushExecutionCount,
   executionCount,

@@ -1,3 +1,4 @@
+// The keyless-list routes.
 import { LIMITS } from '../../shared/rules.ts';
 import type { DetailBody, FetchKeylessBody, KeylessBody } from '../../shared/wire.ts';
 import { counted, ok, pagedSearch, type ServiceHandler } from './types.ts';

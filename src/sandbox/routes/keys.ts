@@ -1,3 +1,4 @@
+// The key routes: generate, delete, extend, reset HWID and search.
 import { fixedExpiryProblem, LIMITS } from '../../shared/rules.ts';
 import type { DeleteKeyBody, DetailBody, FetchGeneratedBody, FetchKeyBody, KeyBody } from '../../shared/wire.ts';
 import { invalid } from '../errors.ts';
@@ -21,7 +22,6 @@ function generate({ params, store, service }: ServiceContext): Reply<DetailBody<
   }
   const batch = store.generateKeys(service.id, { count, isPremium, note, expire, expiresByDaysKey, daysKey: daysKey ?? null });
   const message = `Generated ${counted(count, 'key')} successfully`;
-  // The GenerateBody shape (or the real dialect's), written without building 100,000 objects.
   const text = JSON.stringify(message);
   return {
     status: 201,

@@ -1,3 +1,4 @@
+// The shapes route handlers take and answer with, and helpers they share.
 import type { DetailBody, ROUTES, RouteName } from '../../shared/wire.ts';
 import type { ExecutionCounter } from '../executions.ts';
 import type { Params } from '../params.ts';
@@ -11,10 +12,7 @@ export interface SandboxLimits {
   rateLimitPerSecond: number;
 }
 
-/**
- * A JSON body already serialised to UTF-8, of a known length, produced in chunks (for bodies too large to
- * stringify generically: the first chunk can be on the wire while the next is being written).
- */
+/** A JSON body of known length, serialised to UTF-8 in chunks so the first is sent while the next is written. */
 export class RawJson {
   readonly length: number;
   /** The chunks in order; with `into`, each is written into the buffer it returns (see ChunkBuffer). */
@@ -65,10 +63,7 @@ export interface PublicHandler<B extends object = object> {
 }
 export type RouteHandler = ServiceHandler | PublicHandler;
 
-/**
- * The handler a route must have: public exactly when the route table says it takes no apiKey, answering the
- * route's detail-dialect body.
- */
+/** The handler a route must have: public exactly when the route table says it takes no apiKey. */
 export type HandlerFor<R extends RouteName> = (typeof ROUTES)[R]['apiKey'] extends 'none'
   ? PublicHandler<DetailBody<R>>
   : ServiceHandler<DetailBody<R>>;

@@ -1,10 +1,8 @@
+// The validation route a protected application calls.
 import { KEYLESS_KEY, type DetailBody } from '../../shared/wire.ts';
 import type { PublicHandler } from './types.ts';
 
-/**
- * What a protected application calls: no apiKey, always 200 once the parameters are well formed; the
- * outcome is in V2_Authentication.
- */
+/** No apiKey; always 200 once the parameters are well formed, with the outcome in V2_Authentication. */
 export const validate: PublicHandler<DetailBody<'validate'>> = {
   auth: 'public',
   handle: ({ params, store }) => {

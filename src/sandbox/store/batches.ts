@@ -1,5 +1,5 @@
-// Key batches: one generate request writes its whole batch in one transaction, 2,048 keys per statement (all
-// or none), and its answer is serialised without building 100,000 key objects.
+// Key batches: one generate request writes its whole batch in one transaction, and its answer is serialised
+// without building a key object per key.
 import { endOfUtcDay } from '../../shared/rules.ts';
 import type { WireKey } from '../../shared/wire.ts';
 import { generateKeyBlock, KEY_LENGTH, type KeyValueBlock } from '../keygen.ts';
@@ -31,19 +31,12 @@ export function batchKeys(batch: GeneratedBatch): WireKey[] {
   return batch.ids.map((id, i) => ({ id: keyPublicId(id), value: batch.values.value(i), ...batch.shared }));
 }
 
-/**
- * Where a chunk is written: a new buffer of `size` bytes by default, or a reused one that the caller has
- * finished with (the server sends one chunk at a time, so one buffer serves a 33 MB answer).
- */
+/** Where a chunk is written: a new buffer by default, or one the caller reuses once it has sent the last. */
 export type ChunkBuffer = (size: number) => Buffer;
 
 /**
- * `prefix` + the batch as a JSON array + `suffix`, as UTF-8 bytes in chunks of about `chunkBytes`:
- * byte-identical to JSON.stringify(batchKeys(batch)) between them (or, for `real`, to the real dialect's
- * `[{value, note, expiresAt, isPremium}]`), and several times faster, because the shared fields are encoded once
- * and keys are copied into buffers. The length is known before the first chunk is built, so a response can
- * declare it and start sending while the rest is being written. Ids and values come from ASCII URL-safe
- * alphabets, so they never need escaping.
+ * `prefix` + the batch as a JSON array + `suffix` in chunks of about `chunkBytes`, byte-identical to JSON.stringify
+ * of batchKeys (or the real dialect's objects); the length is known up front. Ids and values never need escaping.
  */
 export function batchJsonChunks(
   batch: GeneratedBatch,
@@ -59,8 +52,7 @@ export function batchJsonChunks(
   const mid = Buffer.from(real ? '' : '","value":"');
   const tail = Buffer.from(`",${JSON.stringify(real ? { note, expiresAt, isPremium } : batch.shared).slice(1)}`);
   const end = Buffer.from(`]${suffix}`);
-  // Public ids are made as each key is written, not all first: 100,000 strings kept for the whole answer would
-  // outlive the sandbox's process's young generation and grow it.
+  // Made per key as written: 100,000 strings held for the whole answer would grow the old generation.
   const publicId = (i: number): string => (real ? '' : keyPublicId(batch.ids[i] ?? 0));
   const count = batch.ids.length;
   const values = batch.values.bytes;
@@ -113,10 +105,7 @@ export function batchJsonBytes(batch: GeneratedBatch, prefix = '', suffix = ''):
   return Buffer.concat([...batchJsonChunks(batch, prefix, suffix).chunks()]);
 }
 
-/**
- * Keys inserted per statement: 2,048 values are 66 KB of JSON text, small enough to be made, bound and parsed
- * again and again in the same few blocks of memory.
- */
+/** Keys inserted per statement: 66 KB of JSON text, reused in the same few blocks of memory. */
 const INSERT_PART = 2_048;
 
 export class Batches extends ServiceScoped {
@@ -158,10 +147,8 @@ export class Batches extends ServiceScoped {
           // One attempt is all or nothing: a later part refused takes the parts before it back with it.
           last = this.db.savepoint('generate_batch', () => {
             let lastId = 0;
-            // A statement per part inserts it from a JSON array: the per-row work stays inside SQLite, and no
-            // part's text is large (one text of the whole batch, 3.3 MB per 100,000 keys, was made, copied for
-            // SQLite twice and parsed there: 15 MB of short-lived allocations that left holes in the process's
-            // malloc heap, which an embedded sandbox's process keeps).
+            // Each part is inserted from a JSON array: per-row work stays in SQLite, and no one text is large
+            // enough to fragment the malloc heap an embedded sandbox keeps.
             for (let from = 0; from < block.count; from += INSERT_PART) {
               const inserted = this.db.run(
                 `INSERT INTO keys (service_id, value, note_id, status, is_premium, expires_by_days, days_key, expires_at, created_at)
@@ -180,8 +167,7 @@ export class Batches extends ServiceScoped {
             return lastId;
           });
         } catch (error) {
-          // A repeated 125-bit value is never expected; the attempt alone was undone, so draw again (while the
-          // transaction is still there: after an error that ended it, there is nothing to retry in).
+          // A repeated 125-bit value is never expected; draw again if the transaction survived the error.
           if (isUniqueViolation(error) && attempt < 3 && this.db.inTransaction()) continue;
           throw error;
         }
@@ -192,10 +178,7 @@ export class Batches extends ServiceScoped {
     return batch;
   }
 
-  /**
-   * Ids of a batch just inserted, in order. SQLite gives rows inserted one after another in one transaction
-   * consecutive rowids; that is checked at both ends, and the ids are read back by value should it ever not hold.
-   */
+  /** Ids of a batch just inserted, in order: consecutive rowids, checked at both ends, else read back by value. */
   private batchIds(block: KeyValueBlock, last: number): number[] {
     const first = last - block.count + 1;
     const idOf = (i: number) => this.db.get<{ id: number }>('SELECT id FROM keys WHERE value = ?', block.value(i))?.id;

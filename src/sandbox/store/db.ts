@@ -1,23 +1,15 @@
-// The sandbox's one connection to SQLite: the single way statements are prepared (once per SQL text) and run,
-// the single transaction helper, and the WAL's upkeep. Every room of the store goes through it.
+// The sandbox's one SQLite connection: cached prepared statements, the transaction helper, and the WAL's upkeep.
 import { statSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementResultingChanges, type StatementSync } from 'node:sqlite';
 
 export type SqlValue = SQLInputValue;
 
 export interface DbOptions {
-  /**
-   * The WAL is checkpointed (PASSIVE, never waiting) after this many written rows, off the request path. Each
-   * checkpoint lets the next write start the WAL from its beginning, so the file stays near what that many rows
-   * write (a few MiB), however long the load lasts.
-   */
+  /** A PASSIVE checkpoint runs after this many written rows, off the request path, so the WAL stays a few MiB. */
   checkpointEveryRows?: number;
   /** Once writes pause this long, the WAL is checkpointed and truncated to nothing. */
   idleMs?: number;
-  /**
-   * Most page cache to keep, in KiB (default 256 MiB, for a sandbox serving load). The sandbox embedded in the
-   * desktop app passes less: a desktop app should not hold that much memory for a local demo service.
-   */
+  /** Most page cache to keep, in KiB (default 256 MiB for serving load; the embedded sandbox passes less). */
   cacheSizeKiB?: number;
 }
 
@@ -49,9 +41,8 @@ export class Db {
     // In WAL mode NORMAL loses nothing to a process crash (SIGKILL): committed frames are in the WAL file.
     this.conn.exec('PRAGMA synchronous = NORMAL');
     this.conn.exec('PRAGMA foreign_keys = ON');
-    // Up to 256 MiB of page cache, used only as the database grows: batch inserts land at random places in
-    // the unique value index, and once its pages no longer fit, each batch rereads them (measured: a 100,000-key
-    // batch went from ~250 to ~430 ms past 300,000 keys with 64 MiB).
+    // Batch inserts land at random places in the unique value index; once its pages no longer fit, each batch
+    // rereads them.
     this.conn.exec(`PRAGMA cache_size = -${Math.max(1_024, Math.floor(options.cacheSizeKiB ?? 262_144))}`);
     // SQLite's automatic checkpoint would run inside the COMMIT of whichever request crossed its threshold;
     // wrote() schedules them instead (see DbOptions).
@@ -105,9 +96,8 @@ export class Db {
   }
 
   /**
-   * Runs `fn` in one IMMEDIATE transaction (the write lock is taken at BEGIN, so what `fn` reads cannot change
-   * under it, in this process or another): all of its writes land, or none do. Inside another transaction it
-   * simply joins it.
+   * Runs `fn` in one IMMEDIATE transaction (the write lock is taken at BEGIN, so its reads cannot go stale):
+   * all of its writes land, or none. Inside another transaction it joins it.
    */
   transaction<T>(fn: () => T): T {
     if (this.conn.isTransaction) return fn();
@@ -124,10 +114,8 @@ export class Db {
   }
 
   /**
-   * Runs `fn` inside savepoint `name` of the current transaction: if `fn` throws, its writes alone are undone
-   * and the error is rethrown as it is. Some errors make SQLite roll the whole transaction back itself (a full
-   * disk, an I/O error, a trigger's RAISE(ROLLBACK)); the savepoint is gone with it then, so it is only undone
-   * while the transaction is still there: undoing a savepoint that is gone would fail and hide the cause.
+   * Runs `fn` inside savepoint `name`: if it throws, its writes alone are undone. Some errors roll back the
+   * whole transaction, taking the savepoint with it; undoing it then would fail and hide the cause.
    */
   savepoint<T>(name: string, fn: () => T): T {
     if (!/^[a-z_]+$/.test(name)) throw new Error(`Savepoint names are lower-case words joined by _, not '${name}'.`);
@@ -145,10 +133,7 @@ export class Db {
     }
   }
 
-  /**
-   * Records every statement `fn` runs through this connection, then returns SQLite's query plan for each, with
-   * the very SQL and parameters it ran: the proof that a code path uses indexes tests that path, not a copy.
-   */
+  /** SQLite's query plan for every statement `fn` runs, with its own parameters, so index tests prove the real path. */
   plans<T>(fn: () => T): { result: T; plans: string[][] } {
     const ran: { sql: string; params: SqlValue[] }[] = [];
     this.recorder = ran;
@@ -167,14 +152,8 @@ export class Db {
   // ---- the WAL ------------------------------------------------------------------------------------------
 
   /**
-   * Notes that a committed write added about `rows` rows' worth of pages to the WAL. Past the budget a PASSIVE
-   * checkpoint is queued for after the current request (setImmediate), and once writes pause the WAL is
-   * truncated: the file stays bounded under load and shrinks to nothing when idle.
-   *
-   * The checkpoint runs on this thread, between requests, on purpose: SQLite restarts the WAL from its start
-   * only when a writer begins after a checkpoint that copied every frame. A checkpointer thread racing the writes
-   * never gets there under steady load (tried: 206 MiB of -wal within 20,000 mixed writes; between requests,
-   * 18 MiB at most over 200,000).
+   * Notes `rows` rows written: past the budget a PASSIVE checkpoint runs between requests, and an idle pause
+   * truncates the WAL. Between requests on purpose: SQLite rewinds the WAL only after a complete checkpoint.
    */
   wrote(rows: number): void {
     this.rowsSinceCheckpoint += rows;

@@ -1,5 +1,4 @@
-// The base of the store parts that read and write one service's keys: the database, the services (for the
-// public id a wire key carries) and the clock, all handed in by SandboxStore so every part shares them.
+// The base of the store rooms that work on one service's keys: the shared connection, services and clock.
 import type { Db } from './db.ts';
 import type { Services } from './services.ts';
 

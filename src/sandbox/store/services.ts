@@ -53,13 +53,8 @@ export class Services {
   }
 
   /**
-   * Drops the apiKey cache when another connection has committed since the last look (PRAGMA data_version):
-   * a key rotated by the app's embedded sandbox stops working at once in a standalone one on the same file.
-   *
-   * Looked at once per event-loop turn, not per lookup: the pragma opens a read transaction of its own, and
-   * after each of our commits that costs about as much as the push it guarded (measured: 1.0 s of PRAGMA vs
-   * 0.56 s of UPDATE in a push profile). Every request handled in one turn was read from its socket before the
-   * first lookup of that turn ran, so another process's commit that a client saw before sending is seen too.
+   * Drops the apiKey cache when another connection has committed (PRAGMA data_version), so a rotated key stops
+   * working at once. Checked once per event-loop turn: the pragma costs about as much as a push.
    */
   private fresh(): void {
     if (this.checkedThisTurn) return;

@@ -1,6 +1,5 @@
-// The keyless list and validation: what a protected application calls. Validation activates and binds as the
-// real service does; the read that decides and the write that binds happen in one write transaction, so two
-// processes on one database can never bind one key to two HWIDs.
+// The keyless list and validation, which activates and binds as the real service does; the deciding read and
+// the binding write share one transaction, so two processes never bind one key to two HWIDs.
 import { addDays, MAX_EXPIRES_AT_MS } from '../../shared/rules.ts';
 import type { ValidationBody, ValidationOutcome, WireKeylessEntry } from '../../shared/wire.ts';
 import { notFound, WireError } from '../errors.ts';
@@ -104,8 +103,7 @@ export class Validation {
     if (!row) return validationBody('invalid_key', registered, hwid, null, 'No key of this service has that value.');
     let decision = decide(row, hwid, now);
     if (decision.write !== null && !dryRun) {
-      // Binding: decide again on the row as it is under the write lock, so another process's bind made since
-      // the read above wins, and this one sees hwid_mismatch instead of binding a second HWID.
+      // Decide again under the write lock: a bind another process made since the read wins (hwid_mismatch here).
       decision = this.db.transaction(() => {
         const current = this.keys.row(service.id, key);
         if (!current)
