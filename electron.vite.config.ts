@@ -27,14 +27,12 @@ export default defineConfig({
   main: {
     build: {
       // node:sqlite is newer than some bundlers' list of Node built-ins: keep it external explicitly. The ledger
-      // writer's, the upgrade's and the job writer's worker threads are entries of their own,
-      // out/main/<name>.worker.js beside index.js, where src/main/store/ledger-writer.ts, upgrade.ts and
-      // src/main/jobs/job-writer.ts look for them.
+      // writer's and the job writer's worker threads are entries of their own, out/main/<name>.worker.js beside
+      // index.js, where src/main/store/ledger-writer.ts and src/main/jobs/job-writer.ts look for them.
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
           'ledger-writer.worker': resolve('src/main/store/ledger-writer.worker.ts'),
-          'upgrade.worker': resolve('src/main/store/upgrade.worker.ts'),
           'job-writer.worker': resolve('src/main/jobs/job-writer.worker.ts'),
         },
         external: ['node:sqlite'],

@@ -27,7 +27,7 @@ export interface RunningHarness {
 
 /**
  * Serves the page from the moment the start begins (`startup`: it answers app.startup at once, and every other
- * operation once the core is up), so a person sees an upgrade of keydesk.db under way.
+ * operation once the core is up).
  */
 export async function startHarness(options: { startup: Startup; rendererDir: string; port?: number }): Promise<RunningHarness> {
   const { startup, rendererDir } = options;

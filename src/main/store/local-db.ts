@@ -1,6 +1,5 @@
 // The app's own records in node:sqlite (userData/keydesk.db): the ledger of keys this app generated or has
 // seen, execution samples for the history chart, and the audit log of mutating operations. No secrets.
-import { existsSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { ParsedInput } from '../../shared/contract.ts';
 import type { JsonText } from '../../shared/key-batch.ts';
@@ -16,246 +15,11 @@ import type {
   Key,
   LedgerRow,
   LedgerSortField,
-  UpgradeProgress,
-  UpgradeWork,
 } from '../../shared/domain.ts';
-import { splitStatements } from './sql-statements.ts';
+import { LOCAL_DB_VERSION, refusal, SCHEMA, versionOf } from './schema.ts';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS ledger (
-  profile_id   TEXT NOT NULL,
-  value        TEXT NOT NULL,
-  note         TEXT NOT NULL,
-  status       TEXT NOT NULL,
-  is_premium   INTEGER NOT NULL,
-  expires_at   TEXT,
-  hwid         TEXT,
-  created_at   TEXT,
-  last_seen_at TEXT NOT NULL,
-  search       TEXT NOT NULL,             -- lower(value, note, hwid): one column for the text filter
-  PRIMARY KEY (profile_id, value)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS ledger_created ON ledger (profile_id, created_at);
-CREATE INDEX IF NOT EXISTS ledger_seen ON ledger (profile_id, last_seen_at);
-CREATE INDEX IF NOT EXISTS ledger_expires ON ledger (profile_id, expires_at);
-CREATE INDEX IF NOT EXISTS ledger_note ON ledger (profile_id, note);
-CREATE INDEX IF NOT EXISTS ledger_status ON ledger (profile_id, status);
-CREATE TABLE IF NOT EXISTS samples (
-  profile_id TEXT NOT NULL,
-  at         TEXT NOT NULL,
-  count      INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS samples_by_time_count ON samples (profile_id, at, count);
-CREATE TABLE IF NOT EXISTS audit (
-  id           INTEGER PRIMARY KEY,
-  at           TEXT NOT NULL,
-  profile_id   TEXT NOT NULL,
-  profile_name TEXT NOT NULL,
-  action       TEXT NOT NULL,
-  target       TEXT NOT NULL,
-  outcome      TEXT NOT NULL,
-  message      TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS audit_by_time ON audit (at);
-`;
+export { LOCAL_DB_VERSION };
 
-/**
- * Changes to SCHEMA once it shipped, in order: entry i takes a file from user_version i to i + 1. A new file
- * gets SCHEMA and then every entry, so old and new files end the same. Append only; never edit an entry.
- */
-const MIGRATIONS: readonly string[] = [
-  // 1: a days key's term, shown until activation gives it an expiry.
-  'ALTER TABLE ledger ADD COLUMN days_key INTEGER;',
-  // 2: bulk work as persisted jobs (see src/main/jobs/), and a per-profile ceiling on requests in flight.
-  `CREATE TABLE jobs (
-     id          TEXT PRIMARY KEY,
-     profile_id  TEXT NOT NULL,
-     action      TEXT NOT NULL,
-     params      TEXT NOT NULL,             -- JSON: days, or generate's parameters
-     state       TEXT NOT NULL,
-     reason      TEXT,
-     created_at  TEXT NOT NULL,
-     finished_at TEXT,
-     total       INTEGER NOT NULL
-   );
-   CREATE INDEX jobs_by_profile ON jobs (profile_id, created_at);
-   CREATE TABLE job_items (
-     job_id  TEXT NOT NULL,
-     seq     INTEGER NOT NULL,
-     target  TEXT NOT NULL,
-     size    INTEGER NOT NULL,
-     state   TEXT NOT NULL,
-     code    TEXT,
-     message TEXT,
-     PRIMARY KEY (job_id, seq)
-   ) WITHOUT ROWID;
-   CREATE INDEX job_items_by_state ON job_items (job_id, state, seq);
-   CREATE TABLE profile_settings (profile_id TEXT PRIMARY KEY, bulk_ceiling INTEGER);`,
-  // 3: the history reads min and max count per time range from the index alone (SCHEMA creates the new one).
-  'DROP INDEX IF EXISTS samples_by_time;',
-  // 4: the ledger gets an integer rowid, so a trigram full-text index (ledger_text) can name its rows: a text
-  // filter reads the rows holding the term's trigrams, not the whole ledger. Triggers keep the index in step
-  // with every writer. It indexes the search text with two newlines after it, so every character of it starts
-  // a trigram, and a term of 1 or 2 characters is found through the trigrams that start with it
-  // (ledger_trigrams lists them). Each sort index carries the value, the sort's tiebreaker; the status index
-  // carries premium too, so a premium filter reads index entries, not rows. The narrow ledger_search copy goes.
-  `CREATE TABLE ledger_v4 (
-     id           INTEGER PRIMARY KEY,
-     profile_id   TEXT NOT NULL,
-     value        TEXT NOT NULL,
-     note         TEXT NOT NULL,
-     status       TEXT NOT NULL,
-     is_premium   INTEGER NOT NULL,
-     expires_at   TEXT,
-     hwid         TEXT,
-     created_at   TEXT,
-     last_seen_at TEXT NOT NULL,
-     search       TEXT NOT NULL,
-     days_key     INTEGER,
-     UNIQUE (profile_id, value)
-   );
-   INSERT INTO ledger_v4 (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key)
-     SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value;
-   DROP TABLE ledger;
-   ALTER TABLE ledger_v4 RENAME TO ledger;
-   CREATE INDEX ledger_created ON ledger (profile_id, created_at, value);
-   CREATE INDEX ledger_seen ON ledger (profile_id, last_seen_at, value);
-   CREATE INDEX ledger_expires ON ledger (profile_id, expires_at, value);
-   CREATE INDEX ledger_note ON ledger (profile_id, note, value);
-   CREATE INDEX ledger_status ON ledger (profile_id, status, is_premium, value);
-   CREATE VIRTUAL TABLE ledger_text USING fts5 (search, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1', detail = 'none');
-   CREATE VIRTUAL TABLE ledger_trigrams USING fts5vocab (ledger_text, 'row');
-   INSERT INTO ledger_text (rowid, search) SELECT id, search || char(10, 10) FROM ledger;
-   CREATE TRIGGER ledger_text_insert AFTER INSERT ON ledger BEGIN
-     INSERT INTO ledger_text (rowid, search) VALUES (new.id, new.search || char(10, 10));
-   END;
-   CREATE TRIGGER ledger_text_delete AFTER DELETE ON ledger BEGIN
-     DELETE FROM ledger_text WHERE rowid = old.id;
-   END;
-   CREATE TRIGGER ledger_text_update AFTER UPDATE OF id, search ON ledger WHEN old.id IS NOT new.id OR old.search IS NOT new.search BEGIN
-     DELETE FROM ledger_text WHERE rowid = old.id;
-     INSERT INTO ledger_text (rowid, search) VALUES (new.id, new.search || char(10, 10));
-   END;`,
-  // 5: the keys each generate job made, so its keys can be exported whatever their number (past one request's).
-  'CREATE TABLE job_keys (job_id TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (job_id, value)) WITHOUT ROWID;',
-  // 6: how many keys each profile's ledger holds per status, kept by triggers for every writer: the whole
-  // ledger's count (and its deleted keys') is read, not counted, after each write (a count is a pass over 1,000,000 index entries).
-  `CREATE TABLE ledger_counts (
-     profile_id TEXT NOT NULL,
-     status     TEXT NOT NULL,
-     n          INTEGER NOT NULL,
-     PRIMARY KEY (profile_id, status)
-   ) WITHOUT ROWID;
-   INSERT INTO ledger_counts (profile_id, status, n) SELECT profile_id, status, count(*) FROM ledger GROUP BY profile_id, status;
-   CREATE TRIGGER ledger_counts_insert AFTER INSERT ON ledger BEGIN
-     INSERT INTO ledger_counts (profile_id, status, n) VALUES (new.profile_id, new.status, 1) ON CONFLICT (profile_id, status) DO UPDATE SET n = n + 1;
-   END;
-   CREATE TRIGGER ledger_counts_delete AFTER DELETE ON ledger BEGIN
-     UPDATE ledger_counts SET n = n - 1 WHERE profile_id = old.profile_id AND status = old.status;
-   END;
-   CREATE TRIGGER ledger_counts_update AFTER UPDATE OF profile_id, status ON ledger
-   WHEN old.profile_id IS NOT new.profile_id OR old.status IS NOT new.status BEGIN
-     UPDATE ledger_counts SET n = n - 1 WHERE profile_id = old.profile_id AND status = old.status;
-     INSERT INTO ledger_counts (profile_id, status, n) VALUES (new.profile_id, new.status, 1) ON CONFLICT (profile_id, status) DO UPDATE SET n = n + 1;
-   END;`,
-  // 7: a row whose key was extended while its new expiry could not be read back (the service answered the extend
-  // with no key, and a lookup failed): its expiry is the one seen before, and All keys says so. Any later full
-  // description of the key clears it.
-  'ALTER TABLE ledger ADD COLUMN expiry_stale INTEGER NOT NULL DEFAULT 0;',
-  // 8: every change to a ledger row's place in a sort or in a status or premium filter, logged by triggers for
-  // every writer (the ledger writer's thread included): a reader moves its deep-page anchors' row counts by the
-  // rows changed since it last looked, where before any write made it find them all again (a pass over the
-  // sort index). An entry holds the row as it was (\`was\` 1), or only its key when it is new (\`was\` 0). The
-  // log keeps the last 32,768 entries or so: a reader further behind counts its anchors again.
-  // And the status index orders a status's rows by value, the status sort's order (premium after it, so a premium
-  // filter still reads index entries only): ordered by premium first, a page of the status sort, and each of its
-  // anchors, sorted a whole status's rows (300 ms at 1,000,000 keys).
-  `DROP INDEX ledger_status;
-   CREATE INDEX ledger_status ON ledger (profile_id, status, value, is_premium);
-   CREATE TABLE ledger_log (
-     seq          INTEGER PRIMARY KEY,
-     profile_id   TEXT NOT NULL,
-     value        TEXT NOT NULL,
-     was          INTEGER NOT NULL,
-     note         TEXT,
-     status       TEXT,
-     is_premium   INTEGER,
-     expires_at   TEXT,
-     created_at   TEXT,
-     last_seen_at TEXT
-   );
-   CREATE TRIGGER ledger_log_insert AFTER INSERT ON ledger BEGIN
-     INSERT INTO ledger_log (profile_id, value, was) VALUES (new.profile_id, new.value, 0);
-   END;
-   CREATE TRIGGER ledger_log_delete AFTER DELETE ON ledger BEGIN
-     INSERT INTO ledger_log (profile_id, value, was, note, status, is_premium, expires_at, created_at, last_seen_at)
-     VALUES (old.profile_id, old.value, 1, old.note, old.status, old.is_premium, old.expires_at, old.created_at, old.last_seen_at);
-   END;
-   CREATE TRIGGER ledger_log_update AFTER UPDATE ON ledger
-   WHEN old.profile_id IS NOT new.profile_id OR old.value IS NOT new.value OR old.note IS NOT new.note OR old.status IS NOT new.status
-     OR old.is_premium IS NOT new.is_premium OR old.expires_at IS NOT new.expires_at OR old.created_at IS NOT new.created_at
-     OR old.last_seen_at IS NOT new.last_seen_at BEGIN
-     INSERT INTO ledger_log (profile_id, value, was, note, status, is_premium, expires_at, created_at, last_seen_at)
-     VALUES (old.profile_id, old.value, 1, old.note, old.status, old.is_premium, old.expires_at, old.created_at, old.last_seen_at);
-     INSERT INTO ledger_log (profile_id, value, was) SELECT new.profile_id, new.value, 0 WHERE old.profile_id IS NOT new.profile_id OR old.value IS NOT new.value;
-   END;
-   CREATE TRIGGER ledger_log_trim AFTER INSERT ON ledger_log WHEN new.seq % 1024 = 0 BEGIN
-     DELETE FROM ledger_log WHERE seq <= new.seq - 32768;
-   END;`,
-  // 9: a row's HWID gets its own entry in ledger_text (rowid -id), apart from its value and note (rowid id), so
-  // an answer that changes only the HWID (an HWID reset, an activation) rewrites only the HWID's trigrams: a reset
-  // deleted and re-inserted the whole row's, which cost a bulk reset more than all the rest of its write. The
-  // search text is still value, note and HWID (lower-cased) one after the other; hwid_chars says how many
-  // characters at its end are the HWID (0: none, or a row whose text is indexed whole). Each entry ends in two
-  // newlines, as in 4, so a row without a HWID keeps the entry it had. A term without a newline lies within one
-  // part, so it is found as before; a term with one is found by a scan (a search box cannot type one). Rows
-  // with a HWID are indexed again, in two entries; the rest keep theirs. The HWID entries go in by ascending rowid
-  // (-id, so id descending): FTS5 writes out what it holds at every rowid lower than the last, 20x slower.
-  `ALTER TABLE ledger ADD COLUMN hwid_chars INTEGER NOT NULL DEFAULT 0;
-   UPDATE ledger SET hwid_chars = length(js_lower(hwid))
-   WHERE hwid <> '' AND substr(search, -length(js_lower(hwid)) - 1) = char(10) || js_lower(hwid);
-   DELETE FROM ledger_text WHERE rowid IN (SELECT id FROM ledger WHERE hwid_chars > 0);
-   INSERT INTO ledger_text (rowid, search) SELECT id, substr(search, 1, length(search) - hwid_chars) || char(10, 10) FROM ledger WHERE hwid_chars > 0;
-   INSERT INTO ledger_text (rowid, search) SELECT -id, substr(search, length(search) - hwid_chars + 1) || char(10, 10) FROM ledger WHERE hwid_chars > 0 ORDER BY id DESC;
-   DROP TRIGGER ledger_text_insert;
-   DROP TRIGGER ledger_text_delete;
-   DROP TRIGGER ledger_text_update;
-   CREATE TRIGGER ledger_text_insert AFTER INSERT ON ledger BEGIN
-     INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
-     INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
-   END;
-   CREATE TRIGGER ledger_text_delete AFTER DELETE ON ledger BEGIN
-     DELETE FROM ledger_text WHERE rowid = old.id;
-     DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
-   END;
-   CREATE TRIGGER ledger_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
-   WHEN old.id IS NOT new.id OR substr(old.search, 1, length(old.search) - old.hwid_chars) IS NOT substr(new.search, 1, length(new.search) - new.hwid_chars) BEGIN
-     DELETE FROM ledger_text WHERE rowid = old.id;
-     INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
-   END;
-   CREATE TRIGGER ledger_hwid_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
-   WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_chars + 1) IS NOT substr(new.search, length(new.search) - new.hwid_chars + 1) BEGIN
-     DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
-     INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
-   END;`,
-  // 10: when a job's run began (run_at) and when that run's last answers were written (answered_at), so a job
-  // Keydesk stopped under (a crash, a kill) ends at the last moment it was known at work, not at the next start;
-  // end_unseen marks such an end (1: finished_at is that moment, not when the job stopped). A job from before this
-  // has neither time: its end, if Keydesk stopped under it, is said to be unknown.
-  `ALTER TABLE jobs ADD COLUMN run_at TEXT;
-   ALTER TABLE jobs ADD COLUMN answered_at TEXT;
-   ALTER TABLE jobs ADD COLUMN end_unseen INTEGER NOT NULL DEFAULT 0;`,
-  // 11: as 7 for an expiry, a row whose key had an HWID reset (hwid_stale) or a delete (status_stale) sent with no
-  // answer (unknown: it may or may not have taken effect): its HWID, or its status, is the one seen before, and
-  // All keys says so. Any later full description of the key clears them, and so does an answer to a later reset
-  // (the HWID's) or delete (the status's).
-  `ALTER TABLE ledger ADD COLUMN hwid_stale INTEGER NOT NULL DEFAULT 0;
-   ALTER TABLE ledger ADD COLUMN status_stale INTEGER NOT NULL DEFAULT 0;`,
-  // 12: the audit log's outcome 'unknown' (an act sent with no answer: it may or may not have taken effect), which
-  // earlier versions wrote as 'failed'. Their rows say so in their own message, in words every one of those
-  // messages holds (the client's, the failure's and a job item's): they become 'unknown'; no other row changes.
-  `UPDATE audit SET outcome = 'unknown' WHERE outcome = 'failed' AND message LIKE '%may or may not have taken effect%';`,
-];
 // The three marks (expiry_stale, hwid_stale, status_stale) hold when the row was marked, in ms since the epoch;
 // 0 is not marked. A description clears a mark only if it was seen at or after that moment: one seen before it
 // (a lookup waiting in the ledger writer's queue while the act went unknown) lands with the old fields and leaves
@@ -285,9 +49,6 @@ function markMs(iso: string): number {
   return Number.isNaN(ms) ? Date.now() : ms;
 }
 
-/** The schema this Keydesk writes (keydesk.db's user_version once opened). */
-export const LOCAL_DB_VERSION = MIGRATIONS.length;
-
 /**
  * Whether SQLite refused because another connection holds keydesk.db's lock past this one's busy timeout
  * (SQLITE_BUSY, SQLITE_LOCKED and their extended codes): the same write succeeds once the lock is let go.
@@ -297,44 +58,27 @@ export function isSqliteBusy(error: unknown): boolean {
   return typeof errcode === 'number' && ((errcode & 0xff) === 5 || (errcode & 0xff) === 6);
 }
 
-/** A reported upgrade says how far a step that reads the ledger's rows is, every this many rows. */
-const UPGRADE_REPORT_ROWS = 10_000;
-
 /**
- * keydesk.db opened as every connection uses it: the search text's lower-casing function, WAL, and SCHEMA's
- * tables (a new file gets them all; an older one, any it lacks). `from`: the schema the file was at. A file a newer
- * Keydesk wrote is refused, untouched.
+ * keydesk.db opened as every connection uses it: the search text's lower-casing function, WAL, and the schema
+ * (a new file gets it). A file of another schema is refused, untouched.
  */
-function openLocalDb(file: string, busyTimeoutMs: number, cacheKiB: number): { db: DatabaseSync; from: number } {
+function openLocalDb(file: string, busyTimeoutMs: number, cacheKiB: number): DatabaseSync {
   const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
-  // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII
-  // only): a statement that rebuilds it in SQL uses this.
+  // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII only).
   db.function('js_lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
-  const { user_version: from } = db.prepare('PRAGMA user_version').get() as { user_version: number };
-  if (from > MIGRATIONS.length) {
+  const refused = refusal(db);
+  if (refused !== null) {
     db.close();
-    throw new Error(`keydesk.db was written by a newer Keydesk (schema ${from}); update Keydesk to open it.`);
+    throw new Error(refused);
   }
   db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -${Math.round(cacheKiB)};`);
-  db.exec(SCHEMA);
-  return { db, from };
-}
-
-/**
- * Brings an open keydesk.db from schema `from` to LOCAL_DB_VERSION: every pending migration in one transaction,
- * so a process stopped at any point (a kill, a crash, a power cut) leaves the file at its old schema, whole, and
- * the next start begins again. With `report`, the migrations run one statement at a time and each step that goes
- * over the ledger's rows is reported as it starts, and every UPGRADE_REPORT_ROWS rows where it reads them.
- */
-function runMigrations(db: DatabaseSync, from: number, report?: (progress: UpgradeProgress) => void): void {
-  if (from === MIGRATIONS.length) return;
-  inTransaction(db, 'BEGIN IMMEDIATE', () => {
-    // Read again under the write lock: another connection (the ledger writer's) may have migrated meanwhile.
-    const { user_version: now } = db.prepare('PRAGMA user_version').get() as { user_version: number };
-    if (report && now < MIGRATIONS.length) runReported(db, now, report);
-    else for (const step of MIGRATIONS.slice(now)) db.exec(step);
-    db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
-  });
+  if (versionOf(db) !== LOCAL_DB_VERSION) {
+    inTransaction(db, 'BEGIN IMMEDIATE', () => {
+      // Read again under the write lock: another connection (a writer thread's) may have created it meanwhile.
+      if (versionOf(db) !== LOCAL_DB_VERSION) db.exec(`${SCHEMA}\nPRAGMA user_version = ${LOCAL_DB_VERSION};`);
+    });
+  }
+  return db;
 }
 
 /**
@@ -351,118 +95,6 @@ export function inTransaction<T>(db: DatabaseSync, begin: 'BEGIN' | 'BEGIN IMMED
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
-  }
-}
-
-/**
- * What a migration statement does to the ledger's rows, when it goes over them (a step of its own), and whether
- * it reads them from the unqualified name \`ledger\` (so its rows can be counted as they are read). Statements
- * that only change the layout (a new table, a trigger, a rename) take no time and are no step.
- */
-function upgradeWork(statement: string): { work: UpgradeWork; readsLedger: boolean } | null {
-  // A statement may open with comments (splitStatements keeps them with it).
-  const sql = statement.replace(/^(\s*(--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/))*\s*/, '');
-  const insert = /^INSERT\s+INTO\s+(\w+)[\s\S]*\bFROM\s+ledger\b/i.exec(sql);
-  if (insert) return { work: insert[1] === 'ledger_text' ? 'text' : insert[1] === 'ledger_counts' ? 'count' : 'copy', readsLedger: true };
-  if (/^CREATE\s+(UNIQUE\s+)?INDEX\s+(IF\s+NOT\s+EXISTS\s+)?\w+\s+ON\s+ledger\b/i.test(sql)) return { work: 'index', readsLedger: false };
-  if (/^DROP\s+TABLE\s+(IF\s+EXISTS\s+)?ledger\b/i.test(sql)) return { work: 'clear', readsLedger: false };
-  return null;
-}
-
-/**
- * The pending migrations (from schema `now`) run a statement at a time, inside runMigrations' transaction. The
- * SQL is the migrations' own: a statement that reads the ledger's rows reads them, for its length only, through
- * a temporary view of the same name (SQLite looks an unqualified name up in temp before main) whose every row
- * passes a counting function: the same rows, counted as they are read.
- */
-function runReported(db: DatabaseSync, now: number, report: (progress: UpgradeProgress) => void): void {
-  const statements = MIGRATIONS.slice(now)
-    .flatMap((m) => splitStatements(m))
-    .map((sql) => ({ sql, kind: upgradeWork(sql) }));
-  const steps = statements.filter((s) => s.kind !== null).length + 1;
-  const passes = new Map<UpgradeWork, number>([['save', 1]]);
-  for (const { kind } of statements) if (kind) passes.set(kind.work, (passes.get(kind.work) ?? 0) + 1);
-  const passed = new Map<UpgradeWork, number>();
-  const { n: total } = db.prepare('SELECT count(*) AS n FROM ledger').get() as { n: number };
-  let step = 0;
-  let work: UpgradeWork = 'copy';
-  let done = 0;
-  const say = (counted: boolean): void => {
-    const pass = passed.get(work) ?? 1;
-    report({
-      fromVersion: now,
-      toVersion: MIGRATIONS.length,
-      step,
-      steps,
-      work,
-      pass,
-      passes: passes.get(work) ?? 1,
-      done: counted ? done : null,
-      total,
-    });
-  };
-  db.function('keydesk_upgrade_row', () => {
-    done++;
-    if (done % UPGRADE_REPORT_ROWS === 0) say(true);
-    return 1;
-  });
-  for (const { sql, kind } of statements) {
-    if (kind === null) {
-      db.exec(sql);
-      continue;
-    }
-    step++;
-    work = kind.work;
-    passed.set(work, (passed.get(work) ?? 0) + 1);
-    done = 0;
-    say(kind.readsLedger);
-    if (!kind.readsLedger) {
-      db.exec(sql);
-      continue;
-    }
-    db.exec('CREATE TEMP VIEW ledger AS SELECT * FROM main.ledger WHERE keydesk_upgrade_row()');
-    try {
-      db.exec(sql);
-    } finally {
-      // IF EXISTS: when SQLite itself ended the transaction (a full disk), the view went with it, and the error
-      // that ended it is the one to throw.
-      db.exec('DROP VIEW IF EXISTS temp.ledger');
-    }
-    if (done % UPGRADE_REPORT_ROWS !== 0) say(true);
-  }
-  step++;
-  work = 'save';
-  done = 0;
-  say(false);
-}
-
-/**
- * Whether keydesk.db at `file` holds an older Keydesk's records that this one must upgrade before it opens them:
- * null for a current file, and for a missing or new one (created, not upgraded). Throws for a newer Keydesk's.
- */
-export function pendingUpgrade(file: string): { from: number } | null {
-  if (file === ':memory:' || !existsSync(file)) return null;
-  const db = new DatabaseSync(file);
-  try {
-    const { user_version: from } = db.prepare('PRAGMA user_version').get() as { user_version: number };
-    if (from > MIGRATIONS.length) throw new Error(`keydesk.db was written by a newer Keydesk (schema ${from}); update Keydesk to open it.`);
-    const { n } = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table' AND name = 'ledger'").get() as { n: number };
-    return from < MIGRATIONS.length && n > 0 ? { from } : null;
-  } finally {
-    db.close();
-  }
-}
-
-/**
- * Upgrades keydesk.db at `file` to LOCAL_DB_VERSION on a connection of its own (a worker thread's: see
- * upgrade.ts), reporting each step (see runMigrations); nothing when it is current already.
- */
-export function upgradeLocalDb(file: string, report: (progress: UpgradeProgress) => void): void {
-  const { db, from } = openLocalDb(file, 60_000, 65_536);
-  try {
-    runMigrations(db, from, report);
-  } finally {
-    db.close();
   }
 }
 
@@ -647,9 +279,9 @@ export interface StoredJob {
   createdAt: string;
   finishedAt: string | null;
   total: number;
-  /** When the job's current (or last) run began; null for a job from before Keydesk kept it (migration 10). */
+  /** When the job's current (or last) run began. */
   runAt: string | null;
-  /** When that run's last answers were written; null when none was (or before migration 10). */
+  /** When that run's last answers were written; null when none was. */
   answeredAt: string | null;
   /**
    * Keydesk stopped while the job ran (a crash, a kill), so its end was not seen: finishedAt is the last moment it
@@ -730,7 +362,7 @@ type LedgerRowTuple = [string, string, Key['status'], 0 | 1, string | null, stri
 
 /**
  * A key's search text (value, note and HWID, lower-cased, each part after a newline) and its HWID part, whose
- * length in characters is stored with it (hwid_chars) so its trigrams are indexed apart (migration 9).
+ * length in characters is stored with it (hwid_chars) so its trigrams are indexed apart (schema.ts).
  */
 function searchText(k: Pick<Key, 'value' | 'note' | 'hwid'>): { search: string; hwid: string } {
   const hwid = (k.hwid ?? '').toLowerCase();
@@ -852,11 +484,7 @@ export class LocalDb {
     this.file = file;
     this.paging = { ...PAGING, ...options.paging };
     this.background = options.background === true;
-    const { db, from } = openLocalDb(file, options.busyTimeoutMs ?? 5_000, options.cacheKiB ?? 32_768);
-    this.db = db;
-    // An older file with records is upgraded before this (upgradeLocalDb, in a worker thread, reported); a new
-    // file's migrations, over empty tables, run here.
-    runMigrations(this.db, from);
+    this.db = openLocalDb(file, options.busyTimeoutMs ?? 5_000, options.cacheKiB ?? 32_768);
   }
 
   close(): void {
@@ -922,7 +550,7 @@ export class LocalDb {
    * One statement for the whole batch: the rows go in as one JSON array read by json_each, so 100,000 keys cost
    * one call into SQLite rather than 100,000. The search text is lower-cased here, as the filter term is.
    *
-   * A row's HWID has its own text-index entry at rowid -id (migration 9). FTS5 keeps what one statement writes in
+   * A row's HWID has its own text-index entry at rowid -id (schema.ts). FTS5 keeps what one statement writes in
    * memory until an entry comes at a rowid lower than the last, and then writes out what it holds: HWID entries
    * inserted by ascending id (descending rowid) are written out one at a time. So a lookup's rows in the ledger
    * that gain a HWID or change it (activated keys) are written last, in one statement, by id descending: the
@@ -1150,7 +778,7 @@ export class LocalDb {
     if (term !== null) {
       const match = mode === 'set' ? this.textMatch(term) : null;
       if (match !== null) {
-        // A row's value and note are entry id, its HWID entry -id (migration 9).
+        // A row's value and note are entry id, its HWID entry -id.
         clauses.push(`${t}id IN (SELECT abs(rowid) FROM ledger_text WHERE ledger_text MATCH ?)`);
         params.push(match);
       }
