@@ -30,7 +30,6 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           'ledger-writer.worker': resolve('src/main/store/ledger-writer.worker.ts'),
-          'upgrade.worker': resolve('src/main/store/upgrade.worker.ts'),
           'job-writer.worker': resolve('src/main/jobs/job-writer.worker.ts'),
         },
         external: ['node:sqlite'],

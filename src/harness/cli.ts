@@ -42,27 +42,18 @@ process.on('SIGTERM', () => {
 });
 
 const exportsDir = join(userDataDir, 'exports');
-// The page is served while the core starts: an upgrade of an older keydesk.db shows its progress there.
+// The page is served while the core starts (Startup answers it meanwhile).
 const startup = new Startup();
 const harness = await startHarness({ startup, rendererDir, port });
 process.stdout.write(`Keydesk harness on ${harness.url}\n`);
-stop = () => {
-  // An upgrade of keydesk.db is one transaction: stopped now, it leaves the file as it was, for the next start.
-  if (startup.current().state === 'upgrading') void harness.close().then(() => process.exit(0));
-  else early.signalled = true;
-};
-if (early.signalled) stop();
 let core: Core;
 try {
-  core = await startup.run((onUpgrade) =>
+  core = await startup.run(() =>
     Core.start({
       userDataDir,
       secrets: secrets.store,
       secretsFallbackReason: secrets.fallbackReason,
       version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
-      onUpgrade,
-      // Tests only (test/e2e/startup-upgrade.test.ts): the harness is never a packaged app.
-      upgradeHoldFile: process.env.KEYDESK_TEST_UPGRADE_HOLD || undefined,
       // No native dialog in a browser: exports go to <user data>/exports, and the path is shown.
       askSavePath: (name) => {
         mkdirSync(exportsDir, { recursive: true });

@@ -23,7 +23,7 @@ export interface RunningHarness {
   close(): Promise<void>;
 }
 
-/** Serves the page from the moment the start begins, so a person sees an upgrade of keydesk.db under way. */
+/** Serves the page from the moment the start begins; every other operation answers once the core is up. */
 export async function startHarness(options: { startup: Startup; rendererDir: string; port?: number }): Promise<RunningHarness> {
   const { startup, rendererDir } = options;
   const { handlers } = startup;

@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventMap, EventName } from '../shared/contract.ts';
-import type { Profile, SandboxState, SecretStorageKind, UpgradeProgress } from '../shared/domain.ts';
+import type { Profile, SandboxState, SecretStorageKind } from '../shared/domain.ts';
 import { fail, ok, type Failure, type Result } from '../shared/result.ts';
 import { ROUTES, type RouteName } from '../shared/wire.ts';
 import { SANDBOX_DB_FILE } from '../sandbox/paths.ts';
@@ -20,7 +20,6 @@ import { LedgerWriter } from './store/ledger-writer.ts';
 import { ThreadJobWrites } from './jobs/job-writer.ts';
 import { LocalDb } from './store/local-db.ts';
 import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
-import { upgradeLocalDbFile } from './store/upgrade.ts';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
 const SANDBOX_SERVICE = { name: 'Demo', identifier: 'demo' };
@@ -41,13 +40,6 @@ export interface CoreOptions {
   jobClock?: JobClock;
   /** How long the ledger writer's chunk waits for the database's write lock before it is reported failed. */
   ledgerBusyTimeoutMs?: number;
-  /** Each step of an upgrade of an older Keydesk's keydesk.db, run before the core opens it (src/main/store/upgrade.ts). */
-  onUpgrade?: (progress: UpgradeProgress) => void;
-  /**
-   * Tests only: the upgrade holds after its first report until this file exists (src/main/store/upgrade.worker.ts).
-   * The harness and an unpackaged app take it from KEYDESK_TEST_UPGRADE_HOLD; a packaged app never gives it.
-   */
-  upgradeHoldFile?: string;
 }
 
 /** The client as main uses it: each failure becomes a vendor's message with the technical text as detail, once. */
@@ -137,8 +129,6 @@ export class Core {
   }
 
   static async start(options: CoreOptions): Promise<Core> {
-    mkdirSync(options.userDataDir, { recursive: true });
-    await upgradeLocalDbFile(join(options.userDataDir, 'keydesk.db'), options.onUpgrade ?? (() => undefined), options.upgradeHoldFile);
     const core = new Core(options);
     await core.startSandbox();
     void core.thinSamples();

@@ -24,8 +24,8 @@ async function start(): Promise<void> {
   hardenSession(session.defaultSession, devServerUrl);
   serveRenderer(join(import.meta.dirname, '../renderer'));
   const userDataDir = app.getPath('userData');
-  // The window opens before the core is up and hears how far the start is (an upgrade of keydesk.db may take
-  // minutes); its other operations answer once the core is up.
+  // The window opens before the core is up and hears how the start went; its other operations answer once the
+  // core is up.
   const startup = new Startup();
   registerIpc(
     ipcMain,
@@ -87,15 +87,12 @@ async function start(): Promise<void> {
   });
   const secrets = await openSecretStore();
   if (secrets.fallbackReason) console.warn(`keydesk: apiKeys are kept for this session only. ${secrets.fallbackReason}`);
-  core = await startup.run((onUpgrade) =>
+  core = await startup.run(() =>
     Core.start({
       userDataDir,
       secrets: secrets.store,
       secretsFallbackReason: secrets.fallbackReason,
       version: app.getVersion(),
-      onUpgrade,
-      // Tests only, and never in a packaged app: an installed Keydesk must not wait on its user's environment.
-      upgradeHoldFile: app.isPackaged ? undefined : process.env.KEYDESK_TEST_UPGRADE_HOLD || undefined,
       askSavePath: async (suggestedName) => {
         const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
         const r = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);

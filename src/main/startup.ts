@@ -1,10 +1,8 @@
-// Keydesk's start as the window meets it. The window opens at once and asks `app.startup` how far the start is:
-// an older Keydesk's keydesk.db may take minutes to upgrade (1,000,000 keys: about a minute), and a window that
-// shows nothing meanwhile reads as hung. Every other operation waits for the core, and answers once it is up.
-// Electron's main and the harness both serve the window through this.
+// Keydesk's start as the window meets it: the window opens at once and asks `app.startup` whether the core is up,
+// and why not when its start failed. Every other operation waits for the core. Electron's main and the harness use it.
 import { EventEmitter } from 'node:events';
 import type { EventMap } from '../shared/contract.ts';
-import type { StartupStatus, UpgradeProgress } from '../shared/domain.ts';
+import type { StartupStatus } from '../shared/domain.ts';
 import { EVENT_NAMES, OPERATION_NAMES, type EventName } from '../shared/operations.ts';
 import { fail, ok, type Result } from '../shared/result.ts';
 import type { Core } from './core.ts';
@@ -13,10 +11,8 @@ import { createHandlers, type Handlers } from './handlers/index.ts';
 type AnyHandler = (input: unknown) => Promise<Result<unknown>>;
 
 export class Startup {
-  private status: StartupStatus = { state: 'starting', upgrade: null, failure: null };
-  private upgradeStartedAt = 0;
+  private status: StartupStatus = { state: 'starting', failure: null };
   private readonly events = new EventEmitter();
-  private readonly now: () => number;
   private settle: (handlers: Handlers | null) => void = () => undefined;
   /** The core's handlers once it is up; null when the start failed. */
   private readonly ready = new Promise<Handlers | null>((resolve) => {
@@ -25,8 +21,7 @@ export class Startup {
   /** Every operation of the contract: `app.startup` at once, the rest once the core is up. */
   readonly handlers: Handlers;
 
-  constructor(now: () => number = () => performance.now()) {
-    this.now = now;
+  constructor() {
     const gated: Record<string, AnyHandler> = {};
     for (const name of OPERATION_NAMES) {
       gated[name] = async (input) => {
@@ -35,26 +30,15 @@ export class Startup {
         return (handlers[name] as AnyHandler)(input);
       };
     }
-    gated['app.startup'] = () => Promise.resolve(ok(this.current()));
+    gated['app.startup'] = () => Promise.resolve(ok(this.status));
     // Each entry is the named operation's own handler (or app.startup's), so the map is exactly Handlers.
     this.handlers = gated as Handlers;
   }
 
-  /** Where the start is now (an upgrade's time so far counted to this moment). */
-  current(): StartupStatus {
-    const { upgrade } = this.status;
-    return upgrade ? { ...this.status, upgrade: { ...upgrade, elapsedMs: Math.round(this.now() - this.upgradeStartedAt) } } : this.status;
-  }
-
-  /**
-   * Starts the core with `start` (Core.start, given `onUpgrade` as its option), reporting as it goes; resolves the
-   * core, or rejects with why it could not start (the window hears that too).
-   */
-  async run(start: (onUpgrade: (progress: UpgradeProgress) => void) => Promise<Core>): Promise<Core> {
+  /** Starts the core with `start` (Core.start); resolves the core, or rejects with why it could not start (the window hears that too). */
+  async run(start: () => Promise<Core>): Promise<Core> {
     try {
-      const core = await start((progress) => {
-        this.upgraded(progress);
-      });
+      const core = await start();
       for (const event of EVENT_NAMES) {
         if (event === 'app.startup') continue;
         core.on(event, (payload) => {
@@ -62,11 +46,11 @@ export class Startup {
         });
       }
       this.settle(createHandlers(core));
-      this.update({ state: 'ready', upgrade: null, failure: null });
+      this.update({ state: 'ready', failure: null });
       return core;
     } catch (error) {
       this.settle(null);
-      this.update({ state: 'failed', upgrade: null, failure: error instanceof Error ? error.message : String(error) });
+      this.update({ state: 'failed', failure: error instanceof Error ? error.message : String(error) });
       throw error;
     }
   }
@@ -77,13 +61,8 @@ export class Startup {
     return () => this.events.off(event, listener);
   }
 
-  private upgraded(progress: UpgradeProgress): void {
-    if (this.status.upgrade === null) this.upgradeStartedAt = this.now();
-    this.update({ state: 'upgrading', upgrade: { ...progress, elapsedMs: 0 }, failure: null });
-  }
-
   private update(status: StartupStatus): void {
     this.status = status;
-    this.events.emit('app.startup', this.current());
+    this.events.emit('app.startup', status);
   }
 }

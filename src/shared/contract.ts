@@ -93,7 +93,7 @@ export const generateInput = z
   });
 
 export const contract = {
-  // Answered from the moment the window opens, before the rest can be (an upgrade of keydesk.db may take minutes).
+  // Answered from the moment the window opens, before the rest can be.
   'app.startup': op<StartupStatus>()(none, 'Nothing.'),
   'app.status': op<AppStatus>()(none, 'Nothing.'),
 
@@ -302,7 +302,7 @@ export type OperationResult<N extends OperationName> = Result<OperationOutput<N>
 
 /** Events main sends to the renderer. */
 export interface EventMap {
-  /** Keydesk's start moved on: a step or rows of an upgrade of keydesk.db, ready, or failed. */
+  /** Keydesk's start ended: ready, or failed. */
   'app.startup': StartupStatus;
   'jobs.progress': JobSummary;
   'sandbox.stateChanged': SandboxState;

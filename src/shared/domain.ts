@@ -44,41 +44,9 @@ export interface SandboxState {
   error: string | null;
 }
 
-/**
- * What one step of an upgrade of keydesk.db does (the renderer words it): copy the ledger's rows into a new
- * layout, clear the old copy, build a sort index, fill the text search index, count keys by status, or save.
- */
-export const UPGRADE_WORK = ['copy', 'clear', 'index', 'text', 'count', 'save'] as const;
-export type UpgradeWork = (typeof UPGRADE_WORK)[number];
-
-/** Where an upgrade of keydesk.db to this version's schema is: one transaction, reported a step at a time. */
-export interface UpgradeProgress {
-  fromVersion: number;
-  toVersion: number;
-  /** The step under way, from 1; `steps` in all (the steps that go over the ledger's rows, and saving). */
-  step: number;
-  steps: number;
-  work: UpgradeWork;
-  /**
-   * Which of the upgrade's steps of this same work this is (from 1), of `passes`: migrations may fill the text
-   * search index more than once (a whole fill, then its HWID entries apart), each a step whose count starts at 0.
-   */
-  pass: number;
-  passes: number;
-  /** Ledger rows this step has read so far, when it counts them (copy, text, count); null when it cannot. */
-  done: number | null;
-  /** Keys in the ledger being upgraded. */
-  total: number;
-}
-
-/**
- * Keydesk's start: 'starting' (secrets, the local database, the embedded sandbox), 'upgrading' keydesk.db
- * (`upgrade` says where, `elapsedMs` since it began), 'ready' (every operation answers), or 'failed' (`failure`
- * says why).
- */
+/** Keydesk's start: 'starting' (secrets, the local database, the embedded sandbox), 'ready', or 'failed' (`failure` says why). */
 export interface StartupStatus {
-  state: 'starting' | 'upgrading' | 'ready' | 'failed';
-  upgrade: (UpgradeProgress & { elapsedMs: number }) | null;
+  state: 'starting' | 'ready' | 'failed';
   failure: string | null;
 }
 

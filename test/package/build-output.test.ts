@@ -8,9 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../../src/main/security.ts';
 import type { JobWriterAnswer, JobWriterData, JobWriterRequest } from '../../src/main/jobs/job-writer.ts';
 import type { LedgerStopped, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from '../../src/main/store/ledger-writer-protocol.ts';
-import { LOCAL_DB_VERSION, LocalDb } from '../../src/main/store/local-db.ts';
-import type { UpgradeMessage } from '../../src/main/store/upgrade.ts';
-import { writeVersion3 } from '../support/local-db-v3.ts';
+import { LocalDb } from '../../src/main/store/local-db.ts';
 import { ROOT } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -82,32 +80,6 @@ describe('the build output', () => {
       await worker.terminate();
       db.close();
     }
-  });
-
-  it('builds the upgrade as its own entry beside index.js, which upgrades an older keydesk.db and reports each step', async () => {
-    // index.js looks for it by name beside itself (src/main/store/upgrade.ts).
-    expect(built('main/index.js')).toContain('upgrade.worker.');
-    const file = join(tempDir('keydesk-built-upgrade-'), 'keydesk.db');
-    writeVersion3(file, 500);
-    const worker = new Worker(join(ROOT, 'out/main/upgrade.worker.js'), { workerData: { file } });
-    const messages: UpgradeMessage[] = [];
-    try {
-      await new Promise<void>((resolve) => {
-        worker.on('message', (m: UpgradeMessage) => {
-          messages.push(m);
-          if (m.kind !== 'progress') resolve();
-        });
-      });
-    } finally {
-      await worker.terminate();
-    }
-    expect(messages.at(-1)).toEqual({ kind: 'done' });
-    expect(messages.filter((m) => m.kind === 'progress').at(-1)).toMatchObject({
-      progress: { work: 'save', total: 500, toVersion: LOCAL_DB_VERSION },
-    });
-    const db = new LocalDb(file);
-    expect(db.queryLedger('p0', {}, { field: 'value', dir: 'asc' }, 0, 1, { exact: true }).total).toBe(250);
-    db.close();
   });
 
   it('builds the job writer as its own entry beside index.js, which runs as a worker thread, claims items and writes answers', async () => {

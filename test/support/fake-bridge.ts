@@ -25,7 +25,7 @@ const bridge = Object.fromEntries([
       const fn = fake.impl[name];
       if (fn) return fn(input);
       // A main that answers anything else has started.
-      if (name === 'app.startup') return Promise.resolve({ ok: true, data: { state: 'ready', upgrade: null, failure: null } });
+      if (name === 'app.startup') return Promise.resolve({ ok: true, data: { state: 'ready', failure: null } });
       return Promise.resolve({ ok: false, code: 'UNSUPPORTED', message: `${name} not faked` });
     },
   ]),

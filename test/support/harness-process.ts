@@ -18,8 +18,7 @@ export interface HarnessProcess {
 /**
  * Starts `npm run harness` as a user would, on a fresh user-data directory unless one is given; the fresh one is
  * removed once the harness has exited (stopped, or failed to start). Used by bench scripts too, so it registers
- * no test hooks: a test stops the harness it started in its afterAll. `env`: added to this process's environment
- * (e.g. the upgrade's test hold, KEYDESK_TEST_UPGRADE_HOLD, which the harness passes to the upgrade's worker).
+ * no test hooks: a test stops the harness it started in its afterAll. `env`: added to this process's environment.
  * `port`: the port to serve on (a page opened on an earlier run's address finds this run there); any free one unless given.
  */
 export function startHarnessProcess(

@@ -6,11 +6,10 @@ import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LedgerWriter } from '../../src/main/store/ledger-writer.ts';
-import { LOCAL_DB_VERSION, LocalDb, type LedgerFilter, type SettleBatch } from '../../src/main/store/local-db.ts';
+import { LocalDb, type LedgerFilter, type SettleBatch } from '../../src/main/store/local-db.ts';
 import type { Key, LedgerRow, LedgerSortField } from '../../src/shared/domain.ts';
 import { LEDGER_COUNT_CAP } from '../../src/shared/rules.ts';
 import { tempDir } from '../support/temp-dir.ts';
-import { SCHEMA_3 } from '../support/local-db-v3.ts';
 
 const PROFILE = 'profile-under-test';
 const OTHER = 'another-profile';
@@ -943,84 +942,6 @@ describe('the audit log found by the words Activity shows', () => {
   });
 });
 
-describe('the audit log written by an earlier Keydesk', () => {
-  it('calls unknown, once upgraded (migration 12), the acts it wrote as failed whose own message says they may or may not have taken effect; every other row is as it was', () => {
-    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
-    const old = new DatabaseSync(file);
-    old.exec(SCHEMA_3);
-    const add = old.prepare(
-      "INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message) VALUES ('2026-03-01T00:00:00.000Z', 'p', 'Shop', ?, ?, ?, ?)",
-    );
-    add.run(
-      'executions.push',
-      'execution count',
-      'failed',
-      'The service did not confirm the outcome: it may or may not have taken effect. Check before retrying.',
-    );
-    add.run(
-      'keys.delete',
-      'KEY-1',
-      'failed',
-      'Shop did not answer: the request timed out. It may or may not have taken effect (outcome unknown: check before retrying).',
-    );
-    add.run('keys.delete', 'KEY-2', 'failed', 'The service has no key with that value.');
-    add.run('keys.extend', 'KEY-3', 'ok', '');
-    old.close();
-
-    const db = new LocalDb(file);
-    expect(
-      db
-        .listAudit({}, 0, 10)
-        .entries.map((e) => [e.target, e.outcome])
-        .reverse(),
-    ).toEqual([
-      ['execution count', 'unknown'],
-      ['KEY-1', 'unknown'],
-      ['KEY-2', 'failed'],
-      ['KEY-3', 'ok'],
-    ]);
-    expect(db.listAudit({ outcome: 'unknown' }, 0, 10).total).toBe(2);
-    db.close();
-    rmSync(file, { force: true });
-  });
-
-  it('upgrades a schema-11 file to 12 the same way, and leaves the rows as they are when opened again', () => {
-    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
-    const made = new LocalDb(file);
-    made.audit({
-      profileId: 'p',
-      profileName: 'Shop',
-      action: 'keys.resetHwid',
-      target: 'KEY-9',
-      outcome: 'failed',
-      message: 'Sent; Keydesk could not record its answer. It may or may not have taken effect.',
-    });
-    made.audit({
-      profileId: 'p',
-      profileName: 'Shop',
-      action: 'keys.resetHwid',
-      target: 'KEY-8',
-      outcome: 'failed',
-      message: 'Try again in 60 minutes.',
-    });
-    made.close();
-    const old = new DatabaseSync(file);
-    old.exec('PRAGMA user_version = 11;');
-    old.close();
-
-    const db = new LocalDb(file);
-    expect(db.listAudit({}, 0, 10).entries.map((e) => [e.target, e.outcome])).toEqual([
-      ['KEY-8', 'failed'],
-      ['KEY-9', 'unknown'],
-    ]);
-    db.close();
-    const again = new LocalDb(file);
-    expect(again.listAudit({ outcome: 'unknown' }, 0, 10).entries.map((e) => e.target)).toEqual(['KEY-9']);
-    again.close();
-    rmSync(file, { force: true });
-  });
-});
-
 describe('the jobs a window finds after a reload', () => {
   it('lists the 20 newest and every running or interrupted job however old, newest first, for that profile only', () => {
     const db = new LocalDb(':memory:');
@@ -1074,7 +995,6 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     // Created, never run: its creation is the last thing known.
     make(db, 'never-run');
 
-    // (A job from before Keydesk kept these times: see 'upgrades a schema-3 file'.)
     expect(db.interruptRunningJobs('Keydesk stopped while this job ran.').sort()).toEqual(['answered', 'never-run', 'silent']);
     expect(db.job('answered')).toMatchObject({ state: 'interrupted', finishedAt: at(4), answeredAt: at(4), runAt: at(1), endUnseen: true });
     expect(db.job('silent')).toMatchObject({ state: 'interrupted', finishedAt: at(3), answeredAt: null, runAt: at(3), endUnseen: true });
@@ -1319,186 +1239,5 @@ describe('a row marked not read back, and a description older than the mark land
     expect(marks(db)).toEqual(none);
     db.close();
     rmSync(file, { force: true });
-  });
-});
-
-describe('schema upgrades', () => {
-  // The ledger as the first release wrote it, frozen here: upgrades must keep such a file's rows.
-  const FIRST_RELEASE = `
-    CREATE TABLE ledger (profile_id TEXT NOT NULL, value TEXT NOT NULL, note TEXT NOT NULL, status TEXT NOT NULL,
-      is_premium INTEGER NOT NULL, expires_at TEXT, hwid TEXT, created_at TEXT, last_seen_at TEXT NOT NULL,
-      search TEXT NOT NULL, PRIMARY KEY (profile_id, value)) WITHOUT ROWID;
-    INSERT INTO ledger VALUES ('p', 'OLD-KEY-1', 'from before', 'active', 1, '2030-01-01T00:00:00.000Z', 'HW-1',
-      '2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', 'old-key-1' || char(10) || 'from before' || char(10) || 'hw-1');`;
-
-  it('opens a first-release file, keeps its rows and records days keys from then on', () => {
-    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
-    const old = new DatabaseSync(file);
-    old.exec(FIRST_RELEASE);
-    old.close();
-
-    const db = new LocalDb(file);
-    const before = db.queryLedger('p', { text: 'from before' }, { field: 'value', dir: 'asc' }, 0, 10);
-    expect(before.total).toBe(1);
-    expect(before.rows[0]).toMatchObject({ value: 'OLD-KEY-1', status: 'active', isPremium: true, hwid: 'HW-1', daysKey: null });
-    db.recordKeys(
-      'p',
-      makeKeys(50, 5).filter((k) => k.daysKey !== null),
-    );
-    expect(db.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 100).rows.filter((r) => r.daysKey !== null).length).toBeGreaterThan(
-      0,
-    );
-    db.close();
-
-    // Opening again changes nothing.
-    const again = new LocalDb(file);
-    expect(again.queryLedger('p', {}, { field: 'value', dir: 'asc' }, 0, 100).rows.find((r) => r.value === 'OLD-KEY-1')?.note).toBe(
-      'from before',
-    );
-    again.close();
-    rmSync(file, { force: true });
-  });
-
-  it('upgrades a schema-3 file with rows: every row kept, whole, and found by the text filter', () => {
-    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
-    const old = new DatabaseSync(file);
-    old.exec(SCHEMA_3);
-    const keys = makeKeys(3_000, 41).map((k, i) => (i % 10 === 0 ? { ...k, note: `Café Größe ${i}` } : k));
-    const insert = old.prepare('INSERT INTO ledger VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    old.exec('BEGIN');
-    for (const [i, k] of keys.entries()) {
-      const profile = i % 3 === 0 ? OTHER : PROFILE;
-      insert.run(
-        profile,
-        k.value,
-        k.note,
-        k.status,
-        k.isPremium ? 1 : 0,
-        k.expiresAt,
-        k.hwid,
-        k.createdAt || null,
-        '2026-03-01T00:00:00.000Z',
-        `${k.value}\n${k.note}\n${k.hwid ?? ''}`.toLowerCase(),
-        k.daysKey,
-      );
-    }
-    old.exec('COMMIT');
-    const before = old
-      .prepare(
-        'SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value',
-      )
-      .all();
-    old.exec("INSERT INTO jobs VALUES ('j1', 'p', 'extend', '{}', 'done', NULL, '2026-03-01T00:00:00.000Z', NULL, 0)");
-    old.exec("INSERT INTO jobs VALUES ('j2', 'p', 'delete', '{}', 'running', NULL, '2026-03-02T00:00:00.000Z', NULL, 0)");
-    old.close();
-
-    const db = new LocalDb(file);
-    const check = new DatabaseSync(file);
-    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: LOCAL_DB_VERSION });
-    expect(LOCAL_DB_VERSION).toBe(12);
-    // The jobs kept, with no run or answer time (migration 10): one running when an older Keydesk stopped ends at
-    // its creation, the last thing known of it, and says its stop is not known.
-    expect(db.job('j1')).toMatchObject({ runAt: null, answeredAt: null, endUnseen: false });
-    db.interruptRunningJobs('Keydesk stopped while this job ran.');
-    expect(db.job('j2')).toMatchObject({
-      state: 'interrupted',
-      finishedAt: '2026-03-02T00:00:00.000Z',
-      runAt: null,
-      answeredAt: null,
-      endUnseen: true,
-    });
-    // No upgraded row is marked as showing an expiry (migration 7), an HWID or a status (migration 11) not read back.
-    expect(check.prepare('SELECT count(*) AS n FROM ledger WHERE expiry_stale <> 0 OR hwid_stale <> 0 OR status_stale <> 0').get()).toEqual(
-      { n: 0 },
-    );
-    const after = check
-      .prepare(
-        'SELECT profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key FROM ledger ORDER BY profile_id, value',
-      )
-      .all();
-    expect(after).toEqual(before);
-    // The index agrees with the rows it was built from.
-    expect(() => {
-      check.exec("INSERT INTO ledger_text (ledger_text) VALUES ('integrity-check')");
-    }).not.toThrow();
-    expect(check.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 2 });
-    const counts = () => check.prepare('SELECT profile_id, status, n FROM ledger_counts WHERE n > 0 ORDER BY profile_id, status').all();
-    const counted = () =>
-      check.prepare('SELECT profile_id, status, count(*) AS n FROM ledger GROUP BY profile_id, status ORDER BY profile_id, status').all();
-    expect(counts()).toEqual(counted());
-    const mine = keys.filter((_, i) => i % 3 !== 0);
-    const rows = ledgerOf(db);
-    expect(rows).toHaveLength(mine.length);
-    for (const term of ['café größe', 'GRÖSSE', 'größe 1', mine[7]?.value.slice(3, 9) ?? '', 'hw-', 'é']) {
-      const got = db.queryLedger(PROFILE, { text: term }, { field: 'createdAt', dir: 'desc' }, 0, 100, { exact: true });
-      const want = modelQuery(rows, { text: term }, 'createdAt', 'desc', 0, 100);
-      expect(got.total, term).toBe(want.total);
-      expect(
-        got.rows.map((r) => r.value),
-        term,
-      ).toEqual(want.values);
-    }
-    expect(db.queryLedger(PROFILE, { text: 'größe 1' }, { field: 'value', dir: 'asc' }, 0, 1).total).toBeGreaterThan(0);
-    // Writing after the upgrade keeps the index in step.
-    db.recordKeys(PROFILE, [{ ...(mine[0] as Key), note: 'after the upgrade' }]);
-    expect(db.queryLedger(PROFILE, { text: 'after the upgrade' }, { field: 'value', dir: 'asc' }, 0, 10).rows.map((r) => r.value)).toEqual([
-      mine[0]?.value,
-    ]);
-    // The per-status counts follow inserts, status changes and deletes.
-    db.recordKeys(PROFILE, makeKeys(40, 43));
-    db.markDeleted(PROFILE, mine[1]?.value ?? '');
-    check.exec(`DELETE FROM ledger WHERE value = '${mine[2]?.value ?? ''}'`);
-    expect(counts()).toEqual(counted());
-    check.close();
-    db.close();
-    rmSync(file, { force: true });
-  });
-
-  it('upgrades a schema-10 file through 11: its rows kept with their expiry marks, none marked as HWID or status not read back', () => {
-    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
-    // A file as schema 10 left it: this Keydesk's, less migration 11's columns.
-    const made = new LocalDb(file);
-    made.recordKeys(PROFILE, makeKeys(20, 47));
-    const [first, second] = ledgerOf(made).map((r) => r.value);
-    made.markExpiryStale(PROFILE, [first ?? '']);
-    made.close();
-    const old = new DatabaseSync(file);
-    old.exec('ALTER TABLE ledger DROP COLUMN hwid_stale; ALTER TABLE ledger DROP COLUMN status_stale; PRAGMA user_version = 10;');
-    old.close();
-
-    const db = new LocalDb(file);
-    const check = new DatabaseSync(file);
-    expect(check.prepare('PRAGMA user_version').get()).toEqual({ user_version: LOCAL_DB_VERSION });
-    expect(
-      check
-        .prepare(
-          'SELECT count(*) AS n, sum(hwid_stale <> 0) AS hwid, sum(status_stale <> 0) AS status, sum(expiry_stale <> 0) AS expiry FROM ledger',
-        )
-        .get(),
-    ).toEqual({ n: 20, hwid: 0, status: 0, expiry: 1 });
-    const rows = ledgerOf(db);
-    expect(rows.filter((r) => r.expiryStale).map((r) => r.value)).toEqual([first]);
-    expect(rows.some((r) => 'hwidStale' in r || 'statusStale' in r)).toBe(false);
-    // The new marks are written and read from then on.
-    db.markStale(PROFILE, 'status', [second ?? '']);
-    expect(
-      ledgerOf(db)
-        .filter((r) => r.statusStale)
-        .map((r) => r.value),
-    ).toEqual([second]);
-    check.close();
-    db.close();
-    rmSync(file, { force: true });
-  });
-
-  it('refuses a file from a newer Keydesk, saying so, and leaves it untouched', () => {
-    const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
-    const newer = new DatabaseSync(file);
-    newer.exec('PRAGMA user_version = 99; CREATE TABLE future (x);');
-    newer.close();
-    expect(() => new LocalDb(file)).toThrow(/newer Keydesk \(schema 99\)/);
-    const check = new DatabaseSync(file);
-    expect(check.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'ledger'").get()).toEqual({ n: 0 });
-    check.close();
   });
 });

@@ -5,7 +5,7 @@ import type { Handlers } from './types.ts';
 
 export const appHandlers = (core: Core): Pick<Handlers, 'app.startup' | 'app.status'> => ({
   // A core exists only once it is up (src/main/startup.ts answers before that).
-  'app.startup': () => Promise.resolve(ok({ state: 'ready', upgrade: null, failure: null })),
+  'app.startup': () => Promise.resolve(ok({ state: 'ready', failure: null })),
   'app.status': () =>
     Promise.resolve(
       ok({

@@ -1,12 +1,7 @@
-// Ledger writes off main's event loop. Recording 100,000 generated keys costs SQLite one to a few seconds (the
-// ledger's indexes grow with it); done on main, that froze every IPC call for as long. Here main only queues the
-// write: a worker thread with its own connection to keydesk.db (WAL) applies the queue in order, each batch in
-// chunks of LEDGER_CHUNK rows, one transaction each, so main's own small writes (jobs, audit, samples) wait for
-// the write lock at most one chunk. Readers that must see every queued key wait for `idle()`; the ledger view
-// says how many keys are still being recorded (`recording`).
-// A generate answer is read on the same thread (`intake()`): its body's bytes go there without a copy, its keys
-// are read and held there, and main gets the body without them and the keys as a compact KeyBatch. 100,000 key
-// objects then never live in main's heap, where collecting them grew its young generation to its largest.
+// Ledger writes off main's event loop (100,000 keys cost SQLite seconds): main queues them, and a worker thread
+// with its own connection applies the queue in order, in chunks of LEDGER_CHUNK rows, one transaction each, so
+// main's own writes wait at most one chunk. Readers that must see every queued key wait for `idle()`.
+// A generate answer is read on that thread too (`intake()`), so its 100,000 key objects never live in main's heap.
 import { Worker } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
@@ -20,11 +15,7 @@ import type {
   LedgerWriteAck,
 } from './ledger-writer-protocol.ts';
 
-/**
- * Rows per transaction: the write lock is held for one chunk, never for a whole batch. With the ledger's trigram
- * index a row took 0.14–0.25 ms to write on the loaded build machine, so 2,000 rows hold the lock for well under
- * a second; smaller chunks cost no more in all (measured at 1,000, 2,500, 5,000, 20,000 and 100,000 rows).
- */
+/** Rows per transaction: at 0.14–0.25 ms a row, the write lock is held well under a second per chunk. */
 export const LEDGER_CHUNK = 2_000;
 /** Progress events while a batch is written, per profile: at most one in this many milliseconds. */
 const PROGRESS_EVERY_MS = 250;
@@ -34,28 +25,13 @@ const AHEAD = 2;
 const MAX_ATTEMPTS = 2;
 /** Worker deaths in a row with no write done in between: then the queue is reported failed rather than retried. */
 const MAX_CRASHES_IN_A_ROW = 3;
-/**
- * The worker's page cache: it writes, main reads. 8 MiB: what a thread's allocator takes stays with the process
- * after the thread ends (glibc keeps its arena), and the OS's file cache keeps the ledger's pages warm anyway.
- */
+/** The worker's page cache: it writes, main reads; what a thread's allocator takes stays with the process. */
 const WORKER_CACHE_KIB = 8 * 1024;
-/**
- * With nothing queued for this long the thread ends, and the next write starts another (a few tens of
- * milliseconds, off main's loop). A thread that has written 100,000 keys holds a V8 heap, a page cache and an
- * allocator arena of its own, about 100 MiB; a desktop app idling for days should not keep them.
- */
+/** With nothing queued for this long the thread (about 100 MiB after a large write) ends; the next write starts another. */
 export const LEDGER_WRITER_IDLE_MS = 5_000;
-/**
- * A thread whose V8 heap is larger than this when the queue empties ends then, not LEDGER_WRITER_IDLE_MS later:
- * after reading a 100,000-key answer it holds 70–130 MiB that only its end gives back, and starting the next
- * thread (tens of milliseconds) is nothing beside such a write.
- */
+/** A thread whose V8 heap is larger than this when the queue empties ends then: only its end gives the heap back. */
 const LARGE_WORKER_HEAP_BYTES = 32 * 1024 * 1024;
-/**
- * The thread's young generation, MiB. Reading a 33 MB answer allocates a few hundred MiB of short-lived objects;
- * V8's default lets the young generation grow to its largest for that (2 × 64 MiB in Node 24) and keep it. The
- * thread's survivors (the held keys) are promoted a little sooner instead.
- */
+/** The thread's young generation, MiB: reading a 33 MB answer would otherwise grow it to V8's largest, and keep it. */
 const WORKER_YOUNG_MIB = 8;
 
 /** How one queued write ended. `failure` is in words, for the ledger view and the audit log; null when all went in. */
@@ -75,7 +51,7 @@ export interface RecordingState {
 }
 
 export interface LedgerWriterOptions {
-  /** keydesk.db, already opened (schema and migrations applied) by main's LocalDb. */
+  /** keydesk.db, already opened (its schema made) by main's LocalDb. */
   file: string;
   /** How long a chunk waits for main's write lock before it fails (SQLite's busy timeout). */
   busyTimeoutMs?: number;
@@ -306,10 +282,8 @@ export class LedgerWriter {
   }
 
   /**
-   * Resolves when every write queued so far has ended (written or reported failed). Unlike idle(), it does not wait
-   * for writes queued after the call, nor for answers still being read or held (a generate under way, whose keys are
-   * queued once judged): a reader that needs only what was recorded before it asked (a job's resume) is not held
-   * up for as long as other work keeps coming.
+   * Resolves when every write queued so far has ended; unlike idle(), not held up by writes queued later or answers
+   * still read or held, for a reader that needs only what was recorded before it asked (a job's resume).
    */
   flushed(): Promise<void> {
     const ops = [...this.queue];
@@ -324,10 +298,7 @@ export class LedgerWriter {
     });
   }
 
-  /**
-   * Flushes the queue, waiting at most `timeoutMs`, then stops the worker. Writes still queued then are not
-   * recorded (main's log says how many); the service has those keys. Writes asked for after this are refused.
-   */
+  /** Flushes the queue for at most `timeoutMs`, then stops the worker; what is left is logged, and later writes refused. */
   async close(timeoutMs = 10_000): Promise<void> {
     if (this.closing) return;
     this.closing = true;
@@ -591,9 +562,8 @@ export class LedgerWriter {
   }
 
   /**
-   * The worker died (not stopped by close): what it held goes once more to a new one, first and in the same
-   * order; a part already sent twice, or everything queued after repeated deaths with nothing written between
-   * them, is reported not recorded. A new worker starts only when there is work for it.
+   * The worker died (not stopped by close): what it held goes once more to a new one, first and in order; a part
+   * sent twice, or all of the queue after repeated deaths with nothing written between, is reported not recorded.
    */
   private onWorkerExit(code: number): void {
     console.error(`keydesk: the ledger writer thread stopped (exit code ${code}) with ${this.inFlight.size} write(s) in its hands.`);

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import { CommandPalette } from './components/CommandPalette.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { FailureMessage } from './components/FailureMessage.tsx';
-import { StartupProgress } from './components/StartupProgress.tsx';
 import { ViewBoundary } from './components/ViewBoundary.tsx';
 import { useKeydesk, type ViewName } from './store/index.ts';
 import { Activity } from './views/Activity/Activity.tsx';
@@ -176,9 +175,8 @@ function OfflineBanner() {
 
 export function App() {
   const { status: session, error: sessionError } = useKeydesk((s) => s.sessionRequest);
-  const upgrade = useKeydesk((s) => (s.startup?.state === 'upgrading' ? s.startup.upgrade : null));
-  // Main's start failed for good (an upgrade of keydesk.db that could not finish): asking again cannot help, only a
-  // new start once the cause is fixed.
+  // Main's start failed for good (keydesk.db refused, say): asking again cannot help, only a new start once the
+  // cause is fixed.
   const startFailed = useKeydesk((s) => s.startup?.state === 'failed');
   /** Main answered about its start at least once in this window. */
   const startupSeen = useKeydesk((s) => s.startup !== null);
@@ -206,18 +204,12 @@ export function App() {
 
   if (session === 'error') {
     // Main not answering at all (the harness's process gone, say) is not a start that failed: it may have been
-    // starting, or upgrading, when it stopped.
+    // starting when it stopped.
     const unanswered = sessionError?.code === 'NETWORK';
     return (
       <main className="center" data-app-state="error">
         <h1>{!unanswered ? 'Keydesk could not start' : startupSeen ? 'Keydesk stopped answering' : 'Keydesk is not answering'}</h1>
         {sessionError && <FailureMessage failure={sessionError} />}
-        {unanswered && upgrade && (
-          <p>
-            It stopped while upgrading your local records (step {upgrade.step.toLocaleString()} of {upgrade.steps.toLocaleString()}).
-            Nothing is lost: your records stay as they were, and the upgrade starts again the next time Keydesk opens.
-          </p>
-        )}
         {startFailed ? (
           <p>Quit Keydesk, and start it again once that is fixed.</p>
         ) : (
@@ -228,7 +220,6 @@ export function App() {
       </main>
     );
   }
-  if (session !== 'ready' && upgrade) return <StartupProgress upgrade={upgrade} />;
   if (session !== 'ready') {
     return (
       <main className="center" data-app-state="loading">

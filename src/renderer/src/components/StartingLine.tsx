@@ -4,10 +4,17 @@ import { useEffect, useState } from 'react';
 import { isLive, isStarting, jobLine, notAnsweringSince, startingLine, stateNotKnownLine } from '../lib/jobs.ts';
 import { useKeydesk } from '../store/index.ts';
 import type { JobAction, JobSummary } from '../../../shared/domain.ts';
-import { elapsedWords } from './StartupProgress.tsx';
 
 /** How often the time so far moves on. */
 const TICK_MS = 1_000;
+
+/** A time so far: "12 s", "1 min 5 s", "1 h 2 min". */
+function elapsedWords(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
 
 /** `words` of the time since `since` (ms since the epoch), moving every second. */
 function Elapsed({ since, words }: { since: number; words: (elapsed: string) => string }) {

@@ -6,11 +6,11 @@ import { subscribe } from '../lib/api.ts';
 import { IDLE, type RequestState } from './request.ts';
 import type { ProfileData, StoreContext } from './context.ts';
 
-/** How often the window asks how far main's start is, besides hearing each step (an event may come before it listens). */
+/** How often the window asks whether main's start is over, besides hearing it (an event may come before it listens). */
 export const STARTUP_POLL_MS = 1_000;
 
 export interface SessionSlice {
-  /** How far main's start is, until it is ready (an upgrade of keydesk.db shows its steps: StartupProgress). */
+  /** How main's start went, once it answered: starting, ready, or failed and why. */
   startup: StartupStatus | null;
   appStatus: AppStatus | null;
   profiles: Profile[];
@@ -37,7 +37,7 @@ export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof 
 
   /**
    * Resolves once main's start is ready, or with why it failed; meanwhile `startup` follows it, from its events and
-   * from asking every STARTUP_POLL_MS (the elapsed time moves on between steps, and an event may come unheard).
+   * from asking every STARTUP_POLL_MS (an event may come unheard).
    */
   const startupDone = (): Promise<{ data: StartupStatus } | { failure: Failure }> =>
     new Promise((resolve) => {

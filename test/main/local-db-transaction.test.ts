@@ -1,10 +1,8 @@
-// When an upgrade (or any write of keydesk.db) fails, the person hears the real cause: SQLite may end the
-// transaction itself (a full disk, an I/O error, a trigger's RAISE(ROLLBACK)), and a ROLLBACK after that used to
-// throw "cannot rollback - no transaction is active" in its place. A full disk is worded as what to do about it.
+// When a write of keydesk.db fails, the real cause is thrown: SQLite may end the transaction itself (a full disk,
+// an I/O error, a trigger's RAISE(ROLLBACK)), and a ROLLBACK after that would throw "no transaction is active".
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/main/store/local-db.ts';
-import { upgradeFailureOf, upgradeFailureWords } from '../../src/main/store/upgrade-failure.ts';
 
 /** A real SQLite error: `sql` run on `db`, caught. */
 function errorOf(db: DatabaseSync, fn: () => void): unknown {
@@ -45,7 +43,7 @@ describe('a failed transaction keeps its cause', () => {
         for (let i = 0; i < 100; i++) db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(4000));
       });
     });
-    expect(upgradeFailureOf(error).errcode).toBe(13);
+    expect((error as { errcode?: unknown }).errcode).toBe(13);
     expect(db.isTransaction).toBe(false);
     expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 0 });
   });
@@ -59,38 +57,5 @@ describe('a failed transaction keeps its cause', () => {
     });
     expect(answer).toBe('written');
     expect(db.prepare('SELECT v FROM t').all()).toEqual([{ v: 7 }]);
-  });
-});
-
-describe('an upgrade’s failure in words', () => {
-  it('tells a person with a full disk to free space, from SQLite’s own SQLITE_FULL', () => {
-    const db = new DatabaseSync(':memory:');
-    db.exec('CREATE TABLE t (v TEXT)');
-    const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
-    db.exec(`PRAGMA max_page_count = ${pages + 1}`);
-    const error = errorOf(db, () => {
-      for (let i = 0; i < 100; i++) db.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(4000));
-    });
-    const words = upgradeFailureWords(upgradeFailureOf(error));
-    expect(words).toMatch(/^There is not enough free disk space to upgrade Keydesk's local records \(keydesk\.db\)/);
-    expect(words).toContain('Free some disk space and start Keydesk again.');
-    expect(words).toMatch(/Nothing was changed\.$/);
-  });
-
-  it('names a failed disk write (an extended SQLITE_IOERR code) as a disk problem', () => {
-    // SQLITE_IOERR_WRITE (778): the primary code is its low byte, 10.
-    const words = upgradeFailureWords({ message: 'disk I/O error', errcode: 778 });
-    expect(words).toBe(
-      'Keydesk could not write its local records (keydesk.db) to disk while upgrading them (disk I/O error.) Check the disk, then start Keydesk again. Nothing was changed.',
-    );
-  });
-
-  it('gives any other cause in sentences, each ending with a full stop', () => {
-    expect(upgradeFailureWords({ message: 'table ledger_v4 already exists', errcode: 1 })).toBe(
-      'Keydesk could not upgrade its local records (keydesk.db): table ledger_v4 already exists. Nothing was changed.',
-    );
-    expect(upgradeFailureWords(upgradeFailureOf(new Error('The worker stopped.')))).toBe(
-      'Keydesk could not upgrade its local records (keydesk.db): The worker stopped. Nothing was changed.',
-    );
   });
 });

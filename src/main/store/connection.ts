@@ -1,0 +1,113 @@
+// The one connection to keydesk.db every room of the store goes through: opened at the schema with its pragmas,
+// transactions, and a cache of compiled statements.
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { LOCAL_DB_VERSION, refusal, SCHEMA, versionOf } from './schema.ts';
+
+/**
+ * Whether SQLite refused because another connection holds keydesk.db's lock past this one's busy timeout
+ * (SQLITE_BUSY, SQLITE_LOCKED and their extended codes): the same write succeeds once the lock is let go.
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof errcode === 'number' && ((errcode & 0xff) === 5 || (errcode & 0xff) === 6);
+}
+
+/**
+ * keydesk.db opened as every connection uses it: the search text's lower-casing function, WAL, and the schema
+ * (a new file gets it). A file of another schema is refused, untouched.
+ */
+function openLocalDb(file: string, busyTimeoutMs: number, cacheKiB: number): DatabaseSync {
+  const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
+  // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII only).
+  db.function('js_lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
+  const refused = refusal(db);
+  if (refused !== null) {
+    db.close();
+    throw new Error(refused);
+  }
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -${Math.round(cacheKiB)};`);
+  if (versionOf(db) !== LOCAL_DB_VERSION) {
+    inTransaction(db, 'BEGIN IMMEDIATE', () => {
+      // Read again under the write lock: another connection (a writer thread's) may have created it meanwhile.
+      if (versionOf(db) !== LOCAL_DB_VERSION) db.exec(`${SCHEMA}\nPRAGMA user_version = ${LOCAL_DB_VERSION};`);
+    });
+  }
+  return db;
+}
+
+/**
+ * Runs `fn` in one transaction on `db`: all of it, or none. When `fn` fails, the error it threw is the one thrown:
+ * SQLite may have ended the transaction itself (a full disk, an I/O error, a trigger's RAISE(ROLLBACK)), and a
+ * ROLLBACK then would fail with "no transaction is active", hiding the cause.
+ */
+export function inTransaction<T>(db: DatabaseSync, begin: 'BEGIN' | 'BEGIN IMMEDIATE', fn: () => T): T {
+  db.exec(begin);
+  try {
+    const r = fn();
+    db.exec('COMMIT');
+    return r;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+export class Connection {
+  readonly db: DatabaseSync;
+  /** The file this connection opened (':memory:' for none): a job's send log lives beside it (send-log.ts). */
+  readonly file: string;
+  /** Statements a running job repeats every step, compiled once: compiling costs more than running them. */
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(file: string, busyTimeoutMs: number, cacheKiB: number) {
+    this.file = file;
+    this.db = openLocalDb(file, busyTimeoutMs, cacheKiB);
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  /**
+   * Runs `fn` with this connection waiting at most `ms` for another writer's lock (0: not at all), then waiting as
+   * before: a quit that has a budget of its own (JobService.close) does not give a write the usual 5 s.
+   */
+  withBusyTimeout<T>(ms: number, fn: () => T): T {
+    const { timeout } = this.db.prepare('PRAGMA busy_timeout').get() as { timeout: number };
+    this.db.exec(`PRAGMA busy_timeout = ${String(Math.max(0, Math.floor(ms)))}`);
+    try {
+      return fn();
+    } finally {
+      this.db.exec(`PRAGMA busy_timeout = ${String(timeout)}`);
+    }
+  }
+
+  /** Gives back the page cache's memory (SQLite's `shrink_memory`); the next read fills it again as needed. */
+  releaseMemory(): void {
+    if (this.db.isOpen) this.db.exec('PRAGMA shrink_memory');
+  }
+
+  /** Runs `fn` in one read transaction (one snapshot of the file), unless a transaction is open already. */
+  read<T>(fn: () => T): T {
+    return this.db.isTransaction ? fn() : this.transaction('BEGIN', fn);
+  }
+
+  /** Runs `fn` in one transaction: all of it, or none. */
+  tx<T>(fn: () => T): T {
+    return this.transaction('BEGIN IMMEDIATE', fn);
+  }
+
+  private transaction<T>(begin: 'BEGIN' | 'BEGIN IMMEDIATE', fn: () => T): T {
+    return inTransaction(this.db, begin, fn);
+  }
+
+  /** A statement run many times a second (a job's every step), compiled on first use. */
+  statement(sql: string): StatementSync {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+}

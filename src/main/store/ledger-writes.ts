@@ -1,0 +1,280 @@
+// Ledger writes: keys as the service described them (whole or in part), and the marks an act with no answer
+// leaves on a row. Every write tells the filters the ledger changed (their caches are worked out again).
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { Key } from '../../shared/domain.ts';
+import type { Connection } from './connection.ts';
+import { searchText, type LedgerRowTuple } from './rows.ts';
+
+// The three marks (expiry_stale, hwid_stale, status_stale) hold when the row was marked, in ms since the epoch;
+// 0 is not marked. A description clears a mark only if it was seen at or after that moment: one seen before it
+// (a lookup waiting in the ledger writer's queue while the act went unknown) lands with the old fields and leaves
+// them marked. A mark of 1 is cleared by any description.
+
+/** What of a ledger row an act with no outcome read back leaves as seen before (LocalDb.markStale). */
+export type StaleMark = 'expiry' | 'hwid' | 'status';
+/** Each mark's column, and the rows it applies to: those where the act's outcome would change what is shown. */
+const STALE: Record<StaleMark, { column: string; applies: string }> = {
+  expiry: { column: 'expiry_stale', applies: 'true' },
+  hwid: { column: 'hwid_stale', applies: "coalesce(hwid, '') <> ''" },
+  status: { column: 'status_stale', applies: "status <> 'deleted'" },
+};
+
+/**
+ * SQL for a mark column as a description seen at `seenMs` (a parameter, ms since the epoch) leaves it: cleared,
+ * unless it was marked after that description was seen.
+ */
+const clearedBy = (column: string, seenMs: string, table = ''): string =>
+  `${column} = CASE WHEN ${table}${column} > ${seenMs} THEN ${table}${column} ELSE 0 END`;
+const CLEAR_ALL = (seenMs: string, table = ''): string =>
+  ['expiry_stale', 'hwid_stale', 'status_stale'].map((c) => clearedBy(c, seenMs, table)).join(', ');
+
+/** An ISO time as a mark's time (ms since the epoch); an unreadable one counts as now. */
+function markMs(iso: string): number {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? Date.now() : ms;
+}
+
+export class LedgerWrites {
+  private readonly conn: Connection;
+  private readonly db: DatabaseSync;
+  /** Tells the filters this connection wrote to the ledger (LedgerFilters.ledgerCaches). */
+  private readonly wrote: () => void;
+
+  constructor(conn: Connection, wrote: () => void) {
+    this.conn = conn;
+    this.db = conn.db;
+    this.wrote = wrote;
+  }
+
+  /** Records keys as the service last described them. */
+  recordKeys(profileId: string, keys: readonly Key[], seenAt = new Date().toISOString()): void {
+    if (keys.length === 0) return;
+    this.conn.tx(() => {
+      this.upsertKeys(profileId, keys, seenAt);
+    });
+  }
+
+  /**
+   * One statement per batch: the rows go in as one JSON array read by json_each (100,000 keys, one call into
+   * SQLite); the search text is lower-cased here, as the filter term is. FTS5 writes out what it holds whenever an
+   * entry comes at a rowid lower than the last, so rows in the ledger that gain or change a HWID (entry -id) go
+   * last, by id descending (hwidEntriesLast). `known`: a job's answers, a few dozen keys already in the ledger.
+   */
+  upsertKeys(profileId: string, keys: readonly Key[], seenAt: string, known = false): void {
+    this.wrote();
+    // In key order: every index this touches leads with the value (or a column the batch shares), so sorted rows
+    // walk each B-tree once, front to back, rather than landing on random pages of a table larger than the cache.
+    const sorted = [...keys].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    const rows = sorted.map((k): LedgerRowTuple => {
+      const { search, hwid } = searchText(k);
+      return [
+        k.value,
+        k.note,
+        k.status,
+        k.isPremium ? 1 : 0,
+        k.expiresAt,
+        k.hwid,
+        k.createdAt || null,
+        search,
+        k.expiresByDaysKey ? k.daysKey : null,
+        hwid,
+      ];
+    });
+    const { first, hwidChanged } = known ? { first: rows, hwidChanged: [] } : this.hwidEntriesLast(profileId, rows);
+    this.writeRows(profileId, first, seenAt, known);
+    this.writeRows(profileId, hwidChanged, seenAt, known);
+  }
+
+  /**
+   * A lookup's rows split so their HWID entries go in ascending rowid (upsertKeys): `first`, in key order, new rows
+   * and rows whose HWID entry is kept or removed; then `hwidChanged`, rows in the ledger given a HWID entry (added
+   * or changed), by id descending. Only active keys have a HWID: a batch with none (a generate's) is not looked up.
+   */
+  private hwidEntriesLast(profileId: string, rows: LedgerRowTuple[]): { first: LedgerRowTuple[]; hwidChanged: LedgerRowTuple[] } {
+    if (!rows.some((r) => r[9] !== '')) return { first: rows, hwidChanged: [] };
+    const was = new Map<string, { id: number; hwid: string }>();
+    const stored = this.conn
+      .statement(
+        `SELECT value, id, substr(search, length(search) - hwid_chars + 1) AS hwid FROM ledger
+       WHERE profile_id = ?1 AND value IN (SELECT value FROM json_each(?2))`,
+      )
+      .all(profileId, JSON.stringify(rows.map((r) => r[0]))) as { value: string; id: number; hwid: string }[];
+    for (const r of stored) was.set(r.value, { id: r.id, hwid: r.hwid });
+    const first: LedgerRowTuple[] = [];
+    const changed: { id: number; row: LedgerRowTuple }[] = [];
+    for (const row of rows) {
+      const old = was.get(row[0]);
+      if (old !== undefined && row[9] !== '' && old.hwid !== row[9]) changed.push({ id: old.id, row });
+      else first.push(row);
+    }
+    if (changed.length === 0) return { first: rows, hwidChanged: [] };
+    changed.sort((a, b) => b.id - a.id);
+    return { first, hwidChanged: changed.map((c) => c.row) };
+  }
+
+  /** Rows into the ledger in the order given (upsertKeys); `known`: a job's answers, keys in the ledger already. */
+  private writeRows(profileId: string, given: LedgerRowTuple[], seenAt: string, known: boolean): void {
+    let rows = given;
+    if (rows.length === 0) return;
+    const seenMs = markMs(seenAt);
+    if (known) {
+      // An answer changes few columns, and a column set has its index entries rewritten even when unchanged: rows
+      // whose note, status, premium and creation are as recorded get a narrower update, one keyed statement per
+      // row (over json_each, SQLite would read the ledger in the outer loop). The rest take the full upsert below.
+      const narrow = this.conn.statement(
+        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, ${CLEAR_ALL('?13')}, hwid_chars = length(?12)
+         WHERE profile_id = ?6 AND value = ?7 AND note = ?8 AND status = ?9 AND is_premium = ?10 AND (?11 IS NULL OR created_at IS ?11)`,
+      );
+      rows = rows.filter(
+        ([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey, hwidText]) =>
+          narrow.run(expiresAt, hwid, search, daysKey, seenAt, profileId, value, note, status, isPremium, createdAt, hwidText, seenMs)
+            .changes === 0,
+      );
+      if (rows.length === 0) return;
+    }
+    // In the order given: json_each reads the array front to back, and the rows are inserted (or updated) so.
+    this.conn
+      .statement(
+        `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key, hwid_chars)
+       SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]', length(v ->> '$[9]')
+       FROM (SELECT value AS v FROM json_each(?3)) WHERE true
+       ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
+         expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
+         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, ${CLEAR_ALL('?4', 'ledger.')},
+         hwid_chars = excluded.hwid_chars`,
+      )
+      .run(profileId, seenAt, JSON.stringify(rows), seenMs);
+  }
+
+  /**
+   * A key the service described only in part (no status: the real dialect's extend answer, when it could not be
+   * read back). Updates the ledger row's fields that came back and nothing else: the status is never guessed, and
+   * a key not in the ledger yet is not added (a row needs a status). Like the job service, which records no
+   * key whose status is unreported.
+   */
+  recordReportedFields(profileId: string, key: Key, seenAt = new Date().toISOString()): void {
+    const unreported = new Set(key.unreported ?? []);
+    // The expiry and HWID always come back (only the fields UnreportedKeyField names may not): their marks go.
+    const text = searchText(key);
+    const seenMs = markMs(seenAt);
+    const sets = [
+      'note = ?',
+      'is_premium = ?',
+      'expires_at = ?',
+      'hwid = ?',
+      'search = ?',
+      'hwid_chars = length(?)',
+      'last_seen_at = ?',
+      clearedBy('expiry_stale', '?'),
+      clearedBy('hwid_stale', '?'),
+    ];
+    const params: SQLInputValue[] = [
+      key.note,
+      key.isPremium ? 1 : 0,
+      key.expiresAt,
+      key.hwid,
+      text.search,
+      text.hwid,
+      seenAt,
+      seenMs,
+      seenMs,
+    ];
+    if (!unreported.has('daysKey')) {
+      sets.push('days_key = ?');
+      params.push(key.expiresByDaysKey ? key.daysKey : null);
+    }
+    if (!unreported.has('createdAt') && key.createdAt) {
+      sets.push('created_at = ?');
+      params.push(key.createdAt);
+    }
+    this.wrote();
+    this.db.prepare(`UPDATE ledger SET ${sets.join(', ')} WHERE profile_id = ? AND value = ?`).run(...params, profileId, key.value);
+  }
+
+  /**
+   * Keys extended on the service whose new expiry never came back (no key in the answer, and no lookup found
+   * it): their rows keep the expiry seen before, marked as such until a later full description of the key.
+   */
+  markExpiryStale(profileId: string, values: readonly string[], at = new Date().toISOString()): void {
+    this.markStale(profileId, 'expiry', values, at);
+  }
+
+  /**
+   * Keys acted on whose outcome never came back, their rows marked until a later full description of the key:
+   * 'expiry', an extend (markExpiryStale); 'hwid', an HWID reset sent with no answer, on rows that show a HWID (a
+   * row with none shows what a reset leaves, whichever way it went); 'status', a delete sent with no answer, on
+   * rows not already deleted. `at`: when (a description seen before it does not clear it); a row marked later
+   * keeps that later time.
+   */
+  markStale(profileId: string, what: StaleMark, values: readonly string[], at = new Date().toISOString()): void {
+    if (values.length === 0) return;
+    const { column, applies } = STALE[what];
+    const r = this.conn
+      .statement(
+        `UPDATE ledger SET ${column} = max(${column}, ?) WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?)) AND ${applies}`,
+      )
+      .run(markMs(at), profileId, JSON.stringify(values));
+    if (Number(r.changes) > 0) this.wrote();
+  }
+
+  /**
+   * The keys of items still sent (about to become unknown: they may or may not have taken effect) in the jobs
+   * `jobs` selects: an extend's row keeps the expiry seen before, a reset's the HWID, a delete's the status, each
+   * marked as not read back.
+   */
+  markSentStale(jobs: string, ...params: string[]): void {
+    let changes = 0;
+    const now = Date.now();
+    for (const [action, what] of [
+      ['extend', 'expiry'],
+      ['resetHwid', 'hwid'],
+      ['delete', 'status'],
+    ] as const) {
+      const { column, applies } = STALE[what];
+      const r = this.db
+        .prepare(
+          `UPDATE ledger SET ${column} = ?1 WHERE ${column} < ?1 AND ${applies} AND (profile_id, value) IN
+             (SELECT j.profile_id, i.target FROM job_items i JOIN jobs j ON j.id = i.job_id
+               WHERE i.job_id IN (${jobs.replaceAll('?', '?2')}) AND i.state = 'sent' AND j.action = '${action}')`,
+        )
+        .run(now, ...params);
+      changes += Number(r.changes);
+    }
+    if (changes > 0) this.wrote();
+  }
+
+  /**
+   * Keys whose HWID reset the service answered as done without describing them (the real dialect's `{message}`),
+   * nor could they be read back: the reset took, so they have no HWID now, and their rows say so (not the HWID seen
+   * before, and no "not read back" mark: this is known).
+   */
+  markHwidCleared(profileId: string, values: readonly string[], seenAt = new Date().toISOString()): void {
+    if (values.length === 0) return;
+    this.wrote();
+    this.conn
+      .statement(
+        `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), hwid_chars = 0, ${clearedBy('hwid_stale', '?4')}, last_seen_at = ?1
+       WHERE profile_id = ?2 AND value IN (SELECT value FROM json_each(?3))`,
+      )
+      .run(seenAt, profileId, JSON.stringify(values), markMs(seenAt));
+  }
+
+  markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
+    this.wrote();
+    this.db
+      .prepare(
+        `UPDATE ledger SET status = 'deleted', ${clearedBy('status_stale', '?4')}, last_seen_at = ?1 WHERE profile_id = ?2 AND value = ?3`,
+      )
+      .run(seenAt, profileId, value, markMs(seenAt));
+  }
+
+  /** Keys a job's answers say are deleted. */
+  markDeletedValues(profileId: string, values: readonly string[], at: string): void {
+    this.wrote();
+    this.conn
+      .statement(
+        `UPDATE ledger SET status = 'deleted', ${clearedBy('status_stale', '?4')}, last_seen_at = ?1 WHERE profile_id = ?2 AND value IN (SELECT value FROM json_each(?3))`,
+      )
+      .run(at, profileId, JSON.stringify(values), markMs(at));
+  }
+}

@@ -1,0 +1,180 @@
+// keydesk.db's schema in one piece, and the check that a file is at it. Until 1.0 it changes in place (a file
+// of another version is refused); after 1.0 each change is a plain numbered migration, each in one transaction.
+import type { DatabaseSync } from 'node:sqlite';
+
+/** The schema this Keydesk writes (keydesk.db's user_version). */
+export const LOCAL_DB_VERSION = 12;
+
+export const SCHEMA = `
+-- The keys this app generated or has seen, per profile. search: value, note and HWID lower-cased, each part
+-- after a newline; hwid_chars: how many characters at its end are the HWID (indexed apart in ledger_text).
+-- The three *_stale marks hold when an act with no answer left the field as seen before (ms; 0: not marked).
+CREATE TABLE ledger (
+  id           INTEGER PRIMARY KEY,
+  profile_id   TEXT NOT NULL,
+  value        TEXT NOT NULL,
+  note         TEXT NOT NULL,
+  status       TEXT NOT NULL,
+  is_premium   INTEGER NOT NULL,
+  expires_at   TEXT,
+  hwid         TEXT,
+  created_at   TEXT,
+  last_seen_at TEXT NOT NULL,
+  search       TEXT NOT NULL,
+  days_key     INTEGER,
+  expiry_stale INTEGER NOT NULL DEFAULT 0,
+  hwid_chars   INTEGER NOT NULL DEFAULT 0,
+  hwid_stale   INTEGER NOT NULL DEFAULT 0,
+  status_stale INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (profile_id, value)
+);
+-- Each sort index carries the value, the sort's tiebreaker; the status index carries premium too, so a premium
+-- filter reads index entries, not rows.
+CREATE INDEX ledger_created ON ledger (profile_id, created_at, value);
+CREATE INDEX ledger_seen ON ledger (profile_id, last_seen_at, value);
+CREATE INDEX ledger_expires ON ledger (profile_id, expires_at, value);
+CREATE INDEX ledger_note ON ledger (profile_id, note, value);
+CREATE INDEX ledger_status ON ledger (profile_id, status, value, is_premium);
+
+-- Bulk work as persisted jobs (src/main/jobs/), their items, and the keys each generate job made.
+CREATE TABLE jobs (
+  id          TEXT PRIMARY KEY,
+  profile_id  TEXT NOT NULL,
+  action      TEXT NOT NULL,
+  params      TEXT NOT NULL,             -- JSON: days, or generate's parameters
+  state       TEXT NOT NULL,
+  reason      TEXT,
+  created_at  TEXT NOT NULL,
+  finished_at TEXT,
+  total       INTEGER NOT NULL,
+  run_at      TEXT,                      -- when its current (or last) run began
+  answered_at TEXT,                      -- when that run's last answers were written
+  end_unseen  INTEGER NOT NULL DEFAULT 0 -- 1: Keydesk stopped under it; finished_at is when it was last known at work
+);
+CREATE INDEX jobs_by_profile ON jobs (profile_id, created_at);
+CREATE TABLE job_items (
+  job_id  TEXT NOT NULL,
+  seq     INTEGER NOT NULL,
+  target  TEXT NOT NULL,
+  size    INTEGER NOT NULL,
+  state   TEXT NOT NULL,
+  code    TEXT,
+  message TEXT,
+  PRIMARY KEY (job_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX job_items_by_state ON job_items (job_id, state, seq);
+CREATE TABLE profile_settings (profile_id TEXT PRIMARY KEY, bulk_ceiling INTEGER);
+CREATE TABLE job_keys (job_id TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (job_id, value)) WITHOUT ROWID;
+
+-- Execution samples for the history chart: min and max count per time range come from the index alone.
+CREATE TABLE samples (
+  profile_id TEXT NOT NULL,
+  at         TEXT NOT NULL,
+  count      INTEGER NOT NULL
+);
+CREATE INDEX samples_by_time_count ON samples (profile_id, at, count);
+
+CREATE TABLE audit (
+  id           INTEGER PRIMARY KEY,
+  at           TEXT NOT NULL,
+  profile_id   TEXT NOT NULL,
+  profile_name TEXT NOT NULL,
+  action       TEXT NOT NULL,
+  target       TEXT NOT NULL,
+  outcome      TEXT NOT NULL,
+  message      TEXT NOT NULL
+);
+CREATE INDEX audit_by_time ON audit (at);
+
+-- Keys per profile and status, kept by triggers for every writer: read, not counted (a count is a pass over the index).
+CREATE TABLE ledger_counts (
+  profile_id TEXT NOT NULL,
+  status     TEXT NOT NULL,
+  n          INTEGER NOT NULL,
+  PRIMARY KEY (profile_id, status)
+) WITHOUT ROWID;
+CREATE TRIGGER ledger_counts_insert AFTER INSERT ON ledger BEGIN
+  INSERT INTO ledger_counts (profile_id, status, n) VALUES (new.profile_id, new.status, 1) ON CONFLICT (profile_id, status) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER ledger_counts_delete AFTER DELETE ON ledger BEGIN
+  UPDATE ledger_counts SET n = n - 1 WHERE profile_id = old.profile_id AND status = old.status;
+END;
+CREATE TRIGGER ledger_counts_update AFTER UPDATE OF profile_id, status ON ledger
+WHEN old.profile_id IS NOT new.profile_id OR old.status IS NOT new.status BEGIN
+  UPDATE ledger_counts SET n = n - 1 WHERE profile_id = old.profile_id AND status = old.status;
+  INSERT INTO ledger_counts (profile_id, status, n) VALUES (new.profile_id, new.status, 1) ON CONFLICT (profile_id, status) DO UPDATE SET n = n + 1;
+END;
+
+-- Every change to a row's place in a sort or a status or premium filter, for the deep-page anchors to follow:
+-- the row as it was (was 1), or only its key when new (was 0). About the last 32,768 entries are kept.
+CREATE TABLE ledger_log (
+  seq          INTEGER PRIMARY KEY,
+  profile_id   TEXT NOT NULL,
+  value        TEXT NOT NULL,
+  was          INTEGER NOT NULL,
+  note         TEXT,
+  status       TEXT,
+  is_premium   INTEGER,
+  expires_at   TEXT,
+  created_at   TEXT,
+  last_seen_at TEXT
+);
+CREATE TRIGGER ledger_log_insert AFTER INSERT ON ledger BEGIN
+  INSERT INTO ledger_log (profile_id, value, was) VALUES (new.profile_id, new.value, 0);
+END;
+CREATE TRIGGER ledger_log_delete AFTER DELETE ON ledger BEGIN
+  INSERT INTO ledger_log (profile_id, value, was, note, status, is_premium, expires_at, created_at, last_seen_at)
+  VALUES (old.profile_id, old.value, 1, old.note, old.status, old.is_premium, old.expires_at, old.created_at, old.last_seen_at);
+END;
+CREATE TRIGGER ledger_log_update AFTER UPDATE ON ledger
+WHEN old.profile_id IS NOT new.profile_id OR old.value IS NOT new.value OR old.note IS NOT new.note OR old.status IS NOT new.status
+  OR old.is_premium IS NOT new.is_premium OR old.expires_at IS NOT new.expires_at OR old.created_at IS NOT new.created_at
+  OR old.last_seen_at IS NOT new.last_seen_at BEGIN
+  INSERT INTO ledger_log (profile_id, value, was, note, status, is_premium, expires_at, created_at, last_seen_at)
+  VALUES (old.profile_id, old.value, 1, old.note, old.status, old.is_premium, old.expires_at, old.created_at, old.last_seen_at);
+  INSERT INTO ledger_log (profile_id, value, was) SELECT new.profile_id, new.value, 0 WHERE old.profile_id IS NOT new.profile_id OR old.value IS NOT new.value;
+END;
+CREATE TRIGGER ledger_log_trim AFTER INSERT ON ledger_log WHEN new.seq % 1024 = 0 BEGIN
+  DELETE FROM ledger_log WHERE seq <= new.seq - 32768;
+END;
+
+-- A trigram index of the search text, so a text filter reads the rows holding its trigrams. A row's value and
+-- note are entry id, its HWID entry -id (an HWID change rewrites only those trigrams). Each entry ends in two
+-- newlines, so every character starts a trigram and a 1- or 2-character term is found through those starting
+-- with it (ledger_trigrams lists them).
+CREATE VIRTUAL TABLE ledger_text USING fts5 (search, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1', detail = 'none');
+CREATE VIRTUAL TABLE ledger_trigrams USING fts5vocab (ledger_text, 'row');
+CREATE TRIGGER ledger_text_insert AFTER INSERT ON ledger BEGIN
+  INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
+  INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
+END;
+CREATE TRIGGER ledger_text_delete AFTER DELETE ON ledger BEGIN
+  DELETE FROM ledger_text WHERE rowid = old.id;
+  DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
+END;
+CREATE TRIGGER ledger_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
+WHEN old.id IS NOT new.id OR substr(old.search, 1, length(old.search) - old.hwid_chars) IS NOT substr(new.search, 1, length(new.search) - new.hwid_chars) BEGIN
+  DELETE FROM ledger_text WHERE rowid = old.id;
+  INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
+END;
+CREATE TRIGGER ledger_hwid_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
+WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_chars + 1) IS NOT substr(new.search, length(new.search) - new.hwid_chars + 1) BEGIN
+  DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
+  INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
+END;
+`;
+
+/** keydesk.db's schema version (0 for a new file). */
+export const versionOf = (db: DatabaseSync): number => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+
+/**
+ * Why this Keydesk cannot open keydesk.db (a file of another schema), or null when it can: at LOCAL_DB_VERSION,
+ * or new (version 0 with nothing in it). Reads only, so a refused file is left as it was.
+ */
+export function refusal(db: DatabaseSync): string | null {
+  const version = versionOf(db);
+  if (version === LOCAL_DB_VERSION) return null;
+  if (version === 0 && db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get() === undefined) return null;
+  if (version > LOCAL_DB_VERSION) return `keydesk.db was written by a newer Keydesk (schema ${version}); update Keydesk to open it.`;
+  return `keydesk.db was made by a pre-release Keydesk (schema ${version}): move it aside to start fresh.`;
+}

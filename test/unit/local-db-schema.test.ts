@@ -1,0 +1,152 @@
+// keydesk.db is at one schema until 1.0: a new file gets it, a file at it opens, and a file of any other version
+// (a pre-release Keydesk's, a newer Keydesk's) is refused in words and left byte for byte as it was.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { LOCAL_DB_VERSION, LocalDb } from '../../src/main/store/local-db.ts';
+import type { Key } from '../../src/shared/domain.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const PROFILE = 'p';
+const key = (value: string, note: string): Key => ({
+  id: value,
+  value,
+  note,
+  status: 'active',
+  isPremium: false,
+  expire: '2030-01-01',
+  expiresByDaysKey: false,
+  daysKey: null,
+  expiresAt: '2030-01-01T00:00:00.000Z',
+  hwid: 'HW-1',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  activatedAt: null,
+  lastResetAt: null,
+  serviceId: 's',
+});
+
+/** A keydesk.db written by `sql` in WAL mode, as Keydesk writes it, with its WAL checkpointed into the file. */
+function fileOf(sql: string): string {
+  const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+  const db = new DatabaseSync(file);
+  db.exec(`PRAGMA journal_mode = WAL; ${sql}`);
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+  return file;
+}
+
+function read<T>(file: string, fn: (db: DatabaseSync) => T): T {
+  const db = new DatabaseSync(file);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+const names = (file: string): string[] =>
+  read(file, (db) =>
+    (db.prepare("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[]).map(
+      (r) => r.name,
+    ),
+  );
+
+describe('a keydesk.db of another schema', () => {
+  it('refuses a pre-release file in words and leaves its bytes unchanged', () => {
+    const file = fileOf("PRAGMA user_version = 3; CREATE TABLE ledger (value TEXT); INSERT INTO ledger VALUES ('KD-OLD');");
+    const bytes = readFileSync(file);
+    const dir = readdirSync(join(file, '..')).sort();
+    expect(() => new LocalDb(file)).toThrow(
+      new Error('keydesk.db was made by a pre-release Keydesk (schema 3): move it aside to start fresh.'),
+    );
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    expect(readdirSync(join(file, '..')).sort()).toEqual(dir);
+  });
+
+  it('refuses a first-release file (schema 0 with tables) as pre-release, unchanged', () => {
+    const file = fileOf("CREATE TABLE ledger (value TEXT); INSERT INTO ledger VALUES ('KD-OLD');");
+    const bytes = readFileSync(file);
+    expect(() => new LocalDb(file)).toThrow(/^keydesk\.db was made by a pre-release Keydesk \(schema 0\): move it aside to start fresh\.$/);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('refuses a newer Keydesk’s file in words and leaves its bytes unchanged', () => {
+    const file = fileOf('PRAGMA user_version = 99; CREATE TABLE future (x);');
+    const bytes = readFileSync(file);
+    expect(() => new LocalDb(file)).toThrow(new Error('keydesk.db was written by a newer Keydesk (schema 99); update Keydesk to open it.'));
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+    expect(names(file)).toEqual(['future']);
+  });
+});
+
+describe('a keydesk.db at this schema', () => {
+  it('gives a new file the whole schema, in WAL mode, and writes and finds keys in it', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    const db = new LocalDb(file);
+    expect(read(file, (raw) => raw.prepare('PRAGMA user_version').get())).toEqual({ user_version: LOCAL_DB_VERSION });
+    expect(read(file, (raw) => raw.prepare('PRAGMA journal_mode').get())).toEqual({ journal_mode: 'wal' });
+    expect(names(file)).toEqual(
+      [
+        'audit',
+        'audit_by_time',
+        'job_items',
+        'job_items_by_state',
+        'job_keys',
+        'jobs',
+        'jobs_by_profile',
+        'ledger',
+        'ledger_counts',
+        'ledger_counts_delete',
+        'ledger_counts_insert',
+        'ledger_counts_update',
+        'ledger_created',
+        'ledger_expires',
+        'ledger_hwid_text_update',
+        'ledger_log',
+        'ledger_log_delete',
+        'ledger_log_insert',
+        'ledger_log_trim',
+        'ledger_log_update',
+        'ledger_note',
+        'ledger_seen',
+        'ledger_status',
+        'ledger_text',
+        'ledger_text_config',
+        'ledger_text_data',
+        'ledger_text_delete',
+        'ledger_text_docsize',
+        'ledger_text_idx',
+        'ledger_text_insert',
+        'ledger_text_update',
+        'ledger_trigrams',
+        'profile_settings',
+        'samples',
+        'samples_by_time_count',
+      ].sort(),
+    );
+    // The triggers keep the text index and the per-status counts as the ledger is written.
+    db.recordKeys(PROFILE, [key('KD-AAA', 'launch'), key('KD-BBB', 'resellers')]);
+    db.markDeleted(PROFILE, 'KD-BBB');
+    expect(db.queryLedger(PROFILE, { text: 'resel' }, { field: 'value', dir: 'asc' }, 0, 10).rows.map((r) => r.value)).toEqual(['KD-BBB']);
+    expect(db.queryLedger(PROFILE, { text: 'hw-1' }, { field: 'value', dir: 'asc' }, 0, 10).total).toBe(2);
+    expect([db.ledgerSize(PROFILE), db.ledgerSize(PROFILE, 'deleted')]).toEqual([2, 1]);
+    db.close();
+  });
+
+  it('opens a current file with its rows, and leaves its schema as it was', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    const made = new LocalDb(file);
+    made.recordKeys(PROFILE, [key('KD-KEPT', 'from before')]);
+    made.close();
+    const schema = (): unknown[] => read(file, (raw) => raw.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all());
+    const before = schema();
+
+    const db = new LocalDb(file);
+    expect(db.queryLedger(PROFILE, { text: 'from before' }, { field: 'value', dir: 'asc' }, 0, 10).rows).toMatchObject([
+      { value: 'KD-KEPT', note: 'from before', hwid: 'HW-1' },
+    ]);
+    db.close();
+    expect(schema()).toEqual(before);
+    expect(read(file, (raw) => raw.prepare('PRAGMA user_version').get())).toEqual({ user_version: LOCAL_DB_VERSION });
+  });
+});
