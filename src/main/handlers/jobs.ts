@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
-import type { JobAction, JobItem, JobItemState } from '../../shared/domain.ts';
+import type { JobAction, JobItem } from '../../shared/domain.ts';
+import { EXPIRY_UNREAD, ITEM_DONE_WORDS, ITEM_OUTCOME_WORDS, JOB_NOT_FOUND } from '../../shared/job-words.ts';
 import { JOBS_LIST_MAX } from '../../shared/contract.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
@@ -24,14 +25,6 @@ const RESULT_COLUMNS: Record<JobAction, readonly (keyof ResultRow)[]> = {
   resetHwid: ['key', 'outcome', 'reasonCode', 'reason'],
   generate: ['batch', 'keys', 'outcome', 'reasonCode', 'reason'],
 };
-const DONE_WORD: Record<JobAction, string> = { extend: 'extended', delete: 'deleted', resetHwid: 'HWID reset', generate: 'generated' };
-const OUTCOME_WORD: Record<Exclude<JobItemState, 'done'>, string> = {
-  failed: 'refused',
-  unknown: 'unknown: sent, no answer came back',
-  pending: 'not sent',
-  sent: 'sent, no answer yet',
-};
-
 /**
  * An item in product words. An extend's new expiry is the one the ledger recorded from the service's answer;
  * when it could not be read back the cell stays empty and the reason says so (the key's row shows the same mark).
@@ -43,13 +36,13 @@ function resultRow(action: JobAction, item: JobItem & { expiresAt: string | null
     key: item.target,
     batch: item.target,
     keys: item.size,
-    outcome: item.state === 'done' ? DONE_WORD[action] : OUTCOME_WORD[item.state],
+    outcome: item.state === 'done' ? ITEM_DONE_WORDS[action] : ITEM_OUTCOME_WORDS[item.state],
     newExpiry: action === 'extend' && done && !unread ? (item.expiresAt ?? '') : '',
     reasonCode: item.code ?? '',
-    reason: unread ? 'Extended, but the new expiry could not be read back: look the key up to see it.' : (item.message ?? ''),
+    reason: unread ? EXPIRY_UNREAD : (item.message ?? ''),
   };
 }
-const notFound = () => fail('NOT_FOUND', 'That job was not found for this profile.');
+const notFound = () => fail('NOT_FOUND', JOB_NOT_FOUND);
 
 /** Jobs listed by default, and how many more each "Show older" lists. */
 const JOBS_PAGE = 20;
