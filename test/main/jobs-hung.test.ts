@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
-import { HUNG_AFTER_PROBES } from '../../src/main/jobs/concurrency.ts';
+import { HUNG_AFTER_PROBES } from '../../src/shared/rules.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';

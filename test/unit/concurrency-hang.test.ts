@@ -2,7 +2,8 @@
 // more is opened into the hang but a single probe, and once it answers again the pace from before comes back
 // within RECOVER_ANSWERS clean answers. Time comes in as arguments: counts, not speeds, are asserted.
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency, HUNG_AFTER_PROBES, RECOVER_ANSWERS, SILENT_MS } from '../../src/main/jobs/concurrency.ts';
+import { AdaptiveConcurrency, RECOVER_ANSWERS, SILENT_MS } from '../../src/main/jobs/concurrency.ts';
+import { HUNG_AFTER_PROBES } from '../../src/shared/rules.ts';
 
 describe('adaptive concurrency against a hung service', () => {
   it('holds new requests to one probe during the hang, and grows back to the limit before it after RECOVER_ANSWERS clean answers', () => {

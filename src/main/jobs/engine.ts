@@ -47,28 +47,15 @@ export interface JobServiceDeps {
   clientFor(profileId: string): Promise<ServiceClient | null>;
   emit(summary: JobSummary): void;
   clock?: JobClock;
-  /**
-   * A reader for one generate request's answer off main (main's ledger writer: LedgerWriter.intake): the body is
-   * read there, its keys (up to 100,000) stay there and are recorded from there, and main holds only the batch.
-   * Without it (the engine tested alone) the answer is read here and its keys are written with the step.
-   */
+  /** Reads a generate answer off main (LedgerWriter.intake), where its keys are recorded; without it, read here. */
   generateIntake?: () => GenerateIntake;
-  /**
-   * Where a job's claims and answers are written: the app's is a thread of its own (ThreadJobWrites).
-   * Without it they are written on `db` (the engine tested alone).
-   */
+  /** Where claims and answers are written: the app's is a thread of its own (ThreadJobWrites); without it, `db`. */
   writes?: JobWrites;
   /** How long a bulk job waits for keydesk.db's lock held by another writer before it stops (default a minute). */
   lockWaitMs?: number;
-  /**
-   * How long no answer, with a request in flight that long, counts as the service not answering (concurrency.ts'
-   * SILENT_MS unless a test sets it shorter).
-   */
+  /** How long with no answer counts as the service not answering (concurrency.ts' SILENT_MS unless a test sets it). */
   silentMs?: number;
-  /**
-   * Where runs log the items they send (send-log.ts): beside `db`'s file unless given; null for none (an in-memory
-   * database), when items are claimed only as slots free, each claim committed before its requests go out.
-   */
+  /** Where runs log the items they send (send-log.ts): beside `db`'s file unless given; null for none (claims as slots free). */
   sendLogDir?: string | null;
 }
 
@@ -83,9 +70,8 @@ export interface Starting {
 }
 
 /**
- * A run's end not in the file, shown ended with the run's counts. `recorded`: written again until another writer
- * lets go of keydesk.db's lock; null: it failed otherwise and stays unrecorded (the file says running, which the
- * next start turns into interrupted).
+ * A run's end not in the file, shown ended with the run's counts. `recorded`: written again until the lock is let go;
+ * null: it failed otherwise, and the next start turns the job (running in the file) into interrupted.
  */
 export interface KeptEnd {
   end: JobRunEnd;
@@ -99,10 +85,7 @@ export interface Engine {
   readonly clock: JobClock;
   readonly writes: JobWrites;
   readonly runs: Map<string, Run>;
-  /**
-   * Jobs between a start or resume and their run, with when that began: reserved before the first await, so a
-   * second resume is refused, and listed as starting (not as the state they stopped in) meanwhile.
-   */
+  /** Jobs between a start or resume and their run: reserved before the first await, so a second one is refused. */
   readonly starting: Map<string, Starting>;
   /** Runs that ended and whose end is not in the file: shown ended, not running. */
   readonly ends: Map<string, KeptEnd>;

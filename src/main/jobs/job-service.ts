@@ -1,8 +1,5 @@
-// Bulk work as a service in main: a job is persisted with one row per item before anything is sent, runs here
-// whatever the renderer does (a reload reattaches through jobs.list / jobs.progress), and survives a quit or a
-// crash as "interrupted" with every item's state. The rule that matters: an item is marked sent (committed)
-// before it goes on the wire, and an item sent with no answer is "unknown" and is never sent again unless the
-// user asks: extend is not idempotent. This file is the service's API; the run itself is in run-loop.ts.
+// Bulk jobs as a service in main: start, cancel, resume, list, forget and quit. A job is stored item by item before
+// anything is sent; an item sent with no answer is "unknown", never sent again unless the user asks.
 import { randomUUID } from 'node:crypto';
 import type { JobSummary } from '../../shared/domain.ts';
 import {
@@ -39,13 +36,8 @@ export const GENERATE_BATCH = 100_000;
 /** How long quitting waits for answers already on the wire before leaving them unknown (part of QUIT_BUDGET_MS). */
 const QUIT_GRACE_MS = 2_000;
 /**
- * All quitting gives the jobs: answers on the wire (at most QUIT_GRACE_MS of it), then writing what they and the
- * runs' ends left, each write's wait for keydesk.db's lock included (another writer may hold it for seconds: the
- * ledger writer, a large job created). Past it the rest is left to the next start, which marks the jobs interrupted
- * and items still sent unknown: only answers not yet written are lost, and their items read unknown, never done or
- * pending. 4 s: the answers' 2 s and as long again for the writes, which take milliseconds when the file is free
- * and one job writer's lock wait (1 s) each when it is not; a person quitting waits for the window to go, and the
- * ledger's own flush comes after this.
+ * All quitting gives the jobs, lock waits included: the answers' grace and as long again for the writes. Past it the
+ * next start marks the jobs interrupted: answers not written are lost, and their items read unknown.
  */
 const QUIT_BUDGET_MS = 4_000;
 
@@ -176,9 +168,8 @@ export class JobService {
   }
 
   /**
-   * A job cancelled while it was starting: nothing was sent, so it ends cancelled with its items as they stood
-   * (pending ones pending, unknown ones unknown: a yes to send them again is taken only when a run starts). Its end
-   * is written as a run's is, and kept on screen until written when another writer holds the lock.
+   * A job cancelled while it was starting sent nothing: it ends cancelled with its items as they stood (a yes to send
+   * unknown ones again is taken only when a run starts), its end kept on screen until written.
    */
   private async cancelStarting(jobId: string, cancelledAt: string): Promise<Result<JobSummary>> {
     const end = startCancelledEnd(jobId, cancelledAt);
@@ -191,11 +182,8 @@ export class JobService {
   }
 
   /**
-   * Quitting: the ends of the jobs still between a start or resume and their run (the quit's last statement writes
-   * them), whose own end is not kept already. They sent nothing (a run does not begin once the quit has). One
-   * cancelled there ends cancelled, whatever state it stopped in, as the screen said; one merely starting is
-   * interrupted in words that say nothing was sent if it was a fresh start (its file says running), and a resume
-   * stays as it stopped (the file's `running` guard).
+   * Quitting: the ends of jobs still starting, which sent nothing. One cancelled there ends cancelled, as the screen
+   * said; a fresh start ends interrupted, saying nothing was sent; a resume stays as it stopped (the file's guard).
    */
   private startingEnds(quitAt: string): JobRunEnd[] {
     const ends: JobRunEnd[] = [];
@@ -228,9 +216,8 @@ export class JobService {
   }
 
   /**
-   * A reset's targets less the keys the ledger shows as generated or deleted: the service refuses a reset for
-   * them, so sending would only make failures. The ledger knows a key's status as Keydesk last saw it; a key it
-   * does not hold is sent (the service decides).
+   * A reset's targets less the keys the ledger shows as generated or deleted: the service refuses a reset for them.
+   * A key the ledger does not hold is sent (the service decides).
    */
   private activeOnly(profileId: string, target: Extract<JobRequest, { action: 'delete' | 'resetHwid' }>['target']): typeof target {
     if ('filter' in target) {
@@ -244,10 +231,8 @@ export class JobService {
   }
 
   /**
-   * Why a job of this action cannot start now for this profile, or null. Extend is not idempotent: two bulk jobs
-   * at once may act on the same keys (a second "all matching" over the same filter extends every key twice), so a
-   * bulk job waits for any other bulk job of the profile that runs or is starting. Generate makes new keys only;
-   * one generate at a time.
+   * Why a job of this action cannot start now for this profile, or null. Extend is not idempotent, and two bulk jobs
+   * may act on the same keys: one bulk job per profile at a time, and one generate.
    */
   private conflictingJob(profileId: string, action: JobRequest['action'], except: string | null): string | null {
     const ids = new Set([...this.engine.runs.keys(), ...this.engine.starting.keys()]);
@@ -279,8 +264,7 @@ export class JobService {
     this.db.settleLeftoverClaims(jobId, e.sendLogs === null ? null : readSendLog(e.sendLogs, jobId));
     // The yes to send the unknown items again is taken now the run surely starts, and for this run alone.
     if (retryUnknown) this.db.approveUnknownJobItems(jobId);
-    // A job's first run began when it was started (its creation): only a resume has a time of its own, so a job
-    // Keydesk stops under is said to have been resumed only when it was (summary's endUnseen.resumed).
+    // A first run began at the job's creation: only a resume has a time of its own (summary's endUnseen.resumed).
     const runAt = first ? job.createdAt : new Date().toISOString();
     this.db.beginJobRun(jobId, runAt);
     e.ends.delete(jobId);
@@ -289,8 +273,7 @@ export class JobService {
       try {
         log = SendLog.begin(e.sendLogs, jobId, runAt);
       } catch (error) {
-        // Without it the run claims as slots free, each claim committed before its requests: slower, as safe. A log
-        // an earlier run left (not replaced) names that run, and is never applied to this one's claims.
+        // Without it the run claims as slots free, each claim committed before its requests: slower, as safe.
         console.error("keydesk: a job's send log could not be started; it claims its items as slots free:", error);
       }
     }
@@ -315,9 +298,8 @@ export class JobService {
   // ---- what the handlers ask --------------------------------------------------------------------------
 
   /**
-   * The profile's running and interrupted jobs and its `recent` newest (20 unless asked), newest first. A job main is
-   * getting ready to run (a resume waiting for the ledger) is listed however old, as a running one is: its file
-   * still says the state it stopped in.
+   * The profile's running and interrupted jobs and its `recent` newest, newest first. A job getting ready to run is
+   * listed however old, as a running one is: its file still says the state it stopped in.
    */
   list(profileId: string, recent?: number): JobSummary[] {
     const { runs } = this.engine;
@@ -331,10 +313,7 @@ export class JobService {
     return jobs.map((j) => summarize(this.engine, runs.get(j.id)?.job ?? j, runs.get(j.id) ?? null));
   }
 
-  /**
-   * Jobs running now for other profiles than this one: only that they run and how far they are (a reload or a
-   * profile switch must still say so); following or cancelling one needs its own profile.
-   */
+  /** Jobs running now for other profiles: a reload or a profile switch must still say they run, and how far. */
   runningElsewhere(profileId: string): JobSummary[] {
     const e = this.engine;
     const running = [...e.runs.values()].filter((r) => r.job.profileId !== profileId).map((r) => summarize(e, r.job, r));
@@ -347,10 +326,7 @@ export class JobService {
     return [...running, ...starting];
   }
 
-  /**
-   * The items a running job has claimed and not sent yet (none when it does not run): the file says sent for them,
-   * the screen and an export say what they are (LocalDb.jobItems' `unsent`).
-   */
+  /** The items a job's run claimed and has not sent: the file says sent, the screen and an export say what they are. */
   claimedUnsent(jobId: string): number[] {
     const run = this.engine.runs.get(jobId);
     // Put back (a cancel, a stop, a 429) and not yet in the file: the answers waiting, being written, or held back by
@@ -401,9 +377,8 @@ export class JobService {
   }
 
   /**
-   * Sends a stopped job's pending items. Unknown items stay unknown unless `retryUnknown` is the user's choice
-   * to send them again, and that choice holds for this run alone: those it does not send (a cancel, a stop, no
-   * apiKey, a crash) stay unknown, with what was recorded of them, and a later resume leaves them alone.
+   * Sends a stopped job's pending items, and with `retryUnknown` (the user's choice, for this run alone) its unknown
+   * ones: those it does not send stay unknown, and a later resume leaves them alone.
    */
   async resume(profileId: string, jobId: string, retryUnknown: boolean, ready?: () => Promise<void>): Promise<Result<JobSummary>> {
     const job = this.db.job(jobId);
@@ -422,9 +397,8 @@ export class JobService {
   }
 
   /**
-   * Removes a stopped job from the profile's list (its items and the record of the keys it made go with it; the
-   * keys stay in the ledger and each request in the audit log). A job main still runs, or is starting, is refused:
-   * its answers are still to be recorded.
+   * Removes a stopped job and its items from the profile's list (its keys stay in the ledger, its requests in the
+   * audit log). A job still running or starting is refused: its answers are still to be recorded.
    */
   forget(profileId: string, jobId: string): Result<null> {
     const job = this.engine.runs.get(jobId)?.job ?? this.db.job(jobId);
@@ -437,10 +411,7 @@ export class JobService {
     return ok(null);
   }
 
-  /**
-   * An export of a job's rows begins: until the function it returns is called, the job is not removed (its rows
-   * would end the file short). Call it once, when the file is written or has failed.
-   */
+  /** An export of a job's rows begins: the job is not removed until the function it returns is called. */
   exportBegins(jobId: string): () => void {
     this.exports.set(jobId, (this.exports.get(jobId) ?? 0) + 1);
     let ended = false;
@@ -460,9 +431,8 @@ export class JobService {
   }
 
   /**
-   * Quitting: stop sending, give answers already on the wire a moment, write what can be written, and leave the
-   * rest to the next start, which marks the jobs interrupted and their unanswered items unknown. All of it within
-   * QUIT_BUDGET_MS, waits for another writer's lock included: a write the budget does not reach is not made.
+   * Quitting: stop sending, give answers on the wire a moment, write what can be written within QUIT_BUDGET_MS, and
+   * leave the rest to the next start, which marks the jobs interrupted and their unanswered items unknown.
    */
   async close(): Promise<void> {
     const e = this.engine;
@@ -515,11 +485,8 @@ export class JobService {
     // The writer's thread goes now, even mid-write (a write waiting for the lock: its transaction goes with it).
     await e.writes.close(left());
     try {
-      // Main's connection waits for the lock no longer than the budget leaves (none: it tries once). These jobs
-      // stopped when the quit began, or at their last answers written in its grace if later. Ends shown and not
-      // written yet (the lock held them back, or the writer closed under them: a start cancelled just before the
-      // quit) are written as shown, not as "Keydesk quit while this job ran"; so are the jobs still starting, which
-      // sent nothing (startingEnds).
+      // Main's connection waits for the lock no longer than the budget leaves. Ends shown and not written yet, and
+      // the jobs still starting, are written as shown, not as "Keydesk quit while this job ran".
       const shown = [...e.ends.values()].filter((kept) => kept.recorded !== null).map((kept) => kept.end);
       const ends = [...shown, ...this.startingEnds(quitAt)];
       // The runs' send logs tell the items they sent from those claimed and put back by answers not written.

@@ -21,9 +21,8 @@ export function countCompletion(run: Run, at: number, size: number): void {
 }
 
 /**
- * A progress event, at most every PROGRESS_EVERY_MS unless `force`: one held back is sent once that has passed
- * (the `trailing` timer), so the last change is said even if nothing follows it. The service starting or ending
- * not to answer is said at once.
+ * A progress event, at most every PROGRESS_EVERY_MS unless `force`: one held back is sent once that has passed, so
+ * the last change is always said. The service starting or ending not to answer is said at once.
  */
 export function emit(e: Engine, run: Run, force: boolean): void {
   // Closed (quitting): a run still waiting on a hung request says nothing more to a core that is gone.
@@ -47,9 +46,8 @@ export function emit(e: Engine, run: Run, force: boolean): void {
 }
 
 /**
- * Arms the `silence` timer for the moment the service would count as not answering if nothing answers before
- * (no answer for SILENT_MS with a request in flight that long): then nothing else happens, so the timer says it.
- * One timer per run, re-armed when it fires early (answers came meanwhile); none with nothing in flight.
+ * Arms the `silence` timer for when the service would count as not answering, as nothing else happens then. One
+ * per run, re-armed when it fires early (answers came meanwhile); none with nothing in flight.
  */
 export function watchSilence(e: Engine, run: Run): void {
   if (run.said.silence !== null || run.stop) return;

@@ -13,10 +13,8 @@ import { halt, putBack, settleLater, signal, stopped, stopTimers, type Run } fro
 import { answersDue, answersWritten, claim, keepEnd, removeSendLog, writeAnswers, writeEnd, WRITE_ANSWERS_EVERY_MS } from './run-writes.ts';
 
 /**
- * With a send log (send-log.ts), items are claimed ahead of the requests: at least this many, or twice the limit,
- * once fewer than a limit's worth are left claimed and unsent. A slot that frees is filled at once from them, so no
- * request waits for a commit on the job writer's thread (a round trip there is about half a millisecond, in which
- * a local service answers several requests), and claims are a few commits per thousand keys, not hundreds.
+ * With a send log, items are claimed this many (or twice the limit) ahead of their requests: a freed slot is filled
+ * at once, with no wait for a commit on the job writer's thread, and claims are a few commits per thousand keys.
  */
 const CLAIM_AHEAD = 64;
 
@@ -57,9 +55,8 @@ export async function drive(e: Engine, run: Run): Promise<void> {
         continue;
       }
       if (claimed.length === 0 && run.wire.inflight === 0 && run.claims.ready.length === 0) {
-        // Answers not yet written may put items back to pending (a 429 with no Retry-After, which brings no
-        // pause that would write them first): the claim above could not see those. Write them, wait until they
-        // are in, then look again; the job ends only when nothing is pending, in flight or waiting to be written.
+        // Answers not yet written may put items back to pending (a 429 with no Retry-After), unseen by the claim
+        // above: write them and look again. The job ends only when nothing is pending, in flight or unwritten.
         if (run.answers.next.items.length > 0 || run.answers.writing.size > 0) {
           await answersWritten(e, run);
           // A claim that came back short could not see items those answers put back: look again.
@@ -96,8 +93,7 @@ async function finish(e: Engine, run: Run): Promise<void> {
   for (const item of run.claims.ready.splice(0)) putBack(run, item, false);
   run.claims.log?.close();
   if (e.closed && run.stop?.state === 'interrupted') {
-    // Quitting: the database may be closing; close() writes what it can (its send log read with it) and the next
-    // start marks what is left.
+    // Quitting: close() writes what it can and the next start marks what is left.
     e.runs.delete(run.job.id);
     return;
   }
@@ -137,10 +133,8 @@ function endReason(run: Run): string | null {
 }
 
 /**
- * How many more items to claim now. With a send log: a batch ahead (CLAIM_AHEAD, or twice the limit) once fewer
- * than a limit's worth are claimed and unsent. Without one, each claim is a commit before its requests go out:
- * free slots are filled a few at a time (a quarter of the limit), not one commit per answer, and one at a time when
- * paced. Nothing to claim (every item sent or ended, as far as this run knows): no claim is asked of the file.
+ * How many more items to claim now: with a send log, a batch ahead once fewer than a limit's worth are unsent;
+ * without one (a commit before each claim's requests), free slots a quarter of the limit at a time, one when paced.
  */
 function claimSize(run: Run, limit: number): number {
   const { ready } = run.claims;
@@ -259,9 +253,7 @@ async function send(e: Engine, run: Run, item: ClaimedItem, ticket: number): Pro
   } else {
     answered(run, item, outcome, ticket, now - sentAt, now);
     if (outcome.kind !== 'done' && (run.control.unreachable || run.control.hung) && !run.stop) {
-      // Gone (a run of lost connections, a probe among them) or hung (probes that got no answer in time): nothing
-      // more is sent into it, as each request would be one more unknown item; the keys left stay pending, for a
-      // resume once it answers again.
+      // Gone or hung: each request sent into it would be one more unknown item, so the keys left stay pending.
       halt(
         run,
         run.control.unreachable
@@ -313,10 +305,8 @@ function answered(
     audit('ok', outcome.note ?? '');
     return;
   }
-  // No answer at all (a timeout) is a hang, not an overload the service stated: held, its pace kept, and counted:
-  // probes with none mean the service is hung. A connection that failed is held the same way, and counted: a run
-  // of them means the service is gone. An answer Keydesk could not read is held as before, and, an answer, ends
-  // both runs.
+  // A timeout is a hang and a lost connection a sign the service is gone, not an overload it stated: each is counted
+  // towards the hung or gone stop. An answer Keydesk could not read is still an answer, and ends both counts.
   const unknown = outcome.kind === 'unknown';
   if (unknown && outcome.lost) run.control.connectionLost(ticket, now);
   else if (unknown && outcome.timedOut) run.control.noAnswer(ticket, now);
@@ -326,8 +316,7 @@ function answered(
   run.counts[outcome.kind] += item.size;
   countCompletion(run, now, item.size);
   settleLater(run, { seq: item.seq, state: outcome.kind, code: outcome.code, message: outcome.message });
-  // An act that may have taken effect: All keys must not state the expiry, HWID or status seen before as current
-  // (each is marked as not read back until the key is described again).
+  // An act that may have taken effect: All keys marks the expiry, HWID or status seen before as not read back.
   if (unknown) {
     if (run.job.action === 'extend') next.expiryStale.push(item.target);
     else if (run.job.action === 'resetHwid') next.hwidStale.push(item.target);

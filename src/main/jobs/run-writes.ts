@@ -11,32 +11,19 @@ import { halt, putBack, signal, stopped, takeAnswers, type Run } from './run.ts'
 import { removeSendLogs } from './send-log.ts';
 
 /**
- * A bulk job's answers are written in groups: at most this long after the first of them arrived, or at once when
- * this many are waiting. Progress events go out after a write is asked for, but a summary asked for between
- * writes (a cancel, jobs.list) counts answers not yet written: at most this long or this many ahead of the file.
- * The job writer (job-writer.ts) applies writes in order, so a claim waits for the group before it: groups stay
- * small (a few milliseconds of SQLite) so the requests queued at the service outlast that wait. Only answers
- * wait: an item is always committed as sent before its request goes out, and an answer lost in a crash leaves
- * its item sent, which the next start calls unknown, as it may or may not have taken effect.
+ * Answers are written in groups, at most this long after the first arrived or at once when this many wait: small, as
+ * a claim waits for the group before it. Only answers wait: an item is committed sent before its request goes out.
  */
 export const WRITE_ANSWERS_EVERY_MS = 10;
 const WRITE_ANSWERS_AT = 32;
-/**
- * A job write refused because another writer holds keydesk.db's lock (main creating or removing a large job, the
- * ledger writer recording a 100,000-key batch: seconds) is made again after this pause, doubling up to the most.
- */
+/** A write refused for keydesk.db's lock (another writer's large job or batch: seconds) is made again after this, doubling. */
 const LOCK_RETRY_MS = { first: 25, most: 1_000 } as const;
-/**
- * How long a bulk job waits for keydesk.db's lock before it stops, interrupted, to be resumed: as long as the
- * upgrade waits for it. Answers already in are kept and written with the job's end once the lock is let go.
- */
+/** How long a job waits for keydesk.db's lock before it stops, interrupted (as long as the upgrade waits for it). */
 export const LOCK_WAIT_MS = 60_000;
 
 /**
- * Marks up to `claim` more items sent (committed before they go out); the answers waiting stay unwritten. While
- * another writer holds keydesk.db's lock nothing is claimed and the claim is made again, until the job is stopped
- * or has waited LOCK_WAIT_MS: then it stops, interrupted, in words that say so. Claimed items that come back
- * after a stop are put back at once, so a quit's last writes include them.
+ * Marks up to `claim` more items sent, committed before they go out. While another writer holds the lock the claim
+ * is made again, until the job is stopped or has waited its lock wait: then it stops, interrupted, saying so.
  */
 export async function claim(e: Engine, run: Run, claim: number): Promise<ClaimedItem[]> {
   if (claim <= 0) return [];
@@ -98,9 +85,8 @@ function track(run: Run, write: Promise<void>): void {
 }
 
 /**
- * A write of this run was refused for keydesk.db's lock: whether it has waited for the lock as long as a job
- * waits (real time, not the job's clock: the lock is not a pause the job chose). The first refusal is said at
- * once (the summary's waitingForRecordsSince), so the screen does not go on showing a rate nothing backs.
+ * A write was refused for the lock: whether the run has waited its lock wait (real time: not a pause the job chose).
+ * The first refusal is said at once, so the screen does not go on showing a rate nothing backs.
  */
 function lockWaitOver(e: Engine, run: Run): boolean {
   const now = performance.now();
@@ -122,11 +108,8 @@ function lockLetGo(e: Engine, run: Run): void {
 }
 
 /**
- * One group of answers into the file. The requests were made, so the answers are not dropped: while another
- * writer holds keydesk.db's lock the group is written again (the job waits, its claims wait too); past the
- * job's wait (or quitting) it is kept, to be written when the lock is let go or with the job's end. Refused for
- * another cause (the writer thread gone), it is written on main's connection; only if that fails too does the
- * job stop, interrupted: its end then records those items unknown (they may have taken effect).
+ * One group of answers into the file: the requests were made, so it is never dropped. Past the lock wait it is kept
+ * for the end; refused otherwise, it goes on main's connection, and only if that fails too does the job stop.
  */
 async function settle(e: Engine, run: Run, batch: SettleBatch): Promise<void> {
   run.answers.inWrite.add(batch);
@@ -177,9 +160,8 @@ async function settleBatch(e: Engine, run: Run, batch: SettleBatch): Promise<voi
 }
 
 /**
- * Records a run's end through the job writer (after the writes before it); refused for another cause than the
- * lock (the writer thread gone), on main's connection. Never throws: says whether it was written, or refused
- * because another writer holds keydesk.db's lock ('busy': the same write succeeds later), or failed.
+ * Records a run's end through the job writer, or on main's connection if the writer is gone. Never throws: 'busy'
+ * when another writer holds the lock (the same write succeeds later).
  */
 export async function writeEnd(e: Engine, end: JobRunEnd): Promise<'written' | 'busy' | 'failed'> {
   try {
@@ -200,9 +182,8 @@ export async function writeEnd(e: Engine, end: JobRunEnd): Promise<'written' | '
 }
 
 /**
- * A run's end not in the file: shown as the run ended, with its counts (items still sent had no answer: unknown,
- * as the end records them). `busy`: written again, with backoff, until the lock is let go; otherwise it stays
- * unrecorded, and the next start turns the job (still running in the file) into interrupted.
+ * A run's end not in the file: shown ended, its items still sent as unknown (as the end records them). `busy`:
+ * written again until the lock is let go; otherwise the next start turns the job into interrupted.
  */
 export function keepEnd(e: Engine, end: JobRunEnd, counts: Record<JobItemState, number>, busy: boolean): void {
   const kept: KeptEnd = { end, counts: { ...counts, unknown: counts.unknown + counts.sent, sent: 0 }, recorded: null };

@@ -20,9 +20,8 @@ export interface JobParams {
 }
 
 /**
- * Why the run stopped. `whenFixed`: the reason gets the way on once its cause is fixed, worded at the end from what
- * is left. `unreachable`: the service is gone (that many requests in a row lost their connection). `hung`: it takes
- * requests and answers none (that many in a row got no answer, the probes among them). Both are worded at the end.
+ * Why the run stopped. Worded at the end from what is left: `whenFixed` (the way on once fixed), `unreachable` (the
+ * service gone: requests in a row that lost their connection), `hung` (requests in a row that got no answer).
  */
 export interface Stop {
   state: 'cancelled' | 'interrupted';
@@ -53,21 +52,16 @@ interface Wire {
   signalled: boolean;
 }
 
-/** The next group of answers for the job writer, field for field a SettleBatch's. */
+/** The next group of answers for the job writer: a SettleBatch's lists (documented there), filled as answers come. */
 export interface NextAnswers {
   items: ItemSettlement[];
   seenKeys: Key[];
-  /** Keys described in part (no status): only their reported fields go into the ledger. */
   reportedKeys: Key[];
-  /** Keys whose HWID a reset cleared, where the service described nothing more. */
   hwidCleared: string[];
-  /** Keys extended whose new expiry could not be read back: their ledger rows are marked. */
   expiryStale: string[];
-  /** Keys whose HWID reset, or delete, was sent with no answer: their ledger rows' HWID, or status, is marked. */
   hwidStale: string[];
   statusStale: string[];
   deletedValues: string[];
-  /** Values a generate batch made, kept with the job for its export: per answer, its values as one JSON list. */
   generatedValues: JsonText<string[]>[];
   audit: Omit<AuditEntry, 'id' | 'at'>[];
 }
@@ -104,10 +98,7 @@ interface Said {
   lastAt: number;
   /** A progress event held back: sent when its wait has passed, so the last change is always said. */
   trailing: NodeJS.Timeout | null;
-  /**
-   * Fires when the service would count as not answering if nothing answers before (AdaptiveConcurrency.silentAt):
-   * nothing else happens then (no answer comes), so without it the screen would go on showing the job as working.
-   */
+  /** Fires when the service would count as not answering: no answer comes to say so, so this timer does. */
   silence: NodeJS.Timeout | null;
   /** Whether the last event said the service was not answering: a change of that is said at once. */
   silent: boolean;
@@ -116,10 +107,7 @@ interface Said {
 export interface Run {
   job: StoredJob;
   params: JobParams;
-  /**
-   * The user said yes to sending the job's unknown items again, for this run only: it claims them (held as
-   * 'retry') once no item is pending, and when it ends those it did not send are unknown again.
-   */
+  /** The user's yes to send the unknown items again, for this run only: claimed (as 'retry') once none is pending. */
   retryUnknown: boolean;
   client: ServiceClient;
   profileName: string;
@@ -181,10 +169,8 @@ export function settleLater(run: Run, settlement: ItemSettlement): void {
 }
 
 /**
- * A claimed item that was not sent after all (a cancel came first, or the service refused it unread: a 429, the
- * network): back to pending, or, one of the unknown items the user chose to send again, back to 'retry' with its
- * earlier evidence (this run may still send it; when the run ends it is unknown again). `counted`: the run's
- * counts already had it as sent.
+ * A claimed item not sent after all (a cancel came first, or a 429 or the network refused it unread): back to
+ * pending, or to 'retry' with its earlier evidence. `counted`: the run's counts already had it as sent.
  */
 export function putBack(run: Run, item: ClaimedItem, counted: boolean): void {
   if (counted) run.counts[item.retry ? 'unknown' : 'pending'] += item.size;
