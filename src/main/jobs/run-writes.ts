@@ -22,17 +22,17 @@ const LOCK_RETRY_MS = { first: 25, most: 1_000 } as const;
 export const LOCK_WAIT_MS = 60_000;
 
 /**
- * Marks up to `claim` more items sent, committed before they go out. While another writer holds the lock the claim
+ * Marks up to `max` more items sent, committed before they go out. While another writer holds the lock the claim
  * is made again, until the job is stopped or has waited its lock wait: then it stops, interrupted, saying so.
  */
-export async function claim(e: Engine, run: Run, claim: number): Promise<ClaimedItem[]> {
-  if (claim <= 0) return [];
+export async function claim(e: Engine, run: Run, max: number): Promise<ClaimedItem[]> {
+  if (max <= 0) return [];
   run.claims.claiming = true;
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        const claimed = await e.writes.claim(run.job.id, claim, run.retryUnknown);
-        if (claimed.length < claim) run.claims.exhausted = true;
+        const claimed = await e.writes.claim(run.job.id, max, run.retryUnknown);
+        if (claimed.length < max) run.claims.exhausted = true;
         lockLetGo(e, run);
         if (stopped(run)) {
           // Cancelled (or quitting) while the claim was being written: claimed, never sent, so back as they were.
