@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
-import { HUNG_AFTER_PROBES } from '../../src/main/jobs/concurrency.ts';
+import { HUNG_AFTER_PROBES } from '../../src/shared/rules.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
@@ -99,89 +99,85 @@ async function expiryOnSandbox(value: string): Promise<string | null> {
 }
 
 describe('a bulk extend whose service takes requests and answers none', () => {
-  it(
-    'stops interrupted after a few probes with no answer, leaves the keys not sent pending (at most the ceiling plus the probes unknown), and a resume finishes them, each key extended once',
-    { timeout: 180_000 },
-    async () => {
-      const generated = await direct.generate({ expire: '2099-01-31', count: KEYS, isPremium: false, note: 'hung batch' });
-      if (!generated.ok) throw new Error(generated.message);
-      const keys = generated.data.map((k) => k.value).sort();
-      const before = new Date(Date.UTC(2099, 0, 31, 23, 59, 59, 999)).toISOString();
-      const after = new Date(Date.UTC(2099, 1, 5, 23, 59, 59, 999)).toISOString();
-      expect(await expiryOnSandbox(keys[0] ?? '')).toBe(before);
+  it('extends each key once across a hang, its stop and a resume', { timeout: 180_000 }, async () => {
+    const generated = await direct.generate({ expire: '2099-01-31', count: KEYS, isPremium: false, note: 'hung batch' });
+    if (!generated.ok) throw new Error(generated.message);
+    const keys = generated.data.map((k) => k.value).sort();
+    const before = new Date(Date.UTC(2099, 0, 31, 23, 59, 59, 999)).toISOString();
+    const after = new Date(Date.UTC(2099, 1, 5, 23, 59, 59, 999)).toISOString();
+    expect(await expiryOnSandbox(keys[0] ?? '')).toBe(before);
 
-      const started = await jobs.start('p1', { action: 'extend', target: { keyValues: keys }, days: 5 });
-      if (!started.ok) throw new Error(started.message);
-      const id = started.data.id;
-      // The job ends by itself: nothing answers, nothing is let through, nobody cancels. (Before, it sent a probe per
-      // timeout for as long as the hang lasted; this poll's timeout is only the hang catcher.)
-      await expect.poll(() => jobs.get('p1', id)?.state, { timeout: 90_000 }).toBe('interrupted');
-      await jobs.settled(id);
+    const started = await jobs.start('p1', { action: 'extend', target: { keyValues: keys }, days: 5 });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    // The job ends by itself: nothing answers, nothing is let through, nobody cancels. (Before, it sent a probe per
+    // timeout for as long as the hang lasted; this poll's timeout is only the hang catcher.)
+    await expect.poll(() => jobs.get('p1', id)?.state, { timeout: 90_000 }).toBe('interrupted');
+    await jobs.settled(id);
 
-      // Probes: the extends that arrived after the first timeout, each alone on the wire; exactly HUNG_AFTER_PROBES.
-      const probes = arrivals.filter((a) => a.unknownThen > 0);
-      expect(probes.map((a) => a.sentThen)).toEqual(Array.from({ length: HUNG_AFTER_PROBES }, () => 1));
-      // Those on the wire when the hang began: at least one, at most the ceiling.
-      const firstWave = arrivals.length - probes.length;
-      expect(firstWave).toBeGreaterThan(0);
-      expect(firstWave).toBeLessThanOrEqual(CEILING);
-      expect(held.heldCount()).toBe(arrivals.length);
+    // Probes: the extends that arrived after the first timeout, each alone on the wire; exactly HUNG_AFTER_PROBES.
+    const probes = arrivals.filter((a) => a.unknownThen > 0);
+    expect(probes.map((a) => a.sentThen)).toEqual(Array.from({ length: HUNG_AFTER_PROBES }, () => 1));
+    // Those on the wire when the hang began: at least one, at most the ceiling.
+    const firstWave = arrivals.length - probes.length;
+    expect(firstWave).toBeGreaterThan(0);
+    expect(firstWave).toBeLessThanOrEqual(CEILING);
+    expect(held.heldCount()).toBe(arrivals.length);
 
-      const end = jobs.get('p1', id);
-      expect(end?.counts).toEqual({
-        pending: KEYS - PASSED_BEFORE_HANG - arrivals.length,
-        sent: 0,
-        done: PASSED_BEFORE_HANG,
-        failed: 0,
-        unknown: arrivals.length,
-      });
-      expect(end?.counts.unknown).toBeLessThanOrEqual(CEILING + HUNG_AFTER_PROBES);
-      const pendingLeft = end?.counts.pending ?? 0;
-      expect(end?.reason).toBe(
-        `Hung Shop stopped answering: ${arrivals.length} requests in a row got no answer in time, the last ${HUNG_AFTER_PROBES} sent one at a time to check, so this job stopped sending. The ${pendingLeft} keys left were not sent (still pending): Resume the job once Hung Shop answers again.`,
-      );
-      // While it hung it said the service was not answering; its last word is the stop, which no longer says so.
-      const ofJob = events.filter((e) => e.id === id);
-      expect(ofJob.some((e) => e.state === 'running' && e.notAnswering !== undefined)).toBe(true);
-      expect(ofJob.at(-1)).toMatchObject({ state: 'interrupted', reason: end?.reason });
-      expect(ofJob.at(-1)?.notAnswering).toBeUndefined();
-      // The file says the same once the run is over.
-      expect(db.job(id)).toMatchObject({ state: 'interrupted', reason: end?.reason });
+    const end = jobs.get('p1', id);
+    expect(end?.counts).toEqual({
+      pending: KEYS - PASSED_BEFORE_HANG - arrivals.length,
+      sent: 0,
+      done: PASSED_BEFORE_HANG,
+      failed: 0,
+      unknown: arrivals.length,
+    });
+    expect(end?.counts.unknown).toBeLessThanOrEqual(CEILING + HUNG_AFTER_PROBES);
+    const pendingLeft = end?.counts.pending ?? 0;
+    expect(end?.reason).toBe(
+      `Hung Shop stopped answering: ${arrivals.length} requests in a row got no answer in time, the last ${HUNG_AFTER_PROBES} sent one at a time to check, so this job stopped sending. The ${pendingLeft} keys left were not sent (still pending): Resume the job once Hung Shop answers again.`,
+    );
+    // While it hung it said the service was not answering; its last word is the stop, which no longer says so.
+    const ofJob = events.filter((e) => e.id === id);
+    expect(ofJob.some((e) => e.state === 'running' && e.notAnswering !== undefined)).toBe(true);
+    expect(ofJob.at(-1)).toMatchObject({ state: 'interrupted', reason: end?.reason });
+    expect(ofJob.at(-1)?.notAnswering).toBeUndefined();
+    // The file says the same once the run is over.
+    expect(db.job(id)).toMatchObject({ state: 'interrupted', reason: end?.reason });
 
-      const items = db.jobItems(id, undefined, 0, 1_000).items;
-      const byState = (state: string): string[] =>
-        items
-          .filter((i) => i.state === state)
-          .map((i) => i.target)
-          .sort();
-      expect(byState('unknown')).toEqual(arrivals.map((a) => a.key).sort());
-      const done = byState('done');
-      const pending = byState('pending');
-      expect(done).toHaveLength(PASSED_BEFORE_HANG);
-      // Done keys extended exactly once on the sandbox (5 days, not 10); pending ones never reached it.
-      for (const value of done) expect(await expiryOnSandbox(value), value).toBe(after);
-      for (const value of pending) expect(await expiryOnSandbox(value), value).toBe(before);
+    const items = db.jobItems(id, undefined, 0, 1_000).items;
+    const byState = (state: string): string[] =>
+      items
+        .filter((i) => i.state === state)
+        .map((i) => i.target)
+        .sort();
+    expect(byState('unknown')).toEqual(arrivals.map((a) => a.key).sort());
+    const done = byState('done');
+    const pending = byState('pending');
+    expect(done).toHaveLength(PASSED_BEFORE_HANG);
+    // Done keys extended exactly once on the sandbox (5 days, not 10); pending ones never reached it.
+    for (const value of done) expect(await expiryOnSandbox(value), value).toBe(after);
+    for (const value of pending) expect(await expiryOnSandbox(value), value).toBe(before);
 
-      // The service goes on: what it held is applied (the client gave up on it: its answers go nowhere).
-      answering = true;
-      held.release();
-      // Holding again only to count what arrives (answering: nothing is held).
-      held.hold();
-      for (const a of arrivals) await expect.poll(() => expiryOnSandbox(a.key), { timeout: 30_000 }).toBe(after);
+    // The service goes on: what it held is applied (the client gave up on it: its answers go nowhere).
+    answering = true;
+    held.release();
+    // Holding again only to count what arrives (answering: nothing is held).
+    held.hold();
+    for (const a of arrivals) await expect.poll(() => expiryOnSandbox(a.key), { timeout: 30_000 }).toBe(after);
 
-      // A resume against the answering sandbox sends the pending keys, and only them.
-      const seenBefore = extendsSeen;
-      const resumed = await jobs.resume('p1', id, false);
-      expect(resumed.ok).toBe(true);
-      await jobs.settled(id);
-      expect(jobs.get('p1', id)).toMatchObject({
-        state: 'finished',
-        reason: null,
-        counts: { pending: 0, sent: 0, failed: 0, done: KEYS - arrivals.length, unknown: arrivals.length },
-      });
-      expect(extendsSeen - seenBefore).toBe(pending.length);
-      // Every key extended exactly once on the sandbox: the unknown ones were not sent again.
-      for (const value of keys) expect(await expiryOnSandbox(value), value).toBe(after);
-    },
-  );
+    // A resume against the answering sandbox sends the pending keys, and only them.
+    const seenBefore = extendsSeen;
+    const resumed = await jobs.resume('p1', id, false);
+    expect(resumed.ok).toBe(true);
+    await jobs.settled(id);
+    expect(jobs.get('p1', id)).toMatchObject({
+      state: 'finished',
+      reason: null,
+      counts: { pending: 0, sent: 0, failed: 0, done: KEYS - arrivals.length, unknown: arrivals.length },
+    });
+    expect(extendsSeen - seenBefore).toBe(pending.length);
+    // Every key extended exactly once on the sandbox: the unknown ones were not sent again.
+    for (const value of keys) expect(await expiryOnSandbox(value), value).toBe(after);
+  });
 });

@@ -2,10 +2,11 @@
 // more is opened into the hang but a single probe, and once it answers again the pace from before comes back
 // within RECOVER_ANSWERS clean answers. Time comes in as arguments: counts, not speeds, are asserted.
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency, HUNG_AFTER_PROBES, RECOVER_ANSWERS, SILENT_MS } from '../../src/main/jobs/concurrency.ts';
+import { AdaptiveConcurrency, RECOVER_ANSWERS, SILENT_MS } from '../../src/main/jobs/concurrency.ts';
+import { HUNG_AFTER_PROBES } from '../../src/shared/rules.ts';
 
 describe('adaptive concurrency against a hung service', () => {
-  it('holds new requests to one probe during the hang, and grows back to the limit before it after RECOVER_ANSWERS clean answers', () => {
+  it('regains the limit from before a hang after RECOVER_ANSWERS clean answers', () => {
     const c = new AdaptiveConcurrency(64);
     let now = 0;
     // Fast clean answers grow the limit.
@@ -39,7 +40,7 @@ describe('adaptive concurrency against a hung service', () => {
     expect(c.limit).toBeGreaterThanOrEqual(before);
   });
 
-  it('a 429 after a hang is the service speaking: the pace it sets holds, not the one from before the hang', () => {
+  it('after a hang, a 429 sets the pace over the earlier one', () => {
     const c = new AdaptiveConcurrency(64);
     let now = 0;
     for (let i = 0; i < 40; i++) c.answered(c.sent(now), 5, (now += 5));
@@ -50,7 +51,7 @@ describe('adaptive concurrency against a hung service', () => {
     expect(c.limit).toBeLessThan(before);
   });
 
-  it('says when the service will count as not answering if nothing answers before: the moment a timer says it at', () => {
+  it('gives the moment the service will count as not answering', () => {
     const c = new AdaptiveConcurrency(8, 1_000);
     // Nothing in flight: nothing to wait for.
     expect(c.silentAt(0)).toBeNull();
@@ -68,7 +69,7 @@ describe('adaptive concurrency against a hung service', () => {
     expect(c.silentAt(1_200)).toBe(2_200);
   });
 
-  it('counts a request whose answer has begun (its headers came) as answered for the silence, however long its body takes', () => {
+  it('a request whose headers came does not count toward a silence', () => {
     const c = new AdaptiveConcurrency(8, 1_000);
     const big = c.sent(0);
     expect(c.silentSince(1_000)).toBe(0);
@@ -86,7 +87,7 @@ describe('adaptive concurrency against a hung service', () => {
     expect(c.awaiting).toBe(1);
   });
 
-  it('counts as hung once HUNG_AFTER_PROBES probes in a row get no answer after a timeout: not on the first wave alone, and any answer starts the count again', () => {
+  it('counts as hung after HUNG_AFTER_PROBES unanswered probes in a row', () => {
     const c = new AdaptiveConcurrency(8);
     let now = 0;
     for (let i = 0; i < 10; i++) c.answered(c.sent(now), 5, (now += 5));
@@ -122,7 +123,7 @@ describe('adaptive concurrency against a hung service', () => {
     expect(c.hung).toBe(true);
   });
 
-  it('a run of lost connections alone is never hung (that is unreachable), but a probe lost among timed-out ones counts', () => {
+  it('lost connections alone never make it hung; among timeouts they count', () => {
     const c = new AdaptiveConcurrency(8);
     let now = 0;
     const lose = (): void => c.connectionLost(c.sent(now), (now += 1));

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
-import type { JobAction, JobItem, JobItemState } from '../../shared/domain.ts';
+import type { JobAction, JobItem } from '../../shared/domain.ts';
+import { EXPIRY_UNREAD, ITEM_DONE_WORDS, ITEM_OUTCOME_WORDS, JOB_NOT_FOUND } from '../../shared/job-words.ts';
 import { JOBS_LIST_MAX } from '../../shared/contract.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
@@ -24,14 +25,6 @@ const RESULT_COLUMNS: Record<JobAction, readonly (keyof ResultRow)[]> = {
   resetHwid: ['key', 'outcome', 'reasonCode', 'reason'],
   generate: ['batch', 'keys', 'outcome', 'reasonCode', 'reason'],
 };
-const DONE_WORD: Record<JobAction, string> = { extend: 'extended', delete: 'deleted', resetHwid: 'HWID reset', generate: 'generated' };
-const OUTCOME_WORD: Record<Exclude<JobItemState, 'done'>, string> = {
-  failed: 'refused',
-  unknown: 'unknown: sent, no answer came back',
-  pending: 'not sent',
-  sent: 'sent, no answer yet',
-};
-
 /**
  * An item in product words. An extend's new expiry is the one the ledger recorded from the service's answer;
  * when it could not be read back the cell stays empty and the reason says so (the key's row shows the same mark).
@@ -43,22 +36,20 @@ function resultRow(action: JobAction, item: JobItem & { expiresAt: string | null
     key: item.target,
     batch: item.target,
     keys: item.size,
-    outcome: item.state === 'done' ? DONE_WORD[action] : OUTCOME_WORD[item.state],
+    outcome: item.state === 'done' ? ITEM_DONE_WORDS[action] : ITEM_OUTCOME_WORDS[item.state],
     newExpiry: action === 'extend' && done && !unread ? (item.expiresAt ?? '') : '',
     reasonCode: item.code ?? '',
-    reason: unread ? 'Extended, but the new expiry could not be read back: look the key up to see it.' : (item.message ?? ''),
+    reason: unread ? EXPIRY_UNREAD : (item.message ?? ''),
   };
 }
-const notFound = () => fail('NOT_FOUND', 'That job was not found for this profile.');
+const notFound = () => fail('NOT_FOUND', JOB_NOT_FOUND);
 
 /** Jobs listed by default, and how many more each "Show older" lists. */
 const JOBS_PAGE = 20;
 
 /**
- * The `recent` that lists exactly `more` of the jobs `listed` leaves out. Running and interrupted jobs are listed
- * at any age, so widening `recent` by `more` can add fewer (those older ones are already there): this walks the
- * order past the newest `recent` and counts only jobs not listed yet. The first N rows of jobs(N) are the N newest
- * (every running or interrupted job beyond them comes after), so N = recent + more + the old ones listed is enough.
+ * The `recent` that lists exactly `more` of the jobs `listed` leaves out: running and interrupted jobs are listed at
+ * any age, so this counts only jobs past the newest `recent` not listed yet.
  */
 function nextRecent(core: Core, profileId: string, recent: number, listed: readonly { id: string }[], more: number): number {
   const shown = new Set(listed.map((j) => j.id));
@@ -89,11 +80,8 @@ export const jobHandlers = (
   | 'jobs.getCeiling'
   | 'jobs.setCeiling'
 > => ({
-  // A job's targets are read from the ledger (a filter) and its outcomes written there: keys still being recorded
-  // go in first, so a job over "all matching" right after a generate covers every new key, in order. Only the
-  // writes queued before the click (flushed), not an empty queue (idle): the targets are fixed when the job is
-  // created, so keys that arrive later (a generate job still under way, whose answers keep coming for minutes) are
-  // not its targets anyway, and waiting for them held a bulk start until the whole generate was recorded.
+  // A job's targets are read from the ledger: the keys queued before the click go in first, so "all matching" right
+  // after a generate covers them. Not an empty queue: a generate still under way would hold the start for minutes.
   'jobs.start': needsKey(core, async (input, a) => {
     await core.ledger.flushed();
     return core.jobs.start(a.profile.id, input);
@@ -122,13 +110,8 @@ export const jobHandlers = (
 
   'jobs.cancel': needsProfile(core, ({ jobId }, p) => core.jobs.cancel(p.id, jobId)),
 
-  // A wait for the ledger writes queued before the resume (tens of seconds after a generate of hundreds of
-  // thousands): the job's items were listed when it was created, so what the resume needs in the ledger first is
-  // what was asked of it before now (a generate's keys recorded, a lookup's rows), written in order before the job's
-  // own writes touch the same rows. Writes queued after it (another job's generate still under way, whose new keys
-  // no item of this job names) are not waited for: they race with it as they would with the job running. The job
-  // is reserved first and reads as starting meanwhile (Cancel ends it there), so no window shows it stopped and
-  // offers Resume again.
+  // The ledger writes queued before the resume go in first, before the job's own writes touch the same rows; later
+  // ones are not waited for. The job reads as starting meanwhile (Cancel ends it there).
   'jobs.resume': needsProfile(core, ({ jobId, retryUnknown }, p) =>
     core.jobs.resume(p.id, jobId, retryUnknown === true, () => core.ledger.flushed()),
   ),
@@ -139,10 +122,8 @@ export const jobHandlers = (
     const keys = what === 'keys';
     if (keys && job.action !== 'generate')
       return fail('INVALID_INPUT', 'Only a generate job has keys of its own to export; export its results instead.');
-    // A generate job's keys are read from the ledger, where its last batch may still be being recorded. Only the
-    // writes queued before the export was asked (flushed), not an empty queue (idle): a batch's keys are queued
-    // before the batch counts as done and is listed among the job's keys, so every key the job has made by now was
-    // queued before this; another generate still under way does not hold the export up.
+    // A generate job's keys are read from the ledger: a batch's keys are queued before it counts as done, so the
+    // writes queued before now hold every key the job has made (another generate under way does not hold it up).
     if (keys) await core.ledger.flushed();
     const stamp = job.createdAt.slice(0, 19).replaceAll(':', '-');
     const path = await core.options.askSavePath(

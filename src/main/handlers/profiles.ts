@@ -4,17 +4,13 @@ import { ROUTES } from '../../shared/wire.ts';
 import { keyHint, normalizeServiceBase } from '../client/urls.ts';
 import { SANDBOX_PROFILE_ID, type Core } from '../core.ts';
 import type { JobSummary, Profile } from '../../shared/domain.ts';
+import { jobTitle } from '../../shared/job-words.ts';
 import type { StoredProfile } from '../store/profiles-file.ts';
 import { audited, type Handlers } from './types.ts';
 
-const ACTION_WORDS = { delete: 'Delete', extend: 'Extend', resetHwid: 'Reset HWID', generate: 'Generate' } as const;
-
 /** A job main still runs (or is getting ready to run), in the words the renderer's job lines use. */
 function runningJobWords(job: JobSummary): string {
-  const what =
-    job.action === 'extend' && job.days !== null
-      ? `Extend by ${job.days.toLocaleString('en-US')} ${job.days === 1 ? 'day' : 'days'}`
-      : ACTION_WORDS[job.action];
+  const what = jobTitle(job);
   if (job.startingSince !== undefined) return `${what}, getting ready to send`;
   return `${what}, ${job.counts.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')} done`;
 }

@@ -1,7 +1,5 @@
-// How many requests a job keeps in flight, and when the next may go: additive increase while answers are fast
-// and clean, halving on overload (429, 5xx), a pause for Retry-After, and, once the service has said "too many",
-// pacing at the rate it was seen to accept (probing slowly upward), so a rate-limited service is not hammered
-// into a 429 storm. Pure: time comes in as arguments, so tests drive it without a clock.
+// How many requests a job keeps in flight, and when the next may go: growth while answers are fast, halving and
+// pacing on overload, a pause for Retry-After, and the hung and gone counts. Pure: time comes in as arguments.
 import { HUNG_AFTER_PROBES } from '../../shared/rules.ts';
 
 /** Requests in flight at the start of a job. */
@@ -20,16 +18,10 @@ export const SILENT_MS = 20_000;
 /** Clean answers after a hang that bring back the pace from before it. */
 export const RECOVER_ANSWERS = 8;
 /**
- * Requests in a row whose connection failed (refused, reset, closed with no answer), with no answer of any kind
- * between them and the last of them a probe sent after the first had failed: the service is gone (unreachable), and
- * a job stops rather than send every key left into it. Five: a healthy service behind a keep-alive pool may reset one
- * or two requests (a connection it closed as a request went out), and a proxy restart resets those in flight at once,
- * which the probe rule covers; five with a probe among them is no accident. After the first failure only one probe is
- * out at a time (limitAt), so past the requests already on the wire at most this many go to a service that is gone.
+ * Lost connections in a row, a probe among them, after which the service counts as gone. Five: a keep-alive pool may
+ * reset one or two, a proxy restart all those in flight (the probe rule covers it); five with a probe is no accident.
  */
 export const UNREACHABLE_AFTER = 5;
-// HUNG_AFTER_PROBES (src/shared/rules.ts): the job's line on screen says the same rule.
-export { HUNG_AFTER_PROBES };
 
 export class AdaptiveConcurrency {
   /** Requests in flight: ticket → when sent. */
@@ -106,9 +98,8 @@ export class AdaptiveConcurrency {
   }
 
   /**
-   * When the service will count as not answering (silentSince) if nothing answers before then: the oldest request
-   * in flight, or the last answer if later, plus the silence allowed. Null when nothing is in flight (nothing to
-   * wait for) or it already counts as not answering. For a timer that says so at that moment, answers or not.
+   * When the service will count as not answering if nothing answers before then, for a timer that says so; null with
+   * nothing in flight, or when it already counts as not answering.
    */
   silentAt(nowMs: number): number | null {
     if (this.silentSince(nowMs) !== null) return null;
@@ -166,11 +157,7 @@ export class AdaptiveConcurrency {
     this.heardTickets.delete(ticket);
     this.lastAnswerAtMs = nowMs;
     this.noAnswerSinceMs = null;
-    this.lostInRow = 0;
-    this.probeLost = false;
-    this.unansweredInRow = 0;
-    this.probesUnanswered = 0;
-    this.timedOutInRow = 0;
+    this.endRuns();
     if (this.beforeHang && ++this.cleanSinceHang >= RECOVER_ANSWERS) {
       // Answering again: back to the pace from before the hang, which said nothing of the service's rate.
       this.current = Math.min(this.ceiling, Math.max(this.current, this.beforeHang.current));
@@ -191,20 +178,15 @@ export class AdaptiveConcurrency {
   }
 
   /**
-   * The service is overloaded (429 or 5xx). Halves once per round trip (answers to requests sent before the
-   * last halving do not halve again), pauses everything for Retry-After, and starts pacing at the rate the
-   * service was seen to accept.
+   * The service is overloaded (429 or 5xx): halves once per round trip, pauses for Retry-After, and paces at the rate
+   * the service was seen to accept.
    */
   overloaded(ticket: number, nowMs: number, retryAfterSeconds: number | undefined): void {
     this.inflightAt.delete(ticket);
     this.heardTickets.delete(ticket);
     this.lastAnswerAtMs = nowMs;
     this.noAnswerSinceMs = null;
-    this.lostInRow = 0;
-    this.probeLost = false;
-    this.unansweredInRow = 0;
-    this.probesUnanswered = 0;
-    this.timedOutInRow = 0;
+    this.endRuns();
     // The service answers, and says it is overloaded: that, not the pace before a hang, is what holds now.
     this.beforeHang = null;
     if (retryAfterSeconds !== undefined && retryAfterSeconds > 0) {
@@ -229,9 +211,8 @@ export class AdaptiveConcurrency {
   }
 
   /**
-   * A request went unanswered (it timed out: its outcome unknown). Halves the limit once per round trip, as an
-   * overload does, and holds new requests (see limitAt) until an answer comes; the pace from before is kept and
-   * comes back after RECOVER_ANSWERS clean answers, as a hang says nothing of the rate the service accepts.
+   * A request timed out: halves once per round trip and holds new requests to a probe (limitAt) until an answer; the
+   * pace from before comes back after RECOVER_ANSWERS clean answers, as a hang says nothing of the service's rate.
    */
   noAnswer(ticket: number, nowMs: number): void {
     this.timedOutInRow++;
@@ -239,16 +220,11 @@ export class AdaptiveConcurrency {
   }
 
   /**
-   * The service answered, with what Keydesk could not read (a 2xx it cannot parse: its outcome unknown). Held as a
-   * timeout is (see noAnswer), as before; but it is an answer, so it ends a run of no answers (see `hung` and
-   * `unreachable`): a service that answers, however badly, is neither hung nor gone.
+   * The service answered with what Keydesk could not read (its outcome unknown): held as a timeout is, but it is an
+   * answer, so the service is neither hung nor gone.
    */
   unreadable(ticket: number, nowMs: number): void {
-    this.lostInRow = 0;
-    this.probeLost = false;
-    this.unansweredInRow = 0;
-    this.probesUnanswered = 0;
-    this.timedOutInRow = 0;
+    this.endRuns();
     this.hold(ticket, nowMs);
   }
 
@@ -274,10 +250,7 @@ export class AdaptiveConcurrency {
     this.overloadTicket = this.tickets;
   }
 
-  /**
-   * A request got no answer because its connection failed (refused, reset, closed before an answer). Held as a
-   * timeout is (one probe at a time, see noAnswer), and counted: see `unreachable`.
-   */
+  /** A request's connection failed (refused, reset, closed before an answer): held as a timeout is, and counted. */
   connectionLost(ticket: number, nowMs: number): void {
     if (this.lostInRow === 0) this.lostFromTicket = this.tickets;
     else if (ticket >= this.lostFromTicket) this.probeLost = true;
@@ -286,9 +259,8 @@ export class AdaptiveConcurrency {
   }
 
   /**
-   * Whether the service is gone: UNREACHABLE_AFTER requests in a row lost their connection, none answered between
-   * them, and one of them was a probe sent after the first had failed. A timeout neither adds to the run nor ends it
-   * (a service that takes requests and answers none is `hung`); any answer, a refusal or an overload included, ends it.
+   * Whether the service is gone: UNREACHABLE_AFTER lost connections in a row, a probe among them, no answer between.
+   * A timeout neither adds to the run nor ends it (that is `hung`); any answer ends it.
    */
   get unreachable(): boolean {
     return this.lostInRow >= UNREACHABLE_AFTER && this.probeLost;
@@ -300,10 +272,8 @@ export class AdaptiveConcurrency {
   }
 
   /**
-   * Whether the service is hung: it took requests and answered none, HUNG_AFTER_PROBES probes in a row among them
-   * (sent one at a time after the first had no answer), at least one of the run a timeout (a run of lost connections
-   * alone is `unreachable`'s). Any answer, a refusal, an overload or one Keydesk cannot read included, ends the run;
-   * an answer's headers alone do not (a body that never ends is no answer either).
+   * Whether the service is hung: HUNG_AFTER_PROBES probes in a row unanswered, a timeout among the run. Any answer,
+   * even one Keydesk cannot read, ends the run; its headers alone do not (a body that never ends is no answer).
    */
   get hung(): boolean {
     return this.timedOutInRow > 0 && this.probesUnanswered >= HUNG_AFTER_PROBES;
@@ -312,6 +282,15 @@ export class AdaptiveConcurrency {
   /** Requests in a row with no answer (timed out or lost their connection), how many timed out, and the probes among them. */
   get unansweredRun(): { requests: number; timedOut: number; probes: number } {
     return { requests: this.unansweredInRow, timedOut: this.timedOutInRow, probes: this.probesUnanswered };
+  }
+
+  /** Any answer ends the runs of no answers that make a service hung or gone. */
+  private endRuns(): void {
+    this.lostInRow = 0;
+    this.probeLost = false;
+    this.unansweredInRow = 0;
+    this.probesUnanswered = 0;
+    this.timedOutInRow = 0;
   }
 
   /** Requests per second being paced at, or null when not pacing. */

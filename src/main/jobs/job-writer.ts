@@ -1,11 +1,5 @@
-// Where a bulk job's claims and answers are written. In the app, on a worker thread with its own connection to
-// keydesk.db (WAL): an answer updates its key's ledger row (indexes, text index, change log) and its item, about
-// 50–100 µs of SQLite each, which on main's event loop left less of it for the requests. Answers are applied in
-// the order posted, each group in its own transaction. A claim goes ahead of answers still queued (the requests
-// wait for it; the answers wait for nobody), so it may not yet see an item an answer put back to pending: the job
-// looks again once the writes are idle. A claim is answered once committed: an item is marked sent before its
-// request goes out, as on main. An answer lost in a crash leaves its item sent, which the next start calls
-// unknown. Without a thread (tests, an in-memory database) the writes are made on main's connection.
+// Where a bulk job's claims and answers are written: in the app on a thread with its own connection to keydesk.db,
+// so main's event loop is left to the requests, in order, each group in its own transaction; else on main's.
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { isSqliteBusy, type ClaimedJobItem, type LocalDb, type RunEndRecord, type SettleBatch } from '../store/local-db.ts';
 
@@ -15,8 +9,8 @@ export type ClaimedItem = ClaimedJobItem;
 /** The job writes a bulk job makes while it runs. */
 export interface JobWrites {
   /**
-   * Marks up to `max` pending items sent, lowest first (with `retry`, then unknown items the user chose to send
-   * again); resolves once that is committed.
+   * Marks up to `max` pending items sent (with `retry`, then the unknown ones), resolving once committed. It goes ahead
+   * of answers still queued, so may miss an item they put back: the job looks again once the writes are idle.
    */
   claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]>;
   /** Writes answers (items' ends, the keys they changed, their audit entries); resolves once committed. */
@@ -32,8 +26,7 @@ export interface JobWrites {
   release(): void;
   /**
    * Ends after the writes asked for so far, or once `waitMs` has passed (quitting has a budget): a write not made by
-   * then is refused, and one under way (waiting for another writer's lock) is let go, its transaction with it.
-   * Nothing is written after it.
+   * then is refused, one under way let go with its transaction. Nothing is written after it.
    */
   close(waitMs?: number): Promise<void>;
 }
@@ -48,27 +41,13 @@ export class InlineJobWrites implements JobWrites {
     this.db = db;
   }
   claim(jobId: string, max: number, retry = false): Promise<ClaimedItem[]> {
-    try {
-      return Promise.resolve(this.db.jobStep(null, { jobId, max, retry }));
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    return now(() => this.db.jobStep(null, { jobId, max, retry }));
   }
   settle(batch: SettleBatch, at?: string): Promise<void> {
-    try {
-      this.db.settleJobItems(batch, at);
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    return now(() => this.db.settleJobItems(batch, at));
   }
   end(end: JobRunEnd): Promise<void> {
-    try {
-      this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches);
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+    return now(() => this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches));
   }
   idle(): Promise<void> {
     return Promise.resolve();
@@ -78,6 +57,15 @@ export class InlineJobWrites implements JobWrites {
   }
   close(): Promise<void> {
     return Promise.resolve();
+  }
+}
+
+/** A write made now, as a promise of its outcome. */
+function now<T>(write: () => T): Promise<T> {
+  try {
+    return Promise.resolve(write());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

@@ -1,7 +1,5 @@
-// The job writer's thread (job-writer.ts): its own connection to keydesk.db, a running job's answers applied in
-// the order main posts them, each group in its own transaction, and claims served first: before each group of
-// answers, every claim waiting is written; a run's end after the answers before it. A write SQLite refuses is
-// answered as refused (`busy` when only another connection's lock stood in the way), and the next one goes on.
+// The job writer's thread (job-writer.ts): writes a job's answers in the order posted, each group in its own
+// transaction, with every claim waiting served before each group; a refused write is answered refused (`busy`: a lock).
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { isSqliteBusy, LocalDb, type SettleBatch } from '../store/local-db.ts';
 import type { JobRunEnd, JobWriterAnswer, JobWriterClaim, JobWriterData, JobWriterRequest } from './job-writer.ts';

@@ -1,20 +1,8 @@
 // A bulk or generate job in the words a person reads first: shared by All keys' jobs panel and the Generate form.
 import type { JobAction, JobSummary } from '../../../shared/domain.ts';
 import { fmt, NOUNS } from './format.ts';
-import { HUNG_AFTER_PROBES } from '../../../shared/rules.ts';
+import { JOB_STATE_WORDS, jobTitle as titleOf, NOT_ANSWERING_RULE } from '../../../shared/job-words.ts';
 
-const ACTION_LABEL: Record<JobSummary['action'], string> = {
-  delete: 'Delete',
-  extend: 'Extend',
-  resetHwid: 'Reset HWID',
-  generate: 'Generate',
-};
-const STATE_LABEL: Record<JobSummary['state'], string> = {
-  running: 'Running',
-  cancelled: 'Cancelled',
-  interrupted: 'Interrupted',
-  finished: 'Finished',
-};
 const n = (x: number): string => x.toLocaleString();
 
 /** Seconds as "45 s", "3 min", "2 h 5 min". */
@@ -37,13 +25,11 @@ export const isLive = (j: JobSummary): boolean => j.finishedAt === null;
 function stateWord(j: JobSummary): string {
   if (j.state !== 'running' && isLive(j)) return j.state === 'cancelled' ? 'cancelling' : 'stopping';
   if (j.state === 'cancelled' && j.counts.pending === 0 && j.counts.sent === 0) return 'finished (the cancel came after the last request)';
-  return STATE_LABEL[j.state].toLowerCase();
+  return JOB_STATE_WORDS[j.state].toLowerCase();
 }
 
 /** What the job does, in words: "Extend by 7 days", "Reset HWID". */
-export function jobTitle(j: Pick<JobSummary, 'action' | 'days'>): string {
-  return j.action === 'extend' && j.days !== null ? `Extend by ${fmt.count(j.days, NOUNS.day)}` : ACTION_LABEL[j.action];
-}
+export const jobTitle = (j: Pick<JobSummary, 'action' | 'days'>): string => titleOf(j, (d) => fmt.count(d, NOUNS.day));
 
 /**
  * Before main sends, it waits for its ledger to record keys still coming in (a generate's last batches: 27–47 s
@@ -195,7 +181,7 @@ export function jobLine(j: JobSummary): string {
     const so = [failed > 0 ? `, ${n(failed)} failed` : '', unknown > 0 ? `, ${n(unknown)} unknown` : ''].join('');
     // Once those on the wire time out, one request at a time goes out to see whether it answers (concurrency.ts
     // limitAt): each is a real act, so the line never says nothing is sent, and says when the job gives up.
-    return `${jobTitle(j)}, running: ${n(done)} of ${n(j.total)} done${so}; the service has not answered since ${fmt.time(since)}; ${waits}; until it answers, at most one request at a time is sent, to check (it may take effect), and the job stops once ${HUNG_AFTER_PROBES} of those in a row get no answer.`;
+    return `${jobTitle(j)}, running: ${n(done)} of ${n(j.total)} done${so}; the service has not answered since ${fmt.time(since)}; ${waits}; ${NOT_ANSWERING_RULE}.`;
   }
   // Nothing has answered yet: "0 of N done" alone reads as stuck; say what is happening instead.
   if (j.state === 'running' && settledOf(j) === 0) {

@@ -1,0 +1,113 @@
+// One item's request to the service, and what its answer, or its failure, means for the item and for the job.
+import type { JobAction, Key } from '../../shared/domain.ts';
+import { EXTENDED_UNREAD } from '../../shared/job-words.ts';
+import type { KeyBatch } from '../../shared/key-batch.ts';
+import { ok, type ErrorCode, type Result } from '../../shared/result.ts';
+import { readBack } from '../client/read-back.ts';
+import type { GenerateIntake } from './engine.ts';
+import type { Run } from './run.ts';
+
+export type Outcome =
+  | { kind: 'done'; keys: Key[]; batch?: KeyBatch; hwidCleared?: boolean; expiryStale?: boolean; note?: string }
+  // lost: no answer came because the connection failed (Failure.connectionLost); timedOut: none came in time (Failure.timedOut).
+  | {
+      kind: 'failed' | 'unknown';
+      code: ErrorCode;
+      message: string;
+      overload: boolean;
+      retryAfter?: number | undefined;
+      lost?: true;
+      timedOut?: true;
+    }
+  | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
+
+/** What a failed request means for its item and for the job. */
+function classify(r: Result<unknown> & { ok: false }): Outcome {
+  const { code, message, retryAfterSeconds: retryAfter } = r;
+  switch (code) {
+    // The service refused before acting on it: the item is safe to send again, after the pause.
+    case 'RATE_LIMITED':
+      return { kind: 'requeue', code, message, retryAfter, stopJob: false };
+    // Never reached the service, or it refuses this profile's key: nothing was done; stop and let the user resume.
+    case 'NETWORK':
+    case 'TIMEOUT':
+    case 'API_KEY_INVALID':
+    case 'API_KEY_MISSING':
+      return { kind: 'requeue', code, message, retryAfter, stopJob: true };
+    // Sent, and no trustworthy answer: it may or may not have taken effect.
+    case 'OUTCOME_UNKNOWN':
+    case 'INTERNAL':
+    case 'HTTP_ERROR':
+    case 'BAD_RESPONSE':
+      return {
+        kind: 'unknown',
+        code,
+        message,
+        overload: true,
+        retryAfter,
+        ...(r.connectionLost ? { lost: true as const } : {}),
+        ...(r.timedOut ? { timedOut: true as const } : {}),
+      };
+    default:
+      return { kind: 'failed', code, message, overload: false };
+  }
+}
+
+/**
+ * Sends one item's request and reads its outcome. `heard`: the answer's headers came (the service answers), before
+ * a generate's body of megabytes is read. `intake`: where a generate's answer is read off main, when there is one.
+ */
+export async function perform(
+  run: Run,
+  item: { target: string; size: number },
+  heard: () => void,
+  intake: () => GenerateIntake | undefined,
+): Promise<Outcome> {
+  const { client } = run;
+  const action: JobAction = run.job.action;
+  let r: Result<Key[]>;
+  if (action === 'delete') {
+    const d = await client.deleteKey(item.target, false);
+    r = d.ok ? ok([]) : d;
+  } else if (action === 'extend' || action === 'resetHwid') {
+    const k = action === 'extend' ? await client.extend(item.target, run.params.days ?? 0) : await client.resetHwid(item.target);
+    if (!k.ok) return classify(k);
+    if (action === 'extend' && k.data === null) {
+      // Extended, answered with {message} alone: the new expiry came back nowhere. Read the key back, so its
+      // ledger row does not go on showing the old expiry as current; when that fails too, the item says so.
+      const back = await readBack(client, item.target, null);
+      return back ? { kind: 'done', keys: [back] } : { kind: 'done', keys: [], expiryStale: true, note: EXTENDED_UNREAD };
+    }
+    // A reset answered with {message} alone (the real dialect) still cleared the key's HWID.
+    return { kind: 'done', keys: k.data ? [k.data] : [], hwidCleared: action === 'resetHwid' && k.data === null };
+  } else {
+    const g = run.params.generate;
+    if (!g) return { kind: 'failed', code: 'INTERNAL', message: 'The job lost its parameters.', overload: false };
+    const params = { ...stripUndefined(g), count: item.size };
+    const reader = intake();
+    if (reader) {
+      // Read off main, as keys.generate reads it: a 2xx body the reader cannot read (or a reader that stops: a
+      // crash, a quit) is an unknown outcome, "probably created", never sent again.
+      let b: Result<KeyBatch>;
+      try {
+        b = await client.generateInto(params, reader, heard);
+      } catch (error) {
+        reader.release();
+        throw error;
+      }
+      if (!b.ok) {
+        reader.release();
+        return classify(b);
+      }
+      // The keys exist on the service: they go to the ledger whatever becomes of the job now.
+      void reader.record(run.job.profileId);
+      return { kind: 'done', keys: [], batch: b.data };
+    }
+    r = await client.generate(params, heard);
+  }
+  return r.ok ? { kind: 'done', keys: r.data } : classify(r);
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,131 @@
+// Jobs in words: what main says of a job (why it stopped, why it was refused, its export's outcomes) and the labels
+// the renderer's job lines use. One module, so main and the screen say the same thing.
+import type { JobAction, JobItemState, JobState } from './domain.ts';
+import { keyCount } from './operation-words.ts';
+import { HUNG_AFTER_PROBES } from './rules.ts';
+
+const n = (v: number): string => v.toLocaleString('en-US');
+
+/** A job's action as a title: the screen's job lines, main's refusals and profile notices. */
+export const JOB_ACTION_WORDS: Readonly<Record<JobAction, string>> = {
+  delete: 'Delete',
+  extend: 'Extend',
+  resetHwid: 'Reset HWID',
+  generate: 'Generate',
+};
+
+export const JOB_STATE_WORDS: Readonly<Record<JobState, string>> = {
+  running: 'Running',
+  cancelled: 'Cancelled',
+  interrupted: 'Interrupted',
+  finished: 'Finished',
+};
+
+/** What a job does: "Extend by 7 days", "Reset HWID". `days` writes a count of days (the screen in its locale). */
+export function jobTitle(
+  j: { action: JobAction; days: number | null },
+  days: (count: number) => string = (d) => `${n(d)} ${d === 1 ? 'day' : 'days'}`,
+): string {
+  return j.action === 'extend' && j.days !== null ? `Extend by ${days(j.days)}` : JOB_ACTION_WORDS[j.action];
+}
+
+/** While the service does not answer, the rule a running job follows (concurrency.ts limitAt and hung). */
+export const NOT_ANSWERING_RULE = `until it answers, at most one request at a time is sent, to check (it may take effect), and the job stops once ${HUNG_AFTER_PROBES} of those in a row get no answer`;
+
+// ---- an item's outcome in a job's export ------------------------------------------------------------------
+
+export const ITEM_DONE_WORDS: Readonly<Record<JobAction, string>> = {
+  extend: 'extended',
+  delete: 'deleted',
+  resetHwid: 'HWID reset',
+  generate: 'generated',
+};
+export const ITEM_OUTCOME_WORDS: Readonly<Record<Exclude<JobItemState, 'done'>, string>> = {
+  failed: 'refused',
+  unknown: 'unknown: sent, no answer came back',
+  pending: 'not sent',
+  sent: 'sent, no answer yet',
+};
+export const EXPIRY_UNREAD = 'Extended, but the new expiry could not be read back: look the key up to see it.';
+/** An extend answered without the key, which could not be read back either. */
+export const EXTENDED_UNREAD =
+  'Extended. The service did not describe the key and it could not be read back: All keys still shows the expiry seen before, marked as not read back. Look the key up to refresh it.';
+
+// ---- why a job stopped --------------------------------------------------------------------------------------
+
+export const STOPPED_WHILE_RUNNING = 'Keydesk stopped while this job ran.';
+export const QUIT_WHILE_RUNNING = 'Keydesk quit while this job ran.';
+/** A fresh job Keydesk quit under while it was starting (before its run began). */
+export const QUIT_WHILE_STARTING =
+  'Keydesk quit while this job was starting, before it sent anything: no key was sent. Resume it to send them.';
+export const NO_API_KEY = 'No API key is available for this profile; enter it again, then resume.';
+/** A write of the job met keydesk.db's lock held by another writer, however long. */
+export const RECORDS_BUSY =
+  "Keydesk's records were busy (another task was writing to them), so this job stopped sending. Resume it to send the keys left.";
+export const UNNOTED = 'The job stopped before sending them: nothing was sent unnoted.';
+
+/** Another writer held keydesk.db's lock past `ms`. */
+export function lockWords(ms: number): string {
+  return `Keydesk's records were busy: another task kept them locked for over ${waitWords(ms)}, so this job stopped sending. Resume it to send the keys left.`;
+}
+function waitWords(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  return s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} second${s === 1 ? '' : 's'}`;
+}
+
+/**
+ * A stop's reason with the way on once its cause is fixed, for what the run left: Resume when items were not sent,
+ * else (only unknown ones left, which no Resume sends) the choice to send those again.
+ */
+export function whenFixed(reason: string, counts: Record<JobItemState, number>): string {
+  if (counts.pending > 0) return `${reason} Resume the job when this is fixed.`;
+  const unknown = counts.unknown + counts.sent;
+  if (unknown === 0) return reason;
+  return `${reason} When this is fixed, "Send the ${n(unknown)} unknown again…" sends them once more, if you choose to.`;
+}
+
+/** The service was gone (that many requests in a row lost their connection); items sent keep their own words. */
+export function unreachableWords(service: string, lost: number, counts: Record<JobItemState, number>): string {
+  return goneWords(service, `${n(lost)} requests in a row got no answer (the connection failed)`, counts);
+}
+
+/** The service took requests and answered none: how many got no answer in time, and the probes among them. */
+export function hungWords(
+  service: string,
+  hung: { requests: number; timedOut: number; probes: number },
+  counts: Record<JobItemState, number>,
+): string {
+  const how =
+    hung.timedOut === hung.requests
+      ? 'got no answer in time'
+      : `got no answer (${n(hung.timedOut)} timed out, ${n(hung.requests - hung.timedOut)} lost their connection)`;
+  return goneWords(service, `${n(hung.requests)} requests in a row ${how}, the last ${n(hung.probes)} sent one at a time to check`, counts);
+}
+
+function goneWords(service: string, what: string, counts: Record<JobItemState, number>): string {
+  const head = `${service} stopped answering: ${what}, so this job stopped sending.`;
+  const left = counts.pending;
+  if (left === 0) return whenFixed(head, counts);
+  return `${head} The ${keyCount(left)} left ${left === 1 ? 'was' : 'were'} not sent (still pending): Resume the job once ${service} answers again.`;
+}
+
+// ---- why a job was refused ----------------------------------------------------------------------------------
+
+export const JOB_NOT_FOUND = 'That job was not found for this profile.';
+export const JOB_GONE = 'That job no longer exists.';
+export const JOB_RUNNING = 'That job is already running.';
+export const NO_MATCH = 'No keys match; nothing was sent.';
+/** A reset over keys none of which the ledger shows as active. */
+export const NOTHING_TO_RESET =
+  "None of these keys is active as Keydesk's ledger shows them (they are generated or deleted), and only an active key has an HWID to reset: nothing was sent. A key a customer activated since Keydesk last saw it still shows as generated: look it up in Keys to refresh it, then reset it.";
+/** A job whose end waits for keydesk.db's lock: resumed or removed only once it is recorded. */
+export const END_PENDING =
+  "Keydesk's records are busy (another task is writing to them): this job's end is not recorded yet. Try again in a moment.";
+export const STILL_RUNNING = 'That job is still running: cancel it and wait for it to end, then remove it.';
+export const EXPORTING = "That job's results are being exported; wait for the export to finish, then remove it.";
+
+/** A job of `action` refused while `other` runs for the profile (extend is not idempotent). */
+export function conflictWords(action: JobAction, other: JobAction): string {
+  const what = action === 'generate' ? 'A Generate job' : `A bulk ${JOB_ACTION_WORDS[other]} job`;
+  return `${what} is already running for this profile; it may act on the same keys, so nothing was started. Wait for it to end or cancel it, then start again.`;
+}
