@@ -1,6 +1,6 @@
 // An earlier attempt's answer under new inputs: Keyless's refusal of one HWID does not stay under the
 // form once another is typed (nor under the spaces dialog), and Validate labels the last run's answer as being
-// for other values once the form changed.
+// for other values once the form changed; an Identifier answer and a Keys batch are not read as the new attempt's.
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
 const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
+const { Identifier } = await import('../../src/renderer/src/views/Identifier/Identifier.tsx');
+const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
 const initial = useKeydesk.getState();
 
 const refused: ValidationReport = {
@@ -113,4 +115,33 @@ describe('Keyless: an add that could not reach the service, once the service ans
     expect(within(form).getByText(unreachable)).toBeTruthy();
     expect(within(form).getByLabelText<HTMLInputElement>('HWID').value).toBe('HW-1');
   }, 30_000);
+});
+
+describe('a result beside a new attempt', () => {
+  it('Identifier check: an answer about "nope" goes when a new identifier is refused by the form', async () => {
+    const user = userEvent.setup();
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: true, data: { exists: false, service: null } });
+    render(<Identifier />);
+    await user.type(screen.getByLabelText('Identifier'), 'nope');
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    await screen.findByText('“nope” does not exist.');
+    await user.clear(screen.getByLabelText('Identifier'));
+    await user.type(screen.getByLabelText('Identifier'), 'bad id!');
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    expect(screen.queryByText('“nope” does not exist.')).toBeNull();
+    expect(fake.calls.filter((c) => c.name === 'identifier.check')).toHaveLength(1);
+  });
+
+  it('Keys: the last batch is marked as the earlier one while the form shows a new error', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ lastGenerated: ['A', 'B', 'C', 'D', 'E'], generateRequest: { status: 'ready', error: null } });
+    render(<GenerateForm />);
+    expect(screen.getByText(/^5 keys generated\./)).toBeTruthy();
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '1e3');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const batch = screen.getByLabelText('Generated keys');
+    expect(batch.className).toContain('stale');
+    expect(batch.textContent).toMatch(/^The earlier batch \(nothing sent this time: the form found a problem above\): 5 keys generated\./);
+  });
 });

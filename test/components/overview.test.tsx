@@ -1,6 +1,6 @@
 // The Overview's figures agree with each other: the change over the range ends at the headline count, and a push
-// reads the history again. The chart itself is uPlot on a canvas, which jsdom cannot draw: here it is a stand-in
-// that lists what it was given (its axes are tested in polish.test.tsx, its drawing through the harness in e2e).
+// reads the history again, and waits while offline. The chart is uPlot on a canvas, which jsdom cannot draw: here a
+// stand-in lists what it was given (its axes are tested in history-chart.test.tsx, its drawing in e2e).
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -191,5 +191,15 @@ describe('Overview: counting while the service is down', () => {
     expect(count.disabled).toBe(true);
     expect(screen.getByText('Counting waits until the service answers again.').id).toBe(count.getAttribute('aria-describedby'));
     expect(fake.calls.some((c) => c.name === 'executions.push')).toBe(false);
+  });
+});
+
+describe('Overview: Push +1 while offline', () => {
+  it('is disabled with the reason beside it', () => {
+    useKeydesk.setState({ online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' } });
+    render(<Overview />);
+    const push = screen.getByRole('button', { name: 'Push +1' });
+    expect(push).toHaveProperty('disabled', true);
+    expect(screen.getByText('Push waits until the service answers again.')).toBeTruthy();
   });
 });

@@ -1,6 +1,5 @@
-// The words a new vendor met in walk8 (P10, P13): the service's key is an "API key" as its field says, plurals
-// agree, a copy names what was copied, a wait is said once, the thing removed has one name, and a running job's
-// unsent items are "not sent yet".
+// The words views use for their things: the service's key is an "API key" as its field says, plurals agree, a copy
+// names what was copied, a wait is said once, the thing removed has one name, and unsent items are "not sent yet".
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';

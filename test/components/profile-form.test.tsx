@@ -8,6 +8,7 @@ import { fake, installBridge, readySession, remoteProfile, sandboxProfile } from
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
+const { EditProfile } = await import('../../src/renderer/src/views/Profiles/EditProfile.tsx');
 const initial = useKeydesk.getState();
 
 beforeEach(() => {
@@ -108,5 +109,40 @@ describe('Profiles: a remote profile whose apiKey is gone (session-only storage 
     const form = screen.getByRole('form', { name: 'Edit Remote Shop' });
     expect(within(form).queryByLabelText(/leave empty to keep it/)).toBeNull();
     expect(within(form).getByLabelText('API key (none is stored: enter it again)')).toBeTruthy();
+  });
+});
+
+describe('Profiles: editing the base URL', () => {
+  it('moves a validation URL that was the default along with it', async () => {
+    const user = userEvent.setup();
+    render(<EditProfile profile={remoteProfile} onDone={() => undefined} />);
+    await user.clear(screen.getByLabelText('Base URL'));
+    await user.type(screen.getByLabelText('Base URL'), 'https://new.example.com');
+    expect(screen.getByLabelText('Validation URL')).toHaveProperty('value', 'https://new.example.com/v2_validation');
+  });
+
+  it('leaves a validation URL the person set where it is', async () => {
+    const user = userEvent.setup();
+    render(<EditProfile profile={{ ...remoteProfile, validationUrl: 'https://auth.example.net/check' }} onDone={() => undefined} />);
+    await user.clear(screen.getByLabelText('Base URL'));
+    await user.type(screen.getByLabelText('Base URL'), 'https://new.example.com');
+    expect(screen.getByLabelText('Validation URL')).toHaveProperty('value', 'https://auth.example.net/check');
+  });
+});
+
+describe('Profiles: adding one after a failure', () => {
+  it('drops "could not reach the service" when the next attempt is refused by a field', async () => {
+    const user = userEvent.setup();
+    fake.impl['profiles.add'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' });
+    render(<Profiles />);
+    await user.type(screen.getByLabelText('Name'), 'Shop');
+    await user.type(screen.getByLabelText('Base URL'), 'https://shop.example.org');
+    await user.type(screen.getByLabelText('API key'), 'kd_1');
+    await user.click(screen.getByRole('button', { name: 'Add service' }));
+    await screen.findByText('Keydesk could not reach the service.');
+    await user.clear(screen.getByLabelText('Name'));
+    await user.click(screen.getByRole('button', { name: 'Add service' }));
+    expect(screen.queryByText('Keydesk could not reach the service.')).toBeNull();
+    expect(fake.calls.filter((c) => c.name === 'profiles.add')).toHaveLength(1);
   });
 });

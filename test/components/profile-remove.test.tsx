@@ -167,3 +167,15 @@ describe('Profiles: the cannot-be-removed dialog', () => {
     expect(fake.calls.filter((c) => c.name === 'jobs.cancel' || c.name === 'profiles.remove')).toEqual([]);
   });
 });
+
+describe('Profiles: removing one', () => {
+  it('says the session-only apiKey is forgotten, not that a keychain entry is deleted', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ profiles: [sandboxProfile, { ...remoteProfile, storage: 'session-only' }] });
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).not.toMatch(/keychain\. /);
+    expect(dialog.textContent).toContain('kept only for this session (no keychain), is forgotten');
+  });
+});
