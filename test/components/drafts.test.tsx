@@ -57,16 +57,16 @@ describe('form drafts and a profile switch', () => {
     expect(d['keyless.term']).toBeUndefined();
     expect(d['identifier.value']).toBeUndefined();
     expect(d['generate.note']).toBeUndefined();
-    // How many to generate is the input of an act on A: it is kept for A, not carried to B (walk9 P1).
+    // How many to generate is the input of an act on A: it is kept for A, not carried to B.
     expect(d['generate.count']).toBeUndefined();
-    // So is which HWID Validate sends, with its value (walk9b P6): B starts from its own.
+    // So is which HWID Validate sends, with its value: B starts from its own.
     expect(d['validate.hwidChoice']).toBeUndefined();
     await waitFor(() => {
       expect(useKeydesk.getState().activeProfileId).toBe('p2');
     });
   });
 
-  it('keeps the count, expiry date and bulk days typed for one profile with that profile: another finds its own, and coming back finds them (walk9 P1)', async () => {
+  it('keeps the count, expiry date and bulk days typed for one profile with that profile: another finds its own, and coming back finds them', async () => {
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KEY-AAA')], total: 1, totalCapped: false } });
     const user = userEvent.setup();
     const { unmount } = render(

@@ -1,5 +1,5 @@
 // Another profile's job keeps sending while unseen, and every view says so until it ends. A window reloaded
-// straight onto Jobs (no All keys or Keys visited) must hear that job's progress too (review6 #5). Each test takes a
+// straight onto Jobs (no All keys or Keys visited) must hear that job's progress too. Each test takes a
 // fresh store, as a reloaded window does: a subscription an earlier test made must not hide a missing one.
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';

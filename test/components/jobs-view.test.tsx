@@ -364,7 +364,7 @@ describe('Jobs: one job opened', () => {
     });
   });
 
-  it("a generate's 'Request again?' says how to check first: look up its note in Keys (walk9 P5)", async () => {
+  it("a generate's 'Request again?' says how to check first: look up its note in Keys", async () => {
     const gen = summary({
       id: GENERATE,
       action: 'generate',
@@ -409,7 +409,7 @@ describe('Jobs: one job opened', () => {
 
     await user.click(within(detail).getByRole('button', { name: 'Send the 1 unknown again…' }));
     const dialog = screen.getByRole('dialog', { name: 'Send 1 request again?' });
-    // One request: "it", not "each" (walk9 P5).
+    // One request: "it", not "each".
     expect(dialog.textContent).toMatch(
       /^Send 1 request again\?It was sent once and no answer came back, so it may already have taken effect\. /,
     );

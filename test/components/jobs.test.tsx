@@ -625,7 +625,7 @@ describe('All keys: jobs', () => {
     expect(screen.queryByRole('group', { name: 'Generate job' })).toBeNull();
   });
 
-  it('speaks of one key in the singular in every bulk dialog: "the 1 matching key", "It stops", "This key is active" (walk9 P5)', async () => {
+  it('speaks of one key in the singular in every bulk dialog: "the 1 matching key", "It stops", "This key is active"', async () => {
     vi.stubGlobal(
       'ResizeObserver',
       class {

@@ -111,7 +111,7 @@ describe('Key detail: blanks', () => {
   });
 });
 
-describe('Key detail: an action in flight says so (walk8 P3)', () => {
+describe('Key detail: an action in flight says so', () => {
   it.each([
     ['extend', 'Extend', 'Extending…', null],
     ['reset', 'Reset HWID', 'Resetting…', 'Reset'],

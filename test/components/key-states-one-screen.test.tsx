@@ -1,7 +1,7 @@
 // One key, one state on a screen: Keys' search rows and open key panel never show a key as it was before a change
 // made elsewhere (a real validation in Validate & HWID) without saying they are earlier answers, a later search
 // gives the open panel the newer state, and Validate's answer says it is an earlier one once the key was changed
-// in Keys (walk8 U3).
+// in Keys.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -126,7 +126,7 @@ describe("the window when Keydesk's own core stops answering", () => {
     expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 
-  it("says a job's state is not known, with no Cancel, in All keys and Keys' Generate too, where nothing else is asked of Keydesk (walk9 U3)", async () => {
+  it("says a job's state is not known, with no Cancel, in All keys and Keys' Generate too, where nothing else is asked of Keydesk", async () => {
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
     const generating: JobSummary = {
       ...running,
@@ -168,11 +168,11 @@ describe("the window when Keydesk's own core stops answering", () => {
     // Its bar no longer moves as if the job ran: it stands at what was last seen.
     expect(within(panel).getByLabelText<HTMLProgressElement>('Generate job progress').getAttribute('value')).toBe('0');
     expect(within(panel).queryByRole('button', { name: 'Cancel' })).toBeNull();
-    // No word about a Cancel that is not there (walk9b P7).
+    // No word about a Cancel that is not there.
     expect(within(panel).queryByText(/^Cancel stops before the next request/)).toBeNull();
   }, 30_000);
 
-  it("Overview's failed read and Keys' Generate say nothing of the service and nothing runs, once Keydesk is gone (walk9b U1, U2)", async () => {
+  it("Overview's failed read and Keys' Generate say nothing of the service and nothing runs, once Keydesk is gone", async () => {
     render(<App />);
     await screen.findByLabelText('Active service');
     act(() => {
@@ -186,7 +186,7 @@ describe("the window when Keydesk's own core stops answering", () => {
     // Overview: the read's failure is Keydesk's; no note that the service "answers again now".
     expect(screen.getAllByText('The Keydesk harness is not answering (Failed to fetch).').length).toBeGreaterThan(0);
     expect(screen.queryByText(/could not be reached; it answers again now/)).toBeNull();
-    // Nothing can be sent from here: Push +1 waits, and says for what (walk9b P3).
+    // Nothing can be sent from here: Push +1 waits, and says for what.
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Push +1' }).disabled).toBe(true);
     expect(screen.getByText('Push waits until Keydesk answers again.')).toBeTruthy();
     // Keys: the bulk job is not said to be running.
@@ -201,7 +201,7 @@ describe("the window when Keydesk's own core stops answering", () => {
     expect(screen.getByText('Generating waits until Keydesk answers again.')).toBeTruthy();
   }, 30_000);
 
-  it('All keys does not say a generate job still has keys to request once Keydesk is gone: how far it got is not known (walk9b U2)', async () => {
+  it('All keys does not say a generate job still has keys to request once Keydesk is gone: how far it got is not known', async () => {
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
     const generating: JobSummary = {
       ...running,

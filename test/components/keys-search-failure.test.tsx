@@ -31,7 +31,7 @@ const failure = () => {
   return alert;
 };
 
-describe('Keys: a search that could not reach the service (walk9 P4)', () => {
+describe('Keys: a search that could not reach the service', () => {
   it('says when it failed, and offers the search again', async () => {
     const user = userEvent.setup();
     fake.impl['keys.fetchActive'] = refused;

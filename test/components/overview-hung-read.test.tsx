@@ -1,4 +1,4 @@
-// Overview against a service that does not answer its count read (walk8 U5, U6, P4): the poll never piles a new
+// Overview against a service that does not answer its count read: the poll never piles a new
 // read on one still out (in the harness, hung reads fill the browser's connections to main and stall every local
 // read), the view says the read has had no answer instead of showing the last "Read at" as current, and the
 // history, a local read, loads and shows without waiting for the count. Fake timers: poll periods pass at once.
@@ -121,7 +121,7 @@ describe('Overview: a count read with no answer', () => {
     expect(screen.getByText('Checking the count… no answer for 8 s.')).toBeTruthy();
   });
 });
-describe('Overview: the history does not wait for the count (walk8 U5)', () => {
+describe('Overview: the history does not wait for the count', () => {
   it('draws the history held for this profile while the count read has no answer', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () =>
@@ -187,7 +187,7 @@ describe("Overview: a push's answer while the count read has none", () => {
   });
 });
 
-describe('Overview: back on a profile whose count is not answered now (walk9 P3)', () => {
+describe('Overview: back on a profile whose count is not answered now', () => {
   /** The samples Keydesk holds for the profile: the chart's, and the newest of them as the last count read. */
   const held = () => Promise.resolve({ ok: true as const, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
   const note = (container: HTMLElement) => container.querySelector('[aria-label="Execution count"] + p.muted')?.textContent ?? '';

@@ -52,7 +52,7 @@ describe('Overview: the chart and the headline agree', () => {
   });
 });
 
-describe('Overview: "Read at" is the time of the count shown (walk8 U8)', () => {
+describe('Overview: "Read at" is the time of the count shown', () => {
   const readAt = (container: HTMLElement) =>
     container.querySelector('[aria-label="Execution count"] + p.muted time')?.getAttribute('datetime');
   it("a push's answer is a new reading: the count and its time move together", async () => {
@@ -87,7 +87,7 @@ describe('Overview: "Read at" is the time of the count shown (walk8 U8)', () => 
   });
 });
 
-describe('Overview: a push in flight (walk8 P3)', () => {
+describe('Overview: a push in flight', () => {
   it('Push +1 says "Counting…" and takes no second click until the answer; the palette\'s push waits too', async () => {
     const user = userEvent.setup();
     let answer: () => void = () => undefined;
@@ -129,14 +129,14 @@ describe('Overview: history that covers only part of the range (a first run, or 
     expect(screen.queryByTestId('chart')).toBeNull();
   });
 
-  it('with one sample, gives no change: there is nothing to compare it with (walk6 P1)', async () => {
+  it('with one sample, gives no change: there is nothing to compare it with', async () => {
     serve([sample('2026-11-23T04:30:32.000Z', 0)], '2026-11-23T04:30:32.000Z', 0);
     render(<Overview />);
     expect(await screen.findByText('No history in this range yet')).toBeTruthy();
     expect(screen.queryByText(/^Change (since|over)/)).toBeNull();
   });
 
-  it("with a first run's reads seconds apart of a count that has not moved, says there is no history yet: no flat line, no +0 (walk6 P1)", async () => {
+  it("with a first run's reads seconds apart of a count that has not moved, says there is no history yet: no flat line, no +0", async () => {
     serve(
       [sample('2026-11-23T04:30:32.000Z', 0), sample('2026-11-23T04:30:32.400Z', 0), sample('2026-11-23T04:30:37.000Z', 0)],
       '2026-11-23T04:30:37.000Z',

@@ -78,7 +78,7 @@ describe('Profiles: editing a service', () => {
   });
 });
 
-describe('Profiles: the edit form beside the bulk limit (walk9 P8)', () => {
+describe('Profiles: the edit form beside the bulk limit', () => {
   it("names the limit's button for what it saves, and puts the edit form (with its Save) before the limit form, not after it", async () => {
     const user = userEvent.setup();
     fake.impl['jobs.getCeiling'] = () => Promise.resolve({ ok: true, data: { ceiling: 8, isDefault: true } });

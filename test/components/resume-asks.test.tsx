@@ -1,4 +1,4 @@
-// Resuming a stopped bulk job (walk9 P2): a cancel is a change of mind, so the Resume of a delete, an extend or a
+// Resuming a stopped bulk job: a cancel is a change of mind, so the Resume of a delete, an extend or a
 // reset names the act and the count on its button and asks before anything is sent; a generate's resume (it only
 // makes the keys asked for) is named and goes at once.
 import { render, screen, waitFor, within } from '@testing-library/react';

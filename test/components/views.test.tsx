@@ -240,7 +240,7 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(screen.queryByText(headline)).toBeNull();
   });
 
-  it('beside a change whose answer was lost, the notice does not say it was not done: it may or may not have taken effect (walk8 U4)', async () => {
+  it('beside a change whose answer was lost, the notice does not say it was not done: it may or may not have taken effect', async () => {
     fake.impl['executions.get'] = () =>
       Promise.resolve({
         ok: false,
@@ -265,7 +265,7 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(text).toContain('nothing is queued');
   });
 
-  it("beside a running bulk job, the notice does not say what failed was not done: the job's requests with no answer may have taken effect (walk9b U3)", async () => {
+  it("beside a running bulk job, the notice does not say what failed was not done: the job's requests with no answer may have taken effect", async () => {
     fake.impl['executions.get'] = () =>
       Promise.resolve({
         ok: false,
@@ -315,7 +315,7 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(text).toContain('Anything else that failed was not done, and nothing is queued');
   });
 
-  it('Overview says an outage once, in the notice: its count card only marks the count, with no "Try again" it has no button for (walk8 P11)', async () => {
+  it('Overview says an outage once, in the notice: its count card only marks the count, with no "Try again" it has no button for', async () => {
     fake.impl['executions.get'] = () =>
       Promise.resolve({
         ok: false,
@@ -332,7 +332,7 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(card.textContent).not.toContain('Try again');
   });
 
-  it('Overview: a count read refused by an answering service says why beside the count, with a Try again that reads it again (walk8 P11)', async () => {
+  it('Overview: a count read refused by an answering service says why beside the count, with a Try again that reads it again', async () => {
     const user = userEvent.setup();
     fake.impl['executions.get'] = () =>
       Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The service failed while handling the request. Try again later.' });

@@ -1,7 +1,7 @@
 // Another profile's job, in Chromium through the harness: a bulk delete runs on a remote profile (a real sandbox
 // process behind a proxy that holds its delete requests until the test lets them through), the window works on
 // the local sandbox and is reloaded straight onto Jobs, never visiting All keys or Keys. Jobs says the other job is
-// running, and once it ends the line goes, heard from main's progress events (review6 #5).
+// running, and once it ends the line goes, heard from main's progress events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/shared/wire.ts';
 import { useApp } from '../support/app-page.ts';

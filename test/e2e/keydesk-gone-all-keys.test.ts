@@ -1,4 +1,4 @@
-// The harness's process stopping while All keys shows a running job (walk9 U3), in Chromium: an extend runs on a
+// The harness's process stopping while All keys shows a running job, in Chromium: an extend runs on a
 // remote profile (a real sandbox process behind a proxy that holds its requests, so the job surely runs), All keys
 // shows it running with a Cancel; the harness's core is killed (SIGKILL) and the page is left alone: no click, no
 // view change, so nothing but the window's own watch asks Keydesk anything. The page must come to say Keydesk

@@ -1,4 +1,4 @@
-// The harness's process stopping under a page that shows a running job, in Chromium (walk8 U1, U2): an extend runs
+// The harness's process stopping under a page that shows a running job, in Chromium: an extend runs
 // on a remote profile (a real sandbox process behind a proxy that holds its requests, so the job surely runs), the
 // Jobs view shows it running with a Cancel; the harness's core is killed (SIGKILL). The page, which outlives it, must say that Keydesk
 // stopped answering (not the service, which was up throughout), that the job's state is not known, with no Cancel;

@@ -190,7 +190,7 @@ describe('Keys: the results beside the key panel', () => {
     // Beside the panel, not under it.
     expect(tableBox.x + tableBox.width).toBeLessThanOrEqual(panelBox.x);
     // The panel fits the window below the header and the title, and shows its last line by a scroll inside it
-    // alone: the page does not move, so the header and the title stay in view (walk9 P7).
+    // alone: the page does not move, so the header and the title stay in view.
     expect(panelBox.y + panelBox.height).toBeLessThanOrEqual(800);
     const pageTop = await app.page.evaluate(() => (globalThis as unknown as Scrolled).scrollY);
     const last = panel.locator(':scope > :not(dialog)').last();
@@ -233,7 +233,7 @@ describe('Keys: the results beside the key panel', () => {
   });
 });
 
-describe('Activity in the smallest window (960x600) (walk9 P6)', () => {
+describe('Activity in the smallest window (960x600)', () => {
   it('cuts no cell text: every cell lies inside the table, and nothing in a cell runs past its edge', async () => {
     // A refusal beside the successes, so an Outcome cell also holds a badge and the service's words.
     const refused = await app.page.evaluate(
@@ -285,7 +285,7 @@ describe('Activity in the smallest window (960x600) (walk9 P6)', () => {
   });
 });
 
-describe('Keys: opening a key keeps the header in view (walk9 P7)', () => {
+describe('Keys: opening a key keeps the header in view', () => {
   it('at 1280x800 the app header with the service picker and the view title stay on screen when a key opens', async () => {
     await app.page.setViewportSize({ width: 1280, height: 800 });
     await app.nav('Overview');

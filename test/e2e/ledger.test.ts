@@ -56,7 +56,7 @@ describe('All keys', () => {
       .toBe(true);
   });
 
-  it('comes back after a reload to All keys with its filter and sort (walk8 P1)', async () => {
+  it('comes back after a reload to All keys with its filter and sort', async () => {
     await app.page.getByLabel('Filter (key, note or HWID)').fill('ledger premium');
     await app.page.getByText('30 keys', { exact: true }).waitFor();
     await app.page.reload();

@@ -1,7 +1,7 @@
 // Removing a profile while a job runs for it, in Chromium through the harness: an extend runs on a remote profile
 // (a real sandbox process behind a proxy that holds its requests until the test lets them through), and the window,
 // reloaded on the local sandbox, is asked to remove that profile. The dialog names the job and leads to it instead
-// of removing; main refuses too; once the job has ended, the profile can be removed (walk7 U0).
+// of removing; main refuses too; once the job has ended, the profile can be removed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useApp } from '../support/app-page.ts';
 import { startHeldSandbox, type HeldSandbox } from '../support/held-sandbox.ts';

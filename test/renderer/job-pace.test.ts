@@ -122,7 +122,7 @@ describe('job pace', () => {
     );
   });
 
-  it("after a resume, waits for this run's own answers before a rate, not the done counts of earlier runs (walk7 U5)", () => {
+  it("after a resume, waits for this run's own answers before a rate, not the done counts of earlier runs", () => {
     // 1,582 done before the resume, a burst of 146 answers in the run's first second: no figure yet.
     const resumed = job({
       action: 'extend',
@@ -147,7 +147,7 @@ describe('job pace', () => {
     expect(jobLine(later)).toBe('Extend by 10 days, running: 2,088 of 5,000 done, 60 keys/s, about 49 s left.');
   });
 
-  it('while the service does not answer, says so, how many requests await an answer, the unknown so far, and that at most one request at a time goes out to check until the job stops, with no rate (walk7 U2, walk9 U1)', () => {
+  it('while the service does not answer, says so, how many requests await an answer, the unknown so far, and that at most one request at a time goes out to check until the job stops, with no rate', () => {
     const hung = job({
       action: 'extend',
       days: 10,

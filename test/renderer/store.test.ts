@@ -190,7 +190,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState()).toMatchObject({ online: true, countRequest: { status: 'ready', error: null }, executionCount: 7 });
   });
 
-  it('a read started during an outage that fails after a newer one answered raises no offline notice and marks no count stale (walk8 U10, U12)', async () => {
+  it('a read started during an outage that fails after a newer one answered raises no offline notice and marks no count stale', async () => {
     vi.useFakeTimers();
     fake.impl['keyless.lookup'] = () =>
       Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' });
@@ -204,7 +204,7 @@ describe('connectivity and feedback', () => {
         };
       });
     const early = useKeydesk.getState().refreshExecutions();
-    // One read at a time: a second refresh while it is out waits for it (walk8 U6).
+    // One read at a time: a second refresh while it is out waits for it.
     const joined = useKeydesk.getState().refreshExecutions();
     expect(fake.calls.filter((c) => c.name === 'executions.get')).toHaveLength(1);
     // The offline probe reads the count, and the service answers it: a newer reading than the one still out.
@@ -224,7 +224,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().online).toBe(false);
   });
 
-  it('an error toast names its operation, and one about an outage goes once the service answers again (walk8 U7)', async () => {
+  it('an error toast names its operation, and one about an outage goes once the service answers again', async () => {
     fake.impl['executions.push'] = () =>
       Promise.resolve({
         ok: false,
@@ -247,7 +247,7 @@ describe('connectivity and feedback', () => {
     ]);
   });
 
-  it('a resume refused for want of an apiKey says so, and the toast goes once a resume of that job is under way (walk8 U7)', async () => {
+  it('a resume refused for want of an apiKey says so, and the toast goes once a resume of that job is under way', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     const stopped = job({
       id: JOB_A,

@@ -1,4 +1,4 @@
-// A change sent to one service whose answer comes after the person switched to another (walk8 P5): no view shows
+// A change sent to one service whose answer comes after the person switched to another: no view shows
 // that profile any more, so its outcome is said in a toast naming the profile and the operation, and nothing of it
 // is written into the now active profile's views. Reads answered late are still dropped, silently.
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -61,7 +61,7 @@ describe('LocalDb.history', () => {
     expect(db.history('nobody', null, 600)).toEqual({ buckets: [], samples: 0 });
   });
 
-  it('gives the newest sample held for a profile, its own count, outside any range asked (walk9 P3: the count last read)', () => {
+  it('gives the newest sample held for a profile, its own count, outside any range asked (the count last read)', () => {
     const { db } = freshDb();
     expect(db.latestSample('p')).toBeNull();
     db.recordSample('p', 9, '2026-01-01T00:00:00.000Z');

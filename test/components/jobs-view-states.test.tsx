@@ -1,5 +1,5 @@
 // The Jobs view never says what is not true, in the states a person meets after the first load: a job main is
-// getting ready to resume (walk6 U1) and its Cancel there, a Resume refused because main already runs it (walk6 P3),
+// getting ready to resume and its Cancel there, a Resume refused because main already runs it,
 // a job Keydesk stopped under (its end not seen), Esc on an opened job, "Show 20 older" and the older-jobs count
 // after a removal, and a list answer older than a progress event.
 import { act, render, screen, waitFor, within } from '@testing-library/react';
@@ -59,7 +59,7 @@ beforeEach(() => {
   fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
 });
 
-describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
+describe('Jobs: a job main is getting ready to resume', () => {
   it('is listed as Starting, with Cancel and no Resume, and says nothing new has been sent and for how long', async () => {
     // The clock stands still (timers stay real), so "12 s so far" holds however slowly the test runs.
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -189,7 +189,7 @@ describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
     );
   });
 
-  it('when Resume is refused because main already runs the job, shows it running, and the error goes once the job ends (walk6 P3)', async () => {
+  it('when Resume is refused because main already runs the job, shows it running, and the error goes once the job ends', async () => {
     // Main as it is after another window's Resume (or this one's, before a reload): getting the job ready.
     let resumed = false;
     fake.impl['jobs.list'] = () => listed([resumed ? starting() : summary({})]);
@@ -249,7 +249,7 @@ describe("Jobs: a job waiting for Keydesk's records", () => {
   });
 });
 
-describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
+describe('Keys: a generate job being resumed', () => {
   it('after a reload during the resume, shows it starting with Cancel and no Resume, as main lists it', async () => {
     fake.impl['jobs.list'] = () => listed([starting()]);
     render(<GenerateForm />);
@@ -445,7 +445,7 @@ describe('Jobs: answers and events in either order', () => {
   });
 });
 
-describe('Toasts: an interrupted job that a Resume then finished (walk7 P13)', () => {
+describe('Toasts: an interrupted job that a Resume then finished', () => {
   it("takes the interrupted run's error away when the same job finishes, and keeps another job's", async () => {
     const EXTEND = '33333333-3333-4333-8333-333333333333';
     const extend = (over: Partial<JobSummary>) =>
