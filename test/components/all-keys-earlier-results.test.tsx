@@ -51,7 +51,7 @@ const reread = () => {
 };
 
 describe('All keys: a failed re-read of the same filter', () => {
-  it('says the rows are this filter’s results as read at their time and that reading them again failed, not “not this filter’s”', async () => {
+  it("says the earlier rows' read time and that reading again failed", async () => {
     const before = Date.now();
     render(<AllKeys />);
     await screen.findByText('3 keys');
@@ -66,7 +66,7 @@ describe('All keys: a failed re-read of the same filter', () => {
     expect(screen.queryByText(/not this filter's/)).toBeNull();
   });
 
-  it('still says “not this filter’s” when the filter changed and the new one could not be read', async () => {
+  it('says “not this filter’s” when a changed filter could not be read', async () => {
     const user = userEvent.setup();
     render(<AllKeys />);
     await screen.findByText('3 keys');
@@ -79,7 +79,7 @@ describe('All keys: a failed re-read of the same filter', () => {
 });
 
 describe('All keys: a filter main refuses', () => {
-  it('shows the reason in words, never "Loading…", and keeps the earlier rows marked stale', async () => {
+  it('shows the refusal in words and keeps the earlier rows marked stale', async () => {
     fake.impl['ledger.query'] = (input) => {
       const text = (input as { filter: { text?: string } }).filter.text ?? '';
       if (text.length > 256) return Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'Use at most 256 characters.' });

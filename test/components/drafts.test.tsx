@@ -38,7 +38,7 @@ beforeEach(() => {
 });
 
 describe('form drafts and a profile switch', () => {
-  it('clears what was typed for one service (identifier, search terms, a generate note) when another profile becomes active', async () => {
+  it("clears one service's typed terms when another profile becomes active", async () => {
     const s = useKeydesk.getState();
     s.setDraft('validate.service', 'service-of-a');
     s.setDraft('validate.keyValue', 'KEY-OF-A');
@@ -66,7 +66,7 @@ describe('form drafts and a profile switch', () => {
     });
   });
 
-  it('keeps the count, expiry date and bulk days typed for one profile with that profile: another finds its own, and coming back finds them', async () => {
+  it('keeps count, expiry and bulk days with the profile typed for', async () => {
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KEY-AAA')], total: 1, totalCapped: false } });
     const user = userEvent.setup();
     const { unmount } = render(

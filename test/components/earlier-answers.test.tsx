@@ -38,7 +38,7 @@ beforeEach(() => {
 });
 
 describe('Keyless: a refused add, then another HWID', () => {
-  it('shows the refusal beside the HWID it was for, and not once another HWID is typed or the spaces dialog is open', async () => {
+  it('drops a Keyless refusal once another HWID is typed', async () => {
     const user = userEvent.setup();
     render(<Keyless />);
     const form = screen.getByRole('form', { name: 'Add an entry' });
@@ -56,7 +56,7 @@ describe('Keyless: a refused add, then another HWID', () => {
 });
 
 describe('Validate: the last run under changed values', () => {
-  it("labels the answer as the last run's, for other values, once the form changed; not while the form holds what was sent", async () => {
+  it("labels Validate's answer as the last run's once the form changed", async () => {
     const user = userEvent.setup();
     render(<Validate />);
     await user.type(screen.getByLabelText('Key'), 'KEY-1');
@@ -75,7 +75,7 @@ describe('Validate: the last run under changed values', () => {
 });
 
 describe('Validate: an attempt the form refuses after a run', () => {
-  it('does not leave the last run\'s answer beside "Key is required.", and shows the next run\'s answer', async () => {
+  it('drops the last answer beside a form error, then shows the next', async () => {
     const user = userEvent.setup();
     const valid: ValidationReport = { ...refused, outcome: 'success', success: true, message: 'ok', raw: { V2_Authentication: 'success' } };
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: valid });
@@ -96,7 +96,7 @@ describe('Validate: an attempt the form refuses after a run', () => {
 });
 
 describe('Keyless: an add that could not reach the service, once the service answers again', () => {
-  it('says under the error that it was while the service could not be reached, and keeps the typed HWID', async () => {
+  it('says a failure was while the service was unreachable, keeping the HWID', async () => {
     const user = userEvent.setup();
     const unreachable = 'Keydesk could not reach the service. Check the address and your connection.';
     fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: unreachable });
@@ -118,7 +118,7 @@ describe('Keyless: an add that could not reach the service, once the service ans
 });
 
 describe('a result beside a new attempt', () => {
-  it('Identifier check: an answer about "nope" goes when a new identifier is refused by the form', async () => {
+  it('drops an Identifier answer when the next identifier is refused', async () => {
     const user = userEvent.setup();
     fake.impl['identifier.check'] = () => Promise.resolve({ ok: true, data: { exists: false, service: null } });
     render(<Identifier />);
@@ -132,7 +132,7 @@ describe('a result beside a new attempt', () => {
     expect(fake.calls.filter((c) => c.name === 'identifier.check')).toHaveLength(1);
   });
 
-  it('Keys: the last batch is marked as the earlier one while the form shows a new error', async () => {
+  it('marks the last Keys batch as earlier beside a new form error', async () => {
     const user = userEvent.setup();
     useKeydesk.setState({ lastGenerated: ['A', 'B', 'C', 'D', 'E'], generateRequest: { status: 'ready', error: null } });
     render(<GenerateForm />);

@@ -17,7 +17,7 @@ beforeEach(() => {
 });
 
 describe('Generate refused by the form', () => {
-  it('puts the focus on the first field in error, where its words are', async () => {
+  it('puts the focus on the first field in error', async () => {
     const user = userEvent.setup();
     render(<GenerateForm />);
     await user.clear(screen.getByLabelText('Count'));

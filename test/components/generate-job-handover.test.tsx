@@ -43,7 +43,7 @@ beforeEach(() => {
 });
 
 describe('a generate job after a finished one', () => {
-  it("says the new job is starting at once, with none of the old job's words or exports, then follows the new one", async () => {
+  it('shows a new job starting, with nothing of the old one', async () => {
     const finished = summary({
       id: OLD,
       total: 150_000,
@@ -85,7 +85,7 @@ describe('a generate job after a finished one', () => {
     expect(screen.queryByRole('button', { name: /^Export the/ })).toBeNull();
   });
 
-  it('says "cancelling" the moment Cancel is pressed, never the running line with its time left', async () => {
+  it('says cancelling the moment Cancel is pressed', async () => {
     const running = summary({
       counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 },
       ratePerSecond: 50_000,
@@ -107,7 +107,7 @@ describe('a generate job after a finished one', () => {
 });
 
 describe('bulk job words', () => {
-  it('says "Extend by 1 day", and gives no rate or time left from the first few answers of a large job', async () => {
+  it('says Extend by 1 day and no early rate or time left', async () => {
     const bulk = (counts: JobSummary['counts'], rate: number | null, eta: number | null) =>
       summary({ action: 'extend', days: 1, total: 741_267, counts, ratePerSecond: rate, etaSeconds: eta, concurrency: 4, ceiling: 64 });
     fake.impl['jobs.list'] = () =>

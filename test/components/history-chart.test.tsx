@@ -4,14 +4,14 @@ import { COUNT_STEPS, timeLabel, timeTicks } from '../../src/renderer/src/compon
 import { fmt } from '../../src/renderer/src/lib/format.ts';
 
 describe("Overview: the chart's axes", () => {
-  it('labels time ticks with our Intl formatter and steps count axes by whole numbers only', () => {
+  it('labels time ticks with Intl and steps count axes by whole numbers', () => {
     expect(COUNT_STEPS.every((s) => Number.isInteger(s) && s >= 1)).toBe(true);
     expect(COUNT_STEPS.slice(0, 6)).toEqual([1, 2, 5, 10, 20, 50]);
     const t = Date.parse('2026-11-23T10:00:00.000Z') / 1000;
     expect(timeTicks([t, t + 900], 900)).toEqual([fmt.axisTime(t * 1000, 900_000), fmt.axisTime((t + 900) * 1000, 900_000)]);
   });
 
-  it('over a range of seconds, labels each time once and tells points apart to the second', () => {
+  it('tells points seconds apart, labelling each time once', () => {
     // A first run: a few samples seconds apart; uPlot puts ticks a quarter of a second apart.
     const t = Date.parse('2026-11-23T04:30:32.000Z') / 1000;
     const ticks = timeTicks([t, t + 0.25, t + 0.5, t + 0.75, t + 1], 0.25);

@@ -51,7 +51,7 @@ describe('Keys: a search that could not reach the service', () => {
     expect(screen.getByRole('button', { name: 'Search again' })).toBeTruthy();
   });
 
-  it('is marked as from before once the service answers a later request, and goes when the search is made again', async () => {
+  it('is marked as from before once a later request is answered', async () => {
     const user = userEvent.setup();
     fake.impl['keys.fetchActive'] = refused;
     fake.impl['keys.fetchGenerated'] = refused;
@@ -76,7 +76,7 @@ describe('Keys: a search that could not reach the service', () => {
     expect(screen.queryByText(UNREACHABLE.message)).toBeNull();
   });
 
-  it("a refusal by an answering service is marked too once a later request is answered: it was that moment's answer", async () => {
+  it("marks an answering service's refusal as from before too", async () => {
     const user = userEvent.setup();
     const busy = () =>
       Promise.resolve({

@@ -36,7 +36,7 @@ beforeEach(() => {
 });
 
 describe('Profiles: the service key is an API key, as its field says', () => {
-  it('names the stored key, the session-only storage and a missing key as an API key', () => {
+  it("calls the service's key an API key everywhere in Profiles", () => {
     useKeydesk.setState({ appStatus: status });
     render(<Profiles />);
     expect(screen.getByText(/session only and are gone/).textContent).toBe(
@@ -50,7 +50,7 @@ describe('Profiles: the service key is an API key, as its field says', () => {
     expect(document.body.textContent).not.toMatch(/apiKey/);
   });
 
-  it('names the thing removed a profile in the question and in the toast after', async () => {
+  it('names the thing removed a profile, in question and toast', async () => {
     const user = userEvent.setup();
     fake.impl['profiles.remove'] = () => Promise.resolve({ ok: true, data: null });
     render(<Profiles />);
@@ -63,7 +63,7 @@ describe('Profiles: the service key is an API key, as its field says', () => {
     });
   });
 
-  it('says a limit of one request in the singular and in plain words', async () => {
+  it('says a limit of one request in the singular', async () => {
     const user = userEvent.setup();
     let ceiling = { ceiling: 8, isDefault: true };
     fake.impl['jobs.getCeiling'] = () => Promise.resolve({ ok: true, data: ceiling });
@@ -84,7 +84,7 @@ describe('Profiles: the service key is an API key, as its field says', () => {
 });
 
 describe('Keys: Copy all of the generated keys', () => {
-  it('names what was copied: the count of keys, not "All keys" (a view)', async () => {
+  it('names the count of keys copied, not the view', async () => {
     const user = userEvent.setup();
     const key = (value: string): Key => ({
       id: `k_${value}`,

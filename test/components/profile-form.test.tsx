@@ -19,7 +19,7 @@ const addForm = () => screen.getByRole('form', { name: 'Add a remote service' })
 const adds = () => fake.calls.filter((c) => c.name === 'profiles.add').map((c) => c.input);
 
 describe('Profiles: adding a service', () => {
-  it('says beside each field what is missing or not an address, sends nothing, and clears a message on edit', async () => {
+  it('says beside each field what is missing, sending nothing', async () => {
     const user = userEvent.setup();
     render(<Profiles />);
     const form = addForm();
@@ -36,7 +36,7 @@ describe('Profiles: adding a service', () => {
     expect(adds()).toEqual([]);
   });
 
-  it('warns that an http:// remote sends the apiKey in clear, not for this machine, and still adds it if asked', async () => {
+  it('warns that an http:// remote sends the API key in clear', async () => {
     const user = userEvent.setup();
     fake.impl['profiles.add'] = () => Promise.resolve({ ok: true, data: { ...remoteProfile, id: 'p3', name: 'Plain' } });
     render(<Profiles />);
@@ -60,7 +60,7 @@ describe('Profiles: adding a service', () => {
 });
 
 describe('Profiles: editing a service', () => {
-  it('refuses an empty or malformed address beside its field, and warns for http://', async () => {
+  it('refuses an empty or malformed address beside its field', async () => {
     const user = userEvent.setup();
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Edit Remote Shop' }));
@@ -79,7 +79,7 @@ describe('Profiles: editing a service', () => {
 });
 
 describe('Profiles: the edit form beside the bulk limit', () => {
-  it("names the limit's button for what it saves, and puts the edit form (with its Save) before the limit form, not after it", async () => {
+  it('puts the edit form before the limit form, naming each button', async () => {
     const user = userEvent.setup();
     fake.impl['jobs.getCeiling'] = () => Promise.resolve({ ok: true, data: { ceiling: 8, isDefault: true } });
     render(<Profiles />);
@@ -97,7 +97,7 @@ describe('Profiles: the edit form beside the bulk limit', () => {
 describe('Profiles: a remote profile whose apiKey is gone (session-only storage after a restart)', () => {
   const gone = { ...remoteProfile, hasKey: false, keyHint: null, storage: 'session-only' as const };
 
-  it('says no apiKey is stored and to enter it again, not a key hint as stored, and the edit form offers nothing to keep', async () => {
+  it('says no API key is stored and to enter it again', async () => {
     const user = userEvent.setup();
     useKeydesk.setState({ profiles: [sandboxProfile, gone] });
     render(<Profiles />);
@@ -131,7 +131,7 @@ describe('Profiles: editing the base URL', () => {
 });
 
 describe('Profiles: adding one after a failure', () => {
-  it('drops "could not reach the service" when the next attempt is refused by a field', async () => {
+  it('drops could not reach the service when a field refuses next', async () => {
     const user = userEvent.setup();
     fake.impl['profiles.add'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' });
     render(<Profiles />);

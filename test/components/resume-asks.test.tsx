@@ -53,7 +53,7 @@ afterEach(() => {
 });
 
 describe('Resume of a stopped bulk job', () => {
-  it('in All keys, a cancelled delete: the button says "Resume deleting 44,821 keys…" and nothing is deleted until a yes that names the count', async () => {
+  it('asks before resuming a cancelled delete, naming the count', async () => {
     const cancelled = summary({});
     fake.impl['jobs.list'] = () => listed([cancelled]);
     fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ state: 'running', finishedAt: null }) });
@@ -76,7 +76,7 @@ describe('Resume of a stopped bulk job', () => {
     });
   });
 
-  it('in Jobs, an interrupted reset of 1 key left asks in the singular; a generate resumes at once, named', async () => {
+  it('asks in the singular for one key; resumes a generate at once', async () => {
     const reset: JobSummary = summary({
       action: 'resetHwid',
       state: 'interrupted',

@@ -28,7 +28,7 @@ beforeAll(async () => {
 describe('exports', () => {
   let batch: string[] = [];
 
-  it('saves a generated batch as CSV, in order, with its days term and a note a spreadsheet will not run', async () => {
+  it('saves a generated batch as CSV, in order, with a safe note', async () => {
     await app.nav('Keys');
     await app.page.getByLabel('Count').fill('3');
     await app.page.getByLabel('Days after activation').check();
@@ -49,7 +49,7 @@ describe('exports', () => {
     for (const line of lines.slice(1)) expect(line).toContain(',"export, ""spring"" batch",generated,false,,45,,');
   });
 
-  it('saves the filtered ledger as JSON, showing a days key’s term in the table', async () => {
+  it("saves the filtered ledger as JSON with a days key's term", async () => {
     await app.nav('All keys');
     await app.page.getByLabel('Filter (key, note or HWID)').fill('spring');
     await app.page.getByText('3 keys', { exact: true }).waitFor();
@@ -60,7 +60,7 @@ describe('exports', () => {
     expect(rows.every((r) => r.note === NOTE && r.daysKey === 45 && r.status === 'generated')).toBe(true);
   });
 
-  it('saves All keys in the order the table shows, after a sort by key and by note', async () => {
+  it('saves All keys in the order the table shows', async () => {
     await app.nav('All keys');
     await app.page.getByLabel('Filter (key, note or HWID)').fill('');
     const grid = app.page.getByRole('grid', { name: 'All keys' });

@@ -8,7 +8,7 @@ import { useApp } from '../support/app-page.ts';
 const app = useApp();
 
 describe('Generate: 100,001 keys', () => {
-  it('says it takes 2 requests, runs them as a job, and exports all 100,001 keys', async () => {
+  it('generates 100,001 keys as a 2-request job and exports them', async () => {
     await app.nav('Keys');
     await app.page.getByLabel('Count').fill('100001');
     await app.page.getByText("More than 100,000 keys (the service's limit per request): sent as 2 requests, run as a job").waitFor();
@@ -41,7 +41,7 @@ describe('Generate: 100,001 keys', () => {
     ]);
   });
 
-  it("survives a reload mid-job: Keys shows it again with its progress and Cancel, and after its end its keys' export", async () => {
+  it('shows the job again after a reload mid-job, then its export', async () => {
     await app.nav('Keys');
     await app.page.getByLabel('Count').fill('300000');
     await app.page.getByLabel('Note', { exact: true }).fill('reloaded');

@@ -21,7 +21,7 @@ const app = useApp(async () => {
 });
 
 describe('Overview over 1,000,000 samples', () => {
-  it('opens All time and draws the chart up to the last count, with no error', async () => {
+  it('draws All time up to the last count, with no error', async () => {
     const { page } = app;
     await app.nav('Overview');
     await page.getByRole('radio', { name: 'All time' }).check();

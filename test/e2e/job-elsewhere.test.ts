@@ -29,7 +29,7 @@ afterAll(() => {
 });
 
 describe("another profile's job after a reload straight onto Jobs", () => {
-  it('is said while it runs, and the line goes when it ends, without visiting All keys', async () => {
+  it('is said while it runs and goes when it ends', async () => {
     // A delete on Held Shop, started there; then the window goes back to the local sandbox.
     await app.page.evaluate(
       async ({ url, key }) => {

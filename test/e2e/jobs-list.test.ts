@@ -19,7 +19,7 @@ const jobRow = (name: string) =>
 const rowOf = (name: string): Promise<string[]> => jobRow(name).getByRole('cell').allTextContents();
 
 describe('Jobs', () => {
-  it('lists real jobs after a reload with the counts main recorded, opens one, exports its results, and forgets one', async () => {
+  it('lists real jobs after a reload, opens, exports and forgets one', async () => {
     // 30 keys, then a bulk Extend over all of them from All keys, as a person does it.
     await app.nav('Keys');
     await app.page.getByLabel('Count').fill('30');
@@ -121,7 +121,7 @@ describe('Jobs', () => {
     expect(expiries).toEqual(['2099-07-02']);
   });
 
-  it('a running job moves in its row, and Cancel from the Jobs view leaves the rest not sent', async () => {
+  it("moves a running job's row; Cancel leaves the rest not sent", async () => {
     await app.page.evaluate(async () => {
       await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 10_000, isPremium: false, note: 'jobs view running' });
       const profiles = await window.keydesk['profiles.list'](undefined);
@@ -187,7 +187,7 @@ describe('Jobs', () => {
       .waitFor();
   });
 
-  it('after Keydesk quits mid-job, lists the job interrupted with true counts, and Resume sends only the not sent', async () => {
+  it('resumes an interrupted job, sending only what was not sent', async () => {
     await app.page.evaluate(async () => {
       await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 10_000, isPremium: false, note: 'jobs view quit' });
       const profiles = await window.keydesk['profiles.list'](undefined);
@@ -264,52 +264,49 @@ describe('Jobs', () => {
     expect(await extended()).toBe(before + (notSent ?? 0));
   });
 
-  it.each(['light', 'dark'] as const)(
-    'has no serious or critical accessibility violation in the %s theme, list, job and dialog',
-    async (colorScheme) => {
-      const context = await app.browser.newContext({ viewport: { width: 960, height: 600 }, colorScheme });
-      const themed = await context.newPage();
-      try {
-        await themed.goto(app.harness.url);
-        await themed.locator('[data-app-state="ready"]').waitFor();
-        // A job of its own, so this test needs no other: a delete of a value no key has (refused, in words).
-        await themed.evaluate(async (value) => {
-          const started = await window.keydesk['jobs.start']({ action: 'delete', target: { keyValues: [value] } });
-          if (!started.ok) throw new Error(started.message);
-          for (;;) {
-            const j = await window.keydesk['jobs.get']({ jobId: started.data.id });
-            if (!j.ok || j.data.finishedAt !== null) return;
-            await new Promise((r) => setTimeout(r, 50));
-          }
-        }, `A11Y-${colorScheme.toUpperCase()}-00000`);
-        await themed.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Jobs', exact: true }).click();
-        await themed.getByRole('table', { name: 'Jobs' }).waitFor();
-        const serious = async () =>
-          (await new AxeBuilder({ page: themed }).analyze()).violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map(
-              (v) =>
-                `${v.id}: ${v.help} (${v.nodes
-                  .map((n) => n.target.join(' '))
-                  .slice(0, 3)
-                  .join(', ')})`,
-            );
-        expect(await serious()).toEqual([]);
-        // The newest first: this test's own job.
-        await themed
-          .getByRole('button', { name: /^Delete, started / })
-          .first()
-          .click();
-        await themed.getByRole('table', { name: 'Job results' }).waitFor();
-        expect(await serious()).toEqual([]);
-        expect(await themed.evaluate('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
-        await themed.getByRole('button', { name: 'Remove from the list…' }).click();
-        await themed.getByRole('dialog', { name: 'Remove this job from the list?' }).waitFor();
-        expect(await serious()).toEqual([]);
-        await themed.keyboard.press('Escape');
-      } finally {
-        await context.close();
-      }
-    },
-  );
+  it.each(['light', 'dark'] as const)('has no serious accessibility violation in the %s theme', async (colorScheme) => {
+    const context = await app.browser.newContext({ viewport: { width: 960, height: 600 }, colorScheme });
+    const themed = await context.newPage();
+    try {
+      await themed.goto(app.harness.url);
+      await themed.locator('[data-app-state="ready"]').waitFor();
+      // A job of its own, so this test needs no other: a delete of a value no key has (refused, in words).
+      await themed.evaluate(async (value) => {
+        const started = await window.keydesk['jobs.start']({ action: 'delete', target: { keyValues: [value] } });
+        if (!started.ok) throw new Error(started.message);
+        for (;;) {
+          const j = await window.keydesk['jobs.get']({ jobId: started.data.id });
+          if (!j.ok || j.data.finishedAt !== null) return;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }, `A11Y-${colorScheme.toUpperCase()}-00000`);
+      await themed.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Jobs', exact: true }).click();
+      await themed.getByRole('table', { name: 'Jobs' }).waitFor();
+      const serious = async () =>
+        (await new AxeBuilder({ page: themed }).analyze()).violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map(
+            (v) =>
+              `${v.id}: ${v.help} (${v.nodes
+                .map((n) => n.target.join(' '))
+                .slice(0, 3)
+                .join(', ')})`,
+          );
+      expect(await serious()).toEqual([]);
+      // The newest first: this test's own job.
+      await themed
+        .getByRole('button', { name: /^Delete, started / })
+        .first()
+        .click();
+      await themed.getByRole('table', { name: 'Job results' }).waitFor();
+      expect(await serious()).toEqual([]);
+      expect(await themed.evaluate('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
+      await themed.getByRole('button', { name: 'Remove from the list…' }).click();
+      await themed.getByRole('dialog', { name: 'Remove this job from the list?' }).waitFor();
+      expect(await serious()).toEqual([]);
+      await themed.keyboard.press('Escape');
+    } finally {
+      await context.close();
+    }
+  });
 });

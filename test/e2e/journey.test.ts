@@ -37,7 +37,7 @@ describe('the key journey', () => {
     expect(await outcome.getByText('success', { exact: true }).count()).toBe(1);
   });
 
-  it('finds it by HWID, extends it, resets its HWID and deletes it after confirming', async () => {
+  it('finds it by HWID, extends, resets and deletes it', async () => {
     await app.nav('Keys');
     await app.search('HW-JOURNEY-1');
     await expect.poll(() => app.matchingRows().count()).toBe(2);
@@ -150,7 +150,7 @@ describe('other services of the spec', () => {
 });
 
 describe('error paths', () => {
-  it('shows an impossible date and days out of range beside their fields, and keeps what was typed, even across views', async () => {
+  it('shows field errors beside their fields, keeping input across views', async () => {
     await app.nav('Keys');
     await app.page.getByLabel('Expiry date').fill('2023-02-29');
     await app.page.getByLabel('Note', { exact: true }).fill('kept');
@@ -190,7 +190,7 @@ describe('error paths', () => {
       expect(await app.page.getByRole('button', { name: 'Use Remote Shop' }).count()).toBe(0);
     });
 
-    it('adds it with the right key, works against it, and shows the failure when it stops mid-session', async () => {
+    it('works against a remote service and shows its mid-session failure', async () => {
       await app.page.getByLabel('API key').fill(apiKey);
       await app.page.getByRole('button', { name: 'Add service' }).click();
       await app.toast('Added Remote Shop.');

@@ -32,7 +32,7 @@ afterAll(() => {
 });
 
 describe("All keys when Keydesk's core stops under its running job", () => {
-  it('says the job state is not known, with no Cancel, though the page asks nothing after the core is gone', async () => {
+  it('says the job state is not known, with no Cancel', async () => {
     // Its first requests are on the wire (held): the job surely runs.
     await startHeldExtend(app.page, remote);
     await app.nav('All keys');

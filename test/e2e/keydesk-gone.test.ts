@@ -37,7 +37,7 @@ afterAll(() => {
 });
 
 describe("the page when Keydesk's core stops under a running job", () => {
-  it('says Keydesk stopped answering (not the service), the job state not known with no Cancel, and asks for a reload once a new harness answers', async () => {
+  it('says Keydesk stopped answering, then asks for a reload when back', async () => {
     // Its first requests are on the wire (held): the job surely runs.
     await startHeldExtend(app.page, remote);
     await app.nav('Jobs');

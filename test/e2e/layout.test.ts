@@ -64,7 +64,7 @@ type Scrolled = { scrollY: number; scrollTo(x: number, y: number): void };
 const fitsAcross = (l: Locator): Promise<boolean> => l.evaluate((e: Sized) => e.scrollWidth <= e.clientWidth);
 
 describe('All keys at 1280x800', () => {
-  it('shows every sortable column header and the current sort arrow inside the table', async () => {
+  it('shows every sortable header and the sort arrow inside the table', async () => {
     await app.page.setViewportSize({ width: 1280, height: 800 });
     await app.nav('All keys');
     const grid = app.page.getByRole('grid', { name: 'All keys' });
@@ -96,7 +96,7 @@ describe('All keys at 1280x800', () => {
 });
 
 describe('All keys in a narrow window (960x800)', () => {
-  it('scrolls the grid sideways rather than hiding a column, and says the current sort in words in view', async () => {
+  it('scrolls the grid sideways rather than hiding a column', async () => {
     await app.page.setViewportSize({ width: 960, height: 800 });
     await app.nav('All keys');
     const grid = app.page.getByRole('grid', { name: 'All keys' });
@@ -171,7 +171,7 @@ describe('Keys: the results beside the key panel', () => {
     }
   };
 
-  it('at 1280x800 the Expires cells are whole, and opening a key keeps the list clicked in view beside the panel', async () => {
+  it('at 1280x800 keeps Expires cells whole and the clicked row in view', async () => {
     await app.page.setViewportSize({ width: 1280, height: 800 });
     await app.nav('Keys');
     await app.search('trial');
@@ -210,7 +210,7 @@ describe('Keys: the results beside the key panel', () => {
     await app.page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-1280-panel.png` : undefined });
   });
 
-  it('at 960x600 the panel shows its last line and the list clicked stays in view', async () => {
+  it("at 960x600 shows the panel's last line and the clicked row", async () => {
     await app.page.setViewportSize({ width: 960, height: 600 });
     const panel = app.page.getByRole('complementary', { name: 'Key detail' });
     if ((await panel.count()) === 0) await app.matchingRows().nth(1).locator('button[data-key-row]').click();
@@ -234,7 +234,7 @@ describe('Keys: the results beside the key panel', () => {
 });
 
 describe('Activity in the smallest window (960x600)', () => {
-  it('cuts no cell text: every cell lies inside the table, and nothing in a cell runs past its edge', async () => {
+  it('cuts no cell text: every cell lies inside the table', async () => {
     // A refusal beside the successes, so an Outcome cell also holds a badge and the service's words.
     const refused = await app.page.evaluate(
       async () => (await window.keydesk['keys.extend']({ keyValue: 'NOSUCH-KEY00-00000-00000-00000', days: 1 })).ok,
@@ -286,7 +286,7 @@ describe('Activity in the smallest window (960x600)', () => {
 });
 
 describe('Keys: opening a key keeps the header in view', () => {
-  it('at 1280x800 the app header with the service picker and the view title stay on screen when a key opens', async () => {
+  it('at 1280x800 keeps the header and view title on screen', async () => {
     await app.page.setViewportSize({ width: 1280, height: 800 });
     await app.nav('Overview');
     await app.nav('Keys');

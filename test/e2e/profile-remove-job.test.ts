@@ -22,7 +22,7 @@ afterAll(() => {
 });
 
 describe('removing a profile while a job runs for it', () => {
-  it('is not offered while the job runs (the dialog names it and leads to it), main refuses it, and it works once the job has ended', async () => {
+  it('refuses removal while the job runs, allowing it once ended', async () => {
     const id = await app.page.evaluate(
       async ({ url, key }) => {
         const added = await window.keydesk['profiles.add']({ name: 'Two', baseUrl: url, apiKey: key, serviceIdentifier: 'two' });

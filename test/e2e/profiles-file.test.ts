@@ -14,7 +14,7 @@ const app = useApp(() => {
 });
 
 describe('a profiles.json this Keydesk cannot read', () => {
-  it('is named in Profiles with the reason and its copy, and the app works on the Local sandbox', async () => {
+  it('names the unreadable file in Profiles and works on the sandbox', async () => {
     await app.nav('Profiles');
     const alert = app.page.getByRole('alert').filter({ hasText: 'Keydesk did not use' });
     await alert.waitFor();

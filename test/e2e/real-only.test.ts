@@ -32,7 +32,7 @@ const NOT_REPORTED = 'not reported by this service';
 describe('a remote profile on a --real-only sandbox', () => {
   let value = '';
 
-  it("adds the service with the official client's /api base, saved as its origin", async () => {
+  it("adds the service with the official client's /api base", async () => {
     await app.nav('Profiles');
     await app.page.getByText("The service's origin, e.g. https://api.example.com.", { exact: false }).first().waitFor();
     await app.page.getByLabel('Name').fill('Real Shop');
@@ -46,7 +46,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     await app.toast('Now working on Real Shop.');
   });
 
-  it('pushes an execution: the answer has no count, the count is read again', async () => {
+  it('pushes an execution and reads the count again', async () => {
     await app.nav('Overview');
     const count = app.page.getByLabel('Execution count', { exact: true });
     await expect.poll(async () => (await count.textContent())?.trim()).toBe('0');
@@ -55,7 +55,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     await expect.poll(async () => (await count.textContent())?.trim()).toBe('1');
   });
 
-  it('generates a batch and looks it up by note: one best match, and the screen says so', async () => {
+  it('generates a batch and says a note search gives one match', async () => {
     await app.nav('Keys');
     await app.page.getByLabel('Count').fill('3');
     await app.page.getByLabel('Note', { exact: true }).fill('Real journey');
@@ -95,7 +95,7 @@ describe('a remote profile on a --real-only sandbox', () => {
     expect(await outcome.getByText('success', { exact: true }).count()).toBe(1);
   });
 
-  it('finds the active key by HWID, extends it, resets its HWID and deletes it', async () => {
+  it('finds the active key by HWID, extends, resets and deletes it', async () => {
     await app.nav('Keys');
     await app.search('HW-REAL-E2E');
     // The previous search's table stays until this one answers: wait for this one's row.

@@ -18,7 +18,7 @@ beforeAll(async () => {
   await app.nav('All keys');
 });
 describe('Select all with deleted keys among the matches', () => {
-  it('offers, confirms and runs the same 10 keys: the 12 matches less the 2 the ledger knows are deleted', async () => {
+  it('offers, confirms and runs the 10 keys that are not deleted', async () => {
     await app.page.getByLabel('Filter (key, note or HWID)').fill('select all agree');
     await app.page.getByText('12 keys', { exact: true }).waitFor();
     await app.page.getByRole('button', { name: 'Select all 10 (2 deleted left out)' }).click();

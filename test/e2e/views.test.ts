@@ -15,7 +15,7 @@ const readsBefore = async (a: string, b: string): Promise<boolean> => {
 };
 
 describe('Keys: the key panel', () => {
-  it('opens without moving Find keys above Generate keys; Tab stays inside it; Esc from the search box closes it', async () => {
+  it('opens without moving the sections and holds the keyboard', async () => {
     await app.nav('Keys');
     await app.page.getByLabel('Count').fill('2');
     await app.page.getByLabel('Note', { exact: true }).fill('walk panel');
@@ -44,7 +44,7 @@ describe('Keys: the key panel', () => {
 });
 
 describe('Keyless: adding a HWID', () => {
-  it('refuses one of only spaces beside the field and asks before adding one with spaces at its ends', async () => {
+  it('refuses an HWID of spaces and asks about spaces at its ends', async () => {
     await app.nav('Keyless');
     const form = app.page.getByRole('form', { name: 'Add an entry' });
     await form.getByLabel('HWID', { exact: true }).fill('   ');
@@ -61,7 +61,7 @@ describe('Keyless: adding a HWID', () => {
 });
 
 describe('Profiles: the add form', () => {
-  it('says what is missing in the app.page, with no native popup, and warns that http:// sends the apiKey in clear', async () => {
+  it('says what is missing in the page, with no native popup', async () => {
     await app.nav('Profiles');
     const form = app.page.getByRole('form', { name: 'Add a remote service' });
     await form.getByRole('button', { name: 'Add service' }).click();
