@@ -11,7 +11,7 @@ const restrict = (patterns, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'packages/*/dist/**', 'node_modules/**', '.tmp/**', 'test-results/**'] },
+  { ignores: ['out/**', 'dist/**', 'packages/*/dist/**', 'node_modules/**', '.tmp/**', 'test-results/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -7,6 +7,8 @@ const patient = { testTimeout: 120_000, hookTimeout: 120_000, expect: { poll: { 
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Off in `npm test` (it slows CI); `npm run coverage` turns it on for every project.
+    coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary', 'json-summary'] },
     projects: [
       { test: { ...patient, name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
       {

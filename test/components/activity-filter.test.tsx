@@ -51,7 +51,7 @@ describe('Activity: the filter', () => {
     expect(screen.getByText('KD-BETA')).toBeTruthy();
   });
 
-  it('sends a term without its surrounding spaces, to the list and the export', async () => {
+  it('sends the term without surrounding spaces to the list and export', async () => {
     const user = userEvent.setup();
     render(<Activity />);
     await screen.findByText('KD-BETA');
@@ -69,7 +69,7 @@ describe('Activity: the filter', () => {
 });
 
 describe('Activity: an operation whose answer was lost', () => {
-  it('shows it as Unknown — may or may not have taken effect, not Failed, and offers Unknown in the Outcome filter', async () => {
+  it('shows an unknown outcome as Unknown, offered in the Outcome filter', async () => {
     const user = userEvent.setup();
     const lost: AuditEntry = {
       ...entry(3, 'execution count'),

@@ -1,6 +1,6 @@
 // An earlier attempt's answer under new inputs: Keyless's refusal of one HWID does not stay under the
 // form once another is typed (nor under the spaces dialog), and Validate labels the last run's answer as being
-// for other values once the form changed.
+// for other values once the form changed; an Identifier answer and a Keys batch are not read as the new attempt's.
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
 const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
+const { Identifier } = await import('../../src/renderer/src/views/Identifier/Identifier.tsx');
+const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
 const initial = useKeydesk.getState();
 
 const refused: ValidationReport = {
@@ -36,7 +38,7 @@ beforeEach(() => {
 });
 
 describe('Keyless: a refused add, then another HWID', () => {
-  it('shows the refusal beside the HWID it was for, and not once another HWID is typed or the spaces dialog is open', async () => {
+  it('drops a Keyless refusal once another HWID is typed', async () => {
     const user = userEvent.setup();
     render(<Keyless />);
     const form = screen.getByRole('form', { name: 'Add an entry' });
@@ -54,7 +56,7 @@ describe('Keyless: a refused add, then another HWID', () => {
 });
 
 describe('Validate: the last run under changed values', () => {
-  it("labels the answer as the last run's, for other values, once the form changed; not while the form holds what was sent", async () => {
+  it("labels Validate's answer as the last run's once the form changed", async () => {
     const user = userEvent.setup();
     render(<Validate />);
     await user.type(screen.getByLabelText('Key'), 'KEY-1');
@@ -73,7 +75,7 @@ describe('Validate: the last run under changed values', () => {
 });
 
 describe('Validate: an attempt the form refuses after a run', () => {
-  it('does not leave the last run\'s answer beside "Key is required.", and shows the next run\'s answer', async () => {
+  it('drops the last answer beside a form error, then shows the next', async () => {
     const user = userEvent.setup();
     const valid: ValidationReport = { ...refused, outcome: 'success', success: true, message: 'ok', raw: { V2_Authentication: 'success' } };
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: valid });
@@ -94,7 +96,7 @@ describe('Validate: an attempt the form refuses after a run', () => {
 });
 
 describe('Keyless: an add that could not reach the service, once the service answers again', () => {
-  it('says under the error that it was while the service could not be reached, and keeps the typed HWID', async () => {
+  it('says a failure was while the service was unreachable, keeping the HWID', async () => {
     const user = userEvent.setup();
     const unreachable = 'Keydesk could not reach the service. Check the address and your connection.';
     fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: unreachable });
@@ -113,4 +115,33 @@ describe('Keyless: an add that could not reach the service, once the service ans
     expect(within(form).getByText(unreachable)).toBeTruthy();
     expect(within(form).getByLabelText<HTMLInputElement>('HWID').value).toBe('HW-1');
   }, 30_000);
+});
+
+describe('a result beside a new attempt', () => {
+  it('drops an Identifier answer when the next identifier is refused', async () => {
+    const user = userEvent.setup();
+    fake.impl['identifier.check'] = () => Promise.resolve({ ok: true, data: { exists: false, service: null } });
+    render(<Identifier />);
+    await user.type(screen.getByLabelText('Identifier'), 'nope');
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    await screen.findByText('“nope” does not exist.');
+    await user.clear(screen.getByLabelText('Identifier'));
+    await user.type(screen.getByLabelText('Identifier'), 'bad id!');
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    expect(screen.queryByText('“nope” does not exist.')).toBeNull();
+    expect(fake.calls.filter((c) => c.name === 'identifier.check')).toHaveLength(1);
+  });
+
+  it('marks the last Keys batch as earlier beside a new form error', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ lastGenerated: ['A', 'B', 'C', 'D', 'E'], generateRequest: { status: 'ready', error: null } });
+    render(<GenerateForm />);
+    expect(screen.getByText(/^5 keys generated\./)).toBeTruthy();
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '1e3');
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    const batch = screen.getByLabelText('Generated keys');
+    expect(batch.className).toContain('stale');
+    expect(batch.textContent).toMatch(/^The earlier batch \(nothing sent this time: the form found a problem above\): 5 keys generated\./);
+  });
 });

@@ -21,7 +21,7 @@ const UNREACHABLE = {
 } as const;
 
 describe('a failed identifier check', () => {
-  it('says when it failed, and once the service answers a later request, that it was while the service could not be reached', async () => {
+  it('says when it failed, and later that the service was unreachable then', async () => {
     const user = userEvent.setup();
     fake.impl['identifier.check'] = () => Promise.resolve(UNREACHABLE);
     render(<Identifier />);

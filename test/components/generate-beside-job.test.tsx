@@ -62,7 +62,7 @@ beforeEach(() => {
 });
 
 describe('Generate while a bulk job runs', () => {
-  it('generates one request’s worth beside the job, and says a job-sized generate waits for it to end or be cancelled', async () => {
+  it("generates one request's worth beside the job; more waits for it", async () => {
     const user = userEvent.setup();
     render(<GenerateForm />);
     expect(screen.getByRole('status').textContent).toBe(

@@ -1,4 +1,4 @@
-// Walk 5's P3 and U10, as a person meets them in jsdom against the contract-typed fake bridge: a new generate job
+// A generate job handed over in jsdom against the contract-typed fake bridge: a new generate job
 // after a finished one never shows the old job's "finished" and its exports while main has not answered; a cancel
 // says "cancelling" at once, never "running … s left"; a job's first seconds give no rate or time left as fact; a
 // one-day extend reads "1 day".
@@ -42,8 +42,8 @@ beforeEach(() => {
   readySession(useKeydesk, initial);
 });
 
-describe('a generate job after a finished one (walk 5, P3)', () => {
-  it("says the new job is starting at once, with none of the old job's words or exports, then follows the new one", async () => {
+describe('a generate job after a finished one', () => {
+  it('shows a new job starting, with nothing of the old one', async () => {
     const finished = summary({
       id: OLD,
       total: 150_000,
@@ -85,7 +85,7 @@ describe('a generate job after a finished one (walk 5, P3)', () => {
     expect(screen.queryByRole('button', { name: /^Export the/ })).toBeNull();
   });
 
-  it('says "cancelling" the moment Cancel is pressed, never the running line with its time left', async () => {
+  it('says cancelling the moment Cancel is pressed', async () => {
     const running = summary({
       counts: { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 },
       ratePerSecond: 50_000,
@@ -106,8 +106,8 @@ describe('a generate job after a finished one (walk 5, P3)', () => {
   });
 });
 
-describe('bulk job words (walk 5, U10)', () => {
-  it('says "Extend by 1 day", and gives no rate or time left from the first few answers of a large job', async () => {
+describe('bulk job words', () => {
+  it('says Extend by 1 day and no early rate or time left', async () => {
     const bulk = (counts: JobSummary['counts'], rate: number | null, eta: number | null) =>
       summary({ action: 'extend', days: 1, total: 741_267, counts, ratePerSecond: rate, etaSeconds: eta, concurrency: 4, ceiling: 64 });
     fake.impl['jobs.list'] = () =>

@@ -23,7 +23,7 @@ const described = (el: HTMLElement) =>
     .map((id) => document.getElementById(id)?.textContent);
 
 describe('Generate: the note limit', () => {
-  it('says nothing far from the limit, counts characters near it and past it, and the refusal writes 1,000', async () => {
+  it("counts the note's characters only near and past its limit", async () => {
     const user = userEvent.setup();
     render(<GenerateForm />);
     const note = screen.getByLabelText<HTMLInputElement>('Note');
@@ -55,7 +55,7 @@ describe('Generate: the note limit', () => {
 });
 
 describe('Generate: an empty expiry date', () => {
-  it('shows the format once, in the hint, and an error that says what is wrong under it', async () => {
+  it('shows the date format in the hint and the error under it', async () => {
     const user = userEvent.setup();
     render(<GenerateForm />);
     const date = screen.getByLabelText('Expiry date');

@@ -8,7 +8,7 @@ const at = (iso: string) => Date.parse(iso);
 const bySecond = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 
 describe('History table rows', () => {
-  it('merges buckets that read the same time, keeping the later total and summing what they added, and ends at the last sample', () => {
+  it('merges buckets read at one time, ending at the last sample', () => {
     const rows = tableRows(
       [
         { at: at('2026-11-23T06:40:33.100Z'), total: 0, added: 0 },

@@ -55,7 +55,7 @@ describe('History chart: a time the count was not read', () => {
     { at: t('06:01:38'), total: 6, added: 1 },
   ];
 
-  it('draws no line across it: the running total has no value between the last read before and the first after', () => {
+  it('draws no line across an unread span', () => {
     render(<HistoryChart buckets={outage} />);
     const [xs, , totals] = lastDrawn();
     const before = xs.indexOf(t('06:00:20') / 1000);
@@ -70,7 +70,7 @@ describe('History chart: a time the count was not read', () => {
     expect(series.some((s) => s.spanGaps === true)).toBe(false);
   });
 
-  it("names the unread span in the chart's description and in the figures table", () => {
+  it('names the unread span in the description and figures table', () => {
     render(<HistoryChart buckets={outage} />);
     const when = timeLabel(outage);
     const words = `Not read from ${when(t('06:00:20'))} to ${when(t('06:01:28'))}`;
@@ -85,7 +85,7 @@ describe('History chart: a time the count was not read', () => {
     expect(rows[gapRow + 1]).toContain(when(t('06:01:28')));
   });
 
-  it('calls a gap unread only when it is over 3 times the usual spacing and at least a minute', () => {
+  it('calls a gap unread only past 3 spacings and a minute', () => {
     const every = (seconds: number, n: number) =>
       Array.from({ length: n }, (_, i) => ({ at: t('06:00:00') + i * seconds * 1000, total: i, added: 1 }));
     // Read every 5 s with no gap: one line, no words about unread times.
@@ -113,7 +113,7 @@ describe('History chart: a time the count was not read', () => {
       { at: from + gap, total: 5, added: 5 },
     ];
 
-    it('draws no line across a gap of hours within the last day (the app read the count twice, hours apart), and says so', () => {
+    it('draws no line across a gap of hours within the last day', () => {
       const now = Date.now();
       const buckets = two(now - 13 * HOUR, 12 * HOUR);
       render(<HistoryChart buckets={buckets} />);
@@ -125,7 +125,7 @@ describe('History chart: a time the count was not read', () => {
       );
     });
 
-    it('holds older samples to what is kept of them: two minutes in the per-minute days, two hours in the per-hour ones', () => {
+    it('holds older samples to the spacing kept of them', () => {
       const now = Date.parse('2026-11-23T12:00:00.000Z');
       // Per minute (a day to 30 days old): neighbouring minutes' samples can be 90 s apart; 3 minutes cannot.
       expect(unreadSpans(two(now - 2 * DAY, 90_000), now)).toEqual([]);

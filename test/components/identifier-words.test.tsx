@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 
 describe('Identifier check', () => {
-  it('says what the check means and what its answer covers, naming the profile asked', () => {
+  it('says what the check means, naming the profile asked', () => {
     render(<Identifier />);
     const line = screen.getByText(/whether a service identifier is taken/);
     expect(line.textContent).toBe(
@@ -24,7 +24,7 @@ describe('Identifier check', () => {
     );
   });
 
-  it('says it is asking while the answer is out, then when the service answered', async () => {
+  it('says it is asking, then when the service answered', async () => {
     const user = userEvent.setup();
     let answer: (v: { ok: true; data: { exists: boolean; service: string | null } }) => void = () => {};
     fake.impl['identifier.check'] = () =>

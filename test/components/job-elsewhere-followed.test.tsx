@@ -1,5 +1,5 @@
 // Another profile's job keeps sending while unseen, and every view says so until it ends. A window reloaded
-// straight onto Jobs (no All keys or Keys visited) must hear that job's progress too (review6 #5). Each test takes a
+// straight onto Jobs (no All keys or Keys visited) must hear that job's progress too. Each test takes a
 // fresh store, as a reloaded window does: a subscription an earlier test made must not hide a missing one.
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -47,7 +47,7 @@ beforeEach(() => {
 });
 
 describe("another profile's running job", () => {
-  it('moves and goes on the Jobs view alone, after a reload straight onto it', async () => {
+  it('is followed on the Jobs view alone after a reload onto it', async () => {
     const { useKeydesk, Jobs } = await freshWindow();
     useKeydesk.setState({
       sessionRequest: { status: 'ready', error: null },
@@ -75,7 +75,7 @@ describe("another profile's running job", () => {
     expect(screen.queryByText(/A job is running for profile/)).toBeNull();
   });
 
-  it('is heard from the moment the session is ready, whatever view is shown', async () => {
+  it('is heard from session start, whatever view is shown', async () => {
     const { useKeydesk } = await freshWindow();
     fake.impl['app.status'] = () =>
       Promise.resolve({

@@ -37,7 +37,7 @@ beforeEach(() => {
   readySession(useKeydesk, initial);
 });
 
-it('keeps Remove from the list disabled while an export of the job is written, and offers it again once that answers', async () => {
+it("disables Remove from the list while the job's export is written", async () => {
   let answer!: (r: OperationResult<'jobs.export'>) => void;
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job], elsewhere: [] } });
   fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });

@@ -54,7 +54,7 @@ afterEach(() => {
 });
 
 describe('Jobs: a running job whose service stops answering', () => {
-  it("says, from main's event alone, that the service has not answered since when and for how long (moving on), with no rate; and stops saying it once it answers", async () => {
+  it('says since when the service has not answered, until it answers', async () => {
     // The clock is held (timers stay real), so the time without an answer reads the same however slowly this runs.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(T0);

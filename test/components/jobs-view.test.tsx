@@ -50,7 +50,7 @@ beforeEach(() => {
 });
 
 describe('Jobs: the list', () => {
-  it('says it is loading until main answers, then lists each job with its kind, times, state and true counts', async () => {
+  it("says loading until main answers, then lists each job's counts", async () => {
     const answer = deferred<OperationResult<'jobs.list'>>();
     fake.impl['jobs.list'] = () => answer.promise;
     render(<Jobs />);
@@ -103,7 +103,7 @@ describe('Jobs: the list', () => {
     expect(screen.getByText(/Listed for Local sandbox: every running or interrupted job, and the 20 most recent\./)).toBeTruthy();
   });
 
-  it('says why when main cannot list the jobs, keeps nothing stale, and lists them after Try again', async () => {
+  it('says why main cannot list the jobs and offers Try again', async () => {
     fake.impl['jobs.list'] = () =>
       Promise.resolve({ ok: false, code: 'INTERNAL', message: 'Keydesk could not read its local database.', detail: 'SQLITE_BUSY' });
     const user = userEvent.setup();
@@ -118,7 +118,7 @@ describe('Jobs: the list', () => {
     expect(rowTexts()).toHaveLength(1);
   });
 
-  it('says "No jobs yet" and where jobs come from when the profile has none', async () => {
+  it('says No jobs yet and where jobs come from', async () => {
     fake.impl['jobs.list'] = () => listed([]);
     const user = userEvent.setup();
     render(<Jobs />);
@@ -130,7 +130,7 @@ describe('Jobs: the list', () => {
     expect(useKeydesk.getState().view).toBe('ledger');
   });
 
-  it('says how many older jobs are not shown, and lists 20 more of them on request', async () => {
+  it('counts older jobs not shown and lists 20 more on request', async () => {
     const older = summary({ id: GENERATE, action: 'delete', days: null, createdAt: '2025-12-01T00:00:00.000Z' });
     fake.impl['jobs.list'] = (input) =>
       (input as { recent?: number } | undefined)?.recent === 40
@@ -149,7 +149,7 @@ describe('Jobs: the list', () => {
     expect(screen.getByText(/and the 40 most recent\./)).toBeTruthy();
   });
 
-  it("updates a running job's row as main reports progress, adds a job started since, and never lists another profile's", async () => {
+  it("moves a running job's row with main's progress events", async () => {
     fake.impl['jobs.list'] = () =>
       listed([
         summary({ state: 'running', finishedAt: null, total: 1_000, counts: { pending: 900, sent: 50, done: 50, failed: 0, unknown: 0 } }),
@@ -205,7 +205,7 @@ describe('Jobs: the list', () => {
     expect(rowTexts().map((r) => r[0])).toEqual(['Generate150,000 keys', 'Extend by 1 day1,000 keys']);
   });
 
-  it("after a profile switch shows that profile's jobs only, even when the first profile's answer comes last", async () => {
+  it("shows only the new profile's jobs after a switch", async () => {
     const late = deferred<OperationResult<'jobs.list'>>();
     fake.impl['jobs.list'] = () => late.promise;
     render(<Jobs />);
@@ -225,7 +225,7 @@ describe('Jobs: the list', () => {
 });
 
 describe('Jobs: reached from a job panel, and beside another profile', () => {
-  it('opens on the job a panel\'s "See every result in Jobs" names, once main has listed it', async () => {
+  it("opens on the job a panel's link names", async () => {
     const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
     const gen = summary({
       id: GENERATE,
@@ -288,7 +288,7 @@ describe('Jobs: one job opened', () => {
       reason: 'Keydesk stopped while this job ran.',
     });
 
-  it('shows its results by state, exports them, and puts the focus on its heading and back on Close', async () => {
+  it("shows an opened job's results by state, with export and focus", async () => {
     fake.impl['jobs.list'] = () => listed([interrupted()]);
     fake.impl['jobs.items'] = (input) => {
       const { state } = input as { state?: string };
@@ -364,7 +364,7 @@ describe('Jobs: one job opened', () => {
     });
   });
 
-  it("a generate's 'Request again?' says how to check first: look up its note in Keys (walk9 P5)", async () => {
+  it("tells a generate's Request again to look up its note first", async () => {
     const gen = summary({
       id: GENERATE,
       action: 'generate',
@@ -389,7 +389,7 @@ describe('Jobs: one job opened', () => {
     expect(dialog.textContent).not.toContain('Check them first if that matters.');
   });
 
-  it('resumes the pending items only, and sends the unknown ones again only after a yes that says what it risks', async () => {
+  it('resumes pending items, and resends unknown ones only after a yes', async () => {
     fake.impl['jobs.list'] = () => listed([interrupted()]);
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
     fake.impl['jobs.resume'] = () =>
@@ -409,7 +409,7 @@ describe('Jobs: one job opened', () => {
 
     await user.click(within(detail).getByRole('button', { name: 'Send the 1 unknown again…' }));
     const dialog = screen.getByRole('dialog', { name: 'Send 1 request again?' });
-    // One request: "it", not "each" (walk9 P5).
+    // One request: "it", not "each".
     expect(dialog.textContent).toMatch(
       /^Send 1 request again\?It was sent once and no answer came back, so it may already have taken effect\. /,
     );
@@ -441,7 +441,7 @@ describe('Jobs: one job opened', () => {
     expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
   });
 
-  it('offers to check the unknown keys first, reading them as the service has them now and saying so, and sends nothing', async () => {
+  it('checks the unknown keys as the service has them now', async () => {
     const stopped = summary({
       state: 'interrupted',
       days: 30,
@@ -515,7 +515,7 @@ describe('Jobs: one job opened', () => {
     });
   });
 
-  it('says when the keys could not be read now, in the service’s words', async () => {
+  it('says when the keys could not be read now', async () => {
     const stopped = summary({
       state: 'interrupted',
       days: 30,
@@ -539,7 +539,7 @@ describe('Jobs: one job opened', () => {
     expect(within(detail).queryByRole('region', { name: 'Keys sent with no answer, as the service has them now' })).toBeNull();
   });
 
-  it('never shows the rows of another state under the one chosen while its page loads', async () => {
+  it("never shows another state's rows while the chosen page loads", async () => {
     fake.impl['jobs.list'] = () => listed([interrupted()]);
     const unknown = deferred<OperationResult<'jobs.items'>>();
     fake.impl['jobs.items'] = (input) =>
@@ -562,7 +562,7 @@ describe('Jobs: one job opened', () => {
     expect(rows.slice(1).map((r) => r.textContent)).toEqual(['KD-CUnknown: sent, no answer came backNo answer.']);
   });
 
-  it("reads a running job's results page again while it runs, so states move from awaiting an answer to done", async () => {
+  it("reads a running job's results again as it runs", async () => {
     fake.impl['jobs.list'] = () =>
       listed([summary({ state: 'running', finishedAt: null, total: 2, counts: { pending: 0, sent: 2, done: 0, failed: 0, unknown: 0 } })]);
     let answered = false;
@@ -579,7 +579,7 @@ describe('Jobs: one job opened', () => {
     });
   });
 
-  it('removes a stopped job from the list after a yes that says what goes and what stays', async () => {
+  it('removes a stopped job after a yes that says what goes', async () => {
     // Main's list as main keeps it: a job removed is not listed again.
     let jobs = [
       summary({
@@ -624,7 +624,7 @@ describe('Jobs: one job opened', () => {
     expect(screen.queryByRole('region', { name: 'Generate (“spring”)' })).toBeNull();
   });
 
-  it('says so when main refuses to remove a job, and keeps it listed', async () => {
+  it('keeps a job listed when main refuses to remove it', async () => {
     fake.impl['jobs.list'] = () => listed([summary({})]);
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
     fake.impl['jobs.forget'] = () =>

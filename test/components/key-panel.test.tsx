@@ -27,7 +27,7 @@ const resetButton = () => within(panel()).getByRole('button', { name: 'Reset HWI
 const why = () => document.getElementById(resetButton().getAttribute('aria-describedby') ?? '')?.textContent;
 
 describe('Key detail: Reset HWID', () => {
-  it('is disabled for a generated key, saying only an active key has an HWID to reset', async () => {
+  it('disables Reset HWID for a generated key, saying why', async () => {
     const user = userEvent.setup();
     show(key('KEY-G'));
     render(<Keys />);
@@ -45,7 +45,7 @@ describe('Key detail: Reset HWID', () => {
     expect(why()).toBe('Not bound to a machine: there is no HWID to reset.');
   });
 
-  it('after a reset the key shows as not bound, and a second reset is not offered (no second "HWID reset.")', async () => {
+  it('shows the key unbound after a reset, offering no second reset', async () => {
     const user = userEvent.setup();
     const bound = key('KEY-B', 'active', { hwid: 'HW-1' });
     fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: { ...bound, hwid: null } } });
@@ -65,7 +65,7 @@ describe('Key detail: Reset HWID', () => {
 });
 
 describe('Key detail: the keyboard while it is open', () => {
-  it('Tab and Shift+Tab cycle inside the panel, and Tab from elsewhere in the view comes back into it', async () => {
+  it('keeps Tab and Shift+Tab inside the panel', async () => {
     const user = userEvent.setup();
     show(key('KEY-A', 'active', { hwid: 'HW-1' }), key('KEY-B'));
     render(<Keys />);
@@ -84,7 +84,7 @@ describe('Key detail: the keyboard while it is open', () => {
     expect(document.activeElement).toBe(within(panel()).getByRole('button', { name: 'Close the key detail' }));
   });
 
-  it('Esc closes it with the focus in the search box, outside the panel', async () => {
+  it('closes on Esc with the focus in the search box', async () => {
     const user = userEvent.setup();
     show(key('KEY-A'));
     render(<Keys />);
@@ -97,7 +97,7 @@ describe('Key detail: the keyboard while it is open', () => {
 });
 
 describe('Key detail: blanks', () => {
-  it('shows an empty note and an unbound HWID as "—", as the search results do', async () => {
+  it('shows an empty note and unbound HWID as a dash', async () => {
     const user = userEvent.setup();
     show(key('KEY-E', 'active', { note: '', hwid: null }));
     render(<Keys />);
@@ -111,42 +111,39 @@ describe('Key detail: blanks', () => {
   });
 });
 
-describe('Key detail: an action in flight says so (walk8 P3)', () => {
+describe('Key detail: an action in flight says so', () => {
   it.each([
     ['extend', 'Extend', 'Extending…', null],
     ['reset', 'Reset HWID', 'Resetting…', 'Reset'],
     ['delete', 'Delete key', 'Deleting…', 'Delete'],
-  ] as const)(
-    '%s: the button names what it waits for, every action is off until the answer, and then it is back',
-    async (what, label, busyWords, confirm) => {
-      const user = userEvent.setup();
-      const bound = key('KEY-B', 'active', { hwid: 'HW-1' });
-      let answer: () => void = () => undefined;
-      const later = <T,>(value: T) =>
-        new Promise<T>((resolve) => {
-          answer = () => {
-            resolve(value);
-          };
-        });
-      fake.impl['keys.extend'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
-      fake.impl['keys.resetHwid'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
-      fake.impl['keys.delete'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
-      show(bound);
-      render(<Keys />);
-      await user.click(screen.getByRole('button', { name: 'KEY-B' }));
-      await user.click(within(panel()).getByRole('button', { name: label }));
-      if (confirm) await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: confirm }));
-      const waiting = await within(panel()).findByRole<HTMLButtonElement>('button', { name: busyWords });
-      expect(waiting.disabled).toBe(true);
-      for (const other of ['Extend', 'Reset HWID', 'Delete key'].filter((n) => n !== label)) {
-        expect(within(panel()).getByRole<HTMLButtonElement>('button', { name: other }).disabled).toBe(true);
-      }
-      answer();
-      expect(await within(panel()).findByRole('button', { name: label })).toBeTruthy();
-      expect(within(panel()).queryByRole('button', { name: busyWords })).toBeNull();
-      expect(
-        fake.calls.filter((c) => c.name === (what === 'extend' ? 'keys.extend' : what === 'reset' ? 'keys.resetHwid' : 'keys.delete')),
-      ).toHaveLength(1);
-    },
-  );
+  ] as const)('%s: every action waits, the button naming what for', async (what, label, busyWords, confirm) => {
+    const user = userEvent.setup();
+    const bound = key('KEY-B', 'active', { hwid: 'HW-1' });
+    let answer: () => void = () => undefined;
+    const later = <T,>(value: T) =>
+      new Promise<T>((resolve) => {
+        answer = () => {
+          resolve(value);
+        };
+      });
+    fake.impl['keys.extend'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
+    fake.impl['keys.resetHwid'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
+    fake.impl['keys.delete'] = () => later({ ok: false, code: 'CONFLICT', message: 'Refused.' });
+    show(bound);
+    render(<Keys />);
+    await user.click(screen.getByRole('button', { name: 'KEY-B' }));
+    await user.click(within(panel()).getByRole('button', { name: label }));
+    if (confirm) await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: confirm }));
+    const waiting = await within(panel()).findByRole<HTMLButtonElement>('button', { name: busyWords });
+    expect(waiting.disabled).toBe(true);
+    for (const other of ['Extend', 'Reset HWID', 'Delete key'].filter((n) => n !== label)) {
+      expect(within(panel()).getByRole<HTMLButtonElement>('button', { name: other }).disabled).toBe(true);
+    }
+    answer();
+    expect(await within(panel()).findByRole('button', { name: label })).toBeTruthy();
+    expect(within(panel()).queryByRole('button', { name: busyWords })).toBeNull();
+    expect(
+      fake.calls.filter((c) => c.name === (what === 'extend' ? 'keys.extend' : what === 'reset' ? 'keys.resetHwid' : 'keys.delete')),
+    ).toHaveLength(1);
+  });
 });

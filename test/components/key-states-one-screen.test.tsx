@@ -1,7 +1,7 @@
 // One key, one state on a screen: Keys' search rows and open key panel never show a key as it was before a change
 // made elsewhere (a real validation in Validate & HWID) without saying they are earlier answers, a later search
 // gives the open panel the newer state, and Validate's answer says it is an earlier one once the key was changed
-// in Keys (walk8 U3).
+// in Keys.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -55,7 +55,7 @@ const validateForReal = () =>
   useKeydesk.getState().runValidation({ mode: 'key', keyValue: KEY, hwid: { custom: 'MACHINE-1' }, confirmActivation: true });
 
 describe('Keys after a real validation of a key it shows', () => {
-  it('marks the search row and the open panel as earlier answers, naming the validation, until searched again; then both show the key active and bound', async () => {
+  it('marks the row and panel as earlier answers until searched again', async () => {
     const user = userEvent.setup();
     render(<Keys />);
     await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
@@ -82,7 +82,7 @@ describe('Keys after a real validation of a key it shows', () => {
     ).toBeTruthy();
   });
 
-  it('gives the open panel the key as a later search read it, so the row and the panel agree', async () => {
+  it('gives the open panel the key as a later search read it', async () => {
     const user = userEvent.setup();
     render(<Keys />);
     await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
@@ -99,7 +99,7 @@ describe('Keys after a real validation of a key it shows', () => {
 });
 
 describe('Validate after the key it answered for was changed in Keys', () => {
-  it('says its answer is an earlier one once the key’s HWID was reset in Keys', async () => {
+  it("marks Validate's answer earlier once the key's HWID was reset", async () => {
     render(<Validate />);
     await validateForReal();
     await screen.findByText('Valid: this machine was let in; the key is now bound to it.');
@@ -114,7 +114,7 @@ describe('Validate after the key it answered for was changed in Keys', () => {
 });
 
 describe('Keys and Validate after a bulk act in All keys on keys they show', () => {
-  it('say their answers are earlier ones once a bulk HWID reset of picked keys started, and again when it ended', async () => {
+  it('mark answers earlier when a bulk reset of picked keys runs', async () => {
     const user = userEvent.setup();
     const JOB = '0b9f6a0e-5d3c-4f7e-9a51-3c1d2e4f5a6b';
     const summary = (over: Partial<JobSummary>): JobSummary => ({
@@ -229,7 +229,7 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
     return user;
   };
 
-  it('say their answers may be earlier ones once the job started, not once read again, and again when it ended', async () => {
+  it('mark answers maybe earlier when the job starts and ends', async () => {
     const user = await showThenExtendMatching({ text: 'batch' });
     await waitFor(() => {
       expect(within(panel()).getByText(/^Maybe an earlier answer/).textContent).toMatch(
@@ -265,7 +265,7 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
     expect(within(screen.getByRole('table', { name: 'Matching keys' })).getByText('⚠ may be an earlier answer')).toBeTruthy();
   });
 
-  it('leave Keys unmarked when the key shown cannot match (a premium-only filter, a key that is not premium), and still mark Validate, which does not know', async () => {
+  it('leave Keys unmarked when the key shown cannot match the filter', async () => {
     await showThenExtendMatching({ premium: true });
     await waitFor(() => {
       expect(screen.getByText(/^Maybe an earlier answer, from/)).toBeTruthy();
@@ -282,7 +282,7 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
     });
   });
 
-  it('mark the open panel when a bulk job whose keys this window does not know is resumed (from the Jobs list, say)', async () => {
+  it('mark the open panel when an unknown bulk job is resumed', async () => {
     const user = userEvent.setup();
     // Another job than the tests' above, whose filter this window's store still knows.
     const other = '7e8f9a0b-1c2d-4e3f-8a5b-6c7d8e9f0a1b';
@@ -299,7 +299,7 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
     });
   });
 
-  it('leave another profile’s answers alone: a switch forgets the jobs of the one before', async () => {
+  it("leave another profile's answers alone after a switch", async () => {
     await showThenExtendMatching({ text: 'batch' });
     await waitFor(() => {
       expect(useKeydesk.getState().bulkOverFilter).toHaveLength(1);

@@ -85,7 +85,7 @@ afterEach(() => {
 });
 
 describe("the window when Keydesk's own core stops answering", () => {
-  it('says Keydesk stopped answering (not the service), marks the running job state not known with no Cancel, and asks for a reload once Keydesk answers again', async () => {
+  it('says Keydesk stopped answering and asks for a reload once back', async () => {
     const user = userEvent.setup();
     render(<App />);
     await screen.findByLabelText('Active service');
@@ -126,7 +126,7 @@ describe("the window when Keydesk's own core stops answering", () => {
     expect(within(detail).queryByRole('button', { name: 'Cancel' })).toBeNull();
   });
 
-  it("says a job's state is not known, with no Cancel, in All keys and Keys' Generate too, where nothing else is asked of Keydesk (walk9 U3)", async () => {
+  it("says a job's state is not known in All keys and Keys", async () => {
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
     const generating: JobSummary = {
       ...running,
@@ -168,11 +168,11 @@ describe("the window when Keydesk's own core stops answering", () => {
     // Its bar no longer moves as if the job ran: it stands at what was last seen.
     expect(within(panel).getByLabelText<HTMLProgressElement>('Generate job progress').getAttribute('value')).toBe('0');
     expect(within(panel).queryByRole('button', { name: 'Cancel' })).toBeNull();
-    // No word about a Cancel that is not there (walk9b P7).
+    // No word about a Cancel that is not there.
     expect(within(panel).queryByText(/^Cancel stops before the next request/)).toBeNull();
   }, 30_000);
 
-  it("Overview's failed read and Keys' Generate say nothing of the service and nothing runs, once Keydesk is gone (walk9b U1, U2)", async () => {
+  it('blames no service and runs nothing in Overview and Keys', async () => {
     render(<App />);
     await screen.findByLabelText('Active service');
     act(() => {
@@ -186,7 +186,7 @@ describe("the window when Keydesk's own core stops answering", () => {
     // Overview: the read's failure is Keydesk's; no note that the service "answers again now".
     expect(screen.getAllByText('The Keydesk harness is not answering (Failed to fetch).').length).toBeGreaterThan(0);
     expect(screen.queryByText(/could not be reached; it answers again now/)).toBeNull();
-    // Nothing can be sent from here: Push +1 waits, and says for what (walk9b P3).
+    // Nothing can be sent from here: Push +1 waits, and says for what.
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Push +1' }).disabled).toBe(true);
     expect(screen.getByText('Push waits until Keydesk answers again.')).toBeTruthy();
     // Keys: the bulk job is not said to be running.
@@ -201,7 +201,7 @@ describe("the window when Keydesk's own core stops answering", () => {
     expect(screen.getByText('Generating waits until Keydesk answers again.')).toBeTruthy();
   }, 30_000);
 
-  it('All keys does not say a generate job still has keys to request once Keydesk is gone: how far it got is not known (walk9b U2)', async () => {
+  it('says how far a generate job got is not known', async () => {
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
     const generating: JobSummary = {
       ...running,
@@ -225,7 +225,7 @@ describe("the window when Keydesk's own core stops answering", () => {
     expect(screen.getByText(/^A generate job had 150,000 keys left to request when Keydesk stopped answering/)).toBeTruthy();
   }, 30_000);
 
-  it('does not blame the service when a read of it gets no answer from Keydesk', async () => {
+  it('does not blame the service for a read Keydesk did not answer', async () => {
     render(<App />);
     await screen.findByLabelText('Active service');
     everyCallAnswers(GONE);

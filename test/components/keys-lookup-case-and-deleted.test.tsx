@@ -29,7 +29,7 @@ beforeEach(() => {
 });
 
 describe('Keys: a key typed in lower case', () => {
-  it('says key values are upper case and finds the key with one click on the upper-case search; the term sent first is as typed', async () => {
+  it('says keys are upper case and offers the upper-case search', async () => {
     const user = userEvent.setup();
     render(<Keys />);
     await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), `${KEY.toLowerCase()}{Enter}`);
@@ -41,7 +41,7 @@ describe('Keys: a key typed in lower case', () => {
     expect(screen.getByRole<HTMLInputElement>('searchbox', { name: 'Key value, note or HWID' }).value).toBe(KEY);
   });
 
-  it('offers no upper-case search for a term already upper case, nor for one that does not look like a key', () => {
+  it('offers no upper-case search for an upper-case or non-key term', () => {
     expect(upperKeyOffer(KEY)).toBeNull();
     expect(upperKeyOffer('spring sale')).toBeNull();
     expect(upperKeyOffer('hwid')).toBeNull();
@@ -50,7 +50,7 @@ describe('Keys: a key typed in lower case', () => {
 });
 
 describe('Keys: a key deleted from its panel', () => {
-  it('leaves a search that says the key was deleted, not that no key matches', async () => {
+  it('says a deleted key was deleted, not that nothing matches', async () => {
     const user = userEvent.setup();
     fake.impl['keys.delete'] = () => {
       held = [];
@@ -71,7 +71,7 @@ describe('Keys: a key deleted from its panel', () => {
 });
 
 describe('Keys: the count of a search after a delete from the panel', () => {
-  it('says 2 matches after one of 3 is deleted, not "Showing 2 of 3 matches"', async () => {
+  it('says 2 matches after one of 3 is deleted', async () => {
     const user = userEvent.setup();
     held = [
       key('TRIAL-AAAAA-AAAAA-AAAAA-AAAA1', 'generated', { note: 'trial' }),

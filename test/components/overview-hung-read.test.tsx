@@ -1,4 +1,4 @@
-// Overview against a service that does not answer its count read (walk8 U5, U6, P4): the poll never piles a new
+// Overview against a service that does not answer its count read: the poll never piles a new
 // read on one still out (in the harness, hung reads fill the browser's connections to main and stall every local
 // read), the view says the read has had no answer instead of showing the last "Read at" as current, and the
 // history, a local read, loads and shows without waiting for the count. Fake timers: poll periods pass at once.
@@ -43,7 +43,7 @@ const pass = async (ms: number) => {
 const countReads = () => fake.calls.filter((c) => c.name === 'executions.get').length;
 
 describe('Overview: a count read with no answer', () => {
-  it('starts no second count read while the first is still out, over many poll periods', async () => {
+  it('starts no second count read while the first is out', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () =>
       Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
@@ -72,7 +72,7 @@ describe('Overview: a count read with no answer', () => {
     expect(countReads()).toBe(2);
   });
 
-  it("another profile's hung read does not hold this profile's: after a switch the count is read at once", async () => {
+  it('reads the count at once after a switch from a hung profile', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
@@ -90,7 +90,7 @@ describe('Overview: a count read with no answer', () => {
     expect(screen.getByLabelText('Execution count').textContent).toBe('41');
   });
 
-  it('says how long the read has had no answer, and no longer gives the last reading as current', async () => {
+  it('says how long the read has had no answer', async () => {
     let hang = false;
     fake.impl['executions.get'] = () =>
       hang
@@ -113,7 +113,7 @@ describe('Overview: a count read with no answer', () => {
     expect(note()).toMatch(/^Checking the count… no answer for 15 s\./);
   });
 
-  it('says so for a first read too, when there is no count yet', async () => {
+  it('says so for a first read with no count yet', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
     render(<Overview />);
@@ -121,8 +121,8 @@ describe('Overview: a count read with no answer', () => {
     expect(screen.getByText('Checking the count… no answer for 8 s.')).toBeTruthy();
   });
 });
-describe('Overview: the history does not wait for the count (walk8 U5)', () => {
-  it('draws the history held for this profile while the count read has no answer', async () => {
+describe('Overview: the history does not wait for the count', () => {
+  it('draws the held history while the count read has no answer', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () =>
       Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
@@ -132,7 +132,7 @@ describe('Overview: the history does not wait for the count (walk8 U5)', () => {
     expect(screen.queryByText('No history in this range yet')).toBeNull();
   });
 
-  it('says the history is being read until it answers, never "No history" before the answer', async () => {
+  it('says the history is being read, never No history before it answers', async () => {
     let answer: () => void = () => undefined;
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () =>
@@ -167,7 +167,7 @@ describe('Overview: a history that could not be read', () => {
 });
 
 describe("Overview: a push's answer while the count read has none", () => {
-  it('is the newest reading: the count it gives is shown as read, not "no answer"', async () => {
+  it("shows the newest reading's count as read, not as no answer", async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () =>
       Promise.resolve({ ok: true, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
@@ -187,14 +187,14 @@ describe("Overview: a push's answer while the count read has none", () => {
   });
 });
 
-describe('Overview: back on a profile whose count is not answered now (walk9 P3)', () => {
+describe('Overview: back on a profile whose count is not answered now', () => {
   /** The samples Keydesk holds for the profile: the chart's, and the newest of them as the last count read. */
   const held = () => Promise.resolve({ ok: true as const, data: { buckets: HISTORY, samples: HISTORY.length, latest: LATEST } });
   const note = (container: HTMLElement) => container.querySelector('[aria-label="Execution count"] + p.muted')?.textContent ?? '';
   const readAt = (container: HTMLElement) =>
     container.querySelector('[aria-label="Execution count"] + p.muted time')?.getAttribute('datetime');
 
-  it('shows the last count Keydesk holds, with its time, marked as earlier while the new read is out', async () => {
+  it('shows the last count held, marked earlier, while reading anew', async () => {
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = held;
     const { container } = render(<Overview />);
@@ -210,7 +210,7 @@ describe('Overview: back on a profile whose count is not answered now (walk9 P3)
     expect(readAt(container)).toBe('2026-11-23T17:57:00.000Z');
   });
 
-  it('keeps it, marked as the last known count, when the read fails: never a bare dash beside a chart that has a number', async () => {
+  it('keeps the last known count, marked so, when the read fails', async () => {
     fake.impl['executions.get'] = () =>
       Promise.resolve({
         ok: false,
@@ -227,7 +227,7 @@ describe('Overview: back on a profile whose count is not answered now (walk9 P3)
     expect(container.textContent).not.toContain('No count could be read.');
   });
 
-  it('gives way to the new reading once it answers, no longer marked earlier', async () => {
+  it('gives way to the new reading once it answers', async () => {
     let answer: () => void = () => undefined;
     fake.impl['executions.get'] = () =>
       new Promise((resolve) => {

@@ -1,6 +1,6 @@
 // The Overview's figures agree with each other: the change over the range ends at the headline count, and a push
-// reads the history again. The chart itself is uPlot on a canvas, which jsdom cannot draw: here it is a stand-in
-// that lists what it was given (its axes are tested in polish.test.tsx, its drawing through the harness in e2e).
+// reads the history again, and waits while offline. The chart is uPlot on a canvas, which jsdom cannot draw: here a
+// stand-in lists what it was given (its axes are tested in history-chart.test.tsx, its drawing in e2e).
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -24,7 +24,7 @@ beforeEach(() => {
 
 describe('Overview: the chart and the headline agree', () => {
   const sample = (at: string, count: number) => ({ at, min: count, max: count });
-  it('updates the change with the headline after a push, and reads the history again', async () => {
+  it('updates the change with the headline after a push', async () => {
     const user = userEvent.setup();
     let history = [sample('2026-11-23T10:00:00.000Z', 10), sample('2026-11-23T10:05:00.000Z', 12)];
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 12, sampledAt: '2026-11-23T10:05:00.000Z' } });
@@ -52,10 +52,10 @@ describe('Overview: the chart and the headline agree', () => {
   });
 });
 
-describe('Overview: "Read at" is the time of the count shown (walk8 U8)', () => {
+describe('Overview: "Read at" is the time of the count shown', () => {
   const readAt = (container: HTMLElement) =>
     container.querySelector('[aria-label="Execution count"] + p.muted time')?.getAttribute('datetime');
-  it("a push's answer is a new reading: the count and its time move together", async () => {
+  it("moves the count and its time together on a push's answer", async () => {
     const user = userEvent.setup();
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-11-23T17:55:47.000Z' } });
     fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
@@ -71,7 +71,7 @@ describe('Overview: "Read at" is the time of the count shown (walk8 U8)', () => 
     expect(readAt(container)).toBe('2026-11-23T17:55:52.000Z');
   });
 
-  it('a push answered with no total leaves the count read before it, said to be so', async () => {
+  it('keeps the earlier count, said so, when a push returns no total', async () => {
     const user = userEvent.setup();
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-11-23T17:55:47.000Z' } });
     fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
@@ -87,8 +87,8 @@ describe('Overview: "Read at" is the time of the count shown (walk8 U8)', () => 
   });
 });
 
-describe('Overview: a push in flight (walk8 P3)', () => {
-  it('Push +1 says "Counting…" and takes no second click until the answer; the palette\'s push waits too', async () => {
+describe('Overview: a push in flight', () => {
+  it('says Counting… and takes no second push until the answer', async () => {
     const user = userEvent.setup();
     let answer: () => void = () => undefined;
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 6, sampledAt: '2026-11-23T17:55:47.000Z' } });
@@ -120,7 +120,7 @@ describe('Overview: history that covers only part of the range (a first run, or 
       Promise.resolve({ ok: true, data: { buckets: history, samples: history.length, latest: latestOf(history) } });
   };
 
-  it('with one sample, says there is no history yet and names that sample, as for any profile', async () => {
+  it('with one sample, says there is no history yet', async () => {
     serve([sample('2026-11-23T04:30:32.000Z', 0)], '2026-11-23T04:30:32.000Z', 0);
     render(<Overview />);
     expect(await screen.findByText('No history in this range yet')).toBeTruthy();
@@ -129,14 +129,14 @@ describe('Overview: history that covers only part of the range (a first run, or 
     expect(screen.queryByTestId('chart')).toBeNull();
   });
 
-  it('with one sample, gives no change: there is nothing to compare it with (walk6 P1)', async () => {
+  it('with one sample, gives no change', async () => {
     serve([sample('2026-11-23T04:30:32.000Z', 0)], '2026-11-23T04:30:32.000Z', 0);
     render(<Overview />);
     expect(await screen.findByText('No history in this range yet')).toBeTruthy();
     expect(screen.queryByText(/^Change (since|over)/)).toBeNull();
   });
 
-  it("with a first run's reads seconds apart of a count that has not moved, says there is no history yet: no flat line, no +0 (walk6 P1)", async () => {
+  it('with unmoved reads seconds apart, says there is no history yet', async () => {
     serve(
       [sample('2026-11-23T04:30:32.000Z', 0), sample('2026-11-23T04:30:32.400Z', 0), sample('2026-11-23T04:30:37.000Z', 0)],
       '2026-11-23T04:30:37.000Z',
@@ -149,7 +149,7 @@ describe('Overview: history that covers only part of the range (a first run, or 
     expect(screen.queryByText(/^Change (since|over)/)).toBeNull();
   });
 
-  it('with samples a few seconds old that show a change, draws them and says the range has none before them', async () => {
+  it('with recent samples that changed, draws them and notes nothing before', async () => {
     serve([sample('2026-11-23T04:30:32.000Z', 0), sample('2026-11-23T04:30:37.000Z', 2)], '2026-11-23T04:30:37.000Z', 2);
     render(<Overview />);
     expect((await screen.findByTestId('chart')).textContent).toBe('0,2');
@@ -162,14 +162,14 @@ describe('Overview: history that covers only part of the range (a first run, or 
     expect(screen.getByText(/^Change since/).textContent).toBe('Change since the first sample in the range: +2');
   });
 
-  it('with an unchanged count over more than a minute, draws it: that is a history, and +0 is its change', async () => {
+  it('with a count unchanged over a minute, draws it with +0', async () => {
     serve([sample('2026-11-23T04:30:32.000Z', 5), sample('2026-11-23T04:32:32.000Z', 5)], '2026-11-23T04:32:32.000Z', 5);
     render(<Overview />);
     expect((await screen.findByTestId('chart')).textContent).toBe('5,5');
     expect(screen.getByText(/^Change since/).textContent).toBe('Change since the first sample in the range: +0');
   });
 
-  it('with samples from the start of the range, says nothing of the kind and gives the change over the range', async () => {
+  it('with samples from the range start, gives the change over it', async () => {
     serve([sample('2026-11-22T04:40:00.000Z', 3), sample('2026-11-23T04:30:00.000Z', 9)], '2026-11-23T04:30:37.000Z', 9);
     render(<Overview />);
     expect((await screen.findByTestId('chart')).textContent).toBe('3,9');
@@ -179,7 +179,7 @@ describe('Overview: history that covers only part of the range (a first run, or 
 });
 
 describe('Overview: counting while the service is down', () => {
-  it('disables "Count an execution now" as it does Push +1, with the same reason, and sends no push', async () => {
+  it('disables Count an execution now like Push +1, sending nothing', async () => {
     // The service does not answer: the read stays out, and the app is offline.
     fake.impl['executions.get'] = () => new Promise(() => {});
     fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
@@ -191,5 +191,15 @@ describe('Overview: counting while the service is down', () => {
     expect(count.disabled).toBe(true);
     expect(screen.getByText('Counting waits until the service answers again.').id).toBe(count.getAttribute('aria-describedby'));
     expect(fake.calls.some((c) => c.name === 'executions.push')).toBe(false);
+  });
+});
+
+describe('Overview: Push +1 while offline', () => {
+  it('is disabled with the reason beside it', () => {
+    useKeydesk.setState({ online: false, offlineReason: { ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' } });
+    render(<Overview />);
+    const push = screen.getByRole('button', { name: 'Push +1' });
+    expect(push).toHaveProperty('disabled', true);
+    expect(screen.getByText('Push waits until the service answers again.')).toBeTruthy();
   });
 });

@@ -54,7 +54,7 @@ async function runCommand(user: ReturnType<typeof userEvent.setup>, label: strin
 }
 
 describe('palette: where the focus goes', () => {
-  it('"Go to …" puts the focus on that view\'s main heading, for every view', async () => {
+  it("Go to … focuses that view's main heading, for every view", async () => {
     const user = userEvent.setup();
     render(<App />);
     await screen.findByLabelText('Active service');
@@ -67,7 +67,7 @@ describe('palette: where the focus goes', () => {
     }
   });
 
-  it('"Check a service identifier…" opens Identifier check with the focus in its field', async () => {
+  it("Check a service identifier… focuses Identifier check's field", async () => {
     const user = userEvent.setup();
     render(<App />);
     await screen.findByLabelText('Active service');

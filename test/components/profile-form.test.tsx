@@ -8,6 +8,7 @@ import { fake, installBridge, readySession, remoteProfile, sandboxProfile } from
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
+const { EditProfile } = await import('../../src/renderer/src/views/Profiles/EditProfile.tsx');
 const initial = useKeydesk.getState();
 
 beforeEach(() => {
@@ -18,7 +19,7 @@ const addForm = () => screen.getByRole('form', { name: 'Add a remote service' })
 const adds = () => fake.calls.filter((c) => c.name === 'profiles.add').map((c) => c.input);
 
 describe('Profiles: adding a service', () => {
-  it('says beside each field what is missing or not an address, sends nothing, and clears a message on edit', async () => {
+  it('says beside each field what is missing, sending nothing', async () => {
     const user = userEvent.setup();
     render(<Profiles />);
     const form = addForm();
@@ -35,7 +36,7 @@ describe('Profiles: adding a service', () => {
     expect(adds()).toEqual([]);
   });
 
-  it('warns that an http:// remote sends the apiKey in clear, not for this machine, and still adds it if asked', async () => {
+  it('warns that an http:// remote sends the API key in clear', async () => {
     const user = userEvent.setup();
     fake.impl['profiles.add'] = () => Promise.resolve({ ok: true, data: { ...remoteProfile, id: 'p3', name: 'Plain' } });
     render(<Profiles />);
@@ -59,7 +60,7 @@ describe('Profiles: adding a service', () => {
 });
 
 describe('Profiles: editing a service', () => {
-  it('refuses an empty or malformed address beside its field, and warns for http://', async () => {
+  it('refuses an empty or malformed address beside its field', async () => {
     const user = userEvent.setup();
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Edit Remote Shop' }));
@@ -77,8 +78,8 @@ describe('Profiles: editing a service', () => {
   });
 });
 
-describe('Profiles: the edit form beside the bulk limit (walk9 P8)', () => {
-  it("names the limit's button for what it saves, and puts the edit form (with its Save) before the limit form, not after it", async () => {
+describe('Profiles: the edit form beside the bulk limit', () => {
+  it('puts the edit form before the limit form, naming each button', async () => {
     const user = userEvent.setup();
     fake.impl['jobs.getCeiling'] = () => Promise.resolve({ ok: true, data: { ceiling: 8, isDefault: true } });
     render(<Profiles />);
@@ -96,7 +97,7 @@ describe('Profiles: the edit form beside the bulk limit (walk9 P8)', () => {
 describe('Profiles: a remote profile whose apiKey is gone (session-only storage after a restart)', () => {
   const gone = { ...remoteProfile, hasKey: false, keyHint: null, storage: 'session-only' as const };
 
-  it('says no apiKey is stored and to enter it again, not a key hint as stored, and the edit form offers nothing to keep', async () => {
+  it('says no API key is stored and to enter it again', async () => {
     const user = userEvent.setup();
     useKeydesk.setState({ profiles: [sandboxProfile, gone] });
     render(<Profiles />);
@@ -108,5 +109,40 @@ describe('Profiles: a remote profile whose apiKey is gone (session-only storage 
     const form = screen.getByRole('form', { name: 'Edit Remote Shop' });
     expect(within(form).queryByLabelText(/leave empty to keep it/)).toBeNull();
     expect(within(form).getByLabelText('API key (none is stored: enter it again)')).toBeTruthy();
+  });
+});
+
+describe('Profiles: editing the base URL', () => {
+  it('moves a validation URL that was the default along with it', async () => {
+    const user = userEvent.setup();
+    render(<EditProfile profile={remoteProfile} onDone={() => undefined} />);
+    await user.clear(screen.getByLabelText('Base URL'));
+    await user.type(screen.getByLabelText('Base URL'), 'https://new.example.com');
+    expect(screen.getByLabelText('Validation URL')).toHaveProperty('value', 'https://new.example.com/v2_validation');
+  });
+
+  it('leaves a validation URL the person set where it is', async () => {
+    const user = userEvent.setup();
+    render(<EditProfile profile={{ ...remoteProfile, validationUrl: 'https://auth.example.net/check' }} onDone={() => undefined} />);
+    await user.clear(screen.getByLabelText('Base URL'));
+    await user.type(screen.getByLabelText('Base URL'), 'https://new.example.com');
+    expect(screen.getByLabelText('Validation URL')).toHaveProperty('value', 'https://auth.example.net/check');
+  });
+});
+
+describe('Profiles: adding one after a failure', () => {
+  it('drops could not reach the service when a field refuses next', async () => {
+    const user = userEvent.setup();
+    fake.impl['profiles.add'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' });
+    render(<Profiles />);
+    await user.type(screen.getByLabelText('Name'), 'Shop');
+    await user.type(screen.getByLabelText('Base URL'), 'https://shop.example.org');
+    await user.type(screen.getByLabelText('API key'), 'kd_1');
+    await user.click(screen.getByRole('button', { name: 'Add service' }));
+    await screen.findByText('Keydesk could not reach the service.');
+    await user.clear(screen.getByLabelText('Name'));
+    await user.click(screen.getByRole('button', { name: 'Add service' }));
+    expect(screen.queryByText('Keydesk could not reach the service.')).toBeNull();
+    expect(fake.calls.filter((c) => c.name === 'profiles.add')).toHaveLength(1);
   });
 });

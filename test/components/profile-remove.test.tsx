@@ -45,7 +45,7 @@ beforeEach(() => {
 const removes = () => fake.calls.filter((c) => c.name === 'profiles.remove');
 
 describe('Profiles: removing a service', () => {
-  it('says its apiKey goes and that its local ledger and job history are no longer shown', async () => {
+  it('says the API key goes and the local records are not shown', async () => {
     const user = userEvent.setup();
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
@@ -56,7 +56,7 @@ describe('Profiles: removing a service', () => {
     await user.click(within(counted).getByRole('button', { name: 'Cancel' }));
   });
 
-  it('states the counts as main has them when the dialog opens, not as the list was first read', async () => {
+  it("states main's counts as the dialog opens", async () => {
     const user = userEvent.setup();
     fake.impl['profiles.list'] = () =>
       Promise.resolve({
@@ -69,7 +69,7 @@ describe('Profiles: removing a service', () => {
     expect(within(dialog).getByText(/^Its API key/).textContent).toContain('its ledger of 7,000 keys and its history of 2 jobs');
   });
 
-  it('says so in general words when the counts are not known (a profile just added)', async () => {
+  it('speaks in general words when the counts are not known', async () => {
     const user = userEvent.setup();
     useKeydesk.setState({ profiles: [sandboxProfile, { ...remoteProfile, local: undefined }] });
     render(<Profiles />);
@@ -80,7 +80,7 @@ describe('Profiles: removing a service', () => {
     );
   });
 
-  it("while another profile's job runs for it, names the job, offers no Remove, and leads to the job", async () => {
+  it('names a running job, offers no Remove, and leads to it', async () => {
     const user = userEvent.setup();
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
     useKeydesk.setState({ jobElsewhere: extend({}) });
@@ -106,7 +106,7 @@ describe('Profiles: removing a service', () => {
     expect(removes()).toEqual([]);
   });
 
-  it('asks main as the dialog opens: a job this window heard nothing of is named too', async () => {
+  it('names a job this window heard nothing of, asking main', async () => {
     const user = userEvent.setup();
     fake.impl['jobs.list'] = () =>
       Promise.resolve({
@@ -122,7 +122,7 @@ describe('Profiles: removing a service', () => {
     expect(within(dialog).queryByRole('button', { name: 'Remove' })).toBeNull();
   });
 
-  it("for the selected profile's own running job, offers to open it in Jobs", async () => {
+  it("offers to open the selected profile's own running job", async () => {
     const user = userEvent.setup();
     useKeydesk.setState({ activeProfileId: remoteProfile.id, bulkJob: extend({}), job: extend({}) });
     render(<Profiles />);
@@ -140,7 +140,7 @@ describe('Profiles: removing a service', () => {
     expect(removes()).toEqual([]);
   });
 
-  it("shows main's refusal (a job this window did not know of) and does not say the profile was removed", async () => {
+  it("shows main's refusal and does not say the profile was removed", async () => {
     const user = userEvent.setup();
     const words =
       'A job is running for this profile: Extend by 2 days, 3 of 5,000 done. Cancel it first, or wait for it to end. The profile was kept.';
@@ -156,7 +156,7 @@ describe('Profiles: removing a service', () => {
 });
 
 describe('Profiles: the cannot-be-removed dialog', () => {
-  it('closes with Close and leaves the job running (nothing is cancelled, nothing removed)', async () => {
+  it('closes with Close, leaving the job running', async () => {
     const user = userEvent.setup();
     useKeydesk.setState({ activeProfileId: remoteProfile.id, bulkJob: extend({}), job: extend({}) });
     render(<Profiles />);
@@ -165,5 +165,17 @@ describe('Profiles: the cannot-be-removed dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(fake.calls.filter((c) => c.name === 'jobs.cancel' || c.name === 'profiles.remove')).toEqual([]);
+  });
+});
+
+describe('Profiles: removing one', () => {
+  it('says a session-only API key is forgotten, not deleted', async () => {
+    const user = userEvent.setup();
+    useKeydesk.setState({ profiles: [sandboxProfile, { ...remoteProfile, storage: 'session-only' }] });
+    render(<Profiles />);
+    await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
+    const dialog = screen.getByRole('dialog');
+    expect(dialog.textContent).not.toMatch(/keychain\. /);
+    expect(dialog.textContent).toContain('kept only for this session (no keychain), is forgotten');
   });
 });

@@ -1,4 +1,4 @@
-// Resuming a stopped bulk job (walk9 P2): a cancel is a change of mind, so the Resume of a delete, an extend or a
+// Resuming a stopped bulk job: a cancel is a change of mind, so the Resume of a delete, an extend or a
 // reset names the act and the count on its button and asks before anything is sent; a generate's resume (it only
 // makes the keys asked for) is named and goes at once.
 import { render, screen, waitFor, within } from '@testing-library/react';
@@ -53,7 +53,7 @@ afterEach(() => {
 });
 
 describe('Resume of a stopped bulk job', () => {
-  it('in All keys, a cancelled delete: the button says "Resume deleting 44,821 keys…" and nothing is deleted until a yes that names the count', async () => {
+  it('asks before resuming a cancelled delete, naming the count', async () => {
     const cancelled = summary({});
     fake.impl['jobs.list'] = () => listed([cancelled]);
     fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ state: 'running', finishedAt: null }) });
@@ -76,7 +76,7 @@ describe('Resume of a stopped bulk job', () => {
     });
   });
 
-  it('in Jobs, an interrupted reset of 1 key left asks in the singular; a generate resumes at once, named', async () => {
+  it('asks in the singular for one key; resumes a generate at once', async () => {
     const reset: JobSummary = summary({
       action: 'resetHwid',
       state: 'interrupted',

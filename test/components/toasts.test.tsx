@@ -29,7 +29,7 @@ const wait = (ms: number) => {
 };
 
 describe('Toasts', () => {
-  it('puts a success in the status region and an error in the alert region, both there before anything is said', () => {
+  it('puts a success in the status region, an error in alert', () => {
     render(<Toasts />);
     const status = screen.getByRole('status', { name: 'Notifications' });
     const alert = screen.getByRole('alert', { name: 'Errors' });
@@ -40,7 +40,7 @@ describe('Toasts', () => {
     expect(within(alert).getByText('The service refused: the key is not active.')).toBeTruthy();
   });
 
-  it('lets a success go after a few seconds, and keeps an error until it is dismissed', () => {
+  it('lets a success go after seconds, keeping an error until dismissed', () => {
     render(<Toasts />);
     notify('success', 'Key deleted.');
     notify('error', 'Could not reach the service.');
@@ -54,7 +54,7 @@ describe('Toasts', () => {
     expect(screen.queryByText('Could not reach the service.')).toBeNull();
   });
 
-  it('holds a success while the pointer is over it or the focus is in it, then gives it the full time again', () => {
+  it('holds a success while pointed at or focused', () => {
     render(<Toasts />);
     notify('success', 'Saved to /tmp/keys.csv.');
     const toast = screen.getByText('Saved to /tmp/keys.csv.').parentElement as HTMLElement;
@@ -77,7 +77,7 @@ describe('Toasts', () => {
     expect(screen.queryByText('Saved to /tmp/keys.csv.')).toBeNull();
   });
 
-  it('dismisses the focused toast with Esc and moves the focus to the next one, then to the view heading', () => {
+  it('dismisses the focused toast with Esc, focusing the next', () => {
     render(
       <>
         <main>
@@ -102,7 +102,7 @@ describe('Toasts', () => {
     expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'All keys' }));
   });
 
-  it('shows the same message once, newest last, and never more than a few of each kind', () => {
+  it('shows a repeated message once, at most a few per kind', () => {
     render(<Toasts />);
     for (const n of [1, 2, 3, 4, 5]) notify('error', `Problem ${String(n)}.`);
     notify('error', 'Problem 4.');

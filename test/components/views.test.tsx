@@ -70,7 +70,7 @@ async function validatedOnce(): Promise<ReturnType<typeof userEvent.setup>> {
 }
 
 describe('Validate & HWID', () => {
-  it('after a success, a refusal shows alone: its words, V2_Authentication, Notes and raw JSON, styled as a failure', async () => {
+  it('shows a refusal alone after a success, styled as a failure', async () => {
     const user = await validatedOnce();
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: mismatch });
     await validateWith(user, 'HW-B');
@@ -86,7 +86,7 @@ describe('Validate & HWID', () => {
     expect(screen.getAllByRole('status', { name: 'Validation outcome' })).toHaveLength(1);
   });
 
-  it("a refusal without an outcome word (the flat shape's {success: false, message}) shows the service's words, and no guessed outcome", async () => {
+  it("shows a flat refusal's words with no guessed outcome", async () => {
     const user = userEvent.setup();
     render(<Validate />);
     await user.type(screen.getByLabelText('Key'), 'KEY-1');
@@ -110,7 +110,7 @@ describe('Validate & HWID', () => {
     expect(outcome.className).toContain('bad');
   });
 
-  it('a failed call shows its message and Details, and nothing of the answer before it', async () => {
+  it("shows a failed call's message with nothing of the earlier answer", async () => {
     const user = await validatedOnce();
     fake.impl['validation.run'] = () =>
       Promise.resolve({
@@ -128,7 +128,7 @@ describe('Validate & HWID', () => {
 });
 
 describe('FailureMessage', () => {
-  it('puts the technical detail under a closed Details disclosure, and shows none when there is none', () => {
+  it('puts technical detail under a closed Details disclosure', () => {
     const { rerender, container } = render(
       <FailureMessage
         failure={{
@@ -149,7 +149,7 @@ describe('FailureMessage', () => {
 });
 
 describe('a view that throws', () => {
-  it('shows a recoverable error inside its boundary, and Try again renders it anew', async () => {
+  it('shows a recoverable error in its boundary; Try again renders anew', async () => {
     const user = userEvent.setup();
     let fail = true;
     function Fragile() {
@@ -197,7 +197,7 @@ describe('the header, the offline notice and a profile switch', () => {
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
   });
 
-  it('names the active profile and its address, and after a switch nothing of the first one remains', async () => {
+  it('names the active profile, and nothing of the first after a switch', async () => {
     const user = userEvent.setup();
     render(<App />);
     const header = await screen.findByLabelText('Active service');
@@ -219,7 +219,7 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(useKeydesk.getState().lookupResult).toBeNull();
   });
 
-  it('says only what is true while the service does not answer, and goes on the next answer', async () => {
+  it('says only what is true while the service does not answer', async () => {
     fake.impl['executions.get'] = () =>
       Promise.resolve({
         ok: false,
@@ -240,7 +240,7 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(screen.queryByText(headline)).toBeNull();
   });
 
-  it('beside a change whose answer was lost, the notice does not say it was not done: it may or may not have taken effect (walk8 U4)', async () => {
+  it('does not say a change whose answer was lost was not done', async () => {
     fake.impl['executions.get'] = () =>
       Promise.resolve({
         ok: false,
@@ -265,7 +265,7 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(text).toContain('nothing is queued');
   });
 
-  it("beside a running bulk job, the notice does not say what failed was not done: the job's requests with no answer may have taken effect (walk9b U3)", async () => {
+  it("says a running job's unanswered requests may have taken effect", async () => {
     fake.impl['executions.get'] = () =>
       Promise.resolve({
         ok: false,
@@ -315,7 +315,7 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(text).toContain('Anything else that failed was not done, and nothing is queued');
   });
 
-  it('Overview says an outage once, in the notice: its count card only marks the count, with no "Try again" it has no button for (walk8 P11)', async () => {
+  it('Overview says an outage once, in the notice', async () => {
     fake.impl['executions.get'] = () =>
       Promise.resolve({
         ok: false,
@@ -332,7 +332,7 @@ describe('the header, the offline notice and a profile switch', () => {
     expect(card.textContent).not.toContain('Try again');
   });
 
-  it('Overview: a count read refused by an answering service says why beside the count, with a Try again that reads it again (walk8 P11)', async () => {
+  it('Overview says why a count read was refused, with Try again', async () => {
     const user = userEvent.setup();
     fake.impl['executions.get'] = () =>
       Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The service failed while handling the request. Try again later.' });
@@ -405,7 +405,7 @@ describe('Generate form', () => {
     expect(fake.calls.filter((c) => c.name === 'keys.generate')).toHaveLength(0);
   });
 
-  it('shows a service error beside the field it names, and clears it as soon as that field changes', async () => {
+  it('shows a service error beside its field until that field changes', async () => {
     const user = userEvent.setup();
     fake.impl['keys.generate'] = () =>
       Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'note must be at most 1000 characters.' });
@@ -446,7 +446,7 @@ describe('Keys: the detail panel', () => {
     expect(within(next).getByLabelText<HTMLInputElement>('Extend by days').value).toBe('30');
   });
 
-  it('shows the new expiry and HWID in the result row after an extend and a reset', async () => {
+  it('shows the new expiry and HWID in the row after changes', async () => {
     const user = userEvent.setup();
     const bound = key('KEY-A', 'active', { hwid: 'HW-OLD', expire: '2099-01-01', expiresAt: '2099-01-01T23:59:59.999Z' });
     const extended = { ...bound, expire: '2099-01-06', expiresAt: '2099-01-06T23:59:59.999Z' };
@@ -487,7 +487,7 @@ describe('Keys: asking first, and the keyboard', () => {
     });
   });
 
-  it('asks before a HWID reset, naming the machine it unbinds; Cancel sends nothing', async () => {
+  it('asks before an HWID reset, naming the machine; Cancel sends nothing', async () => {
     const user = userEvent.setup();
     fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: { ...bound, hwid: null } } });
     render(<Keys />);
@@ -505,7 +505,7 @@ describe('Keys: asking first, and the keyboard', () => {
     });
   });
 
-  it('extends up to ten years at once without asking, and asks about anything longer', async () => {
+  it('asks before extending past ten years only', async () => {
     const user = userEvent.setup();
     fake.impl['keys.extend'] = (input) =>
       Promise.resolve({ ok: true, data: { key: { ...bound, note: String((input as { days: number }).days) } } });
@@ -538,7 +538,7 @@ describe('Keys: asking first, and the keyboard', () => {
     });
   });
 
-  it('takes the focus when the panel opens, closes on Esc, and gives the focus back to the row', async () => {
+  it('takes the focus on open and gives it back on Esc', async () => {
     const user = userEvent.setup();
     render(<Keys />);
     const detail = await open(user, 'KEY-B');
@@ -566,7 +566,7 @@ describe('Keys: asking first, and the keyboard', () => {
     expect(screen.getByRole('complementary', { name: 'Key detail' })).toBeTruthy();
   });
 
-  it('moves the focus to the next row after a delete, to the one before at the end, and to the search box when none is left', async () => {
+  it('moves the focus to a neighbouring row after a delete', async () => {
     const user = userEvent.setup();
     fake.impl['keys.delete'] = () => Promise.resolve({ ok: true, data: { deletedKey: 'x' } });
     render(<Keys />);
@@ -600,7 +600,7 @@ describe('Activity', () => {
       message: '',
     }));
 
-  it('pages through every entry, and shows the reason when main refuses the filter', async () => {
+  it("pages through every entry and shows a refused filter's reason", async () => {
     const user = userEvent.setup();
     fake.impl['audit.list'] = (input) => {
       const { offset, limit, filter } = input as { offset: number; limit: number; filter: { text?: string } };
@@ -632,7 +632,7 @@ describe('Activity', () => {
 });
 
 describe('Keyless', () => {
-  it('refuses 1e3 days beside the field, and shows a refused add with the add form', async () => {
+  it('refuses 1e3 days beside the field', async () => {
     const user = userEvent.setup();
     fake.impl['keyless.add'] = () =>
       Promise.resolve({ ok: false, code: 'CONFLICT', message: 'That HWID is already authorized without a key.' });
@@ -668,7 +668,7 @@ describe('Profiles', () => {
     }
   });
 
-  it('asks for the apiKey again when the base URL moves to another origin, and says why', async () => {
+  it('asks for the API key again when the base URL changes origin', async () => {
     const user = userEvent.setup();
     fake.impl['profiles.update'] = () => Promise.resolve({ ok: true, data: { ...remoteProfile, baseUrl: 'https://new.example.net' } });
     render(<Profiles />);
@@ -711,7 +711,7 @@ describe('All keys: a count past the cap', () => {
     createdAt: null,
     lastSeenAt: '2026-01-01T00:00:00.000Z',
   });
-  it('says "more than 10,000" match, and Count exactly asks main for the whole count and shows it', async () => {
+  it('says more than 10,000 match; Count exactly shows the whole count', async () => {
     // jsdom has no layout: the view measures its viewport through a ResizeObserver that never fires here.
     vi.stubGlobal(
       'ResizeObserver',
@@ -744,7 +744,7 @@ describe('All keys: a count past the cap', () => {
     vi.unstubAllGlobals();
   });
 
-  it('offers and counts, for "select all", only the keys a job would act on: deleted ones are left out, and said so', async () => {
+  it('counts for select all only the keys a job would act on', async () => {
     vi.stubGlobal(
       'ResizeObserver',
       class {

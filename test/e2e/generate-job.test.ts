@@ -2,35 +2,25 @@
 // before anything is sent, runs them as a job with progress, and exports every key the job made. The service's
 // own limit (100,000 per request) holds: the audit log shows one request per batch.
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, type AppPage } from '../support/app-page.ts';
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../support/app-page.ts';
 
-let app: AppPage;
-let page: Page;
-
-beforeAll(async () => {
-  app = await openApp();
-  page = app.page;
-});
-afterAll(async () => {
-  await app.close();
-});
+const app = useApp();
 
 describe('Generate: 100,001 keys', () => {
-  it('says it takes 2 requests, runs them as a job, and exports all 100,001 keys', async () => {
+  it('generates 100,001 keys as a 2-request job and exports them', async () => {
     await app.nav('Keys');
-    await page.getByLabel('Count').fill('100001');
-    await page.getByText("More than 100,000 keys (the service's limit per request): sent as 2 requests, run as a job").waitFor();
-    await page.getByLabel('Note', { exact: true }).fill('two requests');
-    await page.getByRole('button', { name: 'Generate as a job of 2 requests' }).click();
+    await app.page.getByLabel('Count').fill('100001');
+    await app.page.getByText("More than 100,000 keys (the service's limit per request): sent as 2 requests, run as a job").waitFor();
+    await app.page.getByLabel('Note', { exact: true }).fill('two requests');
+    await app.page.getByRole('button', { name: 'Generate as a job of 2 requests' }).click();
 
-    const job = page.getByRole('group', { name: 'Generate job' });
+    const job = app.page.getByRole('group', { name: 'Generate job' });
     await job.getByText('Generate, finished: 100,001 of 100,001 done.').waitFor({ timeout: 150_000 });
     expect(await job.getByLabel('Generate job progress').getAttribute('value')).toBe('100001');
 
     await job.getByRole('button', { name: 'Export the 100,001 keys CSV' }).click();
-    const toast = page.getByText(/^Saved to (.+keydesk-generated-[^/\\]+\.csv)\.$/).last();
+    const toast = app.page.getByText(/^Saved to (.+keydesk-generated-[^/\\]+\.csv)\.$/).last();
     await toast.waitFor();
     const path = /^Saved to (.+)\.$/.exec((await toast.textContent()) ?? '')?.[1] ?? '';
     expect(path.startsWith(app.harness.userData)).toBe(true);
@@ -41,7 +31,7 @@ describe('Generate: 100,001 keys', () => {
     expect(lines.slice(1).every((l) => l.includes(',two requests,generated,false,'))).toBe(true);
 
     // One request per batch, none above the service's limit.
-    const audit = await page.evaluate(async () => {
+    const audit = await app.page.evaluate(async () => {
       const r = await window.keydesk['audit.list']({ filter: { action: 'keys.generate' }, offset: 0, limit: 10 });
       return r.ok ? r.data.entries.map((e) => [e.target, e.outcome]) : [];
     });
@@ -51,28 +41,28 @@ describe('Generate: 100,001 keys', () => {
     ]);
   });
 
-  it("survives a reload mid-job: Keys shows it again with its progress and Cancel, and after its end its keys' export", async () => {
+  it('shows the job again after a reload mid-job, then its export', async () => {
     await app.nav('Keys');
-    await page.getByLabel('Count').fill('300000');
-    await page.getByLabel('Note', { exact: true }).fill('reloaded');
-    await page.getByRole('button', { name: 'Generate as a job of 3 requests' }).click();
-    const job = page.getByRole('group', { name: 'Generate job' });
+    await app.page.getByLabel('Count').fill('300000');
+    await app.page.getByLabel('Note', { exact: true }).fill('reloaded');
+    await app.page.getByRole('button', { name: 'Generate as a job of 3 requests' }).click();
+    const job = app.page.getByRole('group', { name: 'Generate job' });
     await job.getByText(/^Generate, running: /).waitFor();
 
-    await page.reload();
-    await page.locator('[data-app-state="ready"]').waitFor();
+    await app.page.reload();
+    await app.page.locator('[data-app-state="ready"]').waitFor();
     await app.nav('Keys');
     // The same job, found again: its progress line and its Cancel.
-    const again = page.getByRole('group', { name: 'Generate job' });
+    const again = app.page.getByRole('group', { name: 'Generate job' });
     await again.getByText(/^Generate job of 300,000 keys \(note “reloaded”\)/).waitFor();
     await again.getByText(/^Generate, running: /).waitFor();
     await again.getByRole('button', { name: 'Cancel' }).waitFor();
     // Once it has ended, another reload still finds it here, with its keys' export.
     await again.getByText(/^Generate, (finished|cancelled)\b/).waitFor({ timeout: 150_000 });
-    await page.reload();
-    await page.locator('[data-app-state="ready"]').waitFor();
+    await app.page.reload();
+    await app.page.locator('[data-app-state="ready"]').waitFor();
     await app.nav('Keys');
-    const after = page.getByRole('group', { name: 'Generate job' });
+    const after = app.page.getByRole('group', { name: 'Generate job' });
     await after.getByText(/^Generate job of 300,000 keys \(note “reloaded”\)/).waitFor();
     await after.getByRole('button', { name: /^Export the [\d,]+ keys CSV$/ }).waitFor();
   });

@@ -77,7 +77,7 @@ describe('the harness', () => {
     expect(r).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
   });
 
-  it('refuses the bridge to a page of another origin and to a request without the token', async () => {
+  it('refuses the bridge to another origin and to a request without token', async () => {
     const other = await browser.newPage();
     await other.goto('about:blank');
     const cross = await other.evaluate(async (url) => {

@@ -3,51 +3,41 @@
 // exports them; one removed stays gone after a reload. axe finds nothing serious in either theme, list and detail.
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, type AppPage } from '../support/app-page.ts';
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../support/app-page.ts';
 
-let app: AppPage;
-let page: Page;
+const app = useApp();
 
-beforeAll(async () => {
-  app = await openApp();
-  page = app.page;
-});
-afterAll(async () => {
-  await app.close();
-});
-
-const ready = () => page.locator('[data-app-state="ready"]').waitFor();
-const jobsTable = () => page.getByRole('table', { name: 'Jobs' });
+const ready = () => app.page.locator('[data-app-state="ready"]').waitFor();
+const jobsTable = () => app.page.getByRole('table', { name: 'Jobs' });
 /** A job's row by what it did (its name, the button that opens it). */
 const jobRow = (name: string) =>
   jobsTable()
     .getByRole('row')
-    .filter({ has: page.getByRole('button', { name: new RegExp(`^${name}, started `) }) });
+    .filter({ has: app.page.getByRole('button', { name: new RegExp(`^${name}, started `) }) });
 /** Its cells' texts: Job (its name and keys), State, When, Done, Failed, Unknown, Not sent. */
 const rowOf = (name: string): Promise<string[]> => jobRow(name).getByRole('cell').allTextContents();
 
 describe('Jobs', () => {
-  it('lists real jobs after a reload with the counts main recorded, opens one, exports its results, and forgets one', async () => {
+  it('lists real jobs after a reload, opens, exports and forgets one', async () => {
     // 30 keys, then a bulk Extend over all of them from All keys, as a person does it.
     await app.nav('Keys');
-    await page.getByLabel('Count').fill('30');
-    await page.getByLabel('Expiry date').fill('2099-06-30');
-    await page.getByLabel('Note', { exact: true }).fill('jobs view e2e');
-    await page.getByRole('button', { name: 'Generate', exact: true }).click();
-    await page.getByText('30 keys generated.').waitFor();
+    await app.page.getByLabel('Count').fill('30');
+    await app.page.getByLabel('Expiry date').fill('2099-06-30');
+    await app.page.getByLabel('Note', { exact: true }).fill('jobs view e2e');
+    await app.page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await app.page.getByText('30 keys generated.').waitFor();
     await app.nav('All keys');
-    await page.getByLabel('Filter (key, note or HWID)').fill('jobs view e2e');
-    await page.getByText('30 keys', { exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Select all 30' }).click();
-    await page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('2');
-    await page.getByRole('button', { name: 'Extend selected' }).click();
-    await page.getByRole('dialog', { name: 'Extend all 30 matching keys by 2 days?' }).getByRole('button', { name: 'Extend' }).click();
-    await page.getByText('Extend by 2 days, finished: 30 of 30 done.').waitFor();
+    await app.page.getByLabel('Filter (key, note or HWID)').fill('jobs view e2e');
+    await app.page.getByText('30 keys', { exact: true }).waitFor();
+    await app.page.getByRole('button', { name: 'Select all 30' }).click();
+    await app.page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('2');
+    await app.page.getByRole('button', { name: 'Extend selected' }).click();
+    await app.page.getByRole('dialog', { name: 'Extend all 30 matching keys by 2 days?' }).getByRole('button', { name: 'Extend' }).click();
+    await app.page.getByText('Extend by 2 days, finished: 30 of 30 done.').waitFor();
 
     // A delete of three of them and one value no key has: three done, one refused by the service.
-    const deleted = await page.evaluate(async () => {
+    const deleted = await app.page.evaluate(async () => {
       const rows = await window.keydesk['ledger.query']({
         filter: { text: 'jobs view e2e' },
         sort: { field: 'value', dir: 'asc' },
@@ -67,10 +57,10 @@ describe('Jobs', () => {
     });
     expect(deleted.counts).toEqual({ pending: 0, sent: 0, done: 3, failed: 1, unknown: 0 });
 
-    await page.reload();
+    await app.page.reload();
     await ready();
     await app.nav('Jobs');
-    await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await app.page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
     await jobsTable().waitFor();
     const extendRow = await rowOf('Extend by 2 days');
     expect([extendRow[0], extendRow[1], ...extendRow.slice(3, 7)]).toEqual(['Extend by 2 days30 keys', 'Finished', '30', '0', '0', '0']);
@@ -80,8 +70,8 @@ describe('Jobs', () => {
     expect(await jobsTable().getByRole('row').nth(1).getByRole('cell').first().textContent()).toBe('Delete4 keys');
 
     // Opened: its results, the refused value with the service's reason, and an export of them.
-    await page.getByRole('button', { name: /^Delete, started / }).click();
-    const detail = page.getByRole('region', { name: 'Delete', exact: true });
+    await app.page.getByRole('button', { name: /^Delete, started / }).click();
+    const detail = app.page.getByRole('region', { name: 'Delete', exact: true });
     await detail.getByText('Delete, finished: 3 of 4 done, 1 failed.').waitFor();
     const results = detail.getByRole('table', { name: 'Job results' });
     await results.getByRole('row').nth(4).waitFor();
@@ -95,7 +85,7 @@ describe('Jobs', () => {
       .toEqual([expect.stringMatching(/^Key/), expect.stringMatching(/^NOT-A-KEY-00000Refused/)]);
 
     await detail.getByRole('button', { name: 'Export results CSV' }).click();
-    const toast = page.getByText(/^Saved to (.+keydesk-job-delete-[^/\\]+\.csv)\.$/).last();
+    const toast = app.page.getByText(/^Saved to (.+keydesk-job-delete-[^/\\]+\.csv)\.$/).last();
     await toast.waitFor();
     const path = /^Saved to (.+)\.$/.exec((await toast.textContent()) ?? '')?.[1] ?? '';
     const lines = readFileSync(path, 'utf8').trim().split('\n');
@@ -107,19 +97,19 @@ describe('Jobs', () => {
 
     // Forget the extend job: asked first, gone from the list, and still gone after a reload.
     await detail.getByRole('button', { name: 'Close' }).click();
-    await page.getByRole('button', { name: /^Extend by 2 days, started / }).click();
-    const extendDetail = page.getByRole('region', { name: 'Extend by 2 days' });
+    await app.page.getByRole('button', { name: /^Extend by 2 days, started / }).click();
+    const extendDetail = app.page.getByRole('region', { name: 'Extend by 2 days' });
     await extendDetail.getByRole('button', { name: 'Remove from the list…' }).click();
-    await page.getByRole('dialog', { name: 'Remove this job from the list?' }).getByRole('button', { name: 'Remove' }).click();
+    await app.page.getByRole('dialog', { name: 'Remove this job from the list?' }).getByRole('button', { name: 'Remove' }).click();
     await app.toast('Job removed from the list.');
     await jobRow('Extend by 2 days').waitFor({ state: 'detached' });
-    await page.reload();
+    await app.page.reload();
     await ready();
     await app.nav('Jobs');
     await jobRow('Delete').waitFor();
     expect(await jobRow('Extend by 2 days').count()).toBe(0);
     // The keys it extended keep their new expiry: only the job's record went.
-    const expiries = await page.evaluate(async () => {
+    const expiries = await app.page.evaluate(async () => {
       const r = await window.keydesk['ledger.query']({
         filter: { text: 'jobs view e2e', status: 'generated' },
         sort: { field: 'value', dir: 'asc' },
@@ -131,8 +121,8 @@ describe('Jobs', () => {
     expect(expiries).toEqual(['2099-07-02']);
   });
 
-  it('a running job moves in its row, and Cancel from the Jobs view leaves the rest not sent', async () => {
-    await page.evaluate(async () => {
+  it("moves a running job's row; Cancel leaves the rest not sent", async () => {
+    await app.page.evaluate(async () => {
       await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 10_000, isPremium: false, note: 'jobs view running' });
       const profiles = await window.keydesk['profiles.list'](undefined);
       if (!profiles.ok || profiles.data.activeProfileId === null) throw new Error('no profile');
@@ -140,13 +130,16 @@ describe('Jobs', () => {
       await window.keydesk['jobs.setCeiling']({ profileId: profiles.data.activeProfileId, ceiling: 1 });
     });
     await app.nav('All keys');
-    await page.getByLabel('Filter (key, note or HWID)').fill('jobs view running');
-    await page.getByText('10,000 keys', { exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Select all 10,000' }).click();
-    await page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('1');
-    await page.getByRole('button', { name: 'Extend selected' }).click();
-    await page.getByRole('dialog', { name: 'Extend all 10,000 matching keys by 1 day?' }).getByRole('button', { name: 'Extend' }).click();
-    await page.getByText(/^Extend by 1 day, running: /).waitFor();
+    await app.page.getByLabel('Filter (key, note or HWID)').fill('jobs view running');
+    await app.page.getByText('10,000 keys', { exact: true }).waitFor();
+    await app.page.getByRole('button', { name: 'Select all 10,000' }).click();
+    await app.page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('1');
+    await app.page.getByRole('button', { name: 'Extend selected' }).click();
+    await app.page
+      .getByRole('dialog', { name: 'Extend all 10,000 matching keys by 1 day?' })
+      .getByRole('button', { name: 'Extend' })
+      .click();
+    await app.page.getByText(/^Extend by 1 day, running: /).waitFor();
 
     await app.nav('Jobs');
     const row = jobRow('Extend by 1 day');
@@ -156,8 +149,8 @@ describe('Jobs', () => {
     // Progress events move the row without a reload.
     await expect.poll(doneAt, { timeout: 60_000 }).toBeGreaterThan(first);
 
-    await page.getByRole('button', { name: /^Extend by 1 day, started / }).click();
-    const detail = page.getByRole('region', { name: 'Extend by 1 day' });
+    await app.page.getByRole('button', { name: /^Extend by 1 day, started / }).click();
+    const detail = app.page.getByRole('region', { name: 'Extend by 1 day' });
     await detail.getByRole('button', { name: 'Cancel' }).click();
     await row.getByRole('cell', { name: 'Cancelled', exact: true }).waitFor({ timeout: 60_000 });
     const cells = await row.getByRole('cell').allTextContents();
@@ -167,7 +160,7 @@ describe('Jobs', () => {
     expect((done ?? 0) + (notSent ?? 0)).toBe(10_000);
     expect(notSent).toBeGreaterThan(0);
     // The counts are the sandbox's truth: exactly as many keys as the row says done expire a day later there.
-    const truth = await page.evaluate(async () => {
+    const truth = await app.page.evaluate(async () => {
       let extended = 0;
       let seen = 0;
       for (let offset = 0; ; offset += 1_000) {
@@ -194,14 +187,14 @@ describe('Jobs', () => {
       .waitFor();
   });
 
-  it('after Keydesk quits mid-job, lists the job interrupted with true counts, and Resume sends only the not sent', async () => {
-    await page.evaluate(async () => {
+  it('resumes an interrupted job, sending only what was not sent', async () => {
+    await app.page.evaluate(async () => {
       await window.keydesk['keys.generate']({ expire: '2099-01-01', count: 10_000, isPremium: false, note: 'jobs view quit' });
       const profiles = await window.keydesk['profiles.list'](undefined);
       if (!profiles.ok || profiles.data.activeProfileId === null) throw new Error('no profile');
       await window.keydesk['jobs.setCeiling']({ profileId: profiles.data.activeProfileId, ceiling: 1 });
     });
-    const started = await page.evaluate(async () => {
+    const started = await app.page.evaluate(async () => {
       const r = await window.keydesk['jobs.start']({ action: 'extend', target: { filter: { text: 'jobs view quit' } }, days: 3 });
       if (!r.ok) throw new Error(r.message);
       // Some answers in, most not sent: then Keydesk quits.
@@ -212,10 +205,7 @@ describe('Jobs', () => {
         await new Promise((res) => setTimeout(res, 20));
       }
     });
-    const { userData } = app.harness;
-    await app.close();
-    app = await openApp(undefined, userData);
-    page = app.page;
+    await app.reopen();
 
     await app.nav('Jobs');
     const row = jobRow('Extend by 3 days');
@@ -228,7 +218,7 @@ describe('Jobs', () => {
     expect(notSent).toBeGreaterThan(0);
     // What the row says was done is what the sandbox holds: that many keys expire three days later.
     const extended = async () =>
-      page.evaluate(async () => {
+      app.page.evaluate(async () => {
         let n = 0;
         for (let offset = 0; ; offset += 1_000) {
           const r = await window.keydesk['keys.fetchGenerated']({ term: 'jobs view quit', offset, limit: 1_000 });
@@ -242,13 +232,13 @@ describe('Jobs', () => {
     expect(before).toBeGreaterThanOrEqual(done ?? 0);
     expect(before).toBeLessThanOrEqual((done ?? 0) + (unknown ?? 0));
 
-    await page.evaluate(async () => {
+    await app.page.evaluate(async () => {
       const profiles = await window.keydesk['profiles.list'](undefined);
       if (profiles.ok && profiles.data.activeProfileId)
         await window.keydesk['jobs.setCeiling']({ profileId: profiles.data.activeProfileId, ceiling: null });
     });
-    await page.getByRole('button', { name: /^Extend by 3 days, started / }).click();
-    const detail = page.getByRole('region', { name: 'Extend by 3 days' });
+    await app.page.getByRole('button', { name: /^Extend by 3 days, started / }).click();
+    const detail = app.page.getByRole('region', { name: 'Extend by 3 days' });
     await detail.getByText('Keydesk quit while this job ran.').waitFor();
     await detail
       .getByRole('button', {
@@ -256,7 +246,7 @@ describe('Jobs', () => {
       })
       .click();
     // An extend's resume asks first, naming the act and the count.
-    await page
+    await app.page
       .getByRole('dialog', { name: /^Extend the .* not sent by 3 days\?$/ })
       .getByRole('button', { name: `Extend ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'}` })
       .click();
@@ -264,9 +254,9 @@ describe('Jobs', () => {
     const after = (await row.getByRole('cell').allTextContents()).slice(3, 7).map((c) => Number(c.replaceAll(/\D/g, '')));
     // The not sent are done, and nothing else was sent: any unknown stay unknown. (A graceful quit lets the one
     // request in flight at ceiling 1 answer, so there is usually none here; test/main/jobs.test.ts proves that an
-    // item with no answer, a connection dropped or Keydesk killed, stays unknown and is never re-sent: review6 #10.)
+    // item with no answer, a connection dropped or Keydesk killed, stays unknown and is never re-sent.)
     expect(after).toEqual([(done ?? 0) + (notSent ?? 0), 0, unknown, 0]);
-    const job = await page.evaluate(async (id) => {
+    const job = await app.page.evaluate(async (id) => {
       const j = await window.keydesk['jobs.get']({ jobId: id });
       return j.ok ? j.data.counts : null;
     }, started);
@@ -274,52 +264,49 @@ describe('Jobs', () => {
     expect(await extended()).toBe(before + (notSent ?? 0));
   });
 
-  it.each(['light', 'dark'] as const)(
-    'has no serious or critical accessibility violation in the %s theme, list, job and dialog',
-    async (colorScheme) => {
-      const context = await app.browser.newContext({ viewport: { width: 960, height: 600 }, colorScheme });
-      const themed = await context.newPage();
-      try {
-        await themed.goto(app.harness.url);
-        await themed.locator('[data-app-state="ready"]').waitFor();
-        // A job of its own, so this test needs no other: a delete of a value no key has (refused, in words).
-        await themed.evaluate(async (value) => {
-          const started = await window.keydesk['jobs.start']({ action: 'delete', target: { keyValues: [value] } });
-          if (!started.ok) throw new Error(started.message);
-          for (;;) {
-            const j = await window.keydesk['jobs.get']({ jobId: started.data.id });
-            if (!j.ok || j.data.finishedAt !== null) return;
-            await new Promise((r) => setTimeout(r, 50));
-          }
-        }, `A11Y-${colorScheme.toUpperCase()}-00000`);
-        await themed.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Jobs', exact: true }).click();
-        await themed.getByRole('table', { name: 'Jobs' }).waitFor();
-        const serious = async () =>
-          (await new AxeBuilder({ page: themed }).analyze()).violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map(
-              (v) =>
-                `${v.id}: ${v.help} (${v.nodes
-                  .map((n) => n.target.join(' '))
-                  .slice(0, 3)
-                  .join(', ')})`,
-            );
-        expect(await serious()).toEqual([]);
-        // The newest first: this test's own job.
-        await themed
-          .getByRole('button', { name: /^Delete, started / })
-          .first()
-          .click();
-        await themed.getByRole('table', { name: 'Job results' }).waitFor();
-        expect(await serious()).toEqual([]);
-        expect(await themed.evaluate('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
-        await themed.getByRole('button', { name: 'Remove from the list…' }).click();
-        await themed.getByRole('dialog', { name: 'Remove this job from the list?' }).waitFor();
-        expect(await serious()).toEqual([]);
-        await themed.keyboard.press('Escape');
-      } finally {
-        await context.close();
-      }
-    },
-  );
+  it.each(['light', 'dark'] as const)('has no serious accessibility violation in the %s theme', async (colorScheme) => {
+    const context = await app.browser.newContext({ viewport: { width: 960, height: 600 }, colorScheme });
+    const themed = await context.newPage();
+    try {
+      await themed.goto(app.harness.url);
+      await themed.locator('[data-app-state="ready"]').waitFor();
+      // A job of its own, so this test needs no other: a delete of a value no key has (refused, in words).
+      await themed.evaluate(async (value) => {
+        const started = await window.keydesk['jobs.start']({ action: 'delete', target: { keyValues: [value] } });
+        if (!started.ok) throw new Error(started.message);
+        for (;;) {
+          const j = await window.keydesk['jobs.get']({ jobId: started.data.id });
+          if (!j.ok || j.data.finishedAt !== null) return;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }, `A11Y-${colorScheme.toUpperCase()}-00000`);
+      await themed.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Jobs', exact: true }).click();
+      await themed.getByRole('table', { name: 'Jobs' }).waitFor();
+      const serious = async () =>
+        (await new AxeBuilder({ page: themed }).analyze()).violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map(
+            (v) =>
+              `${v.id}: ${v.help} (${v.nodes
+                .map((n) => n.target.join(' '))
+                .slice(0, 3)
+                .join(', ')})`,
+          );
+      expect(await serious()).toEqual([]);
+      // The newest first: this test's own job.
+      await themed
+        .getByRole('button', { name: /^Delete, started / })
+        .first()
+        .click();
+      await themed.getByRole('table', { name: 'Job results' }).waitFor();
+      expect(await serious()).toEqual([]);
+      expect(await themed.evaluate('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
+      await themed.getByRole('button', { name: 'Remove from the list…' }).click();
+      await themed.getByRole('dialog', { name: 'Remove this job from the list?' }).waitFor();
+      expect(await serious()).toEqual([]);
+      await themed.keyboard.press('Escape');
+    } finally {
+      await context.close();
+    }
+  });
 });

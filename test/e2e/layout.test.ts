@@ -1,20 +1,17 @@
 // Layout at the sizes a person's window has (1280x800, 960x600), in Chromium through the harness, measured with
 // bounding boxes: what a person needs to read or press is inside what they can see, not past a card's edge or
 // hidden by a narrow window.
-import type { Locator, Page } from '@playwright/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, type AppPage } from '../support/app-page.ts';
+import type { Locator } from '@playwright/test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useApp } from '../support/app-page.ts';
 
-let app: AppPage;
-let page: Page;
+const app = useApp();
 
 /** A 64-character HWID, as a real machine reader gives: the widest value a results cell holds. */
 const LONG_HWID = '0035969ec53f6e7f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081';
 
 beforeAll(async () => {
-  app = await openApp({ width: 1280, height: 800 });
-  page = app.page;
-  const made = await page.evaluate(async (hwid) => {
+  const made = await app.page.evaluate(async (hwid) => {
     const days = await window.keydesk['keys.generate']({
       expire: '2099-01-01',
       count: 3,
@@ -39,10 +36,6 @@ beforeAll(async () => {
   }, LONG_HWID);
   expect(made).toBe(5);
 });
-afterAll(async () => {
-  await app.close();
-});
-
 type Box = { x: number; y: number; width: number; height: number };
 const box = async (l: Locator): Promise<Box> => {
   const b = await l.boundingBox({ timeout: 5_000 });
@@ -65,19 +58,19 @@ interface Shown extends Sized {
     defaultView: { getComputedStyle(e: Shown): { fontFamily: string } } | null;
   };
 }
-/** The page's own scroll, as the page sees it (this file's types have no DOM); evaluated in the page, so inlined there. */
+/** The page's own scroll, as the page sees it (this file's types have no DOM); evaluated in the app.page, so inlined there. */
 type Scrolled = { scrollY: number; scrollTo(x: number, y: number): void };
 /** Nothing inside the element lies past its right edge, to be reached only by a scroll. */
 const fitsAcross = (l: Locator): Promise<boolean> => l.evaluate((e: Sized) => e.scrollWidth <= e.clientWidth);
 
 describe('All keys at 1280x800', () => {
-  it('shows every sortable column header and the current sort arrow inside the table', async () => {
-    await page.setViewportSize({ width: 1280, height: 800 });
+  it('shows every sortable header and the sort arrow inside the table', async () => {
+    await app.page.setViewportSize({ width: 1280, height: 800 });
     await app.nav('All keys');
-    const grid = page.getByRole('grid', { name: 'All keys' });
+    const grid = app.page.getByRole('grid', { name: 'All keys' });
     await grid.getByRole('row').nth(5).waitFor();
     const gridBox = await box(grid);
-    await page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/allkeys-1280.png` : undefined });
+    await app.page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/allkeys-1280.png` : undefined });
     // The grid itself is within the window, so what is inside it is seen.
     expect(gridBox.x + gridBox.width).toBeLessThanOrEqual(1280);
     for (const name of ['Key', 'Status', 'Note', 'Expires', 'Created', 'Checked by Keydesk']) {
@@ -103,26 +96,26 @@ describe('All keys at 1280x800', () => {
 });
 
 describe('All keys in a narrow window (960x800)', () => {
-  it('scrolls the grid sideways rather than hiding a column, and says the current sort in words in view', async () => {
-    await page.setViewportSize({ width: 960, height: 800 });
+  it('scrolls the grid sideways rather than hiding a column', async () => {
+    await app.page.setViewportSize({ width: 960, height: 800 });
     await app.nav('All keys');
-    const grid = page.getByRole('grid', { name: 'All keys' });
+    const grid = app.page.getByRole('grid', { name: 'All keys' });
     await grid.getByRole('row').nth(5).waitFor();
     // Every column is still there, reached by scrolling the grid: none is hidden.
     expect(await grid.getByRole('columnheader', { name: 'Created', exact: true }).isVisible()).toBe(true);
     expect(await fitsAcross(grid)).toBe(false);
     // The sort the last test chose is told where a person reads, whatever the grid's scroll.
-    const said = page.getByText(/^Sorted by Checked by Keydesk, (most|least) recently checked first\.$/);
+    const said = app.page.getByText(/^Sorted by Checked by Keydesk, (most|least) recently checked first\.$/);
     expect(inView(await box(said), { width: 960, height: 800 })).toBe(true);
-    await page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/allkeys-960.png` : undefined });
+    await app.page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/allkeys-960.png` : undefined });
   });
 });
 
 describe('Keys: the results beside the key panel', () => {
   const inViewport = inView;
   const expiresFit = async () => {
-    const table = page.getByRole('table', { name: 'Matching keys' });
-    const wrap = page.getByRole('region', { name: 'Matching keys' });
+    const table = app.page.getByRole('table', { name: 'Matching keys' });
+    const wrap = app.page.getByRole('region', { name: 'Matching keys' });
     const wrapBox = await box(wrap);
     const cells = table.locator('tbody tr td:last-child');
     const n = await cells.count();
@@ -145,7 +138,7 @@ describe('Keys: the results beside the key panel', () => {
    * button copies it).
    */
   const keyValuesReadable = async (most = 2) => {
-    const table = page.getByRole('table', { name: 'Matching keys' });
+    const table = app.page.getByRole('table', { name: 'Matching keys' });
     const buttons = table.locator('button[data-key-row]');
     const n = await buttons.count();
     expect(n).toBeGreaterThan(0);
@@ -178,17 +171,17 @@ describe('Keys: the results beside the key panel', () => {
     }
   };
 
-  it('at 1280x800 the Expires cells are whole, and opening a key keeps the list clicked in view beside the panel', async () => {
-    await page.setViewportSize({ width: 1280, height: 800 });
+  it('at 1280x800 keeps Expires cells whole and the clicked row in view', async () => {
+    await app.page.setViewportSize({ width: 1280, height: 800 });
     await app.nav('Keys');
     await app.search('trial');
     await expect.poll(() => app.matchingRows().count()).toBe(6);
 
     const button = app.matchingRows().nth(1).locator('button[data-key-row]');
     await button.click();
-    const panel = page.getByRole('complementary', { name: 'Key detail' });
+    const panel = app.page.getByRole('complementary', { name: 'Key detail' });
     await panel.getByText('Extend by days').waitFor();
-    const table = page.getByRole('table', { name: 'Matching keys' });
+    const table = app.page.getByRole('table', { name: 'Matching keys' });
     const tableBox = await box(table);
     const panelBox = await box(panel);
     // The list stays where it was read: it starts in the window, and the row clicked is in it.
@@ -197,14 +190,14 @@ describe('Keys: the results beside the key panel', () => {
     // Beside the panel, not under it.
     expect(tableBox.x + tableBox.width).toBeLessThanOrEqual(panelBox.x);
     // The panel fits the window below the header and the title, and shows its last line by a scroll inside it
-    // alone: the page does not move, so the header and the title stay in view (walk9 P7).
+    // alone: the page does not move, so the header and the title stay in view.
     expect(panelBox.y + panelBox.height).toBeLessThanOrEqual(800);
-    const pageTop = await page.evaluate(() => (globalThis as unknown as Scrolled).scrollY);
+    const pageTop = await app.page.evaluate(() => (globalThis as unknown as Scrolled).scrollY);
     const last = panel.locator(':scope > :not(dialog)').last();
     await last.scrollIntoViewIfNeeded();
     const lastBox = await box(last);
     expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(800);
-    expect(await page.evaluate(() => (globalThis as unknown as Scrolled).scrollY)).toBe(pageTop);
+    expect(await app.page.evaluate(() => (globalThis as unknown as Scrolled).scrollY)).toBe(pageTop);
     await expiresFit();
     await keyValuesReadable();
     // And with the panel closed.
@@ -214,23 +207,23 @@ describe('Keys: the results beside the key panel', () => {
     await keyValuesReadable();
     await button.click();
     await panel.getByText('Extend by days').waitFor();
-    await page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-1280-panel.png` : undefined });
+    await app.page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-1280-panel.png` : undefined });
   });
 
-  it('at 960x600 the panel shows its last line and the list clicked stays in view', async () => {
-    await page.setViewportSize({ width: 960, height: 600 });
-    const panel = page.getByRole('complementary', { name: 'Key detail' });
+  it("at 960x600 shows the panel's last line and the clicked row", async () => {
+    await app.page.setViewportSize({ width: 960, height: 600 });
+    const panel = app.page.getByRole('complementary', { name: 'Key detail' });
     if ((await panel.count()) === 0) await app.matchingRows().nth(1).locator('button[data-key-row]').click();
     await panel.getByText('Extend by days').waitFor();
-    await page.getByRole('table', { name: 'Matching keys' }).locator('button[data-key-row]').first().scrollIntoViewIfNeeded();
+    await app.page.getByRole('table', { name: 'Matching keys' }).locator('button[data-key-row]').first().scrollIntoViewIfNeeded();
     // The panel does not cut its own content: nothing in it is reachable only by a scroll inside it.
     expect(await panel.evaluate((e: Sized) => e.scrollHeight <= e.clientHeight + 1)).toBe(true);
     const last = panel.locator(':scope > :not(dialog)').last();
     await last.scrollIntoViewIfNeeded();
     const lastBox = await box(last);
     expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(600);
-    const firstRow = await box(page.getByRole('table', { name: 'Matching keys' }).locator('button[data-key-row]').first());
-    await page.screenshot({
+    const firstRow = await box(app.page.getByRole('table', { name: 'Matching keys' }).locator('button[data-key-row]').first());
+    await app.page.screenshot({
       fullPage: true,
       path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-960-panel.png` : undefined,
     });
@@ -240,16 +233,16 @@ describe('Keys: the results beside the key panel', () => {
   });
 });
 
-describe('Activity in the smallest window (960x600) (walk9 P6)', () => {
-  it('cuts no cell text: every cell lies inside the table, and nothing in a cell runs past its edge', async () => {
+describe('Activity in the smallest window (960x600)', () => {
+  it('cuts no cell text: every cell lies inside the table', async () => {
     // A refusal beside the successes, so an Outcome cell also holds a badge and the service's words.
-    const refused = await page.evaluate(
+    const refused = await app.page.evaluate(
       async () => (await window.keydesk['keys.extend']({ keyValue: 'NOSUCH-KEY00-00000-00000-00000', days: 1 })).ok,
     );
     expect(refused).toBe(false);
-    await page.setViewportSize({ width: 960, height: 600 });
+    await app.page.setViewportSize({ width: 960, height: 600 });
     await app.nav('Activity');
-    const table = page.getByRole('table', { name: 'Activity' });
+    const table = app.page.getByRole('table', { name: 'Activity' });
     await table
       .getByRole('cell', { name: /Succeeded/ })
       .first()
@@ -258,9 +251,12 @@ describe('Activity in the smallest window (960x600) (walk9 P6)', () => {
       .getByRole('cell', { name: /Failed/ })
       .first()
       .waitFor();
-    await page.screenshot({ fullPage: true, path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/activity-960.png` : undefined });
+    await app.page.screenshot({
+      fullPage: true,
+      path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/activity-960.png` : undefined,
+    });
     // The table's own scroll area (the view's section is a region of the same name).
-    const wrap = page.locator('.table-wrap').filter({ has: table });
+    const wrap = app.page.locator('.table-wrap').filter({ has: table });
     const wrapBox = await box(wrap);
     // Seen without a sideways scroll: the table is no wider than its card shows, and inside the window.
     expect(await fitsAcross(wrap)).toBe(true);
@@ -289,29 +285,29 @@ describe('Activity in the smallest window (960x600) (walk9 P6)', () => {
   });
 });
 
-describe('Keys: opening a key keeps the header in view (walk9 P7)', () => {
-  it('at 1280x800 the app header with the service picker and the view title stay on screen when a key opens', async () => {
-    await page.setViewportSize({ width: 1280, height: 800 });
+describe('Keys: opening a key keeps the header in view', () => {
+  it('at 1280x800 keeps the header and view title on screen', async () => {
+    await app.page.setViewportSize({ width: 1280, height: 800 });
     await app.nav('Overview');
     await app.nav('Keys');
-    const panel = page.getByRole('complementary', { name: 'Key detail' });
+    const panel = app.page.getByRole('complementary', { name: 'Key detail' });
     if ((await panel.count()) > 0) {
       await panel.getByRole('button', { name: 'Close the key detail' }).click();
       await panel.waitFor({ state: 'detached' });
     }
     await app.search('trial');
     await expect.poll(() => app.matchingRows().count()).toBe(6);
-    await page.evaluate(() => {
+    await app.page.evaluate(() => {
       (globalThis as unknown as Scrolled).scrollTo(0, 0);
     });
     const size = { width: 1280, height: 800 };
-    const header = page.getByRole('banner');
-    const picker = page.getByRole('combobox', { name: 'Service' });
-    const title = page.getByRole('heading', { level: 1, name: 'Keys' });
+    const header = app.page.getByRole('banner');
+    const picker = app.page.getByRole('combobox', { name: 'Service' });
+    const title = app.page.getByRole('heading', { level: 1, name: 'Keys' });
     for (const row of [1, 5]) {
       await app.matchingRows().nth(row).locator('button[data-key-row]').click();
       await panel.getByText('Extend by days').waitFor();
-      await page.screenshot({
+      await app.page.screenshot({
         path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/keys-1280-open-${String(row)}.png` : undefined,
       });
       expect({

@@ -1,31 +1,29 @@
 // Removing a profile while a job runs for it, in Chromium through the harness: an extend runs on a remote profile
 // (a real sandbox process behind a proxy that holds its requests until the test lets them through), and the window,
 // reloaded on the local sandbox, is asked to remove that profile. The dialog names the job and leads to it instead
-// of removing; main refuses too; once the job has ended, the profile can be removed (walk7 U0).
-import type { Page } from '@playwright/test';
+// of removing; main refuses too; once the job has ended, the profile can be removed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, type AppPage } from '../support/app-page.ts';
+import { useApp } from '../support/app-page.ts';
 import { startHeldSandbox, type HeldSandbox } from '../support/held-sandbox.ts';
 
-let app: AppPage;
-let page: Page;
 /** Two, its requests held from hold() until the test lets them through. */
 let remote: HeldSandbox;
 
 beforeAll(async () => {
   remote = await startHeldSandbox({ file: 'two.db', name: 'Two', identifier: 'two' });
-  app = await openApp();
-  page = app.page;
 });
 afterAll(async () => {
-  remote.release();
-  await app.close();
   await remote.close();
+});
+const app = useApp();
+// Released before the app closes (the hooks after a file's tests run in reverse): a held request would keep its job running.
+afterAll(() => {
+  remote.release();
 });
 
 describe('removing a profile while a job runs for it', () => {
-  it('is not offered while the job runs (the dialog names it and leads to it), main refuses it, and it works once the job has ended', async () => {
-    const id = await page.evaluate(
+  it('refuses removal while the job runs, allowing it once ended', async () => {
+    const id = await app.page.evaluate(
       async ({ url, key }) => {
         const added = await window.keydesk['profiles.add']({ name: 'Two', baseUrl: url, apiKey: key, serviceIdentifier: 'two' });
         if (!added.ok) throw new Error(added.message);
@@ -36,7 +34,7 @@ describe('removing a profile while a job runs for it', () => {
       { url: remote.url, key: remote.apiKey },
     );
     remote.hold();
-    await page.evaluate(async () => {
+    await app.page.evaluate(async () => {
       const started = await window.keydesk['jobs.start']({
         action: 'extend',
         days: 2,
@@ -50,11 +48,11 @@ describe('removing a profile while a job runs for it', () => {
     await expect.poll(() => remote.heldCount(), { timeout: 60_000 }).toBeGreaterThan(0);
 
     // A window that heard nothing of the job: reloaded, on the local sandbox.
-    await page.reload();
-    await page.locator('[data-app-state="ready"]').waitFor();
+    await app.page.reload();
+    await app.page.locator('[data-app-state="ready"]').waitFor();
     await app.nav('Profiles');
-    await page.getByRole('button', { name: 'Remove Two' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Two cannot be removed now' });
+    await app.page.getByRole('button', { name: 'Remove Two' }).click();
+    const dialog = app.page.getByRole('dialog', { name: 'Two cannot be removed now' });
     await dialog.waitFor();
     expect(await dialog.getByText(/^A job is running/).textContent()).toBe(
       'A job is running for this profile: Extend by 2 days, 0 of 2 done. Cancel it first, or wait for it to end.',
@@ -62,7 +60,7 @@ describe('removing a profile while a job runs for it', () => {
     expect(await dialog.getByRole('button', { name: 'Remove', exact: true }).count()).toBe(0);
 
     // Main refuses too, whatever asks it.
-    const refused = await page.evaluate(async (profileId) => window.keydesk['profiles.remove']({ id: profileId }), id);
+    const refused = await app.page.evaluate(async (profileId) => window.keydesk['profiles.remove']({ id: profileId }), id);
     expect(refused).toEqual({
       ok: false,
       code: 'CONFLICT',
@@ -71,14 +69,14 @@ describe('removing a profile while a job runs for it', () => {
     });
 
     await dialog.getByRole('button', { name: 'Switch to Two and open the job' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
-    await page.getByRole('region', { name: /^Extend by 2 days/ }).waitFor();
+    await app.page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
+    await app.page.getByRole('region', { name: /^Extend by 2 days/ }).waitFor();
 
     remote.release();
     await expect
       .poll(
         () =>
-          page.evaluate(async () => {
+          app.page.evaluate(async () => {
             const r = await window.keydesk['jobs.list'](undefined);
             return r.ok ? r.data.jobs.filter((j) => j.finishedAt === null).length : -1;
           }),
@@ -87,14 +85,14 @@ describe('removing a profile while a job runs for it', () => {
       .toBe(0);
 
     await app.nav('Profiles');
-    await page.getByRole('button', { name: 'Remove Two' }).click();
-    const remove = page.getByRole('dialog', { name: 'Remove this profile?' });
+    await app.page.getByRole('button', { name: 'Remove Two' }).click();
+    const remove = app.page.getByRole('dialog', { name: 'Remove this profile?' });
     await remove.waitFor();
     expect(await remove.textContent()).toContain(
       "Keydesk's local record of it, its ledger of 0 keys and its history of 1 job, is no longer shown",
     );
     await remove.getByRole('button', { name: 'Remove', exact: true }).click();
     await app.toast('Profile removed.');
-    expect(await page.getByRole('button', { name: 'Remove Two' }).count()).toBe(0);
+    expect(await app.page.getByRole('button', { name: 'Remove Two' }).count()).toBe(0);
   });
 });

@@ -2,25 +2,19 @@
 // Profiles says which file, why, and where its copy is; where keys are session-only, Profiles says why too.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, type AppPage } from '../support/app-page.ts';
+import { describe, expect, it } from 'vitest';
+import { openApp, useApp } from '../support/app-page.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const CONTENT = '{"version": 1, "profiles": [ {"id": "p_1", "name": "Acme"';
-let app: AppPage;
-let userData: string;
-
-beforeAll(async () => {
-  userData = tempDir('keydesk-profiles-e2e-');
+const userData = tempDir('keydesk-profiles-e2e-');
+const app = useApp(() => {
   writeFileSync(join(userData, 'profiles.json'), CONTENT);
-  app = await openApp(undefined, userData);
-}, 120_000);
-afterAll(async () => {
-  await app.close();
+  return openApp(undefined, userData);
 });
 
 describe('a profiles.json this Keydesk cannot read', () => {
-  it('is named in Profiles with the reason and its copy, and the app works on the Local sandbox', async () => {
+  it('names the unreadable file in Profiles and works on the sandbox', async () => {
     await app.nav('Profiles');
     const alert = app.page.getByRole('alert').filter({ hasText: 'Keydesk did not use' });
     await alert.waitFor();

@@ -3,71 +3,66 @@
 // dialect"). Every operation must work, and where that dialect gives less (one best match, no totals, no
 // createdAt) the screen says so instead of showing blanks as data.
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApp, type AppPage } from '../support/app-page.ts';
+import { useApp } from '../support/app-page.ts';
 import { createService, startSandbox, type SandboxProcess } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
-let app: AppPage;
-let page: Page;
 let remote: SandboxProcess;
 let apiKey: string;
-
-const detail = () => page.getByRole('complementary', { name: 'Key detail' });
-const detailField = (label: string) =>
-  detail()
-    .locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
-    .locator('dd');
-const BEST_MATCH = /This service returns its best match only/;
-const NOT_REPORTED = 'not reported by this service';
-
 beforeAll(async () => {
   const db = join(tempDir(), 'real-only.db');
   apiKey = createService(db, 'Real Shop', 'real-shop').apiKey;
   remote = await startSandbox({ db, args: ['--real-only'] });
-  app = await openApp();
-  page = app.page;
 });
 afterAll(async () => {
-  await app.close();
   await remote.stop();
 });
+// Opened after the sandbox starts, closed before it stops.
+const app = useApp();
+
+const detail = () => app.page.getByRole('complementary', { name: 'Key detail' });
+const detailField = (label: string) =>
+  detail()
+    .locator('div', { has: app.page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('dd');
+const BEST_MATCH = /This service returns its best match only/;
+const NOT_REPORTED = 'not reported by this service';
 
 describe('a remote profile on a --real-only sandbox', () => {
   let value = '';
 
-  it("adds the service with the official client's /api base, saved as its origin", async () => {
+  it("adds the service with the official client's /api base", async () => {
     await app.nav('Profiles');
-    await page.getByText("The service's origin, e.g. https://api.example.com.", { exact: false }).first().waitFor();
-    await page.getByLabel('Name').fill('Real Shop');
-    await page.getByLabel('Base URL').fill(`${remote.url}/api`);
-    await page.getByLabel('API key').fill(apiKey);
-    await page.getByLabel('Service identifier (optional)').fill('real-shop');
-    await page.getByRole('button', { name: 'Add service' }).click();
+    await app.page.getByText("The service's origin, e.g. https://api.example.com.", { exact: false }).first().waitFor();
+    await app.page.getByLabel('Name').fill('Real Shop');
+    await app.page.getByLabel('Base URL').fill(`${remote.url}/api`);
+    await app.page.getByLabel('API key').fill(apiKey);
+    await app.page.getByLabel('Service identifier (optional)').fill('real-shop');
+    await app.page.getByRole('button', { name: 'Add service' }).click();
     await app.toast('Added Real Shop.');
-    await page.getByText(remote.url, { exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Use Real Shop' }).click();
+    await app.page.getByText(remote.url, { exact: true }).waitFor();
+    await app.page.getByRole('button', { name: 'Use Real Shop' }).click();
     await app.toast('Now working on Real Shop.');
   });
 
-  it('pushes an execution: the answer has no count, the count is read again', async () => {
+  it('pushes an execution and reads the count again', async () => {
     await app.nav('Overview');
-    const count = page.getByLabel('Execution count', { exact: true });
+    const count = app.page.getByLabel('Execution count', { exact: true });
     await expect.poll(async () => (await count.textContent())?.trim()).toBe('0');
-    await page.getByRole('button', { name: 'Push +1', exact: true }).click();
+    await app.page.getByRole('button', { name: 'Push +1', exact: true }).click();
     await app.toast('Execution counted: 1.');
     await expect.poll(async () => (await count.textContent())?.trim()).toBe('1');
   });
 
-  it('generates a batch and looks it up by note: one best match, and the screen says so', async () => {
+  it('generates a batch and says a note search gives one match', async () => {
     await app.nav('Keys');
-    await page.getByLabel('Count').fill('3');
-    await page.getByLabel('Note', { exact: true }).fill('Real journey');
-    await page.getByRole('button', { name: 'Generate', exact: true }).click();
-    await page.getByText('3 keys generated.').waitFor();
+    await app.page.getByLabel('Count').fill('3');
+    await app.page.getByLabel('Note', { exact: true }).fill('Real journey');
+    await app.page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await app.page.getByText('3 keys generated.').waitFor();
     await app.search('real journey');
-    await page.getByText(BEST_MATCH).waitFor();
+    await app.page.getByText(BEST_MATCH).waitFor();
     await expect.poll(() => app.matchingRows().filter({ hasText: 'generated' }).count()).toBe(1);
     expect(await app.matchingRows().count()).toBe(2); // header + the best match
     value = (await app.matchingRows().nth(1).getByRole('button').first().textContent()) ?? '';
@@ -78,29 +73,29 @@ describe('a remote profile on a --real-only sandbox', () => {
 
   it('checks an identifier', async () => {
     await app.nav('Identifier check');
-    await page.getByLabel('Identifier', { exact: true }).fill('real-shop');
-    await page.getByRole('button', { name: 'Check', exact: true }).click();
-    await page.getByText('“real-shop” exists: it belongs to Real Shop.').waitFor();
+    await app.page.getByLabel('Identifier', { exact: true }).fill('real-shop');
+    await app.page.getByRole('button', { name: 'Check', exact: true }).click();
+    await app.page.getByText('“real-shop” exists: it belongs to Real Shop.').waitFor();
   });
 
   it('validates only with consent, then activates and binds the key', async () => {
     await app.nav('Validate & HWID');
-    await page.getByLabel('Type a value').check();
-    await page.getByLabel('Custom HWID').fill('HW-REAL-E2E');
-    await page.getByLabel('Key', { exact: true }).fill(value);
-    await page.getByRole('button', { name: 'Validate', exact: true }).click();
-    await page
+    await app.page.getByLabel('Type a value').check();
+    await app.page.getByLabel('Custom HWID').fill('HW-REAL-E2E');
+    await app.page.getByLabel('Key', { exact: true }).fill(value);
+    await app.page.getByRole('button', { name: 'Validate', exact: true }).click();
+    await app.page
       .getByText(/activates the key and binds it to this HWID/)
       .first()
       .waitFor();
-    await page.getByLabel('I understand a real validation activates the key and binds it to this HWID').check();
-    await page.getByRole('button', { name: 'Validate', exact: true }).click();
-    const outcome = page.getByRole('status', { name: 'Validation outcome' });
+    await app.page.getByLabel('I understand a real validation activates the key and binds it to this HWID').check();
+    await app.page.getByRole('button', { name: 'Validate', exact: true }).click();
+    const outcome = app.page.getByRole('status', { name: 'Validation outcome' });
     await outcome.getByText('Valid: this machine was let in; the key is now bound to it.').waitFor();
     expect(await outcome.getByText('success', { exact: true }).count()).toBe(1);
   });
 
-  it('finds the active key by HWID, extends it, resets its HWID and deletes it', async () => {
+  it('finds the active key by HWID, extends, resets and deletes it', async () => {
     await app.nav('Keys');
     await app.search('HW-REAL-E2E');
     // The previous search's table stays until this one answers: wait for this one's row.
@@ -116,17 +111,17 @@ describe('a remote profile on a --real-only sandbox', () => {
     expect(await detailField('Status').textContent()).toMatch(/^Active/);
 
     await detail().getByRole('button', { name: 'Reset HWID' }).click();
-    await page.getByRole('dialog', { name: "Reset this key's HWID?" }).getByRole('button', { name: 'Reset' }).click();
+    await app.page.getByRole('dialog', { name: "Reset this key's HWID?" }).getByRole('button', { name: 'Reset' }).click();
     await app.toast('HWID reset.');
     expect(await detail().getByText('HW-REAL-E2E').count()).toBe(0);
     expect(await detailField('Last HWID reset').textContent()).not.toBe('—');
 
     await detail().getByRole('button', { name: 'Delete key' }).click();
-    await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
+    await app.page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
     await app.toast('Key deleted.');
     await app.search(value);
     // Deleted here: the empty search says so, not that no key matches.
-    await page.getByText(`${value} was deleted here: the service no longer has it. All keys lists it as Deleted.`).waitFor();
+    await app.page.getByText(`${value} was deleted here: the service no longer has it. All keys lists it as Deleted.`).waitFor();
   });
 
   it('deletes a generated key', async () => {
@@ -137,46 +132,46 @@ describe('a remote profile on a --real-only sandbox', () => {
     expect(other).not.toBe(value);
     await app.matchingRows().nth(1).getByRole('button').first().click();
     await detail().getByRole('button', { name: 'Delete key' }).click();
-    await page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
+    await app.page.getByRole('dialog', { name: 'Delete this key?' }).getByRole('button', { name: 'Delete' }).click();
     await app.toast('Key deleted.');
     await app.search(other);
     // Deleted here: the empty search says so, not that no key matches.
-    await page.getByText(`${other} was deleted here: the service no longer has it. All keys lists it as Deleted.`).waitFor();
+    await app.page.getByText(`${other} was deleted here: the service no longer has it. All keys lists it as Deleted.`).waitFor();
   });
 
   it('adds, finds, validates keyless and deletes a keyless entry', async () => {
     await app.nav('Keyless');
-    await page.getByLabel('HWID', { exact: true }).fill('KL-REAL-E2E');
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await app.page.getByLabel('HWID', { exact: true }).fill('KL-REAL-E2E');
+    await app.page.getByRole('button', { name: 'Add', exact: true }).click();
     await app.toast('Keyless entry added.');
-    await page.getByLabel('HWID contains').fill('KL-REAL');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const table = page.getByRole('table', { name: 'Keyless entries' });
+    await app.page.getByLabel('HWID contains').fill('KL-REAL');
+    await app.page.getByRole('button', { name: 'Search', exact: true }).click();
+    const table = app.page.getByRole('table', { name: 'Keyless entries' });
     await table.getByText('KL-REAL-E2E').waitFor();
-    await page.getByText(BEST_MATCH).waitFor();
+    await app.page.getByText(BEST_MATCH).waitFor();
     expect(await table.getByText(NOT_REPORTED).count()).toBe(1); // last used
 
     await app.nav('Validate & HWID');
-    await page.getByLabel('Keyless (check the HWID list instead of a key)').check();
-    await page.getByLabel('Type a value').check();
-    await page.getByLabel('Custom HWID').fill('KL-REAL-E2E');
-    await page.getByLabel('I understand a real validation activates the key and binds it to this HWID').check();
-    await page.getByRole('button', { name: 'Validate', exact: true }).click();
-    await page
+    await app.page.getByLabel('Keyless (check the HWID list instead of a key)').check();
+    await app.page.getByLabel('Type a value').check();
+    await app.page.getByLabel('Custom HWID').fill('KL-REAL-E2E');
+    await app.page.getByLabel('I understand a real validation activates the key and binds it to this HWID').check();
+    await app.page.getByRole('button', { name: 'Validate', exact: true }).click();
+    await app.page
       .getByRole('status', { name: 'Validation outcome' })
       .getByText(/^Valid: this machine was let in/)
       .waitFor();
-    await page.getByLabel('Keyless (check the HWID list instead of a key)').uncheck();
+    await app.page.getByLabel('Keyless (check the HWID list instead of a key)').uncheck();
 
     await app.nav('Keyless');
     await table.getByRole('button', { name: 'Delete keyless entry KL-REAL-E2E' }).click();
-    await page.getByRole('dialog', { name: 'Delete this keyless entry?' }).getByRole('button', { name: 'Delete' }).click();
+    await app.page.getByRole('dialog', { name: 'Delete this keyless entry?' }).getByRole('button', { name: 'Delete' }).click();
     await app.toast('Keyless entry deleted.');
     expect(await table.getByText('KL-REAL-E2E').count()).toBe(0);
   });
 
   it('extends, resets and deletes keys in bulk from All keys', async () => {
-    const values = await page.evaluate(async () => {
+    const values = await app.page.evaluate(async () => {
       const made = await window.keydesk['keys.generate']({ expire: '2099-01-31', count: 3, isPremium: false, note: 'Real bulk' });
       if (!made.ok) throw new Error(made.message);
       const keys = JSON.parse(new TextDecoder().decode(made.data.generated.values)) as string[]; // one JSON text's bytes (src/shared/key-batch.ts)
@@ -193,7 +188,7 @@ describe('a remote profile on a --real-only sandbox', () => {
       return keys;
     });
     const state = () =>
-      page.evaluate(async (vs) => {
+      app.page.evaluate(async (vs) => {
         const out: { hwid: string | null; expire: string | null }[] = [];
         for (const v of vs) {
           const r = await window.keydesk['keys.fetchActive']({ term: v });
@@ -202,32 +197,32 @@ describe('a remote profile on a --real-only sandbox', () => {
         }
         return out;
       }, values);
-    const grid = page.getByRole('grid', { name: 'All keys' });
+    const grid = app.page.getByRole('grid', { name: 'All keys' });
     const selectAll = async () => {
-      await page.getByLabel('Filter (key, note or HWID)').fill('real bulk');
-      await page.getByText('3 keys', { exact: true }).waitFor();
+      await app.page.getByLabel('Filter (key, note or HWID)').fill('real bulk');
+      await app.page.getByText('3 keys', { exact: true }).waitFor();
       for (let i = 0; i < 3; i++) await grid.locator('.vrow').nth(i).getByRole('checkbox').check();
-      await page.getByText('3 selected').waitFor();
+      await app.page.getByText('3 selected').waitFor();
     };
 
     await app.nav('All keys');
     await selectAll();
-    await page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('7');
-    await page.getByRole('button', { name: 'Extend selected' }).click();
-    await page.getByRole('dialog', { name: 'Extend 3 keys by 7 days?' }).getByRole('button', { name: 'Extend' }).click();
+    await app.page.getByRole('region', { name: 'Bulk actions' }).getByLabel('Days').fill('7');
+    await app.page.getByRole('button', { name: 'Extend selected' }).click();
+    await app.page.getByRole('dialog', { name: 'Extend 3 keys by 7 days?' }).getByRole('button', { name: 'Extend' }).click();
     await expect.poll(state).toEqual(values.map((_, i) => ({ hwid: `HW-BULK-${i}`, expire: '2099-02-07' })));
-    await page.getByText('Extend by 7 days, finished: 3 of 3 done.').waitFor();
+    await app.page.getByText('Extend by 7 days, finished: 3 of 3 done.').waitFor();
 
     await selectAll();
-    await page.getByRole('button', { name: 'Reset HWID of selected' }).click();
-    await page.getByRole('dialog', { name: 'Reset the HWID of 3 keys?' }).getByRole('button', { name: 'Reset' }).click();
+    await app.page.getByRole('button', { name: 'Reset HWID of selected' }).click();
+    await app.page.getByRole('dialog', { name: 'Reset the HWID of 3 keys?' }).getByRole('button', { name: 'Reset' }).click();
     await expect.poll(state).toEqual(values.map(() => ({ hwid: null, expire: '2099-02-07' })));
-    await page.getByText(/^Reset HWID, finished: 3 of 3 done\.$/).waitFor();
+    await app.page.getByText(/^Reset HWID, finished: 3 of 3 done\.$/).waitFor();
 
     await selectAll();
-    await page.getByRole('button', { name: 'Delete selected' }).click();
-    await page.getByRole('dialog', { name: 'Delete 3 keys?' }).getByRole('button', { name: 'Delete' }).click();
+    await app.page.getByRole('button', { name: 'Delete selected' }).click();
+    await app.page.getByRole('dialog', { name: 'Delete 3 keys?' }).getByRole('button', { name: 'Delete' }).click();
     await expect.poll(state).toEqual(values.map(() => ({ hwid: 'gone', expire: null })));
-    await page.getByText(/^Delete, finished: 3 of 3 done\.$/).waitFor();
+    await app.page.getByText(/^Delete, finished: 3 of 3 done\.$/).waitFor();
   });
 });

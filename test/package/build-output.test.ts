@@ -25,7 +25,7 @@ describe('the build output', () => {
     expect(preload).not.toContain('ZodError');
   });
 
-  it('writes the CSP into index.html exactly once, equal to the header policy less frame-ancestors', () => {
+  it('writes the CSP into index.html once, less frame-ancestors', () => {
     const html = built('renderer/index.html');
     const metas = [...html.matchAll(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/gi)].map((m) => m[1]);
     expect(metas).toEqual([META_CONTENT_SECURITY_POLICY]);
@@ -37,7 +37,7 @@ describe('the build output', () => {
     expect(html.indexOf('<meta charset')).toBeLessThan(html.indexOf('Content-Security-Policy'));
   });
 
-  it('builds the ledger writer as its own entry beside index.js, which runs as a worker thread and writes the ledger', async () => {
+  it('builds the ledger writer as a worker entry that writes the ledger', async () => {
     // index.js looks for it by name beside itself (src/main/store/ledger-writer.ts); node:sqlite stays external.
     expect(built('main/index.js')).toContain('ledger-writer.worker.');
     const file = join(tempDir('keydesk-built-writer-'), 'keydesk.db');
@@ -82,7 +82,7 @@ describe('the build output', () => {
     }
   });
 
-  it('builds the job writer as its own entry beside index.js, which runs as a worker thread, claims items and writes answers', async () => {
+  it('builds the job writer as a worker entry that writes answers', async () => {
     // index.js looks for it by name beside itself (src/main/jobs/job-writer.ts).
     expect(built('main/index.js')).toContain('job-writer.worker.');
     const file = join(tempDir('keydesk-built-job-writer-'), 'keydesk.db');

@@ -23,7 +23,7 @@ function onlyJsonLine(stdout: string): { name: string; identifier: string; apiKe
 }
 
 describe('the keydesk-sandbox package', () => {
-  it('packs with no dependencies, installs offline into an empty directory, and serves from its bin', async () => {
+  it('packs with no dependencies, installs offline and serves from its bin', async () => {
     const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.bin).toEqual({ 'keydesk-sandbox': 'dist/cli.js' });
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) expect(manifest[field], field).toBeUndefined();
@@ -63,7 +63,7 @@ describe('the keydesk-sandbox package', () => {
     expect(await sandbox.stop()).toBe(0);
   }, 180_000);
 
-  it('prints only the JSON line on stdout under `npm run -s sandbox -- create-service`', () => {
+  it('prints only the JSON line on stdout for create-service', () => {
     const db = join(tempDir('keydesk-sandbox-npm-'), 'sandbox.db');
     const r = spawnSync(npm, ['run', '-s', 'sandbox', '--', 'create-service', '--db', db, '--name', 'Scripted'], {
       cwd: ROOT,

@@ -44,7 +44,7 @@ describe('dates', () => {
 
 describe('history buckets for the chart', async () => {
   const { toChartBuckets } = await import('../../src/renderer/src/lib/history.ts');
-  it('keeps the running total and counts each bucket by its rise since the previous one', () => {
+  it("keeps the running total and counts each bucket's rise", () => {
     const buckets = toChartBuckets([
       { at: '2026-11-23T00:00:00.000Z', min: 10, max: 14 },
       { at: '2026-11-23T00:05:00.000Z', min: 15, max: 20 },
@@ -56,7 +56,7 @@ describe('history buckets for the chart', async () => {
       { at: Date.parse('2026-11-23T00:10:00.000Z'), total: 20, added: 0 },
     ]);
   });
-  it('reads raw samples as one-count buckets and never draws a negative bar when a count goes down', () => {
+  it('never draws a negative bar when a count goes down', () => {
     const buckets = toChartBuckets([
       { at: '2026-11-23T00:00:00.000Z', count: 5 },
       { at: '2026-11-23T00:01:00.000Z', count: 8 },
@@ -82,7 +82,7 @@ describe('time-axis ticks', () => {
     expect(gb.axisTime(local(2027, 6, 1), 31 * 86_400_000)).toBe('Jun 2027');
   });
 
-  it('marks midnight between time ticks with the date, so a day boundary can be seen', () => {
+  it('marks midnight between time ticks with the date', () => {
     expect(gb.axisTime(local(2026, 11, 24), 3600_000)).toBe('24 Nov');
   });
 

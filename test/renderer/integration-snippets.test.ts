@@ -13,7 +13,7 @@ const values: SnippetValues = {
 const byId = (id: string) => integrationSnippets(values).find((s) => s.id === id)?.code ?? '';
 
 describe('integration snippets', () => {
-  it('offers curl, JavaScript, Lua and Java, each naming the validation URL, key, service and HWID', () => {
+  it('offers curl, JavaScript, Lua and Java, each naming every value', () => {
     const snippets = integrationSnippets(values);
     expect(snippets.map((s) => s.label)).toEqual(['curl', 'JavaScript', 'Lua', 'Java']);
     for (const s of snippets) {
@@ -33,17 +33,17 @@ describe('integration snippets', () => {
     );
   });
 
-  it('quotes a value with a quote in it safely for the shell and as a string literal elsewhere', () => {
+  it('quotes a value holding a quote safely in each language', () => {
     const tricky = integrationSnippets({ ...values, hwid: `it's "x"\\` });
     expect(tricky.find((s) => s.id === 'curl')?.code).toContain(`'hwid=it'\\''s "x"\\'`);
     for (const id of ['javascript', 'lua', 'java']) expect(tricky.find((s) => s.id === id)?.code).toContain(`"it's \\"x\\"\\\\"`);
   });
 
-  it('tells JavaScript users the official client base (the base URL plus /api, one slash)', () => {
+  it('tells JavaScript users the official client base', () => {
     expect(byId('javascript')).toContain('when its base URL is http://127.0.0.1:4100/api.');
   });
 
-  it('has Java POST the query string with no body, as the official Java client does', () => {
+  it('has Java POST the query string with no body', () => {
     expect(byId('java')).toContain('.POST(HttpRequest.BodyPublishers.noBody())');
     expect(byId('java')).toContain('URLEncoder.encode("machine 1&2", UTF_8)');
   });

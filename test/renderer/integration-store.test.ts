@@ -20,7 +20,7 @@ beforeEach(() => {
 });
 
 describe('the integration slice', () => {
-  it('generates one non-premium key noted "integration test", 30 days out, for the active profile', async () => {
+  it('generates one test key for the active profile, 30 days out', async () => {
     fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('K1')]) } });
     await useKeydesk.getState().generateTestKey('sandbox');
     const input = fake.calls[0]?.input as { expire: string; count: number; isPremium: boolean; note: string };
@@ -45,7 +45,7 @@ describe('the integration slice', () => {
     expect(useKeydesk.getState()).toMatchObject({ testKey: null });
   });
 
-  it('keeps a refused generation as a failure with the service message, and no key', async () => {
+  it('keeps a refused generation as a failure, with no key', async () => {
     fake.impl['keys.generate'] = () => Promise.resolve({ ok: false, code: 'API_KEY_INVALID', message: 'The apiKey was refused.' });
     await useKeydesk.getState().generateTestKey('sandbox');
     expect(useKeydesk.getState()).toMatchObject({
@@ -54,7 +54,7 @@ describe('the integration slice', () => {
     });
   });
 
-  it('refreshes the key from the service: active and bound once validated, or says it is gone', async () => {
+  it('refreshes the key from the service, or says it is gone', async () => {
     useKeydesk.setState({ testKey: { profileId: 'sandbox', key: key('K1') } });
     fake.impl['keys.lookup'] = () => Promise.resolve({ ok: true, data: { active: [key('K1', 'active', 'machine-1')], generated: [] } });
     await useKeydesk.getState().refreshTestKey();

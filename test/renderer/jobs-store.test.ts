@@ -43,7 +43,7 @@ beforeEach(() => {
 });
 
 describe('the jobs list', () => {
-  it('holds the jobs newest first, takes newer summaries only, and adds a job started since', async () => {
+  it('holds the jobs newest first, taking newer summaries only', async () => {
     fake.impl['jobs.list'] = () =>
       listed([
         job({ id: A, createdAt: '2026-01-01T00:00:00.000Z' }),
@@ -71,7 +71,7 @@ describe('the jobs list', () => {
     expect(useKeydesk.getState().jobList.map((j) => j.id)).toEqual([C, B, A]);
   });
 
-  it("is emptied by a profile switch, and the earlier profile's late answer is dropped", async () => {
+  it('is emptied by a profile switch, dropping a late answer', async () => {
     fake.impl['jobs.list'] = () => listed([job({})]);
     await useKeydesk.getState().loadJobList();
     useKeydesk.getState().openJob(A);
@@ -88,7 +88,7 @@ describe('the jobs list', () => {
 });
 
 describe('a job from the list', () => {
-  it('is resumed, cancelled and exported by its id though no panel shows it', async () => {
+  it('is resumed, cancelled and exported by id without a panel', async () => {
     const stopped = job({
       id: B,
       action: 'extend',
@@ -114,7 +114,7 @@ describe('a job from the list', () => {
     expect(fake.calls.filter((c) => c.name === 'jobs.export').map((c) => c.input)).toEqual([{ jobId: B, format: 'json' }]);
   });
 
-  it('once removed, is gone from the list and from the panel that showed it', async () => {
+  it('once removed, is gone from the list and the panel', async () => {
     const gen = job({ id: A, action: 'generate', total: 200_000, counts: { pending: 0, sent: 0, done: 200_000, failed: 0, unknown: 0 } });
     fake.impl['jobs.list'] = () => listed([gen]);
     await useKeydesk.getState().loadJobList();

@@ -51,7 +51,7 @@ afterEach(() => {
 });
 
 describe('the place kept across a reload', () => {
-  it('comes back to All keys with its filter and sort after a reload, for that profile only', () => {
+  it('comes back to All keys with its filter and sort', () => {
     load('sandbox');
     expect(useKeydesk.getState().view).toBe('overview');
     useKeydesk.getState().setView('ledger');
@@ -69,7 +69,7 @@ describe('the place kept across a reload', () => {
     expect(useKeydesk.getState().ledgerFilter).toEqual({});
   });
 
-  it('ignores a stored place it did not write (unknown view, bad sort), landing on Overview', () => {
+  it('ignores a stored place it did not write, landing on Overview', () => {
     storage.setItem('keydesk.place.sandbox', JSON.stringify({ view: 'nowhere', filter: {}, sort: { field: 'value', dir: 'asc' } }));
     expect(readPlace(storage, 'sandbox')).toBeNull();
     storage.setItem(
@@ -106,7 +106,7 @@ describe('the place kept per profile through the store’s own profile moves', (
     await useKeydesk.getState().loadSession();
   };
 
-  it('keeps All keys’ filter and sort across a reload (loadSession activates the profile)', async () => {
+  it("keeps All keys' filter and sort across a reload", async () => {
     await loadWindow();
     useKeydesk.getState().setView('ledger');
     useKeydesk.getState().setLedgerFilter({ text: 'first batch' });
@@ -121,7 +121,7 @@ describe('the place kept per profile through the store’s own profile moves', (
     expect(readPlace(storage, 'sandbox')?.filter).toEqual({ text: 'first batch' });
   });
 
-  it('gives each profile its own filter and sort on a switch, a new one the defaults', async () => {
+  it('gives each profile its own filter and sort on a switch', async () => {
     await loadWindow();
     useKeydesk.getState().setLedgerFilter({ text: 'local only' });
     useKeydesk.getState().setLedgerSort('value');

@@ -63,7 +63,7 @@ const REQUESTS: [string, (s: State) => Promise<unknown>, keyof State][] = [
 ];
 
 describe('one request helper', () => {
-  it.each(REQUESTS)('%s records its failure, in words and with its detail, under its own RequestState', async (_name, invoke, field) => {
+  it.each(REQUESTS)('%s records its failure under its own RequestState', async (_name, invoke, field) => {
     fake.impl = new Proxy({}, { get: () => () => Promise.resolve(refusal) });
     useKeydesk.setState({ lastGenerated: ['A'], testKey: { profileId: 'sandbox', key: key('T') } });
     await invoke(state());
@@ -76,7 +76,7 @@ describe('one request helper', () => {
     });
   });
 
-  it('names every status the same way: each RequestState field ends in "Request", has a loader above, and no other field holds a status', () => {
+  it('names every status field with Request, each with a loader', () => {
     const fields = Object.entries(initial).filter(([, v]) => typeof v !== 'function');
     const requestShaped = fields.filter(([, v]) => typeof v === 'object' && v !== null && 'status' in v && 'error' in v).map(([k]) => k);
     expect([...requestShaped].sort()).toEqual([...new Set(REQUESTS.map(([, , field]) => field))].sort());
@@ -88,7 +88,7 @@ describe('one request helper', () => {
     expect(stray.sort()).toEqual(['appStatus', 'ledgerError']);
   });
 
-  it('drops a search answer that arrives after a newer search has started, whatever order they come back in', async () => {
+  it('drops a search answer that arrives after a newer search started', async () => {
     const answers: ((r: OperationResult<'keys.fetchActive'>) => void)[] = [];
     fake.impl['keys.fetchActive'] = () => new Promise((resolve) => answers.push(resolve));
     fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
@@ -102,7 +102,7 @@ describe('one request helper', () => {
     expect(state()).toMatchObject({ lookupTerm: 'new', lookupRequest: { status: 'ready', error: null } });
   });
 
-  it('keeps the count on screen through a background refresh: no loading mark once read, the failure beside the last count', async () => {
+  it('keeps the count on screen through a background refresh', async () => {
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 41, sampledAt: '2026-01-01T00:00:00.000Z' } });
     await state().refreshExecutions();
     let answer: (r: OperationResult<'executions.get'>) => void = () => undefined;
@@ -114,7 +114,7 @@ describe('one request helper', () => {
     expect(state()).toMatchObject({ executionCount: 41, countRequest: { status: 'error', error: refusal } });
   });
 
-  it("says an action's failure in a toast when its view keeps no place for it", async () => {
+  it("says an action's failure in a toast when its view cannot", async () => {
     fake.impl['executions.push'] = () => Promise.resolve(refusal);
     await state().pushExecution();
     expect(state().toasts.map((t) => [t.kind, t.text])).toEqual([['error', `Push an execution: ${refusal.message}`]]);

@@ -77,7 +77,7 @@ describe('session', () => {
 });
 
 describe('keys', () => {
-  it('keeps the server error of a failed generate, and the keys of a good one', async () => {
+  it("keeps a failed generate's error and a good one's keys", async () => {
     fake.impl['keys.generate'] = () =>
       Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'count must be a whole number from 1 to 100000.' });
     expect(await useKeydesk.getState().generate({ expire: '2099-01-01', count: 1, isPremium: false })).toBe(false);
@@ -109,7 +109,7 @@ describe('keys', () => {
     expect(useKeydesk.getState().lookupResult?.generated.map((k) => k.value)).toEqual(['new']);
   });
 
-  it('asks for one page of each state at the page offset and keeps the totals the service gave', async () => {
+  it("asks for one page of each state, keeping the service's totals", async () => {
     fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [key('A', 'active')], total: 51 } });
     fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [key('B')], total: null } });
     await useKeydesk.getState().runLookup('shop', 1);
@@ -120,7 +120,7 @@ describe('keys', () => {
     expect(useKeydesk.getState().lookupResult).toMatchObject({ page: 1, totals: { active: 51, generated: null } });
   });
 
-  it('drops a deleted key from the results and the selection, sending its state', async () => {
+  it('drops a deleted key from the results and the selection', async () => {
     useKeydesk.setState({ lookupResult: { active: [key('A', 'active')], generated: [key('B')] }, selectedKey: key('B') });
     fake.impl['keys.delete'] = () => Promise.resolve({ ok: true, data: { deletedKey: 'B' } });
     expect(await useKeydesk.getState().deleteKey(key('B'))).toBe(true);
@@ -128,7 +128,7 @@ describe('keys', () => {
     expect(useKeydesk.getState()).toMatchObject({ selectedKey: null, lookupResult: { active: [key('A', 'active')], generated: [] } });
   });
 
-  it('a reset or extend the service did without describing the key keeps the selection and says so', async () => {
+  it('keeps the selection when a change comes back undescribed', async () => {
     useKeydesk.setState({ selectedKey: key('A', 'active') });
     fake.impl['keys.resetHwid'] = () => Promise.resolve({ ok: true, data: { key: null } });
     expect(await useKeydesk.getState().resetHwid('A')).toBe(true);
@@ -143,7 +143,7 @@ describe('keys', () => {
     expect(useKeydesk.getState().toasts.at(-1)?.text).toMatch(/^Extended by 3 days\. The service did not describe the key/);
   });
 
-  it('a push whose new total the service did not report keeps the last count and says to refresh', async () => {
+  it('keeps the last count when a push reports no total', async () => {
     useKeydesk.setState({ executionCount: 41 });
     useKeydesk.setState({ sampledAt: '2026-01-01T00:00:00.000Z' });
     fake.impl['executions.push'] = () => Promise.resolve({ ok: true, data: { executionCount: null, sampledAt: null } });
@@ -178,7 +178,7 @@ describe('keys', () => {
 });
 
 describe('connectivity and feedback', () => {
-  it('goes offline on a network failure and back online on the next success', async () => {
+  it('goes offline on a network failure and back on success', async () => {
     fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
     await useKeydesk.getState().refreshExecutions();
     expect(useKeydesk.getState()).toMatchObject({
@@ -190,7 +190,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState()).toMatchObject({ online: true, countRequest: { status: 'ready', error: null }, executionCount: 7 });
   });
 
-  it('a read started during an outage that fails after a newer one answered raises no offline notice and marks no count stale (walk8 U10, U12)', async () => {
+  it('raises no offline notice for an outdated read that fails', async () => {
     vi.useFakeTimers();
     fake.impl['keyless.lookup'] = () =>
       Promise.resolve({ ok: false, code: 'TIMEOUT', message: 'The service did not answer in time. Try again.' });
@@ -204,7 +204,7 @@ describe('connectivity and feedback', () => {
         };
       });
     const early = useKeydesk.getState().refreshExecutions();
-    // One read at a time: a second refresh while it is out waits for it (walk8 U6).
+    // One read at a time: a second refresh while it is out waits for it.
     const joined = useKeydesk.getState().refreshExecutions();
     expect(fake.calls.filter((c) => c.name === 'executions.get')).toHaveLength(1);
     // The offline probe reads the count, and the service answers it: a newer reading than the one still out.
@@ -224,7 +224,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().online).toBe(false);
   });
 
-  it('an error toast names its operation, and one about an outage goes once the service answers again (walk8 U7)', async () => {
+  it('drops an outage toast once the service answers again', async () => {
     fake.impl['executions.push'] = () =>
       Promise.resolve({
         ok: false,
@@ -247,7 +247,7 @@ describe('connectivity and feedback', () => {
     ]);
   });
 
-  it('a resume refused for want of an apiKey says so, and the toast goes once a resume of that job is under way (walk8 U7)', async () => {
+  it('drops a missing API key toast once the job resumes', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     const stopped = job({
       id: JOB_A,
@@ -273,7 +273,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().toasts.filter((t) => t.kind === 'error')).toEqual([]);
   });
 
-  it('keeps an error toast until it is dismissed; the Toasts view times a success out (toasts.test.tsx)', () => {
+  it('keeps an error toast until it is dismissed', () => {
     vi.useFakeTimers();
     useKeydesk.getState().notify('success', 'done');
     useKeydesk.getState().notify('error', 'failed');
@@ -284,7 +284,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().toasts.map((t) => t.text)).toEqual(['done']);
   });
 
-  it('switching profile clears what belonged to the previous one, the ledger and its selection included', async () => {
+  it("clears the previous profile's data and selection on a switch", async () => {
     useKeydesk.setState({
       activeProfileId: 'sandbox',
       executionCount: 5,
@@ -308,7 +308,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().selection.size).toBe(0);
   });
 
-  it('selects all matching as the filter itself, and a bulk action sends the filter, not the keys', async () => {
+  it('selects all matching as the filter, sent with a bulk action', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     useKeydesk.getState().setLedgerFilter({ text: 'spring' });
     useKeydesk.getState().selectAllMatching();
@@ -325,7 +325,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().selectedAll).toBeNull();
   });
 
-  it('keeps the newer of an answer and an event that arrive out of order', async () => {
+  it('keeps the newer of an answer and an out-of-order event', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     await useKeydesk.getState().attachJobs();
     const running = job({ id: JOB_A }); // made first: the older summary
@@ -359,7 +359,7 @@ describe('connectivity and feedback', () => {
     });
   });
 
-  it('after a reload, finds the running job, follows its progress, and cancels it', async () => {
+  it('finds the running job after a reload, follows and cancels it', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     fake.impl['jobs.list'] = () =>
       Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A, counts: { ...COUNTS, done: 10, pending: 90 } })], elsewhere: [] } });
@@ -390,7 +390,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().toasts).toHaveLength(toastsBefore + 1);
   });
 
-  it('says so when the items of an ended job cannot be read, never an empty list', async () => {
+  it("says when an ended job's items cannot be read", async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A })], elsewhere: [] } });
     await useKeydesk.getState().attachJobs();
@@ -412,7 +412,7 @@ describe('connectivity and feedback', () => {
     });
   });
 
-  it("keeps another profile's running job in view as running elsewhere until main records its end", () => {
+  it("shows another profile's job running until main records its end", () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     emit('jobs.progress', job({ id: JOB_A, profileId: 'p2', counts: { ...COUNTS, done: 10, pending: 90 } }));
     expect(useKeydesk.getState().job).toBeNull();
@@ -430,7 +430,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().jobElsewhere).toBeNull();
   });
 
-  it("after a reload or a profile switch, finds another profile's running job from jobs.list, before any progress event", async () => {
+  it("finds another profile's running job from jobs.list after a reload", async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox', jobElsewhere: null });
     fake.impl['jobs.list'] = () =>
       Promise.resolve({
@@ -446,7 +446,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().jobElsewhere).toBeNull();
   });
 
-  it("never shows another profile's job, and forgets the job on a profile switch", async () => {
+  it("never shows another profile's job, forgetting it on a switch", async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     emit('jobs.progress', job({ id: JOB_A, profileId: 'p2' }));
     expect(useKeydesk.getState().job).toBeNull();
@@ -458,7 +458,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().job).toBeNull();
   });
 
-  it('shows how many keys main is still recording, counts them down, and reloads the table when they are all in', async () => {
+  it('counts down the keys main is recording, then reloads the table', async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
     await useKeydesk.getState().attachJobs();
@@ -482,7 +482,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: failure.replace('3 key(s)', '3 keys') });
   });
 
-  it('asks for the page after a loaded one by seeking from its last row, and for a far page by offset', async () => {
+  it('seeks the next page from the last row, far pages by offset', async () => {
     const page0 = Array.from({ length: 200 }, (_, i) => ({
       ...ledgerRow(`K${String(i).padStart(3, '0')}`),
       createdAt: `2026-01-0${(i % 9) + 1}`,
@@ -500,7 +500,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().ledgerTotal).toBe(1_000);
   });
 
-  it('keeps a capped count as "more than", learns the exact count from a short page, and counts exactly on request', async () => {
+  it('keeps a capped count as more than until counted exactly', async () => {
     const full = Array.from({ length: 200 }, (_, i) => ledgerRow(`K${String(i).padStart(5, '0')}`));
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: 10_000, totalCapped: true } });
     useKeydesk.getState().setLedgerFilter({ text: 'k' });
@@ -526,7 +526,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().ledgerPages.get(0)).toHaveLength(200);
   });
 
-  it('keeps the previous rows on screen while a new filter loads, then shows the new ones', async () => {
+  it('keeps the previous rows while a new filter loads', async () => {
     let answer: (rows: string[]) => void = () => undefined;
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [ledgerRow('A'), ledgerRow('B')], total: 2, totalCapped: false } });
@@ -560,7 +560,7 @@ describe('connectivity and feedback', () => {
 
 describe('loaders record their error', () => {
   const failure = { ok: false as const, code: 'INTERNAL' as const, message: 'The local database could not be read.' };
-  it('the history read keeps its failure and shows no chart of another range', async () => {
+  it("keeps the history read's failure with no chart of another range", async () => {
     useKeydesk.setState({ history: [{ at: '2026-01-01T00:00:00.000Z', min: 1, max: 2 }] });
     fake.impl['executions.history'] = () => Promise.resolve(failure);
     await useKeydesk.getState().loadHistory('24h');
@@ -574,7 +574,7 @@ describe('loaders record their error', () => {
     await useKeydesk.getState().loadHwids();
     expect(useKeydesk.getState()).toMatchObject({ hwidsRequest: { status: 'ready', error: null }, hwids: [] });
   });
-  it('the activity list keeps its failure and drops the list of another filter', async () => {
+  it("keeps the activity failure and drops another filter's list", async () => {
     useKeydesk.setState({ audit: { entries: [], total: 3, offset: 0, limit: 50 } });
     fake.impl['audit.list'] = () => Promise.resolve(failure);
     await useKeydesk.getState().loadAudit({ filter: {}, offset: 0, limit: 50 });

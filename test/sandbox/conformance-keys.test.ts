@@ -31,7 +31,7 @@ const KEY_FIELDS = [
 ].sort();
 
 describe('execution count', () => {
-  it('push adds exactly one and returns the new total, which the read then reports', async () => {
+  it('push adds exactly one and returns the new total', async () => {
     const before = (await get(t, '/api/execution-count')).json.executionCount as number;
     const push = await postQuery(t, '/api/push-execution-count');
     expect(push.status).toBe(200);
@@ -43,7 +43,7 @@ describe('execution count', () => {
 });
 
 describe('generate', () => {
-  it('GET form: 201 with the requested number of fixed-date keys, each a complete key object', async () => {
+  it('GET form: 201 with the requested number of fixed-date keys', async () => {
     const note = uniqueNote('GET form');
     const expire = futureDate(30);
     const res = await get(t, '/api/generate-key/get', { expire, count: 3, isPremium: 'true', note });
@@ -78,7 +78,7 @@ describe('generate', () => {
     expect(k).toMatchObject({ expiresByDaysKey: true, daysKey: 30, expiresAt: null, expire: null, isPremium: false });
   });
 
-  it('accepts daysKeys, the official JS client spelling, and the string booleans it sends', async () => {
+  it("accepts the official JS client's daysKeys and string booleans", async () => {
     const [k] = await generate(t, { expiresByDaysKey: 'true', daysKeys: 7, isPremium: 'false' });
     expect(k).toMatchObject({ expiresByDaysKey: true, daysKey: 7 });
     const both = await postJson(t, '/api/generate-key/post', {
@@ -92,7 +92,7 @@ describe('generate', () => {
     expect(both.status).toBe(400);
   });
 
-  it('a days key checks expire for format only: a past date is accepted', async () => {
+  it('a days key accepts a past expire date', async () => {
     const [k] = await generate(t, { expire: '2020-01-01', expiresByDaysKey: true, daysKey: 1 });
     expect(k?.expiresAt).toBeNull();
     const badFormat = await postJson(t, '/api/generate-key/post', {
@@ -145,7 +145,7 @@ describe('generate', () => {
 });
 
 describe('delete', () => {
-  it('key/delete removes a generated key and reports it; a second delete is 404', async () => {
+  it('key/delete removes a generated key; a second delete is 404', async () => {
     const [k] = await generate(t);
     const res = await postJson(t, '/api/key/delete', { keyValue: k?.value });
     expect(res.status).toBe(200);
@@ -178,7 +178,7 @@ describe('delete', () => {
 });
 
 describe('ids', () => {
-  it('are never reused: the key generated after deleting the newest one gets a new id', async () => {
+  it('are never reused after the newest key is deleted', async () => {
     const [k] = await generate(t);
     expect((await postJson(t, '/api/key/delete', { keyValue: k?.value })).status).toBe(200);
     const [next] = await generate(t);
@@ -198,7 +198,7 @@ describe('ids', () => {
 });
 
 describe('expand expiration', () => {
-  it('moves a fixed key expiry by the days given (query form) and expire follows', async () => {
+  it("moves a fixed key's expiry by the days given", async () => {
     const expire = futureDate(10);
     const [k] = await generate(t, { expire });
     const res = await postQuery(t, '/api/key/expand-expiration', { keyValue: k?.value, days: 5 });
@@ -250,7 +250,7 @@ describe('expand expiration', () => {
 });
 
 describe('fetch active keys', () => {
-  it('finds active keys by note substring ignoring case, newest first, with total and paging', async () => {
+  it('finds active keys by note, ignoring case, newest first, paged', async () => {
     const note = uniqueNote('Paging Batch');
     const keys = await generate(t, { count: 5, note });
     for (const [i, k] of keys.entries()) await validate(t, k.value, `HWID-PAGE-${i}`);
@@ -269,7 +269,7 @@ describe('fetch active keys', () => {
     expect(past.json).toMatchObject({ keys: [], total: 5 });
   });
 
-  it('finds by exact value and exact HWID, not by part of them, and puts the exact value first', async () => {
+  it('finds by exact value and exact HWID, exact value first', async () => {
     const note = uniqueNote('exact');
     const [a, b] = await generate(t, { count: 2, note });
     await validate(t, a?.value ?? '', 'HWID-EXACT-A');
@@ -300,7 +300,7 @@ describe('fetch active keys', () => {
 });
 
 describe('fetch generated keys', () => {
-  it('finds generated keys by note substring and by exact value, never active ones', async () => {
+  it('finds generated keys by note and value, never active ones', async () => {
     const note = uniqueNote('Generated Lookup');
     const [a, b] = await generate(t, { count: 2, note });
     await validate(t, b?.value ?? '', 'HWID-GEN-LOOKUP');
@@ -312,7 +312,7 @@ describe('fetch generated keys', () => {
     expect((await get(t, '/api/generated-key/fetch', { fetch: b?.value })).status).toBe(404);
   });
 
-  it('matches notes with short terms and terms holding quotes or LIKE wildcards literally', async () => {
+  it('matches notes with quotes or LIKE wildcards literally', async () => {
     const note = `${uniqueNote('Odd')} 100% "quoted"_x`;
     const [k] = await generate(t, { note });
     for (const term of ['100% "quoted"_x', '"q', '%', '_x']) {
@@ -329,7 +329,7 @@ describe('fetch generated keys', () => {
 });
 
 describe('reset HWID', () => {
-  it('clears the HWID of an active key, sets lastResetAt, and the next validation binds the new HWID', async () => {
+  it("clears an active key's HWID so the next validation binds anew", async () => {
     const [k] = await generate(t);
     await validate(t, k?.value ?? '', 'HWID-OLD');
     const res = await postJson(t, '/api/reset-hwid', { keyValue: k?.value });
@@ -341,7 +341,7 @@ describe('reset HWID', () => {
     expect((await validate(t, k?.value ?? '', 'HWID-OLD')).V2_Authentication).toBe('hwid_mismatch');
   });
 
-  it('answers 409 CONFLICT for a generated key and 404 for an unknown one', async () => {
+  it('answers 409 for a generated key and 404 for an unknown one', async () => {
     const [k] = await generate(t);
     expect(failure(await postJson(t, '/api/reset-hwid', { keyValue: k?.value })).code).toBe('CONFLICT');
     expect(failure(await postJson(t, '/api/reset-hwid', { keyValue: 'NO-SUCH-KEY' })).code).toBe('NOT_FOUND');

@@ -16,7 +16,7 @@ afterAll(async () => {
 const hwid = (label: string): string => `HW-${label}-${uniqueNote('').trim().replaceAll(' ', '')}`;
 
 describe('identifier check', () => {
-  it('reports an existing identifier, matched without regard to case, with the owning service name', async () => {
+  it('reports an existing identifier, ignoring case, with its service name', async () => {
     for (const identifier of [t.service, t.service.toUpperCase()]) {
       const res = await get(t, '/api/identifier-check', { identifier });
       expect(res.status).toBe(200);
@@ -39,7 +39,7 @@ describe('identifier check', () => {
 });
 
 describe('keyless entries (add is sandbox only)', () => {
-  it('adds an entry (201), finds it by substring with exact case, validates it, deletes it', async (ctx) => {
+  it('adds, finds, validates and deletes a keyless entry', async (ctx) => {
     if (!t.local) ctx.skip();
     const h = hwid('KL');
     const add = await postJson(t, '/api/keyless/add', { hwid: h, isPremium: true, days: 10 });
@@ -66,7 +66,7 @@ describe('keyless entries (add is sandbox only)', () => {
     expect((await validate(t, 'keyless', h)).V2_Authentication).toBe('not_whitelisted');
   });
 
-  it('answers 409 CONFLICT for a HWID already listed and 400 for bad days', async (ctx) => {
+  it('answers 409 for a listed HWID and 400 for bad days', async (ctx) => {
     if (!t.local) ctx.skip();
     const h = hwid('DUP');
     expect((await postJson(t, '/api/keyless/add', { hwid: h })).status).toBe(201);
@@ -109,7 +109,7 @@ describe('/v2_validation', () => {
     expect(v).not.toHaveProperty('code');
   };
 
-  it('activates a generated key on first validation with a HWID and binds it', async () => {
+  it('activates a generated key on first validation and binds it', async () => {
     const note = uniqueNote('Activation');
     const [k] = await generate(t, { note, isPremium: true });
     const h = hwid('ACT');
@@ -205,7 +205,7 @@ describe('/v2_validation', () => {
     expect((await validate(t, k?.value ?? '', `${h}-2`, { dryRun: 'true' })).V2_Authentication).toBe('hwid_mismatch');
   });
 
-  it('answers POST with the parameters in the query string, no body and no Content-Type (as the Java client sends it)', async () => {
+  it('answers POST with parameters in the query string alone', async () => {
     const [k] = await generate(t, { isPremium: true });
     const h = hwid('POSTQ');
     const res = await call(t, {
@@ -254,7 +254,7 @@ describe('/v2_validation', () => {
       expect(v.Key_Information, v.V2_Authentication).toMatchObject({ Premium_Mode: false, NoKey_Requirement: false });
   });
 
-  it('gives an OwnerSecretID that is stable, opaque, and neither the apiKey nor a digest of it', async () => {
+  it('gives a stable, opaque OwnerSecretID unrelated to the apiKey', async () => {
     const [a] = await generate(t);
     const [b] = await generate(t);
     const one = await validate(t, a?.value ?? '', hwid('OWNER'));

@@ -9,7 +9,7 @@ import { createService, startSandbox } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 describe('durability', () => {
-  it('2,000 concurrent pushes are all acknowledged with distinct totals and the count rises by exactly 2,000', async () => {
+  it('2,000 concurrent pushes raise the count by exactly 2,000', async () => {
     const db = join(tempDir(), 'pushes.db');
     const { apiKey } = createService(db, 'Pushes');
     const sandbox = await startSandbox({ db });
@@ -35,7 +35,7 @@ describe('durability', () => {
     }
   });
 
-  it('a SIGKILL at a random moment of a 20,000-key generate leaves all or none of it, every acknowledged batch, and a sound database (10 rounds)', async () => {
+  it('a SIGKILL mid-generate leaves all or none of the batch', async () => {
     const db = join(tempDir(), 'kill.db');
     const { apiKey } = createService(db, 'Kill', 'kill');
     const acknowledged: string[] = [];

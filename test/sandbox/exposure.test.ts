@@ -12,36 +12,33 @@ const ownIPv4 = Object.values(networkInterfaces())
   .find((i) => i !== undefined && !i.internal && i.family === 'IPv4')?.address;
 
 describe('a non-loopback bind', () => {
-  it.skipIf(ownIPv4 === undefined)(
-    'prints one stderr line naming who can reach it, and accepts only Host: <that address>:PORT',
-    async () => {
-      const address = ownIPv4 ?? '';
-      const db = join(tempDir(), 'exposed.db');
-      const { apiKey } = createService(db, 'Exposed');
-      const sandbox = await startSandbox({ db, args: ['--host', address] });
-      try {
-        const lines = sandbox.stderr().split('\n').filter(Boolean);
-        expect(lines).toHaveLength(1);
-        expect(lines[0]).toContain(
-          `bound to ${address}, not loopback: any machine that can reach this host on port ${sandbox.port} can now call it`,
-        );
-        const path = `/api/execution-count?${qs({ apiKey })}`;
-        expect((await send(sandbox.url, { path })).status).toBe(200);
-        for (const host of [
-          `127.0.0.1:${sandbox.port}`,
-          `localhost:${sandbox.port}`,
-          `[::1]:${sandbox.port}`,
-          `attacker.test:${sandbox.port}`,
-        ]) {
-          const res = await send(sandbox.url, { path, host });
-          expect(res.status, host).toBe(403);
-          expect(res.json.code).toBe('HOST_NOT_ALLOWED');
-        }
-      } finally {
-        await sandbox.stop();
+  it.skipIf(ownIPv4 === undefined)('names who can reach it and accepts only its own Host', async () => {
+    const address = ownIPv4 ?? '';
+    const db = join(tempDir(), 'exposed.db');
+    const { apiKey } = createService(db, 'Exposed');
+    const sandbox = await startSandbox({ db, args: ['--host', address] });
+    try {
+      const lines = sandbox.stderr().split('\n').filter(Boolean);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(
+        `bound to ${address}, not loopback: any machine that can reach this host on port ${sandbox.port} can now call it`,
+      );
+      const path = `/api/execution-count?${qs({ apiKey })}`;
+      expect((await send(sandbox.url, { path })).status).toBe(200);
+      for (const host of [
+        `127.0.0.1:${sandbox.port}`,
+        `localhost:${sandbox.port}`,
+        `[::1]:${sandbox.port}`,
+        `attacker.test:${sandbox.port}`,
+      ]) {
+        const res = await send(sandbox.url, { path, host });
+        expect(res.status, host).toBe(403);
+        expect(res.json.code).toBe('HOST_NOT_ALLOWED');
       }
-    },
-  );
+    } finally {
+      await sandbox.stop();
+    }
+  });
 
   it.skipIf(ownIPv4 === undefined)('on 0.0.0.0 accepts this machine’s own addresses only, never the loopback names', async () => {
     const db = join(tempDir(), 'wildcard.db');

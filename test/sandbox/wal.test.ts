@@ -22,7 +22,7 @@ const walBytes = (db: string): number => {
 };
 
 describe('the WAL', () => {
-  it(`stays ≤ 64 MiB through ${REQUESTS.toLocaleString('en-US')} mixed writes and drops to ≤ 4 MiB once they stop`, async () => {
+  it(`stays ≤ 64 MiB through ${REQUESTS.toLocaleString('en-US')} writes, then shrinks to ≤ 4 MiB`, async () => {
     const db = join(tempDir(), 'wal.db');
     const { apiKey, identifier } = createService(db, 'Wal');
     const sandbox = await startSandbox({ db });

@@ -1,6 +1,7 @@
 // The app as a person meets it: the harness started as `npm run harness` would be, Chromium, one page that has
-// reached data-app-state="ready".
+// reached data-app-state="ready"; useApp opens it once for the tests of one e2e file.
 import type { Browser, Locator, Page } from '@playwright/test';
+import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser } from './browser.ts';
 import { startHarnessProcess, type HarnessProcess } from './harness-process.ts';
 import { tempDir } from './temp-dir.ts';
@@ -45,6 +46,50 @@ export async function openApp(viewport = { width: 1280, height: 800 }, userData 
     close: async () => {
       await browser.close();
       return harness.stop();
+    },
+  };
+}
+
+/**
+ * The app for the tests of one file: opened in a beforeAll (after the file's earlier ones, so a sandbox started
+ * there is up) and closed in an afterAll (before the file's earlier ones). Its fields are live inside tests and hooks.
+ */
+export function useApp(
+  open: () => Promise<AppPage> = () => openApp(),
+  close = (app: AppPage): Promise<unknown> => app.close(),
+): AppPage & { reopen(): Promise<void> } {
+  let opened: AppPage | undefined;
+  beforeAll(async () => {
+    opened = await open();
+  });
+  afterAll(async () => {
+    if (opened) await close(opened);
+  });
+  const live = (): AppPage => {
+    if (!opened) throw new Error('the app opens in beforeAll: use it inside a test or hook');
+    return opened;
+  };
+  return {
+    get harness() {
+      return live().harness;
+    },
+    get browser() {
+      return live().browser;
+    },
+    get page() {
+      return live().page;
+    },
+    nav: (view) => live().nav(view),
+    toast: (text) => live().toast(text),
+    search: (term) => live().search(term),
+    matchingRows: () => live().matchingRows(),
+    close: () => live().close(),
+    /** Closes the app and opens it again on the same user data, as a person quitting and starting Keydesk. */
+    reopen: async () => {
+      const { userData } = live().harness;
+      const viewport = live().page.viewportSize() ?? undefined;
+      await live().close();
+      opened = await openApp(viewport, userData);
     },
   };
 }

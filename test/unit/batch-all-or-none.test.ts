@@ -53,7 +53,7 @@ beforeEach(() => {
 });
 
 describe('a duplicate key in a later insert statement of a batch', () => {
-  it('refused on every attempt: nothing of the batch is left, not even its first statement of 2,048', () => {
+  it('refused on every attempt: nothing of the batch is left', () => {
     const existing = batchKeys(store.generateKeys(serviceId, params('existing', 1)))[0];
     forced.value = existing?.value ?? null;
     forced.at = 3_000; // the second statement (2,048..4,095)
@@ -65,7 +65,7 @@ describe('a duplicate key in a later insert statement of a batch', () => {
     expect(keyCount()).toBe(1);
   });
 
-  it('refused once: the retry writes exactly the new batch, ids consecutive after the last one, none of the first attempt', () => {
+  it('refused once: the retry writes exactly the new batch', () => {
     const existing = store.generateKeys(serviceId, params('existing', 1));
     forced.value = existing.values.value(0);
     forced.at = 4_500; // the third statement
@@ -83,7 +83,7 @@ describe('a duplicate key in a later insert statement of a batch', () => {
 });
 
 describe('an error in a later insert statement of a batch', () => {
-  it('after which SQLite rolled the whole transaction back is reported as itself, and leaves nothing', () => {
+  it('rolling the transaction back is reported as itself, leaving nothing', () => {
     // Stands in for the errors SQLite may end a transaction on (SQLITE_FULL, IOERR, NOMEM, BUSY;
     // lang_transaction.html): the 3,000th row of the batch, in its second statement, ends the transaction.
     store.db.exec(`CREATE TRIGGER boom AFTER INSERT ON keys WHEN (SELECT count(*) FROM keys) = 3000
@@ -96,7 +96,7 @@ describe('an error in a later insert statement of a batch', () => {
     expect(store.generateKeys(serviceId, params('after', 10)).ids).toHaveLength(10);
   });
 
-  it('that rolls back only its statement (a full database) is reported as itself, and leaves nothing', () => {
+  it('rolling back one statement is reported as itself, leaving nothing', () => {
     const pages = Number(store.inspect('PRAGMA page_count')[0]?.page_count);
     store.db.exec(`PRAGMA max_page_count = ${String(pages + 20)}`);
     expect(errorOf(() => store.generateKeys(serviceId, params('parts')))).toMatch(/full/);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { AdaptiveConcurrency, UNREACHABLE_AFTER } from '../../src/main/jobs/concurrency.ts';
 
 describe('adaptive concurrency against a service that is gone', () => {
-  it('counts as unreachable after a run of lost connections only once a probe sent after them is lost too', () => {
+  it('counts as unreachable only once a probe after the losses is lost', () => {
     const c = new AdaptiveConcurrency(64);
     let now = 0;
     for (let i = 0; i < 20; i++) c.answered(c.sent(now), 5, (now += 5));
@@ -21,7 +21,7 @@ describe('adaptive concurrency against a service that is gone', () => {
     expect(c.lostConnections).toBe(UNREACHABLE_AFTER + 4);
   });
 
-  it('needs UNREACHABLE_AFTER lost in a row: an answer between them starts the count again, a timeout does not', () => {
+  it('needs UNREACHABLE_AFTER losses in a row; an answer restarts the count', () => {
     const c = new AdaptiveConcurrency(8);
     let now = 0;
     const lose = (): void => c.connectionLost(c.sent(now), (now += 1));

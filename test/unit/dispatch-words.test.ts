@@ -13,7 +13,7 @@ describe('dispatch: bad input in words', () => {
     expect(r).toEqual({ ok: false, code: 'INVALID_INPUT', message: 'Key is required.', field: 'keyValue' });
   });
 
-  it('puts the form\'s label, not the path, before a generic sentence: "Filter: Use at most 256 characters."', async () => {
+  it("puts the form's label, not the path, before a generic sentence", async () => {
     const r = await dispatch(handlers, 'ledger.query', {
       filter: { text: 'x'.repeat(257) },
       sort: { field: 'createdAt', dir: 'desc' },
@@ -27,7 +27,7 @@ describe('dispatch: bad input in words', () => {
     expect(r.field).toBe('filter.text');
   });
 
-  it('never lets a dotted or camelCase path reach the message, whatever the field', async () => {
+  it('never lets a dotted or camelCase path reach the message', async () => {
     const r = await dispatch(handlers, 'keys.extend', { keyValue: 'K', days: -5 });
     expect(r.ok).toBe(false);
     if (r.ok) return;

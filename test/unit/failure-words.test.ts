@@ -17,7 +17,7 @@ const JARGON: [string, RegExp][] = [
 ];
 
 describe('the service failures main converts', () => {
-  it('reads as a sentence without jargon for every route and code, with the client text as detail', () => {
+  it('reads as a sentence without jargon for every route and code', () => {
     const problems: string[] = [];
     for (const route of Object.keys(ROUTES) as RouteName[]) {
       for (const code of CODES) {

@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 describe('LocalDb.history', () => {
-  it('answers All time over 1,000,000 samples with at most the asked-for buckets, covering every count', () => {
+  it('answers All time over 1,000,000 samples in the buckets asked', () => {
     const { db, path } = freshDb();
     const start = Date.UTC(2026, 0, 1);
     seedSamples(path, 'p', 1_000_000, start);
@@ -45,7 +45,7 @@ describe('LocalDb.history', () => {
     }
   }, 180_000);
 
-  it('returns each sample as its own bucket when there are fewer than the points asked for', () => {
+  it('returns each sample as a bucket when fewer than asked', () => {
     const { db } = freshDb();
     db.recordSample('p', 5, '2026-01-01T00:00:00.000Z');
     db.recordSample('p', 7, '2026-01-01T00:00:05.000Z');
@@ -61,7 +61,7 @@ describe('LocalDb.history', () => {
     expect(db.history('nobody', null, 600)).toEqual({ buckets: [], samples: 0 });
   });
 
-  it('gives the newest sample held for a profile, its own count, outside any range asked (walk9 P3: the count last read)', () => {
+  it('gives the newest sample held for a profile, outside any range', () => {
     const { db } = freshDb();
     expect(db.latestSample('p')).toBeNull();
     db.recordSample('p', 9, '2026-01-01T00:00:00.000Z');
@@ -72,7 +72,7 @@ describe('LocalDb.history', () => {
     expect(db.history('p', '2026-01-01T01:00:00.000Z', 600).buckets).toEqual([]);
   });
 
-  it('groups into buckets of equal time, keeping the lowest and highest count of each (a dip is not lost)', () => {
+  it("keeps each equal-time bucket's lowest and highest count", () => {
     const { db } = freshDb();
     const counts = [10, 11, 3, 12, 13, 14, 20, 15];
     counts.forEach((c, i) => {
@@ -89,7 +89,7 @@ describe('LocalDb.history', () => {
 });
 
 describe('LocalDb.thinSamples (the retention rule)', () => {
-  it('keeps the last 24 hours whole, the lowest and highest per minute to 30 days, per hour beyond; a second run removes nothing', () => {
+  it('thins older samples per minute, then per hour, idempotently', () => {
     const { db, path } = freshDb();
     const now = Date.UTC(2026, 5, 1, 12, 0, 0);
     const days = 40;

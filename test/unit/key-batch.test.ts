@@ -34,7 +34,7 @@ const key = (value: string, extra: Partial<Key> = {}): Key => ({
 });
 
 describe('a key batch', () => {
-  it('gives back every key of a generated batch, states the shared fields once and only ids and values per key', () => {
+  it('gives back every key, states shared fields once', () => {
     const keys = ['AAAA-1', 'AAAA-2', 'AAAA-3'].map((v) => key(v));
     const batch = toKeyBatch(keys);
     expect(keysOf(batch)).toEqual(keys);
@@ -55,7 +55,7 @@ describe('a key batch', () => {
     expect(keysOf((decodeFramedAnswer(body.buffer) as { generated: KeyBatch }).generated)).toEqual(keys);
   });
 
-  it("crosses threads with its columns' bytes transferred: the receiver has the keys, the sender no longer holds the bytes", async () => {
+  it('transfers its column bytes when crossing threads', async () => {
     const keys = Array.from({ length: 20 }, (_, i) => key(`X-${i}`, { isPremium: i % 3 === 0 }));
     const batch = toKeyBatch(keys);
     expect(batchBuffers(batch)).toHaveLength(3); // values, id, isPremium
@@ -70,7 +70,7 @@ describe('a key batch', () => {
     }
   });
 
-  it("keeps a field that differs only from the tenth key on as a column, with the earlier keys' shared value", () => {
+  it('keeps a field differing from the tenth key on as a column', () => {
     const keys = Array.from({ length: 12 }, (_, i) => key(`V-${i}`, i >= 9 ? { createdAt: '2026-11-23T06:00:01.000Z', note: '' } : {}));
     const batch = toKeyBatch(keys);
     expect(keysOf(batch)).toEqual(keys);
@@ -79,7 +79,7 @@ describe('a key batch', () => {
     expect(keyAt(batch, 9)).toEqual(keys[9]);
   });
 
-  it('keeps what the real dialect left unreported, key by key, and nothing for keys that reported everything', () => {
+  it('keeps what the real dialect left unreported, key by key', () => {
     const terse = key('T-1', { id: '', createdAt: null, unreported: ['id', 'createdAt', 'activatedAt', 'daysKey', 'lastResetAt'] });
     const keys = [terse, key('F-2'), { ...terse, value: 'T-3' }];
     const back = keysOf(toKeyBatch(keys));
@@ -87,14 +87,14 @@ describe('a key batch', () => {
     expect('unreported' in (back[1] ?? {})).toBe(false);
   });
 
-  it('is empty for no keys, and refuses a key it does not have', () => {
+  it('is empty for no keys and refuses a key it lacks', () => {
     const batch = toKeyBatch([]);
     expect(batch.count).toBe(0);
     expect(keysOf(batch)).toEqual([]);
     expect(() => keyAt(toKeyBatch([key('ONE')]), 1)).toThrow(RangeError);
   });
 
-  it('built one key at a time, equals the batch of the whole list', () => {
+  it("built one key at a time, equals the whole list's batch", () => {
     const keys = Array.from({ length: 50 }, (_, i) => key(`B-${i}`, { isPremium: i % 7 === 0 }));
     const builder = new KeyBatchBuilder();
     for (const k of keys) builder.add(k);

@@ -53,7 +53,7 @@ function found(db: LocalDb, text: string): string[] {
 }
 
 describe('HWID entries written by id descending', () => {
-  it('leave the text index a ledger written in key order has, and find every key by its HWID', () => {
+  it('keep the key-order text index and find every key by HWID', () => {
     const values = generateKeyValues(2_400);
     const known = values.slice(0, 2_000);
     const fresh = values.slice(2_000);

@@ -25,7 +25,7 @@ const click = (item: MenuItemConstructorOptions | undefined): void => {
 };
 
 describe('application menu', () => {
-  it('has Edit, View, Window and Help menus made of standard roles on every platform', () => {
+  it('has Edit, View, Window and Help menus of standard roles', () => {
     for (const platform of ['darwin', 'win32', 'linux'] as const) {
       const template = menuTemplate({ platform, isDev: false, version: '1.2.3', links: LINKS, actions: actions() });
       const labels = template.map((m) => (m.label ?? '').replace('&', ''));
@@ -51,7 +51,7 @@ describe('application menu', () => {
     }
   });
 
-  it('on macOS starts with the app menu (About, Services, Hide, Quit) and has Paste and Match Style', () => {
+  it('on macOS starts with the app menu, with Paste and Match Style', () => {
     const a = actions();
     const template = menuTemplate({ platform: 'darwin', isDev: false, version: '1.2.3', links: LINKS, actions: a });
     expect(template[0]?.label).toBe('Keydesk');
@@ -64,7 +64,7 @@ describe('application menu', () => {
     expect(submenu(byLabel(template, /Help/)).some((i) => i.label === 'About Keydesk')).toBe(false);
   });
 
-  it('on Windows and Linux has a File menu with Quit, and About in Help', () => {
+  it('on Windows and Linux has File with Quit, About in Help', () => {
     const template = menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: LINKS, actions: actions() });
     expect(template[0]?.label).toBe('&File');
     expect(roles(submenu(template[0]))).toEqual(['quit']);
@@ -76,7 +76,7 @@ describe('application menu', () => {
     expect(roles(submenu(byLabel(template, /Edit/)))).not.toContain('pasteAndMatchStyle');
   });
 
-  it('Help opens the docs and project page through the link helper, and the data folder', () => {
+  it('Help opens the docs, project page and data folder', () => {
     const a = actions();
     const help = submenu(byLabel(menuTemplate({ platform: 'win32', isDev: false, version: '1.2.3', links: LINKS, actions: a }), /Help/));
     const item = (label: string) => help.find((i) => i.label === label);
@@ -90,7 +90,7 @@ describe('application menu', () => {
     expect(item('Version 1.2.3')?.enabled).toBe(false);
   });
 
-  it('Help offers no documentation or project link when the build names no https homepage', () => {
+  it('Help offers no links without an https homepage', () => {
     const help = submenu(
       byLabel(menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: null, actions: actions() }), /Help/),
     );
@@ -98,7 +98,7 @@ describe('application menu', () => {
     expect(help[0]?.type).not.toBe('separator');
   });
 
-  it('takes its links from package.json: an https homepage only, the README anchor on GitHub', () => {
+  it("takes its links from package.json's https homepage", () => {
     expect(projectLinks(JSON.stringify({ homepage: 'https://github.com/acme/keydesk' }))).toEqual(LINKS);
     expect(projectLinks(JSON.stringify({ homepage: 'https://keydesk.example/docs#start' }))).toEqual({
       project: 'https://keydesk.example/docs#start',

@@ -39,7 +39,7 @@ describe('preload bridge', () => {
     expect(ipc.invoke).toHaveBeenCalledTimes(1);
   });
 
-  it('subscribes to a known event, passes only the payload, and unsubscribes the same listener', async () => {
+  it('subscribes to an event, passing only the payload, and unsubscribes', async () => {
     const { ipcTransport } = await import('../../src/preload/index.ts');
     const bridge = buildBridge(ipcTransport(ipc));
     const listener = vi.fn();

@@ -28,7 +28,7 @@ describe('calendar dates', () => {
   ])('rejects %s', (d) => {
     expect(isCalendarDate(d)).toBe(false);
   });
-  it('ends a day at its last millisecond, UTC, for years before 100 too', () => {
+  it('ends a day at its last UTC millisecond, before year 100 too', () => {
     expect(new Date(endOfUtcDay('2027-01-31')).toISOString()).toBe('2027-01-31T23:59:59.999Z');
     expect(new Date(endOfUtcDay('0050-06-01')).toISOString()).toBe('0050-06-01T23:59:59.999Z');
   });

@@ -38,7 +38,7 @@ const codeOf = (fn: () => unknown): string | undefined => {
 };
 
 describe('expiry', () => {
-  it('a fixed key is valid through the last millisecond of its day and expired after it, granting nothing then', () => {
+  it("a fixed key is valid through its day's last millisecond only", () => {
     const k = gen({ isPremium: true });
     now = Date.UTC(2026, 10, 30, 23, 59, 59, 999);
     expect(store.validate('clocked', k.value, 'H', false, 'keyless').V2_Authentication).toBe('success');
@@ -82,7 +82,7 @@ describe('expiry', () => {
 });
 
 describe('HWID reset cooldown', () => {
-  it('refuses a reset inside the cooldown with the seconds left, and allows it after', () => {
+  it('refuses a reset inside the cooldown with the seconds left', () => {
     const k = gen();
     store.validate('clocked', k.value, 'H1', false, 'keyless');
     store.resetHwid(service.id, k.value, 10);
@@ -140,7 +140,7 @@ describe('search uses indexes, never a scan of keys', () => {
     if (term.length >= 3) expect(plans[0]?.[0]).toMatch(/^SCAN f VIRTUAL TABLE INDEX \d+:M/);
   });
 
-  it('pages across the ranked segments: exact value, exact HWID, then notes, newest first', () => {
+  it('pages across the ranked segments in order', () => {
     const keys = batchKeys(
       store.generateKeys(service.id, {
         count: 4,
@@ -176,7 +176,7 @@ describe('generated batches', () => {
     }
   });
 
-  it('serialise to the same bytes in chunks of any size, and declare that length up front', () => {
+  it('serialise to the same bytes in any chunk size, length declared', () => {
     const batch = store.generateKeys(service.id, {
       count: 57,
       isPremium: false,
@@ -196,7 +196,7 @@ describe('generated batches', () => {
     }
   });
 
-  it("store a batch larger than one insert statement takes: each key's id is its own row's, in order", () => {
+  it("store a batch over one statement with each key's own id", () => {
     gen({ note: 'before' });
     const batch = store.generateKeys(service.id, {
       count: 5_000,
@@ -212,7 +212,7 @@ describe('generated batches', () => {
     expect(rows.map((r) => String(r.value))).toEqual(batch.ids.map((_, i) => batch.values.value(i)));
   });
 
-  it('store a batch in one piece: every key readable by value with the batch fields', () => {
+  it('store a batch in one piece, every key readable by value', () => {
     const batch = batchKeys(
       store.generateKeys(service.id, {
         count: 50,

@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest';
 import { readValidation } from '../../src/main/client/read.ts';
 
-it('an outer success around a result in the flat shape that refuses is read as a refusal, not as success', () => {
+it('reads a flat refusal inside an outer success as a refusal', () => {
   const r = readValidation({ success: true, message: 'Request handled.', result: { success: false, message: 'The HWID does not match.' } });
   expect(r?.success).not.toBe(true);
 });

@@ -20,12 +20,12 @@ const inside = (r: Rect, area: Rect): boolean =>
   r.x >= area.x && r.y >= area.y && r.x + r.width <= area.x + area.width && r.y + r.height <= area.y + area.height;
 
 describe('placeWindow', () => {
-  it('keeps a window that is fully on a display exactly where it was', () => {
+  it('keeps a window fully on a display where it was', () => {
     const saved = { x: 100, y: 50, width: 1400, height: 900 };
     expect(placeWindow(saved, [primary, right], limits)).toEqual(saved);
   });
 
-  it('opens at the default size, centred on the primary display, when nothing was saved', () => {
+  it('opens at the default size, centred, when nothing was saved', () => {
     expect(placeWindow(null, [primary, right], limits)).toEqual({ x: 320, y: 120, width: 1280, height: 800 });
   });
 
@@ -34,13 +34,13 @@ describe('placeWindow', () => {
     expect(placed).toEqual({ x: 320, y: 120, width: 1280, height: 800 });
   });
 
-  it('moves a partially visible window fully onto the display it mostly sits on, keeping its size', () => {
+  it('moves a partly visible window onto its main display', () => {
     const placed = placeWindow({ x: 1500, y: 600, width: 1000, height: 700 }, [primary], limits);
     expect(placed).toEqual({ x: 920, y: 340, width: 1000, height: 700 });
     expect(inside(placed, primary)).toBe(true);
   });
 
-  it('reopens on the primary display when the monitor it was saved on has been removed', () => {
+  it('reopens on the primary display when its monitor is gone', () => {
     const onRight = { x: 2500, y: 200, width: 1600, height: 1000 };
     expect(inside(placeWindow(onRight, [primary, right], limits), right)).toBe(true);
     const placed = placeWindow(onRight, [primary], limits);
@@ -48,7 +48,7 @@ describe('placeWindow', () => {
     expect(placed).toEqual({ x: 320, y: 120, width: 1280, height: 800 });
   });
 
-  it('shrinks a window bigger than its display to the work area, never below the minimum size', () => {
+  it('shrinks a window bigger than its display to the work area', () => {
     const small: Rect = { x: 0, y: 0, width: 1366, height: 728 };
     expect(placeWindow({ x: -50, y: -50, width: 3000, height: 2000 }, [small], limits)).toEqual(small);
     // A display smaller than the minimum: the window fits the display rather than hanging off it.
@@ -57,7 +57,7 @@ describe('placeWindow', () => {
     expect(placeWindow({ x: 10, y: 10, width: 300, height: 200 }, [primary], limits)).toEqual({ x: 10, y: 10, width: 960, height: 600 });
   });
 
-  it('honours displays at negative coordinates (a monitor left of or above the primary)', () => {
+  it('honours displays at negative coordinates', () => {
     const left: Rect = { x: -1600, y: -200, width: 1600, height: 900 };
     const saved = { x: -1500, y: -100, width: 1200, height: 700 };
     expect(placeWindow(saved, [primary, left], limits)).toEqual(saved);
@@ -88,7 +88,7 @@ describe('placeWindow', () => {
 });
 
 describe('window state file', () => {
-  it('round-trips the bounds and maximised state, and treats a missing or damaged file as no state', () => {
+  it('round-trips the bounds, treating a damaged file as no state', () => {
     const dir = tempDir('keydesk-window-');
     expect(loadWindowState(dir)).toBeNull();
     const state = { bounds: { x: -20, y: 30, width: 1300, height: 820 }, maximized: true };

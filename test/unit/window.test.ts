@@ -102,7 +102,7 @@ describe('main window', () => {
     expect(state.openExternal).toEqual(['https://example.com/docs']);
   });
 
-  it('blocks navigation and redirects away from the app, allows its own pages, and refuses webviews', () => {
+  it('blocks navigation away from the app and refuses webviews', () => {
     expect(navigate('will-navigate', 'https://evil.example/')).toBe(true);
     expect(navigate('will-navigate', 'file:///etc/passwd')).toBe(true);
     expect(navigate('will-redirect', 'http://127.0.0.1:9999/')).toBe(true);
@@ -112,7 +112,7 @@ describe('main window', () => {
 });
 
 describe('window placement', () => {
-  it('opens at the default size unless given placed bounds, and maximises before showing when it was maximised', () => {
+  it('opens placed and maximised as it was saved', () => {
     expect(state.options).toMatchObject({ width: 1280, height: 800, minWidth: 960, minHeight: 600 });
     const saved: unknown[] = [];
     createMainWindow({
@@ -132,7 +132,7 @@ describe('window placement', () => {
 });
 
 describe('session hardening', () => {
-  it('denies permission requests and checks, and adds the CSP header to app responses only', () => {
+  it('denies permissions and adds the CSP header to app responses only', () => {
     let requestHandler: Handler | undefined;
     let checkHandler: Handler | undefined;
     let headersHandler: Handler | undefined;
@@ -160,7 +160,7 @@ describe('session hardening', () => {
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-(inline|eval)/);
   });
 
-  it('sends the shipped policy, with nothing inline allowed, when no dev server is in use', () => {
+  it('sends the shipped policy with nothing inline when no dev server', () => {
     let headersHandler: Handler | undefined;
     const session = {
       setPermissionRequestHandler: () => undefined,

@@ -28,7 +28,7 @@ describe('the route table', () => {
     expect(names.filter((n) => (ROUTES[n] as RouteSpec).answerInBody === true)).toEqual(['validate']);
   });
 
-  it('says what each route that names a key or entry is about, for the words of a "not found"', () => {
+  it('says what each route naming a key or entry is about', () => {
     const about = Object.fromEntries(names.map((n) => [n, (ROUTES[n] as RouteSpec).resource ?? null]));
     expect(about).toEqual({
       pushExecutionCount: null,
@@ -49,7 +49,7 @@ describe('the route table', () => {
     });
   });
 
-  it('words a 404 by the route table: the key, generated key or keyless entry it names, else the address', () => {
+  it('words a 404 by the route table', () => {
     const notFound = (route: RouteName) => fromService(route, fail('NOT_FOUND', 'gone (HTTP 404)')).message;
     expect(notFound('resetHwid')).toBe('The service has no key with that value.');
     expect(notFound('fetchGeneratedKey')).toBe('The service has no generated key with that value.');
@@ -79,14 +79,14 @@ describe('the route table', () => {
     });
   });
 
-  it('sends expand-expiration (a POST) entirely in the query string, as the spec puts it', () => {
+  it('sends expand-expiration entirely in the query string', () => {
     expect(placeParams('expandExpiration', { keyValue: 'K', days: 3 }, 'secret')).toEqual({
       query: { apiKey: 'secret', keyValue: 'K', days: 3 },
       body: undefined,
     });
   });
 
-  it('never sends an apiKey to validation, and uses the validation URL as the whole endpoint', () => {
+  it('never sends an apiKey to validation', () => {
     expect(placeParams('validate', { key: 'K', service: 's', hwid: 'H' }, 'secret')).toEqual({
       query: { key: 'K', service: 's', hwid: 'H' },
       body: undefined,

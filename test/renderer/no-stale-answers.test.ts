@@ -50,7 +50,7 @@ afterEach(() => {
 });
 
 describe('Validate & HWID', () => {
-  it('replaces an earlier success with a refusal, keeping the refusal as an answer, not an error', async () => {
+  it('keeps a refusal after a success as an answer, not an error', async () => {
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: report({}) });
     await state().runValidation({ ...validateInput, hwid: { custom: 'HW-A' } });
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: mismatch });
@@ -61,7 +61,7 @@ describe('Validate & HWID', () => {
     });
   });
 
-  it('shows nothing of an earlier answer while a new one is asked, nor after it fails', async () => {
+  it('shows nothing of an earlier answer while a new one is asked', async () => {
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: report({}) });
     await state().runValidation(validateInput);
     let answer: () => void = () => undefined;
@@ -108,7 +108,7 @@ describe('a failed call clears the earlier result or marks it stale', () => {
     expect(state()).toMatchObject({ keyless: null, keylessRequest: { status: 'error', error: { code: 'API_KEY_INVALID' } } });
   });
 
-  it('executions: a failed read keeps the last count but says it failed (the view marks it stale)', async () => {
+  it('executions: a failed read keeps the last count, marked failed', async () => {
     fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 41, sampledAt: '2026-01-01T00:00:00.000Z' } });
     await state().refreshExecutions();
     fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'HTTP_ERROR', message: 'HTTP 502' });
@@ -130,7 +130,7 @@ describe('a failed call clears the earlier result or marks it stale', () => {
     expect(state()).toMatchObject({ generateRequest: { status: 'idle', error: null } });
   });
 
-  it('activity: a filter main refuses shows its reason and no list that answered another filter', async () => {
+  it('activity: a refused filter shows its reason and no other list', async () => {
     fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 250 } });
     await state().loadAudit({ filter: {}, offset: 100, limit: 100 });
     expect(state().audit).toMatchObject({ total: 250, offset: 100, limit: 100 });
@@ -145,7 +145,7 @@ describe('a failed call clears the earlier result or marks it stale', () => {
 });
 
 describe('search results follow the detail panel', () => {
-  it('shows the new expiry after an extend and no HWID after a reset, in the result row', async () => {
+  it('shows the new expiry and no HWID in the result row', async () => {
     const bound = key('A', 'active', { hwid: 'HW-1', expire: '2099-01-01' });
     useKeydesk.setState({ lookupResult: { active: [bound], generated: [key('B')] }, selectedKey: bound });
     fake.impl['keys.extend'] = () => Promise.resolve({ ok: true, data: { key: { ...bound, expire: '2099-01-06' } } });
@@ -160,7 +160,7 @@ describe('search results follow the detail panel', () => {
 });
 
 describe('search results after a change the service did not describe', () => {
-  it('reads the search again, so the row and the detail show the key as it is now', async () => {
+  it('reads the search again so the row shows the key now', async () => {
     const bound = key('A', 'active', { hwid: 'HW-1' });
     fakeSearch([bound]);
     await state().runLookup('A');
@@ -175,7 +175,7 @@ describe('search results after a change the service did not describe', () => {
 });
 
 describe('keyless add', () => {
-  it('keeps its failure apart from the search’s, and leaves the list it shows alone', async () => {
+  it("keeps its failure apart from the search's", async () => {
     fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 0 } });
     await state().lookupKeyless('SHOP');
     fake.impl['keyless.add'] = () =>
@@ -188,7 +188,7 @@ describe('keyless add', () => {
     });
   });
 
-  it('shows the current search again, now with the new entry among the others', async () => {
+  it('shows the current search again with the new entry', async () => {
     const entry = (hwid: string) => ({ hwid, isPremium: false, expiresAt: null, lastUsedAt: null }) as never;
     fake.impl['keyless.lookup'] = () => Promise.resolve({ ok: true, data: { entries: [entry('SHOP-1')], total: 1 } });
     await state().lookupKeyless('SHOP');
@@ -267,7 +267,7 @@ describe('switching profile', () => {
     expect(state().selection.size).toBe(0);
   });
 
-  it('drops an answer that arrives for the profile that was switched away from', async () => {
+  it('drops an answer for the profile switched away from', async () => {
     let answer: () => void = () => undefined;
     fakeSearch([]);
     fake.impl['keys.fetchGenerated'] = () =>
@@ -286,7 +286,7 @@ describe('switching profile', () => {
 });
 
 describe('the offline notice', () => {
-  it('is not cleared by a call main answers alone, only by one the service answered', async () => {
+  it('is cleared only by a call the service answered', async () => {
     fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
     await state().checkIdentifier('x');
     expect(state()).toMatchObject({ online: false, offlineReason: { message: 'refused the connection' } });
@@ -300,7 +300,7 @@ describe('the offline notice', () => {
     expect(state()).toMatchObject({ online: true, offlineReason: null });
   });
 
-  it('goes when the service answers even with a refusal, but not on a check main made alone', async () => {
+  it('goes when the service answers, even with a refusal', async () => {
     fake.impl['identifier.check'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
     await state().checkIdentifier('x');
     fake.impl['identifier.check'] = () =>
@@ -317,7 +317,7 @@ describe('the offline notice', () => {
     expect(state()).toMatchObject({ online: true, offlineReason: null });
   });
 
-  it('shows after a failed background poll and goes within 5 s of the service coming back, by a probe', async () => {
+  it('goes within 5 s of the service coming back, by a probe', async () => {
     vi.useFakeTimers();
     fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
     await state().refreshExecutions(); // what the Overview's poll calls

@@ -1,6 +1,5 @@
-// The words a new vendor met in walk8 (P10, P13): the service's key is an "API key" as its field says, plurals
-// agree, a copy names what was copied, a wait is said once, the thing removed has one name, and a running job's
-// unsent items are "not sent yet".
+// The words views use for their things: the service's key is an "API key" as its field says, plurals agree, a copy
+// names what was copied, a wait is said once, the thing removed has one name, and unsent items are "not sent yet".
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -37,7 +36,7 @@ beforeEach(() => {
 });
 
 describe('Profiles: the service key is an API key, as its field says', () => {
-  it('names the stored key, the session-only storage and a missing key as an API key', () => {
+  it("calls the service's key an API key everywhere in Profiles", () => {
     useKeydesk.setState({ appStatus: status });
     render(<Profiles />);
     expect(screen.getByText(/session only and are gone/).textContent).toBe(
@@ -51,7 +50,7 @@ describe('Profiles: the service key is an API key, as its field says', () => {
     expect(document.body.textContent).not.toMatch(/apiKey/);
   });
 
-  it('names the thing removed a profile in the question and in the toast after', async () => {
+  it('names the thing removed a profile, in question and toast', async () => {
     const user = userEvent.setup();
     fake.impl['profiles.remove'] = () => Promise.resolve({ ok: true, data: null });
     render(<Profiles />);
@@ -64,7 +63,7 @@ describe('Profiles: the service key is an API key, as its field says', () => {
     });
   });
 
-  it('says a limit of one request in the singular and in plain words', async () => {
+  it('says a limit of one request in the singular', async () => {
     const user = userEvent.setup();
     let ceiling = { ceiling: 8, isDefault: true };
     fake.impl['jobs.getCeiling'] = () => Promise.resolve({ ok: true, data: ceiling });
@@ -85,7 +84,7 @@ describe('Profiles: the service key is an API key, as its field says', () => {
 });
 
 describe('Keys: Copy all of the generated keys', () => {
-  it('names what was copied: the count of keys, not "All keys" (a view)', async () => {
+  it('names the count of keys copied, not the view', async () => {
     const user = userEvent.setup();
     const key = (value: string): Key => ({
       id: `k_${value}`,

@@ -1,10 +1,8 @@
-// Focus and guidance a new vendor met in walk8 (P14): a refused Generate puts the focus on the field in error, Edit
-// puts it in the form it opens, Esc in Generate's Note leaves the key panel open, and "No API key is stored" leads
-// to Profiles.
-import { render, screen, waitFor, within } from '@testing-library/react';
+// Where the focus goes: a refused Generate puts it on the field in error, Edit in the form it opens, and Esc in
+// Generate's Note keeps it there with the key panel open.
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Failure } from '../../src/shared/result.ts';
 import { installBridge, key, readySession } from '../support/fake-bridge.ts';
 
 installBridge();
@@ -19,7 +17,7 @@ beforeEach(() => {
 });
 
 describe('Generate refused by the form', () => {
-  it('puts the focus on the first field in error, where its words are', async () => {
+  it('puts the focus on the first field in error', async () => {
     const user = userEvent.setup();
     render(<GenerateForm />);
     await user.clear(screen.getByLabelText('Count'));
@@ -61,36 +59,5 @@ describe("Keys: Esc in Generate's Note while the key panel is open", () => {
     expect(screen.getByRole('complementary', { name: 'Key detail' })).toBeTruthy();
     expect(document.activeElement).toBe(note);
     expect((note as HTMLInputElement).value).toBe('spring');
-  });
-});
-
-describe('No API key stored for the active profile', () => {
-  it('offers the way to Profiles beside the words', async () => {
-    const user = userEvent.setup();
-    const gone: Failure = {
-      ok: false,
-      code: 'KEYCHAIN_UNAVAILABLE',
-      message:
-        'No API key is stored for "Remote Shop" (API keys kept for the session only are gone after a restart). Enter it again in Profiles.',
-    };
-    useKeydesk.setState({ view: 'keys', lookupRequest: { status: 'error', error: gone }, lookupTerm: 'KEY', lookupResult: null });
-    render(<Keys />);
-    const alert = screen.getByRole('alert');
-    expect(alert.textContent).toContain('Enter it again in Profiles.');
-    await user.click(within(alert).getByRole('button', { name: 'Go to Profiles' }));
-    await waitFor(() => {
-      expect(useKeydesk.getState().view).toBe('profiles');
-    });
-  });
-
-  it('offers no way to Profiles for a keychain that is only locked', () => {
-    const locked: Failure = {
-      ok: false,
-      code: 'KEYCHAIN_UNAVAILABLE',
-      message: 'The OS keychain did not give Keydesk the API key for "Remote Shop". It may be locked: unlock it and try again.',
-    };
-    useKeydesk.setState({ view: 'keys', lookupRequest: { status: 'error', error: locked }, lookupTerm: 'KEY', lookupResult: null });
-    render(<Keys />);
-    expect(within(screen.getByRole('alert')).queryByRole('button', { name: 'Go to Profiles' })).toBeNull();
   });
 });

@@ -1,10 +1,10 @@
-// Keys' search failure says when it happened, offers the search again, and once the service has answered a later
-// request it is marked as from before (walk9 P4): "could not reach the service" under the box after the service is
-// back, with nothing to say it is old, is not true of now.
-import { act, render, screen, within } from '@testing-library/react';
+// Keys' search failure says when it happened, offers the search again, is marked as from before once the service has
+// answered a later request, and leads to Profiles when no API key is stored.
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
+import type { Failure } from '../../src/shared/result.ts';
 import { fake, installBridge, key, readySession } from '../support/fake-bridge.ts';
 
 installBridge();
@@ -31,7 +31,7 @@ const failure = () => {
   return alert;
 };
 
-describe('Keys: a search that could not reach the service (walk9 P4)', () => {
+describe('Keys: a search that could not reach the service', () => {
   it('says when it failed, and offers the search again', async () => {
     const user = userEvent.setup();
     fake.impl['keys.fetchActive'] = refused;
@@ -51,7 +51,7 @@ describe('Keys: a search that could not reach the service (walk9 P4)', () => {
     expect(screen.getByRole('button', { name: 'Search again' })).toBeTruthy();
   });
 
-  it('is marked as from before once the service answers a later request, and goes when the search is made again', async () => {
+  it('is marked as from before once a later request is answered', async () => {
     const user = userEvent.setup();
     fake.impl['keys.fetchActive'] = refused;
     fake.impl['keys.fetchGenerated'] = refused;
@@ -76,7 +76,7 @@ describe('Keys: a search that could not reach the service (walk9 P4)', () => {
     expect(screen.queryByText(UNREACHABLE.message)).toBeNull();
   });
 
-  it("a refusal by an answering service is marked too once a later request is answered: it was that moment's answer", async () => {
+  it("marks an answering service's refusal as from before too", async () => {
     const user = userEvent.setup();
     const busy = () =>
       Promise.resolve({
@@ -97,5 +97,36 @@ describe('Keys: a search that could not reach the service (walk9 P4)', () => {
     expect(alert.querySelector('.stale-note')?.textContent).toMatch(
       /^The service has answered since, at .+: search again to see whether it still fails\.$/,
     );
+  });
+});
+
+describe('Keys: a search with no API key stored', () => {
+  it('offers the way to Profiles beside the words', async () => {
+    const user = userEvent.setup();
+    const gone: Failure = {
+      ok: false,
+      code: 'KEYCHAIN_UNAVAILABLE',
+      message:
+        'No API key is stored for "Remote Shop" (API keys kept for the session only are gone after a restart). Enter it again in Profiles.',
+    };
+    useKeydesk.setState({ view: 'keys', lookupRequest: { status: 'error', error: gone }, lookupTerm: 'KEY', lookupResult: null });
+    render(<Keys />);
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('Enter it again in Profiles.');
+    await user.click(within(alert).getByRole('button', { name: 'Go to Profiles' }));
+    await waitFor(() => {
+      expect(useKeydesk.getState().view).toBe('profiles');
+    });
+  });
+
+  it('offers no way to Profiles for a keychain that is only locked', () => {
+    const locked: Failure = {
+      ok: false,
+      code: 'KEYCHAIN_UNAVAILABLE',
+      message: 'The OS keychain did not give Keydesk the API key for "Remote Shop". It may be locked: unlock it and try again.',
+    };
+    useKeydesk.setState({ view: 'keys', lookupRequest: { status: 'error', error: locked }, lookupTerm: 'KEY', lookupResult: null });
+    render(<Keys />);
+    expect(within(screen.getByRole('alert')).queryByRole('button', { name: 'Go to Profiles' })).toBeNull();
   });
 });

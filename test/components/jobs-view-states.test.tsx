@@ -1,5 +1,5 @@
 // The Jobs view never says what is not true, in the states a person meets after the first load: a job main is
-// getting ready to resume (walk6 U1) and its Cancel there, a Resume refused because main already runs it (walk6 P3),
+// getting ready to resume and its Cancel there, a Resume refused because main already runs it,
 // a job Keydesk stopped under (its end not seen), Esc on an opened job, "Show 20 older" and the older-jobs count
 // after a removal, and a list answer older than a progress event.
 import { act, render, screen, waitFor, within } from '@testing-library/react';
@@ -59,8 +59,8 @@ beforeEach(() => {
   fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
 });
 
-describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
-  it('is listed as Starting, with Cancel and no Resume, and says nothing new has been sent and for how long', async () => {
+describe('Jobs: a job main is getting ready to resume', () => {
+  it('lists a resuming job as Starting, with Cancel and no Resume', async () => {
     // The clock stands still (timers stay real), so "12 s so far" holds however slowly the test runs.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-02T10:00:00.000Z'));
@@ -87,7 +87,7 @@ describe('Jobs: a job main is getting ready to resume (walk6 U1)', () => {
     expect(within(detail).getByRole('button', { name: 'Cancel' })).toBeTruthy();
   });
 
-  it('cancels it on Cancel: main is asked, the job reads cancelling, then cancelled with what it had not sent offered to resume', async () => {
+  it('cancels a starting job, then offers its unsent items to resume', async () => {
     // Main's list as it stands: starting, then cancelling once asked to cancel (its end is being written).
     let now = starting();
     fake.impl['jobs.list'] = () => listed([now]);
@@ -133,7 +133,7 @@ describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
   const ANSWERED = '2026-01-02T09:04:00.000Z';
   const RESUMED = '2026-01-03T11:30:00.000Z';
 
-  it('says when its last answer was recorded, or that none was after it started or resumed, or that when is not known; never "ended"', async () => {
+  it('says when its last answer was recorded, never that it ended', async () => {
     fake.impl['jobs.list'] = () =>
       listed([
         // As main gives them (test/main/jobs.test.ts): a first run began at the job's creation, and is no resume.
@@ -189,7 +189,7 @@ describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
     );
   });
 
-  it('when Resume is refused because main already runs the job, shows it running, and the error goes once the job ends (walk6 P3)', async () => {
+  it('shows a job main already runs as running when Resume is refused', async () => {
     // Main as it is after another window's Resume (or this one's, before a reload): getting the job ready.
     let resumed = false;
     fake.impl['jobs.list'] = () => listed([resumed ? starting() : summary({})]);
@@ -226,7 +226,7 @@ describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
 });
 
 describe("Jobs: a job waiting for Keydesk's records", () => {
-  it('drops the rate and time left it showed and says it waits for the records and sends nothing new, with Cancel still offered', async () => {
+  it('drops rate and time left while it waits for the records', async () => {
     const running = {
       state: 'running' as const,
       finishedAt: null,
@@ -249,8 +249,8 @@ describe("Jobs: a job waiting for Keydesk's records", () => {
   });
 });
 
-describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
-  it('after a reload during the resume, shows it starting with Cancel and no Resume, as main lists it', async () => {
+describe('Keys: a generate job being resumed', () => {
+  it('shows it starting after a reload, as main lists it', async () => {
     fake.impl['jobs.list'] = () => listed([starting()]);
     render(<GenerateForm />);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
@@ -263,7 +263,7 @@ describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
     expect(within(panel).getByRole('button', { name: 'Cancel' })).toBeTruthy();
   });
 
-  it('while its own Resume waits for main, says it is resuming, without "a few seconds", and how long so far', async () => {
+  it('says it is resuming, and for how long, until main answers', async () => {
     // The clock moves only when the test moves it (timers stay real), so the time so far is known whatever the load.
     vi.useFakeTimers({ toFake: ['Date'] });
     const clicked = Date.parse('2026-01-02T10:00:00.000Z');
@@ -298,7 +298,7 @@ describe('Keys: a generate job being resumed (walk6 U1, P2)', () => {
 });
 
 describe('Jobs: keyboard', () => {
-  it('closes an opened job on Esc, as Close does, and gives the focus back to its name in the list', async () => {
+  it('closes an opened job on Esc, focusing its name in the list', async () => {
     fake.impl['jobs.list'] = () => listed([summary({})]);
     const user = userEvent.setup();
     render(<Jobs />);
@@ -327,7 +327,7 @@ describe('Jobs: keyboard', () => {
 });
 
 describe('Jobs: older jobs', () => {
-  it('"Show 20 older" asks main for the recent that adds 20, however many old interrupted jobs are listed already', async () => {
+  it('Show 20 older asks main for 20 more than listed', async () => {
     // 20 newest and 3 older interrupted ones listed; 22 left out. recent + 20 would add 17: main says 43 adds 20.
     const first = [
       ...Array.from({ length: 20 }, (_, i) => old(i)),
@@ -348,7 +348,7 @@ describe('Jobs: older jobs', () => {
     expect(screen.getByRole('button', { name: 'Show 2 older' })).toBeTruthy();
   });
 
-  it('offers no "Show older" once the list is as long as main lists, and says why the older jobs are not shown', async () => {
+  it("offers no Show older at main's limit, and says why", async () => {
     // Main's answer at recent = JOBS_LIST_MAX: older jobs are left out and no longer list can be asked for (no next).
     fake.impl['jobs.list'] = () =>
       listed(
@@ -364,7 +364,7 @@ describe('Jobs: older jobs', () => {
     expect(screen.queryByRole('button', { name: /^Show \d+ older$/ })).toBeNull();
   });
 
-  it('after a removal, lists the next older job in its place and counts one fewer not shown', async () => {
+  it('lists the next older job in place of a removed one', async () => {
     // Main's list as main keeps it: the 20 newest of 23, and the rest once one is removed.
     let jobs = Array.from({ length: 23 }, (_, i) => old(i));
     fake.impl['jobs.list'] = () => {
@@ -391,7 +391,7 @@ describe('Jobs: older jobs', () => {
 });
 
 describe('Jobs: answers and events in either order', () => {
-  it('keeps what a newer progress event said when an older list answer arrives after it', async () => {
+  it('keeps a newer progress event over an older list answer', async () => {
     fake.impl['jobs.list'] = () => listed([summary({ state: 'running', finishedAt: null })]);
     fake.impl['jobs.cancel'] = () =>
       Promise.resolve({
@@ -426,7 +426,7 @@ describe('Jobs: answers and events in either order', () => {
     expect(rowTexts()[0]?.[3]).toBe('200,000');
   });
 
-  it('keeps a job started after the answer was made, though the answer does not list it', async () => {
+  it('keeps a job started after the list answer was made', async () => {
     const late = deferred<OperationResult<'jobs.list'>>();
     fake.impl['jobs.list'] = () => listed([old(1)]);
     render(<Jobs />);
@@ -445,8 +445,8 @@ describe('Jobs: answers and events in either order', () => {
   });
 });
 
-describe('Toasts: an interrupted job that a Resume then finished (walk7 P13)', () => {
-  it("takes the interrupted run's error away when the same job finishes, and keeps another job's", async () => {
+describe('Toasts: an interrupted job that a Resume then finished', () => {
+  it("drops the interrupted run's error once the same job finishes", async () => {
     const EXTEND = '33333333-3333-4333-8333-333333333333';
     const extend = (over: Partial<JobSummary>) =>
       summary({

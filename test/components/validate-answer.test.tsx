@@ -1,5 +1,5 @@
-// Validate's refusal as a person reads it (walk8 P8): a hwid_mismatch is said once, not three times in three
-// words (machine, device, HWID), and the HWID row is named as the one sent, not read as the HWID the key is bound to.
+// Validate's answer as a person reads it: a success says whether the machine was let in or would be; a refusal is
+// said once, in one word for the machine, and the HWID row is named as the one sent, not the one the key is bound to.
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -23,6 +23,30 @@ const mismatch: ValidationReport = {
   keyless: false,
   registeredServiceId: 'demo',
   raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } },
+};
+
+const validated: ValidationReport = {
+  outcome: 'success',
+  success: true,
+  message: 'The key is valid.',
+  dryRun: false,
+  hwid: 'HW-A',
+  premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z',
+  notes: 'spring batch',
+  keyless: false,
+  registeredServiceId: 'demo',
+  raw: { V2_Authentication: 'success' },
+};
+const unknownKey: ValidationReport = {
+  ...validated,
+  outcome: 'invalid_key',
+  success: false,
+  message: 'No such key.',
+  premium: false,
+  expiresAt: null,
+  notes: 'The key does not exist.',
+  raw: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'The key does not exist.' } },
 };
 
 /** What a person reads without opening a disclosure. */
@@ -49,7 +73,7 @@ async function refused(report: ValidationReport): Promise<HTMLElement> {
 }
 
 describe('Validate: a refusal Keydesk can word', () => {
-  it("says the mismatch once and names the HWID row as the one sent; the service's own words stay one click away", async () => {
+  it('says the mismatch once and names the HWID row as sent', async () => {
     const outcome = await refused(mismatch);
     const seen = outsideDetails(outcome);
     expect(seen.match(/bound to another/g)).toEqual(['bound to another']);
@@ -64,7 +88,7 @@ describe('Validate: a refusal Keydesk can word', () => {
     expect(within(words).getByText('The key is bound to another HWID.')).toBeTruthy();
   });
 
-  it("a refusal in a word Keydesk does not know still shows the service's message and Notes as the reason", async () => {
+  it("shows the service's message and Notes for an unknown refusal word", async () => {
     const outcome = await refused({
       ...mismatch,
       outcome: 'invalid_key',
@@ -76,5 +100,34 @@ describe('Validate: a refusal Keydesk can word', () => {
     expect(seen).toContain('Refused: the service answered “banned”.');
     expect(seen).toContain('This key was banned.');
     expect(seen).toContain("Reason (the service's Notes)Chargeback.");
+  });
+});
+
+describe('Validate: what the answer says', () => {
+  it('says a real success let the machine in and bound the key', () => {
+    useKeydesk.setState({ validation: validated, validationRequest: { status: 'ready', error: null } });
+    render(<Validate />);
+    const outcome = screen.getByRole('status', { name: 'Validation outcome' });
+    expect(within(outcome).getByText('Valid: this machine was let in; the key is now bound to it.')).toBeTruthy();
+    expect(within(outcome).queryByText(/would be let in/)).toBeNull();
+  });
+
+  it('a dry-run success still says "would be let in"', () => {
+    useKeydesk.setState({ validation: { ...validated, dryRun: true }, validationRequest: { status: 'ready', error: null } });
+    render(<Validate />);
+    expect(screen.getByText('Valid: this machine would be let in.')).toBeTruthy();
+  });
+
+  it('shows no Premium or expiry for a key the service lacks', () => {
+    useKeydesk.setState({ validation: unknownKey, validationRequest: { status: 'ready', error: null } });
+    render(<Validate />);
+    const outcome = screen.getByRole('status', { name: 'Validation outcome' });
+    const terms = [...outcome.querySelectorAll(':scope > dl dt')].map((dt) => dt.textContent);
+    expect(terms).not.toContain('Premium');
+    expect(terms).not.toContain('Expires');
+    expect(terms.at(-1)).toMatch(/V2_Authentication/);
+    // The headline says why once ("No such key for this service."); the service's Notes, the same again, are one click away.
+    expect(within(outcome).getByText('The key does not exist.').closest('details')?.textContent).toMatch(/^The service's own words/);
+    expect(within(outcome).getByText('invalid_key')).toBeTruthy();
   });
 });

@@ -1,7 +1,6 @@
-// All keys when a re-read of the same filter fails (the core gone after a job's end, say): the line under the table
-// says the rows are this filter's earlier results, read at what time, and that reading them again failed; only a
-// filter that changed is told "not this filter's" (walk8 U11).
-import { render, screen, waitFor } from '@testing-library/react';
+// All keys' earlier rows when a read fails: after a failed re-read of the same filter the line under the table says
+// when they were read and that reading again failed; a refused filter keeps them marked stale, with its reason.
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
@@ -52,7 +51,7 @@ const reread = () => {
 };
 
 describe('All keys: a failed re-read of the same filter', () => {
-  it('says the rows are this filter’s results as read at their time and that reading them again failed, not “not this filter’s”', async () => {
+  it("says the earlier rows' read time and that reading again failed", async () => {
     const before = Date.now();
     render(<AllKeys />);
     await screen.findByText('3 keys');
@@ -67,7 +66,7 @@ describe('All keys: a failed re-read of the same filter', () => {
     expect(screen.queryByText(/not this filter's/)).toBeNull();
   });
 
-  it('still says “not this filter’s” when the filter changed and the new one could not be read', async () => {
+  it('says “not this filter’s” when a changed filter could not be read', async () => {
     const user = userEvent.setup();
     render(<AllKeys />);
     await screen.findByText('3 keys');
@@ -76,5 +75,24 @@ describe('All keys: a failed re-read of the same filter', () => {
     await waitFor(() => {
       expect(screen.getByText(/^Still showing the earlier results \(3 keys, read at .*\), not this filter's\.$/)).toBeTruthy();
     });
+  });
+});
+
+describe('All keys: a filter main refuses', () => {
+  it('shows the refusal in words and keeps the earlier rows marked stale', async () => {
+    fake.impl['ledger.query'] = (input) => {
+      const text = (input as { filter: { text?: string } }).filter.text ?? '';
+      if (text.length > 256) return Promise.resolve({ ok: false, code: 'INVALID_INPUT', message: 'Use at most 256 characters.' });
+      return Promise.resolve({ ok: true, data: { rows: [row('KEY-AAA'), row('KEY-BBB')], total: 2, totalCapped: false } });
+    };
+    render(<AllKeys />);
+    await screen.findByText('KEY-AAA');
+    fireEvent.change(screen.getByLabelText('Filter (key, note or HWID)'), { target: { value: 'x'.repeat(257) } });
+    await screen.findByText('Use at most 256 characters.');
+    expect(screen.queryByText('Loading…')).toBeNull();
+    expect(screen.getByText('KEY-AAA')).toBeTruthy();
+    expect(screen.getByRole('grid', { name: 'All keys' }).className).toContain('stale');
+    expect(screen.getByRole('status').textContent).toContain('earlier results');
+    expect(screen.getByRole('button', { name: /^Select all/ })).toHaveProperty('disabled', true);
   });
 });

@@ -1,5 +1,5 @@
-// Keyless before any search: each entry added stays listed (newest first) under a heading that says what the list
-// is, rather than the last one alone with no heading, which read as if the earlier one were gone (walk 5, P12).
+// The Keyless view: entries added before any search stay listed under a heading, the add form refuses days out of
+// range, and the first-visit prompt shows only on an empty, error-free view.
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ const listed = () =>
     .map((r) => within(r).getAllByRole('cell')[0]?.textContent);
 
 describe('Keyless: entries added before any search', () => {
-  it('lists every entry added, newest first, under a heading saying so; a search then lists its results under theirs', async () => {
+  it('lists every entry added, newest first, under a heading', async () => {
     const user = userEvent.setup();
     render(<Keyless />);
     const form = screen.getByRole('form', { name: 'Add an entry' });
@@ -51,5 +51,35 @@ describe('Keyless: entries added before any search', () => {
     await screen.findByText('Results for “walk-hw”');
     expect(listed()).toHaveLength(3);
     expect(screen.queryByText(/^Added here/)).toBeNull();
+  });
+});
+
+describe('Keyless: a negative number of days', () => {
+  it('says which numbers are accepted and sends nothing', async () => {
+    const user = userEvent.setup();
+    render(<Keyless />);
+    const form = screen.getByRole('form', { name: 'Add an entry' });
+    await user.type(within(form).getByLabelText('HWID'), 'HW-1');
+    await user.type(within(form).getByLabelText('Days (empty: no expiry)'), '-5');
+    await user.click(within(form).getByRole('button', { name: 'Add' }));
+    expect(within(form).getByText('Days must be a whole number from 1 to 999,999.')).toBeTruthy();
+    expect(fake.calls.filter((c) => c.name === 'keyless.add')).toHaveLength(0);
+  });
+});
+
+describe('Keyless: the first-visit prompt', () => {
+  it('hides beside an error or an unsearched term', () => {
+    useKeydesk.getState().setDraft('keyless.term', 'HW-12');
+    const { unmount } = render(<Keyless />);
+    expect(screen.queryByText('Find an authorized HWID')).toBeNull();
+    expect(screen.getByText('Press Search to list the entries whose HWID contains “HW-12”.')).toBeTruthy();
+    unmount();
+    useKeydesk.getState().setDraft('keyless.term', '');
+    useKeydesk.setState({
+      keylessRequest: { status: 'error', error: { ok: false, code: 'NETWORK', message: 'Keydesk could not reach the service.' } },
+    });
+    render(<Keyless />);
+    expect(screen.getByText('Keydesk could not reach the service.')).toBeTruthy();
+    expect(screen.queryByText('Find an authorized HWID')).toBeNull();
   });
 });
