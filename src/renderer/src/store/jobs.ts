@@ -2,55 +2,14 @@
 // 20 newest), kept current by main's progress events, the job opened and a page of its items. Acting on a job
 // (cancel, resume, export) goes through the ledger slice's actions, which also keep All keys' and Keys' panels
 // true; forgetting one is here.
-import type { JobItem, JobItemState, JobSummary } from '../../../shared/domain.ts';
-import { IDLE, type RequestState } from './request.ts';
-import type { ProfileData, StoreContext } from './context.ts';
+import type { JobItemState, JobSummary } from '../../../shared/domain.ts';
+import { IDLE } from './request.ts';
+import type { JobItemsPage, JobsSlice, StoreContext } from './types.ts';
 
 /** Items per page of an open job. */
 export const JOB_ITEMS_PAGE = 100;
 /** Newest jobs listed at first, and how many more each "Show older jobs" adds. */
 export const JOBS_RECENT = 20;
-
-export interface JobItemsPage {
-  jobId: string;
-  /** The state shown (null: every item). */
-  state: JobItemState | null;
-  offset: number;
-  items: JobItem[];
-  total: number;
-}
-
-export interface JobsSlice {
-  /** The active profile's jobs, newest first, as main last described each; empty until loaded. */
-  jobList: JobSummary[];
-  /** Loading the list; `ready` once main has answered for this profile. */
-  jobListRequest: RequestState;
-  /** How many of the newest jobs the list asks main for (beside every running or interrupted one). */
-  jobListRecent: number;
-  /** Older jobs of this profile the list leaves out, as main last said. */
-  jobListUnlisted: number;
-  /**
-   * The `recent` main said lists the next JOBS_RECENT of those (or all, if fewer); null when none is left out, or
-   * when the list is as long as main lists (JOBS_LIST_MAX) and no more can be shown.
-   */
-  jobListNext: number | null;
-  /** The job open in the Jobs view, by id; null when none. */
-  openJobId: string | null;
-  /** A page of the open job's items. */
-  jobItems: JobItemsPage | null;
-  jobItemsRequest: RequestState;
-  /** Removing a job from the list: the id being removed, so its button is not pressed twice. */
-  forgettingJob: string | null;
-  /** Reads the list again; `older` asks for the next JOBS_RECENT older jobs too. */
-  loadJobList: (older?: boolean) => Promise<void>;
-  /** Main's word on a job (a progress event): its row moves, or a job just started joins the list. */
-  noteJobProgress: (summary: JobSummary) => void;
-  openJob: (jobId: string | null) => void;
-  /** Reads a page of the open job's items, of one state or all. */
-  loadJobItems: (state: JobItemState | null, offset: number) => Promise<void>;
-  /** Removes a stopped job from main's list (its items go; the keys and the audit log stay). */
-  forgetJob: (jobId: string) => Promise<boolean>;
-}
 
 const isShown = (p: JobItemsPage | null, jobId: string, state: JobItemState | null, offset: number): boolean =>
   p !== null && p.jobId === jobId && p.state === state && p.offset === offset;
@@ -60,7 +19,7 @@ const byNewest = (a: JobSummary, b: JobSummary): number =>
   a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1;
 
 /** What the Jobs view shows for one profile: a profile switch puts it back to this (see profileData). */
-export const JOBS_NOTHING: Pick<
+export const JOBS_INITIAL: Pick<
   JobsSlice,
   | 'jobList'
   | 'jobListRequest'
@@ -83,7 +42,7 @@ export const JOBS_NOTHING: Pick<
   forgettingJob: null,
 };
 
-export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof ProfileData> {
+export function createJobsSlice(ctx: StoreContext): JobsSlice {
   const { get, set, request } = ctx;
   /** The newest word heard on each job (events and answers race; a list answer may be older than it). */
   const heard = new Map<string, JobSummary>();
@@ -134,6 +93,7 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
   };
 
   return {
+    ...JOBS_INITIAL,
     noteJobProgress: upsert,
     loadJobList: async (older = false) => {
       get().followJobs();

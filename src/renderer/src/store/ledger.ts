@@ -1,149 +1,13 @@
 // The ledger slice: the All keys table's pages, filter, sort, selection and bulk jobs. Pages are fetched on
 // demand and cached until the filter or sort changes, so 100,000 rows never sit in memory at once.
-import type { StateCreator } from 'zustand';
-import type { OperationInput, OperationName } from '../../../shared/contract.ts';
-import type { Failure } from '../../../shared/result.ts';
 import type { JobAction, JobItem, JobSummary, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
 import { isLive, jobTitle, settledOf, withPace, type PaceBase } from '../lib/jobs.ts';
+import type { LedgerFilter, LedgerSlice, StoreContext } from './types.ts';
 
 export const LEDGER_PAGE = 200;
 /** All keys' order until the person picks another, for a profile with no kept place. */
 export const DEFAULT_LEDGER_SORT: LedgerSlice['ledgerSort'] = { field: 'createdAt', dir: 'desc' };
-export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
-/** What the All keys table sends in bulk: every job action but generate. */
-export type BulkAction = Exclude<JobAction, 'generate'>;
-/** A generate job's parameters, as jobs.start takes them. */
-export type GenerateJobInput = Omit<Extract<OperationInput<'jobs.start'>, { action: 'generate' }>, 'action'>;
-
-export interface LedgerSlice {
-  ledgerFilter: LedgerFilter;
-  ledgerSort: { field: LedgerSortField; dir: 'asc' | 'desc' };
-  ledgerTotal: number | null;
-  /** More than ledgerTotal rows match: main stopped counting at its cap. Reading to the end, or countLedgerExactly, makes it exact. */
-  ledgerTotalCapped: boolean;
-  /** What "select all matching" would act on: the matches less known deleted keys (unless the filter asks for them); null until main says. */
-  ledgerTargets: { count: number; capped: boolean } | null;
-  /** An exact count is on its way. */
-  ledgerCounting: boolean;
-  ledgerPages: ReadonlyMap<number, LedgerRow[]>;
-  /**
-   * What the table showed before the filter or sort changed (or before a re-read of the same one), kept on screen
-   * until the first new page arrives: with the filter and sort it answered and when it was read.
-   */
-  ledgerStale: {
-    total: number;
-    pages: ReadonlyMap<number, LedgerRow[]>;
-    filter?: LedgerFilter;
-    sort?: LedgerSlice['ledgerSort'];
-    at?: string | null;
-  } | null;
-  /** When the first page of the rows shown was read (null until it is). */
-  ledgerReadAt: string | null;
-  /** Bumps on every filter or sort change; answers for an older generation are dropped. */
-  ledgerGeneration: number;
-  ledgerError: string | null;
-  /** Keys main's ledger writer still has to record for this profile (a batch just generated): not in the pages yet. */
-  ledgerRecording: number;
-  /** The last ledger write that failed for this profile, in main's words; null when none. */
-  ledgerRecordingFailed: string | null;
-  /** Keys picked one by one. */
-  selection: ReadonlySet<string>;
-  /** "Select all matching": the filter itself, resolved by main when a job starts; nothing is loaded here. */
-  selectedAll: LedgerFilter | null;
-  /** The active profile's current (or last interrupted) job, as main last reported it. */
-  job: JobSummary | null;
-  /**
-   * The active profile's latest generate job, kept when a bulk action in All keys takes `job`: the Generate form
-   * shows it, so its keys' export and Resume of the keys not requested stay reachable.
-   */
-  generateJob: JobSummary | null;
-  /**
-   * The active profile's latest bulk job (delete, extend, reset), All keys' own: a generate job started since does
-   * not take its place, so a cancelled extend's Resume and its results export stay reachable.
-   */
-  bulkJob: JobSummary | null;
-  /**
-   * A job asked of main and not yet answered: main first waits for its ledger to record keys still coming in (up
-   * to about a minute after hundreds of thousands), and a new job lists its items, so the screen says it is
-   * starting (or resuming) and for how long, and nothing else can start meanwhile. Null when none.
-   */
-  jobStarting: { action: JobAction; days: number | null; since: number; resume: boolean } | null;
-  /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
-  jobCancelling: string | null;
-  /** A job still running on another profile, as its last progress event said: it keeps sending while unseen. */
-  jobElsewhere: JobSummary | null;
-  /** The job's items that need a decision: failed and unknown, the first page of each; `error` when they could not be read. */
-  jobProblems: { failed: JobItem[]; unknown: JobItem[]; error: string | null; stale?: { items: JobItem[]; total: number } } | null;
-  setLedgerFilter: (filter: LedgerFilter) => void;
-  /** Another profile became active: nothing shown or selected belongs to it. */
-  clearLedger: () => void;
-  setLedgerSort: (field: LedgerSortField) => void;
-  loadLedgerPage: (page: number) => Promise<void>;
-  /** Asks main to count every row the filter matches, past the cap. */
-  countLedgerExactly: () => Promise<void>;
-  toggleSelected: (value: string) => void;
-  /** Ticks or unticks many rows at once (a shift-click range, the rows shown); leaves "all matching" like a toggle. */
-  setSelected: (values: readonly string[], selected: boolean) => void;
-  selectAllMatching: () => void;
-  clearSelection: () => void;
-  runBulk: (action: BulkAction, days?: number) => Promise<void>;
-  /** Cancels the job All keys follows, or the one `jobId` names (the Jobs view's). */
-  cancelBulk: (jobId?: string) => Promise<void>;
-  /**
-   * Sends a stopped job's pending items; with retryUnknown, the user chose to send unknown ones again too.
-   * `jobId` names the Generate form's job when it is not the one All keys shows.
-   */
-  resumeJob: (retryUnknown: boolean, jobId?: string) => Promise<void>;
-  /** A job's results to a file the user picks: All keys' bulk job unless `jobId` names another. */
-  exportJob: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
-  /**
-   * More keys than one request takes: a generate job of batches in main (progress, cancel between requests).
-   * Refused, with words, while another job of this profile runs: the panel follows one job at a time.
-   */
-  startGenerateJob: (input: GenerateJobInput) => Promise<boolean>;
-  /** The shown generate job's keys (as the ledger has them), or those of the one `jobId` names, to a file the user picks. */
-  exportJobKeys: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
-  /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
-  attachJobs: () => Promise<void>;
-  /**
-   * Hears main's job progress and ledger changes, once per window, whichever view asks first (the session once
-   * ready, and every view that shows jobs): this profile's jobs and another's stay current on every view.
-   */
-  followJobs: () => void;
-  dismissJob: () => void;
-  /** The Generate form's job is put away (All keys' panel too, if it shows the same stopped job). */
-  dismissGenerateJob: () => void;
-  /** A profile's ceiling on bulk requests in flight; null (and a toast) when main refuses. */
-  loadCeiling: (profileId: string) => Promise<{ ceiling: number; isDefault: boolean } | null>;
-  saveCeiling: (profileId: string, ceiling: number | null) => Promise<{ ceiling: number; isDefault: boolean } | null>;
-  exportLedger: (format: 'csv' | 'json') => Promise<string | null>;
-  /** How many keys a filter matches that the ledger shows as active (exact); null, with a toast, when main refuses. */
-  countActive: (filter: LedgerFilter) => Promise<number | null>;
-}
-
-type Notify = {
-  notify: (kind: 'success' | 'error', text: string, jobId?: string) => void;
-  notifyFailure: (
-    operation: OperationName,
-    failure: Pick<Failure, 'code' | 'message'>,
-    about?: { jobId?: string; resolves?: string },
-  ) => void;
-  dismissResolved: (resolves: string) => void;
-  /** The keys slice notes a bulk act on these keys (those shown in Keys or Validate): what shows them is earlier. */
-  noteKeysInBulk: (values: ReadonlySet<string>, action: Exclude<JobAction, 'generate'>) => void;
-  /** A bulk act on keys this window does not know one by one (a filter's; null: not even that): any answer shown may be earlier. */
-  noteFilterInBulk: (filter: LedgerFilter | null, action: Exclude<JobAction, 'generate'>) => void;
-  notifyJobEnd: (kind: 'success' | 'error', text: string, jobId: string) => void;
-  dismissAboutJob: (jobId: string) => void;
-  /** The Jobs view's list hears the same progress (see jobs.ts). */
-  noteJobProgress: (summary: JobSummary) => void;
-  activeProfileId: string | null;
-  /** The keys slice's last single-request batch: a generate job started later replaces it on screen. */
-  lastGenerated: readonly unknown[];
-  /** The Jobs view's list: a job acted on from there is found in it. */
-  jobList: readonly JobSummary[];
-};
 
 /** A row's place in the current sort, for seeking the page next to it. */
 const cursorOf = (row: LedgerRow, field: LedgerSortField) => ({ key: row[field], value: row.value });
@@ -168,7 +32,8 @@ function remember(jobId: string): void {
 
 const plural = (n: number, one: string): string => `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
 
-export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], LedgerSlice> = (set, get) => {
+export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
+  const { set, get } = ctx;
   const inFlight = new Set<string>();
   /** An export's answer in a toast; the path written, or null (refused, or the person chose no path). */
   const saved = (r: Awaited<ReturnType<typeof call<'jobs.export'>>>): string | null => {
@@ -668,4 +533,4 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       return r.data.path;
     },
   };
-};
+}
