@@ -315,9 +315,33 @@ export interface JobItemsPage {
   total: number;
 }
 
+/** A job asked of main and not answered yet (a start or a resume). */
+export interface JobStarting {
+  action: JobAction;
+  days: number | null;
+  since: number;
+  resume: boolean;
+}
+
 export interface JobsSlice {
-  /** The active profile's jobs, newest first, as main last described each; empty until loaded. */
-  jobList: JobSummary[];
+  /** Every job this window knows of (any profile), by id, as main last described it: the one place job state is kept. */
+  jobs: Readonly<Record<string, JobSummary>>;
+  /** The active profile's current (or last interrupted) job: the one a profile runs at a time. */
+  currentJobId: string | null;
+  /**
+   * The active profile's latest generate job, kept when a bulk action takes the current job: the Generate form
+   * shows it, so its keys' export and Resume of the keys not requested stay reachable.
+   */
+  generateJobId: string | null;
+  /**
+   * The active profile's latest bulk job (delete, extend, reset), All keys' own: a generate job started since does
+   * not take its place, so a cancelled extend's Resume and its results export stay reachable.
+   */
+  bulkJobId: string | null;
+  /** A job still running on another profile: it keeps sending while unseen. */
+  elsewhereJobId: string | null;
+  /** The Jobs view's list: the active profile's jobs main listed, and those started since; empty until loaded. */
+  jobListIds: readonly string[];
   /** Loading the list; `ready` once main has answered for this profile. */
   jobListRequest: RequestState;
   /** How many of the newest jobs the list asks main for (beside every running or interrupted one). */
@@ -336,15 +360,53 @@ export interface JobsSlice {
   jobItemsRequest: RequestState;
   /** Removing a job from the list: the id being removed, so its button is not pressed twice. */
   forgettingJob: string | null;
+  /**
+   * A job asked of main and not yet answered: main first waits for its ledger to record keys still coming in (up
+   * to about a minute after hundreds of thousands), and a new job lists its items, so the screen says it is
+   * starting (or resuming) and for how long, and nothing else can start meanwhile. Null when none.
+   */
+  jobStarting: JobStarting | null;
+  /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
+  jobCancelling: string | null;
+  /** The bulk job's items that need a decision: failed and unknown, the first page of each; `error` when they could not be read. */
+  jobProblems: { failed: JobItem[]; unknown: JobItem[]; error: string | null; stale?: { items: JobItem[]; total: number } } | null;
   /** Reads the list again; `older` asks for the next JOBS_RECENT older jobs too. */
   loadJobList: (older?: boolean) => Promise<void>;
-  /** Main's word on a job (a progress event): its row moves, or a job just started joins the list. */
-  noteJobProgress: (summary: JobSummary) => void;
+  /** Main's word on a job (a progress event, an action's answer): every place that shows jobs hears it. */
+  hearJob: (summary: JobSummary) => void;
   openJob: (jobId: string | null) => void;
   /** Reads a page of the open job's items, of one state or all. */
   loadJobItems: (state: JobItemState | null, offset: number) => Promise<void>;
   /** Removes a stopped job from main's list (its items go; the keys and the audit log stay). */
   forgetJob: (jobId: string) => Promise<boolean>;
+  runBulk: (action: BulkAction, days?: number) => Promise<void>;
+  /** Cancels the current job, or the one `jobId` names (the Jobs view's). */
+  cancelBulk: (jobId?: string) => Promise<void>;
+  /** Sends a stopped job's pending items (the current job's unless `jobId` names one); with retryUnknown, unknown ones too. */
+  resumeJob: (retryUnknown: boolean, jobId?: string) => Promise<void>;
+  /** A job's results to a file the user picks: All keys' bulk job unless `jobId` names another. */
+  exportJob: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
+  /**
+   * More keys than one request takes: a generate job of batches in main (progress, cancel between requests).
+   * Refused, with words, while another job of this profile runs: the panel follows one job at a time.
+   */
+  startGenerateJob: (input: GenerateJobInput) => Promise<boolean>;
+  /** The generate job's keys (as the ledger has them), or those of the one `jobId` names, to a file the user picks. */
+  exportJobKeys: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
+  /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
+  attachJobs: () => Promise<void>;
+  /**
+   * Hears main's job progress and ledger changes, once per window, whichever view asks first (the session once
+   * ready, and every view that shows jobs): this profile's jobs and another's stay current on every view.
+   */
+  followJobs: () => void;
+  /** All keys' stopped bulk job is put away. */
+  dismissJob: () => void;
+  /** The Generate form's stopped job is put away. */
+  dismissGenerateJob: () => void;
+  /** A profile's ceiling on bulk requests in flight; null (and a toast) when main refuses. */
+  loadCeiling: (profileId: string) => Promise<{ ceiling: number; isDefault: boolean } | null>;
+  saveCeiling: (profileId: string, ceiling: number | null) => Promise<{ ceiling: number; isDefault: boolean } | null>;
 }
 
 export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
@@ -390,30 +452,6 @@ export interface LedgerSlice {
   selection: ReadonlySet<string>;
   /** "Select all matching": the filter itself, resolved by main when a job starts; nothing is loaded here. */
   selectedAll: LedgerFilter | null;
-  /** The active profile's current (or last interrupted) job, as main last reported it. */
-  job: JobSummary | null;
-  /**
-   * The active profile's latest generate job, kept when a bulk action in All keys takes `job`: the Generate form
-   * shows it, so its keys' export and Resume of the keys not requested stay reachable.
-   */
-  generateJob: JobSummary | null;
-  /**
-   * The active profile's latest bulk job (delete, extend, reset), All keys' own: a generate job started since does
-   * not take its place, so a cancelled extend's Resume and its results export stay reachable.
-   */
-  bulkJob: JobSummary | null;
-  /**
-   * A job asked of main and not yet answered: main first waits for its ledger to record keys still coming in (up
-   * to about a minute after hundreds of thousands), and a new job lists its items, so the screen says it is
-   * starting (or resuming) and for how long, and nothing else can start meanwhile. Null when none.
-   */
-  jobStarting: { action: JobAction; days: number | null; since: number; resume: boolean } | null;
-  /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
-  jobCancelling: string | null;
-  /** A job still running on another profile, as its last progress event said: it keeps sending while unseen. */
-  jobElsewhere: JobSummary | null;
-  /** The job's items that need a decision: failed and unknown, the first page of each; `error` when they could not be read. */
-  jobProblems: { failed: JobItem[]; unknown: JobItem[]; error: string | null; stale?: { items: JobItem[]; total: number } } | null;
   setLedgerFilter: (filter: LedgerFilter) => void;
   /** Another profile became active: nothing shown or selected belongs to it. */
   clearLedger: () => void;
@@ -426,36 +464,10 @@ export interface LedgerSlice {
   setSelected: (values: readonly string[], selected: boolean) => void;
   selectAllMatching: () => void;
   clearSelection: () => void;
-  runBulk: (action: BulkAction, days?: number) => Promise<void>;
-  /** Cancels the job All keys follows, or the one `jobId` names (the Jobs view's). */
-  cancelBulk: (jobId?: string) => Promise<void>;
-  /**
-   * Sends a stopped job's pending items; with retryUnknown, the user chose to send unknown ones again too.
-   * `jobId` names the Generate form's job when it is not the one All keys shows.
-   */
-  resumeJob: (retryUnknown: boolean, jobId?: string) => Promise<void>;
-  /** A job's results to a file the user picks: All keys' bulk job unless `jobId` names another. */
-  exportJob: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
-  /**
-   * More keys than one request takes: a generate job of batches in main (progress, cancel between requests).
-   * Refused, with words, while another job of this profile runs: the panel follows one job at a time.
-   */
-  startGenerateJob: (input: GenerateJobInput) => Promise<boolean>;
-  /** The shown generate job's keys (as the ledger has them), or those of the one `jobId` names, to a file the user picks. */
-  exportJobKeys: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
-  /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
-  attachJobs: () => Promise<void>;
-  /**
-   * Hears main's job progress and ledger changes, once per window, whichever view asks first (the session once
-   * ready, and every view that shows jobs): this profile's jobs and another's stay current on every view.
-   */
-  followJobs: () => void;
-  dismissJob: () => void;
-  /** The Generate form's job is put away (All keys' panel too, if it shows the same stopped job). */
-  dismissGenerateJob: () => void;
-  /** A profile's ceiling on bulk requests in flight; null (and a toast) when main refuses. */
-  loadCeiling: (profileId: string) => Promise<{ ceiling: number; isDefault: boolean } | null>;
-  saveCeiling: (profileId: string, ceiling: number | null) => Promise<{ ceiling: number; isDefault: boolean } | null>;
+  /** Hears main's ledger writer (keys still to record, a failed write) for the active profile, once per window. */
+  followLedger: () => void;
+  /** The table reads its rows again (a job changed them); those shown stay, marked earlier, until they come. */
+  refreshLedger: () => void;
   exportLedger: (format: 'csv' | 'json') => Promise<string | null>;
   /** How many keys a filter matches that the ledger shows as active (exact); null, with a toast, when main refuses. */
   countActive: (filter: LedgerFilter) => Promise<number | null>;

@@ -10,6 +10,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { Field } from '../../components/Field.tsx';
 import { JobElsewhere, OpenInJobs } from '../../components/JobLinks.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
+import { selectBulkJob, selectJob } from '../../store/job-selectors.ts';
 import { LEDGER_PAGE } from '../../store/ledger.ts';
 import type { BulkAction, LedgerFilter } from '../../store/types.ts';
 import { canCancel, isLive, jobTitle } from '../../lib/jobs.ts';
@@ -427,8 +428,8 @@ function BulkBar() {
   const totalCapped = useKeydesk((s) => s.ledgerTotalCapped);
   const targets = useKeydesk((s) => s.ledgerTargets);
   // Any job main runs for this profile (one at a time); the panel shows All keys' own, the latest bulk job.
-  const job = useKeydesk((s) => s.job);
-  const bulkJob = useKeydesk((s) => s.bulkJob);
+  const job = useKeydesk(selectJob);
+  const bulkJob = useKeydesk(selectBulkJob);
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const run = useKeydesk((s) => s.runBulk);
   const starting = useKeydesk((s) => s.jobStarting);
@@ -601,9 +602,10 @@ export function AllKeys() {
   const recording = useKeydesk((s) => s.ledgerRecording);
   const recordingFailed = useKeydesk((s) => s.ledgerRecordingFailed);
   // Keys a running generate job has yet to ask for: not on their way to the ledger yet, so not in "Recording N".
-  const toRequest = useKeydesk((s) =>
-    s.job?.action === 'generate' && s.job.state === 'running' ? s.job.counts.pending + s.job.counts.sent : 0,
-  );
+  const toRequest = useKeydesk((s) => {
+    const job = selectJob(s);
+    return job?.action === 'generate' && job.state === 'running' ? job.counts.pending + job.counts.sent : 0;
+  });
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const notify = useKeydesk((s) => s.notify);
   const sort = useKeydesk((s) => s.ledgerSort);

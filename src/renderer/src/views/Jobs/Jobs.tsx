@@ -17,6 +17,7 @@ import { canCancel, isLive, isStarting, jobTitle } from '../../lib/jobs.ts';
 import { JobLine, JobProgress } from '../../components/StartingLine.tsx';
 import { plain } from '../../lib/words.ts';
 import { useKeydesk } from '../../store/index.ts';
+import { selectJobList } from '../../store/job-selectors.ts';
 import { JobElsewhere } from '../../components/JobLinks.tsx';
 import { JOB_ITEMS_PAGE, JOBS_RECENT } from '../../store/jobs.ts';
 
@@ -544,7 +545,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
 }
 
 export function Jobs() {
-  const jobs = useKeydesk((s) => s.jobList);
+  const jobs = useKeydesk(selectJobList);
   const { status, error } = useKeydesk((s) => s.jobListRequest);
   const load = useKeydesk((s) => s.loadJobList);
   const unlisted = useKeydesk((s) => s.jobListUnlisted);

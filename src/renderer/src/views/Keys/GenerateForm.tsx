@@ -13,6 +13,7 @@ import { Field } from '../../components/Field.tsx';
 import { OpenInJobs } from '../../components/JobLinks.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
+import { selectGenerateJob, selectJob } from '../../store/job-selectors.ts';
 
 type FieldName = 'expire' | 'count' | 'daysKey' | 'note';
 type Errors = Partial<Record<FieldName | 'form', string>>;
@@ -137,9 +138,12 @@ export function GenerateForm() {
   const notify = useKeydesk((s) => s.notify);
   const exportGenerated = useKeydesk((s) => s.exportGenerated);
   // Its own last job, not All keys' panel: a bulk action since does not take its export or Resume away.
-  const job = useKeydesk((s) => s.generateJob);
+  const job = useKeydesk(selectGenerateJob);
   // A job of this profile sending, or cancelled with a request still on its way (All keys' panel follows one job).
-  const runningJob = useKeydesk((s) => (s.job !== null && isLive(s.job) ? s.job : null));
+  const runningJob = useKeydesk((s) => {
+    const current = selectJob(s);
+    return current !== null && isLive(current) ? current : null;
+  });
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   // A job asked of main and not answered yet (main lists its requests first): said at once, nothing else starts.
   const starting = useKeydesk((s) => s.jobStarting);
