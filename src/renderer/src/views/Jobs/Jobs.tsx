@@ -2,9 +2,6 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { JobItem, JobItemState, JobSummary } from '../../../../shared/domain.ts';
 import { JOBS_LIST_MAX } from '../../../../shared/contract.ts';
 import { Badge, type Tone } from '../../components/Badge.tsx';
-import { CancelJobButton } from '../../components/CancelJobButton.tsx';
-import { ResumeJobButton } from '../../components/ResumeJobButton.tsx';
-import { checkFirstWords, sentOnceWords, UnknownCheckResult, useUnknownCheck } from '../../components/UnknownCheck.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -13,8 +10,8 @@ import type { IconName } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import { canCancel, isLive, isStarting, jobTitle } from '../../lib/jobs.ts';
-import { JobLine, JobProgress } from '../../components/StartingLine.tsx';
+import { isLive, isStarting, jobTitle } from '../../lib/jobs.ts';
+import { JobPanel } from '../../components/JobPanel.tsx';
 import { plain } from '../../lib/words.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { selectJobList } from '../../store/job-selectors.ts';
@@ -318,33 +315,11 @@ function forgetBody(j: JobSummary): string {
 }
 
 function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
-  const cancel = useKeydesk((s) => s.cancelBulk);
-  const cancelling = useKeydesk((s) => s.jobCancelling === job.id);
-  const resume = useKeydesk((s) => s.resumeJob);
-  const starting = useKeydesk((s) => s.jobStarting);
-  const exportJob = useKeydesk((s) => s.exportJob);
-  const exportKeys = useKeydesk((s) => s.exportJobKeys);
   const forget = useKeydesk((s) => s.forgetJob);
   const forgetting = useKeydesk((s) => s.forgettingJob === job.id);
   const refresh = useKeydesk((s) => s.loadJobList);
-  const [confirm, setConfirm] = useState<'unknown' | 'forget' | null>(null);
-  const unknownCheck = useUnknownCheck(job);
-  // Where the last export went, kept on screen after its toast has left.
-  const [savedTo, setSavedTo] = useState<string | null>(null);
-  // Exports of this job under way (main refuses its removal meanwhile: the file would end short).
-  const [exporting, setExporting] = useState(0);
-  const save = (written: Promise<string | null>) => {
-    setExporting((n) => n + 1);
-    void written
-      .then((path) => {
-        if (path !== null) setSavedTo(path);
-      })
-      .finally(() => {
-        setExporting((n) => n - 1);
-      });
-  };
+  const [confirmForget, setConfirmForget] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
-  const statusRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     heading.current?.focus();
   }, [job.id]);
@@ -364,10 +339,6 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
   }, [onClose]);
   const live = isLive(job);
   const generate = job.action === 'generate';
-  const again = async (retryUnknown: boolean) => {
-    await resume(retryUnknown, job.id);
-    await refresh();
-  };
   return (
     <section className="card job-detail" aria-labelledby="job-detail-title">
       <div className="inline job-detail-head">
@@ -393,148 +364,47 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
           : ''}
         .
       </p>
-      <JobProgress job={job} label="Job progress" />
-      <p role="status" tabIndex={-1} ref={statusRef}>
-        {cancelling ? (
-          `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.`
-        ) : (
-          <JobLine job={job} />
-        )}
-      </p>
-      {job.reason && <p className="error">{plain(job.reason)}</p>}
-      {!live && job.counts.unknown > 0 && (
-        <p className="error">
-          {generate
-            ? `${fmt.count(job.counts.unknown, NOUNS.key)} requested with no answer: they may exist on the service (look them up by note).`
-            : `${fmt.count(job.counts.unknown, NOUNS.request)} sent with no answer: ${job.counts.unknown === 1 ? 'it' : 'they'} may have taken effect.`}{' '}
-          Keydesk never sends {job.counts.unknown === 1 && !generate ? 'it' : 'them'} again by itself; check first (Show: Unknown), then
-          choose.
-        </p>
-      )}
-      <div className="inline">
-        {canCancel(job) && !cancelling && (
-          <CancelJobButton
-            status={statusRef}
-            onCancel={async () => {
-              await cancel(job.id);
-              await refresh();
-            }}
-          />
-        )}
-        {!live && job.counts.pending > 0 && <ResumeJobButton job={job} disabled={starting !== null} onResume={() => void again(false)} />}
-        {!live && job.counts.unknown > 0 && (
+      <JobPanel
+        job={job}
+        place="jobs"
+        onChanged={refresh}
+        notes={
+          !live &&
+          job.counts.unknown > 0 && (
+            <p className="error">
+              {generate
+                ? `${fmt.count(job.counts.unknown, NOUNS.key)} requested with no answer: they may exist on the service (look them up by note).`
+                : `${fmt.count(job.counts.unknown, NOUNS.request)} sent with no answer: ${job.counts.unknown === 1 ? 'it' : 'they'} may have taken effect.`}{' '}
+              Keydesk never sends {job.counts.unknown === 1 && !generate ? 'it' : 'them'} again by itself; check first (Show: Unknown), then
+              choose.
+            </p>
+          )
+        }
+        onForget={(exporting) => (
           <button
             type="button"
-            disabled={starting !== null}
+            disabled={forgetting || exporting}
+            title={exporting ? 'An export of this job is being written; it can be removed once that is done.' : undefined}
             onClick={() => {
-              setConfirm('unknown');
-            }}
-          >
-            Send the {fmt.number(job.counts.unknown)} unknown again…
-          </button>
-        )}
-        <button
-          type="button"
-          onClick={() => {
-            save(exportJob('csv', job.id));
-          }}
-        >
-          Export results CSV
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            save(exportJob('json', job.id));
-          }}
-        >
-          Export results JSON
-        </button>
-        {generate && !live && job.counts.done > 0 && (
-          <>
-            <button
-              type="button"
-              onClick={() => {
-                save(exportKeys('csv', job.id));
-              }}
-            >
-              Export the {fmt.count(job.counts.done, NOUNS.key)} CSV
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                save(exportKeys('json', job.id));
-              }}
-            >
-              Export the {fmt.count(job.counts.done, NOUNS.key)} JSON
-            </button>
-          </>
-        )}
-        {!live && (
-          <button
-            type="button"
-            disabled={forgetting || exporting > 0}
-            title={exporting > 0 ? 'An export of this job is being written; it can be removed once that is done.' : undefined}
-            onClick={() => {
-              setConfirm('forget');
+              setConfirmForget(true);
             }}
           >
             Remove from the list…
           </button>
         )}
-      </div>
-      {savedTo && (
-        <p className="muted">
-          Last saved to <span className="mono">{savedTo}</span>
-        </p>
-      )}
-      {!live && !generate && <UnknownCheckResult job={job} state={unknownCheck.state} />}
+      />
       <JobItems job={job} />
       <ConfirmDialog
-        open={confirm === 'unknown'}
-        title={
-          generate
-            ? `Request ${fmt.count(job.counts.unknown, NOUNS.key)} again?`
-            : `Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`
-        }
-        body={`${sentOnceWords(job.counts.unknown)} ${
-          job.action === 'extend'
-            ? 'Sending an extension again extends the key again. '
-            : generate
-              ? 'Sending again may make these keys twice. '
-              : ''
-        }${generate ? (job.note ? `To check first, close this and look up the note “${job.note}” in Keys: keys these requests made carry it.` : 'These requests had no note, so keys they may have made cannot be told apart from others.') : checkFirstWords(job)}`}
-        {...(generate
-          ? {}
-          : {
-              other: {
-                label: 'Check these keys first',
-                onClick: () => {
-                  setConfirm(null);
-                  unknownCheck.run();
-                },
-              },
-            })}
-        confirmLabel="Send again"
-        destructive={job.action === 'extend' || generate}
-        onCancel={() => {
-          setConfirm(null);
-        }}
-        onConfirm={() => {
-          setConfirm(null);
-          void again(true);
-        }}
-      />
-      <ConfirmDialog
-        open={confirm === 'forget'}
+        open={confirmForget}
         title="Remove this job from the list?"
         body={forgetBody(job)}
         confirmLabel="Remove"
         destructive
         onCancel={() => {
-          setConfirm(null);
+          setConfirmForget(false);
         }}
         onConfirm={() => {
-          setConfirm(null);
+          setConfirmForget(false);
           void forget(job.id).then((gone) => {
             if (gone) onClose();
           });
