@@ -38,21 +38,7 @@ function remember(jobId: string): void {
 
 const BUSY = { code: 'CONFLICT', message: 'A job is already running for this profile; wait for it to end or cancel it first.' } as const;
 
-type Actions = Pick<
-  JobsSlice,
-  | 'runBulk'
-  | 'cancelBulk'
-  | 'resumeJob'
-  | 'exportJob'
-  | 'startGenerateJob'
-  | 'exportJobKeys'
-  | 'dismissJob'
-  | 'dismissGenerateJob'
-  | 'loadCeiling'
-  | 'saveCeiling'
->;
-
-export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTargets, filterTargets }: JobHooks): Actions {
+export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTargets, filterTargets }: JobHooks) {
   const { set, get } = ctx;
   /** An export's answer in a toast; the path written, or null (refused, or the person chose no path). */
   const saved = (r: Awaited<ReturnType<typeof call<'jobs.export'>>>): string | null => {
@@ -199,5 +185,5 @@ export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTa
       remember(generateJob.id);
       set({ generateJobId: null, ...(currentJobId === generateJobId ? { currentJobId: null, jobProblems: null } : {}) });
     },
-  };
+  } satisfies Partial<JobsSlice>;
 }

@@ -173,12 +173,20 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
     return [...ids, ...later.map((j) => j.id)];
   }
 
+  /** Another profile's job a list says runs, unless a newer word says it has ended. */
+  function runningElsewhere(elsewhere: readonly JobSummary[]): string | null {
+    const first = elsewhere[0];
+    if (!first) return null;
+    putListed([first]);
+    const newest = get().jobs[first.id];
+    return newest && isLive(newest) ? newest.id : null;
+  }
+
   return {
     ...JOBS_INITIAL,
     jobs: {},
     elsewhereJobId: null,
     jobStarting: null,
-    hearJob: hear,
     ...createJobActions(ctx, hooks),
     followJobs: () => {
       unsubscribe ??= subscribe('jobs.progress', hear);
@@ -189,10 +197,10 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
       const profileId = get().activeProfileId;
       const r = await call('jobs.list', undefined);
       if (!r.ok || get().activeProfileId !== profileId) return;
-      putListed([...r.data.jobs, ...r.data.elsewhere]);
+      putListed(r.data.jobs);
       // Another profile's running job is known from progress events only once one arrives: after a reload or a
       // profile switch, main's list says so at once.
-      set({ elsewhereJobId: r.data.elsewhere[0]?.id ?? null });
+      set({ elsewhereJobId: runningElsewhere(r.data.elsewhere) });
       // A running job first; else the latest one if it stopped with work left (interrupted or cancelled).
       // Running, or cancelled with answers still to come: main is not done with it.
       const running = r.data.jobs.find(isLive);
@@ -233,13 +241,13 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
       // A refresh keeps the rows on screen until the answer; a first load shows the loading state.
       // Another profile's running job is said too (it keeps sending unseen), never listed as this profile's.
       const done = (d: { jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number; next?: number }) => {
-        putListed(d.elsewhere.slice(0, 1));
+        const elsewhereJobId = runningElsewhere(d.elsewhere);
         return {
           jobListIds: listed(d.jobs),
           jobListRecent: recent,
           jobListUnlisted: d.unlisted ?? 0,
           jobListNext: d.next ?? null,
-          elsewhereJobId: d.elsewhere[0]?.id ?? null,
+          elsewhereJobId,
         };
       };
       await request('jobs.list', recent === JOBS_RECENT ? undefined : { recent }, 'jobListRequest', done, {

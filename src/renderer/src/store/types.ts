@@ -372,8 +372,6 @@ export interface JobsSlice {
   jobProblems: { failed: JobItem[]; unknown: JobItem[]; error: string | null; stale?: { items: JobItem[]; total: number } } | null;
   /** Reads the list again; `older` asks for the next JOBS_RECENT older jobs too. */
   loadJobList: (older?: boolean) => Promise<void>;
-  /** Main's word on a job (a progress event, an action's answer): every place that shows jobs hears it. */
-  hearJob: (summary: JobSummary) => void;
   openJob: (jobId: string | null) => void;
   /** Reads a page of the open job's items, of one state or all. */
   loadJobItems: (state: JobItemState | null, offset: number) => Promise<void>;
