@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { noImportCycle } from './scripts/no-import-cycle.js';
 
 const nodeOnly = ['electron', 'keytar', 'undici', 'node-machine-id', 'node:*', 'fs', 'path', 'os', 'crypto', 'http', 'child_process'];
 const restrict = (patterns, message) => ({
@@ -26,6 +27,10 @@ export default tseslint.config(
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
       'no-console': 'off',
     },
+  },
+  {
+    plugins: { keydesk: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'keydesk/no-import-cycle': 'error' },
   },
   { files: ['**/*.js'], extends: [tseslint.configs.disableTypeChecked] },
   {

@@ -55,7 +55,8 @@ beforeEach(() => {
     sessionRequest: { status: 'ready', error: null },
     activeProfileId: 'sandbox',
     profiles: [sandboxProfile],
-    job: running,
+    jobs: { [running.id]: running },
+    currentJobId: running.id,
   });
   fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [running], elsewhere: [] } });
   fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('CCCCC-1'), key('CCCCC-2')]) } });

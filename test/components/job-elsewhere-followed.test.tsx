@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
 import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { selectJobElsewhere } from '../../src/renderer/src/store/job-selectors.ts';
 
 installBridge();
 
@@ -99,10 +100,10 @@ describe("another profile's running job", () => {
     act(() => {
       emit('jobs.progress', remoteDelete({}));
     });
-    expect(useKeydesk.getState().jobElsewhere).toMatchObject({ id: ELSEWHERE, counts: { done: 4 } });
+    expect(selectJobElsewhere(useKeydesk.getState())).toMatchObject({ id: ELSEWHERE, counts: { done: 4 } });
     act(() => {
       emit('jobs.progress', remoteDelete({ state: 'cancelled', finishedAt: '2026-01-01T10:01:00.000Z' }));
     });
-    expect(useKeydesk.getState().jobElsewhere).toBeNull();
+    expect(selectJobElsewhere(useKeydesk.getState())).toBeNull();
   });
 });

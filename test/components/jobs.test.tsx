@@ -8,6 +8,7 @@ import type { LedgerRow } from '../../src/shared/domain.ts';
 import { emit, fake, installBridge, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
 import { jobSummaries } from '../support/fake-jobs.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
+import { selectJob } from '../../src/renderer/src/store/job-selectors.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -225,7 +226,7 @@ describe('Generate: more keys than one request takes', () => {
         }),
       );
     });
-    expect(useKeydesk.getState().job?.id).toBe(DELETE);
+    expect(selectJob(useKeydesk.getState())?.id).toBe(DELETE);
     expect(within(panel).getByRole('status').textContent).toBe('Generate, cancelled: 100,000 of 100,001 done, 1 not sent.');
     fake.impl['jobs.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/keys.json' } });
     await user.click(within(panel).getByRole('button', { name: 'Export the 100,000 keys JSON' }));
@@ -928,7 +929,7 @@ describe('All keys: jobs', () => {
       total: 1,
       counts: { pending: 0, sent: 0, done: 0, failed: 0, unknown: 1 },
     });
-    useKeydesk.setState({ job: deleted, bulkJob: deleted });
+    useKeydesk.setState({ jobs: { [deleted.id]: deleted }, currentJobId: deleted.id, bulkJobId: deleted.id });
     const user = userEvent.setup();
     render(<AllKeys />);
     await user.click(await screen.findByRole('button', { name: 'Send the 1 unknown again…' }));

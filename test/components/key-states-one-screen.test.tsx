@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobSummary, Key, ValidationReport } from '../../src/shared/domain.ts';
 import { emit, fake, installBridge, key, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
+import { selectJobElsewhere } from '../../src/renderer/src/store/job-selectors.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -291,7 +292,10 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
     render(<Keys />);
     await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'trial{Enter}');
     await user.click(await screen.findByRole('button', { name: KEY }));
-    useKeydesk.setState({ jobList: [summary({ id: other, state: 'cancelled', finishedAt: '2026-11-23T18:01:00.000Z', version: 2 })] });
+    useKeydesk.setState({
+      jobs: { [other]: summary({ id: other, state: 'cancelled', finishedAt: '2026-11-23T18:01:00.000Z', version: 2 }) },
+      jobListIds: [other],
+    });
     expect(within(panel()).queryByText(/earlier answer/)).toBeNull();
     await useKeydesk.getState().resumeJob(false, other);
     await waitFor(() => {
@@ -318,7 +322,7 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
       }),
     );
     await waitFor(() => {
-      expect(useKeydesk.getState().jobElsewhere).toBeNull();
+      expect(selectJobElsewhere(useKeydesk.getState())).toBeNull();
     });
     expect(useKeydesk.getState().bulkOverFilter).toEqual([]);
   });

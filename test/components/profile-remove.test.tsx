@@ -83,7 +83,8 @@ describe('Profiles: removing a service', () => {
   it('names a running job, offers no Remove, and leads to it', async () => {
     const user = userEvent.setup();
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
-    useKeydesk.setState({ jobElsewhere: extend({}) });
+    const elsewhere = extend({});
+    useKeydesk.setState({ jobs: { [elsewhere.id]: elsewhere }, elsewhereJobId: elsewhere.id });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remote Shop cannot be removed now' });
@@ -124,7 +125,8 @@ describe('Profiles: removing a service', () => {
 
   it("offers to open the selected profile's own running job", async () => {
     const user = userEvent.setup();
-    useKeydesk.setState({ activeProfileId: remoteProfile.id, bulkJob: extend({}), job: extend({}) });
+    const job = extend({});
+    useKeydesk.setState({ activeProfileId: remoteProfile.id, jobs: { [job.id]: job }, bulkJobId: job.id, currentJobId: job.id });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remote Shop cannot be removed now' });
@@ -158,7 +160,8 @@ describe('Profiles: removing a service', () => {
 describe('Profiles: the cannot-be-removed dialog', () => {
   it('closes with Close, leaving the job running', async () => {
     const user = userEvent.setup();
-    useKeydesk.setState({ activeProfileId: remoteProfile.id, bulkJob: extend({}), job: extend({}) });
+    const job = extend({});
+    useKeydesk.setState({ activeProfileId: remoteProfile.id, jobs: { [job.id]: job }, bulkJobId: job.id, currentJobId: job.id });
     render(<Profiles />);
     await user.click(screen.getByRole('button', { name: 'Remove Remote Shop' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remote Shop cannot be removed now' });

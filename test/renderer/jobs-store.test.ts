@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
 import { emit, fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { selectBulkJob, selectJobList } from '../../src/renderer/src/store/job-selectors.ts';
 
 installBridge();
 const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
@@ -51,7 +52,7 @@ describe('the jobs list', () => {
       ]);
     await useKeydesk.getState().loadJobList();
     expect(useKeydesk.getState().jobListRequest.status).toBe('ready');
-    expect(useKeydesk.getState().jobList.map((j) => j.id)).toEqual([B, A]);
+    expect(selectJobList(useKeydesk.getState()).map((j) => j.id)).toEqual([B, A]);
     const stale = job({ id: B, state: 'running', finishedAt: null, counts: { pending: 10, sent: 0, done: 0, failed: 0, unknown: 0 } });
     emit(
       'jobs.progress',
@@ -64,11 +65,11 @@ describe('the jobs list', () => {
       }),
     );
     emit('jobs.progress', { ...stale, version: 0 });
-    expect(useKeydesk.getState().jobList[0]?.counts.done).toBe(6);
+    expect(selectJobList(useKeydesk.getState())[0]?.counts.done).toBe(6);
     const C = '2d9a6c74-8c2b-4d9a-9c65-3b2b8b2e4c33';
     emit('jobs.progress', job({ id: C, createdAt: '2026-01-03T00:00:00.000Z', state: 'running', finishedAt: null }));
     emit('jobs.progress', job({ id: '3e0b7d85-9d3c-4e0b-8d76-4c3c9c3f5d44', profileId: 'p2' }));
-    expect(useKeydesk.getState().jobList.map((j) => j.id)).toEqual([C, B, A]);
+    expect(selectJobList(useKeydesk.getState()).map((j) => j.id)).toEqual([C, B, A]);
   });
 
   it('is emptied by a profile switch, dropping a late answer', async () => {
@@ -80,10 +81,10 @@ describe('the jobs list', () => {
     const loading = useKeydesk.getState().loadJobList();
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandboxProfile, id: 'p2', name: 'Other' } });
     await useKeydesk.getState().selectProfile('p2');
-    expect(useKeydesk.getState()).toMatchObject({ jobList: [], openJobId: null, jobItems: null, jobListRequest: { status: 'idle' } });
+    expect(useKeydesk.getState()).toMatchObject({ jobListIds: [], openJobId: null, jobItems: null, jobListRequest: { status: 'idle' } });
     answer({ ok: true, data: { jobs: [job({})], elsewhere: [] } });
     await loading;
-    expect(useKeydesk.getState().jobList).toEqual([]);
+    expect(selectJobList(useKeydesk.getState())).toEqual([]);
   });
 });
 
@@ -98,13 +99,13 @@ describe('a job from the list', () => {
     });
     fake.impl['jobs.list'] = () => listed([stopped]);
     await useKeydesk.getState().loadJobList();
-    expect(useKeydesk.getState().bulkJob).toBeNull();
+    expect(selectBulkJob(useKeydesk.getState())).toBeNull();
     fake.impl['jobs.resume'] = () =>
       Promise.resolve({ ok: true, data: { ...stopped, state: 'running', finishedAt: null, version: ++version } });
     await useKeydesk.getState().resumeJob(false, B);
     expect(fake.calls.filter((c) => c.name === 'jobs.resume').map((c) => c.input)).toEqual([{ jobId: B, retryUnknown: false }]);
     // All keys' panel follows the job resumed from the list.
-    expect(useKeydesk.getState().bulkJob).toMatchObject({ id: B, state: 'running' });
+    expect(selectBulkJob(useKeydesk.getState())).toMatchObject({ id: B, state: 'running' });
     fake.impl['jobs.cancel'] = () =>
       Promise.resolve({ ok: true, data: { ...stopped, state: 'cancelled', finishedAt: null, version: ++version } });
     await useKeydesk.getState().cancelBulk(B);
@@ -118,11 +119,11 @@ describe('a job from the list', () => {
     const gen = job({ id: A, action: 'generate', total: 200_000, counts: { pending: 0, sent: 0, done: 200_000, failed: 0, unknown: 0 } });
     fake.impl['jobs.list'] = () => listed([gen]);
     await useKeydesk.getState().loadJobList();
-    useKeydesk.setState({ generateJob: gen, job: gen });
+    useKeydesk.setState({ generateJobId: gen.id, currentJobId: gen.id });
     useKeydesk.getState().openJob(A);
     fake.impl['jobs.forget'] = () => Promise.resolve({ ok: true, data: null });
     expect(await useKeydesk.getState().forgetJob(A)).toBe(true);
-    expect(useKeydesk.getState()).toMatchObject({ jobList: [], openJobId: null, generateJob: null, job: null });
+    expect(useKeydesk.getState()).toMatchObject({ jobListIds: [], openJobId: null, generateJobId: null, currentJobId: null });
     expect(useKeydesk.getState().toasts.at(-1)?.text).toBe(
       'Job removed from the list. Its keys stay in All keys, and each request stays in Activity.',
     );

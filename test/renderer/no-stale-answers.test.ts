@@ -256,7 +256,7 @@ describe('switching profile', () => {
       online: true,
       offlineReason: null,
       selectedAll: null,
-      job: null,
+      currentJobId: null,
       // What was typed in All keys' filter was about the other profile's keys.
       ledgerFilter: {},
       keylessDeleteRequest: IDLE,

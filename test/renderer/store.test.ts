@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobSummary } from '../../src/shared/domain.ts';
 import { emit, fake, installBridge, key, ledgerRow, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
+import { selectJob, selectJobElsewhere } from '../../src/renderer/src/store/job-selectors.ts';
 
 installBridge();
 
@@ -255,7 +256,7 @@ describe('connectivity and feedback', () => {
       finishedAt: '2026-01-01T00:01:00.000Z',
       counts: { ...COUNTS, pending: 92, done: 8 },
     });
-    useKeydesk.setState({ job: stopped, bulkJob: stopped });
+    useKeydesk.setState({ jobs: { [stopped.id]: stopped }, currentJobId: stopped.id, bulkJobId: stopped.id });
     fake.impl['jobs.resume'] = () =>
       Promise.resolve({
         ok: false,
@@ -318,7 +319,8 @@ describe('connectivity and feedback', () => {
     expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([
       { action: 'extend', target: { filter: { text: 'spring' } }, days: 7 },
     ]);
-    expect(useKeydesk.getState()).toMatchObject({ selectedAll: null, job: { id: JOB_A, state: 'running' } });
+    expect(useKeydesk.getState().selectedAll).toBeNull();
+    expect(selectJob(useKeydesk.getState())).toMatchObject({ id: JOB_A, state: 'running' });
     // A new filter is a new question: "all matching" does not carry over.
     useKeydesk.getState().selectAllMatching();
     useKeydesk.getState().setLedgerFilter({ text: 'autumn' });
@@ -342,7 +344,7 @@ describe('connectivity and feedback', () => {
     };
     useKeydesk.getState().toggleSelected('A');
     await useKeydesk.getState().runBulk('delete');
-    expect(useKeydesk.getState().job).toMatchObject({ state: 'finished', counts: { done: 100 } });
+    expect(selectJob(useKeydesk.getState())).toMatchObject({ state: 'finished', counts: { done: 100 } });
     expect(useKeydesk.getState().toasts.at(-1)).toMatchObject({ kind: 'success', text: 'Extend by 7 days: 100 of 100 done.' });
   });
 
@@ -364,9 +366,9 @@ describe('connectivity and feedback', () => {
     fake.impl['jobs.list'] = () =>
       Promise.resolve({ ok: true, data: { jobs: [job({ id: JOB_A, counts: { ...COUNTS, done: 10, pending: 90 } })], elsewhere: [] } });
     await useKeydesk.getState().attachJobs();
-    expect(useKeydesk.getState().job).toMatchObject({ id: JOB_A, counts: { done: 10 } });
+    expect(selectJob(useKeydesk.getState())).toMatchObject({ id: JOB_A, counts: { done: 10 } });
     emit('jobs.progress', job({ id: JOB_A, counts: { ...COUNTS, done: 40, pending: 60 } }));
-    expect(useKeydesk.getState().job?.counts.done).toBe(40);
+    expect(selectJob(useKeydesk.getState())?.counts.done).toBe(40);
     // Cancel's own answer comes while 4 requests are still on the wire: the job has not ended yet.
     fake.impl['jobs.cancel'] = () =>
       Promise.resolve({ ok: true, data: job({ id: JOB_A, state: 'cancelled', counts: { ...COUNTS, done: 41, sent: 4, pending: 55 } }) });
@@ -374,7 +376,7 @@ describe('connectivity and feedback', () => {
     const generation = useKeydesk.getState().ledgerGeneration;
     await useKeydesk.getState().cancelBulk();
     expect(fake.calls.filter((c) => c.name === 'jobs.cancel').map((c) => c.input)).toEqual([{ jobId: JOB_A }]);
-    expect(useKeydesk.getState().job).toMatchObject({ state: 'cancelled', counts: { done: 41, sent: 4, pending: 55 } });
+    expect(selectJob(useKeydesk.getState())).toMatchObject({ state: 'cancelled', counts: { done: 41, sent: 4, pending: 55 } });
     expect(useKeydesk.getState().toasts).toHaveLength(toastsBefore);
     expect(useKeydesk.getState().ledgerGeneration).toBe(generation);
     // The last answers are recorded, and main records the end: now the toast, and the table refreshes.
@@ -415,8 +417,8 @@ describe('connectivity and feedback', () => {
   it("shows another profile's job running until main records its end", () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     emit('jobs.progress', job({ id: JOB_A, profileId: 'p2', counts: { ...COUNTS, done: 10, pending: 90 } }));
-    expect(useKeydesk.getState().job).toBeNull();
-    expect(useKeydesk.getState().jobElsewhere).toMatchObject({ id: JOB_A, profileId: 'p2', counts: { done: 10 } });
+    expect(selectJob(useKeydesk.getState())).toBeNull();
+    expect(selectJobElsewhere(useKeydesk.getState())).toMatchObject({ id: JOB_A, profileId: 'p2', counts: { done: 10 } });
     emit(
       'jobs.progress',
       job({
@@ -427,35 +429,35 @@ describe('connectivity and feedback', () => {
         counts: { ...COUNTS, pending: 0, done: 100 },
       }),
     );
-    expect(useKeydesk.getState().jobElsewhere).toBeNull();
+    expect(selectJobElsewhere(useKeydesk.getState())).toBeNull();
   });
 
   it("finds another profile's running job from jobs.list after a reload", async () => {
-    useKeydesk.setState({ activeProfileId: 'sandbox', jobElsewhere: null });
+    useKeydesk.setState({ activeProfileId: 'sandbox', elsewhereJobId: null });
     fake.impl['jobs.list'] = () =>
       Promise.resolve({
         ok: true,
         data: { jobs: [], elsewhere: [job({ id: JOB_A, profileId: 'p2', counts: { ...COUNTS, done: 30, pending: 70 } })] },
       });
     await useKeydesk.getState().attachJobs();
-    expect(useKeydesk.getState().job).toBeNull();
-    expect(useKeydesk.getState().jobElsewhere).toMatchObject({ id: JOB_A, profileId: 'p2', state: 'running', counts: { done: 30 } });
+    expect(selectJob(useKeydesk.getState())).toBeNull();
+    expect(selectJobElsewhere(useKeydesk.getState())).toMatchObject({ id: JOB_A, profileId: 'p2', state: 'running', counts: { done: 30 } });
     // Once main's list no longer has it (it ended while unseen), nothing says it runs.
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
     await useKeydesk.getState().attachJobs();
-    expect(useKeydesk.getState().jobElsewhere).toBeNull();
+    expect(selectJobElsewhere(useKeydesk.getState())).toBeNull();
   });
 
   it("never shows another profile's job, forgetting it on a switch", async () => {
     useKeydesk.setState({ activeProfileId: 'sandbox' });
     emit('jobs.progress', job({ id: JOB_A, profileId: 'p2' }));
-    expect(useKeydesk.getState().job).toBeNull();
+    expect(selectJob(useKeydesk.getState())).toBeNull();
     emit('jobs.progress', job({ id: JOB_A }));
-    expect(useKeydesk.getState().job?.id).toBe(JOB_A);
+    expect(selectJob(useKeydesk.getState())?.id).toBe(JOB_A);
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: { ...sandbox, id: 'p2', name: 'Other' } });
     fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
     await useKeydesk.getState().selectProfile('p2');
-    expect(useKeydesk.getState().job).toBeNull();
+    expect(selectJob(useKeydesk.getState())).toBeNull();
   });
 
   it('counts down the keys main is recording, then reloads the table', async () => {

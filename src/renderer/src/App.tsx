@@ -19,6 +19,7 @@ import { offlineCause, offlineHeadline, unknownWords } from './lib/words.ts';
 import { call } from './lib/api.ts';
 import { isLive } from './lib/jobs.ts';
 import { KEYDESK_WATCH_MS } from './store/ui.ts';
+import { shownJobs } from './store/job-selectors.ts';
 
 const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   overview: Overview,
@@ -111,9 +112,7 @@ function KeydeskGoneBanner() {
  * job line then says its state is not known.
  */
 function KeydeskWatch() {
-  const watching = useKeydesk(
-    (s) => s.keydeskGone === null && [s.job, s.bulkJob, s.generateJob, s.jobElsewhere, ...s.jobList].some((j) => j !== null && isLive(j)),
-  );
+  const watching = useKeydesk((s) => s.keydeskGone === null && shownJobs(s).some(isLive));
   useEffect(() => {
     if (!watching) return;
     const timer = setInterval(() => void call('app.status', undefined), KEYDESK_WATCH_MS);
@@ -135,9 +134,7 @@ function OfflineBanner() {
   const reason = useKeydesk((s) => s.offlineReason);
   const unknown = useKeydesk((s) => s.unknownOutcomes);
   /** A job of this profile runs: its requests with no answer (timeouts, its checks one at a time) may have acted. */
-  const jobRuns = useKeydesk((s) =>
-    [s.job, s.bulkJob, s.generateJob, ...s.jobList].some((j) => j !== null && isLive(j) && j.profileId === s.activeProfileId),
-  );
+  const jobRuns = useKeydesk((s) => shownJobs(s).some((j) => isLive(j) && j.profileId === s.activeProfileId));
   const name = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name ?? 'The service');
   const [networkUp, setNetworkUp] = useState(() => navigator.onLine);
   useEffect(() => {

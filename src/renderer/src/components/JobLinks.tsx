@@ -2,6 +2,7 @@
 // every result, and the line that says another profile's job still runs.
 import { jobLine, stateNotKnownLine } from '../lib/jobs.ts';
 import { useKeydesk } from '../store/index.ts';
+import { selectJobElsewhere } from '../store/job-selectors.ts';
 
 /** Opens the Jobs view on this job: its every result, by outcome, and the list of earlier jobs. */
 export function OpenInJobs({ jobId }: { jobId: string }) {
@@ -23,7 +24,7 @@ export function OpenInJobs({ jobId }: { jobId: string }) {
 
 /** A job running on another profile: it keeps sending while this one is shown, so say where. */
 export function JobElsewhere() {
-  const elsewhere = useKeydesk((s) => s.jobElsewhere);
+  const elsewhere = useKeydesk(selectJobElsewhere);
   const name = useKeydesk((s) => s.profiles.find((p) => p.id === elsewhere?.profileId)?.name);
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   if (!elsewhere) return null;

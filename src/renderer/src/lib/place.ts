@@ -4,7 +4,7 @@
 // or a switch, gets its own filter and sort back (the store set the defaults with the profile: store/context.ts).
 import type { LedgerSortField } from '../../../shared/domain.ts';
 import type { KeydeskState } from '../store/index.ts';
-import type { LedgerFilter } from '../store/ledger.ts';
+import type { LedgerFilter } from '../store/types.ts';
 import { VIEWS, type ViewName } from '../views/registry.ts';
 
 interface Place {

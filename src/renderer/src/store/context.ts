@@ -1,15 +1,19 @@
 // What every slice of the store shares: the one way to call main (connectivity, a profile switch dropping
 // stale answers), the one request helper (a RequestState kept for the caller), toasts and profile activation.
-import type { StoreApi } from 'zustand';
 import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract.ts';
 import type { ErrorCode, Failure, Result } from '../../../shared/result.ts';
 import { call } from '../lib/api.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
 import { operationWords } from '../lib/words.ts';
-import type { KeydeskState } from './index.ts';
-import { JOBS_NOTHING } from './jobs.ts';
+import { EXECUTIONS_INITIAL } from './executions.ts';
+import { INTEGRATION_INITIAL } from './integration.ts';
+import { JOBS_INITIAL } from './jobs.ts';
+import { KEYS_INITIAL } from './keys.ts';
 import { DEFAULT_LEDGER_SORT } from './ledger.ts';
-import { failed, IDLE, LOADING, moment, READY, type RequestState } from './request.ts';
+import { failed, LOADING, moment, READY } from './request.ts';
+import { SERVICE_INITIAL } from './service.ts';
+import type { Answer, KeydeskState, RequestKey, StoreContext } from './types.ts';
+import { UI_INITIAL } from './ui.ts';
 
 const OFFLINE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['NETWORK', 'TIMEOUT']);
 /** Failures only an answering service gives (main's own checks never use these): the service is back. */
@@ -113,107 +117,17 @@ export function outcomeElsewhere(
   return { kind: 'error', text: `${what} — failed: ${r.message}` };
 }
 
-/** Everything shown, selected or failed for one profile: what a profile switch puts back to nothing. */
-export type ProfileData = ReturnType<typeof profileData>;
-export function profileData() {
-  return {
-    online: true,
-    offlineReason: null,
-    serviceAnswered: null,
-    unknownOutcomes: [] as OperationName[],
-    executionCount: null,
-    sampledAt: null,
-    countBeforePush: false,
-    countEarlier: false,
-    countAskedAt: null,
-    history: [],
-    historyRequest: IDLE,
-    countRequest: IDLE,
-    pushRequest: IDLE,
-    lastGenerated: [],
-    generateRequest: IDLE,
-    exportGeneratedRequest: IDLE,
-    lookupTerm: '',
-    lookupResult: null,
-    lookupRequest: IDLE,
-    selectedKey: null,
-    selectedRead: null,
-    keyChanges: {},
-    bulkOverFilter: [],
-    keyActionRequest: IDLE,
-    keyActionKind: null,
-    keyless: null,
-    keylessRequest: IDLE,
-    keylessAddRequest: IDLE,
-    keylessDeleteRequest: IDLE,
-    keylessTerm: null,
-    identifier: null,
-    identifierRequest: IDLE,
-    validation: null,
-    validationRead: null,
-    validationRequest: IDLE,
-    testKeyRequest: IDLE,
-    ...JOBS_NOTHING,
-  } satisfies Partial<KeydeskState>;
-}
+/** Everything shown, selected or failed for one profile, as each slice starts it: what a profile switch puts back. */
+const profileData = (): Partial<KeydeskState> => ({
+  ...UI_INITIAL,
+  ...EXECUTIONS_INITIAL,
+  ...KEYS_INITIAL,
+  ...SERVICE_INITIAL,
+  ...INTEGRATION_INITIAL,
+  ...JOBS_INITIAL,
+});
 
-type Set = StoreApi<KeydeskState>['setState'];
-type Get = StoreApi<KeydeskState>['getState'];
-/** Names of the state's request fields (`<what>Request`). */
-export type RequestKey = { [K in keyof KeydeskState]: KeydeskState[K] extends RequestState ? K : never }[keyof KeydeskState];
-/**
- * Where a request's failure goes: its RequestState (shown by its view), or, for an action whose view keeps no
- * place for it, also an error toast.
- */
-export interface RequestOptions {
-  /** A call about profiles or this machine rather than the active service: never dropped on a profile switch. */
-  global?: boolean;
-  /** Set with the loading mark (a result that would read as the new answer goes, say). */
-  before?: Partial<KeydeskState>;
-  /** Set with the failure (a list that answered another question goes, say). */
-  onFailure?: Partial<KeydeskState>;
-  /** A newer request under the same key makes this one's answer moot: it is dropped, state untouched. */
-  latest?: boolean;
-  /** A background refresh: the state keeps showing the last answer (no loading mark) until this one comes. */
-  background?: boolean;
-  /** The failure is also said in an error toast (for actions started from a place that cannot show it). */
-  toast?: boolean;
-  /** The operation the toast names (request() sets it). */
-  operation?: OperationName;
-}
-type Answer<T> = { data: T } | { failure: Failure };
-
-export interface StoreContext {
-  set: Set;
-  get: Get;
-  run: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<OperationOutput<N>> | null>;
-  runGlobal: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<OperationOutput<N>>>;
-  /**
-   * The request a loader or an action makes: marks `key` loading (its error cleared), calls main, then records
-   * the failure under `key` (status "error") or sets what `done` makes of the data (status "ready").
-   * Resolves `{ data }` (data may itself be null), or null after a failure or an answer no longer wanted
-   * (another profile, a newer request).
-   */
-  request: <N extends OperationName>(
-    name: N,
-    input: OperationInput<N>,
-    key: RequestKey,
-    done: (data: OperationOutput<N>) => Partial<KeydeskState>,
-    options?: RequestOptions,
-  ) => Promise<{ data: OperationOutput<N> } | null>;
-  /** The same for a request made of several calls: `work` makes them and answers with the data or the first failure. */
-  requestWith: <T>(
-    work: () => Promise<Answer<T> | null>,
-    key: RequestKey,
-    done: (data: T) => Partial<KeydeskState>,
-    options?: RequestOptions,
-  ) => Promise<{ data: T } | null>;
-  toastOk: (text: string) => void;
-  activate: (id: string | null) => void;
-  refreshAfterChange: (keyValue: string) => Promise<void>;
-}
-
-export function createStoreContext(set: Set, get: Get): StoreContext {
+export function createStoreContext(set: StoreContext['set'], get: StoreContext['get']): StoreContext {
   /** Bumps on every profile switch; an answer that arrives for an earlier profile is dropped. */
   let profileEpoch = 0;
   let probing: ReturnType<typeof setTimeout> | null = null;

@@ -1,50 +1,23 @@
 // The execution count and its history.
 import type { OperationInput } from '../../../shared/contract.ts';
-import type { HistoryBucket } from '../../../shared/domain.ts';
 import { fmt } from '../lib/format.ts';
-import type { RequestState } from './request.ts';
-import type { ProfileData, StoreContext } from './context.ts';
+import { IDLE } from './request.ts';
+import type { ExecutionsSlice, StoreContext } from './types.ts';
 
-export interface ExecutionsSlice {
-  executionCount: number | null;
-  /** When `executionCount` was read: by a read, or as a push's answer. */
-  sampledAt: string | null;
-  /**
-   * A push was counted after `executionCount` was read, and its answer held no new total: the count shown is the one
-   * read before it (at `sampledAt`), no longer current. Cleared by the next reading.
-   */
-  countBeforePush: boolean;
-  /**
-   * The count shown is the last one Keydesk holds for this profile (its newest sample, from the history), read before
-   * this profile became active, not by a read since: the view marks it as earlier. Cleared by the next reading.
-   */
-  countEarlier: boolean;
-  /** Reading the count. After a failure the count shown (if any) is the one read at `sampledAt`, no longer current. */
-  countRequest: RequestState;
-  /**
-   * When the count read still out was sent (ms since the epoch), or null when none is out: a read that has had no
-   * answer for a while is said by the view, the count shown being then no longer current.
-   */
-  countAskedAt: number | null;
-  /**
-   * Reads the count. One read at a time: while one is out (a hung service holds it for up to its timeout), a second
-   * call waits for it rather than sending another. Reads piled on a hung one would each hold a connection to main
-   * (in the harness, the browser's few per origin) and stall every local read behind them.
-   */
-  refreshExecutions: () => Promise<void>;
-  pushRequest: RequestState;
-  pushExecution: () => Promise<void>;
-  /** The execution history as main serves it: at most as many buckets as the chart asked for. */
-  history: HistoryBucket[];
-  /**
-   * Reading the history: "loading" only for a read of another range or a first one for this profile (a poll's read
-   * of the same range keeps the chart). After a failure the chart is empty rather than showing another range's figures.
-   */
-  historyRequest: RequestState;
-  loadHistory: (range: OperationInput<'executions.history'>['range'], points?: number) => Promise<void>;
-}
+/** The count and history as a profile starts: nothing read yet. */
+export const EXECUTIONS_INITIAL = {
+  executionCount: null,
+  sampledAt: null,
+  countBeforePush: false,
+  countEarlier: false,
+  countAskedAt: null,
+  history: [],
+  historyRequest: IDLE,
+  countRequest: IDLE,
+  pushRequest: IDLE,
+} satisfies Partial<ExecutionsSlice>;
 
-export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, keyof ProfileData> {
+export function createExecutionsSlice(ctx: StoreContext): ExecutionsSlice {
   const { get, set, run, request, requestWith, toastOk } = ctx;
   /** The history the chart last asked for: a push reads it again, so the chart and the headline agree. */
   let shown: OperationInput<'executions.history'> | null = null;
@@ -86,6 +59,7 @@ export function createExecutionsSlice(ctx: StoreContext): Omit<ExecutionsSlice, 
     return { executionCount: latest.count, sampledAt: latest.at, countBeforePush: false, countEarlier: true };
   };
   return {
+    ...EXECUTIONS_INITIAL,
     refreshExecutions: () => {
       if (reading && reading.askedAt === get().countAskedAt) return reading.done;
       const askedAt = Date.now();

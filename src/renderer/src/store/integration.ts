@@ -1,33 +1,23 @@
 // The Integration view's slice: one fresh test key per profile, its status as the service reports it now
 // (so a vendor can watch it activate), and whether the embedded sandbox is running.
-import type { Key, SandboxState } from '../../../shared/domain.ts';
 import { keyAt } from '../../../shared/key-batch.ts';
 import { call, subscribe } from '../lib/api.ts';
-import type { ProfileData, StoreContext } from './context.ts';
-import type { RequestState } from './request.ts';
+import { IDLE } from './request.ts';
+import type { IntegrationSlice, StoreContext } from './types.ts';
 
 export const TEST_KEY_NOTE = 'integration test';
 const TEST_KEY_DAYS = 30;
 
-export interface IntegrationSlice {
-  /** The last test key, with the profile it belongs to: another profile's key is never shown as this one's. */
-  testKey: { profileId: string; key: Key } | null;
-  /** Generating the test key, or reading it again. */
-  testKeyRequest: RequestState;
-  sandboxState: SandboxState | null;
-  generateTestKey: (profileId: string) => Promise<void>;
-  /** Asks the service for the test key now (which also brings All keys up to date). */
-  refreshTestKey: () => Promise<void>;
-  /** Reads the sandbox's state and follows its changes until the returned function is called. */
-  watchSandbox: () => () => void;
-}
-
 /** YYYY-MM-DD, `days` from now, in UTC (the service's dates are UTC). */
 const utcDateIn = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-export function createIntegrationSlice(ctx: StoreContext): Omit<IntegrationSlice, keyof ProfileData> {
+/** A profile starts with no test key asked for. */
+export const INTEGRATION_INITIAL = { testKeyRequest: IDLE } satisfies Partial<IntegrationSlice>;
+
+export function createIntegrationSlice(ctx: StoreContext): IntegrationSlice {
   const { set, get, run, requestWith, toastOk } = ctx;
   return {
+    ...INTEGRATION_INITIAL,
     testKey: null,
     sandboxState: null,
     generateTestKey: async (profileId) => {

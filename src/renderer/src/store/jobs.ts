@@ -1,78 +1,32 @@
-// The Jobs view's slice: the active profile's jobs as main lists them (every running or interrupted job, and the
-// 20 newest), kept current by main's progress events, the job opened and a page of its items. Acting on a job
-// (cancel, resume, export) goes through the ledger slice's actions, which also keep All keys' and Keys' panels
-// true; forgetting one is here.
-import type { JobItem, JobItemState, JobSummary } from '../../../shared/domain.ts';
-import { IDLE, type RequestState } from './request.ts';
-import type { ProfileData, StoreContext } from './context.ts';
+// The jobs slice: every job this window knows of in one map by id, kept to main's newest word by one upsert, and
+// which of them each place shows (All keys' panel, the Generate form, another profile's, the Jobs list); the job
+// open in the Jobs view with a page of its items. What a person does to jobs is in job-actions.ts.
+import type { JobItem, JobSummary } from '../../../shared/domain.ts';
+import { call, subscribe } from '../lib/api.ts';
+import { isLive, jobTitle, settledOf, withPace, type PaceBase } from '../lib/jobs.ts';
+import { createJobActions, dismissed, type JobHooks } from './job-actions.ts';
+import { selectJob } from './job-selectors.ts';
+import { IDLE } from './request.ts';
+import type { JobItemsPage, JobsSlice, StoreContext } from './types.ts';
 
 /** Items per page of an open job. */
 export const JOB_ITEMS_PAGE = 100;
 /** Newest jobs listed at first, and how many more each "Show older jobs" adds. */
 export const JOBS_RECENT = 20;
 
-export interface JobItemsPage {
-  jobId: string;
-  /** The state shown (null: every item). */
-  state: JobItemState | null;
-  offset: number;
-  items: JobItem[];
-  total: number;
-}
-
-export interface JobsSlice {
-  /** The active profile's jobs, newest first, as main last described each; empty until loaded. */
-  jobList: JobSummary[];
-  /** Loading the list; `ready` once main has answered for this profile. */
-  jobListRequest: RequestState;
-  /** How many of the newest jobs the list asks main for (beside every running or interrupted one). */
-  jobListRecent: number;
-  /** Older jobs of this profile the list leaves out, as main last said. */
-  jobListUnlisted: number;
-  /**
-   * The `recent` main said lists the next JOBS_RECENT of those (or all, if fewer); null when none is left out, or
-   * when the list is as long as main lists (JOBS_LIST_MAX) and no more can be shown.
-   */
-  jobListNext: number | null;
-  /** The job open in the Jobs view, by id; null when none. */
-  openJobId: string | null;
-  /** A page of the open job's items. */
-  jobItems: JobItemsPage | null;
-  jobItemsRequest: RequestState;
-  /** Removing a job from the list: the id being removed, so its button is not pressed twice. */
-  forgettingJob: string | null;
-  /** Reads the list again; `older` asks for the next JOBS_RECENT older jobs too. */
-  loadJobList: (older?: boolean) => Promise<void>;
-  /** Main's word on a job (a progress event): its row moves, or a job just started joins the list. */
-  noteJobProgress: (summary: JobSummary) => void;
-  openJob: (jobId: string | null) => void;
-  /** Reads a page of the open job's items, of one state or all. */
-  loadJobItems: (state: JobItemState | null, offset: number) => Promise<void>;
-  /** Removes a stopped job from main's list (its items go; the keys and the audit log stay). */
-  forgetJob: (jobId: string) => Promise<boolean>;
-}
-
-const isShown = (p: JobItemsPage | null, jobId: string, state: JobItemState | null, offset: number): boolean =>
+const isShown = (p: JobItemsPage | null, jobId: string, state: JobItemsPage['state'], offset: number): boolean =>
   p !== null && p.jobId === jobId && p.state === state && p.offset === offset;
 
-/** Newest first, as main lists them; ties by id, as main breaks them. */
-const byNewest = (a: JobSummary, b: JobSummary): number =>
-  a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? 1 : -1;
+const plural = (n: number, one: string): string => `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
 
-/** What the Jobs view shows for one profile: a profile switch puts it back to this (see profileData). */
-export const JOBS_NOTHING: Pick<
-  JobsSlice,
-  | 'jobList'
-  | 'jobListRequest'
-  | 'jobListRecent'
-  | 'jobListUnlisted'
-  | 'jobListNext'
-  | 'openJobId'
-  | 'jobItems'
-  | 'jobItemsRequest'
-  | 'forgettingJob'
-> = {
-  jobList: [],
+/** Which jobs a profile's places show, and the Jobs view's list: a profile switch puts them back to this. */
+export const JOBS_INITIAL = {
+  currentJobId: null,
+  generateJobId: null,
+  bulkJobId: null,
+  jobCancelling: null,
+  jobProblems: null,
+  jobListIds: [],
   jobListRequest: IDLE,
   jobListRecent: JOBS_RECENT,
   jobListUnlisted: 0,
@@ -81,60 +35,205 @@ export const JOBS_NOTHING: Pick<
   jobItems: null,
   jobItemsRequest: IDLE,
   forgettingJob: null,
-};
+} satisfies Partial<JobsSlice>;
 
-export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof ProfileData> {
+export function createJobsSlice(ctx: StoreContext): JobsSlice {
   const { get, set, request } = ctx;
-  /** The newest word heard on each job (events and answers race; a list answer may be older than it). */
-  const heard = new Map<string, JobSummary>();
-  const hear = (p: JobSummary) => {
-    const old = heard.get(p.id);
-    if (!old || p.version > old.version) heard.set(p.id, p);
-  };
+  let unsubscribe: (() => void) | null = null;
+  const hooks: JobHooks = { hear, loadProblems, bulkTargets: new Map(), filterTargets: new Map() };
+
+  /** Per job, where this window first saw it running; its own rate runs from there (see withPace). */
+  const paceBases = new Map<string, PaceBase>();
+  function paced(p: JobSummary): JobSummary {
+    if (p.state !== 'running') {
+      paceBases.delete(p.id);
+      return p;
+    }
+    const base = paceBases.get(p.id);
+    if (!base) {
+      paceBases.set(p.id, { id: p.id, at: Date.now(), settled: settledOf(p) });
+      return p;
+    }
+    return withPace(p, base, Date.now());
+  }
 
   /**
-   * Main's word on a job (a progress event, an action's answer): the row is replaced when newer, and a job the list
-   * has not seen yet (just started) is added. Another profile's job never enters the list.
+   * The one upsert: main's word on a job goes into the map unless the map holds a newer one (events and answers
+   * race). Says whether it went in, and the word it replaced.
    */
-  const upsert = (p: JobSummary) => {
-    const { activeProfileId, jobList, jobListRequest, openJobId, jobItems } = get();
-    if (p.profileId !== activeProfileId) return;
-    hear(p);
-    if (jobListRequest.status !== 'ready') return;
-    const i = jobList.findIndex((j) => j.id === p.id);
-    const old = i >= 0 ? jobList[i] : undefined;
-    if (old && p.version <= old.version) return;
-    const next = old ? jobList.map((j) => (j.id === p.id ? p : j)) : [...jobList, p].sort(byNewest);
-    set({ jobList: next });
+  function put(summary: JobSummary): { accepted: boolean; old: JobSummary | undefined } {
+    const old = get().jobs[summary.id];
+    if (old && summary.version <= old.version) return { accepted: false, old };
+    const p = paced(summary);
+    set((s) => ({ jobs: { ...s.jobs, [p.id]: p } }));
     // The open job's items page changed under it when the job ended: read it again.
-    const ended = old !== undefined && old.finishedAt === null && p.finishedAt !== null;
-    if (ended && openJobId === p.id && jobItems?.jobId === p.id) void get().loadJobItems(jobItems.state, jobItems.offset);
-  };
+    const { openJobId, jobItems } = get();
+    if (old?.finishedAt === null && p.finishedAt !== null && openJobId === p.id && jobItems?.jobId === p.id)
+      void get().loadJobItems(jobItems.state, jobItems.offset);
+    return { accepted: true, old };
+  }
+
+  /** A list's word on jobs: kept in the map; the current job's end, if it brings it, is said as an event's would be. */
+  function putListed(summaries: readonly JobSummary[]): void {
+    for (const j of summaries) {
+      const { accepted, old } = put(j);
+      if (accepted && old?.finishedAt === null && j.finishedAt !== null && get().currentJobId === j.id) ended(get().jobs[j.id] ?? j);
+    }
+  }
+
+  /** A bulk job's items that need a decision, shown under All keys' panel while it is that job. */
+  async function loadProblems(job: JobSummary): Promise<void> {
+    let error: string | null = null;
+    const page = async (state: 'failed' | 'unknown') => {
+      if (job.counts[state] === 0) return [];
+      const r = await call('jobs.items', { jobId: job.id, state, offset: 0, limit: 100 });
+      if (r.ok) return r.data.items;
+      // Never an empty list under "5 unknown": say the items could not be read.
+      error ??= `The job's ${state} items could not be read: ${r.message}`;
+      return [];
+    };
+    const [failed, unknown] = [await page('failed'), await page('unknown')];
+    // An extend done without the key read back leaves its row with the expiry seen before: say which keys.
+    let stale: { items: JobItem[]; total: number } | undefined;
+    if (job.action === 'extend' && job.counts.done > 0) {
+      const r = await call('jobs.items', { jobId: job.id, state: 'done', noted: true, offset: 0, limit: 100 });
+      if (r.ok) stale = r.data.total > 0 ? r.data : undefined;
+      else error ??= `The job's done items could not be read: ${r.message}`;
+    }
+    if (get().bulkJobId === job.id) set({ jobProblems: { failed, unknown, error, ...(stale ? { stale } : {}) } });
+  }
+
+  /** The current job ended: the keys it touched, the table, its problems and a toast that names it say so. */
+  function ended(p: JobSummary): void {
+    const { bulkTargets, filterTargets } = hooks;
+    const targets = bulkTargets.get(p.id);
+    if (targets) {
+      bulkTargets.delete(p.id);
+      get().noteKeysInBulk(targets.values, targets.action);
+    }
+    // Kept past the end (a filter is small): a resume of the job acts on the same filter again.
+    const over = filterTargets.get(p.id);
+    if (over) get().noteFilterInBulk(over.filter, over.action);
+    get().refreshLedger();
+    if (p.action !== 'generate') void loadProblems(p);
+    const { done, failed, unknown, pending, sent } = p.counts;
+    const parts = [`${done.toLocaleString()} of ${p.total.toLocaleString()} done`];
+    if (failed > 0) parts.push(`${failed.toLocaleString()} failed`);
+    if (unknown > 0) parts.push(`${plural(unknown, 'outcome')} unknown`);
+    if (sent > 0) parts.push(`${sent.toLocaleString()} sent, no answer recorded`);
+    if (pending > 0) parts.push(`${pending.toLocaleString()} not sent (${p.state})`);
+    // Named, so a toast is not taken for another job's; a cancel the person asked for, with nothing failed or
+    // in doubt, is not an error.
+    const clean = failed === 0 && unknown === 0 && sent === 0 && (done === p.total || p.state === 'cancelled');
+    get().notifyJobEnd(clean ? 'success' : 'error', `${jobTitle(p)}: ${parts.join(', ')}.`, p.id);
+  }
 
   /**
-   * A list answer beside what was heard. Answers and progress events race (the harness carries them apart): a job
-   * a newer event described stays as that event said, and a job still running that the answer does not hold
-   * started after main made it (main lists every running job), so it is listed too.
+   * Main's word on a job, from a progress event or an action's answer: into the map, and each place that shows jobs
+   * takes it up. Another profile's job is only said to run elsewhere. A job has ended when main records its end
+   * (finishedAt): a cancel's own summary comes while answers are still on the wire.
    */
-  const merged = (answer: readonly JobSummary[]): JobSummary[] => {
-    const profileId = get().activeProfileId;
-    for (const j of get().jobList) hear(j);
+  function hear(summary: JobSummary): void {
+    // Words about the job as it was ("already running") no longer hold once it has ended.
+    if (summary.finishedAt !== null) get().dismissAboutJob(summary.id);
+    const { accepted, old } = put(summary);
+    const p = get().jobs[summary.id] ?? summary;
+    const { activeProfileId, elsewhereJobId, jobListRequest, jobListIds } = get();
+    if (p.profileId !== activeProfileId) {
+      // Not shown as this profile's job, but never invisible while it runs.
+      if (isLive(p)) set({ elsewhereJobId: p.id });
+      else if (elsewhereJobId === p.id) set({ elsewhereJobId: null });
+      return;
+    }
+    if (elsewhereJobId === p.id) set({ elsewhereJobId: null });
+    // A job just started joins the Jobs list once it is loaded.
+    if (jobListRequest.status === 'ready' && !jobListIds.includes(p.id)) set({ jobListIds: [...jobListIds, p.id] });
+    if (p.action === 'generate') {
+      if (get().generateJobId !== p.id) set({ generateJobId: p.id });
+    } else if (get().bulkJobId !== p.id) {
+      // All keys' own job: the problems listed under it belong to it, and go only when another bulk job takes its place.
+      set({ bulkJobId: p.id, jobProblems: null });
+    }
+    const current = selectJob(get());
+    if (current !== null && current.id !== p.id && isLive(current)) return;
+    set({ currentJobId: p.id });
+    if (accepted && summary.finishedAt !== null && (old === undefined || old.finishedAt === null)) ended(p);
+  }
+
+  /**
+   * A list answer: its jobs go into the map, and the list holds them, with any job still running that it does not
+   * hold and that was heard of after main made it (main lists every running job, so it started since).
+   */
+  function listed(answer: readonly JobSummary[]): string[] {
+    putListed(answer);
+    const { jobs, activeProfileId } = get();
     const newest = answer.reduce((v, j) => Math.max(v, j.version), 0);
-    const listed = new Set(answer.map((j) => j.id));
-    const rows = answer.map((j) => {
-      const old = heard.get(j.id);
-      return old && old.version > j.version ? old : j;
-    });
-    const later = [...heard.values()].filter(
-      (j) => j.profileId === profileId && !listed.has(j.id) && j.finishedAt === null && j.version > newest,
-    );
-    // What the answer settles is kept no longer: a removed job is not brought back by an old word on it.
-    heard.clear();
-    return [...rows, ...later].sort(byNewest);
-  };
+    const ids = new Set(answer.map((j) => j.id));
+    const later = Object.values(jobs).filter((j) => j.profileId === activeProfileId && !ids.has(j.id) && isLive(j) && j.version > newest);
+    return [...ids, ...later.map((j) => j.id)];
+  }
+
+  /** Another profile's job a list says runs, unless a newer word says it has ended. */
+  function runningElsewhere(elsewhere: readonly JobSummary[]): string | null {
+    const first = elsewhere[0];
+    if (!first) return null;
+    putListed([first]);
+    const newest = get().jobs[first.id];
+    return newest && isLive(newest) ? newest.id : null;
+  }
 
   return {
-    noteJobProgress: upsert,
+    ...JOBS_INITIAL,
+    jobs: {},
+    elsewhereJobId: null,
+    jobStarting: null,
+    ...createJobActions(ctx, hooks),
+    followJobs: () => {
+      unsubscribe ??= subscribe('jobs.progress', hear);
+      get().followLedger();
+    },
+    attachJobs: async () => {
+      get().followJobs();
+      const profileId = get().activeProfileId;
+      const r = await call('jobs.list', undefined);
+      if (!r.ok || get().activeProfileId !== profileId) return;
+      putListed(r.data.jobs);
+      // Another profile's running job is known from progress events only once one arrives: after a reload or a
+      // profile switch, main's list says so at once.
+      set({ elsewhereJobId: runningElsewhere(r.data.elsewhere) });
+      // A running job first; else the latest one if it stopped with work left (interrupted or cancelled).
+      // Running, or cancelled with answers still to come: main is not done with it.
+      const running = r.data.jobs.find(isLive);
+      const latest = r.data.jobs[0];
+      const show =
+        running ?? (latest && latest.state !== 'finished' && latest.counts.pending + latest.counts.unknown > 0 ? latest : undefined);
+      // The latest generate job, for the Generate form, if main is not done with it or it left work to resume.
+      // A finished one too while its keys can be exported and the user has not put it away: a reload must not
+      // lose the only place its keys are exported from.
+      const gen = r.data.jobs.find((j) => j.action === 'generate');
+      if (
+        gen &&
+        !dismissed().includes(gen.id) &&
+        (isLive(gen) || gen.counts.pending + gen.counts.unknown + gen.counts.done > 0) &&
+        get().generateJobId !== gen.id
+      )
+        set({ generateJobId: gen.id });
+      // All keys' latest bulk job, the same way: running, or stopped with work left, and not put away.
+      const bulk = r.data.jobs.find((j) => j.action !== 'generate');
+      if (
+        bulk &&
+        !dismissed().includes(bulk.id) &&
+        (isLive(bulk) || bulk.counts.pending + bulk.counts.unknown > 0) &&
+        get().bulkJobId !== bulk.id
+      ) {
+        set({ bulkJobId: bulk.id, jobProblems: null });
+        if (!isLive(bulk)) void loadProblems(bulk);
+      }
+      if (!show) return;
+      const current = selectJob(get());
+      if (current && current.id !== show.id && isLive(current)) return;
+      set({ currentJobId: show.id });
+    },
     loadJobList: async (older = false) => {
       get().followJobs();
       const { jobListRecent, jobListNext } = get();
@@ -142,14 +241,13 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
       // A refresh keeps the rows on screen until the answer; a first load shows the loading state.
       // Another profile's running job is said too (it keeps sending unseen), never listed as this profile's.
       const done = (d: { jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number; next?: number }) => {
-        const elsewhere = d.elsewhere[0] ?? null;
-        const shown = get().jobElsewhere;
+        const elsewhereJobId = runningElsewhere(d.elsewhere);
         return {
-          jobList: merged(d.jobs),
+          jobListIds: listed(d.jobs),
           jobListRecent: recent,
           jobListUnlisted: d.unlisted ?? 0,
           jobListNext: d.next ?? null,
-          jobElsewhere: shown && elsewhere?.id === shown.id && shown.version > elsewhere.version ? shown : elsewhere,
+          elsewhereJobId,
         };
       };
       await request('jobs.list', recent === JOBS_RECENT ? undefined : { recent }, 'jobListRequest', done, {
@@ -183,14 +281,17 @@ export function createJobsSlice(ctx: StoreContext): Omit<JobsSlice, keyof Profil
         get().notifyFailure('jobs.forget', r.failure);
         return false;
       }
-      const { openJobId, job, bulkJob, generateJob } = get();
+      const { openJobId, currentJobId, bulkJobId, generateJobId } = get();
       // Gone from main: gone from every place that showed it.
+      const jobs = { ...get().jobs };
+      Reflect.deleteProperty(jobs, jobId);
       set({
-        jobList: get().jobList.filter((j) => j.id !== jobId),
+        jobs,
+        jobListIds: get().jobListIds.filter((id) => id !== jobId),
         ...(openJobId === jobId ? { openJobId: null, jobItems: null, jobItemsRequest: IDLE } : {}),
-        ...(job?.id === jobId ? { job: null } : {}),
-        ...(bulkJob?.id === jobId ? { bulkJob: null, jobProblems: null } : {}),
-        ...(generateJob?.id === jobId ? { generateJob: null } : {}),
+        ...(currentJobId === jobId ? { currentJobId: null } : {}),
+        ...(bulkJobId === jobId ? { bulkJobId: null, jobProblems: null } : {}),
+        ...(generateJobId === jobId ? { generateJobId: null } : {}),
       });
       get().notify('success', 'Job removed from the list. Its keys stay in All keys, and each request stays in Activity.');
       // Its place in the newest ones goes to the next older job, and the count of those not shown drops: main says which.

@@ -1,37 +1,13 @@
 // Keys: generate, search (a page at a time), and act on one.
-import type { OperationInput } from '../../../shared/contract.ts';
 import type { Key } from '../../../shared/domain.ts';
-import type { Failure } from '../../../shared/result.ts';
 import { batchValues } from '../../../shared/key-batch.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
-import { IDLE, type RequestState } from './request.ts';
-import type { ProfileData, StoreContext } from './context.ts';
+import { IDLE } from './request.ts';
+import type { BulkFilter, BulkOverFilter, KeyChange, KeyMoment, KeysSlice, StoreContext } from './types.ts';
 
 /** Keys of each state per Lookup page. */
 export const LOOKUP_PAGE = 50;
 
-/**
- * When, in this window, a key's state was read or changed: `seq` orders them (two in the same millisecond too),
- * `at` is the time shown. A read whose seq is below a later change to its key is an earlier answer.
- */
-export interface KeyMoment {
-  seq: number;
-  at: string;
-}
-/**
- * A change to a key Keydesk made or saw (a real validation, a panel action), worded to follow "this key …".
- * `maybe`: a bulk job whose keys this window does not know (a job over a filter) may have changed it, or not.
- */
-export interface KeyChange extends KeyMoment {
-  what: string;
-  maybe?: true;
-}
-/** The filter a bulk job in All keys was started on (as main resolves it); null when the window does not know it. */
-export type BulkFilter = OperationInput<'ledger.query'>['filter'] | null;
-/** A bulk job over keys this window does not know one by one: it may have changed any key shown, read before `seq`. */
-export interface BulkOverFilter extends KeyChange {
-  filter: BulkFilter;
-}
 let clock = 0;
 export const keyMoment = (): KeyMoment => ({ seq: ++clock, at: new Date().toISOString() });
 /** The change to `value` made after `read` (an answer read before it), or null when the read is the newer. */
@@ -74,13 +50,6 @@ export function earlierBecause(
 
 /** How many of a job's unknown keys a check reads (one page of them; the job's export has them all). */
 export const UNKNOWN_CHECK_MAX = 20;
-/** A job's unknown keys as the service had them when read (null: found neither active nor generated). */
-export interface UnknownCheck {
-  read: KeyMoment;
-  keys: { value: string; key: Key | null }[];
-  /** Unknown items the job has in all. */
-  total: number;
-}
 
 type LookupResult = NonNullable<KeysSlice['lookupResult']>;
 /** A key that changed on the service replaces its row wherever a search result shows it, read at `read`. */
@@ -90,66 +59,6 @@ function replaceKey(result: LookupResult | null, key: Key, read: KeyMoment): Loo
   if (!shown) return result;
   const swap = (list: Key[]) => list.map((k) => (k.value === key.value ? key : k));
   return { ...result, active: swap(result.active), generated: swap(result.generated), rowRead: { ...result.rowRead, [key.value]: read } };
-}
-
-export interface KeysSlice {
-  /** The values of the last single-request batch (keys.generate answers them as a KeyBatch). */
-  lastGenerated: readonly string[];
-  generateRequest: RequestState;
-  generate: (input: OperationInput<'keys.generate'>) => Promise<boolean>;
-  /** The person changed the form: the service's answer to the previous submission no longer applies. */
-  clearGenerateError: () => void;
-  exportGeneratedRequest: RequestState;
-  exportGenerated: (format: 'csv' | 'json') => Promise<void>;
-  lookupTerm: string;
-  /**
-   * One page of a search: active and generated keys from the same offset. Totals are null when the service
-   * answers with its best match only (the real dialect), so the screen can say so rather than claim "all".
-   */
-  lookupResult: {
-    active: Key[];
-    generated: Key[];
-    page?: number;
-    totals?: { active: number | null; generated: number | null };
-    /** When the search was read; a row replaced since (a panel action's answer) has its own time in rowRead. */
-    read?: KeyMoment;
-    rowRead?: Readonly<Record<string, KeyMoment>>;
-  } | null;
-  lookupRequest: RequestState;
-  /** Keys deleted from the key panel this session: a search left empty by a delete says so, not "no key matches". */
-  deletedHere: readonly string[];
-  runLookup: (term: string, page?: number) => Promise<void>;
-  selectedKey: Key | null;
-  /** When the open panel's key was read (its search row's time, or the answer of the panel's last action). */
-  selectedRead: KeyMoment | null;
-  /**
-   * The last change Keydesk made or saw to each key in this profile (Validate's real validation, the panel's
-   * actions): a search row, the panel or Validate's answer read before it says it is an earlier answer.
-   */
-  keyChanges: Readonly<Record<string, KeyChange>>;
-  /**
-   * Bulk jobs of this profile over a filter ("select all matching"), at their start and end, oldest first (one made
-   * moot by a newer one that may include every key it may is left out): the window does not know their keys, so
-   * any answer shown read before one may be an earlier answer.
-   */
-  bulkOverFilter: readonly BulkOverFilter[];
-  selectKey: (key: Key | null) => void;
-  /** The last extend, HWID reset or delete from the key's panel. */
-  keyActionRequest: RequestState;
-  /** Which of them it is, and on which key: while it waits, the panel's button for it says so ("Extending…"). */
-  keyActionKind: { kind: 'extend' | 'reset' | 'delete'; keyValue: string } | null;
-  extendKey: (keyValue: string, days: number) => Promise<boolean>;
-  resetHwid: (keyValue: string) => Promise<boolean>;
-  deleteKey: (key: Key) => Promise<boolean>;
-  noteKeysInBulk: (values: ReadonlySet<string>, action: 'extend' | 'resetHwid' | 'delete') => void;
-  /** A bulk job over a filter started or ended: answers read before now may be earlier ones. */
-  noteFilterInBulk: (filter: BulkFilter, action: 'extend' | 'resetHwid' | 'delete') => void;
-  /**
-   * Reads the first UNKNOWN_CHECK_MAX keys a bulk job sent with no answer as the service has them now, each by its
-   * exact value (active or generated; null: neither found it). Resolves them in the job's order with when they were
-   * read and how many unknown items the job has, the first failure, or null when another profile became active.
-   */
-  checkUnknownKeys: (jobId: string) => Promise<UnknownCheck | { failure: Failure } | null>;
 }
 
 const IN_BULK: Record<'extend' | 'resetHwid' | 'delete', string> = {
@@ -163,7 +72,23 @@ const IN_BULK_FILTER: Record<'extend' | 'resetHwid' | 'delete', string> = {
   delete: 'may have been in a bulk delete in All keys (all keys matching a filter)',
 };
 
-export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof ProfileData> {
+/** What a profile starts with: no batch, search, open key or change noted. */
+export const KEYS_INITIAL = {
+  lastGenerated: [],
+  generateRequest: IDLE,
+  exportGeneratedRequest: IDLE,
+  lookupTerm: '',
+  lookupResult: null,
+  lookupRequest: IDLE,
+  selectedKey: null,
+  selectedRead: null,
+  keyChanges: {},
+  bulkOverFilter: [],
+  keyActionRequest: IDLE,
+  keyActionKind: null,
+} satisfies Partial<KeysSlice>;
+
+export function createKeysSlice(ctx: StoreContext): KeysSlice {
   const { set, get, run, request, requestWith, toastOk, refreshAfterChange } = ctx;
   /** Notes a change to a key at `m`: answers about it read before then are earlier answers. */
   const noteChange = (keyValue: string, what: string, m: KeyMoment = keyMoment()) => ({
@@ -206,6 +131,7 @@ export function createKeysSlice(ctx: StoreContext): Omit<KeysSlice, keyof Profil
   const undescribed = (what: string) =>
     `The service did not describe the key: ${get().lookupTerm ? 'the search is read again.' : `look it up to see ${what}.`}`;
   return {
+    ...KEYS_INITIAL,
     deletedHere: [],
     generate: async (input) => {
       // A batch shown under a new attempt would read as its result: it goes (the ledger keeps every key).

@@ -1,199 +1,20 @@
-// The ledger slice: the All keys table's pages, filter, sort, selection and bulk jobs. Pages are fetched on
-// demand and cached until the filter or sort changes, so 100,000 rows never sit in memory at once.
-import type { StateCreator } from 'zustand';
-import type { OperationInput, OperationName } from '../../../shared/contract.ts';
-import type { Failure } from '../../../shared/result.ts';
-import type { JobAction, JobItem, JobSummary, LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
+// The ledger slice: the All keys table's pages, filter, sort and selection. Pages are fetched on demand and
+// cached until the filter or sort changes, so 100,000 rows never sit in memory at once.
+import type { LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
-import { isLive, jobTitle, settledOf, withPace, type PaceBase } from '../lib/jobs.ts';
+import type { LedgerFilter, LedgerSlice, StoreContext } from './types.ts';
 
 export const LEDGER_PAGE = 200;
 /** All keys' order until the person picks another, for a profile with no kept place. */
 export const DEFAULT_LEDGER_SORT: LedgerSlice['ledgerSort'] = { field: 'createdAt', dir: 'desc' };
-export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
-/** What the All keys table sends in bulk: every job action but generate. */
-export type BulkAction = Exclude<JobAction, 'generate'>;
-/** A generate job's parameters, as jobs.start takes them. */
-export type GenerateJobInput = Omit<Extract<OperationInput<'jobs.start'>, { action: 'generate' }>, 'action'>;
-
-export interface LedgerSlice {
-  ledgerFilter: LedgerFilter;
-  ledgerSort: { field: LedgerSortField; dir: 'asc' | 'desc' };
-  ledgerTotal: number | null;
-  /** More than ledgerTotal rows match: main stopped counting at its cap. Reading to the end, or countLedgerExactly, makes it exact. */
-  ledgerTotalCapped: boolean;
-  /** What "select all matching" would act on: the matches less known deleted keys (unless the filter asks for them); null until main says. */
-  ledgerTargets: { count: number; capped: boolean } | null;
-  /** An exact count is on its way. */
-  ledgerCounting: boolean;
-  ledgerPages: ReadonlyMap<number, LedgerRow[]>;
-  /**
-   * What the table showed before the filter or sort changed (or before a re-read of the same one), kept on screen
-   * until the first new page arrives: with the filter and sort it answered and when it was read.
-   */
-  ledgerStale: {
-    total: number;
-    pages: ReadonlyMap<number, LedgerRow[]>;
-    filter?: LedgerFilter;
-    sort?: LedgerSlice['ledgerSort'];
-    at?: string | null;
-  } | null;
-  /** When the first page of the rows shown was read (null until it is). */
-  ledgerReadAt: string | null;
-  /** Bumps on every filter or sort change; answers for an older generation are dropped. */
-  ledgerGeneration: number;
-  ledgerError: string | null;
-  /** Keys main's ledger writer still has to record for this profile (a batch just generated): not in the pages yet. */
-  ledgerRecording: number;
-  /** The last ledger write that failed for this profile, in main's words; null when none. */
-  ledgerRecordingFailed: string | null;
-  /** Keys picked one by one. */
-  selection: ReadonlySet<string>;
-  /** "Select all matching": the filter itself, resolved by main when a job starts; nothing is loaded here. */
-  selectedAll: LedgerFilter | null;
-  /** The active profile's current (or last interrupted) job, as main last reported it. */
-  job: JobSummary | null;
-  /**
-   * The active profile's latest generate job, kept when a bulk action in All keys takes `job`: the Generate form
-   * shows it, so its keys' export and Resume of the keys not requested stay reachable.
-   */
-  generateJob: JobSummary | null;
-  /**
-   * The active profile's latest bulk job (delete, extend, reset), All keys' own: a generate job started since does
-   * not take its place, so a cancelled extend's Resume and its results export stay reachable.
-   */
-  bulkJob: JobSummary | null;
-  /**
-   * A job asked of main and not yet answered: main first waits for its ledger to record keys still coming in (up
-   * to about a minute after hundreds of thousands), and a new job lists its items, so the screen says it is
-   * starting (or resuming) and for how long, and nothing else can start meanwhile. Null when none.
-   */
-  jobStarting: { action: JobAction; days: number | null; since: number; resume: boolean } | null;
-  /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
-  jobCancelling: string | null;
-  /** A job still running on another profile, as its last progress event said: it keeps sending while unseen. */
-  jobElsewhere: JobSummary | null;
-  /** The job's items that need a decision: failed and unknown, the first page of each; `error` when they could not be read. */
-  jobProblems: { failed: JobItem[]; unknown: JobItem[]; error: string | null; stale?: { items: JobItem[]; total: number } } | null;
-  setLedgerFilter: (filter: LedgerFilter) => void;
-  /** Another profile became active: nothing shown or selected belongs to it. */
-  clearLedger: () => void;
-  setLedgerSort: (field: LedgerSortField) => void;
-  loadLedgerPage: (page: number) => Promise<void>;
-  /** Asks main to count every row the filter matches, past the cap. */
-  countLedgerExactly: () => Promise<void>;
-  toggleSelected: (value: string) => void;
-  /** Ticks or unticks many rows at once (a shift-click range, the rows shown); leaves "all matching" like a toggle. */
-  setSelected: (values: readonly string[], selected: boolean) => void;
-  selectAllMatching: () => void;
-  clearSelection: () => void;
-  runBulk: (action: BulkAction, days?: number) => Promise<void>;
-  /** Cancels the job All keys follows, or the one `jobId` names (the Jobs view's). */
-  cancelBulk: (jobId?: string) => Promise<void>;
-  /**
-   * Sends a stopped job's pending items; with retryUnknown, the user chose to send unknown ones again too.
-   * `jobId` names the Generate form's job when it is not the one All keys shows.
-   */
-  resumeJob: (retryUnknown: boolean, jobId?: string) => Promise<void>;
-  /** A job's results to a file the user picks: All keys' bulk job unless `jobId` names another. */
-  exportJob: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
-  /**
-   * More keys than one request takes: a generate job of batches in main (progress, cancel between requests).
-   * Refused, with words, while another job of this profile runs: the panel follows one job at a time.
-   */
-  startGenerateJob: (input: GenerateJobInput) => Promise<boolean>;
-  /** The shown generate job's keys (as the ledger has them), or those of the one `jobId` names, to a file the user picks. */
-  exportJobKeys: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
-  /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
-  attachJobs: () => Promise<void>;
-  /**
-   * Hears main's job progress and ledger changes, once per window, whichever view asks first (the session once
-   * ready, and every view that shows jobs): this profile's jobs and another's stay current on every view.
-   */
-  followJobs: () => void;
-  dismissJob: () => void;
-  /** The Generate form's job is put away (All keys' panel too, if it shows the same stopped job). */
-  dismissGenerateJob: () => void;
-  /** A profile's ceiling on bulk requests in flight; null (and a toast) when main refuses. */
-  loadCeiling: (profileId: string) => Promise<{ ceiling: number; isDefault: boolean } | null>;
-  saveCeiling: (profileId: string, ceiling: number | null) => Promise<{ ceiling: number; isDefault: boolean } | null>;
-  exportLedger: (format: 'csv' | 'json') => Promise<string | null>;
-  /** How many keys a filter matches that the ledger shows as active (exact); null, with a toast, when main refuses. */
-  countActive: (filter: LedgerFilter) => Promise<number | null>;
-}
-
-type Notify = {
-  notify: (kind: 'success' | 'error', text: string, jobId?: string) => void;
-  notifyFailure: (
-    operation: OperationName,
-    failure: Pick<Failure, 'code' | 'message'>,
-    about?: { jobId?: string; resolves?: string },
-  ) => void;
-  dismissResolved: (resolves: string) => void;
-  /** The keys slice notes a bulk act on these keys (those shown in Keys or Validate): what shows them is earlier. */
-  noteKeysInBulk: (values: ReadonlySet<string>, action: Exclude<JobAction, 'generate'>) => void;
-  /** A bulk act on keys this window does not know one by one (a filter's; null: not even that): any answer shown may be earlier. */
-  noteFilterInBulk: (filter: LedgerFilter | null, action: Exclude<JobAction, 'generate'>) => void;
-  notifyJobEnd: (kind: 'success' | 'error', text: string, jobId: string) => void;
-  dismissAboutJob: (jobId: string) => void;
-  /** The Jobs view's list hears the same progress (see jobs.ts). */
-  noteJobProgress: (summary: JobSummary) => void;
-  activeProfileId: string | null;
-  /** The keys slice's last single-request batch: a generate job started later replaces it on screen. */
-  lastGenerated: readonly unknown[];
-  /** The Jobs view's list: a job acted on from there is found in it. */
-  jobList: readonly JobSummary[];
-};
 
 /** A row's place in the current sort, for seeking the page next to it. */
 const cursorOf = (row: LedgerRow, field: LedgerSortField) => ({ key: row[field], value: row.value });
 
-/** Jobs the user put away (Dismiss): a reload does not bring them back. The last few ids, per window's storage. */
-const DISMISSED_KEY = 'keydesk.dismissedJobs';
-function dismissed(): string[] {
-  try {
-    const raw: unknown = JSON.parse(localStorage.getItem(DISMISSED_KEY) ?? '[]');
-    return Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-function remember(jobId: string): void {
-  try {
-    localStorage.setItem(DISMISSED_KEY, JSON.stringify([jobId, ...dismissed().filter((id) => id !== jobId)].slice(0, 50)));
-  } catch {
-    // Storage refused: the job only comes back after a reload.
-  }
-}
-
-const plural = (n: number, one: string): string => `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
-
-export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], LedgerSlice> = (set, get) => {
+export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
+  const { set, get } = ctx;
   const inFlight = new Set<string>();
-  /** An export's answer in a toast; the path written, or null (refused, or the person chose no path). */
-  const saved = (r: Awaited<ReturnType<typeof call<'jobs.export'>>>): string | null => {
-    if (!r.ok) {
-      get().notifyFailure('jobs.export', r);
-      return null;
-    }
-    if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
-    return r.data.path;
-  };
-  /** A job this window knows of (a panel's, or one in the Jobs list), as last described. */
-  const known = (jobId: string): JobSummary | null => {
-    const { job, bulkJob, generateJob, jobList } = get();
-    // The newest word on it: a panel and the list may each hold a summary of the same job.
-    return [job, bulkJob, generateJob, ...jobList].reduce<JobSummary | null>(
-      (best, j) => (j?.id === jobId && (best === null || j.version > best.version) ? j : best),
-      null,
-    );
-  };
-  /** The keys of bulk jobs this window started from a selection, until each ends. */
-  const bulkTargets = new Map<string, { action: Exclude<JobAction, 'generate'>; values: ReadonlySet<string> }>();
-  /** Bulk jobs whose keys this window does not know: the filter of one started here, or null (a job resumed here). */
-  const filterTargets = new Map<string, { action: Exclude<JobAction, 'generate'>; filter: LedgerFilter | null }>();
   let unsubscribe: (() => void) | null = null;
-  let unsubscribeLedger: (() => void) | null = null;
   /** Main's ledger writer changed for a profile: the active one's count is shown, and its end refreshes the table. */
   const onLedgerChanged = (e: { profileId: string; recording: number; failure: string | null }) => {
     const { activeProfileId, ledgerRecording, ledgerRecordingFailed } = get();
@@ -201,96 +22,6 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     set({ ledgerRecording: e.recording, ledgerRecordingFailed: e.failure });
     if (e.failure !== null && e.failure !== ledgerRecordingFailed) get().notify('error', e.failure);
     if (ledgerRecording > 0 && e.recording === 0) reset({});
-  };
-  const loadProblems = async (job: JobSummary) => {
-    let error: string | null = null;
-    const page = async (state: 'failed' | 'unknown') => {
-      if (job.counts[state] === 0) return [];
-      const r = await call('jobs.items', { jobId: job.id, state, offset: 0, limit: 100 });
-      if (r.ok) return r.data.items;
-      // Never an empty list under "5 unknown": say the items could not be read.
-      error ??= `The job's ${state} items could not be read: ${r.message}`;
-      return [];
-    };
-    const [failed, unknown] = [await page('failed'), await page('unknown')];
-    // An extend done without the key read back leaves its row with the expiry seen before: say which keys.
-    let stale: { items: JobItem[]; total: number } | undefined;
-    if (job.action === 'extend' && job.counts.done > 0) {
-      const r = await call('jobs.items', { jobId: job.id, state: 'done', noted: true, offset: 0, limit: 100 });
-      if (r.ok) stale = r.data.total > 0 ? r.data : undefined;
-      else error ??= `The job's done items could not be read: ${r.message}`;
-    }
-    if (get().bulkJob?.id === job.id) set({ jobProblems: { failed, unknown, error, ...(stale ? { stale } : {}) } });
-  };
-  /** Per job, where this window first saw it running; its own rate runs from there (see withPace). */
-  const paceBases = new Map<string, PaceBase>();
-  const paced = (p: JobSummary): JobSummary => {
-    if (p.state !== 'running') {
-      paceBases.delete(p.id);
-      return p;
-    }
-    const now = Date.now();
-    const base = paceBases.get(p.id);
-    if (!base) {
-      paceBases.set(p.id, { id: p.id, at: now, settled: settledOf(p) });
-      return p;
-    }
-    return withPace(p, base, now);
-  };
-  /**
-   * A job's progress from main: shown only for the active profile. A job has ended when main records its end
-   * (finishedAt): a cancel's own summary comes while answers are still on the wire. The end refreshes the table.
-   */
-  const onProgress = (summary: JobSummary) => {
-    const p = paced(summary);
-    // Words about the job as it was ("already running") no longer hold once it has ended.
-    if (p.finishedAt !== null) get().dismissAboutJob(p.id);
-    const { job, activeProfileId, jobElsewhere } = get();
-    if (p.profileId !== activeProfileId) {
-      // Not shown as this profile's job, but never invisible while it runs.
-      if (p.finishedAt === null) set({ jobElsewhere: p });
-      else if (jobElsewhere?.id === p.id) set({ jobElsewhere: null });
-      return;
-    }
-    if (jobElsewhere?.id === p.id) set({ jobElsewhere: null });
-    const generating = get().generateJob;
-    if (p.action === 'generate' && (generating?.id !== p.id || p.version > generating.version)) set({ generateJob: p });
-    // All keys' own job: the problems listed under it belong to it, and go only when another bulk job takes its place.
-    const bulk = get().bulkJob;
-    if (p.action !== 'generate' && (bulk?.id !== p.id || p.version > bulk.version))
-      set({ bulkJob: p, ...(bulk?.id === p.id ? {} : { jobProblems: null }) });
-    if (job !== null && job.id !== p.id && isLive(job)) return;
-    // Answers and events race: an older summary of the job shown never replaces a newer one.
-    if (job?.id === p.id && p.version <= job.version) return;
-    const ended = p.finishedAt !== null && !(job?.id === p.id && job.finishedAt !== null);
-    set({ job: p });
-    if (ended) {
-      const targets = bulkTargets.get(p.id);
-      if (targets) {
-        bulkTargets.delete(p.id);
-        get().noteKeysInBulk(targets.values, targets.action);
-      }
-      // Kept past the end (a filter is small): a resume of the job acts on the same filter again.
-      const over = filterTargets.get(p.id);
-      if (over) get().noteFilterInBulk(over.filter, over.action);
-      reset({});
-      if (p.action !== 'generate') void loadProblems(p);
-      const { done, failed, unknown, pending, sent } = p.counts;
-      const parts = [`${done.toLocaleString()} of ${p.total.toLocaleString()} done`];
-      if (failed > 0) parts.push(`${failed.toLocaleString()} failed`);
-      if (unknown > 0) parts.push(`${plural(unknown, 'outcome')} unknown`);
-      if (sent > 0) parts.push(`${sent.toLocaleString()} sent, no answer recorded`);
-      if (pending > 0) parts.push(`${pending.toLocaleString()} not sent (${p.state})`);
-      // Named, so a toast is not taken for another job's; a cancel the person asked for, with nothing failed or
-      // in doubt, is not an error.
-      const clean = failed === 0 && unknown === 0 && sent === 0 && (done === p.total || p.state === 'cancelled');
-      get().notifyJobEnd(clean ? 'success' : 'error', `${jobTitle(p)}: ${parts.join(', ')}.`, p.id);
-    }
-  };
-  /** Main's word on a job, from an event or an action's answer: every place that shows jobs hears it. */
-  const heard = (summary: JobSummary) => {
-    onProgress(summary);
-    get().noteJobProgress(summary);
   };
   /**
    * The filter as main gets it: a term's surrounding spaces (a key pasted from mail or a spreadsheet) are not part
@@ -332,32 +63,15 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     ledgerRecordingFailed: null,
     selection: new Set(),
     selectedAll: null,
-    job: null,
-    generateJob: null,
-    bulkJob: null,
-    jobStarting: null,
-    jobCancelling: null,
-    jobElsewhere: null,
-    jobProblems: null,
     setLedgerFilter: (ledgerFilter) => {
       // "All matching" meant the old filter; it does not carry over to a new one.
       set({ selectedAll: null });
       reset({ ledgerFilter });
     },
     clearLedger: () => {
-      // Another profile: its jobs are not this one's, and neither is what was selected. The filter and sort are
-      // that profile's own: activate() sets them (the defaults, or its kept place through lib/place.ts) with the
-      // profile itself, so they are not touched here.
-      set({
-        selectedAll: null,
-        job: null,
-        generateJob: null,
-        bulkJob: null,
-        jobCancelling: null,
-        jobProblems: null,
-        ledgerRecording: 0,
-        ledgerRecordingFailed: null,
-      });
+      // Another profile: what was selected is not this one's. The filter and sort are that profile's own: activate()
+      // sets them (the defaults, or its kept place through lib/place.ts) with the profile itself, so they stay.
+      set({ selectedAll: null, ledgerRecording: 0, ledgerRecordingFailed: null });
       reset({ selection: new Set(), ledgerStale: null });
     },
     setLedgerSort: (field) => {
@@ -459,190 +173,11 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
     clearSelection: () => {
       set({ selection: new Set(), selectedAll: null });
     },
-    runBulk: async (action, days) => {
-      const { selection, selectedAll, jobStarting, job } = get();
-      if (selectedAll === null && selection.size === 0) return;
-      // A start already asked for (a confirmation accepted twice), or a job main still runs: never a second one.
-      if (jobStarting !== null || (job !== null && isLive(job))) return;
-      const target = selectedAll ? { filter: selectedAll } : { keyValues: [...selection] };
-      set({ jobStarting: { action, days: action === 'extend' ? (days ?? 0) : null, since: Date.now(), resume: false } });
-      const r = await call('jobs.start', action === 'extend' ? { action, target, days: days ?? 0 } : { action, target }).finally(() => {
-        set({ jobStarting: null });
-      });
-      if (!r.ok) {
-        get().notifyFailure('jobs.start', r, { resolves: 'start' });
-        return;
-      }
-      get().dismissResolved('start');
-      set({ selection: new Set(), selectedAll: null, jobProblems: null });
-      // Keys picked one by one are known here: Keys and Validate say an answer about one of them is an earlier
-      // one, from the start (the job may change it any moment) and again at its end. A job on a filter is not
-      // resolved to keys here: every answer shown that may match the filter says it may be an earlier one.
-      if (!selectedAll) {
-        bulkTargets.set(r.data.id, { action, values: new Set(selection) });
-        get().noteKeysInBulk(selection, action);
-      } else {
-        filterTargets.set(r.data.id, { action, filter: selectedAll });
-        get().noteFilterInBulk(selectedAll, action);
-      }
-      heard(r.data);
+    followLedger: () => {
+      unsubscribe ??= subscribe('ledger.changed', onLedgerChanged);
     },
-    cancelBulk: async (jobId) => {
-      const job = jobId === undefined ? get().job : known(jobId);
-      if (job?.state !== 'running' || get().jobCancelling === job.id) return;
-      set({ jobCancelling: job.id });
-      const r = await call('jobs.cancel', { jobId: job.id }).finally(() => {
-        if (get().jobCancelling === job.id) set({ jobCancelling: null });
-      });
-      if (!r.ok) get().notifyFailure('jobs.cancel', r);
-      else heard(r.data);
-    },
-    resumeJob: async (retryUnknown, jobId) => {
-      const { job: shown, jobStarting } = get();
-      const job = jobId === undefined ? shown : known(jobId);
-      if (!job || isLive(job) || jobStarting !== null) return;
-      if (shown && shown.id !== job.id && isLive(shown)) {
-        get().notifyFailure(
-          'jobs.resume',
-          { code: 'CONFLICT', message: 'A job is already running for this profile; wait for it to end or cancel it first.' },
-          { jobId: shown.id },
-        );
-        return;
-      }
-      set({ jobStarting: { action: job.action, days: job.days, since: Date.now(), resume: true } });
-      const r = await call('jobs.resume', { jobId: job.id, retryUnknown }).finally(() => {
-        set({ jobStarting: null });
-      });
-      if (!r.ok) {
-        // Refused because main already runs it (another window's Resume, a reload while it started): the screen
-        // shows main's word on the job now, and the toast goes when the job ends, instead of staying beside it.
-        const now = await call('jobs.get', { jobId: job.id });
-        const running = r.code === 'CONFLICT' && now.ok && isLive(now.data);
-        // Otherwise it holds until a resume of the job is under way ("No apiKey …": entered since, and resumed).
-        get().notifyFailure('jobs.resume', r, running ? { jobId: job.id } : { resolves: `resume:${job.id}` });
-        if (now.ok) heard(now.data);
-        return;
-      }
-      get().dismissResolved(`resume:${job.id}`);
-      // A bulk job resumed changes keys again; which, this window no longer knows (its filter, if it started it).
-      if (job.action !== 'generate' && r.data.profileId === get().activeProfileId) {
-        const over = { action: job.action, filter: filterTargets.get(job.id)?.filter ?? null };
-        filterTargets.set(job.id, over);
-        get().noteFilterInBulk(over.filter, over.action);
-      }
-      // A generate resumed is the latest generate: an earlier batch no longer reads as the form's result.
-      set({ jobProblems: null, ...(job.action === 'generate' ? { lastGenerated: [] } : {}) });
-      heard(r.data);
-      if (!isLive(r.data)) void loadProblems(r.data);
-    },
-    exportJob: async (format, jobId) => {
-      const job = jobId === undefined ? get().bulkJob : known(jobId);
-      if (!job) return null;
-      return saved(await call('jobs.export', { jobId: job.id, format }));
-    },
-    startGenerateJob: async (input) => {
-      const { job: running, jobStarting } = get();
-      if ((running && isLive(running)) || jobStarting !== null) {
-        const busy = running && isLive(running) ? { jobId: running.id } : {};
-        get().notifyFailure(
-          'jobs.start',
-          { code: 'CONFLICT', message: 'A job is already running for this profile; wait for it to end or cancel it first.' },
-          busy,
-        );
-        return false;
-      }
-      set({ jobStarting: { action: 'generate', days: null, since: Date.now(), resume: false } });
-      const r = await call('jobs.start', { action: 'generate', ...input }).finally(() => {
-        set({ jobStarting: null });
-      });
-      if (!r.ok) {
-        get().notifyFailure('jobs.start', r, { resolves: 'start' });
-        return false;
-      }
-      get().dismissResolved('start');
-      // The earlier batch under this job would read as its result: it goes, as before a new single generate.
-      set({ jobProblems: null, lastGenerated: [] });
-      heard(r.data);
-      return true;
-    },
-    exportJobKeys: async (format, jobId) => {
-      const job = jobId === undefined ? get().generateJob : known(jobId);
-      if (!job) return null;
-      return saved(await call('jobs.export', { jobId: job.id, format, what: 'keys' }));
-    },
-    followJobs: () => {
-      unsubscribe ??= subscribe('jobs.progress', heard);
-      unsubscribeLedger ??= subscribe('ledger.changed', onLedgerChanged);
-    },
-    attachJobs: async () => {
-      get().followJobs();
-      const profileId = get().activeProfileId;
-      const r = await call('jobs.list', undefined);
-      if (!r.ok || get().activeProfileId !== profileId) return;
-      // Another profile's running job is known from progress events only once one arrives: after a reload or a
-      // profile switch, main's list says so at once.
-      set({ jobElsewhere: r.data.elsewhere[0] ?? null });
-      // A running job first; else the latest one if it stopped with work left (interrupted or cancelled).
-      // Running, or cancelled with answers still to come: main is not done with it.
-      const running = r.data.jobs.find(isLive);
-      const latest = r.data.jobs[0];
-      const show =
-        running ?? (latest && latest.state !== 'finished' && latest.counts.pending + latest.counts.unknown > 0 ? latest : undefined);
-      // The latest generate job, for the Generate form, if main is not done with it or it left work to resume.
-      // A finished one too while its keys can be exported and the user has not put it away: a reload must not
-      // lose the only place its keys are exported from.
-      const gen = r.data.jobs.find((j) => j.action === 'generate');
-      if (
-        gen &&
-        !dismissed().includes(gen.id) &&
-        (isLive(gen) || gen.counts.pending + gen.counts.unknown + gen.counts.done > 0) &&
-        get().generateJob?.id !== gen.id
-      )
-        set({ generateJob: gen });
-      // All keys' latest bulk job, the same way: running, or stopped with work left, and not put away.
-      const bulk = r.data.jobs.find((j) => j.action !== 'generate');
-      if (
-        bulk &&
-        !dismissed().includes(bulk.id) &&
-        (isLive(bulk) || bulk.counts.pending + bulk.counts.unknown > 0) &&
-        get().bulkJob?.id !== bulk.id
-      ) {
-        set({ bulkJob: bulk, jobProblems: null });
-        if (!isLive(bulk)) void loadProblems(bulk);
-      }
-      if (!show) return;
-      const current = get().job;
-      if (current && current.id !== show.id && isLive(current)) return;
-      set({ job: show });
-    },
-    loadCeiling: async (profileId) => {
-      const r = await call('jobs.getCeiling', { profileId });
-      return r.ok ? r.data : null;
-    },
-    saveCeiling: async (profileId, ceiling) => {
-      const r = await call('jobs.setCeiling', { profileId, ceiling });
-      if (!r.ok) {
-        get().notifyFailure('jobs.setCeiling', r);
-        return null;
-      }
-      const n = r.data.ceiling;
-      get().notify(
-        'success',
-        `Bulk jobs send at most ${n.toLocaleString()} ${n === 1 ? 'request' : 'requests'} at a time${r.data.isDefault ? ' (the default)' : ''}.`,
-      );
-      return r.data;
-    },
-    dismissJob: () => {
-      const { job, bulkJob } = get();
-      if (!bulkJob || isLive(bulkJob)) return;
-      remember(bulkJob.id);
-      set({ bulkJob: null, jobProblems: null, ...(job?.id === bulkJob.id ? { job: null } : {}) });
-    },
-    dismissGenerateJob: () => {
-      const { generateJob, job } = get();
-      if (!generateJob || isLive(generateJob)) return;
-      remember(generateJob.id);
-      set({ generateJob: null, ...(job?.id === generateJob.id ? { job: null, jobProblems: null } : {}) });
+    refreshLedger: () => {
+      reset({});
     },
     countActive: async (filter) => {
       const r = await call('ledger.query', {
@@ -668,4 +203,4 @@ export const createLedgerSlice: StateCreator<LedgerSlice & Notify, [], [], Ledge
       return r.data.path;
     },
   };
-};
+}

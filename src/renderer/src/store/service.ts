@@ -1,49 +1,26 @@
 // The service's other parts: keyless entries, identifiers, validation, this machine's HWIDs, and the activity log.
-import type { OperationInput } from '../../../shared/contract.ts';
-import type { AuditEntry, HwidReading, KeylessEntry, ValidationReport } from '../../../shared/domain.ts';
-import { keyMoment, type KeyMoment } from './keys.ts';
-import { IDLE, READY, type RequestState } from './request.ts';
-import type { ProfileData, StoreContext } from './context.ts';
+import { keyMoment } from './keys.ts';
+import { IDLE, READY } from './request.ts';
+import type { ServiceSlice, StoreContext } from './types.ts';
 
-export interface ServiceSlice {
-  /** total: null when the service sent its best match only. */
-  keyless: { entries: KeylessEntry[]; total: number | null } | null;
-  /** The search the list shows. */
-  keylessRequest: RequestState;
-  /** The last add, its failure shown with the add form. */
-  keylessAddRequest: RequestState;
-  /** The last delete, its failure shown above the list (which stays as it was). */
-  keylessDeleteRequest: RequestState;
-  /** The term of the search the list shows, so a change to the list can show that search again. */
-  keylessTerm: string | null;
-  lookupKeyless: (term: string) => Promise<void>;
-  addKeyless: (input: OperationInput<'keyless.add'>) => Promise<boolean>;
-  deleteKeyless: (hwid: string) => Promise<boolean>;
-  /** The last check's answer, and when it came (`at`, ISO): an identifier free then may be taken since. */
-  identifier: { identifier: string; exists: boolean; service: string | null; at: string } | null;
-  identifierRequest: RequestState;
-  checkIdentifier: (identifier: string) => Promise<void>;
-  /** Forgets the last check's answer and error: a new attempt the form refused is not about that identifier. */
-  clearIdentifier: () => void;
-  hwids: HwidReading[];
-  /** Reading this machine's HWIDs (a failure: main could not run a method at all). */
-  hwidsRequest: RequestState;
-  loadHwids: () => Promise<void>;
-  validation: ValidationReport | null;
-  /** When the answer shown came, and for which key (null: keyless); a later change to that key makes it an earlier answer. */
-  validationRead: (KeyMoment & { keyValue: string | null }) | null;
-  validationRequest: RequestState;
-  runValidation: (input: OperationInput<'validation.run'>) => Promise<void>;
-  audit: { entries: AuditEntry[]; total: number; offset: number; limit: number } | null;
-  auditRequest: RequestState;
-  loadAudit: (input: OperationInput<'audit.list'>) => Promise<void>;
-  auditExportRequest: RequestState;
-  exportAudit: (filter: OperationInput<'audit.export'>['filter'], format: 'csv' | 'json') => Promise<void>;
-}
+/** What a profile starts with: no search, check or validation answered yet. */
+export const SERVICE_INITIAL = {
+  keyless: null,
+  keylessRequest: IDLE,
+  keylessAddRequest: IDLE,
+  keylessDeleteRequest: IDLE,
+  keylessTerm: null,
+  identifier: null,
+  identifierRequest: IDLE,
+  validation: null,
+  validationRead: null,
+  validationRequest: IDLE,
+} satisfies Partial<ServiceSlice>;
 
-export function createServiceSlice(ctx: StoreContext): Omit<ServiceSlice, keyof ProfileData> {
+export function createServiceSlice(ctx: StoreContext): ServiceSlice {
   const { set, get, request, toastOk } = ctx;
   return {
+    ...SERVICE_INITIAL,
     lookupKeyless: async (term) => {
       // A newer search makes this one's answer moot; a failed one shows no entries of another search.
       await request('keyless.lookup', { term }, 'keylessRequest', (keyless) => ({ keyless }), {

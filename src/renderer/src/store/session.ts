@@ -1,38 +1,14 @@
 // The app's status and its profiles: which service every other slice talks to.
-import type { OperationInput } from '../../../shared/contract.ts';
-import type { AppStatus, JobSummary, Profile, StartupStatus } from '../../../shared/domain.ts';
+import type { StartupStatus } from '../../../shared/domain.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { subscribe } from '../lib/api.ts';
-import { IDLE, type RequestState } from './request.ts';
-import type { ProfileData, StoreContext } from './context.ts';
+import { IDLE } from './request.ts';
+import type { SessionSlice, StoreContext } from './types.ts';
 
 /** How often the window asks whether main's start is over, besides hearing it (an event may come before it listens). */
 export const STARTUP_POLL_MS = 1_000;
 
-export interface SessionSlice {
-  /** How main's start went, once it answered: starting, ready, or failed and why. */
-  startup: StartupStatus | null;
-  appStatus: AppStatus | null;
-  profiles: Profile[];
-  activeProfileId: string | null;
-  /** Reading the app's status and its profiles: nothing else can start before it is ready. */
-  sessionRequest: RequestState;
-  loadSession: () => Promise<void>;
-  /** The last profile change (select, add, save, remove); its failure goes to the form or a toast. */
-  profileRequest: RequestState;
-  selectProfile: (id: string) => Promise<void>;
-  addProfile: (input: OperationInput<'profiles.add'>) => Promise<Failure | null>;
-  updateProfile: (input: OperationInput<'profiles.update'>) => Promise<Failure | null>;
-  removeProfile: (id: string) => Promise<void>;
-  /**
-   * Reads again, as the Remove dialog opens, what removing the profile would touch: the profiles' local counts
-   * (kept in `profiles`), and the job main runs (or gets ready to run) for it, returned; null when none, or when
-   * main could not say (main refuses the removal of a profile with a running job anyway).
-   */
-  askRemoval: (profileId: string) => Promise<JobSummary | null>;
-}
-
-export function createSessionSlice(ctx: StoreContext): Omit<SessionSlice, keyof ProfileData> {
+export function createSessionSlice(ctx: StoreContext): SessionSlice {
   const { get, set, runGlobal, requestWith, request, toastOk, activate } = ctx;
 
   /**

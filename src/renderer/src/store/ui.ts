@@ -1,12 +1,7 @@
 // The window's own state: the view shown, the palette, toasts, and whether the service answers.
-import type { OperationName } from '../../../shared/contract.ts';
-import type { Failure } from '../../../shared/result.ts';
 import { call, watchKeydesk } from '../lib/api.ts';
 import { operationWords, plain } from '../lib/words.ts';
-import type { ViewName } from '../views/registry.ts';
-import type { Toast } from './index.ts';
-import type { ProfileData, StoreContext } from './context.ts';
-import type { Moment } from './request.ts';
+import type { StoreContext, Toast, UiSlice } from './types.ts';
 
 let toastId = 0;
 /** At most this many of each kind on screen at once (the oldest goes first), so the stack never covers the view. */
@@ -17,58 +12,15 @@ export const KEYDESK_PROBE_MS = 2_000;
 /** How often Keydesk's core is asked whether it answers while this window shows a job running (App.tsx KeydeskWatch). */
 export const KEYDESK_WATCH_MS = 5_000;
 
-export interface UiSlice {
-  view: ViewName;
-  /** False from a call that could not reach the service until the next one that did (a probe runs meanwhile). */
-  online: boolean;
-  /** The failure that made the service count as unreachable. */
-  offlineReason: Failure | null;
-  /**
-   * When the active profile's service last answered a request (if only to refuse it): a failure shown from before
-   * then is of that moment, not of now. Null until it answers.
-   */
-  serviceAnswered: Moment | null;
-  /**
-   * Keydesk's own core stopped answering this window (a call's Failure.keydeskGone; the harness's process gone):
-   * since when, and whether it has answered since. Nothing shown can be checked meanwhile, and what happened while
-   * it was gone (a job's end) never reached this window: once it answers, only a reload shows where things stand.
-   * Null while it answers. Not per profile: a profile switch does not clear it.
-   */
-  keydeskGone: { since: string; back: boolean } | null;
-  /**
-   * Changes sent to the service whose answer was lost (OUTCOME_UNKNOWN) since it last answered: they may or may not
-   * have taken effect, so the offline notice cannot say of them that they were not done.
-   */
-  unknownOutcomes: OperationName[];
-  toasts: Toast[];
-  paletteOpen: boolean;
-  setView: (view: ViewName) => void;
-  setPaletteOpen: (open: boolean) => void;
-  /** `jobId`: a toast about that job's state (say, "already running"), taken away when the job ends. */
-  notify: (kind: Toast['kind'], text: string, jobId?: string) => void;
-  /**
-   * How a job ended: it replaces what an earlier end of the same job said (an interrupted run's error, once a
-   * Resume has finished it), which is no longer how the job stands.
-   */
-  notifyJobEnd: (kind: Toast['kind'], text: string, jobId: string) => void;
-  /**
-   * An operation's failure in an error toast, named by the operation's words ("Push an execution: …"), so it is
-   * never read as about whatever is on screen later. A failure to reach the service goes once it answers again;
-   * `resolves` names what else makes it untrue (see Toast.resolves), `jobId` the job it is about.
-   */
-  notifyFailure: (
-    operation: OperationName,
-    failure: Pick<Failure, 'code' | 'message'>,
-    about?: { jobId?: string; resolves?: string },
-  ) => void;
-  /** What the toasts tagged `resolves` said is no longer so: they go. */
-  dismissResolved: (resolves: string) => void;
-  dismiss: (id: number) => void;
-  /** The job ended: toasts about it as it was no longer hold. */
-  dismissAboutJob: (jobId: string) => void;
-}
+/** Whether the active profile's service answers, as a profile starts (see context.ts activate). */
+export const UI_INITIAL: Pick<UiSlice, 'online' | 'offlineReason' | 'serviceAnswered' | 'unknownOutcomes'> = {
+  online: true,
+  offlineReason: null,
+  serviceAnswered: null,
+  unknownOutcomes: [],
+};
 
-export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileData> {
+export function createUiSlice(ctx: StoreContext): UiSlice {
   const { set } = ctx;
   /** Adds a toast; `keep` says which of those on screen stay (the one it replaces does not). */
   const push = (
@@ -111,6 +63,7 @@ export function createUiSlice(ctx: StoreContext): Omit<UiSlice, keyof ProfileDat
     }
   });
   return {
+    ...UI_INITIAL,
     view: 'overview',
     keydeskGone: null,
     toasts: [],

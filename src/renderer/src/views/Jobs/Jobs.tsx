@@ -1,10 +1,9 @@
+// The Jobs view: the active profile's jobs, newest first, with each one's state and counts, and the job opened
+// with its panel and results (JobItems.tsx).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { JobItem, JobItemState, JobSummary } from '../../../../shared/domain.ts';
+import type { JobSummary } from '../../../../shared/domain.ts';
 import { JOBS_LIST_MAX } from '../../../../shared/contract.ts';
 import { Badge, type Tone } from '../../components/Badge.tsx';
-import { CancelJobButton } from '../../components/CancelJobButton.tsx';
-import { ResumeJobButton } from '../../components/ResumeJobButton.tsx';
-import { checkFirstWords, sentOnceWords, UnknownCheckResult, useUnknownCheck } from '../../components/UnknownCheck.tsx';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
@@ -13,12 +12,13 @@ import type { IconName } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import { canCancel, isLive, isStarting, jobTitle } from '../../lib/jobs.ts';
-import { JobLine, JobProgress } from '../../components/StartingLine.tsx';
-import { plain } from '../../lib/words.ts';
+import { isLive, isStarting, jobTitle } from '../../lib/jobs.ts';
+import { JobPanel } from '../../components/JobPanel.tsx';
 import { useKeydesk } from '../../store/index.ts';
+import { selectJobList } from '../../store/job-selectors.ts';
 import { JobElsewhere } from '../../components/JobLinks.tsx';
-import { JOB_ITEMS_PAGE, JOBS_RECENT } from '../../store/jobs.ts';
+import { JOBS_RECENT } from '../../store/jobs.ts';
+import { JobItems, running } from './JobItems.tsx';
 
 /** A job's state as a badge: a word and an icon, never colour alone. */
 function stateOf(j: JobSummary, keydeskGone: boolean): { word: string; tone: Tone; icon: IconName; title?: string } {
@@ -121,9 +121,6 @@ function UnseenEndDetail({ end }: { end: NonNullable<JobSummary['endUnseen']> })
   );
 }
 
-/** A job still sending: what it has not sent is "not sent yet". */
-const running = (j: JobSummary): boolean => j.state === 'running' && isLive(j);
-
 const count = (n: number) => (n === 0 ? <span className="muted">0</span> : fmt.number(n));
 
 /** What the job did, with a generate job's note: "Generate (“spring”)". */
@@ -174,135 +171,6 @@ const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyR
   },
 ];
 
-const DONE_WORD: Record<JobSummary['action'], string> = {
-  extend: 'Extended',
-  delete: 'Deleted',
-  resetHwid: 'HWID reset',
-  generate: 'Generated',
-};
-const OUTCOME_WORD: Record<Exclude<JobItemState, 'done'>, string> = {
-  failed: 'Refused',
-  unknown: 'Unknown: sent, no answer came back',
-  pending: 'Not sent',
-  sent: 'Sent, awaiting an answer',
-};
-const SHOW: { state: JobItemState | null; label: string }[] = [
-  { state: null, label: 'Every item' },
-  { state: 'done', label: 'Done' },
-  { state: 'failed', label: 'Failed' },
-  { state: 'unknown', label: 'Unknown' },
-  { state: 'pending', label: 'Not sent' },
-  { state: 'sent', label: 'Awaiting an answer' },
-];
-
-function itemColumns(job: JobSummary): Column<JobItem>[] {
-  const outcome: Column<JobItem> = {
-    header: 'Outcome',
-    cell: (i) =>
-      i.state === 'done' ? DONE_WORD[job.action] : i.state === 'pending' && running(job) ? 'Not sent yet' : OUTCOME_WORD[i.state],
-  };
-  const reason: Column<JobItem> = {
-    header: 'Reason',
-    cell: (i) => (i.message ? <span title={i.code ?? undefined}>{plain(i.message)}</span> : <span className="muted">—</span>),
-  };
-  return job.action === 'generate'
-    ? [{ header: 'Request', cell: (i) => i.target }, { header: 'Keys', cell: (i) => fmt.number(i.size), className: 'num' }, outcome, reason]
-    : [{ header: 'Key', cell: (i) => i.target, className: 'mono' }, outcome, reason];
-}
-
-/** How often a running job's items page is read again. */
-const ITEMS_REFRESH_MS = 2_000;
-
-/** The open job's items, a page at a time, of one state or all. */
-function JobItems({ job }: { job: JobSummary }) {
-  const [show, setShow] = useState<JobItemState | null>(null);
-  const [offset, setOffset] = useState(0);
-  // Only the page asked for: the rows of another state or page never stand under this choice while it loads.
-  const page = useKeydesk((s) =>
-    s.jobItems?.jobId === job.id && s.jobItems.state === show && s.jobItems.offset === offset ? s.jobItems : null,
-  );
-  const { status, error } = useKeydesk((s) => s.jobItemsRequest);
-  const load = useKeydesk((s) => s.loadJobItems);
-  useEffect(() => {
-    void load(show, offset);
-  }, [load, job.id, show, offset]);
-  // While main runs the job its items change state: the page shown is read again every few seconds (and once more
-  // when the job ends, by the store).
-  const live = isLive(job);
-  useEffect(() => {
-    if (!live) return;
-    const timer = setInterval(() => void load(show, offset), ITEMS_REFRESH_MS);
-    return () => {
-      clearInterval(timer);
-    };
-  }, [live, load, show, offset]);
-  const inState = (state: JobItemState | null) => (state === null ? null : job.counts[state]);
-  const first = page && page.items.length > 0 ? page.offset + 1 : 0;
-  const last = page ? page.offset + page.items.length : 0;
-  return (
-    <div className="job-items">
-      <h3>Results</h3>
-      <label>
-        Show{' '}
-        <select
-          value={show ?? ''}
-          onChange={(e) => {
-            setShow(e.target.value === '' ? null : (e.target.value as JobItemState));
-            setOffset(0);
-          }}
-        >
-          {SHOW.map((o) => {
-            const n = inState(o.state);
-            // A generate job counts keys per batch: its items are requests, so the figures are keys, said so.
-            return (
-              <option key={o.label} value={o.state ?? ''}>
-                {o.state === 'pending' && running(job) ? 'Not sent yet' : o.label}
-                {n === null ? '' : job.action === 'generate' ? ` (${fmt.count(n, NOUNS.key)})` : ` (${fmt.number(n)})`}
-              </option>
-            );
-          })}
-        </select>
-      </label>
-      {error && <FailureMessage failure={error} />}
-      {!error && page === null && <Skeleton label="Loading the job's results…" variant="rows" lines={3} />}
-      {!error && page && (
-        <>
-          <p className="muted" role="status">
-            {page.total === 0
-              ? 'No item in this state.'
-              : page.total <= JOB_ITEMS_PAGE && page.offset === 0
-                ? fmt.count(page.total, job.action === 'generate' ? NOUNS.request : NOUNS.item)
-                : `${fmt.number(first)}–${fmt.number(last)} of ${fmt.number(page.total)}`}
-          </p>
-          {page.total > 0 && <DataTable label="Job results" columns={itemColumns(job)} rows={page.items} rowKey={(i) => i.seq} />}
-          {page.total > JOB_ITEMS_PAGE && (
-            <nav className="pager" aria-label="Result pages">
-              <button
-                type="button"
-                disabled={status === 'loading' || page.offset === 0}
-                onClick={() => {
-                  setOffset(Math.max(0, page.offset - JOB_ITEMS_PAGE));
-                }}
-              >
-                Previous
-              </button>
-              <button
-                type="button"
-                disabled={status === 'loading' || last >= page.total}
-                onClick={() => {
-                  setOffset(page.offset + JOB_ITEMS_PAGE);
-                }}
-              >
-                Next
-              </button>
-            </nav>
-          )}
-        </>
-      )}
-    </div>
-  );
-}
-
 /** Why removing this job loses something, in words, before the yes. */
 function forgetBody(j: JobSummary): string {
   const parts = [`Its results (each ${j.action === 'generate' ? "request's" : "key's"} outcome) can no longer be opened or exported here.`];
@@ -317,33 +185,11 @@ function forgetBody(j: JobSummary): string {
 }
 
 function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
-  const cancel = useKeydesk((s) => s.cancelBulk);
-  const cancelling = useKeydesk((s) => s.jobCancelling === job.id);
-  const resume = useKeydesk((s) => s.resumeJob);
-  const starting = useKeydesk((s) => s.jobStarting);
-  const exportJob = useKeydesk((s) => s.exportJob);
-  const exportKeys = useKeydesk((s) => s.exportJobKeys);
   const forget = useKeydesk((s) => s.forgetJob);
   const forgetting = useKeydesk((s) => s.forgettingJob === job.id);
   const refresh = useKeydesk((s) => s.loadJobList);
-  const [confirm, setConfirm] = useState<'unknown' | 'forget' | null>(null);
-  const unknownCheck = useUnknownCheck(job);
-  // Where the last export went, kept on screen after its toast has left.
-  const [savedTo, setSavedTo] = useState<string | null>(null);
-  // Exports of this job under way (main refuses its removal meanwhile: the file would end short).
-  const [exporting, setExporting] = useState(0);
-  const save = (written: Promise<string | null>) => {
-    setExporting((n) => n + 1);
-    void written
-      .then((path) => {
-        if (path !== null) setSavedTo(path);
-      })
-      .finally(() => {
-        setExporting((n) => n - 1);
-      });
-  };
+  const [confirmForget, setConfirmForget] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
-  const statusRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     heading.current?.focus();
   }, [job.id]);
@@ -363,10 +209,6 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
   }, [onClose]);
   const live = isLive(job);
   const generate = job.action === 'generate';
-  const again = async (retryUnknown: boolean) => {
-    await resume(retryUnknown, job.id);
-    await refresh();
-  };
   return (
     <section className="card job-detail" aria-labelledby="job-detail-title">
       <div className="inline job-detail-head">
@@ -392,148 +234,47 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
           : ''}
         .
       </p>
-      <JobProgress job={job} label="Job progress" />
-      <p role="status" tabIndex={-1} ref={statusRef}>
-        {cancelling ? (
-          `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.`
-        ) : (
-          <JobLine job={job} />
-        )}
-      </p>
-      {job.reason && <p className="error">{plain(job.reason)}</p>}
-      {!live && job.counts.unknown > 0 && (
-        <p className="error">
-          {generate
-            ? `${fmt.count(job.counts.unknown, NOUNS.key)} requested with no answer: they may exist on the service (look them up by note).`
-            : `${fmt.count(job.counts.unknown, NOUNS.request)} sent with no answer: ${job.counts.unknown === 1 ? 'it' : 'they'} may have taken effect.`}{' '}
-          Keydesk never sends {job.counts.unknown === 1 && !generate ? 'it' : 'them'} again by itself; check first (Show: Unknown), then
-          choose.
-        </p>
-      )}
-      <div className="inline">
-        {canCancel(job) && !cancelling && (
-          <CancelJobButton
-            status={statusRef}
-            onCancel={async () => {
-              await cancel(job.id);
-              await refresh();
-            }}
-          />
-        )}
-        {!live && job.counts.pending > 0 && <ResumeJobButton job={job} disabled={starting !== null} onResume={() => void again(false)} />}
-        {!live && job.counts.unknown > 0 && (
+      <JobPanel
+        job={job}
+        place="jobs"
+        onChanged={refresh}
+        notes={
+          !live &&
+          job.counts.unknown > 0 && (
+            <p className="error">
+              {generate
+                ? `${fmt.count(job.counts.unknown, NOUNS.key)} requested with no answer: they may exist on the service (look them up by note).`
+                : `${fmt.count(job.counts.unknown, NOUNS.request)} sent with no answer: ${job.counts.unknown === 1 ? 'it' : 'they'} may have taken effect.`}{' '}
+              Keydesk never sends {job.counts.unknown === 1 && !generate ? 'it' : 'them'} again by itself; check first (Show: Unknown), then
+              choose.
+            </p>
+          )
+        }
+        onForget={(exporting) => (
           <button
             type="button"
-            disabled={starting !== null}
+            disabled={forgetting || exporting}
+            title={exporting ? 'An export of this job is being written; it can be removed once that is done.' : undefined}
             onClick={() => {
-              setConfirm('unknown');
-            }}
-          >
-            Send the {fmt.number(job.counts.unknown)} unknown again…
-          </button>
-        )}
-        <button
-          type="button"
-          onClick={() => {
-            save(exportJob('csv', job.id));
-          }}
-        >
-          Export results CSV
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            save(exportJob('json', job.id));
-          }}
-        >
-          Export results JSON
-        </button>
-        {generate && !live && job.counts.done > 0 && (
-          <>
-            <button
-              type="button"
-              onClick={() => {
-                save(exportKeys('csv', job.id));
-              }}
-            >
-              Export the {fmt.count(job.counts.done, NOUNS.key)} CSV
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                save(exportKeys('json', job.id));
-              }}
-            >
-              Export the {fmt.count(job.counts.done, NOUNS.key)} JSON
-            </button>
-          </>
-        )}
-        {!live && (
-          <button
-            type="button"
-            disabled={forgetting || exporting > 0}
-            title={exporting > 0 ? 'An export of this job is being written; it can be removed once that is done.' : undefined}
-            onClick={() => {
-              setConfirm('forget');
+              setConfirmForget(true);
             }}
           >
             Remove from the list…
           </button>
         )}
-      </div>
-      {savedTo && (
-        <p className="muted">
-          Last saved to <span className="mono">{savedTo}</span>
-        </p>
-      )}
-      {!live && !generate && <UnknownCheckResult job={job} state={unknownCheck.state} />}
+      />
       <JobItems job={job} />
       <ConfirmDialog
-        open={confirm === 'unknown'}
-        title={
-          generate
-            ? `Request ${fmt.count(job.counts.unknown, NOUNS.key)} again?`
-            : `Send ${fmt.count(job.counts.unknown, NOUNS.request)} again?`
-        }
-        body={`${sentOnceWords(job.counts.unknown)} ${
-          job.action === 'extend'
-            ? 'Sending an extension again extends the key again. '
-            : generate
-              ? 'Sending again may make these keys twice. '
-              : ''
-        }${generate ? (job.note ? `To check first, close this and look up the note “${job.note}” in Keys: keys these requests made carry it.` : 'These requests had no note, so keys they may have made cannot be told apart from others.') : checkFirstWords(job)}`}
-        {...(generate
-          ? {}
-          : {
-              other: {
-                label: 'Check these keys first',
-                onClick: () => {
-                  setConfirm(null);
-                  unknownCheck.run();
-                },
-              },
-            })}
-        confirmLabel="Send again"
-        destructive={job.action === 'extend' || generate}
-        onCancel={() => {
-          setConfirm(null);
-        }}
-        onConfirm={() => {
-          setConfirm(null);
-          void again(true);
-        }}
-      />
-      <ConfirmDialog
-        open={confirm === 'forget'}
+        open={confirmForget}
         title="Remove this job from the list?"
         body={forgetBody(job)}
         confirmLabel="Remove"
         destructive
         onCancel={() => {
-          setConfirm(null);
+          setConfirmForget(false);
         }}
         onConfirm={() => {
-          setConfirm(null);
+          setConfirmForget(false);
           void forget(job.id).then((gone) => {
             if (gone) onClose();
           });
@@ -544,7 +285,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
 }
 
 export function Jobs() {
-  const jobs = useKeydesk((s) => s.jobList);
+  const jobs = useKeydesk(selectJobList);
   const { status, error } = useKeydesk((s) => s.jobListRequest);
   const load = useKeydesk((s) => s.loadJobList);
   const unlisted = useKeydesk((s) => s.jobListUnlisted);

@@ -2,17 +2,17 @@ import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { generateInput, JOB_GENERATE_MAX } from '../../../../shared/contract.ts';
 import type { JobSummary } from '../../../../shared/domain.ts';
 import { charLength, fixedExpiryProblem, isCalendarDate, LIMITS, utcDate } from '../../../../shared/rules.ts';
-import { CancelJobButton } from '../../components/CancelJobButton.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import { canCancel, isLive, jobTitle } from '../../lib/jobs.ts';
-import { JobLine, JobProgress, StartingLine } from '../../components/StartingLine.tsx';
+import { isLive, jobTitle } from '../../lib/jobs.ts';
+import { JobPanel } from '../../components/JobPanel.tsx';
+import { StartingLine } from '../../components/StartingLine.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
-import { OpenInJobs } from '../../components/JobLinks.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
+import { selectGenerateJob, selectJob } from '../../store/job-selectors.ts';
 
 type FieldName = 'expire' | 'count' | 'daysKey' | 'note';
 type Errors = Partial<Record<FieldName | 'form', string>>;
@@ -56,15 +56,6 @@ export function noteHint(note: string): string | undefined {
 
 /** A generate job (more keys than one request takes): its progress, cancel between requests, and its keys' export. */
 function GenerateJob({ job }: { job: JobSummary }) {
-  const cancel = useKeydesk((s) => s.cancelBulk);
-  const resume = useKeydesk((s) => s.resumeJob);
-  const exportKeys = useKeydesk((s) => s.exportJobKeys);
-  const dismiss = useKeydesk((s) => s.dismissGenerateJob);
-  // Cancel asked, main not answered yet: said at once, and the button does not stay as if nothing happened.
-  const cancelling = useKeydesk((s) => s.jobCancelling === job.id);
-  const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
-  const statusRef = useRef<HTMLParagraphElement>(null);
-  const running = job.state === 'running';
   const ended = !isLive(job);
   return (
     <div className="generated" role="group" aria-label="Generate job">
@@ -73,52 +64,26 @@ function GenerateJob({ job }: { job: JobSummary }) {
         Generate job of {fmt.count(job.total, NOUNS.key)}
         {job.note ? ` (note “${job.note}”)` : ''}, started {fmt.time(job.createdAt)}
       </p>
-      {/* No answer yet: a bar that moves without claiming how far, not a stuck 0. */}
-      <JobProgress job={job} label="Generate job progress" />
-      <p role="status" tabIndex={-1} ref={statusRef}>
-        {cancelling ? (
-          `${jobTitle(job)}, cancelling: no further request is sent; the one already on its way still makes its keys.`
-        ) : (
-          <JobLine job={job} />
+      <JobPanel
+        job={job}
+        place="generate"
+        notes={
+          job.state !== 'running' &&
+          !ended &&
+          job.counts.sent > 0 && (
+            <p className="muted">
+              No further request is sent; the one already on its way still makes its keys, and its answer ends the job.
+            </p>
+          )
+        }
+      >
+        {ended && job.counts.unknown > 0 && (
+          <p className="error">
+            {fmt.count(job.counts.unknown, NOUNS.key)} were requested with no answer: they may exist on the service. Look them up (by note)
+            before generating them again.
+          </p>
         )}
-      </p>
-      {job.reason && <p className="error">{job.reason}</p>}
-      {canCancel(job) && !cancelling && !keydeskGone && (
-        <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>
-      )}
-      {!running && !ended && job.counts.sent > 0 && (
-        <p className="muted">No further request is sent; the one already on its way still makes its keys, and its answer ends the job.</p>
-      )}
-      <p className="inline">
-        {canCancel(job) && !cancelling && <CancelJobButton status={statusRef} onCancel={cancel} />}
-        {ended && job.counts.done > 0 && (
-          <>
-            <button type="button" onClick={() => void exportKeys('csv')}>
-              Export the {fmt.count(job.counts.done, NOUNS.key)} CSV
-            </button>{' '}
-            <button type="button" onClick={() => void exportKeys('json')}>
-              Export the {fmt.count(job.counts.done, NOUNS.key)} JSON
-            </button>
-          </>
-        )}
-        {ended && !running && job.counts.pending > 0 && (
-          <button type="button" onClick={() => void resume(false, job.id)}>
-            Resume ({fmt.count(job.counts.pending, NOUNS.key)} not requested)
-          </button>
-        )}
-        {ended && (
-          <button type="button" onClick={dismiss}>
-            Dismiss
-          </button>
-        )}{' '}
-        <OpenInJobs jobId={job.id} />
-      </p>
-      {ended && job.counts.unknown > 0 && (
-        <p className="error">
-          {fmt.count(job.counts.unknown, NOUNS.key)} were requested with no answer: they may exist on the service. Look them up (by note)
-          before generating them again.
-        </p>
-      )}
+      </JobPanel>
     </div>
   );
 }
@@ -137,9 +102,12 @@ export function GenerateForm() {
   const notify = useKeydesk((s) => s.notify);
   const exportGenerated = useKeydesk((s) => s.exportGenerated);
   // Its own last job, not All keys' panel: a bulk action since does not take its export or Resume away.
-  const job = useKeydesk((s) => s.generateJob);
+  const job = useKeydesk(selectGenerateJob);
   // A job of this profile sending, or cancelled with a request still on its way (All keys' panel follows one job).
-  const runningJob = useKeydesk((s) => (s.job !== null && isLive(s.job) ? s.job : null));
+  const runningJob = useKeydesk((s) => {
+    const current = selectJob(s);
+    return current !== null && isLive(current) ? current : null;
+  });
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   // A job asked of main and not answered yet (main lists its requests first): said at once, nothing else starts.
   const starting = useKeydesk((s) => s.jobStarting);

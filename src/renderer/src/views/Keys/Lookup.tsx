@@ -11,7 +11,8 @@ import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { BLANK_SEARCH } from '../../lib/text.ts';
 import { LOOKUP_PAGE, useDraft, useKeydesk } from '../../store/index.ts';
-import { earlierBecause, type KeyChange } from '../../store/keys.ts';
+import { earlierBecause } from '../../store/keys.ts';
+import type { KeyChange } from '../../store/types.ts';
 
 /** A row's mark when it is, or may be, an earlier answer; nothing when it is not known to be. */
 function earlierMark(change: KeyChange | null) {

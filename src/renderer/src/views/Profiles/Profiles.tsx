@@ -10,6 +10,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { jobTitle } from '../../lib/jobs.ts';
 import { cleartextWarning, urlProblem } from '../../lib/urls.ts';
 import { useKeydesk } from '../../store/index.ts';
+import { selectBulkJob, selectGenerateJob, selectJob, selectJobElsewhere } from '../../store/job-selectors.ts';
 
 const STORAGE = { 'os-keychain': 'OS keychain', 'session-only': 'this session only' } as const;
 
@@ -56,10 +57,10 @@ export function Profiles() {
   const [askedRunning, setAskedRunning] = useState<JobSummary | null>(null);
   const setView = useKeydesk((s) => s.setView);
   // Every job this window knows main still runs: the active profile's (All keys', Keys') and another profile's.
-  const job = useKeydesk((s) => s.job);
-  const bulkJob = useKeydesk((s) => s.bulkJob);
-  const generateJob = useKeydesk((s) => s.generateJob);
-  const jobElsewhere = useKeydesk((s) => s.jobElsewhere);
+  const job = useKeydesk(selectJob);
+  const bulkJob = useKeydesk(selectBulkJob);
+  const generateJob = useKeydesk(selectGenerateJob);
+  const jobElsewhere = useKeydesk(selectJobElsewhere);
   const liveJobs = [job, bulkJob, generateJob, jobElsewhere];
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');

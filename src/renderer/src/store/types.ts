@@ -1,0 +1,530 @@
+// The store's types, in one leaf file: every slice's state and actions, the whole state, and the context slices
+// are built on. Slices import it; it imports no slice, so the store has no import cycle.
+import type { StoreApi } from 'zustand';
+import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract.ts';
+import type {
+  AppStatus,
+  AuditEntry,
+  HistoryBucket,
+  HwidReading,
+  JobAction,
+  JobItem,
+  JobItemState,
+  JobSummary,
+  Key,
+  KeylessEntry,
+  LedgerRow,
+  LedgerSortField,
+  Profile,
+  SandboxState,
+  StartupStatus,
+  ValidationReport,
+} from '../../../shared/domain.ts';
+import type { Failure } from '../../../shared/result.ts';
+import type { ViewName } from '../views/registry.ts';
+import type { DraftsSlice } from './drafts.ts';
+import type { Moment, RequestState } from './request.ts';
+
+export type KeydeskState = UiSlice &
+  SessionSlice &
+  ExecutionsSlice &
+  KeysSlice &
+  ServiceSlice &
+  LedgerSlice &
+  DraftsSlice &
+  IntegrationSlice &
+  JobsSlice;
+
+export interface Toast {
+  id: number;
+  kind: 'success' | 'error';
+  text: string;
+  /** The job it is about: it goes when that job ends, when it would no longer be true. */
+  jobId?: string;
+  /** The job whose end it reports: replaced by the words of that job's next end (store/ui.ts notifyJobEnd). */
+  jobEnd?: string;
+  /**
+   * What makes it untrue, so it goes then (store/ui.ts dismissResolved): 'offline' (the service answers again),
+   * `resume:<jobId>` (that job resumed), 'start' (a job started).
+   */
+  resolves?: string;
+}
+
+export interface UiSlice {
+  view: ViewName;
+  /** False from a call that could not reach the service until the next one that did (a probe runs meanwhile). */
+  online: boolean;
+  /** The failure that made the service count as unreachable. */
+  offlineReason: Failure | null;
+  /**
+   * When the active profile's service last answered a request (if only to refuse it): a failure shown from before
+   * then is of that moment, not of now. Null until it answers.
+   */
+  serviceAnswered: Moment | null;
+  /**
+   * Keydesk's own core stopped answering this window (a call's Failure.keydeskGone; the harness's process gone):
+   * since when, and whether it has answered since. Nothing shown can be checked meanwhile, and what happened while
+   * it was gone (a job's end) never reached this window: once it answers, only a reload shows where things stand.
+   * Null while it answers. Not per profile: a profile switch does not clear it.
+   */
+  keydeskGone: { since: string; back: boolean } | null;
+  /**
+   * Changes sent to the service whose answer was lost (OUTCOME_UNKNOWN) since it last answered: they may or may not
+   * have taken effect, so the offline notice cannot say of them that they were not done.
+   */
+  unknownOutcomes: OperationName[];
+  toasts: Toast[];
+  paletteOpen: boolean;
+  setView: (view: ViewName) => void;
+  setPaletteOpen: (open: boolean) => void;
+  /** `jobId`: a toast about that job's state (say, "already running"), taken away when the job ends. */
+  notify: (kind: Toast['kind'], text: string, jobId?: string) => void;
+  /**
+   * How a job ended: it replaces what an earlier end of the same job said (an interrupted run's error, once a
+   * Resume has finished it), which is no longer how the job stands.
+   */
+  notifyJobEnd: (kind: Toast['kind'], text: string, jobId: string) => void;
+  /**
+   * An operation's failure in an error toast, named by the operation's words ("Push an execution: …"), so it is
+   * never read as about whatever is on screen later. A failure to reach the service goes once it answers again;
+   * `resolves` names what else makes it untrue (see Toast.resolves), `jobId` the job it is about.
+   */
+  notifyFailure: (
+    operation: OperationName,
+    failure: Pick<Failure, 'code' | 'message'>,
+    about?: { jobId?: string; resolves?: string },
+  ) => void;
+  /** What the toasts tagged `resolves` said is no longer so: they go. */
+  dismissResolved: (resolves: string) => void;
+  dismiss: (id: number) => void;
+  /** The job ended: toasts about it as it was no longer hold. */
+  dismissAboutJob: (jobId: string) => void;
+}
+
+export interface SessionSlice {
+  /** How main's start went, once it answered: starting, ready, or failed and why. */
+  startup: StartupStatus | null;
+  appStatus: AppStatus | null;
+  profiles: Profile[];
+  activeProfileId: string | null;
+  /** Reading the app's status and its profiles: nothing else can start before it is ready. */
+  sessionRequest: RequestState;
+  loadSession: () => Promise<void>;
+  /** The last profile change (select, add, save, remove); its failure goes to the form or a toast. */
+  profileRequest: RequestState;
+  selectProfile: (id: string) => Promise<void>;
+  addProfile: (input: OperationInput<'profiles.add'>) => Promise<Failure | null>;
+  updateProfile: (input: OperationInput<'profiles.update'>) => Promise<Failure | null>;
+  removeProfile: (id: string) => Promise<void>;
+  /**
+   * Reads again, as the Remove dialog opens, what removing the profile would touch: the profiles' local counts
+   * (kept in `profiles`), and the job main runs (or gets ready to run) for it, returned; null when none, or when
+   * main could not say (main refuses the removal of a profile with a running job anyway).
+   */
+  askRemoval: (profileId: string) => Promise<JobSummary | null>;
+}
+
+export interface ExecutionsSlice {
+  executionCount: number | null;
+  /** When `executionCount` was read: by a read, or as a push's answer. */
+  sampledAt: string | null;
+  /**
+   * A push was counted after `executionCount` was read, and its answer held no new total: the count shown is the one
+   * read before it (at `sampledAt`), no longer current. Cleared by the next reading.
+   */
+  countBeforePush: boolean;
+  /**
+   * The count shown is the last one Keydesk holds for this profile (its newest sample, from the history), read before
+   * this profile became active, not by a read since: the view marks it as earlier. Cleared by the next reading.
+   */
+  countEarlier: boolean;
+  /** Reading the count. After a failure the count shown (if any) is the one read at `sampledAt`, no longer current. */
+  countRequest: RequestState;
+  /**
+   * When the count read still out was sent (ms since the epoch), or null when none is out: a read that has had no
+   * answer for a while is said by the view, the count shown being then no longer current.
+   */
+  countAskedAt: number | null;
+  /**
+   * Reads the count. One read at a time: while one is out (a hung service holds it for up to its timeout), a second
+   * call waits for it rather than sending another. Reads piled on a hung one would each hold a connection to main
+   * (in the harness, the browser's few per origin) and stall every local read behind them.
+   */
+  refreshExecutions: () => Promise<void>;
+  pushRequest: RequestState;
+  pushExecution: () => Promise<void>;
+  /** The execution history as main serves it: at most as many buckets as the chart asked for. */
+  history: HistoryBucket[];
+  /**
+   * Reading the history: "loading" only for a read of another range or a first one for this profile (a poll's read
+   * of the same range keeps the chart). After a failure the chart is empty rather than showing another range's figures.
+   */
+  historyRequest: RequestState;
+  loadHistory: (range: OperationInput<'executions.history'>['range'], points?: number) => Promise<void>;
+}
+
+/**
+ * When, in this window, a key's state was read or changed: `seq` orders them (two in the same millisecond too),
+ * `at` is the time shown. A read whose seq is below a later change to its key is an earlier answer.
+ */
+export interface KeyMoment {
+  seq: number;
+  at: string;
+}
+
+/**
+ * A change to a key Keydesk made or saw (a real validation, a panel action), worded to follow "this key …".
+ * `maybe`: a bulk job whose keys this window does not know (a job over a filter) may have changed it, or not.
+ */
+export interface KeyChange extends KeyMoment {
+  what: string;
+  maybe?: true;
+}
+
+/** The filter a bulk job in All keys was started on (as main resolves it); null when the window does not know it. */
+export type BulkFilter = OperationInput<'ledger.query'>['filter'] | null;
+
+/** A bulk job over keys this window does not know one by one: it may have changed any key shown, read before `seq`. */
+export interface BulkOverFilter extends KeyChange {
+  filter: BulkFilter;
+}
+
+/** A job's unknown keys as the service had them when read (null: found neither active nor generated). */
+export interface UnknownCheck {
+  read: KeyMoment;
+  keys: { value: string; key: Key | null }[];
+  /** Unknown items the job has in all. */
+  total: number;
+}
+
+export interface KeysSlice {
+  /** The values of the last single-request batch (keys.generate answers them as a KeyBatch). */
+  lastGenerated: readonly string[];
+  generateRequest: RequestState;
+  generate: (input: OperationInput<'keys.generate'>) => Promise<boolean>;
+  /** The person changed the form: the service's answer to the previous submission no longer applies. */
+  clearGenerateError: () => void;
+  exportGeneratedRequest: RequestState;
+  exportGenerated: (format: 'csv' | 'json') => Promise<void>;
+  lookupTerm: string;
+  /**
+   * One page of a search: active and generated keys from the same offset. Totals are null when the service
+   * answers with its best match only (the real dialect), so the screen can say so rather than claim "all".
+   */
+  lookupResult: {
+    active: Key[];
+    generated: Key[];
+    page?: number;
+    totals?: { active: number | null; generated: number | null };
+    /** When the search was read; a row replaced since (a panel action's answer) has its own time in rowRead. */
+    read?: KeyMoment;
+    rowRead?: Readonly<Record<string, KeyMoment>>;
+  } | null;
+  lookupRequest: RequestState;
+  /** Keys deleted from the key panel this session: a search left empty by a delete says so, not "no key matches". */
+  deletedHere: readonly string[];
+  runLookup: (term: string, page?: number) => Promise<void>;
+  selectedKey: Key | null;
+  /** When the open panel's key was read (its search row's time, or the answer of the panel's last action). */
+  selectedRead: KeyMoment | null;
+  /**
+   * The last change Keydesk made or saw to each key in this profile (Validate's real validation, the panel's
+   * actions): a search row, the panel or Validate's answer read before it says it is an earlier answer.
+   */
+  keyChanges: Readonly<Record<string, KeyChange>>;
+  /**
+   * Bulk jobs of this profile over a filter ("select all matching"), at their start and end, oldest first (one made
+   * moot by a newer one that may include every key it may is left out): the window does not know their keys, so
+   * any answer shown read before one may be an earlier answer.
+   */
+  bulkOverFilter: readonly BulkOverFilter[];
+  selectKey: (key: Key | null) => void;
+  /** The last extend, HWID reset or delete from the key's panel. */
+  keyActionRequest: RequestState;
+  /** Which of them it is, and on which key: while it waits, the panel's button for it says so ("Extending…"). */
+  keyActionKind: { kind: 'extend' | 'reset' | 'delete'; keyValue: string } | null;
+  extendKey: (keyValue: string, days: number) => Promise<boolean>;
+  resetHwid: (keyValue: string) => Promise<boolean>;
+  deleteKey: (key: Key) => Promise<boolean>;
+  noteKeysInBulk: (values: ReadonlySet<string>, action: 'extend' | 'resetHwid' | 'delete') => void;
+  /** A bulk job over a filter started or ended: answers read before now may be earlier ones. */
+  noteFilterInBulk: (filter: BulkFilter, action: 'extend' | 'resetHwid' | 'delete') => void;
+  /**
+   * Reads the first UNKNOWN_CHECK_MAX keys a bulk job sent with no answer as the service has them now, each by its
+   * exact value (active or generated; null: neither found it). Resolves them in the job's order with when they were
+   * read and how many unknown items the job has, the first failure, or null when another profile became active.
+   */
+  checkUnknownKeys: (jobId: string) => Promise<UnknownCheck | { failure: Failure } | null>;
+}
+
+export interface ServiceSlice {
+  /** total: null when the service sent its best match only. */
+  keyless: { entries: KeylessEntry[]; total: number | null } | null;
+  /** The search the list shows. */
+  keylessRequest: RequestState;
+  /** The last add, its failure shown with the add form. */
+  keylessAddRequest: RequestState;
+  /** The last delete, its failure shown above the list (which stays as it was). */
+  keylessDeleteRequest: RequestState;
+  /** The term of the search the list shows, so a change to the list can show that search again. */
+  keylessTerm: string | null;
+  lookupKeyless: (term: string) => Promise<void>;
+  addKeyless: (input: OperationInput<'keyless.add'>) => Promise<boolean>;
+  deleteKeyless: (hwid: string) => Promise<boolean>;
+  /** The last check's answer, and when it came (`at`, ISO): an identifier free then may be taken since. */
+  identifier: { identifier: string; exists: boolean; service: string | null; at: string } | null;
+  identifierRequest: RequestState;
+  checkIdentifier: (identifier: string) => Promise<void>;
+  /** Forgets the last check's answer and error: a new attempt the form refused is not about that identifier. */
+  clearIdentifier: () => void;
+  hwids: HwidReading[];
+  /** Reading this machine's HWIDs (a failure: main could not run a method at all). */
+  hwidsRequest: RequestState;
+  loadHwids: () => Promise<void>;
+  validation: ValidationReport | null;
+  /** When the answer shown came, and for which key (null: keyless); a later change to that key makes it an earlier answer. */
+  validationRead: (KeyMoment & { keyValue: string | null }) | null;
+  validationRequest: RequestState;
+  runValidation: (input: OperationInput<'validation.run'>) => Promise<void>;
+  audit: { entries: AuditEntry[]; total: number; offset: number; limit: number } | null;
+  auditRequest: RequestState;
+  loadAudit: (input: OperationInput<'audit.list'>) => Promise<void>;
+  auditExportRequest: RequestState;
+  exportAudit: (filter: OperationInput<'audit.export'>['filter'], format: 'csv' | 'json') => Promise<void>;
+}
+
+export interface IntegrationSlice {
+  /** The last test key, with the profile it belongs to: another profile's key is never shown as this one's. */
+  testKey: { profileId: string; key: Key } | null;
+  /** Generating the test key, or reading it again. */
+  testKeyRequest: RequestState;
+  sandboxState: SandboxState | null;
+  generateTestKey: (profileId: string) => Promise<void>;
+  /** Asks the service for the test key now (which also brings All keys up to date). */
+  refreshTestKey: () => Promise<void>;
+  /** Reads the sandbox's state and follows its changes until the returned function is called. */
+  watchSandbox: () => () => void;
+}
+
+export interface JobItemsPage {
+  jobId: string;
+  /** The state shown (null: every item). */
+  state: JobItemState | null;
+  offset: number;
+  items: JobItem[];
+  total: number;
+}
+
+/** A job asked of main and not answered yet (a start or a resume). */
+export interface JobStarting {
+  action: JobAction;
+  days: number | null;
+  since: number;
+  resume: boolean;
+}
+
+export interface JobsSlice {
+  /** Every job this window knows of (any profile), by id, as main last described it: the one place job state is kept. */
+  jobs: Readonly<Record<string, JobSummary>>;
+  /** The active profile's current (or last interrupted) job: the one a profile runs at a time. */
+  currentJobId: string | null;
+  /**
+   * The active profile's latest generate job, kept when a bulk action takes the current job: the Generate form
+   * shows it, so its keys' export and Resume of the keys not requested stay reachable.
+   */
+  generateJobId: string | null;
+  /**
+   * The active profile's latest bulk job (delete, extend, reset), All keys' own: a generate job started since does
+   * not take its place, so a cancelled extend's Resume and its results export stay reachable.
+   */
+  bulkJobId: string | null;
+  /** A job still running on another profile: it keeps sending while unseen. */
+  elsewhereJobId: string | null;
+  /** The Jobs view's list: the active profile's jobs main listed, and those started since; empty until loaded. */
+  jobListIds: readonly string[];
+  /** Loading the list; `ready` once main has answered for this profile. */
+  jobListRequest: RequestState;
+  /** How many of the newest jobs the list asks main for (beside every running or interrupted one). */
+  jobListRecent: number;
+  /** Older jobs of this profile the list leaves out, as main last said. */
+  jobListUnlisted: number;
+  /**
+   * The `recent` main said lists the next JOBS_RECENT of those (or all, if fewer); null when none is left out, or
+   * when the list is as long as main lists (JOBS_LIST_MAX) and no more can be shown.
+   */
+  jobListNext: number | null;
+  /** The job open in the Jobs view, by id; null when none. */
+  openJobId: string | null;
+  /** A page of the open job's items. */
+  jobItems: JobItemsPage | null;
+  jobItemsRequest: RequestState;
+  /** Removing a job from the list: the id being removed, so its button is not pressed twice. */
+  forgettingJob: string | null;
+  /**
+   * A job asked of main and not yet answered: main first waits for its ledger to record keys still coming in (up
+   * to about a minute after hundreds of thousands), and a new job lists its items, so the screen says it is
+   * starting (or resuming) and for how long, and nothing else can start meanwhile. Null when none.
+   */
+  jobStarting: JobStarting | null;
+  /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
+  jobCancelling: string | null;
+  /** The bulk job's items that need a decision: failed and unknown, the first page of each; `error` when they could not be read. */
+  jobProblems: { failed: JobItem[]; unknown: JobItem[]; error: string | null; stale?: { items: JobItem[]; total: number } } | null;
+  /** Reads the list again; `older` asks for the next JOBS_RECENT older jobs too. */
+  loadJobList: (older?: boolean) => Promise<void>;
+  openJob: (jobId: string | null) => void;
+  /** Reads a page of the open job's items, of one state or all. */
+  loadJobItems: (state: JobItemState | null, offset: number) => Promise<void>;
+  /** Removes a stopped job from main's list (its items go; the keys and the audit log stay). */
+  forgetJob: (jobId: string) => Promise<boolean>;
+  runBulk: (action: BulkAction, days?: number) => Promise<void>;
+  /** Cancels the current job, or the one `jobId` names (the Jobs view's). */
+  cancelBulk: (jobId?: string) => Promise<void>;
+  /** Sends a stopped job's pending items (the current job's unless `jobId` names one); with retryUnknown, unknown ones too. */
+  resumeJob: (retryUnknown: boolean, jobId?: string) => Promise<void>;
+  /** A job's results to a file the user picks: All keys' bulk job unless `jobId` names another. */
+  exportJob: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
+  /**
+   * More keys than one request takes: a generate job of batches in main (progress, cancel between requests).
+   * Refused, with words, while another job of this profile runs: the panel follows one job at a time.
+   */
+  startGenerateJob: (input: GenerateJobInput) => Promise<boolean>;
+  /** The generate job's keys (as the ledger has them), or those of the one `jobId` names, to a file the user picks. */
+  exportJobKeys: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
+  /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
+  attachJobs: () => Promise<void>;
+  /**
+   * Hears main's job progress and ledger changes, once per window, whichever view asks first (the session once
+   * ready, and every view that shows jobs): this profile's jobs and another's stay current on every view.
+   */
+  followJobs: () => void;
+  /** All keys' stopped bulk job is put away. */
+  dismissJob: () => void;
+  /** The Generate form's stopped job is put away. */
+  dismissGenerateJob: () => void;
+  /** A profile's ceiling on bulk requests in flight; null (and a toast) when main refuses. */
+  loadCeiling: (profileId: string) => Promise<{ ceiling: number; isDefault: boolean } | null>;
+  saveCeiling: (profileId: string, ceiling: number | null) => Promise<{ ceiling: number; isDefault: boolean } | null>;
+}
+
+export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
+
+/** What the All keys table sends in bulk: every job action but generate. */
+export type BulkAction = Exclude<JobAction, 'generate'>;
+
+/** A generate job's parameters, as jobs.start takes them. */
+export type GenerateJobInput = Omit<Extract<OperationInput<'jobs.start'>, { action: 'generate' }>, 'action'>;
+
+export interface LedgerSlice {
+  ledgerFilter: LedgerFilter;
+  ledgerSort: { field: LedgerSortField; dir: 'asc' | 'desc' };
+  ledgerTotal: number | null;
+  /** More than ledgerTotal rows match: main stopped counting at its cap. Reading to the end, or countLedgerExactly, makes it exact. */
+  ledgerTotalCapped: boolean;
+  /** What "select all matching" would act on: the matches less known deleted keys (unless the filter asks for them); null until main says. */
+  ledgerTargets: { count: number; capped: boolean } | null;
+  /** An exact count is on its way. */
+  ledgerCounting: boolean;
+  ledgerPages: ReadonlyMap<number, LedgerRow[]>;
+  /**
+   * What the table showed before the filter or sort changed (or before a re-read of the same one), kept on screen
+   * until the first new page arrives: with the filter and sort it answered and when it was read.
+   */
+  ledgerStale: {
+    total: number;
+    pages: ReadonlyMap<number, LedgerRow[]>;
+    filter?: LedgerFilter;
+    sort?: LedgerSlice['ledgerSort'];
+    at?: string | null;
+  } | null;
+  /** When the first page of the rows shown was read (null until it is). */
+  ledgerReadAt: string | null;
+  /** Bumps on every filter or sort change; answers for an older generation are dropped. */
+  ledgerGeneration: number;
+  ledgerError: string | null;
+  /** Keys main's ledger writer still has to record for this profile (a batch just generated): not in the pages yet. */
+  ledgerRecording: number;
+  /** The last ledger write that failed for this profile, in main's words; null when none. */
+  ledgerRecordingFailed: string | null;
+  /** Keys picked one by one. */
+  selection: ReadonlySet<string>;
+  /** "Select all matching": the filter itself, resolved by main when a job starts; nothing is loaded here. */
+  selectedAll: LedgerFilter | null;
+  setLedgerFilter: (filter: LedgerFilter) => void;
+  /** Another profile became active: nothing shown or selected belongs to it. */
+  clearLedger: () => void;
+  setLedgerSort: (field: LedgerSortField) => void;
+  loadLedgerPage: (page: number) => Promise<void>;
+  /** Asks main to count every row the filter matches, past the cap. */
+  countLedgerExactly: () => Promise<void>;
+  toggleSelected: (value: string) => void;
+  /** Ticks or unticks many rows at once (a shift-click range, the rows shown); leaves "all matching" like a toggle. */
+  setSelected: (values: readonly string[], selected: boolean) => void;
+  selectAllMatching: () => void;
+  clearSelection: () => void;
+  /** Hears main's ledger writer (keys still to record, a failed write) for the active profile, once per window. */
+  followLedger: () => void;
+  /** The table reads its rows again (a job changed them); those shown stay, marked earlier, until they come. */
+  refreshLedger: () => void;
+  exportLedger: (format: 'csv' | 'json') => Promise<string | null>;
+  /** How many keys a filter matches that the ledger shows as active (exact); null, with a toast, when main refuses. */
+  countActive: (filter: LedgerFilter) => Promise<number | null>;
+}
+
+type Set = StoreApi<KeydeskState>['setState'];
+type Get = StoreApi<KeydeskState>['getState'];
+export type Answer<T> = { data: T } | { failure: Failure };
+
+/** Names of the state's request fields (`<what>Request`). */
+export type RequestKey = { [K in keyof KeydeskState]: KeydeskState[K] extends RequestState ? K : never }[keyof KeydeskState];
+
+/**
+ * Where a request's failure goes: its RequestState (shown by its view), or, for an action whose view keeps no
+ * place for it, also an error toast.
+ */
+export interface RequestOptions {
+  /** A call about profiles or this machine rather than the active service: never dropped on a profile switch. */
+  global?: boolean;
+  /** Set with the loading mark (a result that would read as the new answer goes, say). */
+  before?: Partial<KeydeskState>;
+  /** Set with the failure (a list that answered another question goes, say). */
+  onFailure?: Partial<KeydeskState>;
+  /** A newer request under the same key makes this one's answer moot: it is dropped, state untouched. */
+  latest?: boolean;
+  /** A background refresh: the state keeps showing the last answer (no loading mark) until this one comes. */
+  background?: boolean;
+  /** The failure is also said in an error toast (for actions started from a place that cannot show it). */
+  toast?: boolean;
+  /** The operation the toast names (request() sets it). */
+  operation?: OperationName;
+}
+
+export interface StoreContext {
+  set: Set;
+  get: Get;
+  run: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<OperationOutput<N>> | null>;
+  runGlobal: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<OperationOutput<N>>>;
+  /**
+   * The request a loader or an action makes: marks `key` loading (its error cleared), calls main, then records
+   * the failure under `key` (status "error") or sets what `done` makes of the data (status "ready").
+   * Resolves `{ data }` (data may itself be null), or null after a failure or an answer no longer wanted
+   * (another profile, a newer request).
+   */
+  request: <N extends OperationName>(
+    name: N,
+    input: OperationInput<N>,
+    key: RequestKey,
+    done: (data: OperationOutput<N>) => Partial<KeydeskState>,
+    options?: RequestOptions,
+  ) => Promise<{ data: OperationOutput<N> } | null>;
+  /** The same for a request made of several calls: `work` makes them and answers with the data or the first failure. */
+  requestWith: <T>(
+    work: () => Promise<Answer<T> | null>,
+    key: RequestKey,
+    done: (data: T) => Partial<KeydeskState>,
+    options?: RequestOptions,
+  ) => Promise<{ data: T } | null>;
+  toastOk: (text: string) => void;
+  activate: (id: string | null) => void;
+  refreshAfterChange: (keyValue: string) => Promise<void>;
+}

@@ -1,0 +1,241 @@
+// All keys' grid: a window of rows over the ledger's pages (never more than MAX_DOM_ROWS in the DOM), its sortable
+// header, and the keys that move between rows, tick them, open a key in Keys and copy it.
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
+import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
+import { copyToClipboard } from '../../lib/clipboard.ts';
+import { useKeydesk } from '../../store/index.ts';
+import { LEDGER_PAGE } from '../../store/ledger.ts';
+import type { LedgerSlice } from '../../store/types.ts';
+import { Row, type Pick } from './Row.tsx';
+import { COLUMNS } from './wording.ts';
+
+export const ROW_HEIGHT = 34;
+const OVERSCAN = 6;
+/** Never more rows in the DOM than this, whatever the window size. */
+export const MAX_DOM_ROWS = 60;
+
+/** Where the grid is scrolled, how tall it is, and the row holding its one Tab stop. */
+export function useGridPlace() {
+  const viewport = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(400);
+  // The row holding the table's one Tab stop; arrows move it, and focus follows once that row is rendered.
+  const [cursor, setCursor] = useState(0);
+  useEffect(() => {
+    const el = viewport.current;
+    if (!el) return;
+    const measure = () => {
+      setHeight(el.clientHeight);
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+    };
+  }, []);
+  // A new filter or sort starts at the top; a refresh after a bulk action keeps the place.
+  const toTop = () => {
+    if (viewport.current) viewport.current.scrollTop = 0;
+    setScrollTop(0);
+    setCursor(0);
+  };
+  /** Scrolls row `index` into view. */
+  const reveal = (index: number) => {
+    const el = viewport.current;
+    if (!el) return;
+    const top = index * ROW_HEIGHT;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+    setScrollTop(el.scrollTop);
+  };
+  return { viewport, scrollTop, setScrollTop, height, cursor, setCursor, toTop, reveal };
+}
+export type GridPlace = ReturnType<typeof useGridPlace>;
+
+/** The rows in the DOM (`first` to `last`, with some above and below) and those on screen, for `rowCount` rows. */
+export function gridWindow(place: GridPlace, rowCount: number) {
+  const first = Math.max(0, Math.floor(place.scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const visible = Math.min(MAX_DOM_ROWS, Math.ceil(place.height / ROW_HEIGHT) + 2 * OVERSCAN);
+  return {
+    first,
+    last: Math.min(rowCount, first + visible),
+    shownFirst: Math.min(rowCount, Math.floor(place.scrollTop / ROW_HEIGHT)),
+    shownLast: Math.min(rowCount, Math.ceil((place.scrollTop + place.height) / ROW_HEIGHT)),
+  };
+}
+
+/** Opens a key in Keys: its search, as the service answers it now, and its detail panel when it is found. */
+async function openInKeys(value: string): Promise<void> {
+  const { setDraft, setView, runLookup } = useKeydesk.getState();
+  setDraft('lookup.term', value);
+  setView('keys');
+  await runLookup(value);
+  const found = useKeydesk.getState().lookupResult;
+  const key = found && [...found.active, ...found.generated].find((k) => k.value === value);
+  if (key) useKeydesk.getState().selectKey(key);
+}
+
+export function LedgerGrid({
+  place,
+  pages,
+  rowCount,
+  ariaRowCount,
+  loading,
+  stale,
+  sort,
+  onSort,
+  shownValues,
+  shownState,
+}: {
+  place: GridPlace;
+  pages: ReadonlyMap<number, LedgerRow[]>;
+  rowCount: number;
+  ariaRowCount: number;
+  loading: boolean;
+  stale: boolean;
+  sort: LedgerSlice['ledgerSort'];
+  onSort: (field: LedgerSortField) => void;
+  shownValues: string[];
+  shownState: 'none' | 'some' | 'all';
+}) {
+  const { viewport, height, cursor, setCursor, setScrollTop } = place;
+  const notify = useKeydesk((s) => s.notify);
+  const selectedAll = useKeydesk((s) => s.selectedAll !== null);
+  const setSelected = useKeydesk((s) => s.setSelected);
+  const clear = useKeydesk((s) => s.clearSelection);
+  const anchor = useRef<number | null>(null);
+  const focusCursor = useRef(false);
+  const { first, last, shownFirst } = gridWindow(place, rowCount);
+  const rowAt = (i: number): LedgerRow | undefined => pages.get(Math.floor(i / LEDGER_PAGE))?.[i % LEDGER_PAGE];
+  const onPick = useCallback<Pick>(
+    (index, value, shift, selected) => {
+      if (shift && anchor.current !== null) {
+        const [a, b] = anchor.current < index ? [anchor.current, index] : [index, anchor.current];
+        const values: string[] = [];
+        for (let i = a; i <= b; i++) {
+          const r = pages.get(Math.floor(i / LEDGER_PAGE))?.[i % LEDGER_PAGE];
+          if (r) values.push(r.value);
+        }
+        setSelected(values, selected);
+      } else setSelected([value], selected);
+      anchor.current = index;
+      setCursor(index);
+    },
+    [pages, setSelected, setCursor],
+  );
+
+  const rows = [];
+  // The Tab stop stays on the cursor row while it is rendered, else on the first row shown (the table scrolled away).
+  const stop = cursor >= first && cursor < last && rowAt(cursor) ? cursor : shownFirst;
+  for (let i = first; i < last; i++)
+    rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT} row={rowAt(i)} onPick={onPick} tabbable={i === stop} />);
+  useEffect(() => {
+    if (!focusCursor.current) return;
+    const box = viewport.current?.querySelector<HTMLInputElement>(`input[data-row="${String(cursor)}"]`);
+    if (box) {
+      focusCursor.current = false;
+      box.focus({ preventScroll: true });
+    }
+  });
+  /** Arrow keys, Page Up/Down, Home and End move between rows; the row scrolls into view and takes focus. */
+  const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const from = Number((e.target as HTMLElement).dataset.row ?? Number.NaN);
+    if (Number.isNaN(from)) return;
+    // Enter opens the focused row's key in Keys: looked up on the service, with its detail panel (its actions).
+    if (e.key === 'Enter') {
+      const focused = rowAt(from);
+      if (!focused) return;
+      e.preventDefault();
+      void openInKeys(focused.value);
+      return;
+    }
+    // Ctrl/Cmd+C copies the focused row's key (with Shift: its HWID), as a spreadsheet copies its cell.
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c') {
+      const focused = rowAt(from);
+      if (!focused) return;
+      e.preventDefault();
+      const what = e.shiftKey ? focused.hwid : focused.value;
+      const asked = e.shiftKey ? `Copy the HWID of key ${focused.value}` : `Copy key ${focused.value}`;
+      if (what === null) {
+        notify('error', `${asked}: it is not bound to a machine, so there is no HWID to copy.`);
+        return;
+      }
+      void copyToClipboard(what, asked, `Copied ${e.shiftKey ? 'the HWID of ' : ''}${focused.value}.`, notify);
+      return;
+    }
+    const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: from + 1,
+      ArrowUp: from - 1,
+      PageDown: from + page,
+      PageUp: from - page,
+      Home: 0,
+      End: rowCount - 1,
+    };
+    const to = moves[e.key];
+    if (to === undefined || rowCount === 0) return;
+    e.preventDefault();
+    const next = Math.min(rowCount - 1, Math.max(0, to));
+    place.reveal(next);
+    focusCursor.current = true;
+    setCursor(next);
+  };
+
+  return (
+    <div
+      role="grid"
+      aria-label="All keys"
+      aria-describedby="ledger-keys-hint"
+      aria-keyshortcuts="Enter Control+C Meta+C Control+Shift+C Meta+Shift+C"
+      aria-rowcount={ariaRowCount}
+      aria-busy={loading}
+      className={stale ? 'vgrid stale' : 'vgrid'}
+    >
+      <div role="row" aria-rowindex={1} className="vhead">
+        <div role="columnheader" className="vcell check">
+          <HeaderCheckbox
+            label="Select every row on screen"
+            state={shownState}
+            onChange={(all) => {
+              if (!all && selectedAll) clear();
+              else setSelected(shownValues, all);
+              anchor.current = null;
+            }}
+          />
+        </div>
+        {COLUMNS.map((c) => (
+          <div key={c.label} role="columnheader" className="vcell" title={c.title} aria-sort={ariaSort(sort, c.field ?? undefined)}>
+            {c.field ? (
+              <SortButton
+                label={c.label}
+                field={c.field}
+                sort={sort}
+                onSort={(f) => {
+                  onSort(f as LedgerSortField);
+                }}
+              />
+            ) : (
+              c.label
+            )}
+          </div>
+        ))}
+      </div>
+      <div
+        ref={viewport}
+        className="vbody"
+        role="rowgroup"
+        // Focusable for scrolling only while no row holds the Tab stop (none loaded yet).
+        tabIndex={rowAt(stop) ? -1 : 0}
+        aria-label="Rows"
+        onKeyDown={onGridKey}
+        onScroll={(e) => {
+          setScrollTop(e.currentTarget.scrollTop);
+        }}
+      >
+        <div style={{ height: rowCount * ROW_HEIGHT, position: 'relative' }}>{rows}</div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+// One row of All keys' grid: a key as the ledger last saw it, with the marks of what was never read back.
+import type { LedgerRow } from '../../../../shared/domain.ts';
+import { isExpired } from '../../components/Badge.tsx';
+import { fmt, NOUNS } from '../../lib/format.ts';
+import { useKeydesk } from '../../store/index.ts';
+import { STALE_EXPIRY, STALE_HWID, STALE_STATUS, STATUS_WORD } from './wording.ts';
+
+/**
+ * A value the ledger holds from before an act whose outcome never came back: shown as seen before, marked "⚠ … · not
+ * read back" (the mark is the CSS's), with the whole sentence in the title and for screen readers.
+ */
+function NotReadBack({ shown, sentence, before }: { shown: string; sentence: string; before: string }) {
+  return (
+    <span className="not-read-back" title={`${sentence} ${before}`}>
+      {shown}
+      <span aria-hidden="true"> · not read back</span>
+      <span className="visually-hidden"> ({sentence})</span>
+    </span>
+  );
+}
+
+/** A date (with a clock badge once passed), or a days key's term: "+45 days" on screen, read out whole. */
+function Expiry({ row }: { row: LedgerRow }) {
+  // A deleted key expires never again: the expiry it had is shown muted as past ("was …"), so the Expires sort,
+  // which orders by it, reads true, and nothing shows it as current.
+  if (row.status === 'deleted') {
+    return (
+      <span className="muted" title={row.expiresAt ? `Expiry when deleted: ${row.expiresAt}` : undefined}>
+        {row.expiresAt ? `was ${fmt.date(row.expiresAt)}` : row.daysKey === null ? '—' : `was +${fmt.count(row.daysKey, NOUNS.day)}`}
+        <span className="visually-hidden"> (deleted)</span>
+      </span>
+    );
+  }
+  if (row.expiryStale) {
+    // Extended on the service (or perhaps: no answer came), and the new expiry never came back: the date is the one
+    // seen before, and says so.
+    return (
+      <NotReadBack
+        shown={row.expiresAt ? fmt.date(row.expiresAt) : '—'}
+        sentence={STALE_EXPIRY}
+        before={`Expiry seen before: ${row.expiresAt ?? 'none'}`}
+      />
+    );
+  }
+  if (row.expiresAt) {
+    // Plain text and CSS marks in the grid's rows: a keystroke re-renders every row on screen.
+    return isExpired(row.expiresAt) ? (
+      <span className="expired" title={`Expired: ${row.expiresAt}`}>
+        {fmt.date(row.expiresAt)}
+        <span className="visually-hidden"> (expired)</span>
+      </span>
+    ) : (
+      <span title={row.expiresAt}>{fmt.date(row.expiresAt)}</span>
+    );
+  }
+  if (row.daysKey === null) return '—';
+  const days = fmt.number(row.daysKey);
+  return (
+    <span title={`${fmt.count(row.daysKey, NOUNS.day)} from activation`}>
+      <span aria-hidden="true">+{fmt.count(row.daysKey, NOUNS.day)}</span>
+      <span className="visually-hidden">{days} days from activation</span>
+    </span>
+  );
+}
+
+/** Picks a row: a plain click toggles it; with Shift, every loaded row from the last pick to this one. */
+export type Pick = (index: number, value: string, shift: boolean, selected: boolean) => void;
+
+/**
+ * One row. Only the row holding the table's Tab stop (`tabbable`) has a checkbox in the Tab order: the arrows move
+ * between rows, Space ticks (Shift+Space a range), so a thousand rows are not a thousand Tab stops.
+ */
+export function Row({
+  row,
+  index,
+  top,
+  onPick,
+  tabbable,
+}: {
+  row: LedgerRow | undefined;
+  index: number;
+  top: number;
+  onPick: Pick;
+  tabbable: boolean;
+}) {
+  const selected = useKeydesk((s) => (row ? s.selectedAll !== null || s.selection.has(row.value) : false));
+  return (
+    <div role="row" aria-rowindex={index + 2} className="vrow" style={{ transform: `translateY(${top}px)` }} aria-selected={selected}>
+      <div role="gridcell" className="vcell check">
+        {row && (
+          <input
+            type="checkbox"
+            aria-label={`Select ${row.value}`}
+            data-row={index}
+            tabIndex={tabbable ? 0 : -1}
+            checked={selected}
+            onChange={() => {
+              // The click handler does the work: it alone sees the Shift key.
+            }}
+            onClick={(e) => {
+              onPick(index, row.value, e.shiftKey, !selected);
+            }}
+          />
+        )}
+      </div>
+      {row ? (
+        <>
+          <div role="gridcell" className="vcell mono">
+            {row.value}
+          </div>
+          <div role="gridcell" className="vcell status">
+            {row.statusStale ? (
+              <NotReadBack
+                shown={STATUS_WORD[row.status]}
+                sentence={STALE_STATUS}
+                before={`Status seen before: ${STATUS_WORD[row.status]}`}
+              />
+            ) : (
+              <span className={`badge mark mark-${row.status}`}>{STATUS_WORD[row.status]}</span>
+            )}
+          </div>
+          {/* The Premium filter's own words: a star is not the only mark. */}
+          <div role="gridcell" className="vcell">
+            {row.isPremium ? <span className="badge mark mark-premium">Premium</span> : <span className="muted">Standard</span>}
+          </div>
+          <div role="gridcell" className="vcell" title={row.note || undefined}>
+            {row.note || <span className="muted">—</span>}
+          </div>
+          <div role="gridcell" className="vcell hwid" title={row.hwidStale ? undefined : (row.hwid ?? undefined)}>
+            {row.hwid && row.hwidStale ? (
+              <NotReadBack shown={row.hwid} sentence={STALE_HWID} before={`HWID seen before: ${row.hwid}`} />
+            ) : row.hwid ? (
+              <span className="bound">{row.hwid}</span>
+            ) : (
+              <span className="muted">—</span>
+            )}
+          </div>
+          <div role="gridcell" className="vcell">
+            <Expiry row={row} />
+          </div>
+          <div role="gridcell" className="vcell" title={row.createdAt ?? undefined}>
+            {row.createdAt ? fmt.date(row.createdAt) : '—'}
+          </div>
+          <div role="gridcell" className="vcell" title={`Checked by Keydesk ${row.lastSeenAt}`}>
+            {fmt.relative(row.lastSeenAt)}
+          </div>
+        </>
+      ) : (
+        <div role="gridcell" className="vcell muted">
+          Loading…
+        </div>
+      )}
+    </div>
+  );
+}
