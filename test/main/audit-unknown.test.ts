@@ -2,7 +2,7 @@
 // the real sandbox applied but whose answers never came back are written 'unknown' (may or may not have taken
 // effect), not 'failed'; the Outcome filter finds them under Unknown only; a refusal the service stated stays
 // 'failed'. Against the real sandbox, behind a loopback server that forwards every request and, while muted,
-// drops the answer (walk8 U5).
+// drops the answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchValues } from '../../src/shared/key-batch.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';

@@ -155,7 +155,7 @@ describe('identifier-check answers (wire.md: {message, service}, service null wh
       { exists: true, service: 'Other Co' },
     ],
     ['service as an object with no name', { message: 'exists', service: { id: 7 } }, { exists: true, service: null }],
-    // Only null (or false) says free: anything else names a service, whatever it holds (review9 #9).
+    // Only null (or false) says free: anything else names a service, whatever it holds.
     ['service as an empty name', { message: 'exists', service: '' }, { exists: true, service: null }],
     ['service as true', { message: 'exists', service: true }, { exists: true, service: null }],
     ['service as a number', { message: 'exists', service: 7 }, { exists: true, service: null }],

@@ -125,7 +125,7 @@ describe('the sandbox profile, end to end', () => {
     const before = await must('executions.get');
     const pushed = await must('executions.push');
     expect(pushed.executionCount).toBe(before.executionCount + 1);
-    // The push's answer is a reading of the count: it says when, and that time is its sample's (walk8 U8).
+    // The push's answer is a reading of the count: it says when, and that time is its sample's.
     expect(pushed.sampledAt).not.toBeNull();
     expect(Date.parse(pushed.sampledAt ?? '')).toBeGreaterThanOrEqual(Date.parse(before.sampledAt));
     const after = await must('executions.get');
@@ -139,7 +139,7 @@ describe('the sandbox profile, end to end', () => {
     const history = await must('executions.history', { range: '1h' });
     expect(history.buckets.map((s) => s.max)).toEqual([before.executionCount, pushed.executionCount, after.executionCount]);
     expect(history.buckets[1]?.at).toBe(pushed.sampledAt);
-    // With it, the count last read: what the window shows (as earlier) until a read answers (walk9 P3).
+    // With it, the count last read: what the window shows (as earlier) until a read answers.
     expect(history.latest).toEqual({ count: after.executionCount, at: after.sampledAt });
   });
 
@@ -292,7 +292,7 @@ describe('bulk jobs', () => {
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 12 })).toEqual({ ceiling: 12, isDefault: false });
     expect(await must('jobs.getCeiling', { profileId: SANDBOX_PROFILE_ID })).toEqual({ ceiling: 12, isDefault: false });
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: null })).toEqual({ ceiling: 64, isDefault: true });
-    // The default's own value saved (walk9 P8): the default again, not a limit "set by you" that stays 64 if the default moves.
+    // The default's own value saved: the default again, not a limit "set by you" that stays 64 if the default moves.
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 12 })).toEqual({ ceiling: 12, isDefault: false });
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 64 })).toEqual({ ceiling: 64, isDefault: true });
     expect(await must('jobs.getCeiling', { profileId: SANDBOX_PROFILE_ID })).toEqual({ ceiling: 64, isDefault: true });

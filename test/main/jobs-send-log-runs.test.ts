@@ -1,5 +1,5 @@
 // Claim-ahead with a send log (send-log.ts) across runs, ends the lock holds back, and a log that cannot be replaced:
-// what the items say, on screen and after a crash, matches what went to the service (review9 #1-#3).
+// what the items say, on screen and after a crash, matches what went to the service.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
@@ -104,7 +104,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 it('a cancelled job whose end the lock holds back lists no key as sent that never went to the service', { timeout: 30_000 }, async () => {
   const fake = await service();
-  const file = join(tempDir('keydesk-review9-'), 'keydesk.db');
+  const file = join(tempDir('keydesk-send-log-'), 'keydesk.db');
   const db = new LocalDb(file);
   const writes = new Switchable(new InlineJobWrites(db));
   const jobs = jobService(db, fake.url, writes);
@@ -139,7 +139,7 @@ it(
   { timeout: 30_000 },
   async () => {
     const fake = await service();
-    const file = join(tempDir('keydesk-review9-'), 'keydesk.db');
+    const file = join(tempDir('keydesk-send-log-'), 'keydesk.db');
     const db = new LocalDb(file);
     const writes = new Switchable(new InlineJobWrites(db));
     const jobs = jobService(db, fake.url, writes);
@@ -202,7 +202,7 @@ it(
   { timeout: 30_000 },
   async () => {
     const fake = await service();
-    const dir = tempDir('keydesk-review9-');
+    const dir = tempDir('keydesk-send-log-');
     const file = join(dir, 'keydesk.db');
     const db = new LocalDb(file);
     const jobs = jobService(db, fake.url, new InlineJobWrites(db));

@@ -1,5 +1,5 @@
 // Keys kept for this session only (no keychain) are gone after a restart: Profiles must not still list the key's
-// hint as stored, or offer to keep it, while Overview and Jobs say no apiKey is stored (walk7 U1).
+// hint as stored, or offer to keep it, while Overview and Jobs say no apiKey is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
