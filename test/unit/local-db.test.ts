@@ -1075,7 +1075,7 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     return db;
   };
 
-  it('shows claimed items it did not send as before the claim while running', () => {
+  it('shows claimed, unsent items as before the claim while running', () => {
     const db = claimedAheadByARetryRun();
     // While it runs, the screen's view: what went out is sent, what did not is as before the claim.
     const shown = (state: 'pending' | 'sent' | 'unknown' | 'done'): number[] =>
@@ -1099,7 +1099,7 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     db.close();
   });
 
-  it("never applies another run's send log to this run's claims after a crash", () => {
+  it("never applies another run's send log to this run's claims", () => {
     const db = claimedAheadByARetryRun();
     // Killed here; the next start reads the log (1, 2 and 5: logged before each went out).
     // A log another run left (an older one) is never applied to this run's claims.
@@ -1110,7 +1110,7 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     db.close();
   });
 
-  it("applies its own run's send log: logged claims unknown, the rest as before", () => {
+  it("applies its own run's send log: logged claims unknown, the rest kept", () => {
     const db = claimedAheadByARetryRun();
     db.interruptRunningJobs(
       'Keydesk stopped while this job ran.',
