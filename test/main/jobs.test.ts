@@ -724,7 +724,7 @@ describe('a bulk HWID reset', () => {
 });
 
 describe('an exception while sending', () => {
-  it('words the item and audit; the raw text goes only to the log', async () => {
+  it('words the item and audit, keeping the raw text for the log', async () => {
     const fake = await fakeService(() => 'ok');
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const client = new ServiceClient(
