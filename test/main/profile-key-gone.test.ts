@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 describe('a remote profile whose session-only apiKey is gone after a restart', () => {
-  it('is listed with no key, not with the hint of the key it had', async () => {
+  it("is listed with no key, not with its old key's hint", async () => {
     const listed = (await restarted.must('profiles.list')).profiles.find((p) => p.id === id);
     expect(listed).toMatchObject({ name: 'Two', hasKey: false, keyHint: null, storage: 'session-only' });
   });
