@@ -195,7 +195,7 @@ describe('extend: {message} with or without the key is a success', () => {
     expect(fake.hits('POST', '/api/key/expand-expiration')).toBe(1);
   });
 
-  it('{message} alone, unreadable back: a success without a key object', async () => {
+  it('{message} alone, no way to read back: a success without a key', async () => {
     fake
       .on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Expiration extended' } })
       .on('GET', '/api/key/fetch', { status: 500, body: { message: 'down' } })

@@ -266,7 +266,7 @@ describe('a job while another writer holds keydesk.db', () => {
     expect(auditedDeletes(s.file)).toBe(500);
   });
 
-  it('leaves a locked-out job at a quit to the next start', { timeout: 180_000 }, async () => {
+  it('quitting leaves a job stuck on the lock for the next start', { timeout: 180_000 }, async () => {
     const s = await setup(500, { ceiling: 4, lockWaitMs: 1_000 });
     const id = await startDeleteLockedAt(s, 100);
     await until(() => s.jobs.get('p1', id)?.state !== 'running', 'the job to stop');

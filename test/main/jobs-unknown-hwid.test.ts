@@ -173,7 +173,7 @@ describe('a bulk HWID reset whose service stops answering mid-job', () => {
 });
 
 describe('a bulk delete whose service stops answering mid-job', () => {
-  it("marks unknown items' rows status not read back; a lookup clears it", async () => {
+  it("marks unknown items' status not read back until a lookup finds them", async () => {
     const note = 'delete batch';
     const hwids = await activeKeys(8, note);
     const keys = [...hwids.keys()];
