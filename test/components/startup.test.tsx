@@ -42,7 +42,7 @@ beforeEach(() => {
 });
 
 describe('the window while main starts', () => {
-  it('shows the start line and asks main nothing else, then opens the app once main is up', async () => {
+  it('shows the start line until main is up, then opens the app', async () => {
     render(<App />);
     expect(await screen.findByText('Starting Keydesk…')).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: 'Views' })).toBeNull();
@@ -61,7 +61,7 @@ describe('the window while main starts', () => {
     expect(await screen.findByLabelText('Active service')).toBeTruthy();
   });
 
-  it('says why when the start fails, and asks for a new start (asking main again cannot help)', async () => {
+  it('says why the start failed and asks for a new start', async () => {
     render(<App />);
     await screen.findByText('Starting Keydesk…');
     const failure = 'keydesk.db was made by a pre-release Keydesk (schema 3): move it aside to start fresh.';
@@ -75,7 +75,7 @@ describe('the window while main starts', () => {
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 
-  it('says Keydesk stopped answering, not that it could not start, when main goes away while starting', async () => {
+  it('says Keydesk stopped answering when main goes away while starting', async () => {
     render(<App />);
     await screen.findByText('Starting Keydesk…');
     const gone = 'The Keydesk harness is not answering (Failed to fetch).';

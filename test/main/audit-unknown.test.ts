@@ -2,7 +2,7 @@
 // the real sandbox applied but whose answers never came back are written 'unknown' (may or may not have taken
 // effect), not 'failed'; the Outcome filter finds them under Unknown only; a refusal the service stated stays
 // 'failed'. Against the real sandbox, behind a loopback server that forwards every request and, while muted,
-// drops the answer (walk8 U5).
+// drops the answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchValues } from '../../src/shared/key-batch.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
@@ -45,7 +45,7 @@ const outcomes = async (action: string, outcome?: 'ok' | 'failed' | 'unknown') =
   ]);
 
 describe('acts whose answer was lost, in the activity log', () => {
-  it('records a push the service counted but never confirmed as unknown, found by the Unknown filter and not by Failed', async () => {
+  it('records an unconfirmed push as unknown, found only under Unknown', async () => {
     const before = (await t.must('executions.get')).executionCount;
     mute = true;
     const r = await t.call('executions.push');
@@ -58,7 +58,7 @@ describe('acts whose answer was lost, in the activity log', () => {
     expect(await outcomes('executions.push', 'failed')).toEqual([]);
   });
 
-  it('records a delete with no answer as unknown, and a delete the service refused as failed', async () => {
+  it('records an unanswered delete as unknown, a refused one as failed', async () => {
     const [lost] = batchValues(
       (await t.must('keys.generate', { expire: '2099-01-31', count: 1, isPremium: false, note: 'lost delete' })).generated,
     );
@@ -76,7 +76,7 @@ describe('acts whose answer was lost, in the activity log', () => {
     ]);
   });
 
-  it("records a bulk delete's items sent with no answer as unknown, one row each", async () => {
+  it('records each unanswered item of a bulk delete as unknown', async () => {
     const keys = batchValues(
       (await t.must('keys.generate', { expire: '2099-01-31', count: 3, isPremium: false, note: 'lost bulk' })).generated,
     );

@@ -55,7 +55,7 @@ describe('every operation is sent where service-api.md puts it', () => {
     expect(only()).toEqual({ method: 'GET', path: '/api/execution-count', query: { apiKey: API_KEY }, body: undefined, type: undefined });
   });
 
-  it('generate: POST /api/generate-key/post, everything in a JSON body, count a JSON number and the booleans unquoted', async () => {
+  it('generate: a JSON POST body, count a number, booleans unquoted', async () => {
     fake.on('POST', '/api/generate-key/post', {
       status: 201,
       body: { message: 'ok', generatedKeys: [{ value: VALUE, note: 'n', expiresAt: null, isPremium: true }] },
@@ -77,7 +77,7 @@ describe('every operation is sent where service-api.md puts it', () => {
     });
   });
 
-  it('delete, generated delete, reset-hwid and keyless delete: a JSON body {apiKey, keyValue | hwid}, nothing in the query', async () => {
+  it('deletes and reset-hwid: a JSON body, nothing in the query', async () => {
     for (const path of ['/api/key/delete', '/api/generated-key/delete', '/api/reset-hwid', '/api/keyless/delete'])
       fake.on('POST', path, { status: 200, body: { message: 'Done' } });
     expect((await client.deleteKey(VALUE, false)).ok).toBe(true);
@@ -92,7 +92,7 @@ describe('every operation is sent where service-api.md puts it', () => {
     ]);
   });
 
-  it('expand-expiration: POST with apiKey, keyValue and days in the query string (the form with a defined example), no body', async () => {
+  it('expand-expiration: POST with apiKey, keyValue and days in the query', async () => {
     fake.on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Extended', key: real.key() } });
     expect((await client.extend(VALUE, 7)).ok).toBe(true);
     expect(only()).toEqual({
@@ -104,7 +104,7 @@ describe('every operation is sent where service-api.md puts it', () => {
     });
   });
 
-  it('key/fetch and generated-key/fetch: GET with apiKey and fetch in the query; paging only when asked', async () => {
+  it('key fetches: GET, apiKey and fetch in the query, paging if asked', async () => {
     fake
       .on('GET', '/api/key/fetch', { status: 200, body: { key: real.key() } })
       .on('GET', '/api/generated-key/fetch', { status: 200, body: { generatedKey: real.generatedKey(VALUE) } });
@@ -128,7 +128,7 @@ describe('every operation is sent where service-api.md puts it', () => {
     });
   });
 
-  it('validation: GET on the validation URL with key, service and hwid, and never the apiKey', async () => {
+  it('validation: GET with key, service and hwid, never the apiKey', async () => {
     fake.on('GET', '/v2_validation', {
       status: 200,
       body: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'No such key' } },
@@ -155,7 +155,7 @@ describe('identifier-check answers (wire.md: {message, service}, service null wh
       { exists: true, service: 'Other Co' },
     ],
     ['service as an object with no name', { message: 'exists', service: { id: 7 } }, { exists: true, service: null }],
-    // Only null (or false) says free: anything else names a service, whatever it holds (review9 #9).
+    // Only null (or false) says free: anything else names a service, whatever it holds.
     ['service as an empty name', { message: 'exists', service: '' }, { exists: true, service: null }],
     ['service as true', { message: 'exists', service: true }, { exists: true, service: null }],
     ['service as a number', { message: 'exists', service: 7 }, { exists: true, service: null }],
@@ -165,7 +165,7 @@ describe('identifier-check answers (wire.md: {message, service}, service null wh
     expect(await client.identifierCheck('other')).toEqual({ ok: true, data });
   });
 
-  it('an answer that says neither (no service, no exists) is BAD_RESPONSE, never "free"', async () => {
+  it('an answer with neither service nor exists is BAD_RESPONSE, never "free"', async () => {
     fake.on('GET', '/api/identifier-check', { status: 200, body: { message: 'Identifier already exists' } });
     expect(await client.identifierCheck('other')).toMatchObject({ ok: false, code: 'BAD_RESPONSE' });
   });
@@ -180,7 +180,7 @@ describe('validation answers wrapped in `result` (service-api.md 4.6: "the resul
     expiresAt: '2027-01-31T23:59:59.999Z',
   };
 
-  it('a refusal inside `result` under an outer success:true is that refusal, never a success, and grants no premium', async () => {
+  it('an inner refusal under an outer success:true stays a refusal, no premium', async () => {
     fake.on('GET', '/v2_validation', {
       status: 200,
       body: {

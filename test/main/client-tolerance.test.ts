@@ -102,7 +102,7 @@ describe('any non-2xx, non-JSON or HTML body, redirect, timeout or reset is a fa
 });
 
 describe('push: success is what the service did', () => {
-  it('{success, message} with no count is a success, and the count is read again', async () => {
+  it('{success, message} with no count is a success; the count is re-read', async () => {
     fake
       .on('POST', '/api/push-execution-count', {
         status: 200,
@@ -113,7 +113,7 @@ describe('push: success is what the service did', () => {
     expect(fake.hits('POST', '/api/push-execution-count')).toBe(1);
   });
 
-  it('a push that happened stays a success when the count cannot be read back: the total is unknown', async () => {
+  it('a push stays a success when its count cannot be read back', async () => {
     fake
       .on('POST', '/api/push-execution-count', {
         status: 200,
@@ -134,7 +134,7 @@ describe('reset-hwid, delete and keyless delete answered with {message} alone ar
     expect(fake.requests.find((q) => q.path === '/api/key/fetch')?.query.fetch).toBe(VALUE);
   });
 
-  it('reset-hwid {message} when the key cannot be read back: still a success, without a key object', async () => {
+  it('reset-hwid whose key cannot be read back: a success without a key', async () => {
     fake
       .on('POST', '/api/reset-hwid', { status: 200, body: { message: 'HWID reset successfully' } })
       .on('GET', '/api/key/fetch', { status: 404, body: { message: 'Key not found' } })
@@ -174,7 +174,7 @@ describe('reset-hwid, delete and keyless delete answered with {message} alone ar
 });
 
 describe('extend: {message} with or without the key is a success', () => {
-  it('{message, key} without a status: the key is read back to learn it', async () => {
+  it('{message, key} without a status: the key is read back', async () => {
     fake
       .on('POST', '/api/key/expand-expiration', {
         status: 200,
@@ -185,7 +185,7 @@ describe('extend: {message} with or without the key is a success', () => {
     expect(r.key).toMatchObject({ value: VALUE, status: 'active', expiresAt: '2027-02-10T23:59:59.999Z', expire: '2027-02-10' });
   });
 
-  it('{message} alone: the key is re-fetched, from generated keys when it is not active', async () => {
+  it('{message} alone: the key is re-fetched, from generated keys if inactive', async () => {
     fake
       .on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Expiration extended' } })
       .on('GET', '/api/key/fetch', { status: 404, body: { error: 'No key found' } })
@@ -195,7 +195,7 @@ describe('extend: {message} with or without the key is a success', () => {
     expect(fake.hits('POST', '/api/key/expand-expiration')).toBe(1);
   });
 
-  it('{message} alone and no way to read it back: a success without a key object', async () => {
+  it('{message} alone, no way to read back: a success without a key', async () => {
     fake
       .on('POST', '/api/key/expand-expiration', { status: 200, body: { message: 'Expiration extended' } })
       .on('GET', '/api/key/fetch', { status: 500, body: { message: 'down' } })
@@ -217,7 +217,7 @@ describe('extend answered with a key without its status, and no way to read it b
       .on('GET', '/api/key/fetch', { status: 500, body: { message: 'down' } })
       .on('GET', '/api/generated-key/fetch', { status: 500, body: { message: 'down' } });
 
-  it('an active key whose HWID was reset keeps its ledger status; the fields that came back are updated', async () => {
+  it('an HWID-reset active key keeps its status; returned fields are updated', async () => {
     const value = 'RESET-BBBBB-CCCCC-DDDDD-EEEEE';
     fake.on('GET', '/api/key/fetch', { status: 200, body: { key: real.key({ value, hwid: 'HW-1' }) } });
     await must('keys.fetchActive', { term: value });
@@ -232,7 +232,7 @@ describe('extend answered with a key without its status, and no way to read it b
     expect(await rowOf(value)).toMatchObject({ status: 'active', hwid: null, expiresAt: '2027-03-02T23:59:59.999Z' });
   });
 
-  it('a key not in the ledger yet is not added with a made-up status', async () => {
+  it('adds no key new to the ledger with a guessed status', async () => {
     const value = 'NEWKY-BBBBB-CCCCC-DDDDD-EEEEE';
     fake.on('POST', '/api/key/expand-expiration', {
       status: 200,
@@ -245,7 +245,7 @@ describe('extend answered with a key without its status, and no way to read it b
 });
 
 describe('key/fetch and friends: a single object, absent, or (detail dialect only) a list', () => {
-  it('a single best match: found, and the lookup says it is the best match only', async () => {
+  it('a single best match is found, marked as the best match only', async () => {
     fake
       .on('GET', '/api/key/fetch', { status: 200, body: { key: real.key() } })
       .on('GET', '/api/generated-key/fetch', { status: 200, body: { generatedKey: real.generatedKey(GEN, 'real note') } });
@@ -271,7 +271,7 @@ describe('key/fetch and friends: a single object, absent, or (detail dialect onl
     ['an empty body: no list, no object, no message', '/api/key/fetch', {}],
     ['a list with an item that cannot be read', '/api/key/fetch', { keys: [real.key(), { note: 'no value' }], total: 2 }],
     ['a list field that is not a list', '/api/key/fetch', { keys: 'none', message: 'ok' }],
-  ])('a 200 whose answer cannot be read (%s) is BAD_RESPONSE, never "nothing found"', async (_, path, body) => {
+  ])('an unreadable 200 (%s) is BAD_RESPONSE, never "nothing found"', async (_, path, body) => {
     fake.on('GET', path, { status: 200, body });
     const r = await call('keys.fetchActive', { term: 'real' });
     expect(r).toMatchObject({ ok: false, code: 'BAD_RESPONSE' });
@@ -331,7 +331,7 @@ describe('not found: a 404 without a code is "nothing found", and the lookup goe
     expect(await call('keyless.lookup', { term: 'HW' })).toEqual({ ok: true, data: { entries: [], total: 0 } });
   });
 
-  it('a 404 HTML page (a wrong address) is not mistaken for "nothing found"', async () => {
+  it('a 404 HTML page (a wrong address) is not "nothing found"', async () => {
     fake.on('GET', '/api/key/fetch', { status: 404, body: '<html><title>Not Found</title></html>' });
     expect(await call('keys.lookup', { term: 'x' })).toMatchObject({ ok: false, code: 'BAD_RESPONSE' });
   });
@@ -347,7 +347,7 @@ describe('cooldown: {error: "Cooldown active … N minutes"} with 429, 400 or ev
     expect(fake.hits('POST', '/api/reset-hwid')).toBe(1);
   });
 
-  it('a 2xx success whose message merely mentions a cooldown is a success, not COOLDOWN', async () => {
+  it('a 2xx success that mentions a cooldown is a success, not COOLDOWN', async () => {
     fake
       .on('POST', '/api/reset-hwid', {
         status: 200,
@@ -372,7 +372,7 @@ describe('cooldown: {error: "Cooldown active … N minutes"} with 429, 400 or ev
     expect(await call('keys.resetHwid', { keyValue: VALUE })).toMatchObject({ ok: false, code: 'COOLDOWN', retryAfterSeconds: 95 });
   });
 
-  it("in a bulk reset, the cooldown is that key's failure and the others go on", async () => {
+  it('a bulk reset fails only the key in cooldown and goes on', async () => {
     fake.on(
       'POST',
       '/api/reset-hwid',
@@ -433,7 +433,7 @@ describe('validation: Key_Information or flat shape; any outcome but success is 
     });
   });
 
-  it('hwid_mismatch with success:false: a refusal with its words and Notes, not a failed call', async () => {
+  it('hwid_mismatch with success:false is a refusal with its words and Notes', async () => {
     fake.on('GET', '/v2_validation', {
       status: 200,
       body: { success: false, message: 'Key is bound to another machine', ...realBody('hwid_mismatch', { Notes: 'Bound to HW-1' }) },
@@ -444,7 +444,7 @@ describe('validation: Key_Information or flat shape; any outcome but success is 
     });
   });
 
-  it("the flat shape's refusal {success: false, message} without an outcome word: a refusal in its words, no word guessed", async () => {
+  it('a flat refusal with no outcome word keeps its words, guessing none', async () => {
     const body = { success: false, message: 'Invalid key for this service' };
     fake.on('GET', '/v2_validation', { status: 200, body });
     expect(await run()).toMatchObject({
@@ -453,12 +453,12 @@ describe('validation: Key_Information or flat shape; any outcome but success is 
     });
   });
 
-  it('a validation 200 {success: false} with no words at all is still a failed call, not a made-up refusal', async () => {
+  it('a validation 200 {success: false} with no words is a failed call', async () => {
     fake.on('GET', '/v2_validation', { status: 200, body: { success: false } });
     expect(await run()).toMatchObject({ ok: false });
   });
 
-  it('an outcome word Keydesk does not know is a refusal that keeps the word, and never premium', async () => {
+  it('an unknown outcome word is a refusal that keeps it, never premium', async () => {
     fake.on('GET', '/v2_validation', { status: 200, body: realBody('banned', { Premium_Mode: true, Notes: 'Banned for abuse' }) });
     expect(await run()).toMatchObject({
       ok: true,
@@ -487,7 +487,7 @@ describe('generate: a 201 whose body cannot be read means the keys were probably
 });
 
 describe('429 with an HTML body still honours Retry-After', () => {
-  it('the result carries the wait, and a read waits that long before trying again', async () => {
+  it('the result carries the wait, and a read waits that long', async () => {
     fake.on(
       'GET',
       '/api/execution-count',
@@ -567,7 +567,7 @@ describe('every operation on the real dialect\'s exact bodies (wire.md "Real dia
     expect(await call('executions.push')).toEqual({ ok: true, data: { executionCount: 13, sampledAt: expect.any(String) as unknown } });
   });
 
-  it('generate {message, generatedKeys: [{value, note, expiresAt, isPremium}]}: generated keys, creation time not reported', async () => {
+  it('generate {message, generatedKeys}: generated keys, creation time not reported', async () => {
     fake.on('POST', '/api/generate-key/post', {
       status: 201,
       body: {
@@ -629,7 +629,7 @@ describe('every operation on the real dialect\'s exact bodies (wire.md "Real dia
     expect(await call('identifier.check', { identifier: 'taken' })).toEqual({ ok: true, data: { exists: true, service: 'Taken Co' } });
   });
 
-  it('keyless/add {message, keyless} (sandbox only), and a service without the endpoint says so', async () => {
+  it('keyless/add {message, keyless}, and a service without it says so', async () => {
     fake.on('POST', '/api/keyless/add', { status: 201, body: { message: 'Added', keyless: real.keyless('HW-ADD') } });
     expect(await must('keyless.add', { hwid: 'HW-ADD', isPremium: true })).toMatchObject({
       entry: { hwid: 'HW-ADD', isPremium: true, expiresAt: null },
@@ -665,7 +665,7 @@ describe('every operation on the real dialect\'s exact bodies (wire.md "Real dia
 });
 
 describe('the client on its own', () => {
-  it('sends every request with the apiKey where the spec puts it, and never in a message', async () => {
+  it('sends the apiKey only where the spec puts it, never in messages', async () => {
     fake.on('POST', '/api/key/delete', { status: 400, body: { message: `bad request ${API_KEY}` } });
     const client = new ServiceClient(
       { baseUrl: fake.url, validationUrl: `${fake.url}/v2_validation`, apiKey: API_KEY },

@@ -57,7 +57,7 @@ describe('a locked keychain', () => {
     secrets.locked = false;
   });
 
-  it('on replacing a key: KEYCHAIN_UNAVAILABLE in words, no D-Bus text in the result or the audit log', async () => {
+  it('on replacing a key: KEYCHAIN_UNAVAILABLE in words, no D-Bus text anywhere', async () => {
     const r = await t.call('profiles.update', { id: remoteId, apiKey: remote.apiKey });
     expect(r).toMatchObject({ ok: false, code: 'KEYCHAIN_UNAVAILABLE' });
     const f = r as Failure;
@@ -95,7 +95,7 @@ describe('a locked keychain', () => {
 });
 
 describe('a keychain locked before Keydesk starts', () => {
-  it('does not keep the Local sandbox down: its key is kept for the session, and it works', async () => {
+  it('keeps the Local sandbox working with its key kept for the session', async () => {
     const locked = new LockableSecretStore();
     locked.locked = true;
     const u = await startTestCore({ secrets: locked });
@@ -113,7 +113,7 @@ describe('a failure from the service', () => {
     await t.must('profiles.select', { id: SANDBOX_PROFILE_ID });
   });
 
-  it('reads as the vendor would say it, with the HTTP status, route and service wording as detail', async () => {
+  it("reads in the vendor's words, with status, route and wording as detail", async () => {
     const r = await t.call('keys.delete', { keyValue: 'NO-SUCH-KEY' });
     expect(r).toMatchObject({ ok: false, code: 'NOT_FOUND', message: 'The service has no key with that value.' });
     const detail = (r as Failure).detail ?? '';
@@ -145,7 +145,7 @@ describe('a failure from the service', () => {
 });
 
 describe('a handler that throws', () => {
-  it('is an INTERNAL failure that names the action in words; the raw text goes to the log, not the result or audit log', async () => {
+  it('is an INTERNAL failure naming the action; raw text only logged', async () => {
     const r = await audited(t.core, { id: SANDBOX_PROFILE_ID, name: 'Local sandbox' }, 'keys.extend', 'KEY-1', () =>
       Promise.reject(Object.assign(new Error('SQLITE_BUSY: database is locked'), { code: 'ERR_SQLITE_ERROR' })),
     );
@@ -162,7 +162,7 @@ describe('a handler that throws', () => {
 });
 
 describe('an export that cannot be written', () => {
-  it('says so in words with the error code as detail, never the system text', async () => {
+  it('says so in words with the error code, never the system text', async () => {
     const blocker = join(tempDir('keydesk-blocked-'), 'a-file');
     writeFileSync(blocker, '');
     const u = await startTestCore({ askSavePath: () => Promise.resolve(join(blocker, 'export.csv')) });

@@ -38,7 +38,7 @@ describe.each(['detail', 'real'] as const)('a generate job of two requests (%s d
     await remote.close();
   });
 
-  it("records exactly the service's keys in the ledger and in the job's key export", async () => {
+  it("records exactly the service's keys in the ledger and the job's export", async () => {
     const note = `two requests ${dialect}`;
     const started = await t.must('jobs.start', { action: 'generate', count: COUNT, expire: '2099-05-31', isPremium: true, note });
     await t.core.jobs.settled(started.id);
@@ -110,7 +110,7 @@ describe('a generate job whose answer cannot be read off main', () => {
   });
   const ledgerValues = () => db.queryLedger('p1', {}, { field: 'value', dir: 'asc' }, 0, 100).rows.map((r) => r.value);
 
-  it('leaves a 2xx body it cannot read unknown ("probably created", never sent again) and records the next answer\'s keys', async () => {
+  it("leaves an unreadable 2xx body unknown and records the next answer's keys", async () => {
     answers.push(
       { status: 201, type: 'text/html', body: '<html><title>Created</title></html>' },
       {

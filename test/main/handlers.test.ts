@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('first start', () => {
-  it('runs the embedded sandbox with a ready Local sandbox profile and says where keys are kept', async () => {
+  it('runs the embedded sandbox with a ready Local sandbox profile', async () => {
     const status = await must('app.status');
     expect(status).toMatchObject({ version: '0.0.0-test', secretStorage: 'session-only', activeProfileId: SANDBOX_PROFILE_ID });
     expect(status.sandbox.running).toBe(true);
@@ -77,7 +77,7 @@ describe('the sandbox profile, end to end', () => {
     expect(found.generated.map((k) => k.value).sort()).toEqual(keys.map((k) => k.value).sort());
   });
 
-  it('previews validation as a dry run on the sandbox: the key stays generated', async () => {
+  it('previews validation as a dry run: the key stays generated', async () => {
     const report = await must('validation.run', { mode: 'key', keyValue: keys[0]?.value, hwid: { custom: 'HW-PREVIEW' } });
     expect(report).toMatchObject({ outcome: 'success', dryRun: true, hwid: 'HW-PREVIEW', premium: true, notes: 'Spring batch' });
     expect((await must('keys.fetchGenerated', { term: keys[0]?.value ?? '' })).total).toBe(1);
@@ -125,7 +125,7 @@ describe('the sandbox profile, end to end', () => {
     const before = await must('executions.get');
     const pushed = await must('executions.push');
     expect(pushed.executionCount).toBe(before.executionCount + 1);
-    // The push's answer is a reading of the count: it says when, and that time is its sample's (walk8 U8).
+    // The push's answer is a reading of the count: it says when, and that time is its sample's.
     expect(pushed.sampledAt).not.toBeNull();
     expect(Date.parse(pushed.sampledAt ?? '')).toBeGreaterThanOrEqual(Date.parse(before.sampledAt));
     const after = await must('executions.get');
@@ -139,7 +139,7 @@ describe('the sandbox profile, end to end', () => {
     const history = await must('executions.history', { range: '1h' });
     expect(history.buckets.map((s) => s.max)).toEqual([before.executionCount, pushed.executionCount, after.executionCount]);
     expect(history.buckets[1]?.at).toBe(pushed.sampledAt);
-    // With it, the count last read: what the window shows (as earlier) until a read answers (walk9 P3).
+    // With it, the count last read: what the window shows (as earlier) until a read answers.
     expect(history.latest).toEqual({ count: after.executionCount, at: after.sampledAt });
   });
 
@@ -171,7 +171,7 @@ describe('bulk jobs', () => {
     return must('jobs.get', { jobId });
   };
 
-  it('extends many keys as a job, with progress events and a structured outcome per key', async () => {
+  it('extends many keys as a job with progress and per-key outcomes', async () => {
     const keys = keysOf((await must('keys.generate', { expire: '2099-01-01', count: 6, isPremium: false, note: 'bulk extend' })).generated);
     const progress: JobSummary[] = [];
     const off = core.on('jobs.progress', (p) => progress.push(p));
@@ -195,7 +195,7 @@ describe('bulk jobs', () => {
     expect(ledger.rows.every((r) => r.expiresAt?.startsWith('2099-01-03'))).toBe(true);
   });
 
-  it('runs over a ledger filter that main resolves, without the keys crossing the bridge', async () => {
+  it('runs over a ledger filter main resolves, no keys crossing the bridge', async () => {
     await must('keys.generate', { expire: '2099-01-01', count: 25, isPremium: false, note: 'bulk by filter' });
     const started = await must('jobs.start', { action: 'delete', target: { filter: { text: 'bulk by filter' } } });
     expect(started.total).toBe(25);
@@ -210,7 +210,7 @@ describe('bulk jobs', () => {
     expect(deleted.total).toBe(25);
   });
 
-  it('outlives whoever started it: a reload finds it in jobs.list, follows it and cancels it', async () => {
+  it('outlives whoever started it: a reload finds, follows and cancels it', async () => {
     const made = await must('jobs.start', {
       action: 'generate',
       count: 400,
@@ -249,7 +249,7 @@ describe('bulk jobs', () => {
     }
   });
 
-  it('generates more than one request takes as a job of batches, recorded in the ledger', async () => {
+  it('generates more than one request takes as a job of batches', async () => {
     const started = await must('jobs.start', {
       action: 'generate',
       count: 100_001,
@@ -281,18 +281,18 @@ describe('bulk jobs', () => {
     expect(lines.slice(1).every((l) => l.includes(',bulk two batches,generated,'))).toBe(true);
   });
 
-  it("refuses to export keys of a job that made none (only a generate job's keys are its own)", async () => {
+  it('refuses to export keys of a job that made none', async () => {
     const job = (await must('jobs.list')).jobs.find((j) => j.action === 'delete');
     if (!job) throw new Error('no delete job');
     expect(await call('jobs.export', { jobId: job.id, format: 'csv', what: 'keys' })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
   });
 
-  it('keeps a ceiling per profile, with a default that says it is one', async () => {
+  it('keeps a ceiling per profile, with a default that says so', async () => {
     expect(await must('jobs.getCeiling', { profileId: SANDBOX_PROFILE_ID })).toEqual({ ceiling: 64, isDefault: true });
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 12 })).toEqual({ ceiling: 12, isDefault: false });
     expect(await must('jobs.getCeiling', { profileId: SANDBOX_PROFILE_ID })).toEqual({ ceiling: 12, isDefault: false });
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: null })).toEqual({ ceiling: 64, isDefault: true });
-    // The default's own value saved (walk9 P8): the default again, not a limit "set by you" that stays 64 if the default moves.
+    // The default's own value saved: the default again, not a limit "set by you" that stays 64 if the default moves.
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 12 })).toEqual({ ceiling: 12, isDefault: false });
     expect(await must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 64 })).toEqual({ ceiling: 64, isDefault: true });
     expect(await must('jobs.getCeiling', { profileId: SANDBOX_PROFILE_ID })).toEqual({ ceiling: 64, isDefault: true });
@@ -302,7 +302,7 @@ describe('bulk jobs', () => {
     });
   });
 
-  it("exports every item with its outcome in product words, and an extend's new expiry as the service gave it", async () => {
+  it("exports every item's outcome in product words, with an extend's new expiry", async () => {
     const job = (await must('jobs.list')).jobs.find((j) => j.action === 'extend');
     if (!job) throw new Error('no extend job');
     const r = await must('jobs.export', { jobId: job.id, format: 'csv' });
@@ -330,7 +330,7 @@ describe('remote profiles', () => {
     expect((await must('profiles.list')).profiles).toHaveLength(1);
   });
 
-  it('adds a remote service after checking its key, and works against it once selected', async () => {
+  it('adds a remote service after checking its key, then works against it', async () => {
     const p = await must('profiles.add', { name: 'Remote', baseUrl: remote.url, apiKey: remote.apiKey, serviceIdentifier: 'remote-co' });
     remoteId = p.id;
     expect(p).toMatchObject({
@@ -353,7 +353,7 @@ describe('remote profiles', () => {
     expect(report).toMatchObject({ outcome: 'success', dryRun: false });
   });
 
-  it('renames, refuses a replacement key that fails its check, and removes the profile with its secret', async () => {
+  it('renames, refuses a failing replacement key, and removes the profile and secret', async () => {
     expect((await must('profiles.update', { id: remoteId, name: 'Remote Co' })).name).toBe('Remote Co');
     const bad = await call('profiles.update', { id: remoteId, apiKey: 'kd_not-it' });
     expect(bad).toMatchObject({ ok: false, code: 'API_KEY_INVALID' });
@@ -389,7 +389,7 @@ describe('records', () => {
     expect(failedOnly.entries.every((e) => e.outcome === 'failed')).toBe(true);
   });
 
-  it('exports the ledger as CSV and the filtered activity as JSON to the path the user chose', async () => {
+  it('exports the ledger as CSV and filtered activity as JSON where chosen', async () => {
     const csv = await must('ledger.export', { filter: { text: 'spring' }, sort: { field: 'createdAt', dir: 'desc' }, format: 'csv' });
     const lines = readFileSync(csv.path ?? '', 'utf8')
       .trim()
@@ -423,7 +423,7 @@ describe('records', () => {
       { field: 'note', dir: 'asc' },
       { field: 'status', dir: 'desc' },
       { field: 'createdAt', dir: 'desc' },
-    ] as const)('exports All keys in the order the table shows them, sorted by $field $dir', async (sort) => {
+    ] as const)("exports All keys in the table's order, sorted by $field $dir", async (sort) => {
       const filter = { text: 'order-' };
       const shown = await must('ledger.query', { filter, sort, offset: 0, limit: 100 });
       expect(shown.total).toBe(6);
@@ -433,7 +433,7 @@ describe('records', () => {
     });
   });
 
-  it('exports a generated batch, in its order, as CSV a spreadsheet reads safely and as JSON', async () => {
+  it('exports a generated batch in order, as safe CSV and as JSON', async () => {
     const { generated } = await must('keys.generate', {
       expire: '2099-01-01',
       count: 3,
@@ -480,7 +480,7 @@ describe('records', () => {
 });
 
 describe('input checking', () => {
-  it('answers bad input with INVALID_INPUT naming the field, and never runs the handler', async () => {
+  it('answers bad input with INVALID_INPUT naming the field, never running the handler', async () => {
     const r = await call('keys.generate', { expire: '2023-02-29', count: 0, isPremium: false });
     expect(r).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
     expect(!r.ok && r.message).toMatch(/^Date must be a real calendar date.*Count must be a whole number from 1 to 100,000/);

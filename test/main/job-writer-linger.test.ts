@@ -16,7 +16,7 @@ function jobFile(): { file: string; db: LocalDb } {
   return { file, db };
 }
 
-it('serves the next job from the same thread when it starts after a job ended (within the linger)', async () => {
+it('serves a job started within the linger from the same thread', async () => {
   const { file, db } = jobFile();
   const writes = new ThreadJobWrites(file, { lingerMs: 60_000 });
   try {
@@ -34,7 +34,7 @@ it('serves the next job from the same thread when it starts after a job ended (w
   }
 });
 
-it('lets its thread go once no job has written for the linger, and starts another for a later job', async () => {
+it('lets its thread go after the linger; a later job starts another', async () => {
   const { file, db } = jobFile();
   const writes = new ThreadJobWrites(file, { lingerMs: 50 });
   try {

@@ -52,7 +52,7 @@ async function firstChunk(): Promise<{ stream: ReadStream; rest: () => Promise<s
 }
 
 describe('removing a job while its export is written', () => {
-  it('is refused in words, and the export writes every row and says where', async () => {
+  it('is refused in words, and the export writes every row', async () => {
     const id = stoppedJob();
     const exported = t.call('jobs.export', { jobId: id, format: 'csv' });
     const { rest } = await firstChunk();
@@ -67,7 +67,7 @@ describe('removing a job while its export is written', () => {
     expect(t.core.db.job(id)).toBeNull();
   });
 
-  it('fails in words, and leaves no short file, when the rows it reads go from under it', async () => {
+  it('fails in words, leaving no short file, when its rows vanish', async () => {
     const id = stoppedJob();
     const exported = t.call('jobs.export', { jobId: id, format: 'csv' });
     const { rest } = await firstChunk();

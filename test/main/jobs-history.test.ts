@@ -28,7 +28,7 @@ const settled = async (jobId: string): Promise<JobSummary> => {
 };
 
 describe('forgetting a job', () => {
-  it('removes a finished job from the list with its items, and leaves the keys in the ledger and the requests in the audit log', async () => {
+  it('removes a finished job and its items, keeping ledger keys and audit', async () => {
     const made = await t.must('jobs.start', { action: 'generate', count: 30, expire: '2099-01-01', isPremium: false, note: 'forget me' });
     expect(await settled(made.id)).toMatchObject({ state: 'finished', counts: { done: 30 } });
     const extend = await t.must('jobs.start', { action: 'extend', target: { filter: { text: 'forget me' } }, days: 1 });
@@ -62,7 +62,7 @@ describe('forgetting a job', () => {
     ).toBe(30);
   });
 
-  it('refuses a job main still runs, in words, and removes it once it has stopped', async () => {
+  it('refuses a job main still runs, and removes it once stopped', async () => {
     await t.must('keys.generate', { expire: '2099-01-01', count: 1_000, isPremium: false, note: 'forget running' });
     await t.core.ledger.idle();
     await t.must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 1 });
@@ -84,7 +84,7 @@ describe('forgetting a job', () => {
     }
   });
 
-  it("does not find another profile's job, and refuses an id that is not a job's", async () => {
+  it("refuses another profile's job and an id that is no job's", async () => {
     const job = await t.must('jobs.start', { action: 'delete', target: { keyValues: ['NOT-A-KEY-1'] } });
     await settled(job.id);
     expect(t.core.jobs.forget('another-profile', job.id)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
@@ -95,7 +95,7 @@ describe('forgetting a job', () => {
 });
 
 describe('listing older jobs', () => {
-  it('lists the 20 newest with how many older ones are left out, and those too when asked', async () => {
+  it('lists the 20 newest and counts the older ones left out', async () => {
     for (const j of (await t.must('jobs.list')).jobs) await t.must('jobs.forget', { jobId: j.id });
     const ids: string[] = [];
     for (let i = 0; i < 23; i++) {
@@ -114,7 +114,7 @@ describe('listing older jobs', () => {
     expect(await t.call('jobs.list', { recent: 0 })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
   });
 
-  it('lists exactly 20 more on "Show older" even when older interrupted jobs are listed already', async () => {
+  it('lists exactly 20 more on "Show older", despite older interrupted jobs shown', async () => {
     for (const j of (await t.must('jobs.list', { recent: 1_000 })).jobs) await t.must('jobs.forget', { jobId: j.id });
     // 45 stopped jobs, newest first by index; the 21st to 23rd newest were interrupted, so they are listed at any age.
     const ids = Array.from({ length: 45 }, () => randomUUID());
@@ -145,7 +145,7 @@ describe('listing older jobs', () => {
 });
 
 describe('listing as many jobs as main lists', () => {
-  it('says how many older jobs are left out but offers no next list once `recent` is JOBS_LIST_MAX', async () => {
+  it('counts older jobs left out but offers no next list at JOBS_LIST_MAX', async () => {
     const { JOBS_LIST_MAX } = await import('../../src/shared/contract.ts');
     const have = t.core.db.jobTotal(SANDBOX_PROFILE_ID);
     for (let i = have; i < JOBS_LIST_MAX + 5; i++) {
@@ -167,7 +167,7 @@ describe('listing as many jobs as main lists', () => {
 });
 
 describe('a resume waiting for the ledger', () => {
-  it('lists the job as starting, not as it stopped, refuses a second resume, and runs it once the ledger is done', async () => {
+  it('lists the job as starting until the ledger is done', async () => {
     const id = randomUUID();
     const createdAt = new Date().toISOString();
     t.core.db.createJob(
@@ -216,7 +216,7 @@ describe('a resume waiting for the ledger', () => {
     }
   });
 
-  it('lists a job it is getting ready to resume however old, last (the oldest), and no longer counts it among the older jobs not shown', async () => {
+  it('lists a job getting ready to resume last, however old', async () => {
     const id = randomUUID();
     t.core.db.createJob(
       { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: '2020-01-01T00:00:00.000Z' },
@@ -255,7 +255,7 @@ describe('a resume waiting for the ledger', () => {
     }
   });
 
-  it('is cancelled while it waits: sends nothing, ends cancelled with its items as they stood, and every window hears it', async () => {
+  it('is cancelled while it waits: sends nothing and ends cancelled', async () => {
     // Three real keys of the embedded sandbox: a delete the job sent would show there.
     const { generated } = await t.must('keys.generate', { expire: '2099-01-01', count: 3, isPremium: false, note: 'cancel starting' });
     const keys = batchValues(generated).sort();
@@ -329,7 +329,7 @@ describe('a resume waiting for the ledger', () => {
     }
   });
 
-  it('waits only for the ledger writes queued before it, not for a generate still under way (its answer read, its keys held)', async () => {
+  it('waits only for ledger writes queued before it, not a running generate', async () => {
     const id = randomUUID();
     const createdAt = new Date().toISOString();
     t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: ['NOT-A-KEY-W1'] });
@@ -377,7 +377,7 @@ describe('a resume waiting for the ledger', () => {
     await t.core.ledger.idle();
   });
 
-  it('runs the job on its own profile when the person switches to another profile while it is starting (no "No apiKey" stop)', async () => {
+  it('runs the job on its own profile when the person switches profile', async () => {
     // A core of its own: the switch would change the profile the other tests here work on.
     const own = await startTestCore();
     const remote = await startRemoteSandbox({ name: 'Other Shop', identifier: 'other-shop' });

@@ -21,7 +21,7 @@ describe.each([
   // As the app writes them: claims served ahead of answers still queued there.
   { where: 'on the job writer thread', writes: (file: string): JobWrites | undefined => new ThreadJobWrites(file) },
 ])('a bulk job whose answers are written in groups $where', ({ writes }) => {
-  it('has every item committed as sent before its request reaches the service, and every answer written by its end', async () => {
+  it('commits every item as sent before its request reaches the service', async () => {
     const file = join(tempDir('keydesk-jobs-'), 'keydesk.db');
     const jobWrites = writes(file);
     const db = new LocalDb(file);
@@ -103,7 +103,7 @@ describe('the ledger after bulk extend, HWID reset and delete (full-dialect sand
     await remote.close();
   });
 
-  it('finds every key by its note, its new HWID state and its value, and counts each status as its rows say', async () => {
+  it('finds every key by note, HWID state and value, counting each status', async () => {
     const run = async (input: OperationInput<'jobs.start'>): Promise<void> => {
       const job = await t.must('jobs.start', input);
       await t.core.jobs.settled(job.id);
@@ -158,7 +158,7 @@ describe('the ledger after bulk extend, HWID reset and delete (full-dialect sand
 });
 
 describe("a ledger row's mark for an expiry not read back", () => {
-  it('is set for the keys named, and cleared by any later full description of the key, whichever path writes it', () => {
+  it('is set for the keys named, cleared by any later full description', () => {
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     try {
       const base = {
@@ -206,7 +206,7 @@ describe("a ledger row's mark for an expiry not read back", () => {
     }
   });
 
-  it("is set for an extend job's items still sent when Keydesk stopped (unknown at the next start), not for other actions' items", () => {
+  it("is set for an extend job's items still sent when Keydesk stopped", () => {
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     try {
       const base = {
@@ -260,7 +260,7 @@ describe("a ledger row's marks for an HWID or a status not read back (an HWID re
   const marked = (db: LocalDb, what: 'hwidStale' | 'statusStale', values: string[]): string[] =>
     [...db.iterateLedgerKeys('p1', values)].filter((r) => r[what]).map((r) => r.value);
 
-  it('are set by a job answer group for its unknown items, on rows where the act would change what is shown, and cleared by any later description of the key', () => {
+  it('are set for unknown items whose act would change what is shown', () => {
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     try {
       db.recordKeys('p1', [key('A', 'HW-A'), key('B', 'HW-B'), key('C', 'HW-C'), key('N', null), key('G', null)]);
@@ -321,7 +321,7 @@ describe("a ledger row's marks for an HWID or a status not read back (an HWID re
     }
   });
 
-  it("are set for a reset job's and a delete job's items still sent when Keydesk stopped (unknown at the next start)", () => {
+  it('are set for reset and delete items still sent when Keydesk stopped', () => {
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     try {
       db.recordKeys('p1', [key('A', 'HW-A'), key('B', 'HW-B'), key('C', 'HW-C'), key('D', 'HW-D'), key('E', 'HW-E')]);

@@ -80,7 +80,7 @@ function watchEngineTimers(): { live: Set<unknown>; set: () => number; restore: 
 }
 
 describe('a job whose service answers nothing at all', () => {
-  it('says the service is not answering once the silence passes, with nothing else happening, and leaves no timer behind', async () => {
+  it('says the service is not answering once the silence passes', async () => {
     const db = new LocalDb(join(tempDir('keydesk-silent-'), 'keydesk.db'));
     // No timeout comes within the test: only the silence says the service is not answering.
     const client = new ServiceClient(
@@ -143,7 +143,7 @@ describe('a job whose service answers nothing at all', () => {
 });
 
 describe('a job whose service answers again after a silence', () => {
-  it('stops saying the service is not answering while the job still runs, once an answer comes', async () => {
+  it('stops saying the service is not answering once an answer comes', async () => {
     const db = new LocalDb(join(tempDir('keydesk-silent-'), 'keydesk.db'));
     const client = new ServiceClient(
       { baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' },
@@ -189,7 +189,7 @@ describe('a job whose service answers again after a silence', () => {
 });
 
 describe('a generate job whose answer has begun and whose body is still arriving', () => {
-  it('does not say the service is not answering: its headers came, so it answers', async () => {
+  it('does not say the service is not answering once headers came', async () => {
     // The answer's headers and the start of its body go at once; the rest waits until the test lets it go.
     let release: (() => void) | null = null;
     let asked = false;
@@ -242,7 +242,7 @@ describe('a generate job whose answer has begun and whose body is still arriving
 });
 
 describe('a job Keydesk quits under while its requests are still held', () => {
-  it('says nothing more once close() is done, and leaves no timer of the run behind, when those requests answer later', async () => {
+  it('says nothing more after close() when those requests answer later', async () => {
     const db = new LocalDb(join(tempDir('keydesk-silent-quit-'), 'keydesk.db'));
     const client = new ServiceClient(
       { baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'k' },

@@ -80,7 +80,7 @@ function startingJob(jobs: JobService): JobSummary {
 }
 
 describe('a job Keydesk quits under while it is starting', () => {
-  it('cancelled while starting, then quit at once (its end refused by the closed writer): reads cancelled after the next start, every key pending, never "Keydesk quit while this job ran"', async () => {
+  it('cancelled while starting, then quit at once: reads cancelled after the restart', async () => {
     const s = await setup();
     const started = s.jobs.start('p1', { action: 'extend', target: { keyValues: KEYS }, days: 5 });
     const { id } = startingJob(s.jobs);
@@ -101,7 +101,7 @@ describe('a job Keydesk quits under while it is starting', () => {
     expect(s.server.requests).toEqual([]);
   });
 
-  it('a resume cancelled while starting, then quit at once: reads cancelled after the next start, not as it stopped before', async () => {
+  it('a resume cancelled while starting, then quit: reads cancelled after restart', async () => {
     const s = await setup();
     s.db.createJob(
       { id: 'j1', profileId: 'p1', action: 'extend', params: JSON.stringify({ days: 5 }), createdAt: new Date().toISOString() },
@@ -123,7 +123,7 @@ describe('a job Keydesk quits under while it is starting', () => {
     expect(s.server.requests).toEqual([]);
   });
 
-  it('merely starting (not cancelled) when Keydesk quits: reads interrupted in words that say nothing was sent, every key pending, and is not sent after the quit', async () => {
+  it('merely starting at the quit: reads interrupted, nothing sent, keys pending', async () => {
     const s = await setup();
     const started = s.jobs.start('p1', { action: 'extend', target: { keyValues: KEYS }, days: 5 });
     const { id } = startingJob(s.jobs);

@@ -1,5 +1,5 @@
 // Claim-ahead with a send log (send-log.ts) across runs, ends the lock holds back, and a log that cannot be replaced:
-// what the items say, on screen and after a crash, matches what went to the service (review9 #1-#3).
+// what the items say, on screen and after a crash, matches what went to the service.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
@@ -102,9 +102,9 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
 
-it('a cancelled job whose end the lock holds back lists no key as sent that never went to the service', { timeout: 30_000 }, async () => {
+it('shows no unsent key sent while the lock holds back a cancel', { timeout: 30_000 }, async () => {
   const fake = await service();
-  const file = join(tempDir('keydesk-review9-'), 'keydesk.db');
+  const file = join(tempDir('keydesk-send-log-'), 'keydesk.db');
   const db = new LocalDb(file);
   const writes = new Switchable(new InlineJobWrites(db));
   const jobs = jobService(db, fake.url, writes);
@@ -134,118 +134,110 @@ it('a cancelled job whose end the lock holds back lists no key as sent that neve
   }
 });
 
-it(
-  "a resume after an end that could not be recorded keeps the first run's sent keys from going pending after a crash",
-  { timeout: 30_000 },
-  async () => {
-    const fake = await service();
-    const file = join(tempDir('keydesk-review9-'), 'keydesk.db');
-    const db = new LocalDb(file);
-    const writes = new Switchable(new InlineJobWrites(db));
-    const jobs = jobService(db, fake.url, writes);
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    // The disk fills as the first requests go: nothing the job writes after that is recorded, on either connection.
-    const settle = vi.spyOn(db, 'settleJobItems');
-    const endRun = vi.spyOn(db, 'endJobRun');
-    fake.onRequest = () => {
-      if (writes.mode === 'ok') {
-        writes.mode = 'broken';
-        settle.mockImplementation(() => {
-          throw new Error('database or disk is full');
-        });
-        endRun.mockImplementation(() => {
-          throw new Error('database or disk is full');
-        });
-      }
-    };
-    let next: { db: LocalDb; jobs: JobService } | null = null;
-    try {
-      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys(200) } });
-      if (!started.ok) throw new Error(started.message);
-      const id = started.data.id;
-      await until(() => jobs.get('p1', id)?.state === 'interrupted', 'the first run to stop');
-      await jobs.settled(id);
-      const firstRun = [...fake.received];
-      expect(firstRun.length).toBeGreaterThan(0);
-      // Space is freed; the user resumes. The service now hangs, so the second run has requests on the wire.
-      fake.onRequest = () => undefined;
-      writes.mode = 'ok';
-      settle.mockRestore();
-      endRun.mockRestore();
-      fake.hold = true;
-      const resumed = await jobs.resume('p1', id, false);
-      expect(resumed.ok ? 'ok' : resumed.message).toBe('ok');
-      await until(() => fake.held.length === 4, "the second run's requests");
-      // Keydesk is killed here; the next start reads the send logs.
-      const db2 = new LocalDb(file);
-      next = { db: db2, jobs: jobService(db2, fake.url, new InlineJobWrites(db2)) };
-      const pendingAgain = next.db.jobItems(id, 'pending', 0, 1_000).items.map((i) => i.target);
-      // A key the first run sent may have been deleted: it must never be pending (sent again by a plain resume).
-      expect(pendingAgain.filter((k) => firstRun.includes(k))).toEqual([]);
-    } finally {
-      fake.onRequest = () => undefined;
-      writes.mode = 'ok';
-      logged.mockRestore();
-      await fake.close();
-      await jobs.close();
-      if (next) {
-        await next.jobs.close();
-        next.db.close();
-      }
-      db.close();
+it('keeps sent keys sent through a crash after an unrecorded end', { timeout: 30_000 }, async () => {
+  const fake = await service();
+  const file = join(tempDir('keydesk-send-log-'), 'keydesk.db');
+  const db = new LocalDb(file);
+  const writes = new Switchable(new InlineJobWrites(db));
+  const jobs = jobService(db, fake.url, writes);
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  // The disk fills as the first requests go: nothing the job writes after that is recorded, on either connection.
+  const settle = vi.spyOn(db, 'settleJobItems');
+  const endRun = vi.spyOn(db, 'endJobRun');
+  fake.onRequest = () => {
+    if (writes.mode === 'ok') {
+      writes.mode = 'broken';
+      settle.mockImplementation(() => {
+        throw new Error('database or disk is full');
+      });
+      endRun.mockImplementation(() => {
+        throw new Error('database or disk is full');
+      });
     }
-  },
-);
+  };
+  let next: { db: LocalDb; jobs: JobService } | null = null;
+  try {
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys(200) } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => jobs.get('p1', id)?.state === 'interrupted', 'the first run to stop');
+    await jobs.settled(id);
+    const firstRun = [...fake.received];
+    expect(firstRun.length).toBeGreaterThan(0);
+    // Space is freed; the user resumes. The service now hangs, so the second run has requests on the wire.
+    fake.onRequest = () => undefined;
+    writes.mode = 'ok';
+    settle.mockRestore();
+    endRun.mockRestore();
+    fake.hold = true;
+    const resumed = await jobs.resume('p1', id, false);
+    expect(resumed.ok ? 'ok' : resumed.message).toBe('ok');
+    await until(() => fake.held.length === 4, "the second run's requests");
+    // Keydesk is killed here; the next start reads the send logs.
+    const db2 = new LocalDb(file);
+    next = { db: db2, jobs: jobService(db2, fake.url, new InlineJobWrites(db2)) };
+    const pendingAgain = next.db.jobItems(id, 'pending', 0, 1_000).items.map((i) => i.target);
+    // A key the first run sent may have been deleted: it must never be pending (sent again by a plain resume).
+    expect(pendingAgain.filter((k) => firstRun.includes(k))).toEqual([]);
+  } finally {
+    fake.onRequest = () => undefined;
+    writes.mode = 'ok';
+    logged.mockRestore();
+    await fake.close();
+    await jobs.close();
+    if (next) {
+      await next.jobs.close();
+      next.db.close();
+    }
+    db.close();
+  }
+});
 
-it(
-  'a run whose send log cannot be started does not leave an older log to return its sent keys to pending after a crash',
-  { timeout: 30_000 },
-  async () => {
-    const fake = await service();
-    const dir = tempDir('keydesk-review9-');
-    const file = join(dir, 'keydesk.db');
-    const db = new LocalDb(file);
-    const jobs = jobService(db, fake.url, new InlineJobWrites(db));
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const stale = join(dir, 'job-sends');
-    let locked: string | null = null;
-    let next: { db: LocalDb; jobs: JobService } | null = null;
-    try {
-      // Run 1: four keys go, then a cancel; it ends cancelled with 196 pending.
-      fake.hold = true;
-      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys(200) } });
-      if (!started.ok) throw new Error(started.message);
-      const id = started.data.id;
-      await until(() => fake.held.length === 4, 'the first requests');
-      jobs.cancel('p1', id);
-      for (const res of fake.held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
-      await jobs.settled(id);
-      expect(db.jobCounts(id)).toMatchObject({ done: 4, pending: 196, sent: 0 });
-      // Its log could not be removed, and cannot be opened for writing either (on Windows: a scanner holding it; here:
-      // an immutable file). The resume runs without a log, as designed.
-      mkdirSync(stale, { recursive: true });
-      locked = join(stale, `${id}.sent`);
-      writeFileSync(locked, '1\n2\n3\n4\n');
-      execFileSync('chattr', ['+i', locked]);
-      const resumed = await jobs.resume('p1', id, false);
-      expect(resumed.ok).toBe(true);
-      await until(() => fake.held.length === 4, "the resumed run's requests");
-      const sentByRun2 = fake.received.slice(4);
-      // Keydesk is killed here; the next start reads the send logs.
-      const db2 = new LocalDb(file);
-      next = { db: db2, jobs: jobService(db2, fake.url, new InlineJobWrites(db2)) };
-      const pendingAgain = next.db.jobItems(id, 'pending', 0, 1_000).items.map((i) => i.target);
-      expect(pendingAgain.filter((k) => sentByRun2.includes(k))).toEqual([]);
-    } finally {
-      if (locked) execFileSync('chattr', ['-i', locked]);
-      logged.mockRestore();
-      await fake.close();
-      await jobs.close();
-      if (next) {
-        await next.jobs.close();
-        next.db.close();
-      }
-      db.close();
+it("leaves no older log behind when a run's send log cannot start", { timeout: 30_000 }, async () => {
+  const fake = await service();
+  const dir = tempDir('keydesk-send-log-');
+  const file = join(dir, 'keydesk.db');
+  const db = new LocalDb(file);
+  const jobs = jobService(db, fake.url, new InlineJobWrites(db));
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  const stale = join(dir, 'job-sends');
+  let locked: string | null = null;
+  let next: { db: LocalDb; jobs: JobService } | null = null;
+  try {
+    // Run 1: four keys go, then a cancel; it ends cancelled with 196 pending.
+    fake.hold = true;
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys(200) } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => fake.held.length === 4, 'the first requests');
+    jobs.cancel('p1', id);
+    for (const res of fake.held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
+    await jobs.settled(id);
+    expect(db.jobCounts(id)).toMatchObject({ done: 4, pending: 196, sent: 0 });
+    // Its log could not be removed, and cannot be opened for writing either (on Windows: a scanner holding it; here:
+    // an immutable file). The resume runs without a log, as designed.
+    mkdirSync(stale, { recursive: true });
+    locked = join(stale, `${id}.sent`);
+    writeFileSync(locked, '1\n2\n3\n4\n');
+    execFileSync('chattr', ['+i', locked]);
+    const resumed = await jobs.resume('p1', id, false);
+    expect(resumed.ok).toBe(true);
+    await until(() => fake.held.length === 4, "the resumed run's requests");
+    const sentByRun2 = fake.received.slice(4);
+    // Keydesk is killed here; the next start reads the send logs.
+    const db2 = new LocalDb(file);
+    next = { db: db2, jobs: jobService(db2, fake.url, new InlineJobWrites(db2)) };
+    const pendingAgain = next.db.jobItems(id, 'pending', 0, 1_000).items.map((i) => i.target);
+    expect(pendingAgain.filter((k) => sentByRun2.includes(k))).toEqual([]);
+  } finally {
+    if (locked) execFileSync('chattr', ['-i', locked]);
+    logged.mockRestore();
+    await fake.close();
+    await jobs.close();
+    if (next) {
+      await next.jobs.close();
+      next.db.close();
     }
-  },
-);
+    db.close();
+  }
+});

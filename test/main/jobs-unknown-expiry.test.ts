@@ -51,7 +51,7 @@ const expiryOnService = (value: string): number | undefined =>
   remote.store.inspect('SELECT expires_at FROM keys WHERE value = ?', value)[0]?.expires_at as number | undefined;
 
 describe('a bulk extend whose service stops answering mid-job', () => {
-  it('marks the rows of the unknown items as not read back, in All keys and its exports, until the key is read again', async () => {
+  it("marks unknown items' expiry not read back until the key is read", async () => {
     const keys = batchValues(
       (await t.must('keys.generate', { expire: '2099-01-31', count: 12, isPremium: false, note: 'frozen batch' })).generated,
     );

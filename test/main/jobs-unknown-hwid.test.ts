@@ -131,7 +131,7 @@ const rowsOf = async (note: string): Promise<LedgerRow[]> =>
   (await t.must('ledger.query', { filter: { text: note }, sort, offset: 0, limit: 100 })).rows;
 
 describe('a bulk HWID reset whose service stops answering mid-job', () => {
-  it("marks the unknown items' rows as HWID not read back, in All keys and its exports, until the key is described again", async () => {
+  it("marks unknown items' HWID not read back until the key is described", async () => {
     const note = 'reset batch';
     const hwids = await activeKeys(10, note);
     const keys = [...hwids.keys()];
@@ -173,7 +173,7 @@ describe('a bulk HWID reset whose service stops answering mid-job', () => {
 });
 
 describe('a bulk delete whose service stops answering mid-job', () => {
-  it("marks the unknown items' rows as status not read back, in All keys and its exports; a lookup that finds the key clears it", async () => {
+  it("marks unknown items' status not read back until a lookup finds them", async () => {
     const note = 'delete batch';
     const hwids = await activeKeys(8, note);
     const keys = [...hwids.keys()];
@@ -216,7 +216,7 @@ describe('a bulk delete whose service stops answering mid-job', () => {
 });
 
 describe('an act on one key whose service does not answer', () => {
-  it('marks the row as the bulk job does: an extend its expiry, an HWID reset its HWID, a delete its status', async () => {
+  it("marks the row as the bulk job does, by the act's field", async () => {
     const note = 'single batch';
     const hwids = await activeKeys(3, note);
     const [extended = '', reset = '', deleted = ''] = hwids.keys();
@@ -246,7 +246,7 @@ describe('an act on one key whose service does not answer', () => {
     expect(rows.get(deleted)?.status).toBe('active');
   });
 
-  it("an extend with no answer is said to be unknown even when marking its row meets another writer's lock: never a failure, which would invite a second extend", async () => {
+  it('calls an unanswered extend unknown even when its mark meets a lock', async () => {
     const note = 'single locked';
     const [key = ''] = (await activeKeys(1, note)).keys();
     freezeRoute = ROUTES.expandExpiration.path;

@@ -137,7 +137,7 @@ describe('unknown outcomes', () => {
     await fake.close();
   });
 
-  it('marks an item whose request got no answer unknown, and never sends it again unless the user asks', async () => {
+  it('marks an unanswered item unknown and never resends it unless asked', async () => {
     const jobs = service(fake.url, db);
     const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(8) } });
     if (!started.ok) throw new Error(started.message);
@@ -176,7 +176,7 @@ describe('unknown outcomes', () => {
 });
 
 describe('resuming and cancelling', () => {
-  it('runs a job once when two resumes arrive together, so one cancel stops all of its sending', async () => {
+  it('runs a job once when two resumes arrive together', async () => {
     const fake = await fakeService(() => 'ok');
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const jobs = service(fake.url, db);
@@ -197,7 +197,7 @@ describe('resuming and cancelling', () => {
     }
   });
 
-  it('refuses a second bulk job for a profile while one starts or runs, in words, so no key is acted on twice', async () => {
+  it('refuses a second bulk job on a profile while one runs', async () => {
     // Answers are held until the test lets them go: the first job is still running when the others arrive.
     const held: (() => void)[] = [];
     const fake = await fakeService((key, _n, _req, res) => {
@@ -250,7 +250,7 @@ describe('resuming and cancelling', () => {
     }
   });
 
-  it('keeps a cancelled job running until its requests on the wire answer, so a crash then leaves them unknown, not sent', async () => {
+  it('keeps a cancelled job running until its requests on the wire answer', async () => {
     const held: ServerResponse[] = [];
     const fake = await fakeService((_key, _n, _req, res) => {
       held.push(res);
@@ -366,7 +366,7 @@ describe('cancel while answers stream in', () => {
 });
 
 describe("another profile's running job", () => {
-  it('is listed as running elsewhere for every other profile while it runs, and not once it has ended', async () => {
+  it('is listed as running elsewhere for other profiles until it ends', async () => {
     const held: ServerResponse[] = [];
     const fake = await fakeService((_key, _n, _req, res) => {
       held.push(res);
@@ -397,7 +397,7 @@ describe("another profile's running job", () => {
 });
 
 describe('a 429 with Retry-After', () => {
-  it('pauses the whole job: nothing more is sent until the pause ends, and the refused item is sent once more', async () => {
+  it('pauses the whole job, then sends the refused item once more', async () => {
     let refused = false;
     const fake = await fakeService((_key, n, _req, res) => {
       if (n !== 5) return 'ok';
@@ -460,7 +460,7 @@ describe.each([
   // Claims there go ahead of answers still queued: the job looks again once the refused item's answer is in.
   { where: 'on the job writer thread', thread: true },
 ])('a 429 without Retry-After on the last item, answers written $where', ({ thread }) => {
-  it('sends the refused item again before the job ends, so "finished" never leaves a key unsent', async () => {
+  it('sends the refused item again before the job ends', async () => {
     // A proxy's or a remote service's 429 may carry no Retry-After: the item goes back to pending with no pause,
     // while its answer still waits to be written with the others. The job must not end on the stale "sent".
     let refusals = 0;
@@ -494,7 +494,7 @@ describe.each([
 });
 
 describe('items claimed ahead of their requests', () => {
-  it('are shown pending, not sent, while the job runs; only the requests on the wire read sent; a cancel puts them back pending', async () => {
+  it('are shown pending, not sent, while the job runs', async () => {
     const held: ServerResponse[] = [];
     const fake = await fakeService((_key, _n, _req, res) => {
       held.push(res);
@@ -541,7 +541,7 @@ describe('items claimed ahead of their requests', () => {
 });
 
 describe('answers during a Retry-After pause', () => {
-  it('records answers that arrive while the job is paused, then keeps pausing for the rest of the pause', async () => {
+  it('records answers that arrive while paused, and keeps pausing', async () => {
     const held: ServerResponse[] = [];
     const fake = await fakeService((_key, n, _req, res) => {
       if (n === START_CONCURRENCY) {
@@ -586,7 +586,7 @@ describe('answers during a Retry-After pause', () => {
 });
 
 describe('extend and HWID reset on a real-dialect service', () => {
-  it('updates the ledger rows from the fields that came back and leaves their status alone', async () => {
+  it('updates ledger rows from the returned fields, leaving their status alone', async () => {
     const newExpiry = '2031-01-01T00:00:00.000Z';
     // The real service: extend answers the key without a status (its HWID was reset: none implied); reset
     // answers {message} alone.
@@ -655,7 +655,7 @@ describe('extend and HWID reset on a real-dialect service', () => {
 });
 
 describe('a job over every key a filter matches', () => {
-  it('leaves out keys the ledger knows are deleted, unless the filter asks for deleted keys', async () => {
+  it('leaves out known-deleted keys unless the filter asks for deleted keys', async () => {
     const fake = await fakeService(() => 'ok');
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const jobs = service(fake.url, db);
@@ -684,7 +684,7 @@ describe('a job over every key a filter matches', () => {
 });
 
 describe('a bulk HWID reset', () => {
-  it('leaves out keys the ledger shows as generated or deleted, sends the rest, and sends nothing (in words) when none is active', async () => {
+  it('sends only to keys not known as generated or deleted', async () => {
     const fake = await fakeService(() => 'ok');
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const jobs = service(fake.url, db);
@@ -724,7 +724,7 @@ describe('a bulk HWID reset', () => {
 });
 
 describe('an exception while sending', () => {
-  it('gives the item and the audit words, and the raw exception text only to the log', async () => {
+  it('words the item and audit, keeping the raw text for the log', async () => {
     const fake = await fakeService(() => 'ok');
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const client = new ServiceClient(
@@ -761,7 +761,7 @@ describe('an exception while sending', () => {
 });
 
 describe('a job Keydesk stopped under before any answer came', () => {
-  it('is said to have stopped after it started on its first run, and after its resume only once it was resumed', async () => {
+  it('is said to have stopped after its latest start or resume', async () => {
     // The service takes every request and never answers: no answer is ever recorded.
     const fake = await fakeService(() => 'handled');
     const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
@@ -808,7 +808,7 @@ describe('a job Keydesk stopped under before any answer came', () => {
 });
 
 describe('a crash mid-job', () => {
-  it('leaves the job interrupted, ended at its last recorded answer (not at the next start), with items whose state matches what the sandbox did, and resumes the pending ones', async () => {
+  it('leaves the job interrupted with items matching what the sandbox did', async () => {
     const dir = tempDir('keydesk-crash-');
     // The child prints progress lines; kill it once some items are done and many are still pending.
     const out = await killJobChildAfter('test/support/job-child.ts', dir, 20);

@@ -89,7 +89,7 @@ async function activeKey(note: string): Promise<{ value: string; hwid: string }>
 }
 
 describe('an act on one key answered as done, whose key cannot be read back', () => {
-  it('an HWID reset leaves the row with no HWID (the reset took), not the one seen before', async () => {
+  it("an HWID reset clears the row's HWID rather than keep the old", async () => {
     const { value } = await activeKey('unread reset');
     lookupsFail = true;
     try {
@@ -137,7 +137,7 @@ describe('an act on one key answered as done, whose key cannot be read back', ()
     expect(await row(value)).toMatchObject({ value, expiresAt: before, expiryStale: true });
   });
 
-  it('an extend keeps its mark when a lookup of the key, made just before, is still queued behind a large batch being recorded', async () => {
+  it('an extend keeps its mark over a lookup queued behind a batch', async () => {
     const { value } = await activeKey('unread extend queued');
     const before = (await row(value))?.expiresAt;
     // A large batch still being recorded (a generate of thousands a moment ago), and a lookup of the key after it:

@@ -62,7 +62,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
     await t.close();
   });
 
-  it('answers before they are recorded, says how many are still being recorded, then holds every one', async () => {
+  it('answers before they are recorded, saying how many are still being recorded', async () => {
     const drained = nextChange(t.core, profileId, (e) => e.recording === 0);
     const generatedKeys = keysOf(
       (await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer batch one' })).generated,
@@ -86,7 +86,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
     );
   });
 
-  it('keeps the order of writes: a key deleted right after its batch was generated ends deleted', async () => {
+  it('keeps write order: a key deleted after its batch ends deleted', async () => {
     const generatedKeys = keysOf(
       (await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer order' })).generated,
     );
@@ -106,7 +106,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
     expect(deleted.total).toBe(1);
   });
 
-  it('starts a job over "all matching" right after a generate with every new key in it', async () => {
+  it('includes every new key in an "all matching" job started right after', async () => {
     const generatedKeys = keysOf(
       (await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer job target' })).generated,
     );
@@ -128,7 +128,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
 });
 
 describe('a batch the ledger database refuses, through the core', () => {
-  it('answers the generate, says in the ledger view and the activity log which keys are missing, and a lookup brings them in', async () => {
+  it('answers the generate and says which keys are missing from the ledger', async () => {
     const t = await startTestCore();
     try {
       const profileId = t.core.profiles.activeProfileId ?? '';
@@ -184,7 +184,7 @@ describe('quitting with keys still being recorded', () => {
 });
 
 describe('a write the ledger refuses', () => {
-  it('is reported in words with what the service still has, and the next write goes in', async () => {
+  it('is reported in words with what the service still has', async () => {
     const file = join(tempDir('keydesk-writer-'), 'keydesk.db');
     const db = new LocalDb(file);
     const changes: RecordingState[] = [];
@@ -219,7 +219,7 @@ describe('a write the ledger refuses', () => {
     db.close();
   });
 
-  it('when the worker cannot run: every queued write is reported, and once it can, the next write starts a new one', async () => {
+  it('when the worker cannot run, reports every queued write', async () => {
     const dir = join(tempDir('keydesk-writer-'), 'not-yet');
     const file = join(dir, 'keydesk.db');
     // The folder is missing: the worker dies opening the file, again on each restart.
@@ -238,7 +238,7 @@ describe('a write the ledger refuses', () => {
     db.close();
   });
 
-  it('starts its thread with the first write, lets it go when idle, and the next write starts another and goes in', async () => {
+  it('starts its thread on the first write and ends it when idle', async () => {
     const file = join(tempDir('keydesk-writer-'), 'keydesk.db');
     const db = new LocalDb(file);
     const writer = new LedgerWriter({ file, idleMs: 50 });
@@ -261,7 +261,7 @@ describe('a write the ledger refuses', () => {
 });
 
 describe('the writer thread as it ends', () => {
-  it('collects its heap before it goes (it says so as it ends), and leaves no `gc` to any context made after it', async () => {
+  it('collects its heap before it goes, leaving no `gc` behind', async () => {
     const dir = tempDir('keydesk-writer-');
     const file = join(dir, 'keydesk.db');
     new LocalDb(file).close();

@@ -15,7 +15,7 @@ function errorOf(db: DatabaseSync, fn: () => void): unknown {
 }
 
 describe('a failed transaction keeps its cause', () => {
-  it('throws the trigger’s own words when SQLite rolled the transaction back itself, and leaves nothing written', () => {
+  it("throws the trigger's own words when SQLite rolled back, writing nothing", () => {
     const db = new DatabaseSync(':memory:');
     db.exec(`CREATE TABLE t (v INTEGER);
              CREATE TRIGGER refuse BEFORE INSERT ON t WHEN new.v = 2 BEGIN SELECT RAISE(ROLLBACK, 'two is refused'); END;`);
@@ -32,7 +32,7 @@ describe('a failed transaction keeps its cause', () => {
     expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 0 });
   });
 
-  it('throws the full disk’s error (SQLITE_FULL) and rolls back what came before it', () => {
+  it('throws SQLITE_FULL and rolls back what came before it', () => {
     const db = new DatabaseSync(':memory:');
     db.exec('CREATE TABLE t (v TEXT)');
     const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;

@@ -1,5 +1,5 @@
 // Keys kept for this session only (no keychain) are gone after a restart: Profiles must not still list the key's
-// hint as stored, or offer to keep it, while Overview and Jobs say no apiKey is stored (walk7 U1).
+// hint as stored, or offer to keep it, while Overview and Jobs say no apiKey is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 describe('a remote profile whose session-only apiKey is gone after a restart', () => {
-  it('is listed with no key, not with the hint of the key it had', async () => {
+  it("is listed with no key, not with its old key's hint", async () => {
     const listed = (await restarted.must('profiles.list')).profiles.find((p) => p.id === id);
     expect(listed).toMatchObject({ name: 'Two', hasKey: false, keyHint: null, storage: 'session-only' });
   });

@@ -30,7 +30,7 @@ describe('a stored apiKey never goes to another origin', () => {
     await capture.close();
   });
 
-  it('refuses to move a profile to a new origin without the key typed again, and sends nothing there', async () => {
+  it('refuses a profile move to a new origin without the key retyped', async () => {
     const r = await t.call('profiles.update', { id, baseUrl: capture.url });
     expect(r).toEqual({
       ok: false,
@@ -43,13 +43,13 @@ describe('a stored apiKey never goes to another origin', () => {
     expect(entry).toMatchObject({ action: 'profiles.update', outcome: 'failed' });
   });
 
-  it('with a new validation URL on another origin too, still sends the stored key nowhere', async () => {
+  it("is kept from another origin's validation URL too", async () => {
     const r = await t.call('profiles.update', { id, baseUrl: capture.url, validationUrl: `${capture.url}/v2_validation`, name: 'Moved' });
     expect(r).toMatchObject({ ok: false, code: 'API_KEY_MISSING' });
     expect(capture.requests).toEqual([]);
   });
 
-  it('checks the key typed anew at the new origin, and only that key reaches it', async () => {
+  it('checks the retyped key at the new origin, sending only that key', async () => {
     const r = await t.call('profiles.update', { id, baseUrl: capture.url, apiKey: 'kd_typed-anew-1234' });
     expect(r).toMatchObject({ ok: false, code: 'API_KEY_INVALID', message: 'The service refused this API key. Nothing was saved.' });
     expect(capture.requests).toHaveLength(1);
@@ -59,7 +59,7 @@ describe('a stored apiKey never goes to another origin', () => {
     expect(await t.core.secrets.get(id)).toBe(remote.apiKey);
   });
 
-  it('keeps using the stored key on its own origin (a rename, the same base URL)', async () => {
+  it('keeps using the stored key on its own origin', async () => {
     const renamed = await t.must('profiles.update', { id, name: 'Remote Co', baseUrl: remote.url });
     expect(renamed).toMatchObject({ name: 'Remote Co', baseUrl: remote.url, hasKey: true });
   });
@@ -75,7 +75,7 @@ describe('profiles.json', () => {
   };
   const copies = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('profiles.json.refused-'));
 
-  it('unreadable JSON: refused with a message naming the file, left untouched, a copy beside it, the sandbox alone', async () => {
+  it('unreadable JSON: refused naming the file, left untouched, a copy beside it', async () => {
     const content = '{"version": 1, "profiles": [ {"id": "p_1", "name": "Acme"'; // cut short by a crash or a bad sync
     const { t, path, userData } = await refusedFile(content);
     try {
@@ -136,7 +136,7 @@ describe('profiles.json', () => {
         },
       ],
     ],
-  ])('of the right version but the wrong shape (%s): refused by the schema', async (_name, profiles) => {
+  ])('of the right version but wrong shape (%s): refused by the schema', async (_name, profiles) => {
     const content = JSON.stringify({ version: 1, activeProfileId: null, profiles });
     const { t, path } = await refusedFile(content);
     try {
@@ -148,7 +148,7 @@ describe('profiles.json', () => {
     }
   });
 
-  it('that cannot even be copied (a directory in its place): never replaced, changes last for the session', async () => {
+  it('that cannot be copied: never replaced, changes last for the session', async () => {
     const userData = tempDir('keydesk-profiles-');
     const path = join(userData, 'profiles.json');
     mkdirSync(path);
@@ -169,7 +169,7 @@ describe('profiles.json', () => {
     }
   });
 
-  it('a good file is read back after a restart, with no problem reported and no copy made', async () => {
+  it('a good file is read back after a restart, with no problem', async () => {
     const userData = tempDir('keydesk-profiles-');
     const secrets = new MemorySecretStore();
     const remote = await startRemoteSandbox({ name: 'Shop', identifier: 'shop' });

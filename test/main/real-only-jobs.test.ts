@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 describe('a bulk extend answered with {message} alone (real-only sandbox)', () => {
-  it('reads each key back, so the ledger shows the new expiry; a key that cannot be read back is done with words saying its row is old', async () => {
+  it('reads each key back so the ledger shows the new expiry', async () => {
     const keys = batchValues(
       (await t.must('keys.generate', { expire: '2099-01-31', count: 4, isPremium: false, note: 'terse batch' })).generated,
     );
@@ -110,7 +110,7 @@ describe('a bulk extend answered with {message} alone (real-only sandbox)', () =
     expect(after?.expiryStale).toBeUndefined();
   });
 
-  it('marks the row of a key extended from its panel whose new expiry could not be read back', async () => {
+  it('marks a panel-extended key whose new expiry could not be read back', async () => {
     const [key = ''] = batchValues(
       (await t.must('keys.generate', { expire: '2099-03-31', count: 1, isPremium: false, note: 'terse single' })).generated,
     );
@@ -122,7 +122,7 @@ describe('a bulk extend answered with {message} alone (real-only sandbox)', () =
     expect(row).toMatchObject({ value: key, expiresAt: '2099-03-31T23:59:59.999Z', expiryStale: true });
   });
 
-  it('exports All keys with the "expiry not read back" mark on every row, set only on the row that has it', async () => {
+  it('exports All keys with the "expiry not read back" mark per row', async () => {
     const stale =
       (await t.must('ledger.query', { filter: { text: 'terse single' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 }))
         .rows[0]?.value ?? '';

@@ -34,7 +34,7 @@ afterAll(async () => {
 describe('a remote profile on a real-only sandbox: every operation works', () => {
   let keys: Key[] = [];
 
-  it('pushes and reads the execution count (the push answer has no count: it is read again)', async () => {
+  it('pushes and reads the execution count, re-reading it after a push', async () => {
     expect(await must('executions.get')).toMatchObject({ executionCount: 0 });
     expect(await must('executions.push')).toEqual({ executionCount: 1, sampledAt: expect.any(String) as unknown });
     expect(await must('executions.get')).toMatchObject({ executionCount: 1 });
@@ -47,7 +47,7 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
     expect(keys[0]?.unreported).toContain('createdAt');
   });
 
-  it('generates a days key: no expiry until activation, and its term named as unreported', async () => {
+  it('generates a days key with no expiry until activation', async () => {
     const [k] = keysOf(
       (
         await must('keys.generate', {
@@ -64,7 +64,7 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
     expect(k?.unreported).toContain('daysKey');
   });
 
-  it('looks up generated keys by note: the best match only, and says so', async () => {
+  it('looks up generated keys by note, saying it found the best match', async () => {
     const found = await must('keys.lookup', { term: 'real batch' });
     expect(found.active).toEqual([]);
     expect(found.generated).toHaveLength(1);
@@ -109,7 +109,7 @@ describe('a remote profile on a real-only sandbox: every operation works', () =>
     expect(r.key).toMatchObject({ value: keys[1]?.value, status: 'generated', expiresAt: '2099-07-01T23:59:59.999Z' });
   });
 
-  it('resets the HWID (the answer is {message} alone: the key is read back)', async () => {
+  it('resets the HWID, reading the key back after a {message} answer', async () => {
     const r = await must('keys.resetHwid', { keyValue: keys[0]?.value ?? '' });
     expect(r.key).toMatchObject({ value: keys[0]?.value, status: 'active', hwid: null });
     expect(r.key?.lastResetAt).not.toBeNull();

@@ -15,7 +15,7 @@ const start = (userDataDir: string) => () =>
   Core.start({ userDataDir, secrets: new MemorySecretStore(), version: 'test', askSavePath: () => Promise.resolve(null) });
 
 describe('the start as the window meets it', () => {
-  it('answers app.startup at once, holds every other operation until the core is up, then answers it', async () => {
+  it('answers app.startup at once, holding the rest until the core is up', async () => {
     const startup = new Startup();
     const heard: StartupStatus[] = [];
     startup.on('app.startup', (s) => heard.push(s));
@@ -31,7 +31,7 @@ describe('the start as the window meets it', () => {
     }
   });
 
-  it('says in words that a pre-release keydesk.db was refused, and leaves the file as it was', async () => {
+  it('says in words that a pre-release keydesk.db was refused, leaving it intact', async () => {
     const userData = tempDir('keydesk-startup-refused-');
     const file = join(userData, 'keydesk.db');
     const old = new DatabaseSync(file);

@@ -21,12 +21,12 @@ describe('check-docs', () => {
     expect(checkDocs([{ path: 'docs/a.md', text: lines(301) }])).toEqual(['docs/a.md: 301 lines, more than 300']);
   });
 
-  it('reports a prose sentence of 26 words, with its line, and passes one of 25', () => {
+  it('refuses a prose sentence over 25 words, naming its line', () => {
     const text = `# Title\n\n${words(25)}. ${words(3)}.\n\n- ${words(10)}\n  ${words(16)}.\n`;
     expect(checkDocs([{ path: 'docs/a.md', text }])).toEqual(['docs/a.md:5: a sentence of 26 words: "w0 w1 w2 w3 w4 w5 w6 w7 …"']);
   });
 
-  it('skips code blocks, tables and headings, and counts a code span as one word', () => {
+  it('skips code blocks, tables and headings, and counts a code span once', () => {
     const long = words(40);
     const text = `# ${long}\n\n\`\`\`sh\n${long}\n\`\`\`\n\n| ${long} |\n|---|\n\n${words(24)} \`${long}\`.\n`;
     expect(checkDocs([{ path: 'docs/a.md', text }])).toEqual([]);

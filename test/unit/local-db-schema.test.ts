@@ -80,7 +80,7 @@ describe('a keydesk.db of another schema', () => {
 });
 
 describe('a keydesk.db at this schema', () => {
-  it('gives a new file the whole schema, in WAL mode, and writes and finds keys in it', () => {
+  it('gives a new file the whole schema, in WAL mode', () => {
     const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
     const db = new LocalDb(file);
     expect(read(file, (raw) => raw.prepare('PRAGMA user_version').get())).toEqual({ user_version: LOCAL_DB_VERSION });
@@ -133,7 +133,7 @@ describe('a keydesk.db at this schema', () => {
     db.close();
   });
 
-  it('opens a current file with its rows, and leaves its schema as it was', () => {
+  it('opens a current file with its rows and its schema untouched', () => {
     const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
     const made = new LocalDb(file);
     made.recordKeys(PROFILE, [key('KD-KEPT', 'from before')]);

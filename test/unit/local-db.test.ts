@@ -150,7 +150,7 @@ describe.each([
     expect(all.some((r) => r.daysKey !== null)).toBe(true);
   });
 
-  it('lists the values a filter names as targets, capped, with the full count: deleted keys only when the filter asks for them', () => {
+  it("lists a filter's target values, capped, with the full count", () => {
     for (const filter of [
       {},
       { text: 'alpha' },
@@ -175,13 +175,13 @@ describe.each([
     }
   });
 
-  it('gives the rows of chosen keys in the order asked, leaving out keys it does not hold', () => {
+  it("gives chosen keys' rows in the order asked, skipping unknown keys", () => {
     const values = [keys[5]?.value ?? '', 'NOT-A-KEY', keys[2]?.value ?? '', keys[400]?.value ?? ''];
     expect([...db.iterateLedgerKeys(PROFILE, values)].map((r) => r.value)).toEqual([values[0], values[2], values[3]]);
     expect([...db.iterateLedgerKeys(OTHER, values)]).toEqual([]);
   });
 
-  it('returns the model’s rows, count and bulk-target count for every filter, sort and page', () => {
+  it("matches the model's rows and counts for every filter, sort and page", () => {
     const someKey = keys[123]?.value ?? '';
     const someHwid = keys.find((k) => k.hwid !== null)?.hwid ?? 'none';
     const terms = [
@@ -239,7 +239,7 @@ describe.each([
     );
   }, 60_000); // 400 queries over a 4,000-row ledger: seconds on a loaded machine
 
-  it('seeks the page after or before any row, at every sort and direction, as the model orders them', () => {
+  it("seeks the page before or after any row, in the model's order", () => {
     const someKey = keys[77]?.value ?? '';
     fc.assert(
       fc.property(
@@ -260,7 +260,7 @@ describe.each([
     );
   }, 60_000);
 
-  it('walks the whole ledger page by page with seeks, forward and back, at every sort', () => {
+  it('walks the whole ledger by seeks, forward and back, at every sort', () => {
     for (const field of SORTS) {
       for (const dir of ['asc', 'desc'] as const) {
         const filter: LedgerFilter = field === 'note' ? { premium: true } : {};
@@ -286,7 +286,7 @@ describe.each([
     }
   });
 
-  it('answers the same whether a term matches most rows, a third of them or a handful', () => {
+  it('answers the same whether a term matches most rows or a handful', () => {
     // Over half (the dense walk), between a quarter and half and under a quarter (the sparse pass).
     for (const [text, low, high] of [
       ['alpha', 0.5, 1],
@@ -350,7 +350,7 @@ describe('deep pages from anchors and the text index, through writes from this c
     }
   }
 
-  it('returns the model’s page at any offset, sort and direction, with and without filters, as writes land', () => {
+  it("matches the model's page at any offset, sort and filter during writes", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(undefined, 'alpha', 'a', 'be', 'beta', 'renamed', 'moved'),
@@ -381,7 +381,7 @@ describe('deep pages from anchors and the text index, through writes from this c
     expect(step).toBeGreaterThan(50);
   }, 120_000);
 
-  it('seeks after and before any row of a filter with few matches or many, as writes land', () => {
+  it('seeks around any row of a sparse or dense filter during writes', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(undefined, 'alpha', 'beta', 'renamed', 'hw-', 'k'),
@@ -415,7 +415,7 @@ describe('the text filter', () => {
     }));
   }
 
-  it('finds exactly the rows whose value, note or HWID holds the term, in any case, for terms of any length', () => {
+  it('finds the term in value, note or HWID, any case, any length', () => {
     const db = new LocalDb(':memory:');
     const keys = notedKeys(2_000, 31);
     db.recordKeys(PROFILE, keys, '2026-11-22T10:00:00.000Z');
@@ -472,7 +472,7 @@ describe('the text filter', () => {
 });
 
 describe('the text filter through HWID changes', () => {
-  it('finds exactly the model’s rows as keys are activated, reset by a job’s answers, given a new HWID and deleted', () => {
+  it('matches the model as keys are activated, reset, re-bound and deleted', () => {
     const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
     const db = new LocalDb(file);
     const r = rng(71);
@@ -655,7 +655,7 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
     }
   }
 
-  it('prepares every sort of the whole ledger in slices, each page then the model’s', () => {
+  it("prepares every sort in slices, each page then the model's", () => {
     // A zero budget still makes progress, one block per call, until nothing is left.
     let calls = 0;
     while (db.prepareLedger(PROFILE, 0)) calls++;
@@ -664,7 +664,7 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
     expectModelPages('prepared');
   }, 120_000);
 
-  it('keeps deep pages the model’s through writes from the ledger writer’s thread: new keys at either end, moves, deletions, a rewrite of many', async () => {
+  it("keeps deep pages the model's through the writer thread's writes", async () => {
     let next = 1_000;
     const fresh = (n: number, createdAt: string | null): Key[] =>
       keys.slice(next, (next += n)).map((k) => ({ ...k, createdAt: createdAt ?? k.createdAt }));
@@ -710,7 +710,7 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
     }
   }, 300_000);
 
-  it('keeps a connection’s own writes and those of a connection that also reads in its counts', () => {
+  it('counts its own writes and those of another reading connection', () => {
     const other = new LocalDb(file, { paging: { directOffset: 0, anchorStep: 7 } });
     try {
       while (other.prepareLedger(PROFILE, 50));
@@ -764,7 +764,7 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
       bg.close();
     }
   }, 120_000);
-  it('gives its page cache back once it has followed the writer’s commits, and keeps it after a page read', async () => {
+  it("gives its page cache back once it has followed the writer's commits", async () => {
     const bg = new LocalDb(file, { paging: { directOffset: 0, anchorStep: 7 }, background: true });
     const released = vi.spyOn(bg, 'releaseMemory');
     // Each background slice's answer, in order: false once there is nothing left to prepare.
@@ -799,7 +799,7 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
 });
 
 describe('the text filter’s trigram choice', () => {
-  it('finds the model’s rows and count whether a term’s trigrams are rare, known or all common', () => {
+  it("matches the model whether a term's trigrams are rare, known or common", () => {
     // Thresholds scaled down so a 3,000-row ledger has trigrams of every kind: rare (≤ 20 rows), known (≤ 200)
     // and common; "abc" and "bcd" both common, "abcd" in a few rows only.
     const db = new LocalDb(':memory:', { paging: { rareTrigram: 20, knownTrigram: 200 } });
@@ -845,7 +845,7 @@ describe('the text filter’s trigram choice', () => {
 });
 
 describe('the text filter past its cap', () => {
-  it('counts only rows holding the term whole: not trigrams lying apart, nor the end of the indexed text', () => {
+  it('counts only rows holding the whole term, not scattered trigrams', () => {
     const db = new LocalDb(':memory:');
     const base = makeKeys(6, 51);
     // Each note holds "abc" and "bcd" but never "abcd"; each HWID ends in "4", so its text never holds "4\n".
@@ -887,7 +887,7 @@ describe('ledger size', () => {
 });
 
 describe('the audit log', () => {
-  it('finds entries by operation name as well as by target, and pages through every one', () => {
+  it('finds entries by operation name or target, and pages through all', () => {
     const db = new LocalDb(':memory:');
     for (let i = 0; i < 250; i++) {
       const action = i % 5 === 0 ? 'keys.generate' : 'keys.extend';
@@ -909,7 +909,7 @@ describe('the audit log', () => {
 });
 
 describe('the audit log found by the words Activity shows', () => {
-  it('finds an operation by its Operation column words (“Push an execution”, “delete a key”), as a part of them like any term, still by target, message and id, and not other operations', () => {
+  it('finds an operation by the words of its Operation column', () => {
     const db = new LocalDb(':memory:');
     db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'executions.push', target: 'execution count', outcome: 'ok', message: '' });
     db.audit({ profileId: PROFILE, profileName: 'Shop', action: 'keys.delete', target: 'KEY-1', outcome: 'ok', message: '' });
@@ -943,7 +943,7 @@ describe('the audit log found by the words Activity shows', () => {
 });
 
 describe('the jobs a window finds after a reload', () => {
-  it('lists the 20 newest and every running or interrupted job however old, newest first, for that profile only', () => {
+  it('lists the 20 newest and every running or interrupted job, per profile', () => {
     const db = new LocalDb(':memory:');
     const at = (minute: number): string => new Date(Date.UTC(2026, 10, 23, 6, minute)).toISOString();
     const make = (id: string, minute: number, profileId = PROFILE): void => {
@@ -980,7 +980,7 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     db.createJob({ id, profileId: PROFILE, action: 'delete', params: '{}', createdAt: at(0) }, { keyValues: ['K-1', 'K-2', 'K-3'] });
   };
 
-  it("ends at its last answers written, else at its run's start, marked as an end no one saw; never at the time of the next start", () => {
+  it("ends at its last answers written, else at its run's start", () => {
     const db = new LocalDb(':memory:');
     make(db, 'answered');
     db.beginJobRun('answered', at(1));
@@ -1010,7 +1010,7 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     db.close();
   });
 
-  it("a quit ends a job no earlier than its answers written in the quit's grace, and writes an end the screen showed as it was shown", () => {
+  it("dates a quit's end no earlier than answers written in its grace", () => {
     const db = new LocalDb(':memory:');
     make(db, 'late-answers');
     db.beginJobRun('late-answers', at(1));
@@ -1075,7 +1075,7 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     return db;
   };
 
-  it('while a run goes, shows items it claimed and did not send as before the claim; after a crash, a send log of another run is never applied to its claims', () => {
+  it('shows claimed, unsent items as before the claim while running', () => {
     const db = claimedAheadByARetryRun();
     // While it runs, the screen's view: what went out is sent, what did not is as before the claim.
     const shown = (state: 'pending' | 'sent' | 'unknown' | 'done'): number[] =>
@@ -1096,7 +1096,11 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     ]);
     // Without the run's list (the file alone), every claimed item reads sent.
     expect(db.jobItems('j', 'sent', 0, 10).total).toBe(5);
+    db.close();
+  });
 
+  it("never applies another run's send log to this run's claims", () => {
+    const db = claimedAheadByARetryRun();
     // Killed here; the next start reads the log (1, 2 and 5: logged before each went out).
     // A log another run left (an older one) is never applied to this run's claims.
     const run = db.job('j')?.runAt ?? null;
@@ -1106,7 +1110,7 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     db.close();
   });
 
-  it("with its own run's send log: claimed items it logged are unknown, claimed ones never sent are as before the claim", () => {
+  it("applies its own run's send log: logged claims unknown, the rest kept", () => {
     const db = claimedAheadByARetryRun();
     db.interruptRunningJobs(
       'Keydesk stopped while this job ran.',
@@ -1172,7 +1176,7 @@ describe('a row marked not read back, and a description older than the mark land
     ...over,
   });
 
-  it('keeps the marks through every writer of a description seen before the mark, and clears them with one seen at or after it', () => {
+  it('keeps the marks through older descriptions and clears them with newer ones', () => {
     const db = new LocalDb(':memory:');
     db.recordKeys(PROFILE, [key()], before);
     markAll(db);
@@ -1211,7 +1215,7 @@ describe('a row marked not read back, and a description older than the mark land
     db.close();
   });
 
-  it('keeps a mark a job set (its answers, or items still sent at its end) through a description seen before it', () => {
+  it("keeps a job's mark through a description seen before it", () => {
     const db = new LocalDb(':memory:');
     db.recordKeys(PROFILE, [key()], before);
     db.createJob({ id: 'reset', profileId: PROFILE, action: 'resetHwid', params: '{}', createdAt: before }, { keyValues: ['K-MARKED'] });
@@ -1227,7 +1231,7 @@ describe('a row marked not read back, and a description older than the mark land
     db.close();
   });
 
-  it('reads a mark from before marks kept their time (1) as marked, and clears it with any description', () => {
+  it('reads a mark without a time as marked; any description clears it', () => {
     const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
     const db = new LocalDb(file);
     db.recordKeys(PROFILE, [key()], before);

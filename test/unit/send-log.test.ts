@@ -9,7 +9,7 @@ import { tempDir } from '../support/temp-dir.ts';
 const RUN = '2026-11-23T21:00:00.000Z';
 
 describe('a job send log', () => {
-  it('lives beside a database file, and there is none for a database with no file', () => {
+  it('lives beside the database file, and is absent for an in-memory database', () => {
     expect(sendLogDir('/data/keydesk/keydesk.db')).toBe(join('/data/keydesk', 'job-sends'));
     expect(sendLogDir(':memory:')).toBeNull();
   });
@@ -34,7 +34,7 @@ describe('a job send log', () => {
     expect(readSendLog(dir, 'job-c')).toBeNull();
   });
 
-  it('starts a run empty and names it: what an earlier run of the job wrote was settled before', () => {
+  it('starts each run empty, named after the run', () => {
     const dir = join(tempDir('keydesk-sendlog-'), 'job-sends');
     const first = SendLog.begin(dir, 'job-a', RUN);
     first.record([1, 2]);
@@ -45,7 +45,7 @@ describe('a job send log', () => {
     expect(readSendLogs(dir).get('job-a')).toEqual({ run: '2026-11-23T21:05:00.000Z', sent: new Set([9]) });
   });
 
-  it('reads a last line a crash cut short as never sent (its request came after the write)', () => {
+  it('reads a last line a crash cut short as never sent', () => {
     const dir = join(tempDir('keydesk-sendlog-'), 'job-sends');
     const log = SendLog.begin(dir, 'job-a', RUN);
     log.record([11, 12]);
@@ -63,7 +63,7 @@ describe('a job send log', () => {
     expect(() => log.record([1])).toThrow('The send log is closed.');
   });
 
-  it("reads no directory as no logs, skips files that are not a job's log, and removes only the jobs named", () => {
+  it('lists job logs, skipping other files, and removes only the jobs named', () => {
     const dir = join(tempDir('keydesk-sendlog-'), 'job-sends');
     expect(readSendLogs(dir)).toEqual(new Map());
     for (const id of ['job-a', 'job-b']) SendLog.begin(dir, id, RUN).close();

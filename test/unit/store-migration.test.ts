@@ -81,7 +81,7 @@ function version1Database(): string {
 }
 
 describe('upgrading a schema 1 database', () => {
-  it('keeps every key and entry, gives the service an OwnerSecretID, and never reuses an id afterwards', () => {
+  it('keeps every key and entry, adds an OwnerSecretID, and never reuses ids', () => {
     const file = version1Database();
     const store = new SandboxStore(file);
     let secret: string | undefined;

@@ -73,7 +73,7 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-it('leaves no trace of the apiKey after 401, 404, 500, 503, HTML, redirect, timeout, refused and DNS failures', async () => {
+it('leaves no trace of the apiKey after any failure the client meets', async () => {
   const closedPort = await new Promise<number>((r) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const { port } = s.address() as AddressInfo;
