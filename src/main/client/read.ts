@@ -145,5 +145,4 @@ function unwrapResult(v: Obj): Obj {
 
 export const readNumber = num;
 export const readString = str;
-export const readBoolean = bool;
 export const isObject = isObj;

@@ -16,6 +16,3 @@ export const VIEWS = [
 ] as const satisfies readonly { view: string; label: string; summary: string }[];
 
 export type ViewName = (typeof VIEWS)[number]['view'];
-export type ViewInfo = (typeof VIEWS)[number];
-
-export const viewLabel = (view: ViewName): string => VIEWS.find((v) => v.view === view)?.label ?? view;
