@@ -10,9 +10,8 @@ interface Section {
 }
 
 /**
- * Ctrl/Cmd+K: every view and every action, as an ARIA 1.2 combobox. The text box keeps focus; Up and Down
- * (Home, End) move the active option, named to assistive technology through aria-activedescendant; Enter runs
- * it, Esc closes. Recently run commands come first.
+ * Ctrl/Cmd+K: every view and action, as an ARIA 1.2 combobox. The text box keeps focus; arrows move the active
+ * option (aria-activedescendant); Enter runs it, Esc closes. Recent commands first.
  */
 export function CommandPalette() {
   const open = useKeydesk((s) => s.paletteOpen);

@@ -100,9 +100,8 @@ export function HeaderCheckbox({
 }
 
 /**
- * The app's one table of records (Lookup results, Keyless entries, Activity; All keys draws its virtual rows
- * with the same header pieces). Optional: sortable columns, row selection with a header checkbox and
- * shift-click ranges, a row that opens on click, and what to show when there are no rows.
+ * The app's one table of records (All keys draws its virtual rows with the same header pieces). Optional: sorting,
+ * row selection with shift-click ranges, a row that opens on click, and an empty state.
  */
 export function DataTable<T>({
   label,

@@ -59,9 +59,8 @@ export function JobProgress({ job, label }: { job: JobSummary; label: string }) 
 }
 
 /**
- * A job's line (jobLine), with the time so far while main gets it ready to run, and while the service does not
- * answer, for how long: the line gives the time of day it stopped answering, and the time moving on shows the
- * screen is not stuck when nothing else changes (no answer, no progress event).
+ * A job's line, with the time so far while main gets it ready, and while the service does not answer, for how
+ * long: the moving time shows the screen is not stuck.
  */
 export function JobLine({ job }: { job: JobSummary }) {
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);

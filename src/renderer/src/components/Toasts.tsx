@@ -6,10 +6,8 @@ import type { Toast } from '../store/index.ts';
 export const SUCCESS_MS = 6_000;
 
 /**
- * Confirmations and errors. Successes are announced politely (status) and leave after a few seconds, held while
- * hovered or focused; errors are announced at once (alert), name their operation, and stay until dismissed or
- * no longer true (store/ui.ts notifyFailure). Each has a Dismiss button,
- * and Esc inside one dismisses it. Both live regions are always in the page, so a reader hears what is added.
+ * Confirmations and errors. Successes are polite and leave after a few seconds (held while hovered or focused);
+ * errors are alerts and stay until dismissed or untrue. Both live regions are always in the page.
  */
 export function Toasts() {
   const toasts = useKeydesk((s) => s.toasts);

@@ -1,6 +1,5 @@
-// Before a bulk job's unknown items are sent again: the keys as the service has them now, so a vendor can see
-// whether an extend (a reset, a delete) took effect before sending it a second time. A check reads the service's
-// current state; it is no record of what the unanswered request did, and the screen says so.
+// Before a bulk job's unknown items are sent again: the keys as the service has them now (its current state,
+// not a record of what the unanswered request did, and the screen says so).
 import { useState } from 'react';
 import type { JobSummary } from '../../../shared/domain.ts';
 import type { Failure } from '../../../shared/result.ts';

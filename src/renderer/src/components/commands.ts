@@ -29,11 +29,7 @@ function focusWhenShown(find: () => HTMLElement | null, frames = RENDER_FRAMES) 
   });
 }
 
-/**
- * Opens a view and puts the focus where it starts: the field an action starts with (fields opt in with a
- * `data-command-target` attribute), or else the view's main heading (`<h1 id="{view}-title">`, see registry.ts),
- * so the focus never stays on the page body.
- */
+/** Opens a view and focuses the field marked `data-command-target`, else the view's `<h1 id="{view}-title">`. */
 export function openAt(setView: (v: ViewName) => void, view: ViewName, target?: string) {
   setView(view);
   focusWhenShown(() =>
@@ -143,9 +139,8 @@ export function useCommands(): Command[] {
 }
 
 /**
- * The view a query names: its whole name ("all keys", "go to all keys") or the start of one name only ("all k").
- * Typing a view's name and pressing Enter goes there; it never runs an action whose label also holds those words
- * (Export All keys as CSV).
+ * The view a query names: its whole name ("go to all keys") or the start of one name only ("all k"), so Enter goes
+ * there rather than to an action whose label holds those words.
  */
 function namedView(commands: readonly Command[], query: string): Command | null {
   const q = query

@@ -1,7 +1,6 @@
 /**
- * What a form says about a typed identifier (HWID, key value) before sending it. The service trims nothing
- * (wire.md "Parameters"), so a value is sent as typed: only blank is refused here, and spaces at either end are
- * pointed out so the person keeps them knowingly.
+ * What a form says about a typed identifier before sending it. The service trims nothing (wire.md "Parameters"):
+ * only blank is refused, and spaces at either end are pointed out.
  */
 export type TypedShape = 'blank' | 'padded' | 'plain';
 

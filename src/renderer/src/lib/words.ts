@@ -1,6 +1,5 @@
-// What a person reads instead of the program's own names: the Activity log and error lines say "Reset a key's
-// HWID", not "keys.resetHwid", and "10 keys", not "10 key(s)". Every operation's words are in
-// src/shared/operation-words.ts (main writes with them too); `plain()` is the last guard on any text for the screen.
+// Product words instead of the program's names ("Reset a key's HWID", "10 keys"); every operation's words are in
+// src/shared/operation-words.ts, and `plain()` is the last guard on any text for the screen.
 import { isOperation, operationWords, RETIRED_WORDS } from '../../../shared/operation-words.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { fmt, NOUNS } from './format.ts';

@@ -22,9 +22,8 @@ export function createExecutionsSlice(ctx: StoreContext): ExecutionsSlice {
   /** The history the chart last asked for: a push reads it again, so the chart and the headline agree. */
   let shown: OperationInput<'executions.history'> | null = null;
   /**
-   * The count read out, and when it was sent. The count waits on it while `countAskedAt` still says so: a profile
-   * switch starts the state afresh (no read out), so another profile's hung read does not hold this one's, and a
-   * newer reading (the offline probe's) lets the next poll read again.
+   * The count read out, and when it was sent: a profile switch starts afresh, so another profile's hung read does
+   * not hold this one's, and a newer reading lets the next poll read again.
    */
   let reading: { askedAt: number; done: Promise<void> } | null = null;
   const readCount = async (askedAt: number): Promise<void> => {

@@ -152,10 +152,8 @@ export function GenerateForm() {
 
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
-    // The same rules main applies, from the shared contract: problems show beside their field.
-    // A days key's expiry runs from activation; the service still requires a date, which it ignores for such keys.
-    // The form does not ask for it: it sends the date typed for a dated key if it is valid, else a year from today.
-    // Spaces around a pasted date are not part of it.
+    // The shared rules main applies; problems show beside their field. A days key's expiry runs from activation, but
+    // the service requires a date: the one typed if valid, else a year from today. Spaces around a date are dropped.
     const typedExpire = expire.trim();
     const sentExpire = byDays ? (isCalendarDate(typedExpire) ? typedExpire : utcDate(clock.now() + 365 * 86_400_000)) : typedExpire;
     const asJob = wanted > LIMITS.countMax;
