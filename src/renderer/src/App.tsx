@@ -100,10 +100,7 @@ function KeydeskGoneBanner() {
   );
 }
 
-/**
- * While a job shows as running, the core is asked a light question every few seconds: progress events simply stop
- * when it is gone, and no answer marks Keydesk gone (ui.ts keydeskGone) so no line goes on saying "running".
- */
+/** While a job shows as running, ask the core a light question every few seconds: progress events just stop if it dies. */
 function KeydeskWatch() {
   const watching = useKeydesk((s) => s.keydeskGone === null && shownJobs(s).some(isLive));
   useEffect(() => {

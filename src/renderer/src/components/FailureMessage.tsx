@@ -11,10 +11,7 @@ export function backOnlineNote(failure: Failure, online: boolean): string | unde
     : undefined;
 }
 
-/**
- * A failure as a vendor reads it: the message first, announced; `when`; `stale`, why it may no longer hold; the
- * technical detail under a closed "Details" disclosure.
- */
+/** A failure as a vendor reads it: the message (announced), `when`, `stale`, and the technical detail under "Details". */
 export function FailureMessage({ failure, when, stale }: { failure: Failure; when?: ReactNode; stale?: ReactNode }) {
   const view = useKeydesk((s) => s.view);
   const setView = useKeydesk((s) => s.setView);

@@ -19,10 +19,7 @@ type CheckState =
   | { status: 'ready'; version: number; result: UnknownCheck };
 const IDLE: CheckState = { status: 'idle' };
 
-/**
- * The check of a job's unknown keys, and the way to start it. What it read is shown only for the job as it was
- * when asked: once the job changes (sent again, say), the keys may have too, and the answer goes.
- */
+/** The check of a job's unknown keys: its answer shows only while the job is as it was when asked. */
 export function useUnknownCheck(job: JobSummary): { state: CheckState; run: () => void } {
   const check = useKeydesk((s) => s.checkUnknownKeys);
   const [state, setState] = useState<CheckState>(IDLE);

@@ -156,10 +156,7 @@ function namedView(commands: readonly Command[], query: string): Command | null 
   return prefix.length === 1 ? (prefix[0]?.c ?? null) : null;
 }
 
-/**
- * Commands whose label or keywords contain every word typed, labels matching first; recent ones lead, after the
- * view the query names (if any), which is first of all, so Enter goes there.
- */
+/** Commands whose label or keywords hold every word typed, labels first; the named view, then recent ones, lead. */
 export function rankCommands(
   commands: readonly Command[],
   query: string,

@@ -128,10 +128,7 @@ export function createStoreContext(set: StoreContext['set'], get: StoreContext['
   /** The latest-started call the service answered: an older call failing late says nothing about now. */
   let answeredSeq = 0;
 
-  /**
-   * Calls main and tracks whether the service answers. Resolves null when another profile became active meanwhile;
-   * a change's outcome is still said, in a toast naming its profile.
-   */
+  /** Calls main, tracking whether the service answers; null if the profile changed meanwhile (changes still get a toast). */
   async function run<N extends OperationName>(name: N, input: OperationInput<N>): Promise<Answer<OperationOutput<N>> | null> {
     const epoch = profileEpoch;
     const seq = ++callSeq;

@@ -103,10 +103,7 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       ...noteChange(keyValue, what, m),
     };
   };
-  /**
-   * The panel's change to one key, then a toast; when the service did not describe the key, the change is noted and
-   * the search asked again so no row keeps the old state.
-   */
+  /** The panel's change to one key, then a toast; undescribed by the service, it is noted and the search asked again. */
   const change = async (
     keyValue: string,
     what: string,

@@ -201,10 +201,7 @@ export interface KeysSlice {
   noteKeysInBulk: (values: ReadonlySet<string>, action: 'extend' | 'resetHwid' | 'delete') => void;
   /** A bulk job over a filter started or ended: answers read before now may be earlier ones. */
   noteFilterInBulk: (filter: BulkFilter, action: 'extend' | 'resetHwid' | 'delete') => void;
-  /**
-   * Reads the first UNKNOWN_CHECK_MAX unanswered keys of a bulk job as the service has them now, in the job's order;
-   * the first failure, or null when another profile became active.
-   */
+  /** Reads the first UNKNOWN_CHECK_MAX unanswered keys of a bulk job as the service has them now; null on a profile switch. */
   checkUnknownKeys: (jobId: string) => Promise<UnknownCheck | { failure: Failure } | null>;
 }
 

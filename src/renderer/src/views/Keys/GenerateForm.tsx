@@ -29,10 +29,7 @@ const COUNT_RULE = `Count must be a whole number from ${fmt.number(LIMITS.countM
 /** The expiry date's format, shown under the field and named again by every complaint about it. */
 const DATE_FORMAT = 'YYYY-MM-DD (year, month, day), e.g. 2030-12-31';
 
-/**
- * What is wrong with a typed expiry date, in words that say how to write it; null for a real calendar date.
- * (Whether it lies before today is checked apart: that needs the clock.)
- */
+/** What is wrong with a typed expiry date, in words that say how to write it; null for a real date (past is checked apart). */
 function expiryDateProblem(typed: string): string | null {
   // The hint under the field already says how to write it: the error says what is wrong.
   if (typed === '') return 'Enter an expiry date.';

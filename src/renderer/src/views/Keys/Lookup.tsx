@@ -131,10 +131,7 @@ export function Lookup() {
   const keyChanges = useKeydesk((s) => s.keyChanges);
   const bulkOverFilter = useKeydesk((s) => s.bulkOverFilter);
   const rows: Key[] = result ? [...result.active, ...result.generated] : [];
-  /**
-   * A row read before a later change to its key (a real validation, say): it shows the key as it was. Or read before
-   * a bulk job over a filter that may include it: it may show the key as it was.
-   */
+  /** A row read before a later change to its key, or a bulk job over a filter that may include it: it may be outdated. */
   const changeAfter = (k: Key): KeyChange | null =>
     earlierBecause({ keyChanges, bulkOverFilter }, k.value, k, result?.rowRead?.[k.value] ?? result?.read);
   const earlier = rows.flatMap((k) => {

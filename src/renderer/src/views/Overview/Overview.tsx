@@ -18,10 +18,7 @@ const RANGES = [
 ] as const;
 type Range = (typeof RANGES)[number][0];
 const REFRESH_MS = 5_000;
-/**
- * Samples of one unchanged count read within this span are the reads of opening the view (a first run reads twice
- * in the same second), not a history: a flat line and "+0" would pass for a trend nobody has seen yet.
- */
+/** One unchanged count read within this span is the view's opening reads, not a history: no flat line or "+0". */
 const FLAT_SPAN_MS = 60_000;
 /** A count read with no answer for this long is said to be so: the count shown is no longer given as current. */
 export const SLOW_READ_MS = 5_000;

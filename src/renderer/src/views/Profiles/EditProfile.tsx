@@ -33,10 +33,7 @@ const defaultValidationUrl = (base: string): string | null => {
   return origin === null ? null : `${origin}/v2_validation`;
 };
 
-/**
- * Edits a remote profile; a new key (or base URL) is checked by main before anything is saved. A stored apiKey
- * never goes to another origin: moving the profile to one asks for the key again, and says why.
- */
+/** Edits a remote profile, checked by main before saving; moving it to another origin asks for the apiKey again. */
 export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () => void }) {
   const update = useKeydesk((s) => s.updateProfile);
   const [name, setName] = useState(profile.name);
