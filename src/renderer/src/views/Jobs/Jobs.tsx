@@ -151,8 +151,7 @@ const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyR
   { header: 'Done', cell: (j) => count(j.counts.done), className: 'num' },
   { header: 'Failed', cell: (j) => count(j.counts.failed), className: 'num' },
   { header: 'Unknown', cell: (j) => count(j.counts.unknown), className: 'num' },
-  // Sent and awaiting an answer is neither done nor "not sent": counted with its own word while it lasts. While a
-  // job runs, what it has not sent is still to go: "yet".
+  // Sent and awaiting an answer has its own word; while a job runs, what it has not sent is still to go ("yet").
   {
     header: anyRunning ? 'Not sent yet' : 'Not sent',
     cell: (j) => (
@@ -187,8 +186,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
   useEffect(() => {
     heading.current?.focus();
   }, [job.id]);
-  // Esc closes it from anywhere in the view, as Close does; a dialog (a confirmation here, the command palette)
-  // keeps its own Esc.
+  // Esc closes it from anywhere in the view, as Close does; a dialog keeps its own Esc.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target instanceof Element ? e.target : null;

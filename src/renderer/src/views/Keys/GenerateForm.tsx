@@ -133,8 +133,7 @@ export function GenerateForm() {
   // More than one request's worth becomes a job of requests: said before anything is sent.
   const wanted = parseWhole(count);
   const requests = wanted > LIMITS.countMax && wanted <= JOB_GENERATE_MAX ? requestsFor(wanted) : null;
-  // One job at a time per profile: a generate that would be a job waits for the running one; one request's worth
-  // is a single call, not a job, and goes beside a bulk job (not beside a generate job: the form follows that one).
+  // One job per profile: a generate that is a job waits for the running one; a single call may go beside a bulk job.
   const waitsForJob = runningJob !== null && (requests !== null || runningJob.action === 'generate');
   // The same rule while a job is starting: its answer has not come, but it runs as soon as it does.
   const waitsForStart = starting !== null && (requests !== null || starting.action === 'generate');

@@ -77,8 +77,7 @@ export function Overview() {
   useEffect(() => {
     let timer: ReturnType<typeof setInterval> | null = null;
     const tick = () => {
-      // One count read at a time (store/executions.ts): while one is out this tick adds nothing; the history
-      // follows each read that ends, so the chart takes in the sample just read.
+      // One count read at a time: while one is out this tick adds nothing; the history follows each read that ends.
       if (useKeydesk.getState().countAskedAt !== null) return;
       void refresh().then(() => loadHistory(range, chartPoints()));
     };
@@ -107,8 +106,7 @@ export function Overview() {
   }, [refresh, loadHistory, range, profileId]);
 
   const buckets = useMemo(() => toChartBuckets(history), [history]);
-  // A bounded range the samples reach back only part of (a first run, or a service added lately): the chart
-  // starts at its first sample, and says so rather than letting its axis pass for the whole range.
+  // A bounded range the samples reach only partly: the chart starts at its first sample, and says so.
   const firstAt = buckets[0]?.at;
   const readAt = sampledAt === null ? buckets.at(-1)?.at : Date.parse(sampledAt);
   const partial = (from: number | undefined): from is number =>
@@ -238,8 +236,7 @@ export function Overview() {
         ) : historyReading ? (
           <Skeleton label="Reading the history…" lines={1} variant="block" />
         ) : historyError ? null : (
-          // One rule for every profile, a first run's included: a chart needs two samples in the range.
-          // (After a failed read the failure says so: "no history" is not known.)
+          // One rule for every profile: a chart needs two samples in the range (after a failed read, the failure says so).
           <EmptyState
             title="No history in this range yet"
             // The same rule as Push +1: offline, a push would only fail.
