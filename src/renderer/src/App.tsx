@@ -113,10 +113,7 @@ function KeydeskWatch() {
   return null;
 }
 
-/**
- * What is true while the service does not answer: nothing waits to be sent; a failed read or refused change was not
- * done, but a change whose answer was lost (unknownOutcomes) or a running job's request may have taken effect.
- */
+/** While the service does not answer: failed reads and refused changes were not done; lost answers may have taken effect. */
 function OfflineBanner() {
   // Keydesk itself not answering says so instead (KeydeskGoneBanner): whether the service answers is not known then.
   const online = useKeydesk((s) => s.online || s.keydeskGone !== null);

@@ -9,10 +9,7 @@ interface Section {
   commands: Command[];
 }
 
-/**
- * Ctrl/Cmd+K: every view and action, as an ARIA 1.2 combobox. The text box keeps focus; arrows move the active
- * option (aria-activedescendant); Enter runs it, Esc closes. Recent commands first.
- */
+/** Ctrl/Cmd+K: every view and action as an ARIA 1.2 combobox (focus stays in the box, aria-activedescendant); recent first. */
 export function CommandPalette() {
   const open = useKeydesk((s) => s.paletteOpen);
   const setOpen = useKeydesk((s) => s.setPaletteOpen);

@@ -5,10 +5,7 @@ import type { Toast } from '../store/index.ts';
 /** How long a success stays once nothing holds it (the pointer over it, or the focus in it). */
 export const SUCCESS_MS = 6_000;
 
-/**
- * Confirmations and errors. Successes are polite and leave after a few seconds (held while hovered or focused);
- * errors are alerts and stay until dismissed or untrue. Both live regions are always in the page.
- */
+/** Confirmations (polite, leave after a few seconds unless hovered) and errors (alerts, stay until dismissed or untrue). */
 export function Toasts() {
   const toasts = useKeydesk((s) => s.toasts);
   const errors = toasts.filter((t) => t.kind === 'error');

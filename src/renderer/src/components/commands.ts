@@ -138,10 +138,7 @@ export function useCommands(): Command[] {
   ]);
 }
 
-/**
- * The view a query names: its whole name ("go to all keys") or the start of one name only ("all k"), so Enter goes
- * there rather than to an action whose label holds those words.
- */
+/** The view a query names, whole ("go to all keys") or by a unique start ("all k"), so Enter goes there, not to an action. */
 function namedView(commands: readonly Command[], query: string): Command | null {
   const q = query
     .trim()

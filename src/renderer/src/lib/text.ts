@@ -1,7 +1,4 @@
-/**
- * What a form says about a typed identifier before sending it. The service trims nothing (wire.md "Parameters"):
- * only blank is refused, and spaces at either end are pointed out.
- */
+/** What a form says about a typed identifier: the service trims nothing (wire.md), so only blank is refused, end spaces noted. */
 export type TypedShape = 'blank' | 'padded' | 'plain';
 
 export function typedShape(value: string): TypedShape {

@@ -55,10 +55,7 @@ const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
   'jobs.setCeiling',
 ]);
 
-/**
- * Changes sent to a service: answered after a switch to another profile, a toast naming that profile says how it
- * went (reads are only dropped). A validation changes the key unless it is a dry run.
- */
+/** Changes sent to a service: answered after a profile switch, a toast naming that profile says how it went (not a dry run). */
 const CHANGES: ReadonlySet<OperationName> = new Set<OperationName>([
   'executions.push',
   'keys.generate',

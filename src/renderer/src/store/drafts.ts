@@ -62,10 +62,7 @@ export const PROFILE_DRAFTS = [
   'generate.note',
 ] as const satisfies readonly (keyof Drafts)[];
 
-/**
- * Drafts that are the input of an act (count, expiry, days, premium, HWID): kept per profile, so a switch never
- * makes one typed for A the input of an act on B. The rest (Activity's filter) stays across a switch.
- */
+/** Drafts that are an act's input, kept per profile so one typed for A never becomes an act on B; the rest stays. */
 export const PER_PROFILE_DRAFTS = [
   'generate.count',
   'generate.byDays',

@@ -55,10 +55,7 @@ export interface UiSlice {
   offlineReason: Failure | null;
   /** When the active profile's service last answered (if only to refuse): a failure shown from before is of then. */
   serviceAnswered: Moment | null;
-  /**
-   * Keydesk's own core stopped answering (Failure.keydeskGone): since when, and whether it answered since; what
-   * happened meanwhile never reached this window, so only a reload shows it. Not per profile.
-   */
+  /** Keydesk's own core stopped answering (keydeskGone): since when, and whether it answered since (then a reload shows all). */
   keydeskGone: { since: string; back: boolean } | null;
   /** Changes whose answer was lost (OUTCOME_UNKNOWN) since the service last answered: they may have taken effect. */
   unknownOutcomes: OperationName[];
@@ -70,10 +67,7 @@ export interface UiSlice {
   notify: (kind: Toast['kind'], text: string, jobId?: string) => void;
   /** How a job ended: it replaces what an earlier end of the same job said. */
   notifyJobEnd: (kind: Toast['kind'], text: string, jobId: string) => void;
-  /**
-   * An operation's failure in an error toast, named by the operation's words ("Push an execution: …") so it is never
-   * read as about what is on screen later. `resolves`: see Toast.resolves.
-   */
+  /** An operation's failure in an error toast, named by its words so it is never read as about what is on screen later. */
   notifyFailure: (
     operation: OperationName,
     failure: Pick<Failure, 'code' | 'message'>,
@@ -117,10 +111,7 @@ export interface ExecutionsSlice {
   countRequest: RequestState;
   /** When the count read still out was sent (epoch ms), or null: the view says when one goes unanswered for a while. */
   countAskedAt: number | null;
-  /**
-   * Reads the count, one read at a time: a second call waits for the one out. Reads piled on a hung service would each
-   * hold one of the browser's few connections to main (harness) and stall every local read.
-   */
+  /** Reads the count one read at a time: reads piled on a hung service would hold the browser's few connections to main. */
   refreshExecutions: () => Promise<void>;
   pushRequest: RequestState;
   pushExecution: () => Promise<void>;
@@ -299,10 +290,7 @@ export interface JobsSlice {
   jobItemsRequest: RequestState;
   /** Removing a job from the list: the id being removed, so its button is not pressed twice. */
   forgettingJob: string | null;
-  /**
-   * A job asked of main and not yet answered (main may first wait up to a minute for its ledger): the screen says it
-   * is starting, and for how long, and nothing else can start meanwhile.
-   */
+  /** A job asked of main and not yet answered (main may wait for its ledger): said at once, and nothing else starts. */
   jobStarting: JobStarting | null;
   /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
   jobCancelling: string | null;
@@ -430,10 +418,7 @@ export interface StoreContext {
   get: Get;
   run: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<OperationOutput<N>> | null>;
   runGlobal: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<OperationOutput<N>>>;
-  /**
-   * Marks `key` loading, calls main, then records the failure under `key` or sets what `done` makes of the data.
-   * Resolves `{ data }`, or null after a failure or an answer no longer wanted (another profile, a newer request).
-   */
+  /** Marks `key` loading, calls main, stores the failure or `done(data)`; null after a failure or an unwanted answer. */
 
   request: <N extends OperationName>(
     name: N,
