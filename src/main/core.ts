@@ -135,10 +135,7 @@ export class Core {
     return core;
   }
 
-  /**
-   * Applies SAMPLE_RETENTION at most once an hour, a day's window at a time with yields between, so a large
-   * backlog never freezes the app.
-   */
+  /** Applies SAMPLE_RETENTION at most hourly, a day's window at a time with yields between, so a backlog never freezes the app. */
   thinSamples(now = Date.now()): Promise<void> {
     if (this.thinning) return this.thinning;
     if (now - this.lastThinnedAt < 3_600_000) return Promise.resolve();

@@ -12,10 +12,7 @@ export function csvCell(value: unknown): string {
   return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/**
- * Streams rows to `path` as CSV (with a header) or a JSON array; returns the rows written. `names` renames a
- * column where the field's own name would mislead a reader.
- */
+/** Streams rows to `path` as CSV (with a header) or a JSON array; `names` renames misleading columns. Returns rows written. */
 export async function writeExport<T extends object>(
   path: string,
   format: 'csv' | 'json',

@@ -22,10 +22,7 @@ const CSP_DIRECTIVES = [
 export const CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.join('; ');
 export const META_CONTENT_SECURITY_POLICY = CSP_DIRECTIVES.filter((d) => !d.startsWith('frame-ancestors ')).join('; ');
 
-/**
- * The policy under `npm run dev` only: Vite needs inline scripts and styles and a hot-reload WebSocket; the rest
- * stays as strict as the shipped policy.
- */
+/** The `npm run dev` policy: Vite needs inline scripts, styles and a hot-reload WebSocket; the rest stays strict. */
 export function developmentContentSecurityPolicy(devServerUrl: string, meta = false): string {
   const ws = new URL(devServerUrl);
   ws.protocol = ws.protocol === 'https:' ? 'wss:' : 'ws:';

@@ -37,10 +37,7 @@ const centredIn = (area: Rect, width: number, height: number): Rect => ({
   height,
 });
 
-/**
- * Where to open the window: on the display showing most of the saved bounds, fitted inside its work area; else
- * the default size centred on the primary display (`workAreas[0]`).
- */
+/** Where to open: on the display showing most of the saved bounds, fitted in; else the default size on `workAreas[0]`. */
 export function placeWindow(saved: Rect | null, workAreas: readonly Rect[], limits: SizeLimits): Rect {
   const primary = workAreas[0];
   if (primary === undefined) return saved ?? { x: 0, y: 0, width: limits.width, height: limits.height };

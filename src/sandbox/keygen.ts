@@ -15,10 +15,7 @@ const DASH = 0x2d;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 
-/**
- * Key values as ASCII bytes, `KEY_LENGTH` apart, sorted by their leading 16 bits so inserts land on neighbouring
- * index pages; the bytes reach the database and the response without per-key strings.
- */
+/** Key values as ASCII bytes `KEY_LENGTH` apart, sorted by their first 16 bits so inserts land on neighbouring index pages. */
 export interface KeyValueBlock {
   readonly count: number;
   readonly bytes: Buffer;

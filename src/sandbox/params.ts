@@ -131,10 +131,7 @@ function required<T>(name: string, value: T | undefined): T {
 /** No service's apiKey is longer (they are `kd_` and 43 characters); a longer one is looked up no further. */
 const API_KEY_MAX_CHARS = 1_024;
 
-/**
- * The apiKey from wherever it was given. wire.md sets no rule on its form: any string no service holds is
- * 401 API_KEY_INVALID, never a parameter error.
- */
+/** The apiKey from wherever it was given; wire.md sets no form, so any unknown string is 401 API_KEY_INVALID. */
 export function readApiKey(params: Params): string {
   const apiKey = params.text('apiKey');
   if (apiKey === undefined) {

@@ -197,8 +197,8 @@ export function isLoopback(host: string): boolean {
 const hostPort = (address: string, port: number): string => `${address.includes(':') ? `[${address}]` : address}:${port}`.toLowerCase();
 
 /**
- * The Host values answered, against DNS rebinding: loopback names on loopback; elsewhere only the bound address
- * (or this machine's own addresses for a wildcard bind), since any network client could claim `127.0.0.1`.
+ * The Host values answered, against DNS rebinding: loopback names on loopback; elsewhere only the bound (or own, for
+ * a wildcard) addresses, since any network client could claim `127.0.0.1`.
  */
 function hostsAllowed(host: string, port: number): Set<string> {
   if (isLoopback(host)) {

@@ -5,10 +5,7 @@ import { z } from 'zod';
 /** A filtered ledger count stops here: past it the screen says "more than 10,000", and counts exactly on request. */
 export const LEDGER_COUNT_CAP = 10_000;
 
-/**
- * How execution samples are thinned: past `olderThanMs` (for `spanMs`), each profile keeps only the lowest and
- * highest count per slot (the ISO time's first `prefix` characters, `slotMs` long).
- */
+/** Sample thinning: past `olderThanMs` (for `spanMs`), the lowest and highest count per `slotMs` slot (ISO `prefix`). */
 export const SAMPLE_RETENTION = [
   { olderThanMs: 86_400_000, spanMs: 29 * 86_400_000, prefix: 16, slotMs: 60_000 },
   { olderThanMs: 30 * 86_400_000, spanMs: 100 * 365 * 86_400_000, prefix: 13, slotMs: 3_600_000 },

@@ -217,10 +217,7 @@ export type RealBody<R extends RouteName> = BodiesOf<R>['real'];
 export type DetailBody<R extends RouteName> = BodiesOf<R>['detail'];
 
 type ParamValue = string | number | boolean | undefined;
-/**
- * Splits a request's parameters (the apiKey included) between query string and JSON body as the route says.
- * A name the route does not list goes in the query string. `body` is undefined when nothing goes there.
- */
+/** Splits parameters (apiKey included) between query and JSON body as the route says; unlisted names go in the query. */
 export function placeParams(
   route: RouteName,
   params: Readonly<Record<string, ParamValue>>,

@@ -25,10 +25,7 @@ function interner(): Interner {
   };
 }
 
-/**
- * A key in any shape the service sends (detail, real or older snake_case). `status` falls back to what the endpoint
- * implies, then to "a bound HWID means active"; fields left out are listed in `unreported`.
- */
+/** A key in any shape the service sends; `status` falls back to the endpoint's, then "bound means active"; gaps in `unreported`. */
 export function readKey(v: unknown, impliedStatus?: KeyStatus, shared: Interner = asIs): Key | null {
   if (!isObj(v)) return null;
   const value = str(v.value) ?? str(v.key_value) ?? str(v.keyValue);
@@ -102,10 +99,7 @@ export interface ValidationReading {
   expiresAt: string | null;
 }
 
-/**
- * Validation answers in the Key_Information shape, or the flat one (key_value, is_premium, expires_on). Only
- * `success` lets a machine in: any other word, known or not, is a refusal, and premium is then never reported.
- */
+/** Validation answers, nested (Key_Information) or flat: only `success` lets a machine in, and premium is reported only then. */
 export function readValidation(answer: unknown): ValidationReading | null {
   if (!isObj(answer)) return null;
   const v = unwrapResult(answer);
@@ -133,10 +127,7 @@ export function readValidation(answer: unknown): ValidationReading | null {
 
 const OUTCOME_FIELDS = ['V2_Authentication', 'Authentication', 'Key_Information'] as const;
 
-/**
- * service-api.md 4.6: an answer wrapped in `result` is read from `result` alone. The outer `success` only says the
- * call went through; read as the outcome, it would let a refused machine in.
- */
+/** service-api.md 4.6: a `result`-wrapped answer is read from `result` alone; the outer `success` only says the call went through. */
 function unwrapResult(v: Obj): Obj {
   const inner = v.result;
   if (!isObj(inner) || OUTCOME_FIELDS.some((f) => f in v)) return v;
@@ -145,5 +136,4 @@ function unwrapResult(v: Obj): Obj {
 
 export const readNumber = num;
 export const readString = str;
-export const readBoolean = bool;
 export const isObject = isObj;

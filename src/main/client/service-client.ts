@@ -98,10 +98,7 @@ function cooldownSeconds(text: string): number | undefined {
 }
 const isWireCode = (c: unknown): c is ErrorCode => typeof c === 'string' && (WIRE_ERROR_CODES as readonly string[]).includes(c);
 
-/**
- * A body's bytes in one ArrayBuffer, to hand over without a copy. Each chunk is copied in and dropped, so it dies
- * young, where undici's arrayBuffer() keeps every chunk until the body ends.
- */
+/** A body's bytes in one ArrayBuffer, each chunk copied in and dropped (undici's arrayBuffer() keeps them all until the end). */
 async function bodyBytes(body: AsyncIterable<Uint8Array>, contentLength: string | string[] | undefined): Promise<ArrayBuffer> {
   const declared = typeof contentLength === 'string' && /^\d+$/.test(contentLength) ? Number(contentLength) : Number.NaN;
   let out = new Uint8Array(Number.isSafeInteger(declared) && declared <= MAX_RESPONSE_BYTES ? declared : 64 * 1024);
@@ -182,10 +179,7 @@ export class ServiceClient {
     return { status, headers: res.headers, text: reading.head, ...(reading.head.trim() === '' ? {} : { parsed: 'unparsable' as const }) };
   }
 
-  /**
-   * Sends one request of the wire contract. Reads are retried twice on network errors, 5xx and 429; mutations
-   * are sent once, and an unreadable 2xx to one is "probably done" (`probablyDone` says what to check).
-   */
+  /** One request: reads retried twice on network errors, 5xx and 429; mutations sent once, an unreadable 2xx "probably done". */
   async send<T>(
     route: RouteName,
     params: Query,
@@ -235,10 +229,7 @@ export class ServiceClient {
     return last ?? this.failure('NETWORK', `${method} ${built.redacted}: no attempt was made.`);
   }
 
-  /**
-   * Turns one HTTP answer into a result: a 2xx is done unless the body says otherwise (`success: false`, or an
-   * `error` field, as the real service reports a cooldown with 200); a cooldown is COOLDOWN whatever the status.
-   */
+  /** One HTTP answer as a result: a 2xx is done unless the body says otherwise; a cooldown is COOLDOWN whatever the status. */
   private interpret<T>(res: Attempt, how: Interpretation<T>): Result<T> {
     const where = () => `${how.method} ${how.url.redacted}`;
     const status = res.status;
@@ -471,10 +462,7 @@ export interface Page<T> {
   total: number | null;
 }
 
-/**
- * One page of a lookup's answer, or UNREADABLE when the body does not plainly say what was found: an unreadable
- * answer is never "nothing found", or the vendor would believe the key gone.
- */
+/** One page of a lookup's answer, or UNREADABLE: an unreadable answer is never "nothing found" (the key would seem gone). */
 function page<T>(
   body: Record<string, unknown>,
   listField: string,

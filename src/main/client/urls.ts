@@ -35,10 +35,7 @@ export function buildUrl(
   };
 }
 
-/**
- * The base URL as Keydesk keeps it: origin and path prefix, without query, fragment, trailing slash or a trailing
- * `/api` (the official client's base has it; the route paths already start with it). Throws if invalid.
- */
+/** The base URL as kept: origin and path, without query, fragment, trailing slash or trailing `/api`. Throws if invalid. */
 export function normalizeServiceBase(raw: string): string {
   const u = new URL(raw.trim());
   const path = u.pathname

@@ -25,10 +25,7 @@ const RESULT_COLUMNS: Record<JobAction, readonly (keyof ResultRow)[]> = {
   resetHwid: ['key', 'outcome', 'reasonCode', 'reason'],
   generate: ['batch', 'keys', 'outcome', 'reasonCode', 'reason'],
 };
-/**
- * An item in product words. An extend's new expiry is the one the ledger recorded from the service's answer;
- * when it could not be read back the cell stays empty and the reason says so (the key's row shows the same mark).
- */
+/** An item in product words; an extend's expiry is the one the ledger recorded, empty (with the reason) when not read back. */
 function resultRow(action: JobAction, item: JobItem & { expiresAt: string | null; expiryStale: boolean }): ResultRow {
   const done = item.state === 'done';
   const unread = action === 'extend' && done && (item.expiryStale || item.expiresAt === null);
@@ -47,10 +44,7 @@ const notFound = () => fail('NOT_FOUND', JOB_NOT_FOUND);
 /** Jobs listed by default, and how many more each "Show older" lists. */
 const JOBS_PAGE = 20;
 
-/**
- * The `recent` that lists exactly `more` of the jobs `listed` leaves out: running and interrupted jobs are listed at
- * any age, so this counts only jobs past the newest `recent` not listed yet.
- */
+/** The `recent` that lists exactly `more` of the jobs left out (running and interrupted jobs are listed at any age). */
 function nextRecent(core: Core, profileId: string, recent: number, listed: readonly { id: string }[], more: number): number {
   const shown = new Set(listed.map((j) => j.id));
   const rows = core.db.jobs(profileId, recent + more + Math.max(0, listed.length - recent));

@@ -17,10 +17,7 @@ async function record(core: Core, profileId: string, key: Key): Promise<void> {
   else await core.ledger.recordKeys(profileId, [key]);
 }
 
-/**
- * Marks a ledger row's field as not read back, after the writes queued before it: an earlier description of the
- * key would otherwise land after the mark and clear it.
- */
+/** Marks a row's field not read back after the writes queued before it, so an earlier description cannot clear the mark. */
 async function markStale(core: Core, profileId: string, what: StaleMark, keyValue: string): Promise<void> {
   try {
     await core.ledger.flushed();

@@ -17,10 +17,7 @@ export const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = [
   'createdAt',
   'lastSeenAt',
 ];
-/**
- * An All keys row as exported, with the "not read back" marks as columns beside what they qualify: a file must
- * not pass off what was seen before as current.
- */
+/** An All keys row as exported, with the "not read back" marks as columns, so a file never passes off the old as current. */
 export type LedgerExportRow = Omit<LedgerRow, 'expiryStale' | 'hwidStale' | 'statusStale'> & {
   expiryNotReadBack: boolean;
   hwidNotReadBack: boolean;

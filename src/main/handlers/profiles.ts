@@ -15,10 +15,7 @@ function runningJobWords(job: JobSummary): string {
   return `${what}, ${job.counts.done.toLocaleString('en-US')} of ${job.total.toLocaleString('en-US')} done`;
 }
 
-/**
- * A profile as the screen shows it; a session-only key lost to a restart is shown as no key. The OS keychain is
- * not read per listing: it may ask, or hang, on its own terms.
- */
+/** A profile as shown; a session-only key lost to a restart is no key. The keychain is not read per listing (it may ask or hang). */
 async function presented(core: Core, p: StoredProfile): Promise<Profile> {
   const profile = core.toProfile(p);
   if (!profile.hasKey || core.secretStorage !== 'session-only') return profile;

@@ -26,10 +26,7 @@ export const needsKey =
     return 'ok' in active ? active : run(input, active);
   };
 
-/**
- * Runs a mutating operation and records it in the audit log. The target is never a secret, and the message
- * never raw exception text (that goes to main's log only).
- */
+/** Runs a mutating operation and audits it; the target is never a secret, the message never raw exception text. */
 export async function audited<T>(
   core: Core,
   profile: Pick<StoredProfile, 'id' | 'name'>,

@@ -65,10 +65,7 @@ function fallbackWords(error: unknown): string {
 
 const rawText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/**
- * The OS keychain through keytar, proven by a round trip (set, read back, delete) before it is trusted; or,
- * when keytar cannot load or no keychain answers, memory for this session.
- */
+/** The OS keychain via keytar, trusted after a set/read/delete round trip; else memory for this session. */
 export async function openSecretStore(
   options: { loadKeytar?: () => Keytar; service?: string; probeTimeoutMs?: number } = {},
 ): Promise<OpenedSecretStore> {

@@ -66,11 +66,7 @@ function ActiveService() {
   );
 }
 
-/**
- * Keydesk's own core stopped answering this window (the harness's process gone): that, not the service, is what
- * failed, and nothing shown can be checked; once it answers again, what happened meanwhile never reached this
- * window, so it asks for a reload.
- */
+/** Keydesk's own core stopped answering (not the service): what happened meanwhile never reached us, so reload. */
 function KeydeskGoneBanner() {
   const gone = useKeydesk((s) => s.keydeskGone);
   if (!gone) return null;
@@ -104,13 +100,7 @@ function KeydeskGoneBanner() {
   );
 }
 
-/**
- * While this window shows a job as running, Keydesk's core is asked a light question every few seconds: a job's
- * progress comes as events, which simply stop when the core is gone (the harness's process killed), so a view that
- * asks nothing else (All keys, Keys' Generate) would go on saying "running" with a live Cancel. The answer (or
- * none) goes through api.ts like every call, so no answer at all marks Keydesk gone (ui.ts keydeskGone), and every
- * job line then says its state is not known.
- */
+/** While a job shows as running, ask the core a light question every few seconds: progress events just stop if it dies. */
 function KeydeskWatch() {
   const watching = useKeydesk((s) => s.keydeskGone === null && shownJobs(s).some(isLive));
   useEffect(() => {
@@ -123,11 +113,7 @@ function KeydeskWatch() {
   return null;
 }
 
-/**
- * Says what is true while the service does not answer: nothing waits to be sent; a read or a refused change that
- * failed was not done, but a change whose answer was lost (store: unknownOutcomes), or a running job's request with
- * no answer, may or may not have taken effect.
- */
+/** While the service does not answer: failed reads and refused changes were not done; lost answers may have taken effect. */
 function OfflineBanner() {
   // Keydesk itself not answering says so instead (KeydeskGoneBanner): whether the service answers is not known then.
   const online = useKeydesk((s) => s.online || s.keydeskGone !== null);

@@ -95,10 +95,7 @@ export class Db {
     this.conn.function(name, { deterministic: true }, impl);
   }
 
-  /**
-   * Runs `fn` in one IMMEDIATE transaction (the write lock is taken at BEGIN, so its reads cannot go stale):
-   * all of its writes land, or none. Inside another transaction it joins it.
-   */
+  /** Runs `fn` in one IMMEDIATE transaction (write lock at BEGIN): all its writes land, or none. Nested, it joins the outer one. */
   transaction<T>(fn: () => T): T {
     if (this.conn.isTransaction) return fn();
     this.conn.exec('BEGIN IMMEDIATE');
@@ -114,8 +111,8 @@ export class Db {
   }
 
   /**
-   * Runs `fn` inside savepoint `name`: if it throws, its writes alone are undone. Some errors roll back the
-   * whole transaction, taking the savepoint with it; undoing it then would fail and hide the cause.
+   * Runs `fn` in savepoint `name`, undoing its writes if it throws, unless the error already rolled back the whole
+   * transaction (undoing then would fail and hide the cause).
    */
   savepoint<T>(name: string, fn: () => T): T {
     if (!/^[a-z_]+$/.test(name)) throw new Error(`Savepoint names are lower-case words joined by _, not '${name}'.`);
@@ -151,10 +148,7 @@ export class Db {
 
   // ---- the WAL ------------------------------------------------------------------------------------------
 
-  /**
-   * Notes `rows` rows written: past the budget a PASSIVE checkpoint runs between requests, and an idle pause
-   * truncates the WAL. Between requests on purpose: SQLite rewinds the WAL only after a complete checkpoint.
-   */
+  /** Notes rows written: past the budget a PASSIVE checkpoint runs between requests (SQLite rewinds the WAL only then). */
   wrote(rows: number): void {
     this.rowsSinceCheckpoint += rows;
     this.lastWriteAt = performance.now();
@@ -183,10 +177,7 @@ export class Db {
     else this.conn.exec('PRAGMA shrink_memory');
   };
 
-  /**
-   * Copies the WAL into the database. PASSIVE never waits; TRUNCATE (without waiting either) also empties the
-   * WAL file. Returns false when another connection kept it from completing.
-   */
+  /** Copies the WAL into the database (TRUNCATE also empties it; neither waits). False when another connection blocked it. */
   checkpoint(mode: 'PASSIVE' | 'TRUNCATE' = 'PASSIVE'): boolean {
     if (!this.conn.isOpen || this.conn.isTransaction) return false;
     this.rowsSinceCheckpoint = 0;

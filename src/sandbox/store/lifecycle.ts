@@ -33,10 +33,7 @@ export class Keys extends ServiceScoped {
     return deleted;
   }
 
-  /**
-   * Adds days to a key. A key with an expiry moves it (from its current value, even when already past);
-   * an unactivated days key gets a longer daysKey instead.
-   */
+  /** Adds days: an expiry moves from its current value (even if past); an unactivated days key gets a longer daysKey. */
   extend(serviceId: number, value: string, days: number): WireKey {
     const key = this.db.transaction(() => {
       const row = this.row(serviceId, value);

@@ -38,10 +38,7 @@ export class Search {
     return JSON.stringify(rows.map((r) => r.id));
   }
 
-  /**
-   * The ranked parts of a key search: exact value first, then exact HWID (active keys), then note contains
-   * term; newest first within each.
-   */
+  /** A key search's ranked parts: exact value, exact HWID (active keys), note contains term; newest first within each. */
   private keySegments(serviceId: number, status: 'active' | 'generated', term: string): Segment[] {
     const st = status === 'active' ? ACTIVE : GENERATED;
     const segments: Segment[] = [

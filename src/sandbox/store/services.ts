@@ -52,10 +52,7 @@ export class Services {
     this.now = now;
   }
 
-  /**
-   * Drops the apiKey cache when another connection has committed (PRAGMA data_version), so a rotated key stops
-   * working at once. Checked once per event-loop turn: the pragma costs about as much as a push.
-   */
+  /** Drops the apiKey cache when another connection committed (data_version), checked once per event-loop turn. */
   private fresh(): void {
     if (this.checkedThisTurn) return;
     this.checkedThisTurn = true;
@@ -125,10 +122,7 @@ export class Services {
     return service;
   }
 
-  /**
-   * The service an identifier names, without regard to case. Hits are cached (services are never deleted and
-   * identifiers never change); only well-formed, hence ASCII, identifiers use the cache.
-   */
+  /** The service an identifier names, any case; hits are cached (services never go, identifiers never change), ASCII only. */
   byIdentifier(identifier: string): ServiceRecord | null {
     const cacheable = isIdentifier(identifier);
     const cacheKey = identifier.toLowerCase();

@@ -69,10 +69,7 @@ export class Validation {
 
   // ---- validation ---------------------------------------------------------------------------------------
 
-  /**
-   * What a protected application sees when it validates. Activates and binds as the real service does,
-   * unless `dryRun`, which gives the same answer and changes nothing.
-   */
+  /** What a protected app sees when it validates: activates and binds as the real service does, unless `dryRun`. */
   validate(serviceIdentifier: string, key: string, hwid: string, dryRun: boolean, keylessKey: string): ValidationBody {
     const now = this.now();
     const service = this.services.byIdentifier(serviceIdentifier);

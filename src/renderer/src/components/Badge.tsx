@@ -4,11 +4,7 @@ import { Icon, type IconName } from './Icon.tsx';
 
 export type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger' | 'premium';
 
-/**
- * A short label with a tone. Meaning never rests on colour alone: every badge has its word and an icon whose
- * shape differs by kind (a hollow ring for generated, a dot for active, a cross for deleted, a clock for
- * expired, a star for premium, a lock for bound).
- */
+/** A short label with a tone; never colour alone: each has its word and an icon whose shape differs by kind. */
 export function Badge({ tone, icon, children, title }: { tone: Tone; icon?: IconName; children: ReactNode; title?: string }) {
   return (
     <span className={`badge tone-${tone}`} title={title}>

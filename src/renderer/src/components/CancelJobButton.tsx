@@ -1,11 +1,7 @@
 import type { RefObject } from 'react';
 import { useKeydesk } from '../store/index.ts';
 
-/**
- * A running job's Cancel. The button goes once main stops sending, so the focus moves first to the line that
- * says what the cancel did (the job's status), never to the page body or an unrelated button. None while Keydesk
- * itself does not answer.
- */
+/** A running job's Cancel; it goes once main stops sending, so focus moves first to the job's status line. */
 export function CancelJobButton({ status, onCancel }: { status: RefObject<HTMLElement | null>; onCancel: () => Promise<void> }) {
   // Keydesk itself stopped answering: a cancel cannot reach it (and the job may not run any more).
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);

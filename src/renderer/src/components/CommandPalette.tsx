@@ -9,11 +9,7 @@ interface Section {
   commands: Command[];
 }
 
-/**
- * Ctrl/Cmd+K: every view and every action, as an ARIA 1.2 combobox. The text box keeps focus; Up and Down
- * (Home, End) move the active option, named to assistive technology through aria-activedescendant; Enter runs
- * it, Esc closes. Recently run commands come first.
- */
+/** Ctrl/Cmd+K: every view and action as an ARIA 1.2 combobox (focus stays in the box, aria-activedescendant); recent first. */
 export function CommandPalette() {
   const open = useKeydesk((s) => s.paletteOpen);
   const setOpen = useKeydesk((s) => s.setPaletteOpen);

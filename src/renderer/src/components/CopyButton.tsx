@@ -4,11 +4,7 @@ import { Icon } from './Icon.tsx';
 type State = 'idle' | 'copied' | 'failed';
 const CONFIRM_MS = 1_600;
 
-/**
- * Copies one value to the clipboard. A real button (Tab reaches it, Enter and Space press it) named for what
- * it copies ("Copy key ABCD-…"); after a press the icon becomes a tick and "Copied" is announced politely, or
- * the refusal is announced if the clipboard said no.
- */
+/** Copies one value, named for what it copies; the icon becomes a tick and "Copied" (or the refusal) is announced. */
 export function CopyButton({ value, label, className }: { value: string; label: string; className?: string }) {
   const [state, setState] = useState<State>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

@@ -28,10 +28,7 @@ export interface Selection<T> {
   allOnPage?: ReactNode;
 }
 
-/**
- * Rows from the last clicked one (the anchor) to this one, inclusive, as a shift-click range picks them. With no
- * anchor, or one no longer on the page, just this row.
- */
+/** Rows from the anchor (last clicked) to this one, inclusive, as shift-click picks them; just this row without one on the page. */
 export function rangeFrom<T>(rows: readonly T[], anchor: number | null, index: number): T[] {
   if (anchor === null || anchor < 0 || anchor >= rows.length) return rows.slice(index, index + 1);
   const [a, b] = anchor < index ? [anchor, index] : [index, anchor];
@@ -99,11 +96,7 @@ export function HeaderCheckbox({
   );
 }
 
-/**
- * The app's one table of records (Lookup results, Keyless entries, Activity; All keys draws its virtual rows
- * with the same header pieces). Optional: sortable columns, row selection with a header checkbox and
- * shift-click ranges, a row that opens on click, and what to show when there are no rows.
- */
+/** The app's one table of records: optional sorting, selection with shift-click ranges, rows that open, an empty state. */
 export function DataTable<T>({
   label,
   columns,

@@ -3,11 +3,7 @@ import type { Failure } from '../../../shared/result.ts';
 import { plain } from '../lib/words.ts';
 import { useKeydesk } from '../store/index.ts';
 
-/**
- * Under a failure to reach the active profile's service shown after the service answers again (the banner gone):
- * the failure is of the moment it was made, not of now. Only for calls to the active profile's service, which
- * count it unreachable until it answers again (store/context.ts).
- */
+/** Under a failure to reach the active service shown after it answers again: the failure is of then, not now. */
 export function backOnlineNote(failure: Failure, online: boolean): string | undefined {
   // Keydesk's own core did not answer (not the service): nothing here is about the service, and nothing answers now.
   return online && failure.keydeskGone !== true && (failure.code === 'NETWORK' || failure.code === 'TIMEOUT')
@@ -15,11 +11,7 @@ export function backOnlineNote(failure: Failure, online: boolean): string | unde
     : undefined;
 }
 
-/**
- * A failure as a vendor reads it: the message first, announced; `when` it happened; `stale`, why it may no longer
- * hold; the technical detail (HTTP status, redacted URL, the service's own words) under a "Details" disclosure,
- * closed until asked for.
- */
+/** A failure as a vendor reads it: the message (announced), `when`, `stale`, and the technical detail under "Details". */
 export function FailureMessage({ failure, when, stale }: { failure: Failure; when?: ReactNode; stale?: ReactNode }) {
   const view = useKeydesk((s) => s.view);
   const setView = useKeydesk((s) => s.setView);

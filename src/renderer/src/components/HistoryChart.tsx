@@ -17,11 +17,7 @@ const RIGHT: uPlot.Axis.Side = 1;
 /** Steps for a count axis: whole numbers only (1, 2, 5, 10, 20, 50…), so no tick ever reads "0.5 executions". */
 export const COUNT_STEPS: number[] = Array.from({ length: 15 }, (_, e) => [1, 2, 5].map((m) => m * 10 ** e)).flat();
 
-/**
- * The time axis's tick labels, from our Intl formatter rather than uPlot's own date templates. A tick that would
- * read as its neighbour (ticks under a second apart, over a range of a few seconds) is left blank: one label per
- * time, never "4:30:32 AM" three times over.
- */
+/** Time tick labels from our Intl formatter; a tick that would read as its neighbour is left blank. */
 export const timeTicks = (splits: number[], stepSeconds: number): string[] =>
   splits.map((s) => fmt.axisTime(s * 1000, stepSeconds * 1000)).map((label, i, all) => (i > 0 && label === all[i - 1] ? '' : label));
 
@@ -33,10 +29,7 @@ export function timeLabel(buckets: readonly ChartBucket[]): (ms: number) => stri
   return (ms) => format(new Date(ms).toISOString());
 }
 
-/**
- * The table's rows: one per time as shown. Buckets that read the same (two samples in one second) are one row
- * with the later running total and the executions of both, so no two rows read the same time.
- */
+/** The table's rows, one per time as shown: buckets that read the same are merged (later total, both counts). */
 export function tableRows(buckets: readonly ChartBucket[], when: (ms: number) => string): ChartBucket[] {
   const out: ChartBucket[] = [];
   let label: string | null = null;
@@ -60,10 +53,8 @@ export interface Unread {
 export const UNREAD_FLOOR_MS = 60_000;
 
 /**
- * With two samples there is no spacing of their own to measure against, so the bound is what Keydesk keeps of a
- * count read without a break (SAMPLE_RETENTION): of the last day every read (every few seconds while the Overview is
- * open), so anything past a minute was not read; older, the lowest and highest of each minute or hour, so two
- * samples of neighbouring slots can be up to two slots apart. The older sample's age says which applies.
+ * With two samples there is no spacing to measure, so the bound follows SAMPLE_RETENTION: past a minute within the
+ * last day, else up to two minute or hour slots (the older sample's age says which).
  */
 export function twoSampleBound(from: number, now: number): number {
   const slot = SAMPLE_RETENTION.filter((tier) => now - from > tier.olderThanMs).reduce((widest, tier) => Math.max(widest, tier.slotMs), 0);
@@ -71,12 +62,8 @@ export function twoSampleBound(from: number, now: number): number {
 }
 
 /**
- * The gaps in the history: where two samples are much further apart than the history's own sampling. The
- * sampling is read from the data, not assumed (the app polls every few seconds while open, main hands over
- * buckets of a range's width over the points asked for, older samples are thinned to minutes and hours): a
- * gap is more than 3 times the median spacing of this range's samples, and at least a minute. Across such a
- * gap the chart draws no line (nothing was seen there; a climb drawn across it would say the executions came
- * steadily), and the figures say when the count was not read. Two samples alone are held to twoSampleBound.
+ * The gaps: samples more than 3 times the median spacing apart (and at least a minute). No line is drawn across one
+ * (a climb would say executions came steadily); the figures say the count was not read. Two samples: twoSampleBound.
  */
 export function unreadSpans(buckets: readonly ChartBucket[], now = Date.now()): Unread[] {
   const spacing: number[] = [];
@@ -98,9 +85,8 @@ export function unreadSpans(buckets: readonly ChartBucket[], now = Date.now()): 
 }
 
 /**
- * What uPlot draws: the buckets, with a point of no value in the middle of each unread span, so the line (and
- * the bars) break there (uPlot never joins across a null unless a series spans gaps, and none here does).
- * `bucketAt[i]` is the bucket at plot index i, or null where the plot index is an unread span (`unreadAt[i]`).
+ * What uPlot draws: the buckets with a null point in each unread span, so the line and bars break there.
+ * `bucketAt[i]` is the bucket at plot index i, or null in an unread span (`unreadAt[i]`).
  */
 export function chartData(
   buckets: readonly ChartBucket[],
@@ -232,11 +218,7 @@ function options(
   };
 }
 
-/**
- * The execution history: the running total as a line (left axis) and the executions counted in each bucket as
- * bars (right axis), over time. Hovering shows the exact values and time; the same figures are in a table
- * below for keyboard and screen-reader users.
- */
+/** The execution history: running total as a line, executions per bucket as bars, and the same figures in a table. */
 export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);

@@ -4,10 +4,7 @@ import { useKeydesk } from '../store/index.ts';
 import { FailureMessage } from './FailureMessage.tsx';
 import { Time } from './Time.tsx';
 
-/**
- * A request's failure with when it happened ("<what> failed at 9:11:44 PM."), and, once the service has answered a
- * later request, that it is from before then: an error standing under a form must not read as of now.
- */
+/** A request's failure with its time, marked as from before once the service has answered a later request. */
 export function RequestFailure({ request, what, again }: { request: RequestState; what: ReactNode; again: string }) {
   const { error, failedAt } = request;
   /** The service answered a request after this one failed: the failure is of its moment, not of now. */

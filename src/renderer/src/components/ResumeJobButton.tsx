@@ -3,11 +3,7 @@ import type { JobSummary } from '../../../shared/domain.ts';
 import { resumeWords } from '../lib/jobs.ts';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 
-/**
- * A stopped job's Resume, named by what it does ("Resume deleting 44,821 keys…"). A cancel is a change of mind, so
- * a resume that deletes, extends or resets (none of which can be taken back by sending again) asks first, naming
- * the act and the count; a generate's resume only makes the keys that were asked for, and goes at once.
- */
+/** A stopped job's Resume, named by what it does; one that deletes, extends or resets asks first (a cancel is a change of mind). */
 export function ResumeJobButton({ job, disabled, onResume }: { job: JobSummary; disabled?: boolean; onResume: () => void }) {
   const [asking, setAsking] = useState(false);
   const words = resumeWords(job);

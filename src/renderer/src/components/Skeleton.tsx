@@ -1,7 +1,4 @@
-/**
- * Grey bars where content is coming, so the layout does not jump when it arrives. Announced once as
- * "Loading …" through a status region; the bars themselves are hidden from assistive technology.
- */
+// Grey bars where content is coming, so the layout does not jump; announced once as "Loading …", bars hidden.
 export function Skeleton({ label, lines = 3, variant = 'text' }: { label: string; lines?: number; variant?: 'text' | 'rows' | 'block' }) {
   return (
     <div className={`skeleton skeleton-${variant}`}>

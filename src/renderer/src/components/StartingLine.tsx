@@ -46,10 +46,7 @@ export function StartingLine({ starting }: { starting: { action: JobAction; days
   );
 }
 
-/**
- * A job's bar: before any answer, one that moves without claiming how far; the answers' share after. While
- * Keydesk itself does not answer, it stands still at the share last seen: a moving bar would say the job runs.
- */
+/** A job's bar: indeterminate before any answer, then the answers' share; still while Keydesk itself does not answer. */
 export function JobProgress({ job, label }: { job: JobSummary; label: string }) {
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const settled = job.counts.done + job.counts.failed + job.counts.unknown;
@@ -58,11 +55,7 @@ export function JobProgress({ job, label }: { job: JobSummary; label: string }) 
   );
 }
 
-/**
- * A job's line (jobLine), with the time so far while main gets it ready to run, and while the service does not
- * answer, for how long: the line gives the time of day it stopped answering, and the time moving on shows the
- * screen is not stuck when nothing else changes (no answer, no progress event).
- */
+/** A job's line, with a moving time while main readies it or the service does not answer, so the screen is not stuck. */
 export function JobLine({ job }: { job: JobSummary }) {
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const silentSince = notAnsweringSince(job);

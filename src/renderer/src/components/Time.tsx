@@ -1,9 +1,6 @@
 import { fmt } from '../lib/format.ts';
 
-/**
- * A moment on screen in the user's locale, with the exact ISO value on hover and in the markup. `relative`
- * reads "3 minutes ago"; `date` and `dateTime` the calendar form. Never wraps inside a table cell (it may in the key panel).
- */
+/** A moment in the user's locale, the ISO value on hover; `relative`, `date` or `dateTime` form. Never wraps in a table cell. */
 export function Time({
   iso,
   mode = 'dateTime',

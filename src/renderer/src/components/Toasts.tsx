@@ -5,12 +5,7 @@ import type { Toast } from '../store/index.ts';
 /** How long a success stays once nothing holds it (the pointer over it, or the focus in it). */
 export const SUCCESS_MS = 6_000;
 
-/**
- * Confirmations and errors. Successes are announced politely (status) and leave after a few seconds, held while
- * hovered or focused; errors are announced at once (alert), name their operation, and stay until dismissed or
- * no longer true (store/ui.ts notifyFailure). Each has a Dismiss button,
- * and Esc inside one dismisses it. Both live regions are always in the page, so a reader hears what is added.
- */
+/** Confirmations (polite, leave after a few seconds unless hovered) and errors (alerts, stay until dismissed or untrue). */
 export function Toasts() {
   const toasts = useKeydesk((s) => s.toasts);
   const errors = toasts.filter((t) => t.kind === 'error');

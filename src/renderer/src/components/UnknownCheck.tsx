@@ -1,6 +1,5 @@
-// Before a bulk job's unknown items are sent again: the keys as the service has them now, so a vendor can see
-// whether an extend (a reset, a delete) took effect before sending it a second time. A check reads the service's
-// current state; it is no record of what the unanswered request did, and the screen says so.
+// Before a bulk job's unknown items are sent again: the keys as the service has them now (its current state,
+// not a record of what the unanswered request did, and the screen says so).
 import { useState } from 'react';
 import type { JobSummary } from '../../../shared/domain.ts';
 import type { Failure } from '../../../shared/result.ts';
@@ -20,10 +19,7 @@ type CheckState =
   | { status: 'ready'; version: number; result: UnknownCheck };
 const IDLE: CheckState = { status: 'idle' };
 
-/**
- * The check of a job's unknown keys, and the way to start it. What it read is shown only for the job as it was
- * when asked: once the job changes (sent again, say), the keys may have too, and the answer goes.
- */
+/** The check of a job's unknown keys: its answer shows only while the job is as it was when asked. */
 export function useUnknownCheck(job: JobSummary): { state: CheckState; run: () => void } {
   const check = useKeydesk((s) => s.checkUnknownKeys);
   const [state, setState] = useState<CheckState>(IDLE);

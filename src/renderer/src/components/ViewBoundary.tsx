@@ -9,10 +9,7 @@ interface State {
   error: Error | null;
 }
 
-/**
- * One per view: a view that throws while rendering shows what happened and a way back, inside its own area;
- * the sidebar, header and every other view keep working. Never a blank window.
- */
+/** One per view: a view that throws shows what happened and a way back in its own area; the rest keeps working. */
 export class ViewBoundary extends Component<Props, State> {
   override state: State = { error: null };
 

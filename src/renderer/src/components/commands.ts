@@ -29,11 +29,7 @@ function focusWhenShown(find: () => HTMLElement | null, frames = RENDER_FRAMES) 
   });
 }
 
-/**
- * Opens a view and puts the focus where it starts: the field an action starts with (fields opt in with a
- * `data-command-target` attribute), or else the view's main heading (`<h1 id="{view}-title">`, see registry.ts),
- * so the focus never stays on the page body.
- */
+/** Opens a view and focuses the field marked `data-command-target`, else the view's `<h1 id="{view}-title">`. */
 export function openAt(setView: (v: ViewName) => void, view: ViewName, target?: string) {
   setView(view);
   focusWhenShown(() =>
@@ -142,11 +138,7 @@ export function useCommands(): Command[] {
   ]);
 }
 
-/**
- * The view a query names: its whole name ("all keys", "go to all keys") or the start of one name only ("all k").
- * Typing a view's name and pressing Enter goes there; it never runs an action whose label also holds those words
- * (Export All keys as CSV).
- */
+/** The view a query names, whole ("go to all keys") or by a unique start ("all k"), so Enter goes there, not to an action. */
 function namedView(commands: readonly Command[], query: string): Command | null {
   const q = query
     .trim()
@@ -161,10 +153,7 @@ function namedView(commands: readonly Command[], query: string): Command | null 
   return prefix.length === 1 ? (prefix[0]?.c ?? null) : null;
 }
 
-/**
- * Commands whose label or keywords contain every word typed, labels matching first; recent ones lead, after the
- * view the query names (if any), which is first of all, so Enter goes there.
- */
+/** Commands whose label or keywords hold every word typed, labels first; the named view, then recent ones, lead. */
 export function rankCommands(
   commands: readonly Command[],
   query: string,

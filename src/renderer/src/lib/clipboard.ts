@@ -3,10 +3,7 @@
 
 type Notify = (kind: 'success' | 'error', text: string) => void;
 
-/**
- * Puts `text` on the clipboard. `what` names the copy as a person asked for it ("Copy key K-1", "Copy 3 generated
- * keys"); `copied` is the success toast.
- */
+/** Puts `text` on the clipboard; `what` names the copy as asked for ("Copy key K-1"), `copied` is the success toast. */
 export function copyToClipboard(text: string, what: string, copied: string, notify: Notify): Promise<void> {
   return navigator.clipboard.writeText(text).then(
     () => {

@@ -11,10 +11,7 @@ export interface ChartBucket {
   added: number;
 }
 
-/**
- * A bucket as main sends it: its time and the lowest and highest count read in it. A raw sample is a bucket
- * whose min and max are the same count.
- */
+/** A bucket as main sends it: its time and the lowest and highest count read in it (equal for a raw sample). */
 export type HistoryPoint = { at: string; min: number; max: number } | ExecutionSample;
 
 const range = (p: HistoryPoint): { min: number; max: number } =>

@@ -1,7 +1,5 @@
-// Where the person was, kept across a reload of the window (not a restart): the view, and All keys' filter and
-// sort, per profile, in sessionStorage. Only the first profile made active after a load gets its view back (a
-// switch of profile later is the person's own move and lands where they go); every profile made active, at a load
-// or a switch, gets its own filter and sort back (the store set the defaults with the profile: store/context.ts).
+// Where the person was, kept in sessionStorage across a reload: the view (first profile made active only), and
+// All keys' filter and sort per profile (the store set the defaults with the profile: store/context.ts).
 import type { LedgerSortField } from '../../../shared/domain.ts';
 import type { KeydeskState } from '../store/index.ts';
 import type { LedgerFilter } from '../store/types.ts';

@@ -1,8 +1,4 @@
-/**
- * What a form says about a typed identifier (HWID, key value) before sending it. The service trims nothing
- * (wire.md "Parameters"), so a value is sent as typed: only blank is refused here, and spaces at either end are
- * pointed out so the person keeps them knowingly.
- */
+/** What a form says about a typed identifier: the service trims nothing (wire.md), so only blank is refused, end spaces noted. */
 export type TypedShape = 'blank' | 'padded' | 'plain';
 
 export function typedShape(value: string): TypedShape {
@@ -10,10 +6,7 @@ export function typedShape(value: string): TypedShape {
   return value.trim() === value ? 'plain' : 'padded';
 }
 
-/**
- * The spaces at a value's ends in words ("a space after it", "2 spaces before it and a space after it"): a glyph
- * such as ␠ is a box in fonts without it, and a screen reader does not say it.
- */
+/** The spaces at a value's ends in words ("a space after it"): a glyph such as ␠ may not render and is not read aloud. */
 export function endsInWords(value: string): string {
   const lead = value.length - value.trimStart().length;
   const trail = value.length - value.trimEnd().length;
@@ -30,10 +23,7 @@ export function paddedWarning(label: string): string {
 /** What a search with nothing typed in it says, beside the box (it asks the service nothing). */
 export const BLANK_SEARCH = 'Type a key, HWID or note to search.';
 
-/**
- * Activity's filter as the list, its export and the palette's export send it: a term's surrounding spaces are
- * not part of it, and spaces alone are no filter (as in All keys), never a filter that hides every operation.
- */
+/** Activity's filter as sent: a term's surrounding spaces are not part of it, and spaces alone are no filter. */
 export function activityFilter(text: string, outcome: string): { text?: string; outcome?: 'ok' | 'failed' | 'unknown' } {
   const term = text.trim();
   return { ...(term ? { text: term } : {}), ...(outcome === 'ok' || outcome === 'failed' || outcome === 'unknown' ? { outcome } : {}) };

@@ -1,7 +1,4 @@
-/**
- * The in-page words for a service address typed into a profile form: the browser's own popup ("Please enter a
- * URL.") is not the app's voice and is gone as soon as it shows.
- */
+/** In-page words for a service address typed into a profile form, not the browser's own passing popup. */
 export function urlProblem(label: string, value: string, required: boolean): string | null {
   const v = value.trim();
   if (v === '') return required ? `${label} is required.` : null;

@@ -1,6 +1,5 @@
-// What a person reads instead of the program's own names: the Activity log and error lines say "Reset a key's
-// HWID", not "keys.resetHwid", and "10 keys", not "10 key(s)". Every operation's words are in
-// src/shared/operation-words.ts (main writes with them too); `plain()` is the last guard on any text for the screen.
+// Product words instead of the program's names ("Reset a key's HWID", "10 keys"); every operation's words are in
+// src/shared/operation-words.ts, and `plain()` is the last guard on any text for the screen.
 import { isOperation, operationWords, RETIRED_WORDS } from '../../../shared/operation-words.ts';
 import type { Failure } from '../../../shared/result.ts';
 import { fmt, NOUNS } from './format.ts';
@@ -21,10 +20,7 @@ const NOUN_OF: Record<string, (typeof NOUNS)[keyof typeof NOUNS]> = {
   match: NOUNS.match,
 };
 
-/**
- * Text from main for the screen, in product words: an operation id becomes its words in quotes, a hedged plural
- * ("3 key(s)") a real one. Main already writes this way; old activity rows and any slip are caught here.
- */
+/** Text from main in product words: an operation id becomes its words, "3 key(s)" a real plural (old activity rows). */
 export function plain(text: string): string {
   return text
     .replace(ID, (id) => (isOperation(id) || id in RETIRED_WORDS ? `“${operationWords(id)}”` : id))
@@ -34,10 +30,7 @@ export function plain(text: string): string {
 /** Why the service counts as unreachable, as the failure and the browser tell it. */
 export type OfflineCause = 'no-network' | 'refused' | 'slow' | 'down';
 
-/**
- * The cause of an offline failure. Main's detail names what the connection met (its client's words: "refused the
- * connection", "was not found (DNS)"); the browser knows whether this machine has a network at all.
- */
+/** The cause of an offline failure, from main's client words ("refused the connection") and whether the machine is online. */
 export function offlineCause(reason: Failure | null, networkUp: boolean): OfflineCause {
   if (!networkUp) return 'no-network';
   if (!reason) return 'down';

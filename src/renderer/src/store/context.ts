@@ -32,10 +32,7 @@ const ANSWERED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 ]);
 /** How long after a failed call the service is asked again while it counts as unreachable. */
 export const OFFLINE_PROBE_MS = 2_000;
-/**
- * Operations answered by main alone (local files, the ledger, the audit log, this machine): their success says
- * nothing about whether the service answers, so they never clear the offline banner.
- */
+/** Operations main answers alone: their success says nothing of the service, so they never clear the offline banner. */
 const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
   'app.status',
   'profiles.list',
@@ -58,11 +55,7 @@ const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
   'jobs.setCeiling',
 ]);
 
-/**
- * Changes a person sends to a service (or to main's records of it): when the answer comes after a switch to another
- * profile, no view shows it any more, so a toast says how it went, naming that profile. Reads are only dropped.
- * A validation changes the key unless it is a dry run.
- */
+/** Changes sent to a service: answered after a profile switch, a toast naming that profile says how it went (not a dry run). */
 const CHANGES: ReadonlySet<OperationName> = new Set<OperationName>([
   'executions.push',
   'keys.generate',
@@ -86,11 +79,7 @@ function changeTarget(name: OperationName, input: unknown): string {
   if (name === 'keys.generate' && typeof i.count === 'number') parts.push(fmt.count(i.count, NOUNS.key));
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
-/**
- * The toast for a change answered after a profile switch: "On Acme Remote: Extend a key (K, 100 days) — done.",
- * "… — failed: <why>", or, with no answer to trust (none came, or Keydesk's core stopped answering), "… may or may not
- * have taken effect".
- */
+/** The toast for a change answered after a profile switch: "On Acme Remote: Extend a key (K, 100 days) — done." */
 export function outcomeElsewhere(
   profile: string,
   name: OperationName,
@@ -133,17 +122,10 @@ export function createStoreContext(set: StoreContext['set'], get: StoreContext['
   let probing: ReturnType<typeof setTimeout> | null = null;
   /** Numbers the calls to the service in the order they start. */
   let callSeq = 0;
-  /**
-   * The number of the latest-started call the service answered: a call started before it that fails (a read sent
-   * during an outage timing out late) says nothing about now, and raises no offline notice.
-   */
+  /** The latest-started call the service answered: an older call failing late says nothing about now. */
   let answeredSeq = 0;
 
-  /**
-   * Calls main and tracks whether the service answers. Resolves null when another profile became active while
-   * the call was out: its answer belongs to no view any more. A change's outcome is still said, in a toast that
-   * names the profile it was made on (nothing of it is written into the active profile's views).
-   */
+  /** Calls main, tracking whether the service answers; null if the profile changed meanwhile (changes still get a toast). */
   async function run<N extends OperationName>(name: N, input: OperationInput<N>): Promise<Answer<OperationOutput<N>> | null> {
     const epoch = profileEpoch;
     const seq = ++callSeq;
@@ -238,9 +220,8 @@ export function createStoreContext(set: StoreContext['set'], get: StoreContext['
     if (from === id) return;
     profileEpoch++;
     stopProbing();
-    // Toasts too: "0 of 2 done" under the new service's name would be about the wrong one. All keys' filter and
-    // sort are not the last profile's either: the defaults come with the profile in one change, so lib/place.ts
-    // can put that profile's kept ones in their place before the ledger is read again (clearLedger keeps them).
+    // Toasts too: they would be about the wrong service. The profile's default filter and sort come in the same change,
+    // so lib/place.ts can restore its kept ones before the ledger is read again.
     set({ activeProfileId: id, ...profileData(), toasts: [], ledgerFilter: {}, ledgerSort: DEFAULT_LEDGER_SORT });
     get().clearLedger();
     get().switchProfileDrafts(from, id);

@@ -1,6 +1,5 @@
-// What a person has typed into a form and not yet finished with. It lives in the store, not the view, so leaving
-// a view and coming back finds the form as it was (until the app closes). Each draft is named and typed here.
-// Nothing secret is kept: profile forms (which take an apiKey) and confirmations stay view-local on purpose.
+// What a person has typed and not finished with, kept in the store so a view left and revisited finds it.
+// Nothing secret: profile forms (which take an apiKey) and confirmations stay view-local on purpose.
 import type { StateCreator } from 'zustand';
 import type { OperationInput } from '../../../shared/contract.ts';
 import type { HwidMethod } from '../../../shared/domain.ts';
@@ -52,11 +51,7 @@ export const DRAFT_DEFAULTS: Drafts = {
   'bulk.days': '30',
 };
 
-/**
- * Drafts that name something of one service (a key, a search term, an identifier, a batch's note naming its
- * customer): a profile switch clears them, so nothing typed for service A is sent to service B (Validate
- * dry-running B with A's identifier, say, or B's keys generated under A's note).
- */
+/** Drafts that name something of one service: a profile switch clears them, so nothing typed for A is sent to B. */
 export const PROFILE_DRAFTS = [
   'lookup.term',
   'keyless.term',
@@ -67,12 +62,7 @@ export const PROFILE_DRAFTS = [
   'generate.note',
 ] as const satisfies readonly (keyof Drafts)[];
 
-/**
- * Drafts that are the input of an act on the service (how many keys, until when, by how many days, premium, a
- * custom HWID): kept per profile (walk9 P1). A switch puts the last profile's away and brings back the new one's
- * (or the defaults), so a count or a date typed for service A never becomes, unseen, the input of an act on B;
- * coming back to A finds it as it was. The rest (Activity's filter) is the person's habit and stays across a switch.
- */
+/** Drafts that are an act's input, kept per profile so one typed for A never becomes an act on B; the rest stays. */
 export const PER_PROFILE_DRAFTS = [
   'generate.count',
   'generate.byDays',
@@ -83,7 +73,7 @@ export const PER_PROFILE_DRAFTS = [
   'keyless.days',
   'bulk.days',
   // Which HWID Validate sends goes with the custom value: "Type a value" with another profile's box emptied reads as an
-  // HWID to send that is not there (walk9b P6).
+  // HWID to send that is not there.
   'validate.customHwid',
   'validate.hwidChoice',
 ] as const satisfies readonly (keyof Drafts)[];

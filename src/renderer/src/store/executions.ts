@@ -21,11 +21,7 @@ export function createExecutionsSlice(ctx: StoreContext): ExecutionsSlice {
   const { get, set, run, request, requestWith, toastOk } = ctx;
   /** The history the chart last asked for: a push reads it again, so the chart and the headline agree. */
   let shown: OperationInput<'executions.history'> | null = null;
-  /**
-   * The count read out, and when it was sent. The count waits on it while `countAskedAt` still says so: a profile
-   * switch starts the state afresh (no read out), so another profile's hung read does not hold this one's, and a
-   * newer reading (the offline probe's) lets the next poll read again.
-   */
+  /** The count read out, and when it was sent; a profile switch starts afresh, so another profile's hung read holds nothing. */
   let reading: { askedAt: number; done: Promise<void> } | null = null;
   const readCount = async (askedAt: number): Promise<void> => {
     // A poll: the count read earlier stays on screen (marked by the view as the last known one after a failure).
@@ -49,10 +45,7 @@ export function createExecutionsSlice(ctx: StoreContext): ExecutionsSlice {
       },
     );
   };
-  /**
-   * The newest sample Keydesk holds, as the count shown when none newer is (back on a profile whose service does not
-   * answer now, the chart's last figure is known, so "no count" would not be true): marked as read earlier.
-   */
+  /** The newest sample held, shown (marked as earlier) when nothing newer is: "no count" would not be true. */
   const heldCount = (latest: { count: number; at: string } | null): Partial<ExecutionsSlice> => {
     const shownAt = get().sampledAt;
     if (latest === null || (shownAt !== null && Date.parse(latest.at) <= Date.parse(shownAt))) return {};

@@ -1,6 +1,5 @@
-// One zustand store made of slices, one per file; each slice keeps its data, its status and its last error, and
-// calls main through context.ts (one request helper). Components select narrowly. Nothing secret is ever held
-// here: apiKeys go straight through to main and are dropped.
+// One zustand store made of slices, one per file, each calling main through context.ts. Nothing secret is held:
+// apiKeys go straight through to main.
 import { useCallback } from 'react';
 import { create } from 'zustand';
 import { createStoreContext } from './context.ts';

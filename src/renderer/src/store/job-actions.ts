@@ -68,9 +68,8 @@ export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTa
       }
       get().dismissResolved('start');
       set({ selection: new Set(), selectedAll: null, jobProblems: null });
-      // Keys picked one by one are known here: Keys and Validate say an answer about one of them is an earlier
-      // one, from the start (the job may change it any moment) and again at its end. A job on a filter is not
-      // resolved to keys here: every answer shown that may match the filter says it may be an earlier one.
+      // Keys picked one by one are noted now and at the end, so an answer about one reads as earlier; a job on a
+      // filter marks every answer that may match it.
       if (!selectedAll) {
         bulkTargets.set(r.data.id, { action, values: new Set(selection) });
         get().noteKeysInBulk(selection, action);

@@ -1,6 +1,5 @@
-// The jobs slice: every job this window knows of in one map by id, kept to main's newest word by one upsert, and
-// which of them each place shows (All keys' panel, the Generate form, another profile's, the Jobs list); the job
-// open in the Jobs view with a page of its items. What a person does to jobs is in job-actions.ts.
+// The jobs slice: every job this window knows of in one map by id, and which of them each place shows.
+// What a person does to jobs is in job-actions.ts.
 import type { JobItem, JobSummary } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
 import { isLive, jobTitle, settledOf, withPace, type PaceBase } from '../lib/jobs.ts';
@@ -57,10 +56,7 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
     return withPace(p, base, Date.now());
   }
 
-  /**
-   * The one upsert: main's word on a job goes into the map unless the map holds a newer one (events and answers
-   * race). Says whether it went in, and the word it replaced.
-   */
+  /** The one upsert: main's word on a job goes in unless the map holds a newer one (events and answers race). */
   function put(summary: JobSummary): { accepted: boolean; old: JobSummary | undefined } {
     const old = get().jobs[summary.id];
     if (old && summary.version <= old.version) return { accepted: false, old };
@@ -122,16 +118,14 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
     if (unknown > 0) parts.push(`${plural(unknown, 'outcome')} unknown`);
     if (sent > 0) parts.push(`${sent.toLocaleString()} sent, no answer recorded`);
     if (pending > 0) parts.push(`${pending.toLocaleString()} not sent (${p.state})`);
-    // Named, so a toast is not taken for another job's; a cancel the person asked for, with nothing failed or
-    // in doubt, is not an error.
+    // Named, so a toast is not taken for another job's; a cancel asked for with nothing failed is not an error.
     const clean = failed === 0 && unknown === 0 && sent === 0 && (done === p.total || p.state === 'cancelled');
     get().notifyJobEnd(clean ? 'success' : 'error', `${jobTitle(p)}: ${parts.join(', ')}.`, p.id);
   }
 
   /**
-   * Main's word on a job, from a progress event or an action's answer: into the map, and each place that shows jobs
-   * takes it up. Another profile's job is only said to run elsewhere. A job has ended when main records its end
-   * (finishedAt): a cancel's own summary comes while answers are still on the wire.
+   * Main's word on a job (event or answer): into the map, and each place that shows jobs takes it up. A job has
+   * ended when main records finishedAt: a cancel's summary comes while answers are still on the wire.
    */
   function hear(summary: JobSummary): void {
     // Words about the job as it was ("already running") no longer hold once it has ended.
@@ -160,10 +154,7 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
     if (accepted && summary.finishedAt !== null && (old === undefined || old.finishedAt === null)) ended(p);
   }
 
-  /**
-   * A list answer: its jobs go into the map, and the list holds them, with any job still running that it does not
-   * hold and that was heard of after main made it (main lists every running job, so it started since).
-   */
+  /** A list answer: its jobs go into the map, plus any running job heard of after main made the list. */
   function listed(answer: readonly JobSummary[]): string[] {
     putListed(answer);
     const { jobs, activeProfileId } = get();
@@ -198,8 +189,7 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
       const r = await call('jobs.list', undefined);
       if (!r.ok || get().activeProfileId !== profileId) return;
       putListed(r.data.jobs);
-      // Another profile's running job is known from progress events only once one arrives: after a reload or a
-      // profile switch, main's list says so at once.
+      // Another profile's running job, known at once after a reload or a profile switch.
       set({ elsewhereJobId: runningElsewhere(r.data.elsewhere) });
       // A running job first; else the latest one if it stopped with work left (interrupted or cancelled).
       // Running, or cancelled with answers still to come: main is not done with it.
@@ -207,9 +197,8 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
       const latest = r.data.jobs[0];
       const show =
         running ?? (latest && latest.state !== 'finished' && latest.counts.pending + latest.counts.unknown > 0 ? latest : undefined);
-      // The latest generate job, for the Generate form, if main is not done with it or it left work to resume.
-      // A finished one too while its keys can be exported and the user has not put it away: a reload must not
-      // lose the only place its keys are exported from.
+      // The latest generate job, for the Generate form, if main is not done with it, it left work to resume, or its
+      // keys can still be exported and the user has not put it away.
       const gen = r.data.jobs.find((j) => j.action === 'generate');
       if (
         gen &&

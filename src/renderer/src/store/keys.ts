@@ -21,9 +21,8 @@ export function changedSince(
 }
 
 /**
- * Whether a key shown may be among a filter's matches. Only what cannot differ between the service and Keydesk's
- * ledger rules a key out: premium, set at generation and reported by both dialects. The ledger's status, HWID and
- * search text may be older than the answer shown, so those never rule it out.
+ * Whether a key shown may be among a filter's matches: only premium (set at generation, reported by both dialects)
+ * rules it out; the ledger's status, HWID and text may be older than the answer shown.
  */
 function mayMatch(filter: BulkFilter, key: Pick<Key, 'isPremium'> | null): boolean {
   if (filter === null || key === null) return true;
@@ -31,9 +30,8 @@ function mayMatch(filter: BulkFilter, key: Pick<Key, 'isPremium'> | null): boole
 }
 
 /**
- * Why an answer about `key` read at `read` may be earlier: a change to that key made after it (certain, first), or
- * else the newest bulk job over a filter started or ended after it that may include the key. Null: none is known.
- * `key` null: only its value is known (Validate's answer), so any such job may include it.
+ * Why an answer about `key` read at `read` may be earlier: a later change to it, else the newest bulk job over a
+ * filter that may include it. `key` null: only its value is known, so any such job may.
  */
 export function earlierBecause(
   s: Pick<KeysSlice, 'keyChanges' | 'bulkOverFilter'>,
@@ -94,10 +92,7 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
   const noteChange = (keyValue: string, what: string, m: KeyMoment = keyMoment()) => ({
     keyChanges: { ...get().keyChanges, [keyValue]: { ...m, what } },
   });
-  /**
-   * The key as the service described it after a change: the detail and any search row showing it follow, read
-   * when the change was made (so neither is an earlier answer to it).
-   */
+  /** The key as the service described it after a change: the detail and its search rows follow, read then. */
   const described = (keyValue: string, what: string) => (d: { key: Key | null }) => {
     if (!d.key) return {};
     const m = keyMoment();
@@ -108,10 +103,7 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       ...noteChange(keyValue, what, m),
     };
   };
-  /**
-   * The panel's change to one key, then a toast; when the service did not describe the key, the change is noted
-   * (what shows it is an earlier answer until read again) and the search is asked again so no row keeps the old state.
-   */
+  /** The panel's change to one key, then a toast; undescribed by the service, it is noted and the search asked again. */
   const change = async (
     keyValue: string,
     what: string,
@@ -225,9 +217,8 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       set({ keyChanges: { ...get().keyChanges, ...Object.fromEntries(hit.map((v) => [v, { ...m, what: IN_BULK[action] }])) } });
     },
     noteFilterInBulk: (filter, action) => {
-      // Every answer shown is read before this moment; each keeps its own read time, so one mark serves them all.
-      // An earlier job that may include no key this one may not include is left out: an answer read before it
-      // is read before this one too, and this one's mark is the newer (so at most one per premium constraint stays).
+      // Every answer shown is read before this moment, so one mark serves them all; an earlier job this one covers is
+      // left out (at most one per premium constraint stays).
       const premium = filter?.premium;
       const covered = (b: BulkOverFilter) => premium === undefined || b.filter?.premium === premium;
       const kept = get().bulkOverFilter.filter((b) => !covered(b));

@@ -23,10 +23,7 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
     if (e.failure !== null && e.failure !== ledgerRecordingFailed) get().notify('error', e.failure);
     if (ledgerRecording > 0 && e.recording === 0) reset({});
   };
-  /**
-   * The filter as main gets it: a term's surrounding spaces (a key pasted from mail or a spreadsheet) are not part
-   * of the term, as they are not part of any key. The box keeps what was typed, so spaces between words survive.
-   */
+  /** The filter as main gets it: a term's surrounding spaces (a pasted key) are dropped; the box keeps what was typed. */
   const sent = (f: LedgerFilter): LedgerFilter => (f.text === undefined ? f : { ...f, text: f.text.trim() });
   /** Starts a new generation of pages; the rows shown so far stay as stale unless the patch says otherwise. */
   const reset = (patch: Pick<Partial<LedgerSlice>, 'ledgerFilter' | 'ledgerSort' | 'selection' | 'ledgerStale'>) => {

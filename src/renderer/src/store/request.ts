@@ -11,10 +11,7 @@ export interface Moment {
 let order = 0;
 export const moment = (): Moment => ({ seq: ++order, at: new Date().toISOString() });
 
-/**
- * Where one loader or action stands, and its last failure. Every slice keeps one per request, named
- * `<what>Request` (lookupRequest, keyActionRequest…), and only context.ts `request()` writes it.
- */
+/** Where one loader or action stands, and its last failure: `<what>Request` in each slice, written only by `request()`. */
 export interface RequestState {
   readonly status: Status;
   readonly error: Failure | null;

@@ -11,10 +11,7 @@ export const STARTUP_POLL_MS = 1_000;
 export function createSessionSlice(ctx: StoreContext): SessionSlice {
   const { get, set, runGlobal, requestWith, request, toastOk, activate } = ctx;
 
-  /**
-   * Resolves once main's start is ready, or with why it failed; meanwhile `startup` follows it, from its events and
-   * from asking every STARTUP_POLL_MS (an event may come unheard).
-   */
+  /** Resolves once main's start is ready or failed; `startup` follows its events and a poll every STARTUP_POLL_MS. */
   const startupDone = (): Promise<{ data: StartupStatus } | { failure: Failure }> =>
     new Promise((resolve) => {
       let finished = false;

@@ -43,10 +43,7 @@ export interface Toast {
   jobId?: string;
   /** The job whose end it reports: replaced by the words of that job's next end (store/ui.ts notifyJobEnd). */
   jobEnd?: string;
-  /**
-   * What makes it untrue, so it goes then (store/ui.ts dismissResolved): 'offline' (the service answers again),
-   * `resume:<jobId>` (that job resumed), 'start' (a job started).
-   */
+  /** What makes it untrue, so it goes then: 'offline' (service answers), `resume:<jobId>`, 'start' (a job started). */
   resolves?: string;
 }
 
@@ -56,22 +53,11 @@ export interface UiSlice {
   online: boolean;
   /** The failure that made the service count as unreachable. */
   offlineReason: Failure | null;
-  /**
-   * When the active profile's service last answered a request (if only to refuse it): a failure shown from before
-   * then is of that moment, not of now. Null until it answers.
-   */
+  /** When the active profile's service last answered (if only to refuse): a failure shown from before is of then. */
   serviceAnswered: Moment | null;
-  /**
-   * Keydesk's own core stopped answering this window (a call's Failure.keydeskGone; the harness's process gone):
-   * since when, and whether it has answered since. Nothing shown can be checked meanwhile, and what happened while
-   * it was gone (a job's end) never reached this window: once it answers, only a reload shows where things stand.
-   * Null while it answers. Not per profile: a profile switch does not clear it.
-   */
+  /** Keydesk's own core stopped answering (keydeskGone): since when, and whether it answered since (then a reload shows all). */
   keydeskGone: { since: string; back: boolean } | null;
-  /**
-   * Changes sent to the service whose answer was lost (OUTCOME_UNKNOWN) since it last answered: they may or may not
-   * have taken effect, so the offline notice cannot say of them that they were not done.
-   */
+  /** Changes whose answer was lost (OUTCOME_UNKNOWN) since the service last answered: they may have taken effect. */
   unknownOutcomes: OperationName[];
   toasts: Toast[];
   paletteOpen: boolean;
@@ -79,16 +65,9 @@ export interface UiSlice {
   setPaletteOpen: (open: boolean) => void;
   /** `jobId`: a toast about that job's state (say, "already running"), taken away when the job ends. */
   notify: (kind: Toast['kind'], text: string, jobId?: string) => void;
-  /**
-   * How a job ended: it replaces what an earlier end of the same job said (an interrupted run's error, once a
-   * Resume has finished it), which is no longer how the job stands.
-   */
+  /** How a job ended: it replaces what an earlier end of the same job said. */
   notifyJobEnd: (kind: Toast['kind'], text: string, jobId: string) => void;
-  /**
-   * An operation's failure in an error toast, named by the operation's words ("Push an execution: …"), so it is
-   * never read as about whatever is on screen later. A failure to reach the service goes once it answers again;
-   * `resolves` names what else makes it untrue (see Toast.resolves), `jobId` the job it is about.
-   */
+  /** An operation's failure in an error toast, named by its words so it is never read as about what is on screen later. */
   notifyFailure: (
     operation: OperationName,
     failure: Pick<Failure, 'code' | 'message'>,
@@ -116,11 +95,7 @@ export interface SessionSlice {
   addProfile: (input: OperationInput<'profiles.add'>) => Promise<Failure | null>;
   updateProfile: (input: OperationInput<'profiles.update'>) => Promise<Failure | null>;
   removeProfile: (id: string) => Promise<void>;
-  /**
-   * Reads again, as the Remove dialog opens, what removing the profile would touch: the profiles' local counts
-   * (kept in `profiles`), and the job main runs (or gets ready to run) for it, returned; null when none, or when
-   * main could not say (main refuses the removal of a profile with a running job anyway).
-   */
+  /** Re-reads, as the Remove dialog opens, the local counts and the profile's job (null: none, or main could not say). */
   askRemoval: (profileId: string) => Promise<JobSummary | null>;
 }
 
@@ -128,54 +103,32 @@ export interface ExecutionsSlice {
   executionCount: number | null;
   /** When `executionCount` was read: by a read, or as a push's answer. */
   sampledAt: string | null;
-  /**
-   * A push was counted after `executionCount` was read, and its answer held no new total: the count shown is the one
-   * read before it (at `sampledAt`), no longer current. Cleared by the next reading.
-   */
+  /** A push was counted after `executionCount` was read and its answer held no new total. Cleared by the next read. */
   countBeforePush: boolean;
-  /**
-   * The count shown is the last one Keydesk holds for this profile (its newest sample, from the history), read before
-   * this profile became active, not by a read since: the view marks it as earlier. Cleared by the next reading.
-   */
+  /** The count shown is the newest sample from the history, read before this profile became active. Cleared by a read. */
   countEarlier: boolean;
   /** Reading the count. After a failure the count shown (if any) is the one read at `sampledAt`, no longer current. */
   countRequest: RequestState;
-  /**
-   * When the count read still out was sent (ms since the epoch), or null when none is out: a read that has had no
-   * answer for a while is said by the view, the count shown being then no longer current.
-   */
+  /** When the count read still out was sent (epoch ms), or null: the view says when one goes unanswered for a while. */
   countAskedAt: number | null;
-  /**
-   * Reads the count. One read at a time: while one is out (a hung service holds it for up to its timeout), a second
-   * call waits for it rather than sending another. Reads piled on a hung one would each hold a connection to main
-   * (in the harness, the browser's few per origin) and stall every local read behind them.
-   */
+  /** Reads the count one read at a time: reads piled on a hung service would hold the browser's few connections to main. */
   refreshExecutions: () => Promise<void>;
   pushRequest: RequestState;
   pushExecution: () => Promise<void>;
   /** The execution history as main serves it: at most as many buckets as the chart asked for. */
   history: HistoryBucket[];
-  /**
-   * Reading the history: "loading" only for a read of another range or a first one for this profile (a poll's read
-   * of the same range keeps the chart). After a failure the chart is empty rather than showing another range's figures.
-   */
+  /** "loading" only for another range or a first read (a poll keeps the chart); after a failure the chart is empty. */
   historyRequest: RequestState;
   loadHistory: (range: OperationInput<'executions.history'>['range'], points?: number) => Promise<void>;
 }
 
-/**
- * When, in this window, a key's state was read or changed: `seq` orders them (two in the same millisecond too),
- * `at` is the time shown. A read whose seq is below a later change to its key is an earlier answer.
- */
+/** When a key's state was read or changed here: `seq` orders them (same millisecond too), `at` is the time shown. */
 export interface KeyMoment {
   seq: number;
   at: string;
 }
 
-/**
- * A change to a key Keydesk made or saw (a real validation, a panel action), worded to follow "this key …".
- * `maybe`: a bulk job whose keys this window does not know (a job over a filter) may have changed it, or not.
- */
+/** A change to a key Keydesk made or saw, worded to follow "this key …"; `maybe`: a job over a filter may have. */
 export interface KeyChange extends KeyMoment {
   what: string;
   maybe?: true;
@@ -207,10 +160,7 @@ export interface KeysSlice {
   exportGeneratedRequest: RequestState;
   exportGenerated: (format: 'csv' | 'json') => Promise<void>;
   lookupTerm: string;
-  /**
-   * One page of a search: active and generated keys from the same offset. Totals are null when the service
-   * answers with its best match only (the real dialect), so the screen can say so rather than claim "all".
-   */
+  /** One page of a search: active and generated keys from the same offset; totals null when only a best match came. */
   lookupResult: {
     active: Key[];
     generated: Key[];
@@ -227,16 +177,9 @@ export interface KeysSlice {
   selectedKey: Key | null;
   /** When the open panel's key was read (its search row's time, or the answer of the panel's last action). */
   selectedRead: KeyMoment | null;
-  /**
-   * The last change Keydesk made or saw to each key in this profile (Validate's real validation, the panel's
-   * actions): a search row, the panel or Validate's answer read before it says it is an earlier answer.
-   */
+  /** The last change Keydesk made or saw to each key: an answer read before it is shown as earlier. */
   keyChanges: Readonly<Record<string, KeyChange>>;
-  /**
-   * Bulk jobs of this profile over a filter ("select all matching"), at their start and end, oldest first (one made
-   * moot by a newer one that may include every key it may is left out): the window does not know their keys, so
-   * any answer shown read before one may be an earlier answer.
-   */
+  /** Bulk jobs over a filter, at their start and end, oldest first: any answer read before one may be earlier. */
   bulkOverFilter: readonly BulkOverFilter[];
   selectKey: (key: Key | null) => void;
   /** The last extend, HWID reset or delete from the key's panel. */
@@ -249,11 +192,7 @@ export interface KeysSlice {
   noteKeysInBulk: (values: ReadonlySet<string>, action: 'extend' | 'resetHwid' | 'delete') => void;
   /** A bulk job over a filter started or ended: answers read before now may be earlier ones. */
   noteFilterInBulk: (filter: BulkFilter, action: 'extend' | 'resetHwid' | 'delete') => void;
-  /**
-   * Reads the first UNKNOWN_CHECK_MAX keys a bulk job sent with no answer as the service has them now, each by its
-   * exact value (active or generated; null: neither found it). Resolves them in the job's order with when they were
-   * read and how many unknown items the job has, the first failure, or null when another profile became active.
-   */
+  /** Reads the first UNKNOWN_CHECK_MAX unanswered keys of a bulk job as the service has them now; null on a profile switch. */
   checkUnknownKeys: (jobId: string) => Promise<UnknownCheck | { failure: Failure } | null>;
 }
 
@@ -328,15 +267,9 @@ export interface JobsSlice {
   jobs: Readonly<Record<string, JobSummary>>;
   /** The active profile's current (or last interrupted) job: the one a profile runs at a time. */
   currentJobId: string | null;
-  /**
-   * The active profile's latest generate job, kept when a bulk action takes the current job: the Generate form
-   * shows it, so its keys' export and Resume of the keys not requested stay reachable.
-   */
+  /** The latest generate job, kept when a bulk job takes the current one: the Generate form's export and Resume. */
   generateJobId: string | null;
-  /**
-   * The active profile's latest bulk job (delete, extend, reset), All keys' own: a generate job started since does
-   * not take its place, so a cancelled extend's Resume and its results export stay reachable.
-   */
+  /** The latest bulk job, All keys' own: a generate job since does not take its place. */
   bulkJobId: string | null;
   /** A job still running on another profile: it keeps sending while unseen. */
   elsewhereJobId: string | null;
@@ -348,10 +281,7 @@ export interface JobsSlice {
   jobListRecent: number;
   /** Older jobs of this profile the list leaves out, as main last said. */
   jobListUnlisted: number;
-  /**
-   * The `recent` main said lists the next JOBS_RECENT of those (or all, if fewer); null when none is left out, or
-   * when the list is as long as main lists (JOBS_LIST_MAX) and no more can be shown.
-   */
+  /** The `recent` that lists the next JOBS_RECENT of those; null when none is left out or at JOBS_LIST_MAX. */
   jobListNext: number | null;
   /** The job open in the Jobs view, by id; null when none. */
   openJobId: string | null;
@@ -360,11 +290,7 @@ export interface JobsSlice {
   jobItemsRequest: RequestState;
   /** Removing a job from the list: the id being removed, so its button is not pressed twice. */
   forgettingJob: string | null;
-  /**
-   * A job asked of main and not yet answered: main first waits for its ledger to record keys still coming in (up
-   * to about a minute after hundreds of thousands), and a new job lists its items, so the screen says it is
-   * starting (or resuming) and for how long, and nothing else can start meanwhile. Null when none.
-   */
+  /** A job asked of main and not yet answered (main may wait for its ledger): said at once, and nothing else starts. */
   jobStarting: JobStarting | null;
   /** The job a cancel was asked for and main has not answered yet: the panel says "Cancelling…" at once. */
   jobCancelling: string | null;
@@ -384,19 +310,13 @@ export interface JobsSlice {
   resumeJob: (retryUnknown: boolean, jobId?: string) => Promise<void>;
   /** A job's results to a file the user picks: All keys' bulk job unless `jobId` names another. */
   exportJob: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
-  /**
-   * More keys than one request takes: a generate job of batches in main (progress, cancel between requests).
-   * Refused, with words, while another job of this profile runs: the panel follows one job at a time.
-   */
+  /** A generate job of batches in main; refused, with words, while another job of this profile runs. */
   startGenerateJob: (input: GenerateJobInput) => Promise<boolean>;
   /** The generate job's keys (as the ledger has them), or those of the one `jobId` names, to a file the user picks. */
   exportJobKeys: (format: 'csv' | 'json', jobId?: string) => Promise<string | null>;
   /** Finds a job main is running for this profile (after a reload, say) and follows its progress. */
   attachJobs: () => Promise<void>;
-  /**
-   * Hears main's job progress and ledger changes, once per window, whichever view asks first (the session once
-   * ready, and every view that shows jobs): this profile's jobs and another's stay current on every view.
-   */
+  /** Hears main's job progress and ledger changes, once per window, whichever view asks first. */
   followJobs: () => void;
   /** All keys' stopped bulk job is put away. */
   dismissJob: () => void;
@@ -426,10 +346,7 @@ export interface LedgerSlice {
   /** An exact count is on its way. */
   ledgerCounting: boolean;
   ledgerPages: ReadonlyMap<number, LedgerRow[]>;
-  /**
-   * What the table showed before the filter or sort changed (or before a re-read of the same one), kept on screen
-   * until the first new page arrives: with the filter and sort it answered and when it was read.
-   */
+  /** What the table showed before the filter or sort changed (or a re-read), kept until the first new page arrives. */
   ledgerStale: {
     total: number;
     pages: ReadonlyMap<number, LedgerRow[]>;
@@ -478,10 +395,7 @@ export type Answer<T> = { data: T } | { failure: Failure };
 /** Names of the state's request fields (`<what>Request`). */
 export type RequestKey = { [K in keyof KeydeskState]: KeydeskState[K] extends RequestState ? K : never }[keyof KeydeskState];
 
-/**
- * Where a request's failure goes: its RequestState (shown by its view), or, for an action whose view keeps no
- * place for it, also an error toast.
- */
+/** Where a request's failure goes: its RequestState, and with `toast` an error toast too. */
 export interface RequestOptions {
   /** A call about profiles or this machine rather than the active service: never dropped on a profile switch. */
   global?: boolean;
@@ -504,12 +418,8 @@ export interface StoreContext {
   get: Get;
   run: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<OperationOutput<N>> | null>;
   runGlobal: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<Answer<OperationOutput<N>>>;
-  /**
-   * The request a loader or an action makes: marks `key` loading (its error cleared), calls main, then records
-   * the failure under `key` (status "error") or sets what `done` makes of the data (status "ready").
-   * Resolves `{ data }` (data may itself be null), or null after a failure or an answer no longer wanted
-   * (another profile, a newer request).
-   */
+  /** Marks `key` loading, calls main, stores the failure or `done(data)`; null after a failure or an unwanted answer. */
+
   request: <N extends OperationName>(
     name: N,
     input: OperationInput<N>,

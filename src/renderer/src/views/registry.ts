@@ -1,6 +1,5 @@
-// The one list of views: the side navigation, the command palette and the tests (unit, e2e, accessibility,
-// screenshots) all read it. Pure data, so Node tests can import it; App maps each name to its component.
-// Each view's main heading is `<h1 id="{view}-title">`: "Go to …" in the palette puts the focus on it.
+// The one list of views, read by the navigation, the palette and the tests. Each view's main heading is
+// `<h1 id="{view}-title">`: "Go to …" in the palette focuses it.
 
 export const VIEWS = [
   { view: 'overview', label: 'Overview', summary: 'Execution count and its history' },
@@ -16,6 +15,3 @@ export const VIEWS = [
 ] as const satisfies readonly { view: string; label: string; summary: string }[];
 
 export type ViewName = (typeof VIEWS)[number]['view'];
-export type ViewInfo = (typeof VIEWS)[number];
-
-export const viewLabel = (view: ViewName): string => VIEWS.find((v) => v.view === view)?.label ?? view;

@@ -19,7 +19,7 @@ const COLUMNS: Column<AuditEntry>[] = [
   { header: 'Service', cell: (e) => e.profileName },
   { header: 'Operation', cell: (e) => operationWords(e.action) },
   // A key value or HWID wraps (after a dash where it has one) rather than push Outcome past the card's edge: at
-  // 960x600 a one-line target cut "Succeeded" to "Succeede" (walk9 P6).
+  // 960x600 a one-line target cut "Succeeded" to "Succeede".
   { header: 'Target', cell: (e) => <BreakAfterDashes text={plain(e.target)} />, className: 'mono wrap' },
   {
     header: 'Outcome',

@@ -105,7 +105,7 @@ export function BulkBar() {
   const none = count === 0 || running;
   // Past the count's cap the number is a lower bound: say so; main resolves the filter, so the job gets them all.
   const allMatching = capped ? `more than ${n(count)}` : n(count);
-  // One key is "the 1 matching key" / "1 key", never "all 1 matching keys" (walk9 P5).
+  // One key is "the 1 matching key" / "1 key", never "all 1 matching keys".
   const one = count === 1 && !capped;
   const what = selectedAll ? (one ? 'the 1 matching key' : `all ${allMatching} matching keys`) : fmt.count(count, NOUNS.key);
   // An action that cannot be undone names its exact number: past the cap, the keys are counted first.

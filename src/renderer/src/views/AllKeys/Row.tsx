@@ -5,10 +5,7 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { STALE_EXPIRY, STALE_HWID, STALE_STATUS, STATUS_WORD } from './wording.ts';
 
-/**
- * A value the ledger holds from before an act whose outcome never came back: shown as seen before, marked "⚠ … · not
- * read back" (the mark is the CSS's), with the whole sentence in the title and for screen readers.
- */
+/** A value from before an act whose outcome never came back: marked "⚠ … · not read back", the sentence in its title. */
 function NotReadBack({ shown, sentence, before }: { shown: string; sentence: string; before: string }) {
   return (
     <span className="not-read-back" title={`${sentence} ${before}`}>
@@ -66,10 +63,7 @@ function Expiry({ row }: { row: LedgerRow }) {
 /** Picks a row: a plain click toggles it; with Shift, every loaded row from the last pick to this one. */
 export type Pick = (index: number, value: string, shift: boolean, selected: boolean) => void;
 
-/**
- * One row. Only the row holding the table's Tab stop (`tabbable`) has a checkbox in the Tab order: the arrows move
- * between rows, Space ticks (Shift+Space a range), so a thousand rows are not a thousand Tab stops.
- */
+/** One row; only the row with the table's Tab stop has its checkbox in the Tab order (arrows move, Space ticks). */
 export function Row({
   row,
   index,

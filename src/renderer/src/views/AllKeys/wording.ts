@@ -31,19 +31,13 @@ const ORDER_WORDS: Record<LedgerSortField, { asc: string; desc: string }> = {
   status: { asc: 'in status order', desc: 'in reverse status order' },
 };
 
-/**
- * The current sort in words ("Sorted by Created, newest first."), said above the table: a window too narrow for every
- * column scrolls the grid sideways, and the sorted column's arrow may then be out of sight.
- */
+/** The sort in words above the table: in a narrow window the sorted column's arrow may be scrolled out of sight. */
 export function sortWords(sort: { field: LedgerSortField; dir: 'asc' | 'desc' }): string {
   const label = COLUMNS.find((c) => c.field === sort.field)?.label ?? sort.field;
   return `Sorted by ${label}, ${ORDER_WORDS[sort.field][sort.dir]}.`;
 }
 
-/**
- * What a row whose new expiry was never read back says (the ledger's expiryStale mark): an extend answered with no
- * key that could not be read back, or one sent with no answer (unknown: it may or may not have taken effect).
- */
+/** What a row whose new expiry was not read back says: an answer with no readable key, or no answer (unknown). */
 export const STALE_EXPIRY = 'An extend was sent and the new expiry not read back — look the key up.';
 /** What a row says whose HWID reset was sent with no answer (the ledger's hwidStale mark): it may have been cleared. */
 export const STALE_HWID = 'An HWID reset was sent with no answer, so this HWID may already be cleared — look the key up.';
@@ -61,10 +55,7 @@ export function confirmTitle(c: Confirming | null, what: string): string {
   return `Reset the HWID of ${what}?`;
 }
 
-/**
- * What the ledger says of the keys a reset is asked for: how many are active (and, when the rows are on screen,
- * how many of those are bound). Main sends the active ones only; null while not known.
- */
+/** How many of the keys a reset is asked for are active (and bound, when on screen); null while not known. */
 export type Known = { active: number; bound: number | null; of: number } | null;
 
 /** The rule a reset goes by, said honestly: the ledger's Status, as Keydesk last saw each key. */

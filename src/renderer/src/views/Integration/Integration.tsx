@@ -1,6 +1,5 @@
-// Integration: everything a vendor needs to point a protected app at the active service, and to watch it
-// work: the URLs, the service identifier, a fresh test key, and a snippet per common client. On the local
-// sandbox it also says whether the sandbox is running, since nothing answers otherwise.
+// Integration: what a vendor needs to point a protected app at the active service: URLs, identifier, a test key,
+// and a snippet per common client; on the sandbox, whether it runs.
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { useEffect } from 'react';
 import { Badge, StatusBadge } from '../../components/Badge.tsx';

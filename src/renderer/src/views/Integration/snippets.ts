@@ -1,14 +1,9 @@
-// What a protected app sends to check a key: GET or POST <validation URL>?key=K&service=S&hwid=H (no apiKey;
-// wire.md "Validation"). One snippet per client a vendor is likely to ship, each built from the same values
-// and each runnable as written. Pure, so its output is tested in Node.
+// What a protected app sends to check a key (wire.md "Validation"): one runnable snippet per common client,
+// built from the same values. Pure, so its output is tested in Node.
 
 import type { ROUTES } from '../../../../shared/wire.ts';
 
-/**
- * The validation request's parameter names. Each must be a parameter of the route table's `validate` route
- * (src/shared/wire.ts), so a rename there fails the typecheck here rather than shipping snippets that send
- * the old name.
- */
+/** The validation parameter names, typed against wire.ts's `validate` route so a rename fails the typecheck here. */
 const P = { key: 'key', service: 'service', hwid: 'hwid' } as const satisfies Record<string, keyof typeof ROUTES.validate.params>;
 
 export interface SnippetValues {

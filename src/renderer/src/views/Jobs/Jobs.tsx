@@ -60,10 +60,7 @@ function After({ job, iso }: { job: JobSummary; iso: string }) {
   return <Time iso={iso} mode={fmt.date(iso) === fmt.date(job.createdAt) ? 'time' : 'dateTime'} />;
 }
 
-/**
- * Keydesk stopped while the job ran (a crash, a kill), so no one saw it end: what is known is the last moment it
- * was at work, never an end time.
- */
+/** Keydesk stopped while the job ran, so no one saw it end: only its last moment at work is known. */
 function UnseenEnd({ job, end }: { job: JobSummary; end: NonNullable<JobSummary['endUnseen']> }) {
   if (end.lastAnswerAt !== null) {
     return (
@@ -126,10 +123,7 @@ const count = (n: number) => (n === 0 ? <span className="muted">0</span> : fmt.n
 /** What the job did, with a generate job's note: "Generate (“spring”)". */
 const jobName = (j: JobSummary): string => (j.note ? `${jobTitle(j)} (“${j.note}”)` : jobTitle(j));
 
-/**
- * The list's columns. The job's name is the button that opens it (a row is read by its name first, and the table
- * keeps to the smallest window without an Open column).
- */
+/** The list's columns; the job's name is the button that opens it (no Open column, to fit small windows). */
 const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyRunning: boolean): Column<JobSummary>[] => [
   {
     header: 'Job',
@@ -157,8 +151,7 @@ const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyR
   { header: 'Done', cell: (j) => count(j.counts.done), className: 'num' },
   { header: 'Failed', cell: (j) => count(j.counts.failed), className: 'num' },
   { header: 'Unknown', cell: (j) => count(j.counts.unknown), className: 'num' },
-  // Sent and awaiting an answer is neither done nor "not sent": counted with its own word while it lasts. While a
-  // job runs, what it has not sent is still to go: "yet".
+  // Sent and awaiting an answer has its own word; while a job runs, what it has not sent is still to go ("yet").
   {
     header: anyRunning ? 'Not sent yet' : 'Not sent',
     cell: (j) => (
@@ -193,8 +186,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
   useEffect(() => {
     heading.current?.focus();
   }, [job.id]);
-  // Esc closes it from anywhere in the view, as Close does; a dialog (a confirmation here, the command palette)
-  // keeps its own Esc.
+  // Esc closes it from anywhere in the view, as Close does; a dialog keeps its own Esc.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target instanceof Element ? e.target : null;

@@ -29,10 +29,7 @@ const COUNT_RULE = `Count must be a whole number from ${fmt.number(LIMITS.countM
 /** The expiry date's format, shown under the field and named again by every complaint about it. */
 const DATE_FORMAT = 'YYYY-MM-DD (year, month, day), e.g. 2030-12-31';
 
-/**
- * What is wrong with a typed expiry date, in words that say how to write it; null for a real calendar date.
- * (Whether it lies before today is checked apart: that needs the clock.)
- */
+/** What is wrong with a typed expiry date, in words that say how to write it; null for a real date (past is checked apart). */
 function expiryDateProblem(typed: string): string | null {
   // The hint under the field already says how to write it: the error says what is wrong.
   if (typed === '') return 'Enter an expiry date.';
@@ -136,8 +133,7 @@ export function GenerateForm() {
   // More than one request's worth becomes a job of requests: said before anything is sent.
   const wanted = parseWhole(count);
   const requests = wanted > LIMITS.countMax && wanted <= JOB_GENERATE_MAX ? requestsFor(wanted) : null;
-  // One job at a time per profile: a generate that would be a job waits for the running one; one request's worth
-  // is a single call, not a job, and goes beside a bulk job (not beside a generate job: the form follows that one).
+  // One job per profile: a generate that is a job waits for the running one; a single call may go beside a bulk job.
   const waitsForJob = runningJob !== null && (requests !== null || runningJob.action === 'generate');
   // The same rule while a job is starting: its answer has not come, but it runs as soon as it does.
   const waitsForStart = starting !== null && (requests !== null || starting.action === 'generate');
@@ -152,10 +148,8 @@ export function GenerateForm() {
 
   const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
-    // The same rules main applies, from the shared contract: problems show beside their field.
-    // A days key's expiry runs from activation; the service still requires a date, which it ignores for such keys.
-    // The form does not ask for it: it sends the date typed for a dated key if it is valid, else a year from today.
-    // Spaces around a pasted date are not part of it.
+    // The shared rules main applies; problems show beside their field. A days key's expiry runs from activation, but
+    // the service requires a date: the one typed if valid, else a year from today. Spaces around a date are dropped.
     const typedExpire = expire.trim();
     const sentExpire = byDays ? (isCalendarDate(typedExpire) ? typedExpire : utcDate(clock.now() + 365 * 86_400_000)) : typedExpire;
     const asJob = wanted > LIMITS.countMax;

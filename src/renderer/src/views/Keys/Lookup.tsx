@@ -32,9 +32,8 @@ function earlierMark(change: KeyChange | null) {
 }
 
 /**
- * The fewest characters across that show `value` on at most `lines` lines, broken as the browser breaks it: after a
- * dash, or anywhere in a part longer than a line (a 29-character key on two lines is "CKWBQ-VBCM0-K5XV9-" over
- * "D16D9-ZPD1V", 18 across). In a monospace font one character is 1ch: the least width, in ch, a key's button takes.
+ * The fewest characters across (ch, monospace) that show `value` on at most `lines` lines, broken as the browser
+ * breaks it: after a dash, or anywhere in a part longer than a line.
  */
 export function keyLineWidth(value: string, lines: number): number {
   const parts = value.match(/[^-]*-|[^-]+$/g) ?? [value];
@@ -110,9 +109,8 @@ export function focusKeyRow(value: string | null): void {
 }
 
 /**
- * A term the service would match only in upper case: key values are printed upper case and the service compares
- * them exactly (wire.md, service-api.md), so "zzzen-471rs-…" read over the phone finds nothing. HWIDs are
- * case-sensitive and are never changed: the upper-case search is offered, not made.
+ * A term the service would match only in upper case (key values are upper case, compared exactly). HWIDs are
+ * case-sensitive, so the upper-case search is offered, not made.
  */
 export function upperKeyOffer(term: string): string | null {
   const upper = term.toUpperCase();
@@ -133,10 +131,7 @@ export function Lookup() {
   const keyChanges = useKeydesk((s) => s.keyChanges);
   const bulkOverFilter = useKeydesk((s) => s.bulkOverFilter);
   const rows: Key[] = result ? [...result.active, ...result.generated] : [];
-  /**
-   * A row read before a later change to its key (a real validation, say): it shows the key as it was. Or read before
-   * a bulk job over a filter that may include it: it may show the key as it was.
-   */
+  /** A row read before a later change to its key, or a bulk job over a filter that may include it: it may be outdated. */
   const changeAfter = (k: Key): KeyChange | null =>
     earlierBecause({ keyChanges, bulkOverFilter }, k.value, k, result?.rowRead?.[k.value] ?? result?.read);
   const earlier = rows.flatMap((k) => {

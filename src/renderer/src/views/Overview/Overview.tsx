@@ -18,10 +18,7 @@ const RANGES = [
 ] as const;
 type Range = (typeof RANGES)[number][0];
 const REFRESH_MS = 5_000;
-/**
- * Samples of one unchanged count read within this span are the reads of opening the view (a first run reads twice
- * in the same second), not a history: a flat line and "+0" would pass for a trend nobody has seen yet.
- */
+/** One unchanged count read within this span is the view's opening reads, not a history: no flat line or "+0". */
 const FLAT_SPAN_MS = 60_000;
 /** A count read with no answer for this long is said to be so: the count shown is no longer given as current. */
 export const SLOW_READ_MS = 5_000;
@@ -80,8 +77,7 @@ export function Overview() {
   useEffect(() => {
     let timer: ReturnType<typeof setInterval> | null = null;
     const tick = () => {
-      // One count read at a time (store/executions.ts): while one is out this tick adds nothing; the history
-      // follows each read that ends, so the chart takes in the sample just read.
+      // One count read at a time: while one is out this tick adds nothing; the history follows each read that ends.
       if (useKeydesk.getState().countAskedAt !== null) return;
       void refresh().then(() => loadHistory(range, chartPoints()));
     };
@@ -110,8 +106,7 @@ export function Overview() {
   }, [refresh, loadHistory, range, profileId]);
 
   const buckets = useMemo(() => toChartBuckets(history), [history]);
-  // A bounded range the samples reach back only part of (a first run, or a service added lately): the chart
-  // starts at its first sample, and says so rather than letting its axis pass for the whole range.
+  // A bounded range the samples reach only partly: the chart starts at its first sample, and says so.
   const firstAt = buckets[0]?.at;
   const readAt = sampledAt === null ? buckets.at(-1)?.at : Date.parse(sampledAt);
   const partial = (from: number | undefined): from is number =>
@@ -241,8 +236,7 @@ export function Overview() {
         ) : historyReading ? (
           <Skeleton label="Reading the history…" lines={1} variant="block" />
         ) : historyError ? null : (
-          // One rule for every profile, a first run's included: a chart needs two samples in the range.
-          // (After a failed read the failure says so: "no history" is not known.)
+          // One rule for every profile: a chart needs two samples in the range (after a failed read, the failure says so).
           <EmptyState
             title="No history in this range yet"
             // The same rule as Push +1: offline, a push would only fail.

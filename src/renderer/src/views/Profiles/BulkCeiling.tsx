@@ -55,7 +55,7 @@ export function BulkCeiling({ profile }: { profile: Profile }) {
           setDraft(e.target.value);
         }}
       />
-      {/* Named for what it saves: it sits among a profile's own forms, beside the edit form's "Save" (walk9 P8). */}
+      {/* Named for what it saves: it sits among a profile's own forms, beside the edit form's "Save" */}
       <button type="submit">Save bulk limit</button>
       {!current.isDefault && (
         <button type="button" onClick={() => void apply(null)}>

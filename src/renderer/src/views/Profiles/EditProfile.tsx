@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Profile } from '../../../../shared/domain.ts';
 import type { Failure } from '../../../../shared/result.ts';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
@@ -7,7 +7,17 @@ import { cleartextWarning, urlProblem } from '../../lib/urls.ts';
 import { useKeydesk } from '../../store/index.ts';
 
 /** Keydesk wants the service's origin; a trailing /api (the official client's own base) is dropped on save. */
-export const ORIGIN_HINT = "The service's origin, e.g. https://api.example.com. A trailing /api is the same service and is dropped.";
+const ORIGIN_HINT = "The service's origin, e.g. https://api.example.com. A trailing /api is the same service and is dropped.";
+
+/** The Base URL field's hint, led by the cleartext warning when there is one. */
+export const originHint = (warning: string | null): ReactNode =>
+  warning ? (
+    <>
+      <strong className="warning">{warning}</strong> {ORIGIN_HINT}
+    </>
+  ) : (
+    ORIGIN_HINT
+  );
 
 const originOf = (url: string): string | null => {
   try {
@@ -23,10 +33,7 @@ const defaultValidationUrl = (base: string): string | null => {
   return origin === null ? null : `${origin}/v2_validation`;
 };
 
-/**
- * Edits a remote profile; a new key (or base URL) is checked by main before anything is saved. A stored apiKey
- * never goes to another origin: moving the profile to one asks for the key again, and says why.
- */
+/** Edits a remote profile, checked by main before saving; moving it to another origin asks for the apiKey again. */
 export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () => void }) {
   const update = useKeydesk((s) => s.updateProfile);
   const [name, setName] = useState(profile.name);
@@ -103,15 +110,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
           const following = followsBase ? defaultValidationUrl(e.target.value) : null;
           if (following !== null) setValidationUrl(following);
         }}
-        hint={
-          baseWarning ? (
-            <>
-              <strong className="warning">{baseWarning}</strong> {ORIGIN_HINT}
-            </>
-          ) : (
-            ORIGIN_HINT
-          )
-        }
+        hint={originHint(baseWarning)}
       />
       <Field
         label="Validation URL"

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { BulkCeiling } from './BulkCeiling.tsx';
-import { EditProfile, ORIGIN_HINT } from './EditProfile.tsx';
+import { EditProfile, originHint } from './EditProfile.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { jobTitle } from '../../lib/jobs.ts';
 import { cleartextWarning, urlProblem } from '../../lib/urls.ts';
@@ -213,15 +213,7 @@ export function Profiles() {
               setBaseUrl(e.target.value);
               setFieldError({ ...fieldError, baseUrl: null });
             }}
-            hint={
-              baseWarning ? (
-                <>
-                  <strong className="warning">{baseWarning}</strong> {ORIGIN_HINT}
-                </>
-              ) : (
-                ORIGIN_HINT
-              )
-            }
+            hint={originHint(baseWarning)}
           />
           <Field
             label="API key"

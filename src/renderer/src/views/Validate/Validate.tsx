@@ -35,10 +35,7 @@ function headline(report: ValidationReport): string {
 /** Refusals about a key that exists: only these say anything true about its premium flag and expiry. */
 const KEY_FOUND: ReadonlySet<ValidationOutcome> = new Set<ValidationOutcome>(['success', 'expired', 'hwid_mismatch']);
 
-/**
- * The service's answer, good or bad. A refusal is an answer, not an error: it shows with the outcome's words,
- * `V2_Authentication`, the service's Notes and the raw JSON, styled as a failure.
- */
+/** The service's answer: a refusal is an answer, not an error, shown with its words, Notes and raw JSON. */
 function ValidationAnswer({ report }: { report: ValidationReport }) {
   const keyFound = KEY_FOUND.has(report.outcome) && (report.reportedOutcome === undefined || report.reportedOutcome === report.outcome);
   // A refusal in a word Keydesk knows is said once, by the headline; the service's own message and Notes (most
@@ -145,10 +142,7 @@ export function Validate() {
   const [padded, setPadded] = useState<string[] | null>(null);
   /** The values the last run was sent with: its answer, under values changed since, is labelled as theirs. */
   const [sentFor, setSentFor] = useState<string | null>(null);
-  /**
-   * The form refused the attempt just made (a blank key, say): the last run's answer is not the answer to it, and
-   * must not stand beside the form's error as if it were. Hidden until a run is sent again.
-   */
+  /** The form refused the attempt just made: the last run's answer is hidden until a run is sent again. */
   const [refused, setRefused] = useState(false);
   const inForm = JSON.stringify([keyless, keyless ? '' : keyValue, service.trim(), choice, choice === 'custom' ? custom : '']);
 
