@@ -14,7 +14,7 @@ import { ledgerRow } from '../support/fake-bridge.ts';
 const line = { failed: false, loading: false, count: 0, capped: false, filtered: false, stale: null };
 
 describe('select all', () => {
-  it('names one key in the singular and the deleted keys it leaves out', () => {
+  it('names one key in the singular and the deleted keys left out', () => {
     expect(selectAllWords(1, false, null)).toMatchObject({
       canSelectAll: true,
       button: 'Select the 1 key',
