@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import type { JobAction, JobItem } from '../../shared/domain.ts';
 import { EXPIRY_UNREAD, ITEM_DONE_WORDS, ITEM_OUTCOME_WORDS, JOB_NOT_FOUND } from '../../shared/job-words.ts';
 import { JOBS_LIST_MAX } from '../../shared/contract.ts';
@@ -132,40 +131,26 @@ export const jobHandlers = (
     if (path === null) return ok({ path: null });
     // Removed from the list while the save dialog was open: nothing to write.
     if (!core.jobs.get(p.id, jobId)) return fail('NOT_FOUND', 'That job was removed from the list meanwhile; nothing was saved.');
-    // The rows are read from the file while they are written (a drain at a time): the job is not removed meanwhile,
-    // and the count written is checked against the count there was, so a short file is never reported saved.
+    // The rows are read in one snapshot while they are written (a drain at a time); the job is not removed meanwhile.
     const ended = core.jobs.exportBegins(jobId);
-    let written: number;
-    let expected: number;
     try {
       // A generate job's keys as the ledger has them (its batches may hold up to 1,000,000), or every item's outcome.
-      if (keys) {
-        expected = core.db.jobKeyCount(jobId, p.id);
-        written = await writeExport(path, format, LEDGER_COLUMNS, core.db.iterateJobKeys(jobId, p.id), LEDGER_NAMES);
-      } else {
-        expected = core.db.jobItems(jobId, undefined, 0, 0).total;
+      await core.db.withReader(async (db) => {
+        if (keys) return writeExport(path, format, LEDGER_COLUMNS, db.iterateJobKeys(jobId, p.id), LEDGER_NAMES);
         const columns = RESULT_COLUMNS[job.action];
         // Only this action's columns, in JSON too: no empty "newExpiry" on a delete, no "batch" on an extend.
         const rows = function* (): Generator<Partial<ResultRow>> {
-          for (const item of core.db.iterateJobResults(jobId, p.id, core.jobs.claimedUnsent(jobId))) {
+          for (const item of db.iterateJobResults(jobId, p.id, core.jobs.claimedUnsent(jobId))) {
             const row = resultRow(job.action, item);
             yield Object.fromEntries(columns.map((c) => [c, row[c]]));
           }
         };
-        written = await writeExport(path, format, columns, rows());
-      }
+        return writeExport(path, format, columns, rows());
+      });
     } catch (error) {
       return exportFailure(error);
     } finally {
       ended();
-    }
-    if (written < expected) {
-      // Rows went from under the export (the job's record changed as it was read): a short file is no export.
-      await rm(path, { force: true }).catch(() => undefined);
-      return fail(
-        'CONFLICT',
-        `The export stopped short (${written.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} rows) because the job's record changed while it was written, so nothing was saved. Export it again.`,
-      );
     }
     return ok({ path });
   }),

@@ -72,6 +72,21 @@ export class LocalDb {
     this.conn.close();
   }
 
+  /**
+   * Runs `fn` in one read transaction on a connection of its own: an export streamed across awaits on main's
+   * connection would pin main's snapshot and hide later commits from main's other reads.
+   */
+  async withReader<T>(fn: (db: LocalDb) => Promise<T>): Promise<T> {
+    if (this.file === ':memory:') return fn(this);
+    const db = new LocalDb(this.file, { cacheKiB: 2_048 });
+    try {
+      db.conn.db.exec('BEGIN');
+      return await fn(db);
+    } finally {
+      db.close();
+    }
+  }
+
   withBusyTimeout<T>(ms: number, fn: () => T): T {
     return this.conn.withBusyTimeout(ms, fn);
   }
