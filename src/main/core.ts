@@ -16,8 +16,8 @@ import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { JobService, type JobClock } from './jobs/job-service.ts';
-import { LedgerWriter } from './store/ledger-writer.ts';
-import { ThreadJobWrites } from './jobs/job-writer.ts';
+import { Writer } from './store/writer.ts';
+import { jobWritesOn } from './jobs/job-writes.ts';
 import { LocalDb } from './store/local-db.ts';
 import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
 
@@ -67,8 +67,8 @@ export class Core {
   readonly secrets: SecretStore;
   readonly profiles: ProfilesFile;
   readonly db: LocalDb;
-  /** Every ledger write a handler makes, off main's event loop and in order (src/main/store/ledger-writer.ts). */
-  readonly ledger: LedgerWriter;
+  /** Every write to keydesk.db a handler or job makes, off main's event loop (src/main/store/writer.ts). */
+  readonly writer: Writer;
   readonly jobs: JobService;
   private readonly events = new EventEmitter();
   private sandboxStore: SandboxStore | null = null;
@@ -88,7 +88,7 @@ export class Core {
     this.profiles = new ProfilesFile(options.userDataDir);
     const dbFile = join(options.userDataDir, 'keydesk.db');
     this.db = new LocalDb(dbFile, { background: true });
-    this.ledger = new LedgerWriter({
+    this.writer = new Writer({
       file: dbFile,
       ...(options.ledgerBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.ledgerBusyTimeoutMs }),
       onChange: (state) => {
@@ -122,8 +122,8 @@ export class Core {
       emit: (summary) => {
         this.emit('jobs.progress', summary);
       },
-      generateIntake: () => this.ledger.intake(),
-      writes: new ThreadJobWrites(dbFile),
+      generateIntake: () => this.writer.intake(),
+      writes: jobWritesOn(this.writer),
       ...(options.jobClock ? { clock: options.jobClock } : {}),
     });
   }
@@ -304,7 +304,7 @@ export class Core {
     this.closed = true;
     await this.thinning;
     await this.jobs.close();
-    await this.ledger.close();
+    await this.writer.close();
     await this.sandbox?.close(2_000);
     this.sandbox = null;
     this.sandboxStore?.close();

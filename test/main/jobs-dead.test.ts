@@ -91,7 +91,7 @@ describe('a bulk delete whose service dies mid-job, through the real core', () =
     const keys = batchValues(
       (await t.must('keys.generate', { expire: '2099-01-31', count: KEYS, isPremium: false, note: 'dead batch' })).generated,
     );
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
 
     const job = await t.must('jobs.start', { action: 'delete', target: { keyValues: keys } });
     await t.core.jobs.settled(job.id);

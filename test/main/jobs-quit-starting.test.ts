@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
-import { ThreadJobWrites } from '../../src/main/jobs/job-writer.ts';
+import { jobWritesOn } from '../../src/main/jobs/job-writes.ts';
+import { Writer } from '../../src/main/store/writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
 import { startCaptureServer, type CaptureServer } from '../support/capture-server.ts';
@@ -43,7 +44,13 @@ async function setup(): Promise<Setup> {
   const clientCame = new Promise<ServiceClient>((resolve) => (give = () => resolve(client)));
   const db = new LocalDb(file);
   const profile = (id: string): { id: string; name: string; kind: 'remote' } => ({ id, name: 'Quit Shop', kind: 'remote' });
-  const jobs = new JobService({ db, profile, clientFor: () => clientCame, emit: () => undefined, writes: new ThreadJobWrites(file) });
+  const jobs = new JobService({
+    db,
+    profile,
+    clientFor: () => clientCame,
+    emit: () => undefined,
+    writes: jobWritesOn(new Writer({ file })),
+  });
   const opened: { db: LocalDb; jobs: JobService }[] = [];
   cleanups.push(async () => {
     give();

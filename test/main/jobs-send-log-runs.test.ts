@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
-import { InlineJobWrites, JobWriteError, type ClaimedItem, type JobRunEnd, type JobWrites } from '../../src/main/jobs/job-writer.ts';
+import { InlineJobWrites, type ClaimedItem, type JobRunEnd, type JobWrites } from '../../src/main/jobs/job-writes.ts';
+import { WriteRefused } from '../../src/main/store/writer-commands.ts';
 import { LocalDb, type SettleBatch } from '../../src/main/store/local-db.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -52,16 +53,15 @@ async function service(): Promise<{
   return s;
 }
 
-/** Inline writes that can be made to refuse: `busy` as another writer's lock would, `broken` for another cause. */
+/** Inline writes that can be made to refuse, as a full disk would. */
 class Switchable implements JobWrites {
-  mode: 'ok' | 'busy' | 'broken' = 'ok';
+  mode: 'ok' | 'broken' = 'ok';
   private readonly inner: InlineJobWrites;
   constructor(inner: InlineJobWrites) {
     this.inner = inner;
   }
   private gate(): void {
-    if (this.mode === 'busy') throw new JobWriteError('database is locked', true);
-    if (this.mode === 'broken') throw new JobWriteError('database or disk is full', false);
+    if (this.mode === 'broken') throw new WriteRefused('database or disk is full', false);
   }
   async claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]> {
     this.gate();
@@ -101,38 +101,6 @@ async function until(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 2_000 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
   if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
-
-it('a cancelled job whose end the lock holds back lists no key as sent that never went to the service', { timeout: 30_000 }, async () => {
-  const fake = await service();
-  const file = join(tempDir('keydesk-review9-'), 'keydesk.db');
-  const db = new LocalDb(file);
-  const writes = new Switchable(new InlineJobWrites(db));
-  const jobs = jobService(db, fake.url, writes);
-  try {
-    fake.hold = true;
-    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys(200) } });
-    if (!started.ok) throw new Error(started.message);
-    const id = started.data.id;
-    // 4 requests on the wire, 64 claimed ahead.
-    await until(() => fake.held.length === 4, 'the first requests');
-    writes.mode = 'busy';
-    jobs.cancel('p1', id);
-    for (const res of fake.held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
-    // The run is over (its answers in, nothing claimed left in it); its end waits for the lock.
-    await until(() => jobs.get('p1', id)?.state === 'cancelled' && jobs.get('p1', id)?.counts.sent === 0, 'the cancel to end the run');
-    const summary = jobs.get('p1', id);
-    const listed = db.jobItems(id, undefined, 0, 1_000, false, jobs.claimedUnsent(id)).items;
-    const shownSent = listed.filter((i) => i.state === 'sent').map((i) => i.target);
-    // The summary says the keys not sent are pending; the list must not call them sent.
-    expect(summary?.counts.pending).toBe(196);
-    expect(shownSent.filter((k) => !fake.received.includes(k))).toEqual([]);
-  } finally {
-    writes.mode = 'ok';
-    await jobs.close();
-    db.close();
-    await fake.close();
-  }
-});
 
 it(
   "a resume after an end that could not be recorded keeps the first run's sent keys from going pending after a crash",

@@ -82,7 +82,7 @@ export const jobHandlers = (
   // A job's targets are read from the ledger: the keys queued before the click go in first, so "all matching" right
   // after a generate covers them. Not an empty queue: a generate still under way would hold the start for minutes.
   'jobs.start': needsKey(core, async (input, a) => {
-    await core.ledger.flushed();
+    await core.writer.flushed();
     return core.jobs.start(a.profile.id, input);
   }),
 
@@ -112,7 +112,7 @@ export const jobHandlers = (
   // The ledger writes queued before the resume go in first, before the job's own writes touch the same rows; later
   // ones are not waited for. The job reads as starting meanwhile (Cancel ends it there).
   'jobs.resume': needsProfile(core, ({ jobId, retryUnknown }, p) =>
-    core.jobs.resume(p.id, jobId, retryUnknown === true, () => core.ledger.flushed()),
+    core.jobs.resume(p.id, jobId, retryUnknown === true, () => core.writer.flushed()),
   ),
 
   'jobs.export': needsProfile(core, async ({ jobId, format, what }, p): Promise<Result<{ path: string | null }>> => {
@@ -123,7 +123,7 @@ export const jobHandlers = (
       return fail('INVALID_INPUT', 'Only a generate job has keys of its own to export; export its results instead.');
     // A generate job's keys are read from the ledger: a batch's keys are queued before it counts as done, so the
     // writes queued before now hold every key the job has made (another generate under way does not hold it up).
-    if (keys) await core.ledger.flushed();
+    if (keys) await core.writer.flushed();
     const stamp = job.createdAt.slice(0, 19).replaceAll(':', '-');
     const path = await core.options.askSavePath(
       keys ? `keydesk-generated-${stamp}.${format}` : `keydesk-job-${job.action}-${stamp}.${format}`,

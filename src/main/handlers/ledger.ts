@@ -60,14 +60,14 @@ export const ledgerHandlers = (
       ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false }
       : core.db.queryLedger(p.id, filter, sort, offset, limit, { exact: exactCount === true });
     // What the ledger does not hold yet, so a partial ledger is never shown as whole.
-    const recording = core.ledger.recording(p.id);
-    const failed = core.ledger.failure(p.id);
+    const recording = core.writer.recording(p.id);
+    const failed = core.writer.failure(p.id);
     return ok({ ...page, ...(recording > 0 ? { recording } : {}), ...(failed === null ? {} : { recordingFailed: failed }) });
   }),
 
   // Exports wait for the writes queued before the click (not an empty queue, which a running job would hold up).
   'ledger.export': needsProfile(core, async ({ filter, sort, format }, p) => {
-    await core.ledger.flushed();
+    await core.writer.flushed();
     return saveExport(
       core,
       `keydesk-keys-${stamp()}.${format}`,
@@ -80,7 +80,7 @@ export const ledgerHandlers = (
 
   // keys.generate queued its keys before answering, so the writes queued before this export hold them all.
   'keys.export': needsProfile(core, async ({ keyValues, format }, p) => {
-    await core.ledger.flushed();
+    await core.writer.flushed();
     return saveExport(
       core,
       `keydesk-generated-${stamp()}.${format}`,

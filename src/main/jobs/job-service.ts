@@ -22,7 +22,7 @@ import type { ServiceClient } from '../client/service-client.ts';
 import type { LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
 import { ceilingOf, DEFAULT_CEILING, realClock, type Engine, type JobServiceDeps, type Starting } from './engine.ts';
-import { InlineJobWrites, type JobRunEnd } from './job-writer.ts';
+import { InlineJobWrites, type JobRunEnd } from './job-writes.ts';
 import { emit, summarize } from './progress.ts';
 import { drive } from './run-loop.ts';
 import { answersWritten, endPending, keepEnd, LOCK_WAIT_MS, writeEnd } from './run-writes.ts';

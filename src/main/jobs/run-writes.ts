@@ -5,7 +5,7 @@ import { lockWords } from '../../shared/job-words.ts';
 import type { JobItemState } from '../../shared/domain.ts';
 import type { SettleBatch } from '../store/local-db.ts';
 import { isCurrent, realClock, type Engine, type KeptEnd } from './engine.ts';
-import { isLockWait, type ClaimedItem, type JobRunEnd } from './job-writer.ts';
+import { isLockWait, type ClaimedItem, type JobRunEnd } from './job-writes.ts';
 import { emit, summarize } from './progress.ts';
 import { halt, putBack, signal, stopped, takeAnswers, type Run } from './run.ts';
 import { removeSendLogs } from './send-log.ts';

@@ -1,13 +1,27 @@
-// The messages between main's LedgerWriter (ledger-writer.ts) and its worker thread (ledger-writer.worker.ts).
+// The messages between main's Writer (writer.ts) and its worker thread (writer.worker.ts).
+import type { MessagePort } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
+import type { ClaimedJobItem } from './jobs-store.ts';
 
 /** What the worker opens: main's keydesk.db, with its own connection. */
 export interface LedgerWorkerData {
   file: string;
   cacheKiB: number;
   busyTimeoutMs: number;
+  /** Claims come on this port: served before the next message of the ordered one (they keep a job's slots full). */
+  urgent: MessagePort;
 }
+
+/** A job's write; a settle's batch and an end as JSON (one string copies in one block, thousands of objects do not). */
+export type JobCommand =
+  | { command: number; kind: 'claim'; jobId: string; max: number; retry: boolean }
+  | { command: number; kind: 'settle'; batch: string; at: string }
+  | { command: number; kind: 'end'; end: string };
+
+/** The thread's answer to a job write: committed (a claim's items with it), or refused in SQLite's words. */
+export type CommandAnswer =
+  { command: number; ok: true; claimed: ClaimedJobItem[] } | { command: number; ok: false; message: string; busy: boolean };
 
 /**
  * One write, applied in the order posted. `keys` is a JSON array of Key (one chunk of a batch): a string is
@@ -33,7 +47,7 @@ export interface LedgerRead {
 }
 
 /** A write, a read, keys to let go, or: nothing is queued, close the connection and let the thread end. */
-export type LedgerWrite = LedgerRowWrite | LedgerRead | { kind: 'release'; answer: number } | { kind: 'stop' };
+export type LedgerWrite = LedgerRowWrite | JobCommand | LedgerRead | { kind: 'release'; answer: number } | { kind: 'stop' };
 
 /**
  * The worker's answer to one write: committed, or refused with SQLite's result code and text (for main's log);
@@ -58,4 +72,4 @@ export interface LedgerStopped {
   collected: boolean;
 }
 
-export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer | LedgerStopped;
+export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer | LedgerStopped | CommandAnswer;
