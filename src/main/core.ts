@@ -101,14 +101,18 @@ export class Core {
       },
       onFailure: (profileId, words) => {
         // Kept past this session: the keys are on the service, and this says which are missing here.
-        this.db.audit({
-          profileId,
-          profileName: this.profiles.get(profileId)?.name ?? profileId,
-          action: 'ledger.record',
-          target: 'ledger',
-          outcome: 'failed',
-          message: words,
-        });
+        void this.writer
+          .audit({
+            profileId,
+            profileName: this.profiles.get(profileId)?.name ?? profileId,
+            action: 'ledger.record',
+            target: 'ledger',
+            outcome: 'failed',
+            message: words,
+          })
+          .catch((error: unknown) => {
+            console.error('keydesk: the audit entry for a ledger write that failed could not be written:', error);
+          });
       },
     });
     this.jobs = new JobService({
@@ -149,7 +153,7 @@ export class Core {
         await yieldToEvents(); // first: so `finally` never runs before `this.thinning` is set
         for (const window of this.db.sampleThinningWindows(now)) {
           if (this.closed) return;
-          this.db.thinSampleWindow(window);
+          await this.writer.thinSampleWindow(window);
           await yieldToEvents();
         }
       } catch (error) {

@@ -106,7 +106,7 @@ describe('the build output', () => {
       expect(claimed).toEqual({
         command: 1,
         ok: true,
-        claimed: [
+        result: [
           { seq: 1, target: 'KD-A', size: 1 },
           { seq: 2, target: 'KD-B', size: 1 },
         ],
@@ -127,7 +127,7 @@ describe('the build output', () => {
         at: '2026-11-23T00:00:01.000Z',
       } satisfies JobCommand);
       const [settled] = (await once(worker, 'message')) as [CommandAnswer];
-      expect(settled).toEqual({ command: 2, ok: true, claimed: [] });
+      expect(settled).toEqual({ command: 2, ok: true, result: null });
       expect(db.jobCounts('j')).toMatchObject({ sent: 0, done: 2 });
     } finally {
       claims.close();

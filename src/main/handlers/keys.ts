@@ -17,14 +17,10 @@ async function record(core: Core, profileId: string, key: Key): Promise<void> {
   else await core.writer.recordKeys(profileId, [key]);
 }
 
-/**
- * Marks a ledger row's field as not read back, after the writes queued before it: an earlier description of the
- * key would otherwise land after the mark and clear it.
- */
+/** Marks a ledger row's field as not read back, queued behind the writes before it (which would clear it). */
 async function markStale(core: Core, profileId: string, what: StaleMark, keyValue: string): Promise<void> {
   try {
-    await core.writer.flushed();
-    core.db.markStale(profileId, what, [keyValue]);
+    await core.writer.markStale(profileId, what, [keyValue]);
   } catch (error) {
     // The mark never changes what is said of the act: reported as failed, it would be sent again.
     console.error(`keydesk: the ledger row of ${keyValue} could not be marked as not read back:`, error);

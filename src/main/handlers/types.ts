@@ -44,7 +44,7 @@ export async function audited<T>(
     result = unexpectedFailure(`“${operationWords(action)}”`, error);
   }
   try {
-    core.db.audit({
+    await core.writer.audit({
       profileId: profile.id,
       profileName: profile.name,
       action,

@@ -1,6 +1,5 @@
-// A job's writes on the writer's thread (claims, answers, ends): each resolves once committed, or rejects in
-// SQLite's words; the thread's death or a quit rejects every one in flight (claims are not safe to send twice).
-import type { ClaimedJobItem } from './jobs-store.ts';
+// The writes main waits on (a job's claims, answers and ends; audit entries, samples, marks): each resolves once
+// committed, or rejects in SQLite's words; the thread's death or a quit rejects every one in flight.
 import type { CommandAnswer, JobCommand } from './writer-protocol.ts';
 
 /** A job write refused; `busy`: another connection held keydesk.db's lock past the busy timeout, nothing was written. */
@@ -14,7 +13,7 @@ export class WriteRefused extends Error {
 }
 
 interface Waiting {
-  resolve: (claimed: ClaimedJobItem[]) => void;
+  resolve: (result: unknown) => void;
   reject: (error: Error) => void;
 }
 
@@ -28,7 +27,7 @@ export class JobCommands {
   }
 
   /** Posts the command `make` builds with `send`, and waits for the thread's answer. */
-  post(send: (c: JobCommand) => void, make: (command: number) => JobCommand): Promise<ClaimedJobItem[]> {
+  post(send: (c: JobCommand) => void, make: (command: number) => JobCommand): Promise<unknown> {
     const command = this.next++;
     return new Promise((resolve, reject) => {
       this.waiting.set(command, { resolve, reject });
@@ -40,10 +39,10 @@ export class JobCommands {
     const w = this.waiting.get(a.command);
     if (!w) return;
     this.waiting.delete(a.command);
-    if (a.ok) w.resolve(a.claimed);
+    if (a.ok) w.resolve(a.result);
     else {
       // Waiting for another writer's lock is not a failure worth the log: the job service makes the write again.
-      if (!a.busy) console.error('keydesk: a job write failed:', a.message);
+      if (!a.busy) console.error('keydesk: a write failed:', a.message);
       w.reject(new WriteRefused(a.message, a.busy));
     }
     this.whenIdle();
@@ -56,7 +55,7 @@ export class JobCommands {
     this.whenIdle();
   }
 
-  /** Resolves when every job write posted so far has been answered. */
+  /** Resolves when every command posted so far has been answered. */
   idle(): Promise<void> {
     if (this.waiting.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));

@@ -1,27 +1,38 @@
 // The messages between main's Writer (writer.ts) and its worker thread (writer.worker.ts).
 import type { MessagePort } from 'node:worker_threads';
-import type { Key } from '../../shared/domain.ts';
+import type { AuditEntry, Key } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
-import type { ClaimedJobItem } from './jobs-store.ts';
+import type { StaleMark } from './ledger-writes.ts';
+import type { SampleWindow } from './samples.ts';
 
 /** What the worker opens: main's keydesk.db, with its own connection. */
 export interface LedgerWorkerData {
   file: string;
   cacheKiB: number;
   busyTimeoutMs: number;
-  /** Claims come on this port: served before the next message of the ordered one (they keep a job's slots full). */
+  /** Urgent commands come on this port: served before the next message of the ordered one. */
   urgent: MessagePort;
 }
 
-/** A job's write; a settle's batch and an end as JSON (one string copies in one block, thousands of objects do not). */
+/**
+ * A write main asks for and waits on. A settle's batch and an end go as JSON (one string copies in one block,
+ * thousands of objects do not). Claims, audit entries and samples go on the urgent port: no ledger row's order
+ * depends on them.
+ */
 export type JobCommand =
   | { command: number; kind: 'claim'; jobId: string; max: number; retry: boolean }
   | { command: number; kind: 'settle'; batch: string; at: string }
-  | { command: number; kind: 'end'; end: string };
+  | { command: number; kind: 'end'; end: string }
+  | { command: number; kind: 'markStale'; profileId: string; what: StaleMark; values: string[] }
+  | { command: number; kind: 'audit'; entry: NewAuditEntry }
+  | { command: number; kind: 'sample'; profileId: string; count: number; at: string }
+  | { command: number; kind: 'thinWindow'; window: SampleWindow };
 
-/** The thread's answer to a job write: committed (a claim's items with it), or refused in SQLite's words. */
-export type CommandAnswer =
-  { command: number; ok: true; claimed: ClaimedJobItem[] } | { command: number; ok: false; message: string; busy: boolean };
+/** An audit entry to write (AuditLog.audit). */
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { at?: string };
+
+/** The thread's answer to a command: committed (with what the write returned), or refused in SQLite's words. */
+export type CommandAnswer = { command: number; ok: true; result: unknown } | { command: number; ok: false; message: string; busy: boolean };
 
 /**
  * One write, applied in the order posted. `keys` is a JSON array of Key (one chunk of a batch): a string is

@@ -7,6 +7,8 @@ import type { KeyBatch } from '../../shared/key-batch.ts';
 import type { BodyReading } from '../client/service-client.ts';
 import type {
   CommandAnswer,
+  JobCommand,
+  NewAuditEntry,
   LedgerReadAnswer,
   LedgerRowWrite,
   LedgerWorkerData,
@@ -20,6 +22,8 @@ import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, Writer
 
 export type { AnswerIntake, RecordingState, WriteOutcome } from './writer-queue.ts';
 import type { ClaimedJobItem, RunEndRecord, SettleBatch } from './jobs-store.ts';
+import type { StaleMark } from './ledger-writes.ts';
+import type { SampleWindow } from './samples.ts';
 
 /** Rows per transaction: the count shown goes down as they go in, and a job's claims are served between chunks. */
 export const LEDGER_CHUNK = 2_000;
@@ -39,6 +43,8 @@ export const WRITER_IDLE_MS = 5_000;
 const LARGE_WORKER_HEAP_BYTES = 32 * 1024 * 1024;
 /** The thread's young generation, MiB: reading a 33 MB answer would otherwise grow it to V8's largest, and keep it. */
 const WORKER_YOUNG_MIB = 8;
+/** Commands served before the next ordered message: a job's claims keep its slots full; the rest touch no ledger row. */
+const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'sample']);
 /** How long the thread stays after the last job's writes (linger()): the next job finds it ready. */
 export const WRITER_LINGER_MS = 60_000;
 
@@ -165,8 +171,8 @@ export class Writer {
   // ---- a job's writes -------------------------------------------------------------------------------------------
 
   /** Marks up to `max` pending items sent (with `retry`, then unknown ones); ahead of queued answers, so may miss one. */
-  claim(jobId: string, max: number, retry = false): Promise<ClaimedJobItem[]> {
-    return this.command((command) => ({ command, kind: 'claim', jobId, max, retry }));
+  async claim(jobId: string, max: number, retry = false): Promise<ClaimedJobItem[]> {
+    return (await this.command((command) => ({ command, kind: 'claim', jobId, max, retry }))) as ClaimedJobItem[];
   }
 
   async settle(batch: SettleBatch, at = new Date().toISOString()): Promise<void> {
@@ -177,6 +183,27 @@ export class Writer {
   async end(end: RunEndRecord): Promise<void> {
     const json = JSON.stringify(end);
     await this.command((command) => ({ command, kind: 'end', end: json }));
+  }
+
+  // ---- main's other writes ---------------------------------------------------------------------------------------
+
+  /** Marks rows' fields as not read back (LocalDb.markStale), after the ledger writes queued before it. */
+  async markStale(profileId: string, what: StaleMark, values: readonly string[]): Promise<void> {
+    await this.flushed();
+    await this.command((command) => ({ command, kind: 'markStale', profileId, what, values: [...values] }), false);
+  }
+
+  async audit(entry: NewAuditEntry): Promise<void> {
+    await this.command((command) => ({ command, kind: 'audit', entry }), false);
+  }
+
+  async recordSample(profileId: string, count: number, at: string): Promise<void> {
+    await this.command((command) => ({ command, kind: 'sample', profileId, count, at }), false);
+  }
+
+  /** Thins one window of samples (LocalDb.thinSampleWindow); resolves with how many went. */
+  async thinSampleWindow(window: SampleWindow): Promise<number> {
+    return (await this.command((command) => ({ command, kind: 'thinWindow', window }), false)) as number;
   }
 
   /** Resolves when every job write asked for so far has been answered. */
@@ -202,13 +229,13 @@ export class Writer {
     this.commands.refuseAll('Keydesk is quitting: job writes are no longer made.');
   }
 
-  private command(make: Parameters<JobCommands['post']>[1]): Promise<ClaimedJobItem[]> {
-    if (this.jobsClosed || this.closing) return Promise.reject(new Error('Keydesk is quitting: job writes are no longer made.'));
+  private command(make: Parameters<JobCommands['post']>[1], job = true): Promise<unknown> {
+    if ((job && this.jobsClosed) || this.closing) return Promise.reject(new Error('Keydesk is quitting: writes are no longer made.'));
     clearTimeout(this.idleTimer);
     const worker = this.worker ?? this.startWorker();
     const urgent = this.urgent;
     return this.commands.post((c) => {
-      (c.kind === 'claim' && urgent !== null ? urgent : worker).postMessage(c);
+      (URGENT.has(c.kind) && urgent !== null ? urgent : worker).postMessage(c);
     }, make);
   }
 

@@ -79,25 +79,45 @@ function read(r: LedgerRead): LedgerReading {
   return { answer: r.answer, json: true, body: answer.body, batch: answer.batch && packColumns(answer.batch) };
 }
 
-/** A job's write, answered on the port it came by. */
+/** What a command writes, and what it returns (null for nothing). */
+function applyCommand(c: JobCommand): unknown {
+  switch (c.kind) {
+    case 'claim':
+      return db.jobStep(null, { jobId: c.jobId, max: c.max, retry: c.retry });
+    case 'thinWindow':
+      return db.thinSampleWindow(c.window);
+    case 'settle':
+      db.settleJobItems(JSON.parse(c.batch) as SettleBatch, c.at);
+      break;
+    case 'end': {
+      const end = JSON.parse(c.end) as RunEndRecord;
+      db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches);
+      break;
+    }
+    case 'markStale':
+      db.markStale(c.profileId, c.what, c.values);
+      break;
+    case 'audit':
+      db.audit(c.entry);
+      break;
+    case 'sample':
+      db.recordSample(c.profileId, c.count, c.at);
+  }
+  return null;
+}
+
+/** A command, answered on the port it came by. */
 function command(c: JobCommand, answerOn: { postMessage(a: CommandAnswer): void }): void {
   let answer: CommandAnswer;
   try {
-    let claimed: CommandAnswer & { ok: true } = { command: c.command, ok: true, claimed: [] };
-    if (c.kind === 'claim') claimed = { ...claimed, claimed: db.jobStep(null, { jobId: c.jobId, max: c.max, retry: c.retry }) };
-    else if (c.kind === 'settle') db.settleJobItems(JSON.parse(c.batch) as SettleBatch, c.at);
-    else {
-      const end = JSON.parse(c.end) as RunEndRecord;
-      db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches);
-    }
-    answer = claimed;
+    answer = { command: c.command, ok: true, result: applyCommand(c) };
   } catch (error) {
     answer = { command: c.command, ok: false, message: error instanceof Error ? error.message : String(error), busy: isSqliteBusy(error) };
   }
   answerOn.postMessage(answer);
 }
 
-/** Claims that came while other writes were made: a job's requests are waiting for them. */
+/** Urgent commands that came while other writes were made: a job's requests are waiting for its claims. */
 function claimsWaiting(): void {
   for (let m = receiveMessageOnPort(data.urgent); m !== undefined; m = receiveMessageOnPort(data.urgent))
     command(m.message as JobCommand, data.urgent);
