@@ -102,13 +102,15 @@ export class Core {
       onFailure: (profileId, words) => {
         // Kept past this session: the keys are on the service, and this says which are missing here.
         void this.writer
-          .audit({
-            profileId,
-            profileName: this.profiles.get(profileId)?.name ?? profileId,
-            action: 'ledger.record',
-            target: 'ledger',
-            outcome: 'failed',
-            message: words,
+          .run('audit', {
+            entry: {
+              profileId,
+              profileName: this.profiles.get(profileId)?.name ?? profileId,
+              action: 'ledger.record',
+              target: 'ledger',
+              outcome: 'failed',
+              message: words,
+            },
           })
           .catch((error: unknown) => {
             console.error('keydesk: the audit entry for a ledger write that failed could not be written:', error);
@@ -134,6 +136,7 @@ export class Core {
 
   static async start(options: CoreOptions): Promise<Core> {
     const core = new Core(options);
+    await core.jobs.recovered;
     await core.startSandbox();
     void core.thinSamples();
     return core;
@@ -153,7 +156,7 @@ export class Core {
         await yieldToEvents(); // first: so `finally` never runs before `this.thinning` is set
         for (const window of this.db.sampleThinningWindows(now)) {
           if (this.closed) return;
-          await this.writer.thinSampleWindow(window);
+          await this.writer.run('thinWindow', { window });
           await yieldToEvents();
         }
       } catch (error) {

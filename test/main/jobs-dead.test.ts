@@ -77,7 +77,7 @@ beforeAll(async () => {
   t = await startTestCore({ clientOptions: { retryDelaysMs: [] } });
   const profile = await t.must('profiles.add', { name: 'Dead Shop', baseUrl: base, apiKey, serviceIdentifier: 'dead-shop' });
   await t.must('profiles.select', { id: profile.id });
-  t.core.jobs.setCeiling(profile.id, CEILING);
+  await t.core.jobs.setCeiling(profile.id, CEILING);
 });
 afterAll(async () => {
   await t.close();

@@ -133,7 +133,7 @@ beforeAll(async () => {
   });
   profileId = profile.id;
   await t.must('profiles.select', { id: profile.id });
-  t.core.jobs.setCeiling(profile.id, CEILING);
+  await t.core.jobs.setCeiling(profile.id, CEILING);
 });
 afterAll(async () => {
   await t.close();

@@ -87,7 +87,7 @@ describe('forgetting a job', () => {
   it("does not find another profile's job, and refuses an id that is not a job's", async () => {
     const job = await t.must('jobs.start', { action: 'delete', target: { keyValues: ['NOT-A-KEY-1'] } });
     await settled(job.id);
-    expect(t.core.jobs.forget('another-profile', job.id)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    expect(await t.core.jobs.forget('another-profile', job.id)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect((await t.must('jobs.list')).jobs.some((j) => j.id === job.id)).toBe(true);
     expect(await t.call('jobs.forget', { jobId: '6f1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b' })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect(await t.call('jobs.forget', { jobId: 'not-a-uuid' })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });

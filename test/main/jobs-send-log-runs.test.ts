@@ -54,33 +54,22 @@ async function service(): Promise<{
 }
 
 /** Inline writes that can be made to refuse, as a full disk would. */
-class Switchable implements JobWrites {
+class Switchable extends InlineJobWrites {
   mode: 'ok' | 'broken' = 'ok';
-  private readonly inner: InlineJobWrites;
-  constructor(inner: InlineJobWrites) {
-    this.inner = inner;
-  }
   private gate(): void {
     if (this.mode === 'broken') throw new WriteRefused('database or disk is full', false);
   }
-  async claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]> {
+  override async claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]> {
     this.gate();
-    return this.inner.claim(jobId, max, retry);
+    return super.claim(jobId, max, retry);
   }
-  async settle(batch: SettleBatch, at?: string): Promise<void> {
+  override async settle(batch: SettleBatch, at?: string): Promise<void> {
     this.gate();
-    return this.inner.settle(batch, at);
+    return super.settle(batch, at);
   }
-  async end(end: JobRunEnd): Promise<void> {
+  override async end(end: JobRunEnd): Promise<void> {
     this.gate();
-    return this.inner.end(end);
-  }
-  idle(): Promise<void> {
-    return Promise.resolve();
-  }
-  release(): void {}
-  close(): Promise<void> {
-    return Promise.resolve();
+    return super.end(end);
   }
 }
 
@@ -109,7 +98,7 @@ it(
     const fake = await service();
     const file = join(tempDir('keydesk-review9-'), 'keydesk.db');
     const db = new LocalDb(file);
-    const writes = new Switchable(new InlineJobWrites(db));
+    const writes = new Switchable(db);
     const jobs = jobService(db, fake.url, writes);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     // The disk fills as the first requests go: nothing the job writes after that is recorded, on either connection.

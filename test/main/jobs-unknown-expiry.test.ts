@@ -39,7 +39,7 @@ beforeAll(async () => {
     serviceIdentifier: 'frozen-shop',
   });
   await t.must('profiles.select', { id: profile.id });
-  t.core.jobs.setCeiling(profile.id, 2);
+  await t.core.jobs.setCeiling(profile.id, 2);
 });
 afterAll(async () => {
   await t.close();

@@ -49,7 +49,7 @@ beforeAll(async () => {
     serviceIdentifier: IDENTIFIER,
   });
   await t.must('profiles.select', { id: profile.id });
-  t.core.jobs.setCeiling(profile.id, 2);
+  await t.core.jobs.setCeiling(profile.id, 2);
 });
 afterAll(async () => {
   await t.close();

@@ -505,7 +505,7 @@ describe('items claimed ahead of their requests', () => {
     const db = new LocalDb(join(dir, 'keydesk.db'));
     const jobs = service(fake.url, db);
     try {
-      jobs.setCeiling('p1', 4);
+      await jobs.setCeiling('p1', 4);
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(200) } });
       if (!started.ok) throw new Error(started.message);
       const id = started.data.id;

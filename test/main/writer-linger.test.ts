@@ -20,13 +20,13 @@ it('serves the next job from the same thread when it starts within the linger', 
   const { file, db } = jobFile();
   const writer = new Writer({ file, idleMs: 10, lingerMs: 60_000 });
   try {
-    expect((await writer.claim('j', 1)).map((i) => i.seq)).toEqual([1]);
+    expect((await writer.run('claim', { jobId: 'j', max: 1, retry: false })).map((i) => i.seq)).toEqual([1]);
     const thread = writer.threadId;
     writer.linger();
     // The job has ended and its writes are done; the next job comes past the idle time, within the linger.
     await new Promise((r) => setTimeout(r, 50));
     expect(writer.threadId).toBe(thread);
-    expect((await writer.claim('j', 1)).map((i) => i.seq)).toEqual([2]);
+    expect((await writer.run('claim', { jobId: 'j', max: 1, retry: false })).map((i) => i.seq)).toEqual([2]);
     expect(writer.threadId).toBe(thread);
   } finally {
     await writer.close();
@@ -38,12 +38,12 @@ it('lets its thread go once no job has written for the linger, and starts anothe
   const { file, db } = jobFile();
   const writer = new Writer({ file, idleMs: 10, lingerMs: 50 });
   try {
-    expect((await writer.claim('j', 1)).map((i) => i.seq)).toEqual([1]);
+    expect((await writer.run('claim', { jobId: 'j', max: 1, retry: false })).map((i) => i.seq)).toEqual([1]);
     const thread = writer.threadId;
     expect(thread).not.toBeNull();
     writer.linger();
     await vi.waitFor(() => expect(writer.threadRunning).toBe(false), { timeout: 10_000 });
-    expect((await writer.claim('j', 1)).map((i) => i.seq)).toEqual([2]);
+    expect((await writer.run('claim', { jobId: 'j', max: 1, retry: false })).map((i) => i.seq)).toEqual([2]);
     expect(writer.threadId).not.toBe(thread);
   } finally {
     await writer.close();

@@ -24,7 +24,7 @@ await core.jobs.settled(made.data.id);
 await core.writer.idle();
 const keys = core.db.ledgerValues(SANDBOX_PROFILE_ID, { text: 'crash test' }, 5_000).values;
 // One in flight: slow enough that the kill lands mid-job, on a request or between two.
-core.jobs.setCeiling(SANDBOX_PROFILE_ID, 1);
+await core.jobs.setCeiling(SANDBOX_PROFILE_ID, 1);
 core.on('jobs.progress', (s) => {
   if (s.id !== made.data.id) process.stdout.write(`done ${s.counts.done}\n`);
 });

@@ -160,8 +160,6 @@ export const jobHandlers = (
   'jobs.getCeiling': ({ profileId }) =>
     Promise.resolve(core.profiles.get(profileId) ? ok(core.jobs.ceiling(profileId)) : fail('NOT_FOUND', 'That profile no longer exists.')),
 
-  'jobs.setCeiling': ({ profileId, ceiling }) =>
-    Promise.resolve(
-      core.profiles.get(profileId) ? ok(core.jobs.setCeiling(profileId, ceiling)) : fail('NOT_FOUND', 'That profile no longer exists.'),
-    ),
+  'jobs.setCeiling': async ({ profileId, ceiling }) =>
+    core.profiles.get(profileId) ? ok(await core.jobs.setCeiling(profileId, ceiling)) : fail('NOT_FOUND', 'That profile no longer exists.'),
 });

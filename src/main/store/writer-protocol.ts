@@ -1,8 +1,10 @@
 // The messages between main's Writer (writer.ts) and its worker thread (writer.worker.ts).
 import type { MessagePort } from 'node:worker_threads';
-import type { AuditEntry, Key } from '../../shared/domain.ts';
+import type { AuditEntry, JobState, Key } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
+import type { ClaimedJobItem, RunEndRecord, SendLogRecord } from './jobs-store.ts';
 import type { StaleMark } from './ledger-writes.ts';
+import type { LocalDb } from './local-db.ts';
 import type { SampleWindow } from './samples.ts';
 
 /** What the worker opens: main's keydesk.db, with its own connection. */
@@ -26,7 +28,26 @@ export type JobCommand =
   | { command: number; kind: 'markStale'; profileId: string; what: StaleMark; values: string[] }
   | { command: number; kind: 'audit'; entry: NewAuditEntry }
   | { command: number; kind: 'sample'; profileId: string; count: number; at: string }
-  | { command: number; kind: 'thinWindow'; window: SampleWindow };
+  | { command: number; kind: 'thinWindow'; window: SampleWindow }
+  | { command: number; kind: 'createJob'; job: NewJob; items: NewJobItems }
+  | { command: number; kind: 'jobState'; jobId: string; state: JobState; reason: string | null; finishedAt: string | null }
+  | { command: number; kind: 'beginRun'; jobId: string; at: string; retryUnknown: boolean; log: SendLogRecord | null }
+  | { command: number; kind: 'forgetJob'; jobId: string }
+  | { command: number; kind: 'ceiling'; profileId: string; ceiling: number | null }
+  | { command: number; kind: 'interrupt'; reason: string; at?: string; ends: RunEndRecord[]; sent: Map<string, SendLogRecord> };
+
+/** What each command answers with. */
+export interface CommandResults {
+  claim: ClaimedJobItem[];
+  thinWindow: number;
+  createJob: number;
+  interrupt: string[];
+}
+export type CommandResult<K extends JobCommand['kind']> = K extends keyof CommandResults ? CommandResults[K] : null;
+
+/** A job as created (LocalDb.createJob), and its items. */
+export type NewJob = Parameters<LocalDb['createJob']>[0];
+export type NewJobItems = Parameters<LocalDb['createJob']>[1];
 
 /** An audit entry to write (AuditLog.audit). */
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { at?: string };

@@ -8,7 +8,7 @@ import type { BodyReading } from '../client/service-client.ts';
 import type {
   CommandAnswer,
   JobCommand,
-  NewAuditEntry,
+  CommandResult,
   LedgerReadAnswer,
   LedgerRowWrite,
   LedgerWorkerData,
@@ -21,9 +21,7 @@ import { JobCommands } from './writer-commands.ts';
 import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, WriterOptions } from './writer-queue.ts';
 
 export type { AnswerIntake, RecordingState, WriteOutcome } from './writer-queue.ts';
-import type { ClaimedJobItem, RunEndRecord, SettleBatch } from './jobs-store.ts';
 import type { StaleMark } from './ledger-writes.ts';
-import type { SampleWindow } from './samples.ts';
 
 /** Rows per transaction: the count shown goes down as they go in, and a job's claims are served between chunks. */
 export const LEDGER_CHUNK = 2_000;
@@ -44,7 +42,11 @@ const LARGE_WORKER_HEAP_BYTES = 32 * 1024 * 1024;
 /** The thread's young generation, MiB: reading a 33 MB answer would otherwise grow it to V8's largest, and keep it. */
 const WORKER_YOUNG_MIB = 8;
 /** Commands served before the next ordered message: a job's claims keep its slots full; the rest touch no ledger row. */
-const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'sample']);
+const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'sample', 'ceiling']);
+/** A job's writes while it runs: refused once the job service has closed (closeJobs()). */
+const JOB_WRITES = new Set<JobCommand['kind']>(['claim', 'settle', 'end']);
+/** A command's fields, less the id and kind the writer gives it. */
+type CommandFields<K extends JobCommand['kind']> = Omit<Extract<JobCommand, { kind: K }>, 'command' | 'kind'>;
 /** How long the thread stays after the last job's writes (linger()): the next job finds it ready. */
 export const WRITER_LINGER_MS = 60_000;
 
@@ -170,40 +172,27 @@ export class Writer {
 
   // ---- a job's writes -------------------------------------------------------------------------------------------
 
-  /** Marks up to `max` pending items sent (with `retry`, then unknown ones); ahead of queued answers, so may miss one. */
-  async claim(jobId: string, max: number, retry = false): Promise<ClaimedJobItem[]> {
-    return (await this.command((command) => ({ command, kind: 'claim', jobId, max, retry }))) as ClaimedJobItem[];
+  /**
+   * Posts a command and waits for what it returns, or rejects in SQLite's words. A claim, answers and an end are
+   * refused once closeJobs() has run; every command once close() has.
+   */
+  async run<K extends JobCommand['kind']>(kind: K, fields: CommandFields<K>): Promise<CommandResult<K>> {
+    if ((JOB_WRITES.has(kind) && this.jobsClosed) || this.closing) throw new Error('Keydesk is quitting: writes are no longer made.');
+    clearTimeout(this.idleTimer);
+    const worker = this.worker ?? this.startWorker();
+    const port = URGENT.has(kind) && this.urgent !== null ? this.urgent : worker;
+    return (await this.commands.post(
+      (c) => {
+        port.postMessage(c);
+      },
+      (command) => ({ ...fields, command, kind }) as unknown as JobCommand,
+    )) as CommandResult<K>;
   }
-
-  async settle(batch: SettleBatch, at = new Date().toISOString()): Promise<void> {
-    const json = JSON.stringify(batch);
-    await this.command((command) => ({ command, kind: 'settle', batch: json, at }));
-  }
-
-  async end(end: RunEndRecord): Promise<void> {
-    const json = JSON.stringify(end);
-    await this.command((command) => ({ command, kind: 'end', end: json }));
-  }
-
-  // ---- main's other writes ---------------------------------------------------------------------------------------
 
   /** Marks rows' fields as not read back (LocalDb.markStale), after the ledger writes queued before it. */
   async markStale(profileId: string, what: StaleMark, values: readonly string[]): Promise<void> {
     await this.flushed();
-    await this.command((command) => ({ command, kind: 'markStale', profileId, what, values: [...values] }), false);
-  }
-
-  async audit(entry: NewAuditEntry): Promise<void> {
-    await this.command((command) => ({ command, kind: 'audit', entry }), false);
-  }
-
-  async recordSample(profileId: string, count: number, at: string): Promise<void> {
-    await this.command((command) => ({ command, kind: 'sample', profileId, count, at }), false);
-  }
-
-  /** Thins one window of samples (LocalDb.thinSampleWindow); resolves with how many went. */
-  async thinSampleWindow(window: SampleWindow): Promise<number> {
-    return (await this.command((command) => ({ command, kind: 'thinWindow', window }), false)) as number;
+    await this.run('markStale', { profileId, what, values: [...values] });
   }
 
   /** Resolves when every job write asked for so far has been answered. */
@@ -227,16 +216,6 @@ export class Writer {
     await Promise.race([this.commands.idle(), waited]);
     clearTimeout(timer);
     this.commands.refuseAll('Keydesk is quitting: job writes are no longer made.');
-  }
-
-  private command(make: Parameters<JobCommands['post']>[1], job = true): Promise<unknown> {
-    if ((job && this.jobsClosed) || this.closing) return Promise.reject(new Error('Keydesk is quitting: writes are no longer made.'));
-    clearTimeout(this.idleTimer);
-    const worker = this.worker ?? this.startWorker();
-    const urgent = this.urgent;
-    return this.commands.post((c) => {
-      (URGENT.has(c.kind) && urgent !== null ? urgent : worker).postMessage(c);
-    }, make);
   }
 
   // ---- what readers see ----------------------------------------------------------------------------------

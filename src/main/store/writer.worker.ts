@@ -86,6 +86,26 @@ function applyCommand(c: JobCommand): unknown {
       return db.jobStep(null, { jobId: c.jobId, max: c.max, retry: c.retry });
     case 'thinWindow':
       return db.thinSampleWindow(c.window);
+    case 'createJob':
+      return db.createJob(c.job, c.items);
+    case 'interrupt':
+      return db.interruptRunningJobs(c.reason, c.at, c.ends, c.sent);
+    case 'jobState':
+      db.setJobState(c.jobId, c.state, c.reason, c.finishedAt);
+      break;
+    case 'beginRun':
+      // What an earlier run left claimed is settled by its own log first; the yes to send unknown items again is
+      // taken now the run surely starts.
+      db.settleLeftoverClaims(c.jobId, c.log);
+      if (c.retryUnknown) db.approveUnknownJobItems(c.jobId);
+      db.beginJobRun(c.jobId, c.at);
+      break;
+    case 'forgetJob':
+      db.forgetJob(c.jobId);
+      break;
+    case 'ceiling':
+      db.setBulkCeiling(c.profileId, c.ceiling);
+      break;
     case 'settle':
       db.settleJobItems(JSON.parse(c.batch) as SettleBatch, c.at);
       break;
