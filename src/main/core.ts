@@ -38,8 +38,6 @@ export interface CoreOptions {
   askSavePath: (suggestedName: string) => Promise<string | null>;
   /** The jobs' clock; tests hold Retry-After pauses open with a fake one. */
   jobClock?: JobClock;
-  /** How long the ledger writer's chunk waits for the database's write lock before it is reported failed. */
-  ledgerBusyTimeoutMs?: number;
 }
 
 /** The client as main uses it: each failure becomes a vendor's message with the technical text as detail, once. */
@@ -87,10 +85,11 @@ export class Core {
     mkdirSync(options.userDataDir, { recursive: true });
     this.profiles = new ProfilesFile(options.userDataDir);
     const dbFile = join(options.userDataDir, 'keydesk.db');
-    this.db = new LocalDb(dbFile, { background: true });
+    // Made (schema, WAL) before anything else opens it; then main only reads, and the writer thread writes.
+    new LocalDb(dbFile).close();
+    this.db = new LocalDb(dbFile, { background: true, readOnly: true });
     this.writer = new Writer({
       file: dbFile,
-      ...(options.ledgerBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.ledgerBusyTimeoutMs }),
       onChange: (state) => {
         this.emit('ledger.changed', state);
       },

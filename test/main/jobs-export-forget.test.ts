@@ -24,11 +24,11 @@ afterAll(async () => {
 /** A stopped delete job of N items, and a fresh pipe for its export. */
 function stoppedJob(): string {
   const id = randomUUID();
-  t.core.db.createJob(
+  t.writable().createJob(
     { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: new Date().toISOString() },
     { keyValues: Array.from({ length: N }, (_, i) => `NOT-A-KEY-${String(i).padStart(7, '0')}`) },
   );
-  t.core.db.setJobState(id, 'finished', null, new Date().toISOString());
+  t.writable().setJobState(id, 'finished', null, new Date().toISOString());
   pipe = join(dir, `${id}.csv`);
   execFileSync('mkfifo', [pipe]);
   return id;
@@ -72,7 +72,7 @@ describe('removing a job while its export is written', () => {
     const exported = t.call('jobs.export', { jobId: id, format: 'csv' });
     const { rest } = await firstChunk();
     // A removal the export does not know of (past the service's guard): the export reads a snapshot of its own.
-    t.core.db.forgetJob(id);
+    t.writable().forgetJob(id);
     const text = await rest();
     expect(text.trim().split('\n')).toHaveLength(N + 1);
     expect(await exported).toEqual({ ok: true, data: { path: pipe } });

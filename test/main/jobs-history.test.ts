@@ -120,12 +120,12 @@ describe('listing older jobs', () => {
     const ids = Array.from({ length: 45 }, () => randomUUID());
     ids.forEach((id, i) => {
       const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, 45 - i)).toISOString();
-      t.core.db.createJob(
+      t.writable().createJob(
         { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
         { keyValues: [`NOT-A-KEY-O${String(i)}`] },
       );
       const state: JobState = i >= 20 && i <= 22 ? 'interrupted' : 'finished';
-      t.core.db.setJobState(id, state, null, createdAt);
+      t.writable().setJobState(id, state, null, createdAt);
     });
     const first = await t.must('jobs.list');
     expect(first.jobs.map((j) => j.id)).toEqual(ids.slice(0, 23));
@@ -151,11 +151,11 @@ describe('listing as many jobs as main lists', () => {
     for (let i = have; i < JOBS_LIST_MAX + 5; i++) {
       const id = randomUUID();
       const at = new Date(Date.UTC(2019, 0, 1, 0, 0, 0, i)).toISOString();
-      t.core.db.createJob(
+      t.writable().createJob(
         { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: at },
         { keyValues: ['NOT-A-KEY-M'] },
       );
-      t.core.db.setJobState(id, 'finished', null, at);
+      t.writable().setJobState(id, 'finished', null, at);
     }
     const shorter = await t.must('jobs.list', { recent: JOBS_LIST_MAX - 20 });
     expect(shorter.next).toBe(JOBS_LIST_MAX);
@@ -170,11 +170,11 @@ describe('a resume waiting for the ledger', () => {
   it('lists the job as starting, not as it stopped, refuses a second resume, and runs it once the ledger is done', async () => {
     const id = randomUUID();
     const createdAt = new Date().toISOString();
-    t.core.db.createJob(
+    t.writable().createJob(
       { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
       { keyValues: ['NOT-A-KEY-S1', 'NOT-A-KEY-S2'] },
     );
-    t.core.db.setJobState(id, 'cancelled', null, createdAt);
+    t.writable().setJobState(id, 'cancelled', null, createdAt);
     const heard: JobSummary[] = [];
     const off = t.core.on('jobs.progress', (s) => {
       if (s.id === id) heard.push(s);
@@ -218,19 +218,19 @@ describe('a resume waiting for the ledger', () => {
 
   it('lists a job it is getting ready to resume however old, last (the oldest), and no longer counts it among the older jobs not shown', async () => {
     const id = randomUUID();
-    t.core.db.createJob(
+    t.writable().createJob(
       { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: '2020-01-01T00:00:00.000Z' },
       { keyValues: ['NOT-A-KEY-O1'] },
     );
-    t.core.db.setJobState(id, 'cancelled', null, '2020-01-01T00:00:01.000Z');
+    t.writable().setJobState(id, 'cancelled', null, '2020-01-01T00:00:01.000Z');
     for (let i = 0; i < 20; i++) {
       const newer = randomUUID();
       const at = new Date(Date.UTC(2020, 0, 2, 0, 0, i)).toISOString();
-      t.core.db.createJob(
+      t.writable().createJob(
         { id: newer, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: at },
         { keyValues: ['NOT-A-KEY-N'] },
       );
-      t.core.db.setJobState(newer, 'finished', null, at);
+      t.writable().setJobState(newer, 'finished', null, at);
     }
     const before = await t.must('jobs.list');
     expect(before.jobs.map((j) => j.id)).not.toContain(id);
@@ -262,10 +262,10 @@ describe('a resume waiting for the ledger', () => {
     await t.core.writer.idle();
     const id = randomUUID();
     const createdAt = new Date().toISOString();
-    t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: keys });
+    t.writable().createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: keys });
     // The first was sent before, with no answer: unknown. The user now asks to send the unknown one again too.
-    t.core.db.jobStep(null, { jobId: id, max: 1 });
-    t.core.db.endJobRun(id, 'interrupted', 'Stopped for the test.', createdAt);
+    t.writable().jobStep(null, { jobId: id, max: 1 });
+    t.writable().endJobRun(id, 'interrupted', 'Stopped for the test.', createdAt);
     expect(t.core.db.jobCounts(id)).toMatchObject({ pending: 2, unknown: 1 });
     const heard: JobSummary[] = [];
     const off = t.core.on('jobs.progress', (s) => {
@@ -332,8 +332,11 @@ describe('a resume waiting for the ledger', () => {
   it('waits only for the ledger writes queued before it, not for a generate still under way (its answer read, its keys held)', async () => {
     const id = randomUUID();
     const createdAt = new Date().toISOString();
-    t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: ['NOT-A-KEY-W1'] });
-    t.core.db.setJobState(id, 'cancelled', null, createdAt);
+    t.writable().createJob(
+      { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
+      { keyValues: ['NOT-A-KEY-W1'] },
+    );
+    t.writable().setJobState(id, 'cancelled', null, createdAt);
     // Another job's generate under way: its answer read on the writer's thread, its keys held until judged. The
     // ledger is not idle until then, however long that is (a generate job's next batch is read meanwhile).
     const intake = t.core.writer.intake();
@@ -392,11 +395,13 @@ describe('a resume waiting for the ledger', () => {
       await own.must('profiles.select', { id: SANDBOX_PROFILE_ID });
       const id = randomUUID();
       const createdAt = new Date().toISOString();
-      own.core.db.createJob(
-        { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
-        { keyValues: ['NOT-A-KEY-P1', 'NOT-A-KEY-P2'] },
-      );
-      own.core.db.setJobState(id, 'cancelled', null, createdAt);
+      own
+        .writable()
+        .createJob(
+          { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
+          { keyValues: ['NOT-A-KEY-P1', 'NOT-A-KEY-P2'] },
+        );
+      own.writable().setJobState(id, 'cancelled', null, createdAt);
       const recorded = new Promise<void>((r) => (release = r));
       const flushed = own.core.writer.flushed.bind(own.core.writer);
       own.core.writer.flushed = () => recorded.then(flushed);
