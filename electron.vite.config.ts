@@ -29,8 +29,7 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
-          'ledger-writer.worker': resolve('src/main/store/ledger-writer.worker.ts'),
-          'job-writer.worker': resolve('src/main/jobs/job-writer.worker.ts'),
+          'writer.worker': resolve('src/main/store/writer.worker.ts'),
         },
         external: ['node:sqlite'],
       },

@@ -103,7 +103,7 @@ async function coreBulk(c: BenchCore, action: BulkAction, keys: string[]): Promi
 /** `count` keys generated through the core (keys.generate), once the ledger has recorded them all. */
 async function generateCore(c: BenchCore, count: number, note: string): Promise<string[]> {
   const { generated } = await c.call('keys.generate', { expire: '2099-01-01', count, isPremium: false, note });
-  await c.core.ledger.idle();
+  await c.core.writer.idle();
   return batchValues(generated);
 }
 
@@ -113,7 +113,7 @@ async function generateCore(c: BenchCore, count: number, note: string): Promise<
  */
 async function learnActive(c: BenchCore, note: string, count: number): Promise<void> {
   for (let offset = 0; offset < count; offset += 1_000) await c.call('keys.fetchActive', { term: note, limit: 1_000, offset });
-  await c.core.ledger.idle();
+  await c.core.writer.idle();
 }
 
 export async function benchBulk(): Promise<void> {

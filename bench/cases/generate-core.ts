@@ -54,7 +54,7 @@ export async function benchGenerateCore(): Promise<void> {
       // Until the ledger holds them: the writer drains before the next round, so rounds never overlap.
       const loop = monitorEventLoopDelay({ resolution: 10 });
       loop.enable();
-      await c.core.ledger.idle();
+      await c.core.writer.idle();
       held.push(performance.now() - t0);
       loop.disable();
       stalls.push(loop.max / 1e6);

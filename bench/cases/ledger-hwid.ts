@@ -32,7 +32,7 @@ interface HwidTiming {
 
 const PROFILE = 'bench';
 const SEEN = '2026-11-23T00:00:00.000Z';
-/** The ledger writer's page cache (ledger-writer.ts). */
+/** The ledger writer's page cache (writer.ts). */
 const CACHE_KIB = 8 * 1024;
 
 function open(file: string): DatabaseSync {

@@ -16,8 +16,8 @@ import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { JobService, type JobClock } from './jobs/job-service.ts';
-import { LedgerWriter } from './store/ledger-writer.ts';
-import { ThreadJobWrites } from './jobs/job-writer.ts';
+import { Writer } from './store/writer.ts';
+import { jobWritesOn } from './jobs/job-writes.ts';
 import { LocalDb } from './store/local-db.ts';
 import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
 
@@ -38,8 +38,6 @@ export interface CoreOptions {
   askSavePath: (suggestedName: string) => Promise<string | null>;
   /** The jobs' clock; tests hold Retry-After pauses open with a fake one. */
   jobClock?: JobClock;
-  /** How long the ledger writer's chunk waits for the database's write lock before it is reported failed. */
-  ledgerBusyTimeoutMs?: number;
 }
 
 /** The client as main uses it: each failure becomes a vendor's message with the technical text as detail, once. */
@@ -67,8 +65,8 @@ export class Core {
   readonly secrets: SecretStore;
   readonly profiles: ProfilesFile;
   readonly db: LocalDb;
-  /** Every ledger write a handler makes, off main's event loop and in order (src/main/store/ledger-writer.ts). */
-  readonly ledger: LedgerWriter;
+  /** Every write to keydesk.db a handler or job makes, off main's event loop (src/main/store/writer.ts). */
+  readonly writer: Writer;
   readonly jobs: JobService;
   private readonly events = new EventEmitter();
   private sandboxStore: SandboxStore | null = null;
@@ -87,10 +85,11 @@ export class Core {
     mkdirSync(options.userDataDir, { recursive: true });
     this.profiles = new ProfilesFile(options.userDataDir);
     const dbFile = join(options.userDataDir, 'keydesk.db');
-    this.db = new LocalDb(dbFile, { background: true });
-    this.ledger = new LedgerWriter({
+    // Made (schema, WAL) before anything else opens it; then main only reads, and the writer thread writes.
+    new LocalDb(dbFile).close();
+    this.db = new LocalDb(dbFile, { background: true, readOnly: true });
+    this.writer = new Writer({
       file: dbFile,
-      ...(options.ledgerBusyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.ledgerBusyTimeoutMs }),
       onChange: (state) => {
         this.emit('ledger.changed', state);
       },
@@ -101,14 +100,20 @@ export class Core {
       },
       onFailure: (profileId, words) => {
         // Kept past this session: the keys are on the service, and this says which are missing here.
-        this.db.audit({
-          profileId,
-          profileName: this.profiles.get(profileId)?.name ?? profileId,
-          action: 'ledger.record',
-          target: 'ledger',
-          outcome: 'failed',
-          message: words,
-        });
+        void this.writer
+          .run('audit', {
+            entry: {
+              profileId,
+              profileName: this.profiles.get(profileId)?.name ?? profileId,
+              action: 'ledger.record',
+              target: 'ledger',
+              outcome: 'failed',
+              message: words,
+            },
+          })
+          .catch((error: unknown) => {
+            console.error('keydesk: the audit entry for a ledger write that failed could not be written:', error);
+          });
       },
     });
     this.jobs = new JobService({
@@ -122,14 +127,15 @@ export class Core {
       emit: (summary) => {
         this.emit('jobs.progress', summary);
       },
-      generateIntake: () => this.ledger.intake(),
-      writes: new ThreadJobWrites(dbFile),
+      generateIntake: () => this.writer.intake(),
+      writes: jobWritesOn(this.writer),
       ...(options.jobClock ? { clock: options.jobClock } : {}),
     });
   }
 
   static async start(options: CoreOptions): Promise<Core> {
     const core = new Core(options);
+    await core.jobs.recovered;
     await core.startSandbox();
     void core.thinSamples();
     return core;
@@ -146,7 +152,7 @@ export class Core {
         await yieldToEvents(); // first: so `finally` never runs before `this.thinning` is set
         for (const window of this.db.sampleThinningWindows(now)) {
           if (this.closed) return;
-          this.db.thinSampleWindow(window);
+          await this.writer.run('thinWindow', { window });
           await yieldToEvents();
         }
       } catch (error) {
@@ -301,7 +307,7 @@ export class Core {
     this.closed = true;
     await this.thinning;
     await this.jobs.close();
-    await this.ledger.close();
+    await this.writer.close();
     await this.sandbox?.close(2_000);
     this.sandbox = null;
     this.sandboxStore?.close();

@@ -207,7 +207,7 @@ describe('extend: {message} with or without the key is a success', () => {
 describe('extend answered with a key without its status, and no way to read it back: the ledger is not guessed at', () => {
   // A lookup's keys are queued for the ledger writer, not awaited: read the row once the queue has drained.
   const rowOf = async (value: string) => {
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     return (await must('ledger.query', { filter: { text: value }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 10 })).rows.find(
       (r) => r.value === value,
     );

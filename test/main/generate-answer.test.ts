@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { isObject, readKeys } from '../../src/main/client/read.ts';
 import { readGenerateAnswer } from '../../src/main/store/generate-answer.ts';
-import { LedgerWriter } from '../../src/main/store/ledger-writer.ts';
+import { Writer } from '../../src/main/store/writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { keysOf, packColumns } from '../../src/shared/key-batch.ts';
 import type { Key } from '../../src/shared/domain.ts';
@@ -118,11 +118,11 @@ describe('a generate answer read key by key', () => {
 describe('the ledger writer reading an answer for main', () => {
   let dir: string;
   let db: LocalDb;
-  let writer: LedgerWriter;
+  let writer: Writer;
   beforeAll(() => {
     dir = tempDir('keydesk-intake-');
     db = new LocalDb(join(dir, 'keydesk.db'));
-    writer = new LedgerWriter({ file: join(dir, 'keydesk.db') });
+    writer = new Writer({ file: join(dir, 'keydesk.db') });
   });
   afterAll(async () => {
     await writer.close();
@@ -184,7 +184,7 @@ describe('keys.generate through the core', () => {
         hwid: null,
         unreported: [],
       });
-      await t.core.ledger.idle();
+      await t.core.writer.idle();
       const keys = keysOf(generated);
       const page = t.core.db.queryLedger(profileId, { text: 'compact' }, { field: 'value', dir: 'asc' }, 0, 5_000, { exact: true });
       expect(page.total).toBe(3_000);

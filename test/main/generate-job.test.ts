@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { GENERATE_BATCH, JobService } from '../../src/main/jobs/job-service.ts';
-import { LedgerWriter } from '../../src/main/store/ledger-writer.ts';
+import { Writer } from '../../src/main/store/writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { ROUTES } from '../../src/shared/wire.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
@@ -56,7 +56,7 @@ describe.each(['detail', 'real'] as const)('a generate job of two requests (%s d
       .map((r) => String(r.value));
     expect(made).toHaveLength(COUNT);
 
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const ledger = t.core.db.queryLedger(profileId, { text: note }, { field: 'value', dir: 'asc' }, 0, COUNT + 10, { exact: true });
     expect(ledger.total).toBe(COUNT);
     expect(ledger.rows.map((r) => r.value)).toEqual(made);
@@ -77,7 +77,7 @@ describe('a generate job whose answer cannot be read off main', () => {
   let requests = 0;
   let dir: string;
   let db: LocalDb;
-  let writer: LedgerWriter;
+  let writer: Writer;
   let jobs: JobService;
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -92,7 +92,7 @@ describe('a generate job whose answer cannot be read off main', () => {
     url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
     dir = tempDir('keydesk-genjob-');
     db = new LocalDb(join(dir, 'keydesk.db'));
-    writer = new LedgerWriter({ file: join(dir, 'keydesk.db') });
+    writer = new Writer({ file: join(dir, 'keydesk.db') });
     const client = new ServiceClient({ baseUrl: url, validationUrl: `${url}/v2_validation`, apiKey: 'test-key' }, { retryDelaysMs: [] });
     jobs = new JobService({
       db,

@@ -64,7 +64,7 @@ describe('the sandbox profile, end to end', () => {
     // The ledger writer records them off main's thread: until it has, the answer says how many are still coming.
     const first = await must('ledger.query', query);
     expect((first.total ?? 0) + (first.recording ?? 0)).toBeGreaterThanOrEqual(3);
-    await core.ledger.idle();
+    await core.writer.idle();
     const ledger = await must('ledger.query', query);
     expect(ledger.recording).toBeUndefined();
     expect(ledger.total).toBe(3);
@@ -95,7 +95,7 @@ describe('the sandbox profile, end to end', () => {
     const active = await must('keys.fetchActive', { term: report.hwid });
     expect(active.keys.map((k) => k.value)).toEqual([keys[0]?.value]);
     // What a validation learned goes to the ledger writer, not awaited by the answer.
-    await core.ledger.idle();
+    await core.writer.idle();
     const row = (await must('ledger.query', { filter: { status: 'active' }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 5 }))
       .rows;
     expect(row.map((r) => r.value)).toEqual([keys[0]?.value]);
@@ -265,7 +265,7 @@ describe('bulk jobs', () => {
     ]);
     expect(job).toMatchObject({ state: 'finished', total: 100_001, counts: { done: 100_001 } });
     // Its keys went to the ledger writer, batch by batch: in the ledger once it has drained.
-    await core.ledger.idle();
+    await core.writer.idle();
     // The count stops at the cap; asked for, it is exact.
     const query = { filter: { text: 'bulk two batches' }, sort: { field: 'value' as const, dir: 'asc' as const }, offset: 0, limit: 1 };
     expect(await must('ledger.query', query)).toMatchObject({ total: LEDGER_COUNT_CAP, totalCapped: true });
@@ -415,7 +415,7 @@ describe('records', () => {
       ] as const) {
         await must('keys.generate', { expire, count: 2, isPremium: false, note });
       }
-      await core.ledger.idle();
+      await core.writer.idle();
     });
     it.each([
       { field: 'value', dir: 'asc' },

@@ -77,7 +77,7 @@ beforeAll(async () => {
   t = await startTestCore({ clientOptions: { retryDelaysMs: [] } });
   const profile = await t.must('profiles.add', { name: 'Dead Shop', baseUrl: base, apiKey, serviceIdentifier: 'dead-shop' });
   await t.must('profiles.select', { id: profile.id });
-  t.core.jobs.setCeiling(profile.id, CEILING);
+  await t.core.jobs.setCeiling(profile.id, CEILING);
 });
 afterAll(async () => {
   await t.close();
@@ -91,7 +91,7 @@ describe('a bulk delete whose service dies mid-job, through the real core', () =
     const keys = batchValues(
       (await t.must('keys.generate', { expire: '2099-01-31', count: KEYS, isPremium: false, note: 'dead batch' })).generated,
     );
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
 
     const job = await t.must('jobs.start', { action: 'delete', target: { keyValues: keys } });
     await t.core.jobs.settled(job.id);

@@ -133,7 +133,7 @@ beforeAll(async () => {
   });
   profileId = profile.id;
   await t.must('profiles.select', { id: profile.id });
-  t.core.jobs.setCeiling(profile.id, CEILING);
+  await t.core.jobs.setCeiling(profile.id, CEILING);
 });
 afterAll(async () => {
   await t.close();
@@ -154,7 +154,7 @@ describe('a bulk extend whose service stops answering, through the real core', (
     const keys = batchValues(
       (await t.must('keys.generate', { expire: '2099-01-31', count: KEYS, isPremium: false, note: 'hang batch' })).generated,
     );
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const before = new Date(Date.UTC(2099, 0, 31, 23, 59, 59, 999)).toISOString();
     const after = new Date(Date.UTC(2099, 1, 5, 23, 59, 59, 999)).toISOString();
     expect(await expiryOnSandbox(keys[0] ?? '')).toBe(before);
@@ -192,7 +192,7 @@ describe('a bulk extend whose service stops answering, through the real core', (
     for (const pass of held.splice(0)) pass();
     await t.core.jobs.settled(job.id);
     await Promise.all(forwards);
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
 
     const end = await t.must('jobs.get', { jobId: job.id });
     expect(end).toMatchObject({ state: 'finished', counts: { pending: 0, sent: 0, failed: 0 } });

@@ -42,7 +42,7 @@ describe('forgetting a job', () => {
     expect(await t.call('jobs.get', { jobId: extend.id })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect(await t.call('jobs.items', { jobId: extend.id, offset: 0, limit: 10 })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect(t.core.db.jobItems(extend.id, undefined, 0, 10)).toEqual({ items: [], total: 0 });
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const ledger = await t.must('ledger.query', {
       filter: { text: 'forget me' },
       sort: { field: 'value', dir: 'asc' },
@@ -64,7 +64,7 @@ describe('forgetting a job', () => {
 
   it('refuses a job main still runs, and removes it once stopped', async () => {
     await t.must('keys.generate', { expire: '2099-01-01', count: 1_000, isPremium: false, note: 'forget running' });
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     await t.must('jobs.setCeiling', { profileId: SANDBOX_PROFILE_ID, ceiling: 1 });
     try {
       const started = await t.must('jobs.start', { action: 'extend', target: { filter: { text: 'forget running' } }, days: 1 });
@@ -87,7 +87,7 @@ describe('forgetting a job', () => {
   it("refuses another profile's job and an id that is no job's", async () => {
     const job = await t.must('jobs.start', { action: 'delete', target: { keyValues: ['NOT-A-KEY-1'] } });
     await settled(job.id);
-    expect(t.core.jobs.forget('another-profile', job.id)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    expect(await t.core.jobs.forget('another-profile', job.id)).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect((await t.must('jobs.list')).jobs.some((j) => j.id === job.id)).toBe(true);
     expect(await t.call('jobs.forget', { jobId: '6f1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b' })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect(await t.call('jobs.forget', { jobId: 'not-a-uuid' })).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
@@ -120,12 +120,12 @@ describe('listing older jobs', () => {
     const ids = Array.from({ length: 45 }, () => randomUUID());
     ids.forEach((id, i) => {
       const createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, 45 - i)).toISOString();
-      t.core.db.createJob(
+      t.writable().createJob(
         { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
         { keyValues: [`NOT-A-KEY-O${String(i)}`] },
       );
       const state: JobState = i >= 20 && i <= 22 ? 'interrupted' : 'finished';
-      t.core.db.setJobState(id, state, null, createdAt);
+      t.writable().setJobState(id, state, null, createdAt);
     });
     const first = await t.must('jobs.list');
     expect(first.jobs.map((j) => j.id)).toEqual(ids.slice(0, 23));
@@ -151,11 +151,11 @@ describe('listing as many jobs as main lists', () => {
     for (let i = have; i < JOBS_LIST_MAX + 5; i++) {
       const id = randomUUID();
       const at = new Date(Date.UTC(2019, 0, 1, 0, 0, 0, i)).toISOString();
-      t.core.db.createJob(
+      t.writable().createJob(
         { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: at },
         { keyValues: ['NOT-A-KEY-M'] },
       );
-      t.core.db.setJobState(id, 'finished', null, at);
+      t.writable().setJobState(id, 'finished', null, at);
     }
     const shorter = await t.must('jobs.list', { recent: JOBS_LIST_MAX - 20 });
     expect(shorter.next).toBe(JOBS_LIST_MAX);
@@ -170,21 +170,21 @@ describe('a resume waiting for the ledger', () => {
   it('lists the job as starting until the ledger is done', async () => {
     const id = randomUUID();
     const createdAt = new Date().toISOString();
-    t.core.db.createJob(
+    t.writable().createJob(
       { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
       { keyValues: ['NOT-A-KEY-S1', 'NOT-A-KEY-S2'] },
     );
-    t.core.db.setJobState(id, 'cancelled', null, createdAt);
+    t.writable().setJobState(id, 'cancelled', null, createdAt);
     const heard: JobSummary[] = [];
     const off = t.core.on('jobs.progress', (s) => {
       if (s.id === id) heard.push(s);
     });
     // The ledger still recording a large generate's keys (tens of seconds at 300,000): held here until released.
-    // (The resume waits for the writes queued before it: LedgerWriter.flushed.)
+    // (The resume waits for the writes queued before it: Writer.flushed.)
     let release = (): void => undefined;
     const recorded = new Promise<void>((r) => (release = r));
-    const flushed = t.core.ledger.flushed.bind(t.core.ledger);
-    t.core.ledger.flushed = () => recorded.then(flushed);
+    const flushed = t.core.writer.flushed.bind(t.core.writer);
+    t.core.writer.flushed = () => recorded.then(flushed);
     try {
       const resumed = t.call('jobs.resume', { jobId: id });
       const listed = (await t.must('jobs.list')).jobs.find((j) => j.id === id);
@@ -211,33 +211,33 @@ describe('a resume waiting for the ledger', () => {
       expect(ended.startingSince).toBeUndefined();
     } finally {
       release();
-      t.core.ledger.flushed = flushed;
+      t.core.writer.flushed = flushed;
       off();
     }
   });
 
   it('lists a job getting ready to resume last, however old', async () => {
     const id = randomUUID();
-    t.core.db.createJob(
+    t.writable().createJob(
       { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: '2020-01-01T00:00:00.000Z' },
       { keyValues: ['NOT-A-KEY-O1'] },
     );
-    t.core.db.setJobState(id, 'cancelled', null, '2020-01-01T00:00:01.000Z');
+    t.writable().setJobState(id, 'cancelled', null, '2020-01-01T00:00:01.000Z');
     for (let i = 0; i < 20; i++) {
       const newer = randomUUID();
       const at = new Date(Date.UTC(2020, 0, 2, 0, 0, i)).toISOString();
-      t.core.db.createJob(
+      t.writable().createJob(
         { id: newer, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt: at },
         { keyValues: ['NOT-A-KEY-N'] },
       );
-      t.core.db.setJobState(newer, 'finished', null, at);
+      t.writable().setJobState(newer, 'finished', null, at);
     }
     const before = await t.must('jobs.list');
     expect(before.jobs.map((j) => j.id)).not.toContain(id);
     let release = (): void => undefined;
     const recorded = new Promise<void>((r) => (release = r));
-    const flushed = t.core.ledger.flushed.bind(t.core.ledger);
-    t.core.ledger.flushed = () => recorded.then(flushed);
+    const flushed = t.core.writer.flushed.bind(t.core.writer);
+    t.core.writer.flushed = () => recorded.then(flushed);
     try {
       const resumed = t.call('jobs.resume', { jobId: id });
       // A window reloaded now (or All keys attaching its jobs) asks for the list.
@@ -251,7 +251,7 @@ describe('a resume waiting for the ledger', () => {
       expect(await settled(id)).toMatchObject({ state: 'finished', counts: { failed: 1 } });
     } finally {
       release();
-      t.core.ledger.flushed = flushed;
+      t.core.writer.flushed = flushed;
     }
   });
 
@@ -259,13 +259,13 @@ describe('a resume waiting for the ledger', () => {
     // Three real keys of the embedded sandbox: a delete the job sent would show there.
     const { generated } = await t.must('keys.generate', { expire: '2099-01-01', count: 3, isPremium: false, note: 'cancel starting' });
     const keys = batchValues(generated).sort();
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const id = randomUUID();
     const createdAt = new Date().toISOString();
-    t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: keys });
+    t.writable().createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: keys });
     // The first was sent before, with no answer: unknown. The user now asks to send the unknown one again too.
-    t.core.db.jobStep(null, { jobId: id, max: 1 });
-    t.core.db.endJobRun(id, 'interrupted', 'Stopped for the test.', createdAt);
+    t.writable().jobStep(null, { jobId: id, max: 1 });
+    t.writable().endJobRun(id, 'interrupted', 'Stopped for the test.', createdAt);
     expect(t.core.db.jobCounts(id)).toMatchObject({ pending: 2, unknown: 1 });
     const heard: JobSummary[] = [];
     const off = t.core.on('jobs.progress', (s) => {
@@ -273,8 +273,8 @@ describe('a resume waiting for the ledger', () => {
     });
     let release = (): void => undefined;
     const recorded = new Promise<void>((r) => (release = r));
-    const flushed = t.core.ledger.flushed.bind(t.core.ledger);
-    t.core.ledger.flushed = () => recorded.then(flushed);
+    const flushed = t.core.writer.flushed.bind(t.core.writer);
+    t.core.writer.flushed = () => recorded.then(flushed);
     const deletesBefore = (await t.must('audit.list', { filter: { action: 'keys.delete' }, offset: 0, limit: 1 })).total;
     try {
       const resumed = t.call('jobs.resume', { jobId: id, retryUnknown: true });
@@ -308,7 +308,7 @@ describe('a resume waiting for the ledger', () => {
 
       // Once the ledger is done, nothing is sent: the sandbox still has every key, and no delete was made.
       release();
-      await t.core.ledger.idle();
+      await t.core.writer.idle();
       await t.core.jobs.settled(id);
       expect(t.core.db.job(id)?.state).toBe('cancelled');
       const sandbox = new DatabaseSync(join(t.userData, SANDBOX_DB_FILE), { readOnly: true });
@@ -324,7 +324,7 @@ describe('a resume waiting for the ledger', () => {
       expect(await settled(id)).toMatchObject({ state: 'finished', counts: { done: 2, unknown: 1, pending: 0 } });
     } finally {
       release();
-      t.core.ledger.flushed = flushed;
+      t.core.writer.flushed = flushed;
       off();
     }
   });
@@ -332,11 +332,14 @@ describe('a resume waiting for the ledger', () => {
   it('waits only for ledger writes queued before it, not a running generate', async () => {
     const id = randomUUID();
     const createdAt = new Date().toISOString();
-    t.core.db.createJob({ id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt }, { keyValues: ['NOT-A-KEY-W1'] });
-    t.core.db.setJobState(id, 'cancelled', null, createdAt);
+    t.writable().createJob(
+      { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
+      { keyValues: ['NOT-A-KEY-W1'] },
+    );
+    t.writable().setJobState(id, 'cancelled', null, createdAt);
     // Another job's generate under way: its answer read on the writer's thread, its keys held until judged. The
     // ledger is not idle until then, however long that is (a generate job's next batch is read meanwhile).
-    const intake = t.core.ledger.intake();
+    const intake = t.core.writer.intake();
     const body = JSON.stringify({
       message: 'Generated.',
       generatedKeys: [{ value: 'HELD1-HELD1-HELD1-HELD1-HELD1', note: 'held', expiresAt: '2099-01-01T00:00:00.000Z', isPremium: false }],
@@ -344,7 +347,7 @@ describe('a resume waiting for the ledger', () => {
     await intake.read(new TextEncoder().encode(body).buffer);
     expect(intake.batch?.count).toBe(1);
     let idle = false;
-    void t.core.ledger.idle().then(() => (idle = true));
+    void t.core.writer.idle().then(() => (idle = true));
     // A write queued before the resume: the resume waits for it.
     const before = {
       id: '',
@@ -363,7 +366,7 @@ describe('a resume waiting for the ledger', () => {
       serviceId: '',
     };
     let written = false;
-    void t.core.ledger.recordKeys(SANDBOX_PROFILE_ID, [before]).then(() => (written = true));
+    void t.core.writer.recordKeys(SANDBOX_PROFILE_ID, [before]).then(() => (written = true));
     try {
       const answer = await t.call('jobs.resume', { jobId: id });
       expect(written).toBe(true);
@@ -374,7 +377,7 @@ describe('a resume waiting for the ledger', () => {
     } finally {
       intake.release();
     }
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
   });
 
   it('runs the job on its own profile when the person switches profile', async () => {
@@ -392,14 +395,16 @@ describe('a resume waiting for the ledger', () => {
       await own.must('profiles.select', { id: SANDBOX_PROFILE_ID });
       const id = randomUUID();
       const createdAt = new Date().toISOString();
-      own.core.db.createJob(
-        { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
-        { keyValues: ['NOT-A-KEY-P1', 'NOT-A-KEY-P2'] },
-      );
-      own.core.db.setJobState(id, 'cancelled', null, createdAt);
+      own
+        .writable()
+        .createJob(
+          { id, profileId: SANDBOX_PROFILE_ID, action: 'delete', params: '{}', createdAt },
+          { keyValues: ['NOT-A-KEY-P1', 'NOT-A-KEY-P2'] },
+        );
+      own.writable().setJobState(id, 'cancelled', null, createdAt);
       const recorded = new Promise<void>((r) => (release = r));
-      const flushed = own.core.ledger.flushed.bind(own.core.ledger);
-      own.core.ledger.flushed = () => recorded.then(flushed);
+      const flushed = own.core.writer.flushed.bind(own.core.writer);
+      own.core.writer.flushed = () => recorded.then(flushed);
       const resumed = own.call('jobs.resume', { jobId: id });
       expect((await own.must('jobs.get', { jobId: id })).startingSince).toEqual(expect.any(String));
       // The job reads "Starting" (up to a minute): the person goes to the other profile meanwhile.

@@ -83,7 +83,7 @@ beforeAll(async () => {
     emit: (s) => events.push(s),
     silentMs: 3_000,
   });
-  jobs.setCeiling('p1', CEILING);
+  await jobs.setCeiling('p1', CEILING);
 });
 afterAll(async () => {
   await jobs.close();

@@ -8,7 +8,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
-import { ThreadJobWrites, type JobWrites } from '../../src/main/jobs/job-writer.ts';
+import { jobWritesOn, type JobWrites } from '../../src/main/jobs/job-writes.ts';
+import { Writer } from '../../src/main/store/writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import type { OperationInput } from '../../src/shared/contract.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -19,7 +20,7 @@ import { batchValues } from '../../src/shared/key-batch.ts';
 describe.each([
   { where: "on main's connection", writes: (): JobWrites | undefined => undefined },
   // As the app writes them: claims served ahead of answers still queued there.
-  { where: 'on the job writer thread', writes: (file: string): JobWrites | undefined => new ThreadJobWrites(file) },
+  { where: 'on the writer thread', writes: (file: string): JobWrites | undefined => jobWritesOn(new Writer({ file })) },
 ])('a bulk job whose answers are written in groups $where', ({ writes }) => {
   it('commits every item as sent before its request reaches the service', async () => {
     const file = join(tempDir('keydesk-jobs-'), 'keydesk.db');
@@ -96,7 +97,7 @@ describe('the ledger after bulk extend, HWID reset and delete (full-dialect sand
     for (const [i, v] of keys.slice(0, 6).entries())
       await t.must('validation.run', { mode: 'key', keyValue: v, hwid: { custom: `HW-IDX-${i}` }, confirmActivation: true });
     await t.must('keys.lookup', { term: 'Index Batch' });
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
   });
   afterAll(async () => {
     await t.close();

@@ -97,7 +97,7 @@ describe('a job whose service answers nothing at all', () => {
     });
     const timers = watchEngineTimers();
     try {
-      jobs.setCeiling('p1', 2);
+      await jobs.setCeiling('p1', 2);
       const startedAt = Date.now();
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['S1', 'S2', 'S3'] } });
       if (!started.ok) throw new Error(started.message);
@@ -158,7 +158,7 @@ describe('a job whose service answers again after a silence', () => {
       silentMs: 500,
     });
     try {
-      jobs.setCeiling('p1', 2);
+      await jobs.setCeiling('p1', 2);
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['A1', 'A2'] } });
       if (!started.ok) throw new Error(started.message);
       const id = started.data.id;
@@ -258,7 +258,7 @@ describe('a job Keydesk quits under while its requests are still held', () => {
     });
     const timers = watchEngineTimers();
     try {
-      jobs.setCeiling('p1', 2);
+      await jobs.setCeiling('p1', 2);
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['Q1', 'Q2', 'Q3'] } });
       if (!started.ok) throw new Error(started.message);
       const id = started.data.id;

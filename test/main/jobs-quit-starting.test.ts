@@ -5,10 +5,11 @@
 // nothing, never "Keydesk quit while this job ran". The service is a loopback server that records every request:
 // none may reach it.
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
-import { ThreadJobWrites } from '../../src/main/jobs/job-writer.ts';
+import { jobWritesOn } from '../../src/main/jobs/job-writes.ts';
+import { Writer } from '../../src/main/store/writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
 import { startCaptureServer, type CaptureServer } from '../support/capture-server.ts';
@@ -43,7 +44,13 @@ async function setup(): Promise<Setup> {
   const clientCame = new Promise<ServiceClient>((resolve) => (give = () => resolve(client)));
   const db = new LocalDb(file);
   const profile = (id: string): { id: string; name: string; kind: 'remote' } => ({ id, name: 'Quit Shop', kind: 'remote' });
-  const jobs = new JobService({ db, profile, clientFor: () => clientCame, emit: () => undefined, writes: new ThreadJobWrites(file) });
+  const jobs = new JobService({
+    db,
+    profile,
+    clientFor: () => clientCame,
+    emit: () => undefined,
+    writes: jobWritesOn(new Writer({ file })),
+  });
   const opened: { db: LocalDb; jobs: JobService }[] = [];
   cleanups.push(async () => {
     give();
@@ -72,18 +79,20 @@ async function setup(): Promise<Setup> {
   };
 }
 
-/** The job reserved and starting for profile p1 (the only one). */
-function startingJob(jobs: JobService): JobSummary {
-  const [job] = jobs.list('p1');
-  if (job?.startingSince === undefined) throw new Error('no job is starting');
-  return job;
+/** The job reserved and starting for profile p1 (the only one), once the writer has created it. */
+async function startingJob(jobs: JobService): Promise<JobSummary> {
+  return vi.waitFor(() => {
+    const [job] = jobs.list('p1');
+    if (job?.startingSince === undefined) throw new Error('no job is starting');
+    return job;
+  });
 }
 
 describe('a job Keydesk quits under while it is starting', () => {
   it('cancelled while starting, then quit at once: reads cancelled after the restart', async () => {
     const s = await setup();
     const started = s.jobs.start('p1', { action: 'extend', target: { keyValues: KEYS }, days: 5 });
-    const { id } = startingJob(s.jobs);
+    const { id } = await startingJob(s.jobs);
     expect(s.jobs.cancel('p1', id)).toMatchObject({ ok: true, data: { state: 'cancelled' } });
     // The quit begins before the cancel's end is written.
     await s.jobs.close();
@@ -109,7 +118,7 @@ describe('a job Keydesk quits under while it is starting', () => {
     );
     s.db.setJobState('j1', 'interrupted', 'Stopped for the test.', new Date().toISOString());
     const resumed = s.jobs.resume('p1', 'j1', false);
-    expect(startingJob(s.jobs).id).toBe('j1');
+    expect((await startingJob(s.jobs)).id).toBe('j1');
     s.jobs.cancel('p1', 'j1');
     await s.jobs.close();
     s.giveClient();
@@ -126,7 +135,7 @@ describe('a job Keydesk quits under while it is starting', () => {
   it('merely starting at the quit: reads interrupted, nothing sent, keys pending', async () => {
     const s = await setup();
     const started = s.jobs.start('p1', { action: 'extend', target: { keyValues: KEYS }, days: 5 });
-    const { id } = startingJob(s.jobs);
+    const { id } = await startingJob(s.jobs);
     await s.jobs.close();
     // Its client comes after the quit: the run does not begin.
     s.giveClient();

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
-import { InlineJobWrites, JobWriteError, type ClaimedItem, type JobRunEnd, type JobWrites } from '../../src/main/jobs/job-writer.ts';
+import { InlineJobWrites, type ClaimedItem, type JobRunEnd, type JobWrites } from '../../src/main/jobs/job-writes.ts';
+import { WriteRefused } from '../../src/main/store/writer-commands.ts';
 import { LocalDb, type SettleBatch } from '../../src/main/store/local-db.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -52,35 +53,23 @@ async function service(): Promise<{
   return s;
 }
 
-/** Inline writes that can be made to refuse: `busy` as another writer's lock would, `broken` for another cause. */
-class Switchable implements JobWrites {
-  mode: 'ok' | 'busy' | 'broken' = 'ok';
-  private readonly inner: InlineJobWrites;
-  constructor(inner: InlineJobWrites) {
-    this.inner = inner;
-  }
+/** Inline writes that can be made to refuse, as a full disk would. */
+class Switchable extends InlineJobWrites {
+  mode: 'ok' | 'broken' = 'ok';
   private gate(): void {
-    if (this.mode === 'busy') throw new JobWriteError('database is locked', true);
-    if (this.mode === 'broken') throw new JobWriteError('database or disk is full', false);
+    if (this.mode === 'broken') throw new WriteRefused('database or disk is full', false);
   }
-  async claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]> {
+  override async claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]> {
     this.gate();
-    return this.inner.claim(jobId, max, retry);
+    return super.claim(jobId, max, retry);
   }
-  async settle(batch: SettleBatch, at?: string): Promise<void> {
+  override async settle(batch: SettleBatch, at?: string): Promise<void> {
     this.gate();
-    return this.inner.settle(batch, at);
+    return super.settle(batch, at);
   }
-  async end(end: JobRunEnd): Promise<void> {
+  override async end(end: JobRunEnd): Promise<void> {
     this.gate();
-    return this.inner.end(end);
-  }
-  idle(): Promise<void> {
-    return Promise.resolve();
-  }
-  release(): void {}
-  close(): Promise<void> {
-    return Promise.resolve();
+    return super.end(end);
   }
 }
 
@@ -102,58 +91,16 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
 
-it('shows no unsent key sent while the lock holds back a cancel', { timeout: 30_000 }, async () => {
-  const fake = await service();
-  const file = join(tempDir('keydesk-send-log-'), 'keydesk.db');
-  const db = new LocalDb(file);
-  const writes = new Switchable(new InlineJobWrites(db));
-  const jobs = jobService(db, fake.url, writes);
-  try {
-    fake.hold = true;
-    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys(200) } });
-    if (!started.ok) throw new Error(started.message);
-    const id = started.data.id;
-    // 4 requests on the wire, 64 claimed ahead.
-    await until(() => fake.held.length === 4, 'the first requests');
-    writes.mode = 'busy';
-    jobs.cancel('p1', id);
-    for (const res of fake.held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"success":true}');
-    // The run is over (its answers in, nothing claimed left in it); its end waits for the lock.
-    await until(() => jobs.get('p1', id)?.state === 'cancelled' && jobs.get('p1', id)?.counts.sent === 0, 'the cancel to end the run');
-    const summary = jobs.get('p1', id);
-    const listed = db.jobItems(id, undefined, 0, 1_000, false, jobs.claimedUnsent(id)).items;
-    const shownSent = listed.filter((i) => i.state === 'sent').map((i) => i.target);
-    // The summary says the keys not sent are pending; the list must not call them sent.
-    expect(summary?.counts.pending).toBe(196);
-    expect(shownSent.filter((k) => !fake.received.includes(k))).toEqual([]);
-  } finally {
-    writes.mode = 'ok';
-    await jobs.close();
-    db.close();
-    await fake.close();
-  }
-});
-
 it('keeps sent keys sent through a crash after an unrecorded end', { timeout: 30_000 }, async () => {
   const fake = await service();
   const file = join(tempDir('keydesk-send-log-'), 'keydesk.db');
   const db = new LocalDb(file);
-  const writes = new Switchable(new InlineJobWrites(db));
+  const writes = new Switchable(db);
   const jobs = jobService(db, fake.url, writes);
   const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-  // The disk fills as the first requests go: nothing the job writes after that is recorded, on either connection.
-  const settle = vi.spyOn(db, 'settleJobItems');
-  const endRun = vi.spyOn(db, 'endJobRun');
+  // The disk fills as the first requests go: none of the job's claims, answers or ends after that is recorded.
   fake.onRequest = () => {
-    if (writes.mode === 'ok') {
-      writes.mode = 'broken';
-      settle.mockImplementation(() => {
-        throw new Error('database or disk is full');
-      });
-      endRun.mockImplementation(() => {
-        throw new Error('database or disk is full');
-      });
-    }
+    if (writes.mode === 'ok') writes.mode = 'broken';
   };
   let next: { db: LocalDb; jobs: JobService } | null = null;
   try {
@@ -167,8 +114,6 @@ it('keeps sent keys sent through a crash after an unrecorded end', { timeout: 30
     // Space is freed; the user resumes. The service now hangs, so the second run has requests on the wire.
     fake.onRequest = () => undefined;
     writes.mode = 'ok';
-    settle.mockRestore();
-    endRun.mockRestore();
     fake.hold = true;
     const resumed = await jobs.resume('p1', id, false);
     expect(resumed.ok ? 'ok' : resumed.message).toBe('ok');
@@ -193,7 +138,7 @@ it('keeps sent keys sent through a crash after an unrecorded end', { timeout: 30
   }
 });
 
-it("leaves no older log behind when a run's send log cannot start", { timeout: 30_000 }, async () => {
+it('ignores an older send log when a run cannot start its own', { timeout: 30_000 }, async () => {
   const fake = await service();
   const dir = tempDir('keydesk-send-log-');
   const file = join(dir, 'keydesk.db');

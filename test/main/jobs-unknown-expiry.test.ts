@@ -39,7 +39,7 @@ beforeAll(async () => {
     serviceIdentifier: 'frozen-shop',
   });
   await t.must('profiles.select', { id: profile.id });
-  t.core.jobs.setCeiling(profile.id, 2);
+  await t.core.jobs.setCeiling(profile.id, 2);
 });
 afterAll(async () => {
   await t.close();
@@ -55,7 +55,7 @@ describe('a bulk extend whose service stops answering mid-job', () => {
     const keys = batchValues(
       (await t.must('keys.generate', { expire: '2099-01-31', count: 12, isPremium: false, note: 'frozen batch' })).generated,
     );
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const before = Date.UTC(2099, 0, 31, 23, 59, 59, 999);
     const after = Date.UTC(2099, 1, 5, 23, 59, 59, 999);
 
@@ -71,7 +71,7 @@ describe('a bulk extend whose service stops answering mid-job', () => {
     frozen = false;
     for (const pass of held.splice(0)) pass();
     await t.core.jobs.settled(job.id);
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
 
     const { items } = await t.must('jobs.items', { jobId: job.id, offset: 0, limit: 20 });
     const unknown = items.filter((i) => i.state === 'unknown').map((i) => i.target);
@@ -109,7 +109,7 @@ describe('a bulk extend whose service stops answering mid-job', () => {
     // Reading the key from the service again clears the mark, with the expiry the service holds.
     const [first = ''] = unknown;
     await t.must('keys.lookup', { term: first });
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const reread = (await t.must('ledger.query', { filter: { text: first }, sort, offset: 0, limit: 1 })).rows[0];
     expect(reread?.expiresAt).toBe(new Date(expiryOnService(first) ?? 0).toISOString());
     expect(reread?.expiryStale).toBeUndefined();

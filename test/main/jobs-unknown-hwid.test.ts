@@ -4,13 +4,13 @@
 // "not read back", the All keys exports say so (hwidNotReadBack, statusNotReadBack) for exactly those rows, and a
 // later full description of the key (a lookup) clears the mark. Against the real sandbox, behind a server that holds.
 import { readFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
 import { batchValues } from '../../src/shared/key-batch.ts';
 import { ROUTES } from '../../src/shared/wire.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
-import { LockHolder } from '../support/lock-holder.ts';
 import { startRelay, type Relay } from '../support/relay.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
     serviceIdentifier: IDENTIFIER,
   });
   await t.must('profiles.select', { id: profile.id });
-  t.core.jobs.setCeiling(profile.id, 2);
+  await t.core.jobs.setCeiling(profile.id, 2);
 });
 afterAll(async () => {
   await t.close();
@@ -68,7 +68,7 @@ async function activeKeys(count: number, note: string): Promise<Map<string, stri
   for (const [v, hwid] of hwids)
     expect(remote.store.validate(IDENTIFIER, v, hwid, false, 'not-the-keyless-key').V2_Authentication).toBe('success');
   for (const v of keys) await t.must('keys.lookup', { term: v });
-  await t.core.ledger.idle();
+  await t.core.writer.idle();
   const rows = (await t.must('ledger.query', { filter: { text: note }, sort, offset: 0, limit: 100 })).rows;
   expect(rows.map((r) => [r.status, r.hwid])).toEqual([...keys].sort().map((v) => ['active', hwids.get(v)]));
   return hwids;
@@ -95,7 +95,7 @@ async function frozenJob(
   first.pass();
   await t.core.jobs.settled(job.id);
   await relay.settled();
-  await t.core.ledger.idle();
+  await t.core.writer.idle();
   const { items } = await t.must('jobs.items', { jobId: job.id, offset: 0, limit: 100 });
   const unknown = items
     .filter((i) => i.state === 'unknown')
@@ -131,7 +131,7 @@ const rowsOf = async (note: string): Promise<LedgerRow[]> =>
   (await t.must('ledger.query', { filter: { text: note }, sort, offset: 0, limit: 100 })).rows;
 
 describe('a bulk HWID reset whose service stops answering mid-job', () => {
-  it("marks unknown items' HWID not read back until the key is described", async () => {
+  it("marks unknown resets' HWIDs not read back until described again", async () => {
     const note = 'reset batch';
     const hwids = await activeKeys(10, note);
     const keys = [...hwids.keys()];
@@ -163,7 +163,7 @@ describe('a bulk HWID reset whose service stops answering mid-job', () => {
     const [kept = ''] = lost;
     await t.must('keys.lookup', { term: applied });
     await t.must('keys.lookup', { term: kept });
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const again = new Map((await rowsOf(note)).map((r) => [r.value, r]));
     expect(again.get(applied)?.hwid).toBeNull();
     expect(again.get(applied)?.hwidStale).toBeUndefined();
@@ -173,7 +173,7 @@ describe('a bulk HWID reset whose service stops answering mid-job', () => {
 });
 
 describe('a bulk delete whose service stops answering mid-job', () => {
-  it("marks unknown items' status not read back until a lookup finds them", async () => {
+  it("marks unknown deletes' status not read back until a lookup finds it", async () => {
     const note = 'delete batch';
     const hwids = await activeKeys(8, note);
     const keys = [...hwids.keys()];
@@ -204,7 +204,7 @@ describe('a bulk delete whose service stops answering mid-job', () => {
     const [kept = '', ...others] = lost;
     await t.must('keys.lookup', { term: kept });
     await t.must('keys.lookup', { term: applied });
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const again = new Map((await rowsOf(note)).map((r) => [r.value, r]));
     expect(again.get(kept)?.status).toBe('active');
     expect(again.get(kept)?.statusStale).toBeUndefined();
@@ -216,7 +216,7 @@ describe('a bulk delete whose service stops answering mid-job', () => {
 });
 
 describe('an act on one key whose service does not answer', () => {
-  it("marks the row as the bulk job does, by the act's field", async () => {
+  it('marks the field each unanswered single act changes, as bulk does', async () => {
     const note = 'single batch';
     const hwids = await activeKeys(3, note);
     const [extended = '', reset = '', deleted = ''] = hwids.keys();
@@ -236,7 +236,7 @@ describe('an act on one key whose service does not answer', () => {
     }
     freezeRoute = null;
     frozen = false;
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const rows = new Map((await rowsOf(note)).map((r) => [r.value, r]));
     const marks = (v: string): string[] => (['expiryStale', 'hwidStale', 'statusStale'] as const).filter((m) => rows.get(v)?.[m] === true);
     expect(marks(extended)).toEqual(['expiryStale']);
@@ -246,25 +246,28 @@ describe('an act on one key whose service does not answer', () => {
     expect(rows.get(deleted)?.status).toBe('active');
   });
 
-  it('calls an unanswered extend unknown even when its mark meets a lock', async () => {
-    const note = 'single locked';
+  it('calls an unanswered extend unknown even when its mark fails', async () => {
+    const note = 'single refused';
     const [key = ''] = (await activeKeys(1, note)).keys();
     freezeRoute = ROUTES.expandExpiration.path;
     freezeAfter = 0;
     seen = 0;
     frozen = false;
-    // Another writer holds keydesk.db's lock past main's wait, from before the act until after its answer.
-    const holder = new LockHolder(join(t.userData, 'keydesk.db'));
+    // The file refuses the mark (as a full disk would): still unknown, never a failure that invites a second extend.
+    const outside = new DatabaseSync(join(t.userData, 'keydesk.db'));
+    outside.exec(
+      "CREATE TRIGGER refuse_mark BEFORE UPDATE OF expiry_stale ON ledger WHEN NEW.expiry_stale <> 0 BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    );
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      holder.lockNow();
       const r = await t.call('keys.extend', { keyValue: key, days: 5 });
       expect(r).toMatchObject({ ok: false, code: 'OUTCOME_UNKNOWN' });
       expect(r.ok ? '' : r.message).toMatch(/may or may not have taken effect/i);
       expect(logged.mock.calls.map((c) => String(c[0])).join('\n')).toMatch(/could not be marked/);
     } finally {
       logged.mockRestore();
-      await holder.close();
+      outside.exec('DROP TRIGGER refuse_mark');
+      outside.close();
       held.splice(0);
       freezeRoute = null;
       frozen = false;

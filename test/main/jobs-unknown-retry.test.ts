@@ -64,7 +64,7 @@ async function unknownJob(n: number, action: 'delete' | 'extend') {
     clientFor: () => Promise.resolve(state.client),
     emit: () => undefined,
   });
-  jobs.setCeiling('p1', 1);
+  await jobs.setCeiling('p1', 1);
   const keys = Array.from({ length: n }, (_, i) => `U${String(i).padStart(4, '0')}`);
   const started = await jobs.start(
     'p1',

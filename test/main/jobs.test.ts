@@ -11,7 +11,8 @@ import { Core } from '../../src/main/core.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import { START_CONCURRENCY } from '../../src/main/jobs/concurrency.ts';
 import { JobService, type JobClock } from '../../src/main/jobs/job-service.ts';
-import { ThreadJobWrites, type JobWrites } from '../../src/main/jobs/job-writer.ts';
+import { jobWritesOn, type JobWrites } from '../../src/main/jobs/job-writes.ts';
+import { Writer } from '../../src/main/store/writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { SANDBOX_DB_FILE } from '../../src/sandbox/paths.ts';
 import { SandboxStore } from '../../src/sandbox/store.ts';
@@ -458,7 +459,7 @@ describe('a 429 with Retry-After', () => {
 describe.each([
   { where: "on main's connection", thread: false },
   // Claims there go ahead of answers still queued: the job looks again once the refused item's answer is in.
-  { where: 'on the job writer thread', thread: true },
+  { where: 'on the writer thread', thread: true },
 ])('a 429 without Retry-After on the last item, answers written $where', ({ thread }) => {
   it('sends the refused item again before the job ends', async () => {
     // A proxy's or a remote service's 429 may carry no Retry-After: the item goes back to pending with no pause,
@@ -474,7 +475,7 @@ describe.each([
     });
     const file = join(tempDir('keydesk-jobs-'), 'keydesk.db');
     const db = new LocalDb(file);
-    const jobs = service(fake.url, db, undefined, [], thread ? new ThreadJobWrites(file) : undefined);
+    const jobs = service(fake.url, db, undefined, [], thread ? jobWritesOn(new Writer({ file })) : undefined);
     try {
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: ['K1', 'K2'] } });
       if (!started.ok) throw new Error(started.message);
@@ -504,7 +505,7 @@ describe('items claimed ahead of their requests', () => {
     const db = new LocalDb(join(dir, 'keydesk.db'));
     const jobs = service(fake.url, db);
     try {
-      jobs.setCeiling('p1', 4);
+      await jobs.setCeiling('p1', 4);
       const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(200) } });
       if (!started.ok) throw new Error(started.message);
       const id = started.data.id;

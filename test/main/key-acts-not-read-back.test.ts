@@ -71,7 +71,7 @@ const onService = (value: string): { hwid: string | null; expires_at: string | n
     { hwid: string | null; expires_at: string | null } | undefined;
 
 async function row(value: string): Promise<LedgerRow | undefined> {
-  await t.core.ledger.idle();
+  await t.core.writer.idle();
   return (await t.must('ledger.query', { filter: { text: value }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 2 })).rows.find(
     (r) => r.value === value,
   );
@@ -158,7 +158,7 @@ describe('an act on one key answered as done, whose key cannot be read back', ()
       lastResetAt: null,
       serviceId: '',
     }));
-    const written = t.core.ledger.recordKeys(profileId, filler);
+    const written = t.core.writer.recordKeys(profileId, filler);
     await t.must('keys.lookup', { term: value });
     lookupsFail = true;
     extendSaysMessageOnly = true;

@@ -103,7 +103,7 @@ describe('a bulk extend answered with {message} alone (real-only sandbox)', () =
     // A later full description of the key (a lookup, once the service can find it) clears the mark.
     unreadable.delete(lost);
     await t.must('keys.lookup', { term: lost });
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const after = (await t.must('ledger.query', { filter: { text: lost }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 }))
       .rows[0];
     expect(after).toMatchObject({ value: lost, expiresAt: '2099-02-05T23:59:59.999Z' });
@@ -114,7 +114,7 @@ describe('a bulk extend answered with {message} alone (real-only sandbox)', () =
     const [key = ''] = batchValues(
       (await t.must('keys.generate', { expire: '2099-03-31', count: 1, isPremium: false, note: 'terse single' })).generated,
     );
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     unreadable.add(key);
     expect(await t.must('keys.extend', { keyValue: key, days: 2 })).toEqual({ key: null });
     const row = (await t.must('ledger.query', { filter: { text: key }, sort: { field: 'value', dir: 'asc' }, offset: 0, limit: 1 }))

@@ -6,8 +6,14 @@ import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../../src/main/security.ts';
-import type { JobWriterAnswer, JobWriterData, JobWriterRequest } from '../../src/main/jobs/job-writer.ts';
-import type { LedgerStopped, LedgerWorkerData, LedgerWrite, LedgerWriteAck } from '../../src/main/store/ledger-writer-protocol.ts';
+import type {
+  CommandAnswer,
+  JobCommand,
+  LedgerStopped,
+  LedgerWorkerData,
+  LedgerWrite,
+  LedgerWriteAck,
+} from '../../src/main/store/writer-protocol.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { ROOT } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -37,13 +43,14 @@ describe('the build output', () => {
     expect(html.indexOf('<meta charset')).toBeLessThan(html.indexOf('Content-Security-Policy'));
   });
 
-  it('builds the ledger writer as a worker entry that writes the ledger', async () => {
-    // index.js looks for it by name beside itself (src/main/store/ledger-writer.ts); node:sqlite stays external.
-    expect(built('main/index.js')).toContain('ledger-writer.worker.');
+  it('builds the writer as a worker entry that writes the ledger', async () => {
+    // index.js looks for it by name beside itself (src/main/store/writer.ts); node:sqlite stays external.
+    expect(built('main/index.js')).toContain('writer.worker.');
     const file = join(tempDir('keydesk-built-writer-'), 'keydesk.db');
     const db = new LocalDb(file);
-    const workerData: LedgerWorkerData = { file, cacheKiB: 1024, busyTimeoutMs: 5_000 };
-    const worker = new Worker(join(ROOT, 'out/main/ledger-writer.worker.js'), { workerData });
+    const { port1, port2 } = new MessageChannel();
+    const workerData: LedgerWorkerData = { file, cacheKiB: 1024, busyTimeoutMs: 5_000, urgent: port2 };
+    const worker = new Worker(join(ROOT, 'out/main/writer.worker.js'), { workerData, transferList: [port2] });
     try {
       const key = {
         id: '',
@@ -77,14 +84,13 @@ describe('the build output', () => {
       expect(stopped).toEqual({ kind: 'stopped', collected: true });
       expect(await exited).toEqual([0]);
     } finally {
+      port1.close();
       await worker.terminate();
       db.close();
     }
   });
 
-  it('builds the job writer as a worker entry that writes answers', async () => {
-    // index.js looks for it by name beside itself (src/main/jobs/job-writer.ts).
-    expect(built('main/index.js')).toContain('job-writer.worker.');
+  it('builds the writer as a worker entry that claims and writes answers', async () => {
     const file = join(tempDir('keydesk-built-job-writer-'), 'keydesk.db');
     const db = new LocalDb(file);
     db.createJob(
@@ -92,15 +98,15 @@ describe('the build output', () => {
       { keyValues: ['KD-A', 'KD-B'] },
     );
     const { port1: claims, port2 } = new MessageChannel();
-    const workerData: JobWriterData = { file, cacheKiB: 1024, busyTimeoutMs: 5_000, claims: port2 };
-    const worker = new Worker(join(ROOT, 'out/main/job-writer.worker.js'), { workerData, transferList: [port2] });
+    const workerData: LedgerWorkerData = { file, cacheKiB: 1024, busyTimeoutMs: 5_000, urgent: port2 };
+    const worker = new Worker(join(ROOT, 'out/main/writer.worker.js'), { workerData, transferList: [port2] });
     try {
-      claims.postMessage({ id: 1, kind: 'claim', jobId: 'j', max: 5 } satisfies JobWriterRequest);
-      const [claimed] = (await once(claims, 'message')) as [JobWriterAnswer];
+      claims.postMessage({ command: 1, kind: 'claim', jobId: 'j', max: 5, retry: false } satisfies JobCommand);
+      const [claimed] = (await once(claims, 'message')) as [CommandAnswer];
       expect(claimed).toEqual({
-        id: 1,
+        command: 1,
         ok: true,
-        claimed: [
+        result: [
           { seq: 1, target: 'KD-A', size: 1 },
           { seq: 2, target: 'KD-B', size: 1 },
         ],
@@ -115,13 +121,13 @@ describe('the build output', () => {
         audit: [],
       };
       worker.postMessage({
-        id: 2,
+        command: 2,
         kind: 'settle',
         batch: JSON.stringify(batch),
         at: '2026-11-23T00:00:01.000Z',
-      } satisfies JobWriterRequest);
-      const [settled] = (await once(worker, 'message')) as [JobWriterAnswer];
-      expect(settled).toEqual({ id: 2, ok: true, claimed: [] });
+      } satisfies JobCommand);
+      const [settled] = (await once(worker, 'message')) as [CommandAnswer];
+      expect(settled).toEqual({ command: 2, ok: true, result: null });
       expect(db.jobCounts('j')).toMatchObject({ sent: 0, done: 2 });
     } finally {
       claims.close();

@@ -4,6 +4,7 @@ import { Core, type CoreOptions } from '../../src/main/core.ts';
 import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
 import { dispatch } from '../../src/main/ipc/dispatch.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
+import { LocalDb } from '../../src/main/store/local-db.ts';
 import type { OperationInput, OperationName, OperationOutput } from '../../src/shared/contract.ts';
 import type { Result } from '../../src/shared/result.ts';
 import { tempDir } from './temp-dir.ts';
@@ -15,6 +16,8 @@ export interface TestCore {
   call<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<Result<OperationOutput<N>>>;
   /** Calls and returns the data; a failure throws with its code and message. */
   must<N extends OperationName>(name: N, input?: OperationInput<N>): Promise<OperationOutput<N>>;
+  /** A connection that writes keydesk.db beside the core's writer, for a test's setup (main's only reads). */
+  writable(): LocalDb;
   close(): Promise<void>;
 }
 
@@ -36,5 +39,17 @@ export async function startTestCore(options: Partial<CoreOptions> = {}): Promise
     if (!r.ok) throw new Error(`${name} failed: ${r.code} ${r.message} ${r.detail ?? ''}`);
     return r.data;
   };
-  return { core, handlers, userData, call, must, close: () => core.close() };
+  let writable: LocalDb | null = null;
+  return {
+    core,
+    handlers,
+    userData,
+    call,
+    must,
+    writable: () => (writable ??= new LocalDb(join(userData, 'keydesk.db'))),
+    close: async () => {
+      writable?.close();
+      await core.close();
+    },
+  };
 }

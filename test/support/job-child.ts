@@ -21,10 +21,10 @@ const made = await core.jobs.start(SANDBOX_PROFILE_ID, {
 if (!made.ok) throw new Error(made.message);
 await core.jobs.settled(made.data.id);
 // A generate job's keys go to the ledger writer: read them once it has recorded them.
-await core.ledger.idle();
+await core.writer.idle();
 const keys = core.db.ledgerValues(SANDBOX_PROFILE_ID, { text: 'crash test' }, 5_000).values;
 // One in flight: slow enough that the kill lands mid-job, on a request or between two.
-core.jobs.setCeiling(SANDBOX_PROFILE_ID, 1);
+await core.jobs.setCeiling(SANDBOX_PROFILE_ID, 1);
 core.on('jobs.progress', (s) => {
   if (s.id !== made.data.id) process.stdout.write(`done ${s.counts.done}\n`);
 });

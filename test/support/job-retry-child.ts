@@ -34,7 +34,7 @@ const jobs = new JobService({
     if (answer) process.stdout.write(`done ${s.counts.done}\n`);
   },
 });
-jobs.setCeiling('p1', 1);
+await jobs.setCeiling('p1', 1);
 const keys = Array.from({ length: 400 }, (_, i) => `R${String(i).padStart(4, '0')}`);
 const started = await jobs.start('p1', { action: 'extend', target: { keyValues: keys }, days: 1 });
 if (!started.ok) throw new Error(started.message);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LedgerWriter } from '../../src/main/store/ledger-writer.ts';
+import { Writer } from '../../src/main/store/writer.ts';
 import { LocalDb, type LedgerFilter, type SettleBatch } from '../../src/main/store/local-db.ts';
 import type { Key, LedgerRow, LedgerSortField } from '../../src/shared/domain.ts';
 import { LEDGER_COUNT_CAP } from '../../src/shared/rules.ts';
@@ -620,7 +620,7 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
   // behind finds its anchors again; fewer, it moves their counts.
   const file = join(tempDir('keydesk-anchors-'), 'keydesk.db');
   let db: LocalDb;
-  let writer: LedgerWriter;
+  let writer: Writer;
   let keys: Key[];
 
   beforeAll(() => {
@@ -628,7 +628,7 @@ describe('anchors found ahead of need and kept through writes (ledger_log)', () 
     keys = makeKeys(2_400, 41);
     db.recordKeys(PROFILE, keys.slice(0, 1_000), '2026-11-22T10:00:00.000Z');
     db.recordKeys(OTHER, makeKeys(200, 42), '2026-11-22T10:00:00.000Z');
-    writer = new LedgerWriter({ file });
+    writer = new Writer({ file });
   });
   afterAll(async () => {
     await writer.close();

@@ -10,7 +10,7 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
     const r = await a.client.executionCount();
     if (!r.ok) return r;
     const sampledAt = new Date().toISOString();
-    core.db.recordSample(a.profile.id, r.data, sampledAt);
+    await core.writer.run('sample', { profileId: a.profile.id, count: r.data, at: sampledAt });
     core.emit('executions.sampled', { profileId: a.profile.id, at: sampledAt, count: r.data });
     void core.thinSamples();
     return ok({ executionCount: r.data, sampledAt });
@@ -28,7 +28,7 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
       }
       if (executionCount === null) return ok({ executionCount, sampledAt: null });
       const sampledAt = new Date().toISOString();
-      core.db.recordSample(a.profile.id, executionCount, sampledAt);
+      await core.writer.run('sample', { profileId: a.profile.id, count: executionCount, at: sampledAt });
       core.emit('executions.sampled', { profileId: a.profile.id, at: sampledAt, count: executionCount });
       return ok({ executionCount, sampledAt });
     });

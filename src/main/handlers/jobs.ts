@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import type { JobAction, JobItem } from '../../shared/domain.ts';
 import { EXPIRY_UNREAD, ITEM_DONE_WORDS, ITEM_OUTCOME_WORDS, JOB_NOT_FOUND } from '../../shared/job-words.ts';
 import { JOBS_LIST_MAX } from '../../shared/contract.ts';
@@ -77,7 +76,7 @@ export const jobHandlers = (
   // A job's targets are read from the ledger: the keys queued before the click go in first, so "all matching" right
   // after a generate covers them. Not an empty queue: a generate still under way would hold the start for minutes.
   'jobs.start': needsKey(core, async (input, a) => {
-    await core.ledger.flushed();
+    await core.writer.flushed();
     return core.jobs.start(a.profile.id, input);
   }),
 
@@ -107,7 +106,7 @@ export const jobHandlers = (
   // The ledger writes queued before the resume go in first, before the job's own writes touch the same rows; later
   // ones are not waited for. The job reads as starting meanwhile (Cancel ends it there).
   'jobs.resume': needsProfile(core, ({ jobId, retryUnknown }, p) =>
-    core.jobs.resume(p.id, jobId, retryUnknown === true, () => core.ledger.flushed()),
+    core.jobs.resume(p.id, jobId, retryUnknown === true, () => core.writer.flushed()),
   ),
 
   'jobs.export': needsProfile(core, async ({ jobId, format, what }, p): Promise<Result<{ path: string | null }>> => {
@@ -118,7 +117,7 @@ export const jobHandlers = (
       return fail('INVALID_INPUT', 'Only a generate job has keys of its own to export; export its results instead.');
     // A generate job's keys are read from the ledger: a batch's keys are queued before it counts as done, so the
     // writes queued before now hold every key the job has made (another generate under way does not hold it up).
-    if (keys) await core.ledger.flushed();
+    if (keys) await core.writer.flushed();
     const stamp = job.createdAt.slice(0, 19).replaceAll(':', '-');
     const path = await core.options.askSavePath(
       keys ? `keydesk-generated-${stamp}.${format}` : `keydesk-job-${job.action}-${stamp}.${format}`,
@@ -126,40 +125,26 @@ export const jobHandlers = (
     if (path === null) return ok({ path: null });
     // Removed from the list while the save dialog was open: nothing to write.
     if (!core.jobs.get(p.id, jobId)) return fail('NOT_FOUND', 'That job was removed from the list meanwhile; nothing was saved.');
-    // The rows are read from the file while they are written (a drain at a time): the job is not removed meanwhile,
-    // and the count written is checked against the count there was, so a short file is never reported saved.
+    // The rows are read in one snapshot while they are written (a drain at a time); the job is not removed meanwhile.
     const ended = core.jobs.exportBegins(jobId);
-    let written: number;
-    let expected: number;
     try {
       // A generate job's keys as the ledger has them (its batches may hold up to 1,000,000), or every item's outcome.
-      if (keys) {
-        expected = core.db.jobKeyCount(jobId, p.id);
-        written = await writeExport(path, format, LEDGER_COLUMNS, core.db.iterateJobKeys(jobId, p.id), LEDGER_NAMES);
-      } else {
-        expected = core.db.jobItems(jobId, undefined, 0, 0).total;
+      await core.db.withReader(async (db) => {
+        if (keys) return writeExport(path, format, LEDGER_COLUMNS, db.iterateJobKeys(jobId, p.id), LEDGER_NAMES);
         const columns = RESULT_COLUMNS[job.action];
         // Only this action's columns, in JSON too: no empty "newExpiry" on a delete, no "batch" on an extend.
         const rows = function* (): Generator<Partial<ResultRow>> {
-          for (const item of core.db.iterateJobResults(jobId, p.id, core.jobs.claimedUnsent(jobId))) {
+          for (const item of db.iterateJobResults(jobId, p.id, core.jobs.claimedUnsent(jobId))) {
             const row = resultRow(job.action, item);
             yield Object.fromEntries(columns.map((c) => [c, row[c]]));
           }
         };
-        written = await writeExport(path, format, columns, rows());
-      }
+        return writeExport(path, format, columns, rows());
+      });
     } catch (error) {
       return exportFailure(error);
     } finally {
       ended();
-    }
-    if (written < expected) {
-      // Rows went from under the export (the job's record changed as it was read): a short file is no export.
-      await rm(path, { force: true }).catch(() => undefined);
-      return fail(
-        'CONFLICT',
-        `The export stopped short (${written.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} rows) because the job's record changed while it was written, so nothing was saved. Export it again.`,
-      );
     }
     return ok({ path });
   }),
@@ -169,8 +154,6 @@ export const jobHandlers = (
   'jobs.getCeiling': ({ profileId }) =>
     Promise.resolve(core.profiles.get(profileId) ? ok(core.jobs.ceiling(profileId)) : fail('NOT_FOUND', 'That profile no longer exists.')),
 
-  'jobs.setCeiling': ({ profileId, ceiling }) =>
-    Promise.resolve(
-      core.profiles.get(profileId) ? ok(core.jobs.setCeiling(profileId, ceiling)) : fail('NOT_FOUND', 'That profile no longer exists.'),
-    ),
+  'jobs.setCeiling': async ({ profileId, ceiling }) =>
+    core.profiles.get(profileId) ? ok(await core.jobs.setCeiling(profileId, ceiling)) : fail('NOT_FOUND', 'That profile no longer exists.'),
 });

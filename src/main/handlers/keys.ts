@@ -13,15 +13,14 @@ const orEmpty = (r: Result<Page<Key>>): Result<Page<Key>> => (!r.ok && r.code ==
 
 /** Records a key the user changed, awaited so the ledger shows it when the handler answers; partial keys in part. */
 async function record(core: Core, profileId: string, key: Key): Promise<void> {
-  if (key.unreported?.includes('status')) await core.ledger.recordReportedFields(profileId, key);
-  else await core.ledger.recordKeys(profileId, [key]);
+  if (key.unreported?.includes('status')) await core.writer.recordReportedFields(profileId, key);
+  else await core.writer.recordKeys(profileId, [key]);
 }
 
-/** Marks a row's field not read back after the writes queued before it, so an earlier description cannot clear the mark. */
+/** Marks a ledger row's field as not read back, queued behind the writes before it (which would clear it). */
 async function markStale(core: Core, profileId: string, what: StaleMark, keyValue: string): Promise<void> {
   try {
-    await core.ledger.flushed();
-    core.db.markStale(profileId, what, [keyValue]);
+    await core.writer.markStale(profileId, what, [keyValue]);
   } catch (error) {
     // The mark never changes what is said of the act: reported as failed, it would be sent again.
     console.error(`keydesk: the ledger row of ${keyValue} could not be marked as not read back:`, error);
@@ -48,7 +47,7 @@ export const keyHandlers = (
         `${keyCount(input.count)}${input.note ? `: ${input.note.slice(0, 60)}` : ''}`,
         async () => {
           // The body is read on the ledger writer's thread, which keeps the keys; main holds only the batch.
-          const intake = core.ledger.intake();
+          const intake = core.writer.intake();
           const r = await a.client.generateInto(input, intake);
           if (!r.ok) {
             intake.release();
@@ -67,10 +66,10 @@ export const keyHandlers = (
       const generated = orEmpty(await a.client.fetchGenerated(term));
       if (!generated.ok) return generated;
       // Not awaited: the queue may hold a large batch before it.
-      void core.ledger.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
+      void core.writer.recordKeys(a.profile.id, [...active.data.keys, ...generated.data.keys]);
       // No key of that value exists on the service: its ledger row, if any, is deleted (settling an unanswered delete).
       if (active.data.total === 0 && generated.data.total === 0 && active.data.keys.length === 0 && generated.data.keys.length === 0) {
-        void core.ledger.markDeleted(a.profile.id, term);
+        void core.writer.markDeleted(a.profile.id, term);
       }
       const bestMatchOnly = active.data.total === null || generated.data.total === null;
       return ok({ active: active.data.keys, generated: generated.data.keys, ...(bestMatchOnly ? { bestMatchOnly } : {}) });
@@ -78,13 +77,13 @@ export const keyHandlers = (
 
     'keys.fetchActive': needsKey(core, async ({ term, limit, offset }, a) => {
       const r = orEmpty(await a.client.fetchActive(term, limit, offset));
-      if (r.ok) void core.ledger.recordKeys(a.profile.id, r.data.keys);
+      if (r.ok) void core.writer.recordKeys(a.profile.id, r.data.keys);
       return r;
     }),
 
     'keys.fetchGenerated': needsKey(core, async ({ term, limit, offset }, a) => {
       const r = orEmpty(await a.client.fetchGenerated(term, limit, offset));
-      if (r.ok) void core.ledger.recordKeys(a.profile.id, r.data.keys);
+      if (r.ok) void core.writer.recordKeys(a.profile.id, r.data.keys);
       return r;
     }),
 
@@ -93,7 +92,7 @@ export const keyHandlers = (
         const r = await a.client.deleteKey(keyValue, state === 'generated');
         await markIfUnknown(core, a.profile.id, 'status', keyValue, r);
         if (!r.ok) return r;
-        await core.ledger.markDeleted(a.profile.id, keyValue);
+        await core.writer.markDeleted(a.profile.id, keyValue);
         return ok({ deletedKey: r.data });
       });
     }),
@@ -119,7 +118,7 @@ export const keyHandlers = (
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await record(core, a.profile.id, key);
         // Reset, and not read back: the key has no HWID now, as in a bulk job.
-        else await core.ledger.markHwidCleared(a.profile.id, keyValue);
+        else await core.writer.markHwidCleared(a.profile.id, keyValue);
         return ok({ key });
       });
     }),

@@ -2,6 +2,7 @@
 import type { AuditEntry, LedgerRow } from '../../shared/domain.ts';
 import { ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
+import type { LocalDb } from '../store/local-db.ts';
 import { writeExport } from '../export.ts';
 import { exportFailure } from '../failures.ts';
 import { needsProfile, type Handlers } from './types.ts';
@@ -56,33 +57,33 @@ export const ledgerHandlers = (
       ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false }
       : core.db.queryLedger(p.id, filter, sort, offset, limit, { exact: exactCount === true });
     // What the ledger does not hold yet, so a partial ledger is never shown as whole.
-    const recording = core.ledger.recording(p.id);
-    const failed = core.ledger.failure(p.id);
+    const recording = core.writer.recording(p.id);
+    const failed = core.writer.failure(p.id);
     return ok({ ...page, ...(recording > 0 ? { recording } : {}), ...(failed === null ? {} : { recordingFailed: failed }) });
   }),
 
   // Exports wait for the writes queued before the click (not an empty queue, which a running job would hold up).
   'ledger.export': needsProfile(core, async ({ filter, sort, format }, p) => {
-    await core.ledger.flushed();
+    await core.writer.flushed();
     return saveExport(
       core,
       `keydesk-keys-${stamp()}.${format}`,
       format,
       ALL_KEYS_COLUMNS,
-      allKeysRows(core.db.iterateLedger(p.id, filter, sort)),
+      (db) => allKeysRows(db.iterateLedger(p.id, filter, sort)),
       LEDGER_NAMES,
     );
   }),
 
   // keys.generate queued its keys before answering, so the writes queued before this export hold them all.
   'keys.export': needsProfile(core, async ({ keyValues, format }, p) => {
-    await core.ledger.flushed();
+    await core.writer.flushed();
     return saveExport(
       core,
       `keydesk-generated-${stamp()}.${format}`,
       format,
       LEDGER_COLUMNS,
-      core.db.iterateLedgerKeys(p.id, keyValues),
+      (db) => db.iterateLedgerKeys(p.id, keyValues),
       LEDGER_NAMES,
     );
   }),
@@ -90,7 +91,7 @@ export const ledgerHandlers = (
   'audit.list': ({ filter, offset, limit }) => Promise.resolve(ok(core.db.listAudit(filter, offset, limit))),
 
   'audit.export': ({ filter, format }) =>
-    saveExport(core, `keydesk-activity-${stamp()}.${format}`, format, AUDIT_COLUMNS, core.db.iterateAudit(filter)),
+    saveExport(core, `keydesk-activity-${stamp()}.${format}`, format, AUDIT_COLUMNS, (db) => db.iterateAudit(filter)),
 });
 
 /** Asks the user where to save, then writes the rows there; a cancelled dialog is a success with no path. */
@@ -99,13 +100,13 @@ async function saveExport<T extends object>(
   suggestedName: string,
   format: 'csv' | 'json',
   columns: readonly (keyof T & string)[],
-  rows: Iterable<T>,
-  names: Partial<Record<keyof T & string, string>> = {},
+  rows: (db: LocalDb) => Iterable<T>,
+  names: Partial<Record<NoInfer<keyof T> & string, string>> = {},
 ): Promise<Result<{ path: string | null }>> {
   const path = await core.options.askSavePath(suggestedName);
   if (path === null) return ok({ path: null });
   try {
-    await writeExport(path, format, columns, rows, names);
+    await core.db.withReader((db) => writeExport(path, format, columns, rows(db), names));
   } catch (error) {
     return exportFailure(error);
   }

@@ -77,7 +77,7 @@ export const serviceHandlers = (
       // A real validation may have activated or bound the key: bring the ledger up to date.
       if (!dryRun && input.mode === 'key' && v.success) {
         const seen = await a.client.fetchActive(key);
-        if (seen.ok) void core.ledger.recordKeys(a.profile.id, seen.data.keys);
+        if (seen.ok) void core.writer.recordKeys(a.profile.id, seen.data.keys);
       }
       return ok(report);
     };

@@ -41,14 +41,16 @@ export async function audited<T>(
     result = unexpectedFailure(`“${operationWords(action)}”`, error);
   }
   try {
-    core.db.audit({
-      profileId: profile.id,
-      profileName: profile.name,
-      action,
-      target,
-      // Sent with no answer: Activity must not call it failed, since it may have taken effect.
-      outcome: result.ok ? 'ok' : result.code === 'OUTCOME_UNKNOWN' ? 'unknown' : 'failed',
-      message: result.ok ? '' : result.message,
+    await core.writer.run('audit', {
+      entry: {
+        profileId: profile.id,
+        profileName: profile.name,
+        action,
+        target,
+        // Sent with no answer: Activity must not call it failed, since it may have taken effect.
+        outcome: result.ok ? 'ok' : result.code === 'OUTCOME_UNKNOWN' ? 'unknown' : 'failed',
+        message: result.ok ? '' : result.message,
+      },
     });
   } catch (error) {
     // The outcome stands whatever the audit log could record: an act done, reported as failed, would be sent again.

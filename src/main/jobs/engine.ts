@@ -3,7 +3,7 @@
 import type { JobItemState, JobSummary } from '../../shared/domain.ts';
 import type { BatchIntake, ServiceClient } from '../client/service-client.ts';
 import type { LocalDb } from '../store/local-db.ts';
-import type { JobRunEnd, JobWrites } from './job-writer.ts';
+import type { JobRunEnd, JobWrites } from './job-writes.ts';
 import type { Run } from './run.ts';
 
 /** Requests in flight a job may reach by default: high for the local sandbox, modest for a remote service. */
@@ -47,9 +47,9 @@ export interface JobServiceDeps {
   clientFor(profileId: string): Promise<ServiceClient | null>;
   emit(summary: JobSummary): void;
   clock?: JobClock;
-  /** Reads a generate answer off main (LedgerWriter.intake), where its keys are recorded; without it, read here. */
+  /** Reads a generate answer off main (Writer.intake), where its keys are recorded; without it, read here. */
   generateIntake?: () => GenerateIntake;
-  /** Where claims and answers are written: the app's is a thread of its own (ThreadJobWrites); without it, `db`. */
+  /** Where claims and answers are written: the app's is the writer thread (jobWritesOn); without it, `db`. */
   writes?: JobWrites;
   /** How long a bulk job waits for keydesk.db's lock held by another writer before it stops (default a minute). */
   lockWaitMs?: number;

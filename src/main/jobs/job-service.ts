@@ -22,7 +22,7 @@ import type { ServiceClient } from '../client/service-client.ts';
 import type { LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
 import { ceilingOf, DEFAULT_CEILING, realClock, type Engine, type JobServiceDeps, type Starting } from './engine.ts';
-import { InlineJobWrites, type JobRunEnd } from './job-writer.ts';
+import { InlineJobWrites, type JobRunEnd } from './job-writes.ts';
 import { emit, summarize } from './progress.ts';
 import { drive } from './run-loop.ts';
 import { answersWritten, endPending, keepEnd, LOCK_WAIT_MS, writeEnd } from './run-writes.ts';
@@ -42,7 +42,11 @@ const QUIT_GRACE_MS = 2_000;
 const QUIT_BUDGET_MS = 4_000;
 
 export class JobService {
+  /** Resolves once the jobs the last session left running are marked interrupted (Core.start waits for it). */
+  readonly recovered: Promise<void>;
   private readonly engine: Engine;
+  /** Starts whose job is being created: a second start meanwhile must see them (conflictingJob). */
+  private readonly creating = new Map<string, { profileId: string; action: JobRequest['action'] }>();
   /** Exports under way, per job: a job is not removed while its rows are being read into a file. */
   private readonly exports = new Map<string, number>();
 
@@ -65,8 +69,14 @@ export class JobService {
     // Whatever was running when Keydesk last stopped did not finish: say so, item by item. Its send log tells the
     // items that went out (unknown: they may have taken effect) from those claimed and never sent (pending again).
     const sent = sendLogs === null ? new Map<string, SendLogRead>() : readSendLogs(sendLogs);
-    deps.db.interruptRunningJobs(STOPPED_WHILE_RUNNING, undefined, [], sent);
-    if (sendLogs !== null) removeSendLogs(sendLogs, sent.keys());
+    this.recovered = this.engine.writes.interrupt(STOPPED_WHILE_RUNNING, undefined, [], sent).then(
+      () => {
+        if (sendLogs !== null) removeSendLogs(sendLogs, sent.keys());
+      },
+      (error: unknown) => {
+        console.error('keydesk: the jobs left running could not be marked interrupted:', error);
+      },
+    );
   }
 
   private get db(): LocalDb {
@@ -81,9 +91,9 @@ export class JobService {
    * `null`, or the default's own value, makes the profile follow the default again: saving the number already
    * shown as the default must not turn it into one "set by you".
    */
-  setCeiling(profileId: string, ceiling: number | null): { ceiling: number; isDefault: boolean } {
+  async setCeiling(profileId: string, ceiling: number | null): Promise<{ ceiling: number; isDefault: boolean }> {
     const byDefault = DEFAULT_CEILING[this.engine.deps.profile(profileId)?.kind ?? 'remote'];
-    this.db.setBulkCeiling(profileId, ceiling === byDefault ? null : ceiling);
+    await this.engine.writes.setBulkCeiling(profileId, ceiling === byDefault ? null : ceiling);
     const now = this.ceiling(profileId);
     for (const run of this.engine.runs.values()) {
       if (run.job.profileId === profileId && run.job.action !== 'generate') run.control.setCeiling(now.ceiling);
@@ -94,11 +104,20 @@ export class JobService {
   async start(profileId: string, request: JobRequest): Promise<Result<JobSummary>> {
     const profile = this.engine.deps.profile(profileId);
     if (!profile) return fail('NOT_FOUND', 'That profile no longer exists.');
-    // Checked before the items are created (which can take seconds for a whole ledger): nothing awaits between
-    // here and the new job's reservation in run(), so a second start that arrives meanwhile sees this one.
+    // Checked before the items are created (which can take seconds for a whole ledger), and reserved until run()
+    // reserves the job itself, so a second start that arrives meanwhile sees this one.
     const busy = this.conflictingJob(profileId, request.action, null);
     if (busy) return fail('CONFLICT', busy);
     const id = randomUUID();
+    this.creating.set(id, { profileId, action: request.action });
+    try {
+      return await this.create(id, profileId, request);
+    } finally {
+      this.creating.delete(id);
+    }
+  }
+
+  private async create(id: string, profileId: string, request: JobRequest): Promise<Result<JobSummary>> {
     const params: JobParams =
       request.action === 'extend'
         ? { days: request.days }
@@ -120,10 +139,16 @@ export class JobService {
       for (let left = request.count; left > 0; left -= GENERATE_BATCH) batches.push(Math.min(GENERATE_BATCH, left));
       items = { batches };
     } else items = request.action === 'resetHwid' ? this.activeOnly(profileId, request.target) : request.target;
-    const total = this.db.createJob(job, items);
+    const { writes } = this.engine;
+    const total = await writes.createJob(job, items);
     if (total === 0) {
-      this.db.setJobState(id, 'finished', null, new Date().toISOString());
+      await writes.jobState(id, 'finished', null, new Date().toISOString());
       return fail('NOT_FOUND', request.action === 'resetHwid' ? NOTHING_TO_RESET : NO_MATCH);
+    }
+    if (this.engine.closed) {
+      // Quitting while it was created: it sent nothing. Refused now, the next start marks it interrupted.
+      await writes.jobState(id, 'interrupted', QUIT_WHILE_STARTING, new Date().toISOString()).catch(() => undefined);
+      return fail('CANCELLED', 'Keydesk is quitting.');
     }
     return this.run(id, false, undefined, true);
   }
@@ -159,7 +184,7 @@ export class JobService {
       if (ready && client !== 'cancelled') await Promise.race([ready(), cancel]);
       if (starting.cancelled || client === 'cancelled')
         return await this.cancelStarting(jobId, starting.cancelledAt ?? new Date().toISOString());
-      return this.runReserved(jobId, retryUnknown, client, first);
+      return await this.runReserved(jobId, retryUnknown, client, first);
     } finally {
       reserved.delete(jobId);
       // A start that did not become a run: whoever heard "starting" (or "cancelling") hears the job as it stands.
@@ -235,10 +260,10 @@ export class JobService {
    * may act on the same keys: one bulk job per profile at a time, and one generate.
    */
   private conflictingJob(profileId: string, action: JobRequest['action'], except: string | null): string | null {
-    const ids = new Set([...this.engine.runs.keys(), ...this.engine.starting.keys()]);
+    const ids = new Set([...this.engine.runs.keys(), ...this.engine.starting.keys(), ...this.creating.keys()]);
     for (const id of ids) {
       if (id === except) continue;
-      const other = this.engine.runs.get(id)?.job ?? this.db.job(id);
+      const other = this.engine.runs.get(id)?.job ?? this.creating.get(id) ?? this.db.job(id);
       if (!other || other.profileId !== profileId) continue;
       if ((action === 'generate') !== (other.action === 'generate')) continue;
       return conflictWords(action, other.action);
@@ -246,7 +271,12 @@ export class JobService {
     return null;
   }
 
-  private runReserved(jobId: string, retryUnknown: boolean, client: ServiceClient | null, first = false): Result<JobSummary> {
+  private async runReserved(
+    jobId: string,
+    retryUnknown: boolean,
+    client: ServiceClient | null,
+    first = false,
+  ): Promise<Result<JobSummary>> {
     const e = this.engine;
     if (e.closed) return fail('CANCELLED', 'Keydesk is quitting.');
     const job = this.db.job(jobId);
@@ -255,18 +285,17 @@ export class JobService {
     if (!profile) return fail('NOT_FOUND', 'That profile no longer exists.');
     if (!client) {
       // A job just created (running in the file, never run) ends interrupted; a stopped one stays as it stopped.
-      if (job.state === 'running') this.db.setJobState(jobId, 'interrupted', NO_API_KEY, new Date().toISOString());
+      if (job.state === 'running') await e.writes.jobState(jobId, 'interrupted', NO_API_KEY, new Date().toISOString());
       return fail('KEYCHAIN_UNAVAILABLE', NO_API_KEY);
     }
     if (e.runs.has(jobId)) return fail('CONFLICT', JOB_RUNNING);
-    // What an earlier run claimed and left claimed (its end not recorded) is settled by its own log first: this run's
-    // log starts empty, and must not be the only word on those items after a crash.
-    this.db.settleLeftoverClaims(jobId, e.sendLogs === null ? null : readSendLog(e.sendLogs, jobId));
-    // The yes to send the unknown items again is taken now the run surely starts, and for this run alone.
-    if (retryUnknown) this.db.approveUnknownJobItems(jobId);
     // A first run began at the job's creation: only a resume has a time of its own (summary's endUnseen.resumed).
     const runAt = first ? job.createdAt : new Date().toISOString();
-    this.db.beginJobRun(jobId, runAt);
+    // What an earlier run left claimed is settled by its own log first: this run's log starts empty, and must not be
+    // the only word on those items after a crash. The yes to send unknown items again is for this run alone.
+    await e.writes.beginRun(jobId, runAt, retryUnknown, e.sendLogs === null ? null : readSendLog(e.sendLogs, jobId));
+    // Quitting meanwhile: the job is still starting, so the quit writes its end.
+    if (this.engine.closed) return fail('CANCELLED', 'Keydesk is quitting.');
     e.ends.delete(jobId);
     let log: SendLog | null = null;
     if (e.sendLogs !== null) {
@@ -400,13 +429,13 @@ export class JobService {
    * Removes a stopped job and its items from the profile's list (its keys stay in the ledger, its requests in the
    * audit log). A job still running or starting is refused: its answers are still to be recorded.
    */
-  forget(profileId: string, jobId: string): Result<null> {
+  async forget(profileId: string, jobId: string): Promise<Result<null>> {
     const job = this.engine.runs.get(jobId)?.job ?? this.db.job(jobId);
     if (!job || job.profileId !== profileId) return fail('NOT_FOUND', JOB_NOT_FOUND);
     if (this.isActive(jobId)) return fail('CONFLICT', STILL_RUNNING);
     if (endPending(this.engine, jobId)) return fail('CONFLICT', END_PENDING);
     if (this.exports.has(jobId)) return fail('CONFLICT', EXPORTING);
-    this.db.forgetJob(jobId);
+    await this.engine.writes.forgetJob(jobId);
     this.engine.ends.delete(jobId);
     return ok(null);
   }
@@ -482,22 +511,23 @@ export class JobService {
       const written = await within(writeEnd(e, kept.end), left());
       if (written === 'written') e.ends.delete(jobId);
     }
-    // The writer's thread goes now, even mid-write (a write waiting for the lock: its transaction goes with it).
+    // Ends shown and not written yet, and the jobs still starting, are written as shown, not as "Keydesk quit while
+    // this job ran". The runs' send logs tell the items they sent from those claimed and put back by answers not written.
+    const shown = [...e.ends.values()].filter((kept) => kept.recorded !== null).map((kept) => kept.end);
+    const ends = [...shown, ...this.startingEnds(quitAt)];
+    for (const run of runs) run.claims.log?.close();
+    const sent = e.sendLogs === null ? new Map<string, SendLogRead>() : readSendLogs(e.sendLogs);
+    const interrupted = e.writes.interrupt(QUIT_WHILE_RUNNING, quitAt, ends, sent).then(
+      () => true,
+      (error: unknown) => {
+        // Refused, or not written within the budget: the next start does this.
+        console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);
+        return false;
+      },
+    );
+    // The job writes end now: one not made within the budget is refused.
     await e.writes.close(left());
-    try {
-      // Main's connection waits for the lock no longer than the budget leaves. Ends shown and not written yet, and
-      // the jobs still starting, are written as shown, not as "Keydesk quit while this job ran".
-      const shown = [...e.ends.values()].filter((kept) => kept.recorded !== null).map((kept) => kept.end);
-      const ends = [...shown, ...this.startingEnds(quitAt)];
-      // The runs' send logs tell the items they sent from those claimed and put back by answers not written.
-      for (const run of runs) run.claims.log?.close();
-      const sent = e.sendLogs === null ? new Map<string, SendLogRead>() : readSendLogs(e.sendLogs);
-      this.db.withBusyTimeout(left(), () => this.db.interruptRunningJobs(QUIT_WHILE_RUNNING, quitAt, ends, sent));
-      if (e.sendLogs !== null) removeSendLogs(e.sendLogs, sent.keys());
-    } catch (error) {
-      // Another writer still holds the lock: the next start does this.
-      console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);
-    }
+    if ((await within(interrupted, 0)) === true && e.sendLogs !== null) removeSendLogs(e.sendLogs, sent.keys());
     // Runs still waiting on hung requests keep no timer of theirs past the quit.
     for (const run of runs) stopTimers(run);
   }

@@ -6,7 +6,7 @@ import { jsonTextOf, toJson } from '../../shared/key-batch.ts';
 import { keyCount } from '../../shared/operation-words.ts';
 import { unexpectedFailure } from '../failures.ts';
 import type { Engine } from './engine.ts';
-import { isLockWait, type ClaimedItem, type JobRunEnd } from './job-writer.ts';
+import { isLockWait, type ClaimedItem, type JobRunEnd } from './job-writes.ts';
 import { countCompletion, emit, summarize, watchSilence } from './progress.ts';
 import { perform, type Outcome } from './requests.ts';
 import { halt, putBack, settleLater, signal, stopped, stopTimers, type Run } from './run.ts';

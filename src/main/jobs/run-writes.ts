@@ -5,7 +5,7 @@ import { lockWords } from '../../shared/job-words.ts';
 import type { JobItemState } from '../../shared/domain.ts';
 import type { SettleBatch } from '../store/local-db.ts';
 import { isCurrent, realClock, type Engine, type KeptEnd } from './engine.ts';
-import { isLockWait, type ClaimedItem, type JobRunEnd } from './job-writer.ts';
+import { isLockWait, type ClaimedItem, type JobRunEnd } from './job-writes.ts';
 import { emit, summarize } from './progress.ts';
 import { halt, putBack, signal, stopped, takeAnswers, type Run } from './run.ts';
 import { removeSendLogs } from './send-log.ts';
@@ -109,7 +109,7 @@ function lockLetGo(e: Engine, run: Run): void {
 
 /**
  * One group of answers into the file: the requests were made, so it is never dropped. Past the lock wait it is kept
- * for the end; refused otherwise, it goes on main's connection, and only if that fails too does the job stop.
+ * for the end; refused otherwise, the job stops (its items stay sent, so the end makes them unknown).
  */
 async function settle(e: Engine, run: Run, batch: SettleBatch): Promise<void> {
   run.answers.inWrite.add(batch);
@@ -137,47 +137,28 @@ async function settleBatch(e: Engine, run: Run, batch: SettleBatch): Promise<voi
         await lockPause(attempt, run.wire.abort.signal);
         continue;
       }
-      // Quitting (the writer was stopped at the end of the quit's budget): main's connection does not wait for
-      // the lock either; the next start marks what is left.
+      // Quitting (the job writes closed at the end of the quit's budget): the next start marks what is left.
       if (e.closed) {
         run.answers.unwritten.push(batch);
         return;
       }
-      try {
-        e.db.settleJobItems(batch);
-        return;
-      } catch (again) {
-        if (isLockWait(again)) {
-          run.answers.unwritten.push(batch);
-          return;
-        }
-        halt(run, { state: 'interrupted', reason: unexpectedFailure("recording this job's answers", again).message });
-        signal(run);
-        return;
-      }
+      halt(run, { state: 'interrupted', reason: unexpectedFailure("recording this job's answers", error).message });
+      signal(run);
+      return;
     }
   }
 }
 
-/**
- * Records a run's end through the job writer, or on main's connection if the writer is gone. Never throws: 'busy'
- * when another writer holds the lock (the same write succeeds later).
- */
+/** Records a run's end through the writer. Never throws: 'busy' when another writer held the lock (it may succeed later). */
 export async function writeEnd(e: Engine, end: JobRunEnd): Promise<'written' | 'busy' | 'failed'> {
   try {
     await e.writes.end(end);
     return 'written';
   } catch (error) {
-    // Quitting: not on main's connection either, which would wait for the lock past the quit's budget.
+    // Quitting: kept for the quit's last statement, which writes the ends shown.
     if (isLockWait(error) || e.closed) return 'busy';
-    try {
-      e.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches);
-      return 'written';
-    } catch (again) {
-      if (isLockWait(again)) return 'busy';
-      console.error("keydesk: a job's end could not be recorded:", again);
-      return 'failed';
-    }
+    console.error("keydesk: a job's end could not be recorded:", error);
+    return 'failed';
   }
 }
 

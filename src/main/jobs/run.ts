@@ -6,7 +6,7 @@ import type { JsonText } from '../../shared/key-batch.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import type { ItemSettlement, SettleBatch, StoredJob } from '../store/local-db.ts';
 import type { AdaptiveConcurrency } from './concurrency.ts';
-import type { ClaimedItem } from './job-writer.ts';
+import type { ClaimedItem } from './job-writes.ts';
 import type { SendLog } from './send-log.ts';
 
 /** A job as jobs.start's input checks it. */

@@ -1,4 +1,4 @@
-// A thread's last full collection before it ends (the ledger writer's, ledger-writer.worker.ts).
+// A thread's last full collection before it ends (the ledger writer's, writer.worker.ts).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

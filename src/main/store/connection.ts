@@ -14,10 +14,11 @@ export function isSqliteBusy(error: unknown): boolean {
 
 /**
  * keydesk.db opened as every connection uses it: the search text's lower-casing function, WAL, and the schema
- * (a new file gets it). A file of another schema is refused, untouched.
+ * (a new file gets it). A file of another schema is refused, untouched. `readOnly`: main's, which only reads (the
+ * writer thread writes), on a file made already.
  */
-function openLocalDb(file: string, busyTimeoutMs: number, cacheKiB: number): DatabaseSync {
-  const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
+function openLocalDb(file: string, busyTimeoutMs: number, cacheKiB: number, readOnly: boolean): DatabaseSync {
+  const db = new DatabaseSync(file, { timeout: busyTimeoutMs, readOnly });
   // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII only).
   db.function('js_lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
   const refused = refusal(db);
@@ -25,7 +26,9 @@ function openLocalDb(file: string, busyTimeoutMs: number, cacheKiB: number): Dat
     db.close();
     throw new Error(refused);
   }
-  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -${Math.round(cacheKiB)};`);
+  db.exec(`PRAGMA cache_size = -${Math.round(cacheKiB)};`);
+  if (readOnly) return db;
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
   if (versionOf(db) !== LOCAL_DB_VERSION) {
     inTransaction(db, 'BEGIN IMMEDIATE', () => {
       // Read again under the write lock: another connection (a writer thread's) may have created it meanwhile.
@@ -59,27 +62,13 @@ export class Connection {
   /** Statements a running job repeats every step, compiled once: compiling costs more than running them. */
   private readonly statements = new Map<string, StatementSync>();
 
-  constructor(file: string, busyTimeoutMs: number, cacheKiB: number) {
+  constructor(file: string, busyTimeoutMs: number, cacheKiB: number, readOnly = false) {
     this.file = file;
-    this.db = openLocalDb(file, busyTimeoutMs, cacheKiB);
+    this.db = openLocalDb(file, busyTimeoutMs, cacheKiB, readOnly);
   }
 
   close(): void {
     if (this.db.isOpen) this.db.close();
-  }
-
-  /**
-   * Runs `fn` with this connection waiting at most `ms` for another writer's lock (0: not at all), then waiting as
-   * before: a quit that has a budget of its own (JobService.close) does not give a write the usual 5 s.
-   */
-  withBusyTimeout<T>(ms: number, fn: () => T): T {
-    const { timeout } = this.db.prepare('PRAGMA busy_timeout').get() as { timeout: number };
-    this.db.exec(`PRAGMA busy_timeout = ${String(Math.max(0, Math.floor(ms)))}`);
-    try {
-      return fn();
-    } finally {
-      this.db.exec(`PRAGMA busy_timeout = ${String(timeout)}`);
-    }
   }
 
   /** Gives back the page cache's memory (SQLite's `shrink_memory`); the next read fills it again as needed. */

@@ -38,15 +38,15 @@ export class LocalDb {
    * the other connection's write lock (the ledger writer holds it one chunk at a time) before it fails.
    * `paging`: how deep pages are found (see LedgerPaging). `background`: after the ledger is read, the anchors
    * of every sort of that profile are found ahead of need, in short slices on this thread's event loop (main's
-   * connection; see prepareLedger).
+   * connection; see prepareLedger). `readOnly`: main's connection, on a file made already (':memory:' cannot be).
    */
   constructor(
     file: string,
-    options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging>; background?: boolean } = {},
+    options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging>; background?: boolean; readOnly?: boolean } = {},
   ) {
     this.file = file;
     const paging = { ...PAGING, ...options.paging };
-    this.conn = new Connection(file, options.busyTimeoutMs ?? 5_000, options.cacheKiB ?? 32_768);
+    this.conn = new Connection(file, options.busyTimeoutMs ?? 5_000, options.cacheKiB ?? 32_768, options.readOnly === true);
     this.filters = new LedgerFilters(this.conn, paging, () => {
       this.anchors.followLog();
     });
@@ -72,9 +72,21 @@ export class LocalDb {
     this.conn.close();
   }
 
-  withBusyTimeout<T>(ms: number, fn: () => T): T {
-    return this.conn.withBusyTimeout(ms, fn);
+  /**
+   * Runs `fn` in one read transaction on a connection of its own: an export streamed across awaits on main's
+   * connection would pin main's snapshot and hide later commits from main's other reads.
+   */
+  async withReader<T>(fn: (db: LocalDb) => Promise<T>): Promise<T> {
+    if (this.file === ':memory:') return fn(this);
+    const db = new LocalDb(this.file, { cacheKiB: 2_048, readOnly: true });
+    try {
+      db.conn.db.exec('BEGIN');
+      return await fn(db);
+    } finally {
+      db.close();
+    }
   }
+
   readonly releaseMemory: Connection['releaseMemory'] = () => {
     this.conn.releaseMemory();
   };

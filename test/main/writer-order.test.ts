@@ -1,11 +1,11 @@
 // A bulk start and the exports while a generate keeps the ledger writer busy, on a real core (the embedded sandbox):
-// each waits for the writes queued before it was asked (LedgerWriter.flushed), not for an empty queue (idle), which a
+// each waits for the writes queued before it was asked (Writer.flushed), not for an empty queue (idle), which a
 // generate job under way keeps from happening for as long as its batches keep coming. A generate under way is held
 // here as jobs-history.test.ts holds one: its answer read on the writer's thread, its keys held until judged.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
-import type { AnswerIntake } from '../../src/main/store/ledger-writer.ts';
+import type { AnswerIntake } from '../../src/main/store/writer.ts';
 import { batchValues } from '../../src/shared/key-batch.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 
@@ -19,7 +19,7 @@ afterAll(async () => {
 
 /** A generate under way: its answer read and its key held, so the ledger writer is not idle until it is judged. */
 async function generateUnderWay(value: string, note: string): Promise<AnswerIntake> {
-  const intake = t.core.ledger.intake();
+  const intake = t.core.writer.intake();
   const body = JSON.stringify({
     message: 'Generated.',
     generatedKeys: [{ value, note, expiresAt: '2099-01-01T00:00:00.000Z', isPremium: false }],
@@ -50,7 +50,7 @@ describe('a bulk start while a generate keeps the ledger busy', () => {
     const note = 'busy start';
     // Recorded before: written to the ledger.
     const first = batchValues((await t.must('keys.generate', { expire: '2099-01-01', count: 20, isPremium: false, note })).generated);
-    await t.core.ledger.flushed();
+    await t.core.writer.flushed();
     const underWay = await generateUnderWay('BUSY1-BUSY1-BUSY1-BUSY1-BUSY1', note);
     try {
       // Queued before the click: keys.generate answers once its keys are queued, not written.
@@ -71,7 +71,7 @@ describe('a bulk start while a generate keeps the ledger busy', () => {
     } finally {
       underWay.release();
     }
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
   });
 });
 
@@ -111,6 +111,6 @@ describe('the exports while a generate keeps the ledger busy', () => {
     } finally {
       underWay.release();
     }
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
   });
 });

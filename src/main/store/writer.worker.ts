@@ -1,16 +1,18 @@
-// The ledger writer's thread: its own connection to keydesk.db (WAL, so main keeps reading while it writes), and
-// the writes main hands it, one at a time in the order posted, each chunk in its own transaction (LocalDb's). A
-// write SQLite refuses is answered as refused and the next one goes on; the thread itself stays up.
+// The writer's thread: its own connection to keydesk.db (WAL, so main keeps reading while it writes), and the
+// writes main hands it, one at a time in the order posted, each in its own transaction, with every claim waiting
+// served first. A write SQLite refuses is answered as refused and the next one goes on; the thread stays up.
 // It also reads generate answers for main: the body's bytes come here, the keys are read and held here until
 // main has judged the answer and says to write them, and main gets back only the body and the keys as a batch.
 import { getHeapStatistics } from 'node:v8';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
 import { batchBuffers, keyOf, packColumns, type KeyColumns } from '../../shared/key-batch.ts';
 import { collectAllGarbage } from './collect-garbage.ts';
 import { readGenerateAnswer } from './generate-answer.ts';
-import { LocalDb } from './local-db.ts';
+import { isSqliteBusy, LocalDb, type RunEndRecord, type SettleBatch } from './local-db.ts';
 import type {
+  CommandAnswer,
+  JobCommand,
   LedgerRead,
   LedgerReadAnswer,
   LedgerReading,
@@ -19,10 +21,10 @@ import type {
   LedgerWorkerData,
   LedgerWrite,
   LedgerWriteAck,
-} from './ledger-writer-protocol.ts';
+} from './writer-protocol.ts';
 
 const port = parentPort;
-if (port === null) throw new Error('ledger-writer.worker.ts runs only as a worker thread.');
+if (port === null) throw new Error('writer.worker.ts runs only as a worker thread.');
 const data = workerData as LedgerWorkerData;
 const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, busyTimeoutMs: data.busyTimeoutMs });
 /**
@@ -77,8 +79,76 @@ function read(r: LedgerRead): LedgerReading {
   return { answer: r.answer, json: true, body: answer.body, batch: answer.batch && packColumns(answer.batch) };
 }
 
+/** What a command writes, and what it returns (null for nothing). */
+function applyCommand(c: JobCommand): unknown {
+  switch (c.kind) {
+    case 'claim':
+      return db.jobStep(null, { jobId: c.jobId, max: c.max, retry: c.retry });
+    case 'thinWindow':
+      return db.thinSampleWindow(c.window);
+    case 'createJob':
+      return db.createJob(c.job, c.items);
+    case 'interrupt':
+      return db.interruptRunningJobs(c.reason, c.at, c.ends, c.sent);
+    case 'jobState':
+      db.setJobState(c.jobId, c.state, c.reason, c.finishedAt);
+      break;
+    case 'beginRun':
+      // What an earlier run left claimed is settled by its own log first; the yes to send unknown items again is
+      // taken now the run surely starts.
+      db.settleLeftoverClaims(c.jobId, c.log);
+      if (c.retryUnknown) db.approveUnknownJobItems(c.jobId);
+      db.beginJobRun(c.jobId, c.at);
+      break;
+    case 'forgetJob':
+      db.forgetJob(c.jobId);
+      break;
+    case 'ceiling':
+      db.setBulkCeiling(c.profileId, c.ceiling);
+      break;
+    case 'settle':
+      db.settleJobItems(JSON.parse(c.batch) as SettleBatch, c.at);
+      break;
+    case 'end': {
+      const end = JSON.parse(c.end) as RunEndRecord;
+      db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches);
+      break;
+    }
+    case 'markStale':
+      db.markStale(c.profileId, c.what, c.values);
+      break;
+    case 'audit':
+      db.audit(c.entry);
+      break;
+    case 'sample':
+      db.recordSample(c.profileId, c.count, c.at);
+  }
+  return null;
+}
+
+/** A command, answered on the port it came by. */
+function command(c: JobCommand, answerOn: { postMessage(a: CommandAnswer): void }): void {
+  let answer: CommandAnswer;
+  try {
+    answer = { command: c.command, ok: true, result: applyCommand(c) };
+  } catch (error) {
+    answer = { command: c.command, ok: false, message: error instanceof Error ? error.message : String(error), busy: isSqliteBusy(error) };
+  }
+  answerOn.postMessage(answer);
+}
+
+/** Urgent commands that came while other writes were made: a job's requests are waiting for its claims. */
+function claimsWaiting(): void {
+  for (let m = receiveMessageOnPort(data.urgent); m !== undefined; m = receiveMessageOnPort(data.urgent))
+    command(m.message as JobCommand, data.urgent);
+}
+
+data.urgent.on('message', (c: JobCommand) => {
+  command(c, data.urgent);
+});
 port.on('message', (w: LedgerWrite) => {
   if (w.kind === 'stop') {
+    data.urgent.close();
     // Main has nothing queued and has let go of this thread: with the port closed nothing keeps it alive, and
     // its heap, page cache and allocator arena go back to the system with it (its V8 pages once collected here).
     // A collection that fails is not worth a thread error: the thread still ends, as asked.
@@ -86,7 +156,7 @@ port.on('message', (w: LedgerWrite) => {
     try {
       collected = collectAllGarbage();
     } catch (error) {
-      console.error('keydesk: the ledger writer thread could not collect its heap before it ended:', error);
+      console.error('keydesk: the writer thread could not collect its heap before it ended:', error);
     } finally {
       port.postMessage({ kind: 'stopped', collected } satisfies LedgerStopped);
       port.close();
@@ -95,6 +165,11 @@ port.on('message', (w: LedgerWrite) => {
   }
   if (w.kind === 'release') {
     held.delete(w.answer);
+    return;
+  }
+  claimsWaiting();
+  if ('command' in w) {
+    command(w, port);
     return;
   }
   const heapBytes = () => getHeapStatistics().total_heap_size;

@@ -1,16 +1,16 @@
-// The ledger writer (src/main/store/ledger-writer.ts): ledger writes on a worker thread with its own connection to
+// The ledger writer (src/main/store/writer.ts): ledger writes on a worker thread with its own connection to
 // keydesk.db, in order, behind keys.generate's answer. A real core with its embedded sandbox, real files, a real
 // worker; no timing is asserted, only what the ledger holds and what the answers say about it.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { runInNewContext } from 'node:vm';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core.ts';
-import { LEDGER_CHUNK, LedgerWriter, type RecordingState } from '../../src/main/store/ledger-writer.ts';
+import { LEDGER_CHUNK, Writer, type RecordingState } from '../../src/main/store/writer.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
-import type { LedgerWorkerData, LedgerWorkerMessage, LedgerWrite } from '../../src/main/store/ledger-writer-protocol.ts';
+import type { LedgerWorkerData, LedgerWorkerMessage, LedgerWrite } from '../../src/main/store/writer-protocol.ts';
 import type { EventMap } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
@@ -95,7 +95,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
     await t.must('keys.delete', { keyValue: victim, state: 'generated' });
     const rows = await t.must('ledger.query', { filter: { text: victim }, sort: byValue, offset: 0, limit: 5 });
     expect(rows.rows).toEqual([expect.objectContaining({ value: victim, status: 'deleted' })]);
-    await t.core.ledger.idle();
+    await t.core.writer.idle();
     const deleted = await t.must('ledger.query', {
       filter: { text: 'writer order', status: 'deleted' },
       sort: byValue,
@@ -157,7 +157,7 @@ describe('a batch the ledger database refuses, through the core', () => {
       again.exec('DROP TRIGGER refuse_batch');
       again.close();
       expect((await t.must('keys.fetchGenerated', { term: 'refused batch', limit: 100, offset: 0 })).keys).toHaveLength(10);
-      await t.core.ledger.idle();
+      await t.core.writer.idle();
       const after = await t.must('ledger.query', { filter: { text: 'refused batch' }, sort: byValue, offset: 0, limit: 20 });
       expect(after.rows.map((r) => r.value)).toEqual(generatedKeys.map((k) => k.value).sort());
       expect(after.recordingFailed).toBeUndefined();
@@ -172,7 +172,7 @@ describe('quitting with keys still being recorded', () => {
     const t = await startTestCore();
     const profileId = t.core.profiles.activeProfileId ?? '';
     await t.must('keys.generate', { expire: '2099-01-01', count: MANY, isPremium: false, note: 'writer quit' });
-    expect(t.core.ledger.recording(profileId)).toBe(MANY);
+    expect(t.core.writer.recording(profileId)).toBe(MANY);
     await t.close();
     const db = new LocalDb(join(t.userData, 'keydesk.db'));
     try {
@@ -189,7 +189,7 @@ describe('a write the ledger refuses', () => {
     const db = new LocalDb(file);
     const changes: RecordingState[] = [];
     const failures: string[] = [];
-    const writer = new LedgerWriter({
+    const writer = new Writer({
       file,
       busyTimeoutMs: 200,
       onChange: (s) => changes.push(s),
@@ -223,7 +223,7 @@ describe('a write the ledger refuses', () => {
     const dir = join(tempDir('keydesk-writer-'), 'not-yet');
     const file = join(dir, 'keydesk.db');
     // The folder is missing: the worker dies opening the file, again on each restart.
-    const writer = new LedgerWriter({ file });
+    const writer = new Writer({ file });
     const lost = await writer.recordKeys('p', [key('KD-LOST', 'lost')]);
     expect(lost).toMatchObject({ written: 0, failed: 1 });
     expect(lost.failure).toBe(
@@ -241,7 +241,7 @@ describe('a write the ledger refuses', () => {
   it('starts its thread on the first write and ends it when idle', async () => {
     const file = join(tempDir('keydesk-writer-'), 'keydesk.db');
     const db = new LocalDb(file);
-    const writer = new LedgerWriter({ file, idleMs: 50 });
+    const writer = new Writer({ file, idleMs: 50 });
     expect(writer.threadRunning).toBe(false);
     const first = writer.recordKeys('p', [key('KD-IDLE-1', 'idle')]);
     await new Promise((r) => setImmediate(r));
@@ -265,9 +265,12 @@ describe('the writer thread as it ends', () => {
     const dir = tempDir('keydesk-writer-');
     const file = join(dir, 'keydesk.db');
     new LocalDb(file).close();
-    // The thread itself, as LedgerWriter starts it, told to stop as LedgerWriter tells it once idle.
-    const worker = new Worker(new URL('../../src/main/store/ledger-writer.worker.ts', import.meta.url), {
-      workerData: { file, cacheKiB: 1024, busyTimeoutMs: 1_000 } satisfies LedgerWorkerData,
+    // The thread itself, as Writer starts it, told to stop as Writer tells it once idle.
+    const { port1, port2 } = new MessageChannel();
+    port1.unref();
+    const worker = new Worker(new URL('../../src/main/store/writer.worker.ts', import.meta.url), {
+      workerData: { file, cacheKiB: 1024, busyTimeoutMs: 1_000, urgent: port2 } satisfies LedgerWorkerData,
+      transferList: [port2],
     });
     const messages: LedgerWorkerMessage[] = [];
     worker.on('message', (m: LedgerWorkerMessage) => messages.push(m));

@@ -1,21 +1,29 @@
-// Ledger writes off main's event loop (100,000 keys cost SQLite seconds): main queues them, and a worker thread
-// with its own connection applies the queue in order, in chunks of LEDGER_CHUNK rows, one transaction each, so
-// main's own writes wait at most one chunk. Readers that must see every queued key wait for `idle()`.
-// A generate answer is read on that thread too (`intake()`), so its 100,000 key objects never live in main's heap.
-import { Worker } from 'node:worker_threads';
+// The one writer thread for keydesk.db, off main's event loop (100,000 keys cost SQLite seconds): ledger writes
+// are queued and applied in order, in chunks of LEDGER_CHUNK rows, one transaction each; a job's claims, answers
+// and ends go to the same thread (claims ahead of the rest). A generate answer is read there too (`intake()`).
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
-import type { BatchIntake, BodyReading } from '../client/service-client.ts';
+import type { BodyReading } from '../client/service-client.ts';
 import type {
+  CommandAnswer,
+  JobCommand,
+  CommandResult,
   LedgerReadAnswer,
   LedgerRowWrite,
   LedgerWorkerData,
   LedgerWorkerMessage,
   LedgerWrite,
   LedgerWriteAck,
-} from './ledger-writer-protocol.ts';
+} from './writer-protocol.ts';
+import { failureWords, QUIT } from './writer-words.ts';
+import { JobCommands } from './writer-commands.ts';
+import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, WriterOptions } from './writer-queue.ts';
 
-/** Rows per transaction: at 0.14–0.25 ms a row, the write lock is held well under a second per chunk. */
+export type { AnswerIntake, RecordingState, WriteOutcome } from './writer-queue.ts';
+import type { StaleMark } from './ledger-writes.ts';
+
+/** Rows per transaction: the count shown goes down as they go in, and a job's claims are served between chunks. */
 export const LEDGER_CHUNK = 2_000;
 /** Progress events while a batch is written, per profile: at most one in this many milliseconds. */
 const PROGRESS_EVERY_MS = 250;
@@ -28,143 +36,37 @@ const MAX_CRASHES_IN_A_ROW = 3;
 /** The worker's page cache: it writes, main reads; what a thread's allocator takes stays with the process. */
 const WORKER_CACHE_KIB = 8 * 1024;
 /** With nothing queued for this long the thread (about 100 MiB after a large write) ends; the next write starts another. */
-export const LEDGER_WRITER_IDLE_MS = 5_000;
+export const WRITER_IDLE_MS = 5_000;
 /** A thread whose V8 heap is larger than this when the queue empties ends then: only its end gives the heap back. */
 const LARGE_WORKER_HEAP_BYTES = 32 * 1024 * 1024;
 /** The thread's young generation, MiB: reading a 33 MB answer would otherwise grow it to V8's largest, and keep it. */
 const WORKER_YOUNG_MIB = 8;
-
-/** How one queued write ended. `failure` is in words, for the ledger view and the audit log; null when all went in. */
-export interface WriteOutcome {
-  written: number;
-  failed: number;
-  failure: string | null;
-}
-
-/** What the ledger view is told when a profile's pending writes change. */
-export interface RecordingState {
-  profileId: string;
-  /** Keys still waiting to be written. */
-  recording: number;
-  /** The last write that failed for this profile, in words; null once a later write of keys went in whole. */
-  failure: string | null;
-}
-
-export interface LedgerWriterOptions {
-  /** keydesk.db, already opened (its schema made) by main's LocalDb. */
-  file: string;
-  /** How long a chunk waits for main's write lock before it fails (SQLite's busy timeout). */
-  busyTimeoutMs?: number;
-  /** How long the thread stays with nothing queued (LEDGER_WRITER_IDLE_MS). */
-  idleMs?: number;
-  /** A profile's pending count went up (a write was queued) or a write ended. */
-  onChange?: (state: RecordingState) => void;
-  /** Everything queued has ended and nothing is held: a moment for main's own connection to give memory back. */
-  onIdle?: () => void;
-  /** A write ended with rows not recorded: `words` for the user, already in the failure words of this file. */
-  onFailure?: (profileId: string, words: string) => void;
-}
-
-type Payload =
-  | { kind: 'keys'; keys: readonly Key[] }
-  | { kind: 'held'; answer: number }
-  | { kind: 'deleted'; value: string }
-  | { kind: 'hwidCleared'; value: string }
-  | { kind: 'reported'; key: Key };
-
-/**
- * A generate answer read on the writer's thread (what ServiceClient.generateInto reads the body with). Its keys
- * wait there until the answer is judged: record() queues them for the ledger like recordKeys, release() lets
- * them go (the answer was a refusal, or unreadable). One of the two must follow a read.
- */
-export interface AnswerIntake extends BatchIntake {
-  record(profileId: string, seenAt?: string): Promise<WriteOutcome>;
-  release(): void;
-}
-
-interface PendingRead {
-  resolve: (answer: LedgerReadAnswer) => void;
-  reject: (error: Error) => void;
-}
-
-interface Op {
-  profileId: string;
-  seenAt: string;
-  payload: Payload;
-  size: number;
-  /** Rows handed to the worker so far (keys: the next chunk starts here). */
-  posted: number;
-  /** Rows not yet acknowledged, written or refused. */
-  left: number;
-  failed: number;
-  /** SQLite's result code of the first refusal (null: the worker stopped). */
-  firstError: number | null | undefined;
-  done: (outcome: WriteOutcome) => void;
-  /** Called once the op has ended, after `done` (flushed()). */
-  after: (() => void)[];
-}
-
-interface Part {
-  op: Op;
-  size: number;
-  message: LedgerRowWrite;
-  attempts: number;
-}
+/** Commands served before the next ordered message: a job's claims keep its slots full; the rest touch no ledger row. */
+const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'sample', 'ceiling']);
+/** A job's writes while it runs: refused once the job service has closed (closeJobs()). */
+const JOB_WRITES = new Set<JobCommand['kind']>(['claim', 'settle', 'end']);
+/** A command's fields, less the id and kind the writer gives it. */
+type CommandFields<K extends JobCommand['kind']> = Omit<Extract<JobCommand, { kind: K }>, 'command' | 'kind'>;
+/** How long the thread stays after the last job's writes (linger()): the next job finds it ready. */
+export const WRITER_LINGER_MS = 60_000;
 
 /** The worker's entry: the .ts beside this file in source (node, tests, the harness), the bundled .js in out/main. */
 function workerUrl(): URL {
   // A name computed at run time: the bundler must not treat it as an asset to copy (electron.vite.config.ts builds
-  // the worker as an entry of its own, out/main/ledger-writer.worker.js, beside index.js).
-  const name = `ledger-writer.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`;
+  // the worker as an entry of its own, out/main/writer.worker.js, beside index.js).
+  const name = `writer.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`;
   return new URL(`./${name}`, import.meta.url);
 }
 
-/** Not an SQLite code: close() ran out of time with the write still queued. */
-const QUIT = -1;
-
-/** Why SQLite refused a chunk, by its primary result code; the raw text goes to main's log only. */
-function reasonWords(errcode: number | null | undefined): string {
-  if (errcode === null || errcode === undefined) return 'the ledger writer stopped unexpectedly';
-  if (errcode === QUIT) return 'Keydesk quit before they were written';
-  switch (errcode & 0xff) {
-    case 5: // SQLITE_BUSY
-    case 6: // SQLITE_LOCKED
-      return 'the ledger file stayed busy (another Keydesk, or a long write, held it)';
-    case 13: // SQLITE_FULL
-      return 'the disk is full';
-    case 8: // SQLITE_READONLY
-      return 'the ledger file cannot be written';
-    case 10: // SQLITE_IOERR
-      return 'the disk refused the write';
-    case 11: // SQLITE_CORRUPT
-    case 26: // SQLITE_NOTADB
-      return 'the ledger file is damaged';
-    default:
-      return 'the ledger database refused the write';
-  }
-}
-
-function failureWords(op: Op): string {
-  const reason = reasonWords(op.firstError);
-  switch (op.payload.kind) {
-    case 'keys':
-    case 'held': {
-      const keys = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'key' : 'keys'}`;
-      const what = op.failed === op.size ? keys(op.size) : `${op.failed.toLocaleString('en-US')} of ${keys(op.size)}`;
-      return `${what} could not be recorded in the ledger: ${reason}. The service has them: look them up in Keys to bring them into the ledger.`;
-    }
-    case 'deleted':
-      return `The ledger could not mark ${op.payload.value} deleted: ${reason}. The service deleted it.`;
-    case 'hwidCleared':
-      return `The ledger could not record that ${op.payload.value} has no HWID now: ${reason}. The service reset it.`;
-    case 'reported':
-      return `The ledger could not record the change to ${op.payload.key.value}: ${reason}. The service has it.`;
-  }
-}
-
-export class LedgerWriter {
-  private readonly options: LedgerWriterOptions;
+export class Writer {
+  private readonly options: WriterOptions;
   private worker: Worker | null = null;
+  /** The running thread's port for claims (served before its ordered messages). */
+  private urgent: MessagePort | null = null;
+  private readonly commands = new JobCommands();
+  private jobsClosed = false;
+  /** Until then (performance.now()) the thread stays though idle: a job ran just now (linger()). */
+  private lingerUntil = 0;
   private readonly queue: Op[] = [];
   /** Parts posted to the worker and not yet acknowledged, in the order posted (the worker's order). */
   private readonly inFlight = new Map<number, Part>();
@@ -189,13 +91,18 @@ export class LedgerWriter {
   private workerHeapBytes = 0;
 
   /** The thread starts with the first write, not before: a session that records nothing never pays for it. */
-  constructor(options: LedgerWriterOptions) {
+  constructor(options: WriterOptions) {
     this.options = options;
   }
 
-  /** Whether a writer thread is running now (it ends after LEDGER_WRITER_IDLE_MS with nothing queued). */
+  /** Whether a writer thread is running now (it ends after WRITER_IDLE_MS with nothing queued). */
   get threadRunning(): boolean {
     return this.worker !== null;
+  }
+
+  /** The running thread's id (tests: whether a later write found the same thread); null with none. */
+  get threadId(): number | null {
+    return this.worker?.threadId ?? null;
   }
 
   // ---- the writes (in the order called) --------------------------------------------------------------------
@@ -263,6 +170,54 @@ export class LedgerWriter {
     };
   }
 
+  // ---- a job's writes -------------------------------------------------------------------------------------------
+
+  /**
+   * Posts a command and waits for what it returns, or rejects in SQLite's words. A claim, answers and an end are
+   * refused once closeJobs() has run; every command once close() has.
+   */
+  async run<K extends JobCommand['kind']>(kind: K, fields: CommandFields<K>): Promise<CommandResult<K>> {
+    if ((JOB_WRITES.has(kind) && this.jobsClosed) || this.closing) throw new Error('Keydesk is quitting: writes are no longer made.');
+    clearTimeout(this.idleTimer);
+    const worker = this.worker ?? this.startWorker();
+    const port = URGENT.has(kind) && this.urgent !== null ? this.urgent : worker;
+    return (await this.commands.post(
+      (c) => {
+        port.postMessage(c);
+      },
+      (command) => ({ ...fields, command, kind }) as unknown as JobCommand,
+    )) as CommandResult<K>;
+  }
+
+  /** Marks rows' fields as not read back (LocalDb.markStale), after the ledger writes queued before it. */
+  async markStale(profileId: string, what: StaleMark, values: readonly string[]): Promise<void> {
+    await this.flushed();
+    await this.run('markStale', { profileId, what, values: [...values] });
+  }
+
+  /** Resolves when every job write asked for so far has been answered. */
+  jobsIdle(): Promise<void> {
+    return this.commands.idle();
+  }
+
+  /** No job runs now: the thread stays WRITER_LINGER_MS more, so the next job finds it ready. */
+  linger(): void {
+    this.lingerUntil = performance.now() + (this.options.lingerMs ?? WRITER_LINGER_MS);
+    if (this.isIdle()) this.stopWhenStillIdle();
+  }
+
+  /** Waits for the job writes asked for, at most `waitMs`; then refuses the rest and every later one. */
+  async closeJobs(waitMs = Number.POSITIVE_INFINITY): Promise<void> {
+    this.jobsClosed = true;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = Number.isFinite(waitMs)
+      ? new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, waitMs))))
+      : new Promise<void>(() => undefined);
+    await Promise.race([this.commands.idle(), waited]);
+    clearTimeout(timer);
+    this.commands.refuseAll('Keydesk is quitting: job writes are no longer made.');
+  }
+
   // ---- what readers see ----------------------------------------------------------------------------------
 
   /** Rows of this profile queued and not yet written. */
@@ -315,7 +270,10 @@ export class LedgerWriter {
     this.resend = [];
     this.held.clear();
     this.failReads('Keydesk is quitting');
-    for (const op of [...this.queue]) this.settle(op, op.left, QUIT);
+    this.commands.refuseAll('Keydesk is quitting: job writes are no longer made.');
+    this.urgent?.close();
+    this.urgent = null;
+    for (const op of [...this.queue]) this.ended(op, op.left, QUIT);
     await worker?.terminate();
   }
 
@@ -439,10 +397,10 @@ export class LedgerWriter {
     this.inFlight.delete(ack.seq);
     this.crashesInARow = 0;
     this.workerHeapBytes = ack.heapBytes;
-    if (ack.ok) this.settle(part.op, part.size, undefined);
+    if (ack.ok) this.ended(part.op, part.size, undefined);
     else {
       console.error(`keydesk: the ledger writer could not write ${part.size} row(s) (SQLite ${ack.errcode ?? '?'}): ${ack.message}`);
-      this.settle(part.op, part.size, ack.errcode);
+      this.ended(part.op, part.size, ack.errcode);
     }
     this.pump();
   }
@@ -451,7 +409,7 @@ export class LedgerWriter {
    * `rows` of `op` ended: written (`error` undefined) or not (SQLite's code, or null when the worker stopped).
    * The op ends when none is left.
    */
-  private settle(op: Op, rows: number, error: number | null | undefined): void {
+  private ended(op: Op, rows: number, error: number | null | undefined): void {
     op.left -= rows;
     if (error !== undefined) {
       op.failed += rows;
@@ -494,15 +452,18 @@ export class LedgerWriter {
     this.stopWhenStillIdle();
   }
 
-  /** Lets the thread go once nothing has been queued for LEDGER_WRITER_IDLE_MS. */
+  /** Lets the thread go once nothing has been queued for WRITER_IDLE_MS. */
   private stopWhenStillIdle(): void {
     clearTimeout(this.idleTimer);
-    const waitMs = this.workerHeapBytes > LARGE_WORKER_HEAP_BYTES ? 0 : (this.options.idleMs ?? LEDGER_WRITER_IDLE_MS);
+    const idleMs = Math.max(this.options.idleMs ?? WRITER_IDLE_MS, this.lingerUntil - performance.now());
+    const waitMs = this.workerHeapBytes > LARGE_WORKER_HEAP_BYTES ? 0 : idleMs;
     this.idleTimer = setTimeout(() => {
       const worker = this.worker;
       if (worker === null || !this.isIdle() || this.closing) return;
       // Forgotten first, so its exit is not taken for a crash; a write queued from now on starts a new thread.
       this.worker = null;
+      this.urgent?.close();
+      this.urgent = null;
       worker.postMessage({ kind: 'stop' } satisfies LedgerWrite);
     }, waitMs);
     this.idleTimer.unref();
@@ -510,7 +471,8 @@ export class LedgerWriter {
 
   /** Nothing queued or in the worker's hands: no write, no answer being read, no keys held for a write to come. */
   private isIdle(): boolean {
-    return this.queue.length === 0 && this.inFlight.size === 0 && this.reads.size === 0 && this.held.size === 0;
+    const ledger = this.queue.length === 0 && this.inFlight.size === 0 && this.reads.size === 0 && this.held.size === 0;
+    return ledger && this.commands.size === 0;
   }
 
   private addPending(profileId: string, n: number): void {
@@ -536,29 +498,46 @@ export class LedgerWriter {
   // ---- the worker ------------------------------------------------------------------------------------------
 
   private startWorker(): Worker {
+    const channel = new MessageChannel();
     const workerData: LedgerWorkerData = {
       file: this.options.file,
       cacheKiB: WORKER_CACHE_KIB,
       busyTimeoutMs: this.options.busyTimeoutMs ?? 5_000,
+      urgent: channel.port2,
     };
-    const worker = new Worker(workerUrl(), { workerData, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MIB } });
+    const worker = new Worker(workerUrl(), {
+      workerData,
+      transferList: [channel.port2],
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MIB },
+    });
     // The queue, not the thread, keeps Keydesk's work alive: close() flushes it before quitting.
     worker.unref();
+    channel.port1.unref();
     worker.on('message', (message: LedgerWorkerMessage) => {
       // A thread told to stop was let go first, so its 'stopped' never gets here.
       if (this.worker !== worker || 'kind' in message) return;
-      if ('answer' in message) this.onRead(message);
+      if ('command' in message) this.onCommand(message);
+      else if ('answer' in message) this.onRead(message);
       else this.onAck(message);
     });
+    channel.port1.on('message', (message: CommandAnswer) => {
+      if (this.worker === worker) this.onCommand(message);
+    });
     worker.on('error', (error) => {
-      console.error('keydesk: the ledger writer thread failed:', error);
+      console.error('keydesk: the writer thread failed:', error);
     });
     worker.on('exit', (code) => {
       if (this.worker === worker) this.onWorkerExit(code);
     });
     this.worker = worker;
+    this.urgent = channel.port1;
     this.workerHeapBytes = 0;
     return worker;
+  }
+
+  private onCommand(answer: CommandAnswer): void {
+    this.commands.answer(answer);
+    this.whenIdle();
   }
 
   /**
@@ -566,9 +545,12 @@ export class LedgerWriter {
    * sent twice, or all of the queue after repeated deaths with nothing written between, is reported not recorded.
    */
   private onWorkerExit(code: number): void {
-    console.error(`keydesk: the ledger writer thread stopped (exit code ${code}) with ${this.inFlight.size} write(s) in its hands.`);
+    console.error(`keydesk: the writer thread stopped (exit code ${code}) with ${this.inFlight.size} write(s) in its hands.`);
     this.worker = null;
+    this.urgent?.close();
+    this.urgent = null;
     this.crashesInARow++;
+    this.commands.refuseAll('the writer thread stopped unexpectedly');
     // Answers it was reading are lost (the caller reports the call's outcome as unknown), and so are the keys it
     // held: their writes, queued or to come, are answered as not recorded by the next thread.
     this.failReads('the ledger writer stopped unexpectedly');
@@ -578,18 +560,18 @@ export class LedgerWriter {
     const giveUp = this.crashesInARow >= MAX_CRASHES_IN_A_ROW;
     for (const part of held) {
       // Held keys went with the thread: sending their rows again would only be refused.
-      if (giveUp || part.attempts >= MAX_ATTEMPTS || part.op.payload.kind === 'held') this.settle(part.op, part.size, null);
+      if (giveUp || part.attempts >= MAX_ATTEMPTS || part.op.payload.kind === 'held') this.ended(part.op, part.size, null);
       else this.resend.push(part);
     }
     for (const op of this.queue.filter((o) => o.payload.kind === 'held' && o.posted < o.size)) {
       const unposted = op.size - op.posted;
       op.posted = op.size;
-      this.settle(op, unposted, null);
+      this.ended(op, unposted, null);
     }
     if (giveUp) {
-      for (const part of this.resend) this.settle(part.op, part.size, null);
+      for (const part of this.resend) this.ended(part.op, part.size, null);
       this.resend = [];
-      for (const op of [...this.queue]) this.settle(op, op.left, null);
+      for (const op of [...this.queue]) this.ended(op, op.left, null);
       this.crashesInARow = 0;
     }
     this.pump();

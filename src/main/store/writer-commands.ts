@@ -1,0 +1,70 @@
+// The writes main waits on (a job's claims, answers and ends; audit entries, samples, marks): each resolves once
+// committed, or rejects in SQLite's words; the thread's death or a quit rejects every one in flight.
+import type { CommandAnswer, JobCommand } from './writer-protocol.ts';
+
+/** A job write refused; `busy`: another connection held keydesk.db's lock past the busy timeout, nothing was written. */
+export class WriteRefused extends Error {
+  readonly busy: boolean;
+  constructor(message: string, busy: boolean) {
+    super(message);
+    this.name = 'WriteRefused';
+    this.busy = busy;
+  }
+}
+
+interface Waiting {
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+export class JobCommands {
+  private next = 1;
+  private readonly waiting = new Map<number, Waiting>();
+  private idleWaiters: (() => void)[] = [];
+
+  get size(): number {
+    return this.waiting.size;
+  }
+
+  /** Posts the command `make` builds with `send`, and waits for the thread's answer. */
+  post(send: (c: JobCommand) => void, make: (command: number) => JobCommand): Promise<unknown> {
+    const command = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(command, { resolve, reject });
+      send(make(command));
+    });
+  }
+
+  answer(a: CommandAnswer): void {
+    const w = this.waiting.get(a.command);
+    if (!w) return;
+    this.waiting.delete(a.command);
+    if (a.ok) w.resolve(a.result);
+    else {
+      // Waiting for another writer's lock is not a failure worth the log: the job service makes the write again.
+      if (!a.busy) console.error('keydesk: a write failed:', a.message);
+      w.reject(new WriteRefused(a.message, a.busy));
+    }
+    this.whenIdle();
+  }
+
+  refuseAll(why: string): void {
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    for (const w of waiting) w.reject(new WriteRefused(why, false));
+    this.whenIdle();
+  }
+
+  /** Resolves when every command posted so far has been answered. */
+  idle(): Promise<void> {
+    if (this.waiting.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private whenIdle(): void {
+    if (this.waiting.size > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}

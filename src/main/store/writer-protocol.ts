@@ -1,0 +1,107 @@
+// The messages between main's Writer (writer.ts) and its worker thread (writer.worker.ts).
+import type { MessagePort } from 'node:worker_threads';
+import type { AuditEntry, JobState, Key } from '../../shared/domain.ts';
+import type { KeyBatch } from '../../shared/key-batch.ts';
+import type { ClaimedJobItem, RunEndRecord, SendLogRecord } from './jobs-store.ts';
+import type { StaleMark } from './ledger-writes.ts';
+import type { LocalDb } from './local-db.ts';
+import type { SampleWindow } from './samples.ts';
+
+/** What the worker opens: main's keydesk.db, with its own connection. */
+export interface LedgerWorkerData {
+  file: string;
+  cacheKiB: number;
+  busyTimeoutMs: number;
+  /** Urgent commands come on this port: served before the next message of the ordered one. */
+  urgent: MessagePort;
+}
+
+/**
+ * A write main asks for and waits on. A settle's batch and an end go as JSON (one string copies in one block,
+ * thousands of objects do not). Claims, audit entries and samples go on the urgent port: no ledger row's order
+ * depends on them.
+ */
+export type JobCommand =
+  | { command: number; kind: 'claim'; jobId: string; max: number; retry: boolean }
+  | { command: number; kind: 'settle'; batch: string; at: string }
+  | { command: number; kind: 'end'; end: string }
+  | { command: number; kind: 'markStale'; profileId: string; what: StaleMark; values: string[] }
+  | { command: number; kind: 'audit'; entry: NewAuditEntry }
+  | { command: number; kind: 'sample'; profileId: string; count: number; at: string }
+  | { command: number; kind: 'thinWindow'; window: SampleWindow }
+  | { command: number; kind: 'createJob'; job: NewJob; items: NewJobItems }
+  | { command: number; kind: 'jobState'; jobId: string; state: JobState; reason: string | null; finishedAt: string | null }
+  | { command: number; kind: 'beginRun'; jobId: string; at: string; retryUnknown: boolean; log: SendLogRecord | null }
+  | { command: number; kind: 'forgetJob'; jobId: string }
+  | { command: number; kind: 'ceiling'; profileId: string; ceiling: number | null }
+  | { command: number; kind: 'interrupt'; reason: string; at?: string; ends: RunEndRecord[]; sent: Map<string, SendLogRecord> };
+
+/** What each command answers with. */
+export interface CommandResults {
+  claim: ClaimedJobItem[];
+  thinWindow: number;
+  createJob: number;
+  interrupt: string[];
+}
+export type CommandResult<K extends JobCommand['kind']> = K extends keyof CommandResults ? CommandResults[K] : null;
+
+/** A job as created (LocalDb.createJob), and its items. */
+export type NewJob = Parameters<LocalDb['createJob']>[0];
+export type NewJobItems = Parameters<LocalDb['createJob']>[1];
+
+/** An audit entry to write (AuditLog.audit). */
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { at?: string };
+
+/** The thread's answer to a command: committed (with what the write returned), or refused in SQLite's words. */
+export type CommandAnswer = { command: number; ok: true; result: unknown } | { command: number; ok: false; message: string; busy: boolean };
+
+/**
+ * One write, applied in the order posted. `keys` is a JSON array of Key (one chunk of a batch): a string is
+ * copied to the worker in one block, where a structured clone of 5,000 objects would cost main far more.
+ * `held` writes rows `from`–`to` of keys the worker read itself (a LedgerRead) and holds under `answer`; the
+ * last chunk lets them go.
+ */
+export type LedgerRowWrite =
+  | { seq: number; kind: 'keys'; profileId: string; seenAt: string; keys: string }
+  | { seq: number; kind: 'held'; profileId: string; seenAt: string; answer: number; from: number; to: number }
+  | { seq: number; kind: 'deleted'; profileId: string; seenAt: string; value: string }
+  | { seq: number; kind: 'hwidCleared'; profileId: string; seenAt: string; value: string }
+  | { seq: number; kind: 'reported'; profileId: string; seenAt: string; key: Key };
+
+/**
+ * Read a service answer's JSON body (its bytes, transferred, not copied) and keep its `generatedKeys` in the
+ * worker under `answer` until main says to write them (a `held` write) or to let them go (`release`).
+ */
+export interface LedgerRead {
+  kind: 'read';
+  answer: number;
+  bytes: ArrayBuffer;
+}
+
+/** A write, a read, keys to let go, or: nothing is queued, close the connection and let the thread end. */
+export type LedgerWrite = LedgerRowWrite | JobCommand | LedgerRead | { kind: 'release'; answer: number } | { kind: 'stop' };
+
+/**
+ * The worker's answer to one write: committed, or refused with SQLite's result code and text (for main's log);
+ * `heapBytes`: the thread's V8 heap after it (main lets a thread with a large heap go as soon as it is idle).
+ */
+export type LedgerWriteAck = { heapBytes: number } & (
+  { seq: number; ok: true } | { seq: number; ok: false; errcode: number | null; message: string }
+);
+
+/**
+ * The worker's answer to a read: the body's JSON value without `generatedKeys`, and those keys as a batch when
+ * they were a list (null: the body had none, and the worker holds nothing; the batch's column bytes are
+ * transferred, not copied); or the body was not JSON (`head`: its first characters, for main's message).
+ */
+export type LedgerReading =
+  { answer: number; json: true; body: unknown; batch: KeyBatch | null } | { answer: number; json: false; head: string };
+export type LedgerReadAnswer = LedgerReading & { heapBytes: number };
+
+/** The worker's last word after `stop`, as it ends: whether its heap was collected first (collect-garbage.ts). */
+export interface LedgerStopped {
+  kind: 'stopped';
+  collected: boolean;
+}
+
+export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer | LedgerStopped | CommandAnswer;
