@@ -38,7 +38,14 @@ export interface CoreOptions {
   askSavePath: (suggestedName: string) => Promise<string | null>;
   /** The jobs' clock; tests hold Retry-After pauses open with a fake one. */
   jobClock?: JobClock;
+  /** The wall clock; tests move it to show that a jump is logged, not acted on. */
+  wallClock?: () => number;
+  /** How often the retention rule may run (default hourly); tests set 0. */
+  thinEveryMs?: number;
 }
+
+/** A wall clock this far from the time Keydesk has run has jumped: samples are not thinned until a restart. */
+const CLOCK_JUMP_MS = 5 * 60_000;
 
 /** The client as main uses it: each failure becomes a vendor's message with the technical text as detail, once. */
 class PresentedClient extends ServiceClient {
@@ -77,6 +84,8 @@ export class Core {
   private readonly sessionKeys = new Map<string, string>();
   private thinning: Promise<void> | null = null;
   private lastThinnedAt = Number.NEGATIVE_INFINITY;
+  private readonly clockAtStart = { wall: Date.now(), run: performance.now() };
+  private clockJumpLogged = false;
   private closed = false;
 
   private constructor(options: CoreOptions) {
@@ -142,15 +151,23 @@ export class Core {
   }
 
   /** Applies SAMPLE_RETENTION at most hourly, a day's window at a time with yields between, so a backlog never freezes the app. */
-  thinSamples(now = Date.now()): Promise<void> {
+  thinSamples(): Promise<void> {
     if (this.thinning) return this.thinning;
-    if (now - this.lastThinnedAt < 3_600_000) return Promise.resolve();
-    this.lastThinnedAt = now;
+    const run = performance.now();
+    if (run - this.lastThinnedAt < (this.options.thinEveryMs ?? 3_600_000)) return Promise.resolve();
+    this.lastThinnedAt = run;
+    const jump = (this.options.wallClock ?? Date.now)() - this.clockAtStart.wall - (run - this.clockAtStart.run);
+    if (Math.abs(jump) > CLOCK_JUMP_MS) {
+      if (!this.clockJumpLogged)
+        console.warn(`keydesk: the system clock moved ${Math.round(jump / 60_000)} min; samples are kept as they are.`);
+      this.clockJumpLogged = true;
+      return Promise.resolve();
+    }
     const yieldToEvents = () => new Promise((resolve) => setImmediate(resolve));
     this.thinning = (async () => {
       try {
         await yieldToEvents(); // first: so `finally` never runs before `this.thinning` is set
-        for (const window of this.db.sampleThinningWindows(now)) {
+        for (const window of this.db.sampleThinningWindows()) {
           if (this.closed) return;
           await this.writer.run('thinWindow', { window });
           await yieldToEvents();

@@ -96,9 +96,9 @@ describe('LocalDb.thinSamples (the retention rule)', () => {
     const n = (days * DAY) / 5_000;
     seedSamples(path, 'p', n, now - days * DAY + 5_000);
     const before = db.history('p', null, 4_000);
-    const removed = db.thinSamples(now);
+    const removed = db.thinSamples();
     expect(removed).toBeGreaterThan(0);
-    expect(db.thinSamples(now)).toBe(0);
+    expect(db.thinSamples()).toBe(0);
 
     const recent = db.history('p', new Date(now - DAY).toISOString(), 1_000_000);
     expect(recent.samples).toBe(DAY / 5_000 + 1); // both ends: exactly 24 hours ago, and now
@@ -113,4 +113,13 @@ describe('LocalDb.thinSamples (the retention rule)', () => {
     expect(after.buckets.at(-1)?.max).toBe(before.buckets.at(-1)?.max);
     expect(SAMPLE_RETENTION.map((t) => t.olderThanMs)).toEqual([DAY, 30 * DAY]);
   }, 180_000);
+});
+
+describe('retention counts from the newest sample, not the clock', () => {
+  it('keeps a minute of samples taken two days before the clock', () => {
+    const { db, path } = freshDb();
+    seedSamples(path, 'p', 60, Date.now() - 2 * DAY, 1_000);
+    expect(db.thinSamples()).toBe(0);
+    expect(db.history('p', null, 1_000).samples).toBe(60);
+  });
 });

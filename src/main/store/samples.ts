@@ -71,11 +71,12 @@ export class Samples {
   }
 
   /**
-   * The one-day windows (UTC days) the retention rule covers at `now`, oldest first, each with its time slot:
-   * apply them with thinSampleWindow, one at a time, so the work can be spread out.
+   * The one-day windows (UTC days) the retention rule covers, oldest first, each with its time slot: apply them
+   * with thinSampleWindow, one at a time. Ages count back from each profile's newest sample, not the clock, so a
+   * clock set days ahead thins nothing that was recent.
    */
-  sampleThinningWindows(now = Date.now()): SampleWindow[] {
-    // Each profile with samples, found by index seeks (no scan), then its oldest sample.
+  sampleThinningWindows(): SampleWindow[] {
+    // Each profile with samples, found by index seeks (no scan), then its oldest and newest sample.
     const profiles = this.db
       .prepare(
         `WITH RECURSIVE p(id) AS (SELECT min(profile_id) FROM samples
@@ -83,14 +84,15 @@ export class Samples {
          SELECT id FROM p WHERE id IS NOT NULL`,
       )
       .all() as { id: string }[];
-    const oldestOf = this.db.prepare('SELECT min(at) AS at FROM samples WHERE profile_id = ?');
+    const span = this.db.prepare('SELECT min(at) AS oldest, max(at) AS newest FROM samples WHERE profile_id = ?');
     const windows: SampleWindow[] = [];
     const dayStart = (ms: number) => ms - (ms % DAY_MS);
     for (const { id } of profiles) {
-      const oldest = (oldestOf.get(id) as { at: string }).at;
-      // Tiers from the oldest (coarsest) to the newest; each covers [now - olderThan - span, now - olderThan).
+      const { oldest, newest } = span.get(id) as { oldest: string; newest: string };
+      const ref = Date.parse(newest);
+      // Tiers from the oldest (coarsest) to the newest; each covers [ref - olderThan - span, ref - olderThan).
       for (const tier of [...SAMPLE_RETENTION].reverse()) {
-        const end = now - tier.olderThanMs;
+        const end = ref - tier.olderThanMs;
         const begin = Math.max(Date.parse(oldest), end - tier.spanMs);
         for (let from = dayStart(begin); from < end; from += DAY_MS) {
           windows.push({
@@ -119,9 +121,9 @@ export class Samples {
   }
 
   /** Applies the retention rule to every window at once; returns how many samples went. Idempotent. */
-  thinSamples(now = Date.now()): number {
+  thinSamples(): number {
     let removed = 0;
-    for (const w of this.sampleThinningWindows(now)) removed += this.thinSampleWindow(w);
+    for (const w of this.sampleThinningWindows()) removed += this.thinSampleWindow(w);
     return removed;
   }
 }
