@@ -12,7 +12,7 @@ import { tempDir } from '../support/temp-dir.ts';
 
 const refusal = (dir: string) => `Another Keydesk is using ${dir}. Close it, or start this one with another data folder.`;
 /** A pid no process has now: a child that has exited and been collected. */
-const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid ?? 0;
+const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid;
 const holder = (pid: number, start: string | null = null) => JSON.stringify({ pid, start, token: 'left-behind' });
 
 /** A folder holding a lock by `content`, as a Keydesk that stopped without removing it would leave. */
@@ -69,7 +69,7 @@ describe('the data folder lock', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('keeps the new lock when a late start clears the same stale one', () => {
+  it('keeps the new lock when a late start clears the stale one', () => {
     const stale = holder(deadPid());
     const { dir, file } = folderLockedBy(stale);
     const lock = FolderLock.take(dir);
@@ -85,7 +85,7 @@ describe('the data folder lock', () => {
     }
   });
 
-  it('ignores a claim left by a start that died clearing a stale lock', () => {
+  it('ignores a claim left by a start that died clearing it', () => {
     const stale = holder(deadPid());
     const { dir, file } = folderLockedBy(stale);
     writeFileSync(`${file}.${createHash('sha256').update(stale).digest('hex').slice(0, 16)}`, holder(deadPid()));
@@ -102,7 +102,7 @@ describe('the data folder lock', () => {
     expect(readFileSync(file, 'utf8')).toBe(holder(process.pid, 'the start that took it over'));
   });
 
-  it("refuses a folder another process holds, until its exit removes the lock", async () => {
+  it('refuses a folder another process holds, until its exit removes the lock', async () => {
     const dir = tempDir('keydesk-lock-');
     // Takes the lock, says so, and holds it until its stdin ends; then exits without releasing it itself.
     const script = `
