@@ -2,7 +2,6 @@
 // client per profile. Electron's main and the harness both run exactly this.
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventMap, EventName } from '../shared/contract.ts';
 import type { Profile, SandboxState, SecretStorageKind } from '../shared/domain.ts';
@@ -14,6 +13,7 @@ import { SandboxStore } from '../sandbox/store.ts';
 import { ServiceClient, type BodyParser, type ClientOptions, type Reader } from './client/service-client.ts';
 import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
+import { FolderLock } from './folder-lock.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { JobService, type JobClock } from './jobs/job-service.ts';
 import { Writer } from './store/writer.ts';
@@ -87,11 +87,12 @@ export class Core {
   private readonly clockAtStart = { wall: Date.now(), run: performance.now() };
   private clockJumpLogged = false;
   private closed = false;
+  private readonly lock: FolderLock;
 
-  private constructor(options: CoreOptions) {
+  private constructor(options: CoreOptions, lock: FolderLock) {
     this.options = options;
+    this.lock = lock;
     this.secrets = options.secrets;
-    mkdirSync(options.userDataDir, { recursive: true });
     this.profiles = new ProfilesFile(options.userDataDir);
     const dbFile = join(options.userDataDir, 'keydesk.db');
     // Made (schema, WAL) before anything else opens it; then main only reads, and the writer thread writes.
@@ -143,11 +144,18 @@ export class Core {
   }
 
   static async start(options: CoreOptions): Promise<Core> {
-    const core = new Core(options);
-    await core.jobs.recovered;
-    await core.startSandbox();
-    void core.thinSamples();
-    return core;
+    // Taken before anything in the folder is opened; a second Keydesk on it is refused here, in words.
+    const lock = FolderLock.take(options.userDataDir);
+    try {
+      const core = new Core(options, lock);
+      await core.jobs.recovered;
+      await core.startSandbox();
+      void core.thinSamples();
+      return core;
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
 
   /** Applies SAMPLE_RETENTION at most hourly, a day's window at a time with yields between, so a backlog never freezes the app. */
@@ -330,6 +338,7 @@ export class Core {
     this.sandboxStore?.close();
     this.sandboxStore = null;
     this.db.close();
+    this.lock.release();
   }
 }
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, screen, session, shell } from 'electron';
 import { EVENT_NAMES, eventChannel } from '../shared/operations.ts';
 import { Core } from './core.ts';
+import { rendererDevServerUrl } from './dev-switches.ts';
 import { registerIpc, trustedSender } from './ipc/register.ts';
 import { Startup } from './startup.ts';
 import { registerAppScheme, serveRenderer } from './protocol.ts';
@@ -14,7 +15,7 @@ import { aboutContent, installMenu, projectLinks } from './menu.ts';
 import { createMainWindow, hardenSession, openExternalLink, WINDOW_SIZE } from './window.ts';
 import { loadWindowState, placeWindow, saveWindowState } from './window-state.ts';
 
-const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+const devServerUrl = rendererDevServerUrl();
 registerAppScheme();
 
 let mainWindow: BrowserWindow | null = null;
