@@ -1,16 +1,8 @@
 // Where a bulk job's writes go: in the app to the writer thread (store/writer.ts), so main's event loop is left to
 // the requests, in order, each in its own transaction; else at once on a connection main also reads (tests).
 import type { JobState } from '../../shared/domain.ts';
-import {
-  isSqliteBusy,
-  type ClaimedJobItem,
-  type LocalDb,
-  type RunEndRecord,
-  type SendLogRecord,
-  type SettleBatch,
-} from '../store/local-db.ts';
+import type { ClaimedJobItem, LocalDb, RunEndRecord, SendLogRecord, SettleBatch } from '../store/local-db.ts';
 import type { NewJob, NewJobItems } from '../store/writer-protocol.ts';
-import { WriteRefused } from '../store/writer-commands.ts';
 import type { Writer } from '../store/writer.ts';
 
 /** An item claimed for sending (committed as sent); `retry`: an unknown item the user chose to send again. */
@@ -34,10 +26,7 @@ export interface JobWrites {
   claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]>;
   /** Writes answers (items' ends, the keys they changed, their audit entries); resolves once committed. */
   settle(batch: SettleBatch, at?: string): Promise<void>;
-  /**
-   * Records a run's end (LocalDb.endJobRun): the groups of answers held back, then the job's state, in one
-   * transaction, after the writes asked for before it; resolves once committed.
-   */
+  /** Records a run's end (LocalDb.endJobRun), after the writes asked for before it; resolves once committed. */
   end(end: JobRunEnd): Promise<void>;
   /** Resolves when every write asked for so far has ended (committed or failed). */
   idle(): Promise<void>;
@@ -88,7 +77,7 @@ export class InlineJobWrites implements JobWrites {
     return now(() => this.db.settleJobItems(batch, at));
   }
   end(end: JobRunEnd): Promise<void> {
-    return now(() => this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches));
+    return now(() => this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt));
   }
   idle(): Promise<void> {
     return Promise.resolve();
@@ -108,11 +97,6 @@ function now<T>(write: () => T): Promise<T> {
   } catch (error) {
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
-}
-
-/** Whether a job write failed only because another writer held keydesk.db's lock: it can be made again. */
-export function isLockWait(error: unknown): boolean {
-  return error instanceof WriteRefused ? error.busy : isSqliteBusy(error);
 }
 
 /** The app's job writes: on the one writer thread, with the ledger's (writer.ts). */

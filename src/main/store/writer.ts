@@ -499,12 +499,7 @@ export class Writer {
 
   private startWorker(): Worker {
     const channel = new MessageChannel();
-    const workerData: LedgerWorkerData = {
-      file: this.options.file,
-      cacheKiB: WORKER_CACHE_KIB,
-      busyTimeoutMs: this.options.busyTimeoutMs ?? 5_000,
-      urgent: channel.port2,
-    };
+    const workerData: LedgerWorkerData = { file: this.options.file, cacheKiB: WORKER_CACHE_KIB, urgent: channel.port2 };
     const worker = new Worker(workerUrl(), {
       workerData,
       transferList: [channel.port2],
