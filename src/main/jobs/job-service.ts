@@ -19,12 +19,13 @@ import {
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import type { LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
+import { QUIT_MS } from '../store/writer.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
 import { ceilingOf, DEFAULT_CEILING, realClock, type Engine, type JobServiceDeps, type Starting } from './engine.ts';
 import { InlineJobWrites, type JobRunEnd } from './job-writes.ts';
 import { emit, summarize } from './progress.ts';
 import { drive } from './run-loop.ts';
-import { answersWritten, keepEnd, writeEnd } from './run-writes.ts';
+import { keepEnd, writeAnswers, writeEnd } from './run-writes.ts';
 import { halt, newRun, signal, stopTimers, type JobParams, type JobRequest } from './run.ts';
 import { readSendLog, readSendLogs, removeSendLogs, SendLog, sendLogDir, type SendLogRead } from './send-log.ts';
 
@@ -32,13 +33,8 @@ export { realClock, type JobClock } from './engine.ts';
 
 /** The service's limit per generate request. */
 export const GENERATE_BATCH = 100_000;
-/** How long quitting waits for answers already on the wire before leaving them unknown (part of QUIT_BUDGET_MS). */
-const QUIT_GRACE_MS = 2_000;
-/**
- * All quitting gives the jobs, lock waits included: the answers' grace and as long again for the writes. Past it the
- * next start marks the jobs interrupted: answers not written are lost, and their items read unknown.
- */
-const QUIT_BUDGET_MS = 4_000;
+/** How long quitting waits for answers already on the wire before leaving them unknown (part of QUIT_MS). */
+const QUIT_GRACE_MS = 1_000;
 
 export class JobService {
   /** Resolves once the jobs the last session left running are marked interrupted (Core.start waits for it). */
@@ -448,15 +444,15 @@ export class JobService {
   }
 
   /**
-   * Quitting: stop sending, give answers on the wire a moment, write what can be written within QUIT_BUDGET_MS, and
-   * leave the rest to the next start, which marks the jobs interrupted and their unanswered items unknown.
+   * Quitting within `budgetMs`: stop sending, give answers on the wire QUIT_GRACE_MS of it, queue what answered and
+   * one last statement, and leave what is not written by then to the next start (the jobs interrupted, items unknown).
    */
-  async close(): Promise<void> {
+  async close(budgetMs = QUIT_MS): Promise<void> {
     const e = this.engine;
     if (e.closed) return;
     e.closed = true;
     const quitAt = new Date().toISOString();
-    const deadline = performance.now() + QUIT_BUDGET_MS;
+    const deadline = performance.now() + budgetMs;
     const left = (): number => Math.max(0, deadline - performance.now());
     const runs = [...e.runs.values()];
     for (const run of runs) {
@@ -465,19 +461,15 @@ export class JobService {
     }
     if (runs.length > 0) {
       await within(Promise.all(runs.map((r) => r.finished)), Math.min(QUIT_GRACE_MS, left()));
-      // Record what did answer, and put back what was claimed but not sent (a claim may still be coming back);
-      // whatever is still on the wire is unknown, and the jobs are interrupted.
-      const busy = (): boolean => runs.some((r) => r.answers.next.items.length > 0 || r.answers.writing.size > 0);
-      await within(
-        (async () => {
-          for (let round = 0; round < 10 && left() > 0 && busy(); round++) {
-            await Promise.all(runs.map((r) => answersWritten(e, r)));
-            await e.writes.idle();
-            await new Promise((r) => setImmediate(r));
-          }
-        })(),
-        left(),
-      );
+      // A claim still coming back puts its items back first; then what did answer goes to the writer. Whatever is
+      // still on the wire is unknown.
+      await within(e.writes.idle(), left());
+      for (const run of runs) writeAnswers(e, run);
+    }
+    // No job at work in this process: the file has none running, and the statement would start a thread for nothing.
+    if (runs.length === 0 && e.starting.size === 0 && e.ends.size === 0 && this.creating.size === 0) {
+      e.writes.close();
+      return;
     }
     // The jobs still starting are written as shown, not as "Keydesk quit while this job ran". The runs' send logs
     // tell the items they sent from those claimed and put back by answers not written.
@@ -487,14 +479,14 @@ export class JobService {
     const interrupted = e.writes.interrupt(QUIT_WHILE_RUNNING, quitAt, ends, sent).then(
       () => true,
       (error: unknown) => {
-        // Refused, or not written within the budget: the next start does this.
+        // Refused, or not written by the deadline: the next start does this.
         console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);
         return false;
       },
     );
-    // The job writes end now: one not made within the budget is refused.
-    await e.writes.close(left());
-    if ((await within(interrupted, 0)) === true && e.sendLogs !== null) removeSendLogs(e.sendLogs, sent.keys());
+    // Nothing of a job is written after the last statement.
+    e.writes.close();
+    if ((await within(interrupted, left())) === true && e.sendLogs !== null) removeSendLogs(e.sendLogs, sent.keys());
     // Runs still waiting on hung requests keep no timer of theirs past the quit.
     for (const run of runs) stopTimers(run);
   }

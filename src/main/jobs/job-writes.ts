@@ -32,11 +32,8 @@ export interface JobWrites {
   idle(): Promise<void>;
   /** No job runs now: what the writes hold (a thread) may go until the next write. */
   release(): void;
-  /**
-   * Ends after the writes asked for so far, or once `waitMs` has passed (quitting has a budget): a write not made by
-   * then is refused, one under way let go with its transaction. Nothing is written after it.
-   */
-  close(waitMs?: number): Promise<void>;
+  /** Quitting: refuses every later claim, answer and end; those asked for already stay queued. */
+  close(): void;
 }
 
 /** A run's end as recorded (LocalDb.endJobRun): one type with the store's. */
@@ -85,8 +82,8 @@ export class InlineJobWrites implements JobWrites {
   release(): void {
     // Nothing is held.
   }
-  close(): Promise<void> {
-    return Promise.resolve();
+  close(): void {
+    // Nothing is queued.
   }
 }
 
@@ -128,6 +125,8 @@ export function jobWritesOn(writer: Writer): JobWrites {
     release: () => {
       writer.linger();
     },
-    close: (waitMs) => writer.closeJobs(waitMs),
+    close: () => {
+      writer.closeJobs();
+    },
   };
 }
