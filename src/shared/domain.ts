@@ -164,8 +164,6 @@ export interface JobSummary {
   runAnswered?: number;
   /** Since when main has been getting ready to run the job (a resume waits for the ledger); nothing is sent yet. */
   startingSince?: string;
-  /** Since when the job has waited for another task to let go of Keydesk's records; past a minute it is interrupted. */
-  waitingForRecordsSince?: string;
   /** While the service is not answering: since when, and how many requests await an answer; only a probe is sent. */
   notAnswering?: { since: string; awaiting: number };
   /**

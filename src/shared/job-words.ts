@@ -59,19 +59,7 @@ export const QUIT_WHILE_RUNNING = 'Keydesk quit while this job ran.';
 export const QUIT_WHILE_STARTING =
   'Keydesk quit while this job was starting, before it sent anything: no key was sent. Resume it to send them.';
 export const NO_API_KEY = 'No API key is available for this profile; enter it again, then resume.';
-/** A write of the job met keydesk.db's lock held by another writer, however long. */
-export const RECORDS_BUSY =
-  "Keydesk's records were busy (another task was writing to them), so this job stopped sending. Resume it to send the keys left.";
 export const UNNOTED = 'The job stopped before sending them: nothing was sent unnoted.';
-
-/** Another writer held keydesk.db's lock past `ms`. */
-export function lockWords(ms: number): string {
-  return `Keydesk's records were busy: another task kept them locked for over ${waitWords(ms)}, so this job stopped sending. Resume it to send the keys left.`;
-}
-function waitWords(ms: number): string {
-  const s = Math.max(1, Math.round(ms / 1000));
-  return s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} second${s === 1 ? '' : 's'}`;
-}
 
 /**
  * A stop's reason with the way on once its cause is fixed, for what the run left: Resume when items were not sent,
@@ -118,9 +106,6 @@ export const NO_MATCH = 'No keys match; nothing was sent.';
 /** A reset over keys none of which the ledger shows as active. */
 export const NOTHING_TO_RESET =
   "None of these keys is active as Keydesk's ledger shows them (they are generated or deleted), and only an active key has an HWID to reset: nothing was sent. A key a customer activated since Keydesk last saw it still shows as generated: look it up in Keys to refresh it, then reset it.";
-/** A job whose end waits for keydesk.db's lock: resumed or removed only once it is recorded. */
-export const END_PENDING =
-  "Keydesk's records are busy (another task is writing to them): this job's end is not recorded yet. Try again in a moment.";
 export const STILL_RUNNING = 'That job is still running: cancel it and wait for it to end, then remove it.';
 export const EXPORTING = "That job's results are being exported; wait for the export to finish, then remove it.";
 

@@ -1,4 +1,4 @@
-// Claim-ahead with a send log (send-log.ts) across runs, ends the lock holds back, and a log that cannot be replaced:
+// Claim-ahead with a send log (send-log.ts) across runs, an end the disk refuses, and a log that cannot be replaced:
 // what the items say, on screen and after a crash, matches what went to the service.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,6 @@ import { expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
 import { InlineJobWrites, type ClaimedItem, type JobRunEnd, type JobWrites } from '../../src/main/jobs/job-writes.ts';
-import { WriteRefused } from '../../src/main/store/writer-commands.ts';
 import { LocalDb, type SettleBatch } from '../../src/main/store/local-db.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -57,7 +56,7 @@ async function service(): Promise<{
 class Switchable extends InlineJobWrites {
   mode: 'ok' | 'broken' = 'ok';
   private gate(): void {
-    if (this.mode === 'broken') throw new WriteRefused('database or disk is full', false);
+    if (this.mode === 'broken') throw new Error('database or disk is full');
   }
   override async claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]> {
     this.gate();

@@ -49,7 +49,7 @@ describe('the build output', () => {
     const file = join(tempDir('keydesk-built-writer-'), 'keydesk.db');
     const db = new LocalDb(file);
     const { port1, port2 } = new MessageChannel();
-    const workerData: LedgerWorkerData = { file, cacheKiB: 1024, busyTimeoutMs: 5_000, urgent: port2 };
+    const workerData: LedgerWorkerData = { file, cacheKiB: 1024, urgent: port2 };
     const worker = new Worker(join(ROOT, 'out/main/writer.worker.js'), { workerData, transferList: [port2] });
     try {
       const key = {
@@ -98,7 +98,7 @@ describe('the build output', () => {
       { keyValues: ['KD-A', 'KD-B'] },
     );
     const { port1: claims, port2 } = new MessageChannel();
-    const workerData: LedgerWorkerData = { file, cacheKiB: 1024, busyTimeoutMs: 5_000, urgent: port2 };
+    const workerData: LedgerWorkerData = { file, cacheKiB: 1024, urgent: port2 };
     const worker = new Worker(join(ROOT, 'out/main/writer.worker.js'), { workerData, transferList: [port2] });
     try {
       claims.postMessage({ command: 1, kind: 'claim', jobId: 'j', max: 5, retry: false } satisfies JobCommand);

@@ -103,25 +103,6 @@ describe('job pace', () => {
     expect(jobLine(slow)).toBe('Delete, running: 4 of 10 done, 1 key/s, about 6 s left.');
   });
 
-  it('says a job waiting for the records sends nothing new', () => {
-    const waiting = job({
-      action: 'delete',
-      total: 2_000,
-      counts: { pending: 1_790, sent: 10, done: 200, failed: 0, unknown: 0 },
-      waitingForRecordsSince: '2026-01-01T00:00:05.000Z',
-    });
-    const paced = withPace(waiting, { id: 'j1', at: T0, settled: 0 }, T0 + 10_000);
-    expect(paced.ratePerSecond).toBeNull();
-    expect(paced.etaSeconds).toBeNull();
-    expect(jobLine(paced)).toBe(
-      "Delete, running: 200 of 2,000 done; waiting for Keydesk's records, which another task is writing; nothing new is sent meanwhile.",
-    );
-    // Once the job stops, the stop is what is said.
-    expect(jobLine({ ...waiting, state: 'cancelled', finishedAt: '2026-01-01T00:00:09.000Z' })).toBe(
-      'Delete, cancelled: 200 of 2,000 done, 10 sent, awaiting an answer, 1,790 not sent.',
-    );
-  });
-
   it("after a resume, rates only this run's answers", () => {
     // 1,582 done before the resume, a burst of 146 answers in the run's first second: no figure yet.
     const resumed = job({

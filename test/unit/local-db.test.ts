@@ -1020,17 +1020,12 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     make(db, 'quiet');
     db.beginJobRun('quiet', at(1));
     db.settleJobItems(answers('quiet', 1, 'done'), at(5));
-    // Ended (cancelled) on screen while another writer held the lock; its end and its last answers not written yet.
+    // Ended (cancelled) on screen; its last answers are written, its end not yet.
     make(db, 'shown-cancelled');
     db.beginJobRun('shown-cancelled', at(1));
     db.jobStep(null, { jobId: 'shown-cancelled', max: 2 });
-    const end = {
-      jobId: 'shown-cancelled',
-      state: 'cancelled' as const,
-      reason: null,
-      finishedAt: at(8),
-      batches: [answers('shown-cancelled', 1, 'done')],
-    };
+    db.settleJobItems(answers('shown-cancelled', 1, 'done'), at(7));
+    const end = { jobId: 'shown-cancelled', state: 'cancelled' as const, reason: null, finishedAt: at(8) };
 
     expect(db.interruptRunningJobs('Keydesk quit while this job ran.', at(10), [end]).sort()).toEqual(['late-answers', 'quiet']);
     expect(db.job('late-answers')).toMatchObject({ state: 'interrupted', finishedAt: at(11), answeredAt: at(11), endUnseen: false });

@@ -51,8 +51,6 @@ export interface JobServiceDeps {
   generateIntake?: () => GenerateIntake;
   /** Where claims and answers are written: the app's is the writer thread (jobWritesOn); without it, `db`. */
   writes?: JobWrites;
-  /** How long a bulk job waits for keydesk.db's lock held by another writer before it stops (default a minute). */
-  lockWaitMs?: number;
   /** How long with no answer counts as the service not answering (concurrency.ts' SILENT_MS unless a test sets it). */
   silentMs?: number;
   /** Where runs log the items they send (send-log.ts): beside `db`'s file unless given; null for none (claims as slots free). */
@@ -69,14 +67,10 @@ export interface Starting {
   cancel(): void;
 }
 
-/**
- * A run's end not in the file, shown ended with the run's counts. `recorded`: written again until the lock is let go;
- * null: it failed otherwise, and the next start turns the job (running in the file) into interrupted.
- */
+/** A run's end the writer refused, shown ended with the run's counts; the next start interrupts the job. */
 export interface KeptEnd {
   end: JobRunEnd;
   counts: Record<JobItemState, number>;
-  recorded: Promise<void> | null;
 }
 
 export interface Engine {
@@ -89,7 +83,6 @@ export interface Engine {
   readonly starting: Map<string, Starting>;
   /** Runs that ended and whose end is not in the file: shown ended, not running. */
   readonly ends: Map<string, KeptEnd>;
-  readonly lockWaitMs: number;
   readonly silentMs: number | undefined;
   /** The send logs' directory, or null for none. */
   readonly sendLogs: string | null;

@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import type { JobSummary } from '../../shared/domain.ts';
 import {
   conflictWords,
-  END_PENDING,
   EXPORTING,
   JOB_GONE,
   JOB_NOT_FOUND,
@@ -20,12 +19,13 @@ import {
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import type { LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
+import { QUIT_MS } from '../store/writer.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
 import { ceilingOf, DEFAULT_CEILING, realClock, type Engine, type JobServiceDeps, type Starting } from './engine.ts';
 import { InlineJobWrites, type JobRunEnd } from './job-writes.ts';
 import { emit, summarize } from './progress.ts';
 import { drive } from './run-loop.ts';
-import { answersWritten, endPending, keepEnd, LOCK_WAIT_MS, writeEnd } from './run-writes.ts';
+import { keepEnd, writeAnswers, writeEnd } from './run-writes.ts';
 import { halt, newRun, signal, stopTimers, type JobParams, type JobRequest } from './run.ts';
 import { readSendLog, readSendLogs, removeSendLogs, SendLog, sendLogDir, type SendLogRead } from './send-log.ts';
 
@@ -33,13 +33,8 @@ export { realClock, type JobClock } from './engine.ts';
 
 /** The service's limit per generate request. */
 export const GENERATE_BATCH = 100_000;
-/** How long quitting waits for answers already on the wire before leaving them unknown (part of QUIT_BUDGET_MS). */
-const QUIT_GRACE_MS = 2_000;
-/**
- * All quitting gives the jobs, lock waits included: the answers' grace and as long again for the writes. Past it the
- * next start marks the jobs interrupted: answers not written are lost, and their items read unknown.
- */
-const QUIT_BUDGET_MS = 4_000;
+/** How long quitting waits for answers already on the wire before leaving them unknown (part of QUIT_MS). */
+const QUIT_GRACE_MS = 1_000;
 
 export class JobService {
   /** Resolves once the jobs the last session left running are marked interrupted (Core.start waits for it). */
@@ -60,7 +55,6 @@ export class JobService {
       runs: new Map(),
       starting: new Map(),
       ends: new Map(),
-      lockWaitMs: deps.lockWaitMs ?? LOCK_WAIT_MS,
       silentMs: deps.silentMs,
       sendLogs,
       closed: false,
@@ -160,7 +154,6 @@ export class JobService {
   private async run(jobId: string, retryUnknown: boolean, ready?: () => Promise<void>, first = false): Promise<Result<JobSummary>> {
     const { starting: reserved, runs } = this.engine;
     if (this.isActive(jobId)) return fail('CONFLICT', JOB_RUNNING);
-    if (endPending(this.engine, jobId)) return fail('CONFLICT', END_PENDING);
     let cancelled = (): void => undefined;
     const cancel = new Promise<'cancelled'>((resolve) => (cancelled = () => resolve('cancelled')));
     const starting: Starting = {
@@ -198,8 +191,7 @@ export class JobService {
    */
   private async cancelStarting(jobId: string, cancelledAt: string): Promise<Result<JobSummary>> {
     const end = startCancelledEnd(jobId, cancelledAt);
-    const written = await writeEnd(this.engine, end);
-    if (written !== 'written') keepEnd(this.engine, end, this.db.jobCounts(jobId), written === 'busy');
+    if (!(await writeEnd(this.engine, end))) keepEnd(this.engine, end, this.db.jobCounts(jobId));
     if (this.engine.runs.size === 0) this.engine.writes.release();
     this.engine.starting.delete(jobId);
     const job = this.db.job(jobId);
@@ -213,11 +205,11 @@ export class JobService {
   private startingEnds(quitAt: string): JobRunEnd[] {
     const ends: JobRunEnd[] = [];
     for (const [jobId, starting] of this.engine.starting) {
-      if (this.engine.runs.has(jobId) || endPending(this.engine, jobId)) continue;
+      if (this.engine.runs.has(jobId)) continue;
       ends.push(
         starting.cancelled
           ? startCancelledEnd(jobId, starting.cancelledAt ?? quitAt)
-          : { jobId, state: 'interrupted', reason: QUIT_WHILE_STARTING, finishedAt: quitAt, batches: [] },
+          : { jobId, state: 'interrupted', reason: QUIT_WHILE_STARTING, finishedAt: quitAt },
       );
     }
     return ends;
@@ -358,12 +350,8 @@ export class JobService {
   /** The items a job's run claimed and has not sent: the file says sent, the screen and an export say what they are. */
   claimedUnsent(jobId: string): number[] {
     const run = this.engine.runs.get(jobId);
-    // Put back (a cancel, a stop, a 429) and not yet in the file: the answers waiting, being written, or held back by
-    // another writer's lock (with the run's end, once it has ended).
-    const groups: SettleBatch[] = [
-      ...(run ? [...run.answers.unwritten, ...run.answers.inWrite] : []),
-      ...(this.engine.ends.get(jobId)?.end.batches ?? []),
-    ];
+    // Put back (a cancel, a stop, a 429) and not yet in the file: the answers waiting or being written.
+    const groups: SettleBatch[] = run ? [...run.answers.inWrite] : [];
     const putBack = [...(run?.answers.next.items ?? []), ...groups.flatMap((b) => b.items)].filter(
       (i) => i.state === 'pending' || i.state === 'retry',
     );
@@ -415,8 +403,6 @@ export class JobService {
     if (this.isActive(jobId)) return fail('CONFLICT', JOB_RUNNING);
     const busy = this.conflictingJob(profileId, job.action, jobId);
     if (busy) return fail('CONFLICT', busy);
-    // The file's counts are not the job's until its end is recorded.
-    if (endPending(this.engine, jobId)) return fail('CONFLICT', END_PENDING);
     const counts = this.db.jobCounts(jobId);
     if (counts.pending === 0 && (!retryUnknown || counts.unknown === 0)) {
       const s = this.get(profileId, jobId);
@@ -433,7 +419,6 @@ export class JobService {
     const job = this.engine.runs.get(jobId)?.job ?? this.db.job(jobId);
     if (!job || job.profileId !== profileId) return fail('NOT_FOUND', JOB_NOT_FOUND);
     if (this.isActive(jobId)) return fail('CONFLICT', STILL_RUNNING);
-    if (endPending(this.engine, jobId)) return fail('CONFLICT', END_PENDING);
     if (this.exports.has(jobId)) return fail('CONFLICT', EXPORTING);
     await this.engine.writes.forgetJob(jobId);
     this.engine.ends.delete(jobId);
@@ -453,22 +438,21 @@ export class JobService {
     };
   }
 
-  /** Waits until a job stops running and its end is recorded, or given up (tests and the bench). */
+  /** Waits until a job stops running and its end is recorded, or refused (tests and the bench). */
   async settled(jobId: string): Promise<void> {
     await this.engine.runs.get(jobId)?.finished;
-    await this.engine.ends.get(jobId)?.recorded;
   }
 
   /**
-   * Quitting: stop sending, give answers on the wire a moment, write what can be written within QUIT_BUDGET_MS, and
-   * leave the rest to the next start, which marks the jobs interrupted and their unanswered items unknown.
+   * Quitting within `budgetMs`: stop sending, give answers on the wire QUIT_GRACE_MS of it, queue what answered and
+   * one last statement, and leave what is not written by then to the next start (the jobs interrupted, items unknown).
    */
-  async close(): Promise<void> {
+  async close(budgetMs = QUIT_MS): Promise<void> {
     const e = this.engine;
     if (e.closed) return;
     e.closed = true;
     const quitAt = new Date().toISOString();
-    const deadline = performance.now() + QUIT_BUDGET_MS;
+    const deadline = performance.now() + budgetMs;
     const left = (): number => Math.max(0, deadline - performance.now());
     const runs = [...e.runs.values()];
     for (const run of runs) {
@@ -477,57 +461,32 @@ export class JobService {
     }
     if (runs.length > 0) {
       await within(Promise.all(runs.map((r) => r.finished)), Math.min(QUIT_GRACE_MS, left()));
-      // Record what did answer, and put back what was claimed but not sent (a claim may still be coming back);
-      // whatever is still on the wire is unknown, and the jobs are interrupted.
-      const busy = (): boolean => runs.some((r) => r.claims.claiming || r.answers.next.items.length > 0 || r.answers.writing.size > 0);
-      await within(
-        (async () => {
-          for (let round = 0; round < 10 && left() > 0 && busy(); round++) {
-            await Promise.all(runs.map((r) => answersWritten(e, r)));
-            await e.writes.idle();
-            await new Promise((r) => setImmediate(r));
-          }
-        })(),
-        left(),
-      );
+      // A claim still coming back puts its items back first; then what did answer goes to the writer. Whatever is
+      // still on the wire is unknown.
+      await within(e.writes.idle(), left());
+      for (const run of runs) writeAnswers(e, run);
     }
-    // What another writer's lock held back gets one last try each, while the budget lasts; what is not written, the
-    // next start marks: the jobs interrupted, their items still sent unknown.
-    for (const run of runs) {
-      for (const batch of run.answers.unwritten.splice(0)) {
-        if (left() === 0) break;
-        await within(
-          e.writes.settle(batch).catch(() => undefined),
-          left(),
-        );
-      }
+    // No job at work in this process: the file has none running, and the statement would start a thread for nothing.
+    if (runs.length === 0 && e.starting.size === 0 && e.ends.size === 0 && this.creating.size === 0) {
+      e.writes.close();
+      return;
     }
-    // Ends the lock held back (shown as ended): those still not written go with the last statement below.
-    const heldBack = [...e.ends].filter(([, kept]) => kept.recorded !== null);
-    for (const [jobId, kept] of heldBack) {
-      if (left() === 0 || kept.recorded === null) continue;
-      await within(kept.recorded, left());
-      if (left() === 0 || e.ends.get(jobId) !== kept) continue;
-      const written = await within(writeEnd(e, kept.end), left());
-      if (written === 'written') e.ends.delete(jobId);
-    }
-    // Ends shown and not written yet, and the jobs still starting, are written as shown, not as "Keydesk quit while
-    // this job ran". The runs' send logs tell the items they sent from those claimed and put back by answers not written.
-    const shown = [...e.ends.values()].filter((kept) => kept.recorded !== null).map((kept) => kept.end);
-    const ends = [...shown, ...this.startingEnds(quitAt)];
+    // The jobs still starting are written as shown, not as "Keydesk quit while this job ran". The runs' send logs
+    // tell the items they sent from those claimed and put back by answers not written.
+    const ends = this.startingEnds(quitAt);
     for (const run of runs) run.claims.log?.close();
     const sent = e.sendLogs === null ? new Map<string, SendLogRead>() : readSendLogs(e.sendLogs);
     const interrupted = e.writes.interrupt(QUIT_WHILE_RUNNING, quitAt, ends, sent).then(
       () => true,
       (error: unknown) => {
-        // Refused, or not written within the budget: the next start does this.
+        // Refused, or not written by the deadline: the next start does this.
         console.error('keydesk: running jobs could not be marked interrupted on quitting:', error);
         return false;
       },
     );
-    // The job writes end now: one not made within the budget is refused.
-    await e.writes.close(left());
-    if ((await within(interrupted, 0)) === true && e.sendLogs !== null) removeSendLogs(e.sendLogs, sent.keys());
+    // Nothing of a job is written after the last statement.
+    e.writes.close();
+    if ((await within(interrupted, left())) === true && e.sendLogs !== null) removeSendLogs(e.sendLogs, sent.keys());
     // Runs still waiting on hung requests keep no timer of theirs past the quit.
     for (const run of runs) stopTimers(run);
   }
@@ -535,7 +494,7 @@ export class JobService {
 
 /** The end of a start or resume cancelled before it ran: nothing was sent, its items stand as they were. */
 function startCancelledEnd(jobId: string, cancelledAt: string): JobRunEnd {
-  return { jobId, state: 'cancelled', reason: null, finishedAt: cancelledAt, batches: [], anyState: true };
+  return { jobId, state: 'cancelled', reason: null, finishedAt: cancelledAt, anyState: true };
 }
 
 /** `work`'s outcome, or 'late' when `ms` pass first (the work goes on; no one waits for it). */

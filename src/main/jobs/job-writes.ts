@@ -1,16 +1,8 @@
 // Where a bulk job's writes go: in the app to the writer thread (store/writer.ts), so main's event loop is left to
 // the requests, in order, each in its own transaction; else at once on a connection main also reads (tests).
 import type { JobState } from '../../shared/domain.ts';
-import {
-  isSqliteBusy,
-  type ClaimedJobItem,
-  type LocalDb,
-  type RunEndRecord,
-  type SendLogRecord,
-  type SettleBatch,
-} from '../store/local-db.ts';
+import type { ClaimedJobItem, LocalDb, RunEndRecord, SendLogRecord, SettleBatch } from '../store/local-db.ts';
 import type { NewJob, NewJobItems } from '../store/writer-protocol.ts';
-import { WriteRefused } from '../store/writer-commands.ts';
 import type { Writer } from '../store/writer.ts';
 
 /** An item claimed for sending (committed as sent); `retry`: an unknown item the user chose to send again. */
@@ -34,20 +26,14 @@ export interface JobWrites {
   claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]>;
   /** Writes answers (items' ends, the keys they changed, their audit entries); resolves once committed. */
   settle(batch: SettleBatch, at?: string): Promise<void>;
-  /**
-   * Records a run's end (LocalDb.endJobRun): the groups of answers held back, then the job's state, in one
-   * transaction, after the writes asked for before it; resolves once committed.
-   */
+  /** Records a run's end (LocalDb.endJobRun), after the writes asked for before it; resolves once committed. */
   end(end: JobRunEnd): Promise<void>;
   /** Resolves when every write asked for so far has ended (committed or failed). */
   idle(): Promise<void>;
   /** No job runs now: what the writes hold (a thread) may go until the next write. */
   release(): void;
-  /**
-   * Ends after the writes asked for so far, or once `waitMs` has passed (quitting has a budget): a write not made by
-   * then is refused, one under way let go with its transaction. Nothing is written after it.
-   */
-  close(waitMs?: number): Promise<void>;
+  /** Quitting: refuses every later claim, answer and end; those asked for already stay queued. */
+  close(): void;
 }
 
 /** A run's end as recorded (LocalDb.endJobRun): one type with the store's. */
@@ -88,7 +74,7 @@ export class InlineJobWrites implements JobWrites {
     return now(() => this.db.settleJobItems(batch, at));
   }
   end(end: JobRunEnd): Promise<void> {
-    return now(() => this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches));
+    return now(() => this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt));
   }
   idle(): Promise<void> {
     return Promise.resolve();
@@ -96,8 +82,8 @@ export class InlineJobWrites implements JobWrites {
   release(): void {
     // Nothing is held.
   }
-  close(): Promise<void> {
-    return Promise.resolve();
+  close(): void {
+    // Nothing is queued.
   }
 }
 
@@ -108,11 +94,6 @@ function now<T>(write: () => T): Promise<T> {
   } catch (error) {
     return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
-}
-
-/** Whether a job write failed only because another writer held keydesk.db's lock: it can be made again. */
-export function isLockWait(error: unknown): boolean {
-  return error instanceof WriteRefused ? error.busy : isSqliteBusy(error);
 }
 
 /** The app's job writes: on the one writer thread, with the ledger's (writer.ts). */
@@ -144,6 +125,8 @@ export function jobWritesOn(writer: Writer): JobWrites {
     release: () => {
       writer.linger();
     },
-    close: (waitMs) => writer.closeJobs(waitMs),
+    close: () => {
+      writer.closeJobs();
+    },
   };
 }

@@ -87,9 +87,8 @@ function pace(
   const silent = run.stop ? null : run.control.silentSince(now);
   const notAnswering =
     silent === null ? undefined : { since: new Date(Date.now() - (now - silent)).toISOString(), awaiting: run.wire.inflight };
-  // Waiting for another writer to let go of keydesk.db, or for a service that does not answer: nothing goes out,
-  // so no rate or time left is true.
-  if ((run.lock.since !== null && !run.stop) || silent !== null) {
+  // Waiting for a service that does not answer: nothing goes out, so no rate or time left is true.
+  if (silent !== null) {
     ratePerSecond = null;
     etaSeconds = null;
   }
@@ -111,7 +110,6 @@ export function summarize(e: Engine, stored: StoredJob, run: Run | null): JobSum
   const { ratePerSecond, etaSeconds, pausedUntil, notAnswering } = run
     ? pace(run, counts, e.clock.now())
     : { ratePerSecond: null, etaSeconds: null, pausedUntil: null, notAnswering: undefined };
-  const waiting = run && run.lock.since !== null && !run.stop ? run.lock.sinceIso : undefined;
   return {
     id: job.id,
     profileId: job.profileId,
@@ -133,7 +131,6 @@ export function summarize(e: Engine, stored: StoredJob, run: Run | null): JobSum
             resumed: job.runAt !== null && job.runAt !== job.createdAt,
           },
         }),
-    ...(waiting === undefined ? {} : { waitingForRecordsSince: waiting }),
     ...(notAnswering === undefined ? {} : { notAnswering }),
     total: job.total,
     counts,

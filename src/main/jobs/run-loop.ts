@@ -1,12 +1,12 @@
 // The run loop: claims items ahead, sends them as the limit and the pace let them, takes their answers, stops
 // when the service is gone or hung (its probes unanswered), and records the run's end.
 import type { AuditEntry, JobState } from '../../shared/domain.ts';
-import { hungWords, RECORDS_BUSY, UNNOTED, unreachableWords, whenFixed } from '../../shared/job-words.ts';
+import { hungWords, UNNOTED, unreachableWords, whenFixed } from '../../shared/job-words.ts';
 import { jsonTextOf, toJson } from '../../shared/key-batch.ts';
 import { keyCount } from '../../shared/operation-words.ts';
 import { unexpectedFailure } from '../failures.ts';
 import type { Engine } from './engine.ts';
-import { isLockWait, type ClaimedItem, type JobRunEnd } from './job-writes.ts';
+import type { ClaimedItem, JobRunEnd } from './job-writes.ts';
 import { countCompletion, emit, summarize, watchSilence } from './progress.ts';
 import { perform, type Outcome } from './requests.ts';
 import { halt, putBack, settleLater, signal, stopped, stopTimers, type Run } from './run.ts';
@@ -47,7 +47,7 @@ export async function drive(e: Engine, run: Run): Promise<void> {
       // While the service is not answering, nothing more is opened into the hang but one probe at a time.
       const limit = run.control.limitAt(e.clock.now());
       // Answers wait to be written in groups, after the next requests have gone out (a generate job's too: its
-      // batches' values go to the job writer, off main, and wait out another writer's lock as a bulk job's do).
+      // batches' values go to the writer thread, off main, as a bulk job's do).
       const claimed = await claim(e, run, claimSize(run, limit));
       if (stopped(run)) {
         // Cancelled (or quitting) as the claim came back: claimed, never sent, so back as they were.
@@ -78,9 +78,7 @@ export async function drive(e: Engine, run: Run): Promise<void> {
       await waitForAnswer(run);
     }
   } catch (error) {
-    // A lock wait past LOCK_WAIT_MS stops the run where it happens (claim), in lockWords; one met anywhere else
-    // is said without a length it did not last.
-    run.stop ??= { state: 'interrupted', reason: isLockWait(error) ? RECORDS_BUSY : unexpectedFailure('this job', error).message };
+    run.stop ??= { state: 'interrupted', reason: unexpectedFailure('this job', error).message };
   } finally {
     await finish(e, run);
   }
@@ -100,21 +98,19 @@ async function finish(e: Engine, run: Run): Promise<void> {
   const state: JobState = run.stop?.state ?? 'finished';
   const reason = endReason(run);
   const finishedAt = new Date().toISOString();
-  let end: JobRunEnd = { jobId: run.job.id, state, reason, finishedAt, batches: [] };
-  let written: 'written' | 'busy' | 'failed' = 'failed';
+  const end: JobRunEnd = { jobId: run.job.id, state, reason, finishedAt };
+  let written = false;
   try {
-    // Every answer is in the file before the job is recorded as ended, or is written with its end: the groups
-    // another writer's lock held back go in the same transaction as the end.
+    // Every answer is in the file before the job is recorded as ended.
     await answersWritten(e, run);
-    end = { ...end, batches: run.answers.unwritten.splice(0) };
     written = await writeEnd(e, end);
   } finally {
-    // Whatever the file says, the run is over, and the screen hears it ended: an end not written yet is kept
-    // (and written once the lock is let go), so the job does not read "running" with nothing running.
+    // Whatever the file says, the run is over, and the screen hears it ended: an end the writer refused is kept,
+    // so the job does not read "running" with nothing running.
     run.job = { ...run.job, state, reason, finishedAt };
     // Its end is in the file with every answer and every item put back: the send log has nothing more to say.
-    if (written === 'written') removeSendLog(e, run.job.id);
-    else keepEnd(e, end, run.counts, written === 'busy');
+    if (written) removeSendLog(e, run.job.id);
+    else keepEnd(e, end, run.counts);
     e.runs.delete(run.job.id);
     // A progress event held back while the end was written is not sent now: the end is what is said.
     stopTimers(run);

@@ -33,8 +33,6 @@ export interface Stop {
 
 /** Items claimed (marked sent in the file) ahead of their requests. */
 interface Claims {
-  /** A claim is being written (made again while the file is locked). */
-  claiming: boolean;
   /** Claimed and not sent yet, lowest first: sent as slots free. */
   ready: ClaimedItem[];
   /** A claim came back short: nothing left to claim, until an item is put back (then there may be). */
@@ -71,18 +69,10 @@ interface Answers {
   next: NextAnswers;
   /** When the first of `next` arrived (performance.now()). */
   since: number;
-  /** Groups handed to the job writer and not yet written (made again while the file is locked). */
+  /** Groups handed to the writer and not yet written. */
   writing: Set<Promise<void>>;
-  /** Groups being written now (retried while the lock holds): the items they put back count as unsent. */
+  /** Groups being written now: the items they put back count as unsent. */
   inWrite: Set<SettleBatch>;
-  /** Groups the lock held back past the wait: written when the lock is let go, at the latest with the end. */
-  unwritten: SettleBatch[];
-}
-
-/** Since when (performance.now(), and as a time of day for the screen) the run's writes meet keydesk.db's lock. */
-interface LockWait {
-  since: number | null;
-  sinceIso: string;
 }
 
 /** What the rate shown is read from. */
@@ -117,7 +107,6 @@ export interface Run {
   claims: Claims;
   wire: Wire;
   answers: Answers;
-  lock: LockWait;
   pace: Pace;
   said: Said;
   finished: Promise<void>;
@@ -130,10 +119,9 @@ export function newRun(
   return {
     ...init,
     stop: null,
-    claims: { claiming: false, ready: [], exhausted: false, log },
+    claims: { ready: [], exhausted: false, log },
     wire: { inflight: 0, abort: new AbortController(), wake: null, signalled: false },
-    answers: { next: noAnswers(), since: 0, writing: new Set(), inWrite: new Set(), unwritten: [] },
-    lock: { since: null, sinceIso: '' },
+    answers: { next: noAnswers(), since: 0, writing: new Set(), inWrite: new Set() },
     pace: { completions: [], answered: 0 },
     said: { lastAt: Number.NEGATIVE_INFINITY, trailing: null, silence: null, silent: false },
     finished: Promise.resolve(),

@@ -3,22 +3,16 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { LOCAL_DB_VERSION, refusal, SCHEMA, versionOf } from './schema.ts';
 
-/**
- * Whether SQLite refused because another connection holds keydesk.db's lock past this one's busy timeout
- * (SQLITE_BUSY, SQLITE_LOCKED and their extended codes): the same write succeeds once the lock is let go.
- */
-export function isSqliteBusy(error: unknown): boolean {
-  const errcode = (error as { errcode?: unknown } | null)?.errcode;
-  return typeof errcode === 'number' && ((errcode & 0xff) === 5 || (errcode & 0xff) === 6);
-}
+/** How long a statement waits for a lock another process holds (the sqlite3 CLI, say) before it fails. */
+const BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * keydesk.db opened as every connection uses it: the search text's lower-casing function, WAL, and the schema
  * (a new file gets it). A file of another schema is refused, untouched. `readOnly`: main's, which only reads (the
  * writer thread writes), on a file made already.
  */
-function openLocalDb(file: string, busyTimeoutMs: number, cacheKiB: number, readOnly: boolean): DatabaseSync {
-  const db = new DatabaseSync(file, { timeout: busyTimeoutMs, readOnly });
+function openLocalDb(file: string, cacheKiB: number, readOnly: boolean): DatabaseSync {
+  const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS, readOnly });
   // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII only).
   db.function('js_lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
   const refused = refusal(db);
@@ -62,9 +56,9 @@ export class Connection {
   /** Statements a running job repeats every step, compiled once: compiling costs more than running them. */
   private readonly statements = new Map<string, StatementSync>();
 
-  constructor(file: string, busyTimeoutMs: number, cacheKiB: number, readOnly = false) {
+  constructor(file: string, cacheKiB: number, readOnly = false) {
     this.file = file;
-    this.db = openLocalDb(file, busyTimeoutMs, cacheKiB, readOnly);
+    this.db = openLocalDb(file, cacheKiB, readOnly);
   }
 
   close(): void {

@@ -16,7 +16,6 @@ export interface RunEndRecord {
   state: JobState;
   reason: string | null;
   finishedAt: string;
-  batches: readonly SettleBatch[];
   /**
    * The end of a start or resume cancelled before it ran (it sent nothing): written whatever state the job stopped in
    * (a resume's file still says that state), not only over "running".
@@ -292,33 +291,17 @@ export class JobsStore {
   }
 
   /**
-   * A run of a job has ended: its answers not written yet (`batches`: groups another writer's lock held back),
-   * then its state, in one transaction with what the items left say. Unknown items a yes to send again was for and
-   * that it did not send are unknown as before; an item still sent had its answer lost (it could not be written)
-   * and is unknown: it may have taken effect.
+   * A run of a job has ended: its state, in one transaction with what the items left say. Unknown items a yes to
+   * send again was for and that it did not send are unknown as before; an item still sent had its answer lost (it
+   * could not be written) and is unknown: it may have taken effect.
    */
-  endJobRun(
-    jobId: string,
-    state: JobState,
-    reason: string | null,
-    finishedAt: string,
-    batches: readonly SettleBatch[] = [],
-    at = finishedAt,
-  ): void {
+  endJobRun(jobId: string, state: JobState, reason: string | null, finishedAt: string): void {
     this.conn.tx(() => {
-      this.endRunInTx(jobId, state, reason, finishedAt, batches, at);
+      this.endRunInTx(jobId, state, reason, finishedAt);
     });
   }
 
-  private endRunInTx(
-    jobId: string,
-    state: JobState,
-    reason: string | null,
-    finishedAt: string,
-    batches: readonly SettleBatch[],
-    at: string,
-  ): void {
-    for (const batch of batches) this.settleInTx(batch, at);
+  private endRunInTx(jobId: string, state: JobState, reason: string | null, finishedAt: string): void {
     this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
     this.writes.markSentStale('SELECT id FROM jobs WHERE id = ?', jobId);
     this.db
@@ -335,9 +318,8 @@ export class JobsStore {
    * them stop: each ends at the last moment it was known at work (its run's last answers written, else the run's
    * start, else its creation), marked as such (end_unseen), never at the time of this call, which may be days later.
    * A job whose answers were written after `at` (a quit's grace) ends at its last answers, never before them.
-   * `ends`: runs that ended (cancelled, finished, stopped) in this process and whose end another writer's lock held
-   * back: each is written as it was shown, in the same transaction, where its job is still running in the file (or
-   * whatever its state, with `anyState`).
+   * `ends`: jobs still starting at a quit (cancelled, or to read that they sent nothing): each is written as it was
+   * shown, in the same transaction, where its job is still running in the file (or whatever its state, with `anyState`).
    */
   interruptRunningJobs(
     reason: string,
@@ -352,7 +334,7 @@ export class JobsStore {
       for (const end of ends) {
         const state = (running.get(end.jobId) as { state: string } | undefined)?.state;
         if (state === undefined || (state !== 'running' && end.anyState !== true)) continue;
-        this.endRunInTx(end.jobId, end.state, end.reason, end.finishedAt, end.batches, end.finishedAt);
+        this.endRunInTx(end.jobId, end.state, end.reason, end.finishedAt);
       }
       this.writes.markSentStale('SELECT id FROM jobs');
       this.db

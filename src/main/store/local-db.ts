@@ -10,7 +10,7 @@ import { LedgerWarming } from './ledger-warming.ts';
 import { LedgerWrites } from './ledger-writes.ts';
 import { Samples } from './samples.ts';
 
-export { inTransaction, isSqliteBusy } from './connection.ts';
+export { inTransaction } from './connection.ts';
 export { LOCAL_DB_VERSION } from './schema.ts';
 export { SAMPLE_RETENTION, type SampleWindow } from './samples.ts';
 export type { AuditFilter } from './audit.ts';
@@ -34,19 +34,15 @@ export class LocalDb {
 
   /**
    * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
-   * keystrokes); the ledger writer's own connection takes less. `busyTimeoutMs`: how long a statement waits for
-   * the other connection's write lock (the ledger writer holds it one chunk at a time) before it fails.
-   * `paging`: how deep pages are found (see LedgerPaging). `background`: after the ledger is read, the anchors
-   * of every sort of that profile are found ahead of need, in short slices on this thread's event loop (main's
-   * connection; see prepareLedger). `readOnly`: main's connection, on a file made already (':memory:' cannot be).
+   * keystrokes); the writer thread's connection takes less. `paging`: how deep pages are found (see LedgerPaging).
+   * `background`: after the ledger is read, the anchors of every sort of that profile are found ahead of need, in
+   * short slices on this thread's event loop (main's connection; see prepareLedger). `readOnly`: main's connection,
+   * on a file made already (':memory:' cannot be).
    */
-  constructor(
-    file: string,
-    options: { cacheKiB?: number; busyTimeoutMs?: number; paging?: Partial<LedgerPaging>; background?: boolean; readOnly?: boolean } = {},
-  ) {
+  constructor(file: string, options: { cacheKiB?: number; paging?: Partial<LedgerPaging>; background?: boolean; readOnly?: boolean } = {}) {
     this.file = file;
     const paging = { ...PAGING, ...options.paging };
-    this.conn = new Connection(file, options.busyTimeoutMs ?? 5_000, options.cacheKiB ?? 32_768, options.readOnly === true);
+    this.conn = new Connection(file, options.cacheKiB ?? 32_768, options.readOnly === true);
     this.filters = new LedgerFilters(this.conn, paging, () => {
       this.anchors.followLog();
     });

@@ -2,16 +2,6 @@
 // committed, or rejects in SQLite's words; the thread's death or a quit rejects every one in flight.
 import type { CommandAnswer, JobCommand } from './writer-protocol.ts';
 
-/** A job write refused; `busy`: another connection held keydesk.db's lock past the busy timeout, nothing was written. */
-export class WriteRefused extends Error {
-  readonly busy: boolean;
-  constructor(message: string, busy: boolean) {
-    super(message);
-    this.name = 'WriteRefused';
-    this.busy = busy;
-  }
-}
-
 interface Waiting {
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
@@ -41,9 +31,8 @@ export class JobCommands {
     this.waiting.delete(a.command);
     if (a.ok) w.resolve(a.result);
     else {
-      // Waiting for another writer's lock is not a failure worth the log: the job service makes the write again.
-      if (!a.busy) console.error('keydesk: a write failed:', a.message);
-      w.reject(new WriteRefused(a.message, a.busy));
+      console.error('keydesk: a write failed:', a.message);
+      w.reject(new Error(a.message));
     }
     this.whenIdle();
   }
@@ -51,7 +40,7 @@ export class JobCommands {
   refuseAll(why: string): void {
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
-    for (const w of waiting) w.reject(new WriteRefused(why, false));
+    for (const w of waiting) w.reject(new Error(why));
     this.whenIdle();
   }
 

@@ -11,7 +11,6 @@ import type { SampleWindow } from './samples.ts';
 export interface LedgerWorkerData {
   file: string;
   cacheKiB: number;
-  busyTimeoutMs: number;
   /** Urgent commands come on this port: served before the next message of the ordered one. */
   urgent: MessagePort;
 }
@@ -53,7 +52,7 @@ export type NewJobItems = Parameters<LocalDb['createJob']>[1];
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { at?: string };
 
 /** The thread's answer to a command: committed (with what the write returned), or refused in SQLite's words. */
-export type CommandAnswer = { command: number; ok: true; result: unknown } | { command: number; ok: false; message: string; busy: boolean };
+export type CommandAnswer = { command: number; ok: true; result: unknown } | { command: number; ok: false; message: string };
 
 /**
  * One write, applied in the order posted. `keys` is a JSON array of Key (one chunk of a batch): a string is

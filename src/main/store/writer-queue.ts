@@ -22,8 +22,6 @@ export interface RecordingState {
 export interface WriterOptions {
   /** keydesk.db, already opened (its schema made) by main's LocalDb. */
   file: string;
-  /** How long a chunk waits for main's write lock before it fails (SQLite's busy timeout). */
-  busyTimeoutMs?: number;
   /** How long the thread stays with nothing queued (WRITER_IDLE_MS). */
   idleMs?: number;
   /** How long the thread stays after a job's writes (WRITER_LINGER_MS). */

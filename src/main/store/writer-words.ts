@@ -19,7 +19,7 @@ function reasonWords(errcode: number | null | undefined): string {
   switch (errcode & 0xff) {
     case 5: // SQLITE_BUSY
     case 6: // SQLITE_LOCKED
-      return 'the ledger file stayed busy (another Keydesk, or a long write, held it)';
+      return 'the ledger file stayed busy (another program held it)';
     case 13: // SQLITE_FULL
       return 'the disk is full';
     case 8: // SQLITE_READONLY

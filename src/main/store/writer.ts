@@ -49,6 +49,8 @@ const JOB_WRITES = new Set<JobCommand['kind']>(['claim', 'settle', 'end']);
 type CommandFields<K extends JobCommand['kind']> = Omit<Extract<JobCommand, { kind: K }>, 'command' | 'kind'>;
 /** How long the thread stays after the last job's writes (linger()): the next job finds it ready. */
 export const WRITER_LINGER_MS = 60_000;
+/** All a quit gives the writes, answers on the wire included: what is not written by then, the next start marks. */
+export const QUIT_MS = 2_000;
 
 /** The worker's entry: the .ts beside this file in source (node, tests, the harness), the bundled .js in out/main. */
 function workerUrl(): URL {
@@ -206,16 +208,9 @@ export class Writer {
     if (this.isIdle()) this.stopWhenStillIdle();
   }
 
-  /** Waits for the job writes asked for, at most `waitMs`; then refuses the rest and every later one. */
-  async closeJobs(waitMs = Number.POSITIVE_INFINITY): Promise<void> {
+  /** Refuses every later claim, answer and end; those asked for already stay queued. */
+  closeJobs(): void {
     this.jobsClosed = true;
-    let timer: NodeJS.Timeout | undefined;
-    const waited = Number.isFinite(waitMs)
-      ? new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, waitMs))))
-      : new Promise<void>(() => undefined);
-    await Promise.race([this.commands.idle(), waited]);
-    clearTimeout(timer);
-    this.commands.refuseAll('Keydesk is quitting: job writes are no longer made.');
   }
 
   // ---- what readers see ----------------------------------------------------------------------------------
@@ -253,13 +248,13 @@ export class Writer {
     });
   }
 
-  /** Flushes the queue for at most `timeoutMs`, then stops the worker; what is left is logged, and later writes refused. */
-  async close(timeoutMs = 10_000): Promise<void> {
+  /** Drains the queue for at most `budgetMs`, then stops the worker; what is left is logged, and later writes refused. */
+  async close(budgetMs = QUIT_MS): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     clearTimeout(this.idleTimer);
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.idle(), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+    await Promise.race([this.idle(), new Promise<void>((r) => (timer = setTimeout(r, budgetMs)))]);
     clearTimeout(timer);
     const unwritten = [...this.pending.values()].reduce((a, b) => a + b, 0);
     if (unwritten > 0) console.error(`keydesk: quitting with ${unwritten} ledger row(s) not yet written; the service has them.`);
@@ -499,12 +494,7 @@ export class Writer {
 
   private startWorker(): Worker {
     const channel = new MessageChannel();
-    const workerData: LedgerWorkerData = {
-      file: this.options.file,
-      cacheKiB: WORKER_CACHE_KIB,
-      busyTimeoutMs: this.options.busyTimeoutMs ?? 5_000,
-      urgent: channel.port2,
-    };
+    const workerData: LedgerWorkerData = { file: this.options.file, cacheKiB: WORKER_CACHE_KIB, urgent: channel.port2 };
     const worker = new Worker(workerUrl(), {
       workerData,
       transferList: [channel.port2],

@@ -9,7 +9,7 @@ import type { Key } from '../../shared/domain.ts';
 import { batchBuffers, keyOf, packColumns, type KeyColumns } from '../../shared/key-batch.ts';
 import { collectAllGarbage } from './collect-garbage.ts';
 import { readGenerateAnswer } from './generate-answer.ts';
-import { isSqliteBusy, LocalDb, type RunEndRecord, type SettleBatch } from './local-db.ts';
+import { LocalDb, type RunEndRecord, type SettleBatch } from './local-db.ts';
 import type {
   CommandAnswer,
   JobCommand,
@@ -26,7 +26,7 @@ import type {
 const port = parentPort;
 if (port === null) throw new Error('writer.worker.ts runs only as a worker thread.');
 const data = workerData as LedgerWorkerData;
-const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, busyTimeoutMs: data.busyTimeoutMs });
+const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB });
 /**
  * Keys read from answers, by answer, until written or let go: as their batch (values, shared fields once), and
  * made whole a chunk at a time as they are written, so 100,000 key objects do not live here either.
@@ -111,7 +111,7 @@ function applyCommand(c: JobCommand): unknown {
       break;
     case 'end': {
       const end = JSON.parse(c.end) as RunEndRecord;
-      db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt, end.batches);
+      db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt);
       break;
     }
     case 'markStale':
@@ -132,7 +132,7 @@ function command(c: JobCommand, answerOn: { postMessage(a: CommandAnswer): void 
   try {
     answer = { command: c.command, ok: true, result: applyCommand(c) };
   } catch (error) {
-    answer = { command: c.command, ok: false, message: error instanceof Error ? error.message : String(error), busy: isSqliteBusy(error) };
+    answer = { command: c.command, ok: false, message: error instanceof Error ? error.message : String(error) };
   }
   answerOn.postMessage(answer);
 }

@@ -132,14 +132,7 @@ export interface PaceBase {
  * since this window first saw the job running, over the time since. Never a figure before an answer has come.
  */
 export function withPace(j: JobSummary, base: PaceBase | null, now: number): JobSummary {
-  if (
-    j.state !== 'running' ||
-    j.ratePerSecond !== null ||
-    j.waitingForRecordsSince !== undefined ||
-    j.notAnswering !== undefined ||
-    base?.id !== j.id
-  )
-    return j;
+  if (j.state !== 'running' || j.ratePerSecond !== null || j.notAnswering !== undefined || base?.id !== j.id) return j;
   const answered = settledOf(j) - base.settled;
   const seconds = (now - base.at) / 1000;
   if (answered <= 0 || seconds <= 0) return j;
@@ -149,10 +142,10 @@ export function withPace(j: JobSummary, base: PaceBase | null, now: number): Job
 
 /**
  * Since when (ms since the epoch) the service has not answered a running job, when that is what its line says
- * (jobLine: not while it starts or waits for Keydesk's records); null otherwise.
+ * (jobLine: not while it starts); null otherwise.
  */
 export function notAnsweringSince(j: JobSummary): number | null {
-  if (j.state !== 'running' || isStarting(j) || j.waitingForRecordsSince !== undefined || j.notAnswering === undefined) return null;
+  if (j.state !== 'running' || isStarting(j) || j.notAnswering === undefined) return null;
   const since = Date.parse(j.notAnswering.since);
   return Number.isNaN(since) ? null : since;
 }
@@ -171,9 +164,6 @@ export function jobLine(j: JobSummary): string {
   if (isStarting(j)) {
     const before = done + failed + unknown > 0 ? ` Before: ${n(done)} of ${n(j.total)} done.` : '';
     return `${jobTitle(j)}, starting: ${RESUMING}; nothing new has been sent yet.${before}`;
-  }
-  if (j.state === 'running' && j.waitingForRecordsSince !== undefined) {
-    return `${jobTitle(j)}, running: ${n(done)} of ${n(j.total)} done; waiting for Keydesk's records, which another task is writing; nothing new is sent meanwhile.`;
   }
   if (j.state === 'running' && j.notAnswering !== undefined) {
     const { since, awaiting } = j.notAnswering;
