@@ -1,8 +1,10 @@
-// CSV and JSON writers for exports. CSV cells that a spreadsheet would run as a formula are neutralised.
+// CSV and JSON writers for exports. CSV cells that a spreadsheet would run as a formula are neutralised, and a CSV
+// starts with a UTF-8 byte order mark so that spreadsheets read its text as UTF-8.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
-const FORMULA = /^[=+\-@\t\r]/;
+// A tab, carriage return or line feed; or a formula start, ASCII or full-width, maybe after spaces.
+const FORMULA = /^(?:[\t\r\n]|\s*[=+\-@＝＋－＠])/;
 
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -33,7 +35,7 @@ export async function writeExport<T extends object>(
   };
   let n = 0;
   if (format === 'csv') {
-    await write(`${columns.map((c) => names[c] ?? c).join(',')}\n`);
+    await write(`\uFEFF${columns.map((c) => names[c] ?? c).join(',')}\n`);
     for (const row of rows) {
       await write(`${columns.map((c) => csvCell(row[c])).join(',')}\n`);
       n++;

@@ -131,3 +131,21 @@ describe('Validate: what the answer says', () => {
     expect(within(outcome).getByText('invalid_key')).toBeTruthy();
   });
 });
+
+describe('Validate: an answer Keydesk could not read', () => {
+  it('says the key may be activated, never that validating failed', async () => {
+    const user = userEvent.setup();
+    const message =
+      'The service accepted the request but its answer could not be read: the key may be activated and bound to this HWID: look it up before validating again.';
+    fake.impl['validation.run'] = () => Promise.resolve({ ok: false, code: 'OUTCOME_UNKNOWN', message });
+    render(<Validate />);
+    await user.type(screen.getByLabelText('Key'), 'KEY-1');
+    await user.click(screen.getByLabelText('Type a value'));
+    await user.type(screen.getByLabelText('Custom HWID'), 'HW-1');
+    await user.click(screen.getByRole('button', { name: 'Validate' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(message);
+    expect(alert.textContent).toContain('Validating ended with its outcome unknown at ');
+    expect(alert.textContent).not.toMatch(/failed/i);
+  });
+});

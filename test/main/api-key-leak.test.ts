@@ -1,6 +1,6 @@
 // A recognisable apiKey goes through every failure the client can meet, via the core (profiles.add checks
 // the key, and every attempt is audited). It must then appear nowhere: in no result, log line, thrown
-// message or file under userData, raw, URL-encoded or base64.
+// message or file under userData, raw, URL-encoded, base64, hex or in part.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,15 @@ import { listFiles } from '../support/files.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const CANARY = 'kd_CANARY-b8e1d4-NEVER-SEEN_qq';
-const FORMS = [CANARY, encodeURIComponent(CANARY), Buffer.from(CANARY).toString('base64'), Buffer.from(CANARY).toString('base64url')];
+const FORMS = [
+  CANARY,
+  encodeURIComponent(CANARY),
+  Buffer.from(CANARY).toString('base64'),
+  Buffer.from(CANARY).toString('base64url'),
+  Buffer.from(CANARY).toString('hex'),
+  Buffer.from(`k=${CANARY}`).toString('base64').slice(4, -4),
+  CANARY.slice(8, 16),
+];
 const leaks = (text: string) => FORMS.filter((f) => text.includes(f));
 
 let server: Server;
@@ -36,6 +44,9 @@ beforeAll(async () => {
     else if (mode === '404') json(404, { success: false, message: `nothing at ${echo}` });
     else if (mode === '500') json(500, { message: Buffer.from(CANARY).toString('base64') });
     else if (mode === '503') json(503, { message: encodeURIComponent(CANARY) }, { 'retry-after': '0' });
+    else if (mode === '400') json(400, { message: `hex ${Buffer.from(CANARY).toString('hex')}` });
+    else if (mode === '403') json(403, { message: `token ${Buffer.from(`k=${CANARY}`).toString('base64')}` });
+    else if (mode === '409') json(409, { message: `key starts ${CANARY.slice(0, 20)}, ends ${CANARY.slice(-10)}` });
     else if (mode === 'html') {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<html>${CANARY}</html>`);
@@ -80,7 +91,7 @@ it('leaves no trace of the apiKey after any failure the client meets', async () 
       s.close(() => r(port));
     });
   });
-  const targets = ['401', '404', '500', '503', 'html', 'redirect', 'reset', 'timeout'].map((m) => `${base}/${m}`);
+  const targets = ['400', '401', '403', '404', '409', '500', '503', 'html', 'redirect', 'reset', 'timeout'].map((m) => `${base}/${m}`);
   targets.push(`http://127.0.0.1:${closedPort}`, 'http://keydesk-canary.invalid');
   const results: unknown[] = [];
   for (const baseUrl of targets) {

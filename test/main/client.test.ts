@@ -257,4 +257,29 @@ describe('urls and redaction', () => {
     const text = `${s} ${encodeURIComponent(s)} ${new URLSearchParams({ x: s }).toString()} ${Buffer.from(s).toString('base64')}`;
     expect(redact(text, [s])).toBe('[redacted] [redacted] x=[redacted] [redacted]');
   });
+
+  const KEY = 'kd_live-7Hq2+Zx/9Lm=Wp';
+  const b64 = (text: string, how: 'base64' | 'base64url' = 'base64') => Buffer.from(text).toString(how);
+  const echoes: [string, string][] = [
+    ['hex', Buffer.from(KEY).toString('hex')],
+    ['upper-case hex', Buffer.from(KEY).toString('hex').toUpperCase()],
+    ['base64 three bytes into longer base64', b64(`abc${KEY}`)],
+    ['base64 one byte into longer base64', b64(`x${KEY}!`)],
+    ['base64 two bytes into longer base64', b64(`xy${KEY}`)],
+    ['url-safe base64 inside longer base64', b64(`x${KEY}`, 'base64url')],
+    ['URL encoding in lower case', encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())],
+    ['its first 8 characters', KEY.slice(0, 8)],
+    ['8 characters from its middle', KEY.slice(5, 13)],
+    ['its last 10 characters', KEY.slice(-10)],
+  ];
+  it.each(echoes)('redacts the key echoed as %s', (_, echo) => {
+    const said = redact(`bad request: ${echo} (HTTP 400)`, [KEY]);
+    expect(said).toMatch(/^bad request: .*\[redacted\].* \(HTTP 400\)$/);
+    // What is left of the echo is under 8 characters: the bytes around the key, and padding.
+    expect(said.replace('bad request: ', '').replace(' (HTTP 400)', '').replace('[redacted]', '').length).toBeLessThan(8);
+  });
+
+  it('keeps text that shares fewer than 8 characters with the key', () => {
+    expect(redact(`${KEY.slice(0, 7)} and ${KEY.slice(7, 14)}`, [KEY])).toBe(`${KEY.slice(0, 7)} and ${KEY.slice(7, 14)}`);
+  });
 });

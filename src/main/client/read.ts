@@ -101,7 +101,7 @@ export interface ValidationReading {
 
 /** Validation answers, nested (Key_Information) or flat: only `success` lets a machine in, and premium is reported only then. */
 export function readValidation(answer: unknown): ValidationReading | null {
-  if (!isObj(answer)) return null;
+  if (!isObj(answer) || deeperThan(answer, MAX_ANSWER_DEPTH)) return null;
   const v = unwrapResult(answer);
   const raw = str(v.V2_Authentication) ?? str(v.Authentication) ?? (v.success === true ? 'success' : null);
   // The flat shape may refuse without an outcome word (`{success: false, message}`): still an answer, no word guessed.
@@ -123,6 +123,19 @@ export function readValidation(answer: unknown): ValidationReading | null {
     notes: str(info.Notes) ?? str(info.notes) ?? str(info.note) ?? '',
     expiresAt: str(info.expiresAt) ?? str(info.expires_on),
   };
+}
+
+/** An answer nested deeper is not read: it could not be recorded, sent to the window or shown. */
+const MAX_ANSWER_DEPTH = 64;
+
+/** Whether objects and arrays nest more than `limit` levels, walked level by level (no recursion to overflow). */
+function deeperThan(value: unknown, limit: number): boolean {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > limit) return true;
+    level = level.flatMap((v): unknown[] => (typeof v === 'object' && v !== null ? Object.values(v) : []));
+  }
+  return false;
 }
 
 const OUTCOME_FIELDS = ['V2_Authentication', 'Authentication', 'Key_Information'] as const;

@@ -72,7 +72,8 @@ interface Interpretation<T> {
   method: string;
   url: BuiltUrl;
   read: Reader<T>;
-  mutating: boolean;
+  /** A 2xx it cannot read may have taken effect: a mutation, or a validation that activates. */
+  mayHaveActed: boolean;
   /** The route table's `answerInBody` (validation): `success: false` with an outcome is an answer, not a failed call. */
   answerInBody: boolean;
   probablyDone: string | undefined;
@@ -202,7 +203,14 @@ export class ServiceClient {
     const body = placed.body && JSON.stringify(placed.body);
     const delays = this.options.retryDelaysMs ?? [300, 1_000];
     const tries = mutating ? 1 : delays.length + 1;
-    const how: Interpretation<T> = { method, url: built, read, mutating, answerInBody: spec.answerInBody === true, probablyDone };
+    const how: Interpretation<T> = {
+      method,
+      url: built,
+      read,
+      mayHaveActed: mutating || probablyDone !== undefined,
+      answerInBody: spec.answerInBody === true,
+      probablyDone,
+    };
 
     let last: Failure | null = null;
     for (let i = 0; i < tries; i++) {
@@ -255,7 +263,7 @@ export class ServiceClient {
           retryAfterSeconds(res.headers),
         );
       }
-      if (done && how.mutating) return this.probablyDone(where(), status, how.probablyDone);
+      if (done && how.mayHaveActed) return this.probablyDone(where(), status, how.probablyDone);
       return this.failure('BAD_RESPONSE', `${where()}: ${what}.`);
     }
     const body = isObject(json) ? json : null;
@@ -275,7 +283,7 @@ export class ServiceClient {
       return this.failure(code, `${reason} (HTTP ${status})`, retryAfterSeconds(res.headers));
     }
     if (!body) {
-      if (how.mutating) return this.probablyDone(where(), status, how.probablyDone);
+      if (how.mayHaveActed) return this.probablyDone(where(), status, how.probablyDone);
       return this.failure('BAD_RESPONSE', `${where()}: HTTP ${status} with JSON that is not an object.`);
     }
     const refused = body.success === false || (serviceError !== null && body.success !== true);
@@ -287,7 +295,7 @@ export class ServiceClient {
     }
     const value = how.read(body);
     if (value === UNREADABLE) {
-      if (how.mutating) return this.probablyDone(where(), status, how.probablyDone);
+      if (how.mayHaveActed) return this.probablyDone(where(), status, how.probablyDone);
       return this.failure('BAD_RESPONSE', `${where()}: HTTP ${status}, but the answer lacks the fields Keydesk needs.`);
     }
     return ok(value);
@@ -439,10 +447,15 @@ export class ServiceClient {
     hwid: string;
     dryRun?: boolean;
   }): Promise<Result<{ reading: ValidationReading; raw: unknown }>> {
-    return this.send('validate', { ...params, dryRun: params.dryRun ? true : undefined }, (b) => {
-      const reading = readValidation(b);
-      return reading ? { reading, raw: b } : UNREADABLE;
-    });
+    return this.send(
+      'validate',
+      { ...params, dryRun: params.dryRun ? true : undefined },
+      (b) => {
+        const reading = readValidation(b);
+        return reading ? { reading, raw: b } : UNREADABLE;
+      },
+      params.dryRun ? undefined : VALIDATE_PROBABLY_DONE,
+    );
   }
 }
 
@@ -455,6 +468,7 @@ export interface GenerateParams {
   daysKey?: number;
 }
 const GENERATE_PROBABLY_DONE = 'the keys were probably created: look them up before generating again';
+const VALIDATE_PROBABLY_DONE = 'the key may be activated and bound to this HWID: look it up before validating again';
 
 /** One page of a lookup; `total` is null when the service sent a best match without a list or count. */
 export interface Page<T> {

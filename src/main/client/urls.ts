@@ -60,30 +60,46 @@ function normalizeBase(base: string): string {
   return root;
 }
 
-/** Every form a secret could take in a message: raw, URL-encoded (both styles), base64 and base64url. */
+/** A run of this many characters of a secret's form is redacted wherever it appears: a key echoed in part. */
+const PART = 8;
+
+/** Every form a secret could take in a message: raw, URL-encoded, hex, base64 and base64url. */
 function forms(secret: string): string[] {
-  const b64 = Buffer.from(secret, 'utf8').toString('base64');
-  return [
-    ...new Set([
-      secret,
-      encodeURIComponent(secret),
-      new URLSearchParams({ s: secret }).toString().slice(2),
-      b64,
-      b64.replace(/=+$/, ''),
-      Buffer.from(secret, 'utf8').toString('base64url'),
-    ]),
-  ]
-    .filter((f) => f.length >= 4)
-    .sort((a, b) => b.length - a.length);
+  const bytes = Buffer.from(secret, 'utf8');
+  const encoded = encodeURIComponent(secret);
+  const out = [secret, encoded, encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase())];
+  out.push(new URLSearchParams({ s: secret }).toString().slice(2), bytes.toString('hex'), bytes.toString('hex').toUpperCase());
+  for (let shift = 0; shift < 3; shift++) {
+    // Inside longer base64, a secret's characters depend on where it starts: keep those its bytes alone decide.
+    const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const own = b64.slice(Math.ceil((shift * 8) / 6), Math.floor(((shift + bytes.length) * 8) / 6));
+    out.push(own, own.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return [...new Set(out)].filter((f) => f.length >= 4);
 }
 
+/** The text with every form of each secret, and every run of PART characters of one, replaced by [redacted]. */
 export function redact(text: string, secrets: readonly (string | null | undefined)[]): string {
-  let out = text;
+  const parts = new Set<string>();
+  const whole: string[] = [];
   for (const secret of secrets) {
     if (!secret) continue;
-    for (const f of forms(secret)) out = out.split(f).join(REDACTED);
+    for (const f of forms(secret)) {
+      if (f.length < PART) whole.push(f);
+      for (let i = 0; i + PART <= f.length; i++) parts.add(f.slice(i, i + PART));
+    }
   }
-  return out;
+  let out = text;
+  for (const f of whole.sort((a, b) => b.length - a.length)) out = out.split(f).join(REDACTED);
+  if (parts.size === 0) return out;
+  const hidden = new Uint8Array(out.length);
+  for (let i = 0; i + PART <= out.length; i++) if (parts.has(out.slice(i, i + PART))) hidden.fill(1, i, i + PART);
+  let shown = '';
+  for (let i = 0; i < out.length; i++) {
+    if (!hidden[i]) shown += out.charAt(i);
+    else if (i === 0 || !hidden[i - 1]) shown += REDACTED;
+  }
+  return shown;
 }
 
 /** The last four characters, for showing which key is stored: "…abcd". */

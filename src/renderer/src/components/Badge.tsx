@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { KeyStatus } from '../../../shared/domain.ts';
+import { shownText } from '../lib/text.ts';
 import { Icon, type IconName } from './Icon.tsx';
 
 export type Tone = 'neutral' | 'info' | 'success' | 'warning' | 'danger' | 'premium';
@@ -47,7 +48,7 @@ export function ExpiredBadge({ title }: { title?: string }) {
 
 export function BoundBadge({ hwid }: { hwid: string }) {
   return (
-    <Badge tone="neutral" icon="lock" title={`Bound to ${hwid}`}>
+    <Badge tone="neutral" icon="lock" title={`Bound to ${shownText(hwid)}`}>
       Bound
     </Badge>
   );

@@ -5,6 +5,7 @@ import type { JobSummary } from '../../../shared/domain.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
 import { canCancel, isLive, jobTitle } from '../lib/jobs.ts';
 import { plain } from '../lib/words.ts';
+import { shownText } from '../lib/text.ts';
 import { useKeydesk } from '../store/index.ts';
 import { CancelJobButton } from './CancelJobButton.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
@@ -183,7 +184,7 @@ export function JobPanel({
             : generate
               ? 'Sending again may make these keys twice. '
               : ''
-        }${generate ? (job.note ? `To check first, close this and look up the note “${job.note}” in Keys: keys these requests made carry it.` : 'These requests had no note, so keys they may have made cannot be told apart from others.') : checkFirstWords(job)}`}
+        }${generate ? (job.note ? `To check first, close this and look up the note “${shownText(job.note)}” in Keys: keys these requests made carry it.` : 'These requests had no note, so keys they may have made cannot be told apart from others.') : checkFirstWords(job)}`}
         {...(generate
           ? {}
           : {

@@ -18,7 +18,9 @@ export function RequestFailure({ request, what, again }: { request: RequestState
       when={
         failedAt && (
           <>
-            {what} failed at <Time iso={failedAt.at} mode="time" />.
+            {/* An answer lost or unread may have taken effect (a validation may have activated the key): never "failed". */}
+            {what} {error.code === 'OUTCOME_UNKNOWN' ? 'ended with its outcome unknown' : 'failed'} at{' '}
+            <Time iso={failedAt.at} mode="time" />.
           </>
         )
       }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useKeydesk } from '../store/index.ts';
+import { marked } from '../lib/text.ts';
 import type { Toast } from '../store/index.ts';
 
 /** How long a success stays once nothing holds it (the pointer over it, or the focus in it). */
@@ -80,7 +81,7 @@ function ToastItem({ toast }: { toast: Toast }) {
       }}
       onKeyDown={onKeyDown}
     >
-      <span id={textId}>{toast.text}</span>
+      <span id={textId}>{marked(toast.text)}</span>
       <button
         type="button"
         aria-label="Dismiss"

@@ -10,6 +10,7 @@ import type { UnknownCheck } from '../store/types.ts';
 import { KeyExpiry } from '../views/Keys/Lookup.tsx';
 import { KeyBadges } from './Badge.tsx';
 import { FailureMessage } from './FailureMessage.tsx';
+import { ServiceText } from './ServiceText.tsx';
 import { Time } from './Time.tsx';
 
 type CheckState =
@@ -91,7 +92,9 @@ export function UnknownCheckResult({ job, state }: { job: JobSummary; state: Che
           <tbody>
             {keys.map(({ value, key }) => (
               <tr key={value}>
-                <td className="mono wrap">{value}</td>
+                <td className="mono wrap">
+                  <ServiceText text={value} />
+                </td>
                 {key ? (
                   <>
                     <td>
@@ -100,7 +103,7 @@ export function UnknownCheckResult({ job, state }: { job: JobSummary; state: Che
                     <td>
                       <KeyExpiry k={key} />
                     </td>
-                    <td className="mono wrap">{key.hwid ?? '—'}</td>
+                    <td className="mono wrap">{key.hwid ? <ServiceText text={key.hwid} /> : '—'}</td>
                   </>
                 ) : (
                   <td colSpan={3}>Not found: the service has it neither active nor generated.</td>

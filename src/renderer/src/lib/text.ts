@@ -28,3 +28,24 @@ export function activityFilter(text: string, outcome: string): { text?: string; 
   const term = text.trim();
   return { ...(term ? { text: term } : {}), ...(outcome === 'ok' || outcome === 'failed' || outcome === 'unknown' ? { outcome } : {}) };
 }
+
+/** Service text (a key, HWID or note) longer than this is cut on screen, before rendering, with a way to see it whole. */
+export const SHOWN_CHARS = 200;
+
+// Controls, format characters (bidi overrides, isolates, marks, zero-width), line separators and lone surrogates.
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+
+/** Service text as shown: each invisible or reordering character as a mark such as ⟨U+202E⟩. Copies keep the text. */
+export function marked(text: string): string {
+  return text.replace(HIDDEN, (c) => `⟨U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
+
+/** The first SHOWN_CHARS characters of a long text, never half of a surrogate pair. */
+export function cutText(text: string): string {
+  if (text.length <= SHOWN_CHARS) return text;
+  const last = text.charCodeAt(SHOWN_CHARS - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? SHOWN_CHARS - 1 : SHOWN_CHARS);
+}
+
+/** Service text inside a sentence, label or title: cut, marked, and ending in "…" when cut. */
+export const shownText = (text: string): string => `${marked(cutText(text))}${text.length > SHOWN_CHARS ? '…' : ''}`;

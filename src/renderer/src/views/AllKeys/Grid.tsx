@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
+import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE } from '../../store/ledger.ts';
 import type { LedgerSlice } from '../../store/types.ts';
@@ -157,12 +158,13 @@ export function LedgerGrid({
       if (!focused) return;
       e.preventDefault();
       const what = e.shiftKey ? focused.hwid : focused.value;
-      const asked = e.shiftKey ? `Copy the HWID of key ${focused.value}` : `Copy key ${focused.value}`;
+      const value = shownText(focused.value);
+      const asked = e.shiftKey ? `Copy the HWID of key ${value}` : `Copy key ${value}`;
       if (what === null) {
         notify('error', `${asked}: it is not bound to a machine, so there is no HWID to copy.`);
         return;
       }
-      void copyToClipboard(what, asked, `Copied ${e.shiftKey ? 'the HWID of ' : ''}${focused.value}.`, notify);
+      void copyToClipboard(what, asked, `Copied ${e.shiftKey ? 'the HWID of ' : ''}${value}.`, notify);
       return;
     }
     const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);

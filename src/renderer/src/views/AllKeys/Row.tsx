@@ -1,7 +1,9 @@
 // One row of All keys' grid: a key as the ledger last saw it, with the marks of what was never read back.
 import type { LedgerRow } from '../../../../shared/domain.ts';
 import { isExpired } from '../../components/Badge.tsx';
+import { ServiceText } from '../../components/ServiceText.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
+import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { STALE_EXPIRY, STALE_HWID, STALE_STATUS, STATUS_WORD } from './wording.ts';
 
@@ -84,7 +86,7 @@ export function Row({
         {row && (
           <input
             type="checkbox"
-            aria-label={`Select ${row.value}`}
+            aria-label={`Select ${shownText(row.value)}`}
             data-row={index}
             tabIndex={tabbable ? 0 : -1}
             checked={selected}
@@ -99,8 +101,9 @@ export function Row({
       </div>
       {row ? (
         <>
+          {/* Cut long text is seen whole in Keys (Enter opens the key there). */}
           <div role="gridcell" className="vcell mono">
-            {row.value}
+            <ServiceText text={row.value} more={false} />
           </div>
           <div role="gridcell" className="vcell status">
             {row.statusStale ? (
@@ -117,14 +120,16 @@ export function Row({
           <div role="gridcell" className="vcell">
             {row.isPremium ? <span className="badge mark mark-premium">Premium</span> : <span className="muted">Standard</span>}
           </div>
-          <div role="gridcell" className="vcell" title={row.note || undefined}>
-            {row.note || <span className="muted">—</span>}
+          <div role="gridcell" className="vcell" title={row.note ? shownText(row.note) : undefined}>
+            {row.note ? <ServiceText text={row.note} more={false} /> : <span className="muted">—</span>}
           </div>
-          <div role="gridcell" className="vcell hwid" title={row.hwidStale ? undefined : (row.hwid ?? undefined)}>
+          <div role="gridcell" className="vcell hwid" title={row.hwidStale || !row.hwid ? undefined : shownText(row.hwid)}>
             {row.hwid && row.hwidStale ? (
-              <NotReadBack shown={row.hwid} sentence={STALE_HWID} before={`HWID seen before: ${row.hwid}`} />
+              <NotReadBack shown={shownText(row.hwid)} sentence={STALE_HWID} before={`HWID seen before: ${shownText(row.hwid)}`} />
             ) : row.hwid ? (
-              <span className="bound">{row.hwid}</span>
+              <span className="bound">
+                <ServiceText text={row.hwid} more={false} />
+              </span>
             ) : (
               <span className="muted">—</span>
             )}

@@ -4,6 +4,8 @@ import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { useEffect } from 'react';
 import { Badge, StatusBadge } from '../../components/Badge.tsx';
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { ServiceText } from '../../components/ServiceText.tsx';
+import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { integrationSnippets } from './snippets.ts';
 
@@ -15,7 +17,9 @@ function Value({ label, value }: { label: string; value: string }) {
     <>
       <dt>{label}</dt>
       <dd className="with-copy">
-        <code>{value}</code>
+        <code>
+          <ServiceText text={value} />
+        </code>
         <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
       </dd>
     </>
@@ -118,7 +122,7 @@ export function Integration() {
             <dt>Status</dt>
             <dd>
               <StatusBadge status={testKey.status} />
-              {testKey.hwid && <span className="muted"> bound to {testKey.hwid}</span>}
+              {testKey.hwid && <span className="muted"> bound to {shownText(testKey.hwid)}</span>}
             </dd>
           </dl>
         )}

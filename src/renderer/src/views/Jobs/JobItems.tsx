@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { JobItem, JobItemState, JobSummary } from '../../../../shared/domain.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
+import { ServiceText } from '../../components/ServiceText.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { isLive } from '../../lib/jobs.ts';
@@ -47,7 +48,7 @@ function itemColumns(job: JobSummary): Column<JobItem>[] {
   };
   return job.action === 'generate'
     ? [{ header: 'Request', cell: (i) => i.target }, { header: 'Keys', cell: (i) => fmt.number(i.size), className: 'num' }, outcome, reason]
-    : [{ header: 'Key', cell: (i) => i.target, className: 'mono' }, outcome, reason];
+    : [{ header: 'Key', cell: (i) => <ServiceText text={i.target} />, className: 'mono' }, outcome, reason];
 }
 
 /** How often a running job's items page is read again. */

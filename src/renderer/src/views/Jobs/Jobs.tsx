@@ -12,6 +12,7 @@ import type { IconName } from '../../components/Icon.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
+import { shownText } from '../../lib/text.ts';
 import { isLive, isStarting, jobTitle } from '../../lib/jobs.ts';
 import { JobPanel } from '../../components/JobPanel.tsx';
 import { useKeydesk } from '../../store/index.ts';
@@ -121,7 +122,7 @@ function UnseenEndDetail({ end }: { end: NonNullable<JobSummary['endUnseen']> })
 const count = (n: number) => (n === 0 ? <span className="muted">0</span> : fmt.number(n));
 
 /** What the job did, with a generate job's note: "Generate (“spring”)". */
-const jobName = (j: JobSummary): string => (j.note ? `${jobTitle(j)} (“${j.note}”)` : jobTitle(j));
+const jobName = (j: JobSummary): string => (j.note ? `${jobTitle(j)} (“${shownText(j.note)}”)` : jobTitle(j));
 
 /** The list's columns; the job's name is the button that opens it (no Open column, to fit small windows). */
 const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyRunning: boolean): Column<JobSummary>[] => [

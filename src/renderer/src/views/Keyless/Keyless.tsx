@@ -9,10 +9,11 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Time } from '../../components/Time.tsx';
 import { backOnlineNote, FailureMessage } from '../../components/FailureMessage.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
+import { ServiceText } from '../../components/ServiceText.tsx';
 import { Field } from '../../components/Field.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { parseWhole } from '../../lib/numbers.ts';
-import { endsInWords, paddedWarning, typedShape } from '../../lib/text.ts';
+import { endsInWords, paddedWarning, shownText, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 
 const COLUMNS: Column<KeylessEntry>[] = [
@@ -21,8 +22,10 @@ const COLUMNS: Column<KeylessEntry>[] = [
     className: 'mono wrap',
     cell: (e) => (
       <span className="with-copy">
-        <span>{e.hwid}</span>
-        <CopyButton value={e.hwid} label={`Copy HWID ${e.hwid}`} />
+        <span>
+          <ServiceText text={e.hwid} />
+        </span>
+        <CopyButton value={e.hwid} label={`Copy HWID ${shownText(e.hwid)}`} />
       </span>
     ),
   },
@@ -168,7 +171,7 @@ export function Keyless() {
                     <button
                       type="button"
                       className="danger"
-                      aria-label={`Delete keyless entry ${e.hwid}`}
+                      aria-label={`Delete keyless entry ${shownText(e.hwid)}`}
                       onClick={() => {
                         setToDelete(e.hwid);
                       }}
@@ -247,7 +250,7 @@ export function Keyless() {
       <ConfirmDialog
         open={toDelete !== null}
         title="Delete this keyless entry?"
-        body={`${toDelete ?? ''} will no longer be authorized without a key.`}
+        body={`${shownText(toDelete ?? '')} will no longer be authorized without a key.`}
         confirmLabel="Delete"
         destructive
         onCancel={() => {

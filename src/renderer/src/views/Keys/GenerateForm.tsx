@@ -4,6 +4,7 @@ import type { JobSummary } from '../../../../shared/domain.ts';
 import { charLength, fixedExpiryProblem, isCalendarDate, LIMITS, utcDate } from '../../../../shared/rules.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
+import { ServiceText } from '../../components/ServiceText.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { isLive, jobTitle } from '../../lib/jobs.ts';
 import { JobPanel } from '../../components/JobPanel.tsx';
@@ -11,6 +12,7 @@ import { StartingLine } from '../../components/StartingLine.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
 import { Field } from '../../components/Field.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
+import { shownText } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { selectGenerateJob, selectJob } from '../../store/job-selectors.ts';
 
@@ -59,7 +61,7 @@ function GenerateJob({ job }: { job: JobSummary }) {
       {/* Its own time: a bulk action since, or a batch generated since, must not read as this job's. */}
       <p className="muted">
         Generate job of {fmt.count(job.total, NOUNS.key)}
-        {job.note ? ` (note “${job.note}”)` : ''}, started {fmt.time(job.createdAt)}
+        {job.note ? ` (note “${shownText(job.note)}”)` : ''}, started {fmt.time(job.createdAt)}
       </p>
       <JobPanel
         job={job}
@@ -352,8 +354,10 @@ export function GenerateForm() {
             {generated.slice(0, 20).map((value) => (
               <li key={value}>
                 <span className="with-copy">
-                  <span>{value}</span>
-                  <CopyButton value={value} label={`Copy key ${value}`} />
+                  <span>
+                    <ServiceText text={value} />
+                  </span>
+                  <CopyButton value={value} label={`Copy key ${shownText(value)}`} />
                 </span>
               </li>
             ))}

@@ -7,9 +7,11 @@ import type { Key } from '../../../../shared/domain.ts';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Icon } from '../../components/Icon.tsx';
+import { ServiceText } from '../../components/ServiceText.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { parseWhole } from '../../lib/numbers.ts';
+import { shownText } from '../../lib/text.ts';
 import type { ReactNode } from 'react';
 import { useKeydesk } from '../../store/index.ts';
 import { earlierBecause } from '../../store/keys.ts';
@@ -136,8 +138,10 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
     [
       'Value',
       <span key="v" className="with-copy">
-        <span className="mono">{key.value}</span>
-        <CopyButton value={key.value} label={`Copy key ${key.value}`} />
+        <span className="mono">
+          <ServiceText text={key.value} />
+        </span>
+        <CopyButton value={key.value} label={`Copy key ${shownText(key.value)}`} />
       </span>,
     ],
     [
@@ -146,7 +150,9 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
     ],
     [
       'Note',
-      key.note || (
+      key.note ? (
+        <ServiceText key="n" text={key.note} />
+      ) : (
         <span key="n" className="muted">
           —
         </span>
@@ -173,8 +179,10 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       'HWID',
       key.hwid ? (
         <span key="h" className="with-copy">
-          <span className="mono">{key.hwid}</span>
-          <CopyButton value={key.hwid} label={`Copy HWID ${key.hwid}`} />
+          <span className="mono">
+            <ServiceText text={key.hwid} />
+          </span>
+          <CopyButton value={key.hwid} label={`Copy HWID ${shownText(key.hwid)}`} />
         </span>
       ) : (
         // Blank as everywhere else (search results, All keys); the reason Reset HWID is off says "not bound".
@@ -191,7 +199,7 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       told(
         'id',
         <span key="i" className="mono">
-          {key.id}
+          <ServiceText text={key.id} />
         </span>,
       ),
     ],
@@ -311,25 +319,26 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
 
 /** The confirmation for each action the panel asks about. */
 function question(what: Pending, key: Key): { title: string; body: string; confirmLabel: string; destructive: boolean } {
+  const value = shownText(key.value);
   switch (what.kind) {
     case 'delete':
       return {
         title: 'Delete this key?',
-        body: `${key.value} will stop working at once. This cannot be undone.`,
+        body: `${value} will stop working at once. This cannot be undone.`,
         confirmLabel: 'Delete',
         destructive: true,
       };
     case 'reset':
       return {
         title: "Reset this key's HWID?",
-        body: `${key.hwid ? `${key.value} is bound to ${key.hwid}. ` : ''}The customer's machine is unbound: the next machine to validate this key binds it. The service may not allow another reset for a while.`,
+        body: `${key.hwid ? `${value} is bound to ${shownText(key.hwid)}. ` : ''}The customer's machine is unbound: the next machine to validate this key binds it. The service may not allow another reset for a while.`,
         confirmLabel: 'Reset',
         destructive: true,
       };
     case 'extend':
       return {
         title: `Extend by ${fmt.count(what.days, NOUNS.day)}?`,
-        body: `That is about ${fmt.count(Math.round(what.days / 365), NOUNS.year)}: more than ${fmt.count(LONG_EXTEND_DAYS / 365, NOUNS.year)} added to ${key.value}'s expiry at once.`,
+        body: `That is about ${fmt.count(Math.round(what.days / 365), NOUNS.year)}: more than ${fmt.count(LONG_EXTEND_DAYS / 365, NOUNS.year)} added to ${value}'s expiry at once.`,
         confirmLabel: `Extend by ${fmt.count(what.days, NOUNS.day)}`,
         destructive: false,
       };

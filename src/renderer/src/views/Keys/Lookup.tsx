@@ -5,11 +5,12 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
+import { ServiceText } from '../../components/ServiceText.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import { BLANK_SEARCH } from '../../lib/text.ts';
+import { BLANK_SEARCH, shownText } from '../../lib/text.ts';
 import { LOOKUP_PAGE, useDraft, useKeydesk } from '../../store/index.ts';
 import { earlierBecause } from '../../store/keys.ts';
 import type { KeyChange } from '../../store/types.ts';
@@ -68,17 +69,17 @@ export function KeyExpiry({ k }: { k: Pick<Key, 'expiresAt' | 'expiresByDaysKey'
 
 const COLUMNS: Column<Key>[] = [
   { header: 'Status', cell: (k) => <KeyBadges status={k.status} isPremium={k.isPremium} expiresAt={k.expiresAt} hwid={k.hwid} /> },
-  { header: 'Note', cell: (k) => k.note || <span className="muted">—</span> },
+  { header: 'Note', cell: (k) => (k.note ? <ServiceText text={k.note} /> : <span className="muted">—</span>) },
   {
     header: 'HWID',
     className: 'mono',
     cell: (k) =>
       k.hwid ? (
         <span className="with-copy">
-          <span className="truncate" title={k.hwid}>
-            {k.hwid}
+          <span className="truncate" title={shownText(k.hwid)}>
+            <ServiceText text={k.hwid} more={false} />
           </span>
-          <CopyButton value={k.hwid} label={`Copy HWID ${k.hwid}`} />
+          <CopyButton value={k.hwid} label={`Copy HWID ${shownText(k.hwid)}`} />
         </span>
       ) : (
         <span className="muted">—</span>
@@ -222,8 +223,11 @@ export function Lookup() {
                 .filter(({ change }) => !change.maybe)
                 .map(({ value, change }) => (
                   <p key={value}>
-                    ⚠ <span className="mono">{value}</span> {change.what} at <Time iso={change.at} mode="time" />, after this search was
-                    read
+                    ⚠{' '}
+                    <span className="mono">
+                      <ServiceText text={value} />
+                    </span>{' '}
+                    {change.what} at <Time iso={change.at} mode="time" />, after this search was read
                     {result?.read && (
                       <>
                         {' '}
@@ -267,17 +271,17 @@ export function Lookup() {
                       // scraps is not read as one key. Half a character spare: a line exactly as wide may not fit.
                       style={
                         {
-                          '--key-2-lines': `${String(keyLineWidth(k.value, 2) + 0.5)}ch`,
-                          '--key-3-lines': `${String(keyLineWidth(k.value, 3) + 0.5)}ch`,
+                          '--key-2-lines': `${String(keyLineWidth(shownText(k.value), 2) + 0.5)}ch`,
+                          '--key-3-lines': `${String(keyLineWidth(shownText(k.value), 3) + 0.5)}ch`,
                         } as CSSProperties
                       }
                       onClick={() => {
                         selectKey(k);
                       }}
                     >
-                      {k.value}
+                      <ServiceText text={k.value} more={false} />
                     </button>
-                    <CopyButton value={k.value} label={`Copy key ${k.value}`} />
+                    <CopyButton value={k.value} label={`Copy key ${shownText(k.value)}`} />
                     {earlierMark(changeAfter(k))}
                   </span>
                 ),

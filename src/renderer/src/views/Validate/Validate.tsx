@@ -5,8 +5,9 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
+import { ServiceText } from '../../components/ServiceText.tsx';
 import { Field } from '../../components/Field.tsx';
-import { endsInWords, paddedWarning, typedShape } from '../../lib/text.ts';
+import { endsInWords, paddedWarning, shownText, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { earlierBecause } from '../../store/keys.ts';
 
@@ -49,13 +50,17 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
       <p>
         <strong>{headline(report)}</strong> {report.dryRun ? '(dry run: nothing changed)' : ''}
       </p>
-      {!report.success && !wordedRefusal && report.message && <p>{report.message}</p>}
+      {!report.success && !wordedRefusal && report.message && (
+        <p>
+          <ServiceText text={report.message} />
+        </p>
+      )}
       <dl className="detail">
         {/* A refusal's Notes are its reason; a key the service did not find has no premium flag or expiry to show. */}
         {!wordedRefusal && (
           <div>
             <dt>{report.success ? 'Notes' : "Reason (the service's Notes)"}</dt>
-            <dd>{report.notes || '—'}</dd>
+            <dd>{report.notes ? <ServiceText text={report.notes} /> : '—'}</dd>
           </div>
         )}
         {keyFound && report.premium !== null && (
@@ -78,8 +83,10 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
           <dd className="mono with-copy">
             {report.hwid ? (
               <>
-                <span>{report.hwid}</span>
-                <CopyButton value={report.hwid} label={`Copy HWID ${report.hwid}`} />
+                <span>
+                  <ServiceText text={report.hwid} />
+                </span>
+                <CopyButton value={report.hwid} label={`Copy HWID ${shownText(report.hwid)}`} />
               </>
             ) : (
               '—'
@@ -97,18 +104,20 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
           <dl className="detail">
             <div>
               <dt>Message</dt>
-              <dd>{report.message || '—'}</dd>
+              <dd>{report.message ? <ServiceText text={report.message} /> : '—'}</dd>
             </div>
             <div>
               <dt>Notes</dt>
-              <dd>{report.notes || '—'}</dd>
+              <dd>{report.notes ? <ServiceText text={report.notes} /> : '—'}</dd>
             </div>
           </dl>
         </details>
       )}
       <details>
         <summary>Raw JSON</summary>
-        <pre>{JSON.stringify(report.raw, null, 2)}</pre>
+        <pre>
+          <ServiceText text={JSON.stringify(report.raw, null, 2)} />
+        </pre>
       </details>
     </div>
   );
