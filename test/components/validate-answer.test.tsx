@@ -132,6 +132,18 @@ describe('Validate: what the answer says', () => {
   });
 });
 
+describe('Validate: the raw answer', () => {
+  it('lays out Raw JSON on lines and marks hidden characters in values', () => {
+    const raw = { V2_Authentication: 'success', Key_Information: { Notes: 'AB\u202Egnp.exe' } };
+    useKeydesk.setState({ validation: { ...validated, raw }, validationRequest: { status: 'ready', error: null } });
+    render(<Validate />);
+    const pre = screen.getByText('Raw JSON').closest('details')?.querySelector('pre');
+    expect(pre?.textContent).toBe(
+      ['{', '  "V2_Authentication": "success",', '  "Key_Information": {', '    "Notes": "AB⟨U+202E⟩gnp.exe"', '  }', '}'].join('\n'),
+    );
+  });
+});
+
 describe('Validate: an answer Keydesk could not read', () => {
   it('says the key may be activated, never that validating failed', async () => {
     const user = userEvent.setup();

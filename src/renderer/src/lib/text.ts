@@ -40,6 +40,9 @@ export function marked(text: string): string {
   return text.replace(HIDDEN, (c) => `⟨U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
+/** A JSON answer laid out on lines, each line's hidden characters marked; the layout's own line breaks stay. */
+export const markedJson = (value: unknown): string => JSON.stringify(value, null, 2).split('\n').map(marked).join('\n');
+
 /** The first SHOWN_CHARS characters of a long text, never half of a surrogate pair. */
 export function cutText(text: string): string {
   if (text.length <= SHOWN_CHARS) return text;
