@@ -41,7 +41,11 @@ export function marked(text: string): string {
 }
 
 /** A JSON answer laid out on lines, each line's hidden characters marked; the layout's own line breaks stay. */
-export const markedJson = (value: unknown): string => JSON.stringify(value, null, 2).split('\n').map(marked).join('\n');
+export const markedJson = (value: unknown): string =>
+  JSON.stringify(value ?? null, null, 2)
+    .split('\n')
+    .map(marked)
+    .join('\n');
 
 /** The first SHOWN_CHARS characters of a long text, never half of a surrogate pair. */
 export function cutText(text: string): string {
