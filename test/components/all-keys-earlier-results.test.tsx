@@ -2,46 +2,23 @@
 // when they were read and that reading again failed; a refused filter keeps them marked stale, with its reason.
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, readySession, sandboxProfile } from '../support/fake-bridge.ts';
+import { emit, fake, ledgerRow, readyStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { listed } from '../support/fake-jobs.ts';
+import { fmt } from '../../src/renderer/src/lib/format.ts';
+import { AllKeys } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
 
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { fmt } = await import('../../src/renderer/src/lib/format.ts');
-const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
-const initial = useKeydesk.getState();
-
-const row = (value: string): LedgerRow => ({
-  value,
-  note: 'remote bulk',
-  status: 'generated',
-  isPremium: false,
-  expiresAt: null,
-  daysKey: 30,
-  hwid: null,
-  createdAt: null,
-  lastSeenAt: '2026-01-01T00:00:00.000Z',
-});
+const row = (value: string): LedgerRow => ledgerRow(value, { note: 'remote bulk' });
 const rows = [row('KD-A'), row('KD-B'), row('KD-C')];
 const GONE = 'The Keydesk harness is not answering (Failed to fetch).';
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [sandboxProfile]);
+  readyStore([sandboxProfile]);
   useKeydesk.setState({ ledgerFilter: { text: 'remote bulk' } });
-  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+  fake.impl['jobs.list'] = () => listed([]);
   fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows, total: 3, totalCapped: false } });
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      disconnect() {}
-    },
-  );
   useKeydesk.getState().followJobs();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 /** The ledger writer finished recording: the store reads the same filter again. */
