@@ -102,6 +102,39 @@ describe('a generate job after a finished one', () => {
   });
 });
 
+describe('a stopped generate job in the form', () => {
+  it('puts the export of its keys before Resume in the Tab order', async () => {
+    const cancelled = summary({
+      total: 100_001,
+      state: 'cancelled',
+      finishedAt: '2026-01-01T00:11:00.000Z',
+      counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 },
+    });
+    fake.impl['jobs.list'] = () => listed([cancelled]);
+    const user = userEvent.setup();
+    render(<GenerateForm />);
+    const panel = await screen.findByRole('group', { name: 'Generate job' });
+    expect(
+      within(panel)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual([
+      'Export the 100,000 keys CSV',
+      'Export the 100,000 keys JSON',
+      'Resume (1 key not requested)',
+      'Dismiss',
+      'See every result in Jobs',
+    ]);
+    // Tab from the status line reaches the keys first, then Resume.
+    within(panel).getByRole('status').focus();
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('Export the 100,000 keys CSV');
+    await user.tab();
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('Resume (1 key not requested)');
+  });
+});
+
 describe('bulk job words', () => {
   it('says Extend by 1 day and no early rate or time left', async () => {
     const bulk = (counts: JobSummary['counts'], rate: number | null, eta: number | null) =>
