@@ -3,9 +3,10 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { OperationResult } from '../../src/shared/contract.ts';
 import type { LedgerRow } from '../../src/shared/domain.ts';
 import { emit, fake, ledgerRow, readyStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
-import { listed } from '../support/fake-jobs.ts';
+import { deferred, listed } from '../support/fake-jobs.ts';
 import { fmt } from '../../src/renderer/src/lib/format.ts';
 import { AllKeys } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
 
@@ -52,6 +53,28 @@ describe('All keys: a failed re-read of the same filter', () => {
     await waitFor(() => {
       expect(screen.getByText(/^Still showing the earlier results \(3 keys, read at .*\), not this filter's\.$/)).toBeTruthy();
     });
+  });
+});
+
+describe("All keys' count line", () => {
+  it('tells a screen reader of loading, the count and a failed read', async () => {
+    const first = deferred<OperationResult<'ledger.query'>>();
+    fake.impl['ledger.query'] = () => first.promise;
+    render(<AllKeys />);
+    // One polite live region (role status) whose words change, not a new element each time.
+    const line = await screen.findByRole('status');
+    expect(line.textContent).toBe('Loading…');
+    first.resolve({ ok: true, data: { rows, total: 3, totalCapped: false } });
+    await waitFor(() => {
+      expect(line.textContent).toBe('3 keys');
+    });
+    const readAt = useKeydesk.getState().ledgerReadAt ?? '';
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: GONE });
+    reread();
+    await waitFor(() => {
+      expect(line.textContent).toBe(`Reading this filter again failed: still showing its results as read at ${fmt.time(readAt)} (3 keys).`);
+    });
+    expect(screen.getByRole('status')).toBe(line);
   });
 });
 
