@@ -4,12 +4,8 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../src/shared/domain.ts';
-import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Activity } = await import('../../src/renderer/src/views/Activity/Activity.tsx');
-const initial = useKeydesk.getState();
+import { fake, freshStore, sandboxProfile } from '../support/fake-bridge.ts';
+import { Activity } from '../../src/renderer/src/views/Activity/Activity.tsx';
 
 const entry = (id: number, target: string): AuditEntry => ({
   id,
@@ -23,9 +19,7 @@ const entry = (id: number, target: string): AuditEntry => ({
 });
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  freshStore({ activeProfileId: 'sandbox', profiles: [sandboxProfile] });
   // main's rule: an operation matches when its target contains the term as sent.
   fake.impl['audit.list'] = (input) => {
     const { filter } = input as { filter: { text?: string } };

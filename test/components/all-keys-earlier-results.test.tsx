@@ -2,46 +2,24 @@
 // when they were read and that reading again failed; a refused filter keeps them marked stale, with its reason.
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { OperationResult } from '../../src/shared/contract.ts';
 import type { LedgerRow } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, readySession, sandboxProfile } from '../support/fake-bridge.ts';
+import { emit, fake, ledgerRow, readyStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { deferred, listed } from '../support/fake-jobs.ts';
+import { fmt } from '../../src/renderer/src/lib/format.ts';
+import { AllKeys } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
 
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { fmt } = await import('../../src/renderer/src/lib/format.ts');
-const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
-const initial = useKeydesk.getState();
-
-const row = (value: string): LedgerRow => ({
-  value,
-  note: 'remote bulk',
-  status: 'generated',
-  isPremium: false,
-  expiresAt: null,
-  daysKey: 30,
-  hwid: null,
-  createdAt: null,
-  lastSeenAt: '2026-01-01T00:00:00.000Z',
-});
+const row = (value: string): LedgerRow => ledgerRow(value, { note: 'remote bulk' });
 const rows = [row('KD-A'), row('KD-B'), row('KD-C')];
 const GONE = 'The Keydesk harness is not answering (Failed to fetch).';
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [sandboxProfile]);
+  readyStore([sandboxProfile]);
   useKeydesk.setState({ ledgerFilter: { text: 'remote bulk' } });
-  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+  fake.impl['jobs.list'] = () => listed([]);
   fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows, total: 3, totalCapped: false } });
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      disconnect() {}
-    },
-  );
   useKeydesk.getState().followJobs();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 /** The ledger writer finished recording: the store reads the same filter again. */
@@ -75,6 +53,28 @@ describe('All keys: a failed re-read of the same filter', () => {
     await waitFor(() => {
       expect(screen.getByText(/^Still showing the earlier results \(3 keys, read at .*\), not this filter's\.$/)).toBeTruthy();
     });
+  });
+});
+
+describe("All keys' count line", () => {
+  it('tells a screen reader of loading, the count and a failed read', async () => {
+    const first = deferred<OperationResult<'ledger.query'>>();
+    fake.impl['ledger.query'] = () => first.promise;
+    render(<AllKeys />);
+    // One polite live region (role status) whose words change, not a new element each time.
+    const line = await screen.findByRole('status');
+    expect(line.textContent).toBe('Loading…');
+    first.resolve({ ok: true, data: { rows, total: 3, totalCapped: false } });
+    await waitFor(() => {
+      expect(line.textContent).toBe('3 keys');
+    });
+    const readAt = useKeydesk.getState().ledgerReadAt ?? '';
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: GONE });
+    reread();
+    await waitFor(() => {
+      expect(line.textContent).toBe(`Reading this filter again failed: still showing its results as read at ${fmt.time(readAt)} (3 keys).`);
+    });
+    expect(screen.getByRole('status')).toBe(line);
   });
 });
 

@@ -5,43 +5,19 @@
 // sort on screen.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, readySession, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { fmt } = await import('../../src/renderer/src/lib/format.ts');
-const { AllKeys, STALE_EXPIRY, STALE_HWID, STALE_STATUS } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
-const initial = useKeydesk.getState();
+import { fake, key, ledgerRow, readyStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { listed } from '../support/fake-jobs.ts';
+import { fmt } from '../../src/renderer/src/lib/format.ts';
+import { AllKeys, STALE_EXPIRY, STALE_HWID, STALE_STATUS } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
 
 const KEY = 'ZZZEN-471RS-6YK5E-RP9RK-H1W65';
-const row = (value: string, patch: Partial<LedgerRow> = {}): LedgerRow => ({
-  value,
-  note: 'spring',
-  status: 'generated',
-  isPremium: false,
-  expiresAt: null,
-  daysKey: 30,
-  hwid: null,
-  createdAt: null,
-  lastSeenAt: '2026-01-01T00:00:00.000Z',
-  ...patch,
-});
+const row = (value: string, patch: Partial<LedgerRow> = {}): LedgerRow => ledgerRow(value, { note: 'spring', ...patch });
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [sandboxProfile]);
-  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      disconnect() {}
-    },
-  );
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
+  readyStore([sandboxProfile]);
+  fake.impl['jobs.list'] = () => listed([]);
 });
 
 const rowOf = (value: string) => screen.getByRole('checkbox', { name: `Select ${value}` }).closest('[role="row"]') as HTMLElement;

@@ -3,16 +3,12 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fake, installBridge, key, readySession } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
-const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
-const initial = useKeydesk.getState();
+import { fake, key, readyStore } from '../support/fake-bridge.ts';
+import { Keys } from '../../src/renderer/src/views/Keys/Keys.tsx';
+import { Keyless } from '../../src/renderer/src/views/Keyless/Keyless.tsx';
 
 beforeEach(() => {
-  readySession(useKeydesk, initial);
+  readyStore();
 });
 
 const calls = (name: string) => fake.calls.filter((c) => c.name === name);

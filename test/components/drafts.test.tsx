@@ -4,37 +4,16 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
-import { fake, installBridge, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, ledgerRow, readyStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { listed } from '../support/fake-jobs.ts';
+import { AllKeys } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
 
-installBridge();
-// jsdom has no layout: the table measures its viewport once and never again.
-if (typeof globalThis.ResizeObserver !== 'function') {
-  globalThis.ResizeObserver = class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-}
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
-const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-const initial = useKeydesk.getState();
-
-const row = (value: string): LedgerRow => ({
-  value,
-  note: 'spring',
-  status: 'generated',
-  isPremium: false,
-  expiresAt: null,
-  daysKey: null,
-  hwid: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  lastSeenAt: '2026-01-01T00:00:00.000Z',
-});
+const row = (value: string): LedgerRow => ledgerRow(value, { note: 'spring', daysKey: null, createdAt: '2026-01-01T00:00:00.000Z' });
 
 beforeEach(() => {
-  readySession(useKeydesk, initial);
-  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+  readyStore();
+  fake.impl['jobs.list'] = () => listed([]);
 });
 
 describe('form drafts and a profile switch', () => {

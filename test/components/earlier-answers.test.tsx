@@ -5,15 +5,11 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, readySession, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
-const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
-const { Identifier } = await import('../../src/renderer/src/views/Identifier/Identifier.tsx');
-const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-const initial = useKeydesk.getState();
+import { fake, readyStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { Validate } from '../../src/renderer/src/views/Validate/Validate.tsx';
+import { Keyless } from '../../src/renderer/src/views/Keyless/Keyless.tsx';
+import { Identifier } from '../../src/renderer/src/views/Identifier/Identifier.tsx';
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
 
 const refused: ValidationReport = {
   outcome: 'invalid_service',
@@ -31,7 +27,7 @@ const refused: ValidationReport = {
 const EXISTS = 'A keyless entry for that HWID exists already.';
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [sandboxProfile]);
+  readyStore([sandboxProfile]);
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
   fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: refused });
   fake.impl['keyless.add'] = () => Promise.resolve({ ok: false, code: 'CONFLICT', message: EXISTS });

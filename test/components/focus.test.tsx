@@ -3,17 +3,13 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { installBridge, key, readySession } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
-const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
-const initial = useKeydesk.getState();
+import { key, readyStore, useKeydesk } from '../support/fake-bridge.ts';
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
+import { Keys } from '../../src/renderer/src/views/Keys/Keys.tsx';
+import { Profiles } from '../../src/renderer/src/views/Profiles/Profiles.tsx';
 
 beforeEach(() => {
-  readySession(useKeydesk, initial);
+  readyStore();
 });
 
 describe('Generate refused by the form', () => {

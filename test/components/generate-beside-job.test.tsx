@@ -5,12 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobSummary, Key } from '../../src/shared/domain.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
-import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-const initial = useKeydesk.getState();
+import { fake, key, readyStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { listed } from '../support/fake-jobs.ts';
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
 
 const running: JobSummary = {
   id: 'job-del',
@@ -31,35 +28,14 @@ const running: JobSummary = {
   pausedUntil: null,
   version: 1,
 };
-const key = (value: string): Key => ({
-  id: `k_${value}`,
-  value,
-  note: '',
-  status: 'generated',
-  isPremium: false,
-  expire: '2099-01-01',
-  expiresByDaysKey: false,
-  daysKey: null,
-  expiresAt: '2099-01-01T23:59:59.999Z',
-  hwid: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  activatedAt: null,
-  lastResetAt: null,
-  serviceId: 's',
-});
+const generated = (value: string): Key => key(value, 'generated', { note: '' });
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({
-    sessionRequest: { status: 'ready', error: null },
-    activeProfileId: 'sandbox',
-    profiles: [sandboxProfile],
-    jobs: { [running.id]: running },
-    currentJobId: running.id,
-  });
-  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [running], elsewhere: [] } });
-  fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('CCCCC-1'), key('CCCCC-2')]) } });
+  readyStore([sandboxProfile]);
+  useKeydesk.setState({ jobs: { [running.id]: running }, currentJobId: running.id });
+  fake.impl['jobs.list'] = () => listed([running]);
+  fake.impl['keys.generate'] = () =>
+    Promise.resolve({ ok: true, data: { generated: toKeyBatch([generated('CCCCC-1'), generated('CCCCC-2')]) } });
 });
 
 describe('Generate while a bulk job runs', () => {

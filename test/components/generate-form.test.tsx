@@ -5,41 +5,21 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isCalendarDate } from '../../src/shared/rules.ts';
 import type { Key } from '../../src/shared/domain.ts';
-import { fake, installBridge, resetFake } from '../support/fake-bridge.ts';
+import { fake, freshStore, key } from '../support/fake-bridge.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
 
-installBridge();
-
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-const initial = useKeydesk.getState();
-
-const key = (value: string): Key => ({
-  id: `k_${value}`,
-  value,
-  note: '',
-  status: 'generated',
-  isPremium: false,
-  expire: '2099-01-01',
-  expiresByDaysKey: true,
-  daysKey: 45,
-  expiresAt: null,
-  hwid: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  activatedAt: null,
-  lastResetAt: null,
-  serviceId: 's',
-});
+const generated = (value: string): Key => key(value, 'generated', { note: '', expiresByDaysKey: true, daysKey: 45, expiresAt: null });
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
+  freshStore();
 });
 
 describe('generate form', () => {
   it('asks a days key for days only, still sending a valid expire', async () => {
     const user = userEvent.setup();
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('AAAAA-1'), key('AAAAA-2')]) } });
+    fake.impl['keys.generate'] = () =>
+      Promise.resolve({ ok: true, data: { generated: toKeyBatch([generated('AAAAA-1'), generated('AAAAA-2')]) } });
     render(<GenerateForm />);
     expect(screen.getByLabelText('Expiry date')).toBeTruthy();
     await user.click(screen.getByLabelText('Days after activation'));
@@ -63,7 +43,7 @@ describe('generate form', () => {
 
   it('says "1 key", not "1 key(s)"', async () => {
     const user = userEvent.setup();
-    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('BBBBB-1')]) } });
+    fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([generated('BBBBB-1')]) } });
     render(<GenerateForm />);
     await user.clear(screen.getByLabelText('Count'));
     await user.type(screen.getByLabelText('Count'), '1');

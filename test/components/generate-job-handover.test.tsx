@@ -7,14 +7,10 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, readySession } from '../support/fake-bridge.ts';
-import { jobSummaries } from '../support/fake-jobs.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
-const initial = useKeydesk.getState();
+import { emit, fake, readyStore } from '../support/fake-bridge.ts';
+import { jobSummaries, listed } from '../support/fake-jobs.ts';
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
+import { AllKeys } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
 
 const OLD = '44444444-4444-4444-8444-444444444444';
 const NEW = '55555555-5555-4555-8555-555555555555';
@@ -39,7 +35,7 @@ const summary = jobSummaries({
 
 beforeEach(() => {
   vi.useRealTimers();
-  readySession(useKeydesk, initial);
+  readyStore();
 });
 
 describe('a generate job after a finished one', () => {
@@ -52,7 +48,7 @@ describe('a generate job after a finished one', () => {
       finishedAt: '2026-01-01T00:01:00.000Z',
       counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 },
     });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [finished], elsewhere: [] } });
+    fake.impl['jobs.list'] = () => listed([finished]);
     let answer: (r: OperationResult<'jobs.start'>) => void = () => undefined;
     fake.impl['jobs.start'] = () => new Promise((r) => (answer = r));
     const user = userEvent.setup();
@@ -91,7 +87,7 @@ describe('a generate job after a finished one', () => {
       ratePerSecond: 50_000,
       etaSeconds: 3,
     });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [running], elsewhere: [] } });
+    fake.impl['jobs.list'] = () => listed([running]);
     fake.impl['jobs.cancel'] = () => new Promise(() => undefined);
     const user = userEvent.setup();
     render(<GenerateForm />);
@@ -106,6 +102,39 @@ describe('a generate job after a finished one', () => {
   });
 });
 
+describe('a stopped generate job in the form', () => {
+  it('puts the export of its keys before Resume in the Tab order', async () => {
+    const cancelled = summary({
+      total: 100_001,
+      state: 'cancelled',
+      finishedAt: '2026-01-01T00:11:00.000Z',
+      counts: { pending: 1, sent: 0, done: 100_000, failed: 0, unknown: 0 },
+    });
+    fake.impl['jobs.list'] = () => listed([cancelled]);
+    const user = userEvent.setup();
+    render(<GenerateForm />);
+    const panel = await screen.findByRole('group', { name: 'Generate job' });
+    expect(
+      within(panel)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual([
+      'Export the 100,000 keys CSV',
+      'Export the 100,000 keys JSON',
+      'Resume (1 key not requested)',
+      'Dismiss',
+      'See every result in Jobs',
+    ]);
+    // Tab from the status line reaches the keys first, then Resume.
+    within(panel).getByRole('status').focus();
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('Export the 100,000 keys CSV');
+    await user.tab();
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('Resume (1 key not requested)');
+  });
+});
+
 describe('bulk job words', () => {
   it('says Extend by 1 day and no early rate or time left', async () => {
     const bulk = (counts: JobSummary['counts'], rate: number | null, eta: number | null) =>
@@ -116,14 +145,6 @@ describe('bulk job words', () => {
         data: { jobs: [bulk({ pending: 741_263, sent: 0, done: 4, failed: 0, unknown: 0 }, 1, 1_309_000)], elsewhere: [] },
       });
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false, targets: 0 } });
-    // jsdom has no layout: the table's size is never observed.
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     render(<AllKeys />);
     const status = await screen.findByText(/^Extend by 1 day, running:/);
     // 4 answers of 741,267: main's early "1 key/s, about 363 h left" is not shown as fact.
@@ -134,6 +155,5 @@ describe('bulk job words', () => {
     expect(screen.getByText(/^Extend by 1 day, running:/).textContent).toBe(
       'Extend by 1 day, running: 100,000 of 741,267 done, 1,250 keys/s, about 9 min left.',
     );
-    vi.unstubAllGlobals();
   });
 });

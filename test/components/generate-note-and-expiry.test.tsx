@@ -4,16 +4,11 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { generateInput } from '../../src/shared/contract.ts';
-import { fake, installBridge, resetFake } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-const initial = useKeydesk.getState();
+import { fake, freshStore } from '../support/fake-bridge.ts';
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
+  freshStore();
 });
 
 const described = (el: HTMLElement) =>

@@ -1,8 +1,7 @@
 // The history's table: one row per time as shown, so two samples in the same second are one row with the
 // later running total and the executions of both; the last sample is always the last row.
 import { describe, expect, it } from 'vitest';
-
-const { tableRows } = await import('../../src/renderer/src/components/HistoryChart.tsx');
+import { tableRows } from '../../src/renderer/src/components/HistoryChart.tsx';
 
 const at = (iso: string) => Date.parse(iso);
 const bySecond = (ms: number) => new Date(ms).toISOString().slice(11, 19);

@@ -3,6 +3,7 @@
 // an outage must not read as a steady climb from 0 to 5.
 import { render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { HistoryChart, timeLabel, unreadSpans } from '../../src/renderer/src/components/HistoryChart.tsx';
 
 // uPlot draws on a canvas jsdom does not have: this stand-in keeps what the chart hands it (the options and
 // the data it draws), which is what decides where a line goes. uPlot joins two points unless a null lies
@@ -23,15 +24,6 @@ vi.mock('uplot', () => {
   }
   return { default: FakePlot };
 });
-if (typeof globalThis.ResizeObserver !== 'function') {
-  globalThis.ResizeObserver = class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-}
-
-const { HistoryChart, timeLabel, unreadSpans } = await import('../../src/renderer/src/components/HistoryChart.tsx');
 
 const t = (iso: string) => Date.parse(`2026-11-23T${iso}.000Z`);
 type Data = [number[], (number | null)[], (number | null)[]];

@@ -3,15 +3,11 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fake, installBridge, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Identifier } = await import('../../src/renderer/src/views/Identifier/Identifier.tsx');
-const initial = useKeydesk.getState();
+import { fake, readyStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { Identifier } from '../../src/renderer/src/views/Identifier/Identifier.tsx';
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [sandboxProfile, remoteProfile]);
+  readyStore([sandboxProfile, remoteProfile]);
   useKeydesk.setState({ activeProfileId: remoteProfile.id });
 });
 

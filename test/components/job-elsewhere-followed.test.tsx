@@ -5,10 +5,8 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { emit, fake, fakeStartedMain, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
 import { selectJobElsewhere } from '../../src/renderer/src/store/job-selectors.ts';
-
-installBridge();
 
 const ELSEWHERE = '44444444-4444-4444-8444-444444444444';
 let version = 0;
@@ -78,21 +76,7 @@ describe("another profile's running job", () => {
 
   it('is heard from session start, whatever view is shown', async () => {
     const { useKeydesk } = await freshWindow();
-    fake.impl['app.status'] = () =>
-      Promise.resolve({
-        ok: true,
-        data: {
-          version: '1',
-          platform: 'linux',
-          sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
-          secretStorage: 'os-keychain',
-          secretStorageReason: null,
-          profilesFileProblem: null,
-          activeProfileId: 'sandbox',
-        },
-      });
-    fake.impl['profiles.list'] = () =>
-      Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
+    fakeStartedMain();
     await useKeydesk.getState().loadSession();
     await waitFor(() => {
       expect(useKeydesk.getState().sessionRequest.status).toBe('ready');

@@ -5,12 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, expect, it } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { fake, installBridge, readySession } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
-const initial = useKeydesk.getState();
+import { fake, readyStore } from '../support/fake-bridge.ts';
+import { listed } from '../support/fake-jobs.ts';
+import { Jobs } from '../../src/renderer/src/views/Jobs/Jobs.tsx';
 
 const JOB = '11111111-1111-4111-8111-111111111111';
 const job: JobSummary = {
@@ -34,12 +31,12 @@ const job: JobSummary = {
 };
 
 beforeEach(() => {
-  readySession(useKeydesk, initial);
+  readyStore();
 });
 
 it("disables Remove from the list while the job's export is written", async () => {
   let answer!: (r: OperationResult<'jobs.export'>) => void;
-  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [job], elsewhere: [] } });
+  fake.impl['jobs.list'] = () => listed([job]);
   fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
   fake.impl['jobs.export'] = () => new Promise((r) => (answer = r));
   const user = userEvent.setup();

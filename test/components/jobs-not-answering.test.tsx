@@ -6,12 +6,9 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
-const initial = useKeydesk.getState();
+import { emit, fake, readyStore } from '../support/fake-bridge.ts';
+import { listed } from '../support/fake-jobs.ts';
+import { Jobs } from '../../src/renderer/src/views/Jobs/Jobs.tsx';
 
 const EXTEND = '11111111-1111-4111-8111-111111111111';
 const T0 = Date.parse('2026-01-02T10:00:00.000Z');
@@ -40,13 +37,7 @@ const running = (over: Partial<JobSummary> = {}): JobSummary => ({
 
 beforeEach(() => {
   vi.useRealTimers();
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({
-    sessionRequest: { status: 'ready', error: null },
-    activeProfileId: 'sandbox',
-    profiles: [sandboxProfile, remoteProfile],
-  });
+  readyStore();
   fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
 });
 afterEach(() => {
@@ -58,7 +49,7 @@ describe('Jobs: a running job whose service stops answering', () => {
     // The clock is held (timers stay real), so the time without an answer reads the same however slowly this runs.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(T0);
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [running()], elsewhere: [] } });
+    fake.impl['jobs.list'] = () => listed([running()]);
     const user = userEvent.setup();
     render(<Jobs />);
     await user.click(await screen.findByRole('button', { name: /^Extend by 10 days, started / }));

@@ -6,13 +6,9 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobItem } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, key, readySession, remoteProfile } from '../support/fake-bridge.ts';
+import { emit, fake, key, readyStore, remoteProfile, useKeydesk } from '../support/fake-bridge.ts';
 import { deferred, jobRowTexts as rowTexts, jobSummaries, jobsTable as table, listed } from '../support/fake-jobs.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
-const initial = useKeydesk.getState();
+import { Jobs } from '../../src/renderer/src/views/Jobs/Jobs.tsx';
 
 const EXTEND = '11111111-1111-4111-8111-111111111111';
 const GENERATE = '22222222-2222-4222-8222-222222222222';
@@ -46,7 +42,7 @@ const item = (seq: number, target: string, state: JobItem['state'], message: str
 
 beforeEach(() => {
   vi.useRealTimers();
-  readySession(useKeydesk, initial);
+  readyStore();
 });
 
 describe('Jobs: the list', () => {

@@ -5,16 +5,12 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
-import { jobSummaries } from '../support/fake-jobs.ts';
+import { emit, fake, ledgerRow, readyState, readyStore, reloadedStore, useKeydesk } from '../support/fake-bridge.ts';
+import { jobSummaries, listed } from '../support/fake-jobs.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
 import { selectJob } from '../../src/renderer/src/store/job-selectors.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
-const initial = useKeydesk.getState();
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
+import { AllKeys } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
 
 const JOB = '6f1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b';
 const summary = jobSummaries({
@@ -38,8 +34,8 @@ const summary = jobSummaries({
 
 beforeEach(() => {
   vi.useRealTimers();
-  readySession(useKeydesk, initial);
-  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+  readyStore();
+  fake.impl['jobs.list'] = () => listed([]);
 });
 
 describe('Generate: more keys than one request takes', () => {
@@ -112,13 +108,7 @@ describe('Generate: more keys than one request takes', () => {
   it('says cancelling while a request is still out', async () => {
     const user = userEvent.setup();
     fake.impl['jobs.list'] = () =>
-      Promise.resolve({
-        ok: true,
-        data: {
-          jobs: [summary({ total: 300_000, counts: { pending: 200_000, sent: 100_000, done: 0, failed: 0, unknown: 0 } })],
-          elsewhere: [],
-        },
-      });
+      listed([summary({ total: 300_000, counts: { pending: 200_000, sent: 100_000, done: 0, failed: 0, unknown: 0 } })]);
     render(<GenerateForm />);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
     const out = { pending: 100_000, sent: 100_000, done: 100_000, failed: 0, unknown: 0 };
@@ -155,13 +145,7 @@ describe('Generate: more keys than one request takes', () => {
 
   it('says finished when the cancel came after the last request', async () => {
     fake.impl['jobs.list'] = () =>
-      Promise.resolve({
-        ok: true,
-        data: {
-          jobs: [summary({ total: 150_000, counts: { pending: 0, sent: 50_000, done: 100_000, failed: 0, unknown: 0 } })],
-          elsewhere: [],
-        },
-      });
+      listed([summary({ total: 150_000, counts: { pending: 0, sent: 50_000, done: 100_000, failed: 0, unknown: 0 } })]);
     render(<GenerateForm />);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
     act(() => {
@@ -284,53 +268,25 @@ describe('Generate: more keys than one request takes', () => {
 });
 
 describe('All keys: jobs', () => {
-  const row = (value: string): LedgerRow => ({
-    value,
-    note: 'spring',
-    status: 'generated',
-    isPremium: false,
-    expiresAt: null,
-    daysKey: 30,
-    hwid: null,
-    createdAt: null,
-    lastSeenAt: '2026-01-01T00:00:00.000Z',
-  });
+  const row = (value: string): LedgerRow => ledgerRow(value, { note: 'spring' });
 
   it("finds another profile's running job after a reload", async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A')], total: 1, totalCapped: false } });
-    fake.impl['jobs.list'] = () =>
-      Promise.resolve({
-        ok: true,
-        data: {
-          jobs: [],
-          elsewhere: [
-            summary({ profileId: 'p2', action: 'delete', total: 500, counts: { pending: 400, sent: 0, done: 100, failed: 0, unknown: 0 } }),
-          ],
-        },
-      });
+    const elsewhere = summary({
+      profileId: 'p2',
+      action: 'delete',
+      total: 500,
+      counts: { pending: 400, sent: 0, done: 100, failed: 0, unknown: 0 },
+    });
+    fake.impl['jobs.list'] = () => listed([], { elsewhere: [elsewhere] });
     render(<AllKeys />);
     const notice = await screen.findByText(/A job is running for profile Remote Shop:/);
     expect(notice.textContent).toBe(
       'A job is running for profile Remote Shop: Delete, running: 100 of 500 done. Switch to that profile to follow or cancel it.',
     );
-    vi.unstubAllGlobals();
   });
 
   it('Select all N names the count the job then covers', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     // Main counts 3 matching keys that are not deleted; the job it starts over the same filter covers those 3.
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), row('KD-C')], total: 3, totalCapped: false } });
@@ -357,17 +313,9 @@ describe('All keys: jobs', () => {
       emit('jobs.progress', summary({ action: 'delete', total: 3, counts: { pending: 2, sent: 0, done: 1, failed: 0, unknown: 0 } }));
     });
     expect(screen.getByLabelText<HTMLProgressElement>('Bulk progress').value).toBe(1);
-    vi.unstubAllGlobals();
   });
 
   it('counts the matching keys past the cap before asking', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     fake.impl['ledger.query'] = (input) => {
       const exact = (input as { exactCount?: boolean }).exactCount === true;
       return Promise.resolve({
@@ -389,17 +337,9 @@ describe('All keys: jobs', () => {
     expect(fake.calls.filter((c) => c.name === 'ledger.query' && (c.input as { exactCount?: boolean }).exactCount === true)).toHaveLength(
       1,
     );
-    vi.unstubAllGlobals();
   });
 
   it('refuses a bad Extend days, then asks first', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
     fake.impl['jobs.start'] = () =>
@@ -441,17 +381,9 @@ describe('All keys: jobs', () => {
         { action: 'extend', target: { keyValues: ['KD-A', 'KD-B'] }, days: 30 },
       ]);
     });
-    vi.unstubAllGlobals();
   });
 
   it('starts one job for a double yes, bulk actions off meanwhile', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
     // Main lists the job's items before it answers (seconds for a whole ledger): the answer waits for the test.
@@ -520,17 +452,9 @@ describe('All keys: jobs', () => {
     await waitFor(() => {
       expect(within(bar).getByRole('status').textContent).toBe('Extend by 1 day, cancelled: 0 of 2 done, 2 not sent.');
     });
-    vi.unstubAllGlobals();
   });
 
   it("keeps a cancelled bulk job's Resume while a generate job runs", async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     localStorage.clear();
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A')], total: 1, totalCapped: false } });
     const extend = summary({
@@ -542,7 +466,7 @@ describe('All keys: jobs', () => {
       total: 741_267,
       counts: { pending: 661_686, sent: 0, done: 79_581, failed: 0, unknown: 0 },
     });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [extend], elsewhere: [] } });
+    fake.impl['jobs.list'] = () => listed([extend]);
     render(<AllKeys />);
     const bar = screen.getByRole('region', { name: 'Bulk actions' });
     await within(bar).findByRole('button', { name: 'Resume extending 661,686 keys by 2 days…' });
@@ -593,7 +517,6 @@ describe('All keys: jobs', () => {
         ['jobs.resume', { jobId: 'ext-1', retryUnknown: false }],
       ]);
     });
-    vi.unstubAllGlobals();
   });
 
   it('shows the last generate job again after a reload', async () => {
@@ -605,7 +528,7 @@ describe('All keys: jobs', () => {
       finishedAt: '2026-01-01T00:03:00.000Z',
       counts: { pending: 0, sent: 0, done: 150_000, failed: 0, unknown: 0 },
     });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [done], elsewhere: [] } });
+    fake.impl['jobs.list'] = () => listed([done]);
     const first = render(<GenerateForm />);
     const panel = await screen.findByRole('group', { name: 'Generate job' });
     expect(within(panel).getByRole('button', { name: 'Export the 150,000 keys CSV' })).toBeTruthy();
@@ -613,12 +536,7 @@ describe('All keys: jobs', () => {
     expect(screen.queryByRole('group', { name: 'Generate job' })).toBeNull();
     // Another reload: the store starts empty, main still lists the job, and it stays put away.
     first.unmount();
-    useKeydesk.setState(initial, true);
-    useKeydesk.setState({
-      sessionRequest: { status: 'ready', error: null },
-      activeProfileId: 'sandbox',
-      profiles: [sandboxProfile, remoteProfile],
-    });
+    reloadedStore(readyState());
     render(<GenerateForm />);
     await waitFor(() => {
       expect(fake.calls.filter((c) => c.name === 'jobs.list')).toHaveLength(2);
@@ -627,13 +545,6 @@ describe('All keys: jobs', () => {
   });
 
   it('speaks of one key in the singular in every bulk dialog', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     const active = { ...row('KD-C'), status: 'active' as const, hwid: 'HW-1' };
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [active], total: 1, totalCapped: false, targets: 1 } });
     const user = userEvent.setup();
@@ -665,17 +576,9 @@ describe('All keys: jobs', () => {
     expect(within(dialog).queryByText(/1 of the 1|each will bind/)).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(fake.calls.some((c) => c.name === 'jobs.start')).toBe(false);
-    vi.unstubAllGlobals();
   });
 
   it('bulk Reset HWID counts only the picked keys that are bound', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     const active = { ...row('KD-C'), status: 'active' as const, hwid: 'HW-1' };
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), active], total: 3, totalCapped: false } });
@@ -727,17 +630,9 @@ describe('All keys: jobs', () => {
         .map((c) => c.input)
         .at(-1),
     ).toMatchObject({ filter: { status: 'active' }, exactCount: true });
-    vi.unstubAllGlobals();
   });
 
   it('disables Export with the reason when no key matches', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     const deleted = { ...row('KD-D'), status: 'deleted' as const, expiresAt: '2027-06-30T23:59:59.000Z', daysKey: null };
     fake.impl['ledger.query'] = (input) => {
       const { filter } = input as { filter: { text?: string } };
@@ -787,17 +682,9 @@ describe('All keys: jobs', () => {
     expect(header('Key').getAttribute('aria-sort')).toBe('ascending');
     expect(pathOf(header('Key'))).not.toBe(pathOf(header('Created')));
     expect(pathOf(header('Created'))).toBe(pathOf(header('Status')));
-    vi.unstubAllGlobals();
   });
 
   it('keyboard: rows are one Tab stop, moved by arrows', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B'), row('KD-C')], total: 3, totalCapped: false } });
     const user = userEvent.setup();
@@ -823,17 +710,9 @@ describe('All keys: jobs', () => {
     // Tab leaves the table: no other row is a stop.
     await user.tab();
     expect((document.activeElement as HTMLElement | null)?.closest('[role="grid"]')).toBeNull();
-    vi.unstubAllGlobals();
   });
 
   it('keyboard: Ctrl+C copies the key, Ctrl+Shift+C its HWID', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     fake.impl['ledger.query'] = () =>
       Promise.resolve({
         ok: true,
@@ -871,17 +750,9 @@ describe('All keys: jobs', () => {
     const rowA = screen.getByRole('checkbox', { name: 'Select KD-A' }).closest('[role="row"]') as HTMLElement;
     expect(within(rowA).getAllByRole('gridcell')[noteColumn]?.textContent).toBe('spring');
     expect(within(rowB).getAllByRole('gridcell')[noteColumn]?.textContent).toBe('—');
-    vi.unstubAllGlobals();
   });
 
   it('keyboard: a refused copy says which copy it was', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [{ ...row('KD-A'), hwid: 'HW-BOUND-1' }], total: 1, totalCapped: false } });
     const user = userEvent.setup();
@@ -902,17 +773,9 @@ describe('All keys: jobs', () => {
         text: 'Copy the HWID of key KD-A: the clipboard refused; use an export instead.',
       });
     });
-    vi.unstubAllGlobals();
   });
 
   it('checks the unknown keys first from Send N requests again', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A')], total: 1, totalCapped: false } });
     fake.impl['jobs.items'] = () =>
       Promise.resolve({
@@ -942,17 +805,9 @@ describe('All keys: jobs', () => {
     );
     expect(within(now).getAllByRole('row')[1]?.textContent).toBe('KD-ANot found: the service has it neither active nor generated.');
     expect(fake.calls.some((c) => c.name === 'jobs.resume')).toBe(false);
-    vi.unstubAllGlobals();
   });
 
   it('says why bulk actions are off while a job runs', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
     const user = userEvent.setup();
@@ -984,17 +839,9 @@ describe('All keys: jobs', () => {
     await waitFor(() => {
       expect(screen.queryByText(why)).toBeNull();
     });
-    vi.unstubAllGlobals();
   });
 
   it('lists the keys whose new expiry could not be read back', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
     const extend = { action: 'extend' as const, days: 5, total: 2 };
@@ -1033,6 +880,5 @@ describe('All keys: jobs', () => {
     });
     const summaryLine = await screen.findByText(/Extended, but the new expiry could not be read back \(1\)/);
     expect(within(summaryLine.closest('details') as HTMLElement).getByText('KD-B')).toBeTruthy();
-    vi.unstubAllGlobals();
   });
 });

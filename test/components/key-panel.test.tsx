@@ -3,12 +3,8 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Key } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, readySession } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
-const initial = useKeydesk.getState();
+import { fake, key, readyStore, useKeydesk } from '../support/fake-bridge.ts';
+import { Keys } from '../../src/renderer/src/views/Keys/Keys.tsx';
 
 const show = (...keys: Key[]) => {
   useKeydesk.setState({
@@ -19,7 +15,7 @@ const show = (...keys: Key[]) => {
 };
 
 beforeEach(() => {
-  readySession(useKeydesk, initial);
+  readyStore();
 });
 
 const panel = () => screen.getByRole('complementary', { name: 'Key detail' });

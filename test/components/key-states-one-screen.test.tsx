@@ -6,34 +6,19 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobSummary, Key, ValidationReport } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, key, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
+import { emit, fake, key, readyStore, remoteProfile, sandboxProfile, useKeydesk, validReport } from '../support/fake-bridge.ts';
+import { listed } from '../support/fake-jobs.ts';
 import { selectJobElsewhere } from '../../src/renderer/src/store/job-selectors.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
-const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
-const initial = useKeydesk.getState();
+import { Keys } from '../../src/renderer/src/views/Keys/Keys.tsx';
+import { Validate } from '../../src/renderer/src/views/Validate/Validate.tsx';
 
 const KEY = '23ZRN-AAAAA-BBBBB-CCCCC-DDDDD';
-const valid: ValidationReport = {
-  outcome: 'success',
-  success: true,
-  message: '',
-  dryRun: false,
-  hwid: 'MACHINE-1',
-  premium: false,
-  expiresAt: '2099-01-01T23:59:59.999Z',
-  notes: '',
-  keyless: false,
-  registeredServiceId: 'shop',
-  raw: { V2_Authentication: 'success' },
-};
+const valid: ValidationReport = { ...validReport, message: '', hwid: 'MACHINE-1', notes: '', registeredServiceId: 'shop' };
 /** The key as the service holds it now: the fake search answers this. */
 let held: Key;
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [remoteProfile]);
+  readyStore([remoteProfile]);
   useKeydesk.setState({ activeProfileId: 'p2' });
   held = key(KEY, 'generated', { note: 'trial' });
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
@@ -139,7 +124,7 @@ describe('Keys and Validate after a bulk act in All keys on keys they show', () 
       ...over,
     });
     fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({}) });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+    fake.impl['jobs.list'] = () => listed([]);
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
     useKeydesk.getState().followJobs();
@@ -208,7 +193,7 @@ describe('Keys and Validate after a bulk act in All keys over every key matching
   const showThenExtendMatching = async (filter: Parameters<ReturnType<typeof useKeydesk.getState>['setLedgerFilter']>[0]) => {
     const user = userEvent.setup();
     fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({}) });
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+    fake.impl['jobs.list'] = () => listed([]);
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: { ...valid, dryRun: true } });

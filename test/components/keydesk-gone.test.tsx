@@ -5,17 +5,14 @@
 // harness refusing this page's old token), the banner asks for a reload, as this window missed what happened.
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { OperationName } from '../../src/shared/contract.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 import type { Failure } from '../../src/shared/result.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { App } = await import('../../src/renderer/src/App.tsx');
-const initial = useKeydesk.getState();
+import { emit, fake, fakeStartedMain, freshStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { listed } from '../support/fake-jobs.ts';
+import { App } from '../../src/renderer/src/App.tsx';
 
 const EXTEND = '11111111-1111-4111-8111-111111111111';
 const running: JobSummary = {
@@ -51,37 +48,10 @@ function everyCallAnswers(failure: Failure): void {
 }
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      disconnect() {}
-    },
-  );
-  fake.impl['app.status'] = () =>
-    Promise.resolve({
-      ok: true,
-      data: {
-        version: '1',
-        platform: 'linux',
-        sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
-        secretStorage: 'os-keychain',
-        secretStorageReason: null,
-        profilesFileProblem: null,
-        activeProfileId: remoteProfile.id,
-      },
-    });
-  fake.impl['profiles.list'] = () =>
-    Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: remoteProfile.id } });
-  fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
-  fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
-  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [running], elsewhere: [] } });
+  freshStore();
+  fakeStartedMain([sandboxProfile, remoteProfile], remoteProfile.id);
+  fake.impl['jobs.list'] = () => listed([running]);
   fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe("the window when Keydesk's own core stops answering", () => {
@@ -211,7 +181,7 @@ describe("the window when Keydesk's own core stops answering", () => {
       counts: { pending: 150_000, sent: 0, done: 0, failed: 0, unknown: 0 },
     };
     // The generate job is the profile's only one.
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [generating], elsewhere: [] } });
+    fake.impl['jobs.list'] = () => listed([generating]);
     render(<App />);
     await screen.findByLabelText('Active service');
     act(() => {

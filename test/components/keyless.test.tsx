@@ -4,12 +4,8 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { KeylessEntry } from '../../src/shared/domain.ts';
-import { fake, installBridge, readySession, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
-const initial = useKeydesk.getState();
+import { fake, readyStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { Keyless } from '../../src/renderer/src/views/Keyless/Keyless.tsx';
 
 const entry = (hwid: string): KeylessEntry => ({
   id: hwid,
@@ -21,7 +17,7 @@ const entry = (hwid: string): KeylessEntry => ({
 });
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [sandboxProfile]);
+  readyStore([sandboxProfile]);
   fake.impl['keyless.add'] = (input) => Promise.resolve({ ok: true, data: { entry: entry((input as { hwid: string }).hwid) } });
   fake.impl['keyless.lookup'] = () =>
     Promise.resolve({ ok: true, data: { entries: [entry('walk-hw-1'), entry('walk-hw-2'), entry('walk-hw-3')], total: 3 } });

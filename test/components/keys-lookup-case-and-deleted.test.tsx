@@ -5,20 +5,16 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Key } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, readySession, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
-const { upperKeyOffer } = await import('../../src/renderer/src/views/Keys/Lookup.tsx');
-const initial = useKeydesk.getState();
+import { fake, key, readyStore, sandboxProfile } from '../support/fake-bridge.ts';
+import { Keys } from '../../src/renderer/src/views/Keys/Keys.tsx';
+import { upperKeyOffer } from '../../src/renderer/src/views/Keys/Lookup.tsx';
 
 const KEY = 'ZZZEN-471RS-6YK5E-RP9RK-H1W65';
 let held: Key[] = [];
 const terms = () => fake.calls.filter((c) => c.name === 'keys.fetchActive').map((c) => (c.input as { term: string }).term);
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [sandboxProfile]);
+  readyStore([sandboxProfile]);
   held = [key(KEY, 'generated')];
   // The service's rule: a value matches exactly.
   fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });

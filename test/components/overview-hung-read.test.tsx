@@ -4,17 +4,14 @@
 // history, a local read, loads and shows without waiting for the count. Fake timers: poll periods pass at once.
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, freshStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { Overview } from '../../src/renderer/src/views/Overview/Overview.tsx';
 
 vi.mock('../../src/renderer/src/components/HistoryChart.tsx', () => ({
   HistoryChart: ({ buckets }: { buckets: readonly { total: number }[] }) => (
     <p data-testid="chart">{buckets.map((b) => b.total).join(',')}</p>
   ),
 }));
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Overview } = await import('../../src/renderer/src/views/Overview/Overview.tsx');
-const initial = useKeydesk.getState();
 
 const T0 = Date.parse('2026-11-23T18:00:00.000Z');
 const sample = (at: string, count: number) => ({ at, min: count, max: count });
@@ -26,9 +23,7 @@ const LATEST = { count: 7, at: '2026-11-23T17:57:00.000Z' };
 beforeEach(() => {
   vi.useFakeTimers();
   vi.setSystemTime(T0);
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  freshStore({ activeProfileId: 'sandbox', profiles: [sandboxProfile] });
 });
 afterEach(() => {
   vi.useRealTimers();

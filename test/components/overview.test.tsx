@@ -4,22 +4,17 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fake, installBridge, latestOf, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, freshStore, latestOf, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { Overview } from '../../src/renderer/src/views/Overview/Overview.tsx';
 
 vi.mock('../../src/renderer/src/components/HistoryChart.tsx', () => ({
   HistoryChart: ({ buckets }: { buckets: readonly { total: number }[] }) => (
     <p data-testid="chart">{buckets.map((b) => b.total).join(',')}</p>
   ),
 }));
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Overview } = await import('../../src/renderer/src/views/Overview/Overview.tsx');
-const initial = useKeydesk.getState();
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  freshStore({ activeProfileId: 'sandbox', profiles: [sandboxProfile] });
 });
 
 describe('Overview: the chart and the headline agree', () => {

@@ -2,43 +2,14 @@
 // own actions (identifier check, Activity export, the integration test key).
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { App } = await import('../../src/renderer/src/App.tsx');
-const { VIEWS } = await import('../../src/renderer/src/views/registry.ts');
-const initial = useKeydesk.getState();
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fake, fakeStartedMain, freshStore, useKeydesk } from '../support/fake-bridge.ts';
+import { App } from '../../src/renderer/src/App.tsx';
+import { VIEWS } from '../../src/renderer/src/views/registry.ts';
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  // jsdom has no layout: All keys' virtualised table observes a size that never changes.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      disconnect() {}
-    },
-  );
-  fake.impl['app.status'] = () =>
-    Promise.resolve({
-      ok: true,
-      data: {
-        version: '1',
-        platform: 'linux',
-        sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
-        secretStorage: 'os-keychain',
-        secretStorageReason: null,
-        profilesFileProblem: null,
-        activeProfileId: 'sandbox',
-      },
-    });
-  fake.impl['profiles.list'] = () =>
-    Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
-  fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
-  fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
+  freshStore();
+  fakeStartedMain();
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
   fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries: [], total: 0, offset: 0, limit: 100 } });
 });

@@ -3,18 +3,12 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { CommandPalette } = await import('../../src/renderer/src/components/CommandPalette.tsx');
-const { noteRecent } = await import('../../src/renderer/src/lib/recent.ts');
-const initial = useKeydesk.getState();
+import { fake, freshStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { CommandPalette } from '../../src/renderer/src/components/CommandPalette.tsx';
+import { noteRecent } from '../../src/renderer/src/lib/recent.ts';
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ profiles: [sandboxProfile], activeProfileId: 'sandbox', view: 'overview' });
+  freshStore({ profiles: [sandboxProfile], activeProfileId: 'sandbox', view: 'overview' });
   fake.impl['ledger.export'] = () => Promise.resolve({ ok: true, data: { path: '/tmp/keys.csv' } });
 });
 

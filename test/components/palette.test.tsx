@@ -4,14 +4,9 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../src/shared/domain.ts';
-import { fake, installBridge, resetFake } from '../support/fake-bridge.ts';
-
-installBridge();
-
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { CommandPalette } = await import('../../src/renderer/src/components/CommandPalette.tsx');
-const { VIEWS } = await import('../../src/renderer/src/views/registry.ts');
-const initial = useKeydesk.getState();
+import { fake, freshStore, useKeydesk } from '../support/fake-bridge.ts';
+import { CommandPalette } from '../../src/renderer/src/components/CommandPalette.tsx';
+import { VIEWS } from '../../src/renderer/src/views/registry.ts';
 
 const profile = (id: string, name: string): Profile => ({
   id,
@@ -35,9 +30,7 @@ function openPalette() {
 const optionNames = () => screen.queryAllByRole('option').map((o) => o.textContent);
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ profiles: [profile('sandbox', 'Local sandbox'), profile('p2', 'Production')], activeProfileId: 'sandbox' });
+  freshStore({ profiles: [profile('sandbox', 'Local sandbox'), profile('p2', 'Production')], activeProfileId: 'sandbox' });
 });
 
 describe('command palette', () => {

@@ -3,18 +3,14 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AppStatus, Key } from '../../src/shared/domain.ts';
+import type { AppStatus } from '../../src/shared/domain.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
-import { fake, installBridge, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, key, readyStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
 import { jobSummaries, listed } from '../support/fake-jobs.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
-const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-const { FailureMessage } = await import('../../src/renderer/src/components/FailureMessage.tsx');
-const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
-const initial = useKeydesk.getState();
+import { Profiles } from '../../src/renderer/src/views/Profiles/Profiles.tsx';
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
+import { FailureMessage } from '../../src/renderer/src/components/FailureMessage.tsx';
+import { Jobs } from '../../src/renderer/src/views/Jobs/Jobs.tsx';
 
 const status: AppStatus = {
   version: '1.0.0',
@@ -28,7 +24,7 @@ const status: AppStatus = {
 const toasts = () => useKeydesk.getState().toasts.map((t) => t.text);
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [
+  readyStore([
     sandboxProfile,
     remoteProfile,
     { ...remoteProfile, id: 'p3', name: 'Gone Shop', hasKey: false, keyHint: null, storage: 'session-only' },
@@ -86,22 +82,6 @@ describe('Profiles: the service key is an API key, as its field says', () => {
 describe('Keys: Copy all of the generated keys', () => {
   it('names the count of keys copied, not the view', async () => {
     const user = userEvent.setup();
-    const key = (value: string): Key => ({
-      id: `k_${value}`,
-      value,
-      note: '',
-      status: 'generated',
-      isPremium: false,
-      expire: '2099-01-01',
-      expiresByDaysKey: false,
-      daysKey: null,
-      expiresAt: '2099-01-01T00:00:00.000Z',
-      hwid: null,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      activatedAt: null,
-      lastResetAt: null,
-      serviceId: 's',
-    });
     fake.impl['keys.generate'] = () =>
       Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('AAAAA-1'), key('AAAAA-2'), key('AAAAA-3')]) } });
     render(<GenerateForm />);
@@ -120,22 +100,6 @@ describe('Keys: Copy all of the generated keys', () => {
 describe('Keys: Copy all, refused by the clipboard', () => {
   it('says which copy failed: the keys generated, by their count', async () => {
     const user = userEvent.setup();
-    const key = (value: string): Key => ({
-      id: `k_${value}`,
-      value,
-      note: '',
-      status: 'generated',
-      isPremium: false,
-      expire: '2099-01-01',
-      expiresByDaysKey: false,
-      daysKey: null,
-      expiresAt: '2099-01-01T00:00:00.000Z',
-      hwid: null,
-      createdAt: '2026-01-01T00:00:00.000Z',
-      activatedAt: null,
-      lastResetAt: null,
-      serviceId: 's',
-    });
     fake.impl['keys.generate'] = () => Promise.resolve({ ok: true, data: { generated: toKeyBatch([key('AAAAA-1'), key('AAAAA-2')]) } });
     vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('denied', 'NotAllowedError'));
     render(<GenerateForm />);

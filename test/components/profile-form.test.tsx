@@ -3,16 +3,12 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fake, installBridge, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
-const { EditProfile } = await import('../../src/renderer/src/views/Profiles/EditProfile.tsx');
-const initial = useKeydesk.getState();
+import { fake, readyStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { Profiles } from '../../src/renderer/src/views/Profiles/Profiles.tsx';
+import { EditProfile } from '../../src/renderer/src/views/Profiles/EditProfile.tsx';
 
 beforeEach(() => {
-  readySession(useKeydesk, initial);
+  readyStore();
 });
 
 const addForm = () => screen.getByRole('form', { name: 'Add a remote service' });

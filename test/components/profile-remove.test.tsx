@@ -4,12 +4,8 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
-const initial = useKeydesk.getState();
+import { fake, readyStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { Profiles } from '../../src/renderer/src/views/Profiles/Profiles.tsx';
 
 const extend = (over: Partial<JobSummary>): JobSummary => ({
   id: '55555555-5555-4555-8555-555555555555',
@@ -33,13 +29,7 @@ const extend = (over: Partial<JobSummary>): JobSummary => ({
 });
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({
-    sessionRequest: { status: 'ready', error: null },
-    activeProfileId: 'sandbox',
-    profiles: [sandboxProfile, { ...remoteProfile, local: { ledgerKeys: 5000, jobs: 1 } }],
-  });
+  readyStore([sandboxProfile, { ...remoteProfile, local: { ledgerKeys: 5000, jobs: 1 } }]);
 });
 
 const removes = () => fake.calls.filter((c) => c.name === 'profiles.remove');

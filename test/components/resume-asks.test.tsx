@@ -3,16 +3,12 @@
 // makes the keys asked for) is named and goes at once.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { fake, installBridge, readySession } from '../support/fake-bridge.ts';
+import { fake, readyStore } from '../support/fake-bridge.ts';
 import { jobSummaries, listed } from '../support/fake-jobs.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
-const { Jobs } = await import('../../src/renderer/src/views/Jobs/Jobs.tsx');
-const initial = useKeydesk.getState();
+import { AllKeys } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
+import { Jobs } from '../../src/renderer/src/views/Jobs/Jobs.tsx';
 
 const DELETE = '7a1d2c3b-4a59-4e68-9b7a-8c9d0e1f2a3b';
 const summary = jobSummaries({
@@ -36,20 +32,10 @@ const summary = jobSummaries({
 const resumes = () => fake.calls.filter((c) => c.name === 'jobs.resume').map((c) => c.input);
 
 beforeEach(() => {
-  readySession(useKeydesk, initial);
+  readyStore();
   localStorage.clear();
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      disconnect() {}
-    },
-  );
   fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [], total: 0, totalCapped: false } });
   fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('Resume of a stopped bulk job', () => {

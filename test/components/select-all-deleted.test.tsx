@@ -2,42 +2,19 @@
 // the button nor as the offer after ticking the rows on screen, and the reason is said instead.
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LedgerRow } from '../../src/shared/domain.ts';
-import { fake, installBridge, readySession, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, ledgerRow, readyStore, sandboxProfile } from '../support/fake-bridge.ts';
+import { listed } from '../support/fake-jobs.ts';
+import { AllKeys } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
 
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
-const initial = useKeydesk.getState();
-
-const row = (i: number): LedgerRow => ({
-  value: `KD-GONE-${String(i).padStart(3, '0')}`,
-  note: 'p6 gone',
-  status: 'deleted',
-  isPremium: false,
-  expiresAt: null,
-  daysKey: 30,
-  hwid: null,
-  createdAt: null,
-  lastSeenAt: '2026-01-01T00:00:00.000Z',
-});
+const row = (i: number): LedgerRow => ledgerRow(`KD-GONE-${String(i).padStart(3, '0')}`, { note: 'remote gone', status: 'deleted' });
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [sandboxProfile]);
-  fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      disconnect() {}
-    },
-  );
+  readyStore([sandboxProfile]);
+  fake.impl['jobs.list'] = () => listed([]);
   // jsdom lays nothing out: the table's box is given a height, so some of its rows are "on screen".
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(400);
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
 });
 
 describe('All keys: select-all when every match is deleted', () => {

@@ -1,44 +1,17 @@
 // The window while main starts: a plain line until it is up, then the app; a start that fails says why and asks
 // for a new start; main gone while starting is said as not answering, with a way to ask again.
 import { act, render, screen } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { StartupStatus } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { App } = await import('../../src/renderer/src/App.tsx');
-const initial = useKeydesk.getState();
+import { emit, fake, fakeStartedMain, freshStore, sandboxProfile } from '../support/fake-bridge.ts';
+import { App } from '../../src/renderer/src/App.tsx';
 
 let startup: StartupStatus;
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      disconnect() {}
-    },
-  );
+  freshStore();
   startup = { state: 'starting', failure: null };
   fake.impl['app.startup'] = () => Promise.resolve({ ok: true, data: startup });
-  fake.impl['app.status'] = () =>
-    Promise.resolve({
-      ok: true,
-      data: {
-        version: '1',
-        platform: 'linux',
-        sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
-        secretStorage: 'os-keychain',
-        secretStorageReason: null,
-        profilesFileProblem: null,
-        activeProfileId: 'sandbox',
-      },
-    });
-  fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandboxProfile], activeProfileId: 'sandbox' } });
-  fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
-  fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
+  fakeStartedMain([sandboxProfile]);
 });
 
 describe('the window while main starts', () => {

@@ -2,16 +2,12 @@
 // an error stays until dismissed; either is dismissed by keyboard; successes are a status, errors an alert.
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { installBridge } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Toasts, SUCCESS_MS } = await import('../../src/renderer/src/components/Toasts.tsx');
-const initial = useKeydesk.getState();
+import { Toasts, SUCCESS_MS } from '../../src/renderer/src/components/Toasts.tsx';
+import { freshStore, useKeydesk } from '../support/fake-bridge.ts';
 
 beforeEach(() => {
   vi.useFakeTimers();
-  useKeydesk.setState(initial, true);
+  freshStore();
 });
 afterEach(() => {
   vi.useRealTimers();

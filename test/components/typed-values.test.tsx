@@ -5,30 +5,14 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, readySession } from '../support/fake-bridge.ts';
+import { fake, readyStore, validReport } from '../support/fake-bridge.ts';
+import { Validate } from '../../src/renderer/src/views/Validate/Validate.tsx';
+import { Keyless } from '../../src/renderer/src/views/Keyless/Keyless.tsx';
 
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
-const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
-const initial = useKeydesk.getState();
-
-const valid: ValidationReport = {
-  outcome: 'success',
-  success: true,
-  message: 'The key is valid.',
-  dryRun: true,
-  hwid: 'HW-A',
-  premium: false,
-  expiresAt: '2027-11-23T23:59:59.999Z',
-  notes: '',
-  keyless: false,
-  registeredServiceId: 'demo',
-  raw: { V2_Authentication: 'success' },
-};
+const valid: ValidationReport = { ...validReport, dryRun: true, expiresAt: '2027-11-23T23:59:59.999Z', notes: '' };
 
 beforeEach(() => {
-  readySession(useKeydesk, initial);
+  readyStore();
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
   fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: valid });
 });

@@ -4,12 +4,8 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, readySession } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
-const initial = useKeydesk.getState();
+import { fake, readyStore, useKeydesk, validReport } from '../support/fake-bridge.ts';
+import { Validate } from '../../src/renderer/src/views/Validate/Validate.tsx';
 
 const mismatch: ValidationReport = {
   outcome: 'hwid_mismatch',
@@ -25,19 +21,7 @@ const mismatch: ValidationReport = {
   raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } },
 };
 
-const validated: ValidationReport = {
-  outcome: 'success',
-  success: true,
-  message: 'The key is valid.',
-  dryRun: false,
-  hwid: 'HW-A',
-  premium: false,
-  expiresAt: '2099-01-01T23:59:59.999Z',
-  notes: 'spring batch',
-  keyless: false,
-  registeredServiceId: 'demo',
-  raw: { V2_Authentication: 'success' },
-};
+const validated = validReport;
 const unknownKey: ValidationReport = {
   ...validated,
   outcome: 'invalid_key',
@@ -57,7 +41,7 @@ function outsideDetails(root: Element): string {
 }
 
 beforeEach(() => {
-  readySession(useKeydesk, initial);
+  readyStore();
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
 });
 

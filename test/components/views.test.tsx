@@ -4,35 +4,20 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, fakeStartedMain, key, ledgerRow, readyStore, remoteProfile, useKeydesk, validReport } from '../support/fake-bridge.ts';
+import { listed } from '../support/fake-jobs.ts';
+import { App } from '../../src/renderer/src/App.tsx';
+import { Validate } from '../../src/renderer/src/views/Validate/Validate.tsx';
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
+import { Keys } from '../../src/renderer/src/views/Keys/Keys.tsx';
+import { Activity, ACTIVITY_PAGE } from '../../src/renderer/src/views/Activity/Activity.tsx';
+import { Profiles } from '../../src/renderer/src/views/Profiles/Profiles.tsx';
+import { AllKeys } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
+import { Keyless } from '../../src/renderer/src/views/Keyless/Keyless.tsx';
+import { ViewBoundary } from '../../src/renderer/src/components/ViewBoundary.tsx';
+import { FailureMessage } from '../../src/renderer/src/components/FailureMessage.tsx';
 
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { App } = await import('../../src/renderer/src/App.tsx');
-const { Validate } = await import('../../src/renderer/src/views/Validate/Validate.tsx');
-const { GenerateForm } = await import('../../src/renderer/src/views/Keys/GenerateForm.tsx');
-const { Keys } = await import('../../src/renderer/src/views/Keys/Keys.tsx');
-const { Activity, ACTIVITY_PAGE } = await import('../../src/renderer/src/views/Activity/Activity.tsx');
-const { Profiles } = await import('../../src/renderer/src/views/Profiles/Profiles.tsx');
-const { AllKeys } = await import('../../src/renderer/src/views/AllKeys/AllKeys.tsx');
-const { Keyless } = await import('../../src/renderer/src/views/Keyless/Keyless.tsx');
-const { ViewBoundary } = await import('../../src/renderer/src/components/ViewBoundary.tsx');
-const { FailureMessage } = await import('../../src/renderer/src/components/FailureMessage.tsx');
-const initial = useKeydesk.getState();
-
-const success: ValidationReport = {
-  outcome: 'success',
-  success: true,
-  message: 'The key is valid.',
-  dryRun: false,
-  hwid: 'HW-A',
-  premium: false,
-  expiresAt: '2099-01-01T23:59:59.999Z',
-  notes: 'spring batch',
-  keyless: false,
-  registeredServiceId: 'demo',
-  raw: { V2_Authentication: 'success' },
-};
+const success = validReport;
 const mismatch: ValidationReport = {
   ...success,
   outcome: 'hwid_mismatch',
@@ -46,7 +31,7 @@ const mismatch: ValidationReport = {
 };
 
 beforeEach(() => {
-  readySession(useKeydesk, initial);
+  readyStore();
   fake.impl['hwid.read'] = () => Promise.resolve({ ok: true, data: { readings: [] } });
 });
 
@@ -177,23 +162,7 @@ describe('a view that throws', () => {
 
 describe('the header, the offline notice and a profile switch', () => {
   beforeEach(() => {
-    fake.impl['app.status'] = () =>
-      Promise.resolve({
-        ok: true,
-        data: {
-          version: '1',
-          platform: 'linux',
-          sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
-          secretStorage: 'os-keychain',
-          secretStorageReason: null,
-          profilesFileProblem: null,
-          activeProfileId: 'sandbox',
-        },
-      });
-    fake.impl['profiles.list'] = () =>
-      Promise.resolve({ ok: true, data: { profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' } });
-    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
-    fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
+    fakeStartedMain();
     fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
   });
 
@@ -700,27 +669,9 @@ describe('Profiles', () => {
 });
 
 describe('All keys: a count past the cap', () => {
-  const row = (value: string) => ({
-    value,
-    note: 'spring',
-    status: 'generated' as const,
-    isPremium: false,
-    expiresAt: null,
-    daysKey: 30,
-    hwid: null,
-    createdAt: null,
-    lastSeenAt: '2026-01-01T00:00:00.000Z',
-  });
+  const row = (value: string) => ledgerRow(value, { note: 'spring' });
   it('says more than 10,000 match; Count exactly shows the whole count', async () => {
-    // jsdom has no layout: the view measures its viewport through a ResizeObserver that never fires here.
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+    fake.impl['jobs.list'] = () => listed([]);
     fake.impl['ledger.query'] = (input) => {
       const exact = (input as { exactCount?: boolean }).exactCount === true;
       return Promise.resolve({
@@ -741,18 +692,10 @@ describe('All keys: a count past the cap', () => {
     );
     expect(screen.queryByRole('button', { name: 'Count exactly' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Select all 123,456' })).toBeTruthy();
-    vi.unstubAllGlobals();
   });
 
   it('counts for select all only the keys a job would act on', async () => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
-    fake.impl['jobs.list'] = () => Promise.resolve({ ok: true, data: { jobs: [], elsewhere: [] } });
+    fake.impl['jobs.list'] = () => listed([]);
     // Five keys match; two of them are known deleted, so a job over all matching would act on three.
     fake.impl['ledger.query'] = () =>
       Promise.resolve({
@@ -765,6 +708,5 @@ describe('All keys: a count past the cap', () => {
     await user.click(screen.getByRole('button', { name: 'Select all 3 (2 deleted left out)' }));
     const bar = screen.getByRole('region', { name: 'Bulk actions' });
     expect(within(bar).getByText('All 3 matching').textContent).toBe('All 3 matching');
-    vi.unstubAllGlobals();
   });
 });

@@ -6,15 +6,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { APP_ERROR_CODES, WIRE_ERROR_CODES, type Failure } from '../../src/shared/result.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 import type { AuditEntry } from '../../src/shared/domain.ts';
-import { fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { FailureMessage } = await import('../../src/renderer/src/components/FailureMessage.tsx');
-const { Toasts } = await import('../../src/renderer/src/components/Toasts.tsx');
-const { Activity } = await import('../../src/renderer/src/views/Activity/Activity.tsx');
-const { operationWords, plain } = await import('../../src/renderer/src/lib/words.ts');
-const initial = useKeydesk.getState();
+import { fake, freshStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { FailureMessage } from '../../src/renderer/src/components/FailureMessage.tsx';
+import { Toasts } from '../../src/renderer/src/components/Toasts.tsx';
+import { Activity } from '../../src/renderer/src/views/Activity/Activity.tsx';
+import { operationWords, plain } from '../../src/renderer/src/lib/words.ts';
 
 const CODES = [...WIRE_ERROR_CODES, ...APP_ERROR_CODES];
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -46,9 +42,7 @@ const worst = (code: Failure['code'], op: string): Failure => ({
 });
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ activeProfileId: 'sandbox', profiles: [sandboxProfile] });
+  freshStore({ activeProfileId: 'sandbox', profiles: [sandboxProfile] });
 });
 
 describe('error words', () => {

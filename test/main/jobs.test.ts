@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { Core } from '../../src/main/core.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
@@ -103,6 +103,21 @@ function service(url: string, db: LocalDb, clock?: JobClock, events: JobSummary[
   });
 }
 
+/**
+ * A fresh keydesk.db and a job engine on `fake` for this test: both close when it finishes (pass or fail), its
+ * jobs settled first when `settle` is set.
+ */
+function rig(fake: FakeService, { clock, events, settle = false }: { clock?: JobClock; events?: JobSummary[]; settle?: boolean } = {}) {
+  const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
+  const jobs = service(fake.url, db, clock, events);
+  onTestFinished(async () => {
+    if (settle) for (const job of jobs.list('p1')) await jobs.settled(job.id);
+    db.close();
+    await fake.close();
+  });
+  return { db, jobs };
+}
+
 /** The fields of a key the ledger records that these tests leave plain; each test adds its value and status. */
 const LEDGER_KEY = {
   id: '',
@@ -179,23 +194,17 @@ describe('unknown outcomes', () => {
 describe('resuming and cancelling', () => {
   it('runs a job once when two resumes arrive together', async () => {
     const fake = await fakeService(() => 'ok');
-    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
-    const jobs = service(fake.url, db);
-    try {
-      const id = 'job-twice';
-      db.createJob({ id, profileId: 'p1', action: 'delete', params: '{}', createdAt: new Date().toISOString() }, { keyValues: values(6) });
-      db.setJobState(id, 'interrupted', 'Stopped for the test.', new Date().toISOString());
-      // Both calls are made before either awaits anything: the second must see the first's reservation.
-      const [a, b] = await Promise.all([jobs.resume('p1', id, false), jobs.resume('p1', id, false)]);
-      expect([a.ok, b.ok].sort()).toEqual([false, true]);
-      expect([a, b].find((r) => !r.ok)).toMatchObject({ ok: false, code: 'CONFLICT' });
-      await jobs.settled(id);
-      expect(jobs.get('p1', id)).toMatchObject({ state: 'finished', counts: { done: 6, pending: 0, sent: 0, unknown: 0 } });
-      expect(fake.received).toHaveLength(6);
-    } finally {
-      db.close();
-      await fake.close();
-    }
+    const { db, jobs } = rig(fake);
+    const id = 'job-twice';
+    db.createJob({ id, profileId: 'p1', action: 'delete', params: '{}', createdAt: new Date().toISOString() }, { keyValues: values(6) });
+    db.setJobState(id, 'interrupted', 'Stopped for the test.', new Date().toISOString());
+    // Both calls are made before either awaits anything: the second must see the first's reservation.
+    const [a, b] = await Promise.all([jobs.resume('p1', id, false), jobs.resume('p1', id, false)]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    expect([a, b].find((r) => !r.ok)).toMatchObject({ ok: false, code: 'CONFLICT' });
+    await jobs.settled(id);
+    expect(jobs.get('p1', id)).toMatchObject({ state: 'finished', counts: { done: 6, pending: 0, sent: 0, unknown: 0 } });
+    expect(fake.received).toHaveLength(6);
   });
 
   it('refuses a second bulk job on a profile while one runs', async () => {
@@ -205,49 +214,43 @@ describe('resuming and cancelling', () => {
       held.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: key })));
       return 'handled';
     });
-    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
-    const jobs = service(fake.url, db);
-    try {
-      // Two starts made together (a confirmation accepted twice): the second sees the first's reservation.
-      const [a, b] = await Promise.all([
-        jobs.start('p1', { action: 'delete', target: { keyValues: values(4) } }),
-        jobs.start('p1', { action: 'delete', target: { keyValues: values(4) } }),
-      ]);
-      expect([a.ok, b.ok].sort()).toEqual([false, true]);
-      const refused = a.ok ? b : a;
-      expect(refused).toMatchObject({ ok: false, code: 'CONFLICT' });
-      expect(refused.ok ? '' : refused.message).toMatch(/already running for this profile.*nothing was started/);
-      const first = [a, b].find((r) => r.ok);
-      if (!first?.ok) throw new Error('no job started');
-      // While it runs, another bulk action over the same keys is refused too, and so is a resume of another job.
-      await until(() => held.length > 0);
-      expect(await jobs.start('p1', { action: 'resetHwid', target: { keyValues: values(4) } })).toMatchObject({
-        ok: false,
-        code: 'CONFLICT',
-      });
-      db.createJob(
-        { id: 'other', profileId: 'p1', action: 'delete', params: '{}', createdAt: new Date().toISOString() },
-        { keyValues: values(2) },
-      );
-      db.setJobState('other', 'interrupted', 'Stopped for the test.', new Date().toISOString());
-      expect(await jobs.resume('p1', 'other', false)).toMatchObject({ ok: false, code: 'CONFLICT' });
-      // Only the first job's requests reached the service, once per key.
-      while (jobs.get('p1', first.data.id)?.finishedAt === null) {
-        for (const answer of held.splice(0)) answer();
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      expect([...fake.received].sort()).toEqual(values(4));
-      expect(db.jobs('p1').filter((j) => j.id !== 'other')).toHaveLength(1);
-      // Once it has ended, the next job starts.
-      const next = await jobs.start('p1', { action: 'delete', target: { keyValues: ['K0009'] } });
-      expect(next.ok).toBe(true);
-      while (next.ok && jobs.get('p1', next.data.id)?.finishedAt === null) {
-        for (const answer of held.splice(0)) answer();
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    } finally {
-      db.close();
-      await fake.close();
+    const { db, jobs } = rig(fake);
+    // Two starts made together (a confirmation accepted twice): the second sees the first's reservation.
+    const [a, b] = await Promise.all([
+      jobs.start('p1', { action: 'delete', target: { keyValues: values(4) } }),
+      jobs.start('p1', { action: 'delete', target: { keyValues: values(4) } }),
+    ]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    const refused = a.ok ? b : a;
+    expect(refused).toMatchObject({ ok: false, code: 'CONFLICT' });
+    expect(refused.ok ? '' : refused.message).toMatch(/already running for this profile.*nothing was started/);
+    const first = [a, b].find((r) => r.ok);
+    if (!first?.ok) throw new Error('no job started');
+    // While it runs, another bulk action over the same keys is refused too, and so is a resume of another job.
+    await until(() => held.length > 0);
+    expect(await jobs.start('p1', { action: 'resetHwid', target: { keyValues: values(4) } })).toMatchObject({
+      ok: false,
+      code: 'CONFLICT',
+    });
+    db.createJob(
+      { id: 'other', profileId: 'p1', action: 'delete', params: '{}', createdAt: new Date().toISOString() },
+      { keyValues: values(2) },
+    );
+    db.setJobState('other', 'interrupted', 'Stopped for the test.', new Date().toISOString());
+    expect(await jobs.resume('p1', 'other', false)).toMatchObject({ ok: false, code: 'CONFLICT' });
+    // Only the first job's requests reached the service, once per key.
+    while (jobs.get('p1', first.data.id)?.finishedAt === null) {
+      for (const answer of held.splice(0)) answer();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect([...fake.received].sort()).toEqual(values(4));
+    expect(db.jobs('p1').filter((j) => j.id !== 'other')).toHaveLength(1);
+    // Once it has ended, the next job starts.
+    const next = await jobs.start('p1', { action: 'delete', target: { keyValues: ['K0009'] } });
+    expect(next.ok).toBe(true);
+    while (next.ok && jobs.get('p1', next.data.id)?.finishedAt === null) {
+      for (const answer of held.splice(0)) answer();
+      await new Promise((r) => setTimeout(r, 5));
     }
   });
 
@@ -293,28 +296,22 @@ describe('resuming and cancelling', () => {
       held.push(res);
       return 'handled';
     });
-    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const events: JobSummary[] = [];
-    const jobs = service(fake.url, db, undefined, events);
-    try {
-      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(40) } });
-      if (!started.ok) throw new Error(started.message);
-      const id = started.data.id;
-      await until(() => held.length >= START_CONCURRENCY && held.length === jobs.get('p1', id)?.counts.sent);
-      jobs.cancel('p1', id);
-      for (const res of held)
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
-      await jobs.settled(id);
-      const final = jobs.get('p1', id);
-      expect(final).toMatchObject({ state: 'cancelled', counts: { sent: 0, done: held.length, pending: 40 - held.length } });
-      expect(final?.finishedAt).not.toBeNull();
-      expect(db.job(id)).toMatchObject({ state: 'cancelled' });
-      expect(events.at(-1)).toMatchObject({ state: 'cancelled', counts: { sent: 0 } });
-      expect(events.at(-1)?.finishedAt).not.toBeNull();
-    } finally {
-      db.close();
-      await fake.close();
-    }
+    const { db, jobs } = rig(fake, { events });
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(40) } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => held.length >= START_CONCURRENCY && held.length === jobs.get('p1', id)?.counts.sent);
+    jobs.cancel('p1', id);
+    for (const res of held)
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
+    await jobs.settled(id);
+    const final = jobs.get('p1', id);
+    expect(final).toMatchObject({ state: 'cancelled', counts: { sent: 0, done: held.length, pending: 40 - held.length } });
+    expect(final?.finishedAt).not.toBeNull();
+    expect(db.job(id)).toMatchObject({ state: 'cancelled' });
+    expect(events.at(-1)).toMatchObject({ state: 'cancelled', counts: { sent: 0 } });
+    expect(events.at(-1)?.finishedAt).not.toBeNull();
   });
 });
 
@@ -322,47 +319,41 @@ describe('cancel while answers stream in', () => {
   it('sends nothing after the cancel, records every item honestly, and ends cancelled', async () => {
     // A service that answers at once: items keep settling and new ones keep going out until the cancel.
     const fake = await fakeService(() => 'ok');
-    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const events: JobSummary[] = [];
-    const jobs = service(fake.url, db, undefined, events);
-    try {
-      const keys = values(3_000);
-      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys } });
-      if (!started.ok) throw new Error(started.message);
-      const id = started.data.id;
-      await until(() => fake.received.length >= 100);
-      const cancelled = jobs.cancel('p1', id);
-      if (!cancelled.ok) throw new Error(cancelled.message);
-      // Everything the job will ever send was already claimed (marked sent, or answered) when cancel returned.
-      const { pending, sent, done, failed, unknown } = cancelled.data.counts;
-      const claimedAtCancel = sent + done + failed + unknown;
-      expect(cancelled.data.state).toBe('cancelled');
-      expect(pending).toBeGreaterThan(0);
-      await jobs.settled(id);
-      expect(fake.received).toHaveLength(claimedAtCancel);
+    const { db, jobs } = rig(fake, { events });
+    const keys = values(3_000);
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => fake.received.length >= 100);
+    const cancelled = jobs.cancel('p1', id);
+    if (!cancelled.ok) throw new Error(cancelled.message);
+    // Everything the job will ever send was already claimed (marked sent, or answered) when cancel returned.
+    const { pending, sent, done, failed, unknown } = cancelled.data.counts;
+    const claimedAtCancel = sent + done + failed + unknown;
+    expect(cancelled.data.state).toBe('cancelled');
+    expect(pending).toBeGreaterThan(0);
+    await jobs.settled(id);
+    expect(fake.received).toHaveLength(claimedAtCancel);
 
-      const final = jobs.get('p1', id);
-      expect(final).toMatchObject({
-        state: 'cancelled',
-        counts: { sent: 0, failed: 0, unknown: 0, done: claimedAtCancel, pending: keys.length - claimedAtCancel },
-      });
-      expect(final?.finishedAt).not.toBeNull();
-      expect(events.at(-1)).toMatchObject({ id, state: 'cancelled', counts: { sent: 0 } });
-      // Item by item: done exactly for the keys the service received, pending for the ones it never saw.
-      const received = new Set(fake.received);
-      const items = db.jobItems(id, undefined, 0, keys.length).items;
-      expect(
-        items
-          .filter((i) => i.state === 'done')
-          .map((i) => i.target)
-          .sort(),
-      ).toEqual([...received].sort());
-      expect(items.filter((i) => i.state === 'pending').every((i) => !received.has(i.target))).toBe(true);
-      expect(items.every((i) => i.state === 'done' || i.state === 'pending')).toBe(true);
-    } finally {
-      db.close();
-      await fake.close();
-    }
+    const final = jobs.get('p1', id);
+    expect(final).toMatchObject({
+      state: 'cancelled',
+      counts: { sent: 0, failed: 0, unknown: 0, done: claimedAtCancel, pending: keys.length - claimedAtCancel },
+    });
+    expect(final?.finishedAt).not.toBeNull();
+    expect(events.at(-1)).toMatchObject({ id, state: 'cancelled', counts: { sent: 0 } });
+    // Item by item: done exactly for the keys the service received, pending for the ones it never saw.
+    const received = new Set(fake.received);
+    const items = db.jobItems(id, undefined, 0, keys.length).items;
+    expect(
+      items
+        .filter((i) => i.state === 'done')
+        .map((i) => i.target)
+        .sort(),
+    ).toEqual([...received].sort());
+    expect(items.filter((i) => i.state === 'pending').every((i) => !received.has(i.target))).toBe(true);
+    expect(items.every((i) => i.state === 'done' || i.state === 'pending')).toBe(true);
   });
 });
 
@@ -373,27 +364,21 @@ describe("another profile's running job", () => {
       held.push(res);
       return 'handled';
     });
-    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
-    const jobs = service(fake.url, db);
-    try {
-      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(10) } });
-      if (!started.ok) throw new Error(started.message);
-      await until(() => held.length >= START_CONCURRENCY && held.length === jobs.get('p1', started.data.id)?.counts.sent);
-      expect(jobs.runningElsewhere('p2')).toEqual([
-        expect.objectContaining({ id: started.data.id, profileId: 'p1', state: 'running', total: 10 }),
-      ]);
-      expect(jobs.runningElsewhere('p1')).toEqual([]);
-      // Its own profile still cannot be reached from p2: following or cancelling needs p1.
-      expect(jobs.get('p2', started.data.id)).toBeNull();
-      jobs.cancel('p1', started.data.id);
-      for (const res of held)
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
-      await jobs.settled(started.data.id);
-      expect(jobs.runningElsewhere('p2')).toEqual([]);
-    } finally {
-      db.close();
-      await fake.close();
-    }
+    const { jobs } = rig(fake);
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(10) } });
+    if (!started.ok) throw new Error(started.message);
+    await until(() => held.length >= START_CONCURRENCY && held.length === jobs.get('p1', started.data.id)?.counts.sent);
+    expect(jobs.runningElsewhere('p2')).toEqual([
+      expect.objectContaining({ id: started.data.id, profileId: 'p1', state: 'running', total: 10 }),
+    ]);
+    expect(jobs.runningElsewhere('p1')).toEqual([]);
+    // Its own profile still cannot be reached from p2: following or cancelling needs p1.
+    expect(jobs.get('p2', started.data.id)).toBeNull();
+    jobs.cancel('p1', started.data.id);
+    for (const res of held)
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
+    await jobs.settled(started.data.id);
+    expect(jobs.runningElsewhere('p2')).toEqual([]);
   });
 });
 
@@ -408,51 +393,45 @@ describe('a 429 with Retry-After', () => {
         .end(JSON.stringify({ success: false, code: 'RATE_LIMITED', message: 'Too many requests.' }));
       return 'handled';
     });
-    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const clock = fakeClock();
     const events: JobSummary[] = [];
-    const jobs = service(fake.url, db, clock, events);
-    try {
-      const keys = values(40);
-      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys } });
-      if (!started.ok) throw new Error(started.message);
-      // The engine asks the clock for the 30 s pause; while it waits, every answer already on the wire arrives.
-      await until(() => clock.pending() > 0 && jobs.get('p1', started.data.id)?.counts.sent === 0);
-      expect(refused).toBe(true);
-      expect(clock.sleeps[0]).toBe(30_000);
-      const duringPause = fake.received.length;
-      const paused = jobs.get('p1', started.data.id);
-      expect(paused?.pausedUntil).not.toBeNull();
-      expect(paused?.state).toBe('running');
-      // Let other work run; the job is held at the pause and sends nothing.
-      await new Promise((r) => setTimeout(r, 50));
-      expect(fake.received.length).toBe(duringPause);
-      // The 429 halved the limit. Before it, slow start grew the limit from START_CONCURRENCY by one per answer
-      // handled first; how many came first depends on answer order under load, so bound it by the other requests
-      // the service received before the pause. Answers to requests sent before the halving never grow it again.
-      const mostBefore = START_CONCURRENCY + (duringPause - 1);
-      expect(paused?.concurrency).toBeGreaterThanOrEqual(Math.floor(START_CONCURRENCY / 2));
-      expect(paused?.concurrency).toBeLessThanOrEqual(Math.floor(mostBefore / 2));
+    const { jobs } = rig(fake, { clock, events });
+    const keys = values(40);
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: keys } });
+    if (!started.ok) throw new Error(started.message);
+    // The engine asks the clock for the 30 s pause; while it waits, every answer already on the wire arrives.
+    await until(() => clock.pending() > 0 && jobs.get('p1', started.data.id)?.counts.sent === 0);
+    expect(refused).toBe(true);
+    expect(clock.sleeps[0]).toBe(30_000);
+    const duringPause = fake.received.length;
+    const paused = jobs.get('p1', started.data.id);
+    expect(paused?.pausedUntil).not.toBeNull();
+    expect(paused?.state).toBe('running');
+    // Let other work run; the job is held at the pause and sends nothing.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fake.received.length).toBe(duringPause);
+    // The 429 halved the limit. Before it, slow start grew the limit from START_CONCURRENCY by one per answer
+    // handled first; how many came first depends on answer order under load, so bound it by the other requests
+    // the service received before the pause. Answers to requests sent before the halving never grow it again.
+    const mostBefore = START_CONCURRENCY + (duringPause - 1);
+    expect(paused?.concurrency).toBeGreaterThanOrEqual(Math.floor(START_CONCURRENCY / 2));
+    expect(paused?.concurrency).toBeLessThanOrEqual(Math.floor(mostBefore / 2));
 
+    clock.release();
+    // Paced from here on: each further sleep is a pacing gap, released as it comes.
+    const releaser = setInterval(() => {
       clock.release();
-      // Paced from here on: each further sleep is a pacing gap, released as it comes.
-      const releaser = setInterval(() => {
-        clock.release();
-      }, 1);
-      await jobs.settled(started.data.id);
-      clearInterval(releaser);
-      const done = jobs.get('p1', started.data.id);
-      expect(done).toMatchObject({ state: 'finished', counts: { done: 40, pending: 0, unknown: 0, failed: 0 } });
-      // Every key was deleted exactly once; the one refused with 429 was sent twice (first refused, then accepted).
-      const refusedKey = fake.received[4];
-      expect(new Set(fake.received)).toEqual(new Set(keys));
-      expect(fake.received.filter((k) => k === refusedKey)).toHaveLength(2);
-      expect(fake.received).toHaveLength(41);
-      expect(events.some((e) => e.pausedUntil !== null)).toBe(true);
-    } finally {
-      db.close();
-      await fake.close();
-    }
+    }, 1);
+    await jobs.settled(started.data.id);
+    clearInterval(releaser);
+    const done = jobs.get('p1', started.data.id);
+    expect(done).toMatchObject({ state: 'finished', counts: { done: 40, pending: 0, unknown: 0, failed: 0 } });
+    // Every key was deleted exactly once; the one refused with 429 was sent twice (first refused, then accepted).
+    const refusedKey = fake.received[4];
+    expect(new Set(fake.received)).toEqual(new Set(keys));
+    expect(fake.received.filter((k) => k === refusedKey)).toHaveLength(2);
+    expect(fake.received).toHaveLength(41);
+    expect(events.some((e) => e.pausedUntil !== null)).toBe(true);
   });
 });
 
@@ -553,36 +532,30 @@ describe('answers during a Retry-After pause', () => {
       else return 'ok';
       return 'handled';
     });
-    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
     const clock = fakeClock();
-    const jobs = service(fake.url, db, clock);
-    try {
-      const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(12) } });
-      if (!started.ok) throw new Error(started.message);
-      const id = started.data.id;
-      await until(() => clock.pending() > 0 && held.length === START_CONCURRENCY - 1);
-      const sentBefore = fake.received.length;
-      for (const res of held)
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
-      // Saved while the pause still holds: the clock has not moved.
-      await expect.poll(() => db.jobItems(id, 'done', 0, 1).total, { timeout: 30_000 }).toBe(START_CONCURRENCY - 1);
-      // Nothing on the wire (items claimed ahead of the requests are not sent: the screen's view of the file).
-      expect(db.jobItems(id, 'sent', 0, 1, false, jobs.claimedUnsent(id)).total).toBe(0);
-      await until(() => clock.pending() > 0);
-      expect(jobs.get('p1', id)?.pausedUntil).not.toBeNull();
-      expect(fake.received.length).toBe(sentBefore);
-      expect(clock.sleeps.every((ms) => ms === 30_000)).toBe(true);
+    const { db, jobs } = rig(fake, { clock });
+    const started = await jobs.start('p1', { action: 'delete', target: { keyValues: values(12) } });
+    if (!started.ok) throw new Error(started.message);
+    const id = started.data.id;
+    await until(() => clock.pending() > 0 && held.length === START_CONCURRENCY - 1);
+    const sentBefore = fake.received.length;
+    for (const res of held)
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, deletedKey: 'x' }));
+    // Saved while the pause still holds: the clock has not moved.
+    await expect.poll(() => db.jobItems(id, 'done', 0, 1).total, { timeout: 30_000 }).toBe(START_CONCURRENCY - 1);
+    // Nothing on the wire (items claimed ahead of the requests are not sent: the screen's view of the file).
+    expect(db.jobItems(id, 'sent', 0, 1, false, jobs.claimedUnsent(id)).total).toBe(0);
+    await until(() => clock.pending() > 0);
+    expect(jobs.get('p1', id)?.pausedUntil).not.toBeNull();
+    expect(fake.received.length).toBe(sentBefore);
+    expect(clock.sleeps.every((ms) => ms === 30_000)).toBe(true);
 
-      const releaser = setInterval(() => {
-        clock.release();
-      }, 1);
-      await jobs.settled(id);
-      clearInterval(releaser);
-      expect(jobs.get('p1', id)).toMatchObject({ state: 'finished', counts: { done: 12, pending: 0, sent: 0, unknown: 0 } });
-    } finally {
-      db.close();
-      await fake.close();
-    }
+    const releaser = setInterval(() => {
+      clock.release();
+    }, 1);
+    await jobs.settled(id);
+    clearInterval(releaser);
+    expect(jobs.get('p1', id)).toMatchObject({ state: 'finished', counts: { done: 12, pending: 0, sent: 0, unknown: 0 } });
   });
 });
 
@@ -610,117 +583,86 @@ describe('extend and HWID reset on a real-dialect service', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       return 'handled';
     });
-    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
-    const jobs = service(fake.url, db);
+    const { db, jobs } = rig(fake);
     const row = (value: string): { status: string; expiresAt: string | null; hwid: string | null } | undefined =>
       db.queryLedger('p1', { text: value }, { field: 'value', dir: 'asc' }, 0, 1).rows[0];
-    try {
-      const base = {
-        id: '',
-        note: 'n',
-        isPremium: false,
-        expire: null,
-        expiresByDaysKey: false,
-        daysKey: null,
-        createdAt: null,
-        activatedAt: null,
-        lastResetAt: null,
-        serviceId: '',
-      };
-      db.recordKeys('p1', [
-        { ...base, value: 'E1', status: 'active', hwid: null, expiresAt: '2030-01-01T00:00:00.000Z' },
-        { ...base, value: 'R1', status: 'active', hwid: 'HW-1', expiresAt: '2030-01-01T00:00:00.000Z' },
-        { ...base, value: 'R2', note: 'ÉLAN Ötzi', status: 'active', hwid: 'HW-2', expiresAt: '2030-01-01T00:00:00.000Z' },
-      ]);
-      const extended = await jobs.start('p1', { action: 'extend', target: { keyValues: ['E1'] }, days: 365 });
-      if (!extended.ok) throw new Error(extended.message);
-      await jobs.settled(extended.data.id);
-      expect(row('E1')).toMatchObject({ status: 'active', expiresAt: newExpiry, hwid: null });
+    const base = { ...LEDGER_KEY, note: 'n' };
+    db.recordKeys('p1', [
+      { ...base, value: 'E1', status: 'active', hwid: null, expiresAt: '2030-01-01T00:00:00.000Z' },
+      { ...base, value: 'R1', status: 'active', hwid: 'HW-1', expiresAt: '2030-01-01T00:00:00.000Z' },
+      { ...base, value: 'R2', note: 'ÉLAN Ötzi', status: 'active', hwid: 'HW-2', expiresAt: '2030-01-01T00:00:00.000Z' },
+    ]);
+    const extended = await jobs.start('p1', { action: 'extend', target: { keyValues: ['E1'] }, days: 365 });
+    if (!extended.ok) throw new Error(extended.message);
+    await jobs.settled(extended.data.id);
+    expect(row('E1')).toMatchObject({ status: 'active', expiresAt: newExpiry, hwid: null });
 
-      const reset = await jobs.start('p1', { action: 'resetHwid', target: { keyValues: ['R1', 'R2'] } });
-      if (!reset.ok) throw new Error(reset.message);
-      await jobs.settled(reset.data.id);
-      expect(row('R1')).toMatchObject({ status: 'active', hwid: null, expiresAt: '2030-01-01T00:00:00.000Z' });
-      // The search text follows: the old HWID no longer finds the key.
-      expect(db.queryLedger('p1', { text: 'hw-1' }, { field: 'value', dir: 'asc' }, 0, 1).total).toBe(0);
-      // ... and is lower-cased as every other writer does it (JavaScript's rules, not SQLite's ASCII-only lower()):
-      // a note with capitals beyond ASCII is still found by its lower-case words after the reset.
-      expect(db.queryLedger('p1', { text: 'élan ötzi' }, { field: 'value', dir: 'asc' }, 0, 5).rows.map((r) => [r.value, r.hwid])).toEqual([
-        ['R2', null],
-      ]);
-    } finally {
-      db.close();
-      await fake.close();
-    }
+    const reset = await jobs.start('p1', { action: 'resetHwid', target: { keyValues: ['R1', 'R2'] } });
+    if (!reset.ok) throw new Error(reset.message);
+    await jobs.settled(reset.data.id);
+    expect(row('R1')).toMatchObject({ status: 'active', hwid: null, expiresAt: '2030-01-01T00:00:00.000Z' });
+    // The search text follows: the old HWID no longer finds the key.
+    expect(db.queryLedger('p1', { text: 'hw-1' }, { field: 'value', dir: 'asc' }, 0, 1).total).toBe(0);
+    // ... and is lower-cased as every other writer does it (JavaScript's rules, not SQLite's ASCII-only lower()):
+    // a note with capitals beyond ASCII is still found by its lower-case words after the reset.
+    expect(db.queryLedger('p1', { text: 'élan ötzi' }, { field: 'value', dir: 'asc' }, 0, 5).rows.map((r) => [r.value, r.hwid])).toEqual([
+      ['R2', null],
+    ]);
   });
 });
 
 describe('a job over every key a filter matches', () => {
   it('leaves out known-deleted keys unless the filter asks for deleted keys', async () => {
     const fake = await fakeService(() => 'ok');
-    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
-    const jobs = service(fake.url, db);
-    try {
-      db.recordKeys('p1', [
-        { ...LEDGER_KEY, value: 'A1', status: 'active' },
-        { ...LEDGER_KEY, value: 'G1', status: 'generated' },
-        { ...LEDGER_KEY, value: 'D1', status: 'generated' },
-      ]);
-      db.markDeleted('p1', 'D1');
-      const all = await jobs.start('p1', { action: 'delete', target: { filter: {} } });
-      if (!all.ok) throw new Error(all.message);
-      expect(all.data.total).toBe(2);
-      await jobs.settled(all.data.id);
-      expect([...fake.received].sort()).toEqual(['A1', 'G1']);
-      // Asked for by name, deleted keys are what the user chose.
-      const deleted = await jobs.start('p1', { action: 'delete', target: { filter: { status: 'deleted' } } });
-      if (!deleted.ok) throw new Error(deleted.message);
-      expect(deleted.data.total).toBe(3);
-    } finally {
-      for (const job of jobs.list('p1')) await jobs.settled(job.id);
-      db.close();
-      await fake.close();
-    }
+    const { db, jobs } = rig(fake, { settle: true });
+    db.recordKeys('p1', [
+      { ...LEDGER_KEY, value: 'A1', status: 'active' },
+      { ...LEDGER_KEY, value: 'G1', status: 'generated' },
+      { ...LEDGER_KEY, value: 'D1', status: 'generated' },
+    ]);
+    db.markDeleted('p1', 'D1');
+    const all = await jobs.start('p1', { action: 'delete', target: { filter: {} } });
+    if (!all.ok) throw new Error(all.message);
+    expect(all.data.total).toBe(2);
+    await jobs.settled(all.data.id);
+    expect([...fake.received].sort()).toEqual(['A1', 'G1']);
+    // Asked for by name, deleted keys are what the user chose.
+    const deleted = await jobs.start('p1', { action: 'delete', target: { filter: { status: 'deleted' } } });
+    if (!deleted.ok) throw new Error(deleted.message);
+    expect(deleted.data.total).toBe(3);
   });
 });
 
 describe('a bulk HWID reset', () => {
   it('sends only to keys not known as generated or deleted', async () => {
     const fake = await fakeService(() => 'ok');
-    const db = new LocalDb(join(tempDir('keydesk-jobs-'), 'keydesk.db'));
-    const jobs = service(fake.url, db);
-    try {
-      db.recordKeys('p1', [
-        { ...LEDGER_KEY, value: 'A1', status: 'active' },
-        { ...LEDGER_KEY, value: 'A2', status: 'active' },
-        { ...LEDGER_KEY, value: 'G1', status: 'generated' },
-        { ...LEDGER_KEY, value: 'D1', status: 'active' },
-      ]);
-      db.markDeleted('p1', 'D1');
-      // Picked keys: the ledger's generated and deleted ones stay out; one it does not hold is the service's to judge.
-      const picked = await jobs.start('p1', { action: 'resetHwid', target: { keyValues: ['G1', 'A1', 'D1', 'UNSEEN'] } });
-      if (!picked.ok) throw new Error(picked.message);
-      expect(picked.data.total).toBe(2);
-      await jobs.settled(picked.data.id);
-      expect([...fake.received].sort()).toEqual(['A1', 'UNSEEN']);
-      // All matching: the active ones only.
-      const all = await jobs.start('p1', { action: 'resetHwid', target: { filter: {} } });
-      if (!all.ok) throw new Error(all.message);
-      expect(all.data.total).toBe(2);
-      await jobs.settled(all.data.id);
-      expect([...fake.received].sort()).toEqual(['A1', 'A1', 'A2', 'UNSEEN']);
-      // None active: refused before anything is sent, saying why and what to do about a key activated since.
-      for (const target of [{ keyValues: ['G1', 'D1'] }, { filter: { status: 'generated' as const } }]) {
-        const none = await jobs.start('p1', { action: 'resetHwid', target });
-        expect(none).toMatchObject({ ok: false, code: 'NOT_FOUND' });
-        expect(none.ok ? '' : none.message).toMatch(/^None of these keys is active .*nothing was sent\. A key a customer activated since/);
-      }
-      expect(fake.received).toHaveLength(4);
-    } finally {
-      for (const job of jobs.list('p1')) await jobs.settled(job.id);
-      db.close();
-      await fake.close();
+    const { db, jobs } = rig(fake, { settle: true });
+    db.recordKeys('p1', [
+      { ...LEDGER_KEY, value: 'A1', status: 'active' },
+      { ...LEDGER_KEY, value: 'A2', status: 'active' },
+      { ...LEDGER_KEY, value: 'G1', status: 'generated' },
+      { ...LEDGER_KEY, value: 'D1', status: 'active' },
+    ]);
+    db.markDeleted('p1', 'D1');
+    // Picked keys: the ledger's generated and deleted ones stay out; one it does not hold is the service's to judge.
+    const picked = await jobs.start('p1', { action: 'resetHwid', target: { keyValues: ['G1', 'A1', 'D1', 'UNSEEN'] } });
+    if (!picked.ok) throw new Error(picked.message);
+    expect(picked.data.total).toBe(2);
+    await jobs.settled(picked.data.id);
+    expect([...fake.received].sort()).toEqual(['A1', 'UNSEEN']);
+    // All matching: the active ones only.
+    const all = await jobs.start('p1', { action: 'resetHwid', target: { filter: {} } });
+    if (!all.ok) throw new Error(all.message);
+    expect(all.data.total).toBe(2);
+    await jobs.settled(all.data.id);
+    expect([...fake.received].sort()).toEqual(['A1', 'A1', 'A2', 'UNSEEN']);
+    // None active: refused before anything is sent, saying why and what to do about a key activated since.
+    for (const target of [{ keyValues: ['G1', 'D1'] }, { filter: { status: 'generated' as const } }]) {
+      const none = await jobs.start('p1', { action: 'resetHwid', target });
+      expect(none).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+      expect(none.ok ? '' : none.message).toMatch(/^None of these keys is active .*nothing was sent\. A key a customer activated since/);
     }
+    expect(fake.received).toHaveLength(4);
   });
 });
 

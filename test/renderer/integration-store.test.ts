@@ -3,20 +3,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, key as baseKey, resetFake } from '../support/fake-bridge.ts';
+import { emit, fake, freshStore, key as baseKey, useKeydesk } from '../support/fake-bridge.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
-
-installBridge();
-
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const initial = useKeydesk.getState();
 
 const key = (value: string, status: Key['status'] = 'generated', hwid: string | null = null): Key =>
   baseKey(value, status, { note: 'integration test', hwid });
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState({ ...initial, activeProfileId: 'sandbox' }, true);
+  freshStore({ activeProfileId: 'sandbox' });
 });
 
 describe('the integration slice', () => {

@@ -4,12 +4,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { emit, fake, freshStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
 import { selectBulkJob, selectJobList } from '../../src/renderer/src/store/job-selectors.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const initial = useKeydesk.getState();
 
 const A = '0b7e4a52-6a0f-4b7e-9a43-1f0f6f0c2a11';
 const B = '1c8f5b63-7b1a-4c8f-8b54-2a1a7a1d3b22';
@@ -38,9 +34,7 @@ const listed = (jobs: JobSummary[]): Promise<OperationResult<'jobs.list'>> => Pr
 
 beforeEach(() => {
   vi.useRealTimers();
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ activeProfileId: 'sandbox' });
+  freshStore({ activeProfileId: 'sandbox' });
 });
 
 describe('the jobs list', () => {

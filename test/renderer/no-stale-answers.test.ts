@@ -3,11 +3,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { failed, IDLE } from '../../src/renderer/src/store/request.ts';
 import type { Key, ValidationReport } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, freshStore, key, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { OFFLINE_PROBE_MS } from '../../src/renderer/src/store/index.ts';
 
-installBridge();
-const { useKeydesk, OFFLINE_PROBE_MS } = await import('../../src/renderer/src/store/index.ts');
-const initial = useKeydesk.getState();
 const state = () => useKeydesk.getState();
 
 const report = (patch: Partial<ValidationReport>): ValidationReport => ({
@@ -41,9 +39,7 @@ const fakeSearch = (active: Key[], generated: Key[] = []) => {
 const validateInput = { mode: 'key', keyValue: 'K', hwid: { custom: 'HW-B' }, dryRun: true } as const;
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  freshStore({ activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -1,12 +1,8 @@
 // A reload of the window comes back to where the person was: the view, All keys' filter and sort, per
 // profile, from sessionStorage; a stored place this version did not write is ignored.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fake, installBridge, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
-
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const { keepPlace, readPlace } = await import('../../src/renderer/src/lib/place.ts');
-const initial = useKeydesk.getState();
+import { appStatus, fake, reloadedStore, remoteProfile, resetFake, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { keepPlace, readPlace } from '../../src/renderer/src/lib/place.ts';
 
 /** sessionStorage as a window keeps it across a reload. */
 class MemoryStorage implements Storage {
@@ -36,7 +32,7 @@ let stop: (() => void) | null = null;
 /** A window load: a fresh store (Overview, no filter) that then learns its active profile. */
 const load = (profileId: string) => {
   stop?.();
-  useKeydesk.setState(initial, true);
+  reloadedStore();
   stop = keepPlace(useKeydesk, storage);
   useKeydesk.setState({ activeProfileId: profileId });
 };
@@ -84,22 +80,13 @@ describe('the place kept across a reload', () => {
 });
 
 describe('the place kept per profile through the store’s own profile moves', () => {
-  const status = {
-    version: '1',
-    platform: 'linux',
-    sandbox: { url: 'http://127.0.0.1:1', running: true, error: null },
-    secretStorage: 'os-keychain' as const,
-    secretStorageReason: null,
-    profilesFileProblem: null,
-    activeProfileId: 'sandbox',
-  };
   const ok = <T>(data: T) => Promise.resolve({ ok: true as const, data });
   /** A window load as the app does it: a fresh store that learns its active profile from main (loadSession). */
   const loadWindow = async () => {
     stop?.();
-    useKeydesk.setState(initial, true);
+    reloadedStore();
     stop = keepPlace(useKeydesk, storage);
-    fake.impl['app.status'] = () => ok(status);
+    fake.impl['app.status'] = () => ok(appStatus('sandbox'));
     fake.impl['profiles.list'] = () => ok({ profiles: [sandboxProfile, remoteProfile], activeProfileId: 'sandbox' });
     fake.impl['jobs.list'] = () => ok({ jobs: [], elsewhere: [] });
     fake.impl['profiles.select'] = (input) => ok((input as { id: string }).id === 'p2' ? remoteProfile : sandboxProfile);

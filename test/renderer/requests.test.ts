@@ -4,21 +4,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { OperationResult } from '../../src/shared/contract.ts';
 import type { Failure } from '../../src/shared/result.ts';
-import { fake, installBridge, key, remoteProfile, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, freshStore, key, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
 
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
 type State = ReturnType<typeof useKeydesk.getState>;
-const initial = useKeydesk.getState();
 const state = () => useKeydesk.getState();
 
 /** What main answers to every call in the first test: a refusal only an answering service gives. */
 const refusal: Failure = { ok: false, code: 'HTTP_ERROR', message: 'The service could not do that right now.', detail: 'HTTP 500' };
 
 beforeEach(() => {
-  resetFake();
-  useKeydesk.setState(initial, true);
-  useKeydesk.setState({ activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+  freshStore({ activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
 });
 
 /** Every loader and action of the store's own slices (the ledger's are the All keys slice's), with the state it writes. */
@@ -77,7 +72,7 @@ describe('one request helper', () => {
   });
 
   it('names every status field with Request, each with a loader', () => {
-    const fields = Object.entries(initial).filter(([, v]) => typeof v !== 'function');
+    const fields = Object.entries(state()).filter(([, v]) => typeof v !== 'function');
     const requestShaped = fields.filter(([, v]) => typeof v === 'object' && v !== null && 'status' in v && 'error' in v).map(([k]) => k);
     expect([...requestShaped].sort()).toEqual([...new Set(REQUESTS.map(([, , field]) => field))].sort());
     for (const name of requestShaped) expect(name).toMatch(/Request$/);

@@ -2,14 +2,10 @@
 // failure and loss of connection, without a main process.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobSummary } from '../../src/shared/domain.ts';
-import { emit, fake, installBridge, key, ledgerRow, resetFake, sandboxProfile } from '../support/fake-bridge.ts';
+import { appStatus, emit, fake, freshStore, key, ledgerRow, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
 import { toKeyBatch } from '../../src/shared/key-batch.ts';
 import { selectJob, selectJobElsewhere } from '../../src/renderer/src/store/job-selectors.ts';
-
-installBridge();
-
-const { useKeydesk, OFFLINE_PROBE_MS } = await import('../../src/renderer/src/store/index.ts');
-const initial = useKeydesk.getState();
+import { OFFLINE_PROBE_MS } from '../../src/renderer/src/store/index.ts';
 
 const sandbox = sandboxProfile;
 
@@ -39,25 +35,12 @@ const job = (over: Partial<JobSummary>): JobSummary => ({
 
 beforeEach(() => {
   vi.useRealTimers();
-  resetFake();
-  useKeydesk.setState(initial, true);
+  freshStore();
 });
 
 describe('session', () => {
   it('loads status and profiles, then is ready', async () => {
-    fake.impl['app.status'] = () =>
-      Promise.resolve({
-        ok: true,
-        data: {
-          version: '1',
-          platform: 'linux',
-          sandbox: { url: 'http://127.0.0.1:1', running: true, error: null },
-          secretStorage: 'os-keychain',
-          secretStorageReason: null,
-          profilesFileProblem: null,
-          activeProfileId: 'sandbox',
-        },
-      });
+    fake.impl['app.status'] = () => Promise.resolve({ ok: true, data: appStatus('sandbox') });
     fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles: [sandbox], activeProfileId: 'sandbox' } });
     await useKeydesk.getState().loadSession();
     expect(useKeydesk.getState()).toMatchObject({

@@ -4,11 +4,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { OperationName, OperationResult } from '../../src/shared/contract.ts';
 import type { Profile } from '../../src/shared/domain.ts';
-import { fake, installBridge, key, readySession, remoteProfile, sandboxProfile } from '../support/fake-bridge.ts';
+import { fake, key, readyStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
 
-installBridge();
-const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
-const initial = useKeydesk.getState();
 const state = () => useKeydesk.getState();
 
 const acme: Profile = { ...remoteProfile, name: 'Acme Remote' };
@@ -59,7 +56,7 @@ const sandboxView = () => {
 };
 
 beforeEach(() => {
-  readySession(useKeydesk, initial, [sandboxProfile, acme]);
+  readyStore([sandboxProfile, acme]);
   useKeydesk.setState({ activeProfileId: acme.id });
   useKeydesk.setState({ selectedKey: key('K-1', 'active') });
 });

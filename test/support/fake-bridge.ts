@@ -1,9 +1,9 @@
-// The one fake `window.keydesk` for the renderer's store and component tests, typed by the contract: each test
-// says what main answers per operation (anything not faked answers UNSUPPORTED, but app.startup: ready), every call is recorded, and
-// events are emitted as main would send them.
+// The one fake `window.keydesk` for the renderer's store and component tests, typed by the contract: each test says
+// what main answers per operation (anything not faked answers UNSUPPORTED, but app.startup: ready), every call is
+// recorded, and events are emitted as main would send them. Below it, the store on it and the states a test starts from.
 import type { EventMap, EventName, KeydeskBridge, OperationName, OperationResult } from '../../src/shared/contract.ts';
-import type { Key, LedgerRow, Profile } from '../../src/shared/domain.ts';
-import type { useKeydesk } from '../../src/renderer/src/store/index.ts';
+import type { KeydeskState } from '../../src/renderer/src/store/index.ts';
+import type { AppStatus, Key, LedgerRow, Profile, ValidationReport } from '../../src/shared/domain.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 
 export type Impl = { [N in OperationName]?: (input: unknown) => Promise<OperationResult<N>> };
@@ -92,6 +92,21 @@ export const ledgerRow = (value: string, patch: Partial<LedgerRow> = {}): Ledger
   ...patch,
 });
 
+/** Main's answer to validation.run when the key is let in on HW-A (and now bound to it). */
+export const validReport: ValidationReport = {
+  outcome: 'success',
+  success: true,
+  message: 'The key is valid.',
+  dryRun: false,
+  hwid: 'HW-A',
+  premium: false,
+  expiresAt: '2099-01-01T23:59:59.999Z',
+  notes: 'spring batch',
+  keyless: false,
+  registeredServiceId: 'demo',
+  raw: { V2_Authentication: 'success' },
+};
+
 export const sandboxProfile: Profile = {
   id: 'sandbox',
   name: 'Local sandbox',
@@ -115,16 +130,58 @@ export const remoteProfile: Profile = {
   storage: 'os-keychain',
 };
 
-/**
- * Nothing faked, and the store as a loaded window has it: reset to `initial` (its state before any test), the session
- * ready on the local sandbox, with `profiles` (the remote one beside it unless said).
- */
-export function readySession(
-  store: typeof useKeydesk,
-  initial: ReturnType<typeof useKeydesk.getState>,
-  profiles: Profile[] = [sandboxProfile, remoteProfile],
-): void {
+/** Main's status for a started window: the local sandbox running, secrets in the OS keychain. */
+export const appStatus = (activeProfileId: string): AppStatus => ({
+  version: '1',
+  platform: 'linux',
+  sandbox: { url: sandboxProfile.baseUrl, running: true, error: null },
+  secretStorage: 'os-keychain',
+  secretStorageReason: null,
+  profilesFileProblem: null,
+  activeProfileId,
+});
+
+/** Main as a started window finds it: its status, `profiles` with `active` chosen, 3 executions and no history yet. */
+export function fakeStartedMain(profiles: Profile[] = [sandboxProfile, remoteProfile], active = 'sandbox'): void {
+  fake.impl['app.status'] = () => Promise.resolve({ ok: true, data: appStatus(active) });
+  fake.impl['profiles.list'] = () => Promise.resolve({ ok: true, data: { profiles, activeProfileId: active } });
+  fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 3, sampledAt: '2026-01-01T00:00:00.000Z' } });
+  fake.impl['executions.history'] = () => Promise.resolve({ ok: true, data: { buckets: [], samples: 0, latest: null } });
+}
+
+installBridge();
+// The store, loaded once the bridge is where lib/api.ts looks for it.
+export const { useKeydesk } = await import('../../src/renderer/src/store/index.ts');
+/** The store before any test touched it. */
+const initial = useKeydesk.getState();
+
+/** The store as a window just loaded has it, with `patch` on top; what main answers stays as faked. */
+export function reloadedStore(patch: Partial<KeydeskState> = {}): void {
+  useKeydesk.setState(initial, true);
+  useKeydesk.setState(patch);
+}
+
+/** Nothing faked, and the store as a window just loaded has it, with `patch` on top. */
+export function freshStore(patch: Partial<KeydeskState> = {}): void {
   resetFake();
-  store.setState(initial, true);
-  store.setState({ sessionRequest: { status: 'ready', error: null }, activeProfileId: 'sandbox', profiles });
+  reloadedStore(patch);
+}
+
+/** A session ready on the local sandbox, with `profiles` (the remote one beside it unless said). */
+export const readyState = (profiles: Profile[] = [sandboxProfile, remoteProfile]): Partial<KeydeskState> => ({
+  sessionRequest: { status: 'ready', error: null },
+  activeProfileId: 'sandbox',
+  profiles,
+});
+
+/** Nothing faked, and a fresh store whose session is ready (see readyState). */
+export function readyStore(profiles?: Profile[]): void {
+  freshStore(readyState(profiles));
+}
+
+/** readyStore for a test that keeps its own handle on the store and its first state. */
+export function readySession(store: typeof useKeydesk, first: KeydeskState, profiles?: Profile[]): void {
+  resetFake();
+  store.setState(first, true);
+  store.setState(readyState(profiles));
 }

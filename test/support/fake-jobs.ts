@@ -11,9 +11,11 @@ export function jobSummaries(base: Omit<JobSummary, 'version'>): (over: Partial<
   return (over) => ({ ...base, version: ++version, ...over });
 }
 
-/** Main's answer to jobs.list: these jobs, none running elsewhere. */
-export const listed = (jobs: JobSummary[], more: { unlisted?: number; next?: number } = {}): Promise<OperationResult<'jobs.list'>> =>
-  Promise.resolve({ ok: true, data: { jobs, elsewhere: [], ...more } });
+/** Main's answer to jobs.list: these jobs, none running elsewhere unless said. */
+export const listed = (
+  jobs: JobSummary[],
+  more: { unlisted?: number; next?: number; elsewhere?: JobSummary[] } = {},
+): Promise<OperationResult<'jobs.list'>> => Promise.resolve({ ok: true, data: { jobs, elsewhere: [], ...more } });
 
 /** A promise the test settles when it chooses: an answer main has not given yet. */
 export function deferred<T>() {

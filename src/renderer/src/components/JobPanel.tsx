@@ -108,17 +108,9 @@ export function JobPanel({
             }}
           />
         )}
-        {!live &&
-          job.counts.pending > 0 &&
-          (place === 'generate' ? (
-            job.state !== 'running' && (
-              <button type="button" onClick={() => void again(false)}>
-                Resume ({fmt.count(job.counts.pending, NOUNS.key)} not requested)
-              </button>
-            )
-          ) : (
-            <ResumeJobButton job={job} disabled={starting} onResume={() => void again(false)} />
-          ))}
+        {!live && job.counts.pending > 0 && place !== 'generate' && (
+          <ResumeJobButton job={job} disabled={starting} onResume={() => void again(false)} />
+        )}
         {!live && job.counts.unknown > 0 && place !== 'generate' && (
           <button
             type="button"
@@ -156,6 +148,12 @@ export function JobPanel({
               Export the {fmt.count(job.counts.done, NOUNS.key)} {format.toUpperCase()}
             </button>
           ))}
+        {/* In the form, Resume comes after the keys the job made: its results first, then what is left. */}
+        {!live && job.counts.pending > 0 && place === 'generate' && job.state !== 'running' && (
+          <button type="button" onClick={() => void again(false)}>
+            Resume ({fmt.count(job.counts.pending, NOUNS.key)} not requested)
+          </button>
+        )}
         {!live && place !== 'jobs' && (
           <button type="button" onClick={dismiss}>
             Dismiss
