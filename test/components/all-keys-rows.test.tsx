@@ -138,6 +138,24 @@ describe('All keys: Enter on a row', () => {
   });
 });
 
+describe('All keys: Enter on a key the service no longer has', () => {
+  it('closes the panel of the key opened before', async () => {
+    const user = userEvent.setup();
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row(KEY)], total: 1, totalCapped: false } });
+    fake.impl['keys.fetchActive'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
+    fake.impl['keys.fetchGenerated'] = () => Promise.resolve({ ok: true, data: { keys: [], total: 0 } });
+    useKeydesk.getState().selectKey(key('KD-OPENED-BEFORE', 'active'));
+    render(<AllKeys />);
+    await screen.findByText('1 key');
+    screen.getByRole('checkbox', { name: `Select ${KEY}` }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => {
+      expect(useKeydesk.getState().lookupResult?.generated).toEqual([]);
+    });
+    expect(useKeydesk.getState().selectedKey).toBeNull();
+  });
+});
+
 describe('All keys: the Premium column', () => {
   it('says Premium or Standard per row, agreeing with the Premium filter', async () => {
     const user = userEvent.setup();

@@ -69,7 +69,9 @@ export function gridWindow(place: GridPlace, rowCount: number) {
 
 /** Opens a key in Keys: its search, as the service answers it now, and its detail panel when it is found. */
 async function openInKeys(value: string): Promise<void> {
-  const { setDraft, setView, runLookup } = useKeydesk.getState();
+  const { setDraft, setView, runLookup, selectKey } = useKeydesk.getState();
+  // The panel of a key opened before would sit beside this search's answer, as if it were this key.
+  selectKey(null);
   setDraft('lookup.term', value);
   setView('keys');
   await runLookup(value);
