@@ -116,6 +116,25 @@ describe('Validate: what the answer says', () => {
   });
 });
 
+describe('Validate: a form Keydesk refused before sending', () => {
+  it('says what to change without saying validating failed', async () => {
+    const user = userEvent.setup();
+    fake.impl['validation.run'] = () =>
+      Promise.resolve({
+        ok: false,
+        code: 'NEEDS_CONFIRMATION',
+        message: 'Validating against a remote service activates the key. Confirm to go ahead.',
+      });
+    render(<Validate />);
+    await user.type(screen.getByLabelText('Key'), 'KEY-1');
+    await user.click(screen.getByLabelText('Type a value'));
+    await user.type(screen.getByLabelText('Custom HWID'), 'HW-A');
+    await user.click(screen.getByRole('button', { name: 'Validate' }));
+    await screen.findByText(/Confirm to go ahead\./);
+    expect(screen.queryByText(/failed at/)).toBeNull();
+  });
+});
+
 describe('Validate: the raw answer', () => {
   it('lays out Raw JSON on lines and marks hidden characters in values', () => {
     const raw = { V2_Authentication: 'success', Key_Information: { Notes: 'AB\u202Egnp.exe' } };

@@ -12,11 +12,14 @@ export function RequestFailure({ request, what, again }: { request: RequestState
     failedAt && s.serviceAnswered && s.serviceAnswered.seq > failedAt.seq ? s.serviceAnswered : null,
   );
   if (!error) return null;
+  // Refused before anything was sent: the message says what to change, and "failed at" would suggest a try.
+  const unsent = error.code === 'INVALID_INPUT' || error.code === 'NEEDS_CONFIRMATION';
   return (
     <FailureMessage
       failure={error}
       when={
-        failedAt && (
+        failedAt &&
+        !unsent && (
           <>
             {/* An answer lost or unread may have taken effect (a validation may have activated the key): never "failed". */}
             {what} {error.code === 'OUTCOME_UNKNOWN' ? 'ended with its outcome unknown' : 'failed'} at{' '}
