@@ -181,7 +181,7 @@ describe("a ledger row's mark for an expiry not read back", () => {
         'p1',
         ['A', 'B', 'C', 'D'].map((v) => key(v, '2030-01-01T00:00:00.000Z')),
       );
-      db.markExpiryStale('p1', ['A', 'B', 'C']);
+      db.markStale('p1', 'expiry', ['A', 'B', 'C']);
       const marked = (): string[] => [...db.iterateLedgerKeys('p1', ['A', 'B', 'C', 'D'])].filter((r) => r.expiryStale).map((r) => r.value);
       expect(marked()).toEqual(['A', 'B', 'C']);
       // A job's answer describing the key (the narrow update), a list or lookup (the full upsert), and a key

@@ -256,6 +256,48 @@ describe('a write the ledger refuses', () => {
   });
 });
 
+describe("a job's marks and the ledger rows queued before them", () => {
+  it('marks after a lookup queued before it, so the lookup leaves the marks', async () => {
+    const file = join(tempDir('keydesk-writer-'), 'keydesk.db');
+    const at = new Date().toISOString();
+    const looked = (value: string): Key => ({ ...key(value, 'looked up'), status: 'active', hwid: `HW-${value}` });
+    const db = new LocalDb(file);
+    db.recordKeys('p', [looked('KD-RESET'), looked('KD-DELETE')]);
+    // A delete job with its one item sent: its end marks that row's status as not read back.
+    db.createJob({ id: 'del', profileId: 'p', action: 'delete', params: '{}', createdAt: at }, { keyValues: ['KD-DELETE'] });
+    db.beginJobRun('del', at);
+    expect(db.jobStep(null, { jobId: 'del', max: 1 })).toHaveLength(1);
+    const writer = new Writer({ file });
+    try {
+      const batch = writer.recordKeys(
+        'p',
+        Array.from({ length: MANY }, (_, i) => key(`KD-FILL-${i}`, 'filler')),
+      );
+      // Answered before the acts went unknown, the lookup still waits behind the batch.
+      const lookup = writer.recordKeys('p', [looked('KD-RESET'), looked('KD-DELETE')]);
+      const settle = { jobId: 'none', profileId: 'p', items: [], seenKeys: [], hwidStale: ['KD-RESET'], deletedValues: [], audit: [] };
+      await writer.run('settle', { batch: JSON.stringify(settle), at: new Date().toISOString() });
+      await writer.run('end', {
+        end: JSON.stringify({ jobId: 'del', state: 'cancelled', reason: null, finishedAt: new Date().toISOString() }),
+      });
+      expect(await lookup).toEqual({ written: 2, failed: 0, failure: null });
+      expect(await batch).toMatchObject({ written: MANY, failed: 0 });
+    } finally {
+      await writer.close();
+    }
+    const rows = [...db.iterateLedgerKeys('p', ['KD-RESET', 'KD-DELETE'])].map((r) => [
+      r.value,
+      r.hwidStale === true,
+      r.statusStale === true,
+    ]);
+    expect(rows.sort()).toEqual([
+      ['KD-DELETE', false, true],
+      ['KD-RESET', true, false],
+    ]);
+    db.close();
+  });
+});
+
 describe('the writer thread as it ends', () => {
   it('collects its heap before it goes, leaving no `gc` behind', async () => {
     const dir = tempDir('keydesk-writer-');

@@ -1129,12 +1129,8 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
   });
 });
 
-describe('a row marked not read back, and a description older than the mark landing after it', () => {
-  // A lookup's rows can wait in the ledger writer's queue (behind a large generate) while an act on the same key
-  // goes unknown and marks its row: the lookup, seen before the act, lands after the mark.
-  const before = '2026-11-20T10:00:00.000Z';
-  const older = '2026-11-20T10:00:01.000Z';
-  const key = (over: Partial<Key> = {}): Key => ({
+describe('a row marked not read back', () => {
+  const key = (): Key => ({
     id: '1',
     value: 'K-MARKED',
     note: '',
@@ -1149,93 +1145,32 @@ describe('a row marked not read back, and a description older than the mark land
     activatedAt: null,
     lastResetAt: null,
     serviceId: 's',
-    ...over,
   });
-  const row = (db: LocalDb): LedgerRow | undefined => ledgerOf(db).find((r) => r.value === 'K-MARKED');
   const marks = (db: LocalDb) => {
-    const r = row(db);
+    const r = ledgerOf(db).find((row) => row.value === 'K-MARKED');
     return { expiry: r?.expiryStale === true, hwid: r?.hwidStale === true, status: r?.statusStale === true };
   };
-  const all = { expiry: true, hwid: true, status: true };
-  const none = { expiry: false, hwid: false, status: false };
-  const markAll = (db: LocalDb): void => {
-    for (const what of ['expiry', 'hwid', 'status'] as const) db.markStale(PROFILE, what, ['K-MARKED']);
-  };
-  const batch = (over: Partial<SettleBatch>): SettleBatch => ({
-    jobId: 'none',
-    profileId: PROFILE,
-    items: [],
-    seenKeys: [],
-    deletedValues: [],
-    audit: [],
-    ...over,
-  });
 
-  it('keeps the marks through older descriptions and clears them with newer ones', () => {
-    const db = new LocalDb(':memory:');
-    db.recordKeys(PROFILE, [key()], before);
-    markAll(db);
-    expect(marks(db)).toEqual(all);
-
-    // A lookup (or a list) seen before the mark.
-    db.recordKeys(PROFILE, [key()], older);
-    expect(marks(db)).toEqual(all);
-    expect(row(db)).toMatchObject({ hwid: 'HW-OLD', status: 'active' });
-    // A job's answers, written in its narrow update (the row as recorded) and in the full one (a changed note).
-    db.settleJobItems(batch({ seenKeys: [key()] }), older);
-    db.settleJobItems(batch({ seenKeys: [key({ note: 'changed' })] }), older);
-    expect(marks(db)).toEqual(all);
-    // A key described in part, an HWID reset answered with no key, a delete answered.
-    db.recordReportedFields(PROFILE, key(), older);
-    db.settleJobItems(batch({ hwidCleared: ['K-MARKED'] }), older);
-    expect(marks(db)).toEqual(all);
-    db.markDeleted(PROFILE, 'K-MARKED', older);
-    expect(marks(db).status).toBe(true);
-
-    // Seen after the mark: each clears what it describes.
-    const after = new Date().toISOString();
-    db.recordReportedFields(PROFILE, key(), after);
-    expect(marks(db)).toEqual({ expiry: false, hwid: false, status: true });
-    db.markDeleted(PROFILE, 'K-MARKED', after);
-    expect(marks(db)).toEqual(none);
-    markAll(db);
-    db.settleJobItems(batch({ hwidCleared: ['K-MARKED'] }), new Date().toISOString());
-    expect(marks(db).hwid).toBe(false);
-    markAll(db);
-    db.recordKeys(PROFILE, [key()], new Date().toISOString());
-    expect(marks(db)).toEqual(none);
-    markAll(db);
-    db.settleJobItems(batch({ seenKeys: [key()] }), new Date().toISOString());
-    expect(marks(db)).toEqual(none);
-    db.close();
-  });
-
-  it("keeps a job's mark through a description seen before it", () => {
-    const db = new LocalDb(':memory:');
-    db.recordKeys(PROFILE, [key()], before);
-    db.createJob({ id: 'reset', profileId: PROFILE, action: 'resetHwid', params: '{}', createdAt: before }, { keyValues: ['K-MARKED'] });
-    db.beginJobRun('reset', before);
-    db.jobStep(null, { jobId: 'reset', max: 1 });
-    db.endJobRun('reset', 'cancelled', null, new Date().toISOString());
-    expect(marks(db).hwid).toBe(true);
-    db.recordKeys(PROFILE, [key()], older);
-    expect(marks(db).hwid).toBe(true);
-    db.settleJobItems(batch({ statusStale: ['K-MARKED'] }), new Date().toISOString());
-    db.recordKeys(PROFILE, [key()], older);
-    expect(marks(db).status).toBe(true);
-    db.close();
-  });
-
-  it('reads a mark without a time as marked; any description clears it', () => {
+  it('any nonzero mark reads as marked; a description clears it', () => {
     const file = join(tempDir('keydesk-localdb-'), 'keydesk.db');
     const db = new LocalDb(file);
-    db.recordKeys(PROFILE, [key()], before);
-    const old = new DatabaseSync(file);
-    old.exec("UPDATE ledger SET expiry_stale = 1, hwid_stale = 1, status_stale = 1 WHERE value = 'K-MARKED'");
-    old.close();
-    expect(marks(db)).toEqual(all);
-    db.recordKeys(PROFILE, [key()], older);
-    expect(marks(db)).toEqual(none);
+    db.recordKeys(PROFILE, [key()], '2026-11-20T10:00:00.000Z');
+    for (const what of ['expiry', 'hwid', 'status'] as const) db.markStale(PROFILE, what, ['K-MARKED']);
+    const raw = new DatabaseSync(file);
+    const stored = () =>
+      raw.prepare("SELECT expiry_stale AS e, hwid_stale AS h, status_stale AS s FROM ledger WHERE value = 'K-MARKED'").get();
+    expect(stored()).toEqual({ e: 1, h: 1, s: 1 });
+    // A file from before holds when each row was marked, in ms since the epoch.
+    const markedAt = Date.parse('2026-11-20T10:00:05.000Z');
+    raw.exec(
+      `UPDATE ledger SET expiry_stale = ${markedAt}, hwid_stale = ${markedAt + 1}, status_stale = ${markedAt + 2} WHERE value = 'K-MARKED'`,
+    );
+    expect(marks(db)).toEqual({ expiry: true, hwid: true, status: true });
+    // Seen before those times, and it clears them all the same: the one writer commits in the order called.
+    db.recordKeys(PROFILE, [key()], '2026-11-20T10:00:01.000Z');
+    expect(marks(db)).toEqual({ expiry: false, hwid: false, status: false });
+    expect(stored()).toEqual({ e: 0, h: 0, s: 0 });
+    raw.close();
     db.close();
     rmSync(file, { force: true });
   });

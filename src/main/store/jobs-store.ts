@@ -39,7 +39,7 @@ export interface SettleBatch {
   reportedKeys?: readonly Key[];
   /** Values whose HWID a reset cleared (the service described nothing more): the rest of the row stays. */
   hwidCleared?: readonly string[];
-  /** Values extended whose new expiry could not be read back: their rows are marked (markExpiryStale). */
+  /** Values extended whose new expiry could not be read back: their rows are marked (markStale). */
   expiryStale?: readonly string[];
   /** Values whose HWID reset was sent with no answer (unknown): their rows' HWID is marked (markStale). */
   hwidStale?: readonly string[];
@@ -261,9 +261,9 @@ export class JobsStore {
     if (batch.seenKeys.length > 0) this.writes.upsertKeys(batch.profileId, batch.seenKeys, at, true);
     for (const k of batch.reportedKeys ?? []) this.writes.recordReportedFields(batch.profileId, k, at);
     if (batch.hwidCleared) this.writes.markHwidCleared(batch.profileId, batch.hwidCleared, at);
-    if (batch.expiryStale) this.writes.markStale(batch.profileId, 'expiry', batch.expiryStale, at);
-    if (batch.hwidStale) this.writes.markStale(batch.profileId, 'hwid', batch.hwidStale, at);
-    if (batch.statusStale) this.writes.markStale(batch.profileId, 'status', batch.statusStale, at);
+    if (batch.expiryStale) this.writes.markStale(batch.profileId, 'expiry', batch.expiryStale);
+    if (batch.hwidStale) this.writes.markStale(batch.profileId, 'hwid', batch.hwidStale);
+    if (batch.statusStale) this.writes.markStale(batch.profileId, 'status', batch.statusStale);
     if (batch.deletedValues.length > 0) this.writes.markDeletedValues(batch.profileId, batch.deletedValues, at);
     // Straight from each answer's JSON list: 100,000 values never become 100,000 strings in main's heap.
     for (const values of batch.generatedValues ?? []) {

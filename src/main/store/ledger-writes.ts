@@ -5,11 +5,6 @@ import type { Key } from '../../shared/domain.ts';
 import type { Connection } from './connection.ts';
 import { searchText, type LedgerRowTuple } from './rows.ts';
 
-// The three marks (expiry_stale, hwid_stale, status_stale) hold when the row was marked, in ms since the epoch;
-// 0 is not marked. A description clears a mark only if it was seen at or after that moment: one seen before it
-// (a lookup waiting in the ledger writer's queue while the act went unknown) lands with the old fields and leaves
-// them marked. A mark of 1 is cleared by any description.
-
 /** What of a ledger row an act with no outcome read back leaves as seen before (LocalDb.markStale). */
 export type StaleMark = 'expiry' | 'hwid' | 'status';
 /** Each mark's column, and the rows it applies to: those where the act's outcome would change what is shown. */
@@ -19,20 +14,8 @@ const STALE: Record<StaleMark, { column: string; applies: string }> = {
   status: { column: 'status_stale', applies: "status <> 'deleted'" },
 };
 
-/**
- * SQL for a mark column as a description seen at `seenMs` (a parameter, ms since the epoch) leaves it: cleared,
- * unless it was marked after that description was seen.
- */
-const clearedBy = (column: string, seenMs: string, table = ''): string =>
-  `${column} = CASE WHEN ${table}${column} > ${seenMs} THEN ${table}${column} ELSE 0 END`;
-const CLEAR_ALL = (seenMs: string, table = ''): string =>
-  ['expiry_stale', 'hwid_stale', 'status_stale'].map((c) => clearedBy(c, seenMs, table)).join(', ');
-
-/** An ISO time as a mark's time (ms since the epoch); an unreadable one counts as now. */
-function markMs(iso: string): number {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? Date.now() : ms;
-}
+/** A full description of a key clears its marks; readers take any nonzero mark as marked (older files hold times). */
+const CLEAR_ALL = 'expiry_stale = 0, hwid_stale = 0, status_stale = 0';
 
 export class LedgerWrites {
   private readonly conn: Connection;
@@ -116,19 +99,18 @@ export class LedgerWrites {
   private writeRows(profileId: string, given: LedgerRowTuple[], seenAt: string, known: boolean): void {
     let rows = given;
     if (rows.length === 0) return;
-    const seenMs = markMs(seenAt);
     if (known) {
       // An answer changes few columns, and a column set has its index entries rewritten even when unchanged: rows
       // whose note, status, premium and creation are as recorded get a narrower update, one keyed statement per
       // row (over json_each, SQLite would read the ledger in the outer loop). The rest take the full upsert below.
       const narrow = this.conn.statement(
-        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, ${CLEAR_ALL('?13')}, hwid_chars = length(?12)
+        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, ${CLEAR_ALL}, hwid_chars = length(?12)
          WHERE profile_id = ?6 AND value = ?7 AND note = ?8 AND status = ?9 AND is_premium = ?10 AND (?11 IS NULL OR created_at IS ?11)`,
       );
       rows = rows.filter(
         ([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey, hwidText]) =>
-          narrow.run(expiresAt, hwid, search, daysKey, seenAt, profileId, value, note, status, isPremium, createdAt, hwidText, seenMs)
-            .changes === 0,
+          narrow.run(expiresAt, hwid, search, daysKey, seenAt, profileId, value, note, status, isPremium, createdAt, hwidText).changes ===
+          0,
       );
       if (rows.length === 0) return;
     }
@@ -140,10 +122,10 @@ export class LedgerWrites {
        FROM (SELECT value AS v FROM json_each(?3)) WHERE true
        ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
          expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
-         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, ${CLEAR_ALL('?4', 'ledger.')},
+         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, ${CLEAR_ALL},
          hwid_chars = excluded.hwid_chars`,
       )
-      .run(profileId, seenAt, JSON.stringify(rows), seenMs);
+      .run(profileId, seenAt, JSON.stringify(rows));
   }
 
   /**
@@ -156,7 +138,6 @@ export class LedgerWrites {
     const unreported = new Set(key.unreported ?? []);
     // The expiry and HWID always come back (only the fields UnreportedKeyField names may not): their marks go.
     const text = searchText(key);
-    const seenMs = markMs(seenAt);
     const sets = [
       'note = ?',
       'is_premium = ?',
@@ -165,20 +146,10 @@ export class LedgerWrites {
       'search = ?',
       'hwid_chars = length(?)',
       'last_seen_at = ?',
-      clearedBy('expiry_stale', '?'),
-      clearedBy('hwid_stale', '?'),
+      'expiry_stale = 0',
+      'hwid_stale = 0',
     ];
-    const params: SQLInputValue[] = [
-      key.note,
-      key.isPremium ? 1 : 0,
-      key.expiresAt,
-      key.hwid,
-      text.search,
-      text.hwid,
-      seenAt,
-      seenMs,
-      seenMs,
-    ];
+    const params: SQLInputValue[] = [key.note, key.isPremium ? 1 : 0, key.expiresAt, key.hwid, text.search, text.hwid, seenAt];
     if (!unreported.has('daysKey')) {
       sets.push('days_key = ?');
       params.push(key.expiresByDaysKey ? key.daysKey : null);
@@ -192,28 +163,17 @@ export class LedgerWrites {
   }
 
   /**
-   * Keys extended on the service whose new expiry never came back (no key in the answer, and no lookup found
-   * it): their rows keep the expiry seen before, marked as such until a later full description of the key.
+   * Keys acted on whose outcome never came back, their rows marked until a later description of the key: 'expiry',
+   * an extend whose new expiry no lookup found; 'hwid', an HWID reset sent with no answer, on rows that show a HWID
+   * (a row with none shows what a reset leaves, whichever way it went); 'status', a delete sent with no answer, on
+   * rows not already deleted.
    */
-  markExpiryStale(profileId: string, values: readonly string[], at = new Date().toISOString()): void {
-    this.markStale(profileId, 'expiry', values, at);
-  }
-
-  /**
-   * Keys acted on whose outcome never came back, their rows marked until a later full description of the key:
-   * 'expiry', an extend (markExpiryStale); 'hwid', an HWID reset sent with no answer, on rows that show a HWID (a
-   * row with none shows what a reset leaves, whichever way it went); 'status', a delete sent with no answer, on
-   * rows not already deleted. `at`: when (a description seen before it does not clear it); a row marked later
-   * keeps that later time.
-   */
-  markStale(profileId: string, what: StaleMark, values: readonly string[], at = new Date().toISOString()): void {
+  markStale(profileId: string, what: StaleMark, values: readonly string[]): void {
     if (values.length === 0) return;
     const { column, applies } = STALE[what];
     const r = this.conn
-      .statement(
-        `UPDATE ledger SET ${column} = max(${column}, ?) WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?)) AND ${applies}`,
-      )
-      .run(markMs(at), profileId, JSON.stringify(values));
+      .statement(`UPDATE ledger SET ${column} = 1 WHERE profile_id = ? AND value IN (SELECT value FROM json_each(?)) AND ${applies}`)
+      .run(profileId, JSON.stringify(values));
     if (Number(r.changes) > 0) this.wrote();
   }
 
@@ -224,7 +184,6 @@ export class LedgerWrites {
    */
   markSentStale(jobs: string, ...params: string[]): void {
     let changes = 0;
-    const now = Date.now();
     for (const [action, what] of [
       ['extend', 'expiry'],
       ['resetHwid', 'hwid'],
@@ -233,11 +192,11 @@ export class LedgerWrites {
       const { column, applies } = STALE[what];
       const r = this.db
         .prepare(
-          `UPDATE ledger SET ${column} = ?1 WHERE ${column} < ?1 AND ${applies} AND (profile_id, value) IN
+          `UPDATE ledger SET ${column} = 1 WHERE ${column} = 0 AND ${applies} AND (profile_id, value) IN
              (SELECT j.profile_id, i.target FROM job_items i JOIN jobs j ON j.id = i.job_id
-               WHERE i.job_id IN (${jobs.replaceAll('?', '?2')}) AND i.state = 'sent' AND j.action = '${action}')`,
+               WHERE i.job_id IN (${jobs.replaceAll('?', '?1')}) AND i.state = 'sent' AND j.action = '${action}')`,
         )
-        .run(now, ...params);
+        .run(...params);
       changes += Number(r.changes);
     }
     if (changes > 0) this.wrote();
@@ -253,19 +212,17 @@ export class LedgerWrites {
     this.wrote();
     this.conn
       .statement(
-        `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), hwid_chars = 0, ${clearedBy('hwid_stale', '?4')}, last_seen_at = ?1
+        `UPDATE ledger SET hwid = NULL, search = js_lower(value || char(10) || note || char(10)), hwid_chars = 0, hwid_stale = 0, last_seen_at = ?1
        WHERE profile_id = ?2 AND value IN (SELECT value FROM json_each(?3))`,
       )
-      .run(seenAt, profileId, JSON.stringify(values), markMs(seenAt));
+      .run(seenAt, profileId, JSON.stringify(values));
   }
 
   markDeleted(profileId: string, value: string, seenAt = new Date().toISOString()): void {
     this.wrote();
     this.db
-      .prepare(
-        `UPDATE ledger SET status = 'deleted', ${clearedBy('status_stale', '?4')}, last_seen_at = ?1 WHERE profile_id = ?2 AND value = ?3`,
-      )
-      .run(seenAt, profileId, value, markMs(seenAt));
+      .prepare(`UPDATE ledger SET status = 'deleted', status_stale = 0, last_seen_at = ?1 WHERE profile_id = ?2 AND value = ?3`)
+      .run(seenAt, profileId, value);
   }
 
   /** Keys a job's answers say are deleted. */
@@ -273,8 +230,8 @@ export class LedgerWrites {
     this.wrote();
     this.conn
       .statement(
-        `UPDATE ledger SET status = 'deleted', ${clearedBy('status_stale', '?4')}, last_seen_at = ?1 WHERE profile_id = ?2 AND value IN (SELECT value FROM json_each(?3))`,
+        `UPDATE ledger SET status = 'deleted', status_stale = 0, last_seen_at = ?1 WHERE profile_id = ?2 AND value IN (SELECT value FROM json_each(?3))`,
       )
-      .run(at, profileId, JSON.stringify(values), markMs(at));
+      .run(at, profileId, JSON.stringify(values));
   }
 }

@@ -95,9 +95,6 @@ export class LocalDb {
   readonly recordReportedFields: LedgerWrites['recordReportedFields'] = (...a) => {
     this.writes.recordReportedFields(...a);
   };
-  readonly markExpiryStale: LedgerWrites['markExpiryStale'] = (...a) => {
-    this.writes.markExpiryStale(...a);
-  };
   readonly markStale: LedgerWrites['markStale'] = (...a) => {
     this.writes.markStale(...a);
   };

@@ -16,6 +16,11 @@ export class JobCommands {
     return this.waiting.size;
   }
 
+  /** Whether the command is still waiting for its answer (not answered, nor refused). */
+  has(command: number): boolean {
+    return this.waiting.has(command);
+  }
+
   /** Posts the command `make` builds with `send`, and waits for the thread's answer. */
   post(send: (c: JobCommand) => void, make: (command: number) => JobCommand): Promise<unknown> {
     const command = this.next++;

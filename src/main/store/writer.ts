@@ -43,6 +43,8 @@ const LARGE_WORKER_HEAP_BYTES = 32 * 1024 * 1024;
 const WORKER_YOUNG_MIB = 8;
 /** Commands served before the next ordered message: a job's claims keep its slots full; the rest touch no ledger row. */
 const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'sample', 'ceiling']);
+/** Commands that mark rows: posted after the ledger rows queued before them, whose descriptions would clear the marks. */
+const MARKING = new Set<JobCommand['kind']>(['markStale', 'settle', 'end']);
 /** A job's writes while it runs: refused once the job service has closed (closeJobs()). */
 const JOB_WRITES = new Set<JobCommand['kind']>(['claim', 'settle', 'end']);
 /** A command's fields, less the id and kind the writer gives it. */
@@ -181,11 +183,17 @@ export class Writer {
   async run<K extends JobCommand['kind']>(kind: K, fields: CommandFields<K>): Promise<CommandResult<K>> {
     if ((JOB_WRITES.has(kind) && this.jobsClosed) || this.closing) throw new Error('Keydesk is quitting: writes are no longer made.');
     clearTimeout(this.idleTimer);
+    // A mark is posted once the rows queued before it are written (they would clear it); till then it counts as asked for.
+    const after = MARKING.has(kind) && this.queue.length > 0 ? this.flushed() : null;
     const worker = this.worker ?? this.startWorker();
     const port = URGENT.has(kind) && this.urgent !== null ? this.urgent : worker;
     return (await this.commands.post(
       (c) => {
-        port.postMessage(c);
+        if (after === null) port.postMessage(c);
+        else
+          void after.then(() => {
+            if (this.commands.has(c.command) && !this.terminated) (this.worker ?? this.startWorker()).postMessage(c);
+          });
       },
       (command) => ({ ...fields, command, kind }) as unknown as JobCommand,
     )) as CommandResult<K>;
@@ -193,7 +201,6 @@ export class Writer {
 
   /** Marks rows' fields as not read back (LocalDb.markStale), after the ledger writes queued before it. */
   async markStale(profileId: string, what: StaleMark, values: readonly string[]): Promise<void> {
-    await this.flushed();
     await this.run('markStale', { profileId, what, values: [...values] });
   }
 
