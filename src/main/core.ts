@@ -11,7 +11,7 @@ import { ROUTES, type RouteName } from '../shared/wire.ts';
 import { SANDBOX_DB_FILE } from '../sandbox/paths.ts';
 import { startSandboxServer, type RunningSandbox } from '../sandbox/server.ts';
 import { SandboxStore } from '../sandbox/store.ts';
-import { ServiceClient, type BodyParser, type ClientOptions, type Reader } from './client/service-client.ts';
+import { ServiceClient, type ClientOptions, type Reader, type SendExtras } from './client/service-client.ts';
 import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
@@ -46,10 +46,9 @@ class PresentedClient extends ServiceClient {
     route: RouteName,
     params: Parameters<ServiceClient['send']>[1],
     read: Reader<T>,
-    probablyDone?: string,
-    parse?: BodyParser,
+    extras?: SendExtras,
   ): Promise<Result<T>> {
-    const r = await super.send(route, params, read, probablyDone, parse);
+    const r = await super.send(route, params, read, extras);
     return r.ok ? r : fromService(route, r);
   }
 }
