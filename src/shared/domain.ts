@@ -97,8 +97,8 @@ export interface ValidationReport {
   notes: string;
   keyless: boolean | null;
   registeredServiceId: string | null;
-  /** The response body as received, for the "raw JSON" view. */
-  raw: unknown;
+  /** The validation answer's own fields as JSON text, for the "raw JSON" view; cut (and saying so) past a cap. */
+  raw: string;
 }
 
 export type LedgerSortField = 'createdAt' | 'expiresAt' | 'value' | 'note' | 'status' | 'lastSeenAt';

@@ -27,7 +27,7 @@ const valid: ValidationReport = {
   notes: '',
   keyless: false,
   registeredServiceId: 'shop',
-  raw: { V2_Authentication: 'success' },
+  raw: JSON.stringify({ V2_Authentication: 'success' }, null, 2),
 };
 /** The key as the service holds it now: the fake search answers this. */
 let held: Key;

@@ -24,7 +24,7 @@ const valid: ValidationReport = {
   notes: '',
   keyless: false,
   registeredServiceId: 'demo',
-  raw: { V2_Authentication: 'success' },
+  raw: JSON.stringify({ V2_Authentication: 'success' }, null, 2),
 };
 
 beforeEach(() => {

@@ -22,7 +22,7 @@ const mismatch: ValidationReport = {
   notes: 'The key is bound to another HWID.',
   keyless: false,
   registeredServiceId: 'demo',
-  raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } },
+  raw: JSON.stringify({ V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } }, null, 2),
 };
 
 const validated: ValidationReport = {
@@ -36,7 +36,7 @@ const validated: ValidationReport = {
   notes: 'spring batch',
   keyless: false,
   registeredServiceId: 'demo',
-  raw: { V2_Authentication: 'success' },
+  raw: JSON.stringify({ V2_Authentication: 'success' }, null, 2),
 };
 const unknownKey: ValidationReport = {
   ...validated,
@@ -46,7 +46,7 @@ const unknownKey: ValidationReport = {
   premium: false,
   expiresAt: null,
   notes: 'The key does not exist.',
-  raw: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'The key does not exist.' } },
+  raw: JSON.stringify({ V2_Authentication: 'invalid_key', Key_Information: { Notes: 'The key does not exist.' } }, null, 2),
 };
 
 /** What a person reads without opening a disclosure. */

@@ -6,7 +6,17 @@ import type { Key, KeylessEntry } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
 import { fail, ok, WIRE_ERROR_CODES, type ErrorCode, type Failure, type Result } from '../../shared/result.ts';
 import { DETAIL_FULL, DETAIL_HEADER, endpointOf, placeParams, ROUTES, type RouteName, type RouteSpec } from '../../shared/wire.ts';
-import { isObject, readKey, readKeyless, readKeys, readNumber, readString, readValidation, type ValidationReading } from './read.ts';
+import {
+  isObject,
+  rawAnswer,
+  readKey,
+  readKeyless,
+  readKeys,
+  readNumber,
+  readString,
+  readValidation,
+  type ValidationReading,
+} from './read.ts';
 import { buildUrl, redact, type BuiltUrl } from './urls.ts';
 
 export interface Timeouts {
@@ -507,10 +517,10 @@ export class ServiceClient {
     service: string;
     hwid: string;
     dryRun?: boolean;
-  }): Promise<Result<{ reading: ValidationReading; raw: unknown }>> {
+  }): Promise<Result<{ reading: ValidationReading; raw: string }>> {
     return this.send('validate', { ...params, dryRun: params.dryRun ? true : undefined }, (b) => {
       const reading = readValidation(b);
-      return reading ? { reading, raw: b } : UNREADABLE;
+      return reading ? { reading, raw: rawAnswer(b) } : UNREADABLE;
     });
   }
 }

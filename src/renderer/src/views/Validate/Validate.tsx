@@ -108,7 +108,7 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
       )}
       <details>
         <summary>Raw JSON</summary>
-        <pre>{JSON.stringify(report.raw, null, 2)}</pre>
+        <pre>{report.raw}</pre>
       </details>
     </div>
   );
