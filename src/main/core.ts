@@ -233,7 +233,9 @@ export class Core {
     const profile = this.requireProfile();
     if ('ok' in profile) return profile;
     const cached = this.clients.get(profile.id);
-    if (cached && cached.target.baseUrl === profile.baseUrl && cached.target.validationUrl === profile.validationUrl)
+    const { baseUrl, validationUrl, validationOriginConfirmed } = profile;
+    const t = cached?.target;
+    if (cached && t?.baseUrl === baseUrl && t.validationUrl === validationUrl && t.validationOriginConfirmed === validationOriginConfirmed)
       return { profile, client: cached };
     const apiKey = await this.readKey(profile);
     if (!apiKey.ok) return apiKey;
@@ -244,7 +246,7 @@ export class Core {
       );
     }
     const client = new PresentedClient(
-      { baseUrl: profile.baseUrl, validationUrl: profile.validationUrl, apiKey: apiKey.data },
+      { baseUrl, validationUrl, validationOriginConfirmed, apiKey: apiKey.data },
       this.options.clientOptions,
     );
     this.clients.set(profile.id, client);

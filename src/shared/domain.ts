@@ -29,6 +29,8 @@ export interface Profile {
   kind: ProfileKind;
   baseUrl: string;
   validationUrl: string;
+  /** The validation URL's origin when it is not the base URL's: the user confirmed it in Profiles. */
+  validationOriginConfirmed?: string;
   serviceIdentifier: string | null;
   hasKey: boolean;
   /** "…abcd" */

@@ -17,7 +17,7 @@ import {
   readValidation,
   type ValidationReading,
 } from './read.ts';
-import { buildUrl, redact, type BuiltUrl } from './urls.ts';
+import { buildUrl, redact, unconfirmedValidationHost, type BuiltUrl } from './urls.ts';
 
 export interface Timeouts {
   connectMs: number;
@@ -37,6 +37,8 @@ export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export interface ClientTarget {
   baseUrl: string;
   validationUrl: string;
+  /** The validation URL's origin, when it is not the base URL's and the user confirmed it in Profiles. */
+  validationOriginConfirmed?: string | undefined;
   apiKey: string | null;
 }
 
@@ -248,6 +250,11 @@ export class ServiceClient {
     let built;
     try {
       built = buildUrl(base, path, placed.query);
+      const host = spec.base === 'validation' ? unconfirmedValidationHost(this.target) : null;
+      if (host !== null) {
+        const words = `The validation URL is on another host (${host}) than the base URL, and it was not confirmed in Profiles: nothing was sent. Edit the profile to confirm it.`;
+        return { ...this.failure('FORBIDDEN', words), detail: `${method} ${built.redacted}: not sent` };
+      }
     } catch {
       return this.failure('INVALID_INPUT', `The service address ${base} is not a valid URL.`);
     }
