@@ -85,7 +85,8 @@ export function fromService(route: RouteName, failure: Failure): Failure {
 
 /** A request that ran out of time, or that a cancel cut off: what that leaves unknown. */
 function cutShortWords(failure: Failure): string | null {
-  const unknown = failure.code === 'OUTCOME_UNKNOWN' ? ' It may have been applied: the outcome is unknown. Check before retrying.' : '';
+  const unknown =
+    failure.code === 'OUTCOME_UNKNOWN' ? ' The outcome is unknown: it may or may not have taken effect. Check before retrying.' : '';
   if (failure.timedOut) return `The service took too long to answer.${unknown || ' Try again later.'}`;
   if (failure.cutOff) return `Cancelled before the service answered.${unknown}`;
   return null;

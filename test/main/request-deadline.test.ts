@@ -88,7 +88,7 @@ describe('request deadlines against a service that drips its answer', () => {
       timedOut: true as const,
     };
     expect(fromService('expandExpiration', late).message).toBe(
-      'The service took too long to answer. It may have been applied: the outcome is unknown. Check before retrying.',
+      'The service took too long to answer. The outcome is unknown: it may or may not have taken effect. Check before retrying.',
     );
     const cut = {
       ok: false as const,
@@ -99,7 +99,7 @@ describe('request deadlines against a service that drips its answer', () => {
     const said = fromService('expandExpiration', cut);
     expect(said.cutOff).toBe(true);
     expect(said.message).toBe(
-      'Cancelled before the service answered. It may have been applied: the outcome is unknown. Check before retrying.',
+      'Cancelled before the service answered. The outcome is unknown: it may or may not have taken effect. Check before retrying.',
     );
   });
 });
