@@ -87,31 +87,6 @@ export interface SendExtras extends Call {
   parse?: BodyParser | undefined;
 }
 
-/** A signal that aborts when `ms` pass (`expired`) or `outer` aborts; `end` clears the timer and the listener. */
-function deadline(
-  ms: number,
-  outer: AbortSignal | undefined,
-): { signal: AbortSignal; over: () => boolean; expired: () => boolean; end: () => void } {
-  const c = new AbortController();
-  let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    c.abort();
-  }, ms);
-  const cut = (): void => c.abort();
-  if (outer?.aborted) cut();
-  else outer?.addEventListener('abort', cut, { once: true });
-  return {
-    signal: c.signal,
-    over: () => c.signal.aborted,
-    expired: () => expired,
-    end: () => {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', cut);
-    },
-  };
-}
-
 /** "60 s", or "500 ms" under a second. */
 const duration = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
 
@@ -261,46 +236,38 @@ export class ServiceClient {
     const body = placed.body && JSON.stringify(placed.body);
     const delays = this.options.retryDelaysMs ?? [300, 1_000];
     const tries = mutating ? 1 : delays.length + 1;
-    const how: Interpretation<T> = {
-      method,
-      url: built,
-      read,
-      mutating,
-      answerInBody: spec.answerInBody === true,
-      probablyDone: extras.probablyDone,
-    };
+    const { probablyDone } = extras;
+    const how: Interpretation<T> = { method, url: built, read, mutating, answerInBody: spec.answerInBody === true, probablyDone };
     const limitMs = this.deadlineMs(route);
-    const time = deadline(limitMs, extras.signal);
-    const stopped = (): Failure => this.cutShort(`${method} ${built.redacted}`, mutating, time.expired() ? limitMs : null);
-    try {
-      let last: Failure | null = null;
-      for (let i = 0; i < tries; i++) {
-        if (time.over()) return stopped();
-        this.options.onAttempt?.({ method: method, url: built.redacted });
-        let res: Attempt;
-        try {
-          res = await this.attempt(method, built.url, body, extras, time.signal);
-        } catch (error) {
-          if (time.over()) return stopped();
-          last = this.networkFailure(error, method, built.redacted, mutating);
-          if (i + 1 < tries && last.code !== 'BAD_RESPONSE') {
-            await sleep(delays[i] ?? 1_000, time.signal);
-            continue;
-          }
-          return last;
+    const late = AbortSignal.timeout(limitMs);
+    const signal = extras.signal ? AbortSignal.any([late, extras.signal]) : late;
+    const over = (): boolean => signal.aborted;
+    const stopped = (): Failure => this.cutShort(`${method} ${built.redacted}`, mutating, late.aborted ? limitMs : null);
+    let last: Failure | null = null;
+    for (let i = 0; i < tries; i++) {
+      if (over()) return stopped();
+      this.options.onAttempt?.({ method: method, url: built.redacted });
+      let res: Attempt;
+      try {
+        res = await this.attempt(method, built.url, body, extras, signal);
+      } catch (error) {
+        if (over()) return stopped();
+        last = this.networkFailure(error, method, built.redacted, mutating);
+        if (i + 1 < tries && last.code !== 'BAD_RESPONSE') {
+          await sleep(delays[i] ?? 1_000, signal);
+          continue;
         }
-        const outcome = this.interpret(res, how);
-        if (outcome.ok) return outcome;
-        last = outcome;
-        const retryable = (res.status >= 500 || res.status === 429) && outcome.code !== 'COOLDOWN';
-        if (!retryable || i + 1 >= tries) return outcome;
-        const retryAfter = retryAfterSeconds(res.headers);
-        await sleep(retryAfter !== undefined ? Math.min(retryAfter, 10) * 1000 : (delays[i] ?? 1_000), time.signal);
+        return last;
       }
-      return last ?? this.failure('NETWORK', `${method} ${built.redacted}: no attempt was made.`);
-    } finally {
-      time.end();
+      const outcome = this.interpret(res, how);
+      if (outcome.ok) return outcome;
+      last = outcome;
+      const retryable = (res.status >= 500 || res.status === 429) && outcome.code !== 'COOLDOWN';
+      if (!retryable || i + 1 >= tries) return outcome;
+      const retryAfter = retryAfterSeconds(res.headers);
+      await sleep(retryAfter !== undefined ? Math.min(retryAfter, 10) * 1000 : (delays[i] ?? 1_000), signal);
     }
+    return last ?? this.failure('NETWORK', `${method} ${built.redacted}: no attempt was made.`);
   }
 
   private deadlineMs(route: RouteName): number {

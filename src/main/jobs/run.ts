@@ -1,6 +1,5 @@
 // One run of a job (a start or a resume, until its end is written): its state, grouped by concern, and the small
 // moves every room makes on it (an answer kept for the next write, an item put back, a stop).
-import { setMaxListeners } from 'node:events';
 import type { ParsedInput } from '../../shared/contract.ts';
 import type { AuditEntry, JobItemState, Key } from '../../shared/domain.ts';
 import type { JsonText } from '../../shared/key-batch.ts';
@@ -136,19 +135,13 @@ export function newRun(
     ...init,
     stop: null,
     claims: { claiming: false, ready: [], exhausted: false, log },
-    wire: { inflight: 0, abort: new AbortController(), cut: manyListeners(new AbortController()), cutOff: 0, wake: null, signalled: false },
+    wire: { inflight: 0, abort: new AbortController(), cut: new AbortController(), cutOff: 0, wake: null, signalled: false },
     answers: { next: noAnswers(), since: 0, writing: new Set(), inWrite: new Set(), unwritten: [] },
     lock: { since: null, sinceIso: '' },
     pace: { completions: [], answered: 0 },
     said: { lastAt: Number.NEGATIVE_INFINITY, trailing: null, silence: null, silent: false },
     finished: Promise.resolve(),
   };
-}
-
-/** Each request on the wire listens to the cancel (up to the bulk limit of them): no leak warning past ten. */
-function manyListeners(c: AbortController): AbortController {
-  setMaxListeners(0, c.signal);
-  return c;
 }
 
 function noAnswers(): NextAnswers {
