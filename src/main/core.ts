@@ -10,7 +10,7 @@ import { ROUTES, type RouteName } from '../shared/wire.ts';
 import { SANDBOX_DB_FILE } from '../sandbox/paths.ts';
 import { startSandboxServer, type RunningSandbox } from '../sandbox/server.ts';
 import { SandboxStore } from '../sandbox/store.ts';
-import { ServiceClient, type BodyParser, type ClientOptions, type Reader } from './client/service-client.ts';
+import { ServiceClient, type ClientOptions, type Reader, type SendExtras } from './client/service-client.ts';
 import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
 import { FolderLock } from './folder-lock.ts';
@@ -53,10 +53,9 @@ class PresentedClient extends ServiceClient {
     route: RouteName,
     params: Parameters<ServiceClient['send']>[1],
     read: Reader<T>,
-    probablyDone?: string,
-    parse?: BodyParser,
+    extras?: SendExtras,
   ): Promise<Result<T>> {
-    const r = await super.send(route, params, read, probablyDone, parse);
+    const r = await super.send(route, params, read, extras);
     return r.ok ? r : fromService(route, r);
   }
 }
@@ -259,7 +258,9 @@ export class Core {
     const profile = this.requireProfile();
     if ('ok' in profile) return profile;
     const cached = this.clients.get(profile.id);
-    if (cached && cached.target.baseUrl === profile.baseUrl && cached.target.validationUrl === profile.validationUrl)
+    const { baseUrl, validationUrl, validationOriginConfirmed } = profile;
+    const t = cached?.target;
+    if (cached && t?.baseUrl === baseUrl && t.validationUrl === validationUrl && t.validationOriginConfirmed === validationOriginConfirmed)
       return { profile, client: cached };
     const apiKey = await this.readKey(profile);
     if (!apiKey.ok) return apiKey;
@@ -270,7 +271,7 @@ export class Core {
       );
     }
     const client = new PresentedClient(
-      { baseUrl: profile.baseUrl, validationUrl: profile.validationUrl, apiKey: apiKey.data },
+      { baseUrl, validationUrl, validationOriginConfirmed, apiKey: apiKey.data },
       this.options.clientOptions,
     );
     this.clients.set(profile.id, client);

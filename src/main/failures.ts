@@ -72,14 +72,24 @@ export function fromService(route: RouteName, failure: Failure): Failure {
   const presented: Failure = {
     ok: false,
     code: failure.code,
-    message: serviceWords(route, failure.code, failure.retryAfterSeconds),
+    message: cutShortWords(failure) ?? serviceWords(route, failure.code, failure.retryAfterSeconds),
     detail,
   };
   if (failure.retryAfterSeconds !== undefined) presented.retryAfterSeconds = failure.retryAfterSeconds;
   // A bulk job tells a service that is gone, or hung, from one that answers by these (job-service.ts).
   if (failure.connectionLost) presented.connectionLost = true;
   if (failure.timedOut) presented.timedOut = true;
+  if (failure.cutOff) presented.cutOff = true;
   return presented;
+}
+
+/** A request that ran out of time, or that a cancel cut off: what that leaves unknown. */
+function cutShortWords(failure: Failure): string | null {
+  const unknown =
+    failure.code === 'OUTCOME_UNKNOWN' ? ' The outcome is unknown: it may or may not have taken effect. Check before retrying.' : '';
+  if (failure.timedOut) return `The service took too long to answer.${unknown || ' Try again later.'}`;
+  if (failure.cutOff) return `Cancelled before the service answered.${unknown}`;
+  return null;
 }
 
 /** The keychain operations Keydesk makes, for words and for the log. */

@@ -47,6 +47,8 @@ const httpUrl = z
     },
     { error: 'Enter a full http(s) address without credentials, e.g. https://api.example.com.' },
   );
+/** The origin of a validation URL on another host than the base URL's, as the user confirmed it in Profiles. */
+const confirmValidationOrigin = z.string().max(2_048).optional();
 const profileId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Unknown profile id.' });
 const apiKey = z.string().min(1, { error: 'The API key is required.' }).max(LIMITS.textMaxChars);
 const page = { limit: schemas.pageLimit.optional(), offset: schemas.pageOffset.optional() };
@@ -104,6 +106,7 @@ export const contract = {
       baseUrl: httpUrl,
       apiKey,
       validationUrl: httpUrl.optional(),
+      confirmValidationOrigin,
       serviceIdentifier: schemas.identifier.optional(),
     }),
     'Supplies a new apiKey once; main checks it against the service before storing it in the keychain.',
@@ -115,6 +118,7 @@ export const contract = {
       baseUrl: httpUrl.optional(),
       apiKey: apiKey.optional(),
       validationUrl: httpUrl.optional(),
+      confirmValidationOrigin,
       serviceIdentifier: schemas.identifier.nullable().optional(),
     }),
     'May replace the apiKey; main re-checks it when the key or base URL changes.',

@@ -29,6 +29,8 @@ export interface Profile {
   kind: ProfileKind;
   baseUrl: string;
   validationUrl: string;
+  /** The validation URL's origin when it is not the base URL's: the user confirmed it in Profiles. */
+  validationOriginConfirmed?: string;
   serviceIdentifier: string | null;
   hasKey: boolean;
   /** "…abcd" */
@@ -97,8 +99,8 @@ export interface ValidationReport {
   notes: string;
   keyless: boolean | null;
   registeredServiceId: string | null;
-  /** The response body as received, for the "raw JSON" view. */
-  raw: unknown;
+  /** The validation answer's own fields as JSON text, for the "raw JSON" view; cut (and saying so) past a cap. */
+  raw: string;
 }
 
 export type LedgerSortField = 'createdAt' | 'expiresAt' | 'value' | 'note' | 'status' | 'lastSeenAt';

@@ -72,6 +72,12 @@ export function whenFixed(reason: string, counts: Record<JobItemState, number>):
   return `${reason} When this is fixed, "Send the ${n(unknown)} unknown again…" sends them once more, if you choose to.`;
 }
 
+/** A cancel cut requests off on the wire: the service may have acted on each. */
+export function cutOffWords(requests: number): string {
+  const were = requests === 1 ? 'request was' : 'requests were';
+  return `Cancelled: ${n(requests)} ${were} cut off before the service answered, so their outcome is unknown (each may have been applied).`;
+}
+
 /** The service was gone (that many requests in a row lost their connection); items sent keep their own words. */
 export function unreachableWords(service: string, lost: number, counts: Record<JobItemState, number>): string {
   return goneWords(service, `${n(lost)} requests in a row got no answer (the connection failed)`, counts);

@@ -50,6 +50,8 @@ export interface Failure {
   connectionLost?: true;
   /** The request went and no answer came in time, so a bulk job can tell a hung service. */
   timedOut?: true;
+  /** The caller cancelled the request on the wire before its answer came (a job's cancel). */
+  cutOff?: true;
   /** The harness's bridge could not reach Keydesk's core at all: nothing reached the service. */
   keydeskGone?: true;
 }

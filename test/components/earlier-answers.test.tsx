@@ -22,7 +22,7 @@ const refused: ValidationReport = {
   notes: '',
   keyless: false,
   registeredServiceId: null,
-  raw: { V2_Authentication: 'failed' },
+  raw: JSON.stringify({ V2_Authentication: 'failed' }, null, 2),
 };
 const EXISTS = 'A keyless entry for that HWID exists already.';
 
@@ -73,7 +73,13 @@ describe('Validate: the last run under changed values', () => {
 describe('Validate: an attempt the form refuses after a run', () => {
   it('drops the last answer beside a form error, then shows the next', async () => {
     const user = userEvent.setup();
-    const valid: ValidationReport = { ...refused, outcome: 'success', success: true, message: 'ok', raw: { V2_Authentication: 'success' } };
+    const valid: ValidationReport = {
+      ...refused,
+      outcome: 'success',
+      success: true,
+      message: 'ok',
+      raw: JSON.stringify({ V2_Authentication: 'success' }, null, 2),
+    };
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: valid });
     render(<Validate />);
     await user.type(screen.getByLabelText('Key'), 'KEY-1');

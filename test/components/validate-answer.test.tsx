@@ -18,7 +18,7 @@ const mismatch: ValidationReport = {
   notes: 'The key is bound to another HWID.',
   keyless: false,
   registeredServiceId: 'demo',
-  raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } },
+  raw: JSON.stringify({ V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } }, null, 2),
 };
 
 const validated = validReport;
@@ -30,7 +30,7 @@ const unknownKey: ValidationReport = {
   premium: false,
   expiresAt: null,
   notes: 'The key does not exist.',
-  raw: { V2_Authentication: 'invalid_key', Key_Information: { Notes: 'The key does not exist.' } },
+  raw: JSON.stringify({ V2_Authentication: 'invalid_key', Key_Information: { Notes: 'The key does not exist.' } }, null, 2),
 };
 
 /** What a person reads without opening a disclosure. */
@@ -138,7 +138,10 @@ describe('Validate: a form Keydesk refused before sending', () => {
 describe('Validate: the raw answer', () => {
   it('lays out Raw JSON on lines and marks hidden characters in values', () => {
     const raw = { V2_Authentication: 'success', Key_Information: { Notes: 'AB\u202Egnp.exe' } };
-    useKeydesk.setState({ validation: { ...validated, raw }, validationRequest: { status: 'ready', error: null } });
+    useKeydesk.setState({
+      validation: { ...validated, raw: JSON.stringify(raw, null, 2) },
+      validationRequest: { status: 'ready', error: null },
+    });
     render(<Validate />);
     const pre = screen.getByText('Raw JSON').closest('details')?.querySelector('pre');
     expect(pre?.textContent).toBe(

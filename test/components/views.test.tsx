@@ -27,7 +27,11 @@ const mismatch: ValidationReport = {
   hwid: 'HW-B',
   expiresAt: null,
   notes: 'The key is bound to another HWID.',
-  raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.', Hardware_ID: 'HW-B' } },
+  raw: JSON.stringify(
+    { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.', Hardware_ID: 'HW-B' } },
+    null,
+    2,
+  ),
 };
 
 beforeEach(() => {
@@ -83,7 +87,7 @@ describe('Validate & HWID', () => {
       message: 'Invalid key for this service',
       premium: false,
       notes: '',
-      raw: { success: false, message: 'Invalid key for this service' },
+      raw: JSON.stringify({ success: false, message: 'Invalid key for this service' }, null, 2),
     };
     fake.impl['validation.run'] = () => Promise.resolve({ ok: true, data: wordless });
     await validateWith(user, 'HW-A');

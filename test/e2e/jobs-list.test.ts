@@ -156,10 +156,10 @@ describe('Jobs', () => {
     const cells = await row.getByRole('cell').allTextContents();
     const [done, failed, unknown, notSent] = cells.slice(3, 7).map((c) => Number(c.replaceAll(/\D/g, '')));
     expect(failed).toBe(0);
-    expect(unknown).toBe(0);
-    expect((done ?? 0) + (notSent ?? 0)).toBe(10_000);
+    // Requests the cancel cut off on the wire are unknown: every key is in exactly one count.
+    expect((done ?? 0) + (unknown ?? 0) + (notSent ?? 0)).toBe(10_000);
     expect(notSent).toBeGreaterThan(0);
-    // The counts are the sandbox's truth: exactly as many keys as the row says done expire a day later there.
+    // The counts are the sandbox's truth: the keys the row says done expire a day later there, and perhaps those cut off.
     const truth = await app.page.evaluate(async () => {
       let extended = 0;
       let seen = 0;
@@ -178,8 +178,9 @@ describe('Jobs', () => {
       return { seen, extended, counts: job?.counts };
     });
     expect(truth.seen).toBe(10_000);
-    expect(truth.extended).toBe(done);
-    expect(truth.counts).toMatchObject({ done, pending: notSent, failed: 0, unknown: 0, sent: 0 });
+    expect(truth.extended).toBeGreaterThanOrEqual(done ?? 0);
+    expect(truth.extended).toBeLessThanOrEqual((done ?? 0) + (unknown ?? 0));
+    expect(truth.counts).toMatchObject({ done, pending: notSent, failed: 0, unknown, sent: 0 });
     await detail
       .getByRole('button', {
         name: `Resume extending ${(notSent ?? 0).toLocaleString('en-US')} ${notSent === 1 ? 'key' : 'keys'} by 1 day…`,

@@ -150,7 +150,7 @@ describe('All keys', () => {
     await app.page.getByRole('button', { name: 'Cancel', exact: true }).click();
     // Focus goes to the line that says what the cancel did, not to whatever button follows.
     expect(await app.page.locator(':focus').textContent()).toMatch(/^Delete, (running|cancelling|cancelled): /);
-    // Answers already on the wire settle after the cancel ("cancelling" meanwhile); main then records the job's
+    // Requests on the wire are cut off by the cancel ("cancelling" meanwhile); main then records the job's
     // end and the toast says so. Only then does the line say "cancelled", and it no longer counts answers awaited.
     await app.page.getByText(/of 2,000 done.*\(cancelled\)\.$/).waitFor();
     const line = app.page.getByText(/^Delete, cancelled: /);

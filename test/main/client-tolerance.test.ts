@@ -449,7 +449,13 @@ describe('validation: Key_Information or flat shape; any outcome but success is 
     fake.on('GET', '/v2_validation', { status: 200, body });
     expect(await run()).toMatchObject({
       ok: true,
-      data: { success: false, reportedOutcome: null, message: 'Invalid key for this service', premium: false, raw: body },
+      data: {
+        success: false,
+        reportedOutcome: null,
+        message: 'Invalid key for this service',
+        premium: false,
+        raw: JSON.stringify(body, null, 2),
+      },
     });
   });
 

@@ -64,7 +64,7 @@ describe('against the real sandbox', () => {
     const refused = await client.validate({ key: value, service: 'client-test', hwid: 'HW-B', dryRun: true });
     expect(refused.ok && refused.data.reading).toMatchObject({ outcome: 'hwid_mismatch', success: false, hwid: 'HW-B' });
     expect(refused.ok && refused.data.reading.notes).not.toBe('');
-    expect(refused.ok && refused.data.raw).toMatchObject({ V2_Authentication: 'hwid_mismatch' });
+    expect(refused.ok && JSON.parse(refused.data.raw)).toMatchObject({ V2_Authentication: 'hwid_mismatch' });
     const unknown = await client.validate({ key: 'NO-SUCH-KEY', service: 'client-test', hwid: 'HW-A', dryRun: true });
     expect(unknown.ok && unknown.data.reading).toMatchObject({ outcome: 'invalid_key', success: false });
     const noService = await client.validate({ key: value, service: 'no-such-service', hwid: 'HW-A', dryRun: true });

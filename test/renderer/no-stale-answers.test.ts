@@ -19,7 +19,7 @@ const report = (patch: Partial<ValidationReport>): ValidationReport => ({
   notes: '',
   keyless: false,
   registeredServiceId: 'demo',
-  raw: { V2_Authentication: 'success' },
+  raw: JSON.stringify({ V2_Authentication: 'success' }, null, 2),
   ...patch,
 });
 const mismatch = report({
@@ -29,7 +29,7 @@ const mismatch = report({
   hwid: 'HW-B',
   expiresAt: null,
   notes: 'The key is bound to another HWID.',
-  raw: { V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } },
+  raw: JSON.stringify({ V2_Authentication: 'hwid_mismatch', Key_Information: { Notes: 'The key is bound to another HWID.' } }, null, 2),
 });
 /** What main answers to a search: the two fetches the Keys view makes. */
 const fakeSearch = (active: Key[], generated: Key[] = []) => {

@@ -104,7 +104,7 @@ export const validReport: ValidationReport = {
   notes: 'spring batch',
   keyless: false,
   registeredServiceId: 'demo',
-  raw: { V2_Authentication: 'success' },
+  raw: JSON.stringify({ V2_Authentication: 'success' }, null, 2),
 };
 
 export const sandboxProfile: Profile = {

@@ -140,6 +140,34 @@ function deeperThan(value: unknown, limit: number): boolean {
 
 const OUTCOME_FIELDS = ['V2_Authentication', 'Authentication', 'Key_Information'] as const;
 
+/** The most of a validation answer main hands back as text (`raw`); the rest is cut, and the text says so. */
+export const RAW_ANSWER_MAX_CHARS = 16 * 1024;
+
+/** The fields a validation answer is made of, in the shapes readValidation reads: anything else a body carries is left out. */
+const ANSWER_FIELDS = new Set([
+  ...OUTCOME_FIELDS,
+  ...['success', 'message', 'error', 'Registered_ServiceID', 'OwnerSecretID', 'NoKey_Requirement', 'Premium_Mode', 'Hardware_ID'],
+  ...['hwid', 'hardware_id', 'key_value', 'is_premium', 'isPremium', 'expires_on', 'expiresAt', 'Notes', 'notes', 'note'],
+]);
+
+function answerOnly(v: Obj): Obj {
+  const picked = Object.fromEntries(Object.entries(v).filter(([k]) => ANSWER_FIELDS.has(k)));
+  return isObj(v.result) ? { ...picked, result: answerOnly(v.result) } : picked;
+}
+
+/** A validation answer as text for the "raw JSON" view: its own fields alone, at most RAW_ANSWER_MAX_CHARS. */
+export function rawAnswer(body: Obj): string {
+  let text: string;
+  try {
+    text = JSON.stringify(answerOnly(body), null, 2);
+  } catch {
+    return '(The answer is nested too deeply to show.)';
+  }
+  if (text.length <= RAW_ANSWER_MAX_CHARS) return text;
+  const n = (x: number): string => x.toLocaleString('en-US');
+  return `${text.slice(0, RAW_ANSWER_MAX_CHARS)}\n… cut: the answer is ${n(text.length)} characters; the first ${n(RAW_ANSWER_MAX_CHARS)} are shown.`;
+}
+
 /** service-api.md 4.6: a `result`-wrapped answer is read from `result` alone; the outer `success` only says the call went through. */
 function unwrapResult(v: Obj): Obj {
   const inner = v.result;

@@ -1,12 +1,23 @@
 // The HTTP client for one service (the embedded sandbox or a remote one), on undici. Every call returns a
 // Result: never a throw, never an undici error object, never the apiKey in a message.
+import { setTimeout as wait } from 'node:timers/promises';
 import { EnvHttpProxyAgent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { Key, KeylessEntry } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
 import { fail, ok, WIRE_ERROR_CODES, type ErrorCode, type Failure, type Result } from '../../shared/result.ts';
 import { DETAIL_FULL, DETAIL_HEADER, endpointOf, placeParams, ROUTES, type RouteName, type RouteSpec } from '../../shared/wire.ts';
-import { isObject, readKey, readKeyless, readKeys, readNumber, readString, readValidation, type ValidationReading } from './read.ts';
-import { buildUrl, redact, type BuiltUrl } from './urls.ts';
+import {
+  isObject,
+  rawAnswer,
+  readKey,
+  readKeyless,
+  readKeys,
+  readNumber,
+  readString,
+  readValidation,
+  type ValidationReading,
+} from './read.ts';
+import { buildUrl, redact, unconfirmedValidationHost, type BuiltUrl } from './urls.ts';
 
 export interface Timeouts {
   connectMs: number;
@@ -14,12 +25,20 @@ export interface Timeouts {
   bodyMs: number;
 }
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 15_000, bodyMs: 30_000 };
+/**
+ * How long one request may take in all (headers, the whole body, retries): the idle timeouts above never trip on a
+ * service that drips its answer. A generate of 100,000 keys is about 34 MB to make and send.
+ */
+export const DEADLINES_MS = { read: 60_000, change: 60_000, generate: 180_000 } as const;
+export type Deadlines = Record<keyof typeof DEADLINES_MS, number>;
 /** Large enough for a 100,000-key batch (about 34 MB), small enough to refuse a runaway body. */
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export interface ClientTarget {
   baseUrl: string;
   validationUrl: string;
+  /** The validation URL's origin, when it is not the base URL's and the user confirmed it in Profiles. */
+  validationOriginConfirmed?: string | undefined;
   apiKey: string | null;
 }
 
@@ -28,6 +47,8 @@ export interface ClientOptions {
   /** Delays before the first and second retry of a read; a Retry-After header wins (capped at 10 s). */
   retryDelaysMs?: readonly number[];
   timeouts?: Timeouts;
+  /** Overrides DEADLINES_MS (tests set them short). */
+  deadlinesMs?: Partial<Deadlines>;
   /** Called once per HTTP attempt with the redacted URL: for the operator's log and for tests. */
   onAttempt?: (attempt: { method: string; url: string }) => void;
 }
@@ -51,7 +72,23 @@ export function defaultDispatcher(timeouts: Timeouts = DEFAULT_TIMEOUTS): Dispat
   return d;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when `signal` aborts. */
+const sleep = (ms: number, signal: AbortSignal): Promise<unknown> => wait(ms, undefined, { signal }).catch(() => undefined);
+
+/** What a caller may add to an operation: a cancel, and word that the answer's headers came (before its body is read). */
+export interface Call {
+  /** Aborts the request on the wire (a job's cancel); its failure then says it was cut off. */
+  signal?: AbortSignal | undefined;
+  onHeaders?: (() => void) | undefined;
+}
+/** What an operation adds to its request: a mutation's "probably done" words, and where a 2xx body is read. */
+export interface SendExtras extends Call {
+  probablyDone?: string | undefined;
+  parse?: BodyParser | undefined;
+}
+
+/** "60 s", or "500 ms" under a second. */
+const duration = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
 
 /** What a reader returns when the body lacks what the operation needs. */
 export const UNREADABLE: unique symbol = Symbol('unreadable');
@@ -146,15 +183,11 @@ export class ServiceClient {
   }
 
   /** One HTTP exchange; throws only network errors. With `parse`, a 2xx body is read there, any other here. */
-  private async attempt(
-    method: string,
-    url: string,
-    body: string | undefined,
-    parse: BodyParser | undefined,
-    onHeaders?: () => void,
-  ): Promise<Attempt> {
+  private async attempt(method: string, url: string, body: string | undefined, extras: SendExtras, signal: AbortSignal): Promise<Attempt> {
+    const { parse, onHeaders } = extras;
     const res = await request(url, {
       method: method,
+      signal,
       dispatcher: this.dispatcher,
       headers: {
         accept: 'application/json',
@@ -180,15 +213,11 @@ export class ServiceClient {
     return { status, headers: res.headers, text: reading.head, ...(reading.head.trim() === '' ? {} : { parsed: 'unparsable' as const }) };
   }
 
-  /** One request: reads retried twice on network errors, 5xx and 429; mutations sent once, an unreadable 2xx "probably done". */
-  async send<T>(
-    route: RouteName,
-    params: Query,
-    read: Reader<T>,
-    probablyDone?: string,
-    parse?: BodyParser,
-    onHeaders?: () => void,
-  ): Promise<Result<T>> {
+  /**
+   * One request, within its deadline: reads retried twice on network errors, 5xx and 429; mutations sent once, an
+   * unreadable 2xx "probably done".
+   */
+  async send<T>(route: RouteName, params: Query, read: Reader<T>, extras: SendExtras = {}): Promise<Result<T>> {
     const spec: RouteSpec = ROUTES[route];
     const method = spec.methods[0];
     const mutating = spec.mutates;
@@ -197,12 +226,18 @@ export class ServiceClient {
     let built;
     try {
       built = buildUrl(base, path, placed.query);
+      const host = spec.base === 'validation' ? unconfirmedValidationHost(this.target) : null;
+      if (host !== null) {
+        const words = `The validation URL is on another host (${host}) than the base URL, and it was not confirmed in Profiles: nothing was sent. Edit the profile to confirm it.`;
+        return { ...this.failure('FORBIDDEN', words), detail: `${method} ${built.redacted}: not sent` };
+      }
     } catch {
       return this.failure('INVALID_INPUT', `The service address ${base} is not a valid URL.`);
     }
     const body = placed.body && JSON.stringify(placed.body);
     const delays = this.options.retryDelaysMs ?? [300, 1_000];
     const tries = mutating ? 1 : delays.length + 1;
+    const { probablyDone } = extras;
     const how: Interpretation<T> = {
       method,
       url: built,
@@ -211,17 +246,23 @@ export class ServiceClient {
       answerInBody: spec.answerInBody === true,
       probablyDone,
     };
-
+    const limitMs = this.deadlineMs(route);
+    const late = AbortSignal.timeout(limitMs);
+    const signal = extras.signal ? AbortSignal.any([late, extras.signal]) : late;
+    const over = (): boolean => signal.aborted;
+    const stopped = (): Failure => this.cutShort(`${method} ${built.redacted}`, mutating, late.aborted ? limitMs : null);
     let last: Failure | null = null;
     for (let i = 0; i < tries; i++) {
+      if (over()) return stopped();
       this.options.onAttempt?.({ method: method, url: built.redacted });
       let res: Attempt;
       try {
-        res = await this.attempt(method, built.url, body, parse, onHeaders);
+        res = await this.attempt(method, built.url, body, extras, signal);
       } catch (error) {
+        if (over()) return stopped();
         last = this.networkFailure(error, method, built.redacted, mutating);
         if (i + 1 < tries && last.code !== 'BAD_RESPONSE') {
-          await sleep(delays[i] ?? 1_000);
+          await sleep(delays[i] ?? 1_000, signal);
           continue;
         }
         return last;
@@ -232,9 +273,26 @@ export class ServiceClient {
       const retryable = (res.status >= 500 || res.status === 429) && outcome.code !== 'COOLDOWN';
       if (!retryable || i + 1 >= tries) return outcome;
       const retryAfter = retryAfterSeconds(res.headers);
-      await sleep(retryAfter !== undefined ? Math.min(retryAfter, 10) * 1000 : (delays[i] ?? 1_000));
+      await sleep(retryAfter !== undefined ? Math.min(retryAfter, 10) * 1000 : (delays[i] ?? 1_000), signal);
     }
     return last ?? this.failure('NETWORK', `${method} ${built.redacted}: no attempt was made.`);
+  }
+
+  private deadlineMs(route: RouteName): number {
+    const kind = route === 'generateKeyPost' || route === 'generateKeyGet' ? 'generate' : ROUTES[route].mutates ? 'change' : 'read';
+    return this.options.deadlinesMs?.[kind] ?? DEADLINES_MS[kind];
+  }
+
+  /** A request stopped before its whole answer came: past its deadline (`limitMs`), or cut off by its caller (null). */
+  private cutShort(where: string, mutating: boolean, limitMs: number | null): Failure {
+    const what =
+      limitMs === null
+        ? 'cancelled before the whole answer came'
+        : `the service took too long (no whole answer within ${duration(limitMs)})`;
+    const code = mutating ? 'OUTCOME_UNKNOWN' : limitMs === null ? 'CANCELLED' : 'TIMEOUT';
+    const unknown = mutating ? ' It may have been applied: outcome unknown, check before retrying.' : '';
+    const failure = this.failure(code, `${where}: ${what}.${unknown}`);
+    return limitMs === null ? { ...failure, cutOff: true } : { ...failure, timedOut: true };
   }
 
   /** One HTTP answer as a result: a 2xx is done unless the body says otherwise; a cooldown is COOLDOWN whatever the status. */
@@ -360,52 +418,50 @@ export class ServiceClient {
     return this.send('pushExecutionCount', {}, (b) => readNumber(b.executionCount));
   }
 
-  generate(params: GenerateParams, onHeaders?: () => void): Promise<Result<Key[]>> {
+  generate(params: GenerateParams, call: Call = {}): Promise<Result<Key[]>> {
     return this.send(
       'generateKeyPost',
       { ...params },
       (b) => (Array.isArray(b.generatedKeys) ? readKeys(b.generatedKeys, 'generated') : UNREADABLE),
-      GENERATE_PROBABLY_DONE,
-      undefined,
-      onHeaders,
+      { ...call, probablyDone: GENERATE_PROBABLY_DONE },
     );
   }
 
   /** generate, with a 2xx body read by `intake` (the ledger writer thread), judged exactly as generate's. */
-  generateInto(params: GenerateParams, intake: BatchIntake, onHeaders?: () => void): Promise<Result<KeyBatch>> {
-    return this.send(
-      'generateKeyPost',
-      { ...params },
-      () => intake.batch ?? UNREADABLE,
-      GENERATE_PROBABLY_DONE,
-      (bytes) => intake.read(bytes),
-      onHeaders,
-    );
+  generateInto(params: GenerateParams, intake: BatchIntake, call: Call = {}): Promise<Result<KeyBatch>> {
+    return this.send('generateKeyPost', { ...params }, () => intake.batch ?? UNREADABLE, {
+      ...call,
+      probablyDone: GENERATE_PROBABLY_DONE,
+      parse: (bytes) => intake.read(bytes),
+    });
   }
 
   /** Done on any 2xx: the real service answers `{message}` alone. */
-  deleteKey(keyValue: string, generatedOnly: boolean): Promise<Result<string>> {
-    return this.send(generatedOnly ? 'deleteGeneratedKey' : 'deleteKey', { keyValue }, (b) => readString(b.deletedKey) ?? keyValue);
+  deleteKey(keyValue: string, generatedOnly: boolean, call: Call = {}): Promise<Result<string>> {
+    return this.send(generatedOnly ? 'deleteGeneratedKey' : 'deleteKey', { keyValue }, (b) => readString(b.deletedKey) ?? keyValue, call);
   }
 
   /** The extended key, or null when the service did not describe it (the caller re-fetches). */
-  extend(keyValue: string, days: number): Promise<Result<Key | null>> {
-    return this.send('expandExpiration', { keyValue, days }, (b) => readKey(b.key));
+  extend(keyValue: string, days: number, call: Call = {}): Promise<Result<Key | null>> {
+    return this.send('expandExpiration', { keyValue, days }, (b) => readKey(b.key), call);
   }
 
   /** The reset key (always active), or null when the service answered `{message}` alone. */
-  resetHwid(keyValue: string): Promise<Result<Key | null>> {
-    return this.send('resetHwid', { keyValue }, (b) => readKey(b.key, 'active'));
+  resetHwid(keyValue: string, call: Call = {}): Promise<Result<Key | null>> {
+    return this.send('resetHwid', { keyValue }, (b) => readKey(b.key, 'active'), call);
   }
 
   /** Active keys matching a term; the real dialect sends only the best match, so `total` is then null. */
-  fetchActive(term: string, limit?: number, offset?: number): Promise<Result<Page<Key>>> {
-    return this.send('fetchKey', { fetch: term, limit, offset }, (b) => page(b, 'keys', 'key', (v) => readKey(v, 'active')));
+  fetchActive(term: string, limit?: number, offset?: number, call: Call = {}): Promise<Result<Page<Key>>> {
+    return this.send('fetchKey', { fetch: term, limit, offset }, (b) => page(b, 'keys', 'key', (v) => readKey(v, 'active')), call);
   }
 
-  fetchGenerated(term: string, limit?: number, offset?: number): Promise<Result<Page<Key>>> {
-    return this.send('fetchGeneratedKey', { fetch: term, limit, offset }, (b) =>
-      page(b, 'generatedKeys', 'generatedKey', (v) => readKey(v, 'generated')),
+  fetchGenerated(term: string, limit?: number, offset?: number, call: Call = {}): Promise<Result<Page<Key>>> {
+    return this.send(
+      'fetchGeneratedKey',
+      { fetch: term, limit, offset },
+      (b) => page(b, 'generatedKeys', 'generatedKey', (v) => readKey(v, 'generated')),
+      call,
     );
   }
 
@@ -422,12 +478,9 @@ export class ServiceClient {
   }
 
   addKeyless(hwid: string, isPremium?: boolean, days?: number): Promise<Result<KeylessEntry>> {
-    return this.send(
-      'addKeyless',
-      { hwid, isPremium, days },
-      (b) => readKeyless(b.keyless) ?? UNREADABLE,
-      'the entry was probably added: look it up',
-    );
+    return this.send('addKeyless', { hwid, isPremium, days }, (b) => readKeyless(b.keyless) ?? UNREADABLE, {
+      probablyDone: 'the entry was probably added: look it up',
+    });
   }
 
   fetchKeyless(term: string, limit?: number, offset?: number): Promise<Result<{ entries: KeylessEntry[]; total: number | null }>> {
@@ -446,15 +499,15 @@ export class ServiceClient {
     service: string;
     hwid: string;
     dryRun?: boolean;
-  }): Promise<Result<{ reading: ValidationReading; raw: unknown }>> {
+  }): Promise<Result<{ reading: ValidationReading; raw: string }>> {
     return this.send(
       'validate',
       { ...params, dryRun: params.dryRun ? true : undefined },
       (b) => {
         const reading = readValidation(b);
-        return reading ? { reading, raw: b } : UNREADABLE;
+        return reading ? { reading, raw: rawAnswer(b) } : UNREADABLE;
       },
-      params.dryRun ? undefined : VALIDATE_PROBABLY_DONE,
+      params.dryRun ? {} : { probablyDone: VALIDATE_PROBABLY_DONE },
     );
   }
 }

@@ -45,6 +45,19 @@ export function normalizeServiceBase(raw: string): string {
   return `${u.origin}${path}`;
 }
 
+/**
+ * The host of a validation URL whose origin is not the base URL's and is not the one the user confirmed in Profiles
+ * (`validationOriginConfirmed`); null when it may be used. Main sends no validation there.
+ */
+export function unconfirmedValidationHost(p: {
+  baseUrl: string;
+  validationUrl: string;
+  validationOriginConfirmed?: string | undefined;
+}): string | null {
+  const url = new URL(p.validationUrl);
+  return url.origin === new URL(p.baseUrl).origin || url.origin === p.validationOriginConfirmed ? null : url.host;
+}
+
 const bases = new Map<string, string>();
 /** The base URL without query, fragment or trailing slash; parsed once per distinct base. Throws if invalid. */
 function normalizeBase(base: string): string {

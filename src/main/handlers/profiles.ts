@@ -1,7 +1,7 @@
 // Handlers for service profiles: list, add, edit, remove, select.
 import { fail, ok, type Result } from '../../shared/result.ts';
 import { ROUTES } from '../../shared/wire.ts';
-import { keyHint, normalizeServiceBase } from '../client/urls.ts';
+import { keyHint, normalizeServiceBase, unconfirmedValidationHost } from '../client/urls.ts';
 import { SANDBOX_PROFILE_ID, type Core } from '../core.ts';
 import type { JobSummary, Profile } from '../../shared/domain.ts';
 import { jobTitle } from '../../shared/job-words.ts';
@@ -24,6 +24,22 @@ async function presented(core: Core, p: StoredProfile): Promise<Profile> {
 }
 
 const defaultValidationUrl = (baseUrl: string): string => `${new URL(baseUrl).origin}${ROUTES.validate.path}`;
+
+/**
+ * What the profile records of a validation URL on another host than the base URL's: the origin the user confirmed
+ * (`confirmed`, as typed in Profiles, or kept from before), or a refusal; nothing when it is on the base URL's origin.
+ */
+function validationOrigin(baseUrl: string, validationUrl: string, confirmed: string | undefined): Result<string | undefined> {
+  const host = unconfirmedValidationHost({ baseUrl, validationUrl, validationOriginConfirmed: confirmed });
+  if (host !== null) {
+    return fail(
+      'NEEDS_CONFIRMATION',
+      `The validation URL is on another host (${host}) than the base URL (${new URL(baseUrl).host}). Confirm that host to use it. Nothing was saved.`,
+    );
+  }
+  const origin = new URL(validationUrl).origin;
+  return ok(origin === new URL(baseUrl).origin ? undefined : origin);
+}
 
 /** The check the official client makes at creation: the key must read the execution count. */
 async function checkKey(core: Core, baseUrl: string, validationUrl: string, apiKey: string): Promise<Result<null>> {
@@ -48,6 +64,8 @@ export const profileHandlers = (
     const validationUrl = input.validationUrl ?? defaultValidationUrl(input.baseUrl);
     const id = core.newProfileId();
     return audited(core, { id, name: input.name }, 'profiles.add', input.name, async () => {
+      const origin = validationOrigin(input.baseUrl, validationUrl, input.confirmValidationOrigin);
+      if (!origin.ok) return origin;
       const checked = await checkKey(core, input.baseUrl, validationUrl, input.apiKey);
       if (!checked.ok) return checked;
       const stored = await core.storeKey({ id, name: input.name }, input.apiKey);
@@ -58,6 +76,7 @@ export const profileHandlers = (
         kind: 'remote',
         baseUrl: input.baseUrl,
         validationUrl,
+        validationOriginConfirmed: origin.data,
         serviceIdentifier: input.serviceIdentifier ?? null,
         keyHint: keyHint(input.apiKey),
       };
@@ -83,6 +102,8 @@ export const profileHandlers = (
       }
       const baseUrl = input.baseUrl ?? current.baseUrl;
       const validationUrl = input.validationUrl ?? (input.baseUrl !== undefined ? defaultValidationUrl(baseUrl) : current.validationUrl);
+      const origin = validationOrigin(baseUrl, validationUrl, input.confirmValidationOrigin ?? current.validationOriginConfirmed);
+      if (!origin.ok) return origin;
       if (input.baseUrl !== undefined || input.apiKey !== undefined) {
         const stored = input.apiKey === undefined ? await core.readKey(current) : ok(input.apiKey);
         if (!stored.ok) return stored;
@@ -99,6 +120,7 @@ export const profileHandlers = (
         name: input.name ?? current.name,
         baseUrl,
         validationUrl,
+        validationOriginConfirmed: origin.data,
         serviceIdentifier: input.serviceIdentifier === undefined ? current.serviceIdentifier : input.serviceIdentifier,
         keyHint: input.apiKey !== undefined ? keyHint(input.apiKey) : current.keyHint,
       };

@@ -366,7 +366,7 @@ export class JobService {
     return summarize(this.engine, job, run ?? null);
   }
 
-  /** Stops sending at once; answers already on the wire are still recorded, and then the job is cancelled. */
+  /** Stops sending at once and cuts off the requests on the wire (their items unknown); then the job is cancelled. */
   cancel(profileId: string, jobId: string): Result<JobSummary> {
     const e = this.engine;
     const run = e.runs.get(jobId);
@@ -385,6 +385,7 @@ export class JobService {
       return s ? ok(s) : fail('NOT_FOUND', JOB_NOT_FOUND);
     }
     halt(run, { state: 'cancelled', reason: null });
+    run.wire.cut.abort();
     signal(run);
     // The job stays "running" in the database until its last answer is recorded (its run's end writes "cancelled"):
     // if Keydesk dies first, the next start finds it running and marks its unanswered items unknown.

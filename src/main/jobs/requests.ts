@@ -18,6 +18,7 @@ export type Outcome =
       retryAfter?: number | undefined;
       lost?: true;
       timedOut?: true;
+      cutOff?: true;
     }
   | { kind: 'requeue'; code: ErrorCode; message: string; retryAfter?: number | undefined; stopJob: boolean };
 
@@ -47,6 +48,7 @@ function classify(r: Result<unknown> & { ok: false }): Outcome {
         retryAfter,
         ...(r.connectionLost ? { lost: true as const } : {}),
         ...(r.timedOut ? { timedOut: true as const } : {}),
+        ...(r.cutOff ? { cutOff: true as const } : {}),
       };
     default:
       return { kind: 'failed', code, message, overload: false };
@@ -65,17 +67,20 @@ export async function perform(
 ): Promise<Outcome> {
   const { client } = run;
   const action: JobAction = run.job.action;
+  // A cancel cuts a bulk request off on the wire; a generate's answer is its keys, awaited (within its deadline).
+  const call = action === 'generate' ? {} : { signal: run.wire.cut.signal };
   let r: Result<Key[]>;
   if (action === 'delete') {
-    const d = await client.deleteKey(item.target, false);
+    const d = await client.deleteKey(item.target, false, call);
     r = d.ok ? ok([]) : d;
   } else if (action === 'extend' || action === 'resetHwid') {
-    const k = action === 'extend' ? await client.extend(item.target, run.params.days ?? 0) : await client.resetHwid(item.target);
+    const k =
+      action === 'extend' ? await client.extend(item.target, run.params.days ?? 0, call) : await client.resetHwid(item.target, call);
     if (!k.ok) return classify(k);
     if (action === 'extend' && k.data === null) {
       // Extended, answered with {message} alone: the new expiry came back nowhere. Read the key back, so its
       // ledger row does not go on showing the old expiry as current; when that fails too, the item says so.
-      const back = await readBack(client, item.target, null);
+      const back = await readBack(client, item.target, null, call);
       return back ? { kind: 'done', keys: [back] } : { kind: 'done', keys: [], expiryStale: true, note: EXTENDED_UNREAD };
     }
     // A reset answered with {message} alone (the real dialect) still cleared the key's HWID.
@@ -90,7 +95,7 @@ export async function perform(
       // crash, a quit) is an unknown outcome, "probably created", never sent again.
       let b: Result<KeyBatch>;
       try {
-        b = await client.generateInto(params, reader, heard);
+        b = await client.generateInto(params, reader, { ...call, onHeaders: heard });
       } catch (error) {
         reader.release();
         throw error;
@@ -103,7 +108,7 @@ export async function perform(
       void reader.record(run.job.profileId);
       return { kind: 'done', keys: [], batch: b.data };
     }
-    r = await client.generate(params, heard);
+    r = await client.generate(params, { ...call, onHeaders: heard });
   }
   return r.ok ? { kind: 'done', keys: r.data } : classify(r);
 }

@@ -1,7 +1,7 @@
 // The run loop: claims items ahead, sends them as the limit and the pace let them, takes their answers, stops
 // when the service is gone or hung (its probes unanswered), and records the run's end.
 import type { AuditEntry, JobState } from '../../shared/domain.ts';
-import { hungWords, UNNOTED, unreachableWords, whenFixed } from '../../shared/job-words.ts';
+import { cutOffWords, hungWords, UNNOTED, unreachableWords, whenFixed } from '../../shared/job-words.ts';
 import { jsonTextOf, toJson } from '../../shared/key-batch.ts';
 import { keyCount } from '../../shared/operation-words.ts';
 import { unexpectedFailure } from '../failures.ts';
@@ -119,8 +119,14 @@ async function finish(e: Engine, run: Run): Promise<void> {
   }
 }
 
-/** The run's stop in words, from what it left. */
+/** The run's end in words: why it stopped, and the requests a cancel cut off. */
 function endReason(run: Run): string | null {
+  const why = stopWords(run);
+  return run.wire.cutOff === 0 ? why : [why, cutOffWords(run.wire.cutOff)].filter((w) => w !== null).join(' ');
+}
+
+/** Why the run stopped, from what it left. */
+function stopWords(run: Run): string | null {
   const stop = run.stop;
   if (stop?.unreachable !== undefined) return unreachableWords(run.profileName, stop.unreachable, run.counts);
   if (stop?.hung !== undefined) return hungWords(run.profileName, stop.hung, run.counts);
@@ -240,6 +246,7 @@ async function send(e: Engine, run: Run, item: ClaimedItem, ticket: number): Pro
     };
   }
   run.wire.inflight--;
+  if (outcome.kind === 'unknown' && outcome.cutOff) run.wire.cutOff++;
   const now = e.clock.now();
   run.counts.sent -= item.size;
   if (outcome.kind === 'requeue') {

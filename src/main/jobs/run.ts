@@ -45,6 +45,10 @@ interface Claims {
 interface Wire {
   inflight: number;
   abort: AbortController;
+  /** Aborted by a cancel alone: it cuts the requests on the wire off (a quit or a stop lets them answer). */
+  cut: AbortController;
+  /** Requests the cancel cut off: their items are unknown. */
+  cutOff: number;
   wake: (() => void) | null;
   /** Set by an answer or a cancel; cleared when the loop has looked. */
   signalled: boolean;
@@ -120,7 +124,7 @@ export function newRun(
     ...init,
     stop: null,
     claims: { ready: [], exhausted: false, log },
-    wire: { inflight: 0, abort: new AbortController(), wake: null, signalled: false },
+    wire: { inflight: 0, abort: new AbortController(), cut: new AbortController(), cutOff: 0, wake: null, signalled: false },
     answers: { next: noAnswers(), since: 0, writing: new Set(), inWrite: new Set() },
     pace: { completions: [], answered: 0 },
     said: { lastAt: Number.NEGATIVE_INFINITY, trailing: null, silence: null, silent: false },

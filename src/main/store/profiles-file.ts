@@ -20,6 +20,7 @@ const storedProfile = z.object({
   kind: z.enum(['sandbox', 'remote']),
   baseUrl: httpUrl,
   validationUrl: httpUrl,
+  validationOriginConfirmed: z.string().optional(),
   serviceIdentifier: z.string().nullable(),
   keyHint: z.string().nullable(),
 }) satisfies z.ZodType<StoredProfile>;

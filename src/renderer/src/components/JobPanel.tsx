@@ -84,7 +84,7 @@ export function JobPanel({
           place === 'generate' ? (
             `${jobTitle(job)}, cancelling: no further request is sent; the one already on its way still makes its keys.`
           ) : (
-            `${jobTitle(job)}, cancelling: no further request is sent; answers already on their way are still recorded.`
+            `${jobTitle(job)}, cancelling: no further request is sent; those on their way are cut off, their outcome unknown.`
           )
         ) : (
           <JobLine job={job} />

@@ -40,12 +40,8 @@ export function marked(text: string): string {
   return text.replace(HIDDEN, (c) => `⟨U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }
 
-/** A JSON answer laid out on lines, each line's hidden characters marked; the layout's own line breaks stay. */
-export const markedJson = (value: unknown): string =>
-  JSON.stringify(value ?? null, null, 2)
-    .split('\n')
-    .map(marked)
-    .join('\n');
+/** Text laid out on lines (a JSON answer), each line's hidden characters marked; the layout's own line breaks stay. */
+export const markedLines = (text: string): string => text.split('\n').map(marked).join('\n');
 
 /** The first SHOWN_CHARS characters of a long text, never half of a surrogate pair. */
 export function cutText(text: string): string {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Profile } from '../../../../shared/domain.ts';
 import type { Failure } from '../../../../shared/result.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { cleartextWarning, urlProblem } from '../../lib/urls.ts';
@@ -33,6 +34,41 @@ const defaultValidationUrl = (base: string): string | null => {
   return origin === null ? null : `${origin}/v2_validation`;
 };
 
+/** The origin of a validation URL on another host than the base URL's, or null (the same host, or not yet a URL). */
+export const otherValidationOrigin = (base: string, validation: string): string | null => {
+  const origin = originOf(validation);
+  return origin !== null && originOf(base) !== null && origin !== originOf(base) ? origin : null;
+};
+
+/**
+ * Asks, naming the host, before `save` sends a validation URL on another host than the base URL's (main refuses
+ * one unasked): `ask(origin)` opens the question, and a yes calls `save(origin)`.
+ */
+export function useHostQuestion(
+  baseUrl: string,
+  save: (confirmedOrigin: string) => void,
+): { ask: (origin: string) => void; dialog: ReactNode } {
+  const [origin, setOrigin] = useState<string | null>(null);
+  const host = origin === null ? '' : new URL(origin).host;
+  const baseHost = originOf(baseUrl) === null ? baseUrl : new URL(baseUrl.trim()).host;
+  const dialog = (
+    <ConfirmDialog
+      open={origin !== null}
+      title={`Send validations to ${host}?`}
+      body={`The validation URL is on ${host}, not on ${baseHost} like the base URL. Each validation sends a key, the service identifier and a HWID to ${host}, and shows its answer here. Go on only if ${host} is where your service validates keys.`}
+      confirmLabel={`Use ${host}`}
+      onCancel={() => {
+        setOrigin(null);
+      }}
+      onConfirm={() => {
+        setOrigin(null);
+        if (origin !== null) save(origin);
+      }}
+    />
+  );
+  return { ask: setOrigin, dialog };
+}
+
 /** Edits a remote profile, checked by main before saving; moving it to another origin asks for the apiKey again. */
 export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () => void }) {
   const update = useKeydesk((s) => s.updateProfile);
@@ -58,6 +94,26 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
   useEffect(() => {
     form.current?.querySelector<HTMLInputElement>('input')?.focus();
   }, []);
+  const save = (confirmValidationOrigin?: string): void => {
+    setBusy(true);
+    void update({
+      id: profile.id,
+      ...(name.trim() !== profile.name ? { name: name.trim() } : {}),
+      ...(baseUrl.trim() !== profile.baseUrl ? { baseUrl: baseUrl.trim() } : {}),
+      ...(validationUrl.trim() !== profile.validationUrl ? { validationUrl: validationUrl.trim() } : {}),
+      ...(confirmValidationOrigin ? { confirmValidationOrigin } : {}),
+      ...(identifier.trim() !== (profile.serviceIdentifier ?? '') ? { serviceIdentifier: identifier.trim() || null } : {}),
+      ...(apiKey ? { apiKey } : {}),
+    }).then((f) => {
+      setBusy(false);
+      setFailure(f);
+      if (!f) {
+        setApiKey('');
+        onDone();
+      }
+    });
+  };
+  const hostQuestion = useHostQuestion(baseUrl, save);
   return (
     <form
       ref={form}
@@ -74,22 +130,9 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
           return;
         }
         setKeyError(null);
-        setBusy(true);
-        void update({
-          id: profile.id,
-          ...(name.trim() !== profile.name ? { name: name.trim() } : {}),
-          ...(baseUrl.trim() !== profile.baseUrl ? { baseUrl: baseUrl.trim() } : {}),
-          ...(validationUrl.trim() !== profile.validationUrl ? { validationUrl: validationUrl.trim() } : {}),
-          ...(identifier.trim() !== (profile.serviceIdentifier ?? '') ? { serviceIdentifier: identifier.trim() || null } : {}),
-          ...(apiKey ? { apiKey } : {}),
-        }).then((f) => {
-          setBusy(false);
-          setFailure(f);
-          if (!f) {
-            setApiKey('');
-            onDone();
-          }
-        });
+        const other = validationUrl.trim() !== profile.validationUrl ? otherValidationOrigin(baseUrl, validationUrl) : null;
+        if (other !== null && other !== profile.validationOriginConfirmed) hostQuestion.ask(other);
+        else save();
       }}
     >
       <Field
@@ -157,6 +200,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
         />
       )}
       {failure && <FailureMessage failure={failure} />}
+      {hostQuestion.dialog}
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>
           {busy ? 'Checking…' : 'Save'}

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { BulkCeiling } from './BulkCeiling.tsx';
-import { EditProfile, originHint } from './EditProfile.tsx';
+import { EditProfile, originHint, otherValidationOrigin, useHostQuestion } from './EditProfile.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { jobTitle } from '../../lib/jobs.ts';
 import { cleartextWarning, urlProblem } from '../../lib/urls.ts';
@@ -78,6 +78,29 @@ export function Profiles() {
     validationUrl?: string | null;
   }>({});
   const baseWarning = cleartextWarning(baseUrl);
+  const addService = (confirmValidationOrigin?: string): void => {
+    setBusy(true);
+    void add({
+      name: name.trim(),
+      baseUrl: baseUrl.trim(),
+      apiKey,
+      ...(validationUrl.trim() ? { validationUrl: validationUrl.trim() } : {}),
+      ...(confirmValidationOrigin ? { confirmValidationOrigin } : {}),
+      ...(identifier.trim() ? { serviceIdentifier: identifier.trim() } : {}),
+    }).then((f) => {
+      setBusy(false);
+      setFailure(f);
+      if (!f) {
+        // The form is ready for another service; the key is not kept in the renderer once main has it.
+        setApiKey('');
+        setName('');
+        setBaseUrl('');
+        setValidationUrl('');
+        setIdentifier('');
+      }
+    });
+  };
+  const hostQuestion = useHostQuestion(baseUrl, addService);
 
   return (
     <section aria-labelledby="profiles-title">
@@ -169,25 +192,9 @@ export function Profiles() {
             };
             setFieldError(problems);
             if (Object.values(problems).some((p) => p !== null)) return;
-            setBusy(true);
-            void add({
-              name: name.trim(),
-              baseUrl: baseUrl.trim(),
-              apiKey,
-              ...(validationUrl.trim() ? { validationUrl: validationUrl.trim() } : {}),
-              ...(identifier.trim() ? { serviceIdentifier: identifier.trim() } : {}),
-            }).then((f) => {
-              setBusy(false);
-              setFailure(f);
-              if (!f) {
-                // The form is ready for another service; the key is not kept in the renderer once main has it.
-                setApiKey('');
-                setName('');
-                setBaseUrl('');
-                setValidationUrl('');
-                setIdentifier('');
-              }
-            });
+            const other = otherValidationOrigin(baseUrl, validationUrl);
+            if (other !== null) hostQuestion.ask(other);
+            else addService();
           }}
         >
           <h2 id="add-profile-title">Add a remote service</h2>
@@ -251,6 +258,7 @@ export function Profiles() {
             }}
           />
           {failure && <FailureMessage failure={failure} />}
+          {hostQuestion.dialog}
           <button type="submit" className="primary" disabled={busy}>
             {busy ? 'Checking the key…' : 'Add service'}
           </button>

@@ -7,7 +7,7 @@ import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
 import { Field } from '../../components/Field.tsx';
-import { endsInWords, markedJson, paddedWarning, shownText, typedShape } from '../../lib/text.ts';
+import { endsInWords, markedLines, paddedWarning, shownText, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { earlierBecause } from '../../store/keys.ts';
 
@@ -115,7 +115,7 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
       )}
       <details>
         <summary>Raw JSON</summary>
-        <pre>{markedJson(report.raw)}</pre>
+        <pre>{markedLines(report.raw)}</pre>
       </details>
     </div>
   );
