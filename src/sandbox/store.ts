@@ -71,11 +71,6 @@ export class SandboxStore {
     });
   }
 
-  /** Runs `fn` in one IMMEDIATE transaction: all of its writes land, or none do. */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn);
-  }
-
   close(): void {
     this.db.close();
   }
@@ -83,10 +78,6 @@ export class SandboxStore {
   /** Runs a raw query; for tests and benchmarks that inspect the database (integrity, query plans). */
   inspect(sql: string, ...params: SqlValue[]): Record<string, unknown>[] {
     return this.db.all<Record<string, unknown>>(sql, ...params);
-  }
-
-  checkpoint(): void {
-    this.db.checkpoint('PASSIVE');
   }
 
   // ---- services and apiKeys -----------------------------------------------------------------------------

@@ -140,10 +140,6 @@ export class KeyBatchBuilder {
     }
   }
 
-  get size(): number {
-    return this.values.length;
-  }
-
   /** The batch so far, as a KeyBatch. */
   batch(): KeyBatch {
     return packColumns(this.columns());
