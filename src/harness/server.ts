@@ -100,11 +100,7 @@ export async function startHarness(options: { startup: Startup; rendererDir: str
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write(': connected\n\n');
     streams.add(res);
-    const offs = EVENT_NAMES.map((e) =>
-      startup.on(e, (payload) => {
-        res.write(`event: ${e}\ndata: ${JSON.stringify(payload)}\n\n`);
-      }),
-    );
+    const offs = EVENT_NAMES.map((e) => startup.on(e, (payload) => res.write(`event: ${e}\ndata: ${JSON.stringify(payload)}\n\n`)));
     req.on('close', () => {
       for (const off of offs) off();
       streams.delete(res);

@@ -19,9 +19,7 @@ export class ExecutionCounter {
   push(serviceId: number): Promise<number> {
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) {
-        setImmediate(() => {
-          this.flush();
-        });
+        setImmediate(() => this.flush());
       }
       const waiting = this.pending.get(serviceId) ?? [];
       waiting.push({ resolve, reject });
@@ -36,9 +34,7 @@ export class ExecutionCounter {
       try {
         const total = this.store.addExecutions(serviceId, waiting.length);
         const first = total - waiting.length + 1;
-        waiting.forEach((w, i) => {
-          w.resolve(first + i);
-        });
+        waiting.forEach((w, i) => w.resolve(first + i));
       } catch (error) {
         for (const w of waiting) w.reject(error);
       }

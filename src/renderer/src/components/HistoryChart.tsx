@@ -231,13 +231,9 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
 
   useEffect(() => {
     const mq = window.matchMedia('(prefers-color-scheme: dark)');
-    const onChange = () => {
-      setDark(mq.matches);
-    };
+    const onChange = () => setDark(mq.matches);
     mq.addEventListener('change', onChange);
-    return () => {
-      mq.removeEventListener('change', onChange);
-    };
+    return () => mq.removeEventListener('change', onChange);
   }, []);
 
   // One plot per theme; new data goes into the same plot.
@@ -248,17 +244,13 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
       options(
         el.clientWidth || 600,
         () => unreadNow.current,
-        (idx, left, top, plotWidth) => {
-          setHover(idx === null ? null : { idx, left, top, flip: left > plotWidth / 2 });
-        },
+        (idx, left, top, plotWidth) => setHover(idx === null ? null : { idx, left, top, flip: left > plotWidth / 2 }),
       ),
       [[], [], []],
       el,
     );
     plot.current = u;
-    const ro = new ResizeObserver(() => {
-      u.setSize({ width: el.clientWidth, height: HEIGHT });
-    });
+    const ro = new ResizeObserver(() => u.setSize({ width: el.clientWidth, height: HEIGHT }));
     ro.observe(el);
     return () => {
       ro.disconnect();

@@ -20,12 +20,8 @@ function elapsedWords(ms: number): string {
 function Elapsed({ since, words }: { since: number; words: (elapsed: string) => string }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    const timer = setInterval(() => {
-      setNow(Date.now());
-    }, TICK_MS);
-    return () => {
-      clearInterval(timer);
-    };
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
   }, []);
   // Not announced every second inside the status line it sits in: read when a reader goes to it.
   return <span aria-hidden="true">{words(elapsedWords(Math.max(0, now - since)))}</span>;

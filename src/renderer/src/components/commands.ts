@@ -53,9 +53,7 @@ export function useCommands(): Command[] {
 
   return useMemo<Command[]>(() => {
     // Every command closes the palette first, so the toasts and dialogs it leads to are not behind it.
-    const close = () => {
-      setOpen(false);
-    };
+    const close = () => setOpen(false);
     const action = (id: string, label: string, keywords: string, fn: () => unknown): Command => ({
       id,
       label,
@@ -67,25 +65,17 @@ export function useCommands(): Command[] {
       },
     });
     return [
-      action('generate', 'Generate keys…', 'new create keys', () => {
-        openAt(setView, 'keys', 'generate');
-      }),
-      action('find-key', 'Find a key…', 'search lookup hwid note', () => {
-        openAt(setView, 'keys', 'lookup');
-      }),
-      action('validate', 'Validate a key…', 'check activate hwid test', () => {
-        openAt(setView, 'validate', 'validate');
-      }),
-      action('add-keyless', 'Add a keyless entry…', 'hwid whitelist authorize', () => {
-        openAt(setView, 'keyless', 'add-keyless');
-      }),
+      action('generate', 'Generate keys…', 'new create keys', () => openAt(setView, 'keys', 'generate')),
+      action('find-key', 'Find a key…', 'search lookup hwid note', () => openAt(setView, 'keys', 'lookup')),
+      action('validate', 'Validate a key…', 'check activate hwid test', () => openAt(setView, 'validate', 'validate')),
+      action('add-keyless', 'Add a keyless entry…', 'hwid whitelist authorize', () => openAt(setView, 'keyless', 'add-keyless')),
       action('push', 'Push +1 execution', 'count increment', pushExecution),
       action('refresh-count', 'Refresh the execution count', 'reload executions', refreshExecutions),
       action('export-csv', 'Export All keys as CSV (its current filter)', 'download save ledger', () => exportLedger('csv')),
       action('export-json', 'Export All keys as JSON (its current filter)', 'download save ledger', () => exportLedger('json')),
-      action('check-identifier', 'Check a service identifier…', 'identifier exists taken free service', () => {
-        openAt(setView, 'identifier', 'identifier');
-      }),
+      action('check-identifier', 'Check a service identifier…', 'identifier exists taken free service', () =>
+        openAt(setView, 'identifier', 'identifier'),
+      ),
       ...(['csv', 'json'] as const).map((format) =>
         action(
           `export-activity-${format}`,
@@ -104,9 +94,7 @@ export function useCommands(): Command[] {
         openAt(setView, 'integration');
         if (activeProfileId !== null) void generateTestKey(activeProfileId);
       }),
-      action('add-service', 'Add a remote service…', 'profile new api key', () => {
-        openAt(setView, 'profiles', 'add-profile');
-      }),
+      action('add-service', 'Add a remote service…', 'profile new api key', () => openAt(setView, 'profiles', 'add-profile')),
       ...profiles
         .filter((p) => p.id !== activeProfileId)
         .map((p): Command => ({

@@ -211,9 +211,7 @@ export function createStoreContext(set: StoreContext['set'], get: StoreContext['
     const found = fresh && [...fresh.active, ...fresh.generated].find((k) => k.value === keyValue);
     if (found && get().selectedKey?.value === keyValue) set({ selectedKey: found });
   }
-  const toastOk = (text: string) => {
-    get().notify('success', text);
-  };
+  const toastOk = (text: string) => get().notify('success', text);
   /** Makes a profile the active one: nothing shown, selected or failed for another profile remains. */
   const activate = (id: string | null) => {
     const from = get().activeProfileId;

@@ -60,9 +60,7 @@ export function createIntegrationSlice(ctx: StoreContext): IntegrationSlice {
       void call('app.status', undefined).then((r) => {
         if (live && r.ok) set({ sandboxState: r.data.sandbox });
       });
-      const off = subscribe('sandbox.stateChanged', (state) => {
-        set({ sandboxState: state });
-      });
+      const off = subscribe('sandbox.stateChanged', (state) => set({ sandboxState: state }));
       return () => {
         live = false;
         off();

@@ -244,9 +244,7 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
         background: get().jobListRequest.status === 'ready',
       });
     },
-    openJob: (openJobId) => {
-      set({ openJobId, jobItems: null, jobItemsRequest: IDLE });
-    },
+    openJob: (openJobId) => set({ openJobId, jobItems: null, jobItemsRequest: IDLE }),
     loadJobItems: async (state, offset) => {
       const jobId = get().openJobId;
       if (jobId === null) return;

@@ -164,18 +164,12 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
         return { selection: next, selectedAll: null };
       });
     },
-    selectAllMatching: () => {
-      set((s) => ({ selectedAll: sent(s.ledgerFilter), selection: new Set() }));
-    },
-    clearSelection: () => {
-      set({ selection: new Set(), selectedAll: null });
-    },
+    selectAllMatching: () => set((s) => ({ selectedAll: sent(s.ledgerFilter), selection: new Set() })),
+    clearSelection: () => set({ selection: new Set(), selectedAll: null }),
     followLedger: () => {
       unsubscribe ??= subscribe('ledger.changed', onLedgerChanged);
     },
-    refreshLedger: () => {
-      reset({});
-    },
+    refreshLedger: () => reset({}),
     countActive: async (filter) => {
       const r = await call('ledger.query', {
         filter: { ...filter, status: 'active' },

@@ -64,9 +64,7 @@ export function createServiceSlice(ctx: StoreContext): ServiceSlice {
         },
       );
     },
-    clearIdentifier: () => {
-      set({ identifier: null, identifierRequest: IDLE });
-    },
+    clearIdentifier: () => set({ identifier: null, identifierRequest: IDLE }),
     hwids: [],
     hwidsRequest: IDLE,
     loadHwids: async () => {

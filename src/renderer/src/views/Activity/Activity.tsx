@@ -98,23 +98,10 @@ export function Activity() {
       <h1 id="activity-title">Activity</h1>
       <div className="card">
         <div className="inline">
-          <Field
-            label="Filter"
-            type="search"
-            value={text}
-            hint="Operation, target or message"
-            onChange={(e) => {
-              setText(e.target.value);
-            }}
-          />
+          <Field label="Filter" type="search" value={text} hint="Operation, target or message" onChange={(e) => setText(e.target.value)} />
           <label>
             Outcome{' '}
-            <select
-              value={outcome}
-              onChange={(e) => {
-                setOutcome(e.target.value as typeof outcome);
-              }}
-            >
+            <select value={outcome} onChange={(e) => setOutcome(e.target.value as typeof outcome)}>
               <option value="">Any</option>
               <option value="ok">Succeeded</option>
               <option value="failed">Failed</option>
@@ -156,18 +143,14 @@ export function Activity() {
                 <button
                   type="button"
                   disabled={status === 'loading' || audit.offset === 0}
-                  onClick={() => {
-                    setOffset(Math.max(0, audit.offset - ACTIVITY_PAGE));
-                  }}
+                  onClick={() => setOffset(Math.max(0, audit.offset - ACTIVITY_PAGE))}
                 >
                   Newer
                 </button>
                 <button
                   type="button"
                   disabled={status === 'loading' || last >= total}
-                  onClick={() => {
-                    setOffset(audit.offset + ACTIVITY_PAGE);
-                  }}
+                  onClick={() => setOffset(audit.offset + ACTIVITY_PAGE)}
                 >
                   Older
                 </button>

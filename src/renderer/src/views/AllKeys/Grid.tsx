@@ -25,15 +25,11 @@ export function useGridPlace() {
   useEffect(() => {
     const el = viewport.current;
     if (!el) return;
-    const measure = () => {
-      setHeight(el.clientHeight);
-    };
+    const measure = () => setHeight(el.clientHeight);
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(el);
-    return () => {
-      ro.disconnect();
-    };
+    return () => ro.disconnect();
   }, []);
   // A new filter or sort starts at the top; a refresh after a bulk action keeps the place.
   const toTop = () => {
@@ -207,18 +203,7 @@ export function LedgerGrid({
         </div>
         {COLUMNS.map((c) => (
           <div key={c.label} role="columnheader" className="vcell" title={c.title} aria-sort={ariaSort(sort, c.field ?? undefined)}>
-            {c.field ? (
-              <SortButton
-                label={c.label}
-                field={c.field}
-                sort={sort}
-                onSort={(f) => {
-                  onSort(f as LedgerSortField);
-                }}
-              />
-            ) : (
-              c.label
-            )}
+            {c.field ? <SortButton label={c.label} field={c.field} sort={sort} onSort={(f) => onSort(f as LedgerSortField)} /> : c.label}
           </div>
         ))}
       </div>
@@ -230,9 +215,7 @@ export function LedgerGrid({
         tabIndex={rowAt(stop) ? -1 : 0}
         aria-label="Rows"
         onKeyDown={onGridKey}
-        onScroll={(e) => {
-          setScrollTop(e.currentTarget.scrollTop);
-        }}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >
         <div style={{ height: rowCount * ROW_HEIGHT, position: 'relative' }}>{rows}</div>
       </div>

@@ -72,9 +72,7 @@ export function JobItems({ job }: { job: JobSummary }) {
   useEffect(() => {
     if (!live) return;
     const timer = setInterval(() => void load(show, offset), ITEMS_REFRESH_MS);
-    return () => {
-      clearInterval(timer);
-    };
+    return () => clearInterval(timer);
   }, [live, load, show, offset]);
   const inState = (state: JobItemState | null) => (state === null ? null : job.counts[state]);
   const first = page && page.items.length > 0 ? page.offset + 1 : 0;
@@ -120,18 +118,14 @@ export function JobItems({ job }: { job: JobSummary }) {
               <button
                 type="button"
                 disabled={status === 'loading' || page.offset === 0}
-                onClick={() => {
-                  setOffset(Math.max(0, page.offset - JOB_ITEMS_PAGE));
-                }}
+                onClick={() => setOffset(Math.max(0, page.offset - JOB_ITEMS_PAGE))}
               >
                 Previous
               </button>
               <button
                 type="button"
                 disabled={status === 'loading' || last >= page.total}
-                onClick={() => {
-                  setOffset(page.offset + JOB_ITEMS_PAGE);
-                }}
+                onClick={() => setOffset(page.offset + JOB_ITEMS_PAGE)}
               >
                 Next
               </button>

@@ -135,9 +135,7 @@ const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyR
           aria-expanded={j.id === openId}
           data-job-id={j.id}
           aria-label={`${jobName(j)}, started ${fmt.dateTime(j.createdAt)}`}
-          onClick={() => {
-            onOpen(j);
-          }}
+          onClick={() => onOpen(j)}
         >
           {jobName(j)}
         </button>
@@ -195,9 +193,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
       onClose();
     };
     document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-    };
+    return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
   const live = isLive(job);
   const generate = job.action === 'generate';
@@ -247,9 +243,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
             type="button"
             disabled={forgetting || exporting}
             title={exporting ? 'An export of this job is being written; it can be removed once that is done.' : undefined}
-            onClick={() => {
-              setConfirmForget(true);
-            }}
+            onClick={() => setConfirmForget(true)}
           >
             Remove from the list…
           </button>
@@ -262,9 +256,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
         body={forgetBody(job)}
         confirmLabel="Remove"
         destructive
-        onCancel={() => {
-          setConfirmForget(false);
-        }}
+        onCancel={() => setConfirmForget(false)}
         onConfirm={() => {
           setConfirmForget(false);
           void forget(job.id).then((gone) => {
@@ -325,13 +317,7 @@ export function Jobs() {
         {!error && (status === 'ready' || jobs.length > 0) && (
           <DataTable
             label="Jobs"
-            columns={jobColumns(
-              openId,
-              (j) => {
-                open(j.id === openId ? null : j.id);
-              },
-              jobs.some(running),
-            )}
+            columns={jobColumns(openId, (j) => open(j.id === openId ? null : j.id), jobs.some(running))}
             rows={jobs}
             rowKey={(j) => j.id}
             isCurrent={(j) => j.id === openId}
@@ -339,12 +325,7 @@ export function Jobs() {
               <EmptyState
                 title="No jobs yet"
                 action={
-                  <button
-                    type="button"
-                    onClick={() => {
-                      setView('ledger');
-                    }}
-                  >
+                  <button type="button" onClick={() => setView('ledger')}>
                     Go to All keys
                   </button>
                 }

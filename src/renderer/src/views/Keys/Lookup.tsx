@@ -271,9 +271,7 @@ export function Lookup() {
                           '--key-3-lines': `${String(keyLineWidth(k.value, 3) + 0.5)}ch`,
                         } as CSSProperties
                       }
-                      onClick={() => {
-                        selectKey(k);
-                      }}
+                      onClick={() => selectKey(k)}
                     >
                       {k.value}
                     </button>
@@ -324,12 +322,7 @@ function NoMatch({ term, deleted, onSearch }: { term: string; deleted: boolean; 
       title="No key matches."
       action={
         upper && (
-          <button
-            type="button"
-            onClick={() => {
-              onSearch(upper);
-            }}
-          >
+          <button type="button" onClick={() => onSearch(upper)}>
             Search for {upper}
           </button>
         )

@@ -92,13 +92,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
         });
       }}
     >
-      <Field
-        label="Name"
-        value={name}
-        onChange={(e) => {
-          setName(e.target.value);
-        }}
-      />
+      <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} />
       <Field
         label="Base URL"
         type="url"
@@ -123,13 +117,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
           setUrlError({ ...urlError, validationUrl: null });
         }}
       />
-      <Field
-        label="Service identifier"
-        value={identifier}
-        onChange={(e) => {
-          setIdentifier(e.target.value);
-        }}
-      />
+      <Field label="Service identifier" value={identifier} onChange={(e) => setIdentifier(e.target.value)} />
       {originChanges ? (
         <Field
           label="API key (required: the address changes)"
@@ -151,9 +139,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
           type="password"
           autoComplete="off"
           value={apiKey}
-          onChange={(e) => {
-            setApiKey(e.target.value);
-          }}
+          onChange={(e) => setApiKey(e.target.value)}
         />
       )}
       {failure && <FailureMessage failure={failure} />}
