@@ -18,9 +18,7 @@ export class ExecutionCounter {
   /** Resolves with this push's own total once it is committed. */
   push(serviceId: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) {
-        setImmediate(() => this.flush());
-      }
+      if (this.pending.size === 0) setImmediate(() => this.flush());
       const waiting = this.pending.get(serviceId) ?? [];
       waiting.push({ resolve, reject });
       this.pending.set(serviceId, waiting);

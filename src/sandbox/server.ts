@@ -286,9 +286,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     let body: Record<string, unknown> | null = null;
     const jsonBody = isJsonMediaType(req.headers['content-type']);
     if (raw.length > 0 && req.method === 'POST') {
-      if (!jsonBody) {
-        throw new WireError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
-      }
+      if (!jsonBody) throw new WireError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
       let parsed: unknown;
       try {
         parsed = JSON.parse(raw.toString('utf8'));

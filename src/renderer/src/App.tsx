@@ -159,9 +159,7 @@ export function App() {
   const loadSession = useKeydesk((s) => s.loadSession);
   const activeProfileId = useKeydesk((s) => s.activeProfileId);
 
-  useEffect(() => {
-    void loadSession();
-  }, [loadSession]);
+  useEffect(() => void loadSession(), [loadSession]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {

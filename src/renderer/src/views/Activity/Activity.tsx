@@ -86,9 +86,7 @@ export function Activity() {
     setOffset(0);
   }
 
-  useEffect(() => {
-    void load({ filter, offset, limit: ACTIVITY_PAGE });
-  }, [load, filter, offset]);
+  useEffect(() => void load({ filter, offset, limit: ACTIVITY_PAGE }), [load, filter, offset]);
 
   const total = audit?.total ?? 0;
   const first = audit && audit.entries.length > 0 ? audit.offset + 1 : 0;

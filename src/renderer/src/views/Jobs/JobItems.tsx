@@ -63,9 +63,7 @@ export function JobItems({ job }: { job: JobSummary }) {
   );
   const { status, error } = useKeydesk((s) => s.jobItemsRequest);
   const load = useKeydesk((s) => s.loadJobItems);
-  useEffect(() => {
-    void load(show, offset);
-  }, [load, job.id, show, offset]);
+  useEffect(() => void load(show, offset), [load, job.id, show, offset]);
   // While main runs the job its items change state: the page shown is read again every few seconds (and once more
   // when the job ends, by the store).
   const live = isLive(job);

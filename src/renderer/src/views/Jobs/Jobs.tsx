@@ -280,9 +280,7 @@ export function Jobs() {
   const setView = useKeydesk((s) => s.setView);
   const profileId = useKeydesk((s) => s.activeProfileId);
   const profileName = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name);
-  useEffect(() => {
-    void load();
-  }, [load, profileId]);
+  useEffect(() => void load(), [load, profileId]);
   const opened = jobs.find((j) => j.id === openId) ?? null;
   /** Close gives the focus back to the job's name in the list, or (a job removed) to the view's heading. */
   const close = useCallback(() => {

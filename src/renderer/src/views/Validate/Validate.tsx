@@ -178,9 +178,7 @@ export function Validate() {
     });
   };
 
-  useEffect(() => {
-    void loadHwids();
-  }, [loadHwids]);
+  useEffect(() => void loadHwids(), [loadHwids]);
 
   return (
     <section aria-labelledby="validate-title">
