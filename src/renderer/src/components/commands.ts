@@ -54,10 +54,10 @@ export function useCommands(): Command[] {
   return useMemo<Command[]>(() => {
     // Every command closes the palette first, so the toasts and dialogs it leads to are not behind it.
     const close = () => setOpen(false);
-    const action = (id: string, label: string, keywords: string, fn: () => unknown): Command => ({
+    const action = (id: string, label: string, keywords: string, fn: () => unknown, group: Command['group'] = 'Actions'): Command => ({
       id,
       label,
-      group: 'Actions',
+      group,
       keywords,
       run: () => {
         close();
@@ -84,9 +84,7 @@ export function useCommands(): Command[] {
           () => {
             // The filter the Activity view shows (kept in its drafts), so the file is what that list shows.
             const drafts = useKeydesk.getState().drafts;
-            const text = drafts['activity.text'] ?? '';
-            const outcome = drafts['activity.outcome'] ?? '';
-            return exportAudit(activityFilter(text, outcome), format);
+            return exportAudit(activityFilter(drafts['activity.text'] ?? '', drafts['activity.outcome'] ?? ''), format);
           },
         ),
       ),
@@ -97,20 +95,8 @@ export function useCommands(): Command[] {
       action('add-service', 'Add a remote service…', 'profile new api key', () => openAt(setView, 'profiles', 'add-profile')),
       ...profiles
         .filter((p) => p.id !== activeProfileId)
-        .map((p): Command => ({
-          ...action(`switch:${p.id}`, `Switch to ${p.name}`, 'profile service use', () => selectProfile(p.id)),
-          group: 'Services',
-        })),
-      ...VIEWS.map((v): Command => ({
-        id: `view:${v.view}`,
-        label: `Go to ${v.label}`,
-        group: 'Views',
-        keywords: v.summary,
-        run: () => {
-          close();
-          openAt(setView, v.view);
-        },
-      })),
+        .map((p) => action(`switch:${p.id}`, `Switch to ${p.name}`, 'profile service use', () => selectProfile(p.id), 'Services')),
+      ...VIEWS.map((v) => action(`view:${v.view}`, `Go to ${v.label}`, v.summary, () => openAt(setView, v.view), 'Views')),
     ];
   }, [
     setView,
