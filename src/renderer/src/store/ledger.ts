@@ -184,14 +184,7 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
       }
       return r.data.total;
     },
-    exportLedger: async (format) => {
-      const r = await call('ledger.export', { filter: sent(get().ledgerFilter), sort: get().ledgerSort, format });
-      if (!r.ok) {
-        get().notifyFailure('ledger.export', r);
-        return null;
-      }
-      if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
-      return r.data.path;
-    },
+    exportLedger: async (format) =>
+      ctx.saved('ledger.export', await call('ledger.export', { filter: sent(get().ledgerFilter), sort: get().ledgerSort, format })),
   };
 }

@@ -20,7 +20,7 @@ import type {
   StartupStatus,
   ValidationReport,
 } from '../../../shared/domain.ts';
-import type { Failure } from '../../../shared/result.ts';
+import type { Failure, Result } from '../../../shared/result.ts';
 import type { ViewName } from '../views/registry.ts';
 import type { DraftsSlice } from './drafts.ts';
 import type { Moment, RequestState } from './request.ts';
@@ -429,6 +429,8 @@ export interface StoreContext {
     options?: RequestOptions,
   ) => Promise<{ data: T } | null>;
   toastOk: (text: string) => void;
+  /** An export's answer in a toast; the path written, or null (refused, or the person chose no path). */
+  saved: (operation: OperationName, r: Result<{ path: string | null }>) => string | null;
   activate: (id: string | null) => void;
   refreshAfterChange: (keyValue: string) => Promise<void>;
 }
