@@ -22,7 +22,6 @@ export interface StoreOptions extends DbOptions {
 
 export class SandboxStore {
   readonly file: string;
-  /** The store's clock (epoch ms). */
   readonly now: () => number;
   /** The one connection, for what inspects the database itself (tests, benchmarks): plans, the WAL, raw reads. */
   readonly db: Db;
@@ -80,8 +79,6 @@ export class SandboxStore {
     return this.db.all<Record<string, unknown>>(sql, ...params);
   }
 
-  // ---- services and apiKeys -----------------------------------------------------------------------------
-
   serviceCount(): number {
     return this.services.count();
   }
@@ -99,16 +96,12 @@ export class SandboxStore {
     return this.services.byIdentifier(identifier);
   }
 
-  // ---- executions ---------------------------------------------------------------------------------------
-
   addExecutions(serviceId: number, n: number): number {
     return this.executions.add(serviceId, n);
   }
   executionCount(serviceId: number): number {
     return this.executions.count(serviceId);
   }
-
-  // ---- keys ---------------------------------------------------------------------------------------------
 
   generateKeys(serviceId: number, params: GenerateParams): GeneratedBatch {
     return this.batches.generate(serviceId, params);
@@ -125,8 +118,6 @@ export class SandboxStore {
   searchKeys(serviceId: number, status: 'active' | 'generated', term: string, limit: number, offset: number): Page<WireKey> {
     return this.search.keys(serviceId, status, term, limit, offset);
   }
-
-  // ---- keyless and validation ---------------------------------------------------------------------------
 
   addKeyless(serviceId: number, hwid: string, isPremium: boolean, days: number | null): WireKeylessEntry {
     return this.validation.addKeyless(serviceId, hwid, isPremium, days);

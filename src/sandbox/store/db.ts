@@ -78,12 +78,10 @@ export class Db {
     return this.statement(sql).run(...params);
   }
 
-  /** Runs SQL text with no parameters and no result (schema, pragmas). */
   exec(sql: string): void {
     this.conn.exec(sql);
   }
 
-  /** Registers a deterministic SQL function. */
   fn(name: string, impl: (...args: SqlValue[]) => SqlValue): void {
     this.conn.function(name, { deterministic: true }, impl);
   }
