@@ -284,24 +284,22 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
       </div>
       <div className="chart-host" role="img" aria-label={summary}>
         <div ref={host} />
-        {hover && at && (
+        {hover && (at || gapAt) && (
           <div
             className={hover.flip ? 'chart-tooltip flip' : 'chart-tooltip'}
             style={{ left: hover.left + AXIS_SIZE, top: Math.max(0, hover.top - 8) }}
           >
-            <time dateTime={new Date(at.at).toISOString()}>{when(at.at)}</time>
-            <span>
-              Total <strong>{fmt.number(at.total)}</strong>
-            </span>
-            <span>+{fmt.count(at.added, NOUNS.execution)}</span>
-          </div>
-        )}
-        {hover && gapAt && (
-          <div
-            className={hover.flip ? 'chart-tooltip flip' : 'chart-tooltip'}
-            style={{ left: hover.left + AXIS_SIZE, top: Math.max(0, hover.top - 8) }}
-          >
-            <span>{unreadWords(gapAt, when)}</span>
+            {at ? (
+              <>
+                <time dateTime={new Date(at.at).toISOString()}>{when(at.at)}</time>
+                <span>
+                  Total <strong>{fmt.number(at.total)}</strong>
+                </span>
+                <span>+{fmt.count(at.added, NOUNS.execution)}</span>
+              </>
+            ) : (
+              gapAt && <span>{unreadWords(gapAt, when)}</span>
+            )}
           </div>
         )}
       </div>

@@ -139,18 +139,15 @@ export function LedgerGrid({
   const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const from = Number((e.target as HTMLElement).dataset.row ?? Number.NaN);
     if (Number.isNaN(from)) return;
+    const focused = rowAt(from);
     // Enter opens the focused row's key in Keys: looked up on the service, with its detail panel (its actions).
-    if (e.key === 'Enter') {
-      const focused = rowAt(from);
-      if (!focused) return;
+    if (e.key === 'Enter' && focused) {
       e.preventDefault();
       void openInKeys(focused.value);
       return;
     }
     // Ctrl/Cmd+C copies the focused row's key (with Shift: its HWID), as a spreadsheet copies its cell.
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c') {
-      const focused = rowAt(from);
-      if (!focused) return;
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c' && focused) {
       e.preventDefault();
       const what = e.shiftKey ? focused.hwid : focused.value;
       const asked = e.shiftKey ? `Copy the HWID of key ${focused.value}` : `Copy key ${focused.value}`;
