@@ -28,9 +28,7 @@ function Elapsed({ since, words }: { since: number; words: (elapsed: string) => 
 }
 
 /** " 12 s so far." after `since` (ms since the epoch), moving every second. */
-export function SoFar({ since }: { since: number }) {
-  return <Elapsed since={since} words={(elapsed) => ` ${elapsed} so far.`} />;
-}
+export const SoFar = ({ since }: { since: number }) => <Elapsed since={since} words={(elapsed) => ` ${elapsed} so far.`} />;
 
 /** A job asked of main and not answered yet (this window's own start or resume). */
 export function StartingLine({ starting }: { starting: { action: JobAction; days: number | null; since: number; resume: boolean } }) {
