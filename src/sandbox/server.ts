@@ -272,12 +272,8 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     if (Buffer.byteLength(url) > LIMITS.urlMaxBytes) {
       throw new WireError('URI_TOO_LONG', `The URL is longer than ${LIMITS.urlMaxBytes / 1024} KiB.`);
     }
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > LIMITS.bodyMaxBytes) {
-      res.setHeader('Connection', 'close');
-      throw new WireError('PAYLOAD_TOO_LARGE', `The body is larger than ${LIMITS.bodyMaxBytes / 1024} KiB.`);
-    }
-    const raw = await readBody(req);
+    // A body declared too large is not read at all.
+    const raw = Number(req.headers['content-length'] ?? 0) > LIMITS.bodyMaxBytes ? null : await readBody(req);
     if (raw === null) {
       res.setHeader('Connection', 'close');
       throw new WireError('PAYLOAD_TOO_LARGE', `The body is larger than ${LIMITS.bodyMaxBytes / 1024} KiB.`);
