@@ -5,7 +5,7 @@ import { call } from '../lib/api.ts';
 import { noteDismissed } from '../lib/recent.ts';
 import { isLive } from '../lib/jobs.ts';
 import { selectBulkJob, selectGenerateJob, selectJob } from './job-selectors.ts';
-import type { JobsSlice, LedgerFilter, StoreContext } from './types.ts';
+import type { JobsSlice, KeydeskState, LedgerFilter, StoreContext } from './types.ts';
 
 type BulkKind = Exclude<JobAction, 'generate'>;
 
@@ -24,6 +24,12 @@ const BUSY = { code: 'CONFLICT', message: 'A job is already running for this pro
 export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTargets, filterTargets }: JobHooks) {
   const { set, get, saved } = ctx;
   const known = (jobId: string): JobSummary | null => get().jobs[jobId] ?? null;
+  /** A stopped job put away from its place (remembered across a reload); `ifCurrent` goes too when it was the current job. */
+  const putAway = (job: JobSummary | null, place: Partial<KeydeskState>, ifCurrent: Partial<KeydeskState>) => {
+    if (!job || isLive(job)) return;
+    noteDismissed(job.id);
+    set({ ...place, ...(get().currentJobId === job.id ? { currentJobId: null, ...ifCurrent } : {}) });
+  };
   return {
     runBulk: async (action, days) => {
       const { selection, selectedAll, jobStarting } = get();
@@ -144,19 +150,7 @@ export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTa
       );
       return r.data;
     },
-    dismissJob: () => {
-      const { currentJobId, bulkJobId } = get();
-      const bulkJob = selectBulkJob(get());
-      if (!bulkJob || isLive(bulkJob)) return;
-      noteDismissed(bulkJob.id);
-      set({ bulkJobId: null, jobProblems: null, ...(currentJobId === bulkJobId ? { currentJobId: null } : {}) });
-    },
-    dismissGenerateJob: () => {
-      const { currentJobId, generateJobId } = get();
-      const generateJob = selectGenerateJob(get());
-      if (!generateJob || isLive(generateJob)) return;
-      noteDismissed(generateJob.id);
-      set({ generateJobId: null, ...(currentJobId === generateJobId ? { currentJobId: null, jobProblems: null } : {}) });
-    },
+    dismissJob: () => putAway(selectBulkJob(get()), { bulkJobId: null, jobProblems: null }, {}),
+    dismissGenerateJob: () => putAway(selectGenerateJob(get()), { generateJobId: null }, { jobProblems: null }),
   } satisfies Partial<JobsSlice>;
 }
