@@ -52,9 +52,7 @@ export function loopbackTransport(token: string, env: { fetch: FetchLike; openEv
       // The builder hands a fresh function per subscription, so a Set never merges two of them.
       const set = deliveries.get(event);
       set?.add(deliver);
-      return () => {
-        set?.delete(deliver);
-      };
+      return () => set?.delete(deliver);
     },
   };
 }

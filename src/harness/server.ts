@@ -16,6 +16,7 @@ import { BRIDGE_PATH, buildBridgeScript, EVENTS_PATH, RPC_PREFIX, TOKEN_HEADER, 
 
 // The largest input the contract allows: 100,000 ASCII key values of up to 256 characters, under 27 MB of JSON.
 const MAX_RPC_BYTES = 32 * 1024 * 1024;
+const NO_STORE = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
 export interface RunningHarness {
   url: string;
@@ -39,12 +40,11 @@ export async function startHarness(options: { startup: Startup; rendererDir: str
     return b.length === tokenBytes.length && timingSafeEqual(b, tokenBytes);
   };
   const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
+    res.writeHead(status, { 'content-type': type, ...NO_STORE, ...extra });
     res.end(body);
   };
-  const json = (res: ServerResponse, status: number, body: unknown) => {
+  const json = (res: ServerResponse, status: number, body: unknown) =>
     send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
-  };
   /** An operation's Result: JSON, or framed when it holds byte columns (the bytes are written as they are). */
   const answer = (res: ServerResponse, result: unknown) => {
     const encoded = encodeAnswer(result);
@@ -52,12 +52,7 @@ export async function startHarness(options: { startup: Startup; rendererDir: str
       send(res, 200, 'application/json; charset=utf-8', encoded.text);
       return;
     }
-    res.writeHead(200, {
-      'content-type': FRAMED_ANSWER_TYPE,
-      'content-length': String(encoded.length),
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    });
+    res.writeHead(200, { 'content-type': FRAMED_ANSWER_TYPE, 'content-length': String(encoded.length), ...NO_STORE });
     for (const chunk of encoded.chunks) res.write(chunk);
     res.end();
   };
@@ -100,11 +95,7 @@ export async function startHarness(options: { startup: Startup; rendererDir: str
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write(': connected\n\n');
     streams.add(res);
-    const offs = EVENT_NAMES.map((e) =>
-      startup.on(e, (payload) => {
-        res.write(`event: ${e}\ndata: ${JSON.stringify(payload)}\n\n`);
-      }),
-    );
+    const offs = EVENT_NAMES.map((e) => startup.on(e, (payload) => res.write(`event: ${e}\ndata: ${JSON.stringify(payload)}\n\n`)));
     req.on('close', () => {
       for (const off of offs) off();
       streams.delete(res);

@@ -9,13 +9,9 @@ export function ipcTransport(ipc: Pick<typeof ipcRenderer, 'invoke' | 'on' | 're
     invoke: (name, input) => ipc.invoke(operationChannel(name), input),
     subscribe: (event, deliver) => {
       // The IPC event (with its sender) never reaches the page: only the payload.
-      const wrapped = (_event: IpcRendererEvent, payload: unknown): void => {
-        deliver(payload);
-      };
+      const wrapped = (_event: IpcRendererEvent, payload: unknown): void => deliver(payload);
       ipc.on(eventChannel(event), wrapped);
-      return () => {
-        ipc.removeListener(eventChannel(event), wrapped);
-      };
+      return () => ipc.removeListener(eventChannel(event), wrapped);
     },
   };
 }

@@ -18,11 +18,7 @@ export class ExecutionCounter {
   /** Resolves with this push's own total once it is committed. */
   push(serviceId: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) {
-        setImmediate(() => {
-          this.flush();
-        });
-      }
+      if (this.pending.size === 0) setImmediate(() => this.flush());
       const waiting = this.pending.get(serviceId) ?? [];
       waiting.push({ resolve, reject });
       this.pending.set(serviceId, waiting);
@@ -36,9 +32,7 @@ export class ExecutionCounter {
       try {
         const total = this.store.addExecutions(serviceId, waiting.length);
         const first = total - waiting.length + 1;
-        waiting.forEach((w, i) => {
-          w.resolve(first + i);
-        });
+        waiting.forEach((w, i) => w.resolve(first + i));
       } catch (error) {
         for (const w of waiting) w.reject(error);
       }

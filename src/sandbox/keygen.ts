@@ -95,6 +95,4 @@ export function publicId(prefix: string): string {
 }
 
 /** A new service apiKey: 256 bits, URL-safe. */
-export function newApiKey(): string {
-  return 'kd_' + randomFillSync(Buffer.allocUnsafe(32)).toString('base64url');
-}
+export const newApiKey = (): string => 'kd_' + randomFillSync(Buffer.allocUnsafe(32)).toString('base64url');

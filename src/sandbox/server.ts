@@ -272,12 +272,8 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     if (Buffer.byteLength(url) > LIMITS.urlMaxBytes) {
       throw new WireError('URI_TOO_LONG', `The URL is longer than ${LIMITS.urlMaxBytes / 1024} KiB.`);
     }
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > LIMITS.bodyMaxBytes) {
-      res.setHeader('Connection', 'close');
-      throw new WireError('PAYLOAD_TOO_LARGE', `The body is larger than ${LIMITS.bodyMaxBytes / 1024} KiB.`);
-    }
-    const raw = await readBody(req);
+    // A body declared too large is not read at all.
+    const raw = Number(req.headers['content-length'] ?? 0) > LIMITS.bodyMaxBytes ? null : await readBody(req);
     if (raw === null) {
       res.setHeader('Connection', 'close');
       throw new WireError('PAYLOAD_TOO_LARGE', `The body is larger than ${LIMITS.bodyMaxBytes / 1024} KiB.`);
@@ -286,9 +282,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     let body: Record<string, unknown> | null = null;
     const jsonBody = isJsonMediaType(req.headers['content-type']);
     if (raw.length > 0 && req.method === 'POST') {
-      if (!jsonBody) {
-        throw new WireError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
-      }
+      if (!jsonBody) throw new WireError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
       let parsed: unknown;
       try {
         parsed = JSON.parse(raw.toString('utf8'));

@@ -22,7 +22,6 @@ export interface StoreOptions extends DbOptions {
 
 export class SandboxStore {
   readonly file: string;
-  /** The store's clock (epoch ms). */
   readonly now: () => number;
   /** The one connection, for what inspects the database itself (tests, benchmarks): plans, the WAL, raw reads. */
   readonly db: Db;
@@ -71,11 +70,6 @@ export class SandboxStore {
     });
   }
 
-  /** Runs `fn` in one IMMEDIATE transaction: all of its writes land, or none do. */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn);
-  }
-
   close(): void {
     this.db.close();
   }
@@ -84,12 +78,6 @@ export class SandboxStore {
   inspect(sql: string, ...params: SqlValue[]): Record<string, unknown>[] {
     return this.db.all<Record<string, unknown>>(sql, ...params);
   }
-
-  checkpoint(): void {
-    this.db.checkpoint('PASSIVE');
-  }
-
-  // ---- services and apiKeys -----------------------------------------------------------------------------
 
   serviceCount(): number {
     return this.services.count();
@@ -108,16 +96,12 @@ export class SandboxStore {
     return this.services.byIdentifier(identifier);
   }
 
-  // ---- executions ---------------------------------------------------------------------------------------
-
   addExecutions(serviceId: number, n: number): number {
     return this.executions.add(serviceId, n);
   }
   executionCount(serviceId: number): number {
     return this.executions.count(serviceId);
   }
-
-  // ---- keys ---------------------------------------------------------------------------------------------
 
   generateKeys(serviceId: number, params: GenerateParams): GeneratedBatch {
     return this.batches.generate(serviceId, params);
@@ -134,8 +118,6 @@ export class SandboxStore {
   searchKeys(serviceId: number, status: 'active' | 'generated', term: string, limit: number, offset: number): Page<WireKey> {
     return this.search.keys(serviceId, status, term, limit, offset);
   }
-
-  // ---- keyless and validation ---------------------------------------------------------------------------
 
   addKeyless(serviceId: number, hwid: string, isPremium: boolean, days: number | null): WireKeylessEntry {
     return this.validation.addKeyless(serviceId, hwid, isPremium, days);

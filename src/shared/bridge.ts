@@ -22,9 +22,7 @@ export function buildBridge(transport: BridgeTransport): KeydeskBridge {
     if (!isEventName(event)) throw new Error(`Unknown Keydesk event: ${String(event)}`);
     if (typeof listener !== 'function') throw new Error('A Keydesk event listener must be a function.');
     // Each call is its own subscription; an unsubscribe called twice removes only its own.
-    let off: (() => void) | null = transport.subscribe(event, (payload) => {
-      listener(payload as EventMap[E]);
-    });
+    let off: (() => void) | null = transport.subscribe(event, (payload) => listener(payload as EventMap[E]));
     return () => {
       off?.();
       off = null;

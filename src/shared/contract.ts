@@ -52,6 +52,7 @@ const confirmValidationOrigin = z.string().max(2_048).optional();
 const profileId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Unknown profile id.' });
 const apiKey = z.string().min(1, { error: 'The API key is required.' }).max(LIMITS.textMaxChars);
 const page = { limit: schemas.pageLimit.optional(), offset: schemas.pageOffset.optional() };
+const pagedSearch = z.strictObject({ term: schemas.searchTerm, ...page });
 const exportFormat = z.enum(['csv', 'json']);
 const ledgerFilter = z.strictObject({
   text: z.string().max(LIMITS.textMaxChars).optional(),
@@ -148,14 +149,8 @@ export const contract = {
     'A search term.',
   ),
   // total: null when the service does not report one (the real dialect sends its best match only).
-  'keys.fetchActive': op<{ keys: Key[]; total: number | null }>()(
-    z.strictObject({ term: schemas.searchTerm, ...page }),
-    'A search term and paging.',
-  ),
-  'keys.fetchGenerated': op<{ keys: Key[]; total: number | null }>()(
-    z.strictObject({ term: schemas.searchTerm, ...page }),
-    'A search term and paging.',
-  ),
+  'keys.fetchActive': op<{ keys: Key[]; total: number | null }>()(pagedSearch, 'A search term and paging.'),
+  'keys.fetchGenerated': op<{ keys: Key[]; total: number | null }>()(pagedSearch, 'A search term and paging.'),
   'keys.delete': op<{ deletedKey: string }>()(
     z.strictObject({ keyValue: schemas.keyValue, state: z.enum(['generated', 'active']).optional() }),
     'A key value; destructive, the renderer confirms first.',
@@ -204,10 +199,7 @@ export const contract = {
   ),
 
   // total: null when the service sent its best match only.
-  'keyless.lookup': op<{ entries: KeylessEntry[]; total: number | null }>()(
-    z.strictObject({ term: schemas.searchTerm, ...page }),
-    'A HWID search term.',
-  ),
+  'keyless.lookup': op<{ entries: KeylessEntry[]; total: number | null }>()(pagedSearch, 'A HWID search term.'),
   'keyless.add': op<{ entry: KeylessEntry }>()(
     z.strictObject({ hwid: schemas.hwid, isPremium: z.boolean().optional(), days: schemas.days.optional() }),
     'A HWID and options.',

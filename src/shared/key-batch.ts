@@ -140,10 +140,6 @@ export class KeyBatchBuilder {
     }
   }
 
-  get size(): number {
-    return this.values.length;
-  }
-
   /** The batch so far, as a KeyBatch. */
   batch(): KeyBatch {
     return packColumns(this.columns());
@@ -195,9 +191,7 @@ export function openBatch(batch: KeyBatch): KeyColumns {
 }
 
 /** The values of a batch's keys, in order. */
-export function batchValues(batch: KeyBatch): string[] {
-  return fromJsonBytes(batch.values);
-}
+export const batchValues = (batch: KeyBatch): string[] => fromJsonBytes(batch.values);
 
 function fieldAt<F extends KeyFieldName>(columns: KeyColumns, i: number, field: F): KeyFields[F] {
   const column = columns.each[field];
@@ -231,9 +225,7 @@ export function keyOf(columns: KeyColumns, i: number): Key {
 }
 
 /** The i-th key of a batch (opens it: for more than one key, keysOf or openBatch and keyOf). */
-export function keyAt(batch: KeyBatch, i: number): Key {
-  return keyOf(openBatch(batch), i);
-}
+export const keyAt = (batch: KeyBatch, i: number): Key => keyOf(openBatch(batch), i);
 
 /** Every key of a batch, in order. */
 export function keysOf(batch: KeyBatch): Key[] {

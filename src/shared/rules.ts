@@ -57,18 +57,14 @@ export function isCalendarDate(value: string): boolean {
   return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
-export function isIdentifier(value: string): boolean {
-  return IDENTIFIER_PATTERN.test(value);
-}
+export const isIdentifier = (value: string): boolean => IDENTIFIER_PATTERN.test(value);
 
 export function isIntInRange(value: number, min: number, max: number): boolean {
   return Number.isSafeInteger(value) && value >= min && value <= max;
 }
 
 /** `YYYY-MM-DD` of an instant, in UTC. */
-export function utcDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
+export const utcDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The last millisecond of a calendar day, UTC. The caller has checked `isCalendarDate`. */
 export function endOfUtcDay(date: string): number {
@@ -78,9 +74,7 @@ export function endOfUtcDay(date: string): number {
   return t.getTime();
 }
 
-export function addDays(ms: number, days: number): number {
-  return ms + days * DAY_MS;
-}
+export const addDays = (ms: number, days: number): number => ms + days * DAY_MS;
 
 /** Characters a person can count: code points, so an emoji is one, as a person would count it. */
 export function charLength(value: string): number {

@@ -39,8 +39,8 @@ export interface RouteSpec {
   readonly methods: readonly [HttpMethod, ...HttpMethod[]];
   /** Where the sandbox serves it. */
   readonly path: string;
-  /** 'api': `path` joins a profile's base URL. 'validation': the profile's validation URL is the whole endpoint. */
-  readonly base: 'api' | 'validation';
+  /** 'validation': the profile's validation URL is the whole endpoint; otherwise `path` joins a profile's base URL. */
+  readonly base?: 'validation';
   /** Where the spec puts the apiKey ('none': a public endpoint). The sandbox accepts it in either place. */
   readonly apiKey: ParamPlace | 'none';
   /** Where the client sends each parameter. The sandbox reads any of them from either place. */
@@ -64,25 +64,22 @@ export const ROUTES = {
   pushExecutionCount: {
     methods: ['POST'],
     path: '/api/push-execution-count',
-    base: 'api',
     apiKey: 'query',
     params: {},
     mutates: true,
-    bodies: bodies<RealPushBody, ExecutionCountBody>(),
+    bodies: bodies<WireSuccess, ExecutionCountBody>(),
   },
   executionCount: {
     methods: ['GET'],
     path: '/api/execution-count',
-    base: 'api',
     apiKey: 'query',
     params: {},
     mutates: false,
-    bodies: bodies<RealExecutionCountBody, ExecutionCountBody>(),
+    bodies: bodies<{ executionCount: number }, ExecutionCountBody>(),
   },
   generateKeyGet: {
     methods: ['GET'],
     path: '/api/generate-key/get',
-    base: 'api',
     apiKey: 'query',
     params: all(GENERATE_PARAMS, 'query'),
     mutates: true,
@@ -91,7 +88,6 @@ export const ROUTES = {
   generateKeyPost: {
     methods: ['POST'],
     path: '/api/generate-key/post',
-    base: 'api',
     apiKey: 'body',
     params: all(GENERATE_PARAMS, 'body'),
     mutates: true,
@@ -100,7 +96,6 @@ export const ROUTES = {
   deleteKey: {
     methods: ['POST'],
     path: '/api/key/delete',
-    base: 'api',
     apiKey: 'body',
     params: { keyValue: 'body' },
     mutates: true,
@@ -110,7 +105,6 @@ export const ROUTES = {
   deleteGeneratedKey: {
     methods: ['POST'],
     path: '/api/generated-key/delete',
-    base: 'api',
     apiKey: 'body',
     params: { keyValue: 'body' },
     mutates: true,
@@ -120,27 +114,24 @@ export const ROUTES = {
   expandExpiration: {
     methods: ['POST'],
     path: '/api/key/expand-expiration',
-    base: 'api',
     apiKey: 'query',
     params: { keyValue: 'query', days: 'query' },
     mutates: true,
     resource: 'key',
-    bodies: bodies<RealKeyBody, KeyBody>(),
+    bodies: bodies<RealMessageBody & { key: RealKey }, KeyBody>(),
   },
   fetchKey: {
     methods: ['GET'],
     path: '/api/key/fetch',
-    base: 'api',
     apiKey: 'query',
     params: PAGED_SEARCH,
     mutates: false,
     resource: 'key',
-    bodies: bodies<RealFetchKeyBody, FetchKeyBody>(),
+    bodies: bodies<{ key: RealKey }, FetchKeyBody>(),
   },
   resetHwid: {
     methods: ['POST'],
     path: '/api/reset-hwid',
-    base: 'api',
     apiKey: 'body',
     params: { keyValue: 'body' },
     mutates: true,
@@ -150,46 +141,41 @@ export const ROUTES = {
   fetchGeneratedKey: {
     methods: ['GET'],
     path: '/api/generated-key/fetch',
-    base: 'api',
     apiKey: 'query',
     params: PAGED_SEARCH,
     mutates: false,
     resource: 'generatedKey',
-    bodies: bodies<RealFetchGeneratedBody, FetchGeneratedBody>(),
+    bodies: bodies<{ generatedKey: RealUnusedKey }, FetchGeneratedBody>(),
   },
   identifierCheck: {
     methods: ['GET'],
     path: '/api/identifier-check',
-    base: 'api',
     apiKey: 'query',
     params: { identifier: 'query' },
     mutates: false,
-    bodies: bodies<RealIdentifierCheckBody, IdentifierCheckBody>(),
+    bodies: bodies<RealMessageBody & { service: string | null }, IdentifierCheckBody>(),
   },
   addKeyless: {
     methods: ['POST'],
     path: '/api/keyless/add',
-    base: 'api',
     apiKey: 'body',
     params: { hwid: 'body', isPremium: 'body', days: 'body' },
     mutates: true,
     resource: 'keyless',
-    bodies: bodies<RealKeylessBody, KeylessBody>(),
+    bodies: bodies<RealMessageBody & { keyless: RealKeyless }, KeylessBody>(),
   },
   fetchKeyless: {
     methods: ['GET'],
     path: '/api/keyless/fetch',
-    base: 'api',
     apiKey: 'query',
     params: PAGED_SEARCH,
     mutates: false,
     resource: 'keyless',
-    bodies: bodies<RealFetchKeylessBody, FetchKeylessBody>(),
+    bodies: bodies<{ keyless: RealKeyless }, FetchKeylessBody>(),
   },
   deleteKeyless: {
     methods: ['POST'],
     path: '/api/keyless/delete',
-    base: 'api',
     apiKey: 'body',
     params: { hwid: 'body' },
     mutates: true,
@@ -205,7 +191,7 @@ export const ROUTES = {
     params: { key: 'query', service: 'query', hwid: 'query', dryRun: 'query' },
     mutates: false,
     answerInBody: true,
-    bodies: bodies<RealValidationBody, ValidationBody>(),
+    bodies: bodies<Omit<ValidationBody, 'success' | 'message'>, ValidationBody>(),
   },
 } as const satisfies Record<string, RouteSpec>;
 export type RouteName = keyof typeof ROUTES;
@@ -356,66 +342,19 @@ export interface RealKey {
   lastResetAt: string | null;
   serviceId: string;
 }
-export interface RealGeneratedKey {
-  value: string;
-  note: string;
-  expiresAt: string | null;
-  isPremium: boolean;
-}
-export interface RealUnusedKey {
-  id: string;
-  value: string;
-  note: string;
-  expiresAt: string | null;
-  isPremium: boolean;
-}
+/** A generated key as the real service's search shows it; its generate answer leaves out the id. */
+export type RealUnusedKey = Pick<RealKey, 'id' | 'value' | 'note' | 'expiresAt' | 'isPremium'>;
 export interface RealKeyless {
   id: string;
   hwid: string;
   expiresAt: string | null;
   isPremium: boolean;
 }
-export interface RealPushBody {
-  success: true;
-  message: string;
-}
-export interface RealExecutionCountBody {
-  executionCount: number;
-}
-export interface RealGenerateBody {
-  message: string;
-  generatedKeys: RealGeneratedKey[];
-}
 export interface RealMessageBody {
   message: string;
 }
-export interface RealKeyBody {
-  message: string;
-  key: RealKey;
-}
-export interface RealFetchKeyBody {
-  key: RealKey;
-}
-export interface RealFetchGeneratedBody {
-  generatedKey: RealUnusedKey;
-}
-export interface RealFetchKeylessBody {
-  keyless: RealKeyless;
-}
-export interface RealIdentifierCheckBody {
-  message: string;
-  service: string | null;
-}
-export interface RealKeylessBody {
-  message: string;
-  keyless: RealKeyless;
-}
-export interface RealValidationBody {
-  OwnerSecretID: string | null;
-  Registered_ServiceID: string | null;
-  Authentication: ValidationOutcome;
-  V2_Authentication: ValidationOutcome;
-  Key_Information: KeyInformation;
+export interface RealGenerateBody extends RealMessageBody {
+  generatedKeys: Omit<RealUnusedKey, 'id'>[];
 }
 
 /** The value a validation request passes as `key` to check the keyless list instead of a key. */

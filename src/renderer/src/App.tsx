@@ -77,13 +77,7 @@ function KeydeskGoneBanner() {
           <strong>Keydesk is answering again.</strong> This window missed what happened while it was not (a job may have stopped or ended):
           reload it to see where things stand.
         </p>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            window.location.reload();
-          }}
-        >
+        <button type="button" className="primary" onClick={() => window.location.reload()}>
           Reload
         </button>
       </div>
@@ -106,9 +100,7 @@ function KeydeskWatch() {
   useEffect(() => {
     if (!watching) return;
     const timer = setInterval(() => void call('app.status', undefined), KEYDESK_WATCH_MS);
-    return () => {
-      clearInterval(timer);
-    };
+    return () => clearInterval(timer);
   }, [watching]);
   return null;
 }
@@ -124,9 +116,7 @@ function OfflineBanner() {
   const name = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name ?? 'The service');
   const [networkUp, setNetworkUp] = useState(() => navigator.onLine);
   useEffect(() => {
-    const update = () => {
-      setNetworkUp(navigator.onLine);
-    };
+    const update = () => setNetworkUp(navigator.onLine);
     window.addEventListener('online', update);
     window.addEventListener('offline', update);
     return () => {
@@ -169,9 +159,7 @@ export function App() {
   const loadSession = useKeydesk((s) => s.loadSession);
   const activeProfileId = useKeydesk((s) => s.activeProfileId);
 
-  useEffect(() => {
-    void loadSession();
-  }, [loadSession]);
+  useEffect(() => void loadSession(), [loadSession]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'k') {
@@ -180,9 +168,7 @@ export function App() {
       }
     };
     window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('keydown', onKey);
-    };
+    return () => window.removeEventListener('keydown', onKey);
   }, [setPaletteOpen]);
 
   if (session === 'error') {
@@ -217,27 +203,13 @@ export function App() {
         <strong className="brand">Keydesk</strong>
         <ProfileSwitcher />
         <ActiveService />
-        <button
-          type="button"
-          className="palette-button"
-          onClick={() => {
-            setPaletteOpen(true);
-          }}
-          aria-keyshortcuts="Control+K Meta+K"
-        >
+        <button type="button" className="palette-button" onClick={() => setPaletteOpen(true)} aria-keyshortcuts="Control+K Meta+K">
           Commands <kbd>Ctrl K</kbd>
         </button>
       </header>
       <nav aria-label="Views" className="sidebar">
         {VIEWS.map((v) => (
-          <button
-            key={v.view}
-            type="button"
-            aria-current={view === v.view ? 'page' : undefined}
-            onClick={() => {
-              setView(v.view);
-            }}
-          >
+          <button key={v.view} type="button" aria-current={view === v.view ? 'page' : undefined} onClick={() => setView(v.view)}>
             {v.label}
           </button>
         ))}

@@ -9,9 +9,7 @@ export const identifierCheck: ServiceHandler<DetailBody<'identifierCheck'>> = {
   auth: 'service',
   handle: ({ params, store }) => {
     const identifier = params.requiredString('identifier');
-    if (!isIdentifier(identifier)) {
-      throw invalid('identifier must be 1 to 64 letters, digits, dots, underscores or hyphens.');
-    }
+    if (!isIdentifier(identifier)) throw invalid('identifier must be 1 to 64 letters, digits, dots, underscores or hyphens.');
     const owner = store.serviceByIdentifier(identifier);
     return ok({
       message: owner ? 'The identifier exists' : 'The identifier does not exist',

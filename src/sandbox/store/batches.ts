@@ -182,9 +182,7 @@ export class Batches extends ServiceScoped {
   private batchIds(block: KeyValueBlock, last: number): number[] {
     const first = last - block.count + 1;
     const idOf = (i: number) => this.db.get<{ id: number }>('SELECT id FROM keys WHERE value = ?', block.value(i))?.id;
-    if (idOf(0) === first && idOf(block.count - 1) === last) {
-      return Array.from({ length: block.count }, (_, i) => first + i);
-    }
+    if (idOf(0) === first && idOf(block.count - 1) === last) return Array.from({ length: block.count }, (_, i) => first + i);
     const ids: number[] = [];
     for (let from = 0; from < block.count; from += INSERT_PART) {
       const part = block.json(from, from + INSERT_PART);

@@ -1,5 +1,4 @@
 // The sandbox's one SQLite connection: cached prepared statements, the transaction helper, and the WAL's upkeep.
-import { statSync } from 'node:fs';
 import { DatabaseSync, type SQLInputValue, type StatementResultingChanges, type StatementSync } from 'node:sqlite';
 
 export type SqlValue = SQLInputValue;
@@ -17,7 +16,6 @@ export interface DbOptions {
 const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
 
 export class Db {
-  readonly file: string;
   private readonly conn: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   /** Statements run while plans() records, with their parameters. */
@@ -31,7 +29,6 @@ export class Db {
   private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(file: string, options: DbOptions = {}) {
-    this.file = file;
     this.checkpointEveryRows = options.checkpointEveryRows ?? 1_000;
     this.idleMs = options.idleMs ?? 1_000;
     this.conn = new DatabaseSync(file, { timeout: 5_000 });
@@ -52,10 +49,6 @@ export class Db {
 
   inTransaction(): boolean {
     return this.conn.isTransaction;
-  }
-
-  get isOpen(): boolean {
-    return this.conn.isOpen;
   }
 
   /** The prepared statement for `sql`, prepared once per distinct text. */
@@ -85,12 +78,10 @@ export class Db {
     return this.statement(sql).run(...params);
   }
 
-  /** Runs SQL text with no parameters and no result (schema, pragmas). */
   exec(sql: string): void {
     this.conn.exec(sql);
   }
 
-  /** Registers a deterministic SQL function. */
   fn(name: string, impl: (...args: SqlValue[]) => SqlValue): void {
     this.conn.function(name, { deterministic: true }, impl);
   }
@@ -193,15 +184,6 @@ export class Db {
       return false;
     } finally {
       if (mode === 'TRUNCATE') this.conn.exec('PRAGMA busy_timeout = 5000');
-    }
-  }
-
-  /** The WAL file's size in bytes (0 when there is none). */
-  walBytes(): number {
-    try {
-      return statSync(`${this.file}-wal`).size;
-    } catch {
-      return 0;
     }
   }
 

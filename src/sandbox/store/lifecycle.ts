@@ -40,9 +40,7 @@ export class Keys extends ServiceScoped {
       if (!row) throw notFound('No key has that value.');
       if (row.expires_at === null) {
         const daysKey = (row.days_key ?? 0) + days;
-        if (daysKey > LIMITS.daysMax) {
-          throw invalid(`The key would last ${daysKey} days; at most ${LIMITS.daysMax} are allowed.`);
-        }
+        if (daysKey > LIMITS.daysMax) throw invalid(`The key would last ${daysKey} days; at most ${LIMITS.daysMax} are allowed.`);
         this.db.run('UPDATE keys SET days_key = ? WHERE id = ?', daysKey, row.id);
         row.days_key = daysKey;
       } else {
@@ -61,9 +59,7 @@ export class Keys extends ServiceScoped {
     const key = this.db.transaction(() => {
       const row = this.row(serviceId, value);
       if (!row) throw notFound('No key has that value.');
-      if (row.status !== ACTIVE) {
-        throw new WireError('CONFLICT', 'That key has not been activated yet, so it has no HWID to reset.');
-      }
+      if (row.status !== ACTIVE) throw new WireError('CONFLICT', 'That key has not been activated yet, so it has no HWID to reset.');
       const now = this.now();
       if (cooldownMinutes > 0 && row.last_reset_at !== null) {
         const readyAt = row.last_reset_at + cooldownMinutes * MINUTE_MS;

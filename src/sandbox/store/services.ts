@@ -34,9 +34,7 @@ const toService = (row: ServiceRow): ServiceRecord => ({
   ownerSecretId: row.owner_secret_id,
 });
 
-export function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
-}
+export const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
 export class Services {
   private readonly db: Db;

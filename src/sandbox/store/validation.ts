@@ -6,6 +6,7 @@ import { notFound, WireError } from '../errors.ts';
 import type { Db } from './db.ts';
 import type { Keys } from './lifecycle.ts';
 import { GENERATED, iso, KEYLESS_COLUMNS, toKeyless, type KeylessRow, type KeyRow } from './rows.ts';
+import { ServiceScoped } from './scoped.ts';
 import type { Services } from './services.ts';
 
 interface Found {
@@ -22,17 +23,12 @@ interface Decision {
   write: { sql: string; params: (string | number)[] } | null;
 }
 
-export class Validation {
-  private readonly db: Db;
-  private readonly services: Services;
+export class Validation extends ServiceScoped {
   private readonly keys: Keys;
-  private readonly now: () => number;
 
   constructor(db: Db, services: Services, keys: Keys, now: () => number) {
-    this.db = db;
-    this.services = services;
+    super(db, services, now);
     this.keys = keys;
-    this.now = now;
   }
 
   // ---- the keyless list ---------------------------------------------------------------------------------

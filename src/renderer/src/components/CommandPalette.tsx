@@ -74,9 +74,7 @@ export function CommandPalette() {
       ref={dialog}
       className="dialog palette"
       aria-label="Command palette"
-      onCancel={() => {
-        setOpen(false);
-      }}
+      onCancel={() => setOpen(false)}
       onClose={() => {
         if (open) setOpen(false);
       }}
@@ -100,18 +98,10 @@ export function CommandPalette() {
         onKeyDown={(e) => {
           // Home and End stay with the text box, as the ARIA pattern for an editable combobox has it.
           const keys: Record<string, () => void> = {
-            ArrowDown: () => {
-              move(active + 1);
-            },
-            ArrowUp: () => {
-              move(active - 1);
-            },
-            PageDown: () => {
-              move(Math.min(flat.length - 1, active + 8));
-            },
-            PageUp: () => {
-              move(Math.max(0, active - 8));
-            },
+            ArrowDown: () => move(active + 1),
+            ArrowUp: () => move(active - 1),
+            PageDown: () => move(Math.min(flat.length - 1, active + 8)),
+            PageUp: () => move(Math.max(0, active - 8)),
             Enter: () => {
               if (current) run(current);
             },
@@ -142,12 +132,8 @@ export function CommandPalette() {
                     onMouseMove={() => {
                       if (index !== active) setActive(index);
                     }}
-                    onMouseDown={(e) => {
-                      e.preventDefault();
-                    }}
-                    onClick={() => {
-                      run(c);
-                    }}
+                    onMouseDown={(e) => e.preventDefault()}
+                    onClick={() => run(c)}
                   >
                     {c.label}
                   </div>

@@ -17,9 +17,7 @@ export function CopyButton({ value, label, className }: { value: string; label: 
   const settle = (next: State) => {
     setState(next);
     if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      setState('idle');
-    }, CONFIRM_MS);
+    timer.current = setTimeout(() => setState('idle'), CONFIRM_MS);
   };
   const announce = state === 'copied' ? 'Copied' : state === 'failed' ? 'Could not copy: the clipboard refused' : '';
   return (
@@ -37,9 +35,7 @@ export function CopyButton({ value, label, className }: { value: string; label: 
             () => {
               settle('copied');
             },
-            () => {
-              settle('failed');
-            },
+            () => settle('failed'),
           );
         }}
       >

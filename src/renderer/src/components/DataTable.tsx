@@ -49,13 +49,7 @@ export function SortButton({
 }) {
   const active = sort.field === field;
   return (
-    <button
-      type="button"
-      className="sort-button"
-      onClick={() => {
-        onSort(field);
-      }}
-    >
+    <button type="button" className="sort-button" onClick={() => onSort(field)}>
       <span>{label}</span>
       <Icon
         name={!active ? 'arrowUpDown' : sort.dir === 'asc' ? 'arrowUp' : 'arrowDown'}
@@ -89,9 +83,7 @@ export function HeaderCheckbox({
       aria-label={label}
       checked={state === 'all'}
       aria-checked={state === 'some' ? 'mixed' : state === 'all'}
-      onChange={() => {
-        onChange(state !== 'all');
-      }}
+      onChange={() => onChange(state !== 'all')}
     />
   );
 }
@@ -202,14 +194,7 @@ export function DataTable<T>({
                 ))}
                 {onOpen && (
                   <td className="open">
-                    <button
-                      type="button"
-                      className="small"
-                      onClick={() => {
-                        onOpen(row);
-                      }}
-                      aria-expanded={isCurrent?.(row) ?? false}
-                    >
+                    <button type="button" className="small" onClick={() => onOpen(row)} aria-expanded={isCurrent?.(row) ?? false}>
                       {openLabel?.(row) ?? 'Open'}
                     </button>
                   </td>

@@ -29,12 +29,7 @@ export function FailureMessage({ failure, when, stale }: { failure: Failure; whe
       </p>
       {keyGone && (
         <p>
-          <button
-            type="button"
-            onClick={() => {
-              setView('profiles');
-            }}
-          >
+          <button type="button" onClick={() => setView('profiles')}>
             Go to Profiles
           </button>
         </p>

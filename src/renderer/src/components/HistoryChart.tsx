@@ -231,13 +231,9 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
 
   useEffect(() => {
     const mq = window.matchMedia('(prefers-color-scheme: dark)');
-    const onChange = () => {
-      setDark(mq.matches);
-    };
+    const onChange = () => setDark(mq.matches);
     mq.addEventListener('change', onChange);
-    return () => {
-      mq.removeEventListener('change', onChange);
-    };
+    return () => mq.removeEventListener('change', onChange);
   }, []);
 
   // One plot per theme; new data goes into the same plot.
@@ -248,17 +244,13 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
       options(
         el.clientWidth || 600,
         () => unreadNow.current,
-        (idx, left, top, plotWidth) => {
-          setHover(idx === null ? null : { idx, left, top, flip: left > plotWidth / 2 });
-        },
+        (idx, left, top, plotWidth) => setHover(idx === null ? null : { idx, left, top, flip: left > plotWidth / 2 }),
       ),
       [[], [], []],
       el,
     );
     plot.current = u;
-    const ro = new ResizeObserver(() => {
-      u.setSize({ width: el.clientWidth, height: HEIGHT });
-    });
+    const ro = new ResizeObserver(() => u.setSize({ width: el.clientWidth, height: HEIGHT }));
     ro.observe(el);
     return () => {
       ro.disconnect();
@@ -292,24 +284,22 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
       </div>
       <div className="chart-host" role="img" aria-label={summary}>
         <div ref={host} />
-        {hover && at && (
+        {hover && (at || gapAt) && (
           <div
             className={hover.flip ? 'chart-tooltip flip' : 'chart-tooltip'}
             style={{ left: hover.left + AXIS_SIZE, top: Math.max(0, hover.top - 8) }}
           >
-            <time dateTime={new Date(at.at).toISOString()}>{when(at.at)}</time>
-            <span>
-              Total <strong>{fmt.number(at.total)}</strong>
-            </span>
-            <span>+{fmt.count(at.added, NOUNS.execution)}</span>
-          </div>
-        )}
-        {hover && gapAt && (
-          <div
-            className={hover.flip ? 'chart-tooltip flip' : 'chart-tooltip'}
-            style={{ left: hover.left + AXIS_SIZE, top: Math.max(0, hover.top - 8) }}
-          >
-            <span>{unreadWords(gapAt, when)}</span>
+            {at ? (
+              <>
+                <time dateTime={new Date(at.at).toISOString()}>{when(at.at)}</time>
+                <span>
+                  Total <strong>{fmt.number(at.total)}</strong>
+                </span>
+                <span>+{fmt.count(at.added, NOUNS.execution)}</span>
+              </>
+            ) : (
+              gapAt && <span>{unreadWords(gapAt, when)}</span>
+            )}
           </div>
         )}
       </div>

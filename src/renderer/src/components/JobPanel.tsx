@@ -112,25 +112,13 @@ export function JobPanel({
           <ResumeJobButton job={job} disabled={starting} onResume={() => void again(false)} />
         )}
         {!live && job.counts.unknown > 0 && place !== 'generate' && (
-          <button
-            type="button"
-            disabled={starting}
-            onClick={() => {
-              setConfirmUnknown(true);
-            }}
-          >
+          <button type="button" disabled={starting} onClick={() => setConfirmUnknown(true)}>
             Send the {fmt.number(job.counts.unknown)} unknown again…
           </button>
         )}
         {place !== 'generate' &&
           (['csv', 'json'] as const).map((format) => (
-            <button
-              key={format}
-              type="button"
-              onClick={() => {
-                save(exportJob(format, job.id));
-              }}
-            >
+            <button key={format} type="button" onClick={() => save(exportJob(format, job.id))}>
               Export results {format.toUpperCase()}
             </button>
           ))}
@@ -138,13 +126,7 @@ export function JobPanel({
           !live &&
           job.counts.done > 0 &&
           (['csv', 'json'] as const).map((format) => (
-            <button
-              key={format}
-              type="button"
-              onClick={() => {
-                save(exportKeys(format, job.id));
-              }}
-            >
+            <button key={format} type="button" onClick={() => save(exportKeys(format, job.id))}>
               Export the {fmt.count(job.counts.done, NOUNS.key)} {format.toUpperCase()}
             </button>
           ))}
@@ -196,9 +178,7 @@ export function JobPanel({
             })}
         confirmLabel="Send again"
         destructive={job.action === 'extend' || generate}
-        onCancel={() => {
-          setConfirmUnknown(false);
-        }}
+        onCancel={() => setConfirmUnknown(false)}
         onConfirm={() => {
           setConfirmUnknown(false);
           void again(true);

@@ -27,9 +27,7 @@ export function ResumeJobButton({ job, disabled, onResume }: { job: JobSummary; 
           body={confirm.body}
           confirmLabel={confirm.confirmLabel}
           destructive
-          onCancel={() => {
-            setAsking(false);
-          }}
+          onCancel={() => setAsking(false)}
           onConfirm={() => {
             setAsking(false);
             onResume();

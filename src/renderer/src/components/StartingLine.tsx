@@ -20,21 +20,15 @@ function elapsedWords(ms: number): string {
 function Elapsed({ since, words }: { since: number; words: (elapsed: string) => string }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    const timer = setInterval(() => {
-      setNow(Date.now());
-    }, TICK_MS);
-    return () => {
-      clearInterval(timer);
-    };
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
   }, []);
   // Not announced every second inside the status line it sits in: read when a reader goes to it.
   return <span aria-hidden="true">{words(elapsedWords(Math.max(0, now - since)))}</span>;
 }
 
 /** " 12 s so far." after `since` (ms since the epoch), moving every second. */
-export function SoFar({ since }: { since: number }) {
-  return <Elapsed since={since} words={(elapsed) => ` ${elapsed} so far.`} />;
-}
+export const SoFar = ({ since }: { since: number }) => <Elapsed since={since} words={(elapsed) => ` ${elapsed} so far.`} />;
 
 /** A job asked of main and not answered yet (this window's own start or resume). */
 export function StartingLine({ starting }: { starting: { action: JobAction; days: number | null; since: number; resume: boolean } }) {

@@ -36,12 +36,8 @@ function ToastItem({ toast }: { toast: Toast }) {
   // A success counts down only while nothing holds it; leaving starts the full time again.
   useEffect(() => {
     if (toast.kind !== 'success' || held) return;
-    const timer = setTimeout(() => {
-      dismiss(toast.id);
-    }, SUCCESS_MS);
-    return () => {
-      clearTimeout(timer);
-    };
+    const timer = setTimeout(() => dismiss(toast.id), SUCCESS_MS);
+    return () => clearTimeout(timer);
   }, [toast.kind, toast.id, held, dismiss]);
 
   /** Dismissed from the keyboard: the focus goes to the next toast, else to the view's heading, never to nowhere. */
@@ -67,15 +63,9 @@ function ToastItem({ toast }: { toast: Toast }) {
     <div
       ref={self}
       className={`toast ${toast.kind}`}
-      onMouseEnter={() => {
-        setHovered(true);
-      }}
-      onMouseLeave={() => {
-        setHovered(false);
-      }}
-      onFocus={() => {
-        setFocused(true);
-      }}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget)) setFocused(false);
       }}

@@ -30,13 +30,7 @@ export class ViewBoundary extends Component<Props, State> {
         <p role="alert" className="error">
           Something in this view went wrong. Your data and the other views are not affected.
         </p>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            this.setState({ error: null });
-          }}
-        >
+        <button type="button" className="primary" onClick={() => this.setState({ error: null })}>
           Try again
         </button>
         <details>

@@ -53,13 +53,11 @@ export function useCommands(): Command[] {
 
   return useMemo<Command[]>(() => {
     // Every command closes the palette first, so the toasts and dialogs it leads to are not behind it.
-    const close = () => {
-      setOpen(false);
-    };
-    const action = (id: string, label: string, keywords: string, fn: () => unknown): Command => ({
+    const close = () => setOpen(false);
+    const action = (id: string, label: string, keywords: string, fn: () => unknown, group: Command['group'] = 'Actions'): Command => ({
       id,
       label,
-      group: 'Actions',
+      group,
       keywords,
       run: () => {
         close();
@@ -67,25 +65,17 @@ export function useCommands(): Command[] {
       },
     });
     return [
-      action('generate', 'Generate keys…', 'new create keys', () => {
-        openAt(setView, 'keys', 'generate');
-      }),
-      action('find-key', 'Find a key…', 'search lookup hwid note', () => {
-        openAt(setView, 'keys', 'lookup');
-      }),
-      action('validate', 'Validate a key…', 'check activate hwid test', () => {
-        openAt(setView, 'validate', 'validate');
-      }),
-      action('add-keyless', 'Add a keyless entry…', 'hwid whitelist authorize', () => {
-        openAt(setView, 'keyless', 'add-keyless');
-      }),
+      action('generate', 'Generate keys…', 'new create keys', () => openAt(setView, 'keys', 'generate')),
+      action('find-key', 'Find a key…', 'search lookup hwid note', () => openAt(setView, 'keys', 'lookup')),
+      action('validate', 'Validate a key…', 'check activate hwid test', () => openAt(setView, 'validate', 'validate')),
+      action('add-keyless', 'Add a keyless entry…', 'hwid whitelist authorize', () => openAt(setView, 'keyless', 'add-keyless')),
       action('push', 'Push +1 execution', 'count increment', pushExecution),
       action('refresh-count', 'Refresh the execution count', 'reload executions', refreshExecutions),
       action('export-csv', 'Export All keys as CSV (its current filter)', 'download save ledger', () => exportLedger('csv')),
       action('export-json', 'Export All keys as JSON (its current filter)', 'download save ledger', () => exportLedger('json')),
-      action('check-identifier', 'Check a service identifier…', 'identifier exists taken free service', () => {
-        openAt(setView, 'identifier', 'identifier');
-      }),
+      action('check-identifier', 'Check a service identifier…', 'identifier exists taken free service', () =>
+        openAt(setView, 'identifier', 'identifier'),
+      ),
       ...(['csv', 'json'] as const).map((format) =>
         action(
           `export-activity-${format}`,
@@ -94,9 +84,7 @@ export function useCommands(): Command[] {
           () => {
             // The filter the Activity view shows (kept in its drafts), so the file is what that list shows.
             const drafts = useKeydesk.getState().drafts;
-            const text = drafts['activity.text'] ?? '';
-            const outcome = drafts['activity.outcome'] ?? '';
-            return exportAudit(activityFilter(text, outcome), format);
+            return exportAudit(activityFilter(drafts['activity.text'] ?? '', drafts['activity.outcome'] ?? ''), format);
           },
         ),
       ),
@@ -104,25 +92,11 @@ export function useCommands(): Command[] {
         openAt(setView, 'integration');
         if (activeProfileId !== null) void generateTestKey(activeProfileId);
       }),
-      action('add-service', 'Add a remote service…', 'profile new api key', () => {
-        openAt(setView, 'profiles', 'add-profile');
-      }),
+      action('add-service', 'Add a remote service…', 'profile new api key', () => openAt(setView, 'profiles', 'add-profile')),
       ...profiles
         .filter((p) => p.id !== activeProfileId)
-        .map((p): Command => ({
-          ...action(`switch:${p.id}`, `Switch to ${p.name}`, 'profile service use', () => selectProfile(p.id)),
-          group: 'Services',
-        })),
-      ...VIEWS.map((v): Command => ({
-        id: `view:${v.view}`,
-        label: `Go to ${v.label}`,
-        group: 'Views',
-        keywords: v.summary,
-        run: () => {
-          close();
-          openAt(setView, v.view);
-        },
-      })),
+        .map((p) => action(`switch:${p.id}`, `Switch to ${p.name}`, 'profile service use', () => selectProfile(p.id), 'Services')),
+      ...VIEWS.map((v) => action(`view:${v.view}`, `Go to ${v.label}`, v.summary, () => openAt(setView, v.view), 'Views')),
     ];
   }, [
     setView,

@@ -8,9 +8,7 @@ const reachListeners = new Set<(reach: KeydeskReach) => void>();
 /** Hears, after every call, whether Keydesk's core answered it (Failure.keydeskGone: it did not); returns the unsubscribe. */
 export function watchKeydesk(listener: (reach: KeydeskReach) => void): () => void {
   reachListeners.add(listener);
-  return () => {
-    reachListeners.delete(listener);
-  };
+  return () => reachListeners.delete(listener);
 }
 
 export async function call<N extends OperationName>(name: N, input: OperationInput<N>): Promise<OperationResult<N>> {

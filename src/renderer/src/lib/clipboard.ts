@@ -9,8 +9,6 @@ export function copyToClipboard(text: string, what: string, copied: string, noti
     () => {
       notify('success', copied);
     },
-    () => {
-      notify('error', `${what}: the clipboard refused; use an export instead.`);
-    },
+    () => notify('error', `${what}: the clipboard refused; use an export instead.`),
   );
 }

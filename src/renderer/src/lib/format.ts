@@ -13,40 +13,13 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1000],
 ];
 
-export interface Formatter {
-  locale: string;
-  /** 10000 → "10,000" (en). */
-  number: (n: number) => string;
-  /** 12500 → "13K" (en): for axis ticks, never for a figure someone reads as exact. */
-  compact: (n: number) => string;
-  /** A count with its noun in the right plural form: count(1, KEY) → "1 key", count(10000, KEY) → "10,000 keys". */
-  count: (n: number, forms: PluralForms) => string;
-  /** The noun alone, in the form the number asks for. */
-  noun: (n: number, forms: PluralForms) => string;
-  /** A calendar date: "30 Jun 2027" (en-GB), "Jun 30, 2027" (en-US). */
-  date: (iso: string) => string;
-  /** A date and time to the minute. */
-  dateTime: (iso: string) => string;
-  /** A date and time to the second, for points less than a minute apart. */
-  dateTimeSeconds: (iso: string) => string;
-  /** A time of day to the second. */
-  time: (iso: string) => string;
-  /** "3 minutes ago", "in 2 days", relative to `now` (ms). */
-  relative: (iso: string, now?: number) => string;
-  /**
-   * A time-axis tick (ms) as fine as the step between ticks needs: "14:05:30" under a minute, "14:05" under a
-   * day, "30 Jun" under a month, "Jun 2027" beyond; a tick at midnight between time ticks shows its date instead.
-   */
-  axisTime: (ms: number, stepMs: number) => string;
-}
-
 /** An ISO value that does not parse is shown as it came, never as "Invalid Date". */
 const parse = (iso: string): number | null => {
   const t = Date.parse(iso);
   return Number.isNaN(t) ? null : t;
 };
 
-export function createFormatter(locale?: string): Formatter {
+export function createFormatter(locale?: string) {
   const resolved = new Intl.NumberFormat(locale).resolvedOptions().locale;
   const numbers = new Intl.NumberFormat(resolved);
   const compacts = new Intl.NumberFormat(resolved, { notation: 'compact', maximumFractionDigits: 1 });
@@ -60,22 +33,27 @@ export function createFormatter(locale?: string): Formatter {
   const axisMinutes = new Intl.DateTimeFormat(resolved, { hour: 'numeric', minute: '2-digit' });
   const axisDays = new Intl.DateTimeFormat(resolved, { day: 'numeric', month: 'short' });
   const axisMonths = new Intl.DateTimeFormat(resolved, { month: 'short', year: 'numeric' });
+  /** The noun alone, in the form the number asks for. */
   const noun = (n: number, forms: PluralForms) => forms[plurals.select(n)] ?? forms.other;
   const withDate = (iso: string, f: (t: number) => string) => {
     const t = parse(iso);
     return t === null ? iso : f(t);
   };
   return {
-    locale: resolved,
-    number: (n) => numbers.format(n),
-    compact: (n) => compacts.format(n),
-    count: (n, forms) => `${numbers.format(n)} ${noun(n, forms)}`,
+    number: (n: number) => numbers.format(n),
+    /** 12500 → "13K" (en): for axis ticks, never for a figure someone reads as exact. */
+    compact: (n: number) => compacts.format(n),
+    /** A count with its noun in the right plural form: count(1, KEY) → "1 key", count(10000, KEY) → "10,000 keys". */
+    count: (n: number, forms: PluralForms) => `${numbers.format(n)} ${noun(n, forms)}`,
     noun,
-    date: (iso) => withDate(iso, (t) => dates.format(t)),
-    dateTime: (iso) => withDate(iso, (t) => dateTimes.format(t)),
-    dateTimeSeconds: (iso) => withDate(iso, (t) => dateTimeSeconds.format(t)),
-    time: (iso) => withDate(iso, (t) => times.format(t)),
-    relative: (iso, now = Date.now()) =>
+    /** A calendar date: "30 Jun 2027" (en-GB), "Jun 30, 2027" (en-US). */
+    date: (iso: string) => withDate(iso, (t) => dates.format(t)),
+    dateTime: (iso: string) => withDate(iso, (t) => dateTimes.format(t)),
+    /** To the second, for points less than a minute apart. */
+    dateTimeSeconds: (iso: string) => withDate(iso, (t) => dateTimeSeconds.format(t)),
+    time: (iso: string) => withDate(iso, (t) => times.format(t)),
+    /** "3 minutes ago", "in 2 days", relative to `now` (ms). */
+    relative: (iso: string, now = Date.now()) =>
       withDate(iso, (t) => {
         const diff = t - now;
         for (const [unit, ms] of UNITS) {
@@ -83,7 +61,8 @@ export function createFormatter(locale?: string): Formatter {
         }
         return relatives.format(0, 'second');
       }),
-    axisTime: (ms, stepMs) => {
+    /** A time-axis tick as fine as the step between ticks needs; a tick at midnight between time ticks shows its date. */
+    axisTime: (ms: number, stepMs: number) => {
       const day = 24 * 3600_000;
       if (stepMs >= 28 * day) return axisMonths.format(ms);
       if (stepMs >= day) return axisDays.format(ms);

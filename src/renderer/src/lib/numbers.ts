@@ -1,6 +1,4 @@
 // Numbers as a person types them into a form.
 
 /** Digits only (spaces around allowed), else NaN for the shared rules to refuse: `1e3`, `10.0`, `0x10`, `1,000` are not counts. */
-export function parseWhole(text: string): number {
-  return /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
-}
+export const parseWhole = (text: string): number => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN);

@@ -1,22 +1,27 @@
-// The command palette's recently run commands, newest first, remembered across restarts on this machine.
-const STORAGE_KEY = 'keydesk.recentCommands';
-const KEEP = 5;
+// Short lists of ids kept in localStorage, newest first, across restarts on this machine: the command palette's
+// recently run commands, and the jobs put away (Dismiss) that a reload must not bring back.
 
-export function readRecent(): string[] {
-  try {
-    const raw: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '[]');
-    return Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string').slice(0, KEEP) : [];
-  } catch {
-    return [];
-  }
+/** A list of at most `keep` ids under `key`; storage that refuses reads as empty and forgets. */
+function storedIds(key: string, keep: number) {
+  const read = (): string[] => {
+    try {
+      const raw: unknown = JSON.parse(localStorage.getItem(key) ?? '[]');
+      return Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string').slice(0, keep) : [];
+    } catch {
+      return [];
+    }
+  };
+  const note = (id: string): string[] => {
+    const next = [id, ...read().filter((x) => x !== id)].slice(0, keep);
+    try {
+      localStorage.setItem(key, JSON.stringify(next));
+    } catch {
+      // Storage full or refused: the list forgets (a dismissed job comes back after a reload).
+    }
+    return next;
+  };
+  return { read, note };
 }
 
-export function noteRecent(id: string): string[] {
-  const next = [id, ...readRecent().filter((x) => x !== id)].slice(0, KEEP);
-  try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
-  } catch {
-    // Storage full or refused: the palette still works, it just forgets.
-  }
-  return next;
-}
+export const { read: readRecent, note: noteRecent } = storedIds('keydesk.recentCommands', 5);
+export const { read: dismissedJobs, note: noteDismissed } = storedIds('keydesk.dismissedJobs', 50);

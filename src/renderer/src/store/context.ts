@@ -211,8 +211,14 @@ export function createStoreContext(set: StoreContext['set'], get: StoreContext['
     const found = fresh && [...fresh.active, ...fresh.generated].find((k) => k.value === keyValue);
     if (found && get().selectedKey?.value === keyValue) set({ selectedKey: found });
   }
-  const toastOk = (text: string) => {
-    get().notify('success', text);
+  const toastOk = (text: string) => get().notify('success', text);
+  const saved: StoreContext['saved'] = (operation, r) => {
+    if (!r.ok) {
+      get().notifyFailure(operation, r);
+      return null;
+    }
+    if (r.data.path) toastOk(`Saved to ${r.data.path}.`);
+    return r.data.path;
   };
   /** Makes a profile the active one: nothing shown, selected or failed for another profile remains. */
   const activate = (id: string | null) => {
@@ -254,5 +260,5 @@ export function createStoreContext(set: StoreContext['set'], get: StoreContext['
   };
   const request: StoreContext['request'] = (name, input, key, done, options = {}) =>
     requestWith(() => (options.global ? runGlobal(name, input) : run(name, input)), key, done, { operation: name, ...options });
-  return { set, get, run, runGlobal, request, requestWith, toastOk, activate, refreshAfterChange };
+  return { set, get, run, runGlobal, request, requestWith, toastOk, saved, activate, refreshAfterChange };
 }

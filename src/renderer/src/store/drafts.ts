@@ -90,9 +90,7 @@ export interface DraftsSlice {
 export const createDraftsSlice: StateCreator<DraftsSlice, [], [], DraftsSlice> = (set) => ({
   drafts: {},
   keptDrafts: {},
-  setDraft: (key, value) => {
-    set((s) => ({ drafts: { ...s.drafts, [key]: value } }));
-  },
+  setDraft: (key, value) => set((s) => ({ drafts: { ...s.drafts, [key]: value } })),
   switchProfileDrafts: (from, to) => {
     set((s) => {
       const drafts = { ...s.drafts };

@@ -39,11 +39,6 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
 export function useDraft<K extends keyof Drafts>(key: K): [Drafts[K], (value: Drafts[K]) => void] {
   const value = useKeydesk((s) => s.drafts[key]) ?? DRAFT_DEFAULTS[key];
   const setDraft = useKeydesk((s) => s.setDraft);
-  const update = useCallback(
-    (next: Drafts[K]) => {
-      setDraft(key, next);
-    },
-    [key, setDraft],
-  );
+  const update = useCallback((next: Drafts[K]) => setDraft(key, next), [key, setDraft]);
   return [value, update];
 }

@@ -1,15 +1,13 @@
 // The Integration view's slice: one fresh test key per profile, its status as the service reports it now
 // (so a vendor can watch it activate), and whether the embedded sandbox is running.
 import { keyAt } from '../../../shared/key-batch.ts';
+import { addDays, utcDate } from '../../../shared/rules.ts';
 import { call, subscribe } from '../lib/api.ts';
 import { IDLE } from './request.ts';
 import type { IntegrationSlice, StoreContext } from './types.ts';
 
 export const TEST_KEY_NOTE = 'integration test';
 const TEST_KEY_DAYS = 30;
-
-/** YYYY-MM-DD, `days` from now, in UTC (the service's dates are UTC). */
-const utcDateIn = (days: number): string => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** A profile starts with no test key asked for. */
 export const INTEGRATION_INITIAL = { testKeyRequest: IDLE } satisfies Partial<IntegrationSlice>;
@@ -24,7 +22,12 @@ export function createIntegrationSlice(ctx: StoreContext): IntegrationSlice {
       // An answer for a profile that is no longer active is dropped, not shown under the new one.
       const r = await requestWith(
         async () => {
-          const answer = await run('keys.generate', { expire: utcDateIn(TEST_KEY_DAYS), count: 1, isPremium: false, note: TEST_KEY_NOTE });
+          const answer = await run('keys.generate', {
+            expire: utcDate(addDays(Date.now(), TEST_KEY_DAYS)),
+            count: 1,
+            isPremium: false,
+            note: TEST_KEY_NOTE,
+          });
           if (!answer || get().activeProfileId !== profileId) return null;
           if ('failure' in answer) return answer;
           const batch = answer.data.generated;
@@ -60,9 +63,7 @@ export function createIntegrationSlice(ctx: StoreContext): IntegrationSlice {
       void call('app.status', undefined).then((r) => {
         if (live && r.ok) set({ sandboxState: r.data.sandbox });
       });
-      const off = subscribe('sandbox.stateChanged', (state) => {
-        set({ sandboxState: state });
-      });
+      const off = subscribe('sandbox.stateChanged', (state) => set({ sandboxState: state }));
       return () => {
         live = false;
         off();

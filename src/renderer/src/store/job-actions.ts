@@ -2,9 +2,10 @@
 // profile's ceiling on requests in flight. Every answer goes to the jobs slice's one map (store/jobs.ts hear).
 import type { JobAction, JobSummary } from '../../../shared/domain.ts';
 import { call } from '../lib/api.ts';
+import { noteDismissed } from '../lib/recent.ts';
 import { isLive } from '../lib/jobs.ts';
 import { selectBulkJob, selectGenerateJob, selectJob } from './job-selectors.ts';
-import type { JobsSlice, LedgerFilter, StoreContext } from './types.ts';
+import type { JobsSlice, KeydeskState, LedgerFilter, StoreContext } from './types.ts';
 
 type BulkKind = Exclude<JobAction, 'generate'>;
 
@@ -18,38 +19,17 @@ export interface JobHooks {
   filterTargets: Map<string, { action: BulkKind; filter: LedgerFilter | null }>;
 }
 
-/** Jobs the user put away (Dismiss): a reload does not bring them back. The last few ids, per window's storage. */
-const DISMISSED_KEY = 'keydesk.dismissedJobs';
-export function dismissed(): string[] {
-  try {
-    const raw: unknown = JSON.parse(localStorage.getItem(DISMISSED_KEY) ?? '[]');
-    return Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-function remember(jobId: string): void {
-  try {
-    localStorage.setItem(DISMISSED_KEY, JSON.stringify([jobId, ...dismissed().filter((id) => id !== jobId)].slice(0, 50)));
-  } catch {
-    // Storage refused: the job only comes back after a reload.
-  }
-}
-
 const BUSY = { code: 'CONFLICT', message: 'A job is already running for this profile; wait for it to end or cancel it first.' } as const;
 
 export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTargets, filterTargets }: JobHooks) {
-  const { set, get } = ctx;
-  /** An export's answer in a toast; the path written, or null (refused, or the person chose no path). */
-  const saved = (r: Awaited<ReturnType<typeof call<'jobs.export'>>>): string | null => {
-    if (!r.ok) {
-      get().notifyFailure('jobs.export', r);
-      return null;
-    }
-    if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
-    return r.data.path;
-  };
+  const { set, get, saved } = ctx;
   const known = (jobId: string): JobSummary | null => get().jobs[jobId] ?? null;
+  /** A stopped job put away from its place (remembered across a reload); `ifCurrent` goes too when it was the current job. */
+  const putAway = (job: JobSummary | null, place: Partial<KeydeskState>, ifCurrent: Partial<KeydeskState>) => {
+    if (!job || isLive(job)) return;
+    noteDismissed(job.id);
+    set({ ...place, ...(get().currentJobId === job.id ? { currentJobId: null, ...ifCurrent } : {}) });
+  };
   return {
     runBulk: async (action, days) => {
       const { selection, selectedAll, jobStarting } = get();
@@ -126,7 +106,7 @@ export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTa
     exportJob: async (format, jobId) => {
       const job = jobId === undefined ? selectBulkJob(get()) : known(jobId);
       if (!job) return null;
-      return saved(await call('jobs.export', { jobId: job.id, format }));
+      return saved('jobs.export', await call('jobs.export', { jobId: job.id, format }));
     },
     startGenerateJob: async (input) => {
       const running = selectJob(get());
@@ -151,7 +131,7 @@ export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTa
     exportJobKeys: async (format, jobId) => {
       const job = jobId === undefined ? selectGenerateJob(get()) : known(jobId);
       if (!job) return null;
-      return saved(await call('jobs.export', { jobId: job.id, format, what: 'keys' }));
+      return saved('jobs.export', await call('jobs.export', { jobId: job.id, format, what: 'keys' }));
     },
     loadCeiling: async (profileId) => {
       const r = await call('jobs.getCeiling', { profileId });
@@ -170,19 +150,7 @@ export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTa
       );
       return r.data;
     },
-    dismissJob: () => {
-      const { currentJobId, bulkJobId } = get();
-      const bulkJob = selectBulkJob(get());
-      if (!bulkJob || isLive(bulkJob)) return;
-      remember(bulkJob.id);
-      set({ bulkJobId: null, jobProblems: null, ...(currentJobId === bulkJobId ? { currentJobId: null } : {}) });
-    },
-    dismissGenerateJob: () => {
-      const { currentJobId, generateJobId } = get();
-      const generateJob = selectGenerateJob(get());
-      if (!generateJob || isLive(generateJob)) return;
-      remember(generateJob.id);
-      set({ generateJobId: null, ...(currentJobId === generateJobId ? { currentJobId: null, jobProblems: null } : {}) });
-    },
+    dismissJob: () => putAway(selectBulkJob(get()), { bulkJobId: null, jobProblems: null }, {}),
+    dismissGenerateJob: () => putAway(selectGenerateJob(get()), { generateJobId: null }, { jobProblems: null }),
   } satisfies Partial<JobsSlice>;
 }

@@ -3,7 +3,8 @@
 import type { JobItem, JobSummary } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
 import { isLive, jobTitle, settledOf, withPace, type PaceBase } from '../lib/jobs.ts';
-import { createJobActions, dismissed, type JobHooks } from './job-actions.ts';
+import { dismissedJobs } from '../lib/recent.ts';
+import { createJobActions, type JobHooks } from './job-actions.ts';
 import { selectJob } from './job-selectors.ts';
 import { IDLE } from './request.ts';
 import type { JobItemsPage, JobsSlice, StoreContext } from './types.ts';
@@ -202,7 +203,7 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
       const gen = r.data.jobs.find((j) => j.action === 'generate');
       if (
         gen &&
-        !dismissed().includes(gen.id) &&
+        !dismissedJobs().includes(gen.id) &&
         (isLive(gen) || gen.counts.pending + gen.counts.unknown + gen.counts.done > 0) &&
         get().generateJobId !== gen.id
       )
@@ -211,7 +212,7 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
       const bulk = r.data.jobs.find((j) => j.action !== 'generate');
       if (
         bulk &&
-        !dismissed().includes(bulk.id) &&
+        !dismissedJobs().includes(bulk.id) &&
         (isLive(bulk) || bulk.counts.pending + bulk.counts.unknown > 0) &&
         get().bulkJobId !== bulk.id
       ) {
@@ -244,9 +245,7 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
         background: get().jobListRequest.status === 'ready',
       });
     },
-    openJob: (openJobId) => {
-      set({ openJobId, jobItems: null, jobItemsRequest: IDLE });
-    },
+    openJob: (openJobId) => set({ openJobId, jobItems: null, jobItemsRequest: IDLE }),
     loadJobItems: async (state, offset) => {
       const jobId = get().openJobId;
       if (jobId === null) return;

@@ -2,19 +2,17 @@
 import type { Key } from '../../../shared/domain.ts';
 import { batchValues } from '../../../shared/key-batch.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
-import { IDLE } from './request.ts';
-import type { BulkFilter, BulkOverFilter, KeyChange, KeyMoment, KeysSlice, StoreContext } from './types.ts';
+import { IDLE, moment, type Moment } from './request.ts';
+import type { BulkFilter, BulkOverFilter, KeyChange, KeysSlice, StoreContext } from './types.ts';
 
 /** Keys of each state per Lookup page. */
 export const LOOKUP_PAGE = 50;
 
-let clock = 0;
-export const keyMoment = (): KeyMoment => ({ seq: ++clock, at: new Date().toISOString() });
 /** The change to `value` made after `read` (an answer read before it), or null when the read is the newer. */
 export function changedSince(
   changes: Readonly<Record<string, KeyChange>>,
   value: string,
-  read: KeyMoment | null | undefined,
+  read: Moment | null | undefined,
 ): KeyChange | null {
   const change = changes[value];
   return change && change.seq > (read?.seq ?? 0) ? change : null;
@@ -37,7 +35,7 @@ export function earlierBecause(
   s: Pick<KeysSlice, 'keyChanges' | 'bulkOverFilter'>,
   value: string,
   key: Pick<Key, 'isPremium'> | null,
-  read: KeyMoment | null | undefined,
+  read: Moment | null | undefined,
 ): KeyChange | null {
   const certain = changedSince(s.keyChanges, value, read);
   if (certain) return certain;
@@ -51,7 +49,7 @@ export const UNKNOWN_CHECK_MAX = 20;
 
 type LookupResult = NonNullable<KeysSlice['lookupResult']>;
 /** A key that changed on the service replaces its row wherever a search result shows it, read at `read`. */
-function replaceKey(result: LookupResult | null, key: Key, read: KeyMoment): LookupResult | null {
+function replaceKey(result: LookupResult | null, key: Key, read: Moment): LookupResult | null {
   if (!result) return result;
   const shown = [...result.active, ...result.generated].some((k) => k.value === key.value);
   if (!shown) return result;
@@ -59,16 +57,7 @@ function replaceKey(result: LookupResult | null, key: Key, read: KeyMoment): Loo
   return { ...result, active: swap(result.active), generated: swap(result.generated), rowRead: { ...result.rowRead, [key.value]: read } };
 }
 
-const IN_BULK: Record<'extend' | 'resetHwid' | 'delete', string> = {
-  extend: 'was in a bulk extend in All keys',
-  resetHwid: 'was in a bulk HWID reset in All keys',
-  delete: 'was in a bulk delete in All keys',
-};
-const IN_BULK_FILTER: Record<'extend' | 'resetHwid' | 'delete', string> = {
-  extend: 'may have been in a bulk extend in All keys (all keys matching a filter)',
-  resetHwid: 'may have been in a bulk HWID reset in All keys (all keys matching a filter)',
-  delete: 'may have been in a bulk delete in All keys (all keys matching a filter)',
-};
+const BULK_WORD: Record<'extend' | 'resetHwid' | 'delete', string> = { extend: 'extend', resetHwid: 'HWID reset', delete: 'delete' };
 
 /** What a profile starts with: no batch, search, open key or change noted. */
 export const KEYS_INITIAL = {
@@ -89,13 +78,13 @@ export const KEYS_INITIAL = {
 export function createKeysSlice(ctx: StoreContext): KeysSlice {
   const { set, get, run, request, requestWith, toastOk, refreshAfterChange } = ctx;
   /** Notes a change to a key at `m`: answers about it read before then are earlier answers. */
-  const noteChange = (keyValue: string, what: string, m: KeyMoment = keyMoment()) => ({
+  const noteChange = (keyValue: string, what: string, m: Moment = moment()) => ({
     keyChanges: { ...get().keyChanges, [keyValue]: { ...m, what } },
   });
   /** The key as the service described it after a change: the detail and its search rows follow, read then. */
   const described = (keyValue: string, what: string) => (d: { key: Key | null }) => {
     if (!d.key) return {};
-    const m = keyMoment();
+    const m = moment();
     return {
       selectedKey: d.key,
       selectedRead: m,
@@ -155,7 +144,7 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
         },
         'lookupRequest',
         ({ active, generated }) => {
-          const read = keyMoment();
+          const read = moment();
           // The open panel's key in this answer is the newer state of it: the panel shows that, not what it had.
           const selected = get().selectedKey;
           const fresh = selected && [...active.keys, ...generated.keys].find((k) => k.value === selected.value);
@@ -178,7 +167,7 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
     selectKey: (key) => {
       // The panel shows the key as its search row was read; a key from elsewhere, as it was handed over now.
       const result = get().lookupResult;
-      const read = key && (result?.rowRead?.[key.value] ?? result?.read ?? keyMoment());
+      const read = key && (result?.rowRead?.[key.value] ?? result?.read ?? moment());
       set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE });
     },
     extendKey: (keyValue, days) => {
@@ -213,8 +202,8 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       if (validationRead?.keyValue) shown.push(validationRead.keyValue);
       const hit = shown.filter((v) => values.has(v));
       if (hit.length === 0) return;
-      const m = keyMoment();
-      set({ keyChanges: { ...get().keyChanges, ...Object.fromEntries(hit.map((v) => [v, { ...m, what: IN_BULK[action] }])) } });
+      const change = { ...moment(), what: `was in a bulk ${BULK_WORD[action]} in All keys` };
+      set({ keyChanges: { ...get().keyChanges, ...Object.fromEntries(hit.map((v) => [v, change])) } });
     },
     noteFilterInBulk: (filter, action) => {
       // Every answer shown is read before this moment, so one mark serves them all; an earlier job this one covers is
@@ -222,7 +211,8 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       const premium = filter?.premium;
       const covered = (b: BulkOverFilter) => premium === undefined || b.filter?.premium === premium;
       const kept = get().bulkOverFilter.filter((b) => !covered(b));
-      set({ bulkOverFilter: [...kept, { ...keyMoment(), what: IN_BULK_FILTER[action], maybe: true, filter }] });
+      const what = `may have been in a bulk ${BULK_WORD[action]} in All keys (all keys matching a filter)`;
+      set({ bulkOverFilter: [...kept, { ...moment(), what, maybe: true, filter }] });
     },
     checkUnknownKeys: async (jobId) => {
       const items = await run('jobs.items', { jobId, state: 'unknown', offset: 0, limit: UNKNOWN_CHECK_MAX });
@@ -241,7 +231,7 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
         if ('failure' in generated) return generated;
         keys.push({ value, key: [...active.data.keys, ...generated.data.keys].find((k) => k.value === value) ?? null });
       }
-      return { read: keyMoment(), keys, total: items.data.total };
+      return { read: moment(), keys, total: items.data.total };
     },
     deleteKey: async (key) => {
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);

@@ -164,18 +164,12 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
         return { selection: next, selectedAll: null };
       });
     },
-    selectAllMatching: () => {
-      set((s) => ({ selectedAll: sent(s.ledgerFilter), selection: new Set() }));
-    },
-    clearSelection: () => {
-      set({ selection: new Set(), selectedAll: null });
-    },
+    selectAllMatching: () => set((s) => ({ selectedAll: sent(s.ledgerFilter), selection: new Set() })),
+    clearSelection: () => set({ selection: new Set(), selectedAll: null }),
     followLedger: () => {
       unsubscribe ??= subscribe('ledger.changed', onLedgerChanged);
     },
-    refreshLedger: () => {
-      reset({});
-    },
+    refreshLedger: () => reset({}),
     countActive: async (filter) => {
       const r = await call('ledger.query', {
         filter: { ...filter, status: 'active' },
@@ -190,14 +184,7 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
       }
       return r.data.total;
     },
-    exportLedger: async (format) => {
-      const r = await call('ledger.export', { filter: sent(get().ledgerFilter), sort: get().ledgerSort, format });
-      if (!r.ok) {
-        get().notifyFailure('ledger.export', r);
-        return null;
-      }
-      if (r.data.path) get().notify('success', `Saved to ${r.data.path}.`);
-      return r.data.path;
-    },
+    exportLedger: async (format) =>
+      ctx.saved('ledger.export', await call('ledger.export', { filter: sent(get().ledgerFilter), sort: get().ledgerSort, format })),
   };
 }

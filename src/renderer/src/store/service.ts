@@ -1,6 +1,5 @@
 // The service's other parts: keyless entries, identifiers, validation, this machine's HWIDs, and the activity log.
-import { keyMoment } from './keys.ts';
-import { IDLE, READY } from './request.ts';
+import { IDLE, moment, READY } from './request.ts';
 import type { ServiceSlice, StoreContext } from './types.ts';
 
 /** What a profile starts with: no search, check or validation answered yet. */
@@ -65,9 +64,7 @@ export function createServiceSlice(ctx: StoreContext): ServiceSlice {
         },
       );
     },
-    clearIdentifier: () => {
-      set({ identifier: null, identifierRequest: IDLE });
-    },
+    clearIdentifier: () => set({ identifier: null, identifierRequest: IDLE }),
     hwids: [],
     hwidsRequest: IDLE,
     loadHwids: async () => {
@@ -81,7 +78,7 @@ export function createServiceSlice(ctx: StoreContext): ServiceSlice {
         input,
         'validationRequest',
         (validation) => {
-          const read = keyMoment();
+          const read = moment();
           // A real validation the service let through activated the key and bound it: what Keys showed of it is older.
           const changed = keyValue !== null && validation.success && !validation.dryRun;
           return {

@@ -33,9 +33,7 @@ export function createSessionSlice(ctx: StoreContext): SessionSlice {
           });
         return finished;
       };
-      const off = subscribe('app.startup', (status) => {
-        seen(status);
-      });
+      const off = subscribe('app.startup', (status) => seen(status));
       const ask = async (): Promise<void> => {
         const r = await runGlobal('app.startup', undefined);
         if (finished) return;

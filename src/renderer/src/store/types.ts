@@ -20,7 +20,7 @@ import type {
   StartupStatus,
   ValidationReport,
 } from '../../../shared/domain.ts';
-import type { Failure } from '../../../shared/result.ts';
+import type { Failure, Result } from '../../../shared/result.ts';
 import type { ViewName } from '../views/registry.ts';
 import type { DraftsSlice } from './drafts.ts';
 import type { Moment, RequestState } from './request.ts';
@@ -122,14 +122,8 @@ export interface ExecutionsSlice {
   loadHistory: (range: OperationInput<'executions.history'>['range'], points?: number) => Promise<void>;
 }
 
-/** When a key's state was read or changed here: `seq` orders them (same millisecond too), `at` is the time shown. */
-export interface KeyMoment {
-  seq: number;
-  at: string;
-}
-
 /** A change to a key Keydesk made or saw, worded to follow "this key …"; `maybe`: a job over a filter may have. */
-export interface KeyChange extends KeyMoment {
+export interface KeyChange extends Moment {
   what: string;
   maybe?: true;
 }
@@ -144,7 +138,7 @@ export interface BulkOverFilter extends KeyChange {
 
 /** A job's unknown keys as the service had them when read (null: found neither active nor generated). */
 export interface UnknownCheck {
-  read: KeyMoment;
+  read: Moment;
   keys: { value: string; key: Key | null }[];
   /** Unknown items the job has in all. */
   total: number;
@@ -167,8 +161,8 @@ export interface KeysSlice {
     page?: number;
     totals?: { active: number | null; generated: number | null };
     /** When the search was read; a row replaced since (a panel action's answer) has its own time in rowRead. */
-    read?: KeyMoment;
-    rowRead?: Readonly<Record<string, KeyMoment>>;
+    read?: Moment;
+    rowRead?: Readonly<Record<string, Moment>>;
   } | null;
   lookupRequest: RequestState;
   /** Keys deleted from the key panel this session: a search left empty by a delete says so, not "no key matches". */
@@ -176,7 +170,7 @@ export interface KeysSlice {
   runLookup: (term: string, page?: number) => Promise<void>;
   selectedKey: Key | null;
   /** When the open panel's key was read (its search row's time, or the answer of the panel's last action). */
-  selectedRead: KeyMoment | null;
+  selectedRead: Moment | null;
   /** The last change Keydesk made or saw to each key: an answer read before it is shown as earlier. */
   keyChanges: Readonly<Record<string, KeyChange>>;
   /** Bulk jobs over a filter, at their start and end, oldest first: any answer read before one may be earlier. */
@@ -222,7 +216,7 @@ export interface ServiceSlice {
   loadHwids: () => Promise<void>;
   validation: ValidationReport | null;
   /** When the answer shown came, and for which key (null: keyless); a later change to that key makes it an earlier answer. */
-  validationRead: (KeyMoment & { keyValue: string | null }) | null;
+  validationRead: (Moment & { keyValue: string | null }) | null;
   validationRequest: RequestState;
   runValidation: (input: OperationInput<'validation.run'>) => Promise<void>;
   audit: { entries: AuditEntry[]; total: number; offset: number; limit: number } | null;
@@ -435,6 +429,8 @@ export interface StoreContext {
     options?: RequestOptions,
   ) => Promise<{ data: T } | null>;
   toastOk: (text: string) => void;
+  /** An export's answer in a toast; the path written, or null (refused, or the person chose no path). */
+  saved: (operation: OperationName, r: Result<{ path: string | null }>) => string | null;
   activate: (id: string | null) => void;
   refreshAfterChange: (keyValue: string) => Promise<void>;
 }

@@ -68,19 +68,11 @@ export function createUiSlice(ctx: StoreContext): UiSlice {
     keydeskGone: null,
     toasts: [],
     paletteOpen: false,
-    setView: (view) => {
-      set({ view, paletteOpen: false });
-    },
-    setPaletteOpen: (paletteOpen) => {
-      set({ paletteOpen });
-    },
+    setView: (view) => set({ view, paletteOpen: false }),
+    setPaletteOpen: (paletteOpen) => set({ paletteOpen }),
     // The Toasts component times a success out (paused while hovered or focused); an error stays until dismissed.
-    notify: (kind, text, jobId) => {
-      push(kind, text, jobId === undefined ? {} : { jobId });
-    },
-    notifyJobEnd: (kind, text, jobId) => {
-      push(kind, text, { jobEnd: jobId }, (t) => t.jobEnd !== jobId);
-    },
+    notify: (kind, text, jobId) => push(kind, text, jobId === undefined ? {} : { jobId }),
+    notifyJobEnd: (kind, text, jobId) => push(kind, text, { jobEnd: jobId }, (t) => t.jobEnd !== jobId),
     notifyFailure: (operation, failure, about = {}) => {
       const resolves = about.resolves ?? (failure.code === 'NETWORK' || failure.code === 'TIMEOUT' ? 'offline' : undefined);
       push('error', `${operationWords(operation)}: ${failure.message}`, {
@@ -91,9 +83,7 @@ export function createUiSlice(ctx: StoreContext): UiSlice {
     dismissResolved: (resolves) => {
       if (ctx.get().toasts.some((t) => t.resolves === resolves)) set((s) => ({ toasts: s.toasts.filter((t) => t.resolves !== resolves) }));
     },
-    dismiss: (id) => {
-      set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
-    },
+    dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
     dismissAboutJob: (jobId) => {
       if (ctx.get().toasts.some((t) => t.jobId === jobId)) set((s) => ({ toasts: s.toasts.filter((t) => t.jobId !== jobId) }));
     },

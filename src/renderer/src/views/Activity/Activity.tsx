@@ -86,9 +86,7 @@ export function Activity() {
     setOffset(0);
   }
 
-  useEffect(() => {
-    void load({ filter, offset, limit: ACTIVITY_PAGE });
-  }, [load, filter, offset]);
+  useEffect(() => void load({ filter, offset, limit: ACTIVITY_PAGE }), [load, filter, offset]);
 
   const total = audit?.total ?? 0;
   const first = audit && audit.entries.length > 0 ? audit.offset + 1 : 0;
@@ -98,23 +96,10 @@ export function Activity() {
       <h1 id="activity-title">Activity</h1>
       <div className="card">
         <div className="inline">
-          <Field
-            label="Filter"
-            type="search"
-            value={text}
-            hint="Operation, target or message"
-            onChange={(e) => {
-              setText(e.target.value);
-            }}
-          />
+          <Field label="Filter" type="search" value={text} hint="Operation, target or message" onChange={(e) => setText(e.target.value)} />
           <label>
             Outcome{' '}
-            <select
-              value={outcome}
-              onChange={(e) => {
-                setOutcome(e.target.value as typeof outcome);
-              }}
-            >
+            <select value={outcome} onChange={(e) => setOutcome(e.target.value as typeof outcome)}>
               <option value="">Any</option>
               <option value="ok">Succeeded</option>
               <option value="failed">Failed</option>
@@ -156,18 +141,14 @@ export function Activity() {
                 <button
                   type="button"
                   disabled={status === 'loading' || audit.offset === 0}
-                  onClick={() => {
-                    setOffset(Math.max(0, audit.offset - ACTIVITY_PAGE));
-                  }}
+                  onClick={() => setOffset(Math.max(0, audit.offset - ACTIVITY_PAGE))}
                 >
                   Newer
                 </button>
                 <button
                   type="button"
                   disabled={status === 'loading' || last >= total}
-                  onClick={() => {
-                    setOffset(audit.offset + ACTIVITY_PAGE);
-                  }}
+                  onClick={() => setOffset(audit.offset + ACTIVITY_PAGE)}
                 >
                   Older
                 </button>

@@ -44,9 +44,7 @@ export function AllKeys() {
   const selectedAll = useKeydesk((s) => s.selectedAll !== null);
   const profileId = useKeydesk((s) => s.activeProfileId);
   // A job main is running for this profile (started before a reload, say) shows here with its progress.
-  useEffect(() => {
-    void attachJobs();
-  }, [attachJobs, profileId]);
+  useEffect(() => void attachJobs(), [attachJobs, profileId]);
   const place = useGridPlace();
   const setFilter = (next: LedgerFilter) => {
     setLedgerFilter(next);

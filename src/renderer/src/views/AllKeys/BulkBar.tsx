@@ -154,23 +154,10 @@ export function BulkBar() {
         </button>
       </p>
       <div className="inline">
-        <button
-          type="button"
-          className="danger"
-          disabled={none}
-          onClick={() => {
-            ask({ action: 'delete' });
-          }}
-        >
+        <button type="button" className="danger" disabled={none} onClick={() => ask({ action: 'delete' })}>
           Delete selected
         </button>
-        <button
-          type="button"
-          disabled={none}
-          onClick={() => {
-            ask({ action: 'resetHwid' });
-          }}
-        >
+        <button type="button" disabled={none} onClick={() => ask({ action: 'resetHwid' })}>
           Reset HWID of selected
         </button>
         <Field
@@ -226,9 +213,7 @@ export function BulkBar() {
         confirmLabel={confirm?.action === 'delete' ? 'Delete' : confirm?.action === 'extend' ? 'Extend' : 'Reset'}
         {...(nothingToReset ? { cancelLabel: 'Close', confirmable: false } : {})}
         destructive={confirm?.action === 'delete' || confirm?.action === 'extend'}
-        onCancel={() => {
-          setConfirm(null);
-        }}
+        onCancel={() => setConfirm(null)}
         onConfirm={() => {
           if (confirm) void run(confirm.action, confirm.days);
           setConfirm(null);

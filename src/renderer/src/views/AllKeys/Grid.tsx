@@ -26,15 +26,11 @@ export function useGridPlace() {
   useEffect(() => {
     const el = viewport.current;
     if (!el) return;
-    const measure = () => {
-      setHeight(el.clientHeight);
-    };
+    const measure = () => setHeight(el.clientHeight);
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(el);
-    return () => {
-      ro.disconnect();
-    };
+    return () => ro.disconnect();
   }, []);
   // A new filter or sort starts at the top; a refresh after a bulk action keeps the place.
   const toTop = () => {
@@ -146,18 +142,15 @@ export function LedgerGrid({
   const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
     const from = Number((e.target as HTMLElement).dataset.row ?? Number.NaN);
     if (Number.isNaN(from)) return;
+    const focused = rowAt(from);
     // Enter opens the focused row's key in Keys: looked up on the service, with its detail panel (its actions).
-    if (e.key === 'Enter') {
-      const focused = rowAt(from);
-      if (!focused) return;
+    if (e.key === 'Enter' && focused) {
       e.preventDefault();
       void openInKeys(focused.value);
       return;
     }
     // Ctrl/Cmd+C copies the focused row's key (with Shift: its HWID), as a spreadsheet copies its cell.
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c') {
-      const focused = rowAt(from);
-      if (!focused) return;
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c' && focused) {
       e.preventDefault();
       const what = e.shiftKey ? focused.hwid : focused.value;
       const value = shownText(focused.value);
@@ -211,18 +204,7 @@ export function LedgerGrid({
         </div>
         {COLUMNS.map((c) => (
           <div key={c.label} role="columnheader" className="vcell" title={c.title} aria-sort={ariaSort(sort, c.field ?? undefined)}>
-            {c.field ? (
-              <SortButton
-                label={c.label}
-                field={c.field}
-                sort={sort}
-                onSort={(f) => {
-                  onSort(f as LedgerSortField);
-                }}
-              />
-            ) : (
-              c.label
-            )}
+            {c.field ? <SortButton label={c.label} field={c.field} sort={sort} onSort={(f) => onSort(f as LedgerSortField)} /> : c.label}
           </div>
         ))}
       </div>
@@ -234,9 +216,7 @@ export function LedgerGrid({
         tabIndex={rowAt(stop) ? -1 : 0}
         aria-label="Rows"
         onKeyDown={onGridKey}
-        onScroll={(e) => {
-          setScrollTop(e.currentTarget.scrollTop);
-        }}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >
         <div style={{ height: rowCount * ROW_HEIGHT, position: 'relative' }}>{rows}</div>
       </div>

@@ -93,9 +93,7 @@ export function Row({
             onChange={() => {
               // The click handler does the work: it alone sees the Shift key.
             }}
-            onClick={(e) => {
-              onPick(index, row.value, e.shiftKey, !selected);
-            }}
+            onClick={(e) => onPick(index, row.value, e.shiftKey, !selected)}
           />
         )}
       </div>

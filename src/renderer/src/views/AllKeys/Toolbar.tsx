@@ -33,17 +33,13 @@ export function Toolbar({
           type="search"
           value={filter.text ?? ''}
           // Spaces alone filter nothing: they are no filter, not a search that matches no key.
-          onChange={(e) => {
-            setFilter({ ...filter, text: e.target.value.trim() === '' ? undefined : e.target.value });
-          }}
+          onChange={(e) => setFilter({ ...filter, text: e.target.value.trim() === '' ? undefined : e.target.value })}
         />
         <label>
           Status{' '}
           <select
             value={filter.status ?? ''}
-            onChange={(e) => {
-              setFilter({ ...filter, status: (e.target.value || undefined) as typeof filter.status });
-            }}
+            onChange={(e) => setFilter({ ...filter, status: (e.target.value || undefined) as typeof filter.status })}
           >
             <option value="">Any</option>
             <option value="generated">Generated</option>
@@ -55,9 +51,7 @@ export function Toolbar({
           Premium{' '}
           <select
             value={filter.premium === undefined ? '' : String(filter.premium)}
-            onChange={(e) => {
-              setFilter({ ...filter, premium: e.target.value === '' ? undefined : e.target.value === 'true' });
-            }}
+            onChange={(e) => setFilter({ ...filter, premium: e.target.value === '' ? undefined : e.target.value === 'true' })}
           >
             <option value="">Any</option>
             <option value="true">Premium</option>

@@ -51,9 +51,7 @@ export function Identifier() {
           data-command-target="identifier"
           value={value}
           error={fieldError}
-          onChange={(e) => {
-            setValue(e.target.value);
-          }}
+          onChange={(e) => setValue(e.target.value)}
         />
         <button type="submit" className="primary" disabled={status === 'loading'}>
           Check

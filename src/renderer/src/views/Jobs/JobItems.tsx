@@ -64,18 +64,14 @@ export function JobItems({ job }: { job: JobSummary }) {
   );
   const { status, error } = useKeydesk((s) => s.jobItemsRequest);
   const load = useKeydesk((s) => s.loadJobItems);
-  useEffect(() => {
-    void load(show, offset);
-  }, [load, job.id, show, offset]);
+  useEffect(() => void load(show, offset), [load, job.id, show, offset]);
   // While main runs the job its items change state: the page shown is read again every few seconds (and once more
   // when the job ends, by the store).
   const live = isLive(job);
   useEffect(() => {
     if (!live) return;
     const timer = setInterval(() => void load(show, offset), ITEMS_REFRESH_MS);
-    return () => {
-      clearInterval(timer);
-    };
+    return () => clearInterval(timer);
   }, [live, load, show, offset]);
   const inState = (state: JobItemState | null) => (state === null ? null : job.counts[state]);
   const first = page && page.items.length > 0 ? page.offset + 1 : 0;
@@ -121,18 +117,14 @@ export function JobItems({ job }: { job: JobSummary }) {
               <button
                 type="button"
                 disabled={status === 'loading' || page.offset === 0}
-                onClick={() => {
-                  setOffset(Math.max(0, page.offset - JOB_ITEMS_PAGE));
-                }}
+                onClick={() => setOffset(Math.max(0, page.offset - JOB_ITEMS_PAGE))}
               >
                 Previous
               </button>
               <button
                 type="button"
                 disabled={status === 'loading' || last >= page.total}
-                onClick={() => {
-                  setOffset(page.offset + JOB_ITEMS_PAGE);
-                }}
+                onClick={() => setOffset(page.offset + JOB_ITEMS_PAGE)}
               >
                 Next
               </button>

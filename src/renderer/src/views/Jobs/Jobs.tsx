@@ -136,9 +136,7 @@ const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyR
           aria-expanded={j.id === openId}
           data-job-id={j.id}
           aria-label={`${jobName(j)}, started ${fmt.dateTime(j.createdAt)}`}
-          onClick={() => {
-            onOpen(j);
-          }}
+          onClick={() => onOpen(j)}
         >
           {jobName(j)}
         </button>
@@ -196,9 +194,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
       onClose();
     };
     document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-    };
+    return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
   const live = isLive(job);
   const generate = job.action === 'generate';
@@ -248,9 +244,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
             type="button"
             disabled={forgetting || exporting}
             title={exporting ? 'An export of this job is being written; it can be removed once that is done.' : undefined}
-            onClick={() => {
-              setConfirmForget(true);
-            }}
+            onClick={() => setConfirmForget(true)}
           >
             Remove from the list…
           </button>
@@ -263,9 +257,7 @@ function JobDetail({ job, onClose }: { job: JobSummary; onClose: () => void }) {
         body={forgetBody(job)}
         confirmLabel="Remove"
         destructive
-        onCancel={() => {
-          setConfirmForget(false);
-        }}
+        onCancel={() => setConfirmForget(false)}
         onConfirm={() => {
           setConfirmForget(false);
           void forget(job.id).then((gone) => {
@@ -289,9 +281,7 @@ export function Jobs() {
   const setView = useKeydesk((s) => s.setView);
   const profileId = useKeydesk((s) => s.activeProfileId);
   const profileName = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.name);
-  useEffect(() => {
-    void load();
-  }, [load, profileId]);
+  useEffect(() => void load(), [load, profileId]);
   const opened = jobs.find((j) => j.id === openId) ?? null;
   /** Close gives the focus back to the job's name in the list, or (a job removed) to the view's heading. */
   const close = useCallback(() => {
@@ -326,13 +316,7 @@ export function Jobs() {
         {!error && (status === 'ready' || jobs.length > 0) && (
           <DataTable
             label="Jobs"
-            columns={jobColumns(
-              openId,
-              (j) => {
-                open(j.id === openId ? null : j.id);
-              },
-              jobs.some(running),
-            )}
+            columns={jobColumns(openId, (j) => open(j.id === openId ? null : j.id), jobs.some(running))}
             rows={jobs}
             rowKey={(j) => j.id}
             isCurrent={(j) => j.id === openId}
@@ -340,12 +324,7 @@ export function Jobs() {
               <EmptyState
                 title="No jobs yet"
                 action={
-                  <button
-                    type="button"
-                    onClick={() => {
-                      setView('ledger');
-                    }}
-                  >
+                  <button type="button" onClick={() => setView('ledger')}>
                     Go to All keys
                   </button>
                 }

@@ -172,9 +172,7 @@ export function Keyless() {
                       type="button"
                       className="danger"
                       aria-label={`Delete keyless entry ${shownText(e.hwid)}`}
-                      onClick={() => {
-                        setToDelete(e.hwid);
-                      }}
+                      onClick={() => setToDelete(e.hwid)}
                     >
                       Delete
                     </button>
@@ -207,14 +205,7 @@ export function Keyless() {
               setFieldError({ ...fieldError, hwid: undefined });
             }}
           />
-          <Field
-            label="Premium"
-            type="checkbox"
-            checked={premium}
-            onChange={(e) => {
-              setPremium(e.target.checked);
-            }}
-          />
+          <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => setPremium(e.target.checked)} />
           <Field
             label="Days (empty: no expiry)"
             inputMode="numeric"
@@ -239,9 +230,7 @@ export function Keyless() {
         title="Add the HWID with its spaces?"
         body={`The HWID “${(paddedToAdd ?? '').trim()}” has ${endsInWords(paddedToAdd ?? '')}. The service keeps it as typed: a machine reporting “${(paddedToAdd ?? '').trim()}” will not match this entry.`}
         confirmLabel="Add as typed"
-        onCancel={() => {
-          setPaddedToAdd(null);
-        }}
+        onCancel={() => setPaddedToAdd(null)}
         onConfirm={() => {
           setPaddedToAdd(null);
           submitAdd(true);
@@ -253,9 +242,7 @@ export function Keyless() {
         body={`${shownText(toDelete ?? '')} will no longer be authorized without a key.`}
         confirmLabel="Delete"
         destructive
-        onCancel={() => {
-          setToDelete(null);
-        }}
+        onCancel={() => setToDelete(null)}
         onConfirm={() => {
           if (toDelete) void remove(toDelete);
           setToDelete(null);

@@ -114,9 +114,7 @@ export function GenerateForm() {
   const attachJobs = useKeydesk((s) => s.attachJobs);
   const profileId = useKeydesk((s) => s.activeProfileId);
   // A generate job main runs for this profile (started before a reload, say) shows here with its progress.
-  useEffect(() => {
-    void attachJobs();
-  }, [attachJobs, profileId]);
+  useEffect(() => void attachJobs(), [attachJobs, profileId]);
   const [count, setCount] = useDraft('generate.count');
   const [byDays, setByDays] = useDraft('generate.byDays');
   const [expire, setExpire] = useDraft('generate.expire');

@@ -104,14 +104,10 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       }
     };
     document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-    };
+    return () => document.removeEventListener('keydown', onKey);
   }, [selectKey, key.value]);
 
-  const extend = (n: number) => {
-    void extendKey(key.value, n);
-  };
+  const extend = (n: number) => void extendKey(key.value, n);
   const act = async (what: Pending) => {
     if (what.kind === 'extend') extend(what.days);
     else if (what.kind === 'reset') void resetHwid(key.value);
@@ -279,20 +275,11 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
           type="button"
           disabled={busy || noReset !== null}
           aria-describedby={noReset ? 'reset-hwid-why' : undefined}
-          onClick={() => {
-            setPending({ kind: 'reset' });
-          }}
+          onClick={() => setPending({ kind: 'reset' })}
         >
           {waiting === 'reset' ? 'Resetting…' : 'Reset HWID'}
         </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={busy}
-          onClick={() => {
-            setPending({ kind: 'delete' });
-          }}
-        >
+        <button type="button" className="danger" disabled={busy} onClick={() => setPending({ kind: 'delete' })}>
           {waiting === 'delete' ? 'Deleting…' : 'Delete key'}
         </button>
       </div>
@@ -304,9 +291,7 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       <ConfirmDialog
         open={pending !== null}
         {...question(pending ?? { kind: 'delete' }, key)}
-        onCancel={() => {
-          setPending(null);
-        }}
+        onCancel={() => setPending(null)}
         onConfirm={() => {
           const what = pending;
           setPending(null);

@@ -275,9 +275,7 @@ export function Lookup() {
                           '--key-3-lines': `${String(keyLineWidth(shownText(k.value), 3) + 0.5)}ch`,
                         } as CSSProperties
                       }
-                      onClick={() => {
-                        selectKey(k);
-                      }}
+                      onClick={() => selectKey(k)}
                     >
                       <ServiceText text={k.value} more={false} />
                     </button>
@@ -328,12 +326,7 @@ function NoMatch({ term, deleted, onSearch }: { term: string; deleted: boolean; 
       title="No key matches."
       action={
         upper && (
-          <button
-            type="button"
-            onClick={() => {
-              onSearch(upper);
-            }}
-          >
+          <button type="button" onClick={() => onSearch(upper)}>
             Search for {upper}
           </button>
         )

@@ -28,12 +28,8 @@ function useUnanswered(askedAt: number | null): number | null {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (askedAt === null) return undefined;
-    const timer = setInterval(() => {
-      setNow(Date.now());
-    }, 1_000);
-    return () => {
-      clearInterval(timer);
-    };
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
   }, [askedAt]);
   // Until the first tick, `now` may be from before the read was sent: that counts as no wait yet.
   return askedAt === null ? null : Math.max(0, now - askedAt);
@@ -202,15 +198,7 @@ export function Overview() {
           <legend className="visually-hidden">Range</legend>
           {RANGES.map(([value, label]) => (
             <label key={value}>
-              <input
-                type="radio"
-                name="history-range"
-                value={value}
-                checked={range === value}
-                onChange={() => {
-                  setRange(value);
-                }}
-              />
+              <input type="radio" name="history-range" value={value} checked={range === value} onChange={() => setRange(value)} />
               <span>{label}</span>
             </label>
           ))}

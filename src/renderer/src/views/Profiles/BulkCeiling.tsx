@@ -51,9 +51,7 @@ export function BulkCeiling({ profile }: { profile: Profile }) {
         inputMode="numeric"
         value={draft}
         error={error}
-        onChange={(e) => {
-          setDraft(e.target.value);
-        }}
+        onChange={(e) => setDraft(e.target.value)}
       />
       {/* Named for what it saves: it sits among a profile's own forms, beside the edit form's "Save" */}
       <button type="submit">Save bulk limit</button>

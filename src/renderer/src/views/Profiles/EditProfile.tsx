@@ -135,13 +135,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
         else save();
       }}
     >
-      <Field
-        label="Name"
-        value={name}
-        onChange={(e) => {
-          setName(e.target.value);
-        }}
-      />
+      <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} />
       <Field
         label="Base URL"
         type="url"
@@ -166,13 +160,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
           setUrlError({ ...urlError, validationUrl: null });
         }}
       />
-      <Field
-        label="Service identifier"
-        value={identifier}
-        onChange={(e) => {
-          setIdentifier(e.target.value);
-        }}
-      />
+      <Field label="Service identifier" value={identifier} onChange={(e) => setIdentifier(e.target.value)} />
       {originChanges ? (
         <Field
           label="API key (required: the address changes)"
@@ -194,9 +182,7 @@ export function EditProfile({ profile, onDone }: { profile: Profile; onDone: () 
           type="password"
           autoComplete="off"
           value={apiKey}
-          onChange={(e) => {
-            setApiKey(e.target.value);
-          }}
+          onChange={(e) => setApiKey(e.target.value)}
         />
       )}
       {failure && <FailureMessage failure={failure} />}

@@ -135,13 +135,7 @@ export function Profiles() {
                     </button>
                   )}
                   {p.kind !== 'sandbox' && (
-                    <button
-                      type="button"
-                      onClick={() => {
-                        setEditing(editing === p.id ? null : p.id);
-                      }}
-                      aria-expanded={editing === p.id}
-                    >
+                    <button type="button" onClick={() => setEditing(editing === p.id ? null : p.id)} aria-expanded={editing === p.id}>
                       Edit {p.name}
                     </button>
                   )}
@@ -163,14 +157,7 @@ export function Profiles() {
                   )}
                 </div>
                 {/* The edit form first, right under its profile's buttons; the bulk limit after it, its own form. */}
-                {editing === p.id && (
-                  <EditProfile
-                    profile={p}
-                    onDone={() => {
-                      setEditing(null);
-                    }}
-                  />
-                )}
+                {editing === p.id && <EditProfile profile={p} onDone={() => setEditing(null)} />}
                 <BulkCeiling profile={p} />
               </li>
             ))}
@@ -250,13 +237,7 @@ export function Profiles() {
               setFieldError({ ...fieldError, validationUrl: null });
             }}
           />
-          <Field
-            label="Service identifier (optional)"
-            value={identifier}
-            onChange={(e) => {
-              setIdentifier(e.target.value);
-            }}
-          />
+          <Field label="Service identifier (optional)" value={identifier} onChange={(e) => setIdentifier(e.target.value)} />
           {failure && <FailureMessage failure={failure} />}
           {hostQuestion.dialog}
           <button type="submit" className="primary" disabled={busy}>
@@ -284,9 +265,7 @@ export function Profiles() {
               confirmLabel={profile.id === activeId ? 'Open the job in Jobs' : `Switch to ${profile.name} and open the job`}
               // The body says "Cancel it first" of the job; this button only closes the dialog, so it must not say Cancel.
               cancelLabel="Close"
-              onCancel={() => {
-                setToRemove(null);
-              }}
+              onCancel={() => setToRemove(null)}
               onConfirm={() => {
                 setToRemove(null);
                 void (profile.id === activeId ? Promise.resolve() : select(profile.id)).then(() => {
@@ -306,9 +285,7 @@ export function Profiles() {
             body={`${removeWords(profile)} ${localRecordWords(profile)} The keys on the service are not touched.`}
             confirmLabel="Remove"
             destructive
-            onCancel={() => {
-              setToRemove(null);
-            }}
+            onCancel={() => setToRemove(null)}
             onConfirm={() => {
               if (toRemove) void remove(toRemove);
               setToRemove(null);

@@ -185,9 +185,7 @@ export function Validate() {
     });
   };
 
-  useEffect(() => {
-    void loadHwids();
-  }, [loadHwids]);
+  useEffect(() => void loadHwids(), [loadHwids]);
 
   return (
     <section aria-labelledby="validate-title">
@@ -203,9 +201,7 @@ export function Validate() {
                 name="hwid"
                 disabled={h.value === null}
                 checked={choice === h.method}
-                onChange={() => {
-                  setChoice(h.method);
-                }}
+                onChange={() => setChoice(h.method)}
               />
               <span>
                 {h.label}
@@ -222,14 +218,7 @@ export function Validate() {
             </label>
           ))}
           <label className="choice">
-            <input
-              type="radio"
-              name="hwid"
-              checked={choice === 'custom'}
-              onChange={() => {
-                setChoice('custom');
-              }}
-            />
+            <input type="radio" name="hwid" checked={choice === 'custom'} onChange={() => setChoice('custom')} />
             <span>Type a value</span>
           </label>
           {choice === 'custom' && (
@@ -257,9 +246,7 @@ export function Validate() {
             label="Keyless (check the HWID list instead of a key)"
             type="checkbox"
             checked={keyless}
-            onChange={(e) => {
-              setKeyless(e.target.checked);
-            }}
+            onChange={(e) => setKeyless(e.target.checked)}
           />
           {!keyless && (
             <Field
@@ -279,27 +266,16 @@ export function Validate() {
             label="Service identifier"
             placeholder={profile?.serviceIdentifier ?? ''}
             value={service}
-            onChange={(e) => {
-              setService(e.target.value);
-            }}
+            onChange={(e) => setService(e.target.value)}
           />
           {sandbox ? (
-            <Field
-              label="Dry run (nothing changes)"
-              type="checkbox"
-              checked={dryRun}
-              onChange={(e) => {
-                setDryRun(e.target.checked);
-              }}
-            />
+            <Field label="Dry run (nothing changes)" type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} />
           ) : (
             <Field
               label="I understand a real validation activates the key and binds it to this HWID"
               type="checkbox"
               checked={confirmed}
-              onChange={(e) => {
-                setConfirmed(e.target.checked);
-              }}
+              onChange={(e) => setConfirmed(e.target.checked)}
             />
           )}
           <button type="submit" className="primary" disabled={status === 'loading'}>
@@ -330,9 +306,7 @@ export function Validate() {
         title="Send it with its spaces?"
         body={`${(padded ?? []).join(', and ')}. The service keeps spaces as typed, so it may not match the value without them.`}
         confirmLabel="Validate as typed"
-        onCancel={() => {
-          setPadded(null);
-        }}
+        onCancel={() => setPadded(null)}
         onConfirm={() => {
           setPadded(null);
           submit(true);
