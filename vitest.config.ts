@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Off in `npm test` (it slows CI); `npm run coverage` turns it on for every project.
-    coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary', 'json-summary'] },
+    // A failed test still reports the figure: one flaky file should not hide the rest's coverage.
+    coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary', 'json-summary'], reportOnFailure: true },
     projects: [
       { test: { ...patient, name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
       {
