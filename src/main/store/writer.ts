@@ -42,7 +42,7 @@ const LARGE_WORKER_HEAP_BYTES = 32 * 1024 * 1024;
 /** The thread's young generation, MiB: reading a 33 MB answer would otherwise grow it to V8's largest, and keep it. */
 const WORKER_YOUNG_MIB = 8;
 /** Commands served before the next ordered message: a job's claims keep its slots full; the rest touch no ledger row. */
-const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'sample', 'ceiling']);
+const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'settleAudit', 'sample', 'ceiling']);
 /** A job's writes while it runs: refused once the job service has closed (closeJobs()). */
 const JOB_WRITES = new Set<JobCommand['kind']>(['claim', 'settle', 'end']);
 /** A command's fields, less the id and kind the writer gives it. */
