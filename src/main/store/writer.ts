@@ -16,6 +16,7 @@ import type {
   LedgerWrite,
   LedgerWriteAck,
 } from './writer-protocol.ts';
+import { GenerateMarks } from './generate-marks.ts';
 import { failureWords, QUIT } from './writer-words.ts';
 import { JobCommands } from './writer-commands.ts';
 import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, WriterOptions } from './writer-queue.ts';
@@ -92,9 +93,13 @@ export class Writer {
   /** The running thread's V8 heap, as its last acknowledgement said. */
   private workerHeapBytes = 0;
 
+  /** Generate answers being recorded; those an earlier session left (generate-marks.ts). */
+  readonly marks: GenerateMarks;
+
   /** The thread starts with the first write, not before: a session that records nothing never pays for it. */
   constructor(options: WriterOptions) {
     this.options = options;
+    this.marks = new GenerateMarks(options.file);
   }
 
   /** Whether a writer thread is running now (it ends after WRITER_IDLE_MS with nothing queued). */
@@ -155,15 +160,20 @@ export class Writer {
         }
         return { json: true, value: read.body };
       },
-      record: (profileId: string, seenAt = new Date().toISOString()): Promise<WriteOutcome> => {
+      record: async (profileId: string, seenAt = new Date().toISOString()): Promise<WriteOutcome> => {
         const from = answer;
         answer = null;
-        if (from === null || batch === null) return Promise.resolve({ written: 0, failed: 0, failure: null });
+        if (from === null || batch === null) return { written: 0, failed: 0, failure: null };
         const size = batch.count;
         // From here the queue keeps the thread busy until the keys are written, or their write fails.
         if (size === 0 || this.closing) this.release(from);
         else this.held.delete(from);
-        return this.enqueue(profileId, seenAt, { kind: 'held', answer: from }, size);
+        // Marked until every key is in: a stop or a failed write first leaves the mark for the next start.
+        const mark =
+          size > 0 ? this.marks.begin(profileId, typeof batch.same.note === 'string' ? batch.same.note : '', size, seenAt) : null;
+        const outcome = await this.enqueue(profileId, seenAt, { kind: 'held', answer: from }, size);
+        if (mark !== null && outcome.failed === 0) this.marks.end(mark);
+        return outcome;
       },
       release: (): void => {
         if (answer !== null) this.release(answer);
