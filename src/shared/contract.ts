@@ -201,7 +201,7 @@ export const contract = {
   // found: keys the lookups by note found and recorded; bestMatchOnly: the service sent its best match per state only.
   'ledger.findCutShort': op<{ found: number; bestMatchOnly?: boolean }>()(
     z.strictObject({ id: cutShortId }),
-    'Names a cut-short generate; main looks its keys up by their note, records them, then forgets it.',
+    'Names a cut-short generate; main looks its keys up by their note, records them, then forgets it (unless best matches only).',
   ),
   'ledger.dismissCutShort': op<null>()(z.strictObject({ id: cutShortId }), 'Names a cut-short generate; main forgets it.'),
   'identifier.check': op<{ exists: boolean; service: string | null }>()(

@@ -3,10 +3,12 @@
 // start; a generate whose keys were being recorded is marked, and All keys finds them by their note. Against a real
 // sandbox in this process, behind a relay that holds, drops or passes each request.
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SENT_NO_ANSWER } from '../../src/main/handlers/types.ts';
+import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import { GenerateMarks } from '../../src/main/store/generate-marks.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { batchValues } from '../../src/shared/key-batch.ts';
@@ -169,6 +171,43 @@ describe('an act cut short by a crash', () => {
       expect(new GenerateMarks(dbFile).cutShort(profileId)).toEqual([]);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('a cut-short generate on a service that sends its best match only', () => {
+  it('records what the lookup found and keeps the notice', async () => {
+    const real = await startRemoteSandbox({ name: 'Real', identifier: 'real-best' }, { realOnly: true });
+    const secrets = new MemorySecretStore();
+    const dir = tempDir('keydesk-audit-');
+    let t = await startTestCore({ userDataDir: dir, secrets });
+    try {
+      const profile = await t.must('profiles.add', {
+        name: 'Real',
+        baseUrl: real.url,
+        apiKey: real.apiKey,
+        serviceIdentifier: 'real-best',
+      });
+      await t.must('profiles.select', { id: profile.id });
+      // Made on the service only, as a generate whose answer was never recorded.
+      const [service] = real.store.inspect('SELECT id FROM services');
+      const generate = { count: 3, note: 'best only', expire: '2099-01-31', isPremium: false, expiresByDaysKey: false, daysKey: null };
+      real.store.generateKeys(Number(service?.id), generate);
+      await t.close();
+      mkdirSync(join(dir, 'generate-marks'));
+      const id = '0f0e0d0c-0b0a-4908-8706-050403020100';
+      writeFileSync(
+        join(dir, 'generate-marks', `${id}.json`),
+        JSON.stringify({ profileId: profile.id, note: 'best only', count: 3, at: '2026-03-01T10:00:00.000Z' }),
+      );
+      t = await startTestCore({ userDataDir: dir, secrets });
+      expect(await t.must('ledger.findCutShort', { id })).toEqual({ found: 1, bestMatchOnly: true });
+      await t.core.writer.idle();
+      expect(t.core.db.ledgerValues(profile.id, { text: 'best only' }, 10).values).toHaveLength(1);
+      expect((await t.must('ledger.cutShort')).generates.map((g) => g.id)).toEqual([id]);
+    } finally {
+      await t.close();
+      await real.close();
     }
   });
 });

@@ -110,8 +110,8 @@ export const ledgerHandlers = (
         if (r.data.total === null || r.data.keys.length === 0 || offset >= r.data.total) break;
       }
     }
-    // A write that failed says so in All keys; the mark stays for another try.
-    if ((await Promise.all(writes)).every((w) => w.failed === 0)) core.writer.marks.end(id);
+    // A write that failed says so in All keys, and a best match is not all of them: the mark stays then.
+    if ((await Promise.all(writes)).every((w) => w.failed === 0) && !bestMatchOnly) core.writer.marks.end(id);
     return ok({ found, ...(bestMatchOnly ? { bestMatchOnly } : {}) });
   }),
 

@@ -200,7 +200,7 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
     findCutShort: async (id) => {
       const r = await request('ledger.findCutShort', { id }, 'cutShortRequest', () => ({}));
       if (!r) return;
-      const best = r.data.bestMatchOnly ? ' The service sent its best match only: look up the rest in Keys.' : '';
+      const best = r.data.bestMatchOnly ? ' The service sends its best match only, so others may still be missing.' : '';
       get().notify('success', `Found ${fmt.count(r.data.found, NOUNS.key)} by their note; they are recorded here.${best}`);
       reset({});
       await get().loadCutShort();
