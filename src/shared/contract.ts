@@ -5,6 +5,7 @@ import type {
   AppStatus,
   StartupStatus,
   AuditEntry,
+  CutShortGenerate,
   HistoryBucket,
   HwidReading,
   JobItem,
@@ -50,6 +51,7 @@ const httpUrl = z
 /** The origin of a validation URL on another host than the base URL's, as the user confirmed it in Profiles. */
 const confirmValidationOrigin = z.string().max(2_048).optional();
 const profileId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Unknown profile id.' });
+const cutShortId = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { error: 'Unknown generate.' });
 const apiKey = z.string().min(1, { error: 'The API key is required.' }).max(LIMITS.textMaxChars);
 const page = { limit: schemas.pageLimit.optional(), offset: schemas.pageOffset.optional() };
 const pagedSearch = z.strictObject({ term: schemas.searchTerm, ...page });
@@ -193,6 +195,14 @@ export const contract = {
     z.strictObject({ filter: ledgerFilter, sort: ledgerSort, format: exportFormat }),
     'A filter, the sort shown and a format; main asks the user for the path.',
   ),
+  // Generates whose keys an earlier session stopped recording (store/generate-marks.ts), for All keys' notice.
+  'ledger.cutShort': op<{ generates: CutShortGenerate[] }>()(none, 'Nothing; the selected profile.'),
+  // found: keys the lookups by note found and recorded; bestMatchOnly: the service sent its best match per state only.
+  'ledger.findCutShort': op<{ found: number; bestMatchOnly?: boolean }>()(
+    z.strictObject({ id: cutShortId }),
+    'Names a cut-short generate; main looks its keys up by their note, records them, then forgets it (unless best matches only).',
+  ),
+  'ledger.dismissCutShort': op<null>()(z.strictObject({ id: cutShortId }), 'Names a cut-short generate; main forgets it.'),
   'identifier.check': op<{ exists: boolean; service: string | null }>()(
     z.strictObject({ identifier: schemas.identifier }),
     'An identifier.',

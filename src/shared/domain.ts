@@ -200,3 +200,13 @@ export interface AuditEntry {
   outcome: 'ok' | 'failed' | 'unknown';
   message: string;
 }
+
+/** A generate whose keys an earlier session was still recording when it stopped: some may be missing from All keys. */
+export interface CutShortGenerate {
+  id: string;
+  /** The keys' note ('' for none: then they are found on the service by value only). */
+  note: string;
+  count: number;
+  /** When its keys began to be recorded. */
+  at: string;
+}

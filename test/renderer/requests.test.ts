@@ -47,6 +47,9 @@ const REQUESTS: [string, (s: State) => Promise<unknown>, keyof State][] = [
   ['generateTestKey', (s) => s.generateTestKey('sandbox'), 'testKeyRequest'],
   ['refreshTestKey', (s) => s.refreshTestKey(), 'testKeyRequest'],
   ['loadJobList', (s) => s.loadJobList(), 'jobListRequest'],
+  ['loadCutShort', (s) => s.loadCutShort(), 'cutShortRequest'],
+  ['findCutShort', (s) => s.findCutShort('m-1'), 'cutShortRequest'],
+  ['dismissCutShort', (s) => s.dismissCutShort('m-1'), 'cutShortRequest'],
   [
     'loadJobItems',
     (s) => {

@@ -9,7 +9,7 @@ import type { StaleMark } from '../store/local-db.ts';
 import { audited, needsKey, type Handlers } from './types.ts';
 
 /** A lookup that found nothing (a 404, with or without a code) is an empty list, not a failure. */
-const orEmpty = (r: Result<Page<Key>>): Result<Page<Key>> => (!r.ok && r.code === 'NOT_FOUND' ? ok({ keys: [], total: 0 }) : r);
+export const orEmpty = (r: Result<Page<Key>>): Result<Page<Key>> => (!r.ok && r.code === 'NOT_FOUND' ? ok({ keys: [], total: 0 }) : r);
 
 /** Records a key the user changed, awaited so the ledger shows it when the handler answers; partial keys in part. */
 async function record(core: Core, profileId: string, key: Key): Promise<void> {

@@ -1,11 +1,13 @@
-// Handlers for the local ledger and audit log: queries and exports.
+// Handlers for the local ledger and audit log: queries, exports, and generates an earlier session cut short.
 import type { AuditEntry, LedgerRow } from '../../shared/domain.ts';
-import { ok, type Result } from '../../shared/result.ts';
+import { fail, ok, type Result } from '../../shared/result.ts';
+import { LIMITS } from '../../shared/rules.ts';
 import type { Core } from '../core.ts';
 import type { LocalDb } from '../store/local-db.ts';
 import { writeExport } from '../export.ts';
 import { exportFailure } from '../failures.ts';
-import { needsProfile, type Handlers } from './types.ts';
+import { orEmpty } from './keys.ts';
+import { needsKey, needsProfile, type Handlers } from './types.ts';
 
 export const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = [
   'value',
@@ -50,7 +52,17 @@ const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':'
 
 export const ledgerHandlers = (
   core: Core,
-): Pick<Handlers, 'ledger.query' | 'ledger.export' | 'keys.export' | 'audit.list' | 'audit.export'> => ({
+): Pick<
+  Handlers,
+  | 'ledger.query'
+  | 'ledger.export'
+  | 'ledger.cutShort'
+  | 'ledger.findCutShort'
+  | 'ledger.dismissCutShort'
+  | 'keys.export'
+  | 'audit.list'
+  | 'audit.export'
+> => ({
   'ledger.query': needsProfile(core, ({ filter, sort, offset, limit, cursor, exactCount }, p) => {
     // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET.
     const page = cursor
@@ -73,6 +85,39 @@ export const ledgerHandlers = (
       (db) => allKeysRows(db.iterateLedger(p.id, filter, sort)),
       LEDGER_NAMES,
     );
+  }),
+
+  'ledger.cutShort': needsProfile(core, (_input, p) => ok({ generates: core.writer.marks.cutShort(p.id) })),
+
+  // Every key, generated or active, whose note holds the generate's, page by page; the mark goes once they are written.
+  'ledger.findCutShort': needsKey(core, async ({ id }, a) => {
+    const mark = core.writer.marks.find(a.profile.id, id);
+    if (!mark) return fail('NOT_FOUND', 'That generate is no longer listed as cut short.');
+    if (mark.note === '') return fail('INVALID_INPUT', 'These keys have no note: on the service they are found by value only.');
+    // The service matches notes that contain the term: the note's start (in code points, as the rules count) finds them.
+    const term = Array.from(mark.note).slice(0, LIMITS.textMaxChars).join('');
+    const writes = [];
+    let found = 0;
+    let bestMatchOnly = false;
+    for (const fetch of ['fetchGenerated', 'fetchActive'] as const) {
+      for (let offset = 0; ;) {
+        const r = orEmpty(await a.client[fetch](term, LIMITS.pageLimitMax, offset));
+        if (!r.ok) return r;
+        writes.push(core.writer.recordKeys(a.profile.id, r.data.keys));
+        found += r.data.keys.length;
+        offset += r.data.keys.length;
+        bestMatchOnly ||= r.data.total === null;
+        if (r.data.total === null || r.data.keys.length === 0 || offset >= r.data.total) break;
+      }
+    }
+    // A write that failed says so in All keys, and a best match is not all of them: the mark stays then.
+    if ((await Promise.all(writes)).every((w) => w.failed === 0) && !bestMatchOnly) core.writer.marks.end(id);
+    return ok({ found, ...(bestMatchOnly ? { bestMatchOnly } : {}) });
+  }),
+
+  'ledger.dismissCutShort': needsProfile(core, ({ id }, p) => {
+    if (core.writer.marks.find(p.id, id)) core.writer.marks.end(id);
+    return ok(null);
   }),
 
   // keys.generate queued its keys before answering, so the writes queued before this export hold them all.

@@ -26,7 +26,13 @@ export const needsKey =
     return 'ok' in active ? active : run(input, active);
   };
 
-/** Runs a mutating operation and audits it; the target is never a secret, the message never raw exception text. */
+/** What Activity says of an act begun and not settled: still waiting, or Keydesk stopped before it ended. */
+export const SENT_NO_ANSWER = 'Sent; no answer was recorded. It may or may not have taken effect.';
+
+/**
+ * Runs a mutating operation, audited: its entry is written first, as unknown, then settled with the outcome, so a
+ * crash mid-act leaves "unknown", never nothing. The target is never a secret, the message never raw exception text.
+ */
 export async function audited<T>(
   core: Core,
   profile: Pick<StoredProfile, 'id' | 'name'>,
@@ -34,27 +40,26 @@ export async function audited<T>(
   target: string,
   run: () => Promise<Result<T>>,
 ): Promise<Result<T>> {
+  const entry = { profileId: profile.id, profileName: profile.name, action, target };
+  // The outcome stands whatever the audit log could record: an act done, reported as failed, would be sent again.
+  const unwritten = (error: unknown): null => {
+    console.error(`keydesk: the audit entry for ${action} (${target}) could not be written:`, error);
+    return null;
+  };
+  const id = await core.writer.run('audit', { entry: { ...entry, outcome: 'unknown', message: SENT_NO_ANSWER } }).catch(unwritten);
   let result: Result<T>;
   try {
     result = await run();
   } catch (error) {
     result = unexpectedFailure(`“${operationWords(action)}”`, error);
   }
-  try {
-    await core.writer.run('audit', {
-      entry: {
-        profileId: profile.id,
-        profileName: profile.name,
-        action,
-        target,
-        // Sent with no answer: Activity must not call it failed, since it may have taken effect.
-        outcome: result.ok ? 'ok' : result.code === 'OUTCOME_UNKNOWN' ? 'unknown' : 'failed',
-        message: result.ok ? '' : result.message,
-      },
-    });
-  } catch (error) {
-    // The outcome stands whatever the audit log could record: an act done, reported as failed, would be sent again.
-    console.error(`keydesk: the audit entry for ${action} (${target}) could not be written:`, error);
-  }
+  // Sent with no answer: Activity must not call it failed, since it may have taken effect.
+  const outcome = result.ok ? 'ok' : result.code === 'OUTCOME_UNKNOWN' ? 'unknown' : 'failed';
+  const message = result.ok ? '' : result.message;
+  await (
+    id === null
+      ? core.writer.run('audit', { entry: { ...entry, outcome, message } })
+      : core.writer.run('settleAudit', { id, outcome, message })
+  ).catch(unwritten);
   return result;
 }

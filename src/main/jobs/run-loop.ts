@@ -3,8 +3,8 @@
 import type { AuditEntry, JobState } from '../../shared/domain.ts';
 import { cutOffWords, hungWords, UNNOTED, unreachableWords, whenFixed } from '../../shared/job-words.ts';
 import { jsonTextOf, toJson } from '../../shared/key-batch.ts';
-import { keyCount } from '../../shared/operation-words.ts';
 import { unexpectedFailure } from '../failures.ts';
+import { JOB_AUDIT_ACTION, jobAuditTarget } from '../store/jobs-store.ts';
 import type { Engine } from './engine.ts';
 import type { ClaimedItem, JobRunEnd } from './job-writes.ts';
 import { countCompletion, emit, summarize, watchSilence } from './progress.ts';
@@ -17,8 +17,6 @@ import { answersDue, answersWritten, claim, keepEnd, removeSendLog, writeAnswers
  * at once, with no wait for a commit on the job writer's thread, and claims are a few commits per thousand keys.
  */
 const CLAIM_AHEAD = 64;
-
-const AUDIT_ACTION = { delete: 'keys.delete', extend: 'keys.extend', resetHwid: 'keys.resetHwid', generate: 'keys.generate' } as const;
 
 /** Runs `run` until nothing is left to send or await, or it is stopped; then records its end. */
 export async function drive(e: Engine, run: Run): Promise<void> {
@@ -284,8 +282,8 @@ function answered(
     next.audit.push({
       profileId: run.job.profileId,
       profileName: run.profileName,
-      action: AUDIT_ACTION[run.job.action],
-      target: run.job.action === 'generate' ? `${keyCount(item.size)} (${item.target} of a job)` : item.target,
+      action: JOB_AUDIT_ACTION[run.job.action],
+      target: jobAuditTarget(run.job.action, item),
       outcome: result,
       message,
     });

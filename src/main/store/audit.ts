@@ -1,5 +1,5 @@
-// The audit log of every mutating operation: written, and found by text (the words Activity shows, an id, a
-// target, a message), outcome and action.
+// The audit log of every mutating operation: written before the act and settled after it, and found by text (the
+// words Activity shows, an id, a target, a message), outcome and action.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { AuditEntry } from '../../shared/domain.ts';
 import { OPERATION_WORDS, RETIRED_WORDS } from '../../shared/operation-words.ts';
@@ -21,8 +21,9 @@ export class AuditLog {
     this.db = db;
   }
 
-  audit(entry: Omit<AuditEntry, 'id' | 'at'> & { at?: string }): void {
-    this.db
+  /** Writes an entry; returns its id, for settleAudit(). */
+  audit(entry: Omit<AuditEntry, 'id' | 'at'> & { at?: string }): number {
+    const { lastInsertRowid } = this.db
       .prepare('INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(
         entry.at ?? new Date().toISOString(),
@@ -33,6 +34,12 @@ export class AuditLog {
         entry.outcome,
         entry.message,
       );
+    return Number(lastInsertRowid);
+  }
+
+  /** The act an entry was written for has ended: its outcome and words. */
+  settleAudit(id: number, outcome: AuditEntry['outcome'], message: string): void {
+    this.db.prepare('UPDATE audit SET outcome = ?, message = ? WHERE id = ?').run(outcome, message, id);
   }
 
   private auditWhere(filter: AuditFilter): { sql: string; params: SQLInputValue[] } {

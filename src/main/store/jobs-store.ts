@@ -2,7 +2,9 @@
 // the ledger rows and audit entries it brings, in one transaction, and what a crash or quit leaves behind.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { JsonText } from '../../shared/key-batch.ts';
-import type { AuditEntry, JobItem, JobItemState, JobState, Key, LedgerRow } from '../../shared/domain.ts';
+import type { OperationName } from '../../shared/contract.ts';
+import type { AuditEntry, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow } from '../../shared/domain.ts';
+import { keyCount } from '../../shared/operation-words.ts';
 import type { Connection } from './connection.ts';
 import type { LedgerFilter, LedgerFilters } from './ledger-filter.ts';
 import type { LedgerWrites } from './ledger-writes.ts';
@@ -74,6 +76,17 @@ const ITEM_STATE = "CASE state WHEN 'retry' THEN 'unknown' ELSE state END";
 function shownItemState(param: string, table = ''): string {
   return `CASE WHEN ${table}state = 'sent' AND ${table}seq IN (SELECT value FROM json_each(${param})) THEN (CASE WHEN ${table}code IS NULL THEN 'pending' ELSE 'unknown' END) WHEN ${table}state = 'retry' THEN 'unknown' ELSE ${table}state END`;
 }
+/** A job's action as its items' audit entries name it. */
+export const JOB_AUDIT_ACTION = {
+  delete: 'keys.delete',
+  extend: 'keys.extend',
+  resetHwid: 'keys.resetHwid',
+  generate: 'keys.generate',
+} as const satisfies Record<JobAction, OperationName>;
+/** A job item's audit target: its key, or for a generate the keys its batch made. */
+export const jobAuditTarget = (action: JobAction, item: { target: string; size: number }): string =>
+  action === 'generate' ? `${keyCount(item.size)} (${item.target} of a job)` : item.target;
+
 /** What a run's send log says (send-log.ts): the run it is for (jobs.run_at) and the items it sent. */
 export interface SendLogRecord {
   run: string | null;
@@ -304,9 +317,11 @@ export class JobsStore {
   private endRunInTx(jobId: string, state: JobState, reason: string | null, finishedAt: string): void {
     this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
     this.writes.markSentStale('SELECT id FROM jobs WHERE id = ?', jobId);
+    const unanswered = 'Sent; Keydesk could not record its answer. It may or may not have taken effect.';
+    this.auditUnanswered(jobId, unanswered, finishedAt);
     this.db
       .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
-      .run('Sent; Keydesk could not record its answer. It may or may not have taken effect.', jobId);
+      .run(unanswered, jobId);
     this.setJobState(jobId, state, reason, finishedAt);
   }
 
@@ -337,11 +352,13 @@ export class JobsStore {
         this.endRunInTx(end.jobId, end.state, end.reason, end.finishedAt);
       }
       this.writes.markSentStale('SELECT id FROM jobs');
+      const unanswered = 'Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.';
+      this.auditUnanswered(null, unanswered, at ?? null);
       this.db
         .prepare(
           "UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id IN (SELECT id FROM jobs) AND state = 'sent'",
         )
-        .run('Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.');
+        .run(unanswered);
       // A yes to send unknown items again was for the run that stopped: those it did not send stay unknown.
       this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id IN (SELECT id FROM jobs) AND state = 'retry'").run();
       const ids = (this.db.prepare("SELECT id FROM jobs WHERE state = 'running'").all() as { id: string }[]).map((r) => r.id);
@@ -360,6 +377,24 @@ export class JobsStore {
       }
       return ids;
     });
+  }
+
+  /**
+   * An audit entry, unknown, for each item still sent (of job `jobId`, or of every job): the answer that would have
+   * written its entry was never recorded. At `at`, else when its job was last known at work.
+   */
+  private auditUnanswered(jobId: string | null, message: string, at: string | null): void {
+    const items = this.db
+      .prepare(
+        `SELECT j.profile_id AS profileId, j.action, i.target, i.size, coalesce(?1, j.answered_at, j.run_at, j.created_at) AS at,
+           coalesce((SELECT a.profile_name FROM audit AS a WHERE a.profile_id = j.profile_id ORDER BY a.id DESC LIMIT 1), j.profile_id) AS profileName
+         FROM job_items AS i JOIN jobs AS j ON j.id = i.job_id WHERE i.state = 'sent' AND (?2 IS NULL OR j.id = ?2)`,
+      )
+      .all(at, jobId) as { profileId: string; action: JobAction; target: string; size: number; at: string; profileName: string }[];
+    const insert = this.conn.statement(
+      "INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message) VALUES (?, ?, ?, ?, ?, 'unknown', ?)",
+    );
+    for (const i of items) insert.run(i.at, i.profileId, i.profileName, JOB_AUDIT_ACTION[i.action], jobAuditTarget(i.action, i), message);
   }
 
   /**
@@ -388,9 +423,11 @@ export class JobsStore {
     this.conn.tx(() => {
       if (log !== null) this.returnUnsent(jobId, log);
       this.writes.markSentStale('SELECT id FROM jobs WHERE id = ?', jobId);
+      const unanswered = 'Sent by an earlier run of this job; no answer was recorded. It may or may not have taken effect.';
+      this.auditUnanswered(jobId, unanswered, null);
       this.db
         .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
-        .run('Sent by an earlier run of this job; no answer was recorded. It may or may not have taken effect.', jobId);
+        .run(unanswered, jobId);
       this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
     });
   }

@@ -171,8 +171,9 @@ export class LocalDb {
   readonly thinSamples: Samples['thinSamples'] = (...a) => this.samples.thinSamples(...a);
 
   // The audit log (audit.ts).
-  readonly audit: AuditLog['audit'] = (...a) => {
-    this.auditLog.audit(...a);
+  readonly audit: AuditLog['audit'] = (...a) => this.auditLog.audit(...a);
+  readonly settleAudit: AuditLog['settleAudit'] = (...a) => {
+    this.auditLog.settleAudit(...a);
   };
   readonly listAudit: AuditLog['listAudit'] = (...a) => this.auditLog.listAudit(...a);
   readonly iterateAudit: AuditLog['iterateAudit'] = (...a) => this.auditLog.iterateAudit(...a);

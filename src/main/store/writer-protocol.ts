@@ -26,6 +26,7 @@ export type JobCommand =
   | { command: number; kind: 'end'; end: string }
   | { command: number; kind: 'markStale'; profileId: string; what: StaleMark; values: string[] }
   | { command: number; kind: 'audit'; entry: NewAuditEntry }
+  | { command: number; kind: 'settleAudit'; id: number; outcome: AuditEntry['outcome']; message: string }
   | { command: number; kind: 'sample'; profileId: string; count: number; at: string }
   | { command: number; kind: 'thinWindow'; window: SampleWindow }
   | { command: number; kind: 'createJob'; job: NewJob; items: NewJobItems }
@@ -41,6 +42,8 @@ export interface CommandResults {
   thinWindow: number;
   createJob: number;
   interrupt: string[];
+  /** The new entry's id. */
+  audit: number;
 }
 export type CommandResult<K extends JobCommand['kind']> = K extends keyof CommandResults ? CommandResults[K] : null;
 

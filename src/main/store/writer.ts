@@ -16,6 +16,7 @@ import type {
   LedgerWrite,
   LedgerWriteAck,
 } from './writer-protocol.ts';
+import { GenerateMarks } from './generate-marks.ts';
 import { failureWords, QUIT } from './writer-words.ts';
 import { JobCommands } from './writer-commands.ts';
 import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, WriterOptions } from './writer-queue.ts';
@@ -42,7 +43,7 @@ const LARGE_WORKER_HEAP_BYTES = 32 * 1024 * 1024;
 /** The thread's young generation, MiB: reading a 33 MB answer would otherwise grow it to V8's largest, and keep it. */
 const WORKER_YOUNG_MIB = 8;
 /** Commands served before the next ordered message: a job's claims keep its slots full; the rest touch no ledger row. */
-const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'sample', 'ceiling']);
+const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'settleAudit', 'sample', 'ceiling']);
 /** Commands that mark rows: posted after the ledger rows queued before them, whose descriptions would clear the marks. */
 const MARKING = new Set<JobCommand['kind']>(['markStale', 'settle', 'end']);
 /** A job's writes while it runs: refused once the job service has closed (closeJobs()). */
@@ -94,9 +95,13 @@ export class Writer {
   /** The running thread's V8 heap, as its last acknowledgement said. */
   private workerHeapBytes = 0;
 
+  /** Generate answers being recorded; those an earlier session left (generate-marks.ts). */
+  readonly marks: GenerateMarks;
+
   /** The thread starts with the first write, not before: a session that records nothing never pays for it. */
   constructor(options: WriterOptions) {
     this.options = options;
+    this.marks = new GenerateMarks(options.file);
   }
 
   /** Whether a writer thread is running now (it ends after WRITER_IDLE_MS with nothing queued). */
@@ -157,15 +162,20 @@ export class Writer {
         }
         return { json: true, value: read.body };
       },
-      record: (profileId: string, seenAt = new Date().toISOString()): Promise<WriteOutcome> => {
+      record: async (profileId: string, seenAt = new Date().toISOString()): Promise<WriteOutcome> => {
         const from = answer;
         answer = null;
-        if (from === null || batch === null) return Promise.resolve({ written: 0, failed: 0, failure: null });
+        if (from === null || batch === null) return { written: 0, failed: 0, failure: null };
         const size = batch.count;
         // From here the queue keeps the thread busy until the keys are written, or their write fails.
         if (size === 0 || this.closing) this.release(from);
         else this.held.delete(from);
-        return this.enqueue(profileId, seenAt, { kind: 'held', answer: from }, size);
+        // Marked until every key is in: a stop or a failed write first leaves the mark for the next start.
+        const mark =
+          size > 0 ? this.marks.begin(profileId, typeof batch.same.note === 'string' ? batch.same.note : '', size, seenAt) : null;
+        const outcome = await this.enqueue(profileId, seenAt, { kind: 'held', answer: from }, size);
+        if (mark !== null && outcome.failed === 0) this.marks.end(mark);
+        return outcome;
       },
       release: (): void => {
         if (answer !== null) this.release(answer);

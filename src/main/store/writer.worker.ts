@@ -118,7 +118,9 @@ function applyCommand(c: JobCommand): unknown {
       db.markStale(c.profileId, c.what, c.values);
       break;
     case 'audit':
-      db.audit(c.entry);
+      return db.audit(c.entry);
+    case 'settleAudit':
+      db.settleAudit(c.id, c.outcome, c.message);
       break;
     case 'sample':
       db.recordSample(c.profileId, c.count, c.at);

@@ -42,6 +42,8 @@ const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
   'keys.export',
   'ledger.query',
   'ledger.export',
+  'ledger.cutShort',
+  'ledger.dismissCutShort',
   'hwid.read',
   'audit.list',
   'audit.export',

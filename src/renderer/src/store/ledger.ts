@@ -2,6 +2,8 @@
 // cached until the filter or sort changes, so 100,000 rows never sit in memory at once.
 import type { LedgerRow, LedgerSortField } from '../../../shared/domain.ts';
 import { call, subscribe } from '../lib/api.ts';
+import { fmt, NOUNS } from '../lib/format.ts';
+import { IDLE } from './request.ts';
 import type { LedgerFilter, LedgerSlice, StoreContext } from './types.ts';
 
 export const LEDGER_PAGE = 200;
@@ -12,7 +14,7 @@ export const DEFAULT_LEDGER_SORT: LedgerSlice['ledgerSort'] = { field: 'createdA
 const cursorOf = (row: LedgerRow, field: LedgerSortField) => ({ key: row[field], value: row.value });
 
 export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
-  const { set, get } = ctx;
+  const { set, get, request } = ctx;
   const inFlight = new Set<string>();
   let unsubscribe: (() => void) | null = null;
   /** Main's ledger writer changed for a profile: the active one's count is shown, and its end refreshes the table. */
@@ -60,6 +62,8 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
     ledgerRecordingFailed: null,
     selection: new Set(),
     selectedAll: null,
+    cutShort: [],
+    cutShortRequest: IDLE,
     setLedgerFilter: (ledgerFilter) => {
       // "All matching" meant the old filter; it does not carry over to a new one.
       set({ selectedAll: null });
@@ -68,7 +72,7 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
     clearLedger: () => {
       // Another profile: what was selected is not this one's. The filter and sort are that profile's own: activate()
       // sets them (the defaults, or its kept place through lib/place.ts) with the profile itself, so they stay.
-      set({ selectedAll: null, ledgerRecording: 0, ledgerRecordingFailed: null });
+      set({ selectedAll: null, ledgerRecording: 0, ledgerRecordingFailed: null, cutShort: [], cutShortRequest: IDLE });
       reset({ selection: new Set(), ledgerStale: null });
     },
     setLedgerSort: (field) => {
@@ -183,6 +187,20 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
         return null;
       }
       return r.data.total;
+    },
+    loadCutShort: async () => {
+      await request('ledger.cutShort', undefined, 'cutShortRequest', (d) => ({ cutShort: d.generates }), { background: true });
+    },
+    findCutShort: async (id) => {
+      const r = await request('ledger.findCutShort', { id }, 'cutShortRequest', () => ({}));
+      if (!r) return;
+      const best = r.data.bestMatchOnly ? ' The service sends its best match only, so others may still be missing.' : '';
+      get().notify('success', `Found ${fmt.count(r.data.found, NOUNS.key)} by their note; they are recorded here.${best}`);
+      reset({});
+      await get().loadCutShort();
+    },
+    dismissCutShort: async (id) => {
+      if (await request('ledger.dismissCutShort', { id }, 'cutShortRequest', () => ({}), { toast: true })) await get().loadCutShort();
     },
     exportLedger: async (format) =>
       ctx.saved('ledger.export', await call('ledger.export', { filter: sent(get().ledgerFilter), sort: get().ledgerSort, format })),

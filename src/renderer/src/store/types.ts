@@ -5,6 +5,7 @@ import type { OperationInput, OperationName, OperationOutput } from '../../../sh
 import type {
   AppStatus,
   AuditEntry,
+  CutShortGenerate,
   HistoryBucket,
   HwidReading,
   JobAction,
@@ -380,6 +381,13 @@ export interface LedgerSlice {
   exportLedger: (format: 'csv' | 'json') => Promise<string | null>;
   /** How many keys a filter matches that the ledger shows as active (exact); null, with a toast, when main refuses. */
   countActive: (filter: LedgerFilter) => Promise<number | null>;
+  /** Generates an earlier session stopped recording, for this profile: some of their keys may be missing here. */
+  cutShort: CutShortGenerate[];
+  cutShortRequest: RequestState;
+  loadCutShort: () => Promise<void>;
+  /** Looks a cut-short generate's keys up by their note (main records them), then reads the list again. */
+  findCutShort: (id: string) => Promise<void>;
+  dismissCutShort: (id: string) => Promise<void>;
 }
 
 type Set = StoreApi<KeydeskState>['setState'];

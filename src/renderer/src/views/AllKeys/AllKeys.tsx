@@ -1,5 +1,6 @@
 // All keys: every key this app generated or has seen for the service, filtered and sorted by main's ledger, with
-// bulk actions on those selected. The parts: Toolbar, BulkBar, LedgerGrid (with Row); the words in wording.ts.
+// bulk actions on those selected. The parts: Toolbar, BulkBar, CutShortNotice, LedgerGrid (with Row); the words in
+// wording.ts.
 import { useEffect } from 'react';
 import type { LedgerSortField } from '../../../../shared/domain.ts';
 import { fmt, NOUNS } from '../../lib/format.ts';
@@ -9,6 +10,7 @@ import { selectJob } from '../../store/job-selectors.ts';
 import { LEDGER_PAGE } from '../../store/ledger.ts';
 import type { LedgerFilter } from '../../store/types.ts';
 import { BulkBar } from './BulkBar.tsx';
+import { CutShortNotice } from './CutShortNotice.tsx';
 import { gridWindow, LedgerGrid, useGridPlace } from './Grid.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { countLine, selectAllWords, sortWords, trimmed } from './wording.ts';
@@ -114,6 +116,7 @@ export function AllKeys() {
           {plain(recordingFailed)}
         </p>
       )}
+      <CutShortNotice />
       {recording > 0 && (
         <p role="status" className="muted">
           Recording {fmt.count(recording, NOUNS.key)} in the ledger… The list refreshes when they are all in.
