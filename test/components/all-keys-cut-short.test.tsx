@@ -70,7 +70,7 @@ describe('All keys: a generate cut short while recorded', () => {
     expect(fake.calls.filter((c) => c.name === 'ledger.dismissCutShort').map((c) => c.input)).toEqual([{ id: 'm-1' }]);
   });
 
-  it('says keys with no note are found by value only, with no lookup offered', async () => {
+  it('says note-less keys are found by value only, offering no lookup', async () => {
     listed = [UNNOTED];
     render(<AllKeys />);
     await said(

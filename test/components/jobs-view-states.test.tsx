@@ -136,7 +136,7 @@ describe('Jobs: a job Keydesk stopped under (a crash, a kill)', () => {
   it('says when its last answer was recorded, never that it ended', async () => {
     fake.impl['jobs.list'] = () =>
       listed([
-        // As main gives them (test/main/jobs.test.ts): a first run began at the job's creation, and is no resume.
+        // As main gives them (test/main/jobs-crash.test.ts): a first run began at the job's creation, and is no resume.
         unseen(
           uuid(1),
           { lastAnswerAt: ANSWERED, runStartedAt: '2026-01-02T09:00:04.000Z', resumed: false },

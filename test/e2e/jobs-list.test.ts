@@ -254,8 +254,9 @@ describe('Jobs', () => {
     await row.getByRole('cell', { name: 'Finished', exact: true }).waitFor({ timeout: 120_000 });
     const after = (await row.getByRole('cell').allTextContents()).slice(3, 7).map((c) => Number(c.replaceAll(/\D/g, '')));
     // The not sent are done, and nothing else was sent: any unknown stay unknown. (A graceful quit lets the one
-    // request in flight at ceiling 1 answer, so there is usually none here; test/main/jobs.test.ts proves that an
-    // item with no answer, a connection dropped or Keydesk killed, stays unknown and is never re-sent.)
+    // request in flight at ceiling 1 answer, so there is usually none here; test/main/jobs-unknown.test.ts and
+    // jobs-crash.test.ts prove that an item with no answer, a connection dropped or Keydesk killed, stays unknown
+    // and is never re-sent.)
     expect(after).toEqual([(done ?? 0) + (notSent ?? 0), 0, unknown, 0]);
     const job = await app.page.evaluate(async (id) => {
       const j = await window.keydesk['jobs.get']({ jobId: id });

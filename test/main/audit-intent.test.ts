@@ -93,7 +93,7 @@ describe('an act cut short by a crash', () => {
     expect(entries.map((e) => [e.target, e.outcome, e.message])).toEqual([['1,000 keys: before answer', 'unknown', SENT_NO_ANSWER]]);
   });
 
-  it('gives each bulk item sent with no answer one unknown entry at the next start', async () => {
+  it('gives each unanswered bulk item an unknown entry at the next start', async () => {
     const dir = tempDir('keydesk-audit-');
     let extends_ = 0;
     const dropped: string[] = [];
@@ -132,7 +132,7 @@ describe('an act cut short by a crash', () => {
     }
   });
 
-  it('marks a generate killed while its keys were recorded; finding them by note records them', async () => {
+  it('marks a generate killed mid-recording, and finds its keys by note', async () => {
     const dir = tempDir('keydesk-audit-');
     const dbFile = join(dir, 'keydesk.db');
     // Once the generate is on its way, this connection holds keydesk.db's write lock: no key of it is written.

@@ -47,7 +47,7 @@ afterAll(async () => {
 const last = (path: string): Seen | undefined => seen.findLast((s) => s.path === path);
 
 describe('request deadlines against a service that drips its answer', () => {
-  it('ends a dripping read past its deadline, saying the service took too long', async () => {
+  it('ends a dripping read at its deadline: the service took too long', async () => {
     const r = await client.executionCount();
     expect(r).toMatchObject({ ok: false, code: 'TIMEOUT', timedOut: true });
     expect(!r.ok && r.message).toMatch(/the service took too long \(no whole answer within 1 s\)\.$/);

@@ -257,7 +257,7 @@ describe('a write the ledger refuses', () => {
 });
 
 describe("a job's marks and the ledger rows queued before them", () => {
-  it('marks after a lookup queued before it, so the lookup leaves the marks', async () => {
+  it('writes the marks after a lookup queued before them', async () => {
     const file = join(tempDir('keydesk-writer-'), 'keydesk.db');
     const at = new Date().toISOString();
     const looked = (value: string): Key => ({ ...key(value, 'looked up'), status: 'active', hwid: `HW-${value}` });

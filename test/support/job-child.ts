@@ -1,5 +1,5 @@
 // A Keydesk core in its own process, running one bulk delete job slowly enough to be killed mid-way
-// (test/main/jobs.test.ts sends it SIGKILL). Prints "job <id>" and then "done <n>" as items finish.
+// (test/main/jobs-crash.test.ts sends it SIGKILL). Prints "job <id>" and then "done <n>" as items finish.
 import { Core, SANDBOX_PROFILE_ID } from '../../src/main/core.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 
