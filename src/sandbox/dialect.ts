@@ -71,7 +71,6 @@ export function dialectOf(headers: Readonly<Record<string, string | string[] | u
   return typeof value === 'string' && value.trim().toLowerCase() === DETAIL_FULL ? 'detail' : 'real';
 }
 
-/** A route's body in the dialect asked for. */
 export function inDialect(route: RouteName, detail: object, dialect: Dialect): object {
   if (dialect === 'detail') return detail;
   // The handler's type ties `detail` to this route (routes/index.ts); TypeScript cannot follow that correlation.

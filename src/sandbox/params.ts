@@ -114,7 +114,6 @@ export class Params {
     return value;
   }
 
-  /** Paging for list endpoints. */
   page(): { limit: number; offset: number } {
     return {
       limit: this.int('limit', LIMITS.pageLimitMin, LIMITS.pageLimitMax) ?? LIMITS.pageLimitDefault,

@@ -1,6 +1,6 @@
 import type { JobAction, JobItem } from '../../shared/domain.ts';
 import { EXPIRY_UNREAD, ITEM_DONE_WORDS, ITEM_OUTCOME_WORDS, JOB_NOT_FOUND } from '../../shared/job-words.ts';
-import { JOBS_LIST_MAX } from '../../shared/contract.ts';
+import { JOBS_LIST_MAX, type OperationName } from '../../shared/contract.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
@@ -58,21 +58,7 @@ function nextRecent(core: Core, profileId: string, recent: number, listed: reado
 }
 
 // Jobs belong to a profile: each handler works on the selected profile's jobs, and another profile's job is not found.
-export const jobHandlers = (
-  core: Core,
-): Pick<
-  Handlers,
-  | 'jobs.start'
-  | 'jobs.list'
-  | 'jobs.get'
-  | 'jobs.items'
-  | 'jobs.cancel'
-  | 'jobs.resume'
-  | 'jobs.export'
-  | 'jobs.forget'
-  | 'jobs.getCeiling'
-  | 'jobs.setCeiling'
-> => ({
+export const jobHandlers = (core: Core): Pick<Handlers, Extract<OperationName, `jobs.${string}`>> => ({
   // A job's targets are read from the ledger: the keys queued before the click go in first, so "all matching" right
   // after a generate covers them. Not an empty queue: a generate still under way would hold the start for minutes.
   'jobs.start': needsKey(core, async (input, a) => {

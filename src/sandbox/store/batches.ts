@@ -26,7 +26,6 @@ export interface GeneratedBatch {
   values: KeyValueBlock;
 }
 
-/** The batch as key objects. */
 export function batchKeys(batch: GeneratedBatch): WireKey[] {
   return batch.ids.map((id, i) => ({ id: keyPublicId(id), value: batch.values.value(i), ...batch.shared }));
 }

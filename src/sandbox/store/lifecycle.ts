@@ -10,7 +10,6 @@ const MINUTE_MS = 60_000;
 const KEY_BY_VALUE = `SELECT ${KEY_COLUMNS} FROM keys k JOIN notes n ON n.id = k.note_id WHERE k.value = ? AND k.service_id = ?`;
 
 export class Keys extends ServiceScoped {
-  /** This service's key with that value, or null. */
   row(serviceId: number, value: string): KeyRow | null {
     return this.db.get<KeyRow>(KEY_BY_VALUE, value, serviceId) ?? null;
   }

@@ -5,7 +5,6 @@ import { isLive, isStarting, jobLine, notAnsweringSince, startingLine, stateNotK
 import { useKeydesk } from '../store/index.ts';
 import type { JobAction, JobSummary } from '../../../shared/domain.ts';
 
-/** How often the time so far moves on. */
 const TICK_MS = 1_000;
 
 /** A time so far: "12 s", "1 min 5 s", "1 h 2 min". */

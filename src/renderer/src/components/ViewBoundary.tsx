@@ -1,7 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 interface Props {
-  /** The view's name, for the message. */
   name: string;
   children: ReactNode;
 }

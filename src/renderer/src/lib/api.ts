@@ -19,7 +19,6 @@ export async function call<N extends OperationName>(name: N, input: OperationInp
   return r;
 }
 
-/** Subscribes to an event from main; returns the unsubscribe. */
 export function subscribe<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): () => void {
   return window.keydesk.on(event, listener);
 }

@@ -73,10 +73,8 @@ export function createFormatter(locale?: string) {
   };
 }
 
-/** The formatter in the locale of this machine. */
 export const fmt = createFormatter();
 
-/** Nouns used in counts across the app. */
 export const NOUNS = {
   key: { one: 'key', other: 'keys' },
   keyPerSecond: { one: 'key/s', other: 'keys/s' },

@@ -5,30 +5,8 @@ import type { OperationInput } from '../../../shared/contract.ts';
 import type { HwidMethod } from '../../../shared/domain.ts';
 import { utcDate } from '../../../shared/rules.ts';
 
-export interface Drafts {
-  'generate.count': string;
-  'generate.byDays': boolean;
-  'generate.expire': string;
-  'generate.days': string;
-  'generate.note': string;
-  'generate.premium': boolean;
-  'lookup.term': string;
-  'keyless.term': string;
-  'keyless.hwid': string;
-  'keyless.premium': boolean;
-  'keyless.days': string;
-  'identifier.value': string;
-  'validate.hwidChoice': HwidMethod | 'custom';
-  'validate.customHwid': string;
-  'validate.keyless': boolean;
-  'validate.keyValue': string;
-  'validate.service': string;
-  'activity.text': string;
-  'activity.outcome': '' | NonNullable<OperationInput<'audit.list'>['filter']['outcome']>;
-  'bulk.days': string;
-}
-
-export const DRAFT_DEFAULTS: Drafts = {
+/** Every draft with its value before anything is typed; its type is the draft's. */
+export const DRAFT_DEFAULTS = {
   'generate.count': '10',
   'generate.byDays': false,
   'generate.expire': utcDate(Date.now() + 365 * 86_400_000),
@@ -41,15 +19,16 @@ export const DRAFT_DEFAULTS: Drafts = {
   'keyless.premium': false,
   'keyless.days': '',
   'identifier.value': '',
-  'validate.hwidChoice': 'machine-id-hashed',
+  'validate.hwidChoice': 'machine-id-hashed' as HwidMethod | 'custom',
   'validate.customHwid': '',
   'validate.keyless': false,
   'validate.keyValue': '',
   'validate.service': '',
   'activity.text': '',
-  'activity.outcome': '',
+  'activity.outcome': '' as '' | NonNullable<OperationInput<'audit.list'>['filter']['outcome']>,
   'bulk.days': '30',
 };
+export type Drafts = typeof DRAFT_DEFAULTS;
 
 /** Drafts that name something of one service: a profile switch clears them, so nothing typed for A is sent to B. */
 export const PROFILE_DRAFTS = [

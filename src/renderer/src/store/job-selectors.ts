@@ -8,11 +8,8 @@ const byId = (s: Jobs, id: string | null): JobSummary | null => (id === null ? n
 
 /** The active profile's current (or last interrupted) job. */
 export const selectJob = (s: Jobs): JobSummary | null => byId(s, s.currentJobId);
-/** The Generate form's job. */
 export const selectGenerateJob = (s: Jobs): JobSummary | null => byId(s, s.generateJobId);
-/** All keys' bulk job. */
 export const selectBulkJob = (s: Jobs): JobSummary | null => byId(s, s.bulkJobId);
-/** A job running on another profile. */
 export const selectJobElsewhere = (s: Jobs): JobSummary | null => byId(s, s.elsewhereJobId);
 
 /** Newest first, as main lists them; ties by id, as main breaks them. */

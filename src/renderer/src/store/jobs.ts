@@ -9,7 +9,6 @@ import { selectJob } from './job-selectors.ts';
 import { IDLE } from './request.ts';
 import type { JobItemsPage, JobsSlice, StoreContext } from './types.ts';
 
-/** Items per page of an open job. */
 export const JOB_ITEMS_PAGE = 100;
 /** Newest jobs listed at first, and how many more each "Show older jobs" adds. */
 export const JOBS_RECENT = 20;
