@@ -142,7 +142,7 @@ export const jobHandlers = (
         return writeExport(path, format, columns, rows());
       });
     } catch (error) {
-      return exportFailure(error);
+      return exportFailure(error, path);
     } finally {
       ended();
     }

@@ -2,13 +2,20 @@
 // committed, or rejects in SQLite's words; the thread's death or a quit rejects every one in flight.
 import type { CommandAnswer, JobCommand } from './writer-protocol.ts';
 
-/** A job write refused; `busy`: another connection held keydesk.db's lock past the busy timeout, nothing was written. */
+/**
+ * A job write refused; `busy`: another connection held keydesk.db's lock past the busy timeout, nothing was written.
+ * `errcode` (SQLite's) and `path` (keydesk.db) let the words name a full disk and its folder.
+ */
 export class WriteRefused extends Error {
   readonly busy: boolean;
-  constructor(message: string, busy: boolean) {
+  readonly errcode: number | null;
+  readonly path: string | undefined;
+  constructor(message: string, busy: boolean, errcode: number | null = null, path?: string) {
     super(message);
     this.name = 'WriteRefused';
     this.busy = busy;
+    this.errcode = errcode;
+    this.path = path;
   }
 }
 
@@ -18,9 +25,14 @@ interface Waiting {
 }
 
 export class JobCommands {
+  private readonly file: string;
   private next = 1;
   private readonly waiting = new Map<number, Waiting>();
   private idleWaiters: (() => void)[] = [];
+
+  constructor(file: string) {
+    this.file = file;
+  }
 
   get size(): number {
     return this.waiting.size;
@@ -43,7 +55,7 @@ export class JobCommands {
     else {
       // Waiting for another writer's lock is not a failure worth the log: the job service makes the write again.
       if (!a.busy) console.error('keydesk: a write failed:', a.message);
-      w.reject(new WriteRefused(a.message, a.busy));
+      w.reject(new WriteRefused(a.message, a.busy, a.errcode, this.file));
     }
     this.whenIdle();
   }
