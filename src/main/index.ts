@@ -87,9 +87,10 @@ async function start(): Promise<void> {
   });
   const secrets = await openSecretStore();
   if (secrets.fallbackReason) console.warn(`keydesk: apiKeys are kept for this session only. ${secrets.fallbackReason}`);
-  core = await startup.run(() =>
+  core = await startup.run((restore) =>
     Core.start({
       userDataDir,
+      restore,
       secrets: secrets.store,
       secretsFallbackReason: secrets.fallbackReason,
       version: app.getVersion(),

@@ -4,6 +4,7 @@ import type { OperationName } from './contract.ts';
 
 export const OPERATION_WORDS: Readonly<Record<OperationName, string>> = {
   'app.startup': "Read how far Keydesk's start is",
+  'app.startAgain': 'Start Keydesk again',
   'app.status': 'Read the app status',
   'profiles.list': 'List the services',
   'profiles.add': 'Add a service',

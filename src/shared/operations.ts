@@ -2,6 +2,7 @@
 // contract.ts is checked against this list at compile time.
 export const OPERATION_NAMES = [
   'app.startup',
+  'app.startAgain',
   'app.status',
   'profiles.list',
   'profiles.add',
@@ -42,7 +43,14 @@ export const OPERATION_NAMES = [
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
-export const EVENT_NAMES = ['app.startup', 'jobs.progress', 'sandbox.stateChanged', 'executions.sampled', 'ledger.changed'] as const;
+export const EVENT_NAMES = [
+  'app.startup',
+  'jobs.progress',
+  'sandbox.stateChanged',
+  'executions.sampled',
+  'ledger.changed',
+  'backup.changed',
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** IPC channel names, derived here once for main and preload. */

@@ -1,7 +1,7 @@
 // The one connection to keydesk.db every room of the store goes through: opened at the schema with its pragmas,
 // transactions, and a cache of compiled statements.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { LOCAL_DB_VERSION, refusal, SCHEMA, versionOf } from './schema.ts';
+import { LOCAL_DB_VERSION, LocalDbRefused, refusal, SCHEMA, versionOf } from './schema.ts';
 
 /**
  * Whether SQLite refused because another connection holds keydesk.db's lock past this one's busy timeout
@@ -24,7 +24,7 @@ function openLocalDb(file: string, busyTimeoutMs: number, cacheKiB: number, read
   const refused = refusal(db);
   if (refused !== null) {
     db.close();
-    throw new Error(refused);
+    throw new LocalDbRefused(refused);
   }
   db.exec(`PRAGMA cache_size = -${Math.round(cacheKiB)};`);
   if (readOnly) return db;
