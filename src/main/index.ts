@@ -11,6 +11,7 @@ import { registerAppScheme, serveRenderer } from './protocol.ts';
 import { openSecretStore } from './secrets/keytar-store.ts';
 import { APP_URL, isAppUrl } from './security.ts';
 import { aboutContent, installMenu, projectLinks } from './menu.ts';
+import { offerRestore } from './restore-dialog.ts';
 import { createMainWindow, hardenSession, openExternalLink, WINDOW_SIZE } from './window.ts';
 import { loadWindowState, placeWindow, saveWindowState } from './window-state.ts';
 
@@ -52,6 +53,7 @@ async function start(): Promise<void> {
           if (problem) dialog.showErrorBox('Keydesk could not open its data folder', `${userDataDir}\n${problem}`);
         });
       },
+      restoreBackup: () => void offerRestore(userDataDir, mainWindow),
       showAbout: () => {
         const { message, detail } = aboutContent(app.getVersion(), process.versions);
         const options = { type: 'info' as const, title: 'About Keydesk', message, detail, buttons: ['OK'] };
