@@ -94,7 +94,7 @@ describe('the window while main starts', () => {
     expect(screen.getByRole('button', { name: 'Start with an empty ledger' })).toBeTruthy();
     expect(fake.calls.filter((c) => c.name === 'app.startAgain')).toEqual([]);
     const dialog = screen.getByRole('dialog', { name: 'Restore this backup?' });
-    expect(dialog.textContent).toContain('keys made or changed since are still on the service');
+    expect(dialog.textContent).toContain('Keys made or changed since are still on the service');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Restore' }));
     expect(await screen.findByLabelText('Active service')).toBeTruthy();
     expect(fake.calls.filter((c) => c.name === 'app.startAgain').map((c) => c.input)).toEqual([{ restore: backup.name }]);

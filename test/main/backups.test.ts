@@ -70,6 +70,7 @@ describe('backups of keydesk.db', () => {
     const [made] = listBackups(userData);
     const copy = new DatabaseSync(join(userData, BACKUPS_DIR, made?.name ?? ''), { readOnly: true });
     expect(copy.prepare('SELECT count(*) AS n FROM ledger').get()).toEqual({ n: 500 });
+    expect(copy.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'delete' });
     copy.close();
   });
 

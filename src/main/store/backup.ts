@@ -47,6 +47,10 @@ export async function backUp(file: string, userDataDir: string, at: Date, copy: 
   const source = new DatabaseSync(file, { readOnly: true });
   try {
     await copy(source, partial, { rate: PAGES_PER_STEP });
+    // One self-contained file (no -wal beside it once opened), to copy or restore as it is.
+    const made = new DatabaseSync(partial);
+    made.exec('PRAGMA journal_mode = DELETE');
+    made.close();
     renameSync(partial, join(dir, name));
   } catch (error) {
     removeDb(partial);

@@ -29,7 +29,7 @@ export function StartOffer() {
       <ConfirmDialog
         open={confirming}
         title="Restore this backup?"
-        body={`Keydesk's records go back to ${when}: ${offer.startAgain ? '' : 'the keydesk.db it refused is kept beside them as keydesk-replaced-<time>.db, and '}keys made or changed since are still on the service. Look them up in Keys to bring them back into the ledger.`}
+        body={`Keydesk's records go back to ${when}. ${offer.startAgain ? '' : 'The keydesk.db it refused is kept as keydesk-replaced-<time>.db. '}Keys made or changed since are still on the service: look them up in Keys to bring them back into the ledger.`}
         confirmLabel="Restore"
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
