@@ -13,6 +13,7 @@ import { LocalDb } from '../../src/main/store/local-db.ts';
 import { Startup } from '../../src/main/startup.ts';
 import type { StartupStatus } from '../../src/shared/domain.ts';
 import { ledgerKey } from '../../bench/lib/ledger-key.ts';
+import { sqliteFull } from '../support/disk-full.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const DAY = 86_400_000;
@@ -39,22 +40,6 @@ function record(userData: string, prefix: string, n: number): void {
     Array.from({ length: n }, (_, i) => ledgerKey(`${prefix}-${String(i).padStart(5, '0')}`, {})),
   );
   db.close();
-}
-
-/** SQLite's own SQLITE_FULL, from a connection allowed no more pages: what a backup meets on a full disk. */
-function realDiskFull(): Error {
-  const db = new DatabaseSync(':memory:');
-  db.exec('CREATE TABLE t (x)');
-  const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
-  db.exec(`PRAGMA max_page_count = ${pages}`);
-  try {
-    db.exec('INSERT INTO t SELECT randomblob(8000) FROM (SELECT 1 UNION ALL SELECT 2)');
-  } catch (error) {
-    return error as Error;
-  } finally {
-    db.close();
-  }
-  throw new Error('no SQLITE_FULL');
 }
 
 describe('backups of keydesk.db', () => {
@@ -117,7 +102,7 @@ describe('backups of keydesk.db', () => {
   it('that the disk has no room for say so, with the folder and the room needed, and leave nothing half made', async () => {
     const userData = tempDir('keydesk-backup-full-');
     record(userData, 'KD', 2_000);
-    const full = realDiskFull();
+    const full = sqliteFull();
     // Fails as SQLite does on a full disk, part of the copy written.
     const copy = ((_source: DatabaseSync, path: string) => {
       writeFileSync(path, 'half a backup');

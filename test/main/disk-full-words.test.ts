@@ -3,7 +3,6 @@
 // (ENOSPC, injected at the file system), and the sandbox's database. Never "internal error" or "a bug".
 import type * as Fs from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it, vi } from 'vitest';
 import { exportFailure, unexpectedFailure } from '../../src/main/failures.ts';
 import { dispatch } from '../../src/main/ipc/dispatch.ts';
@@ -13,6 +12,7 @@ import { SandboxStore } from '../../src/sandbox/store.ts';
 import { startSandboxServer } from '../../src/sandbox/server.ts';
 import { qs, send } from '../support/http.ts';
 import { startTestCore } from '../support/core.ts';
+import { sqliteFull } from '../support/disk-full.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const fsFails = vi.hoisted(() => ({ on: false }));
@@ -25,22 +25,6 @@ vi.mock('node:fs', async (importOriginal) => {
   };
   return { ...fs, default: { ...fs, writeFileSync }, writeFileSync };
 });
-
-/** SQLite's own SQLITE_FULL: a write past the pages a connection may use. */
-function sqliteFull(): Error & { errcode: number } {
-  const db = new DatabaseSync(':memory:');
-  db.exec('CREATE TABLE t (x)');
-  const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
-  db.exec(`PRAGMA max_page_count = ${pages}`);
-  try {
-    db.exec('INSERT INTO t SELECT randomblob(8000) FROM (SELECT 1 UNION ALL SELECT 2)');
-  } catch (error) {
-    return error as Error & { errcode: number };
-  } finally {
-    db.close();
-  }
-  throw new Error('no SQLITE_FULL');
-}
 
 describe('a full disk', () => {
   it('in a ledger write names the folder of keydesk.db', () => {
