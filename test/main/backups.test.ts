@@ -136,7 +136,9 @@ describe('restoring a backup', () => {
     // A job the backup holds half done: after a restore it must not send its items again.
     const db = new DatabaseSync(join(userData, BACKUPS_DIR, made.name));
     db.exec(`INSERT INTO jobs (id, profile_id, action, params, state, created_at, total) VALUES ('j1', 'p', 'extend', '{}', 'running', '2026-04-01', 2);
-      INSERT INTO job_items (job_id, seq, target, size, state) VALUES ('j1', 0, 'KD-00001', 1, 'done'), ('j1', 1, 'KD-00002', 1, 'pending');`);
+      INSERT INTO job_items (job_id, seq, target, size, state) VALUES ('j1', 0, 'KD-00001', 1, 'done'), ('j1', 1, 'KD-00002', 1, 'pending');
+      INSERT INTO jobs (id, profile_id, action, params, state, created_at, total) VALUES ('j2', 'p', 'delete', '{}', 'cancelled', '2026-04-01', 1);
+      INSERT INTO job_items (job_id, seq, target, size, state) VALUES ('j2', 0, 'KD-00003', 1, 'pending');`);
     db.close();
 
     restoreAtNextStart(userData, made.name);
@@ -146,6 +148,8 @@ describe('restoring a backup', () => {
       expect(core.db.job('j1')?.state).toBe('interrupted');
       expect(core.db.job('j1')?.reason).toContain('restored from the backup of 2026-04-01T09:00:00.000Z');
       expect(core.db.jobCounts('j1')).toMatchObject({ done: 1, pending: 0, unknown: 1 });
+      expect(core.db.job('j2')?.state).toBe('cancelled');
+      expect(core.db.jobCounts('j2')).toMatchObject({ pending: 0, unknown: 1 });
     } finally {
       await core.close();
     }

@@ -15,8 +15,8 @@ const DAY_MS = 86_400_000;
 const RESTORE_MARKER = 'restore-at-next-start';
 const NAME = /^keydesk-(\d{4}-\d\d-\d\dT\d\d)-(\d\d)-(\d\d\.\d{3}Z)\.db$/;
 /**
- * The whole file in one step, on node's thread pool: a step only copies what it holds, and a backup in many steps
- * starts over whenever the writer thread commits between them (see docs/design/local-store.md).
+ * The whole file in one step, run on node's thread pool so main is not held: a backup in many steps starts over
+ * each time the writer thread commits between them, and may never end (docs/design/local-store.md).
  */
 const PAGES_PER_STEP = 2_147_483_647;
 
@@ -181,8 +181,8 @@ export function takeRestoreRequest(userDataDir: string): string | null {
 
 /**
  * Puts backup `name` in place of keydesk.db (kept beside it as keydesk-replaced-<time>.db), before anything opens
- * it. Jobs the backup holds unfinished are ended there: what they sent after it was taken is not known, so a
- * resume must not send it again. Returns the words for what was done.
+ * it. The backup's open job items become unknown: what was sent after it was taken is not known, so a resume must
+ * not send it again. Returns the words for what was done.
  */
 export function restoreBackup(userDataDir: string, name: string, at: Date): string {
   const backupInfo = listBackups(userDataDir).find((b) => b.name === name);
@@ -193,21 +193,31 @@ export function restoreBackup(userDataDir: string, name: string, at: Date): stri
   const file = join(userDataDir, 'keydesk.db');
   const restoring = `${file}.restoring`;
   removeDb(restoring);
-  copyFileSync(source, restoring);
-  const db = new DatabaseSync(restoring);
   try {
-    const reason = `Keydesk's records were restored from the backup of ${backupInfo.takenAt}: what this job sent after that is not known here, so its items left are unknown. Check them before sending them again.`;
-    db.prepare(
-      `UPDATE job_items SET state = 'unknown', message = ?1
-       WHERE state IN ('pending', 'sent') AND job_id IN (SELECT id FROM jobs WHERE state IN ('running', 'interrupted'))`,
-    ).run(reason);
-    db.prepare(
-      "UPDATE jobs SET state = 'interrupted', reason = ?1, finished_at = coalesce(finished_at, ?2) WHERE state IN ('running', 'interrupted')",
-    ).run(reason, at.toISOString());
-  } finally {
-    db.close();
+    copyFileSync(source, restoring);
+    endOpenJobs(restoring, `Keydesk's records were restored from the backup of ${backupInfo.takenAt}`, at);
+  } catch (error) {
+    removeDb(restoring);
+    throw error;
   }
   const aside = existsSync(file) ? setAside(file, 'replaced', at) : null;
   renameSync(restoring, file);
   return `keydesk.db was restored from the backup of ${backupInfo.takenAt}${aside === null ? '' : `; the file it replaced is kept as ${aside}`}.`;
+}
+
+/** The copy's open job items made unknown, and its running jobs interrupted, saying why (`why`). */
+function endOpenJobs(file: string, why: string, at: Date): void {
+  const reason = `${why}: what this job sent after that is not known here, so its items left are unknown. Check them before sending them again.`;
+  const db = new DatabaseSync(file);
+  try {
+    // Jobs first, while their open items still say which they are.
+    db.prepare(
+      `UPDATE jobs SET state = CASE state WHEN 'running' THEN 'interrupted' ELSE state END, reason = ?1,
+         finished_at = coalesce(finished_at, ?2)
+       WHERE state = 'running' OR id IN (SELECT job_id FROM job_items WHERE state IN ('pending', 'sent'))`,
+    ).run(reason, at.toISOString());
+    db.prepare("UPDATE job_items SET state = 'unknown', message = ?1 WHERE state IN ('pending', 'sent')").run(reason);
+  } finally {
+    db.close();
+  }
 }
