@@ -3,7 +3,6 @@
 import { closeSync, existsSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Worker } from 'node:worker_threads';
 
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
@@ -64,21 +63,3 @@ export function setAside(file: string, why: 'damaged' | 'replaced', at: Date): s
 
 /** What check.worker.ts answers per file: its damage in words (null: whole), or why it could not be checked. */
 export type CheckAnswer = { damage: string | null } | { error: string };
-
-/** damageOf for each file, on a thread of its own: quick_check reads every page (seconds at a million keys). */
-export function checkFiles(files: string[]): Promise<(string | null)[]> {
-  // The .ts beside this file in source (tests, the harness), the bundled .js in out/main (electron.vite.config.ts).
-  const name = `check.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`;
-  const worker = new Worker(new URL(`./${name}`, import.meta.url), { workerData: files });
-  return new Promise((resolve, reject) => {
-    worker.once('message', (answers: CheckAnswer[]) => {
-      const failed = answers.find((a) => 'error' in a);
-      if (failed) reject(new Error(`The integrity check could not read a file: ${failed.error}`));
-      else resolve(answers.map((a) => ('damage' in a ? a.damage : null)));
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      reject(new Error(`The integrity check stopped (exit code ${code}).`));
-    });
-  });
-}

@@ -1,11 +1,12 @@
 // keydesk.db and sandbox.db made ready before the core opens them: a restore asked for, the integrity check, a
 // damaged file moved aside, keydesk.db at the schema. A start they stop says so, with what the window can offer.
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { StartOffer } from '../../shared/domain.ts';
 import { SANDBOX_DB_FILE } from '../../sandbox/paths.ts';
 import { diskFullWords, isDiskFull } from '../failures.ts';
 import { listBackups, RestoreRefused, restoreBackup, takeRestoreRequest } from './backup.ts';
-import { checkFiles, setAside } from './integrity.ts';
+import { setAside, type CheckAnswer } from './integrity.ts';
 import { LocalDb } from './local-db.ts';
 import { LocalDbRefused } from './schema.ts';
 
@@ -68,4 +69,23 @@ function putBackupInPlace(userDataDir: string, name: string, now: Date): void {
     const why = error instanceof RestoreRefused ? error.message : `the system refused${typeof code === 'string' ? ` (${code})` : ''}`;
     throw new StartRefused(`The backup ${name} could not be restored: ${why}.`, { backup: null, startAgain: true });
   }
+}
+
+/** damageOf for each file, on a thread of its own: quick_check reads every page (seconds at a million keys). */
+function checkFiles(files: string[]): Promise<(string | null)[]> {
+  // The .ts beside this file in source (tests, the harness), the bundled .js beside index.js in out/main (this
+  // file is bundled into index.js; integrity.ts, shared with the worker, is not: electron.vite.config.ts).
+  const name = `check.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`;
+  const worker = new Worker(new URL(`./${name}`, import.meta.url), { workerData: files });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (answers: CheckAnswer[]) => {
+      const failed = answers.find((a) => 'error' in a);
+      if (failed) reject(new Error(`The integrity check could not read a file: ${failed.error}`));
+      else resolve(answers.map((a) => ('damage' in a ? a.damage : null)));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      reject(new Error(`The integrity check stopped (exit code ${code}).`));
+    });
+  });
 }
