@@ -36,7 +36,7 @@ const DESIGN_TABLE = [
 ];
 
 describe('contract', () => {
-  it("declares the design table's operations, keys.export, the jobs and app.startup", () => {
+  it("declares the design table's operations, keys.export, the jobs and the start's own", () => {
     const jobs = [
       'jobs.start',
       'jobs.list',
@@ -49,7 +49,7 @@ describe('contract', () => {
       'jobs.getCeiling',
       'jobs.setCeiling',
     ];
-    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs, 'app.startup'].sort());
+    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs, 'app.startup', 'app.startAgain'].sort());
     for (const name of OPERATION_NAMES) expect(contract[name].trust.length, name).toBeGreaterThan(5);
   });
 
