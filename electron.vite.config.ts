@@ -30,6 +30,7 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           'writer.worker': resolve('src/main/store/writer.worker.ts'),
+          'check.worker': resolve('src/main/store/check.worker.ts'),
         },
         external: ['node:sqlite'],
       },

@@ -29,10 +29,12 @@ process.stderr.write(
 );
 process.stderr.write(`keydesk harness: user data in ${userDataDir}\n`);
 
-// A signal during start-up is remembered and honoured once there is something to stop.
-const early = { signalled: false };
+// A signal during start-up is remembered and honoured once there is something to stop, or at once after a start
+// that failed (the page then offers a new start).
+const early = { signalled: false, failed: false };
 let stop = (): void => {
   early.signalled = true;
+  if (early.failed) process.exit(1);
 };
 process.on('SIGINT', () => {
   stop();
@@ -44,28 +46,27 @@ process.on('SIGTERM', () => {
 const exportsDir = join(userDataDir, 'exports');
 // The page is served while the core starts (Startup answers it meanwhile).
 const startup = new Startup();
+startup.on('app.startup', ({ state, failure }) => {
+  early.failed = state === 'failed';
+  if (early.failed) process.stderr.write(`keydesk harness: Keydesk could not start: ${failure ?? ''}\n`);
+  if (early.failed && early.signalled) process.exit(1);
+});
 const harness = await startHarness({ startup, rendererDir, port });
 process.stdout.write(`Keydesk harness on ${harness.url}\n`);
-let core: Core;
-try {
-  core = await startup.run(() =>
-    Core.start({
-      userDataDir,
-      secrets: secrets.store,
-      secretsFallbackReason: secrets.fallbackReason,
-      version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
-      // No native dialog in a browser: exports go to <user data>/exports, and the path is shown.
-      askSavePath: (name) => {
-        mkdirSync(exportsDir, { recursive: true });
-        return Promise.resolve(join(exportsDir, name));
-      },
-    }),
-  );
-} catch (error) {
-  process.stderr.write(`keydesk harness: Keydesk could not start: ${error instanceof Error ? error.message : String(error)}\n`);
-  await harness.close();
-  process.exit(1);
-}
+const core = await startup.run((restore) =>
+  Core.start({
+    userDataDir,
+    restore,
+    secrets: secrets.store,
+    secretsFallbackReason: secrets.fallbackReason,
+    version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
+    // No native dialog in a browser: exports go to <user data>/exports, and the path is shown.
+    askSavePath: (name) => {
+      mkdirSync(exportsDir, { recursive: true });
+      return Promise.resolve(join(exportsDir, name));
+    },
+  }),
+);
 stop = () => {
   void harness
     .close()

@@ -17,6 +17,8 @@ import { FolderLock } from './folder-lock.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { JobService, type JobClock } from './jobs/job-service.ts';
 import { QUIT_MS, Writer } from './store/writer.ts';
+import { BackupSchedule, type BackupScheduleOptions } from './store/backup.ts';
+import { LOCAL_DB_FILE, prepareStoreFiles } from './store/start-files.ts';
 import { jobWritesOn } from './jobs/job-writes.ts';
 import { LocalDb } from './store/local-db.ts';
 import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
@@ -42,6 +44,10 @@ export interface CoreOptions {
   wallClock?: () => number;
   /** How often the retention rule may run (default hourly); tests set 0. */
   thinEveryMs?: number;
+  /** A backup of keydesk.db to put in place before it is opened (the start screen's choice). */
+  restore?: string | null;
+  /** The backups' clock and delays (store/backup.ts); tests set them. */
+  backups?: Omit<BackupScheduleOptions, 'file' | 'userDataDir' | 'onOutcome'>;
 }
 
 /** A wall clock this far from the time Keydesk has run has jumped: samples are not thinned until a restart. */
@@ -74,6 +80,7 @@ export class Core {
   /** Every write to keydesk.db a handler or job makes, off main's event loop (src/main/store/writer.ts). */
   readonly writer: Writer;
   readonly jobs: JobService;
+  readonly backups: BackupSchedule;
   private readonly events = new EventEmitter();
   private sandboxStore: SandboxStore | null = null;
   private sandbox: RunningSandbox | null = null;
@@ -93,9 +100,8 @@ export class Core {
     this.lock = lock;
     this.secrets = options.secrets;
     this.profiles = new ProfilesFile(options.userDataDir);
-    const dbFile = join(options.userDataDir, 'keydesk.db');
-    // Made (schema, WAL) before anything else opens it; then main only reads, and the writer thread writes.
-    new LocalDb(dbFile).close();
+    const dbFile = join(options.userDataDir, LOCAL_DB_FILE);
+    // Made (schema, WAL) by prepareStoreFiles; main only reads, and the writer thread writes.
     this.db = new LocalDb(dbFile, { background: true, readOnly: true });
     this.writer = new Writer({
       file: dbFile,
@@ -140,16 +146,26 @@ export class Core {
       writes: jobWritesOn(this.writer),
       ...(options.jobClock ? { clock: options.jobClock } : {}),
     });
+    this.backups = new BackupSchedule({
+      file: dbFile,
+      userDataDir: options.userDataDir,
+      ...options.backups,
+      onOutcome: (problem) => {
+        this.emit('backup.changed', { problem });
+      },
+    });
   }
 
   static async start(options: CoreOptions): Promise<Core> {
     // Taken before anything in the folder is opened; a second Keydesk on it is refused here, in words.
     const lock = FolderLock.take(options.userDataDir);
     try {
+      await prepareStoreFiles(options.userDataDir, options.restore ?? null, new Date((options.wallClock ?? Date.now)()));
       const core = new Core(options, lock);
       await core.jobs.recovered;
       await core.startSandbox();
       void core.thinSamples();
+      core.backups.start();
       return core;
     } catch (error) {
       lock.release();
@@ -257,6 +273,9 @@ export class Core {
   async requireClient(): Promise<ActiveProfile | Failure> {
     const profile = this.requireProfile();
     if ('ok' in profile) return profile;
+    // Its key is the sandbox's own: a sandbox that did not start is the trouble, never a missing key.
+    if (profile.kind === 'sandbox' && this.sandbox === null)
+      return fail('INTERNAL', this.sandboxError ?? 'The local sandbox is not running.');
     const cached = this.clients.get(profile.id);
     const { baseUrl, validationUrl, validationOriginConfirmed } = profile;
     const t = cached?.target;
@@ -332,6 +351,7 @@ export class Core {
   /** Quits within `budgetMs` for the writes (a test that drains a large batch passes more); the next start marks the rest. */
   async close(budgetMs = QUIT_MS): Promise<void> {
     this.closed = true;
+    this.backups.stop();
     const deadline = performance.now() + budgetMs;
     await this.jobs.close(budgetMs);
     await this.writer.close(Math.max(0, deadline - performance.now()));

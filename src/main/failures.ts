@@ -1,5 +1,6 @@
 // The one error policy, at main's edge: a failure that leaves main has a code, a vendor's message and a separate
 // technical detail. Raw exception text never crosses the bridge or reaches the audit log, only main's own log.
+import { dirname } from 'node:path';
 import type { ErrorCode, Failure } from '../shared/result.ts';
 import { ROUTES, type RouteName, type RouteSpec } from '../shared/wire.ts';
 
@@ -112,9 +113,40 @@ export function keychainFailure(action: KeychainAction, profileName: string, err
   };
 }
 
-/** A handler that threw: a bug. The vendor learns that nothing is known to have happened; the log has the rest. */
+/** Whether the system or SQLite said the disk is full: ENOSPC, or SQLITE_FULL (13) as a primary result code. */
+export function isDiskFull(error: unknown): boolean {
+  const e = error as { code?: unknown; errcode?: unknown } | null;
+  return e?.code === 'ENOSPC' || (typeof e?.errcode === 'number' && (e.errcode & 0xff) === 13);
+}
+
+/** "the disk is full", naming the folder and the room needed when they are known. */
+export function diskFullWords(folder: string | null, neededBytes: number | null = null): string {
+  const where = folder === null ? 'the disk is full' : `the disk holding ${folder} is full`;
+  if (neededBytes === null) return where;
+  const mb = Math.max(1, Math.ceil(neededBytes / 1_000_000)).toLocaleString('en-US');
+  return `${where}: about ${mb} MB more free space is needed there`;
+}
+
+/** The folder a file error names (node's fs errors carry their path), or null. */
+const folderOf = (error: unknown): string | null => {
+  const path = (error as { path?: unknown } | null)?.path;
+  return typeof path === 'string' ? dirname(path) : null;
+};
+
+/**
+ * A handler that threw: a bug, unless the disk is full. The vendor learns that nothing is known to have
+ * happened; the log has the rest.
+ */
 export function unexpectedFailure(action: string, error: unknown): Failure {
   logRaw(action, error);
+  if (isDiskFull(error)) {
+    return {
+      ok: false,
+      code: 'INTERNAL',
+      message: `Keydesk could not finish ${action}: ${diskFullWords(folderOf(error))}. Free some space and try again.`,
+      detail: `disk full${errorName(error)} in ${action}`,
+    };
+  }
   return {
     ok: false,
     code: 'INTERNAL',
@@ -123,15 +155,15 @@ export function unexpectedFailure(action: string, error: unknown): Failure {
   };
 }
 
-/** An export that could not be written: where to look, with the system's error code only. */
-export function exportFailure(error: unknown): Failure {
+/** An export that could not be written to `path`: where to look, with the system's error code only. */
+export function exportFailure(error: unknown, path: string): Failure {
   logRaw('writing an export', error);
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const why =
     code === 'EACCES' || code === 'EPERM'
       ? 'Keydesk may not write there'
-      : code === 'ENOSPC'
-        ? 'the disk is full'
+      : isDiskFull(error)
+        ? diskFullWords(dirname(path))
         : code === 'ENOENT'
           ? 'that folder does not exist'
           : 'the system refused';

@@ -12,6 +12,7 @@ import { registerAppScheme, serveRenderer } from './protocol.ts';
 import { openSecretStore } from './secrets/keytar-store.ts';
 import { APP_URL, isAppUrl } from './security.ts';
 import { aboutContent, installMenu, projectLinks } from './menu.ts';
+import { offerRestore } from './restore-dialog.ts';
 import { createMainWindow, hardenSession, openExternalLink, WINDOW_SIZE } from './window.ts';
 import { loadWindowState, placeWindow, saveWindowState } from './window-state.ts';
 
@@ -53,6 +54,7 @@ async function start(): Promise<void> {
           if (problem) dialog.showErrorBox('Keydesk could not open its data folder', `${userDataDir}\n${problem}`);
         });
       },
+      restoreBackup: () => void offerRestore(userDataDir, mainWindow),
       showAbout: () => {
         const { message, detail } = aboutContent(app.getVersion(), process.versions);
         const options = { type: 'info' as const, title: 'About Keydesk', message, detail, buttons: ['OK'] };
@@ -88,9 +90,10 @@ async function start(): Promise<void> {
   });
   const secrets = await openSecretStore();
   if (secrets.fallbackReason) console.warn(`keydesk: apiKeys are kept for this session only. ${secrets.fallbackReason}`);
-  core = await startup.run(() =>
+  core = await startup.run((restore) =>
     Core.start({
       userDataDir,
+      restore,
       secrets: secrets.store,
       secretsFallbackReason: secrets.fallbackReason,
       version: app.getVersion(),

@@ -27,6 +27,8 @@ export interface MenuActions {
   openLink: (url: string) => void;
   /** Opens the user-data folder (profiles, local store, sandbox database) in the file manager. */
   openDataFolder: () => void;
+  /** Offers keydesk.db's backups; the one chosen is put in place as Keydesk starts again (restore-dialog.ts). */
+  restoreBackup: () => void;
   showAbout: () => void;
 }
 
@@ -108,6 +110,7 @@ export function menuTemplate({ platform, isDev, version, links, actions }: MenuO
           ]
         : []),
       { label: 'Open data folder', click: () => actions.openDataFolder() },
+      { label: 'Restore a backup…', click: () => actions.restoreBackup() },
       // On macOS About lives in the app menu, where users look for it.
       ...(mac ? [] : [separator, about]),
       separator,

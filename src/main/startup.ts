@@ -1,5 +1,6 @@
 // Keydesk's start as the window meets it: the window opens at once and asks `app.startup` whether the core is up,
-// and why not when its start failed. Every other operation waits for the core. Electron's main and the harness use it.
+// and why not when its start failed. Every other operation waits for the core. A start that keydesk.db or
+// sandbox.db stopped offers the newest backup or a new start (`app.startAgain`). Electron's main and the harness use it.
 import { EventEmitter } from 'node:events';
 import type { EventMap } from '../shared/contract.ts';
 import type { StartupStatus } from '../shared/domain.ts';
@@ -7,18 +8,21 @@ import { EVENT_NAMES, OPERATION_NAMES, type EventName } from '../shared/operatio
 import { fail, ok, type Result } from '../shared/result.ts';
 import type { Core } from './core.ts';
 import { createHandlers, type Handlers } from './handlers/index.ts';
+import { StartRefused } from './store/start-files.ts';
 
 type AnyHandler = (input: unknown) => Promise<Result<unknown>>;
+/** Starts the core; `restore`: the backup of keydesk.db to put in place first (the window's choice), or null. */
+export type StartCore = (restore: string | null) => Promise<Core>;
 
 export class Startup {
   private status: StartupStatus = { state: 'starting', failure: null };
   private readonly events = new EventEmitter();
   private settle: (handlers: Handlers | null) => void = () => undefined;
-  /** The core's handlers once it is up; null when the start failed. */
-  private readonly ready = new Promise<Handlers | null>((resolve) => {
-    this.settle = resolve;
-  });
-  /** Every operation of the contract: `app.startup` at once, the rest once the core is up. */
+  /** The core's handlers once it is up; null when the start failed (a new start makes a new promise). */
+  private ready = this.waitForCore();
+  private start: StartCore | null = null;
+  private up: (core: Core) => void = () => undefined;
+  /** Every operation of the contract: `app.startup` and `app.startAgain` at once, the rest once the core is up. */
   readonly handlers: Handlers;
 
   constructor() {
@@ -31,14 +35,36 @@ export class Startup {
       };
     }
     gated['app.startup'] = () => Promise.resolve(ok(this.status));
+    gated['app.startAgain'] = (input) => {
+      const { restore } = input as { restore: string | null };
+      if (this.status.state !== 'failed' || this.start === null)
+        return Promise.resolve(fail('CONFLICT', 'Keydesk is not stopped at its start.'));
+      void this.attempt(restore);
+      return Promise.resolve(ok(null));
+    };
     // Each entry is the named operation's own handler (or app.startup's), so the map is exactly Handlers.
     this.handlers = gated as Handlers;
   }
 
-  /** Starts the core with `start` (Core.start); resolves the core, or rejects with why it could not start (the window hears that too). */
-  async run(start: () => Promise<Core>): Promise<Core> {
+  /**
+   * Starts the core with `start` (Core.start) and resolves it once one is up. A start that fails says why (the
+   * window hears it) and waits for the window's app.startAgain: this resolves only with a core.
+   */
+  run(start: StartCore): Promise<Core> {
+    if (this.start !== null) throw new Error('Startup.run runs once: a new start is app.startAgain.');
+    this.start = start;
+    const core = new Promise<Core>((resolve) => (this.up = resolve));
+    void this.attempt(null);
+    return core;
+  }
+
+  private async attempt(restore: string | null): Promise<void> {
+    if (this.status.state === 'failed') {
+      this.ready = this.waitForCore();
+      this.update({ state: 'starting', failure: null });
+    }
     try {
-      const core = await start();
+      const core = await (this.start as StartCore)(restore);
       for (const event of EVENT_NAMES) {
         if (event === 'app.startup') continue;
         core.on(event, (payload) => {
@@ -47,11 +73,12 @@ export class Startup {
       }
       this.settle(createHandlers(core));
       this.update({ state: 'ready', failure: null });
-      return core;
+      this.up(core);
     } catch (error) {
+      console.error('keydesk: the start failed:', error);
       this.settle(null);
-      this.update({ state: 'failed', failure: error instanceof Error ? error.message : String(error) });
-      throw error;
+      const failure = error instanceof Error ? error.message : String(error);
+      this.update(error instanceof StartRefused ? { state: 'failed', failure, offer: error.offer } : { state: 'failed', failure });
     }
   }
 
@@ -59,6 +86,12 @@ export class Startup {
   on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): () => void {
     this.events.on(event, listener);
     return () => this.events.off(event, listener);
+  }
+
+  private waitForCore(): Promise<Handlers | null> {
+    return new Promise<Handlers | null>((resolve) => {
+      this.settle = resolve;
+    });
   }
 
   private update(status: StartupStatus): void {

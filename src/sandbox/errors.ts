@@ -18,3 +18,17 @@ export class WireError extends Error {
 
 export const invalid = (message: string): WireError => new WireError('INVALID_INPUT', message);
 export const notFound = (message: string): WireError => new WireError('NOT_FOUND', message);
+
+/** An unexpected error that is the database's, not a bug: a full disk or a damaged file, said as such (wire 500). */
+export function storeTrouble(error: unknown): WireError | null {
+  const errcode = (error as { errcode?: unknown } | null)?.errcode;
+  if (typeof errcode !== 'number') return null;
+  if ((errcode & 0xff) === 13)
+    return new WireError(
+      'INTERNAL',
+      'The sandbox could not save this: the disk holding its database is full. Free some space and try again.',
+    );
+  if ((errcode & 0xff) === 11 || (errcode & 0xff) === 26)
+    return new WireError('INTERNAL', "The sandbox's database file is damaged: it could not be read or written.");
+  return null;
+}

@@ -6,7 +6,7 @@ import { networkInterfaces } from 'node:os';
 import { LIMITS } from '../shared/rules.ts';
 import type { WireErrorCode } from '../shared/result.ts';
 import { ROUTES, WIRE_STATUS, type RouteName, type RouteSpec, type WireFailure } from '../shared/wire.ts';
-import { WireError } from './errors.ts';
+import { storeTrouble, WireError } from './errors.ts';
 import { ExecutionCounter } from './executions.ts';
 import { Params, readApiKey } from './params.ts';
 import { HANDLERS } from './routes/index.ts';
@@ -352,7 +352,10 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
         sendError(res, error);
       } else {
         options.onInternalError?.(error);
-        sendError(res, new WireError('INTERNAL', 'The sandbox failed to handle this request; this is a bug in Keydesk.'));
+        sendError(
+          res,
+          storeTrouble(error) ?? new WireError('INTERNAL', 'The sandbox failed to handle this request; this is a bug in Keydesk.'),
+        );
       }
     });
   };

@@ -100,6 +100,16 @@ export const generateInput = z
 export const contract = {
   // Answered from the moment the window opens, before the rest can be.
   'app.startup': op<StartupStatus>()(none, 'Nothing.'),
+  // Answered only after a failed start; null starts again as things are.
+  'app.startAgain': op<null>()(
+    z.strictObject({
+      restore: z
+        .string()
+        .regex(/^keydesk-[\dT.Z-]{1,40}\.db$/)
+        .nullable(),
+    }),
+    'Names one of the backups the failed start offered (main checks it is in the backups folder), or none.',
+  ),
   'app.status': op<AppStatus>()(none, 'Nothing.'),
 
   'profiles.list': op<{ profiles: Profile[]; activeProfileId: string | null }>()(none, 'Nothing.'),
@@ -315,6 +325,8 @@ export interface EventMap {
   'executions.sampled': { profileId: string; at: string; count: number };
   /** A profile's queued ledger writes changed: `recording` keys still to write; `failure` the last write that failed, in words. */
   'ledger.changed': { profileId: string; recording: number; failure: string | null };
+  /** A backup of keydesk.db was tried: `problem` says why it failed (a full disk, its folder and the room needed), null when it was made. */
+  'backup.changed': { problem: string | null };
 }
 // EventMap must name exactly the events of operations.ts: a missing or extra event does not compile.
 type EventMapIsExact = keyof EventMap extends EventName ? (EventName extends keyof EventMap ? true : never) : never;

@@ -50,6 +50,20 @@ export interface SandboxState {
 export interface StartupStatus {
   state: 'starting' | 'ready' | 'failed';
   failure: string | null;
+  /** A failed start that keydesk.db or sandbox.db caused: what the window offers (app.startAgain). */
+  offer?: StartOffer;
+}
+
+/** One backup of keydesk.db in <user data>/backups: its file name, and when it was taken (ISO). */
+export interface BackupInfo {
+  name: string;
+  takenAt: string;
+}
+
+/** The newest backup to restore (null: none, or keydesk.db was not the trouble); `startAgain`: a plain new start can help. */
+export interface StartOffer {
+  backup: BackupInfo | null;
+  startAgain: boolean;
 }
 
 export interface AppStatus {

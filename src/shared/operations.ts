@@ -2,6 +2,7 @@
 // event names: plain data, so the sandboxed preload needs no zod; contract.ts must name exactly these operations.
 export const OPERATION_WORDS = {
   'app.startup': "Read how far Keydesk's start is",
+  'app.startAgain': 'Start Keydesk again',
   'app.status': 'Read the app status',
   'profiles.list': 'List the services',
   'profiles.add': 'Add a service',
@@ -46,7 +47,14 @@ export const OPERATION_WORDS = {
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];
 
-export const EVENT_NAMES = ['app.startup', 'jobs.progress', 'sandbox.stateChanged', 'executions.sampled', 'ledger.changed'] as const;
+export const EVENT_NAMES = [
+  'app.startup',
+  'jobs.progress',
+  'sandbox.stateChanged',
+  'executions.sampled',
+  'ledger.changed',
+  'backup.changed',
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** IPC channel names, derived here once for main and preload. */

@@ -1,9 +1,10 @@
 // A recognisable apiKey goes through every failure the client can meet, via the core (profiles.add checks
 // the key, and every attempt is audited). It must then appear nowhere: in no result, log line, thrown
-// message or file under userData, raw, URL-encoded, base64, hex or in part.
+// message or file under userData (keydesk.db's backups among them), raw, URL-encoded, base64, hex or in part.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { basename, dirname } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { Core } from '../../src/main/core.ts';
 import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
@@ -105,8 +106,11 @@ it('leaves no trace of the apiKey after any failure the client meets', async () 
   const audit = await dispatch(handlers, 'audit.list', { filter: { action: 'profiles.add' }, offset: 0, limit: 100 });
   expect(audit.ok && (audit.data as { total: number }).total).toBe(targets.length);
   expect(leaks(JSON.stringify(audit))).toEqual([]);
+  // A backup holding every audit entry above, scanned with the rest.
+  expect(await core.backups.backUpNow()).not.toBeNull();
   await core.close();
   const files = listFiles(userData);
   expect(files.length).toBeGreaterThan(2);
+  expect(files.filter((f) => basename(dirname(f)) === 'backups')).toHaveLength(1);
   for (const f of files) expect(leaks(readFileSync(f).toString('latin1')), f).toEqual([]);
 });

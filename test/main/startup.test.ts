@@ -1,5 +1,6 @@
 // The start as the window meets it: app.startup answers at once, every other operation waits for the core, and a
-// start that fails (keydesk.db refused) says why in words, to app.startup and to every operation waiting.
+// start that fails (keydesk.db refused) says why in words, to app.startup and to every operation waiting, and
+// offers the newest backup.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -11,8 +12,8 @@ import { Startup } from '../../src/main/startup.ts';
 import type { StartupStatus } from '../../src/shared/domain.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
-const start = (userDataDir: string) => () =>
-  Core.start({ userDataDir, secrets: new MemorySecretStore(), version: 'test', askSavePath: () => Promise.resolve(null) });
+const start = (userDataDir: string) => (restore: string | null) =>
+  Core.start({ userDataDir, restore, secrets: new MemorySecretStore(), version: 'test', askSavePath: () => Promise.resolve(null) });
 
 describe('the start as the window meets it', () => {
   it('answers app.startup at once, holding the rest until the core is up', async () => {
@@ -47,9 +48,12 @@ describe('the start as the window meets it', () => {
       offset: 0,
       limit: 5,
     });
-    await expect(startup.run(start(userData))).rejects.toThrow(words);
-    expect(await dispatch(startup.handlers, 'app.startup', undefined)).toEqual({ ok: true, data: { state: 'failed', failure: words } });
+    void startup.run(start(userData));
     expect(await waiting).toMatchObject({ ok: false, code: 'INTERNAL', message: `Keydesk could not start: ${words}` });
+    expect(await dispatch(startup.handlers, 'app.startup', undefined)).toEqual({
+      ok: true,
+      data: { state: 'failed', failure: words, offer: { backup: null, startAgain: false } },
+    });
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 });

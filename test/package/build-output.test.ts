@@ -1,7 +1,7 @@
 // What `npm run build` produced, checked as shipped: the sandboxed preload is one small CommonJS file that
 // requires nothing but electron, and index.html carries the one CSP (the header's, less frame-ancestors).
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import type {
   LedgerWrite,
   LedgerWriteAck,
 } from '../../src/main/store/writer-protocol.ts';
+import type { CheckAnswer } from '../../src/main/store/integrity.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { ROOT } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -134,5 +135,15 @@ describe('the build output', () => {
       await worker.terminate();
       db.close();
     }
+  });
+
+  it("builds the start's integrity check as a worker entry", async () => {
+    expect(built('main/index.js')).toContain('check.worker.');
+    const dir = tempDir('keydesk-built-check-');
+    new LocalDb(join(dir, 'keydesk.db')).close();
+    writeFileSync(join(dir, 'sandbox.db'), '');
+    const worker = new Worker(join(ROOT, 'out/main/check.worker.js'), { workerData: [join(dir, 'keydesk.db'), join(dir, 'sandbox.db')] });
+    const [answers] = (await once(worker, 'message')) as [CheckAnswer[]];
+    expect(answers).toEqual([{ damage: null }, { damage: 'it is empty (0 bytes)' }]);
   });
 });

@@ -14,7 +14,7 @@ vi.mock('electron', () => ({
 const { aboutContent, installMenu, menuTemplate, projectLinks } = await import('../../src/main/menu.ts');
 const LINKS = { project: 'https://github.com/acme/keydesk', docs: 'https://github.com/acme/keydesk#readme' };
 
-const actions = () => ({ openLink: vi.fn(), openDataFolder: vi.fn(), showAbout: vi.fn() });
+const actions = () => ({ openLink: vi.fn(), openDataFolder: vi.fn(), restoreBackup: vi.fn(), showAbout: vi.fn() });
 const submenu = (item: MenuItemConstructorOptions | undefined): MenuItemConstructorOptions[] =>
   Array.isArray(item?.submenu) ? item.submenu : [];
 const roles = (items: MenuItemConstructorOptions[]): string[] => items.flatMap((i) => (i.role ? [i.role] : []));
@@ -72,20 +72,22 @@ describe('application menu', () => {
       submenu(byLabel(template, /Help/))
         .map((i) => i.label)
         .filter(Boolean),
-    ).toEqual(['Keydesk documentation', 'Project page', 'Open data folder', 'About Keydesk', 'Version 1.2.3']);
+    ).toEqual(['Keydesk documentation', 'Project page', 'Open data folder', 'Restore a backup…', 'About Keydesk', 'Version 1.2.3']);
     expect(roles(submenu(byLabel(template, /Edit/)))).not.toContain('pasteAndMatchStyle');
   });
 
-  it('Help opens the docs, project page and data folder', () => {
+  it('Help opens the docs, project page, data folder and backups', () => {
     const a = actions();
     const help = submenu(byLabel(menuTemplate({ platform: 'win32', isDev: false, version: '1.2.3', links: LINKS, actions: a }), /Help/));
     const item = (label: string) => help.find((i) => i.label === label);
     click(item('Keydesk documentation'));
     click(item('Project page'));
     click(item('Open data folder'));
+    click(item('Restore a backup…'));
     click(item('About Keydesk'));
     expect(a.openLink.mock.calls).toEqual([[LINKS.docs], [LINKS.project]]);
     expect(a.openDataFolder).toHaveBeenCalledTimes(1);
+    expect(a.restoreBackup).toHaveBeenCalledTimes(1);
     expect(a.showAbout).toHaveBeenCalledTimes(1);
     expect(item('Version 1.2.3')?.enabled).toBe(false);
   });
@@ -94,7 +96,7 @@ describe('application menu', () => {
     const help = submenu(
       byLabel(menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: null, actions: actions() }), /Help/),
     );
-    expect(help.map((i) => i.label).filter(Boolean)).toEqual(['Open data folder', 'About Keydesk', 'Version 1.2.3']);
+    expect(help.map((i) => i.label).filter(Boolean)).toEqual(['Open data folder', 'Restore a backup…', 'About Keydesk', 'Version 1.2.3']);
     expect(help[0]?.type).not.toBe('separator');
   });
 

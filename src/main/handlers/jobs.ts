@@ -128,7 +128,7 @@ export const jobHandlers = (core: Core): Pick<Handlers, Extract<OperationName, `
         return writeExport(path, format, columns, rows());
       });
     } catch (error) {
-      return exportFailure(error);
+      return exportFailure(error, path);
     } finally {
       ended();
     }

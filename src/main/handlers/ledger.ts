@@ -153,7 +153,7 @@ async function saveExport<T extends object>(
   try {
     await core.db.withReader((db) => writeExport(path, format, columns, rows(db), names));
   } catch (error) {
-    return exportFailure(error);
+    return exportFailure(error, path);
   }
   return ok({ path });
 }

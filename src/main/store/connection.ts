@@ -1,7 +1,7 @@
 // The one connection to keydesk.db every room of the store goes through: opened at the schema with its pragmas,
 // transactions, and a cache of compiled statements.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { LOCAL_DB_VERSION, refusal, SCHEMA, versionOf } from './schema.ts';
+import { LOCAL_DB_VERSION, LocalDbRefused, refusal, SCHEMA, versionOf } from './schema.ts';
 
 /** How long a statement waits for a lock another process holds (the sqlite3 CLI, say) before it fails. */
 const BUSY_TIMEOUT_MS = 5_000;
@@ -18,7 +18,7 @@ function openLocalDb(file: string, cacheKiB: number, readOnly: boolean): Databas
   const refused = refusal(db);
   if (refused !== null) {
     db.close();
-    throw new Error(refused);
+    throw new LocalDbRefused(refused);
   }
   db.exec(`PRAGMA cache_size = -${Math.round(cacheKiB)};`);
   if (readOnly) return db;

@@ -135,6 +135,8 @@ export class ProfilesFile {
       renameSync(tmp, this.path);
     } catch (error) {
       rmSync(tmp, { force: true });
+      // Named, so a full disk's words can say where (failures.ts); a write by descriptor carries no path.
+      if (typeof error === 'object' && error !== null && !('path' in error)) Object.assign(error, { path: tmp });
       throw error;
     }
     this.data = next;

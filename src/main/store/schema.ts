@@ -164,6 +164,14 @@ WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_ch
 END;
 `;
 
+/** keydesk.db refused as it is (a file of another schema), left untouched. */
+export class LocalDbRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LocalDbRefused';
+  }
+}
+
 /** keydesk.db's schema version (0 for a new file). */
 export const versionOf = (db: DatabaseSync): number => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
 

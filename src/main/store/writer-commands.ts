@@ -2,15 +2,32 @@
 // committed, or rejects in SQLite's words; the thread's death or a quit rejects every one in flight.
 import type { CommandAnswer, JobCommand } from './writer-protocol.ts';
 
+/** A job write refused: `errcode` (SQLite's) and `path` (keydesk.db) let the words name a full disk and its folder. */
+export class WriteRefused extends Error {
+  readonly errcode: number | null;
+  readonly path: string | undefined;
+  constructor(message: string, errcode: number | null = null, path?: string) {
+    super(message);
+    this.name = 'WriteRefused';
+    this.errcode = errcode;
+    this.path = path;
+  }
+}
+
 interface Waiting {
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
 }
 
 export class JobCommands {
+  private readonly file: string;
   private next = 1;
   private readonly waiting = new Map<number, Waiting>();
   private idleWaiters: (() => void)[] = [];
+
+  constructor(file: string) {
+    this.file = file;
+  }
 
   get size(): number {
     return this.waiting.size;
@@ -37,7 +54,7 @@ export class JobCommands {
     if (a.ok) w.resolve(a.result);
     else {
       console.error('keydesk: a write failed:', a.message);
-      w.reject(new Error(a.message));
+      w.reject(new WriteRefused(a.message, a.errcode, this.file));
     }
     this.whenIdle();
   }

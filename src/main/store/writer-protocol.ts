@@ -54,8 +54,9 @@ export type NewJobItems = Parameters<LocalDb['createJob']>[1];
 /** An audit entry to write (AuditLog.audit). */
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { at?: string };
 
-/** The thread's answer to a command: committed (with what the write returned), or refused in SQLite's words. */
-export type CommandAnswer = { command: number; ok: true; result: unknown } | { command: number; ok: false; message: string };
+/** The thread's answer to a command: committed (with what the write returned), or refused in SQLite's words and code. */
+export type CommandAnswer =
+  { command: number; ok: true; result: unknown } | { command: number; ok: false; message: string; errcode: number | null };
 
 /**
  * One write, applied in the order posted. `keys` is a JSON array of Key (one chunk of a batch): a string is

@@ -1,5 +1,6 @@
 // The writer's failures in words, for the ledger view and the audit log: SQLite's raw text goes to main's log only.
 import type { Key } from '../../shared/domain.ts';
+import { diskFullWords } from '../failures.ts';
 
 /** A queued write with rows not recorded: what it was, how big, how many failed, SQLite's first result code. */
 export interface FailedWrite {
@@ -13,7 +14,7 @@ export interface FailedWrite {
 export const QUIT = -1;
 
 /** Why SQLite refused a chunk, by its primary result code; the raw text goes to main's log only. */
-function reasonWords(errcode: number | null | undefined): string {
+function reasonWords(errcode: number | null | undefined, folder: string): string {
   if (errcode === null || errcode === undefined) return 'the ledger writer stopped unexpectedly';
   if (errcode === QUIT) return 'Keydesk quit before they were written';
   switch (errcode & 0xff) {
@@ -21,7 +22,7 @@ function reasonWords(errcode: number | null | undefined): string {
     case 6: // SQLITE_LOCKED
       return 'the ledger file stayed busy (another program held it)';
     case 13: // SQLITE_FULL
-      return 'the disk is full';
+      return diskFullWords(folder);
     case 8: // SQLITE_READONLY
       return 'the ledger file cannot be written';
     case 10: // SQLITE_IOERR
@@ -34,8 +35,9 @@ function reasonWords(errcode: number | null | undefined): string {
   }
 }
 
-export function failureWords(op: FailedWrite): string {
-  const reason = reasonWords(op.firstError);
+/** `folder`: keydesk.db's, named when the disk is full. */
+export function failureWords(op: FailedWrite, folder: string): string {
+  const reason = reasonWords(op.firstError, folder);
   switch (op.payload.kind) {
     case 'keys':
     case 'held': {

@@ -1,6 +1,7 @@
 // The one writer thread for keydesk.db, off main's event loop (100,000 keys cost SQLite seconds): ledger writes
 // are queued and applied in order, in chunks of LEDGER_CHUNK rows, one transaction each; a job's claims, answers
 // and ends go to the same thread (claims ahead of the rest). A generate answer is read there too (`intake()`).
+import { dirname } from 'node:path';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
@@ -68,7 +69,7 @@ export class Writer {
   private worker: Worker | null = null;
   /** The running thread's port for claims (served before its ordered messages). */
   private urgent: MessagePort | null = null;
-  private readonly commands = new JobCommands();
+  private readonly commands: JobCommands;
   private jobsClosed = false;
   /** Until then (performance.now()) the thread stays though idle: a job ran just now (linger()). */
   private lingerUntil = 0;
@@ -102,6 +103,7 @@ export class Writer {
   constructor(options: WriterOptions) {
     this.options = options;
     this.marks = new GenerateMarks(options.file);
+    this.commands = new JobCommands(options.file);
   }
 
   /** Whether a writer thread is running now (it ends after WRITER_IDLE_MS with nothing queued). */
@@ -441,7 +443,7 @@ export class Writer {
     if (i >= 0) this.queue.splice(i, 1);
     let failure: string | null = null;
     if (op.failed > 0) {
-      failure = failureWords(op);
+      failure = failureWords(op, dirname(this.options.file));
       this.failures.set(op.profileId, failure);
       const words = failure;
       this.tell('onFailure', () => this.options.onFailure?.(op.profileId, words));

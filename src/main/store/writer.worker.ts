@@ -134,7 +134,9 @@ function command(c: JobCommand, answerOn: { postMessage(a: CommandAnswer): void 
   try {
     answer = { command: c.command, ok: true, result: applyCommand(c) };
   } catch (error) {
-    answer = { command: c.command, ok: false, message: error instanceof Error ? error.message : String(error) };
+    const errcode = (error as { errcode?: unknown } | null)?.errcode;
+    const message = error instanceof Error ? error.message : String(error);
+    answer = { command: c.command, ok: false, message, errcode: typeof errcode === 'number' ? errcode : null };
   }
   answerOn.postMessage(answer);
 }

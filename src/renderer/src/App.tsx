@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { CommandPalette } from './components/CommandPalette.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { FailureMessage } from './components/FailureMessage.tsx';
+import { StartOffer } from './components/StartOffer.tsx';
 import { ViewBoundary } from './components/ViewBoundary.tsx';
 import { useKeydesk, type ViewName } from './store/index.ts';
 import { Activity } from './views/Activity/Activity.tsx';
@@ -94,6 +95,16 @@ function KeydeskGoneBanner() {
   );
 }
 
+/** The last backup of keydesk.db failed (a full disk, say): said until one is made. */
+function BackupProblem() {
+  const problem = useKeydesk((s) => s.backupProblem);
+  return problem === null ? null : (
+    <p role="alert" className="error">
+      {problem}
+    </p>
+  );
+}
+
 /** While a job shows as running, ask the core a light question every few seconds: progress events just stop if it dies. */
 function KeydeskWatch() {
   const watching = useKeydesk((s) => s.keydeskGone === null && shownJobs(s).some(isLive));
@@ -180,7 +191,7 @@ export function App() {
         <h1>{!unanswered ? 'Keydesk could not start' : startupSeen ? 'Keydesk stopped answering' : 'Keydesk is not answering'}</h1>
         {sessionError && <FailureMessage failure={sessionError} />}
         {startFailed ? (
-          <p>Quit Keydesk, and start it again once that is fixed.</p>
+          <StartOffer />
         ) : (
           <button type="button" onClick={() => void loadSession()}>
             Try again
@@ -218,6 +229,7 @@ export function App() {
         <KeydeskWatch />
         <KeydeskGoneBanner />
         <OfflineBanner />
+        <BackupProblem />
         {/* Keyed by view and profile: leaving a failed view, or switching service, gives it a fresh start. */}
         <ViewBoundary key={`${view}:${activeProfileId ?? ''}`} name={VIEWS.find((v) => v.view === view)?.label ?? 'This view'}>
           <View />

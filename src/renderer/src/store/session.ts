@@ -46,8 +46,11 @@ export function createSessionSlice(ctx: StoreContext): SessionSlice {
       void ask();
     });
 
+  let backupOff: (() => void) | null = null;
+
   return {
     startup: null,
+    backupProblem: null,
     appStatus: null,
     profiles: [],
     activeProfileId: null,
@@ -69,6 +72,14 @@ export function createSessionSlice(ctx: StoreContext): SessionSlice {
       activate(r.data.activeProfileId);
       // Jobs keep running while any view is shown (another profile's too): every view hears them from here.
       get().followJobs();
+      backupOff ??= subscribe('backup.changed', ({ problem }) => {
+        set({ backupProblem: problem });
+      });
+    },
+    startAgain: async (restore) => {
+      await runGlobal('app.startAgain', { restore });
+      // Whatever it answered (a start already under way, say), the start screen follows main's own state.
+      await get().loadSession();
     },
     profileRequest: IDLE,
     selectProfile: async (id) => {

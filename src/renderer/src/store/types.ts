@@ -90,6 +90,10 @@ export interface SessionSlice {
   /** Reading the app's status and its profiles: nothing else can start before it is ready. */
   sessionRequest: RequestState;
   loadSession: () => Promise<void>;
+  /** After a failed start: starts main again, first putting backup `restore` of keydesk.db in place when named. */
+  startAgain: (restore: string | null) => Promise<void>;
+  /** Why the last backup of keydesk.db failed (a full disk, say); null once one is made. */
+  backupProblem: string | null;
   /** The last profile change (select, add, save, remove); its failure goes to the form or a toast. */
   profileRequest: RequestState;
   selectProfile: (id: string) => Promise<void>;
