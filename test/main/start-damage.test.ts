@@ -85,7 +85,7 @@ describe('a damaged keydesk.db at start', () => {
     }
   });
 
-  it('emptied to 0 bytes is refused and kept; a new start begins empty', async () => {
+  it('of 0 bytes is refused and kept; a new start is empty', async () => {
     const userData = tempDir('keydesk-empty-ledger-');
     writeFileSync(join(userData, 'keydesk.db'), '');
     const startup = new Startup();
