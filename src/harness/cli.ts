@@ -30,7 +30,7 @@ process.stderr.write(
 process.stderr.write(`keydesk harness: user data in ${userDataDir}\n`);
 
 // A signal during start-up is remembered and honoured once there is something to stop, or at once after a start
-// that failed (the page then offers a new start).
+// that failed (the page then offers a restore or a new start).
 const early = { signalled: false, failed: false };
 let stop = (): void => {
   early.signalled = true;
@@ -46,10 +46,11 @@ process.on('SIGTERM', () => {
 const exportsDir = join(userDataDir, 'exports');
 // The page is served while the core starts (Startup answers it meanwhile).
 const startup = new Startup();
-startup.on('app.startup', ({ state, failure }) => {
+startup.on('app.startup', ({ state, failure, offer }) => {
   early.failed = state === 'failed';
   if (early.failed) process.stderr.write(`keydesk harness: Keydesk could not start: ${failure ?? ''}\n`);
-  if (early.failed && early.signalled) process.exit(1);
+  // A damaged file waits for the page's choice (restore or start again); any other failure ends the harness.
+  if (early.failed && (early.signalled || offer === undefined)) process.exit(1);
 });
 const harness = await startHarness({ startup, rendererDir, port });
 process.stdout.write(`Keydesk harness on ${harness.url}\n`);
