@@ -136,6 +136,8 @@ describe('an act cut short by a crash', () => {
     const dir = tempDir('keydesk-audit-');
     const dbFile = join(dir, 'keydesk.db');
     // Once the generate is on its way, this connection holds keydesk.db's write lock: no key of it is written.
+    // The file gets its schema first: an empty keydesk.db is refused at start as damaged.
+    new LocalDb(dbFile).close();
     const lock = new DatabaseSync(dbFile, { timeout: 60_000 });
     route = (req, pass) => {
       if (req.url.pathname.includes('generate-key')) lock.exec('BEGIN IMMEDIATE');
