@@ -74,7 +74,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
     expect(first.recording).toBeGreaterThan(0);
     expect((first.total ?? 0) + (first.recording ?? 0)).toBeGreaterThanOrEqual(MANY);
     expect(first.recordingFailed).toBeUndefined();
-    expect(await drained).toEqual({ profileId, recording: 0, failure: null });
+    expect(await drained).toEqual({ profileId, recording: 0, failure: null, busy: false });
     const after = await t.must('ledger.query', { ...query, exactCount: true });
     expect(after.total).toBe(MANY);
     expect(after.recording).toBeUndefined();
@@ -145,7 +145,7 @@ describe('a batch the ledger database refuses, through the core', () => {
       expect(generatedKeys).toHaveLength(10);
       const words =
         '10 keys could not be recorded in the ledger: the ledger database refused the write. The service has them: look them up in Keys to bring them into the ledger.';
-      expect(await failed).toEqual({ profileId, recording: 0, failure: words });
+      expect(await failed).toEqual({ profileId, recording: 0, failure: words, busy: false });
       expect(await t.must('ledger.query', { filter: {}, sort: byValue, offset: 0, limit: 5 })).toMatchObject({
         total: 0,
         recordingFailed: words,
@@ -205,7 +205,7 @@ describe('a write the ledger refuses', () => {
     });
     expect(failures).toEqual([refused.failure]);
     expect(writer.failure('p')).toBe(refused.failure);
-    expect(changes.at(-1)).toEqual({ profileId: 'p', recording: 0, failure: refused.failure });
+    expect(changes.at(-1)).toEqual({ profileId: 'p', recording: 0, failure: refused.failure, busy: false });
 
     const next = await writer.recordKeys('p', [key('KD-NEXT', 'after')]);
     expect(next).toEqual({ written: 1, failed: 0, failure: null });
