@@ -150,6 +150,8 @@ describe('a batch the ledger database refuses, through the core', () => {
         total: 0,
         recordingFailed: words,
       });
+      // The audit entry is a write of its own, asked for as the failure was told: its commit is awaited, not raced.
+      await t.core.writer.jobsIdle();
       const { entries } = await t.must('audit.list', { filter: { outcome: 'failed' }, offset: 0, limit: 5 });
       expect(entries).toEqual([expect.objectContaining({ action: 'ledger.record', outcome: 'failed', message: words })]);
       // The service has them: once the database takes rows again, a lookup brings them into the ledger.
