@@ -29,9 +29,10 @@ const key = (value: string, note: string): Key => ({
   serviceId: 'svc',
 });
 
+/** The value of key `i` of those keys() makes. */
+const named = (prefix: string, i: number) => `${prefix}-${String(i).padStart(5, '0')}`;
 /** `n` keys named `prefix`-00000 on, each with `note`. */
-const keys = (prefix: string, n: number, note: string): Key[] =>
-  Array.from({ length: n }, (_, i) => key(`${prefix}-${String(i).padStart(5, '0')}`, note));
+const keys = (prefix: string, n: number, note: string): Key[] => Array.from({ length: n }, (_, i) => key(named(prefix, i), note));
 
 /** The ledger's rows of profile `p`: value, note and status, by value. */
 function ledger(db: LocalDb): [string, string, string][] {
@@ -60,12 +61,15 @@ describe('a keydesk.db another connection holds locked', () => {
     const first = keys('KD-A', LEDGER_CHUNK * 2 + 17, 'first');
     const again = first.slice(0, LEDGER_CHUNK + 5).map((k) => ({ ...k, note: 'again' }));
     const later = keys('KD-B', 100, 'later');
+    const gone = named('KD-A', 3);
     const done: string[] = [];
     const writes = [
       writer.recordKeys('p', first),
-      writer.run('audit', { entry: { profileId: 'p', profileName: 'P', action: 'key.generate', target: 'KD-A', outcome: 'ok', message: '' } }),
+      writer.run('audit', {
+        entry: { profileId: 'p', profileName: 'P', action: 'key.generate', target: 'KD-A', outcome: 'ok', message: '' },
+      }),
       writer.recordKeys('p', again),
-      writer.markDeleted('p', first[3].value),
+      writer.markDeleted('p', gone),
       writer.run('sample', { profileId: 'p', count: 7, at: AT }),
       writer.recordKeys('p', later),
     ].map((w, i) => w.then((outcome) => (done.push(String(i)), outcome)));
@@ -94,7 +98,7 @@ describe('a keydesk.db another connection holds locked', () => {
     const expected = [...first, ...later].map((k, i): [string, string, string] => [
       k.value,
       i < again.length ? 'again' : k.note,
-      k.value === first[3].value ? 'deleted' : 'generated',
+      k.value === gone ? 'deleted' : 'generated',
     ]);
     expect(ledger(db)).toEqual(expected);
     const read = new DatabaseSync(file, { readOnly: true });
@@ -105,12 +109,53 @@ describe('a keydesk.db another connection holds locked', () => {
   });
 });
 
+describe('quitting while the writes wait for the lock', () => {
+  it('ends them as not recorded because Keydesk quit, writing none', async () => {
+    const file = join(tempDir('keydesk-busy-'), 'keydesk.db');
+    const db = new LocalDb(file);
+    const lock = new DatabaseSync(file);
+    lock.exec('BEGIN IMMEDIATE');
+    let waits: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (waits = resolve));
+    const writer = new Writer({
+      file,
+      onChange: (s) => {
+        if (s.busy) waits();
+      },
+    });
+    const written = writer.recordKeys('p', keys('KD-Q', 10, 'quit'));
+    const audit = writer
+      .run('audit', {
+        entry: { profileId: 'p', profileName: 'P', action: 'key.generate', target: 'KD-Q', outcome: 'ok', message: '' },
+      })
+      .then(
+        () => 'written',
+        (error: unknown) => (error as Error).message,
+      );
+    await waiting;
+    // No time for the writes at all: the quit's budget is spent before the lock goes.
+    await writer.close(0);
+    expect(await written).toEqual({
+      written: 0,
+      failed: 10,
+      failure:
+        '10 keys could not be recorded in the ledger: Keydesk quit before they were written. The service has them: look them up in Keys to bring them into the ledger.',
+    });
+    expect(await audit).toBe('Keydesk is quitting: job writes are no longer made.');
+    expect(writer.threadRunning).toBe(false);
+    lock.exec('ROLLBACK');
+    expect([count(lock, 'ledger'), count(lock, 'audit')]).toEqual([0, 0]);
+    lock.close();
+    db.close();
+  });
+});
+
 describe('a write SQLite truly refuses', () => {
   it('leaves none of its chunk, and the chunks around it are written', async () => {
     const file = join(tempDir('keydesk-busy-'), 'keydesk.db');
     const db = new LocalDb(file);
     const all = keys('KD-C', LEDGER_CHUNK * 3, 'chunks');
-    const bad = all[LEDGER_CHUNK + LEDGER_CHUNK / 2].value;
+    const bad = named('KD-C', LEDGER_CHUNK + LEDGER_CHUNK / 2);
     const other = new DatabaseSync(file);
     other.exec(`CREATE TRIGGER refuse BEFORE INSERT ON ledger WHEN new.value = '${bad}' BEGIN SELECT RAISE(ABORT, 'refused'); END;`);
     const writer = new Writer({ file });
