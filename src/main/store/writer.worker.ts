@@ -14,12 +14,12 @@ import { LocalDb, type RunEndRecord, type SettleBatch } from './local-db.ts';
 import type {
   CommandAnswer,
   JobCommand,
+  LedgerBusy,
   LedgerRead,
   LedgerReadAnswer,
   LedgerReading,
   LedgerRowWrite,
   LedgerStopped,
-  LedgerBusy,
   LedgerWorkerData,
   LedgerWrite,
   LedgerWriteAck,
@@ -165,46 +165,45 @@ function drain(): void {
   retryMs = 0;
 }
 
-/** SQLite's words and result code for main. */
-function refusal(error: unknown): { message: string; errcode: number | null } {
-  const e = error as { errcode?: unknown; message?: unknown } | null;
-  return { message: typeof e?.message === 'string' ? e.message : String(error), errcode: typeof e?.errcode === 'number' ? e.errcode : null };
+/** `write` in one transaction, its outcome posted; false (nothing written, nothing posted) while the file is busy. */
+function tried<T>(write: () => T, post: (o: { ok: true; result: T } | { ok: false; message: string; errcode: number | null }) => void) {
+  return (): boolean => {
+    let result: T;
+    try {
+      result = db.transaction(write);
+    } catch (error) {
+      if (isBusy(error)) return false;
+      const e = error as { errcode?: unknown; message?: unknown } | null;
+      const errcode = typeof e?.errcode === 'number' ? e.errcode : null;
+      post({ ok: false, message: typeof e?.message === 'string' ? e.message : String(error), errcode });
+      return true;
+    }
+    post({ ok: true, result });
+    return true;
+  };
 }
 
-/** A command in one transaction, answered on the port it came by. */
+/** A command, answered on the port it came by. */
 function command(c: JobCommand, answerOn: { postMessage(a: CommandAnswer): void }): () => boolean {
-  return () => {
-    let answer: CommandAnswer;
-    try {
-      answer = { command: c.command, ok: true, result: db.transaction(() => applyCommand(c)) };
-    } catch (error) {
-      if (isBusy(error)) return false;
-      answer = { command: c.command, ok: false, ...refusal(error) };
-    }
-    answerOn.postMessage(answer);
-    return true;
-  };
+  return tried(
+    () => applyCommand(c),
+    (o) => {
+      answerOn.postMessage({ command: c.command, ...o });
+    },
+  );
 }
 
-/** A chunk of ledger rows (or one row's change) in one transaction, acknowledged to main. */
+/** A chunk of ledger rows (or one row's change), acknowledged to main; the answer's last chunk lets its keys go. */
 function rows(w: LedgerRowWrite): () => boolean {
-  return () => {
-    let ack: LedgerWriteAck;
-    try {
-      db.transaction(() => {
-        apply(w);
-      });
-      ack = { seq: w.seq, ok: true, heapBytes: heapBytes() };
-    } catch (error) {
-      if (isBusy(error)) return false;
-      ack = { seq: w.seq, ok: false, ...refusal(error), heapBytes: heapBytes() };
-    }
-    // Written or refused for good: the answer's last chunk lets its keys go.
-    const batch = w.kind === 'held' ? held.get(w.answer) : undefined;
-    if (w.kind === 'held' && batch !== undefined && w.to >= batch.values.length) held.delete(w.answer);
-    port.postMessage(ack);
-    return true;
-  };
+  return tried(
+    () => {
+      apply(w);
+    },
+    (o) => {
+      if (w.kind === 'held' && w.to >= (held.get(w.answer)?.values.length ?? 0)) held.delete(w.answer);
+      port.postMessage({ seq: w.seq, heapBytes: heapBytes(), ...(o.ok ? { ok: true } : o) } satisfies LedgerWriteAck);
+    },
+  );
 }
 
 /** Urgent commands that came while other writes were made: a job's requests are waiting for its claims. */
