@@ -7,27 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { LEDGER_CHUNK, Writer, type RecordingState } from '../../src/main/store/writer.ts';
 import type { Key } from '../../src/shared/domain.ts';
+import { generatedKey } from '../support/ledger-model.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const byValue = { field: 'value' as const, dir: 'asc' as const };
 const AT = '2026-11-23T00:00:00.000Z';
 
-const key = (value: string, note: string): Key => ({
-  id: '',
-  value,
-  note,
-  status: 'generated',
-  isPremium: false,
-  expire: '2099-01-01',
-  expiresByDaysKey: false,
-  daysKey: null,
-  expiresAt: null,
-  hwid: null,
-  createdAt: AT,
-  activatedAt: null,
-  lastResetAt: null,
-  serviceId: 'svc',
-});
+const key = generatedKey;
 
 /** The value of key `i` of those keys() makes. */
 const named = (prefix: string, i: number) => `${prefix}-${String(i).padStart(5, '0')}`;

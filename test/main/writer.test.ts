@@ -14,6 +14,7 @@ import type { LedgerWorkerData, LedgerWorkerMessage, LedgerWrite } from '../../s
 import type { EventMap } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { generatedKey } from '../support/ledger-model.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { keysOf } from '../../src/shared/key-batch.ts';
 
@@ -33,22 +34,7 @@ function nextChange(core: Core, profileId: string, test: (e: EventMap['ledger.ch
   });
 }
 
-const key = (value: string, note: string): Key => ({
-  id: '',
-  value,
-  note,
-  status: 'generated',
-  isPremium: false,
-  expire: '2099-01-01',
-  expiresByDaysKey: false,
-  daysKey: null,
-  expiresAt: null,
-  hwid: null,
-  createdAt: '2026-11-23T00:00:00.000Z',
-  activatedAt: null,
-  lastResetAt: null,
-  serviceId: 'svc',
-});
+const key = generatedKey;
 
 describe('keys.generate hands its keys to the ledger writer', () => {
   let t: TestCore;
