@@ -73,14 +73,7 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
     clearLedger: () => {
       // Another profile: what was selected is not this one's. The filter and sort are that profile's own: activate()
       // sets them (the defaults, or its kept place through lib/place.ts) with the profile itself, so they stay.
-      set({
-        selectedAll: null,
-        ledgerRecording: 0,
-        ledgerRecordingFailed: null,
-        ledgerRecordingBusy: false,
-        cutShort: [],
-        cutShortRequest: IDLE,
-      });
+      set({ selectedAll: null, ledgerRecording: 0, ledgerRecordingFailed: null, cutShort: [], cutShortRequest: IDLE });
       reset({ selection: new Set(), ledgerStale: null });
     },
     setLedgerSort: (field) => {
