@@ -19,11 +19,11 @@ describe('All keys while keydesk.db is locked by another program', () => {
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [ledgerRow('KD-A')], total: 1, totalCapped: false, recording: 5_000 } });
     render(<AllKeys />);
-    await screen.findByText(/Recording 5,000 keys in the ledger… The list refreshes when they are all in\./);
+    await screen.findByText(/^Recording 5,000 keys in the ledger… The list refreshes when they are all in\.$/);
     emit('ledger.changed', { profileId: 'sandbox', recording: 5_000, failure: null, busy: true });
     await screen.findByText(WAITING);
     emit('ledger.changed', { profileId: 'sandbox', recording: 3_000, failure: null, busy: false });
-    await screen.findByText(/Recording 3,000 keys in the ledger… The list refreshes when they are all in\./);
+    await screen.findByText(/^Recording 3,000 keys in the ledger… The list refreshes when they are all in\.$/);
     expect(screen.queryByText(WAITING)).toBeNull();
   });
 
