@@ -178,8 +178,9 @@ export const contract = {
     'Key values; main writes their ledger rows to the path the user picks.',
   ),
 
-  // totalCapped: the count stopped at LEDGER_COUNT_CAP. recording / recordingFailed: keys not yet written, and the
-  // last failed write in words. targets: how many matches a bulk job over "all matching" acts on (no cursor page).
+  // totalCapped: the count stopped at LEDGER_COUNT_CAP. recording / recordingFailed / recordingBusy: keys not yet
+  // written, the last failed write in words, and whether they wait for keydesk.db (another program holds its lock).
+  // targets: how many matches a bulk job over "all matching" acts on (no cursor page).
   'ledger.query': op<{
     rows: LedgerRow[];
     total: number | null;
@@ -188,6 +189,7 @@ export const contract = {
     targetsCapped?: boolean;
     recording?: number;
     recordingFailed?: string;
+    recordingBusy?: boolean;
   }>()(
     z.strictObject({
       filter: ledgerFilter,
@@ -323,8 +325,11 @@ export interface EventMap {
   'jobs.progress': JobSummary;
   'sandbox.stateChanged': SandboxState;
   'executions.sampled': { profileId: string; at: string; count: number };
-  /** A profile's queued ledger writes changed: `recording` keys still to write; `failure` the last write that failed, in words. */
-  'ledger.changed': { profileId: string; recording: number; failure: string | null };
+  /**
+   * A profile's queued ledger writes changed: `recording` keys still to write; `failure` the last write that failed,
+   * in words; `busy`: they wait for keydesk.db, another program holding its lock.
+   */
+  'ledger.changed': { profileId: string; recording: number; failure: string | null; busy?: boolean };
   /** A backup of keydesk.db was tried: `problem` says why it failed (a full disk, its folder and the room needed), null when it was made. */
   'backup.changed': { problem: string | null };
 }

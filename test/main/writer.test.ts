@@ -14,6 +14,7 @@ import type { LedgerWorkerData, LedgerWorkerMessage, LedgerWrite } from '../../s
 import type { EventMap } from '../../src/shared/contract.ts';
 import type { Key } from '../../src/shared/domain.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { generatedKey } from '../support/ledger-model.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { keysOf } from '../../src/shared/key-batch.ts';
 
@@ -33,22 +34,7 @@ function nextChange(core: Core, profileId: string, test: (e: EventMap['ledger.ch
   });
 }
 
-const key = (value: string, note: string): Key => ({
-  id: '',
-  value,
-  note,
-  status: 'generated',
-  isPremium: false,
-  expire: '2099-01-01',
-  expiresByDaysKey: false,
-  daysKey: null,
-  expiresAt: null,
-  hwid: null,
-  createdAt: '2026-11-23T00:00:00.000Z',
-  activatedAt: null,
-  lastResetAt: null,
-  serviceId: 'svc',
-});
+const key = generatedKey;
 
 describe('keys.generate hands its keys to the ledger writer', () => {
   let t: TestCore;
@@ -74,7 +60,7 @@ describe('keys.generate hands its keys to the ledger writer', () => {
     expect(first.recording).toBeGreaterThan(0);
     expect((first.total ?? 0) + (first.recording ?? 0)).toBeGreaterThanOrEqual(MANY);
     expect(first.recordingFailed).toBeUndefined();
-    expect(await drained).toEqual({ profileId, recording: 0, failure: null });
+    expect(await drained).toEqual({ profileId, recording: 0, failure: null, busy: false });
     const after = await t.must('ledger.query', { ...query, exactCount: true });
     expect(after.total).toBe(MANY);
     expect(after.recording).toBeUndefined();
@@ -145,11 +131,13 @@ describe('a batch the ledger database refuses, through the core', () => {
       expect(generatedKeys).toHaveLength(10);
       const words =
         '10 keys could not be recorded in the ledger: the ledger database refused the write. The service has them: look them up in Keys to bring them into the ledger.';
-      expect(await failed).toEqual({ profileId, recording: 0, failure: words });
+      expect(await failed).toEqual({ profileId, recording: 0, failure: words, busy: false });
       expect(await t.must('ledger.query', { filter: {}, sort: byValue, offset: 0, limit: 5 })).toMatchObject({
         total: 0,
         recordingFailed: words,
       });
+      // The audit entry is a write of its own, asked for as the failure was told: its commit is awaited, not raced.
+      await t.core.writer.jobsIdle();
       const { entries } = await t.must('audit.list', { filter: { outcome: 'failed' }, offset: 0, limit: 5 });
       expect(entries).toEqual([expect.objectContaining({ action: 'ledger.record', outcome: 'failed', message: words })]);
       // The service has them: once the database takes rows again, a lookup brings them into the ledger.
@@ -205,7 +193,7 @@ describe('a write the ledger refuses', () => {
     });
     expect(failures).toEqual([refused.failure]);
     expect(writer.failure('p')).toBe(refused.failure);
-    expect(changes.at(-1)).toEqual({ profileId: 'p', recording: 0, failure: refused.failure });
+    expect(changes.at(-1)).toEqual({ profileId: 'p', recording: 0, failure: refused.failure, busy: false });
 
     const next = await writer.recordKeys('p', [key('KD-NEXT', 'after')]);
     expect(next).toEqual({ written: 1, failed: 0, failure: null });

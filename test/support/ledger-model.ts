@@ -15,6 +15,24 @@ const NOTES: [string, number][] = [
 ];
 export const SORTS: LedgerSortField[] = ['createdAt', 'expiresAt', 'value', 'note', 'status', 'lastSeenAt'];
 
+/** A key just generated, with `note`: what a writer test records. */
+export const generatedKey = (value: string, note: string): Key => ({
+  id: '',
+  value,
+  note,
+  status: 'generated',
+  isPremium: false,
+  expire: '2099-01-01',
+  expiresByDaysKey: false,
+  daysKey: null,
+  expiresAt: null,
+  hwid: null,
+  createdAt: '2026-11-23T00:00:00.000Z',
+  activatedAt: null,
+  lastResetAt: null,
+  serviceId: 'svc',
+});
+
 /** A deterministic pseudo-random sequence, so a failure reproduces. */
 export function rng(seed: number): () => number {
   let s = seed;

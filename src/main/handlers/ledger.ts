@@ -71,7 +71,8 @@ export const ledgerHandlers = (
     // What the ledger does not hold yet, so a partial ledger is never shown as whole.
     const recording = core.writer.recording(p.id);
     const failed = core.writer.failure(p.id);
-    return ok({ ...page, ...(recording > 0 ? { recording } : {}), ...(failed === null ? {} : { recordingFailed: failed }) });
+    const busy = recording > 0 && core.writer.busy ? { recordingBusy: true } : {};
+    return ok({ ...page, ...(recording > 0 ? { recording } : {}), ...(failed === null ? {} : { recordingFailed: failed }), ...busy });
   }),
 
   // Exports wait for the writes queued before the click (not an empty queue, which a running job would hold up).

@@ -11,8 +11,8 @@ const BUSY_TIMEOUT_MS = 5_000;
  * (a new file gets it). A file of another schema is refused, untouched. `readOnly`: main's, which only reads (the
  * writer thread writes), on a file made already.
  */
-function openLocalDb(file: string, cacheKiB: number, readOnly: boolean): DatabaseSync {
-  const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS, readOnly });
+function openLocalDb(file: string, cacheKiB: number, readOnly: boolean, busyMs: number): DatabaseSync {
+  const db = new DatabaseSync(file, { timeout: busyMs, readOnly });
   // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII only).
   db.function('js_lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
   const refused = refusal(db);
@@ -56,9 +56,9 @@ export class Connection {
   /** Statements a running job repeats every step, compiled once: compiling costs more than running them. */
   private readonly statements = new Map<string, StatementSync>();
 
-  constructor(file: string, cacheKiB: number, readOnly = false) {
+  constructor(file: string, cacheKiB: number, readOnly = false, busyMs = BUSY_TIMEOUT_MS) {
     this.file = file;
-    this.db = openLocalDb(file, cacheKiB, readOnly);
+    this.db = openLocalDb(file, cacheKiB, readOnly, busyMs);
   }
 
   close(): void {
@@ -75,9 +75,9 @@ export class Connection {
     return this.db.isTransaction ? fn() : this.transaction('BEGIN', fn);
   }
 
-  /** Runs `fn` in one transaction: all of it, or none. */
+  /** Runs `fn` in one transaction: all of it, or none. Nested, it joins the outer one (the writer's, per command). */
   tx<T>(fn: () => T): T {
-    return this.transaction('BEGIN IMMEDIATE', fn);
+    return this.db.isTransaction ? fn() : this.transaction('BEGIN IMMEDIATE', fn);
   }
 
   private transaction<T>(begin: 'BEGIN' | 'BEGIN IMMEDIATE', fn: () => T): T {

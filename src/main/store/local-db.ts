@@ -37,12 +37,15 @@ export class LocalDb {
    * keystrokes); the writer thread's connection takes less. `paging`: how deep pages are found (see LedgerPaging).
    * `background`: after the ledger is read, the anchors of every sort of that profile are found ahead of need, in
    * short slices on this thread's event loop (main's connection; see prepareLedger). `readOnly`: main's connection,
-   * on a file made already (':memory:' cannot be).
+   * on a file made already (':memory:' cannot be). `busyMs`: how long a statement waits for another program's lock.
    */
-  constructor(file: string, options: { cacheKiB?: number; paging?: Partial<LedgerPaging>; background?: boolean; readOnly?: boolean } = {}) {
+  constructor(
+    file: string,
+    options: { cacheKiB?: number; paging?: Partial<LedgerPaging>; background?: boolean; readOnly?: boolean; busyMs?: number } = {},
+  ) {
     this.file = file;
     const paging = { ...PAGING, ...options.paging };
-    this.conn = new Connection(file, options.cacheKiB ?? 32_768, options.readOnly === true);
+    this.conn = new Connection(file, options.cacheKiB ?? 32_768, options.readOnly === true, options.busyMs);
     this.filters = new LedgerFilters(this.conn, paging, () => {
       this.anchors.followLog();
     });
@@ -82,6 +85,9 @@ export class LocalDb {
       db.close();
     }
   }
+
+  /** Runs `fn` in one write transaction: every write in it lands, or none. */
+  readonly transaction: Connection['tx'] = (fn) => this.conn.tx(fn);
 
   readonly releaseMemory: Connection['releaseMemory'] = () => {
     this.conn.releaseMemory();

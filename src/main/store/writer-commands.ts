@@ -14,6 +14,15 @@ export class WriteRefused extends Error {
   }
 }
 
+/** Commands served before the next ordered message: a job's claims keep its slots full; the rest touch no ledger row. */
+export const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'settleAudit', 'sample', 'ceiling']);
+/** Commands that mark rows: posted after the ledger rows queued before them, whose descriptions would clear the marks. */
+export const MARKING = new Set<JobCommand['kind']>(['markStale', 'settle', 'end']);
+/** A job's writes while it runs: refused once the job service has closed (closeJobs()). */
+export const JOB_WRITES = new Set<JobCommand['kind']>(['claim', 'settle', 'end']);
+/** A command's fields, less the id and kind the writer gives it. */
+export type CommandFields<K extends JobCommand['kind']> = Omit<Extract<JobCommand, { kind: K }>, 'command' | 'kind'>;
+
 interface Waiting {
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;

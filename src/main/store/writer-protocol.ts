@@ -107,4 +107,10 @@ export interface LedgerStopped {
   collected: boolean;
 }
 
-export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer | LedgerStopped | CommandAnswer;
+/** The file refused a write for a moment (another program holds its lock): it and those after it wait (`busy`), or went in. */
+export interface LedgerBusy {
+  kind: 'busy';
+  busy: boolean;
+}
+
+export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer | LedgerStopped | LedgerBusy | CommandAnswer;

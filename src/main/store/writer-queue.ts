@@ -17,6 +17,8 @@ export interface RecordingState {
   recording: number;
   /** The last write that failed for this profile, in words; null once a later write of keys went in whole. */
   failure: string | null;
+  /** The writes wait for keydesk.db: another program holds its lock, and they are tried again until it lets go. */
+  busy: boolean;
 }
 
 export interface WriterOptions {

@@ -18,9 +18,6 @@ function reasonWords(errcode: number | null | undefined, folder: string): string
   if (errcode === null || errcode === undefined) return 'the ledger writer stopped unexpectedly';
   if (errcode === QUIT) return 'Keydesk quit before they were written';
   switch (errcode & 0xff) {
-    case 5: // SQLITE_BUSY
-    case 6: // SQLITE_LOCKED
-      return 'the ledger file stayed busy (another program held it)';
     case 13: // SQLITE_FULL
       return diskFullWords(folder);
     case 8: // SQLITE_READONLY

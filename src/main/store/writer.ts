@@ -19,7 +19,7 @@ import type {
 } from './writer-protocol.ts';
 import { GenerateMarks } from './generate-marks.ts';
 import { failureWords, QUIT } from './writer-words.ts';
-import { JobCommands } from './writer-commands.ts';
+import { JOB_WRITES, JobCommands, MARKING, URGENT, type CommandFields } from './writer-commands.ts';
 import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, WriterOptions } from './writer-queue.ts';
 
 export type { AnswerIntake, RecordingState, WriteOutcome } from './writer-queue.ts';
@@ -43,14 +43,6 @@ export const WRITER_IDLE_MS = 5_000;
 const LARGE_WORKER_HEAP_BYTES = 32 * 1024 * 1024;
 /** The thread's young generation, MiB: reading a 33 MB answer would otherwise grow it to V8's largest, and keep it. */
 const WORKER_YOUNG_MIB = 8;
-/** Commands served before the next ordered message: a job's claims keep its slots full; the rest touch no ledger row. */
-const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'settleAudit', 'sample', 'ceiling']);
-/** Commands that mark rows: posted after the ledger rows queued before them, whose descriptions would clear the marks. */
-const MARKING = new Set<JobCommand['kind']>(['markStale', 'settle', 'end']);
-/** A job's writes while it runs: refused once the job service has closed (closeJobs()). */
-const JOB_WRITES = new Set<JobCommand['kind']>(['claim', 'settle', 'end']);
-/** A command's fields, less the id and kind the writer gives it. */
-type CommandFields<K extends JobCommand['kind']> = Omit<Extract<JobCommand, { kind: K }>, 'command' | 'kind'>;
 /** How long the thread stays after the last job's writes (linger()): the next job finds it ready. */
 export const WRITER_LINGER_MS = 60_000;
 /** All a quit gives the writes, answers on the wire included: what is not written by then, the next start marks. */
@@ -95,6 +87,7 @@ export class Writer {
   private readonly held = new Set<number>();
   /** The running thread's V8 heap, as its last acknowledgement said. */
   private workerHeapBytes = 0;
+  private waitingForFile = false;
 
   /** Generate answers being recorded; those an earlier session left (generate-marks.ts). */
   readonly marks: GenerateMarks;
@@ -244,6 +237,11 @@ export class Writer {
     return this.failures.get(profileId) ?? null;
   }
 
+  /** Whether writes wait for keydesk.db now, another program holding its lock (they go in once it lets go). */
+  get busy(): boolean {
+    return this.waitingForFile;
+  }
+
   /** Resolves when every write queued so far has ended (written or reported failed). */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
@@ -284,6 +282,7 @@ export class Writer {
     this.resend = [];
     this.held.clear();
     this.failReads('Keydesk is quitting');
+    this.waitingForFile = false;
     this.commands.refuseAll('Keydesk is quitting: job writes are no longer made.');
     this.urgent?.close();
     this.urgent = null;
@@ -496,7 +495,7 @@ export class Writer {
   }
 
   private changed(profileId: string): void {
-    const state = { profileId, recording: this.recording(profileId), failure: this.failure(profileId) };
+    const state = { profileId, recording: this.recording(profileId), failure: this.failure(profileId), busy: this.waitingForFile };
     this.tell('onChange', () => this.options.onChange?.(state));
   }
 
@@ -524,10 +523,11 @@ export class Writer {
     channel.port1.unref();
     worker.on('message', (message: LedgerWorkerMessage) => {
       // A thread told to stop was let go first, so its 'stopped' never gets here.
-      if (this.worker !== worker || 'kind' in message) return;
+      if (this.worker !== worker) return;
       if ('command' in message) this.onCommand(message);
       else if ('answer' in message) this.onRead(message);
-      else this.onAck(message);
+      else if ('seq' in message) this.onAck(message);
+      else if (message.kind === 'busy') this.onBusy(message.busy);
     });
     channel.port1.on('message', (message: CommandAnswer) => {
       if (this.worker === worker) this.onCommand(message);
@@ -544,6 +544,13 @@ export class Writer {
     return worker;
   }
 
+  /** Every profile with rows waiting hears whether they wait for the file (All keys says so). */
+  private onBusy(busy: boolean): void {
+    if (busy) console.error('keydesk: keydesk.db is locked by another program; the ledger writes wait and are tried again.');
+    this.waitingForFile = busy;
+    for (const profileId of this.pending.keys()) this.changed(profileId);
+  }
+
   private onCommand(answer: CommandAnswer): void {
     this.commands.answer(answer);
     this.whenIdle();
@@ -556,6 +563,7 @@ export class Writer {
   private onWorkerExit(code: number): void {
     console.error(`keydesk: the writer thread stopped (exit code ${code}) with ${this.inFlight.size} write(s) in its hands.`);
     this.worker = null;
+    this.waitingForFile = false;
     this.urgent?.close();
     this.urgent = null;
     this.crashesInARow++;

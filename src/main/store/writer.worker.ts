@@ -1,10 +1,11 @@
 // The writer's thread: its own connection to keydesk.db (WAL, so main keeps reading while it writes), and the
 // writes main hands it, one at a time in the order posted, each in its own transaction, with every claim waiting
-// served first. A write SQLite refuses is answered as refused and the next one goes on; the thread stays up.
+// served first. A write the file refuses for a moment (another program holds its lock) is tried again, and those
+// after it wait; one SQLite truly refuses is answered as refused, and the next one goes on.
 // It also reads generate answers for main: the body's bytes come here, the keys are read and held here until
 // main has judged the answer and says to write them, and main gets back only the body and the keys as a batch.
 import { getHeapStatistics } from 'node:v8';
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Key } from '../../shared/domain.ts';
 import { batchBuffers, keyOf, packColumns, type KeyColumns } from '../../shared/key-batch.ts';
 import { collectAllGarbage } from './collect-garbage.ts';
@@ -13,6 +14,7 @@ import { LocalDb, type RunEndRecord, type SettleBatch } from './local-db.ts';
 import type {
   CommandAnswer,
   JobCommand,
+  LedgerBusy,
   LedgerRead,
   LedgerReadAnswer,
   LedgerReading,
@@ -23,10 +25,15 @@ import type {
   LedgerWriteAck,
 } from './writer-protocol.ts';
 
-const port = parentPort;
-if (port === null) throw new Error('writer.worker.ts runs only as a worker thread.');
+if (parentPort === null) throw new Error('writer.worker.ts runs only as a worker thread.');
+const port: MessagePort = parentPort;
 const data = workerData as LedgerWorkerData;
-const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB });
+/** How long one try waits inside SQLite for another program's lock; then the write waits its turn to try again. */
+const BUSY_MS = 50;
+/** The pause between tries of a write the file refused for a moment: doubling from the first, up to the most. */
+const RETRY_FIRST_MS = 10;
+const RETRY_MOST_MS = 500;
+const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, busyMs: BUSY_MS });
 /**
  * Keys read from answers, by answer, until written or let go: as their batch (values, shared fields once), and
  * made whole a chunk at a time as they are written, so 100,000 key objects do not live here either.
@@ -46,13 +53,9 @@ function apply(w: LedgerRowWrite): void {
     case 'held': {
       const batch = held.get(w.answer);
       if (batch === undefined) throw new LostKeys('the keys read from the answer went with a ledger writer thread that stopped');
-      try {
-        const keys: Key[] = [];
-        for (let i = w.from; i < Math.min(w.to, batch.values.length); i++) keys.push(keyOf(batch, i));
-        db.recordKeys(w.profileId, keys, w.seenAt);
-      } finally {
-        if (w.to >= batch.values.length) held.delete(w.answer);
-      }
+      const keys: Key[] = [];
+      for (let i = w.from; i < Math.min(w.to, batch.values.length); i++) keys.push(keyOf(batch, i));
+      db.recordKeys(w.profileId, keys, w.seenAt);
       return;
     }
     case 'deleted':
@@ -128,27 +131,89 @@ function applyCommand(c: JobCommand): unknown {
   return null;
 }
 
-/** A command, answered on the port it came by. */
-function command(c: JobCommand, answerOn: { postMessage(a: CommandAnswer): void }): void {
-  let answer: CommandAnswer;
-  try {
-    answer = { command: c.command, ok: true, result: applyCommand(c) };
-  } catch (error) {
-    const errcode = (error as { errcode?: unknown } | null)?.errcode;
-    const message = error instanceof Error ? error.message : String(error);
-    answer = { command: c.command, ok: false, message, errcode: typeof errcode === 'number' ? errcode : null };
+const heapBytes = () => getHeapStatistics().total_heap_size;
+
+/** Writes in the order they came, from the first the file refused for a moment; each answers for itself once made. */
+const waiting: (() => boolean)[] = [];
+/** The pause before the next try; 0 while no write waits for the file. */
+let retryMs = 0;
+
+/** SQLITE_BUSY or SQLITE_LOCKED: another connection holds the file's lock, and the same write goes in once it lets go. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof code === 'number' && ((code & 0xff) === 5 || (code & 0xff) === 6);
+}
+
+/** Makes `write` (false: refused for a moment, nothing written) now, or after those waiting: commits in the order they came. */
+function inOrder(write: () => boolean): void {
+  waiting.push(write);
+  if (waiting.length === 1) drain();
+}
+
+/** Makes the waiting writes in order; the first the file refuses is tried again after a pause that grows. */
+function drain(): void {
+  for (let write = waiting.at(0); write !== undefined; write = waiting.at(0)) {
+    if (!write()) {
+      if (retryMs === 0) port.postMessage({ kind: 'busy', busy: true } satisfies LedgerBusy);
+      retryMs = Math.min(Math.max(retryMs * 2, RETRY_FIRST_MS), RETRY_MOST_MS);
+      setTimeout(drain, retryMs);
+      return;
+    }
+    waiting.shift();
   }
-  answerOn.postMessage(answer);
+  if (retryMs > 0) port.postMessage({ kind: 'busy', busy: false } satisfies LedgerBusy);
+  retryMs = 0;
+}
+
+/** `write` in one transaction, its outcome posted; false (nothing written, nothing posted) while the file is busy. */
+function tried<T>(write: () => T, post: (o: { ok: true; result: T } | { ok: false; message: string; errcode: number | null }) => void) {
+  return (): boolean => {
+    let result: T;
+    try {
+      result = db.transaction(write);
+    } catch (error) {
+      if (isBusy(error)) return false;
+      const e = error as { errcode?: unknown; message?: unknown } | null;
+      const errcode = typeof e?.errcode === 'number' ? e.errcode : null;
+      post({ ok: false, message: typeof e?.message === 'string' ? e.message : String(error), errcode });
+      return true;
+    }
+    post({ ok: true, result });
+    return true;
+  };
+}
+
+/** A command, answered on the port it came by. */
+function command(c: JobCommand, answerOn: { postMessage(a: CommandAnswer): void }): () => boolean {
+  return tried(
+    () => applyCommand(c),
+    (o) => {
+      answerOn.postMessage({ command: c.command, ...o });
+    },
+  );
+}
+
+/** A chunk of ledger rows (or one row's change), acknowledged to main; the answer's last chunk lets its keys go. */
+function rows(w: LedgerRowWrite): () => boolean {
+  return tried(
+    () => {
+      apply(w);
+    },
+    (o) => {
+      if (w.kind === 'held' && w.to >= (held.get(w.answer)?.values.length ?? 0)) held.delete(w.answer);
+      port.postMessage({ seq: w.seq, heapBytes: heapBytes(), ...(o.ok ? { ok: true } : o) } satisfies LedgerWriteAck);
+    },
+  );
 }
 
 /** Urgent commands that came while other writes were made: a job's requests are waiting for its claims. */
 function claimsWaiting(): void {
   for (let m = receiveMessageOnPort(data.urgent); m !== undefined; m = receiveMessageOnPort(data.urgent))
-    command(m.message as JobCommand, data.urgent);
+    inOrder(command(m.message as JobCommand, data.urgent));
 }
 
 data.urgent.on('message', (c: JobCommand) => {
-  command(c, data.urgent);
+  inOrder(command(c, data.urgent));
 });
 port.on('message', (w: LedgerWrite) => {
   if (w.kind === 'stop') {
@@ -171,12 +236,6 @@ port.on('message', (w: LedgerWrite) => {
     held.delete(w.answer);
     return;
   }
-  claimsWaiting();
-  if ('command' in w) {
-    command(w, port);
-    return;
-  }
-  const heapBytes = () => getHeapStatistics().total_heap_size;
   if (w.kind === 'read') {
     const reading = read(w);
     // The batch's column bytes are handed over, not copied: this thread keeps its own columns to write from.
@@ -184,16 +243,8 @@ port.on('message', (w: LedgerWrite) => {
     port.postMessage({ ...reading, heapBytes: heapBytes() } satisfies LedgerReadAnswer, transfer);
     return;
   }
-  let ack: LedgerWriteAck;
-  try {
-    apply(w);
-    ack = { seq: w.seq, ok: true, heapBytes: heapBytes() };
-  } catch (error) {
-    const e = error as { errcode?: unknown; message?: unknown } | null;
-    const message = typeof e?.message === 'string' ? e.message : String(error);
-    ack = { seq: w.seq, ok: false, errcode: typeof e?.errcode === 'number' ? e.errcode : null, message, heapBytes: heapBytes() };
-  }
-  port.postMessage(ack);
+  claimsWaiting();
+  inOrder('command' in w ? command(w, port) : rows(w));
 });
 port.on('close', () => {
   db.close();

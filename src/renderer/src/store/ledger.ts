@@ -18,10 +18,10 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
   const inFlight = new Set<string>();
   let unsubscribe: (() => void) | null = null;
   /** Main's ledger writer changed for a profile: the active one's count is shown, and its end refreshes the table. */
-  const onLedgerChanged = (e: { profileId: string; recording: number; failure: string | null }) => {
+  const onLedgerChanged = (e: { profileId: string; recording: number; failure: string | null; busy?: boolean }) => {
     const { activeProfileId, ledgerRecording, ledgerRecordingFailed } = get();
     if (e.profileId !== activeProfileId) return;
-    set({ ledgerRecording: e.recording, ledgerRecordingFailed: e.failure });
+    set({ ledgerRecording: e.recording, ledgerRecordingFailed: e.failure, ledgerRecordingBusy: e.busy === true });
     if (e.failure !== null && e.failure !== ledgerRecordingFailed) get().notify('error', e.failure);
     if (ledgerRecording > 0 && e.recording === 0) reset({});
   };
@@ -60,6 +60,7 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
     ledgerError: null,
     ledgerRecording: 0,
     ledgerRecordingFailed: null,
+    ledgerRecordingBusy: false,
     selection: new Set(),
     selectedAll: null,
     cutShort: [],
@@ -129,6 +130,7 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
           ...(r.data.targets === undefined ? {} : { ledgerTargets: { count: r.data.targets, capped: r.data.targetsCapped ?? false } }),
           ledgerRecording: r.data.recording ?? 0,
           ledgerRecordingFailed: r.data.recordingFailed ?? null,
+          ledgerRecordingBusy: r.data.recordingBusy === true,
         };
       });
     },

@@ -362,6 +362,8 @@ export interface LedgerSlice {
   ledgerRecording: number;
   /** The last ledger write that failed for this profile, in main's words; null when none. */
   ledgerRecordingFailed: string | null;
+  /** Those keys wait for keydesk.db: another program holds its lock, and main tries again until it lets go. */
+  ledgerRecordingBusy: boolean;
   /** Keys picked one by one. */
   selection: ReadonlySet<string>;
   /** "Select all matching": the filter itself, resolved by main when a job starts; nothing is loaded here. */

@@ -28,6 +28,7 @@ export function AllKeys() {
   const error = useKeydesk((s) => s.ledgerError);
   const recording = useKeydesk((s) => s.ledgerRecording);
   const recordingFailed = useKeydesk((s) => s.ledgerRecordingFailed);
+  const recordingBusy = useKeydesk((s) => s.ledgerRecordingBusy);
   // Keys a running generate job has yet to ask for: not on their way to the ledger yet, so not in "Recording N".
   const toRequest = useKeydesk((s) => {
     const job = selectJob(s);
@@ -119,7 +120,10 @@ export function AllKeys() {
       <CutShortNotice />
       {recording > 0 && (
         <p role="status" className="muted">
-          Recording {fmt.count(recording, NOUNS.key)} in the ledger… The list refreshes when they are all in.
+          Recording {fmt.count(recording, NOUNS.key)} in the ledger…{' '}
+          {recordingBusy
+            ? 'Another program (a backup tool, the sqlite3 tool) holds keydesk.db locked: they go in once it lets go.'
+            : 'The list refreshes when they are all in.'}
         </p>
       )}
       {toRequest > 0 && (
