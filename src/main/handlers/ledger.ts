@@ -63,11 +63,14 @@ export const ledgerHandlers = (
   | 'audit.list'
   | 'audit.export'
 > => ({
-  'ledger.query': needsProfile(core, ({ filter, sort, offset, limit, cursor, exactCount }, p) => {
-    // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET.
+  'ledger.query': needsProfile(core, async ({ filter, sort, offset, limit, cursor, exactCount }, p) => {
+    // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET. An exact
+    // count passes over every match (seconds at a million keys): on the reader's thread, never main's.
     const page = cursor
       ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false }
-      : core.db.queryLedger(p.id, filter, sort, offset, limit, { exact: exactCount === true });
+      : exactCount === true
+        ? await core.reader.queryLedger(p.id, filter, sort, offset, limit, { exact: true })
+        : core.db.queryLedger(p.id, filter, sort, offset, limit);
     // What the ledger does not hold yet, so a partial ledger is never shown as whole.
     const recording = core.writer.recording(p.id);
     const failed = core.writer.failure(p.id);
