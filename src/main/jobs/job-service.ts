@@ -285,7 +285,7 @@ export class JobService {
     const runAt = first ? job.createdAt : new Date().toISOString();
     // What an earlier run left claimed is settled by its own log first: this run's log starts empty, and must not be
     // the only word on those items after a crash. The yes to send unknown items again is for this run alone.
-    await e.writes.beginRun(jobId, runAt, retryUnknown, e.sendLogs === null ? null : readSendLog(e.sendLogs, jobId));
+    const counts = await e.writes.beginRun(jobId, runAt, retryUnknown, e.sendLogs === null ? null : readSendLog(e.sendLogs, jobId));
     // Quitting meanwhile: the job is still starting, so the quit writes its end.
     if (this.engine.closed) return fail('CANCELLED', 'Keydesk is quitting.');
     e.ends.delete(jobId);
@@ -306,7 +306,7 @@ export class JobService {
         client,
         profileName: profile.name,
         control: new AdaptiveConcurrency(job.action === 'generate' ? 1 : this.ceiling(job.profileId).ceiling, e.silentMs),
-        counts: this.db.jobCounts(jobId),
+        counts,
       },
       log,
     );

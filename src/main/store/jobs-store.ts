@@ -198,10 +198,12 @@ export class JobsStore {
       .run(at, jobId);
   }
 
-  /** Keys per item state (a generate batch counts for its size). */
+  /** Keys per item state (a generate batch counts for its size; other items are one key, counted from the index alone). */
   jobCounts(jobId: string): Record<JobItemState, number> {
     const counts: Record<JobItemState, number> = { pending: 0, sent: 0, done: 0, failed: 0, unknown: 0 };
-    for (const r of this.db.prepare('SELECT state, sum(size) AS n FROM job_items WHERE job_id = ? GROUP BY state').all(jobId) as {
+    const generate = this.db.prepare("SELECT 1 FROM jobs WHERE id = ? AND action = 'generate'").get(jobId) !== undefined;
+    const n = generate ? 'sum(size)' : 'count(*)';
+    for (const r of this.conn.statement(`SELECT state, ${n} AS n FROM job_items WHERE job_id = ? GROUP BY state`).all(jobId) as {
       state: JobItemState | 'retry';
       n: number;
     }[]) {

@@ -16,7 +16,7 @@ export interface LedgerWorkerData {
 }
 
 /**
- * A write main asks for and waits on. A settle's batch and an end go as JSON (one string copies in one block,
+ * A write main asks for and waits on. A new job's items, a settle's batch and an end go as JSON (one string copies in one block,
  * thousands of objects do not). Claims, audit entries and samples go on the urgent port: no ledger row's order
  * depends on them.
  */
@@ -29,7 +29,7 @@ export type JobCommand =
   | { command: number; kind: 'settleAudit'; id: number; outcome: AuditEntry['outcome']; message: string }
   | { command: number; kind: 'sample'; profileId: string; count: number; at: string }
   | { command: number; kind: 'thinWindow'; window: SampleWindow }
-  | { command: number; kind: 'createJob'; job: NewJob; items: NewJobItems }
+  | { command: number; kind: 'createJob'; job: NewJob; items: string }
   | { command: number; kind: 'jobState'; jobId: string; state: JobState; reason: string | null; finishedAt: string | null }
   | { command: number; kind: 'beginRun'; jobId: string; at: string; retryUnknown: boolean; log: SendLogRecord | null }
   | { command: number; kind: 'forgetJob'; jobId: string }
@@ -44,7 +44,11 @@ export interface CommandResults {
   interrupt: string[];
   /** The new entry's id. */
   audit: number;
+  /** The job's counts once the run has begun, or ended: main reads none of its items. */
+  beginRun: JobCounts;
+  end: JobCounts;
 }
+export type JobCounts = ReturnType<LocalDb['jobCounts']>;
 export type CommandResult<K extends JobCommand['kind']> = K extends keyof CommandResults ? CommandResults[K] : null;
 
 /** A job as created (LocalDb.createJob), and its items. */

@@ -21,6 +21,7 @@ import type {
   LedgerWorkerData,
   LedgerWrite,
   LedgerWriteAck,
+  NewJobItems,
 } from './writer-protocol.ts';
 
 const port = parentPort;
@@ -87,7 +88,7 @@ function applyCommand(c: JobCommand): unknown {
     case 'thinWindow':
       return db.thinSampleWindow(c.window);
     case 'createJob':
-      return db.createJob(c.job, c.items);
+      return db.createJob(c.job, JSON.parse(c.items) as NewJobItems);
     case 'interrupt':
       return db.interruptRunningJobs(c.reason, c.at, c.ends, c.sent);
     case 'jobState':
@@ -99,7 +100,7 @@ function applyCommand(c: JobCommand): unknown {
       db.settleLeftoverClaims(c.jobId, c.log);
       if (c.retryUnknown) db.approveUnknownJobItems(c.jobId);
       db.beginJobRun(c.jobId, c.at);
-      break;
+      return db.jobCounts(c.jobId);
     case 'forgetJob':
       db.forgetJob(c.jobId);
       break;
@@ -112,7 +113,7 @@ function applyCommand(c: JobCommand): unknown {
     case 'end': {
       const end = JSON.parse(c.end) as RunEndRecord;
       db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt);
-      break;
+      return db.jobCounts(end.jobId);
     }
     case 'markStale':
       db.markStale(c.profileId, c.what, c.values);
