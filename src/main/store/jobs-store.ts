@@ -113,7 +113,7 @@ export class JobsStore {
    */
   createJob(
     job: Pick<StoredJob, 'id' | 'profileId' | 'action' | 'params' | 'createdAt'>,
-    items: { keyValues: readonly string[] } | { filter: LedgerFilter } | { batches: readonly number[] },
+    items: { keyValues: readonly string[]; activeOnly?: true } | { filter: LedgerFilter } | { batches: readonly number[] },
   ): number {
     return this.conn.tx(() => {
       this.db
@@ -134,6 +134,16 @@ export class JobsStore {
             "INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, key + 1, 'batch ' || (key + 1), value, 'pending' FROM json_each(?)",
           )
           .run(job.id, JSON.stringify(items.batches));
+      } else if ('activeOnly' in items) {
+        // A reset's picked keys less those the ledger shows generated or deleted (the service refuses them); one it
+        // does not hold is sent. A value given twice is one item.
+        this.db
+          .prepare(
+            `INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, row_number() OVER (ORDER BY first), value, 1, 'pending'
+             FROM (SELECT min(key) AS first, value FROM json_each(?) AS j WHERE NOT EXISTS
+               (SELECT 1 FROM ledger WHERE profile_id = ? AND ledger.value = j.value AND status <> 'active') GROUP BY value)`,
+          )
+          .run(job.id, JSON.stringify(items.keyValues), job.profileId);
       } else {
         // A value given twice is one item: sending it twice would extend twice.
         this.db
