@@ -91,7 +91,7 @@ export async function benchStall(): Promise<void> {
     return worst;
   };
   const pause = () => new Promise((r) => setTimeout(r, 500));
-  const stalls: Record<string, { wall: number; busy: number }[]> = { generate: [], count: [], jobFilter: [], jobValues: [] };
+  const stalls: Record<string, { wall: number; busy: number }[]> = { generate: [], count: [], page: [], jobFilter: [], jobValues: [] };
   const job = async (target: { filter: { text: string } } | { keyValues: string[] }): Promise<void> => {
     const s = await call('jobs.start', { action: 'extend', days: 1, target });
     if (s.total !== BATCH) throw new Error(`the job has ${s.total} items`);
@@ -124,6 +124,19 @@ export async function benchStall(): Promise<void> {
         }),
       );
       await pause();
+      // A page with its capped count stays on main: its longest stall is reported beside the acts moved off it.
+      stalls.page?.push(
+        await stallOf(async () => {
+          const q = await call('ledger.query', {
+            filter: { text: 'bulk' },
+            sort: { field: 'createdAt', dir: 'desc' },
+            offset: 0,
+            limit: 200,
+          });
+          if (q.rows.length !== 200 || q.totalCapped !== true) throw new Error('the first page of "bulk" was not a capped page of 200');
+        }),
+      );
+      await pause();
       stalls.jobFilter?.push(await stallOf(() => job({ filter: { text: 'other' } })));
       await pause();
       stalls.jobValues?.push(await stallOf(() => job({ keyValues: other })));
@@ -135,6 +148,7 @@ export async function benchStall(): Promise<void> {
   const rows: [string, string][] = [
     ['generate', 'generate 100,000 keys into the embedded sandbox until the ledger holds them'],
     ['count', 'Count exactly over a filter matching 900,000 keys'],
+    ['page', 'the first page of that filter, its count capped'],
     ['jobFilter', 'create a 100,000-key extend job from a filter'],
     ['jobValues', 'create a 100,000-key extend job from 100,000 selected values'],
   ];

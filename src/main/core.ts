@@ -79,8 +79,9 @@ export class Core {
   readonly db: LocalDb;
   /** Every write to keydesk.db a handler or job makes, off main's event loop (src/main/store/writer.ts). */
   readonly writer: Writer;
-  /** Reads of keydesk.db that take seconds (an exact count), on a thread of their own (src/main/store/reader.ts). */
+  /** The ledger's pages, and its exact counts (seconds at a million keys), each on a thread of their own (store/reader.ts). */
   readonly reader: LedgerReader;
+  readonly counter: LedgerReader;
   readonly jobs: JobService;
   readonly backups: BackupSchedule;
   private readonly events = new EventEmitter();
@@ -103,18 +104,19 @@ export class Core {
     this.secrets = options.secrets;
     this.profiles = new ProfilesFile(options.userDataDir);
     const dbFile = join(options.userDataDir, LOCAL_DB_FILE);
-    // Made (schema, WAL) by prepareStoreFiles; main only reads, and the writer thread writes.
-    this.db = new LocalDb(dbFile, { background: true, readOnly: true });
-    this.reader = new LedgerReader(dbFile);
+    // Made (schema, WAL) by prepareStoreFiles; main and the readers only read, and the writer thread writes.
+    this.db = new LocalDb(dbFile, { readOnly: true });
+    this.reader = new LedgerReader(dbFile, { cacheKiB: 32 * 1024, background: true, idleMs: 10 * 60_000 });
+    this.counter = new LedgerReader(dbFile, { cacheKiB: 8 * 1024, background: false, idleMs: 30_000 });
     this.writer = new Writer({
       file: dbFile,
       onChange: (state) => {
         this.emit('ledger.changed', state);
       },
       onIdle: () => {
-        // The writer's commits made main's cached pages stale; deep-page anchors catch up once, when it is done.
+        // The writer's commits made cached pages stale; the reader's deep-page anchors catch up once, when it is done.
         this.db.releaseMemory();
-        this.db.ledgerWritten();
+        this.reader.ledgerWritten();
       },
       onFailure: (profileId, words) => {
         // Kept past this session: the keys are on the service, and this says which are missing here.
@@ -366,7 +368,7 @@ export class Core {
     await this.thinning;
     await this.sandbox?.close(2_000);
     this.sandbox = null;
-    await this.reader.close();
+    await Promise.all([this.reader.close(), this.counter.close()]);
     this.db.close();
     this.lock.release();
   }

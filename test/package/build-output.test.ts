@@ -173,7 +173,9 @@ describe('the build output', () => {
     expect(built('main/index.js')).toContain('reader.worker.');
     const file = join(tempDir('keydesk-built-reader-'), 'keydesk.db');
     new LocalDb(file).close();
-    const worker = new Worker(join(ROOT, 'out/main/reader.worker.js'), { workerData: { file, cacheKiB: 1024 } satisfies ReaderWorkerData });
+    const worker = new Worker(join(ROOT, 'out/main/reader.worker.js'), {
+      workerData: { file, cacheKiB: 1024, background: false } satisfies ReaderWorkerData,
+    });
     try {
       const sort = { field: 'value', dir: 'asc' } as const;
       worker.postMessage({ ask: 1, kind: 'queryLedger', args: ['p', {}, sort, 0, 1, { exact: true }] } satisfies ReaderAsk);

@@ -64,15 +64,16 @@ export const ledgerHandlers = (
   | 'audit.export'
 > => ({
   'ledger.query': needsProfile(core, async ({ filter, sort, offset, limit, cursor, exactCount }, p) => {
-    // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET. An exact
-    // count passes over every match (seconds at a million keys): on the reader's thread, never main's.
-    const page = cursor
-      ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false }
-      : exactCount === true
-        ? await core.reader.queryLedger(p.id, filter, sort, offset, limit, { exact: true })
-        : core.db.queryLedger(p.id, filter, sort, offset, limit);
-    // What the ledger does not hold yet, so a partial ledger is never shown as whole.
+    // What the ledger does not hold yet, so a partial ledger is never shown as whole: taken before the read, which
+    // sees at least every row written by then.
     const recording = core.writer.recording(p.id);
+    // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET. Pages
+    // are read on the reader's thread; an exact count (seconds at a million keys) on the counter's, never main's.
+    const page = cursor
+      ? { rows: await core.reader.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false }
+      : exactCount === true
+        ? await core.counter.queryLedger(p.id, filter, sort, offset, limit, { exact: true })
+        : await core.reader.queryLedger(p.id, filter, sort, offset, limit);
     const failed = core.writer.failure(p.id);
     return ok({ ...page, ...(recording > 0 ? { recording } : {}), ...(failed === null ? {} : { recordingFailed: failed }) });
   }),

@@ -1,20 +1,29 @@
-// The ledger reader: a thread with its own read-only connection to keydesk.db, for reads that take longer than
-// main may wait (an exact count over a million keys takes seconds). Started on first use, gone when idle.
+// A ledger reader: a thread with its own read-only connection to keydesk.db, for the ledger's pages and counts,
+// which at a million keys take longer than main may wait (an exact count, seconds). Started on first use, gone when idle.
 import { Worker } from 'node:worker_threads';
+import type { LedgerRow } from '../../shared/domain.ts';
 import type { LedgerPage } from './ledger-query.ts';
 import type { LocalDb } from './local-db.ts';
 
 export interface ReaderWorkerData {
   file: string;
   cacheKiB: number;
+  /** The connection finds deep-page anchors ahead of need, on the reader's event loop (ledger-warming.ts). */
+  background: boolean;
 }
-export type ReaderAsk = { ask: number; kind: 'queryLedger'; args: Parameters<LocalDb['queryLedger']> } | { kind: 'stop' };
-export type ReaderAnswer = { ask: number; ok: true; page: LedgerPage } | { ask: number; ok: false; message: string; code: string | null };
+export type ReaderAsk =
+  | { ask: number; kind: 'queryLedger'; args: Parameters<LocalDb['queryLedger']> }
+  | { ask: number; kind: 'seekLedger'; args: Parameters<LocalDb['seekLedger']> }
+  | { kind: 'written' }
+  | { kind: 'stop' };
+export type ReaderAnswer = { ask: number; ok: true; value: unknown } | { ask: number; ok: false; message: string; code: string | null };
 
-/** With nothing asked for this long, the thread (and its page cache) goes; the next read starts another. */
-const READER_IDLE_MS = 30_000;
-/** The reader's page cache: a count passes over the whole ledger whatever its size, and main keeps its own. */
-const READER_CACHE_KIB = 8 * 1024;
+export interface ReaderOptions {
+  cacheKiB: number;
+  background: boolean;
+  /** With nothing asked for this long, the thread (and its page cache) goes; the next read starts another. */
+  idleMs: number;
+}
 
 /** A read the reader refused, with SQLite's code when it has one. */
 export class ReadRefused extends Error {
@@ -33,16 +42,16 @@ function workerUrl(): URL {
 
 export class LedgerReader {
   private readonly file: string;
-  private readonly idleMs: number;
+  private readonly options: ReaderOptions;
   private worker: Worker | null = null;
   private next = 1;
-  private readonly waiting = new Map<number, { resolve: (page: LedgerPage) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(file: string, idleMs = READER_IDLE_MS) {
+  constructor(file: string, options: ReaderOptions) {
     this.file = file;
-    this.idleMs = idleMs;
+    this.options = options;
   }
 
   /** The running thread's id (tests: the read happened off main); null with none. */
@@ -52,14 +61,17 @@ export class LedgerReader {
 
   /** LocalDb.queryLedger on the reader's thread. */
   queryLedger(...args: Parameters<LocalDb['queryLedger']>): Promise<LedgerPage> {
-    if (this.closed) return Promise.reject(new ReadRefused('Keydesk is quitting: the ledger is no longer read.', null));
-    clearTimeout(this.idleTimer);
-    const worker = this.worker ?? this.start();
-    const ask = this.next++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(ask, { resolve, reject });
-      worker.postMessage({ ask, kind: 'queryLedger', args } satisfies ReaderAsk);
-    });
+    return this.ask((ask) => ({ ask, kind: 'queryLedger', args })) as Promise<LedgerPage>;
+  }
+
+  /** LocalDb.seekLedger on the reader's thread. */
+  seekLedger(...args: Parameters<LocalDb['seekLedger']>): Promise<LedgerRow[]> {
+    return this.ask((ask) => ({ ask, kind: 'seekLedger', args })) as Promise<LedgerRow[]>;
+  }
+
+  /** The ledger writer committed: a running thread's anchors follow (LocalDb.ledgerWritten), its cached pages go. */
+  ledgerWritten(): void {
+    this.worker?.postMessage({ kind: 'written' } satisfies ReaderAsk);
   }
 
   async close(): Promise<void> {
@@ -71,19 +83,31 @@ export class LedgerReader {
     await worker?.terminate();
   }
 
+  private ask(message: (ask: number) => ReaderAsk): Promise<unknown> {
+    if (this.closed) return Promise.reject(new ReadRefused('Keydesk is quitting: the ledger is no longer read.', null));
+    clearTimeout(this.idleTimer);
+    const worker = this.worker ?? this.start();
+    const ask = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(ask, { resolve, reject });
+      worker.postMessage(message(ask));
+    });
+  }
+
   private start(): Worker {
-    const worker = new Worker(workerUrl(), { workerData: { file: this.file, cacheKiB: READER_CACHE_KIB } satisfies ReaderWorkerData });
+    const { cacheKiB, background } = this.options;
+    const worker = new Worker(workerUrl(), { workerData: { file: this.file, cacheKiB, background } satisfies ReaderWorkerData });
     // The reads waiting, not the thread, keep Keydesk's work alive.
     worker.unref();
     worker.on('message', (answer: ReaderAnswer) => {
       const waiting = this.waiting.get(answer.ask);
       this.waiting.delete(answer.ask);
-      if (answer.ok) waiting?.resolve(answer.page);
+      if (answer.ok) waiting?.resolve(answer.value);
       else waiting?.reject(new ReadRefused(answer.message, answer.code));
       if (this.waiting.size === 0 && this.worker === worker) this.stopWhenStillIdle(worker);
     });
     worker.on('error', (error) => {
-      console.error('keydesk: the ledger reader thread failed:', error);
+      console.error('keydesk: a ledger reader thread failed:', error);
     });
     worker.on('exit', (code) => {
       if (this.worker !== worker) return;
@@ -101,7 +125,7 @@ export class LedgerReader {
       // Forgotten first, so its exit is not taken for a crash.
       this.worker = null;
       worker.postMessage({ kind: 'stop' } satisfies ReaderAsk);
-    }, this.idleMs);
+    }, this.options.idleMs);
     this.idleTimer.unref();
   }
 

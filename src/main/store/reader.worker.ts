@@ -6,7 +6,7 @@ import type { ReaderAnswer, ReaderAsk, ReaderWorkerData } from './reader.ts';
 const port = parentPort;
 if (port === null) throw new Error('reader.worker.ts runs only as a worker thread.');
 const data = workerData as ReaderWorkerData;
-const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, readOnly: true });
+const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, readOnly: true, background: data.background });
 
 port.on('message', (message: ReaderAsk) => {
   if (message.kind === 'stop') {
@@ -14,9 +14,16 @@ port.on('message', (message: ReaderAsk) => {
     port.close();
     return;
   }
+  if (message.kind === 'written') {
+    // The writer's commits made this connection's cached pages stale; deep-page anchors catch up once.
+    db.releaseMemory();
+    db.ledgerWritten();
+    return;
+  }
   let answer: ReaderAnswer;
   try {
-    answer = { ask: message.ask, ok: true, page: db.queryLedger(...message.args) };
+    const value = message.kind === 'queryLedger' ? db.queryLedger(...message.args) : db.seekLedger(...message.args);
+    answer = { ask: message.ask, ok: true, value };
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     answer = {
