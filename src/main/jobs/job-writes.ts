@@ -103,8 +103,7 @@ function now<T>(write: () => T): Promise<T> {
 /** The app's job writes: on the one writer thread, with the ledger's (writer.ts). */
 export function jobWritesOn(writer: Writer): JobWrites {
   return {
-    // 100,000 selected values cross as one string: a structured clone of the array costs main several times more.
-    createJob: (job, items) => writer.run('createJob', { job, items: JSON.stringify(items) }),
+    createJob: (job, items) => writer.run('createJob', { job, items }),
     jobState: async (jobId, state, reason, finishedAt) => {
       await writer.run('jobState', { jobId, state, reason, finishedAt });
     },

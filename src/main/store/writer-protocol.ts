@@ -16,7 +16,7 @@ export interface LedgerWorkerData {
 }
 
 /**
- * A write main asks for and waits on. A new job's items, a settle's batch and an end go as JSON (one string copies in one block,
+ * A write main asks for and waits on. A settle's batch and an end go as JSON (one string copies in one block,
  * thousands of objects do not). Claims, audit entries and samples go on the urgent port: no ledger row's order
  * depends on them.
  */
@@ -29,7 +29,7 @@ export type JobCommand =
   | { command: number; kind: 'settleAudit'; id: number; outcome: AuditEntry['outcome']; message: string }
   | { command: number; kind: 'sample'; profileId: string; count: number; at: string }
   | { command: number; kind: 'thinWindow'; window: SampleWindow }
-  | { command: number; kind: 'createJob'; job: NewJob; items: string }
+  | { command: number; kind: 'createJob'; job: NewJob; items: NewJobItems }
   | { command: number; kind: 'jobState'; jobId: string; state: JobState; reason: string | null; finishedAt: string | null }
   | { command: number; kind: 'beginRun'; jobId: string; at: string; retryUnknown: boolean; log: SendLogRecord | null }
   | { command: number; kind: 'forgetJob'; jobId: string }

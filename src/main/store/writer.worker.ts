@@ -21,7 +21,6 @@ import type {
   LedgerWorkerData,
   LedgerWrite,
   LedgerWriteAck,
-  NewJobItems,
 } from './writer-protocol.ts';
 
 const port = parentPort;
@@ -88,7 +87,7 @@ function applyCommand(c: JobCommand): unknown {
     case 'thinWindow':
       return db.thinSampleWindow(c.window);
     case 'createJob':
-      return db.createJob(c.job, JSON.parse(c.items) as NewJobItems);
+      return db.createJob(c.job, c.items);
     case 'interrupt':
       return db.interruptRunningJobs(c.reason, c.at, c.ends, c.sent);
     case 'jobState':
