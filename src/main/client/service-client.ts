@@ -137,7 +137,7 @@ function cooldownSeconds(text: string): number | undefined {
 const isWireCode = (c: unknown): c is ErrorCode => typeof c === 'string' && (WIRE_ERROR_CODES as readonly string[]).includes(c);
 
 /** Bytes read between turns of the event loop: chunks already here are otherwise all read in one go (tens of ms for 33 MB). */
-const READ_TURN_BYTES = 4 * 1024 * 1024;
+const READ_TURN_BYTES = 1024 * 1024;
 
 /** A body's bytes in one ArrayBuffer, each chunk copied in and dropped (undici's arrayBuffer() keeps them all until the end). */
 async function bodyBytes(body: AsyncIterable<Uint8Array>, contentLength: string | string[] | undefined): Promise<ArrayBuffer> {
