@@ -133,7 +133,7 @@ export async function benchStall(): Promise<void> {
             offset: 0,
             limit: 200,
           });
-          if (q.rows.length !== 200 || q.totalCapped !== true) throw new Error('the first page of "bulk" was not a capped page of 200');
+          if (q.rows.length !== 200 || !q.totalCapped) throw new Error('the first page of "bulk" was not a capped page of 200');
         }),
       );
       await pause();

@@ -35,7 +35,9 @@ describe('the embedded sandbox thread', () => {
     await expect(request(thread.url)).rejects.toThrow();
     const store = new SandboxStore(file);
     try {
-      expect(store.inspect("SELECT count(*) AS n FROM keys JOIN notes ON notes.id = keys.note_id WHERE notes.text = 'thread'")).toEqual([{ n: 3 }]);
+      expect(store.inspect("SELECT count(*) AS n FROM keys JOIN notes ON notes.id = keys.note_id WHERE notes.text = 'thread'")).toEqual([
+        { n: 3 },
+      ]);
       expect(store.serviceByApiKey(thread.apiKey)?.identifier).toBe('demo');
     } finally {
       store.close();

@@ -180,7 +180,7 @@ describe('the build output', () => {
       const sort = { field: 'value', dir: 'asc' } as const;
       worker.postMessage({ ask: 1, kind: 'queryLedger', args: ['p', {}, sort, 0, 1, { exact: true }] } satisfies ReaderAsk);
       const [answer] = (await once(worker, 'message')) as [ReaderAnswer];
-      expect(answer).toEqual({ ask: 1, ok: true, page: { rows: [], total: 0, totalCapped: false, targets: 0, targetsCapped: false } });
+      expect(answer).toEqual({ ask: 1, ok: true, value: { rows: [], total: 0, totalCapped: false, targets: 0, targetsCapped: false } });
     } finally {
       await worker.terminate();
     }
