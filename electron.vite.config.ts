@@ -31,6 +31,8 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           'writer.worker': resolve('src/main/store/writer.worker.ts'),
           'check.worker': resolve('src/main/store/check.worker.ts'),
+          'reader.worker': resolve('src/main/store/reader.worker.ts'),
+          'sandbox.worker': resolve('src/main/sandbox.worker.ts'),
         },
         external: ['node:sqlite'],
       },

@@ -16,6 +16,7 @@ import { benchRateLimit } from './cases/ratelimit.ts';
 import { benchRenderer } from './cases/renderer.ts';
 import { benchRss } from './cases/rss.ts';
 import { benchSearch } from './cases/search.ts';
+import { benchStall } from './cases/stall.ts';
 import { benchThroughput } from './cases/throughput.ts';
 import { benchWal } from './cases/wal.ts';
 import type { BenchOptions } from './lib/options.ts';
@@ -37,6 +38,7 @@ const CASES: Record<string, (o: BenchOptions) => void | Promise<void>> = {
   ratelimit: benchRateLimit,
   'generate-core': benchGenerateCore,
   rss: benchRss,
+  stall: benchStall,
   renderer: benchRenderer,
 };
 

@@ -8,8 +8,6 @@ import type { Profile, SandboxState, SecretStorageKind } from '../shared/domain.
 import { fail, ok, type Failure, type Result } from '../shared/result.ts';
 import { ROUTES, type RouteName } from '../shared/wire.ts';
 import { SANDBOX_DB_FILE } from '../sandbox/paths.ts';
-import { startSandboxServer, type RunningSandbox } from '../sandbox/server.ts';
-import { SandboxStore } from '../sandbox/store.ts';
 import { ServiceClient, type ClientOptions, type Reader, type SendExtras } from './client/service-client.ts';
 import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
@@ -21,7 +19,9 @@ import { BackupSchedule, type BackupScheduleOptions } from './store/backup.ts';
 import { LOCAL_DB_FILE, prepareStoreFiles } from './store/start-files.ts';
 import { jobWritesOn } from './jobs/job-writes.ts';
 import { LocalDb } from './store/local-db.ts';
+import { LedgerReader } from './store/reader.ts';
 import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
+import { startSandboxThread, type SandboxThread } from './sandbox-thread.ts';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
 const SANDBOX_SERVICE = { name: 'Demo', identifier: 'demo' };
@@ -79,11 +79,14 @@ export class Core {
   readonly db: LocalDb;
   /** Every write to keydesk.db a handler or job makes, off main's event loop (src/main/store/writer.ts). */
   readonly writer: Writer;
+  /** The ledger's pages, and its exact counts (seconds at a million keys), each on a thread of their own (store/reader.ts). */
+  readonly reader: LedgerReader;
+  readonly counter: LedgerReader;
   readonly jobs: JobService;
   readonly backups: BackupSchedule;
   private readonly events = new EventEmitter();
-  private sandboxStore: SandboxStore | null = null;
-  private sandbox: RunningSandbox | null = null;
+  /** The embedded sandbox, serving from a thread of its own (sandbox-thread.ts). */
+  private sandbox: SandboxThread | null = null;
   private sandboxError: string | null = null;
   private readonly clients = new Map<string, ServiceClient>();
   /** Keys the keychain refused to store, kept in memory for this session (the sandbox's, see startSandbox). */
@@ -101,17 +104,20 @@ export class Core {
     this.secrets = options.secrets;
     this.profiles = new ProfilesFile(options.userDataDir);
     const dbFile = join(options.userDataDir, LOCAL_DB_FILE);
-    // Made (schema, WAL) by prepareStoreFiles; main only reads, and the writer thread writes.
-    this.db = new LocalDb(dbFile, { background: true, readOnly: true });
+    // Made (schema, WAL) by prepareStoreFiles; main and the readers only read, and the writer thread writes.
+    this.db = new LocalDb(dbFile, { readOnly: true });
+    // Each thread costs about 30 MiB while it runs: the pages' stays while All keys is in use, its anchors warm.
+    this.reader = new LedgerReader(dbFile, { cacheKiB: 32 * 1024, background: true, idleMs: 2 * 60_000 });
+    this.counter = new LedgerReader(dbFile, { cacheKiB: 8 * 1024, background: false, idleMs: 30_000 });
     this.writer = new Writer({
       file: dbFile,
       onChange: (state) => {
         this.emit('ledger.changed', state);
       },
       onIdle: () => {
-        // The writer's commits made main's cached pages stale; deep-page anchors catch up once, when it is done.
+        // The writer's commits made cached pages stale; the reader's deep-page anchors catch up once, when it is done.
         this.db.releaseMemory();
-        this.db.ledgerWritten();
+        this.reader.ledgerWritten();
       },
       onFailure: (profileId, words) => {
         // Kept past this session: the keys are on the service, and this says which are missing here.
@@ -204,24 +210,28 @@ export class Core {
     return this.thinning;
   }
 
-  /** The embedded sandbox on 127.0.0.1 (random port), its database in userData, its demo key in the SecretStore. */
+  /** The embedded sandbox on 127.0.0.1 (random port), on its own thread, its database in userData, its demo key in the SecretStore. */
   private async startSandbox(): Promise<void> {
     try {
-      const store = new SandboxStore(join(this.options.userDataDir, SANDBOX_DB_FILE), { cacheSizeKiB: EMBEDDED_SANDBOX_CACHE_KIB });
-      this.sandboxStore = store;
       const sandboxRef = { id: SANDBOX_PROFILE_ID, name: 'Local sandbox' };
       // A keychain that refuses must not keep the sandbox down: the key is then new and kept for this session.
       const stored = await this.readKey(sandboxRef);
-      let apiKey = stored.ok ? stored.data : null;
-      if (store.serviceByIdentifier(SANDBOX_SERVICE.identifier) === null) {
-        apiKey = store.createService(SANDBOX_SERVICE.name, SANDBOX_SERVICE.identifier).apiKey;
-      } else if (apiKey === null || store.serviceByApiKey(apiKey) === null) {
-        // The key was lost (session-only storage, a wiped keychain): issue a new one for the same service.
-        apiKey = store.rotateApiKey(SANDBOX_SERVICE.identifier);
-      }
+      this.sandbox = await startSandboxThread(
+        {
+          file: join(this.options.userDataDir, SANDBOX_DB_FILE),
+          cacheKiB: EMBEDDED_SANDBOX_CACHE_KIB,
+          service: SANDBOX_SERVICE,
+          apiKey: stored.ok ? stored.data : null,
+        },
+        (code) => {
+          this.sandbox = null;
+          this.sandboxError = sandboxStartWords(new Error(`The sandbox thread ended (exit code ${code}).`), 'stopped');
+          this.emit('sandbox.stateChanged', this.sandboxState());
+        },
+      );
+      const { apiKey } = this.sandbox;
       this.sessionKeys.delete(SANDBOX_PROFILE_ID);
       if (!(await this.storeKey(sandboxRef, apiKey)).ok) this.sessionKeys.set(SANDBOX_PROFILE_ID, apiKey);
-      this.sandbox = await startSandboxServer({ store, host: '127.0.0.1', port: 0 });
       const profile: StoredProfile = {
         id: SANDBOX_PROFILE_ID,
         name: 'Local sandbox',
@@ -359,16 +369,17 @@ export class Core {
     await this.thinning;
     await this.sandbox?.close(2_000);
     this.sandbox = null;
-    this.sandboxStore?.close();
-    this.sandboxStore = null;
+    await Promise.all([this.reader.close(), this.counter.close()]);
     this.db.close();
     this.lock.release();
   }
 }
 
-/** Why the embedded sandbox did not start, in words; the raw error goes to main's log only. */
-function sandboxStartWords(error: unknown): string {
-  console.error('keydesk: the embedded sandbox could not start:', error);
+/** Why the embedded sandbox did not start (or stopped), in words; the raw error goes to main's log only. */
+function sandboxStartWords(error: unknown, what: 'start' | 'stopped' = 'start'): string {
+  console.error(`keydesk: the embedded sandbox ${what === 'start' ? 'could not start' : 'stopped'}:`, error);
+  if (what === 'stopped')
+    return "The local sandbox stopped unexpectedly. The reason is in Keydesk's log; restart Keydesk to start it again.";
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('ERR_SQLITE')) {
     return `The local sandbox could not start: its database (${SANDBOX_DB_FILE} in Keydesk's data folder) could not be opened. Another Keydesk may be using it, or it is damaged.`;

@@ -1,5 +1,5 @@
 // The sandbox's HTTP front: node:http, running the checks in the order wire.md fixes, every answer JSON.
-// Runs in plain Node and inside Electron's main.
+// Runs in plain Node and on a thread of Electron's main (src/main/sandbox-thread.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';

@@ -9,6 +9,7 @@ import { expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
 import { JobService } from '../../src/main/jobs/job-service.ts';
 import { InlineJobWrites, type ClaimedItem, type JobRunEnd, type JobWrites } from '../../src/main/jobs/job-writes.ts';
+import type { JobCounts } from '../../src/main/store/writer-protocol.ts';
 import { LocalDb, type SettleBatch } from '../../src/main/store/local-db.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -66,7 +67,7 @@ class Switchable extends InlineJobWrites {
     this.gate();
     return super.settle(batch, at);
   }
-  override async end(end: JobRunEnd): Promise<void> {
+  override async end(end: JobRunEnd): Promise<JobCounts> {
     this.gate();
     return super.end(end);
   }

@@ -15,6 +15,8 @@ import type {
   LedgerWriteAck,
 } from '../../src/main/store/writer-protocol.ts';
 import type { CheckAnswer } from '../../src/main/store/integrity.ts';
+import type { ReaderAnswer, ReaderAsk, ReaderWorkerData } from '../../src/main/store/reader.ts';
+import type { SandboxFromMain, SandboxToMain, SandboxWorkerData } from '../../src/main/sandbox-thread.ts';
 import { LocalDb } from '../../src/main/store/local-db.ts';
 import { ROOT } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -145,5 +147,42 @@ describe('the build output', () => {
     const worker = new Worker(join(ROOT, 'out/main/check.worker.js'), { workerData: [join(dir, 'keydesk.db'), join(dir, 'sandbox.db')] });
     const [answers] = (await once(worker, 'message')) as [CheckAnswer[]];
     expect(answers).toEqual([{ damage: null }, { damage: 'it is empty (0 bytes)' }]);
+  });
+
+  it('builds the embedded sandbox thread as a worker entry that serves and stops', async () => {
+    expect(built('main/index.js')).toContain('sandbox.worker.');
+    const data: SandboxWorkerData = {
+      file: join(tempDir('keydesk-built-sandbox-'), 'sandbox.db'),
+      cacheKiB: 1024,
+      service: { name: 'Demo', identifier: 'demo' },
+      apiKey: null,
+    };
+    const worker = new Worker(join(ROOT, 'out/main/sandbox.worker.js'), { workerData: data });
+    try {
+      const [started] = (await once(worker, 'message')) as [SandboxToMain];
+      expect(started).toMatchObject({ kind: 'started', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as unknown });
+      worker.postMessage({ kind: 'stop', graceMs: 500 } satisfies SandboxFromMain);
+      const [stopped] = (await once(worker, 'message')) as [SandboxToMain];
+      expect(stopped).toEqual({ kind: 'stopped' });
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('builds the ledger reader as a worker entry that counts', async () => {
+    expect(built('main/index.js')).toContain('reader.worker.');
+    const file = join(tempDir('keydesk-built-reader-'), 'keydesk.db');
+    new LocalDb(file).close();
+    const worker = new Worker(join(ROOT, 'out/main/reader.worker.js'), {
+      workerData: { file, cacheKiB: 1024, background: false } satisfies ReaderWorkerData,
+    });
+    try {
+      const sort = { field: 'value', dir: 'asc' } as const;
+      worker.postMessage({ ask: 1, kind: 'queryLedger', args: ['p', {}, sort, 0, 1, { exact: true }] } satisfies ReaderAsk);
+      const [answer] = (await once(worker, 'message')) as [ReaderAnswer];
+      expect(answer).toEqual({ ask: 1, ok: true, value: { rows: [], total: 0, totalCapped: false, targets: 0, targetsCapped: false } });
+    } finally {
+      await worker.terminate();
+    }
   });
 });

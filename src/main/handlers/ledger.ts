@@ -63,13 +63,17 @@ export const ledgerHandlers = (
   | 'audit.list'
   | 'audit.export'
 > => ({
-  'ledger.query': needsProfile(core, ({ filter, sort, offset, limit, cursor, exactCount }, p) => {
-    // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET.
-    const page = cursor
-      ? { rows: core.db.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false }
-      : core.db.queryLedger(p.id, filter, sort, offset, limit, { exact: exactCount === true });
-    // What the ledger does not hold yet, so a partial ledger is never shown as whole.
+  'ledger.query': needsProfile(core, async ({ filter, sort, offset, limit, cursor, exactCount }, p) => {
+    // What the ledger does not hold yet, so a partial ledger is never shown as whole: taken before the read, which
+    // sees at least every row written by then.
     const recording = core.writer.recording(p.id);
+    // A cursor page is a seek from a row the renderer holds: no count (the first page gave it), no OFFSET. Pages
+    // are read on the reader's thread; an exact count (seconds at a million keys) on the counter's, never main's.
+    const page = cursor
+      ? { rows: await core.reader.seekLedger(p.id, filter, sort, cursor, limit), total: null, totalCapped: false }
+      : exactCount === true
+        ? await core.counter.queryLedger(p.id, filter, sort, offset, limit, { exact: true })
+        : await core.reader.queryLedger(p.id, filter, sort, offset, limit);
     const failed = core.writer.failure(p.id);
     const busy = recording > 0 && core.writer.busy ? { recordingBusy: true } : {};
     return ok({ ...page, ...(recording > 0 ? { recording } : {}), ...(failed === null ? {} : { recordingFailed: failed }), ...busy });

@@ -19,6 +19,7 @@ import {
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import type { LocalDb, SettleBatch, StoredJob } from '../store/local-db.ts';
+import type { NewJobItems } from '../store/writer-protocol.ts';
 import { QUIT_MS } from '../store/writer.ts';
 import { AdaptiveConcurrency } from './concurrency.ts';
 import { ceilingOf, DEFAULT_CEILING, realClock, type Engine, type JobServiceDeps, type Starting } from './engine.ts';
@@ -127,12 +128,12 @@ export class JobService {
             }
           : {};
     const job = { id, profileId, action: request.action, params: JSON.stringify(params), createdAt: new Date().toISOString() };
-    let items: Parameters<LocalDb['createJob']>[1];
+    let items: NewJobItems;
     if (request.action === 'generate') {
       const batches: number[] = [];
       for (let left = request.count; left > 0; left -= GENERATE_BATCH) batches.push(Math.min(GENERATE_BATCH, left));
       items = { batches };
-    } else items = request.action === 'resetHwid' ? this.activeOnly(profileId, request.target) : request.target;
+    } else items = request.action === 'resetHwid' ? this.activeOnly(request.target) : request.target;
     const { writes } = this.engine;
     const total = await writes.createJob(job, items);
     if (total === 0) {
@@ -234,17 +235,13 @@ export class JobService {
 
   /**
    * A reset's targets less the keys the ledger shows as generated or deleted: the service refuses a reset for them.
-   * A key the ledger does not hold is sent (the service decides).
+   * A key the ledger does not hold is sent (the service decides). The writer leaves them out as it creates the items.
    */
-  private activeOnly(profileId: string, target: Extract<JobRequest, { action: 'delete' | 'resetHwid' }>['target']): typeof target {
-    if ('filter' in target) {
-      const { status } = target.filter;
-      // A filter for generated or deleted keys names no active one: an empty list, so nothing is created.
-      return status === undefined || status === 'active' ? { filter: { ...target.filter, status: 'active' } } : { keyValues: [] };
-    }
-    const inactive = new Set<string>();
-    for (const row of this.db.iterateLedgerKeys(profileId, target.keyValues)) if (row.status !== 'active') inactive.add(row.value);
-    return inactive.size === 0 ? target : { keyValues: target.keyValues.filter((v) => !inactive.has(v)) };
+  private activeOnly(target: Extract<JobRequest, { action: 'delete' | 'resetHwid' }>['target']): NewJobItems {
+    if ('keyValues' in target) return { keyValues: target.keyValues, activeOnly: true };
+    const { status } = target.filter;
+    // A filter for generated or deleted keys names no active one: an empty list, so nothing is created.
+    return status === undefined || status === 'active' ? { filter: { ...target.filter, status: 'active' } } : { keyValues: [] };
   }
 
   /**
@@ -285,7 +282,7 @@ export class JobService {
     const runAt = first ? job.createdAt : new Date().toISOString();
     // What an earlier run left claimed is settled by its own log first: this run's log starts empty, and must not be
     // the only word on those items after a crash. The yes to send unknown items again is for this run alone.
-    await e.writes.beginRun(jobId, runAt, retryUnknown, e.sendLogs === null ? null : readSendLog(e.sendLogs, jobId));
+    const counts = await e.writes.beginRun(jobId, runAt, retryUnknown, e.sendLogs === null ? null : readSendLog(e.sendLogs, jobId));
     // Quitting meanwhile: the job is still starting, so the quit writes its end.
     if (this.engine.closed) return fail('CANCELLED', 'Keydesk is quitting.');
     e.ends.delete(jobId);
@@ -306,7 +303,7 @@ export class JobService {
         client,
         profileName: profile.name,
         control: new AdaptiveConcurrency(job.action === 'generate' ? 1 : this.ceiling(job.profileId).ceiling, e.silentMs),
-        counts: this.db.jobCounts(jobId),
+        counts,
       },
       log,
     );

@@ -2,7 +2,7 @@
 // the requests, in order, each in its own transaction; else at once on a connection main also reads (tests).
 import type { JobState } from '../../shared/domain.ts';
 import type { ClaimedJobItem, LocalDb, RunEndRecord, SendLogRecord, SettleBatch } from '../store/local-db.ts';
-import type { NewJob, NewJobItems } from '../store/writer-protocol.ts';
+import type { JobCounts, NewJob, NewJobItems } from '../store/writer-protocol.ts';
 import type { Writer } from '../store/writer.ts';
 
 /** An item claimed for sending (committed as sent); `retry`: an unknown item the user chose to send again. */
@@ -13,8 +13,8 @@ export interface JobWrites {
   /** Creates the job and its items; resolves with how many items it has. */
   createJob(job: NewJob, items: NewJobItems): Promise<number>;
   jobState(jobId: string, state: JobState, reason: string | null, finishedAt: string | null): Promise<void>;
-  /** Settles what an earlier run left claimed (by its send log), takes the yes to send unknown ones, begins the run. */
-  beginRun(jobId: string, at: string, retryUnknown: boolean, log: SendLogRecord | null): Promise<void>;
+  /** Settles what an earlier run left claimed (by its send log), takes the yes to send unknown ones, begins the run; resolves with its counts. */
+  beginRun(jobId: string, at: string, retryUnknown: boolean, log: SendLogRecord | null): Promise<JobCounts>;
   forgetJob(jobId: string): Promise<void>;
   setBulkCeiling(profileId: string, ceiling: number | null): Promise<void>;
   /** Marks the jobs still running interrupted (LocalDb.interruptRunningJobs); resolves with their ids. */
@@ -26,8 +26,8 @@ export interface JobWrites {
   claim(jobId: string, max: number, retry?: boolean): Promise<ClaimedItem[]>;
   /** Writes answers (items' ends, the keys they changed, their audit entries); resolves once committed. */
   settle(batch: SettleBatch, at?: string): Promise<void>;
-  /** Records a run's end (LocalDb.endJobRun), after the writes asked for before it; resolves once committed. */
-  end(end: JobRunEnd): Promise<void>;
+  /** Records a run's end (LocalDb.endJobRun), after the writes asked for before it; resolves once committed, with the job's counts. */
+  end(end: JobRunEnd): Promise<JobCounts>;
   /** Resolves when every write asked for so far has ended (committed or failed). */
   idle(): Promise<void>;
   /** No job runs now: what the writes hold (a thread) may go until the next write. */
@@ -51,11 +51,12 @@ export class InlineJobWrites implements JobWrites {
   jobState(jobId: string, state: JobState, reason: string | null, finishedAt: string | null): Promise<void> {
     return now(() => this.db.setJobState(jobId, state, reason, finishedAt));
   }
-  beginRun(jobId: string, at: string, retryUnknown: boolean, log: SendLogRecord | null): Promise<void> {
+  beginRun(jobId: string, at: string, retryUnknown: boolean, log: SendLogRecord | null): Promise<JobCounts> {
     return now(() => {
       this.db.settleLeftoverClaims(jobId, log);
       if (retryUnknown) this.db.approveUnknownJobItems(jobId);
       this.db.beginJobRun(jobId, at);
+      return this.db.jobCounts(jobId);
     });
   }
   forgetJob(jobId: string): Promise<void> {
@@ -73,8 +74,11 @@ export class InlineJobWrites implements JobWrites {
   settle(batch: SettleBatch, at?: string): Promise<void> {
     return now(() => this.db.settleJobItems(batch, at));
   }
-  end(end: JobRunEnd): Promise<void> {
-    return now(() => this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt));
+  end(end: JobRunEnd): Promise<JobCounts> {
+    return now(() => {
+      this.db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt);
+      return this.db.jobCounts(end.jobId);
+    });
   }
   idle(): Promise<void> {
     return Promise.resolve();
@@ -103,9 +107,7 @@ export function jobWritesOn(writer: Writer): JobWrites {
     jobState: async (jobId, state, reason, finishedAt) => {
       await writer.run('jobState', { jobId, state, reason, finishedAt });
     },
-    beginRun: async (jobId, at, retryUnknown, log) => {
-      await writer.run('beginRun', { jobId, at, retryUnknown, log });
-    },
+    beginRun: (jobId, at, retryUnknown, log) => writer.run('beginRun', { jobId, at, retryUnknown, log }),
     forgetJob: async (jobId) => {
       await writer.run('forgetJob', { jobId });
     },
@@ -118,9 +120,7 @@ export function jobWritesOn(writer: Writer): JobWrites {
     settle: async (batch, at = new Date().toISOString()) => {
       await writer.run('settle', { batch: JSON.stringify(batch), at });
     },
-    end: async (end) => {
-      await writer.run('end', { end: JSON.stringify(end) });
-    },
+    end: (end) => writer.run('end', { end: JSON.stringify(end) }),
     idle: () => writer.jobsIdle(),
     release: () => {
       writer.linger();

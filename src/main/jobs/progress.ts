@@ -1,6 +1,6 @@
 // Progress and rate: the summary a job is shown by (stored, starting, running or ended unwritten), and the
 // progress events that say it while a run goes on, at most every PROGRESS_EVERY_MS.
-import type { JobSummary } from '../../shared/domain.ts';
+import type { JobItemState, JobSummary } from '../../shared/domain.ts';
 import type { StoredJob } from '../store/local-db.ts';
 import { ceilingOf, isCurrent, type Engine } from './engine.ts';
 import type { JobParams, Run } from './run.ts';
@@ -95,13 +95,16 @@ function pace(
   return { ratePerSecond, etaSeconds, pausedUntil, notAnswering };
 }
 
-/** A job as the screen shows it: `run` while it runs, else as stored (or as its unwritten end, or starting). */
-export function summarize(e: Engine, stored: StoredJob, run: Run | null): JobSummary {
+/**
+ * A job as the screen shows it: `run` while it runs, else as stored (or as its unwritten end, or starting).
+ * `written`: its counts as the writer just wrote them, so main need not read its items.
+ */
+export function summarize(e: Engine, stored: StoredJob, run: Run | null, written?: Record<JobItemState, number>): JobSummary {
   // A run's end not yet in the file is shown as the run ended, not as the file's "running".
   const kept = run === null ? e.ends.get(stored.id) : undefined;
   const job = kept ? { ...stored, state: kept.end.state, reason: kept.end.reason, finishedAt: kept.end.finishedAt } : stored;
   const params = JSON.parse(job.params) as JobParams;
-  const counts = run ? { ...run.counts } : kept ? { ...kept.counts } : e.db.jobCounts(job.id);
+  const counts = run ? { ...run.counts } : kept ? { ...kept.counts } : (written ?? e.db.jobCounts(job.id));
   // Reserved to run and getting ready (JobService.run): main is not done with it, whatever state it stopped in.
   // Cancelled meanwhile: cancelling until its end is written.
   const starting = run ? undefined : e.starting.get(job.id);

@@ -97,7 +97,7 @@ async function finish(e: Engine, run: Run): Promise<void> {
   const reason = endReason(run);
   const finishedAt = new Date().toISOString();
   const end: JobRunEnd = { jobId: run.job.id, state, reason, finishedAt };
-  let written = false;
+  let written: Awaited<ReturnType<typeof writeEnd>> = null;
   try {
     // Every answer is in the file before the job is recorded as ended.
     await answersWritten(e, run);
@@ -107,13 +107,13 @@ async function finish(e: Engine, run: Run): Promise<void> {
     // so the job does not read "running" with nothing running.
     run.job = { ...run.job, state, reason, finishedAt };
     // Its end is in the file with every answer and every item put back: the send log has nothing more to say.
-    if (written) removeSendLog(e, run.job.id);
+    if (written !== null) removeSendLog(e, run.job.id);
     else keepEnd(e, end, run.counts);
     e.runs.delete(run.job.id);
     // A progress event held back while the end was written is not sent now: the end is what is said.
     stopTimers(run);
     if (e.runs.size === 0) e.writes.release();
-    e.deps.emit(summarize(e, run.job, null));
+    e.deps.emit(summarize(e, run.job, null, written ?? undefined));
   }
 }
 

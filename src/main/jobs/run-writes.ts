@@ -71,13 +71,13 @@ async function settle(e: Engine, run: Run, batch: SettleBatch): Promise<void> {
 }
 
 /** Records a run's end through the writer; false when it was refused (logged unless quitting). Never throws. */
-export async function writeEnd(e: Engine, end: JobRunEnd): Promise<boolean> {
+/** Writes a run's end; resolves with the job's counts as written, or null when it was not. */
+export async function writeEnd(e: Engine, end: JobRunEnd): Promise<Record<JobItemState, number> | null> {
   try {
-    await e.writes.end(end);
-    return true;
+    return await e.writes.end(end);
   } catch (error) {
     if (!e.closed) console.error("keydesk: a job's end could not be recorded:", error);
-    return false;
+    return null;
   }
 }
 

@@ -113,7 +113,7 @@ export class JobsStore {
    */
   createJob(
     job: Pick<StoredJob, 'id' | 'profileId' | 'action' | 'params' | 'createdAt'>,
-    items: { keyValues: readonly string[] } | { filter: LedgerFilter } | { batches: readonly number[] },
+    items: { keyValues: readonly string[]; activeOnly?: true } | { filter: LedgerFilter } | { batches: readonly number[] },
   ): number {
     return this.conn.tx(() => {
       this.db
@@ -134,6 +134,16 @@ export class JobsStore {
             "INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, key + 1, 'batch ' || (key + 1), value, 'pending' FROM json_each(?)",
           )
           .run(job.id, JSON.stringify(items.batches));
+      } else if ('activeOnly' in items) {
+        // A reset's picked keys less those the ledger shows generated or deleted (the service refuses them); one it
+        // does not hold is sent. A value given twice is one item.
+        this.db
+          .prepare(
+            `INSERT INTO job_items (job_id, seq, target, size, state) SELECT ?, row_number() OVER (ORDER BY first), value, 1, 'pending'
+             FROM (SELECT min(key) AS first, value FROM json_each(?) AS j WHERE NOT EXISTS
+               (SELECT 1 FROM ledger WHERE profile_id = ? AND ledger.value = j.value AND status <> 'active') GROUP BY value)`,
+          )
+          .run(job.id, JSON.stringify(items.keyValues), job.profileId);
       } else {
         // A value given twice is one item: sending it twice would extend twice.
         this.db
@@ -198,10 +208,12 @@ export class JobsStore {
       .run(at, jobId);
   }
 
-  /** Keys per item state (a generate batch counts for its size). */
+  /** Keys per item state (a generate batch counts for its size; other items are one key, counted from the index alone). */
   jobCounts(jobId: string): Record<JobItemState, number> {
     const counts: Record<JobItemState, number> = { pending: 0, sent: 0, done: 0, failed: 0, unknown: 0 };
-    for (const r of this.db.prepare('SELECT state, sum(size) AS n FROM job_items WHERE job_id = ? GROUP BY state').all(jobId) as {
+    const generate = this.db.prepare("SELECT 1 FROM jobs WHERE id = ? AND action = 'generate'").get(jobId) !== undefined;
+    const n = generate ? 'sum(size)' : 'count(*)';
+    for (const r of this.conn.statement(`SELECT state, ${n} AS n FROM job_items WHERE job_id = ? GROUP BY state`).all(jobId) as {
       state: JobItemState | 'retry';
       n: number;
     }[]) {

@@ -1,4 +1,4 @@
-// Main's connection finds a profile's deep-page anchors ahead of need, in short slices on its event loop: a little
+// The reader's connection finds a profile's deep-page anchors ahead of need, in short slices on its event loop: a little
 // after the ledger was read, and after the ledger writer's commits (whose pages then go back to the OS).
 
 /** Slices of at most WARM_SLICE_MS, WARM_GAP_MS apart, starting WARM_DELAY_MS after the ledger was last read. */
@@ -14,7 +14,7 @@ export interface WarmingWork {
 }
 
 export class LedgerWarming {
-  /** Off (a connection other than main's): nothing is scheduled. */
+  /** Off (a connection other than the ledger reader's): nothing is scheduled. */
   private readonly on: boolean;
   private readonly work: WarmingWork;
   private profile: string | null = null;

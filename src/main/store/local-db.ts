@@ -36,8 +36,9 @@ export class LocalDb {
    * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
    * keystrokes); the writer thread's connection takes less. `paging`: how deep pages are found (see LedgerPaging).
    * `background`: after the ledger is read, the anchors of every sort of that profile are found ahead of need, in
-   * short slices on this thread's event loop (main's connection; see prepareLedger). `readOnly`: main's connection,
-   * on a file made already (':memory:' cannot be). `busyMs`: how long a statement waits for another program's lock.
+   * short slices on this thread's event loop (the ledger reader's connection; see prepareLedger). `readOnly`: main's
+   * and the readers', on a file made already (':memory:' cannot be). `busyMs`: how long a statement waits for another
+   * program's lock.
    */
   constructor(
     file: string,

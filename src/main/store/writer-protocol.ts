@@ -44,7 +44,11 @@ export interface CommandResults {
   interrupt: string[];
   /** The new entry's id. */
   audit: number;
+  /** The job's counts once the run has begun, or ended: main reads none of its items. */
+  beginRun: JobCounts;
+  end: JobCounts;
 }
+export type JobCounts = ReturnType<LocalDb['jobCounts']>;
 export type CommandResult<K extends JobCommand['kind']> = K extends keyof CommandResults ? CommandResults[K] : null;
 
 /** A job as created (LocalDb.createJob), and its items. */

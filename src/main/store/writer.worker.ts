@@ -102,7 +102,7 @@ function applyCommand(c: JobCommand): unknown {
       db.settleLeftoverClaims(c.jobId, c.log);
       if (c.retryUnknown) db.approveUnknownJobItems(c.jobId);
       db.beginJobRun(c.jobId, c.at);
-      break;
+      return db.jobCounts(c.jobId);
     case 'forgetJob':
       db.forgetJob(c.jobId);
       break;
@@ -115,7 +115,7 @@ function applyCommand(c: JobCommand): unknown {
     case 'end': {
       const end = JSON.parse(c.end) as RunEndRecord;
       db.endJobRun(end.jobId, end.state, end.reason, end.finishedAt);
-      break;
+      return db.jobCounts(end.jobId);
     }
     case 'markStale':
       db.markStale(c.profileId, c.what, c.values);
