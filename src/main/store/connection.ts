@@ -1,21 +1,21 @@
 // The one connection to keydesk.db every room of the store goes through: opened at the schema with its pragmas,
 // transactions, and a cache of compiled statements.
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { LOCAL_DB_VERSION, LocalDbRefused, refusal, SCHEMA, versionOf } from './schema.ts';
+import { LOCAL_DB_VERSION, LocalDbRefused, MIGRATIONS, refusal, SCHEMA, versionOf } from './schema.ts';
 
 /** How long a statement waits for a lock another process holds (the sqlite3 CLI, say) before it fails. */
 const BUSY_TIMEOUT_MS = 5_000;
 
 /**
  * keydesk.db opened as every connection uses it: the search text's lower-casing function, WAL, and the schema
- * (a new file gets it). A file of another schema is refused, untouched. `readOnly`: main's, which only reads (the
+ * (a new file gets it, an older one its migrations). A file of another schema is refused, untouched. `readOnly`: main's, which only reads (the
  * writer thread writes), on a file made already.
  */
 function openLocalDb(file: string, cacheKiB: number, readOnly: boolean): DatabaseSync {
   const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS, readOnly });
   // The search text is lower-cased by JavaScript's rules wherever it is written (SQLite's lower() folds ASCII only).
   db.function('js_lower', { deterministic: true }, (text) => (typeof text === 'string' ? text.toLowerCase() : text));
-  const refused = refusal(db);
+  const refused = refusal(db, readOnly);
   if (refused !== null) {
     db.close();
     throw new LocalDbRefused(refused);
@@ -25,8 +25,10 @@ function openLocalDb(file: string, cacheKiB: number, readOnly: boolean): Databas
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
   if (versionOf(db) !== LOCAL_DB_VERSION) {
     inTransaction(db, 'BEGIN IMMEDIATE', () => {
-      // Read again under the write lock: another connection (a writer thread's) may have created it meanwhile.
-      if (versionOf(db) !== LOCAL_DB_VERSION) db.exec(`${SCHEMA}\nPRAGMA user_version = ${LOCAL_DB_VERSION};`);
+      // Read again under the write lock: another connection (a writer thread's) may have done it meanwhile.
+      const from = versionOf(db);
+      if (from === 0) db.exec(`${SCHEMA}\nPRAGMA user_version = ${LOCAL_DB_VERSION};`);
+      else for (let v = from; v < LOCAL_DB_VERSION; v++) db.exec(`${MIGRATIONS[v] ?? ''}\nPRAGMA user_version = ${v + 1};`);
     });
   }
   return db;

@@ -37,9 +37,13 @@ export class LocalDb {
    * keystrokes); the writer thread's connection takes less. `paging`: how deep pages are found (see LedgerPaging).
    * `background`: after the ledger is read, the anchors of every sort of that profile are found ahead of need, in
    * short slices on this thread's event loop (main's connection; see prepareLedger). `readOnly`: main's connection,
-   * on a file made already (':memory:' cannot be).
+   * on a file made already (':memory:' cannot be). `deferText`: new rows' text entries wait for indexText (the
+   * writer thread's idle time); without it, they go in with the rows.
    */
-  constructor(file: string, options: { cacheKiB?: number; paging?: Partial<LedgerPaging>; background?: boolean; readOnly?: boolean } = {}) {
+  constructor(
+    file: string,
+    options: { cacheKiB?: number; paging?: Partial<LedgerPaging>; background?: boolean; readOnly?: boolean; deferText?: boolean } = {},
+  ) {
     this.file = file;
     const paging = { ...PAGING, ...options.paging };
     this.conn = new Connection(file, options.cacheKiB ?? 32_768, options.readOnly === true);
@@ -55,9 +59,13 @@ export class LocalDb {
         this.releaseMemory();
       },
     });
-    this.writes = new LedgerWrites(this.conn, () => {
-      this.filters.ledgerCaches(true);
-    });
+    this.writes = new LedgerWrites(
+      this.conn,
+      () => {
+        this.filters.ledgerCaches(true);
+      },
+      options.deferText === true,
+    );
     this.jobStore = new JobsStore(this.conn, this.filters, this.writes);
     this.samples = new Samples(this.conn.db);
     this.auditLog = new AuditLog(this.conn.db);
@@ -92,6 +100,8 @@ export class LocalDb {
   readonly recordKeys: LedgerWrites['recordKeys'] = (...a) => {
     this.writes.recordKeys(...a);
   };
+  readonly indexText: LedgerWrites['indexText'] = (...a) => this.writes.indexText(...a);
+  readonly unindexed: LedgerFilters['unindexed'] = () => this.filters.unindexed();
   readonly recordReportedFields: LedgerWrites['recordReportedFields'] = (...a) => {
     this.writes.recordReportedFields(...a);
   };

@@ -107,4 +107,10 @@ export interface LedgerStopped {
   collected: boolean;
 }
 
-export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer | LedgerStopped | CommandAnswer;
+/** Rows whose text entries the worker has yet to write (LocalDb.indexText): it stays while there are any. */
+export interface LedgerIndexing {
+  kind: 'indexing';
+  left: number;
+}
+
+export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer | LedgerStopped | LedgerIndexing | CommandAnswer;

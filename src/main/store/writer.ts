@@ -95,6 +95,8 @@ export class Writer {
   private readonly held = new Set<number>();
   /** The running thread's V8 heap, as its last acknowledgement said. */
   private workerHeapBytes = 0;
+  /** Rows whose text entries the running thread has yet to write: it is not let go while there are any. */
+  private unindexed = 0;
 
   /** Generate answers being recorded; those an earlier session left (generate-marks.ts). */
   readonly marks: GenerateMarks;
@@ -473,7 +475,7 @@ export class Writer {
     const waitMs = this.workerHeapBytes > LARGE_WORKER_HEAP_BYTES ? 0 : idleMs;
     this.idleTimer = setTimeout(() => {
       const worker = this.worker;
-      if (worker === null || !this.isIdle() || this.closing) return;
+      if (worker === null || !this.isIdle() || this.closing || this.unindexed > 0) return;
       // Forgotten first, so its exit is not taken for a crash; a write queued from now on starts a new thread.
       this.worker = null;
       this.urgent?.close();
@@ -524,7 +526,11 @@ export class Writer {
     channel.port1.unref();
     worker.on('message', (message: LedgerWorkerMessage) => {
       // A thread told to stop was let go first, so its 'stopped' never gets here.
-      if (this.worker !== worker || 'kind' in message) return;
+      if (this.worker !== worker) return;
+      if ('kind' in message) {
+        if (message.kind === 'indexing') this.onIndexing(message.left);
+        return;
+      }
       if ('command' in message) this.onCommand(message);
       else if ('answer' in message) this.onRead(message);
       else this.onAck(message);
@@ -541,7 +547,13 @@ export class Writer {
     this.worker = worker;
     this.urgent = channel.port1;
     this.workerHeapBytes = 0;
+    this.unindexed = 0;
     return worker;
+  }
+
+  private onIndexing(left: number): void {
+    this.unindexed = left;
+    if (left === 0 && this.isIdle()) this.stopWhenStillIdle();
   }
 
   private onCommand(answer: CommandAnswer): void {

@@ -17,6 +17,7 @@ import type {
   LedgerReadAnswer,
   LedgerReading,
   LedgerRowWrite,
+  LedgerIndexing,
   LedgerStopped,
   LedgerWorkerData,
   LedgerWrite,
@@ -26,7 +27,7 @@ import type {
 const port = parentPort;
 if (port === null) throw new Error('writer.worker.ts runs only as a worker thread.');
 const data = workerData as LedgerWorkerData;
-const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB });
+const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, deferText: true });
 /**
  * Keys read from answers, by answer, until written or let go: as their batch (values, shared fields once), and
  * made whole a chunk at a time as they are written, so 100,000 key objects do not live here either.
@@ -34,6 +35,37 @@ const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB });
 const held = new Map<number, KeyColumns>();
 /** How much of a body that is not JSON goes back to main, for its message (an HTML page's title, say). */
 const HEAD_CHARS = 4_096;
+
+/** With no message for this long, the thread writes the text entries of the rows it wrote (LocalDb.indexText). */
+const INDEX_IDLE_MS = 200;
+/** Rows whose entries one transaction writes: a message that comes meanwhile waits for one slice at most. */
+const INDEX_SLICE = 5_000;
+let indexTimer: NodeJS.Timeout | undefined;
+/** Rows waiting for their text entries, as last counted. */
+let unindexed = 0;
+
+/** Tells main how many rows wait for their text entries (it keeps the thread while any do). */
+function tellUnindexed(left: number): void {
+  unindexed = left;
+  port?.postMessage({ kind: 'indexing', left } satisfies LedgerIndexing);
+}
+
+/** The next slice of text entries, `after` ms from now (each message puts it off: writes go first). */
+function indexLater(after: number): void {
+  clearTimeout(indexTimer);
+  if (unindexed > 0) indexTimer = setTimeout(indexSlice, after);
+}
+
+function indexSlice(): void {
+  try {
+    tellUnindexed(db.indexText(INDEX_SLICE));
+    indexLater(0);
+  } catch (error) {
+    // Rows not indexed are still found (a text filter scans them): tried again after a longer wait.
+    console.error('keydesk: the writer thread could not index the ledger text:', error);
+    indexLater(INDEX_IDLE_MS * 25);
+  }
+}
 
 /** Not SQLite's: a held write whose keys this thread does not have (they went with a thread that stopped). */
 class LostKeys extends Error {}
@@ -151,6 +183,12 @@ data.urgent.on('message', (c: JobCommand) => {
   command(c, data.urgent);
 });
 port.on('message', (w: LedgerWrite) => {
+  clearTimeout(indexTimer);
+  onMessage(w);
+  if (w.kind !== 'stop') indexLater(INDEX_IDLE_MS);
+});
+
+const onMessage = (w: LedgerWrite): void => {
   if (w.kind === 'stop') {
     data.urgent.close();
     // Main has nothing queued and has let go of this thread: with the port closed nothing keeps it alive, and
@@ -188,13 +226,14 @@ port.on('message', (w: LedgerWrite) => {
   try {
     apply(w);
     ack = { seq: w.seq, ok: true, heapBytes: heapBytes() };
+    if (w.kind === 'keys' || w.kind === 'held') tellUnindexed(db.unindexed());
   } catch (error) {
     const e = error as { errcode?: unknown; message?: unknown } | null;
     const message = typeof e?.message === 'string' ? e.message : String(error);
     ack = { seq: w.seq, ok: false, errcode: typeof e?.errcode === 'number' ? e.errcode : null, message, heapBytes: heapBytes() };
   }
   port.postMessage(ack);
-});
+};
 port.on('close', () => {
   db.close();
 });
