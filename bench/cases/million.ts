@@ -11,8 +11,8 @@ import { fmt } from '../lib/stats.ts';
 import { record } from '../lib/table.ts';
 
 const SIZES = [100_000, 1_000_000];
-/** How often All keys is asked for its total while the keys go in (the window asks on every change; this is gentler). */
-const POLL_MS = 50;
+/** How often All keys is asked for its page and total while the keys go in: as often as the writer tells the window. */
+const POLL_MS = 250;
 
 /** The script: `count` keys in requests of the service's 100,000, one after another, each body parsed. */
 async function script(origin: string, apiKey: string, count: number, note: string): Promise<number> {
@@ -40,13 +40,14 @@ function peakRss(reset: boolean): number | null {
   }
 }
 
-/** A generate job of `count` through the core: ms until its requests end, and until All keys shows all of them. */
+/** A generate job of `count` through the core: ms until its last request is answered, and until All keys shows all of them. */
 async function core(c: BenchCore, count: number, note: string): Promise<{ job: number; shown: number }> {
   const t0 = performance.now();
   const started = await c.call('jobs.start', { action: 'generate', expire: '2099-01-01', count, isPremium: false, note });
   let job = Number.NaN;
-  void c.core.jobs.settled(started.id).then(() => (job = performance.now() - t0));
   for (;;) {
+    // The job counts an item done once its answer is read (its keys may still be recording).
+    if (Number.isNaN(job) && (await c.call('jobs.get', { jobId: started.id })).counts.done === count) job = performance.now() - t0;
     const page = await c.call('ledger.query', { filter: {}, sort: { field: 'createdAt', dir: 'desc' }, offset: 0, limit: 100 });
     if (page.recordingFailed !== undefined) throw new Error(`million: recording failed: ${page.recordingFailed}`);
     if (page.total === count && page.recording === undefined) break;
@@ -91,7 +92,7 @@ export async function benchMillion(): Promise<void> {
       '≤ 3',
       ours.shown / base <= 3,
     );
-    record(`… the job's requests alone ÷ the script`, fmt(ours.job, 'ms'), fmt(base, 'ms'), ours.job / base, 'reported', true);
+    record(`… until the job's last answer is read ÷ the script`, fmt(ours.job, 'ms'), fmt(base, 'ms'), ours.job / base, 'reported', true);
     if (peak !== null)
       record(`… the bench process's peak RSS meanwhile (core and its writer thread)`, fmt(peak, 'MiB'), '', peak, 'reported', true);
   }

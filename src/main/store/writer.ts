@@ -25,8 +25,11 @@ import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, Writer
 export type { AnswerIntake, RecordingState, WriteOutcome } from './writer-queue.ts';
 import type { StaleMark } from './ledger-writes.ts';
 
-/** Rows per transaction: the count shown goes down as they go in, and a job's claims are served between chunks. */
-export const LEDGER_CHUNK = 2_000;
+/**
+ * Rows per transaction: the count shown goes down as they go in, and a job's claims are served between chunks.
+ * Larger chunks touch each index page for more rows (a new key lands at a random place in the value indexes).
+ */
+export const LEDGER_CHUNK = 10_000;
 /** Progress events while a batch is written, per profile: at most one in this many milliseconds. */
 const PROGRESS_EVERY_MS = 250;
 /** Chunks handed to the worker before it acknowledges one: enough to keep it busy, few enough to bound memory. */
@@ -309,7 +312,8 @@ export class Writer {
         },
         reject,
       });
-      worker.postMessage({ kind: 'read', answer, bytes } satisfies LedgerWrite, [bytes]);
+      // On the urgent port: read ahead of the rows queued, so the next request goes out without waiting for them.
+      (this.urgent ?? worker).postMessage({ kind: 'read', answer, bytes } satisfies LedgerWrite, [bytes]);
     });
   }
 
