@@ -24,7 +24,9 @@ function openLocalDb(file: string, cacheKiB: number, readOnly: boolean): Databas
   if (readOnly) return db;
   // A checkpoint per 64 MiB of WAL, not SQLite's 4: a large write's pages are copied into the file once, not once
   // per chunk; the WAL is cut back to 4 MiB when it starts over.
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 16384; PRAGMA journal_size_limit = 4194304;');
+  db.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 16384; PRAGMA journal_size_limit = 4194304;',
+  );
   if (versionOf(db) !== LOCAL_DB_VERSION) {
     inTransaction(db, 'BEGIN IMMEDIATE', () => {
       // Read again under the write lock: another connection (a writer thread's) may have done it meanwhile.
