@@ -72,8 +72,12 @@ export class Connection {
 
   close(): void {
     if (!this.db.isOpen) return;
-    // What the WAL holds goes into the file now (readers still open keep theirs), not at the next 64 MiB.
-    if (!this.readOnly) this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    try {
+      // What the WAL holds goes into the file now (readers still open keep theirs), not at the next 64 MiB.
+      if (!this.readOnly) this.db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    } catch {
+      // A file that cannot take it now (full, damaged) keeps it in the WAL: SQLite reads it from there.
+    }
     this.db.close();
   }
 
