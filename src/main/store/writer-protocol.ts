@@ -11,7 +11,7 @@ import type { SampleWindow } from './samples.ts';
 export interface LedgerWorkerData {
   file: string;
   cacheKiB: number;
-  /** Urgent commands and answers to read come on this port: served before the next message of the ordered one. */
+  /** Urgent commands come on this port: served before the next message of the ordered one. */
   urgent: MessagePort;
 }
 

@@ -312,8 +312,7 @@ export class Writer {
         },
         reject,
       });
-      // On the urgent port: read ahead of the rows queued, so the next request goes out without waiting for them.
-      (this.urgent ?? worker).postMessage({ kind: 'read', answer, bytes } satisfies LedgerWrite, [bytes]);
+      worker.postMessage({ kind: 'read', answer, bytes } satisfies LedgerWrite, [bytes]);
     });
   }
 

@@ -173,29 +173,14 @@ function command(c: JobCommand, answerOn: { postMessage(a: CommandAnswer): void 
   answerOn.postMessage(answer);
 }
 
-/** An answer to read: its reading goes back on the thread's own port, where main waits for it. */
-function answerRead(r: LedgerRead): void {
-  const reading = read(r);
-  // The batch's column bytes are handed over, not copied: this thread keeps its own columns to write from.
-  const transfer = reading.json && reading.batch !== null ? batchBuffers(reading.batch) : [];
-  port?.postMessage({ ...reading, heapBytes: getHeapStatistics().total_heap_size } satisfies LedgerReadAnswer, transfer);
-}
-
-/** An urgent message: a command, or an answer to read (its job's next request waits for it, not for the writes). */
-function urgent(m: JobCommand | LedgerRead): void {
-  if (m.kind === 'read') answerRead(m);
-  else command(m, data.urgent);
-}
-
-/** Urgent messages that came while other writes were made: a job's requests are waiting for its claims. */
+/** Urgent commands that came while other writes were made: a job's requests are waiting for its claims. */
 function claimsWaiting(): void {
   for (let m = receiveMessageOnPort(data.urgent); m !== undefined; m = receiveMessageOnPort(data.urgent))
-    urgent(m.message as JobCommand | LedgerRead);
+    command(m.message as JobCommand, data.urgent);
 }
 
-data.urgent.on('message', (m: JobCommand | LedgerRead) => {
-  urgent(m);
-  if (m.kind === 'read') indexLater(INDEX_IDLE_MS);
+data.urgent.on('message', (c: JobCommand) => {
+  command(c, data.urgent);
 });
 port.on('message', (w: LedgerWrite) => {
   clearTimeout(indexTimer);
@@ -231,7 +216,10 @@ const onMessage = (w: LedgerWrite): void => {
   }
   const heapBytes = () => getHeapStatistics().total_heap_size;
   if (w.kind === 'read') {
-    answerRead(w);
+    const reading = read(w);
+    // The batch's column bytes are handed over, not copied: this thread keeps its own columns to write from.
+    const transfer = reading.json && reading.batch !== null ? batchBuffers(reading.batch) : [];
+    port.postMessage({ ...reading, heapBytes: heapBytes() } satisfies LedgerReadAnswer, transfer);
     return;
   }
   let ack: LedgerWriteAck;
