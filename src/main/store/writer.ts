@@ -25,10 +25,7 @@ import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, Writer
 export type { AnswerIntake, RecordingState, WriteOutcome } from './writer-queue.ts';
 import type { StaleMark } from './ledger-writes.ts';
 
-/**
- * Rows per transaction: the count shown goes down as they go in, and a job's claims are served between chunks.
- * Larger chunks touch each index page for more rows (a new key lands at a random place in the value indexes).
- */
+/** Rows per transaction (claims are served between): a large one touches each value-index page for more rows. */
 export const LEDGER_CHUNK = 10_000;
 /** Progress events while a batch is written, per profile: at most one in this many milliseconds. */
 const PROGRESS_EVERY_MS = 250;
@@ -532,9 +529,7 @@ export class Writer {
       if (this.worker !== worker) return;
       if ('kind' in message) {
         if (message.kind === 'indexing') this.onIndexing(message.left);
-        return;
-      }
-      if ('command' in message) this.onCommand(message);
+      } else if ('command' in message) this.onCommand(message);
       else if ('answer' in message) this.onRead(message);
       else this.onAck(message);
     });
