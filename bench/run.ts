@@ -12,6 +12,7 @@ import { benchHistory } from './cases/history.ts';
 import { benchLedgerHwid } from './cases/ledger-hwid.ts';
 import { benchLedgerScale } from './cases/ledger-scale.ts';
 import { benchLedger } from './cases/ledger.ts';
+import { benchMillion } from './cases/million.ts';
 import { benchRateLimit } from './cases/ratelimit.ts';
 import { benchRenderer } from './cases/renderer.ts';
 import { benchRss } from './cases/rss.ts';
@@ -37,6 +38,7 @@ const CASES: Record<string, (o: BenchOptions) => void | Promise<void>> = {
   cancel: benchCancel,
   ratelimit: benchRateLimit,
   'generate-core': benchGenerateCore,
+  million: benchMillion,
   rss: benchRss,
   stall: benchStall,
   renderer: benchRenderer,

@@ -1,5 +1,5 @@
-// keydesk.db is at one schema until 1.0: a new file gets it, a file at it opens, and a file of any other version
-// (a pre-release Keydesk's, a newer Keydesk's) is refused in words and left byte for byte as it was.
+// keydesk.db's schema: a new file gets it, a file at it opens, a file of schema 12 is brought to it, and a file of
+// any other version (a pre-release Keydesk's, a newer Keydesk's) is refused in words and left byte for byte as it was.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -100,6 +100,7 @@ describe('a keydesk.db at this schema', () => {
         'ledger_created',
         'ledger_expires',
         'ledger_hwid_text_update',
+        'ledger_indexed',
         'ledger_log',
         'ledger_log_delete',
         'ledger_log_insert',
@@ -146,5 +147,71 @@ describe('a keydesk.db at this schema', () => {
     db.close();
     expect(schema()).toEqual(before);
     expect(read(file, (raw) => raw.prepare('PRAGMA user_version').get())).toEqual({ user_version: LOCAL_DB_VERSION });
+  });
+});
+
+/** Schema 12's text triggers: every row's entries written with the row. */
+const SCHEMA_12_TEXT_TRIGGERS = `
+DROP TABLE ledger_indexed;
+DROP TRIGGER ledger_text_insert;
+DROP TRIGGER ledger_text_delete;
+DROP TRIGGER ledger_text_update;
+DROP TRIGGER ledger_hwid_text_update;
+CREATE TRIGGER ledger_text_insert AFTER INSERT ON ledger BEGIN
+  INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
+  INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
+END;
+CREATE TRIGGER ledger_text_delete AFTER DELETE ON ledger BEGIN
+  DELETE FROM ledger_text WHERE rowid = old.id;
+  DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
+END;
+CREATE TRIGGER ledger_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
+WHEN old.id IS NOT new.id OR substr(old.search, 1, length(old.search) - old.hwid_chars) IS NOT substr(new.search, 1, length(new.search) - new.hwid_chars) BEGIN
+  DELETE FROM ledger_text WHERE rowid = old.id;
+  INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
+END;
+CREATE TRIGGER ledger_hwid_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
+WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_chars + 1) IS NOT substr(new.search, length(new.search) - new.hwid_chars + 1) BEGIN
+  DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
+  INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
+END;
+PRAGMA user_version = 12;`;
+
+describe('a keydesk.db of schema 12', () => {
+  it('is brought to this schema, its rows found by text and kept indexed as they change', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    const made = new LocalDb(file);
+    made.recordKeys(PROFILE, [key('KD-AAA', 'launch'), key('KD-BBB', 'resellers')]);
+    made.close();
+    read(file, (raw) => raw.exec(SCHEMA_12_TEXT_TRIGGERS));
+    const current = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    new LocalDb(current).close();
+    const schemaOf = (f: string): unknown[] =>
+      read(f, (raw) => raw.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all());
+
+    const db = new LocalDb(file);
+    expect(read(file, (raw) => raw.prepare('PRAGMA user_version').get())).toEqual({ user_version: LOCAL_DB_VERSION });
+    expect(schemaOf(file)).toEqual(schemaOf(current));
+    // Every row of the file is indexed already: none is left for a scan.
+    expect(db.unindexed()).toBe(0);
+    const values = (text: string): string[] =>
+      db.queryLedger(PROFILE, { text }, { field: 'value', dir: 'asc' }, 0, 10).rows.map((r) => r.value);
+    expect([values('resel'), values('hw-1'), values('aa')]).toEqual([['KD-BBB'], ['KD-AAA', 'KD-BBB'], ['KD-AAA']]);
+    db.recordKeys(PROFILE, [key('KD-AAA', 'moved on'), key('KD-CCC', 'resellers too')]);
+    expect([values('launch'), values('moved'), values('resel')]).toEqual([[], ['KD-AAA'], ['KD-BBB', 'KD-CCC']]);
+    db.close();
+  });
+
+  it('is opened read-only only once a writing connection has brought it up', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    new LocalDb(file).close();
+    read(file, (raw) => raw.exec(SCHEMA_12_TEXT_TRIGGERS));
+    expect(() => new LocalDb(file, { readOnly: true })).toThrow(
+      /^keydesk\.db is at schema 12: a writing connection brings it to \d+ first\.$/,
+    );
+    new LocalDb(file).close();
+    const db = new LocalDb(file, { readOnly: true });
+    expect(db.ledgerSize(PROFILE)).toBe(0);
+    db.close();
   });
 });

@@ -136,8 +136,10 @@ export class LedgerFilters {
     if (term !== null) {
       const match = mode === 'set' ? this.textMatch(term) : null;
       if (match !== null) {
-        // A row's value and note are entry id, its HWID entry -id.
-        clauses.push(`${t}id IN (SELECT abs(rowid) FROM ledger_text WHERE ledger_text MATCH ?)`);
+        // A row's value and note are entry id, its HWID entry -id; rows not yet indexed are all candidates.
+        clauses.push(
+          `(${t}id IN (SELECT abs(rowid) FROM ledger_text WHERE ledger_text MATCH ?) OR ${t}id > (SELECT upto FROM ledger_indexed))`,
+        );
         params.push(match);
       }
       clauses.push(`instr(${t}search, ?) > 0`);
@@ -206,7 +208,7 @@ export class LedgerFilters {
       // one is common, up to TERM_TRIGRAMS of them evenly spread over the term, which together cover most of it.
       let chosen = rarest(spread(grams, TERM_PROBES), this.paging.rareTrigram + 1);
       if (chosen.length === 0) chosen = rarest(spread(grams, TERM_TRIGRAMS), this.paging.knownTrigram + 1);
-      rows = chosen[0]?.n ?? null;
+      rows = chosen[0] === undefined ? null : chosen[0].n + this.unindexed();
       match = (chosen.length > 0 ? chosen.map((c) => c.g) : spread(grams, TERM_TRIGRAMS)).map(ftsString).join(' AND ');
     } else {
       // Code points sort as their UTF-8 bytes do: every trigram starting with the term lies below this bound.
@@ -232,7 +234,15 @@ export class LedgerFilters {
   exactCandidates(profileId: string, filter: LedgerFilter): string | null {
     const term = textTerm(filter);
     if (term === null || filter.status || filter.premium !== undefined || term.includes('\n') || Array.from(term).length > 3) return null;
-    return this.onlyProfile(profileId) ? this.textMatch(term) : null;
+    return this.onlyProfile(profileId) && this.unindexed() === 0 ? this.textMatch(term) : null;
+  }
+
+  /** At most how many rows the text index does not hold yet (ledger_indexed): a text filter scans them. */
+  unindexed(): number {
+    const row = this.conn.statement('SELECT (SELECT coalesce(max(id), 0) FROM ledger) - upto AS n FROM ledger_indexed').get() as {
+      n: number;
+    };
+    return Math.max(0, row.n);
   }
 
   /** The ledger holds no other profile's keys. */
@@ -263,9 +273,12 @@ export class LedgerFilters {
     const where = this.ledgerWhere(profileId, filter, 'walk', 'l.');
     return {
       // A key whose value or note and whose HWID both hold the term is found twice (entries id and -id): once here.
+      // Then the rows not yet indexed, tested one by one.
       sql: `SELECT DISTINCT l.value AS value, l.${column} AS k, l.status AS st FROM ledger_text CROSS JOIN ledger AS l ON l.id = abs(ledger_text.rowid)
-            WHERE ledger_text MATCH ? AND ${where.sql}${targets('l.')} LIMIT ?`,
-      params: [match, ...where.params],
+            WHERE ledger_text MATCH ? AND ${where.sql}${targets('l.')}
+            UNION ALL SELECT l.value, l.${column}, l.status FROM ledger AS l
+            WHERE l.id > (SELECT upto FROM ledger_indexed) AND ${where.sql}${targets('l.')} LIMIT ?`,
+      params: [match, ...where.params, ...where.params],
     };
   }
 

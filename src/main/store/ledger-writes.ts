@@ -22,11 +22,45 @@ export class LedgerWrites {
   private readonly db: DatabaseSync;
   /** Tells the filters this connection wrote to the ledger (LedgerFilters.ledgerCaches). */
   private readonly wrote: () => void;
+  /** New rows' text entries wait for indexText (the writer thread's idle time), rather than going in with the rows. */
+  private readonly deferText: boolean;
 
-  constructor(conn: Connection, wrote: () => void) {
+  constructor(conn: Connection, wrote: () => void, deferText = false) {
     this.conn = conn;
     this.db = conn.db;
     this.wrote = wrote;
+    this.deferText = deferText;
+  }
+
+  /**
+   * Writes the text index's entries of rows not yet indexed (ledger_indexed), at most about `most` of them, in one
+   * transaction; how many are left. Entries go in rowid order (HWID entries, -id, first), so FTS5 writes out
+   * what it holds once, at the end. Inside a write already open, as part of it.
+   */
+  indexText(most = Number.POSITIVE_INFINITY): number {
+    const index = (): number => {
+      const { upto, last } = this.conn
+        .statement('SELECT upto, (SELECT coalesce(max(id), 0) FROM ledger) AS last FROM ledger_indexed')
+        .get() as { upto: number; last: number };
+      if (last <= upto) return 0;
+      const to = Math.min(last, upto + most);
+      this.conn
+        .statement(
+          `INSERT INTO ledger_text (rowid, search) SELECT -id, substr(search, length(search) - hwid_chars + 1) || char(10, 10)
+           FROM ledger WHERE id > ?1 AND id <= ?2 AND hwid_chars > 0 ORDER BY id DESC`,
+        )
+        .run(upto, to);
+      this.conn
+        .statement(
+          `INSERT INTO ledger_text (rowid, search) SELECT id, substr(search, 1, length(search) - hwid_chars) || char(10, 10)
+           FROM ledger WHERE id > ?1 AND id <= ?2 ORDER BY id`,
+        )
+        .run(upto, to);
+      this.conn.statement('UPDATE ledger_indexed SET upto = ?').run(to);
+      this.wrote();
+      return last - to;
+    };
+    return this.db.isTransaction ? index() : this.conn.tx(index);
   }
 
   /** Records keys as the service last described them. */
@@ -66,6 +100,7 @@ export class LedgerWrites {
     const { first, hwidChanged } = known ? { first: rows, hwidChanged: [] } : this.hwidEntriesLast(profileId, rows);
     this.writeRows(profileId, first, seenAt, known);
     this.writeRows(profileId, hwidChanged, seenAt, known);
+    if (!this.deferText) this.indexText();
   }
 
   /**

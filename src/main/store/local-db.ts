@@ -38,11 +38,19 @@ export class LocalDb {
    * `background`: after the ledger is read, the anchors of every sort of that profile are found ahead of need, in
    * short slices on this thread's event loop (the ledger reader's connection; see prepareLedger). `readOnly`: main's
    * and the readers', on a file made already (':memory:' cannot be). `busyMs`: how long a statement waits for another
-   * program's lock.
+   * program's lock. `deferText`: new rows' text entries wait for indexText (the writer thread's idle time); without
+   * it, they go in with the rows.
    */
   constructor(
     file: string,
-    options: { cacheKiB?: number; paging?: Partial<LedgerPaging>; background?: boolean; readOnly?: boolean; busyMs?: number } = {},
+    options: {
+      cacheKiB?: number;
+      paging?: Partial<LedgerPaging>;
+      background?: boolean;
+      readOnly?: boolean;
+      busyMs?: number;
+      deferText?: boolean;
+    } = {},
   ) {
     this.file = file;
     const paging = { ...PAGING, ...options.paging };
@@ -59,9 +67,13 @@ export class LocalDb {
         this.releaseMemory();
       },
     });
-    this.writes = new LedgerWrites(this.conn, () => {
-      this.filters.ledgerCaches(true);
-    });
+    this.writes = new LedgerWrites(
+      this.conn,
+      () => {
+        this.filters.ledgerCaches(true);
+      },
+      options.deferText === true,
+    );
     this.jobStore = new JobsStore(this.conn, this.filters, this.writes);
     this.samples = new Samples(this.conn.db);
     this.auditLog = new AuditLog(this.conn.db);
@@ -99,6 +111,8 @@ export class LocalDb {
   readonly recordKeys: LedgerWrites['recordKeys'] = (...a) => {
     this.writes.recordKeys(...a);
   };
+  readonly indexText: LedgerWrites['indexText'] = (...a) => this.writes.indexText(...a);
+  readonly unindexed: LedgerFilters['unindexed'] = () => this.filters.unindexed();
   readonly recordReportedFields: LedgerWrites['recordReportedFields'] = (...a) => {
     this.writes.recordReportedFields(...a);
   };

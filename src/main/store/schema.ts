@@ -1,9 +1,47 @@
-// keydesk.db's schema in one piece, and the check that a file is at it. Until 1.0 it changes in place (a file
-// of another version is refused); after 1.0 each change is a plain numbered migration, each in one transaction.
+// keydesk.db's schema in one piece, the migrations that bring an older file to it (each in one transaction), and
+// the check that a file is at it or can be brought there (any other version is refused).
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 12;
+export const LOCAL_DB_VERSION = 13;
+
+/** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
+const TEXT_TRIGGERS = `
+CREATE TRIGGER ledger_text_insert AFTER INSERT ON ledger WHEN new.id <= (SELECT upto FROM ledger_indexed) BEGIN
+  INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
+  INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
+END;
+CREATE TRIGGER ledger_text_delete AFTER DELETE ON ledger WHEN old.id <= (SELECT upto FROM ledger_indexed) BEGIN
+  DELETE FROM ledger_text WHERE rowid = old.id;
+  DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
+END;
+CREATE TRIGGER ledger_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
+WHEN old.id IS NOT new.id OR substr(old.search, 1, length(old.search) - old.hwid_chars) IS NOT substr(new.search, 1, length(new.search) - new.hwid_chars) BEGIN
+  DELETE FROM ledger_text WHERE rowid = old.id AND old.id <= (SELECT upto FROM ledger_indexed);
+  INSERT INTO ledger_text (rowid, search) SELECT new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10)
+    WHERE new.id <= (SELECT upto FROM ledger_indexed);
+END;
+CREATE TRIGGER ledger_hwid_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
+WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_chars + 1) IS NOT substr(new.search, length(new.search) - new.hwid_chars + 1) BEGIN
+  DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0 AND old.id <= (SELECT upto FROM ledger_indexed);
+  INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10)
+    WHERE new.hwid_chars > 0 AND new.id <= (SELECT upto FROM ledger_indexed);
+END;
+`;
+
+/**
+ * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
+ * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
+ */
+export const MIGRATIONS: Readonly<Record<number, string>> = {
+  12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
+INSERT INTO ledger_indexed (upto) SELECT coalesce(max(id), 0) FROM ledger;
+DROP TRIGGER ledger_text_insert;
+DROP TRIGGER ledger_text_delete;
+DROP TRIGGER ledger_text_update;
+DROP TRIGGER ledger_hwid_text_update;
+${TEXT_TRIGGERS}`,
+};
 
 export const SCHEMA = `
 -- The keys this app generated or has seen, per profile. search: value, note and HWID lower-cased, each part
@@ -141,28 +179,13 @@ END;
 -- A trigram index of the search text, so a text filter reads the rows holding its trigrams. A row's value and
 -- note are entry id, its HWID entry -id (an HWID change rewrites only those trigrams). Each entry ends in two
 -- newlines, so every character starts a trigram and a 1- or 2-character term is found through those starting
--- with it (ledger_trigrams lists them).
+-- with it (ledger_trigrams lists them). Rows up to ledger_indexed.upto have their entries; rows after it (new ones)
+-- are indexed later (ledger-text.ts) and a text filter scans them meanwhile.
 CREATE VIRTUAL TABLE ledger_text USING fts5 (search, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1', detail = 'none');
 CREATE VIRTUAL TABLE ledger_trigrams USING fts5vocab (ledger_text, 'row');
-CREATE TRIGGER ledger_text_insert AFTER INSERT ON ledger BEGIN
-  INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
-  INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
-END;
-CREATE TRIGGER ledger_text_delete AFTER DELETE ON ledger BEGIN
-  DELETE FROM ledger_text WHERE rowid = old.id;
-  DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
-END;
-CREATE TRIGGER ledger_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
-WHEN old.id IS NOT new.id OR substr(old.search, 1, length(old.search) - old.hwid_chars) IS NOT substr(new.search, 1, length(new.search) - new.hwid_chars) BEGIN
-  DELETE FROM ledger_text WHERE rowid = old.id;
-  INSERT INTO ledger_text (rowid, search) VALUES (new.id, substr(new.search, 1, length(new.search) - new.hwid_chars) || char(10, 10));
-END;
-CREATE TRIGGER ledger_hwid_text_update AFTER UPDATE OF id, search, hwid_chars ON ledger
-WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_chars + 1) IS NOT substr(new.search, length(new.search) - new.hwid_chars + 1) BEGIN
-  DELETE FROM ledger_text WHERE rowid = -old.id AND old.hwid_chars > 0;
-  INSERT INTO ledger_text (rowid, search) SELECT -new.id, substr(new.search, length(new.search) - new.hwid_chars + 1) || char(10, 10) WHERE new.hwid_chars > 0;
-END;
-`;
+CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
+INSERT INTO ledger_indexed (upto) VALUES (0);
+${TEXT_TRIGGERS}`;
 
 /** keydesk.db refused as it is (a file of another schema), left untouched. */
 export class LocalDbRefused extends Error {
@@ -177,11 +200,14 @@ export const versionOf = (db: DatabaseSync): number => (db.prepare('PRAGMA user_
 
 /**
  * Why this Keydesk cannot open keydesk.db (a file of another schema), or null when it can: at LOCAL_DB_VERSION,
- * or new (version 0 with nothing in it). Reads only, so a refused file is left as it was.
+ * at a version MIGRATIONS brings to it (unless `readOnly`), or new (version 0 with nothing in it). Reads only, so
+ * a refused file is left as it was.
  */
-export function refusal(db: DatabaseSync): string | null {
+export function refusal(db: DatabaseSync, readOnly = false): string | null {
   const version = versionOf(db);
   if (version === LOCAL_DB_VERSION) return null;
+  if (version in MIGRATIONS)
+    return readOnly ? `keydesk.db is at schema ${version}: a writing connection brings it to ${LOCAL_DB_VERSION} first.` : null;
   if (version === 0 && db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get() === undefined) return null;
   if (version > LOCAL_DB_VERSION) return `keydesk.db was written by a newer Keydesk (schema ${version}); update Keydesk to open it.`;
   return `keydesk.db was made by a pre-release Keydesk (schema ${version}): move it aside to start fresh.`;

@@ -117,4 +117,10 @@ export interface LedgerBusy {
   busy: boolean;
 }
 
-export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer | LedgerStopped | LedgerBusy | CommandAnswer;
+/** Rows whose text entries the worker has yet to write (LocalDb.indexText): it stays while there are any. */
+export interface LedgerIndexing {
+  kind: 'indexing';
+  left: number;
+}
+
+export type LedgerWorkerMessage = LedgerWriteAck | LedgerReadAnswer | LedgerStopped | LedgerBusy | LedgerIndexing | CommandAnswer;

@@ -25,8 +25,8 @@ import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, Writer
 export type { AnswerIntake, RecordingState, WriteOutcome } from './writer-queue.ts';
 import type { StaleMark } from './ledger-writes.ts';
 
-/** Rows per transaction: the count shown goes down as they go in, and a job's claims are served between chunks. */
-export const LEDGER_CHUNK = 2_000;
+/** Rows per transaction (claims are served between): a large one touches each value-index page for more rows. */
+export const LEDGER_CHUNK = 10_000;
 /** Progress events while a batch is written, per profile: at most one in this many milliseconds. */
 const PROGRESS_EVERY_MS = 250;
 /** Chunks handed to the worker before it acknowledges one: enough to keep it busy, few enough to bound memory. */
@@ -88,6 +88,8 @@ export class Writer {
   /** The running thread's V8 heap, as its last acknowledgement said. */
   private workerHeapBytes = 0;
   private waitingForFile = false;
+  /** Rows whose text entries the running thread has yet to write: it is not let go while there are any. */
+  private unindexed = 0;
 
   /** Generate answers being recorded; those an earlier session left (generate-marks.ts). */
   readonly marks: GenerateMarks;
@@ -472,7 +474,7 @@ export class Writer {
     const waitMs = this.workerHeapBytes > LARGE_WORKER_HEAP_BYTES ? 0 : idleMs;
     this.idleTimer = setTimeout(() => {
       const worker = this.worker;
-      if (worker === null || !this.isIdle() || this.closing) return;
+      if (worker === null || !this.isIdle() || this.closing || this.unindexed > 0) return;
       // Forgotten first, so its exit is not taken for a crash; a write queued from now on starts a new thread.
       this.worker = null;
       this.urgent?.close();
@@ -528,6 +530,7 @@ export class Writer {
       else if ('answer' in message) this.onRead(message);
       else if ('seq' in message) this.onAck(message);
       else if (message.kind === 'busy') this.onBusy(message.busy);
+      else if (message.kind === 'indexing') this.onIndexing(message.left);
     });
     channel.port1.on('message', (message: CommandAnswer) => {
       if (this.worker === worker) this.onCommand(message);
@@ -541,6 +544,7 @@ export class Writer {
     this.worker = worker;
     this.urgent = channel.port1;
     this.workerHeapBytes = 0;
+    this.unindexed = 0;
     return worker;
   }
 
@@ -549,6 +553,11 @@ export class Writer {
     if (busy) console.error('keydesk: keydesk.db is locked by another program; the ledger writes wait and are tried again.');
     this.waitingForFile = busy;
     for (const profileId of this.pending.keys()) this.changed(profileId);
+  }
+
+  private onIndexing(left: number): void {
+    this.unindexed = left;
+    if (left === 0 && this.isIdle()) this.stopWhenStillIdle();
   }
 
   private onCommand(answer: CommandAnswer): void {

@@ -19,6 +19,7 @@ import type {
   LedgerReadAnswer,
   LedgerReading,
   LedgerRowWrite,
+  LedgerIndexing,
   LedgerStopped,
   LedgerWorkerData,
   LedgerWrite,
@@ -33,7 +34,7 @@ const BUSY_MS = 50;
 /** The pause between tries of a write the file refused for a moment: doubling from the first, up to the most. */
 const RETRY_FIRST_MS = 10;
 const RETRY_MOST_MS = 500;
-const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, busyMs: BUSY_MS });
+const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, busyMs: BUSY_MS, deferText: true });
 /**
  * Keys read from answers, by answer, until written or let go: as their batch (values, shared fields once), and
  * made whole a chunk at a time as they are written, so 100,000 key objects do not live here either.
@@ -41,6 +42,42 @@ const db = new LocalDb(data.file, { cacheKiB: data.cacheKiB, busyMs: BUSY_MS });
 const held = new Map<number, KeyColumns>();
 /** How much of a body that is not JSON goes back to main, for its message (an HTML page's title, say). */
 const HEAD_CHARS = 4_096;
+
+/** With no message for this long, the thread writes the text entries of the rows it wrote (LocalDb.indexText). */
+const INDEX_IDLE_MS = 200;
+/** Rows whose entries one transaction writes: a message that comes meanwhile waits for one slice at most. */
+const INDEX_SLICE = 5_000;
+let indexTimer: NodeJS.Timeout | undefined;
+/** Rows waiting for their text entries, as last counted. */
+let unindexed = 0;
+
+/** Tells main how many rows wait for their text entries (it keeps the thread while any do). */
+function tellUnindexed(left: number): void {
+  unindexed = left;
+  port.postMessage({ kind: 'indexing', left } satisfies LedgerIndexing);
+}
+
+/** The next slice of text entries, `after` ms from now (each message puts it off: writes go first). */
+function indexLater(after: number): void {
+  clearTimeout(indexTimer);
+  if (unindexed > 0) indexTimer = setTimeout(indexSlice, after);
+}
+
+function indexSlice(): void {
+  // Writes waiting for the file go first; the index waits for them.
+  if (waiting.length > 0) {
+    indexLater(INDEX_IDLE_MS);
+    return;
+  }
+  try {
+    tellUnindexed(db.indexText(INDEX_SLICE));
+    indexLater(0);
+  } catch (error) {
+    // Rows not indexed are still found (a text filter scans them): tried again after a longer wait.
+    console.error('keydesk: the writer thread could not index the ledger text:', error);
+    indexLater(INDEX_IDLE_MS * 25);
+  }
+}
 
 /** Not SQLite's: a held write whose keys this thread does not have (they went with a thread that stopped). */
 class LostKeys extends Error {}
@@ -202,6 +239,7 @@ function rows(w: LedgerRowWrite): () => boolean {
     (o) => {
       if (w.kind === 'held' && w.to >= (held.get(w.answer)?.values.length ?? 0)) held.delete(w.answer);
       port.postMessage({ seq: w.seq, heapBytes: heapBytes(), ...(o.ok ? { ok: true } : o) } satisfies LedgerWriteAck);
+      if (o.ok && (w.kind === 'keys' || w.kind === 'held')) tellUnindexed(db.unindexed());
     },
   );
 }
@@ -216,6 +254,12 @@ data.urgent.on('message', (c: JobCommand) => {
   inOrder(command(c, data.urgent));
 });
 port.on('message', (w: LedgerWrite) => {
+  clearTimeout(indexTimer);
+  onMessage(w);
+  if (w.kind !== 'stop') indexLater(INDEX_IDLE_MS);
+});
+
+function onMessage(w: LedgerWrite): void {
   if (w.kind === 'stop') {
     data.urgent.close();
     // Main has nothing queued and has let go of this thread: with the port closed nothing keeps it alive, and
@@ -245,7 +289,7 @@ port.on('message', (w: LedgerWrite) => {
   }
   claimsWaiting();
   inOrder('command' in w ? command(w, port) : rows(w));
-});
+}
 port.on('close', () => {
   db.close();
 });
