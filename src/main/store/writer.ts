@@ -122,11 +122,7 @@ export class Writer {
     return this.enqueue(profileId, seenAt, { kind: 'deleted', value }, 1);
   }
 
-  /**
-   * A key whose HWID reset the service answered as done but that could not be read back: it has no HWID now
-   * (LocalDb.markHwidCleared). Queued like the other writes, so a description of the key queued before it (a
-   * lookup's, with the old HWID) does not land after it.
-   */
+  /** A key whose HWID reset was answered done but not read back has no HWID now; queued behind earlier lookups. */
   markHwidCleared(profileId: string, value: string, seenAt = new Date().toISOString()): Promise<WriteOutcome> {
     return this.enqueue(profileId, seenAt, { kind: 'hwidCleared', value }, 1);
   }
@@ -420,10 +416,7 @@ export class Writer {
     this.pump();
   }
 
-  /**
-   * `rows` of `op` ended: written (`error` undefined) or not (SQLite's code, or null when the worker stopped).
-   * The op ends when none is left.
-   */
+  /** `rows` of `op` ended: written (`error` undefined) or not (SQLite's code, or null when the worker stopped). */
   private ended(op: Op, rows: number, error: number | null | undefined): void {
     op.left -= rows;
     if (error !== undefined) {
