@@ -13,6 +13,7 @@ import { benchLedgerHwid } from './cases/ledger-hwid.ts';
 import { benchLedgerScale } from './cases/ledger-scale.ts';
 import { benchLedger } from './cases/ledger.ts';
 import { benchRateLimit } from './cases/ratelimit.ts';
+import { benchRemoteBulk } from './cases/remote-bulk.ts';
 import { benchRenderer } from './cases/renderer.ts';
 import { benchRss } from './cases/rss.ts';
 import { benchSearch } from './cases/search.ts';
@@ -35,6 +36,7 @@ const CASES: Record<string, (o: BenchOptions) => void | Promise<void>> = {
   bulk: benchBulk,
   cancel: benchCancel,
   ratelimit: benchRateLimit,
+  remote: benchRemoteBulk,
   'generate-core': benchGenerateCore,
   rss: benchRss,
   renderer: benchRenderer,
