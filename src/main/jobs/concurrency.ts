@@ -1,11 +1,22 @@
-// How many requests a job keeps in flight, and when the next may go: growth while answers are fast, halving and
-// pacing on overload, a pause for Retry-After, and the hung and gone counts. Pure: time comes in as arguments.
+// How many requests a job keeps in flight, and when the next may go: growth while answers are fast, easing down as
+// latency rises, halving and pacing on overload, a pause for Retry-After, the hung and gone counts. Time comes in.
 import { HUNG_AFTER_PROBES } from '../../shared/rules.ts';
 
 /** Requests in flight at the start of a job. */
 export const START_CONCURRENCY = 4;
-/** Latency this much above the best seen (or twice it, whichever is larger) stops growth: the service is queueing. */
+/**
+ * Latency over twice the baseline and 25 ms above it means the service is queueing: such an answer does not grow
+ * the limit, and while a round trip's average is that high, the limit eases toward limit × tolerated ÷ average +
+ * HEADROOM (Netflix's Gradient2Limit, its tolerance 2).
+ */
+const QUEUEING_RATIO = 2;
 const QUEUEING_SLACK_MS = 25;
+/** Latency alone never eases the limit below HEADROOM ÷ (1 − gradient): 8 at worst, as answers still come. */
+const HEADROOM = 4;
+/** Share of the way the limit eases per round trip (Gradient2's smoothing), spread over its answers. */
+const SMOOTHING = 0.2;
+/** Round trips over which the baseline rises to a lasting latency: slow, so the service's queue is not the norm. */
+const BASELINE_ROUND_TRIPS = 100;
 /** After an overload, pace at this share of the rate the service was seen to accept. */
 const PACE_SHARE = 0.95;
 /** Paced rate growth per second without an overload (probing for more). */
@@ -53,7 +64,9 @@ export class AdaptiveConcurrency {
   private current: number;
   private ceiling: number;
   private threshold = Number.POSITIVE_INFINITY;
-  private bestLatencyMs = Number.POSITIVE_INFINITY;
+  /** Latency: a round trip's moving average, and the baseline (that average at its lowest, rising slowly). */
+  private recentMs = Number.NaN;
+  private baselineMs = Number.NaN;
   private pausedUntilMs = 0;
   private lastOverloadAtMs = Number.NEGATIVE_INFINITY;
   /** Requests sent so far, and how many had been sent at the last halving: a ticket below it predates it. */
@@ -168,13 +181,34 @@ export class AdaptiveConcurrency {
     }
     this.accepted.push(nowMs);
     while (this.accepted.length > 0 && (this.accepted[0] ?? 0) < nowMs - RATE_WINDOW_MS) this.accepted.shift();
-    this.bestLatencyMs = Math.min(this.bestLatencyMs, Math.max(latencyMs, 0.1));
-    const fast = latencyMs <= Math.max(2 * this.bestLatencyMs, this.bestLatencyMs + QUEUEING_SLACK_MS);
+    const { fast, gradient } = this.measure(latencyMs);
     // An answer to a request sent before the last halving says nothing about the new limit.
-    if (!fast || ticket < this.overloadTicket) return;
+    if (ticket < this.overloadTicket) return;
+    if (gradient < 1) {
+      // Queueing: ease down, never up, and grow one per round trip from here on.
+      const eased = this.current + ((this.current * gradient + HEADROOM - this.current) * SMOOTHING) / this.current;
+      this.current = Math.max(1, Math.min(this.current, eased));
+      this.threshold = Math.min(this.threshold, this.current);
+      return;
+    }
+    if (!fast) return;
     // Slow start (one more per answer: doubling per round trip) up to the last halving, then one per round trip.
     this.current += this.current < this.threshold ? 1 : 1 / this.current;
     this.current = Math.min(this.current, this.ceiling);
+  }
+
+  /**
+   * Takes in an answer's latency: whether it is tolerated, and the gradient, 1 while a round trip's average is
+   * tolerated and down to 0.5 as it rises past that.
+   */
+  private measure(latencyMs: number): { fast: boolean; gradient: number } {
+    const ms = Math.max(latencyMs, 0.1);
+    const answers = Math.max(1, this.current);
+    this.recentMs = Number.isNaN(this.recentMs) ? ms : this.recentMs + (ms - this.recentMs) / answers;
+    const rise = (this.recentMs - this.baselineMs) / (BASELINE_ROUND_TRIPS * answers);
+    this.baselineMs = Number.isNaN(this.baselineMs) ? ms : Math.min(this.recentMs, this.baselineMs + rise);
+    const tolerated = Math.max(QUEUEING_RATIO * this.baselineMs, this.baselineMs + QUEUEING_SLACK_MS);
+    return { fast: ms <= tolerated, gradient: Math.max(0.5, Math.min(1, tolerated / this.recentMs)) };
   }
 
   /**
