@@ -32,16 +32,21 @@ function simulate(
 }
 
 describe('adaptive concurrency toward a remote service', () => {
-  it('grows from the start to the ceiling within a second at steady latency', () => {
+  it('doubles each round trip to 16, then grows one a round trip to the ceiling', () => {
     const c = new AdaptiveConcurrency(64);
     expect(c.limit).toBe(START_CONCURRENCY);
-    simulate(c, () => 100, 1_000);
+    let { now } = simulate(c, () => 100, 250);
+    expect(c.limit).toBe(16);
+    // Ten round trips later, about ten more.
+    ({ now } = simulate(c, () => 100, 1_000, now));
+    expect(c.limit).toBeGreaterThanOrEqual(24);
+    expect(c.limit).toBeLessThanOrEqual(28);
+    simulate(c, () => 100, 5_000, now);
     expect(c.limit).toBe(64);
   });
 
-  it('keeps growing one per round trip at steady latency, past slow start', () => {
+  it('grows again one a round trip after a halving, at steady latency', () => {
     const c = new AdaptiveConcurrency(256);
-    // A halving ends slow start; steady latency then still grows the limit, one per round trip.
     const { now } = simulate(c, () => 100, 500);
     c.overloaded(c.sent(now), now, undefined);
     const halved = c.limit;
@@ -55,7 +60,7 @@ describe('adaptive concurrency toward a remote service', () => {
     // 100 ms up to 20 in flight; beyond, each request more waits 10 ms in the service's queue.
     const queueing = (inFlight: number): number => 100 + Math.max(0, inFlight - 20) * 10;
     const { now, peak } = simulate(c, queueing, 5_000);
-    // Slow start overshoots by a round trip at most; then the limit eases back to where latency doubled (30).
+    // Growth stops about where the latency doubled (30 in flight), far below the ceiling.
     expect(peak).toBeLessThan(64);
     expect(c.limit).toBeGreaterThanOrEqual(25);
     expect(c.limit).toBeLessThanOrEqual(40);
@@ -66,7 +71,7 @@ describe('adaptive concurrency toward a remote service', () => {
 
   it('eases the limit down when the service slows at the same load', () => {
     const c = new AdaptiveConcurrency(64);
-    const { now } = simulate(c, () => 100, 1_000);
+    const { now } = simulate(c, () => 100, 6_000);
     expect(c.limit).toBe(64);
     // The service now takes four times as long to answer the same requests.
     simulate(c, () => 400, 4_000, now);
@@ -77,7 +82,7 @@ describe('adaptive concurrency toward a remote service', () => {
 
   it('takes a lasting change of latency as the new norm and grows again', () => {
     const c = new AdaptiveConcurrency(64);
-    let { now } = simulate(c, () => 100, 1_000);
+    let { now } = simulate(c, () => 100, 6_000);
     ({ now } = simulate(c, () => 400, 2_000, now));
     const eased = c.limit;
     expect(eased).toBeLessThan(64);
@@ -91,7 +96,7 @@ describe('adaptive concurrency toward a remote service', () => {
     ['a timeout', (c: AdaptiveConcurrency, t: number, now: number) => c.noAnswer(t, now)],
   ])('halves the limit once a round trip on %s', (_what, fail) => {
     const c = new AdaptiveConcurrency(64);
-    const { now } = simulate(c, () => 100, 1_000);
+    const { now } = simulate(c, () => 100, 6_000);
     const wave = Array.from({ length: c.limit }, () => c.sent(now));
     // Every request of the wave fails; only the first halves, as the others were sent before it.
     for (const t of wave) fail(c, t, now + 100);

@@ -5,6 +5,11 @@ import { HUNG_AFTER_PROBES } from '../../shared/rules.ts';
 /** Requests in flight at the start of a job. */
 export const START_CONCURRENCY = 4;
 /**
+ * Slow start ends here; past it, one more per round trip. A rate limit's bucket runs dry without a sign before, and
+ * each request then in flight is refused: about 16, not the ceiling.
+ */
+const SLOW_START_UNTIL = 16;
+/**
  * Latency over twice the baseline and 25 ms above it means the service is queueing: such an answer does not grow
  * the limit, and while a round trip's average is that high, the limit eases toward limit × tolerated ÷ average +
  * HEADROOM (Netflix's Gradient2Limit, its tolerance 2).
@@ -63,7 +68,7 @@ export class AdaptiveConcurrency {
 
   private current: number;
   private ceiling: number;
-  private threshold = Number.POSITIVE_INFINITY;
+  private threshold = SLOW_START_UNTIL;
   /** Latency: a round trip's moving average, and the baseline (that average at its lowest, rising slowly). */
   private recentMs = Number.NaN;
   private baselineMs = Number.NaN;
