@@ -4,16 +4,9 @@ import { HUNG_AFTER_PROBES } from '../../shared/rules.ts';
 
 /** Requests in flight at the start of a job. */
 export const START_CONCURRENCY = 4;
-/**
- * Slow start ends here; past it, one more per round trip. A rate limit's bucket runs dry without a sign before, and
- * each request then in flight is refused: about 16, not the ceiling.
- */
+/** Slow start ends here (then one more per round trip): a rate limit's bucket running dry refuses about 16 at once. */
 const SLOW_START_UNTIL = 16;
-/**
- * Latency over twice the baseline and 25 ms above it means the service is queueing: such an answer does not grow
- * the limit, and while a round trip's average is that high, the limit eases toward limit × tolerated ÷ average +
- * HEADROOM (Netflix's Gradient2Limit, its tolerance 2).
- */
+/** A round trip's average over twice the baseline latency and 25 ms more: queueing. The limit eases (Gradient2Limit). */
 const QUEUEING_RATIO = 2;
 const QUEUEING_SLACK_MS = 25;
 /** Latency alone never eases the limit below HEADROOM ÷ (1 − gradient): 8 at worst, as answers still come. */
@@ -33,10 +26,7 @@ const RATE_WINDOW_MS = 2_000;
 export const SILENT_MS = 20_000;
 /** Clean answers after a hang that bring back the pace from before it. */
 export const RECOVER_ANSWERS = 8;
-/**
- * Lost connections in a row, a probe among them, after which the service counts as gone. Five: a keep-alive pool may
- * reset one or two, a proxy restart all those in flight (the probe rule covers it); five with a probe is no accident.
- */
+/** Lost connections in a row, a probe among them, after which the service is gone: five with a probe is no accident. */
 export const UNREACHABLE_AFTER = 5;
 
 export class AdaptiveConcurrency {
@@ -98,10 +88,7 @@ export class AdaptiveConcurrency {
     return Math.max(1, Math.floor(this.current));
   }
 
-  /**
-   * Requests that may be in flight at `nowMs`: while the service is not answering, one (a probe, once those in
-   * flight have timed out), so nothing more is opened into a hang.
-   */
+  /** Requests that may be in flight at `nowMs`: one (a probe) while the service is not answering, so a hang gets no more. */
   limitAt(nowMs: number): number {
     return this.silentSince(nowMs) === null ? this.limit : 1;
   }
@@ -115,10 +102,7 @@ export class AdaptiveConcurrency {
     return Math.max(oldest, this.lastAnswerAtMs);
   }
 
-  /**
-   * When the service will count as not answering if nothing answers before then, for a timer that says so; null with
-   * nothing in flight, or when it already counts as not answering.
-   */
+  /** When the service will count as not answering unless an answer comes first; null if nothing awaits one, or it already does. */
   silentAt(nowMs: number): number | null {
     if (this.silentSince(nowMs) !== null) return null;
     let oldest = Number.POSITIVE_INFINITY;
@@ -186,34 +170,30 @@ export class AdaptiveConcurrency {
     }
     this.accepted.push(nowMs);
     while (this.accepted.length > 0 && (this.accepted[0] ?? 0) < nowMs - RATE_WINDOW_MS) this.accepted.shift();
-    const { fast, gradient } = this.measure(latencyMs);
+    const gradient = this.gradient(latencyMs);
     // An answer to a request sent before the last halving says nothing about the new limit.
     if (ticket < this.overloadTicket) return;
     if (gradient < 1) {
-      // Queueing: ease down, never up, and grow one per round trip from here on.
+      // Queueing: toward limit × gradient + HEADROOM, never up; growth is one per round trip from here on.
       const eased = this.current + ((this.current * gradient + HEADROOM - this.current) * SMOOTHING) / this.current;
       this.current = Math.max(1, Math.min(this.current, eased));
       this.threshold = Math.min(this.threshold, this.current);
       return;
     }
-    if (!fast) return;
     // Slow start (one more per answer: doubling per round trip) up to the last halving, then one per round trip.
     this.current += this.current < this.threshold ? 1 : 1 / this.current;
     this.current = Math.min(this.current, this.ceiling);
   }
 
-  /**
-   * Takes in an answer's latency: whether it is tolerated, and the gradient, 1 while a round trip's average is
-   * tolerated and down to 0.5 as it rises past that.
-   */
-  private measure(latencyMs: number): { fast: boolean; gradient: number } {
+  /** Takes in a latency; the gradient: tolerated latency ÷ a round trip's average, from 0.5 to 1 (not queueing). */
+  private gradient(latencyMs: number): number {
     const ms = Math.max(latencyMs, 0.1);
     const answers = Math.max(1, this.current);
     this.recentMs = Number.isNaN(this.recentMs) ? ms : this.recentMs + (ms - this.recentMs) / answers;
     const rise = (this.recentMs - this.baselineMs) / (BASELINE_ROUND_TRIPS * answers);
     this.baselineMs = Number.isNaN(this.baselineMs) ? ms : Math.min(this.recentMs, this.baselineMs + rise);
     const tolerated = Math.max(QUEUEING_RATIO * this.baselineMs, this.baselineMs + QUEUEING_SLACK_MS);
-    return { fast: ms <= tolerated, gradient: Math.max(0.5, Math.min(1, tolerated / this.recentMs)) };
+    return Math.max(0.5, Math.min(1, tolerated / this.recentMs));
   }
 
   /**
@@ -249,19 +229,13 @@ export class AdaptiveConcurrency {
     this.accepted.length = 0;
   }
 
-  /**
-   * A request timed out: halves once per round trip and holds new requests to a probe (limitAt) until an answer; the
-   * pace from before comes back after RECOVER_ANSWERS clean answers, as a hang says nothing of the service's rate.
-   */
+  /** A request timed out: halves once per round trip and holds new requests to a probe until an answer (see hold). */
   noAnswer(ticket: number, nowMs: number): void {
     this.timedOutInRow++;
     this.unanswered(ticket, nowMs);
   }
 
-  /**
-   * The service answered with what Keydesk could not read (its outcome unknown): held as a timeout is, but it is an
-   * answer, so the service is neither hung nor gone.
-   */
+  /** An answer Keydesk could not read (its outcome unknown): held as a timeout is, but the service is neither hung nor gone. */
   unreadable(ticket: number, nowMs: number): void {
     this.endRuns();
     this.hold(ticket, nowMs);
@@ -275,7 +249,10 @@ export class AdaptiveConcurrency {
     this.hold(ticket, nowMs);
   }
 
-  /** Halves once per round trip and holds new requests to one probe until a clean answer (see noAnswer). */
+  /**
+   * Halves once per round trip and holds new requests to one probe until an answer; the pace from before comes back
+   * after RECOVER_ANSWERS clean answers, as a hang says nothing of the service's rate.
+   */
   private hold(ticket: number, nowMs: number): void {
     const sentAt = this.inflightAt.get(ticket) ?? nowMs;
     this.inflightAt.delete(ticket);
