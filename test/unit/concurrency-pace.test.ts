@@ -32,7 +32,7 @@ function simulate(
 }
 
 describe('adaptive concurrency toward a remote service', () => {
-  it('doubles each round trip to 16, then grows one a round trip to the ceiling', () => {
+  it('doubles to 16, then grows one a round trip to the ceiling', () => {
     const c = new AdaptiveConcurrency(64);
     expect(c.limit).toBe(START_CONCURRENCY);
     let { now } = simulate(c, () => 100, 250);
@@ -80,7 +80,7 @@ describe('adaptive concurrency toward a remote service', () => {
     expect(c.limit).toBeGreaterThanOrEqual(8);
   });
 
-  it('takes a lasting change of latency as the new norm and grows again', () => {
+  it('takes a lasting latency change as the norm and grows again', () => {
     const c = new AdaptiveConcurrency(64);
     let { now } = simulate(c, () => 100, 6_000);
     ({ now } = simulate(c, () => 400, 2_000, now));
