@@ -14,6 +14,7 @@ import { benchLedgerScale } from './cases/ledger-scale.ts';
 import { benchLedger } from './cases/ledger.ts';
 import { benchMillion } from './cases/million.ts';
 import { benchRateLimit } from './cases/ratelimit.ts';
+import { benchRemoteBulk } from './cases/remote-bulk.ts';
 import { benchRenderer } from './cases/renderer.ts';
 import { benchRss } from './cases/rss.ts';
 import { benchSearch } from './cases/search.ts';
@@ -37,6 +38,7 @@ const CASES: Record<string, (o: BenchOptions) => void | Promise<void>> = {
   bulk: benchBulk,
   cancel: benchCancel,
   ratelimit: benchRateLimit,
+  remote: benchRemoteBulk,
   'generate-core': benchGenerateCore,
   million: benchMillion,
   rss: benchRss,

@@ -28,7 +28,7 @@ function rawRequest(
 }
 
 /** Raw undici, `inFlight` requests at a time over the keys; keys per second. */
-async function rawBulk(origin: string, apiKey: string, action: BulkAction, keys: readonly string[], inFlight = 16): Promise<number> {
+export async function rawBulk(origin: string, apiKey: string, action: BulkAction, keys: readonly string[], inFlight = 16): Promise<number> {
   const pool = new Pool(origin, { connections: inFlight, pipelining: 1 });
   let next = 0;
   const t0 = performance.now();
@@ -101,7 +101,7 @@ async function coreBulk(c: BenchCore, action: BulkAction, keys: string[]): Promi
 }
 
 /** `count` keys generated through the core (keys.generate), once the ledger has recorded them all. */
-async function generateCore(c: BenchCore, count: number, note: string): Promise<string[]> {
+export async function generateCore(c: BenchCore, count: number, note: string): Promise<string[]> {
   const { generated } = await c.call('keys.generate', { expire: '2099-01-01', count, isPremium: false, note });
   await c.core.writer.idle();
   return batchValues(generated);

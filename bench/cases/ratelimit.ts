@@ -58,7 +58,7 @@ export async function benchRateLimit(): Promise<void> {
   const share = refused / result.attempts;
   const lostOrTwice = movedTwice + Math.abs(movedOnce - result.job.counts.done) + result.job.counts.unknown;
   console.error(
-    `  ${result.attempts} requests, ${refused} answered 429; ${result.job.counts.done} done; the sandbox moved ${movedOnce} once, ${movedTwice} more than once`,
+    `  ${result.attempts} requests, ${refused} answered 429; ${result.job.counts.done} done, ${result.job.counts.unknown} unknown (${result.job.reason ?? 'no reason given'}); the sandbox moved ${movedOnce} once, ${movedTwice} more than once`,
   );
   record(
     `bulk against --rate-limit 50 for ${seconds} s: sustained keys/s (target ≥ 45)`,

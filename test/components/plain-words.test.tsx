@@ -61,7 +61,7 @@ describe('Profiles: the service key is an API key, as its field says', () => {
 
   it('says a limit of one request in the singular', async () => {
     const user = userEvent.setup();
-    let ceiling = { ceiling: 8, isDefault: true };
+    let ceiling = { ceiling: 64, isDefault: true };
     fake.impl['jobs.getCeiling'] = () => Promise.resolve({ ok: true, data: ceiling });
     fake.impl['jobs.setCeiling'] = (input) => {
       ceiling = { ceiling: (input as { ceiling: number }).ceiling, isDefault: false };

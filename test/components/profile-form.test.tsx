@@ -77,7 +77,7 @@ describe('Profiles: editing a service', () => {
 describe('Profiles: the edit form beside the bulk limit', () => {
   it('puts the edit form before the limit form, naming each button', async () => {
     const user = userEvent.setup();
-    fake.impl['jobs.getCeiling'] = () => Promise.resolve({ ok: true, data: { ceiling: 8, isDefault: true } });
+    fake.impl['jobs.getCeiling'] = () => Promise.resolve({ ok: true, data: { ceiling: 64, isDefault: true } });
     render(<Profiles />);
     const limit = await screen.findByRole('form', { name: 'Bulk requests at a time for Remote Shop' });
     expect(within(limit).getByRole('button', { name: 'Save bulk limit' })).toBeTruthy();

@@ -74,6 +74,8 @@ describe('the build output', () => {
       const write: LedgerWrite = { seq: 1, kind: 'keys', profileId: 'p', seenAt: '2026-11-23T00:00:00.000Z', keys: JSON.stringify([key]) };
       worker.postMessage(write);
       const [ack] = (await once(worker, 'message')) as [LedgerWriteAck];
+      // Then how many rows wait for their text entries: the thread indexes them once idle.
+      expect(await once(worker, 'message')).toEqual([{ kind: 'indexing', left: 1 }]);
       // The thread reports its heap with each answer (main lets a thread with a large heap go when idle).
       expect(ack).toEqual({ seq: 1, ok: true, heapBytes: expect.any(Number) as number });
       expect(ack.heapBytes).toBeGreaterThan(0);

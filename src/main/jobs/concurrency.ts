@@ -1,11 +1,20 @@
-// How many requests a job keeps in flight, and when the next may go: growth while answers are fast, halving and
-// pacing on overload, a pause for Retry-After, and the hung and gone counts. Pure: time comes in as arguments.
+// How many requests a job keeps in flight, and when the next may go: growth while answers are fast, easing down as
+// latency rises, halving and pacing on overload, a pause for Retry-After, the hung and gone counts. Time comes in.
 import { HUNG_AFTER_PROBES } from '../../shared/rules.ts';
 
 /** Requests in flight at the start of a job. */
 export const START_CONCURRENCY = 4;
-/** Latency this much above the best seen (or twice it, whichever is larger) stops growth: the service is queueing. */
+/** Slow start ends here (then one more per round trip): a rate limit's bucket running dry refuses about 16 at once. */
+const SLOW_START_UNTIL = 16;
+/** A round trip's average over twice the baseline latency and 25 ms more: queueing. The limit eases (Gradient2Limit). */
+const QUEUEING_RATIO = 2;
 const QUEUEING_SLACK_MS = 25;
+/** Latency alone never eases the limit below HEADROOM ÷ (1 − gradient): 8 at worst, as answers still come. */
+const HEADROOM = 4;
+/** Share of the way the limit eases per round trip (Gradient2's smoothing), spread over its answers. */
+const SMOOTHING = 0.2;
+/** Round trips over which the baseline rises to a lasting latency: slow, so the service's queue is not the norm. */
+const BASELINE_ROUND_TRIPS = 100;
 /** After an overload, pace at this share of the rate the service was seen to accept. */
 const PACE_SHARE = 0.95;
 /** Paced rate growth per second without an overload (probing for more). */
@@ -17,10 +26,7 @@ const RATE_WINDOW_MS = 2_000;
 export const SILENT_MS = 20_000;
 /** Clean answers after a hang that bring back the pace from before it. */
 export const RECOVER_ANSWERS = 8;
-/**
- * Lost connections in a row, a probe among them, after which the service counts as gone. Five: a keep-alive pool may
- * reset one or two, a proxy restart all those in flight (the probe rule covers it); five with a probe is no accident.
- */
+/** Lost connections in a row, a probe among them, after which the service is gone: five with a probe is no accident. */
 export const UNREACHABLE_AFTER = 5;
 
 export class AdaptiveConcurrency {
@@ -52,8 +58,10 @@ export class AdaptiveConcurrency {
 
   private current: number;
   private ceiling: number;
-  private threshold = Number.POSITIVE_INFINITY;
-  private bestLatencyMs = Number.POSITIVE_INFINITY;
+  private threshold = SLOW_START_UNTIL;
+  /** Latency: a round trip's moving average, and the baseline (that average at its lowest, rising slowly). */
+  private recentMs = Number.NaN;
+  private baselineMs = Number.NaN;
   private pausedUntilMs = 0;
   private lastOverloadAtMs = Number.NEGATIVE_INFINITY;
   /** Requests sent so far, and how many had been sent at the last halving: a ticket below it predates it. */
@@ -80,10 +88,7 @@ export class AdaptiveConcurrency {
     return Math.max(1, Math.floor(this.current));
   }
 
-  /**
-   * Requests that may be in flight at `nowMs`: while the service is not answering, one (a probe, once those in
-   * flight have timed out), so nothing more is opened into a hang.
-   */
+  /** Requests that may be in flight at `nowMs`: one (a probe) while the service is not answering, so a hang gets no more. */
   limitAt(nowMs: number): number {
     return this.silentSince(nowMs) === null ? this.limit : 1;
   }
@@ -97,10 +102,7 @@ export class AdaptiveConcurrency {
     return Math.max(oldest, this.lastAnswerAtMs);
   }
 
-  /**
-   * When the service will count as not answering if nothing answers before then, for a timer that says so; null with
-   * nothing in flight, or when it already counts as not answering.
-   */
+  /** When the service will count as not answering unless an answer comes first; null if nothing awaits one, or it already does. */
   silentAt(nowMs: number): number | null {
     if (this.silentSince(nowMs) !== null) return null;
     let oldest = Number.POSITIVE_INFINITY;
@@ -168,13 +170,30 @@ export class AdaptiveConcurrency {
     }
     this.accepted.push(nowMs);
     while (this.accepted.length > 0 && (this.accepted[0] ?? 0) < nowMs - RATE_WINDOW_MS) this.accepted.shift();
-    this.bestLatencyMs = Math.min(this.bestLatencyMs, Math.max(latencyMs, 0.1));
-    const fast = latencyMs <= Math.max(2 * this.bestLatencyMs, this.bestLatencyMs + QUEUEING_SLACK_MS);
+    const gradient = this.gradient(latencyMs);
     // An answer to a request sent before the last halving says nothing about the new limit.
-    if (!fast || ticket < this.overloadTicket) return;
+    if (ticket < this.overloadTicket) return;
+    if (gradient < 1) {
+      // Queueing: toward limit × gradient + HEADROOM, never up; growth is one per round trip from here on.
+      const eased = this.current + ((this.current * gradient + HEADROOM - this.current) * SMOOTHING) / this.current;
+      this.current = Math.max(1, Math.min(this.current, eased));
+      this.threshold = Math.min(this.threshold, this.current);
+      return;
+    }
     // Slow start (one more per answer: doubling per round trip) up to the last halving, then one per round trip.
     this.current += this.current < this.threshold ? 1 : 1 / this.current;
     this.current = Math.min(this.current, this.ceiling);
+  }
+
+  /** Takes in a latency; the gradient: tolerated latency ÷ a round trip's average, from 0.5 to 1 (not queueing). */
+  private gradient(latencyMs: number): number {
+    const ms = Math.max(latencyMs, 0.1);
+    const answers = Math.max(1, this.current);
+    this.recentMs = Number.isNaN(this.recentMs) ? ms : this.recentMs + (ms - this.recentMs) / answers;
+    const rise = (this.recentMs - this.baselineMs) / (BASELINE_ROUND_TRIPS * answers);
+    this.baselineMs = Number.isNaN(this.baselineMs) ? ms : Math.min(this.recentMs, this.baselineMs + rise);
+    const tolerated = Math.max(QUEUEING_RATIO * this.baselineMs, this.baselineMs + QUEUEING_SLACK_MS);
+    return Math.max(0.5, Math.min(1, tolerated / this.recentMs));
   }
 
   /**
@@ -210,19 +229,13 @@ export class AdaptiveConcurrency {
     this.accepted.length = 0;
   }
 
-  /**
-   * A request timed out: halves once per round trip and holds new requests to a probe (limitAt) until an answer; the
-   * pace from before comes back after RECOVER_ANSWERS clean answers, as a hang says nothing of the service's rate.
-   */
+  /** A request timed out: halves once per round trip and holds new requests to a probe until an answer (see hold). */
   noAnswer(ticket: number, nowMs: number): void {
     this.timedOutInRow++;
     this.unanswered(ticket, nowMs);
   }
 
-  /**
-   * The service answered with what Keydesk could not read (its outcome unknown): held as a timeout is, but it is an
-   * answer, so the service is neither hung nor gone.
-   */
+  /** An answer Keydesk could not read (its outcome unknown): held as a timeout is, but the service is neither hung nor gone. */
   unreadable(ticket: number, nowMs: number): void {
     this.endRuns();
     this.hold(ticket, nowMs);
@@ -236,7 +249,10 @@ export class AdaptiveConcurrency {
     this.hold(ticket, nowMs);
   }
 
-  /** Halves once per round trip and holds new requests to one probe until a clean answer (see noAnswer). */
+  /**
+   * Halves once per round trip and holds new requests to one probe until an answer; the pace from before comes back
+   * after RECOVER_ANSWERS clean answers, as a hang says nothing of the service's rate.
+   */
   private hold(ticket: number, nowMs: number): void {
     const sentAt = this.inflightAt.get(ticket) ?? nowMs;
     this.inflightAt.delete(ticket);

@@ -6,8 +6,11 @@ import type { LocalDb } from '../store/local-db.ts';
 import type { JobRunEnd, JobWrites } from './job-writes.ts';
 import type { Run } from './run.ts';
 
-/** Requests in flight a job may reach by default: high for the local sandbox, modest for a remote service. */
-export const DEFAULT_CEILING = { sandbox: 64, remote: 8 } as const;
+/**
+ * Requests in flight a job may reach unless the user sets otherwise. 64 at 100 ms a round trip is 640 keys/s, twice
+ * a script at 32: the limit finds the service's pace below it (concurrency.ts), so the ceiling is a safety, not a pace.
+ */
+export const DEFAULT_CEILING = 64;
 
 /** Time, injectable so tests can hold a Retry-After pause open without waiting for it. */
 export interface JobClock {
@@ -100,5 +103,5 @@ export function isCurrent(e: Engine, run: Run): boolean {
 export function ceilingOf(e: Engine, profileId: string): { ceiling: number; isDefault: boolean } {
   const set = e.db.bulkCeiling(profileId);
   if (set !== null) return { ceiling: set, isDefault: false };
-  return { ceiling: DEFAULT_CEILING[e.deps.profile(profileId)?.kind ?? 'remote'], isDefault: true };
+  return { ceiling: DEFAULT_CEILING, isDefault: true };
 }

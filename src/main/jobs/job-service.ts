@@ -87,8 +87,7 @@ export class JobService {
    * shown as the default must not turn it into one "set by you".
    */
   async setCeiling(profileId: string, ceiling: number | null): Promise<{ ceiling: number; isDefault: boolean }> {
-    const byDefault = DEFAULT_CEILING[this.engine.deps.profile(profileId)?.kind ?? 'remote'];
-    await this.engine.writes.setBulkCeiling(profileId, ceiling === byDefault ? null : ceiling);
+    await this.engine.writes.setBulkCeiling(profileId, ceiling === DEFAULT_CEILING ? null : ceiling);
     const now = this.ceiling(profileId);
     for (const run of this.engine.runs.values()) {
       if (run.job.profileId === profileId && run.job.action !== 'generate') run.control.setCeiling(now.ceiling);
