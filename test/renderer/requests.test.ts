@@ -81,9 +81,9 @@ describe('one request helper', () => {
     for (const name of requestShaped) expect(name).toMatch(/Request$/);
     expect(fields.map(([k]) => k).filter((k) => k.endsWith('Request'))).toEqual(requestShaped);
     // The old names, one per slice, each meaning "status" its own way, are gone. Left: the All keys slice's own error
-    // (store/ledger.ts) and appStatus, main's report about the app (data, not where a request stands).
+    // and main's reports (data, not where a request stands): appStatus, and whether recording waits for the file.
     const stray = fields.map(([k]) => k).filter((k) => /(Status|Error|Busy)$|^(generating|lookup|executions|session|keyAction)$/.test(k));
-    expect(stray.sort()).toEqual(['appStatus', 'ledgerError']);
+    expect(stray.sort()).toEqual(['appStatus', 'ledgerError', 'ledgerRecordingBusy']);
   });
 
   it('drops a search answer that arrives after a newer search started', async () => {
