@@ -15,7 +15,7 @@ beforeEach(() => {
 });
 
 describe('All keys while keydesk.db is locked by another program', () => {
-  it('says the keys being recorded wait for it, then that they go in', async () => {
+  it('says recorded keys wait for the file, then that they go in', async () => {
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [ledgerRow('KD-A')], total: 1, totalCapped: false, recording: 5_000 } });
     render(<AllKeys />);

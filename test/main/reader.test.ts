@@ -35,7 +35,7 @@ describe('the ledger readers', () => {
     }
   });
 
-  it('reads pages and seeks on the reader thread, as main would read them', async () => {
+  it('reads pages and seeks on the reader thread, as main would', async () => {
     const t = await startTestCore();
     try {
       const profileId = 'sandbox';
@@ -58,7 +58,7 @@ describe('the ledger readers', () => {
     }
   });
 
-  it('refuses reads in words once closed, and when its file cannot be opened', async () => {
+  it('refuses reads in words once closed or its file unopenable', async () => {
     const options = { cacheKiB: 1024, background: false, idleMs: 1_000 };
     const closed = new LedgerReader(join(tempDir('keydesk-reader-'), 'keydesk.db'), options);
     await closed.close();

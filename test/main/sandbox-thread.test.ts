@@ -15,7 +15,7 @@ const noExit = (code: number): void => {
 };
 
 describe('the embedded sandbox thread', () => {
-  it('serves from a thread other than main, with a key the store holds', async () => {
+  it('serves from a thread other than main, with a stored key', async () => {
     const file = join(tempDir('keydesk-sandbox-thread-'), 'sandbox.db');
     const thread = await startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, apiKey: null }, noExit);
     try {
@@ -44,7 +44,7 @@ describe('the embedded sandbox thread', () => {
     }
   });
 
-  it('keeps a stored key that the store knows, and issues a new one for a lost key', async () => {
+  it('keeps a known stored key and issues one for a lost key', async () => {
     const file = join(tempDir('keydesk-sandbox-thread-'), 'sandbox.db');
     const first = await startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, apiKey: null }, noExit);
     await first.close(2_000);
@@ -63,7 +63,7 @@ describe('the embedded sandbox thread', () => {
     await expect(start).rejects.toMatchObject({ code: 'ERR_SQLITE_ERROR' });
   });
 
-  it("closes with the core: the sandbox's port refuses once the core has closed", async () => {
+  it("closes with the core: its port refuses afterwards", async () => {
     const t = await startTestCore();
     const url = t.core.sandboxState().url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -158,7 +158,7 @@ describe('a write SQLite truly refuses', () => {
     db.close();
   });
 
-  it("leaves none of a job run's start when its last step is refused", async () => {
+  it("leaves none of a run's start when its last step is refused", async () => {
     const file = join(tempDir('keydesk-busy-'), 'keydesk.db');
     const db = new LocalDb(file);
     const writer = new Writer({ file });

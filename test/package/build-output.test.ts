@@ -151,7 +151,7 @@ describe('the build output', () => {
     expect(answers).toEqual([{ damage: null }, { damage: 'it is empty (0 bytes)' }]);
   });
 
-  it('builds the embedded sandbox thread as a worker entry that serves and stops', async () => {
+  it('builds the sandbox thread as a worker entry that serves and stops', async () => {
     expect(built('main/index.js')).toContain('sandbox.worker.');
     const data: SandboxWorkerData = {
       file: join(tempDir('keydesk-built-sandbox-'), 'sandbox.db'),

@@ -69,7 +69,7 @@ describe('rows not yet in the text index', () => {
     db.close();
   }, 120_000);
 
-  it('end in the same text index as rows indexed as they were written', () => {
+  it('end in the same text index as rows indexed on write', () => {
     const dir = tempDir('keydesk-backlog-');
     const later = new LocalDb(join(dir, 'later.db'), { deferText: true });
     const now = new LocalDb(join(dir, 'now.db'));

@@ -178,7 +178,7 @@ END;
 PRAGMA user_version = 12;`;
 
 describe('a keydesk.db of schema 12', () => {
-  it('is brought to this schema, its rows found by text and kept indexed as they change', () => {
+  it('is migrated, its rows found by text and kept indexed', () => {
     const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
     const made = new LocalDb(file);
     made.recordKeys(PROFILE, [key('KD-AAA', 'launch'), key('KD-BBB', 'resellers')]);
