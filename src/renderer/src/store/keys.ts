@@ -69,6 +69,7 @@ export const KEYS_INITIAL = {
   lookupRequest: IDLE,
   selectedKey: null,
   selectedRead: null,
+  keyReadRequest: IDLE,
   keyChanges: {},
   bulkOverFilter: [],
   keyActionRequest: IDLE,
@@ -164,11 +165,32 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
         { before: { lookupTerm: term }, onFailure: { lookupResult: null }, latest: true },
       );
     },
+    refreshKey: async (keyValue) => {
+      // A page, not one: the search also matches notes and HWIDs, and the exact value is looked for in it.
+      const paging = { term: keyValue, limit: LOOKUP_PAGE, offset: 0 };
+      await requestWith(
+        async () => {
+          const [active, generated] = await Promise.all([run('keys.fetchActive', paging), run('keys.fetchGenerated', paging)]);
+          if (!active || !generated) return null;
+          if ('failure' in active) return active;
+          if ('failure' in generated) return generated;
+          return { data: [...active.data.keys, ...generated.data.keys].find((k) => k.value === keyValue) ?? null };
+        },
+        'keyReadRequest',
+        (key) => {
+          const read = moment();
+          if (!key) return noteChange(keyValue, 'was not found on the service', read);
+          const open = get().selectedKey?.value === keyValue;
+          return { ...(open ? { selectedKey: key, selectedRead: read } : {}), lookupResult: replaceKey(get().lookupResult, key, read) };
+        },
+        { latest: true },
+      );
+    },
     selectKey: (key) => {
       // The panel shows the key as its search row was read; a key from elsewhere, as it was handed over now.
       const result = get().lookupResult;
       const read = key && (result?.rowRead?.[key.value] ?? result?.read ?? moment());
-      set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE });
+      set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE, keyReadRequest: IDLE });
     },
     extendKey: (keyValue, days) => {
       const what = 'was extended in Keys';
@@ -231,7 +253,13 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
         if ('failure' in generated) return generated;
         keys.push({ value, key: [...active.data.keys, ...generated.data.keys].find((k) => k.value === value) ?? null });
       }
-      return { read: moment(), keys, total: items.data.total };
+      const read = moment();
+      const open = get().selectedKey;
+      const fresh = open && keys.find((k) => k.value === open.value)?.key;
+      let lookupResult = get().lookupResult;
+      for (const { key } of keys) if (key) lookupResult = replaceKey(lookupResult, key, read);
+      set({ lookupResult, ...(fresh ? { selectedKey: fresh, selectedRead: read } : {}) });
+      return { read, keys, total: items.data.total };
     },
     deleteKey: async (key) => {
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);
