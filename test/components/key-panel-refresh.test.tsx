@@ -71,3 +71,24 @@ describe('Key panel: when it was read, and Refresh', () => {
     });
   });
 });
+
+describe('Search results after a row is read again', () => {
+  it('says the header is older than a row reset since', async () => {
+    held = key('KEY-OLD-PC', 'active', { hwid: 'PC-OLD-1234' });
+    fake.impl['keys.resetHwid'] = () => {
+      held = { ...held, hwid: null };
+      return Promise.resolve({ ok: true, data: { key: held } });
+    };
+    const user = userEvent.setup();
+    render(<Keys />);
+    await user.type(screen.getByRole('searchbox', { name: 'Key value, note or HWID' }), 'PC-OLD-1234{Enter}');
+    const header = (await screen.findByText(/Results for “PC-OLD-1234”/)).closest('p');
+    expect(header?.textContent).toMatch(/^Results for “PC-OLD-1234”: 1 match\. Read (now|\d+ seconds? ago)\.$/);
+    await user.click(screen.getByRole('button', { name: 'KEY-OLD-PC' }));
+    await user.click(within(panel()).getByRole('button', { name: 'Reset HWID' }));
+    await user.click(within(screen.getByRole('dialog', { name: "Reset this key's HWID?" })).getByRole('button', { name: 'Reset' }));
+    await waitFor(() => {
+      expect(header?.textContent).toMatch(/1 row was read again since and may no longer match this search\.$/);
+    });
+  });
+});
