@@ -14,7 +14,8 @@ export function Time({
   mode?: 'date' | 'dateTime' | 'time' | 'relative';
   now?: number;
 }) {
-  // A relative time with no `now` given ticks on its own, so "read now" does not stay "now".
+  // A relative time with no `now` given ticks on its own, so "read now" does not stay "now"; a moment newer than the
+  // last tick reads as now.
   const ticking = mode === 'relative' && now === undefined && !!iso;
   const [tick, setTick] = useState(() => Date.now());
   useEffect(() => {
@@ -25,7 +26,7 @@ export function Time({
   if (!iso) return <span className="muted">—</span>;
   const text =
     mode === 'relative'
-      ? fmt.relative(iso, now ?? Math.max(tick, Date.now()))
+      ? fmt.relative(iso, now ?? Math.max(tick, Date.parse(iso)))
       : mode === 'date'
         ? fmt.date(iso)
         : mode === 'time'
