@@ -3,7 +3,7 @@ import type { Key } from '../../../shared/domain.ts';
 import { batchValues } from '../../../shared/key-batch.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
 import { IDLE, moment, type Moment } from './request.ts';
-import type { BulkFilter, BulkOverFilter, KeyChange, KeysSlice, StoreContext } from './types.ts';
+import type { Answer, BulkFilter, BulkOverFilter, KeyChange, KeysSlice, StoreContext } from './types.ts';
 
 /** Keys of each state per Lookup page. */
 export const LOOKUP_PAGE = 50;
@@ -109,6 +109,16 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
     }
     return true;
   };
+  /** One key as the service has it now (null: not found), active keys read first; null on a profile switch. */
+  const readKey = async (value: string): Promise<Answer<Key | null> | null> => {
+    // A page, not one: the search also matches notes and HWIDs, and the exact value is looked for in it.
+    const paging = { term: value, limit: LOOKUP_PAGE, offset: 0 };
+    const active = await run('keys.fetchActive', paging);
+    if (!active || 'failure' in active) return active;
+    const generated = await run('keys.fetchGenerated', paging);
+    if (!generated || 'failure' in generated) return generated;
+    return { data: [...active.data.keys, ...generated.data.keys].find((k) => k.value === value) ?? null };
+  };
   /** What the toast adds when the service changed a key without describing it. */
   const undescribed = (what: string) =>
     `The service did not describe the key: ${get().lookupTerm ? 'the search is read again.' : `look it up to see ${what}.`}`;
@@ -166,16 +176,8 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       );
     },
     refreshKey: async (keyValue) => {
-      // A page, not one: the search also matches notes and HWIDs, and the exact value is looked for in it.
-      const paging = { term: keyValue, limit: LOOKUP_PAGE, offset: 0 };
       await requestWith(
-        async () => {
-          const [active, generated] = await Promise.all([run('keys.fetchActive', paging), run('keys.fetchGenerated', paging)]);
-          if (!active || !generated) return null;
-          if ('failure' in active) return active;
-          if ('failure' in generated) return generated;
-          return { data: [...active.data.keys, ...generated.data.keys].find((k) => k.value === keyValue) ?? null };
-        },
+        () => readKey(keyValue),
         'keyReadRequest',
         (key) => {
           const read = moment();
@@ -243,15 +245,9 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       const keys: { value: string; key: Key | null }[] = [];
       // One key at a time: a check of 20 keys is 40 small reads, and a bulk job's pace is not this view's to take.
       for (const { target: value } of items.data.items) {
-        // A page, not one: the search also matches notes and HWIDs, and the exact value is looked for in it.
-        const paging = { term: value, limit: LOOKUP_PAGE, offset: 0 };
-        const active = await run('keys.fetchActive', paging);
-        if (!active) return null;
-        if ('failure' in active) return active;
-        const generated = await run('keys.fetchGenerated', paging);
-        if (!generated) return null;
-        if ('failure' in generated) return generated;
-        keys.push({ value, key: [...active.data.keys, ...generated.data.keys].find((k) => k.value === value) ?? null });
+        const found = await readKey(value);
+        if (!found || 'failure' in found) return found;
+        keys.push({ value, key: found.data });
       }
       const read = moment();
       const open = get().selectedKey;
