@@ -48,14 +48,14 @@ describe('Keyless: a blank search', () => {
     const search = screen.getByRole('search');
     const box = within(search).getByLabelText('HWID contains');
     await user.type(box, 'HW{Enter}');
-    await screen.findByText('Results for “HW”');
+    await screen.findByText('Results for “HW”.');
     await user.clear(box);
     await user.type(box, '  {Enter}');
     expect(within(search).getByText('Type part of a HWID to search.')).toBeTruthy();
     await waitFor(() => {
       expect(calls('keyless.lookup')).toHaveLength(1);
     });
-    expect(screen.getByText('Results for “HW”')).toBeTruthy();
+    expect(screen.getByText('Results for “HW”.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy HWID HW-1' })).toBeTruthy();
   });
 });

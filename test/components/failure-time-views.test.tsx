@@ -1,6 +1,6 @@
 // A failed request says when it failed, and that it is from before once the service has answered a later request
 // (RequestFailure): an error left under a form must not read as of now. Keys' search also offers the search again,
-// and leads to Profiles when no API key is stored.
+// and leads to Profiles when no API key is stored; Generate's failure says the same.
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import type { OperationResult } from '../../src/shared/contract.ts';
 import type { Failure } from '../../src/shared/result.ts';
 import { fake, key, readyStore, useKeydesk } from '../support/fake-bridge.ts';
 import { Identifier } from '../../src/renderer/src/views/Identifier/Identifier.tsx';
+import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
 import { Keys } from '../../src/renderer/src/views/Keys/Keys.tsx';
 
 beforeEach(() => {
@@ -97,6 +98,22 @@ describe('Keys: a search that could not reach the service', () => {
     await serviceAnswers();
     expect(alert.querySelector('.stale-note')?.textContent).toMatch(
       /^The service has answered since, at .+: search again to see whether it still fails\.$/,
+    );
+  });
+});
+
+describe('Keys: a Generate that could not reach the service', () => {
+  it('says when it failed, and that the service has answered since', async () => {
+    const user = userEvent.setup();
+    fake.impl['keys.generate'] = () => Promise.resolve(UNREACHABLE);
+    render(<GenerateForm />);
+    await user.click(screen.getByRole('button', { name: 'Generate' }));
+    await screen.findByText(UNREACHABLE.message);
+    expect(within(failure()).getByText(/^Generating failed at/)).toBeTruthy();
+    expect(failure().textContent).not.toMatch(/answered since/);
+    await serviceAnswers();
+    expect(within(failure()).getByText(/it has answered since/).textContent).toMatch(
+      /^That was while the service could not be reached; it has answered since, at .+: generate again\.$/,
     );
   });
 });

@@ -40,11 +40,11 @@ describe('Keyless: entries added before any search', () => {
       await screen.findByRole('cell', { name: new RegExp(hwid) });
     }
     expect(listed()).toEqual([expect.stringContaining('walk-hw-2'), expect.stringContaining('walk-hw-1')]);
-    expect(screen.getByText('Added here: 2 entries (no search yet; search to list every entry)')).toBeTruthy();
+    expect(screen.getByText('Added here: 2 entries (no search yet; search to list every entry).')).toBeTruthy();
 
     await user.type(screen.getByLabelText('HWID contains'), 'walk-hw');
     await user.click(screen.getByRole('button', { name: 'Search' }));
-    await screen.findByText('Results for “walk-hw”');
+    await screen.findByText('Results for “walk-hw”.');
     expect(listed()).toHaveLength(3);
     expect(screen.queryByText(/^Added here/)).toBeNull();
   });

@@ -36,6 +36,7 @@ const REQUESTS: [string, (s: State) => Promise<unknown>, keyof State][] = [
   ['extendKey', (s) => s.extendKey('A', 7), 'keyActionRequest'],
   ['resetHwid', (s) => s.resetHwid('A'), 'keyActionRequest'],
   ['deleteKey', (s) => s.deleteKey(key('A')), 'keyActionRequest'],
+  ['refreshKey', (s) => s.refreshKey('A'), 'keyReadRequest'],
   ['lookupKeyless', (s) => s.lookupKeyless('HW'), 'keylessRequest'],
   ['addKeyless', (s) => s.addKeyless({ hwid: 'HW-1' }), 'keylessAddRequest'],
   ['deleteKeyless', (s) => s.deleteKeyless('HW-1'), 'keylessDeleteRequest'],

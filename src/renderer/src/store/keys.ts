@@ -3,7 +3,7 @@ import type { Key } from '../../../shared/domain.ts';
 import { batchValues } from '../../../shared/key-batch.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
 import { IDLE, moment, type Moment } from './request.ts';
-import type { BulkFilter, BulkOverFilter, KeyChange, KeysSlice, StoreContext } from './types.ts';
+import type { Answer, BulkFilter, BulkOverFilter, KeyChange, KeysSlice, StoreContext } from './types.ts';
 
 /** Keys of each state per Lookup page. */
 export const LOOKUP_PAGE = 50;
@@ -69,6 +69,7 @@ export const KEYS_INITIAL = {
   lookupRequest: IDLE,
   selectedKey: null,
   selectedRead: null,
+  keyReadRequest: IDLE,
   keyChanges: {},
   bulkOverFilter: [],
   keyActionRequest: IDLE,
@@ -107,6 +108,16 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       await refreshAfterChange(keyValue);
     }
     return true;
+  };
+  /** One key as the service has it now (null: not found), active keys read first; null on a profile switch. */
+  const readKey = async (value: string): Promise<Answer<Key | null> | null> => {
+    // A page, not one: the search also matches notes and HWIDs, and the exact value is looked for in it.
+    const paging = { term: value, limit: LOOKUP_PAGE, offset: 0 };
+    const active = await run('keys.fetchActive', paging);
+    if (!active || 'failure' in active) return active;
+    const generated = await run('keys.fetchGenerated', paging);
+    if (!generated || 'failure' in generated) return generated;
+    return { data: [...active.data.keys, ...generated.data.keys].find((k) => k.value === value) ?? null };
   };
   /** What the toast adds when the service changed a key without describing it. */
   const undescribed = (what: string) =>
@@ -164,11 +175,24 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
         { before: { lookupTerm: term }, onFailure: { lookupResult: null }, latest: true },
       );
     },
+    refreshKey: async (keyValue) => {
+      await requestWith(
+        () => readKey(keyValue),
+        'keyReadRequest',
+        (key) => {
+          const read = moment();
+          if (!key) return noteChange(keyValue, 'was not found on the service', read);
+          const open = get().selectedKey?.value === keyValue;
+          return { ...(open ? { selectedKey: key, selectedRead: read } : {}), lookupResult: replaceKey(get().lookupResult, key, read) };
+        },
+        { latest: true },
+      );
+    },
     selectKey: (key) => {
       // The panel shows the key as its search row was read; a key from elsewhere, as it was handed over now.
       const result = get().lookupResult;
       const read = key && (result?.rowRead?.[key.value] ?? result?.read ?? moment());
-      set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE });
+      set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE, keyReadRequest: IDLE });
     },
     extendKey: (keyValue, days) => {
       const what = 'was extended in Keys';
@@ -221,17 +245,17 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       const keys: { value: string; key: Key | null }[] = [];
       // One key at a time: a check of 20 keys is 40 small reads, and a bulk job's pace is not this view's to take.
       for (const { target: value } of items.data.items) {
-        // A page, not one: the search also matches notes and HWIDs, and the exact value is looked for in it.
-        const paging = { term: value, limit: LOOKUP_PAGE, offset: 0 };
-        const active = await run('keys.fetchActive', paging);
-        if (!active) return null;
-        if ('failure' in active) return active;
-        const generated = await run('keys.fetchGenerated', paging);
-        if (!generated) return null;
-        if ('failure' in generated) return generated;
-        keys.push({ value, key: [...active.data.keys, ...generated.data.keys].find((k) => k.value === value) ?? null });
+        const found = await readKey(value);
+        if (!found || 'failure' in found) return found;
+        keys.push({ value, key: found.data });
       }
-      return { read: moment(), keys, total: items.data.total };
+      const read = moment();
+      const open = get().selectedKey;
+      const fresh = open && keys.find((k) => k.value === open.value)?.key;
+      let lookupResult = get().lookupResult;
+      for (const { key } of keys) if (key) lookupResult = replaceKey(lookupResult, key, read);
+      set({ lookupResult, ...(fresh ? { selectedKey: fresh, selectedRead: read } : {}) });
+      return { read, keys, total: items.data.total };
     },
     deleteKey: async (key) => {
       const drop = (list: Key[]) => list.filter((k) => k.value !== key.value);

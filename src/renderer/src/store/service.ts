@@ -9,6 +9,7 @@ export const SERVICE_INITIAL = {
   keylessAddRequest: IDLE,
   keylessDeleteRequest: IDLE,
   keylessTerm: null,
+  keylessValidated: null,
   identifier: null,
   identifierRequest: IDLE,
   validation: null,
@@ -22,7 +23,7 @@ export function createServiceSlice(ctx: StoreContext): ServiceSlice {
     ...SERVICE_INITIAL,
     lookupKeyless: async (term) => {
       // A newer search makes this one's answer moot; a failed one shows no entries of another search.
-      await request('keyless.lookup', { term }, 'keylessRequest', (keyless) => ({ keyless }), {
+      await request('keyless.lookup', { term }, 'keylessRequest', (keyless) => ({ keyless: { ...keyless, read: moment() } }), {
         before: { keylessTerm: term },
         onFailure: { keyless: null },
         latest: true,
@@ -37,7 +38,7 @@ export function createServiceSlice(ctx: StoreContext): ServiceSlice {
       const term = get().keylessTerm;
       if (term === null) {
         const added = [r.data.entry, ...(get().keyless?.entries ?? []).filter((e) => e.hwid !== r.data.entry.hwid)];
-        set({ keylessRequest: READY, keyless: { entries: added, total: added.length } });
+        set({ keylessRequest: READY, keyless: { entries: added, total: added.length, read: moment() } });
       } else await get().lookupKeyless(term);
       return true;
     },
@@ -73,17 +74,19 @@ export function createServiceSlice(ctx: StoreContext): ServiceSlice {
     runValidation: async (input) => {
       // A new question: no earlier answer, good or bad, may stay on screen beside the new one.
       const keyValue = input.mode === 'key' ? (input.keyValue ?? null) : null;
-      await request(
+      const r = await request(
         'validation.run',
         input,
         'validationRequest',
         (validation) => {
           const read = moment();
           // A real validation the service let through activated the key and bound it: what Keys showed of it is older.
-          const changed = keyValue !== null && validation.success && !validation.dryRun;
+          const real = validation.success && !validation.dryRun;
+          const changed = keyValue !== null && real;
           return {
             validation,
             validationRead: { ...read, keyValue },
+            ...(real && keyValue === null ? { keylessValidated: read } : {}),
             ...(changed
               ? { keyChanges: { ...get().keyChanges, [keyValue]: { ...read, what: 'was validated for real in Validate & HWID' } } }
               : {}),
@@ -94,6 +97,8 @@ export function createServiceSlice(ctx: StoreContext): ServiceSlice {
           latest: true,
         },
       );
+      // The open key panel takes the key as the validation left it (bound, activated), read again.
+      if (r?.data.success && !r.data.dryRun && keyValue !== null && get().selectedKey?.value === keyValue) await get().refreshKey(keyValue);
     },
     audit: null,
     auditRequest: IDLE,

@@ -181,6 +181,9 @@ export interface KeysSlice {
   /** Bulk jobs over a filter, at their start and end, oldest first: any answer read before one may be earlier. */
   bulkOverFilter: readonly BulkOverFilter[];
   selectKey: (key: Key | null) => void;
+  /** The panel's Refresh: reads its key again from the service. */
+  keyReadRequest: RequestState;
+  refreshKey: (keyValue: string) => Promise<void>;
   /** The last extend, HWID reset or delete from the key's panel. */
   keyActionRequest: RequestState;
   /** Which of them it is, and on which key: while it waits, the panel's button for it says so ("Extending…"). */
@@ -197,7 +200,9 @@ export interface KeysSlice {
 
 export interface ServiceSlice {
   /** total: null when the service sent its best match only. */
-  keyless: { entries: KeylessEntry[]; total: number | null } | null;
+  keyless: { entries: KeylessEntry[]; total: number | null; read?: Moment } | null;
+  /** The last keyless validation that went through for real: the entries' "Last used" read before it is older. */
+  keylessValidated: Moment | null;
   /** The search the list shows. */
   keylessRequest: RequestState;
   /** The last add, its failure shown with the add form. */

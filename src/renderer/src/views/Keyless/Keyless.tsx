@@ -67,6 +67,10 @@ export function Keyless() {
   const [fieldError, setFieldError] = useState<{ hwid?: string; days?: string }>({});
   const [blankSearch, setBlankSearch] = useState<string | null>(null);
   const searched = useKeydesk((s) => s.keylessTerm);
+  /** A keyless validation that went through after the list was read: its "Last used" is older than that. */
+  const validatedSince = useKeydesk((s) =>
+    s.keylessValidated && s.keylessValidated.seq > (s.keyless?.read?.seq ?? 0) ? s.keylessValidated : null,
+  );
   const [toDelete, setToDelete] = useState<string | null>(null);
   /** The padded HWID waiting for the person to say "add it as typed". */
   const [paddedToAdd, setPaddedToAdd] = useState<string | null>(null);
@@ -155,9 +159,27 @@ export function Keyless() {
           {result && result.entries.length > 0 && (
             <p className="muted result-term">
               {searched !== null
-                ? `Results for “${searched}”`
-                : `Added here: ${fmt.count(result.entries.length, NOUNS.entry)} (no search yet; search to list every entry)`}
+                ? `Results for “${searched}”.`
+                : `Added here: ${fmt.count(result.entries.length, NOUNS.entry)} (no search yet; search to list every entry).`}{' '}
+              {result.read && (
+                <span className="read-at">
+                  Read <Time iso={result.read.at} mode="relative" />.
+                </span>
+              )}
             </p>
+          )}
+          {result && result.entries.length > 0 && validatedSince && (
+            <div className="warning" role="status">
+              <p>
+                A keyless validation went through at <Time iso={validatedSince.at} mode="time" />, after this list was read: “Last used” may
+                be older.
+              </p>
+              {searched !== null && (
+                <button type="button" disabled={status === 'loading'} onClick={() => void lookup(searched)}>
+                  Search again
+                </button>
+              )}
+            </div>
           )}
           {result && result.entries.length > 0 && (
             <DataTable

@@ -3,7 +3,7 @@ import { generateInput, JOB_GENERATE_MAX } from '../../../../shared/contract.ts'
 import type { JobSummary } from '../../../../shared/domain.ts';
 import { charLength, fixedExpiryProblem, isCalendarDate, LIMITS, utcDate } from '../../../../shared/rules.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
-import { FailureMessage } from '../../components/FailureMessage.tsx';
+import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { isLive, jobTitle } from '../../lib/jobs.ts';
@@ -95,7 +95,8 @@ function serverField(failure: { message: string; field?: string }): FieldName | 
 
 export function GenerateForm() {
   const generate = useKeydesk((s) => s.generate);
-  const { status: generating, error: serverError } = useKeydesk((s) => s.generateRequest);
+  const generateRequest = useKeydesk((s) => s.generateRequest);
+  const { status: generating, error: serverError } = generateRequest;
   const clearServerError = useKeydesk((s) => s.clearGenerateError);
   const generated = useKeydesk((s) => s.lastGenerated);
   const notify = useKeydesk((s) => s.notify);
@@ -281,7 +282,7 @@ export function GenerateForm() {
           changed('premium');
         }}
       />
-      {serverError && serverAt === null && <FailureMessage failure={serverError} />}
+      {serverError && serverAt === null && <RequestFailure request={generateRequest} what="Generating" again="generate again" />}
       <button
         type="submit"
         className="primary"

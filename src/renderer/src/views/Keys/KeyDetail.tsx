@@ -7,6 +7,7 @@ import type { Key } from '../../../../shared/domain.ts';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Icon } from '../../components/Icon.tsx';
+import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
@@ -58,6 +59,8 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
   const resetHwid = useKeydesk((s) => s.resetHwid);
   const deleteKey = useKeydesk((s) => s.deleteKey);
   const selectKey = useKeydesk((s) => s.selectKey);
+  const refreshKey = useKeydesk((s) => s.refreshKey);
+  const readRequest = useKeydesk((s) => s.keyReadRequest);
   const [days, setDays] = useState('30');
   const [daysError, setDaysError] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
@@ -210,6 +213,15 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
           <Icon name="cross" />
         </button>
       </div>
+      <p className="read-at">
+        <span className="muted">
+          Read <Time iso={readAt} mode="relative" />.
+        </span>{' '}
+        <button type="button" disabled={readRequest.status === 'loading'} onClick={() => void refreshKey(key.value)}>
+          {readRequest.status === 'loading' ? 'Refreshing…' : 'Refresh'}
+        </button>
+      </p>
+      <RequestFailure request={readRequest} what="Reading the key again" again="refresh" />
       {change && (
         <div className="warning" role="status">
           <p>

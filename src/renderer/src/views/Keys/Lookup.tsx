@@ -147,6 +147,8 @@ export function Lookup() {
     if (seen) seen.count += 1;
     else maybeEarlier.push({ change, count: 1 });
   }
+  /** Rows read again after the search (a panel's action or Refresh): the count and term above them are older. */
+  const reread = rows.filter((k) => (result?.rowRead?.[k.value]?.seq ?? 0) > (result?.read?.seq ?? 0)).length;
   const page = result?.page ?? 0;
   const totals = result?.totals;
   const known =
@@ -215,7 +217,16 @@ export function Lookup() {
               ? 'This service returns its best match only, one active and one generated key at most. Search by an exact key value or HWID to reach a particular key.'
               : total > rows.length
                 ? `Showing ${fmt.number(rows.length)} of ${fmt.count(total, NOUNS.match)} (page ${fmt.number(page + 1)} of ${fmt.number(pages)}).`
-                : fmt.count(total, NOUNS.match)}
+                : `${fmt.count(total, NOUNS.match)}.`}{' '}
+            <span className="read-at">
+              {result?.read && (
+                <>
+                  Read <Time iso={result.read.at} mode="relative" />.
+                </>
+              )}
+              {reread > 0 &&
+                ` ${reread === 1 ? '1 row was' : `${fmt.number(reread)} rows were`} read again since and may no longer match this search.`}
+            </span>
           </p>
           {earlier.length > 0 && (
             <div className="warning" role="status">
