@@ -32,7 +32,11 @@ const dragToBottom = () => {
   body().scrollTop = range() - VIEWPORT;
   fireEvent.scroll(body());
 };
-const lastShown = () => screen.getAllByRole('checkbox', { name: /^Select K/ }).at(-1)?.getAttribute('aria-label');
+const lastShown = () =>
+  screen
+    .getAllByRole('checkbox', { name: /^Select K/ })
+    .at(-1)
+    ?.getAttribute('aria-label');
 
 beforeEach(() => {
   readyWithNoJobs();
