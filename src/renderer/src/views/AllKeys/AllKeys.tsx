@@ -174,8 +174,8 @@ export function AllKeys() {
       {/* Above the table: in sight after "Select all", and next in the Tab order, whatever the table's length. */}
       <BulkBar />
       <p id="ledger-keys-hint" className="muted">
-        <span className="sort-said">{sortWords(sort)}</span> In the table: arrows move, Space ticks (Shift+Space a range), Enter opens the
-        key in Keys, Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
+        <span className="sort-said">{sortWords(sort)}</span> In the table: arrows move, Space ticks (Shift+Space a range), a click or Enter
+        opens the key in Keys, Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
       </p>
       <LedgerGrid
         place={place}

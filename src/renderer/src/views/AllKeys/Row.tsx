@@ -118,7 +118,7 @@ export function Row({
       </div>
       {row ? (
         <>
-          {/* Cut long text is seen whole in Keys (Enter opens the key there). */}
+          {/* Cut long text is seen whole in Keys (a click or Enter opens the key there). */}
           <div role="gridcell" className="vcell mono">
             <ServiceText text={row.value} more={false} />
           </div>
