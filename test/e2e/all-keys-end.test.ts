@@ -40,12 +40,17 @@ function seed(dbPath: string): void {
   db.close();
 }
 
-const app = useApp(() => {
-  const userData = tempDir('keydesk-all-keys-end-e2e-');
-  seed(join(userData, 'keydesk.db'));
-  // Scrollbars drawn, so a test can drag one as a person does.
-  return openApp(undefined, userData, true);
-});
+const app = useApp(
+  () => {
+    const userData = tempDir('keydesk-all-keys-end-e2e-');
+    seed(join(userData, 'keydesk.db'));
+    // Scrollbars drawn, so a test can drag one as a person does.
+    return openApp(undefined, userData, true);
+  },
+  undefined,
+  // Recording 1,000,000 keys takes about two minutes on a busy machine.
+  600_000,
+);
 
 describe('All keys over 1,000,000 keys', () => {
   const focused = () => app.page.evaluate<string | null>("document.activeElement?.getAttribute('aria-label') ?? null");

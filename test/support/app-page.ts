@@ -61,11 +61,12 @@ export async function openApp(
 export function useApp(
   open: () => Promise<AppPage> = () => openApp(),
   close = (app: AppPage): Promise<unknown> => app.close(),
+  openTimeoutMs?: number,
 ): AppPage & { reopen(): Promise<void> } {
   let opened: AppPage | undefined;
   beforeAll(async () => {
     opened = await open();
-  });
+  }, openTimeoutMs);
   afterAll(async () => {
     if (opened) await close(opened);
   });
