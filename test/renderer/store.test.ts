@@ -476,13 +476,39 @@ describe('connectivity and feedback', () => {
     await useKeydesk.getState().loadLedgerPage(0);
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [ledgerRow('NEXT')], total: null, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(1);
-    await useKeydesk.getState().loadLedgerPage(4);
+    await useKeydesk.getState().loadLedgerPage(2);
     const inputs = fake.calls.filter((c) => c.name === 'ledger.query').map((c) => c.input as { offset: number; cursor?: unknown });
     expect(inputs[1]?.cursor).toEqual({ after: { key: page0[199]?.createdAt, value: 'K199' } });
-    expect(inputs[2]).toMatchObject({ offset: 800 });
+    expect(inputs[2]).toMatchObject({ offset: 400 });
     expect(inputs[2]?.cursor).toBeUndefined();
     // A seek page brings no count: the one the first page gave stays.
     expect(useKeydesk.getState().ledgerTotal).toBe(1_000);
+  });
+
+  it('reads a page in the far half from the end, in the reverse sort', async () => {
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ledgerRow(`K${String(from + i).padStart(7, '0')}`));
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: rows(0, 200), total: 1_000_050, totalCapped: false } });
+    await useKeydesk.getState().loadLedgerPage(0);
+    // The reverse sort's first rows are the last ones, last first.
+    fake.impl['ledger.query'] = (input) => {
+      const { offset, limit } = input as { offset: number; limit: number };
+      return Promise.resolve({
+        ok: true,
+        data: { rows: rows(0, limit).map((_, i) => rows(1_000_049 - offset - i, 1)[0]!), total: 1_000_050, totalCapped: false },
+      });
+    };
+    await useKeydesk.getState().loadLedgerPage(5_000);
+    await useKeydesk.getState().loadLedgerPage(4_990);
+    const inputs = fake.calls
+      .filter((c) => c.name === 'ledger.query')
+      .map((c) => c.input as { offset: number; limit: number; sort: unknown });
+    expect(inputs.slice(1)).toMatchObject([
+      { sort: { field: 'createdAt', dir: 'asc' }, offset: 0, limit: 50 },
+      { sort: { field: 'createdAt', dir: 'asc' }, offset: 1_850, limit: 200 },
+    ]);
+    const pages = useKeydesk.getState().ledgerPages;
+    expect(pages.get(5_000)?.map((r) => r.value)).toEqual(rows(1_000_000, 50).map((r) => r.value));
+    expect(pages.get(4_990)?.map((r) => r.value)).toEqual(rows(998_000, 200).map((r) => r.value));
   });
 
   it('keeps a capped count as more than until counted exactly', async () => {

@@ -23,12 +23,16 @@ export interface AppPage {
 
 /**
  * Opens the app on a fresh user-data directory, or on `userData` when given (e.g. one seeded beforehand, or the
- * last run's, to open the app again on it). The fresh one lasts as long as the test or file that opened it
+ * last run's, to open the app again on it); with `scrollbars`, Chromium draws them, to be dragged. The fresh one lasts as long as the test or file that opened it
  * (test/support/temp-dir.ts), so a test can close the app and open it again on the same records.
  */
-export async function openApp(viewport = { width: 1280, height: 800 }, userData = tempDir('keydesk-harness-test-')): Promise<AppPage> {
+export async function openApp(
+  viewport = { width: 1280, height: 800 },
+  userData = tempDir('keydesk-harness-test-'),
+  scrollbars = false,
+): Promise<AppPage> {
   const harness = await startHarnessProcess(userData);
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(scrollbars);
   const page = await browser.newPage({ viewport });
   await page.goto(harness.url);
   await page.locator('[data-app-state="ready"]').waitFor();
@@ -57,11 +61,12 @@ export async function openApp(viewport = { width: 1280, height: 800 }, userData 
 export function useApp(
   open: () => Promise<AppPage> = () => openApp(),
   close = (app: AppPage): Promise<unknown> => app.close(),
+  openTimeoutMs?: number,
 ): AppPage & { reopen(): Promise<void> } {
   let opened: AppPage | undefined;
   beforeAll(async () => {
     opened = await open();
-  });
+  }, openTimeoutMs);
   afterAll(async () => {
     if (opened) await close(opened);
   });

@@ -15,6 +15,8 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return existsSync(SYSTEM_CHROMIUM) ? chromium.launch({ executablePath: SYSTEM_CHROMIUM, args: FLAGS }) : chromium.launch({ args: FLAGS });
+/** Chromium headless; with `scrollbars`, they are drawn (and can be dragged) as on a desktop. */
+export function launchBrowser(scrollbars = false): Promise<Browser> {
+  const options = { args: FLAGS, ...(scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}) };
+  return chromium.launch(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM, ...options } : options);
 }

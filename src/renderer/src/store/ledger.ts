@@ -91,15 +91,24 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
       const edge = prev?.length === LEDGER_PAGE ? prev.at(-1) : next?.[0];
       const cursor =
         edge && (edge === prev?.at(-1) ? { after: cursorOf(edge, ledgerSort.field) } : { before: cursorOf(edge, ledgerSort.field) });
+      // A jump into the far half of an exact count reads it from the end, in the reverse order: the end is a first page.
+      const { ledgerTotal: total, ledgerTotalCapped: capped } = get();
+      const fromEnd = !cursor && total !== null && !capped && page * LEDGER_PAGE > total / 2 && page * LEDGER_PAGE < total;
+      const end = total ?? 0;
       const r = await call('ledger.query', {
         filter: sent(ledgerFilter),
-        sort: ledgerSort,
-        offset: page * LEDGER_PAGE,
-        limit: LEDGER_PAGE,
+        ...(fromEnd
+          ? {
+              sort: { field: ledgerSort.field, dir: ledgerSort.dir === 'asc' ? ('desc' as const) : ('asc' as const) },
+              offset: Math.max(0, end - (page + 1) * LEDGER_PAGE),
+              limit: Math.min(LEDGER_PAGE, end - page * LEDGER_PAGE),
+            }
+          : { sort: ledgerSort, offset: page * LEDGER_PAGE, limit: LEDGER_PAGE }),
         ...(cursor ? { cursor } : {}),
       });
       inFlight.delete(key);
       if (get().ledgerGeneration !== ledgerGeneration) return;
+      if (r.ok && fromEnd) r.data.rows.reverse();
       if (!r.ok) {
         // The rows shown before stay, marked stale by the view, beside the reason this filter was refused.
         set({ ledgerError: r.message });

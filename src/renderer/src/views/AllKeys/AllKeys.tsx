@@ -85,6 +85,13 @@ export function AllKeys() {
     for (let p = Math.floor(first / LEDGER_PAGE); p <= Math.floor(Math.max(first, last - 1) / LEDGER_PAGE); p++) void loadPage(p);
   }, [first, last, total, generation, loadPage]);
 
+  // Past the count's cap, the range ends one page past the rows read: reaching that end counts the matches exactly
+  // (on main's reader thread), and the grid then spans them all.
+  const atCappedEnd = capped && total !== null && rowCount > 0 && shownLast >= rowCount;
+  useEffect(() => {
+    if (atCappedEnd) void countExactly();
+  }, [atCappedEnd, countExactly]);
+
   // The header checkbox speaks for the rows on screen (not the overscan above and below).
   const shownValues: string[] = [];
   for (let i = shownFirst; i < shownLast; i++) {
@@ -167,14 +174,15 @@ export function AllKeys() {
       {/* Above the table: in sight after "Select all", and next in the Tab order, whatever the table's length. */}
       <BulkBar />
       <p id="ledger-keys-hint" className="muted">
-        <span className="sort-said">{sortWords(sort)}</span> In the table: arrows move, Space ticks (Shift+Space a range), Enter opens the
-        key in Keys, Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
+        <span className="sort-said">{sortWords(sort)}</span> In the table: arrows move, Space ticks (Shift+Space a range), a click or Enter
+        opens the key in Keys, Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
       </p>
       <LedgerGrid
         place={place}
         pages={pages}
         rowCount={rowCount}
         ariaRowCount={capped ? -1 : count + 1}
+        capped={capped}
         loading={loading}
         stale={total === null}
         sort={sort}

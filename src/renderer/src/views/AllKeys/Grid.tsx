@@ -1,5 +1,5 @@
 // All keys' grid: a window of rows over the ledger's pages (never more than MAX_DOM_ROWS in the DOM), its sortable
-// header, and the keys that move between rows, tick them, open a key in Keys and copy it.
+// header, and the keys and clicks that move between rows, tick them, open a key in Keys and copy it.
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
@@ -15,6 +15,19 @@ export const ROW_HEIGHT = 34;
 const OVERSCAN = 6;
 /** Never more rows in the DOM than this, whatever the window size. */
 export const MAX_DOM_ROWS = 60;
+/** The tallest scroll range the grid makes: Chromium caps an element at 33,554,428 px (986,000 rows). */
+export const MAX_SCROLL_HEIGHT = 10_000_000;
+
+/**
+ * The scroll range for `rowCount` rows in a viewport `height` tall: capped at MAX_SCROLL_HEIGHT, past which the
+ * scrolled pixels are scaled to the rows' own (`virtual`), so the range's end is the last row.
+ */
+export function scrollScale(rowCount: number, height: number) {
+  const full = rowCount * ROW_HEIGHT;
+  const range = Math.min(full, MAX_SCROLL_HEIGHT);
+  const ratio = full > range && range > height ? (full - height) / (range - height) : 1;
+  return { range, virtual: (scrollTop: number) => scrollTop * ratio, scrollTop: (virtual: number) => virtual / ratio };
+}
 
 /** Where the grid is scrolled, how tall it is, and the row holding its one Tab stop. */
 export function useGridPlace() {
@@ -38,28 +51,36 @@ export function useGridPlace() {
     setScrollTop(0);
     setCursor(0);
   };
-  /** Scrolls row `index` into view. */
-  const reveal = (index: number) => {
+  /** Scrolls row `index` of `rowCount` into view. */
+  const reveal = (index: number, rowCount: number) => {
     const el = viewport.current;
     if (!el) return;
+    const scale = scrollScale(rowCount, el.clientHeight);
+    const seen = scale.virtual(el.scrollTop);
     const top = index * ROW_HEIGHT;
-    if (top < el.scrollTop) el.scrollTop = top;
-    else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+    // Rounded towards the row, so a scaled range never leaves it cut at the viewport's edge.
+    if (top < seen) el.scrollTop = Math.floor(scale.scrollTop(top));
+    else if (top + ROW_HEIGHT > seen + el.clientHeight) el.scrollTop = Math.ceil(scale.scrollTop(top + ROW_HEIGHT - el.clientHeight));
     setScrollTop(el.scrollTop);
   };
   return { viewport, scrollTop, setScrollTop, height, cursor, setCursor, toTop, reveal };
 }
 export type GridPlace = ReturnType<typeof useGridPlace>;
 
-/** The rows in the DOM (`first` to `last`, with some above and below) and those on screen, for `rowCount` rows. */
-export function gridWindow(place: GridPlace, rowCount: number) {
-  const first = Math.max(0, Math.floor(place.scrollTop / ROW_HEIGHT) - OVERSCAN);
+/**
+ * The rows in the DOM (`first` to `last`, with some above and below) and those on screen, for `rowCount` rows;
+ * row i sits at `i * ROW_HEIGHT + shift` in the scroll range.
+ */
+export function gridWindow(place: { scrollTop: number; height: number }, rowCount: number) {
+  const seen = scrollScale(rowCount, place.height).virtual(place.scrollTop);
+  const first = Math.max(0, Math.floor(seen / ROW_HEIGHT) - OVERSCAN);
   const visible = Math.min(MAX_DOM_ROWS, Math.ceil(place.height / ROW_HEIGHT) + 2 * OVERSCAN);
   return {
     first,
     last: Math.min(rowCount, first + visible),
-    shownFirst: Math.min(rowCount, Math.floor(place.scrollTop / ROW_HEIGHT)),
-    shownLast: Math.min(rowCount, Math.ceil((place.scrollTop + place.height) / ROW_HEIGHT)),
+    shownFirst: Math.min(rowCount, Math.floor(seen / ROW_HEIGHT)),
+    shownLast: Math.min(rowCount, Math.ceil((seen + place.height) / ROW_HEIGHT)),
+    shift: place.scrollTop - seen,
   };
 }
 
@@ -81,6 +102,7 @@ export function LedgerGrid({
   pages,
   rowCount,
   ariaRowCount,
+  capped,
   loading,
   stale,
   sort,
@@ -92,6 +114,7 @@ export function LedgerGrid({
   pages: ReadonlyMap<number, LedgerRow[]>;
   rowCount: number;
   ariaRowCount: number;
+  capped: boolean;
   loading: boolean;
   stale: boolean;
   sort: LedgerSlice['ledgerSort'];
@@ -106,7 +129,7 @@ export function LedgerGrid({
   const clear = useKeydesk((s) => s.clearSelection);
   const anchor = useRef<number | null>(null);
   const focusCursor = useRef(false);
-  const { first, last, shownFirst } = gridWindow(place, rowCount);
+  const { first, last, shownFirst, shownLast, shift } = gridWindow(place, rowCount);
   const rowAt = (i: number): LedgerRow | undefined => pages.get(Math.floor(i / LEDGER_PAGE))?.[i % LEDGER_PAGE];
   const onPick = useCallback<Pick>(
     (index, value, shift, selected) => {
@@ -125,11 +148,12 @@ export function LedgerGrid({
     [pages, setSelected, setCursor],
   );
 
+  const open = useCallback((value: string) => void openInKeys(value), []);
   const rows = [];
   // The Tab stop stays on the cursor row while it is rendered, else on the first row shown (the table scrolled away).
   const stop = cursor >= first && cursor < last && rowAt(cursor) ? cursor : shownFirst;
   for (let i = first; i < last; i++)
-    rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT} row={rowAt(i)} onPick={onPick} tabbable={i === stop} />);
+    rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT + shift} row={rowAt(i)} onPick={onPick} onOpen={open} tabbable={i === stop} />);
   useEffect(() => {
     if (!focusCursor.current) return;
     const box = viewport.current?.querySelector<HTMLInputElement>(`input[data-row="${String(cursor)}"]`);
@@ -137,6 +161,19 @@ export function LedgerGrid({
       focusCursor.current = false;
       box.focus({ preventScroll: true });
     }
+  });
+  // When the exact count replaces a capped one, a place at the capped range's end (End, a drag) moves to the true end.
+  const before = useRef({ capped, rowCount, atEnd: false, cursorAtEnd: false });
+  useEffect(() => {
+    const was = before.current;
+    if (was.capped && !capped && was.atEnd && rowCount > was.rowCount) {
+      place.reveal(rowCount - 1, rowCount);
+      if (was.cursorAtEnd) {
+        focusCursor.current = viewport.current?.contains(document.activeElement) === true;
+        setCursor(rowCount - 1);
+      }
+    }
+    before.current = { capped, rowCount, atEnd: shownLast >= rowCount, cursorAtEnd: cursor === rowCount - 1 };
   });
   /** Arrow keys, Page Up/Down, Home and End move between rows; the row scrolls into view and takes focus. */
   const onGridKey = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -175,7 +212,7 @@ export function LedgerGrid({
     if (to === undefined || rowCount === 0) return;
     e.preventDefault();
     const next = Math.min(rowCount - 1, Math.max(0, to));
-    place.reveal(next);
+    place.reveal(next, rowCount);
     focusCursor.current = true;
     setCursor(next);
   };
@@ -218,7 +255,7 @@ export function LedgerGrid({
         onKeyDown={onGridKey}
         onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       >
-        <div style={{ height: rowCount * ROW_HEIGHT, position: 'relative' }}>{rows}</div>
+        <div style={{ height: scrollScale(rowCount, height).range, position: 'relative' }}>{rows}</div>
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 // One row of All keys' grid: a key as the ledger last saw it, with the marks of what was never read back.
+import type { MouseEvent } from 'react';
 import type { LedgerRow } from '../../../../shared/domain.ts';
 import { isExpired } from '../../components/Badge.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
@@ -65,23 +66,41 @@ function Expiry({ row }: { row: LedgerRow }) {
 /** Picks a row: a plain click toggles it; with Shift, every loaded row from the last pick to this one. */
 export type Pick = (index: number, value: string, shift: boolean, selected: boolean) => void;
 
-/** One row; only the row with the table's Tab stop has its checkbox in the Tab order (arrows move, Space ticks). */
+/**
+ * One row; only the row with the table's Tab stop has its checkbox in the Tab order (arrows move, Space ticks).
+ * A click opens its key; in the checkbox's cell, or with Shift, Ctrl or Cmd, it picks the row instead.
+ */
 export function Row({
   row,
   index,
   top,
   onPick,
+  onOpen,
   tabbable,
 }: {
   row: LedgerRow | undefined;
   index: number;
   top: number;
   onPick: Pick;
+  onOpen: (value: string) => void;
   tabbable: boolean;
 }) {
   const selected = useKeydesk((s) => (row ? s.selectedAll !== null || s.selection.has(row.value) : false));
+  const onClick = (e: MouseEvent<HTMLDivElement>) => {
+    if (!row || (e.target as HTMLElement).closest('.check')) return;
+    if (e.shiftKey || e.ctrlKey || e.metaKey) onPick(index, row.value, e.shiftKey, !selected);
+    // A drag that selected text to copy is not a click on the row.
+    else if (!window.getSelection()?.toString()) onOpen(row.value);
+  };
   return (
-    <div role="row" aria-rowindex={index + 2} className="vrow" style={{ transform: `translateY(${top}px)` }} aria-selected={selected}>
+    <div
+      role="row"
+      aria-rowindex={index + 2}
+      className={row ? 'vrow opens' : 'vrow'}
+      style={{ transform: `translateY(${top}px)` }}
+      aria-selected={selected}
+      onClick={onClick}
+    >
       <div role="gridcell" className="vcell check">
         {row && (
           <input
@@ -99,7 +118,7 @@ export function Row({
       </div>
       {row ? (
         <>
-          {/* Cut long text is seen whole in Keys (Enter opens the key there). */}
+          {/* Cut long text is seen whole in Keys (a click or Enter opens the key there). */}
           <div role="gridcell" className="vcell mono">
             <ServiceText text={row.value} more={false} />
           </div>
