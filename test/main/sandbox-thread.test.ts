@@ -63,7 +63,7 @@ describe('the embedded sandbox thread', () => {
     await expect(start).rejects.toMatchObject({ code: 'ERR_SQLITE_ERROR' });
   });
 
-  it("closes with the core: its port refuses afterwards", async () => {
+  it('closes with the core: its port refuses afterwards', async () => {
     const t = await startTestCore();
     const url = t.core.sandboxState().url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
