@@ -59,7 +59,7 @@ describe('All keys: the end of a long list', () => {
     expect(Math.abs(top + 34 - range())).toBeLessThanOrEqual(10);
   });
 
-  it('End goes to the last of 1,000,000 rows and Home back to the first', async () => {
+  it('End goes to the last of 1,000,000 rows, Home to the first', async () => {
     const value = ledgerOf(1_000_000);
     const user = userEvent.setup();
     render(<AllKeys />);
@@ -75,7 +75,7 @@ describe('All keys: the end of a long list', () => {
     expect(body().scrollTop).toBe(0);
   });
 
-  it('past a capped count, the bottom counts exactly and moves to the true end', async () => {
+  it('past a capped count, the bottom counts and moves to the end', async () => {
     const value = ledgerOf(123_456, true);
     render(<AllKeys />);
     await screen.findByText(/More than 10,000 keys match/);

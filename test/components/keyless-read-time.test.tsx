@@ -40,7 +40,7 @@ describe('Keyless: when the list was read', () => {
     expect(line?.querySelector('time')?.getAttribute('datetime')).toBe(useKeydesk.getState().keyless?.read?.at);
   });
 
-  it('says "Last used" may be older after a keyless validation, until searched again', async () => {
+  it('says "Last used" may be older after a keyless validation', async () => {
     const user = userEvent.setup();
     render(<Keyless />);
     await user.type(screen.getByRole('searchbox', { name: 'HWID contains' }), 'SHOP{Enter}');

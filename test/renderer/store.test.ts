@@ -485,7 +485,7 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().ledgerTotal).toBe(1_000);
   });
 
-  it('reads a page in the far half from the end, in the reverse sort', async () => {
+  it('reads a far-half page from the end, in the reverse sort', async () => {
     const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ledgerRow(`K${String(from + i).padStart(7, '0')}`));
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: rows(0, 200), total: 1_000_050, totalCapped: false } });
     await useKeydesk.getState().loadLedgerPage(0);
