@@ -537,6 +537,20 @@ describe('connectivity and feedback', () => {
     expect(useKeydesk.getState().ledgerPages.get(0)).toHaveLength(200);
   });
 
+  it('keeps an exact count when a later page brings a capped one', async () => {
+    const full = Array.from({ length: 200 }, (_, i) => ledgerRow(`K${String(i).padStart(5, '0')}`));
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: 10_000, totalCapped: true } });
+    useKeydesk.getState().setLedgerFilter({ text: 'k' });
+    await useKeydesk.getState().loadLedgerPage(0);
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full.slice(0, 1), total: 100_000, totalCapped: false } });
+    await useKeydesk.getState().countLedgerExactly();
+    // A page read by position counts only up to the cap; the grid's range must not shrink back to it.
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: full, total: 10_000, totalCapped: true } });
+    await useKeydesk.getState().loadLedgerPage(250);
+    expect(useKeydesk.getState()).toMatchObject({ ledgerTotal: 100_000, ledgerTotalCapped: false });
+    expect(useKeydesk.getState().ledgerPages.get(250)).toHaveLength(200);
+  });
+
   it('keeps the previous rows while a new filter loads', async () => {
     let answer: (rows: string[]) => void = () => undefined;
     fake.impl['ledger.query'] = () =>

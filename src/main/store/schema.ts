@@ -180,7 +180,7 @@ END;
 -- note are entry id, its HWID entry -id (an HWID change rewrites only those trigrams). Each entry ends in two
 -- newlines, so every character starts a trigram and a 1- or 2-character term is found through those starting
 -- with it (ledger_trigrams lists them). Rows up to ledger_indexed.upto have their entries; rows after it (new ones)
--- are indexed later (ledger-text.ts) and a text filter scans them meanwhile.
+-- are indexed later (LedgerWrites.indexText) and a text filter scans them meanwhile.
 CREATE VIRTUAL TABLE ledger_text USING fts5 (search, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1', detail = 'none');
 CREATE VIRTUAL TABLE ledger_trigrams USING fts5vocab (ledger_text, 'row');
 CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);

@@ -115,8 +115,10 @@ export function createLedgerSlice(ctx: StoreContext): LedgerSlice {
         return;
       }
       set((s) => {
-        let total = r.data.total ?? s.ledgerTotal;
-        let capped = r.data.total === null ? s.ledgerTotalCapped : r.data.totalCapped;
+        // A capped count never replaces an exact one of the same filter: the grid's range would shrink under a drag.
+        const keepExact = r.data.total === null || (r.data.totalCapped && s.ledgerTotal !== null && !s.ledgerTotalCapped);
+        let total = keepExact ? s.ledgerTotal : r.data.total;
+        let capped = keepExact ? s.ledgerTotalCapped : r.data.totalCapped;
         // Past a capped count, a short page is the end of the matches: the count is exact from here.
         const end = page * LEDGER_PAGE + r.data.rows.length;
         if (

@@ -86,7 +86,7 @@ export function AllKeys() {
   }, [first, last, total, generation, loadPage]);
 
   // Past the count's cap, the range ends one page past the rows read: reaching that end counts the matches exactly
-  // (on main's reader thread), and the grid then spans them all.
+  // (on a reader thread of its own), and the grid then spans them all.
   const atCappedEnd = capped && total !== null && rowCount > 0 && shownLast >= rowCount;
   useEffect(() => {
     if (atCappedEnd) void countExactly();
