@@ -32,4 +32,24 @@ describe("the writer thread's text index", () => {
     await writer.close();
     db.close();
   }, 90_000);
+
+  it('indexes rows a thread before it left unindexed', async () => {
+    const file = join(tempDir('keydesk-writer-backlog-'), 'keydesk.db');
+    // A writer that quit mid-way leaves rows after ledger_indexed.upto; a later thread finds them at its start.
+    const earlier = new LocalDb(file, { deferText: true });
+    earlier.recordKeys(
+      'p',
+      makeKeys(500, 7).map((k, i) => ({ ...k, value: `KD-LEFT-${String(i).padStart(4, '0')}`, hwid: null })),
+    );
+    earlier.close();
+    const db = new LocalDb(file);
+    expect(db.unindexed()).toBe(500);
+    const writer = new Writer({ file, idleMs: 50 });
+    // A deletion mark of a key the ledger lacks writes no row: only the thread's start can index the 500.
+    await writer.markDeleted('p', 'KD-NOT-THERE');
+    await expect.poll(() => db.unindexed(), { timeout: 60_000 }).toBe(0);
+    expect(db.queryLedger('p', { text: 'LEFT-04' }, { field: 'value', dir: 'asc' }, 0, 1, { exact: true }).total).toBe(100);
+    await writer.close();
+    db.close();
+  }, 90_000);
 });

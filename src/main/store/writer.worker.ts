@@ -175,10 +175,10 @@ const waiting: (() => boolean)[] = [];
 /** The pause before the next try; 0 while no write waits for the file. */
 let retryMs = 0;
 
-/** SQLITE_BUSY or SQLITE_LOCKED: another connection holds the file's lock, and the same write goes in once it lets go. */
+/** SQLITE_BUSY: another connection holds the file's lock, and the same write goes in once it lets go. */
 function isBusy(error: unknown): boolean {
   const code = (error as { errcode?: unknown } | null)?.errcode;
-  return typeof code === 'number' && ((code & 0xff) === 5 || (code & 0xff) === 6);
+  return typeof code === 'number' && (code & 0xff) === 5;
 }
 
 /** Makes `write` (false: refused for a moment, nothing written) now, or after those waiting: commits in the order they came. */
@@ -293,3 +293,7 @@ function onMessage(w: LedgerWrite): void {
 port.on('close', () => {
   db.close();
 });
+// Rows a thread before this one left without their text entries (it quit or stopped mid-way) are indexed too.
+const backlog = db.unindexed();
+if (backlog > 0) tellUnindexed(backlog);
+indexLater(INDEX_IDLE_MS);
