@@ -58,7 +58,7 @@ describe('the ledger readers', () => {
     }
   });
 
-  it('refuses reads in words once closed or its file unopenable', async () => {
+  it('refuses reads once closed, or with the reason its file cannot open', async () => {
     const options = { cacheKiB: 1024, background: false, idleMs: 1_000 };
     const closed = new LedgerReader(join(tempDir('keydesk-reader-'), 'keydesk.db'), options);
     await closed.close();
@@ -67,7 +67,7 @@ describe('the ledger readers', () => {
     try {
       const read = missing.queryLedger('p', {}, SORT, 0, 1);
       await expect(read).rejects.toBeInstanceOf(ReadRefused);
-      await expect(read).rejects.toThrow(/the ledger reader stopped unexpectedly/);
+      await expect(read).rejects.toThrow(/the ledger reader stopped unexpectedly \(unable to open database file\)/);
     } finally {
       await missing.close();
     }

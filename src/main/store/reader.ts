@@ -106,13 +106,17 @@ export class LedgerReader {
       else waiting?.reject(new ReadRefused(answer.message, answer.code));
       if (this.waiting.size === 0 && this.worker === worker) this.stopWhenStillIdle(worker);
     });
-    worker.on('error', (error) => {
+    // A thread that could not open the file says why, so the read that started it is refused with that reason.
+    let failure: Error | null = null;
+    worker.on('error', (error: Error) => {
+      failure = error;
       console.error('keydesk: a ledger reader thread failed:', error);
     });
     worker.on('exit', (code) => {
       if (this.worker !== worker) return;
       this.worker = null;
-      this.refuseAll(`the ledger reader stopped unexpectedly (exit code ${code})`);
+      const why = failure === null ? `exit code ${code}` : failure.message;
+      this.refuseAll(`the ledger reader stopped unexpectedly (${why})`, (failure as { code?: unknown } | null)?.code);
     });
     this.worker = worker;
     return worker;
@@ -129,9 +133,9 @@ export class LedgerReader {
     this.idleTimer.unref();
   }
 
-  private refuseAll(why: string): void {
+  private refuseAll(why: string, code?: unknown): void {
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
-    for (const w of waiting) w.reject(new ReadRefused(why, null));
+    for (const w of waiting) w.reject(new ReadRefused(why, typeof code === 'string' ? code : null));
   }
 }
