@@ -166,7 +166,30 @@ describe('a job whose service answers again after a silence', () => {
       if (!started.ok) throw new Error(started.message);
       const id = started.data.id;
       await expect.poll(() => held.length).toBe(2);
-      await expect.poll(() => events.some((e) => e.notAnswering !== undefined), { timeout: 30_000 }).toBe(true);
+      // On failure the job as it stands says why (stopped, or counting no silence).
+      await expect
+        .poll(() => events.some((e) => e.notAnswering !== undefined), { timeout: 30_000 })
+        .toBe(true)
+        .catch((error: unknown) => {
+          const run = (jobs as unknown as { engine: { runs: Map<string, Record<string, unknown>> } }).engine.runs.get(id);
+          const c = run?.['control'] as Record<string, unknown> | undefined;
+          const diag = {
+            job: jobs.get('p1', id),
+            stop: run?.['stop'],
+            said:
+              run?.['said'] === undefined
+                ? null
+                : { ...(run['said'] as object), silence: (run['said'] as { silence: unknown }).silence !== null },
+            wire: run?.['wire'] === undefined ? null : { ...(run['wire'] as object), abort: undefined },
+            inflightAt: c === undefined ? null : [...(c['inflightAt'] as Map<number, number>).entries()],
+            heard: c === undefined ? null : [...(c['heardTickets'] as Set<number>)],
+            lastAnswerAtMs: c?.['lastAnswerAtMs'],
+            noAnswerSinceMs: c?.['noAnswerSinceMs'],
+            now: performance.now(),
+            events: events.length,
+          };
+          throw new Error(`${String(error)} ${JSON.stringify(diag)}`);
+        });
 
       // One request is answered; the other is still held, so the job is still running.
       const said = events.length;
