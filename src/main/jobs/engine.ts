@@ -86,6 +86,8 @@ export interface Engine {
   readonly starting: Map<string, Starting>;
   /** Runs that ended and whose end is not in the file: shown ended, not running. */
   readonly ends: Map<string, KeptEnd>;
+  /** Item counts of stopped jobs, which only a new run or a forget changes: a list of big jobs counts each once. */
+  readonly stoppedCounts: Map<string, Record<JobItemState, number>>;
   readonly silentMs: number | undefined;
   /** The send logs' directory, or null for none. */
   readonly sendLogs: string | null;

@@ -56,6 +56,7 @@ export class JobService {
       runs: new Map(),
       starting: new Map(),
       ends: new Map(),
+      stoppedCounts: new Map(),
       silentMs: deps.silentMs,
       sendLogs,
       closed: false,
@@ -167,6 +168,7 @@ export class JobService {
       },
     };
     reserved.set(jobId, starting);
+    this.engine.stoppedCounts.delete(jobId);
     try {
       // The wait can be long (the ledger recording the keys a generate just made): said at once, so no window
       // shows the job as it stopped (and offers to resume it) while it is starting.
@@ -419,6 +421,7 @@ export class JobService {
     if (this.exports.has(jobId)) return fail('CONFLICT', EXPORTING);
     await this.engine.writes.forgetJob(jobId);
     this.engine.ends.delete(jobId);
+    this.engine.stoppedCounts.delete(jobId);
     return ok(null);
   }
 

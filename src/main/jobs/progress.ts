@@ -104,7 +104,7 @@ export function summarize(e: Engine, stored: StoredJob, run: Run | null, written
   const kept = run === null ? e.ends.get(stored.id) : undefined;
   const job = kept ? { ...stored, state: kept.end.state, reason: kept.end.reason, finishedAt: kept.end.finishedAt } : stored;
   const params = JSON.parse(job.params) as JobParams;
-  const counts = run ? { ...run.counts } : kept ? { ...kept.counts } : (written ?? e.db.jobCounts(job.id));
+  const counts = run ? { ...run.counts } : kept ? { ...kept.counts } : (written ?? storedCounts(e, job));
   // Reserved to run and getting ready (JobService.run): main is not done with it, whatever state it stopped in.
   // Cancelled meanwhile: cancelling until its end is written.
   const starting = run ? undefined : e.starting.get(job.id);
@@ -145,4 +145,15 @@ export function summarize(e: Engine, stored: StoredJob, run: Run | null, written
     ...(run ? { runAnswered: run.pace.answered } : {}),
     version: ++e.version,
   };
+}
+
+/** A job's item counts from the file: kept once it is stopped and not getting ready to run again. */
+function storedCounts(e: Engine, job: StoredJob): Record<JobItemState, number> {
+  if (job.state === 'running' || e.starting.has(job.id)) return e.db.jobCounts(job.id);
+  let counts = e.stoppedCounts.get(job.id);
+  if (counts === undefined) {
+    counts = e.db.jobCounts(job.id);
+    e.stoppedCounts.set(job.id, counts);
+  }
+  return { ...counts };
 }
