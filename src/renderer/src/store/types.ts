@@ -79,6 +79,8 @@ export interface UiSlice {
   dismiss: (id: number) => void;
   /** The job ended: toasts about it as it was no longer hold. */
   dismissAboutJob: (jobId: string) => void;
+  /** "Check now" beside an action that waits: asks the service (or Keydesk's core, when it is gone) at once. */
+  checkService: () => void;
 }
 
 export interface SessionSlice {
@@ -452,4 +454,6 @@ export interface StoreContext {
   saved: (operation: OperationName, r: Result<{ path: string | null }>) => string | null;
   activate: (id: string | null) => void;
   refreshAfterChange: (keyValue: string) => Promise<void>;
+  /** Asks the service now whether it answers (the offline probe, without its wait). */
+  probeService: () => void;
 }
