@@ -175,6 +175,13 @@ export interface KeysSlice {
   /** Keys deleted from the key panel this session: a search left empty by a delete says so, not "no key matches". */
   deletedHere: readonly string[];
   runLookup: (term: string, page?: number) => Promise<void>;
+  /** When the service finds no whole key or HWID: the keys in Keydesk's records holding the term (All keys' text filter). */
+  lookupLedger: { rows: LedgerRow[]; total: number | null; capped: boolean; read: Moment } | null;
+  lookupLedgerRequest: RequestState;
+  /** A key in Keys: searched as a whole value on the service, its panel open once found. */
+  openKey: (value: string) => Promise<void>;
+  /** All keys, filtered by `term` as its text. */
+  openInAllKeys: (term: string) => void;
   selectedKey: Key | null;
   /** When the open panel's key was read (its search row's time, or the answer of the panel's last action). */
   selectedRead: Moment | null;
