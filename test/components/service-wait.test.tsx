@@ -32,7 +32,7 @@ function waiting(button: HTMLButtonElement): { disabled: boolean; why: string } 
 
 async function shown(view: ViewName, name: string): Promise<HTMLButtonElement> {
   act(() => useKeydesk.getState().setView(view));
-  return screen.findByRole<HTMLButtonElement>('button', { name, exact: true });
+  return screen.findByRole<HTMLButtonElement>('button', { name });
 }
 
 describe('actions during an outage', () => {
@@ -70,7 +70,10 @@ describe('actions during an outage', () => {
     expect(waiting(await shown('keys', 'Generate'))).toEqual({ disabled: true, why: 'Generating waits until the service answers again.' });
     expect(waiting(await shown('identifier', 'Check'))).toEqual({ disabled: true, why: 'Checking waits until the service answers again.' });
     expect(waiting(await shown('keyless', 'Add'))).toEqual({ disabled: true, why: 'Adding waits until the service answers again.' });
-    expect(waiting(await shown('validate', 'Validate'))).toEqual({ disabled: true, why: 'Validating waits until the service answers again.' });
+    expect(waiting(await shown('validate', 'Validate'))).toEqual({
+      disabled: true,
+      why: 'Validating waits until the service answers again.',
+    });
     // Any answer from the service ends the wait everywhere, with no click.
     fake.impl['identifier.check'] = () => Promise.resolve({ ok: true, data: { exists: true, service: 'Demo' } });
     await act(() => useKeydesk.getState().checkIdentifier('demo'));

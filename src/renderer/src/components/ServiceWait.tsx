@@ -3,9 +3,7 @@ import { useKeydesk } from '../store/index.ts';
 
 /** What service actions wait for now ("until the service answers again"), or null while it answers. */
 export function useServiceWait(): string | null {
-  return useKeydesk((s) =>
-    s.keydeskGone !== null ? 'until Keydesk answers again' : s.online ? null : 'until the service answers again',
-  );
+  return useKeydesk((s) => (s.keydeskGone !== null ? 'until Keydesk answers again' : s.online ? null : 'until the service answers again'));
 }
 
 /** The reason beside a waiting action (its button points to `id`), and a way to ask the service again now. */

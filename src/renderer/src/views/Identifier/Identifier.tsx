@@ -55,7 +55,12 @@ export function Identifier() {
           error={fieldError}
           onChange={(e) => setValue(e.target.value)}
         />
-        <button type="submit" className="primary" disabled={status === 'loading' || waits} aria-describedby={waits ? 'identifier-waits' : undefined}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={status === 'loading' || waits}
+          aria-describedby={waits ? 'identifier-waits' : undefined}
+        >
           Check
         </button>
         <ServiceWait id="identifier-waits" what="Checking" />

@@ -299,7 +299,13 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
         >
           {waiting === 'reset' ? 'Resetting…' : 'Reset HWID'}
         </button>
-        <button type="button" className="danger" disabled={busy} aria-describedby={waitsNote} onClick={() => setPending({ kind: 'delete' })}>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          aria-describedby={waitsNote}
+          onClick={() => setPending({ kind: 'delete' })}
+        >
           {waiting === 'delete' ? 'Deleting…' : 'Delete key'}
         </button>
       </div>

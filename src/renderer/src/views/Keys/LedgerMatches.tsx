@@ -9,7 +9,7 @@ import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { shownText } from '../../lib/text.ts';
-import { useKeydesk } from '../../store/index.ts';
+import { useKeydesk, type KeydeskState } from '../../store/index.ts';
 
 const COLUMNS: Column<LedgerRow>[] = [
   {
@@ -46,13 +46,21 @@ function countWords(total: number | null, capped: boolean): string {
   return capped ? `More than ${fmt.count(total, NOUNS.key)}` : fmt.count(total, NOUNS.key);
 }
 
+/** Whether Keydesk's records were searched and hold more than the service's answer `listed` (or are still read). */
+export function recordsAddMore(s: Pick<KeydeskState, 'lookupLedger' | 'lookupLedgerRequest'>, listed: readonly string[]): boolean {
+  const found = s.lookupLedger;
+  if (s.lookupLedgerRequest.status === 'idle') return false;
+  return !found || found.total !== found.rows.length || found.rows.some((r) => !listed.includes(r.value));
+}
+
 /** `listed`: the keys the service's answer shows above; they are not listed twice. */
 export function LedgerMatches({ term, listed }: { term: string; listed: readonly string[] }) {
   const found = useKeydesk((s) => s.lookupLedger);
+  const shown = useKeydesk((s) => recordsAddMore(s, listed));
   const request = useKeydesk((s) => s.lookupLedgerRequest);
   const openKey = useKeydesk((s) => s.openKey);
   const openInAllKeys = useKeydesk((s) => s.openInAllKeys);
-  if (request.status === 'idle') return null;
+  if (!shown) return null;
   const rows = found?.rows.filter((r) => !listed.includes(r.value)) ?? [];
   const twice = (found?.rows.length ?? 0) - rows.length;
   const one = found?.total === 1 && !found.capped;

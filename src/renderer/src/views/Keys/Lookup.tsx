@@ -16,7 +16,7 @@ import { LOOKUP_PAGE, useDraft, useKeydesk } from '../../store/index.ts';
 import { earlierBecause } from '../../store/keys.ts';
 import type { Moment } from '../../store/request.ts';
 import type { KeyChange } from '../../store/types.ts';
-import { LedgerMatches } from './LedgerMatches.tsx';
+import { LedgerMatches, recordsAddMore } from './LedgerMatches.tsx';
 
 /** A row's mark when it is, or may be, an earlier answer; nothing when it is not known to be. */
 function earlierMark(change: KeyChange | null) {
@@ -135,9 +135,10 @@ export function Lookup() {
   const keyChanges = useKeydesk((s) => s.keyChanges);
   const bulkOverFilter = useKeydesk((s) => s.bulkOverFilter);
   const waits = useServiceWait() !== null;
-  /** Keydesk's records were searched too: each answer is headed by where it comes from. */
-  const twoSources = useKeydesk((s) => s.lookupLedgerRequest.status !== 'idle');
   const rows: Key[] = result ? [...result.active, ...result.generated] : [];
+  const listed = rows.map((k) => k.value);
+  /** Keydesk's records hold more than the service's answer: each answer is headed by where it comes from. */
+  const twoSources = useKeydesk((s) => recordsAddMore(s, listed));
   /** A row read before a later change to its key, or a bulk job over a filter that may include it: it may be outdated. */
   const changeAfter = (k: Key): KeyChange | null =>
     earlierBecause({ keyChanges, bulkOverFilter }, k.value, k, result?.rowRead?.[k.value] ?? result?.read);
@@ -317,7 +318,11 @@ export function Lookup() {
               <span className="muted">
                 Page {fmt.number(page + 1)} of {fmt.number(pages)}
               </span>
-              <button type="button" disabled={page === 0 || status === 'loading' || waits} onClick={() => void runLookup(lookupTerm, page - 1)}>
+              <button
+                type="button"
+                disabled={page === 0 || status === 'loading' || waits}
+                onClick={() => void runLookup(lookupTerm, page - 1)}
+              >
                 Previous
               </button>
               <button
@@ -331,7 +336,7 @@ export function Lookup() {
           )}
         </>
       )}
-      <LedgerMatches term={lookupTerm} listed={rows.map((k) => k.value)} />
+      <LedgerMatches term={lookupTerm} listed={listed} />
     </div>
   );
 }

@@ -280,7 +280,12 @@ export function Validate() {
               onChange={(e) => setConfirmed(e.target.checked)}
             />
           )}
-          <button type="submit" className="primary" disabled={status === 'loading' || waits} aria-describedby={waits ? 'validate-waits' : undefined}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={status === 'loading' || waits}
+            aria-describedby={waits ? 'validate-waits' : undefined}
+          >
             Validate
           </button>
           <ServiceWait id="validate-waits" what="Validating" />
