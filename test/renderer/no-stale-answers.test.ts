@@ -330,4 +330,24 @@ describe('the offline notice', () => {
     await vi.advanceTimersByTimeAsync(OFFLINE_PROBE_MS * 3);
     expect(fake.calls.length).toBe(probes);
   });
+
+  it('asks at once on Check now, keeping one probe at a time', async () => {
+    vi.useFakeTimers();
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: 'refused the connection' });
+    await state().refreshExecutions();
+    const reads = () => fake.calls.filter((c) => c.name === 'executions.get').length;
+    const before = reads();
+    state().checkService();
+    state().checkService(); // a second click while the first probe is out asks nothing more
+    expect(reads()).toBe(before + 1);
+    await vi.advanceTimersByTimeAsync(OFFLINE_PROBE_MS - 1);
+    expect(reads()).toBe(before + 1);
+    // Still down: the probes go on at their pace, one at a time.
+    await vi.advanceTimersByTimeAsync(OFFLINE_PROBE_MS * 2);
+    expect(reads()).toBe(before + 3);
+    fake.impl['executions.get'] = () => Promise.resolve({ ok: true, data: { executionCount: 9, sampledAt: '2026-01-01T00:00:00.000Z' } });
+    state().checkService();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(state()).toMatchObject({ online: true, offlineReason: null, executionCount: 9 });
+  });
 });

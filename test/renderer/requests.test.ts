@@ -33,6 +33,7 @@ const REQUESTS: [string, (s: State) => Promise<unknown>, keyof State][] = [
   ['generate', (s) => s.generate({ expire: '2099-01-01', count: 1, isPremium: false, note: '' }), 'generateRequest'],
   ['exportGenerated', (s) => s.exportGenerated('csv'), 'exportGeneratedRequest'],
   ['runLookup', (s) => s.runLookup('shop'), 'lookupRequest'],
+  ['runLookup in Keydesk’s records', (s) => s.runLookup('shop'), 'lookupLedgerRequest'],
   ['extendKey', (s) => s.extendKey('A', 7), 'keyActionRequest'],
   ['resetHwid', (s) => s.resetHwid('A'), 'keyActionRequest'],
   ['deleteKey', (s) => s.deleteKey(key('A')), 'keyActionRequest'],

@@ -177,33 +177,33 @@ export function createStoreContext(set: StoreContext['set'], get: StoreContext['
     stopProbing();
     set({ online: true, offlineReason: null });
   }
+  /** The profile epoch of the probe out now, if any: a second one would only double the reads. */
+  let probeOut: number | null = null;
+  /** A light read of the service, and again every OFFLINE_PROBE_MS while it does not answer. */
+  async function probe() {
+    const epoch = profileEpoch;
+    stopProbing();
+    if (get().online || probeOut === epoch) return;
+    probeOut = epoch;
+    const r = await run('executions.get', undefined);
+    if (probeOut === epoch) probeOut = null;
+    if (epoch !== profileEpoch || !r) return; // another profile: its own notice, its own probe
+    // A reading of the count: a poll's read still out is no longer what the count waits on (store/executions.ts).
+    if ('data' in r)
+      set({
+        countRequest: READY,
+        executionCount: r.data.executionCount,
+        sampledAt: r.data.sampledAt,
+        countBeforePush: false,
+        countEarlier: false,
+        countAskedAt: null,
+      });
+    else if (!get().online && probing === null) probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);
+  }
   function goOffline(reason: Failure) {
     set({ online: false, offlineReason: reason });
-    if (probing !== null) return;
-    // A light read, again and again while the service is away, so the banner goes within seconds of its return.
-    const epoch = profileEpoch;
-    const probe = async () => {
-      if (epoch !== profileEpoch) return; // another profile: its own notice, its own probe
-      if (get().online) {
-        probing = null;
-        return;
-      }
-      const r = await run('executions.get', undefined);
-      if (epoch !== profileEpoch || !r) return;
-      probing = null;
-      // A reading of the count: a poll's read still out is no longer what the count waits on (store/executions.ts).
-      if ('data' in r)
-        set({
-          countRequest: READY,
-          executionCount: r.data.executionCount,
-          sampledAt: r.data.sampledAt,
-          countBeforePush: false,
-          countEarlier: false,
-          countAskedAt: null,
-        });
-      else if (!get().online) probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);
-    };
-    probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);
+    // Again and again while the service is away, so what waits on it comes back within seconds of its return.
+    if (probing === null && probeOut !== profileEpoch) probing = setTimeout(() => void probe(), OFFLINE_PROBE_MS);
   }
   /** Reads the search and the selected key again after a change the service did not describe. */
   async function refreshAfterChange(keyValue: string) {
@@ -262,5 +262,5 @@ export function createStoreContext(set: StoreContext['set'], get: StoreContext['
   };
   const request: StoreContext['request'] = (name, input, key, done, options = {}) =>
     requestWith(() => (options.global ? runGlobal(name, input) : run(name, input)), key, done, { operation: name, ...options });
-  return { set, get, run, runGlobal, request, requestWith, toastOk, saved, activate, refreshAfterChange };
+  return { set, get, run, runGlobal, request, requestWith, toastOk, saved, activate, refreshAfterChange, probeService: () => void probe() };
 }

@@ -2,11 +2,14 @@
 import type { Key } from '../../../shared/domain.ts';
 import { batchValues } from '../../../shared/key-batch.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
+import { DEFAULT_LEDGER_SORT } from './ledger.ts';
 import { IDLE, moment, type Moment } from './request.ts';
 import type { Answer, BulkFilter, BulkOverFilter, KeyChange, KeysSlice, StoreContext } from './types.ts';
 
 /** Keys of each state per Lookup page. */
 export const LOOKUP_PAGE = 50;
+/** Keys from Keydesk's records a search lists under the service's answer; All keys has them all. */
+export const LOOKUP_LEDGER_ROWS = 20;
 
 /** The change to `value` made after `read` (an answer read before it), or null when the read is the newer. */
 export function changedSince(
@@ -67,6 +70,8 @@ export const KEYS_INITIAL = {
   lookupTerm: '',
   lookupResult: null,
   lookupRequest: IDLE,
+  lookupLedger: null,
+  lookupLedgerRequest: IDLE,
   selectedKey: null,
   selectedRead: null,
   keyReadRequest: IDLE,
@@ -145,7 +150,7 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
     },
     runLookup: async (term, page = 0) => {
       const paging = { term, limit: LOOKUP_PAGE, offset: page * LOOKUP_PAGE };
-      await requestWith(
+      const r = await requestWith(
         async () => {
           const [active, generated] = await Promise.all([run('keys.fetchActive', paging), run('keys.fetchGenerated', paging)]);
           if (!active || !generated) return null; // another profile is active now
@@ -172,8 +177,35 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
           };
         },
         // A newer search makes this one's answer moot; a failed one shows no rows of another search.
-        { before: { lookupTerm: term }, onFailure: { lookupResult: null }, latest: true },
+        { before: { lookupTerm: term, lookupLedger: null, lookupLedgerRequest: IDLE }, onFailure: { lookupResult: null }, latest: true },
       );
+      // A newer search, or another profile, has the screen now.
+      if (get().lookupTerm !== term || get().lookupRequest.status === 'loading') return;
+      const shown = r ? [...r.data.active.keys, ...r.data.generated.keys] : [];
+      if (shown.some((k) => k.value === term || k.hwid === term)) return;
+      // Part of a key (or one the service did not find): Keydesk's own records are searched as All keys filters them.
+      await request(
+        'ledger.query',
+        { filter: { text: term }, sort: DEFAULT_LEDGER_SORT, offset: 0, limit: LOOKUP_LEDGER_ROWS },
+        'lookupLedgerRequest',
+        (d) => ({ lookupLedger: { rows: d.rows, total: d.total, capped: d.totalCapped, read: moment() } }),
+        { latest: true },
+      );
+    },
+    openKey: async (value) => {
+      const { setDraft, setView, runLookup, selectKey } = get();
+      // The panel of a key opened before would sit beside this search's answer, as if it were this key.
+      selectKey(null);
+      setDraft('lookup.term', value);
+      setView('keys');
+      await runLookup(value);
+      const found = get().lookupResult;
+      const key = found && [...found.active, ...found.generated].find((k) => k.value === value);
+      if (key) get().selectKey(key);
+    },
+    openInAllKeys: (term) => {
+      get().setLedgerFilter({ text: term });
+      get().setView('ledger');
     },
     refreshKey: async (keyValue) => {
       await requestWith(

@@ -79,6 +79,8 @@ export interface UiSlice {
   dismiss: (id: number) => void;
   /** The job ended: toasts about it as it was no longer hold. */
   dismissAboutJob: (jobId: string) => void;
+  /** "Check now" beside an action that waits: asks the service (or Keydesk's core, when it is gone) at once. */
+  checkService: () => void;
 }
 
 export interface SessionSlice {
@@ -173,6 +175,13 @@ export interface KeysSlice {
   /** Keys deleted from the key panel this session: a search left empty by a delete says so, not "no key matches". */
   deletedHere: readonly string[];
   runLookup: (term: string, page?: number) => Promise<void>;
+  /** When the service finds no whole key or HWID: the keys in Keydesk's records holding the term (All keys' text filter). */
+  lookupLedger: { rows: LedgerRow[]; total: number | null; capped: boolean; read: Moment } | null;
+  lookupLedgerRequest: RequestState;
+  /** A key in Keys: searched as a whole value on the service, its panel open once found. */
+  openKey: (value: string) => Promise<void>;
+  /** All keys, filtered by `term` as its text. */
+  openInAllKeys: (term: string) => void;
   selectedKey: Key | null;
   /** When the open panel's key was read (its search row's time, or the answer of the panel's last action). */
   selectedRead: Moment | null;
@@ -452,4 +461,6 @@ export interface StoreContext {
   saved: (operation: OperationName, r: Result<{ path: string | null }>) => string | null;
   activate: (id: string | null) => void;
   refreshAfterChange: (keyValue: string) => Promise<void>;
+  /** Asks the service now whether it answers (the offline probe, without its wait). */
+  probeService: () => void;
 }

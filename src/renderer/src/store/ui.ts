@@ -84,6 +84,11 @@ export function createUiSlice(ctx: StoreContext): UiSlice {
       if (ctx.get().toasts.some((t) => t.resolves === resolves)) set((s) => ({ toasts: s.toasts.filter((t) => t.resolves !== resolves) }));
     },
     dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+    checkService: () => {
+      const gone = ctx.get().keydeskGone;
+      if (gone === null) ctx.probeService();
+      else if (!gone.back) void call('app.status', undefined);
+    },
     dismissAboutJob: (jobId) => {
       if (ctx.get().toasts.some((t) => t.jobId === jobId)) set((s) => ({ toasts: s.toasts.filter((t) => t.jobId !== jobId) }));
     },

@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { Field } from '../../components/Field.tsx';
 import { JobElsewhere } from '../../components/JobLinks.tsx';
 import { JobPanel } from '../../components/JobPanel.tsx';
+import { ServiceWait, useServiceWait } from '../../components/ServiceWait.tsx';
 import { JobLine, StartingLine } from '../../components/StartingLine.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { isLive } from '../../lib/jobs.ts';
@@ -102,7 +103,8 @@ export function BulkBar() {
   // "All matching" is what the job will act on: the matches less known deleted keys, unless the filter asks for them.
   const count = selectedAll ? (targets?.count ?? total ?? 0) : picked;
   const capped = selectedAll && (targets?.capped ?? totalCapped);
-  const none = count === 0 || running;
+  const waits = useServiceWait() !== null;
+  const none = count === 0 || running || waits;
   // Past the count's cap the number is a lower bound: say so; main resolves the filter, so the job gets them all.
   const allMatching = capped ? `more than ${n(count)}` : n(count);
   // One key is "the 1 matching key" / "1 key", never "all 1 matching keys".
@@ -183,6 +185,7 @@ export function BulkBar() {
           Extend selected
         </button>
       </div>
+      {count > 0 && <ServiceWait id="bulk-waits" what="Starting a bulk job" />}
       {running && count > 0 && (
         <p className="muted">One job at a time per service: these actions come back when the job below ends (or once you cancel it).</p>
       )}

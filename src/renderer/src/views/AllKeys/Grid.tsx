@@ -84,19 +84,6 @@ export function gridWindow(place: { scrollTop: number; height: number }, rowCoun
   };
 }
 
-/** Opens a key in Keys: its search, as the service answers it now, and its detail panel when it is found. */
-async function openInKeys(value: string): Promise<void> {
-  const { setDraft, setView, runLookup, selectKey } = useKeydesk.getState();
-  // The panel of a key opened before would sit beside this search's answer, as if it were this key.
-  selectKey(null);
-  setDraft('lookup.term', value);
-  setView('keys');
-  await runLookup(value);
-  const found = useKeydesk.getState().lookupResult;
-  const key = found && [...found.active, ...found.generated].find((k) => k.value === value);
-  if (key) useKeydesk.getState().selectKey(key);
-}
-
 export function LedgerGrid({
   place,
   pages,
@@ -148,7 +135,7 @@ export function LedgerGrid({
     [pages, setSelected, setCursor],
   );
 
-  const open = useCallback((value: string) => void openInKeys(value), []);
+  const open = useCallback((value: string) => void useKeydesk.getState().openKey(value), []);
   const rows = [];
   // The Tab stop stays on the cursor row while it is rendered, else on the first row shown (the table scrolled away).
   const stop = cursor >= first && cursor < last && rowAt(cursor) ? cursor : shownFirst;
@@ -183,7 +170,7 @@ export function LedgerGrid({
     // Enter opens the focused row's key in Keys: looked up on the service, with its detail panel (its actions).
     if (e.key === 'Enter' && focused) {
       e.preventDefault();
-      void openInKeys(focused.value);
+      void useKeydesk.getState().openKey(focused.value);
       return;
     }
     // Ctrl/Cmd+C copies the focused row's key (with Shift: its HWID), as a spreadsheet copies its cell.

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { schemas } from '../../../../shared/rules.ts';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
+import { ServiceWait, useServiceWait } from '../../components/ServiceWait.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Time } from '../../components/Time.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
@@ -9,6 +10,7 @@ export function Identifier() {
   const result = useKeydesk((s) => s.identifier);
   const request = useKeydesk((s) => s.identifierRequest);
   const { status } = request;
+  const waits = useServiceWait() !== null;
   const check = useKeydesk((s) => s.checkIdentifier);
   const clear = useKeydesk((s) => s.clearIdentifier);
   const [value, setValue] = useDraft('identifier.value');
@@ -53,9 +55,15 @@ export function Identifier() {
           error={fieldError}
           onChange={(e) => setValue(e.target.value)}
         />
-        <button type="submit" className="primary" disabled={status === 'loading'}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={status === 'loading' || waits}
+          aria-describedby={waits ? 'identifier-waits' : undefined}
+        >
           Check
         </button>
+        <ServiceWait id="identifier-waits" what="Checking" />
         <RequestFailure request={request} what="Checking the identifier" again="check again" />
         {status === 'loading' && <p role="status">Asking the service…</p>}
         {result && (

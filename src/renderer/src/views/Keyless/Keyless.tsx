@@ -9,6 +9,7 @@ import { EmptyState } from '../../components/EmptyState.tsx';
 import { Time } from '../../components/Time.tsx';
 import { backOnlineNote, FailureMessage } from '../../components/FailureMessage.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
+import { ServiceWait, useServiceWait } from '../../components/ServiceWait.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
 import { Field } from '../../components/Field.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
@@ -57,6 +58,7 @@ export function Keyless() {
   const deleteError = useKeydesk((s) => s.keylessDeleteRequest.error);
   const addError = useKeydesk((s) => s.keylessAddRequest.error);
   const online = useKeydesk((s) => s.online);
+  const waits = useServiceWait() !== null;
   const lookup = useKeydesk((s) => s.lookupKeyless);
   const add = useKeydesk((s) => s.addKeyless);
   const remove = useKeydesk((s) => s.deleteKeyless);
@@ -127,8 +129,11 @@ export function Keyless() {
                 setBlankSearch(null);
               }}
             />
-            <button type="submit">Search</button>
+            <button type="submit" disabled={waits} aria-describedby={waits ? 'keyless-waits' : undefined}>
+              Search
+            </button>
           </form>
+          <ServiceWait id="keyless-waits" what="Searching and deleting" />
           {error &&
             (backOnlineNote(error, online) ? (
               <FailureMessage failure={error} stale={backOnlineNote(error, online)} />
@@ -175,7 +180,7 @@ export function Keyless() {
                 be older.
               </p>
               {searched !== null && (
-                <button type="button" disabled={status === 'loading'} onClick={() => void lookup(searched)}>
+                <button type="button" disabled={status === 'loading' || waits} onClick={() => void lookup(searched)}>
                   Search again
                 </button>
               )}
@@ -193,6 +198,8 @@ export function Keyless() {
                     <button
                       type="button"
                       className="danger"
+                      disabled={waits}
+                      aria-describedby={waits ? 'keyless-waits' : undefined}
                       aria-label={`Delete keyless entry ${shownText(e.hwid)}`}
                       onClick={() => setToDelete(e.hwid)}
                     >
@@ -242,9 +249,10 @@ export function Keyless() {
           {addError && attempted === hwid && paddedToAdd === null && (
             <FailureMessage failure={addError} stale={backOnlineNote(addError, online)} />
           )}
-          <button type="submit" className="primary">
+          <button type="submit" className="primary" disabled={waits} aria-describedby={waits ? 'keyless-add-waits' : undefined}>
             Add
           </button>
+          <ServiceWait id="keyless-add-waits" what="Adding" />
         </form>
       </div>
       <ConfirmDialog

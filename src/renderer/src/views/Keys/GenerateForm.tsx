@@ -5,6 +5,7 @@ import { charLength, fixedExpiryProblem, isCalendarDate, LIMITS, utcDate } from 
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
+import { ServiceWait, useServiceWait } from '../../components/ServiceWait.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { isLive, jobTitle } from '../../lib/jobs.ts';
 import { JobPanel } from '../../components/JobPanel.tsx';
@@ -109,6 +110,7 @@ export function GenerateForm() {
     return current !== null && isLive(current) ? current : null;
   });
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
+  const waits = useServiceWait() !== null;
   // A job asked of main and not answered yet (main lists its requests first): said at once, nothing else starts.
   const starting = useKeydesk((s) => s.jobStarting);
   const startJob = useKeydesk((s) => s.startGenerateJob);
@@ -286,8 +288,8 @@ export function GenerateForm() {
       <button
         type="submit"
         className="primary"
-        disabled={generating === 'loading' || waitsForJob || waitsForStart || keydeskGone}
-        aria-describedby={keydeskGone ? 'generate-gone' : undefined}
+        disabled={generating === 'loading' || waitsForJob || waitsForStart || waits}
+        aria-describedby={waits ? 'generate-waits' : undefined}
       >
         {generating === 'loading'
           ? `Generating ${Number.isFinite(Number(count)) ? fmt.count(Number(count), NOUNS.key) : 'keys'}…`
@@ -295,11 +297,7 @@ export function GenerateForm() {
             ? 'Generate'
             : `Generate as a job of ${fmt.number(requests)} requests`}
       </button>
-      {keydeskGone && (
-        <p id="generate-gone" className="muted">
-          Generating waits until Keydesk answers again.
-        </p>
-      )}
+      <ServiceWait id="generate-waits" what="Generating" />
       {runningJob && runningJob.id !== job?.id && starting === null && (
         <p className="muted" role="status">
           {keydeskGone

@@ -9,6 +9,7 @@ import { Field } from '../../components/Field.tsx';
 import { Icon } from '../../components/Icon.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
+import { ServiceWait, useServiceWait } from '../../components/ServiceWait.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { parseWhole } from '../../lib/numbers.ts';
@@ -42,7 +43,9 @@ export function KeyDetail() {
 }
 
 function KeyCard({ keyData: key }: { keyData: Key }) {
-  const busy = useKeydesk((s) => s.keyActionRequest.status === 'loading');
+  const waits = useServiceWait() !== null;
+  const busy = useKeydesk((s) => s.keyActionRequest.status === 'loading') || waits;
+  const waitsNote = waits ? 'key-waits' : undefined;
   /** The action that waits for its answer on this key, if any: its button says so. */
   const waiting = useKeydesk((s) =>
     s.keyActionRequest.status === 'loading' && s.keyActionKind?.keyValue === key.value ? s.keyActionKind.kind : null,
@@ -217,7 +220,12 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
         <span className="muted">
           Read <Time iso={readAt} mode="relative" />.
         </span>{' '}
-        <button type="button" disabled={readRequest.status === 'loading'} onClick={() => void refreshKey(key.value)}>
+        <button
+          type="button"
+          disabled={readRequest.status === 'loading' || waits}
+          aria-describedby={waitsNote}
+          onClick={() => void refreshKey(key.value)}
+        >
           {readRequest.status === 'loading' ? 'Refreshing…' : 'Refresh'}
         </button>
       </p>
@@ -237,7 +245,7 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
           {lookupTerm && (
             <button
               type="button"
-              disabled={searching}
+              disabled={searching || waits}
               onClick={() => void runLookup(lookupTerm, useKeydesk.getState().lookupResult?.page ?? 0)}
             >
               Search again
@@ -278,7 +286,7 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
             setDaysError(null);
           }}
         />
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={busy} aria-describedby={waitsNote}>
           {waiting === 'extend' ? 'Extending…' : 'Extend'}
         </button>
       </form>
@@ -286,15 +294,22 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
         <button
           type="button"
           disabled={busy || noReset !== null}
-          aria-describedby={noReset ? 'reset-hwid-why' : undefined}
+          aria-describedby={noReset ? 'reset-hwid-why' : waitsNote}
           onClick={() => setPending({ kind: 'reset' })}
         >
           {waiting === 'reset' ? 'Resetting…' : 'Reset HWID'}
         </button>
-        <button type="button" className="danger" disabled={busy} onClick={() => setPending({ kind: 'delete' })}>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          aria-describedby={waitsNote}
+          onClick={() => setPending({ kind: 'delete' })}
+        >
           {waiting === 'delete' ? 'Deleting…' : 'Delete key'}
         </button>
       </div>
+      <ServiceWait id="key-waits" what="Acting on this key" />
       {noReset && (
         <p id="reset-hwid-why" className="muted">
           {noReset}

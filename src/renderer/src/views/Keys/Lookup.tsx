@@ -6,6 +6,7 @@ import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
+import { ServiceWait, useServiceWait } from '../../components/ServiceWait.tsx';
 import { Field } from '../../components/Field.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
@@ -13,7 +14,9 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { BLANK_SEARCH, shownText } from '../../lib/text.ts';
 import { LOOKUP_PAGE, useDraft, useKeydesk } from '../../store/index.ts';
 import { earlierBecause } from '../../store/keys.ts';
+import type { Moment } from '../../store/request.ts';
 import type { KeyChange } from '../../store/types.ts';
+import { LedgerMatches, recordsAddMore } from './LedgerMatches.tsx';
 
 /** A row's mark when it is, or may be, an earlier answer; nothing when it is not known to be. */
 function earlierMark(change: KeyChange | null) {
@@ -131,7 +134,11 @@ export function Lookup() {
   const deletedHere = useKeydesk((s) => s.deletedHere);
   const keyChanges = useKeydesk((s) => s.keyChanges);
   const bulkOverFilter = useKeydesk((s) => s.bulkOverFilter);
+  const waits = useServiceWait() !== null;
   const rows: Key[] = result ? [...result.active, ...result.generated] : [];
+  const listed = rows.map((k) => k.value);
+  /** Keydesk's records hold more than the service's answer: each answer is headed by where it comes from. */
+  const twoSources = useKeydesk((s) => recordsAddMore(s, listed));
   /** A row read before a later change to its key, or a bulk job over a filter that may include it: it may be outdated. */
   const changeAfter = (k: Key): KeyChange | null =>
     earlierBecause({ keyChanges, bulkOverFilter }, k.value, k, result?.rowRead?.[k.value] ?? result?.read);
@@ -181,8 +188,12 @@ export function Lookup() {
             setBlankError(null);
           }}
         />
-        <button type="submit">Search</button>
+        <button type="submit" disabled={waits} aria-describedby={waits ? 'lookup-waits' : undefined}>
+          Search
+        </button>
       </form>
+      <ServiceWait id="lookup-waits" what="Searching" />
+      {twoSources && <h3>On the service</h3>}
       {status === 'loading' && rows.length === 0 && <Skeleton label="Searching…" variant="rows" lines={3} />}
       {status === 'error' && error && (
         <>
@@ -191,18 +202,19 @@ export function Lookup() {
             what={<>Searching for “{lookupTerm}”</>}
             again={error.code === 'NETWORK' || error.code === 'TIMEOUT' ? 'search again to see the keys' : 'search again'}
           />
-          <button type="button" onClick={() => void runLookup(lookupTerm, page)}>
+          <button type="button" disabled={waits} onClick={() => void runLookup(lookupTerm, page)}>
             Search again
           </button>
         </>
       )}
       {status === 'idle' && (
-        <EmptyState title="Search this service’s keys">Type a whole key value, a whole HWID, or part of a note.</EmptyState>
+        <EmptyState title="Search this service’s keys">Type a key value or HWID, whole or in part, or part of a note.</EmptyState>
       )}
       {status === 'ready' && rows.length === 0 && (
         <NoMatch
           term={lookupTerm}
           deleted={deletedHere.includes(lookupTerm)}
+          read={result?.read ?? null}
           onSearch={(upper) => {
             setTerm(upper);
             void runLookup(upper);
@@ -261,7 +273,7 @@ export function Lookup() {
                   : {count === 1 ? 'its row may show it as it was then.' : 'their rows may show them as they were then.'}
                 </p>
               ))}
-              <button type="button" disabled={status === 'loading'} onClick={() => void runLookup(lookupTerm, page)}>
+              <button type="button" disabled={status === 'loading' || waits} onClick={() => void runLookup(lookupTerm, page)}>
                 Search again
               </button>
             </div>
@@ -306,12 +318,16 @@ export function Lookup() {
               <span className="muted">
                 Page {fmt.number(page + 1)} of {fmt.number(pages)}
               </span>
-              <button type="button" disabled={page === 0 || status === 'loading'} onClick={() => void runLookup(lookupTerm, page - 1)}>
+              <button
+                type="button"
+                disabled={page === 0 || status === 'loading' || waits}
+                onClick={() => void runLookup(lookupTerm, page - 1)}
+              >
                 Previous
               </button>
               <button
                 type="button"
-                disabled={page + 1 >= pages || status === 'loading'}
+                disabled={page + 1 >= pages || status === 'loading' || waits}
                 onClick={() => void runLookup(lookupTerm, page + 1)}
               >
                 Next
@@ -320,12 +336,23 @@ export function Lookup() {
           )}
         </>
       )}
+      <LedgerMatches term={lookupTerm} listed={listed} />
     </div>
   );
 }
 
 /** An empty answer in words that fit it: a key deleted here, a key typed in lower case, or nothing at all. */
-function NoMatch({ term, deleted, onSearch }: { term: string; deleted: boolean; onSearch: (upper: string) => void }) {
+function NoMatch({
+  term,
+  deleted,
+  read,
+  onSearch,
+}: {
+  term: string;
+  deleted: boolean;
+  read: Moment | null;
+  onSearch: (upper: string) => void;
+}) {
   if (deleted) {
     return (
       <EmptyState title="Key deleted.">{term} was deleted here: the service no longer has it. All keys lists it as Deleted.</EmptyState>
@@ -345,6 +372,12 @@ function NoMatch({ term, deleted, onSearch }: { term: string; deleted: boolean; 
     >
       Nothing has this value or HWID, and no note contains “{term}”.
       {upper && ' Key values are upper case and matched exactly: this one may be the upper-case key.'}
+      {read && (
+        <span className="read-at">
+          {' '}
+          Read <Time iso={read.at} mode="relative" />.
+        </span>
+      )}
     </EmptyState>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { backOnlineNote, FailureMessage } from '../../components/FailureMessage.tsx';
 import { HistoryChart } from '../../components/HistoryChart.tsx';
+import { ServiceWait, useServiceWait } from '../../components/ServiceWait.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
 import { Time } from '../../components/Time.tsx';
 import { fmt } from '../../lib/format.ts';
@@ -60,9 +61,8 @@ export function Overview() {
   const refresh = useKeydesk((s) => s.refreshExecutions);
   const push = useKeydesk((s) => s.pushExecution);
   const online = useKeydesk((s) => s.online);
-  /** Keydesk's own core does not answer this window: nothing can be sent from here (KeydeskGoneBanner). */
-  const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
-  const waitWords = keydeskGone ? 'until Keydesk answers again' : 'until the service answers again';
+  /** The service (or Keydesk itself) does not answer: a push would only fail, so it waits. */
+  const waits = useServiceWait() !== null;
   /** A push waits for its answer: no second one (it would count twice), and the button says why. */
   const pushing = useKeydesk((s) => s.pushRequest.status === 'loading');
   const loadHistory = useKeydesk((s) => s.loadHistory);
@@ -180,17 +180,13 @@ export function Overview() {
         <button
           type="button"
           className="primary"
-          disabled={!online || keydeskGone || pushing}
-          aria-describedby={online && !keydeskGone ? undefined : 'push-offline'}
+          disabled={waits || pushing}
+          aria-describedby={waits ? 'push-offline' : undefined}
           onClick={() => void push()}
         >
           {pushing ? 'Counting…' : 'Push +1'}
         </button>
-        {(!online || keydeskGone) && (
-          <p id="push-offline" className="muted">
-            Push waits {waitWords}.
-          </p>
-        )}
+        <ServiceWait id="push-offline" what="Push" />
       </div>
       <div className="card">
         <h2>History</h2>
@@ -232,17 +228,13 @@ export function Overview() {
               <>
                 <button
                   type="button"
-                  disabled={!online || keydeskGone || pushing}
-                  aria-describedby={online && !keydeskGone ? undefined : 'count-offline'}
+                  disabled={waits || pushing}
+                  aria-describedby={waits ? 'count-offline' : undefined}
                   onClick={() => void push()}
                 >
                   {pushing ? 'Counting…' : 'Count an execution now'}
                 </button>
-                {(!online || keydeskGone) && (
-                  <p id="count-offline" className="muted">
-                    Counting waits {waitWords}.
-                  </p>
-                )}
+                <ServiceWait id="count-offline" what="Counting" />
               </>
             }
           >

@@ -6,6 +6,7 @@ import { Time } from '../../components/Time.tsx';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
+import { ServiceWait, useServiceWait } from '../../components/ServiceWait.tsx';
 import { Field } from '../../components/Field.tsx';
 import { endsInWords, markedLines, paddedWarning, shownText, typedShape } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
@@ -134,6 +135,7 @@ export function Validate() {
   );
   const validationRequest = useKeydesk((s) => s.validationRequest);
   const { status, error } = validationRequest;
+  const waits = useServiceWait() !== null;
   const run = useKeydesk((s) => s.runValidation);
   const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId));
   const [choice, setChoice] = useDraft('validate.hwidChoice');
@@ -278,9 +280,15 @@ export function Validate() {
               onChange={(e) => setConfirmed(e.target.checked)}
             />
           )}
-          <button type="submit" className="primary" disabled={status === 'loading'}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={status === 'loading' || waits}
+            aria-describedby={waits ? 'validate-waits' : undefined}
+          >
             Validate
           </button>
+          <ServiceWait id="validate-waits" what="Validating" />
           {status === 'loading' && <p role="status">Asking the service…</p>}
           {!refused && (error || report) && sentFor !== null && sentFor !== inForm && (
             <p className="muted">The last run&apos;s answer, for other values than those in the form now:</p>
