@@ -21,15 +21,20 @@ const ICNS_TYPES: [string, number][] = [
   ['ic10', 1024],
 ];
 
+function png(pngs: Map<number, Buffer>, size: number): Buffer {
+  const data = pngs.get(size);
+  if (!data) throw new Error(`no ${size}px rendering`);
+  return data;
+}
+
 /** A Windows icon whose images are PNGs (read by Windows Vista and later); 256 is stored as 0. */
 export function icoFile(pngs: Map<number, Buffer>): Buffer {
-  const sizes = ICO_SIZES.filter((s) => pngs.has(s));
-  const header = Buffer.alloc(6 + 16 * sizes.length);
+  const images = ICO_SIZES.map((size) => ({ size, png: png(pngs, size) }));
+  const header = Buffer.alloc(6 + 16 * images.length);
   header.writeUInt16LE(1, 2);
-  header.writeUInt16LE(sizes.length, 4);
+  header.writeUInt16LE(images.length, 4);
   let offset = header.length;
-  sizes.forEach((size, i) => {
-    const png = pngs.get(size)!;
+  images.forEach(({ size, png }, i) => {
     const at = 6 + 16 * i;
     header.writeUInt8(size % 256, at);
     header.writeUInt8(size % 256, at + 1);
@@ -39,17 +44,17 @@ export function icoFile(pngs: Map<number, Buffer>): Buffer {
     header.writeUInt32LE(offset, at + 12);
     offset += png.length;
   });
-  return Buffer.concat([header, ...sizes.map((s) => pngs.get(s)!)]);
+  return Buffer.concat([header, ...images.map((i) => i.png)]);
 }
 
 /** A macOS icon of PNG entries: a type and a length before each, the file's length in its header. */
 export function icnsFile(pngs: Map<number, Buffer>): Buffer {
   const entries = ICNS_TYPES.map(([type, size]) => {
-    const png = pngs.get(size)!;
+    const data = png(pngs, size);
     const head = Buffer.alloc(8);
     head.write(type, 0, 'latin1');
-    head.writeUInt32BE(png.length + 8, 4);
-    return Buffer.concat([head, png]);
+    head.writeUInt32BE(data.length + 8, 4);
+    return Buffer.concat([head, data]);
   });
   const head = Buffer.alloc(8);
   head.write('icns', 0, 'latin1');
@@ -66,8 +71,8 @@ async function render(buildDir: string): Promise<void> {
     pngs.set(size, new Resvg(svg, { fitTo: { mode: 'width', value: size } }).render().asPng());
   }
   mkdirSync(join(buildDir, 'icons'), { recursive: true });
-  for (const size of LINUX_SIZES) writeFileSync(join(buildDir, 'icons', `${size}x${size}.png`), pngs.get(size)!);
-  writeFileSync(join(buildDir, 'icon.png'), pngs.get(1024)!);
+  for (const size of LINUX_SIZES) writeFileSync(join(buildDir, 'icons', `${size}x${size}.png`), png(pngs, size));
+  writeFileSync(join(buildDir, 'icon.png'), png(pngs, 1024));
   writeFileSync(join(buildDir, 'icon.ico'), icoFile(pngs));
   writeFileSync(join(buildDir, 'icon.icns'), icnsFile(pngs));
 }

@@ -65,7 +65,10 @@ class PresentedClient extends ServiceClient {
     const r = await super.send(route, params, read, extras);
     if (r.ok) return r;
     const failure = fromService(route, r);
-    log.repeated(`${route} ${failure.code} ${failure.message}`, `service: ${route} failed: ${failure.code}: ${failure.detail ?? failure.message}`);
+    log.repeated(
+      `${route} ${failure.code} ${failure.message}`,
+      `service: ${route} failed: ${failure.code}: ${failure.detail ?? failure.message}`,
+    );
     return failure;
   }
 }

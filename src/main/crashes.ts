@@ -10,7 +10,7 @@ export function keepCrashDumps(): string {
 
 export type Notify = (message: string, detail: string) => void;
 
-const AFTER = "Jobs and the local sandbox run in the background and were not affected. Help → Open logs folder has the details.";
+const AFTER = 'Jobs and the local sandbox run in the background and were not affected. Help → Open logs folder has the details.';
 
 /**
  * Reloads the page after a crash (`render-process-gone`) or a hang (`unresponsive`). A page that goes again

@@ -54,12 +54,13 @@ export function listCrashDumps(dir: string): CrashDump[] {
 /** Counts that say how large this user's data is; no names, no keys, no addresses. */
 export function coreCounts(core: Pick<Core, 'profiles' | 'db'>): Record<string, number> {
   const profiles = core.profiles.list();
-  const counts: Record<string, number> = { profiles: profiles.length, 'ledger keys': 0, 'jobs running or interrupted': 0 };
+  let keys = 0;
+  let jobs = 0;
   for (const p of profiles) {
-    counts['ledger keys']! += core.db.ledgerSize(p.id);
-    counts['jobs running or interrupted']! += core.db.jobs(p.id, 0).length;
+    keys += core.db.ledgerSize(p.id);
+    jobs += core.db.jobs(p.id, 0).length;
   }
-  return counts;
+  return { profiles: profiles.length, 'ledger keys': keys, 'jobs running or interrupted': jobs };
 }
 
 export function diagnosticsText(f: DiagnosticsFacts): string {
@@ -75,8 +76,14 @@ export function diagnosticsText(f: DiagnosticsFacts): string {
   ];
   if (f.core) {
     const { sandbox, counts } = f.core;
-    lines.push(`Sandbox: ${sandbox.running ? `running on ${sandbox.url ?? '?'}` : `not running: ${sandbox.error ?? 'no reason was given'}`}`);
-    lines.push(`Counts: ${Object.entries(counts).map(([name, n]) => `${name} ${n}`).join(', ')}`);
+    lines.push(
+      `Sandbox: ${sandbox.running ? `running on ${sandbox.url ?? '?'}` : `not running: ${sandbox.error ?? 'no reason was given'}`}`,
+    );
+    lines.push(
+      `Counts: ${Object.entries(counts)
+        .map(([name, n]) => `${name} ${n}`)
+        .join(', ')}`,
+    );
   } else lines.push('Sandbox and counts: the core is not up.');
   lines.push(`Crash dumps: ${f.crashDumpsDir ?? 'no crash reporter'}`);
   lines.push(...(f.crashDumps.length === 0 ? ['  none'] : f.crashDumps.map((d) => `  ${d.file} (${d.bytes} bytes, ${d.at})`)));

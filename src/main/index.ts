@@ -47,7 +47,7 @@ async function start(): Promise<void> {
   // core is up.
   const startup = new Startup();
   const feed = updateConfigFile(process.resourcesPath, app.isPackaged);
-  const updates = new Updates(feed ? electronUpdater.autoUpdater : null, ask);
+  const updates = new Updates(feed ? electronUpdater.autoUpdater : null, ask, app.getVersion());
   const versions = { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node };
   registerIpc(
     ipcMain,
@@ -74,8 +74,10 @@ async function start(): Promise<void> {
       openLogsFolder: () => openFolder(log.current?.dir ?? userDataDir, 'logs folder'),
       copyDiagnostics: () => {
         const given = { version: app.getVersion(), versions, userDataDir, crashDumpsDir, updates: updates.off ?? 'checked from Help' };
-        clipboard.writeText(collectDiagnostics(given, core));
-        void ask({ type: 'info', message: 'Diagnostics are on the clipboard', detail: 'They hold no apiKey.', buttons: ['OK'] });
+        void clipboard.writeText(collectDiagnostics(given, core)).then(
+          () => ask({ type: 'info', message: 'Diagnostics are on the clipboard', detail: 'They hold no apiKey.', buttons: ['OK'] }),
+          (error: unknown) => console.error('keydesk: the diagnostics could not be copied:', error),
+        );
       },
       checkForUpdates: () => void updates.check(),
       restoreBackup: () => void offerRestore(userDataDir, mainWindow),

@@ -27,12 +27,14 @@ export function updateConfigFile(resourcesPath: string | undefined, isPackaged: 
 export class Updates {
   private readonly updater: AppUpdater | null;
   private readonly ask: Ask;
+  private readonly current: string;
   private busy: Promise<UpdateOutcome> | null = null;
 
   /** `updater`: null when this build has no feed. It downloads only when asked, and installs on quit. */
-  constructor(updater: AppUpdater | null, ask: Ask) {
+  constructor(updater: AppUpdater | null, ask: Ask, current: string) {
     this.updater = updater;
     this.ask = ask;
+    this.current = current;
     if (updater) {
       updater.autoDownload = false;
       updater.autoInstallOnAppQuit = true;
@@ -63,7 +65,7 @@ export class Updates {
       await this.ask({ type: 'info', message: 'Updates are not set up', detail: NO_FEED, buttons: ['OK'] });
       return { kind: 'off' };
     }
-    const current = updater.currentVersion.version;
+    const { current } = this;
     try {
       log.info(`updates: checking (this is ${current})`);
       const found = await updater.checkForUpdates();
@@ -92,7 +94,7 @@ export class Updates {
       return { kind: 'restarting', version };
     } catch (error) {
       console.error('keydesk: the update check failed:', error);
-      const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+      const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
       await this.ask({ type: 'warning', message: 'Keydesk could not check for updates', detail: message, buttons: ['OK'] });
       return { kind: 'failed', message };
     }

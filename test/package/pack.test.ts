@@ -96,7 +96,9 @@ describe('electron-builder', () => {
     expect(arg('--url')).toBe(manifest.homepage);
     expect(arg('--maintainer')).toBe('Keydesk <hello@keydesk.app>');
     for (const size of LINUX_SIZES)
-      expect(args).toContain(`${join(ROOT, 'build/icons', `${size}x${size}.png`)}=/usr/share/icons/hicolor/${size}x${size}/apps/keydesk.png`);
+      expect(args).toContain(
+        `${join(ROOT, 'build/icons', `${size}x${size}.png`)}=/usr/share/icons/hicolor/${size}x${size}/apps/keydesk.png`,
+      );
     expect(args.some((a) => a.endsWith('=/usr/share/applications/keydesk.desktop'))).toBe(true);
     for (const line of ['Name=Keydesk', 'Icon=keydesk', 'StartupWMClass=keydesk', 'Categories=Development;'])
       expect(entry.split('\n')).toContain(line);

@@ -20,7 +20,9 @@ function fakeWindow() {
     reload: () => void;
     forcefullyCrashRenderer: () => void;
   };
-  contents.reload = () => void contents.reloads++;
+  contents.reload = () => {
+    contents.reloads++;
+  };
   // As Electron does: the killed page's render-process-gone follows.
   contents.forcefullyCrashRenderer = () => {
     contents.killed++;

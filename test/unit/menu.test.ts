@@ -53,7 +53,9 @@ describe('application menu', () => {
       const user = allRoles(menuTemplate({ platform, isDev: false, version: '1.2.3', links: LINKS, updatesOff: null, actions: actions() }));
       for (const role of ['reload', 'forceReload', 'toggleDevTools']) expect(user, `${platform} ${role}`).not.toContain(role);
       const dev = roles(
-        submenu(byLabel(menuTemplate({ platform, isDev: true, version: '1.2.3', links: LINKS, updatesOff: null, actions: actions() }), /View/)),
+        submenu(
+          byLabel(menuTemplate({ platform, isDev: true, version: '1.2.3', links: LINKS, updatesOff: null, actions: actions() }), /View/),
+        ),
       );
       expect(dev).toEqual(['reload', 'forceReload', 'toggleDevTools', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen']);
     }
@@ -73,7 +75,14 @@ describe('application menu', () => {
   });
 
   it('on Windows and Linux has File with Quit, About in Help', () => {
-    const template = menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: LINKS, updatesOff: null, actions: actions() });
+    const template = menuTemplate({
+      platform: 'linux',
+      isDev: false,
+      version: '1.2.3',
+      links: LINKS,
+      updatesOff: null,
+      actions: actions(),
+    });
     expect(template[0]?.label).toBe('&File');
     expect(roles(submenu(template[0]))).toEqual(['quit']);
     expect(
@@ -96,7 +105,9 @@ describe('application menu', () => {
 
   it('Help opens the docs, project page, data folder and backups', () => {
     const a = actions();
-    const help = submenu(byLabel(menuTemplate({ platform: 'win32', isDev: false, version: '1.2.3', links: LINKS, updatesOff: null, actions: a }), /Help/));
+    const help = submenu(
+      byLabel(menuTemplate({ platform: 'win32', isDev: false, version: '1.2.3', links: LINKS, updatesOff: null, actions: a }), /Help/),
+    );
     const item = (label: string) => help.find((i) => i.label === label);
     click(item('Keydesk documentation'));
     click(item('Project page'));
@@ -112,7 +123,10 @@ describe('application menu', () => {
 
   it('Help offers no links without an https homepage', () => {
     const help = submenu(
-      byLabel(menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: null, updatesOff: null, actions: actions() }), /Help/),
+      byLabel(
+        menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: null, updatesOff: null, actions: actions() }),
+        /Help/,
+      ),
     );
     expect(help.map((i) => i.label).filter(Boolean)).toEqual([
       'Open data folder',
@@ -128,7 +142,9 @@ describe('application menu', () => {
 
   it('Help opens the logs, copies diagnostics and checks for updates', () => {
     const a = actions();
-    const help = submenu(byLabel(menuTemplate({ platform: 'linux', isDev: false, version: '1', links: null, updatesOff: null, actions: a }), /Help/));
+    const help = submenu(
+      byLabel(menuTemplate({ platform: 'linux', isDev: false, version: '1', links: null, updatesOff: null, actions: a }), /Help/),
+    );
     for (const label of ['Open logs folder', 'Copy diagnostics', 'Check for updates…']) click(help.find((i) => i.label === label));
     expect([a.openLogsFolder, a.copyDiagnostics, a.checkForUpdates].map((f) => f.mock.calls.length)).toEqual([1, 1, 1]);
   });
