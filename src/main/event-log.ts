@@ -1,12 +1,16 @@
 // Writes the core's events to main's log: the sandbox's state, each job's start and end, and backups that fail.
+import type { SandboxState } from '../shared/domain.ts';
 import type { Core } from './core.ts';
 import { log } from './log.ts';
 
-export function logCoreEvents(core: Pick<Core, 'on'>): void {
-  core.on('sandbox.stateChanged', (s) => {
+/** From a core that is up: its sandbox's state now (it started with the core), then every change. */
+export function logCoreEvents(core: Pick<Core, 'on' | 'sandboxState'>): void {
+  const sandbox = (s: SandboxState): void => {
     if (s.running) log.info(`sandbox: serving on ${s.url ?? '?'}`);
     else log.warn(`sandbox: not running: ${s.error ?? 'no reason was given'}`);
-  });
+  };
+  sandbox(core.sandboxState());
+  core.on('sandbox.stateChanged', sandbox);
   const running = new Set<string>();
   core.on('jobs.progress', (job) => {
     if (job.state === 'running') {

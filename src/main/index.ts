@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, screen, session, shell, type MessageBoxOptions } from 'electron';
-import electronUpdater from 'electron-updater';
 import { EVENT_NAMES, eventChannel } from '../shared/operations.ts';
 import { Core } from './core.ts';
 import { keepCrashDumps, watchRenderer } from './crashes.ts';
@@ -46,8 +45,10 @@ async function start(): Promise<void> {
   // The window opens before the core is up and hears how the start went; its other operations answer once the
   // core is up.
   const startup = new Startup();
+  // electron-updater is loaded only by a build with a feed.
   const feed = updateConfigFile(process.resourcesPath, app.isPackaged);
-  const updates = new Updates(feed ? electronUpdater.autoUpdater : null, ask, app.getVersion());
+  const updater = feed ? (await import('electron-updater')).default.autoUpdater : null;
+  const updates = new Updates(updater, ask, app.getVersion());
   const versions = { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node };
   registerIpc(
     ipcMain,

@@ -16,7 +16,7 @@ import { tempDir } from '../support/temp-dir.ts';
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
 
 describe('electron-builder', () => {
-  it('names a homepage, a repository, an author with an email and a desktop name', () => {
+  it('names a homepage, repository, author email and desktop name', () => {
     expect(manifest.homepage).toMatch(/^https:\/\//);
     expect(manifest.repository).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\//) as string });
     expect(manifest.author).toMatchObject({ name: 'Keydesk', email: expect.stringMatching(/^[^@\s]+@[^@\s]+\.\w+$/) as string });
@@ -32,7 +32,7 @@ describe('electron-builder', () => {
     expect(() => updateFeed('http://updates.example/')).toThrow(/must be an https address/);
   });
 
-  it('packs the app with its icon and computes the .deb and AppImage offline', async () => {
+  it('packs the app and computes the .deb and AppImage, icons included', async () => {
     expect(existsSync(join(ROOT, 'out/main/index.js')), 'run npm run build first (npm test does)').toBe(true);
     const work = tempDir('keydesk-pack-');
     const stub = join(work, 'electron-dist');
