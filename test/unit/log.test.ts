@@ -37,7 +37,7 @@ describe('main.log', () => {
     expect(readFileSync(join(dir, 'main.log'), 'utf8').trimEnd().split('\n').at(-1)).toMatch(/line 59$/);
   });
 
-  it('collapses a run of lines sharing a key into one and a count', () => {
+  it('collapses lines sharing a key into one line and a count', () => {
     const dir = tempDir('keydesk-log-repeat-');
     const file = new RotatingLog(dir, 4096, at);
     for (let i = 0; i < 1000; i++) file.write('warn', `service: deleteKey failed for KD-${i}`, 'deleteKey NETWORK');
