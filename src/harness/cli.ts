@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Core } from '../main/core.ts';
+import { openLog } from '../main/log.ts';
 import { openSecretStore } from '../main/secrets/keytar-store.ts';
 import { Startup } from '../main/startup.ts';
 import { startHarness } from './server.ts';
@@ -21,6 +22,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 const userDataDir = values['user-data'] ?? mkdtempSync(join(tmpdir(), 'keydesk-harness-'));
+const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+openLog(userDataDir, `start: Keydesk ${version} harness on ${process.platform}, Node ${process.versions.node}`);
 const secrets = await openSecretStore();
 process.stderr.write(
   secrets.fallbackReason
@@ -60,7 +63,7 @@ const core = await startup.run((restore) =>
     restore,
     secrets: secrets.store,
     secretsFallbackReason: secrets.fallbackReason,
-    version: (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version,
+    version,
     // No native dialog in a browser: exports go to <user data>/exports, and the path is shown.
     askSavePath: (name) => {
       mkdirSync(exportsDir, { recursive: true });

@@ -12,6 +12,7 @@ import { ServiceClient, type ClientOptions, type Reader, type SendExtras } from 
 import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
 import { FolderLock } from './folder-lock.ts';
+import { log } from './log.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { JobService, type JobClock } from './jobs/job-service.ts';
 import { QUIT_MS, Writer } from './store/writer.ts';
@@ -62,7 +63,13 @@ class PresentedClient extends ServiceClient {
     extras?: SendExtras,
   ): Promise<Result<T>> {
     const r = await super.send(route, params, read, extras);
-    return r.ok ? r : fromService(route, r);
+    if (r.ok) return r;
+    const failure = fromService(route, r);
+    log.repeated(
+      `${route} ${failure.code} ${failure.message}`,
+      `service: ${route} failed: ${failure.code}: ${failure.detail ?? failure.message}`,
+    );
+    return failure;
   }
 }
 

@@ -2,9 +2,12 @@
 // that run without Electron (and are tested that way, or through the harness).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, screen, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, screen, session, shell, type MessageBoxOptions } from 'electron';
 import { EVENT_NAMES, eventChannel } from '../shared/operations.ts';
 import { Core } from './core.ts';
+import { keepCrashDumps, watchRenderer } from './crashes.ts';
+import { collectDiagnostics } from './diagnostics.ts';
+import { log, openLog } from './log.ts';
 import { rendererDevServerUrl } from './dev-switches.ts';
 import { registerIpc, trustedSender } from './ipc/register.ts';
 import { Startup } from './startup.ts';
@@ -13,6 +16,7 @@ import { openSecretStore } from './secrets/keytar-store.ts';
 import { APP_URL, isAppUrl } from './security.ts';
 import { aboutContent, installMenu, projectLinks } from './menu.ts';
 import { offerRestore } from './restore-dialog.ts';
+import { Updates, updateConfigFile } from './updates.ts';
 import { createMainWindow, hardenSession, openExternalLink, WINDOW_SIZE } from './window.ts';
 import { loadWindowState, placeWindow, saveWindowState } from './window-state.ts';
 
@@ -21,6 +25,18 @@ registerAppScheme();
 
 let mainWindow: BrowserWindow | null = null;
 let core: Core | null = null;
+let crashDumpsDir: string | null = null;
+
+/** A message box on the window when there is one; resolves with the button chosen. */
+function ask(box: MessageBoxOptions): Promise<number> {
+  return (mainWindow ? dialog.showMessageBox(mainWindow, box) : dialog.showMessageBox(box)).then((r) => r.response);
+}
+
+function openFolder(folder: string, what: string): void {
+  void shell.openPath(folder).then((problem) => {
+    if (problem) dialog.showErrorBox(`Keydesk could not open its ${what}`, `${folder}\n${problem}`);
+  });
+}
 
 async function start(): Promise<void> {
   hardenSession(session.defaultSession, devServerUrl);
@@ -29,6 +45,11 @@ async function start(): Promise<void> {
   // The window opens before the core is up and hears how the start went; its other operations answer once the
   // core is up.
   const startup = new Startup();
+  // electron-updater is loaded only by a build with a feed.
+  const feed = updateConfigFile(process.resourcesPath, app.isPackaged);
+  const updater = feed ? (await import('electron-updater')).default.autoUpdater : null;
+  const updates = new Updates(updater, ask, app.getVersion());
+  const versions = { electron: process.versions.electron, chrome: process.versions.chrome, node: process.versions.node };
   registerIpc(
     ipcMain,
     startup.handlers,
@@ -47,18 +68,23 @@ async function start(): Promise<void> {
     isDev: !app.isPackaged,
     version: app.getVersion(),
     links: projectLinks(readFileSync(join(app.getAppPath(), 'package.json'), 'utf8')),
+    updatesOff: updates.off,
     actions: {
       openLink: openExternalLink,
-      openDataFolder: () => {
-        void shell.openPath(userDataDir).then((problem) => {
-          if (problem) dialog.showErrorBox('Keydesk could not open its data folder', `${userDataDir}\n${problem}`);
-        });
+      openDataFolder: () => openFolder(userDataDir, 'data folder'),
+      openLogsFolder: () => openFolder(log.current?.dir ?? userDataDir, 'logs folder'),
+      copyDiagnostics: () => {
+        const given = { version: app.getVersion(), versions, userDataDir, crashDumpsDir, updates: updates.off ?? 'checked from Help' };
+        void clipboard.writeText(collectDiagnostics(given, core)).then(
+          () => ask({ type: 'info', message: 'Diagnostics are on the clipboard', detail: 'They hold no apiKey.', buttons: ['OK'] }),
+          (error: unknown) => console.error('keydesk: the diagnostics could not be copied:', error),
+        );
       },
+      checkForUpdates: () => void updates.check(),
       restoreBackup: () => void offerRestore(userDataDir, mainWindow),
       showAbout: () => {
         const { message, detail } = aboutContent(app.getVersion(), process.versions);
-        const options = { type: 'info' as const, title: 'About Keydesk', message, detail, buttons: ['OK'] };
-        void (mainWindow ? dialog.showMessageBox(mainWindow, options) : dialog.showMessageBox(options));
+        void ask({ type: 'info', title: 'About Keydesk', message, detail, buttons: ['OK'] });
       },
     },
   });
@@ -80,6 +106,7 @@ async function start(): Promise<void> {
         }
       },
     });
+    watchRenderer(mainWindow, (message, detail) => void ask({ type: 'warning', message, detail, buttons: ['OK'] }));
     mainWindow.on('closed', () => {
       mainWindow = null;
     });
@@ -109,6 +136,8 @@ async function start(): Promise<void> {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  openLog(app.getPath('userData'), `start: Keydesk ${app.getVersion()} on ${process.platform}, Electron ${process.versions.electron}`);
+  crashDumpsDir = keepCrashDumps();
   app.on('second-instance', () => {
     if (mainWindow) {
       if (mainWindow.isMinimized()) mainWindow.restore();
@@ -120,6 +149,7 @@ if (!app.requestSingleInstanceLock()) {
     .whenReady()
     .then(start)
     .catch((error: unknown) => {
+      console.error('keydesk: the start failed:', error);
       dialog.showErrorBox('Keydesk could not start', error instanceof Error ? error.message : String(error));
       app.exit(1);
     });

@@ -29,6 +29,11 @@ export interface MenuActions {
   openDataFolder: () => void;
   /** Offers keydesk.db's backups; the one chosen is put in place as Keydesk starts again (restore-dialog.ts). */
   restoreBackup: () => void;
+  /** The folder of main.log and its older files (log.ts). */
+  openLogsFolder: () => void;
+  /** Puts diagnostics.ts's text on the clipboard, for a bug report. */
+  copyDiagnostics: () => void;
+  checkForUpdates: () => void;
   showAbout: () => void;
 }
 
@@ -39,12 +44,14 @@ export interface MenuOptions {
   version: string;
   /** From `projectLinks`; null leaves the links out of Help. */
   links: { project: string; docs: string } | null;
+  /** Why this build cannot check for updates (updates.ts); null when it can. */
+  updatesOff: string | null;
   actions: MenuActions;
 }
 
 export const APP_NAME = 'Keydesk';
 
-export function menuTemplate({ platform, isDev, version, links, actions }: MenuOptions): MenuItemConstructorOptions[] {
+export function menuTemplate({ platform, isDev, version, links, updatesOff, actions }: MenuOptions): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
   const separator: MenuItemConstructorOptions = { type: 'separator' };
   const about: MenuItemConstructorOptions = { label: `About ${APP_NAME}`, click: () => actions.showAbout() };
@@ -111,6 +118,12 @@ export function menuTemplate({ platform, isDev, version, links, actions }: MenuO
         : []),
       { label: 'Open data folder', click: () => actions.openDataFolder() },
       { label: 'Restore a backup…', click: () => actions.restoreBackup() },
+      separator,
+      { label: 'Open logs folder', click: () => actions.openLogsFolder() },
+      { label: 'Copy diagnostics', click: () => actions.copyDiagnostics() },
+      updatesOff === null
+        ? { label: 'Check for updates…', click: () => actions.checkForUpdates() }
+        : { label: 'Updates are not set up in this build', enabled: false, toolTip: updatesOff },
       // On macOS About lives in the app menu, where users look for it.
       ...(mac ? [] : [separator, about]),
       separator,

@@ -7,7 +7,9 @@ import type { StartupStatus } from '../shared/domain.ts';
 import { EVENT_NAMES, OPERATION_NAMES, type EventName } from '../shared/operations.ts';
 import { fail, ok, type Result } from '../shared/result.ts';
 import type { Core } from './core.ts';
+import { logCoreEvents } from './event-log.ts';
 import { createHandlers, type Handlers } from './handlers/index.ts';
+import { log } from './log.ts';
 import { StartRefused } from './store/start-files.ts';
 
 type AnyHandler = (input: unknown) => Promise<Result<unknown>>;
@@ -65,6 +67,7 @@ export class Startup {
     }
     try {
       const core = await (this.start as StartCore)(restore);
+      logCoreEvents(core);
       for (const event of EVENT_NAMES) {
         if (event === 'app.startup') continue;
         core.on(event, (payload) => {
@@ -73,6 +76,7 @@ export class Startup {
       }
       this.settle(createHandlers(core));
       this.update({ state: 'ready', failure: null });
+      log.info('start: Keydesk is ready');
       this.up(core);
     } catch (error) {
       console.error('keydesk: the start failed:', error);

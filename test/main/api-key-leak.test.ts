@@ -1,14 +1,15 @@
 // A recognisable apiKey goes through every failure the client can meet, via the core (profiles.add checks
-// the key, and every attempt is audited). It must then appear nowhere: in no result, log line, thrown
-// message or file under userData (keydesk.db's backups among them), raw, URL-encoded, base64, hex or in part.
+// the key, and every attempt is audited). It must then appear nowhere: in no result, log line, thrown message
+// or file under userData (keydesk.db's backups and logs/main.log among them), raw, URL-encoded, base64, hex or in part.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { Core } from '../../src/main/core.ts';
 import { createHandlers, type Handlers } from '../../src/main/handlers/index.ts';
 import { dispatch } from '../../src/main/ipc/dispatch.ts';
+import { closeLog, openLog } from '../../src/main/log.ts';
 import { MemorySecretStore } from '../../src/main/secrets/secret-store.ts';
 import { listFiles } from '../support/files.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -65,6 +66,8 @@ beforeAll(async () => {
       logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${a.stack ?? ''}` : String(a))).join(' '));
     });
   }
+  // Opened as main opens it: console warnings and errors are copied into logs/main.log from here on.
+  openLog(userData, 'start: canary');
   core = await Core.start({
     userDataDir: userData,
     secrets: new MemorySecretStore(),
@@ -79,6 +82,7 @@ beforeAll(async () => {
   handlers = createHandlers(core);
 });
 afterAll(async () => {
+  closeLog();
   vi.restoreAllMocks();
   await core.close();
   server.closeAllConnections();
@@ -112,5 +116,8 @@ it('leaves no trace of the apiKey after any failure the client meets', async () 
   const files = listFiles(userData);
   expect(files.length).toBeGreaterThan(2);
   expect(files.filter((f) => basename(dirname(f)) === 'backups')).toHaveLength(1);
+  // The log holds the failures' technical detail, and still no trace of the key.
+  const mainLog = readFileSync(join(userData, 'logs', 'main.log'), 'utf8');
+  expect(mainLog.split('\n').filter((l) => / warn {2}service: executionCount failed: /.test(l)).length).toBeGreaterThan(8);
   for (const f of files) expect(leaks(readFileSync(f).toString('latin1')), f).toEqual([]);
 });

@@ -14,7 +14,15 @@ vi.mock('electron', () => ({
 const { aboutContent, installMenu, menuTemplate, projectLinks } = await import('../../src/main/menu.ts');
 const LINKS = { project: 'https://github.com/acme/keydesk', docs: 'https://github.com/acme/keydesk#readme' };
 
-const actions = () => ({ openLink: vi.fn(), openDataFolder: vi.fn(), restoreBackup: vi.fn(), showAbout: vi.fn() });
+const actions = () => ({
+  openLink: vi.fn(),
+  openDataFolder: vi.fn(),
+  restoreBackup: vi.fn(),
+  openLogsFolder: vi.fn(),
+  copyDiagnostics: vi.fn(),
+  checkForUpdates: vi.fn(),
+  showAbout: vi.fn(),
+});
 const submenu = (item: MenuItemConstructorOptions | undefined): MenuItemConstructorOptions[] =>
   Array.isArray(item?.submenu) ? item.submenu : [];
 const roles = (items: MenuItemConstructorOptions[]): string[] => items.flatMap((i) => (i.role ? [i.role] : []));
@@ -27,7 +35,7 @@ const click = (item: MenuItemConstructorOptions | undefined): void => {
 describe('application menu', () => {
   it('has Edit, View, Window and Help menus of standard roles', () => {
     for (const platform of ['darwin', 'win32', 'linux'] as const) {
-      const template = menuTemplate({ platform, isDev: false, version: '1.2.3', links: LINKS, actions: actions() });
+      const template = menuTemplate({ platform, isDev: false, version: '1.2.3', links: LINKS, updatesOff: null, actions: actions() });
       const labels = template.map((m) => (m.label ?? '').replace('&', ''));
       expect(labels.slice(-4), platform).toEqual(['Edit', 'View', 'Window', 'Help']);
       expect(roles(submenu(byLabel(template, /Edit/)))).toEqual(
@@ -42,10 +50,12 @@ describe('application menu', () => {
 
   it('offers reload and the DevTools in development only', () => {
     for (const platform of ['darwin', 'win32', 'linux'] as const) {
-      const user = allRoles(menuTemplate({ platform, isDev: false, version: '1.2.3', links: LINKS, actions: actions() }));
+      const user = allRoles(menuTemplate({ platform, isDev: false, version: '1.2.3', links: LINKS, updatesOff: null, actions: actions() }));
       for (const role of ['reload', 'forceReload', 'toggleDevTools']) expect(user, `${platform} ${role}`).not.toContain(role);
       const dev = roles(
-        submenu(byLabel(menuTemplate({ platform, isDev: true, version: '1.2.3', links: LINKS, actions: actions() }), /View/)),
+        submenu(
+          byLabel(menuTemplate({ platform, isDev: true, version: '1.2.3', links: LINKS, updatesOff: null, actions: actions() }), /View/),
+        ),
       );
       expect(dev).toEqual(['reload', 'forceReload', 'toggleDevTools', 'resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen']);
     }
@@ -53,7 +63,7 @@ describe('application menu', () => {
 
   it('on macOS starts with the app menu, with Paste and Match Style', () => {
     const a = actions();
-    const template = menuTemplate({ platform: 'darwin', isDev: false, version: '1.2.3', links: LINKS, actions: a });
+    const template = menuTemplate({ platform: 'darwin', isDev: false, version: '1.2.3', links: LINKS, updatesOff: null, actions: a });
     expect(template[0]?.label).toBe('Keydesk');
     const appMenu = submenu(template[0]);
     expect(roles(appMenu)).toEqual(['services', 'hide', 'hideOthers', 'unhide', 'quit']);
@@ -65,20 +75,39 @@ describe('application menu', () => {
   });
 
   it('on Windows and Linux has File with Quit, About in Help', () => {
-    const template = menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: LINKS, actions: actions() });
+    const template = menuTemplate({
+      platform: 'linux',
+      isDev: false,
+      version: '1.2.3',
+      links: LINKS,
+      updatesOff: null,
+      actions: actions(),
+    });
     expect(template[0]?.label).toBe('&File');
     expect(roles(submenu(template[0]))).toEqual(['quit']);
     expect(
       submenu(byLabel(template, /Help/))
         .map((i) => i.label)
         .filter(Boolean),
-    ).toEqual(['Keydesk documentation', 'Project page', 'Open data folder', 'Restore a backup…', 'About Keydesk', 'Version 1.2.3']);
+    ).toEqual([
+      'Keydesk documentation',
+      'Project page',
+      'Open data folder',
+      'Restore a backup…',
+      'Open logs folder',
+      'Copy diagnostics',
+      'Check for updates…',
+      'About Keydesk',
+      'Version 1.2.3',
+    ]);
     expect(roles(submenu(byLabel(template, /Edit/)))).not.toContain('pasteAndMatchStyle');
   });
 
   it('Help opens the docs, project page, data folder and backups', () => {
     const a = actions();
-    const help = submenu(byLabel(menuTemplate({ platform: 'win32', isDev: false, version: '1.2.3', links: LINKS, actions: a }), /Help/));
+    const help = submenu(
+      byLabel(menuTemplate({ platform: 'win32', isDev: false, version: '1.2.3', links: LINKS, updatesOff: null, actions: a }), /Help/),
+    );
     const item = (label: string) => help.find((i) => i.label === label);
     click(item('Keydesk documentation'));
     click(item('Project page'));
@@ -94,10 +123,39 @@ describe('application menu', () => {
 
   it('Help offers no links without an https homepage', () => {
     const help = submenu(
-      byLabel(menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: null, actions: actions() }), /Help/),
+      byLabel(
+        menuTemplate({ platform: 'linux', isDev: false, version: '1.2.3', links: null, updatesOff: null, actions: actions() }),
+        /Help/,
+      ),
     );
-    expect(help.map((i) => i.label).filter(Boolean)).toEqual(['Open data folder', 'Restore a backup…', 'About Keydesk', 'Version 1.2.3']);
+    expect(help.map((i) => i.label).filter(Boolean)).toEqual([
+      'Open data folder',
+      'Restore a backup…',
+      'Open logs folder',
+      'Copy diagnostics',
+      'Check for updates…',
+      'About Keydesk',
+      'Version 1.2.3',
+    ]);
     expect(help[0]?.type).not.toBe('separator');
+  });
+
+  it('Help opens the logs, copies diagnostics and checks for updates', () => {
+    const a = actions();
+    const help = submenu(
+      byLabel(menuTemplate({ platform: 'linux', isDev: false, version: '1', links: null, updatesOff: null, actions: a }), /Help/),
+    );
+    for (const label of ['Open logs folder', 'Copy diagnostics', 'Check for updates…']) click(help.find((i) => i.label === label));
+    expect([a.openLogsFolder, a.copyDiagnostics, a.checkForUpdates].map((f) => f.mock.calls.length)).toEqual([1, 1, 1]);
+  });
+
+  it('Help says when this build has no update feed', () => {
+    const a = actions();
+    const template = menuTemplate({ platform: 'darwin', isDev: false, version: '1', links: null, updatesOff: 'No feed.', actions: a });
+    const help = submenu(byLabel(template, /Help/));
+    expect(help.some((i) => i.label === 'Check for updates…')).toBe(false);
+    const off = help.find((i) => i.label === 'Updates are not set up in this build');
+    expect(off).toMatchObject({ enabled: false, toolTip: 'No feed.' });
   });
 
   it("takes its links from package.json's https homepage", () => {
@@ -121,7 +179,7 @@ describe('application menu', () => {
   });
 
   it('installs the template as the application menu', () => {
-    installMenu({ platform: 'linux', isDev: false, version: '9.9.9', links: LINKS, actions: actions() });
+    installMenu({ platform: 'linux', isDev: false, version: '9.9.9', links: LINKS, updatesOff: null, actions: actions() });
     expect(installed.menu).toEqual({ built: true });
     expect(JSON.stringify(installed.template)).toContain('Version 9.9.9');
   });

@@ -5,6 +5,7 @@ import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readFileSync, 
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Profile } from '../../shared/domain.ts';
+import { log } from '../log.ts';
 
 /** A profile as stored: what the renderer sees, less what is derived at run time (hasKey, storage). */
 export type StoredProfile = Omit<Profile, 'hasKey' | 'storage'>;
@@ -164,16 +165,28 @@ export class ProfilesFile {
     if (i === -1) profiles.push({ ...profile });
     else profiles[i] = { ...profile };
     this.commit({ ...this.data, profiles }, by);
+    if (by === 'user') log.info(`profile ${profile.id}: ${i === -1 ? 'added' : 'saved'} (${profile.kind}, ${originOf(profile.baseUrl)})`);
   }
 
   remove(id: string): void {
     const profiles = this.data.profiles.filter((p) => p.id !== id);
     const activeProfileId = this.data.activeProfileId === id ? (profiles[0]?.id ?? null) : this.data.activeProfileId;
     this.commit({ ...this.data, profiles, activeProfileId }, 'user');
+    log.info(`profile ${id}: removed`);
   }
 
   setActive(id: string, by: 'start-up' | 'user' = 'user'): void {
     this.commit({ ...this.data, activeProfileId: id }, by);
+    if (by === 'user') log.info(`profile ${id}: selected`);
+  }
+}
+
+/** Only the scheme, host and port of a service: a pasted URL's path or query may hold a key. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'an address that is not a URL';
   }
 }
 
