@@ -29,6 +29,8 @@ const fileShape = z.object({
   version: z.literal(PROFILES_FILE_VERSION),
   activeProfileId: z.string().nullable(),
   profiles: z.array(storedProfile),
+  /** The port the embedded sandbox last listened on, tried first at the next start. */
+  sandboxPort: z.number().int().min(1).max(65_535).optional(),
 });
 type FileShape = z.infer<typeof fileShape>;
 
@@ -174,6 +176,14 @@ export class ProfilesFile {
 
   setActive(id: string, by: 'start-up' | 'user' = 'user'): void {
     this.commit({ ...this.data, activeProfileId: id }, by);
+  }
+
+  get sandboxPort(): number | null {
+    return this.data.sandboxPort ?? null;
+  }
+
+  setSandboxPort(port: number, by: 'start-up' | 'user' = 'user'): void {
+    if (port !== this.data.sandboxPort) this.commit({ ...this.data, sandboxPort: port }, by);
   }
 }
 
