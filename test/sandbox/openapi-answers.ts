@@ -19,7 +19,7 @@ const COMPONENTS = 'urn:keydesk:openapi';
 const local = <T>(schema: T): T => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS}#/$defs/`)) as T;
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats.default(ajv);
+addFormats(ajv);
 ajv.addSchema({ $id: COMPONENTS, $defs: local(doc.components.schemas) });
 const compiled = new Map<object, ValidateFunction>();
 
