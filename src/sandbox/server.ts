@@ -207,7 +207,7 @@ const hostPort = (address: string, port: number): string => `${address.includes(
 
 /**
  * The Host values answered, against DNS rebinding: loopback names on loopback; elsewhere only the bound (or own, for
- * a wildcard) addresses, since any network client could claim `127.0.0.1`.
+ * a wildcard) addresses, since any network client could claim `127.0.0.1`; and the names `--allow-host` adds.
  */
 function hostsAllowed(host: string, port: number, extra: readonly string[]): Set<string> {
   const named = extra.map((name) => hostPort(name.replace(/^\[|\]$/g, ''), port));
