@@ -1,4 +1,4 @@
-// `npm run harness -- [--port P] [--user-data DIR]`: the app in any browser, backed by the real core.
+// `npm run harness -- [--port P] [--user-data DIR] [--sandbox-port P]`: the app in any browser, backed by the real core.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,17 +10,23 @@ import { Startup } from '../main/startup.ts';
 import { startHarness } from './server.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, 'user-data': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '0' }, 'user-data': { type: 'string' }, 'sandbox-port': { type: 'string' } },
+});
 const rendererDir = join(root, 'out/renderer');
 if (!existsSync(join(rendererDir, 'index.html'))) {
   process.stderr.write('keydesk harness: out/renderer is missing; run `npm run build` first.\n');
   process.exit(1);
 }
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  process.stderr.write('keydesk harness: --port must be a whole number from 0 to 65535.\n');
+function portFlag(flag: string, value: string): number {
+  const n = Number(value);
+  if (/^[0-9]+$/.test(value) && n <= 65_535) return n;
+  process.stderr.write(`keydesk harness: --${flag} must be a whole number from 0 to 65535.\n`);
   process.exit(2);
 }
+const port = portFlag('port', values.port);
+// Without it the sandbox is where the app keeps it (8787 or the next free); tests pass 0 to run side by side.
+const sandboxPort = values['sandbox-port'] === undefined ? undefined : portFlag('sandbox-port', values['sandbox-port']);
 const userDataDir = values['user-data'] ?? mkdtempSync(join(tmpdir(), 'keydesk-harness-'));
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 openLog(userDataDir, `start: Keydesk ${version} harness on ${process.platform}, Node ${process.versions.node}`);
@@ -63,6 +69,7 @@ const core = await startup.run((restore) =>
     restore,
     secrets: secrets.store,
     secretsFallbackReason: secrets.fallbackReason,
+    sandboxPort,
     version,
     // No native dialog in a browser: exports go to <user data>/exports, and the path is shown.
     askSavePath: (name) => {

@@ -22,7 +22,7 @@ import { jobWritesOn } from './jobs/job-writes.ts';
 import { LocalDb } from './store/local-db.ts';
 import { LedgerReader } from './store/reader.ts';
 import { ProfilesFile, type StoredProfile } from './store/profiles-file.ts';
-import { startSandboxThread, type SandboxThread } from './sandbox-thread.ts';
+import { DEFAULT_SANDBOX_PORT, sandboxPortsToTry, startSandboxThread, type SandboxThread } from './sandbox-thread.ts';
 
 export const SANDBOX_PROFILE_ID = 'sandbox';
 const SANDBOX_SERVICE = { name: 'Demo', identifier: 'demo' };
@@ -47,6 +47,8 @@ export interface CoreOptions {
   thinEveryMs?: number;
   /** A backup of keydesk.db to put in place before it is opened (the start screen's choice). */
   restore?: string | null;
+  /** The embedded sandbox's port, never stored (0: any free port, for tests); else the stored port, else 8787 or above. */
+  sandboxPort?: number;
   /** The backups' clock and delays (store/backup.ts); tests set them. */
   backups?: Omit<BackupScheduleOptions, 'file' | 'userDataDir' | 'onOutcome'>;
 }
@@ -217,8 +219,26 @@ export class Core {
     return this.thinning;
   }
 
-  /** The embedded sandbox on 127.0.0.1 (random port), on its own thread, its database in userData, its demo key in the SecretStore. */
-  private async startSandbox(): Promise<void> {
+  /** The port the embedded sandbox is kept on (stored in profiles.json); null before its first start. */
+  get sandboxPort(): number | null {
+    return this.profiles.sandboxPort;
+  }
+
+  /** Keeps the embedded sandbox on `port` (or the next free one) from now on, restarting it there. */
+  async setSandboxPort(port: number): Promise<SandboxState> {
+    if (!Number.isInteger(port) || port < 1 || port > 65_535)
+      throw new RangeError('The sandbox port must be a whole number from 1 to 65535.');
+    this.profiles.setSandboxPort(port);
+    const running = this.sandbox;
+    this.sandbox = null;
+    await running?.close(2_000);
+    await this.startSandbox(sandboxPortsToTry(port));
+    return this.sandboxState();
+  }
+
+  /** The embedded sandbox on 127.0.0.1, on its own thread, its database in userData, its demo key in the SecretStore. */
+  private async startSandbox(ports?: number[]): Promise<void> {
+    const given = this.options.sandboxPort;
     try {
       const sandboxRef = { id: SANDBOX_PROFILE_ID, name: 'Local sandbox' };
       // A keychain that refuses must not keep the sandbox down: the key is then new and kept for this session.
@@ -229,6 +249,7 @@ export class Core {
           cacheKiB: EMBEDDED_SANDBOX_CACHE_KIB,
           service: SANDBOX_SERVICE,
           apiKey: stored.ok ? stored.data : null,
+          ports: ports ?? (given === undefined ? sandboxPortsToTry(this.profiles.sandboxPort ?? DEFAULT_SANDBOX_PORT) : [given]),
         },
         (code) => {
           this.sandbox = null;
@@ -237,6 +258,7 @@ export class Core {
         },
       );
       const { apiKey } = this.sandbox;
+      if (given === undefined || ports !== undefined) this.profiles.setSandboxPort(Number(new URL(this.sandbox.url).port), 'start-up');
       this.sessionKeys.delete(SANDBOX_PROFILE_ID);
       if (!(await this.storeKey(sandboxRef, apiKey)).ok) this.sessionKeys.set(SANDBOX_PROFILE_ID, apiKey);
       const profile: StoredProfile = {

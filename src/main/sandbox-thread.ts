@@ -7,10 +7,22 @@ export interface SandboxWorkerData {
   service: { name: string; identifier: string };
   /** The demo service's key as stored; null when none is (the thread issues a new one). */
   apiKey: string | null;
+  /** Ports to listen on, the first free one taken (0: any free port). */
+  ports: number[];
 }
 export type SandboxFromMain = { kind: 'stop'; graceMs: number };
 export type SandboxToMain =
   { kind: 'started'; url: string; apiKey: string } | { kind: 'failed'; code: string | null; message: string } | { kind: 'stopped' };
+
+/** Where the embedded sandbox listens when nothing is stored: a vendor's app under test is pointed here once. */
+export const DEFAULT_SANDBOX_PORT = 8787;
+
+/** `preferred`, else the next free port above it (a hundred tried), else any free port. */
+export function sandboxPortsToTry(preferred: number): number[] {
+  const ports: number[] = [];
+  for (let p = preferred; p < preferred + 100 && p <= 65_535; p++) ports.push(p);
+  return [...ports, 0];
+}
 
 /** A start that failed, with the code the thread saw (ERR_SQLITE_*, EADDRINUSE) for the words main shows. */
 export class SandboxStartError extends Error {

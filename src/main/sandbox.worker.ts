@@ -1,4 +1,5 @@
-// The embedded sandbox's thread: opens its store, makes sure the demo service has a key, serves HTTP on loopback.
+// The embedded sandbox's thread: opens its store, makes sure the demo service has a key, serves HTTP on loopback
+// on the first free port of those main gives.
 import { parentPort, workerData } from 'node:worker_threads';
 import { startSandboxServer, type RunningSandbox } from '../sandbox/server.ts';
 import { SandboxStore } from '../sandbox/store.ts';
@@ -17,7 +18,15 @@ try {
   if (store.serviceByIdentifier(identifier) === null) apiKey = store.createService(name, identifier).apiKey;
   // The key was lost (session-only storage, a wiped keychain): a new one for the same service.
   else if (apiKey === null || store.serviceByApiKey(apiKey) === null) apiKey = store.rotateApiKey(identifier);
-  server = await startSandboxServer({ store, host: '127.0.0.1', port: 0 });
+  for (const [i, candidate] of data.ports.entries()) {
+    try {
+      server = await startSandboxServer({ store, host: '127.0.0.1', port: candidate });
+      break;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EADDRINUSE' || i === data.ports.length - 1) throw error;
+    }
+  }
+  if (server === null) throw new Error('No port was given to listen on.');
   post({ kind: 'started', url: server.url, apiKey });
 } catch (error) {
   store?.close();

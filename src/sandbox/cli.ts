@@ -1,137 +1,21 @@
-// `npm run sandbox -- serve|create-service`: the sandbox as a standalone service, for vendors testing their
-// integration offline and for Keydesk's own tests. Runs straight from source on Node >= 22.19.
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { isIdentifier, LIMITS, slugIdentifier } from '../shared/rules.ts';
-import { WireError } from './errors.ts';
-import { keydeskUserDataDir, SANDBOX_DB_FILE } from './paths.ts';
-import { startSandboxServer, type RunningSandbox } from './server.ts';
-import { SandboxStore } from './store.ts';
+// `keydesk-sandbox` (`npm run sandbox --`): the sandbox as a standalone service, for vendors testing their
+// integration offline and for Keydesk's own tests. Checks the Node first: the commands load node:sqlite.
+import { nodeProblem, SANDBOX_VERSION, USAGE } from './runtime.ts';
 
-const USAGE = `Usage (installed: keydesk-sandbox; from a clone of Keydesk: npm run sandbox --):
-  keydesk-sandbox serve [--host 127.0.0.1] [--port 8787] [--db FILE] [--hwid-reset-cooldown MINUTES] [--rate-limit PER_SECOND] [--real-only]
-  keydesk-sandbox create-service [--db FILE] --name NAME [--identifier ID]`;
-
-class UsageError extends Error {}
-
-function openStore(db: string | undefined): SandboxStore {
-  const file = db ?? join(keydeskUserDataDir(), SANDBOX_DB_FILE);
-  mkdirSync(dirname(file), { recursive: true });
-  return new SandboxStore(file);
-}
-
-function wholeNumber(flag: string, value: string | undefined, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!/^[0-9]+$/.test(value) || Number(value) > max) throw new UsageError(`--${flag} must be a whole number from 0 to ${max}.`);
-  return Number(value);
-}
-
-async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '8787' },
-      db: { type: 'string' },
-      'hwid-reset-cooldown': { type: 'string' },
-      'rate-limit': { type: 'string' },
-      // Answer like the hosted service: the Keydesk-Detail header is ignored.
-      'real-only': { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
-  const port = wholeNumber('port', values.port, 8787, 65_535);
-  const hwidResetCooldownMinutes = wholeNumber('hwid-reset-cooldown', values['hwid-reset-cooldown'], 0, 525_600);
-  const rateLimitPerSecond = wholeNumber('rate-limit', values['rate-limit'], 0, 1_000_000);
-  const store = openStore(values.db);
-  if (store.serviceCount() === 0) {
-    const { service, apiKey } = store.createService('Demo', 'demo');
-    // stderr: stdout carries exactly one line, the ready line.
-    process.stderr.write(
-      `Created service "${service.name}" (identifier ${service.identifier}) in ${store.file}.\n` +
-        `Its apiKey, shown only this once: ${apiKey}\n`,
-    );
-  }
-  // Handlers go in before the ready line is printed: whoever reads that line may signal at once.
-  let sandbox: RunningSandbox | null = null;
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    void (sandbox?.close(4_000) ?? Promise.resolve()).then(() => {
-      store.close();
-      process.exit(0);
-    });
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  sandbox = await startSandboxServer({
-    store,
-    host: values.host,
-    port,
-    limits: { hwidResetCooldownMinutes, rateLimitPerSecond },
-    realOnly: values['real-only'],
-    onInternalError: (error) =>
-      process.stderr.write(`Internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
-    onNotice: (line) => process.stderr.write(`${line}\n`),
-  });
-  if (sandbox.exposure !== null) process.stderr.write(`${sandbox.exposure}\n`);
-  process.stdout.write(`Keydesk sandbox listening on ${sandbox.url}\n`);
-}
-
-function createService(args: string[]): void {
-  const { values } = parseArgs({
-    args,
-    options: { db: { type: 'string' }, name: { type: 'string' }, identifier: { type: 'string' } },
-    strict: true,
-  });
-  const name = values.name?.trim();
-  if (!name) throw new UsageError('--name is required.');
-  if (name.length > LIMITS.serviceNameMaxChars) throw new UsageError(`--name must be at most ${LIMITS.serviceNameMaxChars} characters.`);
-  const identifier = values.identifier ?? slugIdentifier(name);
-  if (!isIdentifier(identifier)) {
-    throw new UsageError(
-      values.identifier === undefined
-        ? `No identifier can be made from "${name}"; pass --identifier (1 to 64 of A-Z a-z 0-9 . _ -).`
-        : '--identifier must be 1 to 64 letters, digits, dots, underscores or hyphens.',
-    );
-  }
-  const store = openStore(values.db);
-  try {
-    const { service, apiKey } = store.createService(name, identifier);
-    process.stdout.write(JSON.stringify({ name: service.name, identifier: service.identifier, apiKey }) + '\n');
-  } finally {
-    store.close();
+const args = process.argv.slice(2);
+if (args[0] === '--help' || args[0] === '-h' || args[0] === 'help') {
+  process.stdout.write(`${USAGE}\n`);
+} else if (args[0] === '--version' || args[0] === '-v') {
+  process.stdout.write(`${SANDBOX_VERSION}\n`);
+} else {
+  const problem = nodeProblem(process.versions.node);
+  if (problem !== null) {
+    process.stderr.write(`${problem}\n`);
+    process.exitCode = 1;
+  } else {
+    const { main } = await import('./commands.ts');
+    // Not imported above: a Node without node:sqlite would fail on it before the check.
+    const code = await main(args, USAGE);
+    if (code >= 0) process.exitCode = code;
   }
 }
-
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  try {
-    if (command === 'serve') {
-      await serve(rest);
-      return -1;
-    }
-    if (command === 'create-service') {
-      createService(rest);
-      return 0;
-    }
-    throw new UsageError(command === undefined ? 'A command is required.' : `Unknown command "${command}".`);
-  } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      process.stderr.write(`${error.message}\n${USAGE}\n`);
-      return 2;
-    }
-    if (error instanceof WireError) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    const e = error as NodeJS.ErrnoException;
-    process.stderr.write(`keydesk sandbox: ${e.code === 'EADDRINUSE' ? 'that port is in use' : e.message}\n`);
-    return 1;
-  }
-}
-
-const code = await main(process.argv.slice(2));
-if (code >= 0) process.exitCode = code;

@@ -12,6 +12,7 @@ import { Params, readApiKey } from './params.ts';
 import { HANDLERS } from './routes/index.ts';
 import { Streamed, type Reply, type RouteHandler, type SandboxLimits } from './routes/types.ts';
 import { dialectOf, inDialect } from './dialect.ts';
+import { openApiDocument } from './openapi.ts';
 import type { SandboxStore } from './store.ts';
 
 export interface SandboxServerOptions {
@@ -22,6 +23,8 @@ export interface SandboxServerOptions {
   limits?: Partial<SandboxLimits>;
   /** Ignore `Keydesk-Detail: full` and answer every request in the real dialect, like the hosted service. */
   realOnly?: boolean;
+  /** More Host names answered with the bound port (`--allow-host`): `localhost` or `sandbox` in a container. */
+  allowHosts?: readonly string[];
   /** Called for a request that failed with an unexpected error (a bug): for the operator's log. */
   onInternalError?: (error: unknown) => void;
   /** A short line for the operator about something not a bug (clients that left early), at most once a minute. */
@@ -48,6 +51,12 @@ for (const [name, route] of Object.entries(ROUTES) as [RouteName, RouteSpec][]) 
   for (const method of route.methods) methods.set(method, name);
   routesByPath.set(route.path, methods);
 }
+
+/** The sandbox's own endpoints for tools and CI (wire.md): GET only, no apiKey, no service's request. */
+const TOOL_ROUTES: ReadonlyMap<string, () => object> = new Map([
+  ['/health', () => ({ status: 'ok' })],
+  ['/openapi.json', openApiDocument],
+]);
 
 function failureBody(error: WireError): WireFailure {
   const body: WireFailure = { success: false, message: error.message, code: error.code };
@@ -198,11 +207,12 @@ const hostPort = (address: string, port: number): string => `${address.includes(
 
 /**
  * The Host values answered, against DNS rebinding: loopback names on loopback; elsewhere only the bound (or own, for
- * a wildcard) addresses, since any network client could claim `127.0.0.1`.
+ * a wildcard) addresses, since any network client could claim `127.0.0.1`; and the names `--allow-host` adds.
  */
-function hostsAllowed(host: string, port: number): Set<string> {
+function hostsAllowed(host: string, port: number, extra: readonly string[]): Set<string> {
+  const named = extra.map((name) => hostPort(name.replace(/^\[|\]$/g, ''), port));
   if (isLoopback(host)) {
-    return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, hostPort(host.replace(/^\[|\]$/g, ''), port)]);
+    return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, hostPort(host.replace(/^\[|\]$/g, ''), port), ...named]);
   }
   const bare = host.replace(/^\[|\]$/g, '');
   if (bare === '0.0.0.0' || bare === '::' || bare === '') {
@@ -210,9 +220,9 @@ function hostsAllowed(host: string, port: number): Set<string> {
       .flat()
       .filter((i) => i !== undefined && !i.internal && (bare !== '0.0.0.0' || i.family === 'IPv4'))
       .map((i) => hostPort(i?.address ?? '', port));
-    return new Set(own);
+    return new Set([...own, ...named]);
   }
-  return new Set([hostPort(bare, port)]);
+  return new Set([hostPort(bare, port), ...named]);
 }
 
 /** Requests per second per service, as a token bucket refilled continuously. */
@@ -261,6 +271,12 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
+    const tool = TOOL_ROUTES.get(path);
+    if (tool !== undefined) {
+      if (req.method !== 'GET') throw new WireError('METHOD_NOT_ALLOWED', `${path} accepts GET only.`, { allow: 'GET' });
+      send(res, 200, tool());
+      return;
+    }
     const methods = routesByPath.get(path);
     if (!methods) throw new WireError('NOT_FOUND', `There is no endpoint at ${path.slice(0, 100)}.`);
     const routeName = methods.get(req.method ?? '');
@@ -400,7 +416,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
       const shown = host.includes(':') ? `[${host}]` : host;
-      allowedHosts = hostsAllowed(host, port);
+      allowedHosts = hostsAllowed(host, port, options.allowHosts ?? []);
       const url = `http://${shown}:${port}`;
       resolve({
         url,

@@ -72,6 +72,7 @@ beforeAll(async () => {
     userDataDir: userData,
     secrets: new MemorySecretStore(),
     version: 'canary',
+    sandboxPort: 0,
     askSavePath: () => Promise.resolve(null),
     clientOptions: {
       timeouts: { connectMs: 1_000, headersMs: 300, bodyMs: 300 },

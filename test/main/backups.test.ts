@@ -29,6 +29,7 @@ const coreOn = (
     restore,
     secrets: new MemorySecretStore(),
     version: 'test',
+    sandboxPort: 0,
     askSavePath: () => Promise.resolve(null),
     backups,
   });

@@ -127,6 +127,7 @@ describe('a crash mid-job', () => {
       userDataDir: dir,
       secrets: new MemorySecretStore(),
       version: 'test',
+      sandboxPort: 0,
       askSavePath: () => Promise.resolve(null),
     });
     try {

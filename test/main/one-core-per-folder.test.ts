@@ -10,7 +10,13 @@ import { Startup } from '../../src/main/startup.ts';
 import { startTestCore } from '../support/core.ts';
 
 const startOn = (userDataDir: string) => () =>
-  Core.start({ userDataDir, secrets: new MemorySecretStore(), version: 'second', askSavePath: () => Promise.resolve(null) });
+  Core.start({
+    userDataDir,
+    secrets: new MemorySecretStore(),
+    version: 'second',
+    askSavePath: () => Promise.resolve(null),
+    sandboxPort: 0,
+  });
 
 describe('a second core on a data folder in use', () => {
   it('is refused in words naming the folder, leaving the first one working', async () => {

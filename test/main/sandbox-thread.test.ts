@@ -17,7 +17,7 @@ const noExit = (code: number): void => {
 describe('the embedded sandbox thread', () => {
   it('serves from a thread other than main, with a stored key', async () => {
     const file = join(tempDir('keydesk-sandbox-thread-'), 'sandbox.db');
-    const thread = await startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, apiKey: null }, noExit);
+    const thread = await startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, ports: [0], apiKey: null }, noExit);
     try {
       expect(thread.threadId).not.toBe(threadId);
       const res = await request(`${thread.url}${ROUTES.generateKeyPost.path}`, {
@@ -46,19 +46,19 @@ describe('the embedded sandbox thread', () => {
 
   it('keeps a known stored key and issues one for a lost key', async () => {
     const file = join(tempDir('keydesk-sandbox-thread-'), 'sandbox.db');
-    const first = await startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, apiKey: null }, noExit);
+    const first = await startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, ports: [0], apiKey: null }, noExit);
     await first.close(2_000);
-    const again = await startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, apiKey: first.apiKey }, noExit);
+    const again = await startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, ports: [0], apiKey: first.apiKey }, noExit);
     await again.close(2_000);
     expect(again.apiKey).toBe(first.apiKey);
-    const lost = await startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, apiKey: null }, noExit);
+    const lost = await startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, ports: [0], apiKey: null }, noExit);
     await lost.close(2_000);
     expect(lost.apiKey).not.toBe(first.apiKey);
   });
 
   it("rejects with SQLite's code when its database cannot be opened", async () => {
     const file = join(tempDir('keydesk-sandbox-thread-'), 'no-such-folder', 'sandbox.db');
-    const start = startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, apiKey: null }, noExit);
+    const start = startSandboxThread({ file, cacheKiB: 1024, service: SERVICE, ports: [0], apiKey: null }, noExit);
     await expect(start).rejects.toBeInstanceOf(SandboxStartError);
     await expect(start).rejects.toMatchObject({ code: 'ERR_SQLITE_ERROR' });
   });

@@ -16,7 +16,14 @@ import { ledgerKey } from '../../bench/lib/ledger-key.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const startCore = (userDataDir: string) => (restore: string | null) =>
-  Core.start({ userDataDir, restore, secrets: new MemorySecretStore(), version: 'test', askSavePath: () => Promise.resolve(null) });
+  Core.start({
+    userDataDir,
+    restore,
+    secrets: new MemorySecretStore(),
+    version: 'test',
+    askSavePath: () => Promise.resolve(null),
+    sandboxPort: 0,
+  });
 
 /** A keydesk.db of `n` keys for profile 'p', written and closed (its WAL folded in). */
 function ledgerOf(userData: string, n: number, prefix = 'KD'): void {

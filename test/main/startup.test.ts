@@ -13,7 +13,14 @@ import type { StartupStatus } from '../../src/shared/domain.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const start = (userDataDir: string) => (restore: string | null) =>
-  Core.start({ userDataDir, restore, secrets: new MemorySecretStore(), version: 'test', askSavePath: () => Promise.resolve(null) });
+  Core.start({
+    userDataDir,
+    restore,
+    secrets: new MemorySecretStore(),
+    version: 'test',
+    askSavePath: () => Promise.resolve(null),
+    sandboxPort: 0,
+  });
 
 describe('the start as the window meets it', () => {
   it('answers app.startup at once, holding the rest until the core is up', async () => {

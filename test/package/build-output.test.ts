@@ -158,6 +158,7 @@ describe('the build output', () => {
       cacheKiB: 1024,
       service: { name: 'Demo', identifier: 'demo' },
       apiKey: null,
+      ports: [0],
     };
     const worker = new Worker(join(ROOT, 'out/main/sandbox.worker.js'), { workerData: data });
     try {

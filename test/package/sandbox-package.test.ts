@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SANDBOX_VERSION } from '../../src/sandbox/runtime.ts';
 import { ROOT, startSandbox, type SandboxProcess } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -27,6 +28,10 @@ describe('the keydesk-sandbox package', () => {
     const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.bin).toEqual({ 'keydesk-sandbox': 'dist/cli.js' });
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) expect(manifest[field], field).toBeUndefined();
+    // What build.ts imports besides Node is declared, here and at the root where `npm ci` installs it.
+    const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(manifest.devDependencies).toEqual({ rolldown: root.devDependencies.rolldown });
+    expect(manifest.version).toBe(SANDBOX_VERSION);
 
     const packDir = tempDir('keydesk-sandbox-pack-');
     const packed = JSON.parse(
@@ -35,17 +40,42 @@ describe('the keydesk-sandbox package', () => {
       filename: string;
       files: { path: string }[];
     }[];
-    expect(packed[0]?.files.map((f) => f.path).sort()).toEqual(['dist/cli.js', 'package.json']);
+    // The commands are a chunk of their own: cli.js checks the Node before it loads them (and node:sqlite).
+    expect(packed[0]?.files.map((f) => f.path).sort()).toEqual([
+      'README.md',
+      'dist/cli.js',
+      'dist/commands.js',
+      'dist/runtime.js',
+      'package.json',
+    ]);
     const tarball = join(packDir, packed[0]!.filename);
 
     const project = tempDir('keydesk-sandbox-vendor-');
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'vendor-ci', private: true }));
     execFileSync(npm, ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, encoding: 'utf8' });
     const bin = join(project, 'node_modules/.bin', process.platform === 'win32' ? 'keydesk-sandbox.cmd' : 'keydesk-sandbox');
-    const installed = readFileSync(join(project, 'node_modules/keydesk-sandbox/dist/cli.js'), 'utf8');
-    const imports = [...installed.matchAll(/^import\s[^'"]*["']([^'"]+)["']/gm)].map((m) => m[1]);
-    expect(imports.length).toBeGreaterThan(0);
-    for (const id of imports) expect(id, 'the bundle imports Node built-ins only').toMatch(/^node:/);
+    const dist = join(project, 'node_modules/keydesk-sandbox/dist');
+    const imports = ['cli.js', 'commands.js', 'runtime.js'].flatMap((file) =>
+      [...readFileSync(join(dist, file), 'utf8').matchAll(/^import\s[^'"]*["']([^'"]+)["']/gm)].map((m) => m[1]),
+    );
+    expect(imports).toContain('node:sqlite');
+    for (const id of imports) expect(id, 'the bundle imports Node built-ins and its own chunks only').toMatch(/^(node:|\.\/)/);
+    expect(readFileSync(join(project, 'node_modules/keydesk-sandbox/README.md'), 'utf8')).toMatch(/^# keydesk-sandbox\n/);
+
+    const version = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+    expect(version.status).toBe(0);
+    expect(version.stdout).toBe(`${String(manifest.version)}\n`);
+    expect(spawnSync(bin, ['--help'], { encoding: 'utf8' }).status).toBe(0);
+    // The bundle keeps the check before node:sqlite: an old Node gets one line.
+    const old = spawnSync(
+      process.execPath,
+      ['--import', join(ROOT, 'test/support/node-without-sqlite.ts'), join(dist, 'cli.js'), 'serve'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(old.status).toBe(1);
+    expect(old.stderr).toMatch(/^keydesk-sandbox needs Node\.js 22\.19\.0 or newer \(for node:sqlite\); this is Node\.js 20\.11\.1\.\n$/);
 
     const db = join(project, 'sandbox.db');
     const created = spawnSync(bin, ['create-service', '--db', db, '--name', 'Vendor CI'], { cwd: project, encoding: 'utf8' });

@@ -1,9 +1,10 @@
 // The sandbox commands, driven exactly as the issue writes them: through `npm run sandbox -- ...`.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeProblem } from '../../src/sandbox/runtime.ts';
 import { qs } from '../support/http.ts';
 import { createService, ROOT, startSandbox as startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -173,5 +174,43 @@ describe('sandbox create-service', () => {
     const bad = run('--db', db, '--name', 'X', '--identifier', 'not ok');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--identifier must be/);
+  });
+});
+
+describe('sandbox --help, --version and an old Node', () => {
+  const cli = (args: string[], preload: string[] = []) =>
+    spawnSync(process.execPath, [...preload, '--disable-warning=ExperimentalWarning', 'src/sandbox/cli.ts', ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+
+  it('prints the usage for --help and exits 0', () => {
+    const r = cli(['--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Usage .*\n {2}keydesk-sandbox serve .*--allow-host NAME/);
+    expect(r.stderr).toBe('');
+  });
+
+  it('prints the package version for --version and exits 0', () => {
+    const r = cli(['--version']);
+    expect(r.status).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages/sandbox/package.json'), 'utf8')) as { version: string };
+    expect(r.stdout).toBe(`${manifest.version}\n`);
+  });
+
+  it('on a Node without node:sqlite prints one line naming the Node needed, exit 1', () => {
+    const r = cli(['serve', '--port', '0'], ['--import', join(ROOT, 'test/support/node-without-sqlite.ts')]);
+    expect(r.stderr).toBe('keydesk-sandbox needs Node.js 22.19.0 or newer (for node:sqlite); this is Node.js 20.11.1.\n');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+  });
+
+  it('checks versions by number, part by part', () => {
+    expect(nodeProblem('22.19.0')).toBeNull();
+    expect(nodeProblem('24.1.0')).toBeNull();
+    expect(nodeProblem('22.20.1')).toBeNull();
+    expect(nodeProblem('22.18.9')).toMatch(/needs Node\.js 22\.19\.0 or newer/);
+    expect(nodeProblem('20.19.0')).toMatch(/this is Node\.js 20\.19\.0\.$/);
+    expect(nodeProblem('9.99.99')).not.toBeNull();
   });
 });

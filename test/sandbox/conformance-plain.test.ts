@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createService, startSandbox } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { DAY, futureDate, uniqueNote } from './api.ts';
+import { openApiMismatch } from './openapi-answers.ts';
 import { openTarget, type Target } from './target.ts';
 
 let t: Target;
@@ -42,7 +43,13 @@ async function plain(
   const res = await fetch(`${base}${path}`, { method: init.method ?? 'GET', headers, body });
   expect(res.headers.get('content-type'), `${init.method ?? 'GET'} ${path}`).toBe(JSON_TYPE);
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: JSON.parse(text) as Record<string, unknown> };
+  const answer = { status: res.status, headers: res.headers, body: JSON.parse(text) as Record<string, unknown> };
+  // A local sandbox's real-dialect answers and errors match its /openapi.json.
+  const detail = Object.entries(headers).some(([k, v]) => k.toLowerCase() === 'keydesk-detail' && v.trim().toLowerCase() === 'full');
+  if (t.local && (!detail || answer.status >= 400)) {
+    expect(openApiMismatch(init.method ?? 'GET', path, answer.status, answer.body)).toBeNull();
+  }
+  return answer;
 }
 
 const q = (params: Record<string, string | number | boolean>): string =>

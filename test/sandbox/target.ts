@@ -5,6 +5,7 @@ import { DETAIL_FULL, DETAIL_HEADER } from '../../src/shared/wire.ts';
 import { send, type RawRequest, type RawResponse } from '../support/http.ts';
 import { createService, startSandbox } from '../support/sandbox-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { openApiMismatch } from './openapi-answers.ts';
 
 export interface Target {
   url: string;
@@ -36,7 +37,8 @@ export async function openTarget(): Promise<Target> {
 /**
  * Sends a request and checks what every answer must have: a JSON body with the JSON content type. Asks for the
  * detail dialect (`Keydesk-Detail: full`, as Keydesk's client does) unless `dialect` is 'real', which sends no
- * such header: the default answer, the one every client of the real service gets.
+ * such header: the default answer, the one every client of the real service gets. A local sandbox's answer must
+ * match its OpenAPI document.
  */
 export async function call(target: Target, req: RawRequest, dialect: 'detail' | 'real' = 'detail'): Promise<RawResponse> {
   const headers = dialect === 'detail' ? { [DETAIL_HEADER]: DETAIL_FULL, ...req.headers } : req.headers;
@@ -47,5 +49,10 @@ export async function call(target: Target, req: RawRequest, dialect: 'detail' | 
     );
   }
   if (typeof res.json !== 'object') throw new Error('the body is not a JSON object'); // the getter throws for non-JSON
+  // A local sandbox's real-dialect answers and errors (the same in both dialects) match its /openapi.json.
+  if (target.local && (dialect === 'real' || res.status >= 400)) {
+    const mismatch = openApiMismatch(req.method ?? 'GET', req.path, res.status, res.json);
+    if (mismatch !== null) throw new Error(mismatch);
+  }
   return res;
 }

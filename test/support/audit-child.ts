@@ -16,6 +16,7 @@ const core = await Core.start({
   userDataDir: dir,
   secrets: new MemorySecretStore(),
   version: 'test',
+  sandboxPort: 0,
   askSavePath: () => Promise.resolve(null),
   // Held answers must stay unanswered until the kill, however slow the machine.
   clientOptions: { timeouts: { connectMs: 600_000, headersMs: 600_000, bodyMs: 600_000 }, retryDelaysMs: [] },

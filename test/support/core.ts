@@ -28,6 +28,8 @@ export async function startTestCore(options: Partial<CoreOptions> = {}): Promise
     secrets: new MemorySecretStore(),
     version: '0.0.0-test',
     askSavePath: (name) => Promise.resolve(join(exportsDir, name)),
+    // Any free port, nothing stored: tests run side by side and keep 8787 for a Keydesk in use.
+    sandboxPort: 0,
     ...options,
     userDataDir: userData,
   });

@@ -28,7 +28,8 @@ export function startHarnessProcess(
   const userData = given ?? mkdtempSync(join(tmpdir(), 'keydesk-harness-test-'));
   const env = { ...process.env, ...options.env };
   const port = options.port === undefined ? [] : ['--port', String(options.port)];
-  const child = spawn('npm', ['run', '--silent', 'harness', '--', '--user-data', userData, ...port], {
+  // The embedded sandbox on any free port: harnesses and tests run side by side.
+  const child = spawn('npm', ['run', '--silent', 'harness', '--', '--user-data', userData, '--sandbox-port', '0', ...port], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

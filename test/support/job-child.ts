@@ -9,6 +9,7 @@ const core = await Core.start({
   userDataDir: dir,
   secrets: new MemorySecretStore(),
   version: 'test',
+  sandboxPort: 0,
   askSavePath: () => Promise.resolve(null),
 });
 const made = await core.jobs.start(SANDBOX_PROFILE_ID, {

@@ -30,6 +30,8 @@ const fileShape = z.object({
   version: z.literal(PROFILES_FILE_VERSION),
   activeProfileId: z.string().nullable(),
   profiles: z.array(storedProfile),
+  /** The port the embedded sandbox last listened on, tried first at the next start. */
+  sandboxPort: z.number().int().min(1).max(65_535).optional(),
 });
 type FileShape = z.infer<typeof fileShape>;
 
@@ -187,6 +189,14 @@ function originOf(url: string): string {
     return new URL(url).origin;
   } catch {
     return 'an address that is not a URL';
+  }
+
+  get sandboxPort(): number | null {
+    return this.data.sandboxPort ?? null;
+  }
+
+  setSandboxPort(port: number, by: 'start-up' | 'user' = 'user'): void {
+    if (port !== this.data.sandboxPort) this.commit({ ...this.data, sandboxPort: port }, by);
   }
 }
 
