@@ -181,6 +181,14 @@ export class ProfilesFile {
     this.commit({ ...this.data, activeProfileId: id }, by);
     if (by === 'user') log.info(`profile ${id}: selected`);
   }
+
+  get sandboxPort(): number | null {
+    return this.data.sandboxPort ?? null;
+  }
+
+  setSandboxPort(port: number, by: 'start-up' | 'user' = 'user'): void {
+    if (port !== this.data.sandboxPort) this.commit({ ...this.data, sandboxPort: port }, by);
+  }
 }
 
 /** Only the scheme, host and port of a service: a pasted URL's path or query may hold a key. */
@@ -189,14 +197,6 @@ function originOf(url: string): string {
     return new URL(url).origin;
   } catch {
     return 'an address that is not a URL';
-  }
-
-  get sandboxPort(): number | null {
-    return this.data.sandboxPort ?? null;
-  }
-
-  setSandboxPort(port: number, by: 'start-up' | 'user' = 'user'): void {
-    if (port !== this.data.sandboxPort) this.commit({ ...this.data, sandboxPort: port }, by);
   }
 }
 
