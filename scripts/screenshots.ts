@@ -1,12 +1,14 @@
 // `npm run screenshots [-- --only keys,palette] [--out docs/screenshots]`: a PNG of every view in both themes at
 // 1280×800 and 960×600, from one harness and one page on sample data seeded through the app's bridge. Build first.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from '@playwright/test';
 import { VIEWS } from '../src/renderer/src/views/registry.ts';
 import { launchBrowser } from '../test/support/browser.ts';
 import { startHarnessProcess } from '../test/support/harness-process.ts';
+import { createService, startSandbox } from '../test/support/sandbox-process.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -28,47 +30,58 @@ const slug = (label: string) =>
 const only = values.only?.split(',').map((s) => s.trim());
 const wanted = (name: string) => only === undefined || only.includes(name);
 
-/** Sample data, made through the app exactly as a person's clicks would make it: keys of each state, a job, activity. */
-async function seed(page: Page): Promise<void> {
-  const failure = await page.evaluate(async () => {
+/**
+ * Sample data, made through the app as a person's clicks would make it: keys of each state, a job, activity, and a
+ * second service (another sandbox process, added as a remote one) beside the local sandbox, which stays active.
+ */
+async function seed(page: Page, remote: { baseUrl: string; apiKey: string }): Promise<void> {
+  const failure = await page.evaluate(async (remote) => {
     const k = window.keydesk;
+    const added = await k['profiles.add']({ name: 'Acme Remote', ...remote });
+    if (!added.ok) return added.message;
     const year = new Date().getUTCFullYear() + 1;
-    const steps = [
-      await k['keys.generate']({ expire: `${year}-06-30`, count: 40, isPremium: false, note: 'Spring launch' }),
-      await k['keys.generate']({ expire: `${year}-12-31`, count: 12, isPremium: true, note: 'Partner bundle' }),
+    const failures: string[] = [];
+    const step = (r: { ok: true } | { ok: false; message: string }) => {
+      if (!r.ok) failures.push(r.message);
+    };
+    step(await k['keys.generate']({ expire: `${year}-06-30`, count: 40, isPremium: false, note: 'Spring launch' }));
+    step(await k['keys.generate']({ expire: `${year}-12-31`, count: 12, isPremium: true, note: 'Partner bundle' }));
+    step(
       await k['keys.generate']({ expire: `${year}-12-31`, count: 8, isPremium: false, note: 'Trial', expiresByDaysKey: true, daysKey: 30 }),
-      await k['keyless.add']({ hwid: 'c0ffee00deadbeef00112233445566778899aabbccddeeff0011223344556677', isPremium: true, days: 90 }),
-    ];
+    );
+    step(await k['keyless.add']({ hwid: 'c0ffee00deadbeef00112233445566778899aabbccddeeff0011223344556677', isPremium: true, days: 90 }));
     const trial = await k['keys.lookup']({ term: 'Trial' });
     if (!trial.ok) return trial.message;
     const [first, second, third] = trial.data.generated;
     if (first && second && third) {
-      steps.push(await k['validation.run']({ mode: 'key', keyValue: first.value, hwid: { custom: 'WS-0042-BUILD' }, dryRun: false }));
-      steps.push(await k['validation.run']({ mode: 'key', keyValue: second.value, hwid: { custom: 'LAPTOP-7F3A' }, dryRun: false }));
-      steps.push(await k['keys.delete']({ keyValue: third.value }));
+      step(await k['validation.run']({ mode: 'key', keyValue: first.value, hwid: { custom: 'WS-0042-BUILD' }, dryRun: false }));
+      step(await k['validation.run']({ mode: 'key', keyValue: second.value, hwid: { custom: 'LAPTOP-7F3A' }, dryRun: false }));
+      step(await k['keys.delete']({ keyValue: third.value }));
     }
     for (let i = 0; i < 12; i++) {
-      steps.push(await k['executions.push'](undefined));
-      steps.push(await k['executions.get'](undefined));
+      step(await k['executions.push'](undefined));
+      step(await k['executions.get'](undefined));
     }
     const job = await k['jobs.start']({ action: 'extend', target: { filter: { text: 'Spring launch' } }, days: 30 });
     if (!job.ok) return job.message;
-    for (let state = job.data.state; state === 'running'; ) {
+    for (let state = job.data.state; state === 'running';) {
       await new Promise((r) => setTimeout(r, 100));
       const now = await k['jobs.get']({ jobId: job.data.id });
       if (!now.ok) return now.message;
       state = now.data.state;
     }
-    return steps.find((s) => !s.ok)?.message ?? null;
-  });
+    return failures[0] ?? null;
+  }, remote);
   if (failure !== null) throw new Error(`screenshots: seeding failed: ${failure}`);
 }
 
 /** Waits until nothing on screen is loading and a frame has been drawn since, pointer out of the way. */
 async function settle(page: Page): Promise<void> {
   await page.mouse.move(0, 0);
-  await page.waitForFunction(() => document.querySelector('.skeleton, [aria-busy="true"]') === null);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // Page code as text: this script's types know no DOM.
+  await page.waitForFunction(`document.querySelector('.skeleton, [aria-busy="true"]') === null`);
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
 }
 
 /** Every size and theme of what is on screen now, as `{name}-{theme}{size}.png`. */
@@ -85,6 +98,9 @@ async function shoot(page: Page, name: string, written: string[]): Promise<void>
   }
 }
 
+const remoteDir = mkdtempSync(join(tmpdir(), 'keydesk-screenshots-'));
+const { apiKey } = createService(join(remoteDir, 'remote.db'), 'Acme Remote', 'acme');
+const remote = await startSandbox({ db: join(remoteDir, 'remote.db') });
 const harness = await startHarnessProcess();
 const browser = await launchBrowser();
 const written: string[] = [];
@@ -93,7 +109,7 @@ try {
   const page = await context.newPage();
   await page.goto(harness.url);
   await page.locator('[data-app-state="ready"]').waitFor();
-  await seed(page);
+  await seed(page, { baseUrl: remote.url, apiKey });
   await page.reload();
   await page.locator('[data-app-state="ready"]').waitFor();
   for (const view of VIEWS) {
@@ -115,6 +131,8 @@ try {
       await page.getByRole('search').getByRole('button', { name: 'Search' }).click();
       await page.getByText('c0ffee00', { exact: false }).first().waitFor();
     }
+    // This machine's HWID readings arrive after the view: the first of them, then the rest, are in the picture.
+    if (view.view === 'validate') await page.getByRole('radio').nth(1).waitFor();
     await shoot(page, slug(view.label), written);
   }
   if (wanted('palette')) {
@@ -128,5 +146,7 @@ try {
 } finally {
   await browser.close();
   await harness.stop();
+  await remote.stop();
+  rmSync(remoteDir, { recursive: true, force: true });
 }
 process.stdout.write(`${written.map((f) => `wrote ${f}`).join('\n')}\n`);
