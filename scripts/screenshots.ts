@@ -75,13 +75,22 @@ async function seed(page: Page, remote: { baseUrl: string; apiKey: string }): Pr
   if (failure !== null) throw new Error(`screenshots: seeding failed: ${failure}`);
 }
 
+/** What settle uses of the page (this script's types know no DOM). */
+interface InPage {
+  document: { querySelector(selector: string): unknown };
+  scrollTo(x: number, y: number): void;
+  requestAnimationFrame: (callback: () => void) => number;
+}
+
 /** Waits until nothing on screen is loading and a frame has been drawn since, pointer out of the way. */
 async function settle(page: Page): Promise<void> {
   await page.mouse.move(0, 0);
-  // Page code as text: this script's types know no DOM.
-  await page.waitForFunction(`document.querySelector('.skeleton, [aria-busy="true"]') === null`);
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelector('.skeleton, [aria-busy="true"]') === null);
+  await page.evaluate(() => (globalThis as unknown as InPage).scrollTo(0, 0));
+  await page.evaluate(() => {
+    const frame = (globalThis as unknown as InPage).requestAnimationFrame;
+    return new Promise<void>((r) => frame(() => frame(r)));
+  });
 }
 
 /** Every size and theme of what is on screen now, as `{name}-{theme}{size}.png`. */
