@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { CommandPalette } from './components/CommandPalette.tsx';
 import { Toasts } from './components/Toasts.tsx';
+import { Badge } from './components/Badge.tsx';
 import { Icon, type IconName } from './components/Icon.tsx';
 import { FailureMessage } from './components/FailureMessage.tsx';
 import { StartOffer } from './components/StartOffer.tsx';
@@ -78,9 +79,9 @@ function ActiveService() {
   return (
     <span className="active-service" aria-label="Active service">
       {profile.kind === 'sandbox' && (
-        <span className="sandbox-mark">
-          <Icon name="flask" /> Sandbox: test data
-        </span>
+        <Badge tone="info" icon="flask">
+          Sandbox: test data
+        </Badge>
       )}
       {down && <span className="error">Not running{sandbox.error ? `: ${sandbox.error}` : ''}</span>}
     </span>
