@@ -18,8 +18,9 @@ describe('the header, the offline notice and a profile switch', () => {
   it('names the active profile, and nothing of the first after a switch', async () => {
     const user = userEvent.setup();
     render(<App />);
-    const header = await screen.findByLabelText('Active service');
-    expect(header.textContent).toBe('Local sandbox at http://127.0.0.1:1');
+    await screen.findByLabelText('Active service');
+    const shown = () => screen.getByRole<HTMLSelectElement>('combobox', { name: 'Service' }).selectedOptions[0]?.textContent;
+    expect(shown()).toBe('Local sandbox — sandbox at http://127.0.0.1:1');
     act(() => {
       useKeydesk.setState({
         view: 'validate',
@@ -31,7 +32,7 @@ describe('the header, the offline notice and a profile switch', () => {
     await screen.findByText('Refused: The key is bound to another machine.');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Service' }), 'p2');
     await waitFor(() => {
-      expect(screen.getByLabelText('Active service').textContent).toBe('Remote Shop at https://shop.example.com');
+      expect(shown()).toBe('Remote Shop — remote at https://shop.example.com');
     });
     expect(screen.queryByText('Refused: The key is bound to another machine.')).toBeNull();
     expect(useKeydesk.getState().lookupResult).toBeNull();

@@ -117,8 +117,9 @@ describe('switching to another service', () => {
   });
 
   it('leaves nothing of the first service after a switch', async () => {
-    const header = app.page.getByLabel('Active service');
-    expect(await header.textContent()).toMatch(/^Local sandbox at http:\/\/127\.0\.0\.1:\d+$/);
+    const picker = app.page.getByRole('combobox', { name: 'Service' });
+    const shown = () => picker.locator('option:checked').textContent();
+    expect(await shown()).toMatch(/^Local sandbox — sandbox at http:\/\/127\.0\.0\.1:\d+$/);
 
     // State on the sandbox: a bulk outcome with keys still selected, a search result, a validation refusal, an error.
     const made = await app.page.evaluate(async () => {
@@ -164,9 +165,9 @@ describe('switching to another service', () => {
     for (const label of ['Name', 'Base URL', 'API key', 'Validation URL (optional)', 'Service identifier (optional)']) {
       expect(await add.getByLabel(label).inputValue(), label).toBe('');
     }
-    await app.page.getByRole('combobox', { name: 'Service' }).selectOption({ label: 'Second Shop' });
+    await picker.selectOption({ label: `Second Shop — remote at ${remote.url}` });
     await app.toast('Now working on Second Shop.');
-    expect(await header.textContent()).toBe(`Second Shop at ${remote.url}`);
+    expect(await shown()).toBe(`Second Shop — remote at ${remote.url}`);
 
     await app.nav('Validate & HWID');
     expect(await outcome().count()).toBe(0);

@@ -32,7 +32,9 @@ describe('Electron smoke', () => {
     });
     const page = await app.firstWindow();
     await page.locator('[data-app-state="ready"]').waitFor();
-    await page.getByText(/Local sandbox at http:\/\/127\.0\.0\.1:\d+/).waitFor();
+    await page.getByText('Sandbox: test data').waitFor();
+    const shown = await page.getByRole('combobox', { name: 'Service' }).locator('option:checked').textContent();
+    expect(shown).toMatch(/^Local sandbox — sandbox at http:\/\/127\.0\.0\.1:\d+$/);
     const status = await page.evaluate(() => window.keydesk['app.status'](undefined));
     expect(status).toMatchObject({ ok: true, data: { activeProfileId: 'sandbox', sandbox: { running: true } } });
     const generated = await page.evaluate(() =>

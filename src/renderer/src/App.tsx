@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { CommandPalette } from './components/CommandPalette.tsx';
 import { Toasts } from './components/Toasts.tsx';
+import { Badge } from './components/Badge.tsx';
+import { Icon, type IconName } from './components/Icon.tsx';
 import { FailureMessage } from './components/FailureMessage.tsx';
 import { StartOffer } from './components/StartOffer.tsx';
 import { ViewBoundary } from './components/ViewBoundary.tsx';
@@ -35,6 +37,21 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   activity: Activity,
 };
 
+/** Each view's icon in the navigation, beside its name. */
+const NAV_ICONS: Record<ViewName, IconName> = {
+  overview: 'gauge',
+  keys: 'key',
+  ledger: 'rows',
+  jobs: 'layers',
+  keyless: 'chip',
+  identifier: 'tag',
+  validate: 'shield',
+  integration: 'code',
+  profiles: 'server',
+  activity: 'pulse',
+};
+
+/** Each service by name, kind and address: which one every action goes to is never a guess. */
 function ProfileSwitcher() {
   const profiles = useKeydesk((s) => s.profiles);
   const activeId = useKeydesk((s) => s.activeProfileId);
@@ -45,7 +62,7 @@ function ProfileSwitcher() {
       <select value={activeId ?? ''} onChange={(e) => void select(e.target.value)}>
         {profiles.map((p) => (
           <option key={p.id} value={p.id}>
-            {p.name}
+            {`${p.name} — ${p.kind} at ${p.baseUrl}`}
           </option>
         ))}
       </select>
@@ -53,7 +70,7 @@ function ProfileSwitcher() {
   );
 }
 
-/** Names the service every action goes to: the active profile, its address, and the sandbox's trouble if any. */
+/** The active service's kind, marked while it is the sandbox (its data is test data), and the sandbox's trouble if any. */
 function ActiveService() {
   const profile = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId));
   const sandbox = useKeydesk((s) => s.appStatus?.sandbox);
@@ -61,8 +78,12 @@ function ActiveService() {
   const down = profile.kind === 'sandbox' && sandbox && !sandbox.running;
   return (
     <span className="active-service" aria-label="Active service">
-      <strong>{profile.name}</strong> <span className="muted">at</span> <span className="mono">{profile.baseUrl}</span>
-      {down && <span className="error"> · not running{sandbox.error ? `: ${sandbox.error}` : ''}</span>}
+      {profile.kind === 'sandbox' && (
+        <Badge tone="info" icon="flask">
+          Sandbox: test data
+        </Badge>
+      )}
+      {down && <span className="error">Not running{sandbox.error ? `: ${sandbox.error}` : ''}</span>}
     </span>
   );
 }
@@ -169,6 +190,7 @@ export function App() {
   const setPaletteOpen = useKeydesk((s) => s.setPaletteOpen);
   const loadSession = useKeydesk((s) => s.loadSession);
   const activeProfileId = useKeydesk((s) => s.activeProfileId);
+  const activeKind = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.kind);
 
   useEffect(() => void loadSession(), [loadSession]);
   useEffect(() => {
@@ -210,7 +232,7 @@ export function App() {
   const View = VIEW_COMPONENTS[view];
   return (
     <div className="shell" data-app-state="ready">
-      <header className="topbar">
+      <header className="topbar" data-kind={activeKind}>
         <strong className="brand">Keydesk</strong>
         <ProfileSwitcher />
         <ActiveService />
@@ -221,7 +243,7 @@ export function App() {
       <nav aria-label="Views" className="sidebar">
         {VIEWS.map((v) => (
           <button key={v.view} type="button" aria-current={view === v.view ? 'page' : undefined} onClick={() => setView(v.view)}>
-            {v.label}
+            <Icon name={NAV_ICONS[v.view]} /> {v.label}
           </button>
         ))}
       </nav>

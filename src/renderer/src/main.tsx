@@ -6,6 +6,7 @@ import { useKeydesk } from './store/index.ts';
 import './design/tokens.css';
 import './design/components.css';
 import './styles.css';
+import './design/shell.css';
 
 // A reload comes back to the view, and All keys' filter and sort, it left (per profile, for this window only).
 keepPlace(useKeydesk, sessionStorage);

@@ -17,6 +17,18 @@ const PATHS = {
   /** A column that can be sorted but is not: neutral, so the active one is told by its shape, not colour alone. */
   arrowUpDown: 'M5 6L8 3 11 6M5 10L8 13 11 10',
   command: 'M4 2.5h8v11H4zM6 5.5h4M6 8h4M6 10.5h2.5',
+  // The navigation's views, and the sandbox's flask.
+  gauge: 'M2.5 11.5a5.5 5.5 0 0 1 11 0M8 11.5l2.75-3.5',
+  key: 'M5.5 7.5a3 3 0 1 0 0 6a3 3 0 1 0 0-6zM7.6 8.4L13 3M11 5l1.5 1.5M9.5 6.5l1 1',
+  rows: 'M2.5 3.5h11v9h-11zM2.5 6.5h11M2.5 9.5h11',
+  layers: 'M8 2.5l5.5 3-5.5 3-5.5-3zM2.5 8.5l5.5 3 5.5-3',
+  chip: 'M4.5 4.5h7v7h-7zM6.5 2.5v2M9.5 2.5v2M6.5 11.5v2M9.5 11.5v2M2.5 6.5h2M2.5 9.5h2M11.5 6.5h2M11.5 9.5h2',
+  tag: 'M2.5 2.5h5l6 6-5 5-6-6zM5.5 5.25v.5',
+  shield: 'M8 2l5 2v4c0 3-2.2 5-5 6-2.8-1-5-3-5-6V4zM5.75 8l1.5 1.5 3-3',
+  code: 'M5.5 4.5L2 8l3.5 3.5M10.5 4.5L14 8l-3.5 3.5',
+  server: 'M2.5 3h11v4h-11zM2.5 9h11v4h-11zM5 5h.5M5 11h.5',
+  pulse: 'M1.5 8.5h3l2-5 3 9 2-4h3',
+  flask: 'M6 2.5h4M6.75 2.5v4L3 13.5h10L9.25 6.5v-4M4.5 10.5h7',
 } as const;
 export type IconName = keyof typeof PATHS;
 
