@@ -55,7 +55,7 @@ describe('Generate: picking the expiry date', () => {
     });
   });
 
-  it('still says what is wrong with a typed date that is not one', async () => {
+  it('still says what is wrong with a typed non-date', async () => {
     const user = userEvent.setup();
     render(<GenerateForm />);
     await user.clear(field());

@@ -68,7 +68,7 @@ describe('key panel: the focus after an act', () => {
     expect(document.activeElement).toBe(within(panel).getByRole('button', { name: 'Delete key' }));
   });
 
-  it('focuses the heading after an HWID reset, as Reset HWID is then off', async () => {
+  it('focuses the heading after an HWID reset turns Reset HWID off', async () => {
     const user = userEvent.setup();
     const panel = await openPanel(user);
     await user.click(within(panel).getByRole('button', { name: 'Reset HWID' }));
