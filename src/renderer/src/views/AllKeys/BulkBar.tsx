@@ -148,7 +148,16 @@ export function BulkBar() {
   return (
     <div className="card bulk" aria-label="Bulk actions" role="region">
       <p>
-        <strong>{selectedAll ? (one ? 'The 1 matching key' : `All ${allMatching} matching`) : n(count)}</strong> selected{' '}
+        <strong>
+          {selectedAll
+            ? one
+              ? 'The 1 matching key'
+              : capped
+                ? `All matching keys (${allMatching})`
+                : `All ${allMatching} matching keys`
+            : n(count)}
+        </strong>{' '}
+        selected{' '}
         <button type="button" disabled={count === 0 || running} onClick={clear}>
           Clear selection
         </button>

@@ -243,14 +243,8 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       {change && (
         <div className="warning" role="status">
           <p>
-            {change.maybe ? 'Maybe an earlier answer' : 'An earlier answer'}
-            {readAt && (
-              <>
-                , read at <Time iso={readAt} mode="time" />
-              </>
-            )}
-            : this key {change.what} at <Time iso={change.at} mode="time" /> since. What is shown below, and which actions are offered,{' '}
-            {change.maybe ? 'may be' : 'is'} from before; {lookupTerm ? 'search again' : 'look it up again'} to see it now.
+            {change.maybe ? `Maybe an earlier answer: a ${change.what} ran` : `An earlier answer: this key ${change.what}`} at{' '}
+            <Time iso={change.at} mode="time" />. {lookupTerm ? 'Search again' : 'Refresh'} to see it now.
           </p>
           {lookupTerm && (
             <button
