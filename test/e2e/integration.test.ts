@@ -54,7 +54,7 @@ describe('the Integration view', () => {
     await region('Test key').getByText('bound to integration-test-machine').waitFor();
   });
 
-  it('validates the key from the JavaScript snippet in another origin's page', async () => {
+  it('validates the key with the JavaScript snippet in a cross-origin page', async () => {
     const code = await snippet('JavaScript');
     const validationUrl = (await region('Service').locator('dd code').nth(1).textContent()) ?? '';
     // A page served from its own origin, as a protected web app is: the snippet runs as its module script.

@@ -127,7 +127,7 @@ describe('All keys', () => {
   it('deletes all matching keys as a job that survives a reload', async () => {
     // One request in flight (set where a person sets it, in Profiles), so the job still runs when the page reloads.
     await app.nav('Profiles');
-    await app.page.getByLabel('Parallel requests for bulk actions').fill('1');
+    await app.page.getByLabel('Parallel requests for bulk actions', { exact: true }).fill('1');
     await app.page.getByRole('button', { name: 'Save bulk limit' }).click();
     await app.page.getByText('Set by you.').waitFor();
     await app.nav('All keys');
