@@ -5,7 +5,7 @@ import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { LIMITS } from '../shared/rules.ts';
 import type { WireErrorCode } from '../shared/result.ts';
-import { ROUTES, WIRE_STATUS, type RouteName, type RouteSpec, type WireFailure } from '../shared/wire.ts';
+import { DETAIL_HEADER, ROUTES, WIRE_STATUS, type RouteName, type RouteSpec, type WireFailure } from '../shared/wire.ts';
 import { storeTrouble, WireError } from './errors.ts';
 import { ExecutionCounter } from './executions.ts';
 import { Params, readApiKey } from './params.ts';
@@ -63,6 +63,14 @@ function failureBody(error: WireError): WireFailure {
   if (error.code === 'COOLDOWN') body.error = error.message;
   return body;
 }
+
+/** Validation needs no apiKey, so a protected web page may call it from any origin; apiKey endpoints never answer CORS. */
+const CORS_PATH = ROUTES.validate.path;
+const CORS_PREFLIGHT = {
+  'Access-Control-Allow-Methods': ROUTES.validate.methods.join(', '),
+  'Access-Control-Allow-Headers': `Content-Type, ${DETAIL_HEADER}`,
+  'Access-Control-Max-Age': '600',
+};
 
 const BASE_HEADERS = { 'Content-Type': JSON_TYPE, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
 
@@ -279,6 +287,13 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     }
     const methods = routesByPath.get(path);
     if (!methods) throw new WireError('NOT_FOUND', `There is no endpoint at ${path.slice(0, 100)}.`);
+    if (path === CORS_PATH) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      if (req.method === 'OPTIONS') {
+        send(res, 200, { success: true, message: 'Validation may be called from any origin.' }, CORS_PREFLIGHT);
+        return;
+      }
+    }
     const routeName = methods.get(req.method ?? '');
     if (routeName === undefined) {
       const allow = [...methods.keys()].join(', ');

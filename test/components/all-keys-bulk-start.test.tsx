@@ -22,7 +22,7 @@ describe('All keys: jobs', () => {
     const user = userEvent.setup();
     render(<AllKeys />);
     await user.click(await screen.findByRole('button', { name: 'Select all 3' }));
-    expect(screen.getByText('All 3 matching')).toBeTruthy();
+    expect(screen.getByText('All 3 matching keys')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Delete selected' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Delete all 3 matching keys?')).toBeTruthy();
@@ -52,7 +52,7 @@ describe('All keys: jobs', () => {
     const user = userEvent.setup();
     render(<AllKeys />);
     await user.click(await screen.findByRole('button', { name: /^Select all/ }));
-    expect(screen.getByText('All more than 10,000 matching')).toBeTruthy();
+    expect(screen.getByText('All matching keys (more than 10,000)')).toBeTruthy();
     await user.clear(screen.getByLabelText('Days'));
     await user.type(screen.getByLabelText('Days'), '5');
     await user.click(screen.getByRole('button', { name: 'Extend selected' }));

@@ -1,5 +1,5 @@
-// Identifier check says in the view what it asks and what its answer covers: identifiers are shared by every
-// service at the address (other vendors' too), letter case aside, and an answer holds for the moment of the check.
+// Identifier check says in a short line what it asks and what its answer covers: identifiers are shared by every
+// vendor at the address, letter case aside; the answer says it holds for the moment of the check.
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ describe('Identifier check', () => {
     render(<Identifier />);
     const line = screen.getByText(/whether a service identifier is taken/);
     expect(line.textContent).toBe(
-      `Asks the service of ${remoteProfile.name} whether a service identifier is taken. A service identifier is what a protected app sends with every validation to say which service its keys belong to. The answer covers every service at that address, other vendors’ too, not only yours; letter case does not count (“Shop” and “shop” are one identifier); and it holds for the moment of the check only: a free identifier can be taken afterwards.`,
+      `Asks ${remoteProfile.name} whether a service identifier is taken, by any vendor there. Letter case does not count.`,
     );
   });
 

@@ -95,6 +95,6 @@ describe('All keys: a count past the cap', () => {
     await screen.findByText('5 keys');
     await user.click(screen.getByRole('button', { name: 'Select all 3 (2 deleted left out)' }));
     const bar = screen.getByRole('region', { name: 'Bulk actions' });
-    expect(within(bar).getByText('All 3 matching').textContent).toBe('All 3 matching');
+    expect(within(bar).getByText('All 3 matching keys').textContent).toBe('All 3 matching keys');
   });
 });

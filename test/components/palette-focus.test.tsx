@@ -3,7 +3,7 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fake, fakeStartedMain, freshStore, useKeydesk } from '../support/fake-bridge.ts';
+import { fake, fakeStartedMain, freshStore, remoteProfile, useKeydesk } from '../support/fake-bridge.ts';
 import { App } from '../../src/renderer/src/App.tsx';
 import { VIEWS } from '../../src/renderer/src/views/registry.ts';
 
@@ -36,6 +36,21 @@ describe('palette: where the focus goes', () => {
       });
       expect(document.activeElement?.tagName).toBe('H1');
     }
+  });
+
+  it("Switch to … focuses the view's heading once the new service is shown", async () => {
+    const user = userEvent.setup();
+    fake.impl['profiles.select'] = () => Promise.resolve({ ok: true, data: remoteProfile });
+    render(<App />);
+    await screen.findByLabelText('Active service');
+    await runCommand(user, 'Go to Keyless');
+    await runCommand(user, `Switch to ${remoteProfile.name}`);
+    await waitFor(() => {
+      expect(useKeydesk.getState().activeProfileId).toBe(remoteProfile.id);
+      expect(document.activeElement?.id).toBe('keyless-title');
+    });
+    // The heading focused is the one on screen, not the one the switch took away.
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Keyless' }));
   });
 
   it("Check a service identifier… focuses Identifier check's field", async () => {

@@ -68,8 +68,8 @@ describe('Profiles: the service key is an API key, as its field says', () => {
       return Promise.resolve({ ok: true, data: ceiling });
     };
     render(<Profiles />);
-    const form = await screen.findByRole('form', { name: 'Bulk requests at a time for Remote Shop' });
-    const field = within(form).getByLabelText('Bulk requests at a time (default)');
+    const form = await screen.findByRole('form', { name: 'Parallel requests for bulk actions on Remote Shop' });
+    const field = within(form).getByLabelText('Parallel requests for bulk actions');
     await user.clear(field);
     await user.type(field, '1');
     await user.click(within(form).getByRole('button', { name: 'Save bulk limit' }));

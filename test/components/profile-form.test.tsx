@@ -79,7 +79,7 @@ describe('Profiles: the edit form beside the bulk limit', () => {
     const user = userEvent.setup();
     fake.impl['jobs.getCeiling'] = () => Promise.resolve({ ok: true, data: { ceiling: 64, isDefault: true } });
     render(<Profiles />);
-    const limit = await screen.findByRole('form', { name: 'Bulk requests at a time for Remote Shop' });
+    const limit = await screen.findByRole('form', { name: 'Parallel requests for bulk actions on Remote Shop' });
     expect(within(limit).getByRole('button', { name: 'Save bulk limit' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Save limit' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Edit Remote Shop' }));

@@ -2,7 +2,7 @@
 // an error stays until dismissed; either is dismissed by keyboard; successes are a status, errors an alert.
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toasts, SUCCESS_MS } from '../../src/renderer/src/components/Toasts.tsx';
+import { Toasts, SUCCESS_MS, TOASTS_SHOWN } from '../../src/renderer/src/components/Toasts.tsx';
 import { freshStore, useKeydesk } from '../support/fake-bridge.ts';
 
 beforeEach(() => {
@@ -96,6 +96,19 @@ describe('Toasts', () => {
     fireEvent.click(second, { detail: 0 });
     expect(screen.queryByText('Second problem.')).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'All keys' }));
+  });
+
+  it('shows the newest three, folding older ones behind "2 more"', () => {
+    render(<Toasts />);
+    for (const n of [1, 2, 3]) notify('error', `Problem ${String(n)}.`);
+    notify('success', 'Key deleted.');
+    notify('success', 'Saved to /tmp/keys.csv.');
+    const shown = () => [...document.querySelectorAll('.toast > span')].map((e) => e.textContent);
+    expect(shown()).toEqual(['Problem 3.', 'Key deleted.', 'Saved to /tmp/keys.csv.']);
+    fireEvent.click(screen.getByRole('button', { name: '2 more' }));
+    expect(shown()).toEqual(['Problem 1.', 'Problem 2.', 'Problem 3.', 'Key deleted.', 'Saved to /tmp/keys.csv.']);
+    fireEvent.click(screen.getByRole('button', { name: 'Show fewer' }));
+    expect(shown()).toHaveLength(TOASTS_SHOWN);
   });
 
   it('shows a repeated message once, at most a few per kind', () => {

@@ -109,7 +109,7 @@ describe('Validate: what the answer says', () => {
     const terms = [...outcome.querySelectorAll(':scope > dl dt')].map((dt) => dt.textContent);
     expect(terms).not.toContain('Premium');
     expect(terms).not.toContain('Expires');
-    expect(terms.at(-1)).toMatch(/V2_Authentication/);
+    expect(terms.at(-1)).toBe('Result code');
     // The headline says why once ("No such key for this service."); the service's Notes, the same again, are one click away.
     expect(within(outcome).getByText('The key does not exist.').closest('details')?.textContent).toMatch(/^The service's own words/);
     expect(within(outcome).getByText('invalid_key')).toBeTruthy();

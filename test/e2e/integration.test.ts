@@ -1,8 +1,10 @@
 // The Integration view as a vendor uses it: read the sandbox's URLs and identifier, generate a test key with
 // one click, run the view's own JavaScript snippet in Node against the running sandbox (as a protected app
-// would validate), and watch the key turn active, in the view and in All keys.
+// would validate) and in a web page of another origin, and watch the key turn active, in the view and in All keys.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApp } from '../support/app-page.ts';
@@ -50,6 +52,35 @@ describe('the Integration view', () => {
     await app.page.getByRole('button', { name: 'Check its status' }).click();
     await region('Test key').getByText('Active', { exact: true }).waitFor();
     await region('Test key').getByText('bound to integration-test-machine').waitFor();
+  });
+
+  it('validates the key with the JavaScript snippet in a cross-origin page', async () => {
+    const code = await snippet('JavaScript');
+    const validationUrl = (await region('Service').locator('dd code').nth(1).textContent()) ?? '';
+    // A page served from its own origin, as a protected web app is: the snippet runs as its module script.
+    const site = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>Shop</title>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, 'localhost', resolve));
+    const page = await app.browser.newPage();
+    try {
+      await page.goto(`http://localhost:${(site.address() as AddressInfo).port}/`);
+      const printed = page.waitForEvent('console');
+      await page.addScriptTag({ type: 'module', content: code });
+      expect((await printed).text()).toBe('valid');
+      // A request with a custom header needs a preflight: the browser sends it and reads the answer.
+      const detail = await page.evaluate(
+        async (url) => {
+          const res = await fetch(url, { headers: { 'Keydesk-Detail': 'full' } });
+          return (await res.json()) as { success: boolean; V2_Authentication: string };
+        },
+        `${validationUrl}?${new URLSearchParams({ key: keyValue, service: 'demo', hwid: 'integration-test-machine' }).toString()}`,
+      );
+      expect(detail).toMatchObject({ success: true, V2_Authentication: 'success' });
+    } finally {
+      await page.close();
+      site.close();
+    }
   });
 
   it.skipIf(!hasCurl)('validates again from the curl snippet, from the same machine', async () => {

@@ -73,7 +73,7 @@ describe('All keys at 1280x800', () => {
     await app.page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/allkeys-1280.png` : undefined });
     // The grid itself is within the window, so what is inside it is seen.
     expect(gridBox.x + gridBox.width).toBeLessThanOrEqual(1280);
-    for (const name of ['Key', 'Status', 'Note', 'Expires', 'Created', 'Checked by Keydesk']) {
+    for (const name of ['Key', 'Status', 'Note', 'Expires', 'Created', 'Last checked']) {
       const header = grid.getByRole('columnheader', { name, exact: true });
       const b = await box(header);
       expect({ name, inside: withinX(b, gridBox) && b.width > 20 }).toEqual({ name, inside: true });
@@ -86,11 +86,9 @@ describe('All keys at 1280x800', () => {
     expect(await sorted.textContent()).toContain('Created');
     const arrow = sorted.locator('.sort-arrow.active');
     expect(withinX(await box(arrow), gridBox)).toBe(true);
-    // And the columns that were hidden sort at this width: Checked by Keydesk takes the sort and shows its arrow.
-    await grid.getByRole('columnheader', { name: 'Checked by Keydesk' }).getByRole('button').click();
-    await expect
-      .poll(() => grid.locator('[aria-sort="ascending"], [aria-sort="descending"]').textContent())
-      .toContain('Checked by Keydesk');
+    // And the columns that were hidden sort at this width: Last checked takes the sort and shows its arrow.
+    await grid.getByRole('columnheader', { name: 'Last checked' }).getByRole('button').click();
+    await expect.poll(() => grid.locator('[aria-sort="ascending"], [aria-sort="descending"]').textContent()).toContain('Last checked');
     expect(withinX(await box(grid.locator('.sort-arrow.active')), gridBox)).toBe(true);
   });
 });
@@ -105,7 +103,7 @@ describe('All keys in a narrow window (960x800)', () => {
     expect(await grid.getByRole('columnheader', { name: 'Created', exact: true }).isVisible()).toBe(true);
     expect(await fitsAcross(grid)).toBe(false);
     // The sort the last test chose is told where a person reads, whatever the grid's scroll.
-    const said = app.page.getByText(/^Sorted by Checked by Keydesk, (most|least) recently checked first\.$/);
+    const said = app.page.getByText(/^Sorted by Last checked, (most|least) recently checked first\.$/);
     expect(inView(await box(said), { width: 960, height: 800 })).toBe(true);
     await app.page.screenshot({ path: process.env.LAYOUT_SHOTS ? `${process.env.LAYOUT_SHOTS}/allkeys-960.png` : undefined });
   });

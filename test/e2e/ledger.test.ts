@@ -81,7 +81,7 @@ describe('All keys', () => {
     await expect.poll(() => header.isChecked()).toBe(true);
     const offer = app.page.getByRole('button', { name: 'Select all 30 matching' });
     await offer.click();
-    await app.page.getByText('All 30 matching selected').waitFor();
+    await app.page.getByText('All 30 matching keys selected').waitFor();
     await app.page.getByRole('button', { name: 'Clear selection' }).click();
     await app.page.getByText('0 selected').waitFor();
   });
@@ -127,15 +127,15 @@ describe('All keys', () => {
   it('deletes all matching keys as a job that survives a reload', async () => {
     // One request in flight (set where a person sets it, in Profiles), so the job still runs when the page reloads.
     await app.nav('Profiles');
-    await app.page.getByLabel('Bulk requests at a time (default)').fill('1');
+    await app.page.getByLabel('Parallel requests for bulk actions', { exact: true }).fill('1');
     await app.page.getByRole('button', { name: 'Save bulk limit' }).click();
-    await app.page.getByLabel('Bulk requests at a time (set by you)').waitFor();
+    await app.page.getByText('Set by you.').waitFor();
     await app.nav('All keys');
     await app.page.getByLabel('Premium').selectOption('');
     await app.page.getByLabel('Filter (key, note or HWID)').fill('ledger bulk');
     await app.page.getByText('2,000 keys').waitFor();
     await app.page.getByRole('button', { name: 'Select all 2,000' }).click();
-    await app.page.getByText('All 2,000 matching selected').waitFor();
+    await app.page.getByText('All 2,000 matching keys selected').waitFor();
     await app.page.getByRole('button', { name: 'Delete selected' }).click();
     await app.page.getByRole('dialog', { name: 'Delete all 2,000 matching keys?' }).getByRole('button', { name: 'Delete' }).click();
     await app.page.getByText(/^Delete, running: /).waitFor();
@@ -171,6 +171,6 @@ describe('All keys', () => {
     await app.page.getByText(`${deleted.toLocaleString('en-US')} keys`).waitFor();
     await app.nav('Profiles');
     await app.page.getByRole('button', { name: 'Use the default' }).click();
-    await app.page.getByLabel('Bulk requests at a time (default)').waitFor();
+    await app.page.getByText("Keydesk's default.").waitFor();
   });
 });

@@ -22,7 +22,7 @@ describe('Select all with deleted keys among the matches', () => {
     await app.page.getByLabel('Filter (key, note or HWID)').fill('select all agree');
     await app.page.getByText('12 keys', { exact: true }).waitFor();
     await app.page.getByRole('button', { name: 'Select all 10 (2 deleted left out)' }).click();
-    await app.page.getByText('All 10 matching selected').waitFor();
+    await app.page.getByText('All 10 matching keys selected').waitFor();
     await app.page.getByRole('button', { name: 'Delete selected' }).click();
     await app.page.getByRole('dialog', { name: 'Delete all 10 matching keys?' }).getByRole('button', { name: 'Delete' }).click();
     await app.page.getByText('Delete, finished: 10 of 10 done.').waitFor();

@@ -33,12 +33,21 @@ export function ConfirmDialog({
   const titleId = useId();
   // One yes per opening: a double click (or Enter held) must not ask for the action twice.
   const answered = useRef(false);
+  /** What had the focus when the dialog opened: it takes it back on close, unless the focus has moved on meanwhile. */
+  const opener = useRef<Element | null>(null);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (open) answered.current = false;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
+    if (open && !d.open) {
+      opener.current = document.activeElement;
+      d.showModal();
+    }
+    if (!open && d.open) {
+      d.close();
+      const at = document.activeElement;
+      if (opener.current instanceof HTMLElement && (at === null || at === document.body || d.contains(at))) opener.current.focus();
+    }
   }, [open]);
   return (
     <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={onCancel}>

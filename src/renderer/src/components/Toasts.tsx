@@ -6,13 +6,30 @@ import type { Toast } from '../store/index.ts';
 /** How long a success stays once nothing holds it (the pointer over it, or the focus in it). */
 export const SUCCESS_MS = 6_000;
 
+/** At most this many on screen; older ones fold into one "N more" button, so the pile stays small. */
+export const TOASTS_SHOWN = 3;
+
 /** Confirmations (polite, leave after a few seconds unless hovered) and errors (alerts, stay until dismissed or untrue). */
 export function Toasts() {
   const toasts = useKeydesk((s) => s.toasts);
-  const errors = toasts.filter((t) => t.kind === 'error');
-  const successes = toasts.filter((t) => t.kind === 'success');
+  const [unfolded, setUnfolded] = useState(false);
+  const newest = new Set(
+    toasts
+      .map((t) => t.id)
+      .sort((a, b) => b - a)
+      .slice(0, TOASTS_SHOWN),
+  );
+  const shown = unfolded ? toasts : toasts.filter((t) => newest.has(t.id));
+  const folded = toasts.length - newest.size;
+  const errors = shown.filter((t) => t.kind === 'error');
+  const successes = shown.filter((t) => t.kind === 'success');
   return (
     <div className="toasts">
+      {folded > 0 && (
+        <button type="button" className="toasts-fold" aria-expanded={unfolded} onClick={() => setUnfolded(!unfolded)}>
+          {unfolded ? 'Show fewer' : `${String(folded)} more`}
+        </button>
+      )}
       <div role="alert" aria-label="Errors" className="toast-group">
         {errors.map((t) => (
           <ToastItem key={t.id} toast={t} />

@@ -95,7 +95,16 @@ export function useCommands(): Command[] {
       action('add-service', 'Add a remote service…', 'profile new api key', () => openAt(setView, 'profiles', 'add-profile')),
       ...profiles
         .filter((p) => p.id !== activeProfileId)
-        .map((p) => action(`switch:${p.id}`, `Switch to ${p.name}`, 'profile service use', () => selectProfile(p.id), 'Services')),
+        .map((p) =>
+          action(
+            `switch:${p.id}`,
+            `Switch to ${p.name}`,
+            'profile service use',
+            // The view starts afresh on the new service: its heading takes the focus once it has.
+            () => selectProfile(p.id).then(() => openAt(setView, useKeydesk.getState().view)),
+            'Services',
+          ),
+        ),
       ...VIEWS.map((v) => action(`view:${v.view}`, `Go to ${v.label}`, v.summary, () => openAt(setView, v.view), 'Views')),
     ];
   }, [

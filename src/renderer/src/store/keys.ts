@@ -267,7 +267,8 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       const premium = filter?.premium;
       const covered = (b: BulkOverFilter) => premium === undefined || b.filter?.premium === premium;
       const kept = get().bulkOverFilter.filter((b) => !covered(b));
-      const what = `may have been in a bulk ${BULK_WORD[action]} in All keys (all keys matching a filter)`;
+      // A maybe names the act only ("a bulk extend in All keys ran"): whether it touched a key is not known.
+      const what = `bulk ${BULK_WORD[action]} in All keys`;
       set({ bulkOverFilter: [...kept, { ...moment(), what, maybe: true, filter }] });
     },
     checkUnknownKeys: async (jobId) => {

@@ -129,7 +129,7 @@ export interface ExecutionsSlice {
   loadHistory: (range: OperationInput<'executions.history'>['range'], points?: number) => Promise<void>;
 }
 
-/** A change to a key Keydesk made or saw, worded to follow "this key …"; `maybe`: a job over a filter may have. */
+/** A change to a key Keydesk made or saw, worded to follow "this key …"; `maybe`: the act only ("a … ran"), which may have. */
 export interface KeyChange extends Moment {
   what: string;
   maybe?: true;

@@ -106,10 +106,10 @@ export function BulkBar() {
   const waits = useServiceWait() !== null;
   const none = count === 0 || running || waits;
   // Past the count's cap the number is a lower bound: say so; main resolves the filter, so the job gets them all.
-  const allMatching = capped ? `more than ${n(count)}` : n(count);
+  const allMatching = capped ? `matching keys (more than ${n(count)})` : `${n(count)} matching keys`;
   // One key is "the 1 matching key" / "1 key", never "all 1 matching keys".
   const one = count === 1 && !capped;
-  const what = selectedAll ? (one ? 'the 1 matching key' : `all ${allMatching} matching keys`) : fmt.count(count, NOUNS.key);
+  const what = selectedAll ? (one ? 'the 1 matching key' : `all ${allMatching}`) : fmt.count(count, NOUNS.key);
   // An action that cannot be undone names its exact number: past the cap, the keys are counted first.
   const ask = (next: Confirming) => {
     if (capped)
@@ -150,7 +150,7 @@ export function BulkBar() {
   return (
     <div className="card bulk" aria-label="Bulk actions" role="region">
       <p>
-        <strong>{selectedAll ? (one ? 'The 1 matching key' : `All ${allMatching} matching`) : n(count)}</strong> selected{' '}
+        <strong>{selectedAll ? (one ? 'The 1 matching key' : `All ${allMatching}`) : n(count)}</strong> selected{' '}
         <button type="button" disabled={count === 0 || running} onClick={clear}>
           Clear selection
         </button>

@@ -157,7 +157,7 @@ export function Row({
           <div role="gridcell" className="vcell" title={row.createdAt ?? undefined}>
             {row.createdAt ? fmt.date(row.createdAt) : '—'}
           </div>
-          <div role="gridcell" className="vcell" title={`Checked by Keydesk ${row.lastSeenAt}`}>
+          <div role="gridcell" className="vcell" title={`Last checked ${row.lastSeenAt}`}>
             {fmt.relative(row.lastSeenAt)}
           </div>
         </>

@@ -18,7 +18,7 @@ export const COLUMNS: { field: LedgerSortField | null; label: string; title?: st
   { field: 'expiresAt', label: 'Expires' },
   { field: 'createdAt', label: 'Created' },
   // Keydesk's own bookkeeping, not customer activity: a key no client ever validated is checked when it is generated.
-  { field: 'lastSeenAt', label: 'Checked by Keydesk', title: CHECKED_TITLE },
+  { field: 'lastSeenAt', label: 'Last checked', title: CHECKED_TITLE },
 ];
 
 /** Each sort's order in words: a date column newest or soonest first, a text column A to Z. */

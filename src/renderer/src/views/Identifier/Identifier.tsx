@@ -20,18 +20,8 @@ export function Identifier() {
     <section aria-labelledby="identifier-title">
       <h1 id="identifier-title">Identifier check</h1>
       <p className="muted">
-        Asks the service
-        {profile ? (
-          <>
-            {' '}
-            of <strong>{profile.name}</strong>
-          </>
-        ) : (
-          ''
-        )}{' '}
-        whether a service identifier is taken. A service identifier is what a protected app sends with every validation to say which service
-        its keys belong to. The answer covers every service at that address, other vendors’ too, not only yours; letter case does not count
-        (“Shop” and “shop” are one identifier); and it holds for the moment of the check only: a free identifier can be taken afterwards.
+        Asks {profile ? <strong>{profile.name}</strong> : 'the service'} whether a service identifier is taken, by any vendor there. Letter
+        case does not count.
       </p>
       <form
         className="card"
@@ -50,6 +40,7 @@ export function Identifier() {
       >
         <Field
           label="Identifier"
+          hint="What a protected app sends with each validation to name the service its keys belong to."
           data-command-target="identifier"
           value={value}
           error={fieldError}

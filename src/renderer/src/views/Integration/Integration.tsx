@@ -79,10 +79,7 @@ export function Integration() {
   return (
     <section aria-labelledby="integration-title">
       <h1 id="integration-title">Integration</h1>
-      <p className="muted">
-        A protected app checks a key with one request to the validation URL, with the key, the service identifier and the machine&apos;s
-        HWID. It needs no API key.
-      </p>
+      <p className="muted">A protected app checks a key with one request to the validation URL below. It needs no API key.</p>
       <div className="card" role="region" aria-label="Service">
         <h2>{profile.name}</h2>
         <dl className="facts">

@@ -297,11 +297,11 @@ export function Jobs() {
       <h1 id="jobs-title" tabIndex={-1}>
         Jobs
       </h1>
+      <p className="muted">Bulk actions and generates over 100,000 keys run here, and go on while you use other views.</p>
       <div className="card">
         <p className="muted">
-          Bulk delete, extend and HWID reset (All keys) and generating more than 100,000 keys (Keys) run as jobs: they go on while you use
-          other views, and survive a reload. Listed for {profileName ?? 'this service'}: every running or interrupted job, and the{' '}
-          {fmt.number(recent)} most recent{unlisted > 0 ? ' (older ones on request, below)' : ''}.
+          Listed for {profileName ?? 'this service'}: every running or interrupted job, and the {fmt.number(recent)} most recent
+          {unlisted > 0 ? ' (older ones on request, below)' : ''}.
         </p>
         <JobElsewhere />
         {error && (

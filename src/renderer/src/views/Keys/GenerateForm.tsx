@@ -11,6 +11,7 @@ import { isLive, jobTitle } from '../../lib/jobs.ts';
 import { JobPanel } from '../../components/JobPanel.tsx';
 import { StartingLine } from '../../components/StartingLine.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
+import { ExpiryPicks } from '../../components/ExpiryPicks.tsx';
 import { Field } from '../../components/Field.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { shownText } from '../../lib/text.ts';
@@ -252,17 +253,27 @@ export function GenerateForm() {
           }}
         />
       ) : (
-        <Field
-          label="Expiry date"
-          placeholder="YYYY-MM-DD"
-          hint={`Written ${DATE_FORMAT}.`}
-          value={expire}
-          error={errors.expire ?? (serverAt === 'expire' ? serverError?.message : undefined)}
-          onChange={(e) => {
-            setExpire(e.target.value);
-            changed('expire');
-          }}
-        />
+        <>
+          <Field
+            label="Expiry date"
+            placeholder="YYYY-MM-DD"
+            hint={`Written ${DATE_FORMAT}.`}
+            value={expire}
+            error={errors.expire ?? (serverAt === 'expire' ? serverError?.message : undefined)}
+            onChange={(e) => {
+              setExpire(e.target.value);
+              changed('expire');
+            }}
+          />
+          <ExpiryPicks
+            value={expire}
+            now={clock.now}
+            onPick={(date) => {
+              setExpire(date);
+              changed('expire');
+            }}
+          />
+        </>
       )}
       <Field
         label="Note"

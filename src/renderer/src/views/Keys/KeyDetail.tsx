@@ -113,11 +113,29 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
     return () => document.removeEventListener('keydown', onKey);
   }, [selectKey, key.value]);
 
-  const extend = (n: number) => void extendKey(key.value, n);
+  // An act disables its button while it waits, which drops the focus: once it is answered, the focus goes back to
+  // that button (the heading if it stays off), unless the person has moved on.
+  const extendButton = useRef<HTMLButtonElement>(null);
+  const resetButton = useRef<HTMLButtonElement>(null);
+  const refocus = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const to = refocus.current;
+    if (busy || !to) return;
+    refocus.current = null;
+    const at = document.activeElement;
+    if (at !== null && at !== document.body && !card.current?.contains(at)) return;
+    (to.matches(':disabled') ? heading.current : to)?.focus({ preventScroll: true });
+  }, [busy]);
+  const extend = (n: number) => {
+    refocus.current = extendButton.current;
+    void extendKey(key.value, n);
+  };
   const act = async (what: Pending) => {
     if (what.kind === 'extend') extend(what.days);
-    else if (what.kind === 'reset') void resetHwid(key.value);
-    else {
+    else if (what.kind === 'reset') {
+      refocus.current = resetButton.current;
+      void resetHwid(key.value);
+    } else {
       // The row after the deleted one takes the focus (the one before it at the end; the search box if none is left).
       const after = rowAfter(key.value);
       if (await deleteKey(key)) focusKeyRow(after);
@@ -233,14 +251,8 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       {change && (
         <div className="warning" role="status">
           <p>
-            {change.maybe ? 'Maybe an earlier answer' : 'An earlier answer'}
-            {readAt && (
-              <>
-                , read at <Time iso={readAt} mode="time" />
-              </>
-            )}
-            : this key {change.what} at <Time iso={change.at} mode="time" /> since. What is shown below, and which actions are offered,{' '}
-            {change.maybe ? 'may be' : 'is'} from before; {lookupTerm ? 'search again' : 'look it up again'} to see it now.
+            {change.maybe ? `Maybe an earlier answer: a ${change.what} ran` : `An earlier answer: this key ${change.what}`} at{' '}
+            <Time iso={change.at} mode="time" />. {lookupTerm ? 'Search again' : 'Refresh'} to see it now.
           </p>
           {lookupTerm && (
             <button
@@ -286,12 +298,13 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
             setDaysError(null);
           }}
         />
-        <button type="submit" disabled={busy} aria-describedby={waitsNote}>
+        <button ref={extendButton} type="submit" disabled={busy} aria-describedby={waitsNote}>
           {waiting === 'extend' ? 'Extending…' : 'Extend'}
         </button>
       </form>
       <div className="actions">
         <button
+          ref={resetButton}
           type="button"
           disabled={busy || noReset !== null}
           aria-describedby={noReset ? 'reset-hwid-why' : waitsNote}

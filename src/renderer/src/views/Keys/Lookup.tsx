@@ -22,10 +22,7 @@ import { LedgerMatches, recordsAddMore } from './LedgerMatches.tsx';
 function earlierMark(change: KeyChange | null) {
   if (!change) return null;
   return change.maybe ? (
-    <span
-      className="muted"
-      title="This row was read before a bulk job in All keys over every key matching a filter, which may include this key: search again to see it now."
-    >
+    <span className="muted" title="Read before a bulk job in All keys that may include this key: search again to see it now.">
       ⚠ may be an earlier answer
     </span>
   ) : (
@@ -250,27 +247,15 @@ export function Lookup() {
                     <span className="mono">
                       <ServiceText text={value} />
                     </span>{' '}
-                    {change.what} at <Time iso={change.at} mode="time" />, after this search was read
-                    {result?.read && (
-                      <>
-                        {' '}
-                        at <Time iso={result.read.at} mode="time" />
-                      </>
-                    )}
-                    : its row shows it as it was then.
+                    {change.what} at <Time iso={change.at} mode="time" />: its row is from before.
                   </p>
                 ))}
               {maybeEarlier.map(({ change, count }) => (
                 <p key={change.seq}>
-                  ⚠ {count === 1 ? '1 key shown' : `${fmt.number(count)} keys shown`} {change.what} at <Time iso={change.at} mode="time" />,
-                  after {count === 1 ? 'its row was' : 'their rows were'} read
-                  {result?.read && (
-                    <>
-                      {' '}
-                      (this search at <Time iso={result.read.at} mode="time" />)
-                    </>
-                  )}
-                  : {count === 1 ? 'its row may show it as it was then.' : 'their rows may show them as they were then.'}
+                  ⚠ A {change.what} ran at <Time iso={change.at} mode="time" />:{' '}
+                  {count === 1
+                    ? 'the row of 1 key shown may be from before.'
+                    : `the rows of ${fmt.number(count)} keys shown may be from before.`}
                 </p>
               ))}
               <button type="button" disabled={status === 'loading' || waits} onClick={() => void runLookup(lookupTerm, page)}>

@@ -35,7 +35,7 @@ export function BulkCeiling({ profile }: { profile: Profile }) {
   return (
     <form
       className="inline"
-      aria-label={`Bulk requests at a time for ${profile.name}`}
+      aria-label={`Parallel requests for bulk actions on ${profile.name}`}
       onSubmit={(e) => {
         e.preventDefault();
         const n = Number(draft);
@@ -47,7 +47,8 @@ export function BulkCeiling({ profile }: { profile: Profile }) {
       }}
     >
       <Field
-        label={`Bulk requests at a time (${current.isDefault ? 'default' : 'set by you'})`}
+        label="Parallel requests for bulk actions"
+        hint={current.isDefault ? "Keydesk's default." : 'Set by you.'}
         inputMode="numeric"
         value={draft}
         error={error}

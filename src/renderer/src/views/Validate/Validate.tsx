@@ -95,7 +95,7 @@ function ValidationAnswer({ report }: { report: ValidationReport }) {
           </dd>
         </div>
         <div className="muted">
-          <dt>Service code (V2_Authentication)</dt>
+          <dt title="The answer's V2_Authentication field">Result code</dt>
           <dd className="mono">{report.reportedOutcome === null ? '— (not sent)' : (report.reportedOutcome ?? report.outcome)}</dd>
         </div>
       </dl>
@@ -301,8 +301,8 @@ export function Validate() {
                   , from <Time iso={answeredAt} mode="time" />
                 </>
               )}
-              : this key {changedAfter.what} at <Time iso={changedAfter.at} mode="time" /> since, so it may no longer hold. Validate again
-              to see it now.
+              : {changedAfter.maybe ? `a ${changedAfter.what} ran` : `this key ${changedAfter.what}`} at{' '}
+              <Time iso={changedAfter.at} mode="time" />. Validate again to see it now.
             </p>
           )}
           {!refused && <RequestFailure request={validationRequest} what="Validating" again="validate again" />}
