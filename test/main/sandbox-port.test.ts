@@ -73,7 +73,7 @@ describe('the embedded sandbox port', () => {
     await res.body.dump();
   });
 
-  it('moves to the next free port when its stored one is taken, and keeps that', async () => {
+  it('takes and keeps the next free port when its own is taken', async () => {
     const userData = tempDir('keydesk-port-');
     const first = await start(userData);
     await stop(first.core);

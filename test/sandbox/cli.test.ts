@@ -198,7 +198,7 @@ describe('sandbox --help, --version and an old Node', () => {
     expect(r.stdout).toBe(`${manifest.version}\n`);
   });
 
-  it('on a Node without node:sqlite prints one line naming the Node needed, exit 1', () => {
+  it('names the Node it needs in one line where node:sqlite is missing', () => {
     const r = cli(['serve', '--port', '0'], ['--import', join(ROOT, 'test/support/node-without-sqlite.ts')]);
     expect(r.stderr).toBe('keydesk-sandbox needs Node.js 22.19.0 or newer (for node:sqlite); this is Node.js 20.11.1.\n');
     expect(r.status).toBe(1);

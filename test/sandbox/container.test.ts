@@ -38,7 +38,7 @@ async function runCmd(env: Record<string, string> = {}): Promise<{ sandbox: Sand
 }
 
 describe('the Dockerfile', () => {
-  it('runs Node 24 slim as a non-root user, serving 8787 on every interface to localhost', () => {
+  it('runs Node 24 slim as a non-root user serving 8787 to localhost', () => {
     expect(dockerfile).toMatch(/^FROM node:24-slim$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^EXPOSE 8787$/m);

@@ -45,7 +45,7 @@ describe('GET /openapi.json', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('has every method of every route, with its parameters where the spec puts them', () => {
+  it('lists every route and method with parameters where the spec puts them', () => {
     const paths = openApiDocument().paths as Paths;
     for (const route of Object.values(ROUTES) as RouteSpec[]) {
       for (const method of route.methods) {
@@ -68,7 +68,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(paths['/v2_validation']?.get?.responses ?? {})).not.toContain('401');
   });
 
-  it('refuses a detail-dialect body and a wrong error code, accepts the real body', async () => {
+  it('accepts the real body, refuses detail-dialect bodies and wrong error codes', async () => {
     const gen = await send(sandbox.url, {
       path: `/api/generate-key/get?${qs({ apiKey, expire: '2099-01-01', count: 1, isPremium: false })}`,
       headers: { [DETAIL_HEADER]: DETAIL_FULL },
@@ -103,7 +103,7 @@ describe('GET /health', () => {
     expect(foreign.json.code).toBe('HOST_NOT_ALLOWED');
   });
 
-  it('is no service’s request: a rate limit of 1 per second is untouched by it', async () => {
+  it('counts as no service request under a rate limit of one per second', async () => {
     const db = join(tempDir(), 'health-rate.db');
     const created = createService(db, 'Health Rate');
     const limited = await startSandbox({ db, args: ['--rate-limit', '1'] });
