@@ -103,7 +103,7 @@ describe('GET /health', () => {
     expect(foreign.json.code).toBe('HOST_NOT_ALLOWED');
   });
 
-  it('counts as no service request under a rate limit of one per second', async () => {
+  it('counts as no service request under a one-per-second rate limit', async () => {
     const db = join(tempDir(), 'health-rate.db');
     const created = createService(db, 'Health Rate');
     const limited = await startSandbox({ db, args: ['--rate-limit', '1'] });
