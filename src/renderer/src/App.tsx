@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { CommandPalette } from './components/CommandPalette.tsx';
+import { ShortcutsSheet } from './components/ShortcutsSheet.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { FailureMessage } from './components/FailureMessage.tsx';
 import { StartOffer } from './components/StartOffer.tsx';
@@ -237,6 +238,7 @@ export function App() {
       </main>
       <Toasts />
       <CommandPalette />
+      <ShortcutsSheet />
     </div>
   );
 }

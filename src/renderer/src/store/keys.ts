@@ -74,6 +74,7 @@ export const KEYS_INITIAL = {
   bulkOverFilter: [],
   keyActionRequest: IDLE,
   keyActionKind: null,
+  keyAsk: null,
 } satisfies Partial<KeysSlice>;
 
 export function createKeysSlice(ctx: StoreContext): KeysSlice {
@@ -188,11 +189,11 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
         { latest: true },
       );
     },
-    selectKey: (key) => {
+    selectKey: (key, ask) => {
       // The panel shows the key as its search row was read; a key from elsewhere, as it was handed over now.
       const result = get().lookupResult;
       const read = key && (result?.rowRead?.[key.value] ?? result?.read ?? moment());
-      set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE, keyReadRequest: IDLE });
+      set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE, keyReadRequest: IDLE, keyAsk: key ? (ask ?? null) : null });
     },
     extendKey: (keyValue, days) => {
       const what = 'was extended in Keys';

@@ -146,43 +146,46 @@ export function BulkBar() {
   const nothingToReset = resetAsked && known?.active === 0;
 
   return (
-    <div className="card bulk" aria-label="Bulk actions" role="region">
-      <p>
-        <strong>{selectedAll ? (one ? 'The 1 matching key' : `All ${allMatching} matching`) : n(count)}</strong> selected{' '}
-        <button type="button" disabled={count === 0 || running} onClick={clear}>
-          Clear selection
-        </button>
-      </p>
-      <div className="inline">
-        <button type="button" className="danger" disabled={none} onClick={() => ask({ action: 'delete' })}>
-          Delete selected
-        </button>
-        <button type="button" disabled={none} onClick={() => ask({ action: 'resetHwid' })}>
-          Reset HWID of selected
-        </button>
-        <Field
-          label="Days"
-          inputMode="numeric"
-          value={days}
-          error={daysError}
-          onChange={(e) => {
-            setDays(e.target.value);
-            setDaysError(null);
-          }}
-        />
-        <button
-          type="button"
-          disabled={none}
-          onClick={() => {
-            // The Generate form's and the key panel's rule: digits only ("1e3" is not 1,000), one sentence for any bad value.
-            const parsed = schemas.days.safeParse(parseWhole(days));
-            setDaysError(parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter days.'));
-            if (parsed.success) ask({ action: 'extend', days: parsed.data });
-          }}
-        >
-          Extend selected
-        </button>
-      </div>
+    <>
+      {/* Only while something is selected: no empty card above the table. */}
+      {(selectedAll || picked > 0) && (
+        <div className="bulk-bar" aria-label="Bulk actions" role="region">
+          <span>
+            <strong>{selectedAll ? (one ? 'The 1 matching key' : `All ${allMatching} matching`) : n(count)}</strong> selected
+          </span>
+          <button type="button" disabled={count === 0 || running} onClick={clear}>
+            Clear selection
+          </button>
+          <button type="button" className="danger" disabled={none} onClick={() => ask({ action: 'delete' })}>
+            Delete selected
+          </button>
+          <button type="button" disabled={none} onClick={() => ask({ action: 'resetHwid' })}>
+            Reset HWID of selected
+          </button>
+          <Field
+            label="Days"
+            inputMode="numeric"
+            value={days}
+            error={daysError}
+            onChange={(e) => {
+              setDays(e.target.value);
+              setDaysError(null);
+            }}
+          />
+          <button
+            type="button"
+            disabled={none}
+            onClick={() => {
+              // The Generate form's and the key panel's rule: digits only ("1e3" is not 1,000), one sentence for any bad value.
+              const parsed = schemas.days.safeParse(parseWhole(days));
+              setDaysError(parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter days.'));
+              if (parsed.success) ask({ action: 'extend', days: parsed.data });
+            }}
+          >
+            Extend selected
+          </button>
+        </div>
+      )}
       {running && count > 0 && (
         <p className="muted">One job at a time per service: these actions come back when the job below ends (or once you cancel it).</p>
       )}
@@ -219,6 +222,6 @@ export function BulkBar() {
           setConfirm(null);
         }}
       />
-    </div>
+    </>
   );
 }

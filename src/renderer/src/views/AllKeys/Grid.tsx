@@ -1,14 +1,15 @@
 // All keys' grid: a window of rows over the ledger's pages (never more than MAX_DOM_ROWS in the DOM), its sortable
 // header, and the keys and clicks that move between rows, tick them, open a key in Keys and copy it.
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE } from '../../store/ledger.ts';
-import type { LedgerSlice } from '../../store/types.ts';
+import type { KeyAsk, LedgerSlice } from '../../store/types.ts';
 import { Row, type Pick } from './Row.tsx';
+import { RowMenu, type RowMenuAt } from './RowMenu.tsx';
 import { COLUMNS } from './wording.ts';
 
 export const ROW_HEIGHT = 34;
@@ -84,8 +85,8 @@ export function gridWindow(place: { scrollTop: number; height: number }, rowCoun
   };
 }
 
-/** Opens a key in Keys: its search, as the service answers it now, and its detail panel when it is found. */
-async function openInKeys(value: string): Promise<void> {
+/** Opens a key in Keys: its search, as the service answers it now, and its detail panel (asking `ask`) when found. */
+async function openInKeys(value: string, ask?: KeyAsk): Promise<void> {
   const { setDraft, setView, runLookup, selectKey } = useKeydesk.getState();
   // The panel of a key opened before would sit beside this search's answer, as if it were this key.
   selectKey(null);
@@ -94,7 +95,7 @@ async function openInKeys(value: string): Promise<void> {
   await runLookup(value);
   const found = useKeydesk.getState().lookupResult;
   const key = found && [...found.active, ...found.generated].find((k) => k.value === value);
-  if (key) useKeydesk.getState().selectKey(key);
+  if (key) useKeydesk.getState().selectKey(key, ask);
 }
 
 export function LedgerGrid({
@@ -149,11 +150,30 @@ export function LedgerGrid({
   );
 
   const open = useCallback((value: string) => void openInKeys(value), []);
+  const [menu, setMenu] = useState<RowMenuAt | null>(null);
+  const onMenu = useCallback(
+    (at: RowMenuAt) => {
+      setCursor(at.index);
+      setMenu(at);
+    },
+    [setCursor],
+  );
+  // Closed by a key or an item, the menu gives the focus back to its row; a press elsewhere leaves it there.
+  const closeMenu = useCallback((refocus: boolean) => {
+    setMenu(null);
+    focusCursor.current = refocus;
+  }, []);
+  // The Key column is as wide as the longest value seen in the window so far: never cut, and steady as it scrolls.
+  const keyCh = useRef(12);
   const rows = [];
   // The Tab stop stays on the cursor row while it is rendered, else on the first row shown (the table scrolled away).
   const stop = cursor >= first && cursor < last && rowAt(cursor) ? cursor : shownFirst;
-  for (let i = first; i < last; i++)
-    rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT + shift} row={rowAt(i)} onPick={onPick} onOpen={open} tabbable={i === stop} />);
+  for (let i = first; i < last; i++) {
+    keyCh.current = Math.max(keyCh.current, rowAt(i)?.value.length ?? 0);
+    rows.push(
+      <Row key={i} index={i} top={i * ROW_HEIGHT + shift} row={rowAt(i)} onPick={onPick} onOpen={open} onMenu={onMenu} tabbable={i === stop} />,
+    );
+  }
   useEffect(() => {
     if (!focusCursor.current) return;
     const box = viewport.current?.querySelector<HTMLInputElement>(`input[data-row="${String(cursor)}"]`);
@@ -180,6 +200,13 @@ export function LedgerGrid({
     const from = Number((e.target as HTMLElement).dataset.row ?? Number.NaN);
     if (Number.isNaN(from)) return;
     const focused = rowAt(from);
+    // Shift+F10 or the menu key opens the row's own menu, beside its "⋯" button.
+    if (focused && ((e.shiftKey && e.key === 'F10') || e.key === 'ContextMenu')) {
+      e.preventDefault();
+      const button = (e.target as HTMLElement).closest('[role="row"]')?.querySelector('.row-menu-button')?.getBoundingClientRect();
+      setMenu({ row: focused, index: from, x: button?.left ?? 0, y: button?.bottom ?? 0 });
+      return;
+    }
     // Enter opens the focused row's key in Keys: looked up on the service, with its detail panel (its actions).
     if (e.key === 'Enter' && focused) {
       e.preventDefault();
@@ -221,11 +248,12 @@ export function LedgerGrid({
     <div
       role="grid"
       aria-label="All keys"
-      aria-describedby="ledger-keys-hint"
-      aria-keyshortcuts="Enter Control+C Meta+C Control+Shift+C Meta+Shift+C"
+      aria-describedby="ledger-sort"
+      aria-keyshortcuts="Enter Control+C Meta+C Control+Shift+C Meta+Shift+C Shift+F10"
       aria-rowcount={ariaRowCount}
       aria-busy={loading}
       className={stale ? 'vgrid stale' : 'vgrid'}
+      style={{ '--key-ch': keyCh.current } as CSSProperties}
     >
       <div role="row" aria-rowindex={1} className="vhead">
         <div role="columnheader" className="vcell check">
@@ -244,6 +272,9 @@ export function LedgerGrid({
             {c.field ? <SortButton label={c.label} field={c.field} sort={sort} onSort={(f) => onSort(f as LedgerSortField)} /> : c.label}
           </div>
         ))}
+        <div role="columnheader" className="vcell">
+          <span className="visually-hidden">Actions</span>
+        </div>
       </div>
       <div
         ref={viewport}
@@ -253,10 +284,23 @@ export function LedgerGrid({
         tabIndex={rowAt(stop) ? -1 : 0}
         aria-label="Rows"
         onKeyDown={onGridKey}
-        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        onScroll={(e) => {
+          setScrollTop(e.currentTarget.scrollTop);
+          if (menu) setMenu(null);
+        }}
       >
         <div style={{ height: scrollScale(rowCount, height).range, position: 'relative' }}>{rows}</div>
       </div>
+      {menu && (
+        <RowMenu
+          at={menu}
+          onOpen={(value, ask) => {
+            setMenu(null);
+            void openInKeys(value, ask);
+          }}
+          onClose={closeMenu}
+        />
+      )}
     </div>
   );
 }
