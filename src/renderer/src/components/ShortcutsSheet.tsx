@@ -1,5 +1,5 @@
 // The sheet of every keyboard shortcut in the app: opened by `?` (never while typing) or from the command palette.
-import { useEffect, useRef } from 'react';
+import { Fragment, useEffect, useRef } from 'react';
 import { useKeydesk } from '../store/index.ts';
 
 /** Where a key press is text being typed, not a shortcut (a ticked row's checkbox is not). */
@@ -79,8 +79,11 @@ export function ShortcutsSheet() {
             {s.keys.map(([keys, what]) => (
               <div key={what}>
                 <dt>
-                  {keys.map((k) => (
-                    <kbd key={k}>{k}</kbd>
+                  {keys.map((k, i) => (
+                    <Fragment key={k}>
+                      {i > 0 && ' '}
+                      <kbd>{k}</kbd>
+                    </Fragment>
                   ))}
                 </dt>
                 <dd>{what}</dd>

@@ -105,14 +105,7 @@ export function AllKeys() {
   return (
     <section aria-labelledby="ledger-title" className="ledger">
       <h1 id="ledger-title">All keys</h1>
-      <Toolbar
-        filter={filter}
-        setFilter={setFilter}
-        ready={total !== null}
-        count={count}
-        capped={capped}
-        selectAll={selectWords}
-      />
+      <Toolbar filter={filter} setFilter={setFilter} ready={total !== null} count={count} capped={capped} selectAll={selectWords} />
       {error && (
         <p role="alert" className="error">
           {error}
@@ -161,11 +154,11 @@ export function AllKeys() {
                 {counting ? 'Counting…' : 'Count exactly'}
               </button>
             </>
-          )}{' '}
-          <span id="ledger-sort" className="sort-said">
-            {sortWords(sort)}
-          </span>
+          )}
         </p>
+        <span id="ledger-sort" className="sort-said">
+          {sortWords(sort)}
+        </span>
         <Exports nothing={nothing} />
         <button type="button" className="link" aria-keyshortcuts="?" onClick={() => setShortcutsOpen(true)}>
           Shortcuts <kbd>?</kbd>

@@ -171,7 +171,16 @@ export function LedgerGrid({
   for (let i = first; i < last; i++) {
     keyCh.current = Math.max(keyCh.current, rowAt(i)?.value.length ?? 0);
     rows.push(
-      <Row key={i} index={i} top={i * ROW_HEIGHT + shift} row={rowAt(i)} onPick={onPick} onOpen={open} onMenu={onMenu} tabbable={i === stop} />,
+      <Row
+        key={i}
+        index={i}
+        top={i * ROW_HEIGHT + shift}
+        row={rowAt(i)}
+        onPick={onPick}
+        onOpen={open}
+        onMenu={onMenu}
+        tabbable={i === stop}
+      />,
     );
   }
   useEffect(() => {
@@ -204,7 +213,7 @@ export function LedgerGrid({
     if (focused && ((e.shiftKey && e.key === 'F10') || e.key === 'ContextMenu')) {
       e.preventDefault();
       const button = (e.target as HTMLElement).closest('[role="row"]')?.querySelector('.row-menu-button')?.getBoundingClientRect();
-      setMenu({ row: focused, index: from, x: button?.left ?? 0, y: button?.bottom ?? 0 });
+      onMenu({ row: focused, index: from, x: button?.left ?? 0, y: button?.bottom ?? 0 });
       return;
     }
     // Enter opens the focused row's key in Keys: looked up on the service, with its detail panel (its actions).
