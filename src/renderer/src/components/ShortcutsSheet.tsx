@@ -13,7 +13,7 @@ const SHORTCUTS: { where: string; keys: [string[], string][] }[] = [
     keys: [
       [['Ctrl+K'], 'Open the command palette (Cmd+K on a Mac)'],
       [['?'], 'Show these shortcuts'],
-      [['Esc'], 'Close a dialog, the palette or the open key'],
+      [['Esc'], 'Close a dialog, the palette, the open key or the open job'],
     ],
   },
   {

@@ -82,6 +82,7 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
     card.current?.scrollIntoView({ block: 'nearest' });
     const days = useKeydesk.getState().keyAsk === 'extend' ? card.current?.querySelector<HTMLInputElement>('form input') : null;
     (days ?? heading.current)?.focus({ preventScroll: true });
+    days?.select();
   }, []);
 
   // While it is open the panel holds the keyboard: Tab cycles inside it, and Esc closes it from anywhere in the
