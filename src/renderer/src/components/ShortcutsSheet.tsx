@@ -71,7 +71,12 @@ export function ShortcutsSheet() {
         if (open) setOpen(false);
       }}
     >
-      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <div className="shortcuts-head">
+        <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+        <button type="button" autoFocus onClick={() => setOpen(false)}>
+          Close
+        </button>
+      </div>
       {SHORTCUTS.map((s) => (
         <section key={s.where} aria-label={s.where}>
           <h3>{s.where}</h3>
@@ -92,11 +97,6 @@ export function ShortcutsSheet() {
           </dl>
         </section>
       ))}
-      <div className="actions">
-        <button type="button" autoFocus onClick={() => setOpen(false)}>
-          Close
-        </button>
-      </div>
     </dialog>
   );
 }
