@@ -43,7 +43,7 @@ const menuOf = (value: string) => screen.getByRole('menu', { name: `Actions for 
 const items = (menu: HTMLElement) =>
   within(menu)
     .getAllByRole('menuitem')
-    .map((b) => `${b.textContent ?? ''}${(b as HTMLButtonElement).disabled ? ' (off)' : ''}`);
+    .map((b) => `${b.textContent}${(b as HTMLButtonElement).disabled ? ' (off)' : ''}`);
 
 describe('All keys: a row menu', () => {
   it("lists a row's actions, off where the ledger shows they cannot apply", async () => {
@@ -77,7 +77,7 @@ describe('All keys: a row menu', () => {
   });
 
   it("asks the key panel's delete question, and deletes on yes", async () => {
-    fake.impl['keys.delete'] = () => Promise.resolve({ ok: true, data: null });
+    fake.impl['keys.delete'] = () => Promise.resolve({ ok: true, data: { deletedKey: 'KD-A' } });
     const user = userEvent.setup();
     renderBoth();
     await user.click(await screen.findByRole('button', { name: 'Actions for KD-A' }));

@@ -156,20 +156,24 @@ export function LedgerGrid({
       setCursor(at.index);
       setMenu(at);
     },
-    [setCursor],
+    [setCursor, setMenu],
   );
   // Closed by a key or an item, the menu gives the focus back to its row; a press elsewhere leaves it there.
-  const closeMenu = useCallback((refocus: boolean) => {
-    setMenu(null);
-    focusCursor.current = refocus;
-  }, []);
+  const closeMenu = useCallback(
+    (refocus: boolean) => {
+      setMenu(null);
+      focusCursor.current = refocus;
+    },
+    [setMenu],
+  );
   // The Key column is as wide as the longest value seen in the window so far: never cut, and steady as it scrolls.
-  const keyCh = useRef(12);
+  const [keyCh, setKeyCh] = useState(12);
+  let widest = keyCh;
   const rows = [];
   // The Tab stop stays on the cursor row while it is rendered, else on the first row shown (the table scrolled away).
   const stop = cursor >= first && cursor < last && rowAt(cursor) ? cursor : shownFirst;
   for (let i = first; i < last; i++) {
-    keyCh.current = Math.max(keyCh.current, rowAt(i)?.value.length ?? 0);
+    widest = Math.max(widest, rowAt(i)?.value.length ?? 0);
     rows.push(
       <Row
         key={i}
@@ -183,6 +187,8 @@ export function LedgerGrid({
       />,
     );
   }
+  // Kept, so a narrower window of rows later leaves the column as it was (set in render: React redoes it at once).
+  if (widest > keyCh) setKeyCh(widest);
   useEffect(() => {
     if (!focusCursor.current) return;
     const box = viewport.current?.querySelector<HTMLInputElement>(`input[data-row="${String(cursor)}"]`);
@@ -262,7 +268,7 @@ export function LedgerGrid({
       aria-rowcount={ariaRowCount}
       aria-busy={loading}
       className={stale ? 'vgrid stale' : 'vgrid'}
-      style={{ '--key-ch': keyCh.current } as CSSProperties}
+      style={{ '--key-ch': widest } as CSSProperties}
     >
       <div role="row" aria-rowindex={1} className="vhead">
         <div role="columnheader" className="vcell check">
