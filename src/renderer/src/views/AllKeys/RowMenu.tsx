@@ -10,7 +10,15 @@ import type { KeyAsk } from '../../store/types.ts';
 /** Where a row's menu opens: beside its "⋯" button, or at the pointer of a right-click. */
 export type RowMenuAt = { row: LedgerRow; index: number; x: number; y: number };
 
-export function RowMenu({ at, onOpen, onClose }: { at: RowMenuAt; onOpen: (value: string, ask?: KeyAsk) => void; onClose: (refocus: boolean) => void }) {
+export function RowMenu({
+  at,
+  onOpen,
+  onClose,
+}: {
+  at: RowMenuAt;
+  onOpen: (value: string, ask?: KeyAsk) => void;
+  onClose: (refocus: boolean) => void;
+}) {
   const notify = useKeydesk((s) => s.notify);
   const menu = useRef<HTMLDivElement>(null);
   const [top, setTop] = useState(at.y);

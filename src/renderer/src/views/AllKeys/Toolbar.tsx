@@ -69,10 +69,22 @@ export function Exports({ nothing }: { nothing: boolean }) {
   return (
     <span role="group" aria-label="Export" className="toolbar-export" title={exportNote}>
       <span aria-hidden="true">Export</span>
-      <button type="button" aria-label="Export CSV" aria-describedby="ledger-export-note" disabled={nothing} onClick={() => void exportLedger('csv')}>
+      <button
+        type="button"
+        aria-label="Export CSV"
+        aria-describedby="ledger-export-note"
+        disabled={nothing}
+        onClick={() => void exportLedger('csv')}
+      >
         CSV
       </button>
-      <button type="button" aria-label="Export JSON" aria-describedby="ledger-export-note" disabled={nothing} onClick={() => void exportLedger('json')}>
+      <button
+        type="button"
+        aria-label="Export JSON"
+        aria-describedby="ledger-export-note"
+        disabled={nothing}
+        onClick={() => void exportLedger('json')}
+      >
         JSON
       </button>
       <span id="ledger-export-note" className="visually-hidden">
