@@ -69,24 +69,18 @@ export function Exports({ nothing }: { nothing: boolean }) {
   return (
     <span role="group" aria-label="Export" className="toolbar-export" title={exportNote}>
       <span aria-hidden="true">Export</span>
-      <button
-        type="button"
-        aria-label="Export CSV"
-        aria-describedby="ledger-export-note"
-        disabled={nothing}
-        onClick={() => void exportLedger('csv')}
-      >
-        CSV
-      </button>
-      <button
-        type="button"
-        aria-label="Export JSON"
-        aria-describedby="ledger-export-note"
-        disabled={nothing}
-        onClick={() => void exportLedger('json')}
-      >
-        JSON
-      </button>
+      {(['csv', 'json'] as const).map((format) => (
+        <button
+          key={format}
+          type="button"
+          aria-label={`Export ${format.toUpperCase()}`}
+          aria-describedby="ledger-export-note"
+          disabled={nothing}
+          onClick={() => void exportLedger(format)}
+        >
+          {format.toUpperCase()}
+        </button>
+      ))}
       <span id="ledger-export-note" className="visually-hidden">
         {exportNote}
       </span>
