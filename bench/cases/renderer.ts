@@ -72,8 +72,8 @@ async function measureRenderer(): Promise<RendererFigures> {
     // One keystroke at a time, as React sees typing; done at the first frame after the new rows are shown.
     const keystroke = (ch: string) => `(async () => {
       const input = [...document.querySelectorAll('input[type=search]')].find((i) => i.labels[0]?.textContent.startsWith('Filter'));
-      // The count line: a direct child of the view (the recording notice beside it comes and goes), found anew each frame.
-      const countLine = () => [...document.querySelectorAll('section.ledger > p[role=status]')].find((p) => !p.textContent.startsWith('Recording'));
+      // The count line (the recording notice elsewhere comes and goes), found anew each frame.
+      const countLine = () => [...document.querySelectorAll('.ledger-line > p[role=status]')].find((p) => !p.textContent.startsWith('Recording'));
       const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
       let sawLoading = false;
       const t0 = performance.now();
@@ -98,7 +98,7 @@ async function measureRenderer(): Promise<RendererFigures> {
       await page.getByText('100,000 keys', { exact: true }).waitFor();
       for (const ch of 'batch 0042') keystrokeMs.push(await page.evaluate<number>(keystroke(ch)));
     }
-    const found = (await page.locator('section.ledger > p[role=status]').last().textContent()) ?? '';
+    const found = (await page.locator('.ledger-line > p[role=status]').last().textContent()) ?? '';
     if (found !== '1,000 keys') throw new Error(`filter found ${found}`);
 
     await page.getByLabel('Filter (key, note or HWID)').fill('');

@@ -200,7 +200,9 @@ describe('All keys: jobs', () => {
     // One row ticked: "1 key", and the reset speaks of that key.
     await user.click(within(bar).getByRole('button', { name: 'Clear selection' }));
     await user.click(screen.getByRole('checkbox', { name: 'Select KD-C' }));
-    await user.click(within(bar).getByRole('button', { name: 'Reset HWID of selected' }));
+    // The bar went with the selection and came back with the new one.
+    const again = screen.getByRole('region', { name: 'Bulk actions' });
+    await user.click(within(again).getByRole('button', { name: 'Reset HWID of selected' }));
     dialog = await screen.findByRole('dialog', { name: 'Reset the HWID of 1 key?' });
     expect(
       within(dialog).getByText(

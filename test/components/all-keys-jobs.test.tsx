@@ -42,7 +42,7 @@ describe('All keys: jobs', () => {
     });
     fake.impl['jobs.list'] = () => listed([extend]);
     render(<AllKeys />);
-    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    const bar = await screen.findByRole('region', { name: 'Bulk actions' });
     await within(bar).findByRole('button', { name: 'Resume extending 661,686 keys by 2 days…' });
     // A generate job (from Keys) runs and finishes: said here while it runs, and the extend's panel stays.
     act(() => {

@@ -56,7 +56,11 @@ describe('form drafts and a profile switch', () => {
     );
     const count = () => screen.getByLabelText<HTMLInputElement>('Count');
     const expiry = () => screen.getByLabelText<HTMLInputElement>('Expiry date');
-    const days = () => within(screen.getByRole('region', { name: 'Bulk actions' })).getByLabelText<HTMLInputElement>('Days');
+    // The bulk bar, with its Days, shows while a key is selected.
+    const days = () => {
+      if (useKeydesk.getState().selection.size === 0) act(() => useKeydesk.getState().setSelected(['KEY-AAA'], true));
+      return within(screen.getByRole('region', { name: 'Bulk actions' })).getByLabelText<HTMLInputElement>('Days');
+    };
     const defaults = { count: count().value, expiry: expiry().value, days: days().value };
     await user.clear(count());
     await user.type(count(), '2000');

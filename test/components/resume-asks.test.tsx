@@ -45,7 +45,7 @@ describe('Resume of a stopped bulk job', () => {
     fake.impl['jobs.resume'] = () => Promise.resolve({ ok: true, data: summary({ state: 'running', finishedAt: null }) });
     const user = userEvent.setup();
     render(<AllKeys />);
-    const bar = screen.getByRole('region', { name: 'Bulk actions' });
+    const bar = await screen.findByRole('region', { name: 'Bulk actions' });
     await user.click(await within(bar).findByRole('button', { name: 'Resume deleting 44,821 keys…' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete the 44,821 keys not sent?' });
     expect(dialog.textContent).toContain('a deleted key cannot be brought back');

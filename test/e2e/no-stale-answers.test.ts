@@ -177,7 +177,9 @@ describe('switching to another service', () => {
     await app.nav('Keys');
     expect(await app.page.getByRole('table', { name: 'Matching keys' }).count()).toBe(0);
     await app.nav('All keys');
-    await app.page.getByText('0 selected').waitFor();
+    await app.page.getByRole('grid', { name: 'All keys' }).waitFor();
+    // The other service's selection is not carried over: no bulk actions.
+    expect(await app.page.getByRole('button', { name: 'Clear selection' }).count()).toBe(0);
     expect(await app.page.getByText(/of 2 done/).count()).toBe(0);
     expect(await app.page.getByRole('progressbar', { name: 'Bulk progress' }).count()).toBe(0);
     expect(await app.page.getByText(/Refused by the service/).count()).toBe(0);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { CommandPalette } from './components/CommandPalette.tsx';
+import { ShortcutsSheet } from './components/ShortcutsSheet.tsx';
 import { Toasts } from './components/Toasts.tsx';
 import { Badge } from './components/Badge.tsx';
 import { Icon, type IconName } from './components/Icon.tsx';
@@ -259,6 +260,7 @@ export function App() {
       </main>
       <Toasts />
       <CommandPalette />
+      <ShortcutsSheet />
     </div>
   );
 }

@@ -6,7 +6,7 @@ export interface Column<T> {
   header: string;
   hidden?: boolean;
   cell: (row: T) => ReactNode;
-  /** "mono" for key values and HWIDs, "num" for figures. */
+  /** "mono" for key values and HWIDs, "num" for figures, "optional" for a column a narrow layout may leave out. */
   className?: string;
   /** Set on a column the table can be sorted by: the sort's field name. */
   sortField?: string;
@@ -142,7 +142,7 @@ export function DataTable<T>({
                 key={c.header}
                 scope="col"
                 aria-sort={ariaSort(sort, c.sortField)}
-                className={c.className?.includes('num') ? 'num' : undefined}
+                className={['num', 'optional'].filter((w) => c.className?.split(' ').includes(w)).join(' ') || undefined}
               >
                 {c.hidden ? (
                   <span className="visually-hidden">{c.header}</span>

@@ -42,6 +42,7 @@ export function openAt(setView: (v: ViewName) => void, view: ViewName, target?: 
 export function useCommands(): Command[] {
   const setView = useKeydesk((s) => s.setView);
   const setOpen = useKeydesk((s) => s.setPaletteOpen);
+  const setShortcutsOpen = useKeydesk((s) => s.setShortcutsOpen);
   const pushExecution = useKeydesk((s) => s.pushExecution);
   const refreshExecutions = useKeydesk((s) => s.refreshExecutions);
   const exportLedger = useKeydesk((s) => s.exportLedger);
@@ -92,6 +93,7 @@ export function useCommands(): Command[] {
         openAt(setView, 'integration');
         if (activeProfileId !== null) void generateTestKey(activeProfileId);
       }),
+      action('shortcuts', 'Show keyboard shortcuts', 'keys help ? keyboard', () => setShortcutsOpen(true)),
       action('add-service', 'Add a remote service…', 'profile new api key', () => openAt(setView, 'profiles', 'add-profile')),
       ...profiles
         .filter((p) => p.id !== activeProfileId)
@@ -110,6 +112,7 @@ export function useCommands(): Command[] {
   }, [
     setView,
     setOpen,
+    setShortcutsOpen,
     profiles,
     activeProfileId,
     selectProfile,

@@ -79,6 +79,7 @@ export const KEYS_INITIAL = {
   bulkOverFilter: [],
   keyActionRequest: IDLE,
   keyActionKind: null,
+  keyAsk: null,
 } satisfies Partial<KeysSlice>;
 
 export function createKeysSlice(ctx: StoreContext): KeysSlice {
@@ -192,7 +193,7 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
         { latest: true },
       );
     },
-    openKey: async (value) => {
+    openKey: async (value, ask) => {
       const { setDraft, setView, runLookup, selectKey } = get();
       // The panel of a key opened before would sit beside this search's answer, as if it were this key.
       selectKey(null);
@@ -201,7 +202,7 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
       await runLookup(value);
       const found = get().lookupResult;
       const key = found && [...found.active, ...found.generated].find((k) => k.value === value);
-      if (key) get().selectKey(key);
+      if (key) get().selectKey(key, ask);
     },
     openInAllKeys: (term) => {
       get().setLedgerFilter({ text: term });
@@ -220,11 +221,11 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
         { latest: true },
       );
     },
-    selectKey: (key) => {
+    selectKey: (key, ask) => {
       // The panel shows the key as its search row was read; a key from elsewhere, as it was handed over now.
       const result = get().lookupResult;
       const read = key && (result?.rowRead?.[key.value] ?? result?.read ?? moment());
-      set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE, keyReadRequest: IDLE });
+      set({ selectedKey: key, selectedRead: read, keyActionRequest: IDLE, keyReadRequest: IDLE, keyAsk: key ? (ask ?? null) : null });
     },
     extendKey: (keyValue, days) => {
       const what = 'was extended in Keys';

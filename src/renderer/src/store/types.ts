@@ -62,8 +62,11 @@ export interface UiSlice {
   unknownOutcomes: OperationName[];
   toasts: Toast[];
   paletteOpen: boolean;
+  /** The sheet of every keyboard shortcut (`?`). */
+  shortcutsOpen: boolean;
   setView: (view: ViewName) => void;
   setPaletteOpen: (open: boolean) => void;
+  setShortcutsOpen: (open: boolean) => void;
   /** `jobId`: a toast about that job's state (say, "already running"), taken away when the job ends. */
   notify: (kind: Toast['kind'], text: string, jobId?: string) => void;
   /** How a job ended: it replaces what an earlier end of the same job said. */
@@ -151,6 +154,9 @@ export interface UnknownCheck {
   total: number;
 }
 
+/** A single-key action the key panel asks about. */
+export type KeyAsk = 'extend' | 'reset' | 'delete';
+
 export interface KeysSlice {
   /** The values of the last single-request batch (keys.generate answers them as a KeyBatch). */
   lastGenerated: readonly string[];
@@ -179,7 +185,7 @@ export interface KeysSlice {
   lookupLedger: { rows: LedgerRow[]; total: number | null; capped: boolean; read: Moment } | null;
   lookupLedgerRequest: RequestState;
   /** A key in Keys: searched as a whole value on the service, its panel open once found. */
-  openKey: (value: string) => Promise<void>;
+  openKey: (value: string, ask?: KeyAsk) => Promise<void>;
   /** All keys, filtered by `term` as its text. */
   openInAllKeys: (term: string) => void;
   selectedKey: Key | null;
@@ -189,14 +195,17 @@ export interface KeysSlice {
   keyChanges: Readonly<Record<string, KeyChange>>;
   /** Bulk jobs over a filter, at their start and end, oldest first: any answer read before one may be earlier. */
   bulkOverFilter: readonly BulkOverFilter[];
-  selectKey: (key: Key | null) => void;
+  /** `ask`: the panel opens asking that action's question (a row menu's Delete, say) or, for extend, at its days. */
+  selectKey: (key: Key | null, ask?: KeyAsk) => void;
+  /** What the panel opened for `selectKey` asks first, if anything. */
+  keyAsk: KeyAsk | null;
   /** The panel's Refresh: reads its key again from the service. */
   keyReadRequest: RequestState;
   refreshKey: (keyValue: string) => Promise<void>;
   /** The last extend, HWID reset or delete from the key's panel. */
   keyActionRequest: RequestState;
   /** Which of them it is, and on which key: while it waits, the panel's button for it says so ("Extending…"). */
-  keyActionKind: { kind: 'extend' | 'reset' | 'delete'; keyValue: string } | null;
+  keyActionKind: { kind: KeyAsk; keyValue: string } | null;
   extendKey: (keyValue: string, days: number) => Promise<boolean>;
   resetHwid: (keyValue: string) => Promise<boolean>;
   deleteKey: (key: Key) => Promise<boolean>;

@@ -68,8 +68,10 @@ export function createUiSlice(ctx: StoreContext): UiSlice {
     keydeskGone: null,
     toasts: [],
     paletteOpen: false,
+    shortcutsOpen: false,
     setView: (view) => set({ view, paletteOpen: false }),
     setPaletteOpen: (paletteOpen) => set({ paletteOpen }),
+    setShortcutsOpen: (shortcutsOpen) => set({ shortcutsOpen }),
     // The Toasts component times a success out (paused while hovered or focused); an error stays until dismissed.
     notify: (kind, text, jobId) => push(kind, text, jobId === undefined ? {} : { jobId }),
     notifyJobEnd: (kind, text, jobId) => push(kind, text, { jobEnd: jobId }, (t) => t.jobEnd !== jobId),

@@ -12,7 +12,7 @@ import type { LedgerFilter } from '../../store/types.ts';
 import { BulkBar } from './BulkBar.tsx';
 import { CutShortNotice } from './CutShortNotice.tsx';
 import { gridWindow, LedgerGrid, useGridPlace } from './Grid.tsx';
-import { Toolbar } from './Toolbar.tsx';
+import { Exports, Toolbar } from './Toolbar.tsx';
 import { countLine, selectAllWords, sortWords, trimmed } from './wording.ts';
 
 export { STALE_EXPIRY, STALE_HWID, STALE_STATUS } from './wording.ts';
@@ -46,6 +46,7 @@ export function AllKeys() {
   const selection = useKeydesk((s) => s.selection);
   const selectedAll = useKeydesk((s) => s.selectedAll !== null);
   const profileId = useKeydesk((s) => s.activeProfileId);
+  const setShortcutsOpen = useKeydesk((s) => s.setShortcutsOpen);
   // A job main is running for this profile (started before a reload, say) shows here with its progress.
   useEffect(() => void attachJobs(), [attachJobs, profileId]);
   const place = useGridPlace();
@@ -104,16 +105,7 @@ export function AllKeys() {
   return (
     <section aria-labelledby="ledger-title" className="ledger">
       <h1 id="ledger-title">All keys</h1>
-      <p className="muted">Every key this app generated or has seen for this service, kept current by every lookup and action.</p>
-      <Toolbar
-        filter={filter}
-        setFilter={setFilter}
-        ready={total !== null}
-        count={count}
-        capped={capped}
-        nothing={nothing}
-        selectAll={selectWords}
-      />
+      <Toolbar filter={filter} setFilter={setFilter} ready={total !== null} count={count} capped={capped} selectAll={selectWords} />
       {error && (
         <p role="alert" className="error">
           {error}
@@ -145,24 +137,33 @@ export function AllKeys() {
           )}
         </p>
       )}
-      <p role="status" className="muted">
-        {countLine({
-          failed,
-          loading,
-          count,
-          capped,
-          filtered,
-          stale: stale ? { at: stale.at, sameFilter: staleSameFilter, sameQuery: staleSameQuery } : null,
-        })}
-        {capped && total !== null && (
-          <>
-            {' '}
-            <button type="button" className="link" disabled={counting} onClick={() => void countExactly()}>
-              {counting ? 'Counting…' : 'Count exactly'}
-            </button>
-          </>
-        )}
-      </p>
+      <div className="ledger-line">
+        <p role="status" className="muted">
+          {countLine({
+            failed,
+            loading,
+            count,
+            capped,
+            filtered,
+            stale: stale ? { at: stale.at, sameFilter: staleSameFilter, sameQuery: staleSameQuery } : null,
+          })}
+          {capped && total !== null && (
+            <>
+              {' '}
+              <button type="button" className="link" disabled={counting} onClick={() => void countExactly()}>
+                {counting ? 'Counting…' : 'Count exactly'}
+              </button>
+            </>
+          )}
+        </p>
+        <span id="ledger-sort" className="sort-said">
+          {sortWords(sort)}
+        </span>
+        <Exports nothing={nothing} />
+        <button type="button" className="link" aria-keyshortcuts="?" onClick={() => setShortcutsOpen(true)}>
+          Shortcuts <kbd>?</kbd>
+        </button>
+      </div>
       {!selectedAll && selectWords.canSelectAll && shownState === 'all' && count > shownValues.length && (
         <p className="select-all-offer">
           The {fmt.count(shownValues.length, NOUNS.key)} shown {shownValues.length === 1 ? 'is' : 'are'} selected.{' '}
@@ -173,10 +174,6 @@ export function AllKeys() {
       )}
       {/* Above the table: in sight after "Select all", and next in the Tab order, whatever the table's length. */}
       <BulkBar />
-      <p id="ledger-keys-hint" className="muted">
-        <span className="sort-said">{sortWords(sort)}</span> In the table: arrows move, Space ticks (Shift+Space a range), a click or Enter
-        opens the key in Keys, Ctrl+C copies the key, Ctrl+Shift+C its HWID (Cmd on a Mac).
-      </p>
       <LedgerGrid
         place={place}
         pages={pages}

@@ -14,7 +14,7 @@ import { isLive } from '../../lib/jobs.ts';
 import { parseWhole } from '../../lib/numbers.ts';
 import { plain } from '../../lib/words.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
-import { selectBulkJob, selectJob } from '../../store/job-selectors.ts';
+import { selectBulkJob, selectJob, selectJobElsewhere } from '../../store/job-selectors.ts';
 import { confirmBody, confirmTitle, knownOf, type Confirming, type Known } from './wording.ts';
 
 const n = (x: number) => x.toLocaleString();
@@ -85,6 +85,7 @@ export function BulkBar() {
   const job = useKeydesk(selectJob);
   const bulkJob = useKeydesk(selectBulkJob);
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
+  const elsewhere = useKeydesk((s) => selectJobElsewhere(s) !== null);
   const run = useKeydesk((s) => s.runBulk);
   const starting = useKeydesk((s) => s.jobStarting);
   const clear = useKeydesk((s) => s.clearSelection);
@@ -147,68 +148,78 @@ export function BulkBar() {
   // Nothing to reset: the dialog says so and offers no Reset.
   const nothingToReset = resetAsked && known?.active === 0;
 
+  const selected = selectedAll || picked > 0;
+  const generating = job !== null && job.action === 'generate' && isLive(job);
+  // Nothing selected and no job to follow: no empty bar above the table (the dialog, closed, takes no room).
+  const shown = selected || starting !== null || generating || bulkJob !== null || elsewhere;
   return (
-    <div className="card bulk" aria-label="Bulk actions" role="region">
-      <p>
-        <strong>{selectedAll ? (one ? 'The 1 matching key' : `All ${allMatching}`) : n(count)}</strong> selected{' '}
-        <button type="button" disabled={count === 0 || running} onClick={clear}>
-          Clear selection
-        </button>
-      </p>
-      <div className="inline">
-        <button type="button" className="danger" disabled={none} onClick={() => ask({ action: 'delete' })}>
-          Delete selected
-        </button>
-        <button type="button" disabled={none} onClick={() => ask({ action: 'resetHwid' })}>
-          Reset HWID of selected
-        </button>
-        <Field
-          label="Days"
-          inputMode="numeric"
-          value={days}
-          error={daysError}
-          onChange={(e) => {
-            setDays(e.target.value);
-            setDaysError(null);
-          }}
-        />
-        <button
-          type="button"
-          disabled={none}
-          onClick={() => {
-            // The Generate form's and the key panel's rule: digits only ("1e3" is not 1,000), one sentence for any bad value.
-            const parsed = schemas.days.safeParse(parseWhole(days));
-            setDaysError(parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter days.'));
-            if (parsed.success) ask({ action: 'extend', days: parsed.data });
-          }}
-        >
-          Extend selected
-        </button>
-      </div>
-      {count > 0 && <ServiceWait id="bulk-waits" what="Starting a bulk job" />}
-      {running && count > 0 && (
-        <p className="muted">One job at a time per service: these actions come back when the job below ends (or once you cancel it).</p>
-      )}
-      {starting ? (
-        <p role="status" className="bulk-progress">
-          <progress aria-label="Bulk progress" />
-          <StartingLine starting={starting} />
-        </p>
-      ) : (
-        <>
-          {job && job.action === 'generate' && isLive(job) && (
-            // Keys follows it; said here too, since its keys keep arriving in this table while it runs.
-            <p role="status" className="muted">
-              {keydeskGone
-                ? 'A generate job was running for this profile: '
-                : 'A generate job is running for this profile (follow or cancel it in Keys): '}
-              <JobLine job={job} />
-            </p>
+    <>
+      {shown && (
+        <div className="bulk" aria-label="Bulk actions" role="region">
+          {selected && (
+            <div className="bulk-bar">
+              <span>
+                <strong>{selectedAll ? (one ? 'The 1 matching key' : `All ${allMatching}`) : n(count)}</strong> selected
+              </span>
+              <button type="button" disabled={count === 0 || running} onClick={clear}>
+                Clear selection
+              </button>
+              <button type="button" className="danger" disabled={none} onClick={() => ask({ action: 'delete' })}>
+                Delete selected
+              </button>
+              <button type="button" disabled={none} onClick={() => ask({ action: 'resetHwid' })}>
+                Reset HWID of selected
+              </button>
+              <Field
+                label="Days"
+                inputMode="numeric"
+                value={days}
+                error={daysError}
+                onChange={(e) => {
+                  setDays(e.target.value);
+                  setDaysError(null);
+                }}
+              />
+              <button
+                type="button"
+                disabled={none}
+                onClick={() => {
+                  // The Generate form's and the key panel's rule: digits only ("1e3" is not 1,000), one sentence for any bad value.
+                  const parsed = schemas.days.safeParse(parseWhole(days));
+                  setDaysError(parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Enter days.'));
+                  if (parsed.success) ask({ action: 'extend', days: parsed.data });
+                }}
+              >
+                Extend selected
+              </button>
+            </div>
           )}
-          {bulkJob && <BulkJob job={bulkJob} />}
-        </>
+          {count > 0 && <ServiceWait id="bulk-waits" what="Starting a bulk job" />}
+          {running && count > 0 && (
+            <p className="muted">One job at a time per service: these actions come back when the job below ends (or once you cancel it).</p>
+          )}
+          {starting ? (
+            <p role="status" className="bulk-progress">
+              <progress aria-label="Bulk progress" />
+              <StartingLine starting={starting} />
+            </p>
+          ) : (
+            <>
+              {generating && (
+                // Keys follows it; said here too, since its keys keep arriving in this table while it runs.
+                <p role="status" className="muted">
+                  {keydeskGone
+                    ? 'A generate job was running for this profile: '
+                    : 'A generate job is running for this profile (follow or cancel it in Keys): '}
+                  <JobLine job={job} />
+                </p>
+              )}
+              {bulkJob && <BulkJob job={bulkJob} />}
+            </>
+          )}
+          <JobElsewhere />
+        </div>
       )}
-      <JobElsewhere />
       <ConfirmDialog
         open={confirm !== null}
         title={confirmTitle(confirm, what)}
@@ -222,6 +233,6 @@ export function BulkBar() {
           setConfirm(null);
         }}
       />
-    </div>
+    </>
   );
 }

@@ -1,14 +1,15 @@
 // All keys' grid: a window of rows over the ledger's pages (never more than MAX_DOM_ROWS in the DOM), its sortable
 // header, and the keys and clicks that move between rows, tick them, open a key in Keys and copy it.
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE } from '../../store/ledger.ts';
-import type { LedgerSlice } from '../../store/types.ts';
+import type { KeyAsk, LedgerSlice } from '../../store/types.ts';
 import { Row, type Pick } from './Row.tsx';
+import { RowMenu, type RowMenuAt } from './RowMenu.tsx';
 import { COLUMNS } from './wording.ts';
 
 export const ROW_HEIGHT = 34;
@@ -136,11 +137,45 @@ export function LedgerGrid({
   );
 
   const open = useCallback((value: string) => void useKeydesk.getState().openKey(value), []);
+  const [menu, setMenu] = useState<RowMenuAt | null>(null);
+  const onMenu = useCallback(
+    (at: RowMenuAt) => {
+      setCursor(at.index);
+      setMenu(at);
+    },
+    [setCursor, setMenu],
+  );
+  // Closed by a key or an item, the menu gives the focus back to its row; a press elsewhere leaves it there.
+  const closeMenu = useCallback(
+    (refocus: boolean) => {
+      setMenu(null);
+      focusCursor.current = refocus;
+    },
+    [setMenu],
+  );
+  // The Key column is as wide as the longest value seen in the window so far: never cut, and steady as it scrolls.
+  const [keyCh, setKeyCh] = useState(12);
+  let widest = keyCh;
   const rows = [];
   // The Tab stop stays on the cursor row while it is rendered, else on the first row shown (the table scrolled away).
   const stop = cursor >= first && cursor < last && rowAt(cursor) ? cursor : shownFirst;
-  for (let i = first; i < last; i++)
-    rows.push(<Row key={i} index={i} top={i * ROW_HEIGHT + shift} row={rowAt(i)} onPick={onPick} onOpen={open} tabbable={i === stop} />);
+  for (let i = first; i < last; i++) {
+    widest = Math.max(widest, rowAt(i)?.value.length ?? 0);
+    rows.push(
+      <Row
+        key={i}
+        index={i}
+        top={i * ROW_HEIGHT + shift}
+        row={rowAt(i)}
+        onPick={onPick}
+        onOpen={open}
+        onMenu={onMenu}
+        tabbable={i === stop}
+      />,
+    );
+  }
+  // Kept, so a narrower window of rows later leaves the column as it was (set in render: React redoes it at once).
+  if (widest > keyCh) setKeyCh(widest);
   useEffect(() => {
     if (!focusCursor.current) return;
     const box = viewport.current?.querySelector<HTMLInputElement>(`input[data-row="${String(cursor)}"]`);
@@ -167,6 +202,13 @@ export function LedgerGrid({
     const from = Number((e.target as HTMLElement).dataset.row ?? Number.NaN);
     if (Number.isNaN(from)) return;
     const focused = rowAt(from);
+    // Shift+F10 or the menu key opens the row's own menu, beside its "⋯" button.
+    if (focused && ((e.shiftKey && e.key === 'F10') || e.key === 'ContextMenu')) {
+      e.preventDefault();
+      const button = (e.target as HTMLElement).closest('[role="row"]')?.querySelector('.row-menu-button')?.getBoundingClientRect();
+      onMenu({ row: focused, index: from, x: button?.left ?? 0, y: button?.bottom ?? 0 });
+      return;
+    }
     // Enter opens the focused row's key in Keys: looked up on the service, with its detail panel (its actions).
     if (e.key === 'Enter' && focused) {
       e.preventDefault();
@@ -208,11 +250,12 @@ export function LedgerGrid({
     <div
       role="grid"
       aria-label="All keys"
-      aria-describedby="ledger-keys-hint"
-      aria-keyshortcuts="Enter Control+C Meta+C Control+Shift+C Meta+Shift+C"
+      aria-describedby="ledger-sort"
+      aria-keyshortcuts="Enter Control+C Meta+C Control+Shift+C Meta+Shift+C Shift+F10"
       aria-rowcount={ariaRowCount}
       aria-busy={loading}
       className={stale ? 'vgrid stale' : 'vgrid'}
+      style={{ '--key-ch': widest } as CSSProperties}
     >
       <div role="row" aria-rowindex={1} className="vhead">
         <div role="columnheader" className="vcell check">
@@ -231,6 +274,9 @@ export function LedgerGrid({
             {c.field ? <SortButton label={c.label} field={c.field} sort={sort} onSort={(f) => onSort(f as LedgerSortField)} /> : c.label}
           </div>
         ))}
+        <div role="columnheader" className="vcell">
+          <span className="visually-hidden">Actions</span>
+        </div>
       </div>
       <div
         ref={viewport}
@@ -240,10 +286,23 @@ export function LedgerGrid({
         tabIndex={rowAt(stop) ? -1 : 0}
         aria-label="Rows"
         onKeyDown={onGridKey}
-        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        onScroll={(e) => {
+          setScrollTop(e.currentTarget.scrollTop);
+          if (menu) setMenu(null);
+        }}
       >
         <div style={{ height: scrollScale(rowCount, height).range, position: 'relative' }}>{rows}</div>
       </div>
+      {menu && (
+        <RowMenu
+          at={menu}
+          onOpen={(value, ask) => {
+            setMenu(null);
+            void useKeydesk.getState().openKey(value, ask);
+          }}
+          onClose={closeMenu}
+        />
+      )}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { ServiceText } from '../../components/ServiceText.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
+import type { RowMenuAt } from './RowMenu.tsx';
 import { STALE_EXPIRY, STALE_HWID, STALE_STATUS, STATUS_WORD } from './wording.ts';
 
 /** A value from before an act whose outcome never came back: marked "⚠ … · not read back", the sentence in its title. */
@@ -76,6 +77,7 @@ export function Row({
   top,
   onPick,
   onOpen,
+  onMenu,
   tabbable,
 }: {
   row: LedgerRow | undefined;
@@ -83,11 +85,12 @@ export function Row({
   top: number;
   onPick: Pick;
   onOpen: (value: string) => void;
+  onMenu: (at: RowMenuAt) => void;
   tabbable: boolean;
 }) {
   const selected = useKeydesk((s) => (row ? s.selectedAll !== null || s.selection.has(row.value) : false));
   const onClick = (e: MouseEvent<HTMLDivElement>) => {
-    if (!row || (e.target as HTMLElement).closest('.check')) return;
+    if (!row || (e.target as HTMLElement).closest('.check, .row-menu-button')) return;
     if (e.shiftKey || e.ctrlKey || e.metaKey) onPick(index, row.value, e.shiftKey, !selected);
     // A drag that selected text to copy is not a click on the row.
     else if (!window.getSelection()?.toString()) onOpen(row.value);
@@ -100,6 +103,11 @@ export function Row({
       style={{ transform: `translateY(${top}px)` }}
       aria-selected={selected}
       onClick={onClick}
+      onContextMenu={(e) => {
+        if (!row) return;
+        e.preventDefault();
+        onMenu({ row, index, x: e.clientX, y: e.clientY });
+      }}
     >
       <div role="gridcell" className="vcell check">
         {row && (
@@ -159,6 +167,21 @@ export function Row({
           </div>
           <div role="gridcell" className="vcell" title={`Last checked ${row.lastSeenAt}`}>
             {fmt.relative(row.lastSeenAt)}
+          </div>
+          <div role="gridcell" className="vcell menu">
+            <button
+              type="button"
+              className="row-menu-button"
+              tabIndex={-1}
+              aria-haspopup="menu"
+              aria-label={`Actions for ${shownText(row.value)}`}
+              onClick={(e) => {
+                const b = e.currentTarget.getBoundingClientRect();
+                onMenu({ row, index, x: b.left, y: b.bottom });
+              }}
+            >
+              ⋯
+            </button>
           </div>
         </>
       ) : (

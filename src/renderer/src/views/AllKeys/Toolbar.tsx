@@ -1,5 +1,4 @@
-// All keys' toolbar: the filter (text, status, premium), select all matching, and the exports of what matches.
-import { Field } from '../../components/Field.tsx';
+// All keys' toolbar on one row: the filter (text, status, premium) and select all matching; and the exports of what matches.
 import { useKeydesk } from '../../store/index.ts';
 import type { LedgerFilter } from '../../store/types.ts';
 import { allDeletedWords, type selectAllWords } from './wording.ts';
@@ -10,7 +9,6 @@ export function Toolbar({
   ready,
   count,
   capped,
-  nothing,
   selectAll,
 }: {
   filter: LedgerFilter;
@@ -19,61 +17,73 @@ export function Toolbar({
   ready: boolean;
   count: number;
   capped: boolean;
-  /** The filter matches nothing: there is nothing to export. */
-  nothing: boolean;
   selectAll: ReturnType<typeof selectAllWords>;
 }) {
   const selectAllMatching = useKeydesk((s) => s.selectAllMatching);
-  const exportLedger = useKeydesk((s) => s.exportLedger);
+  // One row at any window width: short labels, the exports as one group; the filter box takes what room is left.
   return (
-    <>
-      <div className="inline">
-        <Field
-          label="Filter (key, note or HWID)"
+    <div className="toolbar">
+      <label className="toolbar-filter">
+        Filter<span className="visually-hidden"> (key, note or HWID)</span>
+        <input
           type="search"
+          placeholder="Key, note or HWID"
           value={filter.text ?? ''}
           // Spaces alone filter nothing: they are no filter, not a search that matches no key.
           onChange={(e) => setFilter({ ...filter, text: e.target.value.trim() === '' ? undefined : e.target.value })}
         />
-        <label>
-          Status{' '}
-          <select
-            value={filter.status ?? ''}
-            onChange={(e) => setFilter({ ...filter, status: (e.target.value || undefined) as typeof filter.status })}
-          >
-            <option value="">Any</option>
-            <option value="generated">Generated</option>
-            <option value="active">Active</option>
-            <option value="deleted">Deleted</option>
-          </select>
-        </label>
-        <label>
-          Premium{' '}
-          <select
-            value={filter.premium === undefined ? '' : String(filter.premium)}
-            onChange={(e) => setFilter({ ...filter, premium: e.target.value === '' ? undefined : e.target.value === 'true' })}
-          >
-            <option value="">Any</option>
-            <option value="true">Premium</option>
-            <option value="false">Standard</option>
-          </select>
-        </label>
-        {selectAll.canSelectAll && (
-          <button type="button" disabled={!ready} onClick={selectAllMatching}>
-            {selectAll.button}
-          </button>
-        )}
-        {selectAll.allDeleted && ready && <span className="muted">No select-all: {allDeletedWords(count, capped)}.</span>}
-        <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('csv')}>
-          Export CSV
+      </label>
+      <select
+        aria-label="Status"
+        value={filter.status ?? ''}
+        onChange={(e) => setFilter({ ...filter, status: (e.target.value || undefined) as typeof filter.status })}
+      >
+        <option value="">Status: any</option>
+        <option value="generated">Generated</option>
+        <option value="active">Active</option>
+        <option value="deleted">Deleted</option>
+      </select>
+      <select
+        aria-label="Premium"
+        value={filter.premium === undefined ? '' : String(filter.premium)}
+        onChange={(e) => setFilter({ ...filter, premium: e.target.value === '' ? undefined : e.target.value === 'true' })}
+      >
+        <option value="">Premium: any</option>
+        <option value="true">Premium</option>
+        <option value="false">Standard</option>
+      </select>
+      {selectAll.canSelectAll && (
+        <button type="button" disabled={!ready} onClick={selectAllMatching}>
+          {selectAll.button}
         </button>
-        <button type="button" disabled={nothing} aria-describedby="ledger-export-note" onClick={() => void exportLedger('json')}>
-          Export JSON
+      )}
+      {selectAll.allDeleted && ready && <span className="muted">No select-all: {allDeletedWords(count, capped)}.</span>}
+    </div>
+  );
+}
+
+/** The exports of what matches (`nothing`: the filter matches no key), in the order shown. */
+export function Exports({ nothing }: { nothing: boolean }) {
+  const exportLedger = useKeydesk((s) => s.exportLedger);
+  const exportNote = nothing ? 'Nothing to export: no key matches.' : 'Exports hold every matching key, in the order shown.';
+  return (
+    <span role="group" aria-label="Export" className="toolbar-export" title={exportNote}>
+      <span aria-hidden="true">Export</span>
+      {(['csv', 'json'] as const).map((format) => (
+        <button
+          key={format}
+          type="button"
+          aria-label={`Export ${format.toUpperCase()}`}
+          aria-describedby="ledger-export-note"
+          disabled={nothing}
+          onClick={() => void exportLedger(format)}
+        >
+          {format.toUpperCase()}
         </button>
-      </div>
-      <p id="ledger-export-note" className="muted">
-        {nothing ? 'Nothing to export: no key matches.' : 'Exports hold every matching key, in the order shown.'}
-      </p>
-    </>
+      ))}
+      <span id="ledger-export-note" className="visually-hidden">
+        {exportNote}
+      </span>
+    </span>
   );
 }

@@ -66,7 +66,11 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
   const readRequest = useKeydesk((s) => s.keyReadRequest);
   const [days, setDays] = useState('30');
   const [daysError, setDaysError] = useState<string | null>(null);
-  const [pending, setPending] = useState<Pending | null>(null);
+  // Opened from a row menu for one action: that action's question first (an extend starts at its days).
+  const [pending, setPending] = useState<Pending | null>(() => {
+    const ask = useKeydesk.getState().keyAsk;
+    return ask === 'delete' || (ask === 'reset' && key.status === 'active' && key.hwid) ? { kind: ask } : null;
+  });
   const card = useRef<HTMLElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -79,7 +83,9 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
   // The panel opens beside the list and takes the focus, so the keyboard goes on where the eyes go.
   useEffect(() => {
     card.current?.scrollIntoView({ block: 'nearest' });
-    heading.current?.focus({ preventScroll: true });
+    const days = useKeydesk.getState().keyAsk === 'extend' ? card.current?.querySelector<HTMLInputElement>('form input') : null;
+    (days ?? heading.current)?.focus({ preventScroll: true });
+    days?.select();
   }, []);
 
   // While it is open the panel holds the keyboard: Tab cycles inside it, and Esc closes it from anywhere in the

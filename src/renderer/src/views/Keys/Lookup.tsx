@@ -72,7 +72,8 @@ const COLUMNS: Column<Key>[] = [
   { header: 'Note', cell: (k) => (k.note ? <ServiceText text={k.note} /> : <span className="muted">—</span>) },
   {
     header: 'HWID',
-    className: 'mono',
+    // Beside the key panel in a narrow window, the panel shows the open key's HWID; the column goes.
+    className: 'mono optional',
     cell: (k) =>
       k.hwid ? (
         <span className="with-copy">
