@@ -23,5 +23,8 @@ export const BULK_WORDS: Readonly<Partial<Record<OperationName, string>>> = {
   'keys.generate': 'Generate as a job',
 };
 
+/** A bulk entry's operation in words ("Bulk extend"); an action with none, as a single act's. */
+export const bulkWords = (id: string): string => (isOperation(id) ? BULK_WORDS[id] : undefined) ?? operationWords(id);
+
 /** "1 key", "100,000 keys": a count of keys in words, for main's messages and audit targets. */
 export const keyCount = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'key' : 'keys'}`;
