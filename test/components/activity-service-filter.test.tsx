@@ -67,6 +67,6 @@ describe('Activity: the service filter', () => {
     await screen.findByText('KD-REMOTE');
     expect(screen.queryByText('KD-SANDBOX')).toBeNull();
     expect(sentFilters().at(-1)).toEqual({ profileId: remoteProfile.id });
-    expect((screen.getByRole('combobox', { name: /Service/ }) as HTMLSelectElement).value).toBe(remoteProfile.id);
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: /Service/ }).value).toBe(remoteProfile.id);
   });
 });

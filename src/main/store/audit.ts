@@ -73,7 +73,7 @@ export class AuditLog {
       note: row.note,
       isPremium: row.is_premium !== 0,
     };
-    return Object.fromEntries(fields.filter((f) => f in read).map((f) => [f, read[f]])) as KeyFields;
+    return Object.fromEntries(fields.filter((f) => f in read).map((f) => [f, read[f]]));
   }
 
   /** The act an entry was written for has ended: its outcome and words, and the fields it changed as read after it. */
