@@ -71,6 +71,8 @@ const auditFilter = z.strictObject({
   text: z.string().max(LIMITS.textMaxChars).optional(),
   outcome: z.enum(['ok', 'failed', 'unknown']).optional(),
   action: z.string().max(64).optional(),
+  /** One service's acts (a removed service's too); left out, every service's. */
+  profileId: profileId.optional(),
 });
 
 /** The most keys one generate job takes: ten requests of the service's 100,000. */

@@ -213,6 +213,26 @@ export interface AuditEntry {
   /** unknown: sent, and no answer came (or one that could not be read): it may or may not have taken effect. */
   outcome: 'ok' | 'failed' | 'unknown';
   message: string;
+  /** A bulk act: its job (its items are the job's), and its keys per outcome. */
+  job?: AuditJob;
+  /** An act on one key: the fields it changed, as the ledger held them before and as read after (null: not done). */
+  change?: { before: KeyFields; after: KeyFields | null };
+}
+
+/** A bulk act's job as Activity shows it; `kept`: still in Jobs (removing it there removes its items). */
+export interface AuditJob {
+  id: string;
+  state: JobState | null;
+  counts: Record<JobItemState, number> | null;
+  kept: boolean;
+}
+
+/** A key's fields an act changes; a field left out is one Keydesk never read. null: none (no HWID, no expiry). */
+export interface KeyFields {
+  hwid?: string | null;
+  expiresAt?: string | null;
+  note?: string;
+  isPremium?: boolean;
 }
 
 /** A generate whose keys an earlier session was still recording when it stopped: some may be missing from All keys. */

@@ -1,4 +1,5 @@
-// Operation words beyond operations.ts's table: the names older versions wrote to the activity log, and key counts.
+// Operation words beyond operations.ts's table: bulk acts, the names older versions wrote to the activity log, and
+// key counts.
 import { OPERATION_WORDS, type OperationName } from './operations.ts';
 
 export { OPERATION_WORDS };
@@ -13,6 +14,17 @@ export const isOperation = (id: string): id is OperationName => Object.hasOwn(OP
 
 /** An operation (or a retired one from an old log row) in words; an id unknown to this version is shown as it is. */
 export const operationWords = (id: string): string => (isOperation(id) ? OPERATION_WORDS[id] : (RETIRED_WORDS[id] ?? id));
+
+/** A bulk act's words in Activity (its entry's action is the one its items do). */
+export const BULK_WORDS: Readonly<Partial<Record<OperationName, string>>> = {
+  'keys.delete': 'Bulk delete',
+  'keys.extend': 'Bulk extend',
+  'keys.resetHwid': 'Bulk HWID reset',
+  'keys.generate': 'Generate as a job',
+};
+
+/** A bulk entry's operation in words ("Bulk extend"); an action with none, as a single act's. */
+export const bulkWords = (id: string): string => (isOperation(id) ? BULK_WORDS[id] : undefined) ?? operationWords(id);
 
 /** "1 key", "100,000 keys": a count of keys in words, for main's messages and audit targets. */
 export const keyCount = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'key' : 'keys'}`;

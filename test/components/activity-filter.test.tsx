@@ -38,7 +38,7 @@ describe('Activity: the filter', () => {
     await screen.findByText('KD-BETA');
     await user.type(screen.getByLabelText('Filter'), '   ');
     await waitFor(() => {
-      expect(sentFilters().at(-1)).toEqual({});
+      expect(sentFilters().at(-1)).toEqual({ profileId: 'sandbox' });
     });
     expect(screen.queryByText('No operation matches this filter.')).toBeNull();
     expect(screen.getByText('KD-ALPHA')).toBeTruthy();
@@ -54,10 +54,13 @@ describe('Activity: the filter', () => {
       expect(screen.queryByText('KD-BETA')).toBeNull();
     });
     expect(screen.getByText('KD-ALPHA')).toBeTruthy();
-    expect(sentFilters().at(-1)).toEqual({ text: 'ALPHA' });
+    expect(sentFilters().at(-1)).toEqual({ text: 'ALPHA', profileId: 'sandbox' });
     await user.click(screen.getByRole('button', { name: /^Export CSV/ }));
     await waitFor(() => {
-      expect(fake.calls.find((c) => c.name === 'audit.export')?.input).toEqual({ filter: { text: 'ALPHA' }, format: 'csv' });
+      expect(fake.calls.find((c) => c.name === 'audit.export')?.input).toEqual({
+        filter: { text: 'ALPHA', profileId: 'sandbox' },
+        format: 'csv',
+      });
     });
   });
 });
@@ -82,7 +85,7 @@ describe('Activity: an operation whose answer was lost', () => {
     expect(row?.textContent).not.toContain('Failed');
     await user.selectOptions(screen.getByRole('combobox', { name: /Outcome/ }), 'unknown');
     await waitFor(() => {
-      expect(sentFilters().at(-1)).toEqual({ outcome: 'unknown' });
+      expect(sentFilters().at(-1)).toEqual({ outcome: 'unknown', profileId: 'sandbox' });
     });
     await waitFor(() => {
       expect(screen.queryByText('KD-ALPHA')).toBeNull();

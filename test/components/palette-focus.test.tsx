@@ -77,7 +77,7 @@ describe("palette: the views' own actions", () => {
     await runCommand(user, 'Export Activity as CSV (its current filter)');
     await waitFor(() => {
       expect(fake.calls.filter((c) => c.name === 'audit.export').map((c) => c.input)).toEqual([
-        { filter: { text: 'reset', outcome: 'failed' }, format: 'csv' },
+        { filter: { text: 'reset', outcome: 'failed', profileId: 'sandbox' }, format: 'csv' },
       ]);
     });
   });

@@ -1,6 +1,6 @@
 // Generating more keys than one request takes, in Chromium through the harness: the form says how many requests
 // before anything is sent, runs them as a job with progress, and exports every key the job made. The service's
-// own limit (100,000 per request) holds: the audit log shows one request per batch.
+// own limit (100,000 per request) holds: Activity shows one entry, and its job one request per batch.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useApp } from '../support/app-page.ts';
@@ -30,15 +30,17 @@ describe('Generate: 100,001 keys', () => {
     expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(100_001);
     expect(lines.slice(1).every((l) => l.includes(',two requests,generated,false,'))).toBe(true);
 
-    // One request per batch, none above the service's limit.
+    // One entry in Activity for the act; its job's items are one request per batch, none above the service's limit.
     const audit = await app.page.evaluate(async () => {
       const r = await window.keydesk['audit.list']({ filter: { action: 'keys.generate' }, offset: 0, limit: 10 });
-      return r.ok ? r.data.entries.map((e) => [e.target, e.outcome]) : [];
+      const entries = r.ok ? r.data.entries : [];
+      const items = await window.keydesk['jobs.items']({ jobId: entries[0]?.job?.id ?? '', offset: 0, limit: 10 });
+      return {
+        entries: entries.map((e) => [e.target, e.outcome, e.job?.counts?.done]),
+        sizes: items.ok ? items.data.items.map((i) => i.size) : [],
+      };
     });
-    expect(audit.sort()).toEqual([
-      ['1 key (batch 2 of a job)', 'ok'],
-      ['100,000 keys (batch 1 of a job)', 'ok'],
-    ]);
+    expect(audit).toEqual({ entries: [['100,001 keys: two requests', 'ok', 100_001]], sizes: [100_000, 1] });
   });
 
   it('shows the job again after a reload mid-job, then its export', async () => {

@@ -74,10 +74,12 @@ describe('a crash mid-job', () => {
     let pending: string[];
     let unknown: string[];
     try {
-      // The job's last recorded activity, from the file's own record of it: the audit entries of its answers are
+      // The job's last recorded activity, from the file's own record of it: the ledger rows its answers deleted are
       // written in the same transaction as the answers (none yet: the run's start).
       const reader = new DatabaseSync(join(dir, 'keydesk.db'), { readOnly: true });
-      const lastAnswer = (reader.prepare("SELECT max(at) AS at FROM audit WHERE action = 'keys.delete'").get() as { at: string | null }).at;
+      const lastAnswer = (
+        reader.prepare("SELECT max(last_seen_at) AS at FROM ledger WHERE status = 'deleted'").get() as { at: string | null }
+      ).at;
       reader.close();
       const runAt = db.job(jobId)?.runAt ?? null;
       // Its first run: it began when the job was started, and is no resume.

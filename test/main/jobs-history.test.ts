@@ -1,6 +1,6 @@
 // A profile's job history through dispatch on a real core (the embedded sandbox): jobs.list's newest jobs and the
 // older ones on request; jobs.forget, where a stopped job leaves the list with its items and its record of the keys
-// it made, while the keys stay in the ledger and every request in the audit log; a job still running is refused,
+// it made, while the keys stay in the ledger and its one audit entry keeps its counts; a job still running is refused,
 // and another profile's job is not found.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';

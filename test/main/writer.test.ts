@@ -263,7 +263,7 @@ describe("a job's marks and the ledger rows queued before them", () => {
       );
       // Answered before the acts went unknown, the lookup still waits behind the batch.
       const lookup = writer.recordKeys('p', [looked('KD-RESET'), looked('KD-DELETE')]);
-      const settle = { jobId: 'none', profileId: 'p', items: [], seenKeys: [], hwidStale: ['KD-RESET'], deletedValues: [], audit: [] };
+      const settle = { jobId: 'none', profileId: 'p', items: [], seenKeys: [], hwidStale: ['KD-RESET'], deletedValues: [] };
       await writer.run('settle', { batch: JSON.stringify(settle), at: new Date().toISOString() });
       await writer.run('end', {
         end: JSON.stringify({ jobId: 'del', state: 'cancelled', reason: null, finishedAt: new Date().toISOString() }),

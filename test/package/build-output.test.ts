@@ -123,7 +123,6 @@ describe('the build output', () => {
         items: [1, 2].map((seq) => ({ seq, state: 'done', code: null, message: null })),
         seenKeys: [],
         deletedValues: ['KD-A', 'KD-B'],
-        audit: [],
       };
       worker.postMessage({
         command: 2,

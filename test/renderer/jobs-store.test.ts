@@ -119,7 +119,7 @@ describe('a job from the list', () => {
     expect(await useKeydesk.getState().forgetJob(A)).toBe(true);
     expect(useKeydesk.getState()).toMatchObject({ jobListIds: [], openJobId: null, generateJobId: null, currentJobId: null });
     expect(useKeydesk.getState().toasts.at(-1)?.text).toBe(
-      'Job removed from the list. Its keys stay in All keys, and each request stays in Activity.',
+      'Job removed from the list. Its keys stay in All keys, and its line with its counts stays in Activity.',
     );
   });
 

@@ -45,6 +45,7 @@ const REQUESTS: [string, (s: State) => Promise<unknown>, keyof State][] = [
   ['loadHwids', (s) => s.loadHwids(), 'hwidsRequest'],
   ['runValidation', (s) => s.runValidation({ mode: 'key', keyValue: 'K', hwid: { custom: 'HW-B' }, dryRun: true }), 'validationRequest'],
   ['loadAudit', (s) => s.loadAudit({ filter: {}, offset: 0, limit: 50 }), 'auditRequest'],
+  ['loadAuditItems', (s) => s.loadAuditItems('6f1c2a8e-5b0d-4c47-9d53-0c3f6a9e2b11', 0), 'auditItemsRequest'],
   ['exportAudit', (s) => s.exportAudit({}, 'csv'), 'auditExportRequest'],
   ['generateTestKey', (s) => s.generateTestKey('sandbox'), 'testKeyRequest'],
   ['refreshTestKey', (s) => s.refreshTestKey(), 'testKeyRequest'],

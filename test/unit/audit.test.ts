@@ -2,7 +2,7 @@
 // and every entry paged through.
 import { describe, expect, it } from 'vitest';
 import { LocalDb } from '../../src/main/store/local-db.ts';
-import { PROFILE } from '../support/ledger-model.ts';
+import { generatedKey, PROFILE } from '../support/ledger-model.ts';
 
 describe('the audit log', () => {
   it('finds entries by operation name or target, and pages through all', () => {
@@ -56,6 +56,26 @@ describe('the audit log found by the words Activity shows', () => {
     expect(actions('refused')).toEqual(['keys.delete']);
     expect(actions('keys.delete')).toEqual(['keys.delete', 'keys.delete']);
     expect([...db.iterateAudit({ text: 'Push an execution' })].map((e) => e.action)).toEqual(['executions.push']);
+    db.close();
+  });
+});
+
+describe('the fields an act on one key changes', () => {
+  it('reads them from the ledger, leaving out a field marked not read back', () => {
+    const db = new LocalDb(':memory:');
+    db.recordKeys(PROFILE, [{ ...generatedKey('KD-1', 'launch'), hwid: 'HW-1', expiresAt: '2030-01-01T00:00:00.000Z', isPremium: true }]);
+    const entry = { profileId: PROFILE, profileName: 'Shop', action: 'keys.delete', outcome: 'unknown', message: '' } as const;
+    const before = ['note', 'isPremium', 'expiresAt', 'hwid'] as const;
+    db.audit({ ...entry, target: 'KD-1', before });
+    db.markStale(PROFILE, 'hwid', ['KD-1']);
+    const stale = db.audit({ ...entry, target: 'KD-1', before });
+    db.settleAudit(stale, 'ok', '', {});
+    db.audit({ ...entry, target: 'KD-NEVER-READ', before });
+    expect(db.listAudit({}, 0, 10).entries.map((e) => e.change)).toEqual([
+      { before: {}, after: null },
+      { before: { note: 'launch', isPremium: true, expiresAt: '2030-01-01T00:00:00.000Z' }, after: {} },
+      { before: { note: 'launch', isPremium: true, expiresAt: '2030-01-01T00:00:00.000Z', hwid: 'HW-1' }, after: null },
+    ]);
     db.close();
   });
 });

@@ -36,7 +36,6 @@ describe('a job Keydesk stopped under (a crash, a kill)', () => {
     items: [{ seq, state, code: null, message: null }],
     seenKeys: [],
     deletedValues: [],
-    audit: [],
   });
   const make = (db: LocalDb, id: string): void => {
     db.createJob({ id, profileId: PROFILE, action: 'delete', params: '{}', createdAt: at(0) }, { keyValues: ['K-1', 'K-2', 'K-3'] });

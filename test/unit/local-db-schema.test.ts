@@ -86,6 +86,7 @@ describe('a keydesk.db at this schema', () => {
     expect(names(file)).toEqual(
       [
         'audit',
+        'audit_by_job',
         'audit_by_time',
         'job_items',
         'job_items_by_state',
@@ -150,8 +151,16 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
+/** Schema 13's audit log: an entry per bulk item, with no job or fields changed. */
+const SCHEMA_13_AUDIT = `
+DROP INDEX audit_by_job;
+ALTER TABLE audit DROP COLUMN job_id;
+ALTER TABLE audit DROP COLUMN counts;
+ALTER TABLE audit DROP COLUMN before;
+ALTER TABLE audit DROP COLUMN after;`;
+
 /** Schema 12's text triggers: every row's entries written with the row. */
-const SCHEMA_12_TEXT_TRIGGERS = `
+const SCHEMA_12_TEXT_TRIGGERS = `${SCHEMA_13_AUDIT}
 DROP TABLE ledger_indexed;
 DROP TRIGGER ledger_text_insert;
 DROP TRIGGER ledger_text_delete;
@@ -212,6 +221,41 @@ describe('a keydesk.db of schema 12', () => {
     new LocalDb(file).close();
     const db = new LocalDb(file, { readOnly: true });
     expect(db.ledgerSize(PROFILE)).toBe(0);
+    db.close();
+  });
+});
+
+describe('a keydesk.db of schema 13', () => {
+  it('is migrated, its audit entries kept as they were', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    new LocalDb(file).close();
+    read(file, (raw) => {
+      raw.exec(`${SCHEMA_13_AUDIT}\nPRAGMA user_version = 13;`);
+      raw
+        .prepare(
+          "INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message) VALUES (?, 'p', 'Shop', 'keys.extend', 'KD-1', 'ok', '')",
+        )
+        .run('2026-01-01T00:00:00.000Z');
+    });
+    const current = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    new LocalDb(current).close();
+    const schemaOf = (f: string): unknown[] =>
+      read(f, (raw) => raw.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all());
+
+    const db = new LocalDb(file);
+    expect(schemaOf(file)).toEqual(schemaOf(current));
+    expect(db.listAudit({}, 0, 10).entries).toEqual([
+      {
+        id: 1,
+        at: '2026-01-01T00:00:00.000Z',
+        profileId: 'p',
+        profileName: 'Shop',
+        action: 'keys.extend',
+        target: 'KD-1',
+        outcome: 'ok',
+        message: '',
+      },
+    ]);
     db.close();
   });
 });

@@ -6,7 +6,7 @@ import { readBack } from '../client/read-back.ts';
 import type { Page } from '../client/service-client.ts';
 import type { Core } from '../core.ts';
 import type { StaleMark } from '../store/local-db.ts';
-import { audited, needsKey, type Handlers } from './types.ts';
+import { audited, needsKey, type Handlers, type KeyChange } from './types.ts';
 
 /** A lookup that found nothing (a 404, with or without a code) is an empty list, not a failure. */
 export const orEmpty = (r: Result<Page<Key>>): Result<Page<Key>> => (!r.ok && r.code === 'NOT_FOUND' ? ok({ keys: [], total: 0 }) : r);
@@ -31,6 +31,12 @@ async function markStale(core: Core, profileId: string, what: StaleMark, keyValu
 async function markIfUnknown(core: Core, profileId: string, what: StaleMark, keyValue: string, r: Result<unknown>): Promise<void> {
   if (!r.ok && r.code === 'OUTCOME_UNKNOWN') await markStale(core, profileId, what, keyValue);
 }
+
+// What Activity says each act changed: the ledger's fields before, and the key read back after (none: not read).
+const DELETED: KeyChange<unknown> = { fields: ['note', 'isPremium', 'expiresAt', 'hwid'], after: () => ({}) };
+const EXTENDED: KeyChange<{ key: Key | null }> = { fields: ['expiresAt'], after: ({ key }) => (key ? { expiresAt: key.expiresAt } : {}) };
+// A reset not read back left the key with no HWID, as the ledger records it.
+const RESET: KeyChange<{ key: Key | null }> = { fields: ['hwid'], after: ({ key }) => ({ hwid: key?.hwid ?? null }) };
 
 export const keyHandlers = (
   core: Core,
@@ -88,39 +94,60 @@ export const keyHandlers = (
     }),
 
     'keys.delete': needsKey(core, async ({ keyValue, state }, a) => {
-      return audited(core, a.profile, 'keys.delete', keyValue, async () => {
-        const r = await a.client.deleteKey(keyValue, state === 'generated');
-        await markIfUnknown(core, a.profile.id, 'status', keyValue, r);
-        if (!r.ok) return r;
-        await core.writer.markDeleted(a.profile.id, keyValue);
-        return ok({ deletedKey: r.data });
-      });
+      return audited(
+        core,
+        a.profile,
+        'keys.delete',
+        keyValue,
+        async () => {
+          const r = await a.client.deleteKey(keyValue, state === 'generated');
+          await markIfUnknown(core, a.profile.id, 'status', keyValue, r);
+          if (!r.ok) return r;
+          await core.writer.markDeleted(a.profile.id, keyValue);
+          return ok({ deletedKey: r.data });
+        },
+        DELETED,
+      );
     }),
 
     'keys.extend': needsKey(core, async ({ keyValue, days }, a) => {
-      return audited(core, a.profile, 'keys.extend', keyValue, async () => {
-        const r = await a.client.extend(keyValue, days);
-        await markIfUnknown(core, a.profile.id, 'expiry', keyValue, r);
-        if (!r.ok) return r;
-        const key = await readBack(a.client, keyValue, r.data);
-        if (key) await record(core, a.profile.id, key);
-        // The new expiry came back nowhere: the row's old expiry says so.
-        else await markStale(core, a.profile.id, 'expiry', keyValue);
-        return ok({ key });
-      });
+      return audited(
+        core,
+        a.profile,
+        'keys.extend',
+        keyValue,
+        async () => {
+          const r = await a.client.extend(keyValue, days);
+          await markIfUnknown(core, a.profile.id, 'expiry', keyValue, r);
+          if (!r.ok) return r;
+          const key = await readBack(a.client, keyValue, r.data);
+          if (key) await record(core, a.profile.id, key);
+          // The new expiry came back nowhere: the row's old expiry says so.
+          else await markStale(core, a.profile.id, 'expiry', keyValue);
+          return ok({ key });
+        },
+        EXTENDED,
+      );
     }),
 
     'keys.resetHwid': needsKey(core, async ({ keyValue }, a) => {
-      return audited(core, a.profile, 'keys.resetHwid', keyValue, async () => {
-        const r = await a.client.resetHwid(keyValue);
-        await markIfUnknown(core, a.profile.id, 'hwid', keyValue, r);
-        if (!r.ok) return r;
-        const key = await readBack(a.client, keyValue, r.data);
-        if (key) await record(core, a.profile.id, key);
-        // Reset, and not read back: the key has no HWID now, as in a bulk job.
-        else await core.writer.markHwidCleared(a.profile.id, keyValue);
-        return ok({ key });
-      });
+      return audited(
+        core,
+        a.profile,
+        'keys.resetHwid',
+        keyValue,
+        async () => {
+          const r = await a.client.resetHwid(keyValue);
+          await markIfUnknown(core, a.profile.id, 'hwid', keyValue, r);
+          if (!r.ok) return r;
+          const key = await readBack(a.client, keyValue, r.data);
+          if (key) await record(core, a.profile.id, key);
+          // Reset, and not read back: the key has no HWID now, as in a bulk job.
+          else await core.writer.markHwidCleared(a.profile.id, keyValue);
+          return ok({ key });
+        },
+        RESET,
+      );
     }),
   };
 };

@@ -47,7 +47,7 @@ function* allKeysRows(rows: Iterable<LedgerRow>): Generator<LedgerExportRow> {
 }
 /** lastSeenAt is when Keydesk last read or changed the key, not customer activity: the file says so. */
 export const LEDGER_NAMES = { lastSeenAt: 'checkedByKeydeskAt' } satisfies Partial<Record<keyof LedgerRow, string>>;
-const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message'];
+const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message', 'job', 'change'];
 const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 
 export const ledgerHandlers = (

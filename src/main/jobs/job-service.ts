@@ -106,13 +106,13 @@ export class JobService {
     const id = randomUUID();
     this.creating.set(id, { profileId, action: request.action });
     try {
-      return await this.create(id, profileId, request);
+      return await this.create(id, profileId, profile.name, request);
     } finally {
       this.creating.delete(id);
     }
   }
 
-  private async create(id: string, profileId: string, request: JobRequest): Promise<Result<JobSummary>> {
+  private async create(id: string, profileId: string, profileName: string, request: JobRequest): Promise<Result<JobSummary>> {
     const params: JobParams =
       request.action === 'extend'
         ? { days: request.days }
@@ -127,7 +127,7 @@ export class JobService {
               },
             }
           : {};
-    const job = { id, profileId, action: request.action, params: JSON.stringify(params), createdAt: new Date().toISOString() };
+    const job = { id, profileId, profileName, action: request.action, params: JSON.stringify(params), createdAt: new Date().toISOString() };
     let items: NewJobItems;
     if (request.action === 'generate') {
       const batches: number[] = [];

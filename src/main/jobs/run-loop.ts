@@ -1,10 +1,9 @@
 // The run loop: claims items ahead, sends them as the limit and the pace let them, takes their answers, stops
 // when the service is gone or hung (its probes unanswered), and records the run's end.
-import type { AuditEntry, JobState } from '../../shared/domain.ts';
+import type { JobState } from '../../shared/domain.ts';
 import { cutOffWords, hungWords, UNNOTED, unreachableWords, whenFixed } from '../../shared/job-words.ts';
 import { jsonTextOf, toJson } from '../../shared/key-batch.ts';
 import { unexpectedFailure } from '../failures.ts';
-import { JOB_AUDIT_ACTION, jobAuditTarget } from '../store/jobs-store.ts';
 import type { Engine } from './engine.ts';
 import type { ClaimedItem, JobRunEnd } from './job-writes.ts';
 import { countCompletion, emit, summarize, watchSilence } from './progress.ts';
@@ -234,7 +233,7 @@ async function send(e: Engine, run: Run, item: ClaimedItem, ticket: number): Pro
     };
     outcome = await perform(run, item, heard, () => e.deps.generateIntake?.());
   } catch (error) {
-    // Words for the item and the audit; the exception's own text goes to main's log only.
+    // Words for the item; the exception's own text goes to main's log only.
     const failure = unexpectedFailure('sending a job item', error);
     outcome = {
       kind: 'unknown',
@@ -268,7 +267,7 @@ async function send(e: Engine, run: Run, item: ClaimedItem, ticket: number): Pro
   signal(run);
 }
 
-/** An answer (or its lack) taken into the run: the pace, the counts, the next group of writes and the audit. */
+/** An answer (or its lack) taken into the run: the pace, the counts and the next group of writes. */
 function answered(
   run: Run,
   item: ClaimedItem,
@@ -278,16 +277,6 @@ function answered(
   now: number,
 ): void {
   const next = run.answers.next;
-  const audit = (result: AuditEntry['outcome'], message: string): void => {
-    next.audit.push({
-      profileId: run.job.profileId,
-      profileName: run.profileName,
-      action: JOB_AUDIT_ACTION[run.job.action],
-      target: jobAuditTarget(run.job.action, item),
-      outcome: result,
-      message,
-    });
-  };
   if (outcome.kind === 'done') {
     run.control.answered(ticket, took, now);
     run.counts.done += item.size;
@@ -303,7 +292,6 @@ function answered(
       if (outcome.hwidCleared) next.hwidCleared.push(item.target);
       if (outcome.expiryStale) next.expiryStale.push(item.target);
     }
-    audit('ok', outcome.note ?? '');
     return;
   }
   // A timeout is a hang and a lost connection a sign the service is gone, not an overload it stated: each is counted
@@ -323,6 +311,4 @@ function answered(
     else if (run.job.action === 'resetHwid') next.hwidStale.push(item.target);
     else if (run.job.action === 'delete') next.statusStale.push(item.target);
   }
-  // An item sent with no answer may have taken effect: Activity says unknown, not failed.
-  audit(unknown ? 'unknown' : 'failed', outcome.message);
 }

@@ -1,7 +1,7 @@
 // One run of a job (a start or a resume, until its end is written): its state, grouped by concern, and the small
 // moves every room makes on it (an answer kept for the next write, an item put back, a stop).
 import type { ParsedInput } from '../../shared/contract.ts';
-import type { AuditEntry, JobItemState, Key } from '../../shared/domain.ts';
+import type { JobItemState, Key } from '../../shared/domain.ts';
 import type { JsonText } from '../../shared/key-batch.ts';
 import type { ServiceClient } from '../client/service-client.ts';
 import type { ItemSettlement, SettleBatch, StoredJob } from '../store/local-db.ts';
@@ -65,7 +65,6 @@ export interface NextAnswers {
   statusStale: string[];
   deletedValues: string[];
   generatedValues: JsonText<string[]>[];
-  audit: Omit<AuditEntry, 'id' | 'at'>[];
 }
 
 /** Answers on their way into the file. */
@@ -143,7 +142,6 @@ function noAnswers(): NextAnswers {
     statusStale: [],
     deletedValues: [],
     generatedValues: [],
-    audit: [],
   };
 }
 

@@ -1,9 +1,10 @@
 // The jobs store: bulk jobs and their items as persisted (src/main/jobs/ runs them), each step's settlement with
-// the ledger rows and audit entries it brings, in one transaction, and what a crash or quit leaves behind.
+// the ledger rows it brings, in one transaction, a job's one audit entry, and what a crash or quit leaves behind.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { JsonText } from '../../shared/key-batch.ts';
 import type { OperationName } from '../../shared/contract.ts';
-import type { AuditEntry, JobAction, JobItem, JobItemState, JobState, Key, LedgerRow } from '../../shared/domain.ts';
+import type { JobAction, JobItem, JobItemState, JobState, Key, LedgerRow } from '../../shared/domain.ts';
+import { JOB_STATE_WORDS } from '../../shared/job-words.ts';
 import { keyCount } from '../../shared/operation-words.ts';
 import type { Connection } from './connection.ts';
 import type { LedgerFilter, LedgerFilters } from './ledger-filter.ts';
@@ -24,7 +25,7 @@ export interface RunEndRecord {
    */
   anyState?: true;
 }
-/** How one sent item ended, with what the ledger and the audit log learn from it; written in one transaction. */
+/** How one sent item ended, with what the ledger learns from it; written in one transaction. */
 export interface ItemSettlement {
   seq: number;
   /** 'retry': an unknown item the user chose to send again, put back unsent (ClaimedJobItem.retry). */
@@ -50,7 +51,6 @@ export interface SettleBatch {
   deletedValues: readonly string[];
   /** Values a generate job made, kept with the job for its export: per answer one JSON list of them (a KeyBatch's `values` as it came). */
   generatedValues?: readonly JsonText<string[]>[];
-  audit: readonly Omit<AuditEntry, 'id' | 'at'>[];
 }
 /**
  * An item claimed for sending (committed as sent). `retry`: it was unknown and the user chose to send it again;
@@ -76,16 +76,20 @@ const ITEM_STATE = "CASE state WHEN 'retry' THEN 'unknown' ELSE state END";
 function shownItemState(param: string, table = ''): string {
   return `CASE WHEN ${table}state = 'sent' AND ${table}seq IN (SELECT value FROM json_each(${param})) THEN (CASE WHEN ${table}code IS NULL THEN 'pending' ELSE 'unknown' END) WHEN ${table}state = 'retry' THEN 'unknown' ELSE ${table}state END`;
 }
-/** A job's action as its items' audit entries name it. */
-export const JOB_AUDIT_ACTION = {
+/** A job's action as its audit entry names it. */
+const JOB_AUDIT_ACTION = {
   delete: 'keys.delete',
   extend: 'keys.extend',
   resetHwid: 'keys.resetHwid',
   generate: 'keys.generate',
 } as const satisfies Record<JobAction, OperationName>;
-/** A job item's audit target: its key, or for a generate the keys its batch made. */
-export const jobAuditTarget = (action: JobAction, item: { target: string; size: number }): string =>
-  action === 'generate' ? `${keyCount(item.size)} (${item.target} of a job)` : item.target;
+/** A job's audit target: its keys, by how many days for an extend, with a generate's note. */
+function jobAuditTarget(action: JobAction, total: number, params: string): string {
+  const { days, generate } = JSON.parse(params) as { days?: number; generate?: { note: string } };
+  if (action === 'extend' && days !== undefined)
+    return `${keyCount(total)} by ${days.toLocaleString('en-US')} ${days === 1 ? 'day' : 'days'}`;
+  return `${keyCount(total)}${generate?.note ? `: ${generate.note.slice(0, 60)}` : ''}`;
+}
 
 /** What a run's send log says (send-log.ts): the run it is for (jobs.run_at) and the items it sent. */
 export interface SendLogRecord {
@@ -112,7 +116,7 @@ export class JobsStore {
    * job's batches. Returns the number of keys the job covers.
    */
   createJob(
-    job: Pick<StoredJob, 'id' | 'profileId' | 'action' | 'params' | 'createdAt'>,
+    job: Pick<StoredJob, 'id' | 'profileId' | 'action' | 'params' | 'createdAt'> & { profileName?: string },
     items: { keyValues: readonly string[]; activeOnly?: true } | { filter: LedgerFilter } | { batches: readonly number[] },
   ): number {
     return this.conn.tx(() => {
@@ -156,6 +160,22 @@ export class JobsStore {
         total: number;
       };
       this.db.prepare('UPDATE jobs SET total = ? WHERE id = ?').run(total, job.id);
+      // The act's one entry in Activity: its items stay the job's (a bulk of 100,000 keys is not 100,000 entries).
+      if (total > 0) {
+        this.db
+          .prepare(
+            `INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message, job_id) VALUES (?1, ?2,
+             coalesce(?3, (SELECT profile_name FROM audit WHERE profile_id = ?2 ORDER BY id DESC LIMIT 1), ?2), ?4, ?5, 'unknown', '', ?6)`,
+          )
+          .run(
+            job.createdAt,
+            job.profileId,
+            job.profileName ?? null,
+            JOB_AUDIT_ACTION[job.action],
+            jobAuditTarget(job.action, total, job.params),
+            job.id,
+          );
+      }
       return total;
     });
   }
@@ -177,10 +197,11 @@ export class JobsStore {
 
   /**
    * Forgets a job: its row, its items and the list of keys it made, in one transaction. The keys themselves stay
-   * in the ledger and every request stays in the audit log; only the job's own record goes.
+   * in the ledger and its audit entry, with its counts, stays; only the job's own record goes.
    */
   forgetJob(jobId: string): boolean {
     return this.conn.tx(() => {
+      this.auditJobEnd(jobId);
       this.db.prepare('DELETE FROM job_items WHERE job_id = ?').run(jobId);
       this.db.prepare('DELETE FROM job_keys WHERE job_id = ?').run(jobId);
       return Number(this.db.prepare('DELETE FROM jobs WHERE id = ?').run(jobId).changes) > 0;
@@ -197,6 +218,21 @@ export class JobsStore {
     this.db
       .prepare('UPDATE jobs SET state = ?, reason = ?, finished_at = ?, end_unseen = 0 WHERE id = ?')
       .run(state, reason, finishedAt, jobId);
+    if (state !== 'running') this.auditJobEnd(jobId);
+  }
+
+  /** A stopped job's audit entry takes its counts and end: found under each outcome its keys had. */
+  private auditJobEnd(jobId: string): void {
+    const job = this.db.prepare("SELECT state, reason FROM jobs WHERE id = ? AND state <> 'running'").get(jobId) as
+      { state: JobState; reason: string | null } | undefined;
+    if (!job) return;
+    const c = this.jobCounts(jobId);
+    const counts = { ...c, unknown: c.unknown + c.sent, sent: 0 };
+    const outcome = counts.unknown > 0 ? 'unknown' : counts.failed > 0 ? 'failed' : 'ok';
+    const message = job.state === 'finished' ? '' : `${JOB_STATE_WORDS[job.state]}${job.reason ? `: ${job.reason}` : '.'}`;
+    this.conn
+      .statement('UPDATE audit SET outcome = ?, message = ?, counts = ? WHERE job_id = ?')
+      .run(outcome, message, JSON.stringify(counts), jobId);
   }
 
   /** A run of the job begins `at`: running, no end, and no answer of this run written yet. */
@@ -252,7 +288,7 @@ export class JobsStore {
 
   /**
    * One step of a running job, in one transaction: what settled since the last step (item outcomes, the keys
-   * they changed, their audit entries), then up to `claim` more items marked sent. One commit per step, not
+   * they changed), then up to `claim` more items marked sent. One commit per step, not
    * one per item: at hundreds of items a second the commits are what cost.
    */
   jobStep(
@@ -267,7 +303,7 @@ export class JobsStore {
     });
   }
 
-  /** Item outcomes, the keys they changed and their audit entries, in one transaction. */
+  /** Item outcomes and the keys they changed, in one transaction. */
   settleJobItems(batch: SettleBatch, at = new Date().toISOString()): void {
     this.conn.tx(() => {
       this.settleInTx(batch, at);
@@ -293,14 +329,6 @@ export class JobsStore {
     // Straight from each answer's JSON list: 100,000 values never become 100,000 strings in main's heap.
     for (const values of batch.generatedValues ?? []) {
       this.conn.statement('INSERT OR IGNORE INTO job_keys (job_id, value) SELECT ?, value FROM json_each(?)').run(batch.jobId, values);
-    }
-    if (batch.audit.length > 0) {
-      this.conn
-        .statement(
-          `INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message)
-         SELECT ?, value ->> '$[0]', value ->> '$[1]', value ->> '$[2]', value ->> '$[3]', value ->> '$[4]', value ->> '$[5]' FROM json_each(?)`,
-        )
-        .run(at, JSON.stringify(batch.audit.map((e) => [e.profileId, e.profileName, e.action, e.target, e.outcome, e.message])));
     }
   }
 
@@ -330,7 +358,6 @@ export class JobsStore {
     this.db.prepare("UPDATE job_items SET state = 'unknown' WHERE job_id = ? AND state = 'retry'").run(jobId);
     this.writes.markSentStale('SELECT id FROM jobs WHERE id = ?', jobId);
     const unanswered = 'Sent; Keydesk could not record its answer. It may or may not have taken effect.';
-    this.auditUnanswered(jobId, unanswered, finishedAt);
     this.db
       .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
       .run(unanswered, jobId);
@@ -365,7 +392,6 @@ export class JobsStore {
       }
       this.writes.markSentStale('SELECT id FROM jobs');
       const unanswered = 'Sent when Keydesk stopped; no answer was recorded. It may or may not have taken effect.';
-      this.auditUnanswered(null, unanswered, at ?? null);
       this.db
         .prepare(
           "UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id IN (SELECT id FROM jobs) AND state = 'sent'",
@@ -387,26 +413,9 @@ export class JobsStore {
           )
           .run(reason);
       }
+      for (const id of ids) this.auditJobEnd(id);
       return ids;
     });
-  }
-
-  /**
-   * An audit entry, unknown, for each item still sent (of job `jobId`, or of every job): the answer that would have
-   * written its entry was never recorded. At `at`, else when its job was last known at work.
-   */
-  private auditUnanswered(jobId: string | null, message: string, at: string | null): void {
-    const items = this.db
-      .prepare(
-        `SELECT j.profile_id AS profileId, j.action, i.target, i.size, coalesce(?1, j.answered_at, j.run_at, j.created_at) AS at,
-           coalesce((SELECT a.profile_name FROM audit AS a WHERE a.profile_id = j.profile_id ORDER BY a.id DESC LIMIT 1), j.profile_id) AS profileName
-         FROM job_items AS i JOIN jobs AS j ON j.id = i.job_id WHERE i.state = 'sent' AND (?2 IS NULL OR j.id = ?2)`,
-      )
-      .all(at, jobId) as { profileId: string; action: JobAction; target: string; size: number; at: string; profileName: string }[];
-    const insert = this.conn.statement(
-      "INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message) VALUES (?, ?, ?, ?, ?, 'unknown', ?)",
-    );
-    for (const i of items) insert.run(i.at, i.profileId, i.profileName, JOB_AUDIT_ACTION[i.action], jobAuditTarget(i.action, i), message);
   }
 
   /**
@@ -436,7 +445,6 @@ export class JobsStore {
       if (log !== null) this.returnUnsent(jobId, log);
       this.writes.markSentStale('SELECT id FROM jobs WHERE id = ?', jobId);
       const unanswered = 'Sent by an earlier run of this job; no answer was recorded. It may or may not have taken effect.';
-      this.auditUnanswered(jobId, unanswered, null);
       this.db
         .prepare("UPDATE job_items SET state = 'unknown', code = 'OUTCOME_UNKNOWN', message = ? WHERE job_id = ? AND state = 'sent'")
         .run(unanswered, jobId);

@@ -76,7 +76,7 @@ export class LocalDb {
     );
     this.jobStore = new JobsStore(this.conn, this.filters, this.writes);
     this.samples = new Samples(this.conn.db);
-    this.auditLog = new AuditLog(this.conn.db);
+    this.auditLog = new AuditLog(this.conn.db, (jobId) => this.jobStore.jobCounts(jobId));
   }
 
   close(): void {

@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 13;
+export const LOCAL_DB_VERSION = 14;
 
 /** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
 const TEXT_TRIGGERS = `
@@ -32,6 +32,7 @@ END;
 /**
  * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
  * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
+ * 13: a bulk act as one audit entry (its job and counts), and the fields an act on one key changed.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -41,6 +42,11 @@ DROP TRIGGER ledger_text_delete;
 DROP TRIGGER ledger_text_update;
 DROP TRIGGER ledger_hwid_text_update;
 ${TEXT_TRIGGERS}`,
+  13: `ALTER TABLE audit ADD COLUMN job_id TEXT;
+ALTER TABLE audit ADD COLUMN counts TEXT;
+ALTER TABLE audit ADD COLUMN before TEXT;
+ALTER TABLE audit ADD COLUMN after TEXT;
+CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
 };
 
 export const SCHEMA = `
@@ -112,6 +118,10 @@ CREATE TABLE samples (
 );
 CREATE INDEX samples_by_time_count ON samples (profile_id, at, count);
 
+-- One entry per act. A bulk act's job_id names its job (its items are the job's) and counts holds its keys per
+-- outcome as its last run ended (JSON). before and after: the fields an act on one key changed, as the ledger held
+-- them and as read back (JSON; a field left out was never read). The last columns are laid out as migration 13's
+-- ALTER TABLE writes them, so a migrated file's schema reads the same.
 CREATE TABLE audit (
   id           INTEGER PRIMARY KEY,
   at           TEXT NOT NULL,
@@ -121,8 +131,9 @@ CREATE TABLE audit (
   target       TEXT NOT NULL,
   outcome      TEXT NOT NULL,
   message      TEXT NOT NULL
-);
+, job_id TEXT, counts TEXT, before TEXT, after TEXT);
 CREATE INDEX audit_by_time ON audit (at);
+CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;
 
 -- Keys per profile and status, kept by triggers for every writer: read, not counted (a count is a pass over the index).
 CREATE TABLE ledger_counts (

@@ -1,7 +1,8 @@
 // The messages between main's Writer (writer.ts) and its worker thread (writer.worker.ts).
 import type { MessagePort } from 'node:worker_threads';
-import type { AuditEntry, JobState, Key } from '../../shared/domain.ts';
+import type { AuditEntry, JobState, Key, KeyFields } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
+import type { NewAuditEntry } from './audit.ts';
 import type { ClaimedJobItem, RunEndRecord, SendLogRecord } from './jobs-store.ts';
 import type { StaleMark } from './ledger-writes.ts';
 import type { LocalDb } from './local-db.ts';
@@ -26,7 +27,7 @@ export type JobCommand =
   | { command: number; kind: 'end'; end: string }
   | { command: number; kind: 'markStale'; profileId: string; what: StaleMark; values: string[] }
   | { command: number; kind: 'audit'; entry: NewAuditEntry }
-  | { command: number; kind: 'settleAudit'; id: number; outcome: AuditEntry['outcome']; message: string }
+  | { command: number; kind: 'settleAudit'; id: number; outcome: AuditEntry['outcome']; message: string; after?: KeyFields }
   | { command: number; kind: 'sample'; profileId: string; count: number; at: string }
   | { command: number; kind: 'thinWindow'; window: SampleWindow }
   | { command: number; kind: 'createJob'; job: NewJob; items: NewJobItems }
@@ -54,9 +55,6 @@ export type CommandResult<K extends JobCommand['kind']> = K extends keyof Comman
 /** A job as created (LocalDb.createJob), and its items. */
 export type NewJob = Parameters<LocalDb['createJob']>[0];
 export type NewJobItems = Parameters<LocalDb['createJob']>[1];
-
-/** An audit entry to write (AuditLog.audit). */
-export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { at?: string };
 
 /** The thread's answer to a command: committed (with what the write returned), or refused in SQLite's words and code. */
 export type CommandAnswer =

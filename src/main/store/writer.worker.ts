@@ -160,7 +160,7 @@ function applyCommand(c: JobCommand): unknown {
     case 'audit':
       return db.audit(c.entry);
     case 'settleAudit':
-      db.settleAudit(c.id, c.outcome, c.message);
+      db.settleAudit(c.id, c.outcome, c.message, c.after);
       break;
     case 'sample':
       db.recordSample(c.profileId, c.count, c.at);

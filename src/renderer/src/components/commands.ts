@@ -1,6 +1,6 @@
 // Every command the palette offers: each view, and every action a person might look for by name.
 import { useMemo } from 'react';
-import { activityFilter } from '../lib/text.ts';
+import { activityFilter, activityService } from '../lib/text.ts';
 import { useKeydesk } from '../store/index.ts';
 import { VIEWS, type ViewName } from '../views/registry.ts';
 
@@ -84,8 +84,9 @@ export function useCommands(): Command[] {
           'download save audit log operations',
           () => {
             // The filter the Activity view shows (kept in its drafts), so the file is what that list shows.
-            const drafts = useKeydesk.getState().drafts;
-            return exportAudit(activityFilter(drafts['activity.text'] ?? '', drafts['activity.outcome'] ?? ''), format);
+            const { drafts, activeProfileId: active, profiles: listed } = useKeydesk.getState();
+            const service = activityService(drafts['activity.service'] ?? '', active, listed);
+            return exportAudit(activityFilter(drafts['activity.text'] ?? '', drafts['activity.outcome'] ?? '', service), format);
           },
         ),
       ),

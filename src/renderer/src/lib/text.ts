@@ -24,9 +24,23 @@ export function paddedWarning(label: string): string {
 export const BLANK_SEARCH = 'Type a key, HWID or note to search.';
 
 /** Activity's filter as sent: a term's surrounding spaces are not part of it, and spaces alone are no filter. */
-export function activityFilter(text: string, outcome: string): { text?: string; outcome?: 'ok' | 'failed' | 'unknown' } {
+export function activityFilter(
+  text: string,
+  outcome: string,
+  profileId: string | null = null,
+): { text?: string; outcome?: 'ok' | 'failed' | 'unknown'; profileId?: string } {
   const term = text.trim();
-  return { ...(term ? { text: term } : {}), ...(outcome === 'ok' || outcome === 'failed' || outcome === 'unknown' ? { outcome } : {}) };
+  return {
+    ...(term ? { text: term } : {}),
+    ...(outcome === 'ok' || outcome === 'failed' || outcome === 'unknown' ? { outcome } : {}),
+    ...(profileId === null ? {} : { profileId }),
+  };
+}
+
+/** Activity's service draft as a profile id: '' the active one, a service no longer listed the active one too; null for all. */
+export function activityService(draft: string, activeProfileId: string | null, profiles: readonly { id: string }[]): string | null {
+  if (draft === 'all') return null;
+  return profiles.some((p) => p.id === draft) ? draft : activeProfileId;
 }
 
 /** Service text (a key, HWID or note) longer than this is cut on screen, before rendering, with a way to see it whole. */

@@ -26,6 +26,8 @@ export const DRAFT_DEFAULTS = {
   'validate.service': '',
   'activity.text': '',
   'activity.outcome': '' as '' | NonNullable<OperationInput<'audit.list'>['filter']['outcome']>,
+  /** Activity's service: '' the active one, 'all' every service, else a profile id. */
+  'activity.service': '',
   'bulk.days': '30',
 };
 export type Drafts = typeof DRAFT_DEFAULTS;

@@ -280,7 +280,7 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
         ...(bulkJobId === jobId ? { bulkJobId: null, jobProblems: null } : {}),
         ...(generateJobId === jobId ? { generateJobId: null } : {}),
       });
-      get().notify('success', 'Job removed from the list. Its keys stay in All keys, and each request stays in Activity.');
+      get().notify('success', 'Job removed from the list. Its keys stay in All keys, and its line with its counts stays in Activity.');
       // Its place in the newest ones goes to the next older job, and the count of those not shown drops: main says which.
       void get().loadJobList();
       return true;

@@ -2,6 +2,9 @@
 import { IDLE, moment, READY } from './request.ts';
 import type { ServiceSlice, StoreContext } from './types.ts';
 
+/** The keys of a bulk entry opened in Activity, shown a page at a time. */
+export const AUDIT_ITEMS_PAGE = 50;
+
 /** What a profile starts with: no search, check or validation answered yet. */
 export const SERVICE_INITIAL = {
   keyless: null,
@@ -15,6 +18,8 @@ export const SERVICE_INITIAL = {
   validation: null,
   validationRead: null,
   validationRequest: IDLE,
+  auditItems: null,
+  auditItemsRequest: IDLE,
 } satisfies Partial<ServiceSlice>;
 
 export function createServiceSlice(ctx: StoreContext): ServiceSlice {
@@ -109,6 +114,18 @@ export function createServiceSlice(ctx: StoreContext): ServiceSlice {
         onFailure: { audit: null },
         latest: true,
       });
+    },
+    auditItems: null,
+    auditItemsRequest: IDLE,
+    loadAuditItems: async (jobId, offset) => {
+      // A bulk entry opened in Activity: its job's keys a page at a time, from main's record of the job.
+      await request(
+        'jobs.items',
+        { jobId, offset, limit: AUDIT_ITEMS_PAGE },
+        'auditItemsRequest',
+        (d) => ({ auditItems: { jobId, offset, items: d.items, total: d.total } }),
+        { before: get().auditItems?.jobId === jobId ? {} : { auditItems: null }, onFailure: { auditItems: null }, latest: true },
+      );
     },
     auditExportRequest: IDLE,
     exportAudit: async (filter, format) => {

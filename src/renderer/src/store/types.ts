@@ -250,6 +250,10 @@ export interface ServiceSlice {
   audit: { entries: AuditEntry[]; total: number; offset: number; limit: number } | null;
   auditRequest: RequestState;
   loadAudit: (input: OperationInput<'audit.list'>) => Promise<void>;
+  /** A bulk entry's keys, a page of its job's items (another service's job is not found: a profile switch clears it). */
+  auditItems: { jobId: string; offset: number; items: JobItem[]; total: number } | null;
+  auditItemsRequest: RequestState;
+  loadAuditItems: (jobId: string, offset: number) => Promise<void>;
   auditExportRequest: RequestState;
   exportAudit: (filter: OperationInput<'audit.export'>['filter'], format: 'csv' | 'json') => Promise<void>;
 }

@@ -1,8 +1,11 @@
+// Activity: one line per act a person took (a bulk act with its counts, opening to its keys), found by text, service
+// and outcome, with the value an act on one key changed.
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import type { AuditEntry } from '../../../../shared/domain.ts';
+import { bulkWords } from '../../../../shared/operation-words.ts';
 import { Badge } from '../../components/Badge.tsx';
 import { operationWords, plain } from '../../lib/words.ts';
-import { activityFilter } from '../../lib/text.ts';
+import { activityFilter, activityService } from '../../lib/text.ts';
 import { DataTable, type Column } from '../../components/DataTable.tsx';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { Skeleton } from '../../components/Skeleton.tsx';
@@ -11,20 +14,40 @@ import { fmt, NOUNS } from '../../lib/format.ts';
 import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDraft, useKeydesk } from '../../store/index.ts';
+import { BulkKeys, BulkOutcome } from './BulkEntry.tsx';
+import { changeTitle, changeWords } from './change-words.ts';
 
 export const OUTCOME_UNKNOWN_WORDS = 'Unknown — may or may not have taken effect';
 
-const COLUMNS: Column<AuditEntry>[] = [
+const columns = (openJob: string | null, onOpen: (e: AuditEntry) => void): Column<AuditEntry>[] => [
   { header: 'When', cell: (e) => <Time iso={e.at} mode="dateTime" /> },
   { header: 'Service', cell: (e) => e.profileName },
-  { header: 'Operation', cell: (e) => operationWords(e.action) },
+  { header: 'Operation', cell: (e) => (e.job ? bulkWords(e.action) : operationWords(e.action)) },
   // A key value or HWID wraps (after a dash where it has one) rather than push Outcome past the card's edge: at
   // 960x600 a one-line target cut "Succeeded" to "Succeede".
-  { header: 'Target', cell: (e) => <BreakAfterDashes text={plain(e.target)} />, className: 'mono wrap' },
+  {
+    header: 'Target',
+    cell: (e) => {
+      const change = changeWords(e);
+      return (
+        <>
+          <BreakAfterDashes text={plain(e.target)} />
+          {change && (
+            <span className="change muted" title={changeTitle(e)}>
+              {plain(change)}
+            </span>
+          )}
+        </>
+      );
+    },
+    className: 'mono wrap',
+  },
   {
     header: 'Outcome',
     cell: (e) =>
-      e.outcome === 'ok' ? (
+      e.job ? (
+        <BulkOutcome entry={e} open={openJob === e.job.id} onOpen={() => onOpen(e)} />
+      ) : e.outcome === 'ok' ? (
         <Badge tone="success" icon="check">
           Succeeded
         </Badge>
@@ -75,10 +98,16 @@ export function Activity() {
   const exportAudit = useKeydesk((s) => s.exportAudit);
   const [text, setText] = useDraft('activity.text');
   const [outcome, setOutcome] = useDraft('activity.outcome');
+  const [serviceDraft, setService] = useDraft('activity.service');
+  const activeProfileId = useKeydesk((s) => s.activeProfileId);
+  const profiles = useKeydesk((s) => s.profiles);
   const [offset, setOffset] = useState(0);
+  // The bulk line whose keys are shown, and the page of them.
+  const [opened, setOpened] = useState<{ jobId: string; offset: number } | null>(null);
 
-  // What the list shows is what an export writes.
-  const filter = useMemo(() => activityFilter(text, outcome), [text, outcome]);
+  // The active service unless another, or all, was picked; what the list shows is what an export writes.
+  const service = activityService(serviceDraft, activeProfileId, profiles);
+  const filter = useMemo(() => activityFilter(text, outcome, service), [text, outcome, service]);
   // A new filter starts again from the newest entry.
   const [shownFilter, setShownFilter] = useState(filter);
   if (shownFilter !== filter) {
@@ -91,6 +120,7 @@ export function Activity() {
   const total = audit?.total ?? 0;
   const first = audit && audit.entries.length > 0 ? audit.offset + 1 : 0;
   const last = audit ? audit.offset + audit.entries.length : 0;
+  const openedEntry = audit?.entries.find((e) => e.job?.id === opened?.jobId && e.profileId === activeProfileId && e.job?.kept === true);
   return (
     <section aria-labelledby="activity-title">
       <h1 id="activity-title">Activity</h1>
@@ -104,6 +134,17 @@ export function Activity() {
               <option value="ok">Succeeded</option>
               <option value="failed">Failed</option>
               <option value="unknown">Unknown (no answer came)</option>
+            </select>
+          </label>
+          <label>
+            Service{' '}
+            <select value={service ?? 'all'} onChange={(e) => setService(e.target.value === activeProfileId ? '' : e.target.value)}>
+              <option value="all">All services</option>
+              {profiles.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
             </select>
           </label>
           {(['csv', 'json'] as const).map((format) => (
@@ -123,11 +164,13 @@ export function Activity() {
             </p>
             <DataTable
               label="Activity"
-              columns={COLUMNS}
+              columns={columns(openedEntry?.job?.id ?? null, (e) =>
+                setOpened(e.job && opened?.jobId !== e.job.id ? { jobId: e.job.id, offset: 0 } : null),
+              )}
               rows={audit.entries}
               rowKey={(e) => e.id}
               empty={
-                text || outcome ? (
+                text || outcome || service !== activeProfileId ? (
                   <EmptyState title="No operation matches this filter.">Clear the filter to see every operation.</EmptyState>
                 ) : (
                   <EmptyState title="Nothing done yet">
@@ -157,6 +200,9 @@ export function Activity() {
           </>
         )}
       </div>
+      {openedEntry && opened && (
+        <BulkKeys entry={openedEntry} offset={opened.offset} onOffset={(o) => setOpened({ jobId: opened.jobId, offset: o })} />
+      )}
     </section>
   );
 }

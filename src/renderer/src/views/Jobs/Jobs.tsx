@@ -172,7 +172,7 @@ function forgetBody(j: JobSummary): string {
     );
   if (j.counts.pending > 0) parts.push(`The ${fmt.number(j.counts.pending)} not sent can no longer be resumed.`);
   if (j.counts.unknown > 0) parts.push(`The ${fmt.number(j.counts.unknown)} of unknown outcome are no longer listed here to check.`);
-  parts.push('The keys stay in All keys, and each request stays in Activity.');
+  parts.push('The keys stay in All keys, and the job stays in Activity as one line with its counts.');
   return parts.join(' ');
 }
 
