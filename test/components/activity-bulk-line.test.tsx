@@ -39,7 +39,7 @@ beforeEach(() => {
 const itemCalls = () => fake.calls.filter((c) => c.name === 'jobs.items').map((c) => c.input);
 
 describe('Activity: a bulk act', () => {
-  it('is one line with its counts, opening to its keys page by page', async () => {
+  it('is one line with its counts, opening to its keys by page', async () => {
     const user = userEvent.setup();
     fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries: [bulk], total: 1 } });
     render(<Activity />);

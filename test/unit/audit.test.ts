@@ -61,7 +61,7 @@ describe('the audit log found by the words Activity shows', () => {
 });
 
 describe('the fields an act on one key changes', () => {
-  it('reads them from the ledger, leaving out a field marked not read back', () => {
+  it('reads them from the ledger, skipping a field marked not read back', () => {
     const db = new LocalDb(':memory:');
     db.recordKeys(PROFILE, [{ ...generatedKey('KD-1', 'launch'), hwid: 'HW-1', expiresAt: '2030-01-01T00:00:00.000Z', isPremium: true }]);
     const entry = { profileId: PROFILE, profileName: 'Shop', action: 'keys.delete', outcome: 'unknown', message: '' } as const;
