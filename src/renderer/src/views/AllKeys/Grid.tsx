@@ -7,7 +7,7 @@ import { copyToClipboard } from '../../lib/clipboard.ts';
 import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { LEDGER_PAGE } from '../../store/ledger.ts';
-import type { KeyAsk, LedgerSlice } from '../../store/types.ts';
+import type { LedgerSlice } from '../../store/types.ts';
 import { Row, type Pick } from './Row.tsx';
 import { RowMenu, type RowMenuAt } from './RowMenu.tsx';
 import { COLUMNS } from './wording.ts';
