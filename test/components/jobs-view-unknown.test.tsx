@@ -3,7 +3,7 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { emit, fake, key } from '../support/fake-bridge.ts';
+import { emit, fake, key, useKeydesk } from '../support/fake-bridge.ts';
 import { jobRowTexts as rowTexts, listed } from '../support/fake-jobs.ts';
 import { EXTEND, GENERATE, interrupted, item, readyJobsView, summary } from '../support/jobs-view-fixtures.ts';
 import { Jobs } from '../../src/renderer/src/views/Jobs/Jobs.tsx';
@@ -11,6 +11,25 @@ import { Jobs } from '../../src/renderer/src/views/Jobs/Jobs.tsx';
 beforeEach(readyJobsView);
 
 describe('Jobs: one job opened', () => {
+  it('holds Send again while the service does not answer, saying why', async () => {
+    fake.impl['jobs.list'] = () => listed([interrupted()]);
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: true, data: { items: [], total: 0 } });
+    const user = userEvent.setup();
+    render(<Jobs />);
+    await user.click(await screen.findByRole('button', { name: /^Extend by 30 days/ }));
+    const again = within(screen.getByRole('region', { name: 'Extend by 30 days' })).getByRole<HTMLButtonElement>('button', {
+      name: 'Send the 1 unknown again…',
+    });
+    expect(again.disabled).toBe(false);
+    act(() => useKeydesk.setState({ online: false }));
+    expect(again.disabled).toBe(true);
+    expect(document.getElementById(again.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'Sending again waits until the service answers again.',
+    );
+    act(() => useKeydesk.setState({ online: true }));
+    expect(again.disabled).toBe(false);
+  });
+
   it("tells a generate's Request again to look up its note first", async () => {
     const gen = summary({
       id: GENERATE,

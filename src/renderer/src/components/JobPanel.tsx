@@ -11,6 +11,7 @@ import { CancelJobButton } from './CancelJobButton.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
 import { OpenInJobs } from './JobLinks.tsx';
 import { ResumeJobButton } from './ResumeJobButton.tsx';
+import { ServiceWait, useServiceWait } from './ServiceWait.tsx';
 import { JobLine, JobProgress } from './StartingLine.tsx';
 import { checkFirstWords, sentOnceWords, UnknownCheckResult, useUnknownCheck } from './UnknownCheck.tsx';
 
@@ -49,6 +50,8 @@ export function JobPanel({
   const dismiss = useKeydesk((s) => (place === 'generate' ? s.dismissGenerateJob : s.dismissJob));
   // The Jobs view waits for a start or resume asked elsewhere; All keys and the form hide their panel meanwhile.
   const starting = useKeydesk((s) => place === 'jobs' && s.jobStarting !== null);
+  const waits = useServiceWait() !== null;
+  const againNote = `again-waits-${job.id}`;
   // Cancel asked, main not answered yet: said at once, and the button does not stay as if nothing happened.
   const cancelling = useKeydesk((s) => s.jobCancelling === job.id);
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
@@ -112,7 +115,12 @@ export function JobPanel({
           <ResumeJobButton job={job} disabled={starting} onResume={() => void again(false)} />
         )}
         {!live && job.counts.unknown > 0 && place !== 'generate' && (
-          <button type="button" disabled={starting} onClick={() => setConfirmUnknown(true)}>
+          <button
+            type="button"
+            disabled={starting || waits}
+            aria-describedby={waits ? againNote : undefined}
+            onClick={() => setConfirmUnknown(true)}
+          >
             Send the {fmt.number(job.counts.unknown)} unknown again…
           </button>
         )}
@@ -132,7 +140,7 @@ export function JobPanel({
           ))}
         {/* In the form, Resume comes after the keys the job made: its results first, then what is left. */}
         {!live && job.counts.pending > 0 && place === 'generate' && job.state !== 'running' && (
-          <button type="button" onClick={() => void again(false)}>
+          <button type="button" disabled={waits} aria-describedby={waits ? againNote : undefined} onClick={() => void again(false)}>
             Resume ({fmt.count(job.counts.pending, NOUNS.key)} not requested)
           </button>
         )}
@@ -144,6 +152,9 @@ export function JobPanel({
         {!live && onForget?.(exporting > 0)}
         {place !== 'jobs' && <OpenInJobs jobId={job.id} />}
       </div>
+      {!live && (job.counts.unknown > 0 || (job.counts.pending > 0 && place === 'generate')) && (
+        <ServiceWait id={againNote} what="Sending again" />
+      )}
       {place === 'jobs' && savedTo && (
         <p className="muted">
           Last saved to <span className="mono">{savedTo}</span>
