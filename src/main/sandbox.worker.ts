@@ -23,7 +23,9 @@ try {
       server = await startSandboxServer({ store, host: '127.0.0.1', port: candidate });
       break;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'EADDRINUSE' || i === data.ports.length - 1) throw error;
+      // Taken, or reserved by the system (Windows keeps ranges for Hyper-V and WSL): the next port may serve.
+      const code = (error as { code?: unknown }).code;
+      if (!(code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') || i === data.ports.length - 1) throw error;
     }
   }
   if (server === null) throw new Error('No port was given to listen on.');

@@ -13,7 +13,7 @@ vi.mock('electron', () => ({
 const { keepCrashDumps, watchRenderer } = await import('../../src/main/crashes.ts');
 
 /** A window and its webContents as Electron's events reach them. */
-function fakeWindow() {
+function fakeWindow(now: () => number = Date.now) {
   const contents = Object.assign(new EventEmitter(), { reloads: 0, killed: 0 }) as EventEmitter & {
     reloads: number;
     killed: number;
@@ -30,7 +30,7 @@ function fakeWindow() {
   };
   const win = Object.assign(new EventEmitter(), { webContents: contents, destroyed: false, isDestroyed: () => win.destroyed });
   const notices: string[] = [];
-  watchRenderer(win as unknown as BrowserWindow, (message) => void notices.push(message));
+  watchRenderer(win as unknown as BrowserWindow, (message) => void notices.push(message), now);
   return { win, contents, notices };
 }
 
@@ -77,6 +77,23 @@ describe('crashes', () => {
     contents.emit('did-finish-load');
     contents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 1 });
     expect(contents.reloads).toBe(2);
+  });
+
+  it('stops reloading a page that crashes soon after each load', () => {
+    spyErrors();
+    let at = 0;
+    const { contents, notices } = fakeWindow(() => at);
+    for (let i = 0; i < 4; i++) {
+      at += 60_000;
+      contents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 1 });
+      contents.emit('did-finish-load');
+    }
+    expect(contents.reloads).toBe(3);
+    expect(notices.at(-1)).toBe("Keydesk's window crashed again");
+    // Ten minutes on, a crash is reloaded again.
+    at += 10 * 60_000;
+    contents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 1 });
+    expect(contents.reloads).toBe(4);
   });
 
   it('ignores a clean exit and a window already closed', () => {

@@ -223,16 +223,37 @@ export class JobsStore {
 
   /** A stopped job's audit entry takes its counts and end: found under each outcome its keys had. */
   private auditJobEnd(jobId: string): void {
-    const job = this.db.prepare("SELECT state, reason FROM jobs WHERE id = ? AND state <> 'running'").get(jobId) as
-      { state: JobState; reason: string | null } | undefined;
+    const job = this.db
+      .prepare("SELECT state, reason, profile_id, action, params, total, created_at FROM jobs WHERE id = ? AND state <> 'running'")
+      .get(jobId) as
+      | { state: JobState; reason: string | null; profile_id: string; action: JobAction; params: string; total: number; created_at: string }
+      | undefined;
     if (!job) return;
     const c = this.jobCounts(jobId);
     const counts = { ...c, unknown: c.unknown + c.sent, sent: 0 };
-    const outcome = counts.unknown > 0 ? 'unknown' : counts.failed > 0 ? 'failed' : 'ok';
+    // Keys left unsent: the act did not happen in full, so it is not "ok".
+    const outcome = counts.unknown > 0 ? 'unknown' : counts.failed > 0 || counts.pending > 0 ? 'failed' : 'ok';
     const message = job.state === 'finished' ? '' : `${JOB_STATE_WORDS[job.state]}${job.reason ? `: ${job.reason}` : '.'}`;
-    this.conn
+    const updated = this.conn
       .statement('UPDATE audit SET outcome = ?, message = ?, counts = ? WHERE job_id = ?')
       .run(outcome, message, JSON.stringify(counts), jobId);
+    if (Number(updated.changes) > 0 || job.total === 0) return;
+    // A job made before bulk acts had one entry each (an older file): its entry is made now, so its runs are seen.
+    this.db
+      .prepare(
+        `INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message, job_id, counts) VALUES (?1, ?2,
+         coalesce((SELECT profile_name FROM audit WHERE profile_id = ?2 ORDER BY id DESC LIMIT 1), ?2), ?3, ?4, ?5, ?6, ?7, ?8)`,
+      )
+      .run(
+        job.created_at,
+        job.profile_id,
+        JOB_AUDIT_ACTION[job.action],
+        jobAuditTarget(job.action, job.total, job.params),
+        outcome,
+        message,
+        jobId,
+        JSON.stringify(counts),
+      );
   }
 
   /** A run of the job begins `at`: running, no end, and no answer of this run written yet. */

@@ -189,7 +189,8 @@ export function createKeysSlice(ctx: StoreContext): KeysSlice {
         'ledger.query',
         { filter: { text: term }, sort: DEFAULT_LEDGER_SORT, offset: 0, limit: LOOKUP_LEDGER_ROWS },
         'lookupLedgerRequest',
-        (d) => ({ lookupLedger: { rows: d.rows, total: d.total, capped: d.totalCapped, read: moment() } }),
+        // A later search that needed no records search sent none: this answer is another term's, and goes.
+        (d) => (get().lookupTerm === term ? { lookupLedger: { rows: d.rows, total: d.total, capped: d.totalCapped, read: moment() } } : {}),
         { latest: true },
       );
     },

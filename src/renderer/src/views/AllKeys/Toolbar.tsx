@@ -27,6 +27,7 @@ export function Toolbar({
         Filter<span className="visually-hidden"> (key, note or HWID)</span>
         <input
           type="search"
+          aria-label="Filter (key, note or HWID)"
           placeholder="Key, note or HWID"
           value={filter.text ?? ''}
           // Spaces alone filter nothing: they are no filter, not a search that matches no key.

@@ -66,9 +66,10 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
   const readRequest = useKeydesk((s) => s.keyReadRequest);
   const [days, setDays] = useState('30');
   const [daysError, setDaysError] = useState<string | null>(null);
-  // Opened from a row menu for one action: that action's question first (an extend starts at its days).
+  // Opened from a row menu for one action: that action's question first (an extend starts at its days), once.
+  const [asked] = useState(() => useKeydesk.getState().keyAsk);
   const [pending, setPending] = useState<Pending | null>(() => {
-    const ask = useKeydesk.getState().keyAsk;
+    const ask = asked;
     return ask === 'delete' || (ask === 'reset' && key.status === 'active' && key.hwid) ? { kind: ask } : null;
   });
   const card = useRef<HTMLElement>(null);
@@ -83,10 +84,12 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
   // The panel opens beside the list and takes the focus, so the keyboard goes on where the eyes go.
   useEffect(() => {
     card.current?.scrollIntoView({ block: 'nearest' });
-    const days = useKeydesk.getState().keyAsk === 'extend' ? card.current?.querySelector<HTMLInputElement>('form input') : null;
+    const days = asked === 'extend' ? card.current?.querySelector<HTMLInputElement>('form input') : null;
     (days ?? heading.current)?.focus({ preventScroll: true });
     days?.select();
-  }, []);
+    // Asked once: the panel shown again later (another view and back) does not ask again.
+    useKeydesk.setState({ keyAsk: null });
+  }, [asked]);
 
   // While it is open the panel holds the keyboard: Tab cycles inside it, and Esc closes it from anywhere in the
   // view. A dialog (a confirmation inside the panel, the command palette) keeps its own Tab and Esc.
