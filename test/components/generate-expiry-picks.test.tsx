@@ -42,7 +42,7 @@ describe('Generate: picking the expiry date', () => {
   it('fills the typed field from the calendar, and the calendar follows typing', async () => {
     const user = userEvent.setup();
     render(<GenerateForm />);
-    const calendar = screen.getByLabelText<HTMLInputElement>('Expiry date from a calendar');
+    const calendar = screen.getByLabelText<HTMLInputElement>('Pick on a calendar');
     expect(calendar.type).toBe('date');
     fireEvent.change(calendar, { target: { value: '2031-07-14' } });
     expect(field().value).toBe('2031-07-14');
@@ -60,7 +60,7 @@ describe('Generate: picking the expiry date', () => {
     render(<GenerateForm />);
     await user.clear(field());
     await user.type(field(), '2030-02-30');
-    expect(screen.getByLabelText<HTMLInputElement>('Expiry date from a calendar').value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Pick on a calendar').value).toBe('');
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     expect(await screen.findByText('“2030-02-30” is not a real calendar date: check the month and the day.')).toBeTruthy();
     expect(sentExpiry()).toEqual([]);

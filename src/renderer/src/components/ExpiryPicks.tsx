@@ -20,10 +20,10 @@ export const EXPIRY_PRESETS: { label: string; date: (now: number) => string }[] 
 export function ExpiryPicks({ value, onPick, now }: { value: string; onPick: (date: string) => void; now: () => number }) {
   const typed = value.trim();
   return (
-    <div className="inline date-picks" role="group" aria-label="Pick an expiry date">
+    <div className="inline date-picks" role="group" aria-label="Quick dates">
       <input
         type="date"
-        aria-label="Expiry date from a calendar"
+        aria-label="Pick on a calendar"
         value={isCalendarDate(typed) ? typed : ''}
         onChange={(e) => {
           if (e.target.value !== '') onPick(e.target.value);
