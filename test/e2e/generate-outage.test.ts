@@ -28,7 +28,7 @@ describe('Generate while the service does not answer', () => {
     await add.getByLabel('API key').fill(apiKey);
     await add.getByRole('button', { name: 'Add service' }).click();
     await app.toast('Added Outage Shop.');
-    await app.page.getByRole('combobox', { name: 'Service' }).selectOption({ label: 'Outage Shop' });
+    await app.page.getByRole('combobox', { name: 'Service' }).selectOption({ label: `Outage Shop — remote at ${remote.url}` });
     await app.toast('Now working on Outage Shop.');
 
     // Overview reads the count every few seconds: it finds the outage before anything is sent from Keys.
