@@ -56,10 +56,10 @@ async function measureRenderer(): Promise<RendererFigures> {
     // Runs in the page: click a view button, resolve at the first frame after the first row is in the DOM.
     const openAllKeys = `(async () => {
       const nav = [...document.querySelectorAll('nav[aria-label="Views"] button')];
-      nav.find((b) => b.textContent === 'Overview').click();
+      nav.find((b) => b.textContent.trim() === 'Overview').click();
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       const t0 = performance.now();
-      nav.find((b) => b.textContent === 'All keys').click();
+      nav.find((b) => b.textContent.trim() === 'All keys').click();
       await new Promise((res) => {
         const check = () => (document.querySelector('.vrow .mono') ? requestAnimationFrame(() => res()) : requestAnimationFrame(check));
         check();
