@@ -72,6 +72,23 @@ describe('Activity: a bulk act', () => {
     expect(row?.textContent).toContain('Its keys went when the job was removed from Jobs.');
     expect(within(row as HTMLElement).queryByRole('button')).toBeNull();
   });
+
+  it("says to switch services for another service's keys", async () => {
+    const elsewhere: AuditEntry = { ...bulk, profileId: remoteProfile.id, profileName: remoteProfile.name };
+    fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries: [elsewhere], total: 1 } });
+    render(<Activity />);
+    const row = (await screen.findByText('100,000 keys by 30 days')).closest('tr');
+    expect(row?.textContent).toContain(`Switch to ${remoteProfile.name} to see its keys.`);
+  });
+
+  it("says a removed service's keys are not shown, not to switch", async () => {
+    const gone: AuditEntry = { ...bulk, profileId: 'removed-service', profileName: 'Old shop' };
+    fake.impl['audit.list'] = () => Promise.resolve({ ok: true, data: { entries: [gone], total: 1 } });
+    render(<Activity />);
+    const row = (await screen.findByText('100,000 keys by 30 days')).closest('tr');
+    expect(row?.textContent).toContain('Old shop was removed from Keydesk, so its keys are not shown.');
+    expect(row?.textContent).not.toContain('Switch to');
+  });
 });
 
 describe('Activity: an act on one key', () => {

@@ -129,6 +129,29 @@ describe('backups of keydesk.db', () => {
 });
 
 describe('restoring a backup', () => {
+  it("gives a restored job's Activity entry the counts the restore left", async () => {
+    const userData = tempDir('keydesk-restore-audit-');
+    record(userData, 'KD', 10);
+    const made = await backUp(join(userData, 'keydesk.db'), userData, new Date(T0));
+    const db = new DatabaseSync(join(userData, BACKUPS_DIR, made.name));
+    db.exec(`INSERT INTO jobs (id, profile_id, action, params, state, created_at, total) VALUES ('j1', 'p', 'extend', '{"days":7}', 'running', '2026-04-01', 3);
+      INSERT INTO job_items (job_id, seq, target, size, state) VALUES ('j1', 0, 'KD-00001', 1, 'done'), ('j1', 1, 'KD-00002', 1, 'pending'), ('j1', 2, 'KD-00003', 1, 'sent');
+      INSERT INTO audit (at, profile_id, profile_name, action, target, outcome, message, job_id, counts)
+        VALUES ('2026-04-01', 'p', 'P', 'extend', '3 keys', 'ok', '', 'j1', '{"pending":1,"sent":1,"done":1,"failed":0,"unknown":0}');`);
+    db.close();
+
+    restoreAtNextStart(userData, made.name);
+    const core = await coreOn(userData, { firstCheckMs: 3_600_000 });
+    try {
+      const [entry] = core.db.listAudit({ profileId: 'p' }, 0, 10).entries;
+      expect(entry?.outcome).toBe('unknown');
+      expect(entry?.message).toMatch(/^Interrupted: Keydesk's records were restored from the backup of 2026-04-01T09:00:00.000Z/);
+      expect(entry?.job?.counts).toEqual({ pending: 0, sent: 0, done: 1, failed: 0, unknown: 2 });
+    } finally {
+      await core.close();
+    }
+  });
+
   it('restored from Help return their rows and keep the replaced file', async () => {
     const userData = tempDir('keydesk-restore-help-');
     record(userData, 'KD', 1_200);

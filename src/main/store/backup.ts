@@ -4,9 +4,10 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
-import type { BackupInfo } from '../../shared/domain.ts';
+import type { BackupInfo, JobState } from '../../shared/domain.ts';
 import { diskFullWords, isDiskFull } from '../failures.ts';
 import { damageOf, fileStamp, setAside } from './integrity.ts';
+import { jobEndAudit, jobItemCounts } from './jobs-store.ts';
 
 export const BACKUPS_DIR = 'backups';
 export const BACKUPS_KEPT = 7;
@@ -211,12 +212,25 @@ function endOpenJobs(file: string, why: string, at: Date): void {
   const db = new DatabaseSync(file);
   try {
     // Jobs first, while their open items still say which they are.
+    const open = "state = 'running' OR id IN (SELECT job_id FROM job_items WHERE state IN ('pending', 'sent'))";
+    const ended = db.prepare(`SELECT id FROM jobs WHERE ${open}`).all() as { id: string }[];
     db.prepare(
       `UPDATE jobs SET state = CASE state WHEN 'running' THEN 'interrupted' ELSE state END, reason = ?1,
-         finished_at = coalesce(finished_at, ?2)
-       WHERE state = 'running' OR id IN (SELECT job_id FROM job_items WHERE state IN ('pending', 'sent'))`,
+         finished_at = coalesce(finished_at, ?2) WHERE ${open}`,
     ).run(reason, at.toISOString());
     db.prepare("UPDATE job_items SET state = 'unknown', message = ?1 WHERE state IN ('pending', 'sent')").run(reason);
+    // Their Activity entries say the counts and end the restore left (an older backup has none until migrated).
+    if (db.prepare("SELECT 1 FROM pragma_table_info('audit') WHERE name = 'job_id'").get() === undefined) return;
+    const setAudit = db.prepare('UPDATE audit SET outcome = ?, message = ?, counts = ? WHERE job_id = ?');
+    for (const { id } of ended) {
+      const { state } = db.prepare('SELECT state FROM jobs WHERE id = ?').get(id) as { state: JobState };
+      const audit = jobEndAudit(
+        state,
+        reason,
+        jobItemCounts((sql) => db.prepare(sql), id),
+      );
+      setAudit.run(audit.outcome, audit.message, JSON.stringify(audit.counts), id);
+    }
   } finally {
     db.close();
   }

@@ -26,6 +26,7 @@ const capital = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
 /** A bulk line's counts, its state while not finished, and its keys' way: opened here, or why not. */
 export function BulkOutcome({ entry, open, onOpen }: { entry: AuditEntry; open: boolean; onOpen: () => void }) {
   const active = useKeydesk((s) => s.activeProfileId);
+  const known = useKeydesk((s) => s.profiles.some((p) => p.id === entry.profileId));
   const job = entry.job;
   if (!job) return null;
   const c = job.counts;
@@ -50,6 +51,8 @@ export function BulkOutcome({ entry, open, onOpen }: { entry: AuditEntry; open: 
       {c && c.pending > 0 && <Badge tone="neutral">{fmt.number(c.pending)} not sent</Badge>} {entry.message && `${plain(entry.message)} `}
       {!job.kept ? (
         <span className="muted">Its keys went when the job was removed from Jobs.</span>
+      ) : !known ? (
+        <span className="muted">{entry.profileName} was removed from Keydesk, so its keys are not shown.</span>
       ) : entry.profileId !== active ? (
         <span className="muted">Switch to {entry.profileName} to see its keys.</span>
       ) : (
