@@ -48,7 +48,8 @@ export function useGridPlace() {
   }, []);
   // A new filter or sort starts at the top; a refresh after a bulk action keeps the place.
   const toTop = () => {
-    if (viewport.current) viewport.current.scrollTop = 0;
+    // Setting scrollTop lays the page out at once: skipped when it is at the top already (a keystroke in the filter).
+    if (viewport.current && viewport.current.scrollTop !== 0) viewport.current.scrollTop = 0;
     setScrollTop(0);
     setCursor(0);
   };
