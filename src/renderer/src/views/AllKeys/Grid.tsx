@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
+import { TICK_MS } from '../../components/Time.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
@@ -154,6 +155,12 @@ export function LedgerGrid({
     },
     [setMenu],
   );
+  // "Last checked" is said again as time passes (rows are memoised, so they re-render on this tick alone).
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
   // The Key column is as wide as the longest value seen in the window so far: never cut, and steady as it scrolls.
   const [keyCh, setKeyCh] = useState(12);
   let widest = keyCh;
@@ -172,6 +179,7 @@ export function LedgerGrid({
         onOpen={open}
         onMenu={onMenu}
         tabbable={i === stop}
+        now={now}
       />,
     );
   }

@@ -80,6 +80,7 @@ export const Row = memo(function Row({
   onOpen,
   onMenu,
   tabbable,
+  now,
 }: {
   row: LedgerRow | undefined;
   index: number;
@@ -88,6 +89,8 @@ export const Row = memo(function Row({
   onOpen: (value: string) => void;
   onMenu: (at: RowMenuAt) => void;
   tabbable: boolean;
+  /** The grid's clock, for "Last checked"; a check newer than its last tick reads as now. */
+  now: number;
 }) {
   const selected = useKeydesk((s) => (row ? s.selectedAll !== null || s.selection.has(row.value) : false));
   const onClick = (e: MouseEvent<HTMLDivElement>) => {
@@ -167,7 +170,7 @@ export const Row = memo(function Row({
             {row.createdAt ? fmt.date(row.createdAt) : '—'}
           </div>
           <div role="gridcell" className="vcell" title={`Last checked ${row.lastSeenAt}`}>
-            {fmt.relative(row.lastSeenAt)}
+            {fmt.relative(row.lastSeenAt, Math.max(now, Date.parse(row.lastSeenAt)))}
           </div>
           <div role="gridcell" className="vcell menu">
             <button
