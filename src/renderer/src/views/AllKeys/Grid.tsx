@@ -163,6 +163,17 @@ export function LedgerGrid({
   }, []);
   // The Key column is as wide as the longest value seen in the window so far: never cut, and steady as it scrolls.
   const [keyCh, setKeyCh] = useState(12);
+  // Another service: its keys, not the last one's, size the Key column, and a menu open on the last one's key closes.
+  const profileId = useKeydesk((s) => s.activeProfileId);
+  const [shownFor, setShownFor] = useState(profileId);
+  if (shownFor !== profileId) {
+    setShownFor(profileId);
+    setMenu(null);
+    setKeyCh(12);
+  }
+  useEffect(() => {
+    anchor.current = null;
+  }, [profileId]);
   let widest = keyCh;
   const rows = [];
   // The Tab stop stays on the cursor row while it is rendered, else on the first row shown (the table scrolled away).
