@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { fmt } from '../lib/format.ts';
 
 /** How often a relative time ("2 minutes ago") is said again while it is on screen. */
-const TICK_MS = 15_000;
+export const TICK_MS = 15_000;
 
 /** A moment in the user's locale, the ISO value on hover; `relative`, `date` or `dateTime` form. Never wraps in a table cell. */
 export function Time({

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { ariaSort, HeaderCheckbox, SortButton } from '../../components/DataTable.tsx';
+import { TICK_MS } from '../../components/Time.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
@@ -48,7 +49,8 @@ export function useGridPlace() {
   }, []);
   // A new filter or sort starts at the top; a refresh after a bulk action keeps the place.
   const toTop = () => {
-    if (viewport.current) viewport.current.scrollTop = 0;
+    // Setting scrollTop lays the page out at once: skipped when it is at the top already (a keystroke in the filter).
+    if (viewport.current && viewport.current.scrollTop !== 0) viewport.current.scrollTop = 0;
     setScrollTop(0);
     setCursor(0);
   };
@@ -153,8 +155,25 @@ export function LedgerGrid({
     },
     [setMenu],
   );
+  // "Last checked" is said again as time passes (rows are memoised, so they re-render on this tick alone).
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
   // The Key column is as wide as the longest value seen in the window so far: never cut, and steady as it scrolls.
   const [keyCh, setKeyCh] = useState(12);
+  // Another service: its keys, not the last one's, size the Key column, and a menu open on the last one's key closes.
+  const profileId = useKeydesk((s) => s.activeProfileId);
+  const [shownFor, setShownFor] = useState(profileId);
+  if (shownFor !== profileId) {
+    setShownFor(profileId);
+    setMenu(null);
+    setKeyCh(12);
+  }
+  useEffect(() => {
+    anchor.current = null;
+  }, [profileId]);
   let widest = keyCh;
   const rows = [];
   // The Tab stop stays on the cursor row while it is rendered, else on the first row shown (the table scrolled away).
@@ -171,6 +190,7 @@ export function LedgerGrid({
         onOpen={open}
         onMenu={onMenu}
         tabbable={i === stop}
+        now={now}
       />,
     );
   }

@@ -1,5 +1,5 @@
 // One row of All keys' grid: a key as the ledger last saw it, with the marks of what was never read back.
-import type { MouseEvent } from 'react';
+import { memo, type MouseEvent } from 'react';
 import type { LedgerRow } from '../../../../shared/domain.ts';
 import { isExpired } from '../../components/Badge.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
@@ -70,8 +70,9 @@ export type Pick = (index: number, value: string, shift: boolean, selected: bool
 /**
  * One row; only the row with the table's Tab stop has its checkbox in the Tab order (arrows move, Space ticks).
  * A click opens its key; in the checkbox's cell, or with Shift, Ctrl or Cmd, it picks the row instead.
+ * Memoised: a filter keystroke keeps the rows shown (dimmed) until its answer, so they need no new render.
  */
-export function Row({
+export const Row = memo(function Row({
   row,
   index,
   top,
@@ -79,6 +80,7 @@ export function Row({
   onOpen,
   onMenu,
   tabbable,
+  now,
 }: {
   row: LedgerRow | undefined;
   index: number;
@@ -87,6 +89,8 @@ export function Row({
   onOpen: (value: string) => void;
   onMenu: (at: RowMenuAt) => void;
   tabbable: boolean;
+  /** The grid's clock, for "Last checked"; a check newer than its last tick reads as now. */
+  now: number;
 }) {
   const selected = useKeydesk((s) => (row ? s.selectedAll !== null || s.selection.has(row.value) : false));
   const onClick = (e: MouseEvent<HTMLDivElement>) => {
@@ -166,7 +170,7 @@ export function Row({
             {row.createdAt ? fmt.date(row.createdAt) : '—'}
           </div>
           <div role="gridcell" className="vcell" title={`Last checked ${row.lastSeenAt}`}>
-            {fmt.relative(row.lastSeenAt)}
+            {fmt.relative(row.lastSeenAt, Math.max(now, Date.parse(row.lastSeenAt)))}
           </div>
           <div role="gridcell" className="vcell menu">
             <button
@@ -191,4 +195,4 @@ export function Row({
       )}
     </div>
   );
-}
+});
