@@ -40,7 +40,8 @@ export function progressOf(running: readonly JobSummary[], failed: boolean): Tas
 
 /** "Extend by 7 days finished" / "… 998 of 1,000 done, 2 failed, on Acme (production)." */
 export function endNotice(j: JobSummary, service: string | null): JobNotice {
-  const how = j.state === 'cancelled' ? 'cancelled' : j.state === 'interrupted' ? 'stopped' : endedBadly(j) ? 'ended with problems' : 'finished';
+  const how =
+    j.state === 'cancelled' ? 'cancelled' : j.state === 'interrupted' ? 'stopped' : endedBadly(j) ? 'ended with problems' : 'finished';
   const parts = [`${n(j.counts.done)} of ${n(j.total)} done`];
   if (j.counts.failed > 0) parts.push(`${n(j.counts.failed)} failed`);
   if (j.counts.unknown > 0) parts.push(`${n(j.counts.unknown)} with no known outcome`);

@@ -31,7 +31,10 @@ export function readSettings(text: string): { settings: Settings; refused: strin
   const take = <F extends keyof Settings>(field: F, value: unknown): void => {
     const parsed = SETTING_FIELDS[field].safeParse(value);
     if (parsed.success) settings[field] = parsed.data as Settings[F];
-    else refused.push(`${field} ${shown(value)} is refused (${parsed.error.issues[0]?.message ?? 'invalid'}), so it is ${shown(SETTINGS_DEFAULTS[field])}`);
+    else
+      refused.push(
+        `${field} ${shown(value)} is refused (${parsed.error.issues[0]?.message ?? 'invalid'}), so it is ${shown(SETTINGS_DEFAULTS[field])}`,
+      );
   };
   for (const [key, value] of Object.entries(json)) {
     if (isField(key)) take(key, value);

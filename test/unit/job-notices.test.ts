@@ -36,7 +36,12 @@ const ended = (j: JobSummary, over: Partial<JobSummary> = {}): JobSummary => ({
 function tracker(focused = false) {
   const notices: JobNotice[] = [];
   const bars: TaskbarProgress[] = [];
-  const sink = { focused: () => sink.isFocused, isFocused: focused, notify: (n: JobNotice) => void notices.push(n), progress: (p: TaskbarProgress) => void bars.push(p) };
+  const sink = {
+    focused: () => sink.isFocused,
+    isFocused: focused,
+    notify: (n: JobNotice) => void notices.push(n),
+    progress: (p: TaskbarProgress) => void bars.push(p),
+  };
   const jobs = new JobNotices(sink, (id) => (id === 'sandbox' ? 'Local sandbox' : null));
   return { jobs, notices, bars, sink };
 }
@@ -74,7 +79,10 @@ describe('the words of a job that ended', () => {
   });
 
   it('give the reason a job stopped by itself', () => {
-    const j = ended(job({ id: 'a', action: 'resetHwid', counts: counts(40, 0, 0, 60) }), { state: 'interrupted', reason: 'The service stopped answering.' });
+    const j = ended(job({ id: 'a', action: 'resetHwid', counts: counts(40, 0, 0, 60) }), {
+      state: 'interrupted',
+      reason: 'The service stopped answering.',
+    });
     expect(endNotice(j, 'Acme')).toMatchObject({
       title: 'Reset HWID stopped',
       body: '40 of 100 done on Acme. The service stopped answering. Click to open it in Jobs.',

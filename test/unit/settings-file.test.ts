@@ -25,7 +25,10 @@ function folderWith(text: string): string {
 describe('reading settings.json', () => {
   it('takes every valid field as written', () => {
     const text = JSON.stringify({ theme: 'dark', sampleEverySeconds: 300, bulkLimit: 8, logLevel: 'warn' });
-    expect(readSettings(text)).toEqual({ settings: { theme: 'dark', sampleEverySeconds: 300, bulkLimit: 8, logLevel: 'warn' }, refused: [] });
+    expect(readSettings(text)).toEqual({
+      settings: { theme: 'dark', sampleEverySeconds: 300, bulkLimit: 8, logLevel: 'warn' },
+      refused: [],
+    });
   });
 
   it('falls back to the default for each bad field alone', () => {
@@ -43,7 +46,10 @@ describe('reading settings.json', () => {
   });
 
   it('gives every default for text that is not a JSON object', () => {
-    expect(readSettings('{theme: dark')).toEqual({ settings: SETTINGS_DEFAULTS, refused: ['it is not valid JSON, so every setting is its default'] });
+    expect(readSettings('{theme: dark')).toEqual({
+      settings: SETTINGS_DEFAULTS,
+      refused: ['it is not valid JSON, so every setting is its default'],
+    });
     expect(readSettings('[1]').refused).toEqual(['it does not hold a JSON object, so every setting is its default']);
   });
 });
@@ -98,7 +104,9 @@ describe('the settings file', () => {
     // A folder where the copy would go: the copy fails whoever runs the test.
     mkdirSync(join(dir, COPY, 'held'), { recursive: true });
     const settings = new SettingsFile(dir, AT);
-    expect(settings.problem).toMatch(/No copy of it could be made \(E[A-Z]+\), so it is left as it is and changes in Settings last for this session only\.$/);
+    expect(settings.problem).toMatch(
+      /No copy of it could be made \(E[A-Z]+\), so it is left as it is and changes in Settings last for this session only\.$/,
+    );
     expect(settings.update({ theme: 'dark' }).theme).toBe('dark');
     expect(readFileSync(join(dir, SETTINGS_FILE), 'utf8')).toBe('not json');
   });

@@ -29,7 +29,9 @@ describe('worker output', () => {
     expect((await failed).message).toBe('thread broke');
     // Stderr arrives over a stream: wait for it to end before reading the log.
     if (!worker.stderr.readableEnded) await new Promise((resolve) => worker.stderr.once('end', resolve));
-    const lines = readFileSync(join(dir, 'logs', LOG_FILE), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(dir, 'logs', LOG_FILE), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines.at(-1)).toMatch(/ error ledger writer thread: keydesk: the thread could not index: SQLITE_FULL$/);
     expect(passedOn.join('')).toContain('keydesk: the thread could not index: SQLITE_FULL\n');
   });

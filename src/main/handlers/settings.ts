@@ -26,9 +26,12 @@ export const settingsHandlers = (core: Core): Pick<Handlers, SettingsOps> => {
       return ok(state());
     },
     'settings.openDataFolder': async () => {
-      if (!core.options.openPath) return fail('INTERNAL', `This Keydesk cannot open folders here. Its data folder is ${core.options.userDataDir}.`);
+      if (!core.options.openPath)
+        return fail('INTERNAL', `This Keydesk cannot open folders here. Its data folder is ${core.options.userDataDir}.`);
       const problem = await core.options.openPath(core.options.userDataDir);
-      return problem === '' ? ok(null) : fail('INTERNAL', `The data folder could not be opened: ${problem}. It is ${core.options.userDataDir}.`);
+      return problem === ''
+        ? ok(null)
+        : fail('INTERNAL', `The data folder could not be opened: ${problem}. It is ${core.options.userDataDir}.`);
     },
   };
 };

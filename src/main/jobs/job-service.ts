@@ -345,7 +345,10 @@ export class JobService {
   /** Whether a job of the profile runs, or is getting ready to, now. */
   runsOn(profileId: string): boolean {
     const e = this.engine;
-    return [...e.runs.values()].some((r) => r.job.profileId === profileId) || [...e.starting.keys()].some((id) => this.db.job(id)?.profileId === profileId);
+    return (
+      [...e.runs.values()].some((r) => r.job.profileId === profileId) ||
+      [...e.starting.keys()].some((id) => this.db.job(id)?.profileId === profileId)
+    );
   }
 
   /** Jobs running now for other profiles: a reload or a profile switch must still say they run, and how far. */

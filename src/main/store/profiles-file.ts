@@ -182,4 +182,3 @@ function originOf(url: string): string {
     return 'an address that is not a URL';
   }
 }
-
