@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openApp, useApp } from '../support/app-page.ts';
 
 const app = useApp(() => openApp());
-const theme = () => app.page.evaluate(() => document.documentElement.dataset.theme);
+const theme = () => app.page.locator('html').getAttribute('data-theme');
 
 /** A port free a moment ago. */
 async function freePort(): Promise<number> {
@@ -26,7 +26,7 @@ describe('Settings', () => {
     expect(await theme()).toBe('light');
     await app.page.getByRole('radio', { name: 'Dark' }).click();
     await expect.poll(theme).toBe('dark');
-    const background = await app.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const background = await app.page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
     expect(background).toBe('rgb(20, 21, 24)');
     await app.page.reload();
     await app.page.locator('[data-app-state="ready"]').waitFor();

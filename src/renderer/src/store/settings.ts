@@ -19,8 +19,19 @@ export function createSettingsSlice(ctx: StoreContext): SettingsSlice {
       await request('settings.get', undefined, 'settingsRequest', shown, { global: true });
     },
     changeSetting: async (change) => {
-      const r = await request('settings.set', change, 'settingsRequest', shown, { global: true, toast: true });
-      return r ? null : get().settingsRequest.error;
+      // Shown at once (a theme is seen as it is picked); put back as it was if main refuses it.
+      const was = get().settingsState;
+      const now = was && { ...was, settings: { ...was.settings, ...change } };
+      if (now) applyTheme(now.settings.theme);
+      const r = await request('settings.set', change, 'settingsRequest', shown, {
+        global: true,
+        toast: true,
+        before: { settingsState: now },
+        onFailure: { settingsState: was },
+      });
+      if (r) return null;
+      if (was) applyTheme(was.settings.theme);
+      return get().settingsRequest.error;
     },
     setSandboxPort: async (port): Promise<Failure | null> => {
       const r = await request('settings.setSandboxPort', { port }, 'sandboxPortRequest', shown, { global: true });

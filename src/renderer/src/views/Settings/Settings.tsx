@@ -29,7 +29,7 @@ function NumberSetting({ field, label, hint }: { field: 'sampleEverySeconds' | '
   useEffect(() => setDraft(String(saved)), [saved]);
   return (
     <form
-      className="inline"
+      className="settings-form"
       aria-label={label}
       noValidate
       onSubmit={(e) => {
@@ -67,7 +67,9 @@ function SandboxPort() {
   const setPort = useKeydesk((s) => s.setSandboxPort);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => setDraft(sandbox?.port ? String(sandbox.port) : ''), [sandbox?.port]);
+  // Where it listens now when no port is kept (a harness given --sandbox-port 0).
+  const shownPort = sandbox?.port ?? (sandbox?.url ? Number(new URL(sandbox.url).port) : null);
+  useEffect(() => setDraft(shownPort === null ? '' : String(shownPort)), [shownPort]);
   const moving = request.status === 'loading';
   const move = (port: number | null) => {
     setError(null);
@@ -84,7 +86,7 @@ function SandboxPort() {
             : `Not running${sandbox?.error ? `: ${sandbox.error}` : '.'}`}
       </p>
       <form
-        className="inline"
+        className="settings-form"
         aria-label="Local sandbox port"
         noValidate
         onSubmit={(e) => {
@@ -106,12 +108,14 @@ function SandboxPort() {
           error={error}
           onChange={(e) => setDraft(e.target.value)}
         />
-        <button type="submit" disabled={moving}>
-          Move the sandbox
-        </button>
-        <button type="button" disabled={moving} onClick={() => move(null)}>
-          Any free port
-        </button>
+        <div className="actions">
+          <button type="submit" disabled={moving}>
+            Move the sandbox
+          </button>
+          <button type="button" disabled={moving} onClick={() => move(null)}>
+            Any free port
+          </button>
+        </div>
       </form>
       <RequestFailure request={request} what="Moving the local sandbox" again="try again" />
     </div>
