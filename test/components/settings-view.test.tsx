@@ -43,7 +43,7 @@ describe('Settings', () => {
     expect(screen.getByRole('radio', { name: 'Light' })).toHaveProperty('checked', true);
   });
 
-  it('refuses a port below 1024 beside the field, then moves the sandbox and shows where', async () => {
+  it('refuses a port below 1024, then moves the sandbox and shows where', async () => {
     const user = userEvent.setup();
     render(<Settings />);
     const form = await screen.findByRole('form', { name: 'Local sandbox port' });

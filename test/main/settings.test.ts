@@ -50,7 +50,7 @@ describe('settings', () => {
     expect(port.ok ? null : port.message).toMatch(/Enter a port from 1024 to 65535/);
   });
 
-  it('uses the default bulk limit for a profile with none of its own', async () => {
+  it('uses the default bulk limit where a profile has none', async () => {
     await t.must('settings.set', { bulkLimit: 12 });
     expect(await t.must('jobs.getCeiling', { profileId: 'sandbox' })).toEqual({ ceiling: 12, isDefault: true });
     // Saving the number shown as the default keeps the profile following the default.

@@ -103,7 +103,7 @@ describe('following the jobs', () => {
     ]);
   });
 
-  it('stays quiet while the window is focused, and about jobs never seen running', () => {
+  it('stays quiet while focused, and about jobs never seen running', () => {
     const { jobs, notices, sink } = tracker(true);
     const a = job({ id: 'a' });
     jobs.heard(a);

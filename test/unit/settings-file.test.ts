@@ -86,7 +86,7 @@ describe('the settings file', () => {
     expect(new SettingsFile(dir).value).toEqual({ ...SETTINGS_DEFAULTS, theme: 'light', sampleEverySeconds: 120 });
   });
 
-  it('leaves the settings as they were, and no temporary file, when a write fails', () => {
+  it('keeps the settings and leaves no temporary file when a write fails', () => {
     const dir = tempDir('keydesk-settings-');
     const settings = new SettingsFile(dir);
     settings.update({ theme: 'dark' });
@@ -111,7 +111,7 @@ describe('the settings file', () => {
     expect(readFileSync(join(dir, SETTINGS_FILE), 'utf8')).toBe('not json');
   });
 
-  it('tells listeners the settings now and before, and only when a field changes', () => {
+  it('tells listeners the settings now and before, only on a change', () => {
     const settings = new SettingsFile(tempDir('keydesk-settings-'));
     const heard: [string, string][] = [];
     const off = settings.subscribe((now, before) => void heard.push([before.theme, now.theme]));

@@ -73,7 +73,7 @@ describe('window notices', () => {
     expect(bars).toEqual([[0.25, { mode: 'normal' }], [1, { mode: 'error' }], [-1]]);
   });
 
-  it('reads the focus from the window, and counts no window as not focused', () => {
+  it('reads the focus from the window; no window is not focused', () => {
     const { win } = fakeWindow();
     win.focusedNow = true;
     expect(windowNotices(() => win as unknown as BrowserWindow).focused()).toBe(true);
