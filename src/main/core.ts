@@ -12,7 +12,8 @@ import { ServiceClient, type ClientOptions, type Reader, type SendExtras } from 
 import { keyHint } from './client/urls.ts';
 import { fromService, keychainFailure } from './failures.ts';
 import { FolderLock } from './folder-lock.ts';
-import { log } from './log.ts';
+import { log, setLogLevel } from './log.ts';
+import { SettingsFile } from './settings.ts';
 import type { SecretStore } from './secrets/secret-store.ts';
 import { JobService, type JobClock } from './jobs/job-service.ts';
 import { QUIT_MS, Writer } from './store/writer.ts';
@@ -51,6 +52,8 @@ export interface CoreOptions {
   sandboxPort?: number;
   /** The backups' clock and delays (store/backup.ts); tests set them. */
   backups?: Omit<BackupScheduleOptions, 'file' | 'userDataDir' | 'onOutcome'>;
+  /** Opens a folder in the system's file manager (Electron's shell.openPath: '' or why not); absent in the harness. */
+  openPath?: (path: string) => Promise<string>;
 }
 
 /** A wall clock this far from the time Keydesk has run has jumped: samples are not thinned until a restart. */
@@ -85,6 +88,8 @@ export class Core {
   readonly options: CoreOptions;
   readonly secrets: SecretStore;
   readonly profiles: ProfilesFile;
+  /** Keydesk's own settings (settings.ts); main's window applies the theme, the overview's sampler reads its interval. */
+  readonly settings: SettingsFile;
   readonly db: LocalDb;
   /** Every write to keydesk.db a handler or job makes, off main's event loop (src/main/store/writer.ts). */
   readonly writer: Writer;
@@ -112,6 +117,7 @@ export class Core {
     this.lock = lock;
     this.secrets = options.secrets;
     this.profiles = new ProfilesFile(options.userDataDir);
+    this.settings = new SettingsFile(options.userDataDir);
     const dbFile = join(options.userDataDir, LOCAL_DB_FILE);
     // Made (schema, WAL) by prepareStoreFiles; main and the readers only read, and the writer thread writes.
     this.db = new LocalDb(dbFile, { readOnly: true });
@@ -158,6 +164,7 @@ export class Core {
         this.emit('jobs.progress', summary);
       },
       generateIntake: () => this.writer.intake(),
+      defaultCeiling: () => this.settings.value.bulkLimit,
       writes: jobWritesOn(this.writer),
       ...(options.jobClock ? { clock: options.jobClock } : {}),
     });
@@ -171,12 +178,22 @@ export class Core {
     });
   }
 
+  /** Applies the settings main itself acts on (the log level, the bulk limit), now and at each change. */
+  private followSettings(): void {
+    setLogLevel(this.settings.value.logLevel);
+    this.settings.subscribe((now, before) => {
+      setLogLevel(now.logLevel);
+      if (now.bulkLimit !== before.bulkLimit) this.jobs.defaultCeilingChanged();
+    });
+  }
+
   static async start(options: CoreOptions): Promise<Core> {
     // Taken before anything in the folder is opened; a second Keydesk on it is refused here, in words.
     const lock = FolderLock.take(options.userDataDir);
     try {
       await prepareStoreFiles(options.userDataDir, options.restore ?? null, new Date((options.wallClock ?? Date.now)()));
       const core = new Core(options, lock);
+      core.followSettings();
       await core.jobs.recovered;
       await core.startSandbox();
       void core.thinSamples();
@@ -224,15 +241,15 @@ export class Core {
     return this.profiles.sandboxPort;
   }
 
-  /** Keeps the embedded sandbox on `port` (or the next free one) from now on, restarting it there. */
+  /** Keeps the embedded sandbox on `port` (or the next free one; 0: any free one) from now on, restarting it there. */
   async setSandboxPort(port: number): Promise<SandboxState> {
-    if (!Number.isInteger(port) || port < 1 || port > 65_535)
-      throw new RangeError('The sandbox port must be a whole number from 1 to 65535.');
-    this.profiles.setSandboxPort(port);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      throw new RangeError('The sandbox port must be a whole number from 1 to 65535, or 0 for any free port.');
+    if (port !== 0) this.profiles.setSandboxPort(port);
     const running = this.sandbox;
     this.sandbox = null;
     await running?.close(2_000);
-    await this.startSandbox(sandboxPortsToTry(port));
+    await this.startSandbox(port === 0 ? [0] : sandboxPortsToTry(port));
     return this.sandboxState();
   }
 

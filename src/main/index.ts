@@ -2,7 +2,7 @@
 // that run without Electron (and are tested that way, or through the harness).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, clipboard, dialog, ipcMain, screen, session, shell, type MessageBoxOptions } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, nativeTheme, screen, session, shell, type MessageBoxOptions } from 'electron';
 import { EVENT_NAMES, eventChannel } from '../shared/operations.ts';
 import { Core } from './core.ts';
 import { keepCrashDumps, watchRenderer } from './crashes.ts';
@@ -16,6 +16,8 @@ import { openSecretStore } from './secrets/keytar-store.ts';
 import { APP_URL, isAppUrl } from './security.ts';
 import { aboutContent, installMenu, projectLinks } from './menu.ts';
 import { offerRestore } from './restore-dialog.ts';
+import { JobNotices } from './job-notices.ts';
+import { windowNotices } from './taskbar.ts';
 import { Updates, updateConfigFile } from './updates.ts';
 import { createMainWindow, hardenSession, openExternalLink, WINDOW_SIZE } from './window.ts';
 import { loadWindowState, placeWindow, saveWindowState } from './window-state.ts';
@@ -26,6 +28,7 @@ registerAppScheme();
 let mainWindow: BrowserWindow | null = null;
 let core: Core | null = null;
 let crashDumpsDir: string | null = null;
+let notices: JobNotices | null = null;
 
 /** A message box on the window when there is one; resolves with the button chosen. */
 function ask(box: MessageBoxOptions): Promise<number> {
@@ -107,6 +110,7 @@ async function start(): Promise<void> {
       },
     });
     watchRenderer(mainWindow, (message, detail) => void ask({ type: 'warning', message, detail, buttons: ['OK'] }));
+    mainWindow.on('focus', () => notices?.focused());
     mainWindow.on('closed', () => {
       mainWindow = null;
     });
@@ -124,6 +128,7 @@ async function start(): Promise<void> {
       secrets: secrets.store,
       secretsFallbackReason: secrets.fallbackReason,
       version: app.getVersion(),
+      openPath: (path) => shell.openPath(path),
       askSavePath: async (suggestedName) => {
         const options = { defaultPath: join(app.getPath('downloads'), suggestedName) };
         const r = mainWindow ? await dialog.showSaveDialog(mainWindow, options) : await dialog.showSaveDialog(options);
@@ -131,6 +136,17 @@ async function start(): Promise<void> {
       },
     }),
   );
+  // Settings → Theme: the window's own parts (menus, scrollbars, title bar) and prefers-color-scheme follow it.
+  nativeTheme.themeSource = core.settings.value.theme;
+  core.settings.subscribe((now) => {
+    nativeTheme.themeSource = now.theme;
+  });
+  const up = core;
+  notices = new JobNotices(
+    windowNotices(() => mainWindow),
+    (id) => up.profiles.get(id)?.name ?? null,
+  );
+  core.on('jobs.progress', (summary) => notices?.heard(summary));
 }
 
 if (!app.requestSingleInstanceLock()) {

@@ -106,14 +106,25 @@ export class RotatingLog {
 
 let current: RotatingLog | null = null;
 let restoreConsole: (() => void) | null = null;
+const RANK: Record<LogLevel, number> = { info: 0, warn: 1, error: 2 };
+/** The least level written (Settings → Log level); lines below it are left out. */
+let least: LogLevel = 'info';
+
+export function setLogLevel(level: LogLevel): void {
+  least = level;
+}
+
+const write = (level: LogLevel, text: () => string, key?: string): void => {
+  if (RANK[level] >= RANK[least]) current?.write(level, text(), key);
+};
 
 /** Writes to the open log; nothing when none is open (unit tests, the sandbox CLI). */
 export const log = {
-  info: (...args: unknown[]): void => current?.write('info', format(...args)),
-  warn: (...args: unknown[]): void => current?.write('warn', format(...args)),
-  error: (...args: unknown[]): void => current?.write('error', format(...args)),
+  info: (...args: unknown[]): void => write('info', () => format(...args)),
+  warn: (...args: unknown[]): void => write('warn', () => format(...args)),
+  error: (...args: unknown[]): void => write('error', () => format(...args)),
   /** A warning that comes in runs (a service's failures): a run of the same `key` is one line and a count. */
-  repeated: (key: string, text: string): void => current?.write('warn', text, key),
+  repeated: (key: string, text: string): void => write('warn', () => text, key),
   /** The open log, for Help's diagnostics; null when none is open. */
   get current(): RotatingLog | null {
     return current;

@@ -1,5 +1,6 @@
 // The embedded sandbox on a thread of its own (sandbox.worker.ts): making 100,000 keys costs its event loop, not main's.
 import { Worker } from 'node:worker_threads';
+import { logWorkerOutput, THREAD_STDERR } from './worker-output.ts';
 
 export interface SandboxWorkerData {
   file: string;
@@ -50,7 +51,8 @@ function workerUrl(): URL {
 
 /** Starts the thread; rejects with a SandboxStartError when it cannot serve. `onExit`: the thread ended unasked. */
 export function startSandboxThread(data: SandboxWorkerData, onExit: (code: number) => void): Promise<SandboxThread> {
-  const worker = new Worker(workerUrl(), { workerData: data });
+  const worker = new Worker(workerUrl(), { ...THREAD_STDERR, workerData: data });
+  logWorkerOutput(worker, 'sandbox');
   let started = false;
   let stopping = false;
   return new Promise((resolve, reject) => {

@@ -99,6 +99,32 @@ export const generateInput = z
     path: ['daysKey'],
   });
 
+// ---- Settings: each field's schema and default; a field of settings.json that fails its schema falls back alone.
+export const THEMES = ['system', 'light', 'dark'] as const;
+export const LOG_LEVELS = ['info', 'warn', 'error'] as const;
+/** Ports below this need rights a desktop app does not have on most systems. */
+export const SANDBOX_PORT_MIN = 1024;
+export const SETTING_FIELDS = {
+  theme: z.enum(THEMES),
+  /** How often the execution count is read while Keydesk runs. */
+  sampleEverySeconds: z.int().min(10, { error: 'At least 10 seconds.' }).max(86_400, { error: 'At most 86,400 seconds (a day).' }),
+  /** Requests in flight a bulk job may reach on a profile that has no limit of its own (Profiles sets one). */
+  bulkLimit: z.int().min(1, { error: 'At least 1.' }).max(JOB_CEILING_MAX, { error: `At most ${JOB_CEILING_MAX}.` }),
+  logLevel: z.enum(LOG_LEVELS),
+};
+export type Settings = { [F in keyof typeof SETTING_FIELDS]: z.output<(typeof SETTING_FIELDS)[F]> };
+/** 64 requests in flight: see DEFAULT_CEILING in src/main/jobs/engine.ts. */
+export const SETTINGS_DEFAULTS: Settings = { theme: 'system', sampleEverySeconds: 60, bulkLimit: 64, logLevel: 'info' };
+export interface SettingsState {
+  settings: Settings;
+  /** Why settings.json was not used as it stands (which fields fell back), and where its copy is; null when it was. */
+  problem: string | null;
+  /** The local sandbox: the port it is kept on (null before its first start) and where it serves now. */
+  sandbox: SandboxState & { port: number | null };
+  /** Keydesk's data folder, for Open data folder. */
+  dataFolder: string;
+}
+
 export const contract = {
   // Answered from the moment the window opens, before the rest can be.
   'app.startup': op<StartupStatus>()(none, 'Nothing.'),
@@ -310,6 +336,29 @@ export const contract = {
     z.strictObject({ profileId, ceiling: z.int().min(1).max(JOB_CEILING_MAX).nullable() }),
     'A profile id and the most requests a job may keep in flight there (null: the default).',
   ),
+
+  // Settings: main keeps them in <user data>/settings.json (src/main/settings.ts); the sandbox's port in profiles.json.
+  'settings.get': op<SettingsState>()(none, 'Nothing.'),
+  'settings.set': op<SettingsState>()(
+    z.strictObject({
+      theme: SETTING_FIELDS.theme.optional(),
+      sampleEverySeconds: SETTING_FIELDS.sampleEverySeconds.optional(),
+      bulkLimit: SETTING_FIELDS.bulkLimit.optional(),
+      logLevel: SETTING_FIELDS.logLevel.optional(),
+    }),
+    'Any of the settings, each checked by its schema; main writes settings.json.',
+  ),
+  'settings.setSandboxPort': op<SettingsState>()(
+    z.strictObject({
+      port: z
+        .int({ error: 'Enter a whole number.' })
+        .min(SANDBOX_PORT_MIN, { error: `Enter a port from ${SANDBOX_PORT_MIN} to 65535.` })
+        .max(65_535, { error: `Enter a port from ${SANDBOX_PORT_MIN} to 65535.` })
+        .nullable(),
+    }),
+    'A port (or null: any free port); main restarts the local sandbox there and keeps it.',
+  ),
+  'settings.openDataFolder': op<null>()(none, "Nothing; main opens its own data folder in the system's file manager."),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 
 export type Contract = typeof contract;
@@ -334,6 +383,8 @@ export interface EventMap {
   'ledger.changed': { profileId: string; recording: number; failure: string | null; busy?: boolean };
   /** A backup of keydesk.db was tried: `problem` says why it failed (a full disk, its folder and the room needed), null when it was made. */
   'backup.changed': { problem: string | null };
+  /** The user clicked the notification of a job's end: the window opens that job in Jobs. */
+  'app.openJob': { jobId: string };
 }
 // EventMap must name exactly the events of operations.ts: a missing or extra event does not compile.
 type EventMapIsExact = keyof EventMap extends EventName ? (EventName extends keyof EventMap ? true : never) : never;

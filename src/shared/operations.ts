@@ -43,6 +43,11 @@ export const OPERATION_WORDS = {
   'jobs.forget': 'Remove a job from the list',
   'jobs.getCeiling': 'Read the bulk request limit',
   'jobs.setCeiling': 'Set the bulk request limit',
+  // Settings: Keydesk's own preferences (settings.json) and its local sandbox's port.
+  'settings.get': 'Read the settings',
+  'settings.set': 'Change a setting',
+  'settings.setSandboxPort': "Change the local sandbox's port",
+  'settings.openDataFolder': 'Open the data folder',
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];
@@ -54,6 +59,7 @@ export const EVENT_NAMES = [
   'executions.sampled',
   'ledger.changed',
   'backup.changed',
+  'app.openJob',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -51,6 +51,9 @@ const REQUESTS: [string, (s: State) => Promise<unknown>, keyof State][] = [
   ['refreshTestKey', (s) => s.refreshTestKey(), 'testKeyRequest'],
   ['loadJobList', (s) => s.loadJobList(), 'jobListRequest'],
   ['loadCutShort', (s) => s.loadCutShort(), 'cutShortRequest'],
+  ['loadSettings', (s) => s.loadSettings(), 'settingsRequest'],
+  ['changeSetting', (s) => s.changeSetting({ theme: 'dark' }), 'settingsRequest'],
+  ['setSandboxPort', (s) => s.setSandboxPort(9000), 'sandboxPortRequest'],
   ['findCutShort', (s) => s.findCutShort('m-1'), 'cutShortRequest'],
   ['dismissCutShort', (s) => s.dismissCutShort('m-1'), 'cutShortRequest'],
   [

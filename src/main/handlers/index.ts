@@ -7,6 +7,7 @@ import { keyHandlers } from './keys.ts';
 import { ledgerHandlers } from './ledger.ts';
 import { profileHandlers } from './profiles.ts';
 import { serviceHandlers } from './service.ts';
+import { settingsHandlers } from './settings.ts';
 import type { Handlers } from './types.ts';
 
 /** Every operation's handler over one core. */
@@ -19,6 +20,7 @@ export function createHandlers(core: Core): Handlers {
     ...ledgerHandlers(core),
     ...jobHandlers(core),
     ...serviceHandlers(core),
+    ...settingsHandlers(core),
   };
 }
 

@@ -1,5 +1,6 @@
 // What the rooms of the job engine share: main's handles (the database, the job writer, the clock) and the jobs
 // main holds now (runs, starts getting ready, ends not yet written).
+import { SETTINGS_DEFAULTS } from '../../shared/contract.ts';
 import type { JobItemState, JobSummary } from '../../shared/domain.ts';
 import type { BatchIntake, ServiceClient } from '../client/service-client.ts';
 import type { LocalDb } from '../store/local-db.ts';
@@ -10,7 +11,7 @@ import type { Run } from './run.ts';
  * Requests in flight a job may reach unless the user sets otherwise. 64 at 100 ms a round trip is 640 keys/s, twice
  * a script at 32: the limit finds the service's pace below it (concurrency.ts), so the ceiling is a safety, not a pace.
  */
-export const DEFAULT_CEILING = 64;
+export const DEFAULT_CEILING = SETTINGS_DEFAULTS.bulkLimit;
 
 /** Time, injectable so tests can hold a Retry-After pause open without waiting for it. */
 export interface JobClock {
@@ -56,6 +57,8 @@ export interface JobServiceDeps {
   writes?: JobWrites;
   /** How long with no answer counts as the service not answering (concurrency.ts' SILENT_MS unless a test sets it). */
   silentMs?: number;
+  /** The limit of a profile that has none of its own (Settings → Default bulk limit); DEFAULT_CEILING without it. */
+  defaultCeiling?: () => number;
   /** Where runs log the items they send (send-log.ts): beside `db`'s file unless given; null for none (claims as slots free). */
   sendLogDir?: string | null;
 }
@@ -105,5 +108,5 @@ export function isCurrent(e: Engine, run: Run): boolean {
 export function ceilingOf(e: Engine, profileId: string): { ceiling: number; isDefault: boolean } {
   const set = e.db.bulkCeiling(profileId);
   if (set !== null) return { ceiling: set, isDefault: false };
-  return { ceiling: DEFAULT_CEILING, isDefault: true };
+  return { ceiling: e.deps.defaultCeiling?.() ?? DEFAULT_CEILING, isDefault: true };
 }

@@ -88,12 +88,22 @@ export class JobService {
    * shown as the default must not turn it into one "set by you".
    */
   async setCeiling(profileId: string, ceiling: number | null): Promise<{ ceiling: number; isDefault: boolean }> {
-    await this.engine.writes.setBulkCeiling(profileId, ceiling === DEFAULT_CEILING ? null : ceiling);
-    const now = this.ceiling(profileId);
+    const byDefault = this.engine.deps.defaultCeiling?.() ?? DEFAULT_CEILING;
+    await this.engine.writes.setBulkCeiling(profileId, ceiling === byDefault ? null : ceiling);
+    this.applyCeilings(profileId);
+    return this.ceiling(profileId);
+  }
+
+  /** The default limit changed: running bulk jobs of profiles without a limit of their own follow it at once. */
+  defaultCeilingChanged(): void {
+    for (const run of this.engine.runs.values()) if (this.ceiling(run.job.profileId).isDefault) this.applyCeilings(run.job.profileId);
+  }
+
+  private applyCeilings(profileId: string): void {
+    const { ceiling } = this.ceiling(profileId);
     for (const run of this.engine.runs.values()) {
-      if (run.job.profileId === profileId && run.job.action !== 'generate') run.control.setCeiling(now.ceiling);
+      if (run.job.profileId === profileId && run.job.action !== 'generate') run.control.setCeiling(ceiling);
     }
-    return now;
   }
 
   async start(profileId: string, request: JobRequest): Promise<Result<JobSummary>> {
@@ -330,6 +340,15 @@ export class JobService {
       .filter((j): j is StoredJob => j !== null && j.profileId === profileId);
     const jobs = starting.length === 0 ? stored : [...stored, ...starting].sort(newestFirst);
     return jobs.map((j) => summarize(this.engine, runs.get(j.id)?.job ?? j, runs.get(j.id) ?? null));
+  }
+
+  /** Whether a job of the profile runs, or is getting ready to, now. */
+  runsOn(profileId: string): boolean {
+    const e = this.engine;
+    return (
+      [...e.runs.values()].some((r) => r.job.profileId === profileId) ||
+      [...e.starting.keys()].some((id) => this.db.job(id)?.profileId === profileId)
+    );
   }
 
   /** Jobs running now for other profiles: a reload or a profile switch must still say they run, and how far. */

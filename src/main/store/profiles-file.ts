@@ -1,11 +1,11 @@
 // Profiles (everything but the apiKey) in a small JSON file in userData, parsed with a schema and written
 // atomically: a temporary file beside it, flushed to disk, then renamed over it.
-import { randomUUID } from 'node:crypto';
-import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 import type { Profile } from '../../shared/domain.ts';
 import { log } from '../log.ts';
+import { writeFileAtomic } from './atomic-file.ts';
 
 /** A profile as stored: what the renderer sees, less what is derived at run time (hasKey, storage). */
 export type StoredProfile = Omit<Profile, 'hasKey' | 'storage'>;
@@ -125,26 +125,9 @@ export class ProfilesFile {
       this.data = next;
       return;
     }
-    mkdirSync(dirname(this.path), { recursive: true });
-    const tmp = `${this.path}.${randomUUID()}.tmp`;
-    const fd = openSync(tmp, 'w', 0o600);
-    try {
-      try {
-        writeFileSync(fd, JSON.stringify(next, null, 2));
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, this.path);
-    } catch (error) {
-      rmSync(tmp, { force: true });
-      // Named, so a full disk's words can say where (failures.ts); a write by descriptor carries no path.
-      if (typeof error === 'object' && error !== null && !('path' in error)) Object.assign(error, { path: tmp });
-      throw error;
-    }
+    writeFileAtomic(this.path, JSON.stringify(next, null, 2));
     this.data = next;
     this.writes = 'free';
-    syncDirectory(dirname(this.path));
   }
 
   list(): StoredProfile[] {
@@ -197,19 +180,5 @@ function originOf(url: string): string {
     return new URL(url).origin;
   } catch {
     return 'an address that is not a URL';
-  }
-}
-
-/** The rename itself is durable only once the directory is flushed (POSIX); Windows has no such call. */
-function syncDirectory(dir: string): void {
-  if (process.platform === 'win32') return;
-  let fd: number | null = null;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // A filesystem that cannot flush a directory still has the renamed file.
-  } finally {
-    if (fd !== null) closeSync(fd);
   }
 }

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { LedgerRow } from '../../shared/domain.ts';
 import type { LedgerPage } from './ledger-query.ts';
 import type { LocalDb } from './local-db.ts';
+import { logWorkerOutput, THREAD_STDERR } from '../worker-output.ts';
 
 export interface ReaderWorkerData {
   file: string;
@@ -96,7 +97,11 @@ export class LedgerReader {
 
   private start(): Worker {
     const { cacheKiB, background } = this.options;
-    const worker = new Worker(workerUrl(), { workerData: { file: this.file, cacheKiB, background } satisfies ReaderWorkerData });
+    const worker = new Worker(workerUrl(), {
+      ...THREAD_STDERR,
+      workerData: { file: this.file, cacheKiB, background } satisfies ReaderWorkerData,
+    });
+    logWorkerOutput(worker, 'ledger reader');
     // The reads waiting, not the thread, keep Keydesk's work alive.
     worker.unref();
     worker.on('message', (answer: ReaderAnswer) => {

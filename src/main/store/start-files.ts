@@ -9,6 +9,7 @@ import { listBackups, RestoreRefused, restoreBackup, takeRestoreRequest } from '
 import { setAside, type CheckAnswer } from './integrity.ts';
 import { LocalDb } from './local-db.ts';
 import { LocalDbRefused } from './schema.ts';
+import { logWorkerOutput, THREAD_STDERR } from '../worker-output.ts';
 
 export const LOCAL_DB_FILE = 'keydesk.db';
 
@@ -76,7 +77,8 @@ function checkFiles(files: string[]): Promise<(string | null)[]> {
   // The .ts beside this file in source (tests, the harness), the bundled .js beside index.js in out/main (this
   // file is bundled into index.js; integrity.ts, shared with the worker, is not: electron.vite.config.ts).
   const name = `check.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`;
-  const worker = new Worker(new URL(`./${name}`, import.meta.url), { workerData: files });
+  const worker = new Worker(new URL(`./${name}`, import.meta.url), { ...THREAD_STDERR, workerData: files });
+  logWorkerOutput(worker, 'integrity check');
   return new Promise((resolve, reject) => {
     worker.once('message', (answers: CheckAnswer[]) => {
       const failed = answers.find((a) => 'error' in a);

@@ -24,6 +24,7 @@ import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, Writer
 
 export type { AnswerIntake, RecordingState, WriteOutcome } from './writer-queue.ts';
 import type { StaleMark } from './ledger-writes.ts';
+import { logWorkerOutput, THREAD_STDERR } from '../worker-output.ts';
 
 /** Rows per transaction (claims are served between): a large one touches each value-index page for more rows. */
 export const LEDGER_CHUNK = 10_000;
@@ -509,10 +510,12 @@ export class Writer {
     const channel = new MessageChannel();
     const workerData: LedgerWorkerData = { file: this.options.file, cacheKiB: WORKER_CACHE_KIB, urgent: channel.port2 };
     const worker = new Worker(workerUrl(), {
+      ...THREAD_STDERR,
       workerData,
       transferList: [channel.port2],
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MIB },
     });
+    logWorkerOutput(worker, 'ledger writer');
     // The queue, not the thread, keeps Keydesk's work alive: close() flushes it before quitting.
     worker.unref();
     channel.port1.unref();

@@ -17,10 +17,11 @@ import { Keyless } from './views/Keyless/Keyless.tsx';
 import { Keys } from './views/Keys/Keys.tsx';
 import { Overview } from './views/Overview/Overview.tsx';
 import { Profiles } from './views/Profiles/Profiles.tsx';
+import { Settings } from './views/Settings/Settings.tsx';
 import { Validate } from './views/Validate/Validate.tsx';
 import { VIEWS } from './views/registry.ts';
 import { offlineCause, offlineHeadline, unknownWords } from './lib/words.ts';
-import { call } from './lib/api.ts';
+import { call, subscribe } from './lib/api.ts';
 import { isLive } from './lib/jobs.ts';
 import { KEYDESK_WATCH_MS } from './store/ui.ts';
 import { shownJobs } from './store/job-selectors.ts';
@@ -36,6 +37,7 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   integration: Integration,
   profiles: Profiles,
   activity: Activity,
+  settings: Settings,
 };
 
 /** Each view's icon in the navigation, beside its name. */
@@ -50,6 +52,7 @@ const NAV_ICONS: Record<ViewName, IconName> = {
   integration: 'code',
   profiles: 'server',
   activity: 'pulse',
+  settings: 'sliders',
 };
 
 /** Each service by name, kind and address: which one every action goes to is never a guess. */
@@ -125,6 +128,21 @@ function BackupProblem() {
       {problem}
     </p>
   );
+}
+
+/** A job's end notification was clicked (main focused the window): open that job in Jobs. */
+function OpenJobFromNotice() {
+  const openJob = useKeydesk((s) => s.openJob);
+  const setView = useKeydesk((s) => s.setView);
+  useEffect(
+    () =>
+      subscribe('app.openJob', ({ jobId }) => {
+        openJob(jobId);
+        setView('jobs');
+      }),
+    [openJob, setView],
+  );
+  return null;
 }
 
 /** While a job shows as running, ask the core a light question every few seconds: progress events just stop if it dies. */
@@ -250,6 +268,7 @@ export function App() {
       </nav>
       <main className="content">
         <KeydeskWatch />
+        <OpenJobFromNotice />
         <KeydeskGoneBanner />
         <OfflineBanner />
         <BackupProblem />

@@ -3,6 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { fmt, NOUNS } from '../lib/format.ts';
 import type { ChartBucket } from '../lib/history.ts';
+import { useDarkTheme } from '../lib/theme.ts';
 import { SAMPLE_RETENTION } from '../../../shared/rules.ts';
 
 const HEIGHT = 220;
@@ -223,18 +224,11 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<{ idx: number; left: number; top: number; flip: boolean } | null>(null);
-  const [dark, setDark] = useState(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
+  const dark = useDarkTheme();
   const unread = useMemo(() => unreadSpans(buckets), [buckets]);
   const { data, bucketAt, unreadAt } = useMemo(() => chartData(buckets, unread), [buckets, unread]);
   // The draw hook reads the spans of the data last set, without making a new plot for each.
   const unreadNow = useRef(unread);
-
-  useEffect(() => {
-    const mq = window.matchMedia('(prefers-color-scheme: dark)');
-    const onChange = () => setDark(mq.matches);
-    mq.addEventListener('change', onChange);
-    return () => mq.removeEventListener('change', onChange);
-  }, []);
 
   // One plot per theme; new data goes into the same plot.
   useEffect(() => {

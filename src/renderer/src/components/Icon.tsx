@@ -29,6 +29,7 @@ const PATHS = {
   server: 'M2.5 3h11v4h-11zM2.5 9h11v4h-11zM5 5h.5M5 11h.5',
   pulse: 'M1.5 8.5h3l2-5 3 9 2-4h3',
   flask: 'M6 2.5h4M6.75 2.5v4L3 13.5h10L9.25 6.5v-4M4.5 10.5h7',
+  sliders: 'M2.5 4.5h11M2.5 8h11M2.5 11.5h11M6 3v3M10.5 6.5v3M5 10v3',
 } as const;
 export type IconName = keyof typeof PATHS;
 

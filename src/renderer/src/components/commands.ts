@@ -51,6 +51,7 @@ export function useCommands(): Command[] {
   const selectProfile = useKeydesk((s) => s.selectProfile);
   const profiles = useKeydesk((s) => s.profiles);
   const activeProfileId = useKeydesk((s) => s.activeProfileId);
+  const openDataFolder = useKeydesk((s) => s.openDataFolder);
 
   return useMemo<Command[]>(() => {
     // Every command closes the palette first, so the toasts and dialogs it leads to are not behind it.
@@ -94,6 +95,13 @@ export function useCommands(): Command[] {
         openAt(setView, 'integration');
         if (activeProfileId !== null) void generateTestKey(activeProfileId);
       }),
+      action('theme', 'Change the theme (light, dark, system)…', 'settings appearance dark mode light mode colour', () =>
+        openAt(setView, 'settings', 'theme'),
+      ),
+      action('sandbox-port', "Change the local sandbox's port…", 'settings sandbox port address 8787', () =>
+        openAt(setView, 'settings', 'sandbox-port'),
+      ),
+      action('open-data-folder', 'Open the data folder', 'settings files folder user data', openDataFolder),
       action('shortcuts', 'Show keyboard shortcuts', 'keys help ? keyboard', () => setShortcutsOpen(true)),
       action('add-service', 'Add a remote service…', 'profile new api key', () => openAt(setView, 'profiles', 'add-profile')),
       ...profiles
@@ -122,6 +130,7 @@ export function useCommands(): Command[] {
     exportLedger,
     exportAudit,
     generateTestKey,
+    openDataFolder,
   ]);
 }
 

@@ -55,6 +55,10 @@ const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
   'jobs.forget',
   'jobs.getCeiling',
   'jobs.setCeiling',
+  'settings.get',
+  'settings.set',
+  'settings.setSandboxPort',
+  'settings.openDataFolder',
 ]);
 
 /** Changes sent to a service: answered after a profile switch, a toast naming that profile says how it went (not a dry run). */

@@ -11,6 +11,7 @@ import { createKeysSlice } from './keys.ts';
 import { createLedgerSlice } from './ledger.ts';
 import { createServiceSlice } from './service.ts';
 import { createSessionSlice } from './session.ts';
+import { createSettingsSlice } from './settings.ts';
 import type { KeydeskState } from './types.ts';
 import { createUiSlice } from './ui.ts';
 
@@ -32,6 +33,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
     ...createServiceSlice(ctx),
     ...createIntegrationSlice(ctx),
     ...createJobsSlice(ctx),
+    ...createSettingsSlice(ctx),
   };
 });
 

@@ -72,6 +72,8 @@ export function createSessionSlice(ctx: StoreContext): SessionSlice {
       activate(r.data.activeProfileId);
       // Jobs keep running while any view is shown (another profile's too): every view hears them from here.
       get().followJobs();
+      // The theme chosen in Settings, applied as soon as main can say it.
+      void get().loadSettings();
       backupOff ??= subscribe('backup.changed', ({ problem }) => {
         set({ backupProblem: problem });
       });

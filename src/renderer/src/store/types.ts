@@ -1,7 +1,7 @@
 // The store's types, in one leaf file: every slice's state and actions, the whole state, and the context slices
 // are built on. Slices import it; it imports no slice, so the store has no import cycle.
 import type { StoreApi } from 'zustand';
-import type { OperationInput, OperationName, OperationOutput } from '../../../shared/contract.ts';
+import type { OperationInput, OperationName, OperationOutput, SettingsState } from '../../../shared/contract.ts';
 import type {
   AppStatus,
   AuditEntry,
@@ -34,7 +34,8 @@ export type KeydeskState = UiSlice &
   LedgerSlice &
   DraftsSlice &
   IntegrationSlice &
-  JobsSlice;
+  JobsSlice &
+  SettingsSlice;
 
 export interface Toast {
   id: number;
@@ -476,4 +477,18 @@ export interface StoreContext {
   refreshAfterChange: (keyValue: string) => Promise<void>;
   /** Asks the service now whether it answers (the offline probe, without its wait). */
   probeService: () => void;
+}
+
+/** Keydesk's own settings (store/settings.ts): main keeps them in settings.json. */
+export interface SettingsSlice {
+  /** As main last said; null until read once the session is up. */
+  settingsState: SettingsState | null;
+  settingsRequest: RequestState;
+  sandboxPortRequest: RequestState;
+  loadSettings: () => Promise<void>;
+  /** Changes the settings given (applied at once: the theme, the log level); the failure, or null. */
+  changeSetting: (change: OperationInput<'settings.set'>) => Promise<Failure | null>;
+  /** Restarts the local sandbox on `port` (null: any free port) and keeps it there; the failure, or null. */
+  setSandboxPort: (port: number | null) => Promise<Failure | null>;
+  openDataFolder: () => Promise<void>;
 }

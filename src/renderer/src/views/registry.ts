@@ -12,6 +12,7 @@ export const VIEWS = [
   { view: 'integration', label: 'Integration', summary: 'Point a protected app at this service: URLs, a test key, snippets' },
   { view: 'profiles', label: 'Profiles', summary: 'Services this app manages' },
   { view: 'activity', label: 'Activity', summary: 'Every operation this app has run' },
+  { view: 'settings', label: 'Settings', summary: "Keydesk's theme, the local sandbox's port, sampling, bulk limit, logs" },
 ] as const satisfies readonly { view: string; label: string; summary: string }[];
 
 export type ViewName = (typeof VIEWS)[number]['view'];
