@@ -16,6 +16,7 @@ import type {
   Profile,
   SandboxState,
   ValidationReport,
+  DriftStatus,
 } from './domain.ts';
 import { HWID_METHODS, JOB_ITEM_STATES } from './domain.ts';
 import type { EventName, OperationName } from './operations.ts';
@@ -309,6 +310,13 @@ export const contract = {
   'jobs.setCeiling': op<{ ceiling: number; isDefault: boolean }>()(
     z.strictObject({ profileId, ceiling: z.int().min(1).max(JOB_CEILING_MAX).nullable() }),
     'A profile id and the most requests a job may keep in flight there (null: the default).',
+  ),
+
+  // The drift watch (remote profiles): the last check's findings, and a check now (read-only requests).
+  'drift.status': op<DriftStatus>()(z.strictObject({ profileId }), 'A profile id.'),
+  'drift.check': op<DriftStatus>()(
+    z.strictObject({ profileId }),
+    "A remote profile's id; main reads the execution count, a key it knows and an identifier, changing nothing.",
   ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 

@@ -245,3 +245,29 @@ export interface CutShortGenerate {
   /** When its keys began to be recorded. */
   at: string;
 }
+
+// ---- the drift watch: a remote service's answer shapes, compared with the last seen and wire.md's ----
+
+/** One read whose answer changed shape since the last check: the fields gained, lost or retyped, and both answers. */
+export interface DriftChange {
+  /** The read in words: "the execution count". */
+  read: string;
+  gained: string[];
+  lost: string[];
+  retyped: string[];
+  /** The raw answers (JSON text, never the apiKey), before and after. */
+  before: string;
+  after: string;
+}
+
+export interface DriftStatus {
+  /** When the last check ran (null: never). */
+  checkedAt: string | null;
+  /** The change the latest check that found one found, and when; said once in Activity. */
+  changes: DriftChange[];
+  changedAt: string | null;
+  /** What Keydesk can no longer read from the answers of the last check (documented fields missing or retyped). */
+  unreadable: string[];
+  /** Reads of the last check that got no answer, in words. */
+  unanswered: string[];
+}

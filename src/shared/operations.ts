@@ -43,6 +43,8 @@ export const OPERATION_WORDS = {
   'jobs.forget': 'Remove a job from the list',
   'jobs.getCeiling': 'Read the bulk request limit',
   'jobs.setCeiling': 'Set the bulk request limit',
+  'drift.status': 'Read the change watch',
+  'drift.check': "Check a service's answers for changes",
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];
