@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow, clipboard, dialog, ipcMain, nativeTheme, screen, session, shell, type MessageBoxOptions } from 'electron';
 import { EVENT_NAMES, eventChannel } from '../shared/operations.ts';
+import { watchDrift } from './drift/drift-watch.ts';
 import { Core } from './core.ts';
 import { keepCrashDumps, watchRenderer } from './crashes.ts';
 import { collectDiagnostics } from './diagnostics.ts';
@@ -147,6 +148,7 @@ async function start(): Promise<void> {
     (id) => up.profiles.get(id)?.name ?? null,
   );
   core.on('jobs.progress', (summary) => notices?.heard(summary));
+  watchDrift(core);
 }
 
 if (!app.requestSingleInstanceLock()) {

@@ -16,6 +16,7 @@ import type {
   Profile,
   SandboxState,
   ValidationReport,
+  DriftStatus,
 } from './domain.ts';
 import { HWID_METHODS, JOB_ITEM_STATES } from './domain.ts';
 import type { EventName, OperationName } from './operations.ts';
@@ -109,7 +110,10 @@ export const SETTING_FIELDS = {
   /** How often the execution count is read while Keydesk runs. */
   sampleEverySeconds: z.int().min(10, { error: 'At least 10 seconds.' }).max(86_400, { error: 'At most 86,400 seconds (a day).' }),
   /** Requests in flight a bulk job may reach on a profile that has no limit of its own (Profiles sets one). */
-  bulkLimit: z.int().min(1, { error: 'At least 1.' }).max(JOB_CEILING_MAX, { error: `At most ${JOB_CEILING_MAX}.` }),
+  bulkLimit: z
+    .int()
+    .min(1, { error: 'At least 1.' })
+    .max(JOB_CEILING_MAX, { error: `At most ${JOB_CEILING_MAX}.` }),
   logLevel: z.enum(LOG_LEVELS),
 };
 export type Settings = { [F in keyof typeof SETTING_FIELDS]: z.output<(typeof SETTING_FIELDS)[F]> };
@@ -359,6 +363,12 @@ export const contract = {
     'A port (or null: any free port); main restarts the local sandbox there and keeps it.',
   ),
   'settings.openDataFolder': op<null>()(none, "Nothing; main opens its own data folder in the system's file manager."),
+  // The drift watch (remote profiles): the last check's findings, and a check now (read-only requests).
+  'drift.status': op<DriftStatus>()(z.strictObject({ profileId }), 'A profile id.'),
+  'drift.check': op<DriftStatus>()(
+    z.strictObject({ profileId }),
+    "A remote profile's id; main reads the execution count, a key it knows and an identifier, changing nothing.",
+  ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 
 export type Contract = typeof contract;

@@ -6,7 +6,8 @@ import type { KeyStatus, ValidationOutcome, WireKey, WireKeylessEntry } from './
  * A key as Keydesk read it. `unreported` names the fields the real dialect left out, so a screen says "not
  * reported" rather than show a default; absent means every field was reported.
  */
-export interface Key extends Omit<WireKey, 'createdAt'> {
+// noHwidValidation stays out until the app reads it (the key panel's "Works on any machine").
+export interface Key extends Omit<WireKey, 'createdAt' | 'noHwidValidation'> {
   /** null when the service did not report it. */
   createdAt: string | null;
   unreported?: readonly UnreportedKeyField[];
@@ -243,4 +244,30 @@ export interface CutShortGenerate {
   count: number;
   /** When its keys began to be recorded. */
   at: string;
+}
+
+// ---- the drift watch: a remote service's answer shapes, compared with the last seen and wire.md's ----
+
+/** One read whose answer changed shape since the last check: the fields gained, lost or retyped, and both answers. */
+export interface DriftChange {
+  /** The read in words: "the execution count". */
+  read: string;
+  gained: string[];
+  lost: string[];
+  retyped: string[];
+  /** The raw answers (JSON text, never the apiKey), before and after. */
+  before: string;
+  after: string;
+}
+
+export interface DriftStatus {
+  /** When the last check ran (null: never). */
+  checkedAt: string | null;
+  /** The change the latest check that found one found, and when; said once in Activity. */
+  changes: DriftChange[];
+  changedAt: string | null;
+  /** What Keydesk can no longer read from the answers of the last check (documented fields missing or retyped). */
+  unreadable: string[];
+  /** Reads of the last check that got no answer, in words. */
+  unanswered: string[];
 }

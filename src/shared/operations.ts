@@ -48,6 +48,8 @@ export const OPERATION_WORDS = {
   'settings.set': 'Change a setting',
   'settings.setSandboxPort': "Change the local sandbox's port",
   'settings.openDataFolder': 'Open the data folder',
+  'drift.status': 'Read the change watch',
+  'drift.check': "Check a service's answers for changes",
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];

@@ -1,6 +1,7 @@
 // Every operation's handler, gathered from the handler rooms over one core.
 import type { Core } from '../core.ts';
 import { appHandlers } from './app.ts';
+import { driftHandlers } from './drift.ts';
 import { executionHandlers } from './executions.ts';
 import { jobHandlers } from './jobs.ts';
 import { keyHandlers } from './keys.ts';
@@ -21,6 +22,7 @@ export function createHandlers(core: Core): Handlers {
     ...jobHandlers(core),
     ...serviceHandlers(core),
     ...settingsHandlers(core),
+    ...driftHandlers(core),
   };
 }
 

@@ -26,12 +26,35 @@ const storedProfile = z.object({
   keyHint: z.string().nullable(),
 }) satisfies z.ZodType<StoredProfile>;
 
+/** The drift watch's memory of a profile: its last answers' shapes and raw text, and what it last found. */
+const driftRecord = z.object({
+  checkedAt: z.string().nullable(),
+  changedAt: z.string().nullable(),
+  changes: z.array(
+    z.object({
+      read: z.string(),
+      gained: z.array(z.string()),
+      lost: z.array(z.string()),
+      retyped: z.array(z.string()),
+      before: z.string(),
+      after: z.string(),
+    }),
+  ),
+  unreadable: z.array(z.string()),
+  unanswered: z.array(z.string()),
+  shapes: z.record(z.string(), z.record(z.string(), z.string())),
+  answers: z.record(z.string(), z.string()),
+});
+export type DriftRecord = z.infer<typeof driftRecord>;
+
 const fileShape = z.object({
   version: z.literal(PROFILES_FILE_VERSION),
   activeProfileId: z.string().nullable(),
   profiles: z.array(storedProfile),
   /** The port the embedded sandbox last listened on, tried first at the next start. */
   sandboxPort: z.number().int().min(1).max(65_535).optional(),
+  /** By profile id. */
+  drift: z.record(z.string(), driftRecord).optional(),
 });
 type FileShape = z.infer<typeof fileShape>;
 
@@ -156,13 +179,22 @@ export class ProfilesFile {
   remove(id: string): void {
     const profiles = this.data.profiles.filter((p) => p.id !== id);
     const activeProfileId = this.data.activeProfileId === id ? (profiles[0]?.id ?? null) : this.data.activeProfileId;
-    this.commit({ ...this.data, profiles, activeProfileId }, 'user');
+    const drift = Object.fromEntries(Object.entries(this.data.drift ?? {}).filter(([k]) => k !== id));
+    this.commit({ ...this.data, profiles, activeProfileId, drift }, 'user');
     log.info(`profile ${id}: removed`);
   }
 
   setActive(id: string, by: 'start-up' | 'user' = 'user'): void {
     this.commit({ ...this.data, activeProfileId: id }, by);
     if (by === 'user') log.info(`profile ${id}: selected`);
+  }
+
+  drift(id: string): DriftRecord | null {
+    return this.data.drift?.[id] ?? null;
+  }
+
+  setDrift(id: string, record: DriftRecord): void {
+    this.commit({ ...this.data, drift: { ...this.data.drift, [id]: record } }, 'user');
   }
 
   get sandboxPort(): number | null {

@@ -116,6 +116,14 @@ export function createSessionSlice(ctx: StoreContext): SessionSlice {
       if ('failure' in jobs) return null;
       return [...jobs.data.jobs, ...jobs.data.elsewhere].find((j) => j.profileId === profileId && j.finishedAt === null) ?? null;
     },
+    loadDrift: async (profileId) => {
+      const r = await runGlobal('drift.status', { profileId });
+      return 'data' in r ? r.data : null;
+    },
+    checkDrift: async (profileId) => {
+      const r = await runGlobal('drift.check', { profileId });
+      return 'data' in r ? r.data : r.failure;
+    },
     removeProfile: async (id) => {
       const r = await request('profiles.remove', { id }, 'profileRequest', () => ({}), { global: true, toast: true });
       if (!r) return;

@@ -3,6 +3,7 @@
 import type { StoreApi } from 'zustand';
 import type { OperationInput, OperationName, OperationOutput, SettingsState } from '../../../shared/contract.ts';
 import type {
+  DriftStatus,
   AppStatus,
   AuditEntry,
   CutShortGenerate,
@@ -108,6 +109,9 @@ export interface SessionSlice {
   removeProfile: (id: string) => Promise<void>;
   /** Re-reads, as the Remove dialog opens, the local counts and the profile's job (null: none, or main could not say). */
   askRemoval: (profileId: string) => Promise<JobSummary | null>;
+  /** The drift watch of a remote profile: its last findings, or a check now (a failure comes back in words). */
+  loadDrift: (profileId: string) => Promise<DriftStatus | null>;
+  checkDrift: (profileId: string) => Promise<DriftStatus | Failure>;
 }
 
 export interface ExecutionsSlice {

@@ -7,6 +7,7 @@ import { CopyButton } from '../../components/CopyButton.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
 import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
+import { EndUserReset } from './EndUserReset.tsx';
 import { integrationSnippets } from './snippets.ts';
 
 /** A stand-in HWID for the snippets: the machine a protected app runs on sends its own. */
@@ -138,6 +139,7 @@ export function Integration() {
           </figure>
         ))}
       </div>
+      <EndUserReset profile={profile} service={service ?? 'YOUR_SERVICE_IDENTIFIER'} testKey={testKey?.value ?? null} />
     </section>
   );
 }
