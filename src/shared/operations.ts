@@ -43,6 +43,11 @@ export const OPERATION_WORDS = {
   'jobs.forget': 'Remove a job from the list',
   'jobs.getCeiling': 'Read the bulk request limit',
   'jobs.setCeiling': 'Set the bulk request limit',
+  // Overview (home).
+  'overview.figures': "Read the keys' figures",
+  'overview.activity': 'Read keys activated and generated per day',
+  'overview.firstRun': 'Read the first-run steps done',
+  'overview.markStep': 'Note a first-run step done',
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];

@@ -5,6 +5,7 @@ import { executionHandlers } from './executions.ts';
 import { jobHandlers } from './jobs.ts';
 import { keyHandlers } from './keys.ts';
 import { ledgerHandlers } from './ledger.ts';
+import { overviewHandlers } from './overview.ts';
 import { profileHandlers } from './profiles.ts';
 import { serviceHandlers } from './service.ts';
 import type { Handlers } from './types.ts';
@@ -19,6 +20,7 @@ export function createHandlers(core: Core): Handlers {
     ...ledgerHandlers(core),
     ...jobHandlers(core),
     ...serviceHandlers(core),
+    ...overviewHandlers(core),
   };
 }
 

@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 14;
+export const LOCAL_DB_VERSION = 15;
 
 /** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
 const TEXT_TRIGGERS = `
@@ -29,10 +29,24 @@ WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_ch
 END;
 `;
 
+/** Overview's columns, indexes and tables: migration 14, and the end of SCHEMA, so both read the same. */
+const OVERVIEW_SCHEMA = `
+-- Overview (home): each key's activation time (the key object's activatedAt), the partial indexes its figures
+-- count over (live keys by expiry, premium keys), Keydesk's runs (the history chart marks where it was closed), and
+-- the first-run steps done per profile.
+ALTER TABLE ledger ADD COLUMN activated_at TEXT;
+CREATE INDEX ledger_activated ON ledger (profile_id, activated_at) WHERE activated_at IS NOT NULL;
+CREATE INDEX ledger_live_expiry ON ledger (profile_id, expires_at) WHERE status <> 'deleted';
+CREATE INDEX ledger_premium ON ledger (profile_id, status) WHERE is_premium = 1;
+CREATE TABLE keydesk_runs (started_at TEXT PRIMARY KEY, alive_at TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE first_run (profile_id TEXT NOT NULL, step TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (profile_id, step)) WITHOUT ROWID;
+`;
+
 /**
  * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
  * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
  * 13: a bulk act as one audit entry (its job and counts), and the fields an act on one key changed.
+ * 14: Overview's figures: keys' activation time, the indexes its counts read, Keydesk's runs, first-run steps.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -47,6 +61,7 @@ ALTER TABLE audit ADD COLUMN counts TEXT;
 ALTER TABLE audit ADD COLUMN before TEXT;
 ALTER TABLE audit ADD COLUMN after TEXT;
 CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
+  14: OVERVIEW_SCHEMA,
 };
 
 export const SCHEMA = `
@@ -196,7 +211,8 @@ CREATE VIRTUAL TABLE ledger_text USING fts5 (search, content = '', contentless_d
 CREATE VIRTUAL TABLE ledger_trigrams USING fts5vocab (ledger_text, 'row');
 CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
 INSERT INTO ledger_indexed (upto) VALUES (0);
-${TEXT_TRIGGERS}`;
+${TEXT_TRIGGERS}
+${OVERVIEW_SCHEMA}`;
 
 /** keydesk.db refused as it is (a file of another schema), left untouched. */
 export class LocalDbRefused extends Error {
