@@ -9,10 +9,13 @@ const NOW = Date.parse('2026-11-29T12:00:00.000Z');
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A seeded key, and whether it is deleted since (the ledger marks it so; a lookup reports only live keys). */
+type Seeded = Omit<Key, 'status'> & { status: Key['status'] | 'deleted' };
+
 /** Keys spread around NOW: expiries 60 days either side (some none), activations in the last 60 days, some deleted. */
-function seededKeys(count: number, seed: number): Key[] {
+function seededKeys(count: number, seed: number): Seeded[] {
   const r = rng(seed);
-  return Array.from({ length: count }, (_, i): Key => {
+  return Array.from({ length: count }, (_, i): Seeded => {
     const pick = r();
     const status = pick < 0.5 ? 'active' : pick < 0.85 ? 'generated' : 'deleted';
     const expiresAt = r() < 0.1 ? null : iso(NOW + Math.floor((r() - 0.5) * 120 * DAY));
@@ -21,7 +24,7 @@ function seededKeys(count: number, seed: number): Key[] {
       id: String(i),
       value: `OV${i.toString(36).toUpperCase()}-${Math.floor(r() * 1e6)}`,
       note: '',
-      status: status as Key['status'],
+      status: status as Seeded['status'],
       isPremium: r() < 0.3,
       expire: null,
       expiresByDaysKey: false,
@@ -37,9 +40,9 @@ function seededKeys(count: number, seed: number): Key[] {
 }
 
 /** The figures worked out over the keys one by one. */
-function model(keys: Key[]): Omit<OverviewFigures, 'windows' | 'newestSeenAt'> {
+function model(keys: Seeded[]): Omit<OverviewFigures, 'windows' | 'newestSeenAt'> {
   const live = keys.filter((k) => k.status !== 'deleted');
-  const expiry = (k: Key) => (k.expiresAt === null ? null : Date.parse(k.expiresAt));
+  const expiry = (k: Seeded) => (k.expiresAt === null ? null : Date.parse(k.expiresAt));
   const expiring = (days: number) =>
     live.filter((k) => {
       const e = expiry(k);
@@ -63,12 +66,22 @@ function model(keys: Key[]): Omit<OverviewFigures, 'windows' | 'newestSeenAt'> {
   };
 }
 
-function seeded(): { db: LocalDb; keys: Key[] } {
+/** Records the keys as a lookup would (deleted ones as generated), then marks the deleted ones as a delete does. */
+function record(db: LocalDb, profileId: string, keys: Seeded[], at: string): void {
+  db.recordKeys(
+    profileId,
+    keys.map((k): Key => ({ ...k, status: k.status === 'deleted' ? 'active' : k.status })),
+    at,
+  );
+  for (const k of keys) if (k.status === 'deleted') db.markDeleted(profileId, k.value, at);
+}
+
+function seeded(): { db: LocalDb; keys: Seeded[] } {
   const db = new LocalDb(':memory:');
   const keys = seededKeys(3_000, 7);
-  db.recordKeys(PROFILE, keys, '2026-11-29T11:00:00.000Z');
+  record(db, PROFILE, keys, '2026-11-29T11:00:00.000Z');
   // Another profile's keys count for none of this one's figures.
-  db.recordKeys(OTHER, seededKeys(500, 8), '2026-11-29T11:30:00.000Z');
+  record(db, OTHER, seededKeys(500, 8), '2026-11-29T11:30:00.000Z');
   return { db, keys };
 }
 
@@ -113,7 +126,7 @@ describe("Overview's figures", () => {
 
   it('counts a later lookup that activates a key', () => {
     const db = new LocalDb(':memory:');
-    const key = { ...seededKeys(1, 3)[0], status: 'generated', activatedAt: null, expiresAt: null } as Key;
+    const key: Key = { ...(seededKeys(1, 3)[0] as Seeded), status: 'generated', activatedAt: null, expiresAt: null };
     db.recordKeys(PROFILE, [key], '2026-11-29T10:00:00.000Z');
     expect(db.overviewFigures(PROFILE, NOW).activated7).toBe(0);
     db.recordKeys(PROFILE, [{ ...key, status: 'active', activatedAt: iso(NOW - DAY) }], '2026-11-29T11:00:00.000Z');

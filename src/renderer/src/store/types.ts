@@ -21,6 +21,7 @@ import type {
   StartupStatus,
   ValidationReport,
 } from '../../../shared/domain.ts';
+import type { FirstRunStep, KeyActivityDay, OverviewFigures } from '../../../shared/domain.ts';
 import type { Failure, Result } from '../../../shared/result.ts';
 import type { ViewName } from '../views/registry.ts';
 import type { DraftsSlice } from './drafts.ts';
@@ -34,7 +35,8 @@ export type KeydeskState = UiSlice &
   LedgerSlice &
   DraftsSlice &
   IntegrationSlice &
-  JobsSlice;
+  JobsSlice &
+  OverviewSlice;
 
 export interface Toast {
   id: number;
@@ -476,4 +478,18 @@ export interface StoreContext {
   refreshAfterChange: (keyValue: string) => Promise<void>;
   /** Asks the service now whether it answers (the offline probe, without its wait). */
   probeService: () => void;
+}
+
+/** Overview (home): the keys' figures and keys per day from the ledger, and the first-run checklist. */
+export interface OverviewSlice {
+  figures: OverviewFigures | null;
+  figuresRequest: RequestState;
+  /** Keys activated and generated per day, oldest first (empty until read). */
+  keyActivity: KeyActivityDay[];
+  /** The first-run steps done on this profile; null until read. */
+  firstRunDone: FirstRunStep[] | null;
+  /** Reads the figures and keys per day again. */
+  loadFigures: () => Promise<void>;
+  loadFirstRun: () => Promise<void>;
+  markFirstRunStep: (step: FirstRunStep) => Promise<void>;
 }
