@@ -101,8 +101,10 @@ describe('a keydesk.db at this schema', () => {
         'ledger_activated',
         'ledger_created',
         'ledger_expires',
-        'ledger_live_expiry',
-        'ledger_premium',
+        'ledger_days',
+        'ledger_days_delete',
+        'ledger_days_insert',
+        'ledger_days_update',
         'keydesk_runs',
         'first_run',
         'ledger_hwid_text_update',
@@ -159,8 +161,10 @@ describe('a keydesk.db at this schema', () => {
 /** Schema 14: no activation time, nor Overview's indexes and tables. */
 const SCHEMA_14_OVERVIEW = `
 DROP INDEX ledger_activated;
-DROP INDEX ledger_live_expiry;
-DROP INDEX ledger_premium;
+DROP TRIGGER ledger_days_insert;
+DROP TRIGGER ledger_days_delete;
+DROP TRIGGER ledger_days_update;
+DROP TABLE ledger_days;
 ALTER TABLE ledger DROP COLUMN activated_at;
 DROP TABLE keydesk_runs;
 DROP TABLE first_run;`;
@@ -243,7 +247,7 @@ describe('a keydesk.db of schema 14', () => {
   it('is migrated, its keys kept and given no activation time', () => {
     const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
     const made = new LocalDb(file);
-    made.recordKeys(PROFILE, [key('KD-AAA', 'launch')]);
+    made.recordKeys(PROFILE, [{ ...key('KD-AAA', 'launch'), isPremium: true, expiresAt: '2026-05-01T00:00:00.000Z' }]);
     made.close();
     read(file, (raw) => raw.exec(`${SCHEMA_14_OVERVIEW}\nPRAGMA user_version = 14;`));
     const current = join(tempDir('keydesk-schema-'), 'keydesk.db');
@@ -253,9 +257,15 @@ describe('a keydesk.db of schema 14', () => {
 
     const db = new LocalDb(file);
     expect(schemaOf(file)).toEqual(schemaOf(current));
-    expect(db.overviewFigures(PROFILE, Date.parse('2026-06-01T00:00:00.000Z'))).toMatchObject({ total: 1, active: 1, activated30: 0 });
-    db.recordKeys(PROFILE, [{ ...key('KD-AAA', 'launch'), activatedAt: '2026-05-30T00:00:00.000Z' }]);
-    expect(db.overviewFigures(PROFILE, Date.parse('2026-06-01T00:00:00.000Z'))).toMatchObject({ activated7: 1 });
+    expect(db.overviewFigures(PROFILE, Date.parse('2026-06-01T00:00:00.000Z'))).toMatchObject({
+      total: 1,
+      active: 1,
+      activated30: 0,
+      expired: 1,
+      premium: 1,
+    });
+    db.recordKeys(PROFILE, [{ ...key('KD-AAA', 'launch'), isPremium: true, activatedAt: '2026-05-30T00:00:00.000Z' }]);
+    expect(db.overviewFigures(PROFILE, Date.parse('2026-06-01T00:00:00.000Z'))).toMatchObject({ activated7: 1, expired: 0, premium: 1 });
     db.close();
   });
 });

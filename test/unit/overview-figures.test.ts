@@ -41,6 +41,10 @@ function seededKeys(count: number, seed: number): Seeded[] {
 
 /** The figures worked out over the keys one by one. */
 function model(keys: Seeded[]): Omit<OverviewFigures, 'windows' | 'newestSeenAt'> {
+  return modelAt(keys, NOW);
+}
+
+function modelAt(keys: Seeded[], NOW: number): Omit<OverviewFigures, 'windows' | 'newestSeenAt'> {
   const live = keys.filter((k) => k.status !== 'deleted');
   const expiry = (k: Seeded) => (k.expiresAt === null ? null : Date.parse(k.expiresAt));
   const expiring = (days: number) =>
@@ -78,8 +82,21 @@ function record(db: LocalDb, profileId: string, keys: Seeded[], at: string): voi
 
 function seeded(): { db: LocalDb; keys: Seeded[] } {
   const db = new LocalDb(':memory:');
-  const keys = seededKeys(3_000, 7);
-  record(db, PROFILE, keys, '2026-11-29T11:00:00.000Z');
+  const first = seededKeys(3_000, 7);
+  record(db, PROFILE, first, '2026-11-29T10:00:00.000Z');
+  // A later read of some keys moves their expiry (an extend), activation and premium: the figures follow.
+  const r = rng(9);
+  const keys = first.map((k, i) =>
+    i % 7 === 0 && k.status !== 'deleted'
+      ? { ...k, expiresAt: iso(NOW + Math.floor((r() - 0.5) * 40 * DAY)), isPremium: !k.isPremium, activatedAt: iso(NOW - Math.floor(r() * 9 * DAY)) }
+      : k,
+  );
+  record(
+    db,
+    PROFILE,
+    keys.filter((_, i) => i % 7 === 0),
+    '2026-11-29T11:00:00.000Z',
+  );
   // Another profile's keys count for none of this one's figures.
   record(db, OTHER, seededKeys(500, 8), '2026-11-29T11:30:00.000Z');
   return { db, keys };
@@ -91,6 +108,11 @@ describe("Overview's figures", () => {
     const { windows, newestSeenAt, ...figures } = db.overviewFigures(PROFILE, NOW);
     expect(figures).toEqual(model(keys));
     expect(newestSeenAt).toBe('2026-11-29T11:00:00.000Z');
+    // At a day's start and a moment later: whole days and part-days add up the same.
+    for (const at of [Date.parse('2026-11-29T00:00:00.000Z'), NOW + 1]) {
+      const { windows: _w, newestSeenAt: _n, ...then } = db.overviewFigures(PROFILE, at);
+      expect(then).toEqual(modelAt(keys, at));
+    }
     expect(windows.now).toBe(iso(NOW));
     db.close();
   });

@@ -31,8 +31,9 @@ export class Overview {
   }
 
   /**
-   * The profile's figures at `now`. Expired and expiring count keys not deleted (ledger_live_expiry); activated
-   * counts every key activated in the window, deleted since or not; premium counts every key in the ledger.
+   * The profile's figures at `now`. Expired and expiring count keys not deleted; activated counts every key
+   * activated in the window, deleted since or not; premium counts every key in the ledger. Each window reads
+   * ledger_days for its whole days and the index for the part-days at its ends: a few hundred rows at most.
    */
   overviewFigures(profileId: string, now = Date.now()): OverviewFigures {
     const w = overviewWindows(now);
@@ -41,57 +42,70 @@ export class Overview {
       n: number;
     }[];
     const of = (s: string): number => status.find((r) => r.status === s)?.n ?? 0;
-    const live = (from: string, to: string): number =>
-      (
-        this.db
-          .prepare(`SELECT count(*) AS n FROM ledger WHERE profile_id = ? AND expires_at >= ? AND expires_at < ? AND status <> 'deleted'`)
-          .get(profileId, from, to) as { n: number }
-      ).n;
-    const activated = (from: string): number =>
-      (this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ? AND activated_at >= ?').get(profileId, from) as { n: number })
-        .n;
-    const premium = (
-      this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ? AND is_premium = 1 AND status IS NOT NULL').get(profileId) as {
-        n: number;
-      }
-    ).n;
+    const premium = this.db.prepare("SELECT coalesce(sum(n), 0) AS n FROM ledger_days WHERE profile_id = ? AND kind = 'p'").get(profileId) as {
+      n: number;
+    };
     const seen = this.db.prepare('SELECT max(last_seen_at) AS at FROM ledger WHERE profile_id = ?').get(profileId) as { at: string | null };
-    const expiring7 = live(w.now, w.in7);
+    const expiring7 = this.between(profileId, 'e', w.now, w.in7);
     return {
       total: status.reduce((sum, r) => sum + r.n, 0),
       active: of('active'),
       generated: of('generated'),
       deleted: of('deleted'),
-      // Every expiry sorts after '': the range from it is every live key with an expiry before now.
-      expired: live('', w.now),
+      // Every expiry sorts after '': the window from it holds every live key with an expiry before now.
+      expired: this.between(profileId, 'e', '', w.now),
       expiring7,
-      expiring30: expiring7 + live(w.in7, w.in30),
-      activated7: activated(w.ago7),
-      activated30: activated(w.ago30),
-      premium,
+      expiring30: expiring7 + this.between(profileId, 'e', w.in7, w.in30),
+      activated7: this.between(profileId, 'a', w.ago7, null),
+      activated30: this.between(profileId, 'a', w.ago30, null),
+      premium: premium.n,
       newestSeenAt: seen.at,
       windows: w,
     };
   }
 
   /**
+   * Keys of a kind (e: live keys by expiry, a: keys by activation) whose time lies in [from, to) (to null: no end):
+   * whole UTC days from ledger_days, and the part-days at either end counted along the column's index.
+   */
+  private between(profileId: string, kind: 'e' | 'a', from: string, to: string | null): number {
+    const column = kind === 'e' ? 'expires_at' : 'activated_at';
+    const live = kind === 'e' ? " AND status <> 'deleted'" : '';
+    const rows = (lo: string, hi: string | null): number =>
+      (
+        this.db
+          .prepare(`SELECT count(*) AS n FROM ledger WHERE profile_id = ? AND ${column} >= ? AND ${column} < ?${live}`)
+          .get(profileId, lo, hi ?? '\u{10FFFF}') as { n: number }
+      ).n;
+    const days = (lo: string, hi: string | null): number =>
+      (
+        this.db
+          .prepare('SELECT coalesce(sum(n), 0) AS n FROM ledger_days WHERE profile_id = ? AND kind = ? AND day >= ? AND day < ?')
+          .get(profileId, kind, lo, hi ?? '\u{10FFFF}') as { n: number }
+      ).n;
+    // The first whole day starts after `from`'s day (unless `from` is a day's start); the last ends before `to`'s.
+    const dayAfter = (at: string): string => (at === '' ? '' : iso(Date.parse(at.slice(0, 10)) + DAY_MS).slice(0, 10));
+    const fromDay = from === '' || from.slice(10) === 'T00:00:00.000Z' ? from.slice(0, 10) : dayAfter(from);
+    const toDay = to === null ? null : to.slice(0, 10);
+    if (toDay !== null && fromDay >= toDay) return rows(from, to);
+    const head = fromDay === from.slice(0, 10) ? 0 : rows(from, `${fromDay}T00:00:00.000Z`);
+    const tail = toDay === null ? 0 : rows(`${toDay}T00:00:00.000Z`, to);
+    return head + days(fromDay, toDay) + tail;
+  }
+
+  /**
    * Keys activated and generated per UTC day over the `days` days up to `now` (today included), oldest first,
-   * every day listed (0 where none).
+   * every day listed (0 where none): read from ledger_days.
    */
   keyActivity(profileId: string, days: number, now = Date.now()): KeyActivityDay[] {
     const first = now - (now % DAY_MS) - (days - 1) * DAY_MS;
-    const from = iso(first);
-    const perDay = (column: 'activated_at' | 'created_at'): Map<string, number> => {
-      const rows = this.db
-        .prepare(`SELECT substr(${column}, 1, 10) AS day, count(*) AS n FROM ledger WHERE profile_id = ? AND ${column} >= ? GROUP BY day`)
-        .all(profileId, from) as { day: string; n: number }[];
-      return new Map(rows.map((r) => [r.day, r.n]));
-    };
-    const activated = perDay('activated_at');
-    const generated = perDay('created_at');
+    const rows = this.db
+      .prepare("SELECT kind, day, n FROM ledger_days WHERE profile_id = ? AND kind IN ('a', 'c') AND day >= ?")
+      .all(profileId, iso(first).slice(0, 10)) as { kind: 'a' | 'c'; day: string; n: number }[];
+    const per = new Map(rows.map((r) => [`${r.kind}${r.day}`, r.n]));
     return Array.from({ length: days }, (_, i) => {
       const day = iso(first + i * DAY_MS).slice(0, 10);
-      return { day, activated: activated.get(day) ?? 0, generated: generated.get(day) ?? 0 };
+      return { day, activated: per.get(`a${day}`) ?? 0, generated: per.get(`c${day}`) ?? 0 };
     });
   }
 

@@ -29,15 +29,53 @@ WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_ch
 END;
 `;
 
-/** Overview's columns, indexes and tables: migration 14, and the end of SCHEMA, so both read the same. */
+/** Overview's columns, indexes, tables and triggers: migration 14, and the end of SCHEMA, so both read the same. */
 const OVERVIEW_SCHEMA = `
--- Overview (home): each key's activation time (the key object's activatedAt), the partial indexes its figures
--- count over (live keys by expiry, premium keys), Keydesk's runs (the history chart marks where it was closed), and
+-- Overview (home): each key's activation time (the key object's activatedAt); keys per profile, kind and UTC day,
+-- kept by triggers so its figures read a few rows at any size (e: live keys by expiry day, a: by activation day,
+-- c: by creation day; p: premium keys, day ''); Keydesk's runs (the history chart marks where it was closed); and
 -- the first-run steps done per profile.
 ALTER TABLE ledger ADD COLUMN activated_at TEXT;
 CREATE INDEX ledger_activated ON ledger (profile_id, activated_at) WHERE activated_at IS NOT NULL;
-CREATE INDEX ledger_live_expiry ON ledger (profile_id, expires_at) WHERE status <> 'deleted';
-CREATE INDEX ledger_premium ON ledger (profile_id, status) WHERE is_premium = 1;
+CREATE TABLE ledger_days (profile_id TEXT NOT NULL, kind TEXT NOT NULL, day TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (profile_id, kind, day)) WITHOUT ROWID;
+CREATE TRIGGER ledger_days_insert AFTER INSERT ON ledger BEGIN
+  INSERT INTO ledger_days (profile_id, kind, day, n)
+  SELECT new.profile_id, kind, day, 1 FROM (
+    SELECT 'e' AS kind, substr(new.expires_at, 1, 10) AS day WHERE new.expires_at IS NOT NULL AND new.status <> 'deleted'
+    UNION ALL SELECT 'a', substr(new.activated_at, 1, 10) WHERE new.activated_at IS NOT NULL
+    UNION ALL SELECT 'c', substr(new.created_at, 1, 10) WHERE new.created_at IS NOT NULL
+    UNION ALL SELECT 'p', '' WHERE new.is_premium = 1) WHERE true
+  ON CONFLICT (profile_id, kind, day) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER ledger_days_delete AFTER DELETE ON ledger BEGIN
+  UPDATE ledger_days SET n = n - 1 WHERE profile_id = old.profile_id AND (
+    (kind = 'e' AND day = substr(old.expires_at, 1, 10) AND old.status <> 'deleted')
+    OR (kind = 'a' AND day = substr(old.activated_at, 1, 10))
+    OR (kind = 'c' AND day = substr(old.created_at, 1, 10))
+    OR (kind = 'p' AND day = '' AND old.is_premium = 1));
+END;
+CREATE TRIGGER ledger_days_update AFTER UPDATE OF profile_id, status, expires_at, activated_at, created_at, is_premium ON ledger
+WHEN old.profile_id IS NOT new.profile_id OR (old.status = 'deleted') IS NOT (new.status = 'deleted') OR old.expires_at IS NOT new.expires_at
+  OR old.activated_at IS NOT new.activated_at OR old.created_at IS NOT new.created_at OR old.is_premium IS NOT new.is_premium BEGIN
+  UPDATE ledger_days SET n = n - 1 WHERE profile_id = old.profile_id AND (
+    (kind = 'e' AND day = substr(old.expires_at, 1, 10) AND old.status <> 'deleted')
+    OR (kind = 'a' AND day = substr(old.activated_at, 1, 10))
+    OR (kind = 'c' AND day = substr(old.created_at, 1, 10))
+    OR (kind = 'p' AND day = '' AND old.is_premium = 1));
+  INSERT INTO ledger_days (profile_id, kind, day, n)
+  SELECT new.profile_id, kind, day, 1 FROM (
+    SELECT 'e' AS kind, substr(new.expires_at, 1, 10) AS day WHERE new.expires_at IS NOT NULL AND new.status <> 'deleted'
+    UNION ALL SELECT 'a', substr(new.activated_at, 1, 10) WHERE new.activated_at IS NOT NULL
+    UNION ALL SELECT 'c', substr(new.created_at, 1, 10) WHERE new.created_at IS NOT NULL
+    UNION ALL SELECT 'p', '' WHERE new.is_premium = 1) WHERE true
+  ON CONFLICT (profile_id, kind, day) DO UPDATE SET n = n + 1;
+END;
+INSERT INTO ledger_days (profile_id, kind, day, n)
+SELECT profile_id, kind, day, count(*) FROM (
+  SELECT profile_id, 'e' AS kind, substr(expires_at, 1, 10) AS day FROM ledger WHERE expires_at IS NOT NULL AND status <> 'deleted'
+  UNION ALL SELECT profile_id, 'c', substr(created_at, 1, 10) FROM ledger WHERE created_at IS NOT NULL
+  UNION ALL SELECT profile_id, 'p', '' FROM ledger WHERE is_premium = 1)
+GROUP BY profile_id, kind, day;
 CREATE TABLE keydesk_runs (started_at TEXT PRIMARY KEY, alive_at TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE first_run (profile_id TEXT NOT NULL, step TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (profile_id, step)) WITHOUT ROWID;
 `;
@@ -46,7 +84,7 @@ CREATE TABLE first_run (profile_id TEXT NOT NULL, step TEXT NOT NULL, at TEXT NO
  * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
  * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
  * 13: a bulk act as one audit entry (its job and counts), and the fields an act on one key changed.
- * 14: Overview's figures: keys' activation time, the indexes its counts read, Keydesk's runs, first-run steps.
+ * 14: Overview's figures: keys' activation time, keys per day kept by triggers, Keydesk's runs, first-run steps.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
