@@ -1,5 +1,5 @@
 // `overview`: Overview's figures (overview.figures) and keys per day over a ledger of 1,000,000 keys seeded
-// directly, p95 of 20 reads; the baseline is one count reading every row of the profile.
+// directly, p95 of 20 reads after a first one; the baseline is one count reading every row of the profile.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -51,7 +51,9 @@ export function benchOverview(): void {
   const figures: number[] = [];
   const activity: number[] = [];
   const baseline: number[] = [];
-  let total = 0;
+  // One read first, as Overview open in the window has made: the timed reads are of pages the connection has met.
+  let total = db.overviewFigures(PROFILE).total;
+  db.keyActivity(PROFILE, 30);
   for (let i = 0; i < 20; i++) {
     let t = performance.now();
     total = db.overviewFigures(PROFILE).total;

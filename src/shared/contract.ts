@@ -329,9 +329,10 @@ export const contract = {
     z.strictObject({ days: z.int().min(1).max(366) }),
     'How many days back from today (UTC days, today included).',
   ),
-  // done: the steps done; main notes "generate" once the ledger holds a key, "service" once a remote service exists.
-  'overview.firstRun': op<{ done: FirstRunStep[] }>()(none, 'Nothing; the selected profile.'),
-  'overview.markStep': op<{ done: FirstRunStep[] }>()(
+  // done: the steps done, or null when the checklist is not this profile's (it held keys before the checklist began);
+  // main notes "generate" once the ledger holds a key, "service" once a remote service exists.
+  'overview.firstRun': op<{ done: FirstRunStep[] | null }>()(none, 'Nothing; the selected profile.'),
+  'overview.markStep': op<{ done: FirstRunStep[] | null }>()(
     z.strictObject({ step: z.enum(FIRST_RUN_STEPS) }),
     'A first-run step the renderer saw done (a snippet copied); main notes it for the selected profile.',
   ),

@@ -249,6 +249,8 @@ export interface CutShortGenerate {
 /** The first-run steps a profile with no keys is shown, in the order the checklist lists them. */
 export const FIRST_RUN_STEPS = ['generate', 'validate', 'snippet', 'service'] as const;
 export type FirstRunStep = (typeof FIRST_RUN_STEPS)[number];
+/** What main notes per profile: the steps done, and 'shown' once the checklist began on the profile with no keys. */
+export type FirstRunMark = FirstRunStep | 'shown';
 /**
  * A profile's keys as the ledger holds them at `windows.now`. Expired and expiring count keys not deleted;
  * activated counts keys whose activation lies in the window; premium counts every key in the ledger (total).

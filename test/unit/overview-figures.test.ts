@@ -88,7 +88,12 @@ function seeded(): { db: LocalDb; keys: Seeded[] } {
   const r = rng(9);
   const keys = first.map((k, i) =>
     i % 7 === 0 && k.status !== 'deleted'
-      ? { ...k, expiresAt: iso(NOW + Math.floor((r() - 0.5) * 40 * DAY)), isPremium: !k.isPremium, activatedAt: iso(NOW - Math.floor(r() * 9 * DAY)) }
+      ? {
+          ...k,
+          expiresAt: iso(NOW + Math.floor((r() - 0.5) * 40 * DAY)),
+          isPremium: !k.isPremium,
+          activatedAt: iso(NOW - Math.floor(r() * 9 * DAY)),
+        }
       : k,
   );
   record(

@@ -11,9 +11,16 @@ export function markStep(core: Core, profileId: string, step: FirstRunStep): voi
   });
 }
 
-/** The steps done on the profile: noted ones, and those the ledger and the profiles show done (noted now). */
-async function stepsDone(core: Core, profileId: string): Promise<FirstRunStep[]> {
+/**
+ * The steps done on the profile: noted ones, and those the ledger and the profiles show done (noted now); null when
+ * the checklist is not this profile's: it held keys when first asked (the checklist begins on a profile with none).
+ */
+async function stepsDone(core: Core, profileId: string): Promise<FirstRunStep[] | null> {
   const done = new Set(core.db.firstRunSteps(profileId));
+  if (!done.has('shown')) {
+    if (core.db.ledgerSize(profileId) > 0) return null;
+    await core.writer.run('firstRunStep', { profileId, step: 'shown', at: new Date().toISOString() });
+  }
   const seen: FirstRunStep[] = [];
   if (!done.has('generate') && core.db.ledgerSize(profileId) > 0) seen.push('generate');
   if (!done.has('service') && core.profiles.list().some((p) => p.kind === 'remote')) seen.push('service');

@@ -1,9 +1,10 @@
 // Overview's figures from the ledger (each a count over an index range, or ledger_counts), its keys activated and
 // generated per day, Keydesk's runs (where the history chart says it was closed), and the first-run steps done.
 import type { DatabaseSync } from 'node:sqlite';
-import type { FirstRunStep, KeyActivityDay, OverviewFigures } from '../../shared/domain.ts';
+import type { FirstRunMark, KeyActivityDay, OverviewFigures } from '../../shared/domain.ts';
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 /** A run last seen alive within this long of the next one's start ran on into it: no closed span between them. */
 export const RUN_GAP_MS = 3 * 60_000;
 
@@ -42,7 +43,9 @@ export class Overview {
       n: number;
     }[];
     const of = (s: string): number => status.find((r) => r.status === s)?.n ?? 0;
-    const premium = this.db.prepare("SELECT coalesce(sum(n), 0) AS n FROM ledger_days WHERE profile_id = ? AND kind = 'p'").get(profileId) as {
+    const premium = this.db
+      .prepare("SELECT coalesce(sum(n), 0) AS n FROM ledger_days WHERE profile_id = ? AND kind = 'p'")
+      .get(profileId) as {
       n: number;
     };
     const seen = this.db.prepare('SELECT max(last_seen_at) AS at FROM ledger WHERE profile_id = ?').get(profileId) as { at: string | null };
@@ -66,7 +69,8 @@ export class Overview {
 
   /**
    * Keys of a kind (e: live keys by expiry, a: keys by activation) whose time lies in [from, to) (to null: no end):
-   * whole UTC days from ledger_days, and the part-days at either end counted along the column's index.
+   * whole buckets (an expiry hour, an activation day) from ledger_days, and the part-buckets at either end counted
+   * along the column's index (an activation's covers it; an expiry's reads each row, so its buckets are short).
    */
   private between(profileId: string, kind: 'e' | 'a', from: string, to: string | null): number {
     const column = kind === 'e' ? 'expires_at' : 'activated_at';
@@ -77,20 +81,23 @@ export class Overview {
           .prepare(`SELECT count(*) AS n FROM ledger WHERE profile_id = ? AND ${column} >= ? AND ${column} < ?${live}`)
           .get(profileId, lo, hi ?? '\u{10FFFF}') as { n: number }
       ).n;
-    const days = (lo: string, hi: string | null): number =>
+    const buckets = (lo: string, hi: string | null): number =>
       (
         this.db
           .prepare('SELECT coalesce(sum(n), 0) AS n FROM ledger_days WHERE profile_id = ? AND kind = ? AND day >= ? AND day < ?')
           .get(profileId, kind, lo, hi ?? '\u{10FFFF}') as { n: number }
       ).n;
-    // The first whole day starts after `from`'s day (unless `from` is a day's start); the last ends before `to`'s.
-    const dayAfter = (at: string): string => (at === '' ? '' : iso(Date.parse(at.slice(0, 10)) + DAY_MS).slice(0, 10));
-    const fromDay = from === '' || from.slice(10) === 'T00:00:00.000Z' ? from.slice(0, 10) : dayAfter(from);
-    const toDay = to === null ? null : to.slice(0, 10);
-    if (toDay !== null && fromDay >= toDay) return rows(from, to);
-    const head = fromDay === from.slice(0, 10) ? 0 : rows(from, `${fromDay}T00:00:00.000Z`);
-    const tail = toDay === null ? 0 : rows(`${toDay}T00:00:00.000Z`, to);
-    return head + days(fromDay, toDay) + tail;
+    // A bucket is named by its time's first `size` characters; `rest` completes that name to its first instant.
+    const [size, rest, span] = kind === 'e' ? [13, ':00:00.000Z', HOUR_MS] : [10, 'T00:00:00.000Z', DAY_MS];
+    const start = (name: string): string => `${name}${rest}`;
+    // The first whole bucket starts at `from` (a bucket's first instant) or the next; the last ends where `to`'s starts.
+    const fromName =
+      from === '' || from.slice(size) === rest ? from.slice(0, size) : iso(Date.parse(start(from.slice(0, size))) + span).slice(0, size);
+    const toName = to === null ? null : to.slice(0, size);
+    if (toName !== null && fromName >= toName) return rows(from, to);
+    const head = fromName === from.slice(0, size) ? 0 : rows(from, start(fromName));
+    const tail = toName === null || to === start(toName) ? 0 : rows(start(toName), to);
+    return head + buckets(fromName, toName) + tail;
   }
 
   /**
@@ -112,7 +119,9 @@ export class Overview {
   /** Keydesk's run that started at `startedAt` was alive at `at` (the main sampler's tick). */
   runAlive(startedAt: string, at: string): void {
     this.db
-      .prepare('INSERT INTO keydesk_runs (started_at, alive_at) VALUES (?, ?) ON CONFLICT (started_at) DO UPDATE SET alive_at = excluded.alive_at')
+      .prepare(
+        'INSERT INTO keydesk_runs (started_at, alive_at) VALUES (?, ?) ON CONFLICT (started_at) DO UPDATE SET alive_at = excluded.alive_at',
+      )
       .run(startedAt, at);
   }
 
@@ -137,14 +146,14 @@ export class Overview {
     return spans;
   }
 
-  /** The first-run steps done on the profile. */
-  firstRunSteps(profileId: string): FirstRunStep[] {
-    const rows = this.db.prepare('SELECT step FROM first_run WHERE profile_id = ? ORDER BY at').all(profileId) as { step: FirstRunStep }[];
+  /** The first-run marks noted on the profile, oldest first. */
+  firstRunSteps(profileId: string): FirstRunMark[] {
+    const rows = this.db.prepare('SELECT step FROM first_run WHERE profile_id = ? ORDER BY at').all(profileId) as { step: FirstRunMark }[];
     return rows.map((r) => r.step);
   }
 
   /** Notes a first-run step done on the profile (once: the first time stays). */
-  markFirstRunStep(profileId: string, step: FirstRunStep, at = new Date().toISOString()): void {
+  markFirstRunStep(profileId: string, step: FirstRunMark, at = new Date().toISOString()): void {
     this.db.prepare('INSERT INTO first_run (profile_id, step, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(profileId, step, at);
   }
 }

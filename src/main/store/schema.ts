@@ -31,9 +31,10 @@ END;
 
 /** Overview's columns, indexes, tables and triggers: migration 14, and the end of SCHEMA, so both read the same. */
 const OVERVIEW_SCHEMA = `
--- Overview (home): each key's activation time (the key object's activatedAt); keys per profile, kind and UTC day,
--- kept by triggers so its figures read a few rows at any size (e: live keys by expiry day, a: by activation day,
--- c: by creation day; p: premium keys, day ''); Keydesk's runs (the history chart marks where it was closed); and
+-- Overview (home): each key's activation time (the key object's activatedAt); keys per profile, kind and UTC day or
+-- hour, kept by triggers so its figures read few rows at any size (e: live keys by expiry hour, YYYY-MM-DDTHH, so
+-- the part-hours at a window's ends read few rows; a: by activation day; c: by creation day; p: premium keys, day
+-- ''); Keydesk's runs (the history chart marks where it was closed); and
 -- the first-run steps done per profile.
 ALTER TABLE ledger ADD COLUMN activated_at TEXT;
 CREATE INDEX ledger_activated ON ledger (profile_id, activated_at) WHERE activated_at IS NOT NULL;
@@ -41,7 +42,7 @@ CREATE TABLE ledger_days (profile_id TEXT NOT NULL, kind TEXT NOT NULL, day TEXT
 CREATE TRIGGER ledger_days_insert AFTER INSERT ON ledger BEGIN
   INSERT INTO ledger_days (profile_id, kind, day, n)
   SELECT new.profile_id, kind, day, 1 FROM (
-    SELECT 'e' AS kind, substr(new.expires_at, 1, 10) AS day WHERE new.expires_at IS NOT NULL AND new.status <> 'deleted'
+    SELECT 'e' AS kind, substr(new.expires_at, 1, 13) AS day WHERE new.expires_at IS NOT NULL AND new.status <> 'deleted'
     UNION ALL SELECT 'a', substr(new.activated_at, 1, 10) WHERE new.activated_at IS NOT NULL
     UNION ALL SELECT 'c', substr(new.created_at, 1, 10) WHERE new.created_at IS NOT NULL
     UNION ALL SELECT 'p', '' WHERE new.is_premium = 1) WHERE true
@@ -49,7 +50,7 @@ CREATE TRIGGER ledger_days_insert AFTER INSERT ON ledger BEGIN
 END;
 CREATE TRIGGER ledger_days_delete AFTER DELETE ON ledger BEGIN
   UPDATE ledger_days SET n = n - 1 WHERE profile_id = old.profile_id AND (
-    (kind = 'e' AND day = substr(old.expires_at, 1, 10) AND old.status <> 'deleted')
+    (kind = 'e' AND day = substr(old.expires_at, 1, 13) AND old.status <> 'deleted')
     OR (kind = 'a' AND day = substr(old.activated_at, 1, 10))
     OR (kind = 'c' AND day = substr(old.created_at, 1, 10))
     OR (kind = 'p' AND day = '' AND old.is_premium = 1));
@@ -58,13 +59,13 @@ CREATE TRIGGER ledger_days_update AFTER UPDATE OF profile_id, status, expires_at
 WHEN old.profile_id IS NOT new.profile_id OR (old.status = 'deleted') IS NOT (new.status = 'deleted') OR old.expires_at IS NOT new.expires_at
   OR old.activated_at IS NOT new.activated_at OR old.created_at IS NOT new.created_at OR old.is_premium IS NOT new.is_premium BEGIN
   UPDATE ledger_days SET n = n - 1 WHERE profile_id = old.profile_id AND (
-    (kind = 'e' AND day = substr(old.expires_at, 1, 10) AND old.status <> 'deleted')
+    (kind = 'e' AND day = substr(old.expires_at, 1, 13) AND old.status <> 'deleted')
     OR (kind = 'a' AND day = substr(old.activated_at, 1, 10))
     OR (kind = 'c' AND day = substr(old.created_at, 1, 10))
     OR (kind = 'p' AND day = '' AND old.is_premium = 1));
   INSERT INTO ledger_days (profile_id, kind, day, n)
   SELECT new.profile_id, kind, day, 1 FROM (
-    SELECT 'e' AS kind, substr(new.expires_at, 1, 10) AS day WHERE new.expires_at IS NOT NULL AND new.status <> 'deleted'
+    SELECT 'e' AS kind, substr(new.expires_at, 1, 13) AS day WHERE new.expires_at IS NOT NULL AND new.status <> 'deleted'
     UNION ALL SELECT 'a', substr(new.activated_at, 1, 10) WHERE new.activated_at IS NOT NULL
     UNION ALL SELECT 'c', substr(new.created_at, 1, 10) WHERE new.created_at IS NOT NULL
     UNION ALL SELECT 'p', '' WHERE new.is_premium = 1) WHERE true
@@ -72,7 +73,7 @@ WHEN old.profile_id IS NOT new.profile_id OR (old.status = 'deleted') IS NOT (ne
 END;
 INSERT INTO ledger_days (profile_id, kind, day, n)
 SELECT profile_id, kind, day, count(*) FROM (
-  SELECT profile_id, 'e' AS kind, substr(expires_at, 1, 10) AS day FROM ledger WHERE expires_at IS NOT NULL AND status <> 'deleted'
+  SELECT profile_id, 'e' AS kind, substr(expires_at, 1, 13) AS day FROM ledger WHERE expires_at IS NOT NULL AND status <> 'deleted'
   UNION ALL SELECT profile_id, 'c', substr(created_at, 1, 10) FROM ledger WHERE created_at IS NOT NULL
   UNION ALL SELECT profile_id, 'p', '' FROM ledger WHERE is_premium = 1)
 GROUP BY profile_id, kind, day;

@@ -7,7 +7,7 @@ import type { ClaimedJobItem, RunEndRecord, SendLogRecord } from './jobs-store.t
 import type { StaleMark } from './ledger-writes.ts';
 import type { LocalDb } from './local-db.ts';
 import type { SampleWindow } from './samples.ts';
-import type { FirstRunStep } from '../../shared/domain.ts';
+import type { FirstRunMark } from '../../shared/domain.ts';
 
 /** What the worker opens: main's keydesk.db, with its own connection. */
 export interface LedgerWorkerData {
@@ -39,7 +39,7 @@ export type JobCommand =
   | { command: number; kind: 'interrupt'; reason: string; at?: string; ends: RunEndRecord[]; sent: Map<string, SendLogRecord> }
   // Overview: Keydesk's run alive (the sampler's tick), a first-run step done.
   | { command: number; kind: 'runAlive'; startedAt: string; at: string }
-  | { command: number; kind: 'firstRunStep'; profileId: string; step: FirstRunStep; at: string };
+  | { command: number; kind: 'firstRunStep'; profileId: string; step: FirstRunMark; at: string };
 
 /** What each command answers with. */
 export interface CommandResults {

@@ -129,8 +129,12 @@ export interface ExecutionsSlice {
   pushExecution: () => Promise<void>;
   /** The execution history as main serves it: at most as many buckets as the chart asked for. */
   history: HistoryBucket[];
+  /** The spans in the history's range when Keydesk was not running, oldest first. */
+  historyClosed: { from: string; to: string }[];
   /** "loading" only for another range or a first read (a poll keeps the chart); after a failure the chart is empty. */
   historyRequest: RequestState;
+  /** Hears main's samples of the count while a view shows it; returns the unsubscribe. */
+  followSamples: () => () => void;
   loadHistory: (range: OperationInput<'executions.history'>['range'], points?: number) => Promise<void>;
 }
 
@@ -486,7 +490,7 @@ export interface OverviewSlice {
   figuresRequest: RequestState;
   /** Keys activated and generated per day, oldest first (empty until read). */
   keyActivity: KeyActivityDay[];
-  /** The first-run steps done on this profile; null until read. */
+  /** The first-run steps done on this profile; null until read, and when the checklist is not this profile's. */
   firstRunDone: FirstRunStep[] | null;
   /** Reads the figures and keys per day again. */
   loadFigures: () => Promise<void>;
