@@ -17,7 +17,7 @@ const DAY_MS = 86_400_000;
  * either side of now (so about half the live keys are expired: the largest count), activations over the last
  * year, one key in five premium.
  */
-function seed(path: string): void {
+export function seed(path: string): void {
   for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
   new LocalDb(path).close();
   const raw = new DatabaseSync(path);
