@@ -108,7 +108,7 @@ describe('Overview: the first-run checklist', () => {
   const steps = () =>
     within(screen.getByRole('list', { name: 'Getting started' }))
       .getAllByRole('listitem')
-      .map((li) => li.querySelector('strong')?.textContent + (li.dataset.done === 'true' ? ' done' : ''));
+      .map((li) => (li.querySelector('strong')?.textContent ?? '') + (li.dataset.done === 'true' ? ' done' : ''));
 
   it('ticks the steps done and offers the way to the rest', async () => {
     answer({ ...FIGURES, total: 0 }, ['generate', 'validate']);

@@ -45,7 +45,8 @@ describe('Overview at 100,000 keys', () => {
     // The keys go into the ledger after the answer: the figures are read again until they count every one.
     await app.page.getByText(/of 100,000\)$/).waitFor({ timeout: 120_000 });
     const figures = app.page.getByRole('list', { name: "Keys' figures" }).getByRole('button');
-    const names = await figures.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''));
+    const names: string[] = [];
+    for (let i = 0; i < (await figures.count()); i++) names.push((await figures.nth(i).getAttribute('aria-label')) ?? '');
     expect(names).toHaveLength(9);
     const counted: string[] = [];
     for (const [i, name] of names.entries()) {

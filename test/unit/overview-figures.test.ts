@@ -24,7 +24,7 @@ function seededKeys(count: number, seed: number): Seeded[] {
       id: String(i),
       value: `OV${i.toString(36).toUpperCase()}-${Math.floor(r() * 1e6)}`,
       note: '',
-      status: status as Seeded['status'],
+      status,
       isPremium: r() < 0.3,
       expire: null,
       expiresByDaysKey: false,
@@ -115,8 +115,8 @@ describe("Overview's figures", () => {
     expect(newestSeenAt).toBe('2026-11-29T11:00:00.000Z');
     // At a day's start and a moment later: whole days and part-days add up the same.
     for (const at of [Date.parse('2026-11-29T00:00:00.000Z'), NOW + 1]) {
-      const { windows: _w, newestSeenAt: _n, ...then } = db.overviewFigures(PROFILE, at);
-      expect(then).toEqual(modelAt(keys, at));
+      // toEqual takes a property set to undefined as one left out: only the counts are compared.
+      expect({ ...db.overviewFigures(PROFILE, at), windows: undefined, newestSeenAt: undefined }).toEqual(modelAt(keys, at));
     }
     expect(windows.now).toBe(iso(NOW));
     db.close();

@@ -182,7 +182,15 @@ export class LedgerAnchors {
   private anchorList(profileId: string, filter: LedgerFilter, column: string, asc: boolean): Anchors {
     const unfiltered = isUnfiltered(filter);
     const lists = unfiltered ? this.orderAnchors : this.anchorCache;
-    const id = JSON.stringify([profileId, column, asc, textTerm(filter), filter.status ?? null, filter.premium ?? null, filter.span ?? null]);
+    const id = JSON.stringify([
+      profileId,
+      column,
+      asc,
+      textTerm(filter),
+      filter.status ?? null,
+      filter.premium ?? null,
+      filter.span ?? null,
+    ]);
     let list = lists.get(id);
     if (list) lists.delete(id);
     else {
@@ -396,7 +404,8 @@ export class LedgerAnchors {
       if (!found) {
         found = [];
         for (const lists of this.anchorLists()) {
-          for (const [id, list] of lists) if (list.profileId === profileId) found.push({ lists, id, list, kept: !list.filter.text && !list.filter.span });
+          for (const [id, list] of lists)
+            if (list.profileId === profileId) found.push({ lists, id, list, kept: !list.filter.text && !list.filter.span });
         }
         followed.set(profileId, found);
       }
