@@ -13,9 +13,9 @@ const PROFILE = 'bench';
 const DAY_MS = 86_400_000;
 
 /**
- * Keys as a busy vendor's ledger holds them: 55% active, 30% generated, 15% deleted; expiries spread over a year
- * either side of now (so about half the live keys are expired: the largest count), activations over the last
- * year, one key in five premium.
+ * Keys as a busy vendor's ledger holds them: 55% active, 30% generated, 15% deleted; expiries spread evenly (to
+ * the millisecond) over a year either side of now (so about half the live keys are expired: the largest count),
+ * activations over the last year, one key in five premium.
  */
 export function seed(path: string): void {
   for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
@@ -27,12 +27,12 @@ export function seed(path: string): void {
   raw
     .prepare(
       `WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < ?1 - 1),
-       k AS (SELECT i, abs(random()) % 100 AS s, abs(random()) % 730 AS e, abs(random()) % 365 AS a, abs(random()) % 400 AS c FROM seq)
+       k AS (SELECT i, abs(random()) % 100 AS s, abs(random()) % (730 * ?4) AS e, abs(random()) % (365 * ?4) AS a, abs(random()) % (400 * ?4) AS c FROM seq)
        INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, created_at, activated_at, last_seen_at, search)
        SELECT ?2, printf('BENCH-%010d', i), '', CASE WHEN s < 55 THEN 'active' WHEN s < 85 THEN 'generated' ELSE 'deleted' END,
-         i % 5 = 0, strftime('%Y-%m-%dT%H:%M:%fZ', (?3 + (e - 365) * ?4) / 1000.0, 'unixepoch'),
-         strftime('%Y-%m-%dT%H:%M:%fZ', (?3 - c * ?4) / 1000.0, 'unixepoch'),
-         CASE WHEN s < 55 OR s >= 85 THEN strftime('%Y-%m-%dT%H:%M:%fZ', (?3 - a * ?4) / 1000.0, 'unixepoch') END,
+         i % 5 = 0, strftime('%Y-%m-%dT%H:%M:%fZ', (?3 + e - 365 * ?4) / 1000.0, 'unixepoch'),
+         strftime('%Y-%m-%dT%H:%M:%fZ', (?3 - c) / 1000.0, 'unixepoch'),
+         CASE WHEN s < 55 OR s >= 85 THEN strftime('%Y-%m-%dT%H:%M:%fZ', (?3 - a) / 1000.0, 'unixepoch') END,
          strftime('%Y-%m-%dT%H:%M:%fZ', ?3 / 1000.0, 'unixepoch'), printf('bench-%010d', i) || char(10, 10)
        FROM k`,
     )
