@@ -29,6 +29,20 @@ WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_ch
 END;
 `;
 
+/** A ledger row's counts in ledger_days, added as it is now (new) and taken away as it was (old). */
+const DAYS_ADD = `  INSERT INTO ledger_days (profile_id, kind, day, n)
+  SELECT new.profile_id, kind, day, 1 FROM (
+    SELECT 'e' AS kind, substr(new.expires_at, 1, 13) AS day WHERE new.expires_at IS NOT NULL AND new.status <> 'deleted'
+    UNION ALL SELECT 'a', substr(new.activated_at, 1, 10) WHERE new.activated_at IS NOT NULL
+    UNION ALL SELECT 'c', substr(new.created_at, 1, 10) WHERE new.created_at IS NOT NULL
+    UNION ALL SELECT 'p', '' WHERE new.is_premium = 1) WHERE true
+  ON CONFLICT (profile_id, kind, day) DO UPDATE SET n = n + 1;`;
+const DAYS_SUB = `  UPDATE ledger_days SET n = n - 1 WHERE profile_id = old.profile_id AND (
+    (kind = 'e' AND day = substr(old.expires_at, 1, 13) AND old.status <> 'deleted')
+    OR (kind = 'a' AND day = substr(old.activated_at, 1, 10))
+    OR (kind = 'c' AND day = substr(old.created_at, 1, 10))
+    OR (kind = 'p' AND day = '' AND old.is_premium = 1));`;
+
 /** Overview's columns, indexes, tables and triggers: migration 14, and the end of SCHEMA, so both read the same. */
 const OVERVIEW_SCHEMA = `
 -- Overview (home): each key's activation time (the key object's activatedAt); keys per profile, kind and UTC day or
@@ -40,36 +54,16 @@ ALTER TABLE ledger ADD COLUMN activated_at TEXT;
 CREATE INDEX ledger_activated ON ledger (profile_id, activated_at) WHERE activated_at IS NOT NULL;
 CREATE TABLE ledger_days (profile_id TEXT NOT NULL, kind TEXT NOT NULL, day TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (profile_id, kind, day)) WITHOUT ROWID;
 CREATE TRIGGER ledger_days_insert AFTER INSERT ON ledger BEGIN
-  INSERT INTO ledger_days (profile_id, kind, day, n)
-  SELECT new.profile_id, kind, day, 1 FROM (
-    SELECT 'e' AS kind, substr(new.expires_at, 1, 13) AS day WHERE new.expires_at IS NOT NULL AND new.status <> 'deleted'
-    UNION ALL SELECT 'a', substr(new.activated_at, 1, 10) WHERE new.activated_at IS NOT NULL
-    UNION ALL SELECT 'c', substr(new.created_at, 1, 10) WHERE new.created_at IS NOT NULL
-    UNION ALL SELECT 'p', '' WHERE new.is_premium = 1) WHERE true
-  ON CONFLICT (profile_id, kind, day) DO UPDATE SET n = n + 1;
+${DAYS_ADD}
 END;
 CREATE TRIGGER ledger_days_delete AFTER DELETE ON ledger BEGIN
-  UPDATE ledger_days SET n = n - 1 WHERE profile_id = old.profile_id AND (
-    (kind = 'e' AND day = substr(old.expires_at, 1, 13) AND old.status <> 'deleted')
-    OR (kind = 'a' AND day = substr(old.activated_at, 1, 10))
-    OR (kind = 'c' AND day = substr(old.created_at, 1, 10))
-    OR (kind = 'p' AND day = '' AND old.is_premium = 1));
+${DAYS_SUB}
 END;
 CREATE TRIGGER ledger_days_update AFTER UPDATE OF profile_id, status, expires_at, activated_at, created_at, is_premium ON ledger
 WHEN old.profile_id IS NOT new.profile_id OR (old.status = 'deleted') IS NOT (new.status = 'deleted') OR old.expires_at IS NOT new.expires_at
   OR old.activated_at IS NOT new.activated_at OR old.created_at IS NOT new.created_at OR old.is_premium IS NOT new.is_premium BEGIN
-  UPDATE ledger_days SET n = n - 1 WHERE profile_id = old.profile_id AND (
-    (kind = 'e' AND day = substr(old.expires_at, 1, 13) AND old.status <> 'deleted')
-    OR (kind = 'a' AND day = substr(old.activated_at, 1, 10))
-    OR (kind = 'c' AND day = substr(old.created_at, 1, 10))
-    OR (kind = 'p' AND day = '' AND old.is_premium = 1));
-  INSERT INTO ledger_days (profile_id, kind, day, n)
-  SELECT new.profile_id, kind, day, 1 FROM (
-    SELECT 'e' AS kind, substr(new.expires_at, 1, 13) AS day WHERE new.expires_at IS NOT NULL AND new.status <> 'deleted'
-    UNION ALL SELECT 'a', substr(new.activated_at, 1, 10) WHERE new.activated_at IS NOT NULL
-    UNION ALL SELECT 'c', substr(new.created_at, 1, 10) WHERE new.created_at IS NOT NULL
-    UNION ALL SELECT 'p', '' WHERE new.is_premium = 1) WHERE true
-  ON CONFLICT (profile_id, kind, day) DO UPDATE SET n = n + 1;
+${DAYS_SUB}
+${DAYS_ADD}
 END;
 INSERT INTO ledger_days (profile_id, kind, day, n)
 SELECT profile_id, kind, day, count(*) FROM (
