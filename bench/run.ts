@@ -13,6 +13,7 @@ import { benchLedgerHwid } from './cases/ledger-hwid.ts';
 import { benchLedgerScale } from './cases/ledger-scale.ts';
 import { benchLedger } from './cases/ledger.ts';
 import { benchMillion } from './cases/million.ts';
+import { benchOverview } from './cases/overview.ts';
 import { benchRateLimit } from './cases/ratelimit.ts';
 import { benchRemoteBulk } from './cases/remote-bulk.ts';
 import { benchRenderer } from './cases/renderer.ts';
@@ -33,6 +34,7 @@ const CASES: Record<string, (o: BenchOptions) => void | Promise<void>> = {
   core: benchCore,
   ledger: benchLedger,
   history: benchHistory,
+  overview: benchOverview,
   'ledger-hwid': benchLedgerHwid,
   'ledger-scale': benchLedgerScale,
   bulk: benchBulk,

@@ -118,6 +118,12 @@ try {
   const page = await context.newPage();
   await page.goto(harness.url);
   await page.locator('[data-app-state="ready"]').waitFor();
+  // Overview on a fresh profile (no keys): the first-run checklist.
+  if (wanted('overview-keys')) {
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.getByRole('heading', { name: 'Getting started' }).waitFor();
+    await shoot(page, 'overview-0-keys', written);
+  }
   await seed(page, { baseUrl: remote.url, apiKey });
   await page.reload();
   await page.locator('[data-app-state="ready"]').waitFor();
@@ -150,6 +156,31 @@ try {
     await page.getByRole('dialog', { name: 'Command palette' }).waitFor();
     await page.keyboard.type('gen');
     await shoot(page, 'palette', written);
+  }
+  // Overview at 500 and at 100,000 keys: the seed's 60, then generated up to each.
+  if (wanted('overview-keys')) {
+    for (const [count, name] of [
+      [440, 'overview-500-keys'],
+      [99_500, 'overview-100000-keys'],
+    ] as const) {
+      const failure = await page.evaluate(async (count) => {
+        const r = await window.keydesk['keys.generate']({
+          expire: `${new Date().getUTCFullYear() + 1}-03-31`,
+          count,
+          isPremium: false,
+          note: 'Bulk',
+        });
+        return r.ok ? null : r.message;
+      }, count);
+      if (failure !== null) throw new Error(`screenshots: generating failed: ${failure}`);
+      await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'All keys', exact: true }).click();
+      await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Overview', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      // The keys go into the ledger after the answer: the figures are read again until they count every one.
+      const total = name === 'overview-500-keys' ? '500' : '100,000';
+      await page.getByText(new RegExp(`of ${total}\\)$`)).waitFor({ timeout: 180_000 });
+      await shoot(page, name, written);
+    }
   }
   await context.close();
 } finally {

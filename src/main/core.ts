@@ -99,6 +99,8 @@ export class Core {
   readonly jobs: JobService;
   readonly backups: BackupSchedule;
   private readonly events = new EventEmitter();
+  /** Main's sampling of the execution count (sampler.ts), set once the core is up and stopped as it closes. */
+  sampler: { stop(): Promise<void>; setIntervalMs(ms: number): void } | null = null;
   /** The embedded sandbox, serving from a thread of its own (sandbox-thread.ts). */
   private sandbox: SandboxThread | null = null;
   private sandboxError: string | null = null;
@@ -408,6 +410,7 @@ export class Core {
   async close(budgetMs = QUIT_MS): Promise<void> {
     this.closed = true;
     this.backups.stop();
+    await this.sampler?.stop();
     const deadline = performance.now() + budgetMs;
     await this.jobs.close(budgetMs);
     await this.writer.close(Math.max(0, deadline - performance.now()));

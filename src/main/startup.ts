@@ -10,6 +10,7 @@ import type { Core } from './core.ts';
 import { logCoreEvents } from './event-log.ts';
 import { createHandlers, type Handlers } from './handlers/index.ts';
 import { log } from './log.ts';
+import { CountSampler } from './sampler.ts';
 import { StartRefused } from './store/start-files.ts';
 
 type AnyHandler = (input: unknown) => Promise<Result<unknown>>;
@@ -75,6 +76,9 @@ export class Startup {
         });
       }
       this.settle(createHandlers(core));
+      const sampler = new CountSampler(core);
+      core.sampler = sampler;
+      sampler.start();
       this.update({ state: 'ready', failure: null });
       log.info('start: Keydesk is ready');
       this.up(core);

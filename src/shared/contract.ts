@@ -19,6 +19,7 @@ import type {
   DriftStatus,
 } from './domain.ts';
 import { HWID_METHODS, JOB_ITEM_STATES } from './domain.ts';
+import { FIRST_RUN_STEPS, type FirstRunStep, type KeyActivityDay, type OverviewFigures } from './domain.ts';
 import type { EventName, OperationName } from './operations.ts';
 import type { KeyBatch } from './key-batch.ts';
 import type { Result } from './result.ts';
@@ -61,6 +62,11 @@ const ledgerFilter = z.strictObject({
   text: z.string().max(LIMITS.textMaxChars).optional(),
   status: z.enum(['generated', 'active', 'deleted']).optional(),
   premium: z.boolean().optional(),
+  // Overview's figures opened in All keys: keys whose expiry or activation lies in [from, to) (ISO instants); an
+  // expiry span leaves deleted keys out unless a status is asked for.
+  span: z
+    .strictObject({ of: z.enum(['expiresAt', 'activatedAt']), from: z.iso.datetime().optional(), to: z.iso.datetime().optional() })
+    .optional(),
 });
 /** All keys' sort: a column and a direction; rows that tie are ordered by key value in the same direction. */
 const ledgerSort = z.strictObject({
@@ -176,7 +182,13 @@ export const contract = {
   // total was read (the push's answer, or the read after it), null with it.
   'executions.push': op<{ executionCount: number | null; sampledAt: string | null }>()(none, 'Nothing; mutating, sent once.'),
   // latest: the profile's newest sample whatever the range (null: none), shown as earlier while the service is silent.
-  'executions.history': op<{ buckets: HistoryBucket[]; samples: number; latest: { count: number; at: string } | null }>()(
+  // closed: the spans in the range when Keydesk was not running (no samples could be taken), oldest first.
+  'executions.history': op<{
+    buckets: HistoryBucket[];
+    samples: number;
+    latest: { count: number; at: string } | null;
+    closed?: { from: string; to: string }[];
+  }>()(
     z.strictObject({
       range: z.enum(['1h', '24h', '7d', '30d', 'all']),
       /** How many buckets the chart can show (its width); main groups the samples into at most this many. */
@@ -368,6 +380,19 @@ export const contract = {
   'drift.check': op<DriftStatus>()(
     z.strictObject({ profileId }),
     "A remote profile's id; main reads the execution count, a key it knows and an identifier, changing nothing.",
+  ),
+  // Overview (home): figures from the ledger, keys per day, and the first-run checklist (steps done, per profile).
+  'overview.figures': op<OverviewFigures>()(none, 'Nothing; the selected profile.'),
+  'overview.activity': op<{ days: KeyActivityDay[] }>()(
+    z.strictObject({ days: z.int().min(1).max(366) }),
+    'How many days back from today (UTC days, today included).',
+  ),
+  // done: the steps done, or null when the checklist is not this profile's (it held keys before the checklist began);
+  // main notes "generate" once the ledger holds a key, "service" once a remote service exists.
+  'overview.firstRun': op<{ done: FirstRunStep[] | null }>()(none, 'Nothing; the selected profile.'),
+  'overview.markStep': op<{ done: FirstRunStep[] | null }>()(
+    z.strictObject({ step: z.enum(FIRST_RUN_STEPS) }),
+    'A first-run step the renderer saw done (a snippet copied); main notes it for the selected profile.',
   ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 

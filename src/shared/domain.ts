@@ -271,3 +271,36 @@ export interface DriftStatus {
   /** Reads of the last check that got no answer, in words. */
   unanswered: string[];
 }
+
+// Overview (home): its figures from the ledger, keys per day, and the first-run checklist.
+/** The first-run steps a profile with no keys is shown, in the order the checklist lists them. */
+export const FIRST_RUN_STEPS = ['generate', 'validate', 'snippet', 'service'] as const;
+export type FirstRunStep = (typeof FIRST_RUN_STEPS)[number];
+/** What main notes per profile: the steps done, and 'shown' once the checklist began on the profile with no keys. */
+export type FirstRunMark = FirstRunStep | 'shown';
+/**
+ * A profile's keys as the ledger holds them at `windows.now`. Expired and expiring count keys not deleted;
+ * activated counts keys whose activation lies in the window; premium counts every key in the ledger (total).
+ * `windows`: the instants the figures counted from, so All keys' filter for a figure counts the same keys.
+ */
+export interface OverviewFigures {
+  total: number;
+  active: number;
+  generated: number;
+  deleted: number;
+  expired: number;
+  expiring7: number;
+  expiring30: number;
+  activated7: number;
+  activated30: number;
+  premium: number;
+  /** When Keydesk last read or changed any of these keys (null: none): the figures are as of then. */
+  newestSeenAt: string | null;
+  windows: { now: string; in7: string; in30: string; ago7: string; ago30: string };
+}
+/** Keys activated and generated on one UTC day (YYYY-MM-DD). */
+export interface KeyActivityDay {
+  day: string;
+  activated: number;
+  generated: number;
+}

@@ -50,6 +50,11 @@ export const OPERATION_WORDS = {
   'settings.openDataFolder': 'Open the data folder',
   'drift.status': 'Read the change watch',
   'drift.check': "Check a service's answers for changes",
+  // Overview (home).
+  'overview.figures': "Read the keys' figures",
+  'overview.activity': 'Read keys activated and generated per day',
+  'overview.firstRun': 'Read the first-run steps done',
+  'overview.markStep': 'Note a first-run step done',
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];

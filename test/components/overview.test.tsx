@@ -151,7 +151,7 @@ describe('Overview: history that covers only part of the range (a first run, or 
     // The range starts at its first sample, said as such: not "no samples", which later samples would belie.
     const note = screen.getByText(/^The last 24 hours shown from its first sample, at about/);
     expect(note.textContent).toMatch(
-      /: the count is sampled only while this app reads it \(every few seconds while this view is open\), and none was read earlier in the range\.$/,
+      /: the count is sampled only while Keydesk runs \(every minute, and every few seconds while this view is open\), and none was read earlier in the range\.$/,
     );
     expect(note.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-23T04:30:32.000Z');
     expect(screen.getByText(/^Change since/).textContent).toBe('Change since the first sample in the range: +2');

@@ -53,7 +53,8 @@ describe('contract', () => {
     const start = ['app.startup', 'app.startAgain'];
     const settings = ['settings.get', 'settings.set', 'settings.setSandboxPort', 'settings.openDataFolder'];
     const drift = ['drift.status', 'drift.check'];
-    const later = [...settings, ...drift];
+    const overview = ['overview.figures', 'overview.activity', 'overview.firstRun', 'overview.markStep'];
+    const later = [...settings, ...drift, ...overview];
     expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs, ...cutShort, ...start, ...later].sort());
     for (const name of OPERATION_NAMES) expect(contract[name].trust.length, name).toBeGreaterThan(5);
   });

@@ -98,8 +98,15 @@ describe('a keydesk.db at this schema', () => {
         'ledger_counts_delete',
         'ledger_counts_insert',
         'ledger_counts_update',
+        'ledger_activated',
         'ledger_created',
         'ledger_expires',
+        'ledger_days',
+        'ledger_days_delete',
+        'ledger_days_insert',
+        'ledger_days_update',
+        'keydesk_runs',
+        'first_run',
         'ledger_hwid_text_update',
         'ledger_indexed',
         'ledger_log',
@@ -151,8 +158,19 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
+/** Schema 14: no activation time, nor Overview's indexes and tables. */
+const SCHEMA_14_OVERVIEW = `
+DROP INDEX ledger_activated;
+DROP TRIGGER ledger_days_insert;
+DROP TRIGGER ledger_days_delete;
+DROP TRIGGER ledger_days_update;
+DROP TABLE ledger_days;
+ALTER TABLE ledger DROP COLUMN activated_at;
+DROP TABLE keydesk_runs;
+DROP TABLE first_run;`;
+
 /** Schema 13's audit log: an entry per bulk item, with no job or fields changed. */
-const SCHEMA_13_AUDIT = `
+const SCHEMA_13_AUDIT = `${SCHEMA_14_OVERVIEW}
 DROP INDEX audit_by_job;
 ALTER TABLE audit DROP COLUMN job_id;
 ALTER TABLE audit DROP COLUMN counts;
@@ -221,6 +239,33 @@ describe('a keydesk.db of schema 12', () => {
     new LocalDb(file).close();
     const db = new LocalDb(file, { readOnly: true });
     expect(db.ledgerSize(PROFILE)).toBe(0);
+    db.close();
+  });
+});
+
+describe('a keydesk.db of schema 14', () => {
+  it('is migrated, its keys kept and given no activation time', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    const made = new LocalDb(file);
+    made.recordKeys(PROFILE, [{ ...key('KD-AAA', 'launch'), isPremium: true, expiresAt: '2026-05-01T00:00:00.000Z' }]);
+    made.close();
+    read(file, (raw) => raw.exec(`${SCHEMA_14_OVERVIEW}\nPRAGMA user_version = 14;`));
+    const current = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    new LocalDb(current).close();
+    const schemaOf = (f: string): unknown[] =>
+      read(f, (raw) => raw.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all());
+
+    const db = new LocalDb(file);
+    expect(schemaOf(file)).toEqual(schemaOf(current));
+    expect(db.overviewFigures(PROFILE, Date.parse('2026-06-01T00:00:00.000Z'))).toMatchObject({
+      total: 1,
+      active: 1,
+      activated30: 0,
+      expired: 1,
+      premium: 1,
+    });
+    db.recordKeys(PROFILE, [{ ...key('KD-AAA', 'launch'), isPremium: true, activatedAt: '2026-05-30T00:00:00.000Z' }]);
+    expect(db.overviewFigures(PROFILE, Date.parse('2026-06-01T00:00:00.000Z'))).toMatchObject({ activated7: 1, expired: 0, premium: 1 });
     db.close();
   });
 });

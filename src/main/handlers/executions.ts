@@ -3,17 +3,13 @@ import type { OperationOutput } from '../../shared/contract.ts';
 import { ok, type Result } from '../../shared/result.ts';
 import { HISTORY_RANGE_MS as RANGE_MS, LIMITS } from '../../shared/rules.ts';
 import type { Core } from '../core.ts';
+import { sampleCount } from '../sampler.ts';
 import { audited, needsKey, needsProfile, type Handlers } from './types.ts';
 
 export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' | 'executions.push' | 'executions.history'> => ({
   'executions.get': needsKey(core, async (_input, a) => {
-    const r = await a.client.executionCount();
-    if (!r.ok) return r;
-    const sampledAt = new Date().toISOString();
-    await core.writer.run('sample', { profileId: a.profile.id, count: r.data, at: sampledAt });
-    core.emit('executions.sampled', { profileId: a.profile.id, at: sampledAt, count: r.data });
-    void core.thinSamples();
-    return ok({ executionCount: r.data, sampledAt });
+    const r = await sampleCount(core, a);
+    return r.ok ? ok({ executionCount: r.data.count, sampledAt: r.data.at }) : r;
   }),
 
   'executions.push': needsKey(core, async (_input, a) => {
@@ -37,6 +33,10 @@ export const executionHandlers = (core: Core): Pick<Handlers, 'executions.get' |
   // Local samples only, so no key is needed; `latest` is shown (as earlier) until a read answers.
   'executions.history': needsProfile(core, ({ range, points }, profile) => {
     const since = range === 'all' ? null : new Date(Date.now() - RANGE_MS[range]).toISOString();
-    return ok({ ...core.db.history(profile.id, since, points ?? LIMITS.historyPointsDefault), latest: core.db.latestSample(profile.id) });
+    return ok({
+      ...core.db.history(profile.id, since, points ?? LIMITS.historyPointsDefault),
+      latest: core.db.latestSample(profile.id),
+      closed: core.db.closedSpans(since),
+    });
   }),
 });

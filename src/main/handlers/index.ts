@@ -6,6 +6,7 @@ import { executionHandlers } from './executions.ts';
 import { jobHandlers } from './jobs.ts';
 import { keyHandlers } from './keys.ts';
 import { ledgerHandlers } from './ledger.ts';
+import { overviewHandlers } from './overview.ts';
 import { profileHandlers } from './profiles.ts';
 import { serviceHandlers } from './service.ts';
 import { settingsHandlers } from './settings.ts';
@@ -23,6 +24,7 @@ export function createHandlers(core: Core): Handlers {
     ...serviceHandlers(core),
     ...settingsHandlers(core),
     ...driftHandlers(core),
+    ...overviewHandlers(core),
   };
 }
 

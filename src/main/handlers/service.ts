@@ -1,5 +1,6 @@
 // Handlers for identifier checks, the keyless list, HWIDs and validation.
 import type { ValidationReport } from '../../shared/domain.ts';
+import { markStep } from './overview.ts';
 import { fail, ok } from '../../shared/result.ts';
 import { KEYLESS_KEY } from '../../shared/wire.ts';
 import type { Core } from '../core.ts';
@@ -59,6 +60,7 @@ export const serviceHandlers = (
     const run = async () => {
       const r = await a.client.validate({ key, service, hwid, dryRun });
       if (!r.ok) return r;
+      markStep(core, a.profile.id, 'validate');
       const v = r.data.reading;
       const report: ValidationReport = {
         outcome: v.outcome,

@@ -182,7 +182,15 @@ export class LedgerAnchors {
   private anchorList(profileId: string, filter: LedgerFilter, column: string, asc: boolean): Anchors {
     const unfiltered = isUnfiltered(filter);
     const lists = unfiltered ? this.orderAnchors : this.anchorCache;
-    const id = JSON.stringify([profileId, column, asc, textTerm(filter), filter.status ?? null, filter.premium ?? null]);
+    const id = JSON.stringify([
+      profileId,
+      column,
+      asc,
+      textTerm(filter),
+      filter.status ?? null,
+      filter.premium ?? null,
+      filter.span ?? null,
+    ]);
     let list = lists.get(id);
     if (list) lists.delete(id);
     else {
@@ -270,7 +278,7 @@ export class LedgerAnchors {
       // Every sort of the whole ledger, then the status and premium filters' lists already in use (most recent
       // first): a jump deeper into one of those finds its blocks counted.
       const lists = [...new Set(Object.values(SORT_COLUMNS))].map((column) => this.anchorList(profileId, {}, column, true));
-      lists.push(...[...this.anchorCache.values()].reverse().filter((l) => l.profileId === profileId && !l.filter.text));
+      lists.push(...[...this.anchorCache.values()].reverse().filter((l) => l.profileId === profileId && !l.filter.text && !l.filter.span));
       for (const list of lists) {
         while (!list.complete) {
           if (over()) return true;
@@ -396,7 +404,8 @@ export class LedgerAnchors {
       if (!found) {
         found = [];
         for (const lists of this.anchorLists()) {
-          for (const [id, list] of lists) if (list.profileId === profileId) found.push({ lists, id, list, kept: !list.filter.text });
+          for (const [id, list] of lists)
+            if (list.profileId === profileId) found.push({ lists, id, list, kept: !list.filter.text && !list.filter.span });
         }
         followed.set(profileId, found);
       }

@@ -66,7 +66,8 @@ export const SORT_COLUMNS: Record<LedgerSortField, string> = {
 /** A filter's text as the stored search text holds it (lower-cased), or null for no text. */
 export const textTerm = (filter: LedgerFilter): string | null => (filter.text ? filter.text.toLowerCase() : null);
 
-export const isUnfiltered = (filter: LedgerFilter): boolean => !filter.text && !filter.status && filter.premium === undefined;
+export const isUnfiltered = (filter: LedgerFilter): boolean =>
+  !filter.text && !filter.status && filter.premium === undefined && filter.span === undefined;
 
 /** A string as one quoted FTS5 token: nothing in it is read as query syntax. */
 const ftsString = (text: string): string => `"${text.replaceAll('"', '""')}"`;
@@ -160,7 +161,26 @@ export class LedgerFilters {
       clauses.push(`${plus}${t}is_premium = ?`);
       params.push(filter.premium ? 1 : 0);
     }
+    if (filter.span) this.spanWhere(filter, mode, t, clauses, params);
     return { sql: clauses.join(' AND '), params };
+  }
+
+  /**
+   * Overview's span (an expiry or activation window) as clauses: in 'set' mode over its own index (an expiry span
+   * over the live keys' partial index, whose condition is named as it is written there), in 'walk' mode as a test.
+   */
+  private spanWhere(filter: LedgerFilter, mode: 'walk' | 'set', t: string, clauses: string[], params: SQLInputValue[]): void {
+    const span = filter.span;
+    if (!span) return;
+    const column = `${mode === 'walk' ? '+' : ''}${t}${span.of === 'expiresAt' ? 'expires_at' : 'activated_at'}`;
+    // Every timestamp sorts after '': an open start still leaves keys with none out.
+    clauses.push(`${column} >= ?`);
+    params.push(span.from ?? '');
+    if (span.to !== undefined) {
+      clauses.push(`${column} < ?`);
+      params.push(span.to);
+    }
+    if (span.of === 'expiresAt' && !filter.status) clauses.push(`${mode === 'walk' ? '+' : ''}${t}status <> 'deleted'`);
   }
 
   /**
@@ -233,7 +253,8 @@ export class LedgerFilters {
    */
   exactCandidates(profileId: string, filter: LedgerFilter): string | null {
     const term = textTerm(filter);
-    if (term === null || filter.status || filter.premium !== undefined || term.includes('\n') || Array.from(term).length > 3) return null;
+    if (term === null || filter.status || filter.premium !== undefined || filter.span || term.includes('\n') || Array.from(term).length > 3)
+      return null;
     return this.onlyProfile(profileId) && this.unindexed() === 0 ? this.textMatch(term) : null;
   }
 

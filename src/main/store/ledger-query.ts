@@ -82,7 +82,7 @@ export class LedgerQueries {
       };
     }
     // A status alone is counted exactly, as ledger_counts keeps it (one row read): never "more than" the cap.
-    if (filter.status && !filter.text && filter.premium === undefined) {
+    if (filter.status && !filter.text && filter.premium === undefined && !filter.span) {
       const n = this.filters.ledgerSize(profileId, filter.status);
       return {
         rows: this.anchors.pageAt(profileId, filter, sort, offset, limit),

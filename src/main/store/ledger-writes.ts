@@ -95,6 +95,7 @@ export class LedgerWrites {
         search,
         k.expiresByDaysKey ? k.daysKey : null,
         hwid,
+        k.activatedAt,
       ];
     });
     const { first, hwidChanged } = known ? { first: rows, hwidChanged: [] } : this.hwidEntriesLast(profileId, rows);
@@ -139,26 +140,27 @@ export class LedgerWrites {
       // whose note, status, premium and creation are as recorded get a narrower update, one keyed statement per
       // row (over json_each, SQLite would read the ledger in the outer loop). The rest take the full upsert below.
       const narrow = this.conn.statement(
-        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, ${CLEAR_ALL}, hwid_chars = length(?12)
+        `UPDATE ledger SET expires_at = ?1, hwid = ?2, search = ?3, days_key = ?4, last_seen_at = ?5, ${CLEAR_ALL}, hwid_chars = length(?12),
+           activated_at = coalesce(?13, activated_at)
          WHERE profile_id = ?6 AND value = ?7 AND note = ?8 AND status = ?9 AND is_premium = ?10 AND (?11 IS NULL OR created_at IS ?11)`,
       );
       rows = rows.filter(
-        ([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey, hwidText]) =>
-          narrow.run(expiresAt, hwid, search, daysKey, seenAt, profileId, value, note, status, isPremium, createdAt, hwidText).changes ===
-          0,
+        ([value, note, status, isPremium, expiresAt, hwid, createdAt, search, daysKey, hwidText, activatedAt]) =>
+          narrow.run(expiresAt, hwid, search, daysKey, seenAt, profileId, value, note, status, isPremium, createdAt, hwidText, activatedAt)
+            .changes === 0,
       );
       if (rows.length === 0) return;
     }
     // In the order given: json_each reads the array front to back, and the rows are inserted (or updated) so.
     this.conn
       .statement(
-        `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key, hwid_chars)
-       SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]', length(v ->> '$[9]')
+        `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key, hwid_chars, activated_at)
+       SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]', length(v ->> '$[9]'), v ->> '$[10]'
        FROM (SELECT value AS v FROM json_each(?3)) WHERE true
        ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
          expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
          last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, ${CLEAR_ALL},
-         hwid_chars = excluded.hwid_chars`,
+         hwid_chars = excluded.hwid_chars, activated_at = coalesce(excluded.activated_at, ledger.activated_at)`,
       )
       .run(profileId, seenAt, JSON.stringify(rows));
   }
@@ -188,6 +190,10 @@ export class LedgerWrites {
     if (!unreported.has('daysKey')) {
       sets.push('days_key = ?');
       params.push(key.expiresByDaysKey ? key.daysKey : null);
+    }
+    if (!unreported.has('activatedAt') && key.activatedAt) {
+      sets.push('activated_at = ?');
+      params.push(key.activatedAt);
     }
     if (!unreported.has('createdAt') && key.createdAt) {
       sets.push('created_at = ?');

@@ -8,6 +8,7 @@ import { LedgerFilters, PAGING, type LedgerPaging } from './ledger-filter.ts';
 import { LedgerQueries } from './ledger-query.ts';
 import { LedgerWarming } from './ledger-warming.ts';
 import { LedgerWrites } from './ledger-writes.ts';
+import { Overview } from './overview.ts';
 import { Samples } from './samples.ts';
 
 export { inTransaction } from './connection.ts';
@@ -31,6 +32,7 @@ export class LocalDb {
   private readonly jobStore: JobsStore;
   private readonly samples: Samples;
   private readonly auditLog: AuditLog;
+  private readonly overview: Overview;
 
   /**
    * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
@@ -77,6 +79,7 @@ export class LocalDb {
     this.jobStore = new JobsStore(this.conn, this.filters, this.writes);
     this.samples = new Samples(this.conn.db);
     this.auditLog = new AuditLog(this.conn.db, (jobId) => this.jobStore.jobCounts(jobId));
+    this.overview = new Overview(this.conn.db);
   }
 
   close(): void {
@@ -198,4 +201,16 @@ export class LocalDb {
   };
   readonly listAudit: AuditLog['listAudit'] = (...a) => this.auditLog.listAudit(...a);
   readonly iterateAudit: AuditLog['iterateAudit'] = (...a) => this.auditLog.iterateAudit(...a);
+
+  // Overview (overview.ts): figures from the ledger, keys per day, Keydesk's runs, first-run steps.
+  readonly overviewFigures: Overview['overviewFigures'] = (...a) => this.overview.overviewFigures(...a);
+  readonly keyActivity: Overview['keyActivity'] = (...a) => this.overview.keyActivity(...a);
+  readonly runAlive: Overview['runAlive'] = (...a) => {
+    this.overview.runAlive(...a);
+  };
+  readonly closedSpans: Overview['closedSpans'] = (...a) => this.overview.closedSpans(...a);
+  readonly firstRunSteps: Overview['firstRunSteps'] = (...a) => this.overview.firstRunSteps(...a);
+  readonly markFirstRunStep: Overview['markFirstRunStep'] = (...a) => {
+    this.overview.markFirstRunStep(...a);
+  };
 }

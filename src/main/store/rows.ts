@@ -65,7 +65,7 @@ export const storedJob = (row: JobRow): StoredJob => ({ ...row, endUnseen: row.e
 
 /**
  * A key as upsertKeys writes it: value, note, status, premium (0/1), expiry, HWID, creation, search text, days
- * (a days key's), and the HWID as the search text ends with it (lower-cased; '' for none).
+ * (a days key's), the HWID as the search text ends with it (lower-cased; '' for none), and the activation time.
  */
 export type LedgerRowTuple = [
   string,
@@ -78,6 +78,7 @@ export type LedgerRowTuple = [
   string,
   number | null,
   string,
+  string | null,
 ];
 
 /**

@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 14;
+export const LOCAL_DB_VERSION = 15;
 
 /** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
 const TEXT_TRIGGERS = `
@@ -29,10 +29,57 @@ WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_ch
 END;
 `;
 
+/** A ledger row's counts in ledger_days, added as it is now (new) and taken away as it was (old). */
+const DAYS_ADD = `  INSERT INTO ledger_days (profile_id, kind, day, n)
+  SELECT new.profile_id, kind, day, 1 FROM (
+    SELECT 'e' AS kind, substr(new.expires_at, 1, 13) AS day WHERE new.expires_at IS NOT NULL AND new.status <> 'deleted'
+    UNION ALL SELECT 'a', substr(new.activated_at, 1, 10) WHERE new.activated_at IS NOT NULL
+    UNION ALL SELECT 'c', substr(new.created_at, 1, 10) WHERE new.created_at IS NOT NULL
+    UNION ALL SELECT 'p', '' WHERE new.is_premium = 1) WHERE true
+  ON CONFLICT (profile_id, kind, day) DO UPDATE SET n = n + 1;`;
+const DAYS_SUB = `  UPDATE ledger_days SET n = n - 1 WHERE profile_id = old.profile_id AND (
+    (kind = 'e' AND day = substr(old.expires_at, 1, 13) AND old.status <> 'deleted')
+    OR (kind = 'a' AND day = substr(old.activated_at, 1, 10))
+    OR (kind = 'c' AND day = substr(old.created_at, 1, 10))
+    OR (kind = 'p' AND day = '' AND old.is_premium = 1));`;
+
+/** Overview's columns, indexes, tables and triggers: migration 14, and the end of SCHEMA, so both read the same. */
+const OVERVIEW_SCHEMA = `
+-- Overview (home): each key's activation time (the key object's activatedAt); keys per profile, kind and UTC day or
+-- hour, kept by triggers so its figures read few rows at any size (e: live keys by expiry hour, YYYY-MM-DDTHH, so
+-- the part-hours at a window's ends read few rows; a: by activation day; c: by creation day; p: premium keys, day
+-- ''); Keydesk's runs (the history chart marks where it was closed); and
+-- the first-run steps done per profile.
+ALTER TABLE ledger ADD COLUMN activated_at TEXT;
+CREATE INDEX ledger_activated ON ledger (profile_id, activated_at) WHERE activated_at IS NOT NULL;
+CREATE TABLE ledger_days (profile_id TEXT NOT NULL, kind TEXT NOT NULL, day TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (profile_id, kind, day)) WITHOUT ROWID;
+CREATE TRIGGER ledger_days_insert AFTER INSERT ON ledger BEGIN
+${DAYS_ADD}
+END;
+CREATE TRIGGER ledger_days_delete AFTER DELETE ON ledger BEGIN
+${DAYS_SUB}
+END;
+CREATE TRIGGER ledger_days_update AFTER UPDATE OF profile_id, status, expires_at, activated_at, created_at, is_premium ON ledger
+WHEN old.profile_id IS NOT new.profile_id OR (old.status = 'deleted') IS NOT (new.status = 'deleted') OR old.expires_at IS NOT new.expires_at
+  OR old.activated_at IS NOT new.activated_at OR old.created_at IS NOT new.created_at OR old.is_premium IS NOT new.is_premium BEGIN
+${DAYS_SUB}
+${DAYS_ADD}
+END;
+INSERT INTO ledger_days (profile_id, kind, day, n)
+SELECT profile_id, kind, day, count(*) FROM (
+  SELECT profile_id, 'e' AS kind, substr(expires_at, 1, 13) AS day FROM ledger WHERE expires_at IS NOT NULL AND status <> 'deleted'
+  UNION ALL SELECT profile_id, 'c', substr(created_at, 1, 10) FROM ledger WHERE created_at IS NOT NULL
+  UNION ALL SELECT profile_id, 'p', '' FROM ledger WHERE is_premium = 1)
+GROUP BY profile_id, kind, day;
+CREATE TABLE keydesk_runs (started_at TEXT PRIMARY KEY, alive_at TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE first_run (profile_id TEXT NOT NULL, step TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (profile_id, step)) WITHOUT ROWID;
+`;
+
 /**
  * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
  * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
  * 13: a bulk act as one audit entry (its job and counts), and the fields an act on one key changed.
+ * 14: Overview's figures: keys' activation time, keys per day kept by triggers, Keydesk's runs, first-run steps.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -47,6 +94,7 @@ ALTER TABLE audit ADD COLUMN counts TEXT;
 ALTER TABLE audit ADD COLUMN before TEXT;
 ALTER TABLE audit ADD COLUMN after TEXT;
 CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
+  14: OVERVIEW_SCHEMA,
 };
 
 export const SCHEMA = `
@@ -196,7 +244,8 @@ CREATE VIRTUAL TABLE ledger_text USING fts5 (search, content = '', contentless_d
 CREATE VIRTUAL TABLE ledger_trigrams USING fts5vocab (ledger_text, 'row');
 CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
 INSERT INTO ledger_indexed (upto) VALUES (0);
-${TEXT_TRIGGERS}`;
+${TEXT_TRIGGERS}
+${OVERVIEW_SCHEMA}`;
 
 /** keydesk.db refused as it is (a file of another schema), left untouched. */
 export class LocalDbRefused extends Error {

@@ -7,6 +7,7 @@ import type { ClaimedJobItem, RunEndRecord, SendLogRecord } from './jobs-store.t
 import type { StaleMark } from './ledger-writes.ts';
 import type { LocalDb } from './local-db.ts';
 import type { SampleWindow } from './samples.ts';
+import type { FirstRunMark } from '../../shared/domain.ts';
 
 /** What the worker opens: main's keydesk.db, with its own connection. */
 export interface LedgerWorkerData {
@@ -35,7 +36,10 @@ export type JobCommand =
   | { command: number; kind: 'beginRun'; jobId: string; at: string; retryUnknown: boolean; log: SendLogRecord | null }
   | { command: number; kind: 'forgetJob'; jobId: string }
   | { command: number; kind: 'ceiling'; profileId: string; ceiling: number | null }
-  | { command: number; kind: 'interrupt'; reason: string; at?: string; ends: RunEndRecord[]; sent: Map<string, SendLogRecord> };
+  | { command: number; kind: 'interrupt'; reason: string; at?: string; ends: RunEndRecord[]; sent: Map<string, SendLogRecord> }
+  // Overview: Keydesk's run alive (the sampler's tick), a first-run step done.
+  | { command: number; kind: 'runAlive'; startedAt: string; at: string }
+  | { command: number; kind: 'firstRunStep'; profileId: string; step: FirstRunMark; at: string };
 
 /** What each command answers with. */
 export interface CommandResults {

@@ -164,6 +164,12 @@ function applyCommand(c: JobCommand): unknown {
       break;
     case 'sample':
       db.recordSample(c.profileId, c.count, c.at);
+      break;
+    case 'runAlive':
+      db.runAlive(c.startedAt, c.at);
+      break;
+    case 'firstRunStep':
+      db.markFirstRunStep(c.profileId, c.step, c.at);
   }
   return null;
 }

@@ -121,6 +121,13 @@ export function chartData(
 /** The words for one unread span, with the times as the chart's other figures give them. */
 export const unreadWords = (gap: Unread, when: (ms: number) => string): string => `Not read from ${when(gap.from)} to ${when(gap.to)}`;
 
+/** An unread span in words: when Keydesk was closed in it, that (no sample could be taken), else "Not read". */
+export function gapWords(gap: Unread, closed: readonly Unread[], when: (ms: number) => string): string {
+  const within = closed.filter((c) => c.from < gap.to && c.to > gap.from);
+  if (within.length === 0) return unreadWords(gap, when);
+  return within.map((c) => `Keydesk was closed from ${when(c.from)} to ${when(c.to)}`).join('; ');
+}
+
 /** Least room between time ticks, in CSS pixels: a locale's longest tick ("12:44:50 PM") fits with a gap. */
 const TIME_TICK_SPACE = 110;
 
@@ -220,7 +227,7 @@ function options(
 }
 
 /** The execution history: running total as a line, executions per bucket as bars, and the same figures in a table. */
-export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
+export function HistoryChart({ buckets, closed = [] }: { buckets: readonly ChartBucket[]; closed?: readonly Unread[] }) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const [hover, setHover] = useState<{ idx: number; left: number; top: number; flip: boolean } | null>(null);
@@ -266,7 +273,7 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
   const summary =
     first && last
       ? `Execution count from ${fmt.number(first.total)} to ${fmt.number(last.total)}, ${when(first.at)} to ${when(last.at)}` +
-        (unread.length > 0 ? `. ${unread.map((g) => unreadWords(g, when)).join('; ')}: no line is drawn there` : '')
+        (unread.length > 0 ? `. ${unread.map((g) => gapWords(g, closed, when)).join('; ')}: no line is drawn there` : '')
       : 'No history';
   const rows = tableRows(buckets, when);
   return (
@@ -274,7 +281,7 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
       <div className="chart-legend" aria-hidden="true">
         <span className="legend-line">Running total (left axis)</span>
         <span className="legend-bar">Executions per interval (right axis)</span>
-        {unread.length > 0 && <span className="legend-unread">Not read (no line)</span>}
+        {unread.length > 0 && <span className="legend-unread">Not read or Keydesk closed (no line)</span>}
       </div>
       <div className="chart-host" role="img" aria-label={summary}>
         <div ref={host} />
@@ -292,7 +299,7 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
                 <span>+{fmt.count(at.added, NOUNS.execution)}</span>
               </>
             ) : (
-              gapAt && <span>{unreadWords(gapAt, when)}</span>
+              gapAt && <span>{gapWords(gapAt, closed, when)}</span>
             )}
           </div>
         )}
@@ -317,7 +324,7 @@ export function HistoryChart({ buckets }: { buckets: readonly ChartBucket[] }) {
                   <Fragment key={b.at}>
                     {gaps.map((g) => (
                       <tr key={`unread-${String(g.from)}`} className="unread">
-                        <td colSpan={3}>{unreadWords(g, when)}: the next row counts what happened in that time.</td>
+                        <td colSpan={3}>{gapWords(g, closed, when)}: the next row counts what happened in that time.</td>
                       </tr>
                     ))}
                     <tr>

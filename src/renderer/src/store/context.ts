@@ -8,6 +8,7 @@ import { operationWords } from '../lib/words.ts';
 import { EXECUTIONS_INITIAL } from './executions.ts';
 import { INTEGRATION_INITIAL } from './integration.ts';
 import { JOBS_INITIAL } from './jobs.ts';
+import { OVERVIEW_INITIAL } from './overview.ts';
 import { KEYS_INITIAL } from './keys.ts';
 import { DEFAULT_LEDGER_SORT } from './ledger.ts';
 import { failed, LOADING, moment, READY } from './request.ts';
@@ -120,6 +121,7 @@ const profileData = (): Partial<KeydeskState> => ({
   ...SERVICE_INITIAL,
   ...INTEGRATION_INITIAL,
   ...JOBS_INITIAL,
+  ...OVERVIEW_INITIAL,
 });
 
 export function createStoreContext(set: StoreContext['set'], get: StoreContext['get']): StoreContext {

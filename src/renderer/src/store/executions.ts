@@ -1,6 +1,7 @@
 // The execution count and its history.
 import type { OperationInput } from '../../../shared/contract.ts';
 import { fmt } from '../lib/format.ts';
+import { subscribe } from '../lib/api.ts';
 import { IDLE } from './request.ts';
 import type { ExecutionsSlice, StoreContext } from './types.ts';
 
@@ -12,6 +13,7 @@ export const EXECUTIONS_INITIAL = {
   countEarlier: false,
   countAskedAt: null,
   history: [],
+  historyClosed: [],
   historyRequest: IDLE,
   countRequest: IDLE,
   pushRequest: IDLE,
@@ -91,6 +93,16 @@ export function createExecutionsSlice(ctx: StoreContext): ExecutionsSlice {
           : `Execution counted: ${fmt.number(total)}.`,
       );
     },
+    followSamples: () =>
+      // Main samples the count while Keydesk runs (whatever view is shown): a sample of this profile newer than the
+      // count shown becomes it, and the chart shown reads again.
+      subscribe('executions.sampled', ({ profileId, at, count }) => {
+        if (profileId !== get().activeProfileId) return;
+        const shownAt = get().sampledAt;
+        if (shownAt === null || Date.parse(at) > Date.parse(shownAt))
+          set({ executionCount: count, sampledAt: at, countBeforePush: false, countEarlier: false });
+        if (shown) void get().loadHistory(shown.range, shown.points);
+      }),
     loadHistory: async (range, points) => {
       // The range shown read again (a poll, a push) keeps its chart until the answer; another range, or a first read
       // for this profile, shows none meanwhile: the view says it is reading, never "no history" before the answer.
@@ -101,9 +113,9 @@ export function createExecutionsSlice(ctx: StoreContext): ExecutionsSlice {
         'executions.history',
         points === undefined ? { range } : { range, points },
         'historyRequest',
-        (data) => ({ history: data.buckets, ...heldCount(data.latest) }),
+        (data) => ({ history: data.buckets, historyClosed: data.closed ?? [], ...heldCount(data.latest) }),
         {
-          onFailure: { history: [] },
+          onFailure: { history: [], historyClosed: [] },
           latest: true,
           background: again,
           ...(again ? {} : { before: { history: [] } }),

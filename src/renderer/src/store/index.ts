@@ -9,6 +9,7 @@ import { createIntegrationSlice } from './integration.ts';
 import { createJobsSlice } from './jobs.ts';
 import { createKeysSlice } from './keys.ts';
 import { createLedgerSlice } from './ledger.ts';
+import { createOverviewSlice } from './overview.ts';
 import { createServiceSlice } from './service.ts';
 import { createSessionSlice } from './session.ts';
 import { createSettingsSlice } from './settings.ts';
@@ -34,6 +35,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
     ...createIntegrationSlice(ctx),
     ...createJobsSlice(ctx),
     ...createSettingsSlice(ctx),
+    ...createOverviewSlice(ctx),
   };
 });
 

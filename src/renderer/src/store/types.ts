@@ -22,6 +22,7 @@ import type {
   StartupStatus,
   ValidationReport,
 } from '../../../shared/domain.ts';
+import type { FirstRunStep, KeyActivityDay, OverviewFigures } from '../../../shared/domain.ts';
 import type { Failure, Result } from '../../../shared/result.ts';
 import type { ViewName } from '../views/registry.ts';
 import type { DraftsSlice } from './drafts.ts';
@@ -36,7 +37,8 @@ export type KeydeskState = UiSlice &
   DraftsSlice &
   IntegrationSlice &
   JobsSlice &
-  SettingsSlice;
+  SettingsSlice &
+  OverviewSlice;
 
 export interface Toast {
   id: number;
@@ -132,8 +134,12 @@ export interface ExecutionsSlice {
   pushExecution: () => Promise<void>;
   /** The execution history as main serves it: at most as many buckets as the chart asked for. */
   history: HistoryBucket[];
+  /** The spans in the history's range when Keydesk was not running, oldest first. */
+  historyClosed: { from: string; to: string }[];
   /** "loading" only for another range or a first read (a poll keeps the chart); after a failure the chart is empty. */
   historyRequest: RequestState;
+  /** Hears main's samples of the count while a view shows it; returns the unsubscribe. */
+  followSamples: () => () => void;
   loadHistory: (range: OperationInput<'executions.history'>['range'], points?: number) => Promise<void>;
 }
 
@@ -495,4 +501,18 @@ export interface SettingsSlice {
   /** Restarts the local sandbox on `port` (null: any free port) and keeps it there; the failure, or null. */
   setSandboxPort: (port: number | null) => Promise<Failure | null>;
   openDataFolder: () => Promise<void>;
+}
+
+/** Overview (home): the keys' figures and keys per day from the ledger, and the first-run checklist. */
+export interface OverviewSlice {
+  figures: OverviewFigures | null;
+  figuresRequest: RequestState;
+  /** Keys activated and generated per day, oldest first (empty until read). */
+  keyActivity: KeyActivityDay[];
+  /** The first-run steps done on this profile; null until read, and when the checklist is not this profile's. */
+  firstRunDone: FirstRunStep[] | null;
+  /** Reads the figures and keys per day again. */
+  loadFigures: () => Promise<void>;
+  loadFirstRun: () => Promise<void>;
+  markFirstRunStep: (step: FirstRunStep) => Promise<void>;
 }

@@ -2,7 +2,7 @@
 // `<h1 id="{view}-title">`: "Go to …" in the palette focuses it.
 
 export const VIEWS = [
-  { view: 'overview', label: 'Overview', summary: 'Execution count and its history' },
+  { view: 'overview', label: 'Overview', summary: 'Keys at a glance, the execution count and its history' },
   { view: 'keys', label: 'Keys', summary: 'Generate keys, find one, act on it' },
   { view: 'ledger', label: 'All keys', summary: 'Every key known for this service, with bulk actions' },
   { view: 'jobs', label: 'Jobs', summary: 'Bulk and generate jobs, running and past: results, export, resume, cancel' },

@@ -1,4 +1,5 @@
 // All keys' toolbar on one row: the filter (text, status, premium) and select all matching; and the exports of what matches.
+import { fmt } from '../../lib/format.ts';
 import { useKeydesk } from '../../store/index.ts';
 import type { LedgerFilter } from '../../store/types.ts';
 import { allDeletedWords, type selectAllWords } from './wording.ts';
@@ -53,6 +54,15 @@ export function Toolbar({
         <option value="true">Premium</option>
         <option value="false">Standard</option>
       </select>
+      {filter.span && (
+        // Overview's figures open All keys with a date window: named here, and cleared in one click.
+        <span className="toolbar-span">
+          {spanWords(filter.span)}{' '}
+          <button type="button" aria-label="Clear the date filter" onClick={() => setFilter({ ...filter, span: undefined })}>
+            ×
+          </button>
+        </span>
+      )}
       {selectAll.canSelectAll && (
         <button type="button" disabled={!ready} onClick={selectAllMatching}>
           {selectAll.button}
@@ -61,6 +71,17 @@ export function Toolbar({
       {selectAll.allDeleted && ready && <span className="muted">No select-all: {allDeletedWords(count, capped)}.</span>}
     </div>
   );
+}
+
+/** A date window in words: "Expired before 29 Nov 2026, 12:00", "Expiring 29 Nov – 6 Dec", "Activated since …". */
+export function spanWords(span: NonNullable<LedgerFilter['span']>): string {
+  const at = (iso: string) => fmt.dateTime(iso);
+  if (span.of === 'activatedAt') {
+    if (span.from && span.to) return `Activated ${at(span.from)} – ${at(span.to)}`;
+    return span.from ? `Activated since ${at(span.from)}` : `Activated before ${at(span.to ?? '')}`;
+  }
+  if (!span.from) return span.to ? `Expired (expiry before ${at(span.to)})` : 'Any expiry';
+  return span.to ? `Expiring ${at(span.from)} – ${at(span.to)}` : `Expiring from ${at(span.from)}`;
 }
 
 /** The exports of what matches (`nothing`: the filter matches no key), in the order shown. */

@@ -1,3 +1,5 @@
+// Overview, the home view: the first-run checklist, the keys' figures from the ledger, and the execution count
+// with its history (sampled by main while Keydesk runs, and every few seconds while this view is open).
 import { useEffect, useMemo, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState.tsx';
 import { backOnlineNote, FailureMessage } from '../../components/FailureMessage.tsx';
@@ -9,6 +11,8 @@ import { fmt } from '../../lib/format.ts';
 import { toChartBuckets } from '../../lib/history.ts';
 import { HISTORY_RANGE_MS, LIMITS } from '../../../../shared/rules.ts';
 import { useKeydesk } from '../../store/index.ts';
+import { FirstRun } from './FirstRun.tsx';
+import { KeyFigures } from './KeyFigures.tsx';
 
 const RANGES = [
   ['1h', 'Last hour'],
@@ -55,6 +59,8 @@ export function Overview() {
   /** The read out has had no answer for a while: the count shown may be old, and the service may be away. */
   const slow = unanswered !== null && unanswered >= SLOW_READ_MS;
   const history = useKeydesk((s) => s.history);
+  const historyClosed = useKeydesk((s) => s.historyClosed);
+  const followSamples = useKeydesk((s) => s.followSamples);
   const historyError = useKeydesk((s) => s.historyRequest.error);
   /** No answer yet for this range and profile: the chart says it is reading (a poll's read keeps the chart shown). */
   const historyReading = useKeydesk((s) => s.historyRequest.status === 'idle' || s.historyRequest.status === 'loading');
@@ -101,7 +107,10 @@ export function Overview() {
     };
   }, [refresh, loadHistory, range, profileId]);
 
+  useEffect(() => followSamples(), [followSamples]);
+
   const buckets = useMemo(() => toChartBuckets(history), [history]);
+  const closed = useMemo(() => historyClosed.map((c) => ({ from: Date.parse(c.from), to: Date.parse(c.to) })), [historyClosed]);
   // A bounded range the samples reach only partly: the chart starts at its first sample, and says so.
   const firstAt = buckets[0]?.at;
   const readAt = sampledAt === null ? buckets.at(-1)?.at : Date.parse(sampledAt);
@@ -121,8 +130,13 @@ export function Overview() {
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title">Overview</h1>
+      <FirstRun />
+      <KeyFigures />
       <div className="card">
         <h2>Executions</h2>
+        <p className="muted" id="execution-meaning">
+          An execution is one run of your protected app that the service counted: the count is the service's total.
+        </p>
         {/* An outage is said once, by the offline notice above the view; anything else is said here, with a way to read again. */}
         {status === 'error' && error && !(!online && (error.code === 'NETWORK' || error.code === 'TIMEOUT')) && (
           <>
@@ -187,6 +201,7 @@ export function Overview() {
           {pushing ? 'Counting…' : 'Push +1'}
         </button>
         <ServiceWait id="push-offline" what="Push" />
+        <p className="muted">Push +1 adds one execution to the service's count, as a run of your app would: a way to see the count move.</p>
       </div>
       <div className="card">
         <h2>History</h2>
@@ -208,12 +223,12 @@ export function Overview() {
         {historyError && <FailureMessage failure={historyError} />}
         {hasHistory ? (
           <>
-            <HistoryChart buckets={buckets} />
+            <HistoryChart buckets={buckets} closed={closed} />
             {partial(firstAt) && (
               <p className="muted">
                 The {rangeLabel} shown from its first sample, at about <Time iso={new Date(firstAt).toISOString()} mode="dateTime" />: the
-                count is sampled only while this app reads it (every few seconds while this view is open), and none was read earlier in the
-                range.
+                count is sampled only while Keydesk runs (every minute, and every few seconds while this view is open), and none was read
+                earlier in the range.
               </p>
             )}
           </>
@@ -249,7 +264,8 @@ export function Overview() {
                 <Time iso={new Date(buckets[0].at).toISOString()} mode="dateTime" />.{' '}
               </>
             ) : null}
-            The count is sampled each time this app reads it (every few seconds while this view is open), so the chart fills in as you work.
+            The count is sampled while Keydesk runs (every minute, and every few seconds while this view is open), so the chart fills in as
+            you work.
             {range === 'all' ? '' : ' A longer range may hold earlier samples.'}
           </EmptyState>
         )}
