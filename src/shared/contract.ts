@@ -109,7 +109,10 @@ export const SETTING_FIELDS = {
   /** How often the execution count is read while Keydesk runs. */
   sampleEverySeconds: z.int().min(10, { error: 'At least 10 seconds.' }).max(86_400, { error: 'At most 86,400 seconds (a day).' }),
   /** Requests in flight a bulk job may reach on a profile that has no limit of its own (Profiles sets one). */
-  bulkLimit: z.int().min(1, { error: 'At least 1.' }).max(JOB_CEILING_MAX, { error: `At most ${JOB_CEILING_MAX}.` }),
+  bulkLimit: z
+    .int()
+    .min(1, { error: 'At least 1.' })
+    .max(JOB_CEILING_MAX, { error: `At most ${JOB_CEILING_MAX}.` }),
   logLevel: z.enum(LOG_LEVELS),
 };
 export type Settings = { [F in keyof typeof SETTING_FIELDS]: z.output<(typeof SETTING_FIELDS)[F]> };
