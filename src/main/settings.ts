@@ -12,7 +12,7 @@ const isField = (key: string): key is keyof Settings => (FIELDS as string[]).inc
 
 /** A value as the words about it show it: short, whatever a hand-edited file holds. */
 function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value);
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
@@ -28,9 +28,9 @@ export function readSettings(text: string): { settings: Settings; refused: strin
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return { settings, refused: ['it does not hold a JSON object, so every setting is its default'] };
   const refused: string[] = [];
-  const take = <F extends keyof Settings>(field: F, value: unknown): void => {
+  const take = (field: keyof Settings, value: unknown): void => {
     const parsed = SETTING_FIELDS[field].safeParse(value);
-    if (parsed.success) settings[field] = parsed.data as Settings[F];
+    if (parsed.success) Object.assign(settings, { [field]: parsed.data });
     else
       refused.push(
         `${field} ${shown(value)} is refused (${parsed.error.issues[0]?.message ?? 'invalid'}), so it is ${shown(SETTINGS_DEFAULTS[field])}`,

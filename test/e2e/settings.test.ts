@@ -1,22 +1,13 @@
 // Settings in Chromium through the harness: a theme chosen stays after a reload (settings.json holds it), and moving
 // the local sandbox shows its new address, which the sandbox profile and its service then answer at.
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openApp, useApp } from '../support/app-page.ts';
+import { freePort } from '../support/free-port.ts';
 
 const app = useApp(() => openApp());
 const theme = () => app.page.locator('html').getAttribute('data-theme');
-
-/** A port free a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('Settings', () => {
   it('keeps the theme chosen across a reload', async () => {

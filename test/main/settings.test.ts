@@ -1,12 +1,12 @@
 // Settings through the core's handlers: read and changed by IPC, the default bulk limit used where a profile has
 // none, the log level applied to main.log, the sandbox moved to a port, and the data folder opened.
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeLog, LOG_FILE, log, openLog } from '../../src/main/log.ts';
 import { SETTINGS_DEFAULTS } from '../../src/shared/contract.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
+import { freePort } from '../support/free-port.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const opened: string[] = [];
@@ -17,15 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/** A port free a moment ago, from the range the Settings view takes. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('settings', () => {
   it('reads the defaults, the sandbox and the data folder', async () => {

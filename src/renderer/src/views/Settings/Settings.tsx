@@ -8,6 +8,7 @@ import {
   SETTINGS_DEFAULTS,
   THEMES,
   type Settings as Values,
+  type SettingsState,
 } from '../../../../shared/contract.ts';
 import { Field } from '../../components/Field.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
@@ -20,13 +21,19 @@ const LEVEL_WORDS: Record<Values['logLevel'], string> = {
   error: 'Errors only',
 };
 
-/** A whole-number setting with its own Save: checked by the shared schema before it is sent. */
-function NumberSetting({ field, label, hint }: { field: 'sampleEverySeconds' | 'bulkLimit'; label: string; hint: string }) {
-  const saved = useKeydesk((s) => s.settingsState?.settings[field] ?? SETTINGS_DEFAULTS[field]);
+type NumberField = 'sampleEverySeconds' | 'bulkLimit';
+
+/** A whole-number setting with its own Save; a new saved value starts its form afresh. */
+function NumberSetting(props: { field: NumberField; label: string; hint: string }) {
+  const saved = useKeydesk((s) => s.settingsState?.settings[props.field] ?? SETTINGS_DEFAULTS[props.field]);
+  return <NumberForm key={saved} saved={saved} {...props} />;
+}
+
+/** Checked by the shared schema before it is sent. */
+function NumberForm({ field, label, hint, saved }: { field: NumberField; label: string; hint: string; saved: number }) {
   const change = useKeydesk((s) => s.changeSetting);
   const [draft, setDraft] = useState(String(saved));
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => setDraft(String(saved)), [saved]);
   return (
     <form
       className="settings-form"
@@ -60,20 +67,24 @@ function NumberSetting({ field, label, hint }: { field: 'sampleEverySeconds' | '
   );
 }
 
-/** The local sandbox's port: a number from SANDBOX_PORT_MIN, or any free one; it moves at once and stays. */
+/** The local sandbox: where it listens, and its port; a new port starts the form afresh. */
 function SandboxPort() {
   const sandbox = useKeydesk((s) => s.settingsState?.sandbox ?? null);
+  // Where it listens now when no port is kept (a harness given --sandbox-port 0).
+  const port = sandbox?.port ?? (sandbox?.url ? Number(new URL(sandbox.url).port) : null);
+  return <SandboxPortForm key={port ?? ''} port={port} sandbox={sandbox} />;
+}
+
+/** A port from SANDBOX_PORT_MIN, or any free one: the sandbox moves at once and stays. */
+function SandboxPortForm({ port, sandbox }: { port: number | null; sandbox: SettingsState['sandbox'] | null }) {
   const request = useKeydesk((s) => s.sandboxPortRequest);
   const setPort = useKeydesk((s) => s.setSandboxPort);
-  const [draft, setDraft] = useState('');
+  const [draft, setDraft] = useState(port === null ? '' : String(port));
   const [error, setError] = useState<string | null>(null);
-  // Where it listens now when no port is kept (a harness given --sandbox-port 0).
-  const shownPort = sandbox?.port ?? (sandbox?.url ? Number(new URL(sandbox.url).port) : null);
-  useEffect(() => setDraft(shownPort === null ? '' : String(shownPort)), [shownPort]);
   const moving = request.status === 'loading';
-  const move = (port: number | null) => {
+  const move = (to: number | null) => {
     setError(null);
-    void setPort(port);
+    void setPort(to);
   };
   return (
     <div className="card">
