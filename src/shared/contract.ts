@@ -60,6 +60,15 @@ const ledgerFilter = z.strictObject({
   text: z.string().max(LIMITS.textMaxChars).optional(),
   status: z.enum(['generated', 'active', 'deleted']).optional(),
   premium: z.boolean().optional(),
+  // Expiry and creation: expired by now; expiring from now within N days; expiry and creation between two UTC days
+  // (both included); days keys not activated yet (no expiry until they are).
+  expired: z.literal(true).optional(),
+  expiresWithin: schemas.days.optional(),
+  expiresFrom: schemas.date.optional(),
+  expiresTo: schemas.date.optional(),
+  createdFrom: schemas.date.optional(),
+  createdTo: schemas.date.optional(),
+  unactivated: z.literal(true).optional(),
 });
 /** All keys' sort: a column and a direction; rows that tie are ordered by key value in the same direction. */
 const ledgerSort = z.strictObject({
@@ -84,6 +93,9 @@ const jobTarget = z.union([
   z.strictObject({ keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax) }),
   z.strictObject({ filter: ledgerFilter }),
 ]);
+
+/** What a job acts on, in words, as its maker names it ("imported from keys.csv"); left out, main words its target. */
+const jobLabel = z.string().min(1).max(200).optional();
 
 export const generateInput = z
   .strictObject({
@@ -259,10 +271,11 @@ export const contract = {
 
   'jobs.start': op<JobSummary>()(
     z.discriminatedUnion('action', [
-      z.strictObject({ action: z.enum(['delete', 'resetHwid']), target: jobTarget }),
-      z.strictObject({ action: z.literal('extend'), target: jobTarget, days: schemas.days }),
+      z.strictObject({ action: z.enum(['delete', 'resetHwid']), target: jobTarget, label: jobLabel }),
+      z.strictObject({ action: z.literal('extend'), target: jobTarget, days: schemas.days, label: jobLabel }),
       z.strictObject({
         action: z.literal('generate'),
+        label: jobLabel,
         expire: schemas.date,
         count: z
           .int()
@@ -274,7 +287,7 @@ export const contract = {
         daysKey: schemas.days.optional(),
       }),
     ]),
-    'An action and its keys (values, or a ledger filter main resolves); main runs it as a job on the active profile.',
+    'An action and its keys (values, or a ledger filter main resolves), and words for them; main runs it as a job on the active profile.',
   ),
   // unlisted: older jobs of the profile left out; next: the `recent` that lists the next 20 of them.
   'jobs.list': op<{ jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number; next?: number }>()(

@@ -122,6 +122,9 @@ describe('a keydesk.db at this schema', () => {
         'profile_settings',
         'samples',
         'samples_by_time_count',
+        'renewal_templates',
+        'job_labels',
+        'job_events',
       ].sort(),
     );
     // The triggers keep the text index and the per-status counts as the ledger is written.
@@ -151,8 +154,14 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
+/** Schema 14: no renewal templates, job labels or job steps. */
+const SCHEMA_14_RENEWALS = `
+DROP TABLE renewal_templates;
+DROP TABLE job_labels;
+DROP TABLE job_events;`;
+
 /** Schema 13's audit log: an entry per bulk item, with no job or fields changed. */
-const SCHEMA_13_AUDIT = `
+const SCHEMA_13_AUDIT = `${SCHEMA_14_RENEWALS}
 DROP INDEX audit_by_job;
 ALTER TABLE audit DROP COLUMN job_id;
 ALTER TABLE audit DROP COLUMN counts;
@@ -256,6 +265,34 @@ describe('a keydesk.db of schema 13', () => {
         message: '',
       },
     ]);
+    db.close();
+  });
+});
+
+describe('a keydesk.db of schema 14', () => {
+  it('is migrated, its jobs listed with no label and no steps', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    const made = new LocalDb(file);
+    made.createJob(
+      {
+        id: '00000000-0000-4000-8000-000000000001',
+        profileId: PROFILE,
+        action: 'delete',
+        params: '{}',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+      { keyValues: ['KD-1'] },
+    );
+    made.close();
+    read(file, (raw) => raw.exec(`${SCHEMA_14_RENEWALS}\nPRAGMA user_version = 14;`));
+    const current = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    new LocalDb(current).close();
+    const schemaOf = (f: string): unknown[] =>
+      read(f, (raw) => raw.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all());
+
+    const db = new LocalDb(file);
+    expect(schemaOf(file)).toEqual(schemaOf(current));
+    expect(db.jobs(PROFILE).map((j) => [j.label, j.history])).toEqual([[null, []]]);
     db.close();
   });
 });
