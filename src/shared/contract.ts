@@ -20,6 +20,7 @@ import type {
 import { HWID_METHODS, JOB_ITEM_STATES } from './domain.ts';
 import type { EventName, OperationName } from './operations.ts';
 import type { KeyBatch } from './key-batch.ts';
+import { RENEWAL_TEMPLATE_MAX, type ExpiryWeek } from './renewals.ts';
 import type { Result } from './result.ts';
 import { LIMITS, schemas } from './rules.ts';
 
@@ -322,6 +323,14 @@ export const contract = {
   'jobs.setCeiling': op<{ ceiling: number; isDefault: boolean }>()(
     z.strictObject({ profileId, ceiling: z.int().min(1).max(JOB_CEILING_MAX).nullable() }),
     'A profile id and the most requests a job may keep in flight there (null: the default).',
+  ),
+
+  // Renewals: keys expiring per week (this one first, renewals.ts), and the profile's renewal message template.
+  'renewals.weeks': op<{ weeks: ExpiryWeek[] }>()(none, 'Nothing; the selected profile.'),
+  'renewals.getTemplate': op<{ template: string; isDefault: boolean }>()(none, 'Nothing; the selected profile.'),
+  'renewals.setTemplate': op<{ template: string; isDefault: boolean }>()(
+    z.strictObject({ template: z.string().min(1).max(RENEWAL_TEMPLATE_MAX).nullable() }),
+    'A message template for the selected profile (null: the default); only ever filled in and copied, never sent.',
   ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 

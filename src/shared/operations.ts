@@ -43,6 +43,9 @@ export const OPERATION_WORDS = {
   'jobs.forget': 'Remove a job from the list',
   'jobs.getCeiling': 'Read the bulk request limit',
   'jobs.setCeiling': 'Set the bulk request limit',
+  'renewals.weeks': 'Count the keys expiring per week',
+  'renewals.getTemplate': 'Read the renewal message',
+  'renewals.setTemplate': 'Save the renewal message',
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];

@@ -8,6 +8,7 @@ import { LedgerFilters, PAGING, type LedgerPaging } from './ledger-filter.ts';
 import { LedgerQueries } from './ledger-query.ts';
 import { LedgerWarming } from './ledger-warming.ts';
 import { LedgerWrites } from './ledger-writes.ts';
+import { Renewals } from './renewals.ts';
 import { Samples } from './samples.ts';
 
 export { inTransaction } from './connection.ts';
@@ -31,6 +32,7 @@ export class LocalDb {
   private readonly jobStore: JobsStore;
   private readonly samples: Samples;
   private readonly auditLog: AuditLog;
+  private readonly renewals: Renewals;
 
   /**
    * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
@@ -77,6 +79,7 @@ export class LocalDb {
     this.jobStore = new JobsStore(this.conn, this.filters, this.writes);
     this.samples = new Samples(this.conn.db);
     this.auditLog = new AuditLog(this.conn.db, (jobId) => this.jobStore.jobCounts(jobId));
+    this.renewals = new Renewals(this.conn.db);
   }
 
   close(): void {
@@ -179,6 +182,13 @@ export class LocalDb {
   readonly bulkCeiling: JobsStore['bulkCeiling'] = (...a) => this.jobStore.bulkCeiling(...a);
   readonly setBulkCeiling: JobsStore['setBulkCeiling'] = (...a) => {
     this.jobStore.setBulkCeiling(...a);
+  };
+
+  // Renewals (renewals.ts).
+  readonly expiryWeeks: Renewals['expiryWeeks'] = (...a) => this.conn.read(() => this.renewals.expiryWeeks(...a));
+  readonly renewalTemplate: Renewals['renewalTemplate'] = (...a) => this.renewals.renewalTemplate(...a);
+  readonly setRenewalTemplate: Renewals['setRenewalTemplate'] = (...a) => {
+    this.renewals.setRenewalTemplate(...a);
   };
 
   // Execution samples (samples.ts).

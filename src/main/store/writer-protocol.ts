@@ -35,6 +35,7 @@ export type JobCommand =
   | { command: number; kind: 'beginRun'; jobId: string; at: string; retryUnknown: boolean; log: SendLogRecord | null }
   | { command: number; kind: 'forgetJob'; jobId: string }
   | { command: number; kind: 'ceiling'; profileId: string; ceiling: number | null }
+  | { command: number; kind: 'renewalTemplate'; profileId: string; template: string | null }
   | { command: number; kind: 'interrupt'; reason: string; at?: string; ends: RunEndRecord[]; sent: Map<string, SendLogRecord> };
 
 /** What each command answers with. */
