@@ -40,13 +40,13 @@ export function filterWords(f: Filter): string {
 
 const keyDays = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'day' : 'days'}`;
 
-/** A job's target as main words it when its maker gave none: "3 keys", "key ABC-123", "expired keys". */
+/** A job's target as main words it when its maker gave none: "3 keys picked", "key ABC-123", "expired keys". */
 export function jobTargetWords(request: JobStart): string {
   if (request.action === 'generate') return `${keyCount(request.count)} new${request.note ? `: ${request.note}` : ''}`;
   const { target } = request;
   if ('filter' in target) return filterWords(target.filter);
   const [only] = target.keyValues;
-  return target.keyValues.length === 1 && only !== undefined ? `key ${only}` : keyCount(target.keyValues.length);
+  return target.keyValues.length === 1 && only !== undefined ? `key ${only}` : `${keyCount(target.keyValues.length)} picked`;
 }
 
 /** "the week of Dec 7": a week named by its first day (YYYY-MM-DD). */

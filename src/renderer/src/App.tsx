@@ -17,6 +17,7 @@ import { Keyless } from './views/Keyless/Keyless.tsx';
 import { Keys } from './views/Keys/Keys.tsx';
 import { Overview } from './views/Overview/Overview.tsx';
 import { Profiles } from './views/Profiles/Profiles.tsx';
+import { Renewals } from './views/Renewals/Renewals.tsx';
 import { Validate } from './views/Validate/Validate.tsx';
 import { VIEWS } from './views/registry.ts';
 import { offlineCause, offlineHeadline, unknownWords } from './lib/words.ts';
@@ -30,6 +31,7 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   keys: Keys,
   ledger: AllKeys,
   jobs: Jobs,
+  renewals: Renewals,
   keyless: Keyless,
   identifier: Identifier,
   validate: Validate,
@@ -44,6 +46,7 @@ const NAV_ICONS: Record<ViewName, IconName> = {
   keys: 'key',
   ledger: 'rows',
   jobs: 'layers',
+  renewals: 'clock',
   keyless: 'chip',
   identifier: 'tag',
   validate: 'shield',
