@@ -5,15 +5,11 @@ import type { LedgerFilter } from '../../store/types.ts';
 
 type ExpiryMode = '' | 'expired' | 'within' | 'between' | 'unactivated';
 
-/** The filter with every expiry field left out. */
-const noExpiry = ({
-  expired: _e,
-  expiresWithin: _w,
-  expiresFrom: _f,
-  expiresTo: _t,
-  unactivated: _u,
-  ...rest
-}: LedgerFilter): LedgerFilter => rest;
+/** The filter with the given fields left out. */
+function without(filter: LedgerFilter, keys: readonly (keyof LedgerFilter)[]): LedgerFilter {
+  return Object.fromEntries(Object.entries(filter).filter(([k]) => !(keys as readonly string[]).includes(k))) as LedgerFilter;
+}
+const EXPIRY_KEYS = ['expired', 'expiresWithin', 'expiresFrom', 'expiresTo', 'unactivated'] as const;
 
 const expiryModeOf = (f: LedgerFilter): ExpiryMode =>
   f.expired
@@ -38,7 +34,7 @@ export function useDateFilters(filter: LedgerFilter, setFilter: (next: LedgerFil
 
   const chooseExpiry = (mode: ExpiryMode) => {
     setBetween(mode === 'between');
-    const rest = noExpiry(filter);
+    const rest = without(filter, EXPIRY_KEYS);
     if (mode === 'expired') setFilter({ ...rest, expired: true });
     else if (mode === 'within') setFilter({ ...rest, expiresWithin: WITHIN_DAYS });
     else if (mode === 'unactivated') setFilter({ ...rest, unactivated: true });
@@ -47,8 +43,7 @@ export function useDateFilters(filter: LedgerFilter, setFilter: (next: LedgerFil
   const chooseCreated = (on: boolean) => {
     setCreatedOpen(on);
     if (!on) {
-      const { createdFrom: _f, createdTo: _t, ...rest } = filter;
-      setFilter(rest);
+      setFilter(without(filter, ['createdFrom', 'createdTo']));
     }
   };
   const selects = (

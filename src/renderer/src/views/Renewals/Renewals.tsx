@@ -45,7 +45,6 @@ export function Renewals() {
   useEffect(() => {
     if (week === null) return;
     let live = true;
-    setSaved(null);
     void call('ledger.query', {
       filter: weekFilter(week),
       sort: { field: 'expiresAt', dir: 'asc' },
@@ -90,7 +89,10 @@ export function Renewals() {
               className="week"
               aria-pressed={i === chosen}
               aria-label={`${weekWords(w.from)}: ${fmt.count(w.count, NOUNS.key)}`}
-              onClick={() => setChosen(i)}
+              onClick={() => {
+                setChosen(i);
+                setSaved(null);
+              }}
             >
               <span className="week-day">{shortDay(w.from)}</span>
               <span className="week-bar" aria-hidden="true">
