@@ -7,7 +7,7 @@ type ExpiryMode = '' | 'expired' | 'within' | 'between' | 'unactivated';
 
 /** The filter with the given fields left out. */
 function without(filter: LedgerFilter, keys: readonly (keyof LedgerFilter)[]): LedgerFilter {
-  return Object.fromEntries(Object.entries(filter).filter(([k]) => !(keys as readonly string[]).includes(k))) as LedgerFilter;
+  return Object.fromEntries(Object.entries(filter).filter(([k]) => !(keys as readonly string[]).includes(k)));
 }
 const EXPIRY_KEYS = ['expired', 'expiresWithin', 'expiresFrom', 'expiresTo', 'unactivated'] as const;
 
