@@ -26,24 +26,33 @@ export function renewalMessages(template: string, rows: readonly LedgerRow[], da
     .join('\n\n---\n\n');
 }
 
+/** An extend started here: its job, the keys listed then, and the days (the messages are for those). */
+export interface Started {
+  job: JobSummary;
+  label: string;
+  rows: readonly LedgerRow[];
+  days: number;
+  template: string;
+}
+
 export function RenewalMessage({
   filter,
   label,
   rows,
   targets,
+  onStarted,
 }: {
   filter: LedgerFilter;
   label: string;
   rows: readonly LedgerRow[];
   targets: number;
+  onStarted: (started: Started) => void;
 }) {
   const extendFilter = useKeydesk((s) => s.extendFilter);
   const [open, setOpen] = useState(false);
   const [days, setDays] = useState(30);
   const [template, setTemplate] = useState<string | null>(null);
   const [isDefault, setIsDefault] = useState(true);
-  const [started, setStarted] = useState<{ job: JobSummary; rows: readonly LedgerRow[]; days: number } | null>(null);
-  const job = useKeydesk((s) => (started ? (s.jobs[started.job.id] ?? started.job) : null));
 
   useEffect(() => {
     void call('renewals.getTemplate', undefined).then((r) => {
@@ -79,7 +88,7 @@ export function RenewalMessage({
             if (!validDays) return;
             void extendFilter(filter, days, label).then((j) => {
               if (j) {
-                setStarted({ job: j, rows, days });
+                onStarted({ job: j, label, rows, days, template: text });
                 setOpen(false);
               }
             });
@@ -126,18 +135,24 @@ export function RenewalMessage({
           </details>
         </form>
       )}
-      {started && job && (
-        <div className="renewal-started" role="status">
-          <p>
-            Extending {job.label ?? label} by {fmt.count(started.days, NOUNS.day)}: {job.state === 'running' ? 'running' : job.state} (
-            {fmt.number(job.counts.done)} of {fmt.number(job.total)} done). Jobs shows it in full.
-          </p>
-          <p>
-            Messages for the {fmt.count(started.rows.filter((r) => r.status !== 'deleted').length, NOUNS.key)} listed{' '}
-            <CopyButton value={renewalMessages(text, started.rows, started.days)} label="Copy the renewal messages" />
-          </p>
-        </div>
-      )}
+    </div>
+  );
+}
+
+/** The extend started here, followed as it runs, and the messages for its keys: kept when its week empties. */
+export function RenewalStarted({ started }: { started: Started }) {
+  const job = useKeydesk((s) => s.jobs[started.job.id] ?? started.job);
+  const listed = started.rows.filter((r) => r.status !== 'deleted').length;
+  return (
+    <div className="card renewal-started" role="status">
+      <p>
+        Extending {job.label ?? started.label} by {fmt.count(started.days, NOUNS.day)}: {job.state} ({fmt.number(job.counts.done)} of{' '}
+        {fmt.number(job.total)} done). Jobs shows it in full.
+      </p>
+      <p>
+        Messages for the {fmt.count(listed, NOUNS.key)} listed{' '}
+        <CopyButton value={renewalMessages(started.template, started.rows, started.days)} label="Copy the renewal messages" />
+      </p>
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { call } from '../../lib/api.ts';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { useKeydesk } from '../../store/index.ts';
 import type { LedgerFilter } from '../../store/types.ts';
-import { RenewalMessage } from './RenewalMessage.tsx';
+import { RenewalMessage, RenewalStarted, type Started } from './RenewalMessage.tsx';
 
 /** Keys listed for the chosen week; the export and the job take every one of them. */
 const WEEK_ROWS = 200;
@@ -27,6 +27,7 @@ export function Renewals() {
   const [chosen, setChosen] = useState(0);
   const [rows, setRows] = useState<{ rows: LedgerRow[]; total: number; targets: number } | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  const [started, setStarted] = useState<Started | null>(null);
   const finished = Object.values(jobs).filter((j) => j.state !== 'running').length;
 
   useEffect(() => {
@@ -103,6 +104,7 @@ export function Renewals() {
           ))}
         </div>
       )}
+      {started && <RenewalStarted started={started} />}
       {week !== null && (
         <div className="card week-keys">
           <h2>
@@ -129,6 +131,7 @@ export function Renewals() {
                 label={`expiring ${weekWords(week.from)}`}
                 rows={rows.rows}
                 targets={rows.targets}
+                onStarted={setStarted}
               />
               <WeekTable rows={rows.rows} />
               {rows.total > rows.rows.length && (
