@@ -42,7 +42,7 @@ beforeEach(() => {
 });
 
 describe('Renewals', () => {
-  it("lists the weeks, then extends the chosen week's keys as one labelled job", async () => {
+  it("lists the weeks, then extends one week's keys as a labelled job", async () => {
     const user = userEvent.setup();
     fake.impl['renewals.weeks'] = () => Promise.resolve({ ok: true, data: { weeks } });
     fake.impl['renewals.getTemplate'] = () =>
@@ -92,7 +92,7 @@ describe('Renewals', () => {
     expect(screen.getByRole('button', { name: 'Copy the renewal messages' })).toBeTruthy();
   });
 
-  it("fills each listed key's message with its new expiry, leaving deleted keys out", () => {
+  it("fills each key's message with its new expiry, deleted keys left out", () => {
     const rows = [
       ledgerRow('KD-ONE', { expiresAt: '2026-12-08T23:59:59.999Z', note: 'Acme' }),
       ledgerRow('KD-GONE', { status: 'deleted', expiresAt: '2026-12-09T23:59:59.999Z' }),

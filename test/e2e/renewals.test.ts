@@ -49,7 +49,7 @@ describe('Renewals', () => {
     await app.page.getByLabel('Expiry', { exact: true }).selectOption('');
   });
 
-  it("extends a week's keys as a job named for the week, with messages to copy", async () => {
+  it("extends a week's keys as a job named for it, with messages", async () => {
     await app.nav('Renewals');
     const strip = app.page.getByRole('group', { name: 'Weeks' });
     await strip.getByRole('button', { name: `${weekWords(soon.from)}: 5 keys` }).click();
