@@ -80,7 +80,9 @@ export function Renewals() {
         </p>
       )}
       {weeks === null ? (
-        <p className="muted">Counting…</p>
+        <p className="muted" aria-busy="true">
+          Counting…
+        </p>
       ) : (
         <div className="week-strip" role="group" aria-label="Weeks">
           {weeks.map((w, i) => (
@@ -111,7 +113,9 @@ export function Renewals() {
             Expiring {weekWords(week.from)} ({shortDay(week.from)} to {shortDay(week.to)})
           </h2>
           {rows === null ? (
-            <p className="muted">Loading…</p>
+            <p className="muted" aria-busy="true">
+              Loading…
+            </p>
           ) : rows.total === 0 ? (
             <EmptyState title="No key expires this week">Pick another week in the strip above.</EmptyState>
           ) : (
