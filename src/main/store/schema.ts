@@ -29,6 +29,19 @@ WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_ch
 END;
 `;
 
+/** Renewals' templates and a job's label and steps: in SCHEMA, and what migration 14 adds. */
+const RENEWALS_TABLES = `CREATE TABLE renewal_templates (profile_id TEXT PRIMARY KEY, template TEXT NOT NULL);
+CREATE TABLE job_labels (job_id TEXT PRIMARY KEY, label TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE job_events (
+  job_id TEXT NOT NULL,
+  seq    INTEGER NOT NULL,
+  at     TEXT NOT NULL,
+  event  TEXT NOT NULL,
+  done   INTEGER NOT NULL,
+  total  INTEGER NOT NULL,
+  PRIMARY KEY (job_id, seq)
+) WITHOUT ROWID;`;
+
 /**
  * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
  * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
@@ -48,17 +61,7 @@ ALTER TABLE audit ADD COLUMN counts TEXT;
 ALTER TABLE audit ADD COLUMN before TEXT;
 ALTER TABLE audit ADD COLUMN after TEXT;
 CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
-  14: `CREATE TABLE renewal_templates (profile_id TEXT PRIMARY KEY, template TEXT NOT NULL);
-CREATE TABLE job_labels (job_id TEXT PRIMARY KEY, label TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE job_events (
-  job_id TEXT NOT NULL,
-  seq    INTEGER NOT NULL,
-  at     TEXT NOT NULL,
-  event  TEXT NOT NULL,
-  done   INTEGER NOT NULL,
-  total  INTEGER NOT NULL,
-  PRIMARY KEY (job_id, seq)
-) WITHOUT ROWID;`,
+  14: RENEWALS_TABLES,
 };
 
 export const SCHEMA = `
@@ -211,17 +214,7 @@ INSERT INTO ledger_indexed (upto) VALUES (0);
 ${TEXT_TRIGGERS}
 -- Renewals and what jobs touched: a profile's renewal message template ({key}, {expires}, {days}), a job's target
 -- in words ("notes containing launch-2026"), and the steps of its life (started, cancelled at 8 of 499, resumed).
-CREATE TABLE renewal_templates (profile_id TEXT PRIMARY KEY, template TEXT NOT NULL);
-CREATE TABLE job_labels (job_id TEXT PRIMARY KEY, label TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE job_events (
-  job_id TEXT NOT NULL,
-  seq    INTEGER NOT NULL,
-  at     TEXT NOT NULL,
-  event  TEXT NOT NULL,
-  done   INTEGER NOT NULL,
-  total  INTEGER NOT NULL,
-  PRIMARY KEY (job_id, seq)
-) WITHOUT ROWID;
+${RENEWALS_TABLES}
 `;
 
 /** keydesk.db refused as it is (a file of another schema), left untouched. */
