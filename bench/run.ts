@@ -17,6 +17,7 @@ import { benchOverview } from './cases/overview.ts';
 import { benchRateLimit } from './cases/ratelimit.ts';
 import { benchRemoteBulk } from './cases/remote-bulk.ts';
 import { benchRenderer } from './cases/renderer.ts';
+import { benchRenewals } from './cases/renewals.ts';
 import { benchRss } from './cases/rss.ts';
 import { benchSearch } from './cases/search.ts';
 import { benchStall } from './cases/stall.ts';
@@ -37,6 +38,7 @@ const CASES: Record<string, (o: BenchOptions) => void | Promise<void>> = {
   overview: benchOverview,
   'ledger-hwid': benchLedgerHwid,
   'ledger-scale': benchLedgerScale,
+  renewals: benchRenewals,
   bulk: benchBulk,
   cancel: benchCancel,
   ratelimit: benchRateLimit,

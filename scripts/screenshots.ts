@@ -49,6 +49,18 @@ async function seed(page: Page, remote: { baseUrl: string; apiKey: string }): Pr
     step(
       await k['keys.generate']({ expire: `${year}-12-31`, count: 8, isPremium: false, note: 'Trial', expiresByDaysKey: true, daysKey: 30 }),
     );
+    // Keys expiring over the coming weeks, for Renewals' strip.
+    const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString().slice(0, 10);
+    for (const [days, count] of [
+      [4, 6],
+      [11, 3],
+      [19, 9],
+      [33, 4],
+      [47, 12],
+      [68, 5],
+    ] as const) {
+      step(await k['keys.generate']({ expire: inDays(days), count, isPremium: days % 2 === 0, note: `Renewal batch ${days}` }));
+    }
     step(await k['keyless.add']({ hwid: 'c0ffee00deadbeef00112233445566778899aabbccddeeff0011223344556677', isPremium: true, days: 90 }));
     const trial = await k['keys.lookup']({ term: 'Trial' });
     if (!trial.ok) return trial.message;

@@ -22,6 +22,7 @@ import { HWID_METHODS, JOB_ITEM_STATES } from './domain.ts';
 import { FIRST_RUN_STEPS, type FirstRunStep, type KeyActivityDay, type OverviewFigures } from './domain.ts';
 import type { EventName, OperationName } from './operations.ts';
 import type { KeyBatch } from './key-batch.ts';
+import { RENEWAL_TEMPLATE_MAX, type ExpiryWeek } from './renewals.ts';
 import type { Result } from './result.ts';
 import { LIMITS, schemas } from './rules.ts';
 
@@ -67,6 +68,15 @@ const ledgerFilter = z.strictObject({
   span: z
     .strictObject({ of: z.enum(['expiresAt', 'activatedAt']), from: z.iso.datetime().optional(), to: z.iso.datetime().optional() })
     .optional(),
+  // Expiry and creation: expired by now; expiring from now within N days; expiry and creation between two UTC days
+  // (both included); days keys not activated yet (no expiry until they are).
+  expired: z.literal(true).optional(),
+  expiresWithin: schemas.days.optional(),
+  expiresFrom: schemas.date.optional(),
+  expiresTo: schemas.date.optional(),
+  createdFrom: schemas.date.optional(),
+  createdTo: schemas.date.optional(),
+  unactivated: z.literal(true).optional(),
 });
 /** All keys' sort: a column and a direction; rows that tie are ordered by key value in the same direction. */
 const ledgerSort = z.strictObject({
@@ -91,6 +101,9 @@ const jobTarget = z.union([
   z.strictObject({ keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax) }),
   z.strictObject({ filter: ledgerFilter }),
 ]);
+
+/** What a job acts on, in words, as its maker names it ("imported from keys.csv"); left out, main words its target. */
+const jobLabel = z.string().min(1).max(200).optional();
 
 export const generateInput = z
   .strictObject({
@@ -301,10 +314,11 @@ export const contract = {
 
   'jobs.start': op<JobSummary>()(
     z.discriminatedUnion('action', [
-      z.strictObject({ action: z.enum(['delete', 'resetHwid']), target: jobTarget }),
-      z.strictObject({ action: z.literal('extend'), target: jobTarget, days: schemas.days }),
+      z.strictObject({ action: z.enum(['delete', 'resetHwid']), target: jobTarget, label: jobLabel }),
+      z.strictObject({ action: z.literal('extend'), target: jobTarget, days: schemas.days, label: jobLabel }),
       z.strictObject({
         action: z.literal('generate'),
+        label: jobLabel,
         expire: schemas.date,
         count: z
           .int()
@@ -316,7 +330,7 @@ export const contract = {
         daysKey: schemas.days.optional(),
       }),
     ]),
-    'An action and its keys (values, or a ledger filter main resolves); main runs it as a job on the active profile.',
+    'An action and its keys (values, or a ledger filter main resolves), and words for them; main runs it as a job on the active profile.',
   ),
   // unlisted: older jobs of the profile left out; next: the `recent` that lists the next 20 of them.
   'jobs.list': op<{ jobs: JobSummary[]; elsewhere: JobSummary[]; unlisted?: number; next?: number }>()(
@@ -393,6 +407,14 @@ export const contract = {
   'overview.markStep': op<{ done: FirstRunStep[] | null }>()(
     z.strictObject({ step: z.enum(FIRST_RUN_STEPS) }),
     'A first-run step the renderer saw done (a snippet copied); main notes it for the selected profile.',
+  ),
+
+  // Renewals: keys expiring per week (this one first, renewals.ts), and the profile's renewal message template.
+  'renewals.weeks': op<{ weeks: ExpiryWeek[] }>()(none, 'Nothing; the selected profile.'),
+  'renewals.getTemplate': op<{ template: string; isDefault: boolean }>()(none, 'Nothing; the selected profile.'),
+  'renewals.setTemplate': op<{ template: string; isDefault: boolean }>()(
+    z.strictObject({ template: z.string().min(1).max(RENEWAL_TEMPLATE_MAX).nullable() }),
+    'A message template for the selected profile (null: the default); only ever filled in and copied, never sent.',
   ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 

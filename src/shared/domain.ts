@@ -188,8 +188,20 @@ export interface JobSummary {
    * for a job too old to have it; `resumed` says that run was a resume rather than the first.
    */
   endUnseen?: { lastAnswerAt: string | null; runStartedAt: string | null; resumed: boolean };
+  /** What the job acts on, in words ("notes containing launch-2026", "3 keys"); null for a job made before labels. */
+  label?: string | null;
+  /** The steps of its life, oldest first: started, cancelled at 8 of 499, resumed, finished. */
+  history?: JobEvent[];
   /** Increases with every summary, so an older one arriving late never replaces a newer. */
   version: number;
+}
+
+/** One step of a job's life: `done` of `total` keys answered by then. */
+export interface JobEvent {
+  at: string;
+  event: 'started' | 'resumed' | Exclude<JobState, 'running'>;
+  done: number;
+  total: number;
 }
 
 export interface JobItem {

@@ -55,6 +55,9 @@ export const OPERATION_WORDS = {
   'overview.activity': 'Read keys activated and generated per day',
   'overview.firstRun': 'Read the first-run steps done',
   'overview.markStep': 'Note a first-run step done',
+  'renewals.weeks': 'Count the keys expiring per week',
+  'renewals.getTemplate': 'Read the renewal message',
+  'renewals.setTemplate': 'Save the renewal message',
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];

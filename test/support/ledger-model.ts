@@ -98,7 +98,8 @@ export function modelQuery(
     (r) =>
       (!text || `${r.value}\n${r.note}\n${r.hwid ?? ''}`.toLowerCase().includes(text)) &&
       (!filter.status || r.status === filter.status) &&
-      (filter.premium === undefined || r.isPremium === filter.premium),
+      (filter.premium === undefined || r.isPremium === filter.premium) &&
+      modelDates(filter, r, Math.floor(Date.now() / 60_000) * 60_000),
   );
   const cmp = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
   const sign = dir === 'asc' ? 1 : -1;
@@ -132,4 +133,23 @@ export function expectSeeksAround(
 
 export function ledgerOf(db: LocalDb): LedgerRow[] {
   return db.queryLedger(PROFILE, {}, { field: 'value', dir: 'asc' }, 0, 1_000_000).rows;
+}
+
+const DAY = 86_400_000;
+const dayStart = (d: string): number => Date.parse(`${d}T00:00:00.000Z`);
+
+/** The expiry and creation filters as plain date arithmetic, `now` to the minute as the store takes it. */
+export function modelDates(filter: LedgerFilter, r: LedgerRow, now: number): boolean {
+  const expires = r.expiresAt === null ? null : Date.parse(r.expiresAt);
+  const created = r.createdAt === null ? null : Date.parse(r.createdAt);
+  const within = (t: number | null, from: number, to: number): boolean => t !== null && t >= from && t <= to;
+  if (filter.expired && !within(expires, -Infinity, now - 1)) return false;
+  if (filter.expiresWithin !== undefined && !within(expires, now, now + filter.expiresWithin * DAY)) return false;
+  const expiryFrom = filter.expiresFrom === undefined ? -Infinity : dayStart(filter.expiresFrom);
+  const expiryTo = filter.expiresTo === undefined ? Infinity : dayStart(filter.expiresTo) + DAY - 1;
+  if ((filter.expiresFrom ?? filter.expiresTo) !== undefined && !within(expires, expiryFrom, expiryTo)) return false;
+  const madeFrom = filter.createdFrom === undefined ? -Infinity : dayStart(filter.createdFrom);
+  const madeTo = filter.createdTo === undefined ? Infinity : dayStart(filter.createdTo) + DAY - 1;
+  if ((filter.createdFrom ?? filter.createdTo) !== undefined && !within(created, madeFrom, madeTo)) return false;
+  return !filter.unactivated || (r.daysKey !== null && r.expiresAt === null);
 }

@@ -54,7 +54,8 @@ describe('contract', () => {
     const settings = ['settings.get', 'settings.set', 'settings.setSandboxPort', 'settings.openDataFolder'];
     const drift = ['drift.status', 'drift.check'];
     const overview = ['overview.figures', 'overview.activity', 'overview.firstRun', 'overview.markStep'];
-    const later = [...settings, ...drift, ...overview];
+    const renewals = ['renewals.weeks', 'renewals.getTemplate', 'renewals.setTemplate'];
+    const later = [...settings, ...drift, ...overview, ...renewals];
     expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs, ...cutShort, ...start, ...later].sort());
     for (const name of OPERATION_NAMES) expect(contract[name].trust.length, name).toBeGreaterThan(5);
   });

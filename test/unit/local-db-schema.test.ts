@@ -129,6 +129,9 @@ describe('a keydesk.db at this schema', () => {
         'profile_settings',
         'samples',
         'samples_by_time_count',
+        'renewal_templates',
+        'job_labels',
+        'job_events',
       ].sort(),
     );
     // The triggers keep the text index and the per-status counts as the ledger is written.
@@ -158,8 +161,14 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
+/** Schema 15: no renewal templates, job labels or job steps. */
+const SCHEMA_15_RENEWALS = `
+DROP TABLE renewal_templates;
+DROP TABLE job_labels;
+DROP TABLE job_events;`;
+
 /** Schema 14: no activation time, nor Overview's indexes and tables. */
-const SCHEMA_14_OVERVIEW = `
+const SCHEMA_14_OVERVIEW = `${SCHEMA_15_RENEWALS}
 DROP INDEX ledger_activated;
 DROP TRIGGER ledger_days_insert;
 DROP TRIGGER ledger_days_delete;
@@ -301,6 +310,34 @@ describe('a keydesk.db of schema 13', () => {
         message: '',
       },
     ]);
+    db.close();
+  });
+});
+
+describe('a keydesk.db of schema 15', () => {
+  it('is migrated, its jobs listed with no label and no steps', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    const made = new LocalDb(file);
+    made.createJob(
+      {
+        id: '00000000-0000-4000-8000-000000000001',
+        profileId: PROFILE,
+        action: 'delete',
+        params: '{}',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+      { keyValues: ['KD-1'] },
+    );
+    made.close();
+    read(file, (raw) => raw.exec(`${SCHEMA_15_RENEWALS}\nPRAGMA user_version = 15;`));
+    const current = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    new LocalDb(current).close();
+    const schemaOf = (f: string): unknown[] =>
+      read(f, (raw) => raw.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all());
+
+    const db = new LocalDb(file);
+    expect(schemaOf(file)).toEqual(schemaOf(current));
+    expect(db.jobs(PROFILE).map((j) => [j.label, j.history])).toEqual([[null, []]]);
     db.close();
   });
 });

@@ -8,6 +8,7 @@ import { keyHandlers } from './keys.ts';
 import { ledgerHandlers } from './ledger.ts';
 import { overviewHandlers } from './overview.ts';
 import { profileHandlers } from './profiles.ts';
+import { renewalHandlers } from './renewals.ts';
 import { serviceHandlers } from './service.ts';
 import { settingsHandlers } from './settings.ts';
 import type { Handlers } from './types.ts';
@@ -25,6 +26,7 @@ export function createHandlers(core: Core): Handlers {
     ...settingsHandlers(core),
     ...driftHandlers(core),
     ...overviewHandlers(core),
+    ...renewalHandlers(core),
   };
 }
 

@@ -27,6 +27,7 @@ import { InlineJobWrites, type JobRunEnd } from './job-writes.ts';
 import { emit, summarize } from './progress.ts';
 import { drive } from './run-loop.ts';
 import { keepEnd, writeAnswers, writeEnd } from './run-writes.ts';
+import { jobTargetWords } from '../../shared/filter-words.ts';
 import { halt, newRun, signal, stopTimers, type JobParams, type JobRequest } from './run.ts';
 import { readSendLog, readSendLogs, removeSendLogs, SendLog, sendLogDir, type SendLogRead } from './send-log.ts';
 
@@ -137,7 +138,15 @@ export class JobService {
               },
             }
           : {};
-    const job = { id, profileId, profileName, action: request.action, params: JSON.stringify(params), createdAt: new Date().toISOString() };
+    const job = {
+      id,
+      profileId,
+      profileName,
+      action: request.action,
+      params: JSON.stringify(params),
+      createdAt: new Date().toISOString(),
+      label: request.label ?? jobTargetWords(request),
+    };
     let items: NewJobItems;
     if (request.action === 'generate') {
       const batches: number[] = [];

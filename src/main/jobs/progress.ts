@@ -143,6 +143,8 @@ export function summarize(e: Engine, stored: StoredJob, run: Run | null, written
     ceiling: job.action === 'generate' ? 1 : ceilingOf(e, job.profileId).ceiling,
     pausedUntil,
     ...(run ? { runAnswered: run.pace.answered } : {}),
+    label: job.label,
+    history: job.history,
     version: ++e.version,
   };
 }

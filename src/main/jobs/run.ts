@@ -11,7 +11,7 @@ import type { SendLog } from './send-log.ts';
 
 /** A job as jobs.start's input checks it. */
 export type JobRequest = ParsedInput<'jobs.start'>;
-export type GenerateParams = Omit<Extract<JobRequest, { action: 'generate' }>, 'action' | 'count'>;
+export type GenerateParams = Omit<Extract<JobRequest, { action: 'generate' }>, 'action' | 'count' | 'label'>;
 
 /** A job's parameters as stored with it (JSON). */
 export interface JobParams {

@@ -8,6 +8,7 @@ import { JOB_STATE_WORDS } from '../../shared/job-words.ts';
 import { keyCount } from '../../shared/operation-words.ts';
 import type { Connection } from './connection.ts';
 import type { LedgerFilter, LedgerFilters } from './ledger-filter.ts';
+import { JobStory } from './job-story.ts';
 import type { LedgerWrites } from './ledger-writes.ts';
 import { JOB_SELECT, storedJob, toLedgerRow, type JobRow, type LedgerDbRow, type StoredJob } from './rows.ts';
 
@@ -129,12 +130,14 @@ export class JobsStore {
   private readonly db: DatabaseSync;
   private readonly filters: LedgerFilters;
   private readonly writes: LedgerWrites;
+  private readonly story: JobStory;
 
   constructor(conn: Connection, filters: LedgerFilters, writes: LedgerWrites) {
     this.conn = conn;
     this.db = conn.db;
     this.filters = filters;
     this.writes = writes;
+    this.story = new JobStory(conn.db);
   }
 
   /**
@@ -143,7 +146,7 @@ export class JobsStore {
    * job's batches. Returns the number of keys the job covers.
    */
   createJob(
-    job: Pick<StoredJob, 'id' | 'profileId' | 'action' | 'params' | 'createdAt'> & { profileName?: string },
+    job: Pick<StoredJob, 'id' | 'profileId' | 'action' | 'params' | 'createdAt'> & { profileName?: string; label?: string },
     items: { keyValues: readonly string[]; activeOnly?: true } | { filter: LedgerFilter } | { batches: readonly number[] },
   ): number {
     return this.conn.tx(() => {
@@ -187,6 +190,8 @@ export class JobsStore {
         total: number;
       };
       this.db.prepare('UPDATE jobs SET total = ? WHERE id = ?').run(total, job.id);
+      if (job.label !== undefined) this.story.label(job.id, job.label);
+      this.story.note(job.id, 'started', job.createdAt);
       // The act's one entry in Activity: its items stay the job's (a bulk of 100,000 keys is not 100,000 entries).
       if (total > 0) {
         this.db
@@ -231,6 +236,7 @@ export class JobsStore {
       this.auditJobEnd(jobId);
       this.db.prepare('DELETE FROM job_items WHERE job_id = ?').run(jobId);
       this.db.prepare('DELETE FROM job_keys WHERE job_id = ?').run(jobId);
+      this.story.forget(jobId);
       return Number(this.db.prepare('DELETE FROM jobs WHERE id = ?').run(jobId).changes) > 0;
     });
   }
@@ -245,7 +251,10 @@ export class JobsStore {
     this.db
       .prepare('UPDATE jobs SET state = ?, reason = ?, finished_at = ?, end_unseen = 0 WHERE id = ?')
       .run(state, reason, finishedAt, jobId);
-    if (state !== 'running') this.auditJobEnd(jobId);
+    if (state !== 'running') {
+      this.auditJobEnd(jobId);
+      this.story.note(jobId, state, finishedAt ?? new Date().toISOString());
+    }
   }
 
   /** A stopped job's audit entry takes its counts and end: found under each outcome its keys had. */
@@ -286,6 +295,9 @@ export class JobsStore {
         "UPDATE jobs SET state = 'running', reason = NULL, finished_at = NULL, run_at = ?, answered_at = NULL, end_unseen = 0 WHERE id = ?",
       )
       .run(at, jobId);
+    // A first run begins at the job's creation (JobService.runReserved): only a later one is a resume.
+    if (this.db.prepare('SELECT 1 FROM jobs WHERE id = ? AND created_at = ?').get(jobId, at) === undefined)
+      this.story.note(jobId, 'resumed', at);
   }
 
   /** Keys per item state (a generate batch counts for its size; other items are one key, counted from the index alone). */
@@ -448,7 +460,11 @@ export class JobsStore {
           )
           .run(reason);
       }
-      for (const id of ids) this.auditJobEnd(id);
+      const ended = this.db.prepare('SELECT finished_at AS at FROM jobs WHERE id = ?');
+      for (const id of ids) {
+        this.auditJobEnd(id);
+        this.story.note(id, 'interrupted', (ended.get(id) as { at: string }).at);
+      }
       return ids;
     });
   }

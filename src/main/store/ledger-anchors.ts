@@ -4,6 +4,8 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { LedgerRow, LedgerSortField } from '../../shared/domain.ts';
 import type { Connection } from './connection.ts';
 import {
+  datesWhere,
+  hasDates,
   isUnfiltered,
   SORT_COLUMNS,
   textTerm,
@@ -115,7 +117,13 @@ function comparePlaces(a: LedgerCursor, b: LedgerCursor): number {
   return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
 }
 
-/** Whether a row passes a filter with no text (the filters whose anchors follow the log). */
+/**
+ * A filter whose anchors follow ledger_log: no text (the log holds no search text) and no dates (bounds relative
+ * to now move, and the log holds no days term). Other filters' lists are dropped when the ledger changes.
+ */
+const followsLog = (filter: LedgerFilter): boolean => !filter.text && !hasDates(filter);
+
+/** Whether a row passes a filter that follows the log (status and premium). */
 const passes = (filter: LedgerFilter, row: PlacedRow): boolean =>
   (!filter.status || row.status === filter.status) && (filter.premium === undefined || (row.is_premium === 1) === filter.premium);
 
@@ -182,15 +190,9 @@ export class LedgerAnchors {
   private anchorList(profileId: string, filter: LedgerFilter, column: string, asc: boolean): Anchors {
     const unfiltered = isUnfiltered(filter);
     const lists = unfiltered ? this.orderAnchors : this.anchorCache;
-    const id = JSON.stringify([
-      profileId,
-      column,
-      asc,
-      textTerm(filter),
-      filter.status ?? null,
-      filter.premium ?? null,
-      filter.span ?? null,
-    ]);
+    // A date filter's list is for one set of bounds: those relative to now move with it (filterNow).
+    const dates = hasDates(filter) ? [datesWhere(filter, '', '').params, filter.unactivated ?? null] : null;
+    const id = JSON.stringify([profileId, column, asc, textTerm(filter), filter.status ?? null, filter.premium ?? null, dates, filter.span ?? null]);
     let list = lists.get(id);
     if (list) lists.delete(id);
     else {
@@ -278,7 +280,7 @@ export class LedgerAnchors {
       // Every sort of the whole ledger, then the status and premium filters' lists already in use (most recent
       // first): a jump deeper into one of those finds its blocks counted.
       const lists = [...new Set(Object.values(SORT_COLUMNS))].map((column) => this.anchorList(profileId, {}, column, true));
-      lists.push(...[...this.anchorCache.values()].reverse().filter((l) => l.profileId === profileId && !l.filter.text && !l.filter.span));
+      lists.push(...[...this.anchorCache.values()].reverse().filter((l) => l.profileId === profileId && followsLog(l.filter)));
       for (const list of lists) {
         while (!list.complete) {
           if (over()) return true;
@@ -367,7 +369,7 @@ export class LedgerAnchors {
    * Moves the anchors' row counts by the ledger_log entries since they were last moved: per key changed, -1 in
    * the block of its place before the first of them (none when it was inserted), +1 in the block of its place
    * now (none when it is gone), in each list whose filter it passed or passes. A text filter's lists are
-   * dropped (the log holds no search text), and so is every list when the log has lost entries they need.
+   * dropped (and a date filter's: see followsLog), and so is every list when the log has lost entries they need.
    */
   followLog(): void {
     const { lo, hi } = this.conn.statement('SELECT min(seq) AS lo, max(seq) AS hi FROM ledger_log').get() as {
@@ -397,15 +399,14 @@ export class LedgerAnchors {
       ) AS f
       LEFT JOIN ledger AS l ON l.profile_id = f.profile_id AND l.value = f.value
       ORDER BY f.first`);
-    // Per profile changed, its lists and whether each still holds (a text filter's does not: the log holds no search text).
+    // Per profile changed, its lists and whether each still holds (a text or date filter's does not: followsLog).
     const followed = new Map<string, { lists: Map<string, Anchors>; id: string; list: Anchors; kept: boolean }[]>();
     const listsOf = (profileId: string) => {
       let found = followed.get(profileId);
       if (!found) {
         found = [];
         for (const lists of this.anchorLists()) {
-          for (const [id, list] of lists)
-            if (list.profileId === profileId) found.push({ lists, id, list, kept: !list.filter.text && !list.filter.span });
+          for (const [id, list] of lists) if (list.profileId === profileId) found.push({ lists, id, list, kept: followsLog(list.filter) });
         }
         followed.set(profileId, found);
       }

@@ -3,7 +3,7 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { ParsedInput } from '../../shared/contract.ts';
 import type { LedgerRow, LedgerSortField } from '../../shared/domain.ts';
-import { LEDGER_COUNT_CAP } from '../../shared/rules.ts';
+import { addDays, endOfUtcDay, LEDGER_COUNT_CAP } from '../../shared/rules.ts';
 import type { Connection } from './connection.ts';
 
 /** A ledger filter as the contract's ledger.query checks it. */
@@ -66,8 +66,56 @@ export const SORT_COLUMNS: Record<LedgerSortField, string> = {
 /** A filter's text as the stored search text holds it (lower-cased), or null for no text. */
 export const textTerm = (filter: LedgerFilter): string | null => (filter.text ? filter.text.toLowerCase() : null);
 
+/** The filter names an expiry or creation range, unactivated days keys (see datesWhere), or Overview's span. */
+export const hasDates = (filter: LedgerFilter): boolean =>
+  filter.expired !== undefined ||
+  filter.expiresWithin !== undefined ||
+  filter.expiresFrom !== undefined ||
+  filter.expiresTo !== undefined ||
+  filter.createdFrom !== undefined ||
+  filter.createdTo !== undefined ||
+  filter.unactivated !== undefined ||
+  filter.span !== undefined;
+
 export const isUnfiltered = (filter: LedgerFilter): boolean =>
-  !filter.text && !filter.status && filter.premium === undefined && filter.span === undefined;
+  !filter.text && !filter.status && filter.premium === undefined && !hasDates(filter);
+
+/**
+ * "Now" for the expiry filters that are relative to it, to the minute: every statement of one query, and the
+ * anchors found for it, see the same bounds (an expiry may show as not expired for up to a minute).
+ */
+export const filterNow = (): number => Math.floor(Date.now() / 60_000) * 60_000;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * A filter's date clauses over `t`-prefixed columns (`plus`: '+' keeps SQLite off their indexes). Stored instants
+ * are ISO 8601 UTC, so they compare as text; a day's bounds are its first and last millisecond.
+ */
+export function datesWhere(
+  filter: LedgerFilter,
+  t: string,
+  plus: string,
+  now = filterNow(),
+): { clauses: string[]; params: SQLInputValue[] } {
+  const clauses: string[] = [];
+  const params: SQLInputValue[] = [];
+  const at = (column: string, op: string, value: string) => {
+    clauses.push(`${plus}${t}${column} ${op} ?`);
+    params.push(value);
+  };
+  if (filter.expired) at('expires_at', '<', iso(now));
+  if (filter.expiresWithin !== undefined) {
+    at('expires_at', '>=', iso(now));
+    at('expires_at', '<=', iso(addDays(now, filter.expiresWithin)));
+  }
+  if (filter.expiresFrom !== undefined) at('expires_at', '>=', filter.expiresFrom);
+  if (filter.expiresTo !== undefined) at('expires_at', '<=', iso(endOfUtcDay(filter.expiresTo)));
+  if (filter.createdFrom !== undefined) at('created_at', '>=', filter.createdFrom);
+  if (filter.createdTo !== undefined) at('created_at', '<=', iso(endOfUtcDay(filter.createdTo)));
+  if (filter.unactivated) clauses.push(`${t}days_key IS NOT NULL AND ${plus}${t}expires_at IS NULL`);
+  return { clauses, params };
+}
 
 /** A string as one quoted FTS5 token: nothing in it is read as query syntax. */
 const ftsString = (text: string): string => `"${text.replaceAll('"', '""')}"`;
@@ -150,8 +198,11 @@ export class LedgerFilters {
       clauses.push(`${plus}${t}status = ?`);
       params.push(filter.status);
     }
+    const dates = datesWhere(filter, t, plus);
+    clauses.push(...dates.clauses);
+    params.push(...dates.params);
     if (filter.premium !== undefined) {
-      if (!filter.status && mode === 'set' && term === null) {
+      if (!filter.status && mode === 'set' && term === null && !hasDates(filter)) {
         // Premium alone, collected as a set: named with every status this profile's keys have (ledger_counts),
         // so SQLite reads the status index, which holds is_premium, where otherwise it reads a row per entry
         // to test it (a premium key in seven: 70,000 rows to count 10,000).
@@ -253,7 +304,14 @@ export class LedgerFilters {
    */
   exactCandidates(profileId: string, filter: LedgerFilter): string | null {
     const term = textTerm(filter);
-    if (term === null || filter.status || filter.premium !== undefined || filter.span || term.includes('\n') || Array.from(term).length > 3)
+    if (
+      term === null ||
+      filter.status ||
+      filter.premium !== undefined ||
+      hasDates(filter) ||
+      term.includes('\n') ||
+      Array.from(term).length > 3
+    )
       return null;
     return this.onlyProfile(profileId) && this.unindexed() === 0 ? this.textMatch(term) : null;
   }

@@ -5,7 +5,15 @@ import type { LedgerRow, LedgerSortField } from '../../shared/domain.ts';
 import { LEDGER_COUNT_CAP } from '../../shared/rules.ts';
 import type { Connection } from './connection.ts';
 import { cursorSegments, type LedgerAnchors } from './ledger-anchors.ts';
-import { isUnfiltered, SORT_COLUMNS, textTerm, type LedgerCursor, type LedgerFilter, type LedgerFilters } from './ledger-filter.ts';
+import {
+  hasDates,
+  isUnfiltered,
+  SORT_COLUMNS,
+  textTerm,
+  type LedgerCursor,
+  type LedgerFilter,
+  type LedgerFilters,
+} from './ledger-filter.ts';
 import { toLedgerRow, type LedgerDbRow } from './rows.ts';
 
 /** A term's candidates are all read for its page when they are at most this many times the count's cap. */
@@ -82,7 +90,7 @@ export class LedgerQueries {
       };
     }
     // A status alone is counted exactly, as ledger_counts keeps it (one row read): never "more than" the cap.
-    if (filter.status && !filter.text && filter.premium === undefined && !filter.span) {
+    if (filter.status && !filter.text && filter.premium === undefined && !hasDates(filter)) {
       const n = this.filters.ledgerSize(profileId, filter.status);
       return {
         rows: this.anchors.pageAt(profileId, filter, sort, offset, limit),

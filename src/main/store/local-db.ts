@@ -9,6 +9,7 @@ import { LedgerQueries } from './ledger-query.ts';
 import { LedgerWarming } from './ledger-warming.ts';
 import { LedgerWrites } from './ledger-writes.ts';
 import { Overview } from './overview.ts';
+import { Renewals } from './renewals.ts';
 import { Samples } from './samples.ts';
 
 export { inTransaction } from './connection.ts';
@@ -33,6 +34,7 @@ export class LocalDb {
   private readonly samples: Samples;
   private readonly auditLog: AuditLog;
   private readonly overview: Overview;
+  private readonly renewals: Renewals;
 
   /**
    * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
@@ -80,6 +82,7 @@ export class LocalDb {
     this.samples = new Samples(this.conn.db);
     this.auditLog = new AuditLog(this.conn.db, (jobId) => this.jobStore.jobCounts(jobId));
     this.overview = new Overview(this.conn.db);
+    this.renewals = new Renewals(this.conn.db);
   }
 
   close(): void {
@@ -182,6 +185,13 @@ export class LocalDb {
   readonly bulkCeiling: JobsStore['bulkCeiling'] = (...a) => this.jobStore.bulkCeiling(...a);
   readonly setBulkCeiling: JobsStore['setBulkCeiling'] = (...a) => {
     this.jobStore.setBulkCeiling(...a);
+  };
+
+  // Renewals (renewals.ts).
+  readonly expiryWeeks: Renewals['expiryWeeks'] = (...a) => this.conn.read(() => this.renewals.expiryWeeks(...a));
+  readonly renewalTemplate: Renewals['renewalTemplate'] = (...a) => this.renewals.renewalTemplate(...a);
+  readonly setRenewalTemplate: Renewals['setRenewalTemplate'] = (...a) => {
+    this.renewals.setRenewalTemplate(...a);
   };
 
   // Execution samples (samples.ts).

@@ -15,6 +15,7 @@ export interface ReaderWorkerData {
 export type ReaderAsk =
   | { ask: number; kind: 'queryLedger'; args: Parameters<LocalDb['queryLedger']> }
   | { ask: number; kind: 'seekLedger'; args: Parameters<LocalDb['seekLedger']> }
+  | { ask: number; kind: 'expiryWeeks'; args: Parameters<LocalDb['expiryWeeks']> }
   | { kind: 'written' }
   | { kind: 'stop' };
 export type ReaderAnswer = { ask: number; ok: true; value: unknown } | { ask: number; ok: false; message: string; code: string | null };
@@ -68,6 +69,11 @@ export class LedgerReader {
   /** LocalDb.seekLedger on the reader's thread. */
   seekLedger(...args: Parameters<LocalDb['seekLedger']>): Promise<LedgerRow[]> {
     return this.ask((ask) => ({ ask, kind: 'seekLedger', args })) as Promise<LedgerRow[]>;
+  }
+
+  /** LocalDb.expiryWeeks on the reader's thread: at a million keys, a pass over the expiry index. */
+  expiryWeeks(...args: Parameters<LocalDb['expiryWeeks']>): Promise<ReturnType<LocalDb['expiryWeeks']>> {
+    return this.ask((ask) => ({ ask, kind: 'expiryWeeks', args })) as Promise<ReturnType<LocalDb['expiryWeeks']>>;
   }
 
   /** The ledger writer committed: a running thread's anchors follow (LocalDb.ledgerWritten), its cached pages go. */

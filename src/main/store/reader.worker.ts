@@ -22,7 +22,12 @@ port.on('message', (message: ReaderAsk) => {
   }
   let answer: ReaderAnswer;
   try {
-    const value = message.kind === 'queryLedger' ? db.queryLedger(...message.args) : db.seekLedger(...message.args);
+    const value =
+      message.kind === 'queryLedger'
+        ? db.queryLedger(...message.args)
+        : message.kind === 'expiryWeeks'
+          ? db.expiryWeeks(...message.args)
+          : db.seekLedger(...message.args);
     answer = { ask: message.ask, ok: true, value };
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;

@@ -1,7 +1,8 @@
 // Row mappers: how ledger and job rows are read from SQLite into the shared domain's shapes, and how a key's
 // search text is written.
 import type { Key, LedgerRow } from '../../shared/domain.ts';
-import type { JobAction, JobState } from '../../shared/domain.ts';
+import type { JobAction, JobEvent, JobState } from '../../shared/domain.ts';
+import { JOB_STORY_COLUMNS, jobHistory } from './job-story.ts';
 
 /** A ledger row as SQLite gives it (SELECT ledger.*). */
 export interface LedgerDbRow {
@@ -56,12 +57,14 @@ export interface StoredJob {
    * was known at work (answeredAt, else runAt, else createdAt), not when it stopped.
    */
   endUnseen: boolean;
+  /** What the job acts on, in words (job-story.ts); null for a job made before labels. */
+  label: string | null;
+  history: JobEvent[];
 }
-export const JOB_SELECT =
-  'SELECT id, profile_id AS profileId, action, params, state, reason, created_at AS createdAt, finished_at AS finishedAt, total, run_at AS runAt, answered_at AS answeredAt, end_unseen AS endUnseen FROM jobs';
+export const JOB_SELECT = `SELECT id, profile_id AS profileId, action, params, state, reason, created_at AS createdAt, finished_at AS finishedAt, total, run_at AS runAt, answered_at AS answeredAt, end_unseen AS endUnseen, ${JOB_STORY_COLUMNS} FROM jobs`;
 /** A job's row as JOB_SELECT reads it. */
-export type JobRow = Omit<StoredJob, 'endUnseen'> & { endUnseen: number };
-export const storedJob = (row: JobRow): StoredJob => ({ ...row, endUnseen: row.endUnseen !== 0 });
+export type JobRow = Omit<StoredJob, 'endUnseen' | 'history'> & { endUnseen: number; history: string | null };
+export const storedJob = (row: JobRow): StoredJob => ({ ...row, endUnseen: row.endUnseen !== 0, history: jobHistory(row.history) });
 
 /**
  * A key as upsertKeys writes it: value, note, status, premium (0/1), expiry, HWID, creation, search text, days

@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 15;
+export const LOCAL_DB_VERSION = 16;
 
 /** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
 const TEXT_TRIGGERS = `
@@ -75,11 +75,25 @@ CREATE TABLE keydesk_runs (started_at TEXT PRIMARY KEY, alive_at TEXT NOT NULL) 
 CREATE TABLE first_run (profile_id TEXT NOT NULL, step TEXT NOT NULL, at TEXT NOT NULL, PRIMARY KEY (profile_id, step)) WITHOUT ROWID;
 `;
 
+/** Renewals' templates and a job's label and steps: in SCHEMA, and what migration 14 adds. */
+const RENEWALS_TABLES = `CREATE TABLE renewal_templates (profile_id TEXT PRIMARY KEY, template TEXT NOT NULL);
+CREATE TABLE job_labels (job_id TEXT PRIMARY KEY, label TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE job_events (
+  job_id TEXT NOT NULL,
+  seq    INTEGER NOT NULL,
+  at     TEXT NOT NULL,
+  event  TEXT NOT NULL,
+  done   INTEGER NOT NULL,
+  total  INTEGER NOT NULL,
+  PRIMARY KEY (job_id, seq)
+) WITHOUT ROWID;`;
+
 /**
  * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
  * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
  * 13: a bulk act as one audit entry (its job and counts), and the fields an act on one key changed.
  * 14: Overview's figures: keys' activation time, keys per day kept by triggers, Keydesk's runs, first-run steps.
+ * 15: renewals and what jobs touched: a profile's renewal message, a job's target in words and its runs' steps.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -95,6 +109,7 @@ ALTER TABLE audit ADD COLUMN before TEXT;
 ALTER TABLE audit ADD COLUMN after TEXT;
 CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
   14: OVERVIEW_SCHEMA,
+  15: RENEWALS_TABLES,
 };
 
 export const SCHEMA = `
@@ -245,7 +260,11 @@ CREATE VIRTUAL TABLE ledger_trigrams USING fts5vocab (ledger_text, 'row');
 CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
 INSERT INTO ledger_indexed (upto) VALUES (0);
 ${TEXT_TRIGGERS}
-${OVERVIEW_SCHEMA}`;
+${OVERVIEW_SCHEMA}
+-- Renewals and what jobs touched: a profile's renewal message template ({key}, {expires}, {days}), a job's target
+-- in words ("notes containing launch-2026"), and the steps of its life (started, cancelled at 8 of 499, resumed).
+${RENEWALS_TABLES}
+`;
 
 /** keydesk.db refused as it is (a file of another schema), left untouched. */
 export class LocalDbRefused extends Error {

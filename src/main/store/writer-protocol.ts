@@ -36,6 +36,7 @@ export type JobCommand =
   | { command: number; kind: 'beginRun'; jobId: string; at: string; retryUnknown: boolean; log: SendLogRecord | null }
   | { command: number; kind: 'forgetJob'; jobId: string }
   | { command: number; kind: 'ceiling'; profileId: string; ceiling: number | null }
+  | { command: number; kind: 'renewalTemplate'; profileId: string; template: string | null }
   | { command: number; kind: 'interrupt'; reason: string; at?: string; ends: RunEndRecord[]; sent: Map<string, SendLogRecord> }
   // Overview: Keydesk's run alive (the sampler's tick), a first-run step done.
   | { command: number; kind: 'runAlive'; startedAt: string; at: string }

@@ -143,6 +143,9 @@ function applyCommand(c: JobCommand): unknown {
     case 'forgetJob':
       db.forgetJob(c.jobId);
       break;
+    case 'renewalTemplate':
+      db.setRenewalTemplate(c.profileId, c.template);
+      return null;
     case 'ceiling':
       db.setBulkCeiling(c.profileId, c.ceiling);
       break;

@@ -18,6 +18,7 @@ import { Keys } from './views/Keys/Keys.tsx';
 import { Overview } from './views/Overview/Overview.tsx';
 import { Profiles } from './views/Profiles/Profiles.tsx';
 import { Settings } from './views/Settings/Settings.tsx';
+import { Renewals } from './views/Renewals/Renewals.tsx';
 import { Validate } from './views/Validate/Validate.tsx';
 import { VIEWS } from './views/registry.ts';
 import { offlineCause, offlineHeadline, unknownWords } from './lib/words.ts';
@@ -31,6 +32,7 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   keys: Keys,
   ledger: AllKeys,
   jobs: Jobs,
+  renewals: Renewals,
   keyless: Keyless,
   identifier: Identifier,
   validate: Validate,
@@ -46,6 +48,7 @@ const NAV_ICONS: Record<ViewName, IconName> = {
   keys: 'key',
   ledger: 'rows',
   jobs: 'layers',
+  renewals: 'clock',
   keyless: 'chip',
   identifier: 'tag',
   validate: 'shield',

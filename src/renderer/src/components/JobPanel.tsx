@@ -9,6 +9,7 @@ import { shownText } from '../lib/text.ts';
 import { useKeydesk } from '../store/index.ts';
 import { CancelJobButton } from './CancelJobButton.tsx';
 import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { JobStory } from './JobStory.tsx';
 import { OpenInJobs } from './JobLinks.tsx';
 import { ResumeJobButton } from './ResumeJobButton.tsx';
 import { ServiceWait, useServiceWait } from './ServiceWait.tsx';
@@ -97,6 +98,7 @@ export function JobPanel({
         <span className="muted"> The service asked to wait; paused until {new Date(job.pausedUntil).toLocaleTimeString()}.</span>
       )}
       {job.reason && <p className="error">{plain(job.reason)}</p>}
+      <JobStory job={job} />
       {place === 'generate' && canCancel(job) && !cancelling && !keydeskGone && (
         <p className="muted">Cancel stops before the next request; a request already on its way still makes its keys.</p>
       )}

@@ -40,6 +40,14 @@ export function readPlace(storage: Storage, profileId: string): Place | null {
   if (typeof f.text === 'string') out.text = f.text;
   if (typeof f.status === 'string' && STATUSES.includes(f.status)) out.status = f.status as NonNullable<LedgerFilter['status']>;
   if (typeof f.premium === 'boolean') out.premium = f.premium;
+  if (f.expired === true) out.expired = true;
+  if (f.unactivated === true) out.unactivated = true;
+  if (typeof f.expiresWithin === 'number' && Number.isSafeInteger(f.expiresWithin) && f.expiresWithin >= 1)
+    out.expiresWithin = f.expiresWithin;
+  for (const k of ['expiresFrom', 'expiresTo', 'createdFrom', 'createdTo'] as const) {
+    const v = f[k];
+    if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) out[k] = v;
+  }
   return { view: view as ViewName, filter: out, sort: { field: s.field as LedgerSortField, dir: s.dir } };
 }
 

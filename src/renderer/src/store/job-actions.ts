@@ -59,6 +59,26 @@ export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTa
       }
       hear(r.data);
     },
+    extendFilter: async (filter, days, label) => {
+      const job = selectJob(get());
+      if (get().jobStarting !== null || (job !== null && isLive(job))) {
+        if (job !== null && isLive(job)) get().notifyFailure('jobs.start', BUSY, { jobId: job.id });
+        return null;
+      }
+      set({ jobStarting: { action: 'extend', days, since: Date.now(), resume: false } });
+      const r = await call('jobs.start', { action: 'extend', target: { filter }, days, label }).finally(() => {
+        set({ jobStarting: null });
+      });
+      if (!r.ok) {
+        get().notifyFailure('jobs.start', r, { resolves: 'start' });
+        return null;
+      }
+      get().dismissResolved('start');
+      filterTargets.set(r.data.id, { action: 'extend', filter });
+      get().noteFilterInBulk(filter, 'extend');
+      hear(r.data);
+      return r.data;
+    },
     cancelBulk: async (jobId) => {
       const job = jobId === undefined ? selectJob(get()) : known(jobId);
       if (job?.state !== 'running' || get().jobCancelling === job.id) return;

@@ -341,6 +341,8 @@ export interface JobsSlice {
   /** Removes a stopped job from main's list (its items go; the keys and the audit log stay). */
   forgetJob: (jobId: string) => Promise<boolean>;
   runBulk: (action: BulkAction, days?: number) => Promise<void>;
+  /** Extends every key a filter names as a job with words for them (Renewals' "Extend these…"); the job, or null when refused. */
+  extendFilter: (filter: LedgerFilter, days: number, label: string) => Promise<JobSummary | null>;
   /** Cancels the current job, or the one `jobId` names (the Jobs view's). */
   cancelBulk: (jobId?: string) => Promise<void>;
   /** Sends a stopped job's pending items (the current job's unless `jobId` names one); with retryUnknown, unknown ones too. */

@@ -1,7 +1,9 @@
-// All keys' toolbar on one row: the filter (text, status, premium) and select all matching; and the exports of what matches.
+// All keys' toolbar on one row: the filter (text, status, premium, expiry, creation) and select all matching, the days
+// or dates a date filter needs under it; and the exports of what matches.
 import { fmt } from '../../lib/format.ts';
 import { useKeydesk } from '../../store/index.ts';
 import type { LedgerFilter } from '../../store/types.ts';
+import { useDateFilters } from './DateFilters.tsx';
 import { allDeletedWords, type selectAllWords } from './wording.ts';
 
 export function Toolbar({
@@ -21,55 +23,60 @@ export function Toolbar({
   selectAll: ReturnType<typeof selectAllWords>;
 }) {
   const selectAllMatching = useKeydesk((s) => s.selectAllMatching);
+  const dates = useDateFilters(filter, setFilter);
   // One row at any window width: short labels, the exports as one group; the filter box takes what room is left.
   return (
-    <div className="toolbar">
-      <label className="toolbar-filter">
-        Filter<span className="visually-hidden"> (key, note or HWID)</span>
-        <input
-          type="search"
-          aria-label="Filter (key, note or HWID)"
-          placeholder="Key, note or HWID"
-          value={filter.text ?? ''}
-          // Spaces alone filter nothing: they are no filter, not a search that matches no key.
-          onChange={(e) => setFilter({ ...filter, text: e.target.value.trim() === '' ? undefined : e.target.value })}
-        />
-      </label>
-      <select
-        aria-label="Status"
-        value={filter.status ?? ''}
-        onChange={(e) => setFilter({ ...filter, status: (e.target.value || undefined) as typeof filter.status })}
-      >
-        <option value="">Status: any</option>
-        <option value="generated">Generated</option>
-        <option value="active">Active</option>
-        <option value="deleted">Deleted</option>
-      </select>
-      <select
-        aria-label="Premium"
-        value={filter.premium === undefined ? '' : String(filter.premium)}
-        onChange={(e) => setFilter({ ...filter, premium: e.target.value === '' ? undefined : e.target.value === 'true' })}
-      >
-        <option value="">Premium: any</option>
-        <option value="true">Premium</option>
-        <option value="false">Standard</option>
-      </select>
-      {filter.span && (
-        // Overview's figures open All keys with a date window: named here, and cleared in one click.
-        <span className="toolbar-span">
-          {spanWords(filter.span)}{' '}
-          <button type="button" aria-label="Clear the date filter" onClick={() => setFilter({ ...filter, span: undefined })}>
-            ×
+    <>
+      <div className="toolbar">
+        <label className="toolbar-filter">
+          Filter<span className="visually-hidden"> (key, note or HWID)</span>
+          <input
+            type="search"
+            aria-label="Filter (key, note or HWID)"
+            placeholder="Key, note or HWID"
+            value={filter.text ?? ''}
+            // Spaces alone filter nothing: they are no filter, not a search that matches no key.
+            onChange={(e) => setFilter({ ...filter, text: e.target.value.trim() === '' ? undefined : e.target.value })}
+          />
+        </label>
+        <select
+          aria-label="Status"
+          value={filter.status ?? ''}
+          onChange={(e) => setFilter({ ...filter, status: (e.target.value || undefined) as typeof filter.status })}
+        >
+          <option value="">Status: any</option>
+          <option value="generated">Generated</option>
+          <option value="active">Active</option>
+          <option value="deleted">Deleted</option>
+        </select>
+        <select
+          aria-label="Premium"
+          value={filter.premium === undefined ? '' : String(filter.premium)}
+          onChange={(e) => setFilter({ ...filter, premium: e.target.value === '' ? undefined : e.target.value === 'true' })}
+        >
+          <option value="">Premium: any</option>
+          <option value="true">Premium</option>
+          <option value="false">Standard</option>
+        </select>
+        {dates.selects}
+        {filter.span && (
+          // Overview's figures open All keys with a date window: named here, and cleared in one click.
+          <span className="toolbar-span">
+            {spanWords(filter.span)}{' '}
+            <button type="button" aria-label="Clear the date filter" onClick={() => setFilter({ ...filter, span: undefined })}>
+              ×
+            </button>
+          </span>
+        )}
+        {selectAll.canSelectAll && (
+          <button type="button" disabled={!ready} onClick={selectAllMatching}>
+            {selectAll.button}
           </button>
-        </span>
-      )}
-      {selectAll.canSelectAll && (
-        <button type="button" disabled={!ready} onClick={selectAllMatching}>
-          {selectAll.button}
-        </button>
-      )}
-      {selectAll.allDeleted && ready && <span className="muted">No select-all: {allDeletedWords(count, capped)}.</span>}
-    </div>
+        )}
+        {selectAll.allDeleted && ready && <span className="muted">No select-all: {allDeletedWords(count, capped)}.</span>}
+      </div>
+      {dates.inputs}
+    </>
   );
 }
 

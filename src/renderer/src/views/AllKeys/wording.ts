@@ -110,7 +110,19 @@ export function knownOf(values: ReadonlySet<string>, pages: ReadonlyMap<number, 
 }
 
 /** A filter as it selects: a term without its surrounding spaces (as main gets it), nothing blank or unset. */
-export const trimmed = (f: LedgerFilter): string => JSON.stringify([f.text?.trim() ?? '', f.status ?? null, f.premium ?? null]);
+export const trimmed = (f: LedgerFilter): string =>
+  JSON.stringify([
+    f.text?.trim() ?? '',
+    f.status ?? null,
+    f.premium ?? null,
+    f.expired ?? null,
+    f.expiresWithin ?? null,
+    f.expiresFrom ?? null,
+    f.expiresTo ?? null,
+    f.createdFrom ?? null,
+    f.createdTo ?? null,
+    f.unactivated ?? null,
+  ]);
 
 /** "Select all" as a button and as the offer under the rows shown, for `count` matches (`capped`: more than that). */
 export function selectAllWords(count: number, capped: boolean, targets: { count: number; capped: boolean } | null) {

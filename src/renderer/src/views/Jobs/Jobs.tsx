@@ -124,6 +124,13 @@ const count = (n: number) => (n === 0 ? <span className="muted">0</span> : fmt.n
 /** What the job did, with a generate job's note: "Generate (“spring”)". */
 const jobName = (j: JobSummary): string => (j.note ? `${jobTitle(j)} (“${shownText(j.note)}”)` : jobTitle(j));
 
+/** The job's target and size: "keys containing launch, expired: 12 keys" (the count once when the words hold it). */
+function targetLine(j: JobSummary): string {
+  const n = fmt.count(j.total, NOUNS.key);
+  if (!j.label) return n;
+  return j.label.includes(n) ? j.label : `${j.label}: ${n}`;
+}
+
 /** The list's columns; the job's name is the button that opens it (no Open column, to fit small windows). */
 const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyRunning: boolean): Column<JobSummary>[] => [
   {
@@ -141,7 +148,7 @@ const jobColumns = (openId: string | null, onOpen: (j: JobSummary) => void, anyR
           {jobName(j)}
         </button>
         <br />
-        <span className="muted">{fmt.count(j.total, NOUNS.key)}</span>
+        <span className="muted">{targetLine(j)}</span>
       </>
     ),
   },

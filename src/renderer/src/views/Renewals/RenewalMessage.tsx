@@ -1,0 +1,158 @@
+// "Extend these…" for a week of Renewals: the days, the job over the week's keys (named for the week), and once it
+// is started, a message per key to copy for its customer, from the profile's template.
+import { useEffect, useState } from 'react';
+import type { JobSummary, LedgerRow } from '../../../../shared/domain.ts';
+import { DEFAULT_RENEWAL_TEMPLATE, fillTemplate, RENEWAL_TEMPLATE_MAX } from '../../../../shared/renewals.ts';
+import { CopyButton } from '../../components/CopyButton.tsx';
+import { call } from '../../lib/api.ts';
+import { fmt, NOUNS } from '../../lib/format.ts';
+import { useKeydesk } from '../../store/index.ts';
+import type { LedgerFilter } from '../../store/types.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Each key's message, its expiry moved by `days` (what the extend asks of the service), one after another. */
+export function renewalMessages(template: string, rows: readonly LedgerRow[], days: number): string {
+  return rows
+    .filter((r) => r.status !== 'deleted')
+    .map((r) =>
+      fillTemplate(template, {
+        key: r.value,
+        expires: r.expiresAt ? fmt.date(new Date(Date.parse(r.expiresAt) + days * DAY_MS).toISOString()) : 'when it is activated',
+        days,
+        note: r.note,
+      }),
+    )
+    .join('\n\n---\n\n');
+}
+
+/** An extend started here: its job, the keys listed then, and the days (the messages are for those). */
+export interface Started {
+  job: JobSummary;
+  label: string;
+  rows: readonly LedgerRow[];
+  days: number;
+  template: string;
+}
+
+export function RenewalMessage({
+  filter,
+  label,
+  rows,
+  targets,
+  onStarted,
+}: {
+  filter: LedgerFilter;
+  label: string;
+  rows: readonly LedgerRow[];
+  targets: number;
+  onStarted: (started: Started) => void;
+}) {
+  const extendFilter = useKeydesk((s) => s.extendFilter);
+  const [open, setOpen] = useState(false);
+  const [days, setDays] = useState(30);
+  const [template, setTemplate] = useState<string | null>(null);
+  const [isDefault, setIsDefault] = useState(true);
+
+  useEffect(() => {
+    void call('renewals.getTemplate', undefined).then((r) => {
+      if (r.ok) {
+        setTemplate(r.data.template);
+        setIsDefault(r.data.isDefault);
+      }
+    });
+  }, []);
+
+  const saveTemplate = async (next: string | null) => {
+    const r = await call('renewals.setTemplate', { template: next });
+    if (r.ok) {
+      setTemplate(r.data.template);
+      setIsDefault(r.data.isDefault);
+    }
+  };
+  const text = template ?? DEFAULT_RENEWAL_TEMPLATE;
+  const validDays = Number.isSafeInteger(days) && days >= 1 && days <= 3650;
+
+  return (
+    <div className="renewal">
+      {!open && (
+        <button type="button" disabled={targets === 0} onClick={() => setOpen(true)}>
+          Extend these…
+        </button>
+      )}
+      {open && (
+        <form
+          className="renewal-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!validDays) return;
+            void extendFilter(filter, days, label).then((j) => {
+              if (j) {
+                onStarted({ job: j, label, rows, days, template: text });
+                setOpen(false);
+              }
+            });
+          }}
+        >
+          <label>
+            Extend by
+            <input
+              type="number"
+              aria-label="Extend by (days)"
+              min={1}
+              max={3650}
+              value={Number.isNaN(days) ? '' : days}
+              onChange={(e) => setDays(Math.trunc(Number(e.target.value)))}
+            />
+            days
+          </label>
+          <button type="submit" className="primary" disabled={!validDays}>
+            Extend {fmt.count(targets, NOUNS.key)}
+          </button>
+          <button type="button" onClick={() => setOpen(false)}>
+            Cancel
+          </button>
+          <details>
+            <summary>Message to the customer{isDefault ? ' (default)' : ''}</summary>
+            <p className="muted">
+              Placeholders: {'{key}'}, {'{expires}'} (the new expiry), {'{days}'}, {'{note}'}. Kept for this service.
+            </p>
+            <textarea
+              aria-label="Renewal message template"
+              rows={5}
+              maxLength={RENEWAL_TEMPLATE_MAX}
+              value={text}
+              onChange={(e) => setTemplate(e.target.value)}
+            />
+            <div className="inline">
+              <button type="button" disabled={text.trim() === ''} onClick={() => void saveTemplate(text)}>
+                Save message
+              </button>
+              <button type="button" disabled={isDefault} onClick={() => void saveTemplate(null)}>
+                Use the default
+              </button>
+            </div>
+          </details>
+        </form>
+      )}
+    </div>
+  );
+}
+
+/** The extend started here, followed as it runs, and the messages for its keys: kept when its week empties. */
+export function RenewalStarted({ started }: { started: Started }) {
+  const job = useKeydesk((s) => s.jobs[started.job.id] ?? started.job);
+  const listed = started.rows.filter((r) => r.status !== 'deleted').length;
+  return (
+    <div className="card renewal-started" role="status">
+      <p>
+        Extending {job.label ?? started.label} by {fmt.count(started.days, NOUNS.day)}: {job.state} ({fmt.number(job.counts.done)} of{' '}
+        {fmt.number(job.total)} done). Jobs shows it in full.
+      </p>
+      <p>
+        Messages for the {fmt.count(listed, NOUNS.key)} listed{' '}
+        <CopyButton value={renewalMessages(started.template, started.rows, started.days)} label="Copy the renewal messages" />
+      </p>
+    </div>
+  );
+}
