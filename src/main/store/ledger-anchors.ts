@@ -192,7 +192,16 @@ export class LedgerAnchors {
     const lists = unfiltered ? this.orderAnchors : this.anchorCache;
     // A date filter's list is for one set of bounds: those relative to now move with it (filterNow).
     const dates = hasDates(filter) ? [datesWhere(filter, '', '').params, filter.unactivated ?? null] : null;
-    const id = JSON.stringify([profileId, column, asc, textTerm(filter), filter.status ?? null, filter.premium ?? null, dates, filter.span ?? null]);
+    const id = JSON.stringify([
+      profileId,
+      column,
+      asc,
+      textTerm(filter),
+      filter.status ?? null,
+      filter.premium ?? null,
+      dates,
+      filter.span ?? null,
+    ]);
     let list = lists.get(id);
     if (list) lists.delete(id);
     else {

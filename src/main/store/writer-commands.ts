@@ -15,7 +15,16 @@ export class WriteRefused extends Error {
 }
 
 /** Commands served before the next ordered message: a job's claims keep its slots full; the rest touch no ledger row. */
-export const URGENT = new Set<JobCommand['kind']>(['claim', 'audit', 'settleAudit', 'sample', 'ceiling', 'runAlive', 'firstRunStep', 'renewalTemplate']);
+export const URGENT = new Set<JobCommand['kind']>([
+  'claim',
+  'audit',
+  'settleAudit',
+  'sample',
+  'ceiling',
+  'runAlive',
+  'firstRunStep',
+  'renewalTemplate',
+]);
 /** Commands that mark rows: posted after the ledger rows queued before them, whose descriptions would clear the marks. */
 export const MARKING = new Set<JobCommand['kind']>(['markStale', 'settle', 'end']);
 /** A job's writes while it runs: refused once the job service has closed (closeJobs()). */
