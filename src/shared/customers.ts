@@ -68,3 +68,13 @@ export function fillNote(template: string, customer: CustomerFields): string {
   });
   return fill(emptyGroups).trim();
 }
+
+/** Keys whose notes name the same person, not linked yet, and who they would go to: a customer of the book, or a new one. */
+export interface NoteLinkProposal {
+  /** The customer's Discord ID or email, as found: what groups the keys. */
+  contact: string;
+  customer: { id: number; name: string } | { fields: CustomerFields };
+  keyValues: string[];
+  /** One of their notes, as written. */
+  note: string;
+}

@@ -1,6 +1,7 @@
 // Every operation's handler, gathered from the handler rooms over one core.
 import type { Core } from '../core.ts';
 import { appHandlers } from './app.ts';
+import { customerHandlers } from './customers.ts';
 import { executionHandlers } from './executions.ts';
 import { jobHandlers } from './jobs.ts';
 import { keyHandlers } from './keys.ts';
@@ -19,6 +20,7 @@ export function createHandlers(core: Core): Handlers {
     ...ledgerHandlers(core),
     ...jobHandlers(core),
     ...serviceHandlers(core),
+    ...customerHandlers(core),
   };
 }
 

@@ -245,6 +245,17 @@ export class Customers {
     return out;
   }
 
+  /** The ledger's keys of the profile held by no customer, with a note: where links from notes are looked for. */
+  *unlinkedNotes(profileId: string): Generator<{ value: string; note: string }> {
+    const rows = this.db
+      .prepare(
+        `SELECT value, note FROM ledger AS l WHERE profile_id = ? AND note <> ''
+         AND NOT EXISTS (SELECT 1 FROM customer_keys AS k WHERE k.profile_id = l.profile_id AND k.value = l.value) ORDER BY value`,
+      )
+      .iterate(profileId);
+    for (const r of rows) yield r as { value: string; note: string };
+  }
+
   /** The profile's note template; null when the user has written none (DEFAULT_NOTE_TEMPLATE applies). */
   noteTemplate(profileId: string): string | null {
     const row = this.db.prepare('SELECT note_template AS t FROM customer_settings WHERE profile_id = ?').get(profileId) as

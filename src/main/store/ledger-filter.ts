@@ -66,7 +66,11 @@ export const SORT_COLUMNS: Record<LedgerSortField, string> = {
 /** A filter's text as the stored search text holds it (lower-cased), or null for no text. */
 export const textTerm = (filter: LedgerFilter): string | null => (filter.text ? filter.text.toLowerCase() : null);
 
-export const isUnfiltered = (filter: LedgerFilter): boolean => !filter.text && !filter.status && filter.premium === undefined;
+/** The filter names a customer's keys (by id, or customers by search words): read from those keys, never by anchors. */
+export const byCustomer = (filter: LedgerFilter): boolean => filter.customerId !== undefined || !!filter.customer?.trim();
+
+export const isUnfiltered = (filter: LedgerFilter): boolean =>
+  !filter.text && !filter.status && filter.premium === undefined && !byCustomer(filter);
 
 /** A string as one quoted FTS5 token: nothing in it is read as query syntax. */
 const ftsString = (text: string): string => `"${text.replaceAll('"', '""')}"`;
@@ -160,6 +164,25 @@ export class LedgerFilters {
       clauses.push(`${plus}${t}is_premium = ?`);
       params.push(filter.premium ? 1 : 0);
     }
+    if (filter.customerId !== undefined) {
+      clauses.push(`${t}value IN (SELECT value FROM customer_keys WHERE profile_id = ? AND customer_id = ?)`);
+      params.push(profileId, filter.customerId);
+    }
+    const words =
+      filter.customer
+        ?.trim()
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((w) => w !== '') ?? [];
+    if (words.length > 0) {
+      // Each word in a customer's name, email, Discord ID, reference or tags (customers.ts keeps that text).
+      clauses.push(
+        `${t}value IN (SELECT k.value FROM customers AS c JOIN customer_keys AS k ON k.customer_id = c.id WHERE c.profile_id = ? AND ${words
+          .map(() => 'instr(c.search, ?) > 0')
+          .join(' AND ')})`,
+      );
+      params.push(profileId, ...words);
+    }
     return { sql: clauses.join(' AND '), params };
   }
 
@@ -233,7 +256,15 @@ export class LedgerFilters {
    */
   exactCandidates(profileId: string, filter: LedgerFilter): string | null {
     const term = textTerm(filter);
-    if (term === null || filter.status || filter.premium !== undefined || term.includes('\n') || Array.from(term).length > 3) return null;
+    if (
+      term === null ||
+      filter.status ||
+      filter.premium !== undefined ||
+      byCustomer(filter) ||
+      term.includes('\n') ||
+      Array.from(term).length > 3
+    )
+      return null;
     return this.onlyProfile(profileId) && this.unindexed() === 0 ? this.textMatch(term) : null;
   }
 

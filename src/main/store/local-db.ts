@@ -212,6 +212,7 @@ export class LocalDb {
   readonly iterateCustomers: Customers['iterateCustomers'] = (...a) => this.book.iterateCustomers(...a);
   readonly customerKeys: Customers['customerKeys'] = (...a) => this.book.customerKeys(...a);
   readonly customersOfKeys: Customers['customersOfKeys'] = (...a) => this.book.customersOfKeys(...a);
+  readonly unlinkedNotes: Customers['unlinkedNotes'] = (...a) => this.book.unlinkedNotes(...a);
   readonly noteTemplate: Customers['noteTemplate'] = (...a) => this.book.noteTemplate(...a);
   readonly customerCount: Customers['customerCount'] = (...a) => this.book.customerCount(...a);
 }
