@@ -5,6 +5,7 @@ export const VIEWS = [
   { view: 'overview', label: 'Overview', summary: 'Execution count and its history' },
   { view: 'keys', label: 'Keys', summary: 'Generate keys, find one, act on it' },
   { view: 'ledger', label: 'All keys', summary: 'Every key known for this service, with bulk actions' },
+  { view: 'customers', label: 'Customers', summary: 'Who holds each key: the book, their keys, links from notes' },
   { view: 'jobs', label: 'Jobs', summary: 'Bulk and generate jobs, running and past: results, export, resume, cancel' },
   { view: 'keyless', label: 'Keyless', summary: 'HWIDs authorized without a key' },
   { view: 'identifier', label: 'Identifier check', summary: 'Whether a service identifier exists' },
