@@ -50,4 +50,21 @@ describe('customers', () => {
     });
     expect(job).toMatchObject({ state: 'finished', total: 4, counts: { done: 4 }, days: 45 });
   });
+
+  it('generates keys for a new customer, their note filled from the template, and finds them by Discord ID', async () => {
+    await app.nav('Keys');
+    await app.page.getByRole('button', { name: 'New customer' }).click();
+    await app.page.getByLabel('New customer’s name').fill('Cy Park');
+    await app.page.getByLabel('New customer’s Discord ID').fill('323456789012345678');
+    await app.page.getByRole('button', { name: 'Use' }).click();
+    expect(await app.page.getByLabel('Note', { exact: true }).inputValue()).toBe('Cy Park (Discord: 323456789012345678)');
+    await app.page.getByLabel('Count').fill('2');
+    await app.page.getByRole('button', { name: 'Generate', exact: true }).click();
+    await app.page.getByLabel('Generated keys').getByText('2 keys generated.').waitFor();
+    await app.page.keyboard.press('Control+k');
+    await app.page.getByLabel('Search commands').fill('3234567890');
+    await app.page.getByRole('option', { name: 'Open customer Cy Park' }).click();
+    await app.page.getByRole('heading', { name: 'Cy Park', level: 1 }).waitFor();
+    await expect.poll(() => app.page.getByRole('table', { name: 'Their keys' }).getByRole('row').count()).toBe(3);
+  });
 });

@@ -75,7 +75,8 @@ export function AllKeys() {
   const selectWords = selectAllWords(count, capped, targets);
   // The filter's answer is in and matches nothing: said in the table, and there is nothing to export.
   const nothing = total === 0;
-  const filtered = filter.text !== undefined || filter.status !== undefined || filter.premium !== undefined;
+  const filtered =
+    filter.text !== undefined || filter.status !== undefined || filter.premium !== undefined || filter.customer !== undefined;
   const { first, last, shownFirst, shownLast } = gridWindow(place, rowCount);
 
   useEffect(() => {

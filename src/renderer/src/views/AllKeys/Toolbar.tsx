@@ -1,4 +1,4 @@
-// All keys' toolbar on one row: the filter (text, status, premium) and select all matching; and the exports of what matches.
+// All keys' toolbar on one row: the filter (text, customer, status, premium) and select all matching; and the exports of what matches.
 import { useKeydesk } from '../../store/index.ts';
 import type { LedgerFilter } from '../../store/types.ts';
 import { allDeletedWords, type selectAllWords } from './wording.ts';
@@ -34,6 +34,14 @@ export function Toolbar({
           onChange={(e) => setFilter({ ...filter, text: e.target.value.trim() === '' ? undefined : e.target.value })}
         />
       </label>
+      <input
+        type="search"
+        className="toolbar-customer"
+        aria-label="Customer (name, email or Discord ID)"
+        placeholder="Customer"
+        value={filter.customer ?? ''}
+        onChange={(e) => setFilter({ ...filter, customer: e.target.value.trim() === '' ? undefined : e.target.value })}
+      />
       <select
         aria-label="Status"
         value={filter.status ?? ''}

@@ -10,6 +10,8 @@ import { useKeydesk } from '../../store/index.ts';
 export const EMPTY_FIELDS: CustomerFields = { name: '', email: '', discordId: '', reference: '', tags: [], note: '' };
 
 interface Book {
+  /** The service whose book this is. */
+  profileId: string | null;
   search: string;
   customers: CustomerSummary[];
   total: number;
@@ -27,6 +29,7 @@ interface Book {
 }
 
 export const useBook = create<Book>()((set, get) => ({
+  profileId: null,
   search: '',
   customers: [],
   total: 0,
@@ -52,7 +55,7 @@ export const useBook = create<Book>()((set, get) => ({
     }
     set({ customers: r.data.customers, total: r.data.total, noteTemplate: r.data.noteTemplate, templateIsDefault: r.data.isDefault });
   },
-  open: (openId) => set({ openId }),
+  open: (openId) => set({ openId, profileId: useKeydesk.getState().activeProfileId }),
   reset: () => set({ search: '', customers: [], total: 0, openId: null, proposals: null }),
 }));
 
@@ -68,7 +71,9 @@ export async function ask<N extends OperationName>(name: N, input: OperationInpu
 export function useBookFollowsProfile(): void {
   const profileId = useKeydesk((s) => s.activeProfileId);
   useEffect(() => {
-    useBook.getState().reset();
+    // The customer opened from elsewhere (the palette, Keys) stays open; another service's does not.
+    if (useBook.getState().profileId !== profileId) useBook.getState().reset();
+    useBook.setState({ profileId });
     if (profileId !== null) void useBook.getState().load();
   }, [profileId]);
 }
