@@ -180,14 +180,16 @@ export class Customers {
     const byDiscord =
       f.discordId === ''
         ? undefined
-        : (this.db.prepare(`${SELECT} WHERE profile_id = ? AND discord_id = ? ORDER BY id LIMIT 1`).get(profileId, f.discordId) as
-            CustomerRow | undefined);
+        : (this.db
+            .prepare(`${SELECT} WHERE profile_id = ? AND discord_id = ? AND discord_id <> '' ORDER BY id LIMIT 1`)
+            .get(profileId, f.discordId) as CustomerRow | undefined);
     const row =
       byDiscord ??
       (f.email === ''
         ? undefined
-        : (this.db.prepare(`${SELECT} WHERE profile_id = ? AND email = ? COLLATE NOCASE ORDER BY id LIMIT 1`).get(profileId, f.email) as
-            CustomerRow | undefined));
+        : (this.db
+            .prepare(`${SELECT} WHERE profile_id = ? AND email = ? COLLATE NOCASE AND email <> '' ORDER BY id LIMIT 1`)
+            .get(profileId, f.email) as CustomerRow | undefined));
     return row === undefined ? null : customerOf(row);
   }
 
@@ -291,9 +293,9 @@ export class Customers {
       .prepare(
         `SELECT k.customer_id AS id, coalesce(l.status, 'unrecorded') AS status, count(*) AS n FROM customer_keys AS k
          LEFT JOIN ledger AS l ON l.profile_id = k.profile_id AND l.value = k.value
-         WHERE k.profile_id = ? AND k.customer_id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2`,
+         WHERE k.customer_id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2`,
       )
-      .all(profileId, JSON.stringify(ids)) as { id: number; status: keyof CustomerKeyCounts; n: number }[];
+      .all(JSON.stringify(ids)) as { id: number; status: keyof CustomerKeyCounts; n: number }[];
     for (const r of rows) {
       const counts = out.get(r.id) ?? noCounts();
       counts[r.status] = r.n;
