@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { benchBulk } from './cases/bulk.ts';
 import { benchCancel } from './cases/cancel.ts';
 import { benchCore } from './cases/core.ts';
+import { benchCustomers } from './cases/customers.ts';
 import { benchGenerateCore } from './cases/generate-core.ts';
 import { benchGenerate } from './cases/generate.ts';
 import { benchHistory } from './cases/history.ts';
@@ -32,6 +33,7 @@ const CASES: Record<string, (o: BenchOptions) => void | Promise<void>> = {
   generate: benchGenerate,
   wal: benchWal,
   search: benchSearch,
+  customers: benchCustomers,
   core: benchCore,
   ledger: benchLedger,
   history: benchHistory,

@@ -20,6 +20,7 @@ import type {
 } from './domain.ts';
 import { HWID_METHODS, JOB_ITEM_STATES } from './domain.ts';
 import { FIRST_RUN_STEPS, type FirstRunStep, type KeyActivityDay, type OverviewFigures } from './domain.ts';
+import type { Customer, CustomerSummary, NoteLinkProposal } from './customers.ts';
 import type { EventName, OperationName } from './operations.ts';
 import type { KeyBatch } from './key-batch.ts';
 import { RENEWAL_TEMPLATE_MAX, type ExpiryWeek } from './renewals.ts';
@@ -77,6 +78,9 @@ const ledgerFilter = z.strictObject({
   createdFrom: schemas.date.optional(),
   createdTo: schemas.date.optional(),
   unactivated: z.literal(true).optional(),
+  /** One customer's keys (customers.ts), or the keys of the customers whose name, email, Discord ID… hold every word. */
+  customerId: z.int().min(1).optional(),
+  customer: z.string().max(LIMITS.textMaxChars).optional(),
 });
 /** All keys' sort: a column and a direction; rows that tie are ordered by key value in the same direction. */
 const ledgerSort = z.strictObject({
@@ -90,6 +94,8 @@ const auditFilter = z.strictObject({
   action: z.string().max(64).optional(),
   /** One service's acts (a removed service's too); left out, every service's. */
   profileId: profileId.optional(),
+  /** A customer's entries: about it, its keys, and jobs over its keys. */
+  customerId: z.int().min(1).optional(),
 });
 
 /** The most keys one generate job takes: ten requests of the service's 100,000. */
@@ -147,6 +153,37 @@ export interface SettingsState {
   /** Keydesk's data folder, for Open data folder. */
   dataFolder: string;
 }
+
+/** The most a customer's field holds: a name, a reference, a tag; and how many tags. */
+export const CUSTOMER_LIMITS = { nameMaxChars: 200, emailMaxChars: 254, referenceMaxChars: 256, tagMaxChars: 50, tagsMax: 20 } as const;
+const customerId = z.int({ error: 'Unknown customer.' }).min(1, { error: 'Unknown customer.' });
+export const customerFields = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: 'A customer needs a name.' })
+    .max(CUSTOMER_LIMITS.nameMaxChars, { error: `Name must be at most ${CUSTOMER_LIMITS.nameMaxChars} characters.` }),
+  email: z.union([
+    z.literal(''),
+    z.email({ error: 'Enter an email address like ann@example.com, or leave it empty.' }).max(CUSTOMER_LIMITS.emailMaxChars),
+  ]),
+  discordId: z.string().regex(/^(\d{17,20})?$/, { error: 'A Discord ID is 17 to 20 digits (Discord: Copy User ID).' }),
+  reference: z
+    .string()
+    .max(CUSTOMER_LIMITS.referenceMaxChars, { error: `Reference must be at most ${CUSTOMER_LIMITS.referenceMaxChars} characters.` }),
+  tags: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(CUSTOMER_LIMITS.tagMaxChars, { error: `A tag is at most ${CUSTOMER_LIMITS.tagMaxChars} characters.` }),
+    )
+    .max(CUSTOMER_LIMITS.tagsMax, { error: `At most ${CUSTOMER_LIMITS.tagsMax} tags.` }),
+  note: schemas.note,
+});
+const customerRef = z.union([z.strictObject({ id: customerId }), z.strictObject({ fields: customerFields })]);
+const keyValueList = z.array(schemas.keyValue).min(1).max(LIMITS.countMax);
 
 export const contract = {
   // Answered from the moment the window opens, before the rest can be.
@@ -415,6 +452,43 @@ export const contract = {
   'renewals.setTemplate': op<{ template: string; isDefault: boolean }>()(
     z.strictObject({ template: z.string().min(1).max(RENEWAL_TEMPLATE_MAX).nullable() }),
     'A message template for the selected profile (null: the default); only ever filled in and copied, never sent.',
+  ),
+  // The vendor's book (store/customers.ts): local to keydesk.db, per profile, never sent to the service.
+  // noteTemplate: the profile's own, or the default; isDefault says which.
+  'customers.list': op<{ customers: CustomerSummary[]; total: number; noteTemplate: string; isDefault: boolean }>()(
+    z.strictObject({ search: z.string().max(LIMITS.textMaxChars).optional(), ...page }),
+    "Search words and paging over the active profile's customers.",
+  ),
+  'customers.get': op<CustomerSummary>()(z.strictObject({ id: customerId }), "A customer id; another profile's is not found."),
+  'customers.create': op<Customer>()(customerFields, "A customer's fields, checked here."),
+  'customers.update': op<Customer>()(z.strictObject({ id: customerId, fields: customerFields }), 'A customer id and its new fields.'),
+  'customers.merge': op<{ customer: Customer; keys: number }>()(
+    z.strictObject({ into: customerId, from: z.array(customerId).min(1).max(1_000) }),
+    'The customer kept and those merged into it (removed); destructive, the renderer confirms first.',
+  ),
+  'customers.remove': op<{ keys: number }>()(
+    z.strictObject({ id: customerId }),
+    'A customer id; its keys stay, held by no one; destructive, the renderer confirms first.',
+  ),
+  'customers.link': op<{ keys: number; created: number; customer: Customer | null }>()(
+    z.strictObject({
+      links: z
+        .array(z.strictObject({ customer: customerRef, keyValues: keyValueList }))
+        .min(1)
+        .max(LIMITS.countMax),
+    }),
+    'Keys and the customer each goes to (by id, or fields: the one with that Discord ID or email, else a new one); a key leaves its former customer.',
+  ),
+  'customers.unlink': op<{ keys: number }>()(z.strictObject({ keyValues: keyValueList }), 'Key values; their customers keep the rest.'),
+  // The ledger's unlinked keys whose notes name someone (shared/note-links.ts), grouped by who, for the user to review.
+  'customers.proposeLinks': op<{ proposals: NoteLinkProposal[]; keys: number }>()(none, 'Nothing; the active profile.'),
+  'customers.setTemplate': op<{ noteTemplate: string; isDefault: boolean }>()(
+    z.strictObject({ template: schemas.note.nullable() }),
+    'The note new keys of a customer start from ({name}, {email}, {discordId}, {reference}); null: the default.',
+  ),
+  'customers.export': op<{ path: string | null }>()(
+    z.strictObject({ format: exportFormat }),
+    'A format; main writes every customer with their keys to the path the user picks.',
   ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 

@@ -58,6 +58,17 @@ export const OPERATION_WORDS = {
   'renewals.weeks': 'Count the keys expiring per week',
   'renewals.getTemplate': 'Read the renewal message',
   'renewals.setTemplate': 'Save the renewal message',
+  'customers.list': 'List customers',
+  'customers.get': 'Read a customer',
+  'customers.create': 'Add a customer',
+  'customers.update': 'Edit a customer',
+  'customers.merge': 'Merge customers',
+  'customers.remove': 'Remove a customer',
+  'customers.link': 'Link keys to a customer',
+  'customers.unlink': 'Unlink keys from their customer',
+  'customers.proposeLinks': 'Find customers in key notes',
+  'customers.setTemplate': 'Set the customer note template',
+  'customers.export': 'Export the customers',
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];

@@ -44,7 +44,9 @@ describe('exports', () => {
     const lines = readFileSync(await savedPath(/Saved 3 keys to (.+keydesk-generated-[^/\\]+)\.$/), 'utf8')
       .trim()
       .split('\n');
-    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,checkedByKeydeskAt');
+    expect(lines[0]).toBe(
+      'value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,checkedByKeydeskAt,customer,customerEmail,customerDiscordId',
+    );
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(batch);
     for (const line of lines.slice(1)) expect(line).toContain(',"export, ""spring"" batch",generated,false,,45,,');
   });

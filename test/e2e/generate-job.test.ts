@@ -25,7 +25,9 @@ describe('Generate: 100,001 keys', () => {
     const path = /^Saved to (.+)\.$/.exec((await toast.textContent()) ?? '')?.[1] ?? '';
     expect(path.startsWith(app.harness.userData)).toBe(true);
     const lines = readFileSync(path, 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,checkedByKeydeskAt');
+    expect(lines[0]).toBe(
+      'value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,checkedByKeydeskAt,customer,customerEmail,customerDiscordId',
+    );
     expect(lines).toHaveLength(100_002);
     expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(100_001);
     expect(lines.slice(1).every((l) => l.includes(',two requests,generated,false,'))).toBe(true);

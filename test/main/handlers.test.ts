@@ -278,7 +278,9 @@ describe('bulk jobs', () => {
     const lines = readFileSync(exported.path ?? '', 'utf8')
       .trim()
       .split('\n');
-    expect(lines[0]).toBe('value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,checkedByKeydeskAt');
+    expect(lines[0]).toBe(
+      'value,note,status,isPremium,expiresAt,daysKey,hwid,createdAt,checkedByKeydeskAt,customer,customerEmail,customerDiscordId',
+    );
     expect(lines).toHaveLength(100_002);
     expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(100_001);
     expect(lines.slice(1).every((l) => l.includes(',bulk two batches,generated,'))).toBe(true);
@@ -398,7 +400,7 @@ describe('records', () => {
       .trim()
       .split('\n');
     expect(lines[0]).toBe(
-      'value,note,status,statusNotReadBack,isPremium,expiresAt,expiryNotReadBack,daysKey,hwid,hwidNotReadBack,createdAt,checkedByKeydeskAt',
+      'value,note,status,statusNotReadBack,isPremium,expiresAt,expiryNotReadBack,daysKey,hwid,hwidNotReadBack,createdAt,checkedByKeydeskAt,customer,customerEmail,customerDiscordId',
     );
     expect(lines).toHaveLength(4);
     const json = await must('audit.export', { filter: { outcome: 'failed' }, format: 'json' });

@@ -88,6 +88,13 @@ describe('a keydesk.db at this schema', () => {
         'audit',
         'audit_by_job',
         'audit_by_time',
+        'customer_keys',
+        'customer_keys_by_customer',
+        'customer_settings',
+        'customers',
+        'customers_by_discord',
+        'customers_by_email',
+        'customers_by_name',
         'job_items',
         'job_items_by_state',
         'job_keys',
@@ -161,8 +168,11 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
+/** Schema 16: no customers. */
+const SCHEMA_16_CUSTOMERS = 'DROP TABLE customers; DROP TABLE customer_keys; DROP TABLE customer_settings;';
+
 /** Schema 15: no renewal templates, job labels or job steps. */
-const SCHEMA_15_RENEWALS = `
+const SCHEMA_15_RENEWALS = `${SCHEMA_16_CUSTOMERS}
 DROP TABLE renewal_templates;
 DROP TABLE job_labels;
 DROP TABLE job_events;`;

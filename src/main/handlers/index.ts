@@ -2,6 +2,7 @@
 import type { Core } from '../core.ts';
 import { appHandlers } from './app.ts';
 import { driftHandlers } from './drift.ts';
+import { customerHandlers } from './customers.ts';
 import { executionHandlers } from './executions.ts';
 import { jobHandlers } from './jobs.ts';
 import { keyHandlers } from './keys.ts';
@@ -27,6 +28,7 @@ export function createHandlers(core: Core): Handlers {
     ...driftHandlers(core),
     ...overviewHandlers(core),
     ...renewalHandlers(core),
+    ...customerHandlers(core),
   };
 }
 

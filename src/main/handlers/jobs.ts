@@ -6,6 +6,7 @@ import type { Core } from '../core.ts';
 import { writeExport } from '../export.ts';
 import { exportFailure } from '../failures.ts';
 import { LEDGER_COLUMNS, LEDGER_NAMES } from './ledger.ts';
+import { CUSTOMER_COLUMNS, withCustomers } from './customer-exports.ts';
 import { needsKey, needsProfile, type Handlers } from './types.ts';
 
 /** A job's results as a vendor reads them: one row per key (per batch for generate), the outcome in words. */
@@ -116,7 +117,14 @@ export const jobHandlers = (core: Core): Pick<Handlers, Extract<OperationName, `
     try {
       // A generate job's keys as the ledger has them (its batches may hold up to 1,000,000), or every item's outcome.
       await core.db.withReader(async (db) => {
-        if (keys) return writeExport(path, format, LEDGER_COLUMNS, db.iterateJobKeys(jobId, p.id), LEDGER_NAMES);
+        if (keys)
+          return writeExport(
+            path,
+            format,
+            [...LEDGER_COLUMNS, ...CUSTOMER_COLUMNS],
+            withCustomers(db, p.id, db.iterateJobKeys(jobId, p.id)),
+            LEDGER_NAMES,
+          );
         const columns = RESULT_COLUMNS[job.action];
         // Only this action's columns, in JSON too: no empty "newExpiry" on a delete, no "batch" on an extend.
         const rows = function* (): Generator<Partial<ResultRow>> {

@@ -8,6 +8,7 @@ import { writeExport } from '../export.ts';
 import { exportFailure } from '../failures.ts';
 import { orEmpty } from './keys.ts';
 import { needsKey, needsProfile, type Handlers } from './types.ts';
+import { CUSTOMER_COLUMNS, withCustomers } from './customer-exports.ts';
 
 export const LEDGER_COLUMNS: readonly (keyof LedgerRow)[] = [
   'value',
@@ -48,7 +49,7 @@ function* allKeysRows(rows: Iterable<LedgerRow>): Generator<LedgerExportRow> {
 /** lastSeenAt is when Keydesk last read or changed the key, not customer activity: the file says so. */
 export const LEDGER_NAMES = { lastSeenAt: 'checkedByKeydeskAt' } satisfies Partial<Record<keyof LedgerRow, string>>;
 const AUDIT_COLUMNS: readonly (keyof AuditEntry)[] = ['id', 'at', 'profileName', 'action', 'target', 'outcome', 'message', 'job', 'change'];
-const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
+export const stamp = (): string => new Date().toISOString().slice(0, 19).replaceAll(':', '-');
 
 export const ledgerHandlers = (
   core: Core,
@@ -86,8 +87,8 @@ export const ledgerHandlers = (
       core,
       `keydesk-keys-${stamp()}.${format}`,
       format,
-      ALL_KEYS_COLUMNS,
-      (db) => allKeysRows(db.iterateLedger(p.id, filter, sort)),
+      [...ALL_KEYS_COLUMNS, ...CUSTOMER_COLUMNS],
+      (db) => withCustomers(db, p.id, allKeysRows(db.iterateLedger(p.id, filter, sort))),
       LEDGER_NAMES,
     );
   }),
@@ -132,8 +133,8 @@ export const ledgerHandlers = (
       core,
       `keydesk-generated-${stamp()}.${format}`,
       format,
-      LEDGER_COLUMNS,
-      (db) => db.iterateLedgerKeys(p.id, keyValues),
+      [...LEDGER_COLUMNS, ...CUSTOMER_COLUMNS],
+      (db) => withCustomers(db, p.id, db.iterateLedgerKeys(p.id, keyValues)),
       LEDGER_NAMES,
     );
   }),
@@ -145,7 +146,7 @@ export const ledgerHandlers = (
 });
 
 /** Asks the user where to save, then writes the rows there; a cancelled dialog is a success with no path. */
-async function saveExport<T extends object>(
+export async function saveExport<T extends object>(
   core: Core,
   suggestedName: string,
   format: 'csv' | 'json',

@@ -10,6 +10,8 @@ export interface AuditFilter {
   outcome?: AuditEntry['outcome'] | undefined;
   action?: string | undefined;
   profileId?: string | undefined;
+  /** A customer's entries: its own (target ends "(customer N)"), acts on its keys, and jobs over any of them. */
+  customerId?: number | undefined;
 }
 
 /** An entry to write; `before`: the fields of its target key the act changes, read from the ledger as it is written. */
@@ -115,6 +117,13 @@ export class AuditLog {
     if (filter.action) {
       clauses.push('a.action = ?');
       params.push(filter.action);
+    }
+    if (filter.customerId !== undefined) {
+      const keys = 'SELECT value FROM customer_keys WHERE profile_id = a.profile_id AND customer_id = ?';
+      clauses.push(
+        `(a.target LIKE ? OR a.target IN (${keys}) OR (a.job_id IS NOT NULL AND EXISTS (SELECT 1 FROM job_items AS i WHERE i.job_id = a.job_id AND i.target IN (${keys}))))`,
+      );
+      params.push(`%(customer ${filter.customerId})`, filter.customerId, filter.customerId);
     }
     return { sql: clauses.join(' AND '), params };
   }

@@ -77,8 +77,11 @@ export const hasDates = (filter: LedgerFilter): boolean =>
   filter.unactivated !== undefined ||
   filter.span !== undefined;
 
+/** The filter names a customer's keys (by id, or customers by search words): read from those keys, never by anchors. */
+export const byCustomer = (filter: LedgerFilter): boolean => filter.customerId !== undefined || !!filter.customer?.trim();
+
 export const isUnfiltered = (filter: LedgerFilter): boolean =>
-  !filter.text && !filter.status && filter.premium === undefined && !hasDates(filter);
+  !filter.text && !filter.status && filter.premium === undefined && !hasDates(filter) && !byCustomer(filter);
 
 /**
  * "Now" for the expiry filters that are relative to it, to the minute: every statement of one query, and the
@@ -213,6 +216,25 @@ export class LedgerFilters {
       params.push(filter.premium ? 1 : 0);
     }
     if (filter.span) this.spanWhere(filter, mode, t, clauses, params);
+    if (filter.customerId !== undefined) {
+      clauses.push(`${t}value IN (SELECT value FROM customer_keys WHERE profile_id = ? AND customer_id = ?)`);
+      params.push(profileId, filter.customerId);
+    }
+    const words =
+      filter.customer
+        ?.trim()
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((w) => w !== '') ?? [];
+    if (words.length > 0) {
+      // Each word in a customer's name, email, Discord ID, reference or tags (customers.ts keeps that text).
+      clauses.push(
+        `${t}value IN (SELECT k.value FROM customers AS c JOIN customer_keys AS k ON k.customer_id = c.id WHERE c.profile_id = ? AND ${words
+          .map(() => 'instr(c.search, ?) > 0')
+          .join(' AND ')})`,
+      );
+      params.push(profileId, ...words);
+    }
     return { sql: clauses.join(' AND '), params };
   }
 
@@ -309,6 +331,7 @@ export class LedgerFilters {
       filter.status ||
       filter.premium !== undefined ||
       hasDates(filter) ||
+      byCustomer(filter) ||
       term.includes('\n') ||
       Array.from(term).length > 3
     )

@@ -6,6 +6,7 @@ import { LEDGER_COUNT_CAP } from '../../shared/rules.ts';
 import type { Connection } from './connection.ts';
 import { cursorSegments, type LedgerAnchors } from './ledger-anchors.ts';
 import {
+  byCustomer,
   hasDates,
   isUnfiltered,
   SORT_COLUMNS,
@@ -89,6 +90,7 @@ export class LedgerQueries {
         targetsCapped: false,
       };
     }
+    if (byCustomer(filter)) return this.customerPage(profileId, filter, sort, offset, limit);
     // A status alone is counted exactly, as ledger_counts keeps it (one row read): never "more than" the cap.
     if (filter.status && !filter.text && filter.premium === undefined && !hasDates(filter)) {
       const n = this.filters.ledgerSize(profileId, filter.status);
@@ -199,6 +201,33 @@ export class LedgerQueries {
   }
 
   /**
+   * A page of the keys of the customers a filter names, from all of them: a customer holds few keys next to the
+   * ledger, and no sort index's anchors know who holds a key. Counts are exact.
+   */
+  private customerPage(
+    profileId: string,
+    filter: LedgerFilter,
+    sort: { field: LedgerSortField; dir: 'asc' | 'desc' },
+    offset: number,
+    limit: number,
+  ): LedgerPage {
+    const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
+    const hits = this.filters.hitsSource(profileId, filter, SORT_COLUMNS[sort.field]);
+    const rows = this.db
+      .prepare(
+        `WITH hits AS MATERIALIZED (${hits.sql}),
+           page AS MATERIALIZED (SELECT value, k FROM hits ORDER BY k ${dir}, value ${dir} LIMIT ? OFFSET ?)
+         SELECT ledger.*, (SELECT count(*) FROM hits) AS total, (SELECT count(*) FROM hits WHERE st <> 'deleted') AS targets
+         FROM page CROSS JOIN ledger ON ledger.profile_id = ? AND ledger.value = page.value
+         ORDER BY page.k ${dir}, page.value ${dir}`,
+      )
+      .all(...hits.params, -1, limit, offset, profileId) as unknown as (LedgerDbRow & { total: number; targets: number })[];
+    const total = rows[0]?.total ?? this.filters.countLedger(profileId, filter);
+    const targets = filter.status ? total : (rows[0]?.targets ?? this.filters.countLedger(profileId, filter, undefined, true));
+    return { rows: rows.map(toLedgerRow), total, totalCapped: false, targets, targetsCapped: false };
+  }
+
+  /**
    * The page next to a row already shown: seek paging on (sort key, value), so a page costs about its own size
    * at any depth, where OFFSET costs the depth. `after` continues in the sort's direction from the cursor row,
    * `before` goes back from it (rows still come in the sort's order). A filter with few matches (up to the
@@ -229,7 +258,8 @@ export class LedgerQueries {
     const column = SORT_COLUMNS[sort.field];
     let rows: LedgerDbRow[] | null = null;
     if (!isUnfiltered(filter)) {
-      const most = LEDGER_COUNT_CAP + 1;
+      // A customer's keys are all read (anchors follow no customer); others stop past the count's cap.
+      const most = byCustomer(filter) ? -1 : LEDGER_COUNT_CAP + 1;
       const hits = this.filters.hitsSource(profileId, filter, column);
       const segments = cursorSegments('k', 'value', asc, at, false);
       const union = segments.map(
@@ -248,7 +278,7 @@ export class LedgerQueries {
       })[];
       // No row: either no match past the cursor, or (past the cap) the matches were not all read.
       const found = got[0]?.total ?? this.filters.countLedger(profileId, filter, most);
-      if (found < most) rows = got;
+      if (most < 0 || found < most) rows = got;
     }
     rows ??= this.anchors.walkFrom(profileId, filter, column, asc, at, false, limit);
     if (back) rows.reverse();

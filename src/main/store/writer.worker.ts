@@ -173,6 +173,9 @@ function applyCommand(c: JobCommand): unknown {
       break;
     case 'firstRunStep':
       db.markFirstRunStep(c.profileId, c.step, c.at);
+      break;
+    case 'customers':
+      return db.changeCustomers(c.change);
   }
   return null;
 }

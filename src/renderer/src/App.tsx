@@ -10,6 +10,7 @@ import { ViewBoundary } from './components/ViewBoundary.tsx';
 import { useKeydesk, type ViewName } from './store/index.ts';
 import { Activity } from './views/Activity/Activity.tsx';
 import { AllKeys } from './views/AllKeys/AllKeys.tsx';
+import { Customers } from './views/Customers/Customers.tsx';
 import { Identifier } from './views/Identifier/Identifier.tsx';
 import { Integration } from './views/Integration/Integration.tsx';
 import { Jobs } from './views/Jobs/Jobs.tsx';
@@ -31,6 +32,7 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   overview: Overview,
   keys: Keys,
   ledger: AllKeys,
+  customers: Customers,
   jobs: Jobs,
   renewals: Renewals,
   keyless: Keyless,
@@ -47,6 +49,7 @@ const NAV_ICONS: Record<ViewName, IconName> = {
   overview: 'gauge',
   keys: 'key',
   ledger: 'rows',
+  customers: 'people',
   jobs: 'layers',
   renewals: 'clock',
   keyless: 'chip',

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { noteRecent, readRecent } from '../lib/recent.ts';
 import { useKeydesk } from '../store/index.ts';
 import { rankCommands, useCommands, type Command } from './commands.ts';
+import { useCustomerCommands } from './customer-commands.ts';
 import { EmptyState } from './EmptyState.tsx';
 
 interface Section {
@@ -21,6 +22,7 @@ export function CommandPalette() {
   const list = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
+  const customers = useCustomerCommands(query);
 
   const sections = useMemo<Section[]>(() => {
     const ranked = rankCommands(commands, query, recent);
@@ -29,6 +31,7 @@ export function CommandPalette() {
     if (ranked.recent.length > 0) out.push({ title: 'Recent', commands: ranked.recent });
     if (query.trim() !== '') {
       if (ranked.rest.length > 0) out.push({ title: 'Matches', commands: ranked.rest });
+      if (customers.length > 0) out.push({ title: 'Customers', commands: customers });
       return out;
     }
     for (const group of ['Actions', 'Services', 'Views'] as const) {
@@ -36,7 +39,7 @@ export function CommandPalette() {
       if (inGroup.length > 0) out.push({ title: group, commands: inGroup });
     }
     return out;
-  }, [commands, query, recent]);
+  }, [commands, customers, query, recent]);
   const flat = sections.flatMap((s) => s.commands);
   const current = flat[Math.min(active, flat.length - 1)];
   const optionId = (c: Command) => `${id}-option-${c.id}`;

@@ -6,6 +6,7 @@ export const VIEWS = [
   { view: 'keys', label: 'Keys', summary: 'Generate keys, find one, act on it' },
   { view: 'ledger', label: 'All keys', summary: 'Every key known for this service, with bulk actions' },
   { view: 'renewals', label: 'Renewals', summary: 'Keys expiring in the next 12 weeks: export, extend, message the customer' },
+  { view: 'customers', label: 'Customers', summary: 'Who holds each key: the book, their keys, links from notes' },
   { view: 'jobs', label: 'Jobs', summary: 'Bulk and generate jobs, running and past: results, export, resume, cancel' },
   { view: 'keyless', label: 'Keyless', summary: 'HWIDs authorized without a key' },
   { view: 'identifier', label: 'Identifier check', summary: 'Whether a service identifier exists' },

@@ -1,5 +1,5 @@
-// All keys' toolbar on one row: the filter (text, status, premium, expiry, creation) and select all matching, the days
-// or dates a date filter needs under it; and the exports of what matches.
+// All keys' toolbar on one row: the filter (text, customer, status, premium, expiry,
+// creation) and select all matching, the days or dates a date filter needs under it; and the exports of what matches.
 import { fmt } from '../../lib/format.ts';
 import { useKeydesk } from '../../store/index.ts';
 import type { LedgerFilter } from '../../store/types.ts';
@@ -39,6 +39,14 @@ export function Toolbar({
             onChange={(e) => setFilter({ ...filter, text: e.target.value.trim() === '' ? undefined : e.target.value })}
           />
         </label>
+        <input
+          type="search"
+          className="toolbar-customer"
+          aria-label="Customer (name, email or Discord ID)"
+          placeholder="Customer"
+          value={filter.customer ?? ''}
+          onChange={(e) => setFilter({ ...filter, customer: e.target.value.trim() === '' ? undefined : e.target.value })}
+        />
         <select
           aria-label="Status"
           value={filter.status ?? ''}

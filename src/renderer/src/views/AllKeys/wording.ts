@@ -122,6 +122,9 @@ export const trimmed = (f: LedgerFilter): string =>
     f.createdFrom ?? null,
     f.createdTo ?? null,
     f.unactivated ?? null,
+    f.span ?? null,
+    f.customer?.trim() ?? '',
+    f.customerId ?? null,
   ]);
 
 /** "Select all" as a button and as the offer under the rows shown, for `count` matches (`capped`: more than that). */

@@ -17,6 +17,8 @@ import { copyToClipboard } from '../../lib/clipboard.ts';
 import { shownText } from '../../lib/text.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { selectGenerateJob, selectJob } from '../../store/job-selectors.ts';
+import { call } from '../../lib/api.ts';
+import { CustomerPick, type PickedCustomer } from './CustomerPick.tsx';
 
 type FieldName = 'expire' | 'count' | 'daysKey' | 'note';
 type Errors = Partial<Record<FieldName | 'form', string>>;
@@ -125,6 +127,7 @@ export function GenerateForm() {
   const [days, setDays] = useDraft('generate.days');
   const [note, setNote] = useDraft('generate.note');
   const [premium, setPremium] = useDraft('generate.premium');
+  const [customer, setCustomer] = useState<PickedCustomer | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   // A refused attempt puts the focus on the first field in error, where its words are (not left on Generate).
   const formRef = useRef<HTMLFormElement>(null);
@@ -191,7 +194,15 @@ export function GenerateForm() {
     }
     setErrors({});
     if (asJob) void startJob({ ...parsed.data, count: wanted });
-    else void generate(parsed.data);
+    else
+      void generate(parsed.data).then((made) => {
+        const keyValues = [...useKeydesk.getState().lastGenerated];
+        if (!made || customer === null || keyValues.length === 0) return;
+        void call('customers.link', { links: [{ customer: customer.ref, keyValues }] }).then((r) => {
+          if (!r.ok) useKeydesk.getState().notifyFailure('customers.link', r);
+          else setCustomer(r.data.customer ? { ref: { id: r.data.customer.id }, name: r.data.customer.name } : customer);
+        });
+      });
   };
 
   return (
@@ -275,6 +286,16 @@ export function GenerateForm() {
           />
         </>
       )}
+      <CustomerPick
+        picked={customer}
+        onPick={(p, filled) => {
+          setCustomer(p);
+          if (p !== null) {
+            setNote(filled);
+            changed('note');
+          }
+        }}
+      />
       <Field
         label="Note"
         value={note}

@@ -17,6 +17,7 @@ import { earlierBecause } from '../../store/keys.ts';
 import type { Moment } from '../../store/request.ts';
 import type { KeyChange } from '../../store/types.ts';
 import { LedgerMatches, recordsAddMore } from './LedgerMatches.tsx';
+import { CustomerMatches } from './CustomerMatches.tsx';
 
 /** A row's mark when it is, or may be, an earlier answer; nothing when it is not known to be. */
 function earlierMark(change: KeyChange | null) {
@@ -322,6 +323,7 @@ export function Lookup() {
           )}
         </>
       )}
+      <CustomerMatches term={lookupTerm} />
       <LedgerMatches term={lookupTerm} listed={listed} />
     </div>
   );
