@@ -21,6 +21,8 @@ import { HWID_METHODS, JOB_ITEM_STATES } from './domain.ts';
 import type { EventName, OperationName } from './operations.ts';
 import type { KeyBatch } from './key-batch.ts';
 import type { Result } from './result.ts';
+import type { RefreshChange } from './job-words.ts';
+import { IMPORT_MAX_KEYS } from './key-import.ts';
 import { LIMITS, schemas } from './rules.ts';
 
 export interface OperationSpec<I extends z.ZodType, O> {
@@ -84,6 +86,16 @@ const jobTarget = z.union([
   z.strictObject({ keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax) }),
   z.strictObject({ filter: ledgerFilter }),
 ]);
+
+const importText = z.string().max(LIMITS.textMaxChars);
+const importRow = z.strictObject({
+  value: schemas.keyValue,
+  name: importText.optional(),
+  email: importText.optional(),
+  discord: importText.optional(),
+  reference: importText.optional(),
+  note: schemas.note.optional(),
+});
 
 export const generateInput = z
   .strictObject({
@@ -309,6 +321,23 @@ export const contract = {
   'jobs.setCeiling': op<{ ceiling: number; isDefault: boolean }>()(
     z.strictObject({ profileId, ceiling: z.int().min(1).max(JOB_CEILING_MAX).nullable() }),
     'A profile id and the most requests a job may keep in flight there (null: the default).',
+  ),
+
+  // Import and refresh: read-only jobs that look keys up and record in the ledger what they find.
+  'import.start': op<JobSummary>()(
+    z.strictObject({
+      source: z.string().min(1).max(LIMITS.textMaxChars),
+      rows: z.array(importRow).min(1).max(IMPORT_MAX_KEYS),
+    }),
+    "The file's name (or \"pasted keys\") and the preview's rows (parseImport); main looks each key up as a job on the active profile.",
+  ),
+  'refresh.start': op<JobSummary>()(
+    z.strictObject({ target: jobTarget }),
+    'Keys (values, or a ledger filter main resolves); main reads each again as a job and records what changed elsewhere.',
+  ),
+  'refresh.changes': op<{ counts: Record<RefreshChange, number> }>()(
+    z.strictObject({ jobId: z.uuid() }),
+    "A refresh job's id; its keys per change found (the keys themselves: jobs.items with noted).",
   ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 

@@ -43,6 +43,9 @@ export const OPERATION_WORDS = {
   'jobs.forget': 'Remove a job from the list',
   'jobs.getCeiling': 'Read the bulk request limit',
   'jobs.setCeiling': 'Set the bulk request limit',
+  'import.start': 'Import keys',
+  'refresh.start': 'Refresh keys',
+  'refresh.changes': 'Read what a refresh found',
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];

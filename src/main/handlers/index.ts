@@ -5,6 +5,7 @@ import { executionHandlers } from './executions.ts';
 import { jobHandlers } from './jobs.ts';
 import { keyHandlers } from './keys.ts';
 import { ledgerHandlers } from './ledger.ts';
+import { lookupHandlers } from './lookups.ts';
 import { profileHandlers } from './profiles.ts';
 import { serviceHandlers } from './service.ts';
 import type { Handlers } from './types.ts';
@@ -18,6 +19,7 @@ export function createHandlers(core: Core): Handlers {
     ...keyHandlers(core),
     ...ledgerHandlers(core),
     ...jobHandlers(core),
+    ...lookupHandlers(core),
     ...serviceHandlers(core),
   };
 }

@@ -126,7 +126,9 @@ export class JobService {
                 daysKey: request.daysKey,
               },
             }
-          : {};
+          : request.action === 'import'
+            ? { source: request.source }
+            : {};
     const job = { id, profileId, profileName, action: request.action, params: JSON.stringify(params), createdAt: new Date().toISOString() };
     let items: NewJobItems;
     if (request.action === 'generate') {
