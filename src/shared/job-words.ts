@@ -28,7 +28,7 @@ export function jobTitle(
   j: { action: JobAction; days: number | null; source?: string },
   days: (count: number) => string = (d) => `${n(d)} ${d === 1 ? 'day' : 'days'}`,
 ): string {
-  if (j.action === 'import' && j.source !== undefined) return `Import: imported from ${j.source}`;
+  if (j.action === 'import' && j.source !== undefined) return `Keys imported from ${j.source}`;
   return j.action === 'extend' && j.days !== null ? `Extend by ${days(j.days)}` : JOB_ACTION_WORDS[j.action];
 }
 

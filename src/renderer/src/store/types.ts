@@ -355,8 +355,8 @@ export interface JobsSlice {
 
 export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
 
-/** What the All keys table sends in bulk: every job action but generate. */
-export type BulkAction = Exclude<JobAction, 'generate'>;
+/** What the All keys table sends in bulk: every job action that changes keys but generate. */
+export type BulkAction = Exclude<JobAction, 'generate' | 'import' | 'refresh'>;
 
 /** A generate job's parameters, as jobs.start takes them. */
 export type GenerateJobInput = Omit<Extract<OperationInput<'jobs.start'>, { action: 'generate' }>, 'action'>;
