@@ -88,6 +88,13 @@ describe('a keydesk.db at this schema', () => {
         'audit',
         'audit_by_job',
         'audit_by_time',
+        'customer_keys',
+        'customer_keys_by_customer',
+        'customer_settings',
+        'customers',
+        'customers_by_discord',
+        'customers_by_email',
+        'customers_by_name',
         'job_items',
         'job_items_by_state',
         'job_keys',
@@ -151,8 +158,11 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
+/** Schema 14: no customers. */
+const SCHEMA_14_CUSTOMERS = 'DROP TABLE customers; DROP TABLE customer_keys; DROP TABLE customer_settings;';
+
 /** Schema 13's audit log: an entry per bulk item, with no job or fields changed. */
-const SCHEMA_13_AUDIT = `
+const SCHEMA_13_AUDIT = `${SCHEMA_14_CUSTOMERS}
 DROP INDEX audit_by_job;
 ALTER TABLE audit DROP COLUMN job_id;
 ALTER TABLE audit DROP COLUMN counts;

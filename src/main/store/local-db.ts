@@ -2,6 +2,7 @@
 // generated or has seen, bulk jobs, execution samples and the audit log. No secrets. Each room is its own file.
 import { AuditLog } from './audit.ts';
 import { Connection } from './connection.ts';
+import { Customers } from './customers.ts';
 import { JobsStore } from './jobs-store.ts';
 import { LedgerAnchors } from './ledger-anchors.ts';
 import { LedgerFilters, PAGING, type LedgerPaging } from './ledger-filter.ts';
@@ -14,6 +15,7 @@ export { inTransaction } from './connection.ts';
 export { LOCAL_DB_VERSION } from './schema.ts';
 export { SAMPLE_RETENTION, type SampleWindow } from './samples.ts';
 export type { AuditFilter } from './audit.ts';
+export type { CustomerQuery } from './customers.ts';
 export type { LedgerCursor, LedgerFilter, LedgerPaging } from './ledger-filter.ts';
 export type { LedgerPage } from './ledger-query.ts';
 export type { StaleMark } from './ledger-writes.ts';
@@ -31,6 +33,7 @@ export class LocalDb {
   private readonly jobStore: JobsStore;
   private readonly samples: Samples;
   private readonly auditLog: AuditLog;
+  private readonly book: Customers;
 
   /**
    * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
@@ -77,6 +80,7 @@ export class LocalDb {
     this.jobStore = new JobsStore(this.conn, this.filters, this.writes);
     this.samples = new Samples(this.conn.db);
     this.auditLog = new AuditLog(this.conn.db, (jobId) => this.jobStore.jobCounts(jobId));
+    this.book = new Customers(this.conn.db);
   }
 
   close(): void {
@@ -198,4 +202,16 @@ export class LocalDb {
   };
   readonly listAudit: AuditLog['listAudit'] = (...a) => this.auditLog.listAudit(...a);
   readonly iterateAudit: AuditLog['iterateAudit'] = (...a) => this.auditLog.iterateAudit(...a);
+
+  // The vendor's book (customers.ts): changed on the writer's thread, read anywhere.
+  readonly changeCustomers: Customers['change'] = (...a) => this.book.change(...a);
+  readonly customer: Customers['customer'] = (...a) => this.book.customer(...a);
+  readonly findCustomerByContact: Customers['findByContact'] = (...a) => this.book.findByContact(...a);
+  readonly listCustomers: Customers['listCustomers'] = (...a) => this.book.listCustomers(...a);
+  readonly matchingCustomerIds: Customers['matchingIds'] = (...a) => this.book.matchingIds(...a);
+  readonly iterateCustomers: Customers['iterateCustomers'] = (...a) => this.book.iterateCustomers(...a);
+  readonly customerKeys: Customers['customerKeys'] = (...a) => this.book.customerKeys(...a);
+  readonly customersOfKeys: Customers['customersOfKeys'] = (...a) => this.book.customersOfKeys(...a);
+  readonly noteTemplate: Customers['noteTemplate'] = (...a) => this.book.noteTemplate(...a);
+  readonly customerCount: Customers['customerCount'] = (...a) => this.book.customerCount(...a);
 }

@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 14;
+export const LOCAL_DB_VERSION = 15;
 
 /** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
 const TEXT_TRIGGERS = `
@@ -29,10 +29,42 @@ WHEN old.id IS NOT new.id OR substr(old.search, length(old.search) - old.hwid_ch
 END;
 `;
 
+/** The book's tables (schema 14): a new file and migration 14 make them alike. */
+const CUSTOMERS = `
+-- Customers: the vendor's book, per profile, never sent to the service. tags: a JSON array; search: name, email,
+-- Discord ID, reference and tags lower-cased, one per line. customer_keys: who holds a key, at most one customer
+-- per key (a key not yet in the ledger may be held too). customer_settings: the note a customer's keys get.
+CREATE TABLE customers (
+  id         INTEGER PRIMARY KEY,
+  profile_id TEXT NOT NULL,
+  name       TEXT NOT NULL,
+  email      TEXT NOT NULL,
+  discord_id TEXT NOT NULL,
+  reference  TEXT NOT NULL,
+  tags       TEXT NOT NULL,
+  note       TEXT NOT NULL,
+  search     TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX customers_by_name ON customers (profile_id, name COLLATE NOCASE, id);
+CREATE INDEX customers_by_discord ON customers (profile_id, discord_id) WHERE discord_id <> '';
+CREATE INDEX customers_by_email ON customers (profile_id, email COLLATE NOCASE) WHERE email <> '';
+CREATE TABLE customer_keys (
+  profile_id  TEXT NOT NULL,
+  value       TEXT NOT NULL,
+  customer_id INTEGER NOT NULL,
+  PRIMARY KEY (profile_id, value)
+) WITHOUT ROWID;
+CREATE INDEX customer_keys_by_customer ON customer_keys (customer_id, value);
+CREATE TABLE customer_settings (profile_id TEXT PRIMARY KEY, note_template TEXT NOT NULL);
+`;
+
 /**
  * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
  * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
  * 13: a bulk act as one audit entry (its job and counts), and the fields an act on one key changed.
+ * 14: customers (the vendor's book), which customer holds each key, and the profile's note template.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -47,6 +79,7 @@ ALTER TABLE audit ADD COLUMN counts TEXT;
 ALTER TABLE audit ADD COLUMN before TEXT;
 ALTER TABLE audit ADD COLUMN after TEXT;
 CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
+  14: CUSTOMERS,
 };
 
 export const SCHEMA = `
@@ -196,7 +229,8 @@ CREATE VIRTUAL TABLE ledger_text USING fts5 (search, content = '', contentless_d
 CREATE VIRTUAL TABLE ledger_trigrams USING fts5vocab (ledger_text, 'row');
 CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
 INSERT INTO ledger_indexed (upto) VALUES (0);
-${TEXT_TRIGGERS}`;
+${TEXT_TRIGGERS}
+${CUSTOMERS}`;
 
 /** keydesk.db refused as it is (a file of another schema), left untouched. */
 export class LocalDbRefused extends Error {

@@ -1,5 +1,6 @@
 // The messages between main's Writer (writer.ts) and its worker thread (writer.worker.ts).
 import type { MessagePort } from 'node:worker_threads';
+import type { CustomerChange, CustomerChanged } from '../../shared/customers.ts';
 import type { AuditEntry, JobState, Key, KeyFields } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
 import type { NewAuditEntry } from './audit.ts';
@@ -35,6 +36,7 @@ export type JobCommand =
   | { command: number; kind: 'beginRun'; jobId: string; at: string; retryUnknown: boolean; log: SendLogRecord | null }
   | { command: number; kind: 'forgetJob'; jobId: string }
   | { command: number; kind: 'ceiling'; profileId: string; ceiling: number | null }
+  | { command: number; kind: 'customers'; change: CustomerChange }
   | { command: number; kind: 'interrupt'; reason: string; at?: string; ends: RunEndRecord[]; sent: Map<string, SendLogRecord> };
 
 /** What each command answers with. */
@@ -48,6 +50,7 @@ export interface CommandResults {
   /** The job's counts once the run has begun, or ended: main reads none of its items. */
   beginRun: JobCounts;
   end: JobCounts;
+  customers: CustomerChanged;
 }
 export type JobCounts = ReturnType<LocalDb['jobCounts']>;
 export type CommandResult<K extends JobCommand['kind']> = K extends keyof CommandResults ? CommandResults[K] : null;

@@ -164,6 +164,9 @@ function applyCommand(c: JobCommand): unknown {
       break;
     case 'sample':
       db.recordSample(c.profileId, c.count, c.at);
+      break;
+    case 'customers':
+      return db.changeCustomers(c.change);
   }
   return null;
 }
