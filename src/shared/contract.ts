@@ -89,6 +89,8 @@ const jobTarget = z.union([
 
 const importText = z.string().max(LIMITS.textMaxChars);
 const importRow = z.strictObject({
+  /** The row of the file it came from (the preview's); main does not use it. */
+  row: z.int().min(1).optional(),
   value: schemas.keyValue,
   name: importText.optional(),
   email: importText.optional(),

@@ -1,5 +1,6 @@
 // Reads a file of keys for an import (CSV, TSV, TXT one key per line, or JSON): finds the key column by its header
 // or by the shape of its values, and says per row why a row is left out. Pure: the renderer's preview and tests.
+import type { CustomerFields } from './customers.ts';
 import { charLength, LIMITS } from './rules.ts';
 
 /** A file past this is refused before it is read whole. */
@@ -316,4 +317,34 @@ export function parseImport(text: string, fileName = ''): ImportParse {
     );
   }
   return fromTable(splitDelimited(body, format === 'tsv' ? '\t' : ','), format);
+}
+
+/**
+ * The customers an import's rows name, each with its keys: rows with the same Discord ID, else email, else name are
+ * one customer (the store then finds an existing one by Discord ID or email). Rows naming no customer link nothing.
+ */
+export function importLinks(rows: readonly Omit<ImportRow, 'row'>[]): { fields: CustomerFields; values: string[] }[] {
+  const groups = new Map<string, { fields: CustomerFields; values: string[] }>();
+  for (const r of rows) {
+    const identity = r.discord ? `d:${r.discord}` : r.email ? `e:${r.email.toLowerCase()}` : r.name ? `n:${r.name.toLowerCase()}` : null;
+    if (identity === null && !r.reference) continue;
+    const key = identity ?? `r:${r.reference ?? ''}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        fields: {
+          name: r.name ?? r.email ?? r.discord ?? r.reference ?? '',
+          email: r.email ?? '',
+          discordId: r.discord ?? '',
+          reference: r.reference ?? '',
+          tags: [],
+          note: r.note ?? '',
+        },
+        values: [],
+      };
+      groups.set(key, group);
+    }
+    group.values.push(r.value);
+  }
+  return [...groups.values()];
 }

@@ -85,6 +85,8 @@ export async function perform(
   let r: Result<Key[]>;
   if (action === 'import' || action === 'refresh') {
     const found = await lookUp(client, item.target, call);
+    // A read a cancel cut off changed nothing: its key is pending again, for a resume to look up.
+    if (!found.ok && found.code === 'CANCELLED') return { kind: 'requeue', code: found.code, message: found.message, stopJob: true };
     if (!found.ok) return classify(found);
     const key = found.key;
     const said =
