@@ -12,6 +12,7 @@ import { Activity } from './views/Activity/Activity.tsx';
 import { AllKeys } from './views/AllKeys/AllKeys.tsx';
 import { Identifier } from './views/Identifier/Identifier.tsx';
 import { Integration } from './views/Integration/Integration.tsx';
+import { Import } from './views/Import/Import.tsx';
 import { Jobs } from './views/Jobs/Jobs.tsx';
 import { Keyless } from './views/Keyless/Keyless.tsx';
 import { Keys } from './views/Keys/Keys.tsx';
@@ -29,6 +30,7 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   overview: Overview,
   keys: Keys,
   ledger: AllKeys,
+  import: Import,
   jobs: Jobs,
   keyless: Keyless,
   identifier: Identifier,
@@ -43,6 +45,7 @@ const NAV_ICONS: Record<ViewName, IconName> = {
   overview: 'gauge',
   keys: 'key',
   ledger: 'rows',
+  import: 'upload',
   jobs: 'layers',
   keyless: 'chip',
   identifier: 'tag',

@@ -28,6 +28,7 @@ const PATHS = {
   code: 'M5.5 4.5L2 8l3.5 3.5M10.5 4.5L14 8l-3.5 3.5',
   server: 'M2.5 3h11v4h-11zM2.5 9h11v4h-11zM5 5h.5M5 11h.5',
   pulse: 'M1.5 8.5h3l2-5 3 9 2-4h3',
+  upload: 'M8 11V3M4.75 6.25L8 3l3.25 3.25M3 13h10',
   flask: 'M6 2.5h4M6.75 2.5v4L3 13.5h10L9.25 6.5v-4M4.5 10.5h7',
 } as const;
 export type IconName = keyof typeof PATHS;

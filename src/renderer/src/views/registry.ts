@@ -5,6 +5,7 @@ export const VIEWS = [
   { view: 'overview', label: 'Overview', summary: 'Execution count and its history' },
   { view: 'keys', label: 'Keys', summary: 'Generate keys, find one, act on it' },
   { view: 'ledger', label: 'All keys', summary: 'Every key known for this service, with bulk actions' },
+  { view: 'import', label: 'Import', summary: 'Keys from a CSV, TSV, TXT or JSON file: looked up and recorded in All keys' },
   { view: 'jobs', label: 'Jobs', summary: 'Bulk and generate jobs, running and past: results, export, resume, cancel' },
   { view: 'keyless', label: 'Keyless', summary: 'HWIDs authorized without a key' },
   { view: 'identifier', label: 'Identifier check', summary: 'Whether a service identifier exists' },
