@@ -331,7 +331,7 @@ export const contract = {
       source: z.string().min(1).max(LIMITS.textMaxChars),
       rows: z.array(importRow).min(1).max(IMPORT_MAX_KEYS),
     }),
-    "The file's name (or \"pasted keys\") and the preview's rows (parseImport); main looks each key up as a job on the active profile.",
+    'The file\'s name (or "pasted keys") and the preview\'s rows (parseImport); main looks each key up as a job on the active profile.',
   ),
   'refresh.start': op<JobSummary>()(
     z.strictObject({ target: jobTarget }),

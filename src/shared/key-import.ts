@@ -101,7 +101,8 @@ const FIELD_LIMIT: Record<CustomerField, number> = {
 
 /** Why a customer field's value is refused, or null. */
 function fieldProblem(field: CustomerField, value: string): string | null {
-  if (charLength(value) > FIELD_LIMIT[field]) return `The ${field} is longer than ${FIELD_LIMIT[field].toLocaleString('en-US')} characters.`;
+  if (charLength(value) > FIELD_LIMIT[field])
+    return `The ${field} is longer than ${FIELD_LIMIT[field].toLocaleString('en-US')} characters.`;
   if (field === 'email' && !EMAIL.test(value)) return `The email "${value.slice(0, 60)}" is not an email address.`;
   if (field === 'discord' && !DISCORD_ID.test(value)) return 'The Discord ID must be 17 to 20 digits.';
   return null;
@@ -122,7 +123,7 @@ export function splitDelimited(text: string, delimiter: ',' | '\t'): { row: numb
     cell = '';
   };
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+    const c = text.charAt(i);
     if (quoted) {
       if (c === '"' && text[i + 1] === '"') {
         cell += '"';
@@ -224,7 +225,10 @@ function fromJson(text: string): ImportParse {
     const names = new Set(items.flatMap((v) => (typeof v === 'object' && v !== null ? Object.keys(v) : [])));
     keyField = [...names].find((n) => headerOf(n) === 'key') ?? null;
     if (keyField === null)
-      return { ok: false, message: `No key column found: the objects' fields are ${[...names].slice(0, 8).join(', ')}. Name the key field "key".` };
+      return {
+        ok: false,
+        message: `No key column found: the objects' fields are ${[...names].slice(0, 8).join(', ')}. Name the key field "key".`,
+      };
   }
   const fieldNames = new Map<CustomerField, string>();
   if (objects)

@@ -37,7 +37,7 @@ describe('Import: 1,000 keys from a CSV', () => {
     await app.page.getByText('Keys imported from keys.csv, finished: 1,000 of 1,000 done.').waitFor({ timeout: 120_000 });
 
     const found = await app.page.evaluate(async () => {
-      const jobs = await window.keydesk['jobs.list']();
+      const jobs = await window.keydesk['jobs.list'](undefined);
       const job = jobs.ok ? jobs.data.jobs.find((j) => j.action === 'import') : undefined;
       const items = await window.keydesk['jobs.items']({ jobId: job?.id ?? '', offset: 0, limit: 1000 });
       const codes: Record<string, number> = {};

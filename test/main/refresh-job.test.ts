@@ -30,7 +30,9 @@ describe('a refresh job', () => {
     });
     await t.must('profiles.select', { id: profile.id });
     profileId = profile.id;
-    keys = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 8, isPremium: false, note: 'Refresh Batch' })).generated);
+    keys = batchValues(
+      (await t.must('keys.generate', { expire: '2099-01-31', count: 8, isPremium: false, note: 'Refresh Batch' })).generated,
+    );
     keys.sort();
     for (const [i, v] of keys.slice(0, 4).entries()) await activate(v, `HW-${i}`);
     // The ledger sees keys 0–3 active with their HWIDs, 4–7 generated.

@@ -14,7 +14,10 @@ function preview(r: ImportParse) {
 describe('parseImport', () => {
   it('reads a CSV by its headers with customer fields', () => {
     const p = preview(
-      parseImport(`License,Customer,E-mail,Discord ID,Order,Notes\n${K1},Ada,ada@example.com,123456789012345678,#1001,"vip, early"\n`, 'keys.csv'),
+      parseImport(
+        `License,Customer,E-mail,Discord ID,Order,Notes\n${K1},Ada,ada@example.com,123456789012345678,#1001,"vip, early"\n`,
+        'keys.csv',
+      ),
     );
     expect(p.format).toBe('csv');
     expect(p.keyColumn).toBe('License');
@@ -122,7 +125,9 @@ describe('parseImport', () => {
 
 describe('the file before parsing', () => {
   it('refuses a file over 50 MB by its size alone', () => {
-    expect(importSizeProblem(50 * 1024 * 1024 + 1)).toBe('The file is 50.0 MB; an import reads at most 50 MB. Split it into smaller files.');
+    expect(importSizeProblem(50 * 1024 * 1024 + 1)).toBe(
+      'The file is 50.0 MB; an import reads at most 50 MB. Split it into smaller files.',
+    );
     expect(importSizeProblem(1024)).toBeNull();
   });
 

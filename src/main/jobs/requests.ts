@@ -89,10 +89,7 @@ export async function perform(
     if (!found.ok && found.code === 'CANCELLED') return { kind: 'requeue', code: found.code, message: found.message, stopJob: true };
     if (!found.ok) return classify(found);
     const key = found.key;
-    const said =
-      action === 'import'
-        ? importFind(key)
-        : refreshFind(changesOf(ledgerRow(item.target), key));
+    const said = action === 'import' ? importFind(key) : refreshFind(changesOf(ledgerRow(item.target), key));
     return {
       kind: 'done',
       keys: key ? [key] : [],

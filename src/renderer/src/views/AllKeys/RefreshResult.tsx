@@ -13,16 +13,17 @@ export function RefreshResult({ job }: { job: JobSummary }) {
   const [found, setFound] = useState<{ counts: Record<RefreshChange, number>; items: JobItem[]; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    let live = true;
+    // An answer for a job no longer shown is dropped.
+    const shown = { live: true };
     void (async () => {
       const counts = await readChanges(job.id);
       const items = await call('jobs.items', { jobId: job.id, state: 'done', noted: true, offset: 0, limit: LISTED });
-      if (!live) return;
-      if (counts === null || !items.ok) setError("What the refresh found could not be read; its export has it.");
+      if (!shown.live) return;
+      if (counts === null || !items.ok) setError('What the refresh found could not be read; its export has it.');
       else setFound({ counts, items: items.data.items, total: items.data.total });
     })();
     return () => {
-      live = false;
+      shown.live = false;
     };
   }, [job.id, job.finishedAt, readChanges]);
   if (error !== null)

@@ -1,7 +1,14 @@
 // Import: keys from a file (picked or dropped) or pasted, read into a preview with a reason per row left out, then
 // looked up on the service as a read-only job that records each key in the ledger.
 import { useState, type DragEvent } from 'react';
-import { decodeImport, IMPORT_TEMPLATE, importSizeProblem, parseImport, type ImportParse, type ImportPreview } from '../../../../shared/key-import.ts';
+import {
+  decodeImport,
+  IMPORT_TEMPLATE,
+  importSizeProblem,
+  parseImport,
+  type ImportParse,
+  type ImportPreview,
+} from '../../../../shared/key-import.ts';
 import { JobPanel } from '../../components/JobPanel.tsx';
 import { ServiceWait, useServiceWait } from '../../components/ServiceWait.tsx';
 import { StartingLine } from '../../components/StartingLine.tsx';
@@ -40,8 +47,8 @@ function Preview({ source, preview }: { source: string; preview: ImportPreview }
   return (
     <div className="card" aria-label="Import preview" role="region">
       <p role="status">
-        <strong>{source}</strong>: {fmt.count(preview.read, ROW)} read, <strong>{fmt.count(preview.rows.length, NOUNS.key)}</strong> to
-        look up, {n(preview.duplicates.length)} {preview.duplicates.length === 1 ? 'duplicate' : 'duplicates'}, {n(preview.malformed.length)}{' '}
+        <strong>{source}</strong>: {fmt.count(preview.read, ROW)} read, <strong>{fmt.count(preview.rows.length, NOUNS.key)}</strong> to look
+        up, {n(preview.duplicates.length)} {preview.duplicates.length === 1 ? 'duplicate' : 'duplicates'}, {n(preview.malformed.length)}{' '}
         malformed.
       </p>
       <p className="muted">
@@ -97,9 +104,9 @@ export function Import() {
     <section aria-labelledby="import-title">
       <h1 id="import-title">Import keys</h1>
       <p className="muted">
-        Keys sold before Keydesk, or elsewhere: each is looked up on {profile ? <strong>{profile.name}</strong> : 'the service'} (active keys,
-        then generated ones) and recorded in All keys. Nothing on the service changes. CSV, TSV, TXT (one key per line) or JSON, up to 50
-        MB; columns may carry a customer's name, email, Discord ID, reference and a note.
+        Keys sold before Keydesk, or elsewhere: each is looked up on {profile ? <strong>{profile.name}</strong> : 'the service'} (active
+        keys, then generated ones) and recorded in All keys. Nothing on the service changes. CSV, TSV, TXT (one key per line) or JSON, up to
+        50 MB; columns may carry a customer's name, email, Discord ID, reference and a note.
       </p>
       <div
         className={over ? 'card import-drop over' : 'card import-drop'}
@@ -174,7 +181,11 @@ export function Import() {
       {job && (
         <div className="bulk-progress">
           <JobPanel job={job} place="allKeys" />
-          {!isLive(job) && <p className="muted">Its results, key by key (found active, found generated, not on the service), export from here or from Jobs.</p>}
+          {!isLive(job) && (
+            <p className="muted">
+              Its results, key by key (found active, found generated, not on the service), export from here or from Jobs.
+            </p>
+          )}
         </div>
       )}
     </section>
