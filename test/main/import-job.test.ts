@@ -96,7 +96,7 @@ describe('an import job', () => {
     expect(held.get('NOT-ON-THE-SERVICE-1')).toMatchObject({ name: 'Bob', discordId: '' });
   });
 
-  it('keeps what a cancelled import recorded, and a resume looks up the rest', async () => {
+  it('keeps what a cancelled import recorded; a resume looks up the rest', async () => {
     const keys = outside.slice(2);
     // The last key's lookup is held: the job is surely still running once every other key is recorded. A read the
     // cancel cuts off changed nothing, so its key is pending again.

@@ -51,7 +51,8 @@ describe('contract', () => {
     ];
     const cutShort = ['ledger.cutShort', 'ledger.findCutShort', 'ledger.dismissCutShort'];
     const start = ['app.startup', 'app.startAgain'];
-    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs, ...cutShort, ...start].sort());
+    const lookups = ['import.start', 'refresh.start', 'refresh.changes'];
+    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs, ...cutShort, ...start, ...lookups].sort());
     for (const name of OPERATION_NAMES) expect(contract[name].trust.length, name).toBeGreaterThan(5);
   });
 
