@@ -134,7 +134,7 @@ export function Import() {
         </button>
       </div>
       <form
-        className="card"
+        className="card import-paste"
         onSubmit={(e) => {
           e.preventDefault();
           setJobId(null);
