@@ -10,6 +10,7 @@ import { benchCustomers } from './cases/customers.ts';
 import { benchGenerateCore } from './cases/generate-core.ts';
 import { benchGenerate } from './cases/generate.ts';
 import { benchHistory } from './cases/history.ts';
+import { benchImport } from './cases/import.ts';
 import { benchLedgerHwid } from './cases/ledger-hwid.ts';
 import { benchLedgerScale } from './cases/ledger-scale.ts';
 import { benchLedger } from './cases/ledger.ts';
@@ -45,6 +46,7 @@ const CASES: Record<string, (o: BenchOptions) => void | Promise<void>> = {
   cancel: benchCancel,
   ratelimit: benchRateLimit,
   remote: benchRemoteBulk,
+  import: benchImport,
   'generate-core': benchGenerateCore,
   million: benchMillion,
   rss: benchRss,

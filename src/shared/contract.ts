@@ -25,6 +25,8 @@ import type { EventName, OperationName } from './operations.ts';
 import type { KeyBatch } from './key-batch.ts';
 import { RENEWAL_TEMPLATE_MAX, type ExpiryWeek } from './renewals.ts';
 import type { Result } from './result.ts';
+import type { RefreshChange } from './job-words.ts';
+import { IMPORT_MAX_KEYS } from './key-import.ts';
 import { LIMITS, schemas } from './rules.ts';
 
 export interface OperationSpec<I extends z.ZodType, O> {
@@ -110,6 +112,18 @@ const jobTarget = z.union([
 
 /** What a job acts on, in words, as its maker names it ("imported from keys.csv"); left out, main words its target. */
 const jobLabel = z.string().min(1).max(200).optional();
+
+const importText = z.string().max(LIMITS.textMaxChars);
+const importRow = z.strictObject({
+  /** The row of the file it came from (the preview's); main does not use it. */
+  row: z.int().min(1).optional(),
+  value: schemas.keyValue,
+  name: importText.optional(),
+  email: importText.optional(),
+  discord: importText.optional(),
+  reference: importText.optional(),
+  note: schemas.note.optional(),
+});
 
 export const generateInput = z
   .strictObject({
@@ -489,6 +503,23 @@ export const contract = {
   'customers.export': op<{ path: string | null }>()(
     z.strictObject({ format: exportFormat }),
     'A format; main writes every customer with their keys to the path the user picks.',
+  ),
+
+  // Import and refresh: read-only jobs that look keys up and record in the ledger what they find.
+  'import.start': op<JobSummary>()(
+    z.strictObject({
+      source: z.string().min(1).max(LIMITS.textMaxChars),
+      rows: z.array(importRow).min(1).max(IMPORT_MAX_KEYS),
+    }),
+    'The file\'s name (or "pasted keys") and the preview\'s rows (parseImport); main looks each key up as a job on the active profile.',
+  ),
+  'refresh.start': op<JobSummary>()(
+    z.strictObject({ target: jobTarget }),
+    'Keys (values, or a ledger filter main resolves); main reads each again as a job and records what changed elsewhere.',
+  ),
+  'refresh.changes': op<{ counts: Record<RefreshChange, number> }>()(
+    z.strictObject({ jobId: z.uuid() }),
+    "A refresh job's id; its keys per change found (the keys themselves: jobs.items with noted).",
   ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 

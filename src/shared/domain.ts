@@ -138,8 +138,11 @@ export interface LedgerRow {
   statusStale?: true;
 }
 
-/** What a job does: one request per key, or (generate) one request per batch of up to 100,000 keys. */
-export type JobAction = 'delete' | 'extend' | 'resetHwid' | 'generate';
+/**
+ * What a job does: one request per key, or (generate) one request per batch of up to 100,000 keys. import and
+ * refresh only read: each looks its keys up (active, then generated) and records what it finds in the ledger.
+ */
+export type JobAction = 'delete' | 'extend' | 'resetHwid' | 'generate' | 'import' | 'refresh';
 /**
  * running: main is sending; cancelled: the user stopped it (pending items were not sent); interrupted: Keydesk
  * quit, crashed or lost the service mid-job (pending items can be resumed); finished: nothing left pending.
@@ -160,6 +163,8 @@ export interface JobSummary {
   days: number | null;
   /** Generate's note; null otherwise. */
   note: string | null;
+  /** An import's source file ("keys.csv"), or "pasted keys". */
+  source?: string;
   state: JobState;
   /** Why a job stopped by itself (the service cannot be reached), in words; null otherwise. */
   reason: string | null;

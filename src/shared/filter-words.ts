@@ -5,6 +5,11 @@ import { keyCount } from './operation-words.ts';
 
 type Filter = OperationInput<'ledger.query'>['filter'];
 type JobStart = OperationInput<'jobs.start'>;
+/** A job over keys: a bulk act, or an import's or a refresh's lookups. */
+type Targeted = {
+  action: Exclude<JobStart['action'], 'generate'> | 'import' | 'refresh';
+  target: Extract<JobStart, { target: unknown }>['target'];
+};
 
 const day = (d: string): string =>
   new Date(`${d}T00:00:00.000Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
@@ -41,7 +46,7 @@ export function filterWords(f: Filter): string {
 const keyDays = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'day' : 'days'}`;
 
 /** A job's target as main words it when its maker gave none: "3 keys picked", "key ABC-123", "expired keys". */
-export function jobTargetWords(request: JobStart): string {
+export function jobTargetWords(request: Extract<JobStart, { action: 'generate' }> | Targeted): string {
   if (request.action === 'generate') return `${keyCount(request.count)} new${request.note ? `: ${request.note}` : ''}`;
   const { target } = request;
   if ('filter' in target) return filterWords(target.filter);

@@ -12,6 +12,8 @@ export const JOB_ACTION_WORDS: Readonly<Record<JobAction, string>> = {
   extend: 'Extend',
   resetHwid: 'Reset HWID',
   generate: 'Generate',
+  import: 'Import',
+  refresh: 'Refresh',
 };
 
 export const JOB_STATE_WORDS: Readonly<Record<JobState, string>> = {
@@ -23,9 +25,10 @@ export const JOB_STATE_WORDS: Readonly<Record<JobState, string>> = {
 
 /** What a job does: "Extend by 7 days", "Reset HWID". `days` writes a count of days (the screen in its locale). */
 export function jobTitle(
-  j: { action: JobAction; days: number | null },
+  j: { action: JobAction; days: number | null; source?: string },
   days: (count: number) => string = (d) => `${n(d)} ${d === 1 ? 'day' : 'days'}`,
 ): string {
+  if (j.action === 'import' && j.source !== undefined) return `Keys imported from ${j.source}`;
   return j.action === 'extend' && j.days !== null ? `Extend by ${days(j.days)}` : JOB_ACTION_WORDS[j.action];
 }
 
@@ -39,6 +42,8 @@ export const ITEM_DONE_WORDS: Readonly<Record<JobAction, string>> = {
   delete: 'deleted',
   resetHwid: 'HWID reset',
   generate: 'generated',
+  import: 'looked up',
+  refresh: 'read again',
 };
 export const ITEM_OUTCOME_WORDS: Readonly<Record<Exclude<JobItemState, 'done'>, string>> = {
   failed: 'refused',
@@ -50,6 +55,40 @@ export const EXPIRY_UNREAD = 'Extended, but the new expiry could not be read bac
 /** An extend answered without the key, which could not be read back either. */
 export const EXTENDED_UNREAD =
   'Extended. The service did not describe the key and it could not be read back: All keys still shows the expiry seen before, marked as not read back. Look the key up to refresh it.';
+
+// ---- what a lookup found (import and refresh jobs) ---------------------------------------------------------
+
+/** What an import found of a key: its item's code. */
+export const IMPORT_FOUND = ['active', 'generated', 'absent'] as const;
+export type ImportFound = (typeof IMPORT_FOUND)[number];
+export const IMPORT_FOUND_WORDS: Readonly<Record<ImportFound, string>> = {
+  active: 'found active',
+  generated: 'found generated',
+  absent: 'not on the service',
+};
+
+/** What a refresh found changed since the ledger last saw a key: its item's code lists them, comma-separated. */
+export const REFRESH_CHANGES = ['activated', 'hwidChanged', 'hwidCleared', 'extended', 'deleted'] as const;
+export type RefreshChange = (typeof REFRESH_CHANGES)[number];
+export const REFRESH_CHANGE_WORDS: Readonly<Record<RefreshChange, { one: string; count: (k: number) => string }>> = {
+  activated: { one: 'newly active', count: (k) => `${n(k)} newly active` },
+  hwidChanged: { one: 'HWID changed', count: (k) => `${n(k)} ${k === 1 ? 'HWID' : 'HWIDs'} changed` },
+  hwidCleared: { one: 'HWID cleared', count: (k) => `${n(k)} ${k === 1 ? 'HWID' : 'HWIDs'} cleared` },
+  extended: { one: 'extended', count: (k) => `${n(k)} extended` },
+  deleted: { one: 'deleted elsewhere', count: (k) => `${n(k)} deleted elsewhere` },
+};
+
+/** A refresh's result in counts: "12 newly active, 3 HWIDs changed, 1 deleted elsewhere", or "Nothing changed". */
+export function refreshCountsWords(counts: Readonly<Record<RefreshChange, number>>): string {
+  const said = REFRESH_CHANGES.filter((c) => counts[c] > 0).map((c) => REFRESH_CHANGE_WORDS[c].count(counts[c]));
+  return said.length === 0 ? 'Nothing changed elsewhere' : said.join(', ');
+}
+
+/** One key's changes in words ("newly active, HWID changed"), from its item's code. */
+export function refreshItemWords(changes: readonly RefreshChange[]): string {
+  const words = changes.map((c) => REFRESH_CHANGE_WORDS[c].one).join(', ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 // ---- why a job stopped --------------------------------------------------------------------------------------
 

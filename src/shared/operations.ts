@@ -69,6 +69,9 @@ export const OPERATION_WORDS = {
   'customers.proposeLinks': 'Find customers in key notes',
   'customers.setTemplate': 'Set the customer note template',
   'customers.export': 'Export the customers',
+  'import.start': 'Import keys',
+  'refresh.start': 'Refresh keys',
+  'refresh.changes': 'Read what a refresh found',
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];

@@ -8,6 +8,7 @@ import { jobHandlers } from './jobs.ts';
 import { keyHandlers } from './keys.ts';
 import { ledgerHandlers } from './ledger.ts';
 import { overviewHandlers } from './overview.ts';
+import { lookupHandlers } from './lookups.ts';
 import { profileHandlers } from './profiles.ts';
 import { renewalHandlers } from './renewals.ts';
 import { serviceHandlers } from './service.ts';
@@ -23,6 +24,7 @@ export function createHandlers(core: Core): Handlers {
     ...keyHandlers(core),
     ...ledgerHandlers(core),
     ...jobHandlers(core),
+    ...lookupHandlers(core),
     ...serviceHandlers(core),
     ...settingsHandlers(core),
     ...driftHandlers(core),

@@ -7,6 +7,7 @@ import { writeExport } from '../export.ts';
 import { exportFailure } from '../failures.ts';
 import { LEDGER_COLUMNS, LEDGER_NAMES } from './ledger.ts';
 import { CUSTOMER_COLUMNS, withCustomers } from './customer-exports.ts';
+import { lookupOutcome } from './lookups.ts';
 import { needsKey, needsProfile, type Handlers } from './types.ts';
 
 /** A job's results as a vendor reads them: one row per key (per batch for generate), the outcome in words. */
@@ -24,18 +25,22 @@ const RESULT_COLUMNS: Record<JobAction, readonly (keyof ResultRow)[]> = {
   delete: ['key', 'outcome', 'reasonCode', 'reason'],
   resetHwid: ['key', 'outcome', 'reasonCode', 'reason'],
   generate: ['batch', 'keys', 'outcome', 'reasonCode', 'reason'],
+  import: ['key', 'outcome', 'reasonCode', 'reason'],
+  refresh: ['key', 'outcome', 'reasonCode', 'reason'],
 };
 /** An item in product words; an extend's expiry is the one the ledger recorded, empty (with the reason) when not read back. */
 function resultRow(action: JobAction, item: JobItem & { expiresAt: string | null; expiryStale: boolean }): ResultRow {
   const done = item.state === 'done';
   const unread = action === 'extend' && done && (item.expiryStale || item.expiresAt === null);
+  // A lookup's item: its code is what it found, said as the outcome.
+  const found = done && (action === 'import' || action === 'refresh') ? lookupOutcome(action, item.code) : null;
   return {
     key: item.target,
     batch: item.target,
     keys: item.size,
-    outcome: item.state === 'done' ? ITEM_DONE_WORDS[action] : ITEM_OUTCOME_WORDS[item.state],
+    outcome: found ?? (item.state === 'done' ? ITEM_DONE_WORDS[action] : ITEM_OUTCOME_WORDS[item.state]),
     newExpiry: action === 'extend' && done && !unread ? (item.expiresAt ?? '') : '',
-    reasonCode: item.code ?? '',
+    reasonCode: found === null ? (item.code ?? '') : '',
     reason: unread ? EXPIRY_UNREAD : (item.message ?? ''),
   };
 }

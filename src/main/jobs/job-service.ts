@@ -137,7 +137,9 @@ export class JobService {
                 daysKey: request.daysKey,
               },
             }
-          : {};
+          : request.action === 'import'
+            ? { source: request.source }
+            : {};
     const job = {
       id,
       profileId,
@@ -145,7 +147,10 @@ export class JobService {
       action: request.action,
       params: JSON.stringify(params),
       createdAt: new Date().toISOString(),
-      label: request.label ?? jobTargetWords(request),
+      label:
+        request.action === 'import'
+          ? `imported from ${request.source}`
+          : (('label' in request ? request.label : undefined) ?? jobTargetWords(request)),
     };
     let items: NewJobItems;
     if (request.action === 'generate') {

@@ -119,6 +119,7 @@ export function summarize(e: Engine, stored: StoredJob, run: Run | null, written
     action: job.action,
     days: params.days ?? null,
     note: params.generate?.note ?? null,
+    ...(params.source === undefined ? {} : { source: params.source }),
     state: run?.stop ? run.stop.state : cancelling ? 'cancelled' : since !== undefined ? 'running' : job.state,
     reason: run?.stop ? run.stop.reason : since !== undefined || cancelling ? null : job.reason,
     createdAt: job.createdAt,

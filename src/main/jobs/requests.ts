@@ -1,14 +1,25 @@
 // One item's request to the service, and what its answer, or its failure, means for the item and for the job.
-import type { JobAction, Key } from '../../shared/domain.ts';
+import type { JobAction, Key, LedgerRow } from '../../shared/domain.ts';
 import { EXTENDED_UNREAD } from '../../shared/job-words.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
 import { ok, type ErrorCode, type Result } from '../../shared/result.ts';
 import { readBack } from '../client/read-back.ts';
+import { changesOf, importFind, lookUp, refreshFind } from './lookup.ts';
 import type { GenerateIntake } from './engine.ts';
 import type { Run } from './run.ts';
 
 export type Outcome =
-  | { kind: 'done'; keys: Key[]; batch?: KeyBatch; hwidCleared?: boolean; expiryStale?: boolean; note?: string }
+  // code: what a lookup found (an import's find, a refresh's changes); gone: the key is on neither of the service's lists.
+  | {
+      kind: 'done';
+      keys: Key[];
+      batch?: KeyBatch;
+      hwidCleared?: boolean;
+      expiryStale?: boolean;
+      note?: string;
+      code?: string;
+      gone?: true;
+    }
   // lost: no answer came because the connection failed (Failure.connectionLost); timedOut: none came in time (Failure.timedOut).
   | {
       kind: 'failed' | 'unknown';
@@ -58,19 +69,35 @@ function classify(r: Result<unknown> & { ok: false }): Outcome {
 /**
  * Sends one item's request and reads its outcome. `heard`: the answer's headers came (the service answers), before
  * a generate's body of megabytes is read. `intake`: where a generate's answer is read off main, when there is one.
+ * `ledgerRow`: the key as the ledger holds it now, which a refresh compares with what it reads.
  */
 export async function perform(
   run: Run,
   item: { target: string; size: number },
   heard: () => void,
   intake: () => GenerateIntake | undefined,
+  ledgerRow: (value: string) => LedgerRow | null,
 ): Promise<Outcome> {
   const { client } = run;
   const action: JobAction = run.job.action;
   // A cancel cuts a bulk request off on the wire; a generate's answer is its keys, awaited (within its deadline).
   const call = action === 'generate' ? {} : { signal: run.wire.cut.signal };
   let r: Result<Key[]>;
-  if (action === 'delete') {
+  if (action === 'import' || action === 'refresh') {
+    const found = await lookUp(client, item.target, call);
+    // A read a cancel cut off changed nothing: its key is pending again, for a resume to look up.
+    if (!found.ok && found.code === 'CANCELLED') return { kind: 'requeue', code: found.code, message: found.message, stopJob: true };
+    if (!found.ok) return classify(found);
+    const key = found.key;
+    const said = action === 'import' ? importFind(key) : refreshFind(changesOf(ledgerRow(item.target), key));
+    return {
+      kind: 'done',
+      keys: key ? [key] : [],
+      ...(said.code === null ? {} : { code: said.code }),
+      ...(said.message === null ? {} : { note: said.message }),
+      ...(key ? {} : { gone: true as const }),
+    };
+  } else if (action === 'delete') {
     const d = await client.deleteKey(item.target, false, call);
     r = d.ok ? ok([]) : d;
   } else if (action === 'extend' || action === 'resetHwid') {

@@ -231,7 +231,14 @@ async function send(e: Engine, run: Run, item: ClaimedItem, ticket: number): Pro
       // Said at once if the run had said the service was not answering (emit never holds that change back).
       if (run.said.silent) emit(e, run, false);
     };
-    outcome = await perform(run, item, heard, () => e.deps.generateIntake?.());
+    outcome = await perform(
+      run,
+      item,
+      heard,
+      () => e.deps.generateIntake?.(),
+      // Read to its end: a statement left open would pin main's connection to this snapshot.
+      (value) => [...e.db.iterateLedgerKeys(run.job.profileId, [value])][0] ?? null,
+    );
   } catch (error) {
     // Words for the item; the exception's own text goes to main's log only.
     const failure = unexpectedFailure('sending a job item', error);
@@ -281,8 +288,8 @@ function answered(
     run.control.answered(ticket, took, now);
     run.counts.done += item.size;
     countCompletion(run, now, item.size);
-    settleLater(run, { seq: item.seq, state: 'done', code: null, message: outcome.note ?? null });
-    if (run.job.action === 'delete') next.deletedValues.push(item.target);
+    settleLater(run, { seq: item.seq, state: 'done', code: outcome.code ?? null, message: outcome.note ?? null });
+    if (run.job.action === 'delete' || outcome.gone) next.deletedValues.push(item.target);
     else {
       // A generate answer read off main: its keys are already queued for the ledger; its values go to the export.
       if (outcome.batch) next.generatedValues.push(jsonTextOf(outcome.batch.values));

@@ -9,13 +9,18 @@ import type { AdaptiveConcurrency } from './concurrency.ts';
 import type { ClaimedItem } from './job-writes.ts';
 import type { SendLog } from './send-log.ts';
 
-/** A job as jobs.start's input checks it. */
-export type JobRequest = ParsedInput<'jobs.start'>;
+/** A job as jobs.start's input checks it, or an import's keys and their source, or a refresh's keys. */
+export type JobRequest =
+  | ParsedInput<'jobs.start'>
+  | { action: 'import'; source: string; target: { keyValues: string[] } }
+  | ({ action: 'refresh' } & ParsedInput<'refresh.start'>);
 export type GenerateParams = Omit<Extract<JobRequest, { action: 'generate' }>, 'action' | 'count' | 'label'>;
 
 /** A job's parameters as stored with it (JSON). */
 export interface JobParams {
   days?: number;
+  /** An import's source: the file's name, or "pasted keys". */
+  source?: string;
   generate?: GenerateParams;
 }
 

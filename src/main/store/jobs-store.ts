@@ -83,10 +83,13 @@ const JOB_AUDIT_ACTION = {
   extend: 'keys.extend',
   resetHwid: 'keys.resetHwid',
   generate: 'keys.generate',
+  import: 'import.start',
+  refresh: 'refresh.start',
 } as const satisfies Record<JobAction, OperationName>;
 /** A job's audit target: its keys, by how many days for an extend, with a generate's note. */
 function jobAuditTarget(action: JobAction, total: number, params: string): string {
-  const { days, generate } = JSON.parse(params) as { days?: number; generate?: { note: string } };
+  const { days, generate, source } = JSON.parse(params) as { days?: number; generate?: { note: string }; source?: string };
+  if (action === 'import' && source !== undefined) return `${keyCount(total)} imported from ${source.slice(0, 60)}`;
   if (action === 'extend' && days !== undefined)
     return `${keyCount(total)} by ${days.toLocaleString('en-US')} ${days === 1 ? 'day' : 'days'}`;
   return `${keyCount(total)}${generate?.note ? `: ${generate.note.slice(0, 60)}` : ''}`;

@@ -13,6 +13,7 @@ import { AllKeys } from './views/AllKeys/AllKeys.tsx';
 import { Customers } from './views/Customers/Customers.tsx';
 import { Identifier } from './views/Identifier/Identifier.tsx';
 import { Integration } from './views/Integration/Integration.tsx';
+import { Import } from './views/Import/Import.tsx';
 import { Jobs } from './views/Jobs/Jobs.tsx';
 import { Keyless } from './views/Keyless/Keyless.tsx';
 import { Keys } from './views/Keys/Keys.tsx';
@@ -33,6 +34,7 @@ const VIEW_COMPONENTS: Record<ViewName, () => React.JSX.Element> = {
   keys: Keys,
   ledger: AllKeys,
   customers: Customers,
+  import: Import,
   jobs: Jobs,
   renewals: Renewals,
   keyless: Keyless,
@@ -50,6 +52,7 @@ const NAV_ICONS: Record<ViewName, IconName> = {
   keys: 'key',
   ledger: 'rows',
   customers: 'people',
+  import: 'upload',
   jobs: 'layers',
   renewals: 'clock',
   keyless: 'chip',

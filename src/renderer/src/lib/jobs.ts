@@ -29,7 +29,7 @@ function stateWord(j: JobSummary): string {
 }
 
 /** What the job does, in words: "Extend by 7 days", "Reset HWID". */
-export const jobTitle = (j: Pick<JobSummary, 'action' | 'days'>): string => titleOf(j, (d) => fmt.count(d, NOUNS.day));
+export const jobTitle = (j: Pick<JobSummary, 'action' | 'days' | 'source'>): string => titleOf(j, (d) => fmt.count(d, NOUNS.day));
 
 /**
  * Before main sends, it waits for its ledger to record keys still coming in (a generate's last batches: 27–47 s
@@ -83,6 +83,11 @@ export function resumeWords(j: Pick<JobSummary, 'action' | 'days' | 'counts'>): 
       };
     case 'generate':
       return { label: `Resume generating ${keys}`, confirm: null };
+    // Lookups change nothing on the service: no yes is asked.
+    case 'import':
+      return { label: `Resume looking up ${keys}`, confirm: null };
+    case 'refresh':
+      return { label: `Resume reading ${keys} again`, confirm: null };
   }
 }
 

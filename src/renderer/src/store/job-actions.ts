@@ -7,7 +7,7 @@ import { isLive } from '../lib/jobs.ts';
 import { selectBulkJob, selectGenerateJob, selectJob } from './job-selectors.ts';
 import type { JobsSlice, KeydeskState, LedgerFilter, StoreContext } from './types.ts';
 
-type BulkKind = Exclude<JobAction, 'generate'>;
+type BulkKind = Exclude<JobAction, 'generate' | 'import' | 'refresh'>;
 
 /** What the actions share with the slice that hears jobs (store/jobs.ts). */
 export interface JobHooks {
@@ -113,7 +113,7 @@ export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTa
       }
       get().dismissResolved(`resume:${job.id}`);
       // A bulk job resumed changes keys again; which, this window no longer knows (its filter, if it started it).
-      if (job.action !== 'generate' && r.data.profileId === get().activeProfileId) {
+      if (job.action !== 'generate' && job.action !== 'import' && job.action !== 'refresh' && r.data.profileId === get().activeProfileId) {
         const over = { action: job.action, filter: filterTargets.get(job.id)?.filter ?? null };
         filterTargets.set(job.id, over);
         get().noteFilterInBulk(over.filter, over.action);

@@ -5,6 +5,7 @@ import { call, subscribe } from '../lib/api.ts';
 import { isLive, jobTitle, settledOf, withPace, type PaceBase } from '../lib/jobs.ts';
 import { dismissedJobs } from '../lib/recent.ts';
 import { createJobActions, type JobHooks } from './job-actions.ts';
+import { createLookupActions } from './lookup-actions.ts';
 import { selectJob } from './job-selectors.ts';
 import { IDLE } from './request.ts';
 import type { JobItemsPage, JobsSlice, StoreContext } from './types.ts';
@@ -179,6 +180,7 @@ export function createJobsSlice(ctx: StoreContext): JobsSlice {
     elsewhereJobId: null,
     jobStarting: null,
     ...createJobActions(ctx, hooks),
+    ...createLookupActions(ctx, hooks),
     followJobs: () => {
       unsubscribe ??= subscribe('jobs.progress', hear);
       get().followLedger();

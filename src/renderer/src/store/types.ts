@@ -23,6 +23,8 @@ import type {
   ValidationReport,
 } from '../../../shared/domain.ts';
 import type { FirstRunStep, KeyActivityDay, OverviewFigures } from '../../../shared/domain.ts';
+import type { RefreshChange } from '../../../shared/job-words.ts';
+import type { ImportRow } from '../../../shared/key-import.ts';
 import type { Failure, Result } from '../../../shared/result.ts';
 import type { ViewName } from '../views/registry.ts';
 import type { DraftsSlice } from './drafts.ts';
@@ -364,12 +366,18 @@ export interface JobsSlice {
   /** A profile's ceiling on bulk requests in flight; null (and a toast) when main refuses. */
   loadCeiling: (profileId: string) => Promise<{ ceiling: number; isDefault: boolean } | null>;
   saveCeiling: (profileId: string, ceiling: number | null) => Promise<{ ceiling: number; isDefault: boolean } | null>;
+  /** Reads the selected keys (or all matching) again as a refresh job: what changed elsewhere. */
+  runRefresh: () => Promise<void>;
+  /** Looks an import's rows up as a job named after its source; the job's id, or null when refused (a toast says why). */
+  startImport: (source: string, rows: readonly ImportRow[]) => Promise<string | null>;
+  /** A refresh job's keys per change found; null when it cannot be read. */
+  refreshChanges: (jobId: string) => Promise<Record<RefreshChange, number> | null>;
 }
 
 export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
 
-/** What the All keys table sends in bulk: every job action but generate. */
-export type BulkAction = Exclude<JobAction, 'generate'>;
+/** What the All keys table sends in bulk: every job action that changes keys but generate. */
+export type BulkAction = Exclude<JobAction, 'generate' | 'import' | 'refresh'>;
 
 /** A generate job's parameters, as jobs.start takes them. */
 export type GenerateJobInput = Omit<Extract<OperationInput<'jobs.start'>, { action: 'generate' }>, 'action'>;

@@ -7,6 +7,7 @@ export const VIEWS = [
   { view: 'ledger', label: 'All keys', summary: 'Every key known for this service, with bulk actions' },
   { view: 'renewals', label: 'Renewals', summary: 'Keys expiring in the next 12 weeks: export, extend, message the customer' },
   { view: 'customers', label: 'Customers', summary: 'Who holds each key: the book, their keys, links from notes' },
+  { view: 'import', label: 'Import', summary: 'Keys from a CSV, TSV, TXT or JSON file: looked up and recorded in All keys' },
   { view: 'jobs', label: 'Jobs', summary: 'Bulk and generate jobs, running and past: results, export, resume, cancel' },
   { view: 'keyless', label: 'Keyless', summary: 'HWIDs authorized without a key' },
   { view: 'identifier', label: 'Identifier check', summary: 'Whether a service identifier exists' },

@@ -19,6 +19,8 @@ const JOB_ACTION: Readonly<Record<string, JobAction>> = {
   'keys.extend': 'extend',
   'keys.resetHwid': 'resetHwid',
   'keys.generate': 'generate',
+  'import.start': 'import',
+  'refresh.start': 'refresh',
 };
 
 const capital = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);

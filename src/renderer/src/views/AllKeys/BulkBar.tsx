@@ -15,6 +15,7 @@ import { parseWhole } from '../../lib/numbers.ts';
 import { plain } from '../../lib/words.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { selectBulkJob, selectJob, selectJobElsewhere } from '../../store/job-selectors.ts';
+import { RefreshResult } from './RefreshResult.tsx';
 import { confirmBody, confirmTitle, knownOf, type Confirming, type Known } from './wording.ts';
 
 const n = (x: number) => x.toLocaleString();
@@ -25,6 +26,7 @@ function BulkJob({ job }: { job: JobSummary }) {
   return (
     <div className="bulk-progress">
       <JobPanel job={job} place="allKeys">
+        {job.action === 'refresh' && !isLive(job) && <RefreshResult job={job} />}
         {!isLive(job) && (
           <>
             {problems?.error && (
@@ -87,6 +89,7 @@ export function BulkBar() {
   const keydeskGone = useKeydesk((s) => s.keydeskGone !== null);
   const elsewhere = useKeydesk((s) => selectJobElsewhere(s) !== null);
   const run = useKeydesk((s) => s.runBulk);
+  const refresh = useKeydesk((s) => s.runRefresh);
   const starting = useKeydesk((s) => s.jobStarting);
   const clear = useKeydesk((s) => s.clearSelection);
   const [days, setDays] = useDraft('bulk.days');
@@ -163,6 +166,9 @@ export function BulkBar() {
               </span>
               <button type="button" disabled={count === 0 || running} onClick={clear}>
                 Clear selection
+              </button>
+              <button type="button" disabled={none} onClick={() => void refresh()} title="Reads the keys again: what changed elsewhere">
+                Refresh selected
               </button>
               <button type="button" className="danger" disabled={none} onClick={() => ask({ action: 'delete' })}>
                 Delete selected

@@ -20,6 +20,8 @@ const DONE_WORD: Record<JobSummary['action'], string> = {
   delete: 'Deleted',
   resetHwid: 'HWID reset',
   generate: 'Generated',
+  import: 'Looked up',
+  refresh: 'Read again',
 };
 const OUTCOME_WORD: Record<Exclude<JobItemState, 'done'>, string> = {
   failed: 'Refused',
