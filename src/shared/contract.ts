@@ -7,6 +7,7 @@ import type {
   AuditEntry,
   CutShortGenerate,
   HistoryBucket,
+  HwidEvent,
   HwidReading,
   JobItem,
   JobSummary,
@@ -15,6 +16,7 @@ import type {
   LedgerRow,
   Profile,
   SandboxState,
+  ServiceCapabilities,
   ValidationReport,
 } from './domain.ts';
 import { HWID_METHODS, JOB_ITEM_STATES } from './domain.ts';
@@ -93,10 +95,39 @@ export const generateInput = z
     note: schemas.note.optional(),
     expiresByDaysKey: z.boolean().optional(),
     daysKey: schemas.days.optional(),
+    /** Works on any machine: sent only where the service may have it (wire.md, "Seen in vendors' code"). */
+    noHwidValidation: z.boolean().optional(),
   })
   .refine((v) => !v.expiresByDaysKey || v.daysKey !== undefined, {
     error: 'Days is required when the key expires by days.',
     path: ['daysKey'],
+  });
+
+/** What an edit may change (wire.md, "Seen in vendors' code"): at least one field; the term of a generated key only. */
+export const editInput = z
+  .strictObject({
+    keyValue: schemas.keyValue,
+    state: z.enum(['generated', 'active']),
+    note: schemas.note.optional(),
+    isPremium: z.boolean().optional(),
+    noHwidValidation: z.boolean().optional(),
+    expiresByDaysKey: z.boolean().optional(),
+    daysKey: schemas.days.optional(),
+  })
+  .refine((v) => [v.note, v.isPremium, v.noHwidValidation, v.expiresByDaysKey, v.daysKey].some((f) => f !== undefined), {
+    error: 'Change at least one field.',
+  })
+  .refine((v) => !v.expiresByDaysKey || v.daysKey !== undefined, { error: 'Days is required when the key expires by days.', path: ['daysKey'] })
+  .refine((v) => v.state === 'generated' || (v.expiresByDaysKey === undefined && v.daysKey === undefined), {
+    error: "An active key's term is changed by extending it.",
+    path: ['daysKey'],
+  });
+
+/** What a bulk edit changes on every key: the term is each key's own, so it is edited one key at a time. */
+const bulkEdit = z
+  .strictObject({ note: schemas.note.optional(), isPremium: z.boolean().optional(), noHwidValidation: z.boolean().optional() })
+  .refine((v) => v.note !== undefined || v.isPremium !== undefined || v.noHwidValidation !== undefined, {
+    error: 'Change at least one field.',
   });
 
 export const contract = {
@@ -261,6 +292,7 @@ export const contract = {
     z.discriminatedUnion('action', [
       z.strictObject({ action: z.enum(['delete', 'resetHwid']), target: jobTarget }),
       z.strictObject({ action: z.literal('extend'), target: jobTarget, days: schemas.days }),
+      z.strictObject({ action: z.literal('edit'), target: jobTarget, edit: bulkEdit }),
       z.strictObject({
         action: z.literal('generate'),
         expire: schemas.date,
@@ -272,6 +304,7 @@ export const contract = {
         note: schemas.note.optional(),
         expiresByDaysKey: z.boolean().optional(),
         daysKey: schemas.days.optional(),
+        noHwidValidation: z.boolean().optional(),
       }),
     ]),
     'An action and its keys (values, or a ledger filter main resolves); main runs it as a job on the active profile.',
@@ -309,6 +342,22 @@ export const contract = {
   'jobs.setCeiling': op<{ ceiling: number; isDefault: boolean }>()(
     z.strictObject({ profileId, ceiling: z.int().min(1).max(JOB_CEILING_MAX).nullable() }),
     'A profile id and the most requests a job may keep in flight there (null: the default).',
+  ),
+
+  // What each service can do, key edits and HWID history (issue 29).
+  'service.capabilities': op<{ capabilities: ServiceCapabilities }>()(
+    z.strictObject({ profileId }),
+    "A profile id; main answers what the last capability check found (the sandbox's is checked when first asked).",
+  ),
+  'service.checkCapabilities': op<{ capabilities: ServiceCapabilities }>()(
+    z.strictObject({ profileId }),
+    'A profile id; main asks the service about each optional endpoint, changing nothing, and records the answers.',
+  ),
+  // key: null when the service did it but neither described the key nor let Keydesk re-fetch it.
+  'keys.edit': op<{ key: Key | null }>()(editInput, 'A key value and the fields to change; sent once, only where the service may have the endpoint.'),
+  'keys.hwidHistory': op<{ events: HwidEvent[] }>()(
+    z.strictObject({ keyValue: schemas.keyValue }),
+    "A key value; main answers what Keydesk saw of its HWID (and, for the sandbox, the sandbox's own reset log).",
   ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 

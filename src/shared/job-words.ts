@@ -12,6 +12,7 @@ export const JOB_ACTION_WORDS: Readonly<Record<JobAction, string>> = {
   extend: 'Extend',
   resetHwid: 'Reset HWID',
   generate: 'Generate',
+  edit: 'Edit',
 };
 
 export const JOB_STATE_WORDS: Readonly<Record<JobState, string>> = {
@@ -39,6 +40,7 @@ export const ITEM_DONE_WORDS: Readonly<Record<JobAction, string>> = {
   delete: 'deleted',
   resetHwid: 'HWID reset',
   generate: 'generated',
+  edit: 'edited',
 };
 export const ITEM_OUTCOME_WORDS: Readonly<Record<Exclude<JobItemState, 'done'>, string>> = {
   failed: 'refused',

@@ -43,6 +43,10 @@ export const OPERATION_WORDS = {
   'jobs.forget': 'Remove a job from the list',
   'jobs.getCeiling': 'Read the bulk request limit',
   'jobs.setCeiling': 'Set the bulk request limit',
+  'service.capabilities': 'Read what the service can do',
+  'service.checkCapabilities': 'Check what the service can do',
+  'keys.edit': 'Edit a key',
+  'keys.hwidHistory': "Read a key's HWID history",
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];

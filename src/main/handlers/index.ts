@@ -6,6 +6,7 @@ import { jobHandlers } from './jobs.ts';
 import { keyHandlers } from './keys.ts';
 import { ledgerHandlers } from './ledger.ts';
 import { profileHandlers } from './profiles.ts';
+import { serviceFactHandlers } from './service-facts.ts';
 import { serviceHandlers } from './service.ts';
 import type { Handlers } from './types.ts';
 
@@ -19,6 +20,7 @@ export function createHandlers(core: Core): Handlers {
     ...ledgerHandlers(core),
     ...jobHandlers(core),
     ...serviceHandlers(core),
+    ...serviceFactHandlers(core),
   };
 }
 

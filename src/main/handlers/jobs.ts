@@ -22,6 +22,7 @@ const RESULT_COLUMNS: Record<JobAction, readonly (keyof ResultRow)[]> = {
   extend: ['key', 'outcome', 'newExpiry', 'reasonCode', 'reason'],
   delete: ['key', 'outcome', 'reasonCode', 'reason'],
   resetHwid: ['key', 'outcome', 'reasonCode', 'reason'],
+  edit: ['key', 'outcome', 'reasonCode', 'reason'],
   generate: ['batch', 'keys', 'outcome', 'reasonCode', 'reason'],
 };
 /** An item in product words; an extend's expiry is the one the ledger recorded, empty (with the reason) when not read back. */

@@ -17,6 +17,8 @@ export type GenerateParams = Omit<Extract<JobRequest, { action: 'generate' }>, '
 export interface JobParams {
   days?: number;
   generate?: GenerateParams;
+  /** An edit's fields, and the endpoints to try in order (those the capability check did not find absent). */
+  edit?: Extract<JobRequest, { action: 'edit' }>['edit'] & { states: ('active' | 'generated')[] };
 }
 
 /**

@@ -82,6 +82,7 @@ const JOB_AUDIT_ACTION = {
   extend: 'keys.extend',
   resetHwid: 'keys.resetHwid',
   generate: 'keys.generate',
+  edit: 'keys.edit',
 } as const satisfies Record<JobAction, OperationName>;
 /** A job's audit target: its keys, by how many days for an extend, with a generate's note. */
 function jobAuditTarget(action: JobAction, total: number, params: string): string {

@@ -9,11 +9,13 @@ import { LedgerQueries } from './ledger-query.ts';
 import { LedgerWarming } from './ledger-warming.ts';
 import { LedgerWrites } from './ledger-writes.ts';
 import { Samples } from './samples.ts';
+import { ServiceFacts } from './service-facts.ts';
 
 export { inTransaction } from './connection.ts';
 export { LOCAL_DB_VERSION } from './schema.ts';
 export { SAMPLE_RETENTION, type SampleWindow } from './samples.ts';
 export type { AuditFilter } from './audit.ts';
+export type { NewHwidEvent } from './service-facts.ts';
 export type { LedgerCursor, LedgerFilter, LedgerPaging } from './ledger-filter.ts';
 export type { LedgerPage } from './ledger-query.ts';
 export type { StaleMark } from './ledger-writes.ts';
@@ -31,6 +33,7 @@ export class LocalDb {
   private readonly jobStore: JobsStore;
   private readonly samples: Samples;
   private readonly auditLog: AuditLog;
+  private readonly facts: ServiceFacts;
 
   /**
    * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
@@ -77,6 +80,7 @@ export class LocalDb {
     this.jobStore = new JobsStore(this.conn, this.filters, this.writes);
     this.samples = new Samples(this.conn.db);
     this.auditLog = new AuditLog(this.conn.db, (jobId) => this.jobStore.jobCounts(jobId));
+    this.facts = new ServiceFacts(this.conn.db);
   }
 
   close(): void {
@@ -198,4 +202,14 @@ export class LocalDb {
   };
   readonly listAudit: AuditLog['listAudit'] = (...a) => this.auditLog.listAudit(...a);
   readonly iterateAudit: AuditLog['iterateAudit'] = (...a) => this.auditLog.iterateAudit(...a);
+
+  // What each service can do, and each key's HWID history (service-facts.ts).
+  readonly capabilities: ServiceFacts['capabilities'] = (...a) => this.facts.capabilities(...a);
+  readonly setCapabilities: ServiceFacts['setCapabilities'] = (...a) => {
+    this.facts.setCapabilities(...a);
+  };
+  readonly recordHwidEvents: ServiceFacts['recordHwidEvents'] = (...a) => {
+    this.facts.recordHwidEvents(...a);
+  };
+  readonly hwidHistory: ServiceFacts['hwidHistory'] = (...a) => this.facts.hwidHistory(...a);
 }

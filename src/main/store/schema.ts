@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 14;
+export const LOCAL_DB_VERSION = 15;
 
 /** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
 const TEXT_TRIGGERS = `
@@ -30,9 +30,47 @@ END;
 `;
 
 /**
+ * What each service can do and each key's HWID history (issue 29): one row per optional endpoint and profile as last
+ * checked, and one per HWID change the ledger saw (its triggers write them, on the writer thread) or act recorded.
+ */
+const SERVICE_FACTS = `
+CREATE TABLE service_capabilities (
+  profile_id TEXT NOT NULL,
+  endpoint   TEXT NOT NULL,
+  state      TEXT NOT NULL,
+  checked_at TEXT NOT NULL,
+  evidence   TEXT NOT NULL,
+  PRIMARY KEY (profile_id, endpoint)
+) WITHOUT ROWID;
+CREATE TABLE hwid_history (
+  id            INTEGER PRIMARY KEY,
+  profile_id    TEXT NOT NULL,
+  value         TEXT NOT NULL,
+  at            TEXT NOT NULL,
+  kind          TEXT NOT NULL,
+  hwid          TEXT,
+  next_reset_at TEXT,
+  source        TEXT NOT NULL
+);
+CREATE INDEX hwid_history_by_key ON hwid_history (profile_id, value, at);
+CREATE TRIGGER hwid_history_insert AFTER INSERT ON ledger WHEN new.hwid IS NOT NULL BEGIN
+  INSERT INTO hwid_history (profile_id, value, at, kind, hwid, source) VALUES (new.profile_id, new.value, new.last_seen_at, 'bound', new.hwid, 'ledger');
+END;
+CREATE TRIGGER hwid_history_update AFTER UPDATE OF hwid ON ledger WHEN old.hwid IS NOT new.hwid BEGIN
+  INSERT INTO hwid_history (profile_id, value, at, kind, hwid, source)
+  VALUES (new.profile_id, new.value, new.last_seen_at,
+    CASE WHEN new.hwid IS NULL THEN 'cleared' WHEN old.hwid IS NULL THEN 'bound' ELSE 'changed' END, new.hwid, 'ledger');
+END;
+CREATE TRIGGER hwid_history_delete AFTER DELETE ON ledger BEGIN
+  DELETE FROM hwid_history WHERE profile_id = old.profile_id AND value = old.value;
+END;
+`;
+
+/**
  * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
  * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
  * 13: a bulk act as one audit entry (its job and counts), and the fields an act on one key changed.
+ * 14: what each service can do, and each key's HWID history (the HWIDs the ledger holds, as seen).
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -47,6 +85,9 @@ ALTER TABLE audit ADD COLUMN counts TEXT;
 ALTER TABLE audit ADD COLUMN before TEXT;
 ALTER TABLE audit ADD COLUMN after TEXT;
 CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
+  14: `${SERVICE_FACTS}
+INSERT INTO hwid_history (profile_id, value, at, kind, hwid, source)
+  SELECT profile_id, value, last_seen_at, 'seen', hwid, 'ledger' FROM ledger WHERE hwid IS NOT NULL;`,
 };
 
 export const SCHEMA = `
@@ -196,7 +237,9 @@ CREATE VIRTUAL TABLE ledger_text USING fts5 (search, content = '', contentless_d
 CREATE VIRTUAL TABLE ledger_trigrams USING fts5vocab (ledger_text, 'row');
 CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
 INSERT INTO ledger_indexed (upto) VALUES (0);
-${TEXT_TRIGGERS}`;
+${TEXT_TRIGGERS}
+-- What each service can do, and each key's HWID history (issue 29).
+${SERVICE_FACTS}`;
 
 /** keydesk.db refused as it is (a file of another schema), left untouched. */
 export class LocalDbRefused extends Error {

@@ -164,6 +164,12 @@ function applyCommand(c: JobCommand): unknown {
       break;
     case 'sample':
       db.recordSample(c.profileId, c.count, c.at);
+      break;
+    case 'capabilities':
+      db.setCapabilities(c.profileId, c.found);
+      break;
+    case 'hwidEvents':
+      db.recordHwidEvents(c.events);
   }
   return null;
 }

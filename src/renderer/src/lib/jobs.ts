@@ -83,6 +83,9 @@ export function resumeWords(j: Pick<JobSummary, 'action' | 'days' | 'counts'>): 
       };
     case 'generate':
       return { label: `Resume generating ${keys}`, confirm: null };
+    case 'edit':
+      // An edit sets the same values again: sending it twice changes nothing more.
+      return { label: `Resume editing ${keys}`, confirm: null };
   }
 }
 

@@ -20,6 +20,7 @@ const DONE_WORD: Record<JobSummary['action'], string> = {
   delete: 'Deleted',
   resetHwid: 'HWID reset',
   generate: 'Generated',
+  edit: 'Edited',
 };
 const OUTCOME_WORD: Record<Exclude<JobItemState, 'done'>, string> = {
   failed: 'Refused',

@@ -15,6 +15,7 @@ import { ExpiryPicks } from '../../components/ExpiryPicks.tsx';
 import { Field } from '../../components/Field.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { shownText } from '../../lib/text.ts';
+import { mayRefuse, offered, useCapability } from '../../lib/capabilities.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { selectGenerateJob, selectJob } from '../../store/job-selectors.ts';
 
@@ -125,6 +126,9 @@ export function GenerateForm() {
   const [days, setDays] = useDraft('generate.days');
   const [note, setNote] = useDraft('generate.note');
   const [premium, setPremium] = useDraft('generate.premium');
+  const [anyMachine, setAnyMachine] = useDraft('generate.anyMachine');
+  const anyMachineCapability = useCapability('generatedKeyEdit');
+  const anyMachineOffered = offered(anyMachineCapability);
   const [errors, setErrors] = useState<Errors>({});
   // A refused attempt puts the focus on the first field in error, where its words are (not left on Generate).
   const formRef = useRef<HTMLFormElement>(null);
@@ -165,6 +169,7 @@ export function GenerateForm() {
       note: note === '' ? undefined : note,
       expiresByDaysKey: byDays,
       daysKey: byDays ? (days.trim() === '' ? undefined : parseWhole(days)) : undefined,
+      noHwidValidation: anyMachineOffered && anyMachine ? true : undefined,
     });
     const next: Errors = {};
     if (asJob && wanted > JOB_GENERATE_MAX) next.count = COUNT_RULE;
@@ -295,6 +300,15 @@ export function GenerateForm() {
           changed('premium');
         }}
       />
+      {anyMachineOffered && (
+        <Field
+          label="Works on any machine"
+          type="checkbox"
+          checked={anyMachine}
+          hint={mayRefuse(anyMachineCapability) ?? 'Never bound to a HWID: it validates from every machine.'}
+          onChange={(e) => setAnyMachine(e.target.checked)}
+        />
+      )}
       {serverError && serverAt === null && <RequestFailure request={generateRequest} what="Generating" again="generate again" />}
       <button
         type="submit"
