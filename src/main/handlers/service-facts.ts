@@ -24,6 +24,13 @@ export function checkAndRecord(core: Core, profile: StoredProfile): Promise<Resu
   return check;
 }
 
+/** Starts a check without waiting for it; a read of the profile's capabilities waits for it (inFlight). */
+export function checkSoon(core: Core, profile: StoredProfile): void {
+  checkAndRecord(core, profile).catch((error: unknown) => {
+    console.error(`keydesk: what ${profile.name} can do could not be checked:`, error);
+  });
+}
+
 async function checkNow(core: Core, profile: StoredProfile): Promise<Result<ServiceCapabilities>> {
   const key = await core.readKey(profile);
   if (!key.ok) return key;
