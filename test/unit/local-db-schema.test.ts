@@ -122,6 +122,12 @@ describe('a keydesk.db at this schema', () => {
         'profile_settings',
         'samples',
         'samples_by_time_count',
+        'service_capabilities',
+        'hwid_history',
+        'hwid_history_by_key',
+        'hwid_history_delete',
+        'hwid_history_insert',
+        'hwid_history_update',
       ].sort(),
     );
     // The triggers keep the text index and the per-status counts as the ledger is written.
@@ -152,7 +158,15 @@ describe('a keydesk.db at this schema', () => {
 });
 
 /** Schema 13's audit log: an entry per bulk item, with no job or fields changed. */
-const SCHEMA_13_AUDIT = `
+/** Schema 14: no capabilities, no HWID history. */
+const SCHEMA_14_FACTS = `
+DROP TRIGGER hwid_history_insert;
+DROP TRIGGER hwid_history_update;
+DROP TRIGGER hwid_history_delete;
+DROP TABLE hwid_history;
+DROP TABLE service_capabilities;`;
+
+const SCHEMA_13_AUDIT = `${SCHEMA_14_FACTS}
 DROP INDEX audit_by_job;
 ALTER TABLE audit DROP COLUMN job_id;
 ALTER TABLE audit DROP COLUMN counts;
@@ -256,6 +270,32 @@ describe('a keydesk.db of schema 13', () => {
         message: '',
       },
     ]);
+    db.close();
+  });
+});
+
+describe('a keydesk.db of schema 14', () => {
+  it('is migrated, the HWIDs its ledger holds starting each key\'s HWID history', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    const before = new LocalDb(file);
+    before.recordKeys(PROFILE, [key('KD-BOUND', 'bound'), { ...key('KD-FREE', 'free'), hwid: null }], '2026-02-01T00:00:00.000Z');
+    before.close();
+    read(file, (raw) => raw.exec(`${SCHEMA_14_FACTS}\nPRAGMA user_version = 14;`));
+    const current = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    new LocalDb(current).close();
+    const schemaOf = (f: string): unknown[] =>
+      read(f, (raw) => raw.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all());
+
+    const db = new LocalDb(file);
+    expect(schemaOf(file)).toEqual(schemaOf(current));
+    expect(db.hwidHistory(PROFILE, 'KD-BOUND')).toEqual([
+      { at: '2026-02-01T00:00:00.000Z', kind: 'seen', hwid: 'HW-1', nextResetAt: null, source: 'ledger' },
+    ]);
+    expect(db.hwidHistory(PROFILE, 'KD-FREE')).toEqual([]);
+    // From now on the ledger's own changes are written as they happen.
+    db.markHwidCleared(PROFILE, ['KD-BOUND'], '2026-02-02T00:00:00.000Z');
+    db.recordKeys(PROFILE, [{ ...key('KD-BOUND', 'bound'), hwid: 'HW-2' }], '2026-02-03T00:00:00.000Z');
+    expect(db.hwidHistory(PROFILE, 'KD-BOUND').map((e) => `${e.kind} ${e.hwid ?? '-'}`)).toEqual(['bound HW-2', 'cleared -', 'seen HW-1']);
     db.close();
   });
 });
