@@ -30,6 +30,7 @@ async function serve(args: string[]): Promise<void> {
       port: { type: 'string', default: '8787' },
       db: { type: 'string' },
       'hwid-reset-cooldown': { type: 'string' },
+      'hwid-reset-limit': { type: 'string' },
       'rate-limit': { type: 'string' },
       // Answer like the hosted service: the Keydesk-Detail header is ignored.
       'real-only': { type: 'boolean', default: false },
@@ -39,6 +40,7 @@ async function serve(args: string[]): Promise<void> {
   });
   const port = wholeNumber('port', values.port, 8787, 65_535);
   const hwidResetCooldownMinutes = wholeNumber('hwid-reset-cooldown', values['hwid-reset-cooldown'], 0, 525_600);
+  const hwidResetLimit = wholeNumber('hwid-reset-limit', values['hwid-reset-limit'], 0, 1_000_000);
   const rateLimitPerSecond = wholeNumber('rate-limit', values['rate-limit'], 0, 1_000_000);
   const allowHosts = hostNames([...(process.env.KEYDESK_SANDBOX_ALLOW_HOSTS ?? '').split(','), ...values['allow-host']]);
   const store = openStore(values.db);
@@ -67,7 +69,7 @@ async function serve(args: string[]): Promise<void> {
     store,
     host: values.host,
     port,
-    limits: { hwidResetCooldownMinutes, rateLimitPerSecond },
+    limits: { hwidResetCooldownMinutes, hwidResetLimit, rateLimitPerSecond },
     realOnly: values['real-only'],
     allowHosts,
     onInternalError: (error) =>

@@ -47,6 +47,12 @@ export const REAL_BODY: { readonly [R in RouteName]: (detail: DetailBody<R>) => 
   addKeyless: (d) => ({ message: d.message, keyless: realKeyless(d.keyless) }),
   fetchKeyless: (d) => ({ keyless: realKeyless(d.keyless) }),
   deleteKeyless: message,
+  editKey: (d) => ({ message: d.message, key: realKey(d.key) }),
+  editGeneratedKey: (d) => ({
+    message: d.message,
+    generatedKey: { id: d.key.id, value: d.key.value, note: d.key.note, expiresAt: d.key.expiresAt, isPremium: d.key.isPremium },
+  }),
+  resetHwidPublic: message,
   validate: (d) => ({
     OwnerSecretID: d.OwnerSecretID,
     Registered_ServiceID: d.Registered_ServiceID,

@@ -78,6 +78,9 @@ const BODIES: { readonly [R in RouteName]: Schema } = {
   addKeyless: exactly({ message: text, keyless: ref('Keyless') }),
   fetchKeyless: exactly({ keyless: ref('Keyless') }),
   deleteKeyless: ref('Message'),
+  editKey: exactly({ message: text, key: ref('RealKey') }),
+  editGeneratedKey: exactly({ message: text, generatedKey: ref('UnusedKey') }),
+  resetHwidPublic: ref('Message'),
   validate: ref('Validation'),
 };
 
@@ -100,6 +103,7 @@ const PARAMS: Record<string, Schema> = {
   key: bounded(LIMITS.textMaxChars),
   service: bounded(LIMITS.textMaxChars),
   dryRun: { type: 'boolean', description: 'Sandbox only: the same answer, nothing changes.', default: false },
+  noHwidValidation: { type: 'boolean', description: 'The key validates on any machine and is never bound.', default: false },
 };
 
 /** The parameters a request must give; the others are optional. */
@@ -118,6 +122,9 @@ const REQUIRED: { readonly [R in RouteName]: readonly string[] } = {
   addKeyless: ['hwid'],
   fetchKeyless: ['fetch'],
   deleteKeyless: ['hwid'],
+  editKey: ['keyValue'],
+  editGeneratedKey: ['keyValue'],
+  resetHwidPublic: ['service', 'key'],
   validate: ['key', 'service', 'hwid'],
 };
 
@@ -132,6 +139,8 @@ const errorResponse = (status: number): Schema => ({
 });
 const json = (schema: Schema): Schema => ({ content: { 'application/json': { schema } } });
 
+const OPTIONAL_NOTE = 'Not in the service spec; seen in vendors’ tools. The hosted service may not offer it.';
+
 function operation(name: RouteName, method: string): Schema {
   const route: RouteSpec = ROUTES[name];
   const places: Record<string, string> = { ...route.params, ...(route.apiKey === 'none' ? {} : { apiKey: route.apiKey }) };
@@ -145,6 +154,7 @@ function operation(name: RouteName, method: string): Schema {
     if (status !== 401 || route.apiKey !== 'none') responses[String(status)] = { $ref: `#/components/responses/Error${status}` };
   }
   return {
+    ...(route.optional ? { description: OPTIONAL_NOTE } : {}),
     operationId: route.methods.length > 1 ? `${name}${method[0]}${method.slice(1).toLowerCase()}` : name,
     parameters: named('query').map((p) => ({ name: p, in: 'query', required: required.has(p), schema: PARAMS[p] ?? text })),
     ...(body.length === 0

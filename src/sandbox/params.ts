@@ -61,6 +61,14 @@ export class Params {
     });
   }
 
+  /** Like string(), but an empty string given counts as given: an edit may clear a note. */
+  stringOrEmpty(name: string, maxChars: number): string | undefined {
+    const value = this.string(name, maxChars);
+    if (value !== undefined) return value;
+    const empty = this.query.getAll(name).includes('') || (this.body !== null && this.body[name] === '');
+    return empty ? '' : undefined;
+  }
+
   /** A string with no length or character rule (only its type and agreement between places are checked). */
   text(name: string): string | undefined {
     return this.read([name], ({ value }) => {

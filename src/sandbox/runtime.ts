@@ -5,11 +5,12 @@
 export const SANDBOX_VERSION = '0.1.0';
 
 export const USAGE = `Usage (installed: keydesk-sandbox; from a clone of Keydesk: npm run sandbox --):
-  keydesk-sandbox serve [--host 127.0.0.1] [--port 8787] [--db FILE] [--allow-host NAME]... [--hwid-reset-cooldown MINUTES] [--rate-limit PER_SECOND] [--real-only]
+  keydesk-sandbox serve [--host 127.0.0.1] [--port 8787] [--db FILE] [--allow-host NAME]... [--hwid-reset-cooldown MINUTES] [--hwid-reset-limit N] [--rate-limit PER_SECOND] [--real-only]
   keydesk-sandbox create-service [--db FILE] --name NAME [--identifier ID]
   keydesk-sandbox --help | --version
 
 --allow-host NAME (repeatable, or KEYDESK_SANDBOX_ALLOW_HOSTS=a,b) also answers Host NAME:PORT, e.g. localhost in a container.
+--hwid-reset-limit N allows at most N HWID resets of one key in any 30 days.
 GET /health answers {"status":"ok"}; GET /openapi.json is the API's OpenAPI 3.1 document.`;
 
 /** The oldest Node whose node:sqlite the sandbox runs on, as packages/sandbox/package.json's engines says. */

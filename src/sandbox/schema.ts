@@ -1,5 +1,5 @@
 // The sandbox database schema and its migrations.
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 // AUTOINCREMENT: an id names one key or entry for the database's whole life, never reused (wire.md, "Real dialect").
 const KEYS_TABLE = (name: string) => `
@@ -34,6 +34,16 @@ CREATE TABLE ${name} (
   UNIQUE (service_id, hwid)
 );`;
 
+// Optional endpoints (wire.md, "Seen in vendors' code"): keys that validate on any machine, and each HWID reset's
+// time, for --hwid-reset-limit's 30-day window and a key's reset history.
+const V3 = `
+ALTER TABLE keys ADD COLUMN no_hwid_validation INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE hwid_resets (
+  key_id INTEGER NOT NULL,
+  at     INTEGER NOT NULL
+);
+CREATE INDEX hwid_resets_by_key ON hwid_resets (key_id, at);`;
+
 /** A new database, at SCHEMA_VERSION. Notes are stored once per text, with a trigram index for "note contains". */
 export const SCHEMA = `
 CREATE TABLE services (
@@ -61,11 +71,12 @@ END;
 ${KEYS_TABLE('keys')}
 ${KEYS_INDEXES}
 ${KEYLESS_TABLE('keyless')}
+${V3}
 `;
 
 /**
  * Migrations, by the version they start from, each inside the transaction that sets user_version.
- * 1 → 2 rebuilds the tables for AUTOINCREMENT; the store fills in each OwnerSecretID.
+ * 1 → 2 rebuilds the tables for AUTOINCREMENT; the store fills in each OwnerSecretID. 2 → 3 adds the optional endpoints' columns.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `
@@ -82,4 +93,5 @@ INSERT INTO keyless_v2 SELECT id, service_id, hwid, is_premium, expires_at, crea
 DROP TABLE keyless;
 ALTER TABLE keyless_v2 RENAME TO keyless;
 `,
+  2: V3,
 };

@@ -260,6 +260,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
   const { store } = options;
   const limits: SandboxLimits = {
     hwidResetCooldownMinutes: options.limits?.hwidResetCooldownMinutes ?? 0,
+    hwidResetLimit: options.limits?.hwidResetLimit ?? 0,
     rateLimitPerSecond: options.limits?.rateLimitPerSecond ?? 0,
   };
   const limiter = limits.rateLimitPerSecond > 0 ? new RateLimiter(limits.rateLimitPerSecond) : null;
@@ -334,7 +335,7 @@ export function startSandboxServer(options: SandboxServerOptions): Promise<Runni
     const handler: RouteHandler = HANDLERS[routeName];
     let reply: Reply;
     if (handler.auth === 'public') {
-      reply = handler.handle({ params, store });
+      reply = handler.handle({ params, store, limits });
     } else {
       // 7. apiKey.
       const apiKey = readApiKey(params);

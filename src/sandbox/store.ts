@@ -4,15 +4,17 @@ import type { ValidationBody, WireKey, WireKeylessEntry } from '../shared/wire.t
 import { Batches, type GeneratedBatch, type GenerateParams } from './store/batches.ts';
 import { Db, type DbOptions, type SqlValue } from './store/db.ts';
 import { Executions } from './store/executions.ts';
-import { Keys } from './store/lifecycle.ts';
+import { Keys, type KeyChanges, type ResetRules } from './store/lifecycle.ts';
 import type { Page } from './store/rows.ts';
 import { Search } from './store/search.ts';
 import { Services, type ServiceRecord } from './store/services.ts';
 import { Validation } from './store/validation.ts';
 import { MIGRATIONS, SCHEMA, SCHEMA_VERSION } from './schema.ts';
+import { notFound } from './errors.ts';
 
 export { batchJsonBytes, batchJsonChunks, batchKeys, type GeneratedBatch, type GenerateParams } from './store/batches.ts';
 export { keyPublicId, type Page } from './store/rows.ts';
+export type { KeyChanges, ResetRules } from './store/lifecycle.ts';
 export { sha256, type ServiceRecord } from './store/services.ts';
 
 export interface StoreOptions extends DbOptions {
@@ -112,8 +114,17 @@ export class SandboxStore {
   extendKey(serviceId: number, value: string, days: number): WireKey {
     return this.keys.extend(serviceId, value, days);
   }
-  resetHwid(serviceId: number, value: string, cooldownMinutes: number): WireKey {
-    return this.keys.resetHwid(serviceId, value, cooldownMinutes);
+  resetHwid(serviceId: number, value: string, rules: ResetRules): WireKey {
+    return this.keys.resetHwid(serviceId, value, rules);
+  }
+  /** The end user's reset (no apiKey): the service by its identifier; an unknown one is 404 like an unknown key. */
+  resetHwidPublic(serviceIdentifier: string, value: string, rules: ResetRules): WireKey {
+    const service = this.services.byIdentifier(serviceIdentifier);
+    if (!service) throw notFound('No service has that identifier.');
+    return this.keys.resetHwid(service.id, value, rules);
+  }
+  editKey(serviceId: number, value: string, state: 'active' | 'generated', changes: KeyChanges): WireKey {
+    return this.keys.edit(serviceId, value, state, changes);
   }
   searchKeys(serviceId: number, status: 'active' | 'generated', term: string, limit: number, offset: number): Page<WireKey> {
     return this.search.keys(serviceId, status, term, limit, offset);

@@ -49,12 +49,16 @@ export interface RouteSpec {
   readonly mutates: boolean;
   /** What a key or entry named in the request is, for wording a "not found" or "conflict". */
   readonly resource?: 'key' | 'generatedKey' | 'keyless';
+  /** Seen in vendors' code but not in the spec (wire.md): a remote service may lack it, so use it only once probed. */
+  readonly optional?: true;
   /** The answer is in the body whatever `success` says: `success: false` with an outcome is a refusal, not a failure. */
   readonly answerInBody?: true;
   readonly bodies: Bodies<unknown, unknown>;
 }
 
-const GENERATE_PARAMS = ['expire', 'count', 'isPremium', 'note', 'expiresByDaysKey', 'daysKey'] as const;
+const GENERATE_PARAMS = ['expire', 'count', 'isPremium', 'note', 'expiresByDaysKey', 'daysKey', 'noHwidValidation'] as const;
+/** What an edit may change (wire.md, "Seen in vendors' code"): at least one of these, besides keyValue. */
+export const EDIT_FIELDS = ['note', 'isPremium', 'expiresByDaysKey', 'daysKey', 'noHwidValidation'] as const;
 const PAGED_SEARCH = { fetch: 'query', limit: 'query', offset: 'query' } as const;
 const all = <P extends ParamPlace>(names: readonly string[], place: P): Record<string, P> =>
   Object.fromEntries(names.map((n) => [n, place]));
@@ -182,6 +186,38 @@ export const ROUTES = {
     resource: 'keyless',
     bodies: bodies<RealMessageBody, WireSuccess>(),
   },
+  // ---- optional endpoints (wire.md, "Seen in vendors' code: optional endpoints") ----
+  editKey: {
+    methods: ['POST'],
+    path: '/api/key/edit',
+    apiKey: 'body',
+    params: { keyValue: 'body', ...all(EDIT_FIELDS, 'body') },
+    mutates: true,
+    resource: 'key',
+    optional: true,
+    bodies: bodies<RealMessageBody & { key: RealKey }, KeyBody>(),
+  },
+  editGeneratedKey: {
+    methods: ['POST'],
+    path: '/api/generated-key/edit',
+    apiKey: 'body',
+    params: { keyValue: 'body', ...all(EDIT_FIELDS, 'body') },
+    mutates: true,
+    resource: 'generatedKey',
+    optional: true,
+    bodies: bodies<RealMessageBody & { generatedKey: RealUnusedKey }, KeyBody>(),
+  },
+  resetHwidPublic: {
+    // The end user's own reset: no apiKey, the service named by its identifier.
+    methods: ['GET'],
+    path: '/api/reset-hwid',
+    apiKey: 'none',
+    params: { service: 'query', key: 'query' },
+    mutates: true,
+    resource: 'key',
+    optional: true,
+    bodies: bodies<RealMessageBody, WireSuccess>(),
+  },
   validate: {
     // Binds a HWID on first use, yet a repeat is harmless, so the client may retry it.
     methods: ['GET', 'POST'],
@@ -247,6 +283,8 @@ export interface WireKey {
   activatedAt: string | null;
   lastResetAt: string | null;
   serviceId: string;
+  /** Validates on any machine, never bound. The sandbox always sends it; a remote service may not. */
+  noHwidValidation?: boolean;
 }
 
 export interface WireKeylessEntry {

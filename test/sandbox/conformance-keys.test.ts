@@ -28,6 +28,7 @@ const KEY_FIELDS = [
   'activatedAt',
   'lastResetAt',
   'serviceId',
+  'noHwidValidation',
 ].sort();
 
 describe('execution count', () => {

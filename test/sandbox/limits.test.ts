@@ -1,4 +1,4 @@
-// The optional limits, started through the CLI flags that turn them on.
+// The optional limits, started through the CLI flags that turn them on, on both HWID reset forms.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send, qs } from '../support/http.ts';
@@ -72,5 +72,59 @@ describe('--hwid-reset-cooldown M', () => {
     expect(retry).toBeGreaterThan(590);
     expect(retry).toBeLessThanOrEqual(600);
     expect((await json('/api/reset-hwid', { keyValue: b?.value })).status).toBe(200);
+  });
+
+  it('holds the end user’s reset to the same cooldown, with error and Retry-After', async () => {
+    const gen = await send(sandbox.url, {
+      path: `/api/generate-key/get?${qs({ apiKey, expire: futureDate(), count: 1, isPremium: false })}`,
+    });
+    const value = (gen.json.generatedKeys as { value: string }[])[0]?.value ?? '';
+    await send(sandbox.url, { path: `/v2_validation?${qs({ key: value, service: 'cool', hwid: 'H1' })}` });
+    const endUser = () => send(sandbox.url, { path: `/api/reset-hwid?${qs({ service: 'cool', key: value })}` });
+    expect((await endUser()).json).toEqual({ message: 'HWID reset successfully' });
+    const again = await endUser();
+    expect(again.status).toBe(429);
+    expect(again.json).toMatchObject({ success: false, code: 'COOLDOWN' });
+    expect(again.json.error).toBe(again.json.message);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThan(590);
+  });
+});
+
+describe('--hwid-reset-limit N', () => {
+  let sandbox: SandboxProcess;
+  let apiKey: string;
+  beforeAll(async () => {
+    const db = join(tempDir(), 'reset-limit.db');
+    apiKey = createService(db, 'Limited', 'limited').apiKey;
+    sandbox = await startSandbox({ db, args: ['--hwid-reset-limit', '2'] });
+  });
+  afterAll(async () => {
+    await sandbox.stop();
+  });
+
+  it('refuses a third reset of one key in 30 days, on either reset form', async () => {
+    const gen = await send(sandbox.url, {
+      path: `/api/generate-key/get?${qs({ apiKey, expire: futureDate(), count: 1, isPremium: false })}`,
+    });
+    const value = (gen.json.generatedKeys as { value: string }[])[0]?.value ?? '';
+    await send(sandbox.url, { path: `/v2_validation?${qs({ key: value, service: 'limited', hwid: 'H1' })}` });
+    const vendor = () =>
+      send(sandbox.url, {
+        method: 'POST',
+        path: '/api/reset-hwid',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiKey, keyValue: value }),
+      });
+    const endUser = () => send(sandbox.url, { path: `/api/reset-hwid?${qs({ service: 'limited', key: value })}` });
+    expect((await endUser()).status).toBe(200);
+    expect((await vendor()).status).toBe(200);
+    for (const again of [await endUser(), await vendor()]) {
+      expect(again.status).toBe(429);
+      expect(again.json).toMatchObject({ success: false, code: 'COOLDOWN' });
+      expect(again.json.error).toBe(again.json.message);
+      const retry = Number(again.headers['retry-after']);
+      expect(retry).toBeGreaterThan(30 * 86_400 - 600);
+      expect(retry).toBeLessThanOrEqual(30 * 86_400);
+    }
   });
 });

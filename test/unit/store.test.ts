@@ -85,10 +85,10 @@ describe('HWID reset cooldown', () => {
   it('refuses a reset inside the cooldown with the seconds left', () => {
     const k = gen();
     store.validate('clocked', k.value, 'H1', false, 'keyless');
-    store.resetHwid(service.id, k.value, 10);
+    store.resetHwid(service.id, k.value, { cooldownMinutes: 10, limit: 0 });
     now += 4 * 60_000;
     try {
-      store.resetHwid(service.id, k.value, 10);
+      store.resetHwid(service.id, k.value, { cooldownMinutes: 10, limit: 0 });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(WireError);
@@ -97,7 +97,7 @@ describe('HWID reset cooldown', () => {
       expect((e as WireError).message).toBe("This key's HWID was reset recently; try again in 6 min.");
     }
     now += 6 * 60_000;
-    expect(store.resetHwid(service.id, k.value, 10).lastResetAt).toBe(new Date(now).toISOString());
+    expect(store.resetHwid(service.id, k.value, { cooldownMinutes: 10, limit: 0 }).lastResetAt).toBe(new Date(now).toISOString());
   });
 });
 

@@ -15,11 +15,14 @@ describe('the route table', () => {
         'deleteGeneratedKey',
         'deleteKey',
         'deleteKeyless',
+        'editGeneratedKey',
+        'editKey',
         'expandExpiration',
         'generateKeyGet',
         'generateKeyPost',
         'pushExecutionCount',
         'resetHwid',
+        'resetHwidPublic',
       ].sort(),
     );
   });
@@ -40,7 +43,10 @@ describe('the route table', () => {
       deleteKey: 'key',
       expandExpiration: 'key',
       resetHwid: 'key',
+      resetHwidPublic: 'key',
+      editKey: 'key',
       fetchKey: 'key',
+      editGeneratedKey: 'generatedKey',
       deleteGeneratedKey: 'generatedKey',
       fetchGeneratedKey: 'generatedKey',
       addKeyless: 'keyless',
@@ -60,6 +66,21 @@ describe('the route table', () => {
   it('lets validation take GET and POST, every other route one method', () => {
     expect(ROUTES.validate.methods).toEqual(['GET', 'POST']);
     for (const n of names.filter((x) => x !== 'validate')) expect((ROUTES[n] as RouteSpec).methods, n).toHaveLength(1);
+  });
+
+  it('marks the endpoints seen only in vendors’ code as optional', () => {
+    expect(names.filter((n) => (ROUTES[n] as RouteSpec).optional === true).sort()).toEqual([
+      'editGeneratedKey',
+      'editKey',
+      'resetHwidPublic',
+    ]);
+  });
+
+  it('never sends an apiKey to the end user’s reset', () => {
+    expect(placeParams('resetHwidPublic', { service: 's', key: 'K' }, 'secret')).toEqual({
+      query: { service: 's', key: 'K' },
+      body: undefined,
+    });
   });
 
   it('sends a GET route’s parameters and apiKey in the query string', () => {

@@ -4,6 +4,7 @@ import { executionCount, pushExecutionCount } from './executions.ts';
 import { identifierCheck } from './identifier.ts';
 import { addKeyless, deleteKeyless, fetchKeyless } from './keyless.ts';
 import { deleteGeneratedKey, deleteKey, expandExpiration, fetchGeneratedKey, fetchKey, generateKey, resetHwid } from './keys.ts';
+import { editGeneratedKey, editKey, resetHwidPublic } from './optional.ts';
 import type { HandlerFor } from './types.ts';
 import { validate } from './validation.ts';
 
@@ -23,5 +24,8 @@ export const HANDLERS: { readonly [R in RouteName]: HandlerFor<R> } = {
   addKeyless,
   fetchKeyless,
   deleteKeyless,
+  editKey,
+  editGeneratedKey,
+  resetHwidPublic,
   validate,
 };

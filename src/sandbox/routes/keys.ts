@@ -2,8 +2,18 @@
 import { fixedExpiryProblem, LIMITS } from '../../shared/rules.ts';
 import type { DeleteKeyBody, DetailBody, FetchGeneratedBody, FetchKeyBody, KeyBody } from '../../shared/wire.ts';
 import { invalid } from '../errors.ts';
-import { batchJsonChunks } from '../store.ts';
-import { counted, ok, pagedSearch, RawJson, Streamed, type Reply, type ServiceHandler, type ServiceContext } from './types.ts';
+import { batchJsonChunks, type ResetRules } from '../store.ts';
+import {
+  counted,
+  ok,
+  pagedSearch,
+  RawJson,
+  Streamed,
+  type Reply,
+  type SandboxLimits,
+  type ServiceHandler,
+  type ServiceContext,
+} from './types.ts';
 
 type Body<T> = Omit<T, 'success'>;
 
@@ -15,12 +25,21 @@ function generate({ params, store, service }: ServiceContext): Reply<DetailBody<
   const expiresByDaysKey = params.bool('expiresByDaysKey') ?? false;
   // The official JS client spells it daysKeys; both spellings are one parameter.
   const daysKey = params.int(['daysKey', 'daysKeys'], LIMITS.daysMin, LIMITS.daysMax);
+  const noHwidValidation = params.bool('noHwidValidation') ?? false;
   if (expiresByDaysKey && daysKey === undefined) throw invalid('daysKey is required when expiresByDaysKey is true.');
   if (!expiresByDaysKey) {
     const problem = fixedExpiryProblem(expire, store.now());
     if (problem) throw invalid(problem);
   }
-  const batch = store.generateKeys(service.id, { count, isPremium, note, expire, expiresByDaysKey, daysKey: daysKey ?? null });
+  const batch = store.generateKeys(service.id, {
+    count,
+    isPremium,
+    note,
+    expire,
+    expiresByDaysKey,
+    daysKey: daysKey ?? null,
+    noHwidValidation,
+  });
   const message = `Generated ${counted(count, 'key')} successfully`;
   const text = JSON.stringify(message);
   return {
@@ -68,9 +87,14 @@ export const resetHwid: ServiceHandler<DetailBody<'resetHwid'>> = {
   handle: ({ params, store, service, limits }) =>
     ok({
       message: 'HWID reset successfully',
-      key: store.resetHwid(service.id, params.requiredString('keyValue'), limits.hwidResetCooldownMinutes),
+      key: store.resetHwid(service.id, params.requiredString('keyValue'), resetRules(limits)),
     } satisfies Body<KeyBody>),
 };
+
+export const resetRules = (limits: SandboxLimits): ResetRules => ({
+  cooldownMinutes: limits.hwidResetCooldownMinutes,
+  limit: limits.hwidResetLimit,
+});
 
 export const fetchKey: ServiceHandler<DetailBody<'fetchKey'>> = {
   auth: 'service',

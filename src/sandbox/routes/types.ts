@@ -8,6 +8,8 @@ import type { Page, SandboxStore, ServiceRecord } from '../store.ts';
 export interface SandboxLimits {
   /** Minutes between HWID resets of one key; 0 = no cooldown. */
   hwidResetCooldownMinutes: number;
+  /** At most this many HWID resets of one key in any 30 days; 0 = no limit. */
+  hwidResetLimit: number;
   /** Requests per second per apiKey; 0 = unlimited. */
   rateLimitPerSecond: number;
 }
@@ -50,9 +52,10 @@ export interface ServiceContext {
 export interface PublicContext {
   params: Params;
   store: SandboxStore;
+  limits: SandboxLimits;
 }
 
-/** A route that acts for one service (apiKey checked before it runs), or a public one (validation). */
+/** A route that acts for one service (apiKey checked before it runs), or a public one (validation, the end user's reset). */
 export interface ServiceHandler<B extends object = object> {
   auth: 'service';
   handle: (ctx: ServiceContext) => Reply<B> | Promise<Reply<B>>;

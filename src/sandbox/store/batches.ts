@@ -3,6 +3,7 @@
 import { endOfUtcDay } from '../../shared/rules.ts';
 import type { WireKey } from '../../shared/wire.ts';
 import { generateKeyBlock, KEY_LENGTH, type KeyValueBlock } from '../keygen.ts';
+import type { Db } from './db.ts';
 import { iso, isUniqueViolation, keyPublicId } from './rows.ts';
 import { ServiceScoped } from './scoped.ts';
 
@@ -14,6 +15,8 @@ export interface GenerateParams {
   expire: string;
   expiresByDaysKey: boolean;
   daysKey: number | null;
+  /** Validates on any machine, never bound (default false). */
+  noHwidValidation?: boolean;
 }
 
 type BatchShared = Omit<WireKey, 'id' | 'value'>;
@@ -107,14 +110,15 @@ export function batchJsonBytes(batch: GeneratedBatch, prefix = '', suffix = ''):
 /** Keys inserted per statement: 66 KB of JSON text, reused in the same few blocks of memory. */
 const INSERT_PART = 2_048;
 
-export class Batches extends ServiceScoped {
-  private noteId(serviceId: number, note: string): number {
-    this.db.run('INSERT INTO notes (service_id, text) VALUES (?, ?) ON CONFLICT (service_id, text) DO NOTHING', serviceId, note);
-    const row = this.db.get<{ id: number }>('SELECT id FROM notes WHERE service_id = ? AND text = ?', serviceId, note);
-    if (!row) throw new Error('The note just written is missing.');
-    return row.id;
-  }
+/** The id of a note's text for a service, stored once per text; call inside a transaction. */
+export function noteIdOf(db: Db, serviceId: number, note: string): number {
+  db.run('INSERT INTO notes (service_id, text) VALUES (?, ?) ON CONFLICT (service_id, text) DO NOTHING', serviceId, note);
+  const row = db.get<{ id: number }>('SELECT id FROM notes WHERE service_id = ? AND text = ?', serviceId, note);
+  if (!row) throw new Error('The note just written is missing.');
+  return row.id;
+}
 
+export class Batches extends ServiceScoped {
   /** Generates one batch in one transaction: all of it is written, or none. */
   generate(serviceId: number, params: GenerateParams): GeneratedBatch {
     const now = this.now();
@@ -134,11 +138,13 @@ export class Batches extends ServiceScoped {
       activatedAt: null,
       lastResetAt: null,
       serviceId: this.services.publicId(serviceId),
+      noHwidValidation: params.noHwidValidation ?? false,
     };
     const premium = params.isPremium ? 1 : 0;
     const byDays = params.expiresByDaysKey ? 1 : 0;
+    const anyMachine = shared.noHwidValidation ? 1 : 0;
     const batch = this.db.transaction(() => {
-      const noteId = this.noteId(serviceId, params.note);
+      const noteId = noteIdOf(this.db, serviceId, params.note);
       for (let attempt = 1; ; attempt++) {
         const block = generateKeyBlock(params.count);
         let last: number;
@@ -150,8 +156,9 @@ export class Batches extends ServiceScoped {
             // enough to fragment the malloc heap an embedded sandbox keeps.
             for (let from = 0; from < block.count; from += INSERT_PART) {
               const inserted = this.db.run(
-                `INSERT INTO keys (service_id, value, note_id, status, is_premium, expires_by_days, days_key, expires_at, created_at)
-                 SELECT ?, j.value, ?, 0, ?, ?, ?, ?, ? FROM json_each(?) AS j`,
+                `INSERT INTO keys (service_id, value, note_id, status, is_premium, expires_by_days, days_key, expires_at, created_at,
+                   no_hwid_validation)
+                 SELECT ?, j.value, ?, 0, ?, ?, ?, ?, ?, ? FROM json_each(?) AS j`,
                 serviceId,
                 noteId,
                 premium,
@@ -159,6 +166,7 @@ export class Batches extends ServiceScoped {
                 daysKey,
                 expiresAt,
                 now,
+                anyMachine,
                 block.json(from, from + INSERT_PART),
               );
               lastId = Number(inserted.lastInsertRowid);

@@ -19,6 +19,7 @@ export interface KeyRow {
   created_at: number;
   activated_at: number | null;
   last_reset_at: number | null;
+  no_hwid_validation: number;
 }
 
 export interface KeylessRow {
@@ -31,7 +32,7 @@ export interface KeylessRow {
 }
 
 export const KEY_COLUMNS = `k.id, k.service_id, k.value, n.text AS note, k.status, k.is_premium, k.expires_by_days,
-  k.days_key, k.expires_at, k.hwid, k.created_at, k.activated_at, k.last_reset_at`;
+  k.days_key, k.expires_at, k.hwid, k.created_at, k.activated_at, k.last_reset_at, k.no_hwid_validation`;
 export const KEYLESS_COLUMNS = 'id, hwid, is_premium, expires_at, created_at, last_used_at';
 
 export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -54,6 +55,7 @@ export function toWireKey(row: KeyRow, servicePublicId: string): WireKey {
     activatedAt: iso(row.activated_at),
     lastResetAt: iso(row.last_reset_at),
     serviceId: servicePublicId,
+    noHwidValidation: row.no_hwid_validation === 1,
   };
 }
 

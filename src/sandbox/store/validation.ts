@@ -20,7 +20,7 @@ interface Decision {
   outcome: ValidationOutcome;
   found: Found | null;
   notes: string;
-  write: { sql: string; params: (string | number)[] } | null;
+  write: { sql: string; params: (string | number | null)[] } | null;
 }
 
 export class Validation extends ServiceScoped {
@@ -117,6 +117,8 @@ function decide(row: KeyRow, hwid: string, now: number): Decision {
   if (row.expires_at !== null && now > row.expires_at) {
     return { outcome: 'expired', found, notes: `The key expired on ${iso(row.expires_at)}.`, write: null };
   }
+  // A key that works on any machine activates on first use but is never bound.
+  const anyMachine = row.no_hwid_validation === 1;
   if (row.status === GENERATED) {
     const expiresAt = row.expires_at ?? Math.min(addDays(now, row.days_key ?? 0), MAX_EXPIRES_AT_MS);
     return {
@@ -125,10 +127,11 @@ function decide(row: KeyRow, hwid: string, now: number): Decision {
       notes: row.note,
       write: {
         sql: 'UPDATE keys SET status = 1, hwid = ?, activated_at = ?, expires_at = ? WHERE id = ?',
-        params: [hwid, now, expiresAt, row.id],
+        params: [anyMachine ? null : hwid, now, expiresAt, row.id],
       },
     };
   }
+  if (anyMachine) return { outcome: 'success', found, notes: row.note, write: null };
   if (row.hwid === null) {
     return { outcome: 'success', found, notes: row.note, write: { sql: 'UPDATE keys SET hwid = ? WHERE id = ?', params: [hwid, row.id] } };
   }
