@@ -6,8 +6,7 @@ import type { KeyStatus, ValidationOutcome, WireKey, WireKeylessEntry } from './
  * A key as Keydesk read it. `unreported` names the fields the real dialect left out, so a screen says "not
  * reported" rather than show a default; absent means every field was reported.
  */
-// noHwidValidation stays out until the app reads it (the key panel's "Works on any machine").
-export interface Key extends Omit<WireKey, 'createdAt' | 'noHwidValidation'> {
+export interface Key extends Omit<WireKey, 'createdAt'> {
   /** null when the service did not report it. */
   createdAt: string | null;
   unreported?: readonly UnreportedKeyField[];
