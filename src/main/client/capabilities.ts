@@ -124,7 +124,9 @@ export async function checkCapabilities(target: ClientTarget, options: CheckOpti
 
 /** Whether a refusal of an optional endpoint shows it is absent: a route error, an HTML 404, or a method not allowed. */
 export function showsAbsent(failure: Failure): boolean {
-  if (failure.code === 'METHOD_NOT_ALLOWED' || /HTTP 405\b/.test(failure.message)) return true;
-  if (failure.code === 'BAD_RESPONSE' && /HTTP 404\b/.test(failure.message)) return true;
-  return (failure.code === 'NOT_FOUND' || failure.code === 'HTTP_ERROR') && ROUTE_WORDS.test(failure.message);
+  // The technical words may have moved to `detail` for the screen (PresentedClient).
+  const words = `${failure.message} ${failure.detail ?? ''}`;
+  if (failure.code === 'METHOD_NOT_ALLOWED' || /HTTP 405\b/.test(words)) return true;
+  if (failure.code === 'BAD_RESPONSE' && /HTTP 404\b/.test(words)) return true;
+  return (failure.code === 'NOT_FOUND' || failure.code === 'HTTP_ERROR') && ROUTE_WORDS.test(words);
 }

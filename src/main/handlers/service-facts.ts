@@ -101,7 +101,7 @@ export const serviceFactHandlers = (
         const r = await editKey(a.client, keyValue, state, fields);
         if (!r.ok) {
           if (!showsAbsent(r)) return r;
-          const found = { state: 'absent' as const, evidence: `An edit was refused as no such endpoint: ${r.message.slice(0, 160)}` };
+          const found = { state: 'absent' as const, evidence: `An edit was refused as no such endpoint: ${(r.detail ?? r.message).slice(0, 160)}` };
           await recordFound(core, a.profile.id, endpoint, found);
           return absentWords(state === 'generated' ? 'edit generated keys' : 'edit active keys', { ...found, checkedAt: '' });
         }
