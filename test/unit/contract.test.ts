@@ -36,7 +36,7 @@ const DESIGN_TABLE = [
 ];
 
 describe('contract', () => {
-  it("declares the design table's operations, the jobs, cut-short generates and the start's", () => {
+  it("declares the design table's operations, the jobs, cut-short generates, the start's and key edits", () => {
     const jobs = [
       'jobs.start',
       'jobs.list',
@@ -51,7 +51,8 @@ describe('contract', () => {
     ];
     const cutShort = ['ledger.cutShort', 'ledger.findCutShort', 'ledger.dismissCutShort'];
     const start = ['app.startup', 'app.startAgain'];
-    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs, ...cutShort, ...start].sort());
+    const facts = ['service.capabilities', 'service.checkCapabilities', 'keys.edit', 'keys.hwidHistory'];
+    expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs, ...cutShort, ...start, ...facts].sort());
     for (const name of OPERATION_NAMES) expect(contract[name].trust.length, name).toBeGreaterThan(5);
   });
 
