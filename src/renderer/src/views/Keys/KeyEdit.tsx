@@ -60,13 +60,7 @@ export function KeyEdit({ keyData: key, disabled }: { keyData: Key; disabled: bo
       >
         <Field label="Note" value={note} maxLength={1000} onChange={(e) => setNote(e.target.value)} />
         <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => setPremium(e.target.checked)} />
-        <Field
-          label="Works on any machine"
-          type="checkbox"
-          checked={anyMachine}
-          hint="Never bound to a HWID: it validates from every machine."
-          onChange={(e) => setAnyMachine(e.target.checked)}
-        />
+        <Field label="Works on any machine" type="checkbox" checked={anyMachine} onChange={(e) => setAnyMachine(e.target.checked)} />
         {generated ? (
           <>
             <Field
