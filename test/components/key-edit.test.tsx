@@ -1,6 +1,6 @@
 // Key edits and what each service can do, in jsdom against the fake bridge: the panel's edit sends only the fields
 // changed, is not offered where the service lacks it and warns where that is unknown; the HWID history with the next
-// reset allowed; Profiles' check; Generate's "Works on any machine".
+// reset allowed; Profiles' check; Generate's "Works on any machine"; All keys' bulk edit.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,9 @@ import type { Capability, ServiceCapabilities } from '../../src/shared/domain.ts
 import { GenerateForm } from '../../src/renderer/src/views/Keys/GenerateForm.tsx';
 import { Keys } from '../../src/renderer/src/views/Keys/Keys.tsx';
 import { Profiles } from '../../src/renderer/src/views/Profiles/Profiles.tsx';
+import { AllKeys } from '../../src/renderer/src/views/AllKeys/AllKeys.tsx';
 import { fake, key, useKeydesk } from '../support/fake-bridge.ts';
+import { readyWithNoJobs, row, summary } from '../support/job-fixtures.ts';
 import { readyWithNoHwid } from '../support/view-start.ts';
 
 const at = '2026-11-29T10:00:00.000Z';
@@ -42,8 +44,8 @@ describe('the key panel: Edit key', () => {
       Promise.resolve({ ok: true, data: { key: key('KEY-A', 'generated', { note: 'VIP', noHwidValidation: true }) } });
     const detail = await openPanel(user);
     await user.click(within(detail).getByText('Edit key'));
-    await user.clear(within(detail).getByLabelText('Note'));
-    await user.type(within(detail).getByLabelText('Note'), 'VIP');
+    await user.clear(within(detail).getByLabelText('Key note'));
+    await user.type(within(detail).getByLabelText('Key note'), 'VIP');
     await user.click(within(detail).getByLabelText('Works on any machine'));
     expect(within(detail).queryByText(/may refuse/)).toBeNull();
     await user.click(within(detail).getByRole('button', { name: 'Save changes' }));
@@ -157,5 +159,30 @@ describe('Generate: Works on any machine', () => {
       expect(useKeydesk.getState().capabilities.sandbox).toBeDefined();
     });
     expect(screen.queryByLabelText('Works on any machine')).toBeNull();
+  });
+});
+
+describe('All keys: Edit selected', () => {
+  it('starts a bulk edit job with the changes asked for, once confirmed', async () => {
+    const user = userEvent.setup();
+    readyWithNoJobs();
+    serviceCan(all('present'));
+    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    fake.impl['jobs.start'] = () =>
+      Promise.resolve({ ok: true, data: summary({ action: 'edit', total: 1, counts: { pending: 1, sent: 0, done: 0, failed: 0, unknown: 0 } }) });
+    render(<AllKeys />);
+    await user.click(await screen.findByRole('checkbox', { name: 'Select KD-A' }));
+    const bar = within(screen.getByRole('region', { name: 'Bulk actions' }));
+    await user.click(bar.getByText('Edit selected…'));
+    await user.selectOptions(bar.getByLabelText('Premium'), 'on');
+    await user.click(bar.getByLabelText('Set the note'));
+    await user.type(bar.getByLabelText('Note'), 'VIP');
+    await user.click(bar.getByRole('button', { name: 'Edit selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit 1 key?' });
+    expect(dialog.textContent).toContain('note set to “VIP”, premium on');
+    await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
+    await waitFor(() => {
+      expect(calls('jobs.start')).toEqual([{ action: 'edit', target: { keyValues: ['KD-A'] }, edit: { note: 'VIP', isPremium: true } }]);
+    });
   });
 });

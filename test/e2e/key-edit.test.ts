@@ -31,7 +31,7 @@ describe('editing a key from the key panel', () => {
     await page.getByRole('button', { name: value, exact: true }).click();
     const panel = page.getByRole('complementary', { name: 'Key detail' });
     await panel.getByText('Edit key').click();
-    await panel.getByLabel('Note', { exact: true }).fill('any machine customer');
+    await panel.getByLabel('Key note').fill('any machine customer');
     await panel.getByLabel('Works on any machine').check();
     await panel.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Key edited.').waitFor();

@@ -28,44 +28,50 @@ export function BulkEdit({ disabled, ask }: { disabled: boolean; ask: (edit: Fie
   const [premium, setPremium] = useState<Choice>('keep');
   const [anyMachine, setAnyMachine] = useState<Choice>('keep');
   const [problem, setProblem] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
   if (!offered(active) && !offered(generated)) return null;
   const warning = mayRefuse(active) ?? mayRefuse(generated);
   return (
-    <details className="bulk-edit">
+    // Its fields are there only while open: the bar's other labels (and All keys' filters) stay unambiguous.
+    <details className="bulk-edit" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Edit selected…</summary>
-      {warning && <p className="muted">{warning}</p>}
-      <label className="field field-check">
-        <input type="checkbox" checked={setNote} onChange={(e) => setSetNote(e.target.checked)} /> Set the note
-      </label>
-      {setNote && (
-        <label className="field">
-          Note
-          <input value={note} maxLength={1000} onChange={(e) => setNoteText(e.target.value)} />
-        </label>
+      {open && (
+        <>
+          {warning && <p className="muted">{warning}</p>}
+          <label className="field field-check">
+            <input type="checkbox" checked={setNote} onChange={(e) => setSetNote(e.target.checked)} /> Set the note
+          </label>
+          {setNote && (
+            <label className="field">
+              Note
+              <input value={note} maxLength={1000} onChange={(e) => setNoteText(e.target.value)} />
+            </label>
+          )}
+          <ChoiceField label="Premium" value={premium} onChange={setPremium} />
+          <ChoiceField label="Works on any machine" value={anyMachine} onChange={setAnyMachine} />
+          {problem && (
+            <p className="error" role="alert">
+              {problem}
+            </p>
+          )}
+          <button
+            type="button"
+            disabled={disabled}
+            onClick={() => {
+              const edit: Fields = {
+                ...(setNote ? { note } : {}),
+                ...(asFlag(premium) === undefined ? {} : { isPremium: asFlag(premium) }),
+                ...(asFlag(anyMachine) === undefined ? {} : { noHwidValidation: asFlag(anyMachine) }),
+              };
+              if (Object.keys(edit).length === 0) return setProblem('Choose at least one change.');
+              setProblem(null);
+              ask(edit);
+            }}
+          >
+            Edit selected
+          </button>
+        </>
       )}
-      <ChoiceField label="Premium" value={premium} onChange={setPremium} />
-      <ChoiceField label="Works on any machine" value={anyMachine} onChange={setAnyMachine} />
-      {problem && (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      )}
-      <button
-        type="button"
-        disabled={disabled}
-        onClick={() => {
-          const edit: Fields = {
-            ...(setNote ? { note } : {}),
-            ...(asFlag(premium) === undefined ? {} : { isPremium: asFlag(premium) }),
-            ...(asFlag(anyMachine) === undefined ? {} : { noHwidValidation: asFlag(anyMachine) }),
-          };
-          if (Object.keys(edit).length === 0) return setProblem('Choose at least one change.');
-          setProblem(null);
-          ask(edit);
-        }}
-      >
-        Edit selected
-      </button>
     </details>
   );
 }

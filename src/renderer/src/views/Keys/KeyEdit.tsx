@@ -20,6 +20,7 @@ export function KeyEdit({ keyData: key, disabled }: { keyData: Key; disabled: bo
   const [byDays, setByDays] = useState(key.expiresByDaysKey);
   const [days, setDays] = useState(key.daysKey === null ? '30' : String(key.daysKey));
   const [problem, setProblem] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
   if (!offered(capability)) {
     return (
       <p className="muted" data-testid="key-edit-absent">
@@ -45,45 +46,48 @@ export function KeyEdit({ keyData: key, disabled }: { keyData: Key; disabled: bo
     void editKey(key, fields);
   };
   return (
-    <details className="key-edit">
+    // Its fields are there only while open: Generate's Note and Premium beside it keep their labels to themselves.
+    <details className="key-edit" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Edit key</summary>
       {warning && (
         <p className="muted" role="note">
           {warning}
         </p>
       )}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          save();
-        }}
-      >
-        <Field label="Note" value={note} maxLength={1000} onChange={(e) => setNote(e.target.value)} />
-        <Field label="Premium" type="checkbox" checked={premium} onChange={(e) => setPremium(e.target.checked)} />
-        <Field label="Works on any machine" type="checkbox" checked={anyMachine} onChange={(e) => setAnyMachine(e.target.checked)} />
-        {generated ? (
-          <>
-            <Field
-              label="Expires a number of days after activation"
-              type="checkbox"
-              checked={byDays}
-              onChange={(e) => setByDays(e.target.checked)}
-            />
-            {byDays && <Field label="Days after activation" inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value)} />}
-          </>
-        ) : (
-          <p className="muted">An active key&apos;s term is changed by extending it.</p>
-        )}
-        {problem && (
-          <p className="error" role="alert">
-            {problem}
-          </p>
-        )}
-        <RequestFailure request={request} what="Editing the key" again="save again" />
-        <button type="submit" disabled={disabled || request.status === 'loading'}>
-          {request.status === 'loading' ? 'Saving…' : 'Save changes'}
-        </button>
-      </form>
+      {open && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            save();
+          }}
+        >
+          <Field label="Key note" value={note} maxLength={1000} onChange={(e) => setNote(e.target.value)} />
+          <Field label="Premium key" type="checkbox" checked={premium} onChange={(e) => setPremium(e.target.checked)} />
+          <Field label="Works on any machine" type="checkbox" checked={anyMachine} onChange={(e) => setAnyMachine(e.target.checked)} />
+          {generated ? (
+            <>
+              <Field
+                label="Expires a number of days after activation"
+                type="checkbox"
+                checked={byDays}
+                onChange={(e) => setByDays(e.target.checked)}
+              />
+              {byDays && <Field label="Days after activation" inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value)} />}
+            </>
+          ) : (
+            <p className="muted">An active key&apos;s term is changed by extending it.</p>
+          )}
+          {problem && (
+            <p className="error" role="alert">
+              {problem}
+            </p>
+          )}
+          <RequestFailure request={request} what="Editing the key" again="save again" />
+          <button type="submit" disabled={disabled || request.status === 'loading'}>
+            {request.status === 'loading' ? 'Saving…' : 'Save changes'}
+          </button>
+        </form>
+      )}
     </details>
   );
 }
