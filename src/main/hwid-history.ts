@@ -29,7 +29,13 @@ export function sandboxResets(userDataDir: string, keyValue: string): HwidEvent[
     const rows = db
       .prepare('SELECT r.at FROM hwid_resets r JOIN keys k ON k.id = r.key_id WHERE k.value = ? ORDER BY r.at DESC LIMIT 200')
       .all(keyValue) as { at: number }[];
-    return rows.map((r) => ({ at: new Date(r.at).toISOString(), kind: 'reset', hwid: null, nextResetAt: null, source: 'sandbox reset log' }));
+    return rows.map((r) => ({
+      at: new Date(r.at).toISOString(),
+      kind: 'reset',
+      hwid: null,
+      nextResetAt: null,
+      source: 'sandbox reset log',
+    }));
   } catch (error) {
     console.error('keydesk: the sandbox reset log could not be read:', error);
     return [];

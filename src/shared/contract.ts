@@ -117,7 +117,10 @@ export const editInput = z
   .refine((v) => [v.note, v.isPremium, v.noHwidValidation, v.expiresByDaysKey, v.daysKey].some((f) => f !== undefined), {
     error: 'Change at least one field.',
   })
-  .refine((v) => !v.expiresByDaysKey || v.daysKey !== undefined, { error: 'Days is required when the key expires by days.', path: ['daysKey'] })
+  .refine((v) => !v.expiresByDaysKey || v.daysKey !== undefined, {
+    error: 'Days is required when the key expires by days.',
+    path: ['daysKey'],
+  })
   .refine((v) => v.state === 'generated' || (v.expiresByDaysKey === undefined && v.daysKey === undefined), {
     error: "An active key's term is changed by extending it.",
     path: ['daysKey'],
@@ -354,7 +357,10 @@ export const contract = {
     'A profile id; main asks the service about each optional endpoint, changing nothing, and records the answers.',
   ),
   // key: null when the service did it but neither described the key nor let Keydesk re-fetch it.
-  'keys.edit': op<{ key: Key | null }>()(editInput, 'A key value and the fields to change; sent once, only where the service may have the endpoint.'),
+  'keys.edit': op<{ key: Key | null }>()(
+    editInput,
+    'A key value and the fields to change; sent once, only where the service may have the endpoint.',
+  ),
   'keys.hwidHistory': op<{ events: HwidEvent[] }>()(
     z.strictObject({ keyValue: schemas.keyValue }),
     "A key value; main answers what Keydesk saw of its HWID (and, for the sandbox, the sandbox's own reset log).",

@@ -109,10 +109,17 @@ describe('the key panel: HWID history', () => {
       });
     const detail = await openPanel(user, key('KEY-C', 'active', { hwid: 'HW-FIRST' }));
     const list = await within(detail).findByRole('list', { name: 'HWID history' });
-    const items = within(list).getAllByRole('listitem').map((li) => li.textContent);
+    const items = within(list)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(items[0]).toContain('Reset refused: cooldown');
     expect(items[1]).toContain('Bound HW-FIRST');
-    expect(within(detail).getByText(/^Next reset allowed/).querySelector('time')?.getAttribute('datetime')).toBe(next);
+    expect(
+      within(detail)
+        .getByText(/^Next reset allowed/)
+        .querySelector('time')
+        ?.getAttribute('datetime'),
+    ).toBe(next);
     expect(calls('keys.hwidHistory')).toContainEqual({ keyValue: 'KEY-C' });
   });
 });
@@ -122,7 +129,10 @@ describe('Profiles: what each service can do', () => {
     const user = userEvent.setup();
     serviceCan({});
     fake.impl['service.checkCapabilities'] = () =>
-      Promise.resolve({ ok: true, data: { capabilities: { ...all('present'), publicReset: { state: 'absent', checkedAt: at, evidence: 'HTTP 405.' } } } });
+      Promise.resolve({
+        ok: true,
+        data: { capabilities: { ...all('present'), publicReset: { state: 'absent', checkedAt: at, evidence: 'HTTP 405.' } } },
+      });
     render(<Profiles />);
     const group = await screen.findByRole('group', { name: 'What Local sandbox can do' });
     expect(within(group).getByText('Not checked yet.')).toBeTruthy();
@@ -167,9 +177,13 @@ describe('All keys: Edit selected', () => {
     const user = userEvent.setup();
     readyWithNoJobs();
     serviceCan(all('present'));
-    fake.impl['ledger.query'] = () => Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
     fake.impl['jobs.start'] = () =>
-      Promise.resolve({ ok: true, data: summary({ action: 'edit', total: 1, counts: { pending: 1, sent: 0, done: 0, failed: 0, unknown: 0 } }) });
+      Promise.resolve({
+        ok: true,
+        data: summary({ action: 'edit', total: 1, counts: { pending: 1, sent: 0, done: 0, failed: 0, unknown: 0 } }),
+      });
     render(<AllKeys />);
     await user.click(await screen.findByRole('checkbox', { name: 'Select KD-A' }));
     const bar = within(screen.getByRole('region', { name: 'Bulk actions' }));

@@ -1,7 +1,6 @@
 // Key edits through the handlers against a real sandbox standing in for a remote service: note, premium, any machine
 // and a generated key's term, one key from the panel and many as a bulk job, with the ledger recording the new values.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OperationInput } from '../../src/shared/contract.ts';
 import { batchValues } from '../../src/shared/key-batch.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
@@ -42,7 +41,13 @@ afterAll(async () => {
 describe('editing one key', () => {
   it("changes a generated key's note, premium and any machine, and the ledger records them", async () => {
     const [value = ''] = await generate(1, 'Before edit');
-    const { key } = await t.must('keys.edit', { keyValue: value, state: 'generated', note: 'After edit', isPremium: true, noHwidValidation: true });
+    const { key } = await t.must('keys.edit', {
+      keyValue: value,
+      state: 'generated',
+      note: 'After edit',
+      isPremium: true,
+      noHwidValidation: true,
+    });
     expect(key).toMatchObject({ value, note: 'After edit', isPremium: true, noHwidValidation: true, status: 'generated' });
     expect(await ledgerRow(value)).toMatchObject({ note: 'After edit', isPremium: true });
     // Any machine: it validates from two HWIDs, and is never bound.
@@ -57,7 +62,7 @@ describe('editing one key', () => {
     await activate(active, 'HW-TERM');
     const edited = await t.must('keys.edit', { keyValue: active, state: 'active', note: 'Active now' });
     expect(edited.key).toMatchObject({ note: 'Active now', status: 'active', hwid: 'HW-TERM' });
-    const term = await t.call('keys.edit', { keyValue: active, state: 'active', daysKey: 10 } as OperationInput<'keys.edit'>);
+    const term = await t.call('keys.edit', { keyValue: active, state: 'active', daysKey: 10 });
     expect(term).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
   });
 
@@ -75,7 +80,11 @@ describe('a bulk edit job', () => {
     const values = await generate(4, 'Bulk before');
     await activate(values[0] ?? '', 'HW-BULK-0');
     await activate(values[1] ?? '', 'HW-BULK-1');
-    const job = await t.must('jobs.start', { action: 'edit', target: { keyValues: values }, edit: { note: 'Bulk after', isPremium: true } });
+    const job = await t.must('jobs.start', {
+      action: 'edit',
+      target: { keyValues: values },
+      edit: { note: 'Bulk after', isPremium: true },
+    });
     await t.core.jobs.settled(job.id);
     expect(await t.must('jobs.get', { jobId: job.id })).toMatchObject({ state: 'finished', counts: { done: 4 } });
     for (const v of values) expect(await ledgerRow(v)).toMatchObject({ note: 'Bulk after', isPremium: true });

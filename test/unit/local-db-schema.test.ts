@@ -275,7 +275,7 @@ describe('a keydesk.db of schema 13', () => {
 });
 
 describe('a keydesk.db of schema 14', () => {
-  it('is migrated, the HWIDs its ledger holds starting each key\'s HWID history', () => {
+  it("is migrated, the HWIDs its ledger holds starting each key's HWID history", () => {
     const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
     const before = new LocalDb(file);
     before.recordKeys(PROFILE, [key('KD-BOUND', 'bound'), { ...key('KD-FREE', 'free'), hwid: null }], '2026-02-01T00:00:00.000Z');

@@ -71,7 +71,7 @@ const wordsOf = (a: Answer): string => {
 };
 /** The answer's words without paths, so two route errors of different paths read the same. */
 const shapeOf = (a: Answer): string =>
-  `${a.status} ${a.json === null ? 'not-json' : `${String(a.json.code ?? '')} ${wordsOf(a).replace(/\/[\w./-]+/g, '<path>')}`}`;
+  `${a.status} ${a.json === null ? 'not-json' : `${typeof a.json.code === 'string' ? a.json.code : ''} ${wordsOf(a).replace(/\/[\w./-]+/g, '<path>')}`}`;
 const isHtml = (a: Answer): boolean => /^\s*</.test(a.head);
 
 /** What one probe's answer says of its endpoint, beside the control's (a path that does not exist). */

@@ -14,12 +14,16 @@ export interface EditFields {
 }
 
 /** The edited key, or null when the service answered `{message}` alone (the caller reads it back). */
-export function editKey(client: ServiceClient, keyValue: string, state: Key['status'], fields: EditFields, call: Call = {}): Promise<Result<Key | null>> {
+export function editKey(
+  client: ServiceClient,
+  keyValue: string,
+  state: Key['status'],
+  fields: EditFields,
+  call: Call = {},
+): Promise<Result<Key | null>> {
   const generated = state === 'generated';
-  return client.send(
-    generated ? 'editGeneratedKey' : 'editKey',
-    { keyValue, ...fields },
-    (b) => readKey(b.key ?? b.generatedKey, state),
-    { ...call, probablyDone: 'the key was probably changed: look it up before editing again' },
-  );
+  return client.send(generated ? 'editGeneratedKey' : 'editKey', { keyValue, ...fields }, (b) => readKey(b.key ?? b.generatedKey, state), {
+    ...call,
+    probablyDone: 'the key was probably changed: look it up before editing again',
+  });
 }

@@ -37,7 +37,10 @@ async function checkNow(core: Core, profile: StoredProfile): Promise<Result<Serv
   if (key.data === null) return fail('KEYCHAIN_UNAVAILABLE', `No API key is stored for "${profile.name}". Enter it again in Profiles.`);
   const found = await checkCapabilities(
     { baseUrl: profile.baseUrl, validationUrl: profile.validationUrl, apiKey: key.data },
-    { serviceIdentifier: profile.serviceIdentifier, ...(core.options.clientOptions?.dispatcher ? { dispatcher: core.options.clientOptions.dispatcher } : {}) },
+    {
+      serviceIdentifier: profile.serviceIdentifier,
+      ...(core.options.clientOptions?.dispatcher ? { dispatcher: core.options.clientOptions.dispatcher } : {}),
+    },
   );
   await core.writer.run('capabilities', { profileId: profile.id, found });
   return ok(found);
@@ -101,11 +104,15 @@ export const serviceFactHandlers = (
         const r = await editKey(a.client, keyValue, state, fields);
         if (!r.ok) {
           if (!showsAbsent(r)) return r;
-          const found = { state: 'absent' as const, evidence: `An edit was refused as no such endpoint: ${(r.detail ?? r.message).slice(0, 160)}` };
+          const found = {
+            state: 'absent' as const,
+            evidence: `An edit was refused as no such endpoint: ${(r.detail ?? r.message).slice(0, 160)}`,
+          };
           await recordFound(core, a.profile.id, endpoint, found);
           return absentWords(state === 'generated' ? 'edit generated keys' : 'edit active keys', { ...found, checkedAt: '' });
         }
-        if (known?.state !== 'present') await recordFound(core, a.profile.id, endpoint, { state: 'present', evidence: 'An edit was done.' });
+        if (known?.state !== 'present')
+          await recordFound(core, a.profile.id, endpoint, { state: 'present', evidence: 'An edit was done.' });
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await core.writer.recordKeys(a.profile.id, [key]);
         return ok({ key });

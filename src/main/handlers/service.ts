@@ -78,7 +78,14 @@ export const serviceHandlers = (
       // The HWID a real validation asked with goes in the key's HWID history, let in or refused for another machine.
       if (!dryRun && input.mode === 'key' && (v.success || v.outcome === 'hwid_mismatch')) {
         const kind = v.success ? 'validated' : 'mismatch';
-        await recordHwidEvent(core, { profileId: a.profile.id, value: key, at: new Date().toISOString(), kind, hwid, source: 'validation' });
+        await recordHwidEvent(core, {
+          profileId: a.profile.id,
+          value: key,
+          at: new Date().toISOString(),
+          kind,
+          hwid,
+          source: 'validation',
+        });
       }
       // A real validation may have activated or bound the key: bring the ledger up to date.
       if (!dryRun && input.mode === 'key' && v.success) {

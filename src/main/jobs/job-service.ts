@@ -122,17 +122,17 @@ export class JobService {
         : request.action === 'edit'
           ? { edit: { ...request.edit, states: this.editStates(profileId) } }
           : request.action === 'generate'
-          ? {
-              generate: {
-                expire: request.expire,
-                isPremium: request.isPremium,
-                note: request.note,
-                expiresByDaysKey: request.expiresByDaysKey,
-                daysKey: request.daysKey,
-                ...(request.noHwidValidation ? { noHwidValidation: true } : {}),
-              },
-            }
-          : {};
+            ? {
+                generate: {
+                  expire: request.expire,
+                  isPremium: request.isPremium,
+                  note: request.note,
+                  expiresByDaysKey: request.expiresByDaysKey,
+                  daysKey: request.daysKey,
+                  ...(request.noHwidValidation ? { noHwidValidation: true } : {}),
+                },
+              }
+            : {};
     const job = { id, profileId, profileName, action: request.action, params: JSON.stringify(params), createdAt: new Date().toISOString() };
     let items: NewJobItems;
     if (request.action === 'generate') {

@@ -8,7 +8,7 @@ import type { FactsSlice, StoreContext } from './types.ts';
 export const FACTS_INITIAL = { hwidHistory: null, hwidHistoryRequest: IDLE, keyEditRequest: IDLE } satisfies Partial<FactsSlice>;
 
 export function createFactsSlice(ctx: StoreContext): FactsSlice {
-  const { set, get, request, toastOk } = ctx;
+  const { get, request, toastOk } = ctx;
   const keep = (profileId: string) => (d: { capabilities: FactsSlice['capabilities'][string] }) => ({
     capabilities: { ...get().capabilities, [profileId]: d.capabilities },
   });

@@ -63,7 +63,10 @@ export function BulkEdit({ disabled, ask }: { disabled: boolean; ask: (edit: Fie
                 ...(asFlag(premium) === undefined ? {} : { isPremium: asFlag(premium) }),
                 ...(asFlag(anyMachine) === undefined ? {} : { noHwidValidation: asFlag(anyMachine) }),
               };
-              if (Object.keys(edit).length === 0) return setProblem('Choose at least one change.');
+              if (Object.keys(edit).length === 0) {
+                setProblem('Choose at least one change.');
+                return;
+              }
               setProblem(null);
               ask(edit);
             }}

@@ -303,7 +303,9 @@ export function GenerateForm() {
       {anyMachineOffered && (
         <>
           <Field label="Works on any machine" type="checkbox" checked={anyMachine} onChange={(e) => setAnyMachine(e.target.checked)} />
-          {anyMachine && <p className="muted">{mayRefuse(anyMachineCapability) ?? 'Never bound to a HWID: it validates from every machine.'}</p>}
+          {anyMachine && (
+            <p className="muted">{mayRefuse(anyMachineCapability) ?? 'Never bound to a HWID: it validates from every machine.'}</p>
+          )}
         </>
       )}
       {serverError && serverAt === null && <RequestFailure request={generateRequest} what="Generating" again="generate again" />}

@@ -25,7 +25,9 @@ export function HwidHistory({ keyValue }: { keyValue: string }) {
   useEffect(() => {
     void load(keyValue);
   }, [keyValue, readSeq, load]);
-  const next = history?.find((e) => e.kind === 'cooldown' && e.nextResetAt !== null && Date.parse(e.nextResetAt) > Date.now());
+  // The newest word on resets: a cooldown refusal names when the next is allowed, until a reset comes after it.
+  const lastWord = history?.find((e) => e.kind === 'cooldown' || e.kind === 'reset');
+  const next = lastWord?.kind === 'cooldown' ? lastWord : undefined;
   return (
     <details className="hwid-history" open>
       <summary>HWID history</summary>

@@ -190,7 +190,10 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
       ),
     ],
     ['Premium', key.isPremium ? 'Yes' : 'No'],
-    ['Any machine', key.noHwidValidation === undefined ? <span className="muted">{NOT_REPORTED}</span> : key.noHwidValidation ? 'Yes' : 'No'],
+    [
+      'Any machine',
+      key.noHwidValidation === undefined ? <span className="muted">{NOT_REPORTED}</span> : key.noHwidValidation ? 'Yes' : 'No',
+    ],
     [
       'Expires',
       key.expiresAt ? (

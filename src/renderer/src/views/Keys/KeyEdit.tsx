@@ -38,10 +38,16 @@ export function KeyEdit({ keyData: key, disabled }: { keyData: Key; disabled: bo
     if (anyMachine !== (key.noHwidValidation ?? false)) fields.noHwidValidation = anyMachine;
     if (generated && byDays) {
       const parsed = schemas.days.safeParse(days.trim() === '' ? undefined : parseWhole(days));
-      if (!parsed.success) return setProblem(parsed.error.issues[0]?.message ?? 'Enter a number of days.');
+      if (!parsed.success) {
+        setProblem(parsed.error.issues[0]?.message ?? 'Enter a number of days.');
+        return;
+      }
       if (!key.expiresByDaysKey || parsed.data !== key.daysKey) Object.assign(fields, { expiresByDaysKey: true, daysKey: parsed.data });
     } else if (generated && key.expiresByDaysKey) fields.expiresByDaysKey = false;
-    if (Object.keys(fields).length === 0) return setProblem('Nothing changed.');
+    if (Object.keys(fields).length === 0) {
+      setProblem('Nothing changed.');
+      return;
+    }
     setProblem(null);
     void editKey(key, fields);
   };
