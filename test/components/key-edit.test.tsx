@@ -108,6 +108,7 @@ describe('the key panel: HWID history', () => {
         },
       });
     const detail = await openPanel(user, key('KEY-C', 'active', { hwid: 'HW-FIRST' }));
+    await user.click(within(detail).getByText('HWID history'));
     const list = await within(detail).findByRole('list', { name: 'HWID history' });
     const items = within(list)
       .getAllByRole('listitem')

@@ -48,6 +48,7 @@ describe('editing a key from the key panel', () => {
     await app.nav('Keys');
     await app.search(value);
     await page.getByRole('button', { name: value, exact: true }).click();
+    await page.getByRole('complementary', { name: 'Key detail' }).getByText('HWID history').click();
     const history = page.getByRole('list', { name: 'HWID history' });
     await history.getByText('PC-TWO-2222').waitFor();
     expect(await history.getByText('PC-ONE-1111').count()).toBe(1);
