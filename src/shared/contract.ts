@@ -7,6 +7,7 @@ import type {
   AuditEntry,
   CutShortGenerate,
   HistoryBucket,
+  HwidEvent,
   HwidReading,
   JobItem,
   JobSummary,
@@ -15,6 +16,7 @@ import type {
   LedgerRow,
   Profile,
   SandboxState,
+  ServiceCapabilities,
   ValidationReport,
   DriftStatus,
 } from './domain.ts';
@@ -133,6 +135,8 @@ export const generateInput = z
     note: schemas.note.optional(),
     expiresByDaysKey: z.boolean().optional(),
     daysKey: schemas.days.optional(),
+    /** Works on any machine: sent only where the service may have it (wire.md, "Seen in vendors' code"). */
+    noHwidValidation: z.boolean().optional(),
   })
   .refine((v) => !v.expiresByDaysKey || v.daysKey !== undefined, {
     error: 'Days is required when the key expires by days.',
@@ -198,6 +202,36 @@ export const customerFields = z.strictObject({
 });
 const customerRef = z.union([z.strictObject({ id: customerId }), z.strictObject({ fields: customerFields })]);
 const keyValueList = z.array(schemas.keyValue).min(1).max(LIMITS.countMax);
+
+/** What an edit may change (wire.md, "Seen in vendors' code"): at least one field; the term of a generated key only. */
+export const editInput = z
+  .strictObject({
+    keyValue: schemas.keyValue,
+    state: z.enum(['generated', 'active']),
+    note: schemas.note.optional(),
+    isPremium: z.boolean().optional(),
+    noHwidValidation: z.boolean().optional(),
+    expiresByDaysKey: z.boolean().optional(),
+    daysKey: schemas.days.optional(),
+  })
+  .refine((v) => [v.note, v.isPremium, v.noHwidValidation, v.expiresByDaysKey, v.daysKey].some((f) => f !== undefined), {
+    error: 'Change at least one field.',
+  })
+  .refine((v) => !v.expiresByDaysKey || v.daysKey !== undefined, {
+    error: 'Days is required when the key expires by days.',
+    path: ['daysKey'],
+  })
+  .refine((v) => v.state === 'generated' || (v.expiresByDaysKey === undefined && v.daysKey === undefined), {
+    error: "An active key's term is changed by extending it.",
+    path: ['daysKey'],
+  });
+
+/** What a bulk edit changes on every key: the term is each key's own, so it is edited one key at a time. */
+const bulkEdit = z
+  .strictObject({ note: schemas.note.optional(), isPremium: z.boolean().optional(), noHwidValidation: z.boolean().optional() })
+  .refine((v) => v.note !== undefined || v.isPremium !== undefined || v.noHwidValidation !== undefined, {
+    error: 'Change at least one field.',
+  });
 
 export const contract = {
   // Answered from the moment the window opens, before the rest can be.
@@ -367,6 +401,7 @@ export const contract = {
     z.discriminatedUnion('action', [
       z.strictObject({ action: z.enum(['delete', 'resetHwid']), target: jobTarget, label: jobLabel }),
       z.strictObject({ action: z.literal('extend'), target: jobTarget, days: schemas.days, label: jobLabel }),
+      z.strictObject({ action: z.literal('edit'), target: jobTarget, edit: bulkEdit, label: jobLabel }),
       z.strictObject({
         action: z.literal('generate'),
         label: jobLabel,
@@ -379,6 +414,7 @@ export const contract = {
         note: schemas.note.optional(),
         expiresByDaysKey: z.boolean().optional(),
         daysKey: schemas.days.optional(),
+        noHwidValidation: z.boolean().optional(),
       }),
     ]),
     'An action and its keys (values, or a ledger filter main resolves), and words for them; main runs it as a job on the active profile.',
@@ -520,6 +556,25 @@ export const contract = {
   'refresh.changes': op<{ counts: Record<RefreshChange, number> }>()(
     z.strictObject({ jobId: z.uuid() }),
     "A refresh job's id; its keys per change found (the keys themselves: jobs.items with noted).",
+  ),
+
+  // What each service can do, key edits and HWID history.
+  'service.capabilities': op<{ capabilities: ServiceCapabilities }>()(
+    z.strictObject({ profileId }),
+    "A profile id; main answers what the last capability check found (the sandbox's is checked when first asked).",
+  ),
+  'service.checkCapabilities': op<{ capabilities: ServiceCapabilities }>()(
+    z.strictObject({ profileId }),
+    'A profile id; main asks the service about each optional endpoint, changing nothing, and records the answers.',
+  ),
+  // key: null when the service did it but neither described the key nor let Keydesk re-fetch it.
+  'keys.edit': op<{ key: Key | null }>()(
+    editInput,
+    'A key value and the fields to change; sent once, only where the service may have the endpoint.',
+  ),
+  'keys.hwidHistory': op<{ events: HwidEvent[] }>()(
+    z.strictObject({ keyValue: schemas.keyValue }),
+    "A key value; main answers what Keydesk saw of its HWID (and, for the sandbox, the sandbox's own reset log).",
   ),
 } as const satisfies { readonly [N in OperationName]: OperationSpec<z.ZodType, unknown> }; // exactly the names, no more
 

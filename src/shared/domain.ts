@@ -6,8 +6,7 @@ import type { KeyStatus, ValidationOutcome, WireKey, WireKeylessEntry } from './
  * A key as Keydesk read it. `unreported` names the fields the real dialect left out, so a screen says "not
  * reported" rather than show a default; absent means every field was reported.
  */
-// noHwidValidation stays out until the app reads it (the key panel's "Works on any machine").
-export interface Key extends Omit<WireKey, 'createdAt' | 'noHwidValidation'> {
+export interface Key extends Omit<WireKey, 'createdAt'> {
   /** null when the service did not report it. */
   createdAt: string | null;
   unreported?: readonly UnreportedKeyField[];
@@ -142,7 +141,7 @@ export interface LedgerRow {
  * What a job does: one request per key, or (generate) one request per batch of up to 100,000 keys. import and
  * refresh only read: each looks its keys up (active, then generated) and records what it finds in the ledger.
  */
-export type JobAction = 'delete' | 'extend' | 'resetHwid' | 'generate' | 'import' | 'refresh';
+export type JobAction = 'delete' | 'extend' | 'resetHwid' | 'generate' | 'import' | 'refresh' | 'edit';
 /**
  * running: main is sending; cancelled: the user stopped it (pending items were not sent); interrupted: Keydesk
  * quit, crashed or lost the service mid-job (pending items can be resumed); finished: nothing left pending.
@@ -320,4 +319,36 @@ export interface KeyActivityDay {
   day: string;
   activated: number;
   generated: number;
+}
+
+// ---- what each service can do, and each key's HWID history -----------------------------------------------
+
+/** The endpoints wire.md lists as seen in vendors' code: used only where a capability check found them. */
+export const OPTIONAL_ENDPOINTS = ['keyEdit', 'generatedKeyEdit', 'publicReset'] as const;
+export type OptionalEndpoint = (typeof OPTIONAL_ENDPOINTS)[number];
+/** present: it answered as the endpoint; absent: a route error or an HTML page; unknown: nothing told either way. */
+export type CapabilityState = 'present' | 'absent' | 'unknown';
+export interface Capability {
+  state: CapabilityState;
+  checkedAt: string;
+  /** What the service answered, in words ("404 with a JSON not found about the key"). */
+  evidence: string;
+}
+/** Each optional endpoint as last checked; an endpoint never checked is left out. */
+export type ServiceCapabilities = Partial<Record<OptionalEndpoint, Capability>>;
+
+/**
+ * One thing Keydesk saw of a key's HWID. bound/changed/cleared: the ledger's HWID changed (a lookup, refresh,
+ * reset or validation read it); reset: a reset Keydesk made or the sandbox logged; validated/mismatch: a
+ * validation from `hwid`; cooldown: a reset refused until `nextResetAt`.
+ */
+export type HwidEventKind = 'bound' | 'changed' | 'cleared' | 'seen' | 'reset' | 'validated' | 'mismatch' | 'cooldown';
+export interface HwidEvent {
+  at: string;
+  kind: HwidEventKind;
+  hwid: string | null;
+  /** When the next reset is allowed, as the service's cooldown said. */
+  nextResetAt: string | null;
+  /** Where it came from, in words ("sandbox reset log", "validation"). */
+  source: string;
 }

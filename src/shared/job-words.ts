@@ -14,6 +14,7 @@ export const JOB_ACTION_WORDS: Readonly<Record<JobAction, string>> = {
   generate: 'Generate',
   import: 'Import',
   refresh: 'Refresh',
+  edit: 'Edit',
 };
 
 export const JOB_STATE_WORDS: Readonly<Record<JobState, string>> = {
@@ -44,6 +45,7 @@ export const ITEM_DONE_WORDS: Readonly<Record<JobAction, string>> = {
   generate: 'generated',
   import: 'looked up',
   refresh: 'read again',
+  edit: 'edited',
 };
 export const ITEM_OUTCOME_WORDS: Readonly<Record<Exclude<JobItemState, 'done'>, string>> = {
   failed: 'refused',

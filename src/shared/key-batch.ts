@@ -2,9 +2,10 @@
 // as columns of JSON bytes that cross threads and IPC as a few buffers rather than 100,000 objects.
 import type { Key, UnreportedKeyField } from './domain.ts';
 
-/** Every field of a Key but its value; `unreported` always present (empty: every field was reported). */
-export interface KeyFields extends Omit<Key, 'value' | 'unreported'> {
+/** Every field of a Key but its value; `unreported` always present (empty: every field was reported), any machine null when not said. */
+export interface KeyFields extends Omit<Key, 'value' | 'unreported' | 'noHwidValidation'> {
   unreported: readonly UnreportedKeyField[];
+  noHwidValidation: boolean | null;
 }
 export type KeyFieldName = keyof KeyFields;
 
@@ -57,6 +58,7 @@ const FIELD_SET: Record<KeyFieldName, true> = {
   activatedAt: true,
   lastResetAt: true,
   serviceId: true,
+  noHwidValidation: true,
   unreported: true,
 };
 export const KEY_FIELDS = Object.keys(FIELD_SET) as readonly KeyFieldName[];
@@ -64,8 +66,9 @@ export const KEY_FIELDS = Object.keys(FIELD_SET) as readonly KeyFieldName[];
 const NONE: readonly UnreportedKeyField[] = [];
 
 function fieldOf<F extends KeyFieldName>(key: Key, field: F): KeyFields[F] {
-  // Key and KeyFields differ only in `unreported` (optional there): every other field reads as it is.
+  // Key and KeyFields differ only in `unreported` and any machine (optional there): every other field reads as it is.
   if (field === 'unreported') return (key.unreported ?? NONE) as KeyFields[F];
+  if (field === 'noHwidValidation') return (key.noHwidValidation ?? null) as KeyFields[F];
   return (key as unknown as KeyFields)[field];
 }
 
@@ -89,6 +92,7 @@ function alikeButId(a: Key, b: Key): boolean {
     a.activatedAt === b.activatedAt &&
     a.lastResetAt === b.lastResetAt &&
     a.serviceId === b.serviceId &&
+    (a.noHwidValidation ?? null) === (b.noHwidValidation ?? null) &&
     alike(a.unreported ?? NONE, b.unreported ?? NONE)
   );
 }
@@ -221,7 +225,10 @@ export function keyOf(columns: KeyColumns, i: number): Key {
     lastResetAt: fieldAt(columns, i, 'lastResetAt'),
     serviceId: fieldAt(columns, i, 'serviceId'),
   };
-  return unreported.length > 0 ? { ...key, unreported: [...unreported] } : key;
+  // Not said (null), or a batch made before the field existed (absent): the key leaves it out.
+  const anyMachine = columns.each.noHwidValidation ? columns.each.noHwidValidation[i] : columns.same.noHwidValidation;
+  const read = typeof anyMachine === 'boolean' ? { ...key, noHwidValidation: anyMachine } : key;
+  return unreported.length > 0 ? { ...read, unreported: [...unreported] } : read;
 }
 
 /** The i-th key of a batch (opens it: for more than one key, keysOf or openBatch and keyOf). */

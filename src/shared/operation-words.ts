@@ -21,6 +21,7 @@ export const BULK_WORDS: Readonly<Partial<Record<OperationName, string>>> = {
   'keys.extend': 'Bulk extend',
   'keys.resetHwid': 'Bulk HWID reset',
   'keys.generate': 'Generate as a job',
+  'keys.edit': 'Bulk edit',
 };
 
 /** A bulk entry's operation in words ("Bulk extend"); an action with none, as a single act's. */

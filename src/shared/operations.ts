@@ -72,6 +72,10 @@ export const OPERATION_WORDS = {
   'import.start': 'Import keys',
   'refresh.start': 'Refresh keys',
   'refresh.changes': 'Read what a refresh found',
+  'service.capabilities': 'Read what the service can do',
+  'service.checkCapabilities': 'Check what the service can do',
+  'keys.edit': 'Edit a key',
+  'keys.hwidHistory': "Read a key's HWID history",
 } as const;
 export type OperationName = keyof typeof OPERATION_WORDS;
 export const OPERATION_NAMES = Object.keys(OPERATION_WORDS) as unknown as readonly [OperationName, ...OperationName[]];

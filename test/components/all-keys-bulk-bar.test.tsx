@@ -26,7 +26,7 @@ describe('All keys: bulk actions', () => {
     const names = within(bar)
       .getAllByRole('button')
       .map((b) => b.textContent);
-    expect(names).toEqual(['Clear selection', 'Delete selected', 'Reset HWID of selected', 'Extend selected']);
+    expect(names).toEqual(['Clear selection', 'Delete selected', 'Reset HWID of selected', 'Extend selected', 'Edit selected']);
 
     await user.click(within(bar).getByRole('button', { name: 'Clear selection' }));
     expect(screen.queryByRole('region', { name: 'Bulk actions' })).toBeNull();

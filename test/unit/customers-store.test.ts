@@ -199,6 +199,9 @@ describe('customer changes through the writer', () => {
     const file = join(tempDir('keydesk-customers-'), 'keydesk.db');
     new LocalDb(file).close();
     const raw = new DatabaseSync(file);
+    raw.exec(
+      'DROP TRIGGER hwid_history_insert; DROP TRIGGER hwid_history_update; DROP TRIGGER hwid_history_delete; DROP TABLE hwid_history; DROP TABLE service_capabilities;',
+    );
     raw.exec('DROP TABLE customers; DROP TABLE customer_keys; DROP TABLE customer_settings; PRAGMA user_version = 16;');
     raw.close();
     const current = join(tempDir('keydesk-customers-'), 'keydesk.db');

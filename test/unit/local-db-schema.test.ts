@@ -139,6 +139,12 @@ describe('a keydesk.db at this schema', () => {
         'renewal_templates',
         'job_labels',
         'job_events',
+        'service_capabilities',
+        'hwid_history',
+        'hwid_history_by_key',
+        'hwid_history_delete',
+        'hwid_history_insert',
+        'hwid_history_update',
       ].sort(),
     );
     // The triggers keep the text index and the per-status counts as the ledger is written.
@@ -168,8 +174,17 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
+/** Schema 17: no capabilities, no HWID history. */
+const SCHEMA_17_FACTS = `
+DROP TRIGGER hwid_history_insert;
+DROP TRIGGER hwid_history_update;
+DROP TRIGGER hwid_history_delete;
+DROP TABLE hwid_history;
+DROP TABLE service_capabilities;`;
+
 /** Schema 16: no customers. */
-const SCHEMA_16_CUSTOMERS = 'DROP TABLE customers; DROP TABLE customer_keys; DROP TABLE customer_settings;';
+const SCHEMA_16_CUSTOMERS = `${SCHEMA_17_FACTS}
+DROP TABLE customers; DROP TABLE customer_keys; DROP TABLE customer_settings;`;
 
 /** Schema 15: no renewal templates, job labels or job steps. */
 const SCHEMA_15_RENEWALS = `${SCHEMA_16_CUSTOMERS}
@@ -348,6 +363,32 @@ describe('a keydesk.db of schema 15', () => {
     const db = new LocalDb(file);
     expect(schemaOf(file)).toEqual(schemaOf(current));
     expect(db.jobs(PROFILE).map((j) => [j.label, j.history])).toEqual([[null, []]]);
+    db.close();
+  });
+});
+
+describe('a keydesk.db of schema 17', () => {
+  it("is migrated, the HWIDs its ledger holds starting each key's HWID history", () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    const before = new LocalDb(file);
+    before.recordKeys(PROFILE, [key('KD-BOUND', 'bound'), { ...key('KD-FREE', 'free'), hwid: null }], '2026-02-01T00:00:00.000Z');
+    before.close();
+    read(file, (raw) => raw.exec(`${SCHEMA_17_FACTS}\nPRAGMA user_version = 17;`));
+    const current = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    new LocalDb(current).close();
+    const schemaOf = (f: string): unknown[] =>
+      read(f, (raw) => raw.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all());
+
+    const db = new LocalDb(file);
+    expect(schemaOf(file)).toEqual(schemaOf(current));
+    expect(db.hwidHistory(PROFILE, 'KD-BOUND')).toEqual([
+      { at: '2026-02-01T00:00:00.000Z', kind: 'seen', hwid: 'HW-1', nextResetAt: null, source: 'ledger' },
+    ]);
+    expect(db.hwidHistory(PROFILE, 'KD-FREE')).toEqual([]);
+    // From now on the ledger's own changes are written as they happen.
+    db.markHwidCleared(PROFILE, ['KD-BOUND'], '2026-02-02T00:00:00.000Z');
+    db.recordKeys(PROFILE, [{ ...key('KD-BOUND', 'bound'), hwid: 'HW-2' }], '2026-02-03T00:00:00.000Z');
+    expect(db.hwidHistory(PROFILE, 'KD-BOUND').map((e) => `${e.kind} ${e.hwid ?? '-'}`)).toEqual(['bound HW-2', 'cleared -', 'seen HW-1']);
     db.close();
   });
 });

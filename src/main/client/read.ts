@@ -57,7 +57,10 @@ export function readKey(v: unknown, impliedStatus?: KeyStatus, shared: Interner 
     lastResetAt: str(v.lastResetAt),
     serviceId: shared(str(v.serviceId)) ?? '',
   };
-  return unreported.length > 0 ? { ...key, unreported } : key;
+  // Works on any machine: only the detail dialect says; left out, the key shows it as not reported.
+  const anyMachine = bool(v.noHwidValidation);
+  const read = anyMachine === null ? key : { ...key, noHwidValidation: anyMachine };
+  return unreported.length > 0 ? { ...read, unreported } : read;
 }
 
 /** One string for each distinct text, for the keys of one answer read one at a time (readKey's `shared`). */

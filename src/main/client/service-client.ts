@@ -527,6 +527,7 @@ export interface GenerateParams {
   note?: string;
   expiresByDaysKey?: boolean;
   daysKey?: number;
+  noHwidValidation?: boolean;
 }
 const GENERATE_PROBABLY_DONE = 'the keys were probably created: look them up before generating again';
 const VALIDATE_PROBABLY_DONE = 'the key may be activated and bound to this HWID: look it up before validating again';

@@ -11,6 +11,7 @@ import { overviewHandlers } from './overview.ts';
 import { lookupHandlers } from './lookups.ts';
 import { profileHandlers } from './profiles.ts';
 import { renewalHandlers } from './renewals.ts';
+import { serviceFactHandlers } from './service-facts.ts';
 import { serviceHandlers } from './service.ts';
 import { settingsHandlers } from './settings.ts';
 import type { Handlers } from './types.ts';
@@ -31,6 +32,7 @@ export function createHandlers(core: Core): Handlers {
     ...overviewHandlers(core),
     ...renewalHandlers(core),
     ...customerHandlers(core),
+    ...serviceFactHandlers(core),
   };
 }
 

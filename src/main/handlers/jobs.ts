@@ -24,6 +24,7 @@ const RESULT_COLUMNS: Record<JobAction, readonly (keyof ResultRow)[]> = {
   extend: ['key', 'outcome', 'newExpiry', 'reasonCode', 'reason'],
   delete: ['key', 'outcome', 'reasonCode', 'reason'],
   resetHwid: ['key', 'outcome', 'reasonCode', 'reason'],
+  edit: ['key', 'outcome', 'reasonCode', 'reason'],
   generate: ['batch', 'keys', 'outcome', 'reasonCode', 'reason'],
   import: ['key', 'outcome', 'reasonCode', 'reason'],
   refresh: ['key', 'outcome', 'reasonCode', 'reason'],

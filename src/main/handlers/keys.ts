@@ -5,6 +5,7 @@ import { ok, type Result } from '../../shared/result.ts';
 import { readBack } from '../client/read-back.ts';
 import type { Page } from '../client/service-client.ts';
 import type { Core } from '../core.ts';
+import { recordHwidEvent } from '../hwid-history.ts';
 import type { StaleMark } from '../store/local-db.ts';
 import { audited, needsKey, type Handlers, type KeyChange } from './types.ts';
 
@@ -139,7 +140,23 @@ export const keyHandlers = (
         async () => {
           const r = await a.client.resetHwid(keyValue);
           await markIfUnknown(core, a.profile.id, 'hwid', keyValue, r);
+          const at = new Date().toISOString();
+          if (!r.ok && r.code === 'COOLDOWN') {
+            const next = r.retryAfterSeconds === undefined ? null : new Date(Date.now() + r.retryAfterSeconds * 1000).toISOString();
+            await recordHwidEvent(core, {
+              profileId: a.profile.id,
+              value: keyValue,
+              at,
+              kind: 'cooldown',
+              hwid: null,
+              nextResetAt: next,
+              source: 'reset',
+            });
+          }
           if (!r.ok) return r;
+          // The sandbox logs its own resets (hwid-history.ts reads them); a remote service's are recorded here.
+          if (a.profile.kind !== 'sandbox')
+            await recordHwidEvent(core, { profileId: a.profile.id, value: keyValue, at, kind: 'reset', hwid: null, source: 'reset' });
           const key = await readBack(a.client, keyValue, r.data);
           if (key) await record(core, a.profile.id, key);
           // Reset, and not read back: the key has no HWID now, as in a bulk job.

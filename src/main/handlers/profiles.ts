@@ -6,6 +6,7 @@ import { SANDBOX_PROFILE_ID, type Core } from '../core.ts';
 import type { JobSummary, Profile } from '../../shared/domain.ts';
 import { jobTitle } from '../../shared/job-words.ts';
 import type { StoredProfile } from '../store/profiles-file.ts';
+import { checkSoon } from './service-facts.ts';
 import { audited, type Handlers } from './types.ts';
 
 /** A job main still runs (or is getting ready to run), in the words the renderer's job lines use. */
@@ -81,6 +82,8 @@ export const profileHandlers = (
         keyHint: keyHint(input.apiKey),
       };
       core.profiles.upsert(profile);
+      // What the service can do is learnt beside the add, not before its answer: Profiles shows it when it comes.
+      checkSoon(core, profile);
       return ok(core.toProfile(profile));
     });
   },
@@ -126,6 +129,8 @@ export const profileHandlers = (
       };
       core.profiles.upsert(next);
       core.forgetClient(current.id);
+      // Another address may be another service, with other endpoints.
+      if (baseUrl !== current.baseUrl) checkSoon(core, next);
       return ok(await presented(core, next));
     });
   },

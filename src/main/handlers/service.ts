@@ -5,6 +5,7 @@ import { fail, ok } from '../../shared/result.ts';
 import { KEYLESS_KEY } from '../../shared/wire.ts';
 import type { Core } from '../core.ts';
 import { readAllHwids, readHwid } from '../hwid.ts';
+import { recordHwidEvent } from '../hwid-history.ts';
 import { audited, needsKey, type Handlers } from './types.ts';
 
 export const serviceHandlers = (
@@ -76,6 +77,18 @@ export const serviceHandlers = (
         registeredServiceId: v.registeredServiceId,
         raw: r.data.raw,
       };
+      // The HWID a real validation asked with goes in the key's HWID history, let in or refused for another machine.
+      if (!dryRun && input.mode === 'key' && (v.success || v.outcome === 'hwid_mismatch')) {
+        const kind = v.success ? 'validated' : 'mismatch';
+        await recordHwidEvent(core, {
+          profileId: a.profile.id,
+          value: key,
+          at: new Date().toISOString(),
+          kind,
+          hwid,
+          source: 'validation',
+        });
+      }
       // A real validation may have activated or bound the key: bring the ledger up to date.
       if (!dryRun && input.mode === 'key' && v.success) {
         const seen = await a.client.fetchActive(key);

@@ -114,6 +114,9 @@ export class JobService {
     // reserves the job itself, so a second start that arrives meanwhile sees this one.
     const busy = this.conflictingJob(profileId, request.action, null);
     if (busy) return fail('CONFLICT', busy);
+    if (request.action === 'edit' && this.editStates(profileId).length === 0) {
+      return fail('UNSUPPORTED', 'This service has no endpoint to edit keys (Profiles → Check this service tells what it can do).');
+    }
     const id = randomUUID();
     this.creating.set(id, { profileId, action: request.action });
     try {
@@ -127,19 +130,22 @@ export class JobService {
     const params: JobParams =
       request.action === 'extend'
         ? { days: request.days }
-        : request.action === 'generate'
-          ? {
-              generate: {
-                expire: request.expire,
-                isPremium: request.isPremium,
-                note: request.note,
-                expiresByDaysKey: request.expiresByDaysKey,
-                daysKey: request.daysKey,
-              },
-            }
-          : request.action === 'import'
-            ? { source: request.source }
-            : {};
+        : request.action === 'edit'
+          ? { edit: { ...request.edit, states: this.editStates(profileId) } }
+          : request.action === 'generate'
+            ? {
+                generate: {
+                  expire: request.expire,
+                  isPremium: request.isPremium,
+                  note: request.note,
+                  expiresByDaysKey: request.expiresByDaysKey,
+                  daysKey: request.daysKey,
+                  ...(request.noHwidValidation ? { noHwidValidation: true } : {}),
+                },
+              }
+            : request.action === 'import'
+              ? { source: request.source }
+              : {};
     const job = {
       id,
       profileId,
@@ -256,6 +262,15 @@ export class JobService {
 
   private isActive(jobId: string): boolean {
     return this.engine.runs.has(jobId) || this.engine.starting.has(jobId);
+  }
+
+  /** The key states a bulk edit can reach on this service: each edit endpoint the capability check did not find absent. */
+  private editStates(profileId: string): ('active' | 'generated')[] {
+    const known = this.db.capabilities(profileId);
+    const states: ('active' | 'generated')[] = [];
+    if (known.keyEdit?.state !== 'absent') states.push('active');
+    if (known.generatedKeyEdit?.state !== 'absent') states.push('generated');
+    return states;
   }
 
   /**

@@ -2,9 +2,12 @@
 import type { JobAction, Key, LedgerRow } from '../../shared/domain.ts';
 import { EXTENDED_UNREAD } from '../../shared/job-words.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
-import { ok, type ErrorCode, type Result } from '../../shared/result.ts';
+import { fail, ok, type ErrorCode, type Result } from '../../shared/result.ts';
+import { showsAbsent } from '../client/capabilities.ts';
+import { editKey } from '../client/edit.ts';
 import { readBack } from '../client/read-back.ts';
 import { changesOf, importFind, lookUp, refreshFind } from './lookup.ts';
+import type { Call } from '../client/service-client.ts';
 import type { GenerateIntake } from './engine.ts';
 import type { Run } from './run.ts';
 
@@ -112,6 +115,9 @@ export async function perform(
     }
     // A reset answered with {message} alone (the real dialect) still cleared the key's HWID.
     return { kind: 'done', keys: k.data ? [k.data] : [], hwidCleared: action === 'resetHwid' && k.data === null };
+  } else if (action === 'edit') {
+    const e = await editOne(run, item.target, call);
+    return e.ok ? { kind: 'done', keys: e.data ? [e.data] : [] } : classify(e);
   } else {
     const g = run.params.generate;
     if (!g) return { kind: 'failed', code: 'INTERNAL', message: 'The job lost its parameters.', overload: false };
@@ -138,6 +144,23 @@ export async function perform(
     r = await client.generate(params, { ...call, onHeaders: heard });
   }
   return r.ok ? { kind: 'done', keys: r.data } : classify(r);
+}
+
+/**
+ * Edits one key where it is: an active key's endpoint first, then a generated key's (a 404 there is "not this
+ * state", not a failure). An answer without the key is read back, so the ledger records the new values.
+ */
+async function editOne(run: Run, keyValue: string, call: Call): Promise<Result<Key | null>> {
+  const edit = run.params.edit;
+  if (!edit) return fail('INTERNAL', 'The job lost its parameters.');
+  const { states, ...fields } = edit;
+  let last: Result<Key | null> = fail('NOT_FOUND', 'No such key.');
+  for (const state of states) {
+    last = await editKey(run.client, keyValue, state, stripUndefined(fields), call);
+    if (last.ok) return ok(await readBack(run.client, keyValue, last.data, call));
+    if (last.code !== 'NOT_FOUND' || showsAbsent(last)) return last;
+  }
+  return last;
 }
 
 function stripUndefined<T extends object>(o: T): T {

@@ -85,6 +85,7 @@ const JOB_AUDIT_ACTION = {
   generate: 'keys.generate',
   import: 'import.start',
   refresh: 'refresh.start',
+  edit: 'keys.edit',
 } as const satisfies Record<JobAction, OperationName>;
 /** A job's audit target: its keys, by how many days for an extend, with a generate's note. */
 function jobAuditTarget(action: JobAction, total: number, params: string): string {

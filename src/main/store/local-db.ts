@@ -12,12 +12,14 @@ import { LedgerWrites } from './ledger-writes.ts';
 import { Overview } from './overview.ts';
 import { Renewals } from './renewals.ts';
 import { Samples } from './samples.ts';
+import { ServiceFacts } from './service-facts.ts';
 
 export { inTransaction } from './connection.ts';
 export { LOCAL_DB_VERSION } from './schema.ts';
 export { SAMPLE_RETENTION, type SampleWindow } from './samples.ts';
 export type { AuditFilter } from './audit.ts';
 export type { CustomerQuery } from './customers.ts';
+export type { NewHwidEvent } from './service-facts.ts';
 export type { LedgerCursor, LedgerFilter, LedgerPaging } from './ledger-filter.ts';
 export type { LedgerPage } from './ledger-query.ts';
 export type { StaleMark } from './ledger-writes.ts';
@@ -38,6 +40,7 @@ export class LocalDb {
   private readonly overview: Overview;
   private readonly renewals: Renewals;
   private readonly book: Customers;
+  private readonly facts: ServiceFacts;
 
   /**
    * `cacheKiB`: the connection's page cache (default 32 MiB: a 100,000-key ledger's pages stay in memory between
@@ -87,6 +90,7 @@ export class LocalDb {
     this.overview = new Overview(this.conn.db);
     this.renewals = new Renewals(this.conn.db);
     this.book = new Customers(this.conn.db);
+    this.facts = new ServiceFacts(this.conn.db);
   }
 
   close(): void {
@@ -240,4 +244,14 @@ export class LocalDb {
   readonly unlinkedNotes: Customers['unlinkedNotes'] = (...a) => this.book.unlinkedNotes(...a);
   readonly noteTemplate: Customers['noteTemplate'] = (...a) => this.book.noteTemplate(...a);
   readonly customerCount: Customers['customerCount'] = (...a) => this.book.customerCount(...a);
+
+  // What each service can do, and each key's HWID history (service-facts.ts).
+  readonly capabilities: ServiceFacts['capabilities'] = (...a) => this.facts.capabilities(...a);
+  readonly setCapabilities: ServiceFacts['setCapabilities'] = (...a) => {
+    this.facts.setCapabilities(...a);
+  };
+  readonly recordHwidEvents: ServiceFacts['recordHwidEvents'] = (...a) => {
+    this.facts.recordHwidEvents(...a);
+  };
+  readonly hwidHistory: ServiceFacts['hwidHistory'] = (...a) => this.facts.hwidHistory(...a);
 }

@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 17;
+export const LOCAL_DB_VERSION = 18;
 
 /** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
 const TEXT_TRIGGERS = `
@@ -120,12 +120,50 @@ CREATE TABLE customer_settings (profile_id TEXT PRIMARY KEY, note_template TEXT 
 `;
 
 /**
+ * What each service can do and each key's HWID history: one row per optional endpoint and profile as last
+ * checked, and one per HWID change the ledger saw (its triggers write them, on the writer thread) or act recorded.
+ */
+const SERVICE_FACTS = `
+CREATE TABLE service_capabilities (
+  profile_id TEXT NOT NULL,
+  endpoint   TEXT NOT NULL,
+  state      TEXT NOT NULL,
+  checked_at TEXT NOT NULL,
+  evidence   TEXT NOT NULL,
+  PRIMARY KEY (profile_id, endpoint)
+) WITHOUT ROWID;
+CREATE TABLE hwid_history (
+  id            INTEGER PRIMARY KEY,
+  profile_id    TEXT NOT NULL,
+  value         TEXT NOT NULL,
+  at            TEXT NOT NULL,
+  kind          TEXT NOT NULL,
+  hwid          TEXT,
+  next_reset_at TEXT,
+  source        TEXT NOT NULL
+);
+CREATE INDEX hwid_history_by_key ON hwid_history (profile_id, value, at);
+CREATE TRIGGER hwid_history_insert AFTER INSERT ON ledger WHEN new.hwid IS NOT NULL BEGIN
+  INSERT INTO hwid_history (profile_id, value, at, kind, hwid, source) VALUES (new.profile_id, new.value, new.last_seen_at, 'bound', new.hwid, 'ledger');
+END;
+CREATE TRIGGER hwid_history_update AFTER UPDATE OF hwid ON ledger WHEN old.hwid IS NOT new.hwid BEGIN
+  INSERT INTO hwid_history (profile_id, value, at, kind, hwid, source)
+  VALUES (new.profile_id, new.value, new.last_seen_at,
+    CASE WHEN new.hwid IS NULL THEN 'cleared' WHEN old.hwid IS NULL THEN 'bound' ELSE 'changed' END, new.hwid, 'ledger');
+END;
+CREATE TRIGGER hwid_history_delete AFTER DELETE ON ledger BEGIN
+  DELETE FROM hwid_history WHERE profile_id = old.profile_id AND value = old.value;
+END;
+`;
+
+/**
  * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
  * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
  * 13: a bulk act as one audit entry (its job and counts), and the fields an act on one key changed.
  * 14: Overview's figures: keys' activation time, keys per day kept by triggers, Keydesk's runs, first-run steps.
  * 15: renewals and what jobs touched: a profile's renewal message, a job's target in words and its runs' steps.
  * 16: customers (the vendor's book), which customer holds each key, and the profile's note template.
+ * 17: what each service can do, and each key's HWID history (the HWIDs the ledger holds, as seen).
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -143,6 +181,9 @@ CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
   14: OVERVIEW_SCHEMA,
   15: RENEWALS_TABLES,
   16: CUSTOMERS,
+  17: `${SERVICE_FACTS}
+INSERT INTO hwid_history (profile_id, value, at, kind, hwid, source)
+  SELECT profile_id, value, last_seen_at, 'seen', hwid, 'ledger' FROM ledger WHERE hwid IS NOT NULL;`,
 };
 
 export const SCHEMA = `
@@ -297,7 +338,9 @@ ${OVERVIEW_SCHEMA}
 -- Renewals and what jobs touched: a profile's renewal message template ({key}, {expires}, {days}), a job's target
 -- in words ("notes containing launch-2026"), and the steps of its life (started, cancelled at 8 of 499, resumed).
 ${RENEWALS_TABLES}
-${CUSTOMERS}`;
+${CUSTOMERS}
+-- What each service can do, and each key's HWID history.
+${SERVICE_FACTS}`;
 
 /** keydesk.db refused as it is (a file of another schema), left untouched. */
 export class LocalDbRefused extends Error {

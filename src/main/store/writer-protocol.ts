@@ -1,12 +1,12 @@
 // The messages between main's Writer (writer.ts) and its worker thread (writer.worker.ts).
 import type { MessagePort } from 'node:worker_threads';
 import type { CustomerChange, CustomerChanged } from '../../shared/customers.ts';
-import type { AuditEntry, JobState, Key, KeyFields } from '../../shared/domain.ts';
+import type { AuditEntry, JobState, Key, KeyFields, ServiceCapabilities } from '../../shared/domain.ts';
 import type { KeyBatch } from '../../shared/key-batch.ts';
 import type { NewAuditEntry } from './audit.ts';
 import type { ClaimedJobItem, RunEndRecord, SendLogRecord } from './jobs-store.ts';
 import type { StaleMark } from './ledger-writes.ts';
-import type { LocalDb } from './local-db.ts';
+import type { LocalDb, NewHwidEvent } from './local-db.ts';
 import type { SampleWindow } from './samples.ts';
 import type { FirstRunMark } from '../../shared/domain.ts';
 
@@ -37,6 +37,8 @@ export type JobCommand =
   | { command: number; kind: 'beginRun'; jobId: string; at: string; retryUnknown: boolean; log: SendLogRecord | null }
   | { command: number; kind: 'forgetJob'; jobId: string }
   | { command: number; kind: 'ceiling'; profileId: string; ceiling: number | null }
+  | { command: number; kind: 'capabilities'; profileId: string; found: ServiceCapabilities }
+  | { command: number; kind: 'hwidEvents'; events: NewHwidEvent[] }
   | { command: number; kind: 'customers'; change: CustomerChange }
   | { command: number; kind: 'renewalTemplate'; profileId: string; template: string | null }
   | { command: number; kind: 'interrupt'; reason: string; at?: string; ends: RunEndRecord[]; sent: Map<string, SendLogRecord> }

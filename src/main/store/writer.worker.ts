@@ -168,6 +168,12 @@ function applyCommand(c: JobCommand): unknown {
     case 'sample':
       db.recordSample(c.profileId, c.count, c.at);
       break;
+    case 'capabilities':
+      db.setCapabilities(c.profileId, c.found);
+      break;
+    case 'hwidEvents':
+      db.recordHwidEvents(c.events);
+      break;
     case 'runAlive':
       db.runAlive(c.startedAt, c.at);
       break;

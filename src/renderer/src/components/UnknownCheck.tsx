@@ -53,6 +53,7 @@ function hint(job: JobSummary): string {
   }
   if (job.action === 'resetHwid')
     return 'a key bound to no machine now has been reset (or was never bound); sending the reset again would clear a machine bound since';
+  if (job.action === 'edit') return 'a key that shows the new values has been edited; sending the edit again sets the same values';
   return '“not found” means the key is gone from the service, deleted by that request or otherwise';
 }
 

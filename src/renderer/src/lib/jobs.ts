@@ -88,6 +88,9 @@ export function resumeWords(j: Pick<JobSummary, 'action' | 'days' | 'counts'>): 
       return { label: `Resume looking up ${keys}`, confirm: null };
     case 'refresh':
       return { label: `Resume reading ${keys} again`, confirm: null };
+    case 'edit':
+      // An edit sets the same values again: sending it twice changes nothing more.
+      return { label: `Resume editing ${keys}`, confirm: null };
   }
 }
 

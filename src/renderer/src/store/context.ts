@@ -6,6 +6,7 @@ import { call } from '../lib/api.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
 import { operationWords } from '../lib/words.ts';
 import { EXECUTIONS_INITIAL } from './executions.ts';
+import { FACTS_INITIAL } from './facts.ts';
 import { INTEGRATION_INITIAL } from './integration.ts';
 import { JOBS_INITIAL } from './jobs.ts';
 import { OVERVIEW_INITIAL } from './overview.ts';
@@ -60,6 +61,8 @@ const LOCAL_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
   'settings.set',
   'settings.setSandboxPort',
   'settings.openDataFolder',
+  'service.capabilities',
+  'keys.hwidHistory',
 ]);
 
 /** Changes sent to a service: answered after a profile switch, a toast naming that profile says how it went (not a dry run). */
@@ -69,6 +72,7 @@ const CHANGES: ReadonlySet<OperationName> = new Set<OperationName>([
   'keys.delete',
   'keys.extend',
   'keys.resetHwid',
+  'keys.edit',
   'keyless.add',
   'keyless.delete',
   'validation.run',
@@ -122,6 +126,7 @@ const profileData = (): Partial<KeydeskState> => ({
   ...INTEGRATION_INITIAL,
   ...JOBS_INITIAL,
   ...OVERVIEW_INITIAL,
+  ...FACTS_INITIAL,
 });
 
 export function createStoreContext(set: StoreContext['set'], get: StoreContext['get']): StoreContext {

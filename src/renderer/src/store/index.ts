@@ -5,6 +5,7 @@ import { create } from 'zustand';
 import { createStoreContext } from './context.ts';
 import { createDraftsSlice, DRAFT_DEFAULTS, type Drafts } from './drafts.ts';
 import { createExecutionsSlice } from './executions.ts';
+import { createFactsSlice } from './facts.ts';
 import { createIntegrationSlice } from './integration.ts';
 import { createJobsSlice } from './jobs.ts';
 import { createKeysSlice } from './keys.ts';
@@ -36,6 +37,7 @@ export const useKeydesk = create<KeydeskState>()((set, get, store) => {
     ...createJobsSlice(ctx),
     ...createSettingsSlice(ctx),
     ...createOverviewSlice(ctx),
+    ...createFactsSlice(ctx),
   };
 });
 

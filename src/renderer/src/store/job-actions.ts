@@ -31,7 +31,7 @@ export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTa
     set({ ...place, ...(get().currentJobId === job.id ? { currentJobId: null, ...ifCurrent } : {}) });
   };
   return {
-    runBulk: async (action, days) => {
+    runBulk: async (action, days, edit) => {
       const { selection, selectedAll, jobStarting } = get();
       const job = selectJob(get());
       if (selectedAll === null && selection.size === 0) return;
@@ -39,7 +39,13 @@ export function createJobActions(ctx: StoreContext, { hear, loadProblems, bulkTa
       if (jobStarting !== null || (job !== null && isLive(job))) return;
       const target = selectedAll ? { filter: selectedAll } : { keyValues: [...selection] };
       set({ jobStarting: { action, days: action === 'extend' ? (days ?? 0) : null, since: Date.now(), resume: false } });
-      const r = await call('jobs.start', action === 'extend' ? { action, target, days: days ?? 0 } : { action, target }).finally(() => {
+      const input =
+        action === 'extend'
+          ? { action, target, days: days ?? 0 }
+          : action === 'edit'
+            ? { action, target, edit: edit ?? {} }
+            : { action, target };
+      const r = await call('jobs.start', input).finally(() => {
         set({ jobStarting: null });
       });
       if (!r.ok) {

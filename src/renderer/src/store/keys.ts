@@ -4,7 +4,7 @@ import { batchValues } from '../../../shared/key-batch.ts';
 import { fmt, NOUNS } from '../lib/format.ts';
 import { DEFAULT_LEDGER_SORT } from './ledger.ts';
 import { IDLE, moment, type Moment } from './request.ts';
-import type { Answer, BulkFilter, BulkOverFilter, KeyChange, KeysSlice, StoreContext } from './types.ts';
+import type { Answer, BulkAction, BulkFilter, BulkOverFilter, KeyChange, KeysSlice, StoreContext } from './types.ts';
 
 /** Keys of each state per Lookup page. */
 export const LOOKUP_PAGE = 50;
@@ -60,7 +60,7 @@ function replaceKey(result: LookupResult | null, key: Key, read: Moment): Lookup
   return { ...result, active: swap(result.active), generated: swap(result.generated), rowRead: { ...result.rowRead, [key.value]: read } };
 }
 
-const BULK_WORD: Record<'extend' | 'resetHwid' | 'delete', string> = { extend: 'extend', resetHwid: 'HWID reset', delete: 'delete' };
+const BULK_WORD: Record<BulkAction, string> = { extend: 'extend', resetHwid: 'HWID reset', delete: 'delete', edit: 'edit' };
 
 /** What a profile starts with: no batch, search, open key or change noted. */
 export const KEYS_INITIAL = {

@@ -8,6 +8,7 @@ import type {
   AuditEntry,
   CutShortGenerate,
   HistoryBucket,
+  HwidEvent,
   HwidReading,
   JobAction,
   JobItem,
@@ -19,6 +20,7 @@ import type {
   LedgerSortField,
   Profile,
   SandboxState,
+  ServiceCapabilities,
   StartupStatus,
   ValidationReport,
 } from '../../../shared/domain.ts';
@@ -40,7 +42,8 @@ export type KeydeskState = UiSlice &
   IntegrationSlice &
   JobsSlice &
   SettingsSlice &
-  OverviewSlice;
+  OverviewSlice &
+  FactsSlice;
 
 export interface Toast {
   id: number;
@@ -222,9 +225,9 @@ export interface KeysSlice {
   extendKey: (keyValue: string, days: number) => Promise<boolean>;
   resetHwid: (keyValue: string) => Promise<boolean>;
   deleteKey: (key: Key) => Promise<boolean>;
-  noteKeysInBulk: (values: ReadonlySet<string>, action: 'extend' | 'resetHwid' | 'delete') => void;
+  noteKeysInBulk: (values: ReadonlySet<string>, action: BulkAction) => void;
   /** A bulk job over a filter started or ended: answers read before now may be earlier ones. */
-  noteFilterInBulk: (filter: BulkFilter, action: 'extend' | 'resetHwid' | 'delete') => void;
+  noteFilterInBulk: (filter: BulkFilter, action: BulkAction) => void;
   /** Reads the first UNKNOWN_CHECK_MAX unanswered keys of a bulk job as the service has them now; null on a profile switch. */
   checkUnknownKeys: (jobId: string) => Promise<UnknownCheck | { failure: Failure } | null>;
 }
@@ -342,7 +345,7 @@ export interface JobsSlice {
   loadJobItems: (state: JobItemState | null, offset: number) => Promise<void>;
   /** Removes a stopped job from main's list (its items go; the keys and the audit log stay). */
   forgetJob: (jobId: string) => Promise<boolean>;
-  runBulk: (action: BulkAction, days?: number) => Promise<void>;
+  runBulk: (action: BulkAction, days?: number, edit?: BulkEdit) => Promise<void>;
   /** Extends every key a filter names as a job with words for them (Renewals' "Extend these…"); the job, or null when refused. */
   extendFilter: (filter: LedgerFilter, days: number, label: string) => Promise<JobSummary | null>;
   /** Cancels the current job, or the one `jobId` names (the Jobs view's). */
@@ -378,6 +381,8 @@ export type LedgerFilter = OperationInput<'ledger.query'>['filter'];
 
 /** What the All keys table sends in bulk: every job action that changes keys but generate. */
 export type BulkAction = Exclude<JobAction, 'generate' | 'import' | 'refresh'>;
+/** What a bulk edit changes on every key it acts on. */
+export type BulkEdit = Extract<OperationInput<'jobs.start'>, { action: 'edit' }>['edit'];
 
 /** A generate job's parameters, as jobs.start takes them. */
 export type GenerateJobInput = Omit<Extract<OperationInput<'jobs.start'>, { action: 'generate' }>, 'action'>;
@@ -526,3 +531,23 @@ export interface OverviewSlice {
   loadFirstRun: () => Promise<void>;
   markFirstRunStep: (step: FirstRunStep) => Promise<void>;
 }
+
+/** What each service can do, key edits where it can, and the open key's HWID history (store/facts.ts). */
+export interface FactsSlice {
+  /** Each profile's optional endpoints as last checked (an endpoint never checked is left out). */
+  capabilities: Readonly<Record<string, ServiceCapabilities>>;
+  capabilitiesRequest: RequestState;
+  /** Checking a service now (Profiles' "Check this service"), and for which profile. */
+  capabilityCheckRequest: RequestState;
+  capabilityCheckOf: string | null;
+  loadCapabilities: (profileId: string) => Promise<void>;
+  checkCapabilities: (profileId: string) => Promise<void>;
+  /** The open key's HWID history, newest first. */
+  hwidHistory: { keyValue: string; events: HwidEvent[] } | null;
+  hwidHistoryRequest: RequestState;
+  loadHwidHistory: (keyValue: string) => Promise<void>;
+  keyEditRequest: RequestState;
+  /** Sends an edit of the key (only the fields given); true once done. */
+  editKey: (key: Key, fields: KeyEdit) => Promise<boolean>;
+}
+export type KeyEdit = Omit<OperationInput<'keys.edit'>, 'keyValue' | 'state'>;

@@ -16,6 +16,7 @@ import { plain } from '../../lib/words.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { selectBulkJob, selectJob, selectJobElsewhere } from '../../store/job-selectors.ts';
 import { RefreshResult } from './RefreshResult.tsx';
+import { BulkEdit } from './BulkEdit.tsx';
 import { confirmBody, confirmTitle, knownOf, type Confirming, type Known } from './wording.ts';
 
 const n = (x: number) => x.toLocaleString();
@@ -198,6 +199,7 @@ export function BulkBar() {
               >
                 Extend selected
               </button>
+              <BulkEdit disabled={none} ask={(edit) => ask({ action: 'edit', edit })} />
             </div>
           )}
           {count > 0 && <ServiceWait id="bulk-waits" what="Starting a bulk job" />}
@@ -230,12 +232,14 @@ export function BulkBar() {
         open={confirm !== null}
         title={confirmTitle(confirm, what)}
         body={confirmBody(confirm, confirm?.action === 'resetHwid' ? known : null, one)}
-        confirmLabel={confirm?.action === 'delete' ? 'Delete' : confirm?.action === 'extend' ? 'Extend' : 'Reset'}
+        confirmLabel={
+          confirm?.action === 'delete' ? 'Delete' : confirm?.action === 'extend' ? 'Extend' : confirm?.action === 'edit' ? 'Edit' : 'Reset'
+        }
         {...(nothingToReset ? { cancelLabel: 'Close', confirmable: false } : {})}
         destructive={confirm?.action === 'delete' || confirm?.action === 'extend'}
         onCancel={() => setConfirm(null)}
         onConfirm={() => {
-          if (confirm) void run(confirm.action, confirm.days);
+          if (confirm) void run(confirm.action, confirm.days, confirm.edit);
           setConfirm(null);
         }}
       />

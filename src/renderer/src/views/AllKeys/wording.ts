@@ -2,7 +2,7 @@
 // as not read back, and what a bulk action's confirmation says of the keys it will touch.
 import type { LedgerRow, LedgerSortField } from '../../../../shared/domain.ts';
 import { fmt, NOUNS } from '../../lib/format.ts';
-import type { BulkAction, LedgerFilter } from '../../store/types.ts';
+import type { BulkAction, BulkEdit, LedgerFilter } from '../../store/types.ts';
 
 /** What the last column means: when Keydesk last read or changed the key, never when a customer used it. */
 export const CHECKED_TITLE =
@@ -47,11 +47,21 @@ export const STALE_STATUS = 'A delete was sent with no answer, so this key may a
 export const STATUS_WORD: Record<LedgerRow['status'], string> = { generated: 'Generated', active: 'Active', deleted: 'Deleted' };
 
 /** A bulk action waiting for the person's yes, with the days an extend would add. */
-export type Confirming = { action: BulkAction; days?: number };
+export type Confirming = { action: BulkAction; days?: number; edit?: BulkEdit };
+
+/** A bulk edit's changes in words: "note set to “VIP”, premium on". */
+export function editWords(edit: BulkEdit | undefined): string {
+  const parts: string[] = [];
+  if (edit?.note !== undefined) parts.push(edit.note === '' ? 'note cleared' : `note set to “${edit.note}”`);
+  if (edit?.isPremium !== undefined) parts.push(`premium ${edit.isPremium ? 'on' : 'off'}`);
+  if (edit?.noHwidValidation !== undefined) parts.push(edit.noHwidValidation ? 'works on any machine' : 'bound to one machine');
+  return parts.join(', ');
+}
 
 export function confirmTitle(c: Confirming | null, what: string): string {
   if (c?.action === 'delete') return `Delete ${what}?`;
   if (c?.action === 'extend') return `Extend ${what} by ${fmt.count(c.days ?? 0, NOUNS.day)}?`;
+  if (c?.action === 'edit') return `Edit ${what}?`;
   return `Reset the HWID of ${what}?`;
 }
 
@@ -65,6 +75,7 @@ const RESET_RULE =
 /** `one`: the dialog is about a single key, and says "it", not "they" or "each". */
 export function confirmBody(c: Confirming | null, known: Known, one: boolean): string {
   if (c?.action === 'delete') return `${one ? 'It stops' : 'They stop'} working at once. This cannot be undone.`;
+  if (c?.action === 'edit') return `${one ? 'The key' : 'Each key'}: ${editWords(c.edit)}. The term of each key stays as it is.`;
   if (c?.action === 'extend') {
     return `${one ? "The key's" : "Each key's"} expiry moves ${fmt.count(c.days ?? 0, NOUNS.day)} later. This cannot be undone.`;
   }

@@ -17,7 +17,9 @@ import { ask, keyCountWords, useBook } from './book.ts';
 const n = (x: number) => x.toLocaleString('en-US');
 /** Keys a page lists; a customer with more is acted on whole by "all", and shows the count. */
 const KEYS_SHOWN = 1_000;
-const ACT_WORDS: Record<BulkAction, string> = { extend: 'Extend', resetHwid: 'Reset the HWID of', delete: 'Delete' };
+/** The acts a customer page offers (an edit of their keys is All keys' bulk edit). */
+type CustomerAct = Exclude<BulkAction, 'edit'>;
+const ACT_WORDS: Record<CustomerAct, string> = { extend: 'Extend', resetHwid: 'Reset the HWID of', delete: 'Delete' };
 
 export function CustomerPage({ id }: { id: number }) {
   const notify = useKeydesk((s) => s.notify);
@@ -29,7 +31,7 @@ export function CustomerPage({ id }: { id: number }) {
   const [removing, setRemoving] = useState(false);
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
   const [days, setDays] = useState('30');
-  const [acting, setActing] = useState<{ action: BulkAction; all: boolean } | null>(null);
+  const [acting, setActing] = useState<{ action: CustomerAct; all: boolean } | null>(null);
 
   /** Bumped to read the page again (an edit saved). */
   const [version, setVersion] = useState(0);
@@ -57,7 +59,7 @@ export function CustomerPage({ id }: { id: number }) {
   if (customer === null) return <p role="status">Reading the customer…</p>;
   const count = acting?.all ? (keys?.total ?? 0) : ticked.size;
   const daysN = Number(days);
-  const act = (action: BulkAction, all: boolean) => {
+  const act = (action: CustomerAct, all: boolean) => {
     if (action === 'extend' && !(Number.isInteger(daysN) && daysN >= 1)) {
       notify('error', 'Enter a whole number of days, 1 or more, to extend by.');
       return;

@@ -8,6 +8,7 @@ import { ServiceText } from '../../components/ServiceText.tsx';
 import { shownText } from '../../lib/text.ts';
 import { useKeydesk } from '../../store/index.ts';
 import { EndUserReset } from './EndUserReset.tsx';
+import { ServiceCapabilities } from '../Profiles/ServiceCapabilities.tsx';
 import { integrationSnippets } from './snippets.ts';
 
 /** A stand-in HWID for the snippets: the machine a protected app runs on sends its own. */
@@ -96,6 +97,7 @@ export function Integration() {
           )}
           {profile.kind === 'sandbox' && <SandboxRunning />}
         </dl>
+        <ServiceCapabilities profile={profile} checkable={false} />
       </div>
       <div className="card" role="region" aria-label="Test key">
         <h2>Test key</h2>

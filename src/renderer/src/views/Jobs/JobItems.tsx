@@ -22,6 +22,7 @@ const DONE_WORD: Record<JobSummary['action'], string> = {
   generate: 'Generated',
   import: 'Looked up',
   refresh: 'Read again',
+  edit: 'Edited',
 };
 const OUTCOME_WORD: Record<Exclude<JobItemState, 'done'>, string> = {
   failed: 'Refused',

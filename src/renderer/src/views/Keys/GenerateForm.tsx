@@ -15,6 +15,7 @@ import { ExpiryPicks } from '../../components/ExpiryPicks.tsx';
 import { Field } from '../../components/Field.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { shownText } from '../../lib/text.ts';
+import { mayRefuse, offered, useCapability } from '../../lib/capabilities.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { selectGenerateJob, selectJob } from '../../store/job-selectors.ts';
 import { call } from '../../lib/api.ts';
@@ -128,6 +129,9 @@ export function GenerateForm() {
   const [note, setNote] = useDraft('generate.note');
   const [premium, setPremium] = useDraft('generate.premium');
   const [customer, setCustomer] = useState<PickedCustomer | null>(null);
+  const [anyMachine, setAnyMachine] = useDraft('generate.anyMachine');
+  const anyMachineCapability = useCapability('generatedKeyEdit');
+  const anyMachineOffered = offered(anyMachineCapability);
   const [errors, setErrors] = useState<Errors>({});
   // A refused attempt puts the focus on the first field in error, where its words are (not left on Generate).
   const formRef = useRef<HTMLFormElement>(null);
@@ -168,6 +172,7 @@ export function GenerateForm() {
       note: note === '' ? undefined : note,
       expiresByDaysKey: byDays,
       daysKey: byDays ? (days.trim() === '' ? undefined : parseWhole(days)) : undefined,
+      noHwidValidation: anyMachineOffered && anyMachine ? true : undefined,
     });
     const next: Errors = {};
     if (asJob && wanted > JOB_GENERATE_MAX) next.count = COUNT_RULE;
@@ -316,6 +321,14 @@ export function GenerateForm() {
           changed('premium');
         }}
       />
+      {anyMachineOffered && (
+        <>
+          <Field label="Works on any machine" type="checkbox" checked={anyMachine} onChange={(e) => setAnyMachine(e.target.checked)} />
+          {anyMachine && (
+            <p className="muted">{mayRefuse(anyMachineCapability) ?? 'Never bound to a HWID: it validates from every machine.'}</p>
+          )}
+        </>
+      )}
       {serverError && serverAt === null && <RequestFailure request={generateRequest} what="Generating" again="generate again" />}
       <button
         type="submit"

@@ -17,6 +17,8 @@ import { shownText } from '../../lib/text.ts';
 import type { ReactNode } from 'react';
 import { useKeydesk } from '../../store/index.ts';
 import { earlierBecause } from '../../store/keys.ts';
+import { HwidHistory } from './HwidHistory.tsx';
+import { KeyEdit } from './KeyEdit.tsx';
 import { focusKeyRow, rowAfter } from './Lookup.tsx';
 
 /** What a field shows when the service's dialect leaves it out. */
@@ -189,6 +191,10 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
     ],
     ['Premium', key.isPremium ? 'Yes' : 'No'],
     [
+      'Any machine',
+      key.noHwidValidation === undefined ? <span className="muted">{NOT_REPORTED}</span> : key.noHwidValidation ? 'Yes' : 'No',
+    ],
+    [
       'Expires',
       key.expiresAt ? (
         <Time key="e" iso={key.expiresAt} />
@@ -331,6 +337,8 @@ function KeyCard({ keyData: key }: { keyData: Key }) {
           {waiting === 'delete' ? 'Deleting…' : 'Delete key'}
         </button>
       </div>
+      <KeyEdit keyData={key} disabled={busy} />
+      <HwidHistory keyValue={key.value} />
       <ServiceWait id="key-waits" what="Acting on this key" />
       {noReset && (
         <p id="reset-hwid-why" className="muted">

@@ -6,6 +6,7 @@ import { FailureMessage } from '../../components/FailureMessage.tsx';
 import { Field } from '../../components/Field.tsx';
 import { BulkCeiling } from './BulkCeiling.tsx';
 import { DriftWatch } from './DriftWatch.tsx';
+import { ServiceCapabilities } from './ServiceCapabilities.tsx';
 import { EditProfile, originHint, otherValidationOrigin, useHostQuestion } from './EditProfile.tsx';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { jobTitle } from '../../lib/jobs.ts';
@@ -160,6 +161,7 @@ export function Profiles() {
                 {/* The edit form first, right under its profile's buttons; the bulk limit after it, its own form. */}
                 {editing === p.id && <EditProfile profile={p} onDone={() => setEditing(null)} />}
                 <BulkCeiling profile={p} />
+                <ServiceCapabilities profile={p} checkable={p.hasKey} />
                 {p.kind === 'remote' && p.hasKey && <DriftWatch profile={p} />}
               </li>
             ))}
