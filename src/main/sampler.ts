@@ -23,10 +23,16 @@ export class CountSampler {
   private readonly startedAt = new Date().toISOString();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
+  private unsubscribe: (() => void) | null = null;
 
-  constructor(core: Core, everyMs = SAMPLE_EVERY_MS) {
+  /** `everyMs` left out: the Settings view's interval, followed as it changes. */
+  constructor(core: Core, everyMs?: number) {
     this.core = core;
-    this.everyMs = everyMs;
+    this.everyMs = everyMs ?? core.settings.value.sampleEverySeconds * 1000;
+    if (everyMs === undefined)
+      this.unsubscribe = core.settings.subscribe((now, before) => {
+        if (now.sampleEverySeconds !== before.sampleEverySeconds) this.setIntervalMs(now.sampleEverySeconds * 1000);
+      });
   }
 
   get intervalMs(): number {
@@ -46,6 +52,8 @@ export class CountSampler {
   }
 
   async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
     await this.ticking;

@@ -29,6 +29,17 @@ describe("main's count sampler", () => {
     await Promise.all([sampler.stop(), eager.stop()]);
   });
 
+  it("follows the Settings view's sampling interval as it changes", async () => {
+    t = await startTestCore();
+    const sampler = new CountSampler(t.core);
+    expect(sampler.intervalMs).toBe(t.core.settings.value.sampleEverySeconds * 1000);
+    t.core.settings.update({ sampleEverySeconds: 15 });
+    expect(sampler.intervalMs).toBe(15_000);
+    await sampler.stop();
+    t.core.settings.update({ sampleEverySeconds: 30 });
+    expect(sampler.intervalMs).toBe(15_000);
+  });
+
   it('names where Keydesk was closed between two runs in the history', async () => {
     t = await startTestCore();
     // Two earlier runs, an hour apart, as their samplers noted them, and this one's tick.
