@@ -3,9 +3,6 @@
 import type { Core, ActiveProfile } from './core.ts';
 import type { Result } from '../shared/result.ts';
 
-/** The default interval between two samples: gentle on the service. */
-export const SAMPLE_EVERY_MS = 60_000;
-
 /** Reads the profile's count, records it as a sample and tells the window; the read's answer either way. */
 export async function sampleCount(core: Core, a: ActiveProfile): Promise<Result<{ count: number; at: string }>> {
   const r = await a.client.executionCount();
