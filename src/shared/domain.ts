@@ -129,6 +129,8 @@ export interface LedgerRow {
   hwid: string | null;
   createdAt: string | null;
   lastSeenAt: string;
+  /** The name of the customer who holds it in Keydesk's book, where one does (a page's rows only). */
+  customer?: string;
   /** Extended, and the new expiry never came back: `expiresAt` is the one seen before, until the key is read again. */
   expiryStale?: true;
   /** An HWID reset got no answer: `hwid` is the one seen before, until the key is read again. */

@@ -52,7 +52,7 @@ describe('Renewals', () => {
         ok: true,
         data: {
           rows: [
-            ledgerRow('KD-ONE', { expiresAt: '2026-12-08T23:59:59.999Z', daysKey: null }),
+            ledgerRow('KD-ONE', { expiresAt: '2026-12-08T23:59:59.999Z', daysKey: null, customer: 'Acme Corp' }),
             ledgerRow('KD-TWO', { expiresAt: '2026-12-10T23:59:59.999Z', daysKey: null }),
           ],
           total: 2,
@@ -70,6 +70,7 @@ describe('Renewals', () => {
     ).toEqual(weeks.map((w) => expect.stringMatching(new RegExp(`^the week of .+: ${w.count} keys?$`)) as unknown as string));
     await user.click(within(strip).getByRole('button', { name: 'the week of Dec 7: 2 keys' }));
     await screen.findByText('KD-TWO');
+    expect(screen.getByText('KD-ONE').closest('tr')?.textContent).toContain('Acme Corp');
     expect(fake.calls.filter((c) => c.name === 'ledger.query').at(-1)?.input).toMatchObject({
       filter: { expiresFrom: '2026-12-07', expiresTo: '2026-12-13' },
     });

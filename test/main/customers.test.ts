@@ -60,6 +60,8 @@ describe('the customers handlers', () => {
     expect(byId).toMatchObject({ total: 3, totalCapped: false, targets: 3 });
     const bySearch = await t.must('ledger.query', { filter: { customer: '2234' }, sort: byValue, offset: 0, limit: 10 });
     expect(bySearch.rows.map((r) => r.value)).toEqual([...bobKeys].sort());
+    // Each row names who holds it.
+    expect(new Set(byId.rows.map((r) => r.customer))).toEqual(new Set([ann?.name]));
     const next = await t.must('ledger.query', {
       filter: { customerId: ann?.id ?? 0 },
       sort: byValue,

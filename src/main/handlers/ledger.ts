@@ -77,6 +77,17 @@ export const ledgerHandlers = (
         : await core.reader.queryLedger(p.id, filter, sort, offset, limit);
     const failed = core.writer.failure(p.id);
     const busy = recording > 0 && core.writer.busy ? { recordingBusy: true } : {};
+    // Who holds each row's key: one lookup per row of the page, none for a profile with no customers.
+    if (page.rows.length > 0 && core.db.customerCount(p.id) > 0) {
+      const held = core.db.customersOfKeys(
+        p.id,
+        page.rows.map((r) => r.value),
+      );
+      page.rows = page.rows.map((r) => {
+        const c = held.get(r.value);
+        return c === undefined ? r : { ...r, customer: c.name };
+      });
+    }
     return ok({ ...page, ...(recording > 0 ? { recording } : {}), ...(failed === null ? {} : { recordingFailed: failed }), ...busy });
   }),
 

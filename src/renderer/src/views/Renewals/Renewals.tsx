@@ -158,7 +158,6 @@ function WeekTable({ rows }: { rows: LedgerRow[] }) {
         <tr>
           <th scope="col">Key</th>
           <th scope="col">Expires</th>
-          {/* Customer: filled from the customers store once it is merged (issue 27); until then the note says who. */}
           <th scope="col">Customer</th>
           <th scope="col">Note</th>
           <th scope="col">Status</th>
@@ -171,7 +170,7 @@ function WeekTable({ rows }: { rows: LedgerRow[] }) {
               {r.value} <CopyButton value={r.value} label={`Copy key ${r.value}`} />
             </td>
             <td>{r.expiresAt ? fmt.dateTime(r.expiresAt) : '—'}</td>
-            <td className="muted">—</td>
+            <td>{r.customer ?? <span className="muted">—</span>}</td>
             <td>{r.note || <span className="muted">none</span>}</td>
             <td>{r.status}</td>
           </tr>
