@@ -12,7 +12,7 @@ beforeEach(() => {
 const section = () => screen.getByRole('region', { name: 'End-user HWID reset' });
 
 describe('Integration: end-user HWID reset', () => {
-  it('gives the sandbox’s public reset link for its identifier, with no API key', () => {
+  it('gives the public reset link for the sandbox’s identifier, no API key', () => {
     useKeydesk.setState({ activeProfileId: sandboxProfile.id });
     render(<Integration />);
     const link = within(section()).getByText(/\/api\/reset-hwid\?/);
@@ -21,7 +21,7 @@ describe('Integration: end-user HWID reset', () => {
     expect(within(section()).getByText(/no cooldown; a standalone one sets one/)).toBeTruthy();
   });
 
-  it('puts the test key in the link and the button snippet once there is one', () => {
+  it('puts the test key, once made, in the link and button snippet', () => {
     useKeydesk.setState({
       activeProfileId: sandboxProfile.id,
       testKey: { profileId: sandboxProfile.id, key: { ...fakeKey(), value: 'TEST-KEY-1' } },

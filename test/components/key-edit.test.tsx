@@ -37,7 +37,7 @@ const openPanel = async (user: ReturnType<typeof userEvent.setup>, k = key('KEY-
 };
 
 describe('the key panel: Edit key', () => {
-  it('sends only the fields changed, and shows the key as the service answered', async () => {
+  it('sends only the changed fields and shows the key the service returns', async () => {
     const user = userEvent.setup();
     serviceCan(all('present'));
     fake.impl['keys.edit'] = () =>
@@ -57,7 +57,7 @@ describe('the key panel: Edit key', () => {
     });
   });
 
-  it("offers a generated key's days term and says an active key's is extended", async () => {
+  it("offers a generated key's days term, saying an active key's is extended", async () => {
     const user = userEvent.setup();
     serviceCan(all('present'));
     fake.impl['keys.edit'] = () => Promise.resolve({ ok: true, data: { key: null } });
@@ -93,7 +93,7 @@ describe('the key panel: Edit key', () => {
 });
 
 describe('the key panel: HWID history', () => {
-  it('lists what Keydesk saw, newest first, and when the next reset is allowed', async () => {
+  it('lists what Keydesk saw, newest first, and the next allowed reset', async () => {
     const user = userEvent.setup();
     serviceCan(all('present'));
     const next = new Date(Date.now() + 3_600_000).toISOString();

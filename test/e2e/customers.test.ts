@@ -51,7 +51,7 @@ describe('customers', () => {
     expect(job).toMatchObject({ state: 'finished', total: 4, counts: { done: 4 }, days: 45 });
   });
 
-  it('generates keys for a new customer, their note filled from the template, and finds them by Discord ID', async () => {
+  it('gives a new customer keys with template notes, found by Discord ID', async () => {
     await app.nav('Keys');
     await app.page.getByRole('button', { name: 'New customer' }).click();
     await app.page.getByLabel('New customer’s name').fill('Cy Park');

@@ -24,7 +24,7 @@ const validate = async (hwid: string) => {
 };
 
 describe('editing a key from the key panel', () => {
-  it('changes the note and makes it work on any machine; it validates from two HWIDs', async () => {
+  it('changes the note and any-machine flag; it then validates from two HWIDs', async () => {
     const { page } = app;
     await app.nav('Keys');
     await app.search(value);

@@ -71,7 +71,7 @@ describe('the capability check', () => {
     expect([found.keyEdit?.state, found.generatedKeyEdit?.state, found.publicReset?.state]).toEqual(['present', 'present', 'present']);
   });
 
-  it('finds them absent on a service that answers them with an HTML 404', async () => {
+  it('finds them absent on a service answering them with an HTML 404', async () => {
     const found = await checkCapabilities(target({ url: fake.url, apiKey: 'fake-key-123456' }));
     expect([found.keyEdit?.state, found.generatedKeyEdit?.state, found.publicReset?.state]).toEqual(['absent', 'absent', 'absent']);
     expect(found.keyEdit?.evidence).toContain('HTML page');
@@ -98,7 +98,7 @@ describe('the capability check', () => {
 describe('judging one answer', () => {
   const at = '2026-11-29T00:00:00.000Z';
   const json = (status: number, body: Record<string, unknown>) => ({ status, json: body, head: JSON.stringify(body) });
-  it('takes a route error in JSON as absent, and a key error as present', () => {
+  it('takes a JSON route error as absent, a key error as present', () => {
     expect(judge(json(404, { message: 'There is no endpoint at /api/key/edit.', code: 'NOT_FOUND' }), null, at).state).toBe('absent');
     expect(judge(json(404, { message: 'No key with that value.' }), null, at).state).toBe('present');
   });
@@ -106,7 +106,7 @@ describe('judging one answer', () => {
     const control = json(404, { error: 'Not Found: /api/nowhere' });
     expect(judge(json(404, { error: 'Not Found: /api/key/edit' }), control, at).state).toBe('absent');
   });
-  it('takes a method not allowed as absent, and a refused API key beside a 404 control as present', () => {
+  it('takes 405 as absent, and 401 beside a 404 control as present', () => {
     expect(judge(json(405, { message: 'Use POST.' }), null, at).state).toBe('absent');
     expect(judge(json(401, { message: 'Invalid API key' }), json(404, { message: 'x' }), at).state).toBe('present');
   });
@@ -122,7 +122,7 @@ describe('through the core: recorded per profile, offered or refused', () => {
     await t.close();
   });
 
-  it('records what a new profile can do, and refuses an edit there without sending it', async () => {
+  it('records a new profile’s capabilities and refuses an edit without sending it', async () => {
     t = await startTestCore();
     const profile = await t.must('profiles.add', { name: 'Plain Co', baseUrl: fake.url, apiKey: 'fake-key-123456' });
     const { capabilities } = await t.must('service.capabilities', { profileId: profile.id });
@@ -134,7 +134,7 @@ describe('through the core: recorded per profile, offered or refused', () => {
     expect(fake.seen.length).toBe(sent);
   });
 
-  it('records an endpoint absent when an edit is refused as no such route', async () => {
+  it('records an endpoint absent when an edit finds no such route', async () => {
     t = await startTestCore();
     fake.down = true;
     const profile = await t.must('profiles.add', { name: 'Moody Co', baseUrl: fake.url, apiKey: 'fake-key-123456' });

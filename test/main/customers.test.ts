@@ -43,7 +43,7 @@ describe('the customers handlers', () => {
     expect((await t.must('customers.proposeLinks')).keys).toBe(0);
   });
 
-  it('lists customers with their key counts, found by name, email or Discord ID', async () => {
+  it('lists customers with key counts, found by name, email or Discord ID', async () => {
     const all = await t.must('customers.list', {});
     expect(all.customers.map((c) => [c.name, c.keys.generated])).toEqual([
       ['Ann Lee', 3],
@@ -53,7 +53,7 @@ describe('the customers handlers', () => {
     expect((await t.must('customers.list', { search: ANN })).customers.map((c) => c.name)).toEqual(['Ann Lee']);
   });
 
-  it('finds a customer’s keys in All keys by id and by search words', async () => {
+  it('finds a customer’s keys in All keys by id or search words', async () => {
     const ann = (await t.must('customers.list', { search: 'ann' })).customers[0];
     const byId = await t.must('ledger.query', { filter: { customerId: ann?.id ?? 0 }, sort: byValue, offset: 0, limit: 10 });
     expect(byId.rows.map((r) => r.value)).toEqual([...annKeys].sort());
@@ -72,7 +72,7 @@ describe('the customers handlers', () => {
     expect(next.rows.map((r) => r.value)).toEqual([[...annKeys].sort()[2]]);
   });
 
-  it('extends all of a customer’s keys as a job, and shows it in their activity', async () => {
+  it('extends all a customer’s keys in one job, shown in their activity', async () => {
     const ann = (await t.must('customers.list', { search: 'ann' })).customers[0];
     const id = ann?.id ?? 0;
     const job = await t.must('jobs.start', { action: 'extend', days: 30, target: { filter: { customerId: id } } });

@@ -22,7 +22,7 @@ const validate = (keyValue: string, hwid: string) =>
   t.must('validation.run', { mode: 'key', keyValue, hwid: { custom: hwid }, dryRun: false });
 
 describe('the sandbox profile', () => {
-  it('records each binding, the reset from the sandbox log, and a refused machine, newest first', async () => {
+  it('records bindings, the sandbox log’s reset and a refused machine, newest first', async () => {
     await t.must('profiles.select', { id: 'sandbox' });
     const [value = ''] = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 1, isPremium: false })).generated);
     expect(await history(value)).toEqual([]);
@@ -60,7 +60,7 @@ describe('a remote service with a reset cooldown', () => {
     store.close();
   });
 
-  it('records its own reset, and a refused one with when the next is allowed', async () => {
+  it('records its own reset, and a refusal with the next allowed time', async () => {
     const [value = ''] = batchValues((await t.must('keys.generate', { expire: '2099-01-31', count: 1, isPremium: false })).generated);
     await t.must('validation.run', { mode: 'key', keyValue: value, hwid: { custom: 'HW-COOL' }, confirmActivation: true });
     await t.must('keys.resetHwid', { keyValue: value });

@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 describe('editing one key', () => {
-  it("changes a generated key's note, premium and any machine, and the ledger records them", async () => {
+  it("changes a generated key's note, premium and any machine, ledger included", async () => {
     const [value = ''] = await generate(1, 'Before edit');
     const { key } = await t.must('keys.edit', {
       keyValue: value,
@@ -55,7 +55,7 @@ describe('editing one key', () => {
     expect((await activate(value, 'HW-TWO')).outcome).toBe('success');
   });
 
-  it("makes a generated key a days key, and an active key's note changes while its term is refused", async () => {
+  it("edits a generated key's term, and an active key's note, not term", async () => {
     const [fixed = '', active = ''] = await generate(2, 'Terms');
     const { key } = await t.must('keys.edit', { keyValue: fixed, state: 'generated', expiresByDaysKey: true, daysKey: 45 });
     expect(key).toMatchObject({ expiresByDaysKey: true, daysKey: 45, expiresAt: null });
@@ -66,7 +66,7 @@ describe('editing one key', () => {
     expect(term).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
   });
 
-  it('answers not found for a key in the other state, and writes one audit entry per edit', async () => {
+  it('answers not found for a key in the other state, audited once', async () => {
     const [value = ''] = await generate(1, 'Wrong state');
     const r = await t.call('keys.edit', { keyValue: value, state: 'active', note: 'x' });
     expect(r).toMatchObject({ ok: false, code: 'NOT_FOUND' });
@@ -76,7 +76,7 @@ describe('editing one key', () => {
 });
 
 describe('a bulk edit job', () => {
-  it('edits active and generated keys alike, and the ledger records the new values', async () => {
+  it('edits active and generated keys alike; the ledger records the new values', async () => {
     const values = await generate(4, 'Bulk before');
     await activate(values[0] ?? '', 'HW-BULK-0');
     await activate(values[1] ?? '', 'HW-BULK-1');

@@ -85,7 +85,7 @@ describe('POST /api/key/edit', () => {
     });
   });
 
-  it('refuses a term change on an active key with 409: extend changes it', async () => {
+  it('refuses an active key’s term change with 409: extend changes it', async () => {
     const k = await activeKey();
     const res = await postJson(t, '/api/key/edit', { keyValue: k.value, expiresByDaysKey: true, daysKey: 5 });
     expect(res.status).toBe(409);
@@ -101,7 +101,7 @@ describe('POST /api/key/edit', () => {
     expect(failure(await postJson(t, '/api/key/edit', { keyValue: 'NO-SUCH-KEY', note: 'x' })).code).toBe('NOT_FOUND');
   });
 
-  it('answers 400 with no field to change, a bad type or an over-long note', async () => {
+  it('answers 400 with no field to change, bad type or over-long note', async () => {
     const k = await activeKey();
     for (const body of [
       { keyValue: k.value },
@@ -175,7 +175,7 @@ describe('POST /api/generated-key/edit', () => {
 });
 
 describe('noHwidValidation: a key that works on any machine', () => {
-  it('is a generate parameter the detail key carries and the real answer leaves out', async () => {
+  it('is a generate parameter the detail key carries, not the real answer', async () => {
     const [k] = await generate(t, { noHwidValidation: true });
     expect(k?.noHwidValidation).toBe(true);
     const real = await call(
@@ -203,7 +203,7 @@ describe('noHwidValidation: a key that works on any machine', () => {
     });
   });
 
-  it('is set by edit, which unbinds the key, and cleared by edit, after which it binds again', async () => {
+  it('edit sets it, unbinding the key, and clears it, letting it bind', async () => {
     const k = await activeKey({}, 'BOUND-HW');
     expect((await validate(t, k.value, 'OTHER-HW')).V2_Authentication).toBe('hwid_mismatch');
     const on = (await postJson(t, '/api/key/edit', { keyValue: k.value, noHwidValidation: true })).json.key;
@@ -217,7 +217,7 @@ describe('noHwidValidation: a key that works on any machine', () => {
 });
 
 describe('GET /api/reset-hwid (the end user’s reset, no apiKey)', () => {
-  it('clears the HWID so the next validation binds anew, answering {message} in the real dialect', async () => {
+  it('clears the HWID so the next validation rebinds; real dialect answers {message}', async () => {
     const k = await activeKey({}, 'HW-OLD');
     const res = await publicReset({ service: t.service, key: k.value }, 'real');
     expect(res.status).toBe(200);
@@ -236,7 +236,7 @@ describe('GET /api/reset-hwid (the end user’s reset, no apiKey)', () => {
     });
   });
 
-  it('answers 404 for an unknown service or key, 409 for a generated key', async () => {
+  it('answers 404 for an unknown service or key, 409 for generated keys', async () => {
     const k = await activeKey();
     const unknownService = await publicReset({ service: 'no-such-service-zz9', key: k.value });
     expect(unknownService.status).toBe(404);
@@ -248,7 +248,7 @@ describe('GET /api/reset-hwid (the end user’s reset, no apiKey)', () => {
     expect(failure(generated).code).toBe('CONFLICT');
   });
 
-  it('never reveals a key under another service: the same 404 as a key nobody has', async () => {
+  it('never reveals a key under another service: same 404 as unknown keys', async () => {
     const db = join(tempDir(), 'two-services.db');
     const mine = createService(db, 'Mine', 'mine');
     createService(db, 'Theirs', 'theirs');
@@ -277,7 +277,7 @@ describe('GET /api/reset-hwid (the end user’s reset, no apiKey)', () => {
     }
   });
 
-  it('leaves the apiKey’d POST form as it was, and lists both methods for another', async () => {
+  it('keeps the apiKey’d POST form unchanged, and lists both methods for another', async () => {
     const k = await activeKey();
     expect((await postJson(t, '/api/reset-hwid', { keyValue: k.value })).json.key).toMatchObject({ hwid: null });
     const del = await call(t, { method: 'DELETE', path: '/api/reset-hwid' });

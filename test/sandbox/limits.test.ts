@@ -74,7 +74,7 @@ describe('--hwid-reset-cooldown M', () => {
     expect((await json('/api/reset-hwid', { keyValue: b?.value })).status).toBe(200);
   });
 
-  it('holds the end user’s reset to the same cooldown, with error and Retry-After', async () => {
+  it('gives the end user’s reset the same cooldown, error and Retry-After', async () => {
     const gen = await send(sandbox.url, {
       path: `/api/generate-key/get?${qs({ apiKey, expire: futureDate(), count: 1, isPremium: false })}`,
     });
@@ -102,7 +102,7 @@ describe('--hwid-reset-limit N', () => {
     await sandbox.stop();
   });
 
-  it('refuses a third reset of one key in 30 days, on either reset form', async () => {
+  it('refuses a key’s third reset in 30 days, on either reset form', async () => {
     const gen = await send(sandbox.url, {
       path: `/api/generate-key/get?${qs({ apiKey, expire: futureDate(), count: 1, isPremium: false })}`,
     });

@@ -75,7 +75,7 @@ describe('the customers room', () => {
     expect(db.customer(PROFILE, id)?.keys).toEqual({ generated: 1, active: 1, deleted: 0, unrecorded: 1 });
   });
 
-  it('moves a key from its customer when linked to another: one customer per key', () => {
+  it('moves a key linked to another customer: one customer per key', () => {
     const db = fresh();
     const ann = create(db, fields('Ann'));
     const bob = create(db, fields('Bob'));
@@ -99,7 +99,7 @@ describe('the customers room', () => {
     expect(db.customerKeys(PROFILE, ann)).toEqual(['K-2']);
   });
 
-  it('merges customers: keys, empty fields, tags and notes go to the one kept', () => {
+  it('merges keys, empty fields, tags and notes into the customer kept', () => {
     const db = fresh();
     const ann = create(db, fields('Ann', { tags: ['vip'], note: 'first' }));
     const dup = create(db, fields('ann (2)', { email: 'ann@example.com', tags: ['vip', 'eu'], note: 'second' }));
@@ -123,7 +123,7 @@ describe('the customers room', () => {
     expect(db.ledgerValues(PROFILE, {}, 10).values).toEqual(['K-1']);
   });
 
-  it('links by fields to the customer with that Discord ID or email, else makes one', () => {
+  it('links to the customer sharing Discord ID or email, else makes one', () => {
     const db = fresh();
     const ann = create(db, fields('Ann', { discordId: '123456789012345678' }));
     const r = change(db, {
@@ -143,7 +143,7 @@ describe('the customers room', () => {
     expect(db.customerKeys(PROFILE, cy?.id ?? -1)).toEqual(['K-2', 'K-3']);
   });
 
-  it('finds customers by every word in name, email, Discord ID, reference or tags', () => {
+  it('searches name, email, Discord ID, reference and tags, matching every word', () => {
     const db = fresh();
     create(db, fields('Ann Lee', { email: 'ann@example.com', tags: ['VIP'] }));
     create(db, fields('Bob', { discordId: '223456789012345678', reference: 'order-77' }));
@@ -195,7 +195,7 @@ describe('customer changes through the writer', () => {
     }
   });
 
-  it('brings a file of schema 16 to the book’s tables, as a new file has them', () => {
+  it('brings a schema 16 file to a new file’s book tables', () => {
     const file = join(tempDir('keydesk-customers-'), 'keydesk.db');
     new LocalDb(file).close();
     const raw = new DatabaseSync(file);

@@ -57,7 +57,7 @@ describe('contactInNote', () => {
     expect(contactInNote(note)).toBeNull();
   });
 
-  it('links every note of the corpus naming someone, and none of the rest', () => {
+  it('links every corpus note naming someone, and none of the rest', () => {
     const notes = [...LINKED.map(([n]) => n), ...UNLINKED];
     expect(notes.filter((n) => contactInNote(n) !== null)).toEqual(LINKED.map(([n]) => n));
   });

@@ -44,7 +44,7 @@ const refusal = (fn: () => unknown): WireError => {
 describe('--hwid-reset-limit N', () => {
   const rules = { cooldownMinutes: 0, limit: 2 };
 
-  it('allows N resets in any 30 days, counting the end user’s and the vendor’s alike', () => {
+  it('allows N resets in any 30 days, end user’s and vendor’s alike', () => {
     const value = activeKey();
     store.resetHwidPublic('clocked', value, rules);
     now += 10 * DAY;
