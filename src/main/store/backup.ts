@@ -7,7 +7,7 @@ import { backup, DatabaseSync } from 'node:sqlite';
 import type { BackupInfo, JobState } from '../../shared/domain.ts';
 import { diskFullWords, isDiskFull } from '../failures.ts';
 import { damageOf, fileStamp, setAside } from './integrity.ts';
-import { jobEndAudit, jobItemCounts } from './jobs-store.ts';
+import { jobEndAudit, jobItemCounts } from './job-audit.ts';
 
 export const BACKUPS_DIR = 'backups';
 export const BACKUPS_KEPT = 7;

@@ -1,15 +1,15 @@
 // The jobs store: bulk jobs and their items as persisted (src/main/jobs/ runs them), each step's settlement with
 // the ledger rows it brings, in one transaction, a job's one audit entry, and what a crash or quit leaves behind.
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { JsonText } from '../../shared/key-batch.ts';
 import type { OperationName } from '../../shared/contract.ts';
 import type { JobAction, JobItem, JobItemState, JobState, Key, LedgerRow } from '../../shared/domain.ts';
-import { JOB_STATE_WORDS } from '../../shared/job-words.ts';
 import { keyCount } from '../../shared/operation-words.ts';
 import type { Connection } from './connection.ts';
 import type { LedgerFilter, LedgerFilters } from './ledger-filter.ts';
 import { JobStory } from './job-story.ts';
 import type { LedgerWrites } from './ledger-writes.ts';
+import { jobEndAudit, jobItemCounts } from './job-audit.ts';
 import { JOB_SELECT, storedJob, toLedgerRow, type JobRow, type LedgerDbRow, type StoredJob } from './rows.ts';
 
 export type { StoredJob };
@@ -100,33 +100,6 @@ function jobAuditTarget(action: JobAction, total: number, params: string): strin
 export interface SendLogRecord {
   run: string | null;
   sent: ReadonlySet<number>;
-}
-
-/** Keys per item state of a job, through `prepare` (a cached statement, or a plain connection's). */
-export function jobItemCounts(prepare: (sql: string) => StatementSync, jobId: string): Record<JobItemState, number> {
-  const counts: Record<JobItemState, number> = { pending: 0, sent: 0, done: 0, failed: 0, unknown: 0 };
-  const generate = prepare("SELECT 1 FROM jobs WHERE id = ? AND action = 'generate'").get(jobId) !== undefined;
-  const n = generate ? 'sum(size)' : 'count(*)';
-  for (const r of prepare(`SELECT state, ${n} AS n FROM job_items WHERE job_id = ? GROUP BY state`).all(jobId) as {
-    state: JobItemState | 'retry';
-    n: number;
-  }[]) {
-    counts[r.state === 'retry' ? 'unknown' : r.state] += r.n;
-  }
-  return counts;
-}
-
-/** A stopped job's audit entry: its keys per outcome (a key sent and unanswered is unknown), the act's outcome, why. */
-export function jobEndAudit(
-  state: JobState,
-  reason: string | null,
-  c: Record<JobItemState, number>,
-): { outcome: 'ok' | 'failed' | 'unknown'; message: string; counts: Record<JobItemState, number> } {
-  const counts = { ...c, unknown: c.unknown + c.sent, sent: 0 };
-  // Keys left unsent: the act did not happen in full, so it is not "ok".
-  const outcome = counts.unknown > 0 ? 'unknown' : counts.failed > 0 || counts.pending > 0 ? 'failed' : 'ok';
-  const message = state === 'finished' ? '' : `${JOB_STATE_WORDS[state]}${reason ? `: ${reason}` : '.'}`;
-  return { outcome, message, counts };
 }
 
 export class JobsStore {
