@@ -63,11 +63,11 @@ describe('Renewals', () => {
     fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: job({}) });
     render(<Renewals />);
     const strip = await screen.findByRole('group', { name: 'Weeks' });
-    expect(
-      within(strip)
-        .getAllByRole('button')
-        .map((b) => b.getAttribute('aria-label')),
-    ).toEqual(weeks.map((w) => expect.stringMatching(new RegExp(`^the week of .+: ${w.count} keys?$`)) as unknown as string));
+    const buttons = within(strip).getAllByRole('button');
+    expect(buttons).toHaveLength(weeks.length);
+    weeks.forEach((w, i) => {
+      expect(within(strip).getAllByRole('button', { name: new RegExp(`^the week of .+: ${w.count} keys?$`) })).toContain(buttons[i]);
+    });
     await user.click(within(strip).getByRole('button', { name: 'the week of Dec 7: 2 keys' }));
     await screen.findByText('KD-TWO');
     expect(screen.getByText('KD-ONE').closest('tr')?.textContent).toContain('Acme Corp');

@@ -91,17 +91,21 @@ export function Renewals() {
               type="button"
               className="week"
               aria-pressed={i === chosen}
-              aria-label={`${weekWords(w.from)}: ${fmt.count(w.count, NOUNS.key)}`}
               onClick={() => {
                 setChosen(i);
                 setSaved(null);
               }}
             >
-              <span className="week-day">{shortDay(w.from)}</span>
+              {/* Its name is what a screen reader says: the week in words and its count of keys. */}
+              <span className="visually-hidden">{weekWords(w.from)}:</span>{' '}
+              <span className="week-day" aria-hidden="true">
+                {shortDay(w.from)}
+              </span>
               <span className="week-bar" aria-hidden="true">
                 <span style={{ height: `${Math.round((w.count / most) * 100)}%` }} />
               </span>
-              <strong className="week-count">{fmt.number(w.count)}</strong>
+              <strong className="week-count">{fmt.number(w.count)}</strong>{' '}
+              <span className="visually-hidden">{w.count === 1 ? NOUNS.key.one : NOUNS.key.other}</span>
             </button>
           ))}
         </div>
