@@ -49,7 +49,7 @@ describe('All keys: a failed re-read of the same filter', () => {
     render(<AllKeys />);
     await screen.findByText('3 keys');
     fake.impl['ledger.query'] = () => Promise.resolve({ ok: false, code: 'NETWORK', message: GONE });
-    await user.type(screen.getByRole('searchbox'), ' x');
+    await user.type(screen.getByRole('searchbox', { name: 'Filter (key, note or HWID)' }), ' x');
     await waitFor(() => {
       expect(screen.getByText(/^Still showing the earlier results \(3 keys, read at .*\), not this filter's\.$/)).toBeTruthy();
     });

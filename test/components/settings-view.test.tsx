@@ -46,8 +46,9 @@ describe('Settings', () => {
   it('refuses a port below 1024, then moves the sandbox and shows where', async () => {
     const user = userEvent.setup();
     render(<Settings />);
-    const form = await screen.findByRole('form', { name: 'Local sandbox port' });
+    // The form starts afresh once the port is known: found after that.
     await screen.findByText('Listening at http://127.0.0.1:8787.');
+    const form = screen.getByRole('form', { name: 'Local sandbox port' });
     const port = within(form).getByLabelText('Port');
     await user.clear(port);
     await user.type(port, '80');
@@ -58,7 +59,8 @@ describe('Settings', () => {
     await user.type(port, '9000');
     await user.click(within(form).getByRole('button', { name: 'Move the sandbox' }));
     await screen.findByText('Listening at http://127.0.0.1:9000.');
-    await user.click(within(form).getByRole('button', { name: 'Any free port' }));
+    const moved = screen.getByRole('form', { name: 'Local sandbox port' });
+    await user.click(within(moved).getByRole('button', { name: 'Any free port' }));
     await screen.findByText('Listening at http://127.0.0.1:40123.');
     expect(sent('settings.setSandboxPort')).toEqual([{ port: 9000 }, { port: null }]);
   });

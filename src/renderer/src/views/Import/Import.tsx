@@ -104,9 +104,11 @@ export function Import() {
     <section aria-labelledby="import-title">
       <h1 id="import-title">Import keys</h1>
       <p className="muted">
-        Keys sold before Keydesk, or elsewhere: each is looked up on {profile ? <strong>{profile.name}</strong> : 'the service'} (active
-        keys, then generated ones) and recorded in All keys. Nothing on the service changes. CSV, TSV, TXT (one key per line) or JSON, up to
-        50 MB; columns may carry a customer's name, email, Discord ID, reference and a note.
+        Record keys sold before Keydesk in All keys: each is looked up on {profile ? <strong>{profile.name}</strong> : 'the service'}, which
+        is not changed.
+      </p>
+      <p className="muted">
+        CSV, TSV, TXT (one key per line) or JSON, up to 50 MB. Columns may carry a customer's name, email, Discord ID, reference and a note.
       </p>
       <div
         className={over ? 'card import-drop over' : 'card import-drop'}
