@@ -26,7 +26,9 @@ describe('All keys: bulk actions', () => {
     const names = within(bar)
       .getAllByRole('button')
       .map((b) => b.textContent);
-    expect(names).toEqual(['Clear selection', 'Delete selected', 'Reset HWID of selected', 'Extend selected', 'Edit selected']);
+    expect(names).toEqual(['Clear selection', 'Refresh selected', 'Delete selected', 'Reset HWID of selected', 'Extend selected']);
+    // The edit opens as a disclosure, its fields inside.
+    expect(within(bar).getByText('Edit selected…').tagName).toBe('SUMMARY');
 
     await user.click(within(bar).getByRole('button', { name: 'Clear selection' }));
     expect(screen.queryByRole('region', { name: 'Bulk actions' })).toBeNull();
