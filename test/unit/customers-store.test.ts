@@ -123,6 +123,13 @@ describe('the customers room', () => {
     expect(db.ledgerValues(PROFILE, {}, 10).values).toEqual(['K-1']);
   });
 
+  it("never gives a removed customer's id to a new one", () => {
+    const db = fresh();
+    const ann = create(db, fields('Ann'));
+    change(db, { op: 'remove', profileId: PROFILE, id: ann });
+    expect(create(db, fields('Bob'))).toBeGreaterThan(ann);
+  });
+
   it('links to the customer sharing Discord ID or email, else makes one', () => {
     const db = fresh();
     const ann = create(db, fields('Ann', { discordId: '123456789012345678' }));

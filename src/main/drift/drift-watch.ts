@@ -3,6 +3,7 @@
 import type { DriftChange, DriftStatus } from '../../shared/domain.ts';
 import { fail, ok, type Result } from '../../shared/result.ts';
 import type { RouteName } from '../../shared/wire.ts';
+import { redact } from '../client/urls.ts';
 import type { Core } from '../core.ts';
 import type { DriftRecord, StoredProfile } from '../store/profiles-file.ts';
 import { CHECK_WORDS, diffShapes, sameShape, shapeOf, unreadable, type DriftCheck } from './shapes.ts';
@@ -67,8 +68,8 @@ export async function checkDrift(core: Core, profileId: string, now: () => Date 
       continue;
     }
     const shape = shapeOf(r.data);
-    // Never an apiKey in what is kept or shown, even if a service echoed it.
-    const text = JSON.stringify(r.data).replaceAll(key, '[apiKey]').slice(0, ANSWER_MAX_CHARS);
+    // Never an apiKey in what is kept or shown, even if a service echoed it whole, encoded or in part.
+    const text = redact(JSON.stringify(r.data), [key]).slice(0, ANSWER_MAX_CHARS);
     const last = before?.shapes[check];
     if (last !== undefined) {
       const diff = diffShapes(last, shape);

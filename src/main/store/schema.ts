@@ -92,9 +92,10 @@ CREATE TABLE job_events (
 const CUSTOMERS = `
 -- Customers: the vendor's book, per profile, never sent to the service. tags: a JSON array; search: name, email,
 -- Discord ID, reference and tags lower-cased, one per line. customer_keys: who holds a key, at most one customer
--- per key (a key not yet in the ledger may be held too). customer_settings: the note a customer's keys get.
+-- per key (a key not yet in the ledger may be held too). customer_settings: the note a customer's keys get. Ids are never reused:
+-- Activity and filters name a customer by id.
 CREATE TABLE customers (
-  id         INTEGER PRIMARY KEY,
+  id         INTEGER PRIMARY KEY AUTOINCREMENT,
   profile_id TEXT NOT NULL,
   name       TEXT NOT NULL,
   email      TEXT NOT NULL,
