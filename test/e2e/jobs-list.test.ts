@@ -63,11 +63,18 @@ describe('Jobs', () => {
     await app.page.getByRole('heading', { level: 1, name: 'Jobs' }).waitFor();
     await jobsTable().waitFor();
     const extendRow = await rowOf('Extend by 2 days');
-    expect([extendRow[0], extendRow[1], ...extendRow.slice(3, 7)]).toEqual(['Extend by 2 days30 keys', 'Finished', '30', '0', '0', '0']);
+    expect([extendRow[0], extendRow[1], ...extendRow.slice(3, 7)]).toEqual([
+      'Extend by 2 dayskeys containing jobs view e2e: 30 keys',
+      'Finished',
+      '30',
+      '0',
+      '0',
+      '0',
+    ]);
     const deleteRow = await rowOf('Delete');
-    expect([deleteRow[0], deleteRow[1], ...deleteRow.slice(3, 7)]).toEqual(['Delete4 keys', 'Finished', '3', '1', '0', '0']);
+    expect([deleteRow[0], deleteRow[1], ...deleteRow.slice(3, 7)]).toEqual(['Delete4 keys picked', 'Finished', '3', '1', '0', '0']);
     // The newest first.
-    expect(await jobsTable().getByRole('row').nth(1).getByRole('cell').first().textContent()).toBe('Delete4 keys');
+    expect(await jobsTable().getByRole('row').nth(1).getByRole('cell').first().textContent()).toBe('Delete4 keys picked');
 
     // Opened: its results, the refused value with the service's reason, and an export of them.
     await app.page.getByRole('button', { name: /^Delete, started / }).click();
@@ -143,7 +150,7 @@ describe('Jobs', () => {
 
     await app.nav('Jobs');
     const row = jobRow('Extend by 1 day');
-    await row.getByRole('cell', { name: 'Running' }).waitFor();
+    await row.getByRole('cell', { name: 'Running', exact: true }).waitFor();
     const doneAt = async () => Number(((await row.getByRole('cell').nth(3).textContent()) ?? '').replaceAll(/\D/g, ''));
     const first = await doneAt();
     // Progress events move the row without a reload.
