@@ -37,6 +37,12 @@ export function filterWords(f: Filter): string {
   if (f.expiresWithin !== undefined) parts.push(`expiring within ${keyDays(f.expiresWithin)}`);
   if (f.expiresFrom !== undefined || f.expiresTo !== undefined) parts.push(`expiring ${range(f.expiresFrom, f.expiresTo)}`);
   if (f.createdFrom !== undefined || f.createdTo !== undefined) parts.push(`created ${range(f.createdFrom, f.createdTo)}`);
+  // Overview's windows are instants: named by their UTC days.
+  if (f.span !== undefined)
+    parts.push(`${f.span.of === 'expiresAt' ? 'expiring' : 'activated'} ${range(f.span.from?.slice(0, 10), f.span.to?.slice(0, 10))}`);
+  if (f.customerId !== undefined) parts.push('of one customer');
+  const customer = f.customer?.trim();
+  if (customer) parts.push(`of customers matching ${customer}`);
   const keys = kind === '' ? 'keys' : `${kind} keys`;
   if (parts.length === 0) return `all ${keys}`;
   const [first, ...rest] = parts;
