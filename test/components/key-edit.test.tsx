@@ -160,8 +160,8 @@ describe('Generate: Works on any machine', () => {
     expect(calls('keys.generate')[0]).toMatchObject({ noHwidValidation: true });
   });
 
-  it('is not offered where the service cannot', async () => {
-    serviceCan(all('absent'));
+  it.each(['absent', 'unknown'] as const)('is not offered where the service is %s', async (state) => {
+    serviceCan(all(state));
     render(<GenerateForm />);
     await waitFor(() => {
       expect(calls('service.capabilities')).toHaveLength(1);

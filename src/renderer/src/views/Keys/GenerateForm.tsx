@@ -15,7 +15,7 @@ import { ExpiryPicks } from '../../components/ExpiryPicks.tsx';
 import { Field } from '../../components/Field.tsx';
 import { copyToClipboard } from '../../lib/clipboard.ts';
 import { shownText } from '../../lib/text.ts';
-import { mayRefuse, offered, useCapability } from '../../lib/capabilities.ts';
+import { useCapability } from '../../lib/capabilities.ts';
 import { useDraft, useKeydesk } from '../../store/index.ts';
 import { selectGenerateJob, selectJob } from '../../store/job-selectors.ts';
 import { call } from '../../lib/api.ts';
@@ -131,7 +131,8 @@ export function GenerateForm() {
   const [customer, setCustomer] = useState<PickedCustomer | null>(null);
   const [anyMachine, setAnyMachine] = useDraft('generate.anyMachine');
   const anyMachineCapability = useCapability('generatedKeyEdit');
-  const anyMachineOffered = offered(anyMachineCapability);
+  // Only where the check found the edit: a service without it would ignore the flag and bind the keys anyway.
+  const anyMachineOffered = anyMachineCapability?.state === 'present';
   const [errors, setErrors] = useState<Errors>({});
   // A refused attempt puts the focus on the first field in error, where its words are (not left on Generate).
   const formRef = useRef<HTMLFormElement>(null);
@@ -324,9 +325,7 @@ export function GenerateForm() {
       {anyMachineOffered && (
         <>
           <Field label="Works on any machine" type="checkbox" checked={anyMachine} onChange={(e) => setAnyMachine(e.target.checked)} />
-          {anyMachine && (
-            <p className="muted">{mayRefuse(anyMachineCapability) ?? 'Never bound to a HWID: it validates from every machine.'}</p>
-          )}
+          {anyMachine && <p className="muted">Never bound to a HWID: it validates from every machine.</p>}
         </>
       )}
       {serverError && serverAt === null && <RequestFailure request={generateRequest} what="Generating" again="generate again" />}
