@@ -165,7 +165,7 @@ export function KeyActivityChart({ days }: { days: readonly KeyActivityDay[] }) 
         <span>{last}</span>
       </div>
       <details className="chart-table">
-        <summary>Show the figures as a table</summary>
+        <summary>Show keys per day as a table</summary>
         <div className="table-wrap" role="region" aria-label="Keys per day" tabIndex={0}>
           <table>
             <thead>
