@@ -56,6 +56,11 @@ const REQUESTS: [string, (s: State) => Promise<unknown>, keyof State][] = [
   ['setSandboxPort', (s) => s.setSandboxPort(9000), 'sandboxPortRequest'],
   ['findCutShort', (s) => s.findCutShort('m-1'), 'cutShortRequest'],
   ['dismissCutShort', (s) => s.dismissCutShort('m-1'), 'cutShortRequest'],
+  ['loadCapabilities', (s) => s.loadCapabilities('sandbox'), 'capabilitiesRequest'],
+  ['checkCapabilities', (s) => s.checkCapabilities('sandbox'), 'capabilityCheckRequest'],
+  ['loadHwidHistory', (s) => s.loadHwidHistory('KD-1'), 'hwidHistoryRequest'],
+  ['editKey', (s) => s.editKey(key('KD-1'), { note: 'x' }), 'keyEditRequest'],
+  ['loadFigures', (s) => s.loadFigures(), 'figuresRequest'],
   [
     'loadJobItems',
     (s) => {
