@@ -62,15 +62,15 @@ describe('Overview at 100,000 keys', () => {
     }
     // The figures this ledger should give, so a figure that read 0 everywhere would not pass.
     expect(counted).toEqual([
-      '1 active keys = 1 key',
-      '99,999 keys generated and not activated = 99,999 keys',
-      '0 expired keys (not deleted) = No key matches these filters.',
-      '0 deleted keys = No key matches these filters.',
-      '1 keys activated in the last 7 days = 1 key',
-      '1 keys activated in the last 30 days = 1 key',
-      '20 keys expiring in the next 7 days = 20 keys',
-      '20 keys expiring in the next 30 days = 20 keys',
-      'Premium share <1% = 30 keys',
+      '1 Active = 1 key',
+      '99,999 Generated, not activated = 99,999 keys',
+      '0 Expired = No key matches these filters.',
+      '0 Deleted = No key matches these filters.',
+      '1 Activated, last 7 days = 1 key',
+      '1 Activated, last 30 days = 1 key',
+      '20 Expiring, next 7 days = 20 keys',
+      '20 Expiring, next 30 days = 20 keys',
+      '<1% Premium (30 of 100,000) = 30 keys',
     ]);
   });
 });
