@@ -27,6 +27,7 @@ import type { EventName, OperationName } from './operations.ts';
 import type { KeyBatch } from './key-batch.ts';
 import { RENEWAL_TEMPLATE_MAX, type ExpiryWeek } from './renewals.ts';
 import type { Result } from './result.ts';
+import { JOB_CEILING_MAX, SANDBOX_PORT_MIN, SETTING_FIELDS, type SettingsState } from './settings.ts';
 import type { RefreshChange } from './job-words.ts';
 import { IMPORT_MAX_KEYS } from './key-import.ts';
 import { LIMITS, schemas } from './rules.ts';
@@ -104,7 +105,6 @@ const auditFilter = z.strictObject({
 
 /** The most keys one generate job takes: ten requests of the service's 100,000. */
 export const JOB_GENERATE_MAX = 10 * LIMITS.countMax;
-export const JOB_CEILING_MAX = 256;
 /** The most jobs one jobs.list answer lists beside the running and interrupted ones. */
 export const JOBS_LIST_MAX = 1_000;
 const jobTarget = z.union([
@@ -143,34 +143,7 @@ export const generateInput = z
     path: ['daysKey'],
   });
 
-// ---- Settings: each field's schema and default; a field of settings.json that fails its schema falls back alone.
-export const THEMES = ['system', 'light', 'dark'] as const;
-export const LOG_LEVELS = ['info', 'warn', 'error'] as const;
-/** Ports below this need rights a desktop app does not have on most systems. */
-export const SANDBOX_PORT_MIN = 1024;
-export const SETTING_FIELDS = {
-  theme: z.enum(THEMES),
-  /** How often the execution count is read while Keydesk runs. */
-  sampleEverySeconds: z.int().min(10, { error: 'At least 10 seconds.' }).max(86_400, { error: 'At most 86,400 seconds (a day).' }),
-  /** Requests in flight a bulk job may reach on a profile that has no limit of its own (Profiles sets one). */
-  bulkLimit: z
-    .int()
-    .min(1, { error: 'At least 1.' })
-    .max(JOB_CEILING_MAX, { error: `At most ${JOB_CEILING_MAX}.` }),
-  logLevel: z.enum(LOG_LEVELS),
-};
-export type Settings = { [F in keyof typeof SETTING_FIELDS]: z.output<(typeof SETTING_FIELDS)[F]> };
-/** 64 requests in flight: see DEFAULT_CEILING in src/main/jobs/engine.ts. */
-export const SETTINGS_DEFAULTS: Settings = { theme: 'system', sampleEverySeconds: 60, bulkLimit: 64, logLevel: 'info' };
-export interface SettingsState {
-  settings: Settings;
-  /** Why settings.json was not used as it stands (which fields fell back), and where its copy is; null when it was. */
-  problem: string | null;
-  /** The local sandbox: the port it is kept on (null before its first start) and where it serves now. */
-  sandbox: SandboxState & { port: number | null };
-  /** Keydesk's data folder, for Open data folder. */
-  dataFolder: string;
-}
+export * from './settings.ts';
 
 /** The most a customer's field holds: a name, a reference, a tag; and how many tags. */
 export const CUSTOMER_LIMITS = { nameMaxChars: 200, emailMaxChars: 254, referenceMaxChars: 256, tagMaxChars: 50, tagsMax: 20 } as const;

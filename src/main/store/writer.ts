@@ -21,10 +21,9 @@ import { GenerateMarks } from './generate-marks.ts';
 import { failureWords, QUIT } from './writer-words.ts';
 import { JOB_WRITES, JobCommands, MARKING, URGENT, type CommandFields } from './writer-commands.ts';
 import type { AnswerIntake, Op, Part, Payload, PendingRead, WriteOutcome, WriterOptions } from './writer-queue.ts';
-
-export type { AnswerIntake, RecordingState, WriteOutcome } from './writer-queue.ts';
 import type { StaleMark } from './ledger-writes.ts';
 import { logWorkerOutput, THREAD_STDERR } from '../worker-output.ts';
+export type { AnswerIntake, RecordingState, WriteOutcome } from './writer-queue.ts';
 
 /** Rows per transaction (claims are served between): a large one touches each value-index page for more rows. */
 export const LEDGER_CHUNK = 10_000;
