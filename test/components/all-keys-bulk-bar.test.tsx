@@ -13,6 +13,10 @@ describe('All keys: bulk actions', () => {
   it('shows no bulk actions until a row is selected', async () => {
     fake.impl['ledger.query'] = () =>
       Promise.resolve({ ok: true, data: { rows: [row('KD-A'), row('KD-B')], total: 2, totalCapped: false } });
+    // The service's edit endpoints were found, so Edit selected is offered.
+    const found = { state: 'present' as const, checkedAt: '2026-11-29T10:00:00.000Z', evidence: 'An answer came.' };
+    fake.impl['service.capabilities'] = () =>
+      Promise.resolve({ ok: true, data: { capabilities: { keyEdit: found, generatedKeyEdit: found } } });
     const user = userEvent.setup();
     render(<AllKeys />);
     const box = await screen.findByRole('checkbox', { name: 'Select KD-A' });
@@ -28,7 +32,7 @@ describe('All keys: bulk actions', () => {
       .map((b) => b.textContent);
     expect(names).toEqual(['Clear selection', 'Refresh selected', 'Delete selected', 'Reset HWID of selected', 'Extend selected']);
     // The edit opens as a disclosure, its fields inside.
-    expect(within(bar).getByText('Edit selected…').tagName).toBe('SUMMARY');
+    expect((await within(bar).findByText('Edit selected…')).tagName).toBe('SUMMARY');
 
     await user.click(within(bar).getByRole('button', { name: 'Clear selection' }));
     expect(screen.queryByRole('region', { name: 'Bulk actions' })).toBeNull();

@@ -1,12 +1,17 @@
-// Integration's end-user reset: the public link for the active service and key, a button snippet that reads the
-// cooldown, and a word that a remote service may not offer it.
-import { render, screen, within } from '@testing-library/react';
+// Integration's end-user reset: the public link for the active service and key and a button snippet that reads the
+// cooldown, where the capability check found the public reset; where it did not, why not and a check.
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Integration } from '../../src/renderer/src/views/Integration/Integration.tsx';
-import { readyStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import type { Capability } from '../../src/shared/domain.ts';
+import { fake, readyStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+
+const publicReset = (state: Capability['state']): Capability => ({ state, checkedAt: '2026-11-29T10:00:00.000Z', evidence: 'HTTP 404.' });
 
 beforeEach(() => {
   readyStore([sandboxProfile, remoteProfile]);
+  useKeydesk.setState({ capabilities: { [sandboxProfile.id]: { publicReset: publicReset('present') }, [remoteProfile.id]: {} } });
 });
 
 const section = () => screen.getByRole('region', { name: 'End-user HWID reset' });
@@ -37,12 +42,20 @@ describe('Integration: end-user HWID reset', () => {
     expect(js).not.toMatch(/apiKey/);
   });
 
-  it('says a remote service may not offer it', () => {
+  it('is hidden until the check finds it, checked on demand', async () => {
+    const user = userEvent.setup();
+    fake.impl['service.checkCapabilities'] = () =>
+      Promise.resolve({ ok: true, data: { capabilities: { publicReset: publicReset('absent') } } });
     useKeydesk.setState({ activeProfileId: remoteProfile.id });
     render(<Integration />);
-    expect(within(section()).getByRole('note').textContent).toMatch(new RegExp(`^${remoteProfile.name} may not offer this`));
-    expect(within(section()).getByText(/answers 429 with a/)).toBeTruthy();
-    expect(within(section()).queryByText(/embedded sandbox/)).toBeNull();
+    expect(within(section()).getByTestId('not-offered').textContent).toMatch(
+      /^Keydesk has not yet checked whether this service can reset HWIDs for end users/,
+    );
+    expect(within(section()).queryByText(/\/api\/reset-hwid\?/)).toBeNull();
+    await user.click(within(section()).getByRole('button', { name: 'Check now' }));
+    await waitFor(() => {
+      expect(within(section()).getByTestId('not-offered').textContent).toMatch(/^This service cannot reset HWIDs for end users/);
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 // Key edits and what each service can do, in jsdom against the fake bridge: the panel's edit sends only the fields
-// changed, is not offered where the service lacks it and warns where that is unknown; the HWID history with the next
+// changed, is offered only where the check found it (with a check where it could not tell); the HWID history with the next
 // reset allowed; Profiles' check; Generate's "Works on any machine"; All keys' bulk edit.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -82,13 +82,27 @@ describe('the key panel: Edit key', () => {
     expect(within(detail).queryByText('Edit key')).toBeNull();
   });
 
-  it('warns that the service may refuse where the check could not tell', async () => {
+  it('is not offered where the check could not tell, and checks again', async () => {
     const user = userEvent.setup();
     serviceCan(all('unknown'));
+    fake.impl['service.checkCapabilities'] = () => Promise.resolve({ ok: true, data: { capabilities: all('present') } });
     const detail = await openPanel(user);
     await waitFor(() => {
-      expect(within(detail).getByText('The check could not tell whether the service has this: it may refuse it.')).toBeTruthy();
+      expect(within(detail).getByTestId('not-offered').textContent).toMatch(/^Keydesk could not tell whether this service can edit keys/);
     });
+    expect(within(detail).queryByText('Edit key')).toBeNull();
+    await user.click(within(detail).getByRole('button', { name: 'Check now' }));
+    expect(await within(detail).findByText('Edit key')).toBeTruthy();
+    expect(calls('service.checkCapabilities')).toEqual([{ profileId: 'sandbox' }]);
+  });
+
+  it('offers no way from a days key to a fixed date', async () => {
+    const user = userEvent.setup();
+    serviceCan(all('present'));
+    const detail = await openPanel(user, key('KEY-D', 'generated', { expiresByDaysKey: true, daysKey: 30, expire: null }));
+    await user.click(within(detail).getByText('Edit key'));
+    expect(within(detail).queryByLabelText('Expires a number of days after activation')).toBeNull();
+    expect(within(detail).getByLabelText<HTMLInputElement>('Days after activation').value).toBe('30');
   });
 });
 

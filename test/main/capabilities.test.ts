@@ -134,7 +134,7 @@ describe('through the core: recorded per profile, offered or refused', () => {
     expect(fake.seen.length).toBe(sent);
   });
 
-  it('records an endpoint absent when an edit finds no such route', async () => {
+  it('refuses an edit without sending it where the check could not tell', async () => {
     t = await startTestCore();
     fake.down = true;
     const profile = await t.must('profiles.add', { name: 'Moody Co', baseUrl: fake.url, apiKey: 'fake-key-123456' });
@@ -142,11 +142,33 @@ describe('through the core: recorded per profile, offered or refused', () => {
     expect(first.capabilities.keyEdit?.state).toBe('unknown');
     fake.down = false;
     await t.must('profiles.select', { id: profile.id });
+    const sent = fake.seen.length;
+    const r = await t.call('keys.edit', { keyValue: 'SOME-KEY', state: 'active', note: 'x' });
+    expect(r).toMatchObject({
+      ok: false,
+      code: 'UNSUPPORTED',
+      message: 'Keydesk has not found an endpoint to edit active keys on this service. Check it in Profiles.',
+    });
+    expect(fake.seen.length).toBe(sent);
+  });
+
+  it('records an endpoint absent when an edit finds no such route', async () => {
+    t = await startTestCore();
+    const profile = await t.must('profiles.add', { name: 'Changed Co', baseUrl: fake.url, apiKey: 'fake-key-123456' });
+    await t.must('service.capabilities', { profileId: profile.id });
+    // The service had the endpoint when checked, and has lost it since.
+    const checkedAt = new Date().toISOString();
+    await t.core.writer.run('capabilities', {
+      profileId: profile.id,
+      found: { keyEdit: { state: 'present', evidence: 'An edit was done.', checkedAt } },
+    });
+    await t.must('profiles.select', { id: profile.id });
     const r = await t.call('keys.edit', { keyValue: 'SOME-KEY', state: 'active', note: 'x' });
     expect(r).toMatchObject({ ok: false, code: 'UNSUPPORTED' });
+    expect(fake.seen.at(-1)).toBe('POST /api/key/edit');
     const after = await t.must('service.capabilities', { profileId: profile.id });
     expect(after.capabilities.keyEdit?.state).toBe('absent');
-    expect(after.capabilities.generatedKeyEdit?.state).toBe('unknown');
+    expect(after.capabilities.keyEdit?.evidence).toMatch(/^An edit was refused as no such endpoint/);
   });
 
   it('checks the sandbox profile on demand and finds its endpoints', async () => {

@@ -55,9 +55,14 @@ async function recordFound(core: Core, profileId: string, endpoint: OptionalEndp
   }
 }
 
-/** An edit the service cannot take: said before anything is sent. */
-const absentWords = (what: string, c: Capability): Failure =>
-  fail('UNSUPPORTED', `This service has no endpoint to ${what} (${c.evidence}). Check the service again in Profiles if it has changed.`);
+/** An edit the check did not find the endpoint for: said before anything is sent. */
+const notFoundWords = (what: string, c: Capability | undefined): Failure =>
+  fail(
+    'UNSUPPORTED',
+    c?.state === 'absent'
+      ? `This service has no endpoint to ${what} (${c.evidence}). Check the service again in Profiles if it has changed.`
+      : `Keydesk has not found an endpoint to ${what} on this service. Check it in Profiles.`,
+  );
 
 const EDITED: KeyChange<{ key: Key | null }> = {
   fields: ['note', 'isPremium', 'expiresAt'],
@@ -94,7 +99,8 @@ export const serviceFactHandlers = (
     const { keyValue, state, ...fields } = input;
     const endpoint: OptionalEndpoint = state === 'generated' ? 'generatedKeyEdit' : 'keyEdit';
     const known = core.db.capabilities(a.profile.id)[endpoint];
-    if (known?.state === 'absent') return absentWords(state === 'generated' ? 'edit generated keys' : 'edit active keys', known);
+    // wire.md: an optional endpoint is used only where the capability check found it.
+    if (known?.state !== 'present') return notFoundWords(state === 'generated' ? 'edit generated keys' : 'edit active keys', known);
     return audited(
       core,
       a.profile,
@@ -109,10 +115,8 @@ export const serviceFactHandlers = (
             evidence: `An edit was refused as no such endpoint: ${(r.detail ?? r.message).slice(0, 160)}`,
           };
           await recordFound(core, a.profile.id, endpoint, found);
-          return absentWords(state === 'generated' ? 'edit generated keys' : 'edit active keys', { ...found, checkedAt: '' });
+          return notFoundWords(state === 'generated' ? 'edit generated keys' : 'edit active keys', { ...found, checkedAt: '' });
         }
-        if (known?.state !== 'present')
-          await recordFound(core, a.profile.id, endpoint, { state: 'present', evidence: 'An edit was done.' });
         const key = await readBack(a.client, keyValue, r.data);
         if (key) await core.writer.recordKeys(a.profile.id, [key]);
         return ok({ key });

@@ -115,7 +115,7 @@ export class JobService {
     const busy = this.conflictingJob(profileId, request.action, null);
     if (busy) return fail('CONFLICT', busy);
     if (request.action === 'edit' && this.editStates(profileId).length === 0) {
-      return fail('UNSUPPORTED', 'This service has no endpoint to edit keys (Profiles → Check this service tells what it can do).');
+      return fail('UNSUPPORTED', 'Keydesk has not found an endpoint to edit keys on this service. Check it in Profiles.');
     }
     const id = randomUUID();
     this.creating.set(id, { profileId, action: request.action });
@@ -264,12 +264,12 @@ export class JobService {
     return this.engine.runs.has(jobId) || this.engine.starting.has(jobId);
   }
 
-  /** The key states a bulk edit can reach on this service: each edit endpoint the capability check did not find absent. */
+  /** The key states a bulk edit can reach on this service: each edit endpoint the capability check found. */
   private editStates(profileId: string): ('active' | 'generated')[] {
     const known = this.db.capabilities(profileId);
     const states: ('active' | 'generated')[] = [];
-    if (known.keyEdit?.state !== 'absent') states.push('active');
-    if (known.generatedKeyEdit?.state !== 'absent') states.push('generated');
+    if (known.keyEdit?.state === 'present') states.push('active');
+    if (known.generatedKeyEdit?.state === 'present') states.push('generated');
     return states;
   }
 

@@ -22,7 +22,7 @@ export interface JobParams {
   /** An import's source: the file's name, or "pasted keys". */
   source?: string;
   generate?: GenerateParams;
-  /** An edit's fields, and the endpoints to try in order (those the capability check did not find absent). */
+  /** An edit's fields, and the endpoints to try in order (those the capability check found). */
   edit?: Extract<JobRequest, { action: 'edit' }>['edit'] & { states: ('active' | 'generated')[] };
 }
 

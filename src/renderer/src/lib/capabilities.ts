@@ -27,13 +27,5 @@ export function useCapability(endpoint: OptionalEndpoint): Capability | undefine
   return known?.[endpoint];
 }
 
-/** Whether an action needing the endpoint is offered: not where the service was found without it. */
-export const offered = (c: Capability | undefined): boolean => c?.state !== 'absent';
-
-/** The word beside an action whose endpoint may not be there; null where the check found it. */
-export function mayRefuse(c: Capability | undefined): string | null {
-  if (c?.state === 'present') return null;
-  return c === undefined
-    ? 'Not checked yet: the service may refuse this (Profiles → Check this service).'
-    : 'The check could not tell whether the service has this: it may refuse it.';
-}
+/** Whether an action needing the endpoint is offered: only where the check found it (wire.md, optional endpoints). */
+export const offered = (c: Capability | undefined): c is Capability => c?.state === 'present';

@@ -1,6 +1,6 @@
 // All keys' bulk edit: a note, premium and any machine set on every selected key, where the service can edit keys.
 import { useState } from 'react';
-import { mayRefuse, offered, useCapability } from '../../lib/capabilities.ts';
+import { offered, useCapability } from '../../lib/capabilities.ts';
 import type { BulkEdit as Fields } from '../../store/types.ts';
 
 type Choice = 'keep' | 'on' | 'off';
@@ -19,7 +19,7 @@ function ChoiceField({ label, value, onChange }: { label: string; value: Choice;
   );
 }
 
-/** Asks for the changes, then `ask` confirms them; not offered where the service has neither edit endpoint. */
+/** Asks for the changes, then `ask` confirms them; offered where the check found an edit endpoint. */
 export function BulkEdit({ disabled, ask }: { disabled: boolean; ask: (edit: Fields) => void }) {
   const active = useCapability('keyEdit');
   const generated = useCapability('generatedKeyEdit');
@@ -30,14 +30,12 @@ export function BulkEdit({ disabled, ask }: { disabled: boolean; ask: (edit: Fie
   const [problem, setProblem] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
   if (!offered(active) && !offered(generated)) return null;
-  const warning = mayRefuse(active) ?? mayRefuse(generated);
   return (
     // Its fields are there only while open: the bar's other labels (and All keys' filters) stay unambiguous.
     <details className="bulk-edit" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Edit selected…</summary>
       {open && (
         <>
-          {warning && <p className="muted">{warning}</p>}
           <label className="field field-check">
             <input type="checkbox" checked={setNote} onChange={(e) => setSetNote(e.target.checked)} /> Set the note
           </label>

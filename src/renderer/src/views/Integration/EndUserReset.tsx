@@ -1,13 +1,15 @@
 // Integration's end-user reset: the public link a key's holder opens to free the key for another machine, a
 // snippet for a "Reset my HWID" button, and what a cooldown means for it.
 import { CopyButton } from '../../components/CopyButton.tsx';
+import { NotOffered } from '../../components/NotOffered.tsx';
 import { ServiceText } from '../../components/ServiceText.tsx';
+import { offered, useCapability } from '../../lib/capabilities.ts';
 import type { Profile } from '../../../../shared/domain.ts';
-import { resetLink, resetSnippets } from './reset-snippets.ts';
+import { resetLink, resetSnippets, type ResetValues } from './reset-snippets.ts';
 
 export function EndUserReset({ profile, service, testKey }: { profile: Profile; service: string; testKey: string | null }) {
   const values = { baseUrl: profile.baseUrl, service, key: testKey ?? 'YOUR-KEY' };
-  const link = resetLink(values);
+  const capability = useCapability('publicReset');
   return (
     <div className="card" role="region" aria-label="End-user HWID reset">
       <h2>End-user HWID reset</h2>
@@ -15,12 +17,20 @@ export function EndUserReset({ profile, service, testKey }: { profile: Profile; 
         A key&rsquo;s holder can free it for another machine without you: one GET request with the service identifier and the key, and no
         API key. The next machine that validates the key takes it.
       </p>
-      {profile.kind !== 'sandbox' && (
-        <p role="note">
-          {profile.name} may not offer this: it is not in the service&rsquo;s documented API, though vendors&rsquo; tools use it. Try the
-          link with a test key before you give it to customers.
-        </p>
+      {offered(capability) ? (
+        <Offered values={values} sandbox={profile.kind === 'sandbox'} />
+      ) : (
+        <NotOffered capability={capability} what="reset HWIDs for end users" />
       )}
+    </div>
+  );
+}
+
+/** The link, the cooldown and the snippets, where the check found the public reset. */
+function Offered({ values, sandbox }: { values: ResetValues; sandbox: boolean }) {
+  const link = resetLink(values);
+  return (
+    <>
       <dl className="facts">
         <dt>Reset link</dt>
         <dd className="with-copy">
@@ -33,7 +43,7 @@ export function EndUserReset({ profile, service, testKey }: { profile: Profile; 
         <dd>
           The service may refuse a reset that comes too soon after the last one: it answers 429 with a <code>Retry-After</code> header
           (seconds to wait) and an <code>error</code> that says it in words. Show that wait to the customer rather than a failure.
-          {profile.kind === 'sandbox' &&
+          {sandbox &&
             ' The embedded sandbox has no cooldown; a standalone one sets one with --hwid-reset-cooldown MINUTES and --hwid-reset-limit N (resets per 30 days).'}
         </dd>
       </dl>
@@ -48,6 +58,6 @@ export function EndUserReset({ profile, service, testKey }: { profile: Profile; 
           </pre>
         </figure>
       ))}
-    </div>
+    </>
   );
 }

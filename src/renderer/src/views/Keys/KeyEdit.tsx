@@ -4,8 +4,8 @@ import type { Key } from '../../../../shared/domain.ts';
 import { schemas } from '../../../../shared/rules.ts';
 import { Field } from '../../components/Field.tsx';
 import { RequestFailure } from '../../components/RequestFailure.tsx';
-import { Time } from '../../components/Time.tsx';
-import { mayRefuse, offered, useCapability } from '../../lib/capabilities.ts';
+import { offered, useCapability } from '../../lib/capabilities.ts';
+import { NotOffered } from '../../components/NotOffered.tsx';
 import { parseWhole } from '../../lib/numbers.ts';
 import { useKeydesk } from '../../store/index.ts';
 import type { KeyEdit as Fields } from '../../store/types.ts';
@@ -21,15 +21,7 @@ export function KeyEdit({ keyData: key, disabled }: { keyData: Key; disabled: bo
   const [days, setDays] = useState(key.daysKey === null ? '30' : String(key.daysKey));
   const [problem, setProblem] = useState<string | null>(null);
   const [open, setOpen] = useState(false);
-  if (!offered(capability)) {
-    return (
-      <p className="muted" data-testid="key-edit-absent">
-        This service cannot edit keys (checked <Time iso={capability?.checkedAt} />
-        ).
-      </p>
-    );
-  }
-  const warning = mayRefuse(capability);
+  if (!offered(capability)) return <NotOffered capability={capability} what="edit keys" />;
   const generated = key.status === 'generated';
   const save = () => {
     const fields: Fields = {};
@@ -43,7 +35,7 @@ export function KeyEdit({ keyData: key, disabled }: { keyData: Key; disabled: bo
         return;
       }
       if (!key.expiresByDaysKey || parsed.data !== key.daysKey) Object.assign(fields, { expiresByDaysKey: true, daysKey: parsed.data });
-    } else if (generated && key.expiresByDaysKey) fields.expiresByDaysKey = false;
+    }
     if (Object.keys(fields).length === 0) {
       setProblem('Nothing changed.');
       return;
@@ -55,11 +47,6 @@ export function KeyEdit({ keyData: key, disabled }: { keyData: Key; disabled: bo
     // Its fields are there only while open: Generate's Note and Premium beside it keep their labels to themselves.
     <details className="key-edit" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Edit key</summary>
-      {warning && (
-        <p className="muted" role="note">
-          {warning}
-        </p>
-      )}
       {open && (
         <form
           onSubmit={(e) => {
@@ -72,12 +59,15 @@ export function KeyEdit({ keyData: key, disabled }: { keyData: Key; disabled: bo
           <Field label="Works on any machine" type="checkbox" checked={anyMachine} onChange={(e) => setAnyMachine(e.target.checked)} />
           {generated ? (
             <>
-              <Field
-                label="Expires a number of days after activation"
-                type="checkbox"
-                checked={byDays}
-                onChange={(e) => setByDays(e.target.checked)}
-              />
+              {/* Edit takes no expiry date, so a days key cannot become a fixed-date key here (the service refuses it). */}
+              {!key.expiresByDaysKey && (
+                <Field
+                  label="Expires a number of days after activation"
+                  type="checkbox"
+                  checked={byDays}
+                  onChange={(e) => setByDays(e.target.checked)}
+                />
+              )}
               {byDays && <Field label="Days after activation" inputMode="numeric" value={days} onChange={(e) => setDays(e.target.value)} />}
             </>
           ) : (
