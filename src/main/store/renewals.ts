@@ -11,9 +11,14 @@ export class Renewals {
     this.db = db;
   }
 
-  /** Keys expiring per week, this week first: one range count each over (profile_id, expires_at), no row read. */
+  /**
+   * Live keys expiring per week, this week first (a deleted key needs no renewal): one range count each over the
+   * expiry index, which holds the status, so no row is read.
+   */
   expiryWeeks(profileId: string, nowMs = Date.now()): ExpiryWeek[] {
-    const count = this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ? AND expires_at >= ? AND expires_at <= ?');
+    const count = this.db.prepare(
+      "SELECT count(*) AS n FROM ledger WHERE profile_id = ? AND expires_at >= ? AND expires_at <= ? AND +status <> 'deleted'",
+    );
     return renewalWeeks(nowMs).map((w) => ({
       ...w,
       count: (count.get(profileId, w.from, new Date(endOfUtcDay(w.to)).toISOString()) as { n: number }).n,
