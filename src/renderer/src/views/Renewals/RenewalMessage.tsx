@@ -139,35 +139,32 @@ export function RenewalMessage({
   );
 }
 
-/**
- * The listed keys the ended job extended (its done items), read page by page until each listed key is found or
- * the items run out; null while the job runs (an outcome not known yet).
- */
+/** Which of `wanted` the job's done items name, read page by page until each is found or the items run out. */
+async function doneAmong(jobId: string, wanted: ReadonlySet<string>): Promise<Set<string>> {
+  const done = new Set<string>();
+  for (let offset = 0; ; offset += ITEMS_PAGE) {
+    const r = await call('jobs.items', { jobId, state: 'done', offset, limit: ITEMS_PAGE });
+    if (!r.ok) return done;
+    for (const item of r.data.items) if (wanted.has(item.target)) done.add(item.target);
+    if (r.data.items.length < ITEMS_PAGE || done.size === wanted.size) return done;
+  }
+}
+
+/** The listed keys the job extended, once it has ended; null while it runs (their outcome is not known yet). */
 function useExtended(job: JobSummary, rows: readonly LedgerRow[]): readonly LedgerRow[] | null {
   const [extended, setExtended] = useState<readonly LedgerRow[] | null>(null);
   const ended = job.state !== 'running';
   useEffect(() => {
-    if (!ended) {
-      setExtended(null);
-      return;
-    }
+    if (!ended) return;
     let live = true;
-    void (async () => {
-      const wanted = new Set(rows.filter((r) => r.status !== 'deleted').map((r) => r.value));
-      const done = new Set<string>();
-      for (let offset = 0; ; offset += ITEMS_PAGE) {
-        const r = await call('jobs.items', { jobId: job.id, state: 'done', offset, limit: ITEMS_PAGE });
-        if (!r.ok) break;
-        for (const item of r.data.items) if (wanted.has(item.target)) done.add(item.target);
-        if (r.data.items.length < ITEMS_PAGE || done.size === wanted.size) break;
-      }
+    void doneAmong(job.id, new Set(rows.filter((r) => r.status !== 'deleted').map((r) => r.value))).then((done) => {
       if (live) setExtended(rows.filter((r) => done.has(r.value)));
-    })();
+    });
     return () => {
       live = false;
     };
   }, [ended, job.id, job.counts.done, rows]);
-  return extended;
+  return ended ? extended : null;
 }
 
 /** A job's items read per call when finding the keys it extended. */
