@@ -4,7 +4,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FirstRunStep, OverviewFigures } from '../../src/shared/domain.ts';
-import { emit, fake, freshStore, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
+import { emit, fake, freshStore, remoteProfile, sandboxProfile, useKeydesk } from '../support/fake-bridge.ts';
 import { Overview } from '../../src/renderer/src/views/Overview/Overview.tsx';
 
 vi.mock('../../src/renderer/src/components/HistoryChart.tsx', () => ({
@@ -90,6 +90,22 @@ describe("Overview: the keys' figures", () => {
     useKeydesk.setState({ view: 'overview' });
     await user.click(await screen.findByRole('button', { name: /Premium \(125 of 500\)/ }));
     expect(useKeydesk.getState().ledgerFilter).toEqual({ premium: true });
+  });
+
+  it("says a remote service's activations are when Keydesk first saw them", async () => {
+    freshStore({ activeProfileId: remoteProfile.id, profiles: [sandboxProfile, remoteProfile] });
+    answer(FIGURES, null);
+    const { unmount } = render(<Overview />);
+    await screen.findByRole('list', { name: "Keys' figures" });
+    expect(screen.getByText(/^Activated: the activation time the service sends\./).textContent).toContain(
+      'when Keydesk first saw the key turn from generated to active',
+    );
+    unmount();
+    freshStore({ activeProfileId: 'sandbox', profiles: [sandboxProfile, remoteProfile] });
+    answer(FIGURES, null);
+    render(<Overview />);
+    await screen.findByRole('list', { name: "Keys' figures" });
+    expect(screen.queryByText(/^Activated: the activation time/)).toBeNull();
   });
 
   it('lists keys per day as a table beside the bars', async () => {

@@ -1,5 +1,5 @@
-// Renewals, All keys' date filters and a job's story against the real store: the weeks and a week's keys, Extend
-// these… as one labelled job over the week's filter, the messages to copy, and the filters each choice sends.
+// Renewals, All keys' date filters and a job's story against the real store: the weeks and a week's live keys,
+// Extend these… as one labelled job over the week's filter, the messages to copy once it ends, and the filters sent.
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -11,11 +11,13 @@ import type { LedgerFilter } from '../../src/renderer/src/store/types.ts';
 import { Toolbar } from '../../src/renderer/src/views/AllKeys/Toolbar.tsx';
 import { renewalMessages } from '../../src/renderer/src/views/Renewals/RenewalMessage.tsx';
 import { Renewals } from '../../src/renderer/src/views/Renewals/Renewals.tsx';
-import { fake, ledgerRow, readyStore } from '../support/fake-bridge.ts';
+import { emit, fake, ledgerRow, readyStore, useKeydesk } from '../support/fake-bridge.ts';
 import { jobSummaries } from '../support/fake-jobs.ts';
 
 const NOW = Date.parse('2026-12-02T10:00:00.000Z');
 const weeks = renewalWeeks(NOW).map((w, i) => ({ ...w, count: i === 1 ? 2 : i }));
+/** The week of Dec 7's live keys, as Renewals asks for them: Monday's start to the next Monday's. */
+const WEEK_SPAN = { span: { of: 'expiresAt', from: '2026-12-07T00:00:00.000Z', to: '2026-12-14T00:00:00.000Z' } };
 const job = jobSummaries({
   id: '00000000-0000-4000-8000-000000000001',
   profileId: 'sandbox',
@@ -71,9 +73,7 @@ describe('Renewals', () => {
     await user.click(within(strip).getByRole('button', { name: 'the week of Dec 7: 2 keys' }));
     await screen.findByText('KD-TWO');
     expect(screen.getByText('KD-ONE').closest('tr')?.textContent).toContain('Acme Corp');
-    expect(fake.calls.filter((c) => c.name === 'ledger.query').at(-1)?.input).toMatchObject({
-      filter: { expiresFrom: '2026-12-07', expiresTo: '2026-12-13' },
-    });
+    expect(fake.calls.filter((c) => c.name === 'ledger.query').at(-1)?.input).toMatchObject({ filter: WEEK_SPAN });
 
     await user.click(screen.getByRole('button', { name: 'Extend these…' }));
     await user.clear(screen.getByLabelText('Extend by (days)'));
@@ -82,7 +82,7 @@ describe('Renewals', () => {
     await waitFor(() => {
       expect(fake.calls.find((c) => c.name === 'jobs.start')?.input).toEqual({
         action: 'extend',
-        target: { filter: { expiresFrom: '2026-12-07', expiresTo: '2026-12-13' } },
+        target: { filter: WEEK_SPAN },
         days: 14,
         label: 'expiring the week of Dec 7',
       });
@@ -90,7 +90,62 @@ describe('Renewals', () => {
     expect((await screen.findByText(/^Extending/)).textContent).toMatch(
       /^Extending expiring the week of Dec 7 by 14 days: running \(0 of 2 done\)/,
     );
-    expect(screen.getByRole('button', { name: 'Copy the renewal messages' })).toBeTruthy();
+  });
+
+  it('offers the messages only once the extend has ended, for the keys it extended', async () => {
+    const user = userEvent.setup();
+    fake.impl['renewals.weeks'] = () => Promise.resolve({ ok: true, data: { weeks } });
+    fake.impl['renewals.getTemplate'] = () => Promise.resolve({ ok: true, data: { template: 'Renewed {key}', isDefault: false } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: {
+          rows: [
+            ledgerRow('KD-ONE', { expiresAt: '2026-12-08T23:59:59.999Z', daysKey: null }),
+            ledgerRow('KD-TWO', { expiresAt: '2026-12-10T23:59:59.999Z', daysKey: null }),
+          ],
+          total: 2,
+          totalCapped: false,
+          targets: 2,
+        },
+      });
+    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: job({}) });
+    // KD-TWO's extend failed: only KD-ONE's item is done.
+    fake.impl['jobs.items'] = (input) =>
+      Promise.resolve({
+        ok: true,
+        data:
+          (input as { state?: string }).state === 'done'
+            ? { items: [{ seq: 0, target: 'KD-ONE', size: 1, state: 'done', code: null, message: null }], total: 1 }
+            : { items: [{ seq: 1, target: 'KD-TWO', size: 1, state: 'failed', code: 'NOT_FOUND', message: 'gone' }], total: 1 },
+      });
+    render(<Renewals />);
+    const strip = await screen.findByRole('group', { name: 'Weeks' });
+    await user.click(within(strip).getByRole('button', { name: 'the week of Dec 7: 2 keys' }));
+    await screen.findByText('KD-TWO');
+    await user.click(screen.getByRole('button', { name: 'Extend these…' }));
+    await user.click(screen.getByRole('button', { name: 'Extend 2 keys' }));
+    await screen.findByText(/^Extending/);
+    expect(screen.getByText(/can be copied once the extend has ended/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Copy the renewal messages' })).toBeNull();
+    expect(fake.calls.some((c) => c.name === 'jobs.items')).toBe(false);
+
+    // Main's progress events, as the store hears them once it follows jobs.
+    useKeydesk.getState().followJobs();
+    emit(
+      'jobs.progress',
+      job({ state: 'finished', finishedAt: '2026-12-02T10:01:00.000Z', counts: { pending: 0, sent: 0, done: 1, failed: 1, unknown: 0 } }),
+    );
+    const copy = await screen.findByRole('button', { name: 'Copy the renewal messages' });
+    expect(copy.closest('p')?.textContent).toMatch(/^Messages for the 1 key extended \(of 2 listed\)/);
+    expect(fake.calls.filter((c) => c.name === 'jobs.items').map((c) => c.input)).toContainEqual({
+      jobId: job({}).id,
+      state: 'done',
+      offset: 0,
+      limit: 1_000,
+    });
+    await user.click(copy);
+    expect(await navigator.clipboard.readText()).toBe('Renewed KD-ONE');
   });
 
   it("fills each key's message with its new expiry, deleted keys left out", () => {

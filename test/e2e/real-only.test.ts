@@ -95,6 +95,19 @@ describe('a remote profile on a --real-only sandbox', () => {
     expect(await outcome.getByText('success', { exact: true }).count()).toBe(1);
   });
 
+  it('counts the key the validation activated, and says on what that rests', async () => {
+    // The ledger takes the lookup after the validation in the background: Overview reads its figures on opening.
+    await expect
+      .poll(async () => {
+        await app.nav('Keys');
+        await app.nav('Overview');
+        await app.page.getByRole('list', { name: "Keys' figures" }).waitFor();
+        return app.page.getByRole('button', { name: /^1 Activated, last 7 days/ }).count();
+      })
+      .toBe(1);
+    await app.page.getByText(/^Activated: the activation time the service sends\. The real service sends none/).waitFor();
+  });
+
   it('finds the active key by HWID, extends, resets and deletes it', async () => {
     await app.nav('Keys');
     await app.search('HW-REAL-E2E');

@@ -1,5 +1,5 @@
-// Renewals in Chromium through the harness: the strip counts each week's expiries as All keys' filter does, and
-// "Extend these…" runs a job named for the week that moves its keys out of it.
+// Renewals in Chromium through the harness: the strip counts each week's expiries as All keys' filter does, deleted
+// keys left out, and "Extend these…" runs a job named for the week that moves its keys out of it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { weekWords } from '../../src/shared/filter-words.ts';
 import { renewalWeeks } from '../../src/shared/renewals.ts';
@@ -49,6 +49,29 @@ describe('Renewals', () => {
     await app.page.getByLabel('Expiry', { exact: true }).selectOption('');
   });
 
+  it('leaves a deleted key out of its week, in the count and the list', async () => {
+    const gone = await app.page.evaluate(async () => {
+      const r = await window.keydesk['ledger.query']({
+        filter: { text: 'renew later' },
+        sort: { field: 'value', dir: 'asc' },
+        offset: 0,
+        limit: 1,
+      });
+      const value = r.ok ? r.data.rows[0]?.value : undefined;
+      if (value === undefined) throw new Error('no key to delete');
+      const d = await window.keydesk['keys.delete']({ keyValue: value });
+      if (!d.ok) throw new Error(d.message);
+      return value;
+    });
+    await app.nav('Overview');
+    await app.nav('Renewals');
+    const strip = app.page.getByRole('group', { name: 'Weeks' });
+    await strip.getByRole('button', { name: `${weekWords(later.from)}: 2 keys` }).click();
+    await expect.poll(() => app.page.getByRole('table').getByRole('row').count()).toBe(3);
+    expect(await app.page.getByRole('table').getByText(gone).count()).toBe(0);
+    await app.page.getByText('2 keys', { exact: true }).waitFor();
+  });
+
   it("extends a week's keys as a job named for it, with messages", async () => {
     await app.nav('Renewals');
     const strip = app.page.getByRole('group', { name: 'Weeks' });
@@ -58,7 +81,10 @@ describe('Renewals', () => {
     await app.page.getByLabel('Extend by (days)').fill('30');
     await app.page.getByRole('button', { name: 'Extend 5 keys' }).click();
     await app.page.getByText(`Extending expiring ${weekWords(soon.from)} by 30 days: finished (5 of 5 done)`).waitFor();
-    await app.page.getByRole('button', { name: 'Copy the renewal messages' }).waitFor();
+    // Offered once the job has ended, for the 5 keys it extended.
+    const copy = app.page.getByRole('button', { name: 'Copy the renewal messages' });
+    await copy.waitFor();
+    expect(await app.page.getByText(/^Messages for the 5 keys extended/).count()).toBe(1);
     // Moved 30 days on: the week is empty now.
     await strip.getByRole('button', { name: `${weekWords(soon.from)}: 0 keys` }).waitFor();
 

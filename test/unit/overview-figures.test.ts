@@ -162,6 +162,46 @@ describe("Overview's figures", () => {
   });
 });
 
+describe('activation times a service does not send', () => {
+  /** A key as the real service describes it: no status of its own (the endpoint's), no activation time. */
+  const real = (status: Key['status']): Key => ({
+    ...(seededKeys(1, 4)[0] as Seeded),
+    value: 'REAL-KEY',
+    status,
+    activatedAt: null,
+    expiresAt: iso(NOW + 30 * DAY),
+    unreported: ['activatedAt', 'createdAt'],
+  });
+
+  it('take the time Keydesk first saw a generated key active', () => {
+    const db = new LocalDb(':memory:');
+    db.recordKeys(PROFILE, [real('generated')], iso(NOW - 20 * DAY));
+    db.recordKeys(PROFILE, [real('active')], iso(NOW - 2 * DAY));
+    // Seen active again later: the first sight stays.
+    db.recordKeys(PROFILE, [real('active')], iso(NOW - DAY));
+    expect(db.overviewFigures(PROFILE, NOW)).toMatchObject({ active: 1, activated7: 1, activated30: 1 });
+    expect(db.keyActivity(PROFILE, 3, NOW).map((d) => d.activated)).toEqual([1, 0, 0]);
+    const rows = db.queryLedger(PROFILE, { span: { of: 'activatedAt', from: iso(NOW - 7 * DAY) } }, { field: 'value', dir: 'asc' }, 0, 10);
+    expect(rows.rows.map((r) => r.value)).toEqual(['REAL-KEY']);
+    db.close();
+  });
+
+  it('leave a key first seen already active uncounted', () => {
+    const db = new LocalDb(':memory:');
+    db.recordKeys(PROFILE, [real('active')], iso(NOW - DAY));
+    expect(db.overviewFigures(PROFILE, NOW)).toMatchObject({ active: 1, activated7: 0, activated30: 0 });
+    db.close();
+  });
+
+  it("keep the service's own activation time over the first sight", () => {
+    const db = new LocalDb(':memory:');
+    db.recordKeys(PROFILE, [real('generated')], iso(NOW - 20 * DAY));
+    db.recordKeys(PROFILE, [{ ...real('active'), activatedAt: iso(NOW - 10 * DAY), unreported: [] }], iso(NOW - DAY));
+    expect(db.overviewFigures(PROFILE, NOW)).toMatchObject({ activated7: 0, activated30: 1 });
+    db.close();
+  });
+});
+
 describe('keys per day', () => {
   it('match the plain model day by day, every day listed', () => {
     const { db, keys } = seeded();

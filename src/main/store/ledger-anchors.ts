@@ -160,7 +160,7 @@ export class LedgerAnchors {
     const column = SORT_COLUMNS[sort.field];
     const asc = sort.dir === 'asc';
     if (offset < this.paging.directOffset) {
-      const walk = this.filters.ledgerWhere(profileId, filter, 'walk');
+      const walk = this.filters.ledgerWhere(profileId, filter, 'walk', '', column);
       const dir = asc ? 'ASC' : 'DESC';
       const rows = this.db
         .prepare(`SELECT * FROM ledger WHERE ${walk.sql} ORDER BY ${column} ${dir}, value ${dir} LIMIT ? OFFSET ?`)
@@ -328,7 +328,7 @@ export class LedgerAnchors {
       if (!st) statements.set(sql, (st = this.db.prepare(sql)));
       return st;
     };
-    const walk = this.filters.ledgerWhere(profileId, filter, 'walk');
+    const walk = this.filters.ledgerWhere(profileId, filter, 'walk', '', column);
     let left = skip;
     for (const seg of cursorSegments(column, 'value', asc, at, inclusive)) {
       const sql = `FROM ledger WHERE ${walk.sql} AND ${seg.sql}`;
@@ -358,7 +358,7 @@ export class LedgerAnchors {
     inclusive: boolean,
     limit: number,
   ): LedgerDbRow[] {
-    const walk = this.filters.ledgerWhere(profileId, filter, 'walk');
+    const walk = this.filters.ledgerWhere(profileId, filter, 'walk', '', column);
     const rows: LedgerDbRow[] = [];
     for (const seg of cursorSegments(column, 'value', asc, at, inclusive)) {
       if (rows.length >= limit) break;

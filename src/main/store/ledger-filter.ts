@@ -92,19 +92,21 @@ export const filterNow = (): number => Math.floor(Date.now() / 60_000) * 60_000;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
- * A filter's date clauses over `t`-prefixed columns (`plus`: '+' keeps SQLite off their indexes). Stored instants
- * are ISO 8601 UTC, so they compare as text; a day's bounds are its first and last millisecond.
+ * A filter's date clauses over `t`-prefixed columns (`plus`: '+' keeps SQLite off their indexes, except `sorted`'s:
+ * a range on the sort column seeks along the index the walk reads). Stored instants are ISO 8601 UTC, so they
+ * compare as text; a day's bounds are its first and last millisecond.
  */
 export function datesWhere(
   filter: LedgerFilter,
   t: string,
   plus: string,
   now = filterNow(),
+  sorted?: string,
 ): { clauses: string[]; params: SQLInputValue[] } {
   const clauses: string[] = [];
   const params: SQLInputValue[] = [];
   const at = (column: string, op: string, value: string) => {
-    clauses.push(`${plus}${t}${column} ${op} ?`);
+    clauses.push(`${column === sorted ? '' : plus}${t}${column} ${op} ?`);
     params.push(value);
   };
   if (filter.expired) at('expires_at', '<', iso(now));
@@ -116,7 +118,7 @@ export function datesWhere(
   if (filter.expiresTo !== undefined) at('expires_at', '<=', iso(endOfUtcDay(filter.expiresTo)));
   if (filter.createdFrom !== undefined) at('created_at', '>=', filter.createdFrom);
   if (filter.createdTo !== undefined) at('created_at', '<=', iso(endOfUtcDay(filter.createdTo)));
-  if (filter.unactivated) clauses.push(`${t}days_key IS NOT NULL AND ${plus}${t}expires_at IS NULL`);
+  if (filter.unactivated) clauses.push(`${t}days_key IS NOT NULL AND ${sorted === 'expires_at' ? '' : plus}${t}expires_at IS NULL`);
   return { clauses, params };
 }
 
@@ -179,8 +181,15 @@ export class LedgerFilters {
    * - 'set' names every match at once (a job's targets, an export, a count): a term of 3 characters or more is
    *   looked up in ledger_text (its candidates then tested, which also keeps the exact substring meaning), and
    *   status and premium may use their index.
+   * `sorted`: in 'walk' mode, the sort column, whose own date range narrows the index walk (it keeps the order).
    */
-  ledgerWhere(profileId: string, filter: LedgerFilter, mode: 'walk' | 'set', t = ''): { sql: string; params: SQLInputValue[] } {
+  ledgerWhere(
+    profileId: string,
+    filter: LedgerFilter,
+    mode: 'walk' | 'set',
+    t = '',
+    sorted?: string,
+  ): { sql: string; params: SQLInputValue[] } {
     const clauses = [`${t}profile_id = ?`];
     const params: SQLInputValue[] = [profileId];
     const term = textTerm(filter);
@@ -201,7 +210,7 @@ export class LedgerFilters {
       clauses.push(`${plus}${t}status = ?`);
       params.push(filter.status);
     }
-    const dates = datesWhere(filter, t, plus);
+    const dates = datesWhere(filter, t, plus, undefined, mode === 'walk' ? sorted : undefined);
     clauses.push(...dates.clauses);
     params.push(...dates.params);
     if (filter.premium !== undefined) {
@@ -215,7 +224,7 @@ export class LedgerFilters {
       clauses.push(`${plus}${t}is_premium = ?`);
       params.push(filter.premium ? 1 : 0);
     }
-    if (filter.span) this.spanWhere(filter, mode, t, clauses, params);
+    if (filter.span) this.spanWhere(filter, mode, t, clauses, params, sorted);
     if (filter.customerId !== undefined) {
       clauses.push(`${t}value IN (SELECT value FROM customer_keys WHERE profile_id = ? AND customer_id = ?)`);
       params.push(profileId, filter.customerId);
@@ -242,10 +251,18 @@ export class LedgerFilters {
    * Overview's span (an expiry or activation window) as clauses: in 'set' mode over its own index (an expiry span
    * over the live keys' partial index, whose condition is named as it is written there), in 'walk' mode as a test.
    */
-  private spanWhere(filter: LedgerFilter, mode: 'walk' | 'set', t: string, clauses: string[], params: SQLInputValue[]): void {
+  private spanWhere(
+    filter: LedgerFilter,
+    mode: 'walk' | 'set',
+    t: string,
+    clauses: string[],
+    params: SQLInputValue[],
+    sorted?: string,
+  ): void {
     const span = filter.span;
     if (!span) return;
-    const column = `${mode === 'walk' ? '+' : ''}${t}${span.of === 'expiresAt' ? 'expires_at' : 'activated_at'}`;
+    const name = span.of === 'expiresAt' ? 'expires_at' : 'activated_at';
+    const column = `${mode === 'walk' && name !== sorted ? '+' : ''}${t}${name}`;
     // Every timestamp sorts after '': an open start still leaves keys with none out.
     clauses.push(`${column} >= ?`);
     params.push(span.from ?? '');

@@ -151,7 +151,8 @@ export class LedgerWrites {
       );
       if (rows.length === 0) return;
     }
-    // In the order given: json_each reads the array front to back, and the rows are inserted (or updated) so.
+    // In the order given: json_each reads the array front to back, and the rows are inserted (or updated) so. A
+    // service that sends no activation time (the real one) has a key's first sight as active after generated kept.
     this.conn
       .statement(
         `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key, hwid_chars, activated_at)
@@ -160,7 +161,9 @@ export class LedgerWrites {
        ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
          expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
          last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, ${CLEAR_ALL},
-         hwid_chars = excluded.hwid_chars, activated_at = coalesce(excluded.activated_at, ledger.activated_at)`,
+         hwid_chars = excluded.hwid_chars,
+         activated_at = coalesce(excluded.activated_at, ledger.activated_at,
+           CASE WHEN ledger.status = 'generated' AND excluded.status = 'active' THEN excluded.last_seen_at END)`,
       )
       .run(profileId, seenAt, JSON.stringify(rows));
   }

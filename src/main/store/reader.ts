@@ -71,7 +71,7 @@ export class LedgerReader {
     return this.ask((ask) => ({ ask, kind: 'seekLedger', args })) as Promise<LedgerRow[]>;
   }
 
-  /** LocalDb.expiryWeeks on the reader's thread: at a million keys, a pass over the expiry index. */
+  /** LocalDb.expiryWeeks on the reader's thread. */
   expiryWeeks(...args: Parameters<LocalDb['expiryWeeks']>): Promise<ReturnType<LocalDb['expiryWeeks']>> {
     return this.ask((ask) => ({ ask, kind: 'expiryWeeks', args })) as Promise<ReturnType<LocalDb['expiryWeeks']>>;
   }

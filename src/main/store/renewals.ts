@@ -1,8 +1,7 @@
-// Renewals' store room: how many of a profile's keys expire in each of the coming weeks (read from the expiry
-// index alone), and the profile's renewal message template.
+// Renewals' store room: how many of a profile's live keys expire in each of the coming weeks (from the per-hour
+// expiry counts), and the profile's renewal message template.
 import type { DatabaseSync } from 'node:sqlite';
 import { renewalWeeks, type ExpiryWeek } from '../../shared/renewals.ts';
-import { endOfUtcDay } from '../../shared/rules.ts';
 
 export class Renewals {
   private readonly db: DatabaseSync;
@@ -11,13 +10,15 @@ export class Renewals {
     this.db = db;
   }
 
-  /** Keys expiring per week, this week first: one range count each over (profile_id, expires_at), no row read. */
+  /**
+   * Live keys expiring per week, this week first (a deleted key needs no renewal): summed from ledger_days' live
+   * keys per expiry hour (YYYY-MM-DDTHH, kept by triggers), a week's Monday 00 to its Sunday 23.
+   */
   expiryWeeks(profileId: string, nowMs = Date.now()): ExpiryWeek[] {
-    const count = this.db.prepare('SELECT count(*) AS n FROM ledger WHERE profile_id = ? AND expires_at >= ? AND expires_at <= ?');
-    return renewalWeeks(nowMs).map((w) => ({
-      ...w,
-      count: (count.get(profileId, w.from, new Date(endOfUtcDay(w.to)).toISOString()) as { n: number }).n,
-    }));
+    const count = this.db.prepare(
+      "SELECT coalesce(sum(n), 0) AS n FROM ledger_days WHERE profile_id = ? AND kind = 'e' AND day >= ? AND day <= ?",
+    );
+    return renewalWeeks(nowMs).map((w) => ({ ...w, count: (count.get(profileId, `${w.from}T00`, `${w.to}T23`) as { n: number }).n }));
   }
 
   /** The profile's renewal message template, or null for the default. */

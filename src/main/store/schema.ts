@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 18;
+export const LOCAL_DB_VERSION = 19;
 
 /** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
 const TEXT_TRIGGERS = `
@@ -158,6 +158,17 @@ END;
 `;
 
 /**
+ * Expiry filters (Renewals, Overview): the expiry and creation indexes carry status, premium, the other date and the
+ * days term, so an expiry or creation filter counts, and pages by either date, from index entries (no row per match).
+ */
+const DATE_FILTERS = `
+DROP INDEX ledger_expires;
+CREATE INDEX ledger_expires ON ledger (profile_id, expires_at, value, status, is_premium, created_at, days_key);
+DROP INDEX ledger_created;
+CREATE INDEX ledger_created ON ledger (profile_id, created_at, value, status, is_premium, expires_at, days_key);
+`;
+
+/**
  * Each older schema a file may be at, and the SQL that brings it to the next; each runs in one transaction.
  * 12: the text index's entries written after the row (ledger_indexed), every row of the file indexed already.
  * 13: a bulk act as one audit entry (its job and counts), and the fields an act on one key changed.
@@ -165,6 +176,7 @@ END;
  * 15: renewals and what jobs touched: a profile's renewal message, a job's target in words and its runs' steps.
  * 16: customers (the vendor's book), which customer holds each key, and the profile's note template.
  * 17: what each service can do, and each key's HWID history (the HWIDs the ledger holds, as seen).
+ * 18: expiry filters read from the date indexes alone (DATE_FILTERS).
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -185,6 +197,8 @@ CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
   17: `${SERVICE_FACTS}
 INSERT INTO hwid_history (profile_id, value, at, kind, hwid, source)
   SELECT profile_id, value, last_seen_at, 'seen', hwid, 'ledger' FROM ledger WHERE hwid IS NOT NULL;`,
+  // Expiry filters from the date indexes alone (Renewals, Overview).
+  18: DATE_FILTERS,
 };
 
 export const SCHEMA = `
@@ -341,7 +355,9 @@ ${OVERVIEW_SCHEMA}
 ${RENEWALS_TABLES}
 ${CUSTOMERS}
 -- What each service can do, and each key's HWID history.
-${SERVICE_FACTS}`;
+${SERVICE_FACTS}
+-- Expiry and creation filters read from their indexes alone.
+${DATE_FILTERS}`;
 
 /** keydesk.db refused as it is (a file of another schema), left untouched. */
 export class LocalDbRefused extends Error {

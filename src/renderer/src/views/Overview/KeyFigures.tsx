@@ -58,6 +58,7 @@ export function KeyFigures() {
   const setLedgerFilter = useKeydesk((s) => s.setLedgerFilter);
   const setView = useKeydesk((s) => s.setView);
   const profileId = useKeydesk((s) => s.activeProfileId);
+  const remote = useKeydesk((s) => s.profiles.find((p) => p.id === s.activeProfileId)?.kind === 'remote');
 
   useEffect(() => {
     void loadFigures();
@@ -112,6 +113,12 @@ export function KeyFigures() {
               '.'
             )}
           </p>
+          {remote && (
+            <p className="muted">
+              Activated: the activation time the service sends. The real service sends none; then it is when Keydesk first saw the key turn
+              from generated to active (a lookup, a validation, a refresh), and keys already active when first seen are left out.
+            </p>
+          )}
           <KeyActivityChart days={days} />
         </>
       )}

@@ -139,9 +139,44 @@ export function RenewalMessage({
   );
 }
 
-/** The extend started here, followed as it runs, and the messages for its keys: kept when its week empties. */
+/** Which of `wanted` the job's done items name, read page by page until each is found or the items run out. */
+async function doneAmong(jobId: string, wanted: ReadonlySet<string>): Promise<Set<string>> {
+  const done = new Set<string>();
+  for (let offset = 0; ; offset += ITEMS_PAGE) {
+    const r = await call('jobs.items', { jobId, state: 'done', offset, limit: ITEMS_PAGE });
+    if (!r.ok) return done;
+    for (const item of r.data.items) if (wanted.has(item.target)) done.add(item.target);
+    if (r.data.items.length < ITEMS_PAGE || done.size === wanted.size) return done;
+  }
+}
+
+/** The listed keys the job extended, once it has ended; null while it runs (their outcome is not known yet). */
+function useExtended(job: JobSummary, rows: readonly LedgerRow[]): readonly LedgerRow[] | null {
+  const [extended, setExtended] = useState<readonly LedgerRow[] | null>(null);
+  const ended = job.state !== 'running';
+  useEffect(() => {
+    if (!ended) return;
+    let live = true;
+    void doneAmong(job.id, new Set(rows.filter((r) => r.status !== 'deleted').map((r) => r.value))).then((done) => {
+      if (live) setExtended(rows.filter((r) => done.has(r.value)));
+    });
+    return () => {
+      live = false;
+    };
+  }, [ended, job.id, job.counts.done, rows]);
+  return ended ? extended : null;
+}
+
+/** A job's items read per call when finding the keys it extended. */
+const ITEMS_PAGE = 1_000;
+
+/**
+ * The extend started here, followed as it runs, and once it has ended, the messages for the listed keys it
+ * extended (a key whose outcome is unknown or failed gets none): kept when its week empties.
+ */
 export function RenewalStarted({ started }: { started: Started }) {
   const job = useKeydesk((s) => s.jobs[started.job.id] ?? started.job);
+  const extended = useExtended(job, started.rows);
   const listed = started.rows.filter((r) => r.status !== 'deleted').length;
   return (
     <div className="card renewal-started" role="status">
@@ -149,10 +184,17 @@ export function RenewalStarted({ started }: { started: Started }) {
         Extending {job.label ?? started.label} by {fmt.count(started.days, NOUNS.day)}: {job.state} ({fmt.number(job.counts.done)} of{' '}
         {fmt.number(job.total)} done). Jobs shows it in full.
       </p>
-      <p>
-        Messages for the {fmt.count(listed, NOUNS.key)} listed{' '}
-        <CopyButton value={renewalMessages(started.template, started.rows, started.days)} label="Copy the renewal messages" />
-      </p>
+      {job.state === 'running' || extended === null ? (
+        <p className="muted">Messages to the customers can be copied once the extend has ended: only for keys it extended.</p>
+      ) : extended.length === 0 ? (
+        <p className="muted">No listed key was extended: there is no message to send.</p>
+      ) : (
+        <p>
+          Messages for the {fmt.count(extended.length, NOUNS.key)} extended
+          {extended.length < listed ? ` (of ${fmt.number(listed)} listed)` : ''}{' '}
+          <CopyButton value={renewalMessages(started.template, extended, started.days)} label="Copy the renewal messages" />
+        </p>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
-// Renewals: the keys expiring in each of the next 12 weeks as a strip, the chosen week's keys, their export, and
-// "Extend these…" as a job, with a message per key to copy for the customer from the profile's template.
+// Renewals: the live keys expiring in each of the next 12 weeks as a strip, the chosen week's keys, their export,
+// and "Extend these…" as a job, with a message per extended key to copy for the customer from the profile's template.
 import { useCallback, useEffect, useState } from 'react';
 import type { LedgerRow } from '../../../../shared/domain.ts';
 import { weekWords } from '../../../../shared/filter-words.ts';
@@ -15,7 +15,11 @@ import { RenewalMessage, RenewalStarted, type Started } from './RenewalMessage.t
 /** Keys listed for the chosen week; the export and the job take every one of them. */
 const WEEK_ROWS = 200;
 
-const weekFilter = (w: ExpiryWeek): LedgerFilter => ({ expiresFrom: w.from, expiresTo: w.to });
+/** A week's live keys (an expiry span leaves deleted keys out): from its Monday's start to the next Monday's. */
+const weekFilter = (w: ExpiryWeek): LedgerFilter => ({
+  span: { of: 'expiresAt', from: `${w.from}T00:00:00.000Z`, to: new Date(Date.parse(`${w.to}T00:00:00.000Z`) + DAY_MS).toISOString() },
+});
+const DAY_MS = 86_400_000;
 const shortDay = (d: string): string => fmt.date(`${d}T12:00:00.000Z`);
 
 export function Renewals() {
@@ -73,7 +77,9 @@ export function Renewals() {
   return (
     <section aria-labelledby="renewals-title">
       <h1 id="renewals-title">Renewals</h1>
-      <p className="muted">Keys expiring in each of the next 12 weeks (Monday to Sunday, UTC), as this app's ledger knows them.</p>
+      <p className="muted">
+        Keys expiring in each of the next 12 weeks (Monday to Sunday, UTC), as this app's ledger knows them. Deleted keys are left out.
+      </p>
       {problem && (
         <p role="alert" className="error">
           {problem}
@@ -125,10 +131,7 @@ export function Renewals() {
           ) : (
             <>
               <div className="toolbar">
-                <span>
-                  {fmt.count(rows.total, NOUNS.key)}
-                  {rows.total > rows.targets ? ` (${fmt.number(rows.total - rows.targets)} deleted)` : ''}
-                </span>
+                <span>{fmt.count(rows.total, NOUNS.key)}</span>
                 <button type="button" onClick={() => void exportWeek()}>
                   Export CSV
                 </button>
