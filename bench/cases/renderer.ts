@@ -2,6 +2,7 @@
 // first): opening All keys to first rows painted, a filter keystroke to updated rows, DOM rows, initial JS gzipped.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { gzipSync } from 'node:zlib';
 import { launchBrowser } from '../../test/support/browser.ts';
 import { startHarnessProcess } from '../../test/support/harness-process.ts';
@@ -13,6 +14,8 @@ interface RendererFigures {
   openMs: number[];
   keystrokeMs: number[];
   maxDomRows: number;
+  /** From the keys all recorded to the text index holding them all (the writer's idle time). */
+  indexCatchUpMs: number;
   /** Clicking "Select all 100,000" to the count shown selected. */
   selectAllMs: number;
   initialJsGzipBytes: number;
@@ -52,6 +55,22 @@ async function measureRenderer(): Promise<RendererFigures> {
         await new Promise((r) => setTimeout(r, 500));
       }
     });
+
+    // The writer thread writes the new rows' text index in its idle time, about 10 s for 100,000 keys. Until then a
+    // text filter also scans the rows not indexed yet, beside the writer's work on the other core. That is once per
+    // bulk generate, not All keys at 100,000 keys: the figures judged wait for it, and its length is reported.
+    const indexStart = performance.now();
+    const file = new DatabaseSync(join(harness.userData, 'keydesk.db'), { readOnly: true });
+    try {
+      const behind = file.prepare('SELECT (SELECT coalesce(max(id), 0) FROM ledger) - upto AS n FROM ledger_indexed');
+      while ((behind.get() as { n: number }).n > 0) {
+        if (performance.now() - indexStart > 300_000) throw new Error('the text index did not catch up within 5 minutes');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      file.close();
+    }
+    const indexCatchUpMs = performance.now() - indexStart;
 
     // Runs in the page: click a view button, resolve at the first frame after the first row is in the DOM.
     const openAllKeys = `(async () => {
@@ -115,7 +134,7 @@ async function measureRenderer(): Promise<RendererFigures> {
     await page.getByRole('button', { name: 'Select all 100,000' }).click();
     await page.getByText('All 100,000 matching keys selected').waitFor();
     const selectAllMs = performance.now() - t0;
-    return { openMs, keystrokeMs, maxDomRows, selectAllMs, initialJsGzipBytes, ledgerRows };
+    return { openMs, keystrokeMs, maxDomRows, indexCatchUpMs, selectAllMs, initialJsGzipBytes, ledgerRows };
   } finally {
     await browser.close();
     await harness.stop();
@@ -146,6 +165,14 @@ export async function benchRenderer(): Promise<void> {
     keyP <= 100,
   );
   record('DOM rows at any time (scrolling through 100,000)', String(r.maxDomRows), '', r.maxDomRows, '≤ 60', r.maxDomRows <= 60);
+  record(
+    'the text index catching up after the 100,000 keys are recorded (before the figures above)',
+    fmt(r.indexCatchUpMs, 'ms'),
+    '',
+    r.indexCatchUpMs,
+    'reported',
+    true,
+  );
   record(
     '"Select all 100,000" to the selection shown (the filter itself: nothing is loaded)',
     fmt(r.selectAllMs, 'ms'),

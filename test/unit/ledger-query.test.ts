@@ -194,6 +194,37 @@ describe.each([
   });
 });
 
+describe("a term in a key's note and in its HWID", () => {
+  it('finds each key once, whichever of its texts holds the term', () => {
+    const db = new LocalDb(':memory:');
+    const key = (value: string, note: string, hwid: string | null) => ({
+      ...makeKeys(1, 5)[0]!,
+      value,
+      note,
+      hwid,
+      status: hwid === null ? ('generated' as const) : ('active' as const),
+    });
+    db.recordKeys(PROFILE, [
+      key('K-BOTH', 'order abcde', 'HW-ABCDE'),
+      // The note holds the term's trigrams apart; the HWID holds the term.
+      key('K-APART', 'abcd bcde', 'HW-ABCDE-2'),
+      key('K-NOTE', 'abcde', null),
+      key('K-HWID', 'nothing', 'ABCDE-3'),
+      key('K-NONE', 'abcd bcde', 'HW-0'),
+      ...makeKeys(300, 9),
+    ]);
+    const found = ['K-APART', 'K-BOTH', 'K-HWID', 'K-NOTE'];
+    for (const count of [{}, { exact: true }, { cap: 10 }]) {
+      const got = db.queryLedger(PROFILE, { text: 'ABCDE' }, { field: 'value', dir: 'asc' }, 0, 50, count);
+      expect(got.rows.map((r) => r.value)).toEqual(found);
+      expect([got.total, got.targets]).toEqual([4, 4]);
+    }
+    const capped = db.queryLedger(PROFILE, { text: 'abcde' }, { field: 'value', dir: 'asc' }, 0, 50, { cap: 3 });
+    expect([capped.total, capped.totalCapped, capped.rows.length]).toEqual([3, true, 4]);
+    db.close();
+  });
+});
+
 describe('ledger size', () => {
   it('counts keys recorded after an earlier query', () => {
     const db = new LocalDb(':memory:');

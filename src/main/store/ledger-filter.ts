@@ -390,14 +390,17 @@ export class LedgerFilters {
       };
     }
     const where = this.ledgerWhere(profileId, filter, 'walk', 'l.');
+    // A key is found once, with no DISTINCT (a sort of every match): by its value and note entry (id) when they
+    // hold the term, else by its HWID entry (-id). Then the rows not yet indexed, read by rowid, tested one by one.
+    const inValueOrNote = `instr(substr(l.search, 1, length(l.search) - l.hwid_chars), ?)`;
     return {
-      // A key whose value or note and whose HWID both hold the term is found twice (entries id and -id): once here.
-      // Then the rows not yet indexed, tested one by one.
-      sql: `SELECT DISTINCT l.value AS value, l.${column} AS k, l.status AS st FROM ledger_text CROSS JOIN ledger AS l ON l.id = abs(ledger_text.rowid)
-            WHERE ledger_text MATCH ? AND ${where.sql}${targets('l.')}
-            UNION ALL SELECT l.value, l.${column}, l.status FROM ledger AS l
+      sql: `SELECT l.value AS value, l.${column} AS k, l.status AS st FROM ledger_text CROSS JOIN ledger AS l ON l.id = ledger_text.rowid
+            WHERE ledger_text MATCH ? AND ledger_text.rowid > 0 AND ${where.sql}${targets('l.')} AND (l.hwid_chars = 0 OR ${inValueOrNote} > 0)
+            UNION ALL SELECT l.value, l.${column}, l.status FROM ledger_text CROSS JOIN ledger AS l ON l.id = -ledger_text.rowid
+            WHERE ledger_text MATCH ? AND ledger_text.rowid < 0 AND ${where.sql}${targets('l.')} AND ${inValueOrNote} = 0
+            UNION ALL SELECT l.value, l.${column}, l.status FROM ledger AS l NOT INDEXED
             WHERE l.id > (SELECT upto FROM ledger_indexed) AND ${where.sql}${targets('l.')} LIMIT ?`,
-      params: [match, ...where.params, ...where.params],
+      params: [match, ...where.params, term, match, ...where.params, term, ...where.params],
     };
   }
 

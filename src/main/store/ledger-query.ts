@@ -106,12 +106,21 @@ export class LedgerQueries {
     // `exact` while under half the ledger). Under the cap, they are every match: the count, and the page
     // taken from them. Past it, the page is read along the sort index.
     const most = count.exact === true ? Math.ceil(size / 2) : cap + 1;
-    // Status and premium are in the status index: counting the first matches there reads no row, where
-    // collecting their sort keys reads one per match. A common short term (scanned, not looked up) reads rows
-    // in table order, each page once, and counting them sorts nothing. Past the cap, that count is all the page needs.
     const term = textTerm(filter);
     const lookup = term === null ? null : this.filters.textLookup(term);
-    if ((lookup === null || lookup.match === null) && count.exact !== true) {
+    const exact = count.exact === true ? null : this.filters.exactCandidates(profileId, filter);
+    // A term whose index candidates are known to be few (at most ALL_CANDIDATES times the cap) has them all read:
+    // the count and the page come from them even past the cap, where a page walked along the sort index would
+    // read a row per candidate for each match it finds, sparse as they are.
+    const known =
+      count.exact !== true && lookup?.rows !== null && lookup?.rows !== undefined && lookup.rows <= ALL_CANDIDATES * cap
+        ? lookup.rows + 1
+        : 0;
+    // Counting the first matches sorts nothing, where collecting them for the page sorts them all (ten times the
+    // cost). Status and premium are in the status index: counting reads no row. A common short term (scanned)
+    // reads rows in table order, each page once; a term with many candidates reads one row per match. Past the
+    // cap, that count is all the page needs.
+    if (count.exact !== true && exact === null && (lookup === null || lookup.match === null || known === 0)) {
       const first = this.filters.hitsSource(profileId, filter, 'value');
       const c = this.db.prepare(`SELECT count(*) AS n, total(st <> 'deleted') AS t FROM (${first.sql})`).get(...first.params, most) as {
         n: number;
@@ -130,7 +139,6 @@ export class LedgerQueries {
     }
     // A term whose index candidates are all matches (see exactCandidates), in a ledger holding one profile:
     // counting its first candidates reads the index only. Past the cap, the page is read along the sort index.
-    const exact = count.exact === true ? null : this.filters.exactCandidates(profileId, filter);
     if (exact !== null) {
       const deleted = this.filters.ledgerSize(profileId, 'deleted');
       const n = (
@@ -150,13 +158,6 @@ export class LedgerQueries {
         };
       }
     }
-    // A term whose index candidates are known to be few (at most ALL_CANDIDATES times the cap) has them all read:
-    // the count and the page come from them even past the cap, where a page walked along the sort index would
-    // read a row per candidate for each match it finds, sparse as they are.
-    const known =
-      count.exact !== true && lookup?.rows !== null && lookup?.rows !== undefined && lookup.rows <= ALL_CANDIDATES * cap
-        ? lookup.rows + 1
-        : 0;
     const reach = Math.max(most, known);
     const hits = this.filters.hitsSource(profileId, filter, column);
     const rows = this.db

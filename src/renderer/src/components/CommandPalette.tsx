@@ -57,9 +57,10 @@ export function CommandPalette() {
     if (!open && d.open) d.close();
   }, [open]);
 
-  // The active option stays in view as the arrows move it.
+  // The active option stays in view as the arrows move it. Closed, nothing: scrollIntoView lays the page out at once,
+  // and the palette renders with every view's change.
   useEffect(() => {
-    if (!current) return;
+    if (!open || !current) return;
     list.current?.querySelector(`[id="${CSS.escape(optionId(current))}"]`)?.scrollIntoView({ block: 'nearest' });
   });
 

@@ -31,17 +31,23 @@ export function scrollScale(rowCount: number, height: number) {
   return { range, virtual: (scrollTop: number) => scrollTop * ratio, scrollTop: (virtual: number) => virtual / ratio };
 }
 
+/** The grid's last measured height: opening All keys again renders its rows once, not once more when measured. */
+let lastHeight = 400;
+
 /** Where the grid is scrolled, how tall it is, and the row holding its one Tab stop. */
 export function useGridPlace() {
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(400);
+  const [height, setHeight] = useState(lastHeight);
   // The row holding the table's one Tab stop; arrows move it, and focus follows once that row is rendered.
   const [cursor, setCursor] = useState(0);
   useEffect(() => {
     const el = viewport.current;
     if (!el) return;
-    const measure = () => setHeight(el.clientHeight);
+    const measure = () => {
+      lastHeight = el.clientHeight;
+      setHeight(lastHeight);
+    };
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(el);
