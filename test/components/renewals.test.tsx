@@ -92,7 +92,7 @@ describe('Renewals', () => {
     );
   });
 
-  it('offers the messages only once the extend has ended, for the keys it extended', async () => {
+  it('offers messages after the extend ends, for the keys it extended', async () => {
     const user = userEvent.setup();
     fake.impl['renewals.weeks'] = () => Promise.resolve({ ok: true, data: { weeks } });
     fake.impl['renewals.getTemplate'] = () => Promise.resolve({ ok: true, data: { template: 'Renewed {key}', isDefault: false } });

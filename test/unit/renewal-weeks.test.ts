@@ -50,7 +50,7 @@ function seeded(db: LocalDb, profileId: string, count: number, seed: number): { 
 }
 
 describe("Renewals' weeks", () => {
-  it('count the live keys expiring in each week, as the plain model does', () => {
+  it('counts the live keys expiring each week, as the plain model does', () => {
     const db = new LocalDb(':memory:');
     const keys = seeded(db, PROFILE, 2_000, 5);
     seeded(db, OTHER, 300, 6);
