@@ -49,7 +49,7 @@ describe('Renewals', () => {
     await app.page.getByLabel('Expiry', { exact: true }).selectOption('');
   });
 
-  it('leaves a deleted key out of its week's count and list', async () => {
+  it("leaves a deleted key out of its week's count and list", async () => {
     const gone = await app.page.evaluate(async () => {
       const r = await window.keydesk['ledger.query']({
         filter: { text: 'renew later' },
