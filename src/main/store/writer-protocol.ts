@@ -132,7 +132,7 @@ export interface LedgerBusy {
   busy: boolean;
 }
 
-/** Rows whose text entries the worker has yet to write (LocalDb.indexText): it stays while there are any. */
+/** Rows the worker has yet to write text entries for, plus sort indexes it dropped: it stays while there are any. */
 export interface LedgerIndexing {
   kind: 'indexing';
   left: number;

@@ -87,7 +87,7 @@ export class Writer {
   /** The running thread's V8 heap, as its last acknowledgement said. */
   private workerHeapBytes = 0;
   private waitingForFile = false;
-  /** Rows whose text entries the running thread has yet to write: it is not let go while there are any. */
+  /** Index work the running thread has yet to do (text entries, dropped sort indexes): it is not let go meanwhile. */
   private unindexed = 0;
 
   /** Generate answers being recorded; those an earlier session left (generate-marks.ts). */

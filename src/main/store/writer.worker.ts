@@ -88,8 +88,8 @@ function indexSlice(): void {
     tellUnindexed();
     indexLater(0);
   } catch (error) {
-    // Rows not indexed are still found (a text filter scans them): tried again after a longer wait.
-    console.error('keydesk: the writer thread could not index the ledger text:', error);
+    // Rows not indexed are still found (a filter or sort reads the table): tried again after a longer wait.
+    console.error('keydesk: the writer thread could not index the ledger:', error);
     indexLater(INDEX_IDLE_MS * 25);
   }
 }
