@@ -10,7 +10,8 @@ import { createService, startSandbox, work } from '../lib/sandbox.ts';
 import { fmt } from '../lib/stats.ts';
 import { record } from '../lib/table.ts';
 
-const SIZES = [100_000, 1_000_000];
+/** The sizes run; MILLION_SIZES (say `100000`) picks some, for before-and-after rounds that alternate. */
+const SIZES = process.env.MILLION_SIZES?.split(',').map(Number) ?? [100_000, 1_000_000];
 /** How often All keys is asked for its page and total while the keys go in: as often as the writer tells the window. */
 const POLL_MS = 250;
 

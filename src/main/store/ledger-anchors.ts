@@ -16,6 +16,10 @@ import {
 } from './ledger-filter.ts';
 import { toLedgerRow, type LedgerDbRow } from './rows.ts';
 
+/** The sort columns whose index the ledger writer dropped for a large batch (DEFERRABLE_INDEXES), not yet built again. */
+const SORT_INDEXES_DROPPED = `SELECT column1 AS sorted FROM (VALUES ('expires_at', 'ledger_expires'), ('note', 'ledger_note'), ('status', 'ledger_status'))
+  WHERE column2 NOT IN (SELECT name FROM sqlite_schema WHERE type = 'index')`;
+
 /** Filtered anchor lists kept at once (one per profile, filter, sort column and direction): about 1,000 small pairs at 1,000,000 rows. */
 const ANCHOR_CACHE = 6;
 /** Unfiltered anchor lists kept at once: every sort column of the last two profiles (a descending page uses the ascending list). */
@@ -288,7 +292,10 @@ export class LedgerAnchors {
       const over = (): boolean => worked && performance.now() >= end;
       // Every sort of the whole ledger, then the status and premium filters' lists already in use (most recent
       // first): a jump deeper into one of those finds its blocks counted.
-      const lists = [...new Set(Object.values(SORT_COLUMNS))].map((column) => this.anchorList(profileId, {}, column, true));
+      // A sort whose index the writer dropped for a large batch (schema.ts) waits for it: without, each step sorts the ledger.
+      const dropped = new Set((this.conn.statement(SORT_INDEXES_DROPPED).all() as { sorted: string }[]).map((r) => r.sorted));
+      const columns = [...new Set(Object.values(SORT_COLUMNS))].filter((column) => !dropped.has(column));
+      const lists = columns.map((column) => this.anchorList(profileId, {}, column, true));
       lists.push(...[...this.anchorCache.values()].reverse().filter((l) => l.profileId === profileId && followsLog(l.filter)));
       for (const list of lists) {
         while (!list.complete) {

@@ -4,6 +4,10 @@ import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Key } from '../../shared/domain.ts';
 import type { Connection } from './connection.ts';
 import { searchText, type LedgerRowTuple } from './rows.ts';
+import { DEFERRABLE_INDEXES } from './schema.ts';
+
+/** Rows in one batch from which dropIndexes drops the deferrable sort indexes. */
+export const DEFER_ROWS = 50_000;
 
 /** What of a ledger row an act with no outcome read back leaves as seen before (LocalDb.markStale). */
 export type StaleMark = 'expiry' | 'hwid' | 'status';
@@ -61,6 +65,40 @@ export class LedgerWrites {
       return last - to;
     };
     return this.db.isTransaction ? index() : this.conn.tx(index);
+  }
+
+  /** The deferrable sort indexes (schema.ts) not in the file now: dropped for a large batch, not yet built again. */
+  droppedIndexes(): string[] {
+    const present = new Set(
+      (this.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'ledger'").all() as { name: string }[]).map(
+        (r) => r.name,
+      ),
+    );
+    return Object.keys(DEFERRABLE_INDEXES).filter((name) => !present.has(name));
+  }
+
+  /**
+   * Drops the deferrable sort indexes for a batch of `batchRows` new rows, inside the write open: each row would land
+   * on a random page of each. A sort or filter on them still reads every row, from the table, until they are built
+   * again (buildIndex). Whether it dropped them.
+   */
+  dropIndexes(batchRows: number): boolean {
+    if (batchRows < DEFER_ROWS || this.droppedIndexes().length > 0) return false;
+    // Only a batch that adds a quarter or more: building again is a pass over the whole ledger.
+    const rows = (this.conn.statement('SELECT coalesce(sum(n), 0) AS n FROM ledger_counts').get() as { n: number }).n;
+    if (batchRows * 4 < rows) return false;
+    for (const name of Object.keys(DEFERRABLE_INDEXES)) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
+    return true;
+  }
+
+  /** Builds the first dropped index again, in one pass over the ledger; how many are still dropped. */
+  buildIndex(): number {
+    const [first, ...rest] = this.droppedIndexes();
+    if (first === undefined) return 0;
+    this.conn.tx(() => {
+      this.db.exec(DEFERRABLE_INDEXES[first] ?? '');
+    });
+    return rest.length;
   }
 
   /** Records keys as the service last described them. */

@@ -126,6 +126,9 @@ export class LocalDb {
     this.writes.recordKeys(...a);
   };
   readonly indexText: LedgerWrites['indexText'] = (...a) => this.writes.indexText(...a);
+  readonly droppedIndexes: LedgerWrites['droppedIndexes'] = () => this.writes.droppedIndexes();
+  readonly dropIndexes: LedgerWrites['dropIndexes'] = (...a) => this.writes.dropIndexes(...a);
+  readonly buildIndex: LedgerWrites['buildIndex'] = () => this.writes.buildIndex();
   readonly unindexed: LedgerFilters['unindexed'] = () => this.filters.unindexed();
   readonly recordReportedFields: LedgerWrites['recordReportedFields'] = (...a) => {
     this.writes.recordReportedFields(...a);

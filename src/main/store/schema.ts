@@ -5,6 +5,16 @@ import type { DatabaseSync } from 'node:sqlite';
 /** The schema this Keydesk writes (keydesk.db's user_version). */
 export const LOCAL_DB_VERSION = 19;
 
+/**
+ * The sort indexes a large generate's rows land in at random (a column the batch shares, then the key value): the
+ * writer thread drops them while such a batch goes in and builds each again in one pass once it is idle.
+ */
+export const DEFERRABLE_INDEXES: Readonly<Record<string, string>> = {
+  ledger_expires: 'CREATE INDEX IF NOT EXISTS ledger_expires ON ledger (profile_id, expires_at, value)',
+  ledger_note: 'CREATE INDEX IF NOT EXISTS ledger_note ON ledger (profile_id, note, value)',
+  ledger_status: 'CREATE INDEX IF NOT EXISTS ledger_status ON ledger (profile_id, status, value, is_premium)',
+};
+
 /** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
 const TEXT_TRIGGERS = `
 CREATE TRIGGER ledger_text_insert AFTER INSERT ON ledger WHEN new.id <= (SELECT upto FROM ledger_indexed) BEGIN
@@ -228,9 +238,7 @@ CREATE TABLE ledger (
 -- filter reads index entries, not rows.
 CREATE INDEX ledger_created ON ledger (profile_id, created_at, value);
 CREATE INDEX ledger_seen ON ledger (profile_id, last_seen_at, value);
-CREATE INDEX ledger_expires ON ledger (profile_id, expires_at, value);
-CREATE INDEX ledger_note ON ledger (profile_id, note, value);
-CREATE INDEX ledger_status ON ledger (profile_id, status, value, is_premium);
+${Object.values(DEFERRABLE_INDEXES).join(';\n')};
 
 -- Bulk work as persisted jobs (src/main/jobs/), their items, and the keys each generate job made.
 CREATE TABLE jobs (

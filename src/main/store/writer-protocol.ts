@@ -93,8 +93,15 @@ export interface LedgerRead {
   bytes: ArrayBuffer;
 }
 
-/** A write, a read, keys to let go, or: nothing is queued, close the connection and let the thread end. */
-export type LedgerWrite = LedgerRowWrite | JobCommand | LedgerRead | { kind: 'release'; answer: number } | { kind: 'stop' };
+/** A write, a read, keys to let go, an answer on its way, or: nothing is queued, close the connection and let the thread end. */
+export type LedgerWrite =
+  | LedgerRowWrite
+  | JobCommand
+  | LedgerRead
+  | { kind: 'release'; answer: number }
+  | { kind: 'stop' }
+  // A generate answer is on its way: a dropped index waits for it (or for EXPECT_MS, when it never comes).
+  | { kind: 'expect' };
 
 /**
  * The worker's answer to one write: committed, or refused with SQLite's result code and text (for main's log);
@@ -125,7 +132,7 @@ export interface LedgerBusy {
   busy: boolean;
 }
 
-/** Rows whose text entries the worker has yet to write (LocalDb.indexText): it stays while there are any. */
+/** Rows the worker has yet to write text entries for, plus sort indexes it dropped: it stays while there are any. */
 export interface LedgerIndexing {
   kind: 'indexing';
   left: number;

@@ -50,8 +50,7 @@ export const QUIT_MS = 2_000;
 
 /** The worker's entry: the .ts beside this file in source (node, tests, the harness), the bundled .js in out/main. */
 function workerUrl(): URL {
-  // A name computed at run time: the bundler must not treat it as an asset to copy (electron.vite.config.ts builds
-  // the worker as an entry of its own, out/main/writer.worker.js, beside index.js).
+  // Computed at run time, so the bundler copies no asset (electron.vite.config.ts builds out/main/writer.worker.js).
   const name = `writer.worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`;
   return new URL(`./${name}`, import.meta.url);
 }
@@ -88,7 +87,7 @@ export class Writer {
   /** The running thread's V8 heap, as its last acknowledgement said. */
   private workerHeapBytes = 0;
   private waitingForFile = false;
-  /** Rows whose text entries the running thread has yet to write: it is not let go while there are any. */
+  /** Index work the running thread has yet to do (text entries, dropped sort indexes): it is not let go meanwhile. */
   private unindexed = 0;
 
   /** Generate answers being recorded; those an earlier session left (generate-marks.ts). */
@@ -134,12 +133,13 @@ export class Writer {
 
   /** A reader for one generate answer's body, off main's heap (AnswerIntake). */
   intake(): AnswerIntake {
-    // The thread starts now, while the request is on its way, not once the answer is here (it may have ended idle).
+    // The thread starts now, while the request is on its way (it may have ended idle); dropped sort indexes wait for it.
     if (this.worker === null && !this.closing) {
       clearTimeout(this.idleTimer);
       this.startWorker();
       this.stopWhenStillIdle();
     }
+    this.worker?.postMessage({ kind: 'expect' } satisfies LedgerWrite);
     let answer: number | null = null;
     let batch: KeyBatch | null = null;
     return {

@@ -48,20 +48,28 @@ const INDEX_IDLE_MS = 200;
 /** Rows whose entries one transaction writes: a message that comes meanwhile waits for one slice at most. */
 const INDEX_SLICE = 5_000;
 let indexTimer: NodeJS.Timeout | undefined;
-/** Rows waiting for their text entries, as last counted. */
+/** Rows waiting for their text entries, and sort indexes dropped for a large batch, as last counted. */
 let unindexed = 0;
+/** How long answers main said are coming (`expect`) hold back building dropped indexes: a failed request sends none. */
+const EXPECT_MS = 30_000;
+/** Answers main said are coming and not yet read, and until when the last of them is waited for. */
+let coming = 0;
+let comingUntil = 0;
 
-/** Tells main how many rows wait for their text entries (it keeps the thread while any do). */
-function tellUnindexed(left: number): void {
-  unindexed = left;
-  port.postMessage({ kind: 'indexing', left } satisfies LedgerIndexing);
+/** Tells main how much index work is left (it keeps the thread while any is). */
+function tellUnindexed(): void {
+  unindexed = db.unindexed() + db.droppedIndexes().length;
+  port.postMessage({ kind: 'indexing', left: unindexed } satisfies LedgerIndexing);
 }
 
-/** The next slice of text entries, `after` ms from now (each message puts it off: writes go first). */
+/** The next slice of index work, `after` ms from now (each message puts it off: writes go first). */
 function indexLater(after: number): void {
   clearTimeout(indexTimer);
   if (unindexed > 0) indexTimer = setTimeout(indexSlice, after);
 }
+
+/** Whether an answer still to be written (held, or on its way) would land in the indexes if built now. */
+const moreComing = (): boolean => held.size > 0 || (coming > 0 && performance.now() < comingUntil);
 
 function indexSlice(): void {
   // Writes waiting for the file go first; the index waits for them.
@@ -70,11 +78,18 @@ function indexSlice(): void {
     return;
   }
   try {
-    tellUnindexed(db.indexText(INDEX_SLICE));
+    // A dropped sort index first (a sort without it reads the whole ledger), once no large batch is on its way.
+    if (db.droppedIndexes().length > 0 && !moreComing()) db.buildIndex();
+    else if (db.unindexed() > 0) db.indexText(INDEX_SLICE);
+    else {
+      indexLater(INDEX_IDLE_MS);
+      return;
+    }
+    tellUnindexed();
     indexLater(0);
   } catch (error) {
-    // Rows not indexed are still found (a text filter scans them): tried again after a longer wait.
-    console.error('keydesk: the writer thread could not index the ledger text:', error);
+    // Rows not indexed are still found (a filter or sort reads the table): tried again after a longer wait.
+    console.error('keydesk: the writer thread could not index the ledger:', error);
     indexLater(INDEX_IDLE_MS * 25);
   }
 }
@@ -90,6 +105,7 @@ function apply(w: LedgerRowWrite): void {
     case 'held': {
       const batch = held.get(w.answer);
       if (batch === undefined) throw new LostKeys('the keys read from the answer went with a ledger writer thread that stopped');
+      if (w.from === 0) db.dropIndexes(batch.values.length);
       const keys: Key[] = [];
       for (let i = w.from; i < Math.min(w.to, batch.values.length); i++) keys.push(keyOf(batch, i));
       db.recordKeys(w.profileId, keys, w.seenAt);
@@ -257,7 +273,7 @@ function rows(w: LedgerRowWrite): () => boolean {
     (o) => {
       if (w.kind === 'held' && w.to >= (held.get(w.answer)?.values.length ?? 0)) held.delete(w.answer);
       port.postMessage({ seq: w.seq, heapBytes: heapBytes(), ...(o.ok ? { ok: true } : o) } satisfies LedgerWriteAck);
-      if (o.ok && (w.kind === 'keys' || w.kind === 'held')) tellUnindexed(db.unindexed());
+      if (o.ok && (w.kind === 'keys' || w.kind === 'held')) tellUnindexed();
     },
   );
 }
@@ -298,7 +314,13 @@ function onMessage(w: LedgerWrite): void {
     held.delete(w.answer);
     return;
   }
+  if (w.kind === 'expect') {
+    coming++;
+    comingUntil = performance.now() + EXPECT_MS;
+    return;
+  }
   if (w.kind === 'read') {
+    coming = Math.max(0, coming - 1);
     const reading = read(w);
     // The batch's column bytes are handed over, not copied: this thread keeps its own columns to write from.
     const transfer = reading.json && reading.batch !== null ? batchBuffers(reading.batch) : [];
@@ -312,6 +334,6 @@ port.on('close', () => {
   db.close();
 });
 // Rows a thread before this one left without their text entries (it quit or stopped mid-way) are indexed too.
-const backlog = db.unindexed();
-if (backlog > 0) tellUnindexed(backlog);
+// Sort indexes a thread left dropped are built again too.
+if (db.unindexed() + db.droppedIndexes().length > 0) tellUnindexed();
 indexLater(INDEX_IDLE_MS);
