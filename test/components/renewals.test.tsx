@@ -148,6 +148,45 @@ describe('Renewals', () => {
     expect(await navigator.clipboard.readText()).toBe('Renewed KD-ONE');
   });
 
+  it('offers no messages when the extended keys cannot be read', async () => {
+    const user = userEvent.setup();
+    fake.impl['renewals.weeks'] = () => Promise.resolve({ ok: true, data: { weeks } });
+    fake.impl['renewals.getTemplate'] = () => Promise.resolve({ ok: true, data: { template: 'Renewed {key}', isDefault: false } });
+    fake.impl['ledger.query'] = () =>
+      Promise.resolve({
+        ok: true,
+        data: {
+          rows: [ledgerRow('KD-ONE', { expiresAt: '2026-12-08T23:59:59.999Z', daysKey: null })],
+          total: 1,
+          totalCapped: false,
+          targets: 1,
+        },
+      });
+    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: job({ total: 1 }) });
+    fake.impl['jobs.items'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The job list could not be read.' });
+    render(<Renewals />);
+    const strip = await screen.findByRole('group', { name: 'Weeks' });
+    await user.click(within(strip).getByRole('button', { name: 'the week of Dec 7: 2 keys' }));
+    await screen.findByText('KD-ONE');
+    await user.click(screen.getByRole('button', { name: 'Extend these…' }));
+    await user.click(screen.getByRole('button', { name: 'Extend 1 key' }));
+    await screen.findByText(/^Extending/);
+    useKeydesk.getState().followJobs();
+    emit(
+      'jobs.progress',
+      job({
+        total: 1,
+        state: 'finished',
+        finishedAt: '2026-12-02T10:01:00.000Z',
+        counts: { pending: 0, sent: 0, done: 1, failed: 0, unknown: 0 },
+      }),
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Keydesk could not read which keys were extended, so there are no messages yet: The job list could not be read.',
+    );
+    expect(screen.queryByRole('button', { name: 'Copy the renewal messages' })).toBeNull();
+  });
+
   it("fills each key's message with its new expiry, deleted keys left out", () => {
     const rows = [
       ledgerRow('KD-ONE', { expiresAt: '2026-12-08T23:59:59.999Z', note: 'Acme' }),

@@ -174,8 +174,15 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
+/** Schema 18: the date indexes carry only the date and the value. */
+const SCHEMA_18_DATES = `
+DROP INDEX ledger_expires;
+CREATE INDEX ledger_expires ON ledger (profile_id, expires_at, value);
+DROP INDEX ledger_created;
+CREATE INDEX ledger_created ON ledger (profile_id, created_at, value);`;
+
 /** Schema 17: no capabilities, no HWID history. */
-const SCHEMA_17_FACTS = `
+const SCHEMA_17_FACTS = `${SCHEMA_18_DATES}
 DROP TRIGGER hwid_history_insert;
 DROP TRIGGER hwid_history_update;
 DROP TRIGGER hwid_history_delete;
@@ -390,5 +397,27 @@ describe('a keydesk.db of schema 17', () => {
     db.recordKeys(PROFILE, [{ ...key('KD-BOUND', 'bound'), hwid: 'HW-2' }], '2026-02-03T00:00:00.000Z');
     expect(db.hwidHistory(PROFILE, 'KD-BOUND').map((e) => `${e.kind} ${e.hwid ?? '-'}`)).toEqual(['bound HW-2', 'cleared -', 'seen HW-1']);
     db.close();
+  });
+});
+
+describe('a keydesk.db of schema 18', () => {
+  it('is migrated, its date indexes answering expiry filters alone', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    const before = new LocalDb(file);
+    const soon = { ...key('KD-SOON', 'soon'), expiresAt: new Date(Date.now() + 3 * 86_400_000).toISOString() };
+    before.recordKeys(PROFILE, [soon, key('KD-LATER', 'later')], '2026-02-01T00:00:00.000Z');
+    before.close();
+    read(file, (raw) => raw.exec(`${SCHEMA_18_DATES}\nPRAGMA user_version = 18;`));
+    const columns = (index: string): string[] =>
+      read(file, (raw) => (raw.prepare(`PRAGMA index_info(${index})`).all() as { name: string }[]).map((c) => c.name));
+    expect(columns('ledger_expires')).toEqual(['profile_id', 'expires_at', 'value']);
+
+    const db = new LocalDb(file);
+    const page = db.queryLedger(PROFILE, { expiresWithin: 7 }, { field: 'expiresAt', dir: 'asc' }, 0, 10, { exact: true });
+    expect([page.rows.map((r) => r.value), page.total]).toEqual([['KD-SOON'], 1]);
+    db.close();
+    const wide = ['profile_id', 'expires_at', 'value', 'status', 'is_premium', 'created_at', 'days_key'];
+    expect(columns('ledger_expires')).toEqual(wide);
+    expect(columns('ledger_created')).toEqual(['profile_id', 'created_at', 'value', 'status', 'is_premium', 'expires_at', 'days_key']);
   });
 });

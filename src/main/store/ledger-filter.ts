@@ -248,8 +248,8 @@ export class LedgerFilters {
   }
 
   /**
-   * Overview's span (an expiry or activation window) as clauses: in 'set' mode over its own index (an expiry span
-   * over the live keys' partial index, whose condition is named as it is written there), in 'walk' mode as a test.
+   * Overview's span (an expiry or activation window) as clauses: in 'set' mode over its own date index, in 'walk'
+   * mode as a test on each row.
    */
   private spanWhere(
     filter: LedgerFilter,

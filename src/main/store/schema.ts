@@ -10,7 +10,7 @@ export const LOCAL_DB_VERSION = 19;
  * writer thread drops them while such a batch goes in and builds each again in one pass once it is idle.
  */
 export const DEFERRABLE_INDEXES: Readonly<Record<string, string>> = {
-  ledger_expires: 'CREATE INDEX IF NOT EXISTS ledger_expires ON ledger (profile_id, expires_at, value)',
+  ledger_expires: 'CREATE INDEX IF NOT EXISTS ledger_expires ON ledger (profile_id, expires_at, value, status, is_premium, created_at, days_key)',
   ledger_note: 'CREATE INDEX IF NOT EXISTS ledger_note ON ledger (profile_id, note, value)',
   ledger_status: 'CREATE INDEX IF NOT EXISTS ledger_status ON ledger (profile_id, status, value, is_premium)',
 };
@@ -167,15 +167,17 @@ CREATE TRIGGER hwid_history_delete AFTER DELETE ON ledger BEGIN
 END;
 `;
 
+const LEDGER_CREATED = 'CREATE INDEX ledger_created ON ledger (profile_id, created_at, value, status, is_premium, expires_at, days_key)';
+
 /**
  * Expiry filters (Renewals, Overview): the expiry and creation indexes carry status, premium, the other date and the
  * days term, so an expiry or creation filter counts, and pages by either date, from index entries (no row per match).
  */
 const DATE_FILTERS = `
-DROP INDEX ledger_expires;
-CREATE INDEX ledger_expires ON ledger (profile_id, expires_at, value, status, is_premium, created_at, days_key);
+DROP INDEX IF EXISTS ledger_expires;
+${DEFERRABLE_INDEXES['ledger_expires']};
 DROP INDEX ledger_created;
-CREATE INDEX ledger_created ON ledger (profile_id, created_at, value, status, is_premium, expires_at, days_key);
+${LEDGER_CREATED};
 `;
 
 /**
@@ -235,8 +237,8 @@ CREATE TABLE ledger (
   UNIQUE (profile_id, value)
 );
 -- Each sort index carries the value, the sort's tiebreaker; the status index carries premium too, so a premium
--- filter reads index entries, not rows.
-CREATE INDEX ledger_created ON ledger (profile_id, created_at, value);
+-- filter reads index entries, not rows. The date indexes carry what an expiry or creation filter asks of a row.
+${LEDGER_CREATED};
 CREATE INDEX ledger_seen ON ledger (profile_id, last_seen_at, value);
 ${Object.values(DEFERRABLE_INDEXES).join(';\n')};
 
@@ -364,8 +366,7 @@ ${RENEWALS_TABLES}
 ${CUSTOMERS}
 -- What each service can do, and each key's HWID history.
 ${SERVICE_FACTS}
--- Expiry and creation filters read from their indexes alone.
-${DATE_FILTERS}`;
+`;
 
 /** keydesk.db refused as it is (a file of another schema), left untouched. */
 export class LocalDbRefused extends Error {

@@ -139,32 +139,40 @@ export function RenewalMessage({
   );
 }
 
-/** Which of `wanted` the job's done items name, read page by page until each is found or the items run out. */
-async function doneAmong(jobId: string, wanted: ReadonlySet<string>): Promise<Set<string>> {
+/**
+ * Which of `wanted` the job's done items name, read page by page until each is found or the items run out; a read
+ * that fails gives its message, so a partial set is never taken for the whole.
+ */
+async function doneAmong(jobId: string, wanted: ReadonlySet<string>): Promise<Set<string> | { failed: string }> {
   const done = new Set<string>();
   for (let offset = 0; ; offset += ITEMS_PAGE) {
     const r = await call('jobs.items', { jobId, state: 'done', offset, limit: ITEMS_PAGE });
-    if (!r.ok) return done;
+    if (!r.ok) return { failed: r.message };
     for (const item of r.data.items) if (wanted.has(item.target)) done.add(item.target);
     if (r.data.items.length < ITEMS_PAGE || done.size === wanted.size) return done;
   }
 }
 
-/** The listed keys the job extended, once it has ended; null while it runs (their outcome is not known yet). */
-function useExtended(job: JobSummary, rows: readonly LedgerRow[]): readonly LedgerRow[] | null {
-  const [extended, setExtended] = useState<readonly LedgerRow[] | null>(null);
+type Extended = { rows: readonly LedgerRow[] } | { failed: string };
+
+/**
+ * The listed keys the job extended, once it has ended; null while it runs (their outcome is not known yet) and until
+ * this job's items are read (never an earlier job's).
+ */
+function useExtended(job: JobSummary, rows: readonly LedgerRow[]): Extended | null {
+  const [extended, setExtended] = useState<{ jobId: string; found: Extended } | null>(null);
   const ended = job.state !== 'running';
   useEffect(() => {
     if (!ended) return;
     let live = true;
     void doneAmong(job.id, new Set(rows.filter((r) => r.status !== 'deleted').map((r) => r.value))).then((done) => {
-      if (live) setExtended(rows.filter((r) => done.has(r.value)));
+      if (live) setExtended({ jobId: job.id, found: done instanceof Set ? { rows: rows.filter((r) => done.has(r.value)) } : done });
     });
     return () => {
       live = false;
     };
   }, [ended, job.id, job.counts.done, rows]);
-  return ended ? extended : null;
+  return ended && extended?.jobId === job.id ? extended.found : null;
 }
 
 /** A job's items read per call when finding the keys it extended. */
@@ -186,13 +194,17 @@ export function RenewalStarted({ started }: { started: Started }) {
       </p>
       {job.state === 'running' || extended === null ? (
         <p className="muted">Messages to the customers can be copied once the extend has ended: only for keys it extended.</p>
-      ) : extended.length === 0 ? (
+      ) : 'failed' in extended ? (
+        <p className="error" role="alert">
+          Keydesk could not read which keys were extended, so there are no messages yet: {extended.failed}
+        </p>
+      ) : extended.rows.length === 0 ? (
         <p className="muted">No listed key was extended: there is no message to send.</p>
       ) : (
         <p>
-          Messages for the {fmt.count(extended.length, NOUNS.key)} extended
-          {extended.length < listed ? ` (of ${fmt.number(listed)} listed)` : ''}{' '}
-          <CopyButton value={renewalMessages(started.template, extended, started.days)} label="Copy the renewal messages" />
+          Messages for the {fmt.count(extended.rows.length, NOUNS.key)} extended
+          {extended.rows.length < listed ? ` (of ${fmt.number(listed)} listed)` : ''}{' '}
+          <CopyButton value={renewalMessages(started.template, extended.rows, started.days)} label="Copy the renewal messages" />
         </p>
       )}
     </div>

@@ -116,7 +116,7 @@ export function Renewals() {
           ))}
         </div>
       )}
-      {started && <RenewalStarted started={started} />}
+      {started && <RenewalStarted key={started.job.id} started={started} />}
       {week !== null && (
         <div className="card week-keys">
           <h2>
