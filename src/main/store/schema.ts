@@ -10,7 +10,8 @@ export const LOCAL_DB_VERSION = 19;
  * writer thread drops them while such a batch goes in and builds each again in one pass once it is idle.
  */
 export const DEFERRABLE_INDEXES: Readonly<Record<string, string>> = {
-  ledger_expires: 'CREATE INDEX IF NOT EXISTS ledger_expires ON ledger (profile_id, expires_at, value, status, is_premium, created_at, days_key)',
+  ledger_expires:
+    'CREATE INDEX IF NOT EXISTS ledger_expires ON ledger (profile_id, expires_at, value, status, is_premium, created_at, days_key)',
   ledger_note: 'CREATE INDEX IF NOT EXISTS ledger_note ON ledger (profile_id, note, value)',
   ledger_status: 'CREATE INDEX IF NOT EXISTS ledger_status ON ledger (profile_id, status, value, is_premium)',
 };
