@@ -207,7 +207,7 @@ describe('customer changes through the writer', () => {
     new LocalDb(file).close();
     const raw = new DatabaseSync(file);
     raw.exec(
-      'DROP TRIGGER hwid_history_insert; DROP TRIGGER hwid_history_update; DROP TRIGGER hwid_history_delete; DROP TABLE hwid_history; DROP TABLE service_capabilities;',
+      'DROP TABLE customers_text; DROP TRIGGER hwid_history_insert; DROP TRIGGER hwid_history_update; DROP TRIGGER hwid_history_delete; DROP TABLE hwid_history; DROP TABLE service_capabilities;',
     );
     raw.exec('DROP TABLE customers; DROP TABLE customer_keys; DROP TABLE customer_settings; PRAGMA user_version = 16;');
     raw.close();

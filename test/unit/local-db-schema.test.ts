@@ -145,6 +145,14 @@ describe('a keydesk.db at this schema', () => {
         'hwid_history_delete',
         'hwid_history_insert',
         'hwid_history_update',
+        'customers_text',
+        'customers_text_config',
+        'customers_text_data',
+        'customers_text_delete',
+        'customers_text_docsize',
+        'customers_text_idx',
+        'customers_text_insert',
+        'customers_text_update',
       ].sort(),
     );
     // The triggers keep the text index and the per-status counts as the ledger is written.
@@ -174,8 +182,15 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
+/** Schema 18: no customer search index. */
+const SCHEMA_18_CUSTOMERS_TEXT = `
+DROP TABLE customers_text;
+DROP TRIGGER customers_text_insert;
+DROP TRIGGER customers_text_delete;
+DROP TRIGGER customers_text_update;`;
+
 /** Schema 17: no capabilities, no HWID history. */
-const SCHEMA_17_FACTS = `
+const SCHEMA_17_FACTS = `${SCHEMA_18_CUSTOMERS_TEXT}
 DROP TRIGGER hwid_history_insert;
 DROP TRIGGER hwid_history_update;
 DROP TRIGGER hwid_history_delete;

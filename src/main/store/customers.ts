@@ -1,6 +1,6 @@
 // The vendor's book in keydesk.db: customers per profile, which customer holds each key (at most one), and the
 // profile's note template. Changes come through the writer's thread (change()); main and readers read.
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import type {
   Customer,
   CustomerChange,
@@ -10,6 +10,7 @@ import type {
   CustomerRef,
   CustomerSummary,
 } from '../../shared/customers.ts';
+import { customerSearch } from './customer-search.ts';
 
 interface CustomerRow {
   id: number;
@@ -23,8 +24,9 @@ interface CustomerRow {
   updatedAt: string;
 }
 
-const SELECT = `SELECT id, name, email, discord_id AS discordId, reference, tags, note, created_at AS createdAt,
-  updated_at AS updatedAt FROM customers`;
+const SELECT_FROM = `SELECT id, name, email, discord_id AS discordId, reference, tags, note, created_at AS createdAt,
+  updated_at AS updatedAt FROM`;
+const SELECT = `${SELECT_FROM} customers`;
 
 const customerOf = (r: CustomerRow): Customer => ({ ...r, tags: JSON.parse(r.tags) as string[] });
 
@@ -32,8 +34,6 @@ const customerOf = (r: CustomerRow): Customer => ({ ...r, tags: JSON.parse(r.tag
 const searchText = (f: CustomerFields): string => [f.name, f.email, f.discordId, f.reference, ...f.tags].join('\n').toLowerCase();
 
 const noCounts = (): CustomerKeyCounts => ({ generated: 0, active: 0, deleted: 0, unrecorded: 0 });
-
-const likeTerm = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface CustomerQuery {
   /** Words each found in the customer's name, email, Discord ID, reference or tags; '' for all. */
@@ -195,12 +195,14 @@ export class Customers {
 
   /** A page of the profile's customers by name, each with its key counts, and how many match. */
   listCustomers(profileId: string, q: CustomerQuery = {}): { customers: CustomerSummary[]; total: number } {
-    const { where, params } = this.matching(profileId, q.search ?? '');
+    const found = customerSearch(this.db, profileId, q.search ?? '');
     const limit = Math.min(Math.max(1, q.limit ?? 200), CUSTOMER_PAGE_MAX);
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM ${found.from} WHERE ${found.where}`).get(...found.params) as { n: number }).n;
+    // Words most customers hold: the name index's walk meets a page of them soon, where a pass would sort them all.
+    const from = found.scan && total * 8 >= this.customerCount(profileId) ? 'customers' : found.from;
     const rows = this.db
-      .prepare(`${SELECT} WHERE ${where} ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`)
-      .all(...params, limit, q.offset ?? 0) as unknown as CustomerRow[];
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM customers WHERE ${where}`).get(...params) as { n: number }).n;
+      .prepare(`${SELECT_FROM} ${from} WHERE ${found.where} ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`)
+      .all(...found.params, limit, q.offset ?? 0) as unknown as CustomerRow[];
     const counts = this.keyCounts(
       profileId,
       rows.map((r) => r.id),
@@ -210,8 +212,8 @@ export class Customers {
 
   /** Ids of the profile's customers the search finds (every one for ''): a customer filter of the ledger. */
   matchingIds(profileId: string, search: string): number[] {
-    const { where, params } = this.matching(profileId, search);
-    return (this.db.prepare(`SELECT id FROM customers WHERE ${where}`).all(...params) as { id: number }[]).map((r) => r.id);
+    const found = customerSearch(this.db, profileId, search);
+    return (this.db.prepare(`SELECT id FROM ${found.from} WHERE ${found.where}`).all(...found.params) as { id: number }[]).map((r) => r.id);
   }
 
   /** Every customer of the profile, by name (the book's export). */
@@ -273,16 +275,6 @@ export class Customers {
     const row = this.db.prepare(`${SELECT} WHERE profile_id = ? AND id = ?`).get(profileId, id) as CustomerRow | undefined;
     if (row === undefined) throw new Error(`No customer ${id} in this profile.`);
     return customerOf(row);
-  }
-
-  /** Each word of the search is in the customer's search text (one pass over the profile's customers). */
-  private matching(profileId: string, search: string): { where: string; params: SQLInputValue[] } {
-    const words = search
-      .trim()
-      .split(/\s+/)
-      .filter((w) => w !== '');
-    const where = ['profile_id = ?', ...words.map(() => "search LIKE ? ESCAPE '\\'")].join(' AND ');
-    return { where, params: [profileId, ...words.map(likeTerm)] };
   }
 
   /** Key counts by ledger status for each of `ids`, from the links and the ledger rows they name. */

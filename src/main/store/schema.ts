@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 18;
+export const LOCAL_DB_VERSION = 19;
 
 /** The text index's triggers: they keep the entries of indexed rows (id up to ledger_indexed.upto) as rows change. */
 const TEXT_TRIGGERS = `
@@ -121,6 +121,24 @@ CREATE TABLE customer_settings (profile_id TEXT PRIMARY KEY, note_template TEXT 
 `;
 
 /**
+ * Customer search by part of a name, email, Discord ID, reference or tag: a trigram index of customers.search, which
+ * its triggers keep, so a word of 3 characters or more reads the customers holding it, not all of them.
+ */
+const CUSTOMERS_TEXT = `
+CREATE VIRTUAL TABLE customers_text USING fts5 (search, content = 'customers', content_rowid = 'id', tokenize = 'trigram case_sensitive 1', detail = 'none');
+CREATE TRIGGER customers_text_insert AFTER INSERT ON customers BEGIN
+  INSERT INTO customers_text (rowid, search) VALUES (new.id, new.search);
+END;
+CREATE TRIGGER customers_text_delete AFTER DELETE ON customers BEGIN
+  INSERT INTO customers_text (customers_text, rowid, search) VALUES ('delete', old.id, old.search);
+END;
+CREATE TRIGGER customers_text_update AFTER UPDATE OF search ON customers BEGIN
+  INSERT INTO customers_text (customers_text, rowid, search) VALUES ('delete', old.id, old.search);
+  INSERT INTO customers_text (rowid, search) VALUES (new.id, new.search);
+END;
+`;
+
+/**
  * What each service can do and each key's HWID history: one row per optional endpoint and profile as last
  * checked, and one per HWID change the ledger saw (its triggers write them, on the writer thread) or act recorded.
  */
@@ -165,6 +183,7 @@ END;
  * 15: renewals and what jobs touched: a profile's renewal message, a job's target in words and its runs' steps.
  * 16: customers (the vendor's book), which customer holds each key, and the profile's note template.
  * 17: what each service can do, and each key's HWID history (the HWIDs the ledger holds, as seen).
+ * 18: customer search: a trigram index of the customers' search text.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -185,6 +204,9 @@ CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
   17: `${SERVICE_FACTS}
 INSERT INTO hwid_history (profile_id, value, at, kind, hwid, source)
   SELECT profile_id, value, last_seen_at, 'seen', hwid, 'ledger' FROM ledger WHERE hwid IS NOT NULL;`,
+  // Customer search by trigrams.
+  18: `${CUSTOMERS_TEXT}
+INSERT INTO customers_text (customers_text) VALUES ('rebuild');`,
 };
 
 export const SCHEMA = `
@@ -340,6 +362,7 @@ ${OVERVIEW_SCHEMA}
 -- in words ("notes containing launch-2026"), and the steps of its life (started, cancelled at 8 of 499, resumed).
 ${RENEWALS_TABLES}
 ${CUSTOMERS}
+${CUSTOMERS_TEXT}
 -- What each service can do, and each key's HWID history.
 ${SERVICE_FACTS}`;
 
