@@ -522,6 +522,13 @@ export const contract = {
     }),
     'The file\'s name (or "pasted keys") and the preview\'s rows (parseImport); main looks each key up as a job on the active profile.',
   ),
+  // The preview's customers as the book has them: each the customer an import would link its keys to, or null (new).
+  'import.customers': op<{ known: ({ id: number; name: string } | null)[] }>()(
+    z.strictObject({
+      customers: z.array(z.strictObject({ name: importText, email: importText, discordId: importText })).max(IMPORT_MAX_KEYS),
+    }),
+    "The customers an import's rows name (importLinks); main finds each in the active profile's book as the import would.",
+  ),
   'refresh.start': op<JobSummary>()(
     z.strictObject({ target: jobTarget }),
     'Keys (values, or a ledger filter main resolves); main reads each again as a job and records what changed elsewhere.',

@@ -175,8 +175,12 @@ export class Customers {
     return { ...customerOf(row), keys: this.keyCounts(profileId, [id]).get(id) ?? noCounts() };
   }
 
-  /** The profile's customer with this Discord ID, else this email (any case); null with neither. */
-  findByContact(profileId: string, f: Pick<CustomerFields, 'discordId' | 'email'>): Customer | null {
+  /**
+   * The profile's customer with this Discord ID, else this email (any case); with neither, the first with this name
+   * (any case, spaces around it aside), so a name alone names one customer; null when none has it.
+   */
+  findByContact(profileId: string, f: Pick<CustomerFields, 'discordId' | 'email'> & { name?: string }): Customer | null {
+    if (f.discordId === '' && f.email === '') return f.name === undefined ? null : this.findByName(profileId, f.name);
     const byDiscord =
       f.discordId === ''
         ? undefined
@@ -190,6 +194,20 @@ export class Customers {
         : (this.db
             .prepare(`${SELECT} WHERE profile_id = ? AND email = ? COLLATE NOCASE AND email <> '' ORDER BY id LIMIT 1`)
             .get(profileId, f.email) as CustomerRow | undefined));
+    return row === undefined ? null : customerOf(row);
+  }
+
+  /** The profile's first customer named `name`, any case, spaces around it aside (names are kept trimmed); null when none is. */
+  private findByName(profileId: string, name: string): Customer | null {
+    const wanted = name.trim().toLowerCase();
+    if (wanted === '') return null;
+    // ASCII names through the name index (NOCASE folds ASCII only); others through the search, compared here.
+    const rows = (/^[\x20-\x7e]*$/.test(wanted)
+      ? this.db.prepare(`${SELECT} WHERE profile_id = ? AND name = ? COLLATE NOCASE ORDER BY id`).all(profileId, wanted)
+      : this.db
+          .prepare(`${SELECT} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`)
+          .all(JSON.stringify(this.matchingIds(profileId, wanted)))) as unknown as CustomerRow[];
+    const row = rows.find((r) => r.name.toLowerCase() === wanted);
     return row === undefined ? null : customerOf(row);
   }
 
