@@ -388,6 +388,8 @@ export const contract = {
         expiresByDaysKey: z.boolean().optional(),
         daysKey: schemas.days.optional(),
         noHwidValidation: z.boolean().optional(),
+        /** The customer its keys go to, as each request's keys are recorded. */
+        customer: customerRef.optional(),
       }),
     ]),
     'An action and its keys (values, or a ledger filter main resolves), and words for them; main runs it as a job on the active profile.',

@@ -137,7 +137,7 @@ describe('customer search', () => {
     open = [];
     const raw = new DatabaseSync(file);
     raw.exec(
-      'DROP TABLE customers_text; DROP TRIGGER customers_text_insert; DROP TRIGGER customers_text_delete; DROP TRIGGER customers_text_update; PRAGMA user_version = 18;',
+      'DROP TABLE job_customers; DROP TABLE customers_text; DROP TRIGGER customers_text_insert; DROP TRIGGER customers_text_delete; DROP TRIGGER customers_text_update; PRAGMA user_version = 18;',
     );
     raw.close();
     const db = fresh(file);

@@ -153,6 +153,7 @@ describe('a keydesk.db at this schema', () => {
         'customers_text_idx',
         'customers_text_insert',
         'customers_text_update',
+        'job_customers',
       ].sort(),
     );
     // The triggers keep the text index and the per-status counts as the ledger is written.
@@ -182,8 +183,9 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
-/** Schema 18: no customer search index. */
+/** Schema 18: no customer search index, no generate job's customer. */
 const SCHEMA_18_CUSTOMERS_TEXT = `
+DROP TABLE job_customers;
 DROP TABLE customers_text;
 DROP TRIGGER customers_text_insert;
 DROP TRIGGER customers_text_delete;

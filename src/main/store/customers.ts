@@ -69,6 +69,8 @@ export class Customers {
         return this.link(c.profileId, c.links, c.at);
       case 'unlink':
         return { customer: null, keys: this.unlink(c.profileId, c.values), created: 0 };
+      case 'linkJob':
+        return this.linkJob(c.profileId, c.jobId, c.customer, c.at);
       case 'template':
         this.setNoteTemplate(c.profileId, c.template);
         return { customer: null, keys: 0, created: 0 };
@@ -115,6 +117,7 @@ export class Customers {
     const move = this.db.prepare('UPDATE customer_keys SET customer_id = ? WHERE profile_id = ? AND customer_id = ?');
     for (const o of others) {
       keys += Number(move.run(into, profileId, o.id).changes);
+      this.db.prepare('UPDATE job_customers SET customer_id = ? WHERE customer_id = ?').run(into, o.id);
       this.db.prepare('DELETE FROM customers WHERE profile_id = ? AND id = ?').run(profileId, o.id);
     }
     return { customer: this.edit(profileId, into, merged, at), keys, created: 0 };
@@ -148,6 +151,25 @@ export class Customers {
       last = customer;
     }
     return { customer: links.length === 1 ? last : null, keys, created };
+  }
+
+  /** The job's customer (made first when named by fields no customer has), and the keys the job recorded so far. */
+  private linkJob(profileId: string, jobId: string, ref: CustomerRef, at: string): CustomerChanged {
+    const made = this.link(profileId, [{ customer: ref, values: [] }], at);
+    const customer = made.customer;
+    if (customer === null) throw new Error('No customer for the job.');
+    this.db
+      .prepare(
+        'INSERT INTO job_customers (job_id, customer_id) VALUES (?, ?) ON CONFLICT (job_id) DO UPDATE SET customer_id = excluded.customer_id',
+      )
+      .run(jobId, customer.id);
+    const { changes } = this.db
+      .prepare(
+        `INSERT INTO customer_keys (profile_id, value, customer_id) SELECT ?, value, ? FROM job_keys WHERE job_id = ?
+         ON CONFLICT (profile_id, value) DO UPDATE SET customer_id = excluded.customer_id WHERE customer_id IS NOT excluded.customer_id`,
+      )
+      .run(profileId, customer.id, jobId);
+    return { customer, keys: Number(changes), created: made.created };
   }
 
   private unlink(profileId: string, values: readonly string[]): number {

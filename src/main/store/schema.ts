@@ -138,6 +138,9 @@ CREATE TRIGGER customers_text_update AFTER UPDATE OF search ON customers BEGIN
 END;
 `;
 
+/** The customer a generate job's keys go to, as it records them (jobs-store.ts settles, customers.ts links). */
+const JOB_CUSTOMERS = `CREATE TABLE job_customers (job_id TEXT PRIMARY KEY, customer_id INTEGER NOT NULL) WITHOUT ROWID;`;
+
 /**
  * What each service can do and each key's HWID history: one row per optional endpoint and profile as last
  * checked, and one per HWID change the ledger saw (its triggers write them, on the writer thread) or act recorded.
@@ -183,7 +186,7 @@ END;
  * 15: renewals and what jobs touched: a profile's renewal message, a job's target in words and its runs' steps.
  * 16: customers (the vendor's book), which customer holds each key, and the profile's note template.
  * 17: what each service can do, and each key's HWID history (the HWIDs the ledger holds, as seen).
- * 18: customer search: a trigram index of the customers' search text.
+ * 18: customer search (a trigram index of the customers' search text), and the customer of a generate job.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -204,9 +207,10 @@ CREATE INDEX audit_by_job ON audit (job_id) WHERE job_id IS NOT NULL;`,
   17: `${SERVICE_FACTS}
 INSERT INTO hwid_history (profile_id, value, at, kind, hwid, source)
   SELECT profile_id, value, last_seen_at, 'seen', hwid, 'ledger' FROM ledger WHERE hwid IS NOT NULL;`,
-  // Customer search by trigrams.
+  // Customers: search by trigrams, and a generate job's customer.
   18: `${CUSTOMERS_TEXT}
-INSERT INTO customers_text (customers_text) VALUES ('rebuild');`,
+INSERT INTO customers_text (customers_text) VALUES ('rebuild');
+${JOB_CUSTOMERS}`,
 };
 
 export const SCHEMA = `
@@ -363,6 +367,7 @@ ${OVERVIEW_SCHEMA}
 ${RENEWALS_TABLES}
 ${CUSTOMERS}
 ${CUSTOMERS_TEXT}
+${JOB_CUSTOMERS}
 -- What each service can do, and each key's HWID history.
 ${SERVICE_FACTS}`;
 
