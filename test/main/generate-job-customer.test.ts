@@ -2,6 +2,7 @@
 // goes to that customer as it is recorded, a new customer made once, as a generate of one request links its keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATE_BATCH } from '../../src/main/jobs/job-service.ts';
+import type { CustomerRef } from '../../src/shared/customers.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { startRemoteSandbox, type RemoteSandbox } from '../support/remote-sandbox.ts';
 
@@ -34,19 +35,18 @@ describe('a generate job for a customer', () => {
       .inspect('SELECT keys.value FROM keys JOIN notes ON notes.id = keys.note_id WHERE notes.text = ? ORDER BY keys.value', note)
       .map((r) => String(r.value));
 
+  /** A generate job of two requests for `customer`, run to its end and its writes done. */
+  const generateFor = async (note: string, customer: CustomerRef) => {
+    const job = await t.must('jobs.start', { action: 'generate', count: COUNT, expire: '2099-05-31', isPremium: false, note, customer });
+    await t.core.jobs.settled(job.id);
+    await t.core.writer.idle();
+    return job;
+  };
+
   it('links every key the job made to the customer it names by fields', async () => {
     const note = 'Ada Job (job)';
-    const job = await t.must('jobs.start', {
-      action: 'generate',
-      count: COUNT,
-      expire: '2099-05-31',
-      isPremium: false,
-      note,
-      customer: { fields },
-    });
-    await t.core.jobs.settled(job.id);
+    const job = await generateFor(note, { fields });
     expect(await t.must('jobs.get', { jobId: job.id })).toMatchObject({ state: 'finished', counts: { done: COUNT } });
-    await t.core.writer.idle();
 
     const made = madeWith(note);
     expect(made).toHaveLength(COUNT);
@@ -62,16 +62,7 @@ describe('a generate job for a customer', () => {
   it('links a second job to the customer picked by id, keeping the first job’s keys', async () => {
     const ada = t.core.db.findCustomerByContact(profileId, fields);
     const note = 'Ada Job (second job)';
-    const job = await t.must('jobs.start', {
-      action: 'generate',
-      count: COUNT,
-      expire: '2099-05-31',
-      isPremium: false,
-      note,
-      customer: { id: ada?.id ?? -1 },
-    });
-    await t.core.jobs.settled(job.id);
-    await t.core.writer.idle();
+    await generateFor(note, { id: ada?.id ?? -1 });
     expect(t.core.db.customerCount(profileId)).toBe(1);
     expect(t.core.db.customer(profileId, ada?.id ?? -1)?.keys.generated).toBe(COUNT * 2);
     const second = new Set(madeWith(note));
