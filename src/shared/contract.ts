@@ -388,6 +388,8 @@ export const contract = {
         expiresByDaysKey: z.boolean().optional(),
         daysKey: schemas.days.optional(),
         noHwidValidation: z.boolean().optional(),
+        /** The customer its keys go to, as each request's keys are recorded. */
+        customer: customerRef.optional(),
       }),
     ]),
     'An action and its keys (values, or a ledger filter main resolves), and words for them; main runs it as a job on the active profile.',
@@ -521,6 +523,13 @@ export const contract = {
       rows: z.array(importRow).min(1).max(IMPORT_MAX_KEYS),
     }),
     'The file\'s name (or "pasted keys") and the preview\'s rows (parseImport); main looks each key up as a job on the active profile.',
+  ),
+  // The preview's customers as the book has them: each the customer an import would link its keys to, or null (new).
+  'import.customers': op<{ known: ({ id: number; name: string } | null)[] }>()(
+    z.strictObject({
+      customers: z.array(z.strictObject({ name: importText, email: importText, discordId: importText })).max(IMPORT_MAX_KEYS),
+    }),
+    "The customers an import's rows name (importLinks); main finds each in the active profile's book as the import would.",
   ),
   'refresh.start': op<JobSummary>()(
     z.strictObject({ target: jobTarget }),

@@ -36,7 +36,9 @@ export type CustomerChange =
   | { op: 'remove'; profileId: string; id: number }
   | { op: 'link'; profileId: string; links: { customer: CustomerRef; values: string[] }[]; at: string }
   | { op: 'unlink'; profileId: string; values: string[] }
-  | { op: 'template'; profileId: string; template: string | null };
+  | { op: 'template'; profileId: string; template: string | null }
+  /** A generate job's keys go to the customer: those it recorded already, and each it records from now on. */
+  | { op: 'linkJob'; profileId: string; jobId: string; customer: CustomerRef; at: string };
 
 /** What a change did: the customer it made or left (create, edit, merge; a one-customer link), and keys it (un)linked. */
 export interface CustomerChanged {

@@ -324,20 +324,26 @@ export function parseImport(text: string, fileName = ''): ImportParse {
 }
 
 /**
- * The customers an import's rows name, each with its keys: rows with the same Discord ID, else email, else name are
- * one customer (the store then finds an existing one by Discord ID or email). Rows naming no customer link nothing.
+ * The customers an import's rows name, each with its keys: rows with the same Discord ID, else email, else name (any
+ * case) are one customer (the store then finds an existing one the same way). Rows naming no customer link nothing.
  */
 export function importLinks(rows: readonly Omit<ImportRow, 'row'>[]): { fields: CustomerFields; values: string[] }[] {
   const groups = new Map<string, { fields: CustomerFields; values: string[] }>();
   for (const r of rows) {
-    const identity = r.discord ? `d:${r.discord}` : r.email ? `e:${r.email.toLowerCase()}` : r.name ? `n:${r.name.toLowerCase()}` : null;
+    const identity = r.discord
+      ? `d:${r.discord}`
+      : r.email
+        ? `e:${r.email.toLowerCase()}`
+        : r.name?.trim()
+          ? `n:${r.name.trim().toLowerCase()}`
+          : null;
     if (identity === null && !r.reference) continue;
     const key = identity ?? `r:${r.reference ?? ''}`;
     let group = groups.get(key);
     if (!group) {
       group = {
         fields: {
-          name: r.name ?? r.email ?? r.discord ?? r.reference ?? '',
+          name: (r.name ?? r.email ?? r.discord ?? r.reference ?? '').trim(),
           email: r.email ?? '',
           discordId: r.discord ?? '',
           reference: r.reference ?? '',

@@ -70,6 +70,7 @@ export const OPERATION_WORDS = {
   'customers.setTemplate': 'Set the customer note template',
   'customers.export': 'Export the customers',
   'import.start': 'Import keys',
+  'import.customers': "Find an import's customers in the book",
   'refresh.start': 'Refresh keys',
   'refresh.changes': 'Read what a refresh found',
   'service.capabilities': 'Read what the service can do',

@@ -239,4 +239,26 @@ describe('Generate: more keys than one request takes', () => {
     });
     expect(fake.calls.some((c) => c.name === 'jobs.start')).toBe(false);
   });
+
+  it('sends the picked customer with the job, for main to link', async () => {
+    const user = userEvent.setup();
+    fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: summary({}) });
+    render(<GenerateForm />);
+    await user.clear(screen.getByLabelText('Count'));
+    await user.type(screen.getByLabelText('Count'), '100001');
+    await user.click(screen.getByRole('button', { name: 'New customer' }));
+    await user.type(screen.getByLabelText('New customer’s name'), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Use' }));
+    await user.click(screen.getByRole('button', { name: 'Generate as a job of 2 requests' }));
+    await waitFor(() => {
+      expect(fake.calls.filter((c) => c.name === 'jobs.start').map((c) => c.input)).toEqual([
+        expect.objectContaining({
+          action: 'generate',
+          count: 100_001,
+          customer: { fields: { name: 'Ada', email: '', discordId: '', reference: '', tags: [], note: '' } },
+        }),
+      ]);
+    });
+    expect(fake.calls.some((c) => c.name === 'customers.link')).toBe(false);
+  });
 });

@@ -32,6 +32,7 @@ describe('Import: 1,000 keys from a CSV', () => {
     await preview.getByText('Rows left out (2)').click();
     await preview.getByText(`Row 1,002 (${real[0] ?? ''}): The same key as row 2.`).waitFor();
     await preview.getByText('Row 1,003 (two words): The key contains a space or a control character.').waitFor();
+    await preview.getByText('50 customers named: 0 already in the book; 50 new.').waitFor();
 
     await app.page.getByRole('button', { name: 'Look up 1,000 keys' }).click();
     await app.page.getByText('Keys imported from keys.csv, finished: 1,000 of 1,000 done.').waitFor({ timeout: 120_000 });
@@ -45,5 +46,13 @@ describe('Import: 1,000 keys from a CSV', () => {
       return { source: job?.source, codes };
     });
     expect(found).toEqual({ source: 'keys.csv', codes: { generated: 990, absent: 10 } });
+
+    // The same file again: its customers are the book's now, and the preview says so.
+    await app.page.locator('input[type="file"]').setInputFiles(file);
+    await preview
+      .getByText(
+        '50 customers named: 50 already in the book (Customer 0, Customer 1, Customer 2, Customer 3, Customer 4 and 45 more), their keys linked to them; 0 new.',
+      )
+      .waitFor();
   });
 });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/main/client/service-client.ts';
-import { parseImport } from '../../src/shared/key-import.ts';
+import { importLinks, parseImport } from '../../src/shared/key-import.ts';
 import { startHeldSandbox, type HeldSandbox } from '../support/held-sandbox.ts';
 import { startTestCore, type TestCore } from '../support/core.ts';
 import { until } from '../support/job-engine.ts';
@@ -121,5 +121,38 @@ describe('an import job', () => {
     expect(await t.must('jobs.get', { jobId: job.id })).toMatchObject({ state: 'finished', counts: { done: keys.length } });
     await t.core.writer.idle();
     expect([...t.core.db.iterateLedgerKeys(profileId, keys)].map((r) => r.value)).toEqual(keys);
+  });
+
+  it('links name-only rows to the customer of that name, any case', async () => {
+    const ann = await t.must('customers.create', {
+      name: 'Ann Lee',
+      email: 'ann@example.com',
+      discordId: '',
+      reference: '',
+      tags: [],
+      note: '',
+    });
+    const made = t.core.db.customerCount(profileId);
+    const read = (csv: string) => {
+      const parsed = parseImport(csv, 'names.csv');
+      if (!parsed.ok) throw new Error(parsed.message);
+      return parsed.preview.rows;
+    };
+    const rows = read(['key,name', 'NAME-ONLY-1, ann lee ', 'NAME-ONLY-2,ANN LEE', 'NAME-ONLY-3,Zoë Quill'].join('\n'));
+    // The preview says which customers the book has already.
+    const customers = importLinks(rows).map((l) => ({ name: l.fields.name, email: l.fields.email, discordId: l.fields.discordId }));
+    expect(await t.must('import.customers', { customers })).toEqual({ known: [{ id: ann.id, name: 'Ann Lee' }, null] });
+
+    const first = await t.must('import.start', { source: 'names.csv', rows });
+    await t.core.jobs.settled(first.id);
+    const second = await t.must('import.start', { source: 'names.csv', rows: read('key,name\nNAME-ONLY-4,ZOË QUILL') });
+    await t.core.jobs.settled(second.id);
+    await t.core.writer.idle();
+
+    expect(t.core.db.customerCount(profileId)).toBe(made + 1);
+    const held = t.core.db.customersOfKeys(profileId, ['NAME-ONLY-1', 'NAME-ONLY-2', 'NAME-ONLY-3', 'NAME-ONLY-4']);
+    expect([held.get('NAME-ONLY-1')?.id, held.get('NAME-ONLY-2')?.id]).toEqual([ann.id, ann.id]);
+    expect(held.get('NAME-ONLY-3')).toMatchObject({ name: 'Zoë Quill', email: '' });
+    expect(held.get('NAME-ONLY-4')?.id).toBe(held.get('NAME-ONLY-3')?.id);
   });
 });

@@ -56,7 +56,7 @@ describe('contract', () => {
     const overview = ['overview.figures', 'overview.activity', 'overview.firstRun', 'overview.markStep'];
     const renewals = ['renewals.weeks', 'renewals.getTemplate', 'renewals.setTemplate'];
     const customers = ['list', 'get', 'create', 'update', 'merge', 'remove', 'link', 'unlink', 'proposeLinks', 'setTemplate', 'export'];
-    const lookups = ['import.start', 'refresh.start', 'refresh.changes'];
+    const lookups = ['import.start', 'import.customers', 'refresh.start', 'refresh.changes'];
     const facts = ['service.capabilities', 'service.checkCapabilities', 'keys.edit', 'keys.hwidHistory'];
     const later = [...settings, ...drift, ...overview, ...renewals, ...customers.map((n) => `customers.${n}`), ...lookups, ...facts];
     expect([...OPERATION_NAMES].sort()).toEqual([...DESIGN_TABLE, 'keys.export', ...jobs, ...cutShort, ...start, ...later].sort());

@@ -182,6 +182,17 @@ describe('the customers room', () => {
     expect(() => link(db, other, ['K-1'])).toThrow(/No customer/);
     expect(db.customerKeys(OTHER, other)).toEqual([]);
   });
+
+  it('gives a generate job’s recorded keys to the customer it names', () => {
+    const db = fresh();
+    const job = '00000000-0000-4000-8000-000000000001';
+    const raw = new DatabaseSync(db.file);
+    raw.exec(`INSERT INTO job_keys (job_id, value) VALUES ('${job}', 'K-1'), ('${job}', 'K-2'), ('another job', 'K-3')`);
+    raw.close();
+    const made = change(db, { op: 'linkJob', profileId: PROFILE, jobId: job, customer: { fields: fields('Ann') }, at: AT });
+    expect(made).toMatchObject({ customer: { name: 'Ann' }, keys: 2, created: 1 });
+    expect(db.customerKeys(PROFILE, made.customer?.id ?? -1)).toEqual(['K-1', 'K-2']);
+  });
 });
 
 describe('customer changes through the writer', () => {
@@ -207,7 +218,7 @@ describe('customer changes through the writer', () => {
     new LocalDb(file).close();
     const raw = new DatabaseSync(file);
     raw.exec(
-      'DROP TRIGGER hwid_history_insert; DROP TRIGGER hwid_history_update; DROP TRIGGER hwid_history_delete; DROP TABLE hwid_history; DROP TABLE service_capabilities;',
+      'DROP TABLE customers_text; DROP TABLE job_customers; DROP TRIGGER hwid_history_insert; DROP TRIGGER hwid_history_update; DROP TRIGGER hwid_history_delete; DROP TABLE hwid_history; DROP TABLE service_capabilities;',
     );
     raw.exec('DROP TABLE customers; DROP TABLE customer_keys; DROP TABLE customer_settings; PRAGMA user_version = 16;');
     raw.close();

@@ -11,7 +11,7 @@ import { tempDir } from '../support/temp-dir.ts';
 const SORTED = ['ledger_expires', 'ledger_note', 'ledger_status'];
 
 describe('the deferrable sort indexes', () => {
-  it('drops them for a large batch and sorts and filters the same without them', () => {
+  it('drops them for a large batch; sorts and filters stay the same', () => {
     const db = new LocalDb(join(tempDir('keydesk-deferred-'), 'keydesk.db'));
     db.recordKeys(PROFILE, makeKeys(2_000, 11));
     const pages = () =>
@@ -34,7 +34,7 @@ describe('the deferrable sort indexes', () => {
     db.close();
   });
 
-  it('keeps them for a batch that adds less than a quarter of the ledger', () => {
+  it('keeps them for a batch under a quarter of the ledger', () => {
     const file = join(tempDir('keydesk-deferred-'), 'keydesk.db');
     const db = new LocalDb(file);
     // The rule reads the per-status counts: a ledger of four batches and one row, without writing them all.

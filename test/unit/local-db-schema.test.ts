@@ -145,6 +145,15 @@ describe('a keydesk.db at this schema', () => {
         'hwid_history_delete',
         'hwid_history_insert',
         'hwid_history_update',
+        'customers_text',
+        'customers_text_config',
+        'customers_text_data',
+        'customers_text_delete',
+        'customers_text_docsize',
+        'customers_text_idx',
+        'customers_text_insert',
+        'customers_text_update',
+        'job_customers',
       ].sort(),
     );
     // The triggers keep the text index and the per-status counts as the ledger is written.
@@ -174,8 +183,16 @@ describe('a keydesk.db at this schema', () => {
   });
 });
 
+/** Schema 19: no customer search index, no generate job's customer. */
+const SCHEMA_19_CUSTOMERS_TEXT = `
+DROP TABLE job_customers;
+DROP TABLE customers_text;
+DROP TRIGGER customers_text_insert;
+DROP TRIGGER customers_text_delete;
+DROP TRIGGER customers_text_update;`;
+
 /** Schema 18: the date indexes carry only the date and the value. */
-const SCHEMA_18_DATES = `
+const SCHEMA_18_DATES = `${SCHEMA_19_CUSTOMERS_TEXT}
 DROP INDEX ledger_expires;
 CREATE INDEX ledger_expires ON ledger (profile_id, expires_at, value);
 DROP INDEX ledger_created;
@@ -419,5 +436,20 @@ describe('a keydesk.db of schema 18', () => {
     const wide = ['profile_id', 'expires_at', 'value', 'status', 'is_premium', 'created_at', 'days_key'];
     expect(columns('ledger_expires')).toEqual(wide);
     expect(columns('ledger_created')).toEqual(['profile_id', 'created_at', 'value', 'status', 'is_premium', 'expires_at', 'days_key']);
+  });
+});
+
+describe('a keydesk.db of schema 19', () => {
+  it('is migrated, its customers found by part of a name', () => {
+    const file = join(tempDir('keydesk-schema-'), 'keydesk.db');
+    const before = new LocalDb(file);
+    const fields = { name: 'Ada Lovelace', email: 'ada@example.com', discordId: '', reference: '', tags: [], note: '' };
+    before.transaction(() => before.changeCustomers({ op: 'create', profileId: PROFILE, fields, at: '2026-01-01T00:00:00.000Z' }));
+    before.close();
+    read(file, (raw) => raw.exec(`${SCHEMA_19_CUSTOMERS_TEXT}\nPRAGMA user_version = 19;`));
+
+    const db = new LocalDb(file);
+    expect(db.listCustomers(PROFILE, { search: 'lovel' }).customers.map((c) => c.name)).toEqual(['Ada Lovelace']);
+    db.close();
   });
 });

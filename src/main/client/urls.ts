@@ -91,17 +91,28 @@ function forms(secret: string): string[] {
   return [...new Set(out)].filter((f) => f.length >= 4);
 }
 
+/** Each secret's short forms and runs of PART characters, worked out once: a job redacts every failure it reads. */
+const plans = new Map<string, { whole: string[]; parts: Set<string> }>();
+
+function planOf(secret: string): { whole: string[]; parts: Set<string> } {
+  let plan = plans.get(secret);
+  if (plan === undefined) {
+    plan = { whole: [], parts: new Set() };
+    for (const f of forms(secret)) {
+      if (f.length < PART) plan.whole.push(f);
+      for (let i = 0; i + PART <= f.length; i++) plan.parts.add(f.slice(i, i + PART));
+    }
+    if (plans.size >= 100) plans.clear();
+    plans.set(secret, plan);
+  }
+  return plan;
+}
+
 /** The text with every form of each secret, and every run of PART characters of one, replaced by [redacted]. */
 export function redact(text: string, secrets: readonly (string | null | undefined)[]): string {
-  const parts = new Set<string>();
-  const whole: string[] = [];
-  for (const secret of secrets) {
-    if (!secret) continue;
-    for (const f of forms(secret)) {
-      if (f.length < PART) whole.push(f);
-      for (let i = 0; i + PART <= f.length; i++) parts.add(f.slice(i, i + PART));
-    }
-  }
+  const own = secrets.filter((s): s is string => !!s).map(planOf);
+  const parts = own.length === 1 ? (own[0]?.parts ?? new Set<string>()) : new Set(own.flatMap((p) => [...p.parts]));
+  const whole = own.flatMap((p) => p.whole);
   let out = text;
   for (const f of whole.sort((a, b) => b.length - a.length)) out = out.split(f).join(REDACTED);
   if (parts.size === 0) return out;

@@ -1,6 +1,6 @@
 // Handlers for the vendor's book: customers of the active profile, their keys' links (made by hand, at generate, or
 // from notes the user reviewed), the note template, and the book's export. Every change goes through the writer.
-import type { CustomerChange, CustomerChanged, CustomerFields, NoteLinkProposal } from '../../shared/customers.ts';
+import type { CustomerChange, CustomerChanged, CustomerFields, CustomerRef, NoteLinkProposal } from '../../shared/customers.ts';
 import { DEFAULT_NOTE_TEMPLATE } from '../../shared/customers.ts';
 import { contactInNote } from '../../shared/note-links.ts';
 import type { OperationName } from '../../shared/contract.ts';
@@ -200,6 +200,22 @@ export const customerHandlers = (core: Core): Pick<Handlers, CustomerOps> => ({
       : saveExport(core, name, format, [], (db) => bookEntries(db, p.id));
   }),
 });
+
+/**
+ * A generate job's keys go to the customer the form picked, as the job records them (Activity says so as for a
+ * generate of one request). The job runs whatever becomes of the link: a refused one is said in Activity.
+ */
+export async function linkGenerateJob(core: Core, p: StoredProfile, jobId: string, customer: CustomerRef): Promise<void> {
+  const who = 'id' in customer ? (core.db.customer(p.id, customer.id)?.name ?? `customer ${customer.id}`) : customer.fields.name;
+  await changed(
+    core,
+    p,
+    'customers.link',
+    { op: 'linkJob', profileId: p.id, jobId, customer, at: new Date().toISOString() },
+    () => null,
+    (r) => `the keys of generate job ${jobId} to ${r?.customer ? named(r.customer.name, r.customer.id) : who}`,
+  );
+}
 
 /** A create, edit or merge always returns its customer. */
 function must(): never {

@@ -7,6 +7,7 @@ import { writeExport } from '../export.ts';
 import { exportFailure } from '../failures.ts';
 import { LEDGER_COLUMNS, LEDGER_NAMES } from './ledger.ts';
 import { CUSTOMER_COLUMNS, withCustomers } from './customer-exports.ts';
+import { linkGenerateJob } from './customers.ts';
 import { lookupOutcome } from './lookups.ts';
 import { needsKey, needsProfile, type Handlers } from './types.ts';
 
@@ -70,7 +71,11 @@ export const jobHandlers = (core: Core): Pick<Handlers, Extract<OperationName, `
   // after a generate covers them. Not an empty queue: a generate still under way would hold the start for minutes.
   'jobs.start': needsKey(core, async (input, a) => {
     await core.writer.flushed();
-    return core.jobs.start(a.profile.id, input);
+    if (input.action !== 'generate' || input.customer === undefined) return core.jobs.start(a.profile.id, input);
+    const { customer, ...job } = input;
+    const started = await core.jobs.start(a.profile.id, job);
+    if (started.ok) await linkGenerateJob(core, a.profile, started.data.id, customer);
+    return started;
   }),
 
   'jobs.list': needsProfile(core, (input, p) => {

@@ -34,6 +34,15 @@ export const lookupHandlers = (core: Core): Pick<Handlers, Extract<OperationName
     return started;
   }),
 
+  'import.customers': needsProfile(core, ({ customers }, p) =>
+    ok({
+      known: customers.map((c) => {
+        const found = core.db.findCustomerByContact(p.id, c);
+        return found === null ? null : { id: found.id, name: found.name };
+      }),
+    }),
+  ),
+
   'refresh.start': needsKey(core, async ({ target }, a) => {
     await core.writer.flushed();
     return core.jobs.start(a.profile.id, { action: 'refresh', target });

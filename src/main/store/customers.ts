@@ -1,6 +1,6 @@
 // The vendor's book in keydesk.db: customers per profile, which customer holds each key (at most one), and the
 // profile's note template. Changes come through the writer's thread (change()); main and readers read.
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import type {
   Customer,
   CustomerChange,
@@ -10,6 +10,7 @@ import type {
   CustomerRef,
   CustomerSummary,
 } from '../../shared/customers.ts';
+import { customerSearch } from './customer-search.ts';
 
 interface CustomerRow {
   id: number;
@@ -23,8 +24,9 @@ interface CustomerRow {
   updatedAt: string;
 }
 
-const SELECT = `SELECT id, name, email, discord_id AS discordId, reference, tags, note, created_at AS createdAt,
-  updated_at AS updatedAt FROM customers`;
+const SELECT_FROM = `SELECT id, name, email, discord_id AS discordId, reference, tags, note, created_at AS createdAt,
+  updated_at AS updatedAt FROM`;
+const SELECT = `${SELECT_FROM} customers`;
 
 const customerOf = (r: CustomerRow): Customer => ({ ...r, tags: JSON.parse(r.tags) as string[] });
 
@@ -32,8 +34,6 @@ const customerOf = (r: CustomerRow): Customer => ({ ...r, tags: JSON.parse(r.tag
 const searchText = (f: CustomerFields): string => [f.name, f.email, f.discordId, f.reference, ...f.tags].join('\n').toLowerCase();
 
 const noCounts = (): CustomerKeyCounts => ({ generated: 0, active: 0, deleted: 0, unrecorded: 0 });
-
-const likeTerm = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface CustomerQuery {
   /** Words each found in the customer's name, email, Discord ID, reference or tags; '' for all. */
@@ -69,6 +69,8 @@ export class Customers {
         return this.link(c.profileId, c.links, c.at);
       case 'unlink':
         return { customer: null, keys: this.unlink(c.profileId, c.values), created: 0 };
+      case 'linkJob':
+        return this.linkJob(c.profileId, c.jobId, c.customer, c.at);
       case 'template':
         this.setNoteTemplate(c.profileId, c.template);
         return { customer: null, keys: 0, created: 0 };
@@ -115,6 +117,7 @@ export class Customers {
     const move = this.db.prepare('UPDATE customer_keys SET customer_id = ? WHERE profile_id = ? AND customer_id = ?');
     for (const o of others) {
       keys += Number(move.run(into, profileId, o.id).changes);
+      this.db.prepare('UPDATE job_customers SET customer_id = ? WHERE customer_id = ?').run(into, o.id);
       this.db.prepare('DELETE FROM customers WHERE profile_id = ? AND id = ?').run(profileId, o.id);
     }
     return { customer: this.edit(profileId, into, merged, at), keys, created: 0 };
@@ -150,6 +153,25 @@ export class Customers {
     return { customer: links.length === 1 ? last : null, keys, created };
   }
 
+  /** The job's customer (made first when named by fields no customer has), and the keys the job recorded so far. */
+  private linkJob(profileId: string, jobId: string, ref: CustomerRef, at: string): CustomerChanged {
+    const made = this.link(profileId, [{ customer: ref, values: [] }], at);
+    const customer = made.customer;
+    if (customer === null) throw new Error('No customer for the job.');
+    this.db
+      .prepare(
+        'INSERT INTO job_customers (job_id, customer_id) VALUES (?, ?) ON CONFLICT (job_id) DO UPDATE SET customer_id = excluded.customer_id',
+      )
+      .run(jobId, customer.id);
+    const { changes } = this.db
+      .prepare(
+        `INSERT INTO customer_keys (profile_id, value, customer_id) SELECT ?, value, ? FROM job_keys WHERE job_id = ?
+         ON CONFLICT (profile_id, value) DO UPDATE SET customer_id = excluded.customer_id WHERE customer_id IS NOT excluded.customer_id`,
+      )
+      .run(profileId, customer.id, jobId);
+    return { customer, keys: Number(changes), created: made.created };
+  }
+
   private unlink(profileId: string, values: readonly string[]): number {
     const del = this.db.prepare('DELETE FROM customer_keys WHERE profile_id = ? AND value = ?');
     let n = 0;
@@ -175,8 +197,12 @@ export class Customers {
     return { ...customerOf(row), keys: this.keyCounts(profileId, [id]).get(id) ?? noCounts() };
   }
 
-  /** The profile's customer with this Discord ID, else this email (any case); null with neither. */
-  findByContact(profileId: string, f: Pick<CustomerFields, 'discordId' | 'email'>): Customer | null {
+  /**
+   * The profile's customer with this Discord ID, else this email (any case); with neither, the first with this name
+   * (any case, spaces around it aside), so a name alone names one customer; null when none has it.
+   */
+  findByContact(profileId: string, f: Pick<CustomerFields, 'discordId' | 'email'> & { name?: string }): Customer | null {
+    if (f.discordId === '' && f.email === '') return f.name === undefined ? null : this.findByName(profileId, f.name);
     const byDiscord =
       f.discordId === ''
         ? undefined
@@ -193,14 +219,30 @@ export class Customers {
     return row === undefined ? null : customerOf(row);
   }
 
+  /** The profile's first customer named `name`, any case, spaces around it aside (names are kept trimmed); null when none is. */
+  private findByName(profileId: string, name: string): Customer | null {
+    const wanted = name.trim().toLowerCase();
+    if (wanted === '') return null;
+    // ASCII names through the name index (NOCASE folds ASCII only); others through the search, compared here.
+    const rows = (/^[\x20-\x7e]*$/.test(wanted)
+      ? this.db.prepare(`${SELECT} WHERE profile_id = ? AND name = ? COLLATE NOCASE ORDER BY id`).all(profileId, wanted)
+      : this.db
+          .prepare(`${SELECT} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`)
+          .all(JSON.stringify(this.matchingIds(profileId, wanted)))) as unknown as CustomerRow[];
+    const row = rows.find((r) => r.name.toLowerCase() === wanted);
+    return row === undefined ? null : customerOf(row);
+  }
+
   /** A page of the profile's customers by name, each with its key counts, and how many match. */
   listCustomers(profileId: string, q: CustomerQuery = {}): { customers: CustomerSummary[]; total: number } {
-    const { where, params } = this.matching(profileId, q.search ?? '');
+    const found = customerSearch(this.db, profileId, q.search ?? '');
     const limit = Math.min(Math.max(1, q.limit ?? 200), CUSTOMER_PAGE_MAX);
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM ${found.from} WHERE ${found.where}`).get(...found.params) as { n: number }).n;
+    // Words most customers hold: the name index's walk meets a page of them soon, where a pass would sort them all.
+    const from = found.scan && total * 8 >= this.customerCount(profileId) ? 'customers' : found.from;
     const rows = this.db
-      .prepare(`${SELECT} WHERE ${where} ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`)
-      .all(...params, limit, q.offset ?? 0) as unknown as CustomerRow[];
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM customers WHERE ${where}`).get(...params) as { n: number }).n;
+      .prepare(`${SELECT_FROM} ${from} WHERE ${found.where} ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`)
+      .all(...found.params, limit, q.offset ?? 0) as unknown as CustomerRow[];
     const counts = this.keyCounts(
       profileId,
       rows.map((r) => r.id),
@@ -210,8 +252,8 @@ export class Customers {
 
   /** Ids of the profile's customers the search finds (every one for ''): a customer filter of the ledger. */
   matchingIds(profileId: string, search: string): number[] {
-    const { where, params } = this.matching(profileId, search);
-    return (this.db.prepare(`SELECT id FROM customers WHERE ${where}`).all(...params) as { id: number }[]).map((r) => r.id);
+    const found = customerSearch(this.db, profileId, search);
+    return (this.db.prepare(`SELECT id FROM ${found.from} WHERE ${found.where}`).all(...found.params) as { id: number }[]).map((r) => r.id);
   }
 
   /** Every customer of the profile, by name (the book's export). */
@@ -273,16 +315,6 @@ export class Customers {
     const row = this.db.prepare(`${SELECT} WHERE profile_id = ? AND id = ?`).get(profileId, id) as CustomerRow | undefined;
     if (row === undefined) throw new Error(`No customer ${id} in this profile.`);
     return customerOf(row);
-  }
-
-  /** Each word of the search is in the customer's search text (one pass over the profile's customers). */
-  private matching(profileId: string, search: string): { where: string; params: SQLInputValue[] } {
-    const words = search
-      .trim()
-      .split(/\s+/)
-      .filter((w) => w !== '');
-    const where = ['profile_id = ?', ...words.map(() => "search LIKE ? ESCAPE '\\'")].join(' AND ');
-    return { where, params: [profileId, ...words.map(likeTerm)] };
   }
 
   /** Key counts by ledger status for each of `ids`, from the links and the ledger rows they name. */

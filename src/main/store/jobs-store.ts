@@ -213,6 +213,7 @@ export class JobsStore {
       this.auditJobEnd(jobId);
       this.db.prepare('DELETE FROM job_items WHERE job_id = ?').run(jobId);
       this.db.prepare('DELETE FROM job_keys WHERE job_id = ?').run(jobId);
+      this.db.prepare('DELETE FROM job_customers WHERE job_id = ?').run(jobId);
       this.story.forget(jobId);
       return Number(this.db.prepare('DELETE FROM jobs WHERE id = ?').run(jobId).changes) > 0;
     });
@@ -353,6 +354,14 @@ export class JobsStore {
     // Straight from each answer's JSON list: 100,000 values never become 100,000 strings in main's heap.
     for (const values of batch.generatedValues ?? []) {
       this.conn.statement('INSERT OR IGNORE INTO job_keys (job_id, value) SELECT ?, value FROM json_each(?)').run(batch.jobId, values);
+      // A generate job made for a customer: its keys are theirs as they are recorded (none read for other jobs).
+      this.conn
+        .statement(
+          `INSERT INTO customer_keys (profile_id, value, customer_id)
+           SELECT c.profile_id, j.value, c.id FROM job_customers AS jc JOIN customers AS c ON c.id = jc.customer_id CROSS JOIN json_each(?) AS j
+           WHERE jc.job_id = ? ON CONFLICT (profile_id, value) DO UPDATE SET customer_id = excluded.customer_id`,
+        )
+        .run(values, batch.jobId);
     }
   }
 

@@ -5,6 +5,7 @@ import type { ParsedInput } from '../../shared/contract.ts';
 import type { LedgerRow, LedgerSortField } from '../../shared/domain.ts';
 import { addDays, endOfUtcDay, LEDGER_COUNT_CAP } from '../../shared/rules.ts';
 import type { Connection } from './connection.ts';
+import { customerSearch } from './customer-search.ts';
 
 /** A ledger filter as the contract's ledger.query checks it. */
 export type LedgerFilter = ParsedInput<'ledger.query'>['filter'];
@@ -229,20 +230,13 @@ export class LedgerFilters {
       clauses.push(`${t}value IN (SELECT value FROM customer_keys WHERE profile_id = ? AND customer_id = ?)`);
       params.push(profileId, filter.customerId);
     }
-    const words =
-      filter.customer
-        ?.trim()
-        .toLowerCase()
-        .split(/\s+/)
-        .filter((w) => w !== '') ?? [];
-    if (words.length > 0) {
-      // Each word in a customer's name, email, Discord ID, reference or tags (customers.ts keeps that text).
+    if (filter.customer?.trim()) {
+      // The keys of the customers the words find (customers.ts): read from their links, never by scanning keys.
+      const found = customerSearch(this.db, profileId, filter.customer);
       clauses.push(
-        `${t}value IN (SELECT k.value FROM customers AS c JOIN customer_keys AS k ON k.customer_id = c.id WHERE c.profile_id = ? AND ${words
-          .map(() => 'instr(c.search, ?) > 0')
-          .join(' AND ')})`,
+        `${t}value IN (SELECT value FROM customer_keys WHERE customer_id IN (SELECT id FROM ${found.from} WHERE ${found.where}))`,
       );
-      params.push(profileId, ...words);
+      params.push(...found.params);
     }
     return { sql: clauses.join(' AND '), params };
   }

@@ -3,7 +3,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** The schema this Keydesk writes (keydesk.db's user_version). */
-export const LOCAL_DB_VERSION = 19;
+export const LOCAL_DB_VERSION = 20;
 
 /**
  * The sort indexes a large generate's rows land in at random (a column the batch shares, then the key value): the
@@ -132,6 +132,27 @@ CREATE TABLE customer_settings (profile_id TEXT PRIMARY KEY, note_template TEXT 
 `;
 
 /**
+ * Customer search by part of a name, email, Discord ID, reference or tag: a trigram index of customers.search, which
+ * its triggers keep, so a word of 3 characters or more reads the customers holding it, not all of them.
+ */
+const CUSTOMERS_TEXT = `
+CREATE VIRTUAL TABLE customers_text USING fts5 (search, content = 'customers', content_rowid = 'id', tokenize = 'trigram case_sensitive 1', detail = 'none');
+CREATE TRIGGER customers_text_insert AFTER INSERT ON customers BEGIN
+  INSERT INTO customers_text (rowid, search) VALUES (new.id, new.search);
+END;
+CREATE TRIGGER customers_text_delete AFTER DELETE ON customers BEGIN
+  INSERT INTO customers_text (customers_text, rowid, search) VALUES ('delete', old.id, old.search);
+END;
+CREATE TRIGGER customers_text_update AFTER UPDATE OF search ON customers BEGIN
+  INSERT INTO customers_text (customers_text, rowid, search) VALUES ('delete', old.id, old.search);
+  INSERT INTO customers_text (rowid, search) VALUES (new.id, new.search);
+END;
+`;
+
+/** The customer a generate job's keys go to, as it records them (jobs-store.ts settles, customers.ts links). */
+const JOB_CUSTOMERS = `CREATE TABLE job_customers (job_id TEXT PRIMARY KEY, customer_id INTEGER NOT NULL) WITHOUT ROWID;`;
+
+/**
  * What each service can do and each key's HWID history: one row per optional endpoint and profile as last
  * checked, and one per HWID change the ledger saw (its triggers write them, on the writer thread) or act recorded.
  */
@@ -190,6 +211,7 @@ ${LEDGER_CREATED};
  * 16: customers (the vendor's book), which customer holds each key, and the profile's note template.
  * 17: what each service can do, and each key's HWID history (the HWIDs the ledger holds, as seen).
  * 18: expiry filters read from the date indexes alone (DATE_FILTERS).
+ * 19: customer search (a trigram index of the customers' search text), and the customer of a generate job.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   12: `CREATE TABLE ledger_indexed (upto INTEGER NOT NULL);
@@ -212,6 +234,10 @@ INSERT INTO hwid_history (profile_id, value, at, kind, hwid, source)
   SELECT profile_id, value, last_seen_at, 'seen', hwid, 'ledger' FROM ledger WHERE hwid IS NOT NULL;`,
   // Expiry filters from the date indexes alone (Renewals, Overview).
   18: DATE_FILTERS,
+  // Customers: search by trigrams, and a generate job's customer.
+  19: `${CUSTOMERS_TEXT}
+INSERT INTO customers_text (customers_text) VALUES ('rebuild');
+${JOB_CUSTOMERS}`,
 };
 
 export const SCHEMA = `
@@ -365,6 +391,8 @@ ${OVERVIEW_SCHEMA}
 -- in words ("notes containing launch-2026"), and the steps of its life (started, cancelled at 8 of 499, resumed).
 ${RENEWALS_TABLES}
 ${CUSTOMERS}
+${CUSTOMERS_TEXT}
+${JOB_CUSTOMERS}
 -- What each service can do, and each key's HWID history.
 ${SERVICE_FACTS}
 `;

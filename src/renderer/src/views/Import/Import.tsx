@@ -1,9 +1,10 @@
 // Import: keys from a file (picked or dropped) or pasted, read into a preview with a reason per row left out, then
 // looked up on the service as a read-only job that records each key in the ledger.
-import { useState, type DragEvent } from 'react';
+import { useEffect, useState, type DragEvent } from 'react';
 import {
   decodeImport,
   IMPORT_TEMPLATE,
+  importLinks,
   importSizeProblem,
   parseImport,
   type ImportParse,
@@ -12,6 +13,7 @@ import {
 import { JobPanel } from '../../components/JobPanel.tsx';
 import { ServiceWait, useServiceWait } from '../../components/ServiceWait.tsx';
 import { StartingLine } from '../../components/StartingLine.tsx';
+import { call } from '../../lib/api.ts';
 import { fmt, NOUNS } from '../../lib/format.ts';
 import { isLive } from '../../lib/jobs.ts';
 import { useKeydesk } from '../../store/index.ts';
@@ -41,6 +43,37 @@ function downloadTemplate(): void {
   URL.revokeObjectURL(url);
 }
 
+/** Names the book's customers listed at most; the rest are counted. */
+const KNOWN_SHOWN = 5;
+
+/** The customers the rows name, as the book has them: those already in it get the keys, the others are made. */
+function PreviewCustomers({ rows }: { rows: ImportPreview['rows'] }) {
+  const [known, setKnown] = useState<{ rows: ImportPreview['rows']; names: string[]; total: number } | null>(null);
+  useEffect(() => {
+    let live = true;
+    const links = importLinks(rows);
+    if (links.length === 0) return;
+    const customers = links.map((l) => ({ name: l.fields.name, email: l.fields.email, discordId: l.fields.discordId }));
+    void call('import.customers', { customers }).then((r) => {
+      if (!live || !r.ok) return;
+      const names = r.data.known.flatMap((c) => (c === null ? [] : [c.name]));
+      setKnown({ rows, names, total: links.length });
+    });
+    return () => {
+      live = false;
+    };
+  }, [rows]);
+  if (known?.rows !== rows) return null;
+  const shown = known.names.slice(0, KNOWN_SHOWN).join(', ');
+  const more = known.names.length > KNOWN_SHOWN ? ` and ${fmt.number(known.names.length - KNOWN_SHOWN)} more` : '';
+  return (
+    <p aria-label="Import customers">
+      {fmt.count(known.total, { one: 'customer', other: 'customers' })} named: {fmt.number(known.names.length)} already in the book
+      {known.names.length > 0 ? ` (${shown}${more}), their keys linked to them` : ''}; {fmt.number(known.total - known.names.length)} new.
+    </p>
+  );
+}
+
 function Preview({ source, preview }: { source: string; preview: ImportPreview }) {
   const problems = [...preview.malformed, ...preview.duplicates].sort((a, b) => a.row - b.row);
   const n = (x: number) => x.toLocaleString();
@@ -56,6 +89,7 @@ function Preview({ source, preview }: { source: string; preview: ImportPreview }
         {preview.keyColumn === null ? '' : `; keys from the "${preview.keyColumn}" column`}
         {preview.fields.length === 0 ? '.' : `; customer fields: ${preview.fields.join(', ')} (linked to customers when the job starts).`}
       </p>
+      {preview.fields.length > 0 && <PreviewCustomers rows={preview.rows} />}
       {problems.length > 0 && (
         <details>
           <summary>

@@ -199,7 +199,8 @@ export function GenerateForm() {
       return;
     }
     setErrors({});
-    if (asJob) void startJob({ ...parsed.data, count: wanted });
+    // A job links its keys to the customer in main, as each request's keys are recorded.
+    if (asJob) void startJob({ ...parsed.data, count: wanted, ...(customer === null ? {} : { customer: customer.ref }) });
     else
       void generate(parsed.data).then((made) => {
         const keyValues = [...useKeydesk.getState().lastGenerated];

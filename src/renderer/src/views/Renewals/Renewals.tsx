@@ -77,9 +77,7 @@ export function Renewals() {
   return (
     <section aria-labelledby="renewals-title">
       <h1 id="renewals-title">Renewals</h1>
-      <p className="muted">
-        Keys expiring in each of the next 12 weeks (Monday to Sunday, UTC), as this app's ledger knows them. Deleted keys are left out.
-      </p>
+      <p className="muted">Ledger keys expiring in each of the next 12 weeks (Monday to Sunday, UTC), deleted keys left out.</p>
       {problem && (
         <p role="alert" className="error">
           {problem}
