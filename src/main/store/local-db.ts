@@ -66,7 +66,7 @@ export class LocalDb {
     const paging = { ...PAGING, ...options.paging };
     this.conn = new Connection(file, options.cacheKiB ?? 32_768, options.readOnly === true, options.busyMs);
     this.filters = new LedgerFilters(this.conn, paging, () => {
-      this.anchors.followLog();
+      this.anchors.logMoved();
     });
     this.anchors = new LedgerAnchors(this.conn, this.filters, paging);
     this.query = new LedgerQueries(this.conn, this.filters, this.anchors);
