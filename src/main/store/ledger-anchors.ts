@@ -165,7 +165,6 @@ export class LedgerAnchors {
   ): LedgerRow[] {
     const column = SORT_COLUMNS[sort.field];
     const asc = sort.dir === 'asc';
-    this.catchUp();
     if (offset < this.paging.directOffset) {
       const walk = this.filters.ledgerWhere(profileId, filter, 'walk', '', column);
       const dir = asc ? 'ASC' : 'DESC';
@@ -195,6 +194,7 @@ export class LedgerAnchors {
 
   /** A filter's anchor list in one direction, most recently used last; a new one holds only the start of the order. */
   private anchorList(profileId: string, filter: LedgerFilter, column: string, asc: boolean): Anchors {
+    this.catchUp();
     const unfiltered = isUnfiltered(filter);
     const lists = unfiltered ? this.orderAnchors : this.anchorCache;
     // A date filter's list is for one set of bounds: those relative to now move with it (filterNow).

@@ -72,6 +72,7 @@ export class LocalDb {
     this.query = new LedgerQueries(this.conn, this.filters, this.anchors);
     this.warming = new LedgerWarming(options.background === true, {
       isOpen: () => this.conn.db.isOpen,
+      logHead: () => (this.conn.statement('SELECT max(seq) AS head FROM ledger_log').get() as { head: number | null }).head ?? 0,
       prepare: (profileId, budgetMs) => this.prepareLedger(profileId, budgetMs),
       release: () => {
         this.releaseMemory();
