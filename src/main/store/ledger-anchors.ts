@@ -142,7 +142,7 @@ export class LedgerAnchors {
   /** The last ledger_log entry the anchors count (-1: none read yet). */
   private logSeq = -1;
   /** The ledger changed since the anchors last followed the log: they follow it when next used (catchUp). */
-  private behind = false;
+  private behind = true;
 
   constructor(conn: Connection, filters: LedgerFilters, paging: LedgerPaging) {
     this.conn = conn;
