@@ -351,9 +351,12 @@ export class JobsStore {
     if (batch.hwidStale) this.writes.markStale(batch.profileId, 'hwid', batch.hwidStale);
     if (batch.statusStale) this.writes.markStale(batch.profileId, 'status', batch.statusStale);
     if (batch.deletedValues.length > 0) this.writes.markDeletedValues(batch.profileId, batch.deletedValues, at);
-    // Straight from each answer's JSON list: 100,000 values never become 100,000 strings in main's heap.
+    // Straight from each answer's JSON list: 100,000 values never become 100,000 strings in main's heap. In key
+    // order, they walk job_keys front to back rather than landing on random pages: about half the time.
     for (const values of batch.generatedValues ?? []) {
-      this.conn.statement('INSERT OR IGNORE INTO job_keys (job_id, value) SELECT ?, value FROM json_each(?)').run(batch.jobId, values);
+      this.conn
+        .statement('INSERT OR IGNORE INTO job_keys (job_id, value) SELECT ?, value FROM json_each(?) ORDER BY value')
+        .run(batch.jobId, values);
       // A generate job made for a customer: its keys are theirs as they are recorded (none read for other jobs).
       this.conn
         .statement(

@@ -141,6 +141,8 @@ export class LedgerAnchors {
   private readonly orderAnchors = new Map<string, Anchors>();
   /** The last ledger_log entry the anchors count (-1: none read yet). */
   private logSeq = -1;
+  /** The ledger changed since the anchors last followed the log: they follow it when next used (catchUp). */
+  private behind = true;
 
   constructor(conn: Connection, filters: LedgerFilters, paging: LedgerPaging) {
     this.conn = conn;
@@ -192,6 +194,7 @@ export class LedgerAnchors {
 
   /** A filter's anchor list in one direction, most recently used last; a new one holds only the start of the order. */
   private anchorList(profileId: string, filter: LedgerFilter, column: string, asc: boolean): Anchors {
+    this.catchUp();
     const unfiltered = isUnfiltered(filter);
     const lists = unfiltered ? this.orderAnchors : this.anchorCache;
     // A date filter's list is for one set of bounds: those relative to now move with it (filterNow).
@@ -284,6 +287,7 @@ export class LedgerAnchors {
   prepareLedger(profileId: string, budgetMs: number): boolean {
     return this.conn.read(() => {
       this.filters.ledgerCaches();
+      this.catchUp();
       const end = performance.now() + budgetMs;
       const statements = new Map<string, StatementSync>();
       const limit = SPLIT_BLOCK * this.paging.anchorStep;
@@ -382,12 +386,32 @@ export class LedgerAnchors {
   }
 
   /**
+   * The ledger changed (LedgerFilters.ledgerCaches): the anchors follow the log only when next used, so a reader
+   * polling the first page during a large generate never follows each commit; far behind, they are found again.
+   */
+  logMoved(): void {
+    this.behind = true;
+  }
+
+  /**
+   * Follows the log if the ledger changed since the anchors last did. Its statements read as of one moment even
+   * without the caller's read transaction: otherwise a commit between them would move some rows twice.
+   */
+  private catchUp(): void {
+    if (!this.behind) return;
+    this.behind = false;
+    this.conn.read(() => {
+      this.followLog();
+    });
+  }
+
+  /**
    * Moves the anchors' row counts by the ledger_log entries since they were last moved: per key changed, -1 in
    * the block of its place before the first of them (none when it was inserted), +1 in the block of its place
    * now (none when it is gone), in each list whose filter it passed or passes. A text filter's lists are
    * dropped (and a date filter's: see followsLog), and so is every list when the log has lost entries they need.
    */
-  followLog(): void {
+  private followLog(): void {
     const { lo, hi } = this.conn.statement('SELECT min(seq) AS lo, max(seq) AS hi FROM ledger_log').get() as {
       lo: number | null;
       hi: number | null;

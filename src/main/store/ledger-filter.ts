@@ -137,26 +137,26 @@ export class LedgerFilters {
   private readonly conn: Connection;
   private readonly db: DatabaseSync;
   private readonly paging: LedgerPaging;
-  /** Called when the ledger changed since it was last read: the anchors follow ledger_log (ledger-anchors.ts). */
-  private readonly followLog: () => void;
+  /** Called when the ledger changed since it was last read: the anchors follow ledger_log when next used (ledger-anchors.ts). */
+  private readonly logMoved: () => void;
   /** Per term: its ledger_text query (null: scanned), and at most how many rows that query names, when known. */
   private readonly textMatches = new Map<string, { match: string | null; rows: number | null }>();
   private dataVersion = -1;
   /** This connection wrote to the ledger since it last read it (data_version tells only of other connections' writes). */
   private wroteLedger = false;
 
-  constructor(conn: Connection, paging: LedgerPaging, followLog: () => void) {
+  constructor(conn: Connection, paging: LedgerPaging, logMoved: () => void) {
     this.conn = conn;
     this.db = conn.db;
     this.paging = paging;
-    this.followLog = followLog;
+    this.logMoved = logMoved;
   }
 
   /**
    * Brings what was worked out from the ledger up to date when it may have changed: after this connection's own
    * writes (`wrote`: noted, and done at the next read), and when another connection (a writer thread, another
-   * process) committed, which PRAGMA data_version tells. Text matches are dropped; anchors follow ledger_log.
-   * Called inside a read transaction, so the log and the rows it names are read as of one moment.
+   * process) committed, which PRAGMA data_version tells. Text matches are dropped; the anchors are told to follow
+   * ledger_log when next used.
    */
   ledgerCaches(wrote = false): void {
     if (wrote) {
@@ -168,11 +168,7 @@ export class LedgerFilters {
     this.wroteLedger = false;
     this.dataVersion = version;
     this.textMatches.clear();
-    // Its statements read as of one moment even when the caller (an export, a count) holds no read transaction:
-    // otherwise a commit from the writer's thread between them would move some rows twice.
-    this.conn.read(() => {
-      this.followLog();
-    });
+    this.logMoved();
   }
 
   /**

@@ -66,12 +66,13 @@ export class LocalDb {
     const paging = { ...PAGING, ...options.paging };
     this.conn = new Connection(file, options.cacheKiB ?? 32_768, options.readOnly === true, options.busyMs);
     this.filters = new LedgerFilters(this.conn, paging, () => {
-      this.anchors.followLog();
+      this.anchors.logMoved();
     });
     this.anchors = new LedgerAnchors(this.conn, this.filters, paging);
     this.query = new LedgerQueries(this.conn, this.filters, this.anchors);
     this.warming = new LedgerWarming(options.background === true, {
       isOpen: () => this.conn.db.isOpen,
+      logHead: () => (this.conn.statement('SELECT max(seq) AS head FROM ledger_log').get() as { head: number | null }).head ?? 0,
       prepare: (profileId, budgetMs) => this.prepareLedger(profileId, budgetMs),
       release: () => {
         this.releaseMemory();
