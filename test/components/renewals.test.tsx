@@ -94,21 +94,7 @@ describe('Renewals', () => {
 
   it('offers messages after the extend ends, for the keys it extended', async () => {
     const user = userEvent.setup();
-    fake.impl['renewals.weeks'] = () => Promise.resolve({ ok: true, data: { weeks } });
-    fake.impl['renewals.getTemplate'] = () => Promise.resolve({ ok: true, data: { template: 'Renewed {key}', isDefault: false } });
-    fake.impl['ledger.query'] = () =>
-      Promise.resolve({
-        ok: true,
-        data: {
-          rows: [
-            ledgerRow('KD-ONE', { expiresAt: '2026-12-08T23:59:59.999Z', daysKey: null }),
-            ledgerRow('KD-TWO', { expiresAt: '2026-12-10T23:59:59.999Z', daysKey: null }),
-          ],
-          total: 2,
-          totalCapped: false,
-          targets: 2,
-        },
-      });
+    weekOfKeys('KD-ONE', 'KD-TWO');
     fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: job({}) });
     // KD-TWO's extend failed: only KD-ONE's item is done.
     fake.impl['jobs.items'] = (input) =>
@@ -150,18 +136,7 @@ describe('Renewals', () => {
 
   it('offers no messages when the extended keys cannot be read', async () => {
     const user = userEvent.setup();
-    fake.impl['renewals.weeks'] = () => Promise.resolve({ ok: true, data: { weeks } });
-    fake.impl['renewals.getTemplate'] = () => Promise.resolve({ ok: true, data: { template: 'Renewed {key}', isDefault: false } });
-    fake.impl['ledger.query'] = () =>
-      Promise.resolve({
-        ok: true,
-        data: {
-          rows: [ledgerRow('KD-ONE', { expiresAt: '2026-12-08T23:59:59.999Z', daysKey: null })],
-          total: 1,
-          totalCapped: false,
-          targets: 1,
-        },
-      });
+    weekOfKeys('KD-ONE');
     fake.impl['jobs.start'] = () => Promise.resolve({ ok: true, data: job({ total: 1 }) });
     fake.impl['jobs.items'] = () => Promise.resolve({ ok: false, code: 'INTERNAL', message: 'The job list could not be read.' });
     render(<Renewals />);
@@ -255,3 +230,14 @@ describe("a job's story", () => {
     expect(within(screen.getByRole('list', { name: 'History' })).getAllByRole('listitem')[0]?.textContent).toMatch(/^Started \(/);
   });
 });
+
+/** Renewals with the week of Dec 7 listing `values`, each expiring that week, and a renewal template. */
+function weekOfKeys(...values: string[]) {
+  fake.impl['renewals.weeks'] = () => Promise.resolve({ ok: true, data: { weeks } });
+  fake.impl['renewals.getTemplate'] = () => Promise.resolve({ ok: true, data: { template: 'Renewed {key}', isDefault: false } });
+  const rows = values.map((v, i) =>
+    ledgerRow(v, { expiresAt: `2026-12-${String(8 + 2 * i).padStart(2, '0')}T23:59:59.999Z`, daysKey: null }),
+  );
+  fake.impl['ledger.query'] = () =>
+    Promise.resolve({ ok: true, data: { rows, total: rows.length, totalCapped: false, targets: rows.length } });
+}
