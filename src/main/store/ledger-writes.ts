@@ -2,6 +2,7 @@
 // leaves on a row. Every write tells the filters the ledger changed (their caches are worked out again).
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Key } from '../../shared/domain.ts';
+import { keyOf, type KeyColumns } from '../../shared/key-batch.ts';
 import type { Connection } from './connection.ts';
 import { searchText, type LedgerRowTuple } from './rows.ts';
 import { DEFERRABLE_INDEXES } from './schema.ts';
@@ -20,6 +21,17 @@ const STALE: Record<StaleMark, { column: string; applies: string }> = {
 
 /** A full description of a key clears its marks; readers take any nonzero mark as marked (older files hold times). */
 const CLEAR_ALL = 'expiry_stale = 0, hwid_stale = 0, status_stale = 0';
+
+/** A key recorded again takes the service's description; its first sight as active after generated is its activation. */
+const UPSERT = `ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
+  expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
+  last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, ${CLEAR_ALL},
+  hwid_chars = excluded.hwid_chars,
+  activated_at = coalesce(excluded.activated_at, ledger.activated_at,
+    CASE WHEN ledger.status = 'generated' AND excluded.status = 'active' THEN excluded.last_seen_at END)`;
+
+/** Any character past ASCII: SQLite's lower() folds only ASCII as JavaScript's toLowerCase does. */
+const NOT_ASCII = /[^\p{ASCII}]/u;
 
 export class LedgerWrites {
   private readonly conn: Connection;
@@ -110,6 +122,47 @@ export class LedgerWrites {
   }
 
   /**
+   * Keys `from` to `to` of a batch whose keys differ only in id and value (a generate answer), as upsertKeys would
+   * record them: only the values cross into SQLite, and every other column is bound once. False, nothing written,
+   * for a batch with any other field apart, or with a HWID (upsertKeys orders those rows' text entries).
+   */
+  recordShared(profileId: string, batch: KeyColumns, from: number, to: number, seenAt: string): boolean {
+    if (Object.keys(batch.each).some((field) => field !== 'id') || from >= Math.min(to, batch.values.length)) return false;
+    // Every key of the batch is this one but for its id and value.
+    const k = keyOf(batch, from);
+    if (k.hwid) return false;
+    const values = batch.values.slice(from, to).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const json = JSON.stringify(values);
+    // searchText's `${value}\n${note}\n` lower-cased: a value's case folds alone, as nothing after it is a letter.
+    const lower = NOT_ASCII.test(json) ? 'js_lower' : 'lower';
+    this.conn.tx(() => {
+      this.wrote();
+      this.conn
+        .statement(
+          `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key, hwid_chars, activated_at)
+         SELECT ?1, j.value, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ${lower}(j.value) || ?9, ?10, 0, ?11 FROM json_each(?12) AS j WHERE true
+         ${UPSERT}`,
+        )
+        .run(
+          profileId,
+          k.note,
+          k.status,
+          k.isPremium ? 1 : 0,
+          k.expiresAt,
+          k.hwid,
+          k.createdAt || null,
+          seenAt,
+          `\n${k.note}\n`.toLowerCase(),
+          k.expiresByDaysKey ? k.daysKey : null,
+          k.activatedAt,
+          json,
+        );
+      if (!this.deferText) this.indexText();
+    });
+    return true;
+  }
+
+  /**
    * One statement per batch: the rows go in as one JSON array read by json_each (100,000 keys, one call into
    * SQLite); the search text is lower-cased here, as the filter term is. FTS5 writes out what it holds whenever an
    * entry comes at a rowid lower than the last, so rows in the ledger that gain or change a HWID (entry -id) go
@@ -196,12 +249,7 @@ export class LedgerWrites {
         `INSERT INTO ledger (profile_id, value, note, status, is_premium, expires_at, hwid, created_at, last_seen_at, search, days_key, hwid_chars, activated_at)
        SELECT ?1, v ->> '$[0]', v ->> '$[1]', v ->> '$[2]', v ->> '$[3]', v ->> '$[4]', v ->> '$[5]', v ->> '$[6]', ?2, v ->> '$[7]', v ->> '$[8]', length(v ->> '$[9]'), v ->> '$[10]'
        FROM (SELECT value AS v FROM json_each(?3)) WHERE true
-       ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.note, status = excluded.status, is_premium = excluded.is_premium,
-         expires_at = excluded.expires_at, hwid = excluded.hwid, created_at = coalesce(excluded.created_at, ledger.created_at),
-         last_seen_at = excluded.last_seen_at, search = excluded.search, days_key = excluded.days_key, ${CLEAR_ALL},
-         hwid_chars = excluded.hwid_chars,
-         activated_at = coalesce(excluded.activated_at, ledger.activated_at,
-           CASE WHEN ledger.status = 'generated' AND excluded.status = 'active' THEN excluded.last_seen_at END)`,
+       ${UPSERT}`,
       )
       .run(profileId, seenAt, JSON.stringify(rows));
   }

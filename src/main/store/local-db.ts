@@ -126,6 +126,7 @@ export class LocalDb {
   readonly recordKeys: LedgerWrites['recordKeys'] = (...a) => {
     this.writes.recordKeys(...a);
   };
+  readonly recordShared: LedgerWrites['recordShared'] = (...a) => this.writes.recordShared(...a);
   readonly indexText: LedgerWrites['indexText'] = (...a) => this.writes.indexText(...a);
   readonly droppedIndexes: LedgerWrites['droppedIndexes'] = () => this.writes.droppedIndexes();
   readonly dropIndexes: LedgerWrites['dropIndexes'] = (...a) => this.writes.dropIndexes(...a);

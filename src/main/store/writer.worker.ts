@@ -106,6 +106,7 @@ function apply(w: LedgerRowWrite): void {
       const batch = held.get(w.answer);
       if (batch === undefined) throw new LostKeys('the keys read from the answer went with a ledger writer thread that stopped');
       if (w.from === 0) db.dropIndexes(batch.values.length);
+      if (db.recordShared(w.profileId, batch, w.from, w.to, w.seenAt)) return;
       const keys: Key[] = [];
       for (let i = w.from; i < Math.min(w.to, batch.values.length); i++) keys.push(keyOf(batch, i));
       db.recordKeys(w.profileId, keys, w.seenAt);
