@@ -4,6 +4,7 @@
 // read as the client reads keys (read.ts) and added to the batch, so each dies young. The result is exactly what
 // JSON.parse and readKeys give: anything this reader does not expect falls back to them.
 import { KeyBatchBuilder, type KeyColumns } from '../../shared/key-batch.ts';
+import type { Key } from '../../shared/domain.ts';
 import { isObject, readKey, readKeys, sharedStrings } from '../client/read.ts';
 
 /** The body without `generatedKeys`, and those keys as batch columns (null: the body had no list of them). */
@@ -69,6 +70,77 @@ function valueEnd(text: string, i: number): number {
   return -1;
 }
 
+/**
+ * A key's text cut around its value string (and its id's, when it has one): every key of a generate answer but the
+ * first is matched against it, and one that matches is the first key with another value and id, read with no parse.
+ */
+interface KeyShape {
+  /** The text around the strings: one part more than there are strings. */
+  parts: string[];
+  /** Which string is the value's (the other is the id's). */
+  valueAt: number;
+  /** The first key as readKey read it. */
+  key: Key;
+}
+
+/**
+ * The first key's shape, when its top-level members hold one `value` and at most one `id`, both strings, and no
+ * `_id` (readKey's other name for an id); else null.
+ */
+function shapeOf(text: string, start: number, end: number, key: Key): KeyShape | null {
+  const strings: { name: string; from: number; to: number }[] = [];
+  let i = skipSpace(text, start + 1);
+  while (i < end && text.charCodeAt(i) === 0x22) {
+    const nameEnd = stringEnd(text, i);
+    if (nameEnd < 0) return null;
+    const name: unknown = JSON.parse(text.slice(i, nameEnd));
+    i = skipSpace(text, skipSpace(text, nameEnd) + 1);
+    const at = valueEnd(text, i);
+    if (at <= i || name === '_id') return null;
+    if (name === 'id' || name === 'value') {
+      if (strings.some((s) => s.name === name) || text.charCodeAt(i) !== 0x22) return null;
+      strings.push({ name, from: i + 1, to: at - 1 });
+    }
+    i = skipSpace(text, at);
+    if (text.charCodeAt(i) === 0x2c) i = skipSpace(text, i + 1);
+  }
+  const valueAt = strings.findIndex((s) => s.name === 'value');
+  if (valueAt < 0) return null;
+  const parts = strings.map((s, j) => text.slice(j === 0 ? start : (strings[j - 1]?.to ?? start), s.from));
+  parts.push(text.slice(strings.at(-1)?.to ?? start, end));
+  return { parts, valueAt, key };
+}
+
+/** Just past the plain string from `i` (no escape, no control character: its text is its value), or -1. */
+function plainStringEnd(text: string, i: number): number {
+  const quote = text.indexOf('"', i);
+  if (quote < 0) return -1;
+  for (let j = i; j < quote; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x5c || c < 0x20) return -1;
+  }
+  return quote;
+}
+
+/** The key at `i` when it is the shape's key with another value (and id), and where its text ends; else null. */
+function matchShape(text: string, i: number, shape: KeyShape): { key: Key; end: number } | null {
+  const { parts } = shape;
+  let at = i;
+  const strings: string[] = [];
+  for (let j = 0; j < parts.length; j++) {
+    if (!text.startsWith(parts[j] ?? '', at)) return null;
+    at += parts[j]?.length ?? 0;
+    if (j === parts.length - 1) break;
+    const to = plainStringEnd(text, at);
+    if (to < 0) return null;
+    strings.push(text.slice(at, to));
+    at = to;
+  }
+  const value = strings[shape.valueAt] ?? '';
+  const key = strings.length === 1 ? { ...shape.key, value } : { ...shape.key, value, id: strings[1 - shape.valueAt] ?? '' };
+  return { key, end: at };
+}
+
 /** Keys parsed together: one JSON.parse per group, each group's objects dead before the next is read. */
 const GROUP = 500;
 /** About this many characters of keys per group when groups are cut without reading each key's extent. */
@@ -95,6 +167,29 @@ function readByKey(text: string): GenerateAnswer | null {
       const builder = new KeyBatchBuilder();
       const shared = sharedStrings();
       i = skipSpace(text, i + 1);
+      if (text.charCodeAt(i) === 0x7b) {
+        // The first key parsed; each next one that has its shape is read from its text, up to the first that has not.
+        const end = valueEnd(text, i);
+        const key = end > i ? readKey(JSON.parse(text.slice(i, end)), 'generated', shared) : null;
+        const shape = key && shapeOf(text, i, end, key);
+        if (key !== null && shape !== null) {
+          builder.add(key);
+          let next = skipSpace(text, end);
+          while (text.charCodeAt(next) === 0x2c) {
+            const m = matchShape(text, skipSpace(text, next + 1), shape);
+            if (m === null) break;
+            builder.add(m.key);
+            next = skipSpace(text, m.end);
+          }
+          // At the list's end, or at a separator before a key of another shape: the rest is read below.
+          if (text.charCodeAt(next) === 0x2c) {
+            i = skipSpace(text, next + 1);
+            // A separator ends no list.
+            if (text.charCodeAt(i) === 0x5d) return null;
+          } else if (text.charCodeAt(next) === 0x5d) i = next;
+          else return null;
+        }
+      }
       if (text.charCodeAt(i) !== 0x5d) {
         // Whole groups first, cut after a "}," about GROUP_CHARS on: a cut inside a string or inside a key's own
         // object leaves the group unbalanced and JSON.parse refuses it, so a group that parses is whole keys. At
