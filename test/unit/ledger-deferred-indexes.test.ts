@@ -1,5 +1,6 @@
 // The sort indexes a large generate's rows would land in at random: dropped only for a batch that adds a quarter
 // or more, every sort and filter still giving the same rows without them, and built again one at a time.
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +32,22 @@ describe('the deferrable sort indexes', () => {
     expect([db.buildIndex(), db.buildIndex(), db.buildIndex(), db.buildIndex()]).toEqual([2, 1, 0, 0]);
     expect(db.droppedIndexes()).toEqual([]);
     expect(pages()).toEqual(before);
+    db.close();
+  });
+
+  it('puts the WAL checkpoint off for a large batch until idle', () => {
+    const file = join(tempDir('keydesk-deferred-'), 'keydesk.db');
+    const db = new LocalDb(file);
+    expect(db.transaction(() => db.dropIndexes(DEFER_ROWS))).toBe(true);
+    expect(db.checkpointDue()).toBe(true);
+    // Past the 64 MiB of WAL that would otherwise copy it into the file at a commit.
+    for (let seed = 0; seed < 3; seed++) db.recordKeys(PROFILE, makeKeys(60_000, seed));
+    const wal = statSync(`${file}-wal`).size;
+    expect(wal).toBeGreaterThan(64 * 1024 * 1024);
+    expect(statSync(file).size).toBeLessThan(wal / 8);
+    db.checkpoint();
+    expect(db.checkpointDue()).toBe(false);
+    expect(statSync(file).size).toBeGreaterThan(wal / 4);
     db.close();
   });
 

@@ -24,6 +24,7 @@ function ledgerOf(db: LocalDb) {
     rows: read(db, 'SELECT * FROM ledger ORDER BY value').map((row) => ({ ...row, id: undefined })),
     counts: read(db, 'SELECT * FROM ledger_counts ORDER BY status'),
     days: read(db, 'SELECT * FROM ledger_days ORDER BY kind, day'),
+    log: read(db, 'SELECT profile_id, value, was FROM ledger_log ORDER BY value, seq'),
     text: ['åsig-σ', 'oße k'].map((text) =>
       db.queryLedger(PROFILE, { text }, { field: 'value', dir: 'asc' }, 0, 50, { exact: true }).rows.map((r) => r.value),
     ),

@@ -3,6 +3,9 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { LOCAL_DB_VERSION, LocalDbRefused, MIGRATIONS, refusal, SCHEMA, versionOf } from './schema.ts';
 
+/** WAL pages (4 KiB) after which a commit copies the WAL into the file: 64 MiB. */
+export const CHECKPOINT_PAGES = 16_384;
+
 /** How long a statement waits for a lock another process holds (the sqlite3 CLI, say) before it fails. */
 const BUSY_TIMEOUT_MS = 5_000;
 
@@ -25,7 +28,7 @@ function openLocalDb(file: string, cacheKiB: number, readOnly: boolean, busyMs: 
   // A checkpoint per 64 MiB of WAL, not SQLite's 4: a large write's pages are copied into the file once, not once
   // per chunk; the WAL is cut back to 4 MiB when it starts over.
   db.exec(
-    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 16384; PRAGMA journal_size_limit = 4194304;',
+    `PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = ${CHECKPOINT_PAGES}; PRAGMA journal_size_limit = 4194304;`,
   );
   if (versionOf(db) !== LOCAL_DB_VERSION) {
     inTransaction(db, 'BEGIN IMMEDIATE', () => {

@@ -3,12 +3,14 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { Key } from '../../shared/domain.ts';
 import { keyOf, type KeyColumns } from '../../shared/key-batch.ts';
-import type { Connection } from './connection.ts';
+import { CHECKPOINT_PAGES, type Connection } from './connection.ts';
 import { searchText, type LedgerRowTuple } from './rows.ts';
 import { DEFERRABLE_INDEXES } from './schema.ts';
 
 /** Rows in one batch from which dropIndexes drops the deferrable sort indexes. */
 export const DEFER_ROWS = 50_000;
+/** WAL pages after which a commit checkpoints while a large batch goes in (1 GiB): the checkpoint waits for idle. */
+const BULK_CHECKPOINT_PAGES = 262_144;
 
 /** What of a ledger row an act with no outcome read back leaves as seen before (LocalDb.markStale). */
 export type StaleMark = 'expiry' | 'hwid' | 'status';
@@ -100,7 +102,20 @@ export class LedgerWrites {
     const rows = (this.conn.statement('SELECT coalesce(sum(n), 0) AS n FROM ledger_counts').get() as { n: number }).n;
     if (batchRows * 4 < rows) return false;
     for (const name of Object.keys(DEFERRABLE_INDEXES)) this.db.exec(`DROP INDEX IF EXISTS ${name}`);
+    // Each 64 MiB checkpoint would cost a third of a second among the batch's commits: the WAL grows instead.
+    this.db.exec(`PRAGMA wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
+    this.checkpointDue = true;
     return true;
+  }
+
+  /** Whether a large batch put the WAL's checkpoint off (dropIndexes), for checkpoint to make once idle. */
+  checkpointDue = false;
+
+  /** The checkpoint a large batch put off, made now, and the usual one per 64 MiB again. */
+  checkpoint(): void {
+    if (!this.checkpointDue) return;
+    this.db.exec(`PRAGMA wal_checkpoint(PASSIVE); PRAGMA wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+    this.checkpointDue = false;
   }
 
   /** Builds the first dropped index again, in one pass over the ledger; how many are still dropped. */

@@ -131,6 +131,10 @@ export class LocalDb {
   readonly droppedIndexes: LedgerWrites['droppedIndexes'] = () => this.writes.droppedIndexes();
   readonly dropIndexes: LedgerWrites['dropIndexes'] = (...a) => this.writes.dropIndexes(...a);
   readonly buildIndex: LedgerWrites['buildIndex'] = () => this.writes.buildIndex();
+  readonly checkpointDue = (): boolean => this.writes.checkpointDue;
+  readonly checkpoint: LedgerWrites['checkpoint'] = () => {
+    this.writes.checkpoint();
+  };
   readonly unindexed: LedgerFilters['unindexed'] = () => this.filters.unindexed();
   readonly recordReportedFields: LedgerWrites['recordReportedFields'] = (...a) => {
     this.writes.recordReportedFields(...a);

@@ -58,7 +58,7 @@ let comingUntil = 0;
 
 /** Tells main how much index work is left (it keeps the thread while any is). */
 function tellUnindexed(): void {
-  unindexed = db.unindexed() + db.droppedIndexes().length;
+  unindexed = db.unindexed() + db.droppedIndexes().length + (db.checkpointDue() ? 1 : 0);
   port.postMessage({ kind: 'indexing', left: unindexed } satisfies LedgerIndexing);
 }
 
@@ -80,6 +80,7 @@ function indexSlice(): void {
   try {
     // A dropped sort index first (a sort without it reads the whole ledger), once no large batch is on its way.
     if (db.droppedIndexes().length > 0 && !moreComing()) db.buildIndex();
+    else if (db.checkpointDue() && !moreComing()) db.checkpoint();
     else if (db.unindexed() > 0) db.indexText(INDEX_SLICE);
     else {
       indexLater(INDEX_IDLE_MS);
