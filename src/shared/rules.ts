@@ -105,7 +105,10 @@ const text = (label: string, max: number) =>
   z
     .string({ error: `${label} must be text.` })
     .min(1, { error: `${label} is required.` })
-    .refine((v) => charLength(v) <= max, { error: `${label} must be at most ${max.toLocaleString('en-US')} characters.` });
+    // No longer in UTF-16 units than allowed: no longer in characters either, without counting them.
+    .refine((v) => v.length <= max || charLength(v) <= max, {
+      error: `${label} must be at most ${max.toLocaleString('en-US')} characters.`,
+    });
 
 const intIn = (label: string, min: number, max: number) => {
   // One sentence for every way to break the rule: it says which numbers are accepted.

@@ -6,6 +6,7 @@ import {
   isCalendarDate,
   isIdentifier,
   isIntInRange,
+  LIMITS,
   schemas,
   slugIdentifier,
 } from '../../src/shared/rules.ts';
@@ -63,6 +64,12 @@ describe('other rules', () => {
 });
 
 describe('zod schemas built from the rules', () => {
+  it('takes text at its limit in characters, not UTF-16 units', () => {
+    const max = LIMITS.textMaxChars;
+    expect(schemas.keyValue.safeParse('🔑'.repeat(max)).success).toBe(true);
+    expect(schemas.keyValue.safeParse('🔑'.repeat(max + 1)).success).toBe(false);
+    expect(schemas.keyValue.safeParse('k'.repeat(max + 1)).success).toBe(false);
+  });
   it('gives a person-readable message for each problem', () => {
     expect(schemas.date.safeParse('2023-02-29').error?.issues[0]?.message).toBe('Date must be a real calendar date written YYYY-MM-DD.');
     expect(schemas.days.safeParse(0).error?.issues[0]?.message).toBe('Days must be a whole number from 1 to 999,999.');
