@@ -1,8 +1,9 @@
 // Reading a generate answer's body into a KeyBatch without holding its keys whole (the ledger writer's thread
 // runs this). JSON.parse of a 100,000-key answer makes about 1.5 million values that all live at once (~60 MiB
-// of heap in the thread that reads it); here the `generatedKeys` list is read one key at a time, each parsed,
-// read as the client reads keys (read.ts) and added to the batch, so each dies young. The result is exactly what
-// JSON.parse and readKeys give: anything this reader does not expect falls back to them.
+// of heap in the thread that reads it); here the `generatedKeys` list is read one key at a time, each parsed (or,
+// when it is the first key but for its value and id, read from its text), read as the client reads keys (read.ts)
+// and added to the batch, so each dies young. The result is exactly what JSON.parse and readKeys give: anything
+// this reader does not expect falls back to them.
 import { KeyBatchBuilder, type KeyColumns } from '../../shared/key-batch.ts';
 import type { Key } from '../../shared/domain.ts';
 import { isObject, readKey, readKeys, sharedStrings } from '../client/read.ts';
