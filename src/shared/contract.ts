@@ -30,7 +30,7 @@ import type { Result } from './result.ts';
 import { JOB_CEILING_MAX, SANDBOX_PORT_MIN, SETTING_FIELDS, type SettingsState } from './settings.ts';
 import type { RefreshChange } from './job-words.ts';
 import { IMPORT_MAX_KEYS } from './key-import.ts';
-import { LIMITS, schemas } from './rules.ts';
+import { keyValueList, LIMITS, schemas } from './rules.ts';
 
 export interface OperationSpec<I extends z.ZodType, O> {
   readonly input: I;
@@ -107,10 +107,7 @@ const auditFilter = z.strictObject({
 export const JOB_GENERATE_MAX = 10 * LIMITS.countMax;
 /** The most jobs one jobs.list answer lists beside the running and interrupted ones. */
 export const JOBS_LIST_MAX = 1_000;
-const jobTarget = z.union([
-  z.strictObject({ keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax) }),
-  z.strictObject({ filter: ledgerFilter }),
-]);
+const jobTarget = z.union([z.strictObject({ keyValues: keyValueList(LIMITS.countMax) }), z.strictObject({ filter: ledgerFilter })]);
 
 /** What a job acts on, in words, as its maker names it ("imported from keys.csv"); left out, main words its target. */
 const jobLabel = z.string().min(1).max(200).optional();
@@ -174,7 +171,7 @@ export const customerFields = z.strictObject({
   note: schemas.note,
 });
 const customerRef = z.union([z.strictObject({ id: customerId }), z.strictObject({ fields: customerFields })]);
-const keyValueList = z.array(schemas.keyValue).min(1).max(LIMITS.countMax);
+const keyValues = keyValueList(LIMITS.countMax);
 
 /** What an edit may change (wire.md, "Seen in vendors' code"): at least one field; the term of a generated key only. */
 export const editInput = z
@@ -289,7 +286,7 @@ export const contract = {
   ),
   'keys.resetHwid': op<{ key: Key | null }>()(z.strictObject({ keyValue: schemas.keyValue }), 'A key value.'),
   'keys.export': op<{ path: string | null }>()(
-    z.strictObject({ keyValues: z.array(schemas.keyValue).min(1).max(LIMITS.countMax), format: exportFormat }),
+    z.strictObject({ keyValues: keyValueList(LIMITS.countMax), format: exportFormat }),
     'Key values; main writes their ledger rows to the path the user picks.',
   ),
 
@@ -498,13 +495,13 @@ export const contract = {
   'customers.link': op<{ keys: number; created: number; customer: Customer | null }>()(
     z.strictObject({
       links: z
-        .array(z.strictObject({ customer: customerRef, keyValues: keyValueList }))
+        .array(z.strictObject({ customer: customerRef, keyValues }))
         .min(1)
         .max(LIMITS.countMax),
     }),
     'Keys and the customer each goes to (by id, or fields: the one with that Discord ID or email, else a new one); a key leaves its former customer.',
   ),
-  'customers.unlink': op<{ keys: number }>()(z.strictObject({ keyValues: keyValueList }), 'Key values; their customers keep the rest.'),
+  'customers.unlink': op<{ keys: number }>()(z.strictObject({ keyValues }), 'Key values; their customers keep the rest.'),
   // The ledger's unlinked keys whose notes name someone (shared/note-links.ts), grouped by who, for the user to review.
   'customers.proposeLinks': op<{ proposals: NoteLinkProposal[]; keys: number }>()(none, 'Nothing; the active profile.'),
   'customers.setTemplate': op<{ noteTemplate: string; isDefault: boolean }>()(

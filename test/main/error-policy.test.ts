@@ -196,6 +196,7 @@ describe('input the contract refuses', () => {
       [await t.call('executions.history', { range: 'week' } as never), 'Range: Must be one of "1h", "24h", "7d", "30d", "all".'],
       [await t.call('app.status', {} as never), 'This operation takes no input.'],
       [await t.call('jobs.start', { action: 'extend', target: { keyValues: [] }, days: 1 }), 'Keys: Give at least 1.'],
+      [await t.call('jobs.start', { action: 'extend', target: { keyValues: ['KD-1', ''] }, days: 1 }), 'Key is required.'],
     ] as const;
     for (const [r, message] of cases) {
       expect(r).toMatchObject({ ok: false, code: 'INVALID_INPUT' });

@@ -6,6 +6,7 @@ import {
   isCalendarDate,
   isIdentifier,
   isIntInRange,
+  keyValueList,
   LIMITS,
   schemas,
   slugIdentifier,
@@ -64,6 +65,20 @@ describe('other rules', () => {
 });
 
 describe('zod schemas built from the rules', () => {
+  it('takes a list of key values exactly when each value is a key value', () => {
+    const list = keyValueList(3);
+    const values = ['KEY-1', '', 7, '🔑'.repeat(LIMITS.textMaxChars), 'k'.repeat(LIMITS.textMaxChars + 1), null];
+    for (const v of values) expect(list.safeParse([v]).success).toBe(schemas.keyValue.safeParse(v).success);
+    expect(list.safeParse(['a', 'b', 'c']).success).toBe(true);
+    expect(list.safeParse(['a', 'b', 'c', 'd']).error?.issues.map((i) => i.code)).toEqual(['too_big']);
+    expect(list.safeParse([]).error?.issues.map((i) => i.code)).toEqual(['too_small']);
+    expect(list.safeParse('KEY-1').error?.issues.map((i) => i.code)).toEqual(['invalid_type']);
+    const wrong = list.safeParse(['KEY-1', '', 7]).error?.issues.map((i) => [i.path, i.message]);
+    expect(wrong).toEqual([
+      [[1], 'Key is required.'],
+      [[2], 'Key must be text.'],
+    ]);
+  });
   it('takes text at its limit in characters, not UTF-16 units', () => {
     const max = LIMITS.textMaxChars;
     expect(schemas.keyValue.safeParse('🔑'.repeat(max)).success).toBe(true);
