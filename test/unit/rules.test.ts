@@ -65,7 +65,7 @@ describe('other rules', () => {
 });
 
 describe('zod schemas built from the rules', () => {
-  it('takes a list of key values exactly when each value is a key value', () => {
+  it('takes a list of key values exactly when each value passes alone', () => {
     const list = keyValueList(3);
     const values = ['KEY-1', '', 7, '🔑'.repeat(LIMITS.textMaxChars), 'k'.repeat(LIMITS.textMaxChars + 1), null];
     for (const v of values) expect(list.safeParse([v]).success).toBe(schemas.keyValue.safeParse(v).success);
