@@ -32,6 +32,12 @@ const UPSERT = `ON CONFLICT (profile_id, value) DO UPDATE SET note = excluded.no
   activated_at = coalesce(excluded.activated_at, ledger.activated_at,
     CASE WHEN ledger.status = 'generated' AND excluded.status = 'active' THEN excluded.last_seen_at END)`;
 
+/** A key's fields as ledger columns hold them (premium as 0 or 1, no creation time as null, a days term only for a days key). */
+function columnsOf(k: Key) {
+  const daysKey = k.expiresByDaysKey ? k.daysKey : null;
+  return { note: k.note, status: k.status, premium: k.isPremium ? (1 as const) : (0 as const), createdAt: k.createdAt || null, daysKey };
+}
+
 /** Any character past ASCII: SQLite's lower() folds only ASCII as JavaScript's toLowerCase does. */
 const NOT_ASCII = /[^\p{ASCII}]/u;
 
@@ -146,6 +152,7 @@ export class LedgerWrites {
     // Every key of the batch is this one but for its id and value.
     const k = keyOf(batch, from);
     if (k.hwid) return false;
+    const c = columnsOf(k);
     const values = batch.values.slice(from, to).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const json = JSON.stringify(values);
     // searchText's `${value}\n${note}\n` lower-cased: a value's case folds alone, as nothing after it is a letter.
@@ -160,15 +167,15 @@ export class LedgerWrites {
         )
         .run(
           profileId,
-          k.note,
-          k.status,
-          k.isPremium ? 1 : 0,
+          c.note,
+          c.status,
+          c.premium,
           k.expiresAt,
           k.hwid,
-          k.createdAt || null,
+          c.createdAt,
           seenAt,
           `\n${k.note}\n`.toLowerCase(),
-          k.expiresByDaysKey ? k.daysKey : null,
+          c.daysKey,
           k.activatedAt,
           json,
         );
@@ -190,19 +197,8 @@ export class LedgerWrites {
     const sorted = [...keys].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
     const rows = sorted.map((k): LedgerRowTuple => {
       const { search, hwid } = searchText(k);
-      return [
-        k.value,
-        k.note,
-        k.status,
-        k.isPremium ? 1 : 0,
-        k.expiresAt,
-        k.hwid,
-        k.createdAt || null,
-        search,
-        k.expiresByDaysKey ? k.daysKey : null,
-        hwid,
-        k.activatedAt,
-      ];
+      const c = columnsOf(k);
+      return [k.value, c.note, c.status, c.premium, k.expiresAt, k.hwid, c.createdAt, search, c.daysKey, hwid, k.activatedAt];
     });
     const { first, hwidChanged } = known ? { first: rows, hwidChanged: [] } : this.hwidEntriesLast(profileId, rows);
     this.writeRows(profileId, first, seenAt, known);
