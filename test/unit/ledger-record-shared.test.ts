@@ -86,6 +86,8 @@ describe('recording a batch of keys alike but for their values', () => {
     expect(db.recordShared(PROFILE, columnsOf(notes), 0, 2, SEEN)).toBe(false);
     const hwid = keys.slice(0, 2).map((k) => ({ ...k, status: 'active' as const, hwid: 'HW-1' }));
     expect(db.recordShared(PROFILE, columnsOf(hwid), 0, 2, SEEN)).toBe(false);
+    const halfPair = keys.slice(0, 2).map((k) => ({ ...k, note: 'broken \ud800' }));
+    expect(db.recordShared(PROFILE, columnsOf(halfPair), 0, 2, SEEN)).toBe(false);
     expect(read(db, 'SELECT count(*) AS n FROM ledger')).toEqual([{ n: 0 }]);
     db.close();
   });

@@ -73,6 +73,8 @@ describe('zod schemas built from the rules', () => {
     expect(list.safeParse(['a', 'b', 'c', 'd']).error?.issues.map((i) => i.code)).toEqual(['too_big']);
     expect(list.safeParse([]).error?.issues.map((i) => i.code)).toEqual(['too_small']);
     expect(list.safeParse('KEY-1').error?.issues.map((i) => i.code)).toEqual(['invalid_type']);
+    // eslint-disable-next-line no-sparse-arrays -- a hole, as structured clone keeps it
+    expect(list.safeParse(['a', , 'b']).error?.issues.map((i) => [i.path, i.message])).toEqual([[[1], 'Key must be text.']]);
     const wrong = list.safeParse(['KEY-1', '', 7]).error?.issues.map((i) => [i.path, i.message]);
     expect(wrong).toEqual([
       [[1], 'Key is required.'],

@@ -134,7 +134,8 @@ function matchShape(text: string, i: number, shape: KeyShape): { key: Key; end: 
     if (j === parts.length - 1) break;
     const to = plainStringEnd(text, at);
     if (to < 0) return null;
-    strings.push(text.slice(at, to));
+    // A copy: a slice would keep the whole body alive as long as the batch holds the key.
+    strings.push(` ${text.slice(at, to)}`.slice(1));
     at = to;
   }
   const value = strings[shape.valueAt] ?? '';

@@ -38,6 +38,8 @@ function columnsOf(k: Key) {
   return { note: k.note, status: k.status, premium: k.isPremium ? (1 as const) : (0 as const), createdAt: k.createdAt || null, daysKey };
 }
 
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
 /** Any character past ASCII: SQLite's lower() folds only ASCII as JavaScript's toLowerCase does. */
 const NOT_ASCII = /[^\p{ASCII}]/u;
 
@@ -143,19 +145,20 @@ export class LedgerWrites {
   }
 
   /**
-   * Keys `from` to `to` of a batch whose keys differ only in id and value (a generate answer), as upsertKeys would
-   * record them: only the values cross into SQLite, and every other column is bound once. False, nothing written,
-   * for a batch with any other field apart, or with a HWID (upsertKeys orders those rows' text entries).
+   * Keys `from` to `to` of a batch alike but for id and value, as upsertKeys records them, with only the values
+   * crossing into SQLite. False, nothing written, for other batches (upsertKeys records those).
    */
   recordShared(profileId: string, batch: KeyColumns, from: number, to: number, seenAt: string): boolean {
     if (Object.keys(batch.each).some((field) => field !== 'id') || from >= Math.min(to, batch.values.length)) return false;
     // Every key of the batch is this one but for its id and value.
     const k = keyOf(batch, from);
-    if (k.hwid) return false;
+    // A HWID's text entry is ordered by upsertKeys; a lone surrogate binds unlike its JSON form there.
+    if (k.hwid || [k.note, k.expiresAt, k.createdAt, k.activatedAt].some((t) => t !== null && LONE_SURROGATE.test(t))) return false;
     const c = columnsOf(k);
     const values = batch.values.slice(from, to).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     const json = JSON.stringify(values);
-    // searchText's `${value}\n${note}\n` lower-cased: a value's case folds alone, as nothing after it is a letter.
+    // searchText's `${value}\n${note}\n` lower-cased: the newline is neither cased nor case-ignorable, so each part
+    // folds as it would alone.
     const lower = NOT_ASCII.test(json) ? 'js_lower' : 'lower';
     this.conn.tx(() => {
       this.wrote();

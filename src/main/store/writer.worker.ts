@@ -275,7 +275,8 @@ function rows(w: LedgerRowWrite): () => boolean {
     (o) => {
       if (w.kind === 'held' && w.to >= (held.get(w.answer)?.values.length ?? 0)) held.delete(w.answer);
       port.postMessage({ seq: w.seq, heapBytes: heapBytes(), ...(o.ok ? { ok: true } : o) } satisfies LedgerWriteAck);
-      if (o.ok && (w.kind === 'keys' || w.kind === 'held')) tellUnindexed();
+      // Also after a failure: a first chunk refused still put the checkpoint off (dropIndexes), for idle to make.
+      if (w.kind === 'keys' || w.kind === 'held') tellUnindexed();
     },
   );
 }
